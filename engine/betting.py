@@ -1,0 +1,176 @@
+"""The poker-style betting round and its pots, shared by Cacho and Pif Paf.
+
+``Pots`` is the ledger of what each seat put in this hand and who folded; side pots fall
+out of it when someone is all-in for less. ``BettingRound`` runs one round of check, bet,
+call, raise and fold in seat order, with a cap on how high the round's bet may go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.core import Action, IllegalAction, NotYourTurn
+
+FOLD = "fold"
+CHECK = "check"
+CALL = "call"
+BET = "bet"
+RAISE = "raise"
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+class Pots:
+    """Chips committed this hand, per seat. Folded seats' chips stay in, ineligible."""
+
+    def __init__(self, n: int) -> None:
+        self.put = [0] * n
+        self.folded: set[int] = set()
+
+    @property
+    def total(self) -> int:
+        return sum(self.put)
+
+    def add(self, seat: int, chips: int) -> None:
+        self.put[seat] += chips
+
+    def pots(self) -> list[Pot]:
+        """Main pot then side pots, each with the seats that may win it."""
+        live = [s for s, c in enumerate(self.put) if c > 0 and s not in self.folded]
+        levels = sorted({self.put[s] for s in live})
+        out: list[Pot] = []
+        prev = 0
+        for level in levels:
+            amount = sum(min(c, level) - min(c, prev) for c in self.put)
+            out.append(Pot(amount, tuple(s for s in live if self.put[s] >= level)))
+            prev = level
+        dead = sum(max(0, c - prev) for c in self.put)
+        if dead:
+            if out:
+                last = out[-1]
+                out[-1] = Pot(last.amount + dead, last.eligible)
+            else:
+                # Nobody live put anything in: the money goes back to whoever put it.
+                out.extend(Pot(c, (s,)) for s, c in enumerate(self.put) if c)
+        return out
+
+    def award(self, ranking: Sequence[int]) -> list[int]:
+        """Chips won per seat, each pot going to the best-ranked seat eligible for it."""
+        won = [0] * len(self.put)
+        for pot in self.pots():
+            winner = next((s for s in ranking if s in pot.eligible), pot.eligible[0])
+            won[winner] += pot.amount
+        return won
+
+
+class BettingRound:
+    """One round of poker-style betting.
+
+    ``stacks`` are the chips each seat still holds (this round's bets come out of them),
+    ``order`` the seats still in, in the order they act. ``cap`` bounds the round's bet
+    level: nobody may bet or raise past it. Raises go up by at least ``min_raise``.
+    """
+
+    def __init__(
+        self,
+        order: Iterable[int],
+        stacks: list[int],
+        pots: Pots,
+        cap: int,
+        min_raise: int = 1,
+    ) -> None:
+        self.order = list(order)
+        self.stacks = stacks
+        self.pots = pots
+        self.cap = cap
+        self.min_raise = min_raise
+        self.bet = {s: 0 for s in self.order}
+        self.level = 0
+        self.raises = 0
+        self._pending = [s for s in self.order if stacks[s] > 0]
+        self.last_aggressor: int | None = None
+
+    # -- state -------------------------------------------------------------------
+    @property
+    def live(self) -> list[int]:
+        return [s for s in self.order if s not in self.pots.folded]
+
+    @property
+    def done(self) -> bool:
+        return not self._pending or len(self.live) <= 1
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.done else self._pending[0]
+
+    def to_call(self, seat: int) -> int:
+        return min(self.level - self.bet[seat], self.stacks[seat])
+
+    def max_level(self, seat: int) -> int:
+        """The highest level this seat can bring the round to: cap, or all its chips."""
+        return min(self.cap, self.bet[seat] + self.stacks[seat])
+
+    # -- actions -----------------------------------------------------------------
+    def legal(self, seat: int) -> list[Action]:
+        if seat != self.to_act:
+            return []
+        acts = [Action(FOLD)]
+        owe = self.to_call(seat)
+        acts.append(Action(CALL, owe) if owe > 0 else Action(CHECK))
+        lo = max(self.level + self.min_raise, 1)
+        hi = self.max_level(seat)
+        kind = RAISE if self.level else BET
+        acts.extend(Action(kind, amount) for amount in range(lo, hi + 1))
+        return acts
+
+    def act(self, seat: int, action: Action) -> int:
+        """Apply; returns the chips the seat moved into the pot."""
+        if seat != self.to_act:
+            raise NotYourTurn("It is not your turn to bet.")
+        kind = action.type
+        if kind == FOLD:
+            self.pots.folded.add(seat)
+            self._pending.pop(0)
+            return 0
+        if kind in (CHECK, CALL):
+            owe = self.to_call(seat)
+            if kind == CHECK and owe:
+                raise IllegalAction(f"You cannot check: {owe} to call.")
+            if kind == CALL and not owe:
+                raise IllegalAction("There is nothing to call; check instead.")
+            self._pending.pop(0)
+            return self._move(seat, owe)
+        if kind in (BET, RAISE):
+            if (kind == BET) != (self.level == 0):
+                word = "bet" if self.level == 0 else "raise"
+                raise IllegalAction(f"There is {'no bet to raise' if kind == RAISE else 'a bet already'}: {word} instead.")
+            target = action.amount
+            lo = max(self.level + self.min_raise, 1)
+            hi = self.max_level(seat)
+            if hi < lo:
+                raise IllegalAction(f"You cannot {kind} now: the limit is {self.cap}.")
+            if not lo <= target <= hi:
+                raise IllegalAction(f"A {kind} must bring the bet to between {lo} and {hi}, not {target}.")
+            moved = self._move(seat, target - self.bet[seat])
+            self.level = target
+            self.raises += 1
+            self.last_aggressor = seat
+            # Everyone else still in and with chips must answer the raise, in order.
+            i = self.order.index(seat)
+            after = self.order[i + 1 :] + self.order[:i]
+            self._pending = [
+                s for s in after if s not in self.pots.folded and self.stacks[s] > 0
+            ]
+            return moved
+        raise IllegalAction(f"{kind!r} is not a betting action.")
+
+    def _move(self, seat: int, chips: int) -> int:
+        self.stacks[seat] -= chips
+        self.bet[seat] += chips
+        self.pots.add(seat, chips)
+        return chips

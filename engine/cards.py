@@ -1,0 +1,125 @@
+"""Cards and their notation, shared by every game.
+
+French decks: ``AS 2S … 10S JS QS KS`` with suits S H D C.
+Spanish decks: ``1e … 7e 10e 11e 12e`` with suits e (espadas) b (bastos) o (oros) c (copas).
+A card is its rank and suit; two French decks hold every card twice, so hands are
+multisets (tuples), never sets.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Suit(StrEnum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+    ESPADAS = "e"
+    BASTOS = "b"
+    OROS = "o"
+    COPAS = "c"
+
+    @property
+    def spanish(self) -> bool:
+        return self.value.islower()
+
+    @property
+    def red(self) -> bool:
+        """Hearts and diamonds are red; Cacheta's wilds follow the flip's colour."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+
+_SYMBOLS = {
+    Suit.SPADES: "♠",
+    Suit.HEARTS: "♥",
+    Suit.DIAMONDS: "♦",
+    Suit.CLUBS: "♣",
+    Suit.ESPADAS: "⚔",
+    Suit.BASTOS: "♣",
+    Suit.OROS: "●",
+    Suit.COPAS: "♥",
+}
+
+FRENCH_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+SPANISH_SUITS = (Suit.ESPADAS, Suit.BASTOS, Suit.OROS, Suit.COPAS)
+_FRENCH_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_FRENCH_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
+_SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One card. ``str(card)`` is its notation; ``Card.parse`` reads it back."""
+
+    rank: int
+    suit: Suit
+
+    def __str__(self) -> str:
+        if self.suit.spanish:
+            return f"{self.rank}{self.suit.value}"
+        return f"{_FRENCH_FACE.get(self.rank, str(self.rank))}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read one card in notation; a bad string raises ``ValueError`` with a sentence."""
+        try:
+            return _PARSED[text]
+        except (KeyError, TypeError):
+            raise ValueError(f"{text!r} is not a card (examples: AS, 10H, QD, 1e, 12o).") from None
+
+
+def _all_cards() -> dict[str, Card]:
+    out: dict[str, Card] = {}
+    for suit in FRENCH_SUITS:
+        for rank in range(1, 14):
+            c = Card(rank, suit)
+            out[str(c)] = c
+    for suit in SPANISH_SUITS:
+        for rank in _SPANISH_RANKS:
+            c = Card(rank, suit)
+            out[str(c)] = c
+    return out
+
+
+_PARSED = _all_cards()
+
+
+def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
+    """``parse_cards("AS 6S 3D")`` or ``parse_cards(["AS", "6S"])``."""
+    if isinstance(texts, str):
+        texts = texts.split()
+    return tuple(Card.parse(t) for t in texts)
+
+
+def notation(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def french_deck(ranks: Iterable[int] = range(1, 14), copies: int = 1) -> list[Card]:
+    """A French deck restricted to ``ranks``; ``copies=2`` for the 104-card rummy pack."""
+    rank_list = list(ranks)
+    return [Card(r, s) for _ in range(copies) for s in FRENCH_SUITS for r in rank_list]
+
+
+def spanish_deck() -> list[Card]:
+    """The 40-card Spanish deck (no 8s or 9s)."""
+    return [Card(r, s) for s in SPANISH_SUITS for r in _SPANISH_RANKS]
+
+
+def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:
+    """A shuffled copy; chance comes only from the rng passed in."""
+    out = list(deck)
+    rng.shuffle(out)
+    return out

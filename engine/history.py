@@ -1,0 +1,98 @@
+"""Hand histories: the public record of a finished hand (format ``cardtui-hand/1``).
+
+The keys are a contract other tools read (see DESIGN.md): add keys, rename none.
+A history plus its game's ``replay`` reproduces the hand exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any
+
+from engine.cards import Card, notation, parse_cards
+from engine.core import Action, SeatInfo
+
+FORMAT = "cardtui-hand/1"
+
+
+def jsonable(value: Any) -> Any:
+    """Frozen records, cards and enums as plain JSON values (cards in notation)."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [jsonable(v) for v in value]
+    return value
+
+
+class HandLog:
+    """Collects one hand's deal and actions as they happen."""
+
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        hand: int,
+        seed: int,
+        dealer: int,
+        seats: Sequence[SeatInfo],
+        start: Sequence[int],
+    ) -> None:
+        self.head: dict[str, Any] = {
+            "format": FORMAT,
+            "game": game,
+            "options": dict(options),
+            "table": "",
+            "hand": hand,
+            "seed": seed,
+            "dealer": dealer,
+            "seats": [{"seat": s.seat, "name": s.name, "team": s.team} for s in seats],
+            "start": {str(i): v for i, v in enumerate(start)},
+        }
+        self.deal: dict[str, list[str]] = {str(s.seat): [] for s in seats}
+        self.actions: list[dict[str, Any]] = []
+
+    def dealt(self, seat: int, *cards: Card) -> None:
+        self.deal[str(seat)].extend(notation(cards))
+
+    def act(self, seat: int, action: Action, **extra: Any) -> None:
+        entry: dict[str, Any] = {"seq": len(self.actions) + 1, "seat": seat, "type": action.type}
+        if action.amount:
+            entry["amount"] = action.amount
+        if action.cards:
+            entry["cards"] = notation(action.cards)
+        if action.value:
+            entry["value"] = action.value
+        entry.update(jsonable(extra))
+        self.actions.append(entry)
+
+    def record(self, result: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+        out = dict(self.head)
+        out["deal"] = {k: list(v) for k, v in self.deal.items()}
+        out.update(jsonable(more))
+        out["actions"] = [dict(a) for a in self.actions]
+        out["result"] = jsonable(result)
+        return out
+
+
+def action_of(entry: Mapping[str, Any]) -> Action:
+    """The engine action a history entry records (for replays)."""
+    return Action(
+        type=str(entry["type"]),
+        amount=int(entry.get("amount", 0)),
+        cards=parse_cards(entry.get("cards", [])),
+        value=str(entry.get("value", "")),
+    )
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """One JSON Lines line."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
