@@ -217,7 +217,7 @@ class Cacho:
         state.round = 1
         state.pending = list(state.playing)
         state.bettors = []
-        return self._deal_card(state, state.playing) + [self._prompt(state)]
+        return self._deal_card(state, state.playing)
 
     def _deal_card(self, state: CachoState, seats: Sequence[int]) -> list[Event]:
         events = [
@@ -237,12 +237,6 @@ class Cacho:
                 Event("card", only(s), f"You receive {card}.", seat=s, data={"card": str(card)})
             )
         return events
-
-    def _prompt(self, state: CachoState) -> Event:
-        seat = self._turn(state)
-        return Event(
-            "turn", EVERYONE, f"{state.name(seat)} to act." if seat is not None else "", seat=seat
-        )
 
     # -- the contract -------------------------------------------------------------
     def _turn(self, state: CachoState) -> int | None:
@@ -284,8 +278,6 @@ class Cacho:
             events = self._early(state, seat, action)
         else:
             events = self._late(state, seat, action)
-        if state.result is None:
-            events.append(self._prompt(state))
         return events
 
     def _early(self, state: CachoState, seat: int, action: Action) -> list[Event]:
@@ -302,7 +294,7 @@ class Cacho:
             state.stacks[seat] -= action.amount
             state.pots.add(seat, action.amount)
             state.bettors.append(seat)
-            text = f"{state.name(seat)} bets {action.amount}."
+            text = f"{state.name(seat)} bets {action.amount}." if action.amount else f"{state.name(seat)} stays in, all in."
         else:
             text = f"{state.name(seat)} passes."
         events = [Event("action", EVERYONE, text, seat=seat, data=_act_data(action))]
@@ -418,6 +410,9 @@ class Cacho:
         return events
 
     # -- queries ------------------------------------------------------------------
+    def timeout_ms(self, state: CachoState) -> int | None:
+        return None
+
     def hand_over(self, state: CachoState) -> bool:
         return state.result is not None
 

@@ -8,6 +8,7 @@ Nothing here reads a clock, does I/O or touches global random state.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -138,6 +139,10 @@ class Game(Protocol[S, O]):
         """What a seat does when its turn timer runs out."""
         ...
 
+    def timeout_ms(self, state: S) -> int | None:
+        """A window the rules themselves time (a claim window), else None: the table's timer."""
+        ...
+
     def hand_over(self, state: S) -> bool: ...
 
     def match_over(self, state: S) -> bool: ...
@@ -145,6 +150,16 @@ class Game(Protocol[S, O]):
     def history(self, state: S) -> dict[str, Any] | None:
         """The hand history of the last finished hand (DESIGN.md contract)."""
         ...
+
+    def replay(self, record: Mapping[str, Any]) -> S:
+        """Rebuild a hand from its history, ending in the same result."""
+        ...
+
+
+class Bot(Protocol):
+    """A bot sees only its seat's view and the legal actions; chance comes from ``rng``."""
+
+    def __call__(self, view: Any, legal: list[Action], rng: random.Random) -> Action: ...
 
 
 def check_seat(seat: int, n: int) -> None:

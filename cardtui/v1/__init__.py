@@ -1,0 +1,1 @@
+"""Stubs generated from proto/cardtui/v1 by `make proto`; do not edit."""

@@ -1,0 +1,97 @@
+"""Start and stop a table server: gRPC with health checking and reflection."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from server.room import Room
+from server.service import LobbyService, TableService
+from server.store import Store
+
+log = logging.getLogger("cardtui.server")
+
+MAX_MESSAGE = 64 * 1024
+SERVER_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_MESSAGE),
+    ("grpc.max_concurrent_streams", 10_000),
+    # Clients ping every 20 s; the server must accept pings at least that often.
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+]
+
+
+def default_db() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cardtui")) / "cardtui.db"
+
+
+@dataclass
+class Running:
+    server: grpc.aio.Server
+    room: Room
+    store: Store
+    port: int
+    health: health.aio.HealthServicer
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Tell every client, stop taking calls, let streams finish, close the store."""
+        await self.health.enter_graceful_shutdown()
+        self.room.close("The server is shutting down.")
+        await self.server.stop(grace)
+        self.store.close()
+
+
+async def start(
+    host: str = "127.0.0.1",
+    port: int = 50051,
+    db: str | Path | None = None,
+    bot_delay: float = 1.0,
+    next_hand_delay: float = 4.0,
+) -> Running:
+    store = Store(db if db is not None else default_db())
+    room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay)
+    server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
+    lobby_pb2_grpc.add_LobbyServicer_to_server(LobbyService(room), server)
+    table_pb2_grpc.add_TableServicer_to_server(TableService(room), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    names = (
+        lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name,
+        table_pb2.DESCRIPTOR.services_by_name["Table"].full_name,
+        health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+        reflection.SERVICE_NAME,
+    )
+    reflection.enable_server_reflection(names, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        store.close()
+        raise OSError(f"Cannot listen on {host}:{port}; is another server there?")
+    await server.start()
+    for name in ("", *names[:2]):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info("serving on %s:%d, store %s", host, bound, store.path)
+    return Running(server, room, store, bound, health_servicer)
+
+
+async def serve_forever(host: str, port: int, db: str | Path | None, bot_delay: float = 1.0) -> None:
+    """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
+    running = await start(host, port, db, bot_delay=bot_delay)
+    print(f"cardtui server on {host}:{running.port} (store: {running.store.path})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await running.stop()

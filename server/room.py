@@ -1,0 +1,172 @@
+"""The room: every table on this server, the tokens that reach them, and the store."""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import InvalidOptions
+from engine.games import GAMES
+from server.store import Store
+from server.table import Refused, Table, TableConfig, new_token
+from server.text import clean_name
+
+log = logging.getLogger("cardtui.room")
+
+MAX_TABLES = 2000
+DEFAULT_TURN = 30.0
+DEFAULT_BOT_DELAY = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """What a token grants: a seat at a table, or a view of it (``seat is None``)."""
+
+    table: Table
+    seat: int | None
+    name: str
+
+
+class Room:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = DEFAULT_BOT_DELAY,
+        next_hand_delay: float = 4.0,
+    ) -> None:
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.tokens: dict[str, Pass] = {}
+        self.bot_delay = bot_delay
+        self.next_hand_delay = next_hand_delay
+
+    def create(
+        self,
+        game: str,
+        name: str,
+        seats: int,
+        bots: int,
+        options_json: str,
+        turn_seconds: float = 0,
+        bot_delay_ms: int = -1,
+        password: str = "",
+        private: bool = False,
+    ) -> Table:
+        if game not in GAMES:
+            raise Refused("INVALID_ARGUMENT", f"There is no game called {game!r}; try one of: {', '.join(GAMES)}.")
+        entry = GAMES[game]
+        g = entry.game
+        if len(self.tables) >= MAX_TABLES:
+            raise Refused("RESOURCE_EXHAUSTED", "This server holds as many tables as it can.")
+        seats = seats or g.min_players
+        if not g.min_players <= seats <= g.max_players:
+            raise Refused(
+                "INVALID_ARGUMENT", f"{g.title} is played by {g.min_players} to {g.max_players} players, not {seats}."
+            )
+        if not 0 <= bots <= seats:
+            raise Refused("INVALID_ARGUMENT", f"Bots must number between 0 and the {seats} seats.")
+        try:
+            options: dict[str, Any] = json.loads(options_json) if options_json.strip() else {}
+        except json.JSONDecodeError:
+            raise Refused("INVALID_ARGUMENT", "The options are not valid JSON.") from None
+        if not isinstance(options, dict):
+            raise Refused("INVALID_ARGUMENT", "The options must be a JSON object such as {\"chips\": 20}.")
+        if not 0 <= turn_seconds <= 3600:
+            raise Refused("INVALID_ARGUMENT", "The turn timer must be between 1 and 3600 seconds.")
+        if not -1 <= bot_delay_ms <= 60_000:
+            raise Refused("INVALID_ARGUMENT", "The bot delay must be between 0 and 60000 ms.")
+        try:
+            name = clean_name(name or f"{g.title} table")
+            config = TableConfig(
+                game=game,
+                name=name,
+                seats=seats,
+                bots=bots,
+                options=options,
+                turn_seconds=turn_seconds or DEFAULT_TURN,
+                bot_delay=self.bot_delay if bot_delay_ms < 0 else bot_delay_ms / 1000,
+                next_hand_delay=self.next_hand_delay,
+                password=password,
+                private=private,
+            )
+            table_id = secrets.token_hex(4)
+            table = Table(table_id, entry, config, self._hand_finished)
+        except (InvalidOptions, ValueError) as e:
+            raise Refused("INVALID_ARGUMENT", str(e)) from None
+        self.tables[table_id] = table
+        self.store.add_table(table_id, game, name, {**config.__dict__, "password": bool(password)})
+        log.info("table %s opened: %s, %d seats, %d bots", table_id, game, seats, bots)
+        table._maybe_start()
+        table._schedule()
+        return table
+
+    def _hand_finished(self, table: Table, record: dict[str, Any]) -> None:
+        self.store.add_hand(table.id, record)
+        deltas = record.get("result", {}).get("deltas", {})
+        log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
+
+    def table(self, table_id: str) -> Table:
+        try:
+            return self.tables[table_id]
+        except KeyError:
+            raise Refused("NOT_FOUND", f"There is no table {table_id!r}.") from None
+
+    def _check_password(self, table: Table, password: str) -> None:
+        if table.config.password and not secrets.compare_digest(table.config.password, password):
+            raise Refused("PERMISSION_DENIED", "That table's password is wrong.")
+
+    def join(self, table_id: str, name: str, seat: int, password: str) -> tuple[str, Pass]:
+        table = self.table(table_id)
+        self._check_password(table, password)
+        try:
+            name = clean_name(name)
+        except ValueError as e:
+            raise Refused("INVALID_ARGUMENT", str(e)) from None
+        token = new_token()
+        index = table.sit(name, seat, token)
+        grant = Pass(table, index, name)
+        self.tokens[token] = grant
+        log.info("table %s: %s joined at seat %d", table.id, name, index)
+        return token, grant
+
+    def spectate(self, table_id: str, name: str, password: str) -> tuple[str, Pass]:
+        table = self.table(table_id)
+        self._check_password(table, password)
+        if table.config.private:
+            raise Refused("PERMISSION_DENIED", "This table is private: it takes no spectators.")
+        try:
+            name = clean_name(name or "guest")
+        except ValueError as e:
+            raise Refused("INVALID_ARGUMENT", str(e)) from None
+        token = new_token()
+        table.spectators[token] = name
+        grant = Pass(table, None, name)
+        self.tokens[token] = grant
+        return token, grant
+
+    def grant(self, token: str) -> Pass:
+        try:
+            return self.tokens[token]
+        except KeyError:
+            raise Refused("PERMISSION_DENIED", "That token does not open any seat or table here.") from None
+
+    def seat_grant(self, token: str) -> Pass:
+        grant = self.grant(token)
+        if grant.seat is None:
+            raise Refused("PERMISSION_DENIED", "Spectators watch; they cannot act at the table.")
+        return grant
+
+    def leave(self, token: str) -> None:
+        grant = self.grant(token)
+        del self.tokens[token]
+        if grant.seat is None:
+            grant.table.spectators.pop(token, None)
+        else:
+            grant.table.leave(grant.seat)
+
+    def close(self, reason: str) -> None:
+        for table in self.tables.values():
+            table.close(reason)

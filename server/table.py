@@ -1,0 +1,427 @@
+"""One table: its engine state, seats, subscribers, timers and bots.
+
+Only the event loop touches a table, so every change (an action, a timer, a bot move)
+runs to completion before the next: the table's actor is the loop itself, with one task
+per table for what is timed. Each engine event gets the next sequence number; every
+subscriber receives it if its audience includes them, and a content-free placeholder
+with the same number otherwise, so numbering has no holes and hidden cards never leave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtui.v1 import common_pb2, table_pb2
+from engine.cards import parse_cards
+from engine.core import EVERYONE, Action, Event, IllegalAction, SeatInfo
+from engine.games import Entry
+from engine.history import jsonable
+
+log = logging.getLogger("cardtui.table")
+
+BUFFER = 512
+"""Recent events kept per table for reconnects; older gaps get a fresh snapshot."""
+QUEUE = 1024
+"""Messages a subscriber may fall behind before it is dropped (it resyncs on return)."""
+
+
+class Refused(Exception):
+    """A request the table will not do; ``code`` names the gRPC status."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str = ""
+    token: str | None = None  # a person's seat token
+    bot: bool = False  # a bot plays this seat now
+
+    @property
+    def taken(self) -> bool:
+        return self.bot or self.token is not None
+
+
+@dataclass
+class TableConfig:
+    game: str
+    name: str
+    seats: int
+    bots: int
+    options: dict[str, Any]
+    turn_seconds: float = 30.0
+    bot_delay: float = 1.0
+    next_hand_delay: float = 4.0
+    password: str = ""
+    private: bool = False
+
+
+@dataclass(eq=False)
+class Subscriber:
+    seat: int | None
+    queue: asyncio.Queue[table_pb2.TableMessage | None] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE)
+    )
+    dropped: bool = False
+
+
+class Table:
+    """A table's whole life, driven by the event loop."""
+
+    def __init__(
+        self,
+        table_id: str,
+        entry: Entry,
+        config: TableConfig,
+        on_hand: Callable[[Table, dict[str, Any]], None],
+        rng: random.Random | None = None,
+    ) -> None:
+        self.id = table_id
+        self.entry = entry
+        self.game = entry.game
+        self.config = config
+        self.options = self.game.options(config.options)
+        self.on_hand = on_hand
+        self.rng = rng or random.SystemRandom()
+        self.seats = [Seat(i) for i in range(config.seats)]
+        for i in range(config.seats - config.bots, config.seats):
+            self.seats[i].bot = True
+            self.seats[i].name = f"bot {i + 1}"
+        self.spectators: dict[str, str] = {}  # token -> name
+        self.subscribers: set[Subscriber] = set()
+        self.state: Any = None
+        self.seq = 0
+        self.buffer: deque[tuple[int, Event]] = deque(maxlen=BUFFER)
+        self.hands_played = 0
+        self.matches = 0
+        self.deadline: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_timer: asyncio.TimerHandle | None = None
+        self._next_timer: asyncio.TimerHandle | None = None
+        self.closed = False
+
+    # -- seats ---------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        if self.state is None:
+            return "waiting"
+        return "playing"
+
+    def summary(self) -> common_pb2.TableSummary:
+        return common_pb2.TableSummary(
+            id=self.id,
+            game=self.game.name,
+            name=self.config.name,
+            seats=self.seat_summaries(),
+            spectators=len(self.spectators),
+            options_json=json.dumps(self.options.as_dict()),
+            has_password=bool(self.config.password),
+            private=self.config.private,
+            status=self.status,
+        )
+
+    def seat_summaries(self) -> list[common_pb2.SeatSummary]:
+        return [
+            common_pb2.SeatSummary(
+                seat=s.index, name=s.name, bot=s.bot, taken=s.taken, team=self._team(s.index)
+            )
+            for s in self.seats
+        ]
+
+    def _team(self, seat: int) -> int:
+        return seat % 2 if getattr(self.game, "teams", False) else seat
+
+    def sit(self, name: str, seat: int, token: str) -> int:
+        """Seat a person; a seat a person left (a bot plays it) may be taken back."""
+        if seat < 0:
+            free = [s for s in self.seats if not s.taken] or [
+                s for s in self.seats if s.bot and s.token is None and s.name.endswith("(away)")
+            ]
+            if not free:
+                raise Refused("RESOURCE_EXHAUSTED", "This table has no free seat.")
+            target = free[0]
+        else:
+            if seat >= len(self.seats):
+                raise Refused("INVALID_ARGUMENT", f"This table has seats 0 to {len(self.seats) - 1}.")
+            target = self.seats[seat]
+            if target.token is not None or (target.bot and not target.name.endswith("(away)")):
+                raise Refused("FAILED_PRECONDITION", f"Seat {seat} is taken.")
+        if self.state is not None and not target.bot:
+            raise Refused("FAILED_PRECONDITION", "The game has started; that seat is not open.")
+        target.name, target.token, target.bot = name, token, False
+        self._announce(Event("join", EVERYONE, f"{name} sits down at seat {target.index + 1}.", target.index))
+        self._maybe_start()
+        self._schedule()
+        return target.index
+
+    def leave(self, seat: int) -> None:
+        """A person leaves: before the game the seat opens; during it, a bot plays on."""
+        s = self.seats[seat]
+        name = s.name
+        s.token = None
+        if self.state is None:
+            s.name = ""
+            text = f"{name} leaves the table."
+        else:
+            s.bot = True
+            s.name = f"{name} (away)"
+            text = f"{name} leaves; a bot plays the seat until someone takes it."
+        self._announce(Event("leave", EVERYONE, text, seat))
+        self._schedule()
+
+    def _seat_infos(self) -> list[SeatInfo]:
+        return [SeatInfo(s.index, s.name, self._team(s.index)) for s in self.seats]
+
+    def _maybe_start(self) -> None:
+        if self.state is None and all(s.taken for s in self.seats):
+            self._start_match()
+
+    def _start_match(self) -> None:
+        self.matches += 1
+        seed = self.rng.getrandbits(63)
+        self.state, events = self.game.start(self.options, self._seat_infos(), seed)
+        self._announce(Event("match_start", EVERYONE, f"Game {self.matches} begins.", None))
+        self._publish(events)
+
+    # -- acting --------------------------------------------------------------------
+    def act(self, seat: int, msg: common_pb2.Action) -> int:
+        """Apply a person's action; returns the last sequence number it produced."""
+        if self.state is None:
+            raise Refused("FAILED_PRECONDITION", "The game has not started: seats are still open.")
+        try:
+            action = to_action(msg)
+        except ValueError as e:
+            raise Refused("INVALID_ARGUMENT", str(e)) from None
+        self._apply(seat, action)
+        return self.seq
+
+    def _apply(self, seat: int, action: Action) -> None:
+        try:
+            events = self.game.apply(self.state, seat, action)
+        except IllegalAction as e:
+            raise Refused("FAILED_PRECONDITION", str(e)) from None
+        self._publish(events)
+        if self.game.hand_over(self.state):
+            self._hand_done()
+        self._schedule()
+
+    def chat(self, seat: int | None, name: str, text: str) -> None:
+        who = name if seat is None else self.seats[seat].name
+        label = f"{who} (watching)" if seat is None else who
+        self._announce(Event("chat", EVERYONE, f"{label}: {text}", seat, {"name": who, "text": text}))
+
+    def _hand_done(self) -> None:
+        record = self.game.history(self.state)
+        if record is not None:
+            self.hands_played += 1
+            record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)
+            self.on_hand(self, record)
+        loop = asyncio.get_running_loop()
+        self._cancel(self._next_timer)
+        self._next_timer = loop.call_later(self.config.next_hand_delay, self._next_hand)
+
+    def _next_hand(self) -> None:
+        self._next_timer = None
+        if self.closed:
+            return
+        if self.game.match_over(self.state):
+            self._start_match()
+        else:
+            self._publish(self.game.next_hand(self.state, self.rng.getrandbits(63)))
+        self._schedule()
+
+    # -- timers and bots -----------------------------------------------------------
+    def _schedule(self) -> None:
+        """After any change: restart the turn timer and let bots due to act think."""
+        self._cancel(self._timer)
+        self._cancel(self._bot_timer)
+        self._timer = self._bot_timer = None
+        self.deadline = None
+        if self.state is None or self.closed or self.game.hand_over(self.state):
+            return
+        waiting = self.game.to_act(self.state)
+        if not waiting:
+            return
+        loop = asyncio.get_running_loop()
+        window = self.game.timeout_ms(self.state)
+        seconds = window / 1000 if window is not None else self.config.turn_seconds
+        if any(not self.seats[s].bot for s in waiting) or window is not None:
+            self.deadline = loop.time() + seconds
+            self._timer = loop.call_later(seconds, self._expire)
+        if any(self.seats[s].bot for s in waiting):
+            delay = self.config.bot_delay * (0.6 + 0.8 * self.rng.random())
+            if window is not None:
+                delay = min(delay, seconds / 2)
+            self._bot_timer = loop.call_later(delay, self._bots_move)
+
+    def _expire(self) -> None:
+        """The turn timer ran out: every seat still waited on takes its default action."""
+        self._timer = None
+        for seat in self.game.to_act(self.state):
+            if seat in self.game.to_act(self.state):
+                action = self.game.default_action(self.state, seat)
+                events = self.game.apply(self.state, seat, action)
+                self._publish(events)
+                if self.game.hand_over(self.state):
+                    self._hand_done()
+                    break
+        self._schedule()
+
+    def _bots_move(self) -> None:
+        self._bot_timer = None
+        for seat in self.game.to_act(self.state):
+            if not self.seats[seat].bot or seat not in self.game.to_act(self.state):
+                continue
+            legal = self.game.legal_actions(self.state, seat)
+            if not legal:
+                continue
+            action = self.entry.bot(self.game.view(self.state, seat), legal, self.rng)
+            try:
+                events = self.game.apply(self.state, seat, action)
+            except IllegalAction:
+                log.exception("table %s: the bot's %s was refused; it plays the default", self.id, action)
+                events = self.game.apply(self.state, seat, self.game.default_action(self.state, seat))
+            self._publish(events)
+            if self.game.hand_over(self.state):
+                self._hand_done()
+                break
+            break  # one bot move at a time, so people can follow
+        self._schedule()
+
+    @staticmethod
+    def _cancel(handle: asyncio.TimerHandle | None) -> None:
+        if handle is not None:
+            handle.cancel()
+
+    def close(self, reason: str) -> None:
+        self.closed = True
+        for h in (self._timer, self._bot_timer, self._next_timer):
+            self._cancel(h)
+        for sub in list(self.subscribers):
+            self._push(sub, table_pb2.TableMessage(seq=self.seq, closing=table_pb2.Closing(reason=reason, resubscribe=True)))
+
+    # -- events out ----------------------------------------------------------------
+    def _announce(self, event: Event) -> None:
+        self._publish([event])
+
+    def _publish(self, events: Sequence[Event]) -> None:
+        """Number the events, buffer them, and send each subscriber its version, then its view."""
+        if not events:
+            return
+        batch = [(self.seq + 1 + i, ev) for i, ev in enumerate(events)]
+        self.seq += len(batch)
+        self.buffer.extend(batch)
+        if not self.subscribers:
+            return
+        messages: dict[int | None, list[table_pb2.TableMessage]] = {}
+        views: dict[int | None, table_pb2.TableMessage] = {}
+        for sub in list(self.subscribers):
+            key = sub.seat
+            if key not in messages:
+                messages[key] = [render(seq, ev, key) for seq, ev in batch]
+                views[key] = table_pb2.TableMessage(seq=self.seq, view=self.view(key))
+            for m in messages[key]:
+                if not self._push(sub, m):
+                    break
+            else:
+                self._push(sub, views[key])
+
+    def _push(self, sub: Subscriber, msg: table_pb2.TableMessage) -> bool:
+        if sub.dropped:
+            return False
+        try:
+            sub.queue.put_nowait(msg)
+            return True
+        except asyncio.QueueFull:
+            # A stuck reader cannot hold the table up: drop it; it resyncs when it returns.
+            sub.dropped = True
+            self.subscribers.discard(sub)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                sub.queue.get_nowait()
+            sub.queue.put_nowait(None)
+            return False
+
+    def view(self, seat: int | None) -> table_pb2.View:
+        legal: list[common_pb2.Action] = []
+        body: Any = {"waiting": True, "seats": len(self.seats)}
+        if self.state is not None:
+            body = jsonable(self.game.view(self.state, seat))
+            if seat is not None:
+                legal = [to_message(a) for a in self.game.legal_actions(self.state, seat)]
+        left = 0
+        if self.deadline is not None:
+            left = max(0, int((self.deadline - asyncio.get_running_loop().time()) * 1000))
+        return table_pb2.View(
+            json=json.dumps(body, separators=(",", ":")),
+            legal=legal,
+            deadline_ms=left,
+            seats=self.seat_summaries(),
+        )
+
+    def subscribe(self, seat: int | None, after_seq: int) -> tuple[Subscriber, list[table_pb2.TableMessage]]:
+        """A new subscriber and what it gets first: a snapshot, then any missed events."""
+        sub = Subscriber(seat)
+        first_seq = self.buffer[0][0] if self.buffer else self.seq + 1
+        opening = [
+            table_pb2.TableMessage(
+                seq=self.seq,
+                snapshot=table_pb2.Snapshot(
+                    table=self.summary(), seat=-1 if seat is None else seat,
+                    view=self.view(seat), first_seq=first_seq,
+                ),
+            )
+        ]
+        if 0 < after_seq < self.seq and after_seq + 1 >= first_seq:
+            for seq, ev in self.buffer:
+                if seq > after_seq:
+                    msg = render(seq, ev, seat)
+                    msg.event.replay = True
+                    opening.append(msg)
+        self.subscribers.add(sub)
+        return sub, opening
+
+
+def render(seq: int, ev: Event, seat: int | None) -> table_pb2.TableMessage:
+    """The event as this audience member receives it: whole, or an empty placeholder."""
+    if not ev.audience.sees(seat):
+        return table_pb2.TableMessage(seq=seq, event=table_pb2.Event(kind="hidden", seat=-1))
+    return table_pb2.TableMessage(
+        seq=seq,
+        event=table_pb2.Event(
+            kind=ev.kind,
+            seat=-1 if ev.seat is None else ev.seat,
+            text=ev.text,
+            data_json=json.dumps(jsonable(ev.data), separators=(",", ":")) if ev.data else "",
+        ),
+    )
+
+
+def to_action(msg: common_pb2.Action) -> Action:
+    """A wire action as an engine action; ``ValueError`` with a sentence if malformed."""
+    if not msg.type or len(msg.type) > 32 or not msg.type.replace("_", "").isalpha():
+        raise ValueError("An action needs a type made of letters, such as 'bet' or 'pass'.")
+    if len(msg.cards) > 16 or len(msg.value) > 64:
+        raise ValueError("That action carries more than any game needs.")
+    return Action(msg.type, int(msg.amount), parse_cards(list(msg.cards)), msg.value)
+
+
+def to_message(action: Action) -> common_pb2.Action:
+    return common_pb2.Action(
+        type=action.type, amount=action.amount, cards=[str(c) for c in action.cards], value=action.value
+    )
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
