@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.bots import cacho as cacho_bot
 from engine.cacho import GAME as CACHO
-from engine.core import Bot
+from engine.core import Bot, SeatInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,12 @@ class Entry:
 GAMES: dict[str, Entry] = {
     "cacho": Entry(CACHO, cacho_bot.choose),
 }
+
+
+def seat_infos(game: Any, names: list[str]) -> list[SeatInfo]:
+    """Seats for ``names``; in partnership games teams alternate round the table."""
+    teams = getattr(game, "teams", False)
+    return [SeatInfo(i, name, i % 2 if teams else i) for i, name in enumerate(names)]
 
 
 def get(name: str) -> Entry:

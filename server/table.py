@@ -22,8 +22,8 @@ from typing import Any
 
 from cardtui.v1 import common_pb2, table_pb2
 from engine.cards import parse_cards
-from engine.core import EVERYONE, Action, Event, IllegalAction, SeatInfo
-from engine.games import Entry
+from engine.core import EVERYONE, Action, Event, IllegalAction
+from engine.games import Entry, seat_infos
 from engine.history import jsonable
 
 log = logging.getLogger("cardtui.table")
@@ -182,7 +182,7 @@ class Table:
         self._schedule()
 
     def _seat_infos(self) -> list[SeatInfo]:
-        return [SeatInfo(s.index, s.name, self._team(s.index)) for s in self.seats]
+        return seat_infos(self.game, [s.name for s in self.seats])
 
     def _maybe_start(self) -> None:
         if self.state is None and all(s.taken for s in self.seats):

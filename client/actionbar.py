@@ -1,0 +1,79 @@
+"""The action bar: one numbered button per legal action; amounts are picked with +/-."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, Static
+
+from cardtui.v1 import common_pb2
+from client.labels import label
+
+SIZED = ("bet", "raise")
+"""Action types offered at many amounts: shown as one button with an adjustable amount."""
+
+
+class ActionBar(Horizontal):
+    legal: reactive[list[common_pb2.Action]] = reactive(list, always_update=True)
+
+    class Chosen(Message):
+        def __init__(self, action: common_pb2.Action) -> None:
+            super().__init__()
+            self.action = action
+
+    def __init__(self, game: str, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game = game
+        self.choices: list[list[common_pb2.Action]] = []
+        self.picked: dict[str, int] = {}
+
+    def watch_legal(self, legal: list[common_pb2.Action]) -> None:
+        groups: dict[str, list[common_pb2.Action]] = {}
+        order: list[list[common_pb2.Action]] = []
+        for a in legal:
+            if a.type in SIZED and a.type in groups:
+                groups[a.type].append(a)
+                continue
+            group = [a]
+            if a.type in SIZED:
+                groups[a.type] = group
+            order.append(group)
+        self.choices = order
+        self.picked = {k: v for k, v in self.picked.items() if k in groups}
+        self._render_buttons()
+
+    def _current(self, group: list[common_pb2.Action]) -> common_pb2.Action:
+        i = self.picked.get(group[0].type, 0)
+        return group[min(i, len(group) - 1)]
+
+    def _render_buttons(self) -> None:
+        self.remove_children()
+        if not self.choices:
+            self.mount(Static(Text("Nothing to do right now.", style="dim"), classes="idle"))
+            return
+        for n, group in enumerate(self.choices, start=1):
+            action = self._current(group)
+            text = f"{n} {label(self.game, action)}"
+            if len(group) > 1:
+                text += f" (±: {group[0].amount}–{group[-1].amount})"
+            button = Button(text, id=f"act-{n}", classes="act")
+            button.can_focus = False
+            self.mount(button)
+
+    def choose(self, n: int) -> None:
+        if 1 <= n <= len(self.choices):
+            self.post_message(self.Chosen(self._current(self.choices[n - 1])))
+
+    def adjust(self, step: int) -> None:
+        for group in self.choices:
+            if len(group) > 1:
+                kind = group[0].type
+                self.picked[kind] = max(0, min(len(group) - 1, self.picked.get(kind, 0) + step))
+        self._render_buttons()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id and event.button.id.startswith("act-"):
+            self.choose(int(event.button.id[4:]))

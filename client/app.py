@@ -1,0 +1,63 @@
+"""The terminal client: lobby, table screens, spectating."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from textual.app import App
+from textual.binding import Binding
+
+from client.connection import Connection, error_text
+from client.lobby import LobbyScreen
+from client.table_screen import TableScreen
+
+
+class CardApp(App[None]):
+    """``cardtui connect``: talks to one server; ``host`` starts one in-process first."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "cardtui"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        target: str,
+        player: str,
+        spectate: str | None = None,
+        host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None,
+    ) -> None:
+        super().__init__()
+        self.target = target
+        self.player = player
+        self.spectate_id = spectate
+        self.host = host
+        self.stop_host: Callable[[], Awaitable[None]] | None = None
+        self.conn: Connection | None = None
+
+    async def on_mount(self) -> None:
+        if self.host is not None:  # `cardtui play` hosts a server in this process first
+            self.target, self.stop_host = await self.host()
+        self.conn = Connection.open(self.target)
+        self.sub_title = f"{self.player} @ {self.conn.target}"
+        await self.push_screen(LobbyScreen())
+        if self.spectate_id:
+            await self.open_table(self.spectate_id, spectate=True)
+
+    async def open_table(self, table_id: str, spectate: bool = False, password: str = "") -> None:
+        """Take a seat at (or watch) a table and show it."""
+        assert self.conn is not None
+        try:
+            if spectate:
+                joined = await self.conn.spectate(table_id, self.player, password)
+            else:
+                joined = await self.conn.join(table_id, self.player, password)
+        except Exception as err:  # a refusal: say it, stay where we are
+            self.notify(error_text(err), title="Cannot open the table", severity="error")
+            return
+        await self.push_screen(TableScreen(joined.token, joined.seat, joined.table))
+
+    async def on_unmount(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+        if self.stop_host is not None:
+            await self.stop_host()

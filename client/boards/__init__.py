@@ -1,0 +1,14 @@
+"""One board widget per game family; each draws its game's view and nothing else."""
+
+from __future__ import annotations
+
+from textual.widget import Widget
+
+from client.boards.base import Board
+from client.boards.cacho import CachoBoard
+
+BOARDS: dict[str, type[Board]] = {"cacho": CachoBoard}
+
+
+def board_for(game: str, seat: int | None) -> Widget:
+    return BOARDS.get(game, Board)(seat, id="board")

@@ -1,0 +1,53 @@
+"""The board every game's board builds on: seats and the view, drawn as text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class Board(Widget):
+    """Shows the view; a game's board overrides ``draw``."""
+
+    view: reactive[dict[str, Any]] = reactive(dict, always_update=True)
+    seats: reactive[list[tuple[str, bool]]] = reactive(list, always_update=True)
+
+    def __init__(self, seat: int | None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seat = seat
+
+    def render(self) -> RenderableType:
+        if not self.view:
+            return Text("Connecting…", style="italic")
+        if self.view.get("waiting"):
+            return self.draw_waiting()
+        return self.draw()
+
+    def draw_waiting(self) -> Text:
+        out = Text("Waiting for players\n\n", style="bold")
+        for i, (name, bot) in enumerate(self.seats):
+            out.append(f"  seat {i + 1}: ")
+            out.append(name or "open", style="" if name else "dim italic")
+            if bot:
+                out.append("  (bot)", style="dim")
+            if i == self.seat:
+                out.append("  ← you", style="bold green")
+            out.append("\n")
+        return out
+
+    def draw(self) -> RenderableType:
+        return Text(json.dumps(self.view, indent=1))
+
+    def seat_name(self, seat: int) -> Text:
+        name, bot = self.seats[seat] if seat < len(self.seats) else (f"seat {seat + 1}", False)
+        out = Text(name, style="bold green" if seat == self.seat else "bold")
+        if bot:
+            out.append(" [bot]" if not name.endswith("(away)") else " [bot plays]", style="dim")
+        if seat == self.seat:
+            out.append(" (you)", style="green")
+        return out

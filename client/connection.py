@@ -1,0 +1,126 @@
+"""The client's side of the wire: one channel, the stubs, and a table stream that resumes.
+
+Channels are made inside the running loop (grpc.aio binds them to it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+DEFAULT_PORT = 50051
+CHANNEL_OPTIONS = [
+    ("grpc.keepalive_time_ms", 20_000),
+    ("grpc.keepalive_timeout_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+]
+RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
+             grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
+
+
+def address(target: str) -> str:
+    """``HOST``, ``HOST:PORT`` or ``:PORT`` as a dialable address (default port 50051)."""
+    target = target.strip()
+    if target.startswith("["):  # [::1] or [::1]:50051
+        return target if "]:" in target else f"{target}:{DEFAULT_PORT}"
+    if target.count(":") > 1:  # a bare IPv6 address
+        return f"[{target}]:{DEFAULT_PORT}"
+    host, _, port = target.partition(":")
+    return f"{host or '127.0.0.1'}:{port or DEFAULT_PORT}"
+
+
+def error_text(err: BaseException) -> str:
+    """A refusal as the sentence the server sent, or a plain word on what went wrong."""
+    if isinstance(err, grpc.aio.AioRpcError):
+        if err.code() == grpc.StatusCode.UNAVAILABLE:
+            return "The server cannot be reached."
+        return err.details() or err.code().name
+    return str(err)
+
+
+@dataclass
+class Connection:
+    target: str
+    channel: grpc.aio.Channel
+    lobby: lobby_pb2_grpc.LobbyStub
+    table: table_pb2_grpc.TableStub
+
+    @classmethod
+    def open(cls, target: str) -> Connection:
+        addr = address(target)
+        channel = grpc.aio.insecure_channel(addr, options=CHANNEL_OPTIONS)
+        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), table_pb2_grpc.TableStub(channel))
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def info(self) -> lobby_pb2.ServerInfo:
+        return await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
+
+    async def tables(self) -> list[common_pb2.TableSummary]:
+        return list((await self.lobby.ListTables(lobby_pb2.ListTablesRequest(), timeout=5)).tables)
+
+    async def create(self, **fields: Any) -> common_pb2.TableSummary:
+        return await self.lobby.CreateTable(lobby_pb2.CreateTableRequest(**fields), timeout=5)
+
+    async def join(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
+        return await self.lobby.JoinTable(
+            lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password), timeout=5
+        )
+
+    async def spectate(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
+        return await self.lobby.Spectate(
+            lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password), timeout=5
+        )
+
+    async def leave(self, token: str) -> None:
+        await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=5)
+
+    async def act(self, token: str, action: common_pb2.Action) -> int:
+        return (await self.table.Act(table_pb2.ActRequest(token=token, action=action), timeout=5)).seq
+
+    async def chat(self, token: str, text: str) -> None:
+        await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
+
+    async def follow(
+        self, token: str, on_retry: Any = None, max_backoff: float = 5.0
+    ) -> AsyncIterator[table_pb2.TableMessage]:
+        """The table's messages for ever, resubscribing after drops from the last seq seen."""
+        last = 0
+        backoff = 0.2
+        while True:
+            try:
+                stream = self.table.Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last))
+                async for msg in stream:
+                    backoff = 0.2
+                    body = msg.WhichOneof("body")
+                    if body == "closing":
+                        if not msg.closing.resubscribe:
+                            yield msg
+                            return
+                        yield msg
+                        break
+                    if body == "event" or body == "snapshot":
+                        if body == "event" and msg.seq <= last and not msg.event.replay:
+                            continue  # already seen
+                        last = max(last, msg.seq)
+                    yield msg
+            except grpc.aio.AioRpcError as err:
+                if err.code() not in RETRYABLE:
+                    raise
+            if on_retry is not None:
+                on_retry(backoff)
+            await asyncio.sleep(backoff)
+            backoff = min(max_backoff, backoff * 2)
+
+
+def view_of(view: table_pb2.View) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(view.json) if view.json else {}
+    return data

@@ -1,0 +1,51 @@
+"""The help screen: the game's rules and the keys."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Markdown
+
+KEYS = """
+## Keys
+| where | key | what |
+|---|---|---|
+| lobby | `n` | create a table |
+| lobby | `enter` | sit at the selected table |
+| lobby | `s` | watch the selected table |
+| table | `1`–`9` | the actions on offer, as numbered in the action bar |
+| table | `+` / `-` | raise the amount of a bet or raise |
+| table | `t` | chat (enter sends, escape returns) |
+| table | `escape` | leave the table |
+| anywhere | `?` | this help; `ctrl+q` quits |
+"""
+
+
+def rules_text(game: str | None) -> str:
+    if game is None:
+        return "# cardtui\nA card room for Cacho, Pif Paf, Cacheta and Truco.\n" + KEYS
+    try:
+        text = resources.files("client").joinpath(f"rules/{game}.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = f"# {game}\nNo rules page yet.\n"
+    return text + KEYS
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+
+    def __init__(self, game: str | None) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(rules_text(self.game))
+        yield Footer()
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(None)

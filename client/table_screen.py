@@ -1,0 +1,226 @@
+"""A table: the board for its game, the action bar, the log and chat.
+
+The stream is read in a worker that posts messages; the screen keeps the latest view and
+legal actions and hands them down to widgets. Widgets hold no rules: the action bar
+offers exactly what the server says is legal.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, RichLog, Static
+
+from client.actionbar import ActionBar
+from client.boards import board_for
+from client.connection import error_text, view_of
+from client.help import HelpScreen
+
+if TYPE_CHECKING:
+    from client.app import CardApp
+    from cardtui.v1 import common_pb2, table_pb2
+
+
+class Streamed(Message):
+    """One message from the table's stream."""
+
+    def __init__(self, msg: table_pb2.TableMessage) -> None:
+        super().__init__()
+        self.msg = msg
+
+
+class Reconnecting(Message):
+    def __init__(self, delay: float) -> None:
+        super().__init__()
+        self.delay = delay
+
+
+class TableScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "leave", "Leave"),
+        Binding("t", "chat", "Chat"),
+        Binding("question_mark", "help", "Rules"),
+        Binding("1", "choose(1)", "Act 1-9"),
+        *(Binding(str(n), f"choose({n})", show=False) for n in range(2, 10)),
+        Binding("plus,equals_sign", "adjust(1)", "More", show=False),
+        Binding("minus", "adjust(-1)", "Less", show=False),
+    ]
+
+    def __init__(self, token: str, seat: int, table: common_pb2.TableSummary) -> None:
+        super().__init__()
+        self.token = token
+        self.seat = seat if seat >= 0 else None
+        self.summary = table
+        self.game = table.game
+        self.view: dict[str, Any] = {}
+        self.legal: list[common_pb2.Action] = []
+        self.deadline: float | None = None
+        self.last_seq = 0
+        self.log_lines = 0
+
+    @property
+    def card_app(self) -> CardApp:
+        return cast("CardApp", self.app)
+
+    @property
+    def spectating(self) -> bool:
+        return self.seat is None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        if self.spectating:
+            yield Static(Text("SPECTATING · read-only: public play only", style="bold black on yellow"),
+                         id="spectator-banner")
+        yield Static("", id="conn-banner")
+        with Horizontal(id="table-main"):
+            with Vertical(id="table-left"):
+                yield board_for(self.game, self.seat)
+                yield Static("", id="turn-line")
+                if not self.spectating:
+                    yield ActionBar(self.game, id="actions")
+            with Vertical(id="table-right"):
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+                yield Input(placeholder="t to chat · enter sends", id="chat", max_length=300)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"{self.summary.name} · {self.summary.id}"
+        self.sub_title = "watching" if self.spectating else f"seat {cast(int, self.seat) + 1}"
+        self.query_one("#conn-banner", Static).display = False
+        self.follow()
+        self.set_interval(0.5, self._tick)
+
+    # -- the stream ----------------------------------------------------------------
+    @work(exclusive=True, exit_on_error=False)
+    async def follow(self) -> None:
+        conn = self.card_app.conn
+        assert conn is not None
+        try:
+            async for msg in conn.follow(self.token, on_retry=lambda d: self.post_message(Reconnecting(d))):
+                self.post_message(Streamed(msg))
+        except Exception as err:
+            self.notify(error_text(err), title="The table stream ended", severity="error")
+
+    def on_reconnecting(self, message: Reconnecting) -> None:
+        banner = self.query_one("#conn-banner", Static)
+        banner.update(Text(f"reconnecting… (next try in {message.delay:.1f} s)", style="bold white on red"))
+        banner.display = True
+
+    def on_streamed(self, message: Streamed) -> None:
+        msg = message.msg
+        body = msg.WhichOneof("body")
+        self.query_one("#conn-banner", Static).display = False
+        if body == "snapshot":
+            self.summary = msg.snapshot.table
+            self._show_view(msg.snapshot.view)
+            self.last_seq = msg.seq
+        elif body == "event":
+            ev = msg.event
+            if ev.kind != "hidden":
+                self.write_log(ev.text, ev.kind)
+            self.last_seq = max(self.last_seq, msg.seq)
+        elif body == "view":
+            self._show_view(msg.view)
+        elif body == "closing":
+            self.write_log(msg.closing.reason, "closing")
+
+    def _show_view(self, view: table_pb2.View) -> None:
+        self.view = view_of(view)
+        self.legal = list(view.legal)
+        self.deadline = time.monotonic() + view.deadline_ms / 1000 if view.deadline_ms else None
+        board = self.query_one("#board")
+        board.seats = [(s.name, s.bot) for s in view.seats]  # type: ignore[attr-defined]
+        board.view = self.view  # type: ignore[attr-defined]
+        if not self.spectating:
+            self.query_one(ActionBar).legal = self.legal
+        self._tick()
+
+    def write_log(self, text: str, kind: str = "") -> None:
+        style = {"chat": "cyan", "hand_end": "bold green", "match_end": "bold magenta", "closing": "red",
+                 "hand_start": "bold"}.get(kind, "")
+        self.query_one("#log", RichLog).write(Text(text, style=style))
+        self.log_lines += 1
+
+    def _tick(self) -> None:
+        line = self.query_one("#turn-line", Static)
+        to_act = self.view.get("to_act")
+        if self.view.get("waiting"):
+            line.update(Text("Waiting for players to take the open seats…", style="italic"))
+            return
+        if to_act is None:
+            line.update(Text("Next hand soon…" if self.view.get("hand_over") else ""))
+            return
+        names = [s.name for s in self.summary.seats]
+        board = self.query_one("#board")
+        seats = getattr(board, "seats", None) or []
+        who = seats[to_act][0] if to_act < len(seats) else (names[to_act] if to_act < len(names) else str(to_act))
+        left = ""
+        if self.deadline is not None:
+            left = f" · {max(0, self.deadline - time.monotonic()):.0f} s"
+        mine = to_act == self.seat
+        line.update(Text(("Your turn" if mine else f"{who} to act") + left,
+                         style="bold reverse" if mine else "bold"))
+
+    # -- acting and chatting -------------------------------------------------------
+    @on(ActionBar.Chosen)
+    async def _chosen(self, message: ActionBar.Chosen) -> None:
+        conn = self.card_app.conn
+        if conn is None or self.spectating:
+            return
+        try:
+            await conn.act(self.token, message.action)
+        except Exception as err:
+            self.notify(error_text(err), title="Not allowed", severity="warning")
+
+    def action_choose(self, n: int) -> None:
+        if not self.spectating:
+            self.query_one(ActionBar).choose(n)
+
+    def action_adjust(self, step: int) -> None:
+        if not self.spectating:
+            self.query_one(ActionBar).adjust(step)
+
+    def action_chat(self) -> None:
+        self.query_one("#chat", Input).focus()
+
+    @on(Input.Submitted, "#chat")
+    async def _send_chat(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        conn = self.card_app.conn
+        if text and conn is not None:
+            try:
+                await conn.chat(self.token, text)
+            except Exception as err:
+                self.notify(error_text(err), severity="warning")
+        if not self.spectating:
+            self.query_one(ActionBar).focus()
+
+    async def action_leave(self) -> None:
+        chat = self.query_one("#chat", Input)
+        if chat.has_focus:
+            chat.value = ""
+            if not self.spectating:
+                self.query_one(ActionBar).focus()
+            else:
+                self.set_focus(None)
+            return
+        conn = self.card_app.conn
+        if conn is not None:
+            try:
+                await conn.leave(self.token)
+            except Exception:
+                pass  # the server may be gone; leaving the screen is what matters
+        self.workers.cancel_all()
+        self.dismiss(None)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.game))
