@@ -162,7 +162,7 @@ class Cacho:
     def next_hand(self, state: CachoState, seed: int) -> list[Event]:
         if state.round and state.result is None:
             raise IllegalAction("The hand in play is not over yet.")
-        if self.match_over(state):
+        if sum(1 for c in state.stacks if c > 0) <= 1:
             raise IllegalAction("The match is over: one player holds every chip.")
         return self._deal_hand(state, seed, self._next_dealer(state))
 
@@ -417,7 +417,7 @@ class Cacho:
         return state.result is not None
 
     def match_over(self, state: CachoState) -> bool:
-        return sum(1 for c in state.stacks if c > 0) <= 1
+        return state.result is not None and sum(1 for c in state.stacks if c > 0) <= 1
 
     def history(self, state: CachoState) -> dict[str, Any] | None:
         return state.last_history

@@ -1,0 +1,108 @@
+"""Shared fixtures: a real server on 127.0.0.1 (port 0) with a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest_asyncio
+
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from server.app import Running, start
+
+
+@pytest_asyncio.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Running]:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+@dataclass
+class Player:
+    """One client: its own channel, a token, and everything its stream delivered."""
+
+    address: str
+    token: str = ""
+    seat: int = -1
+    messages: list[table_pb2.TableMessage] = field(default_factory=list)
+    channel: grpc.aio.Channel | None = None
+    task: asyncio.Task[None] | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.channel = grpc.aio.insecure_channel(self.address)
+        self.lobby = lobby_pb2_grpc.LobbyStub(self.channel)
+        self.table = table_pb2_grpc.TableStub(self.channel)
+
+    async def join(self, table_id: str, name: str) -> Player:
+        r = await self.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name))
+        self.token, self.seat = r.token, r.seat
+        return self
+
+    async def spectate(self, table_id: str, name: str = "watcher") -> Player:
+        r = await self.lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name=name))
+        self.token, self.seat = r.token, -1
+        return self
+
+    def subscribe(self, after_seq: int = 0) -> None:
+        async def read() -> None:
+            stream = self.table.Subscribe(table_pb2.SubscribeRequest(token=self.token, after_seq=after_seq))
+            async for msg in stream:
+                self.messages.append(msg)
+                self.changed.set()
+
+        self.task = asyncio.create_task(read())
+
+    async def unsubscribe(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+            self.task = None
+
+    @property
+    def events(self) -> list[table_pb2.TableMessage]:
+        return [m for m in self.messages if m.WhichOneof("body") == "event"]
+
+    @property
+    def last_view(self) -> table_pb2.View | None:
+        for m in reversed(self.messages):
+            body = m.WhichOneof("body")
+            if body == "view":
+                return m.view
+            if body == "snapshot":
+                return m.snapshot.view
+        return None
+
+    def view_json(self) -> dict[str, Any]:
+        v = self.last_view
+        return json.loads(v.json) if v is not None else {}
+
+    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> None:
+        async def loop() -> None:
+            while not predicate(self):
+                self.changed.clear()
+                await self.changed.wait()
+
+        await asyncio.wait_for(loop(), timeout)
+
+    async def act(self, action: common_pb2.Action) -> int:
+        return (await self.table.Act(table_pb2.ActRequest(token=self.token, action=action))).seq
+
+    async def close(self) -> None:
+        await self.unsubscribe()
+        if self.channel is not None:
+            await self.channel.close()
+
+
+async def create(running: Running, **fields: Any) -> str:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+        summary = await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(**fields))
+    return summary.id

@@ -1,0 +1,298 @@
+"""Cacho, RULES.md §5: scripted hands on rigged cards, legal-action counts, random play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.betting import BET as OPEN
+from engine.betting import CALL, CHECK, FOLD, RAISE
+from engine.cacho import BET, CACHO, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
+from engine.cards import Card, parse_cards
+from engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
+
+pass_, bet = Action(PASS), lambda n: Action(BET, n)  # noqa: E731
+
+
+def table(n: int = 3, chips: int = 20, seed: int = 1) -> CachoState:
+    seats = [SeatInfo(i, f"p{i}", i) for i in range(n)]
+    state, _ = GAME.start(GAME.options({"chips": chips}), seats, seed)
+    return state
+
+
+def rig(state: CachoState, first: str, later: str = "") -> None:
+    """Give each player (eldest first) the round-1 card in ``first``; ``later`` is dealt next, in order."""
+    for seat, card in zip(state.playing, parse_cards(first), strict=True):
+        state.hands[seat] = [card]
+    state.deck = list(reversed(parse_cards(later)))
+
+
+# -- showdown categories -----------------------------------------------------------
+def test_categories_rank_in_order() -> None:
+    assert strength(parse_cards("6S 6H 6D")) == (SIXES, 18)
+    assert strength(parse_cards("AD 4D 5D")) == (CACHO, 30)  # the seed's example
+    assert strength(parse_cards("4S 2S 6D")) == (FLUSH2, 26)  # the seed's example
+    assert strength(parse_cards("6S 5H 4D")) == (HIGH, 6)
+    # A higher kind always wins, whatever the points.
+    assert strength(parse_cards("AS 2S 3S")) > strength(parse_cards("6S 5S 4H"))
+    assert strength(parse_cards("AS 2S 3H")) > strength(parse_cards("6S 5H 4D"))
+    assert strength(parse_cards("6S 6H 6D")) > strength(parse_cards("6C 5C 4C"))
+
+
+def test_eldest_wins_equal_hands() -> None:
+    s = table(3)
+    eldest, second, dealer = s.playing
+    assert s.dealer == dealer
+    rig(s, "2S 2H 3D", "3S 3H 4C 4S 4H")
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in (eldest, second):
+        GAME.apply(s, seat, bet(2))
+    GAME.apply(s, dealer, pass_)
+    # eldest: 2S 3S 4S? no: deck order deals 3S, 3H to round 2, 4C 4S to round 3.
+    # eldest holds 2S 3S 4C (two of a suit: 25); second holds 2H 3H 4S (two of a suit: 25).
+    GAME.apply(s, eldest, Action(CHECK))
+    GAME.apply(s, second, Action(CHECK))
+    assert s.result is not None
+    assert s.result["winner"] == eldest
+    assert s.result["deltas"] == {str(eldest): 4, str(second): -3, str(dealer): -1}
+
+
+# -- round 1 -------------------------------------------------------------------------
+def test_all_pass_in_round_one_redeals() -> None:
+    s = table(3)
+    hand_no = s.hand_no
+    events = []
+    for seat in list(s.playing):
+        events += GAME.apply(s, seat, pass_)
+    assert [e.kind for e in events].count("redeal") == 1
+    assert s.round == 1 and s.hand_no == hand_no and s.result is None
+    assert all(len(s.hands[p]) == 1 for p in s.playing)
+    assert s.stacks == [20, 20, 20]
+
+
+def test_round_one_passers_lose_nothing_and_a_lone_bettor_takes_back_the_pot() -> None:
+    s = table(3)
+    a, b, c = s.playing
+    GAME.apply(s, a, pass_)
+    GAME.apply(s, b, bet(1))
+    assert s.stacks[b] == 19
+    GAME.apply(s, c, pass_)
+    assert s.result is not None and s.result["winner"] == b
+    assert s.stacks == [20, 20, 20]
+    assert sum(s.result["deltas"].values()) == 0
+
+
+def test_round_one_offers_pass_or_bet_one_only_to_the_seat_on_turn() -> None:
+    s = table(4)
+    first = s.playing[0]
+    assert GAME.legal_actions(s, first) == [pass_, bet(1)]
+    for other in s.playing[1:]:
+        assert GAME.legal_actions(s, other) == []
+        with pytest.raises(NotYourTurn):
+            GAME.apply(s, other, bet(1))
+    with pytest.raises(IllegalAction, match="pass or bet 1"):
+        GAME.apply(s, first, bet(2))
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, first, Action(RAISE, 5))
+    assert s.pots.total == 0 and s.stacks == [20] * 4  # refusals change nothing
+
+
+# -- round 2 -------------------------------------------------------------------------
+def test_round_two_passers_lose_their_chip() -> None:
+    s = table(3)
+    a, b, c = s.playing
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    assert s.round == 2 and all(len(s.hands[p]) == 2 for p in s.playing)
+    GAME.apply(s, a, bet(2))
+    GAME.apply(s, b, pass_)
+    GAME.apply(s, c, pass_)
+    # One bettor left: takes the pot unseen, the passers' single chips with it.
+    assert s.result is not None and s.result["winner"] == a
+    assert s.stacks[a] == 22 and s.stacks[b] == 19 and s.stacks[c] == 19
+    assert s.result["showdown"] == {}
+
+
+def test_all_pass_in_round_two_everyone_stays() -> None:
+    s = table(3)
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, pass_)
+    assert s.round == 3 and s.in_hand == s.playing
+    assert all(len(s.hands[p]) == 3 for p in s.playing)
+    assert s.pots.total == 3
+
+
+def test_round_two_bettors_go_on_and_passers_are_out() -> None:
+    s = table(4)
+    a, b, c, d = s.playing
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    GAME.apply(s, a, bet(2))
+    GAME.apply(s, b, pass_)
+    GAME.apply(s, c, bet(2))
+    GAME.apply(s, d, pass_)
+    assert s.round == 3 and s.in_hand == [a, c]
+    assert len(s.hands[b]) == 2  # no third card for those out
+    assert s.pots.total == 8
+
+
+# -- round 3 and the resto -----------------------------------------------------------
+def test_resto_caps_raises_at_the_smallest_stack_still_in() -> None:
+    s = table(3)
+    s.stacks = [20, 9, 30]
+    a, b, c = s.playing
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(2))
+    assert s.round == 3
+    smallest = min(s.stacks[x] for x in s.playing)
+    legal = GAME.legal_actions(s, a)
+    assert [x.type for x in legal[:2]] == [FOLD, CHECK]
+    amounts = [x.amount for x in legal if x.type == OPEN]
+    assert amounts == list(range(1, smallest + 1))
+    with pytest.raises(IllegalAction):
+        GAME.apply(s, a, Action(OPEN, smallest + 1))
+    GAME.apply(s, a, Action(OPEN, 3))
+    legal_b = GAME.legal_actions(s, b)
+    assert Action(CALL, 3) in legal_b
+    assert [x.amount for x in legal_b if x.type == RAISE] == list(range(4, smallest + 1))
+
+
+def test_round_three_fold_leaves_one_player_who_wins_unseen() -> None:
+    s = table(2)
+    a, b = s.playing
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(2))
+    GAME.apply(s, a, Action(OPEN, 4))
+    GAME.apply(s, b, Action(FOLD))
+    assert s.result is not None and s.result["winner"] == a
+    assert s.result["showdown"] == {}
+    assert s.result["deltas"] == {str(a): 3, str(b): -3}
+
+
+def test_calls_without_raise_go_to_showdown_and_best_kind_wins() -> None:
+    s = table(2)
+    a, b = s.playing
+    rig(s, "AS 6H", "2S 6D 3S 6C")  # a: AS 2S 3S (cacho 26); b: 6H 6D 6C (three sixes)
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(2))
+    GAME.apply(s, a, Action(OPEN, 5))
+    GAME.apply(s, b, Action(CALL, 5))
+    assert s.result is not None
+    assert s.result["winner"] == b
+    assert s.result["showdown"] == {str(a): ["AS", "2S", "3S"], str(b): ["6H", "6D", "6C"]}
+    assert s.stacks[a] == 12 and s.stacks[b] == 28
+
+
+def test_short_stack_goes_all_in_for_less_and_side_pot_is_split() -> None:
+    s = table(3)
+    s.stacks = [1, 20, 20]
+    short = 0
+    rig(s, "AH AC AD" if s.playing[0] != short else "AH AC AD", "")
+    s.hands[short] = [Card.parse("6S")]
+    s.deck = list(reversed(parse_cards("2C 6H 3C 4D 6D 5C")))
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    assert s.stacks[short] == 0
+    assert GAME.legal_actions(s, s.playing[0]) == [pass_, bet(min(2, s.stacks[s.playing[0]]))]
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(min(2, s.stacks[seat])))
+    # No one can bet past the all-in player's stack: straight to the showdown, or checks.
+    while s.result is None:
+        seat = GAME.to_act(s)[0]
+        GAME.apply(s, seat, Action(CHECK))
+    assert sum(s.result["deltas"].values()) == 0
+    assert sum(s.stacks) == 41
+    # The short stack can win at most the main pot: one chip from each player.
+    assert s.stacks[short] <= 3
+
+
+# -- flow -----------------------------------------------------------------------------
+def test_dealer_rotates_left_and_the_match_ends_when_one_holds_every_chip() -> None:
+    s = table(2, chips=3)
+    dealers = []
+    rng = random.Random(3)
+    from engine.bots.cacho import choose
+
+    while not GAME.match_over(s):
+        if GAME.hand_over(s):
+            dealers.append(s.dealer)
+            GAME.next_hand(s, rng.getrandbits(32))
+            continue
+        seat = GAME.to_act(s)[0]
+        GAME.apply(s, seat, choose(GAME.view(s, seat), GAME.legal_actions(s, seat), rng))
+    assert sorted(s.stacks) == [0, 6]
+    assert all(dealers[i] != dealers[i + 1] for i in range(len(dealers) - 1))
+    with pytest.raises(IllegalAction):
+        GAME.next_hand(s, 1)
+
+
+def test_bad_options_are_refused_with_a_sentence() -> None:
+    from engine.core import InvalidOptions
+
+    with pytest.raises(InvalidOptions, match="between 3 and"):
+        GAME.options({"chips": 1})
+    with pytest.raises(InvalidOptions, match="no option"):
+        GAME.options({"ante": 1})
+    with pytest.raises(InvalidOptions):
+        GAME.start(GAME.options({}), [SeatInfo(0, "solo")], 1)
+
+
+# -- random play ----------------------------------------------------------------------
+def _hidden_cards_in(view: object, seat: int | None, state: CachoState) -> None:
+    """No view holds a card its seat may not see: others' cards stay None until shown."""
+    for sv in view.seats:  # type: ignore[attr-defined]
+        if sv.seat == seat or sv.seat in state.shown:
+            assert list(sv.cards) == [str(c) for c in state.hands[sv.seat]]
+        else:
+            assert all(c is None for c in sv.cards)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), chips=st.integers(3, 30),
+       choices=st.lists(st.integers(0, 1000), min_size=50, max_size=200))
+def test_random_play_conserves_chips_redacts_and_replays(
+    seed: int, players: int, chips: int, choices: list[int]
+) -> None:
+    s = table(players, chips=chips, seed=seed)
+    total = players * chips
+    rng = random.Random(seed)
+    for pick in choices:
+        if GAME.hand_over(s):
+            record = GAME.history(s)
+            assert record is not None
+            assert sum(record["result"]["deltas"].values()) == 0
+            assert GAME.replay(record).result == s.result
+            if GAME.match_over(s):
+                break
+            GAME.next_hand(s, rng.getrandbits(32))
+            continue
+        (seat,) = GAME.to_act(s)
+        legal = GAME.legal_actions(s, seat)
+        GAME.apply(s, seat, legal[pick % len(legal)])
+        in_pot = 0 if GAME.hand_over(s) else s.pots.total
+        assert sum(s.stacks) + in_pot == total
+        assert min(s.stacks) >= 0
+        for who in [*range(players), None]:
+            _hidden_cards_in(GAME.view(s, who), who, s)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_bot_matches_finish_for_every_player_count(players: int) -> None:
+    from cardtui.sim import simulate
+
+    report = simulate("cacho", players, 300, seed=players)
+    assert report.hands == 300
+    assert sum(report.deltas) == 0
+    assert report.actions >= 300

@@ -1,0 +1,270 @@
+"""The table server over real gRPC on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
+from server.app import Running
+from tests.conftest import Player, create
+
+
+def legal(p: Player) -> list[common_pb2.Action]:
+    v = p.last_view
+    return list(v.legal) if v is not None else []
+
+
+async def seated(server: Running, n: int, bots: int = 0, **extra: object) -> tuple[str, list[Player]]:
+    table_id = await create(server, game="cacho", seats=n, bots=bots, **extra)
+    players = [await Player(f"127.0.0.1:{server.port}").join(table_id, f"p{i}") for i in range(n - bots)]
+    return table_id, players
+
+
+def view_seq(p: Player) -> int:
+    return max((m.seq for m in p.messages if m.WhichOneof("body") in ("view", "snapshot")), default=0)
+
+
+def seqs(p: Player) -> list[int]:
+    return [m.seq for m in p.events]
+
+
+async def play_one_hand(players: list[Player], pick: int = 1) -> None:
+    """Everyone answers from their own stream until a hand ends."""
+    def over(p: Player) -> bool:
+        return any(m.event.kind == "hand_end" for m in p.events)
+
+    while not over(players[0]):
+        moved = False
+        for p in players:
+            acts = legal(p)
+            if acts:
+                choice = acts[min(pick, len(acts) - 1)]
+                if choice.type in ("bet", "raise") and choice.amount > 2:
+                    choice = acts[1]
+                seq = await p.act(choice)
+                await p.wait_for(lambda q: view_seq(q) >= seq)
+                moved = True
+                break
+        if not moved:
+            await asyncio.wait([asyncio.ensure_future(p.changed.wait()) for p in players],
+                               timeout=2, return_when=asyncio.FIRST_COMPLETED)
+        for p in players:
+            p.changed.clear()
+
+
+async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(server: Running) -> None:
+    table_id, players = await seated(server, 3)
+    watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
+    for p in [*players, watcher]:
+        p.subscribe()
+    await asyncio.gather(*(p.wait_for(lambda q: q.last_view is not None) for p in [*players, watcher]))
+    await play_one_hand(players)
+    await asyncio.sleep(0.1)
+    final = max(m.seq for m in players[0].events)
+    for p in [*players, watcher]:
+        await p.wait_for(lambda q: q.events and q.events[-1].seq >= final)
+        got = [s for s in seqs(p) if s <= final]
+        first = got[0]
+        assert got == list(range(first, final + 1)), "every subscriber gets every number once"
+    for p in players:
+        mine = [m for m in p.events if m.event.kind == "card"]
+        assert mine and all(m.event.seat == p.seat for m in mine)
+        hidden = {m.seq for m in p.events if m.event.kind == "hidden"}
+        others = {m.seq for q in players if q is not p for m in q.events if m.event.kind == "card"}
+        assert others <= hidden, "another seat's card reaches me only as a placeholder"
+        assert all(m.event.text == "" and m.event.data_json == "" for m in p.events if m.event.kind == "hidden")
+    assert not any(m.event.kind == "card" for m in watcher.events)
+    # Views: a spectator never holds a hidden card; a seat only its own until the showdown.
+    for m in watcher.messages:
+        if m.WhichOneof("body") == "view":
+            v = json.loads(m.view.json)
+            for s in v["seats"]:
+                if not v["hand_over"]:
+                    assert all(c is None for c in s["cards"])
+    assert server.store.count_hands() >= 1
+    for p in [*players, watcher]:
+        await p.close()
+
+
+async def test_a_spectator_cannot_act(server: Running) -> None:
+    table_id, players = await seated(server, 2, bots=1)
+    watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await watcher.act(common_pb2.Action(type="pass"))
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert "Spectators" in (err.value.details() or "")
+    for p in [*players, watcher]:
+        await p.close()
+
+
+async def test_reconnect_after_seq_gets_exactly_the_missed_events_once(server: Running) -> None:
+    table_id, (a,) = await seated(server, 2, bots=1)
+    table = server.room.tables[table_id]
+    a.subscribe()
+    await a.wait_for(lambda q: bool(q.messages))
+    while len(a.events) < 2:
+        acts = table.view(a.seat).legal
+        if acts:
+            await a.act(acts[1])
+        await asyncio.sleep(0.02)
+    seen = max(seqs(a))
+    await a.unsubscribe()
+    # While a is away the hand goes on: a acts by token alone, the bot answers.
+    while table.seq < seen + 8:
+        acts = table.view(a.seat).legal
+        if acts:
+            await a.act(acts[min(1, len(acts) - 1)])
+        await asyncio.sleep(0.02)
+    back = Player(a.address, token=a.token, seat=a.seat)
+    back.subscribe(after_seq=seen)
+    await back.wait_for(lambda q: bool(q.messages))
+    first = back.messages[0]
+    assert first.WhichOneof("body") == "snapshot", "every subscription opens with a snapshot"
+    await back.wait_for(lambda q: len([m for m in q.events if m.event.replay]) >= first.seq - seen)
+    replayed = [m.seq for m in back.events if m.event.replay]
+    assert replayed == list(range(seen + 1, first.seq + 1)), "exactly what was missed"
+    # Live play goes on after the replay; no number twice, none lost.
+    acts = table.view(a.seat).legal
+    while not acts:
+        await asyncio.sleep(0.02)
+        acts = table.view(a.seat).legal
+    await a.act(acts[0])
+    await back.wait_for(lambda q: any(not m.event.replay for m in q.events))
+    got = [m.seq for m in back.events]
+    assert len(got) == len(set(got))
+    assert got == list(range(seen + 1, got[-1] + 1))
+    for p in (a, back):
+        await p.close()
+
+
+async def test_illegal_actions_are_refused_with_a_sentence_and_change_nothing(server: Running) -> None:
+    table_id, players = await seated(server, 2)
+    table = server.room.tables[table_id]
+    on_turn = next(p for p in players if table.view(p.seat).legal)
+    waiting = next(p for p in players if p is not on_turn)
+    before = (table.seq, table.view(0).json, table.view(1).json)
+    cases = [
+        (waiting, common_pb2.Action(type="bet", amount=1), grpc.StatusCode.FAILED_PRECONDITION, "turn"),
+        (on_turn, common_pb2.Action(type="bet", amount=7), grpc.StatusCode.FAILED_PRECONDITION, "bet 1"),
+        (on_turn, common_pb2.Action(type="raise", amount=2), grpc.StatusCode.FAILED_PRECONDITION, ""),
+        (on_turn, common_pb2.Action(type="bet", cards=["ZZ"]), grpc.StatusCode.INVALID_ARGUMENT, "not a card"),
+        (on_turn, common_pb2.Action(type=""), grpc.StatusCode.INVALID_ARGUMENT, "needs a type"),
+        (on_turn, common_pb2.Action(type="b\x1bt"), grpc.StatusCode.INVALID_ARGUMENT, "needs a type"),
+    ]
+    for player, action, code, words in cases:
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await player.act(action)
+        assert err.value.code() == code
+        details = err.value.details() or ""
+        assert details.endswith(".") and words in details
+    assert (table.seq, table.view(0).json, table.view(1).json) == before
+    # A token that opens nothing.
+    stranger = Player(on_turn.address, token="not-a-token")
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stranger.act(common_pb2.Action(type="pass"))
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    for p in [*players, stranger]:
+        await p.close()
+
+
+async def test_lobby_refusals_use_the_right_codes(server: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        bad = [
+            (lobby_pb2.CreateTableRequest(game="poker"), grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", seats=9), grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=3), grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", options_json="{"), grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", options_json='{"chips": 1}'),
+             grpc.StatusCode.INVALID_ARGUMENT),
+        ]
+        for request, code in bad:
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await lobby.CreateTable(request)
+            assert err.value.code() == code and (err.value.details() or "").endswith(".")
+        assert not (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id="nope", name="ana"))
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+        t = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1, password="pw"))
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name="ana", password="no"))
+        assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name="\x1b[31m", password="pw"))
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        ok = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name="ana", password="pw"))
+        assert ok.seat == 0
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name="bea", password="pw"))
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        private = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", bots=2, private=True))
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=private.id, name="eve"))
+        assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+async def test_chat_reaches_everyone_as_plain_text(server: Running) -> None:
+    table_id, players = await seated(server, 2, bots=1)
+    watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id, name="[red]eve")
+    for p in (*players, watcher):
+        p.subscribe()
+    await watcher.wait_for(lambda q: q.last_view is not None)
+    await players[0].table.Chat(table_pb2.ChatRequest(token=players[0].token, text="[bold]hi\x1b[2J there\x07"))
+    await watcher.table.Chat(table_pb2.ChatRequest(token=watcher.token, text="gl"))
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await watcher.table.Chat(table_pb2.ChatRequest(token=watcher.token, text="x" * 400))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+    def chats(p: Player) -> list[str]:
+        return [m.event.text for m in p.events if m.event.kind == "chat"]
+
+    await players[0].wait_for(lambda q: len(chats(q)) == 2)
+    assert chats(players[0]) == ["p0: [bold]hi there", "[red]eve (watching): gl"]
+    for p in (*players, watcher):
+        await p.close()
+
+
+async def test_health_and_reflection_are_on(server: Running) -> None:
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        health = await health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service="cardtui.v1.Table"))
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+        stub = reflection_pb2_grpc.ServerReflectionStub(ch)
+        responses = stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+        async for r in responses:
+            names = {s.name for s in r.list_services_response.service}
+            assert {"cardtui.v1.Lobby", "cardtui.v1.Table"} <= names
+            break
+
+
+async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=4, bots=4)
+    watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
+    watcher.subscribe()
+    await watcher.wait_for(lambda q: sum(m.event.kind == "hand_end" for m in q.events) >= 3, timeout=20)
+    lines = list(server.store.hands(table_id))
+    assert len(lines) >= 3
+    record = json.loads(lines[0])
+    assert record["format"] == "cardtui-hand/1" and record["table"] == table_id and record["hand"] == 1
+    assert sum(record["result"]["deltas"].values()) == 0
+    from engine.cacho import GAME
+
+    assert GAME.replay(record).result == record["result"]
+    await watcher.close()
+
+
+async def test_turn_timer_plays_the_default_action(server: Running) -> None:
+    table_id, players = await seated(server, 2, bots=1, turn_seconds=1)
+    (p,) = players
+    p.subscribe()
+    await p.wait_for(lambda q: any(m.event.kind == "hand_end" for m in q.events), timeout=15)
+    mine = [m.event.text for m in p.events if m.event.kind == "action" and m.event.seat == p.seat]
+    assert mine and all("passes" in t or "checks" in t for t in mine)
+    await p.close()
