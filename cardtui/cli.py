@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
 import json
 import logging
@@ -68,18 +69,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 2
     try:
         options = json.loads(args.options) if args.options else {}
-        out = open(args.history, "w", encoding="utf-8") if args.history else None
+        with contextlib.ExitStack() as stack:
+            out = stack.enter_context(open(args.history, "w", encoding="utf-8")) if args.history else None
+            report = simulate(args.game, players, args.hands, args.seed, options, out)
     except (ValueError, OSError) as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
-    try:
-        report = simulate(args.game, players, args.hands, args.seed, options, out)
-    except ValueError as e:
-        print(f"cardtui: {e}", file=sys.stderr)
-        return 2
-    finally:
-        if out is not None:
-            out.close()
     for line in report.lines():
         print(line)
     if args.history:
@@ -96,16 +91,13 @@ def cmd_history_export(args: argparse.Namespace) -> int:
         print(f"cardtui: there is no store at {path}.", file=sys.stderr)
         return 1
     store = Store(path)
-    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
     n = 0
-    try:
+    with contextlib.ExitStack() as stack:
+        stack.callback(store.close)
+        out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout
         for line in store.hands(args.table):
             out.write(line + "\n")
             n += 1
-    finally:
-        if out is not sys.stdout:
-            out.close()
-        store.close()
     print(f"{n} hands exported.", file=sys.stderr)
     return 0
 

@@ -58,9 +58,7 @@ class ActionBar(Horizontal):
             text = f"{n} {label(self.game, action)}"
             if len(group) > 1:
                 text += f" (±: {group[0].amount}–{group[-1].amount})"
-            button = Button(text, id=f"act-{n}", classes="act")
-            button.can_focus = False
-            self.mount(button)
+            self.mount(ActButton(n, text))
 
     def choose(self, n: int) -> None:
         if 1 <= n <= len(self.choices):
@@ -75,5 +73,15 @@ class ActionBar(Horizontal):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id and event.button.id.startswith("act-"):
-            self.choose(int(event.button.id[4:]))
+        if isinstance(event.button, ActButton):
+            self.choose(event.button.number)
+
+
+class ActButton(Button):
+    """A numbered action; the number is also its key."""
+
+    can_focus = False
+
+    def __init__(self, number: int, text: str) -> None:
+        super().__init__(text, classes="act")
+        self.number = number

@@ -17,8 +17,8 @@ from client.connection import error_text
 from client.help import HelpScreen
 
 if TYPE_CHECKING:
-    from client.app import CardApp
     from cardtui.v1 import common_pb2, lobby_pb2
+    from client.app import CardApp
 
 
 def seats_text(table: common_pb2.TableSummary) -> str:

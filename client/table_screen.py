@@ -7,6 +7,7 @@ offers exactly what the server says is legal.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,8 +26,8 @@ from client.connection import error_text, view_of
 from client.help import HelpScreen
 
 if TYPE_CHECKING:
-    from client.app import CardApp
     from cardtui.v1 import common_pb2, table_pb2
+    from client.app import CardApp
 
 
 class Streamed(Message):
@@ -215,10 +216,8 @@ class TableScreen(Screen[None]):
             return
         conn = self.card_app.conn
         if conn is not None:
-            try:
+            with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
                 await conn.leave(self.token)
-            except Exception:
-                pass  # the server may be gone; leaving the screen is what matters
         self.workers.cancel_all()
         self.dismiss(None)
 

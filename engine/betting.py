@@ -148,7 +148,8 @@ class BettingRound:
         if kind in (BET, RAISE):
             if (kind == BET) != (self.level == 0):
                 word = "bet" if self.level == 0 else "raise"
-                raise IllegalAction(f"There is {'no bet to raise' if kind == RAISE else 'a bet already'}: {word} instead.")
+                problem = "no bet to raise" if kind == RAISE else "a bet already"
+                raise IllegalAction(f"There is {problem}: {word} instead.")
             target = action.amount
             lo = max(self.level + self.min_raise, 1)
             hi = self.max_level(seat)

@@ -294,7 +294,8 @@ class Cacho:
             state.stacks[seat] -= action.amount
             state.pots.add(seat, action.amount)
             state.bettors.append(seat)
-            text = f"{state.name(seat)} bets {action.amount}." if action.amount else f"{state.name(seat)} stays in, all in."
+            name = state.name(seat)
+            text = f"{name} bets {action.amount}." if action.amount else f"{name} stays in, all in."
         else:
             text = f"{state.name(seat)} passes."
         events = [Event("action", EVERYONE, text, seat=seat, data=_act_data(action))]
@@ -405,7 +406,8 @@ class Cacho:
         if self.match_over(state):
             champ = max(range(state.n), key=lambda s: state.stacks[s])
             events.append(
-                Event("match_end", EVERYONE, f"{state.name(champ)} holds every chip and wins the match.", seat=champ)
+                Event("match_end", EVERYONE, f"{state.name(champ)} holds every chip and wins the match.",
+                      seat=champ)
             )
         return events
 

@@ -96,22 +96,22 @@ class GameOptions(Protocol):
 
 
 S = TypeVar("S")
-O = TypeVar("O")
+Opts = TypeVar("Opts")
 
 
-class Game(Protocol[S, O]):
-    """One game's rules. ``S`` is its mutable match state, ``O`` its options record."""
+class Game(Protocol[S, Opts]):
+    """One game's rules. ``S`` is its mutable match state, ``Opts`` its options record."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 
-    def options(self, raw: Mapping[str, Any]) -> O:
+    def options(self, raw: Mapping[str, Any]) -> Opts:
         """Validate raw options (from a person or a file); unknown keys are refused."""
         ...
 
-    def start(self, options: O, seats: Sequence[SeatInfo], seed: int) -> tuple[S, list[Event]]:
+    def start(self, options: Opts, seats: Sequence[SeatInfo], seed: int) -> tuple[S, list[Event]]:
         """A new match, with its first hand dealt from ``random.Random(seed)``."""
         ...
 

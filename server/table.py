@@ -22,7 +22,7 @@ from typing import Any
 
 from cardtui.v1 import common_pb2, table_pb2
 from engine.cards import parse_cards
-from engine.core import EVERYONE, Action, Event, IllegalAction
+from engine.core import EVERYONE, Action, Event, IllegalAction, SeatInfo
 from engine.games import Entry, seat_infos
 from engine.history import jsonable
 
@@ -310,7 +310,8 @@ class Table:
         for h in (self._timer, self._bot_timer, self._next_timer):
             self._cancel(h)
         for sub in list(self.subscribers):
-            self._push(sub, table_pb2.TableMessage(seq=self.seq, closing=table_pb2.Closing(reason=reason, resubscribe=True)))
+            closing = table_pb2.Closing(reason=reason, resubscribe=True)
+            self._push(sub, table_pb2.TableMessage(seq=self.seq, closing=closing))
 
     # -- events out ----------------------------------------------------------------
     def _announce(self, event: Event) -> None:

@@ -1,0 +1,30 @@
+"""The wire contract: stubs in the tree match the .proto files; the layering holds."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_stubs_in_the_tree_match_what_the_protos_generate(tmp_path: Path) -> None:
+    protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
+    assert protos, "no .proto files found"
+    subprocess.run(
+        [sys.executable, "-m", "grpc_tools.protoc", "-Iproto", f"--python_out={tmp_path}",
+         f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}", *[f"proto/{p}" for p in protos]],
+        cwd=ROOT, check=True,
+    )
+    generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.py*"))
+    assert generated
+    stale = [str(p) for p in generated if (ROOT / p).read_text() != (tmp_path / p).read_text()]
+    assert not stale, f"stale stubs (run `make proto`): {stale}"
+
+
+def test_engine_imports_no_server_client_grpc_or_textual() -> None:
+    out = subprocess.run([str(Path(sys.executable).parent / "lint-imports")], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "broken" not in out.stdout.lower() or " 0 broken" in out.stdout.lower()
