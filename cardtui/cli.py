@@ -25,7 +25,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
-        asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000))
+        asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
+                                  next_hand_delay=args.next_hand_delay / 1000))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -57,15 +58,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     from cardtui.sim import simulate
-    from engine.games import GAMES
+    from engine.games import GAMES, player_counts
 
     if args.game not in GAMES:
         print(f"cardtui: there is no game {args.game!r}; try one of: {', '.join(GAMES)}.", file=sys.stderr)
         return 2
     game = GAMES[args.game].game
     players = args.players or game.max_players
-    if not game.min_players <= players <= game.max_players:
-        print(f"cardtui: {game.title} takes {game.min_players} to {game.max_players} players.", file=sys.stderr)
+    if players not in player_counts(game):
+        allowed = ", ".join(map(str, player_counts(game)))
+        print(f"cardtui: {game.title} is played by {allowed} players.", file=sys.stderr)
         return 2
     try:
         options = json.loads(args.options) if args.options else {}
@@ -111,6 +113,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
     s.add_argument("--db", default=None, help="SQLite store (default: in the user's data directory)")
     s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help="pause before bots act")
+    s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
+                   help="pause after a hand ends, so people see the result")
     s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     s.set_defaults(run=cmd_serve)
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine import truco_argentino, truco_paulista
 from engine.bots import cacho as cacho_bot
+from engine.bots import truco as truco_bot
 from engine.cacho import GAME as CACHO
 from engine.core import Bot, SeatInfo
 
@@ -18,7 +20,15 @@ class Entry:
 
 GAMES: dict[str, Entry] = {
     "cacho": Entry(CACHO, cacho_bot.choose),
+    "truco_paulista": Entry(truco_paulista.GAME, truco_bot.choose_paulista),
+    "truco_argentino": Entry(truco_argentino.GAME, truco_bot.choose_argentino),
 }
+
+
+def player_counts(game: Any) -> tuple[int, ...]:
+    """How many may sit at a table of this game (truco argentino: 2, 4 or 6)."""
+    counts: tuple[int, ...] = getattr(game, "player_counts", tuple(range(game.min_players, game.max_players + 1)))
+    return counts
 
 
 def seat_infos(game: Any, names: list[str]) -> list[SeatInfo]:

@@ -85,9 +85,11 @@ async def start(
     return Running(server, room, store, bound, health_servicer)
 
 
-async def serve_forever(host: str, port: int, db: str | Path | None, bot_delay: float = 1.0) -> None:
+async def serve_forever(
+    host: str, port: int, db: str | Path | None, bot_delay: float = 1.0, next_hand_delay: float = 4.0
+) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
-    running = await start(host, port, db, bot_delay=bot_delay)
+    running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay)
     print(f"cardtui server on {host}:{running.port} (store: {running.store.path})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

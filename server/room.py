@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import InvalidOptions
-from engine.games import GAMES
+from engine.games import GAMES, player_counts
 from server.store import Store
 from server.table import Refused, Table, TableConfig, new_token
 from server.text import clean_name
@@ -62,10 +62,10 @@ class Room:
         if len(self.tables) >= MAX_TABLES:
             raise Refused("RESOURCE_EXHAUSTED", "This server holds as many tables as it can.")
         seats = seats or g.min_players
-        if not g.min_players <= seats <= g.max_players:
-            raise Refused(
-                "INVALID_ARGUMENT", f"{g.title} is played by {g.min_players} to {g.max_players} players, not {seats}."
-            )
+        counts = player_counts(g)
+        if seats not in counts:
+            allowed = ", ".join(map(str, counts))
+            raise Refused("INVALID_ARGUMENT", f"{g.title} is played by {allowed} players, not {seats}.")
         if not 0 <= bots <= seats:
             raise Refused("INVALID_ARGUMENT", f"Bots must number between 0 and the {seats} seats.")
         try:

@@ -14,7 +14,7 @@ from engine.cacho import BET, CACHO, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState
 from engine.cards import Card, parse_cards
 from engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
 
-pass_, bet = Action(PASS), lambda n: Action(BET, n)  # noqa: E731
+pass_, bet = Action(PASS), lambda n: Action(BET, n)
 
 
 def table(n: int = 3, chips: int = 20, seed: int = 1) -> CachoState:
@@ -146,7 +146,7 @@ def test_round_two_bettors_go_on_and_passers_are_out() -> None:
 def test_resto_caps_raises_at_the_smallest_stack_still_in() -> None:
     s = table(3)
     s.stacks = [20, 9, 30]
-    a, b, c = s.playing
+    a, b, _ = s.playing
     for seat in s.playing:
         GAME.apply(s, seat, bet(1))
     for seat in s.playing:
@@ -199,7 +199,7 @@ def test_short_stack_goes_all_in_for_less_and_side_pot_is_split() -> None:
     s = table(3)
     s.stacks = [1, 20, 20]
     short = 0
-    rig(s, "AH AC AD" if s.playing[0] != short else "AH AC AD", "")
+    rig(s, "AH AC AD", "")
     s.hands[short] = [Card.parse("6S")]
     s.deck = list(reversed(parse_cards("2C 6H 3C 4D 6D 5C")))
     for seat in s.playing:

@@ -47,7 +47,7 @@ async def play_one_hand(players: list[Player], pick: int = 1) -> None:
                 if choice.type in ("bet", "raise") and choice.amount > 2:
                     choice = acts[1]
                 seq = await p.act(choice)
-                await p.wait_for(lambda q: view_seq(q) >= seq)
+                await p.wait_for(lambda q, seq=seq: view_seq(q) >= seq)
                 moved = True
                 break
         if not moved:
@@ -261,7 +261,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
 
 
 async def test_turn_timer_plays_the_default_action(server: Running) -> None:
-    table_id, players = await seated(server, 2, bots=1, turn_seconds=1)
+    _, players = await seated(server, 2, bots=1, turn_seconds=1)
     (p,) = players
     p.subscribe()
     await p.wait_for(lambda q: any(m.event.kind == "hand_end" for m in q.events), timeout=15)

@@ -1,0 +1,104 @@
+"""The envido as played at a truco argentino table: calls, answers and announcements.
+
+Who may call: a player still in the round who has not played in the first trick, while no
+truco has been accepted and the envido has not been played (``may_call``). The answering
+team accepts, refuses or raises (``engine.envido.NEXT``). Once accepted, players announce
+counter-clockwise from the last raiser; each in turn announces a score that takes the lead
+or says son buenas, and partners of the player ahead need not speak. The points wait in
+the round's points until the round ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.argentino_rules import LABELS
+from engine.core import EVERYONE, Event
+from engine.envido import Call, accepted_value, refused_value
+from engine.tricks import notes
+
+if TYPE_CHECKING:
+    from engine.truco_argentino import ArgentinoState
+
+
+def may_call(st: ArgentinoState, seat: int) -> bool:
+    """In the first trick, before this seat plays, until a truco is accepted; once a round."""
+    return not st.e_done and not st.e_calls and not st.results and not st.played0[seat] and st.level == 0
+
+
+def beats(st: ArgentinoState, seat: int) -> bool:
+    """Whether ``seat``'s envido takes the lead; equal scores go to the seat nearer the mano."""
+    if st.best < 0:
+        return True
+    mine, theirs = st.env[seat], st.env[st.best]
+    if mine != theirs:
+        return mine > theirs
+    p = st.players
+    return p.index(seat) < p.index(st.best)
+
+
+def call(st: ArgentinoState, seat: int, call: Call) -> list[Event]:
+    st.e_calls.append(call)
+    st.e_pending = seat & 1
+    st.e_raiser = seat
+    return [Event("call", EVERYONE, f"{st.names[seat]}: {LABELS[call.value]}!", seat, {"call": call.value})]
+
+
+def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
+    calls = st.e_calls
+    caller = st.e_pending
+    st.e_pending = -1
+    if not yes:
+        pts = refused_value(calls)
+        st.round_points[caller] += pts
+        st.e_done = True
+        st.e_record = {"calls": list(calls), "accepted": False, "points": pts, "team": caller}
+        return [Event("answer", EVERYONE, f"{st.names[seat]}: no quiero.", seat, {"accept": False})]
+    p = st.players
+    i = p.index(st.e_raiser)
+    k = len(p)
+    st.ann = [p[(i + j) % k] for j in range(k) if st.live[p[(i + j) % k]]]
+    events = [Event("answer", EVERYONE, f"{st.names[seat]}: quiero.", seat, {"accept": True})]
+    return events + _settle(st)
+
+
+def announce(st: ArgentinoState, seat: int, says: bool) -> list[Event]:
+    st.ann.pop(0)
+    if says:
+        st.best = seat
+        st.spoken[seat] = st.env[seat]
+        text = f"{st.names[seat]}: {st.env[seat]}."
+    else:
+        text = f"{st.names[seat]}: son buenas."
+    events = [Event("announce", EVERYONE, text, seat, {"envido": st.spoken.get(seat)})]
+    return events + _settle(st)
+
+
+def _settle(st: ArgentinoState) -> list[Event]:
+    """Partners of the current best need not speak; once all have, the envido is settled."""
+    while st.ann and st.best >= 0 and (st.ann[0] & 1) == (st.best & 1):
+        st.ann.pop(0)
+    if st.ann:
+        return []
+    winner = st.best
+    pts = accepted_value(st.e_calls, st.falta)
+    st.round_points[winner & 1] += pts
+    st.e_done = True
+    st.e_record = {
+        "calls": list(st.e_calls),
+        "accepted": True,
+        "points": pts,
+        "team": winner & 1,
+        "scores": {str(s): v for s, v in st.spoken.items()},
+        "winner": winner,
+        "cards": notes(st.env_cards[winner]),
+    }
+    return [
+        Event(
+            "envido",
+            EVERYONE,
+            f"{st.names[winner]} wins the envido with {st.env[winner]}.",
+            winner,
+            {"winner": winner, "points": pts},
+        )
+    ]

@@ -1,0 +1,99 @@
+"""Envido (RULES.md §4, seed 003): what a hand is worth, and what a bet pays.
+
+A card counts its number, except 10, 11 and 12, which count 0. Two cards of one suit
+score their sum + 20. A hand with no two of a suit scores, by the option
+``envido_unsuited``, the sum of its two best cards (``sum_two``, the seed) or its single
+best card (``highest``, the traditional count).
+
+Bets, per the seed's table: Envido pays 2, Real Envido 3, and re-raised bets add up;
+a refused bet pays what was bet before the last call plus what the last call alone pays
+when refused (Envido 1, Real Envido 2). Falta Envido pays what the leading team lacks to
+win, whatever was bet before it; refused, it pays what was bet before it (1 if nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from engine.cards import Card
+
+
+class Unsuited(StrEnum):
+    SUM_TWO = "sum_two"
+    HIGHEST = "highest"
+
+
+class Call(StrEnum):
+    ENVIDO = "envido"
+    REAL = "real_envido"
+    FALTA = "falta_envido"
+
+
+VALUE = {Call.ENVIDO: 2, Call.REAL: 3}
+"""What each call adds to an accepted bet (Falta Envido replaces the sum)."""
+
+ALONE_FOLD = {Call.ENVIDO: 1, Call.REAL: 2, Call.FALTA: 1}
+"""What the last call pays when refused, on top of what was bet before it."""
+
+NEXT: dict[tuple[Call, ...], tuple[Call, ...]] = {
+    (): (Call.ENVIDO, Call.REAL, Call.FALTA),
+    (Call.ENVIDO,): (Call.ENVIDO, Call.REAL, Call.FALTA),
+    (Call.REAL,): (Call.REAL, Call.FALTA),
+    (Call.ENVIDO, Call.ENVIDO): (Call.REAL, Call.FALTA),
+    (Call.ENVIDO, Call.REAL): (Call.FALTA,),
+    (Call.REAL, Call.REAL): (Call.FALTA,),
+    (Call.ENVIDO, Call.ENVIDO, Call.REAL): (Call.FALTA,),
+}
+"""The calls that may follow a sequence: exactly the sequences of the seed's table,
+a raise never smaller than the bet before it, and Falta Envido after any of them."""
+
+
+def card_points(card: Card) -> int:
+    return card.rank if card.rank <= 7 else 0
+
+
+def envido(cards: Sequence[Card], unsuited: Unsuited = Unsuited.SUM_TWO) -> tuple[int, tuple[Card, ...]]:
+    """A hand's envido score and the cards that make it (what the winner shows)."""
+    best = -1
+    used: tuple[Card, ...] = ()
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            if a.suit == b.suit:
+                score = card_points(a) + card_points(b) + 20
+                if score > best:
+                    best, used = score, (a, b)
+    if best >= 0:
+        return best, used
+    ranked = sorted(cards, key=card_points, reverse=True)
+    if unsuited is Unsuited.HIGHEST or len(ranked) < 2:
+        top = ranked[:1]
+        return sum(card_points(c) for c in top), tuple(top)
+    top = ranked[:2]
+    return card_points(top[0]) + card_points(top[1]), tuple(top)
+
+
+def falta(scores: Sequence[int], target: int) -> int:
+    """What the leading team lacks to win (at least 1)."""
+    return max(1, target - max(scores))
+
+
+def accepted_value(calls: Sequence[Call], falta_points: int) -> int:
+    if calls and calls[-1] is Call.FALTA:
+        return falta_points
+    return sum(VALUE[c] for c in calls)
+
+
+def refused_value(calls: Sequence[Call]) -> int:
+    before = sum(VALUE[c] for c in calls[:-1] if c is not Call.FALTA)
+    last = calls[-1]
+    if last is Call.FALTA:
+        return before or 1
+    return before + ALONE_FOLD[last]
+
+
+def describe(calls: Sequence[Call]) -> str:
+    return " + ".join(_NAMES[c] for c in calls)
+
+
+_NAMES = {Call.ENVIDO: "Envido", Call.REAL: "Real Envido", Call.FALTA: "Falta Envido"}

@@ -1,0 +1,487 @@
+"""Truco argentino, RULES.md §4: rigged positions for every ruling, then random whole matches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from engine.argentino_rules import DECK, LABELS, RANK, score_text
+from engine.cards import Card, parse_cards
+from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
+from engine.envido import Call, Unsuited, accepted_value, envido, refused_value
+from engine.truco_argentino import GAME, ArgentinoState
+
+E, R, F = Call.ENVIDO, Call.REAL, Call.FALTA
+
+
+def table(n: int = 2, seed: int = 1, **options: object) -> ArgentinoState:
+    seats = [SeatInfo(i, f"p{i}", i % 2) for i in range(n)]
+    state, _ = GAME.start(GAME.options(options), seats, seed)
+    return state
+
+
+def rig(state: ArgentinoState, **hands: str) -> None:
+    """``rig(state, s0="1e 7o 4c", s1=...)``: give seats these cards (envido recomputed)."""
+    for key, text in hands.items():
+        seat = int(key[1:])
+        state.hands[seat] = list(parse_cards(text))
+        state.env[seat], state.env_cards[seat] = envido(state.hands[seat], state.options.envido_unsuited)
+
+
+def do(state: ArgentinoState, seat: int, kind: str, card: str = "", amount: int = 0) -> None:
+    cards = parse_cards(card) if card else ()
+    GAME.apply(state, seat, Action(kind, amount=amount, cards=cards))
+
+
+def kinds(state: ArgentinoState, seat: int) -> list[str]:
+    return [a.type for a in GAME.legal_actions(state, seat) if a.type != "signal"]
+
+
+# -- cards and envido --------------------------------------------------------------
+def test_ranking_from_the_ancho_de_espadas_down() -> None:
+    order = sorted(DECK, key=lambda c: -RANK[c])
+    assert [str(c) for c in order[:4]] == ["1e", "1b", "7e", "7o"]
+    groups = [sorted({c.rank for c in DECK if RANK[c] == v}) for v in sorted(set(RANK.values()), reverse=True)]
+    assert groups[4:] == [[3], [2], [1], [12], [11], [10], [7], [6], [5], [4]]
+    assert RANK[Card.parse("3e")] == RANK[Card.parse("3c")]  # suits tie
+
+
+@pytest.mark.parametrize(
+    ("cards", "unsuited", "score"),
+    [
+        ("6o 7o 1e", Unsuited.SUM_TWO, 33),  # the highest envido there is
+        ("11c 5c 3e", Unsuited.SUM_TWO, 25),  # the seed's example: 0 + 5 + 20
+        ("10e 12e 4b", Unsuited.SUM_TWO, 20),  # figures count 0
+        ("1e 2e 7e", Unsuited.SUM_TWO, 29),  # three suited: the best two
+        ("7e 6o 5b", Unsuited.SUM_TWO, 13),  # unsuited, seed: the two best summed
+        ("7e 6o 5b", Unsuited.HIGHEST, 7),  # unsuited, traditional: the best card
+        ("12e 11o 10b", Unsuited.SUM_TWO, 0),
+    ],
+)
+def test_envido_scores(cards: str, unsuited: Unsuited, score: int) -> None:
+    assert envido(parse_cards(cards), unsuited)[0] == score
+
+
+@pytest.mark.parametrize(
+    ("calls", "accepted", "refused"),
+    [
+        ((E,), 2, 1),
+        ((R,), 3, 2),
+        ((E, E), 4, 3),
+        ((E, R), 5, 4),
+        ((R, R), 6, 5),
+        ((E, E, R), 7, 6),
+        ((F,), "falta", 1),
+        ((E, F), "falta", 2),
+        ((E, E, R, F), "falta", 7),
+    ],
+)
+def test_the_seeds_envido_table(calls: tuple[Call, ...], accepted: object, refused: int) -> None:
+    falta = 9
+    assert accepted_value(calls, falta) == (falta if accepted == "falta" else accepted)
+    assert refused_value(calls) == refused
+
+
+@pytest.mark.parametrize(
+    ("calls", "next_calls"),
+    [
+        ((), ["envido", "real_envido", "falta_envido"]),
+        (("envido",), ["envido", "real_envido", "falta_envido"]),
+        (("real_envido",), ["real_envido", "falta_envido"]),
+        (("envido", "envido"), ["real_envido", "falta_envido"]),
+        (("envido", "real_envido"), ["falta_envido"]),
+        (("real_envido", "real_envido"), ["falta_envido"]),
+        (("envido", "envido", "real_envido"), ["falta_envido"]),
+        (("falta_envido",), []),
+    ],
+)
+def test_envido_raises_follow_the_table(calls: tuple[str, ...], next_calls: list[str]) -> None:
+    st = table()
+    seat = 1  # mano; the calls alternate between the two players
+    for c in calls:
+        do(st, seat, c)
+        seat = 1 - seat
+    if not calls:
+        assert [k for k in kinds(st, 1) if "envido" in k] == next_calls
+        return
+    assert kinds(st, seat) == ["quiero", "no_quiero", *next_calls]
+    assert kinds(st, 1 - seat) == []  # the caller waits
+
+
+def test_accepted_envido_is_announced_from_the_last_raiser_and_paid_at_the_end() -> None:
+    st = table()
+    rig(st, s1="7o 6o 4e", s0="1e 2e 3c")
+    do(st, 1, "envido")
+    do(st, 0, "envido")
+    do(st, 1, "real_envido")
+    do(st, 0, "quiero")
+    assert GAME.to_act(st) == (1,)  # the last raiser speaks first
+    assert [a.amount for a in GAME.legal_actions(st, 1) if a.type == "announce"] == [33]
+    with pytest.raises(IllegalAction):
+        do(st, 1, "announce", amount=30)  # announced numbers are the true ones
+    do(st, 1, "announce", amount=33)
+    assert kinds(st, 0) == ["son_buenas"]  # 23 cannot win
+    do(st, 0, "son_buenas")
+    assert st.e_done and st.round_points == [0, 7]
+    assert st.scores == [0, 0]  # added when the round ends
+    do(st, 1, "mazo")
+    assert st.scores == [1, 7]
+    assert st.result is not None and st.result["envido"]["winner"] == 1
+    assert dict(GAME.view(st, 0).shown) == {1: ("7o", "6o")}  # the winner's envido cards
+
+
+def test_refused_envido_pays_the_table() -> None:
+    st = table()
+    do(st, 1, "envido")
+    do(st, 0, "envido")
+    do(st, 1, "real_envido")
+    do(st, 0, "no_quiero")
+    assert st.round_points == [0, 6]
+
+
+def test_falta_envido_pays_what_the_leader_lacks() -> None:
+    st = table(n=2, seed=3)
+    st.scores = [22, 10]
+    st.falta = 30 - 22  # taken from the scores when the hand is dealt
+    rig(st, s1="7o 6o 4e", s0="1e 2e 3c")
+    do(st, 1, "envido")
+    do(st, 0, "falta_envido")
+    do(st, 1, "quiero")
+    do(st, 0, "announce", amount=23)
+    do(st, 1, "announce", amount=33)
+    assert st.round_points == [0, 8]
+
+
+def test_equal_envido_goes_to_the_player_nearer_the_mano() -> None:
+    st = table(n=4)  # dealer 0, mano 1: play order 1, 2, 3, 0
+    rig(st, s0="7o 6o 4e", s1="5c 4c 1e", s2="1o 2b 3c", s3="7e 6e 4b")
+    do(st, 0, "envido")  # the dealer calls; announcing starts with them
+    do(st, 1, "quiero")
+    do(st, 0, "announce", amount=33)
+    assert kinds(st, 1) == ["son_buenas"]  # 29 does not beat 33
+    do(st, 1, "son_buenas")
+    assert GAME.to_act(st) == (3,)  # seat 2 is seat 0's partner: no need to speak
+    assert [a.amount for a in GAME.legal_actions(st, 3) if a.type == "announce"] == [33]  # 3 is nearer the mano
+    do(st, 3, "announce", amount=33)
+    assert st.e_done and st.best == 3 and st.round_points == [0, 2]
+
+
+def test_envido_only_before_playing_and_before_a_truco_is_accepted() -> None:
+    st = table()
+    rig(st, s1="4e 5e 6e", s0="4b 5b 6b")
+    do(st, 1, "play", "4e")
+    assert "envido" not in kinds(st, 1)  # the mano has played
+    assert "envido" in kinds(st, 0)
+    st = table()
+    do(st, 1, "truco")
+    do(st, 0, "quiero")
+    assert "envido" not in kinds(st, 1) and "envido" not in kinds(st, 0)
+
+
+def test_partner_who_has_not_played_may_call_envido() -> None:
+    st = table(n=4)
+    order = st.to_play[:]
+    first = order[0]
+    do(st, first, "play", str(st.hands[first][0]))
+    assert "envido" not in kinds(st, first)
+    partner = (first + 2) % 4
+    assert "envido" in kinds(st, partner)  # out of turn, before playing
+
+
+# -- truco -------------------------------------------------------------------------
+def test_truco_retruco_vale_cuatro_and_fold_values() -> None:
+    for refuse_at, stake in ((1, 1), (2, 2), (3, 3)):
+        st = table()
+        calls = ["truco", "retruco", "vale_cuatro"][:refuse_at]
+        seat = 1
+        for c in calls:
+            do(st, seat, c)
+            seat = 1 - seat
+        do(st, seat, "no_quiero")
+        caller_team = (1 - seat) & 1
+        assert st.scores[caller_team] == stake and st.scores[1 - caller_team] == 0
+
+
+def test_answers_and_raises_when_truco_is_called() -> None:
+    st = table()
+    do(st, 1, "truco")
+    assert kinds(st, 0) == ["quiero", "no_quiero", "retruco", "envido", "real_envido", "falta_envido"]
+    assert kinds(st, 1) == []  # no play and no second call while a bet awaits its answer
+    do(st, 0, "retruco")  # accepts the truco
+    assert st.level == 1
+    assert kinds(st, 1) == ["quiero", "no_quiero", "vale_cuatro"]
+    do(st, 1, "vale_cuatro")
+    assert kinds(st, 0) == ["quiero", "no_quiero"]  # nothing above vale cuatro
+    do(st, 0, "quiero")
+    assert st.level == 3 and "vale_cuatro" not in kinds(st, 1)
+
+
+def test_only_the_team_that_last_accepted_may_raise_even_out_of_turn() -> None:
+    st = table()
+    do(st, 1, "truco")
+    do(st, 0, "quiero")
+    assert GAME.to_act(st) == (1,)
+    assert "retruco" in kinds(st, 0)  # not seat 0's turn, but its team accepted
+    assert "retruco" not in kinds(st, 1)
+    with pytest.raises(IllegalAction, match="accepted the last bet"):
+        do(st, 1, "retruco")
+    do(st, 0, "retruco")
+    do(st, 1, "quiero")
+    assert "vale_cuatro" in kinds(st, 1) and "vale_cuatro" not in kinds(st, 0)
+
+
+def test_envido_is_settled_before_a_pending_truco() -> None:
+    st = table()
+    do(st, 1, "truco")
+    do(st, 0, "envido")  # "el envido está primero"
+    assert kinds(st, 1) == ["quiero", "no_quiero", "envido", "real_envido", "falta_envido"]
+    assert kinds(st, 0) == []
+    do(st, 1, "no_quiero")
+    assert st.round_points == [1, 0]
+    assert kinds(st, 0) == ["quiero", "no_quiero", "retruco"]  # the truco still waits
+    do(st, 0, "quiero")
+    assert st.level == 1
+
+
+def test_going_to_the_deck() -> None:
+    st = table(n=4)
+    do(st, 1, "truco")
+    assert "mazo" not in kinds(st, 0) and "mazo" not in kinds(st, 1)  # answer the call first
+    do(st, 2, "quiero")
+    do(st, 1, "mazo")
+    assert st.result is None  # seat 3 plays on for team 1
+    assert 1 not in st.to_play and not st.hands[1]
+    do(st, 3, "mazo")
+    assert st.result is not None and st.scores == [2, 0]  # at the current stake
+
+
+# -- tricks and ties ---------------------------------------------------------------
+def _play_out(st: ArgentinoState, *cards: str) -> None:
+    for card in cards:
+        seat = GAME.to_act(st)[0]
+        do(st, seat, "play", card)
+
+
+@pytest.mark.parametrize(
+    ("ties", "plays", "winner_team", "tricks"),
+    [
+        # Mano is seat 1 (team 1). Trick 1 tied: trick 2 takes all.
+        ("seed", ["3e", "3o", "4e", "5o"], 0, 2),
+        # Trick 2 tied after team 1 took trick 1: seed plays trick 3, which takes all...
+        ("seed", ["7e", "4o", "3e", "3o", "4e", "5o"], 0, 3),
+        # ...traditional gives the hand to the winner of trick 1.
+        ("traditional", ["7e", "4o", "3e", "3o"], 1, 2),
+        # Trick 3 tied: the mano's team.
+        ("seed", ["7e", "4o", "4e", "5o", "2e", "2o"], 1, 3),
+        ("seed", ["4e", "7o", "5o", "4e2", "2e", "2o"], 1, 3),
+        # All three tied: the mano's team.
+        ("seed", ["3e", "3o", "2e", "2o", "1o", "1c"], 1, 3),
+        ("traditional", ["3e", "3o", "2e", "2o", "1o", "1c"], 1, 3),
+    ],
+)
+def test_tie_rulings(ties: str, plays: list[str], winner_team: int, tricks: int) -> None:
+    st = table(ties=ties)
+    if "4e2" in plays:  # team 0 took trick 1, team 1 trick 2, trick 3 tied
+        plays = ["4e", "7o", "5e", "4o", "2e", "2o"]
+    hand1 = [c for i, c in enumerate(plays) if i % 2 == 0]
+    hand0 = [c for i, c in enumerate(plays) if i % 2 == 1]
+    rig(st, s1=" ".join(hand1), s0=" ".join(hand0))
+    for i in range(len(plays) // 2):
+        do(st, GAME.to_act(st)[0], "play", hand1[i] if GAME.to_act(st)[0] == 1 else hand0[i])
+        do(st, GAME.to_act(st)[0], "play", hand1[i] if GAME.to_act(st)[0] == 1 else hand0[i])
+        if st.result is not None:
+            break
+    assert st.result is not None
+    assert st.scores[winner_team] == 1 and st.scores[1 - winner_team] == 0
+    assert len(st.result["tricks"]) == tricks
+
+
+def test_after_a_tie_the_same_player_leads_again() -> None:
+    st = table(n=4)  # mano 1; order 1 2 3 0
+    rig(st, s1="3e 4e 5e", s2="3o 5o 6o", s3="4o 4b 5b", s0="4c 5c 6c")
+    _play_out(st, "3e", "3o", "4o", "4c")
+    assert st.results == [None] and GAME.to_act(st) == (1,)
+
+
+def test_partners_tying_take_the_trick() -> None:
+    st = table(n=4)
+    rig(st, s1="3e 4e 5e", s2="4o 5o 6o", s3="3o 4b 5b", s0="4c 5c 6c")
+    _play_out(st, "3e", "4o", "3o", "4c")
+    assert st.results == [1] and GAME.to_act(st) == (1,)  # the earlier of the two leads
+
+
+# -- pica-pica and the deal --------------------------------------------------------
+def test_six_players_alternate_a_3v3_round_with_three_1v1s() -> None:
+    st = table(n=6)
+    assert (st.dealer, st.pica, st.players) == (0, False, (1, 2, 3, 4, 5, 0))
+    do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
+    assert st.result is not None
+    GAME.next_hand(st, 2)
+    assert (st.dealer, st.pica) == (0, True)  # the same dealer deals the 1v1s
+    duels = []
+    for _ in range(3):
+        duels.append(st.players)
+        assert all(len(st.hands[s]) == 3 for s in st.players)  # dealt together, at the start
+        do(st, st.players[0], "mazo")
+    assert duels == [(1, 4), (2, 5), (3, 0)]
+    assert st.result is not None and st.scores == [1 + 2, 1]
+    GAME.next_hand(st, 3)
+    assert (st.dealer, st.pica, st.players[0]) == (1, False, 2)
+
+
+def test_pica_pica_off_rotates_the_dealer_every_round() -> None:
+    st = table(n=6, pica_pica=False)
+    do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
+    GAME.next_hand(st, 2)
+    assert (st.dealer, st.pica) == (1, False)
+
+
+def test_points_of_the_1v1s_are_added_after_all_three() -> None:
+    st = table(n=6)
+    do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
+    GAME.next_hand(st, 2)
+    before = list(st.scores)
+    do(st, 1, "mazo")  # duel 1: team 0 takes it
+    assert st.scores == before
+    do(st, 2, "mazo")
+    do(st, 3, "mazo")
+    assert st.scores == [before[0] + 2, before[1] + 1]
+    assert [d["seats"] for d in st.result["duels"]] == [[1, 4], [2, 5], [3, 0]]  # type: ignore[index]
+
+
+def test_legal_action_counts_at_the_start() -> None:
+    st = table()
+    # The mano: 3 cards, 3 envido calls, truco, the deck, 8 signals.
+    assert len(GAME.legal_actions(st, 1)) == 16
+    assert len(GAME.legal_actions(st, 0)) == 13  # no card to play yet
+    st = table(n=6)
+    assert len(GAME.legal_actions(st, 1)) == 16 and len(GAME.legal_actions(st, 4)) == 13
+    do(st, 1, "truco")
+    assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [14, 8, 14, 8, 14, 8]
+
+
+# -- signals, views, options -------------------------------------------------------
+def test_signals_reach_partners_and_are_caught_by_chance() -> None:
+    st = table(n=4, signals_seen=0.0)
+    events = GAME.apply(st, 1, Action("signal", value="wink"))
+    assert events[0].audience.seats == frozenset({1, 3})
+    assert GAME.view(st, 3).signals == ((1, "wink"),) and GAME.view(st, 0).signals == ()
+    st = table(n=4, signals_seen=1.0)
+    events = GAME.apply(st, 1, Action("signal", value="wink"))
+    assert events[0].audience.seats == frozenset({0, 1, 2, 3})
+    assert GAME.view(st, None).signals == ()
+    with pytest.raises(ValueError):
+        GAME.apply(st, 1, Action("signal", value="shout"))
+
+
+def test_views_show_only_ones_own_cards() -> None:
+    st = table(n=4)
+    for seat in (None, 0, 1, 2, 3):
+        view = GAME.view(st, seat)
+        for s in view.seats:
+            if s.seat == seat:
+                assert all(c is not None for c in s.cards) and len(s.cards) == 3
+            else:
+                assert s.cards == (None, None, None)
+    assert GAME.view(st, None).your_envido is None
+
+
+def test_refusals_are_sentences() -> None:
+    st = table()
+    with pytest.raises(NotYourTurn, match="turn to play"):
+        do(st, 0, "play", str(st.hands[0][0]))
+    with pytest.raises(IllegalAction, match="no call to answer"):
+        do(st, 0, "quiero")
+    with pytest.raises(IllegalAction, match="not an action"):
+        do(st, 0, "flor")
+
+
+def test_options() -> None:
+    with pytest.raises(InvalidOptions, match="sin flor"):
+        GAME.options({"flor": "on"})
+    with pytest.raises(InvalidOptions):
+        GAME.options({"target": 20})
+    with pytest.raises(InvalidOptions):
+        GAME.options({"colour": "red"})
+    assert GAME.options({"target": "15", "ties": "traditional"}).target == 15
+    with pytest.raises(InvalidOptions):
+        GAME.start(GAME.options({}), [SeatInfo(i, "x", i % 2) for i in range(3)], 1)
+    assert score_text(3, 30) == "3 malas" and score_text(20, 30) == "5 buenas" and score_text(16, 30) == "1 buena"
+    assert LABELS["no_quiero"] == "No quiero" and LABELS["mazo"] == "Me voy al mazo"
+
+
+# -- whole matches at random -------------------------------------------------------
+def _random_match(n: int, seed: int, options: dict[str, object]) -> int:
+    rng = random.Random(seed)
+    st = table(n=n, seed=seed, **options)
+    hands = 0
+    while True:
+        before = list(st.scores)
+        falta = st.falta
+        while st.result is None:
+            for seat in (None, *range(n)):
+                view = GAME.view(st, seat)
+                for s in view.seats:
+                    if s.seat != seat:
+                        assert all(c is None for c in s.cards), "a view shows another seat's cards"
+            moves = [(s, a) for s in range(n) for a in GAME.legal_actions(st, s)]
+            assert moves and all(GAME.legal_actions(st, s) for s in GAME.to_act(st))
+            seat, action = rng.choice(moves)
+            GAME.apply(st, seat, action)
+        hands += 1
+        rounds = 3 if st.pica else 1
+        for team in (0, 1):
+            gained = st.scores[team] - before[team]
+            assert 0 <= gained <= rounds * (4 + max(7, falta))
+        assert sum(st.result["deltas"].values()) == (n // 2) * (st.scores[0] + st.scores[1] - sum(before))
+        record = GAME.history(st)
+        assert record is not None and record["game"] == "truco_argentino"
+        assert GAME.replay(record).result == st.result
+        if GAME.match_over(st):
+            return hands
+        GAME.next_hand(st, rng.randrange(1 << 30))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=hs.sampled_from([2, 4, 6]), seed=hs.integers(0, 10**6), ties=hs.sampled_from(["seed", "traditional"]))
+def test_random_matches_keep_the_invariants(n: int, seed: int, ties: str) -> None:
+    options: dict[str, object] = {"ties": ties, "target": 15, "signals_seen": 0.5}
+    assert _random_match(n, seed, options) >= 1
+
+
+# -- bots --------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_bots_play_whole_matches_against_random_play(n: int) -> None:
+    from bench.truco import bot_vs_random
+
+    result = bot_vs_random("truco_argentino", n, matches=4, seed=n)
+    assert result.matches == 4 and 0 <= result.wins <= 4
+
+
+def test_bots_never_call_a_truco_that_cannot_change_the_outcome() -> None:
+    from engine.bots.truco import choose_argentino
+
+    st = table()
+    st.scores = [10, 29]  # team 1 wins the match with the round's single point anyway
+    rig(st, s1="1e 1b 7e", s0="4c 5o 6b")
+    for seed in range(30):
+        action = choose_argentino(GAME.view(st, 1), GAME.legal_actions(st, 1), random.Random(seed))
+        assert action.type != "truco"
+    st.scores = [10, 10]
+    picks = {choose_argentino(GAME.view(st, 1), GAME.legal_actions(st, 1), random.Random(s)).type for s in range(30)}
+    assert "truco" in picks  # with the best three cards it does call when it matters
+
+
+def test_bots_take_the_trick_with_the_lowest_card_that_wins() -> None:
+    from engine.bots.truco import choose_argentino
+
+    st = table()
+    rig(st, s1="4c 5o 6b", s0="1e 3o 2b")
+    do(st, 1, "play", "6b")
+    action = choose_argentino(
+        GAME.view(st, 0), [a for a in GAME.legal_actions(st, 0) if a.type == "play"], random.Random(1)
+    )
+    assert action.cards == parse_cards("2b")

@@ -1,0 +1,312 @@
+"""Truco paulista, RULES.md §3: the deal, every tie ruling, truco and its caps, onze and ferro."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from engine.cards import Card, parse_cards
+from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
+from engine.paulista_rules import DECK, LABELS, RANK
+from engine.truco_paulista import GAME, PaulistaState
+
+SEATS = [SeatInfo(i, f"p{i}", i % 2) for i in range(4)]
+
+
+def table(seed: int = 1, scores: tuple[int, int] = (0, 0), **options: object) -> PaulistaState:
+    """A hand dealt by seat 0 (the mão is seat 1) at these scores."""
+    state, _ = GAME.resume(GAME.options(options), SEATS, list(scores), 0, 1, seed)
+    return state
+
+
+def kept(seed: int = 1, **hands: str) -> PaulistaState:
+    """The mão keeps; then ``hands`` (``s1="4C 3S 5H"``) replace what was dealt."""
+    st = table(seed)
+    GAME.apply(st, 1, Action("keep"))
+    for key, text in hands.items():
+        st.hands[int(key[1:])] = list(parse_cards(text))
+    return st
+
+
+def do(st: PaulistaState, seat: int, kind: str, card: str = "", amount: int = 0) -> None:
+    GAME.apply(st, seat, Action(kind, amount=amount, cards=parse_cards(card) if card else ()))
+
+
+def kinds(st: PaulistaState, seat: int) -> list[str]:
+    return [a.type for a in GAME.legal_actions(st, seat) if a.type != "signal"]
+
+
+def play_out(st: PaulistaState, *cards: str) -> None:
+    for card in cards:
+        down = card.startswith("~")
+        do(st, GAME.to_act(st)[0], "play_down" if down else "play", card.lstrip("~"))
+
+
+def test_ranking_manilhas_then_three_down_to_four() -> None:
+    assert len(DECK) == 40 and not any(c.rank in (8, 9, 10) for c in DECK)
+    order = sorted(DECK, key=lambda c: -RANK[c])
+    assert [str(c) for c in order[:4]] == ["4C", "7H", "AS", "7D"]
+    rest = [sorted({c.rank for c in DECK if RANK[c] == v}) for v in sorted(set(RANK.values()), reverse=True)][4:]
+    assert rest == [[3], [2], [1], [13], [11], [12], [7], [6], [5], [4]]
+
+
+# -- the deal ----------------------------------------------------------------------
+def test_the_mao_keeps_and_the_others_are_dealt_in_turn() -> None:
+    st = table()
+    assert [len(h) for h in st.hands] == [0, 3, 0, 0]
+    assert kinds(st, 1) == ["keep", "pass_cards", "reject"] and kinds(st, 2) == []
+    events = GAME.apply(st, 1, Action("keep"))
+    dealt = [e.seat for e in events if e.kind == "cards"]
+    assert dealt == [2, 3, 0]
+    assert all(e.audience.seats == frozenset({e.seat}) for e in events if e.kind == "cards")
+    assert GAME.to_act(st) == (1,) and st.phase == "play"
+
+
+def test_passing_gives_the_cards_to_the_partner_then_keep_or_reject_only() -> None:
+    st = table()
+    first = list(st.hands[1])
+    do(st, 1, "pass_cards")
+    assert st.hands[3] == first and len(st.hands[1]) == 3 and st.hands[1] != first
+    assert kinds(st, 1) == ["keep", "reject"]
+    with pytest.raises(IllegalAction, match="passed once"):
+        do(st, 1, "pass_cards")
+    do(st, 1, "keep")
+    assert st.hands[3] == first and all(len(h) == 3 for h in st.hands)
+
+
+def test_at_most_three_rejections_shown_face_up() -> None:
+    st = table()
+    for _ in range(3):
+        do(st, 1, "reject")
+    assert kinds(st, 1) == ["keep", "pass_cards"]
+    assert len(GAME.view(st, None).rejected) == 9  # face up, out of play
+    with pytest.raises(IllegalAction, match="Three hands"):
+        do(st, 1, "reject")
+    do(st, 1, "keep")
+    assert len({c for h in st.hands for c in h} | set(st.rejected)) == 21
+
+
+# -- tricks and ties ---------------------------------------------------------------
+HANDS = {"s1": "3S 2S KS", "s2": "3H 2H KH", "s3": "4S 5S 6S", "s0": "4H 5H 6H"}
+
+
+def test_partners_tying_win_and_the_earlier_leads() -> None:
+    st = kept(s1="3S 4S 5S", s2="4H 5H 6H", s3="3H 6S 7S", s0="4D 5D 6D")
+    play_out(st, "3S", "4H", "3H", "4D")
+    assert st.results == [1] and GAME.to_act(st) == (1,)
+
+
+def test_opponents_tie_the_earlier_tying_player_leads() -> None:
+    st = kept(**HANDS)
+    play_out(st, "3S", "3H", "4S", "4H")
+    assert st.results == [None] and GAME.to_act(st) == (1,)
+    play_out(st, "KS", "2H", "5S", "5H")  # trick 1 tied: the next decided trick decides
+    assert st.result is not None and st.scores == [1, 0]
+
+
+def test_first_trick_winner_takes_a_later_tie() -> None:
+    st = kept(s1="3S 2S 5S", s2="4H 2H KH", s3="4S 6S 7S", s0="5H 6H 7C")
+    play_out(st, "3S", "4H", "4S", "5H")  # team 1 takes trick 1
+    play_out(st, "2S", "2H", "6S", "6H")  # tied
+    assert st.result is not None and st.scores == [0, 1] and len(st.result["tricks"]) == 2
+
+
+def test_a_tied_third_trick_goes_to_the_first_tricks_winner() -> None:
+    st = kept(s1="3S KS 2S", s2="4H 3H 2H", s3="4S 5S 6S", s0="5H 6H 7C")
+    play_out(st, "3S", "4H", "4S", "5H")  # team 1
+    play_out(st, "KS", "3H", "5S", "6H")  # team 0; seat 2 leads
+    play_out(st, "2H", "6S", "7C", "2S")  # tied
+    assert st.scores == [0, 1]
+
+
+def test_three_tied_tricks_go_to_the_maos_team() -> None:
+    st = kept(s1="3S 2S KS", s2="3H 2H KH", s3="4S 5S 6S", s0="4H 5H 6H")
+    play_out(st, "3S", "3H", "4S", "4H", "2S", "2H", "5S", "5H", "KS", "KH", "6S", "6H")
+    assert st.scores == [0, 1] and st.result is not None and len(st.result["tricks"]) == 3
+
+
+def test_face_down_only_on_later_tricks_and_it_cannot_win() -> None:
+    st = kept(s1="4S 5S 6S", s2="3H 2H KH", s3="4D 5D 6D", s0="4H 5H 6H")
+    assert "play_down" not in kinds(st, 1)
+    with pytest.raises(IllegalAction, match="second and third"):
+        do(st, 1, "play_down", "4S")
+    play_out(st, "4S", "3H", "4D", "4H")  # seat 2 leads trick 2
+    assert kinds(st, 2).count("play_down") == 2
+    play_out(st, "~2H", "6D", "5H", "5S")
+    assert st.trick_plays[1][1] == 3  # the face-down 2H would have won face up
+    assert GAME.view(st, 0).tricks[1].cards[0] == (2, "down")
+
+
+# -- truco -------------------------------------------------------------------------
+def test_truco_on_ones_turn_answered_by_either_opponent() -> None:
+    st = kept()
+    assert "truco" in kinds(st, 1) and "truco" not in kinds(st, 2)
+    do(st, 1, "truco")
+    assert GAME.to_act(st) == (0, 2)
+    assert kinds(st, 0) == ["accept", "run", "seis"] == kinds(st, 2)
+    assert kinds(st, 1) == [] and kinds(st, 3) == []
+    do(st, 2, "seis")
+    assert kinds(st, 1) == ["accept", "run", "nove"]
+    do(st, 3, "run")  # the raisers score the stake before the raise
+    assert st.scores == [3, 0]
+
+
+@pytest.mark.parametrize(("calls", "points"), [(1, 1), (2, 3), (3, 6), (4, 9)])
+def test_running_pays_the_stake_before_the_call(calls: int, points: int) -> None:
+    st = kept()
+    seat = 1
+    for name in ("truco", "seis", "nove", "doze")[:calls]:
+        do(st, seat, name)
+        seat = (seat + 1) % 4
+    do(st, seat, "run")
+    caller = (seat - 1) % 2
+    assert st.scores[caller] == points
+
+
+def test_no_raise_beyond_what_the_team_needs() -> None:
+    st, _ = GAME.resume(GAME.options({}), SEATS, [6, 2], 0, 1, 1)
+    do(st, 1, "keep")
+    do(st, 1, "truco")  # team 1 on 2
+    do(st, 0, "seis")  # team 0 on 6: 6 + 3 < 12, may raise
+    assert kinds(st, 1) == ["accept", "run", "nove"]
+    do(st, 1, "nove")
+    assert kinds(st, 0) == ["accept", "run"]  # accepting 9 already wins for team 0
+    with pytest.raises(IllegalAction, match="past what your team needs"):
+        do(st, 0, "doze")
+
+
+def test_an_accepted_truco_lets_the_trick_in_play_decide() -> None:
+    st = kept(s1="4S 5S 6S", s2="3H 2H KH", s3="4D 5D 6D", s0="4H 5H 6H")
+    do(st, 1, "truco")
+    do(st, 0, "accept")
+    assert "seis" not in kinds(st, 1)
+    play_out(st, "4S", "3H", "4D", "4H")
+    assert st.result is not None and st.scores == [3, 0] and len(st.result["tricks"]) == 1
+
+
+def test_truco_decides_hand_plays_best_of_three_and_the_acceptors_may_raise() -> None:
+    st, _ = GAME.resume(GAME.options({"truco_decides": "hand"}), SEATS, [0, 0], 0, 1, 1)
+    do(st, 1, "keep")
+    st.hands = [list(parse_cards(t)) for t in ("4H 5H 6H", "4S 5S 3S", "3H 2H KH", "4D 5D 6D")]
+    do(st, 1, "truco")
+    do(st, 0, "accept")
+    play_out(st, "4S", "3H", "4D", "4H")
+    assert st.result is None and GAME.to_act(st) == (2,)
+    assert "seis" in kinds(st, 2)  # team 0 accepted, so it may raise on its turn
+    play_out(st, "2H", "5D", "5H", "5S")
+    assert st.scores == [3, 0]
+
+
+# -- mão de onze and mão de ferro --------------------------------------------------
+def test_mao_de_onze_team_sees_both_hands_and_decides() -> None:
+    st = table(scores=(11, 4))
+    assert st.phase == "onze" and all(len(h) == 3 for h in st.hands)
+    assert GAME.to_act(st) == (0, 2)
+    assert kinds(st, 1) == [] and kinds(st, 0) == ["accept", "run"]
+    partner = GAME.view(st, 0).seats[2].cards
+    assert partner == tuple(str(c) for c in st.hands[2])
+    assert GAME.view(st, 1).seats[3].cards == (None, None, None)  # the other team does not
+    assert GAME.view(st, None).seats[0].cards == (None, None, None)
+    do(st, 2, "accept")
+    assert st.stake == 3 and "truco" not in kinds(st, 1)
+    st = table(scores=(11, 4))
+    do(st, 0, "run")
+    assert st.scores == [11, 5]
+
+
+def test_mao_de_ferro_is_played_blind() -> None:
+    st = table(scores=(11, 11))
+    assert st.phase == "play" and st.ferro
+    for seat in (None, 0, 1, 2, 3):
+        assert all(c is None for s in GAME.view(st, seat).seats for c in s.cards)
+    assert [a.amount for a in GAME.legal_actions(st, 1) if a.type == "play_blind"] == [1, 2, 3]
+    assert "truco" not in kinds(st, 1)
+    card = st.hands[1][1]
+    do(st, 1, "play_blind", amount=2)
+    assert GAME.view(st, 3).trick == ((1, str(card)),)
+    with pytest.raises(IllegalAction):
+        do(st, 2, "play", str(st.hands[2][0]))
+
+
+# -- counts, views, options --------------------------------------------------------
+def test_legal_action_counts() -> None:
+    st = kept(**HANDS)
+    assert len(GAME.legal_actions(st, 1)) == 3 + 1 + 8  # cards, truco, signals
+    assert len(GAME.legal_actions(st, 2)) == 8
+    play_out(st, "3S", "2H", "4S", "4H")
+    assert len(GAME.legal_actions(st, 1)) == 2 + 2 + 1 + 8  # face up, face down, truco, signals
+
+
+def test_refusals() -> None:
+    st = kept(**HANDS)
+    with pytest.raises(NotYourTurn):
+        do(st, 2, "play", "3H")
+    with pytest.raises(NotYourTurn):
+        do(st, 2, "truco")
+    with pytest.raises(IllegalAction, match="do not hold"):
+        do(st, 1, "play", "4C")
+
+
+def test_options_and_labels() -> None:
+    assert GAME.options({"chat": "always"}).chat == "always"
+    assert GAME.view(table(), 0).chat == "spectators-and-between-hands"
+    with pytest.raises(InvalidOptions):
+        GAME.options({"truco_decides": "never"})
+    with pytest.raises(InvalidOptions):
+        GAME.options({"stakes": 3})
+    with pytest.raises(InvalidOptions):
+        GAME.start(GAME.options({}), SEATS[:2], 1)
+    assert [LABELS[k] for k in ("truco", "seis", "nove", "doze", "accept", "run")] == [
+        "Truco!",
+        "Seis!",
+        "Nove!",
+        "Doze!",
+        "Aceito",
+        "Corro",
+    ]
+
+
+# -- whole matches at random -------------------------------------------------------
+def _visible_ok(st: PaulistaState, seat: int | None) -> None:
+    for s in GAME.view(st, seat).seats:
+        shown = [c for c in s.cards if c is not None]
+        if not shown:
+            continue
+        assert seat is not None and not st.ferro, "a card shown to a spectator or in a mão de ferro"
+        onze_partner = st.onze >= 0 and s.seat & 1 == st.onze == seat & 1
+        assert s.seat == seat or onze_partner, "a view shows another seat's cards"
+        assert [Card.parse(c) for c in shown] == st.hands[s.seat]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=hs.integers(0, 10**6), decides=hs.sampled_from(["trick", "hand"]))
+def test_random_matches_keep_the_invariants(seed: int, decides: str) -> None:
+    rng = random.Random(seed)
+    st, _ = GAME.start(GAME.options({"truco_decides": decides, "signals_seen": 0.5}), SEATS, seed)
+    while True:
+        before = list(st.scores)
+        while st.result is None:
+            for seat in (None, 0, 1, 2, 3):
+                _visible_ok(st, seat)
+            moves = [(s, a) for s in range(4) for a in GAME.legal_actions(st, s)]
+            seat, action = rng.choice(moves)
+            GAME.apply(st, seat, action)
+        gains = [st.scores[t] - before[t] for t in (0, 1)]
+        assert sorted(gains)[0] == 0 and sorted(gains)[1] in (1, 3, 6, 9, 12)
+        assert st.scores[0] <= 12 + 11 and max(before) < 12
+        record = GAME.history(st)
+        assert record is not None and GAME.replay(record).result == st.result
+        if GAME.match_over(st):
+            break
+        GAME.next_hand(st, rng.randrange(1 << 30))
+    assert max(st.scores) >= 12
+
+
+def test_bots_play_whole_matches_against_random_play() -> None:
+    from bench.truco import bot_vs_random
+
+    result = bot_vs_random("truco_paulista", 4, matches=4, seed=4)
+    assert result.matches == 4 and 0 <= result.wins <= 4
