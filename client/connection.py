@@ -100,17 +100,16 @@ class Connection:
                 stream = self.table.Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last))
                 async for msg in stream:
                     backoff = 0.2
-                    body = msg.WhichOneof("body")
-                    if body == "closing":
-                        if not msg.closing.resubscribe:
-                            yield msg
-                            return
+                    if msg.HasField("closing"):
                         yield msg
+                        if not msg.closing.resubscribe:
+                            return
                         break
-                    if body == "event" or body == "snapshot":
-                        if body == "event" and msg.seq <= last and not msg.event.replay:
-                            continue  # already seen
-                        last = max(last, msg.seq)
+                    fresh = [e for e in msg.events if e.replay or e.seq > last]
+                    if len(fresh) != len(msg.events):  # already seen: never show an event twice
+                        del msg.events[:]
+                        msg.events.extend(fresh)
+                    last = max(last, msg.seq)
                     yield msg
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:

@@ -117,21 +117,18 @@ class TableScreen(Screen[None]):
 
     def on_streamed(self, message: Streamed) -> None:
         msg = message.msg
-        body = msg.WhichOneof("body")
         self.query_one("#conn-banner", Static).display = False
-        if body == "snapshot":
+        if msg.HasField("snapshot"):
             self.summary = msg.snapshot.table
             self._show_view(msg.snapshot.view)
-            self.last_seq = msg.seq
-        elif body == "event":
-            ev = msg.event
+        for ev in msg.events:
             if ev.kind != "hidden":
                 self.write_log(ev.text, ev.kind)
-            self.last_seq = max(self.last_seq, msg.seq)
-        elif body == "view":
+        if msg.HasField("view"):
             self._show_view(msg.view)
-        elif body == "closing":
+        if msg.HasField("closing"):
             self.write_log(msg.closing.reason, "closing")
+        self.last_seq = max(self.last_seq, msg.seq)
 
     def _show_view(self, view: table_pb2.View) -> None:
         self.view = view_of(view)

@@ -326,18 +326,16 @@ class Table:
         self.buffer.extend(batch)
         if not self.subscribers:
             return
-        messages: dict[int | None, list[table_pb2.TableMessage]] = {}
-        views: dict[int | None, table_pb2.TableMessage] = {}
+        # One message per audience: that seat's version of each event, then its view.
+        messages: dict[int | None, table_pb2.TableMessage] = {}
         for sub in list(self.subscribers):
             key = sub.seat
-            if key not in messages:
-                messages[key] = [render(seq, ev, key) for seq, ev in batch]
-                views[key] = table_pb2.TableMessage(seq=self.seq, view=self.view(key))
-            for m in messages[key]:
-                if not self._push(sub, m):
-                    break
-            else:
-                self._push(sub, views[key])
+            msg = messages.get(key)
+            if msg is None:
+                msg = messages[key] = table_pb2.TableMessage(
+                    seq=self.seq, events=[render(seq, ev, key) for seq, ev in batch], view=self.view(key)
+                )
+            self._push(sub, msg)
 
     def _push(self, sub: Subscriber, msg: table_pb2.TableMessage) -> bool:
         if sub.dropped:
@@ -385,27 +383,23 @@ class Table:
             )
         ]
         if 0 < after_seq < self.seq and after_seq + 1 >= first_seq:
-            for seq, ev in self.buffer:
-                if seq > after_seq:
-                    msg = render(seq, ev, seat)
-                    msg.event.replay = True
-                    opening.append(msg)
+            missed = [render(seq, ev, seat, replay=True) for seq, ev in self.buffer if seq > after_seq]
+            opening.append(table_pb2.TableMessage(seq=self.seq, events=missed))
         self.subscribers.add(sub)
         return sub, opening
 
 
-def render(seq: int, ev: Event, seat: int | None) -> table_pb2.TableMessage:
+def render(seq: int, ev: Event, seat: int | None, replay: bool = False) -> table_pb2.Event:
     """The event as this audience member receives it: whole, or an empty placeholder."""
     if not ev.audience.sees(seat):
-        return table_pb2.TableMessage(seq=seq, event=table_pb2.Event(kind="hidden", seat=-1))
-    return table_pb2.TableMessage(
+        return table_pb2.Event(seq=seq, kind="hidden", seat=-1, replay=replay)
+    return table_pb2.Event(
         seq=seq,
-        event=table_pb2.Event(
-            kind=ev.kind,
-            seat=-1 if ev.seat is None else ev.seat,
-            text=ev.text,
-            data_json=json.dumps(jsonable(ev.data), separators=(",", ":")) if ev.data else "",
-        ),
+        kind=ev.kind,
+        seat=-1 if ev.seat is None else ev.seat,
+        text=ev.text,
+        data_json=json.dumps(jsonable(ev.data), separators=(",", ":")) if ev.data else "",
+        replay=replay,
     )
 
 

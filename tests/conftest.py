@@ -68,16 +68,15 @@ class Player:
             self.task = None
 
     @property
-    def events(self) -> list[table_pb2.TableMessage]:
-        return [m for m in self.messages if m.WhichOneof("body") == "event"]
+    def events(self) -> list[table_pb2.Event]:
+        return [e for m in self.messages for e in m.events]
 
     @property
     def last_view(self) -> table_pb2.View | None:
         for m in reversed(self.messages):
-            body = m.WhichOneof("body")
-            if body == "view":
+            if m.HasField("view"):
                 return m.view
-            if body == "snapshot":
+            if m.HasField("snapshot"):
                 return m.snapshot.view
         return None
 

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/table.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"4\n\x10SubscribeRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"t\n\x04View\x12\x0c\n\x04json\x18\x01 \x01(\t\x12!\n\x05legal\x18\x02 \x03(\x0b\x32\x12.cardtui.v1.Action\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x03 \x01(\x05\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\"t\n\x08Snapshot\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.cardtui.v1.View\x12\x11\n\tfirst_seq\x18\x04 \x01(\x04\"T\n\x05\x45vent\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x11\n\tdata_json\x18\x04 \x01(\t\x12\x0e\n\x06replay\x18\x05 \x01(\x08\"\xbb\x01\n\x0cTableMessage\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12(\n\x08snapshot\x18\x02 \x01(\x0b\x32\x14.cardtui.v1.SnapshotH\x00\x12\"\n\x05\x65vent\x18\x03 \x01(\x0b\x32\x11.cardtui.v1.EventH\x00\x12 \n\x04view\x18\x04 \x01(\x0b\x32\x10.cardtui.v1.ViewH\x00\x12&\n\x07\x63losing\x18\x05 \x01(\x0b\x32\x13.cardtui.v1.ClosingH\x00\x42\x06\n\x04\x62ody\".\n\x07\x43losing\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x13\n\x0bresubscribe\x18\x02 \x01(\x08\"Q\n\nActRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\"\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.cardtui.v1.Action\x12\x10\n\x08seen_seq\x18\x03 \x01(\x04\"\x1a\n\x0b\x41\x63tResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\"*\n\x0b\x43hatRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"\x0e\n\x0c\x43hatResponse2\xc1\x01\n\x05Table\x12\x45\n\tSubscribe\x12\x1c.cardtui.v1.SubscribeRequest\x1a\x18.cardtui.v1.TableMessage0\x01\x12\x36\n\x03\x41\x63t\x12\x16.cardtui.v1.ActRequest\x1a\x17.cardtui.v1.ActResponse\x12\x39\n\x04\x43hat\x12\x17.cardtui.v1.ChatRequest\x1a\x18.cardtui.v1.ChatResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/table.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"4\n\x10SubscribeRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"t\n\x04View\x12\x0c\n\x04json\x18\x01 \x01(\t\x12!\n\x05legal\x18\x02 \x03(\x0b\x32\x12.cardtui.v1.Action\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x03 \x01(\x05\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\"t\n\x08Snapshot\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.cardtui.v1.View\x12\x11\n\tfirst_seq\x18\x04 \x01(\x04\"a\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04text\x18\x04 \x01(\t\x12\x11\n\tdata_json\x18\x05 \x01(\t\x12\x0e\n\x06replay\x18\x06 \x01(\x08\"\xac\x01\n\x0cTableMessage\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12&\n\x08snapshot\x18\x02 \x01(\x0b\x32\x14.cardtui.v1.Snapshot\x12!\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x11.cardtui.v1.Event\x12\x1e\n\x04view\x18\x04 \x01(\x0b\x32\x10.cardtui.v1.View\x12$\n\x07\x63losing\x18\x05 \x01(\x0b\x32\x13.cardtui.v1.Closing\".\n\x07\x43losing\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x13\n\x0bresubscribe\x18\x02 \x01(\x08\"Q\n\nActRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\"\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.cardtui.v1.Action\x12\x10\n\x08seen_seq\x18\x03 \x01(\x04\"\x1a\n\x0b\x41\x63tResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\"*\n\x0b\x43hatRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"\x0e\n\x0c\x43hatResponse2\xc1\x01\n\x05Table\x12\x45\n\tSubscribe\x12\x1c.cardtui.v1.SubscribeRequest\x1a\x18.cardtui.v1.TableMessage0\x01\x12\x36\n\x03\x41\x63t\x12\x16.cardtui.v1.ActRequest\x1a\x17.cardtui.v1.ActResponse\x12\x39\n\x04\x43hat\x12\x17.cardtui.v1.ChatRequest\x1a\x18.cardtui.v1.ChatResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,19 +39,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SNAPSHOT']._serialized_start=235
   _globals['_SNAPSHOT']._serialized_end=351
   _globals['_EVENT']._serialized_start=353
-  _globals['_EVENT']._serialized_end=437
-  _globals['_TABLEMESSAGE']._serialized_start=440
-  _globals['_TABLEMESSAGE']._serialized_end=627
-  _globals['_CLOSING']._serialized_start=629
-  _globals['_CLOSING']._serialized_end=675
-  _globals['_ACTREQUEST']._serialized_start=677
-  _globals['_ACTREQUEST']._serialized_end=758
-  _globals['_ACTRESPONSE']._serialized_start=760
-  _globals['_ACTRESPONSE']._serialized_end=786
-  _globals['_CHATREQUEST']._serialized_start=788
-  _globals['_CHATREQUEST']._serialized_end=830
-  _globals['_CHATRESPONSE']._serialized_start=832
-  _globals['_CHATRESPONSE']._serialized_end=846
-  _globals['_TABLE']._serialized_start=849
-  _globals['_TABLE']._serialized_end=1042
+  _globals['_EVENT']._serialized_end=450
+  _globals['_TABLEMESSAGE']._serialized_start=453
+  _globals['_TABLEMESSAGE']._serialized_end=625
+  _globals['_CLOSING']._serialized_start=627
+  _globals['_CLOSING']._serialized_end=673
+  _globals['_ACTREQUEST']._serialized_start=675
+  _globals['_ACTREQUEST']._serialized_end=756
+  _globals['_ACTRESPONSE']._serialized_start=758
+  _globals['_ACTRESPONSE']._serialized_end=784
+  _globals['_CHATREQUEST']._serialized_start=786
+  _globals['_CHATREQUEST']._serialized_end=828
+  _globals['_CHATRESPONSE']._serialized_start=830
+  _globals['_CHATRESPONSE']._serialized_end=844
+  _globals['_TABLE']._serialized_start=847
+  _globals['_TABLE']._serialized_end=1040
 # @@protoc_insertion_point(module_scope)

@@ -40,32 +40,34 @@ class Snapshot(_message.Message):
     def __init__(self, table: _Optional[_Union[_common_pb2.TableSummary, _Mapping]] = ..., seat: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., first_seq: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("kind", "seat", "text", "data_json", "replay")
+    __slots__ = ("seq", "kind", "seat", "text", "data_json", "replay")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     DATA_JSON_FIELD_NUMBER: _ClassVar[int]
     REPLAY_FIELD_NUMBER: _ClassVar[int]
+    seq: int
     kind: str
     seat: int
     text: str
     data_json: str
     replay: bool
-    def __init__(self, kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., data_json: _Optional[str] = ..., replay: _Optional[bool] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., seat: _Optional[int] = ..., text: _Optional[str] = ..., data_json: _Optional[str] = ..., replay: _Optional[bool] = ...) -> None: ...
 
 class TableMessage(_message.Message):
-    __slots__ = ("seq", "snapshot", "event", "view", "closing")
+    __slots__ = ("seq", "snapshot", "events", "view", "closing")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
-    EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     CLOSING_FIELD_NUMBER: _ClassVar[int]
     seq: int
     snapshot: Snapshot
-    event: Event
+    events: _containers.RepeatedCompositeFieldContainer[Event]
     view: View
     closing: Closing
-    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., closing: _Optional[_Union[Closing, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., snapshot: _Optional[_Union[Snapshot, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., view: _Optional[_Union[View, _Mapping]] = ..., closing: _Optional[_Union[Closing, _Mapping]] = ...) -> None: ...
 
 class Closing(_message.Message):
     __slots__ = ("reason", "resubscribe")

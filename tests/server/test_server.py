@@ -26,7 +26,7 @@ async def seated(server: Running, n: int, bots: int = 0, **extra: object) -> tup
 
 
 def view_seq(p: Player) -> int:
-    return max((m.seq for m in p.messages if m.WhichOneof("body") in ("view", "snapshot")), default=0)
+    return max((m.seq for m in p.messages if m.HasField("view") or m.HasField("snapshot")), default=0)
 
 
 def seqs(p: Player) -> list[int]:
@@ -36,7 +36,7 @@ def seqs(p: Player) -> list[int]:
 async def play_one_hand(players: list[Player], pick: int = 1) -> None:
     """Everyone answers from their own stream until a hand ends."""
     def over(p: Player) -> bool:
-        return any(m.event.kind == "hand_end" for m in p.events)
+        return any(m.kind == "hand_end" for m in p.events)
 
     while not over(players[0]):
         moved = False
@@ -72,16 +72,16 @@ async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(serv
         first = got[0]
         assert got == list(range(first, final + 1)), "every subscriber gets every number once"
     for p in players:
-        mine = [m for m in p.events if m.event.kind == "card"]
-        assert mine and all(m.event.seat == p.seat for m in mine)
-        hidden = {m.seq for m in p.events if m.event.kind == "hidden"}
-        others = {m.seq for q in players if q is not p for m in q.events if m.event.kind == "card"}
+        mine = [m for m in p.events if m.kind == "card"]
+        assert mine and all(m.seat == p.seat for m in mine)
+        hidden = {m.seq for m in p.events if m.kind == "hidden"}
+        others = {m.seq for q in players if q is not p for m in q.events if m.kind == "card"}
         assert others <= hidden, "another seat's card reaches me only as a placeholder"
-        assert all(m.event.text == "" and m.event.data_json == "" for m in p.events if m.event.kind == "hidden")
-    assert not any(m.event.kind == "card" for m in watcher.events)
+        assert all(m.text == "" and m.data_json == "" for m in p.events if m.kind == "hidden")
+    assert not any(m.kind == "card" for m in watcher.events)
     # Views: a spectator never holds a hidden card; a seat only its own until the showdown.
     for m in watcher.messages:
-        if m.WhichOneof("body") == "view":
+        if m.HasField("view"):
             v = json.loads(m.view.json)
             for s in v["seats"]:
                 if not v["hand_over"]:
@@ -124,9 +124,9 @@ async def test_reconnect_after_seq_gets_exactly_the_missed_events_once(server: R
     back.subscribe(after_seq=seen)
     await back.wait_for(lambda q: bool(q.messages))
     first = back.messages[0]
-    assert first.WhichOneof("body") == "snapshot", "every subscription opens with a snapshot"
-    await back.wait_for(lambda q: len([m for m in q.events if m.event.replay]) >= first.seq - seen)
-    replayed = [m.seq for m in back.events if m.event.replay]
+    assert first.HasField("snapshot"), "every subscription opens with a snapshot"
+    await back.wait_for(lambda q: len([m for m in q.events if m.replay]) >= first.seq - seen)
+    replayed = [m.seq for m in back.events if m.replay]
     assert replayed == list(range(seen + 1, first.seq + 1)), "exactly what was missed"
     # Live play goes on after the replay; no number twice, none lost.
     acts = table.view(a.seat).legal
@@ -134,7 +134,7 @@ async def test_reconnect_after_seq_gets_exactly_the_missed_events_once(server: R
         await asyncio.sleep(0.02)
         acts = table.view(a.seat).legal
     await a.act(acts[0])
-    await back.wait_for(lambda q: any(not m.event.replay for m in q.events))
+    await back.wait_for(lambda q: any(not m.replay for m in q.events))
     got = [m.seq for m in back.events]
     assert len(got) == len(set(got))
     assert got == list(range(seen + 1, got[-1] + 1))
@@ -222,7 +222,7 @@ async def test_chat_reaches_everyone_as_plain_text(server: Running) -> None:
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
     def chats(p: Player) -> list[str]:
-        return [m.event.text for m in p.events if m.event.kind == "chat"]
+        return [m.text for m in p.events if m.kind == "chat"]
 
     await players[0].wait_for(lambda q: len(chats(q)) == 2)
     assert chats(players[0]) == ["p0: [bold]hi there", "[red]eve (watching): gl"]
@@ -248,7 +248,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
     table_id = await create(server, game="cacho", seats=4, bots=4)
     watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
     watcher.subscribe()
-    await watcher.wait_for(lambda q: sum(m.event.kind == "hand_end" for m in q.events) >= 3, timeout=20)
+    await watcher.wait_for(lambda q: sum(m.kind == "hand_end" for m in q.events) >= 3, timeout=20)
     lines = list(server.store.hands(table_id))
     assert len(lines) >= 3
     record = json.loads(lines[0])
@@ -264,7 +264,7 @@ async def test_turn_timer_plays_the_default_action(server: Running) -> None:
     _, players = await seated(server, 2, bots=1, turn_seconds=1)
     (p,) = players
     p.subscribe()
-    await p.wait_for(lambda q: any(m.event.kind == "hand_end" for m in q.events), timeout=15)
-    mine = [m.event.text for m in p.events if m.event.kind == "action" and m.event.seat == p.seat]
+    await p.wait_for(lambda q: any(m.kind == "hand_end" for m in q.events), timeout=15)
+    mine = [m.text for m in p.events if m.kind == "action" and m.seat == p.seat]
     assert mine and all("passes" in t or "checks" in t for t in mine)
     await p.close()

@@ -1,0 +1,245 @@
+"""A bounded load run over real gRPC on 127.0.0.1: tables of acting clients and spectators.
+
+Every subscriber notes when each event number reaches it; every Act notes when it was sent
+and the last event number it produced. Latency is arrival minus send, for every subscriber.
+The same run drives the real server and the bare fan-out server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from statistics import quantiles
+from typing import Any
+
+import grpc
+
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+CHANNELS = 8
+
+
+@dataclass
+class Seat:
+    token: str
+    legal: list[common_pb2.Action] = field(default_factory=list)
+
+
+@dataclass
+class TableLoad:
+    id: str
+    seats: list[Seat]
+    spectators: list[str]
+    arrivals: dict[int, list[float]] = field(default_factory=dict)
+    acts: list[tuple[int, float]] = field(default_factory=list)
+
+
+def start_process(args: list[str], marker: str) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if marker not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    return proc, int(line.split()[-1] if marker == "port" else line.split()[3].rsplit(":", 1)[1])
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Load:
+    def __init__(self, port: int, bare: bool, tables: int) -> None:
+        self.port = port
+        self.bare = bare
+        self.n = tables
+        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(CHANNELS)]
+        self.tables: list[TableLoad] = []
+        self.readers: list[asyncio.Task[None]] = []
+        self.rng = random.Random(1)
+        self.errors = 0
+
+    def stub(self, i: int) -> table_pb2_grpc.TableStub:
+        return table_pb2_grpc.TableStub(self.channels[i % CHANNELS])
+
+    async def setup(self) -> None:
+        for t in range(self.n):
+            if self.bare:
+                tid = f"t{t}"
+                seats = [Seat(f"{tid}/{s}") for s in range(4)]
+                specs = [f"{tid}/w{w}" for w in range(2)]
+            else:
+                lobby = lobby_pb2_grpc.LobbyStub(self.channels[t % CHANNELS])
+                summary = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
+                    game="cacho", seats=4, bots=0, turn_seconds=3600, options_json='{"chips": 1000}'))
+                tid = summary.id
+                seats = []
+                for s in range(4):
+                    r = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=tid, name=f"c{s}"))
+                    seats.append(Seat(r.token))
+                specs = [(await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=tid, name=f"w{w}"))).token
+                         for w in range(2)]
+            self.tables.append(TableLoad(tid, seats, specs))
+        ready = []
+        for i, table in enumerate(self.tables):
+            for seat in table.seats:
+                ready.append(self._reader(i, table, seat.token, seat))
+            for token in table.spectators:
+                ready.append(self._reader(i, table, token, None))
+        events = [asyncio.Event() for _ in ready]
+        self.readers = [asyncio.create_task(r(ev)) for r, ev in zip(ready, events, strict=True)]
+        await asyncio.gather(*(e.wait() for e in events))
+
+    def _reader(self, i: int, table: TableLoad, token: str, seat: Seat | None) -> Callable[
+            [asyncio.Event], Awaitable[None]]:
+        async def read(ready: asyncio.Event) -> None:
+            stream = self.stub(i + (hash(token) & 7)).Subscribe(table_pb2.SubscribeRequest(token=token))
+            try:
+                async for msg in stream:
+                    now = time.perf_counter()
+                    for ev in msg.events:
+                        table.arrivals.setdefault(ev.seq, []).append(now)
+                    if msg.HasField("snapshot"):
+                        ready.set()
+                        if seat is not None:
+                            seat.legal = list(msg.snapshot.view.legal)
+                    elif msg.HasField("view") and seat is not None:
+                        seat.legal = list(msg.view.legal)
+            except (grpc.aio.AioRpcError, asyncio.CancelledError):
+                return
+        return read
+
+    async def act(self, i: int, table: TableLoad) -> None:
+        if self.bare:
+            seat = table.seats[len(table.acts) % 4]
+            action = common_pb2.Action(type="call")
+        else:
+            seat = next((s for s in table.seats if s.legal), None)  # type: ignore[assignment]
+            if seat is None:
+                return
+            legal = [a for a in seat.legal if a.type not in ("fold",) and (a.type not in ("bet", "raise")
+                                                                         or a.amount <= 3)]
+            action = self.rng.choice(legal or seat.legal)
+            seat.legal = []
+        sent = time.perf_counter()
+        try:
+            r = await self.stub(i).Act(table_pb2.ActRequest(token=seat.token, action=action))
+        except grpc.aio.AioRpcError:
+            self.errors += 1
+            return
+        table.acts.append((r.seq, sent))
+
+    async def run(self, per_table_rate: float, seconds: float) -> dict[str, float]:
+        """Each table acts ``per_table_rate`` times a second, staggered, for ``seconds``."""
+        for t in self.tables:
+            t.acts.clear()
+            t.arrivals.clear()
+        interval = 1.0 / per_table_rate
+        start = time.perf_counter()
+        pending: set[asyncio.Task[None]] = set()
+
+        async def pace(i: int, table: TableLoad) -> None:
+            await asyncio.sleep(interval * i / len(self.tables))
+            nxt = time.perf_counter()
+            while nxt - start < seconds:
+                task = asyncio.create_task(self.act(i, table))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+                nxt += interval
+                await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+
+        await asyncio.gather(*(pace(i, t) for i, t in enumerate(self.tables)))
+        await asyncio.sleep(0.5)
+        return self.summary(time.perf_counter() - start)
+
+    def summary(self, elapsed: float) -> dict[str, float]:
+        lat: list[float] = []
+        acts = 0
+        expected = 0
+        for t in self.tables:
+            for seq, sent in t.acts:
+                acts += 1
+                expected += 6
+                lat.extend((a - sent) * 1000 for a in t.arrivals.get(seq, []))
+        if len(lat) < 2:
+            return {"acts": acts, "rate": acts / elapsed, "p50": float("nan"), "p99": float("nan"),
+                    "delivered": len(lat), "expected": expected}
+        q = quantiles(lat, n=100)
+        return {"acts": acts, "rate": acts / elapsed, "p50": q[49], "p99": q[98], "delivered": len(lat),
+                "expected": expected}
+
+    async def close(self) -> None:
+        for r in self.readers:
+            r.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+        for ch in self.channels:
+            await ch.close()
+
+
+async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], out: Callable[[str], Any]) -> dict[
+        str, Any]:
+    if bare:
+        proc, port = start_process(["-m", "bench.bare"], "port")
+    else:
+        proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:",
+                                    "--next-hand-delay", "50", "--log-level", "warning"], "server on")
+    name = "bare" if bare else "cardtui"
+    try:
+        rss0 = rss_kb(proc.pid)
+        load = Load(port, bare, tables)
+        await load.setup()
+        await asyncio.sleep(1.0)
+        rss1 = rss_kb(proc.pid)
+        base = await load.run(1.0, seconds)
+        out(f"  {name:8s} 1 act/table/s: {base['rate']:7.0f} acts/s  p50 {base['p50']:6.1f} ms  "
+            f"p99 {base['p99']:6.1f} ms  delivered {base['delivered']}/{base['expected']}")
+        sustained = base["rate"] if base["p99"] <= 100 else 0.0
+        for rate in ramp:
+            r = await load.run(rate, max(3.0, seconds / 3))
+            ok = r["p99"] <= 100
+            out(f"  {name:8s} {rate:g} act/table/s: {r['rate']:7.0f} acts/s  p99 {r['p99']:7.1f} ms "
+                f"{'ok' if ok else 'over 100 ms'}")
+            if not ok:
+                break
+            sustained = r["rate"]
+        await load.close()
+        return {"base": base, "sustained": sustained, "rss_per_table_kb": (rss1 - rss0) / tables,
+                "errors": load.errors}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | None = None,
+                  out: Callable[[str], Any] = print) -> dict[str, Any]:
+    ramp = ramp or [2, 3, 4, 6, 8]
+    real = await measure(False, tables, seconds, ramp, out)
+    bare = await measure(True, tables, seconds, ramp, out)
+    rb, bb = real["base"], bare["base"]
+    out(f"(b/c) at 1 act/table/s: p50 {rb['p50']:.1f} vs {bb['p50']:.1f} ms (x{rb['p50'] / bb['p50']:.2f}), "
+        f"p99 {rb['p99']:.1f} vs {bb['p99']:.1f} ms (x{rb['p99'] / bb['p99']:.2f}; mark ≤ 2)")
+    ratio = real["sustained"] / bare["sustained"] if bare["sustained"] else float("nan")
+    out(f"(d) sustained with p99 ≤ 100 ms: cardtui {real['sustained']:.0f} acts/s, bare {bare['sustained']:.0f} "
+        f"acts/s (x{ratio:.2f}; mark ≥ 0.5)")
+    out(f"(e) server memory per table (4 players + 2 spectators subscribed): cardtui "
+        f"{real['rss_per_table_kb']:.0f} KB, bare {bare['rss_per_table_kb']:.0f} KB")
+    return {"real": real, "bare": bare}
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    print(json.dumps(asyncio.run(compare(tables=int(sys.argv[1]) if len(sys.argv) > 1 else 200)), default=str))
