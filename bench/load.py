@@ -82,7 +82,7 @@ class Load:
             else:
                 lobby = lobby_pb2_grpc.LobbyStub(self.channels[t % CHANNELS])
                 summary = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
-                    game="cacho", seats=4, bots=0, turn_seconds=3600, options_json='{"chips": 1000}'))
+                    game="cacho", seats=4, bots=0, turn_seconds=3600, options_json='{"chips": 50}'))
                 tid = summary.id
                 seats = []
                 for s in range(4):

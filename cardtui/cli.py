@@ -79,6 +79,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return 2
     for line in report.lines():
         print(line)
+    if args.vs_random:
+        from cardtui.sim import versus_random
+
+        rate = versus_random(args.game, players, args.vs_random, args.seed)
+        print(rate.line(f"{game.title}, {players} players"))
     if args.history:
         print(f"hand histories: {args.history}")
     return 0
@@ -137,6 +142,8 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--options", default="", help="game options as JSON")
     m.add_argument("--history", metavar="FILE", help="write hand histories as JSON Lines")
+    m.add_argument("--vs-random", type=int, default=0, metavar="MATCHES",
+                   help="also play this many whole matches of bots against random play; print win rates")
     m.set_defaults(run=cmd_sim)
 
     h = sub.add_parser("history", help="hand histories in the store")

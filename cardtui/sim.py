@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from engine.core import Action
 from engine.games import get, seat_infos
 from engine.history import dumps
 
@@ -81,3 +83,69 @@ def simulate(
             raise RuntimeError("The hand is waiting on nobody; the engine is stuck.")
     report.seconds = time.perf_counter() - start
     return report
+
+
+@dataclass(frozen=True, slots=True)
+class WinRate:
+    wins: int
+    matches: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson score interval at 95%."""
+        n, z = self.matches, 1.96
+        if not n:
+            return (0.0, 1.0)
+        p = self.rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+
+    def line(self, what: str) -> str:
+        lo, hi = self.interval
+        return f"{what}: bots win {self.rate:.1%} of {self.matches} matches (95% CI {lo:.1%}–{hi:.1%})"
+
+
+def random_policy(view: Any, legal: list[Action], rng: random.Random) -> Action:
+    """Uniform among the legal actions: the yardstick bots must beat."""
+    return rng.choice(legal)
+
+
+def versus_random(game_name: str, players: int, matches: int, seed: int = 7) -> WinRate:
+    """Bots on one side, random play on the other, sides swapped every match.
+
+    Partnership games pit team against team; elsewhere seat 0 is the bot and the rest
+    play at random. A match counts for the bots when their side finishes ahead.
+    """
+    entry = get(game_name)
+    game = entry.game
+    opts = game.options({})
+    seats = seat_infos(game, [f"p{i}" for i in range(players)])
+    rng = random.Random(seed)
+    wins = 0
+    for m in range(matches):
+        side = m % 2 if getattr(game, "teams", False) else m % players
+        state, _ = game.start(opts, seats, rng.getrandbits(63))
+        while not game.match_over(state):
+            if game.hand_over(state):
+                game.next_hand(state, rng.getrandbits(63))
+                continue
+            seat = rng.choice(game.to_act(state))
+            legal = game.legal_actions(state, seat)
+            policy = entry.bot if seats[seat].team == seats[side].team else random_policy
+            game.apply(state, seat, policy(game.view(state, seat), legal, rng))
+        wins += _winner_side(game, state, seats) == seats[side].team
+    return WinRate(wins, matches)
+
+
+def _winner_side(game: Any, state: Any, seats: list[Any]) -> int:
+    """The team (or seat) that won a finished match."""
+    scores = getattr(state, "scores", None)
+    if scores is not None:
+        return max(range(len(scores)), key=lambda t: scores[t])
+    stacks = state.stacks
+    return int(seats[max(range(len(stacks)), key=lambda s: stacks[s])].team)

@@ -18,14 +18,36 @@ from engine.core import Action, SeatInfo
 FORMAT = "cardtui-hand/1"
 
 
+_PLAIN = (str, int, float, bool, type(None))
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def jsonable(value: Any) -> Any:
-    """Frozen records, cards and enums as plain JSON values (cards in notation)."""
-    if isinstance(value, Card):
+    """Frozen records, cards and enums as plain JSON values (cards in notation).
+
+    Views go through here on every change at every table, so it dispatches on exact
+    types first and remembers each record class's fields.
+    """
+    cls = type(value)
+    if cls in _PLAIN:
+        return value.value if isinstance(value, Enum) else value
+    if cls is Card:
         return str(value)
+    if cls is list or cls is tuple:
+        return [v if type(v) in _PLAIN else jsonable(v) for v in value]
+    if cls is dict:
+        return {str(k): v if type(v) in _PLAIN else jsonable(v) for k, v in value.items()}
     if isinstance(value, Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: jsonable(getattr(value, name)) for name in _fields(cls)}
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | frozenset | set):

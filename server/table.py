@@ -358,7 +358,7 @@ class Table:
         if self.state is not None:
             body = jsonable(self.game.view(self.state, seat))
             if seat is not None:
-                legal = [to_message(a) for a in self.game.legal_actions(self.state, seat)]
+                legal = legal_messages(self.game.legal_actions(self.state, seat))
         left = 0
         if self.deadline is not None:
             left = max(0, int((self.deadline - asyncio.get_running_loop().time()) * 1000))
@@ -410,6 +410,22 @@ def to_action(msg: common_pb2.Action) -> Action:
     if len(msg.cards) > 16 or len(msg.value) > 64:
         raise ValueError("That action carries more than any game needs.")
     return Action(msg.type, int(msg.amount), parse_cards(list(msg.cards)), msg.value)
+
+
+def legal_messages(actions: Sequence[Action]) -> list[common_pb2.Action]:
+    """Legal actions for the wire; a run of one type at consecutive amounts becomes one range."""
+    out: list[common_pb2.Action] = []
+    prev: Action | None = None
+    for a in actions:
+        if (
+            prev is not None and out and not a.cards and not a.value and a.type == prev.type
+            and a.amount == prev.amount + 1 and not prev.cards and not prev.value
+        ):
+            out[-1].max_amount = a.amount
+        else:
+            out.append(to_message(a))
+        prev = a
+    return out
 
 
 def to_message(action: Action) -> common_pb2.Action:

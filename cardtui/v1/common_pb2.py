@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61rdtui/v1/common.proto\x12\ncardtui.v1\"D\n\x06\x41\x63tion\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\t\x12\r\n\x05value\x18\x04 \x01(\t\"S\n\x0bSeatSummary\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\x12\r\n\x05taken\x18\x04 \x01(\x08\x12\x0c\n\x04team\x18\x05 \x01(\x05\"\xbf\x01\n\x0cTableSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\x12\x12\n\nspectators\x18\x05 \x01(\x05\x12\x14\n\x0coptions_json\x18\x06 \x01(\t\x12\x14\n\x0chas_password\x18\x07 \x01(\x08\x12\x0f\n\x07private\x18\x08 \x01(\x08\x12\x0e\n\x06status\x18\t \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61rdtui/v1/common.proto\x12\ncardtui.v1\"X\n\x06\x41\x63tion\x12\x0c\n\x04type\x18\x01 \x01(\t\x12\x0e\n\x06\x61mount\x18\x02 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\t\x12\r\n\x05value\x18\x04 \x01(\t\x12\x12\n\nmax_amount\x18\x05 \x01(\x05\"S\n\x0bSeatSummary\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0b\n\x03\x62ot\x18\x03 \x01(\x08\x12\r\n\x05taken\x18\x04 \x01(\x08\x12\x0c\n\x04team\x18\x05 \x01(\x05\"\xbf\x01\n\x0cTableSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\x12\x12\n\nspectators\x18\x05 \x01(\x05\x12\x14\n\x0coptions_json\x18\x06 \x01(\t\x12\x14\n\x0chas_password\x18\x07 \x01(\x08\x12\x0f\n\x07private\x18\x08 \x01(\x08\x12\x0e\n\x06status\x18\t \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,9 +32,9 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cardtui.v1.common_pb2', _gl
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_ACTION']._serialized_start=39
-  _globals['_ACTION']._serialized_end=107
-  _globals['_SEATSUMMARY']._serialized_start=109
-  _globals['_SEATSUMMARY']._serialized_end=192
-  _globals['_TABLESUMMARY']._serialized_start=195
-  _globals['_TABLESUMMARY']._serialized_end=386
+  _globals['_ACTION']._serialized_end=127
+  _globals['_SEATSUMMARY']._serialized_start=129
+  _globals['_SEATSUMMARY']._serialized_end=212
+  _globals['_TABLESUMMARY']._serialized_start=215
+  _globals['_TABLESUMMARY']._serialized_end=406
 # @@protoc_insertion_point(module_scope)

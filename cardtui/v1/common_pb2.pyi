@@ -7,16 +7,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Action(_message.Message):
-    __slots__ = ("type", "amount", "cards", "value")
+    __slots__ = ("type", "amount", "cards", "value", "max_amount")
     TYPE_FIELD_NUMBER: _ClassVar[int]
     AMOUNT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    MAX_AMOUNT_FIELD_NUMBER: _ClassVar[int]
     type: str
     amount: int
     cards: _containers.RepeatedScalarFieldContainer[str]
     value: str
-    def __init__(self, type: _Optional[str] = ..., amount: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., value: _Optional[str] = ...) -> None: ...
+    max_amount: int
+    def __init__(self, type: _Optional[str] = ..., amount: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., value: _Optional[str] = ..., max_amount: _Optional[int] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
     __slots__ = ("seat", "name", "bot", "taken", "team")

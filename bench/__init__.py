@@ -1,0 +1,1 @@
+"""Benchmarks: commands that print figures, with ratios against a baseline measured in the same run."""

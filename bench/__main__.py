@@ -1,0 +1,66 @@
+"""`make bench`: every figure as a ratio to a baseline measured in the same run.
+
+Sections: engine (Cacho hands/s with bots), load (real server vs a bare fan-out server
+over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
+pytruco; bots vs random play). ``--only`` picks sections; ``--quick`` shrinks every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import time
+
+from cardtui.sim import simulate, versus_random
+
+
+def engine_section(quick: bool) -> None:
+    print("== (a) Cacho engine, one process")
+    hands = 500 if quick else 3000
+    bots = simulate("cacho", 4, hands, seed=7)
+    print(f"  with bots:   {bots.hands / bots.seconds:8,.0f} hands/s  ({bots.actions / bots.seconds:,.0f} actions/s)")
+    t = time.perf_counter()
+    rate = versus_random("cacho", 4, 20 if quick else 100, seed=7)
+    print(f"  {rate.line('bots vs random play, 4 players')} ({time.perf_counter() - t:.1f} s)")
+
+
+def load_section(quick: bool) -> None:
+    from bench.load import compare
+
+    tables = 50 if quick else 200
+    print(f"== (b-e) load over gRPC on 127.0.0.1: {tables} tables × (4 acting clients + 2 spectators)")
+    asyncio.run(compare(tables=tables, seconds=4 if quick else 15, ramp=[2, 4] if quick else [2, 3, 4, 5, 6, 8]))
+
+
+def melds_section(quick: bool) -> None:
+    if importlib.util.find_spec("bench.melds") is None:
+        return
+    from bench import melds
+
+    print("== melds: exact search vs exhaustive search, same hands")
+    melds.run(print=print)
+
+
+def truco_section(quick: bool) -> None:
+    from bench import truco
+
+    print("== truco argentino: random-play matches to 30, vs pytruco in the same run")
+    truco.run(print=print, seconds=1.0 if quick else 3.0)
+    truco.bots(print=print, matches=40 if quick else 200)
+
+
+SECTIONS = {"engine": engine_section, "load": load_section, "melds": melds_section, "truco": truco_section}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(prog="make bench")
+    p.add_argument("--only", default=",".join(SECTIONS), help="comma-separated: " + ", ".join(SECTIONS))
+    p.add_argument("--quick", action="store_true", help="small runs, for a smoke check")
+    args = p.parse_args()
+    for name in args.only.split(","):
+        SECTIONS[name.strip()](args.quick)
+
+
+if __name__ == "__main__":
+    main()

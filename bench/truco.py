@@ -1,0 +1,131 @@
+"""Truco benchmarks: engine speed under random play, and the bots against random play.
+
+``run()`` plays full truco argentino matches to 30 for 2, 4 and 6 players, the policy
+picking uniformly among every legal action of every seat that may act (calls, answers,
+envido, going to the deck; signals left out, as they change nothing), and prints
+matches/s, hands/s and µs per action. When ``pytruco`` (Uruguayan truco, PyPI) is
+installed, the same loop runs on it in the same run and the ratio of µs per action is
+printed. ``bot_vs_random`` plays a bot team against a random team and gives the bot
+team's win rate with a 95% confidence interval.
+"""
+
+from __future__ import annotations
+
+import builtins
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardtui.sim import versus_random
+from engine.core import Action, SeatInfo
+from engine.truco_argentino import GAME as ARGENTINO
+
+SECONDS = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Speed:
+    players: int
+    matches: int
+    hands: int
+    actions: int
+    seconds: float
+
+    @property
+    def us_per_action(self) -> float:
+        return self.seconds / self.actions * 1e6
+
+
+def argentino_speed(players: int, seconds: float = SECONDS, seed: int = 1) -> Speed:
+    """Random play of whole matches to 30 for about ``seconds``."""
+    rng = random.Random(seed)
+    game = ARGENTINO
+    seats = [SeatInfo(i, f"p{i}", i % 2) for i in range(players)]
+    options = game.options({})
+    matches = hands = actions = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        state, _ = game.start(options, seats, rng.randrange(1 << 30))
+        while True:
+            while not game.hand_over(state):
+                moves: list[tuple[int, Action]] = []
+                for s in range(players):
+                    for a in game.legal_actions(state, s):
+                        if a.type != "signal":
+                            moves.append((s, a))
+                seat, action = moves[int(rng.random() * len(moves))]
+                game.apply(state, seat, action)
+                actions += 1
+            hands += 1
+            if game.match_over(state):
+                break
+            game.next_hand(state, rng.randrange(1 << 30))
+        matches += 1
+    return Speed(players, matches, hands, actions, time.perf_counter() - t0)
+
+
+def pytruco_speed(players: int, seconds: float = SECONDS, seed: int = 1) -> Speed | None:
+    """The same loop on pytruco (``chis`` lists each seat's legal moves, ``hacer`` applies one)."""
+    try:
+        from pytruco.pdt.chi import chis  # type: ignore[import-untyped]
+        from pytruco.pdt.partida import Partida  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    random.seed(seed)  # pytruco deals from the global generator
+    matches = hands = actions = 0
+    blue, red = ["a", "b", "c"][: players // 2], ["x", "y", "z"][: players // 2]
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        match = Partida(30, blue, red, verbose=False)
+        while not match.terminada():
+            moves = [m for chi in chis(match) for m in chi]
+            move = moves[int(rng.random() * len(moves))]
+            packets = move.hacer(match)
+            actions += 1
+            hands += any(p.message.cod in _round_over() for p in packets)
+        matches += 1
+    return Speed(players, matches, hands, actions, time.perf_counter() - t0)
+
+
+def _round_over() -> frozenset[Any]:
+    from pytruco.enco.codmsg import CodMsg  # type: ignore[import-untyped]
+
+    return frozenset({CodMsg.NUEVA_RONDA, CodMsg.NUEVA_PARTIDA})
+
+
+def run(print: Callable[..., None] = builtins.print, seconds: float = SECONDS) -> dict[int, float]:
+    """Print the speed figures; returns µs per action by player count."""
+    out: dict[int, float] = {}
+    for players in (2, 4, 6):
+        ours = argentino_speed(players, seconds)
+        out[players] = ours.us_per_action
+        print(
+            f"truco argentino, {players} players: {ours.matches / ours.seconds:,.0f} matches/s, "
+            f"{ours.hands / ours.seconds:,.0f} hands/s, {ours.us_per_action:.1f} µs per action"
+        )
+        theirs = pytruco_speed(players, seconds)
+        if theirs is None:
+            print("  pytruco is not installed: no baseline (pip install pytruco).")
+            continue
+        print(
+            f"  pytruco, {players} players: {theirs.matches / theirs.seconds:,.1f} matches/s, "
+            f"{theirs.us_per_action:.1f} µs per action; ours takes "
+            f"{ours.us_per_action / theirs.us_per_action:.3f} of its time per action "
+            f"({theirs.us_per_action / ours.us_per_action:.0f}× faster)"
+        )
+    return out
+
+
+def bots(print: Callable[..., None] = builtins.print, matches: int = 200) -> None:
+    """Print the bot team's win rate against a random team, with 95% intervals."""
+    for name, counts in (("truco_argentino", (2, 4, 6)), ("truco_paulista", (4,))):
+        for players in counts:
+            print(versus_random(name, players, matches).line(f"{name}, {players} players, bots vs random"))
+
+
+if __name__ == "__main__":
+    run()
+    bots()
