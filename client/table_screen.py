@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
@@ -28,6 +29,18 @@ from client.help import HelpScreen
 if TYPE_CHECKING:
     from cardtui.v1 import common_pb2, table_pb2
     from client.app import CardApp
+
+
+def expand(legal: Iterable[common_pb2.Action]) -> list[common_pb2.Action]:
+    """Legal actions one per amount: the wire sends a run of amounts as one range."""
+    out: list[common_pb2.Action] = []
+    for a in legal:
+        for amount in range(a.amount, max(a.amount, a.max_amount) + 1):
+            one = type(a)()
+            one.CopyFrom(a)
+            one.amount, one.max_amount = amount, 0
+            out.append(one)
+    return out
 
 
 class Streamed(Message):
@@ -132,7 +145,7 @@ class TableScreen(Screen[None]):
 
     def _show_view(self, view: table_pb2.View) -> None:
         self.view = view_of(view)
-        self.legal = list(view.legal)
+        self.legal = expand(view.legal)
         self.deadline = time.monotonic() + view.deadline_ms / 1000 if view.deadline_ms else None
         board = self.query_one("#board")
         board.seats = [(s.name, s.bot) for s in view.seats]  # type: ignore[attr-defined]
