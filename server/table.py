@@ -161,9 +161,10 @@ class Table:
         if self.state is not None and not target.bot:
             raise Refused("FAILED_PRECONDITION", "The game has started; that seat is not open.")
         target.name, target.token, target.bot = name, token, False
+        if self.state is not None:
+            self._schedule()  # a person takes a seat back from the bot: their timer runs
         self._announce(Event("join", EVERYONE, f"{name} sits down at seat {target.index + 1}.", target.index))
         self._maybe_start()
-        self._schedule()
         return target.index
 
     def leave(self, seat: int) -> None:
@@ -178,8 +179,8 @@ class Table:
             s.bot = True
             s.name = f"{name} (away)"
             text = f"{name} leaves; a bot plays the seat until someone takes it."
+            self._schedule()
         self._announce(Event("leave", EVERYONE, text, seat))
-        self._schedule()
 
     def _seat_infos(self) -> list[SeatInfo]:
         return seat_infos(self.game, [s.name for s in self.seats])
@@ -192,8 +193,7 @@ class Table:
         self.matches += 1
         seed = self.rng.getrandbits(63)
         self.state, events = self.game.start(self.options, self._seat_infos(), seed)
-        self._announce(Event("match_start", EVERYONE, f"Game {self.matches} begins.", None))
-        self._publish(events)
+        self._changed([Event("match_start", EVERYONE, f"Game {self.matches} begins.", None), *events])
 
     # -- acting --------------------------------------------------------------------
     def act(self, seat: int, msg: common_pb2.Action) -> int:
@@ -212,10 +212,17 @@ class Table:
             events = self.game.apply(self.state, seat, action)
         except IllegalAction as e:
             raise Refused("FAILED_PRECONDITION", str(e)) from None
-        self._publish(events)
-        if self.game.hand_over(self.state):
+        self._changed(events)
+
+    def _changed(self, events: list[Event]) -> None:
+        """The game moved: record a finished hand, restart timers, then send the events.
+
+        Timers first, so the views that go out with the events carry the new deadline.
+        """
+        if self.game.hand_over(self.state) and self._next_timer is None:
             self._hand_done()
         self._schedule()
+        self._publish(events)
 
     def chat(self, seat: int | None, name: str, text: str) -> None:
         who = name if seat is None else self.seats[seat].name
@@ -239,8 +246,7 @@ class Table:
         if self.game.match_over(self.state):
             self._start_match()
         else:
-            self._publish(self.game.next_hand(self.state, self.rng.getrandbits(63)))
-        self._schedule()
+            self._changed(self.game.next_hand(self.state, self.rng.getrandbits(63)))
 
     # -- timers and bots -----------------------------------------------------------
     def _schedule(self) -> None:
@@ -269,15 +275,13 @@ class Table:
     def _expire(self) -> None:
         """The turn timer ran out: every seat still waited on takes its default action."""
         self._timer = None
+        events: list[Event] = []
         for seat in self.game.to_act(self.state):
+            if self.game.hand_over(self.state):
+                break
             if seat in self.game.to_act(self.state):
-                action = self.game.default_action(self.state, seat)
-                events = self.game.apply(self.state, seat, action)
-                self._publish(events)
-                if self.game.hand_over(self.state):
-                    self._hand_done()
-                    break
-        self._schedule()
+                events += self.game.apply(self.state, seat, self.game.default_action(self.state, seat))
+        self._changed(events)
 
     def _bots_move(self) -> None:
         self._bot_timer = None
@@ -293,11 +297,8 @@ class Table:
             except IllegalAction:
                 log.exception("table %s: the bot's %s was refused; it plays the default", self.id, action)
                 events = self.game.apply(self.state, seat, self.game.default_action(self.state, seat))
-            self._publish(events)
-            if self.game.hand_over(self.state):
-                self._hand_done()
-                break
-            break  # one bot move at a time, so people can follow
+            self._changed(events)
+            return  # one bot move at a time, so people can follow
         self._schedule()
 
     @staticmethod
