@@ -62,6 +62,9 @@ async def start(
 ) -> Running:
     store = Store(db if db is not None else default_db())
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay)
+    restored = room.restore()
+    if restored:
+        log.info("restored %d tables from %s", restored, store.path)
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     lobby_pb2_grpc.add_LobbyServicer_to_server(LobbyService(room), server)
     table_pb2_grpc.add_TableServicer_to_server(TableService(room), server)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import logging
 import secrets
@@ -19,6 +21,11 @@ log = logging.getLogger("cardtui.room")
 MAX_TABLES = 2000
 DEFAULT_TURN = 30.0
 DEFAULT_BOT_DELAY = 1.0
+
+
+def digest(password: str) -> str:
+    """Passwords are kept (and compared) only as digests."""
+    return hashlib.sha256(password.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,7 @@ class Room:
         self.tokens: dict[str, Pass] = {}
         self.bot_delay = bot_delay
         self.next_hand_delay = next_hand_delay
+        self._log_n: dict[str, int] = {}
 
     def create(
         self,
@@ -89,24 +97,59 @@ class Room:
                 turn_seconds=turn_seconds or DEFAULT_TURN,
                 bot_delay=self.bot_delay if bot_delay_ms < 0 else bot_delay_ms / 1000,
                 next_hand_delay=self.next_hand_delay,
-                password=password,
+                password=digest(password) if password else "",
                 private=private,
             )
             table_id = secrets.token_hex(4)
-            table = Table(table_id, entry, config, self._hand_finished)
+            table = Table(table_id, entry, config, self)
         except (InvalidOptions, ValueError) as e:
             raise Refused("INVALID_ARGUMENT", str(e)) from None
         self.tables[table_id] = table
-        self.store.add_table(table_id, game, name, {**config.__dict__, "password": bool(password)})
+        self.store.add_table(table_id, game, name, dataclasses.asdict(config))
+        self.seats(table)
         log.info("table %s opened: %s, %d seats, %d bots", table_id, game, seats, bots)
         table._maybe_start()
-        table._schedule()
         return table
 
-    def _hand_finished(self, table: Table, record: dict[str, Any]) -> None:
+    # -- the journal: what a restart needs ---------------------------------------------
+    def step(self, table: Table, kind: str, seat: int | None, data: dict[str, Any], seq: int) -> None:
+        n = self._log_n.get(table.id, 0)
+        self._log_n[table.id] = n + 1
+        self.store.log(table.id, n, kind, seat, data, seq)
+        if kind == "start" and n:
+            self.store.trim_log(table.id, n)
+
+    def hand(self, table: Table, record: dict[str, Any]) -> None:
         self.store.add_hand(table.id, record)
         deltas = record.get("result", {}).get("deltas", {})
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
+
+    def seats(self, table: Table) -> None:
+        self.store.save_seats(table.id, [(s.index, s.name, s.bot) for s in table.seats])
+
+    def restore(self) -> int:
+        """Bring back every stored table where it was: seats, tokens, the match in play."""
+        for saved in self.store.saved_tables():
+            entry = GAMES.get(saved.game)
+            if entry is None:
+                log.warning("table %s: game %r is no longer offered; not restored", saved.id, saved.game)
+                continue
+            config = TableConfig(**saved.config)
+            config.next_hand_delay = self.next_hand_delay
+            table = Table(saved.id, entry, config, self)
+            for index, name, bot in saved.seats:
+                table.seats[index].name, table.seats[index].bot = name, bot
+            for token, seat, name in saved.tokens:
+                if seat is None:
+                    table.spectators[token] = name
+                else:
+                    table.seats[seat].token = token
+                self.tokens[token] = Pass(table, seat, name)
+            self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
+            self.tables[saved.id] = table
+            table.restore([(kind, seat, data, seq) for _, kind, seat, data, seq in saved.log], saved.hands)
+            log.info("table %s restored at event %d", saved.id, table.seq)
+        return len(self.tables)
 
     def table(self, table_id: str) -> Table:
         try:
@@ -115,7 +158,7 @@ class Room:
             raise Refused("NOT_FOUND", f"There is no table {table_id!r}.") from None
 
     def _check_password(self, table: Table, password: str) -> None:
-        if table.config.password and not secrets.compare_digest(table.config.password, password):
+        if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
             raise Refused("PERMISSION_DENIED", "That table's password is wrong.")
 
     def join(self, table_id: str, name: str, seat: int, password: str) -> tuple[str, Pass]:
@@ -129,6 +172,7 @@ class Room:
         index = table.sit(name, seat, token)
         grant = Pass(table, index, name)
         self.tokens[token] = grant
+        self.store.add_token(token, table.id, index, name)
         log.info("table %s: %s joined at seat %d", table.id, name, index)
         return token, grant
 
@@ -145,6 +189,7 @@ class Room:
         table.spectators[token] = name
         grant = Pass(table, None, name)
         self.tokens[token] = grant
+        self.store.add_token(token, table.id, None, name)
         return token, grant
 
     def grant(self, token: str) -> Pass:
@@ -162,6 +207,7 @@ class Room:
     def leave(self, token: str) -> None:
         grant = self.grant(token)
         del self.tokens[token]
+        self.store.drop_token(token)
         if grant.seat is None:
             grant.table.spectators.pop(token, None)
         else:

@@ -10,6 +10,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,28 @@ CREATE TABLE IF NOT EXISTS tables (
     config TEXT NOT NULL,
     created REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    bot INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    seat INTEGER,
+    data TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL,
     hand INTEGER NOT NULL,
@@ -31,6 +54,20 @@ CREATE TABLE IF NOT EXISTS hands (
     PRIMARY KEY (table_id, hand)
 );
 """
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """Everything stored about one table: enough to bring it back after a crash."""
+
+    id: str
+    game: str
+    name: str
+    config: dict[str, Any]
+    seats: list[tuple[int, str, bool]]
+    log: list[tuple[int, str, int | None, dict[str, Any], int]]
+    tokens: list[tuple[str, int | None, str]]
+    hands: int
 
 
 class Store:
@@ -59,6 +96,58 @@ class Store:
             "INSERT OR REPLACE INTO hands (table_id, hand, game, record) VALUES (?, ?, ?, ?)",
             (table_id, int(record["hand"]), str(record["game"]), dumps(record)),
         )
+
+    # -- what a restart needs: seats, tokens, and each table's log of seeds and actions --
+    def save_seats(self, table_id: str, seats: list[tuple[int, str, bool]]) -> None:
+        self.db.executemany(
+            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot) VALUES (?, ?, ?, ?)",
+            [(table_id, seat, name, int(bot)) for seat, name, bot in seats],
+        )
+
+    def add_token(self, token: str, table_id: str, seat: int | None, name: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO tokens (token, table_id, seat, name) VALUES (?, ?, ?, ?)",
+            (token, table_id, seat, name),
+        )
+
+    def drop_token(self, token: str) -> None:
+        self.db.execute("DELETE FROM tokens WHERE token = ?", (token,))
+
+    def log(self, table_id: str, n: int, kind: str, seat: int | None, data: Mapping[str, Any], seq: int) -> None:
+        """One step of a table's match: ``start``/``next`` with a seed, or ``act``."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO log (table_id, n, kind, seat, data, seq) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, n, kind, seat, json.dumps(dict(data), separators=(",", ":")), seq),
+        )
+
+    def trim_log(self, table_id: str, before: int) -> None:
+        """A new match makes the old one's steps unnecessary for a restart."""
+        self.db.execute("DELETE FROM log WHERE table_id = ? AND n < ?", (table_id, before))
+
+    def saved_tables(self) -> list[SavedTable]:
+        out = []
+        rows = self.db.execute("SELECT id, game, name, config FROM tables ORDER BY created").fetchall()
+        for table_id, game, name, config in rows:
+            seats = self.db.execute(
+                "SELECT seat, name, bot FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+            ).fetchall()
+            log = self.db.execute(
+                "SELECT n, kind, seat, data, seq FROM log WHERE table_id = ? ORDER BY n", (table_id,)
+            ).fetchall()
+            tokens = self.db.execute(
+                "SELECT token, seat, name FROM tokens WHERE table_id = ?", (table_id,)
+            ).fetchall()
+            out.append(
+                SavedTable(
+                    id=table_id, game=game, name=name, config=json.loads(config),
+                    seats=[(int(s), str(n), bool(b)) for s, n, b in seats],
+                    log=[(int(n), str(k), None if s is None else int(s), json.loads(d), int(q))
+                         for n, k, s, d, q in log],
+                    tokens=[(str(t), None if s is None else int(s), str(n)) for t, s, n in tokens],
+                    hands=self.count_hands(table_id),
+                )
+            )
+        return out
 
     def hands(self, table_id: str | None = None) -> Iterator[str]:
         """Stored hand histories as JSON Lines lines, oldest table first, hands in order."""

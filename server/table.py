@@ -16,15 +16,15 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cardtui.v1 import common_pb2, table_pb2
 from engine.cards import parse_cards
-from engine.core import EVERYONE, Action, Event, IllegalAction, SeatInfo
+from engine.core import EVERYONE, Action, Event, IllegalAction
 from engine.games import Entry, seat_infos
-from engine.history import jsonable
+from engine.history import action_of, jsonable
 
 log = logging.getLogger("cardtui.table")
 
@@ -77,6 +77,16 @@ class Subscriber:
     dropped: bool = False
 
 
+class Journal(Protocol):
+    """Where a table writes what a restart needs; the room keeps it in the store."""
+
+    def step(self, table: Table, kind: str, seat: int | None, data: dict[str, Any], seq: int) -> None: ...
+
+    def hand(self, table: Table, record: dict[str, Any]) -> None: ...
+
+    def seats(self, table: Table) -> None: ...
+
+
 class Table:
     """A table's whole life, driven by the event loop."""
 
@@ -85,7 +95,7 @@ class Table:
         table_id: str,
         entry: Entry,
         config: TableConfig,
-        on_hand: Callable[[Table, dict[str, Any]], None],
+        journal: Journal,
         rng: random.Random | None = None,
     ) -> None:
         self.id = table_id
@@ -93,7 +103,7 @@ class Table:
         self.game = entry.game
         self.config = config
         self.options = self.game.options(config.options)
-        self.on_hand = on_hand
+        self.journal = journal
         self.rng = rng or random.SystemRandom()
         self.seats = [Seat(i) for i in range(config.seats)]
         for i in range(config.seats - config.bots, config.seats):
@@ -163,6 +173,7 @@ class Table:
         target.name, target.token, target.bot = name, token, False
         if self.state is not None:
             self._schedule()  # a person takes a seat back from the bot: their timer runs
+        self.journal.seats(self)
         self._announce(Event("join", EVERYONE, f"{name} sits down at seat {target.index + 1}.", target.index))
         self._maybe_start()
         return target.index
@@ -180,10 +191,29 @@ class Table:
             s.name = f"{name} (away)"
             text = f"{name} leaves; a bot plays the seat until someone takes it."
             self._schedule()
+        self.journal.seats(self)
         self._announce(Event("leave", EVERYONE, text, seat))
 
-    def _seat_infos(self) -> list[SeatInfo]:
-        return seat_infos(self.game, [s.name for s in self.seats])
+    def restore(self, steps: Sequence[tuple[str, int | None, dict[str, Any], int]], hands: int) -> None:
+        """Replay the journal of the match in play: same cards, same turn; timers restart."""
+        for kind, seat, data, seq in steps:
+            if kind == "start":
+                names = list(data["names"])
+                self.state, _ = self.game.start(self.options, seat_infos(self.game, names), int(data["seed"]))
+                self.matches = int(data["match"])
+            elif kind == "next":
+                self.game.next_hand(self.state, int(data["seed"]))
+            else:
+                assert seat is not None
+                self.game.apply(self.state, seat, action_of(data))
+            self.seq = seq
+        self.hands_played = hands
+        if self.state is not None and self.game.hand_over(self.state):
+            loop = asyncio.get_running_loop()
+            self._next_timer = loop.call_later(self.config.next_hand_delay, self._next_hand)
+        else:
+            self._maybe_start()
+            self._schedule()
 
     def _maybe_start(self) -> None:
         if self.state is None and all(s.taken for s in self.seats):
@@ -192,8 +222,10 @@ class Table:
     def _start_match(self) -> None:
         self.matches += 1
         seed = self.rng.getrandbits(63)
-        self.state, events = self.game.start(self.options, self._seat_infos(), seed)
-        self._changed([Event("match_start", EVERYONE, f"Game {self.matches} begins.", None), *events])
+        names = [s.name for s in self.seats]
+        self.state, events = self.game.start(self.options, seat_infos(self.game, names), seed)
+        events = [Event("match_start", EVERYONE, f"Game {self.matches} begins.", None), *events]
+        self._changed(events, ("start", None, {"seed": seed, "names": names, "match": self.matches}))
 
     # -- acting --------------------------------------------------------------------
     def act(self, seat: int, msg: common_pb2.Action) -> int:
@@ -212,13 +244,17 @@ class Table:
             events = self.game.apply(self.state, seat, action)
         except IllegalAction as e:
             raise Refused("FAILED_PRECONDITION", str(e)) from None
-        self._changed(events)
+        self._changed(events, ("act", seat, action_data(action)))
 
-    def _changed(self, events: list[Event]) -> None:
-        """The game moved: record a finished hand, restart timers, then send the events.
+    def _changed(self, events: list[Event], *steps: tuple[str, int | None, dict[str, Any]]) -> None:
+        """The game moved: journal the steps, record a finished hand, restart timers, send.
 
-        Timers first, so the views that go out with the events carry the new deadline.
+        The journal is written before anything goes out, so no client ever sees an event a
+        restart would not bring back; timers restart before the events go out, so the views
+        sent with them carry the new deadline.
         """
+        for kind, seat, data in steps:
+            self.journal.step(self, kind, seat, data, self.seq + len(events))
         if self.game.hand_over(self.state) and self._next_timer is None:
             self._hand_done()
         self._schedule()
@@ -234,7 +270,7 @@ class Table:
         if record is not None:
             self.hands_played += 1
             record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)
-            self.on_hand(self, record)
+            self.journal.hand(self, record)
         loop = asyncio.get_running_loop()
         self._cancel(self._next_timer)
         self._next_timer = loop.call_later(self.config.next_hand_delay, self._next_hand)
@@ -246,7 +282,8 @@ class Table:
         if self.game.match_over(self.state):
             self._start_match()
         else:
-            self._changed(self.game.next_hand(self.state, self.rng.getrandbits(63)))
+            seed = self.rng.getrandbits(63)
+            self._changed(self.game.next_hand(self.state, seed), ("next", None, {"seed": seed}))
 
     # -- timers and bots -----------------------------------------------------------
     def _schedule(self) -> None:
@@ -276,12 +313,15 @@ class Table:
         """The turn timer ran out: every seat still waited on takes its default action."""
         self._timer = None
         events: list[Event] = []
+        steps = []
         for seat in self.game.to_act(self.state):
             if self.game.hand_over(self.state):
                 break
             if seat in self.game.to_act(self.state):
-                events += self.game.apply(self.state, seat, self.game.default_action(self.state, seat))
-        self._changed(events)
+                action = self.game.default_action(self.state, seat)
+                events += self.game.apply(self.state, seat, action)
+                steps.append(("act", seat, action_data(action)))
+        self._changed(events, *steps)
 
     def _bots_move(self) -> None:
         self._bot_timer = None
@@ -296,8 +336,9 @@ class Table:
                 events = self.game.apply(self.state, seat, action)
             except IllegalAction:
                 log.exception("table %s: the bot's %s was refused; it plays the default", self.id, action)
-                events = self.game.apply(self.state, seat, self.game.default_action(self.state, seat))
-            self._changed(events)
+                action = self.game.default_action(self.state, seat)
+                events = self.game.apply(self.state, seat, action)
+            self._changed(events, ("act", seat, action_data(action)))
             return  # one bot move at a time, so people can follow
         self._schedule()
 
@@ -427,6 +468,18 @@ def legal_messages(actions: Sequence[Action]) -> list[common_pb2.Action]:
             out.append(to_message(a))
         prev = a
     return out
+
+
+def action_data(action: Action) -> dict[str, Any]:
+    """An action as the journal keeps it (the hand-history entry format)."""
+    data: dict[str, Any] = {"type": action.type}
+    if action.amount:
+        data["amount"] = action.amount
+    if action.cards:
+        data["cards"] = [str(c) for c in action.cards]
+    if action.value:
+        data["value"] = action.value
+    return data
 
 
 def to_message(action: Action) -> common_pb2.Action:

@@ -1,0 +1,182 @@
+"""Announce a table server on the LAN over mDNS / DNS-SD, so players find it without an address.
+
+Discovery is a convenience: multicast may be blocked, and HOST:PORT always works, so a
+failure to announce is logged and the server runs on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import socket
+from collections.abc import Callable
+
+import ifaddr
+from zeroconf import IPVersion, NonUniqueNameException, ServiceInfo
+from zeroconf.asyncio import AsyncZeroconf
+
+import cardtui
+
+log = logging.getLogger("cardtui.announce")
+
+SERVICE_TYPE = "_cardtui._tcp.local."
+WILDCARDS = {"", "0.0.0.0", "::", "[::]"}
+MAX_LABEL = 63  # bytes in one DNS label
+
+
+def instance_name(host: str | None = None) -> str:
+    """The host's short name, trimmed to one DNS label: what a player sees in the list."""
+    name = (host or socket.gethostname() or "cardtui").split(".")[0].strip() or "cardtui"
+    return name.encode()[:MAX_LABEL].decode(errors="ignore")
+
+
+def lan_addresses(ipv6: bool = False) -> list[str]:
+    """Every address of this machine's interfaces, LAN ones first, loopback last."""
+    found: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str):
+                found.append(ip.ip)
+            elif ipv6 and not ipaddress.ip_address(ip.ip[0]).is_link_local:
+                found.append(ip.ip[0])
+    unique = list(dict.fromkeys(found))
+    return sorted(unique, key=lambda a: ipaddress.ip_address(a).is_loopback)
+
+
+def announced_addresses(listen_host: str, interfaces: list[str] | None) -> list[str]:
+    """The addresses a client may dial: the one listened on, or, on a wildcard, each interface's."""
+    host = listen_host.strip("[]")
+    if host not in WILDCARDS:
+        try:
+            return [str(ipaddress.ip_address(host))]
+        except ValueError:  # a host name: dial whatever it resolves to
+            infos = socket.getaddrinfo(host, None, socket.AF_INET, socket.SOCK_STREAM)
+            return list(dict.fromkeys(str(info[4][0]) for info in infos))
+    if interfaces:
+        return list(interfaces)
+    return lan_addresses(ipv6=listen_host.strip("[]") == "::")
+
+
+class Announcer:
+    """One DNS-SD record for this server, its TXT kept current with the table count."""
+
+    def __init__(
+        self,
+        port: int,
+        tables: Callable[[], int],
+        tls: bool = False,
+        addresses: list[str] | None = None,
+        interfaces: list[str] | None = None,
+        name: str | None = None,
+        interval: float = 3.0,
+    ) -> None:
+        self.port = port
+        self.tables = tables
+        self.tls = tls
+        self.interfaces = interfaces
+        self.addresses = addresses or announced_addresses("0.0.0.0", interfaces)
+        self.name = name or instance_name()
+        self.interval = interval
+        self.zc: AsyncZeroconf | None = None
+        self.info: ServiceInfo | None = None
+        self._count = -1
+        self._watch: asyncio.Task[None] | None = None
+
+    def properties(self, count: int) -> dict[str, str]:
+        return {"version": cardtui.__version__, "tables": str(count), "tls": "1" if self.tls else "0"}
+
+    def _service_info(self, count: int, full_name: str | None = None) -> ServiceInfo:
+        host = self.name.replace(" ", "-")
+        return ServiceInfo(
+            SERVICE_TYPE,
+            full_name or f"{self.name}.{SERVICE_TYPE}",
+            port=self.port,
+            properties=self.properties(count),
+            server=f"{host}.local.",
+            parsed_addresses=self.addresses,
+        )
+
+    @property
+    def registered_name(self) -> str:
+        """The instance name as registered (a clash on the LAN makes zeroconf add a number)."""
+        return self.info.name.removesuffix(f".{SERVICE_TYPE}") if self.info else self.name
+
+    async def start(self) -> None:
+        """Register and wait until the record is announced (probing takes a second or two)."""
+        ipv4_only = all(ipaddress.ip_address(a).version == 4 for a in [*(self.interfaces or []), *self.addresses])
+        if self.interfaces is not None:
+            self.zc = AsyncZeroconf(
+                interfaces=self.interfaces, ip_version=IPVersion.V4Only if ipv4_only else IPVersion.All
+            )
+        else:
+            self.zc = AsyncZeroconf(ip_version=IPVersion.V4Only if ipv4_only else IPVersion.All)
+        try:
+            self._count = self.tables()
+            info = self._service_info(self._count)
+            # The call returns a task that finishes once probing and announcing are done.
+            await (await self.zc.async_register_service(info, allow_name_change=True))
+            self.info = info
+        except BaseException:
+            await self.zc.async_close()
+            self.zc = None
+            raise
+        self._watch = asyncio.create_task(self._keep_current(), name="cardtui-announce")
+
+    async def refresh(self) -> None:
+        """Re-announce the TXT if the table count changed; a no-op otherwise, so cheap to call."""
+        if self.zc is None or self.info is None:
+            return
+        count = self.tables()
+        if count == self._count:
+            return
+        self._count = count
+        info = self._service_info(count, self.info.name)  # the name as registered, clash suffix and all
+        await (await self.zc.async_update_service(info))
+        self.info = info
+
+    async def _keep_current(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.refresh()
+            except Exception as err:  # a LAN hiccup must not stop the server
+                log.warning("could not update the LAN announcement: %s", err)
+
+    async def stop(self) -> None:
+        """Say goodbye on the LAN (clients drop the entry) and close the sockets."""
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
+        if self.zc is None:
+            return
+        try:
+            if self.info is not None:
+                await (await self.zc.async_unregister_service(self.info))
+        except Exception as err:
+            log.warning("could not withdraw the LAN announcement: %s", err)
+        finally:
+            await self.zc.async_close()
+            self.zc = None
+            self.info = None
+
+
+async def start_announcer(
+    port: int, tables: Callable[[], int], tls: bool, listen_host: str, interfaces: list[str] | None = None
+) -> Announcer | None:
+    """An announcer for a server listening on ``listen_host``, or None (logged) if the LAN refuses."""
+    try:
+        addresses = announced_addresses(listen_host, interfaces)
+        if interfaces is None and listen_host.strip("[]") not in WILDCARDS:
+            # Listening on one address: announce there only, so nobody is sent to 127.0.0.1 of theirs.
+            interfaces = [a for a in addresses if ipaddress.ip_address(a).version == 4] or None
+        announcer = Announcer(port, tables, tls, addresses, interfaces)
+        await announcer.start()
+    except (OSError, NonUniqueNameException, ValueError) as err:
+        log.warning("not announced on the LAN (%s); clients can still connect by HOST:PORT", err)
+        return None
+    log.info("announced on the LAN as %r", announcer.registered_name)
+    return announcer
