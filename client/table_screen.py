@@ -148,6 +148,7 @@ class TableScreen(Screen[None]):
         self.legal = expand(view.legal)
         self.deadline = time.monotonic() + view.deadline_ms / 1000 if view.deadline_ms else None
         board = self.query_one("#board")
+        board.away = {s.seat for s in view.seats if s.away}  # type: ignore[attr-defined]
         board.seats = [(s.name, s.bot) for s in view.seats]  # type: ignore[attr-defined]
         board.view = self.view  # type: ignore[attr-defined]
         if not self.spectating:

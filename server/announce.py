@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable
 
 import ifaddr
-from zeroconf import IPVersion, NonUniqueNameException, ServiceInfo
+from zeroconf import InterfaceChoice, IPVersion, NonUniqueNameException, ServiceInfo
 from zeroconf.asyncio import AsyncZeroconf
 
 import cardtui
@@ -33,7 +33,7 @@ def instance_name(host: str | None = None) -> str:
 
 
 def lan_addresses(ipv6: bool = False) -> list[str]:
-    """Every address of this machine's interfaces, LAN ones first, loopback last."""
+    """The addresses of this machine's interfaces that a neighbour could dial."""
     found: list[str] = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
@@ -42,7 +42,8 @@ def lan_addresses(ipv6: bool = False) -> list[str]:
             elif ipv6 and not ipaddress.ip_address(ip.ip[0]).is_link_local:
                 found.append(ip.ip[0])
     unique = list(dict.fromkeys(found))
-    return sorted(unique, key=lambda a: ipaddress.ip_address(a).is_loopback)
+    lan = [a for a in unique if not ipaddress.ip_address(a).is_loopback]
+    return lan or unique  # loopback only when there is nothing else: it means "this machine" to everyone
 
 
 def announced_addresses(listen_host: str, interfaces: list[str] | None) -> list[str]:
@@ -106,12 +107,10 @@ class Announcer:
     async def start(self) -> None:
         """Register and wait until the record is announced (probing takes a second or two)."""
         ipv4_only = all(ipaddress.ip_address(a).version == 4 for a in [*(self.interfaces or []), *self.addresses])
-        if self.interfaces is not None:
-            self.zc = AsyncZeroconf(
-                interfaces=self.interfaces, ip_version=IPVersion.V4Only if ipv4_only else IPVersion.All
-            )
-        else:
-            self.zc = AsyncZeroconf(ip_version=IPVersion.V4Only if ipv4_only else IPVersion.All)
+        self.zc = AsyncZeroconf(
+            interfaces=self.interfaces or InterfaceChoice.All,
+            ip_version=IPVersion.V4Only if ipv4_only else IPVersion.All,
+        )
         try:
             self._count = self.tables()
             info = self._service_info(self._count)

@@ -7,6 +7,7 @@ import logging
 import signal
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -16,6 +17,9 @@ from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from server.room import Room
 from server.service import LobbyService, TableService
 from server.store import Store
+
+if TYPE_CHECKING:
+    from server.announce import Announcer
 
 log = logging.getLogger("cardtui.server")
 
@@ -44,9 +48,13 @@ class Running:
     store: Store
     port: int
     health: health.aio.HealthServicer
+    announcer: Announcer | None = None
 
     async def stop(self, grace: float = 2.0) -> None:
         """Tell every client, stop taking calls, let streams finish, close the store."""
+        if self.announcer is not None:  # first, so nobody on the LAN picks a server that is leaving
+            await self.announcer.stop()
+            self.announcer = None
         await self.health.enter_graceful_shutdown()
         self.room.close("The server is shutting down.")
         await self.server.stop(grace)
@@ -59,7 +67,12 @@ async def start(
     db: str | Path | None = None,
     bot_delay: float = 1.0,
     next_hand_delay: float = 4.0,
+    *,
+    tls: tuple[bytes, bytes] | None = None,
+    announce: bool = False,
+    announce_interfaces: list[str] | None = None,
 ) -> Running:
+    """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked."""
     store = Store(db if db is not None else default_db())
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay)
     restored = room.restore()
@@ -77,23 +90,44 @@ async def start(
         reflection.SERVICE_NAME,
     )
     reflection.enable_server_reflection(names, server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    if tls is not None:
+        cert, key = tls
+        bound = server.add_secure_port(f"{host}:{port}", grpc.ssl_server_credentials([(key, cert)]))
+    else:
+        bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         store.close()
         raise OSError(f"Cannot listen on {host}:{port}; is another server there?")
     await server.start()
     for name in ("", *names[:2]):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("serving on %s:%d, store %s", host, bound, store.path)
-    return Running(server, room, store, bound, health_servicer)
+    log.info("serving on %s:%d%s, store %s", host, bound, " with TLS" if tls else "", store.path)
+    announcer = None
+    if announce:
+        from server.announce import start_announcer
+
+        announcer = await start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces)
+    return Running(server, room, store, bound, health_servicer, announcer)
 
 
 async def serve_forever(
-    host: str, port: int, db: str | Path | None, bot_delay: float = 1.0, next_hand_delay: float = 4.0
+    host: str,
+    port: int,
+    db: str | Path | None,
+    bot_delay: float = 1.0,
+    next_hand_delay: float = 4.0,
+    *,
+    tls: tuple[bytes, bytes] | None = None,
+    announce: bool = False,
+    announce_interfaces: list[str] | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
-    running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay)
-    print(f"cardtui server on {host}:{running.port} (store: {running.store.path})", flush=True)
+    running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay,
+                          tls=tls, announce=announce, announce_interfaces=announce_interfaces)
+    secure = ", TLS" if tls else ""
+    print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure})", flush=True)
+    if running.announcer is not None:
+        print(f"announced on the LAN as {running.announcer.registered_name!r}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -62,6 +62,7 @@ class Room:
         bot_delay_ms: int = -1,
         password: str = "",
         private: bool = False,
+        away_after: int = 0,
     ) -> Table:
         if game not in GAMES:
             raise Refused("INVALID_ARGUMENT", f"There is no game called {game!r}; try one of: {', '.join(GAMES)}.")
@@ -84,6 +85,8 @@ class Room:
             raise Refused("INVALID_ARGUMENT", "The options must be a JSON object such as {\"chips\": 20}.")
         if not 0 <= turn_seconds <= 3600:
             raise Refused("INVALID_ARGUMENT", "The turn timer must be between 1 and 3600 seconds.")
+        if not 0 <= away_after <= 100:
+            raise Refused("INVALID_ARGUMENT", "Missed turns before a bot steps in must be between 1 and 100.")
         if not -1 <= bot_delay_ms <= 60_000:
             raise Refused("INVALID_ARGUMENT", "The bot delay must be between 0 and 60000 ms.")
         try:
@@ -99,6 +102,7 @@ class Room:
                 next_hand_delay=self.next_hand_delay,
                 password=digest(password) if password else "",
                 private=private,
+                away_after=away_after or 2,
             )
             table_id = secrets.token_hex(4)
             table = Table(table_id, entry, config, self)
@@ -125,7 +129,7 @@ class Room:
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
 
     def seats(self, table: Table) -> None:
-        self.store.save_seats(table.id, [(s.index, s.name, s.bot) for s in table.seats])
+        self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seats])
 
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play."""
@@ -137,8 +141,9 @@ class Room:
             config = TableConfig(**saved.config)
             config.next_hand_delay = self.next_hand_delay
             table = Table(saved.id, entry, config, self)
-            for index, name, bot in saved.seats:
-                table.seats[index].name, table.seats[index].bot = name, bot
+            for index, name, bot, away in saved.seats:
+                seat = table.seats[index]
+                seat.name, seat.bot, seat.away = name, bot, away
             for token, seat, name in saved.tokens:
                 if seat is None:
                     table.spectators[token] = name

@@ -69,6 +69,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 request.bot_delay_ms if request.HasField("bot_delay_ms") else -1,
                 request.password,
                 request.private,
+                request.away_after,
             ),
         )
         return table.summary()
@@ -101,6 +102,8 @@ class TableService(table_pb2_grpc.TableServicer):
     ) -> AsyncIterator[table_pb2.TableMessage]:
         grant = await guarded(context, lambda: self.room.grant(request.token))
         table = grant.table
+        if grant.seat is not None:
+            table.back(grant.seat)
         sub, opening = table.subscribe(grant.seat, request.after_seq)
         try:
             for msg in opening:

@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     bot INTEGER NOT NULL,
+    away INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS tokens (
@@ -64,7 +65,7 @@ class SavedTable:
     game: str
     name: str
     config: dict[str, Any]
-    seats: list[tuple[int, str, bool]]
+    seats: list[tuple[int, str, bool, bool]]
     log: list[tuple[int, str, int | None, dict[str, Any], int]]
     tokens: list[tuple[str, int | None, str]]
     hands: int
@@ -98,10 +99,10 @@ class Store:
         )
 
     # -- what a restart needs: seats, tokens, and each table's log of seeds and actions --
-    def save_seats(self, table_id: str, seats: list[tuple[int, str, bool]]) -> None:
+    def save_seats(self, table_id: str, seats: list[tuple[int, str, bool, bool]]) -> None:
         self.db.executemany(
-            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot) VALUES (?, ?, ?, ?)",
-            [(table_id, seat, name, int(bot)) for seat, name, bot in seats],
+            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, away) VALUES (?, ?, ?, ?, ?)",
+            [(table_id, seat, name, int(bot), int(away)) for seat, name, bot, away in seats],
         )
 
     def add_token(self, token: str, table_id: str, seat: int | None, name: str) -> None:
@@ -129,7 +130,7 @@ class Store:
         rows = self.db.execute("SELECT id, game, name, config FROM tables ORDER BY created").fetchall()
         for table_id, game, name, config in rows:
             seats = self.db.execute(
-                "SELECT seat, name, bot FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                "SELECT seat, name, bot, away FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
             ).fetchall()
             log = self.db.execute(
                 "SELECT n, kind, seat, data, seq FROM log WHERE table_id = ? ORDER BY n", (table_id,)
@@ -140,7 +141,7 @@ class Store:
             out.append(
                 SavedTable(
                     id=table_id, game=game, name=name, config=json.loads(config),
-                    seats=[(int(s), str(n), bool(b)) for s, n, b in seats],
+                    seats=[(int(s), str(n), bool(b), bool(a)) for s, n, b, a in seats],
                     log=[(int(n), str(k), None if s is None else int(s), json.loads(d), int(q))
                          for n, k, s, d, q in log],
                     tokens=[(str(t), None if s is None else int(s), str(n)) for t, s, n in tokens],

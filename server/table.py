@@ -46,12 +46,19 @@ class Refused(Exception):
 class Seat:
     index: int
     name: str = ""
-    token: str | None = None  # a person's seat token
-    bot: bool = False  # a bot plays this seat now
+    token: str | None = None  # a person's seat token (kept while they are away)
+    bot: bool = False  # a bot's seat from the start
+    away: bool = False  # the person is away or left: a bot plays for them meanwhile
+    missed: int = 0  # turns in a row the timer played for the person
 
     @property
     def taken(self) -> bool:
         return self.bot or self.token is not None
+
+    @property
+    def botted(self) -> bool:
+        """A bot plays this seat now."""
+        return self.bot or self.away
 
 
 @dataclass
@@ -62,6 +69,7 @@ class TableConfig:
     bots: int
     options: dict[str, Any]
     turn_seconds: float = 30.0
+    away_after: int = 2
     bot_delay: float = 1.0
     next_hand_delay: float = 4.0
     password: str = ""
@@ -145,7 +153,7 @@ class Table:
     def seat_summaries(self) -> list[common_pb2.SeatSummary]:
         return [
             common_pb2.SeatSummary(
-                seat=s.index, name=s.name, bot=s.bot, taken=s.taken, team=self._team(s.index)
+                seat=s.index, name=s.name, bot=s.botted, taken=s.taken, team=self._team(s.index), away=s.away
             )
             for s in self.seats
         ]
@@ -156,9 +164,7 @@ class Table:
     def sit(self, name: str, seat: int, token: str) -> int:
         """Seat a person; a seat a person left (a bot plays it) may be taken back."""
         if seat < 0:
-            free = [s for s in self.seats if not s.taken] or [
-                s for s in self.seats if s.bot and s.token is None and s.name.endswith("(away)")
-            ]
+            free = [s for s in self.seats if not s.taken]
             if not free:
                 raise Refused("RESOURCE_EXHAUSTED", "This table has no free seat.")
             target = free[0]
@@ -166,11 +172,10 @@ class Table:
             if seat >= len(self.seats):
                 raise Refused("INVALID_ARGUMENT", f"This table has seats 0 to {len(self.seats) - 1}.")
             target = self.seats[seat]
-            if target.token is not None or (target.bot and not target.name.endswith("(away)")):
+            if target.taken:
                 raise Refused("FAILED_PRECONDITION", f"Seat {seat} is taken.")
-        if self.state is not None and not target.bot:
-            raise Refused("FAILED_PRECONDITION", "The game has started; that seat is not open.")
-        target.name, target.token, target.bot = name, token, False
+        # A seat someone left mid-game is open: the newcomer takes over from the bot.
+        target.name, target.token, target.away, target.missed = name, token, False, 0
         if self.state is not None:
             self._schedule()  # a person takes a seat back from the bot: their timer runs
         self.journal.seats(self)
@@ -187,8 +192,7 @@ class Table:
             s.name = ""
             text = f"{name} leaves the table."
         else:
-            s.bot = True
-            s.name = f"{name} (away)"
+            s.away = True
             text = f"{name} leaves; a bot plays the seat until someone takes it."
             self._schedule()
         self.journal.seats(self)
@@ -237,7 +241,18 @@ class Table:
         except ValueError as e:
             raise Refused("INVALID_ARGUMENT", str(e)) from None
         self._apply(seat, action)
+        self.back(seat)
         return self.seq
+
+    def back(self, seat: int) -> None:
+        """The person at ``seat`` is here (acted or reconnected): their seat is theirs again."""
+        s = self.seats[seat]
+        s.missed = 0
+        if s.away and s.token is not None:
+            s.away = False
+            self.journal.seats(self)
+            self._schedule()
+            self._announce(Event("back", EVERYONE, f"{s.name} is back and plays again.", seat))
 
     def _apply(self, seat: int, action: Action) -> None:
         try:
@@ -300,10 +315,10 @@ class Table:
         loop = asyncio.get_running_loop()
         window = self.game.timeout_ms(self.state)
         seconds = window / 1000 if window is not None else self.config.turn_seconds
-        if any(not self.seats[s].bot for s in waiting) or window is not None:
+        if any(not self.seats[s].botted for s in waiting) or window is not None:
             self.deadline = loop.time() + seconds
             self._timer = loop.call_later(seconds, self._expire)
-        if any(self.seats[s].bot for s in waiting):
+        if any(self.seats[s].botted for s in waiting):
             delay = self.config.bot_delay * (0.6 + 0.8 * self.rng.random())
             if window is not None:
                 delay = min(delay, seconds / 2)
@@ -321,12 +336,25 @@ class Table:
                 action = self.game.default_action(self.state, seat)
                 events += self.game.apply(self.state, seat, action)
                 steps.append(("act", seat, action_data(action)))
+                events += self._missed(seat)
         self._changed(events, *steps)
+
+    def _missed(self, seat: int) -> list[Event]:
+        """A person's timer ran out; after ``away_after`` in a row a bot plays for them."""
+        s = self.seats[seat]
+        if s.botted:
+            return []
+        s.missed += 1
+        if s.missed < self.config.away_after:
+            return []
+        s.away = True
+        self.journal.seats(self)
+        return [Event("away", EVERYONE, f"{s.name} is away: a bot plays for them until they return.", seat)]
 
     def _bots_move(self) -> None:
         self._bot_timer = None
         for seat in self.game.to_act(self.state):
-            if not self.seats[seat].bot or seat not in self.game.to_act(self.state):
+            if not self.seats[seat].botted or seat not in self.game.to_act(self.state):
                 continue
             legal = self.game.legal_actions(self.state, seat)
             if not legal:

@@ -21,18 +21,20 @@ class Action(_message.Message):
     def __init__(self, type: _Optional[str] = ..., amount: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., value: _Optional[str] = ..., max_amount: _Optional[int] = ...) -> None: ...
 
 class SeatSummary(_message.Message):
-    __slots__ = ("seat", "name", "bot", "taken", "team")
+    __slots__ = ("seat", "name", "bot", "taken", "team", "away")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     TAKEN_FIELD_NUMBER: _ClassVar[int]
     TEAM_FIELD_NUMBER: _ClassVar[int]
+    AWAY_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     bot: bool
     taken: bool
     team: int
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., taken: _Optional[bool] = ..., team: _Optional[int] = ...) -> None: ...
+    away: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[bool] = ..., taken: _Optional[bool] = ..., team: _Optional[int] = ..., away: _Optional[bool] = ...) -> None: ...
 
 class TableSummary(_message.Message):
     __slots__ = ("id", "game", "name", "seats", "spectators", "options_json", "has_password", "private", "status")

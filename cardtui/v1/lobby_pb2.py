@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/lobby.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"\x10\n\x0eGetInfoRequest\"g\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x14\n\x0coptions_json\x18\x05 \x01(\t\"R\n\nServerInfo\x12\x0f\n\x07version\x18\x01 \x01(\t\x12#\n\x05games\x18\x02 \x03(\x0b\x32\x14.cardtui.v1.GameInfo\x12\x0e\n\x06tables\x18\x03 \x01(\x05\"\x13\n\x11ListTablesRequest\">\n\x12ListTablesResponse\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.TableSummary\"\xc8\x01\n\x12\x43reateTableRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x0c\n\x04\x62ots\x18\x04 \x01(\x05\x12\x14\n\x0coptions_json\x18\x05 \x01(\t\x12\x14\n\x0cturn_seconds\x18\x06 \x01(\x05\x12\x19\n\x0c\x62ot_delay_ms\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x08 \x01(\t\x12\x0f\n\x07private\x18\t \x01(\x08\x42\x0f\n\r_bot_delay_ms\"`\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x04 \x01(\tB\x07\n\x05_seat\"C\n\x0fSpectateRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\"T\n\x0cJoinResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\'\n\x05table\x18\x03 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\"\x1d\n\x0cLeaveRequest\x12\r\n\x05token\x18\x01 \x01(\t\"\x0f\n\rLeaveResponse2\xa2\x03\n\x05Lobby\x12=\n\x07GetInfo\x12\x1a.cardtui.v1.GetInfoRequest\x1a\x16.cardtui.v1.ServerInfo\x12K\n\nListTables\x12\x1d.cardtui.v1.ListTablesRequest\x1a\x1e.cardtui.v1.ListTablesResponse\x12G\n\x0b\x43reateTable\x12\x1e.cardtui.v1.CreateTableRequest\x1a\x18.cardtui.v1.TableSummary\x12\x43\n\tJoinTable\x12\x1c.cardtui.v1.JoinTableRequest\x1a\x18.cardtui.v1.JoinResponse\x12\x41\n\x08Spectate\x12\x1b.cardtui.v1.SpectateRequest\x1a\x18.cardtui.v1.JoinResponse\x12<\n\x05Leave\x12\x18.cardtui.v1.LeaveRequest\x1a\x19.cardtui.v1.LeaveResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/lobby.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"\x10\n\x0eGetInfoRequest\"g\n\x08GameInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x13\n\x0bmin_players\x18\x03 \x01(\x05\x12\x13\n\x0bmax_players\x18\x04 \x01(\x05\x12\x14\n\x0coptions_json\x18\x05 \x01(\t\"R\n\nServerInfo\x12\x0f\n\x07version\x18\x01 \x01(\t\x12#\n\x05games\x18\x02 \x03(\x0b\x32\x14.cardtui.v1.GameInfo\x12\x0e\n\x06tables\x18\x03 \x01(\x05\"\x13\n\x11ListTablesRequest\">\n\x12ListTablesResponse\x12(\n\x06tables\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.TableSummary\"\xdc\x01\n\x12\x43reateTableRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\x05\x12\x0c\n\x04\x62ots\x18\x04 \x01(\x05\x12\x14\n\x0coptions_json\x18\x05 \x01(\t\x12\x14\n\x0cturn_seconds\x18\x06 \x01(\x05\x12\x19\n\x0c\x62ot_delay_ms\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x08 \x01(\t\x12\x0f\n\x07private\x18\t \x01(\x08\x12\x12\n\naway_after\x18\n \x01(\x05\x42\x0f\n\r_bot_delay_ms\"`\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\x04seat\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08password\x18\x04 \x01(\tB\x07\n\x05_seat\"C\n\x0fSpectateRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\"T\n\x0cJoinResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\'\n\x05table\x18\x03 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\"\x1d\n\x0cLeaveRequest\x12\r\n\x05token\x18\x01 \x01(\t\"\x0f\n\rLeaveResponse2\xa2\x03\n\x05Lobby\x12=\n\x07GetInfo\x12\x1a.cardtui.v1.GetInfoRequest\x1a\x16.cardtui.v1.ServerInfo\x12K\n\nListTables\x12\x1d.cardtui.v1.ListTablesRequest\x1a\x1e.cardtui.v1.ListTablesResponse\x12G\n\x0b\x43reateTable\x12\x1e.cardtui.v1.CreateTableRequest\x1a\x18.cardtui.v1.TableSummary\x12\x43\n\tJoinTable\x12\x1c.cardtui.v1.JoinTableRequest\x1a\x18.cardtui.v1.JoinResponse\x12\x41\n\x08Spectate\x12\x1b.cardtui.v1.SpectateRequest\x1a\x18.cardtui.v1.JoinResponse\x12<\n\x05Leave\x12\x18.cardtui.v1.LeaveRequest\x1a\x19.cardtui.v1.LeaveResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -43,17 +43,17 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LISTTABLESRESPONSE']._serialized_start=291
   _globals['_LISTTABLESRESPONSE']._serialized_end=353
   _globals['_CREATETABLEREQUEST']._serialized_start=356
-  _globals['_CREATETABLEREQUEST']._serialized_end=556
-  _globals['_JOINTABLEREQUEST']._serialized_start=558
-  _globals['_JOINTABLEREQUEST']._serialized_end=654
-  _globals['_SPECTATEREQUEST']._serialized_start=656
-  _globals['_SPECTATEREQUEST']._serialized_end=723
-  _globals['_JOINRESPONSE']._serialized_start=725
-  _globals['_JOINRESPONSE']._serialized_end=809
-  _globals['_LEAVEREQUEST']._serialized_start=811
-  _globals['_LEAVEREQUEST']._serialized_end=840
-  _globals['_LEAVERESPONSE']._serialized_start=842
-  _globals['_LEAVERESPONSE']._serialized_end=857
-  _globals['_LOBBY']._serialized_start=860
-  _globals['_LOBBY']._serialized_end=1278
+  _globals['_CREATETABLEREQUEST']._serialized_end=576
+  _globals['_JOINTABLEREQUEST']._serialized_start=578
+  _globals['_JOINTABLEREQUEST']._serialized_end=674
+  _globals['_SPECTATEREQUEST']._serialized_start=676
+  _globals['_SPECTATEREQUEST']._serialized_end=743
+  _globals['_JOINRESPONSE']._serialized_start=745
+  _globals['_JOINRESPONSE']._serialized_end=829
+  _globals['_LEAVEREQUEST']._serialized_start=831
+  _globals['_LEAVEREQUEST']._serialized_end=860
+  _globals['_LEAVERESPONSE']._serialized_start=862
+  _globals['_LEAVERESPONSE']._serialized_end=877
+  _globals['_LOBBY']._serialized_start=880
+  _globals['_LOBBY']._serialized_end=1298
 # @@protoc_insertion_point(module_scope)

@@ -46,7 +46,7 @@ class ListTablesResponse(_message.Message):
     def __init__(self, tables: _Optional[_Iterable[_Union[_common_pb2.TableSummary, _Mapping]]] = ...) -> None: ...
 
 class CreateTableRequest(_message.Message):
-    __slots__ = ("game", "name", "seats", "bots", "options_json", "turn_seconds", "bot_delay_ms", "password", "private")
+    __slots__ = ("game", "name", "seats", "bots", "options_json", "turn_seconds", "bot_delay_ms", "password", "private", "away_after")
     GAME_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +56,7 @@ class CreateTableRequest(_message.Message):
     BOT_DELAY_MS_FIELD_NUMBER: _ClassVar[int]
     PASSWORD_FIELD_NUMBER: _ClassVar[int]
     PRIVATE_FIELD_NUMBER: _ClassVar[int]
+    AWAY_AFTER_FIELD_NUMBER: _ClassVar[int]
     game: str
     name: str
     seats: int
@@ -65,7 +66,8 @@ class CreateTableRequest(_message.Message):
     bot_delay_ms: int
     password: str
     private: bool
-    def __init__(self, game: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., bots: _Optional[int] = ..., options_json: _Optional[str] = ..., turn_seconds: _Optional[int] = ..., bot_delay_ms: _Optional[int] = ..., password: _Optional[str] = ..., private: _Optional[bool] = ...) -> None: ...
+    away_after: int
+    def __init__(self, game: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[int] = ..., bots: _Optional[int] = ..., options_json: _Optional[str] = ..., turn_seconds: _Optional[int] = ..., bot_delay_ms: _Optional[int] = ..., password: _Optional[str] = ..., private: _Optional[bool] = ..., away_after: _Optional[int] = ...) -> None: ...
 
 class JoinTableRequest(_message.Message):
     __slots__ = ("table_id", "name", "seat", "password")

@@ -16,6 +16,7 @@ class Board(Widget):
 
     view: reactive[dict[str, Any]] = reactive(dict, always_update=True)
     seats: reactive[list[tuple[str, bool]]] = reactive(list, always_update=True)
+    away: set[int] = set()  # noqa: RUF012 - replaced whole, never mutated
 
     def __init__(self, seat: int | None, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -47,7 +48,7 @@ class Board(Widget):
         name, bot = self.seats[seat] if seat < len(self.seats) else (f"seat {seat + 1}", False)
         out = Text(name, style="bold green" if seat == self.seat else "bold")
         if bot:
-            out.append(" [bot]" if not name.endswith("(away)") else " [bot plays]", style="dim")
+            out.append(" [away: a bot plays]" if seat in self.away else " [bot]", style="dim")
         if seat == self.seat:
             out.append(" (you)", style="green")
         return out

@@ -261,10 +261,51 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
 
 
 async def test_turn_timer_plays_the_default_action(server: Running) -> None:
-    _, players = await seated(server, 2, bots=1, turn_seconds=1)
+    _, players = await seated(server, 2, bots=1, turn_seconds=1, away_after=100)
     (p,) = players
     p.subscribe()
     await p.wait_for(lambda q: any(m.kind == "hand_end" for m in q.events), timeout=15)
     mine = [m.text for m in p.events if m.kind == "action" and m.seat == p.seat]
     assert mine and all("passes" in t or "checks" in t for t in mine)
     await p.close()
+
+
+async def test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back(server: Running) -> None:
+    table_id, (p,) = await seated(server, 2, bots=1, turn_seconds=1, away_after=2)
+    table = server.room.tables[table_id]
+    watcher = await Player(p.address).spectate(table_id)
+    watcher.subscribe()
+    await watcher.wait_for(lambda q: any(e.kind == "away" for e in q.events), timeout=15)
+    assert table.seats[p.seat].away
+    summary = next(s for s in watcher.last_view.seats if s.seat == p.seat)
+    assert summary.away and summary.bot, "the table sees who is playing"
+    # The bot plays the seat at bot speed now, not at the turn timer's.
+    away_at = max(e.seq for e in watcher.events if e.kind == "away")
+    await watcher.wait_for(
+        lambda q: any(e.kind == "action" and e.seat == p.seat and e.seq > away_at for e in q.events), timeout=3
+    )
+    # Coming back (subscribing with the seat's token) hands the seat back.
+    p.subscribe()
+    await watcher.wait_for(lambda q: any(e.kind == "back" for e in q.events), timeout=5)
+    assert not table.seats[p.seat].away and table.seats[p.seat].missed == 0
+    for q in (p, watcher):
+        await q.close()
+
+
+async def test_a_stuck_subscriber_is_dropped_without_slowing_the_table(server: Running) -> None:
+    from server.table import Subscriber
+
+    table_id = await create(server, game="cacho", seats=4, bots=4)
+    table = server.room.tables[table_id]
+    stuck = Subscriber(None, asyncio.Queue(5))  # never read; a tiny queue overflows fast
+    table.subscribers.add(stuck)
+    reader = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
+    reader.subscribe()
+    await reader.wait_for(lambda q: len(q.messages) > 20, timeout=15)
+    assert stuck.dropped and stuck not in table.subscribers
+    drained = []
+    while not stuck.queue.empty():
+        drained.append(stuck.queue.get_nowait())
+    assert drained[-1] is None, "the dropped stream is told to resubscribe"
+    assert reader.task is not None and not reader.task.done(), "the live reader keeps going"
+    await reader.close()
