@@ -16,7 +16,7 @@ class Board(Widget):
 
     view: reactive[dict[str, Any]] = reactive(dict, always_update=True)
     seats: reactive[list[tuple[str, bool]]] = reactive(list, always_update=True)
-    away: set[int] = set()  # noqa: RUF012 - replaced whole, never mutated
+    away: set[int] = set()
 
     def __init__(self, seat: int | None, id: str | None = None) -> None:
         super().__init__(id=id)
