@@ -1,4 +1,8 @@
-"""The action bar: one numbered button per legal action; amounts are picked with +/-."""
+"""The action bar: one numbered button per legal action; amounts and signals are picked with +/-.
+
+Truco offers up to nine things at once (three cards, calls, the deck, eight signals): the
+signals share one numbered button whose gesture +/- cycles, so every choice keeps a key.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,15 @@ from textual.reactive import reactive
 from textual.widgets import Button, Static
 
 from cardtui.v1 import common_pb2
-from client.labels import label
+from client.labels import label_text
 
 SIZED = ("bet", "raise")
 """Action types offered at many amounts: shown as one button with an adjustable amount."""
+CYCLED = ("signal",)
+"""Action types offered in many kinds: one button; +/- goes round the kinds."""
+GROUPED = SIZED + CYCLED
+MANY = 3
+"""More choices than this are laid out as a compact grid, so none falls off the edge."""
 
 
 class ActionBar(Horizontal):
@@ -33,11 +42,11 @@ class ActionBar(Horizontal):
         groups: dict[str, list[common_pb2.Action]] = {}
         order: list[list[common_pb2.Action]] = []
         for a in legal:
-            if a.type in SIZED and a.type in groups:
+            if a.type in GROUPED and a.type in groups:
                 groups[a.type].append(a)
                 continue
             group = [a]
-            if a.type in SIZED:
+            if a.type in GROUPED:
                 groups[a.type] = group
             order.append(group)
         self.choices = order
@@ -50,15 +59,22 @@ class ActionBar(Horizontal):
 
     def _render_buttons(self) -> None:
         self.remove_children()
+        many = len(self.choices) > MANY
+        self.set_class(many, "-many")
         if not self.choices:
             self.mount(Static(Text("Nothing to do right now.", style="dim"), classes="idle"))
             return
         for n, group in enumerate(self.choices, start=1):
             action = self._current(group)
-            text = f"{n} {label(self.game, action)}"
-            if len(group) > 1:
-                text += f" (±: {group[0].amount}–{group[-1].amount})"
-            self.mount(ActButton(n, text))
+            text = Text(f"{n} ")
+            text.append_text(label_text(self.game, action))
+            if len(group) > 1 and group[0].type in CYCLED:
+                text.append(" ±", style="dim")
+            elif len(group) > 1:
+                text.append(f" (±: {group[0].amount}–{group[-1].amount})")
+            button = ActButton(n, text)
+            button.compact = many
+            self.mount(button)
 
     def choose(self, n: int) -> None:
         if 1 <= n <= len(self.choices):
@@ -68,7 +84,8 @@ class ActionBar(Horizontal):
         for group in self.choices:
             if len(group) > 1:
                 kind = group[0].type
-                self.picked[kind] = max(0, min(len(group) - 1, self.picked.get(kind, 0) + step))
+                i = self.picked.get(kind, 0) + step
+                self.picked[kind] = i % len(group) if kind in CYCLED else max(0, min(len(group) - 1, i))
         self._render_buttons()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -82,6 +99,6 @@ class ActButton(Button):
 
     can_focus = False
 
-    def __init__(self, number: int, text: str) -> None:
+    def __init__(self, number: int, text: str | Text) -> None:
         super().__init__(text, classes="act")
         self.number = number

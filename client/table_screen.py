@@ -163,23 +163,24 @@ class TableScreen(Screen[None]):
 
     def _tick(self) -> None:
         line = self.query_one("#turn-line", Static)
-        to_act = self.view.get("to_act")
         if self.view.get("waiting"):
             line.update(Text("Waiting for players to take the open seats…", style="italic"))
             return
-        if to_act is None:
+        to_act = self.view.get("to_act")
+        waiting = [] if to_act is None else list(to_act) if isinstance(to_act, list) else [to_act]
+        if not waiting:
             line.update(Text("Next hand soon…" if self.view.get("hand_over") else ""))
             return
+        seats = getattr(self.query_one("#board"), "seats", None) or []
         names = [s.name for s in self.summary.seats]
-        board = self.query_one("#board")
-        seats = getattr(board, "seats", None) or []
-        who = seats[to_act][0] if to_act < len(seats) else (names[to_act] if to_act < len(names) else str(to_act))
-        left = ""
-        if self.deadline is not None:
-            left = f" · {max(0, self.deadline - time.monotonic()):.0f} s"
-        mine = to_act == self.seat
-        line.update(Text(("Your turn" if mine else f"{who} to act") + left,
-                         style="bold reverse" if mine else "bold"))
+
+        def who(s: int) -> str:
+            return seats[s][0] if s < len(seats) else (names[s] if s < len(names) else str(s))
+
+        left = f" · {max(0, self.deadline - time.monotonic()):.0f} s" if self.deadline is not None else ""
+        mine = self.seat in waiting
+        text = "Your turn" if mine else f"{', '.join(who(s) for s in waiting)} to act"
+        line.update(Text(text + left, style="bold reverse" if mine else "bold"))
 
     # -- acting and chatting -------------------------------------------------------
     @on(ActionBar.Chosen)

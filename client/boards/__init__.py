@@ -6,8 +6,13 @@ from textual.widget import Widget
 
 from client.boards.base import Board
 from client.boards.cacho import CachoBoard
+from client.boards.truco import ArgentinoBoard, PaulistaBoard
 
-BOARDS: dict[str, type[Board]] = {"cacho": CachoBoard}
+BOARDS: dict[str, type[Board]] = {
+    "cacho": CachoBoard,
+    "truco_paulista": PaulistaBoard,
+    "truco_argentino": ArgentinoBoard,
+}
 
 
 def board_for(game: str, seat: int | None) -> Widget:
