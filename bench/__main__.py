@@ -2,7 +2,9 @@
 
 Sections: engine (Cacho hands/s with bots), load (real server vs a bare fan-out server
 over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
-pytruco; bots vs random play). ``--only`` picks sections; ``--quick`` shrinks every run.
+pytruco; bots vs random play), soak (minutes of bots with watchers churning: lost and
+duplicated events, latency against the bare server, memory at the start and the end).
+``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
 from __future__ import annotations
@@ -50,7 +52,21 @@ def truco_section(quick: bool) -> None:
     truco.bots(print=print, matches=40 if quick else 200)
 
 
-SECTIONS = {"engine": engine_section, "load": load_section, "melds": melds_section, "truco": truco_section}
+def soak_section(quick: bool) -> None:
+    from bench.soak import soak
+
+    tables, seconds = (50, 20.0) if quick else (200, 180.0)
+    print(f"== soak: {tables} tables of bots for {seconds:.0f} s, watchers joining, leaving, dropping, resuming")
+    asyncio.run(soak(tables=tables, seconds=seconds))
+
+
+SECTIONS = {
+    "engine": engine_section,
+    "load": load_section,
+    "melds": melds_section,
+    "truco": truco_section,
+    "soak": soak_section,
+}
 
 
 def main() -> None:

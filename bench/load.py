@@ -193,7 +193,8 @@ async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], ou
         proc, port = start_process(["-m", "bench.bare"], "port")
     else:
         proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:",
-                                    "--next-hand-delay", "50", "--log-level", "warning"], "server on")
+                                    "--next-hand-delay", "50", "--log-level", "warning", "--no-announce",
+                                    "--max-actions", "1e6", "--max-tables", "1e6"], "server on")
     name = "bare" if bare else "cardtui"
     try:
         rss0 = rss_kb(proc.pid)

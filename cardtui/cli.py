@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, play, sim, history."""
+"""The ``cardtui`` command: serve, connect, cert, play, sim, history."""
 
 from __future__ import annotations
 
@@ -11,6 +11,12 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from client.discovery import Found
+
+DISCOVERY_SECONDS = 2.0
 
 
 def _name() -> str:
@@ -23,20 +29,107 @@ def _name() -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     from server.app import serve_forever
 
+    tls: tuple[bytes, bytes] | None = None
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("cardtui: TLS needs both --tls-cert and --tls-key.", file=sys.stderr)
+        return 2
+    if args.tls_cert:
+        from cardtui.certs import load_pair
+
+        try:
+            tls = load_pair(args.tls_cert, args.tls_key)
+        except ValueError as e:
+            print(f"cardtui: {e}", file=sys.stderr)
+            return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    from server.limits import Limits
+
+    limits = Limits(args.max_actions, args.max_chat, args.max_tables)
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
-                                  next_hand_delay=args.next_hand_delay / 1000))
+                                  next_hand_delay=args.next_hand_delay / 1000,
+                                  tls=tls, announce=not args.no_announce, limits=limits))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
     return 0
 
 
+def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> Found | None:
+    """One of the servers discovery found: the only one, or the one the person picks by number."""
+    if len(found) == 1:
+        print(f"Found {found[0].line()}.")
+        return found[0]
+    print("Servers on this network:")
+    for n, server in enumerate(found, start=1):
+        print(f"  {n}. {server.line()}")
+    while True:
+        try:
+            answer = ask(f"Connect to which one (1-{len(found)}, Enter to cancel)? ").strip()
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return None
+        if not answer:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(found):
+            return found[int(answer) - 1]
+        print(f"Type a number from 1 to {len(found)}.")
+
+
 def cmd_connect(args: argparse.Namespace) -> int:
     from client.app import CardApp
 
-    CardApp(args.target, args.name, spectate=args.spectate).run()
+    tls_ca: bytes | None = None
+    if args.tls_ca:
+        from cardtui.certs import load_ca
+
+        try:
+            tls_ca = load_ca(args.tls_ca)
+        except ValueError as e:
+            print(f"cardtui: {e}", file=sys.stderr)
+            return 2
+    target = args.target
+    if target is None:
+        from client.discovery import discover
+
+        print(f"Looking for cardtui servers on this network ({DISCOVERY_SECONDS:g} s)…", flush=True)
+        found = asyncio.run(discover(DISCOVERY_SECONDS))
+        if not found:
+            print("cardtui: no server answered on this network. Give its address instead: "
+                  "cardtui connect HOST:PORT (for one on this machine: cardtui connect 127.0.0.1).", file=sys.stderr)
+            return 1
+        chosen = choose_server(found)
+        if chosen is None:
+            return 1
+        if chosen.tls and tls_ca is None:
+            print(f"cardtui: {chosen.name} uses TLS. Ask its host for the certificate and connect with "
+                  f"cardtui connect --tls-ca FILE {chosen.target}", file=sys.stderr)
+            return 2
+        if not chosen.tls and tls_ca is not None:
+            print(f"cardtui: {chosen.name} does not use TLS; connect without --tls-ca.", file=sys.stderr)
+            return 2
+        target = chosen.target
+    CardApp(target, args.name, spectate=args.spectate, tls_ca=tls_ca).run()
+    return 0
+
+
+def cmd_cert(args: argparse.Namespace) -> int:
+    from cardtui.certs import default_hosts, make
+
+    hosts = args.host or default_hosts()
+    try:
+        made = make(args.out, hosts, days=args.days, force=args.force)
+    except (ValueError, OSError) as e:
+        print(f"cardtui: {e}", file=sys.stderr)
+        return 1
+    print(f"certificate: {made.cert_path}")
+    print(f"key:         {made.key_path} (keep it private)")
+    print(f"valid for:   {', '.join(made.names)}")
+    print(f"SHA-256 fingerprint: {made.fingerprint}")
+    print(f"serve with:  cardtui serve --host 0.0.0.0 --tls-cert {made.cert_path} --tls-key {made.key_path}")
+    print(f"players:     copy {made.cert_path.name} and run cardtui connect --tls-ca {made.cert_path.name} HOST; "
+          "compare the fingerprint with `openssl x509 -noout -fingerprint -sha256 -in "
+          f"{made.cert_path.name}`")
     return 0
 
 
@@ -120,14 +213,37 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help="pause before bots act")
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help="pause after a hand ends, so people see the result")
-    s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
+                   help="actions per second one connection may send (default 20)")
+    s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
+                   help="chat lines per second one connection may send (default 2)")
+    s.add_argument("--max-tables", type=float, default=20.0, metavar="N",
+                   help="tables one connection may open in a burst; then one every 3 s (default 20)")
+    s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
+                   help="how much the server logs (default: info)")
+    s.add_argument("--tls-cert", metavar="FILE", help="serve TLS with this PEM certificate (see: cardtui cert)")
+    s.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert")
+    s.add_argument("--no-announce", action="store_true",
+                   help="do not announce the server on the LAN (mDNS); players then need HOST:PORT")
     s.set_defaults(run=cmd_serve)
 
     c = sub.add_parser("connect", help="open the client on a server")
-    c.add_argument("target", nargs="?", default="127.0.0.1", help="HOST[:PORT] (default 127.0.0.1:50051)")
+    c.add_argument("target", nargs="?", default=None,
+                   help="HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN")
+    c.add_argument("--tls-ca", metavar="FILE", help="the server's certificate (PEM): connect with TLS, trusting it")
     c.add_argument("--name", default=_name(), help="your name at the tables")
     c.add_argument("--spectate", metavar="TABLE", help="watch this table, read-only")
     c.set_defaults(run=cmd_connect)
+
+    ce = sub.add_parser("cert", help="make a self-signed TLS certificate and key for this server")
+    ce.add_argument("--host", action="append", metavar="NAME",
+                    help="a host name or IP address clients will dial (repeat it; default: this machine's "
+                         "names and LAN addresses); localhost and 127.0.0.1 are always included")
+    ce.add_argument("--out", default=".", metavar="DIR",
+                    help="directory for cardtui.crt and cardtui.key (default: the current one)")
+    ce.add_argument("--days", type=int, default=825, help="how long the certificate is valid (default: 825)")
+    ce.add_argument("--force", action="store_true", help="replace an existing certificate and key")
+    ce.set_defaults(run=cmd_cert)
 
     pl = sub.add_parser("play", help="start a local server and open the client on it")
     pl.add_argument("--name", default=_name())

@@ -25,19 +25,21 @@ class CardApp(App[None]):
         player: str,
         spectate: str | None = None,
         host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None,
+        tls_ca: bytes | None = None,
     ) -> None:
         super().__init__()
         self.target = target
         self.player = player
         self.spectate_id = spectate
         self.host = host
+        self.tls_ca = tls_ca
         self.stop_host: Callable[[], Awaitable[None]] | None = None
         self.conn: Connection | None = None
 
     async def on_mount(self) -> None:
         if self.host is not None:  # `cardtui play` hosts a server in this process first
             self.target, self.stop_host = await self.host()
-        self.conn = Connection.open(self.target)
+        self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
         self.sub_title = f"{self.player} @ {self.conn.target}"
         await self.push_screen(LobbyScreen())
         if self.spectate_id:

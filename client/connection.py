@@ -53,9 +53,14 @@ class Connection:
     table: table_pb2_grpc.TableStub
 
     @classmethod
-    def open(cls, target: str) -> Connection:
+    def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
+        """A channel to ``target``; with ``tls_ca`` (PEM) it is TLS and trusts that certificate only."""
         addr = address(target)
-        channel = grpc.aio.insecure_channel(addr, options=CHANNEL_OPTIONS)
+        if tls_ca is not None:
+            creds = grpc.ssl_channel_credentials(root_certificates=tls_ca)
+            channel = grpc.aio.secure_channel(addr, creds, options=CHANNEL_OPTIONS)
+        else:
+            channel = grpc.aio.insecure_channel(addr, options=CHANNEL_OPTIONS)
         return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), table_pb2_grpc.TableStub(channel))
 
     async def close(self) -> None:

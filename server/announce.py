@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable
 
 import ifaddr
-from zeroconf import InterfaceChoice, IPVersion, NonUniqueNameException, ServiceInfo
+from zeroconf import InterfaceChoice, IPVersion, ServiceInfo
 from zeroconf.asyncio import AsyncZeroconf
 
 import cardtui
@@ -84,18 +84,21 @@ class Announcer:
         self.info: ServiceInfo | None = None
         self._count = -1
         self._watch: asyncio.Task[None] | None = None
+        self._starting: asyncio.Task[bool] | None = None
 
     def properties(self, count: int) -> dict[str, str]:
         return {"version": cardtui.__version__, "tables": str(count), "tls": "1" if self.tls else "0"}
 
     def _service_info(self, count: int, full_name: str | None = None) -> ServiceInfo:
-        host = self.name.replace(" ", "-")
+        # A host name of its own: two servers on one machine may listen on different addresses, and
+        # address records under a shared name would merge in every client's cache.
+        label = f"{self.name.replace(' ', '-')[:40]}-cardtui-{self.port}"
         return ServiceInfo(
             SERVICE_TYPE,
             full_name or f"{self.name}.{SERVICE_TYPE}",
             port=self.port,
             properties=self.properties(count),
-            server=f"{host}.local.",
+            server=f"{label}.local.",
             parsed_addresses=self.addresses,
         )
 
@@ -123,6 +126,25 @@ class Announcer:
             raise
         self._watch = asyncio.create_task(self._keep_current(), name="cardtui-announce")
 
+    def launch(self) -> None:
+        """Register in the background: probing takes a second or two, and serving need not wait."""
+        self._starting = asyncio.create_task(self._start_logged(), name="cardtui-announce-start")
+
+    async def _start_logged(self) -> bool:
+        try:
+            await self.start()
+        except Exception as err:  # multicast refused, a name clash, ...: the server runs on regardless
+            log.warning("not announced on the LAN (%s); clients can still connect by HOST:PORT", err)
+            return False
+        log.info("announced on the LAN as %r", self.registered_name)
+        return True
+
+    async def announced(self) -> bool:
+        """Wait for a launched registration; whether the server is now announced."""
+        if self._starting is None:
+            return self.info is not None
+        return await asyncio.shield(self._starting)
+
     async def refresh(self) -> None:
         """Re-announce the TXT if the table count changed; a no-op otherwise, so cheap to call."""
         if self.zc is None or self.info is None:
@@ -145,6 +167,10 @@ class Announcer:
 
     async def stop(self) -> None:
         """Say goodbye on the LAN (clients drop the entry) and close the sockets."""
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()  # closes what it opened
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._starting
         if self._watch is not None:
             self._watch.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -163,19 +189,24 @@ class Announcer:
             self.info = None
 
 
-async def start_announcer(
+def start_announcer(
     port: int, tables: Callable[[], int], tls: bool, listen_host: str, interfaces: list[str] | None = None
 ) -> Announcer | None:
-    """An announcer for a server listening on ``listen_host``, or None (logged) if the LAN refuses."""
+    """An announcer for a server listening on ``listen_host``, registering in the background.
+
+    None (logged) if there is no address to announce.
+    """
     try:
         addresses = announced_addresses(listen_host, interfaces)
-        if interfaces is None and listen_host.strip("[]") not in WILDCARDS:
-            # Listening on one address: announce there only, so nobody is sent to 127.0.0.1 of theirs.
-            interfaces = [a for a in addresses if ipaddress.ip_address(a).version == 4] or None
-        announcer = Announcer(port, tables, tls, addresses, interfaces)
-        await announcer.start()
-    except (OSError, NonUniqueNameException, ValueError) as err:
+    except OSError as err:
         log.warning("not announced on the LAN (%s); clients can still connect by HOST:PORT", err)
         return None
-    log.info("announced on the LAN as %r", announcer.registered_name)
+    if not addresses:
+        log.warning("not announced on the LAN: this machine has no address to announce")
+        return None
+    if interfaces is None and listen_host.strip("[]") not in WILDCARDS:
+        # Listening on one address: announce there only, so nobody is sent to 127.0.0.1 of theirs.
+        interfaces = [a for a in addresses if ipaddress.ip_address(a).version == 4] or None
+    announcer = Announcer(port, tables, tls, addresses, interfaces)
+    announcer.launch()
     return announcer

@@ -14,6 +14,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from server.limits import Limits, RateLimiter
 from server.room import Room
 from server.service import LobbyService, TableService
 from server.store import Store
@@ -71,6 +72,7 @@ async def start(
     tls: tuple[bytes, bytes] | None = None,
     announce: bool = False,
     announce_interfaces: list[str] | None = None,
+    limits: Limits | None = None,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked."""
     store = Store(db if db is not None else default_db())
@@ -79,8 +81,9 @@ async def start(
     if restored:
         log.info("restored %d tables from %s", restored, store.path)
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
-    lobby_pb2_grpc.add_LobbyServicer_to_server(LobbyService(room), server)
-    table_pb2_grpc.add_TableServicer_to_server(TableService(room), server)
+    limiter = RateLimiter(limits or Limits())
+    lobby_pb2_grpc.add_LobbyServicer_to_server(LobbyService(room, limiter), server)
+    table_pb2_grpc.add_TableServicer_to_server(TableService(room, limiter), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (
@@ -106,7 +109,7 @@ async def start(
     if announce:
         from server.announce import start_announcer
 
-        announcer = await start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces)
+        announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces)
     return Running(server, room, store, bound, health_servicer, announcer)
 
 
@@ -120,14 +123,13 @@ async def serve_forever(
     tls: tuple[bytes, bytes] | None = None,
     announce: bool = False,
     announce_interfaces: list[str] | None = None,
+    limits: Limits | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
     running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay,
-                          tls=tls, announce=announce, announce_interfaces=announce_interfaces)
+                          tls=tls, announce=announce, announce_interfaces=announce_interfaces, limits=limits)
     secure = ", TLS" if tls else ""
     print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure})", flush=True)
-    if running.announcer is not None:
-        print(f"announced on the LAN as {running.announcer.registered_name!r}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

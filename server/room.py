@@ -169,6 +169,8 @@ class Room:
     def join(self, table_id: str, name: str, seat: int, password: str) -> tuple[str, Pass]:
         table = self.table(table_id)
         self._check_password(table, password)
+        if seat < -1:
+            raise Refused("INVALID_ARGUMENT", "A seat number is 0 or more (leave it out for any free seat).")
         try:
             name = clean_name(name)
         except ValueError as e:

@@ -12,6 +12,7 @@ import grpc
 from cardtui import __version__
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from engine.games import GAMES
+from server.limits import RateLimiter
 from server.room import Room
 from server.table import Refused
 from server.text import clean_chat
@@ -34,9 +35,15 @@ async def guarded(context: grpc.aio.ServicerContext[Any, Any], call: Callable[[]
         raise AssertionError("unreachable") from None
 
 
+def limit(limiter: RateLimiter, context: Any, kind: str, sentence: str) -> None:
+    if not limiter.allow(context.peer(), kind):
+        raise Refused("RESOURCE_EXHAUSTED", sentence)
+
+
 class LobbyService(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, limiter: RateLimiter) -> None:
         self.room = room
+        self.limiter = limiter
 
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
         games = []
@@ -57,9 +64,9 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.ListTablesResponse(tables=[t.summary() for t in self.room.tables.values()])
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> common_pb2.TableSummary:
-        table = await guarded(
-            context,
-            lambda: self.room.create(
+        def create() -> Any:
+            limit(self.limiter, context, "table", "This connection has opened tables too fast; wait a little.")
+            return self.room.create(
                 request.game,
                 request.name,
                 request.seats,
@@ -70,8 +77,9 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 request.password,
                 request.private,
                 request.away_after,
-            ),
-        )
+            )
+
+        table = await guarded(context, create)
         return table.summary()
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
@@ -94,8 +102,9 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
 
 class TableService(table_pb2_grpc.TableServicer):
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, limiter: RateLimiter) -> None:
         self.room = room
+        self.limiter = limiter
 
     async def Subscribe(
         self, request: table_pb2.SubscribeRequest, context: Any
@@ -124,6 +133,7 @@ class TableService(table_pb2_grpc.TableServicer):
 
     async def Act(self, request: table_pb2.ActRequest, context: Any) -> table_pb2.ActResponse:
         def act() -> int:
+            limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")
             grant = self.room.seat_grant(request.token)
             if not request.HasField("action"):
                 raise Refused("INVALID_ARGUMENT", "An Act request needs an action.")
@@ -136,6 +146,7 @@ class TableService(table_pb2_grpc.TableServicer):
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
         def chat() -> None:
+            limit(self.limiter, context, "chat", "Too many chat lines from this connection; slow down.")
             grant = self.room.grant(request.token)
             try:
                 text = clean_chat(request.text)

@@ -276,6 +276,10 @@ class Table:
         self._publish(events)
 
     def chat(self, seat: int | None, name: str, text: str) -> None:
+        """Table talk. Where the game's ``chat`` option says so, players talk only between hands."""
+        in_hand = self.state is not None and not self.game.hand_over(self.state)
+        if seat is not None and in_hand and self.options.as_dict().get("chat") == "spectators-and-between-hands":
+            raise Refused("FAILED_PRECONDITION", "Players may not talk during a hand here: chat between hands.")
         who = name if seat is None else self.seats[seat].name
         label = f"{who} (watching)" if seat is None else who
         self._announce(Event("chat", EVERYONE, f"{label}: {text}", seat, {"name": who, "text": text}))

@@ -21,7 +21,7 @@ from engine.games import GAMES, get, player_counts
 def serve(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtui.cli", "serve", "--port", str(port), "--db", str(db),
-         "--next-hand-delay", "100", "--log-level", "warning"],
+         "--next-hand-delay", "100", "--log-level", "warning", "--no-announce"],
         stdout=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None

@@ -309,3 +309,40 @@ async def test_a_stuck_subscriber_is_dropped_without_slowing_the_table(server: R
     assert drained[-1] is None, "the dropped stream is told to resubscribe"
     assert reader.task is not None and not reader.task.done(), "the live reader keeps going"
     await reader.close()
+
+
+async def test_rate_limits_answer_resource_exhausted_with_a_sentence(server: Running) -> None:
+    table_id, (p,) = await seated(server, 2, bots=1)
+    codes = []
+    for _ in range(12):
+        try:
+            await p.table.Chat(table_pb2.ChatRequest(token=p.token, text="spam"))
+            codes.append(grpc.StatusCode.OK)
+        except grpc.aio.AioRpcError as err:
+            codes.append(err.code())
+            assert "slow down" in (err.details() or "")
+    assert codes[0] == grpc.StatusCode.OK
+    assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes
+    refused_at = server.room.tables[table_id].seq
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await p.table.Chat(table_pb2.ChatRequest(token=p.token, text="more"))
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert server.room.tables[table_id].seq == refused_at, "a refused chat changes nothing"
+    await p.close()
+
+
+async def test_paulista_chat_option_keeps_players_quiet_during_a_hand(server: Running) -> None:
+    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000)
+    p = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    watcher = await Player(p.address).spectate(table_id)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await p.table.Chat(table_pb2.ChatRequest(token=p.token, text="I have the 4 of clubs"))
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "between hands" in (err.value.details() or "")
+    await watcher.table.Chat(table_pb2.ChatRequest(token=watcher.token, text="nice game"))
+    talk = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000,
+                        options_json='{"chat": "always"}')
+    q = await Player(p.address).join(talk, "bea")
+    await q.table.Chat(table_pb2.ChatRequest(token=q.token, text="boa sorte"))
+    for x in (p, watcher, q):
+        await x.close()
