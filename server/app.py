@@ -13,10 +13,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.v1 import lobby_pb2, table_pb2
 from server.limits import Limits, RateLimiter
 from server.room import Room
-from server.service import LobbyService, TableService
+from server.service import LobbyService, TableService, register
 from server.store import Store
 
 if TYPE_CHECKING:
@@ -82,8 +82,8 @@ async def start(
         log.info("restored %d tables from %s", restored, store.path)
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     limiter = RateLimiter(limits or Limits())
-    lobby_pb2_grpc.add_LobbyServicer_to_server(LobbyService(room, limiter), server)
-    table_pb2_grpc.add_TableServicer_to_server(TableService(room, limiter), server)
+    register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"])
+    register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"])
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (

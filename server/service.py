@@ -8,6 +8,9 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import DecodeError
+from google.protobuf.message_factory import GetMessageClass
 
 from cardtui import __version__
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
@@ -156,3 +159,47 @@ class TableService(table_pb2_grpc.TableServicer):
 
         await guarded(context, chat)
         return table_pb2.ChatResponse()
+
+
+def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor) -> None:
+    """Add a servicer whose requests are decoded here, so undecodable bytes get INVALID_ARGUMENT.
+
+    The generated ``add_*Servicer_to_server`` decode in grpc's own code, which answers a
+    broken request with a bare UNKNOWN; decoding inside the handler lets us say what is wrong.
+    """
+    handlers = {}
+    for method in service.methods:
+        request_type = GetMessageClass(method.input_type)
+        reply_type = GetMessageClass(method.output_type)
+        behaviour = getattr(servicer, method.name)
+        if method.server_streaming:
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                _streaming(behaviour, request_type), response_serializer=reply_type.SerializeToString
+            )
+        else:
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                _unary(behaviour, request_type), response_serializer=reply_type.SerializeToString
+            )
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+
+
+async def _decode(raw: bytes, request_type: Any, context: Any) -> Any:
+    try:
+        return request_type.FromString(raw)
+    except DecodeError:
+        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"That is not a {request_type.__name__} message.")
+
+
+def _unary(behaviour: Callable[..., Any], request_type: Any) -> Callable[..., Any]:
+    async def handle(raw: bytes, context: Any) -> Any:
+        return await behaviour(await _decode(raw, request_type, context), context)
+
+    return handle
+
+
+def _streaming(behaviour: Callable[..., Any], request_type: Any) -> Callable[..., Any]:
+    async def handle(raw: bytes, context: Any) -> AsyncIterator[Any]:
+        async for reply in behaviour(await _decode(raw, request_type, context), context):
+            yield reply
+
+    return handle
