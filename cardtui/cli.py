@@ -9,6 +9,7 @@ import getpass
 import json
 import logging
 import sys
+import tomllib
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -206,7 +207,11 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtui", description="A LAN card room in the terminal.")
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("serve", help="host a table server")
+    s = sub.add_parser("serve", help="host a table server",
+                       epilog="Every flag may also be set in a TOML file given with --config "
+                              "(keys are the flag names, e.g. port = 50051, no-announce = true); "
+                              "flags on the command line win.")
+    s.add_argument("--config", metavar="FILE", help="read settings from this TOML file first")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
     s.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
     s.add_argument("--db", default=None, help="SQLite store (default: in the user's data directory)")
@@ -272,8 +277,39 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """Settings from ``serve --config FILE`` become the serve defaults; flags still win."""
+    if "serve" not in argv or not any(a == "--config" or a.startswith("--config=") for a in argv):
+        return None
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--config")
+    known, _ = pre.parse_known_args(list(argv))
+    try:
+        with open(known.config, "rb") as f:
+            settings = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        return f"cannot read the config file {known.config}: {e}."
+    commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    serve = commands.choices["serve"]
+    dests = {a.dest: a for a in serve._actions}
+    values = {}
+    for key, value in settings.items():
+        dest = key.replace("-", "_")
+        if dest not in dests or dest in ("config", "help"):
+            return f"the config file {known.config} has an unknown setting {key!r}."
+        values[dest] = value
+    serve.set_defaults(**values)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    p = parser()
+    problem = apply_config(p, argv)
+    if problem:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
+    args = p.parse_args(argv)
     return int(args.run(args))
 
 

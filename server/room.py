@@ -219,6 +219,7 @@ class Room:
             grant.table.spectators.pop(token, None)
         else:
             grant.table.leave(grant.seat)
+            log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat)
 
     def close(self, reason: str) -> None:
         for table in self.tables.values():

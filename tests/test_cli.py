@@ -63,3 +63,20 @@ def test_history_export_writes_the_store_as_json_lines(tmp_path: Path) -> None:
     assert "2 hands exported" in done.stderr
     missing = run("history", "export", "--db", str(tmp_path / "none.db"))
     assert missing.returncode == 1 and "no store" in missing.stderr
+
+
+def test_serve_reads_a_config_file_and_flags_win(tmp_path: Path) -> None:
+    config = tmp_path / "cardtui.toml"
+    config.write_text('port = 0\nno-announce = true\ndb = ":memory:"\nlog-level = "warning"\n')
+    proc = subprocess.Popen([*CARDTUI, "serve", "--config", str(config)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "server on 127.0.0.1:" in line and "store: :memory:" in line
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert proc.returncode == 0, "SIGTERM: a clean exit"
+    config.write_text("colour = 'blue'\n")
+    bad = run("serve", "--config", str(config))
+    assert bad.returncode == 2 and "unknown setting 'colour'" in bad.stderr
