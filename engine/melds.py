@@ -1,0 +1,510 @@
+"""Meld search for the rummy games, Pif Paf and Cacheta: exact, and fast enough to ask often.
+
+A hand is a multiset of cards from two French decks (at most two of each card). It goes out
+when all its cards split into melds: *sequences* (3+ consecutive cards of one suit, ace low,
+ace high only where the rules allow, never K-A-2) and *groups* (3+ cards of one rank, with
+exactly or at least three distinct suits, never a suit more than twice). In Cacheta some
+cards are wild: each meld may hold at most one wild card *acting as wild*; a wild card may
+always stand as itself.
+
+How it is fast: every meld that fits in a hand is listed once per ruleset and wild set, as
+bit masks keyed by its lowest card. A hand is two masks (cards held at least once, cards
+held twice); the search always covers the hand's lowest card next, so it never tries the
+same split twice in a different order. Wild cards sort last, so they are chosen as jokers
+only once the natural cards that need them are known, and a hand of nothing but wild cards
+(at most four) is settled by brute force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from itertools import combinations
+
+from engine.cards import FRENCH_SUITS, Card, Suit
+
+MAX_HAND = 10
+"""No hand in these games holds more than ten cards, so no longer meld is ever listed."""
+
+
+class GroupRule(StrEnum):
+    """How many distinct suits a group must show (Pif Paf's option ``group_suits``)."""
+
+    EXACTLY3 = "exactly3"
+    ATLEAST3 = "atleast3"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """What counts as a meld. Wild cards themselves are per hand (Cacheta's flip)."""
+
+    group: GroupRule = GroupRule.EXACTLY3
+    ace_high: bool = False
+    """Q-K-A allowed as well as A-2-3; K-A-2 never is."""
+    wild_acts: bool = False
+    """Wild cards may act as wild, at most one per meld (Cacheta)."""
+
+
+PIFPAF = Ruleset()
+CACHETA = Ruleset(GroupRule.ATLEAST3, ace_high=True, wild_acts=True)
+
+SUITS: tuple[Suit, ...] = FRENCH_SUITS
+CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)
+"""All 52 kinds of card, rank-major: a card's index is ``(rank - 1) * 4 + suit``."""
+_INDEX = {c: i for i, c in enumerate(CARDS)}
+
+
+def index(card: Card) -> int:
+    try:
+        return _INDEX[card]
+    except KeyError:
+        raise ValueError(f"{card} is not a card of the French deck.") from None
+
+
+def wild_cards(flip: Card) -> tuple[Card, Card]:
+    """Cacheta's wild cards: the rank above the flip (K → A) in the flip's colour."""
+    rank = flip.rank % 13 + 1
+    suits = (Suit.HEARTS, Suit.DIAMONDS) if flip.suit.red else (Suit.SPADES, Suit.CLUBS)
+    return (Card(rank, suits[0]), Card(rank, suits[1]))
+
+
+# -- what a meld is -----------------------------------------------------------------
+def _group_ok(suit_counts: Sequence[int], rule: GroupRule) -> bool:
+    if any(n > 2 for n in suit_counts):
+        return False
+    distinct = sum(1 for n in suit_counts if n)
+    return distinct == 3 if rule is GroupRule.EXACTLY3 else distinct >= 3
+
+
+def is_meld(cards: Sequence[Card], rules: Ruleset) -> bool:
+    """Whether these cards, each standing as itself, form one meld."""
+    if len(cards) < 3:
+        return False
+    ranks = {c.rank for c in cards}
+    if len(ranks) == 1:
+        return _group_ok([sum(1 for c in cards if c.suit is s) for s in SUITS], rules.group)
+    if len({c.suit for c in cards}) != 1 or len(ranks) != len(cards):
+        return False
+    low = sorted(ranks)
+    if low == list(range(low[0], low[0] + len(low))):
+        return True
+    if rules.ace_high and low[0] == 1:
+        high = sorted(14 if r == 1 else r for r in ranks)
+        return high == list(range(high[0], high[0] + len(high)))
+    return False
+
+
+def is_meld_with_wilds(cards: Sequence[Card], rules: Ruleset, wilds: Iterable[Card]) -> bool:
+    """A meld as the rules read: naturally, or with exactly one wild card acting as another."""
+    if is_meld(cards, rules):
+        return True
+    if not rules.wild_acts:
+        return False
+    wild = set(wilds)
+    for i, c in enumerate(cards):
+        if c in wild:
+            rest = list(cards[:i]) + list(cards[i + 1 :])
+            if any(is_meld([*rest, x], rules) for x in CARDS):
+                return True
+    return False
+
+
+@cache
+def _natural_melds(rules: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """Every natural meld of at most ``MAX_HAND`` cards, as sorted card indices."""
+    out: list[tuple[int, ...]] = []
+    for rank in range(1, 14):
+        for counts in _suit_counts():
+            if _group_ok(counts, rules.group) and 3 <= sum(counts) <= MAX_HAND:
+                out.append(tuple(sorted((rank - 1) * 4 + s for s in range(4) for _ in range(counts[s]))))
+    top = 14 if rules.ace_high else 13
+    for s in range(4):
+        for length in range(3, MAX_HAND + 1):
+            for start in range(1, top - length + 2):
+                ranks = [(r - 1) % 13 + 1 for r in range(start, start + length)]
+                out.append(tuple(sorted((r - 1) * 4 + s for r in ranks)))
+    return tuple(out)
+
+
+def _suit_counts() -> list[tuple[int, int, int, int]]:
+    return [(a, b, c, d) for a in range(3) for b in range(3) for c in range(3) for d in range(3)]
+
+
+# -- the search tables --------------------------------------------------------------
+Entry = tuple[int, int, int, int]
+"""A natural meld part as masks: (cards once, cards twice, ~once, cards that drop to one)."""
+HoleEntry = tuple[int, int, int, int, int]
+"""A part one card short of a meld, and the mask of cards that complete it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """A way to go out: the discard (None: all ten cards melded) and the melds shown."""
+
+    discard: Card | None
+    melds: tuple[tuple[Card, ...], ...]
+
+
+class Melder:
+    """The meld search for one ruleset and one set of wild cards (none in Pif Paf)."""
+
+    def __init__(self, rules: Ruleset, wilds: Iterable[Card] = ()) -> None:
+        self.rules = rules
+        wild_idx = sorted({index(c) for c in wilds}) if rules.wild_acts else []
+        self.wilds = tuple(CARDS[i] for i in wild_idx)
+        # Bit positions: natural cards first in rank-major order, wild cards last.
+        order = [i for i in range(52) if i not in wild_idx] + wild_idx
+        self._card_at = tuple(CARDS[i] for i in order)
+        self._bit = {CARDS[i]: p for p, i in enumerate(order)}
+        self.wild_mask = sum(1 << self._bit[c] for c in self.wilds)
+        self.natural_mask = (1 << 52) - 1 - self.wild_mask
+        self.nat: list[list[Entry]] = [[] for _ in range(52)]
+        self.jok: list[list[Entry]] = [[] for _ in range(52)]
+        self.hole: list[list[HoleEntry]] = [[] for _ in range(52)]
+        self.holej: list[list[HoleEntry]] = [[] for _ in range(52)]
+        self._build()
+        self._end: dict[tuple[int, int, int], bool] = {}
+        self._end_hole: dict[tuple[int, int, int], int] = {}
+
+    # -- building ----------------------------------------------------------------
+    def _masks(self, positions: Iterable[int]) -> tuple[int, int]:
+        m1 = m2 = 0
+        for p in positions:
+            b = 1 << p
+            if m1 & b:
+                m2 |= b
+            m1 |= b
+        return m1, m2
+
+    def _entry(self, positions: Sequence[int]) -> tuple[int, Entry]:
+        m1, m2 = self._masks(positions)
+        return min(positions), (m1, m2, ~m1, m1 & ~m2)
+
+    def _build(self) -> None:
+        melds = [tuple(sorted(self._bit[CARDS[i]] for i in m)) for m in _natural_melds(self.rules)]
+        joker = bool(self.wilds)
+        nat: set[tuple[int, ...]] = set()
+        jok: set[tuple[int, ...]] = set()
+        hole: dict[tuple[int, ...], int] = {}
+        holej: dict[tuple[int, ...], int] = {}
+        for m in melds:
+            nat.add(m)
+            for i in _distinct_positions(m):
+                part = m[:i] + m[i + 1 :]
+                if joker:
+                    jok.add(part)
+                x = m[i]
+                if (1 << x) & self.natural_mask:
+                    hole[part] = hole.get(part, 0) | (1 << x)
+                    if joker:
+                        for j in _distinct_positions(part):
+                            rest = part[:j] + part[j + 1 :]
+                            if rest:
+                                holej[rest] = holej.get(rest, 0) | (1 << x)
+        natural = self.natural_mask
+        for table, parts in ((self.nat, nat), (self.jok, jok)):
+            for part in sorted(parts, key=len):
+                low, e = self._entry(part)
+                if (1 << low) & natural:
+                    table[low].append(e)
+        for htable, hparts in ((self.hole, hole), (self.holej, holej)):
+            for part, xs in sorted(hparts.items(), key=lambda kv: len(kv[0])):
+                low, e = self._entry(part)
+                if (1 << low) & natural:
+                    htable[low].append((*e, xs))
+
+    # -- hands as masks ------------------------------------------------------------
+    def masks(self, cards: Iterable[Card]) -> tuple[int, int]:
+        """(cards held at least once, cards held twice); a third copy is refused."""
+        a = b = 0
+        for c in cards:
+            bit = 1 << self._bit[c]
+            if b & bit:
+                raise ValueError(f"A hand cannot hold three {c}: there are two decks.")
+            if a & bit:
+                b |= bit
+            a |= bit
+        return a, b
+
+    # -- the searches ----------------------------------------------------------------
+    def _go(self, a: int, b: int, d: int) -> bool:
+        """Can these cards all be melded, with up to ``d`` (0 or 1) left over as the discard?"""
+        if not a & self.natural_mask:
+            return self._endgame(a, b, d)
+        low = a & -a
+        c = low.bit_length() - 1
+        for m1, m2, n1, m1x in self.nat[c]:
+            if a & m1 == m1 and b & m2 == m2 and self._go((a & n1) | (b & m1x), b & n1, d):
+                return True
+        if a & self.wild_mask:
+            for m1, m2, n1, m1x in self.jok[c]:
+                if a & m1 == m1 and b & m2 == m2:
+                    a2, b2 = (a & n1) | (b & m1x), b & n1
+                    w = a2 & self.wild_mask
+                    while w:
+                        t = w & -w
+                        w ^= t
+                        if self._go(a2 ^ t if not b2 & t else a2, b2 & ~t, d):
+                            return True
+        if d:
+            return self._go(a if b & low else a ^ low, b & ~low, 0)
+        return False
+
+    def _endgame(self, a: int, b: int, d: int) -> bool:
+        """Only wild cards left (at most four): settle it by trying every split."""
+        if not a:
+            return True
+        key = (a, b, d)
+        hit = self._end.get(key)
+        if hit is None:
+            hit = _brute(self._cards_of(a, b), self.rules, self.wilds, d)
+            self._end[key] = hit
+        return hit
+
+    def _hole(self, a: int, b: int, d: int, memo: dict[tuple[int, int, int], int]) -> int:
+        """The natural cards X that let these cards plus X all meld (``d``: one discard)."""
+        key = (a, b, d)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if not a & self.natural_mask:
+            acc = self._endgame_hole(a, b, d)
+            memo[key] = acc
+            return acc
+        acc = 0
+        low = a & -a
+        c = low.bit_length() - 1
+        wild = self.wild_mask
+        go = self._go
+        for m1, m2, n1, m1x, xs in self.hole[c]:
+            if xs & ~acc and a & m1 == m1 and b & m2 == m2 and go((a & n1) | (b & m1x), b & n1, d):
+                acc |= xs
+        if a & wild:
+            for m1, m2, n1, m1x, xs in self.holej[c]:
+                if xs & ~acc and a & m1 == m1 and b & m2 == m2:
+                    a2, b2 = (a & n1) | (b & m1x), b & n1
+                    w = a2 & wild
+                    while w:
+                        t = w & -w
+                        w ^= t
+                        if go(a2 ^ t if not b2 & t else a2, b2 & ~t, d):
+                            acc |= xs
+                            break
+        for m1, m2, n1, m1x in self.nat[c]:
+            if a & m1 == m1 and b & m2 == m2:
+                acc |= self._hole((a & n1) | (b & m1x), b & n1, d, memo)
+        if a & wild:
+            for m1, m2, n1, m1x in self.jok[c]:
+                if a & m1 == m1 and b & m2 == m2:
+                    a2, b2 = (a & n1) | (b & m1x), b & n1
+                    w = a2 & wild
+                    while w:
+                        t = w & -w
+                        w ^= t
+                        acc |= self._hole(a2 ^ t if not b2 & t else a2, b2 & ~t, d, memo)
+        if d:
+            acc |= self._hole(a if b & low else a ^ low, b & ~low, 0, memo)
+        memo[key] = acc
+        return acc
+
+    def _endgame_hole(self, a: int, b: int, d: int) -> int:
+        key = (a, b, d)
+        hit = self._end_hole.get(key)
+        if hit is None:
+            cards = self._cards_of(a, b)
+            hit = 0
+            for p in range(52):
+                bit = 1 << p
+                if bit & self.natural_mask and _brute((*cards, self._card_at[p]), self.rules, self.wilds, d):
+                    hit |= bit
+            self._end_hole[key] = hit
+        return hit
+
+    def _cards_of(self, a: int, b: int) -> tuple[Card, ...]:
+        out: list[Card] = []
+        while a:
+            t = a & -a
+            a ^= t
+            c = self._card_at[t.bit_length() - 1]
+            out.append(c)
+            if b & t:
+                out.append(c)
+        return tuple(out)
+
+    # -- queries -------------------------------------------------------------------
+    def all_melded(self, hand: Iterable[Card]) -> bool:
+        """Every card in melds, none left over."""
+        return self._go(*self.masks(hand), 0)
+
+    def goes_out(self, hand: Iterable[Card]) -> bool:
+        """After drawing: all ten melded, or nine melded and one to discard."""
+        return self._go(*self.masks(hand), 1)
+
+    def discards(self, hand: Sequence[Card]) -> tuple[Card, ...]:
+        """The cards whose discard leaves the rest all melded (distinct, in index order)."""
+        out = []
+        for c in sorted(set(hand), key=index):
+            rest = list(hand)
+            rest.remove(c)
+            if self.all_melded(rest):
+                out.append(c)
+        return tuple(out)
+
+    def completing(self, hand: Iterable[Card]) -> tuple[Card, ...]:
+        """Every card that, added to this hand, lets it go out (na boa when not empty)."""
+        cards = list(hand)
+        a, b = self.masks(cards)
+        xs = self._hole(a, b, 1, {})
+        out = [self._card_at[p] for p in range(52) if xs >> p & 1 and not b >> p & 1]
+        for w in self.wilds:
+            bit = 1 << self._bit[w]
+            if not b & bit and self._go(a | bit, b | (a & bit), 1):
+                out.append(w)
+        return tuple(sorted(out, key=index))
+
+    def split(self, hand: Iterable[Card]) -> tuple[tuple[Card, ...], ...] | None:
+        """The hand as melds (each card in one), or None when it does not all meld."""
+        cards = tuple(hand)
+        a, b = self.masks(cards)
+        found = self._split(a, b)
+        if found is None:
+            return None
+        return tuple(sorted(found, key=lambda m: [index(c) for c in m]))
+
+    def _split(self, a: int, b: int) -> list[tuple[Card, ...]] | None:
+        if not a & self.natural_mask:
+            cards = self._cards_of(a, b)
+            return _brute_split(cards, self.rules, self.wilds)
+        c = (a & -a).bit_length() - 1
+        options: list[tuple[Entry, int]] = [(e, 0) for e in self.nat[c]]
+        if a & self.wild_mask:
+            options += [(e, 1) for e in self.jok[c]]
+        for (m1, m2, n1, m1x), joker in options:
+            if a & m1 != m1 or b & m2 != m2:
+                continue
+            a2, b2 = (a & n1) | (b & m1x), b & n1
+            meld = self._cards_of(m1, m2)
+            if not joker:
+                rest = self._split(a2, b2)
+                if rest is not None:
+                    return [meld, *rest]
+                continue
+            w = a2 & self.wild_mask
+            while w:
+                t = w & -w
+                w ^= t
+                rest = self._split(a2 ^ t if not b2 & t else a2, b2 & ~t)
+                if rest is not None:
+                    return [(*meld, self._card_at[t.bit_length() - 1]), *rest]
+        return None
+
+    def knocks(self, hand: Sequence[Card]) -> list[Knock]:
+        """Every way this hand (after drawing) goes out: ten melded first, then each discard."""
+        out: list[Knock] = []
+        whole = self.split(hand)
+        if whole is not None:
+            out.append(Knock(None, whole))
+        for c in self.discards(hand):
+            rest = list(hand)
+            rest.remove(c)
+            melds = self.split(rest)
+            assert melds is not None
+            out.append(Knock(c, melds))
+        return out
+
+    def arrange(self, hand: Iterable[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+        """The hand's best partial arrangement: melds covering most cards, and the rest.
+
+        A helper for showing a hand and for bots, not a ruling: melds made only of wild
+        cards are not looked for.
+        """
+        cards = list(hand)
+        a, b = self.masks(cards)
+        memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
+        _, melds = self._best(a, b, memo)
+        rest = list(cards)
+        for m in melds:
+            for c in m:
+                rest.remove(c)
+        return tuple(melds), tuple(sorted(rest, key=index))
+
+    def _best(
+        self, a: int, b: int, memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]]
+    ) -> tuple[int, list[tuple[Card, ...]]]:
+        if not a & self.natural_mask:
+            return 0, []
+        key = (a, b)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        low = a & -a
+        c = low.bit_length() - 1
+        best = self._best(a if b & low else a ^ low, b & ~low, memo)
+        for m1, m2, n1, m1x in self.nat[c]:
+            if a & m1 == m1 and b & m2 == m2:
+                n, rest = self._best((a & n1) | (b & m1x), b & n1, memo)
+                size = m1.bit_count() + m2.bit_count()
+                if n + size > best[0]:
+                    best = (n + size, [self._cards_of(m1, m2), *rest])
+        if a & self.wild_mask:
+            for m1, m2, n1, m1x in self.jok[c]:
+                if a & m1 == m1 and b & m2 == m2:
+                    a2, b2 = (a & n1) | (b & m1x), b & n1
+                    t = (a2 & self.wild_mask) & -(a2 & self.wild_mask)
+                    if not t:
+                        continue
+                    n, rest = self._best(a2 ^ t if not b2 & t else a2, b2 & ~t, memo)
+                    size = m1.bit_count() + m2.bit_count() + 1
+                    if n + size > best[0]:
+                        meld = (*self._cards_of(m1, m2), self._card_at[t.bit_length() - 1])
+                        best = (n + size, [meld, *rest])
+        memo[key] = best
+        return best
+
+
+def _distinct_positions(m: tuple[int, ...]) -> list[int]:
+    """Indices into ``m`` of its distinct values (removing either copy is the same)."""
+    return [i for i in range(len(m)) if i == 0 or m[i] != m[i - 1]]
+
+
+# -- tiny hands by brute force (only wild cards left: four at most) --------------------
+def _brute_split(
+    cards: Sequence[Card], rules: Ruleset, wilds: Sequence[Card]
+) -> list[tuple[Card, ...]] | None:
+    if not cards:
+        return []
+    first, rest = cards[0], list(cards[1:])
+    for size in range(2, len(rest) + 1):
+        for combo in combinations(range(len(rest)), size):
+            meld = (first, *(rest[i] for i in combo))
+            if is_meld_with_wilds(meld, rules, wilds):
+                left = [c for i, c in enumerate(rest) if i not in combo]
+                found = _brute_split(left, rules, wilds)
+                if found is not None:
+                    return [meld, *found]
+    return None
+
+
+def _brute(cards: Sequence[Card], rules: Ruleset, wilds: Sequence[Card], d: int) -> bool:
+    if _brute_split(cards, rules, wilds) is not None:
+        return True
+    return bool(d) and any(
+        _brute_split(list(cards[:i]) + list(cards[i + 1 :]), rules, wilds) is not None
+        for i in range(len(cards))
+    )
+
+
+_MELDERS: dict[tuple[Ruleset, frozenset[Card]], Melder] = {}
+
+
+def melder(rules: Ruleset, wilds: Iterable[Card] = ()) -> Melder:
+    """The (cached) search for a ruleset and wild set: tables are built once per pair."""
+    key = (rules, frozenset(wilds) if rules.wild_acts else frozenset())
+    m = _MELDERS.get(key)
+    if m is None:
+        m = Melder(rules, key[1])
+        _MELDERS[key] = m
+    return m
+

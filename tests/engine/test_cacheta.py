@@ -1,0 +1,232 @@
+"""Cacheta rulings on rigged hands: flip and wilds, points, na boa, cuts and burns; bot games."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from engine.bots.cacheta import choose
+from engine.cacheta import CUT, DECLARE, GAME, CachetaState
+from engine.cards import Card, parse_cards
+from engine.core import Action, IllegalAction, InvalidOptions, SeatInfo
+from engine.history import jsonable
+from engine.melds import wild_cards
+from engine.pifpaf import DISCARD, DRAW, KNOCK, PASS, STOCK, Phase
+
+CARD = re.compile(r"^(?:[AJQK]|10|[2-9])[SHDC]$")
+
+
+def seats(n: int) -> list[SeatInfo]:
+    return [SeatInfo(i, f"p{i}") for i in range(n)]
+
+
+def new(n: int = 3, flip: str = "4C", **options: object) -> CachetaState:
+    state, _ = GAME.start(GAME.options(options), seats(n), seed=5)
+    state.flip = Card.parse(flip)
+    state.wilds = wild_cards(state.flip)
+    return state
+
+
+def rig(state: CachetaState, hands: dict[int, str], stock: str = "", pile: str = "") -> None:
+    for s, text in hands.items():
+        state.hands[s] = list(parse_cards(text))
+    if stock:
+        state.stock = list(parse_cards(stock))
+    state.pile = list(parse_cards(pile))
+
+
+def pass_window(state: CachetaState) -> None:
+    for s in GAME.to_act(state):
+        GAME.apply(state, s, Action(PASS))
+
+
+def test_deal_flip_and_wilds() -> None:
+    state, _ = GAME.start(GAME.options({}), seats(2), 3)
+    assert state.flip is not None and len(state.stock) == 104 - 18 - 1
+    assert state.wilds == wild_cards(state.flip)
+    assert wild_cards(Card.parse("KH")) == parse_cards("AH AD")
+    assert wild_cards(Card.parse("8C")) == parse_cards("9S 9C")
+    assert state.playing == [1, 0] and state.turn == 1 and state.stacks == [10, 10]
+    record_view = GAME.view(state, None)
+    assert record_view.flip == str(state.flip) and record_view.your_cards == ()
+    with pytest.raises(InvalidOptions):
+        GAME.options({"start_points": 0})
+
+
+def test_knock_with_ten_costs_two_and_with_nine_one() -> None:
+    state = new(3)  # black fives are wild
+    rig(state, {1: "AS 2S 3S 7H 7D 7C 9H 10H 5S"}, stock="KD QH")
+    GAME.apply(state, 1, Action(DRAW, value=STOCK))  # QH: 9H 10H + wild... all ten meld
+    assert Action(KNOCK) in GAME.legal_actions(state, 1)
+    GAME.apply(state, 1, Action(KNOCK))
+    assert state.stacks == [8, 10, 8]
+    assert state.result is not None and state.result["deltas"] == {"0": -2, "1": 0, "2": -2}
+    assert state.result["knock"]["discard"] is None
+    GAME.next_hand(state, 7)
+    assert state.dealer == 1 and state.turn == 2  # the deal passes left
+    state.wilds = wild_cards(Card.parse("4C"))
+    rig(state, {2: "AS 2S 3S 7H 7D 7C 9H 10H KC"}, stock="JH")
+    GAME.apply(state, 2, Action(DRAW, value=STOCK))
+    GAME.apply(state, 2, Action(KNOCK, cards=parse_cards("KC")))
+    assert state.stacks == [7, 9, 8]
+
+
+def test_points_floor_at_zero_and_last_player_wins() -> None:
+    state = new(3, tournament=True)
+    state.stacks[:] = [1, 10, 2]
+    rig(state, {1: "AS 2S 3S 7H 7D 7C 9H 10H JH"}, stock="QH")
+    GAME.apply(state, 1, Action(DRAW, value=STOCK))
+    GAME.apply(state, 1, Action(KNOCK))
+    assert state.stacks == [0, 10, 0]
+    assert GAME.match_over(state)
+    assert state.result is not None and state.result["deltas"] == {"0": -1, "1": 0, "2": -2}
+    # Both out in the same hand: a tie for second place scores 2 VP each.
+    rows = {r["seat"]: r for r in state.standings}
+    assert rows[1]["place"] == 1 and rows[1]["vp"] == 5
+    assert rows[0]["place"] == rows[2]["place"] == 2 and rows[0]["vp"] == rows[2]["vp"] == 2
+    assert rows[1]["gp"] == 2 and rows[0]["gp"] == 1
+
+
+def test_declare_cut_and_burn() -> None:
+    state = new(4)  # black fives wild
+    rig(state, {
+        1: "2D 3D 4D 8S 8H 8D QC KC JD",
+        2: "AS 2S 3S 7H 7D 7C 9H 10H KD",   # na boa on 8H / JH / wilds
+        3: "4H 4D 4S JS JH JC 6C 7C KH",     # na boa on 5C(wild)/8C
+        0: "2C 3C 6S 9S 9D 10C QS QD AH",
+    }, stock="5H 2H")
+    assert Action(DECLARE) in GAME.legal_actions(state, 2)
+    assert Action(DECLARE) not in GAME.legal_actions(state, 0)
+    with pytest.raises(IllegalAction, match="only when"):
+        GAME.apply(state, 0, Action(DECLARE))
+    events = GAME.apply(state, 2, Action(DECLARE))
+    assert events[0].audience.public and GAME.view(state, 0).seats[2].declared
+    GAME.apply(state, 3, Action(DECLARE))
+    GAME.apply(state, 1, Action(DRAW, value=STOCK))  # 2H
+    GAME.apply(state, 1, Action(DISCARD, cards=parse_cards("KC")))
+    # Both declared players may try to cut; the undeclared one may only pass.
+    assert Action(CUT) in GAME.legal_actions(state, 2) and Action(CUT) in GAME.legal_actions(state, 3)
+    assert GAME.legal_actions(state, 0) == [Action(PASS)]
+    with pytest.raises(IllegalAction, match="declared"):
+        GAME.apply(state, 0, Action(CUT))
+    GAME.apply(state, 2, Action(CUT))  # KC does not complete seat 2: burned at the close
+    GAME.apply(state, 3, Action(PASS))
+    GAME.apply(state, 0, Action(PASS))
+    assert 2 in state.burned and not GAME.hand_over(state)
+    assert state.pile[-1] == Card.parse("KC")  # the card goes back
+    assert GAME.view(state, None).seats[2].burned
+    assert state.turn == 2 and state.phase is Phase.DRAW
+    GAME.apply(state, 2, Action(DRAW, value=STOCK))  # 5H
+    GAME.apply(state, 2, Action(DISCARD, cards=parse_cards("5H")))
+    pass_window(state)
+    GAME.apply(state, 3, Action(DRAW, value=STOCK))  # the stock is rebuilt from the pile
+    drawn = state.hands[3][-1]
+    GAME.apply(state, 3, Action(DISCARD, cards=(drawn,)))
+    pass_window(state)
+    state.hands[0][-1] = Card.parse("8C")
+    GAME.apply(state, 0, Action(DRAW, value=STOCK))
+    GAME.apply(state, 0, Action(DISCARD, cards=parse_cards("8C")))
+    assert GAME.legal_actions(state, 2) == [Action(PASS)]  # burned: no more cuts
+    with pytest.raises(IllegalAction, match="burned"):
+        GAME.apply(state, 2, Action(CUT))
+    GAME.apply(state, 3, Action(CUT))
+    assert not GAME.hand_over(state)  # seats 1 and 2 answer first: they come before seat 3
+    GAME.apply(state, 1, Action(PASS))
+    GAME.apply(state, 2, Action(PASS))
+    assert GAME.hand_over(state) and state.result is not None
+    assert state.result["knock"]["seat"] == 3 and state.result["winner"] == 3
+
+
+def test_first_cutter_after_the_discarder_wins() -> None:
+    state = new(4)
+    rig(state, {
+        1: "2D 3D 4D 8S 8H 8D QC KC 9H",
+        2: "AS 2S 3S 7H 7D 7C 10H JH QS",   # goes out with 9H (or KH), discarding QS
+        3: "AH 2H 3H 7S 7D 7C 10S JS KD",   # goes out with 9S? not 9H: stays burned-free
+        0: "2C 3C 6S 9S 9D 10C QS QD AH",
+    }, stock="2H")
+    state.hands[3] = list(parse_cards("6H 6D 6C JS JH JD 10H 8H QH"))  # goes out with 9H too
+    GAME.apply(state, 2, Action(DECLARE))
+    GAME.apply(state, 3, Action(DECLARE))
+    GAME.apply(state, 1, Action(DRAW, value=STOCK))
+    GAME.apply(state, 1, Action(DISCARD, cards=parse_cards("9H")))
+    GAME.apply(state, 3, Action(CUT))
+    GAME.apply(state, 0, Action(PASS))
+    assert not GAME.hand_over(state)
+    GAME.apply(state, 2, Action(CUT))
+    assert state.result is not None and state.result["winner"] == 2
+    assert 3 not in state.burned
+
+
+def test_redaction_and_spectators() -> None:
+    state, events = GAME.start(GAME.options({}), seats(3), 11)
+    rng = random.Random(4)
+    for _ in range(150):
+        if GAME.hand_over(state):
+            break
+        for s in (0, 1, 2, None):
+            view = GAME.view(state, s)
+            mine = set(view.your_cards)
+            assert s is not None or not mine
+            public = set(filter(None, [view.discard_top, view.claim_card, view.flip])) | set(view.wilds)
+            found = {x for x in re.findall(r'"([^"]+)"', json.dumps(jsonable(view))) if CARD.match(x)}
+            assert found <= mine | public | set(view.your_outs)
+        seat = GAME.to_act(state)[0]
+        events += GAME.apply(state, seat, choose(GAME.view(state, seat), GAME.legal_actions(state, seat), rng))
+    for e in events:
+        if e.kind in ("cards", "drawn"):
+            assert not e.audience.public and e.audience.seats == frozenset({e.seat})
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_bot_games_follow_the_points_and_replay(players: int) -> None:
+    rng = random.Random(players)
+    state, _ = GAME.start(GAME.options({"start_points": 4, "tournament": True}), seats(players), players)
+    hands = 0
+    while not GAME.match_over(state):
+        before = list(state.stacks)
+        steps = 0
+        while not GAME.hand_over(state):
+            seat = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, seat)
+            GAME.apply(state, seat, choose(GAME.view(state, seat), legal, rng))
+            steps += 1
+            assert steps < 5000, "the hand did not finish"
+        record = GAME.history(state)
+        assert record is not None and record["flip"]
+        knock = record["result"]["knock"]
+        loss = 2 if knock["discard"] is None else 1
+        for s in range(players):
+            expected = 0 if s == knock["seat"] or before[s] == 0 else -min(loss, before[s])
+            assert record["result"]["deltas"][str(s)] == expected
+            assert state.stacks[s] == before[s] + expected
+        json.dumps(record)
+        assert GAME.replay(record).result == state.result
+        hands += 1
+        if not GAME.match_over(state):
+            GAME.next_hand(state, rng.randrange(1 << 30))
+    assert sum(1 for p in state.stacks if p > 0) == 1
+    assert sorted(r["vp"] for r in state.standings)[-1] == 5
+
+
+def test_bots_go_out_quickly(capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(7)
+    quick = played = 0
+    state, _ = GAME.start(GAME.options({"start_points": 100}), seats(4), 1)
+    for _ in range(30):
+        while not GAME.hand_over(state):
+            seat = GAME.to_act(state)[0]
+            GAME.apply(state, seat, choose(GAME.view(state, seat), GAME.legal_actions(state, seat), rng))
+        record = GAME.history(state)
+        assert record is not None
+        seat = record["result"]["knock"]["seat"]
+        turns = sum(1 for a in record["actions"] if a["seat"] == seat and a["type"] in (DRAW, CUT))
+        played += 1
+        quick += turns <= 15
+        GAME.next_hand(state, rng.randrange(1 << 30))
+    with capsys.disabled():
+        print(f"\nCacheta bots (4 players): winner out within 15 turns in {quick / played:.0%} of hands")
+    assert quick / played >= 0.5

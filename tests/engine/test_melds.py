@@ -1,0 +1,254 @@
+"""The meld search against a plain exhaustive one, and every example in RULES.md."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.cards import Card, french_deck, parse_cards
+from engine.melds import (
+    CACHETA,
+    CARDS,
+    PIFPAF,
+    GroupRule,
+    Ruleset,
+    _natural_melds,
+    index,
+    is_meld,
+    melder,
+    wild_cards,
+)
+
+PIFPAF_WIDE = Ruleset(GroupRule.ATLEAST3, ace_high=True)
+RULESETS = {"pifpaf": PIFPAF, "pifpaf-atleast3-acehigh": PIFPAF_WIDE, "cacheta": CACHETA}
+DECK = tuple(french_deck(copies=2))
+
+
+# -- the obviously correct search ---------------------------------------------------
+class Reference:
+    """Every subset holding the first card is tried as a meld, then the rest, recursively.
+
+    Only cards sharing the first card's rank or suit (or wild cards) can join its meld, so
+    only those are combined; wild cards sort last so the first card is natural when it can be.
+    """
+
+    def __init__(self, rules: Ruleset, wilds: Sequence[Card]) -> None:
+        self.rules = rules
+        self.wild = frozenset(wilds) if rules.wild_acts else frozenset()
+        self.valid = lru_cache(maxsize=None)(self._valid)
+        self.part = lru_cache(maxsize=None)(self._part)
+
+    def _valid(self, meld: tuple[Card, ...]) -> bool:
+        if is_meld(meld, self.rules):
+            return True
+        for i, c in enumerate(meld):  # one wild card acting as any card that fits
+            if c in self.wild:
+                rest = meld[:i] + meld[i + 1 :]
+                fits = [x for x in CARDS if x.rank == rest[0].rank or x.suit is rest[0].suit]
+                if any(is_meld((*rest, x), self.rules) for x in fits):
+                    return True
+        return False
+
+    def _part(self, cards: tuple[Card, ...]) -> bool:
+        if not cards:
+            return True
+        first, rest = cards[0], cards[1:]
+        if first in self.wild:
+            near = list(range(len(rest)))
+        else:
+            near = [i for i, c in enumerate(rest) if c.rank == first.rank or c.suit is first.suit or c in self.wild]
+        for size in range(2, len(near) + 1):
+            for combo in combinations(near, size):
+                meld = (first, *(rest[i] for i in combo))  # in hand order: a canonical key
+                if self.valid(meld) and self.part(tuple(c for i, c in enumerate(rest) if i not in combo)):
+                    return True
+        return False
+
+    def all_melded(self, hand: Sequence[Card]) -> bool:
+        return self.part(tuple(sorted(hand, key=lambda c: (c in self.wild, index(c)))))
+
+    def discards(self, hand: Sequence[Card]) -> tuple[Card, ...]:
+        out = set()
+        for i, c in enumerate(hand):
+            if self.all_melded(tuple(hand[:i]) + tuple(hand[i + 1 :])):
+                out.add(c)
+        return tuple(sorted(out, key=index))
+
+    def goes_out(self, hand: Sequence[Card]) -> bool:
+        return self.all_melded(hand) or bool(self.discards(hand))
+
+    def completing(self, hand: Sequence[Card]) -> tuple[Card, ...]:
+        return tuple(x for x in CARDS if hand.count(x) < 2 and self.goes_out((*hand, x)))
+
+
+_REFERENCES: dict[tuple[Ruleset, tuple[Card, ...]], Reference] = {}
+
+
+def reference(rules: Ruleset, wilds: tuple[Card, ...]) -> Reference:
+    """One reference per ruleset and wild set, so its caches serve every example."""
+    key = (rules, wilds)
+    if key not in _REFERENCES:
+        _REFERENCES[key] = Reference(rules, wilds)
+    return _REFERENCES[key]
+
+
+def make_hand(seed: int, rules: Ruleset, size: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """A random hand with 0-4 wild cards: plain random, or built from melds and disturbed."""
+    rng = random.Random(seed)
+    wilds: tuple[Card, ...] = wild_cards(rng.choice(CARDS)) if rules.wild_acts else ()
+    while True:
+        if rng.random() < 0.25:
+            hand = rng.sample(DECK, size)
+        else:
+            hand = []
+            while len(hand) < size:
+                hand += [CARDS[i] for i in rng.choice(_natural_melds(rules))][: size - len(hand)]
+            for _ in range(rng.choice((0, 0, 1, 1, 2))):
+                hand[rng.randrange(size)] = rng.choice(DECK)
+        if wilds:
+            for i, w in enumerate(rng.sample([wilds[0], wilds[0], wilds[1], wilds[1]], rng.randint(0, 4))):
+                hand[i] = w
+        rng.shuffle(hand)
+        if max(Counter(hand).values()) <= 2:
+            return tuple(hand), wilds
+
+
+def check_split(rules: Ruleset, wilds: Sequence[Card], hand: Sequence[Card], melds: Sequence[Sequence[Card]]) -> None:
+    assert Counter(c for m in melds for c in m) == Counter(hand)
+    ref = reference(rules, tuple(wilds))
+    for m in melds:
+        assert ref.valid(tuple(sorted(m, key=lambda c: (c in ref.wild, index(c))))), f"{m} is not a meld"
+
+
+# -- against the reference ----------------------------------------------------------
+SEEDS = st.integers(min_value=0, max_value=2**48)
+
+
+@pytest.mark.parametrize(
+    ("name", "examples"), [("pifpaf", 10_000), ("pifpaf-atleast3-acehigh", 2_000), ("cacheta", 10_000)]
+)
+def test_ten_cards_agree_with_reference(name: str, examples: int) -> None:
+    rules = RULESETS[name]
+
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=SEEDS)
+    def check(seed: int) -> None:
+        hand, wilds = make_hand(seed, rules, 10)
+        fast, ref = melder(rules, wilds), reference(rules, wilds)
+        full = fast.all_melded(hand)
+        assert full == ref.all_melded(hand)
+        assert fast.goes_out(hand) == ref.goes_out(hand)
+        if seed % 4 == 0 or full:
+            assert fast.discards(hand) == ref.discards(hand)
+            for knock in fast.knocks(hand):
+                rest = list(hand)
+                if knock.discard is not None:
+                    rest.remove(knock.discard)
+                check_split(rules, wilds, rest, knock.melds)
+
+    check()
+
+
+@pytest.mark.parametrize(("name", "examples"), [("pifpaf", 150), ("pifpaf-atleast3-acehigh", 60), ("cacheta", 100)])
+def test_completing_cards_agree_with_reference(name: str, examples: int) -> None:
+    rules = RULESETS[name]
+
+    @settings(max_examples=examples, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=SEEDS)
+    def check(seed: int) -> None:
+        hand, wilds = make_hand(seed, rules, 9)
+        assert melder(rules, wilds).completing(hand) == reference(rules, wilds).completing(hand)
+
+    check()
+
+
+# -- the examples in RULES.md -------------------------------------------------------
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "pifpaf", "atleast3", "cacheta"),
+    [
+        ("QS QH QD", True, True, True),
+        ("QS QH QD QD", True, True, True),
+        ("QS QD QD", False, False, False),
+        ("QS QH QD QC", False, True, True),
+        ("QS QH QD QC QC", False, True, True),
+        ("AS 2S 3S", True, True, True),
+        ("QS KS AS", False, True, True),
+        ("10S JS QS KS AS", False, True, True),
+        ("KS AS 2S", False, False, False),
+        ("AS 2S 3S 4S 5S", True, True, True),
+        ("5H 6H 8H", False, False, False),
+        ("5H 6H 7S", False, False, False),
+        ("5H 5H 6H", False, False, False),
+        ("QS QH", False, False, False),
+    ],
+)
+def test_rules_examples(text: str, pifpaf: bool, atleast3: bool, cacheta: bool) -> None:
+    meld = cards(text)
+    assert is_meld(meld, PIFPAF) is pifpaf
+    assert is_meld(meld, PIFPAF_WIDE) is atleast3
+    assert is_meld(meld, CACHETA) is cacheta
+    assert melder(PIFPAF).all_melded(meld) is pifpaf
+    assert melder(CACHETA, wild_cards(Card.parse("2C"))).all_melded(meld) is cacheta
+
+
+def test_never_k_a_2_even_in_a_full_hand() -> None:
+    hand = cards("QS KS AS 2S 5H 5D 5C 9H 9D 9C")
+    for rules in RULESETS.values():
+        assert not melder(rules).all_melded(hand)
+    assert melder(CACHETA).discards(hand) == cards("2S")
+    assert not melder(PIFPAF).goes_out(hand)
+    hand = cards("JS QS KS AS 2S 3S 4S 5H 5D 5C")
+    m = melder(CACHETA).split(hand)
+    assert m is not None and not any(Card.parse("KS") in x and Card.parse("2S") in x for x in m)
+
+
+def test_k_a_2_is_not_a_meld_for_the_search() -> None:
+    hand = cards("KS AS 2S 5H 5D 5C 9H 9D 9C")
+    for rules in RULESETS.values():
+        assert not melder(rules).all_melded(hand)
+
+
+def test_q_k_a_only_where_allowed() -> None:
+    hand = cards("QS KS AS 5H 5D 5C 9H 9D 9C")
+    assert not melder(PIFPAF).all_melded(hand)
+    assert melder(PIFPAF_WIDE).all_melded(hand)
+    assert melder(CACHETA).all_melded(hand)
+
+
+def test_cacheta_one_wild_acting_per_meld() -> None:
+    wilds = wild_cards(Card.parse("4C"))  # black fives
+    assert wilds == cards("5S 5C")
+    m = melder(CACHETA, wilds)
+    assert m.all_melded(cards("7H 8H 5S 9D 9C 5C"))  # 7H 8H +wild; 9D 9C +wild
+    assert not m.all_melded(cards("7H 5S 5C"))  # two wilds acting in one meld
+    assert m.all_melded(cards("5S 5C 5H"))  # wilds standing as themselves
+    assert m.all_melded(cards("5S 5C 5S"))  # two as themselves, one acting (as 5H or 5D)
+    assert not m.all_melded(cards("9H 9H 5S"))  # 9H 9H 9x still shows only two suits
+    assert m.all_melded(cards("9H 9H 9D 5S"))
+
+
+def test_completing_cards() -> None:
+    m = melder(PIFPAF)
+    hand = cards("AS 2S 3S 7H 7D 7C 9H 10H JH")[:-1] + cards("KD")  # 9H 10H and a stray KD
+    assert Card.parse("8H") in m.completing(hand) and Card.parse("JH") in m.completing(hand)
+    assert m.completing(cards("AS 2S 3S 7H 7D 7C 9H 5D 2C")) == ()
+    # Nine melded already: any card completes (draw it and discard it).
+    assert len(m.completing(cards("AS 2S 3S 7H 7D 7C 9H 9D 9C"))) == 52
+
+
+def test_a_third_copy_is_refused() -> None:
+    with pytest.raises(ValueError, match="three"):
+        melder(PIFPAF).goes_out(cards("AS AS AS"))
