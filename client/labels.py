@@ -41,10 +41,20 @@ _WORDS: dict[str, dict[str, str]] = {
         "falta_envido": "Falta envido",
         "announce": "Tengo",
         "son_buenas": "Son buenas",
+        "flor": "Flor",
+        "con_flor_me_achico": "Con flor me achico",
+        "contra_flor": "Contra flor",
+        "contra_flor_al_resto": "Contra flor al resto",
         "mazo": "Me voy al mazo",
         "signal": "Seña",
     },
 }
+_RUMMY = {"draw": "Draw", "claim": "Claim the discard", "pass": "Pass", "discard": "Discard", "knock": "Knock",
+          "declare": "Na boa!", "cut": "Cut the line", "fold": "Fold (estou fora)", "raise": "Repique to"}
+_WORDS["pifpaf"] = _RUMMY
+_WORDS["cacheta"] = _RUMMY
+_VALUES = {"stock": "from the stock", "pile": "from the discard pile"}
+"""Words for action values ("Draw from the stock")."""
 _AFTER = {"play_down": "face down"}
 """Words said after the cards ("Play 7♥ face down")."""
 _COMMON = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise to"}
@@ -110,7 +120,7 @@ def label(game: str, action: common_pb2.Action) -> str:
     if action.value:
         if action.type == "signal":
             return " ".join(parts) + _signal_text(game, action.value)
-        parts.append(action.value)
+        parts.append(_VALUES.get(action.value, action.value))
     if action.type in _AFTER:
         parts.append(_AFTER[action.type])
     return " ".join(parts)

@@ -106,6 +106,9 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        board = self.query_one("#board")
+        if board.can_focus:  # boards with their own keys (picking a card) take the focus
+            board.focus()
         self.title = f"{self.summary.name} · {self.summary.id}"
         self.sub_title = "watching" if self.spectating else f"seat {cast(int, self.seat) + 1}"
         self.query_one("#conn-banner", Static).display = False
@@ -150,9 +153,11 @@ class TableScreen(Screen[None]):
         board = self.query_one("#board")
         board.away = {s.seat for s in view.seats if s.away}  # type: ignore[attr-defined]
         board.seats = [(s.name, s.bot) for s in view.seats]  # type: ignore[attr-defined]
+        board.legal = self.legal  # type: ignore[attr-defined]
         board.view = self.view  # type: ignore[attr-defined]
         if not self.spectating:
-            self.query_one(ActionBar).legal = self.legal
+            handled = getattr(board, "HANDLES", frozenset())
+            self.query_one(ActionBar).legal = [a for a in self.legal if a.type not in handled]
         self._tick()
 
     def write_log(self, text: str, kind: str = "") -> None:
@@ -214,17 +219,13 @@ class TableScreen(Screen[None]):
                 await conn.chat(self.token, text)
             except Exception as err:
                 self.notify(error_text(err), severity="warning")
-        if not self.spectating:
-            self.query_one(ActionBar).focus()
+        self._refocus()
 
     async def action_leave(self) -> None:
         chat = self.query_one("#chat", Input)
         if chat.has_focus:
             chat.value = ""
-            if not self.spectating:
-                self.query_one(ActionBar).focus()
-            else:
-                self.set_focus(None)
+            self._refocus()
             return
         conn = self.card_app.conn
         if conn is not None:
@@ -232,6 +233,11 @@ class TableScreen(Screen[None]):
                 await conn.leave(self.token)
         self.workers.cancel_all()
         self.dismiss(None)
+
+    def _refocus(self) -> None:
+        """Back from the chat line: to the board if it takes keys, else to nothing."""
+        board = self.query_one("#board")
+        self.set_focus(board if board.can_focus else None)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.game))

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import truco_argentino, truco_paulista
+from engine import cacheta, pifpaf, truco_argentino, truco_paulista
+from engine.bots import cacheta as cacheta_bot
 from engine.bots import cacho as cacho_bot
+from engine.bots import pifpaf as pifpaf_bot
 from engine.bots import truco as truco_bot
 from engine.cacho import GAME as CACHO
 from engine.core import Bot, SeatInfo
@@ -22,6 +24,8 @@ GAMES: dict[str, Entry] = {
     "cacho": Entry(CACHO, cacho_bot.choose),
     "truco_paulista": Entry(truco_paulista.GAME, truco_bot.choose_paulista),
     "truco_argentino": Entry(truco_argentino.GAME, truco_bot.choose_argentino),
+    "pifpaf": Entry(pifpaf.GAME, pifpaf_bot.choose),
+    "cacheta": Entry(cacheta.GAME, cacheta_bot.choose),
 }
 
 

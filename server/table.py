@@ -10,7 +10,6 @@ with the same number otherwise, so numbering has no holes and hidden cards never
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
@@ -419,9 +418,11 @@ class Table:
             return True
         except asyncio.QueueFull:
             # A stuck reader cannot hold the table up: drop it; it resyncs when it returns.
+            # Everything still queued goes too, so the last number it did get is where it
+            # resumes: a hole in the middle of its queue would be lost for good.
             sub.dropped = True
             self.subscribers.discard(sub)
-            with contextlib.suppress(asyncio.QueueEmpty):
+            while not sub.queue.empty():
                 sub.queue.get_nowait()
             sub.queue.put_nowait(None)
             return False

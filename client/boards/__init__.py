@@ -6,12 +6,15 @@ from textual.widget import Widget
 
 from client.boards.base import Board
 from client.boards.cacho import CachoBoard
+from client.boards.rummy import RummyBoard
 from client.boards.truco import ArgentinoBoard, PaulistaBoard
 
 BOARDS: dict[str, type[Board]] = {
     "cacho": CachoBoard,
     "truco_paulista": PaulistaBoard,
     "truco_argentino": ArgentinoBoard,
+    "pifpaf": RummyBoard,
+    "cacheta": RummyBoard,
 }
 
 

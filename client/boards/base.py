@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from cardtui.v1 import common_pb2
+
 
 class Board(Widget):
-    """Shows the view; a game's board overrides ``draw``."""
+    """Shows the view; a game's board overrides ``draw``.
+
+    ``HANDLES`` names action types the board offers itself (by its own keys), which the
+    action bar then leaves out; ``legal`` is what the server says this seat may do now.
+    """
+
+    HANDLES: ClassVar[frozenset[str]] = frozenset()
 
     view: reactive[dict[str, Any]] = reactive(dict, always_update=True)
     seats: reactive[list[tuple[str, bool]]] = reactive(list, always_update=True)
@@ -21,6 +29,7 @@ class Board(Widget):
     def __init__(self, seat: int | None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.seat = seat
+        self.legal: list[common_pb2.Action] = []
 
     def render(self) -> RenderableType:
         if not self.view:
