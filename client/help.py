@@ -18,7 +18,8 @@ KEYS = """
 | lobby | `enter` | sit at the selected table |
 | lobby | `s` | watch the selected table |
 | table | `1`–`9` | the actions on offer, as numbered in the action bar |
-| table | `+` / `-` | raise the amount of a bet or raise |
+| table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
+| Pif Paf, Cacheta | `←` / `→`, `d`, `k`, `s` | pick a card, discard it, knock, sort the hand |
 | table | `t` | chat (enter sends, escape returns) |
 | table | `escape` | leave the table |
 | anywhere | `?` | this help; `ctrl+q` quits |
@@ -27,7 +28,7 @@ KEYS = """
 
 def rules_text(game: str | None) -> str:
     if game is None:
-        return "# cardtui\nA card room for Cacho, Pif Paf, Cacheta and Truco.\n" + KEYS
+        return "# cardtui\nA card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.\n" + KEYS
     try:
         text = resources.files("client").joinpath(f"rules/{game}.md").read_text(encoding="utf-8")
     except FileNotFoundError:
