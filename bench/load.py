@@ -126,6 +126,11 @@ class Load:
             action = common_pb2.Action(type="call")
         else:
             seat = next((s for s in table.seats if s.legal), None)  # type: ignore[assignment]
+            for _ in range(20):  # between hands, or the view after our last act is on its way
+                if seat is not None:
+                    break
+                await asyncio.sleep(0.01)
+                seat = next((s for s in table.seats if s.legal), None)  # type: ignore[assignment]
             if seat is None:
                 return
             legal = [a for a in seat.legal if a.type not in ("fold",) and (a.type not in ("bet", "raise")
