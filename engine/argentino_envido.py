@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.argentino_rules import LABELS
+from engine.argentino_rules import LABELS, NO, YES
 from engine.core import EVERYONE, Event
 from engine.envido import Call, accepted_value, refused_value
 from engine.tricks import notes
@@ -21,9 +21,22 @@ if TYPE_CHECKING:
     from engine.truco_argentino import ArgentinoState
 
 
+CALLED = {c: {"call": c.value} for c in Call}
+
+
 def may_call(st: ArgentinoState, seat: int) -> bool:
-    """In the first trick, before this seat plays, until a truco is accepted; once a round."""
-    return not st.e_done and not st.e_calls and not st.results and not st.played0[seat] and st.level == 0
+    """In the first trick, before this seat plays, until a truco is accepted; once a round.
+
+    A seat holding a flor it has not sung plays no envido: it sings the flor instead.
+    """
+    return (
+        not st.e_done
+        and not st.e_calls
+        and not st.results
+        and not st.played0[seat]
+        and st.level == 0
+        and not st.owes[seat]
+    )
 
 
 def beats(st: ArgentinoState, seat: int) -> bool:
@@ -37,11 +50,24 @@ def beats(st: ArgentinoState, seat: int) -> bool:
     return p.index(seat) < p.index(st.best)
 
 
+def cancel(st: ArgentinoState) -> None:
+    """A flor drops the round's envido, settled or not: its points had not been added yet."""
+    record = st.e_record
+    if record is not None and record["points"]:
+        st.round_points[record["team"]] -= record["points"]
+    if st.e_calls:
+        st.e_record = {"calls": list(st.e_calls), "cancelled": True, "points": 0}
+    st.e_done = True
+    st.e_pending = -1
+    st.ann = []
+    st.best = -1
+
+
 def call(st: ArgentinoState, seat: int, call: Call) -> list[Event]:
     st.e_calls.append(call)
     st.e_pending = seat & 1
     st.e_raiser = seat
-    return [Event("call", EVERYONE, f"{st.names[seat]}: {LABELS[call.value]}!", seat, {"call": call.value})]
+    return [Event("call", EVERYONE, f"{st.names[seat]}: {LABELS[call.value]}!", seat, CALLED[call])]
 
 
 def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
@@ -53,12 +79,12 @@ def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
         st.round_points[caller] += pts
         st.e_done = True
         st.e_record = {"calls": list(calls), "accepted": False, "points": pts, "team": caller}
-        return [Event("answer", EVERYONE, f"{st.names[seat]}: no quiero.", seat, {"accept": False})]
+        return [Event("answer", EVERYONE, f"{st.names[seat]}: no quiero.", seat, NO)]
     p = st.players
     i = p.index(st.e_raiser)
     k = len(p)
     st.ann = [p[(i + j) % k] for j in range(k) if st.live[p[(i + j) % k]]]
-    events = [Event("answer", EVERYONE, f"{st.names[seat]}: quiero.", seat, {"accept": True})]
+    events = [Event("answer", EVERYONE, f"{st.names[seat]}: quiero.", seat, YES)]
     return events + _settle(st)
 
 
@@ -67,11 +93,10 @@ def announce(st: ArgentinoState, seat: int, says: bool) -> list[Event]:
     if says:
         st.best = seat
         st.spoken[seat] = st.env[seat]
-        text = f"{st.names[seat]}: {st.env[seat]}."
+        event = Event("announce", EVERYONE, f"{st.names[seat]}: {st.env[seat]}.", seat, {"envido": st.env[seat]})
     else:
-        text = f"{st.names[seat]}: son buenas."
-    events = [Event("announce", EVERYONE, text, seat, {"envido": st.spoken.get(seat)})]
-    return events + _settle(st)
+        event = Event("announce", EVERYONE, f"{st.names[seat]}: son buenas.", seat, {"envido": None})
+    return [event, *_settle(st)]
 
 
 def _settle(st: ArgentinoState) -> list[Event]:

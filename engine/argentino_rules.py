@@ -7,7 +7,7 @@ the engine's hot path is a few list operations on these constants.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,15 @@ class Ties(StrEnum):
     TRADITIONAL = "traditional"
 
 
+class FlorCall(StrEnum):
+    """What is said in the flor (``engine.argentino_flor``), besides quiero and no quiero."""
+
+    FLOR = "flor"
+    ACHICO = "con_flor_me_achico"
+    CONTRA = "contra_flor"
+    RESTO = "contra_flor_al_resto"
+
+
 LABELS = {
     "play": "Juego",
     "truco": "Truco",
@@ -70,6 +79,10 @@ LABELS = {
     "falta_envido": "Falta envido",
     "announce": "Tengo",
     "son_buenas": "Son buenas",
+    "flor": "Flor",
+    "con_flor_me_achico": "Con flor me achico",
+    "contra_flor": "Contra flor",
+    "contra_flor_al_resto": "Contra flor al resto",
     "mazo": "Me voy al mazo",
     SIGNAL: "Seña",
 }
@@ -78,16 +91,34 @@ LABELS = {
 TRUCO_NAMES = ("", "truco", "retruco", "vale cuatro")
 TRUCO_CALLS = {1: Action("truco"), 2: Action("retruco"), 3: Action("vale_cuatro")}
 TRUCO_LEVEL = {"truco": 1, "retruco": 2, "vale_cuatro": 3}
+YES: Mapping[str, Any] = {"accept": True}
+NO: Mapping[str, Any] = {"accept": False}
+"""The data of every quiero and no quiero event, shared: events are read, never changed."""
 QUIERO = Action("quiero")
 NO_QUIERO = Action("no_quiero")
 SON_BUENAS = Action("son_buenas")
 MAZO = Action("mazo")
 ANNOUNCE = tuple(Action("announce", amount=k) for k in range(40))
 PLAY = {c: Action("play", cards=(c,)) for c in DECK}
+PLAY_AT = tuple(PLAY[c] for c in DECK)
+"""The play actions by position in ``DECK``: the deal looks them up without hashing cards."""
+NOTE_AT = tuple(str(c) for c in DECK)
+NOTE = dict(zip(DECK, NOTE_AT, strict=True))
+"""Card → notation, keyed by the very cards dealt (a lookup that finds them by identity)."""
 ENVIDO_CALLS: dict[tuple[Call, ...], tuple[Action, ...]] = {
     calls: tuple(Action(c.value) for c in nxt) for calls, nxt in NEXT.items()
 }
 """The envido calls that may follow a sequence of calls (none after Falta Envido)."""
+ENVIDO_WORDS = {c.value: c for c in Call}
+FLOR = Action(FlorCall.FLOR.value)
+ACHICO = Action(FlorCall.ACHICO.value)
+FLOR_CALLS = {c.value: c for c in FlorCall}
+FLOR_ANSWERS = {
+    FlorCall.FLOR: (ACHICO, Action(FlorCall.CONTRA.value), Action(FlorCall.RESTO.value)),
+    FlorCall.CONTRA: (QUIERO, NO_QUIERO, Action(FlorCall.RESTO.value)),
+    FlorCall.RESTO: (QUIERO, NO_QUIERO),
+}
+"""What a holder of a flor may answer to the last flor call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,22 +130,25 @@ class ArgentinoOptions:
     pica_pica: bool = True
     """Six players only: alternate a 3v3 round with three 1v1s."""
     flor: bool = False
+    """Flor as in ``engine.argentino_flor``; off is *sin flor*, as the seed plays."""
     signals_seen: float = 0.25
     """The chance that each opponent catches a signal."""
 
     def __post_init__(self) -> None:
         if self.target not in (15, 30):
             raise InvalidOptions("Truco argentino is played to 15 or to 30 points.")
-        if self.flor:
-            raise InvalidOptions("Flor is not offered yet: tables play sin flor.")
         if not 0.0 <= self.signals_seen <= 1.0:
             raise InvalidOptions("The chance of catching a signal must be between 0 and 1.")
 
     def as_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["ties"] = self.ties.value
-        out["envido_unsuited"] = self.envido_unsuited.value
-        return out
+        return {
+            "target": self.target,
+            "ties": self.ties.value,
+            "envido_unsuited": self.envido_unsuited.value,
+            "pica_pica": self.pica_pica,
+            "flor": self.flor,
+            "signals_seen": self.signals_seen,
+        }
 
 
 def _flag(value: Any, name: str) -> bool:
@@ -167,6 +201,18 @@ def refusal(st: ArgentinoState, seat: int, action: Action) -> IllegalAction:
         return IllegalAction(f"{t!r} is not an action in truco argentino.")
     if not st.live[seat]:
         return NotYourTurn("You are not playing this round.")
+    if t in FLOR_CALLS and not st.options.flor:
+        return IllegalAction("This table plays sin flor.")
+    if st.f_pending >= 0:
+        if seat & 1 == st.f_pending:
+            return NotYourTurn("Your team's flor call is waiting for an answer.")
+        if st.flor[seat] < 0:
+            return NotYourTurn("Only a player holding a flor answers a flor.")
+        return IllegalAction("Answer the flor first.")
+    if t == "flor":
+        return _flor_refusal(st, seat)
+    if st.owes[seat] and not st.f_done and (t == "play" or (t in _ENVIDO_WORDS and (st.ann or st.e_pending >= 0))):
+        return IllegalAction("Sing your flor first: it comes before your first card, and instead of the envido.")
     if st.ann:
         if t == "announce" and seat == st.ann[0]:
             return IllegalAction("Announce your true envido, or say son buenas if you cannot win it.")
@@ -194,4 +240,25 @@ def refusal(st: ArgentinoState, seat: int, action: Action) -> IllegalAction:
         return IllegalAction("Envido is called in the first trick, before you play your card.")
     if t in ("quiero", "no_quiero"):
         return IllegalAction("There is no call to answer.")
+    if t in FLOR_CALLS:
+        return IllegalAction(f"{LABELS[t]} answers a flor, and no flor awaits an answer.")
     return IllegalAction(f"You cannot say {LABELS[t]!r} now.")
+
+
+_ENVIDO_WORDS = frozenset({"announce", "son_buenas", "quiero", "no_quiero", "envido", "real_envido", "falta_envido"})
+
+
+def _flor_refusal(st: ArgentinoState, seat: int) -> IllegalAction:
+    if st.flor[seat] < 0:
+        return IllegalAction("You have no flor: a flor is three cards of one suit.")
+    if seat in st.f_sung:
+        return IllegalAction("You have already sung your flor.")
+    if st.f_done:
+        return IllegalAction("The flor has already been played this round.")
+    if st.played0[seat]:
+        return IllegalAction("A flor is sung before your first card.")
+    if st.e_pending >= 0 or st.t_pending >= 0:
+        return NotYourTurn("Your team's call is waiting for an answer; sing your flor after it.")
+    if st.ann:
+        return NotYourTurn(f"{st.names[st.ann[0]]} is announcing the envido; sing your flor after it.")
+    return IllegalAction("A flor cannot be sung now.")

@@ -2,7 +2,8 @@
 
 A seat sees its own cards and only the number of everyone else's; cards come into view as
 they are played, and the envido winner's cards once the round is over. A spectator sees
-no hand at all. Opponents' signals appear only to those who caught them.
+no hand at all. Opponents' signals appear only to those who caught them. A flor that
+scored shows its three cards once the round is over.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.argentino_flor import NAMES as FLOR_NAMES
+from engine.argentino_flor import must_sing
 from engine.argentino_rules import TRUCO_NAMES, score_text
 from engine.tricks import note, notes
 
@@ -64,13 +67,22 @@ class ArgentinoView:
     raise_team: int | None
     """The team that may raise the truco next (None: either, or no raise left)."""
     pending: tuple[str, int, str] | None
-    """A call awaiting its answer: (truco or envido, the calling team, the call)."""
+    """A call awaiting its answer: (truco, envido or flor, the calling team, the call)."""
     envido_calls: tuple[str, ...]
     envido_done: bool
     may_envido: bool
     announcing: int | None
     best_envido: int | None
     your_envido: int | None
+    flor_calls: tuple[str, ...]
+    """What has been said in the flor this round (``flor`` once for each flor sung)."""
+    flor_sung: tuple[int, ...]
+    """The seats that sang a flor this round."""
+    flor_done: bool
+    """A flor met by a flor has been settled."""
+    must_flor: bool
+    """You hold a flor you have not sung: sing it before your first card."""
+    your_flor: int | None
     signals: tuple[tuple[int, str], ...]
     """Signals this seat saw: (from seat, signal)."""
     shown: tuple[tuple[int, tuple[str, ...]], ...]
@@ -91,7 +103,9 @@ def build(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], over: b
         seats.append(SeatView(s, st.names[s], s & 1, cards, in_round, gone, st.spoken.get(s)))
     tricks = tuple(TrickView(tuple((s, note(c)) for s, c in plays), w) for plays, w in st.trick_plays)
     pending = None
-    if st.e_pending >= 0:
+    if st.f_pending >= 0:
+        pending = ("flor", st.f_pending, FLOR_NAMES[st.f_calls[-1]].lower())
+    elif st.e_pending >= 0:
         pending = ("envido", st.e_pending, st.e_calls[-1].value)
     elif st.t_pending >= 0:
         pending = ("truco", st.t_pending, TRUCO_NAMES[st.t_level])
@@ -125,6 +139,11 @@ def build(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], over: b
         announcing=st.ann[0] if st.ann else None,
         best_envido=st.best if st.best >= 0 else None,
         your_envido=st.env[seat] if seat is not None else None,
+        flor_calls=tuple(c.value for c in st.f_calls),
+        flor_sung=tuple(st.f_sung),
+        flor_done=st.f_done,
+        must_flor=seat is not None and playing and st.live[seat] and must_sing(st, seat),
+        your_flor=st.flor[seat] if seat is not None and st.flor[seat] >= 0 else None,
         signals=tuple((f, name) for f, name, who in st.signals if seat is not None and seat in who),
         shown=tuple((s, tuple(notes(c))) for s, c in st.shown.items()),
         points=(st.points[0] + extra[0], st.points[1] + extra[1]),

@@ -50,19 +50,44 @@ a raise never smaller than the bet before it, and Falta Envido after any of them
 
 
 def card_points(card: Card) -> int:
-    return card.rank if card.rank <= 7 else 0
+    return _POINTS[card.rank]
+
+
+_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0)
+"""Envido points by rank: the number, except 10, 11 and 12 (and 8, 9, 13, absent here), 0."""
 
 
 def envido(cards: Sequence[Card], unsuited: Unsuited = Unsuited.SUM_TWO) -> tuple[int, tuple[Card, ...]]:
     """A hand's envido score and the cards that make it (what the winner shows)."""
+    if len(cards) != 3:
+        return _envido(cards, unsuited)
+    # Every dealt hand: its three pairs, without the general loop and sort.
+    a, b, c = cards
+    pa, pb, pc = _POINTS[a.rank], _POINTS[b.rank], _POINTS[c.rank]
     best = -1
     used: tuple[Card, ...] = ()
-    for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
-            if a.suit == b.suit:
-                score = card_points(a) + card_points(b) + 20
-                if score > best:
-                    best, used = score, (a, b)
+    if a.suit is b.suit:
+        best, used = pa + pb + 20, (a, b)
+    if a.suit is c.suit and pa + pc + 20 > best:
+        best, used = pa + pc + 20, (a, c)
+    if b.suit is c.suit and pb + pc + 20 > best:
+        best, used = pb + pc + 20, (b, c)
+    if best >= 0:
+        return best, used
+    # No two of a suit: the best cards, the earlier one first on equal points.
+    if unsuited is Unsuited.HIGHEST:
+        top = a if pa >= pb and pa >= pc else (b if pb >= pc else c)
+        return _POINTS[top.rank], (top,)
+    low = min(pa, pb, pc)
+    x, y = (a, b) if pc == low else ((a, c) if pb == low else (b, c))
+    if _POINTS[y.rank] > _POINTS[x.rank]:
+        x, y = y, x
+    return _POINTS[x.rank] + _POINTS[y.rank], (x, y)
+
+
+def _envido(cards: Sequence[Card], unsuited: Unsuited) -> tuple[int, tuple[Card, ...]]:
+    """The general count, for hands of any size."""
+    best, used = _best_suited(cards)
     if best >= 0:
         return best, used
     ranked = sorted(cards, key=card_points, reverse=True)
@@ -71,6 +96,19 @@ def envido(cards: Sequence[Card], unsuited: Unsuited = Unsuited.SUM_TWO) -> tupl
         return sum(card_points(c) for c in top), tuple(top)
     top = ranked[:2]
     return card_points(top[0]) + card_points(top[1]), tuple(top)
+
+
+def _best_suited(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
+    """The best two cards of one suit, the first such pair on equal scores (-1: none)."""
+    best = -1
+    used: tuple[Card, ...] = ()
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            if a.suit == b.suit:
+                score = card_points(a) + card_points(b) + 20
+                if score > best:
+                    best, used = score, (a, b)
+    return best, used
 
 
 def falta(scores: Sequence[int], target: int) -> int:

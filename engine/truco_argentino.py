@@ -22,21 +22,33 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine import argentino_envido as envido_bet
+from engine import argentino_flor as flor_bet
 from engine.argentino_rules import (
+    ACHICO,
     ANNOUNCE,
     DECK,
     ENVIDO_CALLS,
+    ENVIDO_WORDS,
+    FLOR,
+    FLOR_ANSWERS,
+    FLOR_CALLS,
     LABELS,
     MAZO,
+    NO,
     NO_QUIERO,
+    NOTE,
+    NOTE_AT,
     PLAY,
+    PLAY_AT,
     QUIERO,
     RANK,
     SON_BUENAS,
     TRUCO_CALLS,
     TRUCO_LEVEL,
     TRUCO_NAMES,
+    YES,
     ArgentinoOptions,
+    FlorCall,
     read_options,
     refusal,
     score_text,
@@ -46,6 +58,7 @@ from engine.cards import Card
 from engine.core import (
     EVERYONE,
     Action,
+    Audience,
     Event,
     IllegalAction,
     InvalidOptions,
@@ -87,10 +100,16 @@ class ArgentinoState:
         self.hand_no = 0
         self.dealer = self.n - 1
         self.pica = False
-        self.rng = random.Random(0)
+        self.rng: random.Random  # each hand's, from its seed (``_deal``)
+        self.only: tuple[Audience, ...] = tuple(only(s) for s in range(self.n))
         self.hands: list[list[Card]] = [[] for _ in range(self.n)]
+        self.plays: list[list[Action]] = [[] for _ in range(self.n)]
+        """Each hand's cards as the play actions that play them, in the same order."""
+        self.dealt: list[tuple[Card, ...]] = [() for _ in range(self.n)]
         self.env = [0] * self.n
         self.env_cards: list[tuple[Card, ...]] = [() for _ in range(self.n)]
+        self.flor = [-1] * self.n
+        """Each seat's flor (``engine.argentino_flor.flor``), -1 without one or with flor off."""
         self.points = [0, 0]
         self.duels: list[tuple[int, int]] = []
         self.rounds: list[dict[str, Any]] = []
@@ -110,8 +129,10 @@ class ArgentinoState:
         self.players = players
         self.mano = players[0] if players else 0
         self.live = [False] * n
+        self.in_team = [0, 0]  # players of each team still in the round
         for s in players:
             self.live[s] = True
+            self.in_team[s & 1] += 1
         self.played0 = [False] * n
         self.trick: list[tuple[int, Card]] = []
         self.to_play = list(players)
@@ -131,6 +152,25 @@ class ArgentinoState:
         self.best = -1  # the seat with the best envido announced so far
         self.spoken: dict[int, int] = {}
         self.e_record: dict[str, Any] | None = None
+        self.owes = [False] * n  # holds a flor not sung yet
+        for s in players:
+            self.owes[s] = self.flor[s] >= 0
+        self.f_sung: list[int] = []
+        self.f_calls: list[FlorCall] = []
+        self.f_pending = -1  # the team whose flor call awaits an answer
+        self.f_done = False  # a flor met by a flor has been settled
+        self.f_shown: list[int] = []  # the seats whose flor scored, shown at the round's end
+        self.f_record: dict[str, Any] | None = None
+
+    def give(self, seat: int, cards: Sequence[Card]) -> None:
+        """Put ``cards`` in ``seat``'s hand as if dealt (scores recomputed): for rigged positions."""
+        self.hands[seat] = list(cards)
+        self.plays[seat] = [PLAY[c] for c in cards]
+        self.dealt[seat] = tuple(cards)
+        self.env[seat], self.env_cards[seat] = envido_score(cards, self.options.envido_unsuited)
+        self.flor[seat] = flor_bet.flor(cards) if self.options.flor else -1
+        if seat in self.players and not self.played0[seat]:
+            self.owes[seat] = self.flor[seat] >= 0
 
     @property
     def announcing(self) -> int:
@@ -194,15 +234,10 @@ class TrucoArgentino:
         st.shown = {}
         st.result = None
         st.falta = falta(st.scores, st.options.target)
-        # Drawing the 3n cards dealt is a shuffle of the pack cut short: same odds, less work.
-        deck = st.rng.sample(DECK, 3 * n)
-        order = [(dealer + 1 + i) % n for i in range(n)]
-        st.hands = [[deck[i], deck[n + i], deck[2 * n + i]] for i in range(n)]
-        st.hands = st.hands[n - order[0] :] + st.hands[: n - order[0]]
+        picks = draw(st.rng, 3 * n)
         unsuited = st.options.envido_unsuited
-        for s in range(n):
-            st.env[s], st.env_cards[s] = envido_score(st.hands[s], unsuited)
-        st.log = HandRecord(
+        with_flor = st.options.flor
+        log = st.log = HandRecord(
             self.name,
             st.options_dict,
             st.hand_no,
@@ -211,34 +246,32 @@ class TrucoArgentino:
             st.seats,
             scores_by_seat(st.scores, n),
         )
-        for s in range(n):
-            st.log.dealt(s, *st.hands[s])
-        dealt = [notes(h) for h in st.hands]
         kind = "the 1v1s (pica-pica)" if pica else "a round"
         events = [
             Event(
                 "hand_start",
                 EVERYONE,
                 f"Hand {st.hand_no}: {st.names[dealer]} deals {kind}.",
-                seat=dealer,
-                data={"hand": st.hand_no, "dealer": dealer, "pica_pica": pica},
+                dealer,
+                {"hand": st.hand_no, "dealer": dealer, "pica_pica": pica},
             )
         ]
         for s in range(n):
-            events.append(
-                Event(
-                    "cards",
-                    only(s),
-                    f"You receive {' '.join(dealt[s])}.",
-                    seat=s,
-                    data={"cards": dealt[s]},
-                )
-            )
+            i = (s - dealer - 1) % n  # one card at a time, the mano first
+            a, b, c = picks[i], picks[n + i], picks[2 * n + i]
+            hand = st.hands[s] = [DECK[a], DECK[b], DECK[c]]
+            st.plays[s] = [PLAY_AT[a], PLAY_AT[b], PLAY_AT[c]]
+            st.dealt[s] = dealt = (DECK[a], DECK[b], DECK[c])
+            log.dealt(s, *dealt)
+            st.env[s], st.env_cards[s] = envido_score(hand, unsuited)
+            st.flor[s] = flor_bet.flor(hand) if with_flor else -1
+            cards = [NOTE_AT[a], NOTE_AT[b], NOTE_AT[c]]
+            events.append(Event("cards", st.only[s], f"You receive {' '.join(cards)}.", s, {"cards": cards}))
         if pica:
             st.duels = [((dealer + i) % n, (dealer + i + 3) % n) for i in (1, 2, 3)]
             return events + self._next_duel(st)
         st.duels = []
-        st._round(tuple(order))
+        st._round((*range(dealer + 1, n), *range(dealer + 1)))
         return events
 
     def _next_duel(self, st: ArgentinoState) -> list[Event]:
@@ -259,6 +292,8 @@ class TrucoArgentino:
         """The seats the hand waits for: a call's answerers, the announcer, or the player to play."""
         if st.result is not None:
             return ()
+        if st.f_pending >= 0:
+            return tuple(s for s in st.players if s & 1 != st.f_pending and flor_bet.holds(st, s))
         if st.ann:
             return (st.ann[0],)
         pending = st.e_pending if st.e_pending >= 0 else st.t_pending
@@ -269,42 +304,62 @@ class TrucoArgentino:
     def legal_actions(self, st: ArgentinoState, seat: int) -> list[Action]:
         if st.result is not None:
             return []
-        signals = SIGNAL_ACTIONS if st.hands[seat] else ()
+        hand = st.hands[seat]
         if not st.live[seat]:
-            return list(signals)
+            return list(SIGNAL_ACTIONS) if hand else []
+        if st.f_pending < 0 and st.e_pending < 0 and st.t_pending < 0 and not st.ann and not st.owes[seat]:
+            # The usual case, nothing awaiting an answer: cards on one's turn, then ready-made calls.
+            level = st.level
+            raise_to = level + 1 if level < 3 and (st.owner < 0 or st.owner == seat & 1) else 0
+            tail = _FREE[envido_bet.may_call(st, seat), raise_to, bool(hand)]
+            if seat == st.to_play[0]:
+                return [*st.plays[seat], *tail]
+            return list(tail)
+        return self._legal_otherwise(st, seat)
+
+    def _legal_otherwise(self, st: ArgentinoState, seat: int) -> list[Action]:
+        """A call awaiting its answer, an envido being announced, or a flor to sing."""
+        signals = SIGNAL_ACTIONS if st.hands[seat] else ()
         team = seat & 1
-        if st.ann:
+        sing = st.owes[seat] and not st.f_done  # a flor is sung before anything else it affects
+        if st.f_pending >= 0:
+            if team == st.f_pending or st.flor[seat] < 0:
+                return list(signals)
+            out = list(FLOR_ANSWERS[st.f_calls[-1]])
+        elif st.ann:
             if seat != st.ann[0]:
                 return list(signals)
-            out = [ANNOUNCE[st.env[seat]]] if envido_bet.beats(st, seat) else []
-            if st.best >= 0:
-                out.append(SON_BUENAS)
+            if sing:
+                out = [FLOR]
+            else:
+                out = [ANNOUNCE[st.env[seat]]] if envido_bet.beats(st, seat) else []
+                if st.best >= 0:
+                    out.append(SON_BUENAS)
         elif st.e_pending >= 0:
             if team == st.e_pending:
                 return list(signals)
-            out = [QUIERO, NO_QUIERO, *ENVIDO_CALLS.get(tuple(st.e_calls), ())]
+            out = [FLOR] if sing else [QUIERO, NO_QUIERO, *ENVIDO_CALLS.get(tuple(st.e_calls), ())]
         elif st.t_pending >= 0:
             if team == st.t_pending:
                 return list(signals)
-            out = [QUIERO, NO_QUIERO]
-            if st.t_level < 3:
-                out.append(TRUCO_CALLS[st.t_level + 1])
+            out = [QUIERO, NO_QUIERO, TRUCO_CALLS[st.t_level + 1]] if st.t_level < 3 else [QUIERO, NO_QUIERO]
             if st.t_level == 1 and envido_bet.may_call(st, seat):
                 out.extend(ENVIDO_CALLS[()])
-        else:
-            out = [PLAY[c] for c in st.hands[seat]] if seat == st.to_play[0] else []
-            if envido_bet.may_call(st, seat):
-                out.extend(ENVIDO_CALLS[()])
-            if st.level < 3 and (st.owner < 0 or st.owner == team):
-                out.append(TRUCO_CALLS[st.level + 1])
-            out.append(MAZO)
+            if sing:
+                out.append(FLOR)
+        else:  # free to act with a flor in hand: sung first, or (once settled) played as usual
+            raise_to = st.level + 1 if st.level < 3 and (st.owner < 0 or st.owner == team) else 0
+            if sing:
+                return [FLOR, *_FREE[False, raise_to, bool(signals)]]
+            tail = _FREE[envido_bet.may_call(st, seat), raise_to, bool(signals)]
+            return [*st.plays[seat], *tail] if seat == st.to_play[0] else list(tail)
         out.extend(signals)
         return out
 
     def default_action(self, st: ArgentinoState, seat: int) -> Action:
-        """On timeout: refuse a call, concede the envido, or play the lowest card."""
+        """On timeout: refuse a call, concede the envido, sing a flor, or play the lowest card."""
         legal = self.legal_actions(st, seat)
-        for a in (NO_QUIERO, SON_BUENAS):
+        for a in (NO_QUIERO, ACHICO, SON_BUENAS, FLOR):
             if a in legal:
                 return a
         plays = [a for a in legal if a.type == "play"]
@@ -322,42 +377,58 @@ class TrucoArgentino:
         check_seat(seat, st.n)
         if st.result is not None:
             raise NotYourTurn("The hand is over.")
-        if action not in self.legal_actions(st, seat):
-            raise refusal(st, seat, action)
+        action = self._legal(st, seat, action)
         t = action.type
         log = st.log
         assert log is not None
         if t == "play":
             log.act(seat, action)
-            return self._play(st, seat, action.cards[0])
+            return self._play(st, seat, action)
         if t == SIGNAL:
             log.act(seat, action)
             who, event = send(st.rng, seat, st.n, Signal(action.value), st.options.signals_seen, st.names[seat])
             st.signals.append((seat, action.value, who))
             return [event]
         if t == "mazo":
-            log.act(seat, action, {"discarded": notes(st.hands[seat])})
+            log.act(seat, action, {"discarded": [NOTE[c] for c in st.hands[seat]]})
             return self._mazo(st, seat)
         log.act(seat, action)
         if t in TRUCO_LEVEL:
             return self._truco(st, seat, TRUCO_LEVEL[t])
-        if t in ("quiero", "no_quiero"):
+        if t == "quiero" or t == "no_quiero":
+            if st.f_pending >= 0:
+                return flor_bet.answer(st, seat, t == "quiero")
             if st.e_pending >= 0:
                 return envido_bet.answer(st, seat, t == "quiero")
             return self._truco_answer(st, seat, t == "quiero")
-        if t in ("envido", "real_envido", "falta_envido"):
-            return envido_bet.call(st, seat, Call(t))
+        if t == "envido" or t == "real_envido" or t == "falta_envido":
+            return envido_bet.call(st, seat, ENVIDO_WORDS[t])
         if t == "announce" or t == "son_buenas":
             return envido_bet.announce(st, seat, t == "announce")
-        return self._mazo(st, seat)
+        if t == "flor":
+            return flor_bet.sing(st, seat)
+        return flor_bet.call(st, seat, FLOR_CALLS[t])
 
-    def _play(self, st: ArgentinoState, seat: int, card: Card) -> list[Event]:
+    def _legal(self, st: ArgentinoState, seat: int, action: Action) -> Action:
+        """The shared instance of ``action`` among the legal ones, or the reason it is refused."""
+        legal = self.legal_actions(st, seat)
+        for a in legal:  # the usual case: a caller hands back an action it was offered
+            if a is action:
+                return a
+        if action in legal:
+            return legal[legal.index(action)]
+        raise refusal(st, seat, action)
+
+    def _play(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
+        card = action.cards[0]
         st.hands[seat].remove(card)
+        st.plays[seat].remove(action)
         st.trick.append((seat, card))
         st.to_play.pop(0)
         if not st.results:
             st.played0[seat] = True
-        events = [Event("play", EVERYONE, f"{st.names[seat]} plays {card}.", seat, {"card": str(card)})]
+        text = NOTE[card]
+        events = [Event("play", EVERYONE, f"{st.names[seat]} plays {text}.", seat, {"card": text})]
         if not st.to_play:
             events += self._end_trick(st)
         return events
@@ -369,8 +440,10 @@ class TrucoArgentino:
         st.results.append(team)
         st.trick_plays.append((plays, winner))
         st.trick = []
-        text = "The trick is tied." if winner is None else f"{st.names[winner]} takes the trick."
-        events = [Event("trick", EVERYONE, text, winner, {"winner": winner})]
+        if winner is None:
+            events = [_TIED]
+        else:
+            events = [Event("trick", EVERYONE, f"{st.names[winner]} takes the trick.", winner, {"winner": winner})]
         decided = hand_winner(st.results, st.mano & 1, st.rule)
         if decided is not None:
             return events + self._end_round(st, decided, st.level + 1, "the tricks")
@@ -400,18 +473,21 @@ class TrucoArgentino:
         st.t_pending = -1
         if yes:
             st.level, st.owner = level, seat & 1
-            return [Event("answer", EVERYONE, f"{st.names[seat]}: quiero.", seat, {"accept": True})]
-        events = [Event("answer", EVERYONE, f"{st.names[seat]}: no quiero.", seat, {"accept": False})]
+            return [Event("answer", EVERYONE, f"{st.names[seat]}: quiero.", seat, YES)]
+        events = [Event("answer", EVERYONE, f"{st.names[seat]}: no quiero.", seat, NO)]
         return events + self._end_round(st, caller, level, "a refused bet")
 
     def _mazo(self, st: ArgentinoState, seat: int) -> list[Event]:
         st.live[seat] = False
+        st.in_team[seat & 1] -= 1
         st.hands[seat] = []
+        st.plays[seat] = []
+        st.owes[seat] = False  # a flor not sung leaves with the cards
         if seat in st.to_play:
             st.to_play.remove(seat)
         events = [Event("mazo", EVERYONE, f"{st.names[seat]} goes to the deck.", seat)]
         team = seat & 1
-        if not any(st.live[s] for s in st.players if s & 1 == team):
+        if not st.in_team[team]:
             return events + self._end_round(st, 1 - team, st.level + 1, "the deck")
         if not st.to_play:
             events += self._end_trick(st)
@@ -442,12 +518,19 @@ class TrucoArgentino:
                 st.shown[w] = st.env_cards[w]
                 cards = notes(st.env_cards[w])
                 events.append(Event("show", EVERYONE, f"{st.names[w]} shows {' '.join(cards)}.", w, {"cards": cards}))
+        if st.f_record is not None:
+            record["flor"] = st.f_record
+            for w in st.f_shown:
+                st.shown[w] = st.dealt[w]
+                cards = notes(st.dealt[w])
+                events.append(Event("show", EVERYONE, f"{st.names[w]} shows {' '.join(cards)}.", w, {"cards": cards}))
         st.rounds.append(record)
         st.live = [False] * st.n
         st.ann = []
         if st.duels:
             for s in st.players:
                 st.hands[s] = []
+                st.plays[s] = []
             return events + self._next_duel(st)
         return events + self._finish_hand(st)
 
@@ -463,8 +546,10 @@ class TrucoArgentino:
         }
         if st.pica:
             result["duels"] = st.rounds
-        elif "envido" in st.rounds[0]:
-            result["envido"] = st.rounds[0]["envido"]
+        else:
+            for key in ("envido", "flor"):
+                if key in st.rounds[0]:
+                    result[key] = st.rounds[0][key]
         st.result = result
         st.finished = (st.log, result, st.pica)
         st.last_history = None
@@ -518,5 +603,36 @@ class TrucoArgentino:
             self.apply(state, int(entry["seat"]), action_of(entry))
         return state
 
+
+_TIED = Event("trick", EVERYONE, "The trick is tied.", None, {"winner": None})
+
+
+def draw(rng: random.Random, k: int) -> list[int]:
+    """Positions in ``DECK`` of the ``k`` cards dealt: a shuffle of the pack cut short.
+
+    These are exactly the draws of ``rng.sample(DECK, k)`` (each drawn place refilled with
+    the pool's last card), written out so that a seed deals the same hand on any Python,
+    and without the general function's checks.
+    """
+    pool = list(range(len(DECK)))
+    bits = rng.getrandbits
+    out = []
+    for left in range(len(DECK), len(DECK) - k, -1):
+        size = left.bit_length()
+        j = bits(size)
+        while j >= left:
+            j = bits(size)
+        out.append(pool[j])
+        pool[j] = pool[left - 1]
+    return out
+
+
+def _free_tail(envido: bool, raise_to: int, cards: bool) -> tuple[Action, ...]:
+    calls = (*(ENVIDO_CALLS[()] if envido else ()), *((TRUCO_CALLS[raise_to],) if raise_to else ()))
+    return (*calls, MAZO, *(SIGNAL_ACTIONS if cards else ()))
+
+
+_FREE = {(e, k, c): _free_tail(e, k, c) for e in (False, True) for k in range(4) for c in (False, True)}
+"""What a seat free to act may say, by (envido open to it, the truco it may call, holds cards)."""
 
 GAME = TrucoArgentino()

@@ -5,7 +5,8 @@ The bots see only their seat's view. They judge a hand by the strength of the ca
 and bet envido by thresholds on that strength with a little noise, play the lowest card
 that takes the trick (or the lowest card when the trick is lost or a partner holds it),
 and never call a truco that cannot change the outcome (their team already wins the match
-at the current stake).
+at the current stake). A flor is always sung (the rules require it); a flor met by a flor is
+raised or folded by its value.
 """
 
 from __future__ import annotations
@@ -109,6 +110,10 @@ def choose_argentino(view: ArgentinoView, legal: list[Action], rng: random.Rando
     team = you & 1
     wins_anyway = view.scores[team] + view.points[team] + view.stake >= view.target
     types = {a.type for a in legal}
+    if "flor" in types:
+        return _find(legal, "flor") or legal[0]
+    if view.pending is not None and view.pending[0] == "flor":
+        return _answer_flor(view, legal)
     if "announce" in types or "son_buenas" in types:
         return _find(legal, "announce", "son_buenas") or legal[0]
     if view.pending is not None and "quiero" in types:
@@ -138,6 +143,20 @@ def choose_argentino(view: ArgentinoView, legal: list[Action], rng: random.Rando
         card = _pick_card(hand, view.trick, you, ARG_RANK)
         return next(a for a in legal if a.type == "play" and a.cards[0] == card)
     return _find(legal, "quiero", "son_buenas") or random_policy(view, legal, rng)
+
+
+def _answer_flor(view: ArgentinoView, legal: list[Action]) -> Action:
+    """Raise with a high flor, fold or refuse with a low one (38 is the best there is)."""
+    mine = view.your_flor or 0
+    if mine >= 37:
+        pick = _find(legal, "contra_flor_al_resto", "quiero")
+    elif mine >= 34:
+        pick = _find(legal, "contra_flor", "quiero")
+    elif mine >= 31 and len(view.flor_calls) > 1 and view.flor_calls[-1] == "contra_flor":
+        pick = _find(legal, "quiero")
+    else:
+        pick = None
+    return pick or _find(legal, "con_flor_me_achico", "no_quiero") or legal[0]
 
 
 def choose_paulista(view: PaulistaView, legal: list[Action], rng: random.Random) -> Action:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from engine.argentino_flor import flor
 from engine.argentino_rules import DECK, LABELS, RANK, score_text
 from engine.cards import Card, parse_cards
 from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
@@ -24,11 +25,9 @@ def table(n: int = 2, seed: int = 1, **options: object) -> ArgentinoState:
 
 
 def rig(state: ArgentinoState, **hands: str) -> None:
-    """``rig(state, s0="1e 7o 4c", s1=...)``: give seats these cards (envido recomputed)."""
+    """``rig(state, s0="1e 7o 4c", s1=...)``: give seats these cards (envido and flor recomputed)."""
     for key, text in hands.items():
-        seat = int(key[1:])
-        state.hands[seat] = list(parse_cards(text))
-        state.env[seat], state.env_cards[seat] = envido(state.hands[seat], state.options.envido_unsuited)
+        state.give(int(key[1:]), parse_cards(text))
 
 
 def do(state: ArgentinoState, seat: int, kind: str, card: str = "", amount: int = 0) -> None:
@@ -363,6 +362,233 @@ def test_legal_action_counts_at_the_start() -> None:
     assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [14, 8, 14, 8, 14, 8]
 
 
+# -- flor (option flor on) ---------------------------------------------------------
+FLOR_ANSWERS = ["con_flor_me_achico", "contra_flor", "contra_flor_al_resto"]
+
+
+@pytest.mark.parametrize(
+    ("cards", "value"),
+    [("7e 6e 5e", 38), ("10o 11o 12o", 20), ("1c 12c 4c", 25), ("1e 2e 3b", -1), ("7e 6e", -1)],
+)
+def test_flor_values(cards: str, value: int) -> None:
+    assert flor(parse_cards(cards)) == value
+
+
+def test_a_lone_flor_scores_3_and_shows_its_cards() -> None:
+    st = table(flor="on")  # mano 1
+    rig(st, s1="7e 6e 5e", s0="1b 2o 3c")
+    assert kinds(st, 1) == ["flor", "truco", "mazo"]  # no card and no envido before the flor
+    assert GAME.view(st, 1).must_flor and not GAME.view(st, 0).must_flor
+    with pytest.raises(IllegalAction, match="Sing your flor"):
+        do(st, 1, "play", "7e")
+    do(st, 1, "flor")
+    assert st.round_points == [0, 3] and GAME.to_act(st) == (1,)
+    assert kinds(st, 1) == ["play", "play", "play", "truco", "mazo"]
+    assert kinds(st, 0) == ["truco", "mazo"]  # no envido in a round with a flor
+    do(st, 1, "play", "7e")
+    do(st, 0, "mazo")
+    assert st.scores == [0, 4]
+    assert st.result is not None
+    assert st.result["flor"] == {
+        "calls": ["flor"],
+        "outcome": "alone",
+        "points": 3,
+        "team": 1,
+        "scores": {"1": 38},
+        "winner": 1,
+        "cards": ["7e", "6e", "5e"],
+    }
+    assert dict(GAME.view(st, 0).shown) == {1: ("7e", "6e", "5e")}
+
+
+def test_flor_answers_an_envido_and_cancels_it() -> None:
+    st = table(flor="on")
+    rig(st, s1="1b 2o 3c", s0="4o 5o 6o")
+    do(st, 1, "envido")
+    assert kinds(st, 0) == ["flor"]  # with a flor there is no envido to accept
+    with pytest.raises(IllegalAction, match="Sing your flor"):
+        do(st, 0, "quiero")
+    do(st, 0, "flor")
+    assert st.e_done and st.e_pending < 0 and st.round_points == [3, 0]
+    assert st.e_record == {"calls": ["envido"], "cancelled": True, "points": 0}
+    do(st, 1, "mazo")
+    assert st.scores == [4, 0] and st.result is not None and st.result["envido"]["cancelled"]
+
+
+def test_flor_strikes_an_envido_already_settled() -> None:
+    st = table(n=4, flor="on")  # mano 1: order 1 2 3 0
+    rig(st, s1="1b 2o 3c", s2="4e 5b 6c", s3="7b 1o 11c", s0="4o 5o 6o")
+    do(st, 1, "envido")
+    do(st, 2, "no_quiero")
+    assert st.round_points == [0, 1]
+    do(st, 0, "flor")  # seat 0 had not played: its flor voids the envido
+    assert st.round_points == [3, 0]
+
+
+def test_flor_instead_of_announcing_an_envido() -> None:
+    st = table(n=4, flor="on")
+    rig(st, s1="1b 2o 3c", s2="4e 5e 6e", s3="7b 1o 11c", s0="4o 2b 6c")
+    do(st, 1, "envido")
+    do(st, 0, "quiero")
+    do(st, 1, "announce", amount=st.env[1])
+    assert GAME.to_act(st) == (2,) and kinds(st, 2) == ["flor"]
+    do(st, 2, "flor")
+    assert not st.ann and st.e_record is not None and st.e_record["cancelled"]
+    assert st.round_points == [3, 0] and GAME.to_act(st) == (1,)
+
+
+@pytest.mark.parametrize(
+    ("calls", "points"),
+    [
+        (["con_flor_me_achico"], [0, 4]),  # the flor that folds: 4 to the other
+        (["contra_flor", "quiero"], [0, 6]),  # 38 beats 35
+        (["contra_flor", "no_quiero"], [4, 0]),
+        (["contra_flor_al_resto", "quiero"], [0, 8]),  # the resto: 30 - 22
+        (["contra_flor_al_resto", "no_quiero"], [4, 0]),
+        (["contra_flor", "contra_flor_al_resto", "quiero"], [0, 8]),
+        (["contra_flor", "contra_flor_al_resto", "no_quiero"], [0, 6]),
+    ],
+)
+def test_flor_against_flor(calls: list[str], points: list[int]) -> None:
+    st = table(flor="on")
+    st.scores = [22, 10]
+    st.falta = 30 - 22
+    rig(st, s1="7e 6e 5e", s0="4o 5o 6o")
+    do(st, 1, "flor")
+    assert GAME.to_act(st) == (0,) and kinds(st, 0) == FLOR_ANSWERS and kinds(st, 1) == []
+    assert GAME.view(st, 0).pending == ("flor", 1, "flor")
+    seat = 0
+    for c in calls:
+        do(st, seat, c)
+        seat = 1 - seat
+        if c == "contra_flor":
+            assert kinds(st, seat) == ["quiero", "no_quiero", "contra_flor_al_resto"]
+            assert GAME.view(st, seat).pending == ("flor", 1 - seat, "contra flor")
+        if c == "contra_flor_al_resto":
+            assert kinds(st, seat) == ["quiero", "no_quiero"]
+    assert st.f_done and st.f_pending < 0 and st.round_points == points
+    assert GAME.to_act(st) == (1,) and "play" in kinds(st, 1)  # the flor is over: play on
+    do(st, 0, "mazo")
+    assert st.result is not None
+    record = st.result["flor"]
+    assert record["points"] == max(points) and record["calls"] == ["flor", *[c for c in calls if "quiero" not in c]]
+    assert record["winner"] == (1 if calls[-1] == "quiero" else None)
+    shown = dict(GAME.view(st, 0).shown)
+    assert shown == ({1: ("7e", "6e", "5e")} if calls[-1] == "quiero" else {})
+
+
+def test_equal_flores_go_to_the_side_nearer_the_mano() -> None:
+    st = table(flor="on")  # mano 1
+    rig(st, s1="7e 6e 5e", s0="7o 6o 5o")
+    do(st, 0, "flor")  # out of turn, before its first card
+    do(st, 1, "contra_flor")
+    do(st, 0, "quiero")
+    assert st.round_points == [0, 6] and st.f_record is not None and st.f_record["winner"] == 1
+    assert st.f_record["scores"] == {"1": 38, "0": 38}
+
+
+def test_two_flores_on_one_team() -> None:
+    st = table(n=4, flor="on")  # order 1 2 3 0
+    rig(st, s1="4e 5e 6e", s2="1b 2o 3c", s3="7c 1c 12c", s0="4o 2b 6c")
+    do(st, 1, "flor")
+    do(st, 3, "flor")  # out of turn: each flor alone scores 3
+    assert st.round_points == [0, 6]
+    assert st.f_record is not None and st.f_record["points"] == 6 and st.f_record["winner"] == 1
+    for seat, cards in ((1, "4e"), (2, "1b"), (3, "7c"), (0, "4o")):
+        do(st, seat, "play", cards)
+    do(st, 0, "mazo"), do(st, 2, "mazo")
+    assert set(dict(GAME.view(st, 0).shown)) == {1, 3}
+    # Against a flor, both partners' flores may answer, and the best of all wins.
+    st = table(n=4, flor="on")
+    rig(st, s1="4e 5e 6e", s2="1b 2o 3c", s3="7c 1c 12c", s0="4o 5o 7o")
+    do(st, 1, "flor")
+    assert GAME.to_act(st) == (0,)
+    do(st, 0, "contra_flor")
+    assert GAME.to_act(st) == (1, 3) and kinds(st, 3) == ["quiero", "no_quiero", "contra_flor_al_resto"]
+    assert kinds(st, 2) == []  # no flor, no say
+    do(st, 3, "quiero")
+    assert st.f_record is not None and st.f_record["winner"] == 0  # 36 beats 35 and 28
+    assert st.f_record["scores"] == {"1": 35, "3": 28, "0": 36} and st.round_points == [6, 0]
+
+
+def test_flor_comes_before_a_pending_truco() -> None:
+    st = table(flor="on")
+    rig(st, s1="4e 5e 6e", s0="4o 5o 7o")
+    do(st, 0, "truco")
+    # Quiero, no quiero, retruco, the flor and 8 signals; no envido with a flor in hand.
+    assert kinds(st, 1) == ["quiero", "no_quiero", "retruco", "flor"] and len(GAME.legal_actions(st, 1)) == 12
+    do(st, 1, "flor")
+    assert GAME.to_act(st) == (0,) and kinds(st, 0) == FLOR_ANSWERS  # the flor first
+    do(st, 0, "con_flor_me_achico")
+    assert GAME.to_act(st) == (1,) and kinds(st, 1) == ["quiero", "no_quiero", "retruco"]  # the truco still waits
+    do(st, 1, "no_quiero")
+    assert st.scores == [1, 4]
+
+
+def test_legal_action_counts_with_flor() -> None:
+    st = table(flor="on")
+    rig(st, s1="4e 5e 6e", s0="1b 2o 3c")
+    assert len(GAME.legal_actions(st, 1)) == 11  # flor, truco, the deck, 8 signals
+    assert len(GAME.legal_actions(st, 0)) == 13  # 3 envido calls, truco, the deck, 8 signals
+    do(st, 1, "flor")
+    assert len(GAME.legal_actions(st, 1)) == 13  # 3 cards, truco, the deck, 8 signals
+    assert len(GAME.legal_actions(st, 0)) == 10  # the envido is gone
+    st = table(n=6, flor="on")  # order 1 2 3 4 5 0
+    rig(st, s1="4e 5e 6e", s4="4o 5o 6o", s2="1b 2o 3c", s3="1o 2c 3e", s5="1c 2e 3b", s0="4b 5c 7c")
+    do(st, 1, "flor")
+    assert GAME.to_act(st) == (4,)
+    assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [8, 8, 8, 8, 11, 8]
+
+
+def test_going_to_the_deck_drops_an_unsung_flor() -> None:
+    st = table(n=4, flor="on")
+    rig(st, s1="1b 2o 3c", s2="4e 5e 6e", s3="7b 1o 11c", s0="4o 5b 6c")
+    do(st, 2, "mazo")
+    assert not st.owes[2]
+    do(st, 1, "envido")
+    assert kinds(st, 0) == ["quiero", "no_quiero", "envido", "real_envido", "falta_envido"]
+
+
+def test_flor_refusals_are_sentences() -> None:
+    st = table(flor="on")
+    rig(st, s1="4e 5e 6e", s0="1b 2o 3c")
+    with pytest.raises(IllegalAction, match="no flor"):
+        do(st, 0, "flor")
+    with pytest.raises(IllegalAction, match="answers a flor"):
+        do(st, 0, "contra_flor")
+    do(st, 1, "flor")
+    with pytest.raises(IllegalAction, match="already sung"):
+        do(st, 1, "flor")
+    st = table(flor="on")
+    rig(st, s1="4e 5e 6e", s0="4o 5o 6o")
+    do(st, 1, "flor")
+    with pytest.raises(NotYourTurn, match="waiting for an answer"):
+        do(st, 1, "play", "4e")
+    with pytest.raises(IllegalAction, match="Answer the flor"):
+        do(st, 0, "truco")
+
+
+def test_flor_in_the_pica_pica_1v1s() -> None:
+    st = table(n=6, flor="on")
+    do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
+    GAME.next_hand(st, 2)
+    assert st.pica and st.players == (1, 4)
+    rig(st, s1="4e 5e 6e", s4="4o 5o 6o", s2="1b 2o 3c", s5="1c 2c 3c", s3="1o 2e 3b", s0="4b 5c 7b")
+    do(st, 4, "flor")
+    do(st, 1, "contra_flor")
+    do(st, 4, "quiero")  # 35 each: seat 1 is mano of this 1v1
+    do(st, 1, "mazo")
+    assert st.players == (2, 5) and kinds(st, 5) == ["flor", "truco", "mazo"]
+    do(st, 5, "flor")  # alone: seat 2 has none
+    do(st, 2, "mazo")
+    assert st.players == (3, 0)
+    do(st, 3, "mazo")
+    assert st.result is not None
+    duels = st.result["duels"]
+    assert [d.get("flor", {}).get("points") for d in duels] == [6, 3, None]
+    assert duels[0]["flor"]["winner"] == 1  # equal flores: the mano of the 1v1
+    assert st.result["points"] == {"0": 1 + 1, "1": 6 + 3 + 1}
+
 # -- signals, views, options -------------------------------------------------------
 def test_signals_reach_partners_and_are_caught_by_chance() -> None:
     st = table(n=4, signals_seen=0.0)
@@ -396,12 +622,15 @@ def test_refusals_are_sentences() -> None:
     with pytest.raises(IllegalAction, match="no call to answer"):
         do(st, 0, "quiero")
     with pytest.raises(IllegalAction, match="not an action"):
+        do(st, 0, "grito")
+    with pytest.raises(IllegalAction, match="sin flor"):
         do(st, 0, "flor")
 
 
 def test_options() -> None:
-    with pytest.raises(InvalidOptions, match="sin flor"):
-        GAME.options({"flor": "on"})
+    assert GAME.options({"flor": "on"}).flor and not GAME.options({}).flor
+    with pytest.raises(InvalidOptions):
+        GAME.options({"flor": "maybe"})
     with pytest.raises(InvalidOptions):
         GAME.options({"target": 20})
     with pytest.raises(InvalidOptions):
@@ -414,7 +643,7 @@ def test_options() -> None:
 
 
 # -- whole matches at random -------------------------------------------------------
-def _random_match(n: int, seed: int, options: dict[str, object]) -> int:
+def _random_match(n: int, seed: int, options: dict[str, object], flores: list[int] | None = None) -> int:
     rng = random.Random(seed)
     st = table(n=n, seed=seed, **options)
     hands = 0
@@ -428,14 +657,18 @@ def _random_match(n: int, seed: int, options: dict[str, object]) -> int:
                     if s.seat != seat:
                         assert all(c is None for c in s.cards), "a view shows another seat's cards"
             moves = [(s, a) for s in range(n) for a in GAME.legal_actions(st, s)]
-            assert moves and all(GAME.legal_actions(st, s) for s in GAME.to_act(st))
+            awaited = GAME.to_act(st)
+            assert moves and awaited and all(kinds(st, s) for s in awaited), "a seat is awaited with nothing to do"
             seat, action = rng.choice(moves)
             GAME.apply(st, seat, action)
         hands += 1
         rounds = 3 if st.pica else 1
         for team in (0, 1):
             gained = st.scores[team] - before[team]
-            assert 0 <= gained <= rounds * (4 + max(7, falta))
+            assert 0 <= gained <= rounds * (4 + max(7, 6 * n // 2, falta))
+        if flores is not None:
+            records = st.result["duels"] if st.pica else [st.result]
+            flores.extend(r["flor"]["points"] for r in records if "flor" in r)
         assert sum(st.result["deltas"].values()) == (n // 2) * (st.scores[0] + st.scores[1] - sum(before))
         record = GAME.history(st)
         assert record is not None and record["game"] == "truco_argentino"
@@ -445,11 +678,24 @@ def _random_match(n: int, seed: int, options: dict[str, object]) -> int:
         GAME.next_hand(st, rng.randrange(1 << 30))
 
 
-@settings(max_examples=40, deadline=None)
-@given(n=hs.sampled_from([2, 4, 6]), seed=hs.integers(0, 10**6), ties=hs.sampled_from(["seed", "traditional"]))
-def test_random_matches_keep_the_invariants(n: int, seed: int, ties: str) -> None:
-    options: dict[str, object] = {"ties": ties, "target": 15, "signals_seen": 0.5}
+@settings(max_examples=60, deadline=None)
+@given(
+    n=hs.sampled_from([2, 4, 6]),
+    seed=hs.integers(0, 10**6),
+    ties=hs.sampled_from(["seed", "traditional"]),
+    with_flor=hs.booleans(),
+)
+def test_random_matches_keep_the_invariants(n: int, seed: int, ties: str, with_flor: bool) -> None:
+    options: dict[str, object] = {"ties": ties, "target": 15, "signals_seen": 0.5, "flor": with_flor}
     assert _random_match(n, seed, options) >= 1
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_random_matches_with_flor_replay_exactly(n: int) -> None:
+    flores: list[int] = []
+    for seed in range(12):
+        _random_match(n, 1000 * n + seed, {"flor": True, "target": 30}, flores)
+    assert flores and all(p >= 3 for p in flores)  # flores came up, and each paid
 
 
 # -- bots --------------------------------------------------------------------------
@@ -460,6 +706,21 @@ def test_bots_play_whole_matches_against_random_play(n: int) -> None:
     result = versus_random("truco_argentino", n, matches=40, seed=n)
     assert result.matches == 40
     assert result.wins >= 24, f"bots should clearly beat random play: {result.line('argentino')}"
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_bots_play_whole_matches_with_flor(n: int) -> None:
+    from engine.bots.truco import choose_argentino
+
+    rng = random.Random(n)
+    for m in range(6):
+        st = table(n=n, seed=m, flor="on")
+        while not GAME.match_over(st):
+            if st.result is not None:
+                GAME.next_hand(st, rng.randrange(1 << 30))
+                continue
+            seat = rng.choice(GAME.to_act(st))
+            GAME.apply(st, seat, choose_argentino(GAME.view(st, seat), GAME.legal_actions(st, seat), rng))
 
 
 def test_bots_never_call_a_truco_that_cannot_change_the_outcome() -> None:
