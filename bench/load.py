@@ -69,6 +69,7 @@ class Load:
         self.readers: list[asyncio.Task[None]] = []
         self.rng = random.Random(1)
         self.errors = 0
+        self.failed: list[str] = []
 
     def stub(self, i: int) -> table_pb2_grpc.TableStub:
         return table_pb2_grpc.TableStub(self.channels[i % CHANNELS])
@@ -116,7 +117,10 @@ class Load:
                             seat.legal = list(msg.snapshot.view.legal)
                     elif msg.HasField("view") and seat is not None:
                         seat.legal = list(msg.view.legal)
-            except (grpc.aio.AioRpcError, asyncio.CancelledError):
+            except grpc.aio.AioRpcError as err:
+                self.failed.append(f"{err.code().name}: {err.details()}")
+                ready.set()  # counted as failed; setup must not wait for it
+            except asyncio.CancelledError:
                 return
         return read
 
@@ -205,6 +209,8 @@ async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], ou
         rss0 = rss_kb(proc.pid)
         load = Load(port, bare, tables)
         await load.setup()
+        if load.failed:
+            out(f"  {len(load.failed)} subscriptions failed to open: {sorted(set(load.failed))}")
         await asyncio.sleep(1.0)
         rss1 = rss_kb(proc.pid)
         base = await load.run(1.0, seconds)

@@ -28,6 +28,10 @@ MAX_MESSAGE = 64 * 1024
 SERVER_OPTIONS = [
     ("grpc.max_receive_message_length", MAX_MESSAGE),
     ("grpc.max_concurrent_streams", 10_000),
+    # A restart or a reconnect storm opens thousands of streams at once; past these limits
+    # grpc answers some with a bare CANCELLED.
+    ("grpc.server.max_pending_requests", 20_000),
+    ("grpc.server.max_pending_requests_hard_limit", 40_000),
     # Clients ping every 20 s; the server must accept pings at least that often.
     ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ("grpc.keepalive_permit_without_calls", 1),
