@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -180,10 +181,16 @@ class Soak:
 
 async def soak_one(bare: bool, tables: int, seconds: float, acts_per_second: float,
                    out: Callable[[str], Any]) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:  # a store on disk, as a real host has
+        return await _soak_one(bare, tables, seconds, acts_per_second, out, f"{tmp}/soak.db")
+
+
+async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: float,
+                    out: Callable[[str], Any], db: str) -> dict[str, Any]:
     if bare:
         proc, port = start_process(["-m", "bench.bare"], "port")
     else:
-        proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:",
+        proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", db,
                                     "--next-hand-delay", "500", "--log-level", "warning", "--no-announce",
                                     "--max-actions", "1e6", "--max-tables", "1e6", "--max-chat", "1e6"],
                                    "server on")
@@ -198,7 +205,7 @@ async def soak_one(bare: bool, tables: int, seconds: float, acts_per_second: flo
 
         async def sample() -> None:
             while time.perf_counter() < until:
-                await asyncio.sleep(seconds / 4)
+                await asyncio.sleep(max(5.0, seconds / 9))
                 mid.append(rss_kb(proc.pid))
 
         await asyncio.gather(soak.churn(until), soak.probe(until, acts_per_second), sample())

@@ -27,8 +27,8 @@ from engine.history import action_of, jsonable
 
 log = logging.getLogger("cardtui.table")
 
-BUFFER = 512
-"""Recent events kept per table for reconnects; older gaps get a fresh snapshot."""
+BUFFER = 256
+"""Recent events kept per table for reconnects (about a hand); older gaps get a snapshot."""
 QUEUE = 1024
 """Messages a subscriber may fall behind before it is dropped (it resyncs on return)."""
 
