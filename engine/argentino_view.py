@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.argentino_flor import NAMES as FLOR_NAMES
 from engine.argentino_flor import must_sing
 from engine.argentino_rules import TRUCO_NAMES, score_text
-from engine.tricks import note, notes
+from engine.tricks import TrickView, note, notes
 
 if TYPE_CHECKING:
     from engine.truco_argentino import ArgentinoState
@@ -33,12 +33,6 @@ class SeatView:
     """Went to the deck this round."""
     envido: int | None
     """The envido this seat announced."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    cards: tuple[tuple[int, str], ...]
-    winner: int | None
 
 
 @dataclass(frozen=True, slots=True)

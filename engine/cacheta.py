@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.core import EVERYONE, Action, Event, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo, check_seat
-from engine.history import HandLog, action_of, jsonable
+from engine.history import HandLog, action_of, jsonable, seats_of
 from engine.melds import CACHETA, Knock, Melder, melder, wild_cards
 from engine.pifpaf import PASS, Phase, RummyGame, RummyState, RummyView, parse_options
 
@@ -254,7 +254,7 @@ class Cacheta(RummyGame):
 
     def replay(self, record: Mapping[str, Any]) -> CachetaState:
         """Rebuild a hand from its history; the result must match the record's."""
-        seats = [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+        seats = seats_of(record)
         points = [int(record["start"][str(i)]) for i in range(len(seats))]
         state, _ = self.resume(self.options(record["options"]), seats, points, int(record["dealer"]),
                                int(record["hand"]), int(record["seed"]))

@@ -27,7 +27,7 @@ from engine.core import (
     check_seat,
     only,
 )
-from engine.history import HandLog, action_of
+from engine.history import HandLog, action_of, seats_of
 
 PASS = "pass"
 BET = "bet"
@@ -458,7 +458,7 @@ class Cacho:
 
     def replay(self, record: Mapping[str, Any]) -> CachoState:
         """Rebuild a hand from its history; the result must match the record's."""
-        seats = [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+        seats = seats_of(record)
         stacks = [int(record["start"][str(i)]) for i in range(len(seats))]
         state, _ = self.resume(
             self.options(record["options"]), seats, stacks, int(record["dealer"]),

@@ -105,6 +105,11 @@ class HandLog:
         return out
 
 
+def seats_of(record: Mapping[str, Any]) -> list[SeatInfo]:
+    """The seats a hand history names (for replays)."""
+    return [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+
+
 def action_of(entry: Mapping[str, Any]) -> Action:
     """The engine action a history entry records (for replays)."""
     return Action(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import Card, french_deck
 from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn
 from engine.signals import SIGNAL
-from engine.tricks import note, notes, strength_table
+from engine.tricks import TrickView, note, notes, strength_table
 
 if TYPE_CHECKING:
     from engine.truco_paulista import PaulistaState
@@ -140,13 +140,6 @@ class SeatView:
     team: int
     cards: tuple[str | None, ...]
     """Cards this viewer may see; None for each card face down to them."""
-
-
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    cards: tuple[tuple[int, str], ...]
-    """(seat, card or "down") in the order played."""
-    winner: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from engine.betting import CALL, CHECK, FOLD, BettingRound, Pots
 from engine.cards import Card, french_deck, notation, shuffled
 from engine.core import EVERYONE, Action, Event, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo, check_seat, only
-from engine.history import HandLog, action_of, jsonable
+from engine.history import HandLog, action_of, jsonable, seats_of
 from engine.melds import GroupRule, Knock, Melder, Ruleset, index, melder
 
 DRAW = "draw"
@@ -782,7 +782,7 @@ class PifPaf(RummyGame):
 
     def replay(self, record: Mapping[str, Any]) -> PifPafState:
         """Rebuild a hand from its history; the result must match the record's."""
-        seats = [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+        seats = seats_of(record)
         stacks = [int(record["start"][str(i)]) for i in range(len(seats))]
         state, _ = self.resume(self.options(record["options"]), seats, stacks, int(record["dealer"]),
                                int(record["hand"]), int(record["seed"]))

@@ -18,6 +18,7 @@ its team gained (team points, not chips), so deltas do not sum to zero.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -192,3 +193,11 @@ class HandRecord:
         for seat, action, extra in self.actions:
             log.act(seat, action, **(extra or {}))
         return log.record(result, **more)
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """One trick as a view shows it: (seat, card or "down") in the order played, and who won."""
+
+    cards: tuple[tuple[int, str], ...]
+    winner: int | None

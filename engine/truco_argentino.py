@@ -69,7 +69,7 @@ from engine.core import (
 )
 from engine.envido import Call, falta
 from engine.envido import envido as envido_score
-from engine.history import action_of
+from engine.history import action_of, seats_of
 from engine.signals import SIGNAL, SIGNAL_ACTIONS, Signal, send
 from engine.tricks import (
     HandRecord,
@@ -589,7 +589,7 @@ class TrucoArgentino:
 
     def replay(self, record: Mapping[str, Any]) -> ArgentinoState:
         """Rebuild a hand from its history; the result must match the record's."""
-        seats = [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+        seats = seats_of(record)
         state, _ = self.resume(
             self.options(record["options"]),
             seats,

@@ -33,7 +33,7 @@ from engine.core import (
     check_seat,
     only,
 )
-from engine.history import action_of
+from engine.history import action_of, seats_of
 from engine.paulista_rules import (
     ACCEPT,
     CALL_OF,
@@ -475,7 +475,7 @@ class TrucoPaulista:
 
     def replay(self, record: Mapping[str, Any]) -> PaulistaState:
         """Rebuild a hand from its history; the result must match the record's."""
-        seats = [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+        seats = seats_of(record)
         st, _ = self.resume(
             self.options(record["options"]),
             seats,
