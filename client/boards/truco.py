@@ -21,16 +21,6 @@ TEAM_STYLE = ("bold dodger_blue1", "bold dark_orange")
 PROMPT = "bold black on yellow"
 WAIT = "bold yellow"
 
-PLACES = {
-    2: {0: (2, 1), 1: (0, 1)},
-    4: {0: (2, 1), 1: (1, 2), 2: (0, 1), 3: (1, 0)},
-    6: {0: (2, 1), 1: (1, 2), 2: (0, 2), 3: (0, 1), 4: (0, 0), 5: (1, 0)},
-}
-"""Where each seat sits, counted to the right of the viewer: (row, column) of a 3×3 grid.
-
-Play goes counter-clockwise, so the next player sits on the viewer's right."""
-
-
 class TrucoBoard(Board):
     """What both trucos share; each game adds its score, ladder and prompts."""
 
@@ -80,23 +70,10 @@ class TrucoBoard(Board):
 
     # -- the table -----------------------------------------------------------------------
     def table(self, v: dict[str, Any]) -> Table:
-        seats = v["seats"]
-        n = len(seats)
-        ref = self.seat if self.seat is not None else 0
-        places = PLACES.get(n, {d: (d // 3, d % 3) for d in range(n)})
-        cells: dict[tuple[int, int], RenderableType] = {(1, 1): self.centre(v)}
+        # Play goes counter-clockwise: the next player sits on the viewer's right.
         played = {int(s): c for s, c in v.get("trick", [])}
-        for s in seats:
-            i = int(s["seat"])
-            cells[places[(i - ref) % n]] = self.seat_panel(v, s, played.get(i))
-        grid = Table.grid(expand=True, padding=(0, 1))
-        for _ in range(3):
-            grid.add_column(ratio=1)
-        for row in range(3):
-            grid.add_row(*(cells.get((row, col), Text("")) for col in range(3)))
-            if row < 2:
-                grid.add_row(Text(""), Text(""), Text(""))
-        return grid
+        panels = {int(s["seat"]): self.seat_panel(v, s, played.get(int(s["seat"]))) for s in v["seats"]}
+        return self.around(panels, self.centre(v), rightwards=True)
 
     def seat_panel(self, v: dict[str, Any], s: dict[str, Any], played: str | None) -> Text:
         i = int(s["seat"])
