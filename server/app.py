@@ -136,13 +136,13 @@ async def serve_forever(
     limits: Limits | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before anyone is told where we are
+        loop.add_signal_handler(sig, stop.set)
     running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay,
                           tls=tls, announce=announce, announce_interfaces=announce_interfaces, limits=limits)
     secure = ", TLS" if tls else ""
     print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure})", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await running.stop()
