@@ -101,7 +101,7 @@ class TableScreen(Screen[None]):
                 if not self.spectating:
                     yield ActionBar(self.game, id="actions")
             with Vertical(id="table-right"):
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+                yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
                 yield Input(placeholder="t to chat · enter sends", id="chat", max_length=300)
         yield Footer()
 

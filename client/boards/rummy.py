@@ -183,9 +183,10 @@ class RummyBoard(Board):
             out.append("\n")
             out.append("Claim window on ", style="bold yellow")
             out.append_text(card(v["claim_card"]))
-            if v.get("you") is not None:
-                out.append(" — answered" if v.get("answered") else " — claim it or pass",
-                           style="yellow")
+            if v.get("you") in (v.get("to_act") or ()):
+                out.append(" — claim it or pass", style="yellow")
+            elif v.get("answered"):
+                out.append(" — answered", style="yellow")
         return out
 
     def _hand(self, v: dict[str, Any]) -> Text:
