@@ -184,7 +184,8 @@ class RummyBoard(Board):
             out.append("Claim window on ", style="bold yellow")
             out.append_text(card(v["claim_card"]))
             if v.get("you") in (v.get("to_act") or ()):
-                out.append(" — claim it or pass", style="yellow")
+                take = "cut the line" if v.get("game") == "cacheta" else "claim it"
+                out.append(f" — {take} or pass", style="yellow")
             elif v.get("answered"):
                 out.append(" — answered", style="yellow")
         return out
