@@ -15,64 +15,15 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from functools import lru_cache
-from itertools import combinations
+from collections.abc import Callable
 
 from engine.cards import Card, french_deck
-from engine.melds import CACHETA, CARDS, PIFPAF, Ruleset, index, is_meld, melder, wild_cards
+from engine.meld_reference import Exhaustive
+from engine.melds import CACHETA, CARDS, PIFPAF, Ruleset, melder, wild_cards
 
 HANDS = 300
 REFERENCE_HANDS = 40
 DECK = tuple(french_deck(copies=2))
-
-
-class Exhaustive:
-    """Try every subset holding the first card (and cards that share its rank or suit, or
-    wild cards) as a meld, then the rest, recursively."""
-
-    def __init__(self, rules: Ruleset, wilds: Sequence[Card]) -> None:
-        self.rules = rules
-        self.wild = frozenset(wilds) if rules.wild_acts else frozenset()
-        self.valid = lru_cache(maxsize=None)(self._valid)
-        self.part = lru_cache(maxsize=None)(self._part)
-
-    def _valid(self, meld: tuple[Card, ...]) -> bool:
-        if is_meld(meld, self.rules):
-            return True
-        for i, c in enumerate(meld):
-            if c in self.wild:
-                rest = meld[:i] + meld[i + 1 :]
-                if any(is_meld((*rest, x), self.rules) for x in CARDS):
-                    return True
-        return False
-
-    def _part(self, cards: tuple[Card, ...]) -> bool:
-        if not cards:
-            return True
-        first, rest = cards[0], cards[1:]
-        # A meld's natural cards share the first card's rank or suit; wild cards go anywhere.
-        if first in self.wild:
-            near = list(range(len(rest)))
-        else:
-            near = [i for i, c in enumerate(rest) if c.rank == first.rank or c.suit is first.suit or c in self.wild]
-        for size in range(2, len(near) + 1):
-            for combo in combinations(near, size):
-                meld = tuple(sorted((first, *(rest[i] for i in combo))))
-                if self.valid(meld) and self.part(tuple(c for i, c in enumerate(rest) if i not in combo)):
-                    return True
-        return False
-
-    def all_melded(self, hand: Sequence[Card]) -> bool:
-        return self.part(tuple(sorted(hand, key=lambda c: (c in self.wild, index(c)))))
-
-    def goes_out(self, hand: Sequence[Card]) -> bool:
-        hand = tuple(hand)
-        return self.all_melded(hand) or any(self.all_melded(hand[:i] + hand[i + 1 :]) for i in range(len(hand)))
-
-    def completing(self, hand: Sequence[Card]) -> tuple[Card, ...]:
-        hand = tuple(hand)
-        return tuple(x for x in CARDS if hand.count(x) < 2 and self.goes_out((*hand, x)))
 
 
 def random_hand(rng: random.Random, rules: Ruleset, size: int, near: bool) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
