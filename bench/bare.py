@@ -14,8 +14,8 @@ from typing import Any
 
 import grpc
 
+from cardtui.server.app import SERVER_OPTIONS
 from cardtui.v1 import table_pb2, table_pb2_grpc
-from server.app import SERVER_OPTIONS
 
 
 class BareTable(table_pb2_grpc.TableServicer):

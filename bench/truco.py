@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.truco_argentino import GAME as ARGENTINO
 from cardtui.sim import versus_random
-from engine.core import Action, SeatInfo
-from engine.truco_argentino import GAME as ARGENTINO
 
 SECONDS = 3.0
 

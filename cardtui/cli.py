@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from client.discovery import Found
+    from cardtui.client.discovery import Found
 
 DISCOVERY_SECONDS = 2.0
 
@@ -28,7 +28,7 @@ def _name() -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from server.app import serve_forever
+    from cardtui.server.app import serve_forever
 
     tls: tuple[bytes, bytes] | None = None
     if bool(args.tls_cert) != bool(args.tls_key):
@@ -43,7 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    from server.limits import Limits
+    from cardtui.server.limits import Limits
 
     limits = Limits(args.max_actions, args.max_chat, args.max_tables)
     try:
@@ -78,7 +78,7 @@ def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> 
 
 
 def cmd_connect(args: argparse.Namespace) -> int:
-    from client.app import CardApp
+    from cardtui.client.app import CardApp
 
     tls_ca: bytes | None = None
     if args.tls_ca:
@@ -91,7 +91,7 @@ def cmd_connect(args: argparse.Namespace) -> int:
             return 2
     target = args.target
     if target is None:
-        from client.discovery import discover
+        from cardtui.client.discovery import discover
 
         print(f"Looking for cardtui servers on this network ({DISCOVERY_SECONDS:g} s)…", flush=True)
         found = asyncio.run(discover(DISCOVERY_SECONDS))
@@ -136,8 +136,8 @@ def cmd_cert(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A server on 127.0.0.1 in this process, and the client at its lobby."""
-    from client.app import CardApp
-    from server.app import start
+    from cardtui.client.app import CardApp
+    from cardtui.server.app import start
 
     async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
         try:
@@ -151,8 +151,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
+    from cardtui.engine.games import GAMES, player_counts
     from cardtui.sim import simulate
-    from engine.games import GAMES, player_counts
 
     if args.game not in GAMES:
         print(f"cardtui: there is no game {args.game!r}; try one of: {', '.join(GAMES)}.", file=sys.stderr)
@@ -184,8 +184,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_history_export(args: argparse.Namespace) -> int:
-    from server.app import default_db
-    from server.store import Store
+    from cardtui.server.app import default_db
+    from cardtui.server.store import Store
 
     path = Path(args.db) if args.db else default_db()
     if not path.exists():

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from engine.core import Action
-from engine.games import get, seat_infos
-from engine.history import dumps
+from cardtui.engine.core import Action
+from cardtui.engine.games import get, seat_infos
+from cardtui.engine.history import dumps
 
 
 @dataclass

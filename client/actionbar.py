@@ -12,8 +12,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
 
+from cardtui.client.labels import label_text
 from cardtui.v1 import common_pb2
-from client.labels import label_text
 
 SIZED = ("bet", "raise")
 """Action types offered at many amounts: shown as one button with an adjustable amount."""

@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable
 from textual.app import App
 from textual.binding import Binding
 
-from client.connection import Connection, error_text
-from client.lobby import LobbyScreen
-from client.table_screen import TableScreen
+from cardtui.client.connection import Connection, error_text
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.table_screen import TableScreen
 
 
 class CardApp(App[None]):

@@ -30,7 +30,7 @@ def rules_text(game: str | None) -> str:
     if game is None:
         return "# cardtui\nA card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.\n" + KEYS
     try:
-        text = resources.files("client").joinpath(f"rules/{game}.md").read_text(encoding="utf-8")
+        text = resources.files("cardtui.client").joinpath(f"rules/{game}.md").read_text(encoding="utf-8")
     except FileNotFoundError:
         text = f"# {game}\nNo rules page yet.\n"
     return text + KEYS

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from cardtui.client.cards import SUITS
 from cardtui.v1 import common_pb2
-from client.cards import SUITS
 
 _WORDS: dict[str, dict[str, str]] = {
     "cacho": {"pass": "Pass", "bet": "Bet", "fold": "Pass (fold)", "check": "Check", "call": "Call",

@@ -13,12 +13,12 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, Select, Static
 
-from client.connection import error_text
-from client.help import HelpScreen
+from cardtui.client.connection import error_text
+from cardtui.client.help import HelpScreen
 
 if TYPE_CHECKING:
+    from cardtui.client.app import CardApp
     from cardtui.v1 import common_pb2, lobby_pb2
-    from client.app import CardApp
 
 
 def seats_text(table: common_pb2.TableSummary) -> str:

@@ -21,14 +21,14 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
-from client.actionbar import ActionBar
-from client.boards import board_for
-from client.connection import error_text, view_of
-from client.help import HelpScreen
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.boards import board_for
+from cardtui.client.connection import error_text, view_of
+from cardtui.client.help import HelpScreen
 
 if TYPE_CHECKING:
+    from cardtui.client.app import CardApp
     from cardtui.v1 import common_pb2, table_pb2
-    from client.app import CardApp
 
 
 def expand(legal: Iterable[common_pb2.Action]) -> list[common_pb2.Action]:

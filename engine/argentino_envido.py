@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.argentino_rules import LABELS, NO, YES
-from engine.core import EVERYONE, Event
-from engine.envido import Call, accepted_value, refused_value
-from engine.tricks import notes
+from cardtui.engine.argentino_rules import LABELS, NO, YES
+from cardtui.engine.core import EVERYONE, Event
+from cardtui.engine.envido import Call, accepted_value, refused_value
+from cardtui.engine.tricks import notes
 
 if TYPE_CHECKING:
-    from engine.truco_argentino import ArgentinoState
+    from cardtui.engine.truco_argentino import ArgentinoState
 
 
 CALLED = {c: {"call": c.value} for c in Call}

@@ -34,15 +34,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.argentino_envido import cancel as cancel_envido
-from engine.argentino_rules import FlorCall
-from engine.cards import Card
-from engine.core import EVERYONE, Event
-from engine.envido import card_points
-from engine.tricks import notes
+from cardtui.engine.argentino_envido import cancel as cancel_envido
+from cardtui.engine.argentino_rules import FlorCall
+from cardtui.engine.cards import Card
+from cardtui.engine.core import EVERYONE, Event
+from cardtui.engine.envido import card_points
+from cardtui.engine.tricks import notes
 
 if TYPE_CHECKING:
-    from engine.truco_argentino import ArgentinoState
+    from cardtui.engine.truco_argentino import ArgentinoState
 
 
 ALONE = 3

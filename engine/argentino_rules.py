@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card, spanish_deck
-from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn
-from engine.envido import NEXT, Call, Unsuited
-from engine.signals import SIGNAL
-from engine.tricks import strength_table
+from cardtui.engine.cards import Card, spanish_deck
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn
+from cardtui.engine.envido import NEXT, Call, Unsuited
+from cardtui.engine.signals import SIGNAL
+from cardtui.engine.tricks import strength_table
 
 if TYPE_CHECKING:
-    from engine.truco_argentino import ArgentinoState
+    from cardtui.engine.truco_argentino import ArgentinoState
 
 DECK = tuple(spanish_deck())
 

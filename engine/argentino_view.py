@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.argentino_flor import NAMES as FLOR_NAMES
-from engine.argentino_flor import must_sing
-from engine.argentino_rules import TRUCO_NAMES, score_text
-from engine.tricks import TrickView, note, notes
+from cardtui.engine.argentino_flor import NAMES as FLOR_NAMES
+from cardtui.engine.argentino_flor import must_sing
+from cardtui.engine.argentino_rules import TRUCO_NAMES, score_text
+from cardtui.engine.tricks import TrickView, note, notes
 
 if TYPE_CHECKING:
-    from engine.truco_argentino import ArgentinoState
+    from cardtui.engine.truco_argentino import ArgentinoState
 
 
 @dataclass(frozen=True, slots=True)

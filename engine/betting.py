@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.core import Action, IllegalAction, NotYourTurn
+from cardtui.engine.core import Action, IllegalAction, NotYourTurn
 
 FOLD = "fold"
 CHECK = "check"

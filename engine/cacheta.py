@@ -23,11 +23,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from engine.cards import Card
-from engine.core import EVERYONE, Action, Event, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo, check_seat
-from engine.history import HandLog, action_of, jsonable, seats_of
-from engine.melds import CACHETA, Knock, Melder, melder, wild_cards
-from engine.pifpaf import PASS, Phase, RummyGame, RummyState, RummyView, parse_options
+from cardtui.engine.cards import Card
+from cardtui.engine.core import (
+    EVERYONE,
+    Action,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    SeatInfo,
+    check_seat,
+)
+from cardtui.engine.history import HandLog, action_of, jsonable, seats_of
+from cardtui.engine.melds import CACHETA, Knock, Melder, melder, wild_cards
+from cardtui.engine.pifpaf import PASS, Phase, RummyGame, RummyState, RummyView, parse_options
 
 DECLARE = "declare"
 CUT = "cut"

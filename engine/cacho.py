@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from engine.betting import CHECK, FOLD, BettingRound, Pots
-from engine.cards import Card, french_deck, shuffled
-from engine.core import (
+from cardtui.engine.betting import CHECK, FOLD, BettingRound, Pots
+from cardtui.engine.cards import Card, french_deck, shuffled
+from cardtui.engine.core import (
     EVERYONE,
     Action,
     Event,
@@ -27,7 +27,7 @@ from engine.core import (
     check_seat,
     only,
 )
-from engine.history import HandLog, action_of, seats_of
+from cardtui.engine.history import HandLog, action_of, seats_of
 
 PASS = "pass"
 BET = "bet"

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from engine.cards import Card
+from cardtui.engine.cards import Card
 
 SPECTATOR = None
 """The seat argument of ``view`` for a spectator: the public view only."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from engine.cards import Card
+from cardtui.engine.cards import Card
 
 
 class Unsuited(StrEnum):

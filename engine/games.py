@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine import cacheta, pifpaf, truco_argentino, truco_paulista
-from engine.bots import cacheta as cacheta_bot
-from engine.bots import cacho as cacho_bot
-from engine.bots import pifpaf as pifpaf_bot
-from engine.bots import truco as truco_bot
-from engine.cacho import GAME as CACHO
-from engine.core import Bot, SeatInfo
+from cardtui.engine import cacheta, pifpaf, truco_argentino, truco_paulista
+from cardtui.engine.bots import cacheta as cacheta_bot
+from cardtui.engine.bots import cacho as cacho_bot
+from cardtui.engine.bots import pifpaf as pifpaf_bot
+from cardtui.engine.bots import truco as truco_bot
+from cardtui.engine.cacho import GAME as CACHO
+from cardtui.engine.core import Bot, SeatInfo
 
 
 @dataclass(frozen=True, slots=True)

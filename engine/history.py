@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
-from engine.cards import Card, notation, parse_cards
-from engine.core import Action, SeatInfo
+from cardtui.engine.cards import Card, notation, parse_cards
+from cardtui.engine.core import Action, SeatInfo
 
 FORMAT = "cardtui-hand/1"
 

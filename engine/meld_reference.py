@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from engine.cards import Card
-from engine.melds import CARDS, Ruleset, index, is_meld
+from cardtui.engine.cards import Card
+from cardtui.engine.melds import CARDS, Ruleset, index, is_meld
 
 
 class Exhaustive:

@@ -23,7 +23,7 @@ from enum import StrEnum
 from functools import cache
 from itertools import combinations
 
-from engine.cards import FRENCH_SUITS, Card, Suit
+from cardtui.engine.cards import FRENCH_SUITS, Card, Suit
 
 MAX_HAND = 10
 """No hand in these games holds more than ten cards, so no longer meld is ever listed."""

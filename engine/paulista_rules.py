@@ -7,13 +7,13 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card, french_deck
-from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn
-from engine.signals import SIGNAL
-from engine.tricks import TrickView, note, notes, strength_table
+from cardtui.engine.cards import Card, french_deck
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn
+from cardtui.engine.signals import SIGNAL
+from cardtui.engine.tricks import TrickView, note, notes, strength_table
 
 if TYPE_CHECKING:
-    from engine.truco_paulista import PaulistaState
+    from cardtui.engine.truco_paulista import PaulistaState
 
 DECK = tuple(french_deck(ranks=(1, 2, 3, 4, 5, 6, 7, 11, 12, 13)))
 """40 cards: the French deck less 8, 9 and 10."""

@@ -20,11 +20,21 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from engine.betting import CALL, CHECK, FOLD, BettingRound, Pots
-from engine.cards import Card, french_deck, notation, shuffled
-from engine.core import EVERYONE, Action, Event, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo, check_seat, only
-from engine.history import HandLog, action_of, jsonable, seats_of
-from engine.melds import GroupRule, Knock, Melder, Ruleset, index, melder
+from cardtui.engine.betting import CALL, CHECK, FOLD, BettingRound, Pots
+from cardtui.engine.cards import Card, french_deck, notation, shuffled
+from cardtui.engine.core import (
+    EVERYONE,
+    Action,
+    Event,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    SeatInfo,
+    check_seat,
+    only,
+)
+from cardtui.engine.history import HandLog, action_of, jsonable, seats_of
+from cardtui.engine.melds import GroupRule, Knock, Melder, Ruleset, index, melder
 
 DRAW = "draw"
 DISCARD = "discard"

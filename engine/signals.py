@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from engine.core import Action, Event, only
-from engine.tricks import opponents, partners
+from cardtui.engine.core import Action, Event, only
+from cardtui.engine.tricks import opponents, partners
 
 SIGNAL = "signal"
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.cards import Card, french_deck, spanish_deck
-from engine.core import Action, SeatInfo
-from engine.history import HandLog
+from cardtui.engine.cards import Card, french_deck, spanish_deck
+from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.history import HandLog
 
 DOWN = -1
 """The strength of a card played face down: below every real card, so it never wins."""

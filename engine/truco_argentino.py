@@ -21,9 +21,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine import argentino_envido as envido_bet
-from engine import argentino_flor as flor_bet
-from engine.argentino_rules import (
+from cardtui.engine import argentino_envido as envido_bet
+from cardtui.engine import argentino_flor as flor_bet
+from cardtui.engine.argentino_rules import (
     ACHICO,
     ANNOUNCE,
     DECK,
@@ -53,9 +53,9 @@ from engine.argentino_rules import (
     refusal,
     score_text,
 )
-from engine.argentino_view import ArgentinoView, build
-from engine.cards import Card
-from engine.core import (
+from cardtui.engine.argentino_view import ArgentinoView, build
+from cardtui.engine.cards import Card
+from cardtui.engine.core import (
     EVERYONE,
     Action,
     Audience,
@@ -67,11 +67,11 @@ from engine.core import (
     check_seat,
     only,
 )
-from engine.envido import Call, falta
-from engine.envido import envido as envido_score
-from engine.history import action_of, seats_of
-from engine.signals import SIGNAL, SIGNAL_ACTIONS, Signal, send
-from engine.tricks import (
+from cardtui.engine.envido import Call, falta
+from cardtui.engine.envido import envido as envido_score
+from cardtui.engine.history import action_of, seats_of
+from cardtui.engine.signals import SIGNAL, SIGNAL_ACTIONS, Signal, send
+from cardtui.engine.tricks import (
     HandRecord,
     TieRule,
     hand_winner,

@@ -21,8 +21,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import Card, shuffled
-from engine.core import (
+from cardtui.engine.cards import Card, shuffled
+from cardtui.engine.core import (
     EVERYONE,
     Action,
     Event,
@@ -33,8 +33,8 @@ from engine.core import (
     check_seat,
     only,
 )
-from engine.history import action_of, seats_of
-from engine.paulista_rules import (
+from cardtui.engine.history import action_of, seats_of
+from cardtui.engine.paulista_rules import (
     ACCEPT,
     CALL_OF,
     CALLS,
@@ -59,8 +59,8 @@ from engine.paulista_rules import (
     read_options,
     refusal,
 )
-from engine.signals import SIGNAL, SIGNAL_ACTIONS, Signal, send
-from engine.tricks import (
+from cardtui.engine.signals import SIGNAL, SIGNAL_ACTIONS, Signal, send
+from cardtui.engine.tricks import (
     DOWN,
     HandRecord,
     TieRule,

@@ -14,14 +14,14 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from cardtui.server.limits import Limits, RateLimiter
+from cardtui.server.room import Room
+from cardtui.server.service import LobbyService, TableService, register
+from cardtui.server.store import Store
 from cardtui.v1 import lobby_pb2, table_pb2
-from server.limits import Limits, RateLimiter
-from server.room import Room
-from server.service import LobbyService, TableService, register
-from server.store import Store
 
 if TYPE_CHECKING:
-    from server.announce import Announcer
+    from cardtui.server.announce import Announcer
 
 log = logging.getLogger("cardtui.server")
 
@@ -117,7 +117,7 @@ async def start(
     log.info("serving on %s:%d%s, store %s", host, bound, " with TLS" if tls else "", store.path)
     announcer = None
     if announce:
-        from server.announce import start_announcer
+        from cardtui.server.announce import start_announcer
 
         announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces)
     return Running(server, room, store, bound, health_servicer, announcer)

@@ -10,11 +10,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import InvalidOptions
-from engine.games import GAMES, player_counts
-from server.store import Store
-from server.table import Refused, Table, TableConfig, new_token
-from server.text import clean_name
+from cardtui.engine.core import InvalidOptions
+from cardtui.engine.games import GAMES, player_counts
+from cardtui.server.store import Store
+from cardtui.server.table import Refused, Table, TableConfig, new_token
+from cardtui.server.text import clean_name
 
 log = logging.getLogger("cardtui.room")
 

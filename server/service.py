@@ -13,12 +13,12 @@ from google.protobuf.message import DecodeError
 from google.protobuf.message_factory import GetMessageClass
 
 from cardtui import __version__
+from cardtui.engine.games import GAMES
+from cardtui.server.limits import RateLimiter
+from cardtui.server.room import Room
+from cardtui.server.table import Refused
+from cardtui.server.text import clean_chat
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from engine.games import GAMES
-from server.limits import RateLimiter
-from server.room import Room
-from server.table import Refused
-from server.text import clean_chat
 
 log = logging.getLogger("cardtui.service")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.history import dumps
+from cardtui.engine.history import dumps
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cardtui.engine.cards import parse_cards
+from cardtui.engine.core import EVERYONE, Action, Event, IllegalAction
+from cardtui.engine.games import Entry, seat_infos
+from cardtui.engine.history import action_of, jsonable
 from cardtui.v1 import common_pb2, table_pb2
-from engine.cards import parse_cards
-from engine.core import EVERYONE, Action, Event, IllegalAction
-from engine.games import Entry, seat_infos
-from engine.history import action_of, jsonable
 
 log = logging.getLogger("cardtui.table")
 

@@ -12,8 +12,8 @@ from typing import Any
 import grpc
 import pytest_asyncio
 
+from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from server.app import Running, start
 
 
 @pytest_asyncio.fixture

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.games import get
+from cardtui.engine.games import get
 
 CARDTUI = [sys.executable, "-m", "cardtui.cli"]
 
@@ -49,7 +49,7 @@ def test_sim_refuses_bad_input_with_a_sentence() -> None:
 
 
 def test_history_export_writes_the_store_as_json_lines(tmp_path: Path) -> None:
-    from server.store import Store
+    from cardtui.server.store import Store
 
     db = tmp_path / "s.db"
     store = Store(db)

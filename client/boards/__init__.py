@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.widget import Widget
 
-from client.boards.base import Board
-from client.boards.cacho import CachoBoard
-from client.boards.rummy import RummyBoard
-from client.boards.truco import ArgentinoBoard, PaulistaBoard
+from cardtui.client.boards.base import Board
+from cardtui.client.boards.cacho import CachoBoard
+from cardtui.client.boards.rummy import RummyBoard
+from cardtui.client.boards.truco import ArgentinoBoard, PaulistaBoard
 
 BOARDS: dict[str, type[Board]] = {
     "cacho": CachoBoard,

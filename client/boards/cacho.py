@@ -8,8 +8,8 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from client.boards.base import Board
-from client.cards import hand
+from cardtui.client.boards.base import Board
+from cardtui.client.cards import hand
 
 STATUS = {"in": ("in", "green"), "out": ("out", "dim"), "waiting": ("sits out", "dim"), "bust": ("no chips", "red")}
 

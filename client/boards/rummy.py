@@ -16,10 +16,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.boards.base import Board
+from cardtui.client.cards import card, hand
 from cardtui.v1 import common_pb2
-from client.actionbar import ActionBar
-from client.boards.base import Board
-from client.cards import card, hand
 
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
 RANK = {"A": 1, "J": 11, "Q": 12, "K": 13}

@@ -12,10 +12,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cardtui.client.boards.base import Board
+from cardtui.client.cards import card, hand
+from cardtui.client.labels import GESTURES, SEEN, label, meaning
 from cardtui.v1 import common_pb2
-from client.boards.base import Board
-from client.cards import card, hand
-from client.labels import GESTURES, SEEN, label, meaning
 
 TEAM_STYLE = ("bold dodger_blue1", "bold dark_orange")
 PROMPT = "bold black on yellow"

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from engine.bots.pifpaf import play
-from engine.cacheta import CUT, DECLARE
-from engine.core import Action
-from engine.pifpaf import RummyView
+from cardtui.engine.bots.pifpaf import play
+from cardtui.engine.cacheta import CUT, DECLARE
+from cardtui.engine.core import Action
+from cardtui.engine.pifpaf import RummyView
 
 
 def choose(view: RummyView, legal: list[Action], rng: random.Random) -> Action:

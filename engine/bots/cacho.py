@@ -13,11 +13,11 @@ import zlib
 from functools import lru_cache
 from itertools import combinations
 
-from engine.betting import BET as RAISE_FIRST
-from engine.betting import CALL, CHECK, FOLD, RAISE
-from engine.cacho import BET, DECK, PASS, CachoView, strength
-from engine.cards import Card
-from engine.core import Action
+from cardtui.engine.betting import BET as RAISE_FIRST
+from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
+from cardtui.engine.cacho import BET, DECK, PASS, CachoView, strength
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action
 
 _SAMPLES = 400
 

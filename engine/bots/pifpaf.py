@@ -13,11 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.betting import BET, CALL, CHECK, FOLD, RAISE
-from engine.cards import Card
-from engine.core import Action
-from engine.melds import GroupRule, Melder, Ruleset, index, melder
-from engine.pifpaf import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
+from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action
+from cardtui.engine.melds import GroupRule, Melder, Ruleset, index, melder
+from cardtui.engine.pifpaf import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
 
 Score = tuple[int, int, int, int]
 

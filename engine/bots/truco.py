@@ -14,14 +14,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.argentino_rules import RANK as ARG_RANK
-from engine.argentino_view import ArgentinoView
-from engine.cards import Card
-from engine.core import Action
-from engine.paulista_rules import RANK as PAU_RANK
-from engine.paulista_rules import TARGET as PAU_TARGET
-from engine.paulista_rules import PaulistaView
-from engine.signals import SIGNAL, Signal
+from cardtui.engine.argentino_rules import RANK as ARG_RANK
+from cardtui.engine.argentino_view import ArgentinoView
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action
+from cardtui.engine.paulista_rules import RANK as PAU_RANK
+from cardtui.engine.paulista_rules import TARGET as PAU_TARGET
+from cardtui.engine.paulista_rules import PaulistaView
+from cardtui.engine.signals import SIGNAL, Signal
 
 _TOP = {Signal.EYEBROW: 1.0, Signal.WINK: 0.95, Signal.LIPS_ASIDE: 0.85, Signal.BITE_LIP: 0.7, Signal.KISS: 0.6}
 """How strong a card each gesture promises (on a 0–1 scale)."""

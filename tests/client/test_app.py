@@ -6,11 +6,11 @@ import json
 
 from textual.app import App
 
-from client.actionbar import ActionBar
-from client.app import CardApp
-from client.help import HelpScreen
-from client.table_screen import TableScreen
-from server.app import Running
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.help import HelpScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.server.app import Running
 from tests.conftest import create
 
 SIZE = (120, 40)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from client.app import CardApp
-from client.table_screen import TableScreen
-from server.app import start
+from cardtui.client.app import CardApp
+from cardtui.client.table_screen import TableScreen
+from cardtui.server.app import start
 from tests.conftest import create
 
 
@@ -54,8 +54,8 @@ async def test_reconnects_by_itself_after_a_restart_with_a_banner_meanwhile(tmp_
 async def test_the_stream_resumes_across_a_restart_with_no_event_twice(tmp_path: Path) -> None:
     import asyncio
 
+    from cardtui.client.connection import Connection
     from cardtui.v1 import lobby_pb2
-    from client.connection import Connection
 
     port, db = free_port(), tmp_path / "store.db"
     running = await start("127.0.0.1", port, db, bot_delay=0.02, next_hand_delay=0.05)

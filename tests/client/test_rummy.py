@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from client.actionbar import ActionBar
-from client.app import CardApp
-from client.boards.rummy import RummyBoard
-from client.table_screen import TableScreen
-from engine.cards import parse_cards
-from server.app import Running
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.boards.rummy import RummyBoard
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine.cards import parse_cards
+from cardtui.server.app import Running
 from tests.conftest import Player, create
 
 SIZE = (120, 40)

@@ -11,11 +11,11 @@ import pytest_asyncio
 from rich.console import Console
 from textual.pilot import Pilot
 
-from client.actionbar import ActionBar
-from client.app import CardApp
-from client.help import rules_text
-from client.table_screen import TableScreen
-from server.app import Running, start
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.help import rules_text
+from cardtui.client.table_screen import TableScreen
+from cardtui.server.app import Running, start
 from tests.conftest import create
 
 SIZE = (120, 40)

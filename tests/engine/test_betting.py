@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.betting import BET, CALL, CHECK, FOLD, RAISE, BettingRound, Pot, Pots
-from engine.core import Action, IllegalAction, NotYourTurn
+from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE, BettingRound, Pot, Pots
+from cardtui.engine.core import Action, IllegalAction, NotYourTurn
 
 
 def test_side_pots_when_one_is_all_in_for_less() -> None:

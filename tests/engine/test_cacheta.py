@@ -8,13 +8,13 @@ import re
 
 import pytest
 
-from engine.bots.cacheta import choose
-from engine.cacheta import CUT, DECLARE, GAME, CachetaState
-from engine.cards import Card, parse_cards
-from engine.core import Action, IllegalAction, InvalidOptions, SeatInfo
-from engine.history import jsonable
-from engine.melds import wild_cards
-from engine.pifpaf import DISCARD, DRAW, KNOCK, PASS, STOCK, Phase
+from cardtui.engine.bots.cacheta import choose
+from cardtui.engine.cacheta import CUT, DECLARE, GAME, CachetaState
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, SeatInfo
+from cardtui.engine.history import jsonable
+from cardtui.engine.melds import wild_cards
+from cardtui.engine.pifpaf import DISCARD, DRAW, KNOCK, PASS, STOCK, Phase
 
 CARD = re.compile(r"^(?:[AJQK]|10|[2-9])[SHDC]$")
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.betting import BET as OPEN
-from engine.betting import CALL, CHECK, FOLD, RAISE
-from engine.cacho import BET, CACHO, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
-from engine.cards import Card, parse_cards
-from engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
+from cardtui.engine.betting import BET as OPEN
+from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
+from cardtui.engine.cacho import BET, CACHO, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
 
 pass_, bet = Action(PASS), lambda n: Action(BET, n)
 
@@ -223,7 +223,7 @@ def test_dealer_rotates_left_and_the_match_ends_when_one_holds_every_chip() -> N
     s = table(2, chips=3)
     dealers = []
     rng = random.Random(3)
-    from engine.bots.cacho import choose
+    from cardtui.engine.bots.cacho import choose
 
     while not GAME.match_over(s):
         if GAME.hand_over(s):
@@ -239,7 +239,7 @@ def test_dealer_rotates_left_and_the_match_ends_when_one_holds_every_chip() -> N
 
 
 def test_bad_options_are_refused_with_a_sentence() -> None:
-    from engine.core import InvalidOptions
+    from cardtui.engine.core import InvalidOptions
 
     with pytest.raises(InvalidOptions, match="between 3 and"):
         GAME.options({"chips": 1})

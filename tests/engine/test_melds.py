@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Card, french_deck, parse_cards
-from engine.meld_reference import Exhaustive
-from engine.melds import (
+from cardtui.engine.cards import Card, french_deck, parse_cards
+from cardtui.engine.meld_reference import Exhaustive
+from cardtui.engine.melds import (
     CACHETA,
     CARDS,
     PIFPAF,

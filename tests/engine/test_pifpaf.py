@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from engine.bots.pifpaf import choose
-from engine.cards import Card, parse_cards
-from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from engine.history import jsonable
-from engine.pifpaf import CLAIM, DISCARD, DRAW, GAME, KNOCK, PASS, PILE, STOCK, Phase, PifPafState
+from cardtui.engine.bots.pifpaf import choose
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
+from cardtui.engine.history import jsonable
+from cardtui.engine.pifpaf import CLAIM, DISCARD, DRAW, GAME, KNOCK, PASS, PILE, STOCK, Phase, PifPafState
 
 CARD = re.compile(r"^(?:[AJQK]|10|[2-9])[SHDC]$")
 

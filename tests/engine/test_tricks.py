@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.tricks import (
+from cardtui.engine.tricks import (
     DOWN,
     TieRule,
     hand_winner,

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from engine.argentino_flor import flor
-from engine.argentino_rules import DECK, LABELS, RANK, score_text
-from engine.cards import Card, parse_cards
-from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from engine.envido import Call, Unsuited, accepted_value, envido, refused_value
-from engine.truco_argentino import GAME, ArgentinoState
+from cardtui.engine.argentino_flor import flor
+from cardtui.engine.argentino_rules import DECK, LABELS, RANK, score_text
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
+from cardtui.engine.envido import Call, Unsuited, accepted_value, envido, refused_value
+from cardtui.engine.truco_argentino import GAME, ArgentinoState
 
 E, R, F = Call.ENVIDO, Call.REAL, Call.FALTA
 
@@ -710,7 +710,7 @@ def test_bots_play_whole_matches_against_random_play(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_bots_play_whole_matches_with_flor(n: int) -> None:
-    from engine.bots.truco import choose_argentino
+    from cardtui.engine.bots.truco import choose_argentino
 
     rng = random.Random(n)
     for m in range(6):
@@ -724,7 +724,7 @@ def test_bots_play_whole_matches_with_flor(n: int) -> None:
 
 
 def test_bots_never_call_a_truco_that_cannot_change_the_outcome() -> None:
-    from engine.bots.truco import choose_argentino
+    from cardtui.engine.bots.truco import choose_argentino
 
     st = table()
     st.scores = [10, 29]  # team 1 wins the match with the round's single point anyway
@@ -738,7 +738,7 @@ def test_bots_never_call_a_truco_that_cannot_change_the_outcome() -> None:
 
 
 def test_bots_take_the_trick_with_the_lowest_card_that_wins() -> None:
-    from engine.bots.truco import choose_argentino
+    from cardtui.engine.bots.truco import choose_argentino
 
     st = table()
     rig(st, s1="4c 5o 6b", s0="1e 3o 2b")

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from engine.cards import Card, parse_cards
-from engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from engine.paulista_rules import DECK, LABELS, RANK
-from engine.truco_paulista import GAME, PaulistaState
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
+from cardtui.engine.paulista_rules import DECK, LABELS, RANK
+from cardtui.engine.truco_paulista import GAME, PaulistaState
 
 SEATS = [SeatInfo(i, f"p{i}", i % 2) for i in range(4)]
 

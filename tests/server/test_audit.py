@@ -19,15 +19,15 @@ from typing import Any
 
 import pytest
 
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Event
+from cardtui.engine.games import GAMES, player_counts, seat_infos
+from cardtui.engine.history import jsonable
+from cardtui.engine.melds import wild_cards
+from cardtui.server.app import Running
+from cardtui.server.room import Pass
+from cardtui.server.table import Table, new_token
 from cardtui.v1 import table_pb2
-from engine.cards import Card
-from engine.core import Event
-from engine.games import GAMES, player_counts, seat_infos
-from engine.history import jsonable
-from engine.melds import wild_cards
-from server.app import Running
-from server.room import Pass
-from server.table import Table, new_token
 from tests.conftest import Player, create
 
 HANDS = 6

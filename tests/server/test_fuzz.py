@@ -19,12 +19,12 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from cardtui.engine.cards import FRENCH_SUITS, SPANISH_SUITS, Card
+from cardtui.engine.games import GAMES, player_counts
+from cardtui.server.app import Running, start
+from cardtui.server.limits import Limits
+from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from engine.cards import FRENCH_SUITS, SPANISH_SUITS, Card
-from engine.games import GAMES, player_counts
-from server.app import Running, start
-from server.limits import Limits
-from server.table import Table
 
 REFUSALS = {
     grpc.StatusCode.INVALID_ARGUMENT,

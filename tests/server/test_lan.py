@@ -18,10 +18,10 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
 import cardtui
 from cardtui import cli
 from cardtui.certs import generate
+from cardtui.client.discovery import QUESTION, SERVICE_TYPE, Found, discover
+from cardtui.server.announce import announced_addresses, instance_name
+from cardtui.server.app import Running, start
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
-from client.discovery import QUESTION, SERVICE_TYPE, Found, discover
-from server.announce import announced_addresses, instance_name
-from server.app import Running, start
 
 LOOPBACK = ["127.0.0.1"]
 BROWSE = 2.0  # seconds: a record announced under a second ago is multicast again only after one
@@ -161,7 +161,7 @@ def test_connect_without_target_finding_nothing(
     async def nothing(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[Found]:
         return []
 
-    monkeypatch.setattr("client.discovery.discover", nothing)
+    monkeypatch.setattr("cardtui.client.discovery.discover", nothing)
     assert cli.main(["connect"]) == 1
     assert "HOST:PORT" in capsys.readouterr().err
 
@@ -172,7 +172,7 @@ def test_connect_to_a_found_tls_server_needs_its_certificate(
     async def one(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[Found]:
         return [FOUND[1]]
 
-    monkeypatch.setattr("client.discovery.discover", one)
+    monkeypatch.setattr("cardtui.client.discovery.discover", one)
     assert cli.main(["connect"]) == 2
     err = capsys.readouterr().err
     assert "bia uses TLS" in err and "--tls-ca" in err

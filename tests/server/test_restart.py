@@ -13,8 +13,8 @@ from pathlib import Path
 import grpc
 import pytest
 
+from cardtui.engine.games import GAMES, get, player_counts
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from engine.games import GAMES, get, player_counts
 
 
 def serve(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:

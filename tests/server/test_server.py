@@ -9,8 +9,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
-from server.app import Running
 from tests.conftest import Player, create
 
 
@@ -254,7 +254,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
     record = json.loads(lines[0])
     assert record["format"] == "cardtui-hand/1" and record["table"] == table_id and record["hand"] == 1
     assert sum(record["result"]["deltas"].values()) == 0
-    from engine.cacho import GAME
+    from cardtui.engine.cacho import GAME
 
     assert GAME.replay(record).result == record["result"]
     await watcher.close()
@@ -293,7 +293,7 @@ async def test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back(ser
 
 
 async def test_a_stuck_subscriber_is_dropped_without_slowing_the_table(server: Running) -> None:
-    from server.table import Subscriber
+    from cardtui.server.table import Subscriber
 
     table_id = await create(server, game="cacho", seats=4, bots=4)
     table = server.room.tables[table_id]

@@ -17,8 +17,8 @@ from cryptography import x509
 import cardtui
 from cardtui import cli
 from cardtui.certs import fingerprint, generate, load_ca, load_pair
-from client.connection import Connection
-from server.app import Running, start
+from cardtui.client.connection import Connection
+from cardtui.server.app import Running, start
 
 FINGERPRINT = re.compile(r"SHA-256 fingerprint: ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})")
 
