@@ -151,16 +151,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from cardtui.engine.games import GAMES, player_counts
+    from cardtui.engine.games import GAMES
     from cardtui.sim import simulate
 
     if args.game not in GAMES:
         print(f"cardtui: there is no game {args.game!r}; try one of: {', '.join(GAMES)}.", file=sys.stderr)
         return 2
-    game = GAMES[args.game].game
+    game = GAMES[args.game]
     players = args.players or game.max_players
-    if players not in player_counts(game):
-        allowed = ", ".join(map(str, player_counts(game)))
+    if players not in game.player_counts:
+        allowed = ", ".join(map(str, game.player_counts))
         print(f"cardtui: {game.title} is played by {allowed} players.", file=sys.stderr)
         return 2
     try:

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cardtui.engine.core import Action
-from cardtui.engine.games import get, seat_infos
+from cardtui.engine.core import Action, GameView, Match, SeatInfo
+from cardtui.engine.games import get
 from cardtui.engine.history import dumps
+from cardtui.engine.options import Raw
 
 
 @dataclass
@@ -39,23 +40,22 @@ def simulate(
     players: int,
     hands: int,
     seed: int,
-    options: dict[str, Any] | None = None,
+    options: dict[str, Raw] | None = None,
     history: IO[str] | None = None,
     on_hand: Callable[[dict[str, Any]], None] | None = None,
 ) -> SimReport:
     """Play ``hands`` hands of bots; every seed comes from ``seed``, so runs repeat exactly."""
-    entry = get(game_name)
-    game = entry.game
-    opts = game.options(options or {})
-    seats = seat_infos(game, [f"bot {i + 1}" for i in range(players)])
+    rules = get(game_name)
+    opts = options or {}
+    seats = rules.seat_infos([f"bot {i + 1}" for i in range(players)])
     rng = random.Random(seed)
     report = SimReport(game_name, players, deltas=[0] * players)
     start = time.perf_counter()
-    state, _ = game.start(opts, seats, rng.getrandbits(63))
+    match, _ = rules.open(opts, seats, rng.getrandbits(63))
     report.matches = 1
     while report.hands < hands:
-        if game.hand_over(state):
-            record = game.history(state)
+        if match.hand_over():
+            record = match.history()
             report.hands += 1
             if record is not None:
                 record = dict(record, table="sim", hand=report.hands, match=report.matches)
@@ -67,16 +67,15 @@ def simulate(
                     on_hand(record)
             if report.hands >= hands:
                 break
-            if game.match_over(state):
-                state, _ = game.start(opts, seats, rng.getrandbits(63))
+            if match.match_over():
+                match, _ = rules.open(opts, seats, rng.getrandbits(63))
                 report.matches += 1
             else:
-                game.next_hand(state, rng.getrandbits(63))
+                match.next_hand(rng.getrandbits(63))
             continue
-        for seat in game.to_act(state):
-            legal = game.legal_actions(state, seat)
-            if legal:
-                game.apply(state, seat, entry.bot(game.view(state, seat), legal, rng))
+        for seat in match.to_act():
+            if match.legal_actions(seat):
+                match.apply(seat, match.bot_action(seat, rng))
                 report.actions += 1
                 break
         else:
@@ -110,7 +109,7 @@ class WinRate:
         return f"{what}: bots win {self.rate:.1%} of {self.matches} matches (95% CI {lo:.1%}–{hi:.1%})"
 
 
-def random_policy(view: Any, legal: list[Action], rng: random.Random) -> Action:
+def random_policy(view: GameView, legal: list[Action], rng: random.Random) -> Action:
     """Uniform among the legal actions: the yardstick bots must beat."""
     return rng.choice(legal)
 
@@ -121,31 +120,28 @@ def versus_random(game_name: str, players: int, matches: int, seed: int = 7) -> 
     Partnership games pit team against team; elsewhere seat 0 is the bot and the rest
     play at random. A match counts for the bots when their side finishes ahead.
     """
-    entry = get(game_name)
-    game = entry.game
-    opts = game.options({})
-    seats = seat_infos(game, [f"p{i}" for i in range(players)])
+    rules = get(game_name)
+    seats = rules.seat_infos([f"p{i}" for i in range(players)])
     rng = random.Random(seed)
     wins = 0
     for m in range(matches):
-        side = m % 2 if getattr(game, "teams", False) else m % players
-        state, _ = game.start(opts, seats, rng.getrandbits(63))
-        while not game.match_over(state):
-            if game.hand_over(state):
-                game.next_hand(state, rng.getrandbits(63))
+        side = m % 2 if rules.teams else m % players
+        match, _ = rules.open({}, seats, rng.getrandbits(63))
+        while not match.match_over():
+            if match.hand_over():
+                match.next_hand(rng.getrandbits(63))
                 continue
-            seat = rng.choice(game.to_act(state))
-            legal = game.legal_actions(state, seat)
-            policy = entry.bot if seats[seat].team == seats[side].team else random_policy
-            game.apply(state, seat, policy(game.view(state, seat), legal, rng))
-        wins += _winner_side(game, state, seats) == seats[side].team
+            seat = rng.choice(match.to_act())
+            if seats[seat].team == seats[side].team:
+                action = match.bot_action(seat, rng)
+            else:
+                action = random_policy(match.view(seat), match.legal_actions(seat), rng)
+            match.apply(seat, action)
+        wins += winner_side(match, seats) == seats[side].team
     return WinRate(wins, matches)
 
 
-def _winner_side(game: Any, state: Any, seats: list[Any]) -> int:
-    """The team (or seat) that won a finished match."""
-    scores = getattr(state, "scores", None)
-    if scores is not None:
-        return max(range(len(scores)), key=lambda t: scores[t])
-    stacks = state.stacks
-    return int(seats[max(range(len(stacks)), key=lambda s: stacks[s])].team)
+def winner_side(match: Match, seats: list[SeatInfo]) -> int:
+    """The team (or seat) that finished ahead in a finished match."""
+    scores = match.scores()
+    return seats[max(range(len(scores)), key=lambda s: scores[s])].team

@@ -73,7 +73,9 @@ class BettingRound:
 
     ``stacks`` are the chips each seat still holds (this round's bets come out of them),
     ``order`` the seats still in, in the order they act. ``cap`` bounds the round's bet
-    level: nobody may bet or raise past it. Raises go up by at least ``min_raise``.
+    level: nobody may bet or raise past it. With ``resto`` the cap is instead the smallest
+    stack of a player still in (what they held when the round opened), recomputed after
+    every fold (Cacho). Raises go up by at least ``min_raise``.
     """
 
     def __init__(
@@ -81,13 +83,15 @@ class BettingRound:
         order: Iterable[int],
         stacks: list[int],
         pots: Pots,
-        cap: int,
+        cap: int = 0,
         min_raise: int = 1,
+        resto: bool = False,
     ) -> None:
         self.order = list(order)
         self.stacks = stacks
         self.pots = pots
-        self.cap = cap
+        self._cap = cap
+        self.resto = resto
         self.min_raise = min_raise
         self.bet = {s: 0 for s in self.order}
         self.level = 0
@@ -99,6 +103,12 @@ class BettingRound:
     @property
     def live(self) -> list[int]:
         return [s for s in self.order if s not in self.pots.folded]
+
+    @property
+    def cap(self) -> int:
+        if self.resto:
+            return min((self.stacks[s] + self.bet[s] for s in self.live), default=0)
+        return self._cap
 
     @property
     def done(self) -> bool:

@@ -10,24 +10,31 @@ then the highest card; equal hands go to the eldest (nearest the dealer's left).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from cardtui.engine.betting import CHECK, FOLD, BettingRound, Pots
 from cardtui.engine.cards import Card, french_deck, shuffled
 from cardtui.engine.core import (
-    EVERYONE,
     Action,
     Event,
+    EventBody,
+    Game,
+    GameOptions,
+    GameView,
     IllegalAction,
-    InvalidOptions,
+    JsonObject,
+    MatchState,
     NotYourTurn,
     SeatInfo,
     check_seat,
     only,
 )
-from cardtui.engine.history import HandLog, action_of, seats_of
+from cardtui.engine.events import Acted, CardsDealt, HandEnded, HandStarted, MatchEnded
+from cardtui.engine.history import HandLog
+from cardtui.engine.options import option, values
 
 PASS = "pass"
 BET = "bet"
@@ -35,20 +42,22 @@ DECK = tuple(french_deck(ranks=range(1, 7)))
 
 
 @dataclass(frozen=True, slots=True)
-class CachoOptions:
-    chips: int = 20
-    """Chips each player starts a match with."""
-
-    def __post_init__(self) -> None:
-        if not 3 <= self.chips <= 100_000:
-            raise InvalidOptions("Starting chips must be between 3 and 100000.")
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+class CachoOptions(GameOptions):
+    chips: int = option(20, "Chips each player starts the match with.", min=3, max=100_000)
 
 
 # -- hand strength ------------------------------------------------------------------
-SIXES, CACHO, FLUSH2, HIGH = 3, 2, 1, 0
+class Category(StrEnum):
+    """The showdown's categories, weakest first (the order compares)."""
+
+    HIGH = "high"
+    TWO_SUITED = "two_suited"
+    CACHO = "cacho"
+    SIXES = "sixes"
+
+
+HIGH, FLUSH2, CACHO, SIXES = 0, 1, 2, 3
+_CATEGORIES = (Category.HIGH, Category.TWO_SUITED, Category.CACHO, Category.SIXES)
 CATEGORY_NAMES = {SIXES: "three sixes", CACHO: "cacho", FLUSH2: "two of a suit", HIGH: "high card"}
 
 
@@ -72,36 +81,98 @@ def describe(cards: Sequence[Card]) -> str:
     return CATEGORY_NAMES[cat] if cat == SIXES else f"{CATEGORY_NAMES[cat]} ({pts})"
 
 
-# -- views --------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class CachoStrength:
+    category: Category
+    points: int
+
+
+def worth(cards: Sequence[Card]) -> CachoStrength:
+    cat, pts = strength(cards)
+    return CachoStrength(_CATEGORIES[cat], pts)
+
+
+# -- views --------------------------------------------------------------------------
+class SeatStatus(StrEnum):
+    IN = "in"
+    PASSED = "passed"
+    """Passed or folded: out of this hand (a round-2 pass counts once the round is over)."""
+    WAITING = "waiting"
+    BUST = "bust"
+
+
+@dataclass(frozen=True, slots=True)
+class CachoSeat:
     seat: int
     name: str
     chips: int
     put: int
-    status: str  # "in", "out" (passed/folded), "waiting" (no chips), "bust"
-    cards: tuple[str | None, ...]  # None: a card face down
+    status: SeatStatus
+    cards: tuple[Card, ...]
+    """The cards this viewer may see: its own, and everyone's at a showdown."""
+    card_count: int
+    strength: CachoStrength | None
 
 
 @dataclass(frozen=True, slots=True)
-class CachoView:
-    game: str
+class CachoShowing:
+    seat: int
+    cards: tuple[Card, ...]
+    strength: CachoStrength
+
+
+@dataclass(frozen=True, slots=True)
+class CachoResult:
+    deltas: tuple[int, ...]
+    winner: int
+    showdown: tuple[CachoShowing, ...]
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class CachoView(GameView):
     hand: int
     dealer: int
+    you: int | None
+    to_act: tuple[int, ...]
+    hand_over: bool
+    match_over: bool
     round: int
     pot: int
     level: int
     cap: int
-    to_act: int | None
-    you: int | None
-    seats: tuple[SeatView, ...]
-    hand_over: bool
-    match_over: bool
-    result: Mapping[str, Any] | None
+    seats: tuple[CachoSeat, ...]
+    result: CachoResult | None
+
+
+# -- events -------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CachoRoundDealt(EventBody):
+    round: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CachoRedealt(EventBody):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CachoShowed(EventBody):
+    seat: int
+    cards: tuple[Card, ...]
+    strength: CachoStrength
+
+
+@dataclass(frozen=True, slots=True)
+class CachoPotWon(EventBody):
+    seat: int
+    chips: int
+    showdown: bool
 
 
 # -- state --------------------------------------------------------------------------
-class CachoState:
+class CachoState(MatchState):
     """One match: stacks carry over hands; the current hand is dealt from ``rng``."""
 
     def __init__(self, options: CachoOptions, seats: Sequence[SeatInfo]) -> None:
@@ -119,11 +190,12 @@ class CachoState:
         self.pots = Pots(self.n)
         self.pending: list[int] = []  # rounds 1-2: who still has to pass or bet
         self.bettors: list[int] = []
+        self.passed: set[int] = set()  # rounds 1-2: who passed this round
         self.betting: BettingRound | None = None
         self.shown: dict[int, tuple[Card, ...]] = {}
         self.result: dict[str, Any] | None = None
         self.log: HandLog | None = None
-        self.last_history: dict[str, Any] | None = None
+        self.last_history: JsonObject | None = None
 
     @property
     def in_hand(self) -> list[int]:
@@ -133,50 +205,22 @@ class CachoState:
         return self.seats[seat].name
 
 
-class Cacho:
+class Cacho(Game[CachoState, CachoOptions, CachoView]):
     name: ClassVar[str] = "cacho"
     title: ClassVar[str] = "Cacho"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    options_type = CachoOptions
 
-    def options(self, raw: Mapping[str, Any]) -> CachoOptions:
-        unknown = set(raw) - {"chips"}
-        if unknown:
-            raise InvalidOptions(f"Cacho has no option {sorted(unknown)[0]!r}.")
-        try:
-            return CachoOptions(**{k: int(v) for k, v in raw.items()})
-        except (TypeError, ValueError) as e:
-            if isinstance(e, InvalidOptions):
-                raise
-            raise InvalidOptions("Cacho's options are whole numbers.") from None
+    # -- the hand lifecycle's hooks ---------------------------------------------------
+    def new_state(self, options: CachoOptions, seats: Sequence[SeatInfo]) -> CachoState:
+        return CachoState(options, seats)
 
-    # -- match and hand flow ------------------------------------------------------
-    def start(
-        self, options: CachoOptions, seats: Sequence[SeatInfo], seed: int
-    ) -> tuple[CachoState, list[Event]]:
-        if not self.min_players <= len(seats) <= self.max_players:
-            raise InvalidOptions("Cacho is played by 2 to 4 players.")
-        state = CachoState(options, seats)
-        return state, self.next_hand(state, seed)
+    def set_start(self, state: CachoState, start: Sequence[int]) -> None:
+        state.stacks = list(start)
 
-    def next_hand(self, state: CachoState, seed: int) -> list[Event]:
-        if state.round and state.result is None:
-            raise IllegalAction("The hand in play is not over yet.")
-        if sum(1 for c in state.stacks if c > 0) <= 1:
-            raise IllegalAction("The match is over: one player holds every chip.")
-        return self._deal_hand(state, seed, self._next_dealer(state))
-
-    def resume(
-        self, options: CachoOptions, seats: Sequence[SeatInfo], stacks: Sequence[int],
-        dealer: int, hand_no: int, seed: int,
-    ) -> tuple[CachoState, list[Event]]:
-        """A hand from a given position (used to replay a hand history)."""
-        state = CachoState(options, seats)
-        state.stacks = list(stacks)
-        state.hand_no = hand_no - 1
-        return state, self._deal_hand(state, seed, dealer)
-
-    def _next_dealer(self, state: CachoState) -> int:
+    def next_dealer(self, state: CachoState) -> int:
+        """The deal passes left, to the next player who still has chips."""
         d = state.dealer
         for _ in range(state.n):
             d = (d + 1) % state.n
@@ -184,7 +228,7 @@ class Cacho:
                 return d
         return d
 
-    def _deal_hand(self, state: CachoState, seed: int, dealer: int) -> list[Event]:
+    def deal(self, state: CachoState, seed: int, dealer: int) -> list[Event]:
         state.hand_no += 1
         state.dealer = dealer
         state.rng = random.Random(seed)
@@ -192,20 +236,9 @@ class Cacho:
         state.shown = {}
         state.result = None
         state.betting = None
-        state.playing = [
-            s for s in self._eldest_order(state) if state.stacks[s] > 0
-        ]
-        state.log = HandLog(
-            self.name, state.options.as_dict(), state.hand_no, seed, dealer, state.seats, state.stacks
-        )
-        events = [
-            Event(
-                "hand_start",
-                EVERYONE,
-                f"Hand {state.hand_no}: {state.name(dealer)} deals.",
-                data={"hand": state.hand_no, "dealer": dealer},
-            )
-        ]
+        state.playing = [s for s in self._eldest_order(state) if state.stacks[s] > 0]
+        state.log = HandLog(self.name, values(state.options), state.hand_no, seed, dealer, state.seats, state.stacks)
+        events = [Event(HandStarted(state.hand_no, dealer))]
         return events + self._round_one(state)
 
     def _eldest_order(self, state: CachoState) -> list[int]:
@@ -217,25 +250,17 @@ class Cacho:
         state.round = 1
         state.pending = list(state.playing)
         state.bettors = []
+        state.passed = set()
         return self._deal_card(state, state.playing)
 
     def _deal_card(self, state: CachoState, seats: Sequence[int]) -> list[Event]:
-        events = [
-            Event(
-                "deal",
-                EVERYONE,
-                f"Round {state.round}: a card to each of {len(seats)} players.",
-                data={"round": state.round, "seats": list(seats)},
-            )
-        ]
+        events = [Event(CachoRoundDealt(state.round, tuple(seats)))]
         for s in seats:
             card = state.deck.pop()
             state.hands[s].append(card)
             assert state.log is not None
             state.log.dealt(s, card)
-            events.append(
-                Event("card", only(s), f"You receive {card}.", seat=s, data={"card": str(card)})
-            )
+            events.append(Event(CardsDealt(s, (card,)), only(s)))
         return events
 
     # -- the contract -------------------------------------------------------------
@@ -270,23 +295,20 @@ class Cacho:
 
     def apply(self, state: CachoState, seat: int, action: Action) -> list[Event]:
         check_seat(seat, state.n)
-        if seat != self._turn(state):
+        turn = self._turn(state)
+        if seat != turn:
             if state.result is not None:
                 raise NotYourTurn("The hand is over.")
-            raise NotYourTurn(f"It is {state.name(self._turn(state) or 0)}'s turn, not yours.")
+            raise NotYourTurn(f"It is {state.name(turn or 0)}'s turn, not yours.")
         if state.round < 3:
-            events = self._early(state, seat, action)
-        else:
-            events = self._late(state, seat, action)
-        return events
+            return self._early(state, seat, action)
+        return self._late(state, seat, action)
 
     def _early(self, state: CachoState, seat: int, action: Action) -> list[Event]:
         """Rounds 1 and 2: pass or bet the fixed amount; no raises."""
         legal = self.legal_actions(state, seat)
         if action not in legal:
-            raise IllegalAction(
-                f"In round {state.round} you may pass or bet {legal[1].amount}, nothing else."
-            )
+            raise IllegalAction(f"In round {state.round} you may pass or bet {legal[1].amount}, nothing else.")
         assert state.log is not None
         state.log.act(seat, action)
         state.pending.pop(0)
@@ -294,31 +316,29 @@ class Cacho:
             state.stacks[seat] -= action.amount
             state.pots.add(seat, action.amount)
             state.bettors.append(seat)
-            name = state.name(seat)
-            text = f"{name} bets {action.amount}." if action.amount else f"{name} stays in, all in."
         else:
-            text = f"{state.name(seat)} passes."
-        events = [Event("action", EVERYONE, text, seat=seat, data=_act_data(action))]
+            state.passed.add(seat)
+        events = [Event(Acted(seat, action))]
         if state.pending:
             return events
         return events + self._end_early_round(state)
 
     def _end_early_round(self, state: CachoState) -> list[Event]:
+        state.passed = set()
         if state.round == 1:
             if not state.bettors:
-                state.round = 1
-                events = [Event("redeal", EVERYONE, "Everyone passed: the cards are dealt again.")]
-                return events + self._round_one(state)
+                assert state.log is not None
+                state.log.redeal({s: state.hands[s] for s in state.playing})
+                return [Event(CachoRedealt())] + self._round_one(state)
             # Passers in round 1 are out of the hand and lose nothing.
             for s in state.playing:
                 if s not in state.bettors:
                     state.pots.folded.add(s)
-        else:
-            if state.bettors:
-                for s in state.in_hand:
-                    if s not in state.bettors:
-                        state.pots.folded.add(s)
-            # All passed in round 2: everyone stays for round 3.
+        elif state.bettors:
+            for s in state.in_hand:
+                if s not in state.bettors:
+                    state.pots.folded.add(s)
+        # All passed in round 2: everyone stays for round 3.
         live = state.in_hand
         if len(live) == 1:
             return self._finish(state, live, showdown=False)
@@ -331,29 +351,18 @@ class Cacho:
 
     def _open_round_three(self, state: CachoState) -> list[Event]:
         live = state.in_hand
-        cap = min(state.stacks[s] for s in live)
-        state.betting = BettingRound(live, state.stacks, state.pots, cap)
+        # The resto: nobody bets past the smallest stack still in, recomputed after every fold.
+        state.betting = BettingRound(live, state.stacks, state.pots, resto=True)
         if state.betting.done:  # nobody can bet: straight to the showdown
             return self._finish(state, live, showdown=True)
         return []
 
     def _late(self, state: CachoState, seat: int, action: Action) -> list[Event]:
         assert state.betting is not None and state.log is not None
-        before = state.betting.level
         moved = state.betting.act(seat, action)
         state.log.act(seat, action)
-        name = state.name(seat)
-        text = {
-            FOLD: f"{name} passes and is out.",
-            CHECK: f"{name} checks.",
-        }.get(action.type, "")
-        if not text:
-            if action.type == "call":
-                text = f"{name} calls {moved}."
-            else:
-                verb = "bets" if before == 0 else "raises to"
-                text = f"{name} {verb} {action.amount}."
-        events = [Event("action", EVERYONE, text, seat=seat, data=_act_data(action))]
+        shown = Action(action.type, moved) if action.type == "call" else action
+        events = [Event(Acted(seat, shown))]
         if state.betting.done:
             live = state.in_hand
             events += self._finish(state, live, showdown=len(live) > 1)
@@ -367,110 +376,81 @@ class Cacho:
             state.shown = {s: tuple(state.hands[s]) for s in live}
             ranking = sorted(live, key=lambda s: (strength(state.hands[s]), -order.index(s)), reverse=True)
             for s in live:
-                events.append(
-                    Event(
-                        "show",
-                        EVERYONE,
-                        f"{state.name(s)} shows {' '.join(map(str, state.hands[s]))}: "
-                        f"{describe(state.hands[s])}.",
-                        seat=s,
-                        data={"cards": [str(c) for c in state.hands[s]]},
-                    )
-                )
+                events.append(Event(CachoShowed(s, tuple(state.hands[s]), worth(state.hands[s]))))
         else:
             ranking = list(live)
         put = state.pots.put
         won = state.pots.award(ranking)
         for s in range(state.n):
             state.stacks[s] += won[s]
-        deltas = {str(s): won[s] - put[s] for s in range(state.n)}
+        deltas = tuple(won[s] - put[s] for s in range(state.n))
         winner = ranking[0]
         state.result = {
-            "deltas": deltas,
+            "deltas": {str(s): d for s, d in enumerate(deltas)},
             "winner": winner,
             "showdown": {str(s): [str(c) for c in cs] for s, cs in state.shown.items()},
             "pot": sum(put),
         }
         state.round = 4
-        how = "at the showdown" if showdown else "unseen"
-        events.append(
-            Event(
-                "hand_end",
-                EVERYONE,
-                f"{state.name(winner)} wins {sum(won)} {how}.",
-                seat=winner,
-                data=dict(state.result),
-            )
-        )
+        events.append(Event(CachoPotWon(winner, sum(won), showdown)))
+        events.append(Event(HandEnded(deltas, winner)))
         state.last_history = state.log.record(state.result)
         if self.match_over(state):
             champ = max(range(state.n), key=lambda s: state.stacks[s])
-            events.append(
-                Event("match_end", EVERYONE, f"{state.name(champ)} holds every chip and wins the match.",
-                      seat=champ)
-            )
+            events.append(Event(MatchEnded(champ)))
         return events
 
     # -- queries ------------------------------------------------------------------
-    def timeout_ms(self, state: CachoState) -> int | None:
-        return None
-
     def hand_over(self, state: CachoState) -> bool:
         return state.result is not None
 
     def match_over(self, state: CachoState) -> bool:
         return state.result is not None and sum(1 for c in state.stacks if c > 0) <= 1
 
-    def history(self, state: CachoState) -> dict[str, Any] | None:
+    def history(self, state: CachoState) -> JsonObject | None:
         return state.last_history
+
+    def scores(self, state: CachoState) -> tuple[int, ...]:
+        return tuple(state.stacks)
+
+    def _status(self, state: CachoState, s: int) -> SeatStatus:
+        if s not in state.playing:
+            return SeatStatus.BUST if state.stacks[s] == 0 else SeatStatus.WAITING
+        if s in state.pots.folded or s in state.passed:
+            return SeatStatus.PASSED
+        return SeatStatus.IN
 
     def view(self, state: CachoState, seat: int | None) -> CachoView:
         seats = []
         for s in range(state.n):
-            cards: tuple[str | None, ...]
-            if s == seat or s in state.shown:
-                cards = tuple(str(c) for c in state.hands[s])
-            else:
-                cards = tuple(None for _ in state.hands[s])
-            if s not in state.playing:
-                status = "bust" if state.stacks[s] == 0 else "waiting"
-            elif s in state.pots.folded:
-                status = "out"
-            else:
-                status = "in"
-            seats.append(SeatView(s, state.name(s), state.stacks[s], state.pots.put[s], status, cards))
+            hand = state.hands[s]
+            seen = s == seat or s in state.shown
+            seats.append(CachoSeat(
+                s, state.name(s), state.stacks[s], state.pots.put[s], self._status(state, s),
+                tuple(hand) if seen else (), len(hand), worth(hand) if seen and len(hand) == 3 else None,
+            ))
         betting = state.betting if state.round == 3 else None
         return CachoView(
-            game=self.name,
             hand=state.hand_no,
             dealer=state.dealer,
+            you=seat,
+            to_act=self.to_act(state),
+            hand_over=state.result is not None,
+            match_over=self.match_over(state),
             round=min(state.round, 3),
             pot=state.pots.total,
             level=betting.level if betting else 0,
             cap=betting.cap if betting else 0,
-            to_act=self._turn(state),
-            you=seat,
             seats=tuple(seats),
-            hand_over=state.result is not None,
-            match_over=self.match_over(state),
-            result=state.result,
+            result=self._result(state),
         )
 
-    def replay(self, record: Mapping[str, Any]) -> CachoState:
-        """Rebuild a hand from its history; the result must match the record's."""
-        seats = seats_of(record)
-        stacks = [int(record["start"][str(i)]) for i in range(len(seats))]
-        state, _ = self.resume(
-            self.options(record["options"]), seats, stacks, int(record["dealer"]),
-            int(record["hand"]), int(record["seed"]),
-        )
-        for entry in record["actions"]:
-            self.apply(state, int(entry["seat"]), action_of(entry))
-        return state
-
-
-def _act_data(action: Action) -> dict[str, Any]:
-    return {"type": action.type, "amount": action.amount}
+    def _result(self, state: CachoState) -> CachoResult | None:
+        r = state.result
+        if r is None:
+            return None
+        showdown = tuple(CachoShowing(s, cards, worth(cards)) for s, cards in state.shown.items())
+        return CachoResult(tuple(r["deltas"][str(s)] for s in range(state.n)), r["winner"], showdown, r["pot"])
 
 
 GAME = Cacho()

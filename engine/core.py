@@ -1,22 +1,39 @@
 """The contract every game implements, and the records that cross it.
 
 A game is a pure state machine: ``start`` makes a match from options, seats and a seed;
-``apply`` takes one seat's action and returns the events it caused, each with its
-audience; ``view`` is the one place that decides what a seat (or a spectator) may see.
-Nothing here reads a clock, does I/O or touches global random state.
+``apply`` takes one seat's action and returns the events it caused, each a typed record
+with its audience; ``view`` is the one place that decides what a seat (or a spectator) may
+see. Nothing here reads a clock, does I/O or touches global random state.
+
+Two layers, so that servers and simulators hold no ``Any``:
+
+- ``Game[S, O, V]`` is one game's rules, generic in its state, options and view records.
+  Its methods take the state; the hand lifecycle (start, next hand, resume, replay) is
+  written once here on top of a few hooks each game fills in.
+- ``Rules`` and ``Match`` are what the server and the simulator are typed against: a game
+  seen from outside (its name, its options, how to open or replay a match), and one match
+  in play with its state bound in. ``Game.open`` returns a ``Match``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from cardtui.engine.cards import Card
+from cardtui.engine.options import OptionSpec, Raw, describe, read, values
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 SPECTATOR = None
 """The seat argument of ``view`` for a spectator: the public view only."""
+
+JsonObject = dict[str, Any]
+"""A hand history: a JSON document whose keys DESIGN.md fixes."""
 
 
 class IllegalAction(ValueError):
@@ -54,7 +71,12 @@ def only(*seats: int) -> Audience:
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """What a seat does: a type (per game), and an amount or cards where it needs them."""
+    """What a seat does: a type (per game), and an amount or cards where it needs them.
+
+    ``amount`` is chips for bets, raises and calls, the position of an unseen card for a
+    blind play, the points said for an envido announcement; ``value`` names a signal or
+    where a card is drawn from. The wire gives each of these its own field.
+    """
 
     type: str
     amount: int = 0
@@ -71,15 +93,48 @@ class Action:
         return " ".join(parts)
 
 
+class EventBody:
+    """What happened: each kind of event is a frozen record subclassing this.
+
+    The record's class name is its name on the wire (``cardtui.v1`` has a message of the
+    same name and fields), so the one converter in the server needs no table per event.
+    """
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, for an audience. ``text`` is the log line people read."""
+    """Something that happened, and who may see it."""
 
-    kind: str
-    audience: Audience
-    text: str
-    seat: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
+    body: EventBody
+    audience: Audience = EVERYONE
+
+    @property
+    def kind(self) -> str:
+        return type(self.body).__name__
+
+    @property
+    def seat(self) -> int | None:
+        seat = getattr(self.body, "seat", None)
+        return seat if isinstance(seat, int) else None
+
+
+class GameView:
+    """A frozen record of what one seat (or a spectator) may see; each game's view subclasses it.
+
+    Every view carries the facts every game has: the hand's number, the dealer, the viewer's
+    seat (None for a spectator), the seats the game waits on, and whether the hand and the
+    match are over.
+    """
+
+    __slots__ = ()
+    hand: int
+    dealer: int
+    you: int | None
+    to_act: tuple[int, ...]
+    hand_over: bool
+    match_over: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,77 +144,286 @@ class SeatInfo:
     team: int = 0
 
 
-class GameOptions(Protocol):
-    """A frozen, validated options record (``InvalidOptions`` on bad values)."""
+class GameOptions:
+    """A frozen, validated options record: each field an option (see ``engine.options``)."""
 
-    def as_dict(self) -> dict[str, Any]: ...
-
-
-S = TypeVar("S")
-Opts = TypeVar("Opts")
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
-class Game(Protocol[S, Opts]):
-    """One game's rules. ``S`` is its mutable match state, ``Opts`` its options record."""
+class MatchState:
+    """What every game's match state holds besides its own: the seats and the hand in play."""
+
+    seats: tuple[SeatInfo, ...]
+    hand_no: int
+    dealer: int
+
+
+S = TypeVar("S", bound=MatchState)
+O = TypeVar("O", bound=GameOptions)  # noqa: E741
+V = TypeVar("V", bound=GameView)
+
+Bot = Callable[[V, list[Action], random.Random], Action]
+"""A bot sees only its seat's view and the legal actions; chance comes from the rng."""
+
+
+class Match(ABC):
+    """One match in play: what the server's table and the simulator drive."""
+
+    rules: Rules
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Everything this seat may do now, out-of-turn calls included."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Do it and return what happened; ``IllegalAction`` and no change if not allowed."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> GameView:
+        """Exactly what ``seat`` (or a spectator, ``None``) may see."""
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats whose action the hand is waiting for (the turn timer runs on these)."""
+
+    @abstractmethod
+    def default_action(self, seat: int) -> Action:
+        """What a seat does when its turn timer runs out."""
+
+    @abstractmethod
+    def timeout_ms(self) -> int | None:
+        """A window the rules themselves time (a claim window), else None: the table's timer."""
+
+    @abstractmethod
+    def hand_over(self) -> bool: ...
+
+    @abstractmethod
+    def match_over(self) -> bool: ...
+
+    @abstractmethod
+    def history(self) -> JsonObject | None:
+        """The hand history of the last finished hand (DESIGN.md contract)."""
+
+    @abstractmethod
+    def next_hand(self, seed: int) -> list[Event]:
+        """Deal the next hand of a match whose last hand is over."""
+
+    @abstractmethod
+    def scores(self) -> tuple[int, ...]:
+        """Where each seat stands: chips, points, or its team's score."""
+
+    @abstractmethod
+    def bot_action(self, seat: int, rng: random.Random) -> Action:
+        """What the game's bot does for ``seat`` now, seeing only that seat's view."""
+
+
+class Rules(ABC):
+    """A game seen from outside: what a room offers, checks and opens."""
 
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    teams: ClassVar[bool] = False
+    """Played in partnerships: teams alternate seats (``team = seat % 2``)."""
 
-    def options(self, raw: Mapping[str, Any]) -> Opts:
-        """Validate raw options (from a person or a file); unknown keys are refused."""
-        ...
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """How many may sit at a table of this game."""
+        return tuple(range(self.min_players, self.max_players + 1))
 
-    def start(self, options: Opts, seats: Sequence[SeatInfo], seed: int) -> tuple[S, list[Event]]:
-        """A new match, with its first hand dealt from ``random.Random(seed)``."""
-        ...
+    @property
+    @abstractmethod
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """Every option: name, kind, range or choices, default and a line of help."""
+
+    @abstractmethod
+    def check_options(self, raw: Mapping[str, Raw]) -> dict[str, Raw]:
+        """Validate raw options; every option with its value (defaults filled in)."""
+
+    @abstractmethod
+    def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: int) -> tuple[Match, list[Event]]:
+        """A new match with its first hand dealt."""
+
+    @abstractmethod
+    def replay_match(self, record: Mapping[str, Any]) -> Match:
+        """A finished hand rebuilt from its history, ending in the same result."""
+
+    def seat_infos(self, names: Sequence[str]) -> list[SeatInfo]:
+        """Seats for ``names``; in partnership games teams alternate round the table."""
+        return [SeatInfo(i, name, i % 2 if self.teams else i) for i, name in enumerate(names)]
+
+
+class Game(Rules, Generic[S, O, V]):
+    """One game's rules over its own state, options and view records.
+
+    A game fills in the hooks (``new_state``, ``deal``, ``set_start`` and the play methods);
+    the hand lifecycle is written once below.
+    """
+
+    options_type: ClassVar[type[DataclassInstance]]
+    bot: Bot[V] | None = None
+
+    # -- options -------------------------------------------------------------------------
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return describe(self.options_type)
+
+    def options(self, raw: Mapping[str, Raw]) -> O:
+        """The options record from raw values; ``InvalidOptions`` with a sentence if bad."""
+        opts: O = read(self.options_type, raw, self.title)
+        return opts
+
+    def check_options(self, raw: Mapping[str, Raw]) -> dict[str, Raw]:
+        return values(self.options(raw))
+
+    # -- hooks ---------------------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, options: O, seats: Sequence[SeatInfo]) -> S:
+        """A match before its first hand."""
+
+    @abstractmethod
+    def deal(self, state: S, seed: int, dealer: int) -> list[Event]:
+        """Deal the next hand (its number one more than the last) with ``dealer`` dealing."""
+
+    @abstractmethod
+    def set_start(self, state: S, start: Sequence[int]) -> None:
+        """Chips, points or team scores per seat, as a hand history's ``start`` gives them."""
+
+    def first_dealer(self, state: S) -> int:
+        return len(state.seats) - 1
+
+    def next_dealer(self, state: S) -> int:
+        return (state.dealer + 1) % len(state.seats)
+
+    # -- the hand lifecycle ----------------------------------------------------------------
+    def start(self, options: O, seats: Sequence[SeatInfo], seed: int) -> tuple[S, list[Event]]:
+        if len(seats) not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise InvalidOptions(f"{self.title} is played by {counts} players, not {len(seats)}.")
+        state = self.new_state(options, seats)
+        return state, self.deal(state, seed, self.first_dealer(state))
 
     def next_hand(self, state: S, seed: int) -> list[Event]:
-        """Deal the next hand of a match whose last hand is over."""
-        ...
+        if state.hand_no and not self.hand_over(state):
+            raise IllegalAction("The hand in play is not over yet.")
+        if self.match_over(state):
+            raise IllegalAction("The match is over.")
+        return self.deal(state, seed, self.next_dealer(state))
 
-    def legal_actions(self, state: S, seat: int) -> list[Action]:
-        """Everything this seat may do now, out-of-turn calls included."""
-        ...
-
-    def apply(self, state: S, seat: int, action: Action) -> list[Event]:
-        """Do it and return what happened; ``IllegalAction`` and no change if not allowed."""
-        ...
-
-    def view(self, state: S, seat: int | None) -> Any:
-        """Exactly what ``seat`` (or a spectator, ``None``) may see, as a frozen record."""
-        ...
-
-    def to_act(self, state: S) -> tuple[int, ...]:
-        """Seats whose action the hand is waiting for (the turn timer runs on these)."""
-        ...
-
-    def default_action(self, state: S, seat: int) -> Action:
-        """What a seat does when its turn timer runs out."""
-        ...
-
-    def timeout_ms(self, state: S) -> int | None:
-        """A window the rules themselves time (a claim window), else None: the table's timer."""
-        ...
-
-    def hand_over(self, state: S) -> bool: ...
-
-    def match_over(self, state: S) -> bool: ...
-
-    def history(self, state: S) -> dict[str, Any] | None:
-        """The hand history of the last finished hand (DESIGN.md contract)."""
-        ...
+    def resume(
+        self, options: O, seats: Sequence[SeatInfo], start: Sequence[int], dealer: int, hand_no: int, seed: int
+    ) -> tuple[S, list[Event]]:
+        """A hand from a given position (what a hand history starts from)."""
+        state = self.new_state(options, seats)
+        self.set_start(state, start)
+        state.hand_no = hand_no - 1
+        return state, self.deal(state, seed, dealer)
 
     def replay(self, record: Mapping[str, Any]) -> S:
-        """Rebuild a hand from its history, ending in the same result."""
-        ...
+        """Rebuild a hand from its history; the result must match the record's."""
+        from cardtui.engine.history import action_of, seats_of, start_of
+
+        seats = seats_of(record)
+        state, _ = self.resume(
+            self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),
+            int(record["hand"]), int(record["seed"]),
+        )
+        for entry in record["actions"]:
+            if entry.get("seat") is None:
+                continue  # what the dealer does (a redeal): it follows from the actions before it
+            self.apply(state, int(entry["seat"]), action_of(entry))
+        return state
+
+    # -- Rules -----------------------------------------------------------------------------
+    def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: int) -> tuple[Match, list[Event]]:
+        state, events = self.start(self.options(raw), seats, seed)
+        return Bound(self, state), events
+
+    def replay_match(self, record: Mapping[str, Any]) -> Match:
+        return Bound(self, self.replay(record))
+
+    # -- play ------------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> list[Event]: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> V: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def default_action(self, state: S, seat: int) -> Action: ...
+
+    def timeout_ms(self, state: S) -> int | None:
+        return None
+
+    @abstractmethod
+    def hand_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def match_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def history(self, state: S) -> JsonObject | None: ...
+
+    @abstractmethod
+    def scores(self, state: S) -> tuple[int, ...]:
+        """Where each seat stands: chips, points, or its team's score."""
 
 
-class Bot(Protocol):
-    """A bot sees only its seat's view and the legal actions; chance comes from ``rng``."""
+class Bound(Match, Generic[S, O, V]):
+    """A ``Game`` and one match's state, as a ``Match``."""
 
-    def __call__(self, view: Any, legal: list[Action], rng: random.Random) -> Action: ...
+    def __init__(self, game: Game[S, O, V], state: S) -> None:
+        self.rules = self.game = game
+        self.state = state
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return self.game.legal_actions(self.state, seat)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        return self.game.apply(self.state, seat, action)
+
+    def view(self, seat: int | None) -> V:
+        return self.game.view(self.state, seat)
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.game.to_act(self.state)
+
+    def default_action(self, seat: int) -> Action:
+        return self.game.default_action(self.state, seat)
+
+    def timeout_ms(self) -> int | None:
+        return self.game.timeout_ms(self.state)
+
+    def hand_over(self) -> bool:
+        return self.game.hand_over(self.state)
+
+    def match_over(self) -> bool:
+        return self.game.match_over(self.state)
+
+    def history(self) -> JsonObject | None:
+        return self.game.history(self.state)
+
+    def next_hand(self, seed: int) -> list[Event]:
+        return self.game.next_hand(self.state, seed)
+
+    def scores(self) -> tuple[int, ...]:
+        return self.game.scores(self.state)
+
+    def bot_action(self, seat: int, rng: random.Random) -> Action:
+        legal = self.game.legal_actions(self.state, seat)
+        bot = self.game.bot
+        if bot is None or not legal:
+            return self.game.default_action(self.state, seat)
+        return bot(self.game.view(self.state, seat), legal, rng)
 
 
 def check_seat(seat: int, n: int) -> None:

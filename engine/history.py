@@ -96,6 +96,22 @@ class HandLog:
         entry.update(jsonable(extra))
         self.actions.append(entry)
 
+    def redeal(self, voided: Mapping[int, Sequence[Card]]) -> None:
+        """The cards dealt so far are void and dealt again: an action (by nobody) names them.
+
+        ``deal`` then holds only the cards of the new deal, the cards the hand is played with.
+        """
+        entry: dict[str, Any] = {
+            "seq": len(self.actions) + 1,
+            "seat": None,
+            "type": "redeal",
+            "cards": [c for s in sorted(voided) for c in notation(voided[s])],
+            "voided": {str(s): notation(cards) for s, cards in sorted(voided.items())},
+        }
+        self.actions.append(entry)
+        for key in self.deal:
+            self.deal[key] = []
+
     def record(self, result: Mapping[str, Any], **more: Any) -> dict[str, Any]:
         out = dict(self.head)
         out["deal"] = {k: list(v) for k, v in self.deal.items()}
@@ -108,6 +124,11 @@ class HandLog:
 def seats_of(record: Mapping[str, Any]) -> list[SeatInfo]:
     """The seats a hand history names (for replays)."""
     return [SeatInfo(int(s["seat"]), str(s["name"]), int(s.get("team", 0))) for s in record["seats"]]
+
+
+def start_of(record: Mapping[str, Any], n: int) -> list[int]:
+    """Chips, points or team scores per seat when the hand began."""
+    return [int(record["start"][str(i)]) for i in range(n)]
 
 
 def action_of(entry: Mapping[str, Any]) -> Action:

@@ -22,36 +22,67 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from cardtui.v1 import cacho_pb2 as cardtui_dot_v1_dot_cacho__pb2
 from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
+from cardtui.v1 import rummy_pb2 as cardtui_dot_v1_dot_rummy__pb2
+from cardtui.v1 import truco_pb2 as cardtui_dot_v1_dot_truco__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/table.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"4\n\x10SubscribeRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"t\n\x04View\x12\x0c\n\x04json\x18\x01 \x01(\t\x12!\n\x05legal\x18\x02 \x03(\x0b\x32\x12.cardtui.v1.Action\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x03 \x01(\x05\x12&\n\x05seats\x18\x04 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\"t\n\x08Snapshot\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.cardtui.v1.View\x12\x11\n\tfirst_seq\x18\x04 \x01(\x04\"a\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04text\x18\x04 \x01(\t\x12\x11\n\tdata_json\x18\x05 \x01(\t\x12\x0e\n\x06replay\x18\x06 \x01(\x08\"\xac\x01\n\x0cTableMessage\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12&\n\x08snapshot\x18\x02 \x01(\x0b\x32\x14.cardtui.v1.Snapshot\x12!\n\x06\x65vents\x18\x03 \x03(\x0b\x32\x11.cardtui.v1.Event\x12\x1e\n\x04view\x18\x04 \x01(\x0b\x32\x10.cardtui.v1.View\x12$\n\x07\x63losing\x18\x05 \x01(\x0b\x32\x13.cardtui.v1.Closing\".\n\x07\x43losing\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x13\n\x0bresubscribe\x18\x02 \x01(\x08\"Q\n\nActRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\"\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.cardtui.v1.Action\x12\x10\n\x08seen_seq\x18\x03 \x01(\x04\"\x1a\n\x0b\x41\x63tResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\"*\n\x0b\x43hatRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"\x0e\n\x0c\x43hatResponse2\xc1\x01\n\x05Table\x12\x45\n\tSubscribe\x12\x1c.cardtui.v1.SubscribeRequest\x1a\x18.cardtui.v1.TableMessage0\x01\x12\x36\n\x03\x41\x63t\x12\x16.cardtui.v1.ActRequest\x1a\x17.cardtui.v1.ActResponse\x12\x39\n\x04\x43hat\x12\x17.cardtui.v1.ChatRequest\x1a\x18.cardtui.v1.ChatResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/table.proto\x12\ncardtui.v1\x1a\x16\x63\x61rdtui/v1/cacho.proto\x1a\x17\x63\x61rdtui/v1/common.proto\x1a\x16\x63\x61rdtui/v1/rummy.proto\x1a\x16\x63\x61rdtui/v1/truco.proto\"4\n\x10SubscribeRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\tafter_seq\x18\x02 \x01(\x04\"\t\n\x07Waiting\"\xfd\x02\n\x04View\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12\x10\n\x03you\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12\x11\n\thand_over\x18\x05 \x01(\x08\x12\x12\n\nmatch_over\x18\x06 \x01(\x08\x12&\n\x07waiting\x18\n \x01(\x0b\x32\x13.cardtui.v1.WaitingH\x00\x12&\n\x05\x63\x61\x63ho\x18\x0b \x01(\x0b\x32\x15.cardtui.v1.CachoViewH\x00\x12&\n\x05rummy\x18\x0c \x01(\x0b\x32\x15.cardtui.v1.RummyViewH\x00\x12&\n\x05truco\x18\r \x01(\x0b\x32\x15.cardtui.v1.TrucoViewH\x00\x12!\n\x05legal\x18\x14 \x03(\x0b\x32\x12.cardtui.v1.Action\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x15 \x01(\r\x12&\n\x05seats\x18\x16 \x03(\x0b\x32\x17.cardtui.v1.SeatSummaryB\x06\n\x04gameB\x06\n\x04_you\"\x82\x01\n\x08Snapshot\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x1e\n\x04view\x18\x03 \x01(\x0b\x32\x10.cardtui.v1.View\x12\x11\n\tfirst_seq\x18\x04 \x01(\x04\x42\x07\n\x05_seat\"K\n\x06Update\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.cardtui.v1.Event\x12\x1e\n\x04view\x18\x02 \x01(\x0b\x32\x10.cardtui.v1.View\".\n\x07\x43losing\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x13\n\x0bresubscribe\x18\x02 \x01(\x08\"\x9b\x01\n\x0cTableMessage\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12(\n\x08snapshot\x18\x02 \x01(\x0b\x32\x14.cardtui.v1.SnapshotH\x00\x12$\n\x06update\x18\x03 \x01(\x0b\x32\x12.cardtui.v1.UpdateH\x00\x12&\n\x07\x63losing\x18\x04 \x01(\x0b\x32\x13.cardtui.v1.ClosingH\x00\x42\x06\n\x04\x62ody\"\x08\n\x06Hidden\"$\n\x06Joined\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\"5\n\x04Left\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tbot_plays\x18\x03 \x01(\x08\"A\n\x07\x43hatted\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\tB\x07\n\x05_seat\"&\n\x08WentAway\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\"&\n\x08\x43\x61meBack\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x1d\n\x0cMatchStarted\x12\r\n\x05match\x18\x01 \x01(\x05\"+\n\x0bHandStarted\x12\x0c\n\x04hand\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\")\n\nCardsDealt\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"9\n\x05\x41\x63ted\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.cardtui.v1.Action\"W\n\tHandEnded\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x05\x12\x13\n\x06winner\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04team\x18\x03 \x01(\x05H\x01\x88\x01\x01\x42\t\n\x07_winnerB\x07\n\x05_team\"H\n\nMatchEnded\x12\x13\n\x06winner\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04team\x18\x02 \x01(\x05H\x01\x88\x01\x01\x42\t\n\x07_winnerB\x07\n\x05_team\"\xa6\x05\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x0e\n\x06replay\x18\x02 \x01(\x08\x12$\n\x06hidden\x18\n \x01(\x0b\x32\x12.cardtui.v1.HiddenH\x00\x12$\n\x06joined\x18\x0b \x01(\x0b\x32\x12.cardtui.v1.JoinedH\x00\x12 \n\x04left\x18\x0c \x01(\x0b\x32\x10.cardtui.v1.LeftH\x00\x12&\n\x07\x63hatted\x18\r \x01(\x0b\x32\x13.cardtui.v1.ChattedH\x00\x12)\n\twent_away\x18\x0e \x01(\x0b\x32\x14.cardtui.v1.WentAwayH\x00\x12)\n\tcame_back\x18\x0f \x01(\x0b\x32\x14.cardtui.v1.CameBackH\x00\x12\x31\n\rmatch_started\x18\x10 \x01(\x0b\x32\x18.cardtui.v1.MatchStartedH\x00\x12/\n\x0chand_started\x18\x14 \x01(\x0b\x32\x17.cardtui.v1.HandStartedH\x00\x12-\n\x0b\x63\x61rds_dealt\x18\x15 \x01(\x0b\x32\x16.cardtui.v1.CardsDealtH\x00\x12\"\n\x05\x61\x63ted\x18\x16 \x01(\x0b\x32\x11.cardtui.v1.ActedH\x00\x12+\n\nhand_ended\x18\x17 \x01(\x0b\x32\x15.cardtui.v1.HandEndedH\x00\x12-\n\x0bmatch_ended\x18\x18 \x01(\x0b\x32\x16.cardtui.v1.MatchEndedH\x00\x12\'\n\x05\x63\x61\x63ho\x18\x1e \x01(\x0b\x32\x16.cardtui.v1.CachoEventH\x00\x12\'\n\x05rummy\x18\x1f \x01(\x0b\x32\x16.cardtui.v1.RummyEventH\x00\x12\'\n\x05truco\x18  \x01(\x0b\x32\x16.cardtui.v1.TrucoEventH\x00\x42\x06\n\x04\x62ody\"Q\n\nActRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\"\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.cardtui.v1.Action\x12\x10\n\x08seen_seq\x18\x03 \x01(\x04\"\x1a\n\x0b\x41\x63tResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\"*\n\x0b\x43hatRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"\x0e\n\x0c\x43hatResponse2\xc1\x01\n\x05Table\x12\x45\n\tSubscribe\x12\x1c.cardtui.v1.SubscribeRequest\x1a\x18.cardtui.v1.TableMessage0\x01\x12\x36\n\x03\x41\x63t\x12\x16.cardtui.v1.ActRequest\x1a\x17.cardtui.v1.ActResponse\x12\x39\n\x04\x43hat\x12\x17.cardtui.v1.ChatRequest\x1a\x18.cardtui.v1.ChatResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cardtui.v1.table_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SUBSCRIBEREQUEST']._serialized_start=63
-  _globals['_SUBSCRIBEREQUEST']._serialized_end=115
-  _globals['_VIEW']._serialized_start=117
-  _globals['_VIEW']._serialized_end=233
-  _globals['_SNAPSHOT']._serialized_start=235
-  _globals['_SNAPSHOT']._serialized_end=351
-  _globals['_EVENT']._serialized_start=353
-  _globals['_EVENT']._serialized_end=450
-  _globals['_TABLEMESSAGE']._serialized_start=453
-  _globals['_TABLEMESSAGE']._serialized_end=625
-  _globals['_CLOSING']._serialized_start=627
-  _globals['_CLOSING']._serialized_end=673
-  _globals['_ACTREQUEST']._serialized_start=675
-  _globals['_ACTREQUEST']._serialized_end=756
-  _globals['_ACTRESPONSE']._serialized_start=758
-  _globals['_ACTRESPONSE']._serialized_end=784
-  _globals['_CHATREQUEST']._serialized_start=786
-  _globals['_CHATREQUEST']._serialized_end=828
-  _globals['_CHATRESPONSE']._serialized_start=830
-  _globals['_CHATRESPONSE']._serialized_end=844
-  _globals['_TABLE']._serialized_start=847
-  _globals['_TABLE']._serialized_end=1040
+  _globals['_SUBSCRIBEREQUEST']._serialized_start=135
+  _globals['_SUBSCRIBEREQUEST']._serialized_end=187
+  _globals['_WAITING']._serialized_start=189
+  _globals['_WAITING']._serialized_end=198
+  _globals['_VIEW']._serialized_start=201
+  _globals['_VIEW']._serialized_end=582
+  _globals['_SNAPSHOT']._serialized_start=585
+  _globals['_SNAPSHOT']._serialized_end=715
+  _globals['_UPDATE']._serialized_start=717
+  _globals['_UPDATE']._serialized_end=792
+  _globals['_CLOSING']._serialized_start=794
+  _globals['_CLOSING']._serialized_end=840
+  _globals['_TABLEMESSAGE']._serialized_start=843
+  _globals['_TABLEMESSAGE']._serialized_end=998
+  _globals['_HIDDEN']._serialized_start=1000
+  _globals['_HIDDEN']._serialized_end=1008
+  _globals['_JOINED']._serialized_start=1010
+  _globals['_JOINED']._serialized_end=1046
+  _globals['_LEFT']._serialized_start=1048
+  _globals['_LEFT']._serialized_end=1101
+  _globals['_CHATTED']._serialized_start=1103
+  _globals['_CHATTED']._serialized_end=1168
+  _globals['_WENTAWAY']._serialized_start=1170
+  _globals['_WENTAWAY']._serialized_end=1208
+  _globals['_CAMEBACK']._serialized_start=1210
+  _globals['_CAMEBACK']._serialized_end=1248
+  _globals['_MATCHSTARTED']._serialized_start=1250
+  _globals['_MATCHSTARTED']._serialized_end=1279
+  _globals['_HANDSTARTED']._serialized_start=1281
+  _globals['_HANDSTARTED']._serialized_end=1324
+  _globals['_CARDSDEALT']._serialized_start=1326
+  _globals['_CARDSDEALT']._serialized_end=1367
+  _globals['_ACTED']._serialized_start=1369
+  _globals['_ACTED']._serialized_end=1426
+  _globals['_HANDENDED']._serialized_start=1428
+  _globals['_HANDENDED']._serialized_end=1515
+  _globals['_MATCHENDED']._serialized_start=1517
+  _globals['_MATCHENDED']._serialized_end=1589
+  _globals['_EVENT']._serialized_start=1592
+  _globals['_EVENT']._serialized_end=2270
+  _globals['_ACTREQUEST']._serialized_start=2272
+  _globals['_ACTREQUEST']._serialized_end=2353
+  _globals['_ACTRESPONSE']._serialized_start=2355
+  _globals['_ACTRESPONSE']._serialized_end=2381
+  _globals['_CHATREQUEST']._serialized_start=2383
+  _globals['_CHATREQUEST']._serialized_end=2425
+  _globals['_CHATRESPONSE']._serialized_start=2427
+  _globals['_CHATRESPONSE']._serialized_end=2441
+  _globals['_TABLE']._serialized_start=2444
+  _globals['_TABLE']._serialized_end=2637
 # @@protoc_insertion_point(module_scope)

@@ -57,10 +57,10 @@ class TableServicer:
     """
 
     def Subscribe(self, request, context):
-        """The first message is a snapshot of the token's view; events follow, each numbered,
-        batched per change with the view after them. With `after_seq`, the events after it
-        that are still buffered follow the snapshot (marked `replay`), so a reconnecting
-        client misses none and sees none twice.
+        """The first message is a snapshot of the token's view; updates follow, each carrying the
+        events one change produced (numbered) and the view after them. With `after_seq`, the
+        events after it that are still buffered follow the snapshot (marked `replay`), so a
+        reconnecting client misses none and sees none twice.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -15,7 +15,7 @@ from itertools import combinations
 
 from cardtui.engine.betting import BET as RAISE_FIRST
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
-from cardtui.engine.cacho import BET, DECK, PASS, CachoView, strength
+from cardtui.engine.cacho import BET, DECK, PASS, CachoView, SeatStatus, strength
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 
@@ -48,8 +48,8 @@ def heads_up(cards: tuple[Card, ...]) -> float:
 def choose(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
     """The bot's action for ``view.you`` among ``legal`` (never empty)."""
     me = view.seats[view.you or 0]
-    cards = tuple(Card.parse(c) for c in me.cards if c is not None)
-    opponents = sum(1 for s in view.seats if s.status == "in" and s.seat != me.seat)
+    cards = me.cards
+    opponents = sum(1 for s in view.seats if s.status is SeatStatus.IN and s.seat != me.seat)
     p = heads_up(tuple(sorted(cards))) ** max(1, opponents)
     fair = 1.0 / (opponents + 1)
     noise = rng.uniform(-0.05, 0.05)

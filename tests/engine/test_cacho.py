@@ -68,7 +68,7 @@ def test_all_pass_in_round_one_redeals() -> None:
     events = []
     for seat in list(s.playing):
         events += GAME.apply(s, seat, pass_)
-    assert [e.kind for e in events].count("redeal") == 1
+    assert [e.kind for e in events].count("CachoRedealt") == 1
     assert s.round == 1 and s.hand_no == hand_no and s.result is None
     assert all(len(s.hands[p]) == 1 for p in s.playing)
     assert s.stacks == [20, 20, 20]
@@ -165,6 +165,57 @@ def test_resto_caps_raises_at_the_smallest_stack_still_in() -> None:
     assert [x.amount for x in legal_b if x.type == RAISE] == list(range(4, smallest + 1))
 
 
+def test_the_resto_follows_folds() -> None:
+    """RULES §5: the cap is the smallest stack still in, recomputed after every fold."""
+    s = table(3)
+    s.stacks = [20, 8, 20]
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(2))
+    assert s.round == 3 and s.stacks == [17, 5, 17]
+    first = GAME.to_act(s)[0]
+    assert max(a.amount for a in GAME.legal_actions(s, first) if a.type == OPEN) == 5
+    while s.stacks[GAME.to_act(s)[0]] != 5:
+        GAME.apply(s, GAME.to_act(s)[0], Action(CHECK))
+    GAME.apply(s, GAME.to_act(s)[0], Action(FOLD))  # the short stack folds
+    seat = GAME.to_act(s)[0]
+    assert max(a.amount for a in GAME.legal_actions(s, seat) if a.type in (OPEN, RAISE)) == 17
+    assert GAME.view(s, seat).cap == 17
+
+
+def test_a_redeal_is_an_action_naming_the_voided_cards() -> None:
+    """Issue: a history accounts for every card: the voided ones in the redeal, the rest in ``deal``."""
+    s = table(3)
+    rig(s, "AS 2S 3S")
+    for seat in list(s.playing):
+        GAME.apply(s, seat, pass_)
+    a, b, c = s.playing
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, pass_)
+    while s.result is None:
+        GAME.apply(s, GAME.to_act(s)[0], Action(CHECK))
+    record = GAME.history(s)
+    assert record is not None
+    redeal = next(x for x in record["actions"] if x["type"] == "redeal")
+    assert redeal["seat"] is None and sorted(redeal["cards"]) == ["2S", "3S", "AS"]
+    assert redeal["voided"] == {str(a): ["AS"], str(b): ["2S"], str(c): ["3S"]}
+    assert {k: len(v) for k, v in record["deal"].items()} == {str(a): 3, str(b): 3, str(c): 3}
+    assert GAME.replay(record).result == s.result
+
+
+def test_a_pass_shows_at_once_on_the_seat() -> None:
+    from cardtui.engine.cacho import SeatStatus
+
+    s = table(3)
+    first = s.playing[0]
+    GAME.apply(s, first, pass_)
+    assert GAME.view(s, None).seats[first].status is SeatStatus.PASSED
+    assert GAME.view(s, None).seats[s.playing[1]].status is SeatStatus.IN
+
+
 def test_round_three_fold_leaves_one_player_who_wins_unseen() -> None:
     s = table(2)
     a, b = s.playing
@@ -241,7 +292,7 @@ def test_dealer_rotates_left_and_the_match_ends_when_one_holds_every_chip() -> N
 def test_bad_options_are_refused_with_a_sentence() -> None:
     from cardtui.engine.core import InvalidOptions
 
-    with pytest.raises(InvalidOptions, match="between 3 and"):
+    with pytest.raises(InvalidOptions, match="from 3 to 100000"):
         GAME.options({"chips": 1})
     with pytest.raises(InvalidOptions, match="no option"):
         GAME.options({"ante": 1})
@@ -253,10 +304,11 @@ def test_bad_options_are_refused_with_a_sentence() -> None:
 def _hidden_cards_in(view: object, seat: int | None, state: CachoState) -> None:
     """No view holds a card its seat may not see: others' cards stay None until shown."""
     for sv in view.seats:  # type: ignore[attr-defined]
+        assert sv.card_count == len(state.hands[sv.seat])
         if sv.seat == seat or sv.seat in state.shown:
-            assert list(sv.cards) == [str(c) for c in state.hands[sv.seat]]
+            assert list(sv.cards) == state.hands[sv.seat]
         else:
-            assert all(c is None for c in sv.cards)
+            assert sv.cards == () and sv.strength is None
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,0 +1,142 @@
+"""Table options: declared once per game, read and described by one reader.
+
+A game's options are a frozen dataclass whose fields are made with ``option``: a default,
+one line of help, and a range (whole numbers and fractions) — every number has bounds, so
+no option can ask the engine to enumerate a million bets. Flags are ``bool`` fields and
+choices are ``StrEnum`` fields. ``describe`` turns the record into specs any client can
+build a form from; ``read`` validates raw values (from a person, a file or the wire),
+refusing unknown names, wrong kinds and values out of range with a sentence. Rules that
+tie options together stay in the record's ``__post_init__``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum, StrEnum
+from typing import TYPE_CHECKING, Any, get_type_hints
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Raw = bool | int | float | str
+"""An option's value as it arrives: a flag, a whole number, a fraction or a choice's name."""
+
+
+class OptionKind(StrEnum):
+    FLAG = "flag"
+    NUMBER = "number"
+    FRACTION = "fraction"
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    name: str
+    kind: OptionKind
+    default: Raw
+    help: str
+    choices: tuple[str, ...] = ()
+    min: float = 0
+    max: float = 0
+
+
+def option(default: Any, help: str, *, min: float = 0, max: float = 0) -> Any:
+    """A field of an options record: its default, a line of help and, for numbers, its range."""
+    return dataclasses.field(default=default, metadata={"help": help, "min": min, "max": max})
+
+
+class _Invalid(ValueError):
+    pass
+
+
+_SPECS: dict[type, tuple[OptionSpec, ...]] = {}
+
+
+def describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
+    """Every option of an options record, in declaration order."""
+    specs = _SPECS.get(cls)
+    if specs is None:
+        specs = _SPECS[cls] = _describe(cls)
+    return specs
+
+
+def _describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
+    hints = get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        kind_type = hints[f.name]
+        meta = f.metadata
+        default: Any = f.default
+        if kind_type is bool:
+            spec = OptionSpec(f.name, OptionKind.FLAG, bool(default), meta["help"])
+        elif kind_type is int:
+            spec = OptionSpec(f.name, OptionKind.NUMBER, int(default), meta["help"], min=meta["min"], max=meta["max"])
+        elif kind_type is float:
+            spec = OptionSpec(f.name, OptionKind.FRACTION, float(default), meta["help"], min=meta["min"],
+                              max=meta["max"])
+        elif isinstance(kind_type, type) and issubclass(kind_type, Enum):
+            first = str(default.value)
+            choices = (first, *(str(m.value) for m in kind_type if m.value != first))
+            spec = OptionSpec(f.name, OptionKind.CHOICE, first, meta["help"], choices=choices)
+        else:  # pragma: no cover - a programming error, caught by the conformance tests
+            raise TypeError(f"{cls.__name__}.{f.name}: options are flags, numbers, fractions or choices")
+        if spec.kind in (OptionKind.NUMBER, OptionKind.FRACTION) and not spec.min <= float(spec.default) <= spec.max:
+            raise TypeError(f"{cls.__name__}.{f.name}: the default is outside its range")
+        out.append(spec)
+    return tuple(out)
+
+
+def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
+    name = spec.name
+    if spec.kind is OptionKind.FLAG:
+        if isinstance(value, bool):
+            return value
+        raise _Invalid(f"The option {name} is yes or no.")
+    if spec.kind is OptionKind.NUMBER:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not float(value).is_integer():
+            raise _Invalid(f"The option {name} is a whole number from {spec.min:g} to {spec.max:g}.")
+        if not spec.min <= value <= spec.max:
+            raise _Invalid(f"The option {name} must be from {spec.min:g} to {spec.max:g}.")
+        return int(value)
+    if spec.kind is OptionKind.FRACTION:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise _Invalid(f"The option {name} is a number from {spec.min:g} to {spec.max:g}.")
+        if not spec.min <= value <= spec.max:
+            raise _Invalid(f"The option {name} must be from {spec.min:g} to {spec.max:g}.")
+        return float(value)
+    assert enum is not None
+    if not isinstance(value, str) or value not in spec.choices:
+        raise _Invalid(f"The option {name} is one of: {', '.join(spec.choices)}.")
+    return enum(value)
+
+
+def read(cls: type[DataclassInstance], raw: Mapping[str, object], title: str) -> Any:
+    """The options record ``cls`` from raw values; ``InvalidOptions`` with a sentence if any is bad."""
+    from cardtui.engine.core import InvalidOptions
+
+    specs = {s.name: s for s in describe(cls)}
+    hints = get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        spec = specs.get(str(key))
+        if spec is None:
+            shown = str(key)[:40]
+            raise InvalidOptions(f"{title} has no option {shown!r}; its options are: {', '.join(specs)}.")
+        enum = hints[spec.name] if spec.kind is OptionKind.CHOICE else None
+        try:
+            values[spec.name] = _value(spec, value, enum)
+        except _Invalid as e:
+            raise InvalidOptions(str(e)) from None
+    return cls(**values)
+
+
+def values(options: DataclassInstance) -> dict[str, Raw]:
+    """An options record as plain values (choices by name): what a hand history records."""
+    out: dict[str, Raw] = {}
+    for f in dataclasses.fields(options):
+        v = getattr(options, f.name)
+        out[f.name] = str(v.value) if isinstance(v, Enum) else v
+    return out

@@ -1,0 +1,157 @@
+"""One conformance suite over every game and player count, in the spirit of OpenSpiel's random_sim_test.
+
+Random play through the contract the server uses (``Rules``/``Match``): every legal action
+applies; a refusal changes nothing; a view shows a seat no card that no event showed it
+(and a spectator only what was public); a finished hand's history replays to the same
+result; every view and event converts to its wire message and back unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action, Event, GameView, IllegalAction, Match, Rules
+from cardtui.engine.games import GAMES
+from cardtui.server import wire
+from cardtui.v1 import table_pb2
+
+CASES = [(name, n) for name, rules in GAMES.items() for n in rules.player_counts]
+HYPOTHETICAL = ("outs",)
+"""View fields that name cards nobody holds yet (a seat's outs): not a leak."""
+
+
+def cards_in(record: object, skip: tuple[str, ...] = ()) -> set[Card]:
+    """Every card a record holds, however deep."""
+    found: set[Card] = set()
+    if isinstance(record, Card):
+        found.add(record)
+    elif isinstance(record, tuple | list | frozenset | set):
+        for item in record:
+            found |= cards_in(item, skip)
+    elif isinstance(record, dict):
+        for item in record.values():
+            found |= cards_in(item, skip)
+    elif isinstance(record, Action):
+        found |= set(record.cards)
+    elif dataclasses.is_dataclass(record):
+        for f in dataclasses.fields(record):
+            if not any(word in f.name for word in skip):
+                found |= cards_in(getattr(record, f.name), skip)
+    return found
+
+
+def round_trip(view: GameView, legal: list[Action]) -> None:
+    msg = wire.view_message(view, legal)
+    back = table_pb2.View.FromString(msg.SerializeToString())
+    assert wire.view_record(back, type(view)) == view
+    assert wire.expand(back.legal) == legal
+
+
+def event_round_trip(event: Event) -> None:
+    msg = wire.event_message(7, event, None if event.audience.public else min(event.audience.seats or {0}))
+    body = wire.event_record(table_pb2.Event.FromString(msg.SerializeToString()))
+    assert wire.record(body, type(event.body)) == event.body
+
+
+def play(rules: Rules, players: int, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    seats = rules.seat_infos([f"p{i}" for i in range(players)])
+    match, events = rules.open({}, seats, rng.getrandbits(63))
+    known: dict[int | None, set[Card]] = {s: set() for s in [*range(players), None]}
+
+    def heard(evs: list[Event]) -> None:
+        for ev in evs:
+            event_round_trip(ev)
+            for who in known:
+                if ev.audience.sees(who):
+                    known[who] |= cards_in(ev.body)
+
+    heard(events)
+    for _ in range(steps):
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            replayed = rules.replay_match(record)
+            assert replayed.history() is not None
+            assert replayed.history()["result"] == record["result"]  # type: ignore[index]
+            if match.match_over():
+                match, events = rules.open({}, seats, rng.getrandbits(63))
+            else:
+                events = match.next_hand(rng.getrandbits(63))
+            known = {s: set() for s in known}
+            heard(events)
+            continue
+        for who in known:
+            view = match.view(who)
+            legal = match.legal_actions(who) if who is not None else []
+            round_trip(view, legal)
+            leaked = cards_in(view, HYPOTHETICAL) - known[who]
+            assert not leaked, f"seat {who} sees {sorted(map(str, leaked))} that no event showed it"
+        waiting = match.to_act()
+        assert waiting, "the hand waits on nobody"
+        seat = rng.choice(waiting)
+        legal = match.legal_actions(seat)
+        assert legal, f"seat {seat} is waited on but may do nothing"
+        refuse(match, seat, players)
+        heard(match.apply(seat, rng.choice(legal)))
+
+
+def refuse(match: Match, seat: int, players: int) -> None:
+    """An action that is not legal is refused with a sentence, and changes nothing."""
+    before = [wire.view_message(match.view(s)).SerializeToString() for s in [*range(players), None]]
+    bogus = Action("no_such_action")
+    with pytest.raises(IllegalAction) as refusal:
+        match.apply(seat, bogus)
+    assert str(refusal.value).strip().endswith(".")
+    others = [s for s in range(players) if s not in match.to_act()]
+    if others:
+        legal = match.legal_actions(seat)
+        for action in legal[:1]:
+            if action not in match.legal_actions(others[0]):
+                with pytest.raises(IllegalAction):
+                    match.apply(others[0], action)
+    after = [wire.view_message(match.view(s)).SerializeToString() for s in [*range(players), None]]
+    assert before == after
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_random_play_keeps_the_contract(game: str, players: int) -> None:
+    for seed in range(3):
+        play(GAMES[game], players, seed, 250)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_option_is_described_with_bounds_and_help(game: str) -> None:
+    rules = GAMES[game]
+    specs = rules.option_specs
+    assert rules.check_options({}) == {s.name: s.default for s in specs}
+    for spec in specs:
+        assert spec.help.strip()
+        if spec.kind in ("number", "fraction"):
+            assert spec.min <= spec.default <= spec.max
+            assert spec.max - spec.min < 10**7
+            msg = wire.option_spec(spec)
+            assert msg.max == spec.max
+
+
+def test_every_action_type_of_every_game_is_on_the_wire() -> None:
+    names = set(wire._enum_numbers(wire.common_pb2.ActionType.DESCRIPTOR))
+    for game, players in CASES:
+        rules = GAMES[game]
+        rng = random.Random(1)
+        match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), 1)
+        for _ in range(200):
+            if match.hand_over():
+                if match.match_over():
+                    break
+                match.next_hand(rng.getrandbits(63))
+                continue
+            for s in range(players):
+                for a in match.legal_actions(s):
+                    assert a.type in names, f"{game}: {a.type} is not an ActionType"
+            seat = rng.choice(match.to_act())
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
