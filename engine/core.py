@@ -50,12 +50,19 @@ class InvalidOptions(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Audience:
-    """Who may see an event: everyone (``seats is None``) or only these seats."""
+    """Who may see an event: everyone (``seats is None``) or only these seats (and spectators).
+
+    Games address seats; ``spectators`` lets a table address the people watching (table talk
+    that must not reach the players during a hand).
+    """
 
     seats: frozenset[int] | None = None
+    spectators: bool = False
 
     def sees(self, seat: int | None) -> bool:
-        return self.seats is None or (seat is not None and seat in self.seats)
+        if self.seats is None:
+            return True
+        return self.spectators if seat is None else seat in self.seats
 
     @property
     def public(self) -> bool:

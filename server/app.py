@@ -62,7 +62,7 @@ class Running:
             await self.announcer.stop()
             self.announcer = None
         await self.health.enter_graceful_shutdown()
-        self.room.close("The server is shutting down.")
+        self.room.shutdown("The server is shutting down.")
         await self.server.stop(grace)
         self.store.close()
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from cardtui.engine.core import InvalidOptions
-from cardtui.engine.games import GAMES, player_counts
+from cardtui.engine.core import InvalidOptions, JsonObject
+from cardtui.engine.games import GAMES
+from cardtui.engine.options import Raw
+from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, ResourceExhausted, quote
 from cardtui.server.store import Store
-from cardtui.server.table import Refused, Table, TableConfig, new_token
+from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import clean_name
 
 log = logging.getLogger("cardtui.room")
@@ -26,6 +27,10 @@ DEFAULT_BOT_DELAY = 1.0
 def digest(password: str) -> str:
     """Passwords are kept (and compared) only as digests."""
     return hashlib.sha256(password.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,102 +62,101 @@ class Room:
         name: str,
         seats: int,
         bots: int,
-        options_json: str,
+        options: Mapping[str, Raw],
         turn_seconds: float = 0,
         bot_delay_ms: int = -1,
         password: str = "",
         private: bool = False,
         away_after: int = 0,
     ) -> Table:
-        if game not in GAMES:
-            raise Refused("INVALID_ARGUMENT", f"There is no game called {game!r}; try one of: {', '.join(GAMES)}.")
-        entry = GAMES[game]
-        g = entry.game
+        rules = GAMES.get(game)
+        if rules is None:
+            raise InvalidArgument(f"There is no game called {quote(game)}; try one of: {', '.join(GAMES)}.")
         if len(self.tables) >= MAX_TABLES:
-            raise Refused("RESOURCE_EXHAUSTED", "This server holds as many tables as it can.")
-        seats = seats or g.min_players
-        counts = player_counts(g)
+            raise ResourceExhausted("This server holds as many tables as it can.")
+        seats = seats or rules.min_players
+        counts = rules.player_counts
         if seats not in counts:
             allowed = ", ".join(map(str, counts))
-            raise Refused("INVALID_ARGUMENT", f"{g.title} is played by {allowed} players, not {seats}.")
+            raise InvalidArgument(f"{rules.title} is played by {allowed} players, not {seats}.")
         if not 0 <= bots <= seats:
-            raise Refused("INVALID_ARGUMENT", f"Bots must number between 0 and the {seats} seats.")
-        try:
-            options: dict[str, Any] = json.loads(options_json) if options_json.strip() else {}
-        except json.JSONDecodeError:
-            raise Refused("INVALID_ARGUMENT", "The options are not valid JSON.") from None
-        if not isinstance(options, dict):
-            raise Refused("INVALID_ARGUMENT", "The options must be a JSON object such as {\"chips\": 20}.")
+            raise InvalidArgument(f"Bots may fill 0 to {seats} of the {seats} seats.")
         if not 0 <= turn_seconds <= 3600:
-            raise Refused("INVALID_ARGUMENT", "The turn timer must be between 1 and 3600 seconds.")
+            raise InvalidArgument("The turn timer must be between 1 and 3600 seconds (0 for the default, 30).")
         if not 0 <= away_after <= 100:
-            raise Refused("INVALID_ARGUMENT", "Missed turns before a bot steps in must be between 1 and 100.")
+            raise InvalidArgument("Missed turns before a bot steps in must be between 1 and 100.")
         if not -1 <= bot_delay_ms <= 60_000:
-            raise Refused("INVALID_ARGUMENT", "The bot delay must be between 0 and 60000 ms.")
+            raise InvalidArgument("The bot delay must be between 0 and 60000 ms.")
         try:
-            name = clean_name(name or f"{g.title} table")
-            config = TableConfig(
-                game=game,
-                name=name,
-                seats=seats,
-                bots=bots,
-                options=options,
-                turn_seconds=turn_seconds or DEFAULT_TURN,
-                bot_delay=self.bot_delay if bot_delay_ms < 0 else bot_delay_ms / 1000,
-                next_hand_delay=self.next_hand_delay,
-                password=digest(password) if password else "",
-                private=private,
-                away_after=away_after or 2,
-            )
-            table_id = secrets.token_hex(4)
-            table = Table(table_id, entry, config, self)
+            checked = rules.check_options(options)
+            name = clean_name(name or f"{rules.title} table")
         except (InvalidOptions, ValueError) as e:
-            raise Refused("INVALID_ARGUMENT", str(e)) from None
+            raise InvalidArgument(str(e)) from None
+        config = TableConfig(
+            game=game,
+            name=name,
+            seats=seats,
+            bots=bots,
+            options=checked,
+            turn_seconds=turn_seconds or DEFAULT_TURN,
+            bot_delay=self.bot_delay if bot_delay_ms < 0 else bot_delay_ms / 1000,
+            next_hand_delay=self.next_hand_delay,
+            password=digest(password) if password else "",
+            private=private,
+            away_after=away_after or 2,
+        )
+        table_id = secrets.token_hex(4)
+        table = Table(table_id, rules, config, self)
         self.tables[table_id] = table
         self.store.add_table(table_id, game, name, dataclasses.asdict(config))
         self.seats(table)
         log.info("table %s opened: %s, %d seats, %d bots", table_id, game, seats, bots)
-        table._maybe_start()
+        table.open()
         return table
 
     # -- the journal: what a restart needs ---------------------------------------------
-    def step(self, table: Table, kind: str, seat: int | None, data: dict[str, Any], seq: int) -> None:
+    def step(self, table: Table, step: Step, seq: int) -> None:
+        kind, seat, data = step
         n = self._log_n.get(table.id, 0)
         self._log_n[table.id] = n + 1
         self.store.log(table.id, n, kind, seat, data, seq)
         if kind == "start" and n:
             self.store.trim_log(table.id, n)
 
-    def hand(self, table: Table, record: dict[str, Any]) -> None:
+    def mark(self, table: Table, seq: int) -> None:
+        self.store.mark(table.id, seq)
+
+    def hand(self, table: Table, record: JsonObject) -> None:
         self.store.add_hand(table.id, record)
         deltas = record.get("result", {}).get("deltas", {})
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
 
     def seats(self, table: Table) -> None:
-        self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seats])
+        self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seating.seats])
 
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play."""
         for saved in self.store.saved_tables():
-            entry = GAMES.get(saved.game)
-            if entry is None:
+            rules = GAMES.get(saved.game)
+            if rules is None:
                 log.warning("table %s: game %r is no longer offered; not restored", saved.id, saved.game)
                 continue
             config = TableConfig(**saved.config)
             config.next_hand_delay = self.next_hand_delay
-            table = Table(saved.id, entry, config, self)
+            table = Table(saved.id, rules, config, self)
             for index, name, bot, away in saved.seats:
-                seat = table.seats[index]
+                seat = table.seating[index]
                 seat.name, seat.bot, seat.away = name, bot, away
-            for token, seat, name in saved.tokens:
-                if seat is None:
+            for token, seat_no, name in saved.tokens:
+                if seat_no is None:
                     table.spectators[token] = name
                 else:
-                    table.seats[seat].token = token
-                self.tokens[token] = Pass(table, seat, name)
+                    table.seating[seat_no].token = token
+                self.tokens[token] = Pass(table, seat_no, name)
             self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
             self.tables[saved.id] = table
-            table.restore([(kind, seat, data, seq) for _, kind, seat, data, seq in saved.log], saved.hands)
+            steps = [((kind, seat_no, data), seq) for _, kind, seat_no, data, seq in saved.log]
+            table.restore(steps, saved.hands, saved.seq)
             log.info("table %s restored at event %d", saved.id, table.seq)
         return len(self.tables)
 
@@ -160,21 +164,21 @@ class Room:
         try:
             return self.tables[table_id]
         except KeyError:
-            raise Refused("NOT_FOUND", f"There is no table {table_id!r}.") from None
+            raise NotFound(f"There is no table {quote(table_id)}.") from None
 
     def _check_password(self, table: Table, password: str) -> None:
         if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
-            raise Refused("PERMISSION_DENIED", "That table's password is wrong.")
+            raise PermissionDenied("That table's password is wrong.")
 
     def join(self, table_id: str, name: str, seat: int, password: str) -> tuple[str, Pass]:
         table = self.table(table_id)
         self._check_password(table, password)
         if seat < -1:
-            raise Refused("INVALID_ARGUMENT", "A seat number is 0 or more (leave it out for any free seat).")
+            raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         try:
             name = clean_name(name)
         except ValueError as e:
-            raise Refused("INVALID_ARGUMENT", str(e)) from None
+            raise InvalidArgument(str(e)) from None
         token = new_token()
         index = table.sit(name, seat, token)
         grant = Pass(table, index, name)
@@ -187,11 +191,11 @@ class Room:
         table = self.table(table_id)
         self._check_password(table, password)
         if table.config.private:
-            raise Refused("PERMISSION_DENIED", "This table is private: it takes no spectators.")
+            raise PermissionDenied("This table is private: it takes no spectators.")
         try:
             name = clean_name(name or "guest")
         except ValueError as e:
-            raise Refused("INVALID_ARGUMENT", str(e)) from None
+            raise InvalidArgument(str(e)) from None
         token = new_token()
         table.spectators[token] = name
         grant = Pass(table, None, name)
@@ -203,24 +207,24 @@ class Room:
         try:
             return self.tokens[token]
         except KeyError:
-            raise Refused("PERMISSION_DENIED", "That token does not open any seat or table here.") from None
+            raise PermissionDenied("That token does not open any seat or table here.") from None
 
-    def seat_grant(self, token: str) -> Pass:
+    def seat_grant(self, token: str) -> tuple[Table, int]:
         grant = self.grant(token)
         if grant.seat is None:
-            raise Refused("PERMISSION_DENIED", "Spectators watch; they cannot act at the table.")
-        return grant
+            raise PermissionDenied("Spectators watch; they cannot act at the table.")
+        return grant.table, grant.seat
 
     def leave(self, token: str) -> None:
         grant = self.grant(token)
         del self.tokens[token]
         self.store.drop_token(token)
         if grant.seat is None:
-            grant.table.spectators.pop(token, None)
+            grant.table.stop_watching(token)
         else:
             grant.table.leave(grant.seat)
             log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat)
 
-    def close(self, reason: str) -> None:
+    def shutdown(self, reason: str) -> None:
         for table in self.tables.values():
-            table.close(reason)
+            table.shutdown(reason)

@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS tables (
     game TEXT NOT NULL,
     name TEXT NOT NULL,
     config TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    seq INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
@@ -69,6 +70,8 @@ class SavedTable:
     log: list[tuple[int, str, int | None, dict[str, Any], int]]
     tokens: list[tuple[str, int | None, str]]
     hands: int
+    seq: int
+    """The last event number the table handed out."""
 
 
 class Store:
@@ -82,6 +85,9 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+        if "seq" not in columns:  # a store from before event numbers were kept
+            self.db.execute("ALTER TABLE tables ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         self.db.close()
@@ -121,14 +127,18 @@ class Store:
             (table_id, n, kind, seat, json.dumps(dict(data), separators=(",", ":")), seq),
         )
 
+    def mark(self, table_id: str, seq: int) -> None:
+        """The last event number a table handed out, so a restart never hands it out again."""
+        self.db.execute("UPDATE tables SET seq = ? WHERE id = ?", (seq, table_id))
+
     def trim_log(self, table_id: str, before: int) -> None:
         """A new match makes the old one's steps unnecessary for a restart."""
         self.db.execute("DELETE FROM log WHERE table_id = ? AND n < ?", (table_id, before))
 
     def saved_tables(self) -> list[SavedTable]:
         out = []
-        rows = self.db.execute("SELECT id, game, name, config FROM tables ORDER BY created").fetchall()
-        for table_id, game, name, config in rows:
+        rows = self.db.execute("SELECT id, game, name, config, seq FROM tables ORDER BY created").fetchall()
+        for table_id, game, name, config, seq in rows:
             seats = self.db.execute(
                 "SELECT seat, name, bot, away FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
             ).fetchall()
@@ -146,6 +156,7 @@ class Store:
                          for n, k, s, d, q in log],
                     tokens=[(str(t), None if s is None else int(s), str(n)) for t, s, n in tokens],
                     hands=self.count_hands(table_id),
+                    seq=int(seq),
                 )
             )
         return out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,20 +68,19 @@ class Player:
 
     @property
     def events(self) -> list[table_pb2.Event]:
-        return [e for m in self.messages for e in m.events]
+        return [e for m in self.messages if m.HasField("update") for e in m.update.events]
 
     @property
     def last_view(self) -> table_pb2.View | None:
         for m in reversed(self.messages):
-            if m.HasField("view"):
-                return m.view
+            if m.HasField("update") and m.update.HasField("view"):
+                return m.update.view
             if m.HasField("snapshot"):
                 return m.snapshot.view
         return None
 
-    def view_json(self) -> dict[str, Any]:
-        v = self.last_view
-        return json.loads(v.json) if v is not None else {}
+    def kinds(self) -> list[str]:
+        return [kind(e) for e in self.events]
 
     async def wait_for(self, predicate: Any, timeout: float = 10.0) -> None:
         async def loop() -> None:
@@ -99,6 +97,20 @@ class Player:
         await self.unsubscribe()
         if self.channel is not None:
             await self.channel.close()
+
+
+def kind(event: table_pb2.Event) -> str:
+    """What an event is: the name of its innermost body field ("acted", "showed", "hidden")."""
+    name = event.WhichOneof("body") or ""
+    inner = getattr(event, name) if name else None
+    while inner is not None and inner.DESCRIPTOR.oneofs_by_name.get("body") is not None:
+        name = inner.WhichOneof("body") or ""
+        inner = getattr(inner, name)
+    return name
+
+
+def act(kind_: int, **fields: Any) -> common_pb2.Action:
+    return common_pb2.Action(type=kind_, **fields)
 
 
 async def create(running: Running, **fields: Any) -> str:

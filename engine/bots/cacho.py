@@ -50,10 +50,12 @@ def choose(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
     me = view.seats[view.you or 0]
     cards = me.cards
     opponents = sum(1 for s in view.seats if s.status is SeatStatus.IN and s.seat != me.seat)
+    kinds = {a.type: a for a in legal}
+    if opponents == 0 and BET in kinds and view.round < 3:
+        return kinds[BET]  # everyone else passed: a lone bettor takes the pot back unseen
     p = heads_up(tuple(sorted(cards))) ** max(1, opponents)
     fair = 1.0 / (opponents + 1)
     noise = rng.uniform(-0.05, 0.05)
-    kinds = {a.type: a for a in legal}
     if view.round == 1:
         return kinds[BET] if p + noise >= 0.8 * fair else kinds[PASS]
     if view.round == 2:

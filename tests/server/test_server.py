@@ -11,7 +11,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
-from tests.conftest import Player, create
+from tests.conftest import Player, create, kind
+
+PASS, BET, RAISE, CHECK = (common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE,
+                           common_pb2.ACTION_TYPE_CHECK)
 
 
 def legal(p: Player) -> list[common_pb2.Action]:
@@ -26,7 +29,7 @@ async def seated(server: Running, n: int, bots: int = 0, **extra: object) -> tup
 
 
 def view_seq(p: Player) -> int:
-    return max((m.seq for m in p.messages if m.HasField("view") or m.HasField("snapshot")), default=0)
+    return max((m.seq for m in p.messages if m.update.HasField("view") or m.HasField("snapshot")), default=0)
 
 
 def seqs(p: Player) -> list[int]:
@@ -36,7 +39,7 @@ def seqs(p: Player) -> list[int]:
 async def play_one_hand(players: list[Player], pick: int = 1) -> None:
     """Everyone answers from their own stream until a hand ends."""
     def over(p: Player) -> bool:
-        return any(m.kind == "hand_end" for m in p.events)
+        return "hand_ended" in p.kinds()
 
     while not over(players[0]):
         moved = False
@@ -44,8 +47,9 @@ async def play_one_hand(players: list[Player], pick: int = 1) -> None:
             acts = legal(p)
             if acts:
                 choice = acts[min(pick, len(acts) - 1)]
-                if choice.type in ("bet", "raise") and choice.amount > 2:
+                if choice.type in (BET, RAISE) and choice.chips > 2:
                     choice = acts[1]
+                choice.max_chips = 0
                 seq = await p.act(choice)
                 await p.wait_for(lambda q, seq=seq: view_seq(q) >= seq)
                 moved = True
@@ -72,20 +76,21 @@ async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(serv
         first = got[0]
         assert got == list(range(first, final + 1)), "every subscriber gets every number once"
     for p in players:
-        mine = [m for m in p.events if m.kind == "card"]
-        assert mine and all(m.seat == p.seat for m in mine)
-        hidden = {m.seq for m in p.events if m.kind == "hidden"}
-        others = {m.seq for q in players if q is not p for m in q.events if m.kind == "card"}
+        mine = [m for m in p.events if kind(m) == "cards_dealt"]
+        assert mine and all(m.cards_dealt.seat == p.seat for m in mine)
+        hidden = {m.seq for m in p.events if kind(m) == "hidden"}
+        others = {m.seq for q in players if q is not p for m in q.events if kind(m) == "cards_dealt"}
         assert others <= hidden, "another seat's card reaches me only as a placeholder"
-        assert all(m.text == "" and m.data_json == "" for m in p.events if m.kind == "hidden")
-    assert not any(m.kind == "card" for m in watcher.events)
+        assert all(m.ByteSize() == table_pb2.Event(seq=m.seq, hidden={}).ByteSize()
+                   for m in p.events if kind(m) == "hidden")
+    assert "cards_dealt" not in watcher.kinds()
     # Views: a spectator never holds a hidden card; a seat only its own until the showdown.
     for m in watcher.messages:
-        if m.HasField("view"):
-            v = json.loads(m.view.json)
-            for s in v["seats"]:
-                if not v["hand_over"]:
-                    assert all(c is None for c in s["cards"])
+        if m.update.HasField("view"):
+            v = m.update.view
+            for s in v.cacho.seats:
+                if not v.hand_over:
+                    assert not s.cards
     assert server.store.count_hands() >= 1
     for p in [*players, watcher]:
         await p.close()
@@ -95,7 +100,7 @@ async def test_a_spectator_cannot_act(server: Running) -> None:
     table_id, players = await seated(server, 2, bots=1)
     watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await watcher.act(common_pb2.Action(type="pass"))
+        await watcher.act(common_pb2.Action(type=PASS))
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "Spectators" in (err.value.details() or "")
     for p in [*players, watcher]:
@@ -147,14 +152,20 @@ async def test_illegal_actions_are_refused_with_a_sentence_and_change_nothing(se
     table = server.room.tables[table_id]
     on_turn = next(p for p in players if table.view(p.seat).legal)
     waiting = next(p for p in players if p is not on_turn)
-    before = (table.seq, table.view(0).json, table.view(1).json)
+    def state() -> tuple[int, bytes, bytes]:
+        views = [table.view(s) for s in (0, 1)]
+        for v in views:
+            v.deadline_ms = 0
+        return table.seq, views[0].SerializeToString(), views[1].SerializeToString()
+
+    before = state()
     cases = [
-        (waiting, common_pb2.Action(type="bet", amount=1), grpc.StatusCode.FAILED_PRECONDITION, "turn"),
-        (on_turn, common_pb2.Action(type="bet", amount=7), grpc.StatusCode.FAILED_PRECONDITION, "bet 1"),
-        (on_turn, common_pb2.Action(type="raise", amount=2), grpc.StatusCode.FAILED_PRECONDITION, ""),
-        (on_turn, common_pb2.Action(type="bet", cards=["ZZ"]), grpc.StatusCode.INVALID_ARGUMENT, "not a card"),
-        (on_turn, common_pb2.Action(type=""), grpc.StatusCode.INVALID_ARGUMENT, "needs a type"),
-        (on_turn, common_pb2.Action(type="b\x1bt"), grpc.StatusCode.INVALID_ARGUMENT, "needs a type"),
+        (waiting, common_pb2.Action(type=BET, chips=1), grpc.StatusCode.FAILED_PRECONDITION, "turn"),
+        (on_turn, common_pb2.Action(type=BET, chips=7), grpc.StatusCode.FAILED_PRECONDITION, "bet 1"),
+        (on_turn, common_pb2.Action(type=RAISE, chips=2), grpc.StatusCode.FAILED_PRECONDITION, ""),
+        (on_turn, common_pb2.Action(type=BET, cards=["ZZ"]), grpc.StatusCode.INVALID_ARGUMENT, "not a card"),
+        (on_turn, common_pb2.Action(type=0), grpc.StatusCode.INVALID_ARGUMENT, "needs a type"),
+        (on_turn, common_pb2.Action(type=999), grpc.StatusCode.INVALID_ARGUMENT, "needs a type"),
     ]
     for player, action, code, words in cases:
         with pytest.raises(grpc.aio.AioRpcError) as err:
@@ -162,11 +173,11 @@ async def test_illegal_actions_are_refused_with_a_sentence_and_change_nothing(se
         assert err.value.code() == code
         details = err.value.details() or ""
         assert details.endswith(".") and words in details
-    assert (table.seq, table.view(0).json, table.view(1).json) == before
+    assert state() == before
     # A token that opens nothing.
     stranger = Player(on_turn.address, token="not-a-token")
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await stranger.act(common_pb2.Action(type="pass"))
+        await stranger.act(common_pb2.Action(type=PASS))
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
     for p in [*players, stranger]:
         await p.close()
@@ -179,8 +190,13 @@ async def test_lobby_refusals_use_the_right_codes(server: Running) -> None:
             (lobby_pb2.CreateTableRequest(game="poker"), grpc.StatusCode.INVALID_ARGUMENT),
             (lobby_pb2.CreateTableRequest(game="cacho", seats=9), grpc.StatusCode.INVALID_ARGUMENT),
             (lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=3), grpc.StatusCode.INVALID_ARGUMENT),
-            (lobby_pb2.CreateTableRequest(game="cacho", options_json="{"), grpc.StatusCode.INVALID_ARGUMENT),
-            (lobby_pb2.CreateTableRequest(game="cacho", options_json='{"chips": 1}'),
+            (lobby_pb2.CreateTableRequest(game="cacho", options={"chips": common_pb2.OptionValue(number=1)}),
+             grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", options={"chips": common_pb2.OptionValue(choice="x")}),
+             grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", options={"chips": common_pb2.OptionValue()}),
+             grpc.StatusCode.INVALID_ARGUMENT),
+            (lobby_pb2.CreateTableRequest(game="cacho", options={"x" * 10_000: common_pb2.OptionValue(flag=True)}),
              grpc.StatusCode.INVALID_ARGUMENT),
         ]
         for request, code in bad:
@@ -221,11 +237,11 @@ async def test_chat_reaches_everyone_as_plain_text(server: Running) -> None:
         await watcher.table.Chat(table_pb2.ChatRequest(token=watcher.token, text="x" * 400))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
-    def chats(p: Player) -> list[str]:
-        return [m.text for m in p.events if m.kind == "chat"]
+    def chats(p: Player) -> list[tuple[str, str, bool]]:
+        return [(m.chatted.name, m.chatted.text, m.chatted.HasField("seat")) for m in p.events if kind(m) == "chatted"]
 
     await players[0].wait_for(lambda q: len(chats(q)) == 2)
-    assert chats(players[0]) == ["p0: [bold]hi there", "[red]eve (watching): gl"]
+    assert chats(players[0]) == [("p0", "[bold]hi there", True), ("[red]eve", "gl", False)]
     for p in (*players, watcher):
         await p.close()
 
@@ -248,7 +264,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
     table_id = await create(server, game="cacho", seats=4, bots=4)
     watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
     watcher.subscribe()
-    await watcher.wait_for(lambda q: sum(m.kind == "hand_end" for m in q.events) >= 3, timeout=20)
+    await watcher.wait_for(lambda q: q.kinds().count("hand_ended") >= 3, timeout=20)
     lines = list(server.store.hands(table_id))
     assert len(lines) >= 3
     record = json.loads(lines[0])
@@ -264,9 +280,9 @@ async def test_turn_timer_plays_the_default_action(server: Running) -> None:
     _, players = await seated(server, 2, bots=1, turn_seconds=1, away_after=100)
     (p,) = players
     p.subscribe()
-    await p.wait_for(lambda q: any(m.kind == "hand_end" for m in q.events), timeout=15)
-    mine = [m.text for m in p.events if m.kind == "action" and m.seat == p.seat]
-    assert mine and all("passes" in t or "checks" in t for t in mine)
+    await p.wait_for(lambda q: "hand_ended" in q.kinds(), timeout=15)
+    mine = [m.acted.action.type for m in p.events if kind(m) == "acted" and m.acted.seat == p.seat]
+    assert mine and all(t in (PASS, CHECK) for t in mine)
     await p.close()
 
 
@@ -275,34 +291,34 @@ async def test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back(ser
     table = server.room.tables[table_id]
     watcher = await Player(p.address).spectate(table_id)
     watcher.subscribe()
-    await watcher.wait_for(lambda q: any(e.kind == "away" for e in q.events), timeout=15)
-    assert table.seats[p.seat].away
+    await watcher.wait_for(lambda q: "went_away" in q.kinds(), timeout=15)
+    assert table.seating[p.seat].away
     summary = next(s for s in watcher.last_view.seats if s.seat == p.seat)
     assert summary.away and summary.bot, "the table sees who is playing"
     # The bot plays the seat at bot speed now, not at the turn timer's.
-    away_at = max(e.seq for e in watcher.events if e.kind == "away")
+    away_at = max(e.seq for e in watcher.events if kind(e) == "went_away")
     await watcher.wait_for(
-        lambda q: any(e.kind == "action" and e.seat == p.seat and e.seq > away_at for e in q.events), timeout=3
+        lambda q: any(kind(e) == "acted" and e.acted.seat == p.seat and e.seq > away_at for e in q.events), timeout=3
     )
     # Coming back (subscribing with the seat's token) hands the seat back.
     p.subscribe()
-    await watcher.wait_for(lambda q: any(e.kind == "back" for e in q.events), timeout=5)
-    assert not table.seats[p.seat].away and table.seats[p.seat].missed == 0
+    await watcher.wait_for(lambda q: "came_back" in q.kinds(), timeout=5)
+    assert not table.seating[p.seat].away and table.seating[p.seat].missed == 0
     for q in (p, watcher):
         await q.close()
 
 
 async def test_a_stuck_subscriber_is_dropped_without_slowing_the_table(server: Running) -> None:
-    from cardtui.server.table import Subscriber
+    from cardtui.server.fanout import Subscriber
 
     table_id = await create(server, game="cacho", seats=4, bots=4)
     table = server.room.tables[table_id]
-    stuck = Subscriber(None, asyncio.Queue(5))  # never read; a tiny queue overflows fast
-    table.subscribers.add(stuck)
+    stuck = Subscriber("stuck", None, asyncio.Queue(5))  # never read; a tiny queue overflows fast
+    table.fanout.subscribers.add(stuck)
     reader = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
     reader.subscribe()
     await reader.wait_for(lambda q: len(q.messages) > 20, timeout=15)
-    assert stuck.dropped and stuck not in table.subscribers
+    assert stuck.dropped and stuck not in table.fanout.subscribers
     drained = []
     while not stuck.queue.empty():
         drained.append(stuck.queue.get_nowait())
@@ -341,7 +357,7 @@ async def test_paulista_chat_option_keeps_players_quiet_during_a_hand(server: Ru
     assert "between hands" in (err.value.details() or "")
     await watcher.table.Chat(table_pb2.ChatRequest(token=watcher.token, text="nice game"))
     talk = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000,
-                        options_json='{"chat": "always"}')
+                        options={"chat": common_pb2.OptionValue(choice="always")})
     q = await Player(p.address).join(talk, "bea")
     await q.table.Chat(table_pb2.ChatRequest(token=q.token, text="boa sorte"))
     for x in (p, watcher, q):

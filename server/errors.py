@@ -1,0 +1,53 @@
+"""Refusals: what the server will not do, typed by the gRPC status each maps to.
+
+Every refusal carries a sentence a person can read; ``service`` maps the type to its status
+code in one place. Input quoted back is cut short, so a long name never comes back whole.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+
+class Refusal(Exception):
+    """A request the server will not carry out; ``str()`` is the sentence for the person."""
+
+    code = grpc.StatusCode.UNKNOWN
+
+
+class InvalidArgument(Refusal):
+    """Malformed: no state could make this request right."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+
+
+class FailedPrecondition(Refusal):
+    """Not now: not this seat's turn, not legal in this state, the table moved on."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+
+
+class PermissionDenied(Refusal):
+    """Not for you: a spectator acting, a wrong token or password."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
+
+
+class NotFound(Refusal):
+    code = grpc.StatusCode.NOT_FOUND
+
+
+class ResourceExhausted(Refusal):
+    """A limit: no free seat, too many tables or streams, too fast."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+QUOTE = 40
+"""The most of a person's input a sentence repeats."""
+
+
+def quote(text: str) -> str:
+    """``text`` in quotes, cut to ``QUOTE`` characters, for a sentence."""
+    short = text if len(text) <= QUOTE else text[: QUOTE - 1] + "…"
+    return repr(short)

@@ -1,0 +1,50 @@
+"""What happens at a table besides the game: people sit, leave, talk, go away and come back.
+
+These are numbered and sent like the game's events (``cardtui.v1`` has a message of the
+same name for each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardtui.engine.core import EventBody
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(EventBody):
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Left(EventBody):
+    seat: int
+    name: str
+    bot_plays: bool
+    """The match is on: a bot plays the seat until someone takes it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chatted(EventBody):
+    seat: int | None
+    """None: a spectator."""
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class WentAway(EventBody):
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CameBack(EventBody):
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted(EventBody):
+    match: int

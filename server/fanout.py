@@ -1,0 +1,176 @@
+"""A table's events out: numbering, the replay buffer, and each subscriber's queue.
+
+Every event gets the table's next number. Each audience (a seat, or the spectators) gets
+one message per change — that seat's version of each event, then its view — serialized
+once and shared by every stream of that audience. A subscriber outside an event's audience
+gets a content-free placeholder with the same number, so numbering has no holes and hidden
+cards never leave.
+
+Private events are addressed to a person, not a seat: each buffered event remembers who sat
+in each seat when it happened, and a replay gives a token only what was private to that
+token. When a seat changes hands, every stream of the old token ends.
+
+A stuck reader cannot hold the table up: its bounded queue overflows, it is dropped with
+everything still queued, and it resumes from the last number it actually got.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from cardtui.engine.core import Event
+from cardtui.server import wire
+from cardtui.v1 import common_pb2, table_pb2
+
+BUFFER = 256
+"""Recent events kept per table for reconnects (about a hand); older gaps get a snapshot."""
+QUEUE = 1024
+"""Messages a subscriber may fall behind before it is dropped (it resyncs on return)."""
+
+Holders = tuple[str | None, ...]
+"""The token sitting in each seat (None: a bot, or nobody)."""
+
+
+@dataclass(eq=False)
+class Subscriber:
+    token: str
+    seat: int | None
+    queue: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    dropped: bool = False
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    seq: int
+    event: Event
+    holders: Holders
+
+    def private_to(self, token: str, seat: int | None) -> bool:
+        """Whether ``token`` (now at ``seat``) may see this event: it held a seat the event is for."""
+        audience = self.event.audience
+        if not audience.sees(seat):
+            return False
+        return audience.seats is None or seat is None or self.holders[seat] == token
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field: how repeated and nested messages are laid out."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def update_bytes(seq: int, events: Sequence[bytes], view: bytes) -> bytes:
+    """A ``TableMessage`` with an ``Update`` of already serialized events and view.
+
+    Built from its parts so that each event is serialized once per audience that sees it
+    and each view once per audience, however many streams share them.
+    """
+    body = b"".join(_field(1, e) for e in events) + _field(2, view)
+    return _varint(1 << 3) + _varint(seq) + _field(3, body)
+
+
+class Fanout:
+    def __init__(self, view_for: Callable[[int | None], table_pb2.View]) -> None:
+        self.view_for = view_for
+        self.seq = 0
+        self.buffer: deque[Numbered] = deque(maxlen=BUFFER)
+        self.subscribers: set[Subscriber] = set()
+
+    def number(self, events: Sequence[Event], holders: Holders) -> list[Numbered]:
+        """Give the events their numbers and keep them for replays."""
+        batch = [Numbered(self.seq + 1 + i, ev, holders) for i, ev in enumerate(events)]
+        if batch:
+            self.seq = batch[-1].seq
+            self.buffer.extend(batch)
+        return batch
+
+    def send(self, batch: Sequence[Numbered]) -> None:
+        """Each audience with a subscriber: its version of every event, then its view."""
+        if not self.subscribers or not batch:
+            return
+        full: dict[int, bytes] = {}
+        hidden: dict[int, bytes] = {}
+        messages: dict[int | None, bytes] = {}
+        for sub in list(self.subscribers):
+            key = sub.seat
+            msg = messages.get(key)
+            if msg is None:
+                parts = []
+                for n in batch:
+                    if n.event.audience.sees(key):
+                        part = full.get(n.seq)
+                        if part is None:
+                            part = full[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
+                    else:
+                        part = hidden.get(n.seq)
+                        if part is None:
+                            part = hidden[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
+                    parts.append(part)
+                msg = messages[key] = update_bytes(self.seq, parts, self.view_for(key).SerializeToString())
+            self.push(sub, msg)
+
+    def push(self, sub: Subscriber, msg: bytes) -> bool:
+        if sub.dropped or sub.closed:
+            return False
+        try:
+            sub.queue.put_nowait(msg)
+            return True
+        except asyncio.QueueFull:
+            # Everything still queued goes too, so the last number it did get is where it
+            # resumes: a hole in the middle of its queue would be lost for good.
+            sub.dropped = True
+            self.subscribers.discard(sub)
+            while not sub.queue.empty():
+                sub.queue.get_nowait()
+            sub.queue.put_nowait(None)
+            return False
+
+    def subscribe(
+        self, token: str, seat: int | None, after_seq: int, summary: common_pb2.TableSummary
+    ) -> tuple[Subscriber, list[bytes]]:
+        """A new subscriber and what it gets first: a snapshot, then any missed events it may see."""
+        sub = Subscriber(token, seat)
+        first_seq = self.buffer[0].seq if self.buffer else self.seq + 1
+        snapshot = table_pb2.Snapshot(table=summary, view=self.view_for(seat), first_seq=first_seq)
+        if seat is not None:
+            snapshot.seat = seat
+        opening = [table_pb2.TableMessage(seq=self.seq, snapshot=snapshot).SerializeToString()]
+        if 0 < after_seq < self.seq and after_seq + 1 >= first_seq:
+            missed = []
+            for n in self.buffer:
+                if n.seq > after_seq:
+                    viewer = seat if n.private_to(token, seat) else -1
+                    missed.append(wire.event_message(n.seq, n.event, viewer, replay=True))
+            update = table_pb2.Update(events=missed)
+            opening.append(table_pb2.TableMessage(seq=self.seq, update=update).SerializeToString())
+        self.subscribers.add(sub)
+        return sub, opening
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+
+    def end(self, reason: str, resubscribe: bool, token: str | None = None) -> None:
+        """Close every stream (of ``token`` only, if given) with a closing word."""
+        closing = table_pb2.TableMessage(
+            seq=self.seq, closing=table_pb2.Closing(reason=reason, resubscribe=resubscribe)
+        ).SerializeToString()
+        for sub in list(self.subscribers):
+            if token is None or sub.token == token:
+                self.push(sub, closing)
+                sub.closed = True
+                self.subscribers.discard(sub)

@@ -1,0 +1,71 @@
+"""A table's clocks: the turn timer, the bots' thinking time and the pause between hands.
+
+Only the event loop runs them, so a timer's callback runs to completion like any request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+
+class Pacer:
+    def __init__(self) -> None:
+        self._turn: asyncio.TimerHandle | None = None
+        self._bots: asyncio.TimerHandle | None = None
+        self._next: asyncio.TimerHandle | None = None
+        self.deadline: float | None = None
+        """When the turn timer runs out (the loop's clock), or None."""
+
+    @staticmethod
+    def _loop() -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    def stop_turn(self) -> None:
+        """Cancel the turn timer and any bot about to move."""
+        for handle in (self._turn, self._bots):
+            if handle is not None:
+                handle.cancel()
+        self._turn = self._bots = None
+        self.deadline = None
+
+    def turn(self, seconds: float, expire: Callable[[], None]) -> None:
+        loop = self._loop()
+        self.deadline = loop.time() + seconds
+        self._turn = loop.call_later(seconds, self._fire_turn, expire)
+
+    def _fire_turn(self, expire: Callable[[], None]) -> None:
+        self._turn = None
+        self.deadline = None
+        expire()
+
+    def bots(self, seconds: float, move: Callable[[], None]) -> None:
+        self._bots = self._loop().call_later(seconds, self._fire_bots, move)
+
+    def _fire_bots(self, move: Callable[[], None]) -> None:
+        self._bots = None
+        move()
+
+    @property
+    def between_hands(self) -> bool:
+        return self._next is not None
+
+    def next_hand(self, seconds: float, deal: Callable[[], None]) -> None:
+        if self._next is not None:
+            self._next.cancel()
+        self._next = self._loop().call_later(seconds, self._fire_next, deal)
+
+    def _fire_next(self, deal: Callable[[], None]) -> None:
+        self._next = None
+        deal()
+
+    def left_ms(self) -> int:
+        if self.deadline is None:
+            return 0
+        return max(0, int((self.deadline - self._loop().time()) * 1000))
+
+    def stop(self) -> None:
+        self.stop_turn()
+        if self._next is not None:
+            self._next.cancel()
+            self._next = None

@@ -1,0 +1,128 @@
+"""Who sits where: people (by token), bots, and people away whose seat a bot plays meanwhile.
+
+A person's seat is theirs until they leave; a bot plays it while they are away (after missed
+turns in a row, or dropped) and gives it back when they act or reconnect. A seat a person
+left during a match is open: the next person to sit takes it over from the bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardtui.engine.core import Event
+from cardtui.server.errors import FailedPrecondition, InvalidArgument, ResourceExhausted
+from cardtui.server.events import CameBack, Joined, Left, WentAway
+from cardtui.v1 import common_pb2
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str = ""
+    token: str | None = None
+    """A person's seat token (kept while they are away)."""
+    bot: bool = False
+    """A bot's seat from the start."""
+    away: bool = False
+    """The person is away or left: a bot plays for them meanwhile."""
+    missed: int = 0
+    """Turns in a row the timer played for the person."""
+
+    @property
+    def taken(self) -> bool:
+        return self.bot or self.token is not None
+
+    @property
+    def botted(self) -> bool:
+        """A bot plays this seat now."""
+        return self.bot or self.away
+
+
+class Seating:
+    def __init__(self, seats: int, bots: int, teams: bool) -> None:
+        self.seats = [Seat(i) for i in range(seats)]
+        self.teams = teams
+        for i in range(seats - bots, seats):
+            self.seats[i].bot = True
+            self.seats[i].name = f"bot {i + 1}"
+
+    def __getitem__(self, seat: int) -> Seat:
+        return self.seats[seat]
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+    @property
+    def full(self) -> bool:
+        return all(s.taken for s in self.seats)
+
+    @property
+    def people(self) -> int:
+        return sum(1 for s in self.seats if s.token is not None)
+
+    def holders(self) -> tuple[str | None, ...]:
+        return tuple(s.token for s in self.seats)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def team(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    def summaries(self) -> list[common_pb2.SeatSummary]:
+        return [
+            common_pb2.SeatSummary(
+                seat=s.index, name=s.name, bot=s.botted, taken=s.taken, team=self.team(s.index), away=s.away
+            )
+            for s in self.seats
+        ]
+
+    def sit(self, name: str, seat: int, token: str) -> tuple[Seat, Event]:
+        """Seat a person (``seat`` < 0: the first free one); a seat a person left may be taken over."""
+        if seat < 0:
+            free = [s for s in self.seats if not s.taken]
+            if not free:
+                raise ResourceExhausted("This table has no free seat.")
+            target = free[0]
+        else:
+            if seat >= len(self.seats):
+                raise InvalidArgument(f"This table has seats 0 to {len(self.seats) - 1}.")
+            target = self.seats[seat]
+            if target.taken:
+                raise FailedPrecondition(f"Seat {seat} is taken.")
+        target.name, target.token, target.away, target.missed = name, token, False, 0
+        return target, Event(Joined(target.index, name))
+
+    def leave(self, seat: int, playing: bool) -> tuple[str | None, Event]:
+        """A person leaves: before the match the seat opens; during it, a bot plays on.
+
+        Returns the token that held the seat, whose streams must end.
+        """
+        s = self.seats[seat]
+        token, name = s.token, s.name
+        s.token, s.missed = None, 0
+        if playing:
+            s.away = True
+        else:
+            s.name = ""
+        return token, Event(Left(seat, name, playing))
+
+    def back(self, seat: int) -> Event | None:
+        """The person at ``seat`` is here (acted or reconnected): their seat is theirs again."""
+        s = self.seats[seat]
+        s.missed = 0
+        if s.away and s.token is not None:
+            s.away = False
+            return Event(CameBack(seat, s.name))
+        return None
+
+    def missed_turn(self, seat: int, away_after: int) -> Event | None:
+        """A person's turn timer ran out; after ``away_after`` in a row a bot plays for them."""
+        s = self.seats[seat]
+        if s.botted:
+            return None
+        s.missed += 1
+        if s.missed < away_after:
+            return None
+        s.away = True
+        return Event(WentAway(seat, s.name))
