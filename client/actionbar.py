@@ -12,7 +12,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
 
-from cardtui.client.labels import label_text
+from cardtui.client.models import TableModel, action_name
+from cardtui.client.words import label
 from cardtui.v1 import common_pb2
 
 SIZED = ("bet", "raise")
@@ -25,36 +26,40 @@ MANY = 3
 
 
 class ActionBar(Horizontal):
-    legal: reactive[list[common_pb2.Action]] = reactive(list, always_update=True)
+    """The legal actions the board does not offer by its own keys."""
+
+    model: reactive[TableModel | None] = reactive(None, always_update=True)
 
     class Chosen(Message):
         def __init__(self, action: common_pb2.Action) -> None:
             super().__init__()
             self.action = action
 
-    def __init__(self, game: str, id: str | None = None) -> None:
+    def __init__(self, handled: frozenset[str] = frozenset(), id: str | None = None) -> None:
         super().__init__(id=id)
-        self.game = game
+        self.handled = handled
         self.choices: list[list[common_pb2.Action]] = []
         self.picked: dict[str, int] = {}
 
-    def watch_legal(self, legal: list[common_pb2.Action]) -> None:
+    def watch_model(self, model: TableModel | None) -> None:
+        legal = [a for a in model.legal if action_name(a) not in self.handled] if model is not None else []
         groups: dict[str, list[common_pb2.Action]] = {}
         order: list[list[common_pb2.Action]] = []
         for a in legal:
-            if a.type in GROUPED and a.type in groups:
-                groups[a.type].append(a)
+            kind = action_name(a)
+            if kind in GROUPED and kind in groups:
+                groups[kind].append(a)
                 continue
             group = [a]
-            if a.type in GROUPED:
-                groups[a.type] = group
+            if kind in GROUPED:
+                groups[kind] = group
             order.append(group)
         self.choices = order
         self.picked = {k: v for k, v in self.picked.items() if k in groups}
         self._render_buttons()
 
     def _current(self, group: list[common_pb2.Action]) -> common_pb2.Action:
-        i = self.picked.get(group[0].type, 0)
+        i = self.picked.get(action_name(group[0]), 0)
         return group[min(i, len(group) - 1)]
 
     def _render_buttons(self) -> None:
@@ -64,14 +69,16 @@ class ActionBar(Horizontal):
         if not self.choices:
             self.mount(Static(Text("Nothing to do right now.", style="dim"), classes="idle"))
             return
+        model = self.model
+        assert model is not None
         for n, group in enumerate(self.choices, start=1):
             action = self._current(group)
             text = Text(f"{n} ")
-            text.append_text(label_text(self.game, action))
-            if len(group) > 1 and group[0].type in CYCLED:
+            text.append_text(label(model, action))
+            if len(group) > 1 and action_name(group[0]) in CYCLED:
                 text.append(" ±", style="dim")
             elif len(group) > 1:
-                text.append(f" (±: {group[0].amount}–{group[-1].amount})")
+                text.append(f" (±: {group[0].chips}–{group[-1].chips})")
             button = ActButton(n, text)
             button.compact = many
             self.mount(button)
@@ -83,7 +90,7 @@ class ActionBar(Horizontal):
     def adjust(self, step: int) -> None:
         for group in self.choices:
             if len(group) > 1:
-                kind = group[0].type
+                kind = action_name(group[0])
                 i = self.picked.get(kind, 0) + step
                 self.picked[kind] = i % len(group) if kind in CYCLED else max(0, min(len(group) - 1, i))
         self._render_buttons()

@@ -8,7 +8,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from cardtui.client.connection import Connection, error_text
-from cardtui.client.lobby import LobbyScreen
+from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.table_screen import TableScreen
 
 
@@ -41,9 +41,12 @@ class CardApp(App[None]):
             self.target, self.stop_host = await self.host()
         self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
         self.sub_title = f"{self.player} @ {self.conn.target}"
-        await self.push_screen(LobbyScreen())
+        await self.push_screen(LobbyScreen(self.conn))
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
+
+    async def on_open_table(self, message: OpenTable) -> None:
+        await self.open_table(message.table_id, message.spectate, message.password)
 
     async def open_table(self, table_id: str, spectate: bool = False, password: str = "") -> None:
         """Take a seat at (or watch) a table and show it."""
@@ -56,7 +59,7 @@ class CardApp(App[None]):
         except Exception as err:  # a refusal: say it, stay where we are
             self.notify(error_text(err), title="Cannot open the table", severity="error")
             return
-        await self.push_screen(TableScreen(joined.token, joined.seat, joined.table))
+        await self.push_screen(TableScreen(self.conn, joined.token, joined.seat, joined.table))
 
     async def on_unmount(self) -> None:
         if self.conn is not None:

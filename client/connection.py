@@ -6,10 +6,8 @@ Channels are made inside the running loop (grpc.aio binds them to it).
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 
@@ -72,8 +70,8 @@ class Connection:
     async def tables(self) -> list[common_pb2.TableSummary]:
         return list((await self.lobby.ListTables(lobby_pb2.ListTablesRequest(), timeout=5)).tables)
 
-    async def create(self, **fields: Any) -> common_pb2.TableSummary:
-        return await self.lobby.CreateTable(lobby_pb2.CreateTableRequest(**fields), timeout=5)
+    async def create(self, request: lobby_pb2.CreateTableRequest) -> common_pb2.TableSummary:
+        return await self.lobby.CreateTable(request, timeout=5)
 
     async def join(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
         return await self.lobby.JoinTable(
@@ -88,14 +86,15 @@ class Connection:
     async def leave(self, token: str) -> None:
         await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=5)
 
-    async def act(self, token: str, action: common_pb2.Action) -> int:
-        return (await self.table.Act(table_pb2.ActRequest(token=token, action=action), timeout=5)).seq
+    async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
+        request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
+        return (await self.table.Act(request, timeout=5)).seq
 
     async def chat(self, token: str, text: str) -> None:
         await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
 
     async def follow(
-        self, token: str, on_retry: Any = None, max_backoff: float = 5.0
+        self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = 5.0
     ) -> AsyncIterator[table_pb2.TableMessage]:
         """The table's messages for ever, resubscribing after drops from the last seq seen."""
         last = 0
@@ -110,10 +109,11 @@ class Connection:
                         if not msg.closing.resubscribe:
                             return
                         break
-                    fresh = [e for e in msg.events if e.replay or e.seq > last]
-                    if len(fresh) != len(msg.events):  # already seen: never show an event twice
-                        del msg.events[:]
-                        msg.events.extend(fresh)
+                    events = msg.update.events
+                    fresh = [e for e in events if e.replay or e.seq > last]
+                    if len(fresh) != len(events):  # already seen: never show an event twice
+                        del events[:]
+                        events.extend(fresh)
                     last = max(last, msg.seq)
                     yield msg
             except grpc.aio.AioRpcError as err:
@@ -124,7 +124,3 @@ class Connection:
             await asyncio.sleep(backoff)
             backoff = min(max_backoff, backoff * 2)
 
-
-def view_of(view: table_pb2.View) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(view.json) if view.json else {}
-    return data

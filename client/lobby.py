@@ -2,29 +2,42 @@
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, Select, Static
 
-from cardtui.client.connection import error_text
+from cardtui.client.connection import Connection, error_text
 from cardtui.client.help import HelpScreen
+from cardtui.v1 import common_pb2, lobby_pb2
 
-if TYPE_CHECKING:
-    from cardtui.client.app import CardApp
-    from cardtui.v1 import common_pb2, lobby_pb2
+STATUS = {
+    common_pb2.TABLE_STATUS_WAITING: "waiting",
+    common_pb2.TABLE_STATUS_PLAYING: "playing",
+    common_pb2.TABLE_STATUS_FINISHED: "finished",
+}
 
 
 def seats_text(table: common_pb2.TableSummary) -> str:
     taken = sum(1 for s in table.seats if s.taken)
     bots = sum(1 for s in table.seats if s.bot)
     return f"{taken}/{len(table.seats)}" + (f" ({bots} bots)" if bots else "")
+
+
+class OpenTable(Message):
+    """Take a seat at (or watch) a table: the app opens it."""
+
+    def __init__(self, table_id: str, spectate: bool = False, password: str = "") -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.spectate = spectate
+        self.password = password
 
 
 class LobbyScreen(Screen[None]):
@@ -37,14 +50,11 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, conn: Connection) -> None:
         super().__init__()
+        self.conn = conn
         self.info: lobby_pb2.ServerInfo | None = None
         self.rows: list[str] = []
-
-    @property
-    def card_app(self) -> CardApp:
-        return cast("CardApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,19 +71,16 @@ class LobbyScreen(Screen[None]):
         self.set_interval(2.0, self.action_refresh)
 
     async def action_refresh(self) -> None:
-        conn = self.card_app.conn
-        if conn is None:
-            return
         try:
             if self.info is None:
-                self.info = await conn.info()
-            tables = await conn.tables()
+                self.info = await self.conn.info()
+            tables = await self.conn.tables()
         except Exception as err:
-            self.query_one("#server-line", Static).update(Text(f"{conn.target}: {error_text(err)}", style="red"))
+            self.query_one("#server-line", Static).update(Text(f"{self.conn.target}: {error_text(err)}", style="red"))
             return
         games = ", ".join(g.title for g in self.info.games)
         self.query_one("#server-line", Static).update(
-            Text(f"{conn.target} · cardtui {self.info.version} · games: {games}")
+            Text(f"{self.conn.target} · cardtui {self.info.version} · games: {games}")
         )
         grid = self.query_one("#tables", DataTable)
         keep = grid.cursor_row
@@ -83,7 +90,7 @@ class LobbyScreen(Screen[None]):
         for t in tables:
             grid.add_row(
                 Text(t.id), Text(titles.get(t.game, t.game)), Text(t.name), Text(seats_text(t)),
-                Text(str(t.spectators)), Text(t.status + (" 🔒" if t.has_password else "")),
+                Text(str(t.spectators)), Text(STATUS.get(t.status, "") + (" 🔒" if t.has_password else "")),
             )
             self.rows.append(t.id)
         if self.rows:
@@ -97,115 +104,191 @@ class LobbyScreen(Screen[None]):
             return None
         return self.rows[min(grid.cursor_row, len(self.rows) - 1)]
 
-    async def action_join(self) -> None:
+    def action_join(self) -> None:
         table_id = self._selected()
         if table_id:
-            await self.card_app.open_table(table_id)
+            self.post_message(OpenTable(table_id))
 
-    async def action_spectate(self) -> None:
+    def action_spectate(self) -> None:
         table_id = self._selected()
         if table_id:
-            await self.card_app.open_table(table_id, spectate=True)
+            self.post_message(OpenTable(table_id, spectate=True))
 
     @on(DataTable.RowSelected)
-    async def _row_selected(self) -> None:
-        await self.action_join()
+    def _row_selected(self) -> None:
+        self.action_join()
 
     def action_new(self) -> None:
         if self.info is None:
             self.notify("Still talking to the server…")
             return
-        self.app.push_screen(CreateTableScreen(self.info), self._create)
+        self.app.push_screen(CreateTableScreen(self.info, self.conn), self._created)
 
     @work(exclusive=True, exit_on_error=False)
-    async def _create(self, fields: dict[str, Any] | None) -> None:
-        conn = self.card_app.conn
-        if not fields or conn is None:
+    async def _created(self, created: tuple[common_pb2.TableSummary, str] | None) -> None:
+        if created is None:
             return
-        try:
-            table = await conn.create(**fields)
-        except Exception as err:
-            self.notify(error_text(err), title="Cannot create the table", severity="error")
-            return
+        table, password = created
         await self.action_refresh()
-        await self.card_app.open_table(table.id, password=fields.get("password", ""))
+        self.post_message(OpenTable(table.id, password=password))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))
 
 
-class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
-    """Game, seats, bots, options: what a new table needs."""
+class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):
+    """Game, seats, bots and the game's options, as the server describes them.
+
+    The form is built from ``GameInfo``: a yes/no option is a checkbox, a choice a list, a
+    number a field with its range. A refusal keeps the dialog open with the sentence.
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
 
-    def __init__(self, info: lobby_pb2.ServerInfo) -> None:
+    def __init__(self, info: lobby_pb2.ServerInfo, conn: Connection) -> None:
         super().__init__()
         self.info = info
+        self.conn = conn
         self.games = {g.name: g for g in info.games}
+        self.game = info.games[0]
 
     def compose(self) -> ComposeResult:
-        first = self.info.games[0]
+        first = self.game
         with Vertical(id="create-dialog"):
             yield Label("New table", id="create-title")
-            with Grid(id="create-grid"):
-                yield Label("Game")
-                yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
-                             allow_blank=False, id="game")
-                yield Label("Name")
-                yield Input(placeholder=f"{first.title} table", id="name")
-                yield Label("Players")
-                yield Input(str(first.max_players), id="seats", type="integer")
-                yield Label("Bots")
-                yield Input(str(first.max_players - 1), id="bots", type="integer")
-                yield Label("Turn timer (s)")
-                yield Input("30", id="turn", type="integer")
-                yield Label("Options (JSON)")
-                yield Input(first.options_json, id="options")
-                yield Label("Password")
-                yield Input(placeholder="none", password=True, id="password")
-                yield Label("Private")
-                yield Checkbox("no spectators", id="private")
+            with VerticalScroll(id="create-scroll"):
+                with Grid(id="create-grid"):
+                    yield Label("Game")
+                    yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
+                                 allow_blank=False, id="game")
+                    yield Label("Name")
+                    yield Input(placeholder=f"{first.title} table", id="name", max_length=24)
+                    yield Label("Players")
+                    yield Select(self._counts(first), value=first.player_counts[-1], allow_blank=False, id="seats")
+                    yield Label("Bots")
+                    yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
+                                 allow_blank=False, id="bots")
+                    yield Label("Turn timer (s)")
+                    yield Input("30", id="turn", type="integer", placeholder="5 to 3600")
+                    yield Label("Password")
+                    yield Input(placeholder="none", password=True, id="password")
+                    yield Label("Private")
+                    yield Checkbox("no spectators", id="private")
+                yield Static("Options", id="options-title")
+                yield Vertical(id="options")
             yield Static("", id="create-error")
             with Horizontal(id="create-buttons"):
                 yield Button("Create", variant="primary", id="create")
                 yield Button("Cancel", id="cancel")
             yield Footer()
 
+    async def on_mount(self) -> None:
+        await self._build_options()
+
+    @staticmethod
+    def _counts(game: lobby_pb2.GameInfo) -> list[tuple[str, int]]:
+        return [(str(n), n) for n in game.player_counts]
+
+    @staticmethod
+    def _bots(players: int) -> list[tuple[str, int]]:
+        return [(str(n), n) for n in range(players)]
+
+    async def _build_options(self) -> None:
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        rows: list[Any] = []
+        for spec in self.game.options:
+            rows.append(Label(Text(spec.name.replace("_", " "), style="bold"), classes="opt-name"))
+            if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
+                rows.append(Checkbox(spec.help, value=spec.default.flag, id=f"opt-{spec.name}"))
+                continue
+            rows.append(Static(Text(spec.help, style="dim"), classes="opt-help"))
+            if spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
+                rows.append(Select([(c, c) for c in spec.choices], value=spec.default.choice, allow_blank=False,
+                                   id=f"opt-{spec.name}"))
+            else:
+                whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
+                default = spec.default.number if whole else spec.default.fraction
+                rows.append(Input(f"{default:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
+                                  placeholder=f"{spec.min:g} to {spec.max:g}"))
+        await box.mount_all(rows)
+
     @on(Select.Changed, "#game")
-    def _game_changed(self, event: Select.Changed) -> None:
+    async def _game_changed(self, event: Select.Changed) -> None:
         g = self.games.get(str(event.value))
-        if g is None:
+        if g is None or g is self.game:
             return
-        self.query_one("#options", Input).value = g.options_json
-        self.query_one("#seats", Input).value = str(g.max_players)
-        self.query_one("#bots", Input).value = str(g.max_players - 1)
+        self.game = g
+        seats = self.query_one("#seats", Select)
+        seats.set_options(self._counts(g))
+        seats.value = g.player_counts[-1]
         self.query_one("#name", Input).placeholder = f"{g.title} table"
+        await self._build_options()
+
+    @on(Select.Changed, "#seats")
+    def _seats_changed(self, event: Select.Changed) -> None:
+        if not isinstance(event.value, int):
+            return
+        bots = self.query_one("#bots", Select)
+        keep = bots.value if isinstance(bots.value, int) and bots.value < event.value else event.value - 1
+        bots.set_options(self._bots(event.value))
+        bots.value = keep
+
+    def _error(self, sentence: str) -> None:
+        self.query_one("#create-error", Static).update(Text(sentence, style="bold red"))
+
+    def request(self) -> lobby_pb2.CreateTableRequest | None:
+        """The request the form describes, or None with the reason shown."""
+        turn_text = self.query_one("#turn", Input).value.strip()
+        turn = int(turn_text) if turn_text.lstrip("-").isdigit() else -1
+        if not 5 <= turn <= 3600:
+            self._error("The turn timer is a number of seconds from 5 to 3600.")
+            return None
+        options: dict[str, common_pb2.OptionValue] = {}
+        for spec in self.game.options:
+            widget = self.query_one(f"#opt-{spec.name}")
+            if isinstance(widget, Checkbox):
+                options[spec.name] = common_pb2.OptionValue(flag=widget.value)
+            elif isinstance(widget, Select):
+                options[spec.name] = common_pb2.OptionValue(choice=str(widget.value))
+            elif isinstance(widget, Input):
+                try:
+                    number = float(widget.value.strip())
+                except ValueError:
+                    number = float("nan")
+                if not spec.min <= number <= spec.max:
+                    self._error(f"{spec.name.replace('_', ' ')} is a number from {spec.min:g} to {spec.max:g}.")
+                    widget.focus()
+                    return None
+                if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:
+                    options[spec.name] = common_pb2.OptionValue(number=int(number))
+                else:
+                    options[spec.name] = common_pb2.OptionValue(fraction=number)
+        seats = self.query_one("#seats", Select).value
+        bots = self.query_one("#bots", Select).value
+        assert isinstance(seats, int) and isinstance(bots, int)
+        return lobby_pb2.CreateTableRequest(
+            game=self.game.name,
+            name=self.query_one("#name", Input).value,
+            seats=seats,
+            bots=bots,
+            options=options,
+            turn_seconds=turn,
+            password=self.query_one("#password", Input).value,
+            private=self.query_one("#private", Checkbox).value,
+        )
 
     @on(Button.Pressed, "#create")
-    def action_create(self) -> None:
-        def number(widget_id: str) -> int:
-            text = self.query_one(f"#{widget_id}", Input).value.strip() or "0"
-            return int(text)
-
-        try:
-            fields = {
-                "game": str(self.query_one("#game", Select).value),
-                "name": self.query_one("#name", Input).value,
-                "seats": number("seats"),
-                "bots": number("bots"),
-                "turn_seconds": number("turn"),
-                "options_json": self.query_one("#options", Input).value,
-                "password": self.query_one("#password", Input).value,
-                "private": self.query_one("#private", Checkbox).value,
-            }
-            json.loads(fields["options_json"] or "{}")
-        except ValueError:
-            self.query_one("#create-error", Static).update(
-                Text("Players, bots and the timer are whole numbers; options are JSON.", style="red")
-            )
+    async def action_create(self) -> None:
+        request = self.request()
+        if request is None:
             return
-        self.dismiss(fields)
+        try:
+            table = await self.conn.create(request)
+        except Exception as err:  # a refusal: say it here, keep what was typed
+            self._error(error_text(err))
+            return
+        self.dismiss((table, request.password))
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

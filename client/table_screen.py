@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -23,24 +21,12 @@ from textual.widgets import Footer, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
-from cardtui.client.connection import error_text, view_of
+from cardtui.client.boards.base import Board
+from cardtui.client.connection import Connection, error_text
 from cardtui.client.help import HelpScreen
-
-if TYPE_CHECKING:
-    from cardtui.client.app import CardApp
-    from cardtui.v1 import common_pb2, table_pb2
-
-
-def expand(legal: Iterable[common_pb2.Action]) -> list[common_pb2.Action]:
-    """Legal actions one per amount: the wire sends a run of amounts as one range."""
-    out: list[common_pb2.Action] = []
-    for a in legal:
-        for amount in range(a.amount, max(a.amount, a.max_amount) + 1):
-            one = type(a)()
-            one.CopyFrom(a)
-            one.amount, one.max_amount = amount, 0
-            out.append(one)
-    return out
+from cardtui.client.models import TableModel
+from cardtui.client.words import event_words
+from cardtui.v1 import common_pb2, table_pb2
 
 
 class Streamed(Message):
@@ -68,25 +54,24 @@ class TableScreen(Screen[None]):
         Binding("minus", "adjust(-1)", "Less", show=False),
     ]
 
-    def __init__(self, token: str, seat: int, table: common_pb2.TableSummary) -> None:
+    def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
+        self.conn = conn
         self.token = token
-        self.seat = seat if seat >= 0 else None
-        self.summary = table
-        self.game = table.game
-        self.view: dict[str, Any] = {}
-        self.legal: list[common_pb2.Action] = []
-        self.deadline: float | None = None
-        self.last_seq = 0
+        self.model = TableModel(table, seat if seat >= 0 else None)
         self.log_lines = 0
 
     @property
-    def card_app(self) -> CardApp:
-        return cast("CardApp", self.app)
+    def seat(self) -> int | None:
+        return self.model.seat
 
     @property
     def spectating(self) -> bool:
-        return self.seat is None
+        return self.model.spectating
+
+    @property
+    def board(self) -> Board:
+        return self.query_one("#board", Board)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -96,21 +81,23 @@ class TableScreen(Screen[None]):
         yield Static("", id="conn-banner")
         with Horizontal(id="table-main"):
             with Vertical(id="table-left"):
-                yield board_for(self.game, self.seat)
+                board = board_for(self.model.game)
+                yield board
                 yield Static("", id="turn-line")
                 if not self.spectating:
-                    yield ActionBar(self.game, id="actions")
+                    yield ActionBar(board.HANDLES, id="actions")
             with Vertical(id="table-right"):
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
                 yield Input(placeholder="t to chat · enter sends", id="chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
-        board = self.query_one("#board")
+        board = self.board
         if board.can_focus:  # boards with their own keys (picking a card) take the focus
             board.focus()
-        self.title = f"{self.summary.name} · {self.summary.id}"
-        self.sub_title = "watching" if self.spectating else f"seat {cast(int, self.seat) + 1}"
+        summary = self.model.summary
+        self.title = f"{summary.name} · {summary.id}"
+        self.sub_title = "watching" if self.seat is None else f"seat {self.seat + 1}"
         self.query_one("#conn-banner", Static).display = False
         self.follow()
         self.set_interval(0.5, self._tick)
@@ -118,10 +105,8 @@ class TableScreen(Screen[None]):
     # -- the stream ----------------------------------------------------------------
     @work(exclusive=True, exit_on_error=False)
     async def follow(self) -> None:
-        conn = self.card_app.conn
-        assert conn is not None
         try:
-            async for msg in conn.follow(self.token, on_retry=lambda d: self.post_message(Reconnecting(d))):
+            async for msg in self.conn.follow(self.token, on_retry=lambda d: self.post_message(Reconnecting(d))):
                 self.post_message(Streamed(msg))
         except Exception as err:
             self.notify(error_text(err), title="The table stream ended", severity="error")
@@ -134,67 +119,60 @@ class TableScreen(Screen[None]):
     def on_streamed(self, message: Streamed) -> None:
         msg = message.msg
         self.query_one("#conn-banner", Static).display = False
-        if msg.HasField("snapshot"):
-            self.summary = msg.snapshot.table
-            self._show_view(msg.snapshot.view)
-        for ev in msg.events:
-            if ev.kind != "hidden":
-                self.write_log(ev.text, ev.kind)
-        if msg.HasField("view"):
-            self._show_view(msg.view)
-        if msg.HasField("closing"):
-            self.write_log(msg.closing.reason, "closing")
-        self.last_seq = max(self.last_seq, msg.seq)
+        body = msg.WhichOneof("body")
+        if body == "snapshot":
+            self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
+        elif body == "update":
+            for ev in msg.update.events:
+                said = event_words(self.model, ev)
+                if said is not None:
+                    self.write_log(said.text, said.style)
+            if msg.update.HasField("view"):
+                self.model = self.model.with_view(msg.update.view, msg.seq)
+        elif body == "closing":
+            self.write_log(Text(msg.closing.reason), "red")
+        self._show()
 
-    def _show_view(self, view: table_pb2.View) -> None:
-        self.view = view_of(view)
-        self.legal = expand(view.legal)
-        self.deadline = time.monotonic() + view.deadline_ms / 1000 if view.deadline_ms else None
-        board = self.query_one("#board")
-        board.away = {s.seat for s in view.seats if s.away}  # type: ignore[attr-defined]
-        board.seats = [(s.name, s.bot) for s in view.seats]  # type: ignore[attr-defined]
-        board.legal = self.legal  # type: ignore[attr-defined]
-        board.view = self.view  # type: ignore[attr-defined]
+    def _show(self) -> None:
+        self.board.model = self.model
         if not self.spectating:
-            handled = getattr(board, "HANDLES", frozenset())
-            self.query_one(ActionBar).legal = [a for a in self.legal if a.type not in handled]
+            self.query_one(ActionBar).model = self.model
         self._tick()
 
-    def write_log(self, text: str, kind: str = "") -> None:
-        style = {"chat": "cyan", "hand_end": "bold green", "match_end": "bold magenta", "closing": "red",
-                 "hand_start": "bold"}.get(kind, "")
-        self.query_one("#log", RichLog).write(Text(text, style=style))
+    def write_log(self, text: Text, style: str = "") -> None:
+        if style:
+            text = text.copy()
+            text.stylize(style)
+        self.query_one("#log", RichLog).write(text)
         self.log_lines += 1
 
     def _tick(self) -> None:
         line = self.query_one("#turn-line", Static)
-        if self.view.get("waiting"):
+        view = self.model.view
+        if view is None or view.WhichOneof("game") in (None, "waiting"):
             line.update(Text("Waiting for players to take the open seats…", style="italic"))
             return
-        to_act = self.view.get("to_act")
-        waiting = [] if to_act is None else list(to_act) if isinstance(to_act, list) else [to_act]
+        waiting = list(view.to_act)
         if not waiting:
-            line.update(Text("Next hand soon…" if self.view.get("hand_over") else ""))
+            line.update(Text("Next hand soon…" if view.hand_over else ""))
             return
-        seats = getattr(self.query_one("#board"), "seats", None) or []
-        names = [s.name for s in self.summary.seats]
-
-        def who(s: int) -> str:
-            return seats[s][0] if s < len(seats) else (names[s] if s < len(names) else str(s))
-
-        left = f" · {max(0, self.deadline - time.monotonic()):.0f} s" if self.deadline is not None else ""
+        deadline = self.model.deadline
+        left = f" · {max(0, deadline - time.monotonic()):.0f} s" if deadline is not None else ""
         mine = self.seat in waiting
-        text = "Your turn" if mine else f"{', '.join(who(s) for s in waiting)} to act"
+        text = "Your turn" if mine else f"{', '.join(self.model.name(s) for s in waiting)} to act"
         line.update(Text(text + left, style="bold reverse" if mine else "bold"))
 
     # -- acting and chatting -------------------------------------------------------
     @on(ActionBar.Chosen)
     async def _chosen(self, message: ActionBar.Chosen) -> None:
-        conn = self.card_app.conn
-        if conn is None or self.spectating:
+        await self.act(message.action)
+
+    async def act(self, action: common_pb2.Action) -> None:
+        """Send an action, refused if the table moved on since this screen last heard from it."""
+        if self.spectating:
             return
         try:
-            await conn.act(self.token, message.action)
+            await self.conn.act(self.token, action, self.model.seq)
         except Exception as err:
             self.notify(error_text(err), title="Not allowed", severity="warning")
 
@@ -213,10 +191,9 @@ class TableScreen(Screen[None]):
     async def _send_chat(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
-        conn = self.card_app.conn
-        if text and conn is not None:
+        if text:
             try:
-                await conn.chat(self.token, text)
+                await self.conn.chat(self.token, text)
             except Exception as err:
                 self.notify(error_text(err), severity="warning")
         self._refocus()
@@ -227,17 +204,15 @@ class TableScreen(Screen[None]):
             chat.value = ""
             self._refocus()
             return
-        conn = self.card_app.conn
-        if conn is not None:
-            with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
-                await conn.leave(self.token)
+        with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
+            await self.conn.leave(self.token)
         self.workers.cancel_all()
         self.dismiss(None)
 
     def _refocus(self) -> None:
         """Back from the chat line: to the board if it takes keys, else to nothing."""
-        board = self.query_one("#board")
+        board = self.board
         self.set_focus(board if board.can_focus else None)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.game))
+        self.app.push_screen(HelpScreen(self.model.game))

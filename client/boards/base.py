@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -11,7 +10,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from cardtui.v1 import common_pb2
+from cardtui.client.models import TableModel
+from cardtui.v1 import table_pb2
 
 PLACES = {
     2: {0: (2, 1), 1: (0, 1)},
@@ -24,44 +24,43 @@ PLACES = {
 
 
 class Board(Widget):
-    """Shows the view; a game's board overrides ``draw``.
+    """Shows the table model's view; a game's board overrides ``draw``.
 
     ``HANDLES`` names action types the board offers itself (by its own keys), which the
-    action bar then leaves out; ``legal`` is what the server says this seat may do now.
+    action bar then leaves out. The board holds no rules: it draws the facts the view
+    carries and the legal list the server sent.
     """
 
     HANDLES: ClassVar[frozenset[str]] = frozenset()
 
-    view: reactive[dict[str, Any]] = reactive(dict, always_update=True)
-    seats: reactive[list[tuple[str, bool]]] = reactive(list, always_update=True)
-    away: set[int] = set()
+    model: reactive[TableModel | None] = reactive(None, always_update=True)
 
-    def __init__(self, seat: int | None, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.seat = seat
-        self.legal: list[common_pb2.Action] = []
+    @property
+    def seat(self) -> int | None:
+        return None if self.model is None else self.model.seat
 
     def render(self) -> RenderableType:
-        if not self.view:
+        model = self.model
+        if model is None or model.view is None:
             return Text("Connecting…", style="italic")
-        if self.view.get("waiting"):
-            return self.draw_waiting()
-        return self.draw()
+        if model.view.WhichOneof("game") in (None, "waiting"):
+            return self.draw_waiting(model.view)
+        return self.draw(model, model.view)
 
-    def draw_waiting(self) -> Text:
+    def draw_waiting(self, view: table_pb2.View) -> Text:
         out = Text("Waiting for players\n\n", style="bold")
-        for i, (name, bot) in enumerate(self.seats):
-            out.append(f"  seat {i + 1}: ")
-            out.append(name or "open", style="" if name else "dim italic")
-            if bot:
+        for s in view.seats:
+            out.append(f"  seat {s.seat + 1}: ")
+            out.append(s.name or "open", style="" if s.name else "dim italic")
+            if s.bot:
                 out.append("  (bot)", style="dim")
-            if i == self.seat:
+            if s.seat == self.seat:
                 out.append("  ← you", style="bold green")
             out.append("\n")
         return out
 
-    def draw(self) -> RenderableType:
-        return Text(json.dumps(self.view, indent=1))
+    def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
+        return Text(str(view))
 
     def around(self, panels: dict[int, RenderableType], centre: RenderableType, rightwards: bool) -> Table:
         """Seats around the table with the viewer at the bottom; ``rightwards``: play turns right."""
@@ -77,15 +76,17 @@ class Board(Widget):
             grid.add_column(ratio=1)
         for row in range(3):
             grid.add_row(*(cells.get((row, col), Text("")) for col in range(3)))
-            if row < 2:
-                grid.add_row(Text(""), Text(""), Text(""))
         return grid
 
     def seat_name(self, seat: int) -> Text:
-        name, bot = self.seats[seat] if seat < len(self.seats) else (f"seat {seat + 1}", False)
+        model = self.model
+        summary = None
+        if model is not None and model.view is not None:
+            summary = next((s for s in model.view.seats if s.seat == seat), None)
+        name = summary.name if summary is not None and summary.name else f"seat {seat + 1}"
         out = Text(name, style="bold green" if seat == self.seat else "bold")
-        if bot:
-            out.append(" [away: a bot plays]" if seat in self.away else " [bot]", style="dim")
+        if summary is not None and summary.bot:
+            out.append(" [away: a bot plays]" if summary.away else " [bot]", style="dim")
         if seat == self.seat:
             out.append(" (you)", style="green")
         return out

@@ -3,52 +3,91 @@ shown), and the pot in the middle. Deals and turns go to the left."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from cardtui.client.boards.base import Board
-from cardtui.client.cards import hand
+from cardtui.client.cards import backs, hand
+from cardtui.client.models import TableModel
+from cardtui.client.words import Said, family_words, line, who
+from cardtui.v1 import cacho_pb2, table_pb2
 
-STATUS = {"in": ("in", "green"), "out": ("out", "dim"), "waiting": ("sits out", "dim"), "bust": ("no chips", "red")}
+STATUS = {
+    cacho_pb2.CACHO_SEAT_STATUS_IN: ("in", "green"),
+    cacho_pb2.CACHO_SEAT_STATUS_PASSED: ("passed", "dim"),
+    cacho_pb2.CACHO_SEAT_STATUS_WAITING: ("sits out", "dim"),
+    cacho_pb2.CACHO_SEAT_STATUS_BUST: ("no chips", "red"),
+}
+CATEGORY = {
+    cacho_pb2.CACHO_CATEGORY_HIGH: "high card",
+    cacho_pb2.CACHO_CATEGORY_TWO_SUITED: "two of a suit",
+    cacho_pb2.CACHO_CATEGORY_CACHO: "cacho",
+    cacho_pb2.CACHO_CATEGORY_SIXES: "three sixes",
+}
+
+
+def worth(strength: cacho_pb2.CachoStrength) -> str:
+    name = CATEGORY.get(strength.category, "")
+    return name if strength.category == cacho_pb2.CACHO_CATEGORY_SIXES else f"{name} ({strength.points})"
 
 
 class CachoBoard(Board):
-    def draw(self) -> RenderableType:
-        v = self.view
-        panels = {int(s["seat"]): self._panel(v, s) for s in v["seats"]}
-        parts: list[RenderableType] = [self.around(panels, self._centre(v), rightwards=False)]
-        if v["hand_over"] and v.get("result"):
-            parts += [Text(""), self._result(v["result"])]
-        if v.get("match_over"):
+    def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
+        v = view.cacho
+        panels = {s.seat: self._panel(view, s) for s in v.seats}
+        parts: list[RenderableType] = [self.around(panels, self._centre(view), rightwards=False)]
+        if view.hand_over and v.HasField("result"):
+            parts += [Text(""), self._result(v.result)]
+        if view.match_over:
             parts.append(Text("The match is over: one player holds every chip.", style="bold magenta"))
         return Group(*parts)
 
-    def _panel(self, v: dict[str, Any], s: dict[str, Any]) -> Text:
-        i = int(s["seat"])
-        out = Text("▶ ", style="bold yellow") if v["to_act"] == i else Text("  ")
-        out.append_text(self.seat_name(i))
-        if i == v["dealer"]:
+    def _panel(self, view: table_pb2.View, s: cacho_pb2.CachoSeat) -> Text:
+        out = Text("▶ ", style="bold yellow") if s.seat in view.to_act else Text("  ")
+        out.append_text(self.seat_name(s.seat))
+        if s.seat == view.dealer:
             out.append(" (dealer)", style="cyan")
-        label, style = STATUS.get(s["status"], (s["status"], ""))
-        out.append(f"\n  {s['chips']} chips · bet {s['put']}")
+        label, style = STATUS.get(s.status, ("", ""))
+        out.append(f"\n  {s.chips} chips · bet {s.put}")
         out.append("\n  ")
-        out.append_text(hand(s["cards"]) if s["cards"] else Text("—", style="dim"))
+        if s.cards:
+            out.append_text(hand(s.cards))
+        elif s.card_count:
+            out.append_text(backs(s.card_count))
+        else:
+            out.append("—", style="dim")
         out.append("  ")
         out.append(label, style=style)
+        if s.HasField("strength"):
+            out.append(f"\n  {worth(s.strength)}", style="italic")
         return out
 
-    def _centre(self, v: dict[str, Any]) -> Text:
-        out = Text(f"Hand {v['hand']}\nRound {v['round']}\n", style="bold", justify="center")
-        out.append(f"Pot {v['pot']}", style="bold yellow")
-        if v["round"] == 3 and not v["hand_over"]:
-            out.append(f"\nbet {v['level']} · resto {v['cap']}")
+    def _centre(self, view: table_pb2.View) -> Text:
+        v = view.cacho
+        out = Text(f"Hand {view.hand}\nRound {v.round}\n", style="bold", justify="center")
+        out.append(f"Pot {v.pot}", style="bold yellow")
+        if v.round == 3 and not view.hand_over:
+            out.append(f"\nbet {v.level} · resto {v.cap}")
         return out
 
-    def _result(self, result: dict[str, Any]) -> Text:
-        winner = int(result["winner"])
-        out = self.seat_name(winner)
-        out.append(f" wins the pot of {result['pot']}", style="bold")
-        out.append(" at the showdown." if result.get("showdown") else " unseen.")
+    def _result(self, result: cacho_pb2.CachoResult) -> Text:
+        out = self.seat_name(result.winner)
+        out.append(f" wins the pot of {result.pot}", style="bold")
+        out.append(" at the showdown." if result.showdown else " unseen.")
         return out
+
+
+def cacho_words(name: str, body: object, model: TableModel) -> Said | None:
+    if isinstance(body, cacho_pb2.CachoRoundDealt):
+        return Said(Text(f"Round {body.round}: a card to each of {len(body.seats)} players."), "dim")
+    if isinstance(body, cacho_pb2.CachoRedealt):
+        return Said(Text("Everyone passed: the cards are dealt again."))
+    if isinstance(body, cacho_pb2.CachoShowed):
+        return Said(line(who(model, body.seat), " shows ", hand(body.cards), f": {worth(body.strength)}."))
+    if isinstance(body, cacho_pb2.CachoPotWon):
+        how = "at the showdown" if body.showdown else "unseen"
+        return Said(line(who(model, body.seat), f" wins {body.chips} {how}."), "bold green")
+    return None
+
+
+family_words("cacho", cacho_words)

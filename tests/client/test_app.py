@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-import json
-
 from textual.app import App
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.help import HelpScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.models import action_name
 from cardtui.server.app import Running
+from cardtui.v1 import cacho_pb2
 from tests.conftest import create
 
 SIZE = (120, 40)
 
 
-def board_view(app: CardApp) -> dict:
-    return app.screen.query_one("#board").view  # type: ignore[attr-defined, no-any-return]
+def board_view(app: CardApp) -> cacho_pb2.CachoView:
+    screen = app.screen
+    assert isinstance(screen, TableScreen) and screen.model.view is not None
+    return screen.model.view.cacho
+
+
+def hand_over(app: CardApp) -> bool:
+    screen = app.screen
+    assert isinstance(screen, TableScreen) and screen.model.view is not None
+    return screen.model.view.hand_over
 
 
 def log_text(app: CardApp) -> str:
@@ -37,17 +45,16 @@ async def test_create_a_table_and_play_a_hand_by_keys(server: Running) -> None:
         assert isinstance(app.screen, TableScreen)
         screen = app.screen
         assert screen.seat == 0
-        start_chips = [s["chips"] for s in board_view(app)["seats"]]
-        assert sum(start_chips) + board_view(app)["pot"] == 80
-        own = board_view(app)["seats"][0]["cards"]
-        assert own and all(c is not None for c in own), "my own card is face up"
-        assert all(c is None for s in board_view(app)["seats"][1:] for c in s["cards"])
+        start_chips = [s.chips for s in board_view(app).seats]
+        assert sum(start_chips) + board_view(app).pot == 80
+        assert board_view(app).seats[0].cards, "my own card is face up"
+        assert all(not s.cards and s.card_count for s in board_view(app).seats[1:])
         hands_seen = 0
         for _ in range(400):
             await pilot.pause(0.05)
             bar = screen.query_one(ActionBar)
             if bar.choices:
-                kinds = [g[0].type for g in bar.choices]
+                kinds = [action_name(g[0]) for g in bar.choices]
                 # Bet or call when offered, so the hand reaches a showdown now and then.
                 key = next((str(i + 1) for i, k in enumerate(kinds) if k in ("bet", "call", "check")), "1")
                 await pilot.press(key)
@@ -55,8 +62,8 @@ async def test_create_a_table_and_play_a_hand_by_keys(server: Running) -> None:
             if hands_seen >= 2:
                 break
         assert hands_seen >= 2, log_text(app)
-        chips = [s["chips"] for s in board_view(app)["seats"]]
-        assert sum(chips) + board_view(app)["pot"] * (not board_view(app)["hand_over"]) == 80
+        chips = [s.chips for s in board_view(app).seats]
+        assert sum(chips) + board_view(app).pot * (not hand_over(app)) == 80
         assert chips != start_chips or "wins 1 unseen" in log_text(app)
         await pilot.press("escape")
         await pilot.pause(0.2)
@@ -77,8 +84,8 @@ async def test_spectating_offers_no_action_and_shows_no_hidden_card(server: Runn
             await pilot.press("1", "2")
             await pilot.pause(0.05)
             view = board_view(app)
-            if not view.get("hand_over"):
-                assert all(c is None for s in view["seats"] for c in s["cards"])
+            if not hand_over(app):
+                assert all(not s.cards for s in view.seats)
             if " wins " in log_text(app):
                 break
         assert " wins " in log_text(app)
@@ -111,8 +118,8 @@ async def test_lobby_lists_tables_with_seats_and_spectators(server: Running) -> 
         await pilot.press("s")
         await pilot.pause(0.3)
         assert isinstance(app.screen, TableScreen) and app.screen.spectating
-        info = json.loads(app.screen.summary.options_json)
-        assert info == {"chips": 20}
+        options = app.screen.model.summary.options
+        assert {k: v.number for k, v in options.items()} == {"chips": 20}
 
 
 class RulesApp(App[None]):

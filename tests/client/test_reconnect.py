@@ -38,13 +38,13 @@ async def test_reconnects_by_itself_after_a_restart_with_a_banner_meanwhile(tmp_
                     break
             assert banner.display and "reconnecting" in str(banner.render())
             running = await start("127.0.0.1", port, db, bot_delay=0.05, next_hand_delay=0.1)
-            seen_before = screen.last_seq
+            seen_before = screen.model.seq
             for _ in range(100):
                 await pilot.pause(0.1)
-                if not banner.display and screen.last_seq > seen_before:
+                if not banner.display and screen.model.seq > seen_before:
                     break
             assert not banner.display, "the banner goes once the stream is back"
-            assert screen.last_seq > seen_before, "the table plays on after the restart"
+            assert screen.model.seq > seen_before, "the table plays on after the restart"
             lines = [line.text for line in screen.query_one("#log").lines]  # type: ignore[attr-defined]
             assert any("wins" in line or "bets" in line or "passes" in line for line in lines)
     finally:
@@ -67,7 +67,7 @@ async def test_the_stream_resumes_across_a_restart_with_no_event_twice(tmp_path:
 
     async def read() -> None:
         async for msg in conn.follow(token, on_retry=retries.append, max_backoff=0.3):
-            seqs.extend(e.seq for e in msg.events)
+            seqs.extend(e.seq for e in msg.update.events)
 
     reader = asyncio.create_task(read())
     try:

@@ -1,0 +1,78 @@
+"""What the client knows of a table, decoded from the typed stream.
+
+The stream's messages are already typed (``cardtui.v1``); this module gathers them into
+the one record a table screen shows — the table, the viewer's seat, the latest view, the
+legal actions one per amount, and the turn's deadline — and names what an event is.
+Nothing here knows a game's rules: every fact comes from the server.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from google.protobuf.message import Message
+
+from cardtui.v1 import common_pb2, table_pb2
+
+
+def expand(legal: Iterable[common_pb2.Action]) -> tuple[common_pb2.Action, ...]:
+    """Legal actions one per amount: the wire sends a run of chip amounts as one range."""
+    out: list[common_pb2.Action] = []
+    for a in legal:
+        for chips in range(a.chips, max(a.chips, a.max_chips) + 1):
+            one = common_pb2.Action()
+            one.CopyFrom(a)
+            one.chips, one.max_chips = chips, 0
+            out.append(one)
+    return tuple(out)
+
+
+def event_body(event: table_pb2.Event) -> tuple[str, Message | None]:
+    """An event's innermost body and its name ("acted", "showed", "hidden")."""
+    name = event.WhichOneof("body") or ""
+    body: Message | None = getattr(event, name) if name else None
+    while body is not None and body.DESCRIPTOR.oneofs_by_name.get("body") is not None:
+        name = body.WhichOneof("body") or ""
+        body = getattr(body, name) if name else None
+    return name, body
+
+
+def action_name(action: common_pb2.Action) -> str:
+    """``"bet"``, ``"play_down"``: an action's type as the protocol spells it, lower case."""
+    return common_pb2.ActionType.Name(action.type).removeprefix("ACTION_TYPE_").lower()
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """The table as this client last heard it."""
+
+    summary: common_pb2.TableSummary
+    seat: int | None
+    view: table_pb2.View | None = None
+    legal: tuple[common_pb2.Action, ...] = ()
+    deadline: float | None = None
+    """When the turn timer runs out (``time.monotonic``), or None."""
+    seq: int = 0
+    names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def game(self) -> str:
+        return self.summary.game
+
+    @property
+    def spectating(self) -> bool:
+        return self.seat is None
+
+    def name(self, seat: int) -> str:
+        return self.names.get(seat) or f"seat {seat + 1}"
+
+    def with_view(self, view: table_pb2.View, seq: int) -> TableModel:
+        deadline = time.monotonic() + view.deadline_ms / 1000 if view.deadline_ms else None
+        names = {s.seat: s.name for s in view.seats}
+        return replace(self, view=view, legal=expand(view.legal), deadline=deadline, seq=max(self.seq, seq),
+                       names=names)
+
+    def with_summary(self, summary: common_pb2.TableSummary) -> TableModel:
+        return replace(self, summary=summary)

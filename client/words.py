@@ -1,0 +1,147 @@
+"""What the log and the action bar say: typed events and actions put into words.
+
+The server sends what happened as typed records; this module is the one place they become
+sentences (and, later, sentences in the reader's language). Each game family adds its own
+events' words with ``family_words``; names and chat are plain text, never markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from google.protobuf.message import Message
+from rich.text import Text
+
+from cardtui.client.cards import card_text, cards_text
+from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.v1 import common_pb2, table_pb2
+
+
+@dataclass(frozen=True)
+class Said:
+    """A log line and how it looks: ``style`` picks the colour the log gives it."""
+
+    text: Text
+    style: str = ""
+
+
+Words = Callable[[str, Message, TableModel], Said | None]
+_FAMILIES: dict[str, Words] = {}
+
+ACTION_WORDS: dict[str, str] = {
+    "pass": "Pass",
+    "bet": "Bet",
+    "check": "Check",
+    "call": "Call",
+    "raise": "Raise to",
+    "fold": "Fold",
+}
+"""Labels for the action bar, by action type; games add their own (``game_words``)."""
+_GAME_WORDS: dict[str, dict[str, str]] = {}
+
+
+def family_words(family: str, words: Words) -> None:
+    """A game family's event words (``family`` is the ``Event`` field: "cacho", "rummy", "truco")."""
+    _FAMILIES[family] = words
+
+
+def game_words(game: str, labels: dict[str, str]) -> None:
+    """A game's labels for its actions, as its players say them."""
+    _GAME_WORDS[game] = labels
+
+
+def who(model: TableModel, seat: int) -> Text:
+    """A seat's person as plain text; "You" for the viewer."""
+    if seat == model.seat:
+        return Text("You", style="bold green")
+    return Text(model.name(seat), style="bold")
+
+
+def line(*parts: str | Text) -> Text:
+    out = Text()
+    for p in parts:
+        out.append_text(p) if isinstance(p, Text) else out.append(p)
+    return out
+
+
+def label(model: TableModel, action: common_pb2.Action) -> Text:
+    """What an action is called at this table ("Raise to 4", "Play 7♥ face down")."""
+    kind = action_name(action)
+    word = _GAME_WORDS.get(model.game, {}).get(kind) or ACTION_WORDS.get(kind) or kind.replace("_", " ").capitalize()
+    out = Text(word)
+    if action.chips and kind in ("bet", "raise", "call"):
+        out.append(f" {action.chips}")
+    if action.points:
+        out.append(f" {action.points}")
+    if action.position:
+        out.append(f" card {action.position}")
+    if action.cards:
+        out.append(" ")
+        out.append_text(cards_text(action.cards))
+    return out
+
+
+def said_action(model: TableModel, seat: int, action: common_pb2.Action) -> Text:
+    """A seat's action as the log says it: "ana bets 2", "You pass"."""
+    kind = action_name(action)
+    verbs = {"pass": "passes", "check": "checks", "fold": "folds", "call": "calls", "bet": "bets",
+             "raise": "raises to"}
+    out = who(model, seat)
+    verb = verbs.get(kind)
+    if verb is None:
+        out.append(": ")
+        out.append_text(label(model, action))
+        return out
+    out.append(f" {verb}")
+    if action.chips:
+        out.append(f" {action.chips}")
+    return out
+
+
+def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
+    """The log line for an event, or None when there is nothing to say (a hidden event)."""
+    family = event.WhichOneof("body") or ""
+    name, body = event_body(event)
+    if body is None or name == "hidden":
+        return None
+    words = _FAMILIES.get(family)
+    if words is not None:
+        return words(name, body, model)
+    return _common(name, body, model)
+
+
+def _common(name: str, body: Message, model: TableModel) -> Said | None:
+    if isinstance(body, table_pb2.Joined):
+        return Said(line(who(model, body.seat), f" sits down at seat {body.seat + 1}."), "dim")
+    if isinstance(body, table_pb2.Left):
+        rest = "; a bot plays the seat until someone takes it." if body.bot_plays else "."
+        return Said(line(Text(body.name, style="bold"), " leaves the table" + rest), "dim")
+    if isinstance(body, table_pb2.Chatted):
+        speaker = Text(body.name, style="bold cyan")
+        if not body.HasField("seat"):
+            speaker.append(" (watching)", style="cyan")
+        return Said(line(speaker, ": ", Text(body.text)), "cyan")
+    if isinstance(body, table_pb2.WentAway):
+        return Said(line(Text(body.name, style="bold"), " is away: a bot plays for them until they return."), "yellow")
+    if isinstance(body, table_pb2.CameBack):
+        return Said(line(Text(body.name, style="bold"), " is back and plays again."), "yellow")
+    if isinstance(body, table_pb2.MatchStarted):
+        return Said(Text(f"Game {body.match} begins."), "bold")
+    if isinstance(body, table_pb2.HandStarted):
+        return Said(line(f"Hand {body.hand}: ", who(model, body.dealer), " deals."), "bold")
+    if isinstance(body, table_pb2.CardsDealt):
+        return Said(line("You receive ", cards_text(body.cards), "."))
+    if isinstance(body, table_pb2.Acted):
+        return Said(line(said_action(model, body.seat, body.action), "."))
+    if isinstance(body, table_pb2.HandEnded):
+        return None  # the family says who won what, and why
+    if isinstance(body, table_pb2.MatchEnded):
+        if body.HasField("team"):
+            return Said(Text(f"Team {body.team + 1} wins the match."), "bold magenta")
+        if body.HasField("winner"):
+            return Said(line(who(model, body.winner), " wins the match."), "bold magenta")
+    return None
+
+
+__all__ = ["Said", "card_text", "event_words", "family_words", "game_words", "label", "line", "who"]
