@@ -23,14 +23,15 @@ def test_sim_writes_replayable_histories_and_a_summary(tmp_path: Path) -> None:
     assert "200 hands" in done.stdout and "hands/s" in done.stdout and "seat 3:" in done.stdout
     lines = out.read_text().splitlines()
     assert len(lines) == 200
-    game = get("cacho").game
+    game = get("cacho")
     totals = [0, 0, 0, 0]
     for line in lines:
         record = json.loads(line)
         assert record["format"] == "cardtui-hand/1" and record["game"] == "cacho"
         assert set(record) >= {"options", "table", "hand", "seed", "dealer", "seats", "start", "deal",
                                "actions", "result"}
-        assert game.replay(record).result == record["result"]
+        replayed = game.replay_match(record).history()
+        assert replayed is not None and replayed["result"] == record["result"]
         for seat, d in record["result"]["deltas"].items():
             totals[int(seat)] += d
     assert sum(totals) == 0
@@ -80,3 +81,19 @@ def test_serve_reads_a_config_file_and_flags_win(tmp_path: Path) -> None:
     config.write_text("colour = 'blue'\n")
     bad = run("serve", "--config", str(config))
     assert bad.returncode == 2 and "unknown setting 'colour'" in bad.stderr
+
+
+def test_a_wheel_holds_one_package_cardtui(tmp_path: Path) -> None:
+    """Installed, the project is one import package: nothing generic lands in site-packages."""
+    import zipfile
+
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(root)], check=True, capture_output=True, timeout=300)
+    (wheel,) = tmp_path.glob("cardtui-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert top == {"cardtui"}
+    for part in ("engine/core.py", "server/table.py", "client/app.py", "client/app.tcss", "v1/table_pb2.py",
+                 "client/rules/cacho.md"):
+        assert f"cardtui/{part}" in names

@@ -10,6 +10,7 @@ reaches an audience before that audience may know it in that hand.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 from collections import deque
@@ -18,33 +19,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Event
-from cardtui.engine.games import GAMES, player_counts, seat_infos
-from cardtui.engine.history import jsonable
+from cardtui.engine.core import Action, Bound, Event, Game
+from cardtui.engine.games import GAMES
 from cardtui.engine.melds import wild_cards
+from cardtui.server import wire
 from cardtui.server.app import Running
-from cardtui.server.room import Pass
-from cardtui.server.table import Table, new_token
+from cardtui.server.room import Pass, new_token
+from cardtui.server.table import Table
 from cardtui.v1 import table_pb2
 from tests.conftest import Player, create
 
 HANDS = 6
 RUMMY_HANDS = 2
-"""Rummy hands run to dozens of draws and a claim window after each discard."""
-"""Finished hands per table: enough for a showdown, a new deal and often a new match."""
+"""Finished hands per table: enough for a showdown, a new deal and often a new match.
+Rummy hands run to dozens of draws and a claim window after each discard."""
 
-CASES = [(name, n) for name, entry in GAMES.items() for n in player_counts(entry.game)]
+CASES = [(name, n) for name, rules in GAMES.items() for n in rules.player_counts]
 
 # Whole tokens only: "AS" in "PASS" or "7e" in "17e3" are not cards.
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:(?:10|[2-9AJQK])[SHDC]|(?:1[012]|[1-7])[eboc])(?![0-9A-Za-z])")
-BETWEEN_HANDS = {"hand_end", "match_end"}
+BETWEEN_HANDS = {"HandEnded", "MatchEnded"}
 
 
-NAMES_NOT_PLACES = {"your_outs", "wilds"}
-"""View keys that name cards without saying where any copy is: the cards that would
-complete your hand, the wild ranks the public flip makes. They reveal nothing hidden."""
+NAMES_NOT_PLACES = ("outs", "wilds")
+"""Fields that name cards without saying where any copy is: the cards that would complete
+your hand, the wild ranks the public flip makes. They reveal nothing hidden."""
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -54,42 +57,58 @@ def strings(value: Any) -> Iterator[str]:
     elif isinstance(value, dict):
         for k, v in value.items():
             yield str(k)
-            if k not in NAMES_NOT_PLACES:
+            if not any(word in str(k) for word in NAMES_NOT_PLACES):
                 yield from strings(v)
     elif isinstance(value, list | tuple):
         for v in value:
             yield from strings(v)
 
 
+def message_strings(msg: Message) -> Iterator[str]:
+    """Every string a protobuf message carries, however deep (card-naming fields aside)."""
+    for fd, value in msg.ListFields():
+        if any(word in fd.name for word in NAMES_NOT_PLACES):
+            continue
+        values = value if fd.is_repeated else [value]
+        if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+            values = [v for _, v in value.items()]
+            if fd.message_type.fields_by_name["value"].message_type is None:
+                yield from (str(v) for v in values)
+                continue
+        for v in values:
+            if fd.type == FieldDescriptor.TYPE_MESSAGE:
+                yield from message_strings(v)
+            elif fd.type == FieldDescriptor.TYPE_STRING:
+                yield v
+
+
 def cards_in(texts: Iterable[str]) -> set[str]:
     return {c for t in texts for c in CARD.findall(t)}
 
 
+def record_cards(record: object) -> set[str]:
+    """The cards an engine record names, however deep."""
+    found: set[str] = set()
+    if isinstance(record, Card):
+        found.add(str(record))
+    elif isinstance(record, Action):
+        found |= {str(c) for c in record.cards}
+    elif isinstance(record, tuple | list | frozenset | set):
+        for item in record:
+            found |= record_cards(item)
+    elif dataclasses.is_dataclass(record):
+        for f in dataclasses.fields(record):
+            if not any(word in f.name for word in NAMES_NOT_PLACES):
+                found |= record_cards(getattr(record, f.name))
+    return found
+
+
 def event_cards(ev: Event) -> set[str]:
-    return cards_in([ev.text, *strings(jsonable(ev.data))])
-
-
-def view_strings(view: table_pb2.View) -> Iterator[str]:
-    yield from strings(json.loads(view.json))
-    for a in view.legal:
-        yield from a.cards
-        yield a.value
-    for s in view.seats:
-        yield s.name
+    return record_cards(ev.body)
 
 
 def message_cards(msg: table_pb2.TableMessage) -> set[str]:
-    texts: list[str] = []
-    if msg.HasField("snapshot"):
-        texts += view_strings(msg.snapshot.view)
-        texts += strings(json.loads(msg.snapshot.table.options_json or "{}"))
-    if msg.HasField("view"):
-        texts += view_strings(msg.view)
-    for e in msg.events:
-        texts.append(e.text)
-        if e.data_json:
-            texts += strings(json.loads(e.data_json))
-    return cards_in(texts)
+    return cards_in(message_strings(msg))
 
 
 @dataclass
@@ -105,7 +124,7 @@ class Log:
             kind = self.events[seq].kind
             if ended and kind not in BETWEEN_HANDS:
                 hand, ended = hand + 1, False
-            ended = ended or kind == "hand_end"
+            ended = ended or kind == "HandEnded"
             self.hand_of[seq] = hand
         assert sorted(self.events) == list(range(1, len(self.events) + 1)), "the log has no holes"
 
@@ -130,7 +149,8 @@ def check_stream(log: Log, seat: int | None, messages: list[table_pb2.TableMessa
     """
     who = "the spectator" if seat is None else f"seat {seat}"
     assert messages and messages[0].HasField("snapshot"), f"{who}: a subscription opens with a snapshot"
-    assert messages[0].snapshot.seat == (-1 if seat is None else seat)
+    snap = messages[0].snapshot
+    assert (snap.seat if snap.HasField("seat") else None) == seat
     expected = messages[0].seq
     seen = 0
     cache: dict[int, set[str]] = {}
@@ -138,19 +158,17 @@ def check_stream(log: Log, seat: int | None, messages: list[table_pb2.TableMessa
         if msg.HasField("closing"):
             continue
         if msg is not messages[0]:
-            got = [e.seq for e in msg.events]
+            got = [e.seq for e in msg.update.events]
             assert got == list(range(expected + 1, expected + 1 + len(got))), f"{who}: no holes, none twice"
             assert got and msg.seq == got[-1], f"{who}: a message's seq is its last event's"
-            assert msg.HasField("view"), f"{who}: each batch carries the view after it"
+            assert msg.update.HasField("view"), f"{who}: each batch carries the view after it"
             expected = msg.seq
-        for e in msg.events:
+        for e in msg.update.events:
             ev = log.events[e.seq]
             if ev.audience.sees(seat):
-                assert e.kind == ev.kind and e.text == ev.text, f"{who}: event {e.seq} arrives whole"
-                data = json.loads(e.data_json) if e.data_json else {}
-                assert data == jsonable(ev.data)
+                assert e == wire.event_message(e.seq, ev, seat), f"{who}: event {e.seq} arrives whole"
             else:
-                assert (e.kind, e.text, e.data_json, e.seat) == ("hidden", "", "", -1), (
+                assert e == table_pb2.Event(seq=e.seq, hidden={}), (
                     f"{who}: event {e.seq} ({ev.kind}) is not for it and must arrive empty, got {e}"
                 )
         found = message_cards(msg)
@@ -189,7 +207,8 @@ def check_audiences(log: Log, records: list[dict[str, Any]]) -> None:
         deal = {int(s): set(cs) for s, cs in record["deal"].items()}
         moved: dict[int, set[str]] = {}
         for a in record.get("actions", []):
-            moved.setdefault(int(a["seat"]), set()).update(cards_in(strings(a)))
+            if a.get("seat") is not None:
+                moved.setdefault(int(a["seat"]), set()).update(cards_in(strings(a)))
         onze = result.get("onze")
         teams = {int(s["seat"]): int(s.get("team", s["seat"])) for s in record["seats"]}
         for s in ev.audience.seats or ():
@@ -214,13 +233,14 @@ async def watch(server: Running, table_id: str) -> Audit:
     """Subscribe a spectator and every seat over gRPC; the table keeps its whole log."""
     address = f"127.0.0.1:{server.port}"
     table = server.room.tables[table_id]
-    table.buffer = deque(table.buffer)
+    table.fanout.buffer = deque(table.fanout.buffer)
     watcher = await Player(address).spectate(table_id)
     seats = []
-    for s in range(len(table.seats)):
+    for s in range(len(table.seating)):
         # Bots fill every seat, so no JoinTable can reach one: grant each seat's view directly.
         token = new_token()
-        server.room.tokens[token] = Pass(table, s, table.seats[s].name)
+        server.room.tokens[token] = Pass(table, s, table.seating[s].name)
+        table.seating[s].token = token  # what the seat's private events are addressed to
         seats.append(Player(address, token=token, seat=s))
     audit = Audit(table, watcher, seats)
     for p in audit.players:
@@ -242,8 +262,8 @@ async def finish(server: Running, audit: Audit, hands: int, timeout: float = 20.
         await p.wait_for(lambda q: bool(q.messages) and q.messages[-1].seq >= final, timeout=10)
     for p in audit.players:
         await p.close()
-    table.close("The audit is over.")
-    log = Log(dict(table.buffer))
+    table.shutdown("The audit is over.")
+    log = Log({n.seq: n.event for n in table.fanout.buffer})
     records = [json.loads(line) for line in server.store.hands(table.id)]
     return log, records
 
@@ -277,15 +297,17 @@ async def test_truco_paulista_at_eleven_shows_the_partners_hand_and_blinds_the_i
     """A mão de onze lets the team on 11 see both its hands; a mão de ferro shows no one a card."""
     if "truco_paulista" not in GAMES:
         pytest.skip("truco paulista is not offered")
-    game = GAMES["truco_paulista"].game
+    game = GAMES["truco_paulista"]
     table_id = await create(server, game="truco_paulista", seats=4, bots=4, bot_delay_ms=60_000)
     table = server.room.tables[table_id]
     # Deal a hand at the wanted score before anyone watches; the log starts with it.
-    table.buffer.clear()
+    table.fanout.buffer.clear()
     table.config.bot_delay = 0.001
-    seats = seat_infos(game, [s.name for s in table.seats])
-    table.state, events = game.resume(table.options, seats, scores, 0, 1, 20240601)
-    table.seq = 0
+    seats = game.seat_infos(table.seating.names())
+    assert isinstance(game, Game)
+    state, events = game.resume(game.options(table.options), seats, scores, 0, 1, 20240601)
+    table.match = Bound(game, state)
+    table.fanout.seq = 0
     table._changed(events)
     audit = await watch(server, table_id)
     log, records = await finish(server, audit, 2)

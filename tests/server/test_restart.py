@@ -13,8 +13,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from cardtui.engine.games import GAMES, get, player_counts
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.engine.games import GAMES, get
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
 def serve(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:
@@ -46,15 +46,17 @@ async def snapshot(stub: table_pb2_grpc.TableStub, token: str) -> table_pb2.Tabl
     raise AssertionError("no snapshot")
 
 
-def comparable(msg: table_pb2.TableMessage) -> tuple[int, str, list[str]]:
-    view = msg.snapshot.view
-    return msg.seq, view.json, [f"{a.type}:{a.amount}:{a.max_amount}:{','.join(a.cards)}:{a.value}" for a in view.legal]
+def comparable(msg: table_pb2.TableMessage) -> tuple[int, bytes]:
+    view = table_pb2.View()
+    view.CopyFrom(msg.snapshot.view)
+    view.deadline_ms = 0
+    return msg.seq, view.SerializeToString()
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: Path) -> None:
     db = tmp_path / "store.db"
-    n = player_counts(get(game).game)[0]
+    n = get(game).player_counts[0]
     proc, port = serve(db)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
@@ -74,7 +76,11 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
                         acted += 1
                         break
             assert acted >= 5
+            # Talk is numbered too (a spectator's, so that every game allows it mid-hand).
+            watch = (await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=t.id, name="w"))).token
+            await table.Chat(table_pb2.ChatRequest(token=watch, text="before the crash"))
             before = [comparable(await snapshot(table, tok)) for tok in tokens]
+            last_seen = before[0][0]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(5)
         proc, port = serve(db, port)
@@ -84,9 +90,13 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
             assert [x.id for x in listed] == [t.id]
             after = [comparable(await snapshot(table, tok)) for tok in tokens]
             assert after == before, "same cards, same turn, same numbering after the restart"
+            # No number is handed out twice: the next event comes after every one seen before.
+            await table.Chat(table_pb2.ChatRequest(token=watch, text="after the crash"))
+            assert (await snapshot(table, watch)).seq == last_seen + 1
             # The same tokens still act: one more action each where legal.
             for token in tokens:
-                legal = [a for a in (await snapshot(table, token)).snapshot.view.legal if a.type != "signal"]
+                legal = [a for a in (await snapshot(table, token)).snapshot.view.legal
+                         if a.type != common_pb2.ACTION_TYPE_SIGNAL]
                 if legal:
                     await table.Act(table_pb2.ActRequest(token=token, action=legal[0]))
                     break
@@ -103,4 +113,4 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
     assert proc.returncode == 0, "SIGTERM shuts down cleanly"
     records = exported(db)
     assert records, "the hand finished after the restart is in the store"
-    assert get(game).game.replay(records[0]).result is not None
+    assert get(game).replay_match(records[0]).history() is not None
