@@ -39,8 +39,9 @@ class BareTable(table_pb2_grpc.TableServicer):
         table = request.token.split("/")[0]
         self.seq[table] += 1
         seq = self.seq[table]
-        msg = table_pb2.TableMessage(seq=seq, events=[table_pb2.Event(seq=seq, kind="action",
-                                                                       text=request.action.type)])
+        seat = int(request.token.split("/")[1]) if request.token.split("/")[1].isdigit() else 0
+        event = table_pb2.Event(seq=seq, acted=table_pb2.Acted(seat=seat, action=request.action))
+        msg = table_pb2.TableMessage(seq=seq, update=table_pb2.Update(events=[event]))
         for q in list(self.subs[table]):
             if not q.full():
                 q.put_nowait(msg)

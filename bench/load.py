@@ -83,7 +83,8 @@ class Load:
             else:
                 lobby = lobby_pb2_grpc.LobbyStub(self.channels[t % CHANNELS])
                 summary = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
-                    game="cacho", seats=4, bots=0, turn_seconds=3600, options_json='{"chips": 50}'))
+                    game="cacho", seats=4, bots=0, turn_seconds=3600,
+                    options={"chips": common_pb2.OptionValue(number=50)}))
                 tid = summary.id
                 seats = []
                 for s in range(4):
@@ -109,14 +110,14 @@ class Load:
             try:
                 async for msg in stream:
                     now = time.perf_counter()
-                    for ev in msg.events:
+                    for ev in msg.update.events:
                         table.arrivals.setdefault(ev.seq, []).append(now)
                     if msg.HasField("snapshot"):
                         ready.set()
                         if seat is not None:
                             seat.legal = list(msg.snapshot.view.legal)
-                    elif msg.HasField("view") and seat is not None:
-                        seat.legal = list(msg.view.legal)
+                    elif msg.update.HasField("view") and seat is not None:
+                        seat.legal = list(msg.update.view.legal)
             except grpc.aio.AioRpcError as err:
                 self.failed.append(f"{err.code().name}: {err.details()}")
                 ready.set()  # counted as failed; setup must not wait for it
@@ -127,7 +128,7 @@ class Load:
     async def act(self, i: int, table: TableLoad) -> None:
         if self.bare:
             seat = table.seats[len(table.acts) % 4]
-            action = common_pb2.Action(type="call")
+            action = common_pb2.Action(type=common_pb2.ACTION_TYPE_CALL)
         else:
             seat = next((s for s in table.seats if s.legal), None)  # type: ignore[assignment]
             for _ in range(20):  # between hands, or the view after our last act is on its way
@@ -137,9 +138,13 @@ class Load:
                 seat = next((s for s in table.seats if s.legal), None)  # type: ignore[assignment]
             if seat is None:
                 return
-            legal = [a for a in seat.legal if a.type not in ("fold",) and (a.type not in ("bet", "raise")
-                                                                         or a.amount <= 3)]
-            action = self.rng.choice(legal or seat.legal)
+            legal = [a for a in seat.legal if a.type != common_pb2.ACTION_TYPE_FOLD and (
+                a.type not in (common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE) or a.chips <= 3)]
+            action = common_pb2.Action()
+            action.CopyFrom(self.rng.choice(legal or seat.legal))
+            if action.max_chips:
+                action.chips = self.rng.randint(action.chips, min(action.max_chips, max(action.chips, 3)))
+                action.max_chips = 0
             seat.legal = []
         sent = time.perf_counter()
         try:

@@ -60,7 +60,7 @@ class Soak:
         self.watchers: list[Watcher] = []
         self.tables: list[str] = []
         self.tally = Tally()
-        self.sent: dict[str, float] = {}
+        self.sent: dict[int, float] = {}
 
     def table_stub(self) -> table_pb2_grpc.TableStub:
         return table_pb2_grpc.TableStub(self.rng.choice(self.channels))
@@ -98,20 +98,27 @@ class Soak:
                 if msg.HasField("snapshot") and after and msg.snapshot.first_seq > after + 1:
                     w.resyncs += 1  # the gap was older than the buffer: a fresh snapshot instead
                     w.seen.update(range(after + 1, msg.seq + 1))
-                for ev in msg.events:
+                for ev in msg.update.events:
                     if ev.seq in w.seen:
                         w.duplicates += 1
                     w.seen.add(ev.seq)
                     if w.first is None:
                         w.first = ev.seq
-                    probe = ev.text.rsplit(": ", 1)[-1]
-                    if probe in self.sent and (ev.kind == "chat" or self.bare):
+                    probe = self.probe_of(ev)
+                    if probe in self.sent:
                         self.tally.latencies.append((now - self.sent[probe]) * 1000)
                 if msg.HasField("snapshot") and w.first is None and not after:
                     w.first = msg.seq + 1
                 w.last = max(w.last, msg.seq)
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             return
+
+    def probe_of(self, ev: table_pb2.Event) -> int:
+        """The probe an event carries: a chat line at the real server, an act's chips at the bare one."""
+        if self.bare:
+            return ev.acted.action.chips if ev.acted.action.type == common_pb2.ACTION_TYPE_CHECK else 0
+        text = ev.chatted.text
+        return int(text.split()[-1]) if text.startswith("probe ") else 0
 
     async def churn(self, until: float) -> None:
         """Every 100 ms somebody drops and comes back, leaves, or a newcomer joins."""
@@ -153,19 +160,18 @@ class Soak:
             await asyncio.sleep(interval)
             table = self.rng.choice(self.tables)
             n += 1
-            text = f"probe {n}"
-            self.sent[text] = time.perf_counter()
+            self.sent[n] = time.perf_counter()
             if self.bare:
                 for _ in range(act_every):
                     other = self.rng.choice(self.tables)
                     await self.table_stub().Act(table_pb2.ActRequest(
-                        token=f"{other}/x", action=common_pb2.Action(type="bot")))
-                await self.table_stub().Act(table_pb2.ActRequest(token=f"{table}/p",
-                                                                 action=common_pb2.Action(type=text)))
+                        token=f"{other}/x", action=common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS)))
+                probe = common_pb2.Action(type=common_pb2.ACTION_TYPE_CHECK, chips=n)
+                await self.table_stub().Act(table_pb2.ActRequest(token=f"{table}/p", action=probe))
             else:
                 token = next(w.token for w in self.watchers if w.table == table)
                 with contextlib.suppress(grpc.aio.AioRpcError):  # a watcher that just left
-                    await self.table_stub().Chat(table_pb2.ChatRequest(token=token, text=text))
+                    await self.table_stub().Chat(table_pb2.ChatRequest(token=token, text=f"probe {n}"))
 
     async def finish(self) -> Tally:
         await asyncio.sleep(1.0)

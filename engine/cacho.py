@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -421,19 +421,16 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         return SeatStatus.IN
 
     def view(self, state: CachoState, seat: int | None) -> CachoView:
-        seats = []
-        for s in range(state.n):
-            hand = state.hands[s]
-            seen = s == seat or s in state.shown
-            seats.append(CachoSeat(
-                s, state.name(s), state.stacks[s], state.pots.put[s], self._status(state, s),
-                tuple(hand) if seen else (), len(hand), worth(hand) if seen and len(hand) == 3 else None,
-            ))
+        return self.views(state, [seat])[0]
+
+    def views(self, state: CachoState, seats: Sequence[int | None]) -> list[CachoView]:
+        """The public view is built once; each seat's differs only in its own cards."""
+        public = tuple(self._seat(state, s, s in state.shown) for s in range(state.n))
         betting = state.betting if state.round == 3 else None
-        return CachoView(
+        common = CachoView(
             hand=state.hand_no,
             dealer=state.dealer,
-            you=seat,
+            you=None,
             to_act=self.to_act(state),
             hand_over=state.result is not None,
             match_over=self.match_over(state),
@@ -441,8 +438,23 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
             pot=state.pots.total,
             level=betting.level if betting else 0,
             cap=betting.cap if betting else 0,
-            seats=tuple(seats),
+            seats=public,
             result=self._result(state),
+        )
+        out = []
+        for seat in seats:
+            if seat is None:
+                out.append(common)
+                continue
+            own = public[:seat] + (self._seat(state, seat, True),) + public[seat + 1 :]
+            out.append(replace(common, you=seat, seats=own))
+        return out
+
+    def _seat(self, state: CachoState, s: int, seen: bool) -> CachoSeat:
+        hand = state.hands[s]
+        return CachoSeat(
+            s, state.seats[s].name, state.stacks[s], state.pots.put[s], self._status(state, s),
+            tuple(hand) if seen else (), len(hand), worth(hand) if seen and len(hand) == 3 else None,
         )
 
     def _result(self, state: CachoState) -> CachoResult | None:

@@ -192,6 +192,10 @@ class Match(ABC):
         """Exactly what ``seat`` (or a spectator, ``None``) may see."""
 
     @abstractmethod
+    def views(self, seats: Sequence[int | None]) -> list[GameView]:
+        """The views of several audiences of the same moment (what a fan-out sends after a change)."""
+
+    @abstractmethod
     def to_act(self) -> tuple[int, ...]:
         """Seats whose action the hand is waiting for (the turn timer runs on these)."""
 
@@ -362,6 +366,10 @@ class Game(Rules, Generic[S, O, V]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> V: ...
 
+    def views(self, state: S, seats: Sequence[int | None]) -> list[V]:
+        """Several audiences' views at once; a game may share the work their views have in common."""
+        return [self.view(state, seat) for seat in seats]
+
     @abstractmethod
     def to_act(self, state: S) -> tuple[int, ...]: ...
 
@@ -400,6 +408,9 @@ class Bound(Match, Generic[S, O, V]):
 
     def view(self, seat: int | None) -> V:
         return self.game.view(self.state, seat)
+
+    def views(self, seats: Sequence[int | None]) -> list[V]:
+        return self.game.views(self.state, seats)
 
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act(self.state)

@@ -57,7 +57,7 @@ class Numbered:
         return audience.seats is None or seat is None or self.holders[seat] == token
 
 
-def _varint(n: int) -> bytes:
+def _encode_varint(n: int) -> bytes:
     out = bytearray()
     while True:
         byte = n & 0x7F
@@ -67,6 +67,14 @@ def _varint(n: int) -> bytes:
         else:
             out.append(byte)
             return bytes(out)
+
+
+_SMALL = [_encode_varint(n) for n in range(1 << 14)]
+"""Varints below 16384, ready made: every length and most numbers a table sends."""
+
+
+def _varint(n: int) -> bytes:
+    return _SMALL[n] if n < 16384 else _encode_varint(n)
 
 
 def _field(number: int, payload: bytes) -> bytes:
@@ -85,8 +93,13 @@ def update_bytes(seq: int, events: Sequence[bytes], view: bytes) -> bytes:
 
 
 class Fanout:
-    def __init__(self, view_for: Callable[[int | None], table_pb2.View]) -> None:
+    def __init__(
+        self,
+        view_for: Callable[[int | None], table_pb2.View],
+        view_bytes: Callable[[Sequence[int | None]], list[bytes]],
+    ) -> None:
         self.view_for = view_for
+        self.view_bytes = view_bytes
         self.seq = 0
         self.buffer: deque[Numbered] = deque(maxlen=BUFFER)
         self.subscribers: set[Subscriber] = set()
@@ -103,26 +116,27 @@ class Fanout:
         """Each audience with a subscriber: its version of every event, then its view."""
         if not self.subscribers or not batch:
             return
+        subscribers = list(self.subscribers)
+        audiences = list(dict.fromkeys(sub.seat for sub in subscribers))
+        views = dict(zip(audiences, self.view_bytes(audiences), strict=True))
         full: dict[int, bytes] = {}
         hidden: dict[int, bytes] = {}
         messages: dict[int | None, bytes] = {}
-        for sub in list(self.subscribers):
-            key = sub.seat
-            msg = messages.get(key)
-            if msg is None:
-                parts = []
-                for n in batch:
-                    if n.event.audience.sees(key):
-                        part = full.get(n.seq)
-                        if part is None:
-                            part = full[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
-                    else:
-                        part = hidden.get(n.seq)
-                        if part is None:
-                            part = hidden[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
-                    parts.append(part)
-                msg = messages[key] = update_bytes(self.seq, parts, self.view_for(key).SerializeToString())
-            self.push(sub, msg)
+        for key in audiences:
+            parts = []
+            for n in batch:
+                if n.event.audience.sees(key):
+                    part = full.get(n.seq)
+                    if part is None:
+                        part = full[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
+                else:
+                    part = hidden.get(n.seq)
+                    if part is None:
+                        part = hidden[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
+                parts.append(part)
+            messages[key] = update_bytes(self.seq, parts, views[key])
+        for sub in subscribers:
+            self.push(sub, messages[sub.seat])
 
     def push(self, sub: Subscriber, msg: bytes) -> bool:
         if sub.dropped or sub.closed:

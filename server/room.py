@@ -147,6 +147,7 @@ class Room:
             for index, name, bot, away in saved.seats:
                 seat = table.seating[index]
                 seat.name, seat.bot, seat.away = name, bot, away
+            table.seating.changed()
             for token, seat_no, name in saved.tokens:
                 if seat_no is None:
                     table.spectators[token] = name

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from cardtui.engine.core import Event
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, ResourceExhausted
 from cardtui.server.events import CameBack, Joined, Left, WentAway
-from cardtui.v1 import common_pb2
+from cardtui.v1 import common_pb2, table_pb2
 
 
 @dataclass
@@ -42,6 +42,7 @@ class Seating:
     def __init__(self, seats: int, bots: int, teams: bool) -> None:
         self.seats = [Seat(i) for i in range(seats)]
         self.teams = teams
+        self._wire: bytes | None = None
         for i in range(seats - bots, seats):
             self.seats[i].bot = True
             self.seats[i].name = f"bot {i + 1}"
@@ -69,6 +70,16 @@ class Seating:
     def team(self, seat: int) -> int:
         return seat % 2 if self.teams else seat
 
+    def changed(self) -> None:
+        """Seats were changed from outside (a restore): forget what was sent of them."""
+        self._wire = None
+
+    def wire(self) -> bytes:
+        """The seats as the repeated ``seats`` field of a serialized ``View``, built once per change."""
+        if self._wire is None:
+            self._wire = table_pb2.View(seats=self.summaries()).SerializeToString()
+        return self._wire
+
     def summaries(self) -> list[common_pb2.SeatSummary]:
         return [
             common_pb2.SeatSummary(
@@ -91,6 +102,7 @@ class Seating:
             if target.taken:
                 raise FailedPrecondition(f"Seat {seat} is taken.")
         target.name, target.token, target.away, target.missed = name, token, False, 0
+        self._wire = None
         return target, Event(Joined(target.index, name))
 
     def leave(self, seat: int, playing: bool) -> tuple[str | None, Event]:
@@ -105,6 +117,7 @@ class Seating:
             s.away = True
         else:
             s.name = ""
+        self._wire = None
         return token, Event(Left(seat, name, playing))
 
     def back(self, seat: int) -> Event | None:
@@ -113,6 +126,7 @@ class Seating:
         s.missed = 0
         if s.away and s.token is not None:
             s.away = False
+            self._wire = None
             return Event(CameBack(seat, s.name))
         return None
 
@@ -125,4 +139,5 @@ class Seating:
         if s.missed < away_after:
             return None
         s.away = True
+        self._wire = None
         return Event(WentAway(seat, s.name))

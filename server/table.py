@@ -89,7 +89,7 @@ class Table:
         self.seating = Seating(config.seats, config.bots, rules.teams)
         self.spectators: dict[str, str] = {}  # token -> name
         self.match: Match | None = None
-        self.fanout = Fanout(self.view)
+        self.fanout = Fanout(self.view, self.view_bytes)
         self.pacer = Pacer()
         self.hands_played = 0
         self.matches = 0
@@ -335,6 +335,24 @@ class Table:
             return wire.view_message(None, seats=self.seating.summaries())
         legal = match.legal_actions(seat) if seat is not None else []
         return wire.view_message(match.view(seat), legal, self.pacer.left_ms(), self.seating.summaries())
+
+    def view_bytes(self, audiences: Sequence[int | None]) -> list[bytes]:
+        """Several audiences' views serialized for the wire, built together.
+
+        The game shares what their views have in common, and the seats, the same for every
+        audience, are serialized once.
+        """
+        match = self.match
+        if match is None:
+            return [self.view(seat).SerializeToString() for seat in audiences]
+        left = self.pacer.left_ms()
+        seats = self.seating.wire()
+        out = []
+        with wire.sharing():
+            for seat, view in zip(audiences, match.views(audiences), strict=True):
+                legal = match.legal_actions(seat) if seat is not None else []
+                out.append(wire.view_message(view, legal, left).SerializeToString() + seats)
+        return out
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:
         return self.fanout.subscribe(token, seat, after_seq, self.summary())

@@ -17,11 +17,12 @@ The conformance suite checks that every record converts and converts back unchan
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -33,8 +34,6 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, GameView
 from cardtui.engine.options import OptionKind, OptionSpec, Raw
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
-
-Convert = Callable[[Any], Any]
 
 _NOTES: dict[Card, str] = {Card.parse(t): t for t in (
     [f"{r}{s}" for s in "SHDC" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
@@ -147,66 +146,116 @@ def expand(legal: Iterable[common_pb2.Action]) -> list[Action]:
 
 
 # -- records to messages --------------------------------------------------------------------
-def _scalar(fd: FieldDescriptor) -> Convert:
-    if fd.type == FieldDescriptor.TYPE_STRING:
-        return lambda v: _NOTES[v] if type(v) is Card else str(v)
-    if fd.type == FieldDescriptor.TYPE_ENUM:
-        desc = fd.enum_type
-        return lambda v: enum_number(desc, v)
-    return lambda v: v
+def _enum_table(desc: EnumDescriptor) -> dict[str, int]:
+    """Engine value → number, keyed so that a StrEnum member or its plain string both look up."""
+    return {v.replace("_", "-"): n for v, n in _enum_numbers(desc).items()} | _enum_numbers(desc)
 
 
-def _value_converter(fd: FieldDescriptor) -> Convert:
-    if fd.message_type is None:
-        return _scalar(fd)
-    desc = fd.message_type
-    return lambda v: message_for(v, desc)
+class _Codegen:
+    """Writes one straight-line function per (record class, message): no per-field dispatch at run time.
+
+    Views are converted for every audience on every change at every table, so the converter
+    is generated from the record's type hints and the message's descriptor once per class.
+    """
+
+    def __init__(self) -> None:
+        self.names: dict[str, Any] = {"_NOTES": _NOTES, "_action": action_message}
+        self.count = 0
+
+    def bind(self, value: Any) -> str:
+        self.count += 1
+        name = f"_v{self.count}"
+        self.names[name] = value
+        return name
+
+    def value(self, expr: str, hint: Any, fd: FieldDescriptor) -> str:
+        """An expression converting ``expr`` (of type ``hint``) for one value of field ``fd``."""
+        if hint is Card:
+            return f"_NOTES[{expr}]"
+        if hint is Action:
+            return f"_action({expr})"
+        if fd.type == FieldDescriptor.TYPE_ENUM:
+            return f"{self.bind(_enum_table(fd.enum_type))}[{expr}]"
+        if fd.message_type is not None and dataclasses.is_dataclass(hint):
+            return f"{self.bind(_shared(converter(hint, fd.message_type)))}({expr})"
+        return expr
+
+    def field(self, expr: str, hint: Any, fd: FieldDescriptor) -> str:
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+        if origin in (typing.Union, types.UnionType) and type(None) in args:
+            inner = next(a for a in args if a is not type(None))
+            converted = self.field(expr, inner, fd)
+            return expr if converted == expr else f"(None if {expr} is None else {converted})"
+        if origin is tuple:
+            one = self.value("x", args[0], fd)
+            return expr if one == "x" else f"[{one} for x in {expr}]"
+        if origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
+            value_fd = fd.message_type.fields_by_name["value"]
+            one = self.value("x", args[1], value_fd)
+            return f"{{k: {one} for k, x in {expr}.items()}}"
+        return self.value(expr, hint, fd)
 
 
-def _field_converter(fd: FieldDescriptor) -> Convert:
-    if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
-        key = _scalar(fd.message_type.fields_by_name["key"])
-        val = _value_converter(fd.message_type.fields_by_name["value"])
-        return lambda m: {key(k): val(v) for k, v in m.items()}
-    one = _value_converter(fd)
-    if fd.is_repeated:
-        if fd.message_type is None and fd.type != FieldDescriptor.TYPE_STRING and fd.type != FieldDescriptor.TYPE_ENUM:
-            return list
-        return lambda vs: [one(v) for v in vs]
-    return one
+_CONVERTERS: dict[tuple[type, str], Callable[[Any], Message]] = {}
+_MEMO: dict[int, tuple[Any, Message]] | None = None
 
 
-@cache
-def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+def _shared(convert: Callable[[Any], Message]) -> Callable[[Any], Message]:
+    """A nested record's converter that, inside ``sharing()``, converts each record object once."""
+
+    def run(obj: Any) -> Message:
+        memo = _MEMO
+        if memo is None:
+            return convert(obj)
+        hit = memo.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            hit = memo[id(obj)] = (obj, convert(obj))
+        return hit[1]
+
+    return run
 
 
-@cache
-def _compiled(names: tuple[str, ...], desc: Descriptor) -> Callable[[Any], dict[str, Any]]:
-    """A function from a record with these fields to the keyword arguments of ``desc``'s message."""
-    plan: list[tuple[str, Convert]] = []
-    for name in names:
-        fd = desc.fields_by_name.get(name)
+@contextlib.contextmanager
+def sharing() -> Iterator[None]:
+    """Convert several audiences' views together: records they share (a seat everyone sees
+    alike) are converted once. Only for synchronous use: nothing else converts meanwhile."""
+    global _MEMO
+    _MEMO = {}
+    try:
+        yield
+    finally:
+        _MEMO = None
+
+
+def converter(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()) -> Callable[[Any], Message]:
+    """The generated function from a record of ``cls`` to a message of ``desc`` (fields in ``leave_out`` skipped)."""
+    key = (cls, desc.full_name + "|" + ",".join(sorted(leave_out)))
+    found = _CONVERTERS.get(key)
+    if found is not None:
+        return found
+    hints = typing.get_type_hints(cls)
+    gen = _Codegen()
+    args = []
+    for f in dataclasses.fields(cls):
+        if f.name in leave_out:
+            continue
+        fd = desc.fields_by_name.get(f.name)
         if fd is None:
-            raise TypeError(f"{desc.full_name} has no field {name!r}")
-        plan.append((name, _field_converter(fd)))
-
-    def kwargs(obj: Any) -> dict[str, Any]:
-        out = {}
-        for name, conv in plan:
-            v = getattr(obj, name)
-            if v is not None:
-                out[name] = conv(v)
-        return out
-
-    return kwargs
+            raise TypeError(f"{desc.full_name} has no field {f.name!r} for {cls.__name__}")
+        args.append(f"{f.name}={gen.field('o.' + f.name, hints[f.name], fd)}")
+    gen.names["_M"] = GetMessageClass(desc)
+    source = f"def convert(o):\n    return _M({', '.join(args)})\n"
+    exec(compile(source, f"<wire {cls.__name__}>", "exec"), gen.names)
+    made: Callable[[Any], Message] = gen.names["convert"]
+    _CONVERTERS[key] = made
+    return made
 
 
 def message_for(obj: Any, desc: Descriptor) -> Message:
     """``obj`` (a frozen record, or an engine Action) as a message of type ``desc``."""
     if type(obj) is Action:
         return action_message(obj)
-    return GetMessageClass(desc)(**_compiled(_names(type(obj)), desc)(obj))
+    return converter(type(obj), desc)(obj)
 
 
 M = TypeVar("M", bound=Message)
@@ -227,13 +276,17 @@ _FAMILY: dict[str, FieldDescriptor] = {f.message_type.name: f for f in _VIEW.one
 
 
 @cache
-def _view_plan(cls: type) -> tuple[str, Callable[[Any], dict[str, Any]], tuple[str, ...]]:
+def _view_plan(cls: type) -> tuple[str, Callable[[Any], Message], tuple[str, ...]]:
     family = _FAMILY.get(cls.__name__)
     if family is None:
         raise TypeError(f"View has no game message named {cls.__name__}")
     common = tuple(n for n in _names(cls) if n in _COMMON)
-    rest = tuple(n for n in _names(cls) if n not in _COMMON)
-    return family.name, _compiled(rest, family.message_type), common
+    return family.name, converter(cls, family.message_type, frozenset(common)), common
+
+
+@cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def view_message(
@@ -243,21 +296,12 @@ def view_message(
     seats: Iterable[common_pb2.SeatSummary] = (),
 ) -> table_pb2.View:
     """A seat's (or a spectator's) view for the wire; ``None`` before the first deal."""
-    out = table_pb2.View(legal=legal_messages(legal), deadline_ms=deadline_ms, seats=seats)
     if view is None:
-        out.waiting.SetInParent()
-        return out
+        return table_pb2.View(legal=legal_messages(legal), deadline_ms=deadline_ms, seats=seats, waiting={})
     name, family, common = _view_plan(type(view))
-    for key in common:
-        value = getattr(view, key)
-        if value is None:
-            continue
-        if key == "to_act":
-            out.to_act.extend(value)
-        else:
-            setattr(out, key, value)
-    getattr(out, name).CopyFrom(GetMessageClass(_FAMILY[type(view).__name__].message_type)(**family(view)))
-    return out
+    kw: dict[str, Any] = {key: getattr(view, key) for key in common}
+    kw[name] = family(view)
+    return table_pb2.View(legal=legal_messages(legal), deadline_ms=deadline_ms, seats=seats, **kw)
 
 
 # -- events ---------------------------------------------------------------------------------
