@@ -329,7 +329,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
             if not state.bettors:
                 assert state.log is not None
                 state.log.redeal({s: state.hands[s] for s in state.playing})
-                return [Event(CachoRedealt())] + self._round_one(state)
+                return [Event(CachoRedealt()), *self._round_one(state)]
             # Passers in round 1 are out of the hand and lose nothing.
             for s in state.playing:
                 if s not in state.bettors:
@@ -446,7 +446,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
             if seat is None:
                 out.append(common)
                 continue
-            own = public[:seat] + (self._seat(state, seat, True),) + public[seat + 1 :]
+            own = (*public[:seat], self._seat(state, seat, True), *public[seat + 1:])
             out.append(replace(common, you=seat, seats=own))
         return out
 
