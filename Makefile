@@ -26,7 +26,9 @@ lint: $(STAMP)
 
 ## Regenerate the gRPC stubs from proto/.
 proto: $(STAMP)
-	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=. --pyi_out=. --grpc_python_out=. proto/cardtui/v1/*.proto
+	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=. --grpc_python_out=. \
+		--plugin=protoc-gen-mypy=$(BIN)/protoc-gen-mypy --mypy_out=. \
+		--plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc --mypy_grpc_out=. proto/cardtui/v1/*.proto
 
 ## Benchmarks: ratios against baselines measured in the same run.
 bench: $(STAMP)

@@ -47,8 +47,8 @@ def error_text(err: BaseException) -> str:
 class Connection:
     target: str
     channel: grpc.aio.Channel
-    lobby: lobby_pb2_grpc.LobbyStub
-    table: table_pb2_grpc.TableStub
+    lobby: lobby_pb2_grpc.LobbyAsyncStub
+    table: table_pb2_grpc.TableAsyncStub
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:

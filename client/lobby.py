@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -124,13 +124,10 @@ class LobbyScreen(Screen[None]):
             return
         self.app.push_screen(CreateTableScreen(self.info, self.conn), self._created)
 
-    @work(exclusive=True, exit_on_error=False)
-    async def _created(self, created: tuple[common_pb2.TableSummary, str] | None) -> None:
-        if created is None:
-            return
-        table, password = created
-        await self.action_refresh()
-        self.post_message(OpenTable(table.id, password=password))
+    def _created(self, created: tuple[common_pb2.TableSummary, str] | None) -> None:
+        if created is not None:
+            table, password = created
+            self.post_message(OpenTable(table.id, password=password))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))

@@ -106,10 +106,13 @@ class TableScreen(Screen[None]):
     @work(exclusive=True, exit_on_error=False)
     async def follow(self) -> None:
         try:
-            async for msg in self.conn.follow(self.token, on_retry=lambda d: self.post_message(Reconnecting(d))):
+            async for msg in self.conn.follow(self.token, on_retry=self._retrying):
                 self.post_message(Streamed(msg))
         except Exception as err:
             self.notify(error_text(err), title="The table stream ended", severity="error")
+
+    def _retrying(self, delay: float) -> None:
+        self.post_message(Reconnecting(delay))
 
     def on_reconnecting(self, message: Reconnecting) -> None:
         banner = self.query_one("#conn-banner", Static)

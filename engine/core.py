@@ -409,8 +409,8 @@ class Bound(Match, Generic[S, O, V]):
     def view(self, seat: int | None) -> V:
         return self.game.view(self.state, seat)
 
-    def views(self, seats: Sequence[int | None]) -> list[V]:
-        return self.game.views(self.state, seats)
+    def views(self, seats: Sequence[int | None]) -> list[GameView]:
+        return list(self.game.views(self.state, seats))
 
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act(self.state)

@@ -91,7 +91,9 @@ class TableService(table_pb2_grpc.TableServicer):
         self.room = room
         self.limiter = limiter
 
-    async def Subscribe(self, request: table_pb2.SubscribeRequest, context: Any) -> AsyncIterator[bytes]:
+    async def Subscribe(  # type: ignore[override]  # yields messages already serialized
+        self, request: table_pb2.SubscribeRequest, context: Any
+    ) -> AsyncIterator[bytes]:
         grant = self.room.grant(request.token)
         table = grant.table
         if grant.seat is not None:
@@ -101,14 +103,14 @@ class TableService(table_pb2_grpc.TableServicer):
             for msg in opening:
                 yield msg
             while True:
-                msg = await sub.queue.get()
-                if msg is None:  # dropped for falling behind
+                got = await sub.queue.get()
+                if got is None:  # dropped for falling behind
                     yield table_pb2.TableMessage(
                         seq=table.seq,
                         closing=table_pb2.Closing(reason="This stream fell behind; resubscribe.", resubscribe=True),
                     ).SerializeToString()
                     return
-                yield msg
+                yield got
                 if sub.closed and sub.queue.empty():
                     return
         finally:
@@ -146,7 +148,7 @@ def register(server: grpc.aio.Server, servicer: object, service: ServiceDescript
     Every ``Refusal`` a servicer raises is answered with its status code and sentence: the one
     place errors map to codes. Streams may yield messages already serialized (``bytes``).
     """
-    handlers = {}
+    handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for method in service.methods:
         request_type = GetMessageClass(method.input_type)
         reply_type = GetMessageClass(method.output_type)

@@ -116,7 +116,7 @@ class Table:
             options={k: wire.option_value(specs[k], v) for k, v in self.options.items()},
             has_password=bool(self.config.password),
             private=self.config.private,
-            status=wire.enum_number(common_pb2.TableStatus.DESCRIPTOR, self.status),
+            status=common_pb2.TableStatus.Value(f"TABLE_STATUS_{self.status.value.upper()}"),
             turn_seconds=int(self.config.turn_seconds),
         )
 

@@ -45,6 +45,18 @@ def note(card: Card) -> str:
     return _NOTES[card]
 
 
+def message_type(fd: FieldDescriptor) -> Descriptor:
+    desc = fd.message_type
+    assert desc is not None, f"{fd.full_name} is not a message field"
+    return desc
+
+
+def enum_type(fd: FieldDescriptor) -> EnumDescriptor:
+    desc = fd.enum_type
+    assert desc is not None, f"{fd.full_name} is not an enum field"
+    return desc
+
+
 # -- enums --------------------------------------------------------------------------------
 @cache
 def _enum_numbers(desc: EnumDescriptor) -> dict[str, int]:
@@ -175,8 +187,8 @@ class _Codegen:
         if hint is Action:
             return f"_action({expr})"
         if fd.type == FieldDescriptor.TYPE_ENUM:
-            return f"{self.bind(_enum_table(fd.enum_type))}[{expr}]"
-        if fd.message_type is not None and dataclasses.is_dataclass(hint):
+            return f"{self.bind(_enum_table(enum_type(fd)))}[{expr}]"
+        if fd.message_type is not None and isinstance(hint, type) and dataclasses.is_dataclass(hint):
             return f"{self.bind(_shared(converter(hint, fd.message_type)))}({expr})"
         return expr
 
@@ -190,7 +202,7 @@ class _Codegen:
             one = self.value("x", args[0], fd)
             return expr if one == "x" else f"[{one} for x in {expr}]"
         if origin is not None and isinstance(origin, type) and issubclass(origin, Mapping):
-            value_fd = fd.message_type.fields_by_name["value"]
+            value_fd = message_type(fd).fields_by_name["value"]
             one = self.value("x", args[1], value_fd)
             return f"{{k: {one} for k, x in {expr}.items()}}"
         return self.value(expr, hint, fd)
@@ -262,7 +274,7 @@ M = TypeVar("M", bound=Message)
 
 
 def message(obj: Any, cls: type[M]) -> M:
-    out = message_for(obj, cls.DESCRIPTOR)
+    out = message_for(obj, typing.cast(Descriptor, cls.DESCRIPTOR))
     assert isinstance(out, cls)
     return out
 
@@ -272,21 +284,20 @@ _VIEW = table_pb2.View.DESCRIPTOR
 _COMMON = frozenset(
     f.name for f in _VIEW.fields if f.containing_oneof is None or f.containing_oneof.name != "game"
 ) - {"legal", "deadline_ms", "seats"}
-_FAMILY: dict[str, FieldDescriptor] = {f.message_type.name: f for f in _VIEW.oneofs_by_name["game"].fields}
+_FAMILY: dict[str, FieldDescriptor] = {message_type(f).name: f for f in _VIEW.oneofs_by_name["game"].fields}
+_VIEW_PLANS: dict[type, tuple[str, Callable[[Any], Message], tuple[str, ...]]] = {}
 
 
-@cache
 def _view_plan(cls: type) -> tuple[str, Callable[[Any], Message], tuple[str, ...]]:
-    family = _FAMILY.get(cls.__name__)
-    if family is None:
-        raise TypeError(f"View has no game message named {cls.__name__}")
-    common = tuple(n for n in _names(cls) if n in _COMMON)
-    return family.name, converter(cls, family.message_type, frozenset(common)), common
-
-
-@cache
-def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+    plan = _VIEW_PLANS.get(cls)
+    if plan is None:
+        family = _FAMILY.get(cls.__name__)
+        if family is None:
+            raise TypeError(f"View has no game message named {cls.__name__}")
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        common = tuple(n for n in names if n in _COMMON)
+        plan = _VIEW_PLANS[cls] = family.name, converter(cls, message_type(family), frozenset(common)), common
+    return plan
 
 
 def view_message(
@@ -297,7 +308,8 @@ def view_message(
 ) -> table_pb2.View:
     """A seat's (or a spectator's) view for the wire; ``None`` before the first deal."""
     if view is None:
-        return table_pb2.View(legal=legal_messages(legal), deadline_ms=deadline_ms, seats=seats, waiting={})
+        return table_pb2.View(legal=legal_messages(legal), deadline_ms=deadline_ms, seats=seats,
+                              waiting=table_pb2.Waiting())
     name, family, common = _view_plan(type(view))
     kw: dict[str, Any] = {key: getattr(view, key) for key in common}
     kw[name] = family(view)
@@ -309,27 +321,32 @@ def _event_paths() -> dict[str, tuple[str, ...]]:
     """Message name → the oneof path to it from ``Event`` (``("cacho", "showed")``)."""
     out: dict[str, tuple[str, ...]] = {}
     for f in table_pb2.Event.DESCRIPTOR.oneofs_by_name["body"].fields:
-        inner = f.message_type.oneofs_by_name.get("body")
+        inner = message_type(f).oneofs_by_name.get("body")
         if inner is None:
-            out[f.message_type.name] = (f.name,)
+            out[message_type(f).name] = (f.name,)
         else:
             for g in inner.fields:
-                out[g.message_type.name] = (f.name, g.name)
+                out[message_type(g).name] = (f.name, g.name)
     return out
 
 
 _PATHS = _event_paths()
 
 
-@cache
+_EVENT_PLANS: dict[type, tuple[tuple[str, ...], Descriptor]] = {}
+
+
 def _event_plan(cls: type) -> tuple[tuple[str, ...], Descriptor]:
-    path = _PATHS.get(cls.__name__)
-    if path is None:
-        raise TypeError(f"Event has no message named {cls.__name__}")
-    desc = table_pb2.Event.DESCRIPTOR
-    for name in path:
-        desc = desc.fields_by_name[name].message_type
-    return path, desc
+    plan = _EVENT_PLANS.get(cls)
+    if plan is None:
+        path = _PATHS.get(cls.__name__)
+        if path is None:
+            raise TypeError(f"Event has no message named {cls.__name__}")
+        desc = table_pb2.Event.DESCRIPTOR
+        for name in path:
+            desc = message_type(desc.fields_by_name[name])
+        plan = _EVENT_PLANS[cls] = path, desc
+    return plan
 
 
 def event_message(seq: int, event: Event, viewer: int | None, replay: bool = False) -> table_pb2.Event:
@@ -355,7 +372,7 @@ def record(msg: Message, cls: type[R]) -> R:
     hints = typing.get_type_hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        fd = msg.DESCRIPTOR.fields_by_name[f.name]
+        fd = typing.cast(FieldDescriptor, msg.DESCRIPTOR.fields_by_name[f.name])
         values[f.name] = _python(getattr(msg, f.name), hints[f.name], fd, msg)
     return cls(**values)
 
@@ -373,7 +390,8 @@ def _python(value: Any, hint: Any, fd: FieldDescriptor, parent: Message) -> Any:
         return tuple(_one(v, item, fd) for v in value)
     if origin is not None and issubclass(origin, Mapping):
         k, item = args
-        return {k(key): _one(v, item, fd.message_type.fields_by_name["value"]) for key, v in value.items()}
+        value_fd = message_type(fd).fields_by_name["value"]
+        return {k(key): _one(v, item, value_fd) for key, v in value.items()}
     return _one(value, hint, fd)
 
 
@@ -383,7 +401,7 @@ def _one(value: Any, hint: Any, fd: FieldDescriptor) -> Any:
     if hint is Action:
         return action_of(value)
     if fd.type == FieldDescriptor.TYPE_ENUM:
-        text = enum_value(fd.enum_type, value)
+        text = enum_value(enum_type(fd), value)
         return hint(text) if isinstance(hint, type) and issubclass(hint, enum.Enum) else text
     if dataclasses.is_dataclass(hint):
         return record(value, hint)  # type: ignore[arg-type]

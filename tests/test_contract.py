@@ -12,9 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_stubs_in_the_tree_match_what_the_protos_generate(tmp_path: Path) -> None:
     protos = sorted(str(p.relative_to(ROOT / "proto")) for p in (ROOT / "proto").rglob("*.proto"))
     assert protos, "no .proto files found"
+    bin_dir = Path(sys.executable).parent
     subprocess.run(
         [sys.executable, "-m", "grpc_tools.protoc", "-Iproto", f"--python_out={tmp_path}",
-         f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}", *[f"proto/{p}" for p in protos]],
+         f"--grpc_python_out={tmp_path}",
+         f"--plugin=protoc-gen-mypy={bin_dir / 'protoc-gen-mypy'}", f"--mypy_out={tmp_path}",
+         f"--plugin=protoc-gen-mypy_grpc={bin_dir / 'protoc-gen-mypy_grpc'}", f"--mypy_grpc_out={tmp_path}",
+         *[f"proto/{p}" for p in protos]],
         cwd=ROOT, check=True,
     )
     generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.py*"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from rich.console import RenderableType
@@ -62,7 +63,7 @@ class Board(Widget):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         return Text(str(view))
 
-    def around(self, panels: dict[int, RenderableType], centre: RenderableType, rightwards: bool) -> Table:
+    def around(self, panels: Mapping[int, RenderableType], centre: RenderableType, rightwards: bool) -> Table:
         """Seats around the table with the viewer at the bottom; ``rightwards``: play turns right."""
         n = len(panels)
         ref = self.seat if self.seat is not None else 0
