@@ -85,7 +85,7 @@ class Load:
                 summary = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
                     game="cacho", seats=4, bots=0, turn_seconds=3600,
                     options={"chips": common_pb2.OptionValue(number=50)}))
-                tid = summary.id
+                tid = summary.table.id
                 seats = []
                 for s in range(4):
                     r = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=tid, name=f"c{s}"))

@@ -75,7 +75,7 @@ class Soak:
             else:
                 s = await self.lobby_stub().CreateTable(lobby_pb2.CreateTableRequest(
                     game="cacho", seats=4, bots=4, bot_delay_ms=bot_delay_ms))
-                self.tables.append(s.id)
+                self.tables.append(s.table.id)
         for table in self.tables:
             for _ in range(2):
                 await self.join(table)

@@ -45,11 +45,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
 
-    limits = Limits(args.max_actions, args.max_chat, args.max_tables)
+    limits = Limits(args.max_actions, args.max_chat, args.max_tables, args.max_streams,
+                    args.max_streams_per_address)
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
-                                  tls=tls, announce=not args.no_announce, limits=limits))
+                                  tls=tls, announce=not args.no_announce, limits=limits,
+                                  idle_minutes=args.idle_minutes))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -191,7 +193,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
     if not path.exists():
         print(f"cardtui: there is no store at {path}.", file=sys.stderr)
         return 1
-    store = Store(path)
+    store = Store(path, read_only=True)
     n = 0
     with contextlib.ExitStack() as stack:
         stack.callback(store.close)
@@ -219,11 +221,17 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help="pause after a hand ends, so people see the result")
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
-                   help="actions per second one connection may send (default 20)")
+                   help="actions per second one address may send (default 20)")
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
-                   help="chat lines per second one connection may send (default 2)")
+                   help="chat lines per second one address may send (default 2)")
     s.add_argument("--max-tables", type=float, default=20.0, metavar="N",
-                   help="tables one connection may open in a burst; then one every 3 s (default 20)")
+                   help="tables one address may open in a burst; then one every 3 s (default 20)")
+    s.add_argument("--max-streams", type=int, default=64, metavar="N",
+                   help="table streams one connection may hold open (default 64)")
+    s.add_argument("--max-streams-per-address", type=int, default=256, metavar="N",
+                   help="table streams one address may hold open, over all its connections (default 256)")
+    s.add_argument("--idle-minutes", type=int, default=10, metavar="N",
+                   help="a table nobody sits at or watches finishes after this many minutes (default 10)")
     s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help="how much the server logs (default: info)")
     s.add_argument("--tls-cert", metavar="FILE", help="serve TLS with this PEM certificate (see: cardtui cert)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 
@@ -49,6 +49,8 @@ class Connection:
     channel: grpc.aio.Channel
     lobby: lobby_pb2_grpc.LobbyAsyncStub
     table: table_pb2_grpc.TableAsyncStub
+    owned: dict[str, str] = field(default_factory=dict)
+    """Owner tokens of the tables this client created: they close them."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
@@ -67,11 +69,18 @@ class Connection:
     async def info(self) -> lobby_pb2.ServerInfo:
         return await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
 
-    async def tables(self) -> list[common_pb2.TableSummary]:
-        return list((await self.lobby.ListTables(lobby_pb2.ListTablesRequest(), timeout=5)).tables)
+    async def tables(self, include_finished: bool = False) -> list[common_pb2.TableSummary]:
+        request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
+        return list((await self.lobby.ListTables(request, timeout=5)).tables)
 
     async def create(self, request: lobby_pb2.CreateTableRequest) -> common_pb2.TableSummary:
-        return await self.lobby.CreateTable(request, timeout=5)
+        created = await self.lobby.CreateTable(request, timeout=5)
+        self.owned[created.table.id] = created.owner_token
+        return created.table
+
+    async def close_table(self, table_id: str) -> None:
+        request = lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=self.owned.get(table_id, ""))
+        await self.lobby.CloseTable(request, timeout=5)
 
     async def join(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
         return await self.lobby.JoinTable(

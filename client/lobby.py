@@ -45,6 +45,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", "New table"),
         Binding("enter", "join", "Sit"),
         Binding("s", "spectate", "Watch"),
+        Binding("c", "close", "Close table"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
@@ -63,6 +64,10 @@ class LobbyScreen(Screen[None]):
         table.add_columns("Table", "Game", "Name", "Seats", "Watching", "Status")
         yield table
         yield Static("No tables yet: press n to create one.", id="empty-hint")
+        yield Static("Finished tables (their hands are kept)", id="finished-title")
+        done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
+        done.add_columns("Table", "Game", "Name", "Seats")
+        yield done
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -74,7 +79,7 @@ class LobbyScreen(Screen[None]):
         try:
             if self.info is None:
                 self.info = await self.conn.info()
-            tables = await self.conn.tables()
+            tables = await self.conn.tables(include_finished=True)
         except Exception as err:
             self.query_one("#server-line", Static).update(Text(f"{self.conn.target}: {error_text(err)}", style="red"))
             return
@@ -87,7 +92,16 @@ class LobbyScreen(Screen[None]):
         grid.clear()
         self.rows = []
         titles = {g.name: g.title for g in self.info.games}
+        finished = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED]
+        done = self.query_one("#finished", DataTable)
+        done.clear()
+        for t in finished:
+            done.add_row(Text(t.id, style="dim"), Text(titles.get(t.game, t.game), style="dim"),
+                         Text(t.name, style="dim"), Text(str(len(t.seats)), style="dim"))
+        done.display = self.query_one("#finished-title", Static).display = bool(finished)
         for t in tables:
+            if t.status == common_pb2.TABLE_STATUS_FINISHED:
+                continue
             grid.add_row(
                 Text(t.id), Text(titles.get(t.game, t.game)), Text(t.name), Text(seats_text(t)),
                 Text(str(t.spectators)), Text(STATUS.get(t.status, "") + (" 🔒" if t.has_password else "")),
@@ -114,9 +128,23 @@ class LobbyScreen(Screen[None]):
         if table_id:
             self.post_message(OpenTable(table_id, spectate=True))
 
-    @on(DataTable.RowSelected)
+    @on(DataTable.RowSelected, "#tables")
     def _row_selected(self) -> None:
         self.action_join()
+
+    async def action_close(self) -> None:
+        table_id = self._selected()
+        if table_id is None:
+            return
+        if table_id not in self.conn.owned:
+            self.notify("Only the table's owner (who created it) may close it.", severity="warning")
+            return
+        try:
+            await self.conn.close_table(table_id)
+        except Exception as err:
+            self.notify(error_text(err), title="Cannot close the table", severity="error")
+            return
+        await self.action_refresh()
 
     def action_new(self) -> None:
         if self.info is None:

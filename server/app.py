@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2
+from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.server.limits import Limits, RateLimiter
 from cardtui.server.room import Room
@@ -27,6 +28,8 @@ log = logging.getLogger("cardtui.server")
 
 MAX_MESSAGE = 64 * 1024
 SERVER_OPTIONS = [
+    # A second server on a port already taken must fail, not share the port (grpc's default).
+    ("grpc.so_reuseport", 0),
     ("grpc.max_receive_message_length", MAX_MESSAGE),
     ("grpc.max_concurrent_streams", 10_000),
     # A restart or a reconnect storm opens thousands of streams at once; past these limits
@@ -39,6 +42,26 @@ SERVER_OPTIONS = [
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
 ]
+
+
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def serve_reflection_v1(server: grpc.aio.Server, names: tuple[str, ...]) -> None:
+    """Server reflection as ``grpc.reflection.v1`` too, which current tools ask for first.
+
+    grpcio-reflection ships only ``v1alpha``; the two versions' messages are the same field
+    for field, so the ``v1alpha`` servicer answers ``v1`` requests byte for byte.
+    """
+    servicer = _AioReflection(names)
+    handler = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": handler}),)
+    )
 
 
 def default_db() -> Path:
@@ -78,14 +101,23 @@ async def start(
     announce: bool = False,
     announce_interfaces: list[str] | None = None,
     limits: Limits | None = None,
+    idle_minutes: int = 10,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked."""
     store = Store(db if db is not None else default_db())
-    room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay)
-    restored = room.restore()
-    if restored:
-        log.info("restored %d tables from %s", restored, store.path)
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
+    try:
+        if tls is not None:
+            cert, key = tls
+            bound = server.add_secure_port(f"{host}:{port}", grpc.ssl_server_credentials([(key, cert)]))
+        else:
+            bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        bound = 0
+    if bound == 0:
+        store.close()
+        raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
+    room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes)
     limiter = RateLimiter(limits or Limits())
     register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"])
     register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"])
@@ -96,16 +128,14 @@ async def start(
         table_pb2.DESCRIPTOR.services_by_name["Table"].full_name,
         health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
         reflection.SERVICE_NAME,
+        REFLECTION_V1,
     )
     reflection.enable_server_reflection(names, server)
-    if tls is not None:
-        cert, key = tls
-        bound = server.add_secure_port(f"{host}:{port}", grpc.ssl_server_credentials([(key, cert)]))
-    else:
-        bound = server.add_insecure_port(f"{host}:{port}")
-    if bound == 0:
-        store.close()
-        raise OSError(f"Cannot listen on {host}:{port}; is another server there?")
+    serve_reflection_v1(server, names)
+    restored = room.restore()
+    if restored:
+        log.info("restored %d tables from %s", restored, store.path)
+    room.start_sweeping()
     await server.start()
     # Table state is long-lived and allocation is constant: move what exists now out of the
     # collector's sight and collect less often, so a full collection never stalls a table.
@@ -134,6 +164,7 @@ async def serve_forever(
     announce: bool = False,
     announce_interfaces: list[str] | None = None,
     limits: Limits | None = None,
+    idle_minutes: int = 10,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
     stop = asyncio.Event()
@@ -141,7 +172,8 @@ async def serve_forever(
     for sig in (signal.SIGINT, signal.SIGTERM):  # before anyone is told where we are
         loop.add_signal_handler(sig, stop.set)
     running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay,
-                          tls=tls, announce=announce, announce_interfaces=announce_interfaces, limits=limits)
+                          tls=tls, announce=announce, announce_interfaces=announce_interfaces, limits=limits,
+                          idle_minutes=idle_minutes)
     secure = ", TLS" if tls else ""
     print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure})", flush=True)
     await stop.wait()

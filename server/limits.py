@@ -1,4 +1,8 @@
-"""Per-connection rate limits: a token bucket per peer and kind of request."""
+"""Limits per address: a token bucket per address and kind of request, and streams held.
+
+Keyed by the peer's address, not its connection, so that opening a new connection does not
+reset them.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ class Limits:
     acts_per_second: float = 20.0
     chats_per_second: float = 2.0
     tables_per_minute: float = 20.0
-    """Tables one connection may open: a burst of this many, then one every 3 s."""
+    """Tables one address may open: a burst of this many, then one every 3 s."""
+    streams_per_connection: int = 64
+    streams_per_address: int = 256
 
 
 @dataclass
@@ -33,8 +39,18 @@ class Bucket:
         return False
 
 
+def address(peer: str) -> str:
+    """The address part of a gRPC peer ("ipv4:10.0.0.5:51234" → "10.0.0.5", "ipv6:[::1]:5" → "::1")."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv6" and rest.startswith("["):
+        return rest[1:].split("]", 1)[0]
+    if kind == "ipv4":
+        return rest.rsplit(":", 1)[0]
+    return peer
+
+
 class RateLimiter:
-    """Buckets keyed by (peer, kind); peers that go quiet are forgotten."""
+    """Buckets keyed by (address, kind); addresses that go quiet are forgotten."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -42,7 +58,7 @@ class RateLimiter:
         self._swept = time.monotonic()
 
     def allow(self, peer: str, kind: str) -> bool:
-        key = (peer, kind)
+        key = (address(peer), kind)
         bucket = self.buckets.get(key)
         if bucket is None:
             if kind == "act":
@@ -64,3 +80,32 @@ class RateLimiter:
         self._swept = now
         for key in [k for k, b in self.buckets.items() if now - b.stamp > 120]:
             del self.buckets[key]
+
+
+class StreamCounter:
+    """Table streams open, per connection and per address, within the limits."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.by_peer: dict[str, int] = {}
+        self.by_address: dict[str, int] = {}
+
+    def open(self, peer: str) -> str | None:
+        """Count a new stream; or the sentence saying why it may not open."""
+        host = address(peer)
+        if self.by_peer.get(peer, 0) >= self.limits.streams_per_connection:
+            return f"This connection has {self.limits.streams_per_connection} table streams open; close one first."
+        if self.by_address.get(host, 0) >= self.limits.streams_per_address:
+            return f"Your address has {self.limits.streams_per_address} table streams open; close one first."
+        self.by_peer[peer] = self.by_peer.get(peer, 0) + 1
+        self.by_address[host] = self.by_address.get(host, 0) + 1
+        return None
+
+    def close(self, peer: str) -> None:
+        host = address(peer)
+        for counts, key in ((self.by_peer, peer), (self.by_address, host)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)

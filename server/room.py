@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import logging
@@ -9,19 +10,25 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cardtui.engine.core import InvalidOptions, JsonObject
+from cardtui.engine.core import InvalidOptions, JsonObject, Rules
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
 from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, ResourceExhausted, quote
-from cardtui.server.store import Store
+from cardtui.server.store import SavedTable, Store
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import clean_name
+from cardtui.v1 import common_pb2
 
 log = logging.getLogger("cardtui.room")
 
 MAX_TABLES = 2000
+"""Open tables; finished ones do not count."""
+FINISHED_KEPT = 500
+"""Finished tables the lobby lists (their hands stay in the store whatever the number)."""
 DEFAULT_TURN = 30.0
 DEFAULT_BOT_DELAY = 1.0
+DEFAULT_IDLE = 10
+SWEEP_SECONDS = 15.0
 
 
 def digest(password: str) -> str:
@@ -48,13 +55,19 @@ class Room:
         store: Store,
         bot_delay: float = DEFAULT_BOT_DELAY,
         next_hand_delay: float = 4.0,
+        idle_minutes: int = DEFAULT_IDLE,
     ) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
+        """Open tables."""
+        self.finished: dict[str, common_pb2.TableSummary] = {}
+        """Tables that have closed for good, newest last."""
         self.tokens: dict[str, Pass] = {}
         self.bot_delay = bot_delay
         self.next_hand_delay = next_hand_delay
+        self.idle_minutes = idle_minutes
         self._log_n: dict[str, int] = {}
+        self._sweeper: asyncio.TimerHandle | None = None
 
     def create(
         self,
@@ -68,7 +81,9 @@ class Room:
         password: str = "",
         private: bool = False,
         away_after: int = 0,
-    ) -> Table:
+        idle_minutes: int = 0,
+    ) -> tuple[Table, str]:
+        """A new table, and the owner token that may close it."""
         rules = GAMES.get(game)
         if rules is None:
             raise InvalidArgument(f"There is no game called {quote(game)}; try one of: {', '.join(GAMES)}.")
@@ -87,6 +102,8 @@ class Room:
             raise InvalidArgument("Missed turns before a bot steps in must be between 1 and 100.")
         if not -1 <= bot_delay_ms <= 60_000:
             raise InvalidArgument("The bot delay must be between 0 and 60000 ms.")
+        if not -1 <= idle_minutes <= 24 * 60:
+            raise InvalidArgument("Idle minutes before a table finishes must be between 1 and 1440 (-1: never).")
         try:
             checked = rules.check_options(options)
             name = clean_name(name or f"{rules.title} table")
@@ -104,7 +121,10 @@ class Room:
             password=digest(password) if password else "",
             private=private,
             away_after=away_after or 2,
+            idle_minutes=idle_minutes or self.idle_minutes,
         )
+        owner = new_token()
+        config.owner = digest(owner)
         table_id = secrets.token_hex(4)
         table = Table(table_id, rules, config, self)
         self.tables[table_id] = table
@@ -112,7 +132,46 @@ class Room:
         self.seats(table)
         log.info("table %s opened: %s, %d seats, %d bots", table_id, game, seats, bots)
         table.open()
-        return table
+        return table, owner
+
+    # -- a table's end ---------------------------------------------------------------------
+    def close_table(self, table_id: str, owner_token: str) -> None:
+        table = self.table(table_id)
+        if not table.config.owner or not secrets.compare_digest(table.config.owner, digest(owner_token)):
+            raise PermissionDenied("Only the table's owner (who created it) may close it.")
+        self.finish(table, "The table's owner closed it.")
+
+    def finish(self, table: Table, reason: str) -> None:
+        """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished."""
+        table.finish(reason)
+        for token in [t for t, g in self.tokens.items() if g.table is table]:
+            del self.tokens[token]
+        self.store.finish(table.id)
+        del self.tables[table.id]
+        self._log_n.pop(table.id, None)
+        self._remember(table)
+        log.info("table %s finished: %s", table.id, reason)
+
+    def _remember(self, table: Table) -> None:
+        self.finished[table.id] = table.summary()
+        while len(self.finished) > FINISHED_KEPT:
+            del self.finished[next(iter(self.finished))]
+
+    def sweep(self, now: float) -> None:
+        """Finish every table that has gone its idle minutes with nobody seated or watching."""
+        for table in list(self.tables.values()):
+            minutes = table.config.idle_minutes
+            if minutes >= 0 and table.idle_for(now) >= minutes * 60:
+                self.finish(table, f"Nobody was at the table for {minutes} minutes.")
+
+    def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
+        loop = asyncio.get_running_loop()
+
+        def tick() -> None:
+            self.sweep(loop.time())
+            self._sweeper = loop.call_later(every, tick)
+
+        self._sweeper = loop.call_later(every, tick)
 
     # -- the journal: what a restart needs ---------------------------------------------
     def step(self, table: Table, step: Step, seq: int) -> None:
@@ -135,31 +194,51 @@ class Room:
         self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seating.seats])
 
     def restore(self) -> int:
-        """Bring back every stored table where it was: seats, tokens, the match in play."""
+        """Bring back every stored table where it was: seats, tokens, the match in play.
+
+        A table that cannot be brought back is set aside as damaged (logged, kept in the store)
+        and the server starts with the rest.
+        """
         for saved in self.store.saved_tables():
             rules = GAMES.get(saved.game)
             if rules is None:
                 log.warning("table %s: game %r is no longer offered; not restored", saved.id, saved.game)
                 continue
-            config = TableConfig(**saved.config)
-            config.next_hand_delay = self.next_hand_delay
-            table = Table(saved.id, rules, config, self)
-            for index, name, bot, away in saved.seats:
-                seat = table.seating[index]
-                seat.name, seat.bot, seat.away = name, bot, away
-            table.seating.changed()
-            for token, seat_no, name in saved.tokens:
-                if seat_no is None:
-                    table.spectators[token] = name
-                else:
-                    table.seating[seat_no].token = token
-                self.tokens[token] = Pass(table, seat_no, name)
-            self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
-            self.tables[saved.id] = table
-            steps = [((kind, seat_no, data), seq) for _, kind, seat_no, data, seq in saved.log]
-            table.restore(steps, saved.hands, saved.seq)
-            log.info("table %s restored at event %d", saved.id, table.seq)
+            try:
+                self._restore_one(saved, rules)
+            except Exception as e:  # a store written by a broken or older server: keep it aside
+                self.tables.pop(saved.id, None)
+                for token in [t for t, g in self.tokens.items() if g.table.id == saved.id]:
+                    del self.tokens[token]
+                reason = f"{type(e).__name__}: {e}"
+                self.store.set_aside(saved.id, reason)
+                log.error("table %s could not be restored and is set aside as damaged (%s)", saved.id, reason)
         return len(self.tables)
+
+    def _restore_one(self, saved: SavedTable, rules: Rules) -> None:
+        known = {f.name for f in dataclasses.fields(TableConfig)}
+        config = TableConfig(**{k: v for k, v in saved.config.items() if k in known})
+        config.next_hand_delay = self.next_hand_delay
+        table = Table(saved.id, rules, config, self)
+        for index, name, bot, away in saved.seats:
+            seat = table.seating[index]
+            seat.name, seat.bot, seat.away = name, bot, away
+        table.seating.changed()
+        if saved.finished:
+            table.closed = True
+            self._remember(table)
+            return
+        for token, seat_no, name in saved.tokens:
+            if seat_no is None:
+                table.spectators[token] = name
+            else:
+                table.seating[seat_no].token = token
+            self.tokens[token] = Pass(table, seat_no, name)
+        self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
+        self.tables[saved.id] = table
+        steps = [((kind, seat_no, data), seq) for _, kind, seat_no, data, seq in saved.log]
+        table.restore(steps, saved.hands, saved.seq)
+        log.info("table %s restored at event %d", saved.id, table.seq)
 
     def table(self, table_id: str) -> Table:
         try:
@@ -227,5 +306,7 @@ class Room:
             log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat)
 
     def shutdown(self, reason: str) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             table.shutdown(reason)

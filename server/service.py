@@ -15,10 +15,10 @@ from cardtui import __version__
 from cardtui.engine.games import GAMES
 from cardtui.server import wire
 from cardtui.server.errors import InvalidArgument, Refusal, ResourceExhausted
-from cardtui.server.limits import RateLimiter
+from cardtui.server.limits import RateLimiter, StreamCounter
 from cardtui.server.room import Room
 from cardtui.server.text import clean_chat
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 log = logging.getLogger("cardtui.service")
 
@@ -47,9 +47,12 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables))
 
     async def ListTables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
-        return lobby_pb2.ListTablesResponse(tables=[t.summary() for t in self.room.tables.values()])
+        tables = [t.summary() for t in self.room.tables.values()]
+        if request.include_finished:
+            tables += reversed(self.room.finished.values())
+        return lobby_pb2.ListTablesResponse(tables=tables)
 
-    async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> common_pb2.TableSummary:
+    async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         limit(self.limiter, context, "table", "This connection has opened tables too fast; wait a little.")
         options = {}
         for key, value in request.options.items():
@@ -57,7 +60,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             if raw is None:
                 raise InvalidArgument(f"The option {key[:40]!r} has no value.")
             options[key] = raw
-        table = self.room.create(
+        table, owner = self.room.create(
             request.game,
             request.name,
             request.seats,
@@ -68,8 +71,9 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             request.password,
             request.private,
             request.away_after,
+            request.idle_minutes,
         )
-        return table.summary()
+        return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
         seat = request.seat if request.HasField("seat") else -1
@@ -85,17 +89,26 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.room.leave(request.token)
         return lobby_pb2.LeaveResponse()
 
+    async def CloseTable(self, request: lobby_pb2.CloseTableRequest, context: Any) -> lobby_pb2.CloseTableResponse:
+        self.room.close_table(request.table_id, request.owner_token)
+        return lobby_pb2.CloseTableResponse()
+
 
 class TableService(table_pb2_grpc.TableServicer):
     def __init__(self, room: Room, limiter: RateLimiter) -> None:
         self.room = room
         self.limiter = limiter
+        self.streams = StreamCounter(limiter.limits)
 
     async def Subscribe(  # type: ignore[override]  # yields messages already serialized
         self, request: table_pb2.SubscribeRequest, context: Any
     ) -> AsyncIterator[bytes]:
         grant = self.room.grant(request.token)
         table = grant.table
+        peer = context.peer()
+        refused = self.streams.open(peer)
+        if refused is not None:
+            raise ResourceExhausted(refused)
         if grant.seat is not None:
             table.back(grant.seat)
         sub, opening = table.subscribe(request.token, grant.seat, request.after_seq)
@@ -115,6 +128,7 @@ class TableService(table_pb2_grpc.TableServicer):
                     return
         finally:
             table.fanout.unsubscribe(sub)
+            self.streams.close(peer)
 
     async def Act(self, request: table_pb2.ActRequest, context: Any) -> table_pb2.ActResponse:
         limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")

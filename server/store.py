@@ -6,13 +6,15 @@ replace SQLite by configuration when one host is no longer enough.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from cardtui.engine.history import dumps
 
@@ -23,7 +25,9 @@ CREATE TABLE IF NOT EXISTS tables (
     name TEXT NOT NULL,
     config TEXT NOT NULL,
     created REAL NOT NULL,
-    seq INTEGER NOT NULL DEFAULT 0
+    seq INTEGER NOT NULL DEFAULT 0,
+    finished REAL,
+    damaged TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
@@ -72,25 +76,64 @@ class SavedTable:
     hands: int
     seq: int
     """The last event number the table handed out."""
+    finished: bool
+    """The table has closed for good: its hands are kept, nobody plays there."""
+
+
+def _hold(lock: Path) -> IO[str]:
+    """Take the store's lock file, or say who holds it."""
+    handle = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 - held open while the store is
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise StoreInUse(
+            f"The store {str(lock)[:-5]} is in use by another cardtui server ({holder}); "
+            "stop it first, or give this one another --db."
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}")
+    handle.flush()
+    return handle
+
+
+class StoreInUse(OSError):
+    """Another server holds this store: two servers on one store would play the same tables twice."""
 
 
 class Store:
-    """Tables and hand histories in one SQLite file (``:memory:`` for a throwaway)."""
+    """Tables and hand histories in one SQLite file (``:memory:`` for a throwaway).
 
-    def __init__(self, path: str | Path) -> None:
+    One server at a time: a lock file beside the store is held while it is open.
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        """Open (or create) the store; ``read_only`` reads beside a running server, taking no lock."""
+        self._lock: IO[str] | None = None
+        self.path = str(path)
+        if read_only:
+            self.db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            return
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.path = str(path)
+            self._lock = _hold(Path(f"{path}.lock"))
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        if "seq" not in columns:  # a store from before event numbers were kept
-            self.db.execute("ALTER TABLE tables ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")
+        for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT")):
+            if column not in columns:  # a store from an earlier version
+                self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def add_table(self, table_id: str, game: str, name: str, config: Mapping[str, Any]) -> None:
         self.db.execute(
@@ -131,14 +174,26 @@ class Store:
         """The last event number a table handed out, so a restart never hands it out again."""
         self.db.execute("UPDATE tables SET seq = ? WHERE id = ?", (seq, table_id))
 
+    def finish(self, table_id: str) -> None:
+        """A table closes for good: what a restart would need to bring it back goes, its hands stay."""
+        self.db.execute("UPDATE tables SET finished = ? WHERE id = ?", (time.time(), table_id))
+        self.db.execute("DELETE FROM log WHERE table_id = ?", (table_id,))
+        self.db.execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
+
+    def set_aside(self, table_id: str, reason: str) -> None:
+        """A table that cannot be brought back is kept as damaged, out of the way, for a person to look at."""
+        self.db.execute("UPDATE tables SET damaged = ? WHERE id = ?", (reason[:500], table_id))
+
     def trim_log(self, table_id: str, before: int) -> None:
         """A new match makes the old one's steps unnecessary for a restart."""
         self.db.execute("DELETE FROM log WHERE table_id = ? AND n < ?", (table_id, before))
 
     def saved_tables(self) -> list[SavedTable]:
         out = []
-        rows = self.db.execute("SELECT id, game, name, config, seq FROM tables ORDER BY created").fetchall()
-        for table_id, game, name, config, seq in rows:
+        rows = self.db.execute(
+            "SELECT id, game, name, config, seq, finished FROM tables WHERE damaged IS NULL ORDER BY created"
+        ).fetchall()
+        for table_id, game, name, config, seq, finished in rows:
             seats = self.db.execute(
                 "SELECT seat, name, bot, away FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
             ).fetchall()
@@ -157,6 +212,7 @@ class Store:
                     tokens=[(str(t), None if s is None else int(s), str(n)) for t, s, n in tokens],
                     hands=self.count_hands(table_id),
                     seq=int(seq),
+                    finished=finished is not None,
                 )
             )
         return out

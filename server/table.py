@@ -55,6 +55,10 @@ class TableConfig:
     next_hand_delay: float = 4.0
     password: str = ""
     private: bool = False
+    idle_minutes: int = 10
+    """With nobody seated or watching this long, the table finishes (-1: never)."""
+    owner: str = ""
+    """The digest of the token that may close the table."""
 
 
 Step = tuple[str, int | None, dict[str, Any]]
@@ -94,6 +98,8 @@ class Table:
         self.hands_played = 0
         self.matches = 0
         self.closed = False
+        self.idle_since: float | None = None
+        """When the last person left (the loop's clock); None while someone is here."""
 
     @property
     def seq(self) -> int:
@@ -356,6 +362,26 @@ class Table:
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:
         return self.fanout.subscribe(token, seat, after_seq, self.summary())
+
+    @property
+    def present(self) -> bool:
+        """Someone is here: a person seated (even away), or a watcher, or a stream open."""
+        return self.seating.people > 0 or bool(self.spectators) or bool(self.fanout.subscribers)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds the table has gone with nobody here (0 while someone is)."""
+        if self.present:
+            self.idle_since = None
+            return 0.0
+        if self.idle_since is None:
+            self.idle_since = now
+        return now - self.idle_since
+
+    def finish(self, reason: str) -> None:
+        """The table closes for good: play stops, every stream ends, its hands are kept."""
+        self.closed = True
+        self.pacer.stop()
+        self.fanout.end(reason, resubscribe=False)
 
     def shutdown(self, reason: str) -> None:
         """The server is going away: timers stop, streams are told to come back later."""

@@ -115,5 +115,5 @@ def act(kind_: int, **fields: Any) -> common_pb2.Action:
 
 async def create(running: Running, **fields: Any) -> str:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
-        summary = await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(**fields))
-    return summary.id
+        created = await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(**fields))
+    return created.table.id

@@ -184,12 +184,17 @@ Global___ServerInfo: _TypeAlias = ServerInfo  # noqa: Y015
 class ListTablesRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    INCLUDE_FINISHED_FIELD_NUMBER: _builtins.int
+    include_finished: _builtins.bool
+    """also the tables that have closed (their hands are kept)"""
     def __init__(
         self,
+        *,
+        include_finished: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_finished", b"include_finished"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -250,6 +255,7 @@ class CreateTableRequest(_message.Message):
     PASSWORD_FIELD_NUMBER: _builtins.int
     PRIVATE_FIELD_NUMBER: _builtins.int
     AWAY_AFTER_FIELD_NUMBER: _builtins.int
+    IDLE_MINUTES_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     name: _builtins.str
     seats: _builtins.int
@@ -265,6 +271,10 @@ class CreateTableRequest(_message.Message):
     """refuses spectators"""
     away_after: _builtins.int
     """missed turns in a row before a bot plays for a person; 0: 2"""
+    idle_minutes: _builtins.int
+    """Minutes a table may go with nobody seated or watching before it finishes; 0: the
+    server's default (10), -1: never (a server may refuse that).
+    """
     @_builtins.property
     def options(self) -> _containers.MessageMap[_builtins.str, _common_pb2.OptionValue]:
         """by GameInfo.options; missing ones take their defaults"""
@@ -282,16 +292,78 @@ class CreateTableRequest(_message.Message):
         password: _builtins.str = ...,
         private: _builtins.bool = ...,
         away_after: _builtins.int = ...,
+        idle_minutes: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "bot_delay_ms", b"bot_delay_ms"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "away_after", b"away_after", "bot_delay_ms", b"bot_delay_ms", "bots", b"bots", "game", b"game", "name", b"name", "options", b"options", "password", b"password", "private", b"private", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "away_after", b"away_after", "bot_delay_ms", b"bot_delay_ms", "bots", b"bots", "game", b"game", "idle_minutes", b"idle_minutes", "name", b"name", "options", b"options", "password", b"password", "private", b"private", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__bot_delay_ms: _TypeAlias = _typing.Literal["bot_delay_ms"]  # noqa: Y015
     _WhichOneofArgType__bot_delay_ms: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__bot_delay_ms) -> _WhichOneofReturnType__bot_delay_ms | None: ...
 
 Global___CreateTableRequest: _TypeAlias = CreateTableRequest  # noqa: Y015
+
+@_typing.final
+class CreatedTable(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_FIELD_NUMBER: _builtins.int
+    OWNER_TOKEN_FIELD_NUMBER: _builtins.int
+    owner_token: _builtins.str
+    """closes the table (CloseTable); keep it, it is not shown again"""
+    @_builtins.property
+    def table(self) -> _common_pb2.TableSummary: ...
+    def __init__(
+        self,
+        *,
+        table: _common_pb2.TableSummary | None = ...,
+        owner_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["owner_token", b"owner_token", "table", b"table"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreatedTable: _TypeAlias = CreatedTable  # noqa: Y015
+
+@_typing.final
+class CloseTableRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    OWNER_TOKEN_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    owner_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        owner_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["owner_token", b"owner_token", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CloseTableRequest: _TypeAlias = CloseTableRequest  # noqa: Y015
+
+@_typing.final
+class CloseTableResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CloseTableResponse: _TypeAlias = CloseTableResponse  # noqa: Y015
 
 @_typing.final
 class JoinTableRequest(_message.Message):

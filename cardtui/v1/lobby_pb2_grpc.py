@@ -3,7 +3,6 @@
 import grpc
 import warnings
 
-from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
 from cardtui.v1 import lobby_pb2 as cardtui_dot_v1_dot_lobby__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -49,7 +48,7 @@ class LobbyStub:
         self.CreateTable = channel.unary_unary(
                 '/cardtui.v1.Lobby/CreateTable',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.CreateTableRequest.SerializeToString,
-                response_deserializer=cardtui_dot_v1_dot_common__pb2.TableSummary.FromString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.CreatedTable.FromString,
                 _registered_method=True)
         self.JoinTable = channel.unary_unary(
                 '/cardtui.v1.Lobby/JoinTable',
@@ -65,6 +64,11 @@ class LobbyStub:
                 '/cardtui.v1.Lobby/Leave',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.LeaveRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.LeaveResponse.FromString,
+                _registered_method=True)
+        self.CloseTable = channel.unary_unary(
+                '/cardtui.v1.Lobby/CloseTable',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableResponse.FromString,
                 _registered_method=True)
 
 
@@ -85,7 +89,8 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateTable(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Open a table; the owner token it returns may close it.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -105,7 +110,14 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Leave(self, request, context):
-        """Give up a seat (a bot plays it on) or stop watching.
+        """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CloseTable(self, request, context):
+        """Finish a table for good (its hands are kept): only with the owner token CreateTable gave.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -127,7 +139,7 @@ def add_LobbyServicer_to_server(servicer, server):
             'CreateTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTable,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.CreateTableRequest.FromString,
-                    response_serializer=cardtui_dot_v1_dot_common__pb2.TableSummary.SerializeToString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.CreatedTable.SerializeToString,
             ),
             'JoinTable': grpc.unary_unary_rpc_method_handler(
                     servicer.JoinTable,
@@ -143,6 +155,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.Leave,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.LeaveRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.LeaveResponse.SerializeToString,
+            ),
+            'CloseTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseTable,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -226,7 +243,7 @@ class Lobby:
             target,
             '/cardtui.v1.Lobby/CreateTable',
             cardtui_dot_v1_dot_lobby__pb2.CreateTableRequest.SerializeToString,
-            cardtui_dot_v1_dot_common__pb2.TableSummary.FromString,
+            cardtui_dot_v1_dot_lobby__pb2.CreatedTable.FromString,
             options,
             channel_credentials,
             insecure,
@@ -308,6 +325,33 @@ class Lobby:
             '/cardtui.v1.Lobby/Leave',
             cardtui_dot_v1_dot_lobby__pb2.LeaveRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.LeaveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/CloseTable',
+            cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.CloseTableResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,7 +3,6 @@
 isort:skip_file
 """
 
-from cardtui.v1 import common_pb2 as _common_pb2
 from cardtui.v1 import lobby_pb2 as _lobby_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
@@ -36,13 +35,16 @@ class LobbyStub:
     def __new__(cls, channel: _aio.Channel) -> LobbyAsyncStub: ...
     GetInfo: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetInfoRequest, _lobby_pb2.ServerInfo]
     ListTables: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]
-    CreateTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _common_pb2.TableSummary]
+    CreateTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]
+    """Open a table; the owner token it returns may close it."""
     JoinTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]
     """Take a seat; the token it returns acts for that seat only."""
     Spectate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.SpectateRequest, _lobby_pb2.JoinResponse]
     """Watch a table; the token it returns acts on nothing."""
     Leave: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LeaveRequest, _lobby_pb2.LeaveResponse]
-    """Give up a seat (a bot plays it on) or stop watching."""
+    """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
+    CloseTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]
+    """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -51,13 +53,16 @@ class LobbyAsyncStub(LobbyStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetInfo: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetInfoRequest, _lobby_pb2.ServerInfo]  # type: ignore[assignment]
     ListTables: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]  # type: ignore[assignment]
-    CreateTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _common_pb2.TableSummary]  # type: ignore[assignment]
+    CreateTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]  # type: ignore[assignment]
+    """Open a table; the owner token it returns may close it."""
     JoinTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]  # type: ignore[assignment]
     """Take a seat; the token it returns acts for that seat only."""
     Spectate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.SpectateRequest, _lobby_pb2.JoinResponse]  # type: ignore[assignment]
     """Watch a table; the token it returns acts on nothing."""
     Leave: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LeaveRequest, _lobby_pb2.LeaveResponse]  # type: ignore[assignment]
-    """Give up a seat (a bot plays it on) or stop watching."""
+    """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
+    CloseTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]  # type: ignore[assignment]
+    """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -81,7 +86,8 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _lobby_pb2.CreateTableRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_common_pb2.TableSummary, _abc.Awaitable[_common_pb2.TableSummary]]: ...
+    ) -> _typing.Union[_lobby_pb2.CreatedTable, _abc.Awaitable[_lobby_pb2.CreatedTable]]:
+        """Open a table; the owner token it returns may close it."""
 
     @_abc_1.abstractmethod
     def JoinTable(
@@ -105,6 +111,14 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.LeaveRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.LeaveResponse, _abc.Awaitable[_lobby_pb2.LeaveResponse]]:
-        """Give up a seat (a bot plays it on) or stop watching."""
+        """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
+
+    @_abc_1.abstractmethod
+    def CloseTable(
+        self,
+        request: _lobby_pb2.CloseTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.CloseTableResponse, _abc.Awaitable[_lobby_pb2.CloseTableResponse]]:
+        """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

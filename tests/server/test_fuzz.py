@@ -87,6 +87,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World
         summary = await lobby.CreateTable(
             lobby_pb2.CreateTableRequest(game=name, seats=n, bots=0, turn_seconds=3600, away_after=100)
         )
+        summary = summary.table
         table = running.room.tables[summary.id]
         for i in range(n):
             r = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=summary.id, name=f"p{i}"))

@@ -207,7 +207,7 @@ async def test_lobby_refusals_use_the_right_codes(server: Running) -> None:
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id="nope", name="ana"))
         assert err.value.code() == grpc.StatusCode.NOT_FOUND
-        t = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1, password="pw"))
+        t = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1, password="pw"))).table
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name="ana", password="no"))
         assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
@@ -219,7 +219,7 @@ async def test_lobby_refusals_use_the_right_codes(server: Running) -> None:
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name="bea", password="pw"))
         assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        private = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", bots=2, private=True))
+        private = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", bots=2, private=True))).table
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=private.id, name="eve"))
         assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
@@ -256,7 +256,18 @@ async def test_health_and_reflection_are_on(server: Running) -> None:
         responses = stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
         async for r in responses:
             names = {s.name for s in r.list_services_response.service}
-            assert {"cardtui.v1.Lobby", "cardtui.v1.Table"} <= names
+            assert {"cardtui.v1.Lobby", "cardtui.v1.Table", "grpc.reflection.v1.ServerReflection"} <= names
+            break
+        # The v1 service answers too (its messages are v1alpha's, field for field).
+        v1 = ch.stream_stream(
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+        )
+        ask = reflection_pb2.ServerReflectionRequest(file_containing_symbol="cardtui.v1.Table")
+        async for r in v1(iter([ask])):
+            files = r.file_descriptor_response.file_descriptor_proto
+            assert files and any(b"cardtui/v1/table.proto" in f for f in files)
             break
 
 
