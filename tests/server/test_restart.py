@@ -61,7 +61,8 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
             lobby, table = lobby_pb2_grpc.LobbyStub(ch), table_pb2_grpc.TableStub(ch)
-            t = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(game=game, seats=n, bots=0, turn_seconds=3600))).table
+            request = lobby_pb2.CreateTableRequest(game=game, seats=n, bots=0, turn_seconds=3600)
+            t = (await lobby.CreateTable(request)).table
             tokens = [(await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name=f"p{i}"))).token
                       for i in range(n)]
             # Play a few actions, always the first legal one of a seat that may act.
