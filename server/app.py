@@ -44,6 +44,26 @@ SERVER_OPTIONS = [
 ]
 
 
+class ClientGone(logging.Filter):
+    """A client that vanished mid-stream (killed, or cut off by keepalive) is one line, not a traceback.
+
+    grpc logs each such stream as an ``ExecuteBatchError`` with its traceback; nothing is
+    wrong with the server when a laptop sleeps, so it is said in a line at INFO.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "ExecuteBatchError" in record.getMessage() or (
+            record.exc_info and record.exc_info[0] is not None and record.exc_info[0].__name__ == "ExecuteBatchError"
+        ):
+            method = record.getMessage().rsplit("[", 1)[-1].rstrip("]") if "[" in record.getMessage() else "a stream"
+            record.msg, record.args = "a client went away mid-stream (%s)", (method,)
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+logging.getLogger("grpc._cython.cygrpc").addFilter(ClientGone())
+
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
 
 
