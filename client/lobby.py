@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
@@ -138,6 +138,9 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
     """Game, seats, bots, options: what a new table needs."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
+    SHORT = 36
+    """Below this many rows (a phone on its side, an 80x24 terminal) the fields lose their borders,
+    so the whole dialog, its Create button included, stays in view and can be tapped."""
 
     def __init__(self, info: lobby_pb2.ServerInfo) -> None:
         super().__init__()
@@ -171,6 +174,18 @@ class CreateTableScreen(ModalScreen[dict[str, Any] | None]):
                 yield Button("Create", variant="primary", id="create")
                 yield Button("Cancel", id="cancel")
             yield Footer()
+
+    def on_mount(self) -> None:
+        self._fit(self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        short = height < self.SHORT
+        self.set_class(short, "-short")
+        for widget in self.query("Input, Select, Button, Checkbox"):
+            widget.compact = short  # type: ignore[attr-defined]
 
     @on(Select.Changed, "#game")
     def _game_changed(self, event: Select.Changed) -> None:

@@ -160,10 +160,10 @@ class WebServer(Server):
         """Serve on an already bound socket (see ``open_socket``)."""
         self.port = int(sock.getsockname()[1])
         app = await self._make_app()
-        self.runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        self.runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=QUIT_SECONDS)
         await self.runner.setup()
         context = ssl_context(*self.tls) if self.tls is not None else None
-        await web.SockSite(self.runner, sock, ssl_context=context, shutdown_timeout=QUIT_SECONDS).start()
+        await web.SockSite(self.runner, sock, ssl_context=context).start()
 
     async def stop(self) -> None:
         """Close every session (their processes quit) and stop listening."""
