@@ -129,10 +129,18 @@ def cmd_web(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         print("cardtui: HTTPS needs both --tls-cert and --tls-key.", file=sys.stderr)
         return 2
-    for given in (args.tls_cert, args.tls_key, args.tls_ca):
-        if given and not Path(given).is_file():
-            print(f"cardtui: there is no file {given}.", file=sys.stderr)
-            return 2
+    try:
+        if args.tls_cert:
+            from cardtui.certs import load_pair
+
+            load_pair(args.tls_cert, args.tls_key)
+        if args.tls_ca:
+            from cardtui.certs import load_ca
+
+            load_ca(args.tls_ca)
+    except ValueError as e:
+        print(f"cardtui: {e}", file=sys.stderr)
+        return 2
     tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
+import os
 import shlex
 import signal
 import socket
@@ -65,7 +66,7 @@ def session_command(target: str, tls_ca: Path | None = None) -> str:
     args = [sys.executable, "-m", "cardtui.cli", "connect", target, "--ask-name"]
     if tls_ca is not None:
         args += ["--tls-ca", str(tls_ca.resolve())]
-    return shlex.join(args)
+    return "exec " + shlex.join(args)  # textual-serve runs it through a shell: no shell left behind
 
 
 def local_target(listen_host: str, port: int) -> str:
@@ -107,7 +108,8 @@ def open_socket(host: str, port: int) -> socket.socket:
     try:
         return socket.create_server((host, port), family=family)
     except OSError as err:
-        raise OSError(f"Cannot listen for browsers on {host}:{port} ({err.strerror or err}).") from err
+        why = os.strerror(err.errno).lower() if err.errno else str(err)
+        raise OSError(f"Cannot listen for browsers on {host}:{port}: {why}.") from err
 
 
 def ssl_context(cert: Path, key: Path) -> ssl.SSLContext:

@@ -169,7 +169,8 @@ async def test_with_a_certificate_the_page_is_https_and_the_socket_wss(
 def test_the_room_has_a_cap_for_all_addresses_too() -> None:
     guests = WebServer("127.0.0.1:1", limits=WebLimits(per_address=4, total=3))
     guests.by_address.update({"192.0.2.1": 2, "192.0.2.2": 1})
-    assert guests.refusal("192.0.2.3") == "The room is full: every browser seat on this server is taken. Try again later."
+    full = "The room is full: every browser seat on this server is taken. Try again later."
+    assert guests.refusal("192.0.2.3") == full
     guests.by_address["192.0.2.2"] = 0
     assert guests.refusal("192.0.2.3") is None
     guests.by_address["192.0.2.2"] = 1
