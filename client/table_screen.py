@@ -64,8 +64,9 @@ class TableScreen(Screen[None]):
         Binding("question_mark", "help", "Rules"),
         Binding("1", "choose(1)", "Act 1-9"),
         *(Binding(str(n), f"choose({n})", show=False) for n in range(2, 10)),
-        Binding("plus,equals_sign", "adjust(1)", "More", show=False),
-        Binding("minus", "adjust(-1)", "Less", show=False),
+        # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
+        Binding("plus,equals_sign", "adjust(1)", "More"),
+        Binding("minus", "adjust(-1)", "Less"),
     ]
 
     def __init__(self, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -79,6 +80,8 @@ class TableScreen(Screen[None]):
         self.deadline: float | None = None
         self.last_seq = 0
         self.log_lines = 0
+        self.adjustable = False
+        """Whether an action on offer has an amount or a kind to change (+/-)."""
 
     @property
     def card_app(self) -> CardApp:
@@ -157,7 +160,12 @@ class TableScreen(Screen[None]):
         board.view = self.view  # type: ignore[attr-defined]
         if not self.spectating:
             handled = getattr(board, "HANDLES", frozenset())
-            self.query_one(ActionBar).legal = [a for a in self.legal if a.type not in handled]
+            bar = self.query_one(ActionBar)
+            bar.legal = [a for a in self.legal if a.type not in handled]
+            adjustable = any(len(group) > 1 for group in bar.choices)
+            if adjustable != self.adjustable:  # the footer offers More/Less only then
+                self.adjustable = adjustable
+                self.refresh_bindings()
         self._tick()
 
     def write_log(self, text: str, kind: str = "") -> None:
@@ -201,6 +209,9 @@ class TableScreen(Screen[None]):
     def action_choose(self, n: int) -> None:
         if not self.spectating:
             self.query_one(ActionBar).choose(n)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.adjustable if action == "adjust" else True
 
     def action_adjust(self, step: int) -> None:
         if not self.spectating:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Static
 from textual.widgets._footer import FooterKey
 
@@ -11,6 +12,7 @@ from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.name_screen import NameScreen, plain_name
 from cardtui.client.table_screen import TableScreen
 from cardtui.server.app import Running
+from tests.conftest import create
 
 SIZE = (80, 24)
 
@@ -19,8 +21,14 @@ def log_text(app: CardApp) -> str:
     return "\n".join(line.text for line in app.screen.query_one("#log").lines)  # type: ignore[attr-defined]
 
 
-def footer_key(app: CardApp, action: str) -> FooterKey:
-    return next(k for k in app.screen.query_one(Footer).query(FooterKey) if k.action.endswith(action))
+async def footer_key(pilot: Pilot[None], action: str) -> FooterKey:
+    """The footer's key for ``action``, once the footer shows it (it recomposes after a change)."""
+    for _ in range(50):
+        keys = [k for k in pilot.app.screen.query_one(Footer).query(FooterKey) if k.action == action]
+        if keys:
+            return keys[0]
+        await pilot.pause(0.02)
+    raise AssertionError(f"no {action!r} in the footer")
 
 
 def test_typed_names_become_plain_text() -> None:
@@ -53,7 +61,7 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.3)
-        assert await pilot.click(footer_key(app, "new"))  # the footer's "n New table"
+        assert await pilot.click(await footer_key(pilot, "new"))  # the footer's "n New table"
         await pilot.pause(0.3)
         assert isinstance(app.screen, CreateTableScreen)
         assert await pilot.click("#create")
@@ -67,6 +75,14 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
             buttons = list(bar.query(ActButton))
             if buttons and bar.choices:
                 assert buttons[0].region.bottom <= SIZE[1] - 1, "the action bar is on screen at 80x24"
+                if not tapped:  # More and Less are in the footer exactly when there is something to change
+                    adjustable = any(len(g) > 1 for g in bar.choices)
+                    for _ in range(50):
+                        await pilot.pause(0.02)
+                        footer = [k.action for k in screen.query_one(Footer).query(FooterKey)]
+                        if ("adjust(1)" in footer) == adjustable and "leave" in footer:
+                            break
+                    assert ("adjust(1)" in footer) == adjustable, (footer, bar.choices)
                 assert await pilot.click(buttons[0])
                 tapped += 1
             if "wins" in log_text(app):
@@ -74,6 +90,36 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
         assert tapped, "a turn came and a tap acted"
         assert "ana " in log_text(app), log_text(app)
         assert "wins" in log_text(app), log_text(app)
-        assert await pilot.click(footer_key(app, "leave"))
+        assert await pilot.click(await footer_key(pilot, "leave"))
         await pilot.pause(0.3)
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change(server: Running) -> None:
+    """Truco's signals share a button cycled by +: a finger cycles them with the footer's More."""
+    table_id = await create(server, game="truco_argentino", seats=2, bots=1)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        await app.open_table(table_id)
+        bar = None
+        for _ in range(200):
+            await pilot.pause(0.03)
+            if isinstance(app.screen, TableScreen):
+                bar = app.screen.query_one(ActionBar)
+                if any(g[0].type == "signal" for g in bar.choices):
+                    break
+        assert bar is not None
+        n = next(i for i, g in enumerate(bar.choices) if g[0].type == "signal")
+        before = str(list(bar.query(ActButton))[n].label)
+        assert await pilot.click(await footer_key(pilot, "adjust(1)"))
+        await pilot.pause(0.1)
+        signal = list(bar.query(ActButton))[n]
+        assert str(signal.label) != before and str(signal.label).startswith(f"{n + 1} ")
+        assert signal.region.bottom <= SIZE[1] - 1, "the keypad fits at 80x24"
+        assert await pilot.click(signal)
+        for _ in range(40):
+            await pilot.pause(0.03)
+            if "ana winks." in log_text(app):
+                break
+        assert "ana winks." in log_text(app)
