@@ -108,7 +108,8 @@ async def test_a_guest_types_a_name_and_reaches_the_lobby(
         await guest.type("\r")
         await guest.until("at least one visible character")
         await guest.type("[red]ana\r")  # markup: shown as plain text
-        await guest.until("No tables yet")
+        await guest.until("games: Cacho")  # the lobby heard from the table server
+        assert "No tables yet" in guest.text
         assert f"[red]ana @ 127.0.0.1:{server.port}" in guest.text
         assert "Seats" in guest.text and "Watching" in guest.text
     finally:
@@ -214,6 +215,41 @@ def test_serve_web_prints_the_page_and_stops_cleanly(tmp_path: Path) -> None:
                 return await r.text()
 
         assert "textual-terminal" in asyncio.run(fetch())
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(15)
+    assert proc.returncode == 0
+
+
+def test_serve_web_with_tls_reaches_the_lobby_over_wss_and_grpc_tls(tmp_path: Path) -> None:
+    cert, key = generate(["localhost"])
+    (tmp_path / "c.pem").write_bytes(cert)
+    (tmp_path / "k.pem").write_bytes(key)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--web", "--web-port", "0",
+         "--tls-cert", str(tmp_path / "c.pem"), "--tls-key", str(tmp_path / "k.pem"),
+         "--db", str(tmp_path / "s.db"), "--no-announce", "--log-level", "warning"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.search(r"web: https://127\.0\.0\.1:(\d+)/", line)
+        assert ", TLS" in line and match, line
+
+        async def visit() -> str:
+            trust = ssl.create_default_context(cadata=cert.decode())
+            async with aiohttp.ClientSession() as session:
+                guest = await open_guest(session, f"wss://127.0.0.1:{match.group(1)}/ws", ssl=trust)
+                try:
+                    await guest.until("Your name at the tables")
+                    await guest.type("bea\r")
+                    await guest.until("games: Cacho")  # the session's client reached the server over TLS
+                    return guest.text
+                finally:
+                    await guest.ws.close()
+
+        assert "bea @ 127.0.0.1:" in asyncio.run(visit())
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(15)
