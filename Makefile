@@ -2,8 +2,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench sim clean
+.PHONY: play test lint proto bench sim clean web-shots
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -11,9 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## Set up, start a local server with bots and open the client at its lobby.
+## Set up, start a local server with bots and open the client at its lobby; it prints the page
+## browsers join at (on this machine; `make play HOST=0.0.0.0` lets guests on the LAN in).
 play: $(STAMP)
-	$(BIN)/cardtui play
+	$(BIN)/cardtui play $(if $(HOST),--host $(HOST))
 
 ## Set up and run every check: lint, types, layering, then the test suite.
 test: $(STAMP) lint
@@ -33,6 +35,12 @@ proto: $(STAMP)
 ## Benchmarks: ratios against baselines measured in the same run.
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## A real browser (Debian's Chromium, headless; installed if missing) joins as a guest:
+## screenshots of the lobby and of a table with a hand dealt, phone and laptop sized, in shots/.
+web-shots: $(STAMP)
+	command -v chromium >/dev/null || $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium'
+	$(BIN)/python -m tools.web_shots --out shots
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, cert, play, sim, history."""
+"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history."""
 
 from __future__ import annotations
 
@@ -47,10 +47,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     limits = Limits(args.max_actions, args.max_chat, args.max_tables, args.max_streams,
                     args.max_streams_per_address)
+    web = None
+    if args.web:
+        from cardtui.server.web import WebLimits, WebOptions
+
+        web = WebOptions(args.web_port, WebLimits(args.web_max_per_address, args.web_max_sessions),
+                         (Path(args.tls_cert), Path(args.tls_key)) if tls else None)
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
-                                  tls=tls, announce=not args.no_announce, limits=limits,
+                                  tls=tls, announce=not args.no_announce, limits=limits, web=web,
                                   idle_minutes=args.idle_minutes))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
@@ -112,7 +118,40 @@ def cmd_connect(args: argparse.Namespace) -> int:
             print(f"cardtui: {chosen.name} does not use TLS; connect without --tls-ca.", file=sys.stderr)
             return 2
         target = chosen.target
-    CardApp(target, args.name, spectate=args.spectate, tls_ca=tls_ca).run()
+    name = args.name if args.name is not None else "" if args.ask_name else _name()
+    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca).run()
+    return 0
+
+
+def cmd_web(args: argparse.Namespace) -> int:
+    """Serve the client to browsers, each session connected to a table server."""
+    from cardtui.client.connection import address
+    from cardtui.server.web import WebLimits, serve_forever
+
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("cardtui: HTTPS needs both --tls-cert and --tls-key.", file=sys.stderr)
+        return 2
+    try:
+        if args.tls_cert:
+            from cardtui.certs import load_pair
+
+            load_pair(args.tls_cert, args.tls_key)
+        if args.tls_ca:
+            from cardtui.certs import load_ca
+
+            load_ca(args.tls_ca)
+    except ValueError as e:
+        print(f"cardtui: {e}", file=sys.stderr)
+        return 2
+    tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    try:
+        asyncio.run(serve_forever(args.host, args.port, address(args.server), tls=tls,
+                                  tls_ca=Path(args.tls_ca) if args.tls_ca else None,
+                                  limits=WebLimits(args.max_per_address, args.max_sessions)))
+    except (OSError, ValueError) as e:  # ssl errors are OSErrors
+        print(f"cardtui: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -137,18 +176,43 @@ def cmd_cert(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """A server on 127.0.0.1 in this process, and the client at its lobby."""
+    """A server in this process (on 127.0.0.1 unless --host), the page for browsers, and the client."""
     from cardtui.client.app import CardApp
     from cardtui.server.app import start
 
-    async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
-        try:
-            running = await start("127.0.0.1", args.port, args.db)
-        except OSError:  # the port is busy: any free one will do
-            running = await start("127.0.0.1", 0, args.db)
-        return f"127.0.0.1:{running.port}", lambda: running.stop(grace=0.5)
+    note = None
+    sock = None
+    if not args.no_web:
+        from cardtui.server.web import describe, open_socket
 
-    CardApp("127.0.0.1", args.name, host=host).run()
+        try:
+            sock = open_socket(args.host, args.web_port)
+        except OSError:  # the port is busy: any free one will do
+            sock = open_socket(args.host, 0)
+        note = f"Guests join from a browser at {describe(args.host, sock.getsockname()[1])}"
+        print(f"cardtui play: {note}", flush=True)
+
+    async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
+        lan = args.host not in ("127.0.0.1", "localhost", "::1")
+        try:
+            running = await start(args.host, args.port, args.db, announce=lan)
+        except OSError:  # the port is busy: any free one will do
+            running = await start(args.host, 0, args.db, announce=lan)
+        from cardtui.server.web import WebServer, local_target
+
+        if sock is None:
+            return local_target(args.host, running.port), lambda: running.stop(grace=0.5)
+
+        guests = WebServer(local_target(args.host, running.port))
+        await guests.start(sock)
+
+        async def stop() -> None:
+            await guests.stop()
+            await running.stop(grace=0.5)
+
+        return local_target(args.host, running.port), stop
+
+    CardApp("127.0.0.1", args.name, host=host, note=note).run()
     return 0
 
 
@@ -238,13 +302,39 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert")
     s.add_argument("--no-announce", action="store_true",
                    help="do not announce the server on the LAN (mDNS); players then need HOST:PORT")
+    s.add_argument("--web", action="store_true",
+                   help="also serve the client to browsers (see: cardtui web), on --host at --web-port")
+    s.add_argument("--web-port", type=int, default=8080, metavar="PORT",
+                   help="port of the browser page with --web (default 8080; 0: any free port)")
+    s.add_argument("--web-max-per-address", type=int, default=4, metavar="N",
+                   help="browser sessions one address may have open at once (default 4)")
+    s.add_argument("--web-max-sessions", type=int, default=32, metavar="N",
+                   help="browser sessions open at once in all, each a process on this host (default 32)")
     s.set_defaults(run=cmd_serve)
+
+    w = sub.add_parser("web", help="serve the client to browsers on the LAN, connected to a table server")
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
+    w.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0: any free port)")
+    w.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT",
+                   help="the table server each browser session connects to (default 127.0.0.1:50051)")
+    w.add_argument("--tls-ca", metavar="FILE", help="the table server's certificate, if it uses TLS")
+    w.add_argument("--tls-cert", metavar="FILE", help="serve the page over HTTPS with this PEM certificate")
+    w.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert")
+    w.add_argument("--max-per-address", type=int, default=4, metavar="N",
+                   help="browser sessions one address may have open at once (default 4)")
+    w.add_argument("--max-sessions", type=int, default=32, metavar="N",
+                   help="browser sessions open at once in all, each a process on this host (default 32)")
+    w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
+                   help="how much to log (default: info)")
+    w.set_defaults(run=cmd_web)
 
     c = sub.add_parser("connect", help="open the client on a server")
     c.add_argument("target", nargs="?", default=None,
                    help="HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN")
     c.add_argument("--tls-ca", metavar="FILE", help="the server's certificate (PEM): connect with TLS, trusting it")
-    c.add_argument("--name", default=_name(), help="your name at the tables")
+    c.add_argument("--name", default=None, help="your name at the tables (default: your login name)")
+    c.add_argument("--ask-name", action="store_true",
+                   help="without --name, ask for one in the app (what browser sessions do)")
     c.add_argument("--spectate", metavar="TABLE", help="watch this table, read-only")
     c.set_defaults(run=cmd_connect)
 
@@ -260,8 +350,12 @@ def parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="start a local server and open the client on it")
     pl.add_argument("--name", default=_name())
+    pl.add_argument("--host", default="127.0.0.1",
+                    help="address for the server and the browser page (0.0.0.0: guests on the LAN join too)")
     pl.add_argument("--port", type=int, default=50051)
     pl.add_argument("--db", default=None)
+    pl.add_argument("--web-port", type=int, default=8080, help="port of the browser page (default 8080)")
+    pl.add_argument("--no-web", action="store_true", help="no browser page")
     pl.set_defaults(run=cmd_play)
 
     m = sub.add_parser("sim", help="play bot hands through the engine")

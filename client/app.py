@@ -9,11 +9,16 @@ from textual.binding import Binding
 
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.lobby import LobbyScreen, OpenTable
+from cardtui.client.name_screen import NameScreen
 from cardtui.client.table_screen import TableScreen
 
 
 class CardApp(App[None]):
-    """``cardtui connect``: talks to one server; ``host`` starts one in-process first."""
+    """``cardtui connect``: talks to one server; ``host`` starts one in-process first.
+
+    Without a ``player`` name (a browser guest) the app asks for one before the lobby;
+    ``note`` is shown once the lobby is up (where browsers join, when hosting).
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "cardtui"
@@ -26,6 +31,7 @@ class CardApp(App[None]):
         spectate: str | None = None,
         host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None,
         tls_ca: bytes | None = None,
+        note: str | None = None,
     ) -> None:
         super().__init__()
         self.target = target
@@ -33,6 +39,7 @@ class CardApp(App[None]):
         self.spectate_id = spectate
         self.host = host
         self.tls_ca = tls_ca
+        self.note = note
         self.stop_host: Callable[[], Awaitable[None]] | None = None
         self.conn: Connection | None = None
 
@@ -40,8 +47,25 @@ class CardApp(App[None]):
         if self.host is not None:  # `cardtui play` hosts a server in this process first
             self.target, self.stop_host = await self.host()
         self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
+        if self.player:
+            await self._enter()
+        else:
+            await self.push_screen(NameScreen(), self._named)
+
+    async def _named(self, name: str | None) -> None:
+        if not name:
+            self.exit()
+            return
+        self.player = name
+        await self._enter()
+
+    async def _enter(self) -> None:
+        """The lobby (and the table to watch, if asked), once there is a name."""
+        assert self.conn is not None
         self.sub_title = f"{self.player} @ {self.conn.target}"
         await self.push_screen(LobbyScreen(self.conn))
+        if self.note:
+            self.notify(self.note, title="Guests", timeout=20, markup=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
 

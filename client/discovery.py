@@ -33,6 +33,8 @@ class Found:
     version: str
     tables: int
     tls: bool
+    web: str = ""
+    """The page where browsers join, when the server has one (``serve --web``)."""
 
     @property
     def target(self) -> str:
@@ -42,7 +44,8 @@ class Found:
     def line(self) -> str:
         tables = "1 table" if self.tables == 1 else f"{self.tables} tables"
         tls = ", TLS" if self.tls else ""
-        return f"{self.name} — {self.target} (cardtui {self.version or '?'}, {tables}{tls})"
+        web = f", browsers: {self.web}" if self.web else ""
+        return f"{self.name} — {self.target} (cardtui {self.version or '?'}, {tables}{tls}{web})"
 
 
 def _text(props: dict[bytes, bytes | None], key: str) -> str:
@@ -68,6 +71,7 @@ def _found(info: AsyncServiceInfo) -> Found | None:
         version=_text(props, "version"),
         tables=tables,
         tls=_text(props, "tls") == "1",
+        web=_text(props, "web"),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
@@ -169,6 +169,9 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
+    SHORT = 36
+    """Below this many rows (a phone on its side, an 80x24 terminal) the fields lose their borders,
+    so the whole dialog, its Create button included, stays in view and can be tapped."""
 
     def __init__(self, info: lobby_pb2.ServerInfo, conn: Connection) -> None:
         super().__init__()
@@ -210,6 +213,15 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     async def on_mount(self) -> None:
         await self._build_options()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        short = height < self.SHORT
+        self.set_class(short, "-short")
+        for widget in self.query("Input, Select, Button, Checkbox"):
+            widget.compact = short  # type: ignore[attr-defined]
+
     @staticmethod
     def _counts(game: lobby_pb2.GameInfo) -> list[tuple[str, int]]:
         return [(str(n), n) for n in game.player_counts]
@@ -237,6 +249,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                 rows.append(Input(f"{default:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
                                   placeholder=f"{spec.min:g} to {spec.max:g}"))
         await box.mount_all(rows)
+        self._fit(self.size.height)
 
     @on(Select.Changed, "#game")
     async def _game_changed(self, event: Select.Changed) -> None:

@@ -50,8 +50,9 @@ class TableScreen(Screen[None]):
         Binding("question_mark", "help", "Rules"),
         Binding("1", "choose(1)", "Act 1-9"),
         *(Binding(str(n), f"choose({n})", show=False) for n in range(2, 10)),
-        Binding("plus,equals_sign", "adjust(1)", "More", show=False),
-        Binding("minus", "adjust(-1)", "Less", show=False),
+        # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
+        Binding("plus,equals_sign", "adjust(1)", "More"),
+        Binding("minus", "adjust(-1)", "Less"),
     ]
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -60,6 +61,8 @@ class TableScreen(Screen[None]):
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)
         self.log_lines = 0
+        self.adjustable = False
+        """Whether an action on offer has an amount or a kind to change (+/-)."""
 
     @property
     def seat(self) -> int | None:
@@ -139,7 +142,12 @@ class TableScreen(Screen[None]):
     def _show(self) -> None:
         self.board.model = self.model
         if not self.spectating:
-            self.query_one(ActionBar).model = self.model
+            bar = self.query_one(ActionBar)
+            bar.model = self.model
+            adjustable = any(len(group) > 1 for group in bar.choices)
+            if adjustable != self.adjustable:  # the footer offers More/Less only then
+                self.adjustable = adjustable
+                self.refresh_bindings()
         self._tick()
 
     def write_log(self, text: Text, style: str = "") -> None:
@@ -182,6 +190,9 @@ class TableScreen(Screen[None]):
     def action_choose(self, n: int) -> None:
         if not self.spectating:
             self.query_one(ActionBar).choose(n)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.adjustable if action == "adjust" else True
 
     def action_adjust(self, step: int) -> None:
         if not self.spectating:

@@ -52,10 +52,8 @@ def game_words(game: str, labels: dict[str, str]) -> None:
 
 
 def who(model: TableModel, seat: int) -> Text:
-    """A seat's person as plain text; "You" for the viewer."""
-    if seat == model.seat:
-        return Text("You", style="bold green")
-    return Text(model.name(seat), style="bold")
+    """A seat's person as plain text (never markup), the viewer's own name in green."""
+    return Text(model.name(seat), style="bold green" if seat == model.seat else "bold")
 
 
 def line(*parts: str | Text) -> Text:
@@ -83,7 +81,7 @@ def label(model: TableModel, action: common_pb2.Action) -> Text:
 
 
 def said_action(model: TableModel, seat: int, action: common_pb2.Action) -> Text:
-    """A seat's action as the log says it: "ana bets 2", "You pass"."""
+    """A seat's action as the log says it: "ana bets 2", "bea passes"."""
     kind = action_name(action)
     verbs = {"pass": "passes", "check": "checks", "fold": "folds", "call": "calls", "bet": "bets",
              "raise": "raises to"}

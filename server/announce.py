@@ -72,8 +72,11 @@ class Announcer:
         interfaces: list[str] | None = None,
         name: str | None = None,
         interval: float = 3.0,
+        web: str | None = None,
     ) -> None:
         self.port = port
+        self.web = web
+        """The browser page's URL, if the server has one (``serve --web``)."""
         self.tables = tables
         self.tls = tls
         self.interfaces = interfaces
@@ -87,7 +90,10 @@ class Announcer:
         self._starting: asyncio.Task[bool] | None = None
 
     def properties(self, count: int) -> dict[str, str]:
-        return {"version": cardtui.__version__, "tables": str(count), "tls": "1" if self.tls else "0"}
+        props = {"version": cardtui.__version__, "tables": str(count), "tls": "1" if self.tls else "0"}
+        if self.web:
+            props["web"] = self.web
+        return props
 
     def _service_info(self, count: int, full_name: str | None = None) -> ServiceInfo:
         # A host name of its own: two servers on one machine may listen on different addresses, and
@@ -190,7 +196,12 @@ class Announcer:
 
 
 def start_announcer(
-    port: int, tables: Callable[[], int], tls: bool, listen_host: str, interfaces: list[str] | None = None
+    port: int,
+    tables: Callable[[], int],
+    tls: bool,
+    listen_host: str,
+    interfaces: list[str] | None = None,
+    web: str | None = None,
 ) -> Announcer | None:
     """An announcer for a server listening on ``listen_host``, registering in the background.
 
@@ -207,6 +218,6 @@ def start_announcer(
     if interfaces is None and listen_host.strip("[]") not in WILDCARDS:
         # Listening on one address: announce there only, so nobody is sent to 127.0.0.1 of theirs.
         interfaces = [a for a in addresses if ipaddress.ip_address(a).version == 4] or None
-    announcer = Announcer(port, tables, tls, addresses, interfaces)
+    announcer = Announcer(port, tables, tls, addresses, interfaces, web=web)
     announcer.launch()
     return announcer

@@ -23,6 +23,7 @@ from cardtui.v1 import lobby_pb2, table_pb2
 
 if TYPE_CHECKING:
     from cardtui.server.announce import Announcer
+    from cardtui.server.web import WebOptions
 
 log = logging.getLogger("cardtui.server")
 
@@ -122,8 +123,12 @@ async def start(
     announce_interfaces: list[str] | None = None,
     limits: Limits | None = None,
     idle_minutes: int = 10,
+    web_url: str | None = None,
 ) -> Running:
-    """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked."""
+    """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
+
+    ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
+    """
     store = Store(db if db is not None else default_db())
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     try:
@@ -169,7 +174,8 @@ async def start(
     if announce:
         from cardtui.server.announce import start_announcer
 
-        announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces)
+        announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces,
+                                    web=web_url)
     return Running(server, room, store, bound, health_servicer, announcer)
 
 
@@ -185,16 +191,49 @@ async def serve_forever(
     announce_interfaces: list[str] | None = None,
     limits: Limits | None = None,
     idle_minutes: int = 10,
+    web: WebOptions | None = None,
 ) -> None:
-    """Run until SIGINT or SIGTERM, then shut down gracefully within seconds."""
+    """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
+
+    With ``web``, browsers join too: the page is served on ``host`` at ``web.port``.
+    """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):  # before anyone is told where we are
         loop.add_signal_handler(sig, stop.set)
-    running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay,
-                          tls=tls, announce=announce, announce_interfaces=announce_interfaces, limits=limits,
-                          idle_minutes=idle_minutes)
+    sock = None
+    web_url = web_line = None
+    if web is not None:  # bound first, so the announcement can carry its URL
+        from cardtui.server.web import describe, open_socket, web_urls
+
+        sock = open_socket(host, web.port)
+        web_port = int(sock.getsockname()[1])
+        web_url = web_urls(host, web_port, web.tls is not None)[0][0]
+        web_line = describe(host, web_port, web.tls is not None)
+    try:
+        running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
+                              announce=announce, announce_interfaces=announce_interfaces, limits=limits,
+                              web_url=web_url, idle_minutes=idle_minutes)
+    except BaseException:
+        if sock is not None:
+            sock.close()
+        raise
+    guests = None
+    if web is not None and sock is not None:
+        from cardtui.server.web import WebServer, local_target
+
+        guests = WebServer(local_target(host, running.port), tls=web.tls,
+                           tls_ca=web.tls[0] if web.tls else None, limits=web.limits)
+        try:
+            await guests.start(sock)
+        except BaseException:
+            sock.close()
+            await running.stop()
+            raise
     secure = ", TLS" if tls else ""
-    print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure})", flush=True)
+    also = f" · web: {web_line}" if web_line else ""
+    print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}){also}", flush=True)
     await stop.wait()
+    if guests is not None:
+        await guests.stop()
     await running.stop()

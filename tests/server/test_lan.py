@@ -106,7 +106,7 @@ async def test_a_served_table_is_found_and_gone_after_stop(announced: Running) -
 async def test_txt_tells_tls_and_follows_the_table_count(tmp_path: Path) -> None:
     cert, key = generate(["localhost"])
     running = await start("127.0.0.1", 0, tmp_path / "store.db", tls=(cert, key),
-                          announce=True, announce_interfaces=LOOPBACK)
+                          announce=True, announce_interfaces=LOOPBACK, web_url="https://127.0.0.1:8443/")
     try:
         assert running.announcer is not None
         assert await running.announcer.announced()
@@ -118,8 +118,9 @@ async def test_txt_tells_tls_and_follows_the_table_count(tmp_path: Path) -> None
             await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(game="cacho"), timeout=5)
         await running.announcer.refresh()
         found = mine(await discover(BROWSE, interfaces=LOOPBACK), running)
-        assert [(f.tls, f.tables) for f in found] == [(True, 1)]
+        assert [(f.tls, f.tables, f.web) for f in found] == [(True, 1, "https://127.0.0.1:8443/")]
         assert "1 table" in found[0].line() and "TLS" in found[0].line()
+        assert "browsers: https://127.0.0.1:8443/" in found[0].line()
     finally:
         await running.stop(grace=0.2)
 

@@ -1,0 +1,125 @@
+"""A browser guest: no name given, and a finger instead of a keyboard, at 80x24."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Footer, Input, Static
+from textual.widgets._footer import FooterKey
+
+from cardtui.client.actionbar import ActButton, ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.lobby import CreateTableScreen, LobbyScreen
+from cardtui.client.name_screen import NameScreen, plain_name
+from cardtui.client.table_screen import TableScreen
+from cardtui.server.app import Running
+from tests.conftest import create
+
+SIZE = (80, 24)
+
+
+def log_text(app: CardApp) -> str:
+    return "\n".join(line.text for line in app.screen.query_one("#log").lines)  # type: ignore[attr-defined]
+
+
+async def footer_key(pilot: Pilot[None], action: str) -> FooterKey:
+    """The footer's key for ``action``, once the footer shows it (it recomposes after a change)."""
+    for _ in range(50):
+        keys = [k for k in pilot.app.screen.query_one(Footer).query(FooterKey) if k.action == action]
+        if keys:
+            return keys[0]
+        await pilot.pause(0.02)
+    raise AssertionError(f"no {action!r} in the footer")
+
+
+def test_typed_names_become_plain_text() -> None:
+    assert plain_name("  ana \t maria\x07 ") == "ana maria"
+    assert plain_name("[red]zé[/]") == "[red]zé[/]"
+    assert plain_name("\x1b\x00 \u200b") == ""
+
+
+async def test_without_a_name_the_app_asks_for_one_first(server: Running) -> None:
+    app = CardApp(f"127.0.0.1:{server.port}", "")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, NameScreen)
+        await pilot.click("#name-go")  # nothing typed: a sentence, no lobby
+        await pilot.pause(0.1)
+        assert "at least one visible character" in str(app.screen.query_one("#name-error", Static).render())
+        assert isinstance(app.screen, NameScreen)
+        assert await pilot.click("#name-input")
+        app.screen.query_one("#name-input", Input).value = "  [b]zé  "
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen)
+        assert app.player == "[b]zé"
+        assert app.sub_title == f"[b]zé @ 127.0.0.1:{server.port}"
+        header = app.screen.query_one("HeaderTitle")
+        assert "[b]zé @" in str(header.render()), "the name is shown as typed, not as markup"
+
+
+async def test_a_hand_played_by_taps_alone(server: Running) -> None:
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        assert await pilot.click(await footer_key(pilot, "new"))  # the footer's "n New table"
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, CreateTableScreen)
+        assert await pilot.click("#create")
+        await pilot.pause(0.5)
+        assert isinstance(app.screen, TableScreen)
+        screen = app.screen
+        tapped = 0
+        for _ in range(300):
+            await pilot.pause(0.05)
+            bar = screen.query_one(ActionBar)
+            buttons = list(bar.query(ActButton))
+            if buttons and bar.choices:
+                assert buttons[0].region.bottom <= SIZE[1] - 1, "the action bar is on screen at 80x24"
+                if not tapped:  # More and Less are in the footer exactly when there is something to change
+                    adjustable = any(len(g) > 1 for g in bar.choices)
+                    for _ in range(50):
+                        await pilot.pause(0.02)
+                        footer = [k.action for k in screen.query_one(Footer).query(FooterKey)]
+                        if ("adjust(1)" in footer) == adjustable and "leave" in footer:
+                            break
+                    assert ("adjust(1)" in footer) == adjustable, (footer, bar.choices)
+                assert await pilot.click(buttons[0])
+                tapped += 1
+            if "wins" in log_text(app):
+                break
+        assert tapped, "a turn came and a tap acted"
+        assert "ana " in log_text(app), log_text(app)
+        assert "wins" in log_text(app), log_text(app)
+        assert await pilot.click(await footer_key(pilot, "leave"))
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change(server: Running) -> None:
+    """Truco's signals share a button cycled by +: a finger cycles them with the footer's More."""
+    table_id = await create(server, game="truco_argentino", seats=2, bots=1)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        await app.open_table(table_id)
+        bar = None
+        for _ in range(200):
+            await pilot.pause(0.03)
+            if isinstance(app.screen, TableScreen):
+                bar = app.screen.query_one(ActionBar)
+                if any(g[0].type == "signal" for g in bar.choices):
+                    break
+        assert bar is not None
+        n = next(i for i, g in enumerate(bar.choices) if g[0].type == "signal")
+        before = str(list(bar.query(ActButton))[n].label)
+        assert await pilot.click(await footer_key(pilot, "adjust(1)"))
+        await pilot.pause(0.1)
+        signal = list(bar.query(ActButton))[n]
+        assert str(signal.label) != before and str(signal.label).startswith(f"{n + 1} ")
+        assert signal.region.bottom <= SIZE[1] - 1, "the keypad fits at 80x24"
+        assert await pilot.click(signal)
+        for _ in range(40):
+            await pilot.pause(0.03)
+            if "ana winks." in log_text(app):
+                break
+        assert "ana winks." in log_text(app)

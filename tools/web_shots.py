@@ -1,0 +1,268 @@
+"""``make web-shots``: a real browser joins a real server as a guest would, and screenshots what it sees.
+
+It starts ``cardtui serve --web`` on 127.0.0.1 (free ports, a throw-away store), then Debian's
+Chromium, headless, driven over the Chrome DevTools protocol. For each device (a phone,
+390x844 CSS pixels with touch; a laptop, 1280x800) it opens the page, types a name, waits for
+the lobby (shot), opens a table with bots and waits until a hand is dealt and it is the guest's
+turn (shot). The phone does it all by taps (the footer's "New table", the dialog's Create
+button, then an action button); the laptop by keys. What the page shows is read back by
+replaying the websocket's terminal output into a screen (pyte), so each step waits for text,
+not for time.
+
+    .venv/bin/python -m tools.web_shots [--out shots] [--chromium chromium]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pyte
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+]
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    width: int
+    height: int
+    scale: float
+    touch: bool
+    guest: str
+
+
+DEVICES = [
+    Device("phone", 390, 844, 2.0, True, "Ana"),
+    Device("laptop", 1280, 800, 1.0, False, "Bruno"),
+]
+
+
+class Page:
+    """One browser tab over CDP, with the terminal its websocket draws, replayed into a screen."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.changed = asyncio.Event()
+        self.closed_reason: str | None = None
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for msg in self.ws:
+            data = json.loads(msg.data)
+            if "id" in data:
+                future = self.waiting.pop(data["id"], None)
+                if future is not None and not future.done():
+                    future.set_result(data)
+            elif data.get("method") == "Network.webSocketFrameReceived":
+                frame = data["params"]["response"]
+                if frame["opcode"] == 2:  # the app's output: terminal bytes
+                    self.stream.feed(base64.b64decode(frame["payloadData"]))
+                    self.changed.set()
+            elif data.get("method") == "Network.webSocketFrameSent":
+                sent = json.loads(data["params"]["response"]["payloadData"])
+                if sent[0] == "resize":
+                    self.screen.resize(sent[1]["height"], sent[1]["width"])
+            elif data.get("method") == "Network.webSocketClosed":
+                self.closed_reason = "closed"
+                self.changed.set()
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        n = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[n] = future
+        await self.ws.send_json({"id": n, "method": method, "params": params})
+        reply = await asyncio.wait_for(future, 30)
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        return dict(reply.get("result", {}))
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0) -> None:
+        test = what if callable(what) else (lambda text: what in text)
+        deadline = time.monotonic() + timeout
+        while not test(self.text()):
+            if self.closed_reason:
+                raise RuntimeError(f"the session closed while waiting for {what!r}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{what!r} never showed; the screen:\n{self.text()}")
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        await asyncio.sleep(0.6)  # let the frame finish drawing
+
+    def find(self, label: str, rows: range | None = None) -> tuple[int, int]:
+        """Row and column of ``label`` on the screen (the last match within ``rows``)."""
+        found = None
+        for y, line in enumerate(self.screen.display):
+            if rows is not None and y not in rows:
+                continue
+            x = line.find(label)
+            if x >= 0:
+                found = (y, x)
+        if found is None:
+            raise LookupError(f"{label!r} is not on the screen:\n{self.text()}")
+        return found
+
+    async def tap(self, label: str, touch: bool, rows: range | None = None) -> None:
+        """Tap (or click) the middle of ``label`` where the terminal draws it."""
+        y, x = self.find(label, rows)
+        box = await self.call("Runtime.evaluate", returnByValue=True, expression=(
+            "JSON.stringify(document.querySelector('.xterm-screen').getBoundingClientRect())"))
+        rect = json.loads(box["result"]["value"])
+        px = rect["left"] + (x + len(label) / 2) * rect["width"] / self.screen.columns
+        py = rect["top"] + (y + 0.5) * rect["height"] / self.screen.lines
+        if touch:
+            await self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": px, "y": py}])
+            await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        else:
+            for kind in ("mousePressed", "mouseReleased"):
+                await self.call("Input.dispatchMouseEvent", type=kind, x=px, y=py, button="left", clickCount=1)
+
+    async def key(self, key: str, code: str, vk: int, text: str = "", ctrl: bool = False) -> None:
+        for kind in ("keyDown", "keyUp"):
+            params: dict[str, Any] = {"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": vk,
+                                      "modifiers": 2 if ctrl else 0}
+            if kind == "keyDown" and text:
+                params["text"] = text
+            await self.call("Input.dispatchKeyEvent", **params)
+
+    async def shot(self, path: Path) -> None:
+        data = await self.call("Page.captureScreenshot", format="png")
+        path.write_bytes(base64.b64decode(data["data"]))
+        (path.with_suffix(".txt")).write_text(self.text() + "\n", encoding="utf-8")
+        print(f"  {path}")
+
+
+async def open_page(http: aiohttp.ClientSession, devtools: str, device: Device) -> Page:
+    async with http.put(f"{devtools}/json/new?about:blank") as r:
+        target = await r.json(content_type=None)
+    ws = await http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0)
+    page = Page(ws)
+    await page.call("Network.enable")
+    await page.call("Page.enable")
+    # The pixel ratio comes from the browser's own flag (see ``launch``): xterm.js's canvas renderer
+    # misses a ratio that is only emulated, and draws the terminal twice too large.
+    await page.call("Emulation.setDeviceMetricsOverride", width=device.width, height=device.height,
+                    deviceScaleFactor=0, mobile=device.touch)
+    if device.touch:
+        await page.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+    return page
+
+
+async def visit(http: aiohttp.ClientSession, devtools: str, url: str, device: Device, out: Path) -> None:
+    print(f"{device.name} ({device.width}x{device.height}):")
+    page = await open_page(http, devtools, device)
+    await page.call("Page.navigate", url=url)
+    await page.wait_for("Your name at the tables")
+    if device.touch:  # tapping the terminal focuses it (and brings up a phone's keyboard)
+        await page.tap("type it here", touch=True)
+    else:
+        await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
+    await page.call("Input.insertText", text=device.guest)
+    await page.key("Enter", "Enter", 13, "\r")
+    await page.wait_for(lambda t: "Seats" in t and "Watching" in t and f"{device.guest} @" in t)
+    await page.shot(out / f"lobby-{device.name}.png")
+    if device.touch:
+        await page.tap("New table", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
+        await page.wait_for("Options (JSON)")
+        await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
+    else:
+        await page.key("n", "KeyN", 78, "n")
+        await page.wait_for("Options (JSON)")
+        await page.key("s", "KeyS", 83, ctrl=True)
+    await page.wait_for("Your turn", timeout=40)
+    await page.shot(out / f"table-{device.name}.png")
+    if device.touch:  # and one action by tapping the action bar
+        before = page.text()
+        await page.tap("1 ", touch=True, rows=range(page.find("Your turn")[0] + 1, page.screen.lines - 1))
+        await page.wait_for(lambda t: t != before and "Your turn" not in t, timeout=10)
+        await page.shot(out / f"table-{device.name}-after-tap.png")
+    await page.ws.close()
+    page.reader.cancel()
+
+
+async def launch(chromium: str, device: Device, profile: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A headless browser the size of ``device``; its DevTools address."""
+    browser = subprocess.Popen(
+        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--window-size={device.width},{device.height}",
+         f"--force-device-scale-factor={device.scale:g}", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    port_file = profile / "DevToolsActivePort"
+    for _ in range(300):
+        if port_file.exists() and port_file.read_text().strip():
+            return browser, f"http://127.0.0.1:{port_file.read_text().split()[0]}"
+        await asyncio.sleep(0.1)
+    browser.terminate()
+    raise RuntimeError(f"{chromium} did not open its DevTools port")
+
+
+def chromium_command(name: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        sys.exit(f"web-shots: {name} is not installed (make web-shots installs Debian's chromium).")
+    return found
+
+
+async def main(out: Path, chromium: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="cardtui-shots-") as tmp:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--web", "--web-port", "0",
+             "--db", f"{tmp}/store.db", "--no-announce", "--bot-delay", "300", "--log-level", "warning"],
+            stdout=subprocess.PIPE, text=True,
+        )
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            match = re.search(r"web: (http://\S+)", line)
+            if match is None:
+                sys.exit(f"web-shots: the server did not start: {line!r}")
+            print(f"server: {line.strip()}")
+            async with aiohttp.ClientSession() as http:
+                for device in DEVICES:
+                    browser, devtools = await launch(chromium, device, Path(tmp) / device.name)
+                    try:
+                        await visit(http, devtools, match.group(1), device, out)
+                    finally:
+                        browser.terminate()
+                        browser.wait(10)
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(20)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser(prog="web_shots", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default="shots", type=Path, help="where the PNGs go (default: shots/)")
+    p.add_argument("--chromium", default="chromium", help="the browser to run (default: chromium)")
+    args = p.parse_args()
+    asyncio.run(main(args.out, chromium_command(args.chromium)))
