@@ -77,13 +77,15 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
         seat = request.seat if request.HasField("seat") else -1
+        first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
         token, grant = self.room.join(request.table_id, request.name, seat, request.password)
         assert grant.seat is not None
-        return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary())
+        return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
         token, grant = self.room.spectate(request.table_id, request.name, request.password)
-        return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary())
+        return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
+                                      first_seq=grant.table.seq + 1)
 
     async def Leave(self, request: lobby_pb2.LeaveRequest, context: Any) -> lobby_pb2.LeaveResponse:
         self.room.leave(request.token)

@@ -54,9 +54,12 @@ class Player:
     def subscribe(self, after_seq: int = 0) -> None:
         async def read() -> None:
             stream = self.table.Subscribe(table_pb2.SubscribeRequest(token=self.token, after_seq=after_seq))
-            async for msg in stream:
-                self.messages.append(msg)
-                self.changed.set()
+            try:
+                async for msg in stream:
+                    self.messages.append(msg)
+                    self.changed.set()
+            finally:
+                self.changed.set()  # the stream ended: whoever waits looks again
 
         self.task = asyncio.create_task(read())
 

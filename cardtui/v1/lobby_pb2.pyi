@@ -428,9 +428,14 @@ class JoinResponse(_message.Message):
     TOKEN_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     TABLE_FIELD_NUMBER: _builtins.int
+    FIRST_SEQ_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     seat: _builtins.int
     """-1 for a spectator"""
+    first_seq: _builtins.int
+    """The first event number that is this token's: what was private before it (a previous
+    occupant's cards) never reaches it, not even in a replay.
+    """
     @_builtins.property
     def table(self) -> _common_pb2.TableSummary: ...
     def __init__(
@@ -439,10 +444,11 @@ class JoinResponse(_message.Message):
         token: _builtins.str = ...,
         seat: _builtins.int = ...,
         table: _common_pb2.TableSummary | None = ...,
+        first_seq: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "table", b"table", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_seq", b"first_seq", "seat", b"seat", "table", b"table", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,289 @@
+"""Trust under churn, one check for each way it was broken: streams that outlive Leave, replays
+addressed by seat, numbers reused, quiet hands bypassed, one client starving the room, tables
+that never end, stale actions, refusals that repeat unbounded input, two servers on one store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from pathlib import Path
+
+import grpc
+import pytest
+
+from cardtui.server.app import ClientGone, Running, start
+from cardtui.server.limits import Limits
+from cardtui.server.store import Store, StoreInUse
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.conftest import Player, create, kind
+
+
+def address(server: Running) -> str:
+    return f"127.0.0.1:{server.port}"
+
+
+async def test_leave_ends_every_stream_of_the_token_and_the_next_occupant_starts_clean(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    ana = await Player(address(server)).join(table_id, "ana")
+    ana.subscribe()
+    second = Player(address(server), token=ana.token, seat=ana.seat)
+    second.subscribe()
+    await ana.wait_for(lambda q: bool(q.messages))
+    table = server.room.tables[table_id]
+    dealt = [n.seq for n in table.fanout.buffer if n.event.kind == "CardsDealt" and n.event.seat == ana.seat]
+    assert dealt
+    await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
+    for stream in (ana, second):  # both of ana's streams end, told not to come back
+        await stream.wait_for(lambda q: q.task is not None and q.task.done(), timeout=5)
+        last = stream.messages[-1]
+        assert last.WhichOneof("body") == "closing" and not last.closing.resubscribe
+    # bea takes the seat over from the bot: nothing of hers reaches ana's old streams
+    bea = await Player(address(server)).join(table_id, "bea")
+    assert bea.seat == ana.seat
+    before = len(ana.messages)
+    await asyncio.sleep(0.2)
+    assert len(ana.messages) == before
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        again = Player(address(server), token=ana.token)
+        stream = again.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
+        await stream.read()
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    # bea asks for a replay from before she sat: ana's cards come to her only as placeholders
+    bea.subscribe(after_seq=1)
+    await bea.wait_for(lambda q: len(q.messages) >= 2)
+    replayed = {e.seq: e for e in bea.events if e.replay}
+    for seq in dealt:
+        assert kind(replayed[seq]) == "hidden", "a private event from before she sat"
+    for p in (ana, second, again, bea):
+        await p.close()
+
+
+async def test_in_a_quiet_hand_spectators_talk_only_among_themselves(server: Running) -> None:
+    """Truco paulista's rule: players talk only between hands. A seated player watching their own
+    table from a spectator token cannot pass a word to the partner that way."""
+    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000)
+    ana = await Player(address(server)).join(table_id, "ana")
+    ana_watching = await Player(address(server)).spectate(table_id, "ana")
+    other = await Player(address(server)).spectate(table_id, "eve")
+    for p in (ana, other):
+        p.subscribe()
+    await ana.wait_for(lambda q: "cards_dealt" in q.kinds())
+    await ana_watching.table.Chat(table_pb2.ChatRequest(token=ana_watching.token, text="I have the zap"))
+    await other.wait_for(lambda q: "chatted" in q.kinds())
+    seq = next(e.seq for e in other.events if kind(e) == "chatted")
+    await ana.wait_for(lambda q: any(e.seq == seq for e in q.events))
+    assert kind(next(e for e in ana.events if e.seq == seq)) == "hidden", "a seated player does not hear it"
+    for p in (ana, ana_watching, other):
+        await p.close()
+
+
+async def test_streams_are_limited_per_connection_and_per_address(tmp_path: Path) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "s.db", bot_delay=0.05, next_hand_delay=0.05,
+                          limits=Limits(streams_per_connection=5, streams_per_address=8))
+    try:
+        table_id = await create(running, game="cacho", seats=4, bots=4)
+        first, second = Player(address(running)), Player(address(running))
+        await second.close()  # a connection of its own, from the same address
+        second.channel = grpc.aio.insecure_channel(address(running), options=[("grpc.use_local_subchannel_pool", 1)])
+        second.lobby, second.table = lobby_pb2_grpc.LobbyStub(second.channel), table_pb2_grpc.TableStub(second.channel)
+        watchers = [await first.spectate(table_id) for _ in range(1)]
+        tokens = []
+        for _ in range(9):
+            r = await first.lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="w"))
+            tokens.append(r.token)
+        calls = []
+
+        async def open_on(player: Player, token: str) -> grpc.StatusCode:
+            call = player.table.Subscribe(table_pb2.SubscribeRequest(token=token))
+            try:
+                await call.read()
+            except grpc.aio.AioRpcError as e:
+                assert (e.details() or "").endswith("close one first.")
+                return e.code()
+            calls.append(call)
+            return grpc.StatusCode.OK
+
+        got = [await open_on(first, t) for t in tokens[:6]]
+        assert got == [grpc.StatusCode.OK] * 5 + [grpc.StatusCode.RESOURCE_EXHAUSTED], "5 per connection"
+        got = [await open_on(second, t) for t in tokens[5:9]]
+        assert got == [grpc.StatusCode.OK] * 3 + [grpc.StatusCode.RESOURCE_EXHAUSTED], "8 per address"
+        calls.pop().cancel()
+        await asyncio.sleep(0.2)
+        assert await open_on(second, tokens[8]) == grpc.StatusCode.OK, "a closed stream frees its place"
+        info = await first.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
+        assert info.tables == 1
+        for call in calls:
+            call.cancel()
+        for p in (first, second, *watchers):
+            await p.close()
+    finally:
+        await running.stop(grace=0.2)
+
+
+async def test_a_table_nobody_is_at_finishes_and_the_cap_counts_open_tables_only(
+    server: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardtui.server import room as room_module
+
+    idle = await create(server, game="cacho", seats=4, bots=4, idle_minutes=1)
+    watched = await create(server, game="cacho", seats=4, bots=4, idle_minutes=1)
+    watcher = await Player(address(server)).spectate(watched)
+    loop = asyncio.get_running_loop()
+    server.room.sweep(loop.time())
+    server.room.sweep(loop.time() + 61)  # a minute with nobody at the first one
+    assert idle not in server.room.tables and watched in server.room.tables
+    listed = (await watcher.lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
+    assert [t.id for t in listed] == [watched], "the lobby lists open tables"
+    listed = (await watcher.lobby.ListTables(lobby_pb2.ListTablesRequest(include_finished=True))).tables
+    assert {t.id: t.status for t in listed} == {watched: common_pb2.TABLE_STATUS_PLAYING,
+                                                 idle: common_pb2.TABLE_STATUS_FINISHED}
+    assert server.store.count_hands(idle) >= 0  # its hands stay in the store
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await watcher.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=idle, name="late"))
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    monkeypatch.setattr(room_module, "MAX_TABLES", 2)
+    await create(server, game="cacho", seats=2, bots=2)  # the finished one does not count
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await create(server, game="cacho", seats=2, bots=2)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    await watcher.close()
+
+
+async def test_only_the_owner_closes_a_table_and_its_streams_end(server: Running) -> None:
+    async with grpc.aio.insecure_channel(address(server)) as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=2))
+        watcher = await Player(address(server)).spectate(created.table.id)
+        watcher.subscribe()
+        await watcher.wait_for(lambda q: bool(q.messages))
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=created.table.id, owner_token="guess"))
+        assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=created.table.id,
+                                                           owner_token=created.owner_token))
+        await watcher.wait_for(lambda q: q.task is not None and q.task.done(), timeout=5)
+        closing = watcher.messages[-1]
+        assert closing.WhichOneof("body") == "closing" and not closing.closing.resubscribe
+        assert created.table.id in server.room.finished
+        await watcher.close()
+
+
+async def test_a_finished_table_stays_finished_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    running = await start("127.0.0.1", 0, db, bot_delay=0.01, next_hand_delay=0.01)
+    table_id = await create(running, game="cacho", seats=2, bots=2, idle_minutes=1)
+    while running.store.count_hands(table_id) < 2:
+        await asyncio.sleep(0.02)
+    loop = asyncio.get_running_loop()
+    running.room.sweep(loop.time())
+    running.room.sweep(loop.time() + 61)
+    hands = running.store.count_hands(table_id)
+    await running.stop(grace=0.1)
+    running = await start("127.0.0.1", 0, db)
+    try:
+        assert table_id not in running.room.tables and table_id in running.room.finished
+        assert running.store.count_hands(table_id) == hands
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_an_action_on_a_stale_screen_is_refused_and_changes_nothing(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=2, turn_seconds=3600)
+    ana = await Player(address(server)).join(table_id, "ana")
+    bea = await Player(address(server)).join(table_id, "bea")
+    table = server.room.tables[table_id]
+    on_turn = next(p for p in (ana, bea) if table.view(p.seat).legal)
+    action = table.view(on_turn.seat).legal[0]
+    seq = table.seq
+    await ana.table.Chat(table_pb2.ChatRequest(token=ana.token, text="hi"))  # the table moves on by one
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await on_turn.table.Act(table_pb2.ActRequest(token=on_turn.token, action=action, seen_seq=seq))
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "moved on" in (err.value.details() or "")
+    assert table.seq == seq + 1
+    done = await on_turn.table.Act(table_pb2.ActRequest(token=on_turn.token, action=action, seen_seq=seq + 1))
+    assert done.seq > seq + 1
+    for p in (ana, bea):
+        await p.close()
+
+
+async def test_refusals_quote_only_a_short_prefix_of_what_was_sent(server: Running) -> None:
+    # A client with grpc's default metadata limits still gets the refusal itself.
+    async with grpc.aio.insecure_channel(address(server)) as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        for request in (lobby_pb2.JoinTableRequest(table_id="t" * 10_000, name="ana"),
+                        lobby_pb2.CreateTableRequest(game="g" * 10_000)):
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                if isinstance(request, lobby_pb2.JoinTableRequest):
+                    await lobby.JoinTable(request)
+                else:
+                    await lobby.CreateTable(request)
+            details = err.value.details() or ""
+            assert err.value.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT)
+            assert len(details) < 200 and details.endswith(".")
+
+
+async def test_a_second_server_on_the_port_or_the_store_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    running = await start("127.0.0.1", 0, db)
+    try:
+        with pytest.raises(OSError, match="in use"):
+            await start("127.0.0.1", running.port, tmp_path / "other.db")
+        with pytest.raises(StoreInUse, match="in use by another cardtui server"):
+            await start("127.0.0.1", 0, db)
+        assert (await create(running, game="cacho", seats=2, bots=2)) in running.room.tables
+    finally:
+        await running.stop(grace=0.1)
+    again = await start("127.0.0.1", 0, db)  # once the first has stopped, the store is free
+    await again.stop(grace=0.1)
+
+
+async def test_a_table_that_cannot_be_restored_is_set_aside_and_the_rest_start(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    running = await start("127.0.0.1", 0, db, bot_delay=60)
+    good = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600)
+    bad = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600)
+    for table_id in (good, bad):
+        await Player(address(running)).join(table_id, "ana")
+    await running.stop(grace=0.1)
+    con = sqlite3.connect(db)  # a journal no engine accepts: a discard in Cacho
+    con.execute("INSERT INTO log (table_id, n, kind, seat, data, seq) VALUES (?, 99, 'act', 0, ?, 99)",
+                (bad, json.dumps({"type": "discard", "cards": ["AS"]})))
+    con.commit()
+    con.close()
+    running = await start("127.0.0.1", 0, db)
+    try:
+        assert good in running.room.tables and bad not in running.room.tables
+        damaged = sqlite3.connect(db).execute("SELECT damaged FROM tables WHERE id = ?", (bad,)).fetchone()[0]
+        assert damaged and "IllegalAction" in damaged
+    finally:
+        await running.stop(grace=0.1)
+
+
+def test_a_client_gone_mid_stream_is_one_line_without_a_traceback() -> None:
+    try:
+        raise RuntimeError("stand-in")
+    except RuntimeError:
+        import sys
+
+        exc = sys.exc_info()
+    record = logging.LogRecord("grpc._cython.cygrpc", logging.ERROR, __file__, 1,
+                               "ExecuteBatchError raised in core by servicer method [%s]",
+                               ("/cardtui.v1.Table/Subscribe",), exc)
+    assert ClientGone().filter(record)
+    assert record.levelno == logging.INFO and record.exc_info is None
+    assert record.getMessage() == "a client went away mid-stream (/cardtui.v1.Table/Subscribe)"
+
+
+def test_store_read_only_beside_a_running_server(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    held = Store(db)
+    try:
+        with pytest.raises(StoreInUse):
+            Store(db)
+        reader = Store(db, read_only=True)
+        assert reader.count_hands() == 0
+        reader.close()
+    finally:
+        held.close()
