@@ -223,7 +223,9 @@ class Churn(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 99))
     def leave(self, pick: int) -> None:
         here = [c for c in self.clients if not c.ended]
-        c = here[pick % len(here)]
+        self._leave(here[pick % len(here)])
+
+    def _leave(self, c: Client) -> None:
         self.run(self.lobby.Leave(lobby_pb2.LeaveRequest(token=c.token)))
         if c.task is not None:
             self.run(asyncio.wait_for(asyncio.shield(c.task), 5))
@@ -238,6 +240,21 @@ class Churn(RuleBasedStateMachine):
         c.task.cancel()
         self.run(asyncio.gather(c.task, return_exceptions=True))
         self.follow(c)
+
+    @precondition(lambda self: any(c.seat is not None and not c.ended for c in self.clients))
+    @rule(pick=st.integers(0, 99), back=st.integers(1, 300))
+    def hand_the_seat_over(self, pick: int, back: int) -> None:
+        """Someone leaves and a newcomer takes the seat at once, then asks to replay from before."""
+        seated = [c for c in self.clients if c.seat is not None and not c.ended]
+        self._leave(seated[pick % len(seated)])
+        self.join()
+        newcomer = self.clients[-1]
+        assert newcomer.task is not None
+        newcomer.task.cancel()
+        self.run(asyncio.gather(newcomer.task, return_exceptions=True))
+        newcomer.last = max(1, newcomer.first - back)
+        newcomer.seen = {}
+        self.follow(newcomer)
 
     @precondition(lambda self: bool(self.listening()))
     @rule(pick=st.integers(0, 99), back=st.integers(1, 300))
@@ -363,7 +380,7 @@ def same(a: table_pb2.View, b: table_pb2.View) -> bool:
 
 
 Churn.TestCase.settings = settings(
-    max_examples=int(os.environ.get("CHURN_EXAMPLES", "6")), stateful_step_count=18, deadline=None, database=None,
+    max_examples=int(os.environ.get("CHURN_EXAMPLES", "40")), stateful_step_count=18, deadline=None, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
