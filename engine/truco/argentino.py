@@ -18,28 +18,25 @@ table plays it. Going to the deck takes a player's cards out of the round (a car
 played can no longer win), and answers a call to one's team with a no quiero. Points are
 added when the hand ends (or the envido's at once, by the option ``envido_scored``).
 
-Each action has one check (``_why``): it yields the reason an action is refused, and the
-legal list is what passes it; the common case (nothing awaiting an answer) is served from
-ready-made tuples, gated by the same checks.
+Each kind of action has one check (``argentino_checks``): it yields the reason an action
+is refused, and the legal list is what passes it; the common case (nothing awaiting an
+answer) is served from ready-made tuples, gated by the same checks.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from cardtui.engine.core import Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
 from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
 from cardtui.engine.history import HandLog
-from cardtui.engine.options import values
+from cardtui.engine.truco import argentino_checks as checks
 from cardtui.engine.truco import argentino_envido as envido_bet
 from cardtui.engine.truco import argentino_flor as flor_bet
 from cardtui.engine.truco.argentino_rules import (
     ACHICO,
-    ACTION_TYPES,
-    ANNOUNCE,
-    CONTRA,
     DECK,
     ENVIDO_CALLS,
     ENVIDO_WORDS,
@@ -51,7 +48,6 @@ from cardtui.engine.truco.argentino_rules import (
     PLAY_AT,
     QUIERO,
     RANK,
-    RESTO,
     SON_BUENAS,
     TRUCO_CALLS,
     TRUCO_LEVEL,
@@ -59,7 +55,7 @@ from cardtui.engine.truco.argentino_rules import (
 )
 from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
 from cardtui.engine.truco.argentino_view import build_view, history_result
-from cardtui.engine.truco.base import TrucoGame
+from cardtui.engine.truco.base import TrucoGame, public
 from cardtui.engine.truco.envido import envido as envido_score
 from cardtui.engine.truco.events import (
     ArgentinoRoundStarted,
@@ -74,82 +70,16 @@ from cardtui.engine.truco.events import (
     TrucoTrickEnded,
 )
 from cardtui.engine.truco.flor import flor_value
-from cardtui.engine.truco.ladder import Bet, Ladder, Word
+from cardtui.engine.truco.ladder import Bet
 from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
 from cardtui.engine.truco.tricks import DOWN, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import TrucoResult, TrucoView
 
 __all__ = ["GAME", "ArgentinoOptions", "ArgentinoState", "TrucoArgentino"]
 
-Why = tuple[type[IllegalAction], str]
-"""Why an action is refused: the refusal's class and its sentence (``{turn}``, ``{announcer}``, ``{asked}``
-stand for names, filled in only when the refusal is raised)."""
-
-NOT_PLAYING: Why = (NotYourTurn, "You are not playing this round.")
-WAITING: Why = (NotYourTurn, "Your team's call is waiting for an answer.")
-ANSWER: Why = (IllegalAction, "Answer the call first: quiero, no quiero, or raise it.")
-WAITING_FLOR: Why = (NotYourTurn, "Your team's flor is waiting for an answer.")
-ANSWER_FLOR: Why = (IllegalAction, "Answer the flor first.")
-ANNOUNCING: Why = (NotYourTurn, "{announcer} is announcing the envido now.")
-SING_FIRST: Why = (IllegalAction, "Sing your flor first: it comes before your first card, and instead of the envido.")
-TURN: Why = (NotYourTurn, "It is {turn}'s turn to play.")
-NOT_HELD: Why = (IllegalAction, "You do not hold that card.")
-TOP: Why = (IllegalAction, "Vale cuatro is the highest bet; there is nothing above it.")
-NOT_OWNER: Why = (IllegalAction, "Only the team that accepted the last bet may raise it.")
-NO_CALL: Why = (IllegalAction, "There is no call to answer.")
-SIN_FLOR: Why = (IllegalAction, "This table plays sin flor.")
-ONLY_HOLDERS: Why = (IllegalAction, "Only a player holding a flor answers a flor.")
-NO_SIGNAL_PARTNER: Why = (IllegalAction, "No partner of yours plays this round: there is nobody to signal to.")
-NO_SIGNAL_CARDS: Why = (IllegalAction, "You hold no cards to signal about.")
-NEXT_BET = {level: (IllegalAction, f"The next bet is {w.call.value.replace('_', ' ')}.") for level, w in
-            enumerate(LADDER.rungs, 1)}
-
-
-def _busy(st: ArgentinoState, seat: int) -> Why | None:
-    """A call awaiting its answer, or an envido being announced, holds up everything else."""
-    f = st.flor_bet.pending
-    if f >= 0:
-        return WAITING_FLOR if seat & 1 == f else ANSWER_FLOR
-    if st.announcer >= 0:
-        return ANNOUNCING
-    p = st.envido.pending
-    if p < 0:
-        p = st.truco.pending
-    if p >= 0:
-        return WAITING if seat & 1 == p else ANSWER
-    return None
-
-
-def _truco_gate(truco: Ladder, team: int) -> Why | None:
-    """Whether ``team`` may take the truco up a rung when nothing awaits an answer."""
-    if truco.level >= 3:
-        return TOP
-    if truco.owner >= 0 and truco.owner != team:
-        return NOT_OWNER
-    return None
-
-
-def _envido_closed(st: ArgentinoState, seat: int) -> Why:
-    if st.envido.calls:
-        return (IllegalAction, "The envido has already been played this round.")
-    if st.f_sung:
-        return (IllegalAction, "A flor was sung: there is no envido this round.")
-    if st.owes[seat] and not st.f_done:
-        return SING_FIRST
-    if st.truco.level:
-        return (IllegalAction, "Envido cannot be called once a truco has been accepted.")
-    return (IllegalAction, "Envido is called in the first trick, before you play your card.")
-
-
-def _why_signal(st: ArgentinoState, seat: int, value: str) -> Why | None:
-    if value not in SIGNALS:
-        return (IllegalAction, f"{value[:40]!r} is not a signal; the signals are: {', '.join(SIGNALS)}.")
-    if not st.live[seat] or not st.hands[seat]:
-        return NO_SIGNAL_CARDS
-    if st.in_team[seat & 1] < 2:
-        return NO_SIGNAL_PARTNER
-    return None
-
+_TRICKS, _REFUSED, _DECK, _ENVIDO = Reason.TRICKS, Reason.REFUSED, Reason.DECK, Reason.ENVIDO
+_TRUCO = Bet.TRUCO
+_SHOW_ENVIDO, _SHOW_FLOR = ShowReason.ENVIDO, ShowReason.FLOR
 
 class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     name: ClassVar[str] = "truco_argentino"
@@ -195,15 +125,17 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         unsuited = st.options.envido_unsuited
         with_flor = st.options.flor
         log = st.log = HandLog(
-            self.name, values(st.options), st.hand_no, seed, dealer, st.seats, scores_by_seat(st.scores, n)
+            self.name, st.option_values, st.hand_no, seed, dealer, st.seats, scores_by_seat(st.scores, n)
         )
-        events = [Event(HandStarted(st.hand_no, dealer))]
+        events = [public(HandStarted, st.hand_no, dealer)]
         for s in range(n):
             i = (s - dealer - 1) % n  # one card at a time, the mano first
             a, b, c = picks[i], picks[n + i], picks[2 * n + i]
             dealt = st.dealt[s] = (DECK[a], DECK[b], DECK[c])
             st.hands[s] = list(dealt)
             st.plays[s] = [PLAY_AT[a], PLAY_AT[b], PLAY_AT[c]]
+            played = PLAYED[s]
+            st.played[s] = [played[a], played[b], played[c]]
             log.dealt(s, *dealt)
             st.env[s], st.env_cards[s] = envido_score(dealt, unsuited)
             st.flor[s] = flor_value(dealt) if with_flor else -1
@@ -213,216 +145,51 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             return events + self._next_duel(st)
         st.duels = []
         st._round((*range(dealer + 1, n), *range(dealer + 1)))
-        return [*events, Event(ArgentinoRoundStarted(1, st.players, st.mano, False))]
+        return [*events, public(ArgentinoRoundStarted, 1, st.players, st.mano, False)]
 
     def _next_duel(self, st: ArgentinoState) -> list[Event]:
         a, b = st.duels.pop(0)
         st._round((a, b))
-        return [Event(ArgentinoRoundStarted(st.round_no, (a, b), a, True))]
+        return [public(ArgentinoRoundStarted, st.round_no, (a, b), a, True)]
 
-    # -- what may be done: one check per action ---------------------------------------
-    def _why(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        """Why ``seat`` may not do ``action`` now, or None if it may."""
-        t = action.type
-        check = _CHECKS.get(t)
-        if check is None:
-            return (IllegalAction, f"{t[:40]!r} is not an action in truco argentino.")
-        return check(self, st, seat, action)
-
-    def _why_play(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.live[seat]:
-            return NOT_PLAYING
-        why = _busy(st, seat)
-        if why is not None:
-            return why
-        if st.owes[seat] and not st.f_done:
-            return SING_FIRST
-        if seat != st.to_play[0]:
-            return TURN
-        return None if action in st.plays[seat] else NOT_HELD
-
-    def _why_truco(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.live[seat]:
-            return NOT_PLAYING
-        if st.flor_bet.pending >= 0 or st.announcer >= 0 or st.envido.pending >= 0:
-            return _busy(st, seat)
-        truco = st.truco
-        team = seat & 1
-        if truco.pending >= 0:
-            if team == truco.pending:
-                return WAITING
-            level = len(truco.calls) + 1
-        else:
-            why = _truco_gate(truco, team)
-            if why is not None:
-                return why
-            level = truco.level + 1
-        if level > 3:
-            return TOP
-        return None if TRUCO_LEVEL[action.type] == level else NEXT_BET[level]
-
-    def _why_envido(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.live[seat]:
-            return NOT_PLAYING
-        if st.flor_bet.pending >= 0 or st.announcer >= 0:
-            return _busy(st, seat)
-        team = seat & 1
-        bet = st.envido
-        if bet.pending >= 0:
-            if team == bet.pending:
-                return WAITING
-            if st.owes[seat] and not st.f_done:
-                return SING_FIRST
-            if ENVIDO_WORDS[action.type] not in bet.next_calls():
-                return (IllegalAction, "The envido cannot be raised that way now.")
-            return None
-        truco = st.truco
-        if truco.pending >= 0:
-            if team == truco.pending:
-                return WAITING
-            if len(truco.calls) != 1:
-                return (IllegalAction, "Envido answers a truco, not a raise of it: answer the call first.")
-        return None if st.may_envido(seat) else _envido_closed(st, seat)
-
-    def _why_answer(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.live[seat]:
-            return NOT_PLAYING
-        team = seat & 1
-        flor = st.flor_bet
-        if flor.pending >= 0:
-            if team == flor.pending:
-                return WAITING_FLOR
-            if st.flor[seat] < 0:
-                return ONLY_HOLDERS
-            if not flor.table.acceptable(flor.calls):
-                return (IllegalAction, "Answer a flor with con flor me achico, contra flor or contra flor al resto.")
-            return None
-        if st.announcer >= 0:
-            return ANNOUNCING
-        if st.envido.pending >= 0:
-            if team == st.envido.pending:
-                return WAITING
-            return SING_FIRST if st.owes[seat] and not st.f_done else None
-        if st.truco.pending >= 0:
-            return WAITING if team == st.truco.pending else None
-        return NO_CALL
-
-    def _why_announce(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.live[seat]:
-            return NOT_PLAYING
-        flor = st.flor_bet
-        if action.type == "son_buenas" and flor.pending >= 0:
-            if seat & 1 == flor.pending:
-                return WAITING_FLOR
-            if flor.calls[-1] is not Word.FLOR or not st.f_asked:
-                return ANSWER_FLOR
-            if st.f_asked[0] != seat:
-                return (NotYourTurn, "{asked} answers the flor now.")
-            return (IllegalAction, "You hold a flor: answer with it.") if st.flor[seat] >= 0 else None
-        if st.announcer < 0:
-            return _busy(st, seat) or (IllegalAction, "No envido is being announced.")
-        if seat != st.announcer:
-            return ANNOUNCING
-        if st.owes[seat] and not st.f_done:
-            return SING_FIRST
-        wins = envido_bet.beats(st, seat)
-        if action.type == "son_buenas":
-            return (IllegalAction, "Your envido wins: announce it.") if wins else None
-        if not wins:
-            return (IllegalAction, "Your envido cannot win: say son buenas.")
-        if action.amount != st.env[seat]:
-            return (IllegalAction, "Announce your true envido: the table knows every score.")
-        return None
-
-    def _why_flor(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.options.flor:
-            return SIN_FLOR
-        if not st.live[seat]:
-            return NOT_PLAYING
-        if st.flor[seat] < 0:
-            return (IllegalAction, "You have no flor: a flor is three cards of one suit.")
-        if seat in st.f_sung:
-            return (IllegalAction, "You have already sung your flor.")
-        if st.f_done:
-            return (IllegalAction, "The flor has already been played this round.")
-        if st.played0[seat]:
-            return (IllegalAction, "A flor is sung before your first card.")
-        team = seat & 1
-        if st.flor_bet.pending >= 0:
-            if team == st.flor_bet.pending:
-                return WAITING_FLOR
-            return (IllegalAction, "Answer the flor: con flor me achico, contra flor or contra flor al resto.")
-        if st.announcer >= 0:
-            return None if seat == st.announcer else ANNOUNCING
-        for pending in (st.envido.pending, st.truco.pending):
-            if pending >= 0:
-                return WAITING if team == pending else None
-        return None
-
-    def _why_flor_answer(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.options.flor:
-            return SIN_FLOR
-        if not st.live[seat]:
-            return NOT_PLAYING
-        flor = st.flor_bet
-        if flor.pending < 0:
-            word = action.type.replace("_", " ").capitalize()
-            return (IllegalAction, f"{word} answers a flor, and no flor awaits an answer.")
-        if seat & 1 == flor.pending:
-            return WAITING_FLOR
-        if st.flor[seat] < 0:
-            return ONLY_HOLDERS
-        word = FLOR_WORDS[action.type]
-        if word is Word.CON_FLOR_ME_ACHICO:
-            ok = flor.calls[-1] is Word.FLOR
-        else:
-            ok = word in flor.next_calls()
-        return None if ok else (IllegalAction, "That is not an answer to this flor.")
-
-    def _why_mazo(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        if not st.live[seat]:
-            return NOT_PLAYING
-        if st.flor_bet.pending >= 0 or st.announcer >= 0:
-            return _busy(st, seat)
-        for pending in (st.envido.pending, st.truco.pending):
-            if pending >= 0:
-                return WAITING if seat & 1 == pending else None  # to one's team: a no quiero
-        return None
-
-    def _why_signal(self, st: ArgentinoState, seat: int, action: Action) -> Why | None:
-        return _why_signal(st, seat, action.value)
-
+    # -- what may be done: one check per kind of action (``argentino_checks``) ----------
     def legal_actions(self, st: ArgentinoState, seat: int) -> list[Action]:
         if st.result is not None or not st.live[seat]:
             return []
-        truco = st.truco
         if (
-            st.flor_bet.pending < 0 and st.envido.pending < 0 and truco.pending < 0 and st.announcer < 0
+            st.flor_bet.pending < 0 and st.envido.pending < 0 and st.truco.pending < 0 and st.announcer < 0
             and not st.owes[seat]
         ):
             # The usual case, nothing awaiting an answer: cards on one's turn, then ready-made calls.
-            raise_to = 0 if _truco_gate(truco, seat & 1) else truco.level + 1
-            signals = st.in_team[seat & 1] > 1 and bool(st.hands[seat])
-            tail = _FREE[st.may_envido(seat), raise_to, signals]
+            # (The gates' own tests for this case: see gate_truco, gate_envido and gate_signal.)
+            truco = st.truco
+            raise_to = 0 if checks.raise_gate(truco, seat & 1) else truco.level + 1
+            tail = _FREE[st.may_envido(seat), raise_to, checks.gate_signal(st, seat) is None]
             if seat == st.to_play[0]:
                 return [*st.plays[seat], *tail]
             return list(tail)
-        out = [a for a in self._candidates(st, seat) if self._why(st, seat, a) is None]
-        if _why_signal(st, seat, "wink") is None:
-            out.extend(SIGNAL_ACTIONS)
-        return out
-
-    def _candidates(self, st: ArgentinoState, seat: int) -> list[Action]:
-        """What might be legal while a call awaits its answer, an envido is announced, or a flor is owed."""
+        waiting = st.flor_bet.pending
+        if waiting < 0 and st.announcer < 0:
+            waiting = st.envido.pending if st.envido.pending >= 0 else st.truco.pending
+        if waiting == seat & 1 or (st.announcer >= 0 and seat != st.announcer):
+            # Waiting on the other team, or on the announcer: every gate but the signals' is shut.
+            return list(SIGNAL_ACTIONS) if checks.gate_signal(st, seat) is None else []
+        if waiting >= 0 and st.flor_bet.pending < 0 and st.announcer < 0 and not st.owes[seat]:
+            # Answering a truco or an envido with no flor to sing: the answers, raises and the deck.
+            signals = checks.gate_signal(st, seat) is None
+            if st.envido.pending >= 0:
+                return [*_ANSWER_ENVIDO.get(tuple(st.envido.calls), _ANSWERS), *_LEAVE[signals]]
+            truco = st.truco
+            raise_to = 0 if checks.answer_raise_gate(truco) else len(truco.calls) + 1
+            envido = checks.envido_answers_truco(truco) and st.may_envido(seat)
+            return list(_ANSWER_TRUCO[raise_to, envido, signals])
         if st.flor_bet.pending >= 0:
-            return [QUIERO, NO_QUIERO, ACHICO, CONTRA, RESTO, SON_BUENAS]
-        if st.announcer >= 0:
-            return [ANNOUNCE[st.env[seat]], SON_BUENAS, FLOR]
-        envido = ENVIDO_CALLS[()]
-        truco = [a for a in TRUCO_CALLS if a is not None]
-        if st.envido.pending >= 0 or st.truco.pending >= 0:
-            return [QUIERO, NO_QUIERO, *truco, *envido, FLOR, MAZO]
-        return [FLOR, *st.plays[seat], *truco, *envido, MAZO]
+            order = checks.FLOR_ORDER
+        elif st.announcer >= 0:
+            order = checks.ANNOUNCING_ORDER
+        else:
+            order = checks.FREE_ORDER if waiting < 0 else checks.ANSWERING_ORDER
+        return checks.legal(st, seat, order)
 
     def to_act(self, st: ArgentinoState) -> tuple[int, ...]:
         """The seats the hand waits for: a call's answerers, the announcer, or the player to play."""
@@ -457,7 +224,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         check_seat(seat, st.n)
         if st.result is not None:
             raise NotYourTurn("The hand is over.")
-        why = self._why(st, seat, action)
+        why = checks.why(st, seat, action)
         if why is not None:
             raise self._refusal(st, why)
         t = action.type
@@ -470,7 +237,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             log.act(seat, action)
             return [self.signal(st, seat, SIGNALS[action.value], st.options.signals_seen)]
         if t == "mazo":
-            log.act(seat, action, {"discarded": [str(c) for c in st.hands[seat]]})
+            log.act(seat, action, {"discarded": tuple(st.hands[seat])})
             events = self._mazo(st, seat)
         else:
             log.act(seat, action)
@@ -478,7 +245,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
                 return self._truco(st, seat)
             events = self._bet(st, seat, action)
         if st.at_once and st.result is None and st.decided():
-            events += self._end_round(st, None, 0, Reason.ENVIDO, last=True)
+            events += self._end_round(st, None, 0, _ENVIDO, last=True)
         return events
 
     def _bet(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
@@ -502,7 +269,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             return flor_bet.sing(st, seat)
         return flor_bet.respond(st, seat, FLOR_WORDS[t])
 
-    def _refusal(self, st: ArgentinoState, why: Why) -> IllegalAction:
+    def _refusal(self, st: ArgentinoState, why: checks.Why) -> IllegalAction:
         cls, text = why
         if "{" in text:
             names = st.names
@@ -514,14 +281,14 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         return cls(text)
 
     def _play(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
-        card = action.cards[0]
-        st.hands[seat].remove(card)
-        st.plays[seat].remove(action)
+        i = st.plays[seat].index(action)  # hands, play actions and their events: one order
+        card = st.hands[seat].pop(i)
+        st.plays[seat].pop(i)
+        events = [st.played[seat].pop(i)]
         st.trick.append((seat, card))
         st.to_play.pop(0)
         if not st.results:
             st.played0[seat] = True
-        events = [Event(TrucoPlayed(seat, card))]
         if not st.to_play:
             events += self._end_trick(st)
         return events
@@ -541,11 +308,11 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         decided = hand_winner(st.results, st.mano & 1, st.rule)
         if decided is not None:
             return [
-                Event(TrucoTrickEnded(len(st.results), winner, team, st.leader)),
-                *self._end_round(st, decided, LADDER.stake(st.truco.level), Reason.TRICKS),
+                public(TrucoTrickEnded, len(st.results), winner, team, st.leader),
+                *self._end_round(st, decided, LADDER.stake(st.truco.level), _TRICKS),
             ]
         self._order_trick(st)
-        return [Event(TrucoTrickEnded(len(st.results), winner, team, st.to_play[0]))]
+        return [public(TrucoTrickEnded, len(st.results), winner, team, st.to_play[0])]
 
     @staticmethod
     def _order_trick(st: ArgentinoState) -> None:
@@ -561,17 +328,17 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         truco.call(seat, word)
         if truco.level:
             st.e_open = False  # a raise accepts the truco: no envido after it
-        return [Event(TrucoCalled(seat, seat & 1, Bet.TRUCO, word, truco.if_accepted(0), truco.if_refused()))]
+        return [public(TrucoCalled, seat, seat & 1, _TRUCO, word, truco.if_accepted(0), truco.if_refused())]
 
     def _truco_answer(self, st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
         truco = st.truco
         if yes:
             value = truco.accept(seat)
             st.e_open = False
-            return [Event(TrucoAnswered(seat, seat & 1, Bet.TRUCO, True, value))]
+            return [public(TrucoAnswered, seat, seat & 1, _TRUCO, True, value)]
         caller, points = truco.refuse()
-        events = [Event(TrucoAnswered(seat, seat & 1, Bet.TRUCO, False, points))]
-        return events + self._end_round(st, caller, points, Reason.REFUSED)
+        events = [public(TrucoAnswered, seat, seat & 1, _TRUCO, False, points)]
+        return events + self._end_round(st, caller, points, _REFUSED)
 
     def _mazo(self, st: ArgentinoState, seat: int) -> list[Event]:
         """Out of the round; answering a call to one's team, a no quiero. A team that leaves in
@@ -587,17 +354,18 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.owes[seat] = False  # a flor not sung leaves with the cards
         if seat in st.to_play:
             st.to_play.remove(seat)
-        events = [Event(ArgentinoWentToDeck(seat, team, no_quiero))]
+        events = [public(ArgentinoWentToDeck, seat, team, no_quiero)]
         floor = st.options.mazo_first if first else 0
         if no_quiero and st.envido.pending >= 0:
             events += envido_bet.answer(st, seat, False)
         elif no_quiero:
             caller, points = st.truco.refuse()
-            events.append(Event(TrucoAnswered(seat, team, Bet.TRUCO, False, points)))
-            return events + self._end_round(st, caller, max(points, floor), Reason.REFUSED)
+            events.append(public(TrucoAnswered, seat, team, _TRUCO, False, points))
+            return events + self._end_round(st, caller, max(points, floor), _REFUSED)
+        st.played[seat] = []
         if not st.in_team[team]:
             stake = max(LADDER.stake(st.truco.level), floor)
-            return events + self._end_round(st, 1 - team, stake, Reason.DECK)
+            return events + self._end_round(st, 1 - team, stake, _DECK)
         if not st.to_play:
             events += self._end_trick(st)
         return events
@@ -609,15 +377,15 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         for s in range(2):
             st.points[s] += st.round_points[s]
         totals = (st.round_points[0], st.round_points[1])
-        events = [Event(TrucoRoundEnded(st.round_no, team, stake, reason, totals))]
+        events = [public(TrucoRoundEnded, st.round_no, team, stake, reason, totals)]
         record = st.e_record
         if record is not None and record.winner is not None:
             w = record.winner
-            st.shown[w] = (st.env_cards[w], ShowReason.ENVIDO)
-            events.append(Event(ArgentinoShown(w, st.env_cards[w], ShowReason.ENVIDO)))
+            st.shown[w] = (st.env_cards[w], _SHOW_ENVIDO)
+            events.append(Event(ArgentinoShown(w, st.env_cards[w], _SHOW_ENVIDO)))
         for w in st.f_shown:
-            st.shown[w] = (st.dealt[w], ShowReason.FLOR)
-            events.append(Event(ArgentinoShown(w, st.dealt[w], ShowReason.FLOR)))
+            st.shown[w] = (st.dealt[w], _SHOW_FLOR)
+            events.append(Event(ArgentinoShown(w, st.dealt[w], _SHOW_FLOR)))
         st.rounds.append(RoundRecord(
             st.round_no, st.players, st.mano, tuple(st.tricks), team, stake, reason, totals, st.e_record,
             st.f_record,
@@ -628,6 +396,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             for s in st.players:
                 st.hands[s] = []
                 st.plays[s] = []
+                st.played[s] = []
             return events + self._next_duel(st)
         return events + self._finish_hand(st)
 
@@ -640,9 +409,9 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.result = TrucoResult(deltas, (pts[0], pts[1]), leader, tuple(r.result for r in st.rounds),
                                 (st.scores[0], st.scores[1]))
         st.log.finish(history_result(st, st.result, tuple(st.rounds)), pica_pica=st.pica)
-        events = [Event(HandEnded(deltas, None, leader))]
+        events = [public(HandEnded, deltas, None, leader)]
         if st.decided():
-            events.append(Event(MatchEnded(None, 0 if st.scores[0] > st.scores[1] else 1)))
+            events.append(public(MatchEnded, None, 0 if st.scores[0] > st.scores[1] else 1))
         return events
 
     # -- queries ----------------------------------------------------------------------
@@ -651,26 +420,8 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         return st.result is not None and st.decided()
 
     def view(self, st: ArgentinoState, seat: int | None) -> TrucoView:
-        may = seat is not None and st.result is None and any(
-            self._why(st, seat, a) is None for a in ENVIDO_CALLS[()]
-        )
+        may = seat is not None and st.result is None and checks.gate_envido(st, seat) is None
         return build_view(st, seat, self.to_act(st), self.match_over(st), may)
-
-
-_CHECKS: dict[str, Callable[[TrucoArgentino, ArgentinoState, int, Action], Why | None]] = {
-    "play": TrucoArgentino._why_play,
-    **dict.fromkeys(TRUCO_LEVEL, TrucoArgentino._why_truco),
-    **dict.fromkeys(ENVIDO_WORDS, TrucoArgentino._why_envido),
-    "quiero": TrucoArgentino._why_answer,
-    "no_quiero": TrucoArgentino._why_answer,
-    "announce": TrucoArgentino._why_announce,
-    "son_buenas": TrucoArgentino._why_announce,
-    "flor": TrucoArgentino._why_flor,
-    **dict.fromkeys(FLOR_WORDS, TrucoArgentino._why_flor_answer),
-    "mazo": TrucoArgentino._why_mazo,
-    SIGNAL: TrucoArgentino._why_signal,
-}
-assert set(_CHECKS) == ACTION_TYPES
 
 
 def draw(rng: random.Random, k: int) -> list[int]:
@@ -694,12 +445,22 @@ def draw(rng: random.Random, k: int) -> list[int]:
 
 
 def _free_tail(envido: bool, raise_to: int, signals: bool) -> tuple[Action, ...]:
-    truco = TRUCO_CALLS[raise_to] if raise_to else None
-    calls = (*(ENVIDO_CALLS[()] if envido else ()), *((truco,) if truco is not None else ()))
+    calls = (*(ENVIDO_CALLS[()] if envido else ()), *((TRUCO_CALLS[raise_to],) if raise_to else ()))
     return (*calls, MAZO, *(SIGNAL_ACTIONS if signals else ()))
 
 
 _FREE = {(e, k, c): _free_tail(e, k, c) for e in (False, True) for k in range(4) for c in (False, True)}
 """What a seat free to act may say, by (envido open to it, the truco it may call, signals open to it)."""
+PLAYED = tuple(tuple(Event(TrucoPlayed(s, c)) for c in DECK) for s in range(6))
+"""Every seat's play of every card, as its (public, immutable) event, by position in ``DECK``."""
+_LEAVE = {False: (MAZO,), True: (MAZO, *SIGNAL_ACTIONS)}
+_ANSWERS = (QUIERO, NO_QUIERO)
+_ANSWER_ENVIDO = {calls: (QUIERO, NO_QUIERO, *raises) for calls, raises in ENVIDO_CALLS.items()}
+"""Answering an envido: quiero, no quiero and the raises that may follow its calls."""
+_ANSWER_TRUCO = {
+    (k, e, c): (QUIERO, NO_QUIERO, *((TRUCO_CALLS[k],) if k else ()), *(ENVIDO_CALLS[()] if e else ()), *_LEAVE[c])
+    for k in range(4) for e in (False, True) for c in (False, True)
+}
+"""Answering a truco: quiero, no quiero, the raise, envido (against a first truco), the deck, signals."""
 
 GAME = TrucoArgentino()

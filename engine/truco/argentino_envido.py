@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from cardtui.engine.core import Event
 from cardtui.engine.truco.argentino_state import ArgentinoState, EnvidoRecord
+from cardtui.engine.truco.base import public
 from cardtui.engine.truco.events import (
     ArgentinoEnvidoAnnounced,
     ArgentinoEnvidoCancelled,
@@ -32,7 +33,7 @@ def call(st: ArgentinoState, seat: int, word: Word) -> list[Event]:
     bet = st.envido
     bet.call(seat, word)
     st.e_open = False
-    return [Event(TrucoCalled(seat, seat & 1, ENVIDO, word, bet.if_accepted(st.falta), bet.if_refused()))]
+    return [public(TrucoCalled, seat, seat & 1, ENVIDO, word, bet.if_accepted(st.falta), bet.if_refused())]
 
 
 def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
@@ -41,14 +42,14 @@ def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
         team, points = bet.refuse()
         st.award(team, points)
         st.e_record = EnvidoRecord(tuple(bet.calls), False, False, points, team, {}, None, ())
-        return [Event(TrucoAnswered(seat, seat & 1, ENVIDO, False, points))]
+        return [public(TrucoAnswered, seat, seat & 1, ENVIDO, False, points)]
     value = bet.if_accepted(st.falta)
     bet.accept(seat)
     p = st.players
     i = p.index(bet.caller)  # the last raiser announces first
     st.ann_order = tuple(p[(i + j) % len(p)] for j in range(len(p)) if st.live[p[(i + j) % len(p)]])
     st.best = -1
-    return [Event(TrucoAnswered(seat, seat & 1, ENVIDO, True, value)), *_next(st, 0)]
+    return [public(TrucoAnswered, seat, seat & 1, ENVIDO, True, value), *_next(st, 0)]
 
 
 def beats(st: ArgentinoState, seat: int) -> bool:
@@ -67,9 +68,9 @@ def announce(st: ArgentinoState, seat: int, says: bool) -> list[Event]:
     if says:
         st.best = seat
         st.spoken[seat] = st.env[seat]
-        event = Event(ArgentinoEnvidoAnnounced(seat, st.env[seat]))
+        event = public(ArgentinoEnvidoAnnounced, seat, st.env[seat])
     else:
-        event = Event(ArgentinoSonBuenas(seat, ENVIDO))
+        event = public(ArgentinoSonBuenas, seat, ENVIDO)
     return [event, *_next(st, st.ann_order.index(seat))]
 
 
@@ -97,7 +98,7 @@ def _settle(st: ArgentinoState) -> list[Event]:
     st.e_record = EnvidoRecord(
         tuple(bet.calls), True, False, points, winner & 1, dict(st.spoken), winner, st.env_cards[winner]
     )
-    return [Event(ArgentinoEnvidoWon(winner, winner & 1, st.env[winner], points))]
+    return [public(ArgentinoEnvidoWon, winner, winner & 1, st.env[winner], points)]
 
 
 def cancel(st: ArgentinoState, seat: int) -> list[Event]:
@@ -119,4 +120,4 @@ def cancel(st: ArgentinoState, seat: int) -> list[Event]:
     bet.pending = -1
     st.announcer = -1
     st.best = -1
-    return [Event(ArgentinoEnvidoCancelled(seat, struck))]
+    return [public(ArgentinoEnvidoCancelled, seat, struck)]

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from cardtui.engine.core import Event
 from cardtui.engine.truco.argentino_envido import cancel as cancel_envido
 from cardtui.engine.truco.argentino_state import ArgentinoState, FlorRecord
+from cardtui.engine.truco.base import public
 from cardtui.engine.truco.events import ArgentinoFlorWon, ArgentinoSonBuenas, TrucoAnswered, TrucoCalled
 from cardtui.engine.truco.flor import ACHICO, ALONE, FLOR, MET
 from cardtui.engine.truco.ladder import Bet, Word
@@ -42,7 +43,7 @@ def sing(st: ArgentinoState, seat: int) -> list[Event]:
     bet = st.flor_bet
     st.owes[seat] = False
     st.f_sung.append(seat)
-    events = [Event(TrucoCalled(seat, team, Bet.FLOR, FLOR, ALONE, MET)), *cancel_envido(st, seat)]
+    events = [public(TrucoCalled, seat, team, Bet.FLOR, FLOR, ALONE, MET), *cancel_envido(st, seat)]
     rivals = [s for s in st.players if s & 1 != team and holds(st, s)]
     if rivals:
         bet.call(seat, FLOR)
@@ -57,13 +58,13 @@ def sing(st: ArgentinoState, seat: int) -> list[Event]:
     st.f_shown.append(seat)
     alone = [s for s in st.f_sung if s & 1 == team]
     st.f_record = _record(st, "alone", team, ALONE * len(alone), max(alone, key=lambda s: _key(st, s)))
-    return [*events, Event(ArgentinoFlorWon(seat, team, ALONE, st.flor[seat], True))]
+    return [*events, public(ArgentinoFlorWon, seat, team, ALONE, st.flor[seat], True)]
 
 
 def pass_flor(st: ArgentinoState, seat: int) -> list[Event]:
     """A player asked to answer a flor who holds none: son buenas; the next is asked."""
     st.f_asked.pop(0)
-    return [Event(ArgentinoSonBuenas(seat, Bet.FLOR))]
+    return [public(ArgentinoSonBuenas, seat, Bet.FLOR)]
 
 
 def respond(st: ArgentinoState, seat: int, word: Word) -> list[Event]:
@@ -76,10 +77,10 @@ def respond(st: ArgentinoState, seat: int, word: Word) -> list[Event]:
         st.f_sung.append(seat)
     if word is ACHICO:
         caller, points = bet.refuse()
-        events = [Event(TrucoAnswered(seat, team, Bet.FLOR, False, points, ACHICO))]
+        events = [public(TrucoAnswered, seat, team, Bet.FLOR, False, points, ACHICO)]
         return events + _close(st, caller, points, "achico")
     bet.call(seat, word)
-    return [Event(TrucoCalled(seat, team, Bet.FLOR, word, bet.if_accepted(st.falta), bet.if_refused()))]
+    return [public(TrucoCalled, seat, team, Bet.FLOR, word, bet.if_accepted(st.falta), bet.if_refused())]
 
 
 def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
@@ -88,7 +89,7 @@ def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
     team = seat & 1
     if not yes:
         caller, points = bet.refuse()
-        events = [Event(TrucoAnswered(seat, team, Bet.FLOR, False, points))]
+        events = [public(TrucoAnswered, seat, team, Bet.FLOR, False, points)]
         return events + _close(st, caller, points, "refused")
     points = bet.if_accepted(st.falta)
     bet.accept(seat)
@@ -100,8 +101,8 @@ def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
     st.f_shown = [winner]
     st.f_record = _record(st, "accepted", winner & 1, points, winner, rivals)
     return [
-        Event(TrucoAnswered(seat, team, Bet.FLOR, True, points)),
-        Event(ArgentinoFlorWon(winner, winner & 1, points, st.flor[winner], False)),
+        public(TrucoAnswered, seat, team, Bet.FLOR, True, points),
+        public(ArgentinoFlorWon, winner, winner & 1, points, st.flor[winner], False),
     ]
 
 
@@ -122,7 +123,7 @@ def _close(st: ArgentinoState, team: int, points: int, outcome: str) -> list[Eve
     st.f_done = True
     st.award(team, points)
     st.f_record = _record(st, outcome, team, points, None)
-    return [Event(ArgentinoFlorWon(None, team, points, None, False))]
+    return [public(ArgentinoFlorWon, None, team, points, None, False)]
 
 
 def _key(st: ArgentinoState, seat: int) -> tuple[int, int]:

@@ -99,7 +99,7 @@ LADDER = Steps(
 )
 """Truco 2, retruco 3, vale cuatro 4; refused, the stake before the call (1, 2, 3)."""
 
-TRUCO_CALLS = (None, *(Action(r.call.value) for r in LADDER.rungs))
+TRUCO_CALLS = {i: Action(r.call.value) for i, r in enumerate(LADDER.rungs, 1)}
 """The call that takes the truco to each level (1 truco, 2 retruco, 3 vale cuatro)."""
 TRUCO_LEVEL = {r.call.value: i for i, r in enumerate(LADDER.rungs, 1)}
 QUIERO = Action("quiero")

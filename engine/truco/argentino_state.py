@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, Audience, SeatInfo, only
+from cardtui.engine.core import Action, Audience, Event, SeatInfo, only
 from cardtui.engine.truco.argentino_rules import LADDER, PLAY, ArgentinoOptions, EnvidoScored, Ties
 from cardtui.engine.truco.base import TrucoState
 from cardtui.engine.truco.envido import TABLE as ENVIDO_TABLE
 from cardtui.engine.truco.envido import envido as envido_score
 from cardtui.engine.truco.envido import falta
-from cardtui.engine.truco.events import Reason, ShowReason
+from cardtui.engine.truco.events import Reason, ShowReason, TrucoPlayed
 from cardtui.engine.truco.flor import TABLE as FLOR_TABLE
 from cardtui.engine.truco.flor import flor_value
 from cardtui.engine.truco.ladder import Ladder, Word
@@ -84,7 +84,7 @@ class ArgentinoState(TrucoState):
     """One match. The hand in play is dealt from ``rng``; ``points`` wait for the hand's end."""
 
     def __init__(self, options: ArgentinoOptions, seats: Sequence[SeatInfo]) -> None:
-        super().__init__(seats)
+        super().__init__(options, seats)
         self.options = options
         self.rule = TieRule.LAST_TAKES_ALL if options.ties is Ties.SEED else TieRule.FIRST_DECIDED
         self.at_once = options.envido_scored is EnvidoScored.AT_ONCE
@@ -95,6 +95,8 @@ class ArgentinoState(TrucoState):
         self.hands: list[list[Card]] = [[] for _ in range(self.n)]
         self.plays: list[list[Action]] = [[] for _ in range(self.n)]
         """Each hand's cards as the play actions that play them, in the same order."""
+        self.played: list[list[Event]] = [[] for _ in range(self.n)]
+        """And as the events that say so, in the same order again."""
         self.dealt: list[tuple[Card, ...]] = [() for _ in range(self.n)]
         self.env = [0] * self.n
         self.env_cards: list[tuple[Card, ...]] = [() for _ in range(self.n)]
@@ -157,6 +159,7 @@ class ArgentinoState(TrucoState):
         """Put ``cards`` in ``seat``'s hand as if dealt (scores recomputed): for rigged positions."""
         self.hands[seat] = list(cards)
         self.plays[seat] = [PLAY[c] for c in cards]
+        self.played[seat] = [Event(TrucoPlayed(seat, c)) for c in cards]
         self.dealt[seat] = tuple(cards)
         assert self.log is not None
         self.log.holds(seat, cards)

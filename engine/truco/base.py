@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from cardtui.engine.core import Event, Game, GameOptions, JsonObject, MatchState, SeatInfo, only
+from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, MatchState, SeatInfo, only
 from cardtui.engine.history import HandLog
+from cardtui.engine.options import values
 from cardtui.engine.truco.events import TrucoSignalled
 from cardtui.engine.truco.signals import Signal, audience
 from cardtui.engine.truco.views import TrucoResult, TrucoSignalSeen, TrucoView
@@ -21,7 +22,9 @@ from cardtui.engine.truco.views import TrucoResult, TrucoSignalSeen, TrucoView
 class TrucoState(MatchState):
     """A match: team scores carry over hands; each hand is dealt from its own seeded rng."""
 
-    def __init__(self, seats: Sequence[SeatInfo]) -> None:
+    def __init__(self, options: GameOptions, seats: Sequence[SeatInfo]) -> None:
+        self.option_values = values(options)
+        """The options as a hand history records them."""
         self.seats = tuple(SeatInfo(s.seat, s.name, s.seat & 1) for s in seats)
         self.n = len(seats)
         self.names = tuple(s.name for s in seats)
@@ -32,6 +35,19 @@ class TrucoState(MatchState):
         self.signals: list[tuple[int, Signal, frozenset[int]]] = []
         self.log: HandLog | None = None
         self.result: TrucoResult | None = None
+
+
+_SHARED: dict[tuple[Any, ...], Event] = {}
+
+
+def public(body: type[EventBody], *fields: Any) -> Event:
+    """A public event, made once and shared: its record is immutable, and these recur hand after
+    hand (a call, an answer, a trick's end), so the hot path does not build them again."""
+    key = (body, *fields)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _SHARED[key] = Event(body(*fields))
+    return event
 
 
 S = TypeVar("S", bound=TrucoState)

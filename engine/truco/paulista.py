@@ -34,8 +34,7 @@ from cardtui.engine.core import (
 )
 from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
 from cardtui.engine.history import HandLog
-from cardtui.engine.options import values
-from cardtui.engine.truco.base import TrucoGame
+from cardtui.engine.truco.base import TrucoGame, public
 from cardtui.engine.truco.events import (
     DealChoice,
     PaulistaDealChoice,
@@ -117,12 +116,12 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         st.ferro = len(on11) == 2
         st.onze = on11[0] if len(on11) == 1 else -1
         st.log = HandLog(
-            self.name, values(st.options), st.hand_no, seed, dealer, st.seats, scores_by_seat(st.scores, 4)
+            self.name, st.option_values, st.hand_no, seed, dealer, st.seats, scores_by_seat(st.scores, 4)
         )
         mao = st.mao
         events = [
-            Event(HandStarted(st.hand_no, dealer)),
-            Event(PaulistaHandDealt(mao, st.onze if st.onze >= 0 else None, st.ferro)),
+            public(HandStarted, st.hand_no, dealer),
+            public(PaulistaHandDealt, mao, st.onze if st.onze >= 0 else None, st.ferro),
         ]
         if not st.ferro and st.onze < 0:
             st.phase = DEAL
@@ -339,7 +338,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         return [Event(PaulistaDealChoice(seat, DealChoice.REJECT, shown)), *self._give(st, seat)]
 
     def _onze(self, st: PaulistaState, seat: int, play: bool) -> list[Event]:
-        events = [Event(PaulistaOnzeDecided(seat, st.onze, play))]
+        events = [public(PaulistaOnzeDecided, seat, st.onze, play)]
         if not play:
             return events + self._end_hand(st, 1 - st.onze, 1, Reason.ONZE_REFUSED)
         st.onze_played = True
@@ -349,24 +348,24 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         truco = st.truco
         truco.call(seat, word)
         value, refused = truco.if_accepted(0), truco.if_refused()
-        return [Event(TrucoCalled(seat, seat & 1, Bet.TRUCO, word, value, refused))]
+        return [public(TrucoCalled, seat, seat & 1, Bet.TRUCO, word, value, refused)]
 
     def _answer(self, st: PaulistaState, seat: int, yes: bool) -> list[Event]:
         truco = st.truco
         if not yes:
             caller, points = truco.refuse()
-            events = [Event(TrucoAnswered(seat, seat & 1, Bet.TRUCO, False, points))]
+            events = [public(TrucoAnswered, seat, seat & 1, Bet.TRUCO, False, points)]
             return events + self._end_hand(st, caller, points, Reason.REFUSED)
         value = truco.accept(seat)
         if st.options.truco_decides is TrucoDecides.TRICK:
             st.decides_from = len(st.results)
-        return [Event(TrucoAnswered(seat, seat & 1, Bet.TRUCO, True, value))]
+        return [public(TrucoAnswered, seat, seat & 1, Bet.TRUCO, True, value)]
 
     def _play(self, st: PaulistaState, seat: int, card: Card, down: bool, blind: bool = False) -> list[Event]:
         st.hands[seat].remove(card)
         st.trick.append((seat, card, down))
         st.to_play.pop(0)
-        event = Event(TrucoPlayed(seat, None if down else card, down, blind))
+        event = public(TrucoPlayed, seat, None if down else card, down, blind)
         if st.to_play:
             return [event]
         return [event, *self._end_trick(st)]
@@ -379,7 +378,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         st.trick_plays.append((plays, winner))
         leader = first_best if first_best is not None else plays[0][0]
         st.trick = []
-        events = [Event(TrucoTrickEnded(len(st.results), winner, team, leader))]
+        events = [public(TrucoTrickEnded, len(st.results), winner, team, leader)]
         decided = team if team is not None and 0 <= st.decides_from < len(st.results) else None
         if decided is None:
             decided = hand_winner(st.results, st.mao & 1, TieRule.FIRST_DECIDED)
@@ -400,11 +399,11 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         st.result = TrucoResult(deltas, pts, team, rounds, (st.scores[0], st.scores[1]))
         st.log.finish(_history_result(st, st.result, tuple(st.trick_plays)))
         events = [
-            Event(TrucoRoundEnded(1, team, points, reason, pts)),
-            Event(HandEnded(deltas, None, team)),
+            public(TrucoRoundEnded, 1, team, points, reason, pts),
+            public(HandEnded, deltas, None, team),
         ]
         if self.match_over(st):
-            events.append(Event(MatchEnded(None, 0 if st.scores[0] > st.scores[1] else 1)))
+            events.append(public(MatchEnded, None, 0 if st.scores[0] > st.scores[1] else 1))
         return events
 
     # -- queries ----------------------------------------------------------------------

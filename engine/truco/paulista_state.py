@@ -16,7 +16,7 @@ class PaulistaState(TrucoState):
     """One match; the hand in play is dealt from a deck shuffled by ``rng``."""
 
     def __init__(self, options: PaulistaOptions, seats: Sequence[SeatInfo]) -> None:
-        super().__init__(seats)
+        super().__init__(options, seats)
         self.options = options
         self.deck: list[Card] = []
         self.hands: list[list[Card]] = [[], [], [], []]
