@@ -57,6 +57,10 @@ O = TypeVar("O", bound=GameOptions)  # noqa: E741
 class TrucoGame(Game[S, O, TrucoView]):
     teams: ClassVar[bool] = True
 
+    def first_dealer(self, state: S) -> int:
+        """Seat 0 deals the first hand: seat 1 is the first mão (mano)."""
+        return 0
+
     def set_start(self, state: S, start: Sequence[int]) -> None:
         state.scores = [int(start[0]), int(start[1])]
 
