@@ -129,6 +129,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         # At 11: a plain deal, no passing or rejecting; both on 11, face down to everyone.
         for i in range(4):
             events += self._give(st, (mao + i) % 4, show=not st.ferro)
+            st.log.holds((mao + i) % 4, st.hands[(mao + i) % 4])
         if st.ferro:
             return events + self._begin_play(st)
         st.phase = ONZE

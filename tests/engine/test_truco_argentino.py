@@ -781,3 +781,177 @@ def test_bots_take_the_trick_with_the_lowest_card_that_wins() -> None:
         GAME.view(st, 0), [a for a in GAME.legal_actions(st, 0) if a.type == "play"], random.Random(1)
     )
     assert action.cards == parse_cards("2b")
+
+
+# -- RULES.md §4: the rulings of issue 9 ----------------------------------------------
+def test_the_best_envido_at_the_table_always_wins() -> None:
+    """Announce from the last raiser; passed over only while one's team leads; the trailing team is asked."""
+    st = table(n=4)  # dealer 0, mano 1: order 1 2 3 0
+    rig(st, s1="4e 5b 6c", s2="7o 6o 4b", s3="7e 5e 1c", s0="3b 2b 12o")
+    assert [st.env[s] for s in range(4)] == [25, 11, 33, 32]
+    do(st, 3, "envido")
+    do(st, 0, "real_envido")
+    do(st, 1, "quiero")
+    said = []
+    while st.announcer >= 0:
+        seat = st.announcer
+        (action,) = [a for a in GAME.legal_actions(st, seat) if a.type != "signal"]  # the table knows every score
+        said.append((seat, action.amount if action.type == "announce" else "son buenas"))
+        GAME.apply(st, seat, action)
+    # Seat 0 (the last raiser) 25; seat 1 cannot beat it; seat 2 is passed over (its team leads);
+    # seat 3 takes the lead with 32, so seat 2 is asked after all, and its 33 wins.
+    assert said == [(0, 25), (1, "son buenas"), (3, 32), (2, 33)]
+    assert st.best == 2 and st.round_points == [5, 0]
+    assert st.e_record is not None and st.e_record.winner == 2 and st.e_record.scores == {0: 25, 3: 32, 2: 33}
+
+
+def test_son_buenas_only_when_the_envido_cannot_win() -> None:
+    st = table()
+    rig(st, s1="7o 6o 4e", s0="1e 2e 3c")
+    do(st, 1, "envido")
+    do(st, 0, "quiero")
+    with pytest.raises(IllegalAction, match="Your envido wins: announce it"):
+        do(st, 1, "son_buenas")  # the first to speak always leads
+    do(st, 1, "announce", amount=33)
+    with pytest.raises(IllegalAction, match="cannot win"):
+        do(st, 0, "announce", amount=23)
+
+
+def test_a_card_played_before_going_to_the_deck_cannot_win() -> None:
+    st = table(n=4)  # order 1 2 3 0
+    rig(st, s1="1e 4e 5e", s2="3o 5o 6o", s3="4c 5b 6b", s0="5c 6c 7c")
+    do(st, 1, "play", "1e")  # the best card there is
+    do(st, 1, "mazo")  # out of turn: its card can no longer win
+    view = GAME.view(st, 0)
+    assert view.trick[0].card == Card.parse("1e") and view.trick[0].void
+    _play_out(st, "3o", "4c", "5c")
+    assert st.tricks[0].winner == 2 and st.results == [0]  # seat 2's 3o takes it
+    assert GAME.view(st, 0).tricks[0].plays[0].void
+    do(st, 3, "mazo")  # team 1 is gone
+    assert result(st)["tricks"] == [
+        {"cards": {"1": "1e", "2": "3o", "3": "4c", "0": "5c"}, "winner": 2, "void": [1]}
+    ]
+
+
+def test_going_to_the_deck_facing_a_truco_is_a_no_quiero() -> None:
+    st = table(n=4)
+    do(st, 1, "truco")
+    events = GAME.apply(st, 2, Action("mazo"))  # seat 0 is still in: the round ends all the same
+    assert [e.kind for e in events[:2]] == ["ArgentinoWentToDeck", "TrucoAnswered"]
+    assert events[0].body.no_quiero  # type: ignore[attr-defined]
+    assert st.result is not None and st.scores == [0, 1]  # truco refused: 1
+
+
+def test_going_to_the_deck_facing_an_envido_is_a_no_quiero_and_play_goes_on() -> None:
+    st = table(n=4)
+    do(st, 1, "envido")
+    do(st, 2, "mazo")
+    assert st.envido.closed and st.round_points == [0, 1] and st.result is None
+    assert not st.live[2] and GAME.to_act(st) == (1,)
+    with pytest.raises(NotYourTurn, match="waiting for an answer"):
+        st2 = table(n=4)
+        do(st2, 1, "envido")
+        do(st2, 3, "mazo")  # the callers' own call waits: no leaving on it
+
+
+@pytest.mark.parametrize(("mazo_first", "points"), [(1, 1), (2, 2)])
+def test_going_to_the_deck_in_the_first_trick_with_the_envido_open(mazo_first: int, points: int) -> None:
+    st = table(mazo_first=mazo_first)
+    do(st, 1, "mazo")  # the mano leaves before anything is called
+    assert st.scores == [points, 0]
+    st = table(mazo_first=mazo_first)
+    do(st, 1, "envido")
+    do(st, 0, "no_quiero")
+    do(st, 1, "mazo")  # the envido was played: the plain stake
+    assert st.scores == [1, 1]
+    st = table(mazo_first=mazo_first)
+    rig(st, s1="4e 5e 6e", s0="4o 5o 7o")
+    do(st, 1, "play", "4e")
+    do(st, 0, "play", "5o")
+    do(st, 1, "mazo")  # trick 1 is over: the plain stake
+    assert st.scores == [1, 0]
+    st = table(mazo_first=mazo_first)
+    do(st, 1, "truco")
+    do(st, 0, "mazo")  # facing a truco in trick 1 with the envido open: the more of the two
+    assert st.scores == [0, points]
+
+
+def test_envido_scored_at_once_can_decide_a_29_29_game() -> None:
+    st = table(envido_scored="at_once")
+    st.scores = [29, 29]
+    do(st, 1, "envido")
+    events = GAME.apply(st, 0, Action("no_quiero"))
+    assert st.scores == [29, 30] and st.result is not None and GAME.match_over(st)
+    assert st.result.rounds[0].reason == "envido"
+    assert events[-1].kind == "MatchEnded" and events[-1].body.team == 1  # type: ignore[attr-defined]
+
+
+def test_both_teams_past_the_target_play_on_until_one_ends_a_round_ahead() -> None:
+    """The seed's example, scored at the round's end: 29-29, an envido and a truco both refused."""
+    st = table()
+    st.scores = [29, 29]
+    do(st, 1, "envido")
+    do(st, 0, "no_quiero")
+    assert st.scores == [29, 29]  # added when the round ends
+    do(st, 0, "truco")
+    do(st, 1, "no_quiero")
+    assert st.scores == [30, 30] and not GAME.match_over(st)  # both there: play on
+    GAME.next_hand(st, 5)
+    do(st, 0, "mazo")  # the mano (seat 0 now) leaves: team 1 ends a round ahead
+    assert st.scores == [30, 31] and GAME.match_over(st)
+
+
+def test_no_signals_without_a_partner_in_the_round() -> None:
+    st = table()
+    assert "signal" not in {a.type for s in (0, 1) for a in GAME.legal_actions(st, s)}
+    with pytest.raises(IllegalAction, match="nobody to signal to"):
+        GAME.apply(st, 1, Action("signal", value="wink"))
+    st = table(n=6)
+    do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
+    GAME.next_hand(st, 2)  # the pica-pica duels: no partner plays them
+    assert st.pica
+    assert "signal" not in {a.type for s in range(6) for a in GAME.legal_actions(st, s)}
+    with pytest.raises(IllegalAction):
+        GAME.apply(st, 2, Action("signal", value="wink"))  # waiting for its duel
+
+
+@pytest.mark.parametrize("holder", [0, 2])
+def test_the_waiting_list_does_not_single_out_a_flor_holder(holder: int) -> None:
+    st = table(n=4, flor=True)  # order 1 2 3 0
+    hands = {"s1": "4e 5e 6e", "s3": "1b 2o 3c", "s0": "4b 5c 7c", "s2": "5b 6c 7o"}
+    hands[f"s{holder}"] = "4o 5o 7o"
+    rig(st, **hands)
+    do(st, 1, "flor")
+    assert GAME.to_act(st) == (2,)  # whoever holds the flor: the other team in turn from the singer
+    if holder == 2:
+        assert kinds(st, 2) == FLOR_ANSWERS
+        do(st, 2, "con_flor_me_achico")
+    else:
+        assert kinds(st, 2) == ["son_buenas"] and kinds(st, 0) == FLOR_ANSWERS
+        do(st, 2, "son_buenas")
+        assert GAME.to_act(st) == (0,)
+        do(st, 0, "con_flor_me_achico")
+    assert st.f_done and st.round_points == [0, 4]
+
+
+def test_the_view_says_what_a_screen_needs() -> None:
+    st = table(n=4)
+    st.scores = [20, 3]
+    view = GAME.view(st, 1)
+    part = view.argentino
+    assert part is not None
+    assert [(t.count, t.buenas) for t in part.told] == [(5, True), (3, False)]  # 5 buenas, 3 malas
+    assert part.falta == 10 and part.envido_open and part.may_envido and part.your_envido == st.env[1]
+    assert view.stake == 1 and view.raisers == (0, 1) and view.your_raise is not None
+    assert [(r.call, r.value, r.refused) for r in view.ladder] == [
+        (Word.TRUCO, 2, 1), (Word.RETRUCO, 3, 2), (Word.VALE_CUATRO, 4, 3)
+    ]
+    do(st, 1, "truco")
+    do(st, 2, "quiero")
+    view = GAME.view(st, 1)
+    assert view.stake == 2 and view.raisers == (0,) and view.your_raise is None  # the acceptors raise next
+    assert not view.argentino.envido_open  # type: ignore[union-attr]
+    do(st, 2, "retruco")
+    view = GAME.view(st, 3)
+    assert view.pending is not None and view.pending.bet is Bet.TRUCO and view.pending.answering_team == 1
+    assert (view.pending.value, view.pending.refused) == (3, 2) and view.your_raise is not None

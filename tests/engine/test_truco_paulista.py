@@ -10,7 +10,6 @@ from hypothesis import strategies as hs
 
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from cardtui.engine.events import CardsDealt
 from cardtui.engine.truco.events import DealChoice, PaulistaDealChoice, PaulistaPartnerCards, TrucoSignalled
 from cardtui.engine.truco.ladder import Word
 from cardtui.engine.truco.paulista import GAME, PaulistaState
