@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cardtui.engine.truco.argentino_checks import answer_raise_gate, raise_gate
 from cardtui.engine.truco.argentino_rules import LADDER, told
 from cardtui.engine.truco.argentino_state import ArgentinoState, EnvidoRecord, FlorRecord, RoundRecord, Trick
 from cardtui.engine.truco.base import TrucoGame
@@ -57,12 +58,12 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         pending = _call(Bet.ENVIDO, st.envido, falta)
     elif truco.pending >= 0:
         pending = _call(Bet.TRUCO, truco, falta)
-    if not playing or len(truco.calls) >= 3:
+    if not playing:
         raisers: tuple[int, ...] = ()
     elif truco.pending >= 0:
-        raisers = (1 - truco.pending,)
+        raisers = () if answer_raise_gate(truco) else (1 - truco.pending,)
     else:
-        raisers = (truco.owner,) if truco.owner >= 0 else (0, 1)
+        raisers = tuple(t for t in (0, 1) if raise_gate(truco, t) is None)
     your_raise = STAKES[len(truco.calls)] if seat is not None and seat & 1 in raisers and st.live[seat] else None
     target = st.options.target
     scores = (st.scores[0], st.scores[1])

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from cardtui.engine.cards import Card, shuffled
 from cardtui.engine.core import (
@@ -66,19 +66,15 @@ from cardtui.engine.truco.paulista_rules import (
     PaulistaOptions,
     TrucoDecides,
 )
-from cardtui.engine.truco.paulista_state import PaulistaState
+from cardtui.engine.truco.paulista_state import PaulistaState, raise_gate
+from cardtui.engine.truco.paulista_view import build_view, history_result
 from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
 from cardtui.engine.truco.tricks import DOWN, TieRule, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import (
-    PaulistaPart,
     PaulistaPhase,
-    TrucoCall,
-    TrucoPlay,
     TrucoResult,
     TrucoRoundResult,
-    TrucoSeat,
     TrucoStake,
-    TrucoTrick,
     TrucoView,
 )
 
@@ -200,30 +196,13 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         return None
 
     def _why_call(self, st: PaulistaState, seat: int, word: Word) -> IllegalAction | None:
-        if st.ferro or st.onze >= 0:
-            return IllegalAction("There is no truco in a mão de onze or a mão de ferro.")
-        truco = st.truco
-        team = seat & 1
-        if truco.pending >= 0:
-            if team == truco.pending:
-                return NotYourTurn("Your team's call is waiting for an answer.")
-            stake = LADDER.accepted(truco.calls)
-        else:
-            if seat != st.to_play[0]:
-                return NotYourTurn("A truco is called on one's own turn, before playing.")
-            if truco.level and st.options.truco_decides is TrucoDecides.TRICK:
-                return IllegalAction("The truco was accepted: the trick in play decides the hand.")
-            if truco.level and truco.owner != team:
-                return IllegalAction("Only the team that accepted the last call may raise it.")
-            stake = st.stake
-        following = truco.next_calls()
-        if not following:
-            return IllegalAction("Doze is the highest call; there is nothing above it.")
-        if not _under_cap(st.scores[team], stake):
-            return IllegalAction("You may not raise past what your team needs to win.")
-        if word is not following[0]:
-            return IllegalAction(f"The next call is {following[0].value}.")
-        return None
+        why = raise_gate(st, seat & 1)
+        if why is not None:
+            return why
+        if st.truco.pending < 0 and seat != st.to_play[0]:
+            return NotYourTurn("A truco is called on one's own turn, before playing.")
+        following = st.truco.next_calls()[0]
+        return None if word is following else IllegalAction(f"The next call is {following.value}.")
 
     def _why_play(self, st: PaulistaState, seat: int, action: Action) -> IllegalAction | None:
         if st.truco.pending >= 0:
@@ -398,7 +377,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         deltas = self.deltas(pts, 4)
         rounds = (TrucoRoundResult(1, (0, 1, 2, 3), team, points, reason, pts),)
         st.result = TrucoResult(deltas, pts, team, rounds, (st.scores[0], st.scores[1]))
-        st.log.finish(_history_result(st, st.result, tuple(st.trick_plays)))
+        st.log.finish(history_result(st, st.result, tuple(st.trick_plays)))
         events = [
             public(TrucoRoundEnded, 1, team, points, reason, pts),
             public(HandEnded, deltas, None, team),
@@ -412,114 +391,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         return max(st.scores) >= TARGET
 
     def view(self, st: PaulistaState, seat: int | None) -> TrucoView:
-        """Own cards only; the partner's too in a mão de onze; none at all in a mão de ferro."""
-        seats = []
-        for s in range(4):
-            hand = st.hands[s]
-            seen = (
-                seat is not None
-                and not st.ferro
-                and (s == seat or (st.onze >= 0 and s & 1 == st.onze == seat & 1))
-            )
-            seats.append(TrucoSeat(s, st.names[s], s & 1, tuple(hand) if seen else (), len(hand), True, False, None))
-        playing = st.result is None
-        truco = st.truco
-        pending = None
-        if truco.pending >= 0:
-            answering = 1 - truco.pending
-            raises = truco.next_calls() if _under_cap(st.scores[answering], LADDER.accepted(truco.calls)) else ()
-            pending = TrucoCall(
-                Bet.TRUCO, truco.calls[-1], truco.caller, truco.pending, answering,
-                truco.if_accepted(0), truco.if_refused(), raises,
-            )
-        decides = st.options.truco_decides is TrucoDecides.TRICK
-        part = PaulistaPart(
-            phase=st.phase,
-            mao=st.mao,
-            passed=st.passed,
-            may_pass=st.phase is DEAL and not st.passed,
-            rejects_left=3 - st.rejects if st.phase is DEAL else 0,
-            rejected=tuple(st.rejected),
-            onze_team=st.onze if st.onze >= 0 else None,
-            ferro=st.ferro,
-            trick_decides=playing and st.decides_from >= 0,
-            call_decides=decides and truco.pending >= 0,
-        )
-        return TrucoView(
-            hand=st.hand_no,
-            dealer=st.dealer,
-            you=seat,
-            to_act=self.to_act(st),
-            hand_over=not playing,
-            match_over=self.match_over(st),
-            seats=tuple(seats),
-            cards=seats[seat].cards if seat is not None else (),
-            turn=st.to_play[0] if playing and st.phase is PLAY_PHASE and truco.pending < 0 else None,
-            tricks=tuple(TrucoTrick(_plays(plays), w, None if w is None else w & 1) for plays, w in st.trick_plays),
-            trick=_plays(st.trick),
-            scores=(st.scores[0], st.scores[1]),
-            target=TARGET,
-            stake=st.stake,
-            ladder=STAKES,
-            level=truco.level,
-            raisers=tuple(t for t in (0, 1) if playing and self._may_raise(st, t)),
-            your_raise=self._your_raise(st, seat) if playing and seat is not None else None,
-            pending=pending,
-            signals=self.signals_seen(st, seat),
-            result=st.result,
-            paulista=part,
-            argentino=None,
-        )
-
-    def _may_raise(self, st: PaulistaState, team: int) -> bool:
-        """Whether ``team`` may take the truco up a rung (calling on a turn, or answering)."""
-        truco = st.truco
-        if st.ferro or st.onze >= 0 or not truco.next_calls():
-            return False
-        if truco.pending >= 0:
-            return team != truco.pending and _under_cap(st.scores[team], LADDER.accepted(truco.calls))
-        if truco.level and (st.options.truco_decides is TrucoDecides.TRICK or truco.owner != team):
-            return False
-        return _under_cap(st.scores[team], st.stake)
-
-    def _your_raise(self, st: PaulistaState, seat: int) -> TrucoStake | None:
-        if not self._may_raise(st, seat & 1):
-            return None
-        return STAKES[len(st.truco.calls)]
-
-
-def _under_cap(score: int, stake: int) -> bool:
-    """A team may call or raise unless winning ``stake`` already takes it to 12."""
-    return stake < TARGET and score + stake < TARGET
-
-
-def _plays(plays: Sequence[tuple[int, Card, bool]]) -> tuple[TrucoPlay, ...]:
-    return tuple(TrucoPlay(s, None if d else c, d, False) for s, c, d in plays)
-
-
-def _history_result(st: PaulistaState, result: TrucoResult, tricks: Sequence[Any]) -> Any:
-    """The ``result`` of the hand history, built only when the history is read."""
-    onze = st.onze if st.onze >= 0 else None
-    ferro = st.ferro
-    stake = result.rounds[0].stake
-    reason = result.rounds[0].reason
-
-    def build() -> dict[str, Any]:
-        return {
-            "deltas": {str(s): d for s, d in enumerate(result.deltas)},
-            "points": {"0": result.points[0], "1": result.points[1]},
-            "tricks": [
-                {"cards": {str(s): "down" if d else str(c) for s, c, d in plays}, "winner": w} for plays, w in tricks
-            ],
-            "stake": stake,
-            "winner_team": result.team,
-            "reason": reason.value,
-            "onze": onze,
-            "ferro": ferro,
-            "scores": list(result.scores),
-        }
-
-    return build
+        return build_view(st, seat, self.to_act(st), self.match_over(st))
 
 
 GAME = TrucoPaulista()
