@@ -955,3 +955,13 @@ def test_the_view_says_what_a_screen_needs() -> None:
     view = GAME.view(st, 3)
     assert view.pending is not None and view.pending.bet is Bet.TRUCO and view.pending.answering_team == 1
     assert (view.pending.value, view.pending.refused) == (3, 2) and view.your_raise is not None
+
+
+def test_a_game_to_15_ends_at_15() -> None:
+    st = table(target=15)
+    st.scores = [14, 3]
+    view = GAME.view(st, 0)
+    assert view.target == 15 and view.argentino is not None and view.argentino.told == ()  # no malas nor buenas
+    assert view.argentino.falta == 1
+    do(st, 1, "mazo")  # the mano leaves: team 0 takes 1
+    assert st.scores == [15, 3] and GAME.match_over(st)

@@ -434,3 +434,14 @@ def test_bots_play_whole_matches_against_random_play() -> None:
     result = versus_random("truco_paulista", 4, matches=40, seed=4)
     assert result.matches == 40
     assert result.wins >= 24, f"bots should clearly beat random play: {result.line('paulista')}"
+
+
+def test_signals_caught_are_drawn_from_the_hand_so_a_replay_catches_the_same() -> None:
+    st, _ = GAME.start(GAME.options({"signals_seen": 0.5}), SEATS, 11)
+    do(st, 1, "keep")
+    for seat in (1, 2, 3, 0, 1, 2):
+        GAME.apply(st, seat, Action("signal", value="bite_lip"))
+    do(st, 1, "truco")
+    do(st, 0, "run")
+    replayed = GAME.replay(history(st))
+    assert replayed.signals == st.signals and len({who for _, _, who in st.signals}) > 1
