@@ -344,7 +344,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         """Out of the round; answering a call to one's team, a no quiero. A team that leaves in
         the first trick while the envido could still be called gives ``mazo_first``."""
         team = seat & 1
-        first = any(st.may_envido(s) for s in st.players if st.live[s])
+        first = st.envido_callable()
         refuses = st.envido.pending if st.envido.pending >= 0 else st.truco.pending
         no_quiero = refuses >= 0
         st.live[seat] = False

@@ -185,6 +185,11 @@ class ArgentinoState(TrucoState):
         a, b = self.scores
         return max(a, b) >= self.options.target and a != b
 
+    def envido_callable(self) -> bool:
+        """The envido could still be called this round, as everyone at the table can tell: it has
+        not been called, no flor was sung, no truco accepted, and someone still in has not played."""
+        return self.e_open and any(self.live[s] and not self.played0[s] for s in self.players)
+
     def may_envido(self, seat: int) -> bool:
         """In the first trick, before this seat plays, until a truco is accepted; once a round.
 

@@ -79,7 +79,7 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         points=(waiting[0], waiting[1]),
         falta=falta,
         envido_calls=tuple(st.envido.calls),
-        envido_open=playing and any(st.may_envido(s) for s in st.players if st.live[s]),
+        envido_open=playing and st.envido_callable(),
         may_envido=may_envido,
         your_envido=st.env[seat] if seat is not None else None,
         your_envido_cards=st.env_cards[seat] if seat is not None else (),

@@ -965,3 +965,12 @@ def test_a_game_to_15_ends_at_15() -> None:
     assert view.argentino.falta == 1
     do(st, 1, "mazo")  # the mano leaves: team 0 takes 1
     assert st.scores == [15, 3] and GAME.match_over(st)
+
+
+@pytest.mark.parametrize("cards", ["4o 5o 7o", "4o 5b 7c"])
+def test_whether_the_envido_is_open_does_not_tell_of_a_flor(cards: str) -> None:
+    st = table(flor=True)  # mano 1
+    rig(st, s1="4e 5b 6c", s0=cards)
+    do(st, 1, "play", "4e")
+    part = GAME.view(st, 1).argentino
+    assert part is not None and part.envido_open  # seat 0 has not played: it is open, flor or not
