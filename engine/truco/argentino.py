@@ -81,6 +81,7 @@ _TRICKS, _REFUSED, _DECK, _ENVIDO = Reason.TRICKS, Reason.REFUSED, Reason.DECK, 
 _TRUCO = Bet.TRUCO
 _SHOW_ENVIDO, _SHOW_FLOR = ShowReason.ENVIDO, ShowReason.FLOR
 
+
 class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     name: ClassVar[str] = "truco_argentino"
     title: ClassVar[str] = "Truco argentino"
@@ -271,12 +272,12 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
 
     def _refusal(self, st: ArgentinoState, why: checks.Why) -> IllegalAction:
         cls, text = why
-        if "{" in text:
+        if why in checks.NAMED:
             names = st.names
-            text = text.format(
-                turn=names[st.to_play[0]] if st.to_play else "",
-                announcer=names[st.announcer] if st.announcer >= 0 else "",
-                asked=names[st.f_asked[0]] if st.f_asked else "",
+            text = (
+                text.replace("{turn}", names[st.to_play[0]] if st.to_play else "")
+                .replace("{announcer}", names[st.announcer] if st.announcer >= 0 else "")
+                .replace("{asked}", names[st.f_asked[0]] if st.f_asked else "")
             )
         return cls(text)
 

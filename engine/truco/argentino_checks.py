@@ -50,6 +50,7 @@ FLOR_ANSWERS: Why = (IllegalAction, "Answer the flor: con flor me achico, contra
 ANNOUNCING: Why = (NotYourTurn, "{announcer} is announcing the envido now.")
 SING_FIRST: Why = (IllegalAction, "Sing your flor first: it comes before your first card, and instead of the envido.")
 TURN: Why = (NotYourTurn, "It is {turn}'s turn to play.")
+ASKED: Why = (NotYourTurn, "{asked} answers the flor now.")
 NOT_HELD: Why = (IllegalAction, "You do not hold that card.")
 TOP: Why = (IllegalAction, "Vale cuatro is the highest bet; there is nothing above it.")
 NOT_OWNER: Why = (IllegalAction, "Only the team that accepted the last bet may raise it.")
@@ -58,6 +59,8 @@ SIN_FLOR: Why = (IllegalAction, "This table plays sin flor.")
 ONLY_HOLDERS: Why = (IllegalAction, "Only a player holding a flor answers a flor.")
 NO_PARTNER: Why = (IllegalAction, "No partner of yours plays this round: there is nobody to signal to.")
 NO_CARDS: Why = (IllegalAction, "You hold no cards to signal about.")
+NAMED = frozenset({ANNOUNCING, TURN, ASKED})
+"""The reasons that name someone: their names are filled in when the refusal is raised."""
 NEXT_BET = {i: (IllegalAction, f"The next bet is {r.call.value.replace('_', ' ')}.") for i, r in
             enumerate(LADDER.rungs, 1)}
 _FLOR, _CONTRA_FLOR = Word.FLOR, Word.CONTRA_FLOR
@@ -305,7 +308,7 @@ def gate_flor_pass(st: ArgentinoState, seat: int) -> Why | None:
     if flor.calls[-1] is not _FLOR or not st.f_asked:
         return ANSWER_FLOR
     if st.f_asked[0] != seat:
-        return (NotYourTurn, "{asked} answers the flor now.")
+        return ASKED
     return (IllegalAction, "You hold a flor: answer with it.") if st.flor[seat] >= 0 else None
 
 
