@@ -32,11 +32,6 @@ def holds(st: ArgentinoState, seat: int) -> bool:
     return st.flor[seat] >= 0 and st.live[seat]
 
 
-def must_sing(st: ArgentinoState, seat: int) -> bool:
-    """The seat holds a flor it has not sung while the flor is still open."""
-    return st.owes[seat] and not st.f_done
-
-
 def sing(st: ArgentinoState, seat: int) -> list[Event]:
     """Flor: drops the envido; scores 3 unless a flor stands against it, which must answer."""
     team = seat & 1

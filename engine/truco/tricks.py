@@ -18,9 +18,8 @@ its team gained (team points, not chips), so deltas do not sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Any
 
 from cardtui.engine.cards import Card
 
@@ -116,20 +115,6 @@ def hand_winner(results: Sequence[int | None], mano_team: int, rule: TieRule) ->
 
 
 # -- team scores in hand histories ---------------------------------------------------
-def seat_deltas(points: Sequence[int], n: int) -> dict[str, int]:
-    """Each seat's delta is the points its team gained this hand."""
-    return {str(s): points[s & 1] for s in range(n)}
-
-
-def team_points(points: Sequence[int]) -> dict[str, int]:
-    return {"0": points[0], "1": points[1]}
-
-
 def scores_by_seat(scores: Sequence[int], n: int) -> list[int]:
     """The ``start`` of a hand history: each seat's team score."""
     return [scores[s & 1] for s in range(n)]
-
-
-def team_scores(start: Mapping[str, Any]) -> list[int]:
-    """Team scores back from a history's ``start`` (seat 0 holds team 0's, seat 1 team 1's)."""
-    return [int(start["0"]), int(start["1"])]

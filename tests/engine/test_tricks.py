@@ -11,7 +11,7 @@ from cardtui.engine.truco.tricks import (
     opponents,
     partners,
     rotation,
-    seat_deltas,
+    scores_by_seat,
     trick_winner,
 )
 
@@ -83,7 +83,7 @@ def test_seats_and_teams() -> None:
     assert opponents(0, 6) == (1, 3, 5)
     assert partners(1, 2) == ()
     assert rotation(3, [1, 2, 3, 0]) == [3, 0, 1, 2]
-    assert seat_deltas([3, 0], 4) == {"0": 3, "1": 0, "2": 3, "3": 0}
+    assert scores_by_seat([3, 0], 4) == [3, 0, 3, 0]
 
 
 def test_the_ladder_climbs_accepts_refuses_and_raises() -> None:
