@@ -195,7 +195,6 @@ class CachoState(MatchState):
         self.shown: dict[int, tuple[Card, ...]] = {}
         self.result: dict[str, Any] | None = None
         self.log: HandLog | None = None
-        self.last_history: JsonObject | None = None
 
     @property
     def in_hand(self) -> list[int]:
@@ -394,7 +393,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         state.round = 4
         events.append(Event(CachoPotWon(winner, sum(won), showdown)))
         events.append(Event(HandEnded(deltas, winner)))
-        state.last_history = state.log.record(state.result)
+        state.log.finish(state.result)
         if self.match_over(state):
             champ = max(range(state.n), key=lambda s: state.stacks[s])
             events.append(Event(MatchEnded(champ)))
@@ -408,7 +407,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         return state.result is not None and sum(1 for c in state.stacks if c > 0) <= 1
 
     def history(self, state: CachoState) -> JsonObject | None:
-        return state.last_history
+        return state.log.history() if state.log is not None else None
 
     def scores(self, state: CachoState) -> tuple[int, ...]:
         return tuple(state.stacks)

@@ -325,13 +325,20 @@ class Game(Rules, Generic[S, O, V]):
         return self.deal(state, seed, self.next_dealer(state))
 
     def resume(
-        self, options: O, seats: Sequence[SeatInfo], start: Sequence[int], dealer: int, hand_no: int, seed: int
+        self, options: O, seats: Sequence[SeatInfo], start: Sequence[int], dealer: int, hand_no: int, seed: int,
+        record: Mapping[str, Any] | None = None,
     ) -> tuple[S, list[Event]]:
         """A hand from a given position (what a hand history starts from)."""
         state = self.new_state(options, seats)
         self.set_start(state, start)
         state.hand_no = hand_no - 1
+        if record is not None:
+            self.recall(state, record)
         return state, self.deal(state, seed, dealer)
+
+    def recall(self, state: S, record: Mapping[str, Any]) -> None:
+        """Before a replay deals: what the hand history says of its hand beyond its start
+        (truco argentino: whether it is a pica-pica deal). Nothing, for most games."""
 
     def replay(self, record: Mapping[str, Any]) -> S:
         """Rebuild a hand from its history; the result must match the record's."""
@@ -340,7 +347,7 @@ class Game(Rules, Generic[S, O, V]):
         seats = seats_of(record)
         state, _ = self.resume(
             self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),
-            int(record["hand"]), int(record["seed"]),
+            int(record["hand"]), int(record["seed"]), record,
         )
         for entry in record["actions"]:
             if entry.get("seat") is None:

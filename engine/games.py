@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from cardtui.engine.bots import cacho as cacho_bot
+from cardtui.engine.bots import truco as truco_bot
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.core import Rules
+from cardtui.engine.truco.argentino import GAME as TRUCO_ARGENTINO
+from cardtui.engine.truco.paulista import GAME as TRUCO_PAULISTA
 
 CACHO.bot = cacho_bot.choose
+TRUCO_PAULISTA.bot = truco_bot.choose_paulista
+TRUCO_ARGENTINO.bot = truco_bot.choose_argentino
 
-GAMES: dict[str, Rules] = {g.name: g for g in (CACHO,)}
+GAMES: dict[str, Rules] = {g.name: g for g in (CACHO, TRUCO_PAULISTA, TRUCO_ARGENTINO)}
 
 
 def get(name: str) -> Rules:

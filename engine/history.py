@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from typing import Any
 
@@ -56,7 +56,15 @@ def jsonable(value: Any) -> Any:
 
 
 class HandLog:
-    """Collects one hand's deal and actions as they happen."""
+    """One hand's deal and actions, kept as they happen; the JSON is written only when asked for.
+
+    Writing a history costs more than playing a hand, and most are read once at the end (or
+    never, in a simulation), so the log keeps plain tuples and builds the document in
+    ``history``, once. ``finish`` closes the hand with its result (a mapping, or a function
+    that makes one, so that even the result is built only if the history is read).
+    """
+
+    __slots__ = ("_built", "_more", "_result", "actions", "deal", "head")
 
     def __init__(
         self,
@@ -68,7 +76,55 @@ class HandLog:
         seats: Sequence[SeatInfo],
         start: Sequence[int],
     ) -> None:
-        self.head: dict[str, Any] = {
+        self.head = (game, options, hand, seed, dealer, tuple(seats), tuple(start))
+        self.deal: dict[int, list[Card]] = {s.seat: [] for s in seats}
+        self.actions: list[tuple[int | None, Action | None, Mapping[Any, Any] | None]] = []
+        self._result: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None
+        self._more: dict[str, Any] = {}
+        self._built: dict[str, Any] | None = None
+
+    def dealt(self, seat: int, *cards: Card) -> None:
+        self.deal[seat].extend(cards)
+
+    def holds(self, seat: int, cards: Sequence[Card]) -> None:
+        """The cards ``seat`` plays the hand with, whatever it was dealt before (``deal``)."""
+        self.deal[seat] = list(cards)
+
+    def act(self, seat: int, action: Action, extra: Mapping[str, Any] | None = None) -> None:
+        """An action, and what else its entry names (the cards a blind play turned up...)."""
+        self.actions.append((seat, action, extra))
+
+    def redeal(self, voided: Mapping[int, Sequence[Card]]) -> None:
+        """The cards dealt so far are void and dealt again: an action (by nobody) names them.
+
+        ``deal`` then holds only the cards of the new deal, the cards the hand is played with.
+        """
+        self.actions.append((None, None, {s: list(cards) for s, cards in sorted(voided.items())}))
+        for key in self.deal:
+            self.deal[key] = []
+
+    def finish(self, result: Mapping[str, Any] | Callable[[], Mapping[str, Any]], **more: Any) -> None:
+        """The hand is over: its result, and any keys to add at the top."""
+        self._result = result
+        self._more = more
+        self._built = None
+
+    def history(self) -> dict[str, Any] | None:
+        """The hand history (DESIGN.md keys), built on the first call; None before ``finish``."""
+        if self._built is None and self._result is not None:
+            self._built = self._build()
+        return self._built
+
+    def record(self, result: Mapping[str, Any], **more: Any) -> dict[str, Any]:
+        """``finish`` and ``history`` at once."""
+        self.finish(result, **more)
+        out = self.history()
+        assert out is not None
+        return out
+
+    def _build(self) -> dict[str, Any]:
+        game, options, hand, seed, dealer, seats, start = self.head
+        out: dict[str, Any] = {
             "format": FORMAT,
             "game": game,
             "options": dict(options),
@@ -78,46 +134,32 @@ class HandLog:
             "dealer": dealer,
             "seats": [{"seat": s.seat, "name": s.name, "team": s.team} for s in seats],
             "start": {str(i): v for i, v in enumerate(start)},
+            "deal": {str(s): notation(cards) for s, cards in self.deal.items()},
         }
-        self.deal: dict[str, list[str]] = {str(s.seat): [] for s in seats}
-        self.actions: list[dict[str, Any]] = []
-
-    def dealt(self, seat: int, *cards: Card) -> None:
-        self.deal[str(seat)].extend(notation(cards))
-
-    def act(self, seat: int, action: Action, **extra: Any) -> None:
-        entry: dict[str, Any] = {"seq": len(self.actions) + 1, "seat": seat, "type": action.type}
-        if action.amount:
-            entry["amount"] = action.amount
-        if action.cards:
-            entry["cards"] = notation(action.cards)
-        if action.value:
-            entry["value"] = action.value
-        entry.update(jsonable(extra))
-        self.actions.append(entry)
-
-    def redeal(self, voided: Mapping[int, Sequence[Card]]) -> None:
-        """The cards dealt so far are void and dealt again: an action (by nobody) names them.
-
-        ``deal`` then holds only the cards of the new deal, the cards the hand is played with.
-        """
-        entry: dict[str, Any] = {
-            "seq": len(self.actions) + 1,
-            "seat": None,
-            "type": "redeal",
-            "cards": [c for s in sorted(voided) for c in notation(voided[s])],
-            "voided": {str(s): notation(cards) for s, cards in sorted(voided.items())},
-        }
-        self.actions.append(entry)
-        for key in self.deal:
-            self.deal[key] = []
-
-    def record(self, result: Mapping[str, Any], **more: Any) -> dict[str, Any]:
-        out = dict(self.head)
-        out["deal"] = {k: list(v) for k, v in self.deal.items()}
-        out.update(jsonable(more))
-        out["actions"] = [dict(a) for a in self.actions]
-        out["result"] = jsonable(result)
+        out.update(jsonable(self._more))
+        actions = []
+        for seq, (seat, action, extra) in enumerate(self.actions, 1):
+            if action is None:  # a redeal
+                voided = extra or {}
+                actions.append({
+                    "seq": seq, "seat": None, "type": "redeal",
+                    "cards": [str(c) for s in voided for c in voided[s]],
+                    "voided": {str(s): notation(cards) for s, cards in voided.items()},
+                })
+                continue
+            entry: dict[str, Any] = {"seq": seq, "seat": seat, "type": action.type}
+            if action.amount:
+                entry["amount"] = action.amount
+            if action.cards:
+                entry["cards"] = notation(action.cards)
+            if action.value:
+                entry["value"] = action.value
+            if extra:
+                entry.update(jsonable(extra))
+            actions.append(entry)
+        out["actions"] = actions
+        result = self._result
+        out["result"] = jsonable(result() if callable(result) else result)
         return out
 
 

@@ -22,19 +22,90 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/truco.proto\x12\ncardtui.v1\"\x0b\n\tTrucoView\"I\n\nTrucoEvent\x12\x33\n\x0bplaceholder\x18\x01 \x01(\x0b\x32\x1c.cardtui.v1.TrucoPlaceholderH\x00\x42\x06\n\x04\x62ody\"\x12\n\x10TrucoPlaceholderb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/truco.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"\x97\x01\n\tTrucoSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04team\x18\x03 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x04 \x03(\t\x12\x12\n\ncard_count\x18\x05 \x01(\x05\x12\x0f\n\x07playing\x18\x06 \x01(\x08\x12\x0c\n\x04gone\x18\x07 \x01(\x08\x12\x13\n\x06\x65nvido\x18\x08 \x01(\x05H\x00\x88\x01\x01\x42\t\n\x07_envido\"V\n\tTrucoPlay\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\x04\x63\x61rd\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x11\n\tface_down\x18\x03 \x01(\x08\x12\x0c\n\x04void\x18\x04 \x01(\x08\x42\x07\n\x05_card\"n\n\nTrucoTrick\x12$\n\x05plays\x18\x01 \x03(\x0b\x32\x15.cardtui.v1.TrucoPlay\x12\x13\n\x06winner\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04team\x18\x03 \x01(\x05H\x01\x88\x01\x01\x42\t\n\x07_winnerB\x07\n\x05_team\"Q\n\nTrucoStake\x12#\n\x04\x63\x61ll\x18\x01 \x01(\x0e\x32\x15.cardtui.v1.TrucoWord\x12\r\n\x05value\x18\x02 \x01(\x05\x12\x0f\n\x07refused\x18\x03 \x01(\x05\"\xce\x01\n\tTrucoCall\x12!\n\x03\x62\x65t\x18\x01 \x01(\x0e\x32\x14.cardtui.v1.TrucoBet\x12#\n\x04\x63\x61ll\x18\x02 \x01(\x0e\x32\x15.cardtui.v1.TrucoWord\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0c\n\x04team\x18\x04 \x01(\x05\x12\x16\n\x0e\x61nswering_team\x18\x05 \x01(\x05\x12\r\n\x05value\x18\x06 \x01(\x05\x12\x0f\n\x07refused\x18\x07 \x01(\x05\x12%\n\x06raises\x18\x08 \x03(\x0e\x32\x15.cardtui.v1.TrucoWord\"C\n\x0fTrucoSignalSeen\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x06signal\x18\x02 \x01(\x0e\x32\x12.cardtui.v1.Signal\"V\n\nTrucoShown\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12+\n\x06reason\x18\x03 \x01(\x0e\x32\x1b.cardtui.v1.TrucoShowReason\"\x94\x01\n\x10TrucoRoundResult\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05seats\x18\x02 \x03(\x05\x12\x11\n\x04team\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05stake\x18\x04 \x01(\x05\x12\'\n\x06reason\x18\x05 \x01(\x0e\x32\x17.cardtui.v1.TrucoReason\x12\x0e\n\x06points\x18\x06 \x03(\x05\x42\x07\n\x05_team\"\x87\x01\n\x0bTrucoResult\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x05\x12\x0e\n\x06points\x18\x02 \x03(\x05\x12\x11\n\x04team\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12,\n\x06rounds\x18\x04 \x03(\x0b\x32\x1c.cardtui.v1.TrucoRoundResult\x12\x0e\n\x06scores\x18\x05 \x03(\x05\x42\x07\n\x05_team\"\xf1\x01\n\x0cPaulistaPart\x12(\n\x05phase\x18\x01 \x01(\x0e\x32\x19.cardtui.v1.PaulistaPhase\x12\x0b\n\x03mao\x18\x02 \x01(\x05\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x12\x10\n\x08may_pass\x18\x04 \x01(\x08\x12\x14\n\x0crejects_left\x18\x05 \x01(\x05\x12\x10\n\x08rejected\x18\x06 \x03(\t\x12\x16\n\tonze_team\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05\x66\x65rro\x18\x08 \x01(\x08\x12\x15\n\rtrick_decides\x18\t \x01(\x08\x12\x14\n\x0c\x63\x61ll_decides\x18\n \x01(\x08\x42\x0c\n\n_onze_team\"/\n\x0e\x41rgentinoScore\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\x12\x0e\n\x06\x62uenas\x18\x02 \x01(\x08\"\xb7\x04\n\rArgentinoPart\x12\x0c\n\x04mano\x18\x01 \x01(\x05\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x0f\n\x07players\x18\x03 \x03(\x05\x12\x11\n\tpica_pica\x18\x04 \x01(\x08\x12(\n\x04told\x18\x05 \x03(\x0b\x32\x1a.cardtui.v1.ArgentinoScore\x12\x0e\n\x06points\x18\x06 \x03(\x05\x12\r\n\x05\x66\x61lta\x18\x07 \x01(\x05\x12+\n\x0c\x65nvido_calls\x18\x08 \x03(\x0e\x32\x15.cardtui.v1.TrucoWord\x12\x13\n\x0b\x65nvido_open\x18\t \x01(\x08\x12\x12\n\nmay_envido\x18\n \x01(\x08\x12\x18\n\x0byour_envido\x18\x0b \x01(\x05H\x00\x88\x01\x01\x12\x19\n\x11your_envido_cards\x18\x0c \x03(\t\x12\x17\n\nannouncing\x18\r \x01(\x05H\x01\x88\x01\x01\x12\x18\n\x0b\x62\x65st_envido\x18\x0e \x01(\x05H\x02\x88\x01\x01\x12)\n\nflor_calls\x18\x0f \x03(\x0e\x32\x15.cardtui.v1.TrucoWord\x12\x11\n\tflor_sung\x18\x10 \x03(\x05\x12\x11\n\tflor_done\x18\x11 \x01(\x08\x12\x11\n\tmust_flor\x18\x12 \x01(\x08\x12\x16\n\tyour_flor\x18\x13 \x01(\x05H\x03\x88\x01\x01\x12%\n\x05shown\x18\x14 \x03(\x0b\x32\x16.cardtui.v1.TrucoShownB\x0e\n\x0c_your_envidoB\r\n\x0b_announcingB\x0e\n\x0c_best_envidoB\x0c\n\n_your_flor\"\xa6\x04\n\tTrucoView\x12$\n\x05seats\x18\x01 \x03(\x0b\x32\x15.cardtui.v1.TrucoSeat\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12\x11\n\x04turn\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12&\n\x06tricks\x18\x04 \x03(\x0b\x32\x16.cardtui.v1.TrucoTrick\x12$\n\x05trick\x18\x05 \x03(\x0b\x32\x15.cardtui.v1.TrucoPlay\x12\x0e\n\x06scores\x18\x06 \x03(\x05\x12\x0e\n\x06target\x18\x07 \x01(\x05\x12\r\n\x05stake\x18\x08 \x01(\x05\x12&\n\x06ladder\x18\t \x03(\x0b\x32\x16.cardtui.v1.TrucoStake\x12\r\n\x05level\x18\n \x01(\x05\x12\x0f\n\x07raisers\x18\x0b \x03(\x05\x12*\n\nyour_raise\x18\x0c \x01(\x0b\x32\x16.cardtui.v1.TrucoStake\x12&\n\x07pending\x18\r \x01(\x0b\x32\x15.cardtui.v1.TrucoCall\x12,\n\x07signals\x18\x0e \x03(\x0b\x32\x1b.cardtui.v1.TrucoSignalSeen\x12\'\n\x06result\x18\x0f \x01(\x0b\x32\x17.cardtui.v1.TrucoResult\x12*\n\x08paulista\x18\x10 \x01(\x0b\x32\x18.cardtui.v1.PaulistaPart\x12,\n\targentino\x18\x11 \x01(\x0b\x32\x19.cardtui.v1.ArgentinoPartB\x07\n\x05_turn\"Y\n\x0bTrucoPlayed\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x11\n\x04\x63\x61rd\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x11\n\tface_down\x18\x03 \x01(\x08\x12\r\n\x05\x62lind\x18\x04 \x01(\x08\x42\x07\n\x05_card\"\x91\x01\n\x0bTrucoCalled\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04team\x18\x02 \x01(\x05\x12!\n\x03\x62\x65t\x18\x03 \x01(\x0e\x32\x14.cardtui.v1.TrucoBet\x12#\n\x04\x63\x61ll\x18\x04 \x01(\x0e\x32\x15.cardtui.v1.TrucoWord\x12\r\n\x05value\x18\x05 \x01(\x05\x12\x0f\n\x07refused\x18\x06 \x01(\x05\"\xa3\x01\n\rTrucoAnswered\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04team\x18\x02 \x01(\x05\x12!\n\x03\x62\x65t\x18\x03 \x01(\x0e\x32\x14.cardtui.v1.TrucoBet\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x04 \x01(\x08\x12\x0e\n\x06points\x18\x05 \x01(\x05\x12(\n\x04\x63\x61ll\x18\x06 \x01(\x0e\x32\x15.cardtui.v1.TrucoWordH\x00\x88\x01\x01\x42\x07\n\x05_call\"k\n\x0fTrucoTrickEnded\x12\r\n\x05trick\x18\x01 \x01(\x05\x12\x13\n\x06winner\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04team\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05leads\x18\x04 \x01(\x05\x42\t\n\x07_winnerB\x07\n\x05_team\"B\n\x0eTrucoSignalled\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\"\n\x06signal\x18\x02 \x01(\x0e\x32\x12.cardtui.v1.Signal\"\x85\x01\n\x0fTrucoRoundEnded\x12\r\n\x05round\x18\x01 \x01(\x05\x12\x11\n\x04team\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\'\n\x06reason\x18\x04 \x01(\x0e\x32\x17.cardtui.v1.TrucoReason\x12\x0e\n\x06totals\x18\x05 \x03(\x05\x42\x07\n\x05_team\"U\n\x11PaulistaHandDealt\x12\x0b\n\x03mao\x18\x01 \x01(\x05\x12\x16\n\tonze_team\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05\x66\x65rro\x18\x03 \x01(\x08\x42\x0c\n\n_onze_team\"]\n\x12PaulistaDealChoice\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12*\n\x06\x63hoice\x18\x02 \x01(\x0e\x32\x1a.cardtui.v1.PaulistaChoice\x12\r\n\x05\x63\x61rds\x18\x03 \x03(\t\"3\n\x14PaulistaPartnerCards\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"?\n\x13PaulistaOnzeDecided\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04team\x18\x02 \x01(\x05\x12\x0c\n\x04play\x18\x03 \x01(\x08\"Q\n\x15\x41rgentinoRoundStarted\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05seats\x18\x02 \x03(\x05\x12\x0c\n\x04mano\x18\x03 \x01(\x05\x12\x0c\n\x04\x64uel\x18\x04 \x01(\x08\"8\n\x18\x41rgentinoEnvidoAnnounced\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x01(\x05\"E\n\x12\x41rgentinoSonBuenas\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12!\n\x03\x62\x65t\x18\x02 \x01(\x0e\x32\x14.cardtui.v1.TrucoBet\"P\n\x12\x41rgentinoEnvidoWon\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04team\x18\x02 \x01(\x05\x12\x0e\n\x06\x65nvido\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\"8\n\x18\x41rgentinoEnvidoCancelled\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x01(\x05\"w\n\x10\x41rgentinoFlorWon\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04team\x18\x02 \x01(\x05\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x11\n\x04\x66lor\x18\x04 \x01(\x05H\x01\x88\x01\x01\x12\r\n\x05\x61lone\x18\x05 \x01(\x08\x42\x07\n\x05_seatB\x07\n\x05_flor\"Z\n\x0e\x41rgentinoShown\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\x12+\n\x06reason\x18\x03 \x01(\x0e\x32\x1b.cardtui.v1.TrucoShowReason\"D\n\x13\x41rgentinoWentToDeck\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04team\x18\x02 \x01(\x05\x12\x11\n\tno_quiero\x18\x03 \x01(\x08\"\xca\x08\n\nTrucoEvent\x12)\n\x06played\x18\x01 \x01(\x0b\x32\x17.cardtui.v1.TrucoPlayedH\x00\x12)\n\x06\x63\x61lled\x18\x02 \x01(\x0b\x32\x17.cardtui.v1.TrucoCalledH\x00\x12-\n\x08\x61nswered\x18\x03 \x01(\x0b\x32\x19.cardtui.v1.TrucoAnsweredH\x00\x12\x32\n\x0btrick_ended\x18\x04 \x01(\x0b\x32\x1b.cardtui.v1.TrucoTrickEndedH\x00\x12/\n\tsignalled\x18\x05 \x01(\x0b\x32\x1a.cardtui.v1.TrucoSignalledH\x00\x12\x32\n\x0bround_ended\x18\x06 \x01(\x0b\x32\x1b.cardtui.v1.TrucoRoundEndedH\x00\x12<\n\x13paulista_hand_dealt\x18\n \x01(\x0b\x32\x1d.cardtui.v1.PaulistaHandDealtH\x00\x12>\n\x14paulista_deal_choice\x18\x0b \x01(\x0b\x32\x1e.cardtui.v1.PaulistaDealChoiceH\x00\x12\x42\n\x16paulista_partner_cards\x18\x0c \x01(\x0b\x32 .cardtui.v1.PaulistaPartnerCardsH\x00\x12@\n\x15paulista_onze_decided\x18\r \x01(\x0b\x32\x1f.cardtui.v1.PaulistaOnzeDecidedH\x00\x12\x44\n\x17\x61rgentino_round_started\x18\x14 \x01(\x0b\x32!.cardtui.v1.ArgentinoRoundStartedH\x00\x12J\n\x1a\x61rgentino_envido_announced\x18\x15 \x01(\x0b\x32$.cardtui.v1.ArgentinoEnvidoAnnouncedH\x00\x12>\n\x14\x61rgentino_son_buenas\x18\x16 \x01(\x0b\x32\x1e.cardtui.v1.ArgentinoSonBuenasH\x00\x12>\n\x14\x61rgentino_envido_won\x18\x17 \x01(\x0b\x32\x1e.cardtui.v1.ArgentinoEnvidoWonH\x00\x12J\n\x1a\x61rgentino_envido_cancelled\x18\x18 \x01(\x0b\x32$.cardtui.v1.ArgentinoEnvidoCancelledH\x00\x12:\n\x12\x61rgentino_flor_won\x18\x19 \x01(\x0b\x32\x1c.cardtui.v1.ArgentinoFlorWonH\x00\x12\x35\n\x0f\x61rgentino_shown\x18\x1a \x01(\x0b\x32\x1a.cardtui.v1.ArgentinoShownH\x00\x12\x41\n\x16\x61rgentino_went_to_deck\x18\x1b \x01(\x0b\x32\x1f.cardtui.v1.ArgentinoWentToDeckH\x00\x42\x06\n\x04\x62ody*d\n\x08TrucoBet\x12\x19\n\x15TRUCO_BET_UNSPECIFIED\x10\x00\x12\x13\n\x0fTRUCO_BET_TRUCO\x10\x01\x12\x14\n\x10TRUCO_BET_ENVIDO\x10\x02\x12\x12\n\x0eTRUCO_BET_FLOR\x10\x03*\xf9\x02\n\tTrucoWord\x12\x1a\n\x16TRUCO_WORD_UNSPECIFIED\x10\x00\x12\x14\n\x10TRUCO_WORD_TRUCO\x10\x01\x12\x16\n\x12TRUCO_WORD_RETRUCO\x10\x02\x12\x1a\n\x16TRUCO_WORD_VALE_CUATRO\x10\x03\x12\x13\n\x0fTRUCO_WORD_SEIS\x10\x04\x12\x13\n\x0fTRUCO_WORD_NOVE\x10\x05\x12\x13\n\x0fTRUCO_WORD_DOZE\x10\x06\x12\x15\n\x11TRUCO_WORD_ENVIDO\x10\x07\x12\x1a\n\x16TRUCO_WORD_REAL_ENVIDO\x10\x08\x12\x1b\n\x17TRUCO_WORD_FALTA_ENVIDO\x10\t\x12\x13\n\x0fTRUCO_WORD_FLOR\x10\n\x12\x1a\n\x16TRUCO_WORD_CONTRA_FLOR\x10\x0b\x12#\n\x1fTRUCO_WORD_CONTRA_FLOR_AL_RESTO\x10\x0c\x12!\n\x1dTRUCO_WORD_CON_FLOR_ME_ACHICO\x10\r*\xc4\x01\n\x0bTrucoReason\x12\x1c\n\x18TRUCO_REASON_UNSPECIFIED\x10\x00\x12\x17\n\x13TRUCO_REASON_TRICKS\x10\x01\x12\x18\n\x14TRUCO_REASON_REFUSED\x10\x02\x12\x15\n\x11TRUCO_REASON_DECK\x10\x03\x12\x1d\n\x19TRUCO_REASON_ONZE_REFUSED\x10\x04\x12\x15\n\x11TRUCO_REASON_TIED\x10\x05\x12\x17\n\x13TRUCO_REASON_ENVIDO\x10\x06*n\n\x0fTrucoShowReason\x12!\n\x1dTRUCO_SHOW_REASON_UNSPECIFIED\x10\x00\x12\x1c\n\x18TRUCO_SHOW_REASON_ENVIDO\x10\x01\x12\x1a\n\x16TRUCO_SHOW_REASON_FLOR\x10\x02*\x93\x01\n\rPaulistaPhase\x12\x1e\n\x1aPAULISTA_PHASE_UNSPECIFIED\x10\x00\x12\x17\n\x13PAULISTA_PHASE_DEAL\x10\x01\x12\x17\n\x13PAULISTA_PHASE_ONZE\x10\x02\x12\x17\n\x13PAULISTA_PHASE_PLAY\x10\x03\x12\x17\n\x13PAULISTA_PHASE_OVER\x10\x04*\x87\x01\n\x0ePaulistaChoice\x12\x1f\n\x1bPAULISTA_CHOICE_UNSPECIFIED\x10\x00\x12\x18\n\x14PAULISTA_CHOICE_KEEP\x10\x01\x12\x1e\n\x1aPAULISTA_CHOICE_PASS_CARDS\x10\x02\x12\x1a\n\x16PAULISTA_CHOICE_REJECT\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cardtui.v1.truco_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TRUCOVIEW']._serialized_start=38
-  _globals['_TRUCOVIEW']._serialized_end=49
-  _globals['_TRUCOEVENT']._serialized_start=51
-  _globals['_TRUCOEVENT']._serialized_end=124
-  _globals['_TRUCOPLACEHOLDER']._serialized_start=126
-  _globals['_TRUCOPLACEHOLDER']._serialized_end=144
+  _globals['_TRUCOBET']._serialized_start=5325
+  _globals['_TRUCOBET']._serialized_end=5425
+  _globals['_TRUCOWORD']._serialized_start=5428
+  _globals['_TRUCOWORD']._serialized_end=5805
+  _globals['_TRUCOREASON']._serialized_start=5808
+  _globals['_TRUCOREASON']._serialized_end=6004
+  _globals['_TRUCOSHOWREASON']._serialized_start=6006
+  _globals['_TRUCOSHOWREASON']._serialized_end=6116
+  _globals['_PAULISTAPHASE']._serialized_start=6119
+  _globals['_PAULISTAPHASE']._serialized_end=6266
+  _globals['_PAULISTACHOICE']._serialized_start=6269
+  _globals['_PAULISTACHOICE']._serialized_end=6404
+  _globals['_TRUCOSEAT']._serialized_start=64
+  _globals['_TRUCOSEAT']._serialized_end=215
+  _globals['_TRUCOPLAY']._serialized_start=217
+  _globals['_TRUCOPLAY']._serialized_end=303
+  _globals['_TRUCOTRICK']._serialized_start=305
+  _globals['_TRUCOTRICK']._serialized_end=415
+  _globals['_TRUCOSTAKE']._serialized_start=417
+  _globals['_TRUCOSTAKE']._serialized_end=498
+  _globals['_TRUCOCALL']._serialized_start=501
+  _globals['_TRUCOCALL']._serialized_end=707
+  _globals['_TRUCOSIGNALSEEN']._serialized_start=709
+  _globals['_TRUCOSIGNALSEEN']._serialized_end=776
+  _globals['_TRUCOSHOWN']._serialized_start=778
+  _globals['_TRUCOSHOWN']._serialized_end=864
+  _globals['_TRUCOROUNDRESULT']._serialized_start=867
+  _globals['_TRUCOROUNDRESULT']._serialized_end=1015
+  _globals['_TRUCORESULT']._serialized_start=1018
+  _globals['_TRUCORESULT']._serialized_end=1153
+  _globals['_PAULISTAPART']._serialized_start=1156
+  _globals['_PAULISTAPART']._serialized_end=1397
+  _globals['_ARGENTINOSCORE']._serialized_start=1399
+  _globals['_ARGENTINOSCORE']._serialized_end=1446
+  _globals['_ARGENTINOPART']._serialized_start=1449
+  _globals['_ARGENTINOPART']._serialized_end=2016
+  _globals['_TRUCOVIEW']._serialized_start=2019
+  _globals['_TRUCOVIEW']._serialized_end=2569
+  _globals['_TRUCOPLAYED']._serialized_start=2571
+  _globals['_TRUCOPLAYED']._serialized_end=2660
+  _globals['_TRUCOCALLED']._serialized_start=2663
+  _globals['_TRUCOCALLED']._serialized_end=2808
+  _globals['_TRUCOANSWERED']._serialized_start=2811
+  _globals['_TRUCOANSWERED']._serialized_end=2974
+  _globals['_TRUCOTRICKENDED']._serialized_start=2976
+  _globals['_TRUCOTRICKENDED']._serialized_end=3083
+  _globals['_TRUCOSIGNALLED']._serialized_start=3085
+  _globals['_TRUCOSIGNALLED']._serialized_end=3151
+  _globals['_TRUCOROUNDENDED']._serialized_start=3154
+  _globals['_TRUCOROUNDENDED']._serialized_end=3287
+  _globals['_PAULISTAHANDDEALT']._serialized_start=3289
+  _globals['_PAULISTAHANDDEALT']._serialized_end=3374
+  _globals['_PAULISTADEALCHOICE']._serialized_start=3376
+  _globals['_PAULISTADEALCHOICE']._serialized_end=3469
+  _globals['_PAULISTAPARTNERCARDS']._serialized_start=3471
+  _globals['_PAULISTAPARTNERCARDS']._serialized_end=3522
+  _globals['_PAULISTAONZEDECIDED']._serialized_start=3524
+  _globals['_PAULISTAONZEDECIDED']._serialized_end=3587
+  _globals['_ARGENTINOROUNDSTARTED']._serialized_start=3589
+  _globals['_ARGENTINOROUNDSTARTED']._serialized_end=3670
+  _globals['_ARGENTINOENVIDOANNOUNCED']._serialized_start=3672
+  _globals['_ARGENTINOENVIDOANNOUNCED']._serialized_end=3728
+  _globals['_ARGENTINOSONBUENAS']._serialized_start=3730
+  _globals['_ARGENTINOSONBUENAS']._serialized_end=3799
+  _globals['_ARGENTINOENVIDOWON']._serialized_start=3801
+  _globals['_ARGENTINOENVIDOWON']._serialized_end=3881
+  _globals['_ARGENTINOENVIDOCANCELLED']._serialized_start=3883
+  _globals['_ARGENTINOENVIDOCANCELLED']._serialized_end=3939
+  _globals['_ARGENTINOFLORWON']._serialized_start=3941
+  _globals['_ARGENTINOFLORWON']._serialized_end=4060
+  _globals['_ARGENTINOSHOWN']._serialized_start=4062
+  _globals['_ARGENTINOSHOWN']._serialized_end=4152
+  _globals['_ARGENTINOWENTTODECK']._serialized_start=4154
+  _globals['_ARGENTINOWENTTODECK']._serialized_end=4222
+  _globals['_TRUCOEVENT']._serialized_start=4225
+  _globals['_TRUCOEVENT']._serialized_end=5323
 # @@protoc_insertion_point(module_scope)

@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from cardtui.v1 import common_pb2 as _common_pb2
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,56 +20,1398 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _TrucoBet:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoBetEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoBet.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_BET_UNSPECIFIED: _TrucoBet.ValueType  # 0
+    TRUCO_BET_TRUCO: _TrucoBet.ValueType  # 1
+    TRUCO_BET_ENVIDO: _TrucoBet.ValueType  # 2
+    """argentino"""
+    TRUCO_BET_FLOR: _TrucoBet.ValueType  # 3
+    """argentino, with the flor option"""
+
+class TrucoBet(_TrucoBet, metaclass=_TrucoBetEnumTypeWrapper):
+    """Truco paulista (RULES.md §3) and truco argentino (RULES.md §4): one view for both, with
+    each game's own facts in its part; events common to both are Truco…, a game's own are
+    Paulista… or Argentino…. Teams are 0 and 1 (team = seat % 2); seats go counter-clockwise,
+    so the next to play is seat + 1.
+
+    The three bets of a round: each is climbed by calls, and answered.
+    """
+
+TRUCO_BET_UNSPECIFIED: TrucoBet.ValueType  # 0
+TRUCO_BET_TRUCO: TrucoBet.ValueType  # 1
+TRUCO_BET_ENVIDO: TrucoBet.ValueType  # 2
+"""argentino"""
+TRUCO_BET_FLOR: TrucoBet.ValueType  # 3
+"""argentino, with the flor option"""
+Global___TrucoBet: _TypeAlias = TrucoBet  # noqa: Y015
+
+class _TrucoWord:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoWordEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoWord.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_WORD_UNSPECIFIED: _TrucoWord.ValueType  # 0
+    TRUCO_WORD_TRUCO: _TrucoWord.ValueType  # 1
+    TRUCO_WORD_RETRUCO: _TrucoWord.ValueType  # 2
+    TRUCO_WORD_VALE_CUATRO: _TrucoWord.ValueType  # 3
+    TRUCO_WORD_SEIS: _TrucoWord.ValueType  # 4
+    TRUCO_WORD_NOVE: _TrucoWord.ValueType  # 5
+    TRUCO_WORD_DOZE: _TrucoWord.ValueType  # 6
+    TRUCO_WORD_ENVIDO: _TrucoWord.ValueType  # 7
+    TRUCO_WORD_REAL_ENVIDO: _TrucoWord.ValueType  # 8
+    TRUCO_WORD_FALTA_ENVIDO: _TrucoWord.ValueType  # 9
+    TRUCO_WORD_FLOR: _TrucoWord.ValueType  # 10
+    TRUCO_WORD_CONTRA_FLOR: _TrucoWord.ValueType  # 11
+    TRUCO_WORD_CONTRA_FLOR_AL_RESTO: _TrucoWord.ValueType  # 12
+    TRUCO_WORD_CON_FLOR_ME_ACHICO: _TrucoWord.ValueType  # 13
+
+class TrucoWord(_TrucoWord, metaclass=_TrucoWordEnumTypeWrapper):
+    """Every call said at a truco table (each is also the ActionType that says it)."""
+
+TRUCO_WORD_UNSPECIFIED: TrucoWord.ValueType  # 0
+TRUCO_WORD_TRUCO: TrucoWord.ValueType  # 1
+TRUCO_WORD_RETRUCO: TrucoWord.ValueType  # 2
+TRUCO_WORD_VALE_CUATRO: TrucoWord.ValueType  # 3
+TRUCO_WORD_SEIS: TrucoWord.ValueType  # 4
+TRUCO_WORD_NOVE: TrucoWord.ValueType  # 5
+TRUCO_WORD_DOZE: TrucoWord.ValueType  # 6
+TRUCO_WORD_ENVIDO: TrucoWord.ValueType  # 7
+TRUCO_WORD_REAL_ENVIDO: TrucoWord.ValueType  # 8
+TRUCO_WORD_FALTA_ENVIDO: TrucoWord.ValueType  # 9
+TRUCO_WORD_FLOR: TrucoWord.ValueType  # 10
+TRUCO_WORD_CONTRA_FLOR: TrucoWord.ValueType  # 11
+TRUCO_WORD_CONTRA_FLOR_AL_RESTO: TrucoWord.ValueType  # 12
+TRUCO_WORD_CON_FLOR_ME_ACHICO: TrucoWord.ValueType  # 13
+Global___TrucoWord: _TypeAlias = TrucoWord  # noqa: Y015
+
+class _TrucoReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_REASON_UNSPECIFIED: _TrucoReason.ValueType  # 0
+    TRUCO_REASON_TRICKS: _TrucoReason.ValueType  # 1
+    TRUCO_REASON_REFUSED: _TrucoReason.ValueType  # 2
+    """a call was refused: the callers take what it pays"""
+    TRUCO_REASON_DECK: _TrucoReason.ValueType  # 3
+    """every player of the other team went to the deck"""
+    TRUCO_REASON_ONZE_REFUSED: _TrucoReason.ValueType  # 4
+    """paulista: the team on 11 ran from its mão de onze"""
+    TRUCO_REASON_TIED: _TrucoReason.ValueType  # 5
+    """paulista: a tied mão de ferro; nobody scores, another follows"""
+    TRUCO_REASON_ENVIDO: _TrucoReason.ValueType  # 6
+    """argentino, envido scored at once: it won the match mid-round"""
+
+class TrucoReason(_TrucoReason, metaclass=_TrucoReasonEnumTypeWrapper):
+    """How a round's truco stake was won."""
+
+TRUCO_REASON_UNSPECIFIED: TrucoReason.ValueType  # 0
+TRUCO_REASON_TRICKS: TrucoReason.ValueType  # 1
+TRUCO_REASON_REFUSED: TrucoReason.ValueType  # 2
+"""a call was refused: the callers take what it pays"""
+TRUCO_REASON_DECK: TrucoReason.ValueType  # 3
+"""every player of the other team went to the deck"""
+TRUCO_REASON_ONZE_REFUSED: TrucoReason.ValueType  # 4
+"""paulista: the team on 11 ran from its mão de onze"""
+TRUCO_REASON_TIED: TrucoReason.ValueType  # 5
+"""paulista: a tied mão de ferro; nobody scores, another follows"""
+TRUCO_REASON_ENVIDO: TrucoReason.ValueType  # 6
+"""argentino, envido scored at once: it won the match mid-round"""
+Global___TrucoReason: _TypeAlias = TrucoReason  # noqa: Y015
+
+class _TrucoShowReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoShowReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoShowReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_SHOW_REASON_UNSPECIFIED: _TrucoShowReason.ValueType  # 0
+    TRUCO_SHOW_REASON_ENVIDO: _TrucoShowReason.ValueType  # 1
+    """the envido winner's cards"""
+    TRUCO_SHOW_REASON_FLOR: _TrucoShowReason.ValueType  # 2
+    """a flor that scored"""
+
+class TrucoShowReason(_TrucoShowReason, metaclass=_TrucoShowReasonEnumTypeWrapper): ...
+
+TRUCO_SHOW_REASON_UNSPECIFIED: TrucoShowReason.ValueType  # 0
+TRUCO_SHOW_REASON_ENVIDO: TrucoShowReason.ValueType  # 1
+"""the envido winner's cards"""
+TRUCO_SHOW_REASON_FLOR: TrucoShowReason.ValueType  # 2
+"""a flor that scored"""
+Global___TrucoShowReason: _TypeAlias = TrucoShowReason  # noqa: Y015
+
+class _PaulistaPhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PaulistaPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PaulistaPhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PAULISTA_PHASE_UNSPECIFIED: _PaulistaPhase.ValueType  # 0
+    PAULISTA_PHASE_DEAL: _PaulistaPhase.ValueType  # 1
+    """the mão keeps, passes or rejects"""
+    PAULISTA_PHASE_ONZE: _PaulistaPhase.ValueType  # 2
+    """the team on 11 decides whether to play"""
+    PAULISTA_PHASE_PLAY: _PaulistaPhase.ValueType  # 3
+    PAULISTA_PHASE_OVER: _PaulistaPhase.ValueType  # 4
+
+class PaulistaPhase(_PaulistaPhase, metaclass=_PaulistaPhaseEnumTypeWrapper): ...
+
+PAULISTA_PHASE_UNSPECIFIED: PaulistaPhase.ValueType  # 0
+PAULISTA_PHASE_DEAL: PaulistaPhase.ValueType  # 1
+"""the mão keeps, passes or rejects"""
+PAULISTA_PHASE_ONZE: PaulistaPhase.ValueType  # 2
+"""the team on 11 decides whether to play"""
+PAULISTA_PHASE_PLAY: PaulistaPhase.ValueType  # 3
+PAULISTA_PHASE_OVER: PaulistaPhase.ValueType  # 4
+Global___PaulistaPhase: _TypeAlias = PaulistaPhase  # noqa: Y015
+
+class _PaulistaChoice:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PaulistaChoiceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PaulistaChoice.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PAULISTA_CHOICE_UNSPECIFIED: _PaulistaChoice.ValueType  # 0
+    PAULISTA_CHOICE_KEEP: _PaulistaChoice.ValueType  # 1
+    PAULISTA_CHOICE_PASS_CARDS: _PaulistaChoice.ValueType  # 2
+    PAULISTA_CHOICE_REJECT: _PaulistaChoice.ValueType  # 3
+
+class PaulistaChoice(_PaulistaChoice, metaclass=_PaulistaChoiceEnumTypeWrapper):
+    """What the mão does with the first three cards."""
+
+PAULISTA_CHOICE_UNSPECIFIED: PaulistaChoice.ValueType  # 0
+PAULISTA_CHOICE_KEEP: PaulistaChoice.ValueType  # 1
+PAULISTA_CHOICE_PASS_CARDS: PaulistaChoice.ValueType  # 2
+PAULISTA_CHOICE_REJECT: PaulistaChoice.ValueType  # 3
+Global___PaulistaChoice: _TypeAlias = PaulistaChoice  # noqa: Y015
+
 @_typing.final
-class TrucoView(_message.Message):
-    """Truco paulista and truco argentino."""
+class TrucoSeat(_message.Message):
+    """-- the view ----------------------------------------------------------------------------"""
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    SEAT_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    CARD_COUNT_FIELD_NUMBER: _builtins.int
+    PLAYING_FIELD_NUMBER: _builtins.int
+    GONE_FIELD_NUMBER: _builtins.int
+    ENVIDO_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    name: _builtins.str
+    team: _builtins.int
+    card_count: _builtins.int
+    playing: _builtins.bool
+    """in the round now (two in a pica-pica duel; not after the deck)"""
+    gone: _builtins.bool
+    """went to the deck this round"""
+    envido: _builtins.int
+    """the envido this seat announced this round"""
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """what the viewer may see: its own; a partner's in a mão de onze"""
+
     def __init__(
         self,
+        *,
+        seat: _builtins.int = ...,
+        name: _builtins.str = ...,
+        team: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        card_count: _builtins.int = ...,
+        playing: _builtins.bool = ...,
+        gone: _builtins.bool = ...,
+        envido: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_envido", b"_envido", "envido", b"envido"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_envido", b"_envido", "card_count", b"card_count", "cards", b"cards", "envido", b"envido", "gone", b"gone", "name", b"name", "playing", b"playing", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__envido: _TypeAlias = _typing.Literal["envido"]  # noqa: Y015
+    _WhichOneofArgType__envido: _TypeAlias = _typing.Literal["_envido", b"_envido"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__envido) -> _WhichOneofReturnType__envido | None: ...
+
+Global___TrucoSeat: _TypeAlias = TrucoSeat  # noqa: Y015
+
+@_typing.final
+class TrucoPlay(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    FACE_DOWN_FIELD_NUMBER: _builtins.int
+    VOID_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    """unset: played face down"""
+    face_down: _builtins.bool
+    void: _builtins.bool
+    """its player went to the deck: it cannot win, as if face down"""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str | None = ...,
+        face_down: _builtins.bool = ...,
+        void: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card", "face_down", b"face_down", "seat", b"seat", "void", b"void"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__card: _TypeAlias = _typing.Literal["card"]  # noqa: Y015
+    _WhichOneofArgType__card: _TypeAlias = _typing.Literal["_card", b"_card"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__card) -> _WhichOneofReturnType__card | None: ...
+
+Global___TrucoPlay: _TypeAlias = TrucoPlay  # noqa: Y015
+
+@_typing.final
+class TrucoTrick(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYS_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    winner: _builtins.int
+    """unset: tied"""
+    team: _builtins.int
+    @_builtins.property
+    def plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoPlay]: ...
+    def __init__(
+        self,
+        *,
+        plays: _abc.Iterable[Global___TrucoPlay] | None = ...,
+        winner: _builtins.int | None = ...,
+        team: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "team", b"team", "winner", b"winner"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "plays", b"plays", "team", b"team", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
+    _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
+    _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
+    _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__winner) -> _WhichOneofReturnType__winner | None: ...
+
+Global___TrucoTrick: _TypeAlias = TrucoTrick  # noqa: Y015
+
+@_typing.final
+class TrucoStake(_message.Message):
+    """A rung of the truco ladder."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CALL_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
+    call: Global___TrucoWord.ValueType
+    value: _builtins.int
+    """what the round stands at, accepted"""
+    refused: _builtins.int
+    """what the callers take if it is refused"""
+    def __init__(
+        self,
+        *,
+        call: Global___TrucoWord.ValueType = ...,
+        value: _builtins.int = ...,
+        refused: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "refused", b"refused", "value", b"value"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+Global___TrucoStake: _TypeAlias = TrucoStake  # noqa: Y015
+
+@_typing.final
+class TrucoCall(_message.Message):
+    """A call awaiting its answer."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BET_FIELD_NUMBER: _builtins.int
+    CALL_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    ANSWERING_TEAM_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
+    RAISES_FIELD_NUMBER: _builtins.int
+    bet: Global___TrucoBet.ValueType
+    call: Global___TrucoWord.ValueType
+    seat: _builtins.int
+    team: _builtins.int
+    answering_team: _builtins.int
+    value: _builtins.int
+    """what the bet stands at if accepted"""
+    refused: _builtins.int
+    """what the callers take if refused"""
+    @_builtins.property
+    def raises(self) -> _containers.RepeatedScalarFieldContainer[Global___TrucoWord.ValueType]:
+        """the raises the answering team may make"""
+
+    def __init__(
+        self,
+        *,
+        bet: Global___TrucoBet.ValueType = ...,
+        call: Global___TrucoWord.ValueType = ...,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        answering_team: _builtins.int = ...,
+        value: _builtins.int = ...,
+        refused: _builtins.int = ...,
+        raises: _abc.Iterable[Global___TrucoWord.ValueType] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answering_team", b"answering_team", "bet", b"bet", "call", b"call", "raises", b"raises", "refused", b"refused", "seat", b"seat", "team", b"team", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TrucoCall: _TypeAlias = TrucoCall  # noqa: Y015
+
+@_typing.final
+class TrucoSignalSeen(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SIGNAL_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    signal: _common_pb2.Signal.ValueType
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        signal: _common_pb2.Signal.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "signal", b"signal"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TrucoSignalSeen: _TypeAlias = TrucoSignalSeen  # noqa: Y015
+
+@_typing.final
+class TrucoShown(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    reason: Global___TrucoShowReason.ValueType
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        reason: Global___TrucoShowReason.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TrucoShown: _TypeAlias = TrucoShown  # noqa: Y015
+
+@_typing.final
+class TrucoRoundResult(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    team: _builtins.int
+    """who took the truco stake; unset: a tied mão de ferro"""
+    stake: _builtins.int
+    reason: Global___TrucoReason.ValueType
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """the round's points per team, envido and flor included"""
+
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+        team: _builtins.int | None = ...,
+        stake: _builtins.int = ...,
+        reason: Global___TrucoReason.ValueType = ...,
+        points: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "team", b"team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "points", b"points", "reason", b"reason", "round", b"round", "seats", b"seats", "stake", b"stake", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
+    _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
+
+Global___TrucoRoundResult: _TypeAlias = TrucoRoundResult  # noqa: Y015
+
+@_typing.final
+class TrucoResult(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DELTAS_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    ROUNDS_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    team: _builtins.int
+    """the team that gained more (unset: equal)"""
+    @_builtins.property
+    def deltas(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """per seat: what its team gained this hand"""
+
+    @_builtins.property
+    def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """per team"""
+
+    @_builtins.property
+    def rounds(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoRoundResult]: ...
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        deltas: _abc.Iterable[_builtins.int] | None = ...,
+        points: _abc.Iterable[_builtins.int] | None = ...,
+        team: _builtins.int | None = ...,
+        rounds: _abc.Iterable[Global___TrucoRoundResult] | None = ...,
+        scores: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "team", b"team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "deltas", b"deltas", "points", b"points", "rounds", b"rounds", "scores", b"scores", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
+    _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
+
+Global___TrucoResult: _TypeAlias = TrucoResult  # noqa: Y015
+
+@_typing.final
+class PaulistaPart(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PHASE_FIELD_NUMBER: _builtins.int
+    MAO_FIELD_NUMBER: _builtins.int
+    PASSED_FIELD_NUMBER: _builtins.int
+    MAY_PASS_FIELD_NUMBER: _builtins.int
+    REJECTS_LEFT_FIELD_NUMBER: _builtins.int
+    REJECTED_FIELD_NUMBER: _builtins.int
+    ONZE_TEAM_FIELD_NUMBER: _builtins.int
+    FERRO_FIELD_NUMBER: _builtins.int
+    TRICK_DECIDES_FIELD_NUMBER: _builtins.int
+    CALL_DECIDES_FIELD_NUMBER: _builtins.int
+    phase: Global___PaulistaPhase.ValueType
+    mao: _builtins.int
+    passed: _builtins.bool
+    """the mão passed the first three cards to the partner"""
+    may_pass: _builtins.bool
+    rejects_left: _builtins.int
+    onze_team: _builtins.int
+    """the team on 11 in a mão de onze"""
+    ferro: _builtins.bool
+    """both on 11: cards dealt face down and played blind"""
+    trick_decides: _builtins.bool
+    """an accepted truco: the trick in play decides the hand"""
+    call_decides: _builtins.bool
+    """a truco awaits its answer: accepted, the trick in play decides"""
+    @_builtins.property
+    def rejected(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """face up, out of play"""
+
+    def __init__(
+        self,
+        *,
+        phase: Global___PaulistaPhase.ValueType = ...,
+        mao: _builtins.int = ...,
+        passed: _builtins.bool = ...,
+        may_pass: _builtins.bool = ...,
+        rejects_left: _builtins.int = ...,
+        rejected: _abc.Iterable[_builtins.str] | None = ...,
+        onze_team: _builtins.int | None = ...,
+        ferro: _builtins.bool = ...,
+        trick_decides: _builtins.bool = ...,
+        call_decides: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "onze_team", b"onze_team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "call_decides", b"call_decides", "ferro", b"ferro", "mao", b"mao", "may_pass", b"may_pass", "onze_team", b"onze_team", "passed", b"passed", "phase", b"phase", "rejected", b"rejected", "rejects_left", b"rejects_left", "trick_decides", b"trick_decides"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__onze_team: _TypeAlias = _typing.Literal["onze_team"]  # noqa: Y015
+    _WhichOneofArgType__onze_team: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__onze_team) -> _WhichOneofReturnType__onze_team | None: ...
+
+Global___PaulistaPart: _TypeAlias = PaulistaPart  # noqa: Y015
+
+@_typing.final
+class ArgentinoScore(_message.Message):
+    """A score told in malas (0–15) and buenas (16–30)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COUNT_FIELD_NUMBER: _builtins.int
+    BUENAS_FIELD_NUMBER: _builtins.int
+    count: _builtins.int
+    buenas: _builtins.bool
+    def __init__(
+        self,
+        *,
+        count: _builtins.int = ...,
+        buenas: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buenas", b"buenas", "count", b"count"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoScore: _TypeAlias = ArgentinoScore  # noqa: Y015
+
+@_typing.final
+class ArgentinoPart(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MANO_FIELD_NUMBER: _builtins.int
+    ROUND_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    PICA_PICA_FIELD_NUMBER: _builtins.int
+    TOLD_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    FALTA_FIELD_NUMBER: _builtins.int
+    ENVIDO_CALLS_FIELD_NUMBER: _builtins.int
+    ENVIDO_OPEN_FIELD_NUMBER: _builtins.int
+    MAY_ENVIDO_FIELD_NUMBER: _builtins.int
+    YOUR_ENVIDO_FIELD_NUMBER: _builtins.int
+    YOUR_ENVIDO_CARDS_FIELD_NUMBER: _builtins.int
+    ANNOUNCING_FIELD_NUMBER: _builtins.int
+    BEST_ENVIDO_FIELD_NUMBER: _builtins.int
+    FLOR_CALLS_FIELD_NUMBER: _builtins.int
+    FLOR_SUNG_FIELD_NUMBER: _builtins.int
+    FLOR_DONE_FIELD_NUMBER: _builtins.int
+    MUST_FLOR_FIELD_NUMBER: _builtins.int
+    YOUR_FLOR_FIELD_NUMBER: _builtins.int
+    SHOWN_FIELD_NUMBER: _builtins.int
+    mano: _builtins.int
+    round: _builtins.int
+    """1; or 1 to 3 for the pica-pica duels"""
+    pica_pica: _builtins.bool
+    falta: _builtins.int
+    """what the leading team lacks to win"""
+    envido_open: _builtins.bool
+    """the envido may still be called this round"""
+    may_envido: _builtins.bool
+    """you may call it now"""
+    your_envido: _builtins.int
+    announcing: _builtins.int
+    best_envido: _builtins.int
+    """the seat with the best envido announced so far"""
+    flor_done: _builtins.bool
+    must_flor: _builtins.bool
+    """you hold a flor not sung yet: sing it before your first card"""
+    your_flor: _builtins.int
+    @_builtins.property
+    def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """the seats playing the round now, mano first"""
+
+    @_builtins.property
+    def told(self) -> _containers.RepeatedCompositeFieldContainer[Global___ArgentinoScore]:
+        """each team's score in malas and buenas (none when playing to 15)"""
+
+    @_builtins.property
+    def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """won this hand, not yet added to the scores"""
+
+    @_builtins.property
+    def envido_calls(self) -> _containers.RepeatedScalarFieldContainer[Global___TrucoWord.ValueType]: ...
+    @_builtins.property
+    def your_envido_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def flor_calls(self) -> _containers.RepeatedScalarFieldContainer[Global___TrucoWord.ValueType]: ...
+    @_builtins.property
+    def flor_sung(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def shown(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoShown]: ...
+    def __init__(
+        self,
+        *,
+        mano: _builtins.int = ...,
+        round: _builtins.int = ...,
+        players: _abc.Iterable[_builtins.int] | None = ...,
+        pica_pica: _builtins.bool = ...,
+        told: _abc.Iterable[Global___ArgentinoScore] | None = ...,
+        points: _abc.Iterable[_builtins.int] | None = ...,
+        falta: _builtins.int = ...,
+        envido_calls: _abc.Iterable[Global___TrucoWord.ValueType] | None = ...,
+        envido_open: _builtins.bool = ...,
+        may_envido: _builtins.bool = ...,
+        your_envido: _builtins.int | None = ...,
+        your_envido_cards: _abc.Iterable[_builtins.str] | None = ...,
+        announcing: _builtins.int | None = ...,
+        best_envido: _builtins.int | None = ...,
+        flor_calls: _abc.Iterable[Global___TrucoWord.ValueType] | None = ...,
+        flor_sung: _abc.Iterable[_builtins.int] | None = ...,
+        flor_done: _builtins.bool = ...,
+        must_flor: _builtins.bool = ...,
+        your_flor: _builtins.int | None = ...,
+        shown: _abc.Iterable[Global___TrucoShown] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "your_envido", b"your_envido", "your_flor", b"your_flor"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "envido_calls", b"envido_calls", "envido_open", b"envido_open", "falta", b"falta", "flor_calls", b"flor_calls", "flor_done", b"flor_done", "flor_sung", b"flor_sung", "mano", b"mano", "may_envido", b"may_envido", "must_flor", b"must_flor", "pica_pica", b"pica_pica", "players", b"players", "points", b"points", "round", b"round", "shown", b"shown", "told", b"told", "your_envido", b"your_envido", "your_envido_cards", b"your_envido_cards", "your_flor", b"your_flor"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__announcing: _TypeAlias = _typing.Literal["announcing"]  # noqa: Y015
+    _WhichOneofArgType__announcing: _TypeAlias = _typing.Literal["_announcing", b"_announcing"]  # noqa: Y015
+    _WhichOneofReturnType__best_envido: _TypeAlias = _typing.Literal["best_envido"]  # noqa: Y015
+    _WhichOneofArgType__best_envido: _TypeAlias = _typing.Literal["_best_envido", b"_best_envido"]  # noqa: Y015
+    _WhichOneofReturnType__your_envido: _TypeAlias = _typing.Literal["your_envido"]  # noqa: Y015
+    _WhichOneofArgType__your_envido: _TypeAlias = _typing.Literal["_your_envido", b"_your_envido"]  # noqa: Y015
+    _WhichOneofReturnType__your_flor: _TypeAlias = _typing.Literal["your_flor"]  # noqa: Y015
+    _WhichOneofArgType__your_flor: _TypeAlias = _typing.Literal["_your_flor", b"_your_flor"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__announcing) -> _WhichOneofReturnType__announcing | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__best_envido) -> _WhichOneofReturnType__best_envido | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__your_envido) -> _WhichOneofReturnType__your_envido | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__your_flor) -> _WhichOneofReturnType__your_flor | None: ...
+
+Global___ArgentinoPart: _TypeAlias = ArgentinoPart  # noqa: Y015
+
+@_typing.final
+class TrucoView(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATS_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    TRICKS_FIELD_NUMBER: _builtins.int
+    TRICK_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    STAKE_FIELD_NUMBER: _builtins.int
+    LADDER_FIELD_NUMBER: _builtins.int
+    LEVEL_FIELD_NUMBER: _builtins.int
+    RAISERS_FIELD_NUMBER: _builtins.int
+    YOUR_RAISE_FIELD_NUMBER: _builtins.int
+    PENDING_FIELD_NUMBER: _builtins.int
+    SIGNALS_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
+    PAULISTA_FIELD_NUMBER: _builtins.int
+    ARGENTINO_FIELD_NUMBER: _builtins.int
+    turn: _builtins.int
+    """whose card the trick waits for"""
+    target: _builtins.int
+    stake: _builtins.int
+    """what the round is played for now"""
+    level: _builtins.int
+    """how many rungs have been accepted"""
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoSeat]: ...
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """your hand (none for a spectator, or in a mão de ferro)"""
+
+    @_builtins.property
+    def tricks(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoTrick]: ...
+    @_builtins.property
+    def trick(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoPlay]:
+        """the trick in play"""
+
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """per team"""
+
+    @_builtins.property
+    def ladder(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoStake]:
+        """the truco's rungs"""
+
+    @_builtins.property
+    def raisers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """the teams that may raise the truco next"""
+
+    @_builtins.property
+    def your_raise(self) -> Global___TrucoStake:
+        """the raise your team may make now, if any"""
+
+    @_builtins.property
+    def pending(self) -> Global___TrucoCall:
+        """a call awaiting its answer"""
+
+    @_builtins.property
+    def signals(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoSignalSeen]:
+        """the signals this seat saw"""
+
+    @_builtins.property
+    def result(self) -> Global___TrucoResult:
+        """once the hand is over"""
+
+    @_builtins.property
+    def paulista(self) -> Global___PaulistaPart:
+        """set for truco paulista"""
+
+    @_builtins.property
+    def argentino(self) -> Global___ArgentinoPart:
+        """set for truco argentino"""
+
+    def __init__(
+        self,
+        *,
+        seats: _abc.Iterable[Global___TrucoSeat] | None = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        turn: _builtins.int | None = ...,
+        tricks: _abc.Iterable[Global___TrucoTrick] | None = ...,
+        trick: _abc.Iterable[Global___TrucoPlay] | None = ...,
+        scores: _abc.Iterable[_builtins.int] | None = ...,
+        target: _builtins.int = ...,
+        stake: _builtins.int = ...,
+        ladder: _abc.Iterable[Global___TrucoStake] | None = ...,
+        level: _builtins.int = ...,
+        raisers: _abc.Iterable[_builtins.int] | None = ...,
+        your_raise: Global___TrucoStake | None = ...,
+        pending: Global___TrucoCall | None = ...,
+        signals: _abc.Iterable[Global___TrucoSignalSeen] | None = ...,
+        result: Global___TrucoResult | None = ...,
+        paulista: Global___PaulistaPart | None = ...,
+        argentino: Global___ArgentinoPart | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "argentino", b"argentino", "paulista", b"paulista", "pending", b"pending", "result", b"result", "turn", b"turn", "your_raise", b"your_raise"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_turn", b"_turn", "argentino", b"argentino", "cards", b"cards", "ladder", b"ladder", "level", b"level", "paulista", b"paulista", "pending", b"pending", "raisers", b"raisers", "result", b"result", "scores", b"scores", "seats", b"seats", "signals", b"signals", "stake", b"stake", "target", b"target", "trick", b"trick", "tricks", b"tricks", "turn", b"turn", "your_raise", b"your_raise"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__turn: _TypeAlias = _typing.Literal["turn"]  # noqa: Y015
+    _WhichOneofArgType__turn: _TypeAlias = _typing.Literal["_turn", b"_turn"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__turn) -> _WhichOneofReturnType__turn | None: ...
+
 Global___TrucoView: _TypeAlias = TrucoView  # noqa: Y015
+
+@_typing.final
+class TrucoPlayed(_message.Message):
+    """-- events ------------------------------------------------------------------------------"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    FACE_DOWN_FIELD_NUMBER: _builtins.int
+    BLIND_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    face_down: _builtins.bool
+    blind: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str | None = ...,
+        face_down: _builtins.bool = ...,
+        blind: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "blind", b"blind", "card", b"card", "face_down", b"face_down", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__card: _TypeAlias = _typing.Literal["card"]  # noqa: Y015
+    _WhichOneofArgType__card: _TypeAlias = _typing.Literal["_card", b"_card"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__card) -> _WhichOneofReturnType__card | None: ...
+
+Global___TrucoPlayed: _TypeAlias = TrucoPlayed  # noqa: Y015
+
+@_typing.final
+class TrucoCalled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    BET_FIELD_NUMBER: _builtins.int
+    CALL_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    REFUSED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    team: _builtins.int
+    bet: Global___TrucoBet.ValueType
+    call: Global___TrucoWord.ValueType
+    value: _builtins.int
+    """what the bet stands at if accepted"""
+    refused: _builtins.int
+    """what the callers take if it is refused"""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        bet: Global___TrucoBet.ValueType = ...,
+        call: Global___TrucoWord.ValueType = ...,
+        value: _builtins.int = ...,
+        refused: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bet", b"bet", "call", b"call", "refused", b"refused", "seat", b"seat", "team", b"team", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TrucoCalled: _TypeAlias = TrucoCalled  # noqa: Y015
+
+@_typing.final
+class TrucoAnswered(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    BET_FIELD_NUMBER: _builtins.int
+    ACCEPTED_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    CALL_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    team: _builtins.int
+    bet: Global___TrucoBet.ValueType
+    accepted: _builtins.bool
+    points: _builtins.int
+    """the stake accepted, or what the callers take"""
+    call: Global___TrucoWord.ValueType
+    """the words, when not a plain yes or no (con flor me achico)"""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        bet: Global___TrucoBet.ValueType = ...,
+        accepted: _builtins.bool = ...,
+        points: _builtins.int = ...,
+        call: Global___TrucoWord.ValueType | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_call", b"_call", "call", b"call"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_call", b"_call", "accepted", b"accepted", "bet", b"bet", "call", b"call", "points", b"points", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__call: _TypeAlias = _typing.Literal["call"]  # noqa: Y015
+    _WhichOneofArgType__call: _TypeAlias = _typing.Literal["_call", b"_call"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__call) -> _WhichOneofReturnType__call | None: ...
+
+Global___TrucoAnswered: _TypeAlias = TrucoAnswered  # noqa: Y015
+
+@_typing.final
+class TrucoTrickEnded(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRICK_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    LEADS_FIELD_NUMBER: _builtins.int
+    trick: _builtins.int
+    winner: _builtins.int
+    team: _builtins.int
+    leads: _builtins.int
+    def __init__(
+        self,
+        *,
+        trick: _builtins.int = ...,
+        winner: _builtins.int | None = ...,
+        team: _builtins.int | None = ...,
+        leads: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "team", b"team", "winner", b"winner"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "leads", b"leads", "team", b"team", "trick", b"trick", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
+    _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
+    _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
+    _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__winner) -> _WhichOneofReturnType__winner | None: ...
+
+Global___TrucoTrickEnded: _TypeAlias = TrucoTrickEnded  # noqa: Y015
+
+@_typing.final
+class TrucoSignalled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SIGNAL_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    signal: _common_pb2.Signal.ValueType
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        signal: _common_pb2.Signal.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "signal", b"signal"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TrucoSignalled: _TypeAlias = TrucoSignalled  # noqa: Y015
+
+@_typing.final
+class TrucoRoundEnded(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    team: _builtins.int
+    points: _builtins.int
+    reason: Global___TrucoReason.ValueType
+    @_builtins.property
+    def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """the round's points per team, envido and flor included"""
+
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        team: _builtins.int | None = ...,
+        points: _builtins.int = ...,
+        reason: Global___TrucoReason.ValueType = ...,
+        totals: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "team", b"team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "points", b"points", "reason", b"reason", "round", b"round", "team", b"team", "totals", b"totals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
+    _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__team) -> _WhichOneofReturnType__team | None: ...
+
+Global___TrucoRoundEnded: _TypeAlias = TrucoRoundEnded  # noqa: Y015
+
+@_typing.final
+class PaulistaHandDealt(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MAO_FIELD_NUMBER: _builtins.int
+    ONZE_TEAM_FIELD_NUMBER: _builtins.int
+    FERRO_FIELD_NUMBER: _builtins.int
+    mao: _builtins.int
+    onze_team: _builtins.int
+    ferro: _builtins.bool
+    def __init__(
+        self,
+        *,
+        mao: _builtins.int = ...,
+        onze_team: _builtins.int | None = ...,
+        ferro: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "onze_team", b"onze_team"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "ferro", b"ferro", "mao", b"mao", "onze_team", b"onze_team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__onze_team: _TypeAlias = _typing.Literal["onze_team"]  # noqa: Y015
+    _WhichOneofArgType__onze_team: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__onze_team) -> _WhichOneofReturnType__onze_team | None: ...
+
+Global___PaulistaHandDealt: _TypeAlias = PaulistaHandDealt  # noqa: Y015
+
+@_typing.final
+class PaulistaDealChoice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CHOICE_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    choice: Global___PaulistaChoice.ValueType
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        choice: Global___PaulistaChoice.ValueType = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "choice", b"choice", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PaulistaDealChoice: _TypeAlias = PaulistaDealChoice  # noqa: Y015
+
+@_typing.final
+class PaulistaPartnerCards(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PaulistaPartnerCards: _TypeAlias = PaulistaPartnerCards  # noqa: Y015
+
+@_typing.final
+class PaulistaOnzeDecided(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    PLAY_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    team: _builtins.int
+    play: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        play: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["play", b"play", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PaulistaOnzeDecided: _TypeAlias = PaulistaOnzeDecided  # noqa: Y015
+
+@_typing.final
+class ArgentinoRoundStarted(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROUND_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    MANO_FIELD_NUMBER: _builtins.int
+    DUEL_FIELD_NUMBER: _builtins.int
+    round: _builtins.int
+    mano: _builtins.int
+    duel: _builtins.bool
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        round: _builtins.int = ...,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+        mano: _builtins.int = ...,
+        duel: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duel", b"duel", "mano", b"mano", "round", b"round", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoRoundStarted: _TypeAlias = ArgentinoRoundStarted  # noqa: Y015
+
+@_typing.final
+class ArgentinoEnvidoAnnounced(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    points: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoEnvidoAnnounced: _TypeAlias = ArgentinoEnvidoAnnounced  # noqa: Y015
+
+@_typing.final
+class ArgentinoSonBuenas(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BET_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    bet: Global___TrucoBet.ValueType
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        bet: Global___TrucoBet.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bet", b"bet", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoSonBuenas: _TypeAlias = ArgentinoSonBuenas  # noqa: Y015
+
+@_typing.final
+class ArgentinoEnvidoWon(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    ENVIDO_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    team: _builtins.int
+    envido: _builtins.int
+    points: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        envido: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["envido", b"envido", "points", b"points", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoEnvidoWon: _TypeAlias = ArgentinoEnvidoWon  # noqa: Y015
+
+@_typing.final
+class ArgentinoEnvidoCancelled(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    points: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoEnvidoCancelled: _TypeAlias = ArgentinoEnvidoCancelled  # noqa: Y015
+
+@_typing.final
+class ArgentinoFlorWon(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    FLOR_FIELD_NUMBER: _builtins.int
+    ALONE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """the best flor; unset when a call was refused"""
+    team: _builtins.int
+    points: _builtins.int
+    flor: _builtins.int
+    alone: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int | None = ...,
+        team: _builtins.int = ...,
+        points: _builtins.int = ...,
+        flor: _builtins.int | None = ...,
+        alone: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_flor", b"_flor", "_seat", b"_seat", "flor", b"flor", "seat", b"seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_flor", b"_flor", "_seat", b"_seat", "alone", b"alone", "flor", b"flor", "points", b"points", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__flor: _TypeAlias = _typing.Literal["flor"]  # noqa: Y015
+    _WhichOneofArgType__flor: _TypeAlias = _typing.Literal["_flor", b"_flor"]  # noqa: Y015
+    _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
+    _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__flor) -> _WhichOneofReturnType__flor | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
+
+Global___ArgentinoFlorWon: _TypeAlias = ArgentinoFlorWon  # noqa: Y015
+
+@_typing.final
+class ArgentinoShown(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    reason: Global___TrucoShowReason.ValueType
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        reason: Global___TrucoShowReason.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoShown: _TypeAlias = ArgentinoShown  # noqa: Y015
+
+@_typing.final
+class ArgentinoWentToDeck(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TEAM_FIELD_NUMBER: _builtins.int
+    NO_QUIERO_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    team: _builtins.int
+    no_quiero: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        team: _builtins.int = ...,
+        no_quiero: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["no_quiero", b"no_quiero", "seat", b"seat", "team", b"team"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ArgentinoWentToDeck: _TypeAlias = ArgentinoWentToDeck  # noqa: Y015
 
 @_typing.final
 class TrucoEvent(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
-    PLACEHOLDER_FIELD_NUMBER: _builtins.int
+    PLAYED_FIELD_NUMBER: _builtins.int
+    CALLED_FIELD_NUMBER: _builtins.int
+    ANSWERED_FIELD_NUMBER: _builtins.int
+    TRICK_ENDED_FIELD_NUMBER: _builtins.int
+    SIGNALLED_FIELD_NUMBER: _builtins.int
+    ROUND_ENDED_FIELD_NUMBER: _builtins.int
+    PAULISTA_HAND_DEALT_FIELD_NUMBER: _builtins.int
+    PAULISTA_DEAL_CHOICE_FIELD_NUMBER: _builtins.int
+    PAULISTA_PARTNER_CARDS_FIELD_NUMBER: _builtins.int
+    PAULISTA_ONZE_DECIDED_FIELD_NUMBER: _builtins.int
+    ARGENTINO_ROUND_STARTED_FIELD_NUMBER: _builtins.int
+    ARGENTINO_ENVIDO_ANNOUNCED_FIELD_NUMBER: _builtins.int
+    ARGENTINO_SON_BUENAS_FIELD_NUMBER: _builtins.int
+    ARGENTINO_ENVIDO_WON_FIELD_NUMBER: _builtins.int
+    ARGENTINO_ENVIDO_CANCELLED_FIELD_NUMBER: _builtins.int
+    ARGENTINO_FLOR_WON_FIELD_NUMBER: _builtins.int
+    ARGENTINO_SHOWN_FIELD_NUMBER: _builtins.int
+    ARGENTINO_WENT_TO_DECK_FIELD_NUMBER: _builtins.int
     @_builtins.property
-    def placeholder(self) -> Global___TrucoPlaceholder: ...
+    def played(self) -> Global___TrucoPlayed: ...
+    @_builtins.property
+    def called(self) -> Global___TrucoCalled: ...
+    @_builtins.property
+    def answered(self) -> Global___TrucoAnswered: ...
+    @_builtins.property
+    def trick_ended(self) -> Global___TrucoTrickEnded: ...
+    @_builtins.property
+    def signalled(self) -> Global___TrucoSignalled: ...
+    @_builtins.property
+    def round_ended(self) -> Global___TrucoRoundEnded: ...
+    @_builtins.property
+    def paulista_hand_dealt(self) -> Global___PaulistaHandDealt: ...
+    @_builtins.property
+    def paulista_deal_choice(self) -> Global___PaulistaDealChoice: ...
+    @_builtins.property
+    def paulista_partner_cards(self) -> Global___PaulistaPartnerCards: ...
+    @_builtins.property
+    def paulista_onze_decided(self) -> Global___PaulistaOnzeDecided: ...
+    @_builtins.property
+    def argentino_round_started(self) -> Global___ArgentinoRoundStarted: ...
+    @_builtins.property
+    def argentino_envido_announced(self) -> Global___ArgentinoEnvidoAnnounced: ...
+    @_builtins.property
+    def argentino_son_buenas(self) -> Global___ArgentinoSonBuenas: ...
+    @_builtins.property
+    def argentino_envido_won(self) -> Global___ArgentinoEnvidoWon: ...
+    @_builtins.property
+    def argentino_envido_cancelled(self) -> Global___ArgentinoEnvidoCancelled: ...
+    @_builtins.property
+    def argentino_flor_won(self) -> Global___ArgentinoFlorWon: ...
+    @_builtins.property
+    def argentino_shown(self) -> Global___ArgentinoShown: ...
+    @_builtins.property
+    def argentino_went_to_deck(self) -> Global___ArgentinoWentToDeck: ...
     def __init__(
         self,
         *,
-        placeholder: Global___TrucoPlaceholder | None = ...,
+        played: Global___TrucoPlayed | None = ...,
+        called: Global___TrucoCalled | None = ...,
+        answered: Global___TrucoAnswered | None = ...,
+        trick_ended: Global___TrucoTrickEnded | None = ...,
+        signalled: Global___TrucoSignalled | None = ...,
+        round_ended: Global___TrucoRoundEnded | None = ...,
+        paulista_hand_dealt: Global___PaulistaHandDealt | None = ...,
+        paulista_deal_choice: Global___PaulistaDealChoice | None = ...,
+        paulista_partner_cards: Global___PaulistaPartnerCards | None = ...,
+        paulista_onze_decided: Global___PaulistaOnzeDecided | None = ...,
+        argentino_round_started: Global___ArgentinoRoundStarted | None = ...,
+        argentino_envido_announced: Global___ArgentinoEnvidoAnnounced | None = ...,
+        argentino_son_buenas: Global___ArgentinoSonBuenas | None = ...,
+        argentino_envido_won: Global___ArgentinoEnvidoWon | None = ...,
+        argentino_envido_cancelled: Global___ArgentinoEnvidoCancelled | None = ...,
+        argentino_flor_won: Global___ArgentinoFlorWon | None = ...,
+        argentino_shown: Global___ArgentinoShown | None = ...,
+        argentino_went_to_deck: Global___ArgentinoWentToDeck | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "placeholder", b"placeholder"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "argentino_envido_announced", b"argentino_envido_announced", "argentino_envido_cancelled", b"argentino_envido_cancelled", "argentino_envido_won", b"argentino_envido_won", "argentino_flor_won", b"argentino_flor_won", "argentino_round_started", b"argentino_round_started", "argentino_shown", b"argentino_shown", "argentino_son_buenas", b"argentino_son_buenas", "argentino_went_to_deck", b"argentino_went_to_deck", "body", b"body", "called", b"called", "paulista_deal_choice", b"paulista_deal_choice", "paulista_hand_dealt", b"paulista_hand_dealt", "paulista_onze_decided", b"paulista_onze_decided", "paulista_partner_cards", b"paulista_partner_cards", "played", b"played", "round_ended", b"round_ended", "signalled", b"signalled", "trick_ended", b"trick_ended"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "placeholder", b"placeholder"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answered", b"answered", "argentino_envido_announced", b"argentino_envido_announced", "argentino_envido_cancelled", b"argentino_envido_cancelled", "argentino_envido_won", b"argentino_envido_won", "argentino_flor_won", b"argentino_flor_won", "argentino_round_started", b"argentino_round_started", "argentino_shown", b"argentino_shown", "argentino_son_buenas", b"argentino_son_buenas", "argentino_went_to_deck", b"argentino_went_to_deck", "body", b"body", "called", b"called", "paulista_deal_choice", b"paulista_deal_choice", "paulista_hand_dealt", b"paulista_hand_dealt", "paulista_onze_decided", b"paulista_onze_decided", "paulista_partner_cards", b"paulista_partner_cards", "played", b"played", "round_ended", b"round_ended", "signalled", b"signalled", "trick_ended", b"trick_ended"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["placeholder"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["played", "called", "answered", "trick_ended", "signalled", "round_ended", "paulista_hand_dealt", "paulista_deal_choice", "paulista_partner_cards", "paulista_onze_decided", "argentino_round_started", "argentino_envido_announced", "argentino_son_buenas", "argentino_envido_won", "argentino_envido_cancelled", "argentino_flor_won", "argentino_shown", "argentino_went_to_deck"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
 Global___TrucoEvent: _TypeAlias = TrucoEvent  # noqa: Y015
-
-@_typing.final
-class TrucoPlaceholder(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    def __init__(
-        self,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___TrucoPlaceholder: _TypeAlias = TrucoPlaceholder  # noqa: Y015

@@ -1,17 +1,17 @@
-"""Shared trick resolution and team scoring (engine.tricks): every tie ruling of both games."""
+"""Shared trick resolution and team scoring (engine.truco.tricks): every tie ruling of both games."""
 
 from __future__ import annotations
 
 import pytest
 
-from cardtui.engine.tricks import (
+from cardtui.engine.truco.tricks import (
     DOWN,
     TieRule,
     hand_winner,
     opponents,
     partners,
     rotation,
-    seat_deltas,
+    scores_by_seat,
     trick_winner,
 )
 
@@ -83,4 +83,37 @@ def test_seats_and_teams() -> None:
     assert opponents(0, 6) == (1, 3, 5)
     assert partners(1, 2) == ()
     assert rotation(3, [1, 2, 3, 0]) == [3, 0, 1, 2]
-    assert seat_deltas([3, 0], 4) == {"0": 3, "1": 0, "2": 3, "3": 0}
+    assert scores_by_seat([3, 0], 4) == [3, 0, 3, 0]
+
+
+def test_the_ladder_climbs_accepts_refuses_and_raises() -> None:
+    from cardtui.engine.truco.argentino_rules import LADDER as ARGENTINO
+    from cardtui.engine.truco.envido import TABLE as ENVIDO
+    from cardtui.engine.truco.flor import TABLE as FLOR
+    from cardtui.engine.truco.ladder import Ladder, Word
+    from cardtui.engine.truco.paulista_rules import LADDER as PAULISTA
+
+    truco = Ladder(PAULISTA)
+    assert truco.next_calls() == (Word.TRUCO,) and truco.answering == -1
+    truco.call(1, Word.TRUCO)
+    assert (truco.pending, truco.answering, truco.caller) == (1, 0, 1)
+    assert (truco.if_accepted(0), truco.if_refused()) == (3, 1)
+    truco.call(2, Word.SEIS)  # a raise accepts the truco
+    assert (truco.level, truco.owner, truco.pending) == (1, 0, 0)
+    assert truco.refuse() == (0, 3) and truco.closed
+    truco = Ladder(ARGENTINO)
+    truco.call(0, Word.TRUCO)
+    assert truco.accept(1) == 2 and truco.owner == 1 and truco.next_calls() == (Word.RETRUCO,)
+    envido = Ladder(ENVIDO)
+    envido.call(0, Word.ENVIDO)
+    envido.call(1, Word.REAL_ENVIDO)
+    assert envido.next_calls() == (Word.FALTA_ENVIDO,)
+    assert (envido.if_accepted(9), envido.if_refused()) == (5, 4)
+    flor = Ladder(FLOR)
+    flor.call(0, Word.FLOR)
+    assert flor.next_calls() == (Word.CONTRA_FLOR, Word.CONTRA_FLOR_AL_RESTO) and not FLOR.acceptable(flor.calls)
+    assert flor.if_refused() == 4
+    flor.call(1, Word.CONTRA_FLOR)
+    assert (flor.if_accepted(8), flor.if_refused()) == (6, 4)
+    flor.call(0, Word.CONTRA_FLOR_AL_RESTO)
+    assert (flor.if_accepted(8), flor.if_refused()) == (8, 6)

@@ -8,14 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from cardtui.engine.argentino_flor import flor
-from cardtui.engine.argentino_rules import DECK, LABELS, RANK, score_text
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from cardtui.engine.envido import Call, Unsuited, accepted_value, envido, refused_value
-from cardtui.engine.truco_argentino import GAME, ArgentinoState
+from cardtui.engine.truco.argentino import GAME, ArgentinoState
+from cardtui.engine.truco.argentino_rules import DECK, RANK, told
+from cardtui.engine.truco.envido import Unsuited, accepted_value, envido, refused_value
+from cardtui.engine.truco.flor import flor_value as flor
+from cardtui.engine.truco.ladder import Bet, Word
+from cardtui.engine.truco.views import TrucoView
 
-E, R, F = Call.ENVIDO, Call.REAL, Call.FALTA
+E, R, F = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
 
 
 def table(n: int = 2, seed: int = 1, **options: object) -> ArgentinoState:
@@ -37,6 +39,25 @@ def do(state: ArgentinoState, seat: int, kind: str, card: str = "", amount: int 
 
 def kinds(state: ArgentinoState, seat: int) -> list[str]:
     return [a.type for a in GAME.legal_actions(state, seat) if a.type != "signal"]
+
+
+def shown(view: TrucoView) -> dict[int, tuple[str, ...]]:
+    assert view.argentino is not None
+    return {s.seat: tuple(str(c) for c in s.cards) for s in view.argentino.shown}
+
+
+def pending(view: TrucoView) -> tuple[str, int, str] | None:
+    p = view.pending
+    return None if p is None else (p.bet.value, p.team, p.call.value)
+
+
+def result(state: ArgentinoState) -> dict[str, object]:
+    """The hand history's result."""
+    record = GAME.history(state)
+    assert record is not None
+    out = record["result"]
+    assert isinstance(out, dict)
+    return out
 
 
 # -- cards and envido --------------------------------------------------------------
@@ -78,7 +99,7 @@ def test_envido_scores(cards: str, unsuited: Unsuited, score: int) -> None:
         ((E, E, R, F), "falta", 7),
     ],
 )
-def test_the_seeds_envido_table(calls: tuple[Call, ...], accepted: object, refused: int) -> None:
+def test_the_seeds_envido_table(calls: tuple[Word, ...], accepted: object, refused: int) -> None:
     falta = 9
     assert accepted_value(calls, falta) == (falta if accepted == "falta" else accepted)
     assert refused_value(calls) == refused
@@ -106,7 +127,7 @@ def test_envido_raises_follow_the_table(calls: tuple[str, ...], next_calls: list
     if not calls:
         assert [k for k in kinds(st, 1) if "envido" in k] == next_calls
         return
-    assert kinds(st, seat) == ["quiero", "no_quiero", *next_calls]
+    assert kinds(st, seat) == ["quiero", "no_quiero", *next_calls, "mazo"]
     assert kinds(st, 1 - seat) == []  # the caller waits
 
 
@@ -124,12 +145,12 @@ def test_accepted_envido_is_announced_from_the_last_raiser_and_paid_at_the_end()
     do(st, 1, "announce", amount=33)
     assert kinds(st, 0) == ["son_buenas"]  # 23 cannot win
     do(st, 0, "son_buenas")
-    assert st.e_done and st.round_points == [0, 7]
+    assert st.envido.closed and st.round_points == [0, 7]
     assert st.scores == [0, 0]  # added when the round ends
     do(st, 1, "mazo")
     assert st.scores == [1, 7]
-    assert st.result is not None and st.result["envido"]["winner"] == 1
-    assert dict(GAME.view(st, 0).shown) == {1: ("7o", "6o")}  # the winner's envido cards
+    assert st.result is not None and result(st)["envido"]["winner"] == 1  # type: ignore[index]
+    assert shown(GAME.view(st, 0)) == {1: ("7o", "6o")}  # the winner's envido cards
 
 
 def test_refused_envido_pays_the_table() -> None:
@@ -143,8 +164,7 @@ def test_refused_envido_pays_the_table() -> None:
 
 def test_falta_envido_pays_what_the_leader_lacks() -> None:
     st = table(n=2, seed=3)
-    st.scores = [22, 10]
-    st.falta = 30 - 22  # taken from the scores when the hand is dealt
+    st.scores = [22, 10]  # the falta: what the leader lacks, 30 - 22
     rig(st, s1="7o 6o 4e", s0="1e 2e 3c")
     do(st, 1, "envido")
     do(st, 0, "falta_envido")
@@ -165,7 +185,10 @@ def test_equal_envido_goes_to_the_player_nearer_the_mano() -> None:
     assert GAME.to_act(st) == (3,)  # seat 2 is seat 0's partner: no need to speak
     assert [a.amount for a in GAME.legal_actions(st, 3) if a.type == "announce"] == [33]  # 3 is nearer the mano
     do(st, 3, "announce", amount=33)
-    assert st.e_done and st.best == 3 and st.round_points == [0, 2]
+    assert GAME.to_act(st) == (2,)  # team 0 now trails: seat 2, who has not spoken, is asked
+    assert kinds(st, 2) == ["son_buenas"]
+    do(st, 2, "son_buenas")
+    assert st.envido.closed and st.best == 3 and st.round_points == [0, 2]
 
 
 def test_envido_only_before_playing_and_before_a_truco_is_accepted() -> None:
@@ -207,15 +230,15 @@ def test_truco_retruco_vale_cuatro_and_fold_values() -> None:
 def test_answers_and_raises_when_truco_is_called() -> None:
     st = table()
     do(st, 1, "truco")
-    assert kinds(st, 0) == ["quiero", "no_quiero", "retruco", "envido", "real_envido", "falta_envido"]
+    assert kinds(st, 0) == ["quiero", "no_quiero", "retruco", "envido", "real_envido", "falta_envido", "mazo"]
     assert kinds(st, 1) == []  # no play and no second call while a bet awaits its answer
     do(st, 0, "retruco")  # accepts the truco
-    assert st.level == 1
-    assert kinds(st, 1) == ["quiero", "no_quiero", "vale_cuatro"]
+    assert st.truco.level == 1
+    assert kinds(st, 1) == ["quiero", "no_quiero", "vale_cuatro", "mazo"]
     do(st, 1, "vale_cuatro")
-    assert kinds(st, 0) == ["quiero", "no_quiero"]  # nothing above vale cuatro
+    assert kinds(st, 0) == ["quiero", "no_quiero", "mazo"]  # nothing above vale cuatro
     do(st, 0, "quiero")
-    assert st.level == 3 and "vale_cuatro" not in kinds(st, 1)
+    assert st.truco.level == 3 and "vale_cuatro" not in kinds(st, 1)
 
 
 def test_only_the_team_that_last_accepted_may_raise_even_out_of_turn() -> None:
@@ -236,19 +259,19 @@ def test_envido_is_settled_before_a_pending_truco() -> None:
     st = table()
     do(st, 1, "truco")
     do(st, 0, "envido")  # "el envido está primero"
-    assert kinds(st, 1) == ["quiero", "no_quiero", "envido", "real_envido", "falta_envido"]
+    assert kinds(st, 1) == ["quiero", "no_quiero", "envido", "real_envido", "falta_envido", "mazo"]
     assert kinds(st, 0) == []
     do(st, 1, "no_quiero")
     assert st.round_points == [1, 0]
-    assert kinds(st, 0) == ["quiero", "no_quiero", "retruco"]  # the truco still waits
+    assert kinds(st, 0) == ["quiero", "no_quiero", "retruco", "mazo"]  # the truco still waits
     do(st, 0, "quiero")
-    assert st.level == 1
+    assert st.truco.level == 1
 
 
 def test_going_to_the_deck() -> None:
     st = table(n=4)
     do(st, 1, "truco")
-    assert "mazo" not in kinds(st, 0) and "mazo" not in kinds(st, 1)  # answer the call first
+    assert "mazo" not in kinds(st, 1) and "mazo" not in kinds(st, 3)  # their own call waits
     do(st, 2, "quiero")
     do(st, 1, "mazo")
     assert st.result is None  # seat 3 plays on for team 1
@@ -295,7 +318,7 @@ def test_tie_rulings(ties: str, plays: list[str], winner_team: int, tricks: int)
             break
     assert st.result is not None
     assert st.scores[winner_team] == 1 and st.scores[1 - winner_team] == 0
-    assert len(st.result["tricks"]) == tricks
+    assert len(result(st)["tricks"]) == tricks  # type: ignore[arg-type]
 
 
 def test_after_a_tie_the_same_player_leads_again() -> None:
@@ -348,18 +371,19 @@ def test_points_of_the_1v1s_are_added_after_all_three() -> None:
     do(st, 2, "mazo")
     do(st, 3, "mazo")
     assert st.scores == [before[0] + 2, before[1] + 1]
-    assert [d["seats"] for d in st.result["duels"]] == [[1, 4], [2, 5], [3, 0]]  # type: ignore[index]
+    assert [d["seats"] for d in result(st)["rounds"]] == [[1, 4], [2, 5], [3, 0]]  # type: ignore[index, union-attr]
 
 
 def test_legal_action_counts_at_the_start() -> None:
     st = table()
-    # The mano: 3 cards, 3 envido calls, truco, the deck, 8 signals.
-    assert len(GAME.legal_actions(st, 1)) == 16
-    assert len(GAME.legal_actions(st, 0)) == 13  # no card to play yet
-    st = table(n=6)
+    # The mano: 3 cards, 3 envido calls, truco, the deck; no signals in a 1v1.
+    assert len(GAME.legal_actions(st, 1)) == 8
+    assert len(GAME.legal_actions(st, 0)) == 5  # no card to play yet
+    st = table(n=6)  # with partners, the 8 signals
     assert len(GAME.legal_actions(st, 1)) == 16 and len(GAME.legal_actions(st, 4)) == 13
     do(st, 1, "truco")
-    assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [14, 8, 14, 8, 14, 8]
+    # Quiero, no quiero, retruco, 3 envido calls, the deck (a no quiero), 8 signals; the callers wait.
+    assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [15, 8, 15, 8, 15, 8]
 
 
 # -- flor (option flor on) ---------------------------------------------------------
@@ -375,10 +399,10 @@ def test_flor_values(cards: str, value: int) -> None:
 
 
 def test_a_lone_flor_scores_3_and_shows_its_cards() -> None:
-    st = table(flor="on")  # mano 1
+    st = table(flor=True)  # mano 1
     rig(st, s1="7e 6e 5e", s0="1b 2o 3c")
     assert kinds(st, 1) == ["flor", "truco", "mazo"]  # no card and no envido before the flor
-    assert GAME.view(st, 1).must_flor and not GAME.view(st, 0).must_flor
+    assert GAME.view(st, 1).argentino.must_flor and not GAME.view(st, 0).argentino.must_flor  # type: ignore[union-attr]
     with pytest.raises(IllegalAction, match="Sing your flor"):
         do(st, 1, "play", "7e")
     do(st, 1, "flor")
@@ -389,7 +413,7 @@ def test_a_lone_flor_scores_3_and_shows_its_cards() -> None:
     do(st, 0, "mazo")
     assert st.scores == [0, 4]
     assert st.result is not None
-    assert st.result["flor"] == {
+    assert result(st)["flor"] == {
         "calls": ["flor"],
         "outcome": "alone",
         "points": 3,
@@ -398,25 +422,25 @@ def test_a_lone_flor_scores_3_and_shows_its_cards() -> None:
         "winner": 1,
         "cards": ["7e", "6e", "5e"],
     }
-    assert dict(GAME.view(st, 0).shown) == {1: ("7e", "6e", "5e")}
+    assert shown(GAME.view(st, 0)) == {1: ("7e", "6e", "5e")}
 
 
 def test_flor_answers_an_envido_and_cancels_it() -> None:
-    st = table(flor="on")
+    st = table(flor=True)
     rig(st, s1="1b 2o 3c", s0="4o 5o 6o")
     do(st, 1, "envido")
-    assert kinds(st, 0) == ["flor"]  # with a flor there is no envido to accept
+    assert kinds(st, 0) == ["flor", "mazo"]  # with a flor there is no envido to accept
     with pytest.raises(IllegalAction, match="Sing your flor"):
         do(st, 0, "quiero")
     do(st, 0, "flor")
-    assert st.e_done and st.e_pending < 0 and st.round_points == [3, 0]
-    assert st.e_record == {"calls": ["envido"], "cancelled": True, "points": 0}
+    assert st.envido.closed and st.envido.pending < 0 and st.round_points == [3, 0]
+    assert st.e_record is not None and st.e_record.cancelled and st.e_record.calls == (Word.ENVIDO,)
     do(st, 1, "mazo")
-    assert st.scores == [4, 0] and st.result is not None and st.result["envido"]["cancelled"]
+    assert st.scores == [4, 0] and st.result is not None and result(st)["envido"]["cancelled"]  # type: ignore[index]
 
 
 def test_flor_strikes_an_envido_already_settled() -> None:
-    st = table(n=4, flor="on")  # mano 1: order 1 2 3 0
+    st = table(n=4, flor=True)  # mano 1: order 1 2 3 0
     rig(st, s1="1b 2o 3c", s2="4e 5b 6c", s3="7b 1o 11c", s0="4o 5o 6o")
     do(st, 1, "envido")
     do(st, 2, "no_quiero")
@@ -426,14 +450,14 @@ def test_flor_strikes_an_envido_already_settled() -> None:
 
 
 def test_flor_instead_of_announcing_an_envido() -> None:
-    st = table(n=4, flor="on")
+    st = table(n=4, flor=True)
     rig(st, s1="1b 2o 3c", s2="4e 5e 6e", s3="7b 1o 11c", s0="4o 2b 6c")
     do(st, 1, "envido")
     do(st, 0, "quiero")
     do(st, 1, "announce", amount=st.env[1])
     assert GAME.to_act(st) == (2,) and kinds(st, 2) == ["flor"]
     do(st, 2, "flor")
-    assert not st.ann and st.e_record is not None and st.e_record["cancelled"]
+    assert st.announcer < 0 and st.e_record is not None and st.e_record.cancelled
     assert st.round_points == [3, 0] and GAME.to_act(st) == (1,)
 
 
@@ -450,107 +474,112 @@ def test_flor_instead_of_announcing_an_envido() -> None:
     ],
 )
 def test_flor_against_flor(calls: list[str], points: list[int]) -> None:
-    st = table(flor="on")
-    st.scores = [22, 10]
-    st.falta = 30 - 22
+    st = table(flor=True)
+    st.scores = [22, 10]  # the resto: 30 - 22
     rig(st, s1="7e 6e 5e", s0="4o 5o 6o")
     do(st, 1, "flor")
     assert GAME.to_act(st) == (0,) and kinds(st, 0) == FLOR_ANSWERS and kinds(st, 1) == []
-    assert GAME.view(st, 0).pending == ("flor", 1, "flor")
+    assert pending(GAME.view(st, 0)) == ("flor", 1, "flor")
     seat = 0
     for c in calls:
         do(st, seat, c)
         seat = 1 - seat
         if c == "contra_flor":
             assert kinds(st, seat) == ["quiero", "no_quiero", "contra_flor_al_resto"]
-            assert GAME.view(st, seat).pending == ("flor", 1 - seat, "contra flor")
+            assert pending(GAME.view(st, seat)) == ("flor", 1 - seat, "contra_flor")
         if c == "contra_flor_al_resto":
             assert kinds(st, seat) == ["quiero", "no_quiero"]
-    assert st.f_done and st.f_pending < 0 and st.round_points == points
+    assert st.f_done and st.flor_bet.pending < 0 and st.round_points == points
     assert GAME.to_act(st) == (1,) and "play" in kinds(st, 1)  # the flor is over: play on
     do(st, 0, "mazo")
     assert st.result is not None
-    record = st.result["flor"]
-    assert record["points"] == max(points) and record["calls"] == ["flor", *[c for c in calls if "quiero" not in c]]
+    record = result(st)["flor"]
+    assert isinstance(record, dict)
+    assert record["points"] == max(points)
+    assert record["calls"] == ["flor", *[c for c in calls if "quiero" not in c and "achico" not in c]]
     assert record["winner"] == (1 if calls[-1] == "quiero" else None)
-    shown = dict(GAME.view(st, 0).shown)
-    assert shown == ({1: ("7e", "6e", "5e")} if calls[-1] == "quiero" else {})
+    assert shown(GAME.view(st, 0)) == ({1: ("7e", "6e", "5e")} if calls[-1] == "quiero" else {})
 
 
 def test_equal_flores_go_to_the_side_nearer_the_mano() -> None:
-    st = table(flor="on")  # mano 1
+    st = table(flor=True)  # mano 1
     rig(st, s1="7e 6e 5e", s0="7o 6o 5o")
     do(st, 0, "flor")  # out of turn, before its first card
     do(st, 1, "contra_flor")
     do(st, 0, "quiero")
-    assert st.round_points == [0, 6] and st.f_record is not None and st.f_record["winner"] == 1
-    assert st.f_record["scores"] == {"1": 38, "0": 38}
+    assert st.round_points == [0, 6] and st.f_record is not None and st.f_record.winner == 1
+    assert st.f_record.scores == {1: 38, 0: 38}
 
 
 def test_two_flores_on_one_team() -> None:
-    st = table(n=4, flor="on")  # order 1 2 3 0
+    st = table(n=4, flor=True)  # order 1 2 3 0
     rig(st, s1="4e 5e 6e", s2="1b 2o 3c", s3="7c 1c 12c", s0="4o 2b 6c")
     do(st, 1, "flor")
     do(st, 3, "flor")  # out of turn: each flor alone scores 3
     assert st.round_points == [0, 6]
-    assert st.f_record is not None and st.f_record["points"] == 6 and st.f_record["winner"] == 1
+    assert st.f_record is not None and st.f_record.points == 6 and st.f_record.winner == 1
     for seat, cards in ((1, "4e"), (2, "1b"), (3, "7c"), (0, "4o")):
         do(st, seat, "play", cards)
     do(st, 0, "mazo"), do(st, 2, "mazo")
-    assert set(dict(GAME.view(st, 0).shown)) == {1, 3}
+    assert set(shown(GAME.view(st, 0))) == {1, 3}
     # Against a flor, both partners' flores may answer, and the best of all wins.
-    st = table(n=4, flor="on")
+    st = table(n=4, flor=True)
     rig(st, s1="4e 5e 6e", s2="1b 2o 3c", s3="7c 1c 12c", s0="4o 5o 7o")
     do(st, 1, "flor")
+    assert GAME.to_act(st) == (2,)  # the other team is asked in turn: first seat 2, who has none
+    assert kinds(st, 2) == ["son_buenas"] and kinds(st, 0) == FLOR_ANSWERS
+    do(st, 2, "son_buenas")
     assert GAME.to_act(st) == (0,)
     do(st, 0, "contra_flor")
-    assert GAME.to_act(st) == (1, 3) and kinds(st, 3) == ["quiero", "no_quiero", "contra_flor_al_resto"]
+    assert GAME.to_act(st) == (1,)  # the sung flor answers; seat 3's flor is not told
+    assert kinds(st, 3) == ["quiero", "no_quiero", "contra_flor_al_resto"]  # but may answer too
     assert kinds(st, 2) == []  # no flor, no say
     do(st, 3, "quiero")
-    assert st.f_record is not None and st.f_record["winner"] == 0  # 36 beats 35 and 28
-    assert st.f_record["scores"] == {"1": 35, "3": 28, "0": 36} and st.round_points == [6, 0]
+    assert st.f_record is not None and st.f_record.winner == 0  # 36 beats 35 and 28
+    assert st.f_record.scores == {1: 35, 3: 28, 0: 36} and st.round_points == [6, 0]
 
 
 def test_flor_comes_before_a_pending_truco() -> None:
-    st = table(flor="on")
+    st = table(flor=True)
     rig(st, s1="4e 5e 6e", s0="4o 5o 7o")
     do(st, 0, "truco")
-    # Quiero, no quiero, retruco, the flor and 8 signals; no envido with a flor in hand.
-    assert kinds(st, 1) == ["quiero", "no_quiero", "retruco", "flor"] and len(GAME.legal_actions(st, 1)) == 12
+    # Quiero, no quiero, retruco, the flor and the deck; no envido with a flor in hand.
+    assert kinds(st, 1) == ["quiero", "no_quiero", "retruco", "flor", "mazo"] and len(GAME.legal_actions(st, 1)) == 5
     do(st, 1, "flor")
     assert GAME.to_act(st) == (0,) and kinds(st, 0) == FLOR_ANSWERS  # the flor first
     do(st, 0, "con_flor_me_achico")
-    assert GAME.to_act(st) == (1,) and kinds(st, 1) == ["quiero", "no_quiero", "retruco"]  # the truco still waits
+    assert GAME.to_act(st) == (1,) and kinds(st, 1) == ["quiero", "no_quiero", "retruco", "mazo"]  # the truco waits
     do(st, 1, "no_quiero")
     assert st.scores == [1, 4]
 
 
 def test_legal_action_counts_with_flor() -> None:
-    st = table(flor="on")
+    st = table(flor=True)
     rig(st, s1="4e 5e 6e", s0="1b 2o 3c")
-    assert len(GAME.legal_actions(st, 1)) == 11  # flor, truco, the deck, 8 signals
-    assert len(GAME.legal_actions(st, 0)) == 13  # 3 envido calls, truco, the deck, 8 signals
+    assert len(GAME.legal_actions(st, 1)) == 3  # flor, truco, the deck (no signals in a 1v1)
+    assert len(GAME.legal_actions(st, 0)) == 5  # 3 envido calls, truco, the deck
     do(st, 1, "flor")
-    assert len(GAME.legal_actions(st, 1)) == 13  # 3 cards, truco, the deck, 8 signals
-    assert len(GAME.legal_actions(st, 0)) == 10  # the envido is gone
-    st = table(n=6, flor="on")  # order 1 2 3 4 5 0
+    assert len(GAME.legal_actions(st, 1)) == 5  # 3 cards, truco, the deck
+    assert len(GAME.legal_actions(st, 0)) == 2  # the envido is gone
+    st = table(n=6, flor=True)  # order 1 2 3 4 5 0
     rig(st, s1="4e 5e 6e", s4="4o 5o 6o", s2="1b 2o 3c", s3="1o 2c 3e", s5="1c 2e 3b", s0="4b 5c 7c")
     do(st, 1, "flor")
-    assert GAME.to_act(st) == (4,)
-    assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [8, 8, 8, 8, 11, 8]
+    assert GAME.to_act(st) == (2,)  # the other team in turn from the singer: 2, 4, 0
+    # Seat 2 says son buenas (no flor); seat 4 may answer (3 answers); 8 signals each.
+    assert [len(GAME.legal_actions(st, s)) for s in range(6)] == [8, 8, 9, 8, 11, 8]
 
 
 def test_going_to_the_deck_drops_an_unsung_flor() -> None:
-    st = table(n=4, flor="on")
+    st = table(n=4, flor=True)
     rig(st, s1="1b 2o 3c", s2="4e 5e 6e", s3="7b 1o 11c", s0="4o 5b 6c")
     do(st, 2, "mazo")
     assert not st.owes[2]
     do(st, 1, "envido")
-    assert kinds(st, 0) == ["quiero", "no_quiero", "envido", "real_envido", "falta_envido"]
+    assert kinds(st, 0) == ["quiero", "no_quiero", "envido", "real_envido", "falta_envido", "mazo"]
 
 
 def test_flor_refusals_are_sentences() -> None:
-    st = table(flor="on")
+    st = table(flor=True)
     rig(st, s1="4e 5e 6e", s0="1b 2o 3c")
     with pytest.raises(IllegalAction, match="no flor"):
         do(st, 0, "flor")
@@ -559,7 +588,7 @@ def test_flor_refusals_are_sentences() -> None:
     do(st, 1, "flor")
     with pytest.raises(IllegalAction, match="already sung"):
         do(st, 1, "flor")
-    st = table(flor="on")
+    st = table(flor=True)
     rig(st, s1="4e 5e 6e", s0="4o 5o 6o")
     do(st, 1, "flor")
     with pytest.raises(NotYourTurn, match="waiting for an answer"):
@@ -569,7 +598,7 @@ def test_flor_refusals_are_sentences() -> None:
 
 
 def test_flor_in_the_pica_pica_1v1s() -> None:
-    st = table(n=6, flor="on")
+    st = table(n=6, flor=True)
     do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
     GAME.next_hand(st, 2)
     assert st.pica and st.players == (1, 4)
@@ -584,22 +613,23 @@ def test_flor_in_the_pica_pica_1v1s() -> None:
     assert st.players == (3, 0)
     do(st, 3, "mazo")
     assert st.result is not None
-    duels = st.result["duels"]
+    duels = result(st)["rounds"]
+    assert isinstance(duels, list)
     assert [d.get("flor", {}).get("points") for d in duels] == [6, 3, None]
     assert duels[0]["flor"]["winner"] == 1  # equal flores: the mano of the 1v1
-    assert st.result["points"] == {"0": 1 + 1, "1": 6 + 3 + 1}
+    assert result(st)["points"] == {"0": 1 + 1, "1": 6 + 3 + 1}
 
 # -- signals, views, options -------------------------------------------------------
 def test_signals_reach_partners_and_are_caught_by_chance() -> None:
     st = table(n=4, signals_seen=0.0)
     events = GAME.apply(st, 1, Action("signal", value="wink"))
     assert events[0].audience.seats == frozenset({1, 3})
-    assert GAME.view(st, 3).signals == ((1, "wink"),) and GAME.view(st, 0).signals == ()
+    assert [(s.seat, s.signal) for s in GAME.view(st, 3).signals] == [(1, "wink")] and GAME.view(st, 0).signals == ()
     st = table(n=4, signals_seen=1.0)
     events = GAME.apply(st, 1, Action("signal", value="wink"))
     assert events[0].audience.seats == frozenset({0, 1, 2, 3})
     assert GAME.view(st, None).signals == ()
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalAction, match="'shout' is not a signal"):
         GAME.apply(st, 1, Action("signal", value="shout"))
 
 
@@ -609,10 +639,10 @@ def test_views_show_only_ones_own_cards() -> None:
         view = GAME.view(st, seat)
         for s in view.seats:
             if s.seat == seat:
-                assert all(c is not None for c in s.cards) and len(s.cards) == 3
+                assert len(s.cards) == 3 and view.cards == s.cards
             else:
-                assert s.cards == (None, None, None)
-    assert GAME.view(st, None).your_envido is None
+                assert s.cards == () and s.card_count == 3
+    assert GAME.view(st, None).argentino.your_envido is None  # type: ignore[union-attr]
 
 
 def test_refusals_are_sentences() -> None:
@@ -628,18 +658,21 @@ def test_refusals_are_sentences() -> None:
 
 
 def test_options() -> None:
-    assert GAME.options({"flor": "on"}).flor and not GAME.options({}).flor
+    assert GAME.options({"flor": True}).flor and not GAME.options({}).flor
     with pytest.raises(InvalidOptions):
         GAME.options({"flor": "maybe"})
     with pytest.raises(InvalidOptions):
         GAME.options({"target": 20})
     with pytest.raises(InvalidOptions):
         GAME.options({"colour": "red"})
-    assert GAME.options({"target": "15", "ties": "traditional"}).target == 15
+    with pytest.raises(InvalidOptions):
+        GAME.options({"mazo_first": 3})
+    assert GAME.options({"target": 15, "ties": "traditional"}).target == 15
+    assert GAME.options({"envido_scored": "at_once", "mazo_first": 2}).mazo_first == 2
     with pytest.raises(InvalidOptions):
         GAME.start(GAME.options({}), [SeatInfo(i, "x", i % 2) for i in range(3)], 1)
-    assert score_text(3, 30) == "3 malas" and score_text(20, 30) == "5 buenas" and score_text(16, 30) == "1 buena"
-    assert LABELS["no_quiero"] == "No quiero" and LABELS["mazo"] == "Me voy al mazo"
+    assert told(3, 30) == (3, False) and told(20, 30) == (5, True) and told(16, 30) == (1, True)
+    assert told(15, 30) == (15, False) and told(7, 15) is None
 
 
 # -- whole matches at random -------------------------------------------------------
@@ -655,7 +688,7 @@ def _random_match(n: int, seed: int, options: dict[str, object], flores: list[in
                 view = GAME.view(st, seat)
                 for s in view.seats:
                     if s.seat != seat:
-                        assert all(c is None for c in s.cards), "a view shows another seat's cards"
+                        assert s.cards == (), "a view shows another seat's cards"
             moves = [(s, a) for s in range(n) for a in GAME.legal_actions(st, s)]
             awaited = GAME.to_act(st)
             assert moves and awaited and all(kinds(st, s) for s in awaited), "a seat is awaited with nothing to do"
@@ -666,10 +699,11 @@ def _random_match(n: int, seed: int, options: dict[str, object], flores: list[in
         for team in (0, 1):
             gained = st.scores[team] - before[team]
             assert 0 <= gained <= rounds * (4 + max(7, 6 * n // 2, falta))
+        rounds_json = result(st)["rounds"]
+        assert isinstance(rounds_json, list) and len(rounds_json) == rounds
         if flores is not None:
-            records = st.result["duels"] if st.pica else [st.result]
-            flores.extend(r["flor"]["points"] for r in records if "flor" in r)
-        assert sum(st.result["deltas"].values()) == (n // 2) * (st.scores[0] + st.scores[1] - sum(before))
+            flores.extend(r["flor"]["points"] for r in rounds_json if "flor" in r)
+        assert sum(st.result.deltas) == (n // 2) * (st.scores[0] + st.scores[1] - sum(before))
         record = GAME.history(st)
         assert record is not None and record["game"] == "truco_argentino"
         assert GAME.replay(record).result == st.result
@@ -714,7 +748,7 @@ def test_bots_play_whole_matches_with_flor(n: int) -> None:
 
     rng = random.Random(n)
     for m in range(6):
-        st = table(n=n, seed=m, flor="on")
+        st = table(n=n, seed=m, flor=True)
         while not GAME.match_over(st):
             if st.result is not None:
                 GAME.next_hand(st, rng.randrange(1 << 30))
@@ -747,3 +781,196 @@ def test_bots_take_the_trick_with_the_lowest_card_that_wins() -> None:
         GAME.view(st, 0), [a for a in GAME.legal_actions(st, 0) if a.type == "play"], random.Random(1)
     )
     assert action.cards == parse_cards("2b")
+
+
+# -- RULES.md §4: the rulings of issue 9 ----------------------------------------------
+def test_the_best_envido_at_the_table_always_wins() -> None:
+    """Announce from the last raiser; passed over only while one's team leads; the trailing team is asked."""
+    st = table(n=4)  # dealer 0, mano 1: order 1 2 3 0
+    rig(st, s1="4e 5b 6c", s2="7o 6o 4b", s3="7e 5e 1c", s0="3b 2b 12o")
+    assert [st.env[s] for s in range(4)] == [25, 11, 33, 32]
+    do(st, 3, "envido")
+    do(st, 0, "real_envido")
+    do(st, 1, "quiero")
+    said = []
+    while st.announcer >= 0:
+        seat = st.announcer
+        (action,) = [a for a in GAME.legal_actions(st, seat) if a.type != "signal"]  # the table knows every score
+        said.append((seat, action.amount if action.type == "announce" else "son buenas"))
+        GAME.apply(st, seat, action)
+    # Seat 0 (the last raiser) 25; seat 1 cannot beat it; seat 2 is passed over (its team leads);
+    # seat 3 takes the lead with 32, so seat 2 is asked after all, and its 33 wins.
+    assert said == [(0, 25), (1, "son buenas"), (3, 32), (2, 33)]
+    assert st.best == 2 and st.round_points == [5, 0]
+    assert st.e_record is not None and st.e_record.winner == 2 and st.e_record.scores == {0: 25, 3: 32, 2: 33}
+
+
+def test_son_buenas_only_when_the_envido_cannot_win() -> None:
+    st = table()
+    rig(st, s1="7o 6o 4e", s0="1e 2e 3c")
+    do(st, 1, "envido")
+    do(st, 0, "quiero")
+    with pytest.raises(IllegalAction, match="Your envido wins: announce it"):
+        do(st, 1, "son_buenas")  # the first to speak always leads
+    do(st, 1, "announce", amount=33)
+    with pytest.raises(IllegalAction, match="cannot win"):
+        do(st, 0, "announce", amount=23)
+
+
+def test_a_card_played_before_going_to_the_deck_cannot_win() -> None:
+    st = table(n=4)  # order 1 2 3 0
+    rig(st, s1="1e 4e 5e", s2="3o 5o 6o", s3="4c 5b 6b", s0="5c 6c 7c")
+    do(st, 1, "play", "1e")  # the best card there is
+    do(st, 1, "mazo")  # out of turn: its card can no longer win
+    view = GAME.view(st, 0)
+    assert view.trick[0].card == Card.parse("1e") and view.trick[0].void
+    _play_out(st, "3o", "4c", "5c")
+    assert st.tricks[0].winner == 2 and st.results == [0]  # seat 2's 3o takes it
+    assert GAME.view(st, 0).tricks[0].plays[0].void
+    do(st, 3, "mazo")  # team 1 is gone
+    assert result(st)["tricks"] == [
+        {"cards": {"1": "1e", "2": "3o", "3": "4c", "0": "5c"}, "winner": 2, "void": [1]}
+    ]
+
+
+def test_going_to_the_deck_facing_a_truco_is_a_no_quiero() -> None:
+    st = table(n=4)
+    do(st, 1, "truco")
+    events = GAME.apply(st, 2, Action("mazo"))  # seat 0 is still in: the round ends all the same
+    assert [e.kind for e in events[:2]] == ["ArgentinoWentToDeck", "TrucoAnswered"]
+    assert events[0].body.no_quiero  # type: ignore[attr-defined]
+    assert st.result is not None and st.scores == [0, 1]  # truco refused: 1
+
+
+def test_going_to_the_deck_facing_an_envido_is_a_no_quiero_and_play_goes_on() -> None:
+    st = table(n=4)
+    do(st, 1, "envido")
+    do(st, 2, "mazo")
+    assert st.envido.closed and st.round_points == [0, 1] and st.result is None
+    assert not st.live[2] and GAME.to_act(st) == (1,)
+    with pytest.raises(NotYourTurn, match="waiting for an answer"):
+        st2 = table(n=4)
+        do(st2, 1, "envido")
+        do(st2, 3, "mazo")  # the callers' own call waits: no leaving on it
+
+
+@pytest.mark.parametrize(("mazo_first", "points"), [(1, 1), (2, 2)])
+def test_going_to_the_deck_in_the_first_trick_with_the_envido_open(mazo_first: int, points: int) -> None:
+    st = table(mazo_first=mazo_first)
+    do(st, 1, "mazo")  # the mano leaves before anything is called
+    assert st.scores == [points, 0]
+    st = table(mazo_first=mazo_first)
+    do(st, 1, "envido")
+    do(st, 0, "no_quiero")
+    do(st, 1, "mazo")  # the envido was played: the plain stake
+    assert st.scores == [1, 1]
+    st = table(mazo_first=mazo_first)
+    rig(st, s1="4e 5e 6e", s0="4o 5o 7o")
+    do(st, 1, "play", "4e")
+    do(st, 0, "play", "5o")
+    do(st, 1, "mazo")  # trick 1 is over: the plain stake
+    assert st.scores == [1, 0]
+    st = table(mazo_first=mazo_first)
+    do(st, 1, "truco")
+    do(st, 0, "mazo")  # facing a truco in trick 1 with the envido open: the more of the two
+    assert st.scores == [0, points]
+
+
+def test_envido_scored_at_once_can_decide_a_29_29_game() -> None:
+    st = table(envido_scored="at_once")
+    st.scores = [29, 29]
+    do(st, 1, "envido")
+    events = GAME.apply(st, 0, Action("no_quiero"))
+    assert st.scores == [29, 30] and st.result is not None and GAME.match_over(st)
+    assert st.result.rounds[0].reason == "envido"
+    assert events[-1].kind == "MatchEnded" and events[-1].body.team == 1  # type: ignore[attr-defined]
+
+
+def test_both_teams_past_the_target_play_on_until_one_ends_a_round_ahead() -> None:
+    """The seed's example, scored at the round's end: 29-29, an envido and a truco both refused."""
+    st = table()
+    st.scores = [29, 29]
+    do(st, 1, "envido")
+    do(st, 0, "no_quiero")
+    assert st.scores == [29, 29]  # added when the round ends
+    do(st, 0, "truco")
+    do(st, 1, "no_quiero")
+    assert st.scores == [30, 30] and not GAME.match_over(st)  # both there: play on
+    GAME.next_hand(st, 5)
+    do(st, 0, "mazo")  # the mano (seat 0 now) leaves: team 1 ends a round ahead
+    assert st.scores == [30, 31] and GAME.match_over(st)
+
+
+def test_no_signals_without_a_partner_in_the_round() -> None:
+    st = table()
+    assert "signal" not in {a.type for s in (0, 1) for a in GAME.legal_actions(st, s)}
+    with pytest.raises(IllegalAction, match="nobody to signal to"):
+        GAME.apply(st, 1, Action("signal", value="wink"))
+    st = table(n=6)
+    do(st, 1, "mazo"), do(st, 3, "mazo"), do(st, 5, "mazo")
+    GAME.next_hand(st, 2)  # the pica-pica duels: no partner plays them
+    assert st.pica
+    assert "signal" not in {a.type for s in range(6) for a in GAME.legal_actions(st, s)}
+    with pytest.raises(IllegalAction):
+        GAME.apply(st, 2, Action("signal", value="wink"))  # waiting for its duel
+
+
+@pytest.mark.parametrize("holder", [0, 2])
+def test_the_waiting_list_does_not_single_out_a_flor_holder(holder: int) -> None:
+    st = table(n=4, flor=True)  # order 1 2 3 0
+    hands = {"s1": "4e 5e 6e", "s3": "1b 2o 3c", "s0": "4b 5c 7c", "s2": "5b 6c 7o"}
+    hands[f"s{holder}"] = "4o 5o 7o"
+    rig(st, **hands)
+    do(st, 1, "flor")
+    assert GAME.to_act(st) == (2,)  # whoever holds the flor: the other team in turn from the singer
+    if holder == 2:
+        assert kinds(st, 2) == FLOR_ANSWERS
+        do(st, 2, "con_flor_me_achico")
+    else:
+        assert kinds(st, 2) == ["son_buenas"] and kinds(st, 0) == FLOR_ANSWERS
+        do(st, 2, "son_buenas")
+        assert GAME.to_act(st) == (0,)
+        do(st, 0, "con_flor_me_achico")
+    assert st.f_done and st.round_points == [0, 4]
+
+
+def test_the_view_says_what_a_screen_needs() -> None:
+    st = table(n=4)
+    st.scores = [20, 3]
+    view = GAME.view(st, 1)
+    part = view.argentino
+    assert part is not None
+    assert [(t.count, t.buenas) for t in part.told] == [(5, True), (3, False)]  # 5 buenas, 3 malas
+    assert part.falta == 10 and part.envido_open and part.may_envido and part.your_envido == st.env[1]
+    assert view.stake == 1 and view.raisers == (0, 1) and view.your_raise is not None
+    assert [(r.call, r.value, r.refused) for r in view.ladder] == [
+        (Word.TRUCO, 2, 1), (Word.RETRUCO, 3, 2), (Word.VALE_CUATRO, 4, 3)
+    ]
+    do(st, 1, "truco")
+    do(st, 2, "quiero")
+    view = GAME.view(st, 1)
+    assert view.stake == 2 and view.raisers == (0,) and view.your_raise is None  # the acceptors raise next
+    assert not view.argentino.envido_open  # type: ignore[union-attr]
+    do(st, 2, "retruco")
+    view = GAME.view(st, 3)
+    assert view.pending is not None and view.pending.bet is Bet.TRUCO and view.pending.answering_team == 1
+    assert (view.pending.value, view.pending.refused) == (3, 2) and view.your_raise is not None
+
+
+def test_a_game_to_15_ends_at_15() -> None:
+    st = table(target=15)
+    st.scores = [14, 3]
+    view = GAME.view(st, 0)
+    assert view.target == 15 and view.argentino is not None and view.argentino.told == ()  # no malas nor buenas
+    assert view.argentino.falta == 1
+    do(st, 1, "mazo")  # the mano leaves: team 0 takes 1
+    assert st.scores == [15, 3] and GAME.match_over(st)
+
+
+@pytest.mark.parametrize("cards", ["4o 5o 7o", "4o 5b 7c"])
+def test_whether_the_envido_is_open_does_not_tell_of_a_flor(cards: str) -> None:
+    st = table(flor=True)  # mano 1
+    rig(st, s1="4e 5b 6c", s0=cards)
+    do(st, 1, "play", "4e")
+    part = GAME.view(st, 1).argentino
+    assert part is not None and part.envido_open  # seat 0 has not played: it is open, flor or not

@@ -7,9 +7,10 @@ alternate seats: ``team = seat % 2``, so partners never sit side by side.
 
 A trick is won by its highest card. Partners tying for the highest card win it for their
 team (the earlier of the two holds it and leads next); opponents tying for it leave the
-trick to no one. A card played face down cannot win. How a hand of three tricks is
-decided after such a tie is the one thing the two games rule differently, so both rulings
-sit here side by side in ``hand_winner``.
+trick to no one. A card played face down cannot win, nor (truco argentino) a card of a
+player who has since gone to the deck. How a hand of three tricks is decided after such a
+tie is the one thing the two games rule differently, so both rulings sit here side by
+side in ``hand_winner``.
 
 Scores are team scores. Hand histories attribute them per seat: each seat's delta is what
 its team gained (team points, not chips), so deltas do not sum to zero.
@@ -17,19 +18,13 @@ its team gained (team points, not chips), so deltas do not sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Any
 
-from cardtui.engine.cards import Card, french_deck, spanish_deck
-from cardtui.engine.core import Action, SeatInfo
-from cardtui.engine.history import HandLog
+from cardtui.engine.cards import Card
 
 DOWN = -1
-"""The strength of a card played face down: below every real card, so it never wins."""
-
-NO_ONE = None
+"""The strength of a card that cannot win (face down, or its player went to the deck)."""
 
 
 def team_of(seat: int) -> int:
@@ -61,8 +56,8 @@ def trick_winner(plays: Sequence[tuple[int, int]]) -> tuple[int | None, int | No
     """``(winner, first_best)`` of a trick given ``(seat, strength)`` in the order played.
 
     ``winner`` is the seat that takes the trick, or None when opponents tie for the highest
-    card (or every card went face down). ``first_best`` is the earliest seat holding the
-    highest card, the one who leads next after a tie in truco paulista.
+    card (or no card could win). ``first_best`` is the earliest seat holding the highest
+    card, the one who leads next after a tie in truco paulista.
     """
     best = DOWN
     seat: int | None = None
@@ -119,85 +114,7 @@ def hand_winner(results: Sequence[int | None], mano_team: int, rule: TieRule) ->
     return None
 
 
-def trick_record(plays: Sequence[tuple[int, Card | None]], winner: int | None) -> dict[str, Any]:
-    """A trick for the hand history: ``{"cards": {seat: card or "down"}, "winner": seat or null}``."""
-    return {
-        "cards": {str(s): ("down" if c is None else _NOTES[c]) for s, c in plays},
-        "winner": winner,
-    }
-
-
-def seat_deltas(points: Sequence[int], n: int) -> dict[str, int]:
-    """Each seat's delta is the points its team gained this hand."""
-    return {str(s): points[s & 1] for s in range(n)}
-
-
-def team_points(points: Sequence[int]) -> dict[str, int]:
-    return {"0": points[0], "1": points[1]}
-
-
+# -- team scores in hand histories ---------------------------------------------------
 def scores_by_seat(scores: Sequence[int], n: int) -> list[int]:
     """The ``start`` of a hand history: each seat's team score."""
     return [scores[s & 1] for s in range(n)]
-
-
-def team_scores(start: Mapping[str, Any]) -> list[int]:
-    """Team scores back from a history's ``start`` (seat 0 holds team 0's, seat 1 team 1's)."""
-    return [int(start["0"]), int(start["1"])]
-
-
-_NOTES = {c: str(c) for c in (*spanish_deck(), *french_deck())}
-
-
-def note(card: Card) -> str:
-    """A card's notation from a table (``str(card)`` is slower, and this runs on every play)."""
-    return _NOTES[card]
-
-
-def notes(cards: Iterable[Card]) -> list[str]:
-    return [_NOTES[c] for c in cards]
-
-
-class HandRecord:
-    """A hand's deal and actions, kept as they come and written out only when asked for.
-
-    Writing a history costs more than playing the hand, and most hands' histories are read
-    once, at the end; so the hand keeps plain tuples and builds the ``HandLog`` on demand.
-    """
-
-    def __init__(
-        self,
-        game: str,
-        options: Mapping[str, Any],
-        hand: int,
-        seed: int,
-        dealer: int,
-        seats: Sequence[SeatInfo],
-        start: Sequence[int],
-    ) -> None:
-        self.head = (game, options, hand, seed, dealer, tuple(seats), tuple(start))
-        self.deal: list[tuple[int, tuple[Card, ...]]] = []
-        self.actions: list[tuple[int, Action, dict[str, Any] | None]] = []
-
-    def dealt(self, seat: int, *cards: Card) -> None:
-        self.deal.append((seat, cards))
-
-    def act(self, seat: int, action: Action, extra: dict[str, Any] | None = None) -> None:
-        self.actions.append((seat, action, extra))
-
-    def record(self, result: Mapping[str, Any], **more: Any) -> dict[str, Any]:
-        game, options, hand, seed, dealer, seats, start = self.head
-        log = HandLog(game, options, hand, seed, dealer, seats, start)
-        for seat, cards in self.deal:
-            log.dealt(seat, *cards)
-        for seat, action, extra in self.actions:
-            log.act(seat, action, **(extra or {}))
-        return log.record(result, **more)
-
-
-@dataclass(frozen=True, slots=True)
-class TrickView:
-    """One trick as a view shows it: (seat, card or "down") in the order played, and who won."""
-
-    cards: tuple[tuple[int, str], ...]
-    winner: int | None

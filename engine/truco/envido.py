@@ -9,6 +9,7 @@ Bets, per the seed's table: Envido pays 2, Real Envido 3, and re-raised bets add
 a refused bet pays what was bet before the last call plus what the last call alone pays
 when refused (Envido 1, Real Envido 2). Falta Envido pays what the leading team lacks to
 win, whatever was bet before it; refused, it pays what was bet before it (1 if nothing).
+The table of calls is ``TABLE``, a ladder table (``engine.truco.ladder``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from cardtui.engine.cards import Card
+from cardtui.engine.truco.ladder import Bet, Word
 
 
 class Unsuited(StrEnum):
@@ -24,29 +26,65 @@ class Unsuited(StrEnum):
     HIGHEST = "highest"
 
 
-class Call(StrEnum):
-    ENVIDO = "envido"
-    REAL = "real_envido"
-    FALTA = "falta_envido"
+ENVIDO, REAL, FALTA = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
 
-
-VALUE = {Call.ENVIDO: 2, Call.REAL: 3}
+VALUE = {ENVIDO: 2, REAL: 3}
 """What each call adds to an accepted bet (Falta Envido replaces the sum)."""
 
-ALONE_FOLD = {Call.ENVIDO: 1, Call.REAL: 2, Call.FALTA: 1}
+ALONE_FOLD = {ENVIDO: 1, REAL: 2, FALTA: 1}
 """What the last call pays when refused, on top of what was bet before it."""
 
-NEXT: dict[tuple[Call, ...], tuple[Call, ...]] = {
-    (): (Call.ENVIDO, Call.REAL, Call.FALTA),
-    (Call.ENVIDO,): (Call.ENVIDO, Call.REAL, Call.FALTA),
-    (Call.REAL,): (Call.REAL, Call.FALTA),
-    (Call.ENVIDO, Call.ENVIDO): (Call.REAL, Call.FALTA),
-    (Call.ENVIDO, Call.REAL): (Call.FALTA,),
-    (Call.REAL, Call.REAL): (Call.FALTA,),
-    (Call.ENVIDO, Call.ENVIDO, Call.REAL): (Call.FALTA,),
+NEXT: dict[tuple[Word, ...], tuple[Word, ...]] = {
+    (): (ENVIDO, REAL, FALTA),
+    (ENVIDO,): (ENVIDO, REAL, FALTA),
+    (REAL,): (REAL, FALTA),
+    (ENVIDO, ENVIDO): (REAL, FALTA),
+    (ENVIDO, REAL): (FALTA,),
+    (REAL, REAL): (FALTA,),
+    (ENVIDO, ENVIDO, REAL): (FALTA,),
 }
 """The calls that may follow a sequence: exactly the sequences of the seed's table,
 a raise never smaller than the bet before it, and Falta Envido after any of them."""
+
+
+def accepted_value(calls: Sequence[Word], falta_points: int) -> int:
+    if calls and calls[-1] is FALTA:
+        return falta_points
+    return sum(VALUE[c] for c in calls)
+
+
+def refused_value(calls: Sequence[Word]) -> int:
+    before = sum(VALUE[c] for c in calls[:-1] if c is not FALTA)
+    last = calls[-1]
+    if last is FALTA:
+        return before or 1
+    return before + ALONE_FOLD[last]
+
+
+class EnvidoTable:
+    """The envido's calls as a ladder table."""
+
+    bet = Bet.ENVIDO
+
+    def raises(self, calls: Sequence[Word]) -> tuple[Word, ...]:
+        return NEXT.get(tuple(calls), ())
+
+    def acceptable(self, calls: Sequence[Word]) -> bool:
+        return True
+
+    def accepted(self, calls: Sequence[Word], resto: int) -> int:
+        return accepted_value(calls, resto)
+
+    def refused(self, calls: Sequence[Word]) -> int:
+        return refused_value(calls)
+
+
+TABLE = EnvidoTable()
+
+
+def falta(scores: Sequence[int], target: int) -> int:
+    """What the leading team lacks to win (at least 1)."""
+    return max(1, target - max(scores))
 
 
 def card_points(card: Card) -> int:
@@ -109,29 +147,3 @@ def _best_suited(cards: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
                 if score > best:
                     best, used = score, (a, b)
     return best, used
-
-
-def falta(scores: Sequence[int], target: int) -> int:
-    """What the leading team lacks to win (at least 1)."""
-    return max(1, target - max(scores))
-
-
-def accepted_value(calls: Sequence[Call], falta_points: int) -> int:
-    if calls and calls[-1] is Call.FALTA:
-        return falta_points
-    return sum(VALUE[c] for c in calls)
-
-
-def refused_value(calls: Sequence[Call]) -> int:
-    before = sum(VALUE[c] for c in calls[:-1] if c is not Call.FALTA)
-    last = calls[-1]
-    if last is Call.FALTA:
-        return before or 1
-    return before + ALONE_FOLD[last]
-
-
-def describe(calls: Sequence[Call]) -> str:
-    return " + ".join(_NAMES[c] for c in calls)
-
-
-_NAMES = {Call.ENVIDO: "Envido", Call.REAL: "Real Envido", Call.FALTA: "Falta Envido"}

@@ -1,0 +1,467 @@
+"""Truco argentino (RULES.md §4, seed 003): 2, 4 or 6 players, 40 Spanish cards, to 30.
+
+Seats are numbered counter-clockwise; the next player to the right is ``seat + 1`` and
+teams alternate seats (``team = seat % 2``; see ``engine.truco.tricks``). The dealer deals
+three cards each, one at a time, starting with the mano (``dealer + 1``), who leads the
+first trick. With six players and ``pica_pica`` on, the same dealer deals a 3v3 round and
+then the three 1v1s (facing players, ``seat`` against ``seat + 3``, the one nearer the
+dealer's right as mano), dealt together and played one after another, before the deal
+moves on.
+
+Betting: truco 2 / retruco 3 / vale cuatro 4, refused for 1 / 2 / 3; the first truco may
+come from either team, a raise only from the team that last accepted (answering a call
+with the next raise accepts it). Calls come at any time, even out of turn, but never while
+another call awaits its answer. Envido (``argentino_envido``) may be called in the first
+trick by a player who has not played yet, until a truco is accepted; an opponent facing a
+truco may answer with envido, which is settled first. Flor (``argentino_flor``) when the
+table plays it. Going to the deck takes a player's cards out of the round (a card already
+played can no longer win), and answers a call to one's team with a no quiero. Points are
+added when the hand ends (or the envido's at once, by the option ``envido_scored``).
+
+Each kind of action has one check (``argentino_checks``): it yields the reason an action
+is refused, and the legal list is what passes it; the common case (nothing awaiting an
+answer) is served from ready-made tuples, gated by the same checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from cardtui.engine.core import Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
+from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
+from cardtui.engine.history import HandLog
+from cardtui.engine.truco import argentino_checks as checks
+from cardtui.engine.truco import argentino_envido as envido_bet
+from cardtui.engine.truco import argentino_flor as flor_bet
+from cardtui.engine.truco.argentino_rules import (
+    ACHICO,
+    DECK,
+    ENVIDO_CALLS,
+    ENVIDO_WORDS,
+    FLOR,
+    FLOR_WORDS,
+    LADDER,
+    MAZO,
+    NO_QUIERO,
+    PLAY_AT,
+    QUIERO,
+    RANK,
+    SON_BUENAS,
+    TRUCO_CALLS,
+    TRUCO_LEVEL,
+    ArgentinoOptions,
+)
+from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
+from cardtui.engine.truco.argentino_view import build_view, history_result
+from cardtui.engine.truco.base import TrucoGame, public
+from cardtui.engine.truco.envido import envido as envido_score
+from cardtui.engine.truco.events import (
+    ArgentinoRoundStarted,
+    ArgentinoShown,
+    ArgentinoWentToDeck,
+    Reason,
+    ShowReason,
+    TrucoAnswered,
+    TrucoCalled,
+    TrucoPlayed,
+    TrucoRoundEnded,
+    TrucoTrickEnded,
+)
+from cardtui.engine.truco.flor import flor_value
+from cardtui.engine.truco.ladder import Bet
+from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
+from cardtui.engine.truco.tricks import DOWN, hand_winner, scores_by_seat, trick_winner
+from cardtui.engine.truco.views import TrucoResult, TrucoView
+
+__all__ = ["GAME", "ArgentinoOptions", "ArgentinoState", "TrucoArgentino"]
+
+_TRICKS, _REFUSED, _DECK, _ENVIDO = Reason.TRICKS, Reason.REFUSED, Reason.DECK, Reason.ENVIDO
+_TRUCO = Bet.TRUCO
+_SHOW_ENVIDO, _SHOW_FLOR = ShowReason.ENVIDO, ShowReason.FLOR
+
+
+class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
+    name: ClassVar[str] = "truco_argentino"
+    title: ClassVar[str] = "Truco argentino"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options_type = ArgentinoOptions
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return (2, 4, 6)
+
+    # -- the deal ---------------------------------------------------------------------
+    def new_state(self, options: ArgentinoOptions, seats: Sequence[SeatInfo]) -> ArgentinoState:
+        return ArgentinoState(options, seats)
+
+    def next_dealer(self, st: ArgentinoState) -> int:
+        """The mano deals next; with pica-pica, the dealer of a 3v3 round deals the 1v1s too."""
+        if st.n == 6 and st.options.pica_pica and not st.pica:
+            st.pica_next = True
+            return st.dealer
+        return (st.dealer + 1) % st.n
+
+    def recall(self, st: ArgentinoState, record: Mapping[str, Any]) -> None:
+        st.pica_next = bool(record.get("pica_pica", False))
+
+    def deal(self, st: ArgentinoState, seed: int, dealer: int) -> list[Event]:
+        n = st.n
+        pica = st.pica_next
+        st.pica_next = False
+        st.hand_no += 1
+        st.dealer = dealer
+        st.pica = pica
+        st.rng = random.Random(seed)
+        st.points = [0, 0]
+        st.banked = [0, 0]
+        st.rounds = []
+        st.round_no = 0
+        st.signals = []
+        st.shown = {}
+        st.result = None
+        picks = draw(st.rng, 3 * n)
+        unsuited = st.options.envido_unsuited
+        with_flor = st.options.flor
+        log = st.log = HandLog(
+            self.name, st.option_values, st.hand_no, seed, dealer, st.seats, scores_by_seat(st.scores, n)
+        )
+        events = [public(HandStarted, st.hand_no, dealer)]
+        for s in range(n):
+            i = (s - dealer - 1) % n  # one card at a time, the mano first
+            a, b, c = picks[i], picks[n + i], picks[2 * n + i]
+            dealt = st.dealt[s] = (DECK[a], DECK[b], DECK[c])
+            st.hands[s] = list(dealt)
+            st.plays[s] = [PLAY_AT[a], PLAY_AT[b], PLAY_AT[c]]
+            played = PLAYED[s]
+            st.played[s] = [played[a], played[b], played[c]]
+            log.dealt(s, *dealt)
+            st.env[s], st.env_cards[s] = envido_score(dealt, unsuited)
+            st.flor[s] = flor_value(dealt) if with_flor else -1
+            events.append(Event(CardsDealt(s, dealt), st.only[s]))
+        if pica:
+            st.duels = [((dealer + i) % n, (dealer + i + 3) % n) for i in (1, 2, 3)]
+            return events + self._next_duel(st)
+        st.duels = []
+        st._round((*range(dealer + 1, n), *range(dealer + 1)))
+        return [*events, public(ArgentinoRoundStarted, 1, st.players, st.mano, False)]
+
+    def _next_duel(self, st: ArgentinoState) -> list[Event]:
+        a, b = st.duels.pop(0)
+        st._round((a, b))
+        return [public(ArgentinoRoundStarted, st.round_no, (a, b), a, True)]
+
+    # -- what may be done: one check per kind of action (``argentino_checks``) ----------
+    def legal_actions(self, st: ArgentinoState, seat: int) -> list[Action]:
+        if st.result is not None or not st.live[seat]:
+            return []
+        if (
+            st.flor_bet.pending < 0 and st.envido.pending < 0 and st.truco.pending < 0 and st.announcer < 0
+            and not st.owes[seat]
+        ):
+            # The usual case, nothing awaiting an answer: cards on one's turn, then ready-made calls.
+            # (The gates' own tests for this case: see gate_truco, gate_envido and gate_signal.)
+            truco = st.truco
+            raise_to = 0 if checks.raise_gate(truco, seat & 1) else truco.level + 1
+            tail = _FREE[st.may_envido(seat), raise_to, checks.gate_signal(st, seat) is None]
+            if seat == st.to_play[0]:
+                return [*st.plays[seat], *tail]
+            return list(tail)
+        waiting = st.flor_bet.pending
+        if waiting < 0 and st.announcer < 0:
+            waiting = st.envido.pending if st.envido.pending >= 0 else st.truco.pending
+        if waiting == seat & 1 or (st.announcer >= 0 and seat != st.announcer):
+            # Waiting on the other team, or on the announcer: every gate but the signals' is shut.
+            return list(SIGNAL_ACTIONS) if checks.gate_signal(st, seat) is None else []
+        if waiting >= 0 and st.flor_bet.pending < 0 and st.announcer < 0 and not st.owes[seat]:
+            # Answering a truco or an envido with no flor to sing: the answers, raises and the deck.
+            signals = checks.gate_signal(st, seat) is None
+            if st.envido.pending >= 0:
+                return [*_ANSWER_ENVIDO.get(tuple(st.envido.calls), _ANSWERS), *_LEAVE[signals]]
+            truco = st.truco
+            raise_to = 0 if checks.answer_raise_gate(truco) else len(truco.calls) + 1
+            envido = checks.envido_answers_truco(truco) and st.may_envido(seat)
+            return list(_ANSWER_TRUCO[raise_to, envido, signals])
+        if st.flor_bet.pending >= 0:
+            order = checks.FLOR_ORDER
+        elif st.announcer >= 0:
+            order = checks.ANNOUNCING_ORDER
+        else:
+            order = checks.FREE_ORDER if waiting < 0 else checks.ANSWERING_ORDER
+        return checks.legal(st, seat, order)
+
+    def to_act(self, st: ArgentinoState) -> tuple[int, ...]:
+        """The seats the hand waits for: a call's answerers, the announcer, or the player to play."""
+        if st.result is not None:
+            return ()
+        if st.flor_bet.pending >= 0:
+            return flor_bet.answerers(st)
+        if st.announcer >= 0:
+            return (st.announcer,)
+        pending = st.envido.pending
+        if pending < 0:
+            pending = st.truco.pending
+        if pending >= 0:
+            return tuple(s for s in st.players if st.live[s] and (s & 1) != pending)
+        return (st.to_play[0],)
+
+    def default_action(self, st: ArgentinoState, seat: int) -> Action:
+        """On timeout: refuse a call, concede the envido, sing a flor, or play the lowest card."""
+        legal = self.legal_actions(st, seat)
+        for a in (NO_QUIERO, ACHICO, SON_BUENAS, FLOR):
+            if a in legal:
+                return a
+        plays = [a for a in legal if a.type == "play"]
+        if plays:
+            return min(plays, key=lambda a: RANK[a.cards[0]])
+        if legal and legal[0].type == "announce":
+            return legal[0]
+        raise IllegalAction("There is nothing for this seat to do now.")
+
+    # -- doing it ---------------------------------------------------------------------
+    def apply(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
+        check_seat(seat, st.n)
+        if st.result is not None:
+            raise NotYourTurn("The hand is over.")
+        why = checks.why(st, seat, action)
+        if why is not None:
+            raise self._refusal(st, why)
+        t = action.type
+        log = st.log
+        assert log is not None
+        if t == "play":
+            log.act(seat, action)
+            return self._play(st, seat, action)
+        if t == SIGNAL:
+            log.act(seat, action)
+            return [self.signal(st, seat, SIGNALS[action.value], st.options.signals_seen)]
+        if t == "mazo":
+            log.act(seat, action, {"discarded": tuple(st.hands[seat])})
+            events = self._mazo(st, seat)
+        else:
+            log.act(seat, action)
+            if t in TRUCO_LEVEL:
+                return self._truco(st, seat)
+            events = self._bet(st, seat, action)
+        if st.at_once and st.result is None and st.decided():
+            events += self._end_round(st, None, 0, _ENVIDO, last=True)
+        return events
+
+    def _bet(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
+        """Envido and flor calls and answers, and the truco's answers."""
+        t = action.type
+        if t == "quiero" or t == "no_quiero":
+            if st.flor_bet.pending >= 0:
+                return flor_bet.answer(st, seat, t == "quiero")
+            if st.envido.pending >= 0:
+                return envido_bet.answer(st, seat, t == "quiero")
+            return self._truco_answer(st, seat, t == "quiero")
+        if t in ENVIDO_WORDS:
+            return envido_bet.call(st, seat, ENVIDO_WORDS[t])
+        if t == "son_buenas":
+            if st.flor_bet.pending >= 0:
+                return flor_bet.pass_flor(st, seat)
+            return envido_bet.announce(st, seat, False)
+        if t == "announce":
+            return envido_bet.announce(st, seat, True)
+        if t == "flor":
+            return flor_bet.sing(st, seat)
+        return flor_bet.respond(st, seat, FLOR_WORDS[t])
+
+    def _refusal(self, st: ArgentinoState, why: checks.Why) -> IllegalAction:
+        cls, text = why
+        if why in checks.NAMED:
+            names = st.names
+            text = (
+                text.replace("{turn}", names[st.to_play[0]] if st.to_play else "")
+                .replace("{announcer}", names[st.announcer] if st.announcer >= 0 else "")
+                .replace("{asked}", names[st.f_asked[0]] if st.f_asked else "")
+            )
+        return cls(text)
+
+    def _play(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
+        i = st.plays[seat].index(action)  # hands, play actions and their events: one order
+        card = st.hands[seat].pop(i)
+        st.plays[seat].pop(i)
+        events = [st.played[seat].pop(i)]
+        st.trick.append((seat, card))
+        st.to_play.pop(0)
+        if not st.results:
+            st.played0[seat] = True
+        if not st.to_play:
+            events += self._end_trick(st)
+        return events
+
+    def _end_trick(self, st: ArgentinoState) -> list[Event]:
+        plays = tuple(st.trick)
+        live = st.live
+        winner, _ = trick_winner([(s, RANK[c] if live[s] else DOWN) for s, c in plays])
+        team = None if winner is None else winner & 1
+        st.results.append(team)
+        void = frozenset(s for s, _ in plays if not live[s])
+        st.tricks.append(Trick(plays, winner, void))
+        st.trick = []
+        st.e_open = False
+        if winner is not None:
+            st.leader = winner
+        decided = hand_winner(st.results, st.mano & 1, st.rule)
+        if decided is not None:
+            return [
+                public(TrucoTrickEnded, len(st.results), winner, team, st.leader),
+                *self._end_round(st, decided, LADDER.stake(st.truco.level), _TRICKS),
+            ]
+        self._order_trick(st)
+        return [public(TrucoTrickEnded, len(st.results), winner, team, st.to_play[0])]
+
+    @staticmethod
+    def _order_trick(st: ArgentinoState) -> None:
+        """The next trick's players, from the leader (or the next one still in) to the right."""
+        p = st.players
+        i = p.index(st.leader)
+        k = len(p)
+        st.to_play = [p[(i + j) % k] for j in range(k) if st.live[p[(i + j) % k]]]
+
+    def _truco(self, st: ArgentinoState, seat: int) -> list[Event]:
+        truco = st.truco
+        word = truco.next_calls()[0]
+        truco.call(seat, word)
+        if truco.level:
+            st.e_open = False  # a raise accepts the truco: no envido after it
+        return [public(TrucoCalled, seat, seat & 1, _TRUCO, word, truco.if_accepted(0), truco.if_refused())]
+
+    def _truco_answer(self, st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
+        truco = st.truco
+        if yes:
+            value = truco.accept(seat)
+            st.e_open = False
+            return [public(TrucoAnswered, seat, seat & 1, _TRUCO, True, value)]
+        caller, points = truco.refuse()
+        events = [public(TrucoAnswered, seat, seat & 1, _TRUCO, False, points)]
+        return events + self._end_round(st, caller, points, _REFUSED)
+
+    def _mazo(self, st: ArgentinoState, seat: int) -> list[Event]:
+        """Out of the round; answering a call to one's team, a no quiero. A team that leaves in
+        the first trick while the envido could still be called gives ``mazo_first``."""
+        team = seat & 1
+        first = st.envido_callable()
+        refuses = st.envido.pending if st.envido.pending >= 0 else st.truco.pending
+        no_quiero = refuses >= 0
+        st.live[seat] = False
+        st.in_team[team] -= 1
+        st.hands[seat] = []
+        st.plays[seat] = []
+        st.owes[seat] = False  # a flor not sung leaves with the cards
+        if seat in st.to_play:
+            st.to_play.remove(seat)
+        events = [public(ArgentinoWentToDeck, seat, team, no_quiero)]
+        floor = st.options.mazo_first if first else 0
+        if no_quiero and st.envido.pending >= 0:
+            events += envido_bet.answer(st, seat, False)
+        elif no_quiero:
+            caller, points = st.truco.refuse()
+            events.append(public(TrucoAnswered, seat, team, _TRUCO, False, points))
+            return events + self._end_round(st, caller, max(points, floor), _REFUSED)
+        st.played[seat] = []
+        if not st.in_team[team]:
+            stake = max(LADDER.stake(st.truco.level), floor)
+            return events + self._end_round(st, 1 - team, stake, _DECK)
+        if not st.to_play:
+            events += self._end_trick(st)
+        return events
+
+    def _end_round(self, st: ArgentinoState, team: int | None, stake: int, reason: Reason, last: bool = False
+                   ) -> list[Event]:
+        if team is not None:
+            st.round_points[team] += stake
+        for s in range(2):
+            st.points[s] += st.round_points[s]
+        totals = (st.round_points[0], st.round_points[1])
+        events = [public(TrucoRoundEnded, st.round_no, team, stake, reason, totals)]
+        record = st.e_record
+        if record is not None and record.winner is not None:
+            w = record.winner
+            st.shown[w] = (st.env_cards[w], _SHOW_ENVIDO)
+            events.append(Event(ArgentinoShown(w, st.env_cards[w], _SHOW_ENVIDO)))
+        for w in st.f_shown:
+            st.shown[w] = (st.dealt[w], _SHOW_FLOR)
+            events.append(Event(ArgentinoShown(w, st.dealt[w], _SHOW_FLOR)))
+        st.rounds.append(RoundRecord(
+            st.round_no, st.players, st.mano, tuple(st.tricks), team, stake, reason, totals, st.e_record,
+            st.f_record,
+        ))
+        st.live = [False] * st.n
+        st.announcer = -1
+        if st.duels and not last:
+            for s in st.players:
+                st.hands[s] = []
+                st.plays[s] = []
+                st.played[s] = []
+            return events + self._next_duel(st)
+        return events + self._finish_hand(st)
+
+    def _finish_hand(self, st: ArgentinoState) -> list[Event]:
+        assert st.log is not None
+        pts = st.points
+        st.scores = [st.scores[t] + pts[t] - st.banked[t] for t in (0, 1)]
+        deltas = self.deltas(pts, st.n)
+        leader = self.leader(pts)
+        st.result = TrucoResult(deltas, (pts[0], pts[1]), leader, tuple(r.result for r in st.rounds),
+                                (st.scores[0], st.scores[1]))
+        st.log.finish(history_result(st, st.result, tuple(st.rounds)), pica_pica=st.pica)
+        events = [public(HandEnded, deltas, None, leader)]
+        if st.decided():
+            events.append(public(MatchEnded, None, 0 if st.scores[0] > st.scores[1] else 1))
+        return events
+
+    # -- queries ----------------------------------------------------------------------
+    def match_over(self, st: ArgentinoState) -> bool:
+        """A team has reached the target, and is ahead (level scores past it play on)."""
+        return st.result is not None and st.decided()
+
+    def view(self, st: ArgentinoState, seat: int | None) -> TrucoView:
+        may = seat is not None and st.result is None and checks.gate_envido(st, seat) is None
+        return build_view(st, seat, self.to_act(st), self.match_over(st), may)
+
+
+def draw(rng: random.Random, k: int) -> list[int]:
+    """Positions in ``DECK`` of the ``k`` cards dealt: a shuffle of the pack cut short.
+
+    These are exactly the draws of ``rng.sample(DECK, k)`` (each drawn place refilled with
+    the pool's last card), written out so that a seed deals the same hand on any Python,
+    and without the general function's checks.
+    """
+    pool = list(range(len(DECK)))
+    bits = rng.getrandbits
+    out = []
+    for left in range(len(DECK), len(DECK) - k, -1):
+        size = left.bit_length()
+        j = bits(size)
+        while j >= left:
+            j = bits(size)
+        out.append(pool[j])
+        pool[j] = pool[left - 1]
+    return out
+
+
+def _free_tail(envido: bool, raise_to: int, signals: bool) -> tuple[Action, ...]:
+    calls = (*(ENVIDO_CALLS[()] if envido else ()), *((TRUCO_CALLS[raise_to],) if raise_to else ()))
+    return (*calls, MAZO, *(SIGNAL_ACTIONS if signals else ()))
+
+
+_FREE = {(e, k, c): _free_tail(e, k, c) for e in (False, True) for k in range(4) for c in (False, True)}
+"""What a seat free to act may say, by (envido open to it, the truco it may call, signals open to it)."""
+PLAYED = tuple(tuple(Event(TrucoPlayed(s, c)) for c in DECK) for s in range(6))
+"""Every seat's play of every card, as its (public, immutable) event, by position in ``DECK``."""
+_LEAVE = {False: (MAZO,), True: (MAZO, *SIGNAL_ACTIONS)}
+_ANSWERS = (QUIERO, NO_QUIERO)
+_ANSWER_ENVIDO = {calls: (QUIERO, NO_QUIERO, *raises) for calls, raises in ENVIDO_CALLS.items()}
+"""Answering an envido: quiero, no quiero and the raises that may follow its calls."""
+_ANSWER_TRUCO = {
+    (k, e, c): (QUIERO, NO_QUIERO, *((TRUCO_CALLS[k],) if k else ()), *(ENVIDO_CALLS[()] if e else ()), *_LEAVE[c])
+    for k in range(4) for e in (False, True) for c in (False, True)
+}
+"""Answering a truco: quiero, no quiero, the raise, envido (against a first truco), the deck, signals."""
+
+GAME = TrucoArgentino()

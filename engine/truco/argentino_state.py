@@ -1,0 +1,198 @@
+"""A truco argentino match in play: the scores, the hand dealt, and the round being played.
+
+A hand is one round (2 or 4 players, or 6 without pica-pica), or the three 1v1 duels of a
+pica-pica deal. Each round has its tricks and its three bets — truco, envido and flor —
+each a ``Ladder`` (``engine.truco.ladder``). Points won wait in ``round_points`` and
+``points`` until the hand ends, unless the envido is scored at once (``banked``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action, Audience, Event, SeatInfo, only
+from cardtui.engine.truco.argentino_rules import LADDER, PLAY, ArgentinoOptions, EnvidoScored, Ties
+from cardtui.engine.truco.base import TrucoState
+from cardtui.engine.truco.envido import TABLE as ENVIDO_TABLE
+from cardtui.engine.truco.envido import envido as envido_score
+from cardtui.engine.truco.envido import falta
+from cardtui.engine.truco.events import Reason, ShowReason, TrucoPlayed
+from cardtui.engine.truco.flor import TABLE as FLOR_TABLE
+from cardtui.engine.truco.flor import flor_value
+from cardtui.engine.truco.ladder import Ladder, Word
+from cardtui.engine.truco.tricks import TieRule
+from cardtui.engine.truco.views import TrucoRoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class EnvidoRecord:
+    """How a round's envido went, for the hand history."""
+
+    calls: tuple[Word, ...]
+    accepted: bool
+    cancelled: bool
+    points: int
+    team: int | None
+    scores: dict[int, int]
+    """What each seat announced."""
+    winner: int | None
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlorRecord:
+    """How a round's flor went: alone, folded (achico), refused, or compared (accepted)."""
+
+    calls: tuple[Word, ...]
+    outcome: str
+    points: int
+    team: int
+    scores: dict[int, int]
+    winner: int | None
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    plays: tuple[tuple[int, Card], ...]
+    winner: int | None
+    void: frozenset[int]
+    """Seats whose card could not win: they had gone to the deck."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    round: int
+    seats: tuple[int, ...]
+    mano: int
+    tricks: tuple[Trick, ...]
+    team: int | None
+    stake: int
+    reason: Reason
+    points: tuple[int, int]
+    envido: EnvidoRecord | None
+    flor: FlorRecord | None
+
+    @property
+    def result(self) -> TrucoRoundResult:
+        return TrucoRoundResult(self.round, self.seats, self.team, self.stake, self.reason, self.points)
+
+
+class ArgentinoState(TrucoState):
+    """One match. The hand in play is dealt from ``rng``; ``points`` wait for the hand's end."""
+
+    def __init__(self, options: ArgentinoOptions, seats: Sequence[SeatInfo]) -> None:
+        super().__init__(options, seats)
+        self.options = options
+        self.rule = TieRule.LAST_TAKES_ALL if options.ties is Ties.SEED else TieRule.FIRST_DECIDED
+        self.at_once = options.envido_scored is EnvidoScored.AT_ONCE
+        self.pica = False
+        self.pica_next = False
+        """The next deal is a pica-pica deal (six players: the 1v1s after a 3v3 round)."""
+        self.only: tuple[Audience, ...] = tuple(only(s) for s in range(self.n))
+        self.hands: list[list[Card]] = [[] for _ in range(self.n)]
+        self.plays: list[list[Action]] = [[] for _ in range(self.n)]
+        """Each hand's cards as the play actions that play them, in the same order."""
+        self.played: list[list[Event]] = [[] for _ in range(self.n)]
+        """And as the events that say so, in the same order again."""
+        self.dealt: list[tuple[Card, ...]] = [() for _ in range(self.n)]
+        self.env = [0] * self.n
+        self.env_cards: list[tuple[Card, ...]] = [() for _ in range(self.n)]
+        self.flor = [-1] * self.n
+        """Each seat's flor (``engine.truco.flor``), -1 without one or with flor off."""
+        self.points = [0, 0]
+        """Points of the rounds of this hand already over."""
+        self.banked = [0, 0]
+        """Points of this hand already added to the scores (envido scored at once)."""
+        self.duels: list[tuple[int, int]] = []
+        self.rounds: list[RoundRecord] = []
+        self.shown: dict[int, tuple[tuple[Card, ...], ShowReason]] = {}
+        self.round_no = 0
+        self._round(())
+
+    def _round(self, players: tuple[int, ...]) -> None:
+        """Fresh trick, truco, envido and flor state for a round between ``players``."""
+        n = self.n
+        self.round_no += 1
+        self.players = players
+        self.mano = players[0] if players else 0
+        self.live = [False] * n
+        self.in_team = [0, 0]  # players of each team still in the round
+        for s in players:
+            self.live[s] = True
+            self.in_team[s & 1] += 1
+        self.played0 = [False] * n
+        self.trick: list[tuple[int, Card]] = []
+        self.to_play = list(players)
+        self.leader = self.mano
+        self.results: list[int | None] = []
+        self.tricks: list[Trick] = []
+        self.round_points = [0, 0]
+        self.truco = Ladder(LADDER)
+        self.envido = Ladder(ENVIDO_TABLE)
+        self.e_open = bool(players)
+        """The envido may still be called this round (by a player who has not played)."""
+        self.announcer = -1
+        self.ann_order: tuple[int, ...] = ()
+        self.best = -1
+        """The seat with the best envido announced so far."""
+        self.spoken: dict[int, int] = {}
+        """What each seat announced."""
+        self.spoke: set[int] = set()
+        """Who has announced or said son buenas."""
+        self.e_record: EnvidoRecord | None = None
+        self.owes = [False] * n  # holds a flor not sung yet
+        for s in players:
+            self.owes[s] = self.flor[s] >= 0
+        self.flor_bet = Ladder(FLOR_TABLE)
+        self.f_sung: list[int] = []
+        self.f_asked: list[int] = []
+        """A flor awaiting its first answer: the other team's seats asked in turn."""
+        self.f_done = False
+        """A flor met by a flor has been settled."""
+        self.f_shown: list[int] = []
+        self.f_record: FlorRecord | None = None
+
+    def give(self, seat: int, cards: Sequence[Card]) -> None:
+        """Put ``cards`` in ``seat``'s hand as if dealt (scores recomputed): for rigged positions."""
+        self.hands[seat] = list(cards)
+        self.plays[seat] = [PLAY[c] for c in cards]
+        self.played[seat] = [Event(TrucoPlayed(seat, c)) for c in cards]
+        self.dealt[seat] = tuple(cards)
+        assert self.log is not None
+        self.log.holds(seat, cards)
+        self.env[seat], self.env_cards[seat] = envido_score(cards, self.options.envido_unsuited)
+        self.flor[seat] = flor_value(cards) if self.options.flor else -1
+        if seat in self.players and not self.played0[seat]:
+            self.owes[seat] = self.flor[seat] >= 0
+
+    @property
+    def falta(self) -> int:
+        """What the leading team lacks to win (falta envido, contra flor al resto)."""
+        return falta(self.scores, self.options.target)
+
+    def award(self, team: int, points: int) -> None:
+        """Envido or flor points to ``team``: in the round's points, and in the scores at once if so played."""
+        self.round_points[team] += points
+        if self.at_once:
+            self.scores[team] += points
+            self.banked[team] += points
+
+    def decided(self) -> bool:
+        """A team is at or past the target and ahead (level scores past it play on)."""
+        a, b = self.scores
+        return max(a, b) >= self.options.target and a != b
+
+    def envido_callable(self) -> bool:
+        """The envido could still be called this round, as everyone at the table can tell: it has
+        not been called, no flor was sung, no truco accepted, and someone still in has not played."""
+        return self.e_open and any(self.live[s] and not self.played0[s] for s in self.players)
+
+    def may_envido(self, seat: int) -> bool:
+        """In the first trick, before this seat plays, until a truco is accepted; once a round.
+
+        A seat holding a flor it has not sung plays no envido: it sings the flor instead.
+        """
+        return self.e_open and not self.played0[seat] and not self.owes[seat]

@@ -1,0 +1,96 @@
+"""What both trucos' games share: team scores, signals, the hand's record and its end.
+
+Each variant subclasses ``TrucoState`` and ``TrucoGame`` and fills in its own deal and
+play; this base holds what reads the same in both (python-chess's variants over one
+board, here two rule sets over one family of records).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar, TypeVar
+
+from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, MatchState, SeatInfo, only
+from cardtui.engine.history import HandLog
+from cardtui.engine.options import values
+from cardtui.engine.truco.events import TrucoSignalled
+from cardtui.engine.truco.signals import Signal, audience
+from cardtui.engine.truco.views import TrucoResult, TrucoSignalSeen, TrucoView
+
+
+class TrucoState(MatchState):
+    """A match: team scores carry over hands; each hand is dealt from its own seeded rng."""
+
+    def __init__(self, options: GameOptions, seats: Sequence[SeatInfo]) -> None:
+        self.option_values = values(options)
+        """The options as a hand history records them."""
+        self.seats = tuple(SeatInfo(s.seat, s.name, s.seat & 1) for s in seats)
+        self.n = len(seats)
+        self.names = tuple(s.name for s in seats)
+        self.scores = [0, 0]
+        self.hand_no = 0
+        self.dealer = self.n - 1
+        self.rng = random.Random(0)
+        self.signals: list[tuple[int, Signal, frozenset[int]]] = []
+        self.log: HandLog | None = None
+        self.result: TrucoResult | None = None
+
+
+_SHARED: dict[tuple[Any, ...], Event] = {}
+
+
+def public(body: type[EventBody], *fields: Any) -> Event:
+    """A public event, made once and shared: its record is immutable, and these recur hand after
+    hand (a call, an answer, a trick's end), so the hot path does not build them again."""
+    key = (body, *fields)
+    event = _SHARED.get(key)
+    if event is None:
+        event = _SHARED[key] = Event(body(*fields))
+    return event
+
+
+S = TypeVar("S", bound=TrucoState)
+O = TypeVar("O", bound=GameOptions)  # noqa: E741
+
+
+class TrucoGame(Game[S, O, TrucoView]):
+    teams: ClassVar[bool] = True
+
+    def first_dealer(self, state: S) -> int:
+        """Seat 0 deals the first hand: seat 1 is the first mão (mano)."""
+        return 0
+
+    def set_start(self, state: S, start: Sequence[int]) -> None:
+        state.scores = [int(start[0]), int(start[1])]
+
+    def scores(self, state: S) -> tuple[int, ...]:
+        return tuple(state.scores[s & 1] for s in range(state.n))
+
+    def hand_over(self, state: S) -> bool:
+        return state.result is not None
+
+    def history(self, state: S) -> JsonObject | None:
+        return state.log.history() if state.log is not None and state.result is not None else None
+
+    @staticmethod
+    def signal(state: S, seat: int, signal: Signal, chance: float) -> Event:
+        """A gesture: partners see it, each opponent catches it by chance (the hand's rng)."""
+        who = audience(state.rng, seat, state.n, chance)
+        state.signals.append((seat, signal, who))
+        return Event(TrucoSignalled(seat, signal), only(*who))
+
+    @staticmethod
+    def signals_seen(state: S, seat: int | None) -> tuple[TrucoSignalSeen, ...]:
+        if seat is None:
+            return ()
+        return tuple(TrucoSignalSeen(s, sig) for s, sig, who in state.signals if seat in who)
+
+    @staticmethod
+    def deltas(points: Sequence[int], n: int) -> tuple[int, ...]:
+        """Each seat's delta: what its team gained."""
+        return tuple(points[s & 1] for s in range(n))
+
+    @staticmethod
+    def leader(points: Sequence[int]) -> int | None:
+        return None if points[0] == points[1] else (0 if points[0] > points[1] else 1)

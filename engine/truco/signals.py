@@ -1,0 +1,55 @@
+"""Signals between partners (seed 003's table), shared by both trucos.
+
+A seat playing the round with a partner beside it in that round may make one of the
+standard gestures at any time: with nobody to read it (a 1v1, a pica-pica duel) there is
+no signal to make. Its partners always see it; each opponent catches it with probability
+``signals_seen``, drawn from the hand's rng so that a replay catches the same signals. A
+signal is a gesture, not a claim: nothing stops a player from signalling cards they do
+not hold. What each gesture means is the players' business (clients show seed 003's
+table); the engine only carries it.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+
+from cardtui.engine.core import Action
+from cardtui.engine.truco.tricks import opponents, partners
+
+SIGNAL = "signal"
+
+
+class Signal(StrEnum):
+    EYEBROW = "eyebrow"
+    WINK = "wink"
+    LIPS_ASIDE = "lips_aside"
+    BITE_LIP = "bite_lip"
+    KISS = "kiss"
+    OPEN_MOUTH = "open_mouth"
+    CLOSE_EYES = "close_eyes"
+    TILT_HEAD = "tilt_head"
+
+
+SIGNALS = {s.value: s for s in Signal}
+SIGNAL_ACTIONS = tuple(Action(SIGNAL, value=s.value) for s in Signal)
+
+
+def audience(rng: random.Random, seat: int, n: int, chance: float) -> frozenset[int]:
+    """Who sees ``seat``'s signal: the signaller, its partners, and each opponent who catches it."""
+    seen = {seat, *partners(seat, n)}
+    for o in opponents(seat, n):
+        if rng.random() < chance:
+            seen.add(o)
+    return frozenset(seen)
+
+
+class Chat(StrEnum):
+    """Talk about one's hand is not allowed (signals are), so table chat is an option."""
+
+    SPECTATORS_AND_BETWEEN_HANDS = "spectators-and-between-hands"
+    ALWAYS = "always"
+
+
+CHAT_HELP = "Who may chat at the table: spectators, and players between hands; or anyone, always."
+SIGNALS_SEEN_HELP = "The chance that each opponent catches a signal (partners always see it)."
