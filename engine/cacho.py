@@ -329,7 +329,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
             if not state.bettors:
                 assert state.log is not None
                 state.log.redeal({s: state.hands[s] for s in state.playing})
-                return [Event(CachoRedealt())] + self._round_one(state)
+                return [Event(CachoRedealt()), *self._round_one(state)]
             # Passers in round 1 are out of the hand and lose nothing.
             for s in state.playing:
                 if s not in state.bettors:

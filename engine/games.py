@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from cardtui.engine.bots import cacheta as cacheta_bot
 from cardtui.engine.bots import cacho as cacho_bot
+from cardtui.engine.bots import pifpaf as pifpaf_bot
+from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.core import Rules
+from cardtui.engine.pifpaf import GAME as PIFPAF
 
 CACHO.bot = cacho_bot.choose
+PIFPAF.bot = pifpaf_bot.choose
+CACHETA.bot = cacheta_bot.choose
 
-GAMES: dict[str, Rules] = {g.name: g for g in (CACHO,)}
+GAMES: dict[str, Rules] = {g.name: g for g in (CACHO, PIFPAF, CACHETA)}
 
 
 def get(name: str) -> Rules:

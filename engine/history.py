@@ -85,7 +85,8 @@ class HandLog:
     def dealt(self, seat: int, *cards: Card) -> None:
         self.deal[str(seat)].extend(notation(cards))
 
-    def act(self, seat: int, action: Action, **extra: Any) -> None:
+    def act(self, seat: int, action: Action, **extra: Any) -> dict[str, Any]:
+        """Record an action; the entry is returned so an outcome known later can be added to it."""
         entry: dict[str, Any] = {"seq": len(self.actions) + 1, "seat": seat, "type": action.type}
         if action.amount:
             entry["amount"] = action.amount
@@ -95,6 +96,17 @@ class HandLog:
             entry["value"] = action.value
         entry.update(jsonable(extra))
         self.actions.append(entry)
+        return entry
+
+    def by_dealer(self, kind: str, cards: Sequence[Card], **extra: Any) -> dict[str, Any]:
+        """An entry by nobody (``seat`` null) for what the dealer does, naming the cards it moves.
+
+        Replays skip it: it follows from the actions before it (a stock rebuilt from the pile).
+        """
+        entry: dict[str, Any] = {"seq": len(self.actions) + 1, "seat": None, "type": kind, "cards": notation(cards)}
+        entry.update(jsonable(extra))
+        self.actions.append(entry)
+        return entry
 
     def redeal(self, voided: Mapping[int, Sequence[Card]]) -> None:
         """The cards dealt so far are void and dealt again: an action (by nobody) names them.

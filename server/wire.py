@@ -306,9 +306,14 @@ def event_message(seq: int, event: Event, viewer: int | None, replay: bool = Fal
 R = TypeVar("R")
 
 
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
 def record(msg: Message, cls: type[R]) -> R:
     """A message back as the engine record ``cls``: the inverse of ``message``."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         fd = msg.DESCRIPTOR.fields_by_name[f.name]
@@ -351,7 +356,7 @@ def view_record(msg: table_pb2.View, cls: type[R]) -> R:
     family = msg.WhichOneof("game")
     assert family is not None
     inner = getattr(msg, family)
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         if f.name in _COMMON:
