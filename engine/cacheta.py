@@ -29,7 +29,8 @@ from cardtui.engine.core import Action, Event, EventBody, GameOptions, IllegalAc
 from cardtui.engine.events import HandEnded, MatchEnded
 from cardtui.engine.melds import CACHETA, Melder, melder, wild_cards
 from cardtui.engine.options import option, values
-from cardtui.engine.rummy import CachetaPlace, Phase, RummyGame, RummyResult, RummyState, RummyView
+from cardtui.engine.rummy import RummyGame, RummyState
+from cardtui.engine.rummy_records import CachetaPlace, Phase, RummyResult, RummyView
 
 DECLARE = "declare"
 CUT = "cut"

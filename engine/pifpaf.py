@@ -31,7 +31,8 @@ from cardtui.engine.core import (
 from cardtui.engine.events import Acted, HandEnded, MatchEnded
 from cardtui.engine.melds import GroupRule, Knock, Melder, Ruleset, melder
 from cardtui.engine.options import option, values
-from cardtui.engine.rummy import CLAIM, Phase, PifPafBetting, RummyGame, RummyResult, RummyState, RummyView
+from cardtui.engine.rummy import RummyGame, RummyState
+from cardtui.engine.rummy_records import CLAIM, Phase, PifPafBetting, RummyResult, RummyView
 
 MAX_CHIPS = 10_000
 MAX_BET = 1_000

@@ -17,7 +17,7 @@ from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import Melder, Ruleset, index, melder
-from cardtui.engine.rummy import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
+from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
 
 Score = tuple[int, int, int, int]
 

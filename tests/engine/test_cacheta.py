@@ -21,7 +21,7 @@ from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
 from cardtui.engine.events import CardsDealt, HandEnded, MatchEnded
 from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy import (
+from cardtui.engine.rummy_records import (
     DISCARD,
     DRAW,
     KNOCK,

@@ -13,9 +13,9 @@ from cardtui.engine.cards import Card, parse_cards, shuffled
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
 from cardtui.engine.events import CardsDealt, HandEnded, MatchEnded
 from cardtui.engine.pifpaf import GAME, PifPafPotWon, PifPafState
-from cardtui.engine.rummy import (
+from cardtui.engine.rummy import DECK
+from cardtui.engine.rummy_records import (
     CLAIM,
-    DECK,
     DISCARD,
     DRAW,
     KNOCK,

@@ -14,7 +14,8 @@ from cardtui.engine.core import Action, Bound, SeatInfo
 from cardtui.engine.games import GAMES
 from cardtui.engine.melds import wild_cards
 from cardtui.engine.pifpaf import GAME as PIFPAF
-from cardtui.engine.rummy import DISCARD, DRAW, PASS, PILE, STOCK, Phase, RummyGame, RummyMeld
+from cardtui.engine.rummy import RummyGame
+from cardtui.engine.rummy_records import DISCARD, DRAW, PASS, PILE, STOCK, Phase, RummyMeld
 from tests.engine.rummy_helpers import account
 
 HANDS = 500
