@@ -220,6 +220,16 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
         state.hand_log.act(seat, done)
         return [Event(Acted(seat, done)), *self._after_bet(state)]
 
+    def default_action(self, state: PifPafState, seat: int) -> Action:
+        """When the timer runs out: check if possible, else fold; in play, as in every rummy hand."""
+        if state.phase is not Phase.BETTING:
+            return super().default_action(state, seat)
+        legal = self.legal_actions(state, seat)
+        for kind in (CHECK, FOLD):
+            if Action(kind) in legal:
+                return Action(kind)
+        raise IllegalAction("There is nothing for this seat to do.")
+
     def claim_refusal(self, state: PifPafState, seat: int) -> str | None:
         w = state.window
         assert w is not None

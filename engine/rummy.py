@@ -309,15 +309,16 @@ class RummyGame(Game[RS, RO, RummyView]):
         w = state.window
         assert w is not None
         kind = action.type
-        if kind not in (PASS, self.claim_type) or action.cards or action.amount or action.value:
-            return IllegalAction(f"The claim window on {w.card} is open: {self.claim_type} it or let it go.")
+        claim = self.claim_type
         if seat == w.discarder:
-            return NotYourTurn("You discarded it: the window is for the others.")
+            return NotYourTurn(f"You discarded {w.card}: the window is for the others.")
+        if kind == claim and seat not in w.claimers:
+            return IllegalAction(self.claim_refusal(state, seat) or f"You may not {claim} {w.card}.")
         if seat not in w.claimers:
-            if kind == PASS:
-                return NotYourTurn("This window waits only on those who may take the discard: you have nothing to"
-                                   " answer.")
-            return IllegalAction(self.claim_refusal(state, seat) or "You may not take this discard.")
+            return NotYourTurn(f"The window on {w.card} waits only on those who may take it: you have nothing to"
+                               " answer.")
+        if kind not in (PASS, claim) or action.cards or action.amount or action.value:
+            return IllegalAction(f"The window on {w.card} is open: {claim} it or let it go.")
         if seat not in w.pending:
             return NotYourTurn("You have already answered this claim window.")
         return None

@@ -110,6 +110,18 @@ def test_ace_at_both_ends_never_round_the_corner() -> None:
     assert not GAME.knocks(state2, 1)  # K-A-2 never
 
 
+def test_at_most_one_wild_acts_in_a_meld() -> None:
+    state = new(3, flip="4C")  # 5S and 5C are wild
+    rig(state, {1: "AS 2S 3S 4D 5D 6D 9H 5S 5C"}, stock="KD")
+    GAME.apply(state, 1, Action(DRAW, value=STOCK))
+    assert not GAME.knocks(state, 1)  # 9H with both wilds acting would be two in one meld
+    state2 = new(3, flip="4C")
+    rig(state2, {1: "AS 2S 3S 4D 5D 6D 9H 5S 5C"}, stock="10H")
+    GAME.apply(state2, 1, Action(DRAW, value=STOCK))
+    # 9H 10H and one wild acting; the other wild goes as the discard (or stands in A-2-3-4-5).
+    assert GAME.knocks(state2, 1)
+
+
 def test_points_floor_at_zero_and_last_player_wins() -> None:
     state = new(3, tournament=True)
     state.stacks[:] = [1, 10, 2]

@@ -117,7 +117,9 @@ def test_nine_cards_dealt_one_at_a_time_from_the_dealers_left() -> None:
 
 def test_raise_call_and_fold_then_play_among_those_left() -> None:
     state = new(4, chips=20, ante=1, min_bet=2, max_bet=6)
+    assert GAME.default_action(state, 1) == Action(CHECK)  # the turn timer's choice: check, else fold
     GAME.apply(state, 1, Action(BET, 2))
+    assert GAME.default_action(state, 2) == Action(FOLD)
     legal = GAME.legal_actions(state, 2)
     assert [a.amount for a in legal if a.type == RAISE] == [4, 5, 6]  # raises step by min_bet, capped at 6
     with pytest.raises(IllegalAction, match="a bet already"):
@@ -312,6 +314,24 @@ def test_ace_high_and_group_suit_options() -> None:
     assert not GAME.knocks(plain, 1)  # Q-K-A is no sequence by default
     assert Action(KNOCK, cards=parse_cards("5C")) in GAME.legal_actions(wide, 1)
     assert GAME.view(wide, 1).rules.ace_high and GAME.view(plain, 1).rules.group_suits == "exactly3"
+
+
+def test_groups_show_exactly_three_suits_unless_the_option_says_at_least_three() -> None:
+    for group_suits, drawn, knocks in (("exactly3", "QD", True), ("exactly3", "QC", False), ("atleast3", "QC", True)):
+        state = new(3, chips=10, group_suits=group_suits)
+        everyone_checks(state)
+        rig(state, {1: "QS QH QD 2S 3S 4S 7H 8H 9H"}, stock=drawn)
+        GAME.apply(state, 1, Action(DRAW, value=STOCK))
+        assert (Action(KNOCK) in GAME.legal_actions(state, 1)) is knocks, (group_suits, drawn)
+
+
+def test_a_player_without_chips_is_not_dealt_in() -> None:
+    state, _ = GAME.resume(GAME.options({"chips": 10}), seats(4), [10, 0, 10, 10], 0, 3, 5)
+    assert state.playing == [2, 3, 0] and state.hands[1] == [] and GAME.to_act(state) == (2,)
+    view = GAME.view(state, 1)
+    assert view.seats[1].status == "out" and view.cards == () and GAME.legal_actions(state, 1) == []
+    with pytest.raises(NotYourTurn):
+        GAME.apply(state, 1, Action(CHECK))
 
 
 def test_stock_rebuilt_from_the_pile_unshuffled() -> None:
