@@ -306,14 +306,9 @@ def event_message(seq: int, event: Event, viewer: int | None, replay: bool = Fal
 R = TypeVar("R")
 
 
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
 def record(msg: Message, cls: type[R]) -> R:
     """A message back as the engine record ``cls``: the inverse of ``message``."""
-    hints = _hints(cls)
+    hints = typing.get_type_hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         fd = msg.DESCRIPTOR.fields_by_name[f.name]
@@ -356,7 +351,7 @@ def view_record(msg: table_pb2.View, cls: type[R]) -> R:
     family = msg.WhichOneof("game")
     assert family is not None
     inner = getattr(msg, family)
-    hints = _hints(cls)
+    hints = typing.get_type_hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         if f.name in _COMMON:
