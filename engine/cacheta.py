@@ -242,4 +242,5 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
                       for s in range(state.n))
         return self.build_view(state, seat, seats, flip=state.flip, wilds=state.wilds, standings=state.standings)
 
+
 GAME = Cacheta()

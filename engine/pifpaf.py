@@ -187,12 +187,6 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
         return self.start_play(state)
 
     # -- actions -----------------------------------------------------------------------------
-    def candidates(self, state: PifPafState, seat: int) -> list[Action]:
-        if state.phase is Phase.BETTING:
-            assert state.betting is not None
-            return state.betting.legal(seat)
-        return super().candidates(state, seat)
-
     def legal_actions(self, state: PifPafState, seat: int) -> list[Action]:
         if state.phase is Phase.BETTING and state.result is None:
             assert state.betting is not None
@@ -281,5 +275,6 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
         betting = PifPafBetting(b.level, b.cap, b.min_raise) if b is not None else None
         seats = tuple(self.seat_record(state, s, put=state.pots.put[s]) for s in range(state.n))
         return self.build_view(state, seat, seats, pot=state.pots.total, betting=betting)
+
 
 GAME = PifPaf()

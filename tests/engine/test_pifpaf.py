@@ -314,6 +314,11 @@ def test_ace_high_and_group_suit_options() -> None:
     assert not GAME.knocks(plain, 1)  # Q-K-A is no sequence by default
     assert Action(KNOCK, cards=parse_cards("5C")) in GAME.legal_actions(wide, 1)
     assert GAME.view(wide, 1).rules.ace_high and GAME.view(plain, 1).rules.group_suits == "exactly3"
+    corner = new(3, chips=10, ace_high=True)
+    everyone_checks(corner)
+    rig(corner, {1: "KS 2S 7H 7D 7C 9H 10H JH 5C"}, stock="AS")
+    GAME.apply(corner, 1, Action(DRAW, value=STOCK))
+    assert not GAME.knocks(corner, 1)  # K-A-2 never, even with ace_high
 
 
 def test_groups_show_exactly_three_suits_unless_the_option_says_at_least_three() -> None:
