@@ -131,16 +131,15 @@ class BettingRound:
         return max(self.level + self.min_raise, 1), self.max_level(seat)
 
     def legal(self, seat: int) -> list[Action]:
-        """Fold, check or call, and every bet or raise: the same bounds ``refusal`` checks."""
+        """Fold, check or call, and every bet or raise: each candidate kept if ``refusal`` allows it."""
         if seat != self.to_act:
             return []
-        acts = [Action(FOLD)]
         owe = self.to_call(seat)
-        acts.append(Action(CALL, owe) if owe > 0 else Action(CHECK))
         lo, hi = self._raise_range(seat)
         kind = RAISE if self.level else BET
-        acts.extend(Action(kind, amount) for amount in range(lo, hi + 1))
-        return acts
+        candidates = [Action(FOLD), Action(CALL, owe) if owe > 0 else Action(CHECK)]
+        candidates += [Action(kind, amount) for amount in range(lo, hi + 1)]
+        return [a for a in candidates if self.refusal(seat, a) is None]
 
     def refusal(self, seat: int, action: Action) -> IllegalAction | None:
         """Why ``seat`` may not take ``action`` now (a sentence), or None when it may."""

@@ -190,7 +190,7 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
     def legal_actions(self, state: PifPafState, seat: int) -> list[Action]:
         if state.phase is Phase.BETTING and state.result is None:
             assert state.betting is not None
-            return state.betting.legal(seat)  # built from the same bounds its refusal checks
+            return state.betting.legal(seat)  # each candidate kept by the round's own refusal
         return super().legal_actions(state, seat)
 
     def refusal(self, state: PifPafState, seat: int, action: Action) -> IllegalAction | None:
