@@ -126,59 +126,71 @@ class BettingRound:
         return min(self.cap, self.bet[seat] + self.stacks[seat])
 
     # -- actions -----------------------------------------------------------------
+    def _raise_range(self, seat: int) -> tuple[int, int]:
+        """The levels a bet or raise by ``seat`` may bring the round to (empty when lo > hi)."""
+        return max(self.level + self.min_raise, 1), self.max_level(seat)
+
     def legal(self, seat: int) -> list[Action]:
+        """Fold, check or call, and every bet or raise: each candidate kept if ``refusal`` allows it."""
         if seat != self.to_act:
             return []
-        acts = [Action(FOLD)]
         owe = self.to_call(seat)
-        acts.append(Action(CALL, owe) if owe > 0 else Action(CHECK))
-        lo = max(self.level + self.min_raise, 1)
-        hi = self.max_level(seat)
+        lo, hi = self._raise_range(seat)
         kind = RAISE if self.level else BET
-        acts.extend(Action(kind, amount) for amount in range(lo, hi + 1))
-        return acts
+        candidates = [Action(FOLD), Action(CALL, owe) if owe > 0 else Action(CHECK)]
+        candidates += [Action(kind, amount) for amount in range(lo, hi + 1)]
+        return [a for a in candidates if self.refusal(seat, a) is None]
+
+    def refusal(self, seat: int, action: Action) -> IllegalAction | None:
+        """Why ``seat`` may not take ``action`` now (a sentence), or None when it may."""
+        if seat != self.to_act:
+            return NotYourTurn("It is not your turn to bet.")
+        kind = action.type
+        if kind == FOLD:
+            return None
+        if kind in (CHECK, CALL):
+            owe = self.to_call(seat)
+            if kind == CHECK and owe:
+                return IllegalAction(f"You cannot check: {owe} to call.")
+            if kind == CALL and not owe:
+                return IllegalAction("There is nothing to call; check instead.")
+            return None
+        if kind in (BET, RAISE):
+            if (kind == BET) != (self.level == 0):
+                word = "bet" if self.level == 0 else "raise"
+                problem = "no bet to raise" if kind == RAISE else "a bet already"
+                return IllegalAction(f"There is {problem}: {word} instead.")
+            lo, hi = self._raise_range(seat)
+            if hi < lo:
+                return IllegalAction(f"You cannot {kind} now: the limit is {self.cap}.")
+            if not lo <= action.amount <= hi:
+                return IllegalAction(f"A {kind} must bring the bet to between {lo} and {hi}, not {action.amount}.")
+            return None
+        return IllegalAction(f"{kind!r} is not a betting action: fold, check, call, bet or raise.")
 
     def act(self, seat: int, action: Action) -> int:
         """Apply; returns the chips the seat moved into the pot."""
-        if seat != self.to_act:
-            raise NotYourTurn("It is not your turn to bet.")
+        err = self.refusal(seat, action)
+        if err is not None:
+            raise err
         kind = action.type
         if kind == FOLD:
             self.pots.folded.add(seat)
             self._pending.pop(0)
             return 0
         if kind in (CHECK, CALL):
-            owe = self.to_call(seat)
-            if kind == CHECK and owe:
-                raise IllegalAction(f"You cannot check: {owe} to call.")
-            if kind == CALL and not owe:
-                raise IllegalAction("There is nothing to call; check instead.")
             self._pending.pop(0)
-            return self._move(seat, owe)
-        if kind in (BET, RAISE):
-            if (kind == BET) != (self.level == 0):
-                word = "bet" if self.level == 0 else "raise"
-                problem = "no bet to raise" if kind == RAISE else "a bet already"
-                raise IllegalAction(f"There is {problem}: {word} instead.")
-            target = action.amount
-            lo = max(self.level + self.min_raise, 1)
-            hi = self.max_level(seat)
-            if hi < lo:
-                raise IllegalAction(f"You cannot {kind} now: the limit is {self.cap}.")
-            if not lo <= target <= hi:
-                raise IllegalAction(f"A {kind} must bring the bet to between {lo} and {hi}, not {target}.")
-            moved = self._move(seat, target - self.bet[seat])
-            self.level = target
-            self.raises += 1
-            self.last_aggressor = seat
-            # Everyone else still in and with chips must answer the raise, in order.
-            i = self.order.index(seat)
-            after = self.order[i + 1 :] + self.order[:i]
-            self._pending = [
-                s for s in after if s not in self.pots.folded and self.stacks[s] > 0
-            ]
-            return moved
-        raise IllegalAction(f"{kind!r} is not a betting action.")
+            return self._move(seat, self.to_call(seat))
+        target = action.amount
+        moved = self._move(seat, target - self.bet[seat])
+        self.level = target
+        self.raises += 1
+        self.last_aggressor = seat
+        # Everyone else still in and with chips must answer the raise, in order.
+        i = self.order.index(seat)
+        after = self.order[i + 1 :] + self.order[:i]
+        self._pending = [s for s in after if s not in self.pots.folded and self.stacks[s] > 0]
+        return moved
 
     def _move(self, seat: int, chips: int) -> int:
         self.stacks[seat] -= chips

@@ -64,7 +64,7 @@ class HandLog:
     that makes one, so that even the result is built only if the history is read).
     """
 
-    __slots__ = ("_built", "_more", "_result", "actions", "deal", "head")
+    __slots__ = ("_built", "_more", "_result", "actions", "deal", "head", "top")
 
     def __init__(
         self,
@@ -77,6 +77,8 @@ class HandLog:
         start: Sequence[int],
     ) -> None:
         self.head = (game, options, hand, seed, dealer, tuple(seats), tuple(start))
+        self.top: dict[str, Any] = {}
+        """Keys a game adds at the top of its histories as the hand goes (Cacheta's flip)."""
         self.deal: dict[int, list[Card]] = {s.seat: [] for s in seats}
         self.actions: list[tuple[int | None, Action | None, Mapping[Any, Any] | None]] = []
         self._result: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None
@@ -90,9 +92,25 @@ class HandLog:
         """The cards ``seat`` plays the hand with, whatever it was dealt before (``deal``)."""
         self.deal[seat] = list(cards)
 
-    def act(self, seat: int, action: Action, extra: Mapping[str, Any] | None = None) -> None:
-        """An action, and what else its entry names (the cards a blind play turned up...)."""
-        self.actions.append((seat, action, extra))
+    def act(self, seat: int, action: Action, extra: Mapping[str, Any] | None = None, **more: Any) -> dict[str, Any]:
+        """An action, and what else its entry names (the cards a blind play turned up...).
+
+        Returns the entry's extra keys, so that what is known only later (how a claim turned
+        out) can be added to it.
+        """
+        keys = dict(extra) if extra else {}
+        keys.update(more)
+        self.actions.append((seat, action, keys))
+        return keys
+
+    def by_dealer(self, kind: str, cards: Sequence[Card], **extra: Any) -> dict[str, Any]:
+        """An entry by nobody (``seat`` null) for what the dealer does, naming the cards it moves.
+
+        Replays skip it: it follows from the actions before it (a stock rebuilt from the pile).
+        """
+        keys = dict(extra)
+        self.actions.append((None, Action(kind, cards=tuple(cards)), keys))
+        return keys
 
     def redeal(self, voided: Mapping[int, Sequence[Card]]) -> None:
         """The cards dealt so far are void and dealt again: an action (by nobody) names them.
@@ -136,6 +154,7 @@ class HandLog:
             "start": {str(i): v for i, v in enumerate(start)},
             "deal": {str(s): notation(cards) for s, cards in self.deal.items()},
         }
+        out.update(jsonable(self.top))
         out.update(jsonable(self._more))
         actions = []
         for seq, (seat, action, extra) in enumerate(self.actions, 1):

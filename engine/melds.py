@@ -111,6 +111,24 @@ def is_meld_with_wilds(cards: Sequence[Card], rules: Ruleset, wilds: Iterable[Ca
     return False
 
 
+def acting_wild(meld: Sequence[Card], rules: Ruleset, wilds: Iterable[Card]) -> Card | None:
+    """The card acting as wild in this meld, or None when every card stands as itself.
+
+    A wild card that fits the meld as itself is not acting; of the others, the last one is
+    named (the searches put the card chosen to act last).
+    """
+    if not rules.wild_acts or is_meld(meld, rules):
+        return None
+    wild = set(wilds)
+    for i in range(len(meld) - 1, -1, -1):
+        c = meld[i]
+        if c in wild:
+            rest = [*meld[:i], *meld[i + 1 :]]
+            if any(is_meld([*rest, x], rules) for x in CARDS):
+                return c
+    return None
+
+
 @cache
 def _natural_melds(rules: Ruleset) -> tuple[tuple[int, ...], ...]:
     """Every natural meld of at most ``MAX_HAND`` cards, as sorted card indices."""
@@ -403,6 +421,8 @@ class Melder:
     def knocks(self, hand: Sequence[Card]) -> list[Knock]:
         """Every way this hand (after drawing) goes out: ten melded first, then each discard."""
         out: list[Knock] = []
+        if not self.goes_out(hand):
+            return out  # one search settles most hands
         whole = self.split(hand)
         if whole is not None:
             out.append(Knock(None, whole))

@@ -22,19 +22,72 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/rummy.proto\x12\ncardtui.v1\"\x0b\n\tRummyView\"I\n\nRummyEvent\x12\x33\n\x0bplaceholder\x18\x01 \x01(\x0b\x32\x1c.cardtui.v1.RummyPlaceholderH\x00\x42\x06\n\x04\x62ody\"\x12\n\x10RummyPlaceholderb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x63\x61rdtui/v1/rummy.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\"6\n\tRummyMeld\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\x12\x11\n\x04wild\x18\x02 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_wild\"f\n\x0eRummyMeldRules\x12/\n\x0bgroup_suits\x18\x01 \x01(\x0e\x32\x1a.cardtui.v1.RummyGroupRule\x12\x10\n\x08\x61\x63\x65_high\x18\x02 \x01(\x08\x12\x11\n\twild_acts\x18\x03 \x01(\x08\"\xb5\x01\n\tRummySeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05score\x18\x03 \x01(\x05\x12\x0b\n\x03put\x18\x04 \x01(\x05\x12+\n\x06status\x18\x05 \x01(\x0e\x32\x1b.cardtui.v1.RummySeatStatus\x12\x12\n\ncard_count\x18\x06 \x01(\x05\x12\x10\n\x08\x64\x65\x63lared\x18\x07 \x01(\x08\x12\x0e\n\x06\x62urned\x18\x08 \x01(\x08\x12\r\n\x05taken\x18\t \x03(\t\".\n\x0bRummyWindow\x12\x11\n\tdiscarder\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"\x84\x01\n\nRummyKnock\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12$\n\x05melds\x18\x02 \x03(\x0b\x32\x15.cardtui.v1.RummyMeld\x12\x14\n\x07\x64iscard\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x14\n\x07\x63laimed\x18\x04 \x01(\tH\x01\x88\x01\x01\x42\n\n\x08_discardB\n\n\x08_claimed\"w\n\x0bRummyResult\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x05\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12*\n\x05knock\x18\x03 \x01(\x0b\x32\x16.cardtui.v1.RummyKnockH\x00\x88\x01\x01\x12\x12\n\neliminated\x18\x04 \x03(\x05\x42\x08\n\x06_knock\">\n\rPifPafBetting\x12\r\n\x05level\x18\x01 \x01(\x05\x12\x0b\n\x03\x63\x61p\x18\x02 \x01(\x05\x12\x11\n\tmin_raise\x18\x03 \x01(\x05\"k\n\x0c\x43\x61\x63hetaPlace\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05place\x18\x02 \x01(\x05\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x0f\n\x02vp\x18\x04 \x01(\x05H\x00\x88\x01\x01\x12\x0f\n\x02gp\x18\x05 \x01(\x05H\x01\x88\x01\x01\x42\x05\n\x03_vpB\x05\n\x03_gp\"\xeb\x04\n\tRummyView\x12%\n\x05phase\x18\x01 \x01(\x0e\x32\x16.cardtui.v1.RummyPhase\x12\x11\n\x04turn\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12)\n\x05rules\x18\x03 \x01(\x0b\x32\x1a.cardtui.v1.RummyMeldRules\x12$\n\x05seats\x18\x04 \x03(\x0b\x32\x15.cardtui.v1.RummySeat\x12\r\n\x05\x63\x61rds\x18\x05 \x03(\t\x12$\n\x05melds\x18\x06 \x03(\x0b\x32\x15.cardtui.v1.RummyMeld\x12\r\n\x05loose\x18\x07 \x03(\t\x12\x11\n\tcan_knock\x18\x08 \x01(\x08\x12\x0c\n\x04outs\x18\t \x03(\t\x12\x12\n\x05\x64rawn\x18\n \x01(\tH\x01\x88\x01\x01\x12\x13\n\x0bstock_count\x18\x0b \x01(\x05\x12\x0c\n\x04pile\x18\x0c \x03(\t\x12,\n\x06window\x18\r \x01(\x0b\x32\x17.cardtui.v1.RummyWindowH\x02\x88\x01\x01\x12\x10\n\x08\x61nswered\x18\x0e \x01(\x08\x12,\n\x06result\x18\x0f \x01(\x0b\x32\x17.cardtui.v1.RummyResultH\x03\x88\x01\x01\x12\x0b\n\x03pot\x18\x10 \x01(\x05\x12/\n\x07\x62\x65tting\x18\x11 \x01(\x0b\x32\x19.cardtui.v1.PifPafBettingH\x04\x88\x01\x01\x12\x11\n\x04\x66lip\x18\x12 \x01(\tH\x05\x88\x01\x01\x12\r\n\x05wilds\x18\x13 \x03(\t\x12+\n\tstandings\x18\x14 \x03(\x0b\x32\x18.cardtui.v1.CachetaPlaceB\x07\n\x05_turnB\x08\n\x06_drawnB\t\n\x07_windowB\t\n\x07_resultB\n\n\x08_bettingB\x07\n\x05_flip\"*\n\nRummyDealt\x12\r\n\x05seats\x18\x01 \x03(\x05\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"]\n\tRummyDrew\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x06source\x18\x02 \x01(\x0e\x32\x16.cardtui.v1.DrawSource\x12\x11\n\x04\x63\x61rd\x18\x03 \x01(\tH\x00\x88\x01\x01\x42\x07\n\x05_card\",\n\x0eRummyDrawnCard\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"\"\n\x11RummyStockRebuilt\x12\r\n\x05stock\x18\x01 \x01(\x05\",\n\x0eRummyDiscarded\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"4\n\x11RummyWindowOpened\x12\x11\n\tdiscarder\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"E\n\x11RummyWindowClosed\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x15\n\x08taken_by\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x0b\n\t_taken_by\"\x86\x01\n\x0cRummyKnocked\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12$\n\x05melds\x18\x02 \x03(\x0b\x32\x15.cardtui.v1.RummyMeld\x12\x14\n\x07\x64iscard\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x14\n\x07\x63laimed\x18\x04 \x01(\tH\x01\x88\x01\x01\x42\n\n\x08_discardB\n\n\x08_claimed\")\n\x0bPifPafAntes\x12\r\n\x05\x61ntes\x18\x01 \x03(\x05\x12\x0b\n\x03pot\x18\x02 \x01(\x05\"-\n\x0ePifPafRebought\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63hips\x18\x02 \x01(\x05\"N\n\x0cPifPafPotWon\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05\x63hips\x18\x02 \x01(\x05\x12\x0c\n\x04side\x18\x03 \x01(\x08\x12\x13\n\x0buncontested\x18\x04 \x01(\x08\"-\n\x0e\x43\x61\x63hetaFlipped\x12\x0c\n\x04\x66lip\x18\x01 \x01(\t\x12\r\n\x05wilds\x18\x02 \x03(\t\"\x1f\n\x0f\x43\x61\x63hetaDeclared\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"+\n\rCachetaBurned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"!\n\x11\x43\x61\x63hetaEliminated\x12\x0c\n\x04seat\x18\x01 \x01(\x05\"<\n\x10\x43\x61\x63hetaStandings\x12(\n\x06places\x18\x01 \x03(\x0b\x32\x18.cardtui.v1.CachetaPlace\"\x98\x06\n\nRummyEvent\x12\'\n\x05\x64\x65\x61lt\x18\x01 \x01(\x0b\x32\x16.cardtui.v1.RummyDealtH\x00\x12%\n\x04\x64rew\x18\x02 \x01(\x0b\x32\x15.cardtui.v1.RummyDrewH\x00\x12\x30\n\ndrawn_card\x18\x03 \x01(\x0b\x32\x1a.cardtui.v1.RummyDrawnCardH\x00\x12\x36\n\rstock_rebuilt\x18\x04 \x01(\x0b\x32\x1d.cardtui.v1.RummyStockRebuiltH\x00\x12/\n\tdiscarded\x18\x05 \x01(\x0b\x32\x1a.cardtui.v1.RummyDiscardedH\x00\x12\x36\n\rwindow_opened\x18\x06 \x01(\x0b\x32\x1d.cardtui.v1.RummyWindowOpenedH\x00\x12\x36\n\rwindow_closed\x18\x07 \x01(\x0b\x32\x1d.cardtui.v1.RummyWindowClosedH\x00\x12+\n\x07knocked\x18\x08 \x01(\x0b\x32\x18.cardtui.v1.RummyKnockedH\x00\x12(\n\x05\x61ntes\x18\x14 \x01(\x0b\x32\x17.cardtui.v1.PifPafAntesH\x00\x12.\n\x08rebought\x18\x15 \x01(\x0b\x32\x1a.cardtui.v1.PifPafReboughtH\x00\x12+\n\x07pot_won\x18\x16 \x01(\x0b\x32\x18.cardtui.v1.PifPafPotWonH\x00\x12-\n\x07\x66lipped\x18\x1e \x01(\x0b\x32\x1a.cardtui.v1.CachetaFlippedH\x00\x12/\n\x08\x64\x65\x63lared\x18\x1f \x01(\x0b\x32\x1b.cardtui.v1.CachetaDeclaredH\x00\x12+\n\x06\x62urned\x18  \x01(\x0b\x32\x19.cardtui.v1.CachetaBurnedH\x00\x12\x33\n\neliminated\x18! \x01(\x0b\x32\x1d.cardtui.v1.CachetaEliminatedH\x00\x12\x31\n\tstandings\x18\" \x01(\x0b\x32\x1c.cardtui.v1.CachetaStandingsH\x00\x42\x06\n\x04\x62ody*\xb5\x01\n\nRummyPhase\x12\x1b\n\x17RUMMY_PHASE_UNSPECIFIED\x10\x00\x12\x17\n\x13RUMMY_PHASE_BETTING\x10\x01\x12\x14\n\x10RUMMY_PHASE_DRAW\x10\x02\x12\x17\n\x13RUMMY_PHASE_DISCARD\x10\x03\x12\x15\n\x11RUMMY_PHASE_CLAIM\x10\x04\x12\x15\n\x11RUMMY_PHASE_KNOCK\x10\x05\x12\x14\n\x10RUMMY_PHASE_OVER\x10\x06*\xa6\x01\n\x0fRummySeatStatus\x12!\n\x1dRUMMY_SEAT_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14RUMMY_SEAT_STATUS_IN\x10\x01\x12\x1c\n\x18RUMMY_SEAT_STATUS_FOLDED\x10\x02\x12\x19\n\x15RUMMY_SEAT_STATUS_OUT\x10\x03\x12\x1d\n\x19RUMMY_SEAT_STATUS_WAITING\x10\x04*p\n\x0eRummyGroupRule\x12 \n\x1cRUMMY_GROUP_RULE_UNSPECIFIED\x10\x00\x12\x1d\n\x19RUMMY_GROUP_RULE_EXACTLY3\x10\x01\x12\x1d\n\x19RUMMY_GROUP_RULE_ATLEAST3\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cardtui.v1.rummy_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RUMMYVIEW']._serialized_start=38
-  _globals['_RUMMYVIEW']._serialized_end=49
-  _globals['_RUMMYEVENT']._serialized_start=51
-  _globals['_RUMMYEVENT']._serialized_end=124
-  _globals['_RUMMYPLACEHOLDER']._serialized_start=126
-  _globals['_RUMMYPLACEHOLDER']._serialized_end=144
+  _globals['_RUMMYPHASE']._serialized_start=3223
+  _globals['_RUMMYPHASE']._serialized_end=3404
+  _globals['_RUMMYSEATSTATUS']._serialized_start=3407
+  _globals['_RUMMYSEATSTATUS']._serialized_end=3573
+  _globals['_RUMMYGROUPRULE']._serialized_start=3575
+  _globals['_RUMMYGROUPRULE']._serialized_end=3687
+  _globals['_RUMMYMELD']._serialized_start=63
+  _globals['_RUMMYMELD']._serialized_end=117
+  _globals['_RUMMYMELDRULES']._serialized_start=119
+  _globals['_RUMMYMELDRULES']._serialized_end=221
+  _globals['_RUMMYSEAT']._serialized_start=224
+  _globals['_RUMMYSEAT']._serialized_end=405
+  _globals['_RUMMYWINDOW']._serialized_start=407
+  _globals['_RUMMYWINDOW']._serialized_end=453
+  _globals['_RUMMYKNOCK']._serialized_start=456
+  _globals['_RUMMYKNOCK']._serialized_end=588
+  _globals['_RUMMYRESULT']._serialized_start=590
+  _globals['_RUMMYRESULT']._serialized_end=709
+  _globals['_PIFPAFBETTING']._serialized_start=711
+  _globals['_PIFPAFBETTING']._serialized_end=773
+  _globals['_CACHETAPLACE']._serialized_start=775
+  _globals['_CACHETAPLACE']._serialized_end=882
+  _globals['_RUMMYVIEW']._serialized_start=885
+  _globals['_RUMMYVIEW']._serialized_end=1504
+  _globals['_RUMMYDEALT']._serialized_start=1506
+  _globals['_RUMMYDEALT']._serialized_end=1548
+  _globals['_RUMMYDREW']._serialized_start=1550
+  _globals['_RUMMYDREW']._serialized_end=1643
+  _globals['_RUMMYDRAWNCARD']._serialized_start=1645
+  _globals['_RUMMYDRAWNCARD']._serialized_end=1689
+  _globals['_RUMMYSTOCKREBUILT']._serialized_start=1691
+  _globals['_RUMMYSTOCKREBUILT']._serialized_end=1725
+  _globals['_RUMMYDISCARDED']._serialized_start=1727
+  _globals['_RUMMYDISCARDED']._serialized_end=1771
+  _globals['_RUMMYWINDOWOPENED']._serialized_start=1773
+  _globals['_RUMMYWINDOWOPENED']._serialized_end=1825
+  _globals['_RUMMYWINDOWCLOSED']._serialized_start=1827
+  _globals['_RUMMYWINDOWCLOSED']._serialized_end=1896
+  _globals['_RUMMYKNOCKED']._serialized_start=1899
+  _globals['_RUMMYKNOCKED']._serialized_end=2033
+  _globals['_PIFPAFANTES']._serialized_start=2035
+  _globals['_PIFPAFANTES']._serialized_end=2076
+  _globals['_PIFPAFREBOUGHT']._serialized_start=2078
+  _globals['_PIFPAFREBOUGHT']._serialized_end=2123
+  _globals['_PIFPAFPOTWON']._serialized_start=2125
+  _globals['_PIFPAFPOTWON']._serialized_end=2203
+  _globals['_CACHETAFLIPPED']._serialized_start=2205
+  _globals['_CACHETAFLIPPED']._serialized_end=2250
+  _globals['_CACHETADECLARED']._serialized_start=2252
+  _globals['_CACHETADECLARED']._serialized_end=2283
+  _globals['_CACHETABURNED']._serialized_start=2285
+  _globals['_CACHETABURNED']._serialized_end=2328
+  _globals['_CACHETAELIMINATED']._serialized_start=2330
+  _globals['_CACHETAELIMINATED']._serialized_end=2363
+  _globals['_CACHETASTANDINGS']._serialized_start=2365
+  _globals['_CACHETASTANDINGS']._serialized_end=2425
+  _globals['_RUMMYEVENT']._serialized_start=2428
+  _globals['_RUMMYEVENT']._serialized_end=3220
 # @@protoc_insertion_point(module_scope)

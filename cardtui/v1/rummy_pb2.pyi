@@ -3,8 +3,12 @@
 isort:skip_file
 """
 
+from cardtui.v1 import common_pb2 as _common_pb2
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -16,56 +20,954 @@ else:
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class _RummyPhase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummyPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyPhase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_PHASE_UNSPECIFIED: _RummyPhase.ValueType  # 0
+    RUMMY_PHASE_BETTING: _RummyPhase.ValueType  # 1
+    """Pif Paf: the betting round before play"""
+    RUMMY_PHASE_DRAW: _RummyPhase.ValueType  # 2
+    """`turn` draws: from the stock or the pile's top"""
+    RUMMY_PHASE_DISCARD: _RummyPhase.ValueType  # 3
+    """`turn` has drawn: discards or knocks"""
+    RUMMY_PHASE_CLAIM: _RummyPhase.ValueType  # 4
+    """a claim window on the discard just made"""
+    RUMMY_PHASE_KNOCK: _RummyPhase.ValueType  # 5
+    """`turn` took the discard out of turn and now knocks"""
+    RUMMY_PHASE_OVER: _RummyPhase.ValueType  # 6
+    """the hand is over"""
+
+class RummyPhase(_RummyPhase, metaclass=_RummyPhaseEnumTypeWrapper):
+    """Pif Paf (RULES.md §1) and Cacheta (§2): rummy on two French decks, nine cards each.
+    One view serves both games; the fields only one game uses stay empty in the other.
+    """
+
+RUMMY_PHASE_UNSPECIFIED: RummyPhase.ValueType  # 0
+RUMMY_PHASE_BETTING: RummyPhase.ValueType  # 1
+"""Pif Paf: the betting round before play"""
+RUMMY_PHASE_DRAW: RummyPhase.ValueType  # 2
+"""`turn` draws: from the stock or the pile's top"""
+RUMMY_PHASE_DISCARD: RummyPhase.ValueType  # 3
+"""`turn` has drawn: discards or knocks"""
+RUMMY_PHASE_CLAIM: RummyPhase.ValueType  # 4
+"""a claim window on the discard just made"""
+RUMMY_PHASE_KNOCK: RummyPhase.ValueType  # 5
+"""`turn` took the discard out of turn and now knocks"""
+RUMMY_PHASE_OVER: RummyPhase.ValueType  # 6
+"""the hand is over"""
+Global___RummyPhase: _TypeAlias = RummyPhase  # noqa: Y015
+
+class _RummySeatStatus:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummySeatStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummySeatStatus.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_SEAT_STATUS_UNSPECIFIED: _RummySeatStatus.ValueType  # 0
+    RUMMY_SEAT_STATUS_IN: _RummySeatStatus.ValueType  # 1
+    RUMMY_SEAT_STATUS_FOLDED: _RummySeatStatus.ValueType  # 2
+    """Pif Paf: out of this hand (estou fora)"""
+    RUMMY_SEAT_STATUS_OUT: _RummySeatStatus.ValueType  # 3
+    """no chips or points left"""
+    RUMMY_SEAT_STATUS_WAITING: _RummySeatStatus.ValueType  # 4
+    """not dealt into this hand"""
+
+class RummySeatStatus(_RummySeatStatus, metaclass=_RummySeatStatusEnumTypeWrapper): ...
+
+RUMMY_SEAT_STATUS_UNSPECIFIED: RummySeatStatus.ValueType  # 0
+RUMMY_SEAT_STATUS_IN: RummySeatStatus.ValueType  # 1
+RUMMY_SEAT_STATUS_FOLDED: RummySeatStatus.ValueType  # 2
+"""Pif Paf: out of this hand (estou fora)"""
+RUMMY_SEAT_STATUS_OUT: RummySeatStatus.ValueType  # 3
+"""no chips or points left"""
+RUMMY_SEAT_STATUS_WAITING: RummySeatStatus.ValueType  # 4
+"""not dealt into this hand"""
+Global___RummySeatStatus: _TypeAlias = RummySeatStatus  # noqa: Y015
+
+class _RummyGroupRule:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummyGroupRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyGroupRule.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_GROUP_RULE_UNSPECIFIED: _RummyGroupRule.ValueType  # 0
+    RUMMY_GROUP_RULE_EXACTLY3: _RummyGroupRule.ValueType  # 1
+    """a group shows exactly three suits"""
+    RUMMY_GROUP_RULE_ATLEAST3: _RummyGroupRule.ValueType  # 2
+    """at least three (never a suit more than twice)"""
+
+class RummyGroupRule(_RummyGroupRule, metaclass=_RummyGroupRuleEnumTypeWrapper): ...
+
+RUMMY_GROUP_RULE_UNSPECIFIED: RummyGroupRule.ValueType  # 0
+RUMMY_GROUP_RULE_EXACTLY3: RummyGroupRule.ValueType  # 1
+"""a group shows exactly three suits"""
+RUMMY_GROUP_RULE_ATLEAST3: RummyGroupRule.ValueType  # 2
+"""at least three (never a suit more than twice)"""
+Global___RummyGroupRule: _TypeAlias = RummyGroupRule  # noqa: Y015
+
 @_typing.final
-class RummyView(_message.Message):
-    """Pif Paf and Cacheta."""
+class RummyMeld(_message.Message):
+    """A meld, and the card in it acting as wild (Cacheta), if one does; every other card,
+    wild or not, stands as itself.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    CARDS_FIELD_NUMBER: _builtins.int
+    WILD_FIELD_NUMBER: _builtins.int
+    wild: _builtins.str
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
         self,
+        *,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        wild: _builtins.str | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_wild", b"_wild", "wild", b"wild"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_wild", b"_wild", "cards", b"cards", "wild", b"wild"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__wild: _TypeAlias = _typing.Literal["wild"]  # noqa: Y015
+    _WhichOneofArgType__wild: _TypeAlias = _typing.Literal["_wild", b"_wild"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__wild) -> _WhichOneofReturnType__wild | None: ...
+
+Global___RummyMeld: _TypeAlias = RummyMeld  # noqa: Y015
+
+@_typing.final
+class RummyMeldRules(_message.Message):
+    """What counts as a meld at this table."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GROUP_SUITS_FIELD_NUMBER: _builtins.int
+    ACE_HIGH_FIELD_NUMBER: _builtins.int
+    WILD_ACTS_FIELD_NUMBER: _builtins.int
+    group_suits: Global___RummyGroupRule.ValueType
+    ace_high: _builtins.bool
+    """Q-K-A as well as A-2-3 (never K-A-2)"""
+    wild_acts: _builtins.bool
+    """Cacheta: one wild card per meld may act as any card"""
+    def __init__(
+        self,
+        *,
+        group_suits: Global___RummyGroupRule.ValueType = ...,
+        ace_high: _builtins.bool = ...,
+        wild_acts: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ace_high", b"ace_high", "group_suits", b"group_suits", "wild_acts", b"wild_acts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+Global___RummyMeldRules: _TypeAlias = RummyMeldRules  # noqa: Y015
+
+@_typing.final
+class RummySeat(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    SCORE_FIELD_NUMBER: _builtins.int
+    PUT_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    CARD_COUNT_FIELD_NUMBER: _builtins.int
+    DECLARED_FIELD_NUMBER: _builtins.int
+    BURNED_FIELD_NUMBER: _builtins.int
+    TAKEN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    name: _builtins.str
+    score: _builtins.int
+    """chips behind (Pif Paf) or points (Cacheta)"""
+    put: _builtins.int
+    """Pif Paf: chips in the pot this hand"""
+    status: Global___RummySeatStatus.ValueType
+    card_count: _builtins.int
+    """only counts are shown of other hands"""
+    declared: _builtins.bool
+    """Cacheta: na boa"""
+    burned: _builtins.bool
+    """Cacheta: cut and could not knock; no more cuts this hand"""
+    @_builtins.property
+    def taken(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """every card it took from the pile this hand, in order"""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        name: _builtins.str = ...,
+        score: _builtins.int = ...,
+        put: _builtins.int = ...,
+        status: Global___RummySeatStatus.ValueType = ...,
+        card_count: _builtins.int = ...,
+        declared: _builtins.bool = ...,
+        burned: _builtins.bool = ...,
+        taken: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "declared", b"declared", "name", b"name", "put", b"put", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummySeat: _TypeAlias = RummySeat  # noqa: Y015
+
+@_typing.final
+class RummyWindow(_message.Message):
+    """An open claim window: everyone sees it open, nobody sees who may claim."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISCARDER_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    discarder: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        discarder: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "discarder", b"discarder"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyWindow: _TypeAlias = RummyWindow  # noqa: Y015
+
+@_typing.final
+class RummyKnock(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    MELDS_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
+    CLAIMED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    discard: _builtins.str
+    """unset: all ten cards melded"""
+    claimed: _builtins.str
+    """the discard taken out of turn to knock with"""
+    @_builtins.property
+    def melds(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummyMeld]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        melds: _abc.Iterable[Global___RummyMeld] | None = ...,
+        discard: _builtins.str | None = ...,
+        claimed: _builtins.str | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_claimed", b"_claimed", "_discard", b"_discard", "claimed", b"claimed", "discard", b"discard"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_claimed", b"_claimed", "_discard", b"_discard", "claimed", b"claimed", "discard", b"discard", "melds", b"melds", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__claimed: _TypeAlias = _typing.Literal["claimed"]  # noqa: Y015
+    _WhichOneofArgType__claimed: _TypeAlias = _typing.Literal["_claimed", b"_claimed"]  # noqa: Y015
+    _WhichOneofReturnType__discard: _TypeAlias = _typing.Literal["discard"]  # noqa: Y015
+    _WhichOneofArgType__discard: _TypeAlias = _typing.Literal["_discard", b"_discard"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__claimed) -> _WhichOneofReturnType__claimed | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__discard) -> _WhichOneofReturnType__discard | None: ...
+
+Global___RummyKnock: _TypeAlias = RummyKnock  # noqa: Y015
+
+@_typing.final
+class RummyResult(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DELTAS_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    KNOCK_FIELD_NUMBER: _builtins.int
+    ELIMINATED_FIELD_NUMBER: _builtins.int
+    winner: _builtins.int
+    @_builtins.property
+    def deltas(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """chips (sum to zero) or points won or lost per seat"""
+
+    @_builtins.property
+    def knock(self) -> Global___RummyKnock:
+        """unset: Pif Paf's hand won by everyone else folding"""
+
+    @_builtins.property
+    def eliminated(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Cacheta: seats this hand brought to 0 points"""
+
+    def __init__(
+        self,
+        *,
+        deltas: _abc.Iterable[_builtins.int] | None = ...,
+        winner: _builtins.int = ...,
+        knock: Global___RummyKnock | None = ...,
+        eliminated: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "knock", b"knock"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "deltas", b"deltas", "eliminated", b"eliminated", "knock", b"knock", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__knock: _TypeAlias = _typing.Literal["knock"]  # noqa: Y015
+    _WhichOneofArgType__knock: _TypeAlias = _typing.Literal["_knock", b"_knock"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__knock) -> _WhichOneofReturnType__knock | None: ...
+
+Global___RummyResult: _TypeAlias = RummyResult  # noqa: Y015
+
+@_typing.final
+class PifPafBetting(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEVEL_FIELD_NUMBER: _builtins.int
+    CAP_FIELD_NUMBER: _builtins.int
+    MIN_RAISE_FIELD_NUMBER: _builtins.int
+    level: _builtins.int
+    """the bet to match"""
+    cap: _builtins.int
+    """the most anyone may bet this hand"""
+    min_raise: _builtins.int
+    """bets and raises go up by at least this"""
+    def __init__(
+        self,
+        *,
+        level: _builtins.int = ...,
+        cap: _builtins.int = ...,
+        min_raise: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cap", b"cap", "level", b"level", "min_raise", b"min_raise"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PifPafBetting: _TypeAlias = PifPafBetting  # noqa: Y015
+
+@_typing.final
+class CachetaPlace(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    PLACE_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    VP_FIELD_NUMBER: _builtins.int
+    GP_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    place: _builtins.int
+    """1 is the winner; players out in the same hand tie"""
+    points: _builtins.int
+    vp: _builtins.int
+    """tournament scoring: victory points by place"""
+    gp: _builtins.int
+    """tournament scoring: game points"""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        place: _builtins.int = ...,
+        points: _builtins.int = ...,
+        vp: _builtins.int | None = ...,
+        gp: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_gp", b"_gp", "_vp", b"_vp", "gp", b"gp", "vp", b"vp"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_gp", b"_gp", "_vp", b"_vp", "gp", b"gp", "place", b"place", "points", b"points", "seat", b"seat", "vp", b"vp"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__gp: _TypeAlias = _typing.Literal["gp"]  # noqa: Y015
+    _WhichOneofArgType__gp: _TypeAlias = _typing.Literal["_gp", b"_gp"]  # noqa: Y015
+    _WhichOneofReturnType__vp: _TypeAlias = _typing.Literal["vp"]  # noqa: Y015
+    _WhichOneofArgType__vp: _TypeAlias = _typing.Literal["_vp", b"_vp"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__gp) -> _WhichOneofReturnType__gp | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__vp) -> _WhichOneofReturnType__vp | None: ...
+
+Global___CachetaPlace: _TypeAlias = CachetaPlace  # noqa: Y015
+
+@_typing.final
+class RummyView(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PHASE_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    RULES_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    MELDS_FIELD_NUMBER: _builtins.int
+    LOOSE_FIELD_NUMBER: _builtins.int
+    CAN_KNOCK_FIELD_NUMBER: _builtins.int
+    OUTS_FIELD_NUMBER: _builtins.int
+    DRAWN_FIELD_NUMBER: _builtins.int
+    STOCK_COUNT_FIELD_NUMBER: _builtins.int
+    PILE_FIELD_NUMBER: _builtins.int
+    WINDOW_FIELD_NUMBER: _builtins.int
+    ANSWERED_FIELD_NUMBER: _builtins.int
+    RESULT_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    BETTING_FIELD_NUMBER: _builtins.int
+    FLIP_FIELD_NUMBER: _builtins.int
+    WILDS_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
+    phase: Global___RummyPhase.ValueType
+    turn: _builtins.int
+    """whose bet, draw, discard or knock it is"""
+    can_knock: _builtins.bool
+    drawn: _builtins.str
+    """the card you just drew"""
+    stock_count: _builtins.int
+    answered: _builtins.bool
+    """a window you may answer: whether you have"""
+    pot: _builtins.int
+    """Pif Paf"""
+    flip: _builtins.str
+    """Cacheta: the card turned after the deal"""
+    @_builtins.property
+    def rules(self) -> Global___RummyMeldRules: ...
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummySeat]: ...
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """yours, in order"""
+
+    @_builtins.property
+    def melds(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummyMeld]:
+        """your cards' best grouping into melds (a help)"""
+
+    @_builtins.property
+    def loose(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """your cards outside those melds"""
+
+    @_builtins.property
+    def outs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """with nine cards: each card that lets you go out, with a copy still in play"""
+
+    @_builtins.property
+    def pile(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the whole discard pile, first discard first (the top is last)"""
+
+    @_builtins.property
+    def window(self) -> Global___RummyWindow: ...
+    @_builtins.property
+    def result(self) -> Global___RummyResult: ...
+    @_builtins.property
+    def betting(self) -> Global___PifPafBetting: ...
+    @_builtins.property
+    def wilds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Cacheta: the rank above the flip in its colour"""
+
+    @_builtins.property
+    def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___CachetaPlace]:
+        """Cacheta: places once the game is over"""
+
+    def __init__(
+        self,
+        *,
+        phase: Global___RummyPhase.ValueType = ...,
+        turn: _builtins.int | None = ...,
+        rules: Global___RummyMeldRules | None = ...,
+        seats: _abc.Iterable[Global___RummySeat] | None = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        melds: _abc.Iterable[Global___RummyMeld] | None = ...,
+        loose: _abc.Iterable[_builtins.str] | None = ...,
+        can_knock: _builtins.bool = ...,
+        outs: _abc.Iterable[_builtins.str] | None = ...,
+        drawn: _builtins.str | None = ...,
+        stock_count: _builtins.int = ...,
+        pile: _abc.Iterable[_builtins.str] | None = ...,
+        window: Global___RummyWindow | None = ...,
+        answered: _builtins.bool = ...,
+        result: Global___RummyResult | None = ...,
+        pot: _builtins.int = ...,
+        betting: Global___PifPafBetting | None = ...,
+        flip: _builtins.str | None = ...,
+        wilds: _abc.Iterable[_builtins.str] | None = ...,
+        standings: _abc.Iterable[Global___CachetaPlace] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "betting", b"betting", "drawn", b"drawn", "flip", b"flip", "result", b"result", "rules", b"rules", "turn", b"turn", "window", b"window"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "answered", b"answered", "betting", b"betting", "can_knock", b"can_knock", "cards", b"cards", "drawn", b"drawn", "flip", b"flip", "loose", b"loose", "melds", b"melds", "outs", b"outs", "phase", b"phase", "pile", b"pile", "pot", b"pot", "result", b"result", "rules", b"rules", "seats", b"seats", "standings", b"standings", "stock_count", b"stock_count", "turn", b"turn", "wilds", b"wilds", "window", b"window"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__betting: _TypeAlias = _typing.Literal["betting"]  # noqa: Y015
+    _WhichOneofArgType__betting: _TypeAlias = _typing.Literal["_betting", b"_betting"]  # noqa: Y015
+    _WhichOneofReturnType__drawn: _TypeAlias = _typing.Literal["drawn"]  # noqa: Y015
+    _WhichOneofArgType__drawn: _TypeAlias = _typing.Literal["_drawn", b"_drawn"]  # noqa: Y015
+    _WhichOneofReturnType__flip: _TypeAlias = _typing.Literal["flip"]  # noqa: Y015
+    _WhichOneofArgType__flip: _TypeAlias = _typing.Literal["_flip", b"_flip"]  # noqa: Y015
+    _WhichOneofReturnType__result: _TypeAlias = _typing.Literal["result"]  # noqa: Y015
+    _WhichOneofArgType__result: _TypeAlias = _typing.Literal["_result", b"_result"]  # noqa: Y015
+    _WhichOneofReturnType__turn: _TypeAlias = _typing.Literal["turn"]  # noqa: Y015
+    _WhichOneofArgType__turn: _TypeAlias = _typing.Literal["_turn", b"_turn"]  # noqa: Y015
+    _WhichOneofReturnType__window: _TypeAlias = _typing.Literal["window"]  # noqa: Y015
+    _WhichOneofArgType__window: _TypeAlias = _typing.Literal["_window", b"_window"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__betting) -> _WhichOneofReturnType__betting | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__drawn) -> _WhichOneofReturnType__drawn | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__flip) -> _WhichOneofReturnType__flip | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__result) -> _WhichOneofReturnType__result | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__turn) -> _WhichOneofReturnType__turn | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__window) -> _WhichOneofReturnType__window | None: ...
+
 Global___RummyView: _TypeAlias = RummyView  # noqa: Y015
+
+@_typing.final
+class RummyDealt(_message.Message):
+    """-- events --------------------------------------------------------------------------------"""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEATS_FIELD_NUMBER: _builtins.int
+    COUNT_FIELD_NUMBER: _builtins.int
+    count: _builtins.int
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        seats: _abc.Iterable[_builtins.int] | None = ...,
+        count: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "seats", b"seats"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyDealt: _TypeAlias = RummyDealt  # noqa: Y015
+
+@_typing.final
+class RummyDrew(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    source: _common_pb2.DrawSource.ValueType
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        source: _common_pb2.DrawSource.ValueType = ...,
+        card: _builtins.str | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card", "seat", b"seat", "source", b"source"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__card: _TypeAlias = _typing.Literal["card"]  # noqa: Y015
+    _WhichOneofArgType__card: _TypeAlias = _typing.Literal["_card", b"_card"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__card) -> _WhichOneofReturnType__card | None: ...
+
+Global___RummyDrew: _TypeAlias = RummyDrew  # noqa: Y015
+
+@_typing.final
+class RummyDrawnCard(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyDrawnCard: _TypeAlias = RummyDrawnCard  # noqa: Y015
+
+@_typing.final
+class RummyStockRebuilt(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STOCK_FIELD_NUMBER: _builtins.int
+    stock: _builtins.int
+    def __init__(
+        self,
+        *,
+        stock: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["stock", b"stock"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyStockRebuilt: _TypeAlias = RummyStockRebuilt  # noqa: Y015
+
+@_typing.final
+class RummyDiscarded(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyDiscarded: _TypeAlias = RummyDiscarded  # noqa: Y015
+
+@_typing.final
+class RummyWindowOpened(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISCARDER_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    discarder: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        discarder: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "discarder", b"discarder"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyWindowOpened: _TypeAlias = RummyWindowOpened  # noqa: Y015
+
+@_typing.final
+class RummyWindowClosed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    TAKEN_BY_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    taken_by: _builtins.int
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+        taken_by: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_taken_by", b"_taken_by", "taken_by", b"taken_by"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_taken_by", b"_taken_by", "card", b"card", "taken_by", b"taken_by"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__taken_by: _TypeAlias = _typing.Literal["taken_by"]  # noqa: Y015
+    _WhichOneofArgType__taken_by: _TypeAlias = _typing.Literal["_taken_by", b"_taken_by"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__taken_by) -> _WhichOneofReturnType__taken_by | None: ...
+
+Global___RummyWindowClosed: _TypeAlias = RummyWindowClosed  # noqa: Y015
+
+@_typing.final
+class RummyKnocked(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    MELDS_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
+    CLAIMED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    discard: _builtins.str
+    claimed: _builtins.str
+    @_builtins.property
+    def melds(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummyMeld]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        melds: _abc.Iterable[Global___RummyMeld] | None = ...,
+        discard: _builtins.str | None = ...,
+        claimed: _builtins.str | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_claimed", b"_claimed", "_discard", b"_discard", "claimed", b"claimed", "discard", b"discard"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_claimed", b"_claimed", "_discard", b"_discard", "claimed", b"claimed", "discard", b"discard", "melds", b"melds", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__claimed: _TypeAlias = _typing.Literal["claimed"]  # noqa: Y015
+    _WhichOneofArgType__claimed: _TypeAlias = _typing.Literal["_claimed", b"_claimed"]  # noqa: Y015
+    _WhichOneofReturnType__discard: _TypeAlias = _typing.Literal["discard"]  # noqa: Y015
+    _WhichOneofArgType__discard: _TypeAlias = _typing.Literal["_discard", b"_discard"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__claimed) -> _WhichOneofReturnType__claimed | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__discard) -> _WhichOneofReturnType__discard | None: ...
+
+Global___RummyKnocked: _TypeAlias = RummyKnocked  # noqa: Y015
+
+@_typing.final
+class PifPafAntes(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ANTES_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    pot: _builtins.int
+    @_builtins.property
+    def antes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    def __init__(
+        self,
+        *,
+        antes: _abc.Iterable[_builtins.int] | None = ...,
+        pot: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "pot", b"pot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PifPafAntes: _TypeAlias = PifPafAntes  # noqa: Y015
+
+@_typing.final
+class PifPafRebought(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CHIPS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    chips: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        chips: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chips", b"chips", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PifPafRebought: _TypeAlias = PifPafRebought  # noqa: Y015
+
+@_typing.final
+class PifPafPotWon(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CHIPS_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
+    UNCONTESTED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    chips: _builtins.int
+    side: _builtins.bool
+    uncontested: _builtins.bool
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        chips: _builtins.int = ...,
+        side: _builtins.bool = ...,
+        uncontested: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chips", b"chips", "seat", b"seat", "side", b"side", "uncontested", b"uncontested"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PifPafPotWon: _TypeAlias = PifPafPotWon  # noqa: Y015
+
+@_typing.final
+class CachetaFlipped(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FLIP_FIELD_NUMBER: _builtins.int
+    WILDS_FIELD_NUMBER: _builtins.int
+    flip: _builtins.str
+    @_builtins.property
+    def wilds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        flip: _builtins.str = ...,
+        wilds: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["flip", b"flip", "wilds", b"wilds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CachetaFlipped: _TypeAlias = CachetaFlipped  # noqa: Y015
+
+@_typing.final
+class CachetaDeclared(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CachetaDeclared: _TypeAlias = CachetaDeclared  # noqa: Y015
+
+@_typing.final
+class CachetaBurned(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CachetaBurned: _TypeAlias = CachetaBurned  # noqa: Y015
+
+@_typing.final
+class CachetaEliminated(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CachetaEliminated: _TypeAlias = CachetaEliminated  # noqa: Y015
+
+@_typing.final
+class CachetaStandings(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLACES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def places(self) -> _containers.RepeatedCompositeFieldContainer[Global___CachetaPlace]: ...
+    def __init__(
+        self,
+        *,
+        places: _abc.Iterable[Global___CachetaPlace] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["places", b"places"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CachetaStandings: _TypeAlias = CachetaStandings  # noqa: Y015
 
 @_typing.final
 class RummyEvent(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
-    PLACEHOLDER_FIELD_NUMBER: _builtins.int
+    DEALT_FIELD_NUMBER: _builtins.int
+    DREW_FIELD_NUMBER: _builtins.int
+    DRAWN_CARD_FIELD_NUMBER: _builtins.int
+    STOCK_REBUILT_FIELD_NUMBER: _builtins.int
+    DISCARDED_FIELD_NUMBER: _builtins.int
+    WINDOW_OPENED_FIELD_NUMBER: _builtins.int
+    WINDOW_CLOSED_FIELD_NUMBER: _builtins.int
+    KNOCKED_FIELD_NUMBER: _builtins.int
+    ANTES_FIELD_NUMBER: _builtins.int
+    REBOUGHT_FIELD_NUMBER: _builtins.int
+    POT_WON_FIELD_NUMBER: _builtins.int
+    FLIPPED_FIELD_NUMBER: _builtins.int
+    DECLARED_FIELD_NUMBER: _builtins.int
+    BURNED_FIELD_NUMBER: _builtins.int
+    ELIMINATED_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
     @_builtins.property
-    def placeholder(self) -> Global___RummyPlaceholder: ...
+    def dealt(self) -> Global___RummyDealt: ...
+    @_builtins.property
+    def drew(self) -> Global___RummyDrew: ...
+    @_builtins.property
+    def drawn_card(self) -> Global___RummyDrawnCard: ...
+    @_builtins.property
+    def stock_rebuilt(self) -> Global___RummyStockRebuilt: ...
+    @_builtins.property
+    def discarded(self) -> Global___RummyDiscarded: ...
+    @_builtins.property
+    def window_opened(self) -> Global___RummyWindowOpened: ...
+    @_builtins.property
+    def window_closed(self) -> Global___RummyWindowClosed: ...
+    @_builtins.property
+    def knocked(self) -> Global___RummyKnocked: ...
+    @_builtins.property
+    def antes(self) -> Global___PifPafAntes: ...
+    @_builtins.property
+    def rebought(self) -> Global___PifPafRebought: ...
+    @_builtins.property
+    def pot_won(self) -> Global___PifPafPotWon: ...
+    @_builtins.property
+    def flipped(self) -> Global___CachetaFlipped: ...
+    @_builtins.property
+    def declared(self) -> Global___CachetaDeclared: ...
+    @_builtins.property
+    def burned(self) -> Global___CachetaBurned: ...
+    @_builtins.property
+    def eliminated(self) -> Global___CachetaEliminated: ...
+    @_builtins.property
+    def standings(self) -> Global___CachetaStandings: ...
     def __init__(
         self,
         *,
-        placeholder: Global___RummyPlaceholder | None = ...,
+        dealt: Global___RummyDealt | None = ...,
+        drew: Global___RummyDrew | None = ...,
+        drawn_card: Global___RummyDrawnCard | None = ...,
+        stock_rebuilt: Global___RummyStockRebuilt | None = ...,
+        discarded: Global___RummyDiscarded | None = ...,
+        window_opened: Global___RummyWindowOpened | None = ...,
+        window_closed: Global___RummyWindowClosed | None = ...,
+        knocked: Global___RummyKnocked | None = ...,
+        antes: Global___PifPafAntes | None = ...,
+        rebought: Global___PifPafRebought | None = ...,
+        pot_won: Global___PifPafPotWon | None = ...,
+        flipped: Global___CachetaFlipped | None = ...,
+        declared: Global___CachetaDeclared | None = ...,
+        burned: Global___CachetaBurned | None = ...,
+        eliminated: Global___CachetaEliminated | None = ...,
+        standings: Global___CachetaStandings | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "placeholder", b"placeholder"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "body", b"body", "burned", b"burned", "dealt", b"dealt", "declared", b"declared", "discarded", b"discarded", "drawn_card", b"drawn_card", "drew", b"drew", "eliminated", b"eliminated", "flipped", b"flipped", "knocked", b"knocked", "pot_won", b"pot_won", "rebought", b"rebought", "standings", b"standings", "stock_rebuilt", b"stock_rebuilt", "window_closed", b"window_closed", "window_opened", b"window_opened"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "placeholder", b"placeholder"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "body", b"body", "burned", b"burned", "dealt", b"dealt", "declared", b"declared", "discarded", b"discarded", "drawn_card", b"drawn_card", "drew", b"drew", "eliminated", b"eliminated", "flipped", b"flipped", "knocked", b"knocked", "pot_won", b"pot_won", "rebought", b"rebought", "standings", b"standings", "stock_rebuilt", b"stock_rebuilt", "window_closed", b"window_closed", "window_opened", b"window_opened"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["placeholder"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["dealt", "drew", "drawn_card", "stock_rebuilt", "discarded", "window_opened", "window_closed", "knocked", "antes", "rebought", "pot_won", "flipped", "declared", "burned", "eliminated", "standings"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
 Global___RummyEvent: _TypeAlias = RummyEvent  # noqa: Y015
-
-@_typing.final
-class RummyPlaceholder(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    def __init__(
-        self,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___RummyPlaceholder: _TypeAlias = RummyPlaceholder  # noqa: Y015

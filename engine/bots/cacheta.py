@@ -12,7 +12,7 @@ import random
 from cardtui.engine.bots.pifpaf import play
 from cardtui.engine.cacheta import CUT, DECLARE
 from cardtui.engine.core import Action
-from cardtui.engine.pifpaf import RummyView
+from cardtui.engine.rummy_records import RummyView
 
 
 def choose(view: RummyView, legal: list[Action], rng: random.Random) -> Action:

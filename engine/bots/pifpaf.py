@@ -16,15 +16,15 @@ from collections.abc import Sequence
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
-from cardtui.engine.melds import GroupRule, Melder, Ruleset, index, melder
-from cardtui.engine.pifpaf import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
+from cardtui.engine.melds import Melder, Ruleset, index, melder
+from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
 
 Score = tuple[int, int, int, int]
 
 
 def rules_of(view: RummyView) -> Ruleset:
-    wild = bool(view.wilds)
-    return Ruleset(GroupRule(view.group_suits), ace_high=view.ace_high, wild_acts=wild)
+    r = view.rules
+    return Ruleset(r.group_suits, ace_high=r.ace_high, wild_acts=r.wild_acts)
 
 
 def _near(a: Card, b: Card) -> bool:
@@ -60,18 +60,18 @@ def best_discard(m: Melder, hand: Sequence[Card]) -> tuple[Card, Score]:
 def play(view: RummyView, legal: list[Action], rng: random.Random, claim: str = CLAIM) -> Action | None:
     """Draw, discard, knock and claim; None when the decision is not about play."""
     kinds = {a.type for a in legal}
-    m = melder(rules_of(view), tuple(Card.parse(w) for w in view.wilds))
-    hand = [Card.parse(c) for c in view.your_cards]
+    m = melder(rules_of(view), view.wilds)
+    hand = list(view.cards)
     knocks = [a for a in legal if a.type == KNOCK]
     if knocks:
         return next((a for a in knocks if not a.cards), knocks[0])  # ten melded beats nine
-    if claim in kinds and view.claim_card is not None and view.claim_card in view.your_outs:
+    if claim in kinds and view.window is not None and view.window.card in m.completing(hand):
         return Action(claim)
     if PASS in kinds:
         return Action(PASS)
     if DRAW in kinds:
-        if view.discard_top is not None and Action(DRAW, value=PILE) in legal:
-            top = Card.parse(view.discard_top)
+        if view.pile and Action(DRAW, value=PILE) in legal:
+            top = view.pile[-1]
             _, taken = best_discard(m, [*hand, top])
             if Action(DRAW, value=STOCK) not in legal or taken > score(m, hand):
                 return Action(DRAW, value=PILE)
@@ -85,7 +85,7 @@ def play(view: RummyView, legal: list[Action], rng: random.Random, claim: str = 
 def bet(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """Bet by the hand's potential: few loose cards, bet; middling, call; poor, fold to a bet."""
     m = melder(rules_of(view))
-    hand = [Card.parse(c) for c in view.your_cards]
+    hand = list(view.cards)
     _, loose = m.arrange(hand)
     kinds = {a.type: a for a in legal}
     raises = [a for a in legal if a.type in (BET, RAISE)]
