@@ -154,6 +154,7 @@ class Churn(RuleBasedStateMachine):
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait(10)
+        self.run(asyncio.sleep(0.1))  # let grpc's poller hand back what it holds before the loop closes
         self.loop.close()
 
     # -- streams -----------------------------------------------------------------------------
@@ -319,7 +320,7 @@ class Churn(RuleBasedStateMachine):
     def settle(self) -> None:
         """Wait until every listening client has what the server has handed out."""
         async def wait() -> None:
-            for _ in range(200):
+            for _ in range(600):
                 live = self.listening()
                 tops = []
                 for c in live:
