@@ -103,6 +103,7 @@ class Churn(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)  # grpc.aio finds the loop it runs on this way
         self.dir = Path(os.environ.get("CHURN_TMP", "/tmp")) / f"churn-{os.getpid()}-{id(self)}"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.db = self.dir / "store.db"
@@ -156,6 +157,7 @@ class Churn(RuleBasedStateMachine):
             self.proc.wait(10)
         self.run(asyncio.sleep(0.1))  # let grpc's poller hand back what it holds before the loop closes
         self.loop.close()
+        asyncio.set_event_loop(None)
 
     # -- streams -----------------------------------------------------------------------------
     def follow(self, c: Client) -> None:

@@ -69,7 +69,8 @@ async def test_in_a_quiet_hand_spectators_talk_only_among_themselves(server: Run
     other = await Player(address(server)).spectate(table_id, "eve")
     for p in (ana, other):
         p.subscribe()
-    await ana.wait_for(lambda q: "cards_dealt" in q.kinds())
+    await ana.wait_for(lambda q: bool(q.messages))
+    assert not server.room.tables[table_id].match.hand_over()  # type: ignore[union-attr]
     await ana_watching.table.Chat(table_pb2.ChatRequest(token=ana_watching.token, text="I have the zap"))
     await other.wait_for(lambda q: "chatted" in q.kinds())
     seq = next(e.seq for e in other.events if kind(e) == "chatted")
