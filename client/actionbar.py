@@ -1,7 +1,9 @@
-"""The action bar: one numbered button per legal action; amounts and signals are picked with +/-.
+"""The action bar: one button per legal action, each with a key that always means that action.
 
-Truco offers up to nine things at once (three cards, calls, the deck, eight signals): the
-signals share one numbered button whose gesture +/- cycles, so every choice keeps a key.
+A game names the key of each of its action types (``words.game_keys``: ``b`` bets, ``t``
+calls truco), so a key never changes meaning under the finger when the choices change; an
+action a game gives no key gets a number after the keyed ones. A key whose action is not on
+offer does nothing. Amounts and signals are picked with +/- on one button.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from textual.reactive import reactive
 from textual.widgets import Button, Static
 
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.words import label
+from cardtui.client.words import key_for, label
 from cardtui.v1 import common_pb2
 
 SIZED = ("bet", "raise")
@@ -39,6 +41,8 @@ class ActionBar(Horizontal):
         super().__init__(id=id)
         self.handled = handled
         self.choices: list[list[common_pb2.Action]] = []
+        self.keys: list[str] = []
+        """The key of each choice, in the same order."""
         self.picked: dict[str, int] = {}
 
     def watch_model(self, model: TableModel | None) -> None:
@@ -55,8 +59,17 @@ class ActionBar(Horizontal):
                 groups[kind] = group
             order.append(group)
         self.choices = order
+        self.keys = self._keys(model, order) if model is not None else []
         self.picked = {k: v for k, v in self.picked.items() if k in groups}
         self._render_buttons()
+
+    @staticmethod
+    def _keys(model: TableModel, choices: list[list[common_pb2.Action]]) -> list[str]:
+        """Each choice's key: its type's own key, else the next free number."""
+        keys = [key_for(model, action_name(group[0])) for group in choices]
+        taken = {k for k in keys if k}
+        numbers = (str(n) for n in range(1, 10) if str(n) not in taken)
+        return [k or next(numbers, "") for k in keys]
 
     def _current(self, group: list[common_pb2.Action]) -> common_pb2.Action:
         i = self.picked.get(action_name(group[0]), 0)
@@ -71,9 +84,9 @@ class ActionBar(Horizontal):
             return
         model = self.model
         assert model is not None
-        for n, group in enumerate(self.choices, start=1):
+        for n, (group, key) in enumerate(zip(self.choices, self.keys, strict=True), start=1):
             action = self._current(group)
-            text = Text(f"{n} ")
+            text = Text(f"{key} ", style="bold") if key else Text("  ")
             text.append_text(label(model, action))
             if len(group) > 1 and action_name(group[0]) in CYCLED:
                 text.append(" ±", style="dim")
@@ -86,6 +99,13 @@ class ActionBar(Horizontal):
     def choose(self, n: int) -> None:
         if 1 <= n <= len(self.choices):
             self.post_message(self.Chosen(self._current(self.choices[n - 1])))
+
+    def press(self, key: str) -> bool:
+        """The choice this key means, if it is on offer now; a key for anything else does nothing."""
+        if key in self.keys:
+            self.choose(self.keys.index(key) + 1)
+            return True
+        return False
 
     def adjust(self, step: int) -> None:
         for group in self.choices:

@@ -11,7 +11,7 @@ import contextlib
 import time
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -46,10 +46,8 @@ class Reconnecting(Message):
 class TableScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "leave", "Leave"),
-        Binding("t", "chat", "Chat"),
+        Binding("slash", "chat", "Chat"),
         Binding("question_mark", "help", "Rules"),
-        Binding("1", "choose(1)", "Act 1-9"),
-        *(Binding(str(n), f"choose({n})", show=False) for n in range(2, 10)),
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
         Binding("plus,equals_sign", "adjust(1)", "More"),
         Binding("minus", "adjust(-1)", "Less"),
@@ -91,7 +89,7 @@ class TableScreen(Screen[None]):
                     yield ActionBar(board.HANDLES, id="actions")
             with Vertical(id="table-right"):
                 yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
-                yield Input(placeholder="t to chat · enter sends", id="chat", max_length=300)
+                yield Input(placeholder="/ to chat · enter sends", id="chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -187,9 +185,12 @@ class TableScreen(Screen[None]):
         except Exception as err:
             self.notify(error_text(err), title="Not allowed", severity="warning")
 
-    def action_choose(self, n: int) -> None:
-        if not self.spectating:
-            self.query_one(ActionBar).choose(n)
+    def on_key(self, event: events.Key) -> None:
+        """An action's key, as the action bar shows it (letters for a game's actions, numbers else)."""
+        if self.spectating or self.query_one("#chat", Input).has_focus:
+            return
+        if self.query_one(ActionBar).press(event.key):
+            event.stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.adjustable if action == "adjust" else True

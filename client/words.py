@@ -39,6 +39,9 @@ ACTION_WORDS: dict[str, str] = {
 }
 """Labels for the action bar, by action type; games add their own (``game_words``)."""
 _GAME_WORDS: dict[str, dict[str, str]] = {}
+_GAME_KEYS: dict[str, dict[str, str]] = {}
+RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab"})
+"""Keys the table screen keeps for itself: leave, rules, chat, more and less."""
 
 
 def family_words(family: str, words: Words) -> None:
@@ -49,6 +52,19 @@ def family_words(family: str, words: Words) -> None:
 def game_words(game: str, labels: dict[str, str]) -> None:
     """A game's labels for its actions, as its players say them."""
     _GAME_WORDS[game] = labels
+
+
+def game_keys(game: str, keys: dict[str, str]) -> None:
+    """The key of each of a game's action types: a key always means the same action at that game."""
+    clash = RESERVED & set(keys.values())
+    if clash:
+        raise ValueError(f"{game}: the keys {sorted(clash)} belong to the table screen")
+    _GAME_KEYS[game] = keys
+
+
+def key_for(model: TableModel, kind: str) -> str | None:
+    """The key that takes an action of this type at this table (None: the action bar numbers it)."""
+    return _GAME_KEYS.get(model.game, {}).get(kind)
 
 
 def who(model: TableModel, seat: int) -> Text:
@@ -142,4 +158,5 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     return None
 
 
-__all__ = ["Said", "card_text", "event_words", "family_words", "game_words", "label", "line", "who"]
+__all__ = ["Said", "card_text", "event_words", "family_words", "game_keys", "game_words", "key_for", "label", "line",
+           "who"]

@@ -9,7 +9,7 @@ from rich.text import Text
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import backs, hand
 from cardtui.client.models import TableModel
-from cardtui.client.words import Said, family_words, line, who
+from cardtui.client.words import Said, family_words, game_keys, line, who
 from cardtui.v1 import cacho_pb2, table_pb2
 
 STATUS = {
@@ -91,3 +91,4 @@ def cacho_words(name: str, body: object, model: TableModel) -> Said | None:
 
 
 family_words("cacho", cacho_words)
+game_keys("cacho", {"pass": "p", "fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"})

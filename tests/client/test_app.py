@@ -56,7 +56,8 @@ async def test_create_a_table_and_play_a_hand_by_keys(server: Running) -> None:
             if bar.choices:
                 kinds = [action_name(g[0]) for g in bar.choices]
                 # Bet or call when offered, so the hand reaches a showdown now and then.
-                key = next((str(i + 1) for i, k in enumerate(kinds) if k in ("bet", "call", "check")), "1")
+                # Bet or call when offered, by their own keys, so the hand reaches a showdown now and then.
+                key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")), bar.keys[0])
                 await pilot.press(key)
             hands_seen = log_text(app).count(" wins ")
             if hands_seen >= 2:
@@ -81,7 +82,7 @@ async def test_spectating_offers_no_action_and_shows_no_hidden_card(server: Runn
         banner = app.screen.query_one("#spectator-banner")
         assert "SPECTATING" in str(banner.render())
         for _ in range(60):
-            await pilot.press("1", "2")
+            await pilot.press("p", "b", "1")
             await pilot.pause(0.05)
             view = board_view(app)
             if not hand_over(app):
@@ -99,7 +100,7 @@ async def test_names_and_chat_show_literally(server: Running) -> None:
         await pilot.pause(0.3)
         await app.open_table(table_id)
         await pilot.pause(0.3)
-        await pilot.press("t")
+        await pilot.press("slash")
         for ch in "[red]hi":
             await pilot.press(ch)
         await pilot.press("enter")
@@ -129,3 +130,30 @@ class RulesApp(App[None]):
 
 def test_rules_screen_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(RulesApp(), terminal_size=(100, 34))
+
+
+async def test_a_key_always_means_the_same_action(server: Running) -> None:
+    """Keys by action type: a key whose action is not on offer does nothing, never another action."""
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        await app.open_table(table_id)
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, TableScreen) and app.screen.query_one(ActionBar).choices:
+                break
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        bar = screen.query_one(ActionBar)
+        assert dict(zip([action_name(g[0]) for g in bar.choices], bar.keys, strict=True)) == {"pass": "p", "bet": "b"}
+        seq = screen.model.seq
+        await pilot.press("r")  # raise: not on offer in round 1
+        await pilot.pause(0.3)
+        assert screen.model.seq == seq, "nothing happened"
+        await pilot.press("b")
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if "ana bets 1" in log_text(app):
+                break
+        assert "ana bets 1" in log_text(app)
