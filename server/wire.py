@@ -245,7 +245,7 @@ def converter(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset
     found = _CONVERTERS.get(key)
     if found is not None:
         return found
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     gen = _Codegen()
     args = []
     for f in dataclasses.fields(cls):
@@ -367,9 +367,20 @@ def event_message(seq: int, event: Event, viewer: int | None, replay: bool = Fal
 R = TypeVar("R")
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """A record class's resolved field types (resolving them is slow: once per class)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
 def record(msg: Message, cls: type[R]) -> R:
     """A message back as the engine record ``cls``: the inverse of ``message``."""
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         fd = typing.cast(FieldDescriptor, msg.DESCRIPTOR.fields_by_name[f.name])
@@ -413,7 +424,7 @@ def view_record(msg: table_pb2.View, cls: type[R]) -> R:
     family = msg.WhichOneof("game")
     assert family is not None
     inner = getattr(msg, family)
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     values = {}
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
         if f.name in _COMMON:
