@@ -19,7 +19,7 @@ play: $(STAMP)
 
 ## Set up and run every check: lint, types, layering, then the test suite.
 test: $(STAMP) lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -71,7 +71,7 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
                     known[who] |= cards_in(ev.body)
 
     heard(events)
-    for _ in range(steps):
+    for step in range(steps):
         if match.hand_over():
             record = match.history()
             assert record is not None
@@ -96,7 +96,8 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
         seat = rng.choice(waiting)
         legal = match.legal_actions(seat)
         assert legal, f"seat {seat} is waited on but may do nothing"
-        refuse(match, seat, players)
+        if step % 4 == 0:  # a refusal's check compares every audience's view: now and then is enough
+            refuse(match, seat, players)
         heard(match.apply(seat, rng.choice(legal)))
 
 
@@ -120,8 +121,8 @@ def refuse(match: Match, seat: int, players: int) -> None:
 
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_random_play_keeps_the_contract(game: str, players: int) -> None:
-    for seed in range(3):
-        play(GAMES[game], players, seed, 250)
+    for seed in range(2):
+        play(GAMES[game], players, seed, 160)
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -383,7 +383,7 @@ def same(a: table_pb2.View, b: table_pb2.View) -> bool:
 
 
 Churn.TestCase.settings = settings(
-    max_examples=int(os.environ.get("CHURN_EXAMPLES", "40")), stateful_step_count=18, deadline=None, database=None,
+    max_examples=int(os.environ.get("CHURN_EXAMPLES", "25")), stateful_step_count=18, deadline=None, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 
