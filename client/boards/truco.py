@@ -511,7 +511,7 @@ class TrucoBoard(Board):
         if not any(c is not None for c in self.slots):
             return None
         down = self.face_down
-        out = Text("Face down: " if down else "Your cards: ", style="bold red" if down else "bold")
+        out = Text("Face down:" if down else "Your cards:", style="bold red" if down else "bold")
         for n, code in enumerate(self.slots, start=1):
             if code is None:
                 continue

@@ -17,7 +17,7 @@ from typing import Any
 from textual.app import App
 
 from cardtui.client.table_screen import TableScreen
-from cardtui.engine.core import Action, Bound, Event
+from cardtui.engine.core import Bound, Event
 from cardtui.engine.games import GAMES
 from cardtui.server import wire
 from cardtui.v1 import common_pb2, table_pb2
@@ -127,6 +127,7 @@ class Replaying:
     def __init__(self, messages: list[table_pb2.TableMessage]) -> None:
         self.messages = messages
         self.acted: list[common_pb2.Action] = []
+        self.seen: list[int] = []
 
     async def follow(self, token: str, on_retry: Any = None) -> AsyncIterator[table_pb2.TableMessage]:
         for m in self.messages:
@@ -135,6 +136,7 @@ class Replaying:
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         self.acted.append(action)
+        self.seen.append(seen_seq)
         return seen_seq
 
     async def chat(self, token: str, text: str) -> None:
