@@ -135,6 +135,7 @@ class TrucoBoard(Board):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         t = view.truco
         compact = self.content_size.height < ROOMY or self.content_size.width < 60
+        gap: list[tuple[int, RenderableType]] = [] if compact else [(1, Text(""))]
         parts: list[tuple[int, RenderableType]] = [
             (9, self._score(model, view, compact)),
             (7, self._ladder(model, t, compact)),
@@ -146,18 +147,18 @@ class TrucoBoard(Board):
                 parts.append((6, flor))
         prompt = self._prompt(model, view)
         if prompt is not None:
-            parts.append((10, prompt))
-        parts.append((8, self._table(model, view, compact)))
+            parts += [*gap, (10, prompt)]
+        parts += [*gap, (8, self._table(model, view, compact)), *gap]
         hand = self._hand(model, view)
         if hand is not None:
             parts.append((10, hand))
         if not view.hand_over or compact:
             tricks = self._tricks_line(model, t) if compact else self._tricks_table(model, t)
             if tricks is not None:
-                parts.append((4, tricks))
+                parts += [*gap, (4, tricks)]
         signals = self._signals(model, t, 3 if compact else 6)
         if signals is not None:
-            parts.append((3, signals))
+            parts += [*gap, (3, signals)]
         if view.hand_over and t.HasField("result"):
             if compact:
                 parts.append((9, self._result_line(model, t)))
@@ -201,8 +202,9 @@ class TrucoBoard(Board):
             out.append_text(Text(" v ").join(self._short(model, s) for s in a.players))
             out.append(" · ")
         told = list(t.argentino.told) if t.HasField("argentino") else []
-        for team, score in enumerate(t.scores):
-            if team:
+        for i, team in enumerate(self._teams(model, len(t.scores))):
+            score = t.scores[team]
+            if i:
                 out.append(" · ")
             out.append_text(team_label(model, team))
             if len(told) == len(t.scores):
@@ -232,7 +234,7 @@ class TrucoBoard(Board):
             else:
                 out.append(said, style="dim")
         if t.HasField("paulista") and t.paulista.trick_decides:
-            out.append(" · this trick decides", style="bold")
+            out.append(" · trick decides" if compact else " · this trick decides the hand", style="bold")
         elif pending is None and not t.HasField("result"):
             raisers = list(t.raisers)
             if len(raisers) == 2:
@@ -527,6 +529,8 @@ class TrucoBoard(Board):
             out.append("  · ")
             out.append("d", style="bold reverse")
             out.append(" face up" if down else " face down")
+        elif any(self._card_action(n) is not None for n in range(1, len(self.slots) + 1)):
+            out.append("  ← your card", style="bold yellow")
         return out
 
     # -- the tricks ---------------------------------------------------------------------------
@@ -606,8 +610,9 @@ class TrucoBoard(Board):
     def _points(self, model: TableModel, r: truco_pb2.TrucoResult) -> Text:
         """Each team's points this hand, before → after: "Us +3 (4 → 7) · Them +0 (2)"."""
         out = Text()
-        for team, gained in enumerate(r.points):
-            if team:
+        for i, team in enumerate(self._teams(model, len(r.points))):
+            gained = r.points[team]
+            if i:
                 out.append(" · ")
             out.append_text(team_label(model, team))
             after = r.scores[team] if team < len(r.scores) else None
@@ -722,6 +727,13 @@ class TrucoBoard(Board):
         return out
 
     # -- names --------------------------------------------------------------------------------
+    @staticmethod
+    def _teams(model: TableModel, n: int) -> list[int]:
+        """The teams in the order a reader wants them: their own first."""
+        mine = my_team(model)
+        teams = list(range(n))
+        return sorted(teams, key=lambda t: t != mine) if mine is not None else teams
+
     def _short(self, model: TableModel, seat: int, width: int = 12) -> Text:
         """A seat's name in its team's colour, cut to ``width`` (plain text, never markup)."""
         name = model.name(seat)

@@ -294,11 +294,12 @@ def _round_ended(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> Said:
 def points_text(model: TableModel, points: list[int]) -> Text:
     """Each team's points: "us +4, them +1"."""
     out = Text()
-    for team, n in enumerate(points):
-        if team:
+    mine = my_team(model)
+    for i, team in enumerate(sorted(range(len(points)), key=lambda t: mine is not None and t != mine)):
+        if i:
             out.append(", ")
         out.append_text(team_object(model, team))
-        out.append(f" +{n}")
+        out.append(f" +{points[team]}")
     return out
 
 
