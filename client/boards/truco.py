@@ -54,6 +54,8 @@ ANSWER_ORDER = ("accept", "quiero", "run", "no_quiero", "truco", "retruco", "val
 """The answers to a call, in the order a prompt lists them."""
 WORD_ACTION = {w: T.TrucoWord.Name(w).removeprefix("TRUCO_WORD_").lower() for w in T.TrucoWord.values() if w}
 """A call's word → the action type that says it (they share their names)."""
+ENVIDO_FIRST = ("envido", "real_envido", "falta_envido", "flor")
+"""Calls that may answer a truco: the envido (or a flor) is settled first."""
 ROOMY = 26
 """Rows the board needs to draw everything; below it the board is compact."""
 
@@ -209,7 +211,8 @@ class TrucoBoard(Board):
             out.append_text(team_label(model, team))
             if len(told) == len(t.scores):
                 tell = told[team]
-                out.append(f" {tell.count} {'buenas' if tell.buenas else 'malas'}", style=TEAM_STYLE[team % 2])
+                word = ("buena" if tell.buenas else "mala") + ("" if tell.count == 1 else "s")
+                out.append(f" {tell.count} {word}", style=TEAM_STYLE[team % 2])
             else:
                 out.append(f" {score}", style=TEAM_STYLE[team % 2])
             waiting = t.argentino.points if t.HasField("argentino") and not view.hand_over else []
@@ -299,10 +302,10 @@ class TrucoBoard(Board):
         t = view.truco
         if view.hand_over:
             return None
+        if t.HasField("argentino") and t.argentino.HasField("announcing"):
+            return self._announce_prompt(model, t)  # the envido is settled before a truco is answered
         if t.HasField("pending"):
             return self._call_prompt(model, view, t.pending)
-        if t.HasField("argentino") and t.argentino.HasField("announcing"):
-            return self._announce_prompt(model, t)
         if t.HasField("paulista"):
             p = t.paulista
             if p.phase == T.PAULISTA_PHASE_DEAL:
@@ -319,15 +322,23 @@ class TrucoBoard(Board):
         out = line(team_label(model, call.team), ": ", Text(call_word(model, call.call), style="bold"), " — ")
         mine = self._answers(call)
         style = PROMPT if mine else WAIT
+        first = [k for k in mine if k in ENVIDO_FIRST] if call.bet == T.TRUCO_BET_TRUCO else []
         if mine:
-            out.append_text(self._choices(mine))
+            out.append_text(self._choices([k for k in mine if k not in first]))
+            if first:
+                out.append(" · or first ")
+                out.append_text(self._choices(first))
         elif call.bet == T.TRUCO_BET_FLOR and call.call == T.TRUCO_WORD_FLOR:
             out.append_text(line(team_object(model, call.answering_team), " may answer with a flor"))
         else:
-            words = [YES[game], NO[game], *(plain_word(model, w) for w in self._raises(view.truco, call))]
-            mine_called = my_team(model) == call.team
-            out.append_text(line("waiting for " if mine_called else "", team_object(model, call.answering_team),
-                                 ": " if mine_called else " answers ", " / ".join(words)))
+            words = " / ".join([YES[game], NO[game], *(plain_word(model, w) for w in self._raises(view.truco, call))])
+            ours = my_team(model)
+            if ours == call.team:
+                out.append_text(line("waiting for ", team_object(model, call.answering_team), f": {words}"))
+            elif ours == call.answering_team:
+                out.append(f"our answer: {words}")
+            else:
+                out.append_text(line(team_object(model, call.answering_team), f" answers {words}"))
         if call.bet == T.TRUCO_BET_FLOR:
             return _boxed(out, style)
         paulista = view.truco.paulista if view.truco.HasField("paulista") else None
@@ -356,8 +367,7 @@ class TrucoBoard(Board):
         allowed = {WORD_ACTION[w] for w in call.raises}
         answers = [k for k in ANSWER_ORDER if k in offered]
         if call.bet == T.TRUCO_BET_TRUCO:  # an envido may answer a truco; raises only as the view allows
-            answers = [k for k in answers if k not in WORD_ACTION.values() or k in allowed
-                       or k in ("envido", "real_envido", "falta_envido", "flor")]
+            answers = [k for k in answers if k not in WORD_ACTION.values() or k in allowed or k in ENVIDO_FIRST]
         return answers
 
     def _choices(self, kinds: Sequence[str]) -> Text:
@@ -382,19 +392,24 @@ class TrucoBoard(Board):
 
     def _announce_prompt(self, model: TableModel, t: truco_pb2.TrucoView) -> Text:
         a = t.argentino
-        out = Text("Envido quiero — ")
+        out = Text("Envido: ")
+        best = next((s for s in t.seats if a.HasField("best_envido") and s.seat == a.best_envido), None)
         if a.announcing == model.seat:
-            kinds = [k for k in ("announce", "son_buenas") if self._legal(k)]
-            out.append("say yours: ")
-            out.append_text(self._choices(kinds))
-            if a.HasField("best_envido"):
-                best = next((s for s in t.seats if s.seat == a.best_envido), None)
-                if best is not None and best.HasField("envido"):
-                    out.append_text(line(" (best so far: ", self._short(model, best.seat), f" {best.envido})"))
-            return _boxed(out, PROMPT)
-        out.append_text(self._short(model, a.announcing))
-        out.append(" says a number or son buenas")
-        return _boxed(out, WAIT)
+            out.append("say yours — ")
+            out.append_text(self._choices([k for k in ("announce", "son_buenas") if self._legal(k)]))
+            style = PROMPT
+        else:
+            out.append_text(self._short(model, a.announcing))
+            out.append(" says a number or son buenas")
+            style = WAIT
+        if best is not None and best.HasField("envido"):
+            out.append_text(line(" · best so far ", self._short(model, best.seat), f" {best.envido}"))
+        if t.HasField("pending") and t.pending.bet == T.TRUCO_BET_TRUCO:
+            ours = my_team(model)
+            team = t.pending.answering_team
+            whose = f"Team {team + 1}'s" if ours is None else "our" if team == ours else "their"
+            out.append(f" · then {call_word(model, t.pending.call)} awaits {whose} answer")
+        return _boxed(out, style)
 
     def _deal_prompt(self, model: TableModel, p: truco_pb2.PaulistaPart) -> Text:
         left = f" ({p.rejects_left} reject{'' if p.rejects_left == 1 else 's'} left)"
