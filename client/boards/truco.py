@@ -281,20 +281,19 @@ class TrucoBoard(Board):
         a = t.argentino
         if not (a.flor_calls or a.flor_sung or a.HasField("your_flor") or a.must_flor):
             return None
-        out = Text("Flor ", style="bold")
+        out = Text("Flor:", style="bold")
+        said: list[Text] = []
         if a.flor_sung:
-            out.append("sung by ")
-            out.append_text(Text(", ").join(self._short(model, s) for s in a.flor_sung))
-        if a.flor_calls:
-            out.append(" · ")
-            out.append(" + ".join(plain_word(model, w) for w in a.flor_calls), style="bold")
+            said.append(line("sung by ", Text(", ").join(self._short(model, s) for s in a.flor_sung)))
+        raised = [w for w in a.flor_calls if w != T.TRUCO_WORD_FLOR]
+        if raised:
+            said.append(Text(" + ".join(plain_word(model, w) for w in raised), style="bold"))
         if a.flor_done:
-            out.append(" · settled", style="dim")
+            said.append(Text("settled", style="dim"))
         if a.HasField("your_flor"):
-            out.append(" · yours ", style="green")
-            out.append(str(a.your_flor), style="bold green")
-        if a.must_flor:
-            out.append(" · sing it before your first card", style="bold yellow")
+            said.append(line(Text("yours ", style="green"), Text(str(a.your_flor), style="bold green")))
+        out.append(" ")
+        out.append_text(Text(" · ").join(said))
         return out
 
     # -- the prompt ---------------------------------------------------------------------------
@@ -339,12 +338,12 @@ class TrucoBoard(Board):
                 out.append(f"our answer: {words}")
             else:
                 out.append_text(line(team_object(model, call.answering_team), f" answers {words}"))
-        if call.bet == T.TRUCO_BET_FLOR:
-            return _boxed(out, style)
+        if call.bet == T.TRUCO_BET_FLOR and call.call == T.TRUCO_WORD_FLOR:
+            return _boxed(out, style)  # a flor sung is met by flores, not by quiero or no quiero
         paulista = view.truco.paulista if view.truco.HasField("paulista") else None
         decides = call.bet == T.TRUCO_BET_TRUCO and paulista is not None and paulista.call_decides
-        out.append(f" · {YES[game]} plays {'the hand' if call.bet == T.TRUCO_BET_TRUCO else 'the envido'} for "
-                   f"{call.value}")
+        what = {T.TRUCO_BET_TRUCO: "the hand", T.TRUCO_BET_ENVIDO: "the envido"}.get(call.bet, "the flor")
+        out.append(f" · {YES[game]} plays {what} for {call.value}")
         if decides:
             out.append(" and this trick decides it, not best of three", style="bold")
         out.append(f" · {NO[game]}: ")
@@ -426,7 +425,8 @@ class TrucoBoard(Board):
             out.append_text(self._choices([k for k in ("accept", "run") if self._legal(k)]))
             out.append(" (play it, or run from it)")
             return _boxed(out, PROMPT)
-        out = line("Mão de onze: ", team_does(model, p.onze_team, "are", "is"), " on 11 and decide whether to play")
+        out = line("Mão de onze: ", team_does(model, p.onze_team, "are", "is", start=False),
+                   " on 11 and decide whether to play")
         return _boxed(out, WAIT)
 
     # -- the table ----------------------------------------------------------------------------
@@ -516,14 +516,17 @@ class TrucoBoard(Board):
         me = next((s for s in t.seats if s.seat == model.seat), None)
         blind = self._legal("play_blind")
         if t.HasField("paulista") and t.paulista.ferro and me is not None:
-            out = Text("Your cards, unseen: ", style="bold")
+            out = Text("Unseen cards:", style="bold")
             for n in range(1, me.card_count + 1):
-                key_style = "bold reverse" if blind else "dim"
-                out.append(f" {n}", style=key_style)
-                out.append(" ")
-                out.append_text(BACK.copy())
+                click = Style.from_meta({"@click": f"slot({n})"}) if blind else Style()
+                out.append("  ")
+                out.append(f"{n}", style=Style.parse("bold reverse" if blind else "dim") + click)
+                out.append(" ", style=click)
+                back = BACK.copy()
+                back.stylize(click)
+                out.append_text(back)
             if blind:
-                out.append(" · turn one up blind", style="bold yellow")
+                out.append("  ← turn one up", style="bold yellow")
             return out
         if not any(c is not None for c in self.slots):
             return None

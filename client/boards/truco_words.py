@@ -98,12 +98,14 @@ def team_object(model: TableModel, team: int) -> Text:
     return Text(word, style=TEAM_STYLE[team % 2])
 
 
-def team_does(model: TableModel, team: int, plural: str, singular: str) -> Text:
-    """The team as a subject with its verb: "We win", "They take", "Team 1 wins"."""
+def team_does(model: TableModel, team: int, plural: str, singular: str, start: bool = True) -> Text:
+    """The team as a subject with its verb: "We win", "They take", "Team 1 wins" ("we", "they"
+    within a sentence)."""
     mine = my_team(model)
     if mine is None:
         return line(Text(f"Team {team + 1}", style=TEAM_STYLE[team % 2]), f" {singular}")
-    return line(Text("We" if team == mine else "They", style=TEAM_STYLE[team % 2]), f" {plural}")
+    word = "We" if team == mine else "They"
+    return line(Text(word if start else word.lower(), style=TEAM_STYLE[team % 2]), f" {plural}")
 
 
 def amount(model: TableModel, n: int) -> str:
@@ -192,7 +194,8 @@ def truco_words(name: str, body: Message, model: TableModel) -> Said | None:
         if body.ferro:
             return Said(Text("Mão de ferro: both teams on 11 — every card face down, turned up blind."), "bold red")
         if body.HasField("onze_team"):
-            return Said(line("Mão de onze: ", team_does(model, body.onze_team, "are", "is"), " on 11."), "bold red")
+            return Said(line("Mão de onze: ", team_does(model, body.onze_team, "are", "is", start=False), " on 11."),
+                        "bold red")
         return Said(line(who(model, body.mao), " is the mão."), "dim")
     if isinstance(body, T.PaulistaDealChoice):
         if body.choice == T.PAULISTA_CHOICE_KEEP:

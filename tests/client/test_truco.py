@@ -352,6 +352,19 @@ async def test_card_keys_stay_with_their_cards_and_d_plays_face_down() -> None:
         assert app.conn.seen == [table(app).model.seq], "the press says what the screen had seen"
 
 
+async def test_a_finger_plays_a_card_by_tapping_it() -> None:
+    pos = Position("truco_paulista", FOUR, seed=5, scores=(4, 7)).play([(0, "keep", None)])
+    app = ScreenApp(pos, 0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        rows = screen_text(app).splitlines()
+        y = next(i for i, row in enumerate(rows) if "Your cards:" in row)
+        x = rows[y].index("5♠")
+        assert await pilot.click(offset=(x, y))
+        await pilot.pause(0.1)
+        assert [(action_name(a), list(a.cards)) for a in app.conn.acted] == [("play", ["5S"])]
+
+
 async def test_spectators_see_teams_by_number_and_no_hand() -> None:
     app = ScreenApp(paulista_truco(), None)
     async with app.run_test(size=SMALL) as pilot:
