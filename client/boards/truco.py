@@ -142,6 +142,9 @@ class TrucoBoard(Board):
             (9, self._score(model, view, compact)),
             (7, self._ladder(model, t, compact)),
         ]
+        if t.HasField("paulista") and t.paulista.rejected:
+            parts.append((5, line(Text("Rejected ", style="bold"), cards_text(t.paulista.rejected),
+                                  Text(" (face up, out of play)", style="dim"))))
         if t.HasField("argentino"):
             parts.append((6, self._envido(model, t, compact)))
             flor = self._flor(model, t)
@@ -416,7 +419,9 @@ class TrucoBoard(Board):
             kinds = [k for k in ("keep", "pass_cards", "reject") if self._legal(k)]
             out = line("You are the mão: ", self._choices(kinds), left if "reject" in kinds else "")
             return _boxed(out, PROMPT)
-        out = line(self._short(model, p.mao), " (the mão) keeps the cards, passes them or rejects them", left)
+        choices = ", passes them or rejects them" if p.may_pass else " or rejects them"
+        out = line(self._short(model, p.mao), f" (the mão) keeps the cards{choices if p.rejects_left else ''}",
+                   left if p.rejects_left else "")
         return _boxed(out, WAIT)
 
     def _onze_prompt(self, model: TableModel, p: truco_pb2.PaulistaPart) -> Text:
@@ -481,6 +486,8 @@ class TrucoBoard(Board):
             tags.append(("you", "bold green"))
         elif mine is not None and s.team == mine:
             tags.append(("us" if compact else "partner", "green"))
+        elif mine is None and not compact:
+            tags.append((f"team {s.team + 1}", TEAM_STYLE[s.team % 2]))
         if t.HasField("paulista") and s.seat == t.paulista.mao:
             tags.append(("mão", "cyan"))
         if t.HasField("argentino") and s.seat == t.argentino.mano and not view.hand_over:
