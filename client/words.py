@@ -27,6 +27,7 @@ class Said:
 
 
 Words = Callable[[str, Message, TableModel], Said | None]
+Labeller = Callable[[TableModel, common_pb2.Action], Text | None]
 _FAMILIES: dict[str, Words] = {}
 
 ACTION_WORDS: dict[str, str] = {
@@ -40,6 +41,7 @@ ACTION_WORDS: dict[str, str] = {
 """Labels for the action bar, by action type; games add their own (``game_words``)."""
 _GAME_WORDS: dict[str, dict[str, str]] = {}
 _GAME_KEYS: dict[str, dict[str, str]] = {}
+_GAME_LABELS: dict[str, Labeller] = {}
 RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab"})
 """Keys the table screen keeps for itself: leave, rules, chat, more and less."""
 
@@ -52,6 +54,11 @@ def family_words(family: str, words: Words) -> None:
 def game_words(game: str, labels: dict[str, str]) -> None:
     """A game's labels for its actions, as its players say them."""
     _GAME_WORDS[game] = labels
+
+
+def game_labels(game: str, labeller: Labeller) -> None:
+    """A game's own names for some of its actions (a truco signal by its gesture); None: the usual label."""
+    _GAME_LABELS[game] = labeller
 
 
 def game_keys(game: str, keys: dict[str, str]) -> None:
@@ -81,6 +88,10 @@ def line(*parts: str | Text) -> Text:
 
 def label(model: TableModel, action: common_pb2.Action) -> Text:
     """What an action is called at this table ("Raise to 4", "Play 7♥ face down")."""
+    own = _GAME_LABELS.get(model.game)
+    said = own(model, action) if own is not None else None
+    if said is not None:
+        return said
     kind = action_name(action)
     word = _GAME_WORDS.get(model.game, {}).get(kind) or ACTION_WORDS.get(kind) or kind.replace("_", " ").capitalize()
     out = Text(word)
@@ -127,7 +138,7 @@ def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
 
 def _common(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.Joined):
-        return Said(line(who(model, body.seat), f" sits down at seat {body.seat + 1}."), "dim")
+        return Said(line(Text(body.name, style="bold"), f" sits down at seat {body.seat + 1}."), "dim")
     if isinstance(body, table_pb2.Left):
         rest = "; a bot plays the seat until someone takes it." if body.bot_plays else "."
         return Said(line(Text(body.name, style="bold"), " leaves the table" + rest), "dim")
@@ -158,5 +169,5 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     return None
 
 
-__all__ = ["Said", "card_text", "event_words", "family_words", "game_keys", "game_words", "key_for", "label", "line",
-           "who"]
+__all__ = ["Said", "card_text", "event_words", "family_words", "game_keys", "game_labels", "game_words", "key_for",
+           "label", "line", "who"]
