@@ -56,7 +56,8 @@ def soak_section(quick: bool) -> None:
     from bench.soak import soak
 
     tables, seconds = (50, 20.0) if quick else (200, 180.0)
-    print(f"== soak: {tables} tables of bots for {seconds:.0f} s, watchers joining, leaving, dropping, resuming")
+    print(f"== soak: {tables} tables for {seconds:.0f} s: watchers joining, leaving, dropping, resuming; "
+          "people playing and giving up their seats; a kill -9 and a restart halfway")
     asyncio.run(soak(tables=tables, seconds=seconds))
 
 

@@ -1,17 +1,23 @@
-"""A bounded soak on 127.0.0.1: tables of bots for minutes, watchers coming and going.
+"""A bounded soak on 127.0.0.1: tables of bots for minutes, watchers and players coming and going.
 
 Spectators join and leave and drop and reconnect at random (resuming with ``after_seq``);
-each counts every event number it gets: a number seen twice is a duplicate, a hole that
-no resubscription filled is a loss (both must be zero). Chat probes measure delivery
-latency under the bots' load; the bare fan-out server gets the same probes under the
-same action rate. Server memory is read at the start and the end.
+people sit at a share of the tables, play, leave (a bot plays on) and others retake their
+seats; halfway through, the server is killed with -9 and started again on its store, and
+everyone comes back by themselves. Each stream counts every event number it gets: a number
+seen twice is a duplicate, a number seen again with other content is reused, a hole that no
+resubscription filled is a loss (all three must be zero). Chat probes measure delivery
+latency under the bots' load; the bare fan-out server gets the same probes under the same
+action rate. Server memory is read at the start and the end.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
+import signal
+import subprocess
 import tempfile
 import time
 from collections.abc import Callable
@@ -25,13 +31,22 @@ from bench.load import rss_kb, start_process
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 CHANNELS = 8
+PEOPLE_EVERY = 5
+"""One table in so many has two people at it, who play, leave and are replaced."""
+FAST_RECONNECT = [("grpc.initial_reconnect_backoff_ms", 200), ("grpc.min_reconnect_backoff_ms", 200),
+                  ("grpc.max_reconnect_backoff_ms", 1000)]
 
 
 @dataclass
 class Watcher:
     table: str
     token: str
+    seat: int | None = None
     seen: set[int] = field(default_factory=set)
+    content: dict[int, bytes] = field(default_factory=dict)
+    """What each number carried (for a seat: its version), to tell a reused number."""
+    legal: list[common_pb2.Action] = field(default_factory=list)
+    last_message: float = 0.0
     last: int = 0
     first: int | None = None
     duplicates: int = 0
@@ -44,23 +59,31 @@ class Watcher:
 class Tally:
     delivered: int = 0
     duplicates: int = 0
+    reused: int = 0
     lost: int = 0
     resyncs: int = 0
     drops: int = 0
     joins: int = 0
     leaves: int = 0
+    seat_changes: int = 0
+    acts: int = 0
     latencies: list[float] = field(default_factory=list)
+    back_after: float = float("nan")
+    """Seconds from the restart until every live stream had heard from the new server."""
 
 
 class Soak:
     def __init__(self, port: int, bare: bool) -> None:
         self.bare = bare
-        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(CHANNELS)]
+        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=FAST_RECONNECT)
+                         for _ in range(CHANNELS)]
         self.rng = random.Random(11)
         self.watchers: list[Watcher] = []
         self.tables: list[str] = []
         self.tally = Tally()
         self.sent: dict[int, float] = {}
+        self.players: list[Watcher] = []
+        self.seated_tables: list[str] = []
 
     def table_stub(self) -> table_pb2_grpc.TableStub:
         return table_pb2_grpc.TableStub(self.rng.choice(self.channels))
@@ -72,13 +95,58 @@ class Soak:
         for t in range(tables):
             if self.bare:
                 self.tables.append(f"t{t}")
-            else:
-                s = await self.lobby_stub().CreateTable(lobby_pb2.CreateTableRequest(
-                    game="cacho", seats=4, bots=4, bot_delay_ms=bot_delay_ms))
-                self.tables.append(s.table.id)
+                continue
+            people = 2 if t % PEOPLE_EVERY == 0 else 0  # people sit at some tables; bots fill the rest
+            s = await self.lobby_stub().CreateTable(lobby_pb2.CreateTableRequest(
+                game="cacho", seats=4, bots=4 - people, bot_delay_ms=bot_delay_ms, turn_seconds=10, away_after=100))
+            self.tables.append(s.table.id)
+            if people:
+                self.seated_tables.append(s.table.id)
+                for _ in range(people):
+                    await self.sit(s.table.id)
         for table in self.tables:
             for _ in range(2):
                 await self.join(table)
+
+    async def sit(self, table: str) -> None:
+        r = await self.lobby_stub().JoinTable(lobby_pb2.JoinTableRequest(table_id=table, name="p"))
+        w = Watcher(table, r.token, seat=r.seat)
+        self.watchers.append(w)
+        self.players.append(w)
+        w.task = asyncio.create_task(self.follow(w))
+
+    async def play(self, until: float) -> None:
+        """People act on what their view offers, about once a second each."""
+        while time.perf_counter() < until:
+            await asyncio.sleep(0.05)
+            for w in list(self.players):
+                if w.task is None or not w.legal or self.rng.random() > 0.05:
+                    continue
+                legal = [a for a in w.legal if a.type != common_pb2.ACTION_TYPE_FOLD] or w.legal
+                action = common_pb2.Action()
+                action.CopyFrom(self.rng.choice(legal))
+                action.max_chips = 0
+                w.legal = []
+                with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on: refused, fine
+                    await self.table_stub().Act(table_pb2.ActRequest(token=w.token, action=action, seen_seq=w.last))
+                    self.tally.acts += 1
+
+    async def change_seat(self) -> None:
+        """A person leaves (a bot plays on) and a newcomer takes the seat over."""
+        live = [w for w in self.players if w.task is not None]
+        if not live:
+            return
+        w = self.rng.choice(live)
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            await self.lobby_stub().Leave(lobby_pb2.LeaveRequest(token=w.token))
+        assert w.task is not None
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(w.task), 5)  # its stream ends, told not to come back
+        w.task.cancel()
+        w.task = None
+        self.close_watcher(w)
+        self.tally.seat_changes += 1
+        await self.sit(w.table)
 
     async def join(self, table: str) -> None:
         if self.bare:
@@ -91,27 +159,53 @@ class Soak:
         w.task = asyncio.create_task(self.follow(w))
 
     async def follow(self, w: Watcher, after: int = 0) -> None:
+        """A stream that breaks (the server restarting) comes back by itself from where it was."""
+        while True:
+            try:
+                again = await self._follow(w, w.last if w.last else after)
+            except grpc.aio.AioRpcError as err:
+                again = err.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
+                                       grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL)
+            except asyncio.CancelledError:
+                return
+            if not again:
+                return
+            await asyncio.sleep(0.2)
+
+    async def _follow(self, w: Watcher, after: int) -> bool:
+        """Read one stream; whether to come back when it ends."""
         stream = self.table_stub().Subscribe(table_pb2.SubscribeRequest(token=w.token, after_seq=after))
-        try:
-            async for msg in stream:
-                now = time.perf_counter()
-                if msg.HasField("snapshot") and after and msg.snapshot.first_seq > after + 1:
-                    w.resyncs += 1  # the gap was older than the buffer: a fresh snapshot instead
-                    w.seen.update(range(after + 1, msg.seq + 1))
-                for ev in msg.update.events:
-                    if ev.seq in w.seen:
-                        w.duplicates += 1
-                    w.seen.add(ev.seq)
-                    if w.first is None:
-                        w.first = ev.seq
-                    probe = self.probe_of(ev)
-                    if probe in self.sent:
-                        self.tally.latencies.append((now - self.sent[probe]) * 1000)
-                if msg.HasField("snapshot") and w.first is None and not after:
-                    w.first = msg.seq + 1
-                w.last = max(w.last, msg.seq)
-        except (grpc.aio.AioRpcError, asyncio.CancelledError):
-            return
+        async for msg in stream:
+            now = time.perf_counter()
+            w.last_message = now
+            if msg.HasField("closing"):
+                return msg.closing.resubscribe
+            view = msg.snapshot.view if msg.HasField("snapshot") else msg.update.view
+            if w.seat is not None and view.ByteSize():
+                w.legal = list(view.legal)
+            if msg.HasField("snapshot") and after and msg.snapshot.first_seq > after + 1:
+                w.resyncs += 1  # the gap was older than the buffer: a fresh snapshot instead
+                w.seen.update(range(after + 1, msg.seq + 1))
+            for ev in msg.update.events:
+                plain = table_pb2.Event()
+                plain.CopyFrom(ev)
+                plain.replay = False
+                body = plain.SerializeToString()  # what the number carries, replayed or not
+                if ev.seq in w.seen and not ev.replay:
+                    w.duplicates += 1
+                if ev.seq in w.content and w.content[ev.seq] != body:
+                    self.tally.reused += 1
+                w.content[ev.seq] = body
+                w.seen.add(ev.seq)
+                if w.first is None:
+                    w.first = ev.seq
+                probe = self.probe_of(ev)
+                if probe in self.sent:
+                    self.tally.latencies.append((now - self.sent[probe]) * 1000)
+            if msg.HasField("snapshot") and w.first is None and not after:
+                w.first = msg.seq + 1
+            w.last = max(w.last, msg.seq)
+        return True
 
     def probe_of(self, ev: table_pb2.Event) -> int:
         """The probe an event carries: a chat line at the real server, an act's chips at the bare one."""
@@ -121,26 +215,32 @@ class Soak:
         return int(text.split()[-1]) if text.startswith("probe ") else 0
 
     async def churn(self, until: float) -> None:
-        """Every 100 ms somebody drops and comes back, leaves, or a newcomer joins."""
+        """Every 100 ms somebody drops and comes back, leaves, or a newcomer joins (or a seat changes hands)."""
         while time.perf_counter() < until:
             await asyncio.sleep(0.1)
-            live = [w for w in self.watchers if w.task is not None]
-            pick = self.rng.random()
-            w = self.rng.choice(live)
-            if pick < 0.6 and w.task is not None:  # drop, then resume from the last number seen
-                w.task.cancel()
-                self.tally.drops += 1
-                await asyncio.sleep(self.rng.uniform(0.05, 0.5))
-                w.task = asyncio.create_task(self.follow(w, after=w.last))
-            elif pick < 0.8 and w.task is not None:  # leave for good
-                w.task.cancel()
-                w.task = None
-                self.tally.leaves += 1
-                self.close_watcher(w)
-                if not self.bare:
-                    await self.lobby_stub().Leave(lobby_pb2.LeaveRequest(token=w.token))
-            else:
-                await self.join(self.rng.choice(self.tables))
+            with contextlib.suppress(grpc.aio.AioRpcError):  # the server may be restarting: try again later
+                await self._churn_once()
+
+    async def _churn_once(self) -> None:
+        live = [w for w in self.watchers if w.task is not None and w.seat is None]
+        pick = self.rng.random()
+        w = self.rng.choice(live)
+        if pick < 0.1 and not self.bare:
+            await self.change_seat()
+        elif pick < 0.6 and w.task is not None:  # drop, then resume from the last number seen
+            w.task.cancel()
+            self.tally.drops += 1
+            await asyncio.sleep(self.rng.uniform(0.05, 0.5))
+            w.task = asyncio.create_task(self.follow(w, after=w.last))
+        elif pick < 0.8 and w.task is not None:  # leave for good
+            w.task.cancel()
+            w.task = None
+            self.tally.leaves += 1
+            self.close_watcher(w)
+            if not self.bare:
+                await self.lobby_stub().Leave(lobby_pb2.LeaveRequest(token=w.token))
+        else:
+            await self.join(self.rng.choice(self.tables))
 
     def close_watcher(self, w: Watcher) -> None:
         if w.first is None:
@@ -149,6 +249,7 @@ class Soak:
         self.tally.lost += len(expected - w.seen)
         self.tally.delivered += len(w.seen & expected)
         self.tally.duplicates += w.duplicates
+        w.duplicates = 0
         self.tally.resyncs += w.resyncs
 
     async def probe(self, until: float, acts_per_second: float) -> None:
@@ -193,13 +294,32 @@ async def soak_one(bare: bool, tables: int, seconds: float, acts_per_second: flo
 
 async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: float,
                     out: Callable[[str], Any], db: str) -> dict[str, Any]:
+    def serve(port: int = 0) -> tuple[subprocess.Popen[str], int]:
+        return start_process(["-m", "cardtui.cli", "serve", "--port", str(port), "--db", db,
+                              "--next-hand-delay", "500", "--log-level", "warning", "--no-announce",
+                              "--max-actions", "1e6", "--max-tables", "1e6", "--max-chat", "1e6",
+                              "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
+
     if bare:
         proc, port = start_process(["-m", "bench.bare"], "port")
     else:
-        proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", db,
-                                    "--next-hand-delay", "500", "--log-level", "warning", "--no-announce",
-                                    "--max-actions", "1e6", "--max-tables", "1e6", "--max-chat", "1e6"],
-                                   "server on")
+        proc, port = serve()
+    restarts: list[float] = []
+
+    async def kill_and_restart() -> None:
+        """Halfway through: kill -9, start again on the store, and time everyone's return."""
+        nonlocal proc
+        await asyncio.sleep(seconds / 2)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        killed = time.perf_counter()
+        proc, _ = await asyncio.to_thread(serve, port)
+        restarts.append(killed)
+        live = [w for w in soak.watchers if w.task is not None]
+        while any(w.last_message < killed for w in live if w.task is not None) and time.perf_counter() < until:
+            await asyncio.sleep(0.05)
+        soak.tally.back_after = time.perf_counter() - killed
+
     try:
         soak = Soak(port, bare)
         await soak.setup(tables, bot_delay_ms=int(4 * tables / max(acts_per_second, 1) * 1000 / 4))
@@ -212,9 +332,14 @@ async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: fl
         async def sample() -> None:
             while time.perf_counter() < until:
                 await asyncio.sleep(max(5.0, seconds / 9))
-                mid.append(rss_kb(proc.pid))
+                kb = rss_kb(proc.pid)
+                if kb:
+                    mid.append(kb)
 
-        await asyncio.gather(soak.churn(until), soak.probe(until, acts_per_second), sample())
+        parts = [soak.churn(until), soak.probe(until, acts_per_second), sample()]
+        if not bare:
+            parts += [soak.play(until), kill_and_restart()]
+        await asyncio.gather(*parts)
         rss_end = rss_kb(proc.pid)
         tally = await soak.finish()
         q = quantiles(tally.latencies, n=100) if len(tally.latencies) > 2 else [float("nan")] * 99
@@ -222,10 +347,13 @@ async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: fl
             out(f"  bare     {seconds:.0f} s: probe p50 {q[49]:.1f} ms p99 {q[98]:.1f} ms")
         else:
             out(f"  cardtui  {seconds:.0f} s: {tally.delivered:,} events delivered, {tally.lost} lost, "
-                f"{tally.duplicates} duplicated, {tally.resyncs} snapshot resyncs; {tally.drops} drops and "
-                f"reconnects, {tally.joins} joins, {tally.leaves} leaves; probe p50 {q[49]:.1f} ms "
-                f"p99 {q[98]:.1f} ms; server RSS {rss_start / 1024:.0f} MB at the start, "
-                f"{[round(m / 1024) for m in mid]} along the way, {rss_end / 1024:.0f} MB at the end")
+                f"{tally.duplicates} duplicated, {tally.reused} numbers reused, {tally.resyncs} snapshot resyncs; "
+                f"{tally.drops} drops and reconnects, {tally.joins} watchers joined, {tally.leaves} left; "
+                f"{tally.seat_changes} seats changed hands, {tally.acts} actions by people; "
+                f"kill -9 halfway: every stream back {tally.back_after:.1f} s after; "
+                f"probe p50 {q[49]:.1f} ms p99 {q[98]:.1f} ms; server RSS {rss_start / 1024:.0f} MB at the start, "
+                f"{[round(m / 1024) for m in mid]} along the way, {rss_end / 1024:.0f} MB at the end "
+                "(the restarted process)")
         return {"tally": tally, "p99": q[98], "rss": (rss_start, rss_end)}
     finally:
         proc.terminate()
