@@ -288,3 +288,34 @@ def test_store_read_only_beside_a_running_server(tmp_path: Path) -> None:
         reader.close()
     finally:
         held.close()
+
+
+async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server: Running) -> None:
+    """Issue 11: when a person and a bot share a team, the person decides the team's calls."""
+    from cardtui.engine.core import Action
+
+    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000, turn_seconds=3600)
+    ana = await Player(address(server)).join(table_id, "ana")
+    table = server.room.tables[table_id]
+    match = table.match
+    assert match is not None and ana.seat == 0
+    # Play by hand (the bots wait a minute) until an opponent may call truco, and call it.
+    for _ in range(50):
+        waiting = match.to_act()
+        caller = next((s for s in waiting if s % 2 == 1 and Action("truco") in match.legal_actions(s)), None)
+        if caller is not None:
+            table._apply(caller, Action("truco"))
+            break
+        seat = waiting[0]
+        table._apply(seat, next(a for a in match.legal_actions(seat) if a.type != "signal"))
+    else:
+        raise AssertionError("no truco came up")
+    assert set(match.to_act()) == {0, 2}, "both partners may answer"
+    table.config.bot_delay = 0.01
+    table._schedule()
+    await asyncio.sleep(0.5)
+    assert set(match.to_act()) == {0, 2}, "the bot partner waited for the person"
+    await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)))
+    answers = [n.event for n in table.fanout.buffer if n.event.kind == "TrucoAnswered"]
+    assert answers and answers[-1].seat == 0
+    await ana.close()
