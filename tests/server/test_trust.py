@@ -315,7 +315,8 @@ async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server:
     table._schedule()
     await asyncio.sleep(0.5)
     assert set(match.to_act()) == {0, 2}, "the bot partner waited for the person"
-    await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)))
+    accept = common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)
+    await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=accept))
     answers = [n.event for n in table.fanout.buffer if n.event.kind == "TrucoAnswered"]
     assert answers and answers[-1].seat == 0
     await ana.close()
