@@ -5,6 +5,7 @@ that never end, stale actions, refusals that repeat unbounded input, two servers
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -319,4 +320,39 @@ async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server:
     await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=accept))
     answers = [n.event for n in table.fanout.buffer if n.event.kind == "TrucoAnswered"]
     assert answers and answers[-1].seat == 0
+    await ana.close()
+
+
+async def test_letting_claim_windows_pass_is_never_a_missed_turn(server: Running) -> None:
+    """Issue 11: a person who plays their own turns promptly but never answers a claim window is
+    never marked away. Windows open after every discard; ana lets every one of them lapse."""
+    options = {"claim_ms": common_pb2.OptionValue(number=500)}
+    table_id = await create(server, game="cacheta", seats=3, bots=2, bot_delay_ms=10, turn_seconds=2,
+                            away_after=2, options=options)
+    ana = await Player(address(server)).join(table_id, "ana")
+    ana.subscribe()
+    table = server.room.tables[table_id]
+    windows = 0
+    turns = 0
+    while turns < 10 or (windows < 3 and turns < 200):  # her own turns, and windows she lets lapse
+        await ana.wait_for(lambda q: q.last_view is not None and bool(q.last_view.legal), timeout=30)
+        view = ana.last_view
+        assert view is not None
+        if view.rummy.HasField("window"):
+            windows += 1  # not answered: it lapses
+            await asyncio.sleep(0.6)
+            continue
+        declare = [a for a in view.legal if a.type == common_pb2.ACTION_TYPE_DECLARE]
+        if declare:  # na boa: from now on the windows wait for her answer (she may cut)
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=declare[0]))
+            continue
+        legal = [a for a in view.legal if a.type in (common_pb2.ACTION_TYPE_DRAW, common_pb2.ACTION_TYPE_DISCARD)]
+        if legal:
+            with contextlib.suppress(grpc.aio.AioRpcError):  # a window opened meanwhile
+                await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=legal[0]))
+            turns += 1
+        await asyncio.sleep(0.05)
+    assert windows >= 3, "windows waited on her answer"
+    assert "went_away" not in ana.kinds() and not table.seating[ana.seat].away
     await ana.close()
