@@ -294,11 +294,15 @@ async def soak_one(bare: bool, tables: int, seconds: float, acts_per_second: flo
 
 async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: float,
                     out: Callable[[str], Any], db: str) -> dict[str, Any]:
+    started: list[subprocess.Popen[str]] = []
+
     def serve(port: int = 0) -> tuple[subprocess.Popen[str], int]:
-        return start_process(["-m", "cardtui.cli", "serve", "--port", str(port), "--db", db,
+        server = start_process(["-m", "cardtui.cli", "serve", "--port", str(port), "--db", db,
                               "--next-hand-delay", "500", "--log-level", "warning", "--no-announce",
                               "--max-actions", "1e6", "--max-tables", "1e6", "--max-chat", "1e6",
                               "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
+        started.append(server[0])
+        return server
 
     if bare:
         proc, port = start_process(["-m", "bench.bare"], "port")
@@ -356,8 +360,10 @@ async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: fl
                 "(the restarted process)")
         return {"tally": tally, "p99": q[98], "rss": (rss_start, rss_end)}
     finally:
-        proc.terminate()
-        proc.wait(10)
+        for running in {proc, *started}:
+            if running.poll() is None:
+                running.terminate()
+                running.wait(10)
 
 
 async def soak(tables: int = 200, seconds: float = 180.0, out: Callable[[str], Any] = print) -> None:
