@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, Select, Static
 
-from cardtui.client.connection import Connection, error_text
+from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.help import HelpScreen
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -33,11 +33,13 @@ def seats_text(table: common_pb2.TableSummary) -> str:
 class OpenTable(Message):
     """Take a seat at (or watch) a table: the app opens it."""
 
-    def __init__(self, table_id: str, spectate: bool = False, password: str = "") -> None:
+    def __init__(self, table_id: str, spectate: bool = False, password: str = "", locked: bool | None = None) -> None:
         super().__init__()
         self.table_id = table_id
         self.spectate = spectate
         self.password = password
+        self.locked = locked
+        """Whether the table has a password (None: not known here)."""
 
 
 class LobbyScreen(Screen[None]):
@@ -51,11 +53,13 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
         super().__init__()
         self.conn = conn
-        self.info: lobby_pb2.ServerInfo | None = None
+        self.info = info
         self.rows: list[str] = []
+        self.locked: set[str] = set()
+        """The listed tables that have a password."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -81,7 +85,7 @@ class LobbyScreen(Screen[None]):
                 self.info = await self.conn.info()
             tables = await self.conn.tables(include_finished=True)
         except Exception as err:
-            self.query_one("#server-line", Static).update(Text(f"{self.conn.target}: {error_text(err)}", style="red"))
+            self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
             return
         games = ", ".join(g.title for g in self.info.games)
         self.query_one("#server-line", Static).update(
@@ -91,6 +95,7 @@ class LobbyScreen(Screen[None]):
         keep = grid.cursor_row
         grid.clear()
         self.rows = []
+        self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}
         finished = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED]
         done = self.query_one("#finished", DataTable)
@@ -121,12 +126,12 @@ class LobbyScreen(Screen[None]):
     def action_join(self) -> None:
         table_id = self._selected()
         if table_id:
-            self.post_message(OpenTable(table_id))
+            self.post_message(OpenTable(table_id, locked=table_id in self.locked))
 
     def action_spectate(self) -> None:
         table_id = self._selected()
         if table_id:
-            self.post_message(OpenTable(table_id, spectate=True))
+            self.post_message(OpenTable(table_id, spectate=True, locked=table_id in self.locked))
 
     @on(DataTable.RowSelected, "#tables")
     def _row_selected(self) -> None:
@@ -148,14 +153,16 @@ class LobbyScreen(Screen[None]):
 
     def action_new(self) -> None:
         if self.info is None:
-            self.notify("Still talking to the server…")
+            self.notify("The server has not answered yet: see the line at the top.", severity="warning")
             return
         self.app.push_screen(CreateTableScreen(self.info, self.conn), self._created)
 
     def _created(self, created: tuple[common_pb2.TableSummary, str] | None) -> None:
         if created is not None:
             table, password = created
-            self.post_message(OpenTable(table.id, password=password))
+            if password:  # the creator typed it: never asked for it
+                self.conn.passwords[table.id] = password
+            self.post_message(OpenTable(table.id, password=password, locked=bool(password)))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))

@@ -63,6 +63,15 @@ class Board(Widget):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         return Text(str(view))
 
+    def result_summary(self, model: TableModel) -> RenderableType | None:
+        """What the hand that just ended came to, from the view (``hand_over``): who won what and
+        why, each seat's chips or points before and after; at ``match_over`` also the final standing.
+
+        The table screen shows it in place of the board until the next deal. None: the screen
+        says it plainly from the ``HandEnded`` and ``MatchEnded`` events.
+        """
+        return None
+
     def around(self, panels: Mapping[int, RenderableType], centre: RenderableType, rightwards: bool) -> Table:
         """Seats around the table with the viewer at the bottom; ``rightwards``: play turns right."""
         n = len(panels)
