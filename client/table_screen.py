@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import replace
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -104,7 +105,15 @@ class LeaveScreen(ModalScreen[bool]):
         self.dismiss(True)
 
 
+class KeyButton(Button):
+    """A button that has a key of its own: it never takes the focus, so keys keep their meaning."""
+
+    can_focus = False
+
+
 class TableScreen(Screen[None]):
+    AUTO_FOCUS = None
+    """Nothing takes the focus by itself: the chat line only on /, the board if it takes keys."""
     BINDINGS = [
         Binding("escape", "leave", "Leave"),
         Binding("enter", "go_on", "Go on"),
@@ -158,8 +167,8 @@ class TableScreen(Screen[None]):
                     yield Static("", id="summary-body")
                     yield Static("", id="summary-foot")
                     with Horizontal(id="summary-buttons"):
-                        yield Button("Play again (enter)", variant="primary", id="summary-again")
-                        yield Button("Leave (escape)", id="summary-leave")
+                        yield KeyButton("Play again (enter)", variant="primary", id="summary-again")
+                        yield KeyButton("Leave (escape)", id="summary-leave")
                 yield Static("", id="turn-line")
                 if not self.spectating:
                     yield ActionBar(board.HANDLES, id="actions")
@@ -218,9 +227,10 @@ class TableScreen(Screen[None]):
             self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
             self._set_online(True)
         elif body == "update":
-            for ev in msg.update.events:
+            events = list(msg.update.events)
+            for ev, names in zip(events, self._names_then(events), strict=True):
                 self._note(ev)
-                said = event_words(self.model, ev)
+                said = event_words(replace(self.model, names=names) if names else self.model, ev)
                 if said is not None:
                     self.write_log(said.text, said.style)
             if msg.update.HasField("view"):
@@ -229,6 +239,25 @@ class TableScreen(Screen[None]):
             self.write_log(Text(msg.closing.reason), "red")
             self._set_online(False)
         self._show()
+
+    def _names_then(self, events: list[table_pb2.Event]) -> list[dict[int, str] | None]:
+        """Who sat where when each replayed event happened (None: as now).
+
+        A replay tells of seats that have changed hands since: walking back from now, a seat
+        was held, before its ``Left``, by the person who left it.
+        """
+        if not any(e.replay for e in events):
+            return [None] * len(events)
+        names = dict(self.model.names)
+        out: list[dict[int, str] | None] = []
+        for ev in reversed(events):
+            kind = ev.WhichOneof("body")
+            if kind == "joined":
+                names[ev.joined.seat] = ev.joined.name  # the joiner is named as they sat down
+            out.append(dict(names) if ev.replay else None)
+            if kind == "left":
+                names[ev.left.seat] = ev.left.name  # before this, the one who left held the seat
+        return out[::-1]
 
     def _note(self, event: table_pb2.Event) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
