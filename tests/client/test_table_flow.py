@@ -291,3 +291,62 @@ async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running)
             assert widths and max(widths) <= width, f"a line wider than the log at {size}"
             assert log.max_scroll_x == 0, "nothing to scroll sideways: no line is clipped"
 
+
+
+# -- the create dialog -------------------------------------------------------------------------
+async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_beside_the_field(
+    server: Running,
+) -> None:
+    import grpc
+    from textual.widgets import Checkbox, Select
+
+    from cardtui.client.lobby import CreateTableScreen
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        dialog = app.screen
+        assert isinstance(dialog, CreateTableScreen)
+        dialog.query_one("#game", Select).value = "truco_argentino"
+        await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        assert isinstance(dialog.query_one("#opt-flor"), Checkbox), "yes or no: a toggle"
+        assert isinstance(dialog.query_one("#opt-ties"), Select), "one of several: a choice"
+        target = dialog.query_one("#opt-target", Input)
+        assert target.value == "30"
+        helps = " ".join(str(h.render()) for h in dialog.query(".opt-help").results(Static))
+        assert "(15 to 30; default 30)" in helps, "a number says its range and default"
+        # Bots fill at most all seats but one: the creator's.
+        seats = dialog.query_one("#seats", Select)
+        assert seats.value == 6
+        bots_select = dialog.query_one("#bots", Select)
+        await pilot.pause(0.2)
+        assert max(v for _, v in bots_select._options if isinstance(v, int)) == 5  # type: ignore[attr-defined]
+        # Out of range: said beside the field, the dialog stays and keeps what was typed.
+        dialog.query_one("#name", Input).value = "noite"
+        target.value = "99"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert app.screen is dialog
+        beside = dialog.query_one("#err-opt-target", Static)
+        assert beside.display and "target is a whole number from 15 to 30" in str(beside.render())
+        dialog.query_one("#turn", Input).value = "0"
+        target.value = "15"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert not beside.display
+        assert "5 to 3600" in str(dialog.query_one("#err-turn", Static).render()), "timer 0 is refused, not 30 s"
+        # A refusal from the server about one option lands beside it too.
+        dialog.query_one("#turn", Input).value = "30"
+
+        async def refuse(request: object) -> object:
+            raise grpc.aio.AioRpcError(grpc.StatusCode.INVALID_ARGUMENT, grpc.aio.Metadata(), grpc.aio.Metadata(),
+                                       "The option target must be from 15 to 30.")
+
+        assert app.conn is not None
+        app.conn.create = refuse  # type: ignore[method-assign]
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
+        assert "must be from 15 to 30" in str(dialog.query_one("#err-opt-target", Static).render())
