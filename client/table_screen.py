@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import replace
+from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -109,6 +110,10 @@ class KeyButton(Button):
     """A button that has a key of its own: it never takes the focus, so keys keep their meaning."""
 
     can_focus = False
+
+    def __init__(self, label: str, variant: Literal["default", "primary"] = "default", id: str | None = None) -> None:
+        super().__init__(label, variant=variant, id=id)
+        self.compact = True
 
 
 class TableScreen(Screen[None]):
@@ -343,10 +348,8 @@ class TableScreen(Screen[None]):
         left = f" in {max(0, deadline - time.monotonic()):.0f} s" if deadline is not None else " soon"
         if view is not None and view.match_over:
             text = f"A new game begins{left}."
-            if not self.spectating:
-                text += " enter: play again · escape: leave"
-            else:
-                text += " enter: back to the table"
+            if self.spectating:
+                text += " · enter: back to the table"
             return Text(text, style="italic")
         return Text(f"Next hand{left} · enter: back to the table", style="italic")
 

@@ -29,6 +29,8 @@ CATEGORY = {
 
 WIDE = 60
 """A board at least this wide has room for "17 chips · bet 3" in each seat's column."""
+TALL = 28
+"""A board at least this tall spreads the rows of seats apart."""
 
 
 def worth(strength: cacho_pb2.CachoStrength) -> str:
@@ -40,7 +42,8 @@ class CachoBoard(Board):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         v = view.cacho
         panels = {s.seat: self._panel(view, s) for s in v.seats}
-        parts: list[RenderableType] = [self.around(panels, self._centre(view), rightwards=False)]
+        gap = 3 if self.size.height >= TALL else 0
+        parts: list[RenderableType] = [self.around(panels, self._centre(view), rightwards=False, gap=gap)]
         if view.hand_over and v.HasField("result"):
             parts += [Text(""), self._result(v.result)]
         if view.match_over:
@@ -63,7 +66,7 @@ class CachoBoard(Board):
             out.append_text(backs(s.card_count))
         else:
             out.append("—", style="dim")
-        out.append("  ")
+        out.append("  " if self.size.width >= WIDE else "\n  ")
         out.append(label, style=style)
         if s.HasField("strength"):
             out.append(f"\n  {worth(s.strength)}", style="italic")
