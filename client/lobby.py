@@ -27,7 +27,7 @@ STATUS = {
 def seats_text(table: common_pb2.TableSummary) -> str:
     taken = sum(1 for s in table.seats if s.taken)
     bots = sum(1 for s in table.seats if s.bot)
-    return f"{taken}/{len(table.seats)}" + (f" ({bots} bots)" if bots else "")
+    return f"{taken}/{len(table.seats)}" + (f" ({bots} bot{'s' if bots > 1 else ''})" if bots else "")
 
 
 class OpenTable(Message):

@@ -220,8 +220,8 @@ class TableScreen(Screen[None]):
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(f"The server is gone: reconnecting… (next try in {message.delay:.1f} s); "
-                           "actions wait until it is back", style="bold white on red"))
+        banner.update(Text(f"Server gone · reconnecting (next try in {message.delay:.1f} s) · actions wait",
+                           style="bold white on red"))
         banner.display = True
 
     def on_streamed(self, message: Streamed) -> None:
@@ -233,9 +233,11 @@ class TableScreen(Screen[None]):
             self._set_online(True)
         elif body == "update":
             events = list(msg.update.events)
-            for ev, names in zip(events, self._names_then(events), strict=True):
+            now = ({s.seat: s.name for s in msg.update.view.seats} if msg.update.HasField("view")
+                   else self.model.names)
+            for ev, names in zip(events, self._names_then(events, now), strict=True):
                 self._note(ev)
-                said = event_words(replace(self.model, names=names) if names else self.model, ev)
+                said = event_words(replace(self.model, names=names), ev)
                 if said is not None:
                     self.write_log(said.text, said.style)
             if msg.update.HasField("view"):
@@ -245,21 +247,20 @@ class TableScreen(Screen[None]):
             self._set_online(False)
         self._show()
 
-    def _names_then(self, events: list[table_pb2.Event]) -> list[dict[int, str] | None]:
-        """Who sat where when each replayed event happened (None: as now).
+    def _names_then(self, events: list[table_pb2.Event], now: dict[int, str]) -> list[dict[int, str]]:
+        """Who sat where when each event happened, from who sits where ``now`` (after them).
 
-        A replay tells of seats that have changed hands since: walking back from now, a seat
-        was held, before its ``Left``, by the person who left it.
+        Seats change hands (a replay tells of the hand so far, a batch may hold a sitting down):
+        walking back from now, a seat was held, before its ``Left``, by the person who left it,
+        and at its ``Joined`` by the one who sat.
         """
-        if not any(e.replay for e in events):
-            return [None] * len(events)
-        names = dict(self.model.names)
-        out: list[dict[int, str] | None] = []
+        names = dict(now)
+        out: list[dict[int, str]] = []
         for ev in reversed(events):
             kind = ev.WhichOneof("body")
             if kind == "joined":
-                names[ev.joined.seat] = ev.joined.name  # the joiner is named as they sat down
-            out.append(dict(names) if ev.replay else None)
+                names[ev.joined.seat] = ev.joined.name
+            out.append(dict(names))
             if kind == "left":
                 names[ev.left.seat] = ev.left.name  # before this, the one who left held the seat
         return out[::-1]
