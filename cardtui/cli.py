@@ -98,6 +98,14 @@ def cmd_connect(args: argparse.Namespace) -> int:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
     target = args.target
+    if target is not None:
+        from cardtui.client.connection import BadAddress, address
+
+        try:
+            address(target)
+        except BadAddress as e:
+            print(f"cardtui: {e}", file=sys.stderr)
+            return 2
     if target is None:
         from cardtui.client.discovery import discover
 
@@ -119,7 +127,8 @@ def cmd_connect(args: argparse.Namespace) -> int:
             return 2
         target = chosen.target
     name = args.name if args.name is not None else "" if args.ask_name else _name()
-    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca).run()
+    password = args.password or ""
+    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password).run()
     return 0
 
 
@@ -336,6 +345,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--ask-name", action="store_true",
                    help="without --name, ask for one in the app (what browser sessions do)")
     c.add_argument("--spectate", metavar="TABLE", help="watch this table, read-only")
+    c.add_argument("--password", metavar="PW",
+                   help="the password of a table that has one (--spectate's table, or the one you sit at); "
+                        "without it you are asked")
     c.set_defaults(run=cmd_connect)
 
     ce = sub.add_parser("cert", help="make a self-signed TLS certificate and key for this server")

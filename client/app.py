@@ -4,20 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import grpc
 from textual.app import App
 from textual.binding import Binding
 
-from cardtui.client.connection import Connection, error_text
+from cardtui.client.connect_screen import ConnectScreen
+from cardtui.client.connection import BadAddress, Connection, error_text, unreachable
 from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.name_screen import NameScreen
+from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.v1 import common_pb2, lobby_pb2
 
 
 class CardApp(App[None]):
     """``cardtui connect``: talks to one server; ``host`` starts one in-process first.
 
-    Without a ``player`` name (a browser guest) the app asks for one before the lobby;
-    ``note`` is shown once the lobby is up (where browsers join, when hosting).
+    Until the server answers, a connection screen says why not and tries again. Without a
+    ``player`` name (a browser guest) the app asks for one before the lobby; ``note`` is shown
+    once the lobby is up (where browsers join, when hosting). ``password`` opens the table to
+    ``spectate`` (and any other table it fits) without asking.
     """
 
     CSS_PATH = "app.tcss"
@@ -32,6 +38,7 @@ class CardApp(App[None]):
         host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None,
         tls_ca: bytes | None = None,
         note: str | None = None,
+        password: str = "",
     ) -> None:
         super().__init__()
         self.target = target
@@ -41,12 +48,34 @@ class CardApp(App[None]):
         self.tls_ca = tls_ca
         self.note = note
         self.stop_host: Callable[[], Awaitable[None]] | None = None
+        self.password = password
         self.conn: Connection | None = None
+        self.info: lobby_pb2.ServerInfo | None = None
 
     async def on_mount(self) -> None:
         if self.host is not None:  # `cardtui play` hosts a server in this process first
             self.target, self.stop_host = await self.host()
-        self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
+        try:
+            self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
+        except BadAddress as err:
+            await self.push_screen(ConnectScreen(self.target, None, str(err)), self._reached)
+            return
+        try:
+            self.info = await self.conn.info()
+        except grpc.aio.AioRpcError as err:
+            await self.push_screen(ConnectScreen(self.conn.target, self.conn, unreachable(err, self.conn.target)),
+                                   self._reached)
+            return
+        await self._named_or_ask()
+
+    async def _reached(self, info: lobby_pb2.ServerInfo | None) -> None:
+        if info is None:
+            self.exit()
+            return
+        self.info = info
+        await self._named_or_ask()
+
+    async def _named_or_ask(self) -> None:
         if self.player:
             await self._enter()
         else:
@@ -63,27 +92,71 @@ class CardApp(App[None]):
         """The lobby (and the table to watch, if asked), once there is a name."""
         assert self.conn is not None
         self.sub_title = f"{self.player} @ {self.conn.target}"
-        await self.push_screen(LobbyScreen(self.conn))
+        await self.push_screen(LobbyScreen(self.conn, self.info))
         if self.note:
             self.notify(self.note, title="Guests", timeout=20, markup=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
 
     async def on_open_table(self, message: OpenTable) -> None:
-        await self.open_table(message.table_id, message.spectate, message.password)
+        await self.open_table(message.table_id, message.spectate, message.password, message.locked)
 
-    async def open_table(self, table_id: str, spectate: bool = False, password: str = "") -> None:
-        """Take a seat at (or watch) a table and show it."""
+    async def open_table(
+        self, table_id: str, spectate: bool = False, password: str = "", locked: bool | None = None
+    ) -> None:
+        """Take a seat at (or watch) a table and show it; ask for its password if it has one.
+
+        A password this client already gave the table (creating it, or at the prompt) is not
+        asked again. ``locked``: whether the table has a password, if the caller knows.
+        """
+        assert self.conn is not None
+        password = password or self.conn.passwords.get(table_id, "") or self.password
+        if locked is None and not password:
+            locked = await self._locked(table_id)
+        if locked and not password:
+            self._ask_password(table_id, spectate, "")
+            return
+        await self._try_open(table_id, spectate, password, locked=bool(locked))
+
+    async def _locked(self, table_id: str) -> bool:
+        """Whether the table has a password, as the lobby lists it (False if it cannot tell)."""
+        assert self.conn is not None
+        try:
+            tables = await self.conn.tables()
+        except Exception:
+            return False
+        return any(t.id == table_id and t.has_password for t in tables)
+
+    async def _try_open(self, table_id: str, spectate: bool, password: str, locked: bool) -> bool:
         assert self.conn is not None
         try:
             if spectate:
                 joined = await self.conn.spectate(table_id, self.player, password)
             else:
                 joined = await self.conn.join(table_id, self.player, password)
-        except Exception as err:  # a refusal: say it, stay where we are
+        except grpc.aio.AioRpcError as err:
+            wrong = err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or "")
+            if wrong and (locked or password or await self._locked(table_id)):
+                self.conn.passwords.pop(table_id, None)
+                self._ask_password(table_id, spectate, error_text(err) if password else "")
+                return False
             self.notify(error_text(err), title="Cannot open the table", severity="error")
-            return
-        await self.push_screen(TableScreen(self.conn, joined.token, joined.seat, joined.table))
+            return False
+        if password:
+            self.conn.passwords[table_id] = password
+        await self.show_table(joined.token, joined.seat, joined.table)
+        return True
+
+    def _ask_password(self, table_id: str, spectate: bool, problem: str) -> None:
+        async def answered(password: str | None) -> None:
+            if password is not None:
+                await self._try_open(table_id, spectate, password, locked=True)
+
+        self.push_screen(PasswordScreen(table_id, spectate, problem), answered)
+
+    async def show_table(self, token: str, seat: int, table: common_pb2.TableSummary) -> None:
+        assert self.conn is not None
+        await self.push_screen(TableScreen(self.conn, token, seat, table))
 
     async def on_unmount(self) -> None:
         if self.conn is not None:

@@ -14,31 +14,94 @@ import grpc
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 DEFAULT_PORT = 50051
+BACKOFF_MS = 1_000
+"""How long the channel and the table stream wait between tries while the server is gone, at most:
+a server that comes back is found within about that long (grpc's own default grows to two minutes)."""
 CHANNEL_OPTIONS = [
     ("grpc.keepalive_time_ms", 20_000),
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.initial_reconnect_backoff_ms", 250),
+    ("grpc.min_reconnect_backoff_ms", 250),
+    ("grpc.max_reconnect_backoff_ms", BACKOFF_MS),
 ]
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
 
+class BadAddress(ValueError):
+    """An address that cannot be dialled, with the sentence saying why."""
+
+
+def _port(text: str, target: str) -> str:
+    if not text:
+        return str(DEFAULT_PORT)
+    if not text.isdigit():
+        raise BadAddress(f"{target!r}: {text!r} is not a port; a port is a number from 1 to 65535.")
+    if not 1 <= int(text) <= 65535:
+        raise BadAddress(f"{target!r}: there is no port {int(text)}; ports go from 1 to 65535.")
+    return str(int(text))
+
+
 def address(target: str) -> str:
-    """``HOST``, ``HOST:PORT`` or ``:PORT`` as a dialable address (default port 50051)."""
+    """``HOST``, ``HOST:PORT`` or ``:PORT`` (this machine) as a dialable address (default port 50051).
+
+    Raises ``BadAddress`` with a sentence for what no server can be at: no host and no port,
+    a port that is not a number from 1 to 65535, a host with spaces in it.
+    """
     target = target.strip()
+    if target in ("", ":"):
+        raise BadAddress("No server address was given: type HOST or HOST:PORT (port 50051 if left out).")
     if target.startswith("["):  # [::1] or [::1]:50051
-        return target if "]:" in target else f"{target}:{DEFAULT_PORT}"
+        host, close, rest = target[1:].partition("]")
+        if not close or not host or (rest and not rest.startswith(":")):
+            raise BadAddress(f"{target!r} is not an address: an IPv6 one is written [::1] or [::1]:50051.")
+        return f"[{host}]:{_port(rest[1:], target)}"
     if target.count(":") > 1:  # a bare IPv6 address
         return f"[{target}]:{DEFAULT_PORT}"
-    host, _, port = target.partition(":")
-    return f"{host or '127.0.0.1'}:{port or DEFAULT_PORT}"
+    host, colon, port = target.partition(":")
+    if colon and not port:
+        raise BadAddress(f"{target!r} has no port after the colon: give one, or leave the colon out for 50051.")
+    if any(ch.isspace() or ch in "/@?#" for ch in host):
+        raise BadAddress(f"{host!r} is not a host name or an IP address.")
+    return f"{host or '127.0.0.1'}:{_port(port, target)}"
+
+
+def unreachable(err: BaseException, target: str = "") -> str:
+    """Why a server cannot be reached, in words: refused, no such host, TLS, timed out, …"""
+    where = target or "the server"
+    if isinstance(err, BadAddress):
+        return str(err)
+    if not isinstance(err, grpc.aio.AioRpcError):
+        return f"Something went wrong talking to {where}: {err}"
+    if err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return f"{where} did not answer in time: the host may be down, or a firewall drops the connection."
+    details = err.details() or ""
+    low = details.lower()
+    host = where.rpartition(":")[0] or where
+    if "connection refused" in low:
+        return f"Nothing answers at {where}: the connection was refused. Is the server running, on this port?"
+    if "tls" in low or "ssl" in low or "handshake" in low or "certificate" in low:
+        return (f"The secure connection to {where} failed (TLS): the server may not use TLS, or its certificate is "
+                "not the one given with --tls-ca.")
+    if "parse port" in low:
+        return f"{where}: that is not a port; a port is a number from 1 to 65535."
+    if "resolv" in low or "not found" in low or "lookup" in low or "name or service" in low:
+        return f"There is no such host: {host} cannot be found. Check the spelling of the address."
+    if "timed out" in low or "timeout" in low or "deadline" in low:
+        return f"{where} did not answer in time: the host may be down, or a firewall drops the connection."
+    if "unreachable" in low or "no route" in low:
+        return f"The network cannot reach {host}: is this machine on the same network?"
+    if err.code() == grpc.StatusCode.UNAVAILABLE:
+        return f"{where} cannot be reached ({details or 'no reason given'})."
+    return details or err.code().name
 
 
 def error_text(err: BaseException) -> str:
     """A refusal as the sentence the server sent, or a plain word on what went wrong."""
     if isinstance(err, grpc.aio.AioRpcError):
-        if err.code() == grpc.StatusCode.UNAVAILABLE:
-            return "The server cannot be reached."
+        if err.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            return "The server cannot be reached just now."
         return err.details() or err.code().name
     return str(err)
 
@@ -51,6 +114,8 @@ class Connection:
     table: table_pb2_grpc.TableAsyncStub
     owned: dict[str, str] = field(default_factory=dict)
     """Owner tokens of the tables this client created: they close them."""
+    passwords: dict[str, str] = field(default_factory=dict)
+    """Passwords this client typed (creating a table or at a prompt) that a table took: not asked again."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
@@ -103,9 +168,13 @@ class Connection:
         await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
 
     async def follow(
-        self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = 5.0
+        self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000
     ) -> AsyncIterator[table_pb2.TableMessage]:
-        """The table's messages for ever, resubscribing after drops from the last seq seen."""
+        """The table's messages for ever, resubscribing after drops from the last seq seen.
+
+        Tries again soon (at most ``max_backoff`` apart), so a server that comes back is found
+        within a second or two; ``on_retry`` hears of each wait.
+        """
         last = 0
         backoff = 0.2
         while True:

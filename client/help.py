@@ -15,14 +15,15 @@ KEYS = """
 | where | key | what |
 |---|---|---|
 | lobby | `n` | create a table |
-| lobby | `enter` | sit at the selected table |
+| lobby | `enter` | sit at the selected table (a table with 🔒 asks its password) |
 | lobby | `s` | watch the selected table |
-| table | the key beside each action | that action; a key always means the same action at a game """ """\
-(`b` bets, `t` calls truco) |
+| table | the key beside each action | that action: a key always means the same one at a game (`b` bets, `t` truco) |
 | table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
 | Pif Paf, Cacheta | `←` / `→`, `d`, `k`, `s` | pick a card, discard it, knock, sort the hand |
 | table | `/` | chat (enter sends, escape returns) |
-| table | `escape` | leave the table |
+| table | `enter` | after a hand: back to the table; after a match: play again |
+| table | `escape` | leave the table (asked first in the middle of a match) |
+| no server | `r` / `q` | try again now / quit |
 | anywhere | `?` | this help; `ctrl+q` quits |
 """
 

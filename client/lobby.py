@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, Select, Static
 
-from cardtui.client.connection import Connection, error_text
+from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.help import HelpScreen
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -27,17 +27,19 @@ STATUS = {
 def seats_text(table: common_pb2.TableSummary) -> str:
     taken = sum(1 for s in table.seats if s.taken)
     bots = sum(1 for s in table.seats if s.bot)
-    return f"{taken}/{len(table.seats)}" + (f" ({bots} bots)" if bots else "")
+    return f"{taken}/{len(table.seats)}" + (f" ({bots} bot{'s' if bots > 1 else ''})" if bots else "")
 
 
 class OpenTable(Message):
     """Take a seat at (or watch) a table: the app opens it."""
 
-    def __init__(self, table_id: str, spectate: bool = False, password: str = "") -> None:
+    def __init__(self, table_id: str, spectate: bool = False, password: str = "", locked: bool | None = None) -> None:
         super().__init__()
         self.table_id = table_id
         self.spectate = spectate
         self.password = password
+        self.locked = locked
+        """Whether the table has a password (None: not known here)."""
 
 
 class LobbyScreen(Screen[None]):
@@ -51,11 +53,13 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
         super().__init__()
         self.conn = conn
-        self.info: lobby_pb2.ServerInfo | None = None
+        self.info = info
         self.rows: list[str] = []
+        self.locked: set[str] = set()
+        """The listed tables that have a password."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -81,7 +85,7 @@ class LobbyScreen(Screen[None]):
                 self.info = await self.conn.info()
             tables = await self.conn.tables(include_finished=True)
         except Exception as err:
-            self.query_one("#server-line", Static).update(Text(f"{self.conn.target}: {error_text(err)}", style="red"))
+            self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
             return
         games = ", ".join(g.title for g in self.info.games)
         self.query_one("#server-line", Static).update(
@@ -91,6 +95,7 @@ class LobbyScreen(Screen[None]):
         keep = grid.cursor_row
         grid.clear()
         self.rows = []
+        self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}
         finished = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED]
         done = self.query_one("#finished", DataTable)
@@ -121,12 +126,12 @@ class LobbyScreen(Screen[None]):
     def action_join(self) -> None:
         table_id = self._selected()
         if table_id:
-            self.post_message(OpenTable(table_id))
+            self.post_message(OpenTable(table_id, locked=table_id in self.locked))
 
     def action_spectate(self) -> None:
         table_id = self._selected()
         if table_id:
-            self.post_message(OpenTable(table_id, spectate=True))
+            self.post_message(OpenTable(table_id, spectate=True, locked=table_id in self.locked))
 
     @on(DataTable.RowSelected, "#tables")
     def _row_selected(self) -> None:
@@ -148,14 +153,16 @@ class LobbyScreen(Screen[None]):
 
     def action_new(self) -> None:
         if self.info is None:
-            self.notify("Still talking to the server…")
+            self.notify("The server has not answered yet: see the line at the top.", severity="warning")
             return
         self.app.push_screen(CreateTableScreen(self.info, self.conn), self._created)
 
     def _created(self, created: tuple[common_pb2.TableSummary, str] | None) -> None:
         if created is not None:
             table, password = created
-            self.post_message(OpenTable(table.id, password=password))
+            if password:  # the creator typed it: never asked for it
+                self.conn.passwords[table.id] = password
+            self.post_message(OpenTable(table.id, password=password, locked=bool(password)))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))
@@ -190,14 +197,20 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                     yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
                                  allow_blank=False, id="game")
                     yield Label("Name")
-                    yield Input(placeholder=f"{first.title} table", id="name", max_length=24)
+                    with Vertical(classes="field"):
+                        yield Input(placeholder=f"{first.title} table", id="name", max_length=24)
+                        yield Static("", id="err-name", classes="field-error")
                     yield Label("Players")
                     yield Select(self._counts(first), value=first.player_counts[-1], allow_blank=False, id="seats")
                     yield Label("Bots")
-                    yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
-                                 allow_blank=False, id="bots")
+                    with Vertical(classes="field"):
+                        yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
+                                     allow_blank=False, id="bots")
+                        yield Static("", id="err-bots", classes="field-error")
                     yield Label("Turn timer (s)")
-                    yield Input("30", id="turn", type="integer", placeholder="5 to 3600")
+                    with Vertical(classes="field"):
+                        yield Input("30", id="turn", type="integer", placeholder="5 to 3600")
+                        yield Static("", id="err-turn", classes="field-error")
                     yield Label("Password")
                     yield Input(placeholder="none", password=True, id="password")
                     yield Label("Private")
@@ -238,17 +251,21 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             rows.append(Label(Text(spec.name.replace("_", " "), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
                 rows.append(Checkbox(spec.help, value=spec.default.flag, id=f"opt-{spec.name}"))
-                continue
-            rows.append(Static(Text(spec.help, style="dim"), classes="opt-help"))
-            if spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
-                rows.append(Select([(c, c) for c in spec.choices], value=spec.default.choice, allow_blank=False,
-                                   id=f"opt-{spec.name}"))
+            elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
+                rows.append(Static(Text(f"{spec.help} (default {spec.default.choice})", style="dim"),
+                                   classes="opt-help"))
+                rows.append(Select([(c.replace("-", " "), c) for c in spec.choices], value=spec.default.choice,
+                                   allow_blank=False, id=f"opt-{spec.name}"))
             else:
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
                 default = spec.default.number if whole else spec.default.fraction
+                rows.append(Static(Text(f"{spec.help} ({spec.min:g} to {spec.max:g}; default {default:g})",
+                                        style="dim"), classes="opt-help"))
                 rows.append(Input(f"{default:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
                                   placeholder=f"{spec.min:g} to {spec.max:g}"))
+            rows.append(Static("", id=f"err-opt-{spec.name}", classes="field-error"))
         await box.mount_all(rows)
+        self._error("")
         self._fit(self.size.height)
 
     @on(Select.Changed, "#game")
@@ -272,15 +289,43 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         bots.set_options(self._bots(event.value))
         bots.value = keep
 
-    def _error(self, sentence: str) -> None:
-        self.query_one("#create-error", Static).update(Text(sentence, style="bold red"))
+    def _error(self, sentence: str, field: str | None = None) -> None:
+        """Say what is wrong: beside the field it is about, if any, else under the form."""
+        field = field if field is not None else self._field_of(sentence)
+        shown = False
+        for error in self.query(".field-error").results(Static):
+            here = bool(sentence) and error.id == f"err-{field}"
+            error.update(Text(sentence, style="bold red") if here else "")
+            error.display = here
+            shown = shown or here
+        self.query_one("#create-error", Static).update(Text("" if shown else sentence, style="bold red"))
+        if shown and field is not None:
+            target = self.query(f"#{field}")
+            widget = self.query_one(f"#err-{field}")
+            widget.scroll_visible()
+            if target:
+                target.first().focus()
+
+    def _field_of(self, sentence: str) -> str | None:
+        """The field a refusal is about, from its words (the server names what it refuses)."""
+        low = sentence.lower()
+        for spec in self.game.options:
+            if f"option {spec.name}" in low or f"option '{spec.name}'" in low:
+                return f"opt-{spec.name}"
+        if "turn timer" in low:
+            return "turn"
+        if "bots" in low or "free seat" in low:
+            return "bots"
+        if "name" in low and "table" in low and "option" not in low:
+            return "name"
+        return None
 
     def request(self) -> lobby_pb2.CreateTableRequest | None:
         """The request the form describes, or None with the reason shown."""
         turn_text = self.query_one("#turn", Input).value.strip()
         turn = int(turn_text) if turn_text.lstrip("-").isdigit() else -1
         if not 5 <= turn <= 3600:
-            self._error("The turn timer is a number of seconds from 5 to 3600.")
+            self._error("The turn timer is a number of seconds from 5 to 3600.", "turn")
             return None
         options: dict[str, common_pb2.OptionValue] = {}
         for spec in self.game.options:
@@ -294,9 +339,11 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                     number = float(widget.value.strip())
                 except ValueError:
                     number = float("nan")
-                if not spec.min <= number <= spec.max:
-                    self._error(f"{spec.name.replace('_', ' ')} is a number from {spec.min:g} to {spec.max:g}.")
-                    widget.focus()
+                whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
+                if not spec.min <= number <= spec.max or (whole and number != int(number)):
+                    kind = "a whole number" if whole else "a number"
+                    self._error(f"{spec.name.replace('_', ' ')} is {kind} from {spec.min:g} to {spec.max:g}.",
+                                f"opt-{spec.name}")
                     return None
                 if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:
                     options[spec.name] = common_pb2.OptionValue(number=int(number))
@@ -305,6 +352,10 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         seats = self.query_one("#seats", Select).value
         bots = self.query_one("#bots", Select).value
         assert isinstance(seats, int) and isinstance(bots, int)
+        if bots >= seats:
+            self._error(f"Leave a seat for yourself: at most {seats - 1} bots at {seats} seats.", "bots")
+            return None
+        self._error("")
         return lobby_pb2.CreateTableRequest(
             game=self.game.name,
             name=self.query_one("#name", Input).value,

@@ -3,21 +3,29 @@
 The stream is read in a worker that posts messages; the screen keeps the latest view and
 legal actions and hands them down to widgets. Widgets hold no rules: the action bar
 offers exactly what the server says is legal.
+
+While the stream is down the action bar is off and action keys do nothing, so nothing is
+pressed on a screen that no longer shows the table. When a hand ends, its summary stands in
+for the board until the next deal (a countdown says when) or a key; when a match ends, the
+match's summary offers to play again or leave.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import replace
+from typing import Literal
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, RichLog, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
@@ -25,8 +33,13 @@ from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
-from cardtui.client.words import event_words
+from cardtui.client.words import event_words, line, who
 from cardtui.v1 import common_pb2, table_pb2
+
+NARROW = 100
+"""Below this many columns the board gives up its side padding (an 80x24 terminal)."""
+HELP_GRACE = 0.5
+"""Seconds after the help closes in which escape does not count towards leaving."""
 
 
 class Streamed(Message):
@@ -43,9 +56,72 @@ class Reconnecting(Message):
         self.delay = delay
 
 
+class TableLog(RichLog):
+    """The log, wrapped at its own width: what it said is wrapped again when the width changes."""
+
+    KEEP = 500
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEEP, min_width=10)
+        self.said: list[Text] = []
+        self.wrapped_at = 0
+
+    def say(self, text: Text) -> None:
+        self.said.append(text)
+        del self.said[: -self.KEEP]
+        self.write(text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if self.wrapped_at and width != self.wrapped_at:
+            self.clear()
+            for text in self.said:
+                self.write(text)
+        self.wrapped_at = width
+
+
+class LeaveScreen(ModalScreen[bool]):
+    """Asks before leaving a hand in progress: a bot takes the seat."""
+
+    BINDINGS = [Binding("escape,n", "stay", "Stay"), Binding("y", "leave", "Leave")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leave-dialog"):
+            yield Label("Leave the table in the middle of the match?", id="leave-title")
+            yield Static(Text("A bot plays your seat until someone takes it; your chips stay with the seat.",
+                              style="dim"))
+            with Horizontal(id="leave-buttons"):
+                yield Button("Stay (escape)", variant="primary", id="leave-stay")
+                yield Button("Leave (y)", variant="error", id="leave-go")
+
+    def on_mount(self) -> None:
+        self.query_one("#leave-stay", Button).focus()
+
+    @on(Button.Pressed, "#leave-stay")
+    def action_stay(self) -> None:
+        self.dismiss(False)
+
+    @on(Button.Pressed, "#leave-go")
+    def action_leave(self) -> None:
+        self.dismiss(True)
+
+
+class KeyButton(Button):
+    """A button that has a key of its own: it never takes the focus, so keys keep their meaning."""
+
+    can_focus = False
+
+    def __init__(self, label: str, variant: Literal["default", "primary"] = "default", id: str | None = None) -> None:
+        super().__init__(label, variant=variant, id=id)
+        self.compact = True
+
+
 class TableScreen(Screen[None]):
+    AUTO_FOCUS = None
+    """Nothing takes the focus by itself: the chat line only on /, the board if it takes keys."""
     BINDINGS = [
         Binding("escape", "leave", "Leave"),
+        Binding("enter", "go_on", "Go on"),
         Binding("slash", "chat", "Chat"),
         Binding("question_mark", "help", "Rules"),
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
@@ -61,6 +137,14 @@ class TableScreen(Screen[None]):
         self.log_lines = 0
         self.adjustable = False
         """Whether an action on offer has an amount or a kind to change (+/-)."""
+        self.online = False
+        """The stream is up: the snapshot came and nothing has broken since."""
+        self.ended: tuple[bool, bool] = (False, False)
+        """(hand over, match over) as last seen: a change to True is a new ending to sum up."""
+        self.summary_open = False
+        self.hand_ended: table_pb2.HandEnded | None = None
+        self.match_ended: table_pb2.MatchEnded | None = None
+        self.help_closed = 0.0
 
     @property
     def seat(self) -> int | None:
@@ -84,12 +168,18 @@ class TableScreen(Screen[None]):
             with Vertical(id="table-left"):
                 board = board_for(self.model.game)
                 yield board
+                with Vertical(id="summary"):
+                    yield Static("", id="summary-body")
+                    yield Static("", id="summary-foot")
+                    with Horizontal(id="summary-buttons"):
+                        yield KeyButton("Play again (enter)", variant="primary", id="summary-again")
+                        yield KeyButton("Leave (escape)", id="summary-leave")
                 yield Static("", id="turn-line")
                 if not self.spectating:
                     yield ActionBar(board.HANDLES, id="actions")
             with Vertical(id="table-right"):
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
-                yield Input(placeholder="/ to chat · enter sends", id="chat", max_length=300)
+                yield TableLog(id="log")
+                yield Input(placeholder="/ chat · enter sends · esc back", id="chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -100,8 +190,13 @@ class TableScreen(Screen[None]):
         self.title = f"{summary.name} · {summary.id}"
         self.sub_title = "watching" if self.seat is None else f"seat {self.seat + 1}"
         self.query_one("#conn-banner", Static).display = False
+        self.query_one("#summary").display = False
+        self._set_online(False)
         self.follow()
         self.set_interval(0.5, self._tick)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     # -- the stream ----------------------------------------------------------------
     @work(exclusive=True, exit_on_error=False)
@@ -110,32 +205,76 @@ class TableScreen(Screen[None]):
             async for msg in self.conn.follow(self.token, on_retry=self._retrying):
                 self.post_message(Streamed(msg))
         except Exception as err:
+            self._set_online(False)
             self.notify(error_text(err), title="The table stream ended", severity="error")
 
     def _retrying(self, delay: float) -> None:
         self.post_message(Reconnecting(delay))
 
+    def _set_online(self, online: bool) -> None:
+        """Actions only while the stream is up: a key pressed on a stale screen does nothing."""
+        self.online = online
+        if not self.spectating:
+            self.query_one(ActionBar).disabled = not online
+
     def on_reconnecting(self, message: Reconnecting) -> None:
+        self._set_online(False)
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(f"reconnecting… (next try in {message.delay:.1f} s)", style="bold white on red"))
+        banner.update(Text(f"Server gone · reconnecting (next try in {message.delay:.1f} s) · actions wait",
+                           style="bold white on red"))
         banner.display = True
 
     def on_streamed(self, message: Streamed) -> None:
         msg = message.msg
-        self.query_one("#conn-banner", Static).display = False
         body = msg.WhichOneof("body")
         if body == "snapshot":
+            self.query_one("#conn-banner", Static).display = False
             self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
+            self._set_online(True)
         elif body == "update":
-            for ev in msg.update.events:
-                said = event_words(self.model, ev)
+            events = list(msg.update.events)
+            now = ({s.seat: s.name for s in msg.update.view.seats} if msg.update.HasField("view")
+                   else self.model.names)
+            for ev, names in zip(events, self._names_then(events, now), strict=True):
+                self._note(ev)
+                said = event_words(replace(self.model, names=names), ev)
                 if said is not None:
                     self.write_log(said.text, said.style)
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
         elif body == "closing":
             self.write_log(Text(msg.closing.reason), "red")
+            self._set_online(False)
         self._show()
+
+    def _names_then(self, events: list[table_pb2.Event], now: dict[int, str]) -> list[dict[int, str]]:
+        """Who sat where when each event happened, from who sits where ``now`` (after them).
+
+        Seats change hands (a replay tells of the hand so far, a batch may hold a sitting down):
+        walking back from now, a seat was held, before its ``Left``, by the person who left it,
+        and at its ``Joined`` by the one who sat.
+        """
+        names = dict(now)
+        out: list[dict[int, str]] = []
+        for ev in reversed(events):
+            kind = ev.WhichOneof("body")
+            if kind == "joined":
+                names[ev.joined.seat] = ev.joined.name
+            out.append(dict(names))
+            if kind == "left":
+                names[ev.left.seat] = ev.left.name  # before this, the one who left held the seat
+        return out[::-1]
+
+    def _note(self, event: table_pb2.Event) -> None:
+        """Keep what a summary needs from the events that end hands and matches."""
+        kind = event.WhichOneof("body")
+        if kind == "hand_started":
+            self.hand_ended = None
+            self.match_ended = None
+        elif kind == "hand_ended":
+            self.hand_ended = event.hand_ended
+        elif kind == "match_ended":
+            self.match_ended = event.match_ended
 
     def _show(self) -> None:
         self.board.model = self.model
@@ -146,30 +285,118 @@ class TableScreen(Screen[None]):
             if adjustable != self.adjustable:  # the footer offers More/Less only then
                 self.adjustable = adjustable
                 self.refresh_bindings()
+        view = self.model.view
+        playing = view is not None and view.WhichOneof("game") not in (None, "waiting")
+        ended = (playing and view is not None and view.hand_over, playing and view is not None and view.match_over)
+        if ended != self.ended:
+            if any(now and not before for now, before in zip(ended, self.ended, strict=True)):
+                self.summary_open = True  # a new ending: sum it up
+            if not ended[0]:
+                self.summary_open = False  # the next hand is dealt
+            self.ended = ended
+        self._show_summary()
         self._tick()
+
+    # -- the summaries ---------------------------------------------------------------
+    def _show_summary(self) -> None:
+        panel = self.query_one("#summary")
+        was = panel.display
+        panel.display = self.summary_open
+        self.board.display = not self.summary_open
+        if self.summary_open:
+            self.query_one("#summary-body", Static).update(self.summary_text())
+            self.query_one("#summary-buttons").display = self.ended[1] and not self.spectating
+        if was != self.summary_open:
+            self.refresh_bindings()
+
+    def summary_text(self) -> RenderableType:
+        """The board's account of the hand (or match), or a plain one from the events."""
+        model = self.model
+        view = model.view
+        assert view is not None
+        parts: list[RenderableType] = []
+        if view.match_over:
+            parts.append(Text(f"The match is over after {view.hand} hand{'s' if view.hand != 1 else ''}.",
+                              style="bold magenta"))
+        told = self.board.result_summary(model)
+        parts.append(told if told is not None else self._plain_summary())
+        return Group(*parts)
+
+    def _plain_summary(self) -> Text:
+        model = self.model
+        view = model.view
+        assert view is not None
+        out = Text(f"Hand {view.hand} is over.", style="bold")
+        ended = self.hand_ended
+        if ended is not None:
+            if ended.HasField("team"):
+                out.append(f" Team {ended.team + 1} wins it.")
+            elif ended.HasField("winner"):
+                out.append_text(line(" ", who(model, ended.winner), " wins it."))
+            for seat, delta in enumerate(ended.deltas):
+                out.append_text(line("\n  ", who(model, seat), f"  {delta:+d}"))
+        if self.match_ended is not None:
+            m = self.match_ended
+            if m.HasField("team"):
+                out.append(f"\nTeam {m.team + 1} wins the match.", style="bold magenta")
+            elif m.HasField("winner"):
+                out.append_text(line("\n", who(model, m.winner), " wins the match."))
+        return out
+
+    def _summary_foot(self) -> Text:
+        view = self.model.view
+        deadline = self.model.deadline
+        left = f" in {max(0, deadline - time.monotonic()):.0f} s" if deadline is not None else " soon"
+        if view is not None and view.match_over:
+            text = f"A new game begins{left}."
+            if self.spectating:
+                text += " · enter: back to the table"
+            return Text(text, style="italic")
+        return Text(f"Next hand{left} · enter: back to the table", style="italic")
+
+    def action_go_on(self) -> None:
+        """Enter: close the summary (at a match's end, stay for the next match)."""
+        if self.summary_open:
+            self.summary_open = False
+            self._show_summary()
+
+    @on(Button.Pressed, "#summary-again")
+    def _again(self) -> None:
+        self.action_go_on()
+
+    @on(Button.Pressed, "#summary-leave")
+    async def _summary_leave(self) -> None:
+        await self.leave()
 
     def write_log(self, text: Text, style: str = "") -> None:
         if style:
             text = text.copy()
             text.stylize(style)
-        self.query_one("#log", RichLog).write(text)
+        self.query_one("#log", TableLog).say(text)
         self.log_lines += 1
 
     def _tick(self) -> None:
-        line = self.query_one("#turn-line", Static)
+        line_ = self.query_one("#turn-line", Static)
+        if self.summary_open:
+            self.query_one("#summary-foot", Static).update(self._summary_foot())
         view = self.model.view
         if view is None or view.WhichOneof("game") in (None, "waiting"):
-            line.update(Text("Waiting for players to take the open seats…", style="italic"))
+            line_.update(Text("Waiting for players to take the open seats…", style="italic"))
             return
         waiting = list(view.to_act)
-        if not waiting:
-            line.update(Text("Next hand soon…" if view.hand_over else ""))
-            return
         deadline = self.model.deadline
-        left = f" · {max(0, deadline - time.monotonic()):.0f} s" if deadline is not None else ""
+        secs = max(0, deadline - time.monotonic()) if deadline is not None else None
+        left = f" · {secs:.0f} s" if secs is not None else ""
+        if not waiting:
+            soon = f" in {secs:.0f} s" if secs is not None else " soon"
+            if view.match_over:
+                line_.update(Text(f"Match over · a new game begins{soon}", style="bold"))
+            else:
+                line_.update(Text(f"Hand over · next hand{soon}" if view.hand_over else ""))
+            return
         mine = self.seat in waiting
         text = "Your turn" if mine else f"{', '.join(self.model.name(s) for s in waiting)} to act"
-        line.update(Text(text + left, style="bold reverse" if mine else "bold"))
+        line_.update(Text(text + left, style="bold reverse" if mine else "bold"))
 
     # -- acting and chatting -------------------------------------------------------
     @on(ActionBar.Chosen)
@@ -180,6 +407,9 @@ class TableScreen(Screen[None]):
         """Send an action, refused if the table moved on since this screen last heard from it."""
         if self.spectating:
             return
+        if not self.online:
+            self.notify("Not connected to the table: the action was not sent.", severity="warning")
+            return
         try:
             await self.conn.act(self.token, action, self.model.seq)
         except Exception as err:
@@ -189,11 +419,17 @@ class TableScreen(Screen[None]):
         """An action's key, as the action bar shows it (letters for a game's actions, numbers else)."""
         if self.spectating or self.query_one("#chat", Input).has_focus:
             return
+        if not self.online:  # keys do nothing while the table is out of sight
+            return
         if self.query_one(ActionBar).press(event.key):
             event.stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.adjustable if action == "adjust" else True
+        if action == "adjust":
+            return self.adjustable
+        if action == "go_on":
+            return self.summary_open
+        return True
 
     def action_adjust(self, step: int) -> None:
         if not self.spectating:
@@ -213,12 +449,30 @@ class TableScreen(Screen[None]):
                 self.notify(error_text(err), severity="warning")
         self._refocus()
 
+    def in_match(self) -> bool:
+        """A seat in a match under way: leaving now hands it to a bot."""
+        view = self.model.view
+        return (not self.spectating and view is not None and view.WhichOneof("game") not in (None, "waiting")
+                and not view.match_over)
+
     async def action_leave(self) -> None:
         chat = self.query_one("#chat", Input)
         if chat.has_focus:
             chat.value = ""
             self._refocus()
             return
+        if time.monotonic() - self.help_closed < HELP_GRACE:
+            return  # the press that closed the help, repeated: not a wish to leave
+        if self.in_match():
+            self.app.push_screen(LeaveScreen(), self._confirmed)
+            return
+        await self.leave()
+
+    async def _confirmed(self, leave: bool | None) -> None:
+        if leave:
+            await self.leave()
+
+    async def leave(self) -> None:
         with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
             await self.conn.leave(self.token)
         self.workers.cancel_all()
@@ -230,4 +484,7 @@ class TableScreen(Screen[None]):
         self.set_focus(board if board.can_focus else None)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.model.game))
+        self.app.push_screen(HelpScreen(self.model.game), self._help_closed)
+
+    def _help_closed(self, _: None) -> None:
+        self.help_closed = time.monotonic()

@@ -205,7 +205,8 @@ def start_announcer(
 ) -> Announcer | None:
     """An announcer for a server listening on ``listen_host``, registering in the background.
 
-    None (logged) if there is no address to announce.
+    None (logged) if there is no address to announce, or only loopback ones (a server on
+    127.0.0.1 is not on the LAN); ``interfaces`` given explicitly are announced on as asked.
     """
     try:
         addresses = announced_addresses(listen_host, interfaces)
@@ -214,6 +215,11 @@ def start_announcer(
         return None
     if not addresses:
         log.warning("not announced on the LAN: this machine has no address to announce")
+        return None
+    if interfaces is None and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
+        # Nobody else can dial 127.0.0.1 of this machine: announcing it would send them to their own.
+        log.info("not announced on the LAN: the server listens on %s, which only this machine can reach "
+                 "(serve with --host 0.0.0.0 to let the LAN in)", listen_host)
         return None
     if interfaces is None and listen_host.strip("[]") not in WILDCARDS:
         # Listening on one address: announce there only, so nobody is sent to 127.0.0.1 of theirs.

@@ -10,6 +10,10 @@ Private events are addressed to a person, not a seat: each buffered event rememb
 in each seat when it happened, and a replay gives a token only what was private to that
 token. When a seat changes hands, every stream of the old token ends.
 
+A subscriber that comes with nothing (``after_seq`` 0) while a hand is on the table gets the
+hand so far after its snapshot, as a replay: a person who sits down or starts watching
+mid-hand reads what has been played, never what was private before they came.
+
 A stuck reader cannot hold the table up: its bounded queue overflows, it is dropped with
 everything still queued, and it resumes from the last number it actually got.
 """
@@ -103,6 +107,10 @@ class Fanout:
         self.seq = 0
         self.buffer: deque[Numbered] = deque(maxlen=BUFFER)
         self.subscribers: set[Subscriber] = set()
+        self.hand_seq = 0
+        """The number of the event that began the hand on the table (0: none yet); a match's
+        first hand begins at its ``MatchStarted``."""
+        self._match_opening = False
 
     def number(self, events: Sequence[Event], holders: Holders) -> list[Numbered]:
         """Give the events their numbers and keep them for replays."""
@@ -110,6 +118,11 @@ class Fanout:
         if batch:
             self.seq = batch[-1].seq
             self.buffer.extend(batch)
+            for n in batch:
+                kind = n.event.kind
+                if kind == "MatchStarted" or (kind == "HandStarted" and not self._match_opening):
+                    self.hand_seq = n.seq
+                self._match_opening = kind == "MatchStarted"
         return batch
 
     def send(self, batch: Sequence[Numbered]) -> None:
@@ -164,10 +177,13 @@ class Fanout:
         if seat is not None:
             snapshot.seat = seat
         opening = [table_pb2.TableMessage(seq=self.seq, snapshot=snapshot).SerializeToString()]
-        if 0 < after_seq < self.seq and after_seq + 1 >= first_seq:
+        replay_from = after_seq
+        if not after_seq:  # a newcomer: the hand so far, if one is on the table
+            replay_from = max(self.hand_seq, first_seq) - 1 if self.hand_seq else -1
+        if 0 <= replay_from < self.seq and replay_from + 1 >= first_seq:
             missed = []
             for n in self.buffer:
-                if n.seq > after_seq:
+                if n.seq > replay_from:
                     viewer = seat if n.private_to(token, seat) else -1
                     missed.append(wire.event_message(n.seq, n.event, viewer, replay=True))
             update = table_pb2.Update(events=missed)

@@ -16,6 +16,8 @@ class Pacer:
         self._next: asyncio.TimerHandle | None = None
         self.deadline: float | None = None
         """When the turn timer runs out (the loop's clock), or None."""
+        self.next_at: float | None = None
+        """When the next hand is dealt (the loop's clock), while between hands."""
 
     @staticmethod
     def _loop() -> asyncio.AbstractEventLoop:
@@ -53,19 +55,25 @@ class Pacer:
     def next_hand(self, seconds: float, deal: Callable[[], None]) -> None:
         if self._next is not None:
             self._next.cancel()
-        self._next = self._loop().call_later(seconds, self._fire_next, deal)
+        loop = self._loop()
+        self.next_at = loop.time() + seconds
+        self._next = loop.call_later(seconds, self._fire_next, deal)
 
     def _fire_next(self, deal: Callable[[], None]) -> None:
         self._next = None
+        self.next_at = None
         deal()
 
     def left_ms(self) -> int:
-        if self.deadline is None:
+        """Time left on the turn timer; between hands, until the next deal (0: no clock runs)."""
+        deadline = self.deadline if self.deadline is not None else self.next_at
+        if deadline is None:
             return 0
-        return max(0, int((self.deadline - self._loop().time()) * 1000))
+        return max(0, int((deadline - self._loop().time()) * 1000))
 
     def stop(self) -> None:
         self.stop_turn()
         if self._next is not None:
             self._next.cancel()
             self._next = None
+        self.next_at = None

@@ -30,7 +30,9 @@ class SubscribeRequest(_message.Message):
     AFTER_SEQ_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     after_seq: _builtins.int
-    """0: from now (a snapshot first, always)"""
+    """0: from now (a snapshot first, always), then the hand on the table so far, marked
+    `replay` and as this token may see it (nothing private from before it came).
+    """
     def __init__(
         self,
         *,
@@ -91,7 +93,9 @@ class View(_message.Message):
     hand_over: _builtins.bool
     match_over: _builtins.bool
     deadline_ms: _builtins.int
-    """time left on the current timer; 0: none running"""
+    """Time left on the current timer; between hands (`hand_over`), until the next hand (or,
+    after `match_over`, the next match) is dealt; 0: none running.
+    """
     @_builtins.property
     def to_act(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """every seat the game waits on now (several in a claim window)"""

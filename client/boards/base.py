@@ -63,8 +63,22 @@ class Board(Widget):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         return Text(str(view))
 
-    def around(self, panels: Mapping[int, RenderableType], centre: RenderableType, rightwards: bool) -> Table:
-        """Seats around the table with the viewer at the bottom; ``rightwards``: play turns right."""
+    def result_summary(self, model: TableModel) -> RenderableType | None:
+        """What the hand that just ended came to, from the view (``hand_over``): who won what and
+        why, each seat's chips or points before and after; at ``match_over`` also the final standing.
+
+        The table screen shows it in place of the board until the next deal. None: the screen
+        says it plainly from the ``HandEnded`` and ``MatchEnded`` events.
+        """
+        return None
+
+    def around(
+        self, panels: Mapping[int, RenderableType], centre: RenderableType, rightwards: bool, gap: int = 0
+    ) -> Table:
+        """Seats around the table with the viewer at the bottom; ``rightwards``: play turns right.
+
+        ``gap``: blank lines between the rows of seats (a tall terminal has room for them).
+        """
         n = len(panels)
         ref = self.seat if self.seat is not None else 0
         places = PLACES.get(n, {d: (d // 3, d % 3) for d in range(n)})
@@ -76,6 +90,8 @@ class Board(Widget):
         for _ in range(3):
             grid.add_column(ratio=1)
         for row in range(3):
+            if row and gap:
+                grid.add_row(Text("\n" * (gap - 1)), Text(""), Text(""))
             grid.add_row(*(cells.get((row, col), Text("")) for col in range(3)))
         return grid
 

@@ -4,6 +4,7 @@ shown), and the pot in the middle. Deals and turns go to the left."""
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from cardtui.client.boards.base import Board
@@ -26,6 +27,12 @@ CATEGORY = {
 }
 
 
+WIDE = 60
+"""A board at least this wide has room for "17 chips · bet 3" in each seat's column."""
+TALL = 28
+"""A board at least this tall spreads the rows of seats apart."""
+
+
 def worth(strength: cacho_pb2.CachoStrength) -> str:
     name = CATEGORY.get(strength.category, "")
     return name if strength.category == cacho_pb2.CACHO_CATEGORY_SIXES else f"{name} ({strength.points})"
@@ -35,7 +42,8 @@ class CachoBoard(Board):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         v = view.cacho
         panels = {s.seat: self._panel(view, s) for s in v.seats}
-        parts: list[RenderableType] = [self.around(panels, self._centre(view), rightwards=False)]
+        gap = 3 if self.size.height >= TALL else 0
+        parts: list[RenderableType] = [self.around(panels, self._centre(view), rightwards=False, gap=gap)]
         if view.hand_over and v.HasField("result"):
             parts += [Text(""), self._result(v.result)]
         if view.match_over:
@@ -48,7 +56,9 @@ class CachoBoard(Board):
         if s.seat == view.dealer:
             out.append(" (dealer)", style="cyan")
         label, style = STATUS.get(s.status, ("", ""))
-        out.append(f"\n  {s.chips} chips · bet {s.put}")
+        out.append(f"\n  {s.chips} chips")
+        if s.put:
+            out.append(f"{self._sep()}bet {s.put}", style="yellow")
         out.append("\n  ")
         if s.cards:
             out.append_text(hand(s.cards))
@@ -56,19 +66,63 @@ class CachoBoard(Board):
             out.append_text(backs(s.card_count))
         else:
             out.append("—", style="dim")
-        out.append("  ")
+        out.append("  " if self.size.width >= WIDE else "\n  ")
         out.append(label, style=style)
         if s.HasField("strength"):
             out.append(f"\n  {worth(s.strength)}", style="italic")
         return out
+
+    def _sep(self, indent: str = "  ") -> str:
+        """Between two facts on a line, or a new line where the seats' columns are narrow (80x24)."""
+        return " · " if self.size.width >= WIDE else "\n" + indent
 
     def _centre(self, view: table_pb2.View) -> Text:
         v = view.cacho
         out = Text(f"Hand {view.hand}\nRound {v.round}\n", style="bold", justify="center")
         out.append(f"Pot {v.pot}", style="bold yellow")
         if v.round == 3 and not view.hand_over:
-            out.append(f"\nbet {v.level} · resto {v.cap}")
+            out.append(f"\nbet {v.level}{self._sep('')}resto {v.cap}")
         return out
+
+    def result_summary(self, model: TableModel) -> RenderableType | None:
+        """Who won the pot and why (the showdown's hands, or everyone else out), each seat's chips
+        before and after; at the match's end, the standing."""
+        view = model.view
+        if view is None or not view.HasField("cacho") or not view.cacho.HasField("result"):
+            return None
+        v, result = view.cacho, view.cacho.result
+        head = Text(f"Hand {view.hand}: ", style="bold")
+        head.append_text(who(model, result.winner))
+        head.append(f" wins the pot of {result.pot}", style="bold")
+        parts: list[RenderableType] = [head]
+        if result.showdown:
+            best = next((sh for sh in result.showdown if sh.seat == result.winner), None)
+            why = Text("  at the showdown", style="italic")
+            if best is not None:
+                why.append(f", with {worth(best.strength)}", style="italic")
+            parts.append(why)
+            shown = Table.grid(padding=(0, 2))
+            for sh in sorted(result.showdown, key=lambda sh: sh.seat != result.winner):
+                shown.add_row(Text("  ") + who(model, sh.seat), hand(sh.cards), Text(worth(sh.strength)))
+            parts.append(shown)
+        else:
+            parts.append(Text("  unseen: everyone else passed or folded", style="italic"))
+        money = Table.grid(padding=(0, 2))
+        money.add_row(Text("  chips", style="dim"), Text("before → after", style="dim"), Text(""))
+        for s, delta in zip(v.seats, result.deltas, strict=False):
+            if delta == 0 and s.status == cacho_pb2.CACHO_SEAT_STATUS_BUST:
+                continue  # out of the match before this hand
+            style = "green" if delta > 0 else "red" if delta < 0 else "dim"
+            money.add_row(Text("  ") + who(model, s.seat), Text(f"{s.chips - delta:>6} → {s.chips}"),
+                          Text(f"{delta:+d}", style=style))
+        parts += [Text(""), money]
+        if view.match_over:
+            standing = sorted(v.seats, key=lambda s: -s.chips)
+            top = Text("\n")
+            top.append_text(who(model, standing[0].seat))
+            top.append(" wins the match, holding every chip.", style="bold magenta")
+            parts.append(top)
+        return Group(*parts)
 
     def _result(self, result: cacho_pb2.CachoResult) -> Text:
         out = self.seat_name(result.winner)

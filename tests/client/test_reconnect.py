@@ -87,3 +87,51 @@ async def test_the_stream_resumes_across_a_restart_with_no_event_twice(tmp_path:
         await asyncio.gather(reader, return_exceptions=True)
         await conn.close()
         await running.stop(grace=0.1)
+
+
+async def test_back_within_seconds_of_the_server_and_no_action_meanwhile(tmp_path: Path) -> None:
+    """Down for a while (grpc's own backoff would have grown to tens of seconds), keys pressed during
+    the outage: the client is back within a few seconds of the server, and only then acts again."""
+    import time
+
+    from cardtui.client.actionbar import ActionBar
+
+    port, db = free_port(), tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db)
+    table_id = await create(running, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{port}", "ana")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await app.open_table(table_id)
+            for _ in range(40):
+                await pilot.pause(0.1)
+                if isinstance(app.screen, TableScreen) and app.screen.online:
+                    break
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.online
+            bar = screen.query_one(ActionBar)
+            assert not bar.disabled
+            banner = screen.query_one("#conn-banner", Static)
+            await running.stop(grace=0.1)
+            for _ in range(40):
+                await pilot.pause(0.1)
+                if banner.display:
+                    break
+            assert banner.display and bar.disabled, "the action bar is off while the stream is down"
+            seq = screen.model.seq
+            for _ in range(6):  # keys pressed in the outage do nothing (and send nothing)
+                await pilot.press("b", "p", "c")
+                await pilot.pause(1.0)
+            assert screen.model.seq == seq
+            running = await start("127.0.0.1", port, db)
+            back = time.monotonic()
+            for _ in range(100):
+                await pilot.pause(0.1)
+                if not banner.display and screen.online:
+                    break
+            took = time.monotonic() - back
+            assert not banner.display and screen.online and not bar.disabled
+            assert took < 3.0, f"back {took:.1f} s after the server"
+    finally:
+        await running.stop(grace=0.1)

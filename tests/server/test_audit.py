@@ -154,10 +154,15 @@ def check_stream(log: Log, seat: int | None, messages: list[table_pb2.TableMessa
     expected = messages[0].seq
     seen = 0
     cache: dict[int, set[str]] = {}
-    for msg in messages:
+    for i, msg in enumerate(messages):
         if msg.HasField("closing"):
             continue
-        if msg is not messages[0]:
+        if i == 1 and msg.update.events and all(e.replay for e in msg.update.events):
+            # A newcomer's opening replay: the hand so far, up to the snapshot, with no view.
+            got = [e.seq for e in msg.update.events]
+            assert got == list(range(got[0], expected + 1)), f"{who}: the hand so far, up to the snapshot"
+            assert msg.seq == expected and not msg.update.HasField("view")
+        elif msg is not messages[0]:
             got = [e.seq for e in msg.update.events]
             assert got == list(range(expected + 1, expected + 1 + len(got))), f"{who}: no holes, none twice"
             assert got and msg.seq == got[-1], f"{who}: a message's seq is its last event's"
@@ -165,10 +170,13 @@ def check_stream(log: Log, seat: int | None, messages: list[table_pb2.TableMessa
             expected = msg.seq
         for e in msg.update.events:
             ev = log.events[e.seq]
-            if ev.audience.sees(seat):
-                assert e == wire.event_message(e.seq, ev, seat), f"{who}: event {e.seq} arrives whole"
+            hidden = table_pb2.Event(seq=e.seq, replay=e.replay, hidden={})
+            if e.replay and not ev.audience.public and e == hidden:
+                pass  # a replay gives a token only what was private to that token (these are granted, not sat)
+            elif ev.audience.sees(seat):
+                assert e == wire.event_message(e.seq, ev, seat, replay=e.replay), f"{who}: event {e.seq} arrives whole"
             else:
-                assert e == table_pb2.Event(seq=e.seq, hidden={}), (
+                assert e == table_pb2.Event(seq=e.seq, replay=e.replay, hidden={}), (
                     f"{who}: event {e.seq} ({ev.kind}) is not for it and must arrive empty, got {e}"
                 )
         found = message_cards(msg)

@@ -177,3 +177,15 @@ def test_connect_to_a_found_tls_server_needs_its_certificate(
     assert cli.main(["connect"]) == 2
     err = capsys.readouterr().err
     assert "bia uses TLS" in err and "--tls-ca" in err
+
+
+async def test_a_loopback_only_server_is_not_announced(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """127.0.0.1 means "this machine" to every machine: a server only there is not on the LAN, and says so."""
+    caplog.set_level("INFO", logger="cardtui.announce")
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", announce=True)
+    try:
+        assert running.announcer is None
+        assert "not announced on the LAN" in caplog.text and "--host 0.0.0.0" in caplog.text
+        assert mine(await discover(1.0, interfaces=LOOPBACK), running) == []
+    finally:
+        await running.stop(grace=0.2)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from cardtui.server.app import Running
+from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
 
@@ -81,8 +82,8 @@ async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(serv
         hidden = {m.seq for m in p.events if kind(m) == "hidden"}
         others = {m.seq for q in players if q is not p for m in q.events if kind(m) == "cards_dealt"}
         assert others <= hidden, "another seat's card reaches me only as a placeholder"
-        assert all(m.ByteSize() == table_pb2.Event(seq=m.seq, hidden={}).ByteSize()
-                   for m in p.events if kind(m) == "hidden")
+        assert all(m.ByteSize() == table_pb2.Event(seq=m.seq, replay=m.replay, hidden={}).ByteSize()
+                   for m in p.events if kind(m) == "hidden"), "a placeholder carries nothing but its number"
     assert "cards_dealt" not in watcher.kinds()
     # Views: a spectator never holds a hidden card; a seat only its own until the showdown.
     for m in watcher.messages:
@@ -373,3 +374,54 @@ async def test_paulista_chat_option_keeps_players_quiet_during_a_hand(server: Ru
     await q.table.Chat(table_pb2.ChatRequest(token=q.token, text="boa sorte"))
     for x in (p, watcher, q):
         await x.close()
+
+
+async def test_a_newcomer_mid_hand_gets_the_hand_so_far_without_what_was_private(server: Running) -> None:
+    table_id, (a,) = await seated(server, 2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    table = server.room.tables[table_id]
+    a.subscribe()
+    await a.wait_for(lambda q: bool(legal(q)))
+    await a.act(next(x for x in legal(a) if x.type == BET))
+    await a.wait_for(lambda q: "acted" in q.kinds())
+    dealt = [n.seq for n in table.fanout.buffer if n.event.kind == "CardsDealt"]
+    assert dealt
+    # A spectator comes: after the snapshot, the hand from its first event on, marked replay.
+    eve = await Player(a.address).spectate(table_id, "eve")
+    eve.subscribe()
+    await eve.wait_for(lambda q: len(q.messages) >= 2)
+    snapshot, replay = eve.messages[0], eve.messages[1]
+    assert snapshot.HasField("snapshot") and replay.HasField("update") and not replay.update.HasField("view")
+    events = list(replay.update.events)
+    assert all(e.replay for e in events)
+    assert [kind(e) for e in events][:2] == ["match_started", "hand_started"], "from the hand's beginning"
+    assert [e.seq for e in events] == list(range(events[0].seq, snapshot.seq + 1)), "up to the snapshot"
+    assert "acted" in [kind(e) for e in events]
+    assert all(kind(e) == "hidden" for e in events if e.seq in dealt), "no one's cards"
+    assert "joined" not in [kind(e) for e in events], "what came before the hand is not replayed"
+    # The seat changes hands mid-hand: the newcomer reads the hand, not the cards dealt before they sat.
+    await a.lobby.Leave(lobby_pb2.LeaveRequest(token=a.token))
+    bea = await Player(a.address).join(table_id, "bea")
+    assert bea.seat == a.seat
+    bea.subscribe()
+    await bea.wait_for(lambda q: len(q.messages) >= 2)
+    events = list(bea.messages[1].update.events)
+    kinds = [kind(e) for e in events]
+    assert kinds[0] == "match_started" and "acted" in kinds
+    assert all(kind(e) == "hidden" for e in events if e.seq in dealt), "not even the seat's own cards of before"
+    for p in (a, eve, bea):
+        await p.close()
+
+
+async def test_between_hands_the_view_tells_when_the_next_hand_is_dealt(tmp_path: Path) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=3.0)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=2)
+        eve = await Player(f"127.0.0.1:{running.port}").spectate(table_id)
+        eve.subscribe()
+        await eve.wait_for(lambda q: q.last_view is not None and q.last_view.hand_over, timeout=20)
+        view = eve.last_view
+        assert view is not None and 2000 < view.deadline_ms <= 3000
+        assert not view.to_act
+        await eve.close()
+    finally:
+        await running.stop(grace=0.2)

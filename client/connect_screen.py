@@ -1,0 +1,111 @@
+"""The way in: while the server cannot be reached, say where we dial, what went wrong, and try again.
+
+A dead address must not look like an empty server. Until the server answers, this screen
+stands before the lobby: the address, the reason in words (refused, no such host, a bad
+port, TLS, timed out), a countdown to the next try, and keys to retry now or quit.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Label, Static
+
+from cardtui.client.connection import Connection, unreachable
+from cardtui.v1 import lobby_pb2
+
+RETRY_SECONDS = 3.0
+"""Between tries on their own; ``r`` tries at once."""
+
+
+class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
+    """Dismissed with the server's info once it answers; ``None`` when the person quits.
+
+    ``conn`` is None when the address itself is wrong (``problem`` says how): nothing to retry.
+    """
+
+    BINDINGS = [Binding("r", "retry", "Retry now"), Binding("q,escape", "quit", "Quit")]
+
+    def __init__(self, target: str, conn: Connection | None, problem: str) -> None:
+        super().__init__()
+        self.target = target
+        self.conn = conn
+        self.problem = problem
+        self.tries = 1
+        self.next_try: float | None = time.monotonic() + RETRY_SECONDS if conn is not None else None
+        self.trying = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="connect-dialog"):
+            yield Label("The card server cannot be reached" if self.conn is not None else "That address is wrong",
+                        id="connect-title")
+            yield Static(Text.assemble(("Address  ", "bold"), self.target), id="connect-address")
+            yield Static("", id="connect-reason")
+            yield Static("", id="connect-status")
+            with Horizontal(id="connect-buttons"):
+                if self.conn is not None:
+                    yield Button("Retry now (r)", variant="primary", id="connect-retry")
+                yield Button("Quit (q)", id="connect-quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._say(self.problem)
+        self.set_interval(0.25, self._tick)
+        self._tick()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.conn is not None if action == "retry" else True
+
+    def _say(self, problem: str) -> None:
+        self.problem = problem
+        self.query_one("#connect-reason", Static).update(Text(problem, style="bold red"))
+
+    def _tick(self) -> None:
+        status = self.query_one("#connect-status", Static)
+        if self.conn is None:
+            status.update(Text("Start again with the right address: cardtui connect HOST[:PORT].", style="italic"))
+            return
+        if self.trying:
+            status.update(Text(f"Trying {self.conn.target}… (try {self.tries})", style="italic"))
+            return
+        if self.next_try is not None:
+            left = max(0.0, self.next_try - time.monotonic())
+            status.update(Text(f"Tried {self.tries} time{'s' if self.tries > 1 else ''}; trying again in "
+                               f"{left:.0f} s · r: now · q: quit", style="italic"))
+            if left <= 0:
+                self.action_retry()
+
+    def action_retry(self) -> None:
+        if self.conn is not None and not self.trying:
+            self.attempt()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def attempt(self) -> None:
+        assert self.conn is not None
+        self.trying = True
+        self.tries += 1
+        self._tick()
+        try:
+            info = await self.conn.info()
+        except Exception as err:
+            self._say(unreachable(err, self.conn.target))
+            self.next_try = time.monotonic() + RETRY_SECONDS
+            return
+        finally:
+            self.trying = False
+        self.dismiss(info)
+
+    @on(Button.Pressed, "#connect-retry")
+    def _retry_pressed(self) -> None:
+        self.action_retry()
+
+    @on(Button.Pressed, "#connect-quit")
+    def action_quit(self) -> None:
+        self.dismiss(None)

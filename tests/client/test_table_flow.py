@@ -1,0 +1,352 @@
+"""The screens around the boards, at 80x24: passwords, leaving, the way in, summaries, the log.
+
+A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Button, Input, Static
+
+from cardtui import cli
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.connect_screen import ConnectScreen
+from cardtui.client.help import HelpScreen
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.models import action_name
+from cardtui.client.password_screen import PasswordScreen
+from cardtui.client.table_screen import LeaveScreen, TableScreen
+from cardtui.server.app import Running, start
+from cardtui.v1 import common_pb2, lobby_pb2
+from tests.conftest import Player, create
+
+SMALL = (80, 24)
+BET = common_pb2.ACTION_TYPE_BET
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def until(pilot: Pilot[None], ok: Callable[[], bool], timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not ok():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {ok.__doc__ or 'a condition'}")
+        await pilot.pause(0.05)
+
+
+def log_text(screen: TableScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one("#log").lines)  # type: ignore[attr-defined]
+
+
+def text_of(screen: object, selector: str) -> str:
+    """What a Static shows, as plain text (rendered, whatever it holds: text, tables, groups)."""
+    widget = screen.query_one(selector, Static)  # type: ignore[attr-defined]
+    console = Console(width=max(20, widget.size.width or 80), file=io.StringIO(), record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
+async def type_text(pilot: Pilot[None], text: str) -> None:
+    for ch in text:
+        await pilot.press(ch)
+
+
+# -- passwords ---------------------------------------------------------------------------------
+async def test_a_password_table_asks_others_and_never_its_creator(server: Running) -> None:
+    address = f"127.0.0.1:{server.port}"
+    ana = CardApp(address, "ana")
+    async with ana.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(ana.screen, LobbyScreen))
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        ana.screen.query_one("#password", Input).value = "segredo"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(ana.screen, TableScreen))
+        table_id = ana.screen.model.summary.id
+        assert ana.screen.model.summary.has_password
+        # Back in the lobby and in again: the creator is still not asked.
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(ana.screen, (LobbyScreen, LeaveScreen)))
+        if isinstance(ana.screen, LeaveScreen):
+            await pilot.press("y")
+        await until(pilot, lambda: isinstance(ana.screen, LobbyScreen))
+        await ana.open_table(table_id, locked=True)
+        await until(pilot, lambda: isinstance(ana.screen, TableScreen))
+
+    bea = CardApp(address, "bea")
+    async with bea.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(bea.screen, LobbyScreen) and bool(bea.screen.rows))
+        await pilot.press("s")  # watch: asked too
+        await until(pilot, lambda: isinstance(bea.screen, PasswordScreen))
+        assert "has a password" in str(bea.screen.query_one("#password-title").render())
+        await type_text(pilot, "wrong")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(bea.screen, PasswordScreen) and bool(bea.screen.problem))
+        assert "password is wrong" in text_of(bea.screen, "#password-error"), "says so, and asks again"
+        await type_text(pilot, "segredo")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(bea.screen, TableScreen))
+        assert bea.screen.spectating
+
+
+async def test_connect_password_opens_the_table_without_asking(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=3, bots=3, password="pw")
+    app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id, password="pw")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.screen.spectating
+    args = cli.parser().parse_args(["connect", "host", "--password", "pw", "--spectate", table_id])
+    assert (args.password, args.spectate, args.target) == ("pw", table_id, "host")
+
+
+# -- leaving ----------------------------------------------------------------------------------
+async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_count(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.in_match())
+        table = app.screen
+        # The help closes with escape; pressed twice, the second is not a wish to leave.
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.press("escape", "escape")
+        await pilot.pause(0.2)
+        assert app.screen is table, "still at the table, and nothing asked"
+        await pilot.pause(0.6)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+        assert "middle of the match" in str(app.screen.query_one("#leave-title").render())
+        await pilot.press("escape")  # stay
+        await until(pilot, lambda: app.screen is table)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        seats = server.room.tables[table_id].summary().seats
+        assert seats[0].bot, "a bot plays the seat now"
+
+
+async def test_a_spectator_leaves_without_being_asked(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=2, bots=2, bot_delay_ms=60_000)
+    app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+# -- the way in -------------------------------------------------------------------------------
+async def test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_the_lobby(tmp_path: Path) -> None:
+    port = free_port()
+    app = CardApp(f"127.0.0.1:{port}", "ana")
+    running: Running | None = None
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+            screen = app.screen
+            assert f"127.0.0.1:{port}" in text_of(screen, "#connect-address")
+            assert "refused" in text_of(screen, "#connect-reason")
+            assert "trying again in" in text_of(screen, "#connect-status")
+            running = await start("127.0.0.1", port, tmp_path / "store.db")
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await pilot.pause(0.3)
+            assert "cardtui" in text_of(app.screen, "#server-line")
+            await pilot.press("n")  # the server is known: the dialog opens
+            await pilot.pause(0.3)
+            assert app.screen.query("#create-dialog")
+    finally:
+        if running is not None:
+            await running.stop(grace=0.1)
+
+
+async def test_a_bad_address_is_told_as_such() -> None:
+    app = CardApp("127.0.0.1:notaport", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        assert "not a port" in text_of(app.screen, "#connect-reason")
+        assert not app.screen.query("#connect-retry"), "nothing to retry"
+        await pilot.press("q")
+        await pilot.pause(0.2)
+    assert app.return_code is not None or not app.is_running
+
+
+@pytest.mark.parametrize(("target", "words"), [(":notaport", "not a port"), (":99999", "no port 99999"),
+                                               ("", "No server address"), ("host:", "no port after")])
+def test_the_command_line_tells_a_bad_address(target: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["connect", target]) == 2
+    assert words in capsys.readouterr().err
+
+
+# -- summaries ---------------------------------------------------------------------------------
+async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_path: Path) -> None:
+    """Two players and three chips each: a match ends within a few hands."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=2.5)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=3)})
+        app = CardApp(f"127.0.0.1:{running.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar = screen.query_one(ActionBar)
+            summary = screen.query_one("#summary")
+            hands_summed = 0
+            matches = 0
+            deadline = time.monotonic() + 90
+            while matches < 2 and time.monotonic() < deadline:
+                await pilot.pause(0.05)
+                view = screen.model.view
+                if summary.display and view is not None and view.match_over:
+                    body = text_of(screen, "#summary-body")
+                    assert "The match is over after" in body and "wins the match" in body
+                    assert screen.query_one("#summary-buttons").display
+                    labels = [str(b.label) for b in screen.query("#summary-buttons Button").results(Button)]
+                    assert labels == ["Play again (enter)", "Leave (escape)"]
+                    matches += 1
+                    if matches == 1:
+                        await pilot.press("enter")  # play again: stay for the next match
+                        await pilot.pause(0.1)
+                        assert not summary.display and app.screen is screen
+                        await until(pilot, lambda: "Game 2 begins." in log_text(screen), timeout=10)
+                    else:
+                        await pilot.press("escape")  # leave, and nobody asks: the match is over
+                        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                    continue
+                if summary.display and view is not None and view.hand_over:
+                    body = text_of(screen, "#summary-body")
+                    assert f"Hand {view.hand}:" in body and "wins the pot" in body and "→" in body
+                    foot = text_of(screen, "#summary-foot")
+                    assert "Next hand in" in foot and "enter" in foot, foot
+                    assert not screen.query_one("#board").display, "the summary stands in for the board"
+                    hands_summed += 1
+                    await pilot.press("enter")
+                    await pilot.pause(0.05)
+                    assert not summary.display
+                    continue
+                if bar.choices and not bar.disabled:
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    if "bet" in kinds or "raise" in kinds:
+                        bar.adjust(1000)  # all in: the match ends sooner
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("raise", "bet", "call", "check")),
+                               bar.keys[0])
+                    await pilot.press(key)
+                    await pilot.pause(0.1)
+            assert matches == 2, f"{matches} matches summed, {hands_summed} hands; now {app.screen}"
+            assert hands_summed >= 1
+    finally:
+        await running.stop(grace=0.1)
+
+
+# -- the log -----------------------------------------------------------------------------------
+async def test_who_comes_mid_hand_reads_the_hand_so_far(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    ana.subscribe()
+    await ana.wait_for(lambda q: q.last_view is not None and bool(q.last_view.legal))
+    await ana.act(next(a for a in ana.last_view.legal if a.type == BET))  # type: ignore[union-attr]
+    await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
+    await ana.close()
+    app = CardApp(f"127.0.0.1:{server.port}", "bea")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await app.open_table(table_id)  # bea takes the seat the bot keeps for ana
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and "sits down" in log_text(app.screen))
+        text = log_text(app.screen)
+        assert "Hand 1:" in text and "deals" in text
+        assert "ana bets 1." in text, "named as who did it then, not who sits there now"
+        assert "You receive" not in text, "the seat's cards were ana's, before bea came"
+
+
+# -- the log's width ---------------------------------------------------------------------------
+async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=4, bots=4, bot_delay_ms=20)
+    app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.log_lines > 30, timeout=20)
+        log = app.screen.query_one("#log")
+        for size in ((80, 24), (120, 40)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.3)
+            width = log.scrollable_content_region.width
+            widths = [line.cell_length for line in log.lines]  # type: ignore[attr-defined]
+            assert widths and max(widths) <= width, f"a line wider than the log at {size}"
+            assert log.max_scroll_x == 0, "nothing to scroll sideways: no line is clipped"
+
+
+
+# -- the create dialog -------------------------------------------------------------------------
+async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_beside_the_field(
+    server: Running,
+) -> None:
+    import grpc
+    from textual.widgets import Checkbox, Select
+
+    from cardtui.client.lobby import CreateTableScreen
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        dialog = app.screen
+        assert isinstance(dialog, CreateTableScreen)
+        dialog.query_one("#game", Select).value = "truco_argentino"
+        await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        assert isinstance(dialog.query_one("#opt-flor"), Checkbox), "yes or no: a toggle"
+        assert isinstance(dialog.query_one("#opt-ties"), Select), "one of several: a choice"
+        target = dialog.query_one("#opt-target", Input)
+        assert target.value == "30"
+        helps = " ".join(str(h.render()) for h in dialog.query(".opt-help").results(Static))
+        assert "(15 to 30; default 30)" in helps, "a number says its range and default"
+        # Bots fill at most all seats but one: the creator's.
+        seats = dialog.query_one("#seats", Select)
+        assert seats.value == 6
+        bots_select = dialog.query_one("#bots", Select)
+        await pilot.pause(0.2)
+        assert max(v for _, v in bots_select._options if isinstance(v, int)) == 5  # type: ignore[attr-defined]
+        # Out of range: said beside the field, the dialog stays and keeps what was typed.
+        dialog.query_one("#name", Input).value = "noite"
+        target.value = "99"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert app.screen is dialog
+        beside = dialog.query_one("#err-opt-target", Static)
+        assert beside.display and "target is a whole number from 15 to 30" in str(beside.render())
+        dialog.query_one("#turn", Input).value = "0"
+        target.value = "15"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert not beside.display
+        assert "5 to 3600" in str(dialog.query_one("#err-turn", Static).render()), "timer 0 is refused, not 30 s"
+        # A refusal from the server about one option lands beside it too.
+        dialog.query_one("#turn", Input).value = "30"
+
+        async def refuse(request: object) -> object:
+            raise grpc.aio.AioRpcError(grpc.StatusCode.INVALID_ARGUMENT, grpc.aio.Metadata(), grpc.aio.Metadata(),
+                                       "The option target must be from 15 to 30.")
+
+        assert app.conn is not None
+        app.conn.create = refuse  # type: ignore[method-assign]
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
+        assert "must be from 15 to 30" in str(dialog.query_one("#err-opt-target", Static).render())

@@ -1,0 +1,128 @@
+"""The table screen's layout on a fixed position, at 80x24 and 120x40: board, turn line, action bar,
+log and chat, and the hand and match summaries. A fixed stream stands in for the server, so
+the pictures are the same on every run."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from textual.app import App
+
+from cardtui.client.table_screen import TableScreen
+from cardtui.v1 import cacho_pb2, common_pb2, table_pb2
+
+IN, PASSED = cacho_pb2.CACHO_SEAT_STATUS_IN, cacho_pb2.CACHO_SEAT_STATUS_PASSED
+NAMES = ["ana", "bea", "caio", "duda"]
+
+
+class FixedStream:
+    """Just enough of a connection: a stream that says its piece and then stays quiet."""
+
+    target = "127.0.0.1:50051"
+
+    def __init__(self, messages: list[table_pb2.TableMessage]) -> None:
+        self.messages = messages
+
+    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None
+                     ) -> AsyncIterator[table_pb2.TableMessage]:
+        for msg in self.messages:
+            yield msg
+        await asyncio.Event().wait()
+
+    async def leave(self, token: str) -> None:
+        return None
+
+
+def seats() -> list[common_pb2.SeatSummary]:
+    return [common_pb2.SeatSummary(seat=i, name=n, taken=True, team=i, bot=i == 3) for i, n in enumerate(NAMES)]
+
+
+def cacho_view(over: bool = False, match_over: bool = False) -> table_pb2.View:
+    cards = [["6S", "5S"], [], [], []]
+    chips = [17, 20, 16, 19] if not over else [21, 18, 15, 18]
+    put = [3, 0, 4, 1] if not over else [0, 0, 0, 0]
+    status = [IN, PASSED, IN, PASSED]
+    v = cacho_pb2.CachoView(round=2, pot=8, seats=[
+        cacho_pb2.CachoSeat(seat=i, name=n, chips=chips[i], put=put[i], status=status[i], cards=cards[i],
+                            card_count=2) for i, n in enumerate(NAMES)])
+    if match_over:
+        v.seats[0].chips, v.seats[1].chips, v.seats[2].chips, v.seats[3].chips = 72, 0, 0, 0
+    if over:
+        strong = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_CACHO, points=35)
+        weak = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=26)
+        v.result.CopyFrom(cacho_pb2.CachoResult(deltas=[4, -2, -1, -1], winner=0, pot=8, showdown=[
+            cacho_pb2.CachoShowing(seat=0, cards=["6S", "5S", "4S"], strength=strong),
+            cacho_pb2.CachoShowing(seat=2, cards=["6H", "AH", "3C"], strength=weak)]))
+    legal = [] if over else [common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD),
+                             common_pb2.Action(type=common_pb2.ACTION_TYPE_CALL, chips=1),
+                             common_pb2.Action(type=common_pb2.ACTION_TYPE_RAISE, chips=5, max_chips=17)]
+    return table_pb2.View(hand=3, dealer=3, you=0, to_act=[] if over else [0], hand_over=over,
+                          match_over=match_over, cacho=v, legal=legal, seats=seats())
+
+
+def events(over: bool) -> list[table_pb2.Event]:
+    acted = common_pb2.Action
+    out = [
+        table_pb2.Event(seq=10, hand_started=table_pb2.HandStarted(hand=3, dealer=3)),
+        table_pb2.Event(seq=11, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["6S"])),
+        table_pb2.Event(seq=12, acted=table_pb2.Acted(seat=0, action=acted(type=common_pb2.ACTION_TYPE_BET,
+                                                                            chips=1))),
+        table_pb2.Event(seq=13, acted=table_pb2.Acted(seat=1, action=acted(type=common_pb2.ACTION_TYPE_PASS))),
+        table_pb2.Event(seq=14, chatted=table_pb2.Chatted(
+            seat=2, name="caio", text="a long line of table talk that has to wrap inside the log, never clip")),
+        table_pb2.Event(seq=15, acted=table_pb2.Acted(seat=2, action=acted(type=common_pb2.ACTION_TYPE_RAISE,
+                                                                            chips=4))),
+    ]
+    if over:
+        out.append(table_pb2.Event(seq=16, hand_ended=table_pb2.HandEnded(deltas=[4, -2, -1, -1], winner=0)))
+    return out
+
+
+def stream(game: str, over: bool = False, match_over: bool = False) -> FixedStream:
+    summary = common_pb2.TableSummary(id="t1", game=game, name="sexta", seats=seats())
+    snapshot = table_pb2.Snapshot(table=summary, seat=0, view=cacho_view(False))
+    last = 16 if over else 15
+    update = table_pb2.Update(events=events(over), view=cacho_view(over, match_over))
+    return FixedStream([table_pb2.TableMessage(seq=9, snapshot=snapshot),
+                        table_pb2.TableMessage(seq=last, update=update)])
+
+
+class TableApp(App[None]):
+    CSS_PATH = "../../client/app.tcss"
+
+    def __init__(self, conn: FixedStream, game: str) -> None:
+        super().__init__()
+        self.conn = conn
+        self.game = game
+
+    def on_mount(self) -> None:
+        table = common_pb2.TableSummary(id="t1", game=self.game, name="sexta", seats=seats())
+        self.push_screen(TableScreen(self.conn, "token", 0, table))  # type: ignore[arg-type]
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("game", ["cacho", "generic"])
+def test_a_hand_in_play(snap_compare: Any, game: str, size: tuple[int, int]) -> None:
+    assert snap_compare(TableApp(stream(game), game), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_hand_summary(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(TableApp(stream("cacho", over=True), "cacho"), terminal_size=size, run_before=settle)
+
+
+def test_the_plain_summary_of_a_board_without_one(snap_compare: Any) -> None:
+    assert snap_compare(TableApp(stream("generic", over=True), "generic"), terminal_size=(80, 24),
+                        run_before=settle)
+
+
+def test_the_match_summary(snap_compare: Any) -> None:
+    app = TableApp(stream("cacho", over=True, match_over=True), "cacho")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
