@@ -8,7 +8,7 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import action_name
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.table_screen import TableLog, TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import cacho_pb2
 from tests.conftest import create
@@ -29,7 +29,7 @@ def hand_over(app: CardApp) -> bool:
 
 
 def log_text(app: CardApp) -> str:
-    return "\n".join(line.text for line in app.screen.query_one("#log").lines)  # type: ignore[attr-defined]
+    return "\n".join(t.plain for t in app.screen.query_one("#log", TableLog).said)
 
 
 async def test_create_a_table_and_play_a_hand_by_keys(server: Running) -> None:

@@ -10,7 +10,7 @@ from cardtui.client.actionbar import ActButton, ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.name_screen import NameScreen, plain_name
-from cardtui.client.table_screen import LeaveScreen, TableScreen
+from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2
 from tests.conftest import create
@@ -19,7 +19,7 @@ SIZE = (80, 24)
 
 
 def log_text(app: CardApp) -> str:
-    return "\n".join(line.text for line in app.screen.query_one("#log").lines)  # type: ignore[attr-defined]
+    return "\n".join(t.plain for t in app.screen.query_one("#log", TableLog).said)
 
 
 async def footer_key(pilot: Pilot[None], action: str) -> FooterKey:

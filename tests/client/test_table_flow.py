@@ -24,7 +24,7 @@ from cardtui.client.help import HelpScreen
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import action_name
 from cardtui.client.password_screen import PasswordScreen
-from cardtui.client.table_screen import LeaveScreen, TableScreen
+from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import Player, create
@@ -48,7 +48,7 @@ async def until(pilot: Pilot[None], ok: Callable[[], bool], timeout: float = 10.
 
 
 def log_text(screen: TableScreen) -> str:
-    return "\n".join(line.text for line in screen.query_one("#log").lines)  # type: ignore[attr-defined]
+    return "\n".join(t.plain for t in screen.query_one("#log", TableLog).said)
 
 
 def text_of(screen: object, selector: str) -> str:

@@ -17,7 +17,7 @@ from cardtui.client.actionbar import ActButton, ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.table_screen import TableLog, TableScreen
 from cardtui.client.words import event_words
 from cardtui.engine.core import Bound
 from cardtui.engine.games import GAMES
@@ -63,7 +63,7 @@ def board_text(app: CardApp | ScreenApp) -> str:
 
 
 def log_text(app: CardApp | ScreenApp) -> str:
-    return "\n".join(line.text for line in table(app).query_one("#log").lines)  # type: ignore[attr-defined]
+    return "\n".join(t.plain for t in table(app).query_one("#log", TableLog).said)
 
 
 def offered(app: CardApp | ScreenApp) -> dict[str, str]:
