@@ -107,7 +107,7 @@ async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change
         await pilot.pause(0.2)
         await app.open_table(table_id)
         bar = None
-        for _ in range(200):
+        for _ in range(400):
             await pilot.pause(0.03)
             if isinstance(app.screen, TableScreen):
                 bar = app.screen.query_one(ActionBar)
@@ -117,8 +117,11 @@ async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change
         n = next(i for i, g in enumerate(bar.choices) if g[0].type == common_pb2.ACTION_TYPE_SIGNAL)
         before = str(list(bar.query(ActButton))[n].label)
         assert await pilot.click(await footer_key(pilot, "adjust(1)"))
-        await pilot.pause(0.1)
-        signal = list(bar.query(ActButton))[n]
+        for _ in range(50):  # the bar redraws its buttons
+            await pilot.pause(0.05)
+            signal = list(bar.query(ActButton))[n]
+            if str(signal.label) != before:
+                break
         assert str(signal.label) != before and str(signal.label).startswith("s ")
         assert signal.region.bottom <= SIZE[1] - 1, "the keypad fits at 80x24"
         assert await pilot.click(signal)
