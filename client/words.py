@@ -14,7 +14,7 @@ from google.protobuf.message import Message
 from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
-from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.client.models import TableModel, action_kind, action_name, event_body
 from cardtui.v1 import common_pb2, table_pb2
 
 
@@ -63,8 +63,21 @@ def game_keys(game: str, keys: dict[str, str]) -> None:
 
 
 def key_for(model: TableModel, kind: str) -> str | None:
-    """The key that takes an action of this type at this table (None: the action bar numbers it)."""
-    return _GAME_KEYS.get(model.game, {}).get(kind)
+    """The key that takes an action of this kind at this table (None: the action bar numbers it).
+
+    ``kind`` is an action's type, or its type and source (``"draw:pile"``, see ``action_kind``):
+    a game may give each source a key of its own, or the type one key for all.
+    """
+    keys = _GAME_KEYS.get(model.game, {})
+    return keys.get(kind) or keys.get(kind.partition(":")[0])
+
+
+def word(model: TableModel, kind: str) -> str:
+    """What an action of this kind is called at this table, without its amount or cards ("Raise to")."""
+    labels = _GAME_WORDS.get(model.game, {})
+    base = kind.partition(":")[0]
+    return (labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
+            or base.replace("_", " ").capitalize())
 
 
 def who(model: TableModel, seat: int) -> Text:
@@ -82,8 +95,7 @@ def line(*parts: str | Text) -> Text:
 def label(model: TableModel, action: common_pb2.Action) -> Text:
     """What an action is called at this table ("Raise to 4", "Play 7♥ face down")."""
     kind = action_name(action)
-    word = _GAME_WORDS.get(model.game, {}).get(kind) or ACTION_WORDS.get(kind) or kind.replace("_", " ").capitalize()
-    out = Text(word)
+    out = Text(word(model, action_kind(action)))
     if action.chips and kind in ("bet", "raise", "call"):
         out.append(f" {action.chips}")
     if action.points:
@@ -122,7 +134,10 @@ def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
     words = _FAMILIES.get(family)
     if words is not None:
         return words(name, body, model)
-    return _common(name, body, model)
+    # A family may say a common event its own way (a rummy hand's end); else the common words.
+    own = _FAMILIES.get(model.view.WhichOneof("game") or "") if model.view is not None else None
+    said = own(name, body, model) if own is not None else None
+    return said if said is not None else _common(name, body, model)
 
 
 def _common(name: str, body: Message, model: TableModel) -> Said | None:
@@ -159,4 +174,4 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
 
 
 __all__ = ["Said", "card_text", "event_words", "family_words", "game_keys", "game_words", "key_for", "label", "line",
-           "who"]
+           "who", "word"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.cacho import CachoBoard
+from cardtui.client.boards.rummy import RummyBoard
 
 BOARDS: dict[str, type[Board]] = {
     "cacho": CachoBoard,
+    "pifpaf": RummyBoard,
+    "cacheta": RummyBoard,
 }
 
 
