@@ -142,8 +142,8 @@ def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
 
 def _common(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.Joined):
-        name = Text(body.name, style="bold green" if body.seat == model.seat else "bold")
-        return Said(line(name, f" sits down at seat {body.seat + 1}."), "dim")
+        sitter = Text(body.name, style="bold green" if body.seat == model.seat else "bold")
+        return Said(line(sitter, f" sits down at seat {body.seat + 1}."), "dim")
     if isinstance(body, table_pb2.Left):
         rest = "; a bot plays the seat until someone takes it." if body.bot_plays else "."
         return Said(line(Text(body.name, style="bold"), " leaves the table" + rest), "dim")
