@@ -95,6 +95,18 @@ def wild_kinds(wilds: Sequence[str]) -> list[str]:
     return sorted(set(wilds), key=by_suit)
 
 
+def fitting(cards: Sequence[str], room: int) -> list[str]:
+    """The last of these cards that fit in ``room`` cells, a space after each (and room for "… ")."""
+    out: list[str] = []
+    used = 2
+    for code in reversed(cards):
+        used += len(code) + 1
+        if used > room:
+            break
+        out.append(code)
+    return out[::-1]
+
+
 def is_pifpaf(model: TableModel) -> bool:
     return model.game == "pifpaf"
 
@@ -454,7 +466,8 @@ class RummyBoard(Board):
             out.append(str(v.pot), style="bold yellow")
             if v.HasField("betting"):
                 b = v.betting
-                out.append(f" · bet to match {b.level} · cap {b.cap} · raise by {b.min_raise}+")
+                out.append(f" · bet to match {b.level}" if b.level else " · no bet yet")
+                out.append(f" · cap {b.cap} · raise by {b.min_raise}+")
             out.no_wrap, out.overflow = True, "ellipsis"
             return out
         if v.HasField("flip"):
@@ -470,8 +483,7 @@ class RummyBoard(Board):
         pile = list(v.pile)
         top, under = (pile[-1], pile[:-1]) if pile else (None, [])
         if big:  # the stock and the top drawn as cards, the discards before the top between them
-            room = max(0, (width - 16) // 3)
-            recent = under[-room:] if room else []
+            recent = fitting(under, width - 16)
             between = Text("… " if len(recent) < len(under) else "", style="dim")
             between.append_text(cards_text(recent))
             pad = max(between.cell_len, 8) + 2
@@ -492,12 +504,11 @@ class RummyBoard(Board):
         out.append(str(v.stock_count), style="bold")
         out.append(f"   Pile ({len(pile)}) " if pile else "   Pile empty")
         if top is not None:
-            room = max(0, (width - out.cell_len - 8) // 3)
-            recent = under[-room:] if room else []
+            recent = fitting(under, width - out.cell_len - 6)
             if len(recent) < len(under):
                 out.append("…", style="dim")
             out.append_text(cards_text(recent))
-            out.append(" ▐", style="bold")
+            out.append(" ▐" if recent else "▐", style="bold")
             top_text = card_text(top)
             top_text.stylize("reverse")
             out.append_text(top_text)
@@ -524,7 +535,10 @@ class RummyBoard(Board):
             action = take[0]
             key, kind = key_for(model, action_kind(action)), action_name(action)
             out.append("\n")
-            out.append("You may cut the line: " if kind == "cut" else "It completes your hand: ", style="bold")
+            if kind == "claim" or w.card in v.outs:
+                out.append("It completes your hand: ", style="bold")
+            else:
+                out.append("It does not complete your hand (a cut burns): ", style="bold red")
             out.append(f"{key}", style="bold reverse")
             out.append(" cut" if kind == "cut" else " claim")
             passing = key_for(model, "pass")
@@ -534,6 +548,8 @@ class RummyBoard(Board):
                 out.append(" pass")
         elif v.answered:
             out.append(" · you have answered", style="dim")
+        elif model.seat is not None and model.seat != w.discarder:
+            out.append("\nNot yours to take: play goes on when it closes.", style="dim")
         return out
 
     def _gaps(self, shown: Sequence[Slot]) -> list[str]:
@@ -544,6 +560,8 @@ class RummyBoard(Board):
                 out.append(" ┆ " if self.sort == "melds" and s.group < 0 else "  ")
             elif self.sort == "suit" and prev.code[-1] != s.code[-1]:
                 out.append("  ")
+            elif self.sort == "melds" and s.group < 0 and prev.code[-1] != s.code[-1]:
+                out.append(" ")  # the loose cards, a little apart by suit
             else:
                 out.append("")
         return out
@@ -558,7 +576,7 @@ class RummyBoard(Board):
         codes = [s.code for s in shown]
         drawn_at = len(codes) - 1 - codes[::-1].index(drawn) if drawn is not None and drawn in codes else -1
         boxed = big and sum(5 + len(g) for g in gaps) <= width
-        if not boxed and sum(len(c) + 1 + len(g) for c, g in zip(codes, gaps, strict=True)) > width:
+        if not boxed and sum(len(c) + 2 + len(g) for c, g in zip(codes, gaps, strict=True)) > width:
             gaps = [g.replace("  ", " ") for g in gaps]
         rows = [Text() for _ in range(4 if boxed else 2)]
         for i, s in enumerate(shown):
@@ -581,8 +599,9 @@ class RummyBoard(Board):
                 under = "  ▲  " if i == cursor else " new " if i == drawn_at else "     "
             else:
                 rows[0].append_text(face)
-                rows[0].append(mark or " ", style=mark_style)
-                size = face.cell_len + 1
+                rows[0].append(mark, style=mark_style)
+                rows[0].append(" ")
+                size = face.cell_len + len(mark) + 1
                 under = ("▲" if i == cursor else "new" if i == drawn_at and size > 3 else "^" if i == drawn_at
                          else "").center(size - 1).ljust(size)
             rows[-1].append(under, style="bold yellow" if i == cursor else "green")
@@ -615,8 +634,7 @@ class RummyBoard(Board):
         """What to do now, in plain words with the keys."""
         v = view.rummy
         me = model.seat
-        if me is None:
-            return None
+        turn = v.turn if v.HasField("turn") else None
         mine = next((s for s in v.seats if s.seat == me), None)
         out = Text()
 
@@ -629,7 +647,7 @@ class RummyBoard(Board):
             out.append("You are out of the game.", style="dim")
         elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_WAITING:
             out.append("You sit out this hand.", style="dim")
-        elif v.phase == Phase.RUMMY_PHASE_BETTING and v.turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_BETTING and turn == me:
             out.append("Your bet", style="bold")
             call = self._legal("call")
             if call:
@@ -637,7 +655,7 @@ class RummyBoard(Board):
             else:
                 out.append(": nobody has bet yet.")
             out.append(" ± sets the amount.", style="dim")
-        elif v.phase == Phase.RUMMY_PHASE_DRAW and v.turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == me:
             out.append("Draw: ", style="bold")
             out.append_text(key("draw:stock"))
             out.append(" from the stock")
@@ -646,7 +664,7 @@ class RummyBoard(Board):
                 out.append_text(key("draw:pile"))
                 out.append(" takes ")
                 out.append_text(card_text(v.pile[-1]))
-        elif v.phase == Phase.RUMMY_PHASE_DISCARD and v.turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == me:
             out.append("Discard: ", style="bold")
             out.append("←/→ pick, ")
             out.append_text(key("discard"))
@@ -657,15 +675,15 @@ class RummyBoard(Board):
                 out.append(" · ")
                 out.append_text(key("knock"))
                 out.append(" knocks!", style="bold green")
-        elif v.phase == Phase.RUMMY_PHASE_KNOCK and v.turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == me:
             out.append("You took the discard: ", style="bold")
             out.append_text(key("knock"))
             out.append(" knocks.", style="bold green")
-        elif v.HasField("turn") and v.phase in (Phase.RUMMY_PHASE_DRAW, Phase.RUMMY_PHASE_DISCARD,
+        elif turn is not None and v.phase in (Phase.RUMMY_PHASE_DRAW, Phase.RUMMY_PHASE_DISCARD,
                                                 Phase.RUMMY_PHASE_BETTING, Phase.RUMMY_PHASE_KNOCK):
             doing = {Phase.RUMMY_PHASE_DRAW: " to draw.", Phase.RUMMY_PHASE_DISCARD: " to discard.",
                      Phase.RUMMY_PHASE_BETTING: " to bet.", Phase.RUMMY_PHASE_KNOCK: " to knock."}[v.phase]
-            out.append_text(who(model, v.turn))
+            out.append_text(who(model, turn))
             out.append(doing)
         if self._legal("declare"):
             if out:

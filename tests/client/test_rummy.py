@@ -192,7 +192,7 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         await bia.act(discard("9C"))  # completes ana's hand: the window waits on her
         await until(pilot, lambda: rummy(screen).HasField("window"), "the window")
         assert bar_keys(screen) == {"pass": "x", "cut": "c"}
-        assert "You may cut the line: c cut · x pass" in board_text(board)
+        assert "It completes your hand: c cut · x pass" in board_text(board)
         await pilot.press("x")
         await until(pilot, lambda: 0 in screen.model.view.to_act and not rummy(screen).HasField("window"),  # type: ignore[union-attr]
                     "the window closes")
@@ -276,7 +276,7 @@ async def test_a_spectator_sees_the_table_and_no_hand(server: Running) -> None:
 
 # -- rigged positions on a scripted stream ------------------------------------------------------
 WINDOWS = {
-    "cacheta": (cacheta_window, 0, 3, "Window on 9♣", "You may cut the line: c cut · x pass"),
+    "cacheta": (cacheta_window, 0, 3, "Window on 9♣", "It completes your hand: c cut · x pass"),
     "pifpaf": (pifpaf_window, 2, 1, "Window on J♦", "It completes your hand: c claim · x pass"),
 }
 
