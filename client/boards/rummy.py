@@ -107,6 +107,10 @@ def fitting(cards: Sequence[str], room: int) -> list[str]:
     return out[::-1]
 
 
+def points(n: int) -> str:
+    return f"{n} point" if abs(n) == 1 else f"{n} points"
+
+
 def is_pifpaf(model: TableModel) -> bool:
     return model.game == "pifpaf"
 
@@ -538,7 +542,7 @@ class RummyBoard(Board):
             if kind == "claim" or w.card in v.outs:
                 out.append("It completes your hand: ", style="bold")
             else:
-                out.append("It does not complete your hand (a cut burns): ", style="bold red")
+                out.append("Not one of your outs (a cut burns): ", style="bold red")
             out.append(f"{key}", style="bold reverse")
             out.append(" cut" if kind == "cut" else " claim")
             passing = key_for(model, "pass")
@@ -549,7 +553,7 @@ class RummyBoard(Board):
         elif v.answered:
             out.append(" · you have answered", style="dim")
         elif model.seat is not None and model.seat != w.discarder:
-            out.append("\nNot yours to take: play goes on when it closes.", style="dim")
+            out.append("\nNot yours to take: play resumes after it.", style="dim")
         return out
 
     def _gaps(self, shown: Sequence[Slot]) -> list[str]:
@@ -697,7 +701,7 @@ class RummyBoard(Board):
         for p in v.standings:
             out.append(f"\n  {p.place}. ")
             out.append_text(who(model, p.seat))
-            out.append(f"  {p.points} points")
+            out.append(f" · {points(p.points)}")
             if p.HasField("vp"):
                 out.append(f" · {p.vp} VP")
             if p.HasField("gp"):
@@ -844,21 +848,17 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
                 out.append(", ")
             out.append(f"{p.place}. ")
             out.append_text(who(model, p.seat))
-            out.append(f" {p.points}")
+            out.append(f" ({points(p.points)}")
             if p.HasField("vp"):
-                out.append(f" ({p.vp} VP, {p.gp} GP)")
+                out.append(f", {p.vp} VP, {p.gp} GP")
+            out.append(")")
         out.append(".")
         return Said(out, "bold magenta")
     # The common events, as a rummy table says them.
     if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
         return None  # what came of it follows: the card taken, or burned
     if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
-        window = _window_card(model)
-        out = verb(model, body.seat, "let", "lets")
-        out.append(" ")
-        out.append_text(card_text(window) if window else Text("the discard"))
-        out.append(" go.")
-        return Said(out, "dim")
+        return Said(line(verb(model, body.seat, "let", "lets"), " it go."), "dim")
     if isinstance(body, table_pb2.HandEnded) and not is_pifpaf(model):
         lost = [(s, d) for s, d in enumerate(body.deltas) if d]
         out = Text("The hand is over")
@@ -871,16 +871,9 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
             out.append_text(who(model, s))
             out.append(f" {d:+d}")
         if lost:
-            out.append(" points.")
+            out.append(" point." if all(abs(d) == 1 for _, d in lost) and len(lost) == 1 else " points.")
         return Said(out, "bold green")
     return None
-
-
-def _window_card(model: TableModel) -> str | None:
-    view = model.view
-    if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("window"):
-        return None
-    return view.rummy.window.card
 
 
 family_words("rummy", rummy_words)
