@@ -182,8 +182,9 @@ class RummyBoard(Board):
         Binding("shift+right", "move(1)", "Move", key_display="⇧→", group=MOVE),
         Binding("home", "pick_end(0)", "First", show=False),
         Binding("end", "pick_end(1)", "Last", show=False),
-        Binding(KEYS["pifpaf"]["discard"], "discard", "Discard"),
-        Binding(KEYS["pifpaf"]["knock"], "knock", "Knock"),
+        # Said where they apply (the prompt, the action bar), so the footer keeps room for the rest.
+        Binding(KEYS["pifpaf"]["discard"], "discard", "Discard", show=False),
+        Binding(KEYS["pifpaf"]["knock"], "knock", "Knock", show=False),
         Binding("o", "sort", "Sort"),
     ]
 
@@ -195,7 +196,7 @@ class RummyBoard(Board):
         self.cursor = 0
         self.drawn: str | None = None
         """The card just drawn, as the last view said."""
-        self.playing = True
+        self.playing = False
         """Whether the viewer has a seat (the board's keys are shown only then)."""
 
     def on_mount(self) -> None:
@@ -203,11 +204,9 @@ class RummyBoard(Board):
 
     def _tick(self) -> None:
         """The claim window's countdown."""
-        model = self.model
-        if model is not None and model.deadline is not None and self._rummy() is not None:
-            v = self._rummy()
-            if v is not None and v.HasField("window"):
-                self.refresh()
+        v = self._rummy()
+        if v is not None and v.HasField("window") and self.model is not None and self.model.deadline is not None:
+            self.refresh()
 
     def _rummy(self) -> rummy_pb2.RummyView | None:
         model = self.model
