@@ -27,6 +27,8 @@ class Said:
 
 
 Words = Callable[[str, Message, TableModel], Said | None]
+SILENT = Said(Text(""))
+"""What a family's words return to say nothing of a common event (None: the common words say it)."""
 _FAMILIES: dict[str, Words] = {}
 
 ACTION_WORDS: dict[str, str] = {
@@ -137,6 +139,8 @@ def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
     # A family may say a common event its own way (a rummy hand's end); else the common words.
     own = _FAMILIES.get(model.view.WhichOneof("game") or "") if model.view is not None else None
     said = own(name, body, model) if own is not None else None
+    if said is SILENT:
+        return None
     return said if said is not None else _common(name, body, model)
 
 
@@ -174,5 +178,5 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     return None
 
 
-__all__ = ["Said", "card_text", "event_words", "family_words", "game_keys", "game_words", "key_for", "label", "line",
-           "who", "word"]
+__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "game_keys", "game_words", "key_for", "label",
+           "line", "who", "word"]

@@ -33,7 +33,7 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
-from cardtui.client.words import Said, family_words, game_keys, game_words, key_for, line, who
+from cardtui.client.words import SILENT, Said, family_words, game_keys, game_words, key_for, line, who
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
 SORTS = ("melds", "suit", "rank")
@@ -855,7 +855,7 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
         return Said(out, "bold magenta")
     # The common events, as a rummy table says them.
     if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
-        return None  # what came of it follows: the card taken, or burned
+        return SILENT  # what came of it follows: the card taken, or burned
     if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
         return Said(line(verb(model, body.seat, "let", "lets"), " it go."), "dim")
     if isinstance(body, table_pb2.HandEnded) and not is_pifpaf(model):
