@@ -19,7 +19,10 @@ KEYS = """
 | lobby | `s` | watch the selected table |
 | table | the key beside each action | that action: a key always means the same one at a game (`b` bets, `t` truco) |
 | table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
-| Pif Paf, Cacheta | `←` / `→`, `d`, `k`, `s` | pick a card, discard it, knock, sort the hand |
+| Pif Paf, Cacheta | `←` / `→`, `d`, `k` | pick a card, discard it, knock |
+| Pif Paf, Cacheta | `shift+←` / `→`, `o` | move the picked card, sort the hand (melds, suit, rank) |
+| Pif Paf, Cacheta | `s`, `p`, `c`, `x` | draw from the stock, take the pile's top, claim or cut, let it go |
+| Cacheta; Pif Paf | `n`; `c` `b` `r` `f` | na boa; check or call, bet, raise, fold |
 | table | `/` | chat (enter sends, escape returns) |
 | table | `enter` | after a hand: back to the table; after a match: play again |
 | table | `escape` | leave the table (asked first in the middle of a match) |
