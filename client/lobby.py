@@ -186,6 +186,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         self.conn = conn
         self.games = {g.name: g for g in info.games}
         self.game = info.games[0]
+        self.fresh_game = False
 
     def compose(self) -> ComposeResult:
         first = self.game
@@ -225,6 +226,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
 
     async def on_mount(self) -> None:
         await self._build_options()
+        self.query_one("#game", Select).focus()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.height)
@@ -274,6 +276,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         if g is None or g is self.game:
             return
         self.game = g
+        self.fresh_game = True  # the new game's seats come with its default bots
         seats = self.query_one("#seats", Select)
         seats.set_options(self._counts(g))
         seats.value = g.player_counts[-1]
@@ -282,10 +285,12 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
 
     @on(Select.Changed, "#seats")
     def _seats_changed(self, event: Select.Changed) -> None:
-        if not isinstance(event.value, int):
-            return
+        if not isinstance(event.value, int) or event.value != event.select.value:
+            return  # a change already overtaken by another (setting new options changes it twice)
         bots = self.query_one("#bots", Select)
         keep = bots.value if isinstance(bots.value, int) and bots.value < event.value else event.value - 1
+        if self.fresh_game:
+            keep, self.fresh_game = event.value - 1, False
         bots.set_options(self._bots(event.value))
         bots.value = keep
 

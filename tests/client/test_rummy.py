@@ -268,6 +268,8 @@ async def test_a_spectator_sees_the_table_and_no_hand(server: Running) -> None:
         screen = table_screen(app)
         await until(pilot, lambda: "discards" in log_text(app), "play")
         board = screen.query_one(RummyBoard)
+        # Between hands a summary stands in for the board: wait for a hand in play.
+        await until(pilot, lambda: "Stock" in board_text(board), "the board in play")
         text = board_text(board)
         assert "Your hand" not in text and "Stock" in text and "Flip" in text
         assert not board.check_action("discard", ()), "no hand to pick from"
