@@ -42,6 +42,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
+    if not 0 <= args.cut_ms <= 10_000:
+        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
 
@@ -57,7 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
-                                  idle_minutes=args.idle_minutes))
+                                  idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -144,6 +147,9 @@ def cmd_web(args: argparse.Namespace) -> int:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
     tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
+    if not 0 <= args.cut_ms <= 10_000:
+        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
         asyncio.run(serve_forever(args.host, args.port, address(args.server), tls=tls,
@@ -331,6 +337,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help="pause before bots act")
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help="pause after a hand ends, so people see the result")
+    s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
+                   help="the longest a deal waits for the players' seeds (fair deals; default 1000)")
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
                    help="actions per second one address may send (default 20)")
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
