@@ -312,3 +312,16 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
     finally:
         proc.kill()
         proc.wait(5)
+
+
+def test_the_fair_events_cross_the_wire_and_back_unchanged() -> None:
+    from cardtui.engine.core import Event
+    from cardtui.server import wire
+    from cardtui.server.events import DealCommitted, DealRevealed, PlayerSeed
+
+    commit = DealCommitted(3, "ab" * 32, 1000)
+    reveal = DealRevealed(3, "cardtui-deal/1", "t1", bytes(range(32)), (PlayerSeed(0, b"x"), PlayerSeed(2, b"y" * 32)))
+    for record, field in ((commit, "deal_committed"), (reveal, "deal_revealed")):
+        msg = wire.event_message(7, Event(record), 1)
+        assert msg.WhichOneof("body") == field
+        assert wire.record(getattr(msg, field), type(record)) == record
