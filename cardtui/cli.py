@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history."""
+"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
+    if not 0 <= args.cut_ms <= 10_000:
+        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
 
@@ -57,7 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
-                                  idle_minutes=args.idle_minutes))
+                                  idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -153,6 +156,9 @@ def cmd_web(args: argparse.Namespace) -> int:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
     tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
+    if not 0 <= args.cut_ms <= 10_000:
+        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
         asyncio.run(serve_forever(args.host, args.port, address(args.server), tls=tls,
@@ -242,7 +248,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         options = json.loads(args.options) if args.options else {}
         with contextlib.ExitStack() as stack:
             out = stack.enter_context(open(args.history, "w", encoding="utf-8")) if args.history else None
-            report = simulate(args.game, players, args.hands, args.seed, options, out)
+            report = simulate(args.game, players, args.hands, args.seed, options, out, fair=args.fair)
     except (ValueError, OSError) as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
@@ -278,6 +284,53 @@ def cmd_history_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check every hand of a JSON Lines file of histories: a line per hand, a summary, exit 1 on any failure."""
+    from cardtui.engine.fairness import verify
+    from cardtui.engine.games import GAMES
+
+    try:
+        with contextlib.ExitStack() as stack:
+            f = sys.stdin if args.file == "-" else stack.enter_context(open(args.file, encoding="utf-8"))
+            lines = list(f)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"cardtui: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    records, unreadable = [], 0
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            record = None
+        if not isinstance(record, dict):
+            print(f"line {n}: ✘ not a hand history (a JSON object a line)")
+            unreadable += 1
+            continue
+        records.append(record)
+    checks = verify(records, GAMES)
+    heads: dict[str, tuple[object, str]] = {}
+    for check in checks:
+        print(check.line())
+        heads[check.table] = (check.hand, check.digest)
+    good = sum(c.ok for c in checks)
+    failed = sum(bool(c.problems) for c in checks) + unreadable
+    plain = sum(not c.fair and not c.problems for c in checks)
+    unlinked = sum(c.unlinked and not c.problems for c in checks)
+    for table, (hand, digest) in heads.items():
+        print(f"table {table or '?'}: last hand {hand}, hash {digest}")
+    print(f"{len(checks) + unreadable} hands: {good} fair and verified, {failed} failed, "
+          f"{plain} with a plain seed (not fair deals)"
+          + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
+    if not checks and not unreadable:
+        print(f"cardtui: there are no hand histories in {args.file}.", file=sys.stderr)
+        return 1
+    if failed or (args.strict and (plain or unlinked)):
+        return 1
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtui", description="A LAN card room in the terminal.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -293,6 +346,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help="pause before bots act")
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help="pause after a hand ends, so people see the result")
+    s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
+                   help="the longest a deal waits for the players' seeds (fair deals; default 1000)")
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
                    help="actions per second one address may send (default 20)")
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
@@ -379,7 +434,18 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--history", metavar="FILE", help="write hand histories as JSON Lines")
     m.add_argument("--vs-random", type=int, default=0, metavar="MATCHES",
                    help="also play this many whole matches of bots against random play; print win rates")
+    m.add_argument("--fair", action="store_true",
+                   help="deal every hand as a fair deal (commitment, seeds, chain), so cardtui verify can check it")
     m.set_defaults(run=cmd_sim)
+
+    v = sub.add_parser("verify", help="check fair deals in hand histories (JSON Lines)",
+                       description="Re-derive every deck from its seeds and check each commitment, deal, result "
+                                   "and chain link; one line per hand, exit status 1 on any mismatch.")
+    v.add_argument("file", metavar="FILE", help="hand histories, one a line (from cardtui history export or "
+                                                "cardtui sim --fair --history); - for standard input")
+    v.add_argument("--strict", action="store_true",
+                   help="also fail on hands with a plain seed and on chains that start past a table's first hand")
+    v.set_defaults(run=cmd_verify)
 
     h = sub.add_parser("history", help="hand histories in the store")
     hs = h.add_subparsers(dest="what", required=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cardtui.engine.core import Action, GameView, Match, SeatInfo
+from cardtui.engine.fairness import DealSeed, Seed, linked
 from cardtui.engine.games import get
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
@@ -43,22 +44,35 @@ def simulate(
     options: dict[str, Raw] | None = None,
     history: IO[str] | None = None,
     on_hand: Callable[[dict[str, Any]], None] | None = None,
+    fair: bool = False,
+    table: str = "sim",
 ) -> SimReport:
-    """Play ``hands`` hands of bots; every seed comes from ``seed``, so runs repeat exactly."""
+    """Play ``hands`` hands of bots; every seed comes from ``seed``, so runs repeat exactly.
+
+    ``fair``: deal each hand from a fresh ``DealSeed`` (``sim_deal_seed``) and chain the
+    histories (``prev``), so that ``cardtui verify`` can check them; otherwise plain seeds.
+    """
     rules = get(game_name)
     opts = options or {}
     seats = rules.seat_infos([f"bot {i + 1}" for i in range(players)])
     rng = random.Random(seed)
     report = SimReport(game_name, players, deltas=[0] * players)
+
+    def hand_seed() -> Seed:
+        return sim_deal_seed(rng, table, report.hands + 1, players) if fair else rng.getrandbits(63)
+
+    previous: dict[str, Any] | None = None
     start = time.perf_counter()
-    match, _ = rules.open(opts, seats, rng.getrandbits(63))
+    match, _ = rules.open(opts, seats, hand_seed())
     report.matches = 1
     while report.hands < hands:
         if match.hand_over():
             record = match.history()
             report.hands += 1
             if record is not None:
-                record = dict(record, table="sim", hand=report.hands, match=report.matches)
+                record = dict(record, table=table, hand=report.hands, match=report.matches)
+                if fair:
+                    record = previous = linked(record, previous)
                 for seat, d in record["result"]["deltas"].items():
                     report.deltas[int(seat)] += int(d)
                 if history is not None:
@@ -68,10 +82,10 @@ def simulate(
             if report.hands >= hands:
                 break
             if match.match_over():
-                match, _ = rules.open(opts, seats, rng.getrandbits(63))
+                match, _ = rules.open(opts, seats, hand_seed())
                 report.matches += 1
             else:
-                match.next_hand(rng.getrandbits(63))
+                match.next_hand(hand_seed())
             continue
         for seat in match.to_act():
             if match.legal_actions(seat):
@@ -82,6 +96,17 @@ def simulate(
             raise RuntimeError("The hand is waiting on nobody; the engine is stuck.")
     report.seconds = time.perf_counter() - start
     return report
+
+
+def sim_deal_seed(rng: random.Random, table: str, hand: int, players: int) -> DealSeed:
+    """A fair deal seed for a simulated hand: a server seed and 0 to 3 players' seeds, all from ``rng``.
+
+    A real table draws its server seed from ``secrets``; a simulation draws it from its own
+    seed, so that a run repeats exactly.
+    """
+    server = rng.randbytes(32)
+    seats = sorted(rng.sample(range(players), rng.randint(0, min(3, players))))
+    return DealSeed(server, tuple((s, rng.randbytes(32)) for s in seats), table, hand)
 
 
 @dataclass(frozen=True, slots=True)

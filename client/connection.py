@@ -6,12 +6,17 @@ Channels are made inside the running loop (grpc.aio binds them to it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import grpc
 
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+if TYPE_CHECKING:
+    from cardtui.client.fairness import FairDeals
 
 DEFAULT_PORT = 50051
 BACKOFF_MS = 1_000
@@ -116,6 +121,8 @@ class Connection:
     """Owner tokens of the tables this client created: they close them."""
     passwords: dict[str, str] = field(default_factory=dict)
     """Passwords this client typed (creating a table or at a prompt) that a table took: not asked again."""
+    cuts: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
+    """Seeds on their way to a table (fair deals), held until they are answered."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
@@ -164,16 +171,33 @@ class Connection:
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
         return (await self.table.Act(request, timeout=5)).seq
 
+    async def cut(self, token: str, hand: int, seed: bytes) -> bool:
+        """This seat's seed for the hand being dealt; whether it went into the deal."""
+        request = table_pb2.CutRequest(token=token, hand=hand, seed=seed)
+        return (await self.table.Cut(request, timeout=5)).taken
+
+    def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
+        async def send() -> None:
+            with contextlib.suppress(grpc.aio.AioRpcError):  # refused: the hand's check says so
+                fair.taken(hand, await self.cut(token, hand, seed))
+
+        task = asyncio.create_task(send())
+        self.cuts.add(task)
+        task.add_done_callback(self.cuts.discard)
+
     async def chat(self, token: str, text: str) -> None:
         await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
 
     async def follow(
-        self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000
+        self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
+        fair: FairDeals | None = None,
     ) -> AsyncIterator[table_pb2.TableMessage]:
         """The table's messages for ever, resubscribing after drops from the last seq seen.
 
         Tries again soon (at most ``max_backoff`` apart), so a server that comes back is found
-        within a second or two; ``on_retry`` hears of each wait.
+        within a second or two; ``on_retry`` hears of each wait. With ``fair``, every message
+        goes through it first, and the seeds it asks for (a fair deal's cut, for a seated
+        token) are sent at once, without waiting for a reader.
         """
         last = 0
         backoff = 0.2
@@ -193,6 +217,9 @@ class Connection:
                         del events[:]
                         events.extend(fresh)
                     last = max(last, msg.seq)
+                    if fair is not None:
+                        for hand, seed in fair.feed(msg):
+                            self._cut_soon(token, hand, seed, fair)
                     yield msg
             except grpc.aio.AioRpcError as err:
                 if err.code() not in RETRYABLE:

@@ -31,6 +31,7 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, error_text
+from cardtui.client.fairness import FairDeals
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
 from cardtui.client.words import event_words, line, who
@@ -134,6 +135,8 @@ class TableScreen(Screen[None]):
         self.conn = conn
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)
+        self.fair = FairDeals()
+        """Sends this seat's cut for each hand and checks each finished deal (client.fairness)."""
         self.log_lines = 0
         self.adjustable = False
         """Whether an action on offer has an amount or a kind to change (+/-)."""
@@ -202,7 +205,7 @@ class TableScreen(Screen[None]):
     @work(exclusive=True, exit_on_error=False)
     async def follow(self) -> None:
         try:
-            async for msg in self.conn.follow(self.token, on_retry=self._retrying):
+            async for msg in self.conn.follow(self.token, on_retry=self._retrying, fair=self.fair):
                 self.post_message(Streamed(msg))
         except Exception as err:
             self._set_online(False)
@@ -245,6 +248,8 @@ class TableScreen(Screen[None]):
         elif body == "closing":
             self.write_log(Text(msg.closing.reason), "red")
             self._set_online(False)
+        for said in self.fair.said(msg):  # a finished hand's deal, checked: ✔ or a warning
+            self.write_log(said.text, said.style)
         self._show()
 
     def _names_then(self, events: list[table_pb2.Event], now: dict[int, str]) -> list[dict[int, str]]:

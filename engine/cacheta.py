@@ -213,7 +213,7 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
         more: dict[str, Any] = {"flip": str(state.flip)}
         if self.match_over(state):
             state.standings = self.standings(state)
-            more["match"] = {"standings": [dataclasses.asdict(p) for p in state.standings]}
+            more["standings"] = [dataclasses.asdict(p) for p in state.standings]
             events += [Event(CachetaStandings(state.standings)), Event(MatchEnded(seat))]
         self.end_hand(state, result, {"eliminated": out_now}, **more)
         return events

@@ -33,6 +33,7 @@ from cardtui.engine.core import (
     only,
 )
 from cardtui.engine.events import Acted, CardsDealt, HandEnded, HandStarted, MatchEnded
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import option, values
 
@@ -227,10 +228,10 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
                 return d
         return d
 
-    def deal(self, state: CachoState, seed: int, dealer: int) -> list[Event]:
+    def deal(self, state: CachoState, seed: Seed, dealer: int) -> list[Event]:
         state.hand_no += 1
         state.dealer = dealer
-        state.rng = random.Random(seed)
+        state.rng = hand_rng(seed)
         state.pots = Pots(state.n)
         state.shown = {}
         state.result = None

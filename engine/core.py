@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from cardtui.engine.cards import Card
+from cardtui.engine.fairness import Seed, record_seed
 from cardtui.engine.options import OptionSpec, Raw, describe, read, values
 
 if TYPE_CHECKING:
@@ -218,8 +219,8 @@ class Match(ABC):
         """The hand history of the last finished hand (DESIGN.md contract)."""
 
     @abstractmethod
-    def next_hand(self, seed: int) -> list[Event]:
-        """Deal the next hand of a match whose last hand is over."""
+    def next_hand(self, seed: Seed) -> list[Event]:
+        """Deal the next hand of a match whose last hand is over (a plain seed, or a fair deal's)."""
 
     @abstractmethod
     def scores(self) -> tuple[int, ...]:
@@ -255,8 +256,8 @@ class Rules(ABC):
         """Validate raw options; every option with its value (defaults filled in)."""
 
     @abstractmethod
-    def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: int) -> tuple[Match, list[Event]]:
-        """A new match with its first hand dealt."""
+    def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: Seed) -> tuple[Match, list[Event]]:
+        """A new match with its first hand dealt (from ``hand_rng(seed)``, engine.fairness)."""
 
     @abstractmethod
     def replay_match(self, record: Mapping[str, Any]) -> Match:
@@ -296,8 +297,9 @@ class Game(Rules, Generic[S, O, V]):
         """A match before its first hand."""
 
     @abstractmethod
-    def deal(self, state: S, seed: int, dealer: int) -> list[Event]:
-        """Deal the next hand (its number one more than the last) with ``dealer`` dealing."""
+    def deal(self, state: S, seed: Seed, dealer: int) -> list[Event]:
+        """Deal the next hand (its number one more than the last) with ``dealer`` dealing,
+        from ``hand_rng(seed)``; the hand's ``HandLog`` records the seed."""
 
     @abstractmethod
     def set_start(self, state: S, start: Sequence[int]) -> None:
@@ -310,14 +312,14 @@ class Game(Rules, Generic[S, O, V]):
         return (state.dealer + 1) % len(state.seats)
 
     # -- the hand lifecycle ----------------------------------------------------------------
-    def start(self, options: O, seats: Sequence[SeatInfo], seed: int) -> tuple[S, list[Event]]:
+    def start(self, options: O, seats: Sequence[SeatInfo], seed: Seed) -> tuple[S, list[Event]]:
         if len(seats) not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
             raise InvalidOptions(f"{self.title} is played by {counts} players, not {len(seats)}.")
         state = self.new_state(options, seats)
         return state, self.deal(state, seed, self.first_dealer(state))
 
-    def next_hand(self, state: S, seed: int) -> list[Event]:
+    def next_hand(self, state: S, seed: Seed) -> list[Event]:
         if state.hand_no and not self.hand_over(state):
             raise IllegalAction("The hand in play is not over yet.")
         if self.match_over(state):
@@ -325,7 +327,7 @@ class Game(Rules, Generic[S, O, V]):
         return self.deal(state, seed, self.next_dealer(state))
 
     def resume(
-        self, options: O, seats: Sequence[SeatInfo], start: Sequence[int], dealer: int, hand_no: int, seed: int,
+        self, options: O, seats: Sequence[SeatInfo], start: Sequence[int], dealer: int, hand_no: int, seed: Seed,
         record: Mapping[str, Any] | None = None,
     ) -> tuple[S, list[Event]]:
         """A hand from a given position (what a hand history starts from)."""
@@ -347,7 +349,7 @@ class Game(Rules, Generic[S, O, V]):
         seats = seats_of(record)
         state, _ = self.resume(
             self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),
-            int(record["hand"]), int(record["seed"]), record,
+            int(record["hand"]), record_seed(record), record,
         )
         for entry in record["actions"]:
             if entry.get("seat") is None:
@@ -356,7 +358,7 @@ class Game(Rules, Generic[S, O, V]):
         return state
 
     # -- Rules -----------------------------------------------------------------------------
-    def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: int) -> tuple[Match, list[Event]]:
+    def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: Seed) -> tuple[Match, list[Event]]:
         state, events = self.start(self.options(raw), seats, seed)
         return Bound(self, state), events
 
@@ -437,7 +439,7 @@ class Bound(Match, Generic[S, O, V]):
     def history(self) -> JsonObject | None:
         return self.game.history(self.state)
 
-    def next_hand(self, seed: int) -> list[Event]:
+    def next_hand(self, seed: Seed) -> list[Event]:
         return self.game.next_hand(self.state, seed)
 
     def scores(self) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardtui.engine.cards import Card, notation, parse_cards
 from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.fairness import DealSeed, Seed, history_seed
 
 FORMAT = "cardtui-hand/1"
 
@@ -62,6 +63,9 @@ class HandLog:
     never, in a simulation), so the log keeps plain tuples and builds the document in
     ``history``, once. ``finish`` closes the hand with its result (a mapping, or a function
     that makes one, so that even the result is built only if the history is read).
+
+    A hand dealt from a ``DealSeed`` records it as ``fair`` (the commitment, every seed, the
+    reveal; see ``engine.fairness``) and ``seed`` 0: ``fair`` governs the deal when present.
     """
 
     __slots__ = ("_built", "_more", "_result", "actions", "deal", "head", "top")
@@ -71,7 +75,7 @@ class HandLog:
         game: str,
         options: Mapping[str, Any],
         hand: int,
-        seed: int,
+        seed: Seed,
         dealer: int,
         seats: Sequence[SeatInfo],
         start: Sequence[int],
@@ -148,12 +152,14 @@ class HandLog:
             "options": dict(options),
             "table": "",
             "hand": hand,
-            "seed": seed,
+            "seed": history_seed(seed),
             "dealer": dealer,
             "seats": [{"seat": s.seat, "name": s.name, "team": s.team} for s in seats],
             "start": {str(i): v for i, v in enumerate(start)},
             "deal": {str(s): notation(cards) for s, cards in self.deal.items()},
         }
+        if isinstance(seed, DealSeed):
+            out["fair"] = seed.as_record()
         out.update(jsonable(self.top))
         out.update(jsonable(self._more))
         actions = []

@@ -43,6 +43,7 @@ from cardtui.engine.core import (
     only,
 )
 from cardtui.engine.events import Acted, CardsDealt, HandStarted
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.melds import Knock, Melder, acting_wild, index
 from cardtui.engine.rummy_records import (
@@ -217,10 +218,10 @@ class RummyGame(Game[RS, RO, RummyView]):
         state.stacks = list(start)
 
     # -- dealing ---------------------------------------------------------------------------
-    def deal(self, state: RS, seed: int, dealer: int) -> list[Event]:
+    def deal(self, state: RS, seed: Seed, dealer: int) -> list[Event]:
         state.hand_no += 1
         state.dealer = dealer
-        state.new_hand(random.Random(seed))
+        state.new_hand(hand_rng(seed))
         prepared = self.prepare(state)
         order = [(dealer + 1 + i) % state.n for i in range(state.n)]
         state.playing = [s for s in order if state.stacks[s] > 0]

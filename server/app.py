@@ -124,10 +124,12 @@ async def start(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web_url: str | None = None,
+    cut_window: float = 1.0,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
+    ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
     """
     store = Store(db if db is not None else default_db())
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
@@ -142,7 +144,8 @@ async def start(
     if bound == 0:
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
-    room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes)
+    room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
+                cut_window=cut_window)
     limiter = RateLimiter(limits or Limits())
     register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"])
     register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"])
@@ -192,6 +195,7 @@ async def serve_forever(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web: WebOptions | None = None,
+    cut_window: float = 1.0,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
 
@@ -213,7 +217,7 @@ async def serve_forever(
     try:
         running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
-                              web_url=web_url, idle_minutes=idle_minutes)
+                              web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window)
     except BaseException:
         if sock is not None:
             sock.close()

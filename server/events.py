@@ -48,3 +48,30 @@ class CameBack(EventBody):
 @dataclass(frozen=True, slots=True)
 class MatchStarted(EventBody):
     match: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealCommitted(EventBody):
+    """A fair deal's first event: the SHA-256 of the server's secret seed for the table's hand ``hand``."""
+
+    hand: int
+    commitment: str
+    cut_ms: int
+    """How long the table waits for the players' seeds before it deals."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeed:
+    seat: int
+    seed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class DealRevealed(EventBody):
+    """A fair deal's last event: the server's seed and every player's seed the deck came from."""
+
+    hand: int
+    scheme: str
+    table: str
+    server_seed: bytes
+    seeds: tuple[PlayerSeed, ...]

@@ -1,4 +1,5 @@
-"""A table's clocks: the turn timer, the bots' thinking time and the pause between hands.
+"""A table's clocks: the turn timer, the bots' thinking time, the pause between hands and
+the window in which the players' seeds for a fair deal come in.
 
 Only the event loop runs them, so a timer's callback runs to completion like any request.
 """
@@ -14,6 +15,7 @@ class Pacer:
         self._turn: asyncio.TimerHandle | None = None
         self._bots: asyncio.TimerHandle | None = None
         self._next: asyncio.TimerHandle | None = None
+        self._cut: asyncio.TimerHandle | None = None
         self.deadline: float | None = None
         """When the turn timer runs out (the loop's clock), or None."""
         self.next_at: float | None = None
@@ -50,7 +52,21 @@ class Pacer:
 
     @property
     def between_hands(self) -> bool:
-        return self._next is not None
+        return self._next is not None or self._cut is not None
+
+    def cut(self, seconds: float, deal: Callable[[], None]) -> None:
+        """Deal after ``seconds`` at the latest, whatever seeds have come in by then."""
+        self.stop_cut()
+        self._cut = self._loop().call_later(seconds, self._fire_cut, deal)
+
+    def _fire_cut(self, deal: Callable[[], None]) -> None:
+        self._cut = None
+        deal()
+
+    def stop_cut(self) -> None:
+        if self._cut is not None:
+            self._cut.cancel()
+            self._cut = None
 
     def next_hand(self, seconds: float, deal: Callable[[], None]) -> None:
         if self._next is not None:
@@ -73,6 +89,7 @@ class Pacer:
 
     def stop(self) -> None:
         self.stop_turn()
+        self.stop_cut()
         if self._next is not None:
             self._next.cancel()
             self._next = None

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import json
 import logging
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cardtui.engine.core import InvalidOptions, JsonObject, Rules
+from cardtui.engine.fairness import linked
 from cardtui.engine.games import GAMES
+from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
 from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, ResourceExhausted, quote
 from cardtui.server.store import SavedTable, Store
@@ -28,6 +31,8 @@ FINISHED_KEPT = 500
 DEFAULT_TURN = 30.0
 DEFAULT_BOT_DELAY = 1.0
 DEFAULT_IDLE = 10
+DEFAULT_CUT = 1.0
+"""Seconds a deal waits at most for the seated people's seeds."""
 SWEEP_SECONDS = 15.0
 
 
@@ -56,8 +61,10 @@ class Room:
         bot_delay: float = DEFAULT_BOT_DELAY,
         next_hand_delay: float = 4.0,
         idle_minutes: int = DEFAULT_IDLE,
+        cut_window: float = DEFAULT_CUT,
     ) -> None:
         self.store = store
+        self.cut_window = cut_window
         self.tables: dict[str, Table] = {}
         """Open tables."""
         self.finished: dict[str, common_pb2.TableSummary] = {}
@@ -67,6 +74,8 @@ class Room:
         self.next_hand_delay = next_hand_delay
         self.idle_minutes = idle_minutes
         self._log_n: dict[str, int] = {}
+        self._last_hand: dict[str, JsonObject] = {}
+        """Each table's last stored hand history, which the next one links to (``prev``)."""
         self._sweeper: asyncio.TimerHandle | None = None
 
     def create(
@@ -122,6 +131,7 @@ class Room:
             private=private,
             away_after=away_after or 2,
             idle_minutes=idle_minutes or self.idle_minutes,
+            cut_window=self.cut_window,
         )
         owner = new_token()
         config.owner = digest(owner)
@@ -149,6 +159,7 @@ class Room:
         self.store.finish(table.id)
         del self.tables[table.id]
         self._log_n.pop(table.id, None)
+        self._last_hand.pop(table.id, None)
         self._remember(table)
         log.info("table %s finished: %s", table.id, reason)
 
@@ -186,6 +197,13 @@ class Room:
         self.store.mark(table.id, seq)
 
     def hand(self, table: Table, record: JsonObject) -> None:
+        """Store a finished hand, linked to the table's previous one (its hash in ``prev``), so
+        that a stored history cannot be rewritten without breaking the chain."""
+        previous = self._last_hand.get(table.id)
+        if previous is None:
+            previous = self.store.last_hand(table.id)
+        record = json.loads(dumps(linked(record, previous)))  # hashed later exactly as stored
+        self._last_hand[table.id] = record
         self.store.add_hand(table.id, record)
         deltas = record.get("result", {}).get("deltas", {})
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
@@ -219,6 +237,7 @@ class Room:
         known = {f.name for f in dataclasses.fields(TableConfig)}
         config = TableConfig(**{k: v for k, v in saved.config.items() if k in known})
         config.next_hand_delay = self.next_hand_delay
+        config.cut_window = self.cut_window
         table = Table(saved.id, rules, config, self)
         for index, name, bot, away in saved.seats:
             seat = table.seating[index]

@@ -13,6 +13,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from cardtui import __version__
 from cardtui.engine.games import GAMES
+from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.server import wire
 from cardtui.server.errors import InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, StreamCounter
@@ -144,6 +145,13 @@ class TableService(table_pb2_grpc.TableServicer):
         except wire.BadAction as e:
             raise InvalidArgument(str(e)) from None
         return table_pb2.ActResponse(seq=table.act(seat, action, request.seen_seq))
+
+    async def Cut(self, request: table_pb2.CutRequest, context: Any) -> table_pb2.CutResponse:
+        limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")
+        table, seat = self.room.seat_grant(request.token)
+        if not 1 <= len(request.seed) <= MAX_PLAYER_SEED:
+            raise InvalidArgument(f"A seed is 1 to {MAX_PLAYER_SEED} bytes (clients send 32 random ones).")
+        return table_pb2.CutResponse(taken=table.take_cut(seat, request.hand, bytes(request.seed)))
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
         limit(self.limiter, context, "chat", "Too many chat lines from this connection; slow down.")

@@ -228,6 +228,16 @@ class Store:
         for (record,) in self.db.execute(query, args):
             yield record
 
+    def last_hand(self, table_id: str) -> dict[str, Any] | None:
+        """A table's newest stored hand history (what its next hand links to), or None."""
+        row = self.db.execute(
+            "SELECT record FROM hands WHERE table_id = ? ORDER BY hand DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        return record
+
     def count_hands(self, table_id: str | None = None) -> int:
         if table_id is None:
             return int(self.db.execute("SELECT count(*) FROM hands").fetchone()[0])

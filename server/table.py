@@ -8,23 +8,30 @@ works on engine records; ``wire`` turns them into messages.
 
 Order of a change: journal it, record a finished hand, restart the timers, then send — so
 no client sees what a restart would not bring back, and views carry the new deadline.
+
+Every hand is a fair deal (``cardtui.fair``): the table draws a secret seed, publishes its
+commitment (``DealCommitted``), takes the seated people's seeds for a short window (``Cut``)
+and deals from all of them; the hand's end reveals them (``DealRevealed``). The journal keeps
+each hand's whole deal seed, the server's included, so a restart deals the same cards.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
 from cardtui.engine.core import Action, Audience, Event, IllegalAction, JsonObject, Match, Rules
+from cardtui.engine.fairness import SCHEME, DealSeed, commitment, record_seed
 from cardtui.engine.history import action_of
 from cardtui.engine.options import Raw
 from cardtui.server import wire
 from cardtui.server.errors import FailedPrecondition
-from cardtui.server.events import Chatted, MatchStarted
+from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerSeed
 from cardtui.server.fanout import Fanout, Subscriber
 from cardtui.server.pacing import Pacer
 from cardtui.server.seating import Seating
@@ -59,10 +66,26 @@ class TableConfig:
     """With nobody seated or watching this long, the table finishes (-1: never)."""
     owner: str = ""
     """The digest of the token that may close the table."""
+    cut_window: float = 1.0
+    """Seconds the deal waits at most for the seated people's seeds (the room's setting)."""
+
+
+@dataclass
+class Cut:
+    """A hand being cut: the server's seed is committed, the players' seeds are coming in."""
+
+    hand: int
+    """The table's hand number (the hand history's), counted across matches."""
+    server_seed: bytes
+    new_match: bool
+    waiting: set[int]
+    """Seats whose seed the deal waits for: people seated here with a stream open."""
+    seeds: dict[int, bytes] = field(default_factory=dict)
 
 
 Step = tuple[str, int | None, dict[str, Any]]
-"""A journal step: ``start``/``next`` with a seed, or ``act`` with a seat's action."""
+"""A journal step: ``start``/``next`` with the hand's deal seed (``fair``, as the hand history
+holds it: the server's seed too), or ``act`` with a seat's action."""
 
 
 class Journal(Protocol):
@@ -97,6 +120,10 @@ class Table:
         self.pacer = Pacer()
         self.hands_played = 0
         self.matches = 0
+        self.cut: Cut | None = None
+        """The hand being cut, between its commitment and its deal."""
+        self.deal_seed: DealSeed | None = None
+        """What the hand in play was dealt from, until its end reveals it."""
         self.closed = False
         self.idle_since: float | None = None
         """When the last person left (the loop's clock); None while someone is here."""
@@ -163,13 +190,16 @@ class Table:
     def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int) -> None:
         """Replay the journal of the match in play: same cards, same turn; timers restart."""
         for (kind, seat, data), _ in steps:
+            if kind in ("start", "next"):
+                seed = record_seed(data)
+                self.deal_seed = seed if isinstance(seed, DealSeed) else None
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
-                self.match, _ = self.rules.open(self.options, seats, int(data["seed"]))
+                self.match, _ = self.rules.open(self.options, seats, seed)
                 self.matches = int(data["match"])
             elif kind == "next":
                 assert self.match is not None
-                self.match.next_hand(int(data["seed"]))
+                self.match.next_hand(seed)
             else:
                 assert self.match is not None and seat is not None
                 self.match.apply(seat, action_of(data))
@@ -186,25 +216,73 @@ class Table:
         self._maybe_start()
 
     def _maybe_start(self) -> None:
-        if self.match is None and self.seating.full and not self.closed:
-            self._start_match()
-
-    def _start_match(self) -> None:
-        self.matches += 1
-        seed = self.rng.getrandbits(63)
-        names = self.seating.names()
-        self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
-        events = [Event(MatchStarted(self.matches)), *events]
-        self._changed(events, ("start", None, {"seed": seed, "names": names, "match": self.matches}))
+        if self.match is None and self.cut is None and self.seating.full and not self.closed:
+            self._commit(new_match=True)
 
     def _next_hand(self) -> None:
-        if self.closed or self.match is None:
+        if self.closed or self.match is None or self.cut is not None:
             return
-        if self.match.match_over():
-            self._start_match()
+        self._commit(new_match=self.match.match_over())
+
+    # -- fair deals: commit, cut, deal ------------------------------------------------------
+    def _commit(self, new_match: bool) -> None:
+        """Draw the hand's secret seed and publish its commitment, the hand's first event;
+        then wait for the seated people's seeds, at most ``cut_window`` seconds."""
+        server_seed = secrets.token_bytes(32)
+        waiting = {
+            sub.seat for sub in self.fanout.subscribers
+            if sub.seat is not None and not self.seating[sub.seat].botted and self.seating[sub.seat].token == sub.token
+        }
+        window = self.config.cut_window if waiting else 0.0
+        self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting)
+        self._note([Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))])
+        if waiting and window > 0:
+            self.pacer.cut(window, self._deal)
         else:
-            seed = self.rng.getrandbits(63)
-            self._changed(self.match.next_hand(seed), ("next", None, {"seed": seed}))
+            self._deal()
+
+    def take_cut(self, seat: int, hand: int, seed: bytes) -> bool:
+        """A seated person's seed for the hand being cut; False (and unused) if it is too late,
+        for another hand, or a second one. The last seed awaited deals at once."""
+        cut = self.cut
+        if cut is None or cut.hand != hand or seat in cut.seeds:
+            return False
+        cut.seeds[seat] = seed
+        cut.waiting.discard(seat)
+        if not cut.waiting:
+            self._deal()
+        return True
+
+    def _deal(self) -> None:
+        cut, self.cut = self.cut, None
+        self.pacer.stop_cut()
+        if cut is None or self.closed:
+            return
+        seed = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.id, cut.hand)
+        data = {"fair": seed.as_record()}
+        if cut.new_match:
+            if not self.seating.full:  # someone left during the cut: wait for the seats to fill again
+                self.match = None
+                return
+            self.matches += 1
+            names = self.seating.names()
+            self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
+            events = [Event(MatchStarted(self.matches)), *events]
+            step: Step = ("start", None, {**data, "names": names, "match": self.matches})
+        else:
+            assert self.match is not None
+            events = self.match.next_hand(seed)
+            step = ("next", None, data)
+        self.deal_seed = seed
+        self._changed(events, step)
+
+    def _reveal(self) -> list[Event]:
+        """At the hand's end: the seeds its deck came from, for every client to check."""
+        seed, self.deal_seed = self.deal_seed, None
+        if seed is None:
+            return []
+        seeds = tuple(PlayerSeed(seat, s) for seat, s in seed.player_seeds)
+        return [Event(DealRevealed(seed.hand, SCHEME, seed.table, seed.server_seed, seeds))]
 
     # -- acting --------------------------------------------------------------------
     def act(self, seat: int, action: Action, seen_seq: int = 0) -> int:
@@ -238,11 +316,14 @@ class Table:
 
     # -- what follows a change -------------------------------------------------------------
     def _changed(self, events: list[Event], *steps: Step) -> None:
+        assert self.match is not None
+        ended = self.match.hand_over() and not self.pacer.between_hands
+        if ended:
+            events = [*events, *self._reveal()]
         batch = self.fanout.number(events, self.seating.holders())
         for step in steps:
             self.journal.step(self, step, self.seq)
-        assert self.match is not None
-        if self.match.hand_over() and not self.pacer.between_hands:
+        if ended:
             self._hand_done()
         self._schedule()
         self.fanout.send(batch)

@@ -1,4 +1,4 @@
-"""The cardtui command: sim and history export, run as a user would."""
+"""The cardtui command: sim, history export and verify, run as a user would."""
 
 from __future__ import annotations
 
@@ -97,3 +97,45 @@ def test_a_wheel_holds_one_package_cardtui(tmp_path: Path) -> None:
     for part in ("engine/core.py", "server/table.py", "client/app.py", "client/app.tcss", "v1/table_pb2.py",
                  "client/rules/cacho.md"):
         assert f"cardtui/{part}" in names
+
+
+def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> None:
+    fair = tmp_path / "fair.jsonl"
+    done = run("sim", "--game", "truco_paulista", "--players", "4", "--hands", "30", "--seed", "3", "--fair",
+               "--history", str(fair))
+    assert done.returncode == 0, done.stderr
+    ok = run("verify", str(fair))
+    assert ok.returncode == 0, ok.stdout
+    lines = ok.stdout.splitlines()
+    assert sum("✔" in line for line in lines) == 30
+    assert "30 hands: 30 fair and verified, 0 failed" in lines[-1]
+    # One card changed in hand 10: that hand fails, and so does the link of hand 11.
+    records = [json.loads(line) for line in fair.read_text().splitlines()]
+    deal = records[9]["deal"]["1"]
+    deal[0] = "4C" if deal[0] != "4C" else "5C"
+    altered = tmp_path / "altered.jsonl"
+    altered.write_text("".join(json.dumps(r) + "\n" for r in records))
+    bad = run("verify", str(altered))
+    assert bad.returncode == 1
+    assert "hand 10 (truco_paulista): ✘" in bad.stdout and "dealt cards differ" in bad.stdout
+    assert "hand 11 (truco_paulista): ✘ the chain link" in bad.stdout
+    assert "2 failed" in bad.stdout.splitlines()[-1]
+
+
+def test_verify_tells_plain_seeds_apart_and_strict_fails_them(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.jsonl"
+    assert run("sim", "--game", "cacho", "--players", "3", "--hands", "4", "--history", str(plain)).returncode == 0
+    done = run("verify", str(plain))
+    assert done.returncode == 0
+    assert done.stdout.count("plain seed: not a fair deal") == 4 and "4 with a plain seed" in done.stdout
+    assert run("verify", "--strict", str(plain)).returncode == 1
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("not json\n")
+    done = run("verify", str(junk))
+    assert done.returncode == 1 and "line 1: ✘ not a hand history" in done.stdout
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    done = run("verify", str(empty))
+    assert done.returncode == 1 and "no hand histories" in done.stderr
+    missing = run("verify", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr

@@ -431,6 +431,105 @@ class MatchStarted(_message.Message):
 Global___MatchStarted: _TypeAlias = MatchStarted  # noqa: Y015
 
 @_typing.final
+class DealCommitted(_message.Message):
+    """Fair deals (scheme "cardtui-deal/1", README "Deals anyone can verify"). Before each hand
+    the server draws a secret 32-byte seed and publishes its SHA-256 in `DealCommitted`, the
+    hand's first event. Each seated client then sends a seed of its own (`Table.Cut`); the
+    server deals once every seated person connected has sent one, or when `cut_ms` has passed
+    (late seeds are not used). The deck is a Fisher-Yates shuffle driven by HMAC-SHA256 keyed
+    by the server's seed over the players' seeds, the table id and `hand`, with rejection
+    sampling; the byte layout is written out in cardtui/fair.py. When the hand ends,
+    `DealRevealed` gives the server's seed and every seed used, so that any client can
+    recompute the commitment and the deck. The hand history stores the same (its `fair`).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HAND_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    CUT_MS_FIELD_NUMBER: _builtins.int
+    hand: _builtins.int
+    """the table's hand number (the hand history's `hand`), not the match's"""
+    commitment: _builtins.str
+    """SHA-256 of the server's seed, lower-case hex"""
+    cut_ms: _builtins.int
+    """the longest the server waits for seeds (0: it deals at once)"""
+    def __init__(
+        self,
+        *,
+        hand: _builtins.int = ...,
+        commitment: _builtins.str = ...,
+        cut_ms: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "cut_ms", b"cut_ms", "hand", b"hand"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DealCommitted: _TypeAlias = DealCommitted  # noqa: Y015
+
+@_typing.final
+class PlayerSeed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    seed: _builtins.bytes
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        seed: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "seed", b"seed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerSeed: _TypeAlias = PlayerSeed  # noqa: Y015
+
+@_typing.final
+class DealRevealed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HAND_FIELD_NUMBER: _builtins.int
+    SCHEME_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    SERVER_SEED_FIELD_NUMBER: _builtins.int
+    SEEDS_FIELD_NUMBER: _builtins.int
+    hand: _builtins.int
+    """as in DealCommitted"""
+    scheme: _builtins.str
+    """"cardtui-deal/1" """
+    table: _builtins.str
+    """the table id the stream was keyed with"""
+    server_seed: _builtins.bytes
+    """32 bytes; its SHA-256 is the commitment"""
+    @_builtins.property
+    def seeds(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSeed]:
+        """every player's seed the deal used, by seat"""
+
+    def __init__(
+        self,
+        *,
+        hand: _builtins.int = ...,
+        scheme: _builtins.str = ...,
+        table: _builtins.str = ...,
+        server_seed: _builtins.bytes = ...,
+        seeds: _abc.Iterable[Global___PlayerSeed] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DealRevealed: _TypeAlias = DealRevealed  # noqa: Y015
+
+@_typing.final
 class HandStarted(_message.Message):
     """Every game."""
 
@@ -575,6 +674,8 @@ class Event(_message.Message):
     WENT_AWAY_FIELD_NUMBER: _builtins.int
     CAME_BACK_FIELD_NUMBER: _builtins.int
     MATCH_STARTED_FIELD_NUMBER: _builtins.int
+    DEAL_COMMITTED_FIELD_NUMBER: _builtins.int
+    DEAL_REVEALED_FIELD_NUMBER: _builtins.int
     HAND_STARTED_FIELD_NUMBER: _builtins.int
     CARDS_DEALT_FIELD_NUMBER: _builtins.int
     ACTED_FIELD_NUMBER: _builtins.int
@@ -600,6 +701,10 @@ class Event(_message.Message):
     def came_back(self) -> Global___CameBack: ...
     @_builtins.property
     def match_started(self) -> Global___MatchStarted: ...
+    @_builtins.property
+    def deal_committed(self) -> Global___DealCommitted: ...
+    @_builtins.property
+    def deal_revealed(self) -> Global___DealRevealed: ...
     @_builtins.property
     def hand_started(self) -> Global___HandStarted: ...
     @_builtins.property
@@ -628,6 +733,8 @@ class Event(_message.Message):
         went_away: Global___WentAway | None = ...,
         came_back: Global___CameBack | None = ...,
         match_started: Global___MatchStarted | None = ...,
+        deal_committed: Global___DealCommitted | None = ...,
+        deal_revealed: Global___DealRevealed | None = ...,
         hand_started: Global___HandStarted | None = ...,
         cards_dealt: Global___CardsDealt | None = ...,
         acted: Global___Acted | None = ...,
@@ -637,11 +744,11 @@ class Event(_message.Message):
         rummy: _rummy_pb2.RummyEvent | None = ...,
         truco: _truco_pb2.TrucoEvent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rummy", b"rummy", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rummy", b"rummy", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "replay", b"replay", "rummy", b"rummy", "seq", b"seq", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "replay", b"replay", "rummy", b"rummy", "seq", b"seq", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hidden", "joined", "left", "chatted", "went_away", "came_back", "match_started", "hand_started", "cards_dealt", "acted", "hand_ended", "match_ended", "cacho", "rummy", "truco"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hidden", "joined", "left", "chatted", "went_away", "came_back", "match_started", "deal_committed", "deal_revealed", "hand_started", "cards_dealt", "acted", "hand_ended", "match_ended", "cacho", "rummy", "truco"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -733,3 +840,54 @@ class ChatResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ChatResponse: _TypeAlias = ChatResponse  # noqa: Y015
+
+@_typing.final
+class CutRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """a seat's token (spectators do not cut)"""
+    hand: _builtins.int
+    """DealCommitted.hand"""
+    seed: _builtins.bytes
+    """1 to 64 random bytes; clients send 32 fresh ones per hand"""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        hand: _builtins.int = ...,
+        seed: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "seed", b"seed", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CutRequest: _TypeAlias = CutRequest  # noqa: Y015
+
+@_typing.final
+class CutResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TAKEN_FIELD_NUMBER: _builtins.int
+    taken: _builtins.bool
+    """Whether the seed goes into the deal. False when it came too late (the hand was dealt
+    without it), for a hand that is not being cut, or a second time for the same hand:
+    none of these is an error, and the table never waits for a seed.
+    """
+    def __init__(
+        self,
+        *,
+        taken: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["taken", b"taken"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CutResponse: _TypeAlias = CutResponse  # noqa: Y015

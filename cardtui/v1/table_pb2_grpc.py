@@ -50,6 +50,11 @@ class TableStub:
                 request_serializer=cardtui_dot_v1_dot_table__pb2.ChatRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_table__pb2.ChatResponse.FromString,
                 _registered_method=True)
+        self.Cut = channel.unary_unary(
+                '/cardtui.v1.Table/Cut',
+                request_serializer=cardtui_dot_v1_dot_table__pb2.CutRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_table__pb2.CutResponse.FromString,
+                _registered_method=True)
 
 
 class TableServicer:
@@ -78,6 +83,14 @@ class TableServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Cut(self, request, context):
+        """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
+        random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -95,6 +108,11 @@ def add_TableServicer_to_server(servicer, server):
                     servicer.Chat,
                     request_deserializer=cardtui_dot_v1_dot_table__pb2.ChatRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_table__pb2.ChatResponse.SerializeToString,
+            ),
+            'Cut': grpc.unary_unary_rpc_method_handler(
+                    servicer.Cut,
+                    request_deserializer=cardtui_dot_v1_dot_table__pb2.CutRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_table__pb2.CutResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -179,6 +197,33 @@ class Table:
             '/cardtui.v1.Table/Chat',
             cardtui_dot_v1_dot_table__pb2.ChatRequest.SerializeToString,
             cardtui_dot_v1_dot_table__pb2.ChatResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Cut(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Table/Cut',
+            cardtui_dot_v1_dot_table__pb2.CutRequest.SerializeToString,
+            cardtui_dot_v1_dot_table__pb2.CutResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -41,6 +41,10 @@ class TableStub:
     """
     Act: _grpc.UnaryUnaryMultiCallable[_table_pb2.ActRequest, _table_pb2.ActResponse]
     Chat: _grpc.UnaryUnaryMultiCallable[_table_pb2.ChatRequest, _table_pb2.ChatResponse]
+    Cut: _grpc.UnaryUnaryMultiCallable[_table_pb2.CutRequest, _table_pb2.CutResponse]
+    """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
+    random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+    """
 
 @_typing.type_check_only
 class TableAsyncStub(TableStub):
@@ -55,6 +59,10 @@ class TableAsyncStub(TableStub):
     """
     Act: _aio.UnaryUnaryMultiCallable[_table_pb2.ActRequest, _table_pb2.ActResponse]  # type: ignore[assignment]
     Chat: _aio.UnaryUnaryMultiCallable[_table_pb2.ChatRequest, _table_pb2.ChatResponse]  # type: ignore[assignment]
+    Cut: _aio.UnaryUnaryMultiCallable[_table_pb2.CutRequest, _table_pb2.CutResponse]  # type: ignore[assignment]
+    """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
+    random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+    """
 
 class TableServicer(metaclass=_abc_1.ABCMeta):
     """One table's stream of events, and the way to act and talk at it."""
@@ -84,5 +92,15 @@ class TableServicer(metaclass=_abc_1.ABCMeta):
         request: _table_pb2.ChatRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_table_pb2.ChatResponse, _abc.Awaitable[_table_pb2.ChatResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def Cut(
+        self,
+        request: _table_pb2.CutRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_table_pb2.CutResponse, _abc.Awaitable[_table_pb2.CutResponse]]:
+        """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
+        random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+        """
 
 def add_TableServicer_to_server(servicer: TableServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

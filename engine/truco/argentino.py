@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from cardtui.engine.core import Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
 from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.truco import argentino_checks as checks
 from cardtui.engine.truco import argentino_envido as envido_bet
@@ -107,14 +108,14 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     def recall(self, st: ArgentinoState, record: Mapping[str, Any]) -> None:
         st.pica_next = bool(record.get("pica_pica", False))
 
-    def deal(self, st: ArgentinoState, seed: int, dealer: int) -> list[Event]:
+    def deal(self, st: ArgentinoState, seed: Seed, dealer: int) -> list[Event]:
         n = st.n
         pica = st.pica_next
         st.pica_next = False
         st.hand_no += 1
         st.dealer = dealer
         st.pica = pica
-        st.rng = random.Random(seed)
+        st.rng = hand_rng(seed)
         st.points = [0, 0]
         st.banked = [0, 0]
         st.rounds = []

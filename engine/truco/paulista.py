@@ -18,7 +18,6 @@ unseen and played blind, for 1; a tied iron hand scores nothing, and another fol
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -33,6 +32,7 @@ from cardtui.engine.core import (
     only,
 )
 from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.truco.base import TrucoGame, public
 from cardtui.engine.truco.events import (
@@ -95,11 +95,11 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     def new_state(self, options: PaulistaOptions, seats: Sequence[SeatInfo]) -> PaulistaState:
         return PaulistaState(options, seats)
 
-    def deal(self, st: PaulistaState, seed: int, dealer: int) -> list[Event]:
+    def deal(self, st: PaulistaState, seed: Seed, dealer: int) -> list[Event]:
         """After a hand the mão deals next (the deal moves to the right)."""
         st.hand_no += 1
         st.dealer = dealer
-        st.rng = random.Random(seed)
+        st.rng = hand_rng(seed)
         st.deck = shuffled(DECK, st.rng)
         st.hands = [[], [], [], []]
         st.passed, st.rejects, st.rejected = False, 0, []

@@ -106,7 +106,7 @@ class ScriptedConnection:
         self.sent: list[common_pb2.Action] = []
 
     async def follow(self, token: str, on_retry: Callable[[float], None] | None = None,
-                     max_backoff: float = 5.0) -> AsyncIterator[table_pb2.TableMessage]:
+                     max_backoff: float = 5.0, **_: object) -> AsyncIterator[table_pb2.TableMessage]:
         for msg in self.messages:
             yield msg
         await asyncio.Event().wait()

@@ -26,7 +26,7 @@ class FixedStream:
     def __init__(self, messages: list[table_pb2.TableMessage]) -> None:
         self.messages = messages
 
-    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None
+    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None, **_: object
                      ) -> AsyncIterator[table_pb2.TableMessage]:
         for msg in self.messages:
             yield msg

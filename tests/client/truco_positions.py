@@ -129,7 +129,7 @@ class Replaying:
         self.acted: list[common_pb2.Action] = []
         self.seen: list[int] = []
 
-    async def follow(self, token: str, on_retry: Any = None) -> AsyncIterator[table_pb2.TableMessage]:
+    async def follow(self, token: str, on_retry: Any = None, **_: object) -> AsyncIterator[table_pb2.TableMessage]:
         for m in self.messages:
             yield m
         await asyncio.Event().wait()

@@ -141,7 +141,7 @@ def test_points_floor_at_zero_and_last_player_wins() -> None:
     assert rows[1].gp == 2 and rows[0].gp == 1
     assert GAME.view(state, None).standings == state.standings
     record = GAME.history(state)
-    assert record is not None and record["match"]["standings"][0] == {"seat": 1, "place": 1, "points": 10, "vp": 5,
+    assert record is not None and record["standings"][0] == {"seat": 1, "place": 1, "points": 10, "vp": 5,
                                                                        "gp": 2}
 
 

@@ -42,7 +42,9 @@ CASES = [(name, n) for name, rules in GAMES.items() for n in rules.player_counts
 
 # Whole tokens only: "AS" in "PASS" or "7e" in "17e3" are not cards.
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:(?:10|[2-9AJQK])[SHDC]|(?:1[012]|[1-7])[eboc])(?![0-9A-Za-z])")
-BETWEEN_HANDS = {"HandEnded", "MatchEnded"}
+BETWEEN_HANDS = {"HandEnded", "MatchEnded", "DealRevealed", "DealCommitted"}
+"""Events between two hands' cards: a fair deal's reveal closes a hand, and the next one's
+commitment comes with the view of the hand before (no cards of its own)."""
 
 
 NAMES_NOT_PLACES = ("outs", "wilds")

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from cardtui.engine.core import Event
+from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_of
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
@@ -86,14 +87,16 @@ def journal_events(db: Path, table: str) -> dict[int, Event]:
     for kind, seat, data, seq in rows:
         step = json.loads(data)
         if kind == "start":
-            match, events = rules.open({}, rules.seat_infos(step["names"]), int(step["seed"]))
+            match, events = rules.open({}, rules.seat_infos(step["names"]), record_seed(step))
             events = [Event(type("MatchStarted", (), {})()), *events]  # the table adds its match event first
         elif kind == "next":
             assert match is not None
-            events = match.next_hand(int(step["seed"]))
+            events = match.next_hand(record_seed(step))
         else:
             assert match is not None
             events = match.apply(int(seat), action_of(step))
+        if match.hand_over():  # the table ends a hand's batch with the fair deal's reveal
+            events = [*events, Event(type("DealRevealed", (), {})())]
         for i, ev in enumerate(events):
             out[seq - len(events) + 1 + i] = ev
     return out

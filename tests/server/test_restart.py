@@ -65,7 +65,8 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
             t = (await lobby.CreateTable(request)).table
             tokens = [(await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name=f"p{i}"))).token
                       for i in range(n)]
-            # Play a few actions, always the first legal one of a seat that may act.
+            # Play a few actions, always the first legal one of a seat that may act (between
+            # hands, nobody may: the next deal waits up to a second for the players' seeds).
             acted = 0
             for _ in range(200):
                 if acted >= 5:
@@ -76,6 +77,8 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
                         await table.Act(table_pb2.ActRequest(token=token, action=legal[0]))
                         acted += 1
                         break
+                else:
+                    await asyncio.sleep(0.05)
             assert acted >= 5
             # Talk is numbered too (a spectator's, so that every game allows it mid-hand).
             watch = (await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=t.id, name="w"))).token

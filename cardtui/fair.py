@@ -1,0 +1,274 @@
+"""The fair-deal scheme ``cardtui-deal/1``: commit, cut, shuffle, reveal (issue 14).
+
+At a real table the server draws a secret 256-bit seed and publishes its SHA-256 (the
+*commitment*) before the hand; each seated person's client adds a seed of its own (the
+*cut*); the deck is then shuffled by a stream that only those seeds, the table and the
+hand number decide; when the hand ends the server seed is revealed.
+
+This module is the scheme alone: pure (hashlib, hmac, random), importing nothing of
+cardtui. The engine deals through it and the client checks its deals through it, so
+that the two can never disagree on a byte; ``cardtui.engine.fairness`` adds what only the
+engine can do (replaying a whole hand history, the chain of histories).
+
+The stream, exactly (so that a verifier need not run this code):
+
+- message = ``b"cardtui-deal/1\\x00"`` ‖ u32 len(table) ‖ table (UTF-8) ‖ u64 hand ‖
+  u32 count ‖ for each player seed, by seat: u32 seat ‖ u32 len(seed) ‖ seed
+  (all integers unsigned big-endian; ``hand`` is the table's hand number, as in the hand
+  history, counted across matches from 1);
+- block *i* (i = 0, 1, …) = HMAC-SHA256(key = server seed, message ‖ u64 i);
+- the stream is block 0 ‖ block 1 ‖ …; ``getrandbits(k)`` takes the stream's next
+  ⌈k/8⌉ bytes as a big-endian number and keeps its top k bits; ``random()`` is
+  ``getrandbits(53) / 2**53``.
+
+Python's ``random.shuffle`` (and ``randrange``, ``choice``, ``sample``) then draws through
+``_randbelow_with_getrandbits``: j below n is ``getrandbits(n.bit_length())`` drawn again
+while it is ≥ n (rejection sampling, no modulo bias), and a shuffle of a list x swaps
+``x[i]`` with ``x[j]``, j below i + 1, for i from len(x) - 1 down to 1 (Fisher–Yates).
+No 64-bit generator stands between the seeds and the deck: a 104-card deck has about 552
+bits of orderings, and every one of them is reachable.
+
+The packs (``PACKS``), in the order the shuffle starts from, and how each game takes its
+cards from the stream:
+
+- Cacho: French A–6 (24 cards); ``shuffle`` the pack, deal from its end (``pop``). A
+  redeal shuffles the whole pack again, from the same stream.
+- Pif Paf and Cacheta: two French packs (104 cards); ``shuffle``, deal from the end one
+  card at a time round the seats dealt in, then (Cacheta) turn the next card, the flip;
+  the stock is what is left, drawn from the end.
+- Truco paulista: French less 8, 9 and 10 (40 cards); ``shuffle``, deal three-card blocks
+  from the front, in the order the rules give them out (the mão first).
+- Truco argentino: the 40 Spanish cards; ``sample_positions`` (a Fisher–Yates shuffle cut
+  short: the first 3 × seats places) names the cards dealt, one at a time from the mano.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+SCHEME = "cardtui-deal/1"
+"""The name of this scheme in histories (``fair.scheme``), on the wire and in the stream's message."""
+
+SEED_BYTES = 32
+"""A server seed is 32 bytes (256 bits), and so is the seed a client sends."""
+MAX_PLAYER_SEED = 64
+"""A player's seed is 1 to 64 bytes."""
+
+_TAG = SCHEME.encode() + b"\x00"
+_STATE = "cardtui-fair-random/1"
+
+
+def commitment(server_seed: bytes) -> str:
+    """The published commitment to a server seed: its SHA-256, in hex."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def _unhex(value: Any, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise ValueError(f"The {what} is not a hex string.")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise ValueError(f"The {what} is not valid hex.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class DealSeed:
+    """Everything that decides a fair hand's deck: the server's seed, the players' seeds
+    (one per seat that sent one, kept in seat order), the table and the hand number there.
+
+    The server seed stays out of ``repr`` so that a log line cannot reveal it early.
+    """
+
+    server_seed: bytes = field(repr=False)
+    player_seeds: tuple[tuple[int, bytes], ...] = ()
+    table: str = ""
+    hand: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.server_seed, bytes) or len(self.server_seed) != SEED_BYTES:
+            raise ValueError(f"A server seed is {SEED_BYTES} bytes (256 bits).")
+        if not isinstance(self.table, str) or len(self.table.encode()) > 1024:
+            raise ValueError("A table id is a string of at most 1024 bytes.")
+        if not isinstance(self.hand, int) or isinstance(self.hand, bool) or not 0 <= self.hand < 1 << 63:
+            raise ValueError("A hand number is a whole number from 0.")
+        if not all(isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], int)
+                   and isinstance(pair[1], bytes) for pair in self.player_seeds):
+            raise ValueError("The players' seeds are (seat number, bytes) pairs.")
+        seeds = tuple(sorted(self.player_seeds))
+        seats = [seat for seat, _ in seeds]
+        if len(set(seats)) != len(seats):
+            raise ValueError("Each seat contributes at most one seed to a hand.")
+        for seat, seed in seeds:
+            if not 0 <= seat < 1 << 16:
+                raise ValueError(f"There is no seat {seat}.")
+            if not 1 <= len(seed) <= MAX_PLAYER_SEED:
+                raise ValueError(f"A player's seed is 1 to {MAX_PLAYER_SEED} bytes; seat {seat}'s is {len(seed)}.")
+        object.__setattr__(self, "player_seeds", seeds)
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.server_seed)
+
+    def message(self) -> bytes:
+        """The canonical encoding the stream's HMAC runs over (before the block counter)."""
+        table = self.table.encode()
+        parts = [_TAG, len(table).to_bytes(4, "big"), table, self.hand.to_bytes(8, "big"),
+                 len(self.player_seeds).to_bytes(4, "big")]
+        for seat, seed in self.player_seeds:
+            parts += [seat.to_bytes(4, "big"), len(seed).to_bytes(4, "big"), seed]
+        return b"".join(parts)
+
+    def as_record(self) -> dict[str, Any]:
+        """The hand history's ``fair`` object: the commitment, every seed and the reveal."""
+        return {
+            "scheme": SCHEME,
+            "commitment": self.commitment,
+            "server_seed": self.server_seed.hex(),
+            "player_seeds": {str(seat): seed.hex() for seat, seed in self.player_seeds},
+            "table": self.table,
+            "hand": self.hand,
+        }
+
+    @staticmethod
+    def from_record(fair: Mapping[str, Any]) -> DealSeed:
+        """Read a history's ``fair`` object back; ``ValueError`` with a sentence if it is malformed."""
+        if not isinstance(fair, Mapping):
+            raise ValueError("The fair record is not an object.")
+        scheme = fair.get("scheme", SCHEME)
+        if scheme != SCHEME:
+            raise ValueError(f"The deal scheme {scheme!r} is not one this version knows ({SCHEME}).")
+        players = fair.get("player_seeds", {})
+        if not isinstance(players, Mapping):
+            raise ValueError("The players' seeds are not an object of seat: hex.")
+        seeds = []
+        for seat, value in players.items():
+            if not (str(seat).isascii() and str(seat).isdigit()):
+                raise ValueError(f"{seat!r} in the players' seeds is not a seat number.")
+            seeds.append((int(seat), _unhex(value, f"seed of seat {seat}")))
+        hand = fair.get("hand")
+        if not isinstance(hand, int) or isinstance(hand, bool):
+            raise ValueError("The fair record's hand is not a whole number.")
+        table = fair.get("table")
+        if not isinstance(table, str):
+            raise ValueError("The fair record's table is not a string.")
+        return DealSeed(_unhex(fair.get("server_seed"), "revealed server seed"), tuple(seeds), table, hand)
+
+
+def stream_block(seed: DealSeed, counter: int) -> bytes:
+    """Block ``counter`` of the deal stream: HMAC-SHA256(server seed, message ‖ u64 counter)."""
+    return hmac.new(seed.server_seed, seed.message() + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+class FairRandom(random.Random):
+    """A ``random.Random`` whose every draw comes from a deal seed's HMAC-SHA256 stream.
+
+    ``getrandbits`` and ``random`` are the only sources, so CPython's ``shuffle``,
+    ``randrange``, ``choice`` and ``sample`` use rejection sampling through
+    ``_randbelow_with_getrandbits``; the base class's Mersenne Twister is never seeded
+    nor read, and ``seed()`` refuses rather than fall back to it.
+    """
+
+    def __init__(self, seed: DealSeed) -> None:  # no super().__init__: it would seed the base generator
+        if not isinstance(seed, DealSeed):
+            raise TypeError("A fair deal's generator is made from a DealSeed.")
+        self._deal = seed
+        self._mac = hmac.new(seed.server_seed, seed.message(), hashlib.sha256)
+        self._block = 0
+        self._buf = b""
+        self._pos = 0
+        self.gauss_next = None
+
+    @property
+    def deal_seed(self) -> DealSeed:
+        return self._deal
+
+    def _take(self, n: int) -> bytes:
+        pos, end = self._pos, self._pos + n
+        if end > len(self._buf):
+            buf = self._buf[pos:]
+            while len(buf) < n:
+                mac = self._mac.copy()
+                mac.update(self._block.to_bytes(8, "big"))
+                buf += mac.digest()
+                self._block += 1
+            self._buf, pos, end = buf, 0, n
+        self._pos = end
+        return self._buf[pos:end]
+
+    def getrandbits(self, k: int, /) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k == 0:
+            return 0
+        n = (k + 7) >> 3
+        return int.from_bytes(self._take(n), "big") >> ((n << 3) - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * (2.0**-53)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("A fair deal's generator draws only from its deal seed: it cannot be reseeded.")
+
+    def getstate(self) -> tuple[Any, ...]:
+        """Where the stream stands (not a Mersenne Twister state): for copies and pickles."""
+        return (_STATE, self._deal, self._block, self._buf, self._pos)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        if not (isinstance(state, tuple) and len(state) == 5 and state[0] == _STATE
+                and isinstance(state[1], DealSeed)):
+            raise TypeError("Only a fair deal generator's own state can be restored into it.")
+        _, deal, block, buf, pos = state
+        self.__init__(deal)  # type: ignore[misc]
+        self._block, self._buf, self._pos = int(block), bytes(buf), int(pos)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, (self._deal,), self.getstate())
+
+
+# -- the packs, and how cards leave them ------------------------------------------------------
+def _french(ranks: Sequence[str], copies: int = 1) -> tuple[str, ...]:
+    return tuple(f"{r}{s}" for _ in range(copies) for s in "SHDC" for r in ranks)
+
+
+_FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+PACKS: dict[str, tuple[str, ...]] = {
+    "cacho": _french(_FRENCH_RANKS[:6]),
+    "pifpaf": _french(_FRENCH_RANKS, copies=2),
+    "cacheta": _french(_FRENCH_RANKS, copies=2),
+    "truco_paulista": _french(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")),
+    "truco_argentino": tuple(f"{r}{s}" for s in "eboc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)),
+}
+"""Each game's pack in notation, in the order its shuffle starts from (the engine's ``DECK``)."""
+
+T = TypeVar("T")
+
+
+def shuffled(pack: Sequence[T], rng: random.Random) -> list[T]:
+    """A shuffled copy of ``pack``: ``rng.shuffle`` (Fisher–Yates with rejection sampling)."""
+    out = list(pack)
+    rng.shuffle(out)
+    return out
+
+
+def sample_positions(rng: random.Random, size: int, k: int) -> list[int]:
+    """Places in a pack of ``size`` of the ``k`` cards dealt: a Fisher–Yates shuffle cut short.
+
+    These are the draws of ``rng.sample(range(size), k)``: j below the cards left, by
+    rejection sampling; the card at j is dealt and the last card left takes its place.
+    """
+    pool = list(range(size))
+    out = []
+    for left in range(size, size - k, -1):
+        bits = left.bit_length()
+        j = rng.getrandbits(bits)
+        while j >= left:
+            j = rng.getrandbits(bits)
+        out.append(pool[j])
+        pool[j] = pool[left - 1]
+    return out

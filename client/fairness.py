@@ -1,0 +1,344 @@
+"""Fair deals from the player's side (issue 14): the cut, and every finished hand checked.
+
+The server opens each hand with ``DealCommitted`` (the SHA-256 of its secret seed); a seated
+client answers with a seed of its own (``feed`` hands the connection a fresh
+``secrets.token_bytes(32)`` to send). The hand's last event, ``DealRevealed``, gives the
+server's seed and every seed used; ``FairDeals`` then checks, on its own, that
+
+- the revealed seed hashes to the commitment published before the deal;
+- this client's seed is in the deal, unchanged (or says it came too late);
+- the deck those seeds make, dealt by the game's rule, gives exactly the cards this client
+  was dealt, and the cards shown publicly (Cacheta's flip, a Cacho showdown, truco plays and
+  shows, rejected hands, the stock cards this client drew) came from where they should.
+
+The deck comes from ``cardtui.fair``, the scheme's one implementation, which the engine
+deals through too (the client imports nothing of the engine). How each game takes its cards
+from the deck is the public rule written out there; this module follows it from the
+stream's public deal events (who was dealt in, the dealer, the mão's choices), so it knows
+no more than any player at the table. It says what it found in a log line: ✔, or a warning
+in words.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from google.protobuf.message import Message
+from rich.text import Text
+
+from cardtui.client.cards import glyphs
+from cardtui.client.models import event_body
+from cardtui.client.words import Said
+from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, commitment, sample_positions, shuffled
+from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
+
+Seen = list[tuple[str, Message]]
+"""A hand's events this client saw, by name (``event_body``), in order."""
+
+
+@dataclass
+class Watch:
+    """One hand followed from its commitment."""
+
+    hand: int
+    commitment: str
+    seed: bytes | None = None
+    """The seed this client sent for the hand, if it sent one."""
+    taken: bool | None = None
+    """What the server answered: the seed is in (True), too late (False), or no answer yet."""
+    seen: Seen = field(default_factory=list)
+    gap: bool = False
+    """Some of the hand's events never reached this client (a reconnect that resynced)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the check of one hand found."""
+
+    hand: int
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    checked: bool = True
+    """False: the hand was not followed from its start here, so nothing was checked."""
+    cut: bool = False
+    """This client's seed went into the deal."""
+    seated: bool = True
+
+    @property
+    def ok(self) -> bool:
+        return self.checked and not self.problems
+
+    def said(self) -> Said:
+        if not self.checked:
+            return Said(Text(f"Hand {self.hand}: joined mid-deal, not checked."), "dim")
+        if self.problems:
+            text = Text(f"⚠ Hand {self.hand}: this deal does not check out: ")
+            text.append("; ".join(self.problems) + ".")
+            return Said(text, "bold red")
+        found = ["committed before the cut", *(["your seed in"] if self.cut else []),
+                 "your cards match" if self.seated else "the cards shown match"]
+        text = Text(f"✔ Hand {self.hand}: fair deal ({'; '.join(found)}).")
+        if self.notes:
+            text.append(" " + "; ".join(n[0].upper() + n[1:] for n in self.notes) + ".")
+        return Said(text, "green")
+
+
+class FairDeals:
+    """Follows one table stream (the same token's, whole): cuts for its seat, checks each hand.
+
+    ``feed`` takes every message the stream brings, in order, once; it returns the cuts to
+    send. ``taken`` records the server's answer to a cut. ``said`` gives the log lines a
+    message brought (a check's verdict when it carried a hand's reveal).
+    """
+
+    def __init__(self) -> None:
+        self.game = ""
+        self.table = ""
+        self.seat: int | None = None
+        self.seats = 0
+        self.last = 0
+        """The last event number fed."""
+        self.watch: Watch | None = None
+        self.verdicts: list[Verdict] = []
+        self._said: dict[int, list[Said]] = {}
+
+    def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
+        """Take in one message; the seeds to send now, as (hand, seed)."""
+        body = msg.WhichOneof("body")
+        if body == "snapshot":
+            snap = msg.snapshot
+            self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
+            self.seat = snap.seat if snap.HasField("seat") else None
+            self.last = self.last or msg.seq
+            return []
+        if body != "update":
+            return []
+        cuts: list[tuple[int, bytes]] = []
+        said: list[Said] = []
+        for ev in msg.update.events:
+            if ev.seq <= self.last:
+                continue
+            if self.watch is not None and ev.seq != self.last + 1:
+                self.watch.gap = True
+            self.last = ev.seq
+            name, inner = event_body(ev)
+            if isinstance(inner, table_pb2.DealCommitted):
+                seed = secrets.token_bytes(32) if self.seat is not None and inner.cut_ms > 0 else None
+                self.watch = Watch(inner.hand, inner.commitment, seed)
+                if seed is not None:
+                    cuts.append((inner.hand, seed))
+            elif isinstance(inner, table_pb2.DealRevealed):
+                verdict = self.check(inner)
+                self.verdicts.append(verdict)
+                said.append(verdict.said())
+                self.watch = None
+            elif self.watch is not None and inner is not None and name != "hidden":
+                self.watch.seen.append((name, inner))
+        if said:
+            self._said.setdefault(msg.seq, []).extend(said)
+        return cuts
+
+    def taken(self, hand: int, taken: bool) -> None:
+        if self.watch is not None and self.watch.hand == hand:
+            self.watch.taken = taken
+
+    def said(self, msg: table_pb2.TableMessage) -> list[Said]:
+        """The log lines ``msg`` brought (each given once)."""
+        return self._said.pop(msg.seq, [])
+
+    # -- the check ------------------------------------------------------------------------
+    def check(self, reveal: table_pb2.DealRevealed) -> Verdict:
+        """The hand ``reveal`` closes, checked against what this client saw of it."""
+        w = self.watch
+        if w is None or w.hand != reveal.hand:
+            return Verdict(reveal.hand, checked=False)
+        problems: list[str] = []
+        notes: list[str] = []
+        if reveal.scheme != SCHEME:
+            return Verdict(w.hand, (f"it names a deal scheme this client does not know ({reveal.scheme[:40]!r})",))
+        if commitment(reveal.server_seed) != w.commitment:
+            problems.append("the revealed server seed does not match the commitment published before the deal")
+        if reveal.table != self.table:
+            problems.append(f"the deck was keyed to another table ({reveal.table[:40]!r})")
+        try:
+            seed = DealSeed(reveal.server_seed, tuple((s.seat, s.seed) for s in reveal.seeds), reveal.table,
+                            reveal.hand)
+        except ValueError as e:
+            return Verdict(w.hand, (*problems, f"the revealed seeds are malformed ({e})"))
+        seeds = dict(seed.player_seeds)
+        mine = seeds.get(self.seat) if self.seat is not None else None
+        if w.seed is not None and mine == w.seed:
+            pass
+        elif mine is not None:
+            problems.append("the deal used a seed for your seat that this client did not send")
+        elif w.taken:
+            problems.append("the server took your seed but dealt without it")
+        elif w.seed is not None:
+            notes.append("your seed came too late to go in")
+        if not seeds:
+            notes.append("no player's seed went in: the host alone fixed this deck")
+        if w.gap:
+            notes.append("part of the hand did not reach this client, so its cards were not compared")
+        else:
+            rule = RULES.get(self.game)
+            if rule is None:
+                notes.append(f"this client does not know how {self.game[:40]!r} deals, so its cards were not compared")
+            else:
+                problems += rule(FairRandom(seed), w.seen, self.seat, self.seats)
+        return Verdict(w.hand, tuple(problems), tuple(notes), cut=mine is not None and mine == w.seed,
+                       seated=self.seat is not None)
+
+
+# -- how each game deals from the deck (cardtui/fair.py), followed from public events -----------
+def _shown(cards: Sequence[str]) -> str:
+    """Cards as the log shows them everywhere: glyphs, not codes."""
+    return " ".join(glyphs(c) for c in cards)
+
+
+def _short(counts: Counter[str], cards: Sequence[str]) -> list[str]:
+    """Cards in ``cards`` beyond what ``counts`` holds (a multiset difference)."""
+    return list((Counter(cards) - counts).elements())
+
+
+def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+    """A shuffled pack dealt from its end, a card to each seat a round names; a redeal reshuffles."""
+    problems = []
+    pack = shuffled(PACKS["cacho"], rng)
+    held: dict[int, list[str]] = {}
+    got: list[str] = []
+
+    def compare() -> None:
+        if me is not None and got != held.get(me, []):
+            problems.append(f"you were dealt {_shown(got)}, but the deck gives your seat "
+                            f"{_shown(held.get(me, [])) or 'nothing'}")
+
+    for _name, body in seen:
+        if isinstance(body, cacho_pb2.CachoRedealt):
+            compare()
+            pack, held, got = shuffled(PACKS["cacho"], rng), {}, []
+        elif isinstance(body, cacho_pb2.CachoRoundDealt):
+            for s in body.seats:
+                held.setdefault(s, []).append(pack.pop())
+        elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
+            got.extend(body.cards)
+        elif isinstance(body, cacho_pb2.CachoShowed) and _short(Counter(held.get(body.seat, [])), body.cards):
+            problems.append(f"seat {body.seat + 1} showed {_shown(body.cards)}, not the cards the deck dealt it")
+    compare()
+    return problems
+
+
+def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]]:
+    def follow(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+        """A shuffled pack dealt from its end, one card at a time round the seats dealt in;
+        then Cacheta's flip; the stock is what is left, drawn from the end until it is rebuilt."""
+        problems = []
+        pack: list[str] | None = shuffled(PACKS[game], rng)
+        held: dict[int, list[str]] = {}
+        got: list[str] = []
+        drawn: str | None = None
+        for _name, body in seen:
+            if isinstance(body, rummy_pb2.RummyDealt) and pack is not None:
+                for _ in range(body.count):
+                    for s in body.seats:
+                        held.setdefault(s, []).append(pack.pop())
+            elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
+                got.extend(body.cards)
+            elif isinstance(body, rummy_pb2.CachetaFlipped) and pack is not None:
+                if body.flip != pack.pop():
+                    problems.append(f"the flip {glyphs(body.flip)} is not the card the deck turns up")
+            elif isinstance(body, rummy_pb2.RummyStockRebuilt):
+                pack = None  # the stock is now the discard pile turned over: no longer the deck's
+            elif isinstance(body, rummy_pb2.RummyDrew) and body.source == common_pb2.DRAW_SOURCE_STOCK:
+                drawn = pack.pop() if pack else None
+            elif isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == me and drawn not in (None, body.card):
+                problems.append(f"you drew {glyphs(body.card)} from the stock, "
+                                f"but the deck's next card is {glyphs(drawn or '?')}")
+        if me is not None and got != held.get(me, []):
+            problems.append(f"you were dealt {_shown(got)}, but the deck gives your seat "
+                            f"{_shown(held.get(me, [])) or 'nothing'}")
+        return problems
+
+    return follow
+
+
+def _paulista(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+    """A shuffled pack dealt from its front in threes: the mão first; then as the mão keeps
+    (the others in turn), passes (the partner takes the mão's three) or rejects; at 11, all four."""
+    problems: list[str] = []
+    deck = shuffled(PACKS["truco_paulista"], rng)
+    held: dict[int, list[str]] = {s: [] for s in range(4)}
+
+    def give(seat: int) -> None:
+        held[seat] = deck[:3]
+        del deck[:3]
+
+    for _name, body in seen:
+        if isinstance(body, truco_pb2.PaulistaHandDealt):
+            if body.ferro or body.HasField("onze_team"):
+                for i in range(4):
+                    give((body.mao + i) % 4)
+            else:
+                give(body.mao)
+        elif isinstance(body, truco_pb2.PaulistaDealChoice):
+            seat, partner = body.seat, (body.seat + 2) % 4
+            if body.choice == truco_pb2.PAULISTA_CHOICE_KEEP:
+                for s in ((seat + 1) % 4, partner, (seat + 3) % 4):
+                    if not held[s]:
+                        give(s)
+            elif body.choice == truco_pb2.PAULISTA_CHOICE_PASS_CARDS:
+                held[partner] = held[seat]
+                give(seat)
+            else:
+                if list(body.cards) != held[seat]:
+                    problems.append(f"the rejected cards {_shown(body.cards)} are not the ones the deck dealt")
+                give(seat)
+        elif isinstance(body, table_pb2.CardsDealt | truco_pb2.PaulistaPartnerCards) and (
+            isinstance(body, truco_pb2.PaulistaPartnerCards) or body.seat == me
+        ):
+            if list(body.cards) != held[body.seat]:
+                whose = "you were" if body.seat == me else f"seat {body.seat + 1} was"
+                problems.append(f"{whose} dealt {_shown(body.cards)}, but the deck gives "
+                                f"{_shown(held[body.seat]) or 'nothing'}")
+        elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card"):
+            if body.card not in held[body.seat]:
+                problems.append(f"seat {body.seat + 1} played {glyphs(body.card)}, a card the deck did not deal it")
+            else:
+                held[body.seat].remove(body.card)
+    return problems
+
+
+def _argentino(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+    """Three cards each from the first 3 × seats places of a shuffle cut short, one at a time
+    from the mano (the seat after the dealer)."""
+    problems: list[str] = []
+    pack = PACKS["truco_argentino"]
+    picks = sample_positions(rng, len(pack), 3 * n)
+    dealer = next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
+    if dealer is None:
+        return ["the hand's start (its dealer) never reached this client"]
+    held: dict[int, list[str]] = {}
+    for s in range(n):
+        i = (s - dealer - 1) % n
+        held[s] = [pack[picks[i]], pack[picks[n + i]], pack[picks[2 * n + i]]]
+    for _name, body in seen:
+        if isinstance(body, table_pb2.CardsDealt) and body.seat == me and list(body.cards) != held[me]:
+            problems.append(f"you were dealt {_shown(body.cards)}, but the deck gives your seat "
+                            f"{_shown(held[me])}")
+        elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and body.card not in held[body.seat]:
+            problems.append(f"seat {body.seat + 1} played {glyphs(body.card)}, a card the deck did not deal it")
+        elif isinstance(body, truco_pb2.ArgentinoShown) and _short(Counter(held[body.seat]), body.cards):
+            problems.append(f"seat {body.seat + 1} showed {_shown(body.cards)}, not the cards the deck dealt it")
+    return problems
+
+
+RULES: dict[str, Callable[[FairRandom, Seen, int | None, int], list[str]]] = {
+    "cacho": _cacho,
+    "pifpaf": _rummy("pifpaf"),
+    "cacheta": _rummy("cacheta"),
+    "truco_paulista": _paulista,
+    "truco_argentino": _argentino,
+}
+"""Each game's deal, followed from the events a seat (or a spectator) sees."""

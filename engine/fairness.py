@@ -1,0 +1,234 @@
+"""Deals anyone can verify, on the engine's side: seeds, hand histories, the chain, ``verify``.
+
+The scheme itself (the deal seed, its commitment, the HMAC-SHA256 stream and the packs)
+is ``cardtui.fair``, shared with the client; see it for the exact byte layout. Here: what
+a game deals a hand from (``hand_rng``: a plain seed for simulations and tests, as before,
+or a ``DealSeed``), what the hand history records of it (``fair`` and ``prev``), and
+``verify``, which checks stored histories with the engine's own replay.
+
+Pure: no I/O, no clock. Whoever draws the server seed (the server, from ``secrets``) and
+stores histories in order (``linked``) lives elsewhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cardtui.fair import SCHEME, DealSeed, FairRandom, commitment, stream_block
+
+__all__ = [
+    "GENESIS", "SCHEME", "DealSeed", "FairRandom", "HandCheck", "Seed", "canonical", "chain_link", "commitment",
+    "hand_hash", "hand_rng", "history_seed", "linked", "record_seed", "stream_block", "verify",
+]
+
+GENESIS = "0" * 64
+"""The chain link (``prev``) of a table's first hand."""
+
+Seed = int | DealSeed
+"""What a game deals a hand from: a plain seed (simulations, tests) or a fair deal's seed."""
+
+
+def hand_rng(seed: Seed) -> random.Random:
+    """The generator a hand is dealt from: ``random.Random(seed)`` for a plain seed (as
+    before), the deal stream for a ``DealSeed``."""
+    if isinstance(seed, DealSeed):
+        return FairRandom(seed)
+    return random.Random(seed)
+
+
+def history_seed(seed: Seed) -> int:
+    """The history's ``seed`` key: the plain seed, or 0 when ``fair`` governs the deal."""
+    return 0 if isinstance(seed, DealSeed) else seed
+
+
+def record_seed(record: Mapping[str, Any]) -> Seed:
+    """The seed a hand history (or a journal step) was dealt from: its ``fair`` deal seed
+    when present, else ``seed``."""
+    fair = record.get("fair")
+    if fair is not None:
+        return DealSeed.from_record(fair)
+    return int(record["seed"])
+
+
+# -- the chain ----------------------------------------------------------------------------
+def canonical(record: Mapping[str, Any]) -> bytes:
+    """A hand history as canonical JSON: sorted keys, no spaces, UTF-8."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode()
+
+
+def hand_hash(record: Mapping[str, Any]) -> str:
+    """The SHA-256 (hex) of a stored hand history, its own ``prev`` included."""
+    return hashlib.sha256(canonical(record)).hexdigest()
+
+
+def chain_link(previous: Mapping[str, Any] | None) -> str:
+    """The ``prev`` of the hand after ``previous`` at its table (``GENESIS`` for the first)."""
+    return GENESIS if previous is None else hand_hash(previous)
+
+
+def linked(record: Mapping[str, Any], previous: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``record`` with its chain link, for whoever stores a table's histories in order."""
+    return {**record, "prev": chain_link(previous)}
+
+
+# -- verification -------------------------------------------------------------------------
+class Replayed(Protocol):
+    """A hand rebuilt from its history (an engine ``Match``)."""
+
+    def hand_over(self) -> bool: ...
+
+    def history(self) -> dict[str, Any] | None: ...
+
+
+class Replayer(Protocol):
+    """What ``verify`` needs of a game (every engine game, ``Rules``, has it)."""
+
+    def replay_match(self, record: Mapping[str, Any]) -> Replayed: ...
+
+
+STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings"})
+"""Keys the replay of one hand does not remake: those set by whoever stores a history, and
+Cacheta's ``standings`` (places over the whole match, which one hand's history cannot tell).
+The chain covers them: changing one breaks the next hand's link."""
+
+_WHAT = {
+    "deal": "the dealt cards differ from the deck these seeds make",
+    "flip": "the flip differs from the deck these seeds make",
+    "result": "the result differs from the replay",
+    "actions": "the actions differ from the replay",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheck:
+    """The verdict on one stored hand: fair and sound, fair but failed, or a plain seed."""
+
+    table: str
+    hand: Any
+    game: str
+    fair: bool
+    problems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    digest: str = ""
+    """The hand's hash (``hand_hash``): the next hand's ``prev``."""
+    unlinked: bool = False
+    """Its chain link could not be checked: the table's previous hand is not in the file."""
+
+    @property
+    def ok(self) -> bool:
+        return self.fair and not self.problems
+
+    def line(self) -> str:
+        where = f"table {self.table or '?'} hand {self.hand} ({self.game or '?'})"
+        if self.problems:
+            text = f"{where}: ✘ " + "; ".join(self.problems)
+        elif not self.fair:
+            text = f"{where}: plain seed: not a fair deal"
+        else:
+            text = f"{where}: ✔ commitment, deal and chain"
+        return text + "".join(f" ({n})" for n in self.notes)
+
+
+def _compare(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
+    problems = []
+    for key in sorted(set(replayed) - STORED_KEYS):
+        if replayed[key] == record.get(key):
+            continue
+        if key == "deal":
+            mine, theirs = replayed["deal"], record.get("deal")
+            seats = [s for s in mine if not isinstance(theirs, Mapping) or theirs.get(s) != mine[s]]
+            problems.append(f"{_WHAT['deal']} (seat {', '.join(seats) or '?'})")
+        else:
+            problems.append(_WHAT.get(key, f"the record's {key!r} differs from the replay"))
+    return problems
+
+
+def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tuple[list[str], list[str]]:
+    problems: list[str] = []
+    notes: list[str] = []
+    fair = record["fair"]
+    try:
+        seed = DealSeed.from_record(fair)
+    except ValueError as e:
+        return [f"the fair record is malformed: {e}"], notes
+    if fair.get("commitment") != seed.commitment:
+        problems.append("the revealed server seed does not match the commitment")
+    if seed.table != record.get("table") or seed.hand != record.get("hand"):
+        problems.append(f"the deal seed is for table {seed.table} hand {seed.hand}, not this hand")
+    seats = {s.get("seat") for s in record.get("seats", ()) if isinstance(s, Mapping)}
+    strangers = [str(seat) for seat, _ in seed.player_seeds if seat not in seats]
+    if strangers:
+        problems.append(f"a seed comes from seat {', '.join(strangers)}, not at this table")
+    if not seed.player_seeds:
+        notes.append("no player's seed: the host alone fixed this deck")
+    game = games.get(str(record.get("game")))
+    if game is None:
+        problems.append(f"there is no game {record.get('game')!r} to replay it")
+        return problems, notes
+    try:
+        match = game.replay_match(record)
+        replayed = match.history() if match.hand_over() else None
+    except Exception as e:  # an illegal action, a card not held, a malformed entry: all a mismatch
+        problems.append(f"the actions do not replay on this deck: {e}")
+        return problems, notes
+    if replayed is None:
+        problems.append("the actions do not finish the hand")
+        return problems, notes
+    return problems + _compare(replayed, record), notes
+
+
+def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) -> list[HandCheck]:
+    """Check every hand: commitment, deal seed, replayed deal and result, chain link.
+
+    Hands are taken in file order; each one's ``prev`` must be the hash of the previous hand
+    of the same table in the file (``GENESIS`` for a table's hand 1). A table whose first
+    hand in the file is past hand 1 is checked from there, with a note. Hands without
+    ``fair`` are plain-seed hands: reported, not replayed.
+    """
+    last: dict[str, Mapping[str, Any]] = {}
+    out = []
+    for record in records:
+        table = str(record.get("table", ""))
+        hand = record.get("hand")
+        problems: list[str] = []
+        notes: list[str] = []
+        fair = "fair" in record
+        unlinked = False
+        previous = last.get(table)
+        if "prev" in record:
+            prev = record["prev"]
+            if previous is not None:
+                if prev != hand_hash(previous):
+                    problems.append(f"the chain link does not match the table's previous hand "
+                                    f"(hand {previous.get('hand')}) in this file")
+            elif prev == GENESIS and hand != 1:
+                problems.append(f"it claims to be the table's first hand, but it is hand {hand}")
+            elif prev != GENESIS and hand == 1:
+                problems.append("the table's first hand must link to the genesis value")
+            elif prev != GENESIS:
+                unlinked = True
+                notes.append(f"its link to hand {hand - 1 if isinstance(hand, int) else '?'} "
+                             "is not checked: that hand is not in this file")
+        elif fair:
+            problems.append("it has no chain link (prev)")
+        if fair:
+            try:
+                more, extra = _check_fair(record, games)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                more, extra = [f"the record is malformed ({e})"], []
+            problems += more
+            notes += extra
+        try:
+            digest = hand_hash(record)
+        except (TypeError, ValueError):
+            digest = ""
+        out.append(HandCheck(table, hand, str(record.get("game", "")), fair, tuple(problems), tuple(notes), digest,
+                             unlinked))
+        last[table] = record
+    return out

@@ -1,0 +1,280 @@
+"""The client's own check of fair deals (issue 14): ✔ on honest hands, a warning on altered ones.
+
+The engine deals real hands (bots play them); each event reaches every seat and a spectator
+as the server's converter makes it for that audience, framed by the table's commitment and
+reveal. Every seat's checker cuts, and must find every honest hand sound and every altered
+one wrong. Then the real client, on a real server, marks a hand it played ✔.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from unittest import mock
+
+import pytest
+
+from cardtui.client import fairness
+from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine.core import Event, Match, Rules
+from cardtui.engine.games import GAMES
+from cardtui.fair import SCHEME, DealSeed
+from cardtui.server import wire
+from cardtui.server.app import Running
+from cardtui.server.events import DealCommitted, DealRevealed, PlayerSeed
+from cardtui.v1 import common_pb2, table_pb2
+from tests.conftest import create
+
+TABLE = "t-fair"
+
+
+@dataclass
+class Table:
+    """A table as the clients see it: every event numbered, each audience its own version."""
+
+    game: str
+    players: int
+    viewers: list[int | None]
+    checkers: dict[int | None, FairDeals] = field(default_factory=dict)
+    seq: int = 0
+
+    def __post_init__(self) -> None:
+        summary = common_pb2.TableSummary(id=TABLE, game=self.game,
+                                          seats=[common_pb2.SeatSummary(seat=s) for s in range(self.players)])
+        for v in self.viewers:
+            snap = table_pb2.Snapshot(table=summary, view=table_pb2.View())
+            if v is not None:
+                snap.seat = v
+            self.checkers[v] = FairDeals()
+            self.checkers[v].feed(table_pb2.TableMessage(seq=0, snapshot=snap))
+
+    def send(self, events: list[Event]) -> dict[int | None, list[tuple[int, bytes]]]:
+        """One batch to every audience; the cuts each checker asks for."""
+        first = self.seq + 1
+        self.seq += len(events)
+        cuts = {}
+        for v, checker in self.checkers.items():
+            update = table_pb2.Update(events=[wire.event_message(first + i, ev, v) for i, ev in enumerate(events)])
+            cuts[v] = checker.feed(table_pb2.TableMessage(seq=self.seq, update=update))
+        return cuts
+
+
+Tamper = Callable[[DealSeed, DealSeed], tuple[DealSeed, DealSeed]]
+"""(the seed the deal uses, the seed the reveal shows) → altered ones."""
+
+
+def play(game: str, players: int, hands: int, seed: int, tamper: Tamper | None = None,
+         late: frozenset[int] = frozenset(), options: dict[str, object] | None = None) -> Table:
+    """``hands`` hands of bots, dealt fairly from the server's seed and the checkers' cuts."""
+    rules = GAMES[game]
+    rng = random.Random(seed)
+    with mock.patch.object(fairness, "secrets", SimpleNamespace(token_bytes=rng.randbytes)):  # the cuts repeat too
+        table = Table(game, players, [*range(players), None])
+        _play(table, rules, rng, hands, tamper, late, options)
+    return table
+
+
+def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Tamper | None, late: frozenset[int],
+          options: dict[str, object] | None) -> None:
+    players = table.players
+    seats = rules.seat_infos([f"p{i}" for i in range(players)])
+    match: Match | None = None
+    for hand in range(1, hands + 1):
+        server = rng.randbytes(32)
+        commit = DealCommitted(hand, hashlib.sha256(server).hexdigest(), 1000)
+        cuts = table.send([Event(commit)])
+        sent = {v: c[0][1] for v, c in cuts.items() if c}
+        assert set(sent) == set(range(players)), "every seated checker cuts, the spectator does not"
+        used = {s: b for s, b in sent.items() if s not in late}
+        for v, checker in table.checkers.items():
+            if v is not None:
+                checker.taken(hand, v in used)
+        deal = reveal = DealSeed(server, tuple(sorted(used.items())), TABLE, hand)
+        if tamper is not None:
+            deal, reveal = tamper(deal, reveal)
+        if match is None or match.match_over():
+            match, events = rules.open(options or {}, seats, deal)
+        else:
+            events = match.next_hand(deal)
+        table.send(events)
+        while not match.hand_over():
+            seat = next(s for s in match.to_act() if match.legal_actions(s))
+            table.send(match.apply(seat, match.bot_action(seat, rng)))
+        shown = tuple(PlayerSeed(s, b) for s, b in reveal.player_seeds)
+        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown))])
+
+
+def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
+    for v, checker in table.checkers.items():
+        for verdict in checker.verdicts:
+            yield v, verdict
+
+
+CASES = [("cacho", 4, 120), ("truco_paulista", 4, 120), ("truco_argentino", 6, 120), ("pifpaf", 4, 12),
+         ("cacheta", 4, 12)]
+
+
+@pytest.mark.parametrize(("game", "players", "hands"), CASES, ids=[c[0] for c in CASES])
+def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, players: int, hands: int) -> None:
+    options = {"pica_pica": True} if game == "truco_argentino" else None
+    table = play(game, players, hands, seed=14, late=frozenset({1}), options=options)
+    found = list(verdicts(table))
+    assert len(found) == hands * (players + 1)
+    assert [(v, x) for v, x in found if not x.ok] == []
+    for v, x in found:
+        said = x.said().text.plain
+        if v is None:
+            assert said == f"✔ Hand {x.hand}: fair deal (committed before the cut; the cards shown match)."
+        elif v == 1:
+            assert said == (f"✔ Hand {x.hand}: fair deal (committed before the cut; your cards match). "
+                            "Your seed came too late to go in.")
+        else:
+            assert said == f"✔ Hand {x.hand}: fair deal (committed before the cut; your seed in; your cards match)."
+
+
+def _drop_mine(seat: int) -> Tamper:
+    def tamper(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
+        """The server took the seat's seed, then dealt (and revealed) without it."""
+        gone = DealSeed(deal.server_seed, tuple(p for p in deal.player_seeds if p[0] != seat), deal.table, deal.hand)
+        return gone, gone
+    return tamper
+
+
+def _swap_mine(seat: int) -> Tamper:
+    def tamper(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
+        """The server dealt from a seed of its own choosing for the seat, and revealed it."""
+        other = tuple((s, b"chosen" if s == seat else b) for s, b in deal.player_seeds)
+        chosen = DealSeed(deal.server_seed, other, deal.table, deal.hand)
+        return chosen, chosen
+    return tamper
+
+
+def _other_server_seed(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
+    """After the cuts, the server changes its own seed, deals from it and reveals it."""
+    changed = dataclasses.replace(deal, server_seed=hashlib.sha256(deal.server_seed).digest())
+    return changed, changed
+
+
+def _deal_another_deck(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
+    """The server deals another deck but reveals the honest seeds."""
+    return dataclasses.replace(deal, hand=deal.hand + 1000), reveal
+
+
+def _another_table(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
+    other = dataclasses.replace(deal, table="elsewhere")
+    return other, other
+
+
+TAMPERS: dict[str, tuple[Tamper, str, frozenset[int | None]]] = {
+    "seed dropped": (_drop_mine(0), "the server took your seed but dealt without it", frozenset({0})),
+    "seed replaced": (_swap_mine(0), "a seed for your seat that this client did not send", frozenset({0})),
+    "server seed changed": (_other_server_seed, "does not match the commitment", frozenset({0, 1, 2, 3, None})),
+    "another deck": (_deal_another_deck, "the deck", frozenset({0, 1, 2, 3, None})),
+    "another table": (_another_table, "keyed to another table", frozenset({0, 1, 2, 3, None})),
+}
+
+
+@pytest.mark.parametrize("game", ["cacho", "truco_paulista", "pifpaf"])
+@pytest.mark.parametrize("kind", sorted(TAMPERS))
+def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> None:
+    tamper, words, flagged = TAMPERS[kind]
+    table = play(game, 4, 3, seed=5, tamper=tamper)
+    caught: dict[int | None, list[bool]] = {}
+    for v, x in verdicts(table):
+        caught.setdefault(v, []).append(not x.ok)
+        if not x.ok:
+            assert v in flagged and any(words in p for p in x.problems), (v, x)
+            said = x.said()
+            assert said.text.plain.startswith(f"⚠ Hand {x.hand}: this deal does not check out: ")
+            assert said.style == "bold red"
+    # Seeds and the commitment are checked whole, every hand. Another deck shows in the cards a
+    # seat holds (a seat dealt a single card can, by chance, get the same one from both decks),
+    # and to a spectator only when cards are shown.
+    if kind == "another deck":
+        assert all(any(caught[v]) for v in flagged - {None}), caught
+    else:
+        assert all(all(caught[v]) for v in flagged), caught
+
+
+def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
+    """The unit case: a commitment, my cut, then a reveal whose seed is not the committed one."""
+    checker = FairDeals()
+    summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 2)
+    checker.feed(table_pb2.TableMessage(seq=3, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
+    server = bytes(range(32))
+    commit = table_pb2.Event(seq=4, deal_committed=table_pb2.DealCommitted(
+        hand=9, commitment=hashlib.sha256(server).hexdigest(), cut_ms=1000))
+    [(hand, mine)] = checker.feed(table_pb2.TableMessage(seq=4, update=table_pb2.Update(events=[commit])))
+    assert hand == 9 and len(mine) == 32
+    checker.taken(9, True)
+    bad = table_pb2.Event(seq=5, deal_revealed=table_pb2.DealRevealed(
+        hand=9, scheme=SCHEME, table=TABLE, server_seed=bytes(32), seeds=[table_pb2.PlayerSeed(seat=0, seed=mine)]))
+    msg = table_pb2.TableMessage(seq=5, update=table_pb2.Update(events=[bad]))
+    checker.feed(msg)
+    [said] = checker.said(msg)
+    assert said.text.plain.startswith("⚠ Hand 9: this deal does not check out: the revealed server seed does not "
+                                      "match the commitment published before the deal")
+    assert checker.said(msg) == [], "each line is given once"
+    # A reveal for a hand this client never saw committed is said to be unchecked, not passed.
+    other = table_pb2.Event(seq=6, deal_revealed=table_pb2.DealRevealed(hand=10, scheme=SCHEME, table=TABLE,
+                                                                        server_seed=server))
+    checker.feed(table_pb2.TableMessage(seq=6, update=table_pb2.Update(events=[other])))
+    assert not checker.verdicts[-1].checked and "not checked" in checker.verdicts[-1].said().text.plain
+
+
+def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
+    table = play("cacho", 3, 1, seed=2)
+    assert all(x.ok for _, x in verdicts(table))
+    checker = FairDeals()
+    summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 3)
+    checker.feed(table_pb2.TableMessage(seq=1, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
+    server = b"\x05" * 32
+    commit = table_pb2.Event(seq=2, deal_committed=table_pb2.DealCommitted(
+        hand=1, commitment=hashlib.sha256(server).hexdigest(), cut_ms=0))
+    assert checker.feed(table_pb2.TableMessage(seq=2, update=table_pb2.Update(events=[commit]))) == [], (
+        "nobody waits for a cut (cut_ms 0): none is sent")
+    reveal = table_pb2.Event(seq=9, deal_revealed=table_pb2.DealRevealed(hand=1, scheme=SCHEME, table=TABLE,
+                                                                         server_seed=server))
+    checker.feed(table_pb2.TableMessage(seq=9, update=table_pb2.Update(events=[reveal])))
+    [x] = checker.verdicts
+    assert x.ok and "its cards were not compared" in " ".join(x.notes)
+    assert "the host alone fixed this deck" in " ".join(x.notes)
+
+
+# -- the real client on a real server ----------------------------------------------------------
+async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Running) -> None:
+    from cardtui.client.actionbar import ActionBar
+    from cardtui.client.app import CardApp
+    from cardtui.client.models import action_name
+    from tests.client.test_app import SIZE, log_text
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        await app.open_table(table_id)
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if "✔ Hand 2" in log_text(app):
+                break
+            bar = screen.query_one(ActionBar)
+            if bar.choices:
+                kinds = [action_name(g[0]) for g in bar.choices]
+                key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")), bar.keys[0])
+                await pilot.press(key)
+        text = " ".join(log_text(app).split())  # the log wraps its lines
+        # Hand 1 was dealt as ana sat down, before her stream opened; hand 2 she cut and checked.
+        assert "Hand 1: joined mid-deal, not checked." in text, text
+        assert "✔ Hand 2: fair deal (committed before the cut; your seed in; your cards match)." in text, text
+        assert "⚠" not in text
+        [checked] = [v for v in screen.fair.verdicts if v.checked]
+        assert checked.hand == 2 and checked.ok and not any("too late" in n for n in checked.notes)
+        assert server.store.count_hands(table_id) >= 2
