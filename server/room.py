@@ -14,6 +14,8 @@ from cardtui.engine.core import InvalidOptions, JsonObject, Rules
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
 from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, ResourceExhausted, quote
+from cardtui.server.players import Players
+from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import clean_name
@@ -58,6 +60,8 @@ class Room:
         idle_minutes: int = DEFAULT_IDLE,
     ) -> None:
         self.store = store
+        self.players = Players(store)
+        self.records = Records(store, self.players)
         self.tables: dict[str, Table] = {}
         """Open tables."""
         self.finished: dict[str, common_pb2.TableSummary] = {}
@@ -186,12 +190,15 @@ class Room:
         self.store.mark(table.id, seq)
 
     def hand(self, table: Table, record: JsonObject) -> None:
-        self.store.add_hand(table.id, record)
+        with self.store.transaction():  # the hand and what it adds to the players' records, at once
+            self.store.add_hand(table.id, record)
+            self.records.hand_done(table)
         deltas = record.get("result", {}).get("deltas", {})
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
 
     def seats(self, table: Table) -> None:
         self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seating.seats])
+        self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
 
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play.
@@ -223,6 +230,7 @@ class Room:
         for index, name, bot, away in saved.seats:
             seat = table.seating[index]
             seat.name, seat.bot, seat.away = name, bot, away
+            seat.player = saved.players.get(index)
         table.seating.changed()
         if saved.finished:
             table.closed = True
@@ -250,32 +258,27 @@ class Room:
         if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
             raise PermissionDenied("That table's password is wrong.")
 
-    def join(self, table_id: str, name: str, seat: int, password: str) -> tuple[str, Pass]:
+    def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
+        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
         table = self.table(table_id)
         self._check_password(table, password)
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
-        try:
-            name = clean_name(name)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        name, player = self.players.who(session, name)
         token = new_token()
-        index = table.sit(name, seat, token)
+        index = table.sit(name, seat, token, player)
         grant = Pass(table, index, name)
         self.tokens[token] = grant
         self.store.add_token(token, table.id, index, name)
         log.info("table %s: %s joined at seat %d", table.id, name, index)
         return token, grant
 
-    def spectate(self, table_id: str, name: str, password: str) -> tuple[str, Pass]:
+    def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
         table = self.table(table_id)
         self._check_password(table, password)
         if table.config.private:
             raise PermissionDenied("This table is private: it takes no spectators.")
-        try:
-            name = clean_name(name or "guest")
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        name, _ = self.players.who(session, name or ("" if session else "guest"))
         token = new_token()
         table.spectators[token] = name
         grant = Pass(table, None, name)

@@ -27,6 +27,7 @@ from cardtui.server.errors import FailedPrecondition
 from cardtui.server.events import Chatted, MatchStarted
 from cardtui.server.fanout import Fanout, Subscriber
 from cardtui.server.pacing import Pacer
+from cardtui.server.records import Tally
 from cardtui.server.seating import Seating
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -96,6 +97,8 @@ class Table:
         self.fanout = Fanout(self.view, self.view_bytes)
         self.pacer = Pacer()
         self.hands_played = 0
+        self.tally = Tally()
+        """What the match's events say for the players' records (pots taken, truco calls won)."""
         self.matches = 0
         self.closed = False
         self.idle_since: float | None = None
@@ -127,8 +130,8 @@ class Table:
         )
 
     # -- seats ---------------------------------------------------------------------
-    def sit(self, name: str, seat: int, token: str) -> int:
-        target, event = self.seating.sit(name, seat, token)
+    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> int:
+        target, event = self.seating.sit(name, seat, token, player)
         self.journal.seats(self)
         self._note([event])
         if self.match is not None:
@@ -165,14 +168,16 @@ class Table:
         for (kind, seat, data), _ in steps:
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
-                self.match, _ = self.rules.open(self.options, seats, int(data["seed"]))
+                self.match, events = self.rules.open(self.options, seats, int(data["seed"]))
                 self.matches = int(data["match"])
+                self.tally.start(self.match.scores())
             elif kind == "next":
                 assert self.match is not None
-                self.match.next_hand(int(data["seed"]))
+                events = self.match.next_hand(int(data["seed"]))
             else:
                 assert self.match is not None and seat is not None
-                self.match.apply(seat, action_of(data))
+                events = self.match.apply(seat, action_of(data))
+            self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
         self.hands_played = hands
         if self.match is not None and self.match.hand_over():
@@ -192,8 +197,11 @@ class Table:
     def _start_match(self) -> None:
         self.matches += 1
         seed = self.rng.getrandbits(63)
+        if self.seating.forget_left():
+            self.journal.seats(self)
         names = self.seating.names()
         self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
+        self.tally.start(self.match.scores())
         events = [Event(MatchStarted(self.matches)), *events]
         self._changed(events, ("start", None, {"seed": seed, "names": names, "match": self.matches}))
 
@@ -242,6 +250,7 @@ class Table:
         for step in steps:
             self.journal.step(self, step, self.seq)
         assert self.match is not None
+        self.tally.observe(events, self.match.scores)
         if self.match.hand_over() and not self.pacer.between_hands:
             self._hand_done()
         self._schedule()

@@ -1,0 +1,141 @@
+"""Players who are remembered: a name is the first key's that proves it, and nobody else's."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import grpc
+import pytest
+
+from cardtui.identity import Identity, IdentityError, challenge, create, load, load_or_create
+from cardtui.server.app import Running, start
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2
+from tests.conftest import create as create_table
+
+
+def stub(ch: grpc.aio.Channel) -> lobby_pb2_grpc.LobbyStub:
+    return lobby_pb2_grpc.LobbyStub(ch)
+
+
+async def prove(lobby: lobby_pb2_grpc.LobbyStub, me: Identity, name: str) -> players_pb2.ProveResponse:
+    hello = await lobby.Hello(players_pb2.HelloRequest(name=name, public_key=me.public_key))
+    signature = me.sign(hello.server_id, hello.nonce, name)
+    return await lobby.Prove(players_pb2.ProveRequest(name=name, public_key=me.public_key, nonce=hello.nonce,
+                                                      signature=signature))
+
+
+async def refused(call: object, code: grpc.StatusCode = grpc.StatusCode.PERMISSION_DENIED) -> str:
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await call  # type: ignore[misc]
+    assert err.value.code() == code, err.value.details()
+    details = err.value.details() or ""
+    assert details.endswith(".") and len(details) > 20, details
+    return details
+
+
+def test_an_identity_is_made_once_private_to_its_owner(tmp_path: Path) -> None:
+    path = tmp_path / "conf" / "identity.pem"
+    me = load_or_create(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    again = load_or_create(path)
+    assert again.public_key == me.public_key and len(me.public_key) == 32
+    os.chmod(path, 0o644)
+    with pytest.raises(IdentityError, match="chmod 600"):
+        load(path)
+    (tmp_path / "junk.pem").write_bytes(b"not a key")
+    os.chmod(tmp_path / "junk.pem", 0o600)
+    with pytest.raises(IdentityError, match="does not hold a cardtui key"):
+        load(tmp_path / "junk.pem")
+
+
+async def test_a_name_is_the_first_keys_and_refused_to_anyone_who_knows_only_the_name(
+    server: Running, tmp_path: Path
+) -> None:
+    ana, mallory = create(tmp_path / "ana.pem"), create(tmp_path / "mallory.pem")
+    table_id = await create_table(server, game="cacho", seats=3, bots=1)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        lobby = stub(ch)
+        proved = await prove(lobby, ana, "ana")
+        assert proved.first and proved.name == "ana" and proved.session
+        assert proved.fingerprint == ana.fingerprint
+        # Another key is refused the name, whatever its case, at Hello and at Prove.
+        details = await refused(lobby.Hello(players_pb2.HelloRequest(name="Ana", public_key=mallory.public_key)))
+        assert "belongs to another player" in details
+        # A guest (no key) can neither sit nor watch under it.
+        details = await refused(lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="ana")))
+        assert "proves it with their key" in details
+        await refused(lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="ANA")))
+        await refused(lobby.Hello(players_pb2.HelloRequest(name="ana")))
+        # Another key signing a nonce handed out for ana's key proves nothing.
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))
+        forged = mallory.sign(hello.server_id, hello.nonce, "ana")
+        await refused(lobby.Prove(players_pb2.ProveRequest(name="ana", public_key=ana.public_key, nonce=hello.nonce,
+                                                           signature=forged)))
+        # ... nor does a nonce handed out for another key.
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="mal", public_key=mallory.public_key))
+        await refused(lobby.Prove(players_pb2.ProveRequest(
+            name="ana", public_key=mallory.public_key, nonce=hello.nonce,
+            signature=mallory.sign(hello.server_id, hello.nonce, "ana"))))
+        # With the session the seat is ana's; a guest still plays under a name nobody owns.
+        seat = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, session=proved.session))
+        guest = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="bea"))
+        names = {s.seat: s.name for s in guest.table.seats}
+        assert names[seat.seat] == "ana" and names[guest.seat] == "bea"
+        # A session proves its own name only, and an unknown one asks for a new proof.
+        await refused(lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="bea",
+                                                               session=proved.session)),
+                      grpc.StatusCode.INVALID_ARGUMENT)
+        await refused(lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, session="made-up")),
+                      grpc.StatusCode.UNAUTHENTICATED)
+        await refused(lobby.Hello(players_pb2.HelloRequest(name="bot 2", public_key=mallory.public_key)),
+                      grpc.StatusCode.INVALID_ARGUMENT)
+
+
+async def test_a_replayed_proof_or_one_made_for_another_server_is_refused(server: Running, tmp_path: Path) -> None:
+    ana = create(tmp_path / "ana.pem")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        lobby = stub(ch)
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))
+        request = players_pb2.ProveRequest(name="ana", public_key=ana.public_key, nonce=hello.nonce,
+                                           signature=ana.sign(hello.server_id, hello.nonce, "ana"))
+        assert (await lobby.Prove(request)).session
+        details = await refused(lobby.Prove(request))  # seen on the wire and sent again
+        assert "stale or was used already" in details
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))
+        elsewhere = ana.key.sign(challenge("another-server", hello.nonce, "ana"))
+        await refused(lobby.Prove(players_pb2.ProveRequest(name="ana", public_key=ana.public_key, nonce=hello.nonce,
+                                                           signature=elsewhere)))
+
+
+async def test_the_same_key_is_recognised_from_a_new_connection_and_after_a_restart(tmp_path: Path) -> None:
+    ana, other = create(tmp_path / "ana.pem"), create(tmp_path / "other.pem")
+    db = tmp_path / "store.db"
+    running = await start("127.0.0.1", 0, db, bot_delay=0.01, next_hand_delay=0.05)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            first = await prove(stub(ch), ana, "ana")
+            server_id = (await stub(ch).Hello(players_pb2.HelloRequest(name="zed"))).server_id
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            hello = await stub(ch).Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))
+            assert hello.known
+            again = await prove(stub(ch), ana, "ana")
+            assert not again.first and again.session != first.session
+    finally:
+        await running.stop(grace=0.1)
+    running = await start("127.0.0.1", 0, db, bot_delay=0.01, next_hand_delay=0.05)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            lobby = stub(ch)
+            hello = await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))
+            assert hello.known and hello.server_id == server_id
+            await refused(lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=other.public_key)))
+            table_id = await create_table(running, game="cacho", seats=2, bots=1)
+            joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, session=first.session))
+            assert [s.name for s in joined.table.seats if s.seat == joined.seat] == ["ana"]
+            card = await lobby.PlayerCard(players_pb2.PlayerCardRequest(name="ANA"))
+            assert card.kind == players_pb2.PLAYER_KIND_PERSON and card.fingerprint == ana.fingerprint
+            assert card.since_unix > 0
+    finally:
+        await running.stop(grace=0.1)
