@@ -182,7 +182,7 @@ class Records:
         members = [[s for s in range(len(teams)) if teams[s] == team] for team in order]
         before = [[self.rating(self.store.record(c.id, game) if (c := credits[s]) else None) for s in seats]
                   for seats in members]
-        after = self.model.rate(before, ranks=[places[team] for team in order])
+        after = self.model.rate(before, ranks=[float(places[team]) for team in order])
         results: dict[str, list[tuple[PlackettLuceRating, bool]]] = {}
         for team, seats, rated in zip(order, members, after, strict=True):
             for seat, rating in zip(seats, rated, strict=True):
