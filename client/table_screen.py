@@ -25,6 +25,7 @@ from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
+from cardtui.client.players import SeatsScreen
 from cardtui.client.words import event_words
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -51,6 +52,7 @@ class TableScreen(Screen[None]):
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
         Binding("plus,equals_sign", "adjust(1)", "More"),
         Binding("minus", "adjust(-1)", "Less"),
+        Binding("i", "players", "Players", show=False),
     ]
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -231,3 +233,6 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.model.game))
+
+    def action_players(self) -> None:
+        self.app.push_screen(SeatsScreen(self.conn, self.model))

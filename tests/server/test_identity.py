@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import grpc
 import pytest
+import pytest_asyncio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardtui.identity import Identity, IdentityError, challenge, create, load, load_or_create
 from cardtui.server.app import Running, start
+from cardtui.server.limits import Limits
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import create as create_table
 
@@ -139,3 +144,73 @@ async def test_the_same_key_is_recognised_from_a_new_connection_and_after_a_rest
             assert card.since_unix > 0
     finally:
         await running.stop(grace=0.1)
+
+
+REFUSALS = {grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.NOT_FOUND,
+            grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.RESOURCE_EXHAUSTED}
+names = st.one_of(st.sampled_from(["ana", "ANA", "Ana ", "bot", "bot (easy)", "", "\x1b[31m", "a" * 30]),
+                  st.text(max_size=30))
+blobs = st.one_of(st.binary(max_size=80), st.binary(min_size=32, max_size=32), st.binary(min_size=64, max_size=64))
+
+
+@pytest_asyncio.fixture
+async def unlimited(tmp_path: Path) -> AsyncIterator[Running]:
+    """A server without rate limits: the fuzz is about what the handlers do with what they are given."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          limits=Limits(tables_per_minute=1e9))
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.1)
+
+
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+async def test_any_identity_request_succeeds_or_is_refused_with_a_sentence_and_the_name_stays_its_owners(
+    unlimited: Running, tmp_path: Path, data: st.DataObject
+) -> None:
+    server = unlimited
+    ana = load_or_create(tmp_path / "ana.pem")
+    if not server.room.tables:  # the server lives across examples: one table, ana's name proved once
+        await create_table(server, game="cacho", seats=2, bots=1)
+    table_id = next(iter(server.room.tables))
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        lobby = stub(ch)
+        if not await server_knows(lobby, ana):
+            await prove(lobby, ana, "ana")
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))
+        kind = data.draw(st.sampled_from(["hello", "prove", "join", "spectate", "card", "board"]))
+        key = data.draw(st.one_of(blobs, st.just(ana.public_key)))
+        try:
+            if kind == "hello":
+                await lobby.Hello(players_pb2.HelloRequest(name=data.draw(names), public_key=key))
+            elif kind == "prove":
+                nonce = data.draw(st.one_of(blobs, st.just(hello.nonce)))
+                await lobby.Prove(players_pb2.ProveRequest(name=data.draw(names), public_key=key, nonce=nonce,
+                                                           signature=data.draw(blobs)))
+            elif kind == "join":
+                await lobby.JoinTable(lobby_pb2.JoinTableRequest(
+                    table_id=table_id, name=data.draw(names), session=data.draw(st.text(max_size=40))))
+            elif kind == "spectate":
+                await lobby.Spectate(lobby_pb2.SpectateRequest(
+                    table_id=table_id, name=data.draw(names), session=data.draw(st.text(max_size=40))))
+            elif kind == "card":
+                request = players_pb2.PlayerCardRequest(name=data.draw(names),
+                                                        table_id=data.draw(st.sampled_from([table_id, "", "x"])))
+                if data.draw(st.booleans()):
+                    request.seat = data.draw(st.integers(-(2**31), 2**31 - 1))
+                await lobby.PlayerCard(request)
+            else:
+                await lobby.Leaderboard(players_pb2.LeaderboardRequest(
+                    game=data.draw(st.one_of(st.just("cacho"), names)), limit=data.draw(st.integers(-5, 2**31 - 1))))
+        except grpc.aio.AioRpcError as e:
+            details = e.details() or ""
+            assert e.code() in REFUSALS, (kind, e.code(), details)
+            assert details.endswith(".") and all(ch.isprintable() for ch in details), details
+        guest = lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="Ana"))
+        await refused(guest)
+        assert (await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=ana.public_key))).known
+
+
+async def server_knows(lobby: lobby_pb2_grpc.LobbyStub, me: Identity) -> bool:
+    return bool((await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=me.public_key))).known)
