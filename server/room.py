@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from cardtui.engine.core import InvalidOptions, JsonObject, Rules
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
-from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, ResourceExhausted, quote
+from cardtui.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    quote,
+)
 from cardtui.server.players import Players
 from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store
@@ -266,7 +273,17 @@ class Room:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
         token = new_token()
-        index = table.sit(name, seat, token, player)
+        held = next((s for s in table.seating.seats if player is not None and s.player == player), None)
+        if held is not None:  # the same person from another client, or back after leaving: their seat
+            if seat >= 0 and seat != held.index:
+                raise FailedPrecondition(f"You already sit at this table, at seat {held.index}.")
+            if held.token is not None:
+                self.tokens.pop(held.token, None)
+                self.store.drop_token(held.token)
+            table.reclaim(held.index, token)
+            index = held.index
+        else:
+            index = table.sit(name, seat, token, player)
         grant = Pass(table, index, name)
         self.tokens[token] = grant
         self.store.add_token(token, table.id, index, name)

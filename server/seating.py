@@ -123,6 +123,18 @@ class Seating:
         self._wire = None
         return token, Event(Left(seat, name, playing))
 
+    def reclaim(self, seat: int, token: str) -> tuple[str | None, Event | None]:
+        """A remembered player sits again at the seat that is theirs (from another client, or after
+        leaving mid-match): the new token holds it. Returns the token it replaces, and an event if
+        a bot was playing for them."""
+        s = self.seats[seat]
+        old, s.token, s.missed = s.token, token, 0
+        self._wire = None
+        if not s.away:
+            return old, None
+        s.away = False
+        return old, Event(CameBack(seat, s.name))
+
     def forget_left(self) -> bool:
         """A new match: seats people left are played by bots for nobody's record; whether any was."""
         left = [s for s in self.seats if s.player is not None and s.token is None]

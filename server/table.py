@@ -140,6 +140,17 @@ class Table:
             self._maybe_start()
         return target.index
 
+    def reclaim(self, seat: int, token: str) -> None:
+        """A remembered player takes their seat back under a new token; the old one's streams end."""
+        old, event = self.seating.reclaim(seat, token)
+        if old is not None:
+            self.fanout.end("You sat down at this seat from another client.", resubscribe=False, token=old)
+        self.journal.seats(self)
+        if event is not None:
+            self._note([event])
+        if self.match is not None:
+            self._schedule()
+
     def leave(self, seat: int) -> None:
         """A person leaves: every stream of theirs ends; during a match a bot plays on."""
         token, event = self.seating.leave(seat, playing=self.match is not None)

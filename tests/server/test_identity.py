@@ -214,3 +214,65 @@ async def test_any_identity_request_succeeds_or_is_refused_with_a_sentence_and_t
 
 async def server_knows(lobby: lobby_pb2_grpc.LobbyStub, me: Identity) -> bool:
     return bool((await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=me.public_key))).known)
+
+
+async def test_the_client_proves_its_name_again_when_the_server_forgot_the_session(
+    server: Running, tmp_path: Path
+) -> None:
+    from cardtui.client.connection import Connection
+
+    table_id = await create_table(server, game="cacho", seats=3, bots=1)
+    conn = Connection.open(f"127.0.0.1:{server.port}")
+    conn.identity = create(tmp_path / "ana.pem")
+    try:
+        proved = await conn.sign_in("ana")
+        assert proved is not None and proved.first
+        server.store.db.execute("DELETE FROM sessions")  # an old session, forgotten
+        joined = await conn.join(table_id, "ana")
+        assert [s.name for s in joined.table.seats if s.seat == joined.seat] == ["ana"]
+        assert conn.session != proved.session
+        guest = Connection.open(f"127.0.0.1:{server.port}")
+        try:
+            await refused(guest.join(table_id, "ana"))
+        finally:
+            await guest.close()
+    finally:
+        await conn.close()
+
+
+async def test_a_player_who_sits_again_from_another_client_gets_their_own_seat_back(
+    server: Running, tmp_path: Path
+) -> None:
+    from tests.conftest import Player
+
+    ana = create(tmp_path / "ana.pem")
+    table_id = await create_table(server, game="cacho", seats=2, bots=1)  # the match starts as ana sits
+    address = f"127.0.0.1:{server.port}"
+    first, second = Player(address), Player(address)
+    joined = await first.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+        table_id=table_id, session=(await prove(first.lobby, ana, "ana")).session))
+    first.token, first.seat = joined.token, joined.seat
+    first.subscribe()
+    await first.wait_for(lambda p: p.last_view is not None)
+    # The first client is gone (a crash, another machine): the same key sits down again.
+    again = await second.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+        table_id=table_id, session=(await prove(second.lobby, ana, "ana")).session))
+    assert again.seat == joined.seat and again.token != joined.token
+    assert sum(1 for s in again.table.seats if s.name == "ana") == 1
+    await first.wait_for(lambda p: any(m.HasField("closing") for m in p.messages))
+    await refused(first.lobby.Leave(lobby_pb2.LeaveRequest(token=joined.token)))
+    elsewhere = lobby_pb2.JoinTableRequest(table_id=table_id, seat=1 - joined.seat,
+                                           session=(await prove(second.lobby, ana, "ana")).session)
+    assert "already sit at this table" in await refused(second.lobby.JoinTable(elsewhere),
+                                                        grpc.StatusCode.FAILED_PRECONDITION)
+    # Left mid-match, the seat is still theirs to take back from the bot.
+    await second.lobby.Leave(lobby_pb2.LeaveRequest(token=again.token))
+    left = await second.lobby.ListTables(lobby_pb2.ListTablesRequest())
+    seat = next(s for t in left.tables if t.id == table_id for s in t.seats if s.seat == joined.seat)
+    assert seat.away and seat.name == "ana"
+    back = await second.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+        table_id=table_id, session=(await prove(second.lobby, ana, "ana")).session))
+    assert back.seat == joined.seat
+    assert not next(s for s in back.table.seats if s.seat == back.seat).away, "no bot plays for ana now"
+    await first.close()
+    await second.close()
