@@ -128,9 +128,8 @@ def bot_id(level: str) -> str:
 
 
 class Records:
-    def __init__(self, store: Store, players: Players) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.players = players
         self.model = PlackettLuce()
 
     # -- after each hand ----------------------------------------------------------------

@@ -68,7 +68,7 @@ class Room:
     ) -> None:
         self.store = store
         self.players = Players(store)
-        self.records = Records(store, self.players)
+        self.records = Records(store)
         self.tables: dict[str, Table] = {}
         """Open tables."""
         self.finished: dict[str, common_pb2.TableSummary] = {}
