@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cardtui.client.discovery import Found
+    from cardtui.identity import Identity
 
 DISCOVERY_SECONDS = 2.0
 
@@ -25,6 +26,39 @@ def _name() -> str:
         return getpass.getuser()[:24] or "player"
     except Exception:
         return "player"
+
+
+def identity_of(args: argparse.Namespace) -> tuple[Identity | None, str | None]:
+    """The player's key (made on first use), or None for a guest; or the sentence saying why it cannot be used.
+
+    ``--guest`` plays without one; so does ``--ask-name`` (browser sessions) unless ``--identity`` is given.
+    """
+    from cardtui.identity import IdentityError, load_or_create
+
+    if args.guest or (getattr(args, "ask_name", False) and not args.identity):
+        return None, None
+    try:
+        return load_or_create(Path(args.identity) if args.identity else None), None
+    except IdentityError as e:
+        return None, str(e)
+
+
+def cmd_identity(args: argparse.Namespace) -> int:
+    """Where the player's key lives and its fingerprint (made now if there is none)."""
+    from cardtui.identity import IdentityError, default_path, load_or_create
+
+    path = Path(args.identity) if args.identity else default_path()
+    existed = path.exists()
+    try:
+        me = load_or_create(path)
+    except IdentityError as e:
+        print(f"cardtui: {e}", file=sys.stderr)
+        return 2
+    print(f"identity:    {me.path}{'' if existed else ' (made now)'}")
+    print(f"fingerprint: {me.fingerprint}")
+    print("Servers keep only the public key; the first key to use a name on a server owns it there. "
+          "Copy this file (it is private) to play as yourself from another machine.")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -130,8 +164,12 @@ def cmd_connect(args: argparse.Namespace) -> int:
             return 2
         target = chosen.target
     name = args.name if args.name is not None else "" if args.ask_name else _name()
+    identity, problem = identity_of(args)
+    if problem:
+        print(f"cardtui: {problem} (or play as a guest with --guest)", file=sys.stderr)
+        return 2
     password = args.password or ""
-    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password).run()
+    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
     return 0
 
 
@@ -227,7 +265,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         return local_target(args.host, running.port), stop
 
-    CardApp("127.0.0.1", args.name, host=host, note=note).run()
+    identity, problem = identity_of(args)
+    if problem:
+        print(f"cardtui: {problem} (or play as a guest with --guest)", file=sys.stderr)
+        return 2
+    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity).run()
     return 0
 
 
@@ -403,6 +445,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--password", metavar="PW",
                    help="the password of a table that has one (--spectate's table, or the one you sit at); "
                         "without it you are asked")
+    add_identity_flags(c)
     c.set_defaults(run=cmd_connect)
 
     ce = sub.add_parser("cert", help="make a self-signed TLS certificate and key for this server")
@@ -423,7 +466,12 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--db", default=None)
     pl.add_argument("--web-port", type=int, default=8080, help="port of the browser page (default 8080)")
     pl.add_argument("--no-web", action="store_true", help="no browser page")
+    add_identity_flags(pl)
     pl.set_defaults(run=cmd_play)
+
+    i = sub.add_parser("identity", help="show where your key lives and its fingerprint (made on first use)")
+    i.add_argument("--identity", metavar="FILE", help="the key file (default: in your config directory)")
+    i.set_defaults(run=cmd_identity)
 
     m = sub.add_parser("sim", help="play bot hands through the engine")
     m.add_argument("--game", default="cacho")
@@ -455,6 +503,14 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--out", default=None, help="file to write (default: standard output)")
     e.set_defaults(run=cmd_history_export)
     return p
+
+
+def add_identity_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--identity", metavar="FILE",
+                   help="your key file: made on first use; servers remember you (and your name) by it "
+                        "(default: identity.pem in your config directory)")
+    p.add_argument("--guest", action="store_true",
+                   help="play without a key: a guest under any name nobody owns, not remembered")
 
 
 def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:

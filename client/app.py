@@ -14,6 +14,7 @@ from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
 
 
@@ -24,6 +25,7 @@ class CardApp(App[None]):
     ``player`` name (a browser guest) the app asks for one before the lobby; ``note`` is shown
     once the lobby is up (where browsers join, when hosting). ``password`` opens the table to
     ``spectate`` (and any other table it fits) without asking.
+    With an ``identity`` the name is proved with the player's key (and remembered); without, a guest.
     """
 
     CSS_PATH = "app.tcss"
@@ -39,6 +41,7 @@ class CardApp(App[None]):
         tls_ca: bytes | None = None,
         note: str | None = None,
         password: str = "",
+        identity: Identity | None = None,
     ) -> None:
         super().__init__()
         self.target = target
@@ -47,6 +50,7 @@ class CardApp(App[None]):
         self.host = host
         self.tls_ca = tls_ca
         self.note = note
+        self.identity = identity
         self.stop_host: Callable[[], Awaitable[None]] | None = None
         self.password = password
         self.conn: Connection | None = None
@@ -57,6 +61,7 @@ class CardApp(App[None]):
             self.target, self.stop_host = await self.host()
         try:
             self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
+            self.conn.identity = self.identity
         except BadAddress as err:
             await self.push_screen(ConnectScreen(self.target, None, str(err)), self._reached)
             return
@@ -91,12 +96,27 @@ class CardApp(App[None]):
     async def _enter(self) -> None:
         """The lobby (and the table to watch, if asked), once there is a name."""
         assert self.conn is not None
+        if not await self._sign_in():
+            return
         self.sub_title = f"{self.player} @ {self.conn.target}"
         await self.push_screen(LobbyScreen(self.conn, self.info))
         if self.note:
             self.notify(self.note, title="Guests", timeout=20, markup=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
+
+    async def _sign_in(self) -> bool:
+        """Prove the name (or, as a guest, check nobody owns it); a name that is another's asks for another."""
+        assert self.conn is not None
+        try:
+            await self.conn.sign_in(self.player)
+        except grpc.aio.AioRpcError as err:
+            if err.code() in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.INVALID_ARGUMENT):
+                await self.push_screen(NameScreen(problem=error_text(err)), self._named)
+                return False
+        except Exception:  # unreachable: the lobby says so and keeps trying
+            pass
+        return True
 
     async def on_open_table(self, message: OpenTable) -> None:
         await self.open_table(message.table_id, message.spectate, message.password, message.locked)

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import grpc
 
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.identity import Identity
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
 
 if TYPE_CHECKING:
     from cardtui.client.fairness import FairDeals
 
+Reply = TypeVar("Reply")
 DEFAULT_PORT = 50051
 BACKOFF_MS = 1_000
 """How long the channel and the table stream wait between tries while the server is gone, at most:
@@ -123,6 +125,11 @@ class Connection:
     """Passwords this client typed (creating a table or at a prompt) that a table took: not asked again."""
     cuts: set[asyncio.Task[None]] = field(default_factory=set, repr=False)
     """Seeds on their way to a table (fair deals), held until they are answered."""
+    identity: Identity | None = None
+    """The player's key: with it the name is proved (and remembered); without, a guest."""
+    session: str = ""
+    """What the last proof earned, for the name ``proved``."""
+    proved: str = ""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
@@ -155,14 +162,64 @@ class Connection:
         await self.lobby.CloseTable(request, timeout=5)
 
     async def join(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
-        return await self.lobby.JoinTable(
-            lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password), timeout=5
-        )
+        async def once(session: str) -> lobby_pb2.JoinResponse:
+            request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session)
+            return await self.lobby.JoinTable(request, timeout=5)
+
+        return await self._as_player(name, once)
 
     async def spectate(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
-        return await self.lobby.Spectate(
-            lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password), timeout=5
-        )
+        async def once(session: str) -> lobby_pb2.JoinResponse:
+            request = lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password, session=session)
+            return await self.lobby.Spectate(request, timeout=5)
+
+        return await self._as_player(name, once)
+
+    # -- players who are remembered ----------------------------------------------------------
+    async def sign_in(self, name: str) -> players_pb2.ProveResponse | None:
+        """Prove the key for ``name``; with no key, ask whether a guest may use it. Refusals raise.
+
+        A server that does not know identities yet (UNIMPLEMENTED) is played on as a guest.
+        """
+        try:
+            if self.identity is None:
+                await self.lobby.Hello(players_pb2.HelloRequest(name=name), timeout=5)
+                return None
+            me = self.identity
+            hello = await self.lobby.Hello(players_pb2.HelloRequest(name=name, public_key=me.public_key), timeout=5)
+            proved = await self.lobby.Prove(players_pb2.ProveRequest(
+                name=name, public_key=me.public_key, nonce=hello.nonce,
+                signature=me.sign(hello.server_id, hello.nonce, name)), timeout=5)
+        except grpc.aio.AioRpcError as err:
+            if err.code() == grpc.StatusCode.UNIMPLEMENTED:
+                self.identity = None
+                return None
+            raise
+        self.session, self.proved = proved.session, name
+        return proved
+
+    async def _as_player(self, name: str, call: Callable[[str], Awaitable[Reply]]) -> Reply:
+        """A call that carries the session for ``name`` (proved first if need be; once more if forgotten)."""
+        if self.identity is None:
+            return await call("")
+        if not self.session or self.proved != name:
+            await self.sign_in(name)
+        try:
+            return await call(self.session)
+        except grpc.aio.AioRpcError as err:
+            if err.code() != grpc.StatusCode.UNAUTHENTICATED:
+                raise
+        self.session = ""
+        await self.sign_in(name)
+        return await call(self.session)
+
+    async def leaderboard(self, game: str) -> players_pb2.LeaderboardResponse:
+        return await self.lobby.Leaderboard(players_pb2.LeaderboardRequest(game=game), timeout=5)
+
+    async def player_card(self, name: str = "", table_id: str = "", seat: int | None = None
+                          ) -> players_pb2.PlayerCardResponse:
+        request = players_pb2.PlayerCardRequest(name=name, table_id=table_id, seat=seat)
+        return await self.lobby.PlayerCard(request, timeout=5)
 
     async def leave(self, token: str) -> None:
         await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=5)

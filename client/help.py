@@ -17,7 +17,9 @@ KEYS = """
 | lobby | `n` | create a table |
 | lobby | `enter` | sit at the selected table (a table with 🔒 asks its password) |
 | lobby | `s` | watch the selected table |
-| table | the key beside each action | that action: a key always means the same one at a game (`b` bets, `t` truco) |
+| lobby | `l` | the leaderboard: each game's players and bots by rating (`i`: a player's card) |
+| table | the key beside each action | that action; a key always means the same action at a game """ """\
+(`b` bets, `t` calls truco) |
 | table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
 | Pif Paf, Cacheta | `←` / `→`, `d`, `k` | pick a card, discard it, knock |
 | Pif Paf, Cacheta | `shift+←` / `→`, `o` | move the picked card, sort the hand (melds, suit, rank) |
@@ -25,6 +27,7 @@ KEYS = """
 | Cacheta; Pif Paf | `n`; `c` `b` `r` `f` | na boa; check or call, bet, raise, fold |
 | table | `/` | chat (enter sends, escape returns) |
 | table | `enter` | after a hand: back to the table; after a match: play again |
+| table | `i` | the players at the table: pick one for their card (ratings and records) |
 | table | `escape` | leave the table (asked first in the middle of a match) |
 | no server | `r` / `q` | try again now / quit |
 | anywhere | `?` | this help; `ctrl+q` quits |

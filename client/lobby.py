@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, 
 
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.help import HelpScreen
+from cardtui.client.players import LeaderboardScreen
 from cardtui.v1 import common_pb2, lobby_pb2
 
 STATUS = {
@@ -51,6 +52,7 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
+        Binding("l", "leaderboard", "Ranks"),
     ]
 
     def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
@@ -166,6 +168,12 @@ class LobbyScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))
+
+    def action_leaderboard(self) -> None:
+        if self.info is None:
+            self.notify("Still talking to the server…")
+            return
+        self.app.push_screen(LeaderboardScreen(self.conn, self.info.games))
 
 
 class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):

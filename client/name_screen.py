@@ -36,6 +36,11 @@ class NameScreen(Screen[str | None]):
 
     BINDINGS = [Binding("ctrl+q", "app.quit", "Quit")]
 
+    def __init__(self, problem: str = "") -> None:
+        super().__init__()
+        self.problem = problem
+        """Why the name given before will not do (the server's sentence), shown at once."""
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="name-dialog"):
@@ -48,6 +53,8 @@ class NameScreen(Screen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#name-input", Input).focus()
+        if self.problem:
+            self.query_one("#name-error", Static).update(Text(self.problem, style="red"))
 
     @on(Input.Submitted, "#name-input")
     @on(Button.Pressed, "#name-go")

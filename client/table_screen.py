@@ -34,6 +34,7 @@ from cardtui.client.connection import Connection, error_text
 from cardtui.client.fairness import FairDeals
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
+from cardtui.client.players import SeatsScreen
 from cardtui.client.words import event_words, line, who
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -128,6 +129,7 @@ class TableScreen(Screen[None]):
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
         Binding("plus,equals_sign", "adjust(1)", "More"),
         Binding("minus", "adjust(-1)", "Less"),
+        Binding("i", "players", "Players", show=False),
     ]
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -493,3 +495,6 @@ class TableScreen(Screen[None]):
 
     def _help_closed(self, _: None) -> None:
         self.help_closed = time.monotonic()
+
+    def action_players(self) -> None:
+        self.app.push_screen(SeatsScreen(self.conn, self.model))

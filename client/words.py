@@ -44,7 +44,7 @@ ACTION_WORDS: dict[str, str] = {
 _GAME_WORDS: dict[str, dict[str, str]] = {}
 _GAME_KEYS: dict[str, dict[str, str]] = {}
 _GAME_LABELS: dict[str, Labeller] = {}
-RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab"})
+RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab", "i"})
 """Keys the table screen keeps for itself: leave, rules, chat, more and less."""
 
 

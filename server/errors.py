@@ -33,6 +33,12 @@ class PermissionDenied(Refusal):
     code = grpc.StatusCode.PERMISSION_DENIED
 
 
+class Unauthenticated(Refusal):
+    """A session the server does not know: prove the key again."""
+
+    code = grpc.StatusCode.UNAUTHENTICATED
+
+
 class NotFound(Refusal):
     code = grpc.StatusCode.NOT_FOUND
 

@@ -16,7 +16,16 @@ from cardtui.engine.fairness import linked
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
-from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, ResourceExhausted, quote
+from cardtui.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    quote,
+)
+from cardtui.server.players import Players
+from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import clean_name
@@ -65,6 +74,8 @@ class Room:
     ) -> None:
         self.store = store
         self.cut_window = cut_window
+        self.players = Players(store)
+        self.records = Records(store)
         self.tables: dict[str, Table] = {}
         """Open tables."""
         self.finished: dict[str, common_pb2.TableSummary] = {}
@@ -198,18 +209,22 @@ class Room:
 
     def hand(self, table: Table, record: JsonObject) -> None:
         """Store a finished hand, linked to the table's previous one (its hash in ``prev``), so
-        that a stored history cannot be rewritten without breaking the chain."""
+        that a stored history cannot be rewritten without breaking the chain; and what it adds
+        to the players' records, in the same transaction."""
         previous = self._last_hand.get(table.id)
         if previous is None:
             previous = self.store.last_hand(table.id)
         record = json.loads(dumps(linked(record, previous)))  # hashed later exactly as stored
+        with self.store.transaction():
+            self.store.add_hand(table.id, record)
+            self.records.hand_done(table)
         self._last_hand[table.id] = record
-        self.store.add_hand(table.id, record)
         deltas = record.get("result", {}).get("deltas", {})
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
 
     def seats(self, table: Table) -> None:
         self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seating.seats])
+        self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
 
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play.
@@ -242,6 +257,7 @@ class Room:
         for index, name, bot, away in saved.seats:
             seat = table.seating[index]
             seat.name, seat.bot, seat.away = name, bot, away
+            seat.player = saved.players.get(index)
         table.seating.changed()
         if saved.finished:
             table.closed = True
@@ -269,32 +285,37 @@ class Room:
         if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
             raise PermissionDenied("That table's password is wrong.")
 
-    def join(self, table_id: str, name: str, seat: int, password: str) -> tuple[str, Pass]:
+    def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
+        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
         table = self.table(table_id)
         self._check_password(table, password)
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
-        try:
-            name = clean_name(name)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        name, player = self.players.who(session, name)
         token = new_token()
-        index = table.sit(name, seat, token)
+        held = next((s for s in table.seating.seats if player is not None and s.player == player), None)
+        if held is not None:  # the same person from another client, or back after leaving: their seat
+            if seat >= 0 and seat != held.index:
+                raise FailedPrecondition(f"You already sit at this table, at seat {held.index}.")
+            if held.token is not None:
+                self.tokens.pop(held.token, None)
+                self.store.drop_token(held.token)
+            table.reclaim(held.index, token)
+            index = held.index
+        else:
+            index = table.sit(name, seat, token, player)
         grant = Pass(table, index, name)
         self.tokens[token] = grant
         self.store.add_token(token, table.id, index, name)
         log.info("table %s: %s joined at seat %d", table.id, name, index)
         return token, grant
 
-    def spectate(self, table_id: str, name: str, password: str) -> tuple[str, Pass]:
+    def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
         table = self.table(table_id)
         self._check_password(table, password)
         if table.config.private:
             raise PermissionDenied("This table is private: it takes no spectators.")
-        try:
-            name = clean_name(name or "guest")
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        name, _ = self.players.who(session, name or ("" if session else "guest"))
         token = new_token()
         table.spectators[token] = name
         grant = Pass(table, None, name)

@@ -27,6 +27,8 @@ class Seat:
     """The person is away or left: a bot plays for them meanwhile."""
     missed: int = 0
     """Turns in a row the timer played for the person."""
+    player: str | None = None
+    """The remembered player (proved with a key) this seat's results go to; None for a guest or a bot."""
 
     @property
     def taken(self) -> bool:
@@ -88,7 +90,7 @@ class Seating:
             for s in self.seats
         ]
 
-    def sit(self, name: str, seat: int, token: str) -> tuple[Seat, Event]:
+    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> tuple[Seat, Event]:
         """Seat a person (``seat`` < 0: the first free one); a seat a person left may be taken over."""
         if seat < 0:
             free = [s for s in self.seats if not s.taken]
@@ -102,6 +104,7 @@ class Seating:
             if target.taken:
                 raise FailedPrecondition(f"Seat {seat} is taken.")
         target.name, target.token, target.away, target.missed = name, token, False, 0
+        target.player = player
         self._wire = None
         return target, Event(Joined(target.index, name))
 
@@ -114,11 +117,30 @@ class Seating:
         token, name = s.token, s.name
         s.token, s.missed = None, 0
         if playing:
-            s.away = True
+            s.away = True  # the match's results still go to the person who left it
         else:
-            s.name = ""
+            s.name, s.player = "", None
         self._wire = None
         return token, Event(Left(seat, name, playing))
+
+    def reclaim(self, seat: int, token: str) -> tuple[str | None, Event | None]:
+        """A remembered player sits again at the seat that is theirs (from another client, or after
+        leaving mid-match): the new token holds it. Returns the token it replaces, and an event if
+        a bot was playing for them."""
+        s = self.seats[seat]
+        old, s.token, s.missed = s.token, token, 0
+        self._wire = None
+        if not s.away:
+            return old, None
+        s.away = False
+        return old, Event(CameBack(seat, s.name))
+
+    def forget_left(self) -> bool:
+        """A new match: seats people left are played by bots for nobody's record; whether any was."""
+        left = [s for s in self.seats if s.player is not None and s.token is None]
+        for s in left:
+            s.player = None
+        return bool(left)
 
     def back(self, seat: int) -> Event | None:
         """The person at ``seat`` is here (acted or reconnected): their seat is theirs again."""

@@ -19,7 +19,7 @@ from cardtui.server.errors import InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, StreamCounter
 from cardtui.server.room import Room
 from cardtui.server.text import clean_chat
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
 
 log = logging.getLogger("cardtui.service")
 
@@ -79,12 +79,12 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
         seat = request.seat if request.HasField("seat") else -1
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
-        token, grant = self.room.join(request.table_id, request.name, seat, request.password)
+        token, grant = self.room.join(request.table_id, request.name, seat, request.password, request.session)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
-        token, grant = self.room.spectate(request.table_id, request.name, request.password)
+        token, grant = self.room.spectate(request.table_id, request.name, request.password, request.session)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
                                       first_seq=grant.table.seq + 1)
 
@@ -95,6 +95,35 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def CloseTable(self, request: lobby_pb2.CloseTableRequest, context: Any) -> lobby_pb2.CloseTableResponse:
         self.room.close_table(request.table_id, request.owner_token)
         return lobby_pb2.CloseTableResponse()
+
+    # -- players who are remembered (players.proto) ------------------------------------------
+    async def Hello(self, request: players_pb2.HelloRequest, context: Any) -> players_pb2.HelloResponse:
+        limit(self.limiter, context, "hello", "This connection has asked for names too fast; wait a little.")
+        players = self.room.players
+        nonce, known = players.hello(request.name, request.public_key)
+        return players_pb2.HelloResponse(server_id=players.server_id, nonce=nonce, known=known)
+
+    async def Prove(self, request: players_pb2.ProveRequest, context: Any) -> players_pb2.ProveResponse:
+        session, proved, first = self.room.players.prove(request.name, request.public_key, request.nonce,
+                                                         request.signature)
+        return players_pb2.ProveResponse(session=session, name=proved.name, first=first,
+                                         fingerprint=self.room.players.fingerprint(request.public_key))
+
+    async def Leaderboard(
+        self, request: players_pb2.LeaderboardRequest, context: Any
+    ) -> players_pb2.LeaderboardResponse:
+        return self.room.records.leaderboard(request.game, request.limit)
+
+    async def PlayerCard(
+        self, request: players_pb2.PlayerCardRequest, context: Any
+    ) -> players_pb2.PlayerCardResponse:
+        if request.table_id:
+            if not request.HasField("seat"):
+                raise InvalidArgument("A player card at a table needs the seat.")
+            return self.room.records.seat_card(self.room.table(request.table_id), request.seat)
+        if not request.name.strip():
+            raise InvalidArgument("Whose card? Give a name, or a table and a seat.")
+        return self.room.records.card(request.name)
 
 
 class TableService(table_pb2_grpc.TableServicer):

@@ -6,13 +6,15 @@ replace SQLite by configuration when one host is no longer enough.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
+import secrets
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -59,7 +61,49 @@ CREATE TABLE IF NOT EXISTS hands (
     record TEXT NOT NULL,
     PRIMARY KEY (table_id, hand)
 );
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    public_key BLOB,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS names (
+    folded TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    player TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    digest TEXT PRIMARY KEY,
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seat_players (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS records (
+    player TEXT NOT NULL,
+    game TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    matches INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    hands INTEGER NOT NULL DEFAULT 0,
+    biggest_pot INTEGER NOT NULL DEFAULT 0,
+    truco_calls_won INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (player, game)
+);
 """
+
+SESSION_DAYS = 90
+"""Sessions older than this are forgotten when the store opens: the client proves its key again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +122,34 @@ class SavedTable:
     """The last event number the table handed out."""
     finished: bool
     """The table has closed for good: its hands are kept, nobody plays there."""
+    players: dict[int, str] = field(default_factory=dict)
+    """The remembered player at each seat that has one (seat -> player id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Someone the server remembers: a person (by public key) or a bot level."""
+
+    id: str
+    name: str
+    public_key: bytes | None
+    """A person's raw Ed25519 public key; None for a bot level."""
+    created: float
+
+
+@dataclass(slots=True)
+class Record:
+    """One player's standing at one game on this server."""
+
+    player: str
+    game: str
+    mu: float
+    sigma: float
+    matches: int = 0
+    wins: int = 0
+    hands: int = 0
+    biggest_pot: int = 0
+    truco_calls_won: int = 0
 
 
 def _hold(lock: Path) -> IO[str]:
@@ -128,6 +200,7 @@ class Store:
         for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT")):
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+        self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
 
     def close(self) -> None:
         self.db.close()
@@ -213,6 +286,7 @@ class Store:
                     hands=self.count_hands(table_id),
                     seq=int(seq),
                     finished=finished is not None,
+                    players=self.seat_players(table_id),
                 )
             )
         return out
@@ -242,3 +316,102 @@ class Store:
         if table_id is None:
             return int(self.db.execute("SELECT count(*) FROM hands").fetchone()[0])
         return int(self.db.execute("SELECT count(*) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0])
+
+    # -- players: identities, sessions and records --------------------------------------
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Everything inside is written at once, or not at all."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def server_id(self) -> str:
+        """This store's id, made once: what identity proofs sign, so they are worth nothing elsewhere."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        if row is not None:
+            return str(row[0])
+        made = secrets.token_hex(16)
+        self.db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('server_id', ?)", (made,))
+        return str(self.db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()[0])
+
+    def player(self, player_id: str) -> Player | None:
+        row = self.db.execute("SELECT id, name, public_key, created FROM players WHERE id = ?", (player_id,)).fetchone()
+        return None if row is None else Player(str(row[0]), str(row[1]), row[2], float(row[3]))
+
+    def add_player(self, player_id: str, name: str, public_key: bytes | None) -> None:
+        """Remember a player (a no-op for one already known, but for the name they go by now)."""
+        self.db.execute(
+            "INSERT INTO players (id, name, public_key, created) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+            (player_id, name, public_key, time.time()),
+        )
+
+    def owner(self, folded: str) -> str | None:
+        """The player who owns a name (compared case-folded), if anyone does."""
+        row = self.db.execute("SELECT player FROM names WHERE folded = ?", (folded,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def bind_name(self, folded: str, name: str, player_id: str) -> bool:
+        """The name becomes the player's unless it is already someone's; whether it is the player's now."""
+        self.db.execute("INSERT OR IGNORE INTO names (folded, name, player) VALUES (?, ?, ?)",
+                        (folded, name, player_id))
+        return self.owner(folded) == player_id
+
+    def add_session(self, digest: str, player_id: str, name: str) -> None:
+        self.db.execute("INSERT INTO sessions (digest, player, name, created) VALUES (?, ?, ?, ?)",
+                        (digest, player_id, name, time.time()))
+
+    def session(self, digest: str) -> tuple[str, str] | None:
+        """The player and the name a session proved."""
+        row = self.db.execute("SELECT player, name FROM sessions WHERE digest = ?", (digest,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def save_seat_players(self, table_id: str, players: Iterable[tuple[int, str | None]]) -> None:
+        for seat, player in players:
+            if player is None:
+                self.db.execute("DELETE FROM seat_players WHERE table_id = ? AND seat = ?", (table_id, seat))
+            else:
+                self.db.execute("INSERT OR REPLACE INTO seat_players (table_id, seat, player) VALUES (?, ?, ?)",
+                                (table_id, seat, player))
+
+    def seat_players(self, table_id: str) -> dict[int, str]:
+        rows = self.db.execute("SELECT seat, player FROM seat_players WHERE table_id = ?", (table_id,))
+        return {int(seat): str(player) for seat, player in rows}
+
+    def record(self, player_id: str, game: str) -> Record | None:
+        row = self.db.execute(
+            "SELECT player, game, mu, sigma, matches, wins, hands, biggest_pot, truco_calls_won FROM records "
+            "WHERE player = ? AND game = ?", (player_id, game),
+        ).fetchone()
+        return None if row is None else Record(*row)
+
+    def save_record(self, r: Record) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO records (player, game, mu, sigma, matches, wins, hands, biggest_pot, "
+            "truco_calls_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (r.player, r.game, r.mu, r.sigma, r.matches, r.wins, r.hands, r.biggest_pot, r.truco_calls_won),
+        )
+
+    def records(self, game: str | None = None, player_id: str | None = None) -> list[tuple[Record, Player]]:
+        """Records with their players: one game's, or one player's, or all."""
+        query = (
+            "SELECT r.player, r.game, r.mu, r.sigma, r.matches, r.wins, r.hands, r.biggest_pot, r.truco_calls_won, "
+            "p.id, p.name, p.public_key, p.created FROM records r JOIN players p ON p.id = r.player"
+        )
+        where, args = [], []
+        if game is not None:
+            where.append("r.game = ?")
+            args.append(game)
+        if player_id is not None:
+            where.append("r.player = ?")
+            args.append(player_id)
+        if where:
+            query += " WHERE " + " AND ".join(where)
+        return [
+            (Record(*row[:9]), Player(str(row[9]), str(row[10]), row[11], float(row[12])))
+            for row in self.db.execute(query, args)
+        ]

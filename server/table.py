@@ -34,6 +34,7 @@ from cardtui.server.errors import FailedPrecondition
 from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerSeed
 from cardtui.server.fanout import Fanout, Subscriber
 from cardtui.server.pacing import Pacer
+from cardtui.server.records import Tally
 from cardtui.server.seating import Seating
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -119,6 +120,8 @@ class Table:
         self.fanout = Fanout(self.view, self.view_bytes)
         self.pacer = Pacer()
         self.hands_played = 0
+        self.tally = Tally()
+        """What the match's events say for the players' records (pots taken, truco calls won)."""
         self.matches = 0
         self.cut: Cut | None = None
         """The hand being cut, between its commitment and its deal."""
@@ -154,8 +157,8 @@ class Table:
         )
 
     # -- seats ---------------------------------------------------------------------
-    def sit(self, name: str, seat: int, token: str) -> int:
-        target, event = self.seating.sit(name, seat, token)
+    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> int:
+        target, event = self.seating.sit(name, seat, token, player)
         self.journal.seats(self)
         self._note([event])
         if self.match is not None:
@@ -163,6 +166,17 @@ class Table:
         else:
             self._maybe_start()
         return target.index
+
+    def reclaim(self, seat: int, token: str) -> None:
+        """A remembered player takes their seat back under a new token; the old one's streams end."""
+        old, event = self.seating.reclaim(seat, token)
+        if old is not None:
+            self.fanout.end("You sat down at this seat from another client.", resubscribe=False, token=old)
+        self.journal.seats(self)
+        if event is not None:
+            self._note([event])
+        if self.match is not None:
+            self._schedule()
 
     def leave(self, seat: int) -> None:
         """A person leaves: every stream of theirs ends; during a match a bot plays on."""
@@ -195,14 +209,16 @@ class Table:
                 self.deal_seed = seed if isinstance(seed, DealSeed) else None
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
-                self.match, _ = self.rules.open(self.options, seats, seed)
+                self.match, events = self.rules.open(self.options, seats, seed)
                 self.matches = int(data["match"])
+                self.tally.start(self.match.scores())
             elif kind == "next":
                 assert self.match is not None
-                self.match.next_hand(seed)
+                events = self.match.next_hand(seed)
             else:
                 assert self.match is not None and seat is not None
-                self.match.apply(seat, action_of(data))
+                events = self.match.apply(seat, action_of(data))
+            self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
         self.hands_played = hands
         if self.match is not None and self.match.hand_over():
@@ -261,12 +277,15 @@ class Table:
         seed = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.id, cut.hand)
         data = {"fair": seed.as_record()}
         if cut.new_match:
-            if not self.seating.full:  # someone left during the cut: wait for the seats to fill again
+            if self.seating.forget_left():  # seats kept for who left mid-match open up now
+                self.journal.seats(self)
+            if not self.seating.full:  # someone left (or during the cut): wait for the seats to fill again
                 self.match = None
                 return
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
+            self.tally.start(self.match.scores())
             events = [Event(MatchStarted(self.matches)), *events]
             step: Step = ("start", None, {**data, "names": names, "match": self.matches})
         else:
@@ -323,6 +342,7 @@ class Table:
         batch = self.fanout.number(events, self.seating.holders())
         for step in steps:
             self.journal.step(self, step, self.seq)
+        self.tally.observe(events, self.match.scores)
         if ended:
             self._hand_done()
         self._schedule()

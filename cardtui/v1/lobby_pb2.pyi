@@ -373,11 +373,16 @@ class JoinTableRequest(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     PASSWORD_FIELD_NUMBER: _builtins.int
+    SESSION_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     seat: _builtins.int
     """unset: the first free seat"""
     password: _builtins.str
+    session: _builtins.str
+    """From Prove: sit as that player, under the name proved (`name` may then be left empty).
+    Empty: a guest, under a name nobody owns.
+    """
     def __init__(
         self,
         *,
@@ -385,10 +390,11 @@ class JoinTableRequest(_message.Message):
         name: _builtins.str = ...,
         seat: _builtins.int | None = ...,
         password: _builtins.str = ...,
+        session: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "name", b"name", "password", b"password", "seat", b"seat", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "name", b"name", "password", b"password", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -403,19 +409,23 @@ class SpectateRequest(_message.Message):
     TABLE_ID_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     PASSWORD_FIELD_NUMBER: _builtins.int
+    SESSION_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     password: _builtins.str
+    session: _builtins.str
+    """as in JoinTableRequest"""
     def __init__(
         self,
         *,
         table_id: _builtins.str = ...,
         name: _builtins.str = ...,
         password: _builtins.str = ...,
+        session: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "password", b"password", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "password", b"password", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

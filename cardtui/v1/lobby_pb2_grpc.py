@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from cardtui.v1 import lobby_pb2 as cardtui_dot_v1_dot_lobby__pb2
+from cardtui.v1 import players_pb2 as cardtui_dot_v1_dot_players__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -70,6 +71,26 @@ class LobbyStub:
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableResponse.FromString,
                 _registered_method=True)
+        self.Hello = channel.unary_unary(
+                '/cardtui.v1.Lobby/Hello',
+                request_serializer=cardtui_dot_v1_dot_players__pb2.HelloRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_players__pb2.HelloResponse.FromString,
+                _registered_method=True)
+        self.Prove = channel.unary_unary(
+                '/cardtui.v1.Lobby/Prove',
+                request_serializer=cardtui_dot_v1_dot_players__pb2.ProveRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_players__pb2.ProveResponse.FromString,
+                _registered_method=True)
+        self.Leaderboard = channel.unary_unary(
+                '/cardtui.v1.Lobby/Leaderboard',
+                request_serializer=cardtui_dot_v1_dot_players__pb2.LeaderboardRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_players__pb2.LeaderboardResponse.FromString,
+                _registered_method=True)
+        self.PlayerCard = channel.unary_unary(
+                '/cardtui.v1.Lobby/PlayerCard',
+                request_serializer=cardtui_dot_v1_dot_players__pb2.PlayerCardRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_players__pb2.PlayerCardResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -123,6 +144,33 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Hello(self, request, context):
+        """Identity (players.proto): a nonce for this key and name, or a refusal if the name is another's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Prove(self, request, context):
+        """The signed nonce: a session that JoinTable and Spectate carry.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Leaderboard(self, request, context):
+        """Records (players.proto): a game's players (bots too), best first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PlayerCard(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -160,6 +208,26 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.CloseTable,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableResponse.SerializeToString,
+            ),
+            'Hello': grpc.unary_unary_rpc_method_handler(
+                    servicer.Hello,
+                    request_deserializer=cardtui_dot_v1_dot_players__pb2.HelloRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_players__pb2.HelloResponse.SerializeToString,
+            ),
+            'Prove': grpc.unary_unary_rpc_method_handler(
+                    servicer.Prove,
+                    request_deserializer=cardtui_dot_v1_dot_players__pb2.ProveRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_players__pb2.ProveResponse.SerializeToString,
+            ),
+            'Leaderboard': grpc.unary_unary_rpc_method_handler(
+                    servicer.Leaderboard,
+                    request_deserializer=cardtui_dot_v1_dot_players__pb2.LeaderboardRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_players__pb2.LeaderboardResponse.SerializeToString,
+            ),
+            'PlayerCard': grpc.unary_unary_rpc_method_handler(
+                    servicer.PlayerCard,
+                    request_deserializer=cardtui_dot_v1_dot_players__pb2.PlayerCardRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_players__pb2.PlayerCardResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -352,6 +420,114 @@ class Lobby:
             '/cardtui.v1.Lobby/CloseTable',
             cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.CloseTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Hello(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Hello',
+            cardtui_dot_v1_dot_players__pb2.HelloRequest.SerializeToString,
+            cardtui_dot_v1_dot_players__pb2.HelloResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Prove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Prove',
+            cardtui_dot_v1_dot_players__pb2.ProveRequest.SerializeToString,
+            cardtui_dot_v1_dot_players__pb2.ProveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Leaderboard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Leaderboard',
+            cardtui_dot_v1_dot_players__pb2.LeaderboardRequest.SerializeToString,
+            cardtui_dot_v1_dot_players__pb2.LeaderboardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlayerCard(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/PlayerCard',
+            cardtui_dot_v1_dot_players__pb2.PlayerCardRequest.SerializeToString,
+            cardtui_dot_v1_dot_players__pb2.PlayerCardResponse.FromString,
             options,
             channel_credentials,
             insecure,

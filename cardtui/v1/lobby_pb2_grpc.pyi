@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from cardtui.v1 import lobby_pb2 as _lobby_pb2
+from cardtui.v1 import players_pb2 as _players_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -45,6 +46,13 @@ class LobbyStub:
     """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
     CloseTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]
     """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
+    Hello: _grpc.UnaryUnaryMultiCallable[_players_pb2.HelloRequest, _players_pb2.HelloResponse]
+    """Identity (players.proto): a nonce for this key and name, or a refusal if the name is another's."""
+    Prove: _grpc.UnaryUnaryMultiCallable[_players_pb2.ProveRequest, _players_pb2.ProveResponse]
+    """The signed nonce: a session that JoinTable and Spectate carry."""
+    Leaderboard: _grpc.UnaryUnaryMultiCallable[_players_pb2.LeaderboardRequest, _players_pb2.LeaderboardResponse]
+    """Records (players.proto): a game's players (bots too), best first."""
+    PlayerCard: _grpc.UnaryUnaryMultiCallable[_players_pb2.PlayerCardRequest, _players_pb2.PlayerCardResponse]
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -63,6 +71,13 @@ class LobbyAsyncStub(LobbyStub):
     """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
     CloseTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]  # type: ignore[assignment]
     """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
+    Hello: _aio.UnaryUnaryMultiCallable[_players_pb2.HelloRequest, _players_pb2.HelloResponse]  # type: ignore[assignment]
+    """Identity (players.proto): a nonce for this key and name, or a refusal if the name is another's."""
+    Prove: _aio.UnaryUnaryMultiCallable[_players_pb2.ProveRequest, _players_pb2.ProveResponse]  # type: ignore[assignment]
+    """The signed nonce: a session that JoinTable and Spectate carry."""
+    Leaderboard: _aio.UnaryUnaryMultiCallable[_players_pb2.LeaderboardRequest, _players_pb2.LeaderboardResponse]  # type: ignore[assignment]
+    """Records (players.proto): a game's players (bots too), best first."""
+    PlayerCard: _aio.UnaryUnaryMultiCallable[_players_pb2.PlayerCardRequest, _players_pb2.PlayerCardResponse]  # type: ignore[assignment]
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -120,5 +135,36 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.CloseTableResponse, _abc.Awaitable[_lobby_pb2.CloseTableResponse]]:
         """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
+
+    @_abc_1.abstractmethod
+    def Hello(
+        self,
+        request: _players_pb2.HelloRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_players_pb2.HelloResponse, _abc.Awaitable[_players_pb2.HelloResponse]]:
+        """Identity (players.proto): a nonce for this key and name, or a refusal if the name is another's."""
+
+    @_abc_1.abstractmethod
+    def Prove(
+        self,
+        request: _players_pb2.ProveRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_players_pb2.ProveResponse, _abc.Awaitable[_players_pb2.ProveResponse]]:
+        """The signed nonce: a session that JoinTable and Spectate carry."""
+
+    @_abc_1.abstractmethod
+    def Leaderboard(
+        self,
+        request: _players_pb2.LeaderboardRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_players_pb2.LeaderboardResponse, _abc.Awaitable[_players_pb2.LeaderboardResponse]]:
+        """Records (players.proto): a game's players (bots too), best first."""
+
+    @_abc_1.abstractmethod
+    def PlayerCard(
+        self,
+        request: _players_pb2.PlayerCardRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_players_pb2.PlayerCardResponse, _abc.Awaitable[_players_pb2.PlayerCardResponse]]: ...
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

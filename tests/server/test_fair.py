@@ -135,8 +135,8 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
     for c in cutters:
         await c.stop()
     # Hand 2 waited for both seeds, and was dealt as soon as they were in, long before the
-    # 5 s window would have closed.
-    assert cutters[0].dealt_at[2] - cutters[0].committed_at[2] < 2.5
+    # 5 s window would have closed (a loaded machine may take a moment).
+    assert cutters[0].dealt_at[2] - cutters[0].committed_at[2] < 4.0
 
     export = tmp_path / "hands.jsonl"
     done = run("history", "export", "--db", str(tmp_path / "store.db"), "--out", str(export))

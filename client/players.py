@@ -1,0 +1,287 @@
+"""Players who are remembered: the leaderboard, a player's card, and the seats at a table to pick from.
+
+Everything shown comes from the server (``Lobby.Leaderboard``, ``Lobby.PlayerCard``): ratings
+are openskill's as the server keeps them; the client does no sums. Names are plain text.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Header, Label, OptionList, Static, Tab, Tabs
+from textual.widgets.option_list import Option
+
+from cardtui.client.connection import error_text
+from cardtui.client.models import TableModel
+from cardtui.v1 import common_pb2, lobby_pb2, players_pb2
+
+KINDS = {
+    players_pb2.PLAYER_KIND_PERSON: "remembered player",
+    players_pb2.PLAYER_KIND_BOT: "bot level",
+    players_pb2.PLAYER_KIND_GUEST: "guest",
+}
+
+
+REFRESH_SECONDS = 5.0
+
+
+class RecordsSource(Protocol):
+    """Where the screens ask (a ``Connection``; tests give fixed answers)."""
+
+    async def leaderboard(self, game: str) -> players_pb2.LeaderboardResponse: ...
+
+    async def player_card(self, name: str = "", table_id: str = "", seat: int | None = None
+                          ) -> players_pb2.PlayerCardResponse: ...
+
+    async def info(self) -> lobby_pb2.ServerInfo: ...
+
+
+def rating_text(rating: players_pb2.Rating) -> str:
+    """The rating the leaderboard ranks by (the library's conservative one), to a tenth."""
+    return f"{rating.ordinal:.1f}"
+
+
+Figure = Literal["biggest_pot", "truco_calls_won"]
+FIGURES: tuple[tuple[Figure, str], ...] = (("biggest_pot", "Best pot"), ("truco_calls_won", "Trucos won"))
+"""What some games' records carry beyond matches and hands: (field, heading)."""
+
+
+def figures(rows: Sequence[players_pb2.Stats]) -> list[tuple[Figure, str]]:
+    """The figures any of these records carries, in a fixed order."""
+    return [(field, heading) for field, heading in FIGURES if any(s.HasField(field) for s in rows)]
+
+
+def stat_cells(stats: players_pb2.Stats, shown: Sequence[tuple[Figure, str]]) -> list[Text]:
+    cells = [Text(str(n), justify="right") for n in (stats.matches, stats.wins, stats.hands)]
+    for field, _ in shown:
+        if stats.HasField(field):
+            cells.append(Text(str(getattr(stats, field)), justify="right"))
+        else:
+            cells.append(Text("—", style="dim", justify="right"))
+    return cells
+
+
+class LeaderboardScreen(Screen[None]):
+    """A game's players, best first, bots among them; ←/→ (or a tap) change the game."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("left", "game(-1)", "Prev game", priority=True),
+        Binding("right", "game(1)", "Next game", priority=True),
+        Binding("i,enter", "card", "Player card"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    def __init__(self, source: RecordsSource, games: Sequence[lobby_pb2.GameInfo], game: str = "") -> None:
+        super().__init__()
+        self.source = source
+        self.games = list(games)
+        self.game = game or (self.games[0].name if self.games else "")
+        self.names: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Tabs(*(Tab(g.title, id=f"game-{g.name}") for g in self.games), active=f"game-{self.game}",
+                   id="leaderboard-games")
+        board: DataTable[Any] = DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
+        yield board
+        yield Static("", id="leaderboard-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Leaderboard"
+        self.query_one("#leaderboard", DataTable).focus()
+        self.load()
+        self.set_interval(REFRESH_SECONDS, self.load)
+
+    def title_of(self, game: str) -> str:
+        return next((g.title for g in self.games if g.name == game), game)
+
+    @on(Tabs.TabActivated, "#leaderboard-games")
+    def _tab(self, event: Tabs.TabActivated) -> None:
+        game = (event.tab.id or "").removeprefix("game-")
+        if game and game != self.game:
+            self.game = game
+            self.query_one("#leaderboard", DataTable).move_cursor(row=0)
+            self.load()
+
+    def action_game(self, step: int) -> None:
+        if not self.games:
+            return
+        names = [g.name for g in self.games]
+        at = names.index(self.game) if self.game in names else 0
+        self.query_one("#leaderboard-games", Tabs).active = f"game-{names[(at + step) % len(names)]}"
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    @work(exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        game = self.game
+        note = self.query_one("#leaderboard-note", Static)
+        try:
+            board = await self.source.leaderboard(game)
+        except Exception as err:
+            note.update(Text(error_text(err), style="red"))
+            return
+        if game == self.game:  # not another game's answer, come late
+            self.show(board)
+
+    def show(self, board: players_pb2.LeaderboardResponse) -> None:
+        grid = self.query_one("#leaderboard", DataTable)
+        keep = grid.cursor_row
+        grid.clear(columns=True)
+        grid.add_column(Text("#", justify="right"), key="place")
+        grid.add_column("Name", key="name")
+        shown = figures([s.stats for s in board.standings])
+        for heading in ("Rating", "Matches", "Won", "Hands", *(h for _, h in shown)):
+            grid.add_column(Text(heading, justify="right"))
+        self.names = []
+        for s in board.standings:
+            name = Text(s.name, style="italic cyan" if s.bot else "")  # plain text: a name is never markup
+            grid.add_row(Text(str(s.place), justify="right"), name, Text(rating_text(s.rating), justify="right"),
+                         *stat_cells(s.stats, shown))
+            self.names.append(s.name)
+        if self.names:
+            grid.move_cursor(row=min(max(keep, 0), len(self.names) - 1))
+        title = self.title_of(board.game)
+        if board.standings:
+            listed = len(board.standings)
+            some = f" (the best {listed} of {board.players})" if board.players > listed else ""
+            line = (f"{title}{some} · rated by openskill: a cautious rating, it grows as matches show it · "
+                    "i or enter: a player's card")
+        else:
+            line = (f"Nobody is rated at {title} yet: a match finished by a player with a key (or against one) "
+                    "puts its players here.")
+        self.query_one("#leaderboard-note", Static).update(Text(line, style="dim"))
+
+    @on(DataTable.RowSelected, "#leaderboard")
+    def _row(self) -> None:
+        self.action_card()
+
+    def action_card(self) -> None:
+        if not self.names:
+            self.notify("Nobody is listed here yet.")
+            return
+        row = self.query_one("#leaderboard", DataTable).cursor_row
+        name = self.names[min(max(row, 0), len(self.names) - 1)]
+        self.app.push_screen(PlayerCardScreen(self.source, name=name))
+
+
+class PlayerCardScreen(ModalScreen[None]):
+    """One player's records at each game: a remembered player's, a bot level's, or a guest's (none)."""
+
+    BINDINGS = [Binding("escape,i,q", "close", "Close")]
+
+    def __init__(self, source: RecordsSource, name: str = "", table_id: str = "", seat: int | None = None) -> None:
+        super().__init__()
+        self.source = source
+        self.titles: dict[str, str] = {}
+        self.who = name
+        self.table_id = table_id
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="card-dialog"):
+            yield Label(Text(self.who or "Player card"), id="card-name")
+            yield Static("", id="card-line")
+            table: DataTable[Any] = DataTable(id="card-games", cursor_type="none", zebra_stripes=True)
+            yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def load(self) -> None:
+        try:
+            card = await self.source.player_card(self.who, self.table_id, self.seat)
+            self.titles = {g.name: g.title for g in (await self.source.info()).games}
+        except Exception as err:
+            self.query_one("#card-line", Static).update(Text(error_text(err), style="red"))
+            self.query_one("#card-games").display = False
+            return
+        self.show(card)
+
+    def show(self, card: players_pb2.PlayerCardResponse) -> None:
+        title = Text(card.name, style="bold")
+        title.append(f"  {KINDS.get(card.kind, '')}", style="dim")
+        self.query_one("#card-name", Label).update(title)
+        self.query_one("#card-line", Static).update(describe(card))
+        grid = self.query_one("#card-games", DataTable)
+        grid.clear(columns=True)
+        grid.display = bool(card.games)
+        if not card.games:
+            return
+        grid.add_column("Game")
+        shown = figures([g.stats for g in card.games])
+        for heading in ("Place", "Rating", "Matches", "Won", "Hands", *(h for _, h in shown)):
+            grid.add_column(Text(heading, justify="right"))
+        for g in card.games:
+            grid.add_row(Text(self.titles.get(g.game, g.game)), Text(f"{g.place}", justify="right"),
+                         Text(rating_text(g.rating), justify="right"), *stat_cells(g.stats, shown))
+        self.call_after_refresh(grid.refresh, layout=True)  # its height follows its rows, once measured
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def describe(card: players_pb2.PlayerCardResponse) -> Text:
+    if card.kind == players_pb2.PLAYER_KIND_GUEST:
+        return Text("Plays as a guest: guests are not remembered, so they have no records here.", style="dim")
+    if card.kind == players_pb2.PLAYER_KIND_BOT:
+        line = "A bot level, rated against the people it plays: how strong it is, in the same figures."
+        return Text(line if card.games else "A bot level nobody has played against here yet.", style="dim")
+    since = datetime.datetime.fromtimestamp(card.since_unix).strftime("%Y-%m-%d") if card.since_unix else "?"
+    text = Text(f"Remembered here since {since} · key {card.fingerprint}", style="dim")
+    if not card.games:
+        text.append(" · no match finished yet", style="dim")
+    return text
+
+
+class SeatsScreen(ModalScreen[None]):
+    """The seats at a table: pick one to see its player's card."""
+
+    BINDINGS = [Binding("escape,i", "close", "Close")]
+
+    def __init__(self, source: RecordsSource, model: TableModel) -> None:
+        super().__init__()
+        self.source = source
+        self.table_id = model.summary.id
+        seats = model.view.seats if model.view is not None and model.view.seats else model.summary.seats
+        self.seats: list[common_pb2.SeatSummary] = [s for s in seats if s.name]
+        self.mine = model.seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="seats-dialog"):
+            yield Label("Whose card? (enter shows it)", id="seats-title")
+            options = []
+            for s in self.seats:
+                line = Text(f"{s.seat + 1}  ")
+                line.append(s.name, style="bold green" if s.seat == self.mine else "bold")
+                if s.seat == self.mine:
+                    line.append("  (you)", style="dim")
+                if s.bot:
+                    line.append("  (bot)" if not s.away else "  (away: a bot plays)", style="dim")
+                options.append(Option(line, id=f"seat-{s.seat}"))
+            yield OptionList(*options, id="seats-list")
+        yield Footer()
+
+    @on(OptionList.OptionSelected, "#seats-list")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        seat = int((event.option.id or "seat-0").removeprefix("seat-"))
+        self.app.push_screen(PlayerCardScreen(self.source, table_id=self.table_id, seat=seat))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

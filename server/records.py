@@ -1,0 +1,271 @@
+"""Records: what each remembered player, and each bot level, has done at each game here.
+
+Per game: a rating from openskill (Plackett-Luce, the library's own maths: teams rated as
+teams, places from the match's scores), matches played and won, hands played, the biggest pot
+taken in one hand (games played for chips) and truco calls won. Guests are not remembered:
+in a rating they count as newcomers of the library's default rating, and nothing is kept.
+
+A table's ``Tally`` hears every event the engine gives the table (and, after a restart, every
+event of the replayed match again), so what a hand's events say is never lost; at the end of
+each hand the room hands the tally, the seats and the match here, in the same store
+transaction as the hand's history.
+
+Who is credited with a seat: its remembered player while they hold it (also while a bot plays
+for them when they are away, or after they left during the match: leaving does not dodge a
+loss); a bot level for a bot's seat; nobody (a newcomer for the rating, nothing kept) for a
+guest's seat. Only hands and matches with somebody who is not a bot at the table count, so
+tables of bots alone do not move the bots' ratings.
+
+A bot level that plays several seats of one match (several bots at the table) takes the mean
+of what the library gives each of its seats: bot against bot cancels out, what is left is how
+the level fared against the people.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+from typing import TYPE_CHECKING
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from cardtui.engine.cacho import CachoPotWon
+from cardtui.engine.core import Event
+from cardtui.engine.events import HandEnded, HandStarted
+from cardtui.engine.games import GAMES
+from cardtui.engine.pifpaf import PifPafPotWon
+from cardtui.engine.truco.events import Reason, TrucoCalled, TrucoRoundEnded
+from cardtui.engine.truco.ladder import Bet
+from cardtui.server.errors import InvalidArgument, NotFound, quote
+from cardtui.server.players import BOT_NAME, Players, folded
+from cardtui.server.store import Player, Record, Store
+from cardtui.v1 import players_pb2
+
+if TYPE_CHECKING:
+    from cardtui.server.seating import Seat
+    from cardtui.server.table import Table
+
+CHIPS_GAMES = frozenset({"cacho", "pifpaf"})
+"""Games played for chips: their records show the biggest pot."""
+TRUCO_GAMES = frozenset({"truco_paulista", "truco_argentino"})
+"""Their records show truco calls won."""
+LEADERBOARD_LIMIT = 100
+NO_TRUCO_WIN = (Reason.TIED, Reason.ENVIDO)
+"""Rounds whose truco stake nobody won by a call: a tied iron hand, a match the envido ended."""
+
+
+class Tally:
+    """What the match in play said beyond its scores: per hand, the chips each seat took and the
+    truco calls each seat won; per match, the hand in which each seat ran out of chips or points."""
+
+    def __init__(self) -> None:
+        self.start(())
+
+    def start(self, scores: Sequence[int]) -> None:
+        """A new match, its seats standing at ``scores``."""
+        self.hands = 0
+        self.alive = {s for s, v in enumerate(scores) if v > 0}
+        self.out_at: dict[int, int] = {}
+        self.new_hand()
+
+    def new_hand(self) -> None:
+        self.pots: dict[int, int] = {}
+        self.calls: list[tuple[int, int]] = []
+        """Truco calls said in the round in play: (seat, team)."""
+        self.calls_won: dict[int, int] = {}
+
+    def observe(self, events: Sequence[Event], scores: Callable[[], Sequence[int]]) -> None:
+        for event in events:
+            body = event.body
+            if isinstance(body, HandStarted):
+                self.new_hand()
+            elif isinstance(body, CachoPotWon | PifPafPotWon):
+                self.pots[body.seat] = self.pots.get(body.seat, 0) + body.chips
+            elif isinstance(body, TrucoCalled):
+                if body.bet is Bet.TRUCO:
+                    self.calls.append((body.seat, body.team))
+            elif isinstance(body, TrucoRoundEnded):
+                if body.team is not None and body.reason not in NO_TRUCO_WIN:
+                    for seat, team in self.calls:
+                        if team == body.team:
+                            self.calls_won[seat] = self.calls_won.get(seat, 0) + 1
+                self.calls = []
+            elif isinstance(body, HandEnded):
+                self.hands += 1
+                now = scores()
+                for seat in sorted(self.alive):
+                    if now[seat] <= 0:
+                        self.out_at[seat] = self.hands
+                        self.alive.discard(seat)
+
+    def places(self, scores: Sequence[int], teams: Sequence[int]) -> dict[int, int]:
+        """Each team's place (1 the best; equals share a place): by final score, then by who lasted longer."""
+        def key(seat: int) -> tuple[int, float]:
+            return scores[seat], self.out_at.get(seat, math.inf)
+
+        best = {team: max(key(s) for s in range(len(teams)) if teams[s] == team) for team in set(teams)}
+        return {team: 1 + sum(1 for other in best.values() if other > mine) for team, mine in best.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    """Who a seat's results go to."""
+
+    id: str
+    name: str
+    bot: bool = False
+
+
+def bot_level(table: Table, seat: int) -> str:
+    """The level of the bot in a bot's seat, as its records are kept (one level for now)."""
+    return BOT_NAME
+
+
+def bot_id(level: str) -> str:
+    return f"bot:{level}"
+
+
+class Records:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.model = PlackettLuce()
+
+    # -- after each hand ----------------------------------------------------------------
+    def credit(self, table: Table, seat: Seat) -> Credit | None:
+        if seat.bot:
+            level = bot_level(table, seat.index)
+            return Credit(bot_id(level), level, bot=True)
+        if seat.player is not None:
+            known = self.store.player(seat.player)
+            return Credit(seat.player, known.name if known else seat.name)
+        return None
+
+    def hand_done(self, table: Table) -> None:
+        """Count the hand that just ended; rate the match if it ended too. Call inside the hand's transaction."""
+        seats = table.seating.seats
+        match = table.match
+        if match is None or not any(s.player is not None or s.token is not None for s in seats):
+            return
+        game = table.rules.name
+        credits = [self.credit(table, s) for s in seats]
+        tally = table.tally
+        for seat, credit in enumerate(credits):
+            if credit is None:
+                continue
+            r = self._record(credit, game)
+            r.hands += 1
+            r.biggest_pot = max(r.biggest_pot, tally.pots.get(seat, 0))
+            r.truco_calls_won += tally.calls_won.get(seat, 0)
+            self.store.save_record(r)
+        if match.match_over():
+            self._rate(game, credits, match.scores(), [table.seating.team(s) for s in range(len(seats))], tally)
+
+    def _record(self, credit: Credit, game: str) -> Record:
+        r = self.store.record(credit.id, game)
+        if r is None:
+            if credit.bot:  # a bot level is remembered from its first hand with people
+                self.store.add_player(credit.id, credit.name, None)
+            fresh = self.model.rating()
+            r = Record(credit.id, game, fresh.mu, fresh.sigma)
+        return r
+
+    def rating(self, r: Record | None) -> PlackettLuceRating:
+        return self.model.rating() if r is None else self.model.rating(mu=r.mu, sigma=r.sigma)
+
+    def _rate(self, game: str, credits: Sequence[Credit | None], scores: Sequence[int], teams: Sequence[int],
+              tally: Tally) -> None:
+        places = tally.places(scores, teams)
+        order = sorted(places)
+        members = [[s for s in range(len(teams)) if teams[s] == team] for team in order]
+        before = [[self.rating(self.store.record(c.id, game) if (c := credits[s]) else None) for s in seats]
+                  for seats in members]
+        after = self.model.rate(before, ranks=[float(places[team]) for team in order])
+        results: dict[str, list[tuple[PlackettLuceRating, bool]]] = {}
+        for team, seats, rated in zip(order, members, after, strict=True):
+            for seat, rating in zip(seats, rated, strict=True):
+                credit = credits[seat]
+                if credit is not None:
+                    results.setdefault(credit.id, []).append((rating, places[team] == 1))
+        for player, got in results.items():
+            credit = next(c for c in credits if c is not None and c.id == player)
+            r = self._record(credit, game)
+            r.mu = fmean(rating.mu for rating, _ in got)
+            r.sigma = fmean(rating.sigma for rating, _ in got)
+            r.matches += len(got)
+            r.wins += sum(1 for _, won in got if won)
+            self.store.save_record(r)
+
+    # -- what the lobby shows --------------------------------------------------------------
+    def _ranked(self, game: str) -> list[tuple[Record, Player]]:
+        rows = self.store.records(game=game)
+        return sorted(rows, key=lambda row: (-self.rating(row[0]).ordinal(), row[1].name))
+
+    def _rating_message(self, r: Record) -> players_pb2.Rating:
+        return players_pb2.Rating(mu=r.mu, sigma=r.sigma, ordinal=self.rating(r).ordinal())
+
+    @staticmethod
+    def stats(r: Record) -> players_pb2.Stats:
+        stats = players_pb2.Stats(matches=r.matches, wins=r.wins, hands=r.hands)
+        if r.game in CHIPS_GAMES:
+            stats.biggest_pot = r.biggest_pot
+        if r.game in TRUCO_GAMES:
+            stats.truco_calls_won = r.truco_calls_won
+        return stats
+
+    def leaderboard(self, game: str, limit: int = 0) -> players_pb2.LeaderboardResponse:
+        if game not in GAMES:
+            raise InvalidArgument(f"There is no game called {quote(game)}; try one of: {', '.join(GAMES)}.")
+        limit = LEADERBOARD_LIMIT if limit <= 0 else min(limit, LEADERBOARD_LIMIT)
+        ranked = self._ranked(game)
+        return players_pb2.LeaderboardResponse(
+            game=game,
+            players=len(ranked),
+            standings=[
+                players_pb2.Standing(place=i, name=p.name, bot=p.public_key is None, rating=self._rating_message(r),
+                                     stats=self.stats(r))
+                for i, (r, p) in enumerate(ranked[:limit], start=1)
+            ],
+        )
+
+    def card_of(self, player: Player, kind: players_pb2.PlayerKind.ValueType) -> players_pb2.PlayerCardResponse:
+        games = []
+        order = {game: i for i, game in enumerate(GAMES)}
+        for r, _ in sorted(self.store.records(player_id=player.id), key=lambda row: order.get(row[0].game, len(order))):
+            place = next((i for i, (o, _) in enumerate(self._ranked(r.game), start=1) if o.player == player.id), 0)
+            games.append(players_pb2.GameRecord(game=r.game, place=place, rating=self._rating_message(r),
+                                                stats=self.stats(r)))
+        return players_pb2.PlayerCardResponse(
+            name=player.name, kind=kind, fingerprint=Players.fingerprint(player.public_key),
+            since_unix=int(player.created), games=games,
+        )
+
+    def card(self, name: str) -> players_pb2.PlayerCardResponse:
+        """A card by name: a remembered person's (any name they own), or a bot level's."""
+        owner = self.store.owner(folded(name.strip()))
+        if owner is not None and (person := self.store.player(owner)) is not None:
+            return self.card_of(person, players_pb2.PLAYER_KIND_PERSON)
+        bot = self.store.player(bot_id(name.strip()))
+        if bot is not None:
+            return self.card_of(bot, players_pb2.PLAYER_KIND_BOT)
+        if folded(name.strip()) == BOT_NAME:  # a level nobody has played against yet
+            return players_pb2.PlayerCardResponse(name=BOT_NAME, kind=players_pb2.PLAYER_KIND_BOT)
+        raise NotFound(f"Nobody called {quote(name)} is remembered on this server.")
+
+    def seat_card(self, table: Table, seat: int) -> players_pb2.PlayerCardResponse:
+        """The card of whoever plays a seat now: a bot level, a remembered player, or a guest."""
+        if not 0 <= seat < len(table.seating):
+            raise InvalidArgument(f"This table has seats 0 to {len(table.seating) - 1}.")
+        s = table.seating[seat]
+        credit = self.credit(table, s)
+        if credit is None:
+            if not s.name:
+                raise NotFound(f"Seat {seat + 1} is empty.")
+            return players_pb2.PlayerCardResponse(name=s.name, kind=players_pb2.PLAYER_KIND_GUEST)
+        if credit.bot:
+            return self.card(credit.name)
+        player = self.store.player(credit.id)
+        if player is None:
+            return players_pb2.PlayerCardResponse(name=s.name, kind=players_pb2.PLAYER_KIND_PERSON)
+        return self.card_of(player, players_pb2.PLAYER_KIND_PERSON)

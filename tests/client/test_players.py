@@ -1,0 +1,185 @@
+"""The leaderboard and a player's card: what the server keeps, shown at 80x24; names plain text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import grpc
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from cardtui.client.app import CardApp
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.name_screen import NameScreen
+from cardtui.client.players import LeaderboardScreen, PlayerCardScreen, SeatsScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.identity import create
+from cardtui.server.app import Running
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
+from tests.server.test_records import play_out_the_match, sit
+
+SMALL = (80, 24)
+GAMES = [lobby_pb2.GameInfo(name="cacho", title="Cacho"), lobby_pb2.GameInfo(name="truco_paulista",
+                                                                             title="Truco paulista"),
+         lobby_pb2.GameInfo(name="truco_argentino", title="Truco argentino"),
+         lobby_pb2.GameInfo(name="pifpaf", title="Pif Paf"), lobby_pb2.GameInfo(name="cacheta", title="Cacheta")]
+
+
+def rating(mu: float, sigma: float, ordinal: float) -> players_pb2.Rating:
+    return players_pb2.Rating(mu=mu, sigma=sigma, ordinal=ordinal)
+
+
+BOARD = players_pb2.LeaderboardResponse(game="cacho", players=4, standings=[
+    players_pb2.Standing(place=1, name="dora", rating=rating(31.2, 5.1, 15.9),
+                         stats=players_pb2.Stats(matches=12, wins=7, hands=96, biggest_pot=64)),
+    players_pb2.Standing(place=2, name="bot", bot=True, rating=rating(27.0, 3.0, 18.0 - 9.4),
+                         stats=players_pb2.Stats(matches=40, wins=11, hands=410, biggest_pot=80)),
+    players_pb2.Standing(place=3, name="[red]ana", rating=rating(24.1, 6.0, 6.1),
+                         stats=players_pb2.Stats(matches=5, wins=1, hands=33, biggest_pot=20)),
+    players_pb2.Standing(place=4, name="caio", rating=rating(20.5, 7.0, -0.5),
+                         stats=players_pb2.Stats(matches=3, wins=0, hands=14, biggest_pot=0)),
+])
+CARD = players_pb2.PlayerCardResponse(
+    name="dora", kind=players_pb2.PLAYER_KIND_PERSON, fingerprint="7d2a 86c9 bb3b faaa 8079",
+    since_unix=1_767_268_800, games=[
+        players_pb2.GameRecord(game="cacho", place=1, rating=rating(31.2, 5.1, 15.9),
+                               stats=players_pb2.Stats(matches=12, wins=7, hands=96, biggest_pot=64)),
+        players_pb2.GameRecord(game="truco_paulista", place=3, rating=rating(26.0, 6.2, 7.4),
+                               stats=players_pb2.Stats(matches=4, wins=2, hands=51, truco_calls_won=9)),
+        players_pb2.GameRecord(game="cacheta", place=2, rating=rating(25.3, 7.9, 1.6),
+                               stats=players_pb2.Stats(matches=1, wins=0, hands=12)),
+    ])
+
+
+class Fixed:
+    """Fixed answers, as a server would give them."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str, int | None]] = []
+
+    async def leaderboard(self, game: str) -> players_pb2.LeaderboardResponse:
+        return BOARD if game == "cacho" else players_pb2.LeaderboardResponse(game=game)
+
+    async def player_card(self, name: str = "", table_id: str = "", seat: int | None = None
+                          ) -> players_pb2.PlayerCardResponse:
+        self.asked.append((name, table_id, seat))
+        return CARD
+
+    async def info(self) -> lobby_pb2.ServerInfo:
+        return lobby_pb2.ServerInfo(games=GAMES)
+
+
+class BoardApp(App[None]):
+    CSS_PATH = "../../client/app.tcss"
+
+    def __init__(self, card: bool = False) -> None:
+        super().__init__()
+        self.source = Fixed()
+        self.card = card
+
+    def on_mount(self) -> None:
+        self.push_screen(LeaderboardScreen(self.source, GAMES))
+        if self.card:
+            self.push_screen(PlayerCardScreen(self.source, name="dora"))
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause(0.3)
+
+
+def test_leaderboard_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(BoardApp(), terminal_size=SMALL, run_before=settle)
+
+
+def test_player_card_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    assert snap_compare(BoardApp(card=True), terminal_size=SMALL, run_before=settle)
+
+
+async def test_leaderboard_keys_change_the_game_and_open_a_card() -> None:
+    app = BoardApp()
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.2)
+        grid = app.screen.query_one("#leaderboard", DataTable)
+        assert [str(c) for c in grid.get_row_at(2)][:3] == ["3", "[red]ana", "6.1"], "a name is plain text"
+        assert "Best pot" in [str(c.label) for c in grid.columns.values()]
+        await pilot.press("right")
+        await pilot.pause(0.2)
+        assert app.screen.query_one("#leaderboard", DataTable).row_count == 0
+        assert "Nobody is rated at Truco paulista yet" in str(app.screen.query_one("#leaderboard-note").render())
+        await pilot.press("left", "down", "i")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, PlayerCardScreen)
+        assert app.source.asked == [("bot", "", None)]
+        card = app.screen.query_one("#card-games", DataTable)
+        assert [str(card.get_row_at(i)[0]) for i in range(card.row_count)] == ["Cacho", "Truco paulista", "Cacheta"]
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, LeaderboardScreen)
+
+
+async def test_a_player_sees_the_ranks_and_cards_the_server_keeps(server: Running, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{server.port}"
+    ana, bia = create(tmp_path / "ana.pem"), create(tmp_path / "bia.pem")
+    async with grpc.aio.insecure_channel(address) as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
+            game="cacho", seats=2, options={"chips": common_pb2.OptionValue(number=3)}))
+        players = [await sit(address, made.table.id, ana, "ana"), await sit(address, made.table.id, bia, "bia")]
+        await play_out_the_match(players)
+        await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=made.table.id, owner_token=made.owner_token))
+        board = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacho"))
+        for p in players:
+            await p.close()
+        table_id = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=2))).table.id
+    app = CardApp(address, "ana", identity=ana)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, LobbyScreen)
+        await pilot.press("l")
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, LeaderboardScreen)
+        grid = app.screen.query_one("#leaderboard", DataTable)
+        shown = [[str(c) for c in grid.get_row_at(i)] for i in range(grid.row_count)]
+        assert shown == [[str(s.place), s.name, f"{s.rating.ordinal:.1f}", str(s.stats.matches), str(s.stats.wins),
+                          str(s.stats.hands), str(s.stats.biggest_pot)] for s in board.standings]
+        await pilot.press("enter")
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, PlayerCardScreen)
+        first = {"ana": ana, "bia": bia}[board.standings[0].name]  # the row the cursor starts on
+        assert first.fingerprint in str(app.screen.query_one("#card-line").render())
+        await pilot.press("escape", "escape")
+        await pilot.pause(0.2)
+        await app.open_table(table_id)
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("i")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, SeatsScreen)
+        await pilot.press("enter")  # the first seat: ana's own
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, PlayerCardScreen)
+        assert ana.fingerprint in str(app.screen.query_one("#card-line").render())
+        card = app.screen.query_one("#card-games", DataTable)
+        mine = next(s for s in board.standings if s.name == "ana")
+        assert [str(c) for c in card.get_row_at(0)][:3] == ["Cacho", str(mine.place), f"{mine.rating.ordinal:.1f}"]
+
+
+async def test_a_name_another_key_owns_is_refused_and_another_asked_for(server: Running, tmp_path: Path) -> None:
+    address = f"127.0.0.1:{server.port}"
+    owner = CardApp(address, "ana", identity=create(tmp_path / "ana.pem"))
+    async with owner.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.4)
+        assert isinstance(owner.screen, LobbyScreen)
+    app = CardApp(address, "ana", identity=create(tmp_path / "other.pem"))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, NameScreen)
+        assert "belongs to another player" in str(app.screen.query_one("#name-error").render())
+        await pilot.press(*"bea", "enter")
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, LobbyScreen) and app.player == "bea"
+    guest = CardApp(address, "Ana")  # no key: a guest may not use it either
+    async with guest.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.4)
+        assert isinstance(guest.screen, NameScreen)
