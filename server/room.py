@@ -82,6 +82,7 @@ class Room:
         private: bool = False,
         away_after: int = 0,
         idle_minutes: int = 0,
+        delayed_view: bool = False,
     ) -> tuple[Table, str]:
         """A new table, and the owner token that may close it."""
         rules = GAMES.get(game)
@@ -122,6 +123,7 @@ class Room:
             private=private,
             away_after=away_after or 2,
             idle_minutes=idle_minutes or self.idle_minutes,
+            delayed_view=delayed_view,
         )
         owner = new_token()
         config.owner = digest(owner)

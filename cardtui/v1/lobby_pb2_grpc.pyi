@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from cardtui.v1 import lobby_pb2 as _lobby_pb2
+from cardtui.v1 import replay_pb2 as _replay_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -45,6 +46,11 @@ class LobbyStub:
     """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
     CloseTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]
     """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
+    ListHands: _grpc.UnaryUnaryMultiCallable[_replay_pb2.ListHandsRequest, _replay_pb2.ListHandsResponse]
+    """A table's finished hands, and one of them step by step with every card face up (see
+    replay.proto for who may open which).
+    """
+    Replay: _grpc.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -63,6 +69,11 @@ class LobbyAsyncStub(LobbyStub):
     """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
     CloseTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]  # type: ignore[assignment]
     """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
+    ListHands: _aio.UnaryUnaryMultiCallable[_replay_pb2.ListHandsRequest, _replay_pb2.ListHandsResponse]  # type: ignore[assignment]
+    """A table's finished hands, and one of them step by step with every card face up (see
+    replay.proto for who may open which).
+    """
+    Replay: _aio.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]  # type: ignore[assignment]
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -120,5 +131,22 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.CloseTableResponse, _abc.Awaitable[_lobby_pb2.CloseTableResponse]]:
         """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
+
+    @_abc_1.abstractmethod
+    def ListHands(
+        self,
+        request: _replay_pb2.ListHandsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_replay_pb2.ListHandsResponse, _abc.Awaitable[_replay_pb2.ListHandsResponse]]:
+        """A table's finished hands, and one of them step by step with every card face up (see
+        replay.proto for who may open which).
+        """
+
+    @_abc_1.abstractmethod
+    def Replay(
+        self,
+        request: _replay_pb2.ReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_replay_pb2.ReplayStep], _abc.AsyncIterator[_replay_pb2.ReplayStep]]: ...
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -70,15 +70,76 @@ def every_card_face_up_cacho(view: GameView) -> None:
         assert len(s.cards) == s.card_count
 
 
-def test_a_cacho_hand_with_a_redeal_and_a_showdown() -> None:
-    """Everyone passes round 1 (a redeal), then everyone bets, calls and checks to a showdown."""
+Played = tuple[dict[str, Any], list[Event], list[int | None]]
+
+
+def cacho_redeal_and_showdown() -> Played:
+    """Everyone passes round 1 (a redeal), then everyone bets, bets again and checks to a showdown."""
     script = iter(["pass"] * 3 + ["bet"] * 3 + ["bet"] * 3 + ["check"] * 3)
 
     def choose(state: Any, seat: int, legal: list[Action]) -> Action:
         kind = next(script)
         return next(a for a in legal if a.type == kind)
 
-    record, live, actors = played(CACHO, 3, 11, choose)
+    return played(CACHO, 3, 11, choose)
+
+
+def paulista_truco_and_face_down() -> Played:
+    """The mão keeps; truco is called and accepted (the hand stays best of three); a card goes face down."""
+    called = {"truco": False, "down": False}
+
+    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "keep" in types:
+            return Action("keep")
+        if "truco" in types and not called["truco"]:
+            called["truco"] = True
+            return Action("truco")
+        if "accept" in types:
+            return Action("accept")
+        if "play_down" in types and not called["down"]:
+            called["down"] = True
+            return next(a for a in legal if a.type == "play_down")
+        return next(a for a in legal if a.type == "play")
+
+    return played(PAULISTA, 4, 3, choose, truco_decides="hand")
+
+
+def argentino_envido_and_deck() -> Played:
+    """Envido is called and refused; the mano goes to the deck."""
+    said = {"envido": False}
+
+    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
+        types = {a.type for a in legal}
+        if "envido" in types and not said["envido"]:
+            said["envido"] = True
+            return Action("envido")
+        if "no_quiero" in types:
+            return Action("no_quiero")
+        return Action("mazo")
+
+    return played(ARGENTINO, 2, 5, choose, flor=False)
+
+
+def cacheta_knock() -> Played:
+    """Bots play a Cacheta hand from a fixed seed to its knock."""
+    bot = CACHETA.bot
+    assert bot is not None
+    rng = random.Random(2)
+    return played(CACHETA, 3, 2, lambda st, seat, legal: bot(CACHETA.view(st, seat), legal, rng))
+
+
+RIGGED: dict[str, Callable[[], Played]] = {
+    "cacho": cacho_redeal_and_showdown,
+    "truco_paulista": paulista_truco_and_face_down,
+    "truco_argentino": argentino_envido_and_deck,
+    "cacheta": cacheta_knock,
+}
+"""Rigged hands by game, for the replay tests here, over the wire and on the screen."""
+
+
+def test_a_cacho_hand_with_a_redeal_and_a_showdown() -> None:
+    record, live, actors = cacho_redeal_and_showdown()
     assert any(a["type"] == "redeal" and a["seat"] is None for a in record["actions"])
     steps = check_steps(CACHO, record, live, actors)
     assert len(steps) == 13  # the deal and twelve actions: the redeal is no step of its own
@@ -105,24 +166,7 @@ def test_a_cacho_hand_with_a_redeal_and_a_showdown() -> None:
 
 
 def test_a_truco_paulista_hand_with_a_truco_call_and_a_face_down_card() -> None:
-    """The mão keeps; truco is called and accepted; a card is played face down; every hand is seen."""
-    called = {"truco": False, "down": False}
-
-    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
-        types = {a.type for a in legal}
-        if "keep" in types:
-            return Action("keep")
-        if "truco" in types and not called["truco"]:
-            called["truco"] = True
-            return Action("truco")
-        if "accept" in types:
-            return Action("accept")
-        if "play_down" in types and not called["down"]:
-            called["down"] = True
-            return next(a for a in legal if a.type == "play_down")
-        return next(a for a in legal if a.type == "play")
-
-    record, live, actors = played(PAULISTA, 4, 3, choose, truco_decides="hand")
+    record, live, actors = paulista_truco_and_face_down()
     steps = check_steps(PAULISTA, record, live, actors)
     assert "TrucoCalled" in kinds(live) and "TrucoAnswered" in kinds(live)
     for step in steps:
@@ -146,21 +190,8 @@ def test_a_truco_paulista_hand_with_a_truco_call_and_a_face_down_card() -> None:
 
 
 def test_a_truco_argentino_hand_shows_a_hand_thrown_to_the_deck() -> None:
-    """Envido is called and refused; the mano goes to the deck: the open view still shows those cards."""
-    said = {"envido": False}
-
-    def choose(state: Any, seat: int, legal: list[Action]) -> Action:
-        types = {a.type for a in legal}
-        if "envido" in types and not said["envido"]:
-            said["envido"] = True
-            return Action("envido")
-        if "no_quiero" in types:
-            return Action("no_quiero")
-        if "flor" in types:
-            return Action("flor")
-        return Action("mazo")
-
-    record, live, actors = played(ARGENTINO, 2, 5, choose, flor=False)
+    """The open view still shows the cards the mano threw in."""
+    record, live, actors = argentino_envido_and_deck()
     steps = check_steps(ARGENTINO, record, live, actors)
     assert "ArgentinoWentToDeck" in kinds(live)
     end = steps[-1].view
@@ -170,10 +201,7 @@ def test_a_truco_argentino_hand_shows_a_hand_thrown_to_the_deck() -> None:
 
 
 def test_a_cacheta_hand_to_its_knock() -> None:
-    bot = CACHETA.bot
-    assert bot is not None
-    rng = random.Random(2)
-    record, live, actors = played(CACHETA, 3, 2, lambda st, seat, legal: bot(CACHETA.view(st, seat), legal, rng))
+    record, live, actors = cacheta_knock()
     steps = check_steps(CACHETA, record, live, actors)
     assert record["result"]["knock"] is not None
     assert "RummyKnocked" in kinds(steps[-1].events)
