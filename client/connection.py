@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2, table_pb2_grpc
 
 DEFAULT_PORT = 50051
 CHANNEL_OPTIONS = [
@@ -98,6 +98,17 @@ class Connection:
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
         return (await self.table.Act(request, timeout=5)).seq
+
+    async def list_hands(self, table_id: str, token: str = "", password: str = "") -> replay_pb2.ListHandsResponse:
+        request = replay_pb2.ListHandsRequest(table_id=table_id, token=token, password=password)
+        return await self.lobby.ListHands(request, timeout=10)
+
+    async def replay(
+        self, table_id: str, hand: int, token: str = "", password: str = ""
+    ) -> list[replay_pb2.ReplayStep]:
+        """A finished hand's steps, every card face up (refused for a hand in play)."""
+        request = replay_pb2.ReplayRequest(table_id=table_id, hand=hand, token=token, password=password)
+        return [step async for step in self.lobby.Replay(request, timeout=30)]
 
     async def chat(self, token: str, text: str) -> None:
         await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)

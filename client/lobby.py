@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, 
 
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.help import HelpScreen
+from cardtui.client.replay import TablesScreen
 from cardtui.v1 import common_pb2, lobby_pb2
 
 STATUS = {
@@ -47,6 +48,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "spectate", "Watch"),
         Binding("c", "close", "Close table"),
         Binding("r", "refresh", "Refresh"),
+        Binding("h", "history", "Hands"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -159,6 +161,9 @@ class LobbyScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))
+
+    def action_history(self) -> None:
+        self.app.push_screen(TablesScreen(self.conn))
 
 
 class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):

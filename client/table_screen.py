@@ -25,6 +25,7 @@ from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
+from cardtui.client.replay import open_last_hand
 from cardtui.client.words import event_words
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -51,6 +52,8 @@ class TableScreen(Screen[None]):
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
         Binding("plus,equals_sign", "adjust(1)", "More"),
         Binding("minus", "adjust(-1)", "Less"),
+        # Spectators of a table with the delayed full view: the hands already over, every card face up.
+        Binding("v", "last_hand", "Last hand face up"),
     ]
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -193,7 +196,12 @@ class TableScreen(Screen[None]):
             event.stop()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "last_hand":
+            return self.spectating and self.model.summary.delayed_spectator_view
         return self.adjustable if action == "adjust" else True
+
+    async def action_last_hand(self) -> None:
+        await open_last_hand(self.app, self.conn, self.model.summary.id, self.token)
 
     def action_adjust(self, step: int) -> None:
         if not self.spectating:
