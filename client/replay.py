@@ -92,6 +92,11 @@ def result_text(model: TableModel, hand: replay_pb2.HandSummary) -> Text:
     return out
 
 
+def game_title(game: str) -> str:
+    """A game's name as a list shows it ("truco_argentino" → "Truco argentino")."""
+    return game.replace("_", " ").capitalize()
+
+
 def hand_model(hand: replay_pb2.HandSummary, table: common_pb2.TableSummary | None = None) -> TableModel:
     """What a board needs to draw a replayed hand: its game and seats, watched by nobody in particular."""
     summary = common_pb2.TableSummary(id=hand.table_id, game=hand.game, seats=hand.seats)
@@ -281,7 +286,7 @@ class HandsScreen(Screen[None]):
             model = hand_model(h)
             number = f"{h.hand}" + (f" (game {h.match})" if h.match > 1 else "")
             names = Text(", ").join(Text(s.name) for s in h.seats)
-            grid.add_row(Text(number), Text(h.game.replace("_", " ")), names, result_text(model, h))
+            grid.add_row(Text(number), Text(game_title(h.game)), names, result_text(model, h))
         grid.move_cursor(row=len(self.hand_list) - 1)
 
     @property
@@ -338,7 +343,7 @@ class TablesScreen(Screen[None]):
                           "once they finish.", style="dim"))
         for t in self.tables:
             names = ", ".join(s.name for s in t.seats if s.name)
-            grid.add_row(Text(t.id), Text(t.game.replace("_", " ")), Text(t.name), Text(names))
+            grid.add_row(Text(t.id), Text(game_title(t.game)), Text(t.name), Text(names))
 
     async def action_open(self) -> None:
         if not self.tables:
@@ -424,15 +429,15 @@ class ReplayApp(App[None]):
         try:
             hands = await source.hands()
         except Exception as err:
-            self.exit(message=f"cardtui: {error_text(err)}")
+            self.exit(return_code=1, message=f"cardtui: {error_text(err)}")
             return
         if self.hand is not None or len(hands) == 1:
             index = next((i for i, h in enumerate(hands) if self.hand is None or h.hand == self.hand), None)
             if index is None:
-                self.exit(message=f"cardtui: there is no finished hand {self.hand} there.")
+                self.exit(return_code=1, message=f"cardtui: there is no finished hand {self.hand} there.")
                 return
             if not await show_hand(self, source, hands, index, self._screen_closed):
-                self.exit(message="cardtui: that hand cannot be opened.")
+                self.exit(return_code=1, message="cardtui: that hand cannot be opened.")
             return
         await self.push_screen(HandsScreen(source), self._screen_closed)
 

@@ -189,3 +189,20 @@ async def _to(pilot: Pilot[None]) -> None:
 @pytest.mark.parametrize("game", ["cacho", "truco_paulista"])
 def test_replay_snapshot(snap_compare, game: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(RiggedReplay(game, "end"), terminal_size=size, run_before=_to)
+
+
+async def test_cardtui_replay_from_a_server_opens_a_hand_or_says_why_not(server: Running) -> None:
+    record, _, actors = RIGGED["truco_paulista"]()
+    store_finished(server, "rig", record)
+    playing = await create(server, game="cacho", seats=2, bots=2, bot_delay_ms=60_000)
+    address = f"127.0.0.1:{server.port}"
+    replay = app(parser().parse_args(["replay", "--table", "rig", "--hand", "1", "--server", address]))
+    async with replay.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.5)
+        assert isinstance(replay.screen, ReplayScreen) and len(replay.screen.steps) == len(actors)
+        await pilot.press("end")
+        assert "step" in status(replay.screen)
+    refused = app(parser().parse_args(["replay", "--table", playing, "--server", address]))
+    async with refused.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.5)
+    assert refused.return_code == 1
