@@ -260,3 +260,30 @@ def test_summaries_name_teams_and_winners() -> None:
     record, _, _ = RIGGED["cacho"]()
     summary = hand_summary(record)
     assert summary.winner == record["result"]["winner"] and not summary.HasField("team")
+
+
+async def test_odd_requests_get_refusals_never_a_crash(server: Running, lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    record, _, _ = RIGGED["cacho"]()
+    store_finished(server, "rig", record)
+    created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=2, bot_delay_ms=60_000,
+                                                                   delayed_spectator_view=True))
+    odd = ["", "rig", created.table.id, "x" * 5000, "'; DROP TABLE hands; --", "\x00", "ñ" * 40]
+    hands = [0, -1, 1, 2, 2**31 - 1, -(2**31)]
+    codes = set()
+    for table_id in odd:
+        for token in ("", "nonsense", table_id):
+            try:
+                await lobby.ListHands(replay_pb2.ListHandsRequest(table_id=table_id, token=token))
+            except grpc.aio.AioRpcError as err:
+                codes.add(err.code())
+                assert (err.details() or "").endswith(".")
+            for hand in hands:
+                try:
+                    await replay(lobby, table_id, hand, token, password="x" * 100)
+                except grpc.aio.AioRpcError as err:
+                    codes.add(err.code())
+    assert codes <= {grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED,
+                     grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.RESOURCE_EXHAUSTED}, codes
+    assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes, "replays are rate-limited"
+    await asyncio.sleep(0.3)  # the bucket refills
+    assert len(await replay(lobby, "rig", 1)) > 1, "the server still serves"
