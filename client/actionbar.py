@@ -14,8 +14,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
 
-from cardtui.client.models import TableModel, action_name
-from cardtui.client.words import key_for, label
+from cardtui.client.models import TableModel, action_kind, action_name
+from cardtui.client.words import key_for, label, word
 from cardtui.v1 import common_pb2
 
 SIZED = ("bet", "raise")
@@ -66,7 +66,7 @@ class ActionBar(Horizontal):
     @staticmethod
     def _keys(model: TableModel, choices: list[list[common_pb2.Action]]) -> list[str]:
         """Each choice's key: its type's own key, else the next free number."""
-        keys = [key_for(model, action_name(group[0])) for group in choices]
+        keys = [key_for(model, action_kind(group[0])) for group in choices]
         taken = {k for k in keys if k}
         numbers = (str(n) for n in range(1, 10) if str(n) not in taken)
         return [k or next(numbers, "") for k in keys]
@@ -80,7 +80,7 @@ class ActionBar(Horizontal):
         many = len(self.choices) > MANY
         self.set_class(many, "-many")
         if not self.choices:
-            self.mount(Static(Text("Nothing to do right now.", style="dim"), classes="idle"))
+            self.mount(Static(self._idle(), classes="idle"))
             return
         model = self.model
         assert model is not None
@@ -95,6 +95,26 @@ class ActionBar(Horizontal):
             button = ActButton(n, text)
             button.compact = many
             self.mount(button)
+
+    def _idle(self) -> Text:
+        """The bar with no button: nothing to do, or the board's own keys for what is on offer there."""
+        model = self.model
+        kinds: list[str] = []
+        for a in model.legal if model is not None else ():
+            kind = action_kind(a)
+            if action_name(a) in self.handled and kind not in kinds:
+                kinds.append(kind)
+        if model is None or not kinds:
+            return Text("Nothing to do right now.", style="dim")
+        out = Text("On the board: ")
+        for i, kind in enumerate(kinds):
+            if i:
+                out.append(" · ")
+            key = key_for(model, kind)
+            if key:
+                out.append(f"{key} ", style="bold")
+            out.append(word(model, kind))
+        return out
 
     def choose(self, n: int) -> None:
         if 1 <= n <= len(self.choices):

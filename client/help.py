@@ -17,12 +17,18 @@ KEYS = """
 | lobby | `n` | create a table |
 | lobby | `enter` | sit at the selected table |
 | lobby | `s` | watch the selected table |
+| lobby | `h` | the hands of the tables that have finished: replay one, every card face up |
 | table | the key beside each action | that action; a key always means the same action at a game """ """\
 (`b` bets, `t` calls truco) |
 | table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
-| Pif Paf, Cacheta | `←` / `→`, `d`, `k`, `s` | pick a card, discard it, knock, sort the hand |
+| Pif Paf, Cacheta | `←` / `→`, `d`, `k` | pick a card, discard it, knock |
+| Pif Paf, Cacheta | `shift+←` / `→`, `o` | move the picked card, sort the hand (melds, suit, rank) |
+| Pif Paf, Cacheta | `s`, `p`, `c`, `x` | draw from the stock, take the pile's top, claim or cut, let it go |
+| Cacheta; Pif Paf | `n`; `c` `b` `r` `f` | na boa; check or call, bet, raise, fold |
 | table | `/` | chat (enter sends, escape returns) |
 | table | `escape` | leave the table |
+| watching | `v` | where the table allows it: the hands already over, every card face up |
+| replay | `←` / `→`, `home` / `end`, `pgup` / `pgdn` | a step back or on, the deal or the end, another hand |
 | anywhere | `?` | this help; `ctrl+q` quits |
 """
 

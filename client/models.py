@@ -44,6 +44,18 @@ def action_name(action: common_pb2.Action) -> str:
     return common_pb2.ActionType.Name(action.type).removeprefix("ACTION_TYPE_").lower()
 
 
+def action_kind(action: common_pb2.Action) -> str:
+    """An action's type with its draw source, when it has one: ``"draw:stock"``, ``"draw:pile"``, ``"bet"``.
+
+    Two actions of one type that are on offer together (drawing from the stock or the pile)
+    need keys and labels of their own; every other action goes by its type alone.
+    """
+    name = action_name(action)
+    if action.source:
+        name += ":" + common_pb2.DrawSource.Name(action.source).removeprefix("DRAW_SOURCE_").lower()
+    return name
+
+
 @dataclass(frozen=True)
 class TableModel:
     """The table as this client last heard it."""

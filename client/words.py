@@ -14,7 +14,7 @@ from google.protobuf.message import Message
 from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
-from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.client.models import TableModel, action_kind, action_name, event_body
 from cardtui.v1 import common_pb2, table_pb2
 
 
@@ -28,6 +28,8 @@ class Said:
 
 Words = Callable[[str, Message, TableModel], Said | None]
 Labeller = Callable[[TableModel, common_pb2.Action], Text | None]
+SILENT = Said(Text(""))
+"""What a family's words return to say nothing of a common event (None: the common words say it)."""
 _FAMILIES: dict[str, Words] = {}
 
 ACTION_WORDS: dict[str, str] = {
@@ -70,8 +72,21 @@ def game_keys(game: str, keys: dict[str, str]) -> None:
 
 
 def key_for(model: TableModel, kind: str) -> str | None:
-    """The key that takes an action of this type at this table (None: the action bar numbers it)."""
-    return _GAME_KEYS.get(model.game, {}).get(kind)
+    """The key that takes an action of this kind at this table (None: the action bar numbers it).
+
+    ``kind`` is an action's type, or its type and source (``"draw:pile"``, see ``action_kind``):
+    a game may give each source a key of its own, or the type one key for all.
+    """
+    keys = _GAME_KEYS.get(model.game, {})
+    return keys.get(kind) or keys.get(kind.partition(":")[0])
+
+
+def word(model: TableModel, kind: str) -> str:
+    """What an action of this kind is called at this table, without its amount or cards ("Raise to")."""
+    labels = _GAME_WORDS.get(model.game, {})
+    base = kind.partition(":")[0]
+    return (labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
+            or base.replace("_", " ").capitalize())
 
 
 def who(model: TableModel, seat: int) -> Text:
@@ -93,8 +108,7 @@ def label(model: TableModel, action: common_pb2.Action) -> Text:
     if said is not None:
         return said
     kind = action_name(action)
-    word = _GAME_WORDS.get(model.game, {}).get(kind) or ACTION_WORDS.get(kind) or kind.replace("_", " ").capitalize()
-    out = Text(word)
+    out = Text(word(model, action_kind(action)))
     if action.chips and kind in ("bet", "raise", "call"):
         out.append(f" {action.chips}")
     if action.points:
@@ -133,12 +147,18 @@ def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
     words = _FAMILIES.get(family)
     if words is not None:
         return words(name, body, model)
-    return _common(name, body, model)
+    # A family may say a common event its own way (a rummy hand's end); else the common words.
+    own = _FAMILIES.get(model.view.WhichOneof("game") or "") if model.view is not None else None
+    said = own(name, body, model) if own is not None else None
+    if said is SILENT:
+        return None
+    return said if said is not None else _common(name, body, model)
 
 
 def _common(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.Joined):
-        return Said(line(Text(body.name, style="bold"), f" sits down at seat {body.seat + 1}."), "dim")
+        sitter = Text(body.name, style="bold green" if body.seat == model.seat else "bold")
+        return Said(line(sitter, f" sits down at seat {body.seat + 1}."), "dim")
     if isinstance(body, table_pb2.Left):
         rest = "; a bot plays the seat until someone takes it." if body.bot_plays else "."
         return Said(line(Text(body.name, style="bold"), " leaves the table" + rest), "dim")
@@ -171,5 +191,5 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     return None
 
 
-__all__ = ["Said", "card_text", "event_words", "family_words", "game_keys", "game_labels", "game_words", "key_for",
-           "label", "line", "who"]
+__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "game_keys", "game_labels", "game_words",
+           "key_for", "label", "line", "who", "word"]

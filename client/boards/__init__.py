@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.cacho import CachoBoard
+from cardtui.client.boards.rummy import RummyBoard
 from cardtui.client.boards.truco import TrucoBoard
 
 BOARDS: dict[str, type[Board]] = {
     "cacho": CachoBoard,
     "truco_paulista": TrucoBoard,
     "truco_argentino": TrucoBoard,
+    "pifpaf": RummyBoard,
+    "cacheta": RummyBoard,
 }
 
 

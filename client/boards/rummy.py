@@ -1,0 +1,881 @@
+"""Pif Paf and Cacheta: one board for both rummy games, drawn from ``view.rummy`` alone.
+
+The seats (chips or points, what each put in the pot, cards held, na boa, burned, what each
+took from the pile), the stock and the discard pile (its top set apart, the discards before
+it in order), Cacheta's flip and wild cards or Pif Paf's pot and betting, the claim window
+(its card, its countdown, and only for a seat that may take it, the keys to do so), and
+your hand: grouped into its melds with gaps between them, wild cards marked (``*`` acting as
+wild, ``°`` standing as itself), the card just drawn underlined with the cursor put on it.
+
+The board takes the focus: ``←``/``→`` pick a card, ``shift+←``/``→`` move it, ``o`` sorts
+(melds, suit, rank), ``d`` discards the picked card and ``k`` knocks. Drawing, claiming or
+cutting, passing, na boa and the bets are the action bar's, each on a key of its own
+(``game_keys``). Every fact comes from the view and the legal list; the board sends only an
+action the server listed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from google.protobuf.message import Message
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.boards.base import Board
+from cardtui.client.cards import card_text, cards_text, glyphs
+from cardtui.client.models import TableModel, action_kind, action_name
+from cardtui.client.words import SILENT, Said, family_words, game_keys, game_words, key_for, line, who
+from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
+
+SORTS = ("melds", "suit", "rank")
+OWN = "your order"
+"""The order the player made by moving cards: kept as cards come and go."""
+SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
+"""Suits alternate colours when a hand is sorted by suit."""
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+ACTING = "*"
+"""After a wild card acting as wild in its meld."""
+ITSELF = "°"
+"""After a wild card standing as itself."""
+
+Phase = rummy_pb2.RummyPhase
+Status = rummy_pb2.RummySeatStatus
+PHASES = {
+    Phase.RUMMY_PHASE_BETTING: "betting",
+    Phase.RUMMY_PHASE_DRAW: "play",
+    Phase.RUMMY_PHASE_DISCARD: "play",
+    Phase.RUMMY_PHASE_CLAIM: "claim window",
+    Phase.RUMMY_PHASE_KNOCK: "knock",
+    Phase.RUMMY_PHASE_OVER: "hand over",
+}
+STATUS = {
+    Status.RUMMY_SEAT_STATUS_FOLDED: ("folded", "dim"),
+    Status.RUMMY_SEAT_STATUS_OUT: ("out", "red"),
+    Status.RUMMY_SEAT_STATUS_WAITING: ("sits out", "dim"),
+}
+
+KEYS = {
+    "pifpaf": {"draw:stock": "s", "draw:pile": "p", "discard": "d", "knock": "k", "claim": "c", "pass": "x",
+               "check": "c", "call": "c", "bet": "b", "raise": "r", "fold": "f"},
+    "cacheta": {"draw:stock": "s", "draw:pile": "p", "discard": "d", "knock": "k", "cut": "c", "pass": "x",
+                "declare": "n"},
+}
+"""One key per action at each game. ``c`` is claim or cut in a claim window and check or call
+while betting: never both on offer at once. ``d`` and ``k`` are the board's own."""
+LABELS = {
+    "pifpaf": {"draw:stock": "Stock", "draw:pile": "Pile", "claim": "Claim", "pass": "Pass"},
+    "cacheta": {"draw:stock": "Stock", "draw:pile": "Pile", "cut": "Cut", "pass": "Pass", "declare": "Na boa"},
+}
+
+
+def rank_of(code: str) -> int:
+    r = code[:-1]
+    return RANKS.get(r) or int(r)
+
+
+def by_suit(code: str) -> tuple[int, int]:
+    return SUIT_ORDER.get(code[-1], 9), rank_of(code)
+
+
+def by_rank(code: str) -> tuple[int, int]:
+    return rank_of(code), SUIT_ORDER.get(code[-1], 9)
+
+
+def wild_kinds(wilds: Sequence[str]) -> list[str]:
+    """The wild cards, each kind once (two decks hold two of each)."""
+    return sorted(set(wilds), key=by_suit)
+
+
+def fitting(cards: Sequence[str], room: int) -> list[str]:
+    """The last of these cards that fit in ``room`` cells, a space after each (and room for "… ")."""
+    out: list[str] = []
+    used = 2
+    for code in reversed(cards):
+        used += len(code) + 1
+        if used > room:
+            break
+        out.append(code)
+    return out[::-1]
+
+
+def points(n: int) -> str:
+    return f"{n} point" if abs(n) == 1 else f"{n} points"
+
+
+def is_pifpaf(model: TableModel) -> bool:
+    return model.game == "pifpaf"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A card of your hand and where the view put it: a meld (its index) or loose (-1)."""
+
+    code: str
+    group: int
+    acting: bool
+    """A wild card acting as wild in its meld."""
+
+
+def slots(v: rummy_pb2.RummyView) -> list[Slot]:
+    """Your cards as the view groups them: each meld in turn, then the loose cards."""
+    out: list[Slot] = []
+    for i, meld in enumerate(v.melds):
+        acting = max((j for j, c in enumerate(meld.cards) if c == meld.wild), default=-1) if meld.HasField(
+            "wild") else -1
+        out += [Slot(c, i, j == acting) for j, c in enumerate(meld.cards)]
+    out += [Slot(c, -1, False) for c in sorted(v.loose, key=by_suit)]
+    grouped = Counter(s.code for s in out)
+    for c in v.cards:  # cards the view did not group (the hand is over, or you are out of it)
+        if grouped[c]:
+            grouped[c] -= 1
+        else:
+            out.append(Slot(c, -1, False))
+    return out
+
+
+def meld_text(meld: rummy_pb2.RummyMeld, wilds: Sequence[str]) -> Text:
+    """A meld's cards, the card acting as wild marked."""
+    out = Text()
+    acting = max((j for j, c in enumerate(meld.cards) if c == meld.wild), default=-1) if meld.HasField("wild") else -1
+    for j, c in enumerate(meld.cards):
+        if j:
+            out.append(" ")
+        out.append_text(card_text(c))
+        if j == acting:
+            out.append(ACTING, style="bold magenta")
+        elif c in wilds:
+            out.append(ITSELF, style="magenta")
+    return out
+
+
+def melds_text(melds: Sequence[rummy_pb2.RummyMeld], wilds: Sequence[str]) -> Text:
+    out = Text()
+    for i, meld in enumerate(melds):
+        if i:
+            out.append(" │ ", style="dim")
+        out.append_text(meld_text(meld, wilds))
+    return out
+
+
+PICK = Binding.Group("Pick", compact=True)
+MOVE = Binding.Group("Move", compact=True)
+
+
+class RummyBoard(Board):
+    """The table for Pif Paf and Cacheta; which game it is shows only in what the view fills in."""
+
+    can_focus = True
+    HANDLES: ClassVar[frozenset[str]] = frozenset({"discard", "knock"})
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "pick(-1)", "Pick", key_display="←", group=PICK),
+        Binding("right", "pick(1)", "Pick", key_display="→", group=PICK),
+        Binding("shift+left", "move(-1)", "Move", key_display="⇧←", group=MOVE),
+        Binding("shift+right", "move(1)", "Move", key_display="⇧→", group=MOVE),
+        Binding("home", "pick_end(0)", "First", show=False),
+        Binding("end", "pick_end(1)", "Last", show=False),
+        # Said where they apply (the prompt, the action bar), so the footer keeps room for the rest.
+        Binding(KEYS["pifpaf"]["discard"], "discard", "Discard", show=False),
+        Binding(KEYS["pifpaf"]["knock"], "knock", "Knock", show=False),
+        Binding("o", "sort", "Sort"),
+    ]
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sort = SORTS[0]
+        self.order: list[str] = []
+        """Your cards in the order shown."""
+        self.cursor = 0
+        self.drawn: str | None = None
+        """The card just drawn, as the last view said."""
+        self.playing = False
+        """Whether the viewer has a seat (the board's keys are shown only then)."""
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._tick)
+
+    def _tick(self) -> None:
+        """The claim window's countdown."""
+        v = self._rummy()
+        if v is not None and v.HasField("window") and self.model is not None and self.model.deadline is not None:
+            self.refresh()
+
+    def _rummy(self) -> rummy_pb2.RummyView | None:
+        model = self.model
+        if model is None or model.view is None or model.view.WhichOneof("game") != "rummy":
+            return None
+        return model.view.rummy
+
+    # -- the hand, in the order shown ------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A spectator has no hand: the board's keys are for players only."""
+        if action in ("pick", "pick_end", "move", "sort", "discard", "knock"):
+            return self.model is not None and self.model.seat is not None
+        return True
+
+    def watch_model(self, model: TableModel | None) -> None:
+        playing = model is not None and model.seat is not None
+        if playing != self.playing:
+            self.playing = playing
+            self.refresh_bindings()
+        v = self._rummy()
+        if v is None:
+            return
+        picked = self.picked()
+        self.order = self._arranged(v)
+        drawn = v.drawn if v.HasField("drawn") else None
+        if drawn is not None and drawn != self.drawn and drawn in self.order:
+            self.cursor = len(self.order) - 1 - self.order[::-1].index(drawn)  # the cursor goes to the new card
+        elif picked is not None and picked in self.order:
+            self.cursor = self.order.index(picked)
+        self.drawn = drawn
+        self.cursor = max(0, min(self.cursor, len(self.order) - 1))
+
+    def _arranged(self, v: rummy_pb2.RummyView) -> list[str]:
+        cards = list(v.cards)
+        if self.sort == "suit":
+            return sorted(cards, key=by_suit)
+        if self.sort == "rank":
+            return sorted(cards, key=by_rank)
+        if self.sort == OWN:  # your order: cards kept where you put them, new ones at the end
+            left = Counter(cards)
+            kept = []
+            for c in self.order:
+                if left[c]:
+                    kept.append(c)
+                    left[c] -= 1
+            for c in cards:
+                if left[c]:
+                    kept.append(c)
+                    left[c] -= 1
+            return kept
+        return [s.code for s in slots(v)]
+
+    def picked(self) -> str | None:
+        if not self.order:
+            return None
+        return self.order[max(0, min(self.cursor, len(self.order) - 1))]
+
+    def shown(self, v: rummy_pb2.RummyView) -> list[Slot]:
+        """The cards in the order shown, each with its meld."""
+        pool: dict[str, list[Slot]] = {}
+        for s in slots(v):
+            pool.setdefault(s.code, []).append(s)
+        return [pool[c].pop(0) if pool.get(c) else Slot(c, -1, False) for c in self.order]
+
+    # -- keys ------------------------------------------------------------------------------
+    def action_pick(self, step: int) -> None:
+        if self.order:
+            self.cursor = (self.cursor + step) % len(self.order)
+            self.refresh()
+
+    def action_pick_end(self, last: int) -> None:
+        if self.order:
+            self.cursor = len(self.order) - 1 if last else 0
+            self.refresh()
+
+    def action_move(self, step: int) -> None:
+        """Move the picked card one place along: the hand keeps your order from now on."""
+        i, j = self.cursor, self.cursor + step
+        if not 0 <= i < len(self.order) or not 0 <= j < len(self.order):
+            return
+        self.order[i], self.order[j] = self.order[j], self.order[i]
+        self.cursor = j
+        self.sort = OWN
+        self.refresh()
+
+    def action_sort(self) -> None:
+        picked = self.picked()
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)] if self.sort in SORTS else SORTS[0]
+        v = self._rummy()
+        if v is not None:
+            self.order = self._arranged(v)
+            if picked is not None and picked in self.order:
+                self.cursor = self.order.index(picked)
+        self.refresh()
+
+    def _legal(self, kind: str) -> list[common_pb2.Action]:
+        return [a for a in self.model.legal if action_name(a) == kind] if self.model is not None else []
+
+    def _send(self, action: common_pb2.Action) -> None:
+        self.post_message(ActionBar.Chosen(action))
+
+    def action_discard(self) -> None:
+        picked = self.picked()
+        discards = self._legal("discard")
+        match = next((a for a in discards if list(a.cards) == [picked]), None)
+        if match is not None:
+            self._send(match)
+        elif not discards:
+            self.notify(self._not_now("discard"), severity="warning")
+        else:
+            self.notify(f"You cannot discard {glyphs(picked) if picked else 'that'}.", severity="warning")
+
+    def action_knock(self) -> None:
+        knocks = self._legal("knock")
+        if not knocks:
+            self.notify(self._not_now("knock"), severity="warning")
+            return
+        v = self._rummy()
+        loose = list(v.loose) if v is not None else []
+        picked = self.picked()
+        match = (next((a for a in knocks if list(a.cards) == [picked]), None)
+                 or next((a for a in knocks if not a.cards), None)
+                 or (knocks[0] if len(knocks) == 1 else None)
+                 or next((a for a in knocks if list(a.cards)[:1] == loose[:1] and len(loose) == 1), None))
+        if match is None:
+            choices = ", ".join(glyphs(a.cards[0]) for a in knocks if a.cards)
+            self.notify(f"Pick the card you discard as you knock: {choices}.", severity="warning")
+            return
+        self._send(match)
+
+    def _not_now(self, what: str) -> str:
+        model, v = self.model, self._rummy()
+        if model is None or v is None or model.seat is None:
+            return "You are watching: you cannot play."
+        if v.phase == Phase.RUMMY_PHASE_DRAW and v.turn == model.seat:
+            return f"Draw first: {key_for(model, 'draw:stock')} from the stock, {key_for(model, 'draw:pile')} " \
+                   "from the pile."
+        if what == "knock" and v.turn == model.seat and v.phase == Phase.RUMMY_PHASE_DISCARD:
+            return "Your cards do not all form melds yet: you cannot knock."
+        return f"You cannot {what} now."
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
+        v = view.rummy
+        width, height = self.size.width or 60, self.size.height or 20
+        big = height >= 26 and width >= 60
+        parts: list[tuple[int, RenderableType, int]] = []
+        """(priority, renderable, lines): the lowest priorities go first when the board is short."""
+
+        parts.append((9, self._title(model, view, width), 1))
+        if view.hand_over and v.HasField("result"):
+            summary = self.result_summary(model)
+            if summary is not None:
+                parts.append((8, summary, self._lines(summary, width)))
+        else:
+            parts.append((8, self._seats(model, view, big), len(v.seats) + 1))
+            game = self._game_line(model, v)
+            if game is not None:
+                parts.append((7, game, 1))
+            if big:
+                parts.append((2, Text(""), 1))
+            parts += [(8, row, 1) for row in self._pile(v, width, big)]
+            if big:
+                parts.append((2, Text(""), 1))
+            window = self._window(model, v)
+            if window is not None:
+                parts.append((9, window, self._lines(window, width)))
+            if v.cards:
+                if big:
+                    parts.append((2, Text(""), 1))
+                parts += self._hand(model, v, width, big)
+            prompt = self._prompt(model, view)
+            if prompt is not None:
+                parts.append((9, prompt, self._lines(prompt, width)))
+        if view.match_over:
+            end = self._match_end(model, v)
+            parts.append((9, end, self._lines(end, width)))
+        return Group(*self._fit(parts, height))
+
+    def _lines(self, r: RenderableType, width: int) -> int:
+        """How many lines a renderable takes at this width."""
+        return len(self.app.console.render_lines(r, self.app.console.options.update_width(max(1, width)), pad=False))
+
+    @staticmethod
+    def _fit(parts: list[tuple[int, RenderableType, int]], height: int) -> list[RenderableType]:
+        """Leave out the least needed lines until the rest fit the board's height."""
+        keep = list(parts)
+        while sum(n for _, _, n in keep) > height:
+            low = min(p for p, _, _ in keep)
+            if low >= 8:
+                break
+            i = max(i for i, (p, _, _) in enumerate(keep) if p == low)
+            del keep[i]
+        return [r for _, r, _ in keep]
+
+    def _title(self, model: TableModel, view: table_pb2.View, width: int) -> Text:
+        v = view.rummy
+        name = "Pif Paf" if is_pifpaf(model) else "Cacheta"
+        out = Text(f"{name} · hand {view.hand} · {PHASES.get(v.phase, '')}", style="bold")
+        rules = v.rules
+        notes = []
+        if rules.group_suits == rummy_pb2.RUMMY_GROUP_RULE_EXACTLY3:
+            notes.append("groups of exactly 3 suits")
+        elif rules.group_suits == rummy_pb2.RUMMY_GROUP_RULE_ATLEAST3:
+            notes.append("groups of 3+ suits")
+        if rules.ace_high:
+            notes.append("Q-K-A counts")
+        if rules.wild_acts:
+            notes.append("one wild per meld")
+        more = " · " + ", ".join(notes)
+        if notes and out.cell_len + len(more) <= width:
+            out.append(more, style="dim")
+        out.no_wrap, out.overflow = True, "ellipsis"
+        return out
+
+    def _seats(self, model: TableModel, view: table_pb2.View, big: bool) -> Table:
+        v = view.rummy
+        pifpaf = is_pifpaf(model)
+        grid = Table(box=None, padding=(0, 1), pad_edge=False, collapse_padding=True, show_header=True,
+                     header_style="dim", show_edge=False, expand=False)
+        grid.add_column("", no_wrap=True, width=1)
+        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=16 if big else 10)
+        grid.add_column("chips" if pifpaf else "points", justify="right", no_wrap=True)
+        if pifpaf:
+            grid.add_column("in pot", justify="right", no_wrap=True)
+        grid.add_column("cards", justify="right", no_wrap=True)
+        grid.add_column("", no_wrap=True, overflow="ellipsis")
+        for s in v.seats:
+            mark = Text("▶", style="bold yellow") if v.HasField("turn") and s.seat == v.turn else Text(" ")
+            name = Text(s.name or f"seat {s.seat + 1}", style="bold green" if s.seat == model.seat else "bold")
+            notes = Text()
+            if s.seat == view.dealer:
+                notes.append("dealer ", style="cyan")
+            summary = next((x for x in view.seats if x.seat == s.seat), None)
+            if summary is not None and summary.bot:
+                notes.append("away " if summary.away else "bot ", style="dim")
+            status, style = STATUS.get(s.status, ("", ""))
+            if status:
+                notes.append(status + " ", style=style)
+            if s.declared:
+                notes.append("na boa ", style="bold yellow")
+            if s.burned:
+                notes.append("burned ", style="bold red")
+            if s.taken:
+                notes.append("took ", style="dim")
+                shown = list(s.taken) if big else list(s.taken)[-3:]
+                if len(shown) < len(s.taken):
+                    notes.append("… ", style="dim")
+                notes.append_text(cards_text(shown))
+            row: list[RenderableType] = [mark, name, Text(str(s.score))]
+            if pifpaf:
+                row.append(Text(str(s.put) if s.put else "·", style="" if s.put else "dim"))
+            row += [Text(str(s.card_count) if s.card_count else "·", style="" if s.card_count else "dim"), notes]
+            grid.add_row(*row)
+        return grid
+
+    def _game_line(self, model: TableModel, v: rummy_pb2.RummyView) -> Text | None:
+        if is_pifpaf(model):
+            out = Text("Pot ")
+            out.append(str(v.pot), style="bold yellow")
+            if v.HasField("betting"):
+                b = v.betting
+                out.append(f" · bet to match {b.level}" if b.level else " · no bet yet")
+                out.append(f" · cap {b.cap} · raise by {b.min_raise}+")
+            out.no_wrap, out.overflow = True, "ellipsis"
+            return out
+        if v.HasField("flip"):
+            out = Text("Flip ")
+            out.append_text(card_text(v.flip))
+            out.append(" · wild: ")
+            out.append_text(cards_text(wild_kinds(v.wilds)))
+            return out
+        return None
+
+    def _pile(self, v: rummy_pb2.RummyView, width: int, big: bool) -> list[Text]:
+        """The stock and the discard pile: its top set apart, the discards before it in order."""
+        pile = list(v.pile)
+        top, under = (pile[-1], pile[:-1]) if pile else (None, [])
+        if big:  # the stock and the top drawn as cards, the discards before the top between them
+            recent = fitting(under, width - 16)
+            between = Text("… " if len(recent) < len(under) else "", style="dim")
+            between.append_text(cards_text(recent))
+            pad = max(between.cell_len, 8) + 2
+            edge = "bold yellow" if v.HasField("window") else "bold"
+            face = card_text(top) if top is not None else Text("   ")
+            rows = [
+                line(Text("╭───╮", style="dim"), " " * pad, Text("╭───╮", style=edge)),
+                line(Text("│", style="dim"), Text("▒▒▒" if v.stock_count else "   ", style="blue"),
+                     Text("│ ", style="dim"), between, " " * (pad - 1 - between.cell_len), Text("│", style=edge), face,
+                     " " * (3 - face.cell_len), Text("│", style=edge)),
+                line(Text("╰───╯", style="dim"), " " * pad, Text("╰───╯", style=edge)),
+                line(f"stock {v.stock_count}".ljust(5 + pad), f"pile {len(pile)}" if pile else "pile empty"),
+            ]
+            for row in rows:
+                row.no_wrap, row.overflow = True, "crop"
+            return rows
+        out = Text("Stock ")
+        out.append(str(v.stock_count), style="bold")
+        out.append(f"   Pile ({len(pile)}) " if pile else "   Pile empty")
+        if top is not None:
+            recent = fitting(under, width - out.cell_len - 6)
+            if len(recent) < len(under):
+                out.append("…", style="dim")
+            out.append_text(cards_text(recent))
+            out.append(" ▐" if recent else "▐", style="bold")
+            top_text = card_text(top)
+            top_text.stylize("reverse")
+            out.append_text(top_text)
+            out.append("▌", style="bold")
+        out.no_wrap, out.overflow = True, "ellipsis"
+        return [out]
+
+    def _window(self, model: TableModel, v: rummy_pb2.RummyView) -> Text | None:
+        if not v.HasField("window"):
+            return None
+        w = v.window
+        out = Text("Window on ", style="bold yellow")
+        out.append_text(card_text(w.card))
+        if w.discarder == model.seat:
+            out.append(" (your discard)", style="yellow")
+        else:
+            out.append(" (", style="yellow")
+            out.append(model.name(w.discarder))
+            out.append("'s discard)", style="yellow")
+        if model.deadline is not None:
+            out.append(f" · {max(0, model.deadline - time.monotonic()):.0f} s", style="bold")
+        take = self._legal("claim") or self._legal("cut")
+        if take and not v.answered:
+            action = take[0]
+            key, kind = key_for(model, action_kind(action)), action_name(action)
+            out.append("\n")
+            if kind == "claim" or w.card in v.outs:
+                out.append("It completes your hand: ", style="bold")
+            else:
+                out.append("Not one of your outs (a cut burns): ", style="bold red")
+            out.append(f"{key}", style="bold reverse")
+            out.append(" cut" if kind == "cut" else " claim")
+            passing = key_for(model, "pass")
+            if passing and self._legal("pass"):
+                out.append(" · ")
+                out.append(f"{passing}", style="bold reverse")
+                out.append(" pass")
+        elif v.answered:
+            out.append(" · you have answered", style="dim")
+        elif model.seat is not None and model.seat != w.discarder:
+            out.append("\nNot yours to take: play resumes after it.", style="dim")
+        return out
+
+    def _gaps(self, shown: Sequence[Slot]) -> list[str]:
+        """What goes before each card: a gap between melds (or suits), a dotted rule before the loose cards."""
+        out = [""]
+        for prev, s in itertools.pairwise(shown):
+            if self.sort in ("melds", OWN) and prev.group != s.group and (prev.group >= 0 or s.group >= 0):
+                out.append(" ┆ " if self.sort == "melds" and s.group < 0 else "  ")
+            elif self.sort == "suit" and prev.code[-1] != s.code[-1]:
+                out.append("  ")
+            elif self.sort == "melds" and s.group < 0 and prev.code[-1] != s.code[-1]:
+                out.append(" ")  # the loose cards, a little apart by suit
+            else:
+                out.append("")
+        return out
+
+    def _hand(self, model: TableModel, v: rummy_pb2.RummyView, width: int,
+              big: bool) -> list[tuple[int, RenderableType, int]]:
+        wilds = set(v.wilds)
+        shown = self.shown(v)
+        gaps = self._gaps(shown)
+        cursor = self.cursor if model.seat is not None else -1
+        drawn = v.drawn if v.HasField("drawn") else None
+        codes = [s.code for s in shown]
+        drawn_at = len(codes) - 1 - codes[::-1].index(drawn) if drawn is not None and drawn in codes else -1
+        boxed = big and sum(5 + len(g) for g in gaps) <= width
+        if not boxed and sum(len(c) + 2 + len(g) for c, g in zip(codes, gaps, strict=True)) > width:
+            gaps = [g.replace("  ", " ") for g in gaps]
+        rows = [Text() for _ in range(4 if boxed else 2)]
+        for i, s in enumerate(shown):
+            for row in rows[:-1]:
+                row.append(gaps[i], style="dim")
+            rows[-1].append(" " * len(gaps[i]))
+            mark, mark_style = ((ACTING, "bold magenta") if s.acting else (ITSELF, "magenta") if s.code in wilds
+                                else ("", ""))
+            edge = "bold yellow" if i == cursor else "green" if i == drawn_at else "dim"
+            face = card_text(s.code)
+            if i == drawn_at:
+                face.stylize("underline")
+            if i == cursor:
+                face.stylize("reverse")
+            if boxed:
+                rows[0].append("╭───╮", style=edge)
+                rows[1].append_text(line(Text("│", style=edge), face, " " * (3 - face.cell_len), Text("│", style=edge)))
+                rows[2].append_text(line(Text("╰─", style=edge), Text(mark or "─", style=mark_style or edge),
+                                         Text("─╯", style=edge)))
+                under = "  ▲  " if i == cursor else " new " if i == drawn_at else "     "
+            else:
+                rows[0].append_text(face)
+                rows[0].append(mark, style=mark_style)
+                rows[0].append(" ")
+                size = face.cell_len + len(mark) + 1
+                under = ("▲" if i == cursor else "new" if i == drawn_at and size > 3 else "^" if i == drawn_at
+                         else "").center(size - 1).ljust(size)
+            rows[-1].append(under, style="bold yellow" if i == cursor else "green")
+        rows[-1].rstrip()
+        for row in rows:
+            row.no_wrap, row.overflow = True, "crop"
+        head = Text("Your hand", style="bold")
+        head.append(f" · {self.sort}")
+        if drawn is not None:
+            head.append(" · you drew ")
+            head.append_text(card_text(drawn))
+        hint = " · ←/→ pick · ⇧←/→ move · o sorts"
+        if head.cell_len + len(hint) <= width:
+            head.append(hint, style="dim")
+        head.no_wrap, head.overflow = True, "ellipsis"
+        out: list[tuple[int, RenderableType, int]] = [(6, head, 1)]
+        out += [(9, row, 1) for row in rows[:-1]]
+        out.append((5, rows[-1], 1))
+        if wilds & set(v.cards):
+            out.append((3, Text(f"{ACTING} acting as wild · {ITSELF} wild as itself", style="dim"), 1))
+        if v.outs:
+            outs = Text("Outs: ", style="yellow")
+            outs.append_text(cards_text(v.outs))
+            outs.append(" (each lets you go out)" if len(v.outs) < 6 else "", style="dim")
+            outs.no_wrap, outs.overflow = True, "ellipsis"
+            out.append((7, outs, 1))
+        return out
+
+    def _prompt(self, model: TableModel, view: table_pb2.View) -> Text | None:
+        """What to do now, in plain words with the keys."""
+        v = view.rummy
+        me = model.seat
+        turn = v.turn if v.HasField("turn") else None
+        mine = next((s for s in v.seats if s.seat == me), None)
+        out = Text()
+
+        def key(kind: str) -> Text:
+            return Text(f"{key_for(model, kind) or '?'}", style="bold reverse")
+
+        if mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_FOLDED:
+            out.append("You folded: you sit out the rest of this hand.", style="dim")
+        elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_OUT:
+            out.append("You are out of the game.", style="dim")
+        elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_WAITING:
+            out.append("You sit out this hand.", style="dim")
+        elif v.phase == Phase.RUMMY_PHASE_BETTING and turn == me:
+            out.append("Your bet", style="bold")
+            call = self._legal("call")
+            if call:
+                out.append(f": {call[0].chips} to call.")
+            else:
+                out.append(": nobody has bet yet.")
+            out.append(" ± sets the amount.", style="dim")
+        elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == me:
+            out.append("Draw: ", style="bold")
+            out.append_text(key("draw:stock"))
+            out.append(" from the stock")
+            if v.pile and any(action_kind(a) == "draw:pile" for a in model.legal):
+                out.append(" · ")
+                out.append_text(key("draw:pile"))
+                out.append(" takes ")
+                out.append_text(card_text(v.pile[-1]))
+        elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == me:
+            out.append("Discard: ", style="bold")
+            out.append("←/→ pick, ")
+            out.append_text(key("discard"))
+            out.append(" discards ")
+            picked = self.picked()
+            out.append_text(card_text(picked) if picked else Text("it"))
+            if self._legal("knock"):
+                out.append(" · ")
+                out.append_text(key("knock"))
+                out.append(" knocks!", style="bold green")
+        elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == me:
+            out.append("You took the discard: ", style="bold")
+            out.append_text(key("knock"))
+            out.append(" knocks.", style="bold green")
+        elif turn is not None and v.phase in (Phase.RUMMY_PHASE_DRAW, Phase.RUMMY_PHASE_DISCARD,
+                                                Phase.RUMMY_PHASE_BETTING, Phase.RUMMY_PHASE_KNOCK):
+            doing = {Phase.RUMMY_PHASE_DRAW: " to draw.", Phase.RUMMY_PHASE_DISCARD: " to discard.",
+                     Phase.RUMMY_PHASE_BETTING: " to bet.", Phase.RUMMY_PHASE_KNOCK: " to knock."}[v.phase]
+            out.append_text(who(model, turn))
+            out.append(doing)
+        if self._legal("declare"):
+            if out:
+                out.append("  ")
+            out.append_text(key("declare"))
+            out.append(" declares na boa", style="bold yellow")
+        return out if out else None
+
+    def _match_end(self, model: TableModel, v: rummy_pb2.RummyView) -> Text:
+        out = Text("The game is over.", style="bold magenta")
+        for p in v.standings:
+            out.append(f"\n  {p.place}. ")
+            out.append_text(who(model, p.seat))
+            out.append(f" · {points(p.points)}")
+            if p.HasField("vp"):
+                out.append(f" · {p.vp} VP")
+            if p.HasField("gp"):
+                out.append(f" · {p.gp} GP")
+        return out
+
+    # -- the hand's end ----------------------------------------------------------------------
+    def result_summary(self, model: TableModel) -> RenderableType | None:
+        """The finished hand: the knock (melds and discard) or the pot taken unseen, and each seat's
+        chips or points before and after, with those it put out of the game."""
+        view = model.view
+        if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
+            return None
+        v = view.rummy
+        r = v.result
+        pifpaf = is_pifpaf(model)
+        wilds = list(v.wilds)
+        head = Text(f"Hand {view.hand}: ", style="bold")
+        if r.HasField("knock"):
+            k = r.knock
+            head.append_text(who(model, k.seat))
+            head.append(" knocks", style="bold")
+            if k.HasField("claimed"):
+                head.append(" with the claimed " if pifpaf else " cutting the line with ")
+                head.append_text(card_text(k.claimed))
+            melded = Text("  ")
+            melded.append_text(melds_text(k.melds, wilds))
+            melded.append("\n  ")
+            if k.HasField("discard"):
+                melded.append("discards ")
+                melded.append_text(card_text(k.discard))
+            else:
+                melded.append("all ten melded, no discard")
+            parts: list[RenderableType] = [head, melded]
+        else:
+            head.append_text(who(model, r.winner))
+            head.append(f" takes the pot of {v.pot} unseen: everyone else folded.")
+            parts = [head]
+        unit = "chips" if pifpaf else "points"
+        grid = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="dim")
+        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=14)
+        grid.add_column(unit, justify="right", no_wrap=True)
+        grid.add_column("", no_wrap=True)
+        grid.add_column("", justify="right", no_wrap=True)
+        grid.add_column("", justify="right", no_wrap=True)
+        grid.add_column("", no_wrap=True)
+        gone = set(r.eliminated)
+        for s in v.seats:
+            delta = r.deltas[s.seat] if s.seat < len(r.deltas) else 0
+            if s.status == Status.RUMMY_SEAT_STATUS_OUT and not delta and s.seat not in gone:
+                continue  # out before this hand
+            name = Text(s.name or f"seat {s.seat + 1}", style="bold green" if s.seat == model.seat else "bold")
+            tone = "green" if delta > 0 else "red" if delta < 0 else "dim"
+            change = Text(f"{delta:+d}" if delta else "·", style=tone)
+            note = Text()
+            if s.seat == r.winner:
+                note.append("wins", style="bold green")
+            if s.seat in gone or (pifpaf and s.score == 0 and delta < 0):
+                note.append("out of the game" if not pifpaf else "no chips left", style="bold red")
+            grid.add_row(name, Text(str(s.score - delta)), Text("→", style="dim"), Text(str(s.score), style="bold"),
+                         change, note)
+        parts.append(grid)
+        return Group(*parts)
+
+
+# -- the log -----------------------------------------------------------------------------------
+def you(model: TableModel, seat: int) -> Text:
+    """The seat's person, or "You" for the viewer."""
+    return Text("You", style="bold green") if seat == model.seat else who(model, seat)
+
+
+def verb(model: TableModel, seat: int, base: str, third: str) -> Text:
+    return line(you(model, seat), f" {base if seat == model.seat else third}")
+
+
+def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
+    """Every rummy event in plain words; the window that opens after each discard is not news."""
+    R = rummy_pb2
+    if isinstance(body, R.RummyDealt):
+        if model.seat in body.seats:
+            return None  # "You receive …" says it
+        return Said(Text(f"{body.count} cards to each of {len(body.seats)} players."), "dim")
+    if isinstance(body, R.RummyDrew):
+        if body.source == common_pb2.DRAW_SOURCE_PILE:
+            return Said(line(verb(model, body.seat, "take", "takes"), " ", card_text(body.card), " from the pile."))
+        if body.seat == model.seat:
+            return None  # "You draw 7♥" follows
+        return Said(line(verb(model, body.seat, "draw", "draws"), " from the stock."), "dim")
+    if isinstance(body, R.RummyDrawnCard):
+        return Said(line(verb(model, body.seat, "draw", "draws"), " ", card_text(body.card), " from the stock."))
+    if isinstance(body, R.RummyStockRebuilt):
+        return Said(Text(f"The stock ran out: the pile, less its top card, is turned over as the new stock "
+                         f"({body.stock} cards)."), "yellow")
+    if isinstance(body, R.RummyDiscarded):
+        return Said(line(verb(model, body.seat, "discard", "discards"), " ", card_text(body.card), "."))
+    if isinstance(body, R.RummyWindowOpened):
+        return None
+    if isinstance(body, R.RummyWindowClosed):
+        if not body.HasField("taken_by"):
+            return None
+        took = ("claim", "claims") if is_pifpaf(model) else ("cut the line for", "cuts the line for")
+        return Said(line(verb(model, body.taken_by, *took), " ", card_text(body.card), "!"), "bold yellow")
+    if isinstance(body, R.RummyKnocked):
+        out = verb(model, body.seat, "knock", "knocks")
+        out.append(": ")
+        out.append_text(melds_text(body.melds, list(model.view.rummy.wilds) if model.view is not None and
+                                   model.view.WhichOneof("game") == "rummy" else []))
+        if body.HasField("discard"):
+            out.append(", discarding ")
+            out.append_text(card_text(body.discard))
+        else:
+            out.append(", all ten melded")
+        out.append(".")
+        return Said(out, "bold")
+    if isinstance(body, R.PifPafAntes):
+        paid = [a for a in body.antes if a]
+        if paid and all(a == paid[0] for a in paid):
+            return Said(Text(f"Everyone antes {paid[0]}: the pot is {body.pot}."), "dim")
+        out = Text("Antes: ")
+        out.append_text(Text(", ").join(line(who(model, s), f" {a}") for s, a in enumerate(body.antes) if a))
+        out.append(f"; the pot is {body.pot}.")
+        return Said(out, "dim")
+    if isinstance(body, R.PifPafRebought):
+        return Said(line(verb(model, body.seat, "buy", "buys"), f" back in with {body.chips} chips."), "yellow")
+    if isinstance(body, R.PifPafPotWon):
+        pot = "a side pot" if body.side else "the pot"
+        how = ": everyone else folded" if body.uncontested else ""
+        return Said(line(verb(model, body.seat, "win", "wins"), f" {pot} of {body.chips}{how}."), "bold green")
+    if isinstance(body, R.CachetaFlipped):
+        return Said(line("The flip is ", card_text(body.flip), ": ",
+                         cards_text(wild_kinds(body.wilds), sep=" and "), " are wild."))
+    if isinstance(body, R.CachetaDeclared):
+        return Said(line(verb(model, body.seat, "declare", "declares"), " na boa!"), "bold yellow")
+    if isinstance(body, R.CachetaBurned):
+        return Said(line(verb(model, body.seat, "cut", "cut"), " for ", card_text(body.card),
+                         " and could not knock: burned, no more cuts this hand."), "bold red")
+    if isinstance(body, R.CachetaEliminated):
+        return Said(line(you(model, body.seat), " " + ("are" if body.seat == model.seat else "is")
+                         + " out of points: out of the game."), "red")
+    if isinstance(body, R.CachetaStandings):
+        out = Text("Standings: ")
+        for i, p in enumerate(body.places):
+            if i:
+                out.append(", ")
+            out.append(f"{p.place}. ")
+            out.append_text(who(model, p.seat))
+            out.append(f" ({points(p.points)}")
+            if p.HasField("vp"):
+                out.append(f", {p.vp} VP, {p.gp} GP")
+            out.append(")")
+        out.append(".")
+        return Said(out, "bold magenta")
+    # The common events, as a rummy table says them.
+    if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
+        return SILENT  # what came of it follows: the card taken, or burned
+    if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
+        return Said(line(verb(model, body.seat, "let", "lets"), " it go."), "dim")
+    if isinstance(body, table_pb2.HandEnded) and not is_pifpaf(model):
+        lost = [(s, d) for s, d in enumerate(body.deltas) if d]
+        out = Text("The hand is over")
+        if body.HasField("winner"):
+            out = line(you(model, body.winner), " win" if body.winner == model.seat else " wins", " the hand")
+        out.append(": " if lost else ".")
+        for i, (s, d) in enumerate(lost):
+            if i:
+                out.append(", ")
+            out.append_text(who(model, s))
+            out.append(f" {d:+d}")
+        if lost:
+            out.append(" point." if all(abs(d) == 1 for _, d in lost) and len(lost) == 1 else " points.")
+        return Said(out, "bold green")
+    return None
+
+
+family_words("rummy", rummy_words)
+for _game, _keys in KEYS.items():
+    game_keys(_game, _keys)
+    game_words(_game, LABELS[_game])

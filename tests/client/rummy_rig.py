@@ -1,0 +1,138 @@
+"""Rigged rummy deals for the board's tests, and a table screen fed a scripted stream.
+
+``rigged_deck`` lays out the two French decks so that a hand deals exactly the cards named
+(each seat's nine, Cacheta's flip, then the stock from its top); ``Position`` plays actions
+on the real engine from such a deal and keeps every seat's view and events on the wire, so a
+test can show any seat's screen of it without a server; ``ScriptedConnection`` is what the
+table screen reads that stream from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+import cardtui.client
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, Event, Game
+from cardtui.engine.rummy import DECK
+from cardtui.server import wire
+from cardtui.v1 import common_pb2, table_pb2
+
+
+def rigged_deck(
+    hands: Mapping[int, str], order: Sequence[int], flip: str | None = None, stock: str = ""
+) -> list[Card]:
+    """The deck ``shuffled`` returns so that the deal gives ``hands`` (seats dealt in ``order``,
+    the dealer's left first; a seat not named gets whatever is left), then the flip, then
+    ``stock`` from its top; the rest below."""
+    named = {s: list(parse_cards(h)) for s, h in hands.items()}
+    after = [*(parse_cards(flip) if flip is not None else ()), *parse_cards(stock)]
+    left = Counter(DECK)
+    left.subtract([c for cards in named.values() for c in cards] + after)
+    if any(n < 0 for n in left.values()):
+        raise ValueError("a card is named more than twice")
+    rest: list[Card] = []
+    for c in DECK:
+        if left[c] > 0:
+            rest.append(c)
+            left[c] -= 1
+    spare = iter(rest)
+    dealt = {s: named.get(s) or [next(spare) for _ in range(9)] for s in order}
+    first = [dealt[s][i] for i in range(9) for s in order] + after
+    return (first + list(spare))[::-1]  # the deal pops from the end
+
+
+class Position:
+    """A rummy hand on the real engine from a rigged deal, as each seat would see it on the wire."""
+
+    def __init__(self, game: Game[Any, Any, Any], names: Sequence[str], deck: list[Card],
+                 options: Mapping[str, Any] | None = None) -> None:
+        import cardtui.engine.rummy as rummy
+
+        self.game = game
+        self.names = list(names)
+        saved = rummy.shuffled
+        rummy.shuffled = lambda cards, rng: list(deck)  # type: ignore[assignment]
+        try:
+            self.state, events = game.start(game.options(dict(options or {})), game.seat_infos(names), 1)
+        finally:
+            rummy.shuffled = saved  # type: ignore[assignment]
+        self.events: list[Event] = list(events)
+
+    def act(self, seat: int, kind: str, *cards: str, value: str = "", amount: int = 0) -> None:
+        action = Action(kind, amount, parse_cards(list(cards)), value)
+        self.events += self.game.apply(self.state, seat, action)
+
+    def legal(self, seat: int) -> list[Action]:
+        return list(self.game.legal_actions(self.state, seat))
+
+    def summary(self) -> common_pb2.TableSummary:
+        return common_pb2.TableSummary(
+            id="t1", game=self.game.name, name="rigged", turn_seconds=0,
+            seats=[common_pb2.SeatSummary(seat=i, name=n, taken=True, team=i) for i, n in enumerate(self.names)],
+            status=common_pb2.TABLE_STATUS_PLAYING,
+        )
+
+    def view(self, seat: int | None, deadline_ms: int = 0) -> table_pb2.View:
+        legal = self.legal(seat) if seat is not None else []
+        seats = self.summary().seats
+        return wire.view_message(self.game.view(self.state, seat), legal, deadline_ms, seats)
+
+    def stream(self, seat: int | None, deadline_ms: int = 0) -> list[table_pb2.TableMessage]:
+        """What a subscriber at ``seat`` reads: a snapshot, then every event so far and the view after them."""
+        view = self.view(seat, deadline_ms)
+        events = [wire.event_message(i + 1, e, seat) for i, e in enumerate(self.events)]
+        snapshot = table_pb2.Snapshot(table=self.summary(), view=view, first_seq=1)
+        if seat is not None:
+            snapshot.seat = seat
+        return [
+            table_pb2.TableMessage(seq=0, snapshot=snapshot),
+            table_pb2.TableMessage(seq=len(events), update=table_pb2.Update(events=events, view=view)),
+        ]
+
+
+class ScriptedConnection:
+    """Stands in for ``Connection``: the stream is the script, then silence; actions are kept."""
+
+    def __init__(self, messages: Sequence[table_pb2.TableMessage]) -> None:
+        self.messages = list(messages)
+        self.sent: list[common_pb2.Action] = []
+
+    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None,
+                     max_backoff: float = 5.0) -> AsyncIterator[table_pb2.TableMessage]:
+        for msg in self.messages:
+            yield msg
+        await asyncio.Event().wait()
+
+    async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
+        self.sent.append(action)
+        return 0
+
+    async def chat(self, token: str, text: str) -> None:
+        return None
+
+    async def leave(self, token: str) -> None:
+        return None
+
+
+class ScriptedTable(App[None]):
+    """The real table screen over a scripted stream."""
+
+    CSS_PATH = str(Path(cardtui.client.__file__).parent / "app.tcss")
+
+    def __init__(self, position: Position, seat: int | None, deadline_ms: int = 0) -> None:
+        super().__init__()
+        self.conn = ScriptedConnection(position.stream(seat, deadline_ms))
+        self.seat = seat
+        self.table = position.summary()
+
+    def on_mount(self) -> None:
+        seat = -1 if self.seat is None else self.seat
+        self.push_screen(TableScreen(self.conn, "token", seat, self.table))  # type: ignore[arg-type]
