@@ -186,7 +186,7 @@ async def _to(pilot: Pilot[None]) -> None:
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
-@pytest.mark.parametrize("game", ["cacho", "truco_paulista"])
+@pytest.mark.parametrize("game", ["cacho", "truco_paulista", "cacheta"])
 def test_replay_snapshot(snap_compare, game: str, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(RiggedReplay(game, "end"), terminal_size=size, run_before=_to)
 
