@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify."""
+"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, replay."""
 
 from __future__ import annotations
 
@@ -373,6 +373,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Finished hands face up: a file's, a stored table's, or a table's on a server."""
+    from cardtui.replay import app
+
+    try:
+        replay = app(args)
+    except (ValueError, OSError) as e:
+        print(f"cardtui: {e}", file=sys.stderr)
+        return 2
+    replay.run()
+    return replay.return_code or 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtui", description="A LAN card room in the terminal.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -502,6 +515,19 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--table", default=None, help="only this table")
     e.add_argument("--out", default=None, help="file to write (default: standard output)")
     e.set_defaults(run=cmd_history_export)
+
+    r = sub.add_parser("replay", help="replay finished hands step by step, every card face up",
+                       epilog="Keys: left/right step, Home/End to the deal or the end, PgUp/PgDn the hand "
+                              "before or after, escape closes.")
+    r.add_argument("file", nargs="?", default=None,
+                   help="a JSON Lines file of hand histories (cardtui sim --history, cardtui history export)")
+    r.add_argument("--table", metavar="ID", help="a table's hands: on a server, or in a store with --db")
+    r.add_argument("--hand", type=int, metavar="N", help="open this hand at once (else: the list of hands)")
+    r.add_argument("--server", metavar="HOST:PORT", help="the server holding the table (default 127.0.0.1:50051)")
+    r.add_argument("--db", metavar="PATH", help="read the table's hands from this store, with no server")
+    r.add_argument("--password", default="", help="the table's password, if it has one")
+    r.add_argument("--tls-ca", metavar="FILE", help="the server's certificate, if it uses TLS")
+    r.set_defaults(run=cmd_replay)
     return p
 
 

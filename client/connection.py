@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 import grpc
 
 from cardtui.identity import Identity
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
 
 if TYPE_CHECKING:
     from cardtui.client.fairness import FairDeals
@@ -241,6 +241,17 @@ class Connection:
         task = asyncio.create_task(send())
         self.cuts.add(task)
         task.add_done_callback(self.cuts.discard)
+
+    async def list_hands(self, table_id: str, token: str = "", password: str = "") -> replay_pb2.ListHandsResponse:
+        request = replay_pb2.ListHandsRequest(table_id=table_id, token=token, password=password)
+        return await self.lobby.ListHands(request, timeout=10)
+
+    async def replay(
+        self, table_id: str, hand: int, token: str = "", password: str = ""
+    ) -> list[replay_pb2.ReplayStep]:
+        """A finished hand's steps, every card face up (refused for a hand in play)."""
+        request = replay_pb2.ReplayRequest(table_id=table_id, hand=hand, token=token, password=password)
+        return [step async for step in self.lobby.Replay(request, timeout=30)]
 
     async def chat(self, token: str, text: str) -> None:
         await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)

@@ -18,6 +18,7 @@ KEYS = """
 | lobby | `enter` | sit at the selected table (a table with 🔒 asks its password) |
 | lobby | `s` | watch the selected table |
 | lobby | `l` | the leaderboard: each game's players and bots by rating (`i`: a player's card) |
+| lobby | `h` | the hands of the tables that have finished: replay one, every card face up |
 | table | the key beside each action | that action; a key always means the same action at a game """ """\
 (`b` bets, `t` calls truco) |
 | table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
@@ -29,6 +30,8 @@ KEYS = """
 | table | `enter` | after a hand: back to the table; after a match: play again |
 | table | `i` | the players at the table: pick one for their card (ratings and records) |
 | table | `escape` | leave the table (asked first in the middle of a match) |
+| watching | `v` | where the table allows it: the hands already over, every card face up |
+| replay | `←` / `→`, `home` / `end`, `pgup` / `pgdn` | a step back or on, the deal or the end, another hand |
 | no server | `r` / `q` | try again now / quit |
 | anywhere | `?` | this help; `ctrl+q` quits |
 """

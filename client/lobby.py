@@ -16,6 +16,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, 
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.help import HelpScreen
 from cardtui.client.players import LeaderboardScreen
+from cardtui.client.replay import TablesScreen
 from cardtui.v1 import common_pb2, lobby_pb2
 
 STATUS = {
@@ -50,6 +51,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "spectate", "Watch"),
         Binding("c", "close", "Close table"),
         Binding("r", "refresh", "Refresh"),
+        Binding("h", "history", "Hands"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
         Binding("l", "leaderboard", "Ranks"),
@@ -174,6 +176,9 @@ class LobbyScreen(Screen[None]):
             self.notify("Still talking to the server…")
             return
         self.app.push_screen(LeaderboardScreen(self.conn, self.info.games))
+
+    def action_history(self) -> None:
+        self.app.push_screen(TablesScreen(self.conn))
 
 
 class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):

@@ -35,6 +35,7 @@ from cardtui.client.fairness import FairDeals
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
 from cardtui.client.players import SeatsScreen
+from cardtui.client.replay import open_last_hand
 from cardtui.client.words import event_words, line, who
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -130,6 +131,8 @@ class TableScreen(Screen[None]):
         Binding("plus,equals_sign", "adjust(1)", "More"),
         Binding("minus", "adjust(-1)", "Less"),
         Binding("i", "players", "Players", show=False),
+        # Spectators of a table with the delayed full view: the hands already over, every card face up.
+        Binding("v", "last_hand", "Last hand face up"),
     ]
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -436,7 +439,12 @@ class TableScreen(Screen[None]):
             return self.adjustable
         if action == "go_on":
             return self.summary_open
+        if action == "last_hand":
+            return self.spectating and self.model.summary.delayed_spectator_view
         return True
+
+    async def action_last_hand(self) -> None:
+        await open_last_hand(self.app, self.conn, self.model.summary.id, self.token)
 
     def action_adjust(self, step: int) -> None:
         if not self.spectating:

@@ -176,6 +176,8 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.HandStarted):
         return Said(line(f"Hand {body.hand}: ", who(model, body.dealer), " deals."), "bold")
     if isinstance(body, table_pb2.CardsDealt):
+        if body.seat != model.seat:  # only a replay tells one seat of another's cards
+            return Said(line(who(model, body.seat), " is dealt ", cards_text(body.cards), "."))
         return Said(line("You receive ", cards_text(body.cards), "."))
     if isinstance(body, table_pb2.Acted):
         return Said(line(said_action(model, body.seat, body.action), "."))

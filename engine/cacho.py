@@ -450,6 +450,10 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
             out.append(replace(common, you=seat, seats=own))
         return out
 
+    def open_view(self, state: CachoState) -> CachoView:
+        seats = tuple(self._seat(state, s, True) for s in range(state.n))
+        return replace(self.views(state, [None])[0], seats=seats)
+
     def _seat(self, state: CachoState, s: int, seen: bool) -> CachoSeat:
         hand = state.hands[s]
         return CachoSeat(

@@ -13,13 +13,17 @@ Two layers, so that servers and simulators hold no ``Any``:
 - ``Rules`` and ``Match`` are what the server and the simulator are typed against: a game
   seen from outside (its name, its options, how to open or replay a match), and one match
   in play with its state bound in. ``Game.open`` returns a ``Match``.
+
+Besides each seat's view and the spectators', every game has an *open* view (``open_view``):
+every card face up, for nobody in particular. Only replays of finished hands show it
+(``replay_steps``); nothing sends it while a hand is in play.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -152,6 +156,17 @@ class SeatInfo:
     team: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One step of a finished hand replayed: the deal (``seat`` None) or one seat's action,
+    every event it caused (whatever its audience), and the open view after them."""
+
+    seat: int | None
+    action: Action | None
+    events: tuple[Event, ...]
+    view: GameView
+
+
 class GameOptions:
     """A frozen, validated options record: each field an option (see ``engine.options``)."""
 
@@ -195,6 +210,10 @@ class Match(ABC):
     @abstractmethod
     def views(self, seats: Sequence[int | None]) -> list[GameView]:
         """The views of several audiences of the same moment (what a fan-out sends after a change)."""
+
+    @abstractmethod
+    def open_view(self) -> GameView:
+        """Every card face up: never for a hand in play's audiences (replays and checks only)."""
 
     @abstractmethod
     def to_act(self) -> tuple[int, ...]:
@@ -262,6 +281,12 @@ class Rules(ABC):
     @abstractmethod
     def replay_match(self, record: Mapping[str, Any]) -> Match:
         """A finished hand rebuilt from its history, ending in the same result."""
+
+    @abstractmethod
+    def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
+        """A finished hand from its history, step by step: the deal, then each seat's action,
+        each with its events and the open view after them. ``ValueError`` if the history
+        does not end the hand."""
 
     def seat_infos(self, names: Sequence[str]) -> list[SeatInfo]:
         """Seats for ``names``; in partnership games teams alternate round the table."""
@@ -344,18 +369,39 @@ class Game(Rules, Generic[S, O, V]):
 
     def replay(self, record: Mapping[str, Any]) -> S:
         """Rebuild a hand from its history; the result must match the record's."""
+        steps = self.replaying(record)
+        state = next(steps)[-1]
+        for _ in steps:
+            pass  # each step moves the same state on
+        return state
+
+    def replaying(self, record: Mapping[str, Any]) -> Iterator[tuple[int | None, Action | None, list[Event], S]]:
+        """A hand rebuilt from its history one step at a time: the deal (no seat, no action),
+        then each seat's action as the history has it; each step's events, and the state after.
+        The dealer's entries (a redeal, a stock rebuilt) are skipped: they follow from the
+        actions before them."""
         from cardtui.engine.history import action_of, seats_of, start_of
 
         seats = seats_of(record)
-        state, _ = self.resume(
+        state, events = self.resume(
             self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),
             int(record["hand"]), record_seed(record), record,
         )
+        yield None, None, events, state
         for entry in record["actions"]:
             if entry.get("seat") is None:
                 continue  # what the dealer does (a redeal): it follows from the actions before it
-            self.apply(state, int(entry["seat"]), action_of(entry))
-        return state
+            seat, action = int(entry["seat"]), action_of(entry)
+            yield seat, action, self.apply(state, seat, action), state
+
+    def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
+        steps = []
+        state: S | None = None
+        for seat, action, events, state in self.replaying(record):
+            steps.append(ReplayStep(seat, action, tuple(events), self.open_view(state)))
+        if state is None or not self.hand_over(state):
+            raise ValueError("That hand history does not finish its hand: only finished hands replay.")
+        return steps
 
     # -- Rules -----------------------------------------------------------------------------
     def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: Seed) -> tuple[Match, list[Event]]:
@@ -378,6 +424,11 @@ class Game(Rules, Generic[S, O, V]):
     def views(self, state: S, seats: Sequence[int | None]) -> list[V]:
         """Several audiences' views at once; a game may share the work their views have in common."""
         return [self.view(state, seat) for seat in seats]
+
+    @abstractmethod
+    def open_view(self, state: S) -> V:
+        """The table with every card face up (``you`` None): every hand, every card played face
+        down, every signal. What a replay of a finished hand shows; never sent during one."""
 
     @abstractmethod
     def to_act(self, state: S) -> tuple[int, ...]: ...
@@ -420,6 +471,9 @@ class Bound(Match, Generic[S, O, V]):
 
     def views(self, seats: Sequence[int | None]) -> list[GameView]:
         return list(self.game.views(self.state, seats))
+
+    def open_view(self) -> V:
+        return self.game.open_view(self.state)
 
     def to_act(self) -> tuple[int, ...]:
         return self.game.to_act(self.state)

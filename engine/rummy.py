@@ -25,7 +25,7 @@ import random
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypeVar
 
 from cardtui.engine.cards import Card, french_deck, notation, shuffled
@@ -599,6 +599,11 @@ class RummyGame(Game[RS, RO, RummyView]):
     def view(self, state: RS, seat: int | None) -> RummyView:
         seats = tuple(self.seat_record(state, s) for s in range(state.n))
         return self.build_view(state, seat, seats)
+
+    def open_view(self, state: RS) -> RummyView:
+        view = self.view(state, None)
+        seats = tuple(replace(s, cards=tuple(sorted(state.hands[s.seat], key=index))) for s in view.seats)
+        return replace(view, seats=seats)
 
     def build_view(
         self,

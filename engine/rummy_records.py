@@ -84,6 +84,8 @@ class RummySeat:
     """Cacheta: cut and could not knock; no more cuts this hand."""
     taken: tuple[Card, ...]
     """Every card this seat took from the discard pile this hand (drawn or claimed), in order."""
+    cards: tuple[Card, ...] = ()
+    """The seat's hand: only in the open view of a replay (every card face up), else empty."""
 
 
 @dataclass(frozen=True, slots=True)

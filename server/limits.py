@@ -18,6 +18,8 @@ class Limits:
     """Tables one address may open: a burst of this many, then one every 3 s."""
     streams_per_connection: int = 64
     streams_per_address: int = 256
+    replays_per_second: float = 10.0
+    """Hands one address may replay (each rebuilt by the engine): a burst of twice this, then this rate."""
 
 
 @dataclass
@@ -67,6 +69,9 @@ class RateLimiter:
             elif kind == "chat":
                 rate = self.limits.chats_per_second
                 bucket = Bucket(rate, max(1.0, rate * 3))
+            elif kind == "replay":
+                rate = self.limits.replays_per_second
+                bucket = Bucket(rate, max(1.0, rate * 2))
             else:
                 bucket = Bucket(1 / 3, self.limits.tables_per_minute)
             self.buckets[key] = bucket

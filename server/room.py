@@ -102,6 +102,7 @@ class Room:
         private: bool = False,
         away_after: int = 0,
         idle_minutes: int = 0,
+        delayed_view: bool = False,
     ) -> tuple[Table, str]:
         """A new table, and the owner token that may close it."""
         rules = GAMES.get(game)
@@ -143,6 +144,7 @@ class Room:
             away_after=away_after or 2,
             idle_minutes=idle_minutes or self.idle_minutes,
             cut_window=self.cut_window,
+            delayed_view=delayed_view,
         )
         owner = new_token()
         config.owner = digest(owner)

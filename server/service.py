@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -14,12 +15,12 @@ from google.protobuf.message_factory import GetMessageClass
 from cardtui import __version__
 from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
-from cardtui.server import wire
-from cardtui.server.errors import InvalidArgument, Refusal, ResourceExhausted
+from cardtui.server import replays, wire
+from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, StreamCounter
 from cardtui.server.room import Room
 from cardtui.server.text import clean_chat
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
 
 log = logging.getLogger("cardtui.service")
 
@@ -43,6 +44,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.room = room
         self.limiter = limiter
         self.info = [game_info(name) for name in GAMES]
+        self.replays = replays.Replays(room)
 
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables))
@@ -73,6 +75,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             request.private,
             request.away_after,
             request.idle_minutes,
+            request.delayed_spectator_view,
         )
         return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 
@@ -124,6 +127,22 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         if not request.name.strip():
             raise InvalidArgument("Whose card? Give a name, or a table and a seat.")
         return self.room.records.card(request.name)
+
+    async def ListHands(self, request: replay_pb2.ListHandsRequest, context: Any) -> replay_pb2.ListHandsResponse:
+        return self.replays.hands(request.table_id, request.token, request.password)
+
+    async def Replay(
+        self, request: replay_pb2.ReplayRequest, context: Any
+    ) -> AsyncIterator[replay_pb2.ReplayStep]:
+        limit(self.limiter, context, "replay", "This connection has asked for replays too fast; wait a little.")
+        record = self.replays.record(request.table_id, request.hand, request.token, request.password)
+        try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
+            steps = await asyncio.to_thread(replays.steps, record)
+        except ValueError as e:
+            log.error("table %s hand %d does not replay: %s", request.table_id, request.hand, e)
+            raise FailedPrecondition("That hand's history does not replay on this server.") from None
+        for step in steps:
+            yield step
 
 
 class TableService(table_pb2_grpc.TableServicer):

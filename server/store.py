@@ -312,6 +312,25 @@ class Store:
         record: dict[str, Any] = json.loads(row[0])
         return record
 
+    def hand(self, table_id: str, hand: int) -> str | None:
+        """One stored hand history (a JSON Lines line), or None."""
+        row = self.db.execute(
+            "SELECT record FROM hands WHERE table_id = ? AND hand = ?", (table_id, hand)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def last_hands(self, table_id: str, limit: int) -> list[str]:
+        """A table's last ``limit`` hand histories, oldest first."""
+        rows = self.db.execute(
+            "SELECT record FROM hands WHERE table_id = ? ORDER BY hand DESC LIMIT ?", (table_id, limit)
+        ).fetchall()
+        return [str(r[0]) for r in reversed(rows)]
+
+    def table_config(self, table_id: str) -> tuple[dict[str, Any], bool] | None:
+        """A stored table's configuration, and whether it has finished; None if unknown."""
+        row = self.db.execute("SELECT config, finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else (json.loads(row[0]), row[1] is not None)
+
     def count_hands(self, table_id: str | None = None) -> int:
         if table_id is None:
             return int(self.db.execute("SELECT count(*) FROM hands").fetchone()[0])

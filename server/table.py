@@ -69,6 +69,8 @@ class TableConfig:
     """The digest of the token that may close the table."""
     cut_window: float = 1.0
     """Seconds the deal waits at most for the seated people's seeds (the room's setting)."""
+    delayed_view: bool = False
+    """Spectators may replay every finished hand face up while the table plays (never the hand in play)."""
 
 
 @dataclass
@@ -154,6 +156,7 @@ class Table:
             private=self.config.private,
             status=common_pb2.TableStatus.Value(f"TABLE_STATUS_{self.status.value.upper()}"),
             turn_seconds=int(self.config.turn_seconds),
+            delayed_spectator_view=self.config.delayed_view,
         )
 
     # -- seats ---------------------------------------------------------------------
@@ -436,6 +439,12 @@ class Table:
         self._schedule()
 
     # -- streams -----------------------------------------------------------------------
+    @property
+    def in_play(self) -> int:
+        """The table's number of the hand being played now (0: none): never replayed."""
+        match = self.match
+        return self.hands_played + 1 if match is not None and not match.hand_over() and not self.closed else 0
+
     def view(self, seat: int | None) -> table_pb2.View:
         match = self.match
         if match is None:

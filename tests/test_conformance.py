@@ -3,7 +3,9 @@
 Random play through the contract the server uses (``Rules``/``Match``): every legal action
 applies; a refusal changes nothing; a view shows a seat no card that no event showed it
 (and a spectator only what was public); a finished hand's history replays to the same
-result; every view and event converts to its wire message and back unchanged.
+result; every view and event converts to its wire message and back unchanged. The open view
+(every card face up) holds every card any seat sees, converts to the wire and back, and a
+finished hand replays step by step to the open view the hand ended with.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from cardtui.v1 import table_pb2
 CASES = [(name, n) for name, rules in GAMES.items() for n in rules.player_counts]
 HYPOTHETICAL = ("outs",)
 """View fields that name cards nobody holds yet (a seat's outs): not a leak."""
+REMEMBERED = ("your_",)
+"""View fields in which a seat recalls its own cards once they have left the table (the envido
+of a pica-pica duel already played): the open view shows the table, not a seat's memory."""
 
 
 def cards_in(record: object, skip: tuple[str, ...] = ()) -> set[Card]:
@@ -78,6 +83,7 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
             replayed = rules.replay_match(record)
             assert replayed.history() is not None
             assert replayed.history()["result"] == record["result"]  # type: ignore[index]
+            replay_steps(rules, record, match.open_view())
             if match.match_over():
                 match, events = rules.open({}, seats, rng.getrandbits(63))
             else:
@@ -85,12 +91,18 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
             known = {s: set() for s in known}
             heard(events)
             continue
+        everything = match.open_view()
+        assert everything.you is None
+        round_trip(everything, [])
+        shown = cards_in(everything)
         for who in known:
             view = match.view(who)
             legal = match.legal_actions(who) if who is not None else []
             round_trip(view, legal)
             leaked = cards_in(view, HYPOTHETICAL) - known[who]
             assert not leaked, f"seat {who} sees {sorted(map(str, leaked))} that no event showed it"
+            hidden = cards_in(view, HYPOTHETICAL + REMEMBERED) - shown
+            assert not hidden, f"the open view lacks {sorted(map(str, hidden))} that seat {who} sees"
         waiting = match.to_act()
         assert waiting, "the hand waits on nobody"
         seat = rng.choice(waiting)
@@ -99,6 +111,24 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
         if step % 4 == 0:  # a refusal's check compares every audience's view: now and then is enough
             refuse(match, seat, players)
         heard(match.apply(seat, rng.choice(legal)))
+
+
+def replay_steps(rules: Rules, record: dict[str, object], final: GameView) -> None:
+    """The hand again, step by step: the deal, then one step per seat's action, each with every
+    event whole and the open view after it, all converting to the wire and back; it ends where
+    the hand ended."""
+    steps = rules.replay_steps(record)
+    actions = [a for a in record["actions"] if a["seat"] is not None]  # type: ignore[attr-defined, index]
+    assert len(steps) == len(actions) + 1
+    assert steps[0].seat is None and steps[0].action is None
+    assert [s.seat for s in steps[1:]] == [a["seat"] for a in actions]
+    for step in steps:
+        round_trip(step.view, [])
+        assert step.view.you is None
+        for event in step.events:
+            event_round_trip(event)
+    assert not steps[-2].view.hand_over if len(steps) > 1 else True
+    assert steps[-1].view == final
 
 
 def refuse(match: Match, seat: int, players: int) -> None:

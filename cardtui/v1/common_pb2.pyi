@@ -407,6 +407,7 @@ class TableSummary(_message.Message):
     PRIVATE_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
     TURN_SECONDS_FIELD_NUMBER: _builtins.int
+    DELAYED_SPECTATOR_VIEW_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     game: _builtins.str
     """a GameInfo.name"""
@@ -416,6 +417,8 @@ class TableSummary(_message.Message):
     private: _builtins.bool
     status: Global___TableStatus.ValueType
     turn_seconds: _builtins.int
+    delayed_spectator_view: _builtins.bool
+    """spectators may replay finished hands face up while it plays"""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatSummary]: ...
     @_builtins.property
@@ -435,10 +438,11 @@ class TableSummary(_message.Message):
         private: _builtins.bool = ...,
         status: Global___TableStatus.ValueType = ...,
         turn_seconds: _builtins.int = ...,
+        delayed_spectator_view: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -256,6 +256,7 @@ class CreateTableRequest(_message.Message):
     PRIVATE_FIELD_NUMBER: _builtins.int
     AWAY_AFTER_FIELD_NUMBER: _builtins.int
     IDLE_MINUTES_FIELD_NUMBER: _builtins.int
+    DELAYED_SPECTATOR_VIEW_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     name: _builtins.str
     seats: _builtins.int
@@ -275,6 +276,10 @@ class CreateTableRequest(_message.Message):
     """Minutes a table may go with nobody seated or watching before it finishes; 0: the
     server's default (10), -1: never (a server may refuse that).
     """
+    delayed_spectator_view: _builtins.bool
+    """Spectators may replay every finished hand face up while the table plays: one whole hand
+    late, never the hand in play (off by default; see replay.proto).
+    """
     @_builtins.property
     def options(self) -> _containers.MessageMap[_builtins.str, _common_pb2.OptionValue]:
         """by GameInfo.options; missing ones take their defaults"""
@@ -293,10 +298,11 @@ class CreateTableRequest(_message.Message):
         private: _builtins.bool = ...,
         away_after: _builtins.int = ...,
         idle_minutes: _builtins.int = ...,
+        delayed_spectator_view: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "bot_delay_ms", b"bot_delay_ms"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "away_after", b"away_after", "bot_delay_ms", b"bot_delay_ms", "bots", b"bots", "game", b"game", "idle_minutes", b"idle_minutes", "name", b"name", "options", b"options", "password", b"password", "private", b"private", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "away_after", b"away_after", "bot_delay_ms", b"bot_delay_ms", "bots", b"bots", "delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "idle_minutes", b"idle_minutes", "name", b"name", "options", b"options", "password", b"password", "private", b"private", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__bot_delay_ms: _TypeAlias = _typing.Literal["bot_delay_ms"]  # noqa: Y015
     _WhichOneofArgType__bot_delay_ms: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms"]  # noqa: Y015

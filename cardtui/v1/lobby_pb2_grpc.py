@@ -5,6 +5,7 @@ import warnings
 
 from cardtui.v1 import lobby_pb2 as cardtui_dot_v1_dot_lobby__pb2
 from cardtui.v1 import players_pb2 as cardtui_dot_v1_dot_players__pb2
+from cardtui.v1 import replay_pb2 as cardtui_dot_v1_dot_replay__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -91,6 +92,16 @@ class LobbyStub:
                 request_serializer=cardtui_dot_v1_dot_players__pb2.PlayerCardRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_players__pb2.PlayerCardResponse.FromString,
                 _registered_method=True)
+        self.ListHands = channel.unary_unary(
+                '/cardtui.v1.Lobby/ListHands',
+                request_serializer=cardtui_dot_v1_dot_replay__pb2.ListHandsRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_replay__pb2.ListHandsResponse.FromString,
+                _registered_method=True)
+        self.Replay = channel.unary_stream(
+                '/cardtui.v1.Lobby/Replay',
+                request_serializer=cardtui_dot_v1_dot_replay__pb2.ReplayRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_replay__pb2.ReplayStep.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -171,6 +182,20 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListHands(self, request, context):
+        """A table's finished hands, and one of them step by step with every card face up (see
+        replay.proto for who may open which).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Replay(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -228,6 +253,16 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.PlayerCard,
                     request_deserializer=cardtui_dot_v1_dot_players__pb2.PlayerCardRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_players__pb2.PlayerCardResponse.SerializeToString,
+            ),
+            'ListHands': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListHands,
+                    request_deserializer=cardtui_dot_v1_dot_replay__pb2.ListHandsRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_replay__pb2.ListHandsResponse.SerializeToString,
+            ),
+            'Replay': grpc.unary_stream_rpc_method_handler(
+                    servicer.Replay,
+                    request_deserializer=cardtui_dot_v1_dot_replay__pb2.ReplayRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_replay__pb2.ReplayStep.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -528,6 +563,60 @@ class Lobby:
             '/cardtui.v1.Lobby/PlayerCard',
             cardtui_dot_v1_dot_players__pb2.PlayerCardRequest.SerializeToString,
             cardtui_dot_v1_dot_players__pb2.PlayerCardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListHands(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/ListHands',
+            cardtui_dot_v1_dot_replay__pb2.ListHandsRequest.SerializeToString,
+            cardtui_dot_v1_dot_replay__pb2.ListHandsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Replay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Replay',
+            cardtui_dot_v1_dot_replay__pb2.ReplayRequest.SerializeToString,
+            cardtui_dot_v1_dot_replay__pb2.ReplayStep.FromString,
             options,
             channel_credentials,
             insecure,

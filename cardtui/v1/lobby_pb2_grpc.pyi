@@ -5,6 +5,7 @@ isort:skip_file
 
 from cardtui.v1 import lobby_pb2 as _lobby_pb2
 from cardtui.v1 import players_pb2 as _players_pb2
+from cardtui.v1 import replay_pb2 as _replay_pb2
 from collections import abc as _abc
 from grpc import aio as _aio
 import abc as _abc_1
@@ -53,6 +54,11 @@ class LobbyStub:
     Leaderboard: _grpc.UnaryUnaryMultiCallable[_players_pb2.LeaderboardRequest, _players_pb2.LeaderboardResponse]
     """Records (players.proto): a game's players (bots too), best first."""
     PlayerCard: _grpc.UnaryUnaryMultiCallable[_players_pb2.PlayerCardRequest, _players_pb2.PlayerCardResponse]
+    ListHands: _grpc.UnaryUnaryMultiCallable[_replay_pb2.ListHandsRequest, _replay_pb2.ListHandsResponse]
+    """A table's finished hands, and one of them step by step with every card face up (see
+    replay.proto for who may open which).
+    """
+    Replay: _grpc.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -78,6 +84,11 @@ class LobbyAsyncStub(LobbyStub):
     Leaderboard: _aio.UnaryUnaryMultiCallable[_players_pb2.LeaderboardRequest, _players_pb2.LeaderboardResponse]  # type: ignore[assignment]
     """Records (players.proto): a game's players (bots too), best first."""
     PlayerCard: _aio.UnaryUnaryMultiCallable[_players_pb2.PlayerCardRequest, _players_pb2.PlayerCardResponse]  # type: ignore[assignment]
+    ListHands: _aio.UnaryUnaryMultiCallable[_replay_pb2.ListHandsRequest, _replay_pb2.ListHandsResponse]  # type: ignore[assignment]
+    """A table's finished hands, and one of them step by step with every card face up (see
+    replay.proto for who may open which).
+    """
+    Replay: _aio.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]  # type: ignore[assignment]
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -166,5 +177,22 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _players_pb2.PlayerCardRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_players_pb2.PlayerCardResponse, _abc.Awaitable[_players_pb2.PlayerCardResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def ListHands(
+        self,
+        request: _replay_pb2.ListHandsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_replay_pb2.ListHandsResponse, _abc.Awaitable[_replay_pb2.ListHandsResponse]]:
+        """A table's finished hands, and one of them step by step with every card face up (see
+        replay.proto for who may open which).
+        """
+
+    @_abc_1.abstractmethod
+    def Replay(
+        self,
+        request: _replay_pb2.ReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_replay_pb2.ReplayStep], _abc.AsyncIterator[_replay_pb2.ReplayStep]]: ...
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

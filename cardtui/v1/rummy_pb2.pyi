@@ -179,6 +179,7 @@ class RummySeat(_message.Message):
     DECLARED_FIELD_NUMBER: _builtins.int
     BURNED_FIELD_NUMBER: _builtins.int
     TAKEN_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     score: _builtins.int
@@ -196,6 +197,10 @@ class RummySeat(_message.Message):
     def taken(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """every card it took from the pile this hand, in order"""
 
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """its hand: only in a replay's open view (every card face up)"""
+
     def __init__(
         self,
         *,
@@ -208,10 +213,11 @@ class RummySeat(_message.Message):
         declared: _builtins.bool = ...,
         burned: _builtins.bool = ...,
         taken: _abc.Iterable[_builtins.str] | None = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "declared", b"declared", "name", b"name", "put", b"put", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "cards", b"cards", "declared", b"declared", "name", b"name", "put", b"put", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

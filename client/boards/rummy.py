@@ -361,8 +361,10 @@ class RummyBoard(Board):
             summary = self.result_summary(model)
             if summary is not None:
                 parts.append((8, summary, self._lines(summary, width)))
+            parts += [(8, row, 1) for row in self._open_hands(model, v)]
         else:
             parts.append((8, self._seats(model, view, big), len(v.seats) + 1))
+            parts += [(8, row, 1) for row in self._open_hands(model, v)]
             game = self._game_line(model, v)
             if game is not None:
                 parts.append((7, game, 1))
@@ -462,6 +464,18 @@ class RummyBoard(Board):
             row += [Text(str(s.card_count) if s.card_count else "·", style="" if s.card_count else "dim"), notes]
             grid.add_row(*row)
         return grid
+
+    def _open_hands(self, model: TableModel, v: rummy_pb2.RummyView) -> list[Text]:
+        """Every seat's hand, where the view shows them all (a replay): a line each."""
+        out = []
+        for s in v.seats:
+            if not s.cards:
+                continue
+            row = Text(f"{(s.name or f'seat {s.seat + 1}')[:10]:<11}", style="bold")
+            row.append_text(cards_text(s.cards))
+            row.no_wrap, row.overflow = True, "ellipsis"
+            out.append(row)
+        return out
 
     def _game_line(self, model: TableModel, v: rummy_pb2.RummyView) -> Text | None:
         if is_pifpaf(model):

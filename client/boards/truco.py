@@ -453,9 +453,9 @@ class TrucoBoard(Board):
             out.append(f" {tag}", style=style)
         lines: list[Text] = []
         held = Text()
-        if s.cards and s.seat != model.seat:  # a partner's hand, shown in a mão de onze
+        if s.cards and s.seat != model.seat:  # a partner's hand, shown in a mão de onze (a replay shows all)
             held = cards_text(s.cards)
-            if not compact:
+            if not compact and model.seat is not None:
                 held.append(" shown", style="italic")
         elif s.seat != model.seat and s.card_count:
             held = Text("▒" * s.card_count, style="blue") if compact else _backs(s.card_count)
@@ -775,10 +775,15 @@ def _backs(n: int) -> Text:
 
 def _played(play: truco_pb2.TrucoPlay, compact: bool) -> Text:
     """A card in a trick: face up, a back when face down, struck out when its player went to the deck."""
-    if play.face_down or not play.HasField("card"):
+    if not play.HasField("card"):
         out = BACK.copy()
         if not compact:
             out.append(" face down", style="dim")
+        return out
+    if play.face_down:  # a replay turns it up
+        out = card_text(play.card)
+        out.stylize("dim on grey23")
+        out.append(" down" if compact else " face down", style="dim italic")
         return out
     out = card_text(play.card)
     out.stylize("on grey23")

@@ -351,6 +351,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         no_quiero = refuses >= 0
         st.live[seat] = False
         st.in_team[team] -= 1
+        st.folded[seat] = tuple(st.hands[seat])
         st.hands[seat] = []
         st.plays[seat] = []
         st.owes[seat] = False  # a flor not sung leaves with the cards
@@ -424,6 +425,9 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     def view(self, st: ArgentinoState, seat: int | None) -> TrucoView:
         may = seat is not None and st.result is None and checks.gate_envido(st, seat) is None
         return build_view(st, seat, self.to_act(st), self.match_over(st), may)
+
+    def open_view(self, st: ArgentinoState) -> TrucoView:
+        return build_view(st, None, self.to_act(st), self.match_over(st), False, open=True)
 
 
 def draw(rng: random.Random, k: int) -> list[int]:

@@ -143,6 +143,8 @@ class ArgentinoState(TrucoState):
         self.spoke: set[int] = set()
         """Who has announced or said son buenas."""
         self.e_record: EnvidoRecord | None = None
+        self.folded: dict[int, tuple[Card, ...]] = {}
+        """The cards each seat that went to the deck still held: face down, out of play."""
         self.owes = [False] * n  # holds a flor not sung yet
         for s in players:
             self.owes[s] = self.flor[s] >= 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cardtui.engine.cards import Card
 from cardtui.engine.truco.argentino_checks import answer_raise_gate, raise_gate
 from cardtui.engine.truco.argentino_rules import LADDER, told
 from cardtui.engine.truco.argentino_state import ArgentinoState, EnvidoRecord, FlorRecord, RoundRecord, Trick
@@ -39,12 +40,13 @@ def _call(bet: Bet, ladder: Ladder, resto: int) -> TrucoCall:
     )
 
 
-def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], over: bool, may_envido: bool
-               ) -> TrucoView:
+def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], over: bool, may_envido: bool,
+               open: bool = False) -> TrucoView:
+    """``open``: every card face up (a replay's view), and every signal."""
     playing = st.result is None
     seats = tuple(
         TrucoSeat(
-            s, st.names[s], s & 1, tuple(st.hands[s]) if s == seat else (), len(st.hands[s]),
+            s, st.names[s], s & 1, _held(st, s, seat, open), len(st.hands[s]),
             playing and st.live[s], playing and s in st.players and not st.live[s], st.spoken.get(s),
         )
         for s in range(st.n)
@@ -112,11 +114,19 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         raisers=raisers,
         your_raise=your_raise,
         pending=pending,
-        signals=TrucoGame.signals_seen(st, seat),
+        signals=TrucoGame.signals_seen(st, seat, everyone=open),
         result=st.result,
         paulista=None,
         argentino=part,
     )
+
+
+def _held(st: ArgentinoState, s: int, seat: int | None, open: bool) -> tuple[Card, ...]:
+    """What the viewer sees of ``s``'s hand: its own; in the open view, every hand, with the
+    cards of a seat that went to the deck."""
+    if open:
+        return st.folded.get(s, ()) + tuple(st.hands[s])
+    return tuple(st.hands[s]) if s == seat else ()
 
 
 def _trick(t: Trick) -> TrucoTrick:

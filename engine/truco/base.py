@@ -81,7 +81,10 @@ class TrucoGame(Game[S, O, TrucoView]):
         return Event(TrucoSignalled(seat, signal), only(*who))
 
     @staticmethod
-    def signals_seen(state: S, seat: int | None) -> tuple[TrucoSignalSeen, ...]:
+    def signals_seen(state: S, seat: int | None, everyone: bool = False) -> tuple[TrucoSignalSeen, ...]:
+        """The signals ``seat`` caught (``everyone``: every signal made, for the open view)."""
+        if everyone:
+            return tuple(TrucoSignalSeen(s, sig) for s, sig, _ in state.signals)
         if seat is None:
             return ()
         return tuple(TrucoSignalSeen(s, sig) for s, sig, who in state.signals if seat in who)

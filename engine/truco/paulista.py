@@ -393,5 +393,8 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     def view(self, st: PaulistaState, seat: int | None) -> TrucoView:
         return build_view(st, seat, self.to_act(st), self.match_over(st))
 
+    def open_view(self, st: PaulistaState) -> TrucoView:
+        return build_view(st, None, self.to_act(st), self.match_over(st), open=True)
+
 
 GAME = TrucoPaulista()

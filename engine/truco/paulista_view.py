@@ -30,11 +30,13 @@ from cardtui.engine.truco.views import (
 STAKES = tuple(TrucoStake(r.call, r.value, r.refused) for r in LADDER.rungs)
 
 
-def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], over: bool) -> TrucoView:
+def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], over: bool, open: bool = False
+               ) -> TrucoView:
+    """``open``: every card face up (a replay's view), face-down plays and every signal included."""
     seats = []
     for s in range(4):
         hand = st.hands[s]
-        seen = (
+        seen = open or (
             seat is not None
             and not st.ferro
             and (s == seat or (st.onze >= 0 and s & 1 == st.onze == seat & 1))
@@ -72,8 +74,8 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
         seats=tuple(seats),
         cards=seats[seat].cards if seat is not None else (),
         turn=st.to_play[0] if playing and st.phase is PaulistaPhase.PLAY and truco.pending < 0 else None,
-        tricks=tuple(TrucoTrick(_plays(plays), w, None if w is None else w & 1) for plays, w in st.trick_plays),
-        trick=_plays(st.trick),
+        tricks=tuple(TrucoTrick(_plays(plays, open), w, None if w is None else w & 1) for plays, w in st.trick_plays),
+        trick=_plays(st.trick, open),
         scores=(st.scores[0], st.scores[1]),
         target=TARGET,
         stake=st.stake,
@@ -82,15 +84,16 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
         raisers=raisers,
         your_raise=STAKES[len(truco.calls)] if seat is not None and seat & 1 in raisers else None,
         pending=pending,
-        signals=TrucoGame.signals_seen(st, seat),
+        signals=TrucoGame.signals_seen(st, seat, everyone=open),
         result=st.result,
         paulista=part,
         argentino=None,
     )
 
 
-def _plays(plays: Sequence[tuple[int, Card, bool]]) -> tuple[TrucoPlay, ...]:
-    return tuple(TrucoPlay(s, None if d else c, d, False) for s, c, d in plays)
+def _plays(plays: Sequence[tuple[int, Card, bool]], open: bool = False) -> tuple[TrucoPlay, ...]:
+    """A face-down card's face is shown only in the open view."""
+    return tuple(TrucoPlay(s, None if d and not open else c, d, False) for s, c, d in plays)
 
 
 def history_result(st: PaulistaState, result: TrucoResult, tricks: Sequence[Any]) -> Callable[[], dict[str, Any]]:

@@ -24,7 +24,8 @@ class TrucoSeat:
     name: str
     team: int
     cards: tuple[Card, ...]
-    """The cards of this seat the viewer may see: its own; a partner's in a mão de onze."""
+    """The cards of this seat the viewer may see: its own; a partner's in a mão de onze; every
+    seat's in a replay's open view."""
     card_count: int
     playing: bool
     """In the round now (a pica-pica duel has two; a player gone to the deck is out)."""
@@ -38,7 +39,7 @@ class TrucoSeat:
 class TrucoPlay:
     seat: int
     card: Card | None
-    """None: played face down."""
+    """None: played face down (a replay's open view shows it, with ``face_down`` set)."""
     face_down: bool
     void: bool
     """Its player went to the deck: it cannot win the trick, as if face down."""

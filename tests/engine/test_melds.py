@@ -73,7 +73,7 @@ def check_split(rules: Ruleset, wilds: Sequence[Card], hand: Sequence[Card], mel
 
 # -- against the reference ----------------------------------------------------------
 SEEDS = st.integers(min_value=0, max_value=2**48)
-HANDS = int(os.environ.get("MELD_HANDS", "4000"))
+HANDS = int(os.environ.get("MELD_HANDS", "2500"))
 """Hands per ruleset checked against the reference (``MELD_HANDS=10000`` for the long run)."""
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cardtui.engine.core import Match, Rules, SeatInfo
+from cardtui.engine.core import Match, ReplayStep, Rules, SeatInfo
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
 from tests.test_conformance import play
@@ -38,6 +38,9 @@ class WithOptions(Rules):
 
     def replay_match(self, record: Mapping[str, Any]) -> Match:
         return self.rules.replay_match(record)
+
+    def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
+        return self.rules.replay_steps(record)
 
 
 @pytest.mark.parametrize(
