@@ -213,7 +213,8 @@ async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], ou
         # These clients do not cut (fair deals): a cut window would time the wait, not the server.
         proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:",
                                     "--next-hand-delay", "50", "--log-level", "warning", "--no-announce",
-                                    "--max-actions", "1e6", "--max-tables", "1e6", "--cut-ms", "0"], "server on")
+                                    "--max-actions", "1e6", "--max-tables", "1e6", "--cut-ms", "0",
+                                    "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
     name = "bare" if bare else "cardtui"
     try:
         rss0 = rss_kb(proc.pid)
