@@ -148,8 +148,8 @@ def failures(checks: list[Any]) -> list[str]:
     return [c.line() for c in checks if not c.ok]
 
 
-# -- many hands of every game (FAIR_HANDS=1000 for the long run) --------------------------
-FAIR_HANDS = int(os.environ.get("FAIR_HANDS", "400"))
+# -- 1,000 hands of every game (FAIR_HANDS for another count) ------------------------------
+FAIR_HANDS = int(os.environ.get("FAIR_HANDS", "1000"))
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES, ids=[c[0] for c in CASES])
