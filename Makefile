@@ -12,10 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## Set up, start a local server with bots and open the client at its lobby; it prints the page
-## browsers join at (on this machine; `make play HOST=0.0.0.0` lets guests on the LAN in).
+## Set up, start a server with bots that friends on the LAN may join (terminal or browser) and
+## open the client at its lobby; it prints the page browsers join at. `make play HOST=127.0.0.1`
+## keeps it to this machine.
+HOST ?= 0.0.0.0
 play: $(STAMP)
-	$(BIN)/cardtui play $(if $(HOST),--host $(HOST))
+	$(BIN)/cardtui play --host $(HOST)
 
 ## Set up and run every check: lint, types, layering, then the test suite.
 test: $(STAMP) lint
