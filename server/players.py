@@ -29,8 +29,10 @@ def folded(name: str) -> str:
     return name.casefold()
 
 
-def person_id(public_key: bytes) -> str:
-    return "key:" + hashlib.sha256(public_key).hexdigest()[:32]
+def person_id(public_key: bytes, name: str) -> str:
+    """A player is a name a key proves: one key may own several names (people who share a
+    machine), and each is its own player, with its own seat and record."""
+    return "key:" + hashlib.sha256(public_key + b"\0" + folded(name).encode()).hexdigest()[:32]
 
 
 def session_digest(session: str) -> str:
@@ -92,7 +94,7 @@ class Players:
         if len(public_key) != KEY_BYTES:
             raise InvalidArgument(f"A public key is {KEY_BYTES} bytes (raw Ed25519), not {len(public_key)}.")
         owner = self.store.owner(folded(name))
-        player = person_id(public_key)
+        player = person_id(public_key, name)
         if owner is not None and owner != player:
             self._refuse_taken(name)
         if owner is None and bots_name(name):
@@ -118,7 +120,7 @@ class Players:
             raise PermissionDenied("That nonce was given for another key or name: ask for a new one (Hello).")
         if not verify(public_key, signature, challenge(self.server_id, nonce, name)):
             raise PermissionDenied("The signature does not match that key: the name is not proved.")
-        player = person_id(public_key)
+        player = person_id(public_key, name)
         with self.store.transaction():
             first = self.store.owner(folded(name)) is None
             if not self.store.bind_name(folded(name), name, player):

@@ -276,3 +276,24 @@ async def test_a_player_who_sits_again_from_another_client_gets_their_own_seat_b
     assert not next(s for s in back.table.seats if s.seat == back.seat).away, "no bot plays for ana now"
     await first.close()
     await second.close()
+
+
+async def test_two_names_one_key_are_two_players_with_their_own_seats(server: Running, tmp_path: Path) -> None:
+    """People who share a machine share its key: each name they prove is its own player."""
+    from tests.conftest import Player
+
+    shared = create(tmp_path / "shared.pem")
+    table_id = await create_table(server, game="cacho", seats=3, bots=1)
+    address = f"127.0.0.1:{server.port}"
+    ana, bia = Player(address), Player(address)
+    sat_ana = await ana.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+        table_id=table_id, session=(await prove(ana.lobby, shared, "ana")).session))
+    sat_bia = await bia.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+        table_id=table_id, session=(await prove(bia.lobby, shared, "bia")).session))
+    assert sat_bia.seat != sat_ana.seat, "bia does not take ana's seat back"
+    names = {s.seat: s.name for s in sat_bia.table.seats if s.taken}
+    assert names[sat_ana.seat] == "ana" and names[sat_bia.seat] == "bia"
+    cards = [await ana.lobby.PlayerCard(players_pb2.PlayerCardRequest(name=n)) for n in ("ana", "bia")]
+    assert cards[0].name == "ana" and cards[1].name == "bia"
+    await ana.close()
+    await bia.close()
