@@ -156,6 +156,8 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
             return NotYourTurn("You are not in this hand.")
         if state.phase is Phase.KNOCK:
             return NotYourTurn(f"{state.name(state.turn or 0)} took the discard and is knocking: the hand is ending.")
+        if state.turn != seat and state.phase is not Phase.CLAIM:
+            return NotYourTurn("Declare na boa on your own turn or in a claim window.")
         if action.cards or action.amount or action.value:
             return IllegalAction("Declaring na boa names no cards.")
         if seat in state.declared:

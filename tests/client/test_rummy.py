@@ -37,13 +37,21 @@ def cacheta_window() -> Position:
     """Four at Cacheta; ana declared na boa, duda's discard 9♣ completes her hand: the window waits on her."""
     hands = {0: "AS 2S 3S 4H 5H 6H 7C 8C KD", 1: "QH QS QC 9D 10D JD 5C 5S 2C",
              2: "4C 4D 4S 7S 8S 9S JH QC 8D", 3: "9H 9S 10H 10S AH AD 7D 6D 3C"}
-    deck = rigged_deck(hands, [1, 2, 3, 0], flip="2D", stock="JS 9C 6C 3H 8S KS 2H")
+    deck = rigged_deck(hands, [1, 2, 3, 0], flip="2D", stock="JS KS QD JC 4D 9C 6C 3H 8S 2H")
     p = Position(CACHETA, ["ana", "bia", "caio", "duda"], deck, {"claim_ms": 60000})
     p.act(1, "draw", value="stock")
     p.act(1, "discard", "JS")
     p.act(2, "draw", value="pile")
     p.act(2, "discard", "8D")
-    p.act(0, "declare")
+    p.act(3, "draw", value="stock")
+    p.act(3, "discard", "KS")
+    p.act(0, "declare")  # on her own turn, before drawing
+    p.act(0, "draw", value="stock")
+    p.act(0, "discard", "QD")
+    for seat, card in ((1, "JC"), (2, "4D")):  # a round of discards that do not complete her hand
+        p.act(seat, "draw", value="stock")
+        p.act(seat, "discard", card)
+        p.act(0, "pass")
     p.act(3, "draw", value="stock")
     p.act(3, "discard", "9C")
     return p

@@ -55,6 +55,12 @@ def rig(state: CachetaState, hands: dict[int, str], stock: str = "", pile: str =
     state.pile = list(parse_cards(pile))
 
 
+def on_turn(state: CachetaState, seat: int) -> None:
+    """Rig whose turn it is (to draw): a declaration is made on one's own turn or in a window."""
+    state.turn = seat
+    state.phase = Phase.DRAW
+
+
 def pass_window(state: CachetaState) -> None:
     while state.phase is Phase.CLAIM:
         GAME.apply(state, GAME.to_act(state)[0], Action(PASS))
@@ -153,15 +159,22 @@ def test_declare_cut_and_burn() -> None:
         3: "4H 4D 4S JS JH JC 6C 7C KH",     # na boa on 5C(wild)/8C
         0: "2C 3C 6S 9S 9D 10C QS QD AH",
     }, stock="5H 2H")
-    assert Action(DECLARE) in GAME.legal_actions(state, 2)
+    assert Action(DECLARE) not in GAME.legal_actions(state, 2), "seat 1's turn: not seat 2's time to declare"
+    with pytest.raises(IllegalAction, match="own turn or in a claim window"):
+        GAME.apply(state, 2, Action(DECLARE))
+    on_turn(state, 0)
     assert Action(DECLARE) not in GAME.legal_actions(state, 0)
     with pytest.raises(IllegalAction, match="only when"):
         GAME.apply(state, 0, Action(DECLARE))
+    on_turn(state, 2)  # rigged: as if seats 2 and 3 had had their turns
+    assert Action(DECLARE) in GAME.legal_actions(state, 2)
     events = GAME.apply(state, 2, Action(DECLARE))
     assert events[0].audience.public and events[0].body == CachetaDeclared(2) and GAME.view(state, 0).seats[2].declared
     with pytest.raises(IllegalAction, match="already declared"):
         GAME.apply(state, 2, Action(DECLARE))
+    on_turn(state, 3)
     GAME.apply(state, 3, Action(DECLARE))
+    on_turn(state, 1)
     GAME.apply(state, 1, Action(DRAW, value=STOCK))  # 2H
     with pytest.raises(IllegalAction, match="nine cards"):
         GAME.apply(state, 1, Action(DECLARE))
@@ -214,8 +227,11 @@ def test_first_cutter_after_the_discarder_wins() -> None:
         3: "6H 6D 6C JS JH JD 10H 8H QH",   # goes out with 9H too
         0: "2C 3C 6S 9S 9D 10C QS QD AH",
     }, stock="2H")
+    on_turn(state, 2)  # rigged: as if seats 2 and 3 had declared on their turns
     GAME.apply(state, 2, Action(DECLARE))
+    on_turn(state, 3)
     GAME.apply(state, 3, Action(DECLARE))
+    on_turn(state, 1)
     GAME.apply(state, 1, Action(DRAW, value=STOCK))
     GAME.apply(state, 1, Action(DISCARD, cards=parse_cards("9H")))
     GAME.apply(state, 3, Action(CUT))
@@ -236,7 +252,9 @@ def test_na_boa_counts_from_the_next_discard_on() -> None:
         3: "4H 4D 4S JS JH JC 6C 7C KH",     # declared: goes out with 8C or a wild 5
         0: "2C 3C 6S 9S 9D 10C QS QD AH",
     }, stock="8H QD 2H")
+    on_turn(state, 3)  # rigged: seat 3 declared on its turn
     GAME.apply(state, 3, Action(DECLARE))
+    on_turn(state, 1)
     GAME.apply(state, 1, Action(DRAW, value=STOCK))  # 2H
     GAME.apply(state, 1, Action(DISCARD, cards=parse_cards("JD")))
     assert state.phase is Phase.CLAIM and GAME.to_act(state) == (3,)
@@ -339,3 +357,36 @@ def test_bots_go_out_quickly(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print(f"\nCacheta bots (4 players): winner out within 15 turns in {quick / played:.0%} of hands")
     assert quick / played >= 0.5
+
+
+def test_na_boa_is_declared_on_ones_own_turn_or_in_a_claim_window() -> None:
+    """RULES §2: a player one card from knocking declares on their own turn or in any claim window."""
+    state = new(4)  # black fives wild
+    rig(state, {
+        1: "2D 3D 4D 8S 8H 8D QC KC JD",
+        2: "AS 2S 3S 7H 7D 7C 9H 10H KD",   # one card from going out
+        3: "4H 4D 4S JS JH JC 6C 7C KH",     # one card from going out
+        0: "AC 2C 3C 6S 6H 6D 9D 10D QD",    # one card from going out
+    }, stock="9C QS 2H")
+    assert state.turn == 1 and state.phase is Phase.DRAW
+    for seat in (2, 3, 0):  # seat 1 is drawing: nobody else may declare now
+        assert Action(DECLARE) not in GAME.legal_actions(state, seat)
+        with pytest.raises(NotYourTurn, match="own turn or in a claim window"):
+            GAME.apply(state, seat, Action(DECLARE))
+    assert not state.declared
+    GAME.apply(state, 1, Action(DRAW, value=STOCK))  # 2H
+    GAME.apply(state, 1, Action(DISCARD, cards=parse_cards("JD")))
+    # Nobody had declared: the window on JD had nobody to wait on. Seat 2's own turn, before drawing:
+    assert state.turn == 2 and state.phase is Phase.DRAW
+    GAME.apply(state, 2, Action(DECLARE))
+    GAME.apply(state, 2, Action(DRAW, value=STOCK))  # QS
+    GAME.apply(state, 2, Action(DISCARD, cards=parse_cards("QS")))
+    assert state.turn == 3 and state.phase is Phase.DRAW  # seat 2 discarded: nobody else may cut QS
+    GAME.apply(state, 3, Action(DECLARE))  # after drawing it would hold ten: its turn, before the draw
+    GAME.apply(state, 3, Action(DRAW, value=STOCK))  # 9C
+    GAME.apply(state, 3, Action(DISCARD, cards=parse_cards("9C")))
+    # The window on 9C waits on seat 2 only, and seat 0 may declare in it.
+    assert state.phase is Phase.CLAIM and GAME.to_act(state) == (2,)
+    assert Action(DECLARE) in GAME.legal_actions(state, 0)
+    GAME.apply(state, 0, Action(DECLARE))
+    assert set(state.declared) == {0, 2, 3}
