@@ -348,3 +348,48 @@ def test_bot_matches_finish_for_every_player_count(players: int) -> None:
     assert report.hands == 300
     assert sum(report.deltas) == 0
     assert report.actions >= 300
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_histories_account_for_every_card(players: int) -> None:
+    """500 hands each: ``deal`` holds the cards each seat played the hand with, every one from the
+    24-card pack and none twice; each redeal names the cards it voided (a redeal reshuffles the
+    pack, so a voided card may come again); a showdown shows exactly the cards ``deal`` gives."""
+    from collections import Counter
+
+    from cardtui.engine.cacho import DECK
+    from cardtui.engine.games import GAMES
+
+    rules = GAMES["cacho"]
+    rng = random.Random(players)
+    seats = rules.seat_infos([f"p{i}" for i in range(players)])
+    match, _ = rules.open({}, seats, rng.getrandbits(63))
+    pack = {str(c) for c in DECK}
+    read = redeals = showdowns = 0
+    while read < 500:
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            dealt = [c for cards in record["deal"].values() for c in cards]
+            assert set(dealt) <= pack and len(dealt) == len(set(dealt)), record["deal"]
+            assert all(len(cards) <= 3 for cards in record["deal"].values()), record["deal"]
+            for a in record["actions"]:
+                if a["type"] == "redeal":
+                    voided = [c for cards in a["voided"].values() for c in cards]
+                    assert sorted(voided) == sorted(a["cards"]) and Counter(voided) == Counter(set(voided))
+                    assert set(voided) <= pack
+                    redeals += 1
+            for seat, cards in (record["result"].get("showdown") or {}).items():
+                assert sorted(cards) == sorted(record["deal"][seat])
+                showdowns += 1
+            read += 1
+            if match.match_over():
+                match, _ = rules.open({}, seats, rng.getrandbits(63))
+            else:
+                match.next_hand(rng.getrandbits(63))
+            continue
+        seat = rng.choice(match.to_act())
+        legal = match.legal_actions(seat)
+        calm = [a for a in legal if a.type != FOLD and a.amount <= 2] or list(legal)
+        match.apply(seat, rng.choice(calm))
+    assert redeals and showdowns
