@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -80,6 +81,7 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
         if match.hand_over():
             record = match.history()
             assert record is not None
+            design_keys_hold(rules.name, record)
             replayed = rules.replay_match(record)
             assert replayed.history() is not None
             assert replayed.history()["result"] == record["result"]  # type: ignore[index]
@@ -147,6 +149,38 @@ def refuse(match: Match, seat: int, players: int) -> None:
                     match.apply(others[0], action)
     after = [wire.view_message(match.view(s)).SerializeToString() for s in [*range(players), None]]
     assert before == after
+
+
+def design_keys_hold(name: str, record: dict[str, Any]) -> None:
+    """DESIGN.md's hand-history keys, a public contract, hold for every game and mode."""
+    n = len(record["seats"])
+    seats = {str(s) for s in range(n)}
+    assert record["format"] == "cardtui-hand/1" and record["game"] == name
+    for key in ("options", "table", "hand", "seed", "dealer", "seats", "start", "deal", "actions", "result"):
+        assert key in record, key
+    assert [s["seat"] for s in record["seats"]] == list(range(n))
+    assert all({"seat", "name", "team"} <= set(s) for s in record["seats"])
+    assert set(record["start"]) <= seats and set(record["deal"]) <= seats
+    assert all(isinstance(c, str) for cards in record["deal"].values() for c in cards)
+    assert [a["seq"] for a in record["actions"]] == list(range(1, len(record["actions"]) + 1))
+    assert all("seat" in a and "type" in a for a in record["actions"])
+    result = record["result"]
+    assert set(result["deltas"]) <= seats
+    if name in ("cacho", "pifpaf"):
+        assert sum(result["deltas"].values()) == 0, "chips: deltas sum to zero"
+    if name == "cacheta":
+        assert isinstance(record["flip"], str)
+    if name == "cacho":
+        assert "winner" in result and isinstance(result.get("showdown") or {}, dict)
+    if name in ("pifpaf", "cacheta") and result.get("knock"):
+        knock = result["knock"]
+        assert {"seat", "melds", "discard"} <= set(knock) and all(isinstance(m, list) for m in knock["melds"])
+    if name.startswith("truco"):
+        assert isinstance(result["tricks"], list) and "points" in result
+        for trick in result["tricks"]:
+            assert set(trick["cards"]) <= seats and (trick["winner"] is None or str(trick["winner"]) in seats)
+        if "envido" in result:
+            assert "scores" in result["envido"] and "winner" in result["envido"]
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
