@@ -805,6 +805,34 @@ def test_the_best_envido_at_the_table_always_wins() -> None:
     assert st.e_record is not None and st.e_record.winner == 2 and st.e_record.scores == {0: 25, 3: 32, 2: 33}
 
 
+def test_the_best_envido_at_the_table_always_wins_with_six_players() -> None:
+    """RULES.md §4 (issue 9.1, 3v3): a seat passed over while its team led still wins with the best envido.
+
+    Announce from the last raiser, counter-clockwise; a player is passed over only while their own
+    team holds the best score; whenever the other team takes the lead, each player of the trailing
+    team who has not announced is asked, in order. So the best envido at the table always wins.
+    """
+    st = table(n=6)  # dealer 0, mano 1: order 1 2 3 4 5 0; teams 0 2 4 against 1 3 5
+    assert (st.pica, st.players) == (False, (1, 2, 3, 4, 5, 0))  # the 3v3 round
+    rig(st, s0="3b 2b 12o", s1="4e 5b 6c", s2="7o 6o 4b", s3="6e 2e 12c", s4="7c 3c 11b", s5="7e 5e 1c")
+    assert [st.env[s] for s in range(6)] == [25, 11, 33, 28, 30, 32]
+    do(st, 5, "envido")
+    do(st, 0, "real_envido")  # seat 0, the last raiser, speaks first
+    do(st, 1, "quiero")
+    said = []
+    while st.announcer >= 0:
+        seat = st.announcer
+        (action,) = [a for a in GAME.legal_actions(st, seat) if a.type != "signal"]  # the table knows every score
+        said.append((seat, action.amount if action.type == "announce" else "son buenas"))
+        GAME.apply(st, seat, action)
+    # Seat 0 leads with 25; seat 1 cannot beat it; seat 2 is passed over (its team leads);
+    # seats 3, 4 and 5 take the lead in turn; team 0 trails again, so seat 2 is asked after all.
+    assert said == [(0, 25), (1, "son buenas"), (3, 28), (4, 30), (5, 32), (2, 33)]
+    assert st.envido.closed and st.best == 2 and st.round_points == [2 + 3, 0]
+    assert st.e_record is not None and st.e_record.winner == 2
+    assert st.e_record.scores == {0: 25, 3: 28, 4: 30, 5: 32, 2: 33}
+
+
 def test_son_buenas_only_when_the_envido_cannot_win() -> None:
     st = table()
     rig(st, s1="7o 6o 4e", s0="1e 2e 3c")
