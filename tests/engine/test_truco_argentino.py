@@ -15,6 +15,8 @@ from cardtui.engine.truco.argentino_rules import DECK, RANK, told
 from cardtui.engine.truco.envido import Unsuited, accepted_value, envido, refused_value
 from cardtui.engine.truco.flor import flor_value as flor
 from cardtui.engine.truco.ladder import Bet, Word
+from cardtui.engine.truco.paulista import GAME as PAULISTA
+from cardtui.engine.truco.signals import Chat
 from cardtui.engine.truco.views import TrucoView
 
 E, R, F = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
@@ -673,6 +675,19 @@ def test_options() -> None:
         GAME.start(GAME.options({}), [SeatInfo(i, "x", i % 2) for i in range(3)], 1)
     assert told(3, 30) == (3, False) and told(20, 30) == (5, True) and told(16, 30) == (1, True)
     assert told(15, 30) == (15, False) and told(7, 15) is None
+
+
+def test_the_chat_option_is_the_same_as_the_paulistas() -> None:
+    """RULES.md §3, "Signals (both trucos)": table chat is **option** ``chat`` =
+    spectators-and-between-hands (the default) | always, in Truco argentino as in paulista."""
+    assert GAME.options({}).chat == Chat.SPECTATORS_AND_BETWEEN_HANDS == "spectators-and-between-hands"
+    assert GAME.options({"chat": "always"}).chat == Chat.ALWAYS
+    with pytest.raises(InvalidOptions):
+        GAME.options({"chat": "never"})
+    (spec,) = [s for s in GAME.option_specs if s.name == "chat"]
+    assert spec.default == "spectators-and-between-hands"
+    assert spec.choices == ("spectators-and-between-hands", "always")
+    assert spec == next(s for s in PAULISTA.option_specs if s.name == "chat")
 
 
 # -- whole matches at random -------------------------------------------------------
