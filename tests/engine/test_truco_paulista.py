@@ -328,6 +328,18 @@ def test_mao_de_ferro_is_played_blind() -> None:
         do(st, 2, "play", str(st.hands[2][0]))
 
 
+def test_a_won_mao_de_ferro_scores_1_tento() -> None:
+    """RULES.md §3: both on 11, the mão de ferro is played blind for 1 tento; winning it ends the game at 12."""
+    st = table(scores=(11, 11))
+    assert st.ferro and st.stake == 1
+    st.hands = [list(parse_cards(t)) for t in ("4H 5H 6H", "3S 3H 3D", "4D 5D 6D", "2S 2H 2D")]
+    while st.result is None:
+        do(st, GAME.to_act(st)[0], "play_blind", amount=1)
+    assert st.results == [1, 1] and st.result is not None and st.result.team == 1  # team 1 takes two tricks
+    assert st.scores == [11, 12]  # 1 tento, no more
+    assert GAME.match_over(st)
+
+
 def test_a_tied_mao_de_ferro_is_followed_by_another() -> None:
     st = table(scores=(11, 11))
     st.hands = [list(parse_cards(t)) for t in ("5H 6H KH", "5S 6S KS", "5D 6D KD", "5C 6C KC")]
