@@ -231,6 +231,26 @@ def test_no_raise_beyond_what_the_team_needs() -> None:
         do(st, 0, "doze")
 
 
+def test_a_team_on_6_facing_seis_cannot_raise_to_nove() -> None:
+    """RULES.md §3: no call or raise by a team that winning the current stake would already take
+    to 12; the seed's own example, a team on 6 cannot raise six to nine (a team on 5 can)."""
+    st, _ = GAME.resume(GAME.options({}), SEATS, [2, 6], 0, 1, 1)
+    do(st, 1, "keep")
+    do(st, 1, "truco")  # team 1 on 6: 6 + 1 < 12, may call
+    do(st, 2, "seis")  # team 0 on 2
+    assert kinds(st, 1) == ["accept", "run"] == kinds(st, 3)  # 6 + 6 already takes team 1 to 12
+    view = GAME.view(st, 1)
+    assert view.pending is not None and view.pending.call == Word.SEIS and view.pending.raises == ()
+    with pytest.raises(IllegalAction, match="past what your team needs"):
+        do(st, 3, "nove")
+    assert GAME.view(st, 1).pending == view.pending and view.pending.value == 6  # the refusal changed nothing
+    st, _ = GAME.resume(GAME.options({}), SEATS, [2, 5], 0, 1, 1)
+    do(st, 1, "keep")
+    do(st, 1, "truco")
+    do(st, 2, "seis")
+    assert kinds(st, 1) == ["accept", "run", "nove"]  # 5 + 6 < 12: a team on 5 may
+
+
 def test_a_team_on_10_may_call_truco_but_not_raise_past_12() -> None:
     st, _ = GAME.resume(GAME.options({}), SEATS, [2, 10], 0, 1, 1)
     do(st, 1, "keep")
