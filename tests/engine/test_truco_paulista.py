@@ -386,6 +386,21 @@ def test_signals_reach_the_partner_and_are_caught_by_chance() -> None:
         GAME.apply(st, 1, Action("signal", value="shout"))
 
 
+def test_signals_seen_defaults_to_a_quarter() -> None:
+    """RULES.md §3: each opponent catches a signal with probability **option** ``signals_seen``, default 0.25."""
+    assert GAME.options({}).signals_seen == 0.25
+    (spec,) = [s for s in GAME.option_specs if s.name == "signals_seen"]
+    assert (spec.default, spec.min, spec.max) == (0.25, 0.0, 1.0)
+    st = kept(seed=3)  # a table with every option left at its default
+    caught = 0
+    for _ in range(400):
+        (event,) = GAME.apply(st, 1, Action("signal", value="wink"))
+        seen = event.audience.seats
+        assert seen is not None and {1, 3} <= seen  # the partner always sees it
+        caught += len(seen & {0, 2})
+    assert 150 <= caught <= 250  # of 800 chances: about a quarter (200), not 0, not all
+
+
 # -- counts, views, options --------------------------------------------------------
 def test_legal_action_counts() -> None:
     st = kept(**HANDS)
