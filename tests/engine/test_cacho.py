@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardtui.engine.betting import BET as OPEN
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
-from cardtui.engine.cacho import BET, CACHO, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
+from cardtui.engine.cacho import BET, CACHO, DECK, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
 
@@ -28,6 +28,17 @@ def rig(state: CachoState, first: str, later: str = "") -> None:
     for seat, card in zip(state.playing, parse_cards(first), strict=True):
         state.hands[seat] = [card]
     state.deck = list(reversed(parse_cards(later)))
+
+
+# -- the pack ----------------------------------------------------------------------
+def test_the_pack_is_24_cards_ace_to_six_of_each_suit() -> None:
+    """RULES.md §5: 24 cards (A–6 of each French suit); 6 high, ace low. Every hand is dealt from it."""
+    assert len(DECK) == 24 and len(set(DECK)) == 24
+    assert sorted(map(str, DECK)) == sorted(f"{r}{s}" for r in ("A", "2", "3", "4", "5", "6") for s in "SHDC")
+    assert strength(parse_cards("6S 5H 4D")) > strength(parse_cards("AS 5H 4D"))  # 6 high, ace low
+    s = table(4)
+    dealt = [c for h in s.hands for c in h]
+    assert len(dealt) == 4 and sorted(dealt + s.deck) == sorted(DECK)
 
 
 # -- showdown categories -----------------------------------------------------------
