@@ -151,6 +151,35 @@ def test_points_floor_at_zero_and_last_player_wins() -> None:
                                                                        "gp": 2}
 
 
+def test_tournament_places_score_5_3_2_0() -> None:
+    """RULES.md §2, **option** ``tournament``: VP 5/3/2/0 by place (seed 001: second 3, third 2,
+    the fourth and last 0); players out in different hands take different places."""
+    state = new(4, tournament=True)
+    state.stacks[:] = [2, 10, 4, 4]
+
+    def knock_with_ten(seat: int) -> None:
+        """``seat`` is on turn: it draws QH and goes out with ten cards (every opponent loses 2)."""
+        assert state.turn == seat
+        state.flip, state.wilds = Card.parse("4C"), wild_cards(Card.parse("4C"))  # black fives wild
+        rig(state, {seat: "AS 2S 3S 7H 7D 7C 9H 10H JH"}, stock="QH")
+        GAME.apply(state, seat, Action(DRAW, value=STOCK))
+        GAME.apply(state, seat, Action(KNOCK))
+
+    knock_with_ten(1)
+    assert state.stacks == [0, 10, 2, 2] and not GAME.match_over(state)  # seat 0 is out first
+    GAME.next_hand(state, 7)
+    knock_with_ten(2)
+    assert state.stacks == [0, 8, 2, 0] and not GAME.match_over(state)  # then seat 3
+    GAME.next_hand(state, 8)
+    knock_with_ten(1)  # seats 3 and 0 are out: left of dealer 2, seat 1 starts
+    assert state.stacks == [0, 8, 0, 0] and GAME.match_over(state)  # then seat 2; seat 1 wins
+    rows = {r.seat: (r.place, r.vp) for r in state.standings}
+    assert rows == {1: (1, 5), 2: (2, 3), 3: (3, 2), 0: (4, 0)}  # a sole second 3, the last 0
+    record = GAME.history(state)
+    assert record is not None
+    assert [(r["seat"], r["vp"]) for r in record["standings"]] == [(1, 5), (2, 3), (3, 2), (0, 0)]
+
+
 def test_declare_cut_and_burn() -> None:
     state = new(4)  # black fives wild
     rig(state, {
