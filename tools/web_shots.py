@@ -192,17 +192,18 @@ async def visit(http: aiohttp.ClientSession, devtools: str, url: str, device: De
     await page.shot(out / f"lobby-{device.name}.png")
     if device.touch:
         await page.tap("New table", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
-        await page.wait_for("Options (JSON)")
+        await page.wait_for("Turn timer")
         await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
     else:
         await page.key("n", "KeyN", 78, "n")
-        await page.wait_for("Options (JSON)")
+        await page.wait_for("Turn timer")
         await page.key("s", "KeyS", 83, ctrl=True)
     await page.wait_for("Your turn", timeout=40)
     await page.shot(out / f"table-{device.name}.png")
     if device.touch:  # and one action by tapping the action bar
         before = page.text()
-        await page.tap("1 ", touch=True, rows=range(page.find("Your turn")[0] + 1, page.screen.lines - 1))
+        bar = range(page.find("Your turn")[0] + 1, page.screen.lines - 1)  # the action bar's buttons
+        await page.tap(next(w for w in ("Check", "Call", "Pass", "Bet") if w in page.text()), touch=True, rows=bar)
         await page.wait_for(lambda t: t != before and "Your turn" not in t, timeout=10)
         await page.shot(out / f"table-{device.name}-after-tap.png")
     await page.ws.close()
