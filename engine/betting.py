@@ -151,7 +151,7 @@ class BettingRound:
         if kind in (CHECK, CALL):
             owe = self.to_call(seat)
             if kind == CHECK and owe:
-                return IllegalAction(f"You cannot check: {owe} to call.")
+                return IllegalAction("You cannot check: {chips} to call.", chips=owe)
             if kind == CALL and not owe:
                 return IllegalAction("There is nothing to call; check instead.")
             return None

@@ -293,7 +293,7 @@ class RummyGame(Game[RS, RO, RummyView]):
                 return IllegalAction("The stock is empty and cannot be rebuilt: take the discard.")
             return IllegalAction("Draw from the stock or from the discard pile.")
         if phase is Phase.KNOCK and kind != KNOCK:
-            return IllegalAction(f"You took {state.claimed} out of turn: now you knock.")
+            return IllegalAction("You took {card} out of turn: now you knock.", card=state.claimed)
         if kind == DISCARD and phase is Phase.DISCARD:
             if len(action.cards) != 1 or action.amount or action.cards[0] not in state.hands[seat]:
                 return IllegalAction("Discard exactly one card from your hand.")
