@@ -76,6 +76,10 @@ class ActionBar(Horizontal):
         i = self.picked.get(action_name(group[0]), 0)
         return group[min(i, len(group) - 1)]
 
+    def relabel(self) -> None:
+        """The buttons' words again, in the reader's language now."""
+        self._render_buttons()
+
     def _render_buttons(self) -> None:
         self.remove_children()
         many = len(self.choices) > MANY

@@ -33,6 +33,7 @@ from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
 from cardtui.client.words import Said
 from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, commitment, sample_positions, shuffled
+from cardtui.i18n import N_, _
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 
 Seen = list[tuple[str, Message]]
@@ -73,16 +74,17 @@ class Verdict:
 
     def said(self) -> Said:
         if not self.checked:
-            return Said(Text(f"Hand {self.hand}: joined mid-deal, not checked."), "dim")
+            return Said(Text(_("Hand {n}: joined mid-deal, not checked.").format(n=self.hand)), "dim")
         if self.problems:
-            text = Text(f"⚠ Hand {self.hand}: this deal does not check out: ")
-            text.append("; ".join(self.problems) + ".")
+            text = Text("⚠ " + _("Hand {n}: this deal does not check out:").format(n=self.hand) + " ")
+            text.append("; ".join(_(p) for p in self.problems) + ".")
             return Said(text, "bold red")
-        found = ["committed before the cut", *(["your seed in"] if self.cut else []),
-                 "your cards match" if self.seated else "the cards shown match"]
-        text = Text(f"✔ Hand {self.hand}: fair deal ({'; '.join(found)}).")
+        found = [_("committed before the cut"), *([_("your seed in")] if self.cut else []),
+                 _("your cards match") if self.seated else _("the cards shown match")]
+        text = Text("✔ " + _("Hand {n}: fair deal ({found}).").format(n=self.hand, found="; ".join(found)))
         if self.notes:
-            text.append(" " + "; ".join(n[0].upper() + n[1:] for n in self.notes) + ".")
+            notes = [_(n) for n in self.notes]
+            text.append(" " + "; ".join(n[0].upper() + n[1:] for n in notes) + ".")
         return Said(text, "green")
 
 
@@ -160,7 +162,7 @@ class FairDeals:
         if reveal.scheme != SCHEME:
             return Verdict(w.hand, (f"it names a deal scheme this client does not know ({reveal.scheme[:40]!r})",))
         if commitment(reveal.server_seed) != w.commitment:
-            problems.append("the revealed server seed does not match the commitment published before the deal")
+            problems.append(N_("the revealed server seed does not match the commitment published before the deal"))
         if reveal.table != self.table:
             problems.append(f"the deck was keyed to another table ({reveal.table[:40]!r})")
         try:
@@ -173,15 +175,15 @@ class FairDeals:
         if w.seed is not None and mine == w.seed:
             pass
         elif mine is not None:
-            problems.append("the deal used a seed for your seat that this client did not send")
+            problems.append(N_("the deal used a seed for your seat that this client did not send"))
         elif w.taken:
-            problems.append("the server took your seed but dealt without it")
+            problems.append(N_("the server took your seed but dealt without it"))
         elif w.seed is not None:
-            notes.append("your seed came too late to go in")
+            notes.append(N_("your seed came too late to go in"))
         if not seeds:
-            notes.append("no player's seed went in: the host alone fixed this deck")
+            notes.append(N_("no player's seed went in: the host alone fixed this deck"))
         if w.gap:
-            notes.append("part of the hand did not reach this client, so its cards were not compared")
+            notes.append(N_("part of the hand did not reach this client, so its cards were not compared"))
         else:
             rule = RULES.get(self.game)
             if rule is None:
@@ -318,7 +320,7 @@ def _argentino(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]
     picks = sample_positions(rng, len(pack), 3 * n)
     dealer = next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
     if dealer is None:
-        return ["the hand's start (its dealer) never reached this client"]
+        return [N_("the hand's start (its dealer) never reached this client")]
     held: dict[int, list[str]] = {}
     for s in range(n):
         i = (s - dealer - 1) % n

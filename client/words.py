@@ -12,7 +12,7 @@ a game's own terms (truco calls) are not marked, so they stay in the game's lang
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from string import Formatter
 
@@ -108,18 +108,22 @@ def line(*parts: str | Text) -> Text:
     return out
 
 
-def fmt(template: str, style: str = "", **parts: str | int | Text) -> Text:
+def fmt(template: str, **parts: str | int | Text) -> Text:
     """A sentence from a template already in the reader's language ("{name} deals."), its fields
-    filled with plain text or styled ``Text`` (a name in bold), never read as markup; ``style``
-    for the template's own words. A field the template lacks is left out; one the parts lack is
-    shown as it is."""
+    filled with plain text or styled ``Text`` (a name in bold), never read as markup. A field the
+    template lacks is left out; one the parts lack is shown as it is."""
+    return fill(template, parts)
+
+
+def fill(template: str, parts: Mapping[str, str | int | Text], fmt_style: str = "") -> Text:
+    """``fmt`` with the template's own words in ``fmt_style``."""
     out = Text()
     try:
         pieces = list(Formatter().parse(template))
     except ValueError:
         return Text(template)
     for literal, field, spec, _conv in pieces:
-        out.append(literal, style=style)
+        out.append(literal, style=fmt_style)
         if field is None:
             continue
         part = parts.get(field)
@@ -128,7 +132,7 @@ def fmt(template: str, style: str = "", **parts: str | int | Text) -> Text:
         elif isinstance(part, Text):
             out.append_text(part)
         else:
-            out.append(format(part, spec or ""), style=style)
+            out.append(format(part, spec or ""), style=fmt_style)
     return out
 
 
@@ -229,5 +233,5 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     return None
 
 
-__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fmt", "game_keys", "game_labels",
+__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fill", "fmt", "game_keys", "game_labels",
            "game_words", "key_for", "label", "line", "ngettext", "who", "word"]

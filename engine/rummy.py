@@ -312,12 +312,12 @@ class RummyGame(Game[RS, RO, RummyView]):
         kind = action.type
         claim = self.claim_type
         if seat == w.discarder:
-            return NotYourTurn(f"You discarded {w.card}: the window is for the others.")
+            return NotYourTurn("You discarded {card}: the window is for the others.", card=w.card)
         if kind == claim and seat not in w.claimers:
             return IllegalAction(self.claim_refusal(state, seat) or f"You may not {claim} {w.card}.")
         if seat not in w.claimers:
-            return NotYourTurn(f"The window on {w.card} waits only on those who may take it: you have nothing to"
-                               " answer.")
+            return NotYourTurn("The window on {card} waits only on those who may take it: you have nothing to"
+                               " answer.", card=w.card)
         if kind not in (PASS, claim) or action.cards or action.amount or action.value:
             return IllegalAction(f"The window on {w.card} is open: {claim} it or let it go.")
         if seat not in w.pending:

@@ -10,7 +10,7 @@ from rich.text import Text
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import backs, hand
 from cardtui.client.models import TableModel
-from cardtui.client.words import Said, family_words, fmt, game_keys, who
+from cardtui.client.words import Said, family_words, fill, fmt, game_keys, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import cacho_pb2, table_pb2
 
@@ -94,8 +94,8 @@ class CachoBoard(Board):
         if view is None or not view.HasField("cacho") or not view.cacho.HasField("result"):
             return None
         v, result = view.cacho, view.cacho.result
-        head = fmt(_("Hand {n}: {name} wins the pot of {pot}"), style="bold", n=view.hand,
-                   name=who(model, result.winner), pot=result.pot)
+        head = fill(_("Hand {n}: {name} wins the pot of {pot}"),
+                    {"n": view.hand, "name": who(model, result.winner), "pot": result.pot}, "bold")
         parts: list[RenderableType] = [head]
         if result.showdown:
             best = next((sh for sh in result.showdown if sh.seat == result.winner), None)
@@ -121,8 +121,8 @@ class CachoBoard(Board):
         if view.match_over:
             standing = sorted(v.seats, key=lambda s: -s.chips)
             top = Text("\n")
-            top.append_text(fmt(_("{name} wins the match, holding every chip."), style="bold magenta",
-                                name=who(model, standing[0].seat)))
+            top.append_text(fill(_("{name} wins the match, holding every chip."),
+                                 {"name": who(model, standing[0].seat)}, "bold magenta"))
             parts.append(top)
         return Group(*parts)
 
