@@ -11,7 +11,6 @@ from textual.binding import Binding
 
 from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.connection import BadAddress, Connection, error_text, unreachable
-from cardtui.client.footer import Footer
 from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
@@ -28,9 +27,7 @@ async def relabel(app: App[Any]) -> None:
         again = getattr(screen, "relabel", None)
         if again is not None:
             await again()
-        screen.refresh_bindings()
-        for footer in screen.query(Footer):
-            await footer.recompose()
+        screen.refresh_bindings()  # the footer composes its keys again, looked up anew
 
 
 class CardApp(App[None]):

@@ -123,7 +123,7 @@ def problems() -> list[str]:
             elif not got.string or (isinstance(got.string, tuple) and not all(got.string)):
                 out.append(f"{lang}: not translated: {name!r}")
         if not mo_path(lang).exists() or mo_path(lang).read_bytes() != compiled(lang):
-            out.append(f"{lang}: {mo_path(lang).relative_to(ROOT)} is stale: run make i18n")
+            out.append(f"{lang}: the compiled catalog ({mo_path(lang).name}) is stale: run make i18n")
     return out
 
 

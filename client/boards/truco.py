@@ -41,7 +41,7 @@ from cardtui.client.boards.truco_words import (
 )
 from cardtui.client.cards import BACK, card_text, cards_text
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.words import fmt, key_for, label, line
+from cardtui.client.words import fill, fmt, key_for, label, line
 from cardtui.i18n import _, ngettext
 from cardtui.v1 import common_pb2, table_pb2, truco_pb2
 
@@ -624,8 +624,8 @@ class TrucoBoard(Board):
         for seen in list(t.signals)[-last:]:
             out.append("  ")
             if seen.seat == model.seat:
-                out.append(_("you") + " ", style="bold green")
-                out.append(gesture(seen.signal))
+                out.append_text(fill(_("{you} {gesture}"), {"you": Text(_("you"), style="bold green"),
+                                                            "gesture": Text(gesture(seen.signal))}, "bold green"))
             else:
                 out.append_text(self._short(model, seen.seat))
                 out.append(f" {gesture(seen.signal, seen=True)}")
