@@ -107,14 +107,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> Found | None:
     """One of the servers discovery found: the only one, or the one the person picks by number."""
     if len(found) == 1:
-        print(f"Found {found[0].line()}.")
+        print(_("Found {server}.").format(server=found[0].line()))
         return found[0]
-    print("Servers on this network:")
+    print(_("Servers on this network:"))
     for n, server in enumerate(found, start=1):
         print(f"  {n}. {server.line()}")
     while True:
         try:
-            answer = ask(f"Connect to which one (1-{len(found)}, Enter to cancel)? ").strip()
+            answer = ask(_("Connect to which one (1-{n}, Enter to cancel)? ").format(n=len(found))).strip()
         except (EOFError, KeyboardInterrupt):
             print()
             return None
@@ -122,7 +122,7 @@ def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> 
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(found):
             return found[int(answer) - 1]
-        print(f"Type a number from 1 to {len(found)}.")
+        print(_("Type a number from 1 to {n}.").format(n=len(found)))
 
 
 def cmd_connect(args: argparse.Namespace) -> int:
@@ -149,27 +149,31 @@ def cmd_connect(args: argparse.Namespace) -> int:
     if target is None:
         from cardtui.client.discovery import discover
 
-        print(f"Looking for cardtui servers on this network ({DISCOVERY_SECONDS:g} s)…", flush=True)
+        print(_("Looking for cardtui servers on this network ({s} s)…").format(s=f"{DISCOVERY_SECONDS:g}"), flush=True)
         found = asyncio.run(discover(DISCOVERY_SECONDS))
         if not found:
-            print("cardtui: no server answered on this network. Give its address instead: "
-                  "cardtui connect HOST:PORT (for one on this machine: cardtui connect 127.0.0.1).", file=sys.stderr)
+            print("cardtui: " + _("no server answered on this network. Give its address instead: "
+                                  "cardtui connect HOST:PORT (for one on this machine: cardtui connect 127.0.0.1)."),
+                  file=sys.stderr)
             return 1
         chosen = choose_server(found)
         if chosen is None:
             return 1
         if chosen.tls and tls_ca is None:
-            print(f"cardtui: {chosen.name} uses TLS. Ask its host for the certificate and connect with "
-                  f"cardtui connect --tls-ca FILE {chosen.target}", file=sys.stderr)
+            print("cardtui: " + _("{name} uses TLS. Ask its host for the certificate and connect with "
+                                  "cardtui connect --tls-ca FILE {target}").format(name=chosen.name,
+                                                                                  target=chosen.target),
+                  file=sys.stderr)
             return 2
         if not chosen.tls and tls_ca is not None:
-            print(f"cardtui: {chosen.name} does not use TLS; connect without --tls-ca.", file=sys.stderr)
+            print("cardtui: " + _("{name} does not use TLS; connect without --tls-ca.").format(name=chosen.name),
+                  file=sys.stderr)
             return 2
         target = chosen.target
     name = args.name if args.name is not None else "" if args.ask_name else _name()
     identity, problem = identity_of(args)
     if problem:
-        print(f"cardtui: {problem} (or play as a guest with --guest)", file=sys.stderr)
+        print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     password = args.password or ""
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
@@ -270,7 +274,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     identity, problem = identity_of(args)
     if problem:
-        print(f"cardtui: {problem} (or play as a guest with --guest)", file=sys.stderr)
+        print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity).run()
     return 0

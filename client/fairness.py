@@ -105,7 +105,7 @@ class FairDeals:
         """The last event number fed."""
         self.watch: Watch | None = None
         self.verdicts: list[Verdict] = []
-        self._said: dict[int, list[Said]] = {}
+        self._told: dict[int, list[Verdict]] = {}
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -119,7 +119,7 @@ class FairDeals:
         if body != "update":
             return []
         cuts: list[tuple[int, bytes]] = []
-        said: list[Said] = []
+        said: list[Verdict] = []
         for ev in msg.update.events:
             if ev.seq <= self.last:
                 continue
@@ -135,12 +135,12 @@ class FairDeals:
             elif isinstance(inner, table_pb2.DealRevealed):
                 verdict = self.check(inner)
                 self.verdicts.append(verdict)
-                said.append(verdict.said())
+                said.append(verdict)
                 self.watch = None
             elif self.watch is not None and inner is not None and name != "hidden":
                 self.watch.seen.append((name, inner))
         if said:
-            self._said.setdefault(msg.seq, []).extend(said)
+            self._told.setdefault(msg.seq, []).extend(said)
         return cuts
 
     def taken(self, hand: int, taken: bool) -> None:
@@ -149,7 +149,11 @@ class FairDeals:
 
     def said(self, msg: table_pb2.TableMessage) -> list[Said]:
         """The log lines ``msg`` brought (each given once)."""
-        return self._said.pop(msg.seq, [])
+        return [v.said() for v in self.told(msg)]
+
+    def told(self, msg: table_pb2.TableMessage) -> list[Verdict]:
+        """The verdicts ``msg`` brought (each given once): ``said()`` puts one in the reader's language."""
+        return self._told.pop(msg.seq, [])
 
     # -- the check ------------------------------------------------------------------------
     def check(self, reveal: table_pb2.DealRevealed) -> Verdict:

@@ -236,7 +236,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                     with Vertical(classes="field"):
                         yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
                         yield Static("", id="err-turn", classes="field-error")
-                    yield Label("Password")
+                    yield Label(_("Password"))
                     yield Input(placeholder=_("none"), password=True, id="password")
                     yield Label(_("Private"))
                     yield Checkbox(_("no spectators"), id="private")
@@ -391,7 +391,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         self._error("")
         return lobby_pb2.CreateTableRequest(
             game=self.game.name,
-            name=self.query_one("#name", Input).value,
+            name=self.query_one("#name", Input).value or self.query_one("#name", Input).placeholder,
             seats=seats,
             bots=bots,
             options=options,

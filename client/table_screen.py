@@ -32,7 +32,7 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, closing_text, error_text
-from cardtui.client.fairness import FairDeals
+from cardtui.client.fairness import FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
@@ -296,8 +296,8 @@ class TableScreen(Screen[None]):
             closing = msg.closing
             self.write_log(lambda: Text(closing_text(closing)), "red")
             self._set_online(False)
-        for said in self.fair.said(msg):  # a finished hand's deal, checked: ✔ or a warning
-            self.write_log(said.text, said.style)
+        for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
+            self.write_log(self._verdict(verdict))
         self._show()
 
     def _names_then(self, events: list[table_pb2.Event], now: dict[int, str]) -> list[dict[int, str]]:
@@ -434,6 +434,16 @@ class TableScreen(Screen[None]):
             if said.style:
                 text = text.copy()
                 text.stylize(said.style)
+            return text
+
+        return tell
+
+    @staticmethod
+    def _verdict(verdict: Verdict) -> Telling:
+        def tell() -> Text:
+            said = verdict.said()
+            text = said.text.copy()
+            text.stylize(said.style)
             return text
 
         return tell

@@ -58,7 +58,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.ListTablesResponse(tables=tables)
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
-        limit(self.limiter, context, "table", "This connection has opened tables too fast; wait a little.")
+        limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
         options = {}
         for key, value in request.options.items():
             raw = wire.raw_option(value)
@@ -103,7 +103,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     # -- players who are remembered (players.proto) ------------------------------------------
     async def Hello(self, request: players_pb2.HelloRequest, context: Any) -> players_pb2.HelloResponse:
-        limit(self.limiter, context, "hello", "This connection has asked for names too fast; wait a little.")
+        limit(self.limiter, context, "hello", N_("This connection has asked for names too fast; wait a little."))
         players = self.room.players
         nonce, known = players.hello(request.name, request.public_key)
         return players_pb2.HelloResponse(server_id=players.server_id, nonce=nonce, known=known)
@@ -136,7 +136,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def Replay(
         self, request: replay_pb2.ReplayRequest, context: Any
     ) -> AsyncIterator[replay_pb2.ReplayStep]:
-        limit(self.limiter, context, "replay", "This connection has asked for replays too fast; wait a little.")
+        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
         record = self.replays.record(request.table_id, request.hand, request.token, request.password)
         try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
             steps = await asyncio.to_thread(replays.steps, record)
@@ -185,7 +185,7 @@ class TableService(table_pb2_grpc.TableServicer):
             self.streams.close(peer)
 
     async def Act(self, request: table_pb2.ActRequest, context: Any) -> table_pb2.ActResponse:
-        limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
         table, seat = self.room.seat_grant(request.token)
         if not request.HasField("action"):
             raise InvalidArgument("An Act request needs an action.")
@@ -198,14 +198,14 @@ class TableService(table_pb2_grpc.TableServicer):
         return table_pb2.ActResponse(seq=table.act(seat, action, request.seen_seq))
 
     async def Cut(self, request: table_pb2.CutRequest, context: Any) -> table_pb2.CutResponse:
-        limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
         table, seat = self.room.seat_grant(request.token)
         if not 1 <= len(request.seed) <= MAX_PLAYER_SEED:
             raise InvalidArgument("A seed is 1 to {most} bytes (clients send 32 random ones).", most=MAX_PLAYER_SEED)
         return table_pb2.CutResponse(taken=table.take_cut(seat, request.hand, bytes(request.seed)))
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
-        limit(self.limiter, context, "chat", "Too many chat lines from this connection; slow down.")
+        limit(self.limiter, context, "chat", N_("Too many chat lines from this connection; slow down."))
         grant = self.room.grant(request.token)
         try:
             text = clean_chat(request.text)

@@ -32,7 +32,7 @@ SOURCES = ("cardtui", "client", "server", "engine")
 """Where the messages are: the package's own modules and the three folders it links to."""
 SKIP = ("cardtui/v1",)
 REFUSALS = ("Refusal", "InvalidArgument", "FailedPrecondition", "PermissionDenied", "Unauthenticated", "NotFound",
-            "ResourceExhausted", "IllegalAction", "NotYourTurn")
+            "ResourceExhausted", "IllegalAction", "NotYourTurn", "InvalidOptions", "BadAction")
 """Calls whose first argument is a sentence the server sends as a message id."""
 KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REFUSALS}, "option": (2,)}
 """``option(default, help)``: a game option's line of help, which the lobby shows in the reader's language."""
