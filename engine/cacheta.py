@@ -155,7 +155,8 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
         if seat not in state.live:
             return NotYourTurn("You are not in this hand.")
         if state.phase is Phase.KNOCK:
-            return NotYourTurn(f"{state.name(state.turn or 0)} took the discard and is knocking: the hand is ending.")
+            return NotYourTurn("{name} took the discard and is knocking: the hand is ending.",
+                               name=state.name(state.turn or 0))
         if action.cards or action.amount or action.value:
             return IllegalAction("Declaring na boa names no cards.")
         if seat in state.declared:

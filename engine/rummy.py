@@ -279,8 +279,9 @@ class RummyGame(Game[RS, RO, RummyView]):
         if phase is Phase.CLAIM:
             return self._window_refusal(state, seat, action)
         if seat != state.turn:
-            whose = state.name(state.turn) if state.turn is not None else "nobody"
-            return NotYourTurn(f"It is {whose}'s turn, not yours.")
+            if state.turn is None:
+                return NotYourTurn("It is nobody's turn.")
+            return NotYourTurn("It is {name}'s turn, not yours.", name=state.name(state.turn))
         kind = action.type
         if phase is Phase.DRAW:
             if kind != DRAW or action.cards or action.amount:
@@ -319,7 +320,9 @@ class RummyGame(Game[RS, RO, RummyView]):
             return NotYourTurn("The window on {card} waits only on those who may take it: you have nothing to"
                                " answer.", card=w.card)
         if kind not in (PASS, claim) or action.cards or action.amount or action.value:
-            return IllegalAction(f"The window on {w.card} is open: {claim} it or let it go.")
+            if claim == "cut":
+                return IllegalAction("The window on {card} is open: cut it or let it go.", card=w.card)
+            return IllegalAction("The window on {card} is open: claim it or let it go.", card=w.card)
         if seat not in w.pending:
             return NotYourTurn("You have already answered this claim window.")
         return None

@@ -216,7 +216,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
             if not st.ferro:
                 return IllegalAction("Cards are played blind only in a mão de ferro.")
             if not 1 <= action.amount <= len(hand):
-                return IllegalAction(f"Choose one of your {len(hand)} unseen cards by its place, 1 to {len(hand)}.")
+                return IllegalAction("Choose one of your {n} unseen cards by its place, 1 to {n}.", n=len(hand))
             return None
         if st.ferro:
             return IllegalAction("In a mão de ferro the cards are played blind: choose one by its place.")
