@@ -43,7 +43,8 @@ KEY_ROWS: list[tuple[str, str, str]] = [
 def keys_text() -> str:
     """The keys as a Markdown table, in the reader's language."""
     rows = [f"| {_(where)} | {_(key)} | {_(what)} |" for where, key, what in KEY_ROWS]
-    head = f"## {_('Keys')}\n| {_('where')} | {_('key')} | {_('what')} |\n|---|---|---|\n"
+    keys, where, key, what = _("Keys"), _("where"), _("key"), _("what")
+    head = f"## {keys}\n| {where} | {key} | {what} |\n|---|---|---|\n"
     return "\n" + head + "\n".join(rows) + "\n"
 
 

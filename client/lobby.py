@@ -36,6 +36,11 @@ def seats_text(table: common_pb2.TableSummary) -> str:
                                             if bots else "")
 
 
+def choice_words(choice: str) -> str:
+    """A choice's value as words ("spectators-and-between-hands", "sum_two"), looked up with ``_``."""
+    return choice.replace("-", " ").replace("_", " ")
+
+
 class OpenTable(Message):
     """Take a seat at (or watch) a table: the app opens it."""
 
@@ -274,14 +279,14 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         await box.remove_children()
         rows: list[Any] = []
         for spec in self.game.options:
-            rows.append(Label(Text(spec.name.replace("_", " "), style="bold"), classes="opt-name"))
+            rows.append(Label(Text(_(spec.name.replace("_", " ")), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
                 rows.append(Checkbox(_(spec.help), value=spec.default.flag, id=f"opt-{spec.name}"))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
-                rows.append(Static(Text(_("{help} (default {value})").format(help=_(spec.help),
-                                                                               value=spec.default.choice), style="dim"),
+                rows.append(Static(Text(_("{help} (default {value})").format(
+                    help=_(spec.help), value=_(choice_words(spec.default.choice))), style="dim"),
                                    classes="opt-help"))
-                rows.append(Select([(c.replace("-", " "), c) for c in spec.choices], value=spec.default.choice,
+                rows.append(Select([(_(choice_words(c)), c) for c in spec.choices], value=spec.default.choice,
                                    allow_blank=False, id=f"opt-{spec.name}"))
             else:
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
@@ -374,7 +379,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                 if not spec.min <= number <= spec.max or (whole and number != int(number)):
                     said = (_("{option} is a whole number from {min} to {max}.") if whole
                             else _("{option} is a number from {min} to {max}."))
-                    self._error(said.format(option=spec.name.replace("_", " "), min=f"{spec.min:g}",
+                    self._error(said.format(option=_(spec.name.replace("_", " ")), min=f"{spec.min:g}",
                                             max=f"{spec.max:g}"), f"opt-{spec.name}")
                     return None
                 if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:
