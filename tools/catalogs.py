@@ -63,9 +63,9 @@ def _options() -> Iterator[tuple[str, str]]:
 
     for game, rules in GAMES.items():
         for spec in rules.option_specs:
-            yield spec.name.replace("_", " "), f"engine/games.py ({game}, an option's name)"
+            yield spec.name.replace("_", " "), f"{game}: an option's name"
             for choice in spec.choices:
-                yield choice_words(str(choice)), f"engine/games.py ({game}, a choice of {spec.name})"
+                yield choice_words(str(choice)), f"{game}: a choice of {spec.name}"
 
 
 def extract() -> Catalog:
@@ -73,8 +73,12 @@ def extract() -> Catalog:
     catalog = Catalog(project="cardtui", version="0.1.0", domain=DOMAIN, charset="utf-8", fuzzy=False)
     for where, lineno, message, comments, context in _messages():
         catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
-    for message, where in _options():
-        catalog.add(message, None, [(where, 0)])
+    for message, what in _options():
+        known = catalog.get(message)
+        if known is not None:
+            known.auto_comments.append(what)
+        else:
+            catalog.add(message, None, [("engine/games.py", 1)], auto_comments=[what])
     return catalog
 
 
@@ -107,7 +111,7 @@ def update(template: Catalog) -> None:
             catalog = read(lang)
         else:
             catalog = Catalog(locale=lang, domain=DOMAIN, project="cardtui", version="0.1.0", fuzzy=False)
-        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False, update_creation_date=False)
         catalog.obsolete.clear()
         _write(catalog, path)
 
@@ -146,10 +150,26 @@ def problems() -> list[str]:
     return out
 
 
+def _same(a: Catalog, b: Catalog) -> bool:
+    def key(c: Catalog) -> list[tuple[object, object, object]]:
+        return [(m.id, m.context, m.locations) for m in c if m.id]
+
+    return key(a) == key(b)
+
+
+def write_pot(template: Catalog) -> None:
+    """The template, written only when its messages changed (so its date says when they did)."""
+    if POT.exists():
+        with POT.open("rb") as f:
+            if _same(read_po(f), template):
+                return
+    _write(template, POT)
+
+
 def main(argv: list[str]) -> int:
     step = argv[0] if argv else "all"
     if step in ("extract", "all"):
-        _write(extract(), POT)
+        write_pot(extract())
     if step in ("update", "all"):
         update(extract())
     if step in ("compile", "all"):
