@@ -152,7 +152,7 @@ def problems() -> list[str]:
 
 def _same(a: Catalog, b: Catalog) -> bool:
     def key(c: Catalog) -> list[tuple[object, object, object]]:
-        return [(m.id, m.context, m.locations) for m in c if m.id]
+        return [(m.id, m.context, sorted(m.locations)) for m in c if m.id]
 
     return key(a) == key(b)
 
