@@ -65,7 +65,8 @@ def address(target: str) -> str:
     if target.startswith("["):  # [::1] or [::1]:50051
         host, close, rest = target[1:].partition("]")
         if not close or not host or (rest and not rest.startswith(":")):
-            raise BadAddress(f"{target!r} is not an address: an IPv6 one is written [::1] or [::1]:50051.")
+            raise BadAddress(_("{target} is not an address: an IPv6 one is written [::1] or [::1]:50051.").format(
+                target=repr(target)))
         return f"[{host}]:{_port(rest[1:], target)}"
     if target.count(":") > 1:  # a bare IPv6 address
         return f"[{target}]:{DEFAULT_PORT}"

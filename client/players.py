@@ -197,7 +197,7 @@ class PlayerCardScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="card-dialog"):
-            yield Label(Text(self.who or "Player card"), id="card-name")
+            yield Label(Text(self.who or _("Player card")), id="card-name")
             yield Static("", id="card-line")
             table: DataTable[Any] = DataTable(id="card-games", cursor_type="none", zebra_stripes=True)
             yield table

@@ -34,7 +34,8 @@ SKIP = ("cardtui/v1",)
 REFUSALS = ("Refusal", "InvalidArgument", "FailedPrecondition", "PermissionDenied", "Unauthenticated", "NotFound",
             "ResourceExhausted", "IllegalAction", "NotYourTurn", "InvalidOptions", "BadAction")
 """Calls whose first argument is a sentence the server sends as a message id."""
-KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REFUSALS}, "option": (2,)}
+KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REFUSALS}, "option": (2,),
+                               "phrase": None}
 """``option(default, help)``: a game option's line of help, which the lobby shows in the reader's language."""
 with (ROOT / "babel.cfg").open() as _cfg:
     MAPPING, OPTIONS = parse_mapping_cfg(_cfg)

@@ -801,18 +801,18 @@ def _played(play: truco_pb2.TrucoPlay, compact: bool) -> Text:
     if not play.HasField("card"):
         out = BACK.copy()
         if not compact:
-            out.append(" face down", style="dim")
+            out.append(" " + _("face down"), style="dim")
         return out
     if play.face_down:  # a replay turns it up
         out = card_text(play.card)
         out.stylize("dim on grey23")
-        out.append(" down" if compact else " face down", style="dim italic")
+        out.append(" " + (_("down") if compact else _("face down")), style="dim italic")
         return out
     out = card_text(play.card)
     out.stylize("on grey23")
     if play.void:
         out.stylize("strike dim")
-        out.append(" mazo" if compact else " void: went to the deck", style="italic red")
+        out.append(" " + ("mazo" if compact else _("void: went to the deck")), style="italic red")
     return out
 
 
