@@ -57,10 +57,10 @@ def cmd_identity(args: argparse.Namespace) -> int:
     except IdentityError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
-    print(f"identity:    {me.path}{'' if existed else ' (made now)'}")
-    print(f"fingerprint: {me.fingerprint}")
-    print("Servers keep only the public key; the first key to use a name on a server owns it there. "
-          "Copy this file (it is private) to play as yourself from another machine.")
+    print(_("identity:    {path}").format(path=me.path) + ("" if existed else " " + _("(made now)")))
+    print(_("fingerprint: {fingerprint}").format(fingerprint=me.fingerprint))
+    print(_("Servers keep only the public key; the first key to use a name on a server owns it there. "
+            "Copy this file (it is private) to play as yourself from another machine."))
     return 0
 
 
@@ -69,7 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     tls: tuple[bytes, bytes] | None = None
     if bool(args.tls_cert) != bool(args.tls_key):
-        print("cardtui: TLS needs both --tls-cert and --tls-key.", file=sys.stderr)
+        print("cardtui: " + _("TLS needs both --tls-cert and --tls-key."), file=sys.stderr)
         return 2
     if args.tls_cert:
         from cardtui.certs import load_pair
@@ -80,7 +80,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
     if not 0 <= args.cut_ms <= 10_000:
-        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
+              file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
@@ -186,7 +187,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from cardtui.server.web import WebLimits, serve_forever
 
     if bool(args.tls_cert) != bool(args.tls_key):
-        print("cardtui: HTTPS needs both --tls-cert and --tls-key.", file=sys.stderr)
+        print("cardtui: " + _("HTTPS needs both --tls-cert and --tls-key."), file=sys.stderr)
         return 2
     try:
         if args.tls_cert:
@@ -202,7 +203,8 @@ def cmd_web(args: argparse.Namespace) -> int:
         return 2
     tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
     if not 0 <= args.cut_ms <= 10_000:
-        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
+              file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
@@ -224,14 +226,15 @@ def cmd_cert(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
-    print(f"certificate: {made.cert_path}")
-    print(f"key:         {made.key_path} (keep it private)")
-    print(f"valid for:   {', '.join(made.names)}")
-    print(f"SHA-256 fingerprint: {made.fingerprint}")
-    print(f"serve with:  cardtui serve --host 0.0.0.0 --tls-cert {made.cert_path} --tls-key {made.key_path}")
-    print(f"players:     copy {made.cert_path.name} and run cardtui connect --tls-ca {made.cert_path.name} HOST; "
-          "compare the fingerprint with `openssl x509 -noout -fingerprint -sha256 -in "
-          f"{made.cert_path.name}`")
+    print(_("certificate: {path}").format(path=made.cert_path))
+    print(_("key:         {path} (keep it private)").format(path=made.key_path))
+    print(_("valid for:   {names}").format(names=", ".join(made.names)))
+    print(_("SHA-256 fingerprint: {fingerprint}").format(fingerprint=made.fingerprint))
+    print(_("serve with:  cardtui serve --host 0.0.0.0 --tls-cert {cert} --tls-key {key}").format(
+        cert=made.cert_path, key=made.key_path))
+    print(_("players:     copy {file} and run cardtui connect --tls-ca {file} HOST; "
+            "compare the fingerprint with `openssl x509 -noout -fingerprint -sha256 -in {file}`").format(
+        file=made.cert_path.name))
     return 0
 
 
@@ -249,7 +252,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             sock = open_socket(args.host, args.web_port)
         except OSError:  # the port is busy: any free one will do
             sock = open_socket(args.host, 0)
-        note = f"Guests join from a browser at {describe(args.host, sock.getsockname()[1])}"
+        note = _("Guests join from a browser at {url}").format(url=describe(args.host, sock.getsockname()[1]))
         print(f"cardtui play: {note}", flush=True)
 
     async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
@@ -285,13 +288,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from cardtui.sim import simulate
 
     if args.game not in GAMES:
-        print(f"cardtui: there is no game {args.game!r}; try one of: {', '.join(GAMES)}.", file=sys.stderr)
+        print("cardtui: " + _("there is no game {game}; try one of: {games}.").format(
+            game=repr(args.game), games=", ".join(GAMES)), file=sys.stderr)
         return 2
     game = GAMES[args.game]
     players = args.players or game.max_players
     if players not in game.player_counts:
         allowed = ", ".join(map(str, game.player_counts))
-        print(f"cardtui: {game.title} is played by {allowed} players.", file=sys.stderr)
+        print("cardtui: " + _("{game} is played by {allowed} players.").format(game=game.title, allowed=allowed),
+              file=sys.stderr)
         return 2
     try:
         options = json.loads(args.options) if args.options else {}
@@ -319,7 +324,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
 
     path = Path(args.db) if args.db else default_db()
     if not path.exists():
-        print(f"cardtui: there is no store at {path}.", file=sys.stderr)
+        print("cardtui: " + _("there is no store at {path}.").format(path=path), file=sys.stderr)
         return 1
     store = Store(path, read_only=True)
     n = 0
@@ -329,7 +334,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
         for line in store.hands(args.table):
             out.write(line + "\n")
             n += 1
-    print(f"{n} hands exported.", file=sys.stderr)
+    print(ngettext("{n} hand exported.", "{n} hands exported.", n).format(n=n), file=sys.stderr)
     return 0
 
 
@@ -373,7 +378,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
           f"{plain} with a plain seed (not fair deals)"
           + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
     if not checks and not unreadable:
-        print(f"cardtui: there are no hand histories in {args.file}.", file=sys.stderr)
+        print("cardtui: " + _("there are no hand histories in {file}.").format(file=args.file), file=sys.stderr)
         return 1
     if failed or (args.strict and (plain or unlinked)):
         return 1
@@ -560,7 +565,7 @@ def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
         with open(known.config, "rb") as f:
             settings = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
-        return f"cannot read the config file {known.config}: {e}."
+        return _("cannot read the config file {file}: {error}.").format(file=known.config, error=e)
     commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
     serve = commands.choices["serve"]
     dests = {a.dest: a for a in serve._actions}
@@ -568,7 +573,7 @@ def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
     for key, value in settings.items():
         dest = key.replace("-", "_")
         if dest not in dests or dest in ("config", "help"):
-            return f"the config file {known.config} has an unknown setting {key!r}."
+            return _("the config file {file} has an unknown setting {key}.").format(file=known.config, key=repr(key))
         values[dest] = value
     serve.set_defaults(**values)
     return None
