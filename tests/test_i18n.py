@@ -12,6 +12,7 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import grpc
 import pytest
 
@@ -21,6 +22,7 @@ from cardtui.client.connection import PROBLEM_METADATA, Connection, error_text, 
 from cardtui.i18n import _, ngettext, render, speaking
 from cardtui.server import wire
 from cardtui.server.app import Running
+from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import create
 from tools import catalogs
@@ -221,3 +223,26 @@ def test_help_in_each_language() -> None:
 def test_an_unknown_language_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--lang", "fr", "identity"]) == 2
     assert "choose one of en, pt_BR, es" in capsys.readouterr().err
+
+
+# -- the browser page -----------------------------------------------------------------------------
+async def test_the_browser_page_speaks_the_browsers_language(server: Running) -> None:
+    guests = WebServer(local_target("127.0.0.1", server.port), limits=WebLimits(per_address=0, total=8))
+    await guests.start(open_socket("127.0.0.1", 0))
+    try:
+        base = f"http://127.0.0.1:{guests.port}"
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{base}/", headers={"Accept-Language": "fr-FR, pt-BR;q=0.8, en;q=0.5"}) as r:
+                page = await r.text()
+            assert '<html lang="pt-BR">' in page and "A sessão terminou." in page and "Abrir outra" in page
+            async with http.get(f"{base}/", headers={"Accept-Language": "es-AR,es;q=0.9"}) as r:
+                assert "abriendo una sala de mesas para vos" in await r.text()
+            async with http.get(f"{base}/", headers={"Accept-Language": "de"}) as r:
+                assert "The session ended." in await r.text()  # none of ours: the server's own, English here
+            ws = await http.ws_connect(f"{base}/ws", headers={"Accept-Language": "es"})
+            closed = await ws.receive()  # per_address=0: refused, in the browser's language
+            assert closed.extra == "Esta dirección ya tiene 0 sesiones abiertas: cerrá una para abrir otra."
+    finally:
+        await guests.stop()
+    assert guests.refusal("10.0.0.1", "es") == "Esta dirección ya tiene 0 sesiones abiertas: cerrá una para abrir otra."
+    assert guests.refusal("10.0.0.1") == "This address already has 0 sessions open: close one to open another."
