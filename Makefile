@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench sim clean web-shots
+.PHONY: play test lint proto bench sim clean web-shots i18n
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,12 @@ proto: $(STAMP)
 	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=. --grpc_python_out=. \
 		--plugin=protoc-gen-mypy=$(BIN)/protoc-gen-mypy --mypy_out=. \
 		--plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc --mypy_grpc_out=. proto/cardtui/v1/*.proto
+
+## The message catalogs, with Babel: extract every message of the code (cardtui/locale/cardtui.pot),
+## bring pt_BR and es up to it (new messages come in untranslated), compile the .mo files that ship
+## in the package. `python -m tools.catalogs check` says what a catalog lacks (the tests ask it too).
+i18n: $(STAMP)
+	$(BIN)/python -m tools.catalogs all
 
 ## Benchmarks: ratios against baselines measured in the same run.
 bench: $(STAMP)

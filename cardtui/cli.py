@@ -8,6 +8,7 @@ import contextlib
 import getpass
 import json
 import logging
+import os
 import sys
 import tomllib
 from collections.abc import Awaitable, Callable, Sequence
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from cardtui.client.discovery import Found
     from cardtui.identity import Identity
+
+from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, use
 
 DISCOVERY_SECONDS = 2.0
 
@@ -54,10 +57,10 @@ def cmd_identity(args: argparse.Namespace) -> int:
     except IdentityError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
-    print(f"identity:    {me.path}{'' if existed else ' (made now)'}")
-    print(f"fingerprint: {me.fingerprint}")
-    print("Servers keep only the public key; the first key to use a name on a server owns it there. "
-          "Copy this file (it is private) to play as yourself from another machine.")
+    print(_("identity:    {path}").format(path=me.path) + ("" if existed else " " + _("(made now)")))
+    print(_("fingerprint: {fingerprint}").format(fingerprint=me.fingerprint))
+    print(_("Servers keep only the public key; the first key to use a name on a server owns it there. "
+            "Copy this file (it is private) to play as yourself from another machine."))
     return 0
 
 
@@ -66,7 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     tls: tuple[bytes, bytes] | None = None
     if bool(args.tls_cert) != bool(args.tls_key):
-        print("cardtui: TLS needs both --tls-cert and --tls-key.", file=sys.stderr)
+        print("cardtui: " + _("TLS needs both --tls-cert and --tls-key."), file=sys.stderr)
         return 2
     if args.tls_cert:
         from cardtui.certs import load_pair
@@ -77,7 +80,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
     if not 0 <= args.cut_ms <= 10_000:
-        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
+              file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
@@ -104,14 +108,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> Found | None:
     """One of the servers discovery found: the only one, or the one the person picks by number."""
     if len(found) == 1:
-        print(f"Found {found[0].line()}.")
+        print(_("Found {server}.").format(server=found[0].line()))
         return found[0]
-    print("Servers on this network:")
+    print(_("Servers on this network:"))
     for n, server in enumerate(found, start=1):
         print(f"  {n}. {server.line()}")
     while True:
         try:
-            answer = ask(f"Connect to which one (1-{len(found)}, Enter to cancel)? ").strip()
+            answer = ask(_("Connect to which one (1-{n}, Enter to cancel)? ").format(n=len(found))).strip()
         except (EOFError, KeyboardInterrupt):
             print()
             return None
@@ -119,7 +123,7 @@ def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> 
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(found):
             return found[int(answer) - 1]
-        print(f"Type a number from 1 to {len(found)}.")
+        print(_("Type a number from 1 to {n}.").format(n=len(found)))
 
 
 def cmd_connect(args: argparse.Namespace) -> int:
@@ -146,27 +150,31 @@ def cmd_connect(args: argparse.Namespace) -> int:
     if target is None:
         from cardtui.client.discovery import discover
 
-        print(f"Looking for cardtui servers on this network ({DISCOVERY_SECONDS:g} s)…", flush=True)
+        print(_("Looking for cardtui servers on this network ({s} s)…").format(s=f"{DISCOVERY_SECONDS:g}"), flush=True)
         found = asyncio.run(discover(DISCOVERY_SECONDS))
         if not found:
-            print("cardtui: no server answered on this network. Give its address instead: "
-                  "cardtui connect HOST:PORT (for one on this machine: cardtui connect 127.0.0.1).", file=sys.stderr)
+            print("cardtui: " + _("no server answered on this network. Give its address instead: "
+                                  "cardtui connect HOST:PORT (for one on this machine: cardtui connect 127.0.0.1)."),
+                  file=sys.stderr)
             return 1
         chosen = choose_server(found)
         if chosen is None:
             return 1
         if chosen.tls and tls_ca is None:
-            print(f"cardtui: {chosen.name} uses TLS. Ask its host for the certificate and connect with "
-                  f"cardtui connect --tls-ca FILE {chosen.target}", file=sys.stderr)
+            print("cardtui: " + _("{name} uses TLS. Ask its host for the certificate and connect with "
+                                  "cardtui connect --tls-ca FILE {target}").format(name=chosen.name,
+                                                                                  target=chosen.target),
+                  file=sys.stderr)
             return 2
         if not chosen.tls and tls_ca is not None:
-            print(f"cardtui: {chosen.name} does not use TLS; connect without --tls-ca.", file=sys.stderr)
+            print("cardtui: " + _("{name} does not use TLS; connect without --tls-ca.").format(name=chosen.name),
+                  file=sys.stderr)
             return 2
         target = chosen.target
     name = args.name if args.name is not None else "" if args.ask_name else _name()
     identity, problem = identity_of(args)
     if problem:
-        print(f"cardtui: {problem} (or play as a guest with --guest)", file=sys.stderr)
+        print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     password = args.password or ""
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
@@ -179,7 +187,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from cardtui.server.web import WebLimits, serve_forever
 
     if bool(args.tls_cert) != bool(args.tls_key):
-        print("cardtui: HTTPS needs both --tls-cert and --tls-key.", file=sys.stderr)
+        print("cardtui: " + _("HTTPS needs both --tls-cert and --tls-key."), file=sys.stderr)
         return 2
     try:
         if args.tls_cert:
@@ -195,7 +203,8 @@ def cmd_web(args: argparse.Namespace) -> int:
         return 2
     tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
     if not 0 <= args.cut_ms <= 10_000:
-        print("cardtui: --cut-ms must be between 0 and 10000 (a deal never waits long for seeds).", file=sys.stderr)
+        print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
+              file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
@@ -217,14 +226,15 @@ def cmd_cert(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
-    print(f"certificate: {made.cert_path}")
-    print(f"key:         {made.key_path} (keep it private)")
-    print(f"valid for:   {', '.join(made.names)}")
-    print(f"SHA-256 fingerprint: {made.fingerprint}")
-    print(f"serve with:  cardtui serve --host 0.0.0.0 --tls-cert {made.cert_path} --tls-key {made.key_path}")
-    print(f"players:     copy {made.cert_path.name} and run cardtui connect --tls-ca {made.cert_path.name} HOST; "
-          "compare the fingerprint with `openssl x509 -noout -fingerprint -sha256 -in "
-          f"{made.cert_path.name}`")
+    print(_("certificate: {path}").format(path=made.cert_path))
+    print(_("key:         {path} (keep it private)").format(path=made.key_path))
+    print(_("valid for:   {names}").format(names=", ".join(made.names)))
+    print(_("SHA-256 fingerprint: {fingerprint}").format(fingerprint=made.fingerprint))
+    print(_("serve with:  cardtui serve --host 0.0.0.0 --tls-cert {cert} --tls-key {key}").format(
+        cert=made.cert_path, key=made.key_path))
+    print(_("players:     copy {file} and run cardtui connect --tls-ca {file} HOST; "
+            "compare the fingerprint with `openssl x509 -noout -fingerprint -sha256 -in {file}`").format(
+        file=made.cert_path.name))
     return 0
 
 
@@ -242,7 +252,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             sock = open_socket(args.host, args.web_port)
         except OSError:  # the port is busy: any free one will do
             sock = open_socket(args.host, 0)
-        note = f"Guests join from a browser at {describe(args.host, sock.getsockname()[1])}"
+        note = _("Guests join from a browser at {url}").format(url=describe(args.host, sock.getsockname()[1]))
         print(f"cardtui play: {note}", flush=True)
 
     async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
@@ -267,7 +277,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     identity, problem = identity_of(args)
     if problem:
-        print(f"cardtui: {problem} (or play as a guest with --guest)", file=sys.stderr)
+        print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity).run()
     return 0
@@ -278,13 +288,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from cardtui.sim import simulate
 
     if args.game not in GAMES:
-        print(f"cardtui: there is no game {args.game!r}; try one of: {', '.join(GAMES)}.", file=sys.stderr)
+        print("cardtui: " + _("there is no game {game}; try one of: {games}.").format(
+            game=repr(args.game), games=", ".join(GAMES)), file=sys.stderr)
         return 2
     game = GAMES[args.game]
     players = args.players or game.max_players
     if players not in game.player_counts:
         allowed = ", ".join(map(str, game.player_counts))
-        print(f"cardtui: {game.title} is played by {allowed} players.", file=sys.stderr)
+        print("cardtui: " + _("{game} is played by {allowed} players.").format(game=game.title, allowed=allowed),
+              file=sys.stderr)
         return 2
     try:
         options = json.loads(args.options) if args.options else {}
@@ -312,7 +324,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
 
     path = Path(args.db) if args.db else default_db()
     if not path.exists():
-        print(f"cardtui: there is no store at {path}.", file=sys.stderr)
+        print("cardtui: " + _("there is no store at {path}.").format(path=path), file=sys.stderr)
         return 1
     store = Store(path, read_only=True)
     n = 0
@@ -322,7 +334,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
         for line in store.hands(args.table):
             out.write(line + "\n")
             n += 1
-    print(f"{n} hands exported.", file=sys.stderr)
+    print(ngettext("{n} hand exported.", "{n} hands exported.", n).format(n=n), file=sys.stderr)
     return 0
 
 
@@ -366,7 +378,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
           f"{plain} with a plain seed (not fair deals)"
           + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
     if not checks and not unreadable:
-        print(f"cardtui: there are no hand histories in {args.file}.", file=sys.stderr)
+        print("cardtui: " + _("there are no hand histories in {file}.").format(file=args.file), file=sys.stderr)
         return 1
     if failed or (args.strict and (plain or unlinked)):
         return 1
@@ -387,156 +399,159 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cardtui", description="A LAN card room in the terminal.")
+    p = argparse.ArgumentParser(prog="cardtui", description=_("A LAN card room in the terminal."))
+    p.add_argument("--lang", metavar="LANG",
+                   help=_("the language to read: en, pt_BR or es (default: from CARDTUI_LANG or LANG; "
+                          "anywhere on the line)"))
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("serve", help="host a table server",
-                       epilog="Every flag may also be set in a TOML file given with --config "
+    s = sub.add_parser("serve", help=_("host a table server"),
+                       epilog=_("Every flag may also be set in a TOML file given with --config "
                               "(keys are the flag names, e.g. port = 50051, no-announce = true); "
-                              "flags on the command line win.")
-    s.add_argument("--config", metavar="FILE", help="read settings from this TOML file first")
-    s.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
-    s.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
-    s.add_argument("--db", default=None, help="SQLite store (default: in the user's data directory)")
-    s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help="pause before bots act")
+                              "flags on the command line win."))
+    s.add_argument("--config", metavar="FILE", help=_("read settings from this TOML file first"))
+    s.add_argument("--host", default="127.0.0.1", help=_("address to listen on (0.0.0.0 for the LAN)"))
+    s.add_argument("--port", type=int, default=50051, help=_("port to listen on (0: any free port)"))
+    s.add_argument("--db", default=None, help=_("SQLite store (default: in the user's data directory)"))
+    s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help=_("pause before bots act"))
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
-                   help="pause after a hand ends, so people see the result")
+                   help=_("pause after a hand ends, so people see the result"))
     s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
-                   help="the longest a deal waits for the players' seeds (fair deals; default 1000)")
+                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
-                   help="actions per second one address may send (default 20)")
+                   help=_("actions per second one address may send (default 20)"))
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
-                   help="chat lines per second one address may send (default 2)")
+                   help=_("chat lines per second one address may send (default 2)"))
     s.add_argument("--max-tables", type=float, default=20.0, metavar="N",
-                   help="tables one address may open in a burst; then one every 3 s (default 20)")
+                   help=_("tables one address may open in a burst; then one every 3 s (default 20)"))
     s.add_argument("--max-streams", type=int, default=64, metavar="N",
-                   help="table streams one connection may hold open (default 64)")
+                   help=_("table streams one connection may hold open (default 64)"))
     s.add_argument("--max-streams-per-address", type=int, default=256, metavar="N",
-                   help="table streams one address may hold open, over all its connections (default 256)")
+                   help=_("table streams one address may hold open, over all its connections (default 256)"))
     s.add_argument("--idle-minutes", type=int, default=10, metavar="N",
-                   help="a table nobody sits at or watches finishes after this many minutes (default 10)")
+                   help=_("a table nobody sits at or watches finishes after this many minutes (default 10)"))
     s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
-                   help="how much the server logs (default: info)")
-    s.add_argument("--tls-cert", metavar="FILE", help="serve TLS with this PEM certificate (see: cardtui cert)")
-    s.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert")
+                   help=_("how much the server logs (default: info)"))
+    s.add_argument("--tls-cert", metavar="FILE", help=_("serve TLS with this PEM certificate (see: cardtui cert)"))
+    s.add_argument("--tls-key", metavar="FILE", help=_("the PEM private key of --tls-cert"))
     s.add_argument("--no-announce", action="store_true",
-                   help="do not announce the server on the LAN (mDNS); players then need HOST:PORT")
+                   help=_("do not announce the server on the LAN (mDNS); players then need HOST:PORT"))
     s.add_argument("--web", action="store_true",
-                   help="also serve the client to browsers (see: cardtui web), on --host at --web-port")
+                   help=_("also serve the client to browsers (see: cardtui web), on --host at --web-port"))
     s.add_argument("--web-port", type=int, default=8080, metavar="PORT",
-                   help="port of the browser page with --web (default 8080; 0: any free port)")
+                   help=_("port of the browser page with --web (default 8080; 0: any free port)"))
     s.add_argument("--web-max-per-address", type=int, default=4, metavar="N",
-                   help="browser sessions one address may have open at once (default 4)")
+                   help=_("browser sessions one address may have open at once (default 4)"))
     s.add_argument("--web-max-sessions", type=int, default=32, metavar="N",
-                   help="browser sessions open at once in all, each a process on this host (default 32)")
+                   help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     s.set_defaults(run=cmd_serve)
 
-    w = sub.add_parser("web", help="serve the client to browsers on the LAN, connected to a table server")
-    w.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the LAN)")
-    w.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0: any free port)")
+    w = sub.add_parser("web", help=_("serve the client to browsers on the LAN, connected to a table server"))
+    w.add_argument("--host", default="127.0.0.1", help=_("address to listen on (0.0.0.0 for the LAN)"))
+    w.add_argument("--port", type=int, default=8080, help=_("port to listen on (default 8080; 0: any free port)"))
     w.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT",
-                   help="the table server each browser session connects to (default 127.0.0.1:50051)")
-    w.add_argument("--tls-ca", metavar="FILE", help="the table server's certificate, if it uses TLS")
-    w.add_argument("--tls-cert", metavar="FILE", help="serve the page over HTTPS with this PEM certificate")
-    w.add_argument("--tls-key", metavar="FILE", help="the PEM private key of --tls-cert")
+                   help=_("the table server each browser session connects to (default 127.0.0.1:50051)"))
+    w.add_argument("--tls-ca", metavar="FILE", help=_("the table server's certificate, if it uses TLS"))
+    w.add_argument("--tls-cert", metavar="FILE", help=_("serve the page over HTTPS with this PEM certificate"))
+    w.add_argument("--tls-key", metavar="FILE", help=_("the PEM private key of --tls-cert"))
     w.add_argument("--max-per-address", type=int, default=4, metavar="N",
-                   help="browser sessions one address may have open at once (default 4)")
+                   help=_("browser sessions one address may have open at once (default 4)"))
     w.add_argument("--max-sessions", type=int, default=32, metavar="N",
-                   help="browser sessions open at once in all, each a process on this host (default 32)")
+                   help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
-                   help="how much to log (default: info)")
+                   help=_("how much to log (default: info)"))
     w.set_defaults(run=cmd_web)
 
-    c = sub.add_parser("connect", help="open the client on a server")
+    c = sub.add_parser("connect", help=_("open the client on a server"))
     c.add_argument("target", nargs="?", default=None,
-                   help="HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN")
-    c.add_argument("--tls-ca", metavar="FILE", help="the server's certificate (PEM): connect with TLS, trusting it")
-    c.add_argument("--name", default=None, help="your name at the tables (default: your login name)")
+                   help=_("HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN"))
+    c.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate (PEM): connect with TLS, trusting it"))
+    c.add_argument("--name", default=None, help=_("your name at the tables (default: your login name)"))
     c.add_argument("--ask-name", action="store_true",
-                   help="without --name, ask for one in the app (what browser sessions do)")
-    c.add_argument("--spectate", metavar="TABLE", help="watch this table, read-only")
+                   help=_("without --name, ask for one in the app (what browser sessions do)"))
+    c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
     c.add_argument("--password", metavar="PW",
-                   help="the password of a table that has one (--spectate's table, or the one you sit at); "
-                        "without it you are asked")
+                   help=_("the password of a table that has one (--spectate's table, or the one you sit at); "
+                        "without it you are asked"))
     add_identity_flags(c)
     c.set_defaults(run=cmd_connect)
 
-    ce = sub.add_parser("cert", help="make a self-signed TLS certificate and key for this server")
+    ce = sub.add_parser("cert", help=_("make a self-signed TLS certificate and key for this server"))
     ce.add_argument("--host", action="append", metavar="NAME",
-                    help="a host name or IP address clients will dial (repeat it; default: this machine's "
-                         "names and LAN addresses); localhost and 127.0.0.1 are always included")
+                    help=_("a host name or IP address clients will dial (repeat it; default: this machine's "
+                         "names and LAN addresses); localhost and 127.0.0.1 are always included"))
     ce.add_argument("--out", default=".", metavar="DIR",
-                    help="directory for cardtui.crt and cardtui.key (default: the current one)")
-    ce.add_argument("--days", type=int, default=825, help="how long the certificate is valid (default: 825)")
-    ce.add_argument("--force", action="store_true", help="replace an existing certificate and key")
+                    help=_("directory for cardtui.crt and cardtui.key (default: the current one)"))
+    ce.add_argument("--days", type=int, default=825, help=_("how long the certificate is valid (default: 825)"))
+    ce.add_argument("--force", action="store_true", help=_("replace an existing certificate and key"))
     ce.set_defaults(run=cmd_cert)
 
-    pl = sub.add_parser("play", help="start a local server and open the client on it")
+    pl = sub.add_parser("play", help=_("start a local server and open the client on it"))
     pl.add_argument("--name", default=_name())
     pl.add_argument("--host", default="127.0.0.1",
-                    help="address for the server and the browser page (0.0.0.0: guests on the LAN join too)")
+                    help=_("address for the server and the browser page (0.0.0.0: guests on the LAN join too)"))
     pl.add_argument("--port", type=int, default=50051)
     pl.add_argument("--db", default=None)
-    pl.add_argument("--web-port", type=int, default=8080, help="port of the browser page (default 8080)")
-    pl.add_argument("--no-web", action="store_true", help="no browser page")
+    pl.add_argument("--web-port", type=int, default=8080, help=_("port of the browser page (default 8080)"))
+    pl.add_argument("--no-web", action="store_true", help=_("no browser page"))
     add_identity_flags(pl)
     pl.set_defaults(run=cmd_play)
 
-    i = sub.add_parser("identity", help="show where your key lives and its fingerprint (made on first use)")
-    i.add_argument("--identity", metavar="FILE", help="the key file (default: in your config directory)")
+    i = sub.add_parser("identity", help=_("show where your key lives and its fingerprint (made on first use)"))
+    i.add_argument("--identity", metavar="FILE", help=_("the key file (default: in your config directory)"))
     i.set_defaults(run=cmd_identity)
 
-    m = sub.add_parser("sim", help="play bot hands through the engine")
+    m = sub.add_parser("sim", help=_("play bot hands through the engine"))
     m.add_argument("--game", default="cacho")
     m.add_argument("--players", type=int, default=0)
     m.add_argument("--hands", type=int, default=1000)
     m.add_argument("--seed", type=int, default=1)
-    m.add_argument("--options", default="", help="game options as JSON")
-    m.add_argument("--history", metavar="FILE", help="write hand histories as JSON Lines")
+    m.add_argument("--options", default="", help=_("game options as JSON"))
+    m.add_argument("--history", metavar="FILE", help=_("write hand histories as JSON Lines"))
     m.add_argument("--vs-random", type=int, default=0, metavar="MATCHES",
-                   help="also play this many whole matches of bots against random play; print win rates")
+                   help=_("also play this many whole matches of bots against random play; print win rates"))
     m.add_argument("--fair", action="store_true",
-                   help="deal every hand as a fair deal (commitment, seeds, chain), so cardtui verify can check it")
+                   help=_("deal every hand as a fair deal (commitment, seeds, chain), so cardtui verify can check it"))
     m.set_defaults(run=cmd_sim)
 
-    v = sub.add_parser("verify", help="check fair deals in hand histories (JSON Lines)",
-                       description="Re-derive every deck from its seeds and check each commitment, deal, result "
-                                   "and chain link; one line per hand, exit status 1 on any mismatch.")
-    v.add_argument("file", metavar="FILE", help="hand histories, one a line (from cardtui history export or "
-                                                "cardtui sim --fair --history); - for standard input")
+    v = sub.add_parser("verify", help=_("check fair deals in hand histories (JSON Lines)"),
+                       description=_("Re-derive every deck from its seeds and check each commitment, deal, result "
+                                   "and chain link; one line per hand, exit status 1 on any mismatch."))
+    v.add_argument("file", metavar="FILE", help=_("hand histories, one a line (from cardtui history export or "
+                                                "cardtui sim --fair --history); - for standard input"))
     v.add_argument("--strict", action="store_true",
-                   help="also fail on hands with a plain seed and on chains that start past a table's first hand")
+                   help=_("also fail on hands with a plain seed and on chains that start past a table's first hand"))
     v.set_defaults(run=cmd_verify)
 
-    h = sub.add_parser("history", help="hand histories in the store")
+    h = sub.add_parser("history", help=_("hand histories in the store"))
     hs = h.add_subparsers(dest="what", required=True)
-    e = hs.add_parser("export", help="write stored hand histories as JSON Lines")
+    e = hs.add_parser("export", help=_("write stored hand histories as JSON Lines"))
     e.add_argument("--db", default=None)
-    e.add_argument("--table", default=None, help="only this table")
-    e.add_argument("--out", default=None, help="file to write (default: standard output)")
+    e.add_argument("--table", default=None, help=_("only this table"))
+    e.add_argument("--out", default=None, help=_("file to write (default: standard output)"))
     e.set_defaults(run=cmd_history_export)
 
-    r = sub.add_parser("replay", help="replay finished hands step by step, every card face up",
-                       epilog="Keys: left/right step, Home/End to the deal or the end, PgUp/PgDn the hand "
-                              "before or after, escape closes.")
+    r = sub.add_parser("replay", help=_("replay finished hands step by step, every card face up"),
+                       epilog=_("Keys: left/right step, Home/End to the deal or the end, PgUp/PgDn the hand "
+                              "before or after, escape closes."))
     r.add_argument("file", nargs="?", default=None,
-                   help="a JSON Lines file of hand histories (cardtui sim --history, cardtui history export)")
-    r.add_argument("--table", metavar="ID", help="a table's hands: on a server, or in a store with --db")
-    r.add_argument("--hand", type=int, metavar="N", help="open this hand at once (else: the list of hands)")
-    r.add_argument("--server", metavar="HOST:PORT", help="the server holding the table (default 127.0.0.1:50051)")
-    r.add_argument("--db", metavar="PATH", help="read the table's hands from this store, with no server")
-    r.add_argument("--password", default="", help="the table's password, if it has one")
-    r.add_argument("--tls-ca", metavar="FILE", help="the server's certificate, if it uses TLS")
+                   help=_("a JSON Lines file of hand histories (cardtui sim --history, cardtui history export)"))
+    r.add_argument("--table", metavar="ID", help=_("a table's hands: on a server, or in a store with --db"))
+    r.add_argument("--hand", type=int, metavar="N", help=_("open this hand at once (else: the list of hands)"))
+    r.add_argument("--server", metavar="HOST:PORT", help=_("the server holding the table (default 127.0.0.1:50051)"))
+    r.add_argument("--db", metavar="PATH", help=_("read the table's hands from this store, with no server"))
+    r.add_argument("--password", default="", help=_("the table's password, if it has one"))
+    r.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate, if it uses TLS"))
     r.set_defaults(run=cmd_replay)
     return p
 
 
 def add_identity_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--identity", metavar="FILE",
-                   help="your key file: made on first use; servers remember you (and your name) by it "
-                        "(default: identity.pem in your config directory)")
+                   help=_("your key file: made on first use; servers remember you (and your name) by it "
+                        "(default: identity.pem in your config directory)"))
     p.add_argument("--guest", action="store_true",
-                   help="play without a key: a guest under any name nobody owns, not remembered")
+                   help=_("play without a key: a guest under any name nobody owns, not remembered"))
 
 
 def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
@@ -545,12 +560,12 @@ def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
         return None
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--config")
-    known, _ = pre.parse_known_args(list(argv))
+    known, _rest = pre.parse_known_args(list(argv))
     try:
         with open(known.config, "rb") as f:
             settings = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError) as e:
-        return f"cannot read the config file {known.config}: {e}."
+        return _("cannot read the config file {file}: {error}.").format(file=known.config, error=e)
     commands = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
     serve = commands.choices["serve"]
     dests = {a.dest: a for a in serve._actions}
@@ -558,14 +573,52 @@ def apply_config(p: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
     for key, value in settings.items():
         dest = key.replace("-", "_")
         if dest not in dests or dest in ("config", "help"):
-            return f"the config file {known.config} has an unknown setting {key!r}."
+            return _("the config file {file} has an unknown setting {key}.").format(file=known.config, key=repr(key))
         values[dest] = value
     serve.set_defaults(**values)
     return None
 
 
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"), N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+)
+"""argparse's own words, which it looks up through ``gettext``: in our catalogs too."""
+
+
+def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang`` anywhere on the command line (before or after the command), and the rest."""
+    lang = flag_in(argv)
+    rest: list[str] = []
+    skip = False
+    for i, arg in enumerate(argv):
+        if skip:
+            skip = False
+            continue
+        if arg == "--lang" and i + 1 < len(argv):
+            skip = True
+            continue
+        if arg.startswith("--lang="):
+            continue
+        rest.append(arg)
+    return lang, rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    lang, argv = take_lang(argv)
+    if lang is not None and normalize(lang) is None:
+        print(f"cardtui: --lang {lang}: " + _("choose one of {langs}.").format(langs=", ".join(LANGUAGES)),
+              file=sys.stderr)
+        return 2
+    use(choose(lang))
+    if lang is not None:  # the browser sessions `cardtui web` starts read it too
+        os.environ["CARDTUI_LANG"] = normalize(lang) or "en"
+    argparse._ = _  # type: ignore[attr-defined]  # argparse's own words ("usage:") in the reader's language
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
     p = parser()
     problem = apply_config(p, argv)
     if problem:

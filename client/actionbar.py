@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
+from cardtui.i18n import _
 from cardtui.v1 import common_pb2
 
 SIZED = ("bet", "raise")
@@ -75,6 +76,10 @@ class ActionBar(Horizontal):
         i = self.picked.get(action_name(group[0]), 0)
         return group[min(i, len(group) - 1)]
 
+    def relabel(self) -> None:
+        """The buttons' words again, in the reader's language now."""
+        self._render_buttons()
+
     def _render_buttons(self) -> None:
         self.remove_children()
         many = len(self.choices) > MANY
@@ -105,8 +110,8 @@ class ActionBar(Horizontal):
             if action_name(a) in self.handled and kind not in kinds:
                 kinds.append(kind)
         if model is None or not kinds:
-            return Text("Nothing to do right now.", style="dim")
-        out = Text("On the board: ")
+            return Text(_("Nothing to do right now."), style="dim")
+        out = Text(_("On the board: "))
         for i, kind in enumerate(kinds):
             if i:
                 out.append(" · ")

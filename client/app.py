@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import grpc
 from textual.app import App
@@ -14,8 +15,19 @@ from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.i18n import N_, NAMES, _, current, next_language, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
+
+
+async def relabel(app: App[Any]) -> None:
+    """Every screen in the stack says again what it shows, in the reader's language now (a screen
+    with a ``relabel`` method redraws its words; the footers look their keys up again)."""
+    for screen in list(app.screen_stack):
+        again = getattr(screen, "relabel", None)
+        if again is not None:
+            await again()
+        screen.refresh_bindings()  # the footer composes its keys again, looked up anew
 
 
 class CardApp(App[None]):
@@ -30,7 +42,8 @@ class CardApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "cardtui"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+                Binding("ctrl+l", "language", N_("Language"), priority=True)]
 
     def __init__(
         self,
@@ -101,7 +114,7 @@ class CardApp(App[None]):
         self.sub_title = f"{self.player} @ {self.conn.target}"
         await self.push_screen(LobbyScreen(self.conn, self.info))
         if self.note:
-            self.notify(self.note, title="Guests", timeout=20, markup=False)
+            self.notify(self.note, title=_("Guests"), timeout=20, markup=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
 
@@ -117,6 +130,13 @@ class CardApp(App[None]):
         except Exception:  # unreachable: the lobby says so and keeps trying
             pass
         return True
+
+    async def action_language(self) -> None:
+        """The next language (English, Português (Brasil), Español): the screens open now say
+        again what they show, every screen opened after speaks it from the start."""
+        use(next_language())
+        await relabel(self)
+        self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
 
     async def on_open_table(self, message: OpenTable) -> None:
         await self.open_table(message.table_id, message.spectate, message.password, message.locked)
@@ -160,7 +180,7 @@ class CardApp(App[None]):
                 self.conn.passwords.pop(table_id, None)
                 self._ask_password(table_id, spectate, error_text(err) if password else "")
                 return False
-            self.notify(error_text(err), title="Cannot open the table", severity="error")
+            self.notify(error_text(err), title=_("Cannot open the table"), severity="error")
             return False
         if password:
             self.conn.passwords[table_id] = password

@@ -15,9 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Header, Label, Static
 
 from cardtui.client.connection import Connection, unreachable
+from cardtui.client.footer import Footer
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import lobby_pb2
 
 RETRY_SECONDS = 3.0
@@ -30,7 +32,7 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
     ``conn`` is None when the address itself is wrong (``problem`` says how): nothing to retry.
     """
 
-    BINDINGS = [Binding("r", "retry", "Retry now"), Binding("q,escape", "quit", "Quit")]
+    BINDINGS = [Binding("r", "retry", N_("Retry now")), Binding("q,escape", "quit", N_("Quit"))]
 
     def __init__(self, target: str, conn: Connection | None, problem: str) -> None:
         super().__init__()
@@ -44,15 +46,15 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="connect-dialog"):
-            yield Label("The card server cannot be reached" if self.conn is not None else "That address is wrong",
+            yield Label(_("The card server cannot be reached") if self.conn is not None else _("That address is wrong"),
                         id="connect-title")
-            yield Static(Text.assemble(("Address  ", "bold"), self.target), id="connect-address")
+            yield Static(Text.assemble((_("Address") + "  ", "bold"), self.target), id="connect-address")
             yield Static("", id="connect-reason")
             yield Static("", id="connect-status")
             with Horizontal(id="connect-buttons"):
                 if self.conn is not None:
-                    yield Button("Retry now (r)", variant="primary", id="connect-retry")
-                yield Button("Quit (q)", id="connect-quit")
+                    yield Button(_("Retry now (r)"), variant="primary", id="connect-retry")
+                yield Button(_("Quit (q)"), id="connect-quit")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -70,15 +72,17 @@ class ConnectScreen(Screen[lobby_pb2.ServerInfo | None]):
     def _tick(self) -> None:
         status = self.query_one("#connect-status", Static)
         if self.conn is None:
-            status.update(Text("Start again with the right address: cardtui connect HOST[:PORT].", style="italic"))
+            status.update(Text(_("Start again with the right address: cardtui connect HOST[:PORT]."), style="italic"))
             return
         if self.trying:
-            status.update(Text(f"Trying {self.conn.target}… (try {self.tries})", style="italic"))
+            status.update(Text(_("Trying {target}… (try {n})").format(target=self.conn.target, n=self.tries),
+                               style="italic"))
             return
         if self.next_try is not None:
             left = max(0.0, self.next_try - time.monotonic())
-            status.update(Text(f"Tried {self.tries} time{'s' if self.tries > 1 else ''}; trying again in "
-                               f"{left:.0f} s · r: now · q: quit", style="italic"))
+            tried = ngettext("Tried {n} time; trying again in {s} s · r: now · q: quit",
+                             "Tried {n} times; trying again in {s} s · r: now · q: quit", self.tries)
+            status.update(Text(tried.format(n=self.tries, s=f"{left:.0f}"), style="italic"))
             if left <= 0:
                 self.action_retry()
 

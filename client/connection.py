@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import grpc
 
+from cardtui.i18n import _, render
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
 
@@ -44,9 +45,11 @@ def _port(text: str, target: str) -> str:
     if not text:
         return str(DEFAULT_PORT)
     if not text.isdigit():
-        raise BadAddress(f"{target!r}: {text!r} is not a port; a port is a number from 1 to 65535.")
+        raise BadAddress(_("{target}: {port} is not a port; a port is a number from 1 to 65535.").format(
+            target=repr(target), port=repr(text)))
     if not 1 <= int(text) <= 65535:
-        raise BadAddress(f"{target!r}: there is no port {int(text)}; ports go from 1 to 65535.")
+        raise BadAddress(_("{target}: there is no port {port}; ports go from 1 to 65535.").format(
+            target=repr(target), port=int(text)))
     return str(int(text))
 
 
@@ -58,58 +61,95 @@ def address(target: str) -> str:
     """
     target = target.strip()
     if target in ("", ":"):
-        raise BadAddress("No server address was given: type HOST or HOST:PORT (port 50051 if left out).")
+        raise BadAddress(_("No server address was given: type HOST or HOST:PORT (port 50051 if left out)."))
     if target.startswith("["):  # [::1] or [::1]:50051
         host, close, rest = target[1:].partition("]")
         if not close or not host or (rest and not rest.startswith(":")):
-            raise BadAddress(f"{target!r} is not an address: an IPv6 one is written [::1] or [::1]:50051.")
+            raise BadAddress(_("{target} is not an address: an IPv6 one is written [::1] or [::1]:50051.").format(
+                target=repr(target)))
         return f"[{host}]:{_port(rest[1:], target)}"
     if target.count(":") > 1:  # a bare IPv6 address
         return f"[{target}]:{DEFAULT_PORT}"
     host, colon, port = target.partition(":")
     if colon and not port:
-        raise BadAddress(f"{target!r} has no port after the colon: give one, or leave the colon out for 50051.")
+        raise BadAddress(_("{target} has no port after the colon: give one, or leave the colon out for 50051.").format(
+            target=repr(target)))
     if any(ch.isspace() or ch in "/@?#" for ch in host):
-        raise BadAddress(f"{host!r} is not a host name or an IP address.")
+        raise BadAddress(_("{host} is not a host name or an IP address.").format(host=repr(host)))
     return f"{host or '127.0.0.1'}:{_port(port, target)}"
 
 
 def unreachable(err: BaseException, target: str = "") -> str:
     """Why a server cannot be reached, in words: refused, no such host, TLS, timed out, …"""
-    where = target or "the server"
+    where = target or _("the server")
     if isinstance(err, BadAddress):
         return str(err)
     if not isinstance(err, grpc.aio.AioRpcError):
-        return f"Something went wrong talking to {where}: {err}"
+        return _("Something went wrong talking to {where}: {error}").format(where=where, error=err)
     if err.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return f"{where} did not answer in time: the host may be down, or a firewall drops the connection."
+        return _("{where} did not answer in time: the host may be down, or a firewall drops the connection.").format(
+            where=where)
     details = err.details() or ""
     low = details.lower()
     host = where.rpartition(":")[0] or where
     if "connection refused" in low:
-        return f"Nothing answers at {where}: the connection was refused. Is the server running, on this port?"
+        return _("Nothing answers at {where}: the connection was refused. Is the server running, on this port?").format(
+            where=where)
     if "tls" in low or "ssl" in low or "handshake" in low or "certificate" in low:
-        return (f"The secure connection to {where} failed (TLS): the server may not use TLS, or its certificate is "
-                "not the one given with --tls-ca.")
+        return _("The secure connection to {where} failed (TLS): the server may not use TLS, or its certificate is "
+                 "not the one given with --tls-ca.").format(where=where)
     if "parse port" in low:
-        return f"{where}: that is not a port; a port is a number from 1 to 65535."
+        return _("{where}: that is not a port; a port is a number from 1 to 65535.").format(where=where)
     if "resolv" in low or "not found" in low or "lookup" in low or "name or service" in low:
-        return f"There is no such host: {host} cannot be found. Check the spelling of the address."
+        return _("There is no such host: {host} cannot be found. Check the spelling of the address.").format(host=host)
     if "timed out" in low or "timeout" in low or "deadline" in low:
-        return f"{where} did not answer in time: the host may be down, or a firewall drops the connection."
+        return _("{where} did not answer in time: the host may be down, or a firewall drops the connection.").format(
+            where=where)
     if "unreachable" in low or "no route" in low:
-        return f"The network cannot reach {host}: is this machine on the same network?"
+        return _("The network cannot reach {host}: is this machine on the same network?").format(host=host)
     if err.code() == grpc.StatusCode.UNAVAILABLE:
-        return f"{where} cannot be reached ({details or 'no reason given'})."
-    return details or err.code().name
+        return _("{where} cannot be reached ({why}).").format(where=where, why=details or _("no reason given"))
+    return problem_text(err) or err.code().name
+
+
+PROBLEM_METADATA = "cardtui-problem-bin"
+"""Where a refusal carries its ``Problem`` (the sentence as a message id and its arguments)."""
+
+
+def problem_of(err: grpc.aio.AioRpcError) -> common_pb2.Problem | None:
+    """The refusal's sentence as the server typed it, if it sent one."""
+    for key, value in err.trailing_metadata() or ():
+        if key == PROBLEM_METADATA and isinstance(value, bytes):
+            try:
+                return common_pb2.Problem.FromString(value)
+            except Exception:
+                return None
+    return None
+
+
+def problem_text(err: grpc.aio.AioRpcError) -> str:
+    """The refusal in the reader's language: the typed ``Problem`` looked up in the catalog (the
+    English sentence if it has no translation), else the details as the server wrote them."""
+    problem = problem_of(err)
+    if problem is not None and problem.id:
+        return render(problem.id, dict(problem.args))
+    return err.details() or ""
+
+
+def closing_text(closing: table_pb2.Closing) -> str:
+    """Why a table's stream closed, in the reader's language."""
+    if closing.HasField("problem") and closing.problem.id:
+        return render(closing.problem.id, dict(closing.problem.args))
+    return _(closing.reason)
 
 
 def error_text(err: BaseException) -> str:
-    """A refusal as the sentence the server sent, or a plain word on what went wrong."""
+    """A refusal as the sentence the server sent (in the reader's language), or a plain word on
+    what went wrong."""
     if isinstance(err, grpc.aio.AioRpcError):
         if err.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
-            return "The server cannot be reached just now."
-        return err.details() or err.code().name
+            return _("The server cannot be reached just now.")
+        return problem_text(err) or err.code().name
     return str(err)
 
 

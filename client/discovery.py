@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from zeroconf import DNSQuestionType, InterfaceChoice, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from cardtui.i18n import _, ngettext
+
 log = logging.getLogger("cardtui.discovery")
 
 SERVICE_TYPE = "_cardtui._tcp.local."
@@ -42,9 +44,9 @@ class Found:
         return f"{host}:{self.port}"
 
     def line(self) -> str:
-        tables = "1 table" if self.tables == 1 else f"{self.tables} tables"
+        tables = ngettext("{n} table", "{n} tables", self.tables).format(n=self.tables)
         tls = ", TLS" if self.tls else ""
-        web = f", browsers: {self.web}" if self.web else ""
+        web = ", " + _("browsers: {url}").format(url=self.web) if self.web else ""
         return f"{self.name} — {self.target} (cardtui {self.version or '?'}, {tables}{tls}{web})"
 
 

@@ -33,6 +33,7 @@ from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
 from cardtui.client.words import Said
 from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, commitment, sample_positions, shuffled
+from cardtui.i18n import N_, _, render
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 
 Seen = list[tuple[str, Message]]
@@ -54,6 +55,27 @@ class Watch:
     """Some of the hand's events never reached this client (a reconnect that resynced)."""
 
 
+class Phrase(str):
+    """A finding in English (what ``str`` gives, and tests read), with its template and
+    arguments, so it is said in the reader's language when the log shows it."""
+
+    template: str
+    args: dict[str, str]
+
+
+def phrase(template: str, **args: object) -> Phrase:
+    """A finding from its template (a message id) and its fields."""
+    fields = {k: str(v) for k, v in args.items()}
+    out = Phrase(template.format(**fields))
+    out.template, out.args = template, fields
+    return out
+
+
+def said(finding: str) -> str:
+    """A finding in the reader's language."""
+    return render(finding.template, finding.args) if isinstance(finding, Phrase) else _(finding)
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What the check of one hand found."""
@@ -73,16 +95,17 @@ class Verdict:
 
     def said(self) -> Said:
         if not self.checked:
-            return Said(Text(f"Hand {self.hand}: joined mid-deal, not checked."), "dim")
+            return Said(Text(_("Hand {n}: joined mid-deal, not checked.").format(n=self.hand)), "dim")
         if self.problems:
-            text = Text(f"⚠ Hand {self.hand}: this deal does not check out: ")
-            text.append("; ".join(self.problems) + ".")
+            text = Text("⚠ " + _("Hand {n}: this deal does not check out:").format(n=self.hand) + " ")
+            text.append("; ".join(said(p) for p in self.problems) + ".")
             return Said(text, "bold red")
-        found = ["committed before the cut", *(["your seed in"] if self.cut else []),
-                 "your cards match" if self.seated else "the cards shown match"]
-        text = Text(f"✔ Hand {self.hand}: fair deal ({'; '.join(found)}).")
+        found = [_("committed before the cut"), *([_("your seed in")] if self.cut else []),
+                 _("your cards match") if self.seated else _("the cards shown match")]
+        text = Text("✔ " + _("Hand {n}: fair deal ({found}).").format(n=self.hand, found="; ".join(found)))
         if self.notes:
-            text.append(" " + "; ".join(n[0].upper() + n[1:] for n in self.notes) + ".")
+            notes = [said(n) for n in self.notes]
+            text.append(" " + "; ".join(n[0].upper() + n[1:] for n in notes) + ".")
         return Said(text, "green")
 
 
@@ -103,7 +126,7 @@ class FairDeals:
         """The last event number fed."""
         self.watch: Watch | None = None
         self.verdicts: list[Verdict] = []
-        self._said: dict[int, list[Said]] = {}
+        self._told: dict[int, list[Verdict]] = {}
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -117,7 +140,7 @@ class FairDeals:
         if body != "update":
             return []
         cuts: list[tuple[int, bytes]] = []
-        said: list[Said] = []
+        said: list[Verdict] = []
         for ev in msg.update.events:
             if ev.seq <= self.last:
                 continue
@@ -133,12 +156,12 @@ class FairDeals:
             elif isinstance(inner, table_pb2.DealRevealed):
                 verdict = self.check(inner)
                 self.verdicts.append(verdict)
-                said.append(verdict.said())
+                said.append(verdict)
                 self.watch = None
             elif self.watch is not None and inner is not None and name != "hidden":
                 self.watch.seen.append((name, inner))
         if said:
-            self._said.setdefault(msg.seq, []).extend(said)
+            self._told.setdefault(msg.seq, []).extend(said)
         return cuts
 
     def taken(self, hand: int, taken: bool) -> None:
@@ -147,7 +170,11 @@ class FairDeals:
 
     def said(self, msg: table_pb2.TableMessage) -> list[Said]:
         """The log lines ``msg`` brought (each given once)."""
-        return self._said.pop(msg.seq, [])
+        return [v.said() for v in self.told(msg)]
+
+    def told(self, msg: table_pb2.TableMessage) -> list[Verdict]:
+        """The verdicts ``msg`` brought (each given once): ``said()`` puts one in the reader's language."""
+        return self._told.pop(msg.seq, [])
 
     # -- the check ------------------------------------------------------------------------
     def check(self, reveal: table_pb2.DealRevealed) -> Verdict:
@@ -158,34 +185,36 @@ class FairDeals:
         problems: list[str] = []
         notes: list[str] = []
         if reveal.scheme != SCHEME:
-            return Verdict(w.hand, (f"it names a deal scheme this client does not know ({reveal.scheme[:40]!r})",))
+            return Verdict(w.hand, (phrase("it names a deal scheme this client does not know ({scheme})",
+                                           scheme=repr(reveal.scheme[:40])),))
         if commitment(reveal.server_seed) != w.commitment:
-            problems.append("the revealed server seed does not match the commitment published before the deal")
+            problems.append(N_("the revealed server seed does not match the commitment published before the deal"))
         if reveal.table != self.table:
-            problems.append(f"the deck was keyed to another table ({reveal.table[:40]!r})")
+            problems.append(phrase("the deck was keyed to another table ({table})", table=repr(reveal.table[:40])))
         try:
             seed = DealSeed(reveal.server_seed, tuple((s.seat, s.seed) for s in reveal.seeds), reveal.table,
                             reveal.hand)
         except ValueError as e:
-            return Verdict(w.hand, (*problems, f"the revealed seeds are malformed ({e})"))
+            return Verdict(w.hand, (*problems, phrase("the revealed seeds are malformed ({error})", error=e)))
         seeds = dict(seed.player_seeds)
         mine = seeds.get(self.seat) if self.seat is not None else None
         if w.seed is not None and mine == w.seed:
             pass
         elif mine is not None:
-            problems.append("the deal used a seed for your seat that this client did not send")
+            problems.append(N_("the deal used a seed for your seat that this client did not send"))
         elif w.taken:
-            problems.append("the server took your seed but dealt without it")
+            problems.append(N_("the server took your seed but dealt without it"))
         elif w.seed is not None:
-            notes.append("your seed came too late to go in")
+            notes.append(N_("your seed came too late to go in"))
         if not seeds:
-            notes.append("no player's seed went in: the host alone fixed this deck")
+            notes.append(N_("no player's seed went in: the host alone fixed this deck"))
         if w.gap:
-            notes.append("part of the hand did not reach this client, so its cards were not compared")
+            notes.append(N_("part of the hand did not reach this client, so its cards were not compared"))
         else:
             rule = RULES.get(self.game)
             if rule is None:
-                notes.append(f"this client does not know how {self.game[:40]!r} deals, so its cards were not compared")
+                notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
+                                    game=repr(self.game[:40])))
             else:
                 problems += rule(FairRandom(seed), w.seen, self.seat, self.seats)
         return Verdict(w.hand, tuple(problems), tuple(notes), cut=mine is not None and mine == w.seed,
@@ -205,15 +234,15 @@ def _short(counts: Counter[str], cards: Sequence[str]) -> list[str]:
 
 def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     """A shuffled pack dealt from its end, a card to each seat a round names; a redeal reshuffles."""
-    problems = []
+    problems: list[str] = []
     pack = shuffled(PACKS["cacho"], rng)
     held: dict[int, list[str]] = {}
     got: list[str] = []
 
     def compare() -> None:
         if me is not None and got != held.get(me, []):
-            problems.append(f"you were dealt {_shown(got)}, but the deck gives your seat "
-                            f"{_shown(held.get(me, [])) or 'nothing'}")
+            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=_shown(got),
+                                   dealt=_shown(held.get(me, [])) or "—"))
 
     for _name, body in seen:
         if isinstance(body, cacho_pb2.CachoRedealt):
@@ -225,7 +254,8 @@ def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
         elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
             got.extend(body.cards)
         elif isinstance(body, cacho_pb2.CachoShowed) and _short(Counter(held.get(body.seat, [])), body.cards):
-            problems.append(f"seat {body.seat + 1} showed {_shown(body.cards)}, not the cards the deck dealt it")
+            problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
+                                   cards=_shown(body.cards)))
     compare()
     return problems
 
@@ -234,7 +264,7 @@ def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]
     def follow(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
         """A shuffled pack dealt from its end, one card at a time round the seats dealt in;
         then Cacheta's flip; the stock is what is left, drawn from the end until it is rebuilt."""
-        problems = []
+        problems: list[str] = []
         pack: list[str] | None = shuffled(PACKS[game], rng)
         held: dict[int, list[str]] = {}
         got: list[str] = []
@@ -248,17 +278,17 @@ def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]
                 got.extend(body.cards)
             elif isinstance(body, rummy_pb2.CachetaFlipped) and pack is not None:
                 if body.flip != pack.pop():
-                    problems.append(f"the flip {glyphs(body.flip)} is not the card the deck turns up")
+                    problems.append(phrase("the flip {card} is not the card the deck turns up", card=glyphs(body.flip)))
             elif isinstance(body, rummy_pb2.RummyStockRebuilt):
                 pack = None  # the stock is now the discard pile turned over: no longer the deck's
             elif isinstance(body, rummy_pb2.RummyDrew) and body.source == common_pb2.DRAW_SOURCE_STOCK:
                 drawn = pack.pop() if pack else None
             elif isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == me and drawn not in (None, body.card):
-                problems.append(f"you drew {glyphs(body.card)} from the stock, "
-                                f"but the deck's next card is {glyphs(drawn or '?')}")
+                problems.append(phrase("you drew {card} from the stock, but the deck's next card is {next}",
+                                       card=glyphs(body.card), next=glyphs(drawn or "?")))
         if me is not None and got != held.get(me, []):
-            problems.append(f"you were dealt {_shown(got)}, but the deck gives your seat "
-                            f"{_shown(held.get(me, [])) or 'nothing'}")
+            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=_shown(got),
+                                   dealt=_shown(held.get(me, [])) or "—"))
         return problems
 
     return follow
@@ -293,18 +323,24 @@ def _paulista(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
                 give(seat)
             else:
                 if list(body.cards) != held[seat]:
-                    problems.append(f"the rejected cards {_shown(body.cards)} are not the ones the deck dealt")
+                    problems.append(phrase("the rejected cards {cards} are not the ones the deck dealt",
+                                           cards=_shown(body.cards)))
                 give(seat)
         elif isinstance(body, table_pb2.CardsDealt | truco_pb2.PaulistaPartnerCards) and (
             isinstance(body, truco_pb2.PaulistaPartnerCards) or body.seat == me
         ):
             if list(body.cards) != held[body.seat]:
-                whose = "you were" if body.seat == me else f"seat {body.seat + 1} was"
-                problems.append(f"{whose} dealt {_shown(body.cards)}, but the deck gives "
-                                f"{_shown(held[body.seat]) or 'nothing'}")
+                dealt = _shown(held[body.seat]) or "—"
+                if body.seat == me:
+                    problems.append(phrase("you were dealt {got}, but the deck gives {dealt}", got=_shown(body.cards),
+                                           dealt=dealt))
+                else:
+                    problems.append(phrase("seat {seat} was dealt {got}, but the deck gives {dealt}",
+                                           seat=body.seat + 1, got=_shown(body.cards), dealt=dealt))
         elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card"):
             if body.card not in held[body.seat]:
-                problems.append(f"seat {body.seat + 1} played {glyphs(body.card)}, a card the deck did not deal it")
+                problems.append(phrase("seat {seat} played {card}, a card the deck did not deal it", seat=body.seat + 1,
+                                   card=glyphs(body.card)))
             else:
                 held[body.seat].remove(body.card)
     return problems
@@ -318,19 +354,21 @@ def _argentino(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]
     picks = sample_positions(rng, len(pack), 3 * n)
     dealer = next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
     if dealer is None:
-        return ["the hand's start (its dealer) never reached this client"]
+        return [N_("the hand's start (its dealer) never reached this client")]
     held: dict[int, list[str]] = {}
     for s in range(n):
         i = (s - dealer - 1) % n
         held[s] = [pack[picks[i]], pack[picks[n + i]], pack[picks[2 * n + i]]]
     for _name, body in seen:
         if isinstance(body, table_pb2.CardsDealt) and body.seat == me and list(body.cards) != held[me]:
-            problems.append(f"you were dealt {_shown(body.cards)}, but the deck gives your seat "
-                            f"{_shown(held[me])}")
+            problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}",
+                                   got=_shown(body.cards), dealt=_shown(held[me])))
         elif isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and body.card not in held[body.seat]:
-            problems.append(f"seat {body.seat + 1} played {glyphs(body.card)}, a card the deck did not deal it")
+            problems.append(phrase("seat {seat} played {card}, a card the deck did not deal it", seat=body.seat + 1,
+                                   card=glyphs(body.card)))
         elif isinstance(body, truco_pb2.ArgentinoShown) and _short(Counter(held[body.seat]), body.cards):
-            problems.append(f"seat {body.seat + 1} showed {_shown(body.cards)}, not the cards the deck dealt it")
+            problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
+                                   cards=_shown(body.cards)))
     return problems
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import grpc
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -11,25 +12,33 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
 from cardtui.client.connection import Connection, error_text, unreachable
+from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, lobby_pb2
 
 STATUS = {
-    common_pb2.TABLE_STATUS_WAITING: "waiting",
-    common_pb2.TABLE_STATUS_PLAYING: "playing",
-    common_pb2.TABLE_STATUS_FINISHED: "finished",
+    common_pb2.TABLE_STATUS_WAITING: N_("waiting"),
+    common_pb2.TABLE_STATUS_PLAYING: N_("playing"),
+    common_pb2.TABLE_STATUS_FINISHED: N_("finished"),
 }
 
 
 def seats_text(table: common_pb2.TableSummary) -> str:
     taken = sum(1 for s in table.seats if s.taken)
     bots = sum(1 for s in table.seats if s.bot)
-    return f"{taken}/{len(table.seats)}" + (f" ({bots} bot{'s' if bots > 1 else ''})" if bots else "")
+    return f"{taken}/{len(table.seats)}" + (" (" + ngettext("{n} bot", "{n} bots", bots).format(n=bots) + ")"
+                                            if bots else "")
+
+
+def choice_words(choice: str) -> str:
+    """A choice's value as words ("spectators-and-between-hands", "sum_two"), looked up with ``_``."""
+    return choice.replace("-", " ").replace("_", " ")
 
 
 class OpenTable(Message):
@@ -46,15 +55,15 @@ class OpenTable(Message):
 
 class LobbyScreen(Screen[None]):
     BINDINGS = [
-        Binding("n", "new", "New table"),
-        Binding("enter", "join", "Sit"),
-        Binding("s", "spectate", "Watch"),
-        Binding("c", "close", "Close table"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("h", "history", "Hands"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "app.quit", "Quit"),
-        Binding("l", "leaderboard", "Ranks"),
+        Binding("n", "new", N_("New table")),
+        Binding("enter", "join", N_("Sit")),
+        Binding("s", "spectate", N_("Watch")),
+        Binding("c", "close", N_("Close table")),
+        Binding("r", "refresh", N_("Refresh")),
+        Binding("h", "history", N_("Hands")),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("q", "app.quit", N_("Quit")),
+        Binding("l", "leaderboard", N_("Ranks")),
     ]
 
     def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
@@ -69,12 +78,12 @@ class LobbyScreen(Screen[None]):
         yield Header()
         yield Static("", id="server-line")
         table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Game", "Name", "Seats", "Watching", "Status")
+        table.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"), _("Watching"), _("Status"))
         yield table
-        yield Static("No tables yet: press n to create one.", id="empty-hint")
-        yield Static("Finished tables (their hands are kept)", id="finished-title")
+        yield Static(_("No tables yet: press n to create one."), id="empty-hint")
+        yield Static(_("Finished tables (their hands are kept)"), id="finished-title")
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
-        done.add_columns("Table", "Game", "Name", "Seats")
+        done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
         yield done
         yield Footer()
 
@@ -93,7 +102,8 @@ class LobbyScreen(Screen[None]):
             return
         games = ", ".join(g.title for g in self.info.games)
         self.query_one("#server-line", Static).update(
-            Text(f"{self.conn.target} · cardtui {self.info.version} · games: {games}")
+            Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
+                                                                           version=self.info.version, games=games))
         )
         grid = self.query_one("#tables", DataTable)
         keep = grid.cursor_row
@@ -113,17 +123,23 @@ class LobbyScreen(Screen[None]):
                 continue
             grid.add_row(
                 Text(t.id), Text(titles.get(t.game, t.game)), Text(t.name), Text(seats_text(t)),
-                Text(str(t.spectators)), Text(STATUS.get(t.status, "") + (" 🔒" if t.has_password else "")),
+                Text(str(t.spectators)), Text(_(STATUS.get(t.status, "")) + (" 🔒" if t.has_password else "")),
             )
             self.rows.append(t.id)
         if self.rows:
             grid.move_cursor(row=min(keep, len(self.rows) - 1))
         self.query_one("#empty-hint", Static).display = not self.rows
 
+    async def relabel(self) -> None:
+        """The lobby's words again, in the reader's language now."""
+        await self.recompose()
+        self.query_one("#tables", DataTable).focus()
+        await self.action_refresh()
+
     def _selected(self) -> str | None:
         grid = self.query_one("#tables", DataTable)
         if not self.rows:
-            self.notify("There is no table to choose yet: press n to create one.")
+            self.notify(_("There is no table to choose yet: press n to create one."))
             return None
         return self.rows[min(grid.cursor_row, len(self.rows) - 1)]
 
@@ -146,18 +162,18 @@ class LobbyScreen(Screen[None]):
         if table_id is None:
             return
         if table_id not in self.conn.owned:
-            self.notify("Only the table's owner (who created it) may close it.", severity="warning")
+            self.notify(_("Only the table's owner (who created it) may close it."), severity="warning")
             return
         try:
             await self.conn.close_table(table_id)
         except Exception as err:
-            self.notify(error_text(err), title="Cannot close the table", severity="error")
+            self.notify(error_text(err), title=_("Cannot close the table"), severity="error")
             return
         await self.action_refresh()
 
     def action_new(self) -> None:
         if self.info is None:
-            self.notify("The server has not answered yet: see the line at the top.", severity="warning")
+            self.notify(_("The server has not answered yet: see the line at the top."), severity="warning")
             return
         self.app.push_screen(CreateTableScreen(self.info, self.conn), self._created)
 
@@ -173,7 +189,7 @@ class LobbyScreen(Screen[None]):
 
     def action_leaderboard(self) -> None:
         if self.info is None:
-            self.notify("Still talking to the server…")
+            self.notify(_("Still talking to the server…"))
             return
         self.app.push_screen(LeaderboardScreen(self.conn, self.info.games))
 
@@ -188,7 +204,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     number a field with its range. A refusal keeps the dialog open with the sentence.
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "create", "Create")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel")), Binding("ctrl+s", "create", N_("Create"))]
     SHORT = 36
     """Below this many rows (a phone on its side, an 80x24 terminal) the fields lose their borders,
     so the whole dialog, its Create button included, stays in view and can be tapped."""
@@ -204,37 +220,37 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     def compose(self) -> ComposeResult:
         first = self.game
         with Vertical(id="create-dialog"):
-            yield Label("New table", id="create-title")
+            yield Label(_("New table"), id="create-title")
             with VerticalScroll(id="create-scroll"):
                 with Grid(id="create-grid"):
-                    yield Label("Game")
+                    yield Label(_("Game"))
                     yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
                                  allow_blank=False, id="game")
-                    yield Label("Name")
+                    yield Label(_("Name"))
                     with Vertical(classes="field"):
-                        yield Input(placeholder=f"{first.title} table", id="name", max_length=24)
+                        yield Input(placeholder=_("{game} table").format(game=first.title), id="name", max_length=24)
                         yield Static("", id="err-name", classes="field-error")
-                    yield Label("Players")
+                    yield Label(_("Players"))
                     yield Select(self._counts(first), value=first.player_counts[-1], allow_blank=False, id="seats")
-                    yield Label("Bots")
+                    yield Label(_("Bots"))
                     with Vertical(classes="field"):
                         yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
                                      allow_blank=False, id="bots")
                         yield Static("", id="err-bots", classes="field-error")
-                    yield Label("Turn timer (s)")
+                    yield Label(_("Turn timer (s)"))
                     with Vertical(classes="field"):
-                        yield Input("30", id="turn", type="integer", placeholder="5 to 3600")
+                        yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
                         yield Static("", id="err-turn", classes="field-error")
-                    yield Label("Password")
-                    yield Input(placeholder="none", password=True, id="password")
-                    yield Label("Private")
-                    yield Checkbox("no spectators", id="private")
-                yield Static("Options", id="options-title")
+                    yield Label(_("Password"))
+                    yield Input(placeholder=_("none"), password=True, id="password")
+                    yield Label(_("Private"))
+                    yield Checkbox(_("no spectators"), id="private")
+                yield Static(_("Options"), id="options-title")
                 yield Vertical(id="options")
             yield Static("", id="create-error")
             with Horizontal(id="create-buttons"):
-                yield Button("Create", variant="primary", id="create")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Create"), variant="primary", id="create")
+                yield Button(_("Cancel"), id="cancel")
             yield Footer()
 
     async def on_mount(self) -> None:
@@ -263,21 +279,23 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         await box.remove_children()
         rows: list[Any] = []
         for spec in self.game.options:
-            rows.append(Label(Text(spec.name.replace("_", " "), style="bold"), classes="opt-name"))
+            rows.append(Label(Text(_(spec.name.replace("_", " ")), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
-                rows.append(Checkbox(spec.help, value=spec.default.flag, id=f"opt-{spec.name}"))
+                rows.append(Checkbox(_(spec.help), value=spec.default.flag, id=f"opt-{spec.name}"))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
-                rows.append(Static(Text(f"{spec.help} (default {spec.default.choice})", style="dim"),
+                rows.append(Static(Text(_("{help} (default {value})").format(
+                    help=_(spec.help), value=_(choice_words(spec.default.choice))), style="dim"),
                                    classes="opt-help"))
-                rows.append(Select([(c.replace("-", " "), c) for c in spec.choices], value=spec.default.choice,
+                rows.append(Select([(_(choice_words(c)), c) for c in spec.choices], value=spec.default.choice,
                                    allow_blank=False, id=f"opt-{spec.name}"))
             else:
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
                 default = spec.default.number if whole else spec.default.fraction
-                rows.append(Static(Text(f"{spec.help} ({spec.min:g} to {spec.max:g}; default {default:g})",
-                                        style="dim"), classes="opt-help"))
+                rows.append(Static(Text(_("{help} ({min} to {max}; default {value})").format(
+                    help=_(spec.help), min=f"{spec.min:g}", max=f"{spec.max:g}", value=f"{default:g}"), style="dim"),
+                    classes="opt-help"))
                 rows.append(Input(f"{default:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
-                                  placeholder=f"{spec.min:g} to {spec.max:g}"))
+                                  placeholder=_("{min} to {max}").format(min=f"{spec.min:g}", max=f"{spec.max:g}")))
             rows.append(Static("", id=f"err-opt-{spec.name}", classes="field-error"))
         await box.mount_all(rows)
         self._error("")
@@ -293,7 +311,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         seats = self.query_one("#seats", Select)
         seats.set_options(self._counts(g))
         seats.value = g.player_counts[-1]
-        self.query_one("#name", Input).placeholder = f"{g.title} table"
+        self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
         await self._build_options()
 
     @on(Select.Changed, "#seats")
@@ -343,7 +361,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         turn_text = self.query_one("#turn", Input).value.strip()
         turn = int(turn_text) if turn_text.lstrip("-").isdigit() else -1
         if not 5 <= turn <= 3600:
-            self._error("The turn timer is a number of seconds from 5 to 3600.", "turn")
+            self._error(_("The turn timer is a number of seconds from 5 to 3600."), "turn")
             return None
         options: dict[str, common_pb2.OptionValue] = {}
         for spec in self.game.options:
@@ -359,9 +377,10 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                     number = float("nan")
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
                 if not spec.min <= number <= spec.max or (whole and number != int(number)):
-                    kind = "a whole number" if whole else "a number"
-                    self._error(f"{spec.name.replace('_', ' ')} is {kind} from {spec.min:g} to {spec.max:g}.",
-                                f"opt-{spec.name}")
+                    said = (_("{option} is a whole number from {min} to {max}.") if whole
+                            else _("{option} is a number from {min} to {max}."))
+                    self._error(said.format(option=_(spec.name.replace("_", " ")), min=f"{spec.min:g}",
+                                            max=f"{spec.max:g}"), f"opt-{spec.name}")
                     return None
                 if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:
                     options[spec.name] = common_pb2.OptionValue(number=int(number))
@@ -371,12 +390,13 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         bots = self.query_one("#bots", Select).value
         assert isinstance(seats, int) and isinstance(bots, int)
         if bots >= seats:
-            self._error(f"Leave a seat for yourself: at most {seats - 1} bots at {seats} seats.", "bots")
+            self._error(_("Leave a seat for yourself: at most {bots} bots at {seats} seats.").format(bots=seats - 1,
+                                                                                             seats=seats), "bots")
             return None
         self._error("")
         return lobby_pb2.CreateTableRequest(
             game=self.game.name,
-            name=self.query_one("#name", Input).value,
+            name=self.query_one("#name", Input).value or self.query_one("#name", Input).placeholder,
             seats=seats,
             bots=bots,
             options=options,
@@ -393,7 +413,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         try:
             table = await self.conn.create(request)
         except Exception as err:  # a refusal: say it here, keep what was typed
-            self._error(error_text(err))
+            english = (err.details() or "") if isinstance(err, grpc.aio.AioRpcError) else str(err)
+            self._error(error_text(err), self._field_of(english))  # the server's English names the field
             return
         self.dismiss((table, request.password))
 

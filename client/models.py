@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from google.protobuf.message import Message
 
+from cardtui.i18n import _
 from cardtui.v1 import common_pb2, table_pb2
 
 
@@ -78,7 +79,7 @@ class TableModel:
         return self.seat is None
 
     def name(self, seat: int) -> str:
-        return self.names.get(seat) or f"seat {seat + 1}"
+        return self.names.get(seat) or _("seat {n}").format(n=seat + 1)
 
     def with_view(self, view: table_pb2.View, seq: int) -> TableModel:
         deadline = time.monotonic() + view.deadline_ms / 1000 if view.deadline_ms else None

@@ -10,7 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
+
+from cardtui.client.footer import Footer
+from cardtui.i18n import N_, _
 
 MAX_NAME = 24
 """The server's limit too: longer names are refused there with a sentence."""
@@ -25,16 +28,16 @@ def plain_name(typed: str) -> str:
 def name_problem(name: str) -> str | None:
     """A sentence on what is wrong with ``name`` (already made plain), or None."""
     if not name:
-        return "A name needs at least one visible character."
+        return _("A name needs at least one visible character.")
     if len(name) > MAX_NAME:
-        return f"A name may be at most {MAX_NAME} characters long."
+        return _("A name may be at most {most} characters long.").format(most=MAX_NAME)
     return None
 
 
 class NameScreen(Screen[str | None]):
     """One line: the name to sit down with. Enter (or the button) goes on; ctrl+q leaves."""
 
-    BINDINGS = [Binding("ctrl+q", "app.quit", "Quit")]
+    BINDINGS = [Binding("ctrl+q", "app.quit", N_("Quit"))]
 
     def __init__(self, problem: str = "") -> None:
         super().__init__()
@@ -44,11 +47,11 @@ class NameScreen(Screen[str | None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="name-dialog"):
-            yield Label("Your name at the tables", id="name-title")
-            yield Input(placeholder="type it here", id="name-input", max_length=MAX_NAME)
+            yield Label(_("Your name at the tables"), id="name-title")
+            yield Input(placeholder=_("type it here"), id="name-input", max_length=MAX_NAME)
             yield Static("", id="name-error")
             with Horizontal(id="name-buttons"):
-                yield Button("Enter the room", variant="primary", id="name-go")
+                yield Button(_("Enter the room"), variant="primary", id="name-go")
         yield Footer()
 
     def on_mount(self) -> None:

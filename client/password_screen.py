@@ -10,6 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from cardtui.i18n import N_, _
+
 
 class PasswordScreen(ModalScreen[str | None]):
     """One hidden line: the password. Enter goes on, escape gives up (None).
@@ -17,7 +19,7 @@ class PasswordScreen(ModalScreen[str | None]):
     ``problem`` is why it is asked again (the last one typed was wrong).
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, table_id: str, spectate: bool, problem: str = "") -> None:
         super().__init__()
@@ -26,15 +28,15 @@ class PasswordScreen(ModalScreen[str | None]):
         self.problem = problem
 
     def compose(self) -> ComposeResult:
-        doing = "watch" if self.spectate else "sit at"
+        doing = _("Type it to watch the table.") if self.spectate else _("Type it to sit at the table.")
         with Vertical(id="password-dialog"):
-            yield Label(f"Table {self.table_id} has a password", id="password-title")
-            yield Static(Text(f"Type it to {doing} the table.", style="dim"))
-            yield Input(placeholder="password", password=True, id="password-input", max_length=128)
+            yield Label(_("Table {table} has a password").format(table=self.table_id), id="password-title")
+            yield Static(Text(doing, style="dim"))
+            yield Input(placeholder=_("password"), password=True, id="password-input", max_length=128)
             yield Static(Text(self.problem, style="bold red"), id="password-error")
             with Horizontal(id="password-buttons"):
-                yield Button("Sit down" if not self.spectate else "Watch", variant="primary", id="password-go")
-                yield Button("Cancel", id="password-cancel")
+                yield Button(_("Sit down") if not self.spectate else _("Watch"), variant="primary", id="password-go")
+                yield Button(_("Cancel"), id="password-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#password-error", Static).display = bool(self.problem)
@@ -46,7 +48,7 @@ class PasswordScreen(ModalScreen[str | None]):
         password = self.query_one("#password-input", Input).value
         if not password:
             error = self.query_one("#password-error", Static)
-            error.update(Text("This table needs its password; escape to give up.", style="bold red"))
+            error.update(Text(_("This table needs its password; escape to give up."), style="bold red"))
             error.display = True
             return
         self.dismiss(password)

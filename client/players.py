@@ -16,17 +16,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Label, OptionList, Static, Tab, Tabs
+from textual.widgets import DataTable, Header, Label, OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option
 
 from cardtui.client.connection import error_text
+from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel
+from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2, players_pb2
 
 KINDS = {
-    players_pb2.PLAYER_KIND_PERSON: "remembered player",
-    players_pb2.PLAYER_KIND_BOT: "bot level",
-    players_pb2.PLAYER_KIND_GUEST: "guest",
+    players_pb2.PLAYER_KIND_PERSON: N_("remembered player"),
+    players_pb2.PLAYER_KIND_BOT: N_("bot level"),
+    players_pb2.PLAYER_KIND_GUEST: N_("guest"),
 }
 
 
@@ -50,7 +52,7 @@ def rating_text(rating: players_pb2.Rating) -> str:
 
 
 Figure = Literal["biggest_pot", "truco_calls_won"]
-FIGURES: tuple[tuple[Figure, str], ...] = (("biggest_pot", "Best pot"), ("truco_calls_won", "Trucos won"))
+FIGURES: tuple[tuple[Figure, str], ...] = (("biggest_pot", N_("Best pot")), ("truco_calls_won", N_("Trucos won")))
 """What some games' records carry beyond matches and hands: (field, heading)."""
 
 
@@ -61,7 +63,7 @@ def figures(rows: Sequence[players_pb2.Stats]) -> list[tuple[Figure, str]]:
 
 def stat_cells(stats: players_pb2.Stats, shown: Sequence[tuple[Figure, str]]) -> list[Text]:
     cells = [Text(str(n), justify="right") for n in (stats.matches, stats.wins, stats.hands)]
-    for field, _ in shown:
+    for field, _heading in shown:
         if stats.HasField(field):
             cells.append(Text(str(getattr(stats, field)), justify="right"))
         else:
@@ -73,11 +75,11 @@ class LeaderboardScreen(Screen[None]):
     """A game's players, best first, bots among them; ←/→ (or a tap) change the game."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("left", "game(-1)", "Prev game", priority=True),
-        Binding("right", "game(1)", "Next game", priority=True),
-        Binding("i,enter", "card", "Player card"),
-        Binding("r", "refresh", "Refresh"),
+        Binding("escape", "back", N_("Back")),
+        Binding("left", "game(-1)", N_("Prev game"), priority=True),
+        Binding("right", "game(1)", N_("Next game"), priority=True),
+        Binding("i,enter", "card", N_("Player card")),
+        Binding("r", "refresh", N_("Refresh")),
     ]
 
     def __init__(self, source: RecordsSource, games: Sequence[lobby_pb2.GameInfo], game: str = "") -> None:
@@ -97,7 +99,7 @@ class LeaderboardScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Leaderboard"
+        self.title = _("Leaderboard")
         self.query_one("#leaderboard", DataTable).focus()
         self.load()
         self.set_interval(REFRESH_SECONDS, self.load)
@@ -143,10 +145,10 @@ class LeaderboardScreen(Screen[None]):
         keep = grid.cursor_row
         grid.clear(columns=True)
         grid.add_column(Text("#", justify="right"), key="place")
-        grid.add_column("Name", key="name")
+        grid.add_column(_("Name"), key="name")
         shown = figures([s.stats for s in board.standings])
-        for heading in ("Rating", "Matches", "Won", "Hands", *(h for _, h in shown)):
-            grid.add_column(Text(heading, justify="right"))
+        for heading in (N_("Rating"), N_("Matches"), N_("Won"), N_("Hands"), *(h for _f, h in shown)):
+            grid.add_column(Text(_(heading), justify="right"))
         self.names = []
         for s in board.standings:
             name = Text(s.name, style="italic cyan" if s.bot else "")  # plain text: a name is never markup
@@ -158,12 +160,13 @@ class LeaderboardScreen(Screen[None]):
         title = self.title_of(board.game)
         if board.standings:
             listed = len(board.standings)
-            some = f" (the best {listed} of {board.players})" if board.players > listed else ""
-            line = (f"{title}{some} · rated by openskill: a cautious rating, it grows as matches show it · "
-                    "i or enter: a player's card")
+            some = " " + _("(the best {listed} of {players})").format(listed=listed, players=board.players) if (
+                board.players > listed) else ""
+            line = title + some + " · " + _("rated by openskill: a cautious rating, it grows as matches show it · "
+                                            "i or enter: a player's card")
         else:
-            line = (f"Nobody is rated at {title} yet: a match finished by a player with a key (or against one) "
-                    "puts its players here.")
+            line = _("Nobody is rated at {game} yet: a match finished by a player with a key (or against one) "
+                     "puts its players here.").format(game=title)
         self.query_one("#leaderboard-note", Static).update(Text(line, style="dim"))
 
     @on(DataTable.RowSelected, "#leaderboard")
@@ -172,7 +175,7 @@ class LeaderboardScreen(Screen[None]):
 
     def action_card(self) -> None:
         if not self.names:
-            self.notify("Nobody is listed here yet.")
+            self.notify(_("Nobody is listed here yet."))
             return
         row = self.query_one("#leaderboard", DataTable).cursor_row
         name = self.names[min(max(row, 0), len(self.names) - 1)]
@@ -182,7 +185,7 @@ class LeaderboardScreen(Screen[None]):
 class PlayerCardScreen(ModalScreen[None]):
     """One player's records at each game: a remembered player's, a bot level's, or a guest's (none)."""
 
-    BINDINGS = [Binding("escape,i,q", "close", "Close")]
+    BINDINGS = [Binding("escape,i,q", "close", N_("Close"))]
 
     def __init__(self, source: RecordsSource, name: str = "", table_id: str = "", seat: int | None = None) -> None:
         super().__init__()
@@ -194,7 +197,7 @@ class PlayerCardScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="card-dialog"):
-            yield Label(Text(self.who or "Player card"), id="card-name")
+            yield Label(Text(self.who or _("Player card")), id="card-name")
             yield Static("", id="card-line")
             table: DataTable[Any] = DataTable(id="card-games", cursor_type="none", zebra_stripes=True)
             yield table
@@ -216,7 +219,7 @@ class PlayerCardScreen(ModalScreen[None]):
 
     def show(self, card: players_pb2.PlayerCardResponse) -> None:
         title = Text(card.name, style="bold")
-        title.append(f"  {KINDS.get(card.kind, '')}", style="dim")
+        title.append("  " + _(KINDS.get(card.kind, "")), style="dim")
         self.query_one("#card-name", Label).update(title)
         self.query_one("#card-line", Static).update(describe(card))
         grid = self.query_one("#card-games", DataTable)
@@ -224,10 +227,10 @@ class PlayerCardScreen(ModalScreen[None]):
         grid.display = bool(card.games)
         if not card.games:
             return
-        grid.add_column("Game")
+        grid.add_column(_("Game"))
         shown = figures([g.stats for g in card.games])
-        for heading in ("Place", "Rating", "Matches", "Won", "Hands", *(h for _, h in shown)):
-            grid.add_column(Text(heading, justify="right"))
+        for heading in (N_("Place"), N_("Rating"), N_("Matches"), N_("Won"), N_("Hands"), *(h for _f, h in shown)):
+            grid.add_column(Text(_(heading), justify="right"))
         for g in card.games:
             grid.add_row(Text(self.titles.get(g.game, g.game)), Text(f"{g.place}", justify="right"),
                          Text(rating_text(g.rating), justify="right"), *stat_cells(g.stats, shown))
@@ -239,21 +242,21 @@ class PlayerCardScreen(ModalScreen[None]):
 
 def describe(card: players_pb2.PlayerCardResponse) -> Text:
     if card.kind == players_pb2.PLAYER_KIND_GUEST:
-        return Text("Plays as a guest: guests are not remembered, so they have no records here.", style="dim")
+        return Text(_("Plays as a guest: guests are not remembered, so they have no records here."), style="dim")
     if card.kind == players_pb2.PLAYER_KIND_BOT:
-        line = "A bot level, rated against the people it plays: how strong it is, in the same figures."
-        return Text(line if card.games else "A bot level nobody has played against here yet.", style="dim")
+        line = _("A bot level, rated against the people it plays: how strong it is, in the same figures.")
+        return Text(line if card.games else _("A bot level nobody has played against here yet."), style="dim")
     since = datetime.datetime.fromtimestamp(card.since_unix).strftime("%Y-%m-%d") if card.since_unix else "?"
-    text = Text(f"Remembered here since {since} · key {card.fingerprint}", style="dim")
+    text = Text(_("Remembered here since {since} · key {key}").format(since=since, key=card.fingerprint), style="dim")
     if not card.games:
-        text.append(" · no match finished yet", style="dim")
+        text.append(" · " + _("no match finished yet"), style="dim")
     return text
 
 
 class SeatsScreen(ModalScreen[None]):
     """The seats at a table: pick one to see its player's card."""
 
-    BINDINGS = [Binding("escape,i", "close", "Close")]
+    BINDINGS = [Binding("escape,i", "close", N_("Close"))]
 
     def __init__(self, source: RecordsSource, model: TableModel) -> None:
         super().__init__()
@@ -265,15 +268,15 @@ class SeatsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="seats-dialog"):
-            yield Label("Whose card? (enter shows it)", id="seats-title")
+            yield Label(_("Whose card? (enter shows it)"), id="seats-title")
             options = []
             for s in self.seats:
                 line = Text(f"{s.seat + 1}  ")
                 line.append(s.name, style="bold green" if s.seat == self.mine else "bold")
                 if s.seat == self.mine:
-                    line.append("  (you)", style="dim")
+                    line.append("  " + _("(you)"), style="dim")
                 if s.bot:
-                    line.append("  (bot)" if not s.away else "  (away: a bot plays)", style="dim")
+                    line.append("  " + (_("(bot)") if not s.away else _("(away: a bot plays)")), style="dim")
                 options.append(Option(line, id=f"seat-{s.seat}"))
             yield OptionList(*options, id="seats-list")
         yield Footer()

@@ -23,13 +23,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, RichLog, Static
+from textual.widgets import DataTable, Header, RichLog, Static
 
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, error_text
+from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel
 from cardtui.client.words import event_words, label, line, who
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, replay_pb2
 
 Steps = list[replay_pb2.ReplayStep]
@@ -60,7 +62,7 @@ class ServerHands:
     @property
     def title(self) -> str:
         name = self.table.name if self.table is not None and self.table.name else ""
-        return f"{name} · {self.table_id}" if name else f"table {self.table_id}"
+        return f"{name} · {self.table_id}" if name else _("table {id}").format(id=self.table_id)
 
     async def hands(self) -> list[replay_pb2.HandSummary]:
         listed = await self.conn.list_hands(self.table_id, self.token, self.password)
@@ -81,7 +83,7 @@ def result_text(model: TableModel, hand: replay_pb2.HandSummary) -> Text:
     if partnership:
         for team in teams:
             seat = next(s.seat for s in hand.seats if s.team == team)
-            parts.append((Text(f"team {team + 1}", style="bold"), deltas.get(seat, 0)))
+            parts.append((Text(_("team {n}").format(n=team + 1), style="bold"), deltas.get(seat, 0)))
     else:
         parts = [(who(model, s.seat), deltas.get(s.seat, 0)) for s in hand.seats]
     for i, (name, delta) in enumerate(parts):
@@ -109,14 +111,14 @@ class ReplayScreen(Screen[None]):
     """One finished hand: the board with every card face up, the log of every step so far beside it."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Step"),
-        Binding("home", "to_start", "Deal"),
-        Binding("end", "to_end", "End"),
+        Binding("escape", "close", N_("Close")),
+        Binding("left", "step(-1)", N_("Back")),
+        Binding("right", "step(1)", N_("Step")),
+        Binding("home", "to_start", N_("Deal")),
+        Binding("end", "to_end", N_("End")),
         # In the footer only when there are other hands to go to.
-        Binding("pageup", "hand(-1)", "Prev hand"),
-        Binding("pagedown", "hand(1)", "Next hand"),
+        Binding("pageup", "hand(-1)", N_("Prev hand")),
+        Binding("pagedown", "hand(1)", N_("Next hand")),
     ]
 
     def __init__(self, source: HandSource, hands: list[replay_pb2.HandSummary], index: int, steps: Steps) -> None:
@@ -151,7 +153,7 @@ class ReplayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"Replay · {self.source.title}"
+        self.title = _("Replay") + f" · {self.source.title}"
         board = self.query_one("#board", Board)
         board.can_focus = False  # nothing to play: the keys step through the hand
         self._show()
@@ -183,14 +185,14 @@ class ReplayScreen(Screen[None]):
         self.model = self.model.with_view(step.view, self.at)
         self.board.model = self.model
         hand = self.hand
-        said = Text(f"Hand {hand.hand}", style="bold")
+        said = Text(_("Hand {n}").format(n=hand.hand), style="bold")
         if hand.match:
-            said.append(f" (game {hand.match})", style="dim")
-        said.append(f" · step {self.at + 1} of {len(self.steps)} · ")
+            said.append(" (" + _("game {n}").format(n=hand.match) + ")", style="dim")
+        said.append(" · " + _("step {n} of {all}").format(n=self.at + 1, all=len(self.steps)) + " · ")
         if step.HasField("seat"):
             said.append_text(line(who(self.model, step.seat), ": ", label(self.model, step.action)))
         else:
-            said.append("the deal")
+            said.append(_("the deal"))
         if self.at == len(self.steps) - 1:
             said.append(" · ")
             said.append_text(result_text(self.model, hand))
@@ -228,12 +230,12 @@ class ReplayScreen(Screen[None]):
     async def action_hand(self, by: int) -> None:
         index = self.index + by
         if not 0 <= index < len(self.hand_list):
-            self.notify("There is no hand " + ("before this one." if by < 0 else "after this one."))
+            self.notify(_("There is no hand before this one.") if by < 0 else _("There is no hand after this one."))
             return
         try:
             steps = await self.source.steps(self.hand_list[index])
         except Exception as err:
-            self.notify(error_text(err), title="Cannot open that hand", severity="error")
+            self.notify(error_text(err), title=_("Cannot open that hand"), severity="error")
             return
         game = self.model.game
         self.index, self.steps, self.at = index, steps, 0
@@ -252,7 +254,7 @@ class ReplayScreen(Screen[None]):
 class HandsScreen(Screen[None]):
     """A table's finished hands: enter replays the one selected."""
 
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("enter", "open", "Replay")]
+    BINDINGS = [Binding("escape", "close", N_("Close")), Binding("enter", "open", N_("Replay"))]
 
     def __init__(self, source: HandSource) -> None:
         super().__init__()
@@ -263,12 +265,12 @@ class HandsScreen(Screen[None]):
         yield Header()
         yield Static("", id="hands-line")
         grid: DataTable[Any] = DataTable(id="hands", cursor_type="row", zebra_stripes=True)
-        grid.add_columns("Hand", "Game", "Players", "Result")
+        grid.add_columns(_("Hand"), _("Game"), _("Players"), _("Result"))
         yield grid
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.title = f"Hands · {self.source.title}"
+        self.title = _("Hands") + f" · {self.source.title}"
         grid = self.query_one("#hands", DataTable)
         grid.focus()
         try:
@@ -276,15 +278,17 @@ class HandsScreen(Screen[None]):
         except Exception as err:
             self.query_one("#hands-line", Static).update(Text(error_text(err), style="red"))
             return
-        self.title = f"Hands · {self.source.title}"
+        self.title = _("Hands") + f" · {self.source.title}"
         if not self.hand_list:
-            self.query_one("#hands-line", Static).update(Text("No finished hand yet.", style="italic"))
+            self.query_one("#hands-line", Static).update(Text(_("No finished hand yet."), style="italic"))
             return
         self.query_one("#hands-line", Static).update(
-            Text(f"{len(self.hand_list)} finished hands: enter replays one, every card face up.", style="dim"))
+            Text(ngettext("{n} finished hand: enter replays it, every card face up.",
+                          "{n} finished hands: enter replays one, every card face up.", len(self.hand_list)).format(
+                n=len(self.hand_list)), style="dim"))
         for h in self.hand_list:
             model = hand_model(h)
-            number = f"{h.hand}" + (f" (game {h.match})" if h.match > 1 else "")
+            number = f"{h.hand}" + (" (" + _("game {n}").format(n=h.match) + ")" if h.match > 1 else "")
             names = Text(", ").join(Text(s.name) for s in h.seats)
             grid.add_row(Text(number), Text(game_title(h.game)), names, result_text(model, h))
         grid.move_cursor(row=len(self.hand_list) - 1)
@@ -310,7 +314,7 @@ class HandsScreen(Screen[None]):
 class TablesScreen(Screen[None]):
     """The lobby's history: the tables that have finished (their hands are kept); enter lists a table's hands."""
 
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("enter", "open", "Hands")]
+    BINDINGS = [Binding("escape", "close", N_("Close")), Binding("enter", "open", N_("Hands"))]
 
     def __init__(self, conn: Connection) -> None:
         super().__init__()
@@ -321,12 +325,12 @@ class TablesScreen(Screen[None]):
         yield Header()
         yield Static("", id="history-line")
         grid: DataTable[Any] = DataTable(id="history", cursor_type="row", zebra_stripes=True)
-        grid.add_columns("Table", "Game", "Name", "Players")
+        grid.add_columns(_("Table"), _("Game"), _("Name"), _("Players"))
         yield grid
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.title = "History"
+        self.title = _("History")
         grid = self.query_one("#history", DataTable)
         grid.focus()
         line_ = self.query_one("#history-line", Static)
@@ -337,10 +341,10 @@ class TablesScreen(Screen[None]):
             return
         self.tables = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED and not t.private]
         if not self.tables:
-            line_.update(Text("No table has finished yet: their hands open here once they have.", style="italic"))
+            line_.update(Text(_("No table has finished yet: their hands open here once they have."), style="italic"))
             return
-        line_.update(Text("Finished tables: enter lists a table's hands. Tables still playing show theirs "
-                          "once they finish.", style="dim"))
+        line_.update(Text(_("Finished tables: enter lists a table's hands. Tables still playing show theirs "
+                            "once they finish."), style="dim"))
         for t in self.tables:
             names = ", ".join(s.name for s in t.seats if s.name)
             grid.add_row(Text(t.id), Text(game_title(t.game)), Text(t.name), Text(names))
@@ -350,8 +354,8 @@ class TablesScreen(Screen[None]):
             return
         table = self.tables[min(self.query_one("#history", DataTable).cursor_row, len(self.tables) - 1)]
         if table.has_password:
-            self.notify("That table has a password: open its hands with cardtui replay --table "
-                        f"{table.id} --password …", severity="warning")
+            self.notify(_("That table has a password: open its hands with cardtui replay --table {id} --password …")
+                        .format(id=table.id), severity="warning")
             return
         await self.app.push_screen(HandsScreen(ServerHands(self.conn, table.id)))
 
@@ -369,7 +373,7 @@ async def show_hand(app: App[Any], source: HandSource, hands: list[replay_pb2.Ha
     try:
         steps = await source.steps(hands[index])
     except Exception as err:
-        app.notify(error_text(err), title="Cannot open that hand", severity="error")
+        app.notify(error_text(err), title=_("Cannot open that hand"), severity="error")
         return False
     await app.push_screen(ReplayScreen(source, hands, index, steps), done)
     return True
@@ -382,11 +386,11 @@ async def open_replay(app: App[Any], conn: Connection, table_id: str, hand: int,
     try:
         hands = await source.hands()
     except Exception as err:
-        app.notify(error_text(err), title="Cannot open that hand", severity="error")
+        app.notify(error_text(err), title=_("Cannot open that hand"), severity="error")
         return False
     index = next((i for i, h in enumerate(hands) if h.hand == hand), None)
     if index is None:
-        app.notify(f"Table {table_id} has no finished hand {hand}.", severity="warning")
+        app.notify(_("Table {id} has no finished hand {hand}.").format(id=table_id, hand=hand), severity="warning")
         return False
     return await show_hand(app, source, hands, index)
 
@@ -397,10 +401,10 @@ async def open_last_hand(app: App[Any], conn: Connection, table_id: str, token: 
     try:
         hands = await source.hands()
     except Exception as err:
-        app.notify(error_text(err), title="No replay", severity="warning")
+        app.notify(error_text(err), title=_("No replay"), severity="warning")
         return False
     if not hands:
-        app.notify("No hand has finished at this table yet.")
+        app.notify(_("No hand has finished at this table yet."))
         return False
     return await show_hand(app, source, hands, len(hands) - 1)
 
@@ -415,7 +419,7 @@ class ReplayApp(App[None]):
     CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # beside this module, whoever subclasses the app
     TITLE = "cardtui replay"
     ENABLE_COMMAND_PALETTE = False  # its footer room goes to the replay's keys
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True)]
 
     def __init__(self, source: Callable[[], HandSource], hand: int | None = None,
                  close: Callable[[], Awaitable[None]] | None = None) -> None:
@@ -434,10 +438,11 @@ class ReplayApp(App[None]):
         if self.hand is not None or len(hands) == 1:
             index = next((i for i, h in enumerate(hands) if self.hand is None or h.hand == self.hand), None)
             if index is None:
-                self.exit(return_code=1, message=f"cardtui: there is no finished hand {self.hand} there.")
+                self.exit(return_code=1,
+                          message="cardtui: " + _("there is no finished hand {n} there.").format(n=self.hand))
                 return
             if not await show_hand(self, source, hands, index, self._screen_closed):
-                self.exit(return_code=1, message="cardtui: that hand cannot be opened.")
+                self.exit(return_code=1, message="cardtui: " + _("that hand cannot be opened."))
             return
         await self.push_screen(HandsScreen(source), self._screen_closed)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Literal
 
@@ -25,18 +26,20 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
+from textual.widgets import Button, Header, Input, Label, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
-from cardtui.client.connection import Connection, error_text
-from cardtui.client.fairness import FairDeals
+from cardtui.client.connection import Connection, closing_text, error_text
+from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import TableModel
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
-from cardtui.client.words import event_words, line, who
+from cardtui.client.words import event_words, fmt, line, who
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, table_pb2
 
 NARROW = 100
@@ -59,43 +62,66 @@ class Reconnecting(Message):
         self.delay = delay
 
 
+Telling = Callable[[], Text | None]
+"""A log line as it is said now: in the reader's language of the moment (None: nothing to say)."""
+
+
 class TableLog(RichLog):
-    """The log, wrapped at its own width: what it said is wrapped again when the width changes."""
+    """The log, wrapped at its own width: what it said is wrapped again when the width changes,
+    and said again (in the reader's new language) when the language changes."""
 
     KEEP = 500
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEEP, min_width=10)
-        self.said: list[Text] = []
+        self.lines_: list[tuple[Telling, Text]] = []
         self.wrapped_at = 0
 
-    def say(self, text: Text) -> None:
-        self.said.append(text)
-        del self.said[: -self.KEEP]
-        self.write(text)
+    @property
+    def said(self) -> list[Text]:
+        return [text for _tell, text in self.lines_]
+
+    def say(self, text: Text | Telling) -> bool:
+        """Write a line (False: there was nothing to say)."""
+        tell: Telling = (lambda: text) if isinstance(text, Text) else text
+        told = tell()
+        if told is None:
+            return False
+        self.lines_.append((tell, told))
+        del self.lines_[: -self.KEEP]
+        self.write(told)
+        return True
+
+    def retell(self) -> None:
+        """Every line said again: a line that came as words is put in the reader's language now."""
+        self.lines_ = [(tell, told) for tell, old in self.lines_ if (told := tell() or old) is not None]
+        self._rewrite()
+
+    def _rewrite(self) -> None:
+        self.clear()
+        for text in self.said:
+            self.write(text)
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.scrollable_content_region.width
         if self.wrapped_at and width != self.wrapped_at:
-            self.clear()
-            for text in self.said:
-                self.write(text)
+            self._rewrite()
         self.wrapped_at = width
 
 
 class LeaveScreen(ModalScreen[bool]):
     """Asks before leaving a hand in progress: a bot takes the seat."""
 
-    BINDINGS = [Binding("escape,n", "stay", "Stay"), Binding("y", "leave", "Leave")]
+    BINDINGS = [Binding("escape,n", "stay", N_("Stay")), Binding("y", "leave", N_("Leave"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leave-dialog"):
-            yield Label("Leave the table in the middle of the match?", id="leave-title")
-            yield Static(Text("A bot plays your seat until someone takes it; your chips stay with the seat.",
+            yield Label(_("Leave the table in the middle of the match?"), id="leave-title")
+            yield Static(Text(_("A bot plays your seat until someone takes it; your chips stay with the seat."),
                               style="dim"))
             with Horizontal(id="leave-buttons"):
-                yield Button("Stay (escape)", variant="primary", id="leave-stay")
-                yield Button("Leave (y)", variant="error", id="leave-go")
+                yield Button(_("Stay (escape)"), variant="primary", id="leave-stay")
+                yield Button(_("Leave (y)"), variant="error", id="leave-go")
 
     def on_mount(self) -> None:
         self.query_one("#leave-stay", Button).focus()
@@ -123,16 +149,16 @@ class TableScreen(Screen[None]):
     AUTO_FOCUS = None
     """Nothing takes the focus by itself: the chat line only on /, the board if it takes keys."""
     BINDINGS = [
-        Binding("escape", "leave", "Leave"),
-        Binding("enter", "go_on", "Go on"),
-        Binding("slash", "chat", "Chat"),
-        Binding("question_mark", "help", "Rules"),
+        Binding("escape", "leave", N_("Leave")),
+        Binding("enter", "go_on", N_("Go on")),
+        Binding("slash", "chat", N_("Chat")),
+        Binding("question_mark", "help", N_("Rules")),
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
-        Binding("plus,equals_sign", "adjust(1)", "More"),
-        Binding("minus", "adjust(-1)", "Less"),
-        Binding("i", "players", "Players", show=False),
+        Binding("plus,equals_sign", "adjust(1)", N_("More")),
+        Binding("minus", "adjust(-1)", N_("Less")),
+        Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
-        Binding("v", "last_hand", "Last hand face up"),
+        Binding("v", "last_hand", N_("Last hand face up")),
     ]
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
@@ -169,7 +195,7 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         if self.spectating:
-            yield Static(Text("SPECTATING · read-only: public play only", style="bold black on yellow"),
+            yield Static(Text(_("SPECTATING · read-only: public play only"), style="bold black on yellow"),
                          id="spectator-banner")
         yield Static("", id="conn-banner")
         with Horizontal(id="table-main"):
@@ -180,14 +206,14 @@ class TableScreen(Screen[None]):
                     yield Static("", id="summary-body")
                     yield Static("", id="summary-foot")
                     with Horizontal(id="summary-buttons"):
-                        yield KeyButton("Play again (enter)", variant="primary", id="summary-again")
-                        yield KeyButton("Leave (escape)", id="summary-leave")
+                        yield KeyButton(_("Play again (enter)"), variant="primary", id="summary-again")
+                        yield KeyButton(_("Leave (escape)"), id="summary-leave")
                 yield Static("", id="turn-line")
                 if not self.spectating:
                     yield ActionBar(board.HANDLES, id="actions")
             with Vertical(id="table-right"):
                 yield TableLog(id="log")
-                yield Input(placeholder="/ chat · enter sends · esc back", id="chat", max_length=300)
+                yield Input(placeholder=_("/ chat · enter sends · esc back"), id="chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -196,7 +222,7 @@ class TableScreen(Screen[None]):
             board.focus()
         summary = self.model.summary
         self.title = f"{summary.name} · {summary.id}"
-        self.sub_title = "watching" if self.seat is None else f"seat {self.seat + 1}"
+        self.sub_title = _("watching") if self.seat is None else _("seat {n}").format(n=self.seat + 1)
         self.query_one("#conn-banner", Static).display = False
         self.query_one("#summary").display = False
         self._set_online(False)
@@ -206,6 +232,24 @@ class TableScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")
 
+    async def relabel(self) -> None:
+        """Everything on the screen said again in the reader's language now: the log (lines that
+        came as words), the board, the action bar, the summary, the buttons."""
+        self.sub_title = _("watching") if self.seat is None else _("seat {n}").format(n=self.seat + 1)
+        self.query_one("#log", TableLog).retell()
+        self.board.refresh()
+        if not self.spectating:
+            bar = self.query_one(ActionBar)
+            bar.relabel()
+        if self.spectating:
+            self.query_one("#spectator-banner", Static).update(
+                Text(_("SPECTATING · read-only: public play only"), style="bold black on yellow"))
+        self.query_one("#summary-again", Button).label = _("Play again (enter)")
+        self.query_one("#summary-leave", Button).label = _("Leave (escape)")
+        self.query_one("#chat", Input).placeholder = _("/ chat · enter sends · esc back")
+        self._show_summary()
+        self._tick()
+
     # -- the stream ----------------------------------------------------------------
     @work(exclusive=True, exit_on_error=False)
     async def follow(self) -> None:
@@ -214,7 +258,7 @@ class TableScreen(Screen[None]):
                 self.post_message(Streamed(msg))
         except Exception as err:
             self._set_online(False)
-            self.notify(error_text(err), title="The table stream ended", severity="error")
+            self.notify(error_text(err), title=_("The table stream ended"), severity="error")
 
     def _retrying(self, delay: float) -> None:
         self.post_message(Reconnecting(delay))
@@ -228,8 +272,8 @@ class TableScreen(Screen[None]):
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(f"Server gone · reconnecting (next try in {message.delay:.1f} s) · actions wait",
-                           style="bold white on red"))
+        banner.update(Text(_("Server gone · reconnecting (next try in {s} s) · actions wait").format(
+            s=f"{message.delay:.1f}"), style="bold white on red"))
         banner.display = True
 
     def on_streamed(self, message: Streamed) -> None:
@@ -245,16 +289,15 @@ class TableScreen(Screen[None]):
                    else self.model.names)
             for ev, names in zip(events, self._names_then(events, now), strict=True):
                 self._note(ev)
-                said = event_words(replace(self.model, names=names), ev)
-                if said is not None:
-                    self.write_log(said.text, said.style)
+                self.write_log(self._telling(replace(self.model, names=names), ev))
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
         elif body == "closing":
-            self.write_log(Text(msg.closing.reason), "red")
+            closing = msg.closing
+            self.write_log(lambda: Text(closing_text(closing)), "red")
             self._set_online(False)
-        for said in self.fair.said(msg):  # a finished hand's deal, checked: ✔ or a warning
-            self.write_log(said.text, said.style)
+        for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
+            self.write_log(self._verdict(verdict))
         self._show()
 
     def _names_then(self, events: list[table_pb2.Event], now: dict[int, str]) -> list[dict[int, str]]:
@@ -326,8 +369,8 @@ class TableScreen(Screen[None]):
         assert view is not None
         parts: list[RenderableType] = []
         if view.match_over:
-            parts.append(Text(f"The match is over after {view.hand} hand{'s' if view.hand != 1 else ''}.",
-                              style="bold magenta"))
+            parts.append(Text(ngettext("The match is over after {n} hand.", "The match is over after {n} hands.",
+                                       view.hand).format(n=view.hand), style="bold magenta"))
         told = self.board.result_summary(model)
         parts.append(told if told is not None else self._plain_summary())
         return Group(*parts)
@@ -336,33 +379,35 @@ class TableScreen(Screen[None]):
         model = self.model
         view = model.view
         assert view is not None
-        out = Text(f"Hand {view.hand} is over.", style="bold")
+        out = Text(_("Hand {n} is over.").format(n=view.hand), style="bold")
         ended = self.hand_ended
         if ended is not None:
             if ended.HasField("team"):
-                out.append(f" Team {ended.team + 1} wins it.")
+                out.append(" " + _("Team {n} wins it.").format(n=ended.team + 1))
             elif ended.HasField("winner"):
-                out.append_text(line(" ", who(model, ended.winner), " wins it."))
+                out.append_text(line(" ", fmt(_("{name} wins it."), name=who(model, ended.winner))))
             for seat, delta in enumerate(ended.deltas):
                 out.append_text(line("\n  ", who(model, seat), f"  {delta:+d}"))
         if self.match_ended is not None:
             m = self.match_ended
             if m.HasField("team"):
-                out.append(f"\nTeam {m.team + 1} wins the match.", style="bold magenta")
+                out.append("\n" + _("Team {n} wins the match.").format(n=m.team + 1), style="bold magenta")
             elif m.HasField("winner"):
-                out.append_text(line("\n", who(model, m.winner), " wins the match."))
+                out.append_text(line("\n", fmt(_("{name} wins the match."), name=who(model, m.winner))))
         return out
 
     def _summary_foot(self) -> Text:
         view = self.model.view
         deadline = self.model.deadline
-        left = f" in {max(0, deadline - time.monotonic()):.0f} s" if deadline is not None else " soon"
+        secs = f"{max(0, deadline - time.monotonic()):.0f}" if deadline is not None else None
         if view is not None and view.match_over:
-            text = f"A new game begins{left}."
+            text = _("A new game begins in {s} s.") if secs is not None else _("A new game begins soon.")
+            text = text.format(s=secs)
             if self.spectating:
-                text += " · enter: back to the table"
+                text += " · " + _("enter: back to the table")
             return Text(text, style="italic")
-        return Text(f"Next hand{left} · enter: back to the table", style="italic")
+        text = _("Next hand in {s} s") if secs is not None else _("Next hand soon")
+        return Text(text.format(s=secs) + " · " + _("enter: back to the table"), style="italic")
 
     def action_go_on(self) -> None:
         """Enter: close the summary (at a match's end, stay for the next match)."""
@@ -378,12 +423,41 @@ class TableScreen(Screen[None]):
     async def _summary_leave(self) -> None:
         await self.leave()
 
-    def write_log(self, text: Text, style: str = "") -> None:
-        if style:
-            text = text.copy()
-            text.stylize(style)
-        self.query_one("#log", TableLog).say(text)
-        self.log_lines += 1
+    @staticmethod
+    def _telling(model: TableModel, event: table_pb2.Event) -> Telling:
+        """An event's log line, said in the reader's language of the moment it is read."""
+        def tell() -> Text | None:
+            said = event_words(model, event)
+            if said is None:
+                return None
+            text = said.text
+            if said.style:
+                text = text.copy()
+                text.stylize(said.style)
+            return text
+
+        return tell
+
+    @staticmethod
+    def _verdict(verdict: Verdict) -> Telling:
+        def tell() -> Text:
+            said = verdict.said()
+            text = said.text.copy()
+            text.stylize(said.style)
+            return text
+
+        return tell
+
+    def write_log(self, text: Text | Telling, style: str = "") -> None:
+        def styled() -> Text | None:
+            told = text() if not isinstance(text, Text) else text
+            if told is not None and style:
+                told = told.copy()
+                told.stylize(style)
+            return told
+
+        if self.query_one("#log", TableLog).say(styled):
+            self.log_lines += 1
 
     def _tick(self) -> None:
         line_ = self.query_one("#turn-line", Static)
@@ -391,21 +465,25 @@ class TableScreen(Screen[None]):
             self.query_one("#summary-foot", Static).update(self._summary_foot())
         view = self.model.view
         if view is None or view.WhichOneof("game") in (None, "waiting"):
-            line_.update(Text("Waiting for players to take the open seats…", style="italic"))
+            line_.update(Text(_("Waiting for players to take the open seats…"), style="italic"))
             return
         waiting = list(view.to_act)
         deadline = self.model.deadline
         secs = max(0, deadline - time.monotonic()) if deadline is not None else None
         left = f" · {secs:.0f} s" if secs is not None else ""
         if not waiting:
-            soon = f" in {secs:.0f} s" if secs is not None else " soon"
+            s = f"{secs:.0f}" if secs is not None else None
             if view.match_over:
-                line_.update(Text(f"Match over · a new game begins{soon}", style="bold"))
+                said = _("Match over · a new game begins in {s} s") if s else _("Match over · a new game begins soon")
+                line_.update(Text(said.format(s=s), style="bold"))
             else:
-                line_.update(Text(f"Hand over · next hand{soon}" if view.hand_over else ""))
+                said = _("Hand over · next hand in {s} s") if s else _("Hand over · next hand soon")
+                line_.update(Text(said.format(s=s) if view.hand_over else ""))
             return
         mine = self.seat in waiting
-        text = "Your turn" if mine else f"{', '.join(self.model.name(s) for s in waiting)} to act"
+        names = ", ".join(self.model.name(s) for s in waiting)
+        text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(
+            names=names)
         line_.update(Text(text + left, style="bold reverse" if mine else "bold"))
 
     # -- acting and chatting -------------------------------------------------------
@@ -418,12 +496,12 @@ class TableScreen(Screen[None]):
         if self.spectating:
             return
         if not self.online:
-            self.notify("Not connected to the table: the action was not sent.", severity="warning")
+            self.notify(_("Not connected to the table: the action was not sent."), severity="warning")
             return
         try:
             await self.conn.act(self.token, action, self.model.seq)
         except Exception as err:
-            self.notify(error_text(err), title="Not allowed", severity="warning")
+            self.notify(error_text(err), title=_("Not allowed"), severity="warning")
 
     def on_key(self, event: events.Key) -> None:
         """An action's key, as the action bar shows it (letters for a game's actions, numbers else)."""
@@ -501,7 +579,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.model.game), self._help_closed)
 
-    def _help_closed(self, _: None) -> None:
+    def _help_closed(self, _closed: None) -> None:
         self.help_closed = time.monotonic()
 
     def action_players(self) -> None:

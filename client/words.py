@@ -1,20 +1,27 @@
 """What the log and the action bar say: typed events and actions put into words.
 
 The server sends what happened as typed records; this module is the one place they become
-sentences (and, later, sentences in the reader's language). Each game family adds its own
+sentences, in the reader's language (``cardtui.i18n``). Each game family adds its own
 events' words with ``family_words``; names and chat are plain text, never markup.
+
+A sentence with a name in it is a template filled by ``fmt`` (``"{name} sits down at seat
+{seat}."``), so a translation may put the name where its language wants it. Labels registered
+at import (``ACTION_WORDS``, ``game_words``) are marked with ``N_`` and looked up when shown;
+a game's own terms (truco calls) are not marked, so they stay in the game's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from string import Formatter
 
 from google.protobuf.message import Message
 from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel, action_kind, action_name, event_body
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, table_pb2
 
 
@@ -33,14 +40,14 @@ SILENT = Said(Text(""))
 _FAMILIES: dict[str, Words] = {}
 
 ACTION_WORDS: dict[str, str] = {
-    "pass": "Pass",
-    "bet": "Bet",
-    "check": "Check",
-    "call": "Call",
-    "raise": "Raise to",
-    "fold": "Fold",
+    "pass": N_("Pass"),
+    "bet": N_("Bet"),
+    "check": N_("Check"),
+    "call": N_("Call"),
+    "raise": N_("Raise to"),
+    "fold": N_("Fold"),
 }
-"""Labels for the action bar, by action type; games add their own (``game_words``)."""
+"""Labels for the action bar, by action type (looked up when shown); games add their own (``game_words``)."""
 _GAME_WORDS: dict[str, dict[str, str]] = {}
 _GAME_KEYS: dict[str, dict[str, str]] = {}
 _GAME_LABELS: dict[str, Labeller] = {}
@@ -85,8 +92,8 @@ def word(model: TableModel, kind: str) -> str:
     """What an action of this kind is called at this table, without its amount or cards ("Raise to")."""
     labels = _GAME_WORDS.get(model.game, {})
     base = kind.partition(":")[0]
-    return (labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
-            or base.replace("_", " ").capitalize())
+    said = labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
+    return _(said) if said else base.replace("_", " ").capitalize()
 
 
 def who(model: TableModel, seat: int) -> Text:
@@ -98,6 +105,34 @@ def line(*parts: str | Text) -> Text:
     out = Text()
     for p in parts:
         out.append_text(p) if isinstance(p, Text) else out.append(p)
+    return out
+
+
+def fmt(template: str, **parts: str | int | Text) -> Text:
+    """A sentence from a template already in the reader's language ("{name} deals."), its fields
+    filled with plain text or styled ``Text`` (a name in bold), never read as markup. A field the
+    template lacks is left out; one the parts lack is shown as it is."""
+    return fill(template, parts)
+
+
+def fill(template: str, parts: Mapping[str, str | int | Text], fmt_style: str = "") -> Text:
+    """``fmt`` with the template's own words in ``fmt_style``."""
+    out = Text()
+    try:
+        pieces = list(Formatter().parse(template))
+    except ValueError:
+        return Text(template)
+    for literal, field, spec, _conv in pieces:
+        out.append(literal, style=fmt_style)
+        if field is None:
+            continue
+        part = parts.get(field)
+        if part is None:
+            out.append("{" + field + "}")
+        elif isinstance(part, Text):
+            out.append_text(part)
+        else:
+            out.append(format(part, spec or ""), style=fmt_style)
     return out
 
 
@@ -114,7 +149,8 @@ def label(model: TableModel, action: common_pb2.Action) -> Text:
     if action.points:
         out.append(f" {action.points}")
     if action.position:
-        out.append(f" card {action.position}")
+        out.append(" ")
+        out.append(_("card {n}").format(n=action.position))
     if action.cards:
         out.append(" ")
         out.append_text(cards_text(action.cards))
@@ -124,17 +160,19 @@ def label(model: TableModel, action: common_pb2.Action) -> Text:
 def said_action(model: TableModel, seat: int, action: common_pb2.Action) -> Text:
     """A seat's action as the log says it: "ana bets 2", "bea passes"."""
     kind = action_name(action)
-    verbs = {"pass": "passes", "check": "checks", "fold": "folds", "call": "calls", "bet": "bets",
-             "raise": "raises to"}
-    out = who(model, seat)
-    verb = verbs.get(kind)
-    if verb is None:
-        out.append(": ")
-        out.append_text(label(model, action))
-        return out
-    out.append(f" {verb}")
-    if action.chips:
-        out.append(f" {action.chips}")
+    name = who(model, seat)
+    chips = action.chips
+    templates = {
+        "pass": _("{name} passes"),
+        "check": _("{name} checks"),
+        "fold": _("{name} folds"),
+        "call": _("{name} calls {chips}") if chips else _("{name} calls"),
+        "bet": _("{name} bets {chips}") if chips else _("{name} bets"),
+        "raise": _("{name} raises to {chips}"),
+    }
+    template = templates.get(kind)
+    out = line(name, ": ", label(model, action)) if template is None else fmt(template, name=name, chips=chips)
+    out.style = name.style  # the whole line in the seat's colour
     return out
 
 
@@ -158,38 +196,42 @@ def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
 def _common(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.Joined):
         sitter = Text(body.name, style="bold green" if body.seat == model.seat else "bold")
-        return Said(line(sitter, f" sits down at seat {body.seat + 1}."), "dim")
+        return Said(fmt(_("{name} sits down at seat {seat}."), name=sitter, seat=body.seat + 1), "dim")
     if isinstance(body, table_pb2.Left):
-        rest = "; a bot plays the seat until someone takes it." if body.bot_plays else "."
-        return Said(line(Text(body.name, style="bold"), " leaves the table" + rest), "dim")
+        leaver = Text(body.name, style="bold")
+        if body.bot_plays:
+            return Said(fmt(_("{name} leaves the table; a bot plays the seat until someone takes it."), name=leaver),
+                        "dim")
+        return Said(fmt(_("{name} leaves the table."), name=leaver), "dim")
     if isinstance(body, table_pb2.Chatted):
         speaker = Text(body.name, style="bold cyan")
         if not body.HasField("seat"):
-            speaker.append(" (watching)", style="cyan")
+            speaker.append(" " + _("(watching)"), style="cyan")
         return Said(line(speaker, ": ", Text(body.text)), "cyan")
     if isinstance(body, table_pb2.WentAway):
-        return Said(line(Text(body.name, style="bold"), " is away: a bot plays for them until they return."), "yellow")
+        return Said(fmt(_("{name} is away: a bot plays for them until they return."),
+                        name=Text(body.name, style="bold")), "yellow")
     if isinstance(body, table_pb2.CameBack):
-        return Said(line(Text(body.name, style="bold"), " is back and plays again."), "yellow")
+        return Said(fmt(_("{name} is back and plays again."), name=Text(body.name, style="bold")), "yellow")
     if isinstance(body, table_pb2.MatchStarted):
-        return Said(Text(f"Game {body.match} begins."), "bold")
+        return Said(fmt(_("Game {n} begins."), n=body.match), "bold")
     if isinstance(body, table_pb2.HandStarted):
-        return Said(line(f"Hand {body.hand}: ", who(model, body.dealer), " deals."), "bold")
+        return Said(fmt(_("Hand {n}: {name} deals."), n=body.hand, name=who(model, body.dealer)), "bold")
     if isinstance(body, table_pb2.CardsDealt):
         if body.seat != model.seat:  # only a replay tells one seat of another's cards
-            return Said(line(who(model, body.seat), " is dealt ", cards_text(body.cards), "."))
-        return Said(line("You receive ", cards_text(body.cards), "."))
+            return Said(fmt(_("{name} is dealt {cards}."), name=who(model, body.seat), cards=cards_text(body.cards)))
+        return Said(fmt(_("You receive {cards}."), cards=cards_text(body.cards)))
     if isinstance(body, table_pb2.Acted):
         return Said(line(said_action(model, body.seat, body.action), "."))
     if isinstance(body, table_pb2.HandEnded):
         return None  # the family says who won what, and why
     if isinstance(body, table_pb2.MatchEnded):
         if body.HasField("team"):
-            return Said(Text(f"Team {body.team + 1} wins the match."), "bold magenta")
+            return Said(fmt(_("Team {n} wins the match."), n=body.team + 1), "bold magenta")
         if body.HasField("winner"):
-            return Said(line(who(model, body.winner), " wins the match."), "bold magenta")
+            return Said(fmt(_("{name} wins the match."), name=who(model, body.winner)), "bold magenta")
     return None
 
 
-__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "game_keys", "game_labels", "game_words",
-           "key_for", "label", "line", "who", "word"]
+__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fill", "fmt", "game_keys", "game_labels",
+           "game_words", "key_for", "label", "line", "ngettext", "who", "word"]

@@ -151,20 +151,26 @@ class BettingRound:
         if kind in (CHECK, CALL):
             owe = self.to_call(seat)
             if kind == CHECK and owe:
-                return IllegalAction(f"You cannot check: {owe} to call.")
+                return IllegalAction("You cannot check: {chips} to call.", chips=owe)
             if kind == CALL and not owe:
                 return IllegalAction("There is nothing to call; check instead.")
             return None
         if kind in (BET, RAISE):
             if (kind == BET) != (self.level == 0):
-                word = "bet" if self.level == 0 else "raise"
-                problem = "no bet to raise" if kind == RAISE else "a bet already"
-                return IllegalAction(f"There is {problem}: {word} instead.")
+                if kind == RAISE:
+                    return IllegalAction("There is no bet to raise: bet instead.")
+                return IllegalAction("There is a bet already: raise instead.")
             lo, hi = self._raise_range(seat)
             if hi < lo:
-                return IllegalAction(f"You cannot {kind} now: the limit is {self.cap}.")
+                if kind == RAISE:
+                    return IllegalAction("You cannot raise now: the limit is {cap}.", cap=self.cap)
+                return IllegalAction("You cannot bet now: the limit is {cap}.", cap=self.cap)
             if not lo <= action.amount <= hi:
-                return IllegalAction(f"A {kind} must bring the bet to between {lo} and {hi}, not {action.amount}.")
+                if kind == RAISE:
+                    return IllegalAction("A raise must bring the bet to between {lo} and {hi}, not {amount}.", lo=lo,
+                                         hi=hi, amount=action.amount)
+                return IllegalAction("A bet must bring the bet to between {lo} and {hi}, not {amount}.", lo=lo, hi=hi,
+                                     amount=action.amount)
             return None
         return IllegalAction(f"{kind!r} is not a betting action: fold, check, call, bet or raise.")
 

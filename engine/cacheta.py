@@ -155,7 +155,8 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
         if seat not in state.live:
             return NotYourTurn("You are not in this hand.")
         if state.phase is Phase.KNOCK:
-            return NotYourTurn(f"{state.name(state.turn or 0)} took the discard and is knocking: the hand is ending.")
+            return NotYourTurn("{name} took the discard and is knocking: the hand is ending.",
+                               name=state.name(state.turn or 0))
         if state.turn != seat and state.phase is not Phase.CLAIM:
             return NotYourTurn("Declare na boa on your own turn or in a claim window.")
         if action.cards or action.amount or action.value:

@@ -299,7 +299,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         if seat != turn:
             if state.result is not None:
                 raise NotYourTurn("The hand is over.")
-            raise NotYourTurn(f"It is {state.name(turn or 0)}'s turn, not yours.")
+            raise NotYourTurn("It is {name}'s turn, not yours.", name=state.name(turn or 0))
         if state.round < 3:
             return self._early(state, seat, action)
         return self._late(state, seat, action)
@@ -308,7 +308,8 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         """Rounds 1 and 2: pass or bet the fixed amount; no raises."""
         legal = self.legal_actions(state, seat)
         if action not in legal:
-            raise IllegalAction(f"In round {state.round} you may pass or bet {legal[1].amount}, nothing else.")
+            raise IllegalAction("In round {round} you may pass or bet {chips}, nothing else.", round=state.round,
+                                chips=legal[1].amount)
         assert state.log is not None
         state.log.act(seat, action)
         state.pending.pop(0)

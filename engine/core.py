@@ -42,7 +42,22 @@ JsonObject = dict[str, Any]
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``str()`` is a sentence a person can read."""
+    """An action the rules do not allow now; ``str()`` is a sentence a person can read.
+
+    The sentence may be a template with named arguments (``IllegalAction("It is {name}'s
+    turn.", name=...)``): the server sends the template as a message id and the arguments
+    apart, so each client says it in its own language.
+    """
+
+    def __init__(self, template: str = "", /, **args: object) -> None:
+        self.template = template
+        self.args_ = {k: str(v) for k, v in args.items()}
+        super().__init__(template.format(**self.args_) if self.args_ else template)
+
+
+def N_(message: str) -> str:
+    """Mark a sentence for the message catalogs (the client says it in the reader's language)."""
+    return message
 
 
 class NotYourTurn(IllegalAction):
@@ -509,4 +524,4 @@ class Bound(Match, Generic[S, O, V]):
 
 def check_seat(seat: int, n: int) -> None:
     if not 0 <= seat < n:
-        raise IllegalAction(f"There is no seat {seat} at this table.")
+        raise IllegalAction("There is no seat {seat} at this table.", seat=seat)

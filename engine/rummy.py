@@ -279,8 +279,9 @@ class RummyGame(Game[RS, RO, RummyView]):
         if phase is Phase.CLAIM:
             return self._window_refusal(state, seat, action)
         if seat != state.turn:
-            whose = state.name(state.turn) if state.turn is not None else "nobody"
-            return NotYourTurn(f"It is {whose}'s turn, not yours.")
+            if state.turn is None:
+                return NotYourTurn("It is nobody's turn.")
+            return NotYourTurn("It is {name}'s turn, not yours.", name=state.name(state.turn))
         kind = action.type
         if phase is Phase.DRAW:
             if kind != DRAW or action.cards or action.amount:
@@ -293,7 +294,7 @@ class RummyGame(Game[RS, RO, RummyView]):
                 return IllegalAction("The stock is empty and cannot be rebuilt: take the discard.")
             return IllegalAction("Draw from the stock or from the discard pile.")
         if phase is Phase.KNOCK and kind != KNOCK:
-            return IllegalAction(f"You took {state.claimed} out of turn: now you knock.")
+            return IllegalAction("You took {card} out of turn: now you knock.", card=state.claimed)
         if kind == DISCARD and phase is Phase.DISCARD:
             if len(action.cards) != 1 or action.amount or action.cards[0] not in state.hands[seat]:
                 return IllegalAction("Discard exactly one card from your hand.")
@@ -312,14 +313,16 @@ class RummyGame(Game[RS, RO, RummyView]):
         kind = action.type
         claim = self.claim_type
         if seat == w.discarder:
-            return NotYourTurn(f"You discarded {w.card}: the window is for the others.")
+            return NotYourTurn("You discarded {card}: the window is for the others.", card=w.card)
         if kind == claim and seat not in w.claimers:
             return IllegalAction(self.claim_refusal(state, seat) or f"You may not {claim} {w.card}.")
         if seat not in w.claimers:
-            return NotYourTurn(f"The window on {w.card} waits only on those who may take it: you have nothing to"
-                               " answer.")
+            return NotYourTurn("The window on {card} waits only on those who may take it: you have nothing to"
+                               " answer.", card=w.card)
         if kind not in (PASS, claim) or action.cards or action.amount or action.value:
-            return IllegalAction(f"The window on {w.card} is open: {claim} it or let it go.")
+            if claim == "cut":
+                return IllegalAction("The window on {card} is open: cut it or let it go.", card=w.card)
+            return IllegalAction("The window on {card} is open: claim it or let it go.", card=w.card)
         if seat not in w.pending:
             return NotYourTurn("You have already answered this claim window.")
         return None

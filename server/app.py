@@ -15,6 +15,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
+from cardtui.i18n import N_
 from cardtui.server.limits import Limits, RateLimiter
 from cardtui.server.room import Room
 from cardtui.server.service import LobbyService, TableService, register
@@ -106,7 +107,7 @@ class Running:
             await self.announcer.stop()
             self.announcer = None
         await self.health.enter_graceful_shutdown()
-        self.room.shutdown("The server is shutting down.")
+        self.room.shutdown(N_("The server is shutting down."))
         await self.server.stop(grace)
         self.store.close()
 

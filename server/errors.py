@@ -10,9 +10,20 @@ import grpc
 
 
 class Refusal(Exception):
-    """A request the server will not carry out; ``str()`` is the sentence for the person."""
+    """A request the server will not carry out; ``str()`` is the sentence for the person.
+
+    The sentence is an English template and its named arguments (``Refusal("Seat {seat} is
+    taken.", seat=3)``): the template is the message id a client looks up in its own language
+    (``wire.problem``), the arguments fill it in. The English sentence goes along for clients
+    that do not read ids.
+    """
 
     code = grpc.StatusCode.UNKNOWN
+
+    def __init__(self, template: str, /, **args: object) -> None:
+        self.template = template
+        self.args_ = {k: str(v) for k, v in args.items()}
+        super().__init__(template.format(**self.args_) if self.args_ else template)
 
 
 class InvalidArgument(Refusal):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cardtui.engine.core import Event
@@ -194,10 +194,14 @@ class Fanout:
     def unsubscribe(self, sub: Subscriber) -> None:
         self.subscribers.discard(sub)
 
-    def end(self, reason: str, resubscribe: bool, token: str | None = None) -> None:
-        """Close every stream (of ``token`` only, if given) with a closing word."""
+    def end(self, reason: str, resubscribe: bool, token: str | None = None,
+            args: Mapping[str, str] | None = None) -> None:
+        """Close every stream (of ``token`` only, if given) with a closing word: ``reason`` is an
+        English template (the message id), ``args`` fill in its fields."""
+        said = reason.format(**args) if args else reason
         closing = table_pb2.TableMessage(
-            seq=self.seq, closing=table_pb2.Closing(reason=reason, resubscribe=resubscribe)
+            seq=self.seq, closing=table_pb2.Closing(reason=said, resubscribe=resubscribe,
+                                                    problem=wire.problem(reason, args))
         ).SerializeToString()
         for sub in list(self.subscribers):
             if token is None or sub.token == token:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from cardtui.identity import KEY_BYTES, challenge, fingerprint, verify
 from cardtui.server.errors import InvalidArgument, PermissionDenied, Unauthenticated, quote
 from cardtui.server.store import Store
-from cardtui.server.text import clean_name
+from cardtui.server.text import BadText, clean_name
 
 NONCE_BYTES = 32
 NONCE_SECONDS = 60.0
@@ -69,20 +69,20 @@ class Players:
     def _name(self, name: str) -> str:
         try:
             return clean_name(name)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        except BadText as e:
+            raise InvalidArgument(e.template, **e.args_) from None
 
     def _refuse_taken(self, name: str) -> None:
         raise PermissionDenied(
-            f"The name {quote(name)} belongs to another player on this server; choose another name."
+            "The name {name} belongs to another player on this server; choose another name.", name=quote(name)
         )
 
     def check_guest(self, name: str) -> None:
         """A guest (no key) may use any name nobody owns."""
         if self.store.owner(folded(name)) is not None:
             raise PermissionDenied(
-                f"The name {quote(name)} belongs to a player on this server who proves it with their key; "
-                "choose another name."
+                "The name {name} belongs to a player on this server who proves it with their key; "
+                "choose another name.", name=quote(name)
             )
 
     def hello(self, name: str, public_key: bytes) -> tuple[bytes, bool]:
@@ -98,7 +98,7 @@ class Players:
         if owner is not None and owner != player:
             self._refuse_taken(name)
         if owner is None and bots_name(name):
-            raise InvalidArgument(f"Names starting with {BOT_NAME!r} are the bots'; choose another name.")
+            raise InvalidArgument("Names starting with {bot} are the bots'; choose another name.", bot=repr(BOT_NAME))
         self._sweep()
         nonce = secrets.token_bytes(NONCE_BYTES)
         self.nonces[nonce] = Pending(public_key, name, time.monotonic() + NONCE_SECONDS)
@@ -145,7 +145,8 @@ class Players:
         proved = self.session(session)
         if name and folded(self._name(name)) != folded(proved.name):
             raise InvalidArgument(
-                f"That session proves the name {quote(proved.name)}, not {quote(name)}; leave the name out or use it."
+                "That session proves the name {proved}, not {name}; leave the name out or use it.",
+                proved=quote(proved.name), name=quote(name),
             )
         return proved.name, proved.player
 

@@ -216,7 +216,8 @@ class Records:
 
     def leaderboard(self, game: str, limit: int = 0) -> players_pb2.LeaderboardResponse:
         if game not in GAMES:
-            raise InvalidArgument(f"There is no game called {quote(game)}; try one of: {', '.join(GAMES)}.")
+            raise InvalidArgument("There is no game called {game}; try one of: {games}.", game=quote(game),
+                                  games=", ".join(GAMES))
         limit = LEADERBOARD_LIMIT if limit <= 0 else min(limit, LEADERBOARD_LIMIT)
         ranked = self._ranked(game)
         return players_pb2.LeaderboardResponse(
@@ -251,17 +252,17 @@ class Records:
             return self.card_of(bot, players_pb2.PLAYER_KIND_BOT)
         if folded(name.strip()) == BOT_NAME:  # a level nobody has played against yet
             return players_pb2.PlayerCardResponse(name=BOT_NAME, kind=players_pb2.PLAYER_KIND_BOT)
-        raise NotFound(f"Nobody called {quote(name)} is remembered on this server.")
+        raise NotFound("Nobody called {name} is remembered on this server.", name=quote(name))
 
     def seat_card(self, table: Table, seat: int) -> players_pb2.PlayerCardResponse:
         """The card of whoever plays a seat now: a bot level, a remembered player, or a guest."""
         if not 0 <= seat < len(table.seating):
-            raise InvalidArgument(f"This table has seats 0 to {len(table.seating) - 1}.")
+            raise InvalidArgument("This table has seats 0 to {last}.", last=len(table.seating) - 1)
         s = table.seating[seat]
         credit = self.credit(table, s)
         if credit is None:
             if not s.name:
-                raise NotFound(f"Seat {seat + 1} is empty.")
+                raise NotFound("Seat {seat} is empty.", seat=seat + 1)
             return players_pb2.PlayerCardResponse(name=s.name, kind=players_pb2.PLAYER_KIND_GUEST)
         if credit.bot:
             return self.card(credit.name)

@@ -114,7 +114,7 @@ class Replays:
             return self._playing(table, token)
         stored = self.room.store.table_config(table_id)
         if stored is None:
-            raise NotFound(f"There is no table {quote(table_id)}.")
+            raise NotFound("There is no table {table}.", table=quote(table_id))
         config, _ = stored
         if config.get("private"):
             raise PermissionDenied("That table was private: its hands are not shown.")
@@ -132,10 +132,11 @@ class Replays:
     def _playing(self, table: Table, token: str) -> Opened:
         grant = self.room.tokens.get(token) if token else None
         if grant is None or grant.table is not table:
-            raise PermissionDenied(
-                "That table is still playing: its hands open when it finishes"
-                + (", or to its spectators one hand late." if table.config.delayed_view else ".")
-            )
+            if table.config.delayed_view:
+                raise PermissionDenied(
+                    "That table is still playing: its hands open when it finishes, or to its spectators one hand late."
+                )
+            raise PermissionDenied("That table is still playing: its hands open when it finishes.")
         if grant.seat is not None:
             raise PermissionDenied("Players see past hands face up once the table has finished.")
         if not table.config.delayed_view:
@@ -153,9 +154,9 @@ class Replays:
         """The history of a finished hand this caller may replay."""
         opened = self.open(table_id, token, password)
         if opened.in_play and hand == opened.in_play:
-            raise FailedPrecondition(f"Hand {hand} is still being played: it opens once it is over.")
+            raise FailedPrecondition("Hand {hand} is still being played: it opens once it is over.", hand=hand)
         line = self.room.store.hand(table_id, hand) if hand > 0 else None
         if line is None:
-            raise NotFound(f"Table {quote(table_id)} has no finished hand {hand}.")
+            raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
         record: dict[str, Any] = json.loads(line)
         return record

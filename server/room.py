@@ -16,6 +16,7 @@ from cardtui.engine.fairness import linked
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
+from cardtui.i18n import N_
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -28,7 +29,7 @@ from cardtui.server.players import Players
 from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store
 from cardtui.server.table import Step, Table, TableConfig
-from cardtui.server.text import clean_name
+from cardtui.server.text import BadText, clean_name
 from cardtui.v1 import common_pb2
 
 log = logging.getLogger("cardtui.room")
@@ -107,16 +108,18 @@ class Room:
         """A new table, and the owner token that may close it."""
         rules = GAMES.get(game)
         if rules is None:
-            raise InvalidArgument(f"There is no game called {quote(game)}; try one of: {', '.join(GAMES)}.")
+            raise InvalidArgument("There is no game called {game}; try one of: {games}.", game=quote(game),
+                                  games=", ".join(GAMES))
         if len(self.tables) >= MAX_TABLES:
             raise ResourceExhausted("This server holds as many tables as it can.")
         seats = seats or rules.min_players
         counts = rules.player_counts
         if seats not in counts:
             allowed = ", ".join(map(str, counts))
-            raise InvalidArgument(f"{rules.title} is played by {allowed} players, not {seats}.")
+            raise InvalidArgument("{game} is played by {allowed} players, not {seats}.", game=rules.title,
+                                  allowed=allowed, seats=seats)
         if not 0 <= bots <= seats:
-            raise InvalidArgument(f"Bots may fill 0 to {seats} of the {seats} seats.")
+            raise InvalidArgument("Bots may fill 0 to {seats} of the {seats} seats.", seats=seats)
         if not 0 <= turn_seconds <= 3600:
             raise InvalidArgument("The turn timer must be between 1 and 3600 seconds (0 for the default, 30).")
         if not 0 <= away_after <= 100:
@@ -128,6 +131,8 @@ class Room:
         try:
             checked = rules.check_options(options)
             name = clean_name(name or f"{rules.title} table")
+        except BadText as e:
+            raise InvalidArgument(e.template, **e.args_) from None
         except (InvalidOptions, ValueError) as e:
             raise InvalidArgument(str(e)) from None
         config = TableConfig(
@@ -162,11 +167,12 @@ class Room:
         table = self.table(table_id)
         if not table.config.owner or not secrets.compare_digest(table.config.owner, digest(owner_token)):
             raise PermissionDenied("Only the table's owner (who created it) may close it.")
-        self.finish(table, "The table's owner closed it.")
+        self.finish(table, N_("The table's owner closed it."))
 
-    def finish(self, table: Table, reason: str) -> None:
-        """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished."""
-        table.finish(reason)
+    def finish(self, table: Table, reason: str, args: Mapping[str, str] | None = None) -> None:
+        """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished.
+        ``reason``: an English template (a message id), ``args`` its fields."""
+        table.finish(reason, args)
         for token in [t for t, g in self.tokens.items() if g.table is table]:
             del self.tokens[token]
         self.store.finish(table.id)
@@ -186,7 +192,7 @@ class Room:
         for table in list(self.tables.values()):
             minutes = table.config.idle_minutes
             if minutes >= 0 and table.idle_for(now) >= minutes * 60:
-                self.finish(table, f"Nobody was at the table for {minutes} minutes.")
+                self.finish(table, N_("Nobody was at the table for {minutes} minutes."), {"minutes": str(minutes)})
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
         loop = asyncio.get_running_loop()
@@ -281,7 +287,7 @@ class Room:
         try:
             return self.tables[table_id]
         except KeyError:
-            raise NotFound(f"There is no table {quote(table_id)}.") from None
+            raise NotFound("There is no table {table}.", table=quote(table_id)) from None
 
     def _check_password(self, table: Table, password: str) -> None:
         if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
@@ -298,7 +304,7 @@ class Room:
         held = next((s for s in table.seating.seats if player is not None and s.player == player), None)
         if held is not None:  # the same person from another client, or back after leaving: their seat
             if seat >= 0 and seat != held.index:
-                raise FailedPrecondition(f"You already sit at this table, at seat {held.index}.")
+                raise FailedPrecondition("You already sit at this table, at seat {seat}.", seat=held.index)
             if held.token is not None:
                 self.tokens.pop(held.token, None)
                 self.store.drop_token(held.token)

@@ -99,10 +99,10 @@ class Seating:
             target = free[0]
         else:
             if seat >= len(self.seats):
-                raise InvalidArgument(f"This table has seats 0 to {len(self.seats) - 1}.")
+                raise InvalidArgument("This table has seats 0 to {last}.", last=len(self.seats) - 1)
             target = self.seats[seat]
             if target.taken:
-                raise FailedPrecondition(f"Seat {seat} is taken.")
+                raise FailedPrecondition("Seat {seat} is taken.", seat=seat)
         target.name, target.token, target.away, target.missed = name, token, False, 0
         target.player = player
         self._wire = None

@@ -15,14 +15,16 @@ from google.protobuf.message_factory import GetMessageClass
 from cardtui import __version__
 from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
+from cardtui.i18n import N_
 from cardtui.server import replays, wire
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, StreamCounter
 from cardtui.server.room import Room
-from cardtui.server.text import clean_chat
+from cardtui.server.text import BadText, clean_chat
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
 
 log = logging.getLogger("cardtui.service")
+FELL_BEHIND = N_("This stream fell behind; resubscribe.")
 
 
 def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kind: str, sentence: str) -> None:
@@ -56,12 +58,12 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.ListTablesResponse(tables=tables)
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
-        limit(self.limiter, context, "table", "This connection has opened tables too fast; wait a little.")
+        limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
         options = {}
         for key, value in request.options.items():
             raw = wire.raw_option(value)
             if raw is None:
-                raise InvalidArgument(f"The option {key[:40]!r} has no value.")
+                raise InvalidArgument("The option {option} has no value.", option=repr(key[:40]))
             options[key] = raw
         table, owner = self.room.create(
             request.game,
@@ -101,7 +103,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     # -- players who are remembered (players.proto) ------------------------------------------
     async def Hello(self, request: players_pb2.HelloRequest, context: Any) -> players_pb2.HelloResponse:
-        limit(self.limiter, context, "hello", "This connection has asked for names too fast; wait a little.")
+        limit(self.limiter, context, "hello", N_("This connection has asked for names too fast; wait a little."))
         players = self.room.players
         nonce, known = players.hello(request.name, request.public_key)
         return players_pb2.HelloResponse(server_id=players.server_id, nonce=nonce, known=known)
@@ -134,7 +136,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def Replay(
         self, request: replay_pb2.ReplayRequest, context: Any
     ) -> AsyncIterator[replay_pb2.ReplayStep]:
-        limit(self.limiter, context, "replay", "This connection has asked for replays too fast; wait a little.")
+        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
         record = self.replays.record(request.table_id, request.hand, request.token, request.password)
         try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
             steps = await asyncio.to_thread(replays.steps, record)
@@ -171,7 +173,8 @@ class TableService(table_pb2_grpc.TableServicer):
                 if got is None:  # dropped for falling behind
                     yield table_pb2.TableMessage(
                         seq=table.seq,
-                        closing=table_pb2.Closing(reason="This stream fell behind; resubscribe.", resubscribe=True),
+                        closing=table_pb2.Closing(reason=FELL_BEHIND, resubscribe=True,
+                                                  problem=wire.problem(FELL_BEHIND)),
                     ).SerializeToString()
                     return
                 yield got
@@ -182,7 +185,7 @@ class TableService(table_pb2_grpc.TableServicer):
             self.streams.close(peer)
 
     async def Act(self, request: table_pb2.ActRequest, context: Any) -> table_pb2.ActResponse:
-        limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
         table, seat = self.room.seat_grant(request.token)
         if not request.HasField("action"):
             raise InvalidArgument("An Act request needs an action.")
@@ -195,19 +198,19 @@ class TableService(table_pb2_grpc.TableServicer):
         return table_pb2.ActResponse(seq=table.act(seat, action, request.seen_seq))
 
     async def Cut(self, request: table_pb2.CutRequest, context: Any) -> table_pb2.CutResponse:
-        limit(self.limiter, context, "act", "Too many actions from this connection; slow down.")
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
         table, seat = self.room.seat_grant(request.token)
         if not 1 <= len(request.seed) <= MAX_PLAYER_SEED:
-            raise InvalidArgument(f"A seed is 1 to {MAX_PLAYER_SEED} bytes (clients send 32 random ones).")
+            raise InvalidArgument("A seed is 1 to {most} bytes (clients send 32 random ones).", most=MAX_PLAYER_SEED)
         return table_pb2.CutResponse(taken=table.take_cut(seat, request.hand, bytes(request.seed)))
 
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
-        limit(self.limiter, context, "chat", "Too many chat lines from this connection; slow down.")
+        limit(self.limiter, context, "chat", N_("Too many chat lines from this connection; slow down."))
         grant = self.room.grant(request.token)
         try:
             text = clean_chat(request.text)
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        except BadText as e:
+            raise InvalidArgument(e.template, **e.args_) from None
         grant.table.chat(grant.seat, grant.name, text)
         return table_pb2.ChatResponse()
 
@@ -248,8 +251,10 @@ async def _decode(raw: bytes, request_type: Any, context: Any) -> Any:
 
 
 async def _refuse(context: Any, error: Refusal) -> None:
+    """The status code and the English sentence, and the sentence as an id with its arguments
+    (``cardtui-problem-bin``) for clients that say it in their reader's language."""
     log.info("refused (%s): %s", error.code.name, error)
-    await context.abort(error.code, str(error))
+    await context.abort(error.code, str(error), trailing_metadata=wire.problem_metadata(error.template, error.args_))
 
 
 def _unary(behaviour: Callable[..., Any], request_type: Any) -> Callable[..., Any]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -29,6 +29,7 @@ from cardtui.engine.core import Action, Audience, Event, IllegalAction, JsonObje
 from cardtui.engine.fairness import SCHEME, DealSeed, commitment, record_seed
 from cardtui.engine.history import action_of
 from cardtui.engine.options import Raw
+from cardtui.i18n import N_
 from cardtui.server import wire
 from cardtui.server.errors import FailedPrecondition
 from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerSeed
@@ -174,7 +175,7 @@ class Table:
         """A remembered player takes their seat back under a new token; the old one's streams end."""
         old, event = self.seating.reclaim(seat, token)
         if old is not None:
-            self.fanout.end("You sat down at this seat from another client.", resubscribe=False, token=old)
+            self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
         self.journal.seats(self)
         if event is not None:
             self._note([event])
@@ -185,7 +186,7 @@ class Table:
         """A person leaves: every stream of theirs ends; during a match a bot plays on."""
         token, event = self.seating.leave(seat, playing=self.match is not None)
         if token is not None:
-            self.fanout.end("You left the table.", resubscribe=False, token=token)
+            self.fanout.end(N_("You left the table."), resubscribe=False, token=token)
         self.journal.seats(self)
         self._note([event])
         if self.match is not None:
@@ -193,7 +194,7 @@ class Table:
 
     def stop_watching(self, token: str) -> None:
         self.spectators.pop(token, None)
-        self.fanout.end("You stopped watching.", resubscribe=False, token=token)
+        self.fanout.end(N_("You stopped watching."), resubscribe=False, token=token)
 
     def back(self, seat: int) -> None:
         """The person at ``seat`` is here (acted or reconnected)."""
@@ -322,7 +323,7 @@ class Table:
         try:
             events = self.match.apply(seat, action)
         except IllegalAction as e:
-            raise FailedPrecondition(str(e)) from None
+            raise FailedPrecondition(e.template or str(e), **e.args_) from None
         self._changed(events, ("act", seat, action_data(action)))
 
     def chat(self, seat: int | None, name: str, text: str) -> None:
@@ -487,11 +488,11 @@ class Table:
             self.idle_since = now
         return now - self.idle_since
 
-    def finish(self, reason: str) -> None:
+    def finish(self, reason: str, args: Mapping[str, str] | None = None) -> None:
         """The table closes for good: play stops, every stream ends, its hands are kept."""
         self.closed = True
         self.pacer.stop()
-        self.fanout.end(reason, resubscribe=False)
+        self.fanout.end(reason, resubscribe=False, args=args)
 
     def shutdown(self, reason: str) -> None:
         """The server is going away: timers stop, streams are told to come back later."""

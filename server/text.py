@@ -9,11 +9,22 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from cardtui.i18n import N_
+
 MAX_NAME = 24
 MAX_CHAT = 300
 
 # CSI and OSC sequences first, so their parameters go with the escape character.
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)?|\x1b.?|\x9b[0-?]*[ -/]*[@-~]")
+
+
+class BadText(ValueError):
+    """A name or chat line that cannot be used: an English template and its arguments."""
+
+    def __init__(self, template: str, /, **args: object) -> None:
+        self.template = template
+        self.args_ = {k: str(v) for k, v in args.items()}
+        super().__init__(template.format(**self.args_) if self.args_ else template)
 
 
 def clean(text: str) -> str:
@@ -29,16 +40,16 @@ def clean_name(name: str) -> str:
     """A display name; ``ValueError`` with a sentence when nothing usable is left."""
     out = clean(name)
     if not out:
-        raise ValueError("A name needs at least one visible character.")
+        raise BadText(N_("A name needs at least one visible character."))
     if len(out) > MAX_NAME:
-        raise ValueError(f"A name may be at most {MAX_NAME} characters long.")
+        raise BadText(N_("A name may be at most {most} characters long."), most=MAX_NAME)
     return out
 
 
 def clean_chat(text: str) -> str:
     out = clean(text)
     if not out:
-        raise ValueError("A chat line needs at least one visible character.")
+        raise BadText(N_("A chat line needs at least one visible character."))
     if len(out) > MAX_CHAT:
-        raise ValueError(f"A chat line may be at most {MAX_CHAT} characters long.")
+        raise BadText(N_("A chat line may be at most {most} characters long."), most=MAX_CHAT)
     return out

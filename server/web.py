@@ -33,6 +33,9 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from cardtui import i18n
+from cardtui.i18n import _, ngettext
+
 log = logging.getLogger("cardtui.web")
 
 PAGE = Path(__file__).resolve().parent / "web_page"
@@ -67,6 +70,16 @@ def session_command(target: str, tls_ca: Path | None = None) -> str:
     if tls_ca is not None:
         args += ["--tls-ca", str(tls_ca.resolve())]
     return "exec " + shlex.join(args)  # textual-serve runs it through a shell: no shell left behind
+
+
+def browser_language(request: web.Request) -> str:
+    """The language a browser asks for (``Accept-Language``, in its order), if one of ours; else
+    the server's own."""
+    for part in request.headers.get("Accept-Language", "").split(","):
+        lang = i18n.normalize(part.split(";")[0].strip())
+        if lang is not None:
+            return lang
+    return i18n.choose()
 
 
 def local_target(listen_host: str, port: int) -> str:
@@ -191,22 +204,37 @@ class WebServer(Server):
     @aiohttp_jinja2.template("index.html")
     async def handle_index(self, request: web.Request) -> dict[str, Any]:
         scheme = "wss" if request.secure else "ws"
-        return {"title": self.title, "static": "/static/", "websocket_url": f"{scheme}://{request.host}/ws"}
+        lang = browser_language(request)
+        with i18n.speaking(lang):
+            words = {"opening": _("{title}: opening a table room for you…").format(title=self.title),
+                     "ended": _("The session ended."), "again": _("Open a new one")}
+        return {"title": self.title, "static": "/static/", "websocket_url": f"{scheme}://{request.host}/ws",
+                "lang": lang.replace("_", "-"), **words}
 
-    def refusal(self, address: str) -> str | None:
-        """Why a new session from ``address`` is refused now (a sentence under 123 bytes), or None."""
+    def refusal(self, address: str, lang: str = "en") -> str | None:
+        """Why a new session from ``address`` is refused now (a sentence under 123 bytes, in the
+        browser's language if it fits), or None."""
         if self.by_address.get(address, 0) >= self.limits.per_address:
             n = self.limits.per_address
-            return f"This address already has {n} session{'s' if n != 1 else ''} open: close one to open another."
-        if self.open_sessions >= self.limits.total:
-            return "The room is full: every browser seat on this server is taken. Try again later."
-        return None
+            english = f"This address already has {n} session{'s' if n != 1 else ''} open: close one to open another."
+            with i18n.speaking(lang):
+                said = ngettext("This address already has {n} session open: close one to open another.",
+                                "This address already has {n} sessions open: close one to open another.",
+                                n).format(n=n)
+        elif self.open_sessions >= self.limits.total:
+            english = "The room is full: every browser seat on this server is taken. Try again later."
+            with i18n.speaking(lang):
+                said = _("The room is full: every browser seat on this server is taken. Try again later.")
+        else:
+            return None
+        return said if len(said.encode()) < 123 else english
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
         address = request.remote or "?"
-        reason = self.refusal(address)
+        lang = browser_language(request)
+        reason = self.refusal(address, lang)
         if reason is not None:
             log.info("refused a browser session from %s: %s", address, reason)
             await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=reason.encode())
@@ -222,7 +250,7 @@ class WebServer(Server):
 
         try:
             session = GuestSession(
-                self.command, write_bytes=ws.send_bytes, write_str=ws.send_str, close=close,
+                f"{self.command} --lang {lang}", write_bytes=ws.send_bytes, write_str=ws.send_str, close=close,
                 download_manager=self.download_manager,
             )
             await session.start(width, height)

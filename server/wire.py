@@ -476,3 +476,18 @@ def option_spec(spec: OptionSpec) -> lobby_pb2.OptionSpec:
         name=spec.name, type=_KIND[spec.kind], choices=spec.choices, min=spec.min, max=spec.max,
         default=option_value(spec, spec.default), help=spec.help,
     )
+
+
+# -- sentences as message ids ---------------------------------------------------------------
+PROBLEM_METADATA = "cardtui-problem-bin"
+"""The trailing metadata key of a refusal's ``Problem`` (binary: the key ends in ``-bin``)."""
+
+
+def problem(template: str, args: Mapping[str, str] | None = None) -> common_pb2.Problem:
+    """A sentence as its English template (the message id) and its named arguments."""
+    return common_pb2.Problem(id=template, args=dict(args or {}))
+
+
+def problem_metadata(template: str, args: Mapping[str, str] | None = None) -> tuple[tuple[str, bytes], ...]:
+    """A refusal's ``Problem`` as trailing metadata, beside the English sentence in the details."""
+    return ((PROBLEM_METADATA, problem(template, args).SerializeToString()),)

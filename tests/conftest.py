@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 import pytest_asyncio
 
+from cardtui import i18n
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+
+@pytest.fixture(autouse=True)
+def in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test reads English unless it asks for another language (whatever the shell's LANG),
+    and a test that switches the language leaves it in English."""
+    monkeypatch.setenv("CARDTUI_LANG", "en")
+    yield
+    i18n.use("en")
 
 
 @pytest_asyncio.fixture

@@ -257,12 +257,60 @@ TABLE_STATUS_FINISHED: TableStatus.ValueType  # 3
 Global___TableStatus: _TypeAlias = TableStatus  # noqa: Y015
 
 @_typing.final
-class Action(_message.Message):
+class Problem(_message.Message):
     """What a seat does. Each field means one thing; which ones an action uses is said at its
     type above. In a `legal` list, a bet or raise offered at every amount from `chips` to
     `max_chips` is one entry (so long ranges stay short); send back one amount.
+    A sentence the server says to a person (a refusal, why a stream closes), as a message id and
+    its named arguments: `id` is the English template ("Seat {seat} is taken."), `args` fill in
+    its fields. Each client says it in its own language, or in English if it has no translation.
+    A refusal carries one as the trailing metadata `cardtui-problem-bin` (this message, binary),
+    beside the English sentence in the status details.
     """
 
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class ArgsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    ID_FIELD_NUMBER: _builtins.int
+    ARGS_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    @_builtins.property
+    def args(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        args: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["args", b"args", "id", b"id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Problem: _TypeAlias = Problem  # noqa: Y015
+
+@_typing.final
+class Action(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TYPE_FIELD_NUMBER: _builtins.int

@@ -220,18 +220,25 @@ class Closing(_message.Message):
 
     REASON_FIELD_NUMBER: _builtins.int
     RESUBSCRIBE_FIELD_NUMBER: _builtins.int
+    PROBLEM_FIELD_NUMBER: _builtins.int
     reason: _builtins.str
+    """in English"""
     resubscribe: _builtins.bool
     """come back with after_seq and nothing is lost"""
+    @_builtins.property
+    def problem(self) -> _common_pb2.Problem:
+        """the reason as a message id and its arguments"""
+
     def __init__(
         self,
         *,
         reason: _builtins.str = ...,
         resubscribe: _builtins.bool = ...,
+        problem: _common_pb2.Problem | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["problem", b"problem"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason", "resubscribe", b"resubscribe"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["problem", b"problem", "reason", b"reason", "resubscribe", b"resubscribe"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

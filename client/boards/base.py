@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from cardtui.client.models import TableModel
+from cardtui.i18n import _
 from cardtui.v1 import table_pb2
 
 PLACES = {
@@ -43,20 +44,20 @@ class Board(Widget):
     def render(self) -> RenderableType:
         model = self.model
         if model is None or model.view is None:
-            return Text("Connecting…", style="italic")
+            return Text(_("Connecting…"), style="italic")
         if model.view.WhichOneof("game") in (None, "waiting"):
             return self.draw_waiting(model.view)
         return self.draw(model, model.view)
 
     def draw_waiting(self, view: table_pb2.View) -> Text:
-        out = Text("Waiting for players\n\n", style="bold")
+        out = Text(_("Waiting for players") + "\n\n", style="bold")
         for s in view.seats:
-            out.append(f"  seat {s.seat + 1}: ")
-            out.append(s.name or "open", style="" if s.name else "dim italic")
+            out.append("  " + _("seat {n}").format(n=s.seat + 1) + ": ")
+            out.append(s.name or _("open"), style="" if s.name else "dim italic")
             if s.bot:
-                out.append("  (bot)", style="dim")
+                out.append("  " + _("(bot)"), style="dim")
             if s.seat == self.seat:
-                out.append("  ← you", style="bold green")
+                out.append("  " + _("← you"), style="bold green")
             out.append("\n")
         return out
 
@@ -87,7 +88,7 @@ class Board(Widget):
             row, col = places[(seat - ref) % n]
             cells[(row, col if rightwards else 2 - col)] = panel
         grid = Table.grid(expand=True, padding=(0, 1))
-        for _ in range(3):
+        for _column in range(3):
             grid.add_column(ratio=1)
         for row in range(3):
             if row and gap:
@@ -100,10 +101,10 @@ class Board(Widget):
         summary = None
         if model is not None and model.view is not None:
             summary = next((s for s in model.view.seats if s.seat == seat), None)
-        name = summary.name if summary is not None and summary.name else f"seat {seat + 1}"
+        name = summary.name if summary is not None and summary.name else _("seat {n}").format(n=seat + 1)
         out = Text(name, style="bold green" if seat == self.seat else "bold")
         if summary is not None and summary.bot:
-            out.append(" [away: a bot plays]" if summary.away else " [bot]", style="dim")
+            out.append(" " + (_("[away: a bot plays]") if summary.away else _("[bot]")), style="dim")
         if seat == self.seat:
-            out.append(" (you)", style="green")
+            out.append(" " + _("(you)"), style="green")
         return out

@@ -10,21 +10,23 @@ from rich.text import Text
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import backs, hand
 from cardtui.client.models import TableModel
-from cardtui.client.words import Said, family_words, game_keys, line, who
+from cardtui.client.words import Said, family_words, fill, fmt, game_keys, who
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import cacho_pb2, table_pb2
 
 STATUS = {
-    cacho_pb2.CACHO_SEAT_STATUS_IN: ("in", "green"),
-    cacho_pb2.CACHO_SEAT_STATUS_PASSED: ("passed", "dim"),
-    cacho_pb2.CACHO_SEAT_STATUS_WAITING: ("sits out", "dim"),
-    cacho_pb2.CACHO_SEAT_STATUS_BUST: ("no chips", "red"),
+    cacho_pb2.CACHO_SEAT_STATUS_IN: (N_("in"), "green"),
+    cacho_pb2.CACHO_SEAT_STATUS_PASSED: (N_("passed"), "dim"),
+    cacho_pb2.CACHO_SEAT_STATUS_WAITING: (N_("sits out"), "dim"),
+    cacho_pb2.CACHO_SEAT_STATUS_BUST: (N_("no chips"), "red"),
 }
 CATEGORY = {
-    cacho_pb2.CACHO_CATEGORY_HIGH: "high card",
-    cacho_pb2.CACHO_CATEGORY_TWO_SUITED: "two of a suit",
-    cacho_pb2.CACHO_CATEGORY_CACHO: "cacho",
-    cacho_pb2.CACHO_CATEGORY_SIXES: "three sixes",
+    cacho_pb2.CACHO_CATEGORY_HIGH: N_("high card"),
+    cacho_pb2.CACHO_CATEGORY_TWO_SUITED: N_("two of a suit"),
+    cacho_pb2.CACHO_CATEGORY_CACHO: "cacho",  # the game's own word
+    cacho_pb2.CACHO_CATEGORY_SIXES: N_("three sixes"),
 }
+"""Looked up when shown (``_``): the words are marked, not translated, at import."""
 
 
 WIDE = 60
@@ -34,7 +36,7 @@ TALL = 28
 
 
 def worth(strength: cacho_pb2.CachoStrength) -> str:
-    name = CATEGORY.get(strength.category, "")
+    name = _(CATEGORY.get(strength.category, ""))
     return name if strength.category == cacho_pb2.CACHO_CATEGORY_SIXES else f"{name} ({strength.points})"
 
 
@@ -47,18 +49,18 @@ class CachoBoard(Board):
         if view.hand_over and v.HasField("result"):
             parts += [Text(""), self._result(v.result)]
         if view.match_over:
-            parts.append(Text("The match is over: one player holds every chip.", style="bold magenta"))
+            parts.append(Text(_("The match is over: one player holds every chip."), style="bold magenta"))
         return Group(*parts)
 
     def _panel(self, view: table_pb2.View, s: cacho_pb2.CachoSeat) -> Text:
         out = Text("▶ ", style="bold yellow") if s.seat in view.to_act else Text("  ")
         out.append_text(self.seat_name(s.seat))
         if s.seat == view.dealer:
-            out.append(" (dealer)", style="cyan")
+            out.append(" " + _("(dealer)"), style="cyan")
         label, style = STATUS.get(s.status, ("", ""))
-        out.append(f"\n  {s.chips} chips")
+        out.append("\n  " + ngettext("{n} chip", "{n} chips", s.chips).format(n=s.chips))
         if s.put:
-            out.append(f"{self._sep()}bet {s.put}", style="yellow")
+            out.append(self._sep() + _("bet {n}").format(n=s.put), style="yellow")
         out.append("\n  ")
         if s.cards:
             out.append_text(hand(s.cards))
@@ -67,7 +69,7 @@ class CachoBoard(Board):
         else:
             out.append("—", style="dim")
         out.append("  " if self.size.width >= WIDE else "\n  ")
-        out.append(label, style=style)
+        out.append(_(label), style=style)
         if s.HasField("strength"):
             out.append(f"\n  {worth(s.strength)}", style="italic")
         return out
@@ -78,10 +80,11 @@ class CachoBoard(Board):
 
     def _centre(self, view: table_pb2.View) -> Text:
         v = view.cacho
-        out = Text(f"Hand {view.hand}\nRound {v.round}\n", style="bold", justify="center")
-        out.append(f"Pot {v.pot}", style="bold yellow")
+        out = Text(_("Hand {n}").format(n=view.hand) + "\n" + _("Round {n}").format(n=v.round) + "\n", style="bold",
+                   justify="center")
+        out.append(_("Pot {n}").format(n=v.pot), style="bold yellow")
         if v.round == 3 and not view.hand_over:
-            out.append(f"\nbet {v.level}{self._sep('')}resto {v.cap}")
+            out.append("\n" + _("bet {n}").format(n=v.level) + self._sep("") + _("resto {n}").format(n=v.cap))
         return out
 
     def result_summary(self, model: TableModel) -> RenderableType | None:
@@ -91,24 +94,23 @@ class CachoBoard(Board):
         if view is None or not view.HasField("cacho") or not view.cacho.HasField("result"):
             return None
         v, result = view.cacho, view.cacho.result
-        head = Text(f"Hand {view.hand}: ", style="bold")
-        head.append_text(who(model, result.winner))
-        head.append(f" wins the pot of {result.pot}", style="bold")
+        head = fill(_("Hand {n}: {name} wins the pot of {pot}"),
+                    {"n": view.hand, "name": who(model, result.winner), "pot": result.pot}, "bold")
         parts: list[RenderableType] = [head]
         if result.showdown:
             best = next((sh for sh in result.showdown if sh.seat == result.winner), None)
-            why = Text("  at the showdown", style="italic")
+            why = Text("  " + _("at the showdown"), style="italic")
             if best is not None:
-                why.append(f", with {worth(best.strength)}", style="italic")
+                why.append(_(", with {hand}").format(hand=worth(best.strength)), style="italic")
             parts.append(why)
             shown = Table.grid(padding=(0, 2))
             for sh in sorted(result.showdown, key=lambda sh: sh.seat != result.winner):
                 shown.add_row(Text("  ") + who(model, sh.seat), hand(sh.cards), Text(worth(sh.strength)))
             parts.append(shown)
         else:
-            parts.append(Text("  unseen: everyone else passed or folded", style="italic"))
+            parts.append(Text("  " + _("unseen: everyone else passed or folded"), style="italic"))
         money = Table.grid(padding=(0, 2))
-        money.add_row(Text("  chips", style="dim"), Text("before → after", style="dim"), Text(""))
+        money.add_row(Text("  " + _("chips"), style="dim"), Text(_("before → after"), style="dim"), Text(""))
         for s, delta in zip(v.seats, result.deltas, strict=False):
             if delta == 0 and s.status == cacho_pb2.CACHO_SEAT_STATUS_BUST:
                 continue  # out of the match before this hand
@@ -119,28 +121,34 @@ class CachoBoard(Board):
         if view.match_over:
             standing = sorted(v.seats, key=lambda s: -s.chips)
             top = Text("\n")
-            top.append_text(who(model, standing[0].seat))
-            top.append(" wins the match, holding every chip.", style="bold magenta")
+            top.append_text(fill(_("{name} wins the match, holding every chip."),
+                                 {"name": who(model, standing[0].seat)}, "bold magenta"))
             parts.append(top)
         return Group(*parts)
 
     def _result(self, result: cacho_pb2.CachoResult) -> Text:
-        out = self.seat_name(result.winner)
-        out.append(f" wins the pot of {result.pot}", style="bold")
-        out.append(" at the showdown." if result.showdown else " unseen.")
+        template = (_("{name} wins the pot of {pot} at the showdown.") if result.showdown
+                    else _("{name} wins the pot of {pot} unseen."))
+        name = self.seat_name(result.winner)
+        out = fmt(template, name=name, pot=result.pot)
+        out.style = name.style
         return out
 
 
 def cacho_words(name: str, body: object, model: TableModel) -> Said | None:
     if isinstance(body, cacho_pb2.CachoRoundDealt):
-        return Said(Text(f"Round {body.round}: a card to each of {len(body.seats)} players."), "dim")
+        n = len(body.seats)
+        return Said(Text(ngettext("Round {round}: a card to each of {n} player.",
+                                  "Round {round}: a card to each of {n} players.", n).format(round=body.round, n=n)),
+                    "dim")
     if isinstance(body, cacho_pb2.CachoRedealt):
-        return Said(Text("Everyone passed: the cards are dealt again."))
+        return Said(Text(_("Everyone passed: the cards are dealt again.")))
     if isinstance(body, cacho_pb2.CachoShowed):
-        return Said(line(who(model, body.seat), " shows ", hand(body.cards), f": {worth(body.strength)}."))
+        return Said(fmt(_("{name} shows {cards}: {hand}."), name=who(model, body.seat), cards=hand(body.cards),
+                        hand=worth(body.strength)))
     if isinstance(body, cacho_pb2.CachoPotWon):
-        how = "at the showdown" if body.showdown else "unseen"
-        return Said(line(who(model, body.seat), f" wins {body.chips} {how}."), "bold green")
+        template = _("{name} wins {chips} at the showdown.") if body.showdown else _("{name} wins {chips} unseen.")
+        return Said(fmt(template, name=who(model, body.seat), chips=body.chips), "bold green")
     return None
 
 

@@ -33,11 +33,12 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
-from cardtui.client.words import SILENT, Said, family_words, game_keys, game_words, key_for, line, who
+from cardtui.client.words import SILENT, Said, family_words, fill, fmt, game_keys, game_words, key_for, line, who
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
-SORTS = ("melds", "suit", "rank")
-OWN = "your order"
+SORTS = (N_("melds"), N_("suit"), N_("rank"))
+OWN = N_("your order")
 """The order the player made by moving cards: kept as cards come and go."""
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
 """Suits alternate colours when a hand is sorted by suit."""
@@ -50,17 +51,17 @@ ITSELF = "°"
 Phase = rummy_pb2.RummyPhase
 Status = rummy_pb2.RummySeatStatus
 PHASES = {
-    Phase.RUMMY_PHASE_BETTING: "betting",
-    Phase.RUMMY_PHASE_DRAW: "play",
-    Phase.RUMMY_PHASE_DISCARD: "play",
-    Phase.RUMMY_PHASE_CLAIM: "claim window",
-    Phase.RUMMY_PHASE_KNOCK: "knock",
-    Phase.RUMMY_PHASE_OVER: "hand over",
+    Phase.RUMMY_PHASE_BETTING: N_("betting"),
+    Phase.RUMMY_PHASE_DRAW: N_("play"),
+    Phase.RUMMY_PHASE_DISCARD: N_("play"),
+    Phase.RUMMY_PHASE_CLAIM: N_("claim window"),
+    Phase.RUMMY_PHASE_KNOCK: N_("knock"),
+    Phase.RUMMY_PHASE_OVER: N_("hand over"),
 }
 STATUS = {
-    Status.RUMMY_SEAT_STATUS_FOLDED: ("folded", "dim"),
-    Status.RUMMY_SEAT_STATUS_OUT: ("out", "red"),
-    Status.RUMMY_SEAT_STATUS_WAITING: ("sits out", "dim"),
+    Status.RUMMY_SEAT_STATUS_FOLDED: (N_("folded"), "dim"),
+    Status.RUMMY_SEAT_STATUS_OUT: (N_("out"), "red"),
+    Status.RUMMY_SEAT_STATUS_WAITING: (N_("sits out"), "dim"),
 }
 
 KEYS = {
@@ -72,8 +73,9 @@ KEYS = {
 """One key per action at each game. ``c`` is claim or cut in a claim window and check or call
 while betting: never both on offer at once. ``d`` and ``k`` are the board's own."""
 LABELS = {
-    "pifpaf": {"draw:stock": "Stock", "draw:pile": "Pile", "claim": "Claim", "pass": "Pass"},
-    "cacheta": {"draw:stock": "Stock", "draw:pile": "Pile", "cut": "Cut", "pass": "Pass", "declare": "Na boa"},
+    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass")},
+    "cacheta": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "cut": N_("Cut"), "pass": N_("Pass"),
+                "declare": "Na boa"},
 }
 
 
@@ -108,7 +110,7 @@ def fitting(cards: Sequence[str], room: int) -> list[str]:
 
 
 def points(n: int) -> str:
-    return f"{n} point" if abs(n) == 1 else f"{n} points"
+    return ngettext("{n} point", "{n} points", abs(n)).format(n=n)
 
 
 def is_pifpaf(model: TableModel) -> bool:
@@ -166,8 +168,8 @@ def melds_text(melds: Sequence[rummy_pb2.RummyMeld], wilds: Sequence[str]) -> Te
     return out
 
 
-PICK = Binding.Group("Pick", compact=True)
-MOVE = Binding.Group("Move", compact=True)
+PICK = Binding.Group(N_("Pick"), compact=True)
+MOVE = Binding.Group(N_("Move"), compact=True)
 
 
 class RummyBoard(Board):
@@ -176,16 +178,16 @@ class RummyBoard(Board):
     can_focus = True
     HANDLES: ClassVar[frozenset[str]] = frozenset({"discard", "knock"})
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "pick(-1)", "Pick", key_display="←", group=PICK),
-        Binding("right", "pick(1)", "Pick", key_display="→", group=PICK),
-        Binding("shift+left", "move(-1)", "Move", key_display="⇧←", group=MOVE),
-        Binding("shift+right", "move(1)", "Move", key_display="⇧→", group=MOVE),
-        Binding("home", "pick_end(0)", "First", show=False),
-        Binding("end", "pick_end(1)", "Last", show=False),
+        Binding("left", "pick(-1)", N_("Pick"), key_display="←", group=PICK),
+        Binding("right", "pick(1)", N_("Pick"), key_display="→", group=PICK),
+        Binding("shift+left", "move(-1)", N_("Move"), key_display="⇧←", group=MOVE),
+        Binding("shift+right", "move(1)", N_("Move"), key_display="⇧→", group=MOVE),
+        Binding("home", "pick_end(0)", N_("First"), show=False),
+        Binding("end", "pick_end(1)", N_("Last"), show=False),
         # Said where they apply (the prompt, the action bar), so the footer keeps room for the rest.
-        Binding(KEYS["pifpaf"]["discard"], "discard", "Discard", show=False),
-        Binding(KEYS["pifpaf"]["knock"], "knock", "Knock", show=False),
-        Binding("o", "sort", "Sort"),
+        Binding(KEYS["pifpaf"]["discard"], "discard", N_("Discard"), show=False),
+        Binding(KEYS["pifpaf"]["knock"], "knock", N_("Knock"), show=False),
+        Binding("o", "sort", N_("Sort")),
     ]
 
     def __init__(self, id: str | None = None) -> None:
@@ -317,7 +319,9 @@ class RummyBoard(Board):
         elif not discards:
             self.notify(self._not_now("discard"), severity="warning")
         else:
-            self.notify(f"You cannot discard {glyphs(picked) if picked else 'that'}.", severity="warning")
+            said = (_("You cannot discard {card}.").format(card=glyphs(picked)) if picked
+                    else _("You cannot discard that."))
+            self.notify(said, severity="warning")
 
     def action_knock(self) -> None:
         knocks = self._legal("knock")
@@ -333,20 +337,20 @@ class RummyBoard(Board):
                  or next((a for a in knocks if list(a.cards)[:1] == loose[:1] and len(loose) == 1), None))
         if match is None:
             choices = ", ".join(glyphs(a.cards[0]) for a in knocks if a.cards)
-            self.notify(f"Pick the card you discard as you knock: {choices}.", severity="warning")
+            self.notify(_("Pick the card you discard as you knock: {cards}.").format(cards=choices), severity="warning")
             return
         self._send(match)
 
     def _not_now(self, what: str) -> str:
         model, v = self.model, self._rummy()
         if model is None or v is None or model.seat is None:
-            return "You are watching: you cannot play."
+            return _("You are watching: you cannot play.")
         if v.phase == Phase.RUMMY_PHASE_DRAW and v.turn == model.seat:
-            return f"Draw first: {key_for(model, 'draw:stock')} from the stock, {key_for(model, 'draw:pile')} " \
-                   "from the pile."
+            return _("Draw first: {stock} from the stock, {pile} from the pile.").format(
+                stock=key_for(model, "draw:stock"), pile=key_for(model, "draw:pile"))
         if what == "knock" and v.turn == model.seat and v.phase == Phase.RUMMY_PHASE_DISCARD:
-            return "Your cards do not all form melds yet: you cannot knock."
-        return f"You cannot {what} now."
+            return _("Your cards do not all form melds yet: you cannot knock.")
+        return _("You cannot knock now.") if what == "knock" else _("You cannot discard now.")
 
     # -- drawing ---------------------------------------------------------------------------
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
@@ -407,17 +411,18 @@ class RummyBoard(Board):
     def _title(self, model: TableModel, view: table_pb2.View, width: int) -> Text:
         v = view.rummy
         name = "Pif Paf" if is_pifpaf(model) else "Cacheta"
-        out = Text(f"{name} · hand {view.hand} · {PHASES.get(v.phase, '')}", style="bold")
+        phase = _(PHASES.get(v.phase, ""))
+        out = Text(f"{name} · " + _("hand {n}").format(n=view.hand) + f" · {phase}", style="bold")
         rules = v.rules
         notes = []
         if rules.group_suits == rummy_pb2.RUMMY_GROUP_RULE_EXACTLY3:
-            notes.append("groups of exactly 3 suits")
+            notes.append(_("groups of exactly 3 suits"))
         elif rules.group_suits == rummy_pb2.RUMMY_GROUP_RULE_ATLEAST3:
-            notes.append("groups of 3+ suits")
+            notes.append(_("groups of 3+ suits"))
         if rules.ace_high:
-            notes.append("Q-K-A counts")
+            notes.append(_("Q-K-A counts"))
         if rules.wild_acts:
-            notes.append("one wild per meld")
+            notes.append(_("one wild per meld"))
         more = " · " + ", ".join(notes)
         if notes and out.cell_len + len(more) <= width:
             out.append(more, style="dim")
@@ -431,29 +436,30 @@ class RummyBoard(Board):
                      header_style="dim", show_edge=False, expand=False)
         grid.add_column("", no_wrap=True, width=1)
         grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=16 if big else 10)
-        grid.add_column("chips" if pifpaf else "points", justify="right", no_wrap=True)
+        grid.add_column(_("chips") if pifpaf else _("points"), justify="right", no_wrap=True)
         if pifpaf:
-            grid.add_column("in pot", justify="right", no_wrap=True)
-        grid.add_column("cards", justify="right", no_wrap=True)
+            grid.add_column(_("in pot"), justify="right", no_wrap=True)
+        grid.add_column(_("cards"), justify="right", no_wrap=True)
         grid.add_column("", no_wrap=True, overflow="ellipsis")
         for s in v.seats:
             mark = Text("▶", style="bold yellow") if v.HasField("turn") and s.seat == v.turn else Text(" ")
-            name = Text(s.name or f"seat {s.seat + 1}", style="bold green" if s.seat == model.seat else "bold")
+            name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
+                        else "bold")
             notes = Text()
             if s.seat == view.dealer:
-                notes.append("dealer ", style="cyan")
+                notes.append(_("dealer") + " ", style="cyan")
             summary = next((x for x in view.seats if x.seat == s.seat), None)
             if summary is not None and summary.bot:
-                notes.append("away " if summary.away else "bot ", style="dim")
+                notes.append((_("away") if summary.away else _("bot")) + " ", style="dim")
             status, style = STATUS.get(s.status, ("", ""))
             if status:
-                notes.append(status + " ", style=style)
+                notes.append(_(status) + " ", style=style)
             if s.declared:
                 notes.append("na boa ", style="bold yellow")
             if s.burned:
-                notes.append("burned ", style="bold red")
+                notes.append(_("burned") + " ", style="bold red")
             if s.taken:
-                notes.append("took ", style="dim")
+                notes.append(_("took") + " ", style="dim")
                 shown = list(s.taken) if big else list(s.taken)[-3:]
                 if len(shown) < len(s.taken):
                     notes.append("… ", style="dim")
@@ -471,7 +477,7 @@ class RummyBoard(Board):
         for s in v.seats:
             if not s.cards:
                 continue
-            row = Text(f"{(s.name or f'seat {s.seat + 1}')[:10]:<11}", style="bold")
+            row = Text(f"{(s.name or _('seat {n}').format(n=s.seat + 1))[:10]:<11}", style="bold")
             row.append_text(cards_text(s.cards))
             row.no_wrap, row.overflow = True, "ellipsis"
             out.append(row)
@@ -479,18 +485,18 @@ class RummyBoard(Board):
 
     def _game_line(self, model: TableModel, v: rummy_pb2.RummyView) -> Text | None:
         if is_pifpaf(model):
-            out = Text("Pot ")
+            out = Text(_("Pot") + " ")
             out.append(str(v.pot), style="bold yellow")
             if v.HasField("betting"):
                 b = v.betting
-                out.append(f" · bet to match {b.level}" if b.level else " · no bet yet")
-                out.append(f" · cap {b.cap} · raise by {b.min_raise}+")
+                out.append(" · " + (_("bet to match {n}").format(n=b.level) if b.level else _("no bet yet")))
+                out.append(" · " + _("cap {cap} · raise by {n}+").format(cap=b.cap, n=b.min_raise))
             out.no_wrap, out.overflow = True, "ellipsis"
             return out
         if v.HasField("flip"):
-            out = Text("Flip ")
+            out = Text(_("Flip") + " ")
             out.append_text(card_text(v.flip))
-            out.append(" · wild: ")
+            out.append(" · " + _("wild") + ": ")
             out.append_text(cards_text(wild_kinds(v.wilds)))
             return out
         return None
@@ -512,14 +518,15 @@ class RummyBoard(Board):
                      Text("│ ", style="dim"), between, " " * (pad - 1 - between.cell_len), Text("│", style=edge), face,
                      " " * (3 - face.cell_len), Text("│", style=edge)),
                 line(Text("╰───╯", style="dim"), " " * pad, Text("╰───╯", style=edge)),
-                line(f"stock {v.stock_count}".ljust(5 + pad), f"pile {len(pile)}" if pile else "pile empty"),
+                line(_("stock {n}").format(n=v.stock_count).ljust(5 + pad),
+                     _("pile {n}").format(n=len(pile)) if pile else _("pile empty")),
             ]
             for row in rows:
                 row.no_wrap, row.overflow = True, "crop"
             return rows
-        out = Text("Stock ")
+        out = Text(_("Stock") + " ")
         out.append(str(v.stock_count), style="bold")
-        out.append(f"   Pile ({len(pile)}) " if pile else "   Pile empty")
+        out.append("   " + (_("Pile ({n})").format(n=len(pile)) + " " if pile else _("Pile empty")))
         if top is not None:
             recent = fitting(under, width - out.cell_len - 6)
             if len(recent) < len(under):
@@ -537,14 +544,14 @@ class RummyBoard(Board):
         if not v.HasField("window"):
             return None
         w = v.window
-        out = Text("Window on ", style="bold yellow")
+        out = Text(_("Window on") + " ", style="bold yellow")
         out.append_text(card_text(w.card))
         if w.discarder == model.seat:
-            out.append(" (your discard)", style="yellow")
+            out.append(" (" + _("your discard") + ")", style="yellow")
         else:
             out.append(" (", style="yellow")
-            out.append(model.name(w.discarder))
-            out.append("'s discard)", style="yellow")
+            out.append_text(fill(_("{name}'s discard"), {"name": Text(model.name(w.discarder))}, "yellow"))
+            out.append(")", style="yellow")
         if model.deadline is not None:
             out.append(f" · {max(0, model.deadline - time.monotonic()):.0f} s", style="bold")
         take = self._legal("claim") or self._legal("cut")
@@ -553,20 +560,20 @@ class RummyBoard(Board):
             key, kind = key_for(model, action_kind(action)), action_name(action)
             out.append("\n")
             if kind == "claim" or w.card in v.outs:
-                out.append("It completes your hand: ", style="bold")
+                out.append(_("It completes your hand") + ": ", style="bold")
             else:
-                out.append("Not one of your outs (a cut burns): ", style="bold red")
+                out.append(_("Not one of your outs (a cut burns)") + ": ", style="bold red")
             out.append(f"{key}", style="bold reverse")
-            out.append(" cut" if kind == "cut" else " claim")
+            out.append(" " + (_("cut") if kind == "cut" else _("claim")))
             passing = key_for(model, "pass")
             if passing and self._legal("pass"):
                 out.append(" · ")
                 out.append(f"{passing}", style="bold reverse")
-                out.append(" pass")
+                out.append(" " + _("pass"))
         elif v.answered:
-            out.append(" · you have answered", style="dim")
+            out.append(" · " + _("you have answered"), style="dim")
         elif model.seat is not None and model.seat != w.discarder:
-            out.append("\nNot yours to take: play resumes after it.", style="dim")
+            out.append("\n" + _("Not yours to take: play resumes after it."), style="dim")
         return out
 
     def _gaps(self, shown: Sequence[Slot]) -> list[str]:
@@ -619,18 +626,19 @@ class RummyBoard(Board):
                 rows[0].append(mark, style=mark_style)
                 rows[0].append(" ")
                 size = face.cell_len + len(mark) + 1
-                under = ("▲" if i == cursor else "new" if i == drawn_at and size > 3 else "^" if i == drawn_at
+                new = _("new")[:size - 1]
+                under = ("▲" if i == cursor else new if i == drawn_at and size > 3 else "^" if i == drawn_at
                          else "").center(size - 1).ljust(size)
             rows[-1].append(under, style="bold yellow" if i == cursor else "green")
         rows[-1].rstrip()
         for row in rows:
             row.no_wrap, row.overflow = True, "crop"
-        head = Text("Your hand", style="bold")
-        head.append(f" · {self.sort}")
+        head = Text(_("Your hand"), style="bold")
+        head.append(f" · {_(self.sort)}")
         if drawn is not None:
-            head.append(" · you drew ")
+            head.append(" · " + _("you drew") + " ")
             head.append_text(card_text(drawn))
-        hint = " · ←/→ pick · ⇧←/→ move · o sorts"
+        hint = " · " + _("←/→ pick · ⇧←/→ move · o sorts")
         if head.cell_len + len(hint) <= width:
             head.append(hint, style="dim")
         head.no_wrap, head.overflow = True, "ellipsis"
@@ -638,11 +646,12 @@ class RummyBoard(Board):
         out += [(9, row, 1) for row in rows[:-1]]
         out.append((5, rows[-1], 1))
         if wilds & set(v.cards):
-            out.append((3, Text(f"{ACTING} acting as wild · {ITSELF} wild as itself", style="dim"), 1))
+            legend = _("{acting} acting as wild · {itself} wild as itself").format(acting=ACTING, itself=ITSELF)
+            out.append((3, Text(legend, style="dim"), 1))
         if v.outs:
-            outs = Text("Outs: ", style="yellow")
+            outs = Text(_("Outs") + ": ", style="yellow")
             outs.append_text(cards_text(v.outs))
-            outs.append(" (each lets you go out)" if len(v.outs) < 6 else "", style="dim")
+            outs.append(" (" + _("each lets you go out") + ")" if len(v.outs) < 6 else "", style="dim")
             outs.no_wrap, outs.overflow = True, "ellipsis"
             out.append((7, outs, 1))
         return out
@@ -659,58 +668,52 @@ class RummyBoard(Board):
             return Text(f"{key_for(model, kind) or '?'}", style="bold reverse")
 
         if mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_FOLDED:
-            out.append("You folded: you sit out the rest of this hand.", style="dim")
+            out.append(_("You folded: you sit out the rest of this hand."), style="dim")
         elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_OUT:
-            out.append("You are out of the game.", style="dim")
+            out.append(_("You are out of the game."), style="dim")
         elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_WAITING:
-            out.append("You sit out this hand.", style="dim")
+            out.append(_("You sit out this hand."), style="dim")
         elif v.phase == Phase.RUMMY_PHASE_BETTING and turn == me:
-            out.append("Your bet", style="bold")
+            out.append(_("Your bet"), style="bold")
             call = self._legal("call")
             if call:
-                out.append(f": {call[0].chips} to call.")
+                out.append(": " + _("{n} to call.").format(n=call[0].chips))
             else:
-                out.append(": nobody has bet yet.")
-            out.append(" ± sets the amount.", style="dim")
+                out.append(": " + _("nobody has bet yet."))
+            out.append(" " + _("± sets the amount."), style="dim")
         elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == me:
-            out.append("Draw: ", style="bold")
-            out.append_text(key("draw:stock"))
-            out.append(" from the stock")
+            out.append(_("Draw") + ": ", style="bold")
+            out.append_text(fmt(_("{key} from the stock"), key=key("draw:stock")))
             if v.pile and any(action_kind(a) == "draw:pile" for a in model.legal):
                 out.append(" · ")
-                out.append_text(key("draw:pile"))
-                out.append(" takes ")
-                out.append_text(card_text(v.pile[-1]))
+                out.append_text(fmt(_("{key} takes {card}"), key=key("draw:pile"), card=card_text(v.pile[-1])))
         elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == me:
-            out.append("Discard: ", style="bold")
-            out.append("←/→ pick, ")
-            out.append_text(key("discard"))
-            out.append(" discards ")
+            out.append(_("Discard") + ": ", style="bold")
             picked = self.picked()
-            out.append_text(card_text(picked) if picked else Text("it"))
+            out.append_text(fmt(_("←/→ pick, {key} discards {card}"), key=key("discard"),
+                                card=card_text(picked) if picked else Text(_("it"))))
             if self._legal("knock"):
                 out.append(" · ")
                 out.append_text(key("knock"))
-                out.append(" knocks!", style="bold green")
+                out.append(" " + _("knocks!"), style="bold green")
         elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == me:
-            out.append("You took the discard: ", style="bold")
+            out.append(_("You took the discard") + ": ", style="bold")
             out.append_text(key("knock"))
-            out.append(" knocks.", style="bold green")
+            out.append(" " + _("knocks."), style="bold green")
         elif turn is not None and v.phase in (Phase.RUMMY_PHASE_DRAW, Phase.RUMMY_PHASE_DISCARD,
                                                 Phase.RUMMY_PHASE_BETTING, Phase.RUMMY_PHASE_KNOCK):
-            doing = {Phase.RUMMY_PHASE_DRAW: " to draw.", Phase.RUMMY_PHASE_DISCARD: " to discard.",
-                     Phase.RUMMY_PHASE_BETTING: " to bet.", Phase.RUMMY_PHASE_KNOCK: " to knock."}[v.phase]
-            out.append_text(who(model, turn))
-            out.append(doing)
+            doing = {Phase.RUMMY_PHASE_DRAW: _("{name} to draw."), Phase.RUMMY_PHASE_DISCARD: _("{name} to discard."),
+                     Phase.RUMMY_PHASE_BETTING: _("{name} to bet."), Phase.RUMMY_PHASE_KNOCK: _("{name} to knock.")}
+            out.append_text(fmt(doing[v.phase], name=who(model, turn)))
         if self._legal("declare"):
             if out:
                 out.append("  ")
             out.append_text(key("declare"))
-            out.append(" declares na boa", style="bold yellow")
+            out.append(" " + _("declares na boa"), style="bold yellow")
         return out if out else None
 
     def _match_end(self, model: TableModel, v: rummy_pb2.RummyView) -> Text:
-        out = Text("The game is over.", style="bold magenta")
+        out = Text(_("The game is over."), style="bold magenta")
         for p in v.standings:
             out.append(f"\n  {p.place}. ")
             out.append_text(who(model, p.seat))
@@ -732,28 +735,30 @@ class RummyBoard(Board):
         r = v.result
         pifpaf = is_pifpaf(model)
         wilds = list(v.wilds)
-        head = Text(f"Hand {view.hand}: ", style="bold")
+        head = Text(_("Hand {n}").format(n=view.hand) + ": ", style="bold")
         if r.HasField("knock"):
             k = r.knock
-            head.append_text(who(model, k.seat))
-            head.append(" knocks", style="bold")
-            if k.HasField("claimed"):
-                head.append(" with the claimed " if pifpaf else " cutting the line with ")
-                head.append_text(card_text(k.claimed))
+            if not k.HasField("claimed"):
+                template = _("{name} knocks")
+            else:
+                template = _("{name} knocks with the claimed {card}") if pifpaf else _(
+                    "{name} knocks cutting the line with {card}")
+            claimed = card_text(k.claimed) if k.HasField("claimed") else Text("")
+            head.append_text(fmt(template, name=who(model, k.seat), card=claimed))
             melded = Text("  ")
             melded.append_text(melds_text(k.melds, wilds))
             melded.append("\n  ")
             if k.HasField("discard"):
-                melded.append("discards ")
+                melded.append(_("discards") + " ")
                 melded.append_text(card_text(k.discard))
             else:
-                melded.append("all ten melded, no discard")
+                melded.append(_("all ten melded, no discard"))
             parts: list[RenderableType] = [head, melded]
         else:
-            head.append_text(who(model, r.winner))
-            head.append(f" takes the pot of {v.pot} unseen: everyone else folded.")
+            head.append_text(fmt(_("{name} takes the pot of {pot} unseen: everyone else folded."),
+                                 name=who(model, r.winner), pot=v.pot))
             parts = [head]
-        unit = "chips" if pifpaf else "points"
+        unit = _("chips") if pifpaf else _("points")
         grid = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="dim")
         grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=14)
         grid.add_column(unit, justify="right", no_wrap=True)
@@ -766,14 +771,15 @@ class RummyBoard(Board):
             delta = r.deltas[s.seat] if s.seat < len(r.deltas) else 0
             if s.status == Status.RUMMY_SEAT_STATUS_OUT and not delta and s.seat not in gone:
                 continue  # out before this hand
-            name = Text(s.name or f"seat {s.seat + 1}", style="bold green" if s.seat == model.seat else "bold")
+            name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
+                        else "bold")
             tone = "green" if delta > 0 else "red" if delta < 0 else "dim"
             change = Text(f"{delta:+d}" if delta else "·", style=tone)
             note = Text()
             if s.seat == r.winner:
-                note.append("wins", style="bold green")
+                note.append(_("wins"), style="bold green")
             if s.seat in gone or (pifpaf and s.score == 0 and delta < 0):
-                note.append("out of the game" if not pifpaf else "no chips left", style="bold red")
+                note.append(_("out of the game") if not pifpaf else _("no chips left"), style="bold red")
             grid.add_row(name, Text(str(s.score - delta)), Text("→", style="dim"), Text(str(s.score), style="bold"),
                          change, note)
         parts.append(grid)
@@ -783,11 +789,19 @@ class RummyBoard(Board):
 # -- the log -----------------------------------------------------------------------------------
 def you(model: TableModel, seat: int) -> Text:
     """The seat's person, or "You" for the viewer."""
-    return Text("You", style="bold green") if seat == model.seat else who(model, seat)
+    return Text(_("You"), style="bold green") if seat == model.seat else who(model, seat)
 
 
-def verb(model: TableModel, seat: int, base: str, third: str) -> Text:
-    return line(you(model, seat), f" {base if seat == model.seat else third}")
+def says(model: TableModel, seat: int, mine: str, theirs: str, **parts: str | int | Text) -> Text:
+    """A sentence about a seat: ``mine`` (in the reader's language) if the seat is the viewer's
+    ("You draw {card}."), else ``theirs`` ("{name} draws {card}."), the subject in its colour."""
+    if seat == model.seat:
+        said = fmt(mine, **parts)
+        first = len(said.plain) - len(said.plain.lstrip())
+        word = said.plain.lstrip().split(" ")[0]
+        said.stylize("bold green", first, first + len(word))
+        return said
+    return fmt(theirs, name=who(model, seat), **parts)
 
 
 def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
@@ -796,66 +810,81 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, R.RummyDealt):
         if model.seat in body.seats:
             return None  # "You receive …" says it
-        return Said(Text(f"{body.count} cards to each of {len(body.seats)} players."), "dim")
+        n = len(body.seats)
+        return Said(Text(ngettext("{count} cards to each of {n} player.", "{count} cards to each of {n} players.", n)
+                         .format(count=body.count, n=n)), "dim")
     if isinstance(body, R.RummyDrew):
         if body.source == common_pb2.DRAW_SOURCE_PILE:
-            return Said(line(verb(model, body.seat, "take", "takes"), " ", card_text(body.card), " from the pile."))
+            return Said(says(model, body.seat, _("You take {card} from the pile."),
+                             _("{name} takes {card} from the pile."), card=card_text(body.card)))
         if body.seat == model.seat:
             return None  # "You draw 7♥" follows
-        return Said(line(verb(model, body.seat, "draw", "draws"), " from the stock."), "dim")
+        return Said(says(model, body.seat, _("You draw from the stock."), _("{name} draws from the stock.")), "dim")
     if isinstance(body, R.RummyDrawnCard):
-        return Said(line(verb(model, body.seat, "draw", "draws"), " ", card_text(body.card), " from the stock."))
+        return Said(says(model, body.seat, _("You draw {card} from the stock."),
+                         _("{name} draws {card} from the stock."), card=card_text(body.card)))
     if isinstance(body, R.RummyStockRebuilt):
-        return Said(Text(f"The stock ran out: the pile, less its top card, is turned over as the new stock "
-                         f"({body.stock} cards)."), "yellow")
+        return Said(Text(_("The stock ran out: the pile, less its top card, is turned over as the new stock "
+                           "({n} cards).").format(n=body.stock)), "yellow")
     if isinstance(body, R.RummyDiscarded):
-        return Said(line(verb(model, body.seat, "discard", "discards"), " ", card_text(body.card), "."))
+        return Said(says(model, body.seat, _("You discard {card}."), _("{name} discards {card}."),
+                         card=card_text(body.card)))
     if isinstance(body, R.RummyWindowOpened):
         return None
     if isinstance(body, R.RummyWindowClosed):
         if not body.HasField("taken_by"):
             return None
-        took = ("claim", "claims") if is_pifpaf(model) else ("cut the line for", "cuts the line for")
-        return Said(line(verb(model, body.taken_by, *took), " ", card_text(body.card), "!"), "bold yellow")
-    if isinstance(body, R.RummyKnocked):
-        out = verb(model, body.seat, "knock", "knocks")
-        out.append(": ")
-        out.append_text(melds_text(body.melds, list(model.view.rummy.wilds) if model.view is not None and
-                                   model.view.WhichOneof("game") == "rummy" else []))
-        if body.HasField("discard"):
-            out.append(", discarding ")
-            out.append_text(card_text(body.discard))
+        if is_pifpaf(model):
+            took = says(model, body.taken_by, _("You claim {card}!"), _("{name} claims {card}!"),
+                        card=card_text(body.card))
         else:
-            out.append(", all ten melded")
-        out.append(".")
+            took = says(model, body.taken_by, _("You cut the line for {card}!"),
+                        _("{name} cuts the line for {card}!"), card=card_text(body.card))
+        return Said(took, "bold yellow")
+    if isinstance(body, R.RummyKnocked):
+        melds = melds_text(body.melds, list(model.view.rummy.wilds) if model.view is not None and
+                           model.view.WhichOneof("game") == "rummy" else [])
+        if body.HasField("discard"):
+            out = says(model, body.seat, _("You knock: {melds}, discarding {card}."),
+                       _("{name} knocks: {melds}, discarding {card}."), melds=melds, card=card_text(body.discard))
+        else:
+            out = says(model, body.seat, _("You knock: {melds}, all ten melded."),
+                       _("{name} knocks: {melds}, all ten melded."), melds=melds)
         return Said(out, "bold")
     if isinstance(body, R.PifPafAntes):
         paid = [a for a in body.antes if a]
         if paid and all(a == paid[0] for a in paid):
-            return Said(Text(f"Everyone antes {paid[0]}: the pot is {body.pot}."), "dim")
-        out = Text("Antes: ")
-        out.append_text(Text(", ").join(line(who(model, s), f" {a}") for s, a in enumerate(body.antes) if a))
-        out.append(f"; the pot is {body.pot}.")
-        return Said(out, "dim")
+            return Said(Text(_("Everyone antes {n}: the pot is {pot}.").format(n=paid[0], pot=body.pot)), "dim")
+        antes = Text(", ").join(line(who(model, s), f" {a}") for s, a in enumerate(body.antes) if a)
+        return Said(fmt(_("Antes: {antes}; the pot is {pot}."), antes=antes, pot=body.pot), "dim")
     if isinstance(body, R.PifPafRebought):
-        return Said(line(verb(model, body.seat, "buy", "buys"), f" back in with {body.chips} chips."), "yellow")
+        return Said(says(model, body.seat, _("You buy back in with {n} chips."),
+                         _("{name} buys back in with {n} chips."), n=body.chips), "yellow")
     if isinstance(body, R.PifPafPotWon):
-        pot = "a side pot" if body.side else "the pot"
-        how = ": everyone else folded" if body.uncontested else ""
-        return Said(line(verb(model, body.seat, "win", "wins"), f" {pot} of {body.chips}{how}."), "bold green")
+        if body.side:
+            mine, theirs = ((_("You win a side pot of {n}: everyone else folded."),
+                             _("{name} wins a side pot of {n}: everyone else folded.")) if body.uncontested else
+                            (_("You win a side pot of {n}."), _("{name} wins a side pot of {n}.")))
+        else:
+            mine, theirs = ((_("You win the pot of {n}: everyone else folded."),
+                             _("{name} wins the pot of {n}: everyone else folded.")) if body.uncontested else
+                            (_("You win the pot of {n}."), _("{name} wins the pot of {n}.")))
+        return Said(says(model, body.seat, mine, theirs, n=body.chips), "bold green")
     if isinstance(body, R.CachetaFlipped):
-        return Said(line("The flip is ", card_text(body.flip), ": ",
-                         cards_text(wild_kinds(body.wilds), sep=" and "), " are wild."))
+        return Said(fmt(_("The flip is {card}: {wilds} are wild."), card=card_text(body.flip),
+                        wilds=cards_text(wild_kinds(body.wilds), sep=" " + _("and") + " ")))
     if isinstance(body, R.CachetaDeclared):
-        return Said(line(verb(model, body.seat, "declare", "declares"), " na boa!"), "bold yellow")
+        return Said(says(model, body.seat, _("You declare na boa!"), _("{name} declares na boa!")), "bold yellow")
     if isinstance(body, R.CachetaBurned):
-        return Said(line(verb(model, body.seat, "cut", "cut"), " for ", card_text(body.card),
-                         " and could not knock: burned, no more cuts this hand."), "bold red")
+        return Said(says(model, body.seat,
+                         _("You cut for {card} and could not knock: burned, no more cuts this hand."),
+                         _("{name} cut for {card} and could not knock: burned, no more cuts this hand."),
+                         card=card_text(body.card)), "bold red")
     if isinstance(body, R.CachetaEliminated):
-        return Said(line(you(model, body.seat), " " + ("are" if body.seat == model.seat else "is")
-                         + " out of points: out of the game."), "red")
+        return Said(says(model, body.seat, _("You are out of points: out of the game."),
+                         _("{name} is out of points: out of the game.")), "red")
     if isinstance(body, R.CachetaStandings):
-        out = Text("Standings: ")
+        out = Text(_("Standings") + ": ")
         for i, p in enumerate(body.places):
             if i:
                 out.append(", ")
@@ -871,12 +900,13 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
         return SILENT  # what came of it follows: the card taken, or burned
     if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
-        return Said(line(verb(model, body.seat, "let", "lets"), " it go."), "dim")
+        return Said(says(model, body.seat, _("You let it go."), _("{name} lets it go.")), "dim")
     if isinstance(body, table_pb2.HandEnded) and not is_pifpaf(model):
         lost = [(s, d) for s, d in enumerate(body.deltas) if d]
-        out = Text("The hand is over")
         if body.HasField("winner"):
-            out = line(you(model, body.winner), " win" if body.winner == model.seat else " wins", " the hand")
+            out = says(model, body.winner, _("You win the hand"), _("{name} wins the hand"))
+        else:
+            out = Text(_("The hand is over"))
         out.append(": " if lost else ".")
         for i, (s, d) in enumerate(lost):
             if i:
@@ -884,7 +914,8 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
             out.append_text(who(model, s))
             out.append(f" {d:+d}")
         if lost:
-            out.append(" point." if all(abs(d) == 1 for _, d in lost) and len(lost) == 1 else " points.")
+            one = all(abs(d) == 1 for _s, d in lost) and len(lost) == 1
+            out.append(" " + (ngettext("point.", "points.", 1) if one else ngettext("point.", "points.", 2)))
         return Said(out, "bold green")
     return None
 

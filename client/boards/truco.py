@@ -41,7 +41,8 @@ from cardtui.client.boards.truco_words import (
 )
 from cardtui.client.cards import BACK, card_text, cards_text
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.words import key_for, label, line
+from cardtui.client.words import fill, fmt, key_for, label, line
+from cardtui.i18n import _, ngettext
 from cardtui.v1 import common_pb2, table_pb2, truco_pb2
 
 T = truco_pb2
@@ -143,8 +144,8 @@ class TrucoBoard(Board):
             (7, self._ladder(model, t, compact)),
         ]
         if t.HasField("paulista") and t.paulista.rejected:
-            parts.append((5, line(Text("Rejected ", style="bold"), cards_text(t.paulista.rejected),
-                                  Text(" (face up, out of play)", style="dim"))))
+            parts.append((5, line(Text(_("Rejected") + " ", style="bold"), cards_text(t.paulista.rejected),
+                                  Text(" (" + _("face up, out of play") + ")", style="dim"))))
         if t.HasField("argentino"):
             parts.append((6, self._envido(model, t, compact)))
             flor = self._flor(model, t)
@@ -194,7 +195,7 @@ class TrucoBoard(Board):
     # -- the score, the ladder, the envido ------------------------------------------------------
     def _score(self, model: TableModel, view: table_pb2.View, compact: bool) -> Text:
         t = view.truco
-        out = Text() if compact else Text(f"Hand {view.hand} · ", style="bold")
+        out = Text() if compact else Text(_("Hand {n}").format(n=view.hand) + " · ", style="bold")
         if t.HasField("paulista"):
             p = t.paulista
             if p.ferro:
@@ -203,7 +204,7 @@ class TrucoBoard(Board):
                 out.append("MÃO DE ONZE ", style="bold red")
         if t.HasField("argentino") and t.argentino.pica_pica:
             a = t.argentino
-            out.append(f"Duel {a.round}: ", style="bold red")
+            out.append(_("Duel {n}").format(n=a.round) + ": ", style="bold red")
             out.append_text(Text(" v ").join(self._short(model, s) for s in a.players))
             out.append(" · ")
         told = list(t.argentino.told) if t.HasField("argentino") else []
@@ -222,12 +223,12 @@ class TrucoBoard(Board):
             if team < len(waiting) and waiting[team]:
                 out.append(f" (+{waiting[team]})", style="bold")
         out.append(" tentos" if t.HasField("paulista") else "")
-        out.append(f" · to {t.target}", style="dim")
+        out.append(" · " + _("to {n}").format(n=t.target), style="dim")
         return out
 
     def _ladder(self, model: TableModel, t: truco_pb2.TrucoView, compact: bool) -> Text:
         """The truco's rungs: accepted in green, a call awaiting its answer in yellow; who may raise."""
-        out = Text() if compact else Text(f"Stake {t.stake}  ", style="bold")
+        out = Text() if compact else Text(_("Stake {n}").format(n=t.stake) + "  ", style="bold")
         pending = t.pending if t.HasField("pending") and t.pending.bet == T.TRUCO_BET_TRUCO else None
         for i, rung in enumerate(t.ladder):
             if i:
@@ -240,16 +241,16 @@ class TrucoBoard(Board):
             else:
                 out.append(said, style="dim")
         if t.HasField("paulista") and t.paulista.trick_decides:
-            out.append(" · trick decides" if compact else " · this trick decides the hand", style="bold")
+            out.append(" · " + (_("trick decides") if compact else _("this trick decides the hand")), style="bold")
         elif pending is None and not t.HasField("result"):
             raisers = list(t.raisers)
             if len(raisers) == 2:
-                out.append("" if compact else " · either side may call", style="dim")
+                out.append("" if compact else " · " + _("either side may call"), style="dim")
             elif raisers:
-                out.append(" · raise: " if compact else " · next raise: ", style="dim")
+                out.append(" · " + _("raise") + ": " if compact else " · " + _("next raise") + ": ", style="dim")
                 out.append_text(team_object(model, raisers[0]))
             else:
-                out.append(" · no raise now", style="dim")
+                out.append(" · " + _("no raise now"), style="dim")
         return out
 
     def _envido(self, model: TableModel, t: truco_pb2.TrucoView, compact: bool) -> Text:
@@ -257,12 +258,12 @@ class TrucoBoard(Board):
         a = t.argentino
         if a.envido_calls:
             out = Text(" + ".join(plain_word(model, w) for w in a.envido_calls), style="bold")
-            out.append(" called")
+            out.append(" " + _("called"))
         else:
             out = Text("Envido", style="bold")
-            out.append(" not called" + (" (still open)" if a.envido_open else " (closed)"), style="dim")
+            out.append(" " + (_("not called (still open)") if a.envido_open else _("not called (closed)")), style="dim")
         if a.HasField("your_envido"):
-            out.append(" · yours ", style="green")
+            out.append(" · " + _("yours") + " ", style="green")
             out.append(str(a.your_envido), style="bold green")
             if a.your_envido_cards and not compact:
                 out.append(" (")
@@ -270,10 +271,10 @@ class TrucoBoard(Board):
                 out.append(")")
         said = [s for s in t.seats if s.HasField("envido")]
         if said and not compact:
-            out.append(" · said ")
+            out.append(" · " + _("said") + " ")
             out.append_text(Text(", ").join(line(self._short(model, s.seat), f" {s.envido}") for s in said))
         if a.HasField("best_envido"):
-            out.append(" · best ")
+            out.append(" · " + _("best") + " ")
             out.append_text(self._short(model, a.best_envido))
             best = next((s for s in said if s.seat == a.best_envido), None)
             if best is not None:
@@ -287,14 +288,14 @@ class TrucoBoard(Board):
         out = Text("Flor:", style="bold")
         said: list[Text] = []
         if a.flor_sung:
-            said.append(line("sung by ", Text(", ").join(self._short(model, s) for s in a.flor_sung)))
+            said.append(line(_("sung by") + " ", Text(", ").join(self._short(model, s) for s in a.flor_sung)))
         raised = [w for w in a.flor_calls if w != T.TRUCO_WORD_FLOR]
         if raised:
             said.append(Text(" + ".join(plain_word(model, w) for w in raised), style="bold"))
         if a.flor_done:
-            said.append(Text("settled", style="dim"))
+            said.append(Text(_("settled"), style="dim"))
         if a.HasField("your_flor"):
-            said.append(line(Text("yours ", style="green"), Text(str(a.your_flor), style="bold green")))
+            said.append(line(Text(_("yours") + " ", style="green"), Text(str(a.your_flor), style="bold green")))
         out.append(" ")
         out.append_text(Text(" · ").join(said))
         return out
@@ -315,7 +316,7 @@ class TrucoBoard(Board):
             if p.phase == T.PAULISTA_PHASE_ONZE and p.HasField("onze_team"):
                 return self._onze_prompt(model, p)
         if t.HasField("argentino") and t.argentino.must_flor:
-            return _boxed(line("You hold a flor: sing it before your first card — ", self._choices(["flor"])),
+            return _boxed(line(_("You hold a flor: sing it before your first card") + " — ", self._choices(["flor"])),
                           PROMPT)
         return None
 
@@ -328,27 +329,30 @@ class TrucoBoard(Board):
         if mine:
             out.append_text(self._choices([k for k in mine if k not in first]))
             if first:
-                out.append(" · or first ")
+                out.append(" · " + _("or first") + " ")
                 out.append_text(self._choices(first))
         elif call.bet == T.TRUCO_BET_FLOR and call.call == T.TRUCO_WORD_FLOR:
-            out.append_text(line(team_object(model, call.answering_team), " may answer with a flor"))
+            out.append_text(line(team_object(model, call.answering_team), " " + _("may answer with a flor")))
         else:
             words = " / ".join([YES[game], NO[game], *(plain_word(model, w) for w in self._raises(view.truco, call))])
             ours = my_team(model)
             if ours == call.team:
-                out.append_text(line("waiting for ", team_object(model, call.answering_team), f": {words}"))
+                out.append_text(line(_("waiting for") + " ", team_object(model, call.answering_team), f": {words}"))
             elif ours == call.answering_team:
-                out.append(f"our answer: {words}")
+                out.append(_("our answer: {words}").format(words=words))
             else:
-                out.append_text(line(team_object(model, call.answering_team), f" answers {words}"))
+                out.append_text(fmt(_("{team} answers {words}"), team=team_object(model, call.answering_team),
+                                    words=words))
         if call.bet == T.TRUCO_BET_FLOR and call.call == T.TRUCO_WORD_FLOR:
             return _boxed(out, style)  # a flor sung is met by flores, not by quiero or no quiero
         paulista = view.truco.paulista if view.truco.HasField("paulista") else None
         decides = call.bet == T.TRUCO_BET_TRUCO and paulista is not None and paulista.call_decides
-        what = {T.TRUCO_BET_TRUCO: "the hand", T.TRUCO_BET_ENVIDO: "the envido"}.get(call.bet, "the flor")
-        out.append(f" · {YES[game]} plays {what} for {call.value}")
+        what = {T.TRUCO_BET_TRUCO: _("{yes} plays the hand for {n}"),
+                T.TRUCO_BET_ENVIDO: _("{yes} plays the envido for {n}")}.get(call.bet,
+                                                                              _("{yes} plays the flor for {n}"))
+        out.append(" · " + what.format(yes=YES[game], n=call.value))
         if decides:
-            out.append(" and this trick decides it, not best of three", style="bold")
+            out.append(" " + _("and this trick decides it, not best of three"), style="bold")
         out.append(f" · {NO[game]}: ")
         out.append_text(team_object(model, call.team))
         out.append(f" +{call.refused}")
@@ -397,41 +401,49 @@ class TrucoBoard(Board):
         out = Text("Envido: ")
         best = next((s for s in t.seats if a.HasField("best_envido") and s.seat == a.best_envido), None)
         if a.announcing == model.seat:
-            out.append("say yours — ")
+            out.append(_("say yours") + " — ")
             out.append_text(self._choices([k for k in ("announce", "son_buenas") if self._legal(k)]))
             style = PROMPT
         else:
             out.append_text(self._short(model, a.announcing))
-            out.append(" says a number or son buenas")
+            out.append(" " + _("says a number or son buenas"))
             style = WAIT
         if best is not None and best.HasField("envido"):
-            out.append_text(line(" · best so far ", self._short(model, best.seat), f" {best.envido}"))
+            out.append_text(line(" · " + _("best so far") + " ", self._short(model, best.seat), f" {best.envido}"))
         if t.HasField("pending") and t.pending.bet == T.TRUCO_BET_TRUCO:
             ours = my_team(model)
             team = t.pending.answering_team
-            whose = f"Team {team + 1}'s" if ours is None else "our" if team == ours else "their"
-            out.append(f" · then {call_word(model, t.pending.call)} awaits {whose} answer")
+            if ours is None:
+                then = _("then {call} awaits Team {n}'s answer")
+            else:
+                then = _("then {call} awaits our answer") if team == ours else _("then {call} awaits their answer")
+            out.append(" · " + then.format(call=call_word(model, t.pending.call), n=team + 1))
         return _boxed(out, style)
 
     def _deal_prompt(self, model: TableModel, p: truco_pb2.PaulistaPart) -> Text:
-        left = f" ({p.rejects_left} reject{'' if p.rejects_left == 1 else 's'} left)"
+        left = " (" + ngettext("{n} reject left", "{n} rejects left", p.rejects_left).format(n=p.rejects_left) + ")"
         if p.mao == model.seat:
             kinds = [k for k in ("keep", "pass_cards", "reject") if self._legal(k)]
-            out = line("You are the mão: ", self._choices(kinds), left if "reject" in kinds else "")
+            out = line(_("You are the mão") + ": ", self._choices(kinds), left if "reject" in kinds else "")
             return _boxed(out, PROMPT)
-        choices = ", passes them or rejects them" if p.may_pass else " or rejects them"
-        out = line(self._short(model, p.mao), f" (the mão) keeps the cards{choices if p.rejects_left else ''}",
-                   left if p.rejects_left else "")
+        if not p.rejects_left:
+            template = _("{name} (the mão) keeps the cards")
+        elif p.may_pass:
+            template = _("{name} (the mão) keeps the cards, passes them or rejects them")
+        else:
+            template = _("{name} (the mão) keeps the cards or rejects them")
+        out = line(fmt(template, name=self._short(model, p.mao)), left if p.rejects_left else "")
         return _boxed(out, WAIT)
 
     def _onze_prompt(self, model: TableModel, p: truco_pb2.PaulistaPart) -> Text:
         if my_team(model) == p.onze_team and (self._legal("accept") or self._legal("run")):
-            out = Text("Mão de onze: we are on 11 and see both our hands — ")
+            out = Text("Mão de onze: " + _("we are on 11 and see both our hands") + " — ")
             out.append_text(self._choices([k for k in ("accept", "run") if self._legal(k)]))
-            out.append(" (play it, or run from it)")
+            out.append(" (" + _("play it, or run from it") + ")")
             return _boxed(out, PROMPT)
-        out = line("Mão de onze: ", team_does(model, p.onze_team, "are", "is", start=False),
-                   " on 11 and decide whether to play")
+        out = line("Mão de onze: ", team_does(model, p.onze_team, _("we are on 11 and decide whether to play"),
+                                              _("they are on 11 and decide whether to play"),
+                                              _("{team} is on 11 and decides whether to play")))
         return _boxed(out, WAIT)
 
     # -- the table ----------------------------------------------------------------------------
@@ -456,7 +468,7 @@ class TrucoBoard(Board):
         if s.cards and s.seat != model.seat:  # a partner's hand, shown in a mão de onze (a replay shows all)
             held = cards_text(s.cards)
             if not compact and model.seat is not None:
-                held.append(" shown", style="italic")
+                held.append(" " + _("shown"), style="italic")
         elif s.seat != model.seat and s.card_count:
             held = Text("▒" * s.card_count, style="blue") if compact else _backs(s.card_count)
         if play is not None and compact:
@@ -469,9 +481,9 @@ class TrucoBoard(Board):
         if s.seat == model.seat:
             lines = [x for x in lines if x]
         if s.HasField("envido") and not compact:
-            lines.append(Text(f"envido {s.envido}", style="bold"))
+            lines.append(Text(f"envido {s.envido}", style="bold"))  # the game's word
         if t.HasField("argentino") and not compact:
-            lines += [line("shows ", cards_text(x.cards)) for x in t.argentino.shown if x.seat == s.seat]
+            lines += [line(_("shows") + " ", cards_text(x.cards)) for x in t.argentino.shown if x.seat == s.seat]
         for one in lines:
             out.append("\n  ")
             out.append_text(one)
@@ -483,24 +495,24 @@ class TrucoBoard(Board):
         tags: list[tuple[str, str]] = []
         mine = my_team(model)
         if s.seat == model.seat:
-            tags.append(("you", "bold green"))
+            tags.append((_("you"), "bold green"))
         elif mine is not None and s.team == mine:
-            tags.append(("us" if compact else "partner", "green"))
+            tags.append((_("us") if compact else _("partner"), "green"))
         elif mine is None and not compact:
-            tags.append((f"team {s.team + 1}", TEAM_STYLE[s.team % 2]))
+            tags.append((_("team {n}").format(n=s.team + 1), TEAM_STYLE[s.team % 2]))
         if t.HasField("paulista") and s.seat == t.paulista.mao:
             tags.append(("mão", "cyan"))
         if t.HasField("argentino") and s.seat == t.argentino.mano and not view.hand_over:
             tags.append(("mano", "cyan"))
         if s.seat == view.dealer and not compact:
-            tags.append(("deals", "cyan"))
+            tags.append((_("deals"), "cyan"))
         if s.gone:
             tags.append(("mazo", "italic red"))
         elif not s.playing and not view.hand_over:
-            tags.append(("out" if compact else "sits out", "dim italic"))
+            tags.append((_("out") if compact else _("sits out"), "dim italic"))
         summary = next((x for x in view.seats if x.seat == s.seat), None)
         if summary is not None and summary.bot and not compact:
-            tags.append(("away: bot" if summary.away else "bot", "dim"))
+            tags.append((_("away: bot") if summary.away else _("bot"), "dim"))
         return tags
 
     def _centre(self, view: table_pb2.View, compact: bool) -> Text:
@@ -510,10 +522,10 @@ class TrucoBoard(Board):
         if not compact:
             out.append("\n")
         if view.hand_over:
-            out.append("hand over", style="bold")
+            out.append(_("hand over"), style="bold")
         else:
-            out.append(f"trick {done + 1}", style="bold")
-            out.append(f"\nstake {t.stake}", style="dim")
+            out.append(_("trick {n}").format(n=done + 1), style="bold")
+            out.append("\n" + _("stake {n}").format(n=t.stake), style="dim")
         return out
 
     def _hand(self, model: TableModel, view: table_pb2.View) -> Text | None:
@@ -523,7 +535,7 @@ class TrucoBoard(Board):
         me = next((s for s in t.seats if s.seat == model.seat), None)
         blind = self._legal("play_blind")
         if t.HasField("paulista") and t.paulista.ferro and me is not None:
-            out = Text("Unseen cards:", style="bold")
+            out = Text(_("Unseen cards") + ":", style="bold")
             for n in range(1, me.card_count + 1):
                 click = Style.from_meta({"@click": f"slot({n})"}) if blind else Style()
                 out.append("  ")
@@ -533,12 +545,12 @@ class TrucoBoard(Board):
                 back.stylize(click)
                 out.append_text(back)
             if blind:
-                out.append("  ← turn one up", style="bold yellow")
+                out.append("  ← " + _("turn one up"), style="bold yellow")
             return out
         if not any(c is not None for c in self.slots):
             return None
         down = self.face_down
-        out = Text("Face down:" if down else "Your cards:", style="bold red" if down else "bold")
+        out = Text(_("Face down") + ":" if down else _("Your cards") + ":", style="bold red" if down else "bold")
         for n, code in enumerate(self.slots, start=1):
             if code is None:
                 continue
@@ -553,20 +565,20 @@ class TrucoBoard(Board):
         if self._legal("play_down"):
             out.append("  · ")
             out.append("d", style="bold reverse")
-            out.append(" face up" if down else " face down")
+            out.append(" " + _("face up") if down else " " + _("face down"))
         elif any(self._card_action(n) is not None for n in range(1, len(self.slots) + 1)):
-            out.append("  ← your card", style="bold yellow")
+            out.append("  ← " + _("your card"), style="bold yellow")
         return out
 
     # -- the tricks ---------------------------------------------------------------------------
     def _tricks_line(self, model: TableModel, t: truco_pb2.TrucoView) -> Text | None:
         if not t.tricks:
             return None
-        out = Text("Tricks", style="bold")
+        out = Text(_("Tricks"), style="bold")
         for n, trick in enumerate(t.tricks, start=1):
             out.append(f"  {n} ")
             if not trick.HasField("winner"):
-                out.append("tied", style="dim")
+                out.append(_("tied"), style="dim")
                 continue
             out.append_text(team_label(model, trick.team))
             best = next((p for p in trick.plays if p.seat == trick.winner), None)
@@ -580,10 +592,10 @@ class TrucoBoard(Board):
             return None
         seats = [s.seat for s in t.seats if any(p.seat == s.seat for tr in t.tricks for p in tr.plays)]
         grid = Table(box=None, padding=(0, 1), show_header=True, header_style="dim", pad_edge=False)
-        grid.add_column("Trick", style="dim")
+        grid.add_column(_("Trick"), style="dim")
         for seat in seats:
             grid.add_column(self._short(model, seat, 8), no_wrap=True)
-        grid.add_column("won by")
+        grid.add_column(_("won by"))
         for n, trick in enumerate(t.tricks, start=1):
             plays = {p.seat: p for p in trick.plays}
             row: list[RenderableType] = [Text(str(n))]
@@ -599,7 +611,7 @@ class TrucoBoard(Board):
             if trick.HasField("winner"):
                 row.append(line(self._short(model, trick.winner), " (", team_object(model, trick.team), ")"))
             else:
-                row.append(Text("tied", style="dim"))
+                row.append(Text(_("tied"), style="dim"))
             grid.add_row(*row)
         return grid
 
@@ -608,18 +620,18 @@ class TrucoBoard(Board):
         if not t.signals:
             return None
         mine = my_team(model)
-        out = Text("Signals", style="bold")
+        out = Text(_("Signals"), style="bold")
         for seen in list(t.signals)[-last:]:
             out.append("  ")
             if seen.seat == model.seat:
-                out.append("you ", style="bold green")
-                out.append(gesture(seen.signal))
+                out.append_text(fill(_("{you} {gesture}"), {"you": Text(_("you"), style="bold green"),
+                                                            "gesture": Text(gesture(seen.signal))}, "bold green"))
             else:
                 out.append_text(self._short(model, seen.seat))
                 out.append(f" {gesture(seen.signal, seen=True)}")
                 team = next((s.team for s in t.seats if s.seat == seen.seat), None)
                 if mine is not None and team != mine:
-                    out.append(" (caught)", style="italic")
+                    out.append(" (" + _("caught") + ")", style="italic")
             out.append(": ")
             out.append_text(meaning(model.game, seen.signal))
         return out
@@ -658,7 +670,7 @@ class TrucoBoard(Board):
         tricks = self._tricks_table(model, t)
         if tricks is not None:
             if t.HasField("argentino") and t.argentino.pica_pica:
-                parts.append(Text("The last duel's tricks:", style="dim"))
+                parts.append(Text(_("The last duel's tricks") + ":", style="dim"))
             parts.append(tricks)
         if t.HasField("argentino"):
             parts += self._envido_result(model, t)
@@ -666,7 +678,7 @@ class TrucoBoard(Board):
             duel = t.HasField("argentino") and t.argentino.pica_pica
             for rd in r.rounds:
                 parts.append(self._round_line(model, rd, duel))
-        points = Text("Points  ", style="bold")
+        points = Text(_("Points") + "  ", style="bold")
         points.append_text(self._points(model, r))
         parts.append(points)
         if view.match_over:
@@ -675,46 +687,56 @@ class TrucoBoard(Board):
 
     def _result_title(self, model: TableModel, t: truco_pb2.TrucoView, hand: int = 0) -> Text:
         r = t.result
-        out = Text(f"Hand {hand}: " if hand else "Hand over: ", style="bold")
+        out = Text(_("Hand {n}").format(n=hand) + ": " if hand else _("Hand over") + ": ", style="bold")
         if len(r.rounds) != 1:
             if r.HasField("team"):
-                out.append_text(team_does(model, r.team, "gain", "gains"))
-                out.append(" more this hand.")
+                out.append_text(team_does(model, r.team, _("we gain more this hand."), _("they gain more this hand."),
+                                          _("{team} gains more this hand.")))
             else:
-                out.append("both teams gain alike.")
+                out.append(_("both teams gain alike."))
             return out
         rd = r.rounds[0]
         if not rd.HasField("team"):
-            out.append("the mão de ferro is tied: nobody scores, and another iron hand follows.")
+            out.append(_("the mão de ferro is tied: nobody scores, and another iron hand follows."))
             return out
-        out.append_text(team_does(model, rd.team, "take", "takes"))
-        out.append(f" the {'round' if t.HasField('argentino') else 'hand'} for {amount(model, rd.stake)}")
-        out.append(f" — {self._why_text(model, t, rd)}.")
+        parts = {"amount": amount(model, rd.stake), "why": self._why_text(model, t, rd)}
+        if t.HasField("argentino"):
+            out.append_text(team_does(model, rd.team, _("We take the round for {amount} — {why}."),
+                                      _("They take the round for {amount} — {why}."),
+                                      _("{team} takes the round for {amount} — {why}."), **parts))
+        else:
+            out.append_text(team_does(model, rd.team, _("We take the hand for {amount} — {why}."),
+                                      _("They take the hand for {amount} — {why}."),
+                                      _("{team} takes the hand for {amount} — {why}."), **parts))
         return out
 
     def _why_text(self, model: TableModel, t: truco_pb2.TrucoView, rd: truco_pb2.TrucoRoundResult) -> str:
         if rd.reason == T.TRUCO_REASON_REFUSED and 0 <= t.level < len(t.ladder):
             refused = plain_word(model, t.ladder[t.level].call)
-            return f"{NO.get(model.game, 'No')} to {refused}"
+            return _("{no} to {call}").format(no=NO.get(model.game, "No"), call=refused)
         if rd.reason == T.TRUCO_REASON_TRICKS:
             won = [str(n) for n, tr in enumerate(t.tricks, 1) if tr.HasField("team") and tr.team == rd.team]
             tied = [str(n) for n, tr in enumerate(t.tricks, 1) if not tr.HasField("winner")]
-            said = f"won trick{'s' if len(won) > 1 else ''} {' and '.join(won)}" if won else "on tricks"
+            both = _(" and ")
+            said = (ngettext("won trick {list}", "won tricks {list}", len(won)).format(list=both.join(won)) if won
+                    else _("on tricks"))
             if tied:
-                said += f", trick{'s' if len(tied) > 1 else ''} {' and '.join(tied)} tied"
+                said += ", " + ngettext("trick {list} tied", "tricks {list} tied", len(tied)).format(
+                    list=both.join(tied))
             return said
         return why(rd.reason)
 
     def _round_line(self, model: TableModel, rd: truco_pb2.TrucoRoundResult, duel: bool) -> Text:
-        out = Text(f"{'Duel' if duel else 'Round'} {rd.round} ", style="bold")
+        out = Text((_("Duel {n}") if duel else _("Round {n}")).format(n=rd.round) + " ", style="bold")
         out.append_text(Text(" v ").join(self._short(model, s) for s in rd.seats))
         out.append(": ")
         if rd.HasField("team"):
-            out.append_text(team_does(model, rd.team, "take", "takes"))
-            out.append(f" {amount(model, rd.stake)} ({why(rd.reason)})")
+            out.append_text(team_does(model, rd.team, _("we take {amount} ({why})"), _("they take {amount} ({why})"),
+                                      _("{team} takes {amount} ({why})"), amount=amount(model, rd.stake),
+                                      why=why(rd.reason)))
             points = list(rd.points)
             if len(points) == 2 and (points[rd.team] != rd.stake or points[1 - rd.team]):
-                out.append(" · with envido and flor: ")
+                out.append(" · " + _("with envido and flor") + ": ")
                 out.append_text(points_text(model, points))
         return out
 
@@ -726,10 +748,10 @@ class TrucoBoard(Board):
             env = Text("Envido  ", style="bold")
             env.append(" + ".join(plain_word(model, w) for w in a.envido_calls) or "—")
             if said:
-                env.append(" · said: ")
+                env.append(" · " + _("said") + ": ")
                 env.append_text(Text(", ").join(line(self._short(model, s.seat), f" {s.envido}") for s in said))
             elif a.envido_calls:
-                env.append(" · not played", style="dim")
+                env.append(" · " + _("not played"), style="dim")
             out.append(env)
         if a.flor_calls or a.flor_sung:
             flor = Text("Flor    ", style="bold")
@@ -739,16 +761,17 @@ class TrucoBoard(Board):
             out.append(flor)
         for shown in a.shown:
             why_shown = "flor" if shown.reason == T.TRUCO_SHOW_REASON_FLOR else "envido"
-            out.append(line(Text("Shown   ", style="bold"), self._short(model, shown.seat), " ",
-                            cards_text(shown.cards), f" — the {why_shown} that won"))
+            out.append(line(Text(_("Shown").ljust(8), style="bold"), self._short(model, shown.seat), " ",
+                            cards_text(shown.cards), " — ", _("the {why} that won").format(why=why_shown)))
         return out
 
     def _match_over(self, model: TableModel, t: truco_pb2.TrucoView) -> Text:
         scores = list(t.scores)
-        out = Text("The match is over: ", style="bold magenta")
+        out = Text(_("The match is over") + ": ", style="bold magenta")
         if len(scores) == 2 and scores[0] != scores[1]:
-            out.append_text(team_does(model, 0 if scores[0] > scores[1] else 1, "win", "wins"))
-            out.append(f" {max(scores)}–{min(scores)}.")
+            out.append_text(team_does(model, 0 if scores[0] > scores[1] else 1, _("we win {score}."),
+                                      _("they win {score}."), _("{team} wins {score}."),
+                                      score=f"{max(scores)}–{min(scores)}"))
         return out
 
     # -- names --------------------------------------------------------------------------------
@@ -778,18 +801,18 @@ def _played(play: truco_pb2.TrucoPlay, compact: bool) -> Text:
     if not play.HasField("card"):
         out = BACK.copy()
         if not compact:
-            out.append(" face down", style="dim")
+            out.append(" " + _("face down"), style="dim")
         return out
     if play.face_down:  # a replay turns it up
         out = card_text(play.card)
         out.stylize("dim on grey23")
-        out.append(" down" if compact else " face down", style="dim italic")
+        out.append(" " + (_("down") if compact else _("face down")), style="dim italic")
         return out
     out = card_text(play.card)
     out.stylize("on grey23")
     if play.void:
         out.stylize("strike dim")
-        out.append(" mazo" if compact else " void: went to the deck", style="italic red")
+        out.append(" " + ("mazo" if compact else _("void: went to the deck")), style="italic red")
     return out
 
 

@@ -1,7 +1,9 @@
 """Both trucos in words: the calls as their players say them (Portuguese at a paulista table,
 Spanish at an argentino one), every truco event as a log line, the action labels and keys.
 
-Names for the teams follow the reader: a seated player reads "us" and "them", a spectator
+The calls and the game's own words (Fico, Mão de onze, Tengo, Son buenas…) are not looked up:
+they stay in the game's language whatever the reader's. The rest is said in the reader's
+language (``cardtui.i18n``). Names for the teams follow the reader: a seated player reads "us" and "them", a spectator
 "Team 1" and "Team 2". Signals are shown only to those the server told (partners and those
 who caught them), with what each gesture usually promises (seed 003's table, read for each
 deck). Nothing here knows a rule: every number comes from the event or the view.
@@ -14,7 +16,8 @@ from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel
-from cardtui.client.words import Said, family_words, game_keys, game_labels, game_words, line, who
+from cardtui.client.words import Said, family_words, fmt, game_keys, game_labels, game_words, line, who
+from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, truco_pb2
 
 PAULISTA = "truco_paulista"
@@ -36,36 +39,37 @@ CALLS: dict[str, dict[int, str]] = {
 """Each call as it is shouted at the table."""
 YES = {PAULISTA: "Aceito", ARGENTINO: "Quiero"}
 NO = {PAULISTA: "Corro", ARGENTINO: "No quiero"}
-UNIT = {PAULISTA: ("tento", "tentos"), ARGENTINO: ("point", "points")}
+UNIT = {PAULISTA: ("{n} tento", "{n} tentos")}
+"""The paulista's points are tentos at any screen's language; elsewhere points, in the reader's."""
 BETS: dict[int, str] = {T.TRUCO_BET_TRUCO: "truco", T.TRUCO_BET_ENVIDO: "envido", T.TRUCO_BET_FLOR: "flor"}
 
 S = common_pb2
 GESTURES: dict[int, tuple[str, str]] = {
-    S.SIGNAL_EYEBROW: ("raise an eyebrow", "raises an eyebrow"),
-    S.SIGNAL_WINK: ("wink", "winks"),
-    S.SIGNAL_LIPS_ASIDE: ("lips to one side", "moves the lips to one side"),
-    S.SIGNAL_BITE_LIP: ("bite the lip", "bites the lip"),
-    S.SIGNAL_KISS: ("blow a kiss", "blows a kiss"),
-    S.SIGNAL_OPEN_MOUTH: ("open the mouth", "opens the mouth"),
-    S.SIGNAL_CLOSE_EYES: ("close both eyes", "closes both eyes"),
-    S.SIGNAL_TILT_HEAD: ("tilt the head", "tilts the head"),
+    S.SIGNAL_EYEBROW: (N_("raise an eyebrow"), N_("raises an eyebrow")),
+    S.SIGNAL_WINK: (N_("wink"), N_("winks")),
+    S.SIGNAL_LIPS_ASIDE: (N_("lips to one side"), N_("moves the lips to one side")),
+    S.SIGNAL_BITE_LIP: (N_("bite the lip"), N_("bites the lip")),
+    S.SIGNAL_KISS: (N_("blow a kiss"), N_("blows a kiss")),
+    S.SIGNAL_OPEN_MOUTH: (N_("open the mouth"), N_("opens the mouth")),
+    S.SIGNAL_CLOSE_EYES: (N_("close both eyes"), N_("closes both eyes")),
+    S.SIGNAL_TILT_HEAD: (N_("tilt the head"), N_("tilts the head")),
 }
 """Each gesture as one makes it, and as it is seen."""
 MEANINGS: dict[str, dict[int, tuple[str, ...]]] = {
     ARGENTINO: {
         S.SIGNAL_EYEBROW: ("1e",), S.SIGNAL_WINK: ("1b",), S.SIGNAL_LIPS_ASIDE: ("7e", "7o"),
-        S.SIGNAL_BITE_LIP: ("a 3",), S.SIGNAL_KISS: ("a 2",), S.SIGNAL_OPEN_MOUTH: ("a 1",),
-        S.SIGNAL_CLOSE_EYES: ("bad cards",), S.SIGNAL_TILT_HEAD: ("good envido",),
+        S.SIGNAL_BITE_LIP: (N_("a 3"),), S.SIGNAL_KISS: (N_("a 2"),), S.SIGNAL_OPEN_MOUTH: (N_("a 1"),),
+        S.SIGNAL_CLOSE_EYES: (N_("bad cards"),), S.SIGNAL_TILT_HEAD: (N_("good envido"),),
     },
     PAULISTA: {
         S.SIGNAL_EYEBROW: ("4C",), S.SIGNAL_WINK: ("7H",), S.SIGNAL_LIPS_ASIDE: ("AS", "7D"),
-        S.SIGNAL_BITE_LIP: ("a 3",), S.SIGNAL_KISS: ("a 2",), S.SIGNAL_OPEN_MOUTH: ("an ace",),
-        S.SIGNAL_CLOSE_EYES: ("bad cards",), S.SIGNAL_TILT_HEAD: ("a good hand",),
+        S.SIGNAL_BITE_LIP: (N_("a 3"),), S.SIGNAL_KISS: (N_("a 2"),), S.SIGNAL_OPEN_MOUTH: (N_("an ace"),),
+        S.SIGNAL_CLOSE_EYES: (N_("bad cards"),), S.SIGNAL_TILT_HEAD: (N_("a good hand"),),
     },
 }
 """What each gesture usually promises (seed 003's table, read for each deck): cards or words."""
 SIGN = {PAULISTA: "Sinal", ARGENTINO: "Seña"}
-SHORT = {"bad cards": "bad", "a good hand": "good", "good envido": "tanto", "an ace": "an A"}
+SHORT = {"bad cards": N_("bad"), "a good hand": N_("good"), "good envido": "tanto", "an ace": N_("an A")}
 """Meanings cut short for a key's label, which has 14 characters at 80 columns ("s Seña 7⚔/7● ±")."""
 
 
@@ -87,30 +91,36 @@ def my_team(model: TableModel) -> int | None:
 def team_label(model: TableModel, team: int) -> Text:
     """"Us" / "Them" to a seated player, "Team 1" / "Team 2" to a spectator, in the team's colour."""
     mine = my_team(model)
-    word = f"Team {team + 1}" if mine is None else "Us" if team == mine else "Them"
+    word = _("Team {n}").format(n=team + 1) if mine is None else _("Us") if team == mine else _("Them")
     return Text(word, style=TEAM_STYLE[team % 2])
 
 
 def team_object(model: TableModel, team: int) -> Text:
     """The team as the object of a sentence: "us", "them", "Team 1"."""
     mine = my_team(model)
-    word = f"Team {team + 1}" if mine is None else "us" if team == mine else "them"
+    word = _("Team {n}").format(n=team + 1) if mine is None else _("us") if team == mine else _("them")
     return Text(word, style=TEAM_STYLE[team % 2])
 
 
-def team_does(model: TableModel, team: int, plural: str, singular: str, start: bool = True) -> Text:
-    """The team as a subject with its verb: "We win", "They take", "Team 1 wins" ("we", "they"
-    within a sentence)."""
+def team_does(model: TableModel, team: int, we: str, they: str, other: str, **parts: str | int | Text) -> Text:
+    """A sentence whose subject is a team, each form a whole template in the reader's language
+    (verbs agree with the subject): ``we`` and ``they`` to a seated player, ``other`` ("{team}
+    wins") to a spectator. The subject takes the team's colour."""
     mine = my_team(model)
+    style = TEAM_STYLE[team % 2]
     if mine is None:
-        return line(Text(f"Team {team + 1}", style=TEAM_STYLE[team % 2]), f" {singular}")
-    word = "We" if team == mine else "They"
-    return line(Text(word if start else word.lower(), style=TEAM_STYLE[team % 2]), f" {plural}")
+        return fmt(other, team=Text(_("Team {n}").format(n=team + 1), style=style), **parts)
+    said = fmt(we if team == mine else they, **parts)
+    start = said.plain.find(said.plain.lstrip()[:1])
+    said.stylize(style, start, start + len(said.plain.lstrip().split(" ")[0]))
+    return said
 
 
 def amount(model: TableModel, n: int) -> str:
-    one, many = UNIT.get(model.game, ("point", "points"))
-    return f"{n} {one if n == 1 else many}"
+    one, many = UNIT.get(model.game, ("", ""))
+    if one:
+        return (one if n == 1 else many).format(n=n)
+    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 # -- the words of the table --------------------------------------------------------------------
@@ -133,15 +143,15 @@ def meaning(game: str, signal: int, short: bool = False) -> Text:
         if i:
             out.append("" if short and game == PAULISTA else "/")
         if " " in part:
-            out.append(SHORT.get(part, part) if short else part)
+            out.append(_(SHORT.get(part, part)) if short else _(part))
         else:
             out.append_text(card_text(part))
     return out
 
 
 def gesture(signal: int, seen: bool = False) -> str:
-    made, saw = GESTURES.get(signal, ("signal", "signals"))
-    return saw if seen else made
+    made, saw = GESTURES.get(signal, (N_("signal"), N_("signals")))
+    return _(saw if seen else made)
 
 
 def truco_label(model: TableModel, action: common_pb2.Action) -> Text | None:
@@ -150,9 +160,9 @@ def truco_label(model: TableModel, action: common_pb2.Action) -> Text | None:
     if action.type == common_pb2.ACTION_TYPE_SIGNAL and action.signal:
         return line(f"{SIGN.get(model.game, 'Signal')} ", meaning(model.game, action.signal, short=True))
     if action.type == common_pb2.ACTION_TYPE_PASS_CARDS:
-        return Text("Pass on")
+        return Text(_("Pass on"))
     if action.type == common_pb2.ACTION_TYPE_REJECT:
-        return Text("Reject")
+        return Text(_("Reject"))
     return None
 
 
@@ -161,82 +171,92 @@ def truco_words(name: str, body: Message, model: TableModel) -> Said | None:
     game = model.game
     if isinstance(body, T.TrucoPlayed):
         if body.blind:
-            return Said(line(who(model, body.seat), " turns up ", card_text(body.card), " blind."))
+            return Said(fmt(_("{name} turns up {card} blind."), name=who(model, body.seat), card=card_text(body.card)))
         if body.face_down or not body.HasField("card"):
-            return Said(line(who(model, body.seat), " plays a card face down."))
-        return Said(line(who(model, body.seat), " plays ", card_text(body.card), "."))
+            return Said(fmt(_("{name} plays a card face down."), name=who(model, body.seat)))
+        return Said(fmt(_("{name} plays {card}."), name=who(model, body.seat), card=card_text(body.card)))
     if isinstance(body, T.TrucoCalled):
         said = line(who(model, body.seat), ": ", Text(call_word(model, body.call), style="bold"))
         if body.bet != T.TRUCO_BET_FLOR:
-            said.append(f" — for {body.value}", style="dim")
+            said.append(" — " + _("for {n}").format(n=body.value), style="dim")
         return Said(said, "yellow")
     if isinstance(body, T.TrucoAnswered):
         word = call_word(model, body.call) if body.HasField("call") else YES[game] if body.accepted else NO[game]
         said = line(who(model, body.seat), ": ", Text(word, style="bold"))
         callers = 1 - body.team
+        bet = BETS.get(body.bet, "truco")
         if body.accepted:
-            said.append(f" — the {BETS.get(body.bet, 'bet')} stands at {body.points}.", style="dim")
+            said.append(" — " + _("the {bet} stands at {n}.").format(bet=bet, n=body.points), style="dim")
         elif body.bet != T.TRUCO_BET_TRUCO:
-            said.append_text(line(" — ", team_object(model, callers), f" +{body.points} for the {BETS[body.bet]}."))
+            said.append_text(line(" — ", fmt(_("{team} +{n} for the {bet}."), team=team_object(model, callers),
+                                             n=body.points, bet=bet)))
         else:
             said.append(".")
         return Said(said, "yellow")
     if isinstance(body, T.TrucoTrickEnded):
         if not body.HasField("winner"):
-            return Said(Text(f"Trick {body.trick} is tied."), "italic")
-        return Said(line(f"Trick {body.trick} to ", who(model, body.winner), " (", team_object(model, body.team),
-                         ")."), "italic")
+            return Said(Text(_("Trick {n} is tied.").format(n=body.trick)), "italic")
+        return Said(fmt(_("Trick {n} to {name} ({team})."), n=body.trick, name=who(model, body.winner),
+                        team=team_object(model, body.team)), "italic")
     if isinstance(body, T.TrucoSignalled):
         return _signal(model, body)
     if isinstance(body, T.TrucoRoundEnded):
         return _round_ended(model, body)
     if isinstance(body, T.PaulistaHandDealt):
         if body.ferro:
-            return Said(Text("Mão de ferro: both teams on 11 — every card face down, turned up blind."), "bold red")
-        if body.HasField("onze_team"):
-            return Said(line("Mão de onze: ", team_does(model, body.onze_team, "are", "is", start=False), " on 11."),
+            return Said(line("Mão de ferro: ", _("both teams on 11 — every card face down, turned up blind.")),
                         "bold red")
-        return Said(line(who(model, body.mao), " is the mão."), "dim")
+        if body.HasField("onze_team"):
+            return Said(line("Mão de onze: ", team_does(model, body.onze_team, _("we are on 11."), _("they are on 11."),
+                                                         _("{team} is on 11."))), "bold red")
+        return Said(fmt(_("{name} is the mão."), name=who(model, body.mao)), "dim")
     if isinstance(body, T.PaulistaDealChoice):
         if body.choice == T.PAULISTA_CHOICE_KEEP:
-            return Said(line(who(model, body.seat), ": Fico — keeps the cards."))
+            return Said(line(who(model, body.seat), ": Fico — ", _("keeps the cards.")))
         if body.choice == T.PAULISTA_CHOICE_PASS_CARDS:
-            return Said(line(who(model, body.seat), " passes the cards to the partner."))
-        return Said(line(who(model, body.seat), " rejects ", cards_text(body.cards), "."))
+            return Said(fmt(_("{name} passes the cards to the partner."), name=who(model, body.seat)))
+        return Said(fmt(_("{name} rejects {cards}."), name=who(model, body.seat), cards=cards_text(body.cards)))
     if isinstance(body, T.PaulistaPartnerCards):
-        return Said(line("Mão de onze: ", who(model, body.seat), " holds ", cards_text(body.cards), "."))
+        return Said(line("Mão de onze: ", fmt(_("{name} holds {cards}."), name=who(model, body.seat),
+                                               cards=cards_text(body.cards))))
     if isinstance(body, T.PaulistaOnzeDecided):
         if body.play:
-            return Said(line(who(model, body.seat), ": ", Text(YES[game], style="bold"), " — the mão de onze is "
-                             "played."), "yellow")
-        return Said(line(who(model, body.seat), ": ", Text(NO[game], style="bold"), " — runs from the mão de onze."),
-                    "yellow")
+            return Said(line(who(model, body.seat), ": ", Text(YES[game], style="bold"), " — ",
+                             _("the mão de onze is played.")), "yellow")
+        return Said(line(who(model, body.seat), ": ", Text(NO[game], style="bold"), " — ",
+                         _("runs from the mão de onze.")), "yellow")
     if isinstance(body, T.ArgentinoRoundStarted):
         if body.duel:
             a, b = (body.seats[0], body.seats[1]) if len(body.seats) == 2 else (body.mano, body.mano)
-            return Said(line(f"Pica-pica, duel {body.round}: ", who(model, a), " v ", who(model, b), "."), "bold")
-        return Said(line(who(model, body.mano), " is mano."), "dim")
+            return Said(line("Pica-pica, ", fmt(_("duel {n}: {a} v {b}."), n=body.round, a=who(model, a),
+                                                 b=who(model, b))), "bold")
+        return Said(fmt(_("{name} is mano."), name=who(model, body.mano)), "dim")
     if isinstance(body, T.ArgentinoEnvidoAnnounced):
         return Said(line(who(model, body.seat), ": ", Text(f"Tengo {body.points}.", style="bold")), "yellow")
     if isinstance(body, T.ArgentinoSonBuenas):
-        what = " (no flor)" if body.bet == T.TRUCO_BET_FLOR else ""
+        what = " (" + _("no flor") + ")" if body.bet == T.TRUCO_BET_FLOR else ""
         return Said(line(who(model, body.seat), ": ", Text("Son buenas", style="bold"), f"{what}."), "yellow")
     if isinstance(body, T.ArgentinoEnvidoWon):
-        return Said(line(who(model, body.seat), f" wins the envido with {body.envido}: ", team_object(model, body.team),
-                         f" +{body.points}."), _team_style(model, body.team))
+        return Said(fmt(_("{name} wins the envido with {envido}: {team} +{n}."), name=who(model, body.seat),
+                        envido=body.envido, team=team_object(model, body.team), n=body.points),
+                    _team_style(model, body.team))
     if isinstance(body, T.ArgentinoEnvidoCancelled):
-        struck = f" ({body.points} struck out)" if body.points else ""
-        return Said(line(who(model, body.seat), f" sings a flor: the envido is off{struck}."))
+        if body.points:
+            return Said(fmt(_("{name} sings a flor: the envido is off ({n} struck out)."), name=who(model, body.seat),
+                            n=body.points))
+        return Said(fmt(_("{name} sings a flor: the envido is off."), name=who(model, body.seat)))
     if isinstance(body, T.ArgentinoFlorWon):
         if not body.HasField("seat"):
-            return Said(line("The flor goes to ", team_object(model, body.team), f": +{body.points}."),
+            return Said(fmt(_("The flor goes to {team}: +{n}."), team=team_object(model, body.team), n=body.points),
                         _team_style(model, body.team))
-        how = "stands alone" if body.alone else "wins"
-        return Said(line(who(model, body.seat), f"'s flor ({body.flor}) {how}: ", team_object(model, body.team),
-                         f" +{body.points}."), _team_style(model, body.team))
+        template = _("{name}'s flor ({flor}) stands alone: {team} +{n}.") if body.alone else _(
+            "{name}'s flor ({flor}) wins: {team} +{n}.")
+        return Said(fmt(template, name=who(model, body.seat), flor=body.flor, team=team_object(model, body.team),
+                        n=body.points), _team_style(model, body.team))
     if isinstance(body, T.ArgentinoShown):
-        why = "flor" if body.reason == T.TRUCO_SHOW_REASON_FLOR else "envido"
-        return Said(line(who(model, body.seat), " shows ", cards_text(body.cards), f" ({why})."))
+        why_ = "flor" if body.reason == T.TRUCO_SHOW_REASON_FLOR else "envido"
+        return Said(fmt(_("{name} shows {cards} ({why})."), name=who(model, body.seat), cards=cards_text(body.cards),
+                        why=why_))
     if isinstance(body, T.ArgentinoWentToDeck):
         return Said(line(who(model, body.seat), ": ", Text("Me voy al mazo.", style="bold")), "yellow")
     return None
@@ -252,45 +272,59 @@ def _team_style(model: TableModel, team: int) -> str:
 def _signal(model: TableModel, body: truco_pb2.TrucoSignalled) -> Said:
     promise = meaning(model.game, body.signal)
     if body.seat == model.seat:
-        return Said(line("You ", gesture(body.signal), " — ", promise, "."), "magenta")
+        return Said(fmt(_("You {gesture} — {promise}."), gesture=gesture(body.signal), promise=promise), "magenta")
     said = line(who(model, body.seat), f" {gesture(body.signal, seen=True)} — ", promise)
     mine = my_team(model)
     if mine is not None and seat_team(model, body.seat) != mine:
-        said.append(" (you caught it)", style="italic")
+        said.append(" " + _("(you caught it)"), style="italic")
     said.append(".")
     return Said(said, "magenta")
 
 
 REASONS: dict[int, str] = {
-    T.TRUCO_REASON_TRICKS: "on tricks",
-    T.TRUCO_REASON_REFUSED: "the call was refused",
-    T.TRUCO_REASON_DECK: "the others went to the deck",
-    T.TRUCO_REASON_ONZE_REFUSED: "the team on 11 ran",
-    T.TRUCO_REASON_ENVIDO: "the envido won the match",
+    T.TRUCO_REASON_TRICKS: N_("on tricks"),
+    T.TRUCO_REASON_REFUSED: N_("the call was refused"),
+    T.TRUCO_REASON_DECK: N_("the others went to the deck"),
+    T.TRUCO_REASON_ONZE_REFUSED: N_("the team on 11 ran"),
+    T.TRUCO_REASON_ENVIDO: N_("the envido won the match"),
 }
 """Why a round's truco stake went where it did."""
 
 
 def why(reason: int) -> str:
-    return REASONS.get(reason, "")
+    return _(REASONS.get(reason, ""))
+
+
+TAKES = {
+    "hand": (N_("We take the hand for {amount} ({why})."), N_("They take the hand for {amount} ({why})."),
+             N_("{team} takes the hand for {amount} ({why}).")),
+    "round": (N_("We take the round for {amount} ({why})."), N_("They take the round for {amount} ({why})."),
+              N_("{team} takes the round for {amount} ({why}).")),
+    "duel": (N_("We take the duel for {amount} ({why})."), N_("They take the duel for {amount} ({why})."),
+             N_("{team} takes the duel for {amount} ({why}).")),
+}
+"""Who takes a hand's (a round's, a duel's) stake: whole sentences, as verbs agree with their subject."""
+THIS = {"hand": N_("This hand: {points}."), "round": N_("This round: {points}."), "duel": N_("This duel: {points}.")}
+
+
+def takes(model: TableModel, team: int, what: str, **parts: str | int | Text) -> Text:
+    """"We take the round for 3 points (on tricks)."; ``what``: hand, round or duel."""
+    we, they, other = TAKES[what]
+    return team_does(model, team, _(we), _(they), _(other), **parts)
 
 
 def _round_ended(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> Said:
     if not body.HasField("team"):
-        return Said(Text("The mão de ferro is tied: nobody scores, and another iron hand follows."), "bold")
+        return Said(Text(_("The mão de ferro is tied: nobody scores, and another iron hand follows.")), "bold")
     what = "hand"
     if model.game == ARGENTINO:
         view = model.view
         what = "duel" if view is not None and view.truco.argentino.pica_pica else "round"
-    said = team_does(model, body.team, "take", "takes")
-    said.append(f" the {what} for {amount(model, body.points)} ({why(body.reason)}).")
+    said = takes(model, body.team, what, amount=amount(model, body.points), why=why(body.reason))
     totals = list(body.totals)
     if len(totals) == 2 and (totals[body.team] != body.points or totals[1 - body.team]):
-        said.append(" This ")
-        said.append(what)
-        said.append(": ")
-        said.append_text(points_text(model, totals))
-        said.append(".")
+        said.append(" ")
+        said.append_text(fmt(_(THIS[what]), points=points_text(model, totals)))
     return Said(said, _team_style(model, body.team))
 
 
@@ -310,15 +344,15 @@ family_words("truco", truco_words)
 
 # -- the action bar ----------------------------------------------------------------------------
 game_words(PAULISTA, {
-    "keep": "Fico (keep)", "pass_cards": "Pass on", "reject": "Reject", "accept": "Aceito", "run": "Corro",
-    "truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "doze": "Doze!", "play": "Play", "play_down": "Face down",
-    "play_blind": "Turn up", "signal": "Sinal",
+    "keep": N_("Fico (keep)"), "pass_cards": N_("Pass on"), "reject": N_("Reject"), "accept": "Aceito",
+    "run": "Corro", "truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "doze": "Doze!", "play": N_("Play"),
+    "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal",
 })
 game_words(ARGENTINO, {
     "truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale cuatro", "quiero": "Quiero",
     "no_quiero": "No quiero", "envido": "Envido", "real_envido": "Real envido", "falta_envido": "Falta envido",
     "announce": "Tengo", "son_buenas": "Son buenas", "flor": "Flor", "con_flor_me_achico": "Me achico",
-    "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": "Play",
+    "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
     "signal": "Seña",
 })
 KEYS = {

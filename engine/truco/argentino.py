@@ -275,11 +275,9 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         cls, text = why
         if why in checks.NAMED:
             names = st.names
-            text = (
-                text.replace("{turn}", names[st.to_play[0]] if st.to_play else "")
-                .replace("{announcer}", names[st.announcer] if st.announcer >= 0 else "")
-                .replace("{asked}", names[st.f_asked[0]] if st.f_asked else "")
-            )
+            return cls(text, turn=names[st.to_play[0]] if st.to_play else "",
+                       announcer=names[st.announcer] if st.announcer >= 0 else "",
+                       asked=names[st.f_asked[0]] if st.f_asked else "")
         return cls(text)
 
     def _play(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:

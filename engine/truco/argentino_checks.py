@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from cardtui.engine.core import Action, IllegalAction, NotYourTurn
+from cardtui.engine.core import N_, Action, IllegalAction, NotYourTurn
 from cardtui.engine.truco.argentino_envido import beats
 from cardtui.engine.truco.argentino_rules import (
     ACHICO,
@@ -41,24 +41,25 @@ Why = tuple[type[IllegalAction], str]
 """Why an action is refused: the refusal's class and its sentence (``{turn}``, ``{announcer}``,
 ``{asked}`` stand for names, filled in only when the refusal is raised)."""
 
-NOT_PLAYING: Why = (NotYourTurn, "You are not playing this round.")
-WAITING: Why = (NotYourTurn, "Your team's call is waiting for an answer.")
-ANSWER: Why = (IllegalAction, "Answer the call first: quiero, no quiero, or raise it.")
-WAITING_FLOR: Why = (NotYourTurn, "Your team's flor is waiting for an answer.")
-ANSWER_FLOR: Why = (IllegalAction, "Answer the flor first.")
-FLOR_ANSWERS: Why = (IllegalAction, "Answer the flor: con flor me achico, contra flor or contra flor al resto.")
-ANNOUNCING: Why = (NotYourTurn, "{announcer} is announcing the envido now.")
-SING_FIRST: Why = (IllegalAction, "Sing your flor first: it comes before your first card, and instead of the envido.")
-TURN: Why = (NotYourTurn, "It is {turn}'s turn to play.")
-ASKED: Why = (NotYourTurn, "{asked} answers the flor now.")
-NOT_HELD: Why = (IllegalAction, "You do not hold that card.")
-TOP: Why = (IllegalAction, "Vale cuatro is the highest bet; there is nothing above it.")
-NOT_OWNER: Why = (IllegalAction, "Only the team that accepted the last bet may raise it.")
-NO_CALL: Why = (IllegalAction, "There is no call to answer.")
-SIN_FLOR: Why = (IllegalAction, "This table plays sin flor.")
-ONLY_HOLDERS: Why = (IllegalAction, "Only a player holding a flor answers a flor.")
-NO_PARTNER: Why = (IllegalAction, "No partner of yours plays this round: there is nobody to signal to.")
-NO_CARDS: Why = (IllegalAction, "You hold no cards to signal about.")
+NOT_PLAYING: Why = (NotYourTurn, N_("You are not playing this round."))
+WAITING: Why = (NotYourTurn, N_("Your team's call is waiting for an answer."))
+ANSWER: Why = (IllegalAction, N_("Answer the call first: quiero, no quiero, or raise it."))
+WAITING_FLOR: Why = (NotYourTurn, N_("Your team's flor is waiting for an answer."))
+ANSWER_FLOR: Why = (IllegalAction, N_("Answer the flor first."))
+FLOR_ANSWERS: Why = (IllegalAction, N_("Answer the flor: con flor me achico, contra flor or contra flor al resto."))
+ANNOUNCING: Why = (NotYourTurn, N_("{announcer} is announcing the envido now."))
+SING_FIRST: Why = (IllegalAction,
+                   N_("Sing your flor first: it comes before your first card, and instead of the envido."))
+TURN: Why = (NotYourTurn, N_("It is {turn}'s turn to play."))
+ASKED: Why = (NotYourTurn, N_("{asked} answers the flor now."))
+NOT_HELD: Why = (IllegalAction, N_("You do not hold that card."))
+TOP: Why = (IllegalAction, N_("Vale cuatro is the highest bet; there is nothing above it."))
+NOT_OWNER: Why = (IllegalAction, N_("Only the team that accepted the last bet may raise it."))
+NO_CALL: Why = (IllegalAction, N_("There is no call to answer."))
+SIN_FLOR: Why = (IllegalAction, N_("This table plays sin flor."))
+ONLY_HOLDERS: Why = (IllegalAction, N_("Only a player holding a flor answers a flor."))
+NO_PARTNER: Why = (IllegalAction, N_("No partner of yours plays this round: there is nobody to signal to."))
+NO_CARDS: Why = (IllegalAction, N_("You hold no cards to signal about."))
 NAMED = frozenset({ANNOUNCING, TURN, ASKED})
 """The reasons that name someone: their names are filled in when the refusal is raised."""
 NEXT_BET = {i: (IllegalAction, f"The next bet is {r.call.value.replace('_', ' ')}.") for i, r in

@@ -166,7 +166,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         if t in ("keep", "pass_cards", "reject"):
             return self._why_deal_choice(st, seat, action)
         if st.phase is DEAL:
-            return NotYourTurn(f"{st.names[st.mao]} is choosing whether to keep the cards.")
+            return NotYourTurn("{name} is choosing whether to keep the cards.", name=st.names[st.mao])
         team = seat & 1
         if t in ("accept", "run"):
             if st.phase is ONZE:
@@ -184,7 +184,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         if st.phase is not DEAL:
             return IllegalAction("The cards have been dealt: the mão keeps, passes or rejects only before play.")
         if seat != st.mao:
-            return NotYourTurn(f"{st.names[st.mao]} is choosing whether to keep the cards.")
+            return NotYourTurn("{name} is choosing whether to keep the cards.", name=st.names[st.mao])
         t = action.type
         if t == "pass_cards" and st.passed:
             return IllegalAction("The cards have been passed once already: keep or reject.")
@@ -202,7 +202,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         if st.truco.pending < 0 and seat != st.to_play[0]:
             return NotYourTurn("A truco is called on one's own turn, before playing.")
         following = st.truco.next_calls()[0]
-        return None if word is following else IllegalAction(f"The next call is {following.value}.")
+        return None if word is following else IllegalAction("The next call is {call}.", call=following.value)
 
     def _why_play(self, st: PaulistaState, seat: int, action: Action) -> IllegalAction | None:
         if st.truco.pending >= 0:
@@ -210,13 +210,13 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
                 return NotYourTurn("Your team's call is waiting for an answer.")
             return IllegalAction("Answer the call first: accept, run, or raise.")
         if seat != st.to_play[0]:
-            return NotYourTurn(f"It is {st.names[st.to_play[0]]}'s turn.")
+            return NotYourTurn("It is {name}'s turn.", name=st.names[st.to_play[0]])
         hand = st.hands[seat]
         if action.type == "play_blind":
             if not st.ferro:
                 return IllegalAction("Cards are played blind only in a mão de ferro.")
             if not 1 <= action.amount <= len(hand):
-                return IllegalAction(f"Choose one of your {len(hand)} unseen cards by its place, 1 to {len(hand)}.")
+                return IllegalAction("Choose one of your {n} unseen cards by its place, 1 to {n}.", n=len(hand))
             return None
         if st.ferro:
             return IllegalAction("In a mão de ferro the cards are played blind: choose one by its place.")

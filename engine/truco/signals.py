@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from cardtui.engine.core import Action
+from cardtui.engine.core import N_, Action
 from cardtui.engine.truco.tricks import opponents, partners
 
 SIGNAL = "signal"
@@ -51,5 +51,5 @@ class Chat(StrEnum):
     ALWAYS = "always"
 
 
-CHAT_HELP = "Who may chat at the table: spectators, and players between hands; or anyone, always."
-SIGNALS_SEEN_HELP = "The chance that each opponent catches a signal (partners always see it)."
+CHAT_HELP = N_("Who may chat at the table: spectators, and players between hands; or anyone, always.")
+SIGNALS_SEEN_HELP = N_("The chance that each opponent catches a signal (partners always see it).")

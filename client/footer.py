@@ -1,0 +1,28 @@
+"""The footer, its key descriptions in the reader's language.
+
+Bindings are declared once, at import, with English descriptions (marked ``N_`` where they are
+declared); this footer looks each up when it is drawn, so a language switched at run time shows
+in the footer at its next refresh (``refresh_bindings``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from textual.widget import Widget
+from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey, FooterLabel
+
+from cardtui.i18n import _
+
+
+class Footer(TextualFooter):
+    def compose(self) -> Iterator[Widget]:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                widget.description = _(widget.description)
+                if isinstance(widget.tooltip, str):
+                    widget.tooltip = _(widget.tooltip)
+            elif isinstance(widget, FooterLabel):
+                widget.update(_(str(widget.content)))
+            yield widget

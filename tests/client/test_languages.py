@@ -1,0 +1,146 @@
+"""The client in three languages: two people at one table read the same typed events each in their
+own language, the game's terms stay in the game's language, ctrl+l switches the lobby and the
+table (the log is said again), and a board in pt_BR and in es at 80x24 (the English ones are in
+test_truco)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from cardtui import i18n
+from cardtui.client.app import CardApp, relabel
+from cardtui.client.footer import Footer
+from cardtui.client.help import rules_page, rules_text
+from cardtui.client.table_screen import TableLog, TableScreen
+from cardtui.i18n import speaking
+from cardtui.server.app import Running
+from tests.client.test_truco import argentino_envido, paulista_truco
+from tests.client.truco_positions import Position, ScreenApp
+from tests.conftest import create
+
+SMALL = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def log_of(app: ScreenApp) -> str:
+    return "\n".join(t.plain for t in app.screen.query_one("#log", TableLog).said)
+
+
+async def read_in(lang: str, position: Position) -> tuple[str, str]:
+    """One person's client, reading in ``lang``: its log and its turn line."""
+    with speaking(lang):
+        app = ScreenApp(position, 0)
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.3)
+            turn = str(app.screen.query_one("#turn-line").render())
+            return log_of(app), turn
+
+
+async def test_two_people_at_one_table_read_the_log_each_in_their_own_language() -> None:
+    """Both clients run at once, fed the same typed events: one reads pt_BR, the other es."""
+    position = paulista_truco()
+    (pt, pt_turn), (es, es_turn) = await asyncio.gather(read_in("pt_BR", position), read_in("es", position))
+    assert (pt_turn, es_turn) == ("Sua vez", "Te toca")
+    for words in ("ana: Fico — fica com as cartas.",
+                  "ana joga 4♦.", "Vaza 1 para carl (nós).", "ana joga uma carta coberta.",
+                  "bia: Truco! — valendo 3"):
+        assert words in pt, (words, pt)
+    for words in ("ana: Fico — se queda con las cartas.",
+                  "ana juega 4♦.", "Baza 1 para carl (nosotros).", "ana juega una carta boca abajo.",
+                  "bia: Truco! — por 3"):
+        assert words in es, (words, es)
+    assert "Truco!" in pt and "Truco!" in es  # the paulista's call, in Portuguese at both screens
+    assert " plays " not in pt + es and " deals" not in pt + es
+
+
+async def test_the_argentine_calls_stay_spanish_on_a_portuguese_screen() -> None:
+    pt, _turn = await read_in("pt_BR", argentino_envido())
+    assert pt.splitlines() == ["ana joga 6♧.", "bia: ¡Real envido! — valendo 3"]
+
+
+async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running) -> None:
+    await create(server, game="cacho", name="noite", seats=4, bots=2)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.4)
+
+        def columns() -> list[str]:
+            grid = app.screen.query_one("#tables", DataTable)
+            return [str(c.label) for c in grid.columns.values()]
+
+        def footer() -> str:
+            return " ".join(str(k.description) for k in app.screen.query_one(Footer).query("FooterKey"))
+
+        assert columns()[:3] == ["Table", "Game", "Name"]
+        await pilot.press("ctrl+l")
+        await pilot.pause(0.4)
+        assert i18n.current() == "pt_BR"
+        assert columns()[:4] == ["Mesa", "Jogo", "Nome", "Lugares"]
+        assert "Nova mesa" in footer()
+        grid = app.screen.query_one("#tables", DataTable)
+        assert str(grid.get_row_at(0)[3]) == "2/4 (2 bots)"
+        await pilot.press("ctrl+l")
+        await pilot.pause(0.4)
+        assert columns()[:4] == ["Mesa", "Juego", "Nombre", "Lugares"]
+        assert "Mesa nueva" in footer()
+        await pilot.press("s")  # a screen opened after speaks it from the start
+        await pilot.pause(0.4)
+        assert isinstance(app.screen, TableScreen)
+        assert "MIRANDO" in str(app.screen.query_one("#spectator-banner").render())
+        await pilot.press("ctrl+l")
+        await pilot.pause(0.3)
+        assert i18n.current() == "en"
+        assert "SPECTATING" in str(app.screen.query_one("#spectator-banner").render())
+
+
+async def test_switching_says_the_log_again() -> None:
+    app = ScreenApp(paulista_truco(), 0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        assert "ana plays 4♦." in log_of(app)
+        i18n.use("es")
+        await relabel(app)
+        await pilot.pause(0.2)
+        assert "ana juega 4♦." in log_of(app) and "ana plays 4♦." not in log_of(app)
+        assert "bia: Truco! — por 3" in log_of(app)  # the call itself stays as the game says it
+        assert str(app.screen.query_one("#turn-line").render()) == "Te toca"
+
+
+def test_rules_pages_fall_back_to_english() -> None:
+    english = rules_page("cacho", "en")
+    assert english is not None
+    assert rules_page("no_such_game", "pt_BR") is None
+    with speaking("pt_BR"):
+        page = rules_text("cacho")
+        assert "## Teclas" in page or "## Keys" in page
+        assert page.startswith(rules_page("cacho", "pt_BR") or english)
+    with speaking("es"):
+        assert rules_text(None).startswith("# cardtui\nUna sala de cartas")
+
+
+# -- snapshots: one board in each language at 80x24 ---------------------------------------------
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "es"])
+def test_paulista_board_snapshot(snap_compare: Any, lang: str) -> None:
+    i18n.use(lang)
+    assert snap_compare(ScreenApp(paulista_truco(), 0), terminal_size=SMALL, run_before=settle)
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "es"])
+def test_argentino_board_snapshot(snap_compare: Any, lang: str) -> None:
+    i18n.use(lang)
+    assert snap_compare(ScreenApp(argentino_envido(), 0), terminal_size=SMALL, run_before=settle)

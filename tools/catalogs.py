@@ -1,0 +1,187 @@
+"""``make i18n``: the gettext catalogs, with Babel: extract the messages, update each language's
+``.po`` from them, compile the ``.mo`` files that ship in the package.
+
+    .venv/bin/python -m tools.catalogs [extract|update|compile|all|check]
+
+What is extracted: every ``_()``, ``ngettext()`` and ``N_()`` in the client, the server, the
+engine and the command line, and the refusal sentences given as literals to the server's typed
+refusals and to the engine's ``IllegalAction`` (the server sends those as message ids). ``check``
+says what a catalog lacks (a message without a translation, a fuzzy one, a stale ``.mo``) and
+exits 1 if anything: the test suite asks the same.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "cardtui" / "locale"
+POT = LOCALE / "cardtui.pot"
+DOMAIN = "cardtui"
+LANGUAGES = ("pt_BR", "es")
+SOURCES = ("cardtui", "client", "server", "engine")
+"""Where the messages are: the package's own modules and the three folders it links to."""
+SKIP = ("cardtui/v1",)
+REFUSALS = ("Refusal", "InvalidArgument", "FailedPrecondition", "PermissionDenied", "Unauthenticated", "NotFound",
+            "ResourceExhausted", "IllegalAction", "NotYourTurn", "InvalidOptions", "BadAction")
+"""Calls whose first argument is a sentence the server sends as a message id."""
+KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REFUSALS}, "option": (2,),
+                               "phrase": None}
+"""``option(default, help)``: a game option's line of help, which the lobby shows in the reader's language."""
+with (ROOT / "babel.cfg").open() as _cfg:
+    MAPPING, OPTIONS = parse_mapping_cfg(_cfg)
+
+
+def _messages() -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], str | None]]:
+    for source in SOURCES:
+        for path, lineno, message, comments, context in extract_from_dir(
+            ROOT / source, MAPPING, OPTIONS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True,
+        ):
+            where = f"{source}/{path}"
+            if any(where.startswith(s) for s in SKIP):
+                continue
+            yield where, lineno, message, comments, context
+
+
+def choice_words(choice: str) -> str:
+    """A choice's value as the lobby shows it ("spectators-and-between-hands", "sum_two": spaced)."""
+    return choice.replace("-", " ").replace("_", " ")
+
+
+def _options() -> Iterator[tuple[str, str]]:
+    """Each game option's name and choices as the lobby shows them ("truco decides", "round end"):
+    identifiers in the engine, words on the screen, so they are read from the games themselves."""
+    from cardtui.engine.games import GAMES
+
+    for game, rules in GAMES.items():
+        for spec in rules.option_specs:
+            yield spec.name.replace("_", " "), f"{game}: an option's name"
+            for choice in spec.choices:
+                yield choice_words(str(choice)), f"{game}: a choice of {spec.name}"
+
+
+def extract() -> Catalog:
+    """Every message in the code, as a template catalog (no translations)."""
+    catalog = Catalog(project="cardtui", version="0.1.0", domain=DOMAIN, charset="utf-8", fuzzy=False)
+    for where, lineno, message, comments, context in _messages():
+        catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
+    for message, what in _options():
+        known = catalog.get(message)
+        if known is not None:
+            known.auto_comments.append(what)
+        else:
+            catalog.add(message, None, [("engine/games.py", 1)], auto_comments=[what])
+    return catalog
+
+
+def _write(catalog: Catalog, path: Path, width: int = 100) -> None:
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=width, sort_output=False, omit_header=False, include_previous=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(buf.getvalue())
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def mo_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+def read(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as f:
+        return read_po(f, locale=lang, domain=DOMAIN)
+
+
+def update(template: Catalog) -> None:
+    """Each language's catalog brought up to the template: new messages come in untranslated, gone
+    ones go (no fuzzy matching: a changed sentence is translated again)."""
+    for lang in LANGUAGES:
+        path = po_path(lang)
+        if path.exists():
+            catalog = read(lang)
+        else:
+            catalog = Catalog(locale=lang, domain=DOMAIN, project="cardtui", version="0.1.0", fuzzy=False)
+        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False, update_creation_date=False)
+        catalog.obsolete.clear()
+        _write(catalog, path)
+
+
+def compiled(lang: str) -> bytes:
+    buf = io.BytesIO()
+    write_mo(buf, read(lang), use_fuzzy=False)
+    return buf.getvalue()
+
+
+def compile_all() -> None:
+    for lang in LANGUAGES:
+        mo_path(lang).write_bytes(compiled(lang))
+
+
+def problems() -> list[str]:
+    """What the catalogs lack: messages in the code and not in a catalog, untranslated or fuzzy
+    ones, plural forms not the language's, compiled files older than their ``.po``."""
+    template = extract()
+    out: list[str] = []
+    for lang in LANGUAGES:
+        catalog = read(lang)
+        for message in template:
+            if not message.id:
+                continue
+            got = catalog.get(message.id, context=message.context)
+            name = message.id if isinstance(message.id, str) else message.id[0]
+            if got is None:
+                out.append(f"{lang}: not in the catalog: {name!r}")
+            elif got.fuzzy:
+                out.append(f"{lang}: fuzzy: {name!r}")
+            elif not got.string or (isinstance(got.string, tuple) and not all(got.string)):
+                out.append(f"{lang}: not translated: {name!r}")
+        if not mo_path(lang).exists() or mo_path(lang).read_bytes() != compiled(lang):
+            out.append(f"{lang}: the compiled catalog ({mo_path(lang).name}) is stale: run make i18n")
+    return out
+
+
+def _same(a: Catalog, b: Catalog) -> bool:
+    def key(c: Catalog) -> list[tuple[object, object, object]]:
+        return [(m.id, m.context, sorted(m.locations)) for m in c if m.id]
+
+    return key(a) == key(b)
+
+
+def write_pot(template: Catalog) -> None:
+    """The template, written only when its messages changed (so its date says when they did)."""
+    if POT.exists():
+        with POT.open("rb") as f:
+            if _same(read_po(f), template):
+                return
+    _write(template, POT)
+
+
+def main(argv: list[str]) -> int:
+    step = argv[0] if argv else "all"
+    if step in ("extract", "all"):
+        write_pot(extract())
+    if step in ("update", "all"):
+        update(extract())
+    if step in ("compile", "all"):
+        compile_all()
+    if step == "check":
+        found = problems()
+        for p in found:
+            print(p)
+        return 1 if found else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
