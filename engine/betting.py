@@ -172,7 +172,7 @@ class BettingRound:
                 return IllegalAction("A bet must bring the bet to between {lo} and {hi}, not {amount}.", lo=lo, hi=hi,
                                      amount=action.amount)
             return None
-        return IllegalAction(f"{kind!r} is not a betting action: fold, check, call, bet or raise.")
+        return IllegalAction("{kind} is not a betting action: fold, check, call, bet or raise.", kind=repr(kind))
 
     def act(self, seat: int, action: Action) -> int:
         """Apply; returns the chips the seat moved into the pot."""

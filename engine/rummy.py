@@ -305,7 +305,7 @@ class RummyGame(Game[RS, RO, RummyView]):
             if self._find_knock(state, seat, action.cards) is None:
                 return IllegalAction(self._knock_problem(state, seat, action.cards))
             return None
-        return IllegalAction(f"After drawing you discard or knock; {kind!r} is not possible now.")
+        return IllegalAction("After drawing you discard or knock; {kind} is not possible now.", kind=repr(kind))
 
     def _window_refusal(self, state: RS, seat: int, action: Action) -> IllegalAction | None:
         w = state.window

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from cardtui.i18n import N_
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -95,13 +97,14 @@ class StreamCounter:
         self.by_peer: dict[str, int] = {}
         self.by_address: dict[str, int] = {}
 
-    def open(self, peer: str) -> str | None:
-        """Count a new stream; or the sentence saying why it may not open."""
+    def open(self, peer: str) -> tuple[str, int] | None:
+        """Count a new stream; or why it may not open (a sentence's template and its count)."""
         host = address(peer)
-        if self.by_peer.get(peer, 0) >= self.limits.streams_per_connection:
-            return f"This connection has {self.limits.streams_per_connection} table streams open; close one first."
-        if self.by_address.get(host, 0) >= self.limits.streams_per_address:
-            return f"Your address has {self.limits.streams_per_address} table streams open; close one first."
+        per_connection, per_address = self.limits.streams_per_connection, self.limits.streams_per_address
+        if self.by_peer.get(peer, 0) >= per_connection:
+            return N_("This connection has {n} table streams open; close one first."), per_connection
+        if self.by_address.get(host, 0) >= per_address:
+            return N_("Your address has {n} table streams open; close one first."), per_address
         self.by_peer[peer] = self.by_peer.get(peer, 0) + 1
         self.by_address[host] = self.by_address.get(host, 0) + 1
         return None

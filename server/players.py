@@ -92,7 +92,8 @@ class Players:
             self.check_guest(name)
             return b"", False
         if len(public_key) != KEY_BYTES:
-            raise InvalidArgument(f"A public key is {KEY_BYTES} bytes (raw Ed25519), not {len(public_key)}.")
+            raise InvalidArgument("A public key is {size} bytes (raw Ed25519), not {got}.", size=KEY_BYTES,
+                                  got=len(public_key))
         owner = self.store.owner(folded(name))
         player = person_id(public_key, name)
         if owner is not None and owner != player:

@@ -161,7 +161,7 @@ class TableService(table_pb2_grpc.TableServicer):
         peer = context.peer()
         refused = self.streams.open(peer)
         if refused is not None:
-            raise ResourceExhausted(refused)
+            raise ResourceExhausted(refused[0], n=refused[1])
         if grant.seat is not None:
             table.back(grant.seat)
         sub, opening = table.subscribe(request.token, grant.seat, request.after_seq)

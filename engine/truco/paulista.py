@@ -156,12 +156,13 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         """Why ``seat`` may not do ``action`` now, or None if it may."""
         t = action.type
         if t not in ACTION_TYPES:
-            return IllegalAction(f"{t[:40]!r} is not an action in truco paulista.")
+            return IllegalAction("{kind} is not an action in truco paulista.", kind=repr(t[:40]))
         if st.result is not None:
             return NotYourTurn("The hand is over.")
         if t == SIGNAL:
             if action.value not in SIGNALS:
-                return IllegalAction(f"{action.value[:40]!r} is not a signal; the signals are: {', '.join(SIGNALS)}.")
+                return IllegalAction("{value} is not a signal; the signals are: {signals}.",
+                                     value=repr(action.value[:40]), signals=", ".join(SIGNALS))
             return None if st.hands[seat] else IllegalAction("You hold no cards to signal about.")
         if t in ("keep", "pass_cards", "reject"):
             return self._why_deal_choice(st, seat, action)
