@@ -65,7 +65,13 @@ class NotYourTurn(IllegalAction):
 
 
 class InvalidOptions(ValueError):
-    """Table options that break the rules' limits."""
+    """Table options that break the rules' limits; a sentence, maybe a template with named
+    arguments (as ``IllegalAction``), so each client can say it in its own language."""
+
+    def __init__(self, template: str = "", /, **args: object) -> None:
+        self.template = template
+        self.args_ = {k: str(v) for k, v in args.items()}
+        super().__init__(template.format(**self.args_) if self.args_ else template)
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +361,8 @@ class Game(Rules, Generic[S, O, V]):
     def start(self, options: O, seats: Sequence[SeatInfo], seed: Seed) -> tuple[S, list[Event]]:
         if len(seats) not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
-            raise InvalidOptions(f"{self.title} is played by {counts} players, not {len(seats)}.")
+            raise InvalidOptions("{game} is played by {counts} players, not {n}.", game=self.title, counts=counts,
+                                 n=len(seats))
         state = self.new_state(options, seats)
         return state, self.deal(state, seed, self.first_dealer(state))
 

@@ -49,7 +49,12 @@ def option(default: Any, help: str, *, min: float = 0, max: float = 0) -> Any:
 
 
 class _Invalid(ValueError):
-    pass
+    """A bad value for one option: a sentence's template and its arguments."""
+
+    def __init__(self, template: str, /, **args: str) -> None:
+        self.template = template
+        self.args_ = args
+        super().__init__(template.format(**args))
 
 
 _SPECS: dict[type, tuple[OptionSpec, ...]] = {}
@@ -91,25 +96,26 @@ def _describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
 
 def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
     name = spec.name
+    bounds = {"min": f"{spec.min:g}", "max": f"{spec.max:g}"}
     if spec.kind is OptionKind.FLAG:
         if isinstance(value, bool):
             return value
-        raise _Invalid(f"The option {name} is yes or no.")
+        raise _Invalid("The option {name} is yes or no.", name=name)
     if spec.kind is OptionKind.NUMBER:
         if isinstance(value, bool) or not isinstance(value, int | float) or not float(value).is_integer():
-            raise _Invalid(f"The option {name} is a whole number from {spec.min:g} to {spec.max:g}.")
+            raise _Invalid("The option {name} is a whole number from {min} to {max}.", name=name, **bounds)
         if not spec.min <= value <= spec.max:
-            raise _Invalid(f"The option {name} must be from {spec.min:g} to {spec.max:g}.")
+            raise _Invalid("The option {name} must be from {min} to {max}.", name=name, **bounds)
         return int(value)
     if spec.kind is OptionKind.FRACTION:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise _Invalid(f"The option {name} is a number from {spec.min:g} to {spec.max:g}.")
+            raise _Invalid("The option {name} is a number from {min} to {max}.", name=name, **bounds)
         if not spec.min <= value <= spec.max:
-            raise _Invalid(f"The option {name} must be from {spec.min:g} to {spec.max:g}.")
+            raise _Invalid("The option {name} must be from {min} to {max}.", name=name, **bounds)
         return float(value)
     assert enum is not None
     if not isinstance(value, str) or value not in spec.choices:
-        raise _Invalid(f"The option {name} is one of: {', '.join(spec.choices)}.")
+        raise _Invalid("The option {name} is one of: {choices}.", name=name, choices=", ".join(spec.choices))
     return enum(value)
 
 
@@ -124,12 +130,13 @@ def read(cls: type[DataclassInstance], raw: Mapping[str, object], title: str) ->
         spec = specs.get(str(key))
         if spec is None:
             shown = str(key)[:40]
-            raise InvalidOptions(f"{title} has no option {shown!r}; its options are: {', '.join(specs)}.")
+            raise InvalidOptions("{game} has no option {option}; its options are: {options}.", game=title,
+                                 option=repr(shown), options=", ".join(specs))
         enum = hints[spec.name] if spec.kind is OptionKind.CHOICE else None
         try:
             values[spec.name] = _value(spec, value, enum)
         except _Invalid as e:
-            raise InvalidOptions(str(e)) from None
+            raise InvalidOptions(e.template, **e.args_) from None
     return cls(**values)
 
 

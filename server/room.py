@@ -133,7 +133,9 @@ class Room:
             name = clean_name(name or f"{rules.title} table")
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
-        except (InvalidOptions, ValueError) as e:
+        except InvalidOptions as e:
+            raise InvalidArgument(e.template, **e.args_) from None
+        except ValueError as e:
             raise InvalidArgument(str(e)) from None
         config = TableConfig(
             game=game,
