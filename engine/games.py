@@ -21,7 +21,7 @@ TRUCO_PAULISTA.bot = truco_bot.choose_paulista
 TRUCO_ARGENTINO.bot = truco_bot.choose_argentino
 
 for _game in (CACHO, PIFPAF, CACHETA, TRUCO_PAULISTA, TRUCO_ARGENTINO):
-    _game.levels = LEVELS[_game.name]  # type: ignore[assignment]
+    _game.levels = LEVELS[_game.name]
 
 GAMES: dict[str, Rules] = {
     g.name: g for g in (CACHO, TRUCO_PAULISTA, TRUCO_ARGENTINO, PIFPAF, CACHETA)
