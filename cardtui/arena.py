@@ -10,7 +10,8 @@ A match counts for A when A's side finishes ahead. Pif Paf sessions run until on
 holds every chip, which takes long, so ``hands`` may cut matches short: each match then
 plays that many hands, and the figure that matters is A's chips per hand (a mean over the
 deals, with a normal 95% interval). Each decision of each player is timed (the policy's
-call only; the view and the legal actions are the engine's).
+call only; the view and the legal actions are the engine's) in CPU time of the thread, so
+the figure is what one core spends, whatever else the machine is running.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ MAX_HANDS = 2000
 
 @dataclass
 class Timing:
-    """How long one player's decisions took, in seconds."""
+    """How long one player's decisions took, in seconds of CPU time."""
 
     samples: list[float] = field(default_factory=list)
 
@@ -171,9 +172,9 @@ def arena(
                 legal = match.legal_actions(seat)
                 view = match.view(seat)
                 policy, timing = (pa, ta) if mine[seat] else (pb, tb)
-                t0 = time.perf_counter()
+                t0 = time.thread_time()
                 action = policy(view, legal, bot_rng)
-                timing.samples.append(time.perf_counter() - t0)
+                timing.samples.append(time.thread_time() - t0)
                 match.apply(seat, action)
             result.hands += played
             scores = match.scores()

@@ -11,25 +11,27 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+from typing import Any
 
 from cardtui.engine.bots import baselines
 from cardtui.engine.bots import cacheta as cacheta_today
 from cardtui.engine.bots import cacho as cacho_today
 from cardtui.engine.bots import pifpaf as pifpaf_today
 from cardtui.engine.bots import truco as truco_today
-from cardtui.engine.core import Action, GameView
+from cardtui.engine.core import Action
 
-Policy = Callable[[GameView, list[Action], random.Random], Action]
+Policy = Callable[[Any, list[Action], random.Random], Action]
+"""A bot: its seat's view (each game's own record), the legal actions and the rng, to an action."""
 
 LEVELS = ("easy", "normal", "hard")
 """The levels a bot seat may be given, weakest first."""
 
 TODAY: dict[str, Policy] = {
-    "cacho": cacho_today.choose,  # type: ignore[dict-item]
-    "pifpaf": pifpaf_today.choose,  # type: ignore[dict-item]
-    "cacheta": cacheta_today.choose,  # type: ignore[dict-item]
-    "truco_paulista": truco_today.choose_paulista,  # type: ignore[dict-item]
-    "truco_argentino": truco_today.choose_argentino,  # type: ignore[dict-item]
+    "cacho": cacho_today.choose,
+    "pifpaf": pifpaf_today.choose,
+    "cacheta": cacheta_today.choose,
+    "truco_paulista": truco_today.choose_paulista,
+    "truco_argentino": truco_today.choose_argentino,
 }
 """The bots before levels: what the marks are measured against."""
 

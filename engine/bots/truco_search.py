@@ -245,5 +245,15 @@ class Searcher:
 
 
 
+NORMAL_WORLDS = 16
+HARD_WORLDS = 60
+
+
+def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
+    """The normal truco bot: the search on a few deals."""
+    return Searcher(view, legal, rng, NORMAL_WORLDS).decide()
+
+
 def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
-    return Searcher(view, legal, rng, 60).decide()
+    """The hard truco bot: the search on many deals."""
+    return Searcher(view, legal, rng, HARD_WORLDS).decide()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from cardtui.engine.bots.trucosim import E, F, R, Sim, Table
 from cardtui.engine.cards import Card
@@ -78,6 +79,7 @@ class Knowledge:
     pool: list[Card] = field(default_factory=list)
     checks: dict[int, list[Check]] = field(default_factory=dict)
     unsuited: Unsuited = Unsuited.SUM_TWO
+    _listed: dict[int, list[tuple[Card, ...]]] = field(default_factory=dict)
 
     @staticmethod
     def rank_of(paulista: bool) -> dict[Card, int]:
@@ -138,40 +140,51 @@ class Knowledge:
         return all(check(whole) for check in self.checks.get(seat, ()))
 
     def deal(self, rng: random.Random) -> dict[int, list[Card]]:
-        """The other seats' cards still held, dealt from the unseen cards agreeing with what the seat knows."""
+        """The other seats' cards still held, dealt from the unseen cards agreeing with what the seat knows.
+
+        Seats with something to agree with (an envido announced, a signal seen) are dealt first, each
+        by drawing until its hand agrees (or, when that is rare, from every hand that agrees); the rest
+        share what is left at random.
+        """
         others = [s for s in self.players if s != self.you and s not in self.known]
-        need = sum(self.held[s] for s in others)
-        pool = self.pool
-        for _ in range(40):
-            cards = rng.sample(pool, min(need, len(pool)))
-            out: dict[int, list[Card]] = {}
-            i = 0
-            for s in others:
-                out[s] = cards[i : i + self.held[s]]
-                i += self.held[s]
-            if all(self.fits(s, out[s]) for s in self.checks):
-                return self._with_known(out)
-        # Constrained seats first, each from what is left (a close approximation of the exact draw).
-        left = list(pool)
-        rng.shuffle(left)
-        out = {}
-        for s in sorted(others, key=lambda s: s not in self.checks):
-            k = self.held[s]
-            pick = self._fitting(s, left, k, rng) if s in self.checks else left[:k]
-            out[s] = pick
-            for c in pick:
-                left.remove(c)
+        out: dict[int, list[Card]] = {}
+        left = self.pool
+        constrained = [s for s in others if s in self.checks]
+        if constrained:
+            left = list(left)
+            for s in constrained:
+                pick = self._fitting(s, left, self.held[s], rng)
+                out[s] = pick
+                for c in pick:
+                    left.remove(c)
+        rest = [s for s in others if s not in self.checks]
+        need = sum(self.held[s] for s in rest)
+        cards = rng.sample(left, min(need, len(left)))
+        i = 0
+        for s in rest:
+            out[s] = cards[i : i + self.held[s]]
+            i += self.held[s]
         return self._with_known(out)
 
     def _fitting(self, seat: int, left: list[Card], k: int, rng: random.Random) -> list[Card]:
-        for _ in range(200):
-            pick = rng.sample(left, min(k, len(left)))
-            if self.fits(seat, pick):
-                return pick
-        from itertools import combinations
-
-        fitting = [list(c) for c in combinations(left, k) if self.fits(seat, c)]
-        return rng.choice(fitting) if fitting else left[:k]
+        k = min(k, len(left))
+        listed = self._listed.get(seat)
+        if listed is None:
+            for _ in range(40):
+                pick = rng.sample(left, k)
+                if self.fits(seat, pick):
+                    return pick
+            # Rare hands (a high envido announced): list every fitting hand once for this decision.
+            listed = self._listed[seat] = [c for c in combinations(self.pool, k) if self.fits(seat, c)]
+        free = set(left)
+        for _ in range(20):
+            if not listed:
+                break
+            hand = listed[int(rng.random() * len(listed))]
+            if all(c in free for c in hand):
+                return list(hand)
+        fitting = [c for c in listed if all(x in free for x in c)]
+        return list(rng.choice(fitting)) if fitting else rng.sample(left, k)
 
     def _with_known(self, out: dict[int, list[Card]]) -> dict[int, list[Card]]:
         for s, cards in self.known.items():
