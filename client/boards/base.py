@@ -54,7 +54,7 @@ class Board(Widget):
             out.append(f"  seat {s.seat + 1}: ")
             out.append(s.name or "open", style="" if s.name else "dim italic")
             if s.bot:
-                out.append("  (bot)", style="dim")
+                out.append(f"  (bot, {s.bot_level})" if s.bot_level else "  (bot)", style="dim")
             if s.seat == self.seat:
                 out.append("  ← you", style="bold green")
             out.append("\n")
@@ -87,7 +87,8 @@ class Board(Widget):
         name = summary.name if summary is not None and summary.name else f"seat {seat + 1}"
         out = Text(name, style="bold green" if seat == self.seat else "bold")
         if summary is not None and summary.bot:
-            out.append(" [away: a bot plays]" if summary.away else " [bot]", style="dim")
+            level = f" ({summary.bot_level})" if summary.bot_level else ""
+            out.append(f" [away: a bot plays{level}]" if summary.away else f" [bot{level}]", style="dim")
         if seat == self.seat:
             out.append(" (you)", style="green")
         return out
