@@ -132,8 +132,11 @@ def arena(
     hands: int = 0,
     progress: Callable[[ArenaResult], None] | None = None,
     policies: tuple[Policy, Policy] | None = None,
+    seconds: float = 0.0,
 ) -> ArenaResult:
-    """Play ``pairs`` duplicate deals of ``a`` against ``b`` (names ``player`` knows)."""
+    """Play ``pairs`` duplicate deals of ``a`` against ``b`` (names ``player`` knows); with
+    ``seconds``, stop after the deal that runs past that much wall time (``pairs`` then says
+    how many deals were played)."""
     rules = get(game)
     if players not in rules.player_counts:
         allowed = ", ".join(map(str, rules.player_counts))
@@ -147,7 +150,7 @@ def arena(
     tb = result.times.setdefault("B" if a == b else b, Timing())
     master = random.Random(seed)
     started = time.perf_counter()
-    for _ in range(pairs):
+    for done in range(1, pairs + 1):
         deal_seed = master.getrandbits(63)
         per_hand: list[float] = []
         for r, mine in enumerate(rotations(game, players)):
@@ -193,6 +196,9 @@ def arena(
         result.chips.values.append(statistics.fmean(per_hand))
         if progress is not None:
             progress(result)
+        if seconds and time.perf_counter() - started > seconds:
+            result.pairs = done
+            break
     result.seconds = time.perf_counter() - started
     return result
 

@@ -268,7 +268,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         options = json.loads(args.options) if args.options else {}
-        result = arena(args.game, players, a, b, args.pairs, args.seed, options, args.hands, progress)
+        result = arena(args.game, players, a, b, args.pairs, args.seed, options, args.hands, progress,
+                       seconds=args.seconds)
     except ValueError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
@@ -408,6 +409,8 @@ def parser() -> argparse.ArgumentParser:
     ar.add_argument("--seed", type=int, default=1)
     ar.add_argument("--hands", type=int, default=0, help="hands per match (0: play every match out)")
     ar.add_argument("--options", default="", help="game options as JSON")
+    ar.add_argument("--seconds", type=float, default=0.0,
+                    help="stop after the deal that runs past this many seconds (0: play every deal)")
     ar.add_argument("--progress", type=int, default=0, metavar="N", help="report every N deals on stderr")
     ar.set_defaults(run=cmd_arena)
 
