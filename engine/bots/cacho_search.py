@@ -337,6 +337,9 @@ class Search:
             for frac in (0.33, 0.5, 1.0, 2.0):
                 want = level + max(1, round(frac * (pot + level)))
                 wanted.add(min(raises, key=lambda a: abs(a.amount - want)).amount)
+            if equity(card_ids(self.view.seats[self.you].cards)) >= 1.0:
+                # Nobody can beat it: a bet about the pot gets paid; everything only makes everyone fold.
+                wanted = {w for w in wanted if w <= level + max(1, pot)} or {raises[0].amount}
             out += [(a, RAISE, a.amount) for a in raises if a.amount in wanted]
         return out
 

@@ -235,7 +235,7 @@ def _draw(seen: Seen, legal: Sequence[Action], deep: bool) -> Action | None:
         return None
     stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
     view = seen.view
-    if pile not in legal:
+    if pile not in legal or not view.pile:
         return stock
     if stock not in legal:
         return pile
@@ -326,6 +326,27 @@ def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
         pick = _draw(seen, legal, deep=False)
         if pick is not None:
             return pick
+    if any(a.type == DISCARD for a in legal) and not any(a.type == KNOCK for a in legal):
+        return _plain_discard(seen)
     if view.flip is not None or view.wilds:
         return old_cacheta.choose(view, legal, rng)
     return old_pifpaf.choose(view, legal, rng)
+
+
+def _plain_discard(seen: Seen) -> Action:
+    """The old discard (na boa first, then outs, fewest loose cards, most pairs) with only live outs counted."""
+    m = seen.m
+    hand = list(seen.view.cards)
+    choices = sorted(set(hand), key=index)
+    natural = [c for c in choices if c not in m.wilds] or choices
+    best: tuple[Card, tuple[int, int, int, int]] | None = None
+    for c in natural:
+        rest = _minus(hand, c)
+        _, loose = m.arrange(rest)
+        n = seen.live_outs(rest)[0] if len(loose) <= 4 else 0
+        pairs = sum(1 for i, a in enumerate(loose) for b in loose[i + 1 :] if _links(a, b, m.rules) or b in m.wilds)
+        score = (1 if n else 0, n, -len(loose), pairs)
+        if best is None or score > best[1]:
+            best = (c, score)
+    assert best is not None
+    return Action(DISCARD, cards=(best[0],))
