@@ -52,3 +52,29 @@ async def test_bots_at_every_level_play_a_whole_hand(server: Running) -> None:
     watcher.subscribe()
     await watcher.wait_for(lambda q: "hand_ended" in q.kinds(), timeout=30)
     await watcher.close()
+
+
+async def test_a_bot_never_answers_a_team_call_before_its_human_partner(server: Running) -> None:
+    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000)
+    p = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    table = server.room.tables[table_id]
+    match = table.match
+    assert match is not None
+    human, partner = p.seat, (p.seat + 2) % 4
+    for _ in range(20):  # bots are held back (a minute's delay): the test moves for everyone
+        seat = match.to_act()[0]
+        kinds = {a.type: a for a in match.legal_actions(seat) if a.type != "signal"}
+        if seat % 2 != human % 2 and "truco" in kinds:
+            match.apply(seat, kinds["truco"])
+            break
+        move = kinds.get("keep") or next(a for a in match.legal_actions(seat) if a.type == "play")
+        match.apply(seat, move)
+    else:
+        raise AssertionError("no truco was called")
+    assert set(match.to_act()) == {human, partner}  # either may answer for the team
+    table._schedule()
+    assert table.planned is None, "the bot partner waits for the person"
+    match.apply(human, next(a for a in match.legal_actions(human) if a.type == "accept"))
+    table._schedule()
+    assert table.planned is not None and table.planned[0] != human
+    await p.close()
