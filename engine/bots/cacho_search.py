@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_left, bisect_right
 from functools import cache
 from itertools import combinations
 
@@ -42,19 +43,36 @@ def _all_keys() -> dict[tuple[int, ...], int]:
 
 
 @cache
+def _equity3() -> dict[tuple[int, ...], float]:
+    """``equity`` of every three-card hand at once: the hands disjoint from one that it beats are every
+    hand it beats, less those sharing a card with it (by inclusion and exclusion over its cards)."""
+    keys = _all_keys()
+    everyone = sorted(keys.values())
+    by_card: dict[tuple[int, ...], list[int]] = {}
+    for h, k in keys.items():
+        for part in (*((c,) for c in h), *combinations(h, 2)):
+            by_card.setdefault(part, []).append(k)
+    for ks in by_card.values():
+        ks.sort()
+
+    def below(ks: list[int], k: int) -> float:  # hands under k, an equal one counting half
+        return bisect_left(ks, k) + 0.5 * (bisect_right(ks, k) - bisect_left(ks, k))
+
+    rest = math.comb(N - 3, 3)
+    out = {}
+    for h, k in keys.items():
+        won = below(everyone, k) - sum(below(by_card[(c,)], k) for c in h)
+        won += sum(below(by_card[pair], k) for pair in combinations(h, 2)) - 0.5  # h itself: equal, counted once
+        out[h] = won / rest
+    return out
+
+
+@cache
 def equity(hand: tuple[int, ...]) -> float:
     """The chance that ``hand`` (sorted card indices, 1 to 3 of them), completed to three at random,
     beats one random hand of three from the rest (an equal hand counts half)."""
-    keys = _all_keys()
     if len(hand) == 3:
-        mine = keys[hand]
-        used = set(hand)
-        wins = total = 0.0
-        for h, k in keys.items():
-            if used.isdisjoint(h):
-                total += 1
-                wins += 1.0 if mine > k else (0.5 if mine == k else 0.0)
-        return wins / total
+        return _equity3()[hand]
     rest = [i for i in range(N) if i not in hand]
     return sum(equity(tuple(sorted((*hand, c)))) for c in rest) / len(rest)
 
