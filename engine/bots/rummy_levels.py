@@ -119,6 +119,13 @@ class Seen:
                     score += 0.25 + 0.12 * sum(self.live.get(c, 0) for c in links)
         return score
 
+    def _ties(self, card: Card, loose: Sequence[Card]) -> float:
+        """How much ``card`` is worth keeping among the loose cards: the live cards that pair it into a meld."""
+        return sum(
+            sum(self.live.get(x, 0) for x in _links(card, o, self.m.rules)) + 1
+            for o in loose if o is not card and _links(card, o, self.m.rules)
+        )
+
     def best_discard(self, hand: Sequence[Card], danger: float = 0.0) -> tuple[Card, float]:
         """The discard that leaves the best nine (a wild only when nothing else is left), less what
         handing it to the others costs (``danger`` per unit of their known want)."""
@@ -148,7 +155,8 @@ class Seen:
             else:
                 ten = [*hand9, c]
                 _, loose = self.m.arrange(ten)
-                pool = [x for x in loose if x not in self.m.wilds][:cap] or [c]
+                natural = [x for x in loose if x not in self.m.wilds]
+                pool = sorted(natural, key=lambda x: self._ties(x, loose))[:cap] or [c]
                 best = now
                 for d in pool:
                     rest = list(ten)
