@@ -319,7 +319,7 @@ class Search:
             if v.level == 0:  # those before this seat checked; those after have not spoken
                 rest = h.order[i + 1 :]
             else:  # those who have not matched the last raise, going round from this seat
-                rest = [s for s in h.order[i + 1 :] + h.order[:i] if h.bet[s] < v.level]
+                rest = [s for s in h.order[i + 1 :] + h.order[:i] if s in h.bet and h.bet[s] < v.level]
             h.pending = [self.you, *(s for s in rest if s in live and h.stacks[s] > 0)]
         return h, unseen
 

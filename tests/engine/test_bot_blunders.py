@@ -241,3 +241,18 @@ def test_na_boa_is_not_declared_at_once_where_it_buys_nothing() -> None:
     assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DECLARE)  # today
     for level in ALL:  # two players: the discards are one's own to draw anyway
         assert LEVELS["cacheta"][level](view, legal, random.Random(1)).type != DECLARE, level
+
+
+def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> None:
+    state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(4)], 1)
+    order = list(state.playing)
+    for seat, card in zip(order, parse_cards("5C AS 6H 2D"), strict=True):
+        state.hands[seat] = [card]
+    state.deck = list(reversed(parse_cards("6C 4S 6D 3D 5D 4H 6S 2C")))
+    for seat in order:
+        CACHO.apply(state, seat, Action(BET, 1))
+    for seat in order:
+        CACHO.apply(state, seat, Action(BET, 2) if seat != order[0] else Action("pass"))
+    CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == "bet"))
+    for level, action in each("cacho", CACHO, state, order[2]).items():
+        assert action.type in (CALL, FOLD, "raise"), level
