@@ -28,7 +28,8 @@ class Mark:
     a: str
     b: str
     need: float
-    """The 95% lower bound of A's win rate (Pif Paf: of A's chips per hand) must be above this."""
+    """The 95% lower bound of A's win rate must be above this (Pif Paf: A's chips per hand must reach it,
+    with an interval that excludes 0)."""
 
     @property
     def chips(self) -> bool:
@@ -67,11 +68,12 @@ def line(mark: Mark, r: ArenaResult) -> str:
     t = r.times[mark.a]
     if mark.chips:
         lo, hi = r.chips.interval
-        got, low = f"{r.chips.mean:+.3f} chips/hand (95% CI {lo:+.3f} to {hi:+.3f})", lo
+        got = f"{r.chips.mean:+.3f} chips/hand (95% CI {lo:+.3f} to {hi:+.3f})"
+        met = r.chips.mean >= mark.need and lo > 0
     else:
         lo, hi = r.rate.interval
-        got, low = f"{r.rate.rate:.1%} (95% CI {lo:.1%}–{hi:.1%})", lo
-    ok = "met" if low > mark.need else "NOT met"
+        got, met = f"{r.rate.rate:.1%} (95% CI {lo:.1%}–{hi:.1%})", lo > mark.need
+    ok = "met" if met else "NOT met"
     few = "" if r.matches >= MATCHES else f", fewer than {MATCHES}"
     return (f"  {mark.label()}: {got}, {r.matches} matches{few}; {mark.a} p50 {t.p50 * 1000:.1f} ms, "
             f"p99 {t.p99 * 1000:.1f} ms: {ok}" + ("" if t.p99 <= HARD_P99 else " (p99 over 200 ms)"))
