@@ -74,6 +74,7 @@ class Seen:
         self.unseen = max(1, sum(live.values()))
         self.wanted = self._wanted()
         self._values: dict[tuple[int, int], float] = {}
+        self._outs: dict[tuple[int, int], tuple[int, tuple[Card, ...]]] = {}
 
     def _wanted(self) -> Counter[Card]:
         """How much the other players are known to want each card: what melds with what they took."""
@@ -87,8 +88,13 @@ class Seen:
         return want
 
     def live_outs(self, hand: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
-        outs = self.m.completing(hand)
-        return sum(self.live.get(c, 0) for c in outs), outs
+        """How many live copies there are of the cards that let ``hand`` go out, and those cards."""
+        key = self.m.masks(hand)
+        known = self._outs.get(key)
+        if known is None:
+            outs = self.m.completing(hand)
+            known = self._outs[key] = (sum(self.live.get(c, 0) for c in outs), outs)
+        return known
 
     def value(self, hand: Sequence[Card]) -> float:
         """How close these nine cards are to going out (higher is closer)."""
@@ -126,10 +132,11 @@ class Seen:
             for o in loose if o is not card and _links(card, o, self.m.rules)
         )
 
-    def best_discard(self, hand: Sequence[Card], danger: float = 0.0) -> tuple[Card, float]:
+    def best_discard(self, hand: Sequence[Card], danger: float = 0.0, loose: bool = False) -> tuple[Card, float]:
         """The discard that leaves the best nine (a wild only when nothing else is left), less what
-        handing it to the others costs (``danger`` per unit of their known want)."""
-        choices = sorted(set(hand), key=index)
+        handing it to the others costs (``danger`` per unit of their known want); with ``loose``, only
+        the cards outside the best melds are tried (while there are any)."""
+        choices = sorted(set(self.m.arrange(hand)[1] if loose else ()) or set(hand), key=index)
         natural = [c for c in choices if c not in self.m.wilds] or choices
         best: tuple[Card, float] | None = None
         for c in natural:
@@ -238,7 +245,7 @@ def _declare(seen: Seen, legal: Sequence[Action]) -> Action | None:
     return Action(DECLARE) if players >= 3 and n >= 2 else None
 
 
-def _draw(seen: Seen, legal: Sequence[Action], deep: bool) -> Action | None:
+def _draw(seen: Seen, legal: Sequence[Action], deep: bool, quick: bool = False) -> Action | None:
     if not any(a.type == DRAW for a in legal):
         return None
     stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
@@ -249,9 +256,11 @@ def _draw(seen: Seen, legal: Sequence[Action], deep: bool) -> Action | None:
         return pile
     top = view.pile[-1]
     hand = list(view.cards)
+    if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
+        return stock  # it melds with nothing held: kept, it could only be thrown again
     if seen.m.goes_out([*hand, top]):
         return pile
-    _, with_top = seen.best_discard([*hand, top])
+    _, with_top = seen.best_discard([*hand, top], loose=quick)
     if deep:  # the pile's card for sure, against the stock's card by its chances
         return pile if with_top > seen.ahead(hand) + 0.05 else stock
     n, _ = seen.live_outs(hand) if len(seen.m.arrange(hand)[1]) <= 4 else (0, ())
@@ -331,7 +340,7 @@ def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
         if not legal:
             return Action(DECLARE)
     if any(a.type == DRAW for a in legal) and not any(a.type in (FOLD, CHECK, CALL) for a in legal):
-        pick = _draw(seen, legal, deep=False)
+        pick = _draw(seen, legal, deep=False, quick=True)
         if pick is not None:
             return pick
     if any(a.type == DISCARD for a in legal) and not any(a.type == KNOCK for a in legal):
@@ -345,8 +354,8 @@ def _plain_discard(seen: Seen) -> Action:
     """The old discard (na boa first, then outs, fewest loose cards, most pairs) with only live outs counted."""
     m = seen.m
     hand = list(seen.view.cards)
-    choices = sorted(set(hand), key=index)
-    natural = [c for c in choices if c not in m.wilds] or choices
+    choices = sorted(set(m.arrange(hand)[1]) or set(hand), key=index)  # a loose card, while there is one
+    natural = [c for c in choices if c not in m.wilds] or sorted(set(hand) - set(m.wilds), key=index) or choices
     best: tuple[Card, tuple[int, int, int, int]] | None = None
     for c in natural:
         rest = _minus(hand, c)
