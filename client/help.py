@@ -17,13 +17,13 @@ KEYS = """
 | lobby | `n` | create a table |
 | lobby | `enter` | sit at the selected table |
 | lobby | `s` | watch the selected table |
-| table | the key beside each action | that action; a key means the same action all game (`b` bets, `t` truco) |
+| table | the key beside each action | that action; a key always means the same action at a game (`b` bets, `t` calls truco) |
 | table | `+` / `-` | raise the amount of a bet or raise; in truco, choose the signal |
 | Pif Paf, Cacheta | `←` / `→`, `d`, `k`, `s` | pick a card, discard it, knock, sort the hand |
 | table | `/` | chat (enter sends, escape returns) |
 | table | `escape` | leave the table |
 | anywhere | `?` | this help; `ctrl+q` quits |
-"""
+"""  # noqa: E501
 
 
 def rules_text(game: str | None) -> str:

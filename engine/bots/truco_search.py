@@ -208,12 +208,15 @@ class Searcher:
         return self.signal()
 
     def deal_choice(self) -> Action:
-        """Keep a hand with two good cards; otherwise reject it while rejections are left."""
+        """Keep a hand with two good cards; pass a middling one to the partner (and take three more);
+        otherwise reject it while rejections are left."""
         rank = Knowledge.rank_of(True)
         top = sorted((rank[c] for c in self.view.cards), reverse=True)
         keep = _find(self.legal, "keep") or self.legal[0]
         if top[0] >= 11 or top[0] + top[1] >= 18:
             return keep
+        if top[0] + top[1] >= 14:
+            return _find(self.legal, "pass_cards") or keep
         return _find(self.legal, "reject") or keep
 
     def flor_answer(self) -> Action:

@@ -288,7 +288,7 @@ class Sim:
             return
         p = t.players
         i = p.index(self.leader)
-        self.order = [*p[i:], *p[:i]]
+        self.order = [s for s in [*p[i:], *p[:i]] if self.hands[s]]  # a seat gone to the mazo has none
 
     def _finish(self, team: int, points: int) -> None:
         self.pts[team] += points
