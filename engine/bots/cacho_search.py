@@ -397,14 +397,23 @@ NORMAL_WORLDS = 60
 HARD_WORLDS = 300
 
 
+def _alone(view: CachoView, legal: list[Action]) -> Action | None:
+    """Everyone else has passed before the last round: a lone bettor takes the pot back unseen, so bet
+    (passing too would only deal again)."""
+    me = view.you if view.you is not None else 0
+    others = [s for s in view.seats if s.seat != me and s.status is SeatStatus.IN]
+    bet = next((a for a in legal if a.type == BET), None)
+    return bet if view.round < 3 and not others and bet is not None else None
+
+
 def normal(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
     """The normal Cacho bot: the search on a few deals."""
-    return Search(view, legal, rng, NORMAL_WORLDS).decide()
+    return _alone(view, legal) or Search(view, legal, rng, NORMAL_WORLDS).decide()
 
 
 def hard(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
     """The hard Cacho bot: the search on many deals."""
-    return Search(view, legal, rng, HARD_WORLDS).decide()
+    return _alone(view, legal) or Search(view, legal, rng, HARD_WORLDS).decide()
 
 
 def easy(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
