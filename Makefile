@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench sim clean web-shots i18n
+.PHONY: play test lint proto bench arena sim clean web-shots i18n
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -40,9 +40,13 @@ proto: $(STAMP)
 i18n: $(STAMP)
 	$(BIN)/python -m tools.catalogs all
 
-## Benchmarks: ratios against baselines measured in the same run.
+## Benchmarks: ratios against baselines measured in the same run (`make bench ARGS="--only bots"`).
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(ARGS)
+
+## Two players on duplicate deals, e.g. `make arena ARGS="truco_paulista hard today --pairs 200"`.
+arena: $(STAMP)
+	$(BIN)/cardtui arena $(ARGS)
 
 ## A real browser (Debian's Chromium, headless; installed if missing) joins as a guest:
 ## screenshots of the lobby and of a table with a hand dealt, phone and laptop sized, in shots/.

@@ -2,7 +2,8 @@
 
 Sections: engine (Cacho hands/s with bots), load (real server vs a bare fan-out server
 over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
-pytruco; bots vs random play), soak (minutes of bots with watchers churning: lost and
+pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
+simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
 duplicated events, latency against the bare server, memory at the start and the end).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
@@ -52,6 +53,13 @@ def truco_section(quick: bool) -> None:
     truco.bots(print=print, matches=40 if quick else 200)
 
 
+def arena_section(quick: bool) -> None:
+    from bench import marks
+
+    marks.run(print=lambda s: print(s, flush=True), seconds=60.0 if quick else ARGS.seconds, only=ARGS.mark,
+              matches=200 if quick else marks.MATCHES)
+
+
 def soak_section(quick: bool) -> None:
     from bench.soak import soak
 
@@ -67,14 +75,19 @@ SECTIONS = {
     "melds": melds_section,
     "truco": truco_section,
     "soak": soak_section,
+    "arena": arena_section,
 }
+ARGS = argparse.Namespace(seconds=600.0, mark="")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(prog="make bench")
     p.add_argument("--only", default=",".join(SECTIONS), help="comma-separated: " + ", ".join(SECTIONS))
     p.add_argument("--quick", action="store_true", help="small runs, for a smoke check")
+    p.add_argument("--seconds", type=float, default=600.0, help="arena: wall time each mark may take at most")
+    p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
     args = p.parse_args()
+    ARGS.seconds, ARGS.mark = args.seconds, args.mark
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

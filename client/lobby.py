@@ -237,6 +237,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                         yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
                                      allow_blank=False, id="bots")
                         yield Static("", id="err-bots", classes="field-error")
+                    yield Label(_("Bot level"))
+                    yield Select(self._levels(first), value=self._level(first), allow_blank=False, id="level")
                     yield Label(_("Turn timer (s)"))
                     with Vertical(classes="field"):
                         yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
@@ -269,6 +271,15 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     @staticmethod
     def _counts(game: lobby_pb2.GameInfo) -> list[tuple[str, int]]:
         return [(str(n), n) for n in game.player_counts]
+
+    @staticmethod
+    def _levels(game: lobby_pb2.GameInfo) -> list[tuple[str, str]]:
+        return [(level, level) for level in game.bot_levels] or [("default", "")]
+
+    @staticmethod
+    def _level(game: lobby_pb2.GameInfo) -> str:
+        levels = list(game.bot_levels)
+        return "normal" if "normal" in levels else (levels[0] if levels else "")
 
     @staticmethod
     def _bots(players: int) -> list[tuple[str, int]]:
@@ -312,6 +323,9 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         seats.set_options(self._counts(g))
         seats.value = g.player_counts[-1]
         self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
+        level = self.query_one("#level", Select)
+        level.set_options(self._levels(g))
+        level.value = self._level(g)
         await self._build_options()
 
     @on(Select.Changed, "#seats")
@@ -388,6 +402,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                     options[spec.name] = common_pb2.OptionValue(fraction=number)
         seats = self.query_one("#seats", Select).value
         bots = self.query_one("#bots", Select).value
+        level = self.query_one("#level", Select).value
         assert isinstance(seats, int) and isinstance(bots, int)
         if bots >= seats:
             self._error(_("Leave a seat for yourself: at most {bots} bots at {seats} seats.").format(bots=seats - 1,
@@ -403,6 +418,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             turn_seconds=turn,
             password=self.query_one("#password", Input).value,
             private=self.query_one("#private", Checkbox).value,
+            bot_levels=[level] if isinstance(level, str) and level else [],
         )
 
     @on(Button.Pressed, "#create")

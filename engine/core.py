@@ -210,6 +210,9 @@ V = TypeVar("V", bound=GameView)
 Bot = Callable[[V, list[Action], random.Random], Action]
 """A bot sees only its seat's view and the legal actions; chance comes from the rng."""
 
+DEFAULT_LEVEL = "normal"
+"""The bot level a seat gets when nobody chose one."""
+
 
 class Match(ABC):
     """One match in play: what the server's table and the simulator drive."""
@@ -267,8 +270,8 @@ class Match(ABC):
         """Where each seat stands: chips, points, or its team's score."""
 
     @abstractmethod
-    def bot_action(self, seat: int, rng: random.Random) -> Action:
-        """What the game's bot does for ``seat`` now, seeing only that seat's view."""
+    def bot_action(self, seat: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Action:
+        """What the game's bot of ``level`` does for ``seat`` now, seeing only that seat's view."""
 
 
 class Rules(ABC):
@@ -303,6 +306,11 @@ class Rules(ABC):
     def replay_match(self, record: Mapping[str, Any]) -> Match:
         """A finished hand rebuilt from its history, ending in the same result."""
 
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        """The levels a bot seat may be given, weakest first (empty: one bot, no levels)."""
+        return ()
+
     @abstractmethod
     def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
         """A finished hand from its history, step by step: the deal, then each seat's action,
@@ -323,6 +331,12 @@ class Game(Rules, Generic[S, O, V]):
 
     options_type: ClassVar[type[DataclassInstance]]
     bot: Bot[V] | None = None
+    levels: Mapping[str, Bot[V]] = {}
+    """Bots by level (``engine.bots`` fills them in); ``bot`` plays when a level is not among them."""
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        return tuple(self.levels)
 
     # -- options -------------------------------------------------------------------------
     @property
@@ -521,9 +535,9 @@ class Bound(Match, Generic[S, O, V]):
     def scores(self) -> tuple[int, ...]:
         return self.game.scores(self.state)
 
-    def bot_action(self, seat: int, rng: random.Random) -> Action:
+    def bot_action(self, seat: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Action:
         legal = self.game.legal_actions(self.state, seat)
-        bot = self.game.bot
+        bot = self.game.levels.get(level, self.game.bot)
         if bot is None or not legal:
             return self.game.default_action(self.state, seat)
         return bot(self.game.view(self.state, seat), legal, rng)

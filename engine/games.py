@@ -6,6 +6,7 @@ from cardtui.engine.bots import cacheta as cacheta_bot
 from cardtui.engine.bots import cacho as cacho_bot
 from cardtui.engine.bots import pifpaf as pifpaf_bot
 from cardtui.engine.bots import truco as truco_bot
+from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.core import Rules
@@ -18,6 +19,9 @@ PIFPAF.bot = pifpaf_bot.choose
 CACHETA.bot = cacheta_bot.choose
 TRUCO_PAULISTA.bot = truco_bot.choose_paulista
 TRUCO_ARGENTINO.bot = truco_bot.choose_argentino
+
+for _game in (CACHO, PIFPAF, CACHETA, TRUCO_PAULISTA, TRUCO_ARGENTINO):
+    _game.levels = LEVELS[_game.name]
 
 GAMES: dict[str, Rules] = {
     g.name: g for g in (CACHO, TRUCO_PAULISTA, TRUCO_ARGENTINO, PIFPAF, CACHETA)

@@ -8,10 +8,10 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from cardtui.engine.core import InvalidOptions, JsonObject, Rules
+from cardtui.engine.core import DEFAULT_LEVEL, InvalidOptions, JsonObject, Rules
 from cardtui.engine.fairness import linked
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
@@ -53,6 +53,23 @@ def digest(password: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def seat_levels(rules: Rules, seats: int, bots: int, asked: Sequence[str]) -> list[str]:
+    """Each seat's bot level ("" for a person's seat): the bots fill the last seats, in order.
+
+    One level asked: every bot; none (or an empty string): the default; else one per bot seat.
+    """
+    offered = rules.bot_levels
+    if len(asked) > 1 and len(asked) != bots:
+        raise InvalidArgument(f"Give one bot level for every bot ({bots}), or one for all of them.")
+    for level in asked:
+        if level and level not in offered:
+            choices = ", ".join(offered) or "none"
+            raise InvalidArgument(f"There is no bot level {quote(level)} at {rules.title}; try one of: {choices}.")
+    chosen = list(asked) * bots if len(asked) == 1 else list(asked) or [""] * bots
+    default = DEFAULT_LEVEL if DEFAULT_LEVEL in offered else (offered[0] if offered else "")
+    return [""] * (seats - bots) + [level or default for level in chosen]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +121,7 @@ class Room:
         away_after: int = 0,
         idle_minutes: int = 0,
         delayed_view: bool = False,
+        bot_levels: Sequence[str] = (),
     ) -> tuple[Table, str]:
         """A new table, and the owner token that may close it."""
         rules = GAMES.get(game)
@@ -137,6 +155,7 @@ class Room:
             raise InvalidArgument(e.template, **e.args_) from None
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
+        levels = seat_levels(rules, seats, bots, bot_levels)
         config = TableConfig(
             game=game,
             name=name,
@@ -152,6 +171,7 @@ class Room:
             idle_minutes=idle_minutes or self.idle_minutes,
             cut_window=self.cut_window,
             delayed_view=delayed_view,
+            bot_levels=levels,
         )
         owner = new_token()
         config.owner = digest(owner)
@@ -160,7 +180,8 @@ class Room:
         self.tables[table_id] = table
         self.store.add_table(table_id, game, name, dataclasses.asdict(config))
         self.seats(table)
-        log.info("table %s opened: %s, %d seats, %d bots", table_id, game, seats, bots)
+        log.info("table %s opened: %s, %d seats, %d bots (%s)", table_id, game, seats, bots,
+                 ", ".join(level for level in levels if level) or "no bots")
         table.open()
         return table, owner
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardtui.engine.core import Event
+from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, ResourceExhausted
 from cardtui.server.events import CameBack, Joined, Left, WentAway
 from cardtui.v1 import common_pb2, table_pb2
@@ -29,6 +29,8 @@ class Seat:
     """Turns in a row the timer played for the person."""
     player: str | None = None
     """The remembered player (proved with a key) this seat's results go to; None for a guest or a bot."""
+    level: str = ""
+    """The level of the bot that plays this seat (a bot's seat; a person's while they are away)."""
 
     @property
     def taken(self) -> bool:
@@ -85,7 +87,8 @@ class Seating:
     def summaries(self) -> list[common_pb2.SeatSummary]:
         return [
             common_pb2.SeatSummary(
-                seat=s.index, name=s.name, bot=s.botted, taken=s.taken, team=self.team(s.index), away=s.away
+                seat=s.index, name=s.name, bot=s.botted, taken=s.taken, team=self.team(s.index), away=s.away,
+                bot_level=(s.level or DEFAULT_LEVEL) if s.botted else "",
             )
             for s in self.seats
         ]

@@ -37,7 +37,7 @@ def game_info(name: str) -> lobby_pb2.GameInfo:
     return lobby_pb2.GameInfo(
         name=name, title=rules.title, min_players=rules.min_players, max_players=rules.max_players,
         player_counts=rules.player_counts, options=[wire.option_spec(s) for s in rules.option_specs],
-        teams=rules.teams,
+        teams=rules.teams, bot_levels=rules.bot_levels,
     )
 
 
@@ -78,6 +78,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             request.away_after,
             request.idle_minutes,
             request.delayed_spectator_view,
+            list(request.bot_levels),
         )
         return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from cardtui.engine.core import Action, Audience, Event, IllegalAction, JsonObject, Match, Rules
+from cardtui.engine.bots import pacing
+from cardtui.engine.core import DEFAULT_LEVEL, Action, Audience, Event, IllegalAction, JsonObject, Match, Rules
 from cardtui.engine.fairness import SCHEME, DealSeed, commitment, record_seed
 from cardtui.engine.history import action_of
 from cardtui.engine.options import Raw
@@ -72,6 +73,8 @@ class TableConfig:
     """Seconds the deal waits at most for the seated people's seeds (the room's setting)."""
     delayed_view: bool = False
     """Spectators may replay every finished hand face up while the table plays (never the hand in play)."""
+    bot_levels: list[str] = field(default_factory=list)
+    """Each seat's bot level ("" for a person's seat; a person away is played at the default level)."""
 
 
 @dataclass
@@ -118,6 +121,10 @@ class Table:
         self.journal = journal
         self.rng = rng or random.SystemRandom()
         self.seating = Seating(config.seats, config.bots, rules.teams)
+        for seat, level in zip(self.seating.seats, config.bot_levels, strict=False):
+            seat.level = level
+        self.planned: tuple[int, Action] | None = None
+        """The bot move the bot timer will make: chosen when the timer is set, so its delay fits it."""
         self.spectators: dict[str, str] = {}  # token -> name
         self.match: Match | None = None
         self.fanout = Fanout(self.view, self.view_bytes)
@@ -382,16 +389,36 @@ class Table:
         people = [s for s in waiting if not self.seating[s].botted]
         if people or window is not None:
             self.pacer.turn(seconds, self._expire)
-        if self._bots_due(waiting, people):
-            delay = self.config.bot_delay * (0.6 + 0.8 * self.rng.random())
+        due = self._bots_due(waiting, people)
+        if due:
+            # The bot decides now, so that its delay fits the decision: quick for a pass in a claim
+            # window or a forced move, a card's time for a card, longer for a call or its answer.
+            self.planned = self._plan(due)
+            kind = pacing.Pace.CARD if self.planned is None else pacing.pace(
+                self.planned[1], match.legal_actions(self.planned[0]))
+            delay = pacing.delay(kind, self.config.bot_delay, self.rng)
             if window is not None:
                 delay = min(delay, seconds / 2)
             self.pacer.bots(delay, self._bots_move)
+        else:
+            self.planned = None
 
     def _bots_due(self, waiting: Sequence[int], people: Sequence[int]) -> list[int]:
         """The bots that may move now: a bot never answers for its team before a person on it."""
         teams = {self.seating.team(s) for s in people} if self.rules.teams else set()
         return [s for s in waiting if self.seating[s].botted and self.seating.team(s) not in teams]
+
+    def _level(self, seat: int) -> str:
+        return self.seating[seat].level or DEFAULT_LEVEL
+
+    def _plan(self, due: Sequence[int]) -> tuple[int, Action] | None:
+        """The move the first bot due to act would make now (None if none may act)."""
+        match = self.match
+        assert match is not None
+        for seat in due:
+            if match.legal_actions(seat):
+                return seat, match.bot_action(seat, self.rng, self._level(seat))
+        return None
 
     def _expire(self) -> None:
         """The turn timer ran out: every seat still waited on takes its default action.
@@ -425,10 +452,15 @@ class Table:
             return
         waiting = match.to_act()
         people = [s for s in waiting if not self.seating[s].botted]
+        planned, self.planned = self.planned, None
         for seat in self._bots_due(waiting, people):
-            if not match.legal_actions(seat):
+            legal = match.legal_actions(seat)
+            if not legal:
                 continue
-            action = match.bot_action(seat, self.rng)
+            if planned is not None and planned[0] == seat and planned[1] in legal:
+                action = planned[1]
+            else:
+                action = match.bot_action(seat, self.rng, self._level(seat))
             try:
                 events = match.apply(seat, action)
             except IllegalAction:

@@ -392,6 +392,7 @@ class SeatSummary(_message.Message):
     TAKEN_FIELD_NUMBER: _builtins.int
     TEAM_FIELD_NUMBER: _builtins.int
     AWAY_FIELD_NUMBER: _builtins.int
+    BOT_LEVEL_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     bot: _builtins.bool
@@ -402,6 +403,8 @@ class SeatSummary(_message.Message):
     """partnership games: 0 or 1; otherwise the seat itself"""
     away: _builtins.bool
     """the person is away or left: a bot plays for them meanwhile"""
+    bot_level: _builtins.str
+    """while a bot plays this seat: its level (GameInfo.bot_levels)"""
     def __init__(
         self,
         *,
@@ -411,10 +414,11 @@ class SeatSummary(_message.Message):
         taken: _builtins.bool = ...,
         team: _builtins.int = ...,
         away: _builtins.bool = ...,
+        bot_level: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["away", b"away", "bot", b"bot", "name", b"name", "seat", b"seat", "taken", b"taken", "team", b"team"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["away", b"away", "bot", b"bot", "bot_level", b"bot_level", "name", b"name", "seat", b"seat", "taken", b"taken", "team", b"team"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

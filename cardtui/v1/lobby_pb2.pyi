@@ -121,6 +121,7 @@ class GameInfo(_message.Message):
     PLAYER_COUNTS_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     TEAMS_FIELD_NUMBER: _builtins.int
+    BOT_LEVELS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """"cacho" """
     title: _builtins.str
@@ -135,6 +136,10 @@ class GameInfo(_message.Message):
 
     @_builtins.property
     def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___OptionSpec]: ...
+    @_builtins.property
+    def bot_levels(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the levels a bot seat may be given, weakest first"""
+
     def __init__(
         self,
         *,
@@ -145,10 +150,11 @@ class GameInfo(_message.Message):
         player_counts: _abc.Iterable[_builtins.int] | None = ...,
         options: _abc.Iterable[Global___OptionSpec] | None = ...,
         teams: _builtins.bool = ...,
+        bot_levels: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "player_counts", b"player_counts", "teams", b"teams", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_levels", b"bot_levels", "max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "player_counts", b"player_counts", "teams", b"teams", "title", b"title"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -257,6 +263,7 @@ class CreateTableRequest(_message.Message):
     AWAY_AFTER_FIELD_NUMBER: _builtins.int
     IDLE_MINUTES_FIELD_NUMBER: _builtins.int
     DELAYED_SPECTATOR_VIEW_FIELD_NUMBER: _builtins.int
+    BOT_LEVELS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     name: _builtins.str
     seats: _builtins.int
@@ -284,6 +291,12 @@ class CreateTableRequest(_message.Message):
     def options(self) -> _containers.MessageMap[_builtins.str, _common_pb2.OptionValue]:
         """by GameInfo.options; missing ones take their defaults"""
 
+    @_builtins.property
+    def bot_levels(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The level of each bot seat (GameInfo.bot_levels), in seat order of the bot seats (the
+        last `bots` seats); one level: every bot; none, or an empty string: the server's default.
+        """
+
     def __init__(
         self,
         *,
@@ -299,10 +312,11 @@ class CreateTableRequest(_message.Message):
         away_after: _builtins.int = ...,
         idle_minutes: _builtins.int = ...,
         delayed_spectator_view: _builtins.bool = ...,
+        bot_levels: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "bot_delay_ms", b"bot_delay_ms"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "away_after", b"away_after", "bot_delay_ms", b"bot_delay_ms", "bots", b"bots", "delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "idle_minutes", b"idle_minutes", "name", b"name", "options", b"options", "password", b"password", "private", b"private", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms", "away_after", b"away_after", "bot_delay_ms", b"bot_delay_ms", "bot_levels", b"bot_levels", "bots", b"bots", "delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "idle_minutes", b"idle_minutes", "name", b"name", "options", b"options", "password", b"password", "private", b"private", "seats", b"seats", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__bot_delay_ms: _TypeAlias = _typing.Literal["bot_delay_ms"]  # noqa: Y015
     _WhichOneofArgType__bot_delay_ms: _TypeAlias = _typing.Literal["_bot_delay_ms", b"_bot_delay_ms"]  # noqa: Y015

@@ -55,7 +55,8 @@ class Board(Widget):
             out.append("  " + _("seat {n}").format(n=s.seat + 1) + ": ")
             out.append(s.name or _("open"), style="" if s.name else "dim italic")
             if s.bot:
-                out.append("  " + _("(bot)"), style="dim")
+                out.append("  " + (_("(bot, {level})").format(level=s.bot_level) if s.bot_level else _("(bot)")),
+                           style="dim")
             if s.seat == self.seat:
                 out.append("  " + _("← you"), style="bold green")
             out.append("\n")
@@ -104,7 +105,11 @@ class Board(Widget):
         name = summary.name if summary is not None and summary.name else _("seat {n}").format(n=seat + 1)
         out = Text(name, style="bold green" if seat == self.seat else "bold")
         if summary is not None and summary.bot:
-            out.append(" " + (_("[away: a bot plays]") if summary.away else _("[bot]")), style="dim")
+            if summary.away:
+                said = _("[away: a bot plays ({level})]") if summary.bot_level else _("[away: a bot plays]")
+            else:
+                said = _("[bot ({level})]") if summary.bot_level else _("[bot]")
+            out.append(" " + said.format(level=summary.bot_level), style="dim")
         if seat == self.seat:
             out.append(" " + _("(you)"), style="green")
         return out

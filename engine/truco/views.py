@@ -141,7 +141,8 @@ class PaulistaPart:
     trick_decides: bool
     """A truco was accepted with ``truco_decides = trick``: the trick in play decides the hand."""
     call_decides: bool
-    """A truco awaits its answer with ``truco_decides = trick``: accepted, the trick in play decides."""
+    """With ``truco_decides = trick`` and no truco accepted yet: a truco accepted now (called, or awaiting
+    its answer) makes the trick in play decide the hand."""
 
 
 @dataclass(frozen=True, slots=True)

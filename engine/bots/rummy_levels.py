@@ -1,0 +1,369 @@
+"""Pif Paf and Cacheta bots by level: each plays by how close a hand is to going out, counting only
+the cards still in play, and keeps from the others what they are collecting.
+
+What a seat can remember (``Seen``): its own cards, the whole discard pile (only its top can
+be taken), the cards each player took from the pile, and the flip. Every other copy of a
+card is *live*: in the stock or in someone's hand, so it may still come.
+
+A nine-card hand is valued (``value``) by the chance that its next draw lets it go out (its
+live outs over the cards unseen), then by how many of its cards already meld, then by the
+pairs of loose cards a live card would turn into a meld. Levels:
+
+- ``easy``: the old play (``engine.bots.pifpaf``) with its blunders taken out: a discard is
+  taken from the pile only when it makes the hand closer to going out than the stock is
+  likely to, outs are counted only while a copy is live, and na boa is declared only where
+  it buys something (a cut needs it, and in a two-player game the discard is one's own to
+  draw anyway, so there it only tells the other player what not to throw).
+- ``normal``: discards and draws by ``value``, and no discard the next players are known to want.
+- ``hard``: each discard valued one draw ahead: the chance of each live card coming, and the
+  best discard after it.
+Pif Paf's betting goes by the same value: bet and raise a hand near going out, call a fair one,
+fold a poor one to a bet.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
+from cardtui.engine.bots import cacheta as old_cacheta
+from cardtui.engine.bots import pifpaf as old_pifpaf
+from cardtui.engine.cacheta import CUT, DECLARE
+from cardtui.engine.cards import FRENCH_SUITS, Card
+from cardtui.engine.core import Action
+from cardtui.engine.melds import GroupRule, Melder, Ruleset, index, melder
+from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
+
+WIDTH = 3
+"""How many discards ``hard`` looks a draw ahead on."""
+OUT_WEIGHT = 40.0
+"""What a sure out next draw is worth, in melded cards."""
+
+
+def rules_of(view: RummyView) -> Ruleset:
+    r = view.rules
+    return Ruleset(r.group_suits, ace_high=r.ace_high, wild_acts=r.wild_acts)
+
+
+class Seen:
+    """What one seat knows of where the cards are, and the meld search for its table."""
+
+    def __init__(self, view: RummyView) -> None:
+        self.view = view
+        self.m: Melder = melder(rules_of(view), view.wilds)
+        self.you = view.you if view.you is not None else 0
+        gone: Counter[Card] = Counter(view.cards)
+        gone.update(view.pile)
+        for s in view.seats:
+            if s.seat != self.you:
+                gone.update(s.taken)
+        if view.flip is not None:
+            gone[view.flip] += 1
+        self.gone = gone
+        top = view.pile[-1] if view.pile else None
+        self.top = top
+        live: dict[Card, int] = {}
+        for c in _CARDS:
+            n = 2 - gone[c]
+            if n > 0:
+                live[c] = n
+        self.live = live
+        """Copies of each card that may still be drawn (the pile's top is counted with the pile)."""
+        self.unseen = max(1, sum(live.values()))
+        self.wanted = self._wanted()
+        self._values: dict[tuple[int, int], float] = {}
+        self._outs: dict[tuple[int, int], tuple[int, tuple[Card, ...]]] = {}
+
+    def _wanted(self) -> Counter[Card]:
+        """How much the other players are known to want each card: what melds with what they took."""
+        want: Counter[Card] = Counter()
+        for s in self.view.seats:
+            if s.seat == self.you:
+                continue
+            for t in s.taken:
+                for c in _near_cards(t):
+                    want[c] += 1
+        return want
+
+    def live_outs(self, hand: Sequence[Card]) -> tuple[int, tuple[Card, ...]]:
+        """How many live copies there are of the cards that let ``hand`` go out, and those cards."""
+        key = self.m.masks(hand)
+        known = self._outs.get(key)
+        if known is None:
+            outs = self.m.completing(hand)
+            known = self._outs[key] = (sum(self.live.get(c, 0) for c in outs), outs)
+        return known
+
+    def value(self, hand: Sequence[Card]) -> float:
+        """How close these nine cards are to going out (higher is closer)."""
+        key = self.m.masks(hand)
+        known = self._values.get(key)
+        if known is None:
+            known = self._values[key] = self._value(hand)
+        return known
+
+    def _value(self, hand: Sequence[Card]) -> float:
+        _, loose = self.m.arrange(hand)
+        melded = len(hand) - len(loose)
+        score = float(melded)
+        if len(loose) <= 4:
+            n, outs = self.live_outs(hand)
+            if outs:
+                score += 3.0 + OUT_WEIGHT * n / self.unseen
+        wilds = self.m.wilds
+        for i, a in enumerate(loose):
+            if a in wilds:
+                score += 0.9
+                continue
+            for b in loose[i + 1 :]:
+                if b in wilds:
+                    continue
+                links = _links(a, b, self.m.rules)
+                if links:
+                    score += 0.25 + 0.12 * sum(self.live.get(c, 0) for c in links)
+        return score
+
+    def _ties(self, card: Card, loose: Sequence[Card]) -> float:
+        """How much ``card`` is worth keeping among the loose cards: the live cards that pair it into a meld."""
+        return sum(
+            sum(self.live.get(x, 0) for x in _links(card, o, self.m.rules)) + 1
+            for o in loose if o is not card and _links(card, o, self.m.rules)
+        )
+
+    def best_discard(self, hand: Sequence[Card], danger: float = 0.0, loose: bool = False) -> tuple[Card, float]:
+        """The discard that leaves the best nine (a wild only when nothing else is left), less what
+        handing it to the others costs (``danger`` per unit of their known want); with ``loose``, only
+        the cards outside the best melds are tried (while there are any)."""
+        choices = sorted(set(self.m.arrange(hand)[1] if loose else ()) or set(hand), key=index)
+        natural = [c for c in choices if c not in self.m.wilds] or choices
+        best: tuple[Card, float] | None = None
+        for c in natural:
+            rest = list(hand)
+            rest.remove(c)
+            v = self.value(rest) - danger * self.wanted[c]
+            if best is None or v > best[1]:
+                best = (c, v)
+        assert best is not None
+        return best
+
+    def ahead(self, hand9: Sequence[Card], cap: int = 2) -> float:
+        """``hand9``'s value one draw ahead: each live card by its chance, then the best discard after it."""
+        now = self.value(hand9)
+        total = 0.0
+        weight = 0.0
+        loose9 = self.m.arrange(hand9)[1]
+        outs = set(self.m.completing(hand9)) if len(loose9) <= 4 else set()
+        for c in _relevant(loose9, self.live, self.m):
+            p = self.live[c] / self.unseen
+            if c in outs:
+                total += p * (now + OUT_WEIGHT)
+            else:
+                ten = [*hand9, c]
+                _, loose = self.m.arrange(ten)
+                natural = [x for x in loose if x not in self.m.wilds]
+                pool = sorted(natural, key=lambda x: self._ties(x, loose))[:cap] or [c]
+                best = now
+                for d in pool:
+                    rest = list(ten)
+                    rest.remove(d)
+                    best = max(best, self.value(rest))
+                total += p * best
+            weight += p
+        return total + (1 - weight) * now
+
+
+_CARDS = tuple(Card(r, s) for r in range(1, 14) for s in FRENCH_SUITS)
+
+
+def _near_cards(card: Card) -> list[Card]:
+    """Cards that could meld with ``card``: the same rank, or its suit within two."""
+    out = [Card(card.rank, s) for s in FRENCH_SUITS if s is not card.suit]
+    for d in (-2, -1, 1, 2):
+        r = card.rank + d
+        if 1 <= r <= 13:
+            out.append(Card(r, card.suit))
+    return out
+
+
+def _links(a: Card, b: Card, rules: Ruleset) -> list[Card]:
+    """The cards that turn the loose pair ``a``, ``b`` into a meld of three (none when they are not a pair)."""
+    if a.rank == b.rank:
+        if a.suit is b.suit and rules.group is GroupRule.EXACTLY3:
+            return []
+        return [Card(a.rank, s) for s in FRENCH_SUITS if s is not a.suit and s is not b.suit]
+    if a.suit is not b.suit:
+        return []
+    lo, hi = sorted((a.rank, b.rank))
+    out = []
+    if hi - lo == 1:
+        out = [Card(r, a.suit) for r in (lo - 1, hi + 1) if 1 <= r <= 13]
+        if rules.ace_high and hi == 13:
+            out.append(Card(1, a.suit))
+    elif hi - lo == 2:
+        out = [Card(lo + 1, a.suit)]
+    return out
+
+
+def _relevant(loose: Sequence[Card], live: dict[Card, int], m: Melder) -> list[Card]:
+    """The live cards that could change a hand with these loose cards: near one of them, or wild."""
+    out: set[Card] = set(c for c in m.wilds if live.get(c))
+    for h in loose:
+        for c in _near_cards(h):
+            if live.get(c):
+                out.add(c)
+    return sorted(out, key=index)
+
+
+# -- decisions ----------------------------------------------------------------------------------
+def _knock(legal: Sequence[Action]) -> Action | None:
+    knocks = [a for a in legal if a.type == KNOCK]
+    if knocks:
+        return next((a for a in knocks if not a.cards), knocks[0])  # ten melded costs the others more
+    return None
+
+
+def _window(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    """In a claim window: take the discard only when it surely lets the hand go out."""
+    view = seen.view
+    kinds = {a.type for a in legal}
+    for claim in (CLAIM, CUT):
+        if claim in kinds and view.window is not None and seen.m.goes_out([*view.cards, view.window.card]):
+            return Action(claim)
+    if PASS in kinds and view.window is not None:
+        return Action(PASS)
+    return None
+
+
+def _declare(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    """Na boa only where a cut buys something: three players or more, and a live out to cut for."""
+    if Action(DECLARE) not in legal:
+        return None
+    players = sum(1 for s in seen.view.seats if s.status.value == "in")
+    n, _ = seen.live_outs(seen.view.cards)
+    return Action(DECLARE) if players >= 3 and n >= 2 else None
+
+
+def _draw(seen: Seen, legal: Sequence[Action], deep: bool, quick: bool = False) -> Action | None:
+    if not any(a.type == DRAW for a in legal):
+        return None
+    stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
+    view = seen.view
+    if pile not in legal or not view.pile:
+        return stock
+    if stock not in legal:
+        return pile
+    top = view.pile[-1]
+    hand = list(view.cards)
+    if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
+        return stock  # it melds with nothing held: kept, it could only be thrown again
+    if seen.m.goes_out([*hand, top]):
+        return pile
+    _, with_top = seen.best_discard([*hand, top], loose=quick)
+    if deep:  # the pile's card for sure, against the stock's card by its chances
+        return pile if with_top > seen.ahead(hand) + 0.05 else stock
+    n, _ = seen.live_outs(hand) if len(seen.m.arrange(hand)[1]) <= 4 else (0, ())
+    stock_value = seen.value(hand) + 0.5 + OUT_WEIGHT * n / seen.unseen
+    return pile if with_top > stock_value else stock
+
+
+def _minus(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def _discard(seen: Seen, legal: Sequence[Action], deep: bool) -> Action | None:
+    if not any(a.type == DISCARD for a in legal):
+        return None
+    hand = list(seen.view.cards)
+    danger = 0.6
+    if not deep:
+        card, _ = seen.best_discard(hand, danger)
+        return Action(DISCARD, cards=(card,))
+    # One draw ahead, on the few best discards by the plain value.
+    choices = sorted(set(hand), key=index)
+    natural = [c for c in choices if c not in seen.m.wilds] or choices
+    ranked = sorted(natural, key=lambda c: seen.value(_minus(hand, c)) - danger * seen.wanted[c], reverse=True)
+    best, best_v = ranked[0], -1e9
+    for c in ranked[:WIDTH]:
+        v = seen.ahead(_minus(hand, c)) - danger * seen.wanted[c]
+        if v > best_v:
+            best, best_v = c, v
+    return Action(DISCARD, cards=(best,))
+
+
+def _bet(seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
+    """Pif Paf's betting round: by how close the nine cards are to going out."""
+    kinds = {a.type: a for a in legal}
+    raises = [a for a in legal if a.type in (BET, RAISE)]
+    v = seen.value(seen.view.cards)
+    if raises and v >= 7.5:
+        return raises[min(len(raises) - 1, int((v - 7.5) * 2))]
+    if CHECK in kinds:
+        return kinds[CHECK]
+    owe = kinds[CALL].amount if CALL in kinds else 0
+    if CALL in kinds and (v >= 5.0 or (v >= 3.5 and owe <= 1)):
+        return kinds[CALL]
+    return kinds.get(FOLD) or legal[0]
+
+
+def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) -> Action:
+    if any(a.type in (FOLD, CHECK, CALL) for a in legal):
+        return _bet(Seen(view), legal, rng)
+    knock = _knock(legal)
+    if knock is not None:
+        return knock
+    seen = Seen(view)
+    for pick in (_window(seen, legal), _declare(seen, legal), _draw(seen, legal, deep), _discard(seen, legal, deep)):
+        if pick is not None:
+            return pick
+    return next((a for a in legal if a.type != DECLARE), legal[0])
+
+
+def normal(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """The normal rummy bot: draws and discards by the hand's value now."""
+    return _play(view, legal, rng, deep=False)
+
+
+def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """The hard rummy bot: draws and discards by the hand's value one draw ahead."""
+    return _play(view, legal, rng, deep=True)
+
+
+def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """The old play, made sane: no pile draw that does not beat the stock, na boa only where it buys a cut."""
+    seen = Seen(view)
+    if Action(DECLARE) in legal and _declare(seen, legal) is None:
+        legal = [a for a in legal if a.type != DECLARE]
+        if not legal:
+            return Action(DECLARE)
+    if any(a.type == DRAW for a in legal) and not any(a.type in (FOLD, CHECK, CALL) for a in legal):
+        pick = _draw(seen, legal, deep=False, quick=True)
+        if pick is not None:
+            return pick
+    if any(a.type == DISCARD for a in legal) and not any(a.type == KNOCK for a in legal):
+        return _plain_discard(seen)
+    if view.flip is not None or view.wilds:
+        return old_cacheta.choose(view, legal, rng)
+    return old_pifpaf.choose(view, legal, rng)
+
+
+def _plain_discard(seen: Seen) -> Action:
+    """The old discard (na boa first, then outs, fewest loose cards, most pairs) with only live outs counted."""
+    m = seen.m
+    hand = list(seen.view.cards)
+    choices = sorted(set(m.arrange(hand)[1]) or set(hand), key=index)  # a loose card, while there is one
+    natural = [c for c in choices if c not in m.wilds] or sorted(set(hand) - set(m.wilds), key=index) or choices
+    best: tuple[Card, tuple[int, int, int, int]] | None = None
+    for c in natural:
+        rest = _minus(hand, c)
+        _, loose = m.arrange(rest)
+        n = seen.live_outs(rest)[0] if len(loose) <= 4 else 0
+        pairs = sum(1 for i, a in enumerate(loose) for b in loose[i + 1 :] if _links(a, b, m.rules) or b in m.wilds)
+        score = (1 if n else 0, n, -len(loose), pairs)
+        if best is None or score > best[1]:
+            best = (c, score)
+    assert best is not None
+    return Action(DISCARD, cards=(best[0],))

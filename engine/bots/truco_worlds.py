@@ -1,0 +1,317 @@
+"""Deals consistent with what one truco seat knows, and the model round (``trucosim``) built on each.
+
+A seat knows its own cards, every card played face up, the cards rejected face up
+(paulista), its partner's cards in a mão de onze, the envido each player announced, and
+the signals it saw. ``Knowledge.of(view)`` gathers that; ``Knowledge.deal(rng)`` deals the
+unseen cards to the other seats, each seat's whole hand (cards played and cards held)
+agreeing with what it announced and signalled; ``Knowledge.sim(hands)`` builds the round
+on such a deal. Signals are read by seed 003's table: the eyebrow for the top card, the
+wink for the second, lips aside for the third or fourth, then a 3, a 2, an ace, bad cards
+(close the eyes) and a good envido (tilt the head).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from cardtui.engine.bots.trucosim import E, F, R, Sim, Table
+from cardtui.engine.cards import Card
+from cardtui.engine.truco.argentino_rules import DECK as ARG_DECK
+from cardtui.engine.truco.argentino_rules import RANK as ARG_RANK
+from cardtui.engine.truco.envido import Unsuited, envido
+from cardtui.engine.truco.ladder import Bet, Word
+from cardtui.engine.truco.paulista_rules import DECK as PAU_DECK
+from cardtui.engine.truco.paulista_rules import RANK as PAU_RANK
+from cardtui.engine.truco.signals import Signal
+from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+
+Check = Callable[[Sequence[Card]], bool]
+
+SIGNAL_STRENGTHS: dict[Signal, frozenset[int]] = {
+    Signal.EYEBROW: frozenset({14}),
+    Signal.WINK: frozenset({13}),
+    Signal.LIPS_ASIDE: frozenset({12, 11}),
+    Signal.BITE_LIP: frozenset({10}),
+    Signal.KISS: frozenset({9}),
+    Signal.OPEN_MOUTH: frozenset({8}),
+}
+"""Seed 003's signals for cards, by the strengths they promise (the same in both games' rank tables)."""
+GOOD_ENVIDO = 27
+BAD_CARDS = 8
+"""Close the eyes: no card as good as an ace."""
+ENVIDO_WORDS = {Word.ENVIDO: E, Word.REAL_ENVIDO: R, Word.FALTA_ENVIDO: F}
+
+
+def signal_for(cards: Sequence[Card], rank: dict[Card, int], envido_points: int | None) -> Signal | None:
+    """The signal that tells a partner about these cards (seed 003's table), or None."""
+    if not cards:
+        return None
+    best = max(rank[c] for c in cards)
+    for signal, strengths in SIGNAL_STRENGTHS.items():
+        if best in strengths:
+            return signal
+    if envido_points is not None and envido_points >= 30:
+        return Signal.TILT_HEAD
+    return Signal.CLOSE_EYES if best < BAD_CARDS else None
+
+
+@dataclass
+class Knowledge:
+    """What one seat knows of the round in play."""
+
+    view: TrucoView
+    paulista: bool
+    rank: dict[Card, int]
+    you: int
+    players: tuple[int, ...]
+    mano: int
+    held: dict[int, int]
+    """How many cards each other seat in the round still holds."""
+    played: dict[int, list[Card]]
+    """Cards each seat played face up this round."""
+    down: dict[int, int]
+    """How many each seat played face down (or lost to the deck)."""
+    known: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """Other seats' cards this seat sees (a partner's in a mão de onze)."""
+    pool: list[Card] = field(default_factory=list)
+    checks: dict[int, list[Check]] = field(default_factory=dict)
+    unsuited: Unsuited = Unsuited.SUM_TWO
+    _listed: dict[int, list[tuple[Card, ...]]] = field(default_factory=dict)
+
+    @staticmethod
+    def rank_of(paulista: bool) -> dict[Card, int]:
+        return PAU_RANK if paulista else ARG_RANK
+
+    @staticmethod
+    def of(view: TrucoView) -> Knowledge:
+        paulista = view.paulista is not None
+        rank = PAU_RANK if paulista else ARG_RANK
+        you = view.you if view.you is not None else 0
+        part = view.argentino
+        if part is not None:
+            players, mano = part.players, part.mano
+        else:
+            assert view.paulista is not None
+            players, mano = tuple((view.paulista.mao + i) % 4 for i in range(4)), view.paulista.mao
+        played: dict[int, list[Card]] = {s: [] for s in players}
+        down: dict[int, int] = {s: 0 for s in players}
+        for plays in [*(t.plays for t in view.tricks), view.trick]:
+            for p in plays:
+                if p.card is not None:
+                    played.setdefault(p.seat, []).append(p.card)
+                else:
+                    down[p.seat] = down.get(p.seat, 0) + 1
+        k = Knowledge(view, paulista, rank, you, tuple(players), mano,
+                      {s: view.seats[s].card_count for s in players if s != you}, played, down)
+        seen = set(view.cards)
+        for cards in played.values():
+            seen.update(cards)
+        if view.paulista is not None:
+            seen.update(view.paulista.rejected)
+        for s in players:
+            if s != you and view.seats[s].cards:
+                k.known[s] = view.seats[s].cards
+                seen.update(view.seats[s].cards)
+        deck = PAU_DECK if paulista else ARG_DECK
+        k.pool = [c for c in deck if c not in seen]
+        k.unsuited = _unsuited_rule(view)
+        for s in players:
+            if s == you or s in k.known:
+                continue
+            checks: list[Check] = []
+            announced = view.seats[s].envido
+            if part is not None and announced is not None:
+                checks.append(_envido_is(announced, k.unsuited))
+            for seen_signal in view.signals:
+                if seen_signal.seat == s:
+                    check = _signal_check(seen_signal.signal, rank, k.unsuited)
+                    if check is not None and (down[s] == 0 or seen_signal.signal is Signal.CLOSE_EYES):
+                        checks.append(check)
+            if checks:
+                k.checks[s] = checks
+        return k
+
+    # -- dealing the unseen cards -----------------------------------------------------------
+    def fits(self, seat: int, cards: Sequence[Card]) -> bool:
+        whole = [*self.played.get(seat, ()), *cards]
+        return all(check(whole) for check in self.checks.get(seat, ()))
+
+    def deal(self, rng: random.Random) -> dict[int, list[Card]]:
+        """The other seats' cards still held, dealt from the unseen cards agreeing with what the seat knows.
+
+        Seats with something to agree with (an envido announced, a signal seen) are dealt first, each
+        by drawing until its hand agrees (or, when that is rare, from every hand that agrees); the rest
+        share what is left at random.
+        """
+        others = [s for s in self.players if s != self.you and s not in self.known]
+        out: dict[int, list[Card]] = {}
+        left = self.pool
+        constrained = [s for s in others if s in self.checks]
+        if constrained:
+            left = list(left)
+            for s in constrained:
+                pick = self._fitting(s, left, self.held[s], rng)
+                out[s] = pick
+                for c in pick:
+                    left.remove(c)
+        rest = [s for s in others if s not in self.checks]
+        need = sum(self.held[s] for s in rest)
+        cards = rng.sample(left, min(need, len(left)))
+        i = 0
+        for s in rest:
+            out[s] = cards[i : i + self.held[s]]
+            i += self.held[s]
+        return self._with_known(out)
+
+    def _fitting(self, seat: int, left: list[Card], k: int, rng: random.Random) -> list[Card]:
+        k = min(k, len(left))
+        listed = self._listed.get(seat)
+        if listed is None:
+            for _ in range(40):
+                pick = rng.sample(left, k)
+                if self.fits(seat, pick):
+                    return pick
+            # Rare hands (a high envido announced): list every fitting hand once for this decision.
+            listed = self._listed[seat] = [c for c in combinations(self.pool, k) if self.fits(seat, c)]
+        free = set(left)
+        for _ in range(20):
+            if not listed:
+                break
+            hand = listed[int(rng.random() * len(listed))]
+            if all(c in free for c in hand):
+                return list(hand)
+        fitting = [c for c in listed if all(x in free for x in c)]
+        return list(rng.choice(fitting)) if fitting else rng.sample(left, k)
+
+    def _with_known(self, out: dict[int, list[Card]]) -> dict[int, list[Card]]:
+        for s, cards in self.known.items():
+            out[s] = list(cards)
+        out[self.you] = list(self.view.cards)
+        return out
+
+    # -- the model round on a deal -------------------------------------------------------------
+    def table(self, trick_mode: bool | None = None) -> Table:
+        v = self.view
+        part = v.argentino
+        paulista = v.paulista
+        onze = paulista is not None and (paulista.onze_team is not None or paulista.ferro)
+        if trick_mode is None:
+            trick_mode = paulista is not None and (paulista.call_decides or paulista.trick_decides)
+        falta = part.falta if part is not None else 1
+        return Table(len(v.seats), self.players, self.mano, self.paulista, trick_mode, not self.paulista,
+                     v.target, onze, falta)
+
+    def sim(self, hands: dict[int, list[Card]], table: Table | None = None) -> Sim:
+        v = self.view
+        t = table or self.table()
+        rank = self.rank
+        sim = Sim(t)
+        for s, cards in hands.items():
+            sim.hands[s] = [rank[c] for c in cards]
+        sim.res = [tr.team for tr in v.tricks]
+        sim.trick = [(p.seat, -1 if p.card is None or p.void else rank[p.card]) for p in v.trick]
+        sim.leader = self._leader()
+        live = [s for s in self.players if v.seats[s].playing or not v.argentino]
+        if sim.trick:
+            start = sim.trick[0][0]
+        else:
+            start = sim.leader
+        p = list(self.players)
+        i = p.index(start) if start in p else 0
+        done = {s for s, _ in sim.trick}
+        sim.order = [s for s in [*p[i:], *p[:i]] if s in live and s not in done]
+        first = v.tricks[0].plays if v.tricks else v.trick
+        for play in first:
+            sim.played0[play.seat] = True
+        pending = v.pending
+        sim.level = v.level
+        sim.calls = v.level
+        if pending is not None and pending.bet is Bet.TRUCO:
+            sim.pending = pending.team
+            sim.caller = pending.seat
+            sim.calls = [st.call for st in v.ladder].index(pending.call) + 1
+        if v.level:
+            sim.owner = v.raisers[0] if len(v.raisers) == 1 else (1 - sim.pending if sim.pending >= 0 else -1)
+        if v.paulista is not None and v.paulista.trick_decides:
+            sim.decides = len(v.tricks)
+        if v.paulista is not None and v.paulista.onze_team is not None and v.paulista.phase is not PaulistaPhase.ONZE:
+            sim.stake_base = 3
+        sim.scores = [v.scores[0], v.scores[1]]
+        part = v.argentino
+        if part is not None:
+            sim.pts = [part.points[0], part.points[1]]
+            sim.e_open = part.envido_open and not part.flor_sung
+            sim.e_calls = tuple(ENVIDO_WORDS[w] for w in part.envido_calls if w in ENVIDO_WORDS)
+            if pending is not None and pending.bet is Bet.ENVIDO:
+                sim.e_pending = pending.team
+            env = [0] * t.n
+            for s in self.players:
+                whole = [*self.played.get(s, ()), *hands.get(s, ())]
+                env[s] = envido(whole, self.unsuited)[0] if len(whole) == 3 else (v.seats[s].envido or 0)
+            if part.your_envido is not None:
+                env[self.you] = part.your_envido
+            sim.env = env
+        gone = sim.gone
+        for cards in self.played.values():
+            for c in cards:
+                gone[rank[c]] += 1
+                sim.seen += 1
+        if v.paulista is not None:
+            for c in v.paulista.rejected:
+                gone[rank[c]] += 1
+                sim.seen += 1
+        return sim
+
+    def _leader(self) -> int:
+        """Who led (or leads) the trick in play, from the tricks so far."""
+        leader = self.mano
+        for t in self.view.tricks:
+            if self.paulista:
+                best, seat = -1, -1
+                for p in t.plays:
+                    v = -1 if p.card is None else self.rank[p.card]
+                    if v > best:
+                        best, seat = v, p.seat
+                leader = seat if seat >= 0 else t.plays[0].seat
+            elif t.winner is not None:
+                leader = t.winner
+        return leader
+
+
+def _unsuited_rule(view: TrucoView) -> Unsuited:
+    """Whether this table counts an unsuited hand by its two best cards or its best one, told from
+    one's own envido when the hand says (the seed's rule otherwise)."""
+    part = view.argentino
+    if part is None or part.your_envido is None:
+        return Unsuited.SUM_TWO
+    cards = [*view.cards]
+    for t in view.tricks:
+        cards += [p.card for p in t.plays if p.seat == view.you and p.card is not None]
+    cards += [p.card for p in view.trick if p.seat == view.you and p.card is not None]
+    if len(cards) != 3:
+        return Unsuited.SUM_TWO
+    two = envido(cards, Unsuited.SUM_TWO)[0]
+    if two == part.your_envido:
+        return Unsuited.SUM_TWO
+    return Unsuited.HIGHEST if envido(cards, Unsuited.HIGHEST)[0] == part.your_envido else Unsuited.SUM_TWO
+
+
+def _envido_is(points: int, unsuited: Unsuited) -> Check:
+    def check(cards: Sequence[Card]) -> bool:
+        return len(cards) != 3 or envido(cards, unsuited)[0] == points
+
+    return check
+
+
+def _signal_check(signal: Signal, rank: dict[Card, int], unsuited: Unsuited) -> Check | None:
+    strengths = SIGNAL_STRENGTHS.get(signal)
+    if strengths is not None:
+        return lambda cards: any(rank[c] in strengths for c in cards)
+    if signal is Signal.CLOSE_EYES:
+        return lambda cards: all(rank[c] < BAD_CARDS for c in cards)
+    if signal is Signal.TILT_HEAD:
+        return lambda cards: len(cards) != 3 or envido(cards, unsuited)[0] >= GOOD_ENVIDO
+    return None

@@ -1,0 +1,450 @@
+"""A compact model of one truco round, for the bots' search: both games, cards as strengths.
+
+The search deals the hidden cards many ways (``engine.bots.truco_worlds``) and plays each
+deal out here, far faster than the engine would, because a card is only its strength (the
+games' rank tables: 14 is the top card) and the round keeps only what decides it: the
+tricks and their ties, the truco ladder and who may climb it, and, in truco argentino, the
+envido. What the model leaves out is left out on purpose: flor (settled by rule before
+play), going to the deck, signals, calls out of turn, face-down cards (they never win).
+``tests/engine/test_bots.py`` plays the engine and the model side by side to keep them
+telling the same story.
+
+Actions are small tuples ``(kind, x)``: a card played (its strength), a truco call, an
+answer, an envido call (its word as an int) or an envido answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardtui.engine.truco.argentino_rules import RANK as ARG_RANK
+from cardtui.engine.truco.paulista_rules import RANK as PAU_RANK
+
+PLAY, DOWN, CALL, ACCEPT, REFUSE, ENVIDO, E_ACCEPT, E_REFUSE = range(8)
+Move = tuple[int, int]
+
+PAULISTA_VALUES = (1, 3, 6, 9, 12)
+PAULISTA_REFUSED = (0, 1, 3, 6, 9)
+ARGENTINO_VALUES = (1, 2, 3, 4)
+ARGENTINO_REFUSED = (0, 1, 2, 3)
+
+E, R, F = 0, 1, 2
+"""Envido, real envido, falta envido."""
+ENV_NEXT: dict[tuple[int, ...], tuple[int, ...]] = {
+    (): (E, R, F), (E,): (E, R, F), (R,): (R, F), (E, E): (R, F), (E, R): (F,), (R, R): (F,), (E, E, R): (F,),
+}
+
+
+def env_accepted(calls: Sequence[int], falta: int) -> int:
+    if calls and calls[-1] == F:
+        return falta
+    return sum(2 if c == E else 3 for c in calls)
+
+
+def env_refused(calls: Sequence[int]) -> int:
+    before = sum(2 if c == E else 3 for c in calls[:-1] if c != F)
+    last = calls[-1]
+    if last == F:
+        return before or 1
+    return before + (1 if last == E else 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What stays fixed through a round."""
+
+    n: int
+    players: tuple[int, ...]
+    """The seats playing the round, in play order from the mano."""
+    mano: int
+    paulista: bool
+    trick_mode: bool
+    """Truco paulista with ``truco_decides = trick``: an accepted truco makes the trick in play decide."""
+    last_takes_all: bool
+    """Truco argentino's seed ties (a tied trick makes the next take all)."""
+    target: int
+    no_truco: bool
+    """A mão de onze played, or a mão de ferro."""
+    falta: int
+    """What falta envido is worth."""
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES
+
+    @property
+    def refused(self) -> tuple[int, ...]:
+        return PAULISTA_REFUSED if self.paulista else ARGENTINO_REFUSED
+
+
+class Sim:
+    """One round in play; ``copy`` before playing a deal out."""
+
+    __slots__ = (
+        "caller",
+        "calls",
+        "decides",
+        "done",
+        "e_calls",
+        "e_open",
+        "e_pending",
+        "env",
+        "gone",
+        "hands",
+        "leader",
+        "level",
+        "order",
+        "owner",
+        "pending",
+        "played0",
+        "pts",
+        "res",
+        "scores",
+        "seen",
+        "stake_base",
+        "t",
+        "trick",
+    )
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        self.hands: list[list[int]] = [[] for _ in range(t.n)]
+        self.trick: list[tuple[int, int]] = []
+        self.order: list[int] = list(t.players)
+        self.res: list[int | None] = []
+        self.leader = t.mano
+        self.played0 = [False] * t.n
+        self.level = 0
+        self.calls = 0
+        self.pending = -1
+        self.owner = -1
+        self.caller = -1
+        self.decides = -1
+        self.pts = [0, 0]
+        self.done = False
+        self.env = [0] * t.n
+        self.e_open = False
+        self.e_calls: tuple[int, ...] = ()
+        self.e_pending = -1
+        self.scores = [0, 0]
+        self.stake_base = 1
+        """What the round is worth with no truco accepted (3 in a mão de onze)."""
+        self.gone = [0] * 15
+        """Cards of each strength everyone has seen: played face up, or out of play face up."""
+        self.seen = 0
+        """How many cards that is."""
+
+    def copy(self) -> Sim:
+        c = Sim.__new__(Sim)
+        c.t = self.t
+        c.hands = [list(h) for h in self.hands]
+        c.trick = list(self.trick)
+        c.order = list(self.order)
+        c.res = list(self.res)
+        c.leader = self.leader
+        c.played0 = list(self.played0)
+        c.level, c.calls, c.pending, c.owner, c.caller = self.level, self.calls, self.pending, self.owner, self.caller
+        c.decides = self.decides
+        c.pts = list(self.pts)
+        c.done = self.done
+        c.env = self.env
+        c.e_open, c.e_calls, c.e_pending = self.e_open, self.e_calls, self.e_pending
+        c.scores = self.scores
+        c.stake_base = self.stake_base
+        c.gone = list(self.gone)
+        c.seen = self.seen
+        return c
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def stake(self) -> int:
+        return self.t.values[self.level] if self.level else self.stake_base
+
+    def actor(self) -> int:
+        """The seat to decide now (for an answer: the answering team's first player), -1 when over."""
+        if self.done:
+            return -1
+        team = self.e_pending if self.e_pending >= 0 else self.pending
+        if team >= 0:
+            return next(s for s in self.t.players if s & 1 != team)
+        return self.order[0]
+
+    def may_call(self, team: int) -> bool:
+        t = self.t
+        if t.no_truco:
+            return False
+        top = len(t.values) - 1
+        if self.pending >= 0:
+            if team == self.pending or self.calls >= top:
+                return False
+            stake = t.values[self.calls]
+        else:
+            if self.level and (t.trick_mode or self.owner != team):
+                return False
+            if self.calls >= top:
+                return False
+            stake = self.stake
+        if t.paulista:
+            return stake < t.target and self.scores[team] + stake < t.target
+        return True
+
+    def may_envido(self, seat: int) -> bool:
+        return self.e_open and not self.played0[seat]
+
+    def legal(self, seat: int, down: bool = False) -> list[Move]:
+        """What ``seat`` may do now in the model (``down``: face-down cards too, paulista's later tricks)."""
+        team = seat & 1
+        if self.e_pending >= 0:
+            return [(E_ACCEPT, 0), (E_REFUSE, 0), *((ENVIDO, w) for w in ENV_NEXT.get(self.e_calls, ()))]
+        if self.pending >= 0:
+            out = [(ACCEPT, 0), (REFUSE, 0)]
+            if self.may_call(team):
+                out.append((CALL, 0))
+            if not self.t.paulista and self.calls == 1 and self.may_envido(seat):
+                out += [(ENVIDO, w) for w in ENV_NEXT[()]]
+            return out
+        out = [(PLAY, v) for v in sorted(set(self.hands[seat]))]
+        if down and self.t.paulista and self.res:
+            out += [(DOWN, v) for v in sorted(set(self.hands[seat]))]
+        if self.may_call(team):
+            out.append((CALL, 0))
+        if self.may_envido(seat) and not self.e_calls:
+            out += [(ENVIDO, w) for w in ENV_NEXT[()]]
+        return out
+
+    # -- doing -----------------------------------------------------------------------
+    def apply(self, seat: int, move: Move) -> None:
+        kind, x = move
+        if kind in (PLAY, DOWN):
+            self.hands[seat].remove(x)
+            self.trick.append((seat, x if kind == PLAY else -1))
+            if kind == PLAY:
+                self.gone[x] += 1
+                self.seen += 1
+            self.order.pop(0)
+            if not self.res:
+                self.played0[seat] = True
+            if not self.order:
+                self._end_trick()
+        elif kind == CALL:
+            if self.pending >= 0:
+                self.level = self.calls
+                self.owner = 1 - self.pending
+                if not self.t.paulista:
+                    self.e_open = False
+            self.calls += 1
+            self.pending = seat & 1
+            self.caller = seat
+        elif kind == ACCEPT:
+            self.level = self.calls
+            self.owner = seat & 1
+            self.pending = -1
+            if self.t.trick_mode:
+                self.decides = len(self.res)
+            if not self.t.paulista:
+                self.e_open = False
+        elif kind == REFUSE:
+            self._finish(self.pending, self.t.refused[self.calls])
+        elif kind == ENVIDO:
+            self.e_calls = (*self.e_calls, x)
+            self.e_pending = seat & 1
+            self.e_open = False
+        elif kind == E_ACCEPT:
+            best = -1
+            for s in self.t.players:  # nearer the mano first: an equal envido does not take the lead
+                if best < 0 or self.env[s] > self.env[best]:
+                    best = s
+            self.pts[best & 1] += env_accepted(self.e_calls, self.t.falta)
+            self.e_pending = -1
+        elif kind == E_REFUSE:
+            self.pts[self.e_pending] += env_refused(self.e_calls)
+            self.e_pending = -1
+
+    def _end_trick(self) -> None:
+        plays = self.trick
+        best, seat, tied = -1, -1, False
+        for s, v in plays:
+            if v > best:
+                best, seat, tied = v, s, False
+            elif v == best and seat >= 0 and (s ^ seat) & 1:
+                tied = True
+        winner = -1 if seat < 0 or tied else seat
+        team = None if winner < 0 else winner & 1
+        self.res.append(team)
+        t = self.t
+        if t.paulista:
+            self.leader = seat if seat >= 0 else plays[0][0]
+        elif winner >= 0:
+            self.leader = winner
+        self.trick = []
+        self.e_open = False
+        decided = team if team is not None and 0 <= self.decides < len(self.res) else None
+        if decided is None:
+            decided = hand_winner(self.res, t.mano & 1, t.last_takes_all)
+        if decided is not None:
+            self._finish(decided, self.stake)
+            return
+        p = t.players
+        i = p.index(self.leader)
+        self.order = [s for s in [*p[i:], *p[:i]] if self.hands[s]]  # a seat gone to the mazo has none
+
+    def _finish(self, team: int, points: int) -> None:
+        self.pts[team] += points
+        self.done = True
+        self.pending = -1
+
+
+def hand_winner(results: Sequence[int | None], mano_team: int, last_takes_all: bool) -> int | None:
+    """As ``engine.truco.tricks.hand_winner``: the team that has won the hand, or None."""
+    w0 = w1 = 0
+    first: int | None = None
+    tie = False
+    for r in results:
+        if r is None:
+            tie = True
+        else:
+            if r:
+                w1 += 1
+            else:
+                w0 += 1
+            if first is None:
+                first = r
+    if w0 >= 2:
+        return 0
+    if w1 >= 2:
+        return 1
+    k = len(results)
+    if not last_takes_all:
+        if tie and first is not None:
+            return first
+        return mano_team if k >= 3 else None
+    if k == 2 and results[0] is None and results[1] is not None:
+        return results[1]
+    if k >= 3:
+        last = results[2]
+        return mano_team if last is None else last
+    return None
+
+
+# -- how the model plays out a deal: every seat by a plain policy of its own cards -----------------
+def copies(paulista: bool) -> tuple[int, ...]:
+    """How many cards of each strength the deck holds (index: strength, 1 to 14)."""
+    rank = PAU_RANK if paulista else ARG_RANK
+    counts = [0] * 15
+    for v in rank.values():
+        counts[v] += 1
+    return tuple(counts)
+
+
+class Policy:
+    """The plain policy every seat plays by in a deal played out; it sees its own cards and the table.
+
+    ``seen`` counts the cards of each strength the table has seen (played face up); the odds
+    that nobody still to play holds a higher card than one's best decide calls and answers.
+    """
+
+    def __init__(self, paulista: bool, rng: random.Random, call_at: float = 0.72, accept_at: float = 0.42,
+                 raise_at: float = 0.9, bluff: float = 0.0) -> None:
+        self.copies = copies(paulista)
+        self.rng = rng
+        self.call_at = call_at
+        self.accept_at = accept_at
+        self.raise_at = raise_at
+        self.bluff = bluff
+
+    def trick_odds(self, sim: Sim, seat: int) -> float:
+        """The chance, as ``seat`` sees it, that its team takes the trick in play if it plays its best card:
+        that no opponent still to play holds a higher card, among the cards it has not seen."""
+        hand = sim.hands[seat]
+        team = seat & 1
+        best, holder = -1, -1
+        mine = max(hand) if hand else -1
+        for s, v in sim.trick:
+            if v > best:
+                best, holder = v, s
+            if s == seat:
+                mine = -1
+        ours = holder >= 0 and holder & 1 == team
+        top = max(mine, best if ours else -1)
+        if top < 0 or (top <= best and not ours):
+            return 0.0
+        cards = sum(len(sim.hands[s]) for s in sim.order if s & 1 != team)
+        if not cards:
+            return 1.0
+        gone = sim.gone
+        higher = sum(self.copies[v] - gone[v] for v in range(top + 1, 15)) - sum(1 for v in hand if v > top)
+        if higher <= 0:
+            return 1.0
+        unseen = 40 - len(hand) - sim.seen
+        p = 1.0
+        for i in range(cards):
+            p *= max(0.0, 1 - higher / max(1, unseen - i))
+        return p
+
+    def hand_odds(self, sim: Sim, seat: int) -> float:
+        """A rough chance that ``seat``'s team takes the hand (tricks won so far and its cards)."""
+        team = seat & 1
+        won = sum(1 for r in sim.res if r == team)
+        lost = sum(1 for r in sim.res if r is not None and r != team)
+        hand = sorted(sim.hands[seat], reverse=True)
+        if sim.decides >= 0 or (sim.t.trick_mode and sim.pending >= 0):
+            return self.trick_odds(sim, seat)
+        power = sum(v for v in hand[:2]) / (14.0 * max(1, len(hand[:2])))
+        return min(1.0, max(0.0, 0.5 + 0.3 * (won - lost) + 0.9 * (power - 0.55)))
+
+    def decide(self, sim: Sim, seat: int) -> Move:
+        team = seat & 1
+        if sim.e_pending >= 0:
+            env = sim.env[seat]
+            need = 27 + 2 * (len(sim.e_calls) - 1)
+            raises = ENV_NEXT.get(sim.e_calls, ())
+            if env >= 31 and raises and len(sim.e_calls) < 2:
+                return (ENVIDO, raises[0])
+            return (E_ACCEPT, 0) if env >= need else (E_REFUSE, 0)
+        if sim.pending >= 0:
+            if not sim.t.paulista and sim.calls == 1 and sim.may_envido(seat) and sim.env[seat] >= 29:
+                return (ENVIDO, E)
+            p = self.hand_odds(sim, seat)
+            if p >= self.raise_at and sim.may_call(team):
+                return (CALL, 0)
+            return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
+        if sim.may_envido(seat) and not sim.e_calls and sim.env[seat] >= 28:
+            return (ENVIDO, R if sim.env[seat] >= 31 else E)
+        if sim.may_call(team):
+            p = self.hand_odds(sim, seat) if not sim.t.trick_mode else self.trick_odds(sim, seat)
+            if p >= self.call_at or (self.bluff and self.rng.random() < self.bluff):
+                return (CALL, 0)
+        return (PLAY, self.card(sim, seat))
+
+    def card(self, sim: Sim, seat: int) -> int:
+        hand = sim.hands[seat]
+        if len(hand) == 1:
+            return hand[0]
+        team = seat & 1
+        best, holder = -1, -1
+        for s, v in sim.trick:
+            if v > best:
+                best, holder = v, s
+        ordered = sorted(hand)
+        ours = holder >= 0 and holder & 1 == team
+        last = len(sim.order) == 1
+        critical = sim.decides == len(sim.res) or bool(sim.res)
+        if not sim.trick:  # leading
+            if critical:
+                return ordered[-1]
+            return ordered[len(ordered) // 2]
+        if ours and (last or best >= 10 or not critical):
+            return ordered[0]
+        for v in ordered:
+            if v > best:
+                return v
+        return ordered[0]
+
+
+def play_out(sim: Sim, policy: Policy) -> None:
+    """Play the round to its end by ``policy`` for every seat."""
+    while not sim.done:
+        seat = sim.actor()
+        sim.apply(seat, policy.decide(sim, seat))

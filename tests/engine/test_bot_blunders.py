@@ -1,0 +1,258 @@
+"""The bots' blunders seen in rigged positions (issue 12), each kept out of the levels that must not make it.
+
+Each test rigs a position with the engines' own rules, asks each level for its decision (a
+signal first is allowed: the level is asked again after it) and asserts it. Where the old
+bots (``today``) made the blunder, the test says so, so that it is seen to be a real one.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from cardtui.engine.betting import CALL, FOLD
+from cardtui.engine.bots import cacheta as cacheta_today
+from cardtui.engine.bots import cacho as cacho_today
+from cardtui.engine.bots import truco as truco_today
+from cardtui.engine.bots.levels import LEVELS
+from cardtui.engine.bots.rummy_levels import Seen
+from cardtui.engine.cacheta import DECLARE
+from cardtui.engine.cacho import BET, CachoState
+from cardtui.engine.cacho import GAME as CACHO
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.games import get
+from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
+from cardtui.engine.truco.argentino import GAME as ARG
+from cardtui.engine.truco.argentino import ArgentinoState
+from cardtui.engine.truco.paulista import GAME as PAU
+from cardtui.engine.truco.paulista import PaulistaState
+
+ALL = ("easy", "normal", "hard")
+RAISES = frozenset({"retruco", "vale_cuatro", "seis", "nove", "doze"})
+SEATS4 = [SeatInfo(i, f"p{i}", i % 2) for i in range(4)]
+SEATS2 = [SeatInfo(i, f"p{i}", i % 2) for i in range(2)]
+
+Game = Any  # the two truco games and Cacho: rules over a state
+
+
+def decide(game: Game, state: object, seat: int, policy: Callable[..., Action], seed: int = 1) -> Action:
+    """``policy``'s decision for ``seat``; a signal first is made, and the policy asked again."""
+    state = copy.deepcopy(state)
+    rng = random.Random(seed)
+    for _ in range(3):
+        action = policy(game.view(state, seat), game.legal_actions(state, seat), rng)
+        if action.type != "signal":
+            return action
+        game.apply(state, seat, action)
+    raise AssertionError("the bot only signals")
+
+
+def each(family: str, game: Game, state: object, seat: int, levels: tuple[str, ...] = ALL) -> dict[str, Action]:
+    return {level: decide(game, state, seat, LEVELS[family][level]) for level in levels}
+
+
+# -- truco paulista: seat 0 deals, seat 1 is the mão; seats 1 and 3 are team 1 ------------------------
+def paulista(scores: tuple[int, int] = (0, 0), seed: int = 1, **hands: str) -> PaulistaState:
+    state, _ = PAU.resume(PAU.options({}), SEATS4, list(scores), 0, 1, seed)
+    PAU.apply(state, 1, Action("keep"))
+    for key, text in hands.items():
+        state.hands[int(key[1:])] = list(parse_cards(text))
+    return state
+
+
+def play(game: Game, state: object, *moves: tuple[int, str]) -> None:
+    for seat, card in moves:
+        game.apply(state, seat, Action("play", cards=parse_cards(card)))
+
+
+def test_a_truco_whose_deciding_trick_is_already_lost_is_refused() -> None:
+    st = paulista(s1="4C 5H 6H", s2="5S 6S 7S", s3="4D 4S 5D", s0="3H 2S KS")
+    play(PAU, st, (1, "4C"), (2, "5S"))  # the zap is on the table for team 1
+    PAU.apply(st, 3, Action("truco"))  # accepted, this trick decides the hand
+    for level, action in each("truco_paulista", PAU, st, 0).items():
+        assert action.type == "run", level
+
+
+def test_a_partners_signal_is_forgotten_once_its_card_is_played() -> None:
+    st = paulista(s1="4C 4H 5C", s2="5S 6S 7S", s3="4D 5D 6D", s0="3H 2S KS")
+    st.options = PAU.options({"signals_seen": 0.0})
+    PAU.apply(st, 1, Action("signal", value="eyebrow"))  # the zap, to seat 3
+    play(PAU, st, (1, "4C"), (2, "5S"), (3, "4D"), (0, "KS"), (1, "4H"))
+    PAU.apply(st, 2, Action("truco"))
+    assert {decide(PAU, st, 3, truco_today.choose_paulista, seed).type for seed in range(8)} & RAISES  # today
+    for seed in range(3):
+        for level in ALL:
+            assert decide(PAU, st, 3, LEVELS["truco_paulista"][level], seed).type not in RAISES, level
+
+
+@pytest.mark.parametrize("last_trick", [False, True])
+def test_a_certain_winner_of_the_deciding_trick_calls_truco(last_trick: bool) -> None:
+    if last_trick:  # one trick each; seat 0 holds the zap for the third
+        st = paulista(s1="KH 4H 6D", s2="5S 3S 4S", s3="4D 5D 2D", s0="6S 7S 4C")
+        play(PAU, st, (1, "KH"), (2, "5S"), (3, "4D"), (0, "6S"), (1, "4H"), (2, "3S"), (3, "5D"), (0, "7S"),
+             (2, "4S"), (3, "2D"))
+    else:  # the first trick, seat 0 last to play with the zap
+        st = paulista(s1="5H 6D 7C", s2="6H 4S 5S", s3="3D 4D 5D", s0="4C 6S 2S")
+        play(PAU, st, (1, "5H"), (2, "6H"), (3, "3D"))
+    for level, action in each("truco_paulista", PAU, st, 0).items():
+        assert action.type == "truco", level
+
+
+def test_a_trick_that_decides_the_hand_is_led_with_the_best_card() -> None:
+    st = paulista(s1="3S 4H 5D", s2="6H 4S 5S", s3="7C 4D 5C", s0="KC 6S 2S")
+    PAU.apply(st, 1, Action("truco"))
+    PAU.apply(st, 2, Action("accept"))
+    for level, action in each("truco_paulista", PAU, st, 1).items():
+        assert action == Action("play", cards=parse_cards("3S")), level
+
+
+def test_a_tie_that_wins_the_hand_is_taken() -> None:
+    # Team 1 takes the first trick and every manilha is gone: a tie in the second wins the hand.
+    st = paulista(s1="4C 4H 6D", s2="7H 3H 5S", s3="AS 3S 5D", s0="7D 6S 2S")
+    play(PAU, st, (1, "4C"), (2, "7H"), (3, "AS"), (0, "7D"), (1, "4H"), (2, "3H"))
+    for level, action in each("truco_paulista", PAU, st, 3).items():
+        assert action == Action("play", cards=parse_cards("3S")), level
+
+
+# -- truco argentino, two players ------------------------------------------------------------------------
+def argentino(scores: tuple[int, int] = (0, 0), dealer: int = 0, seed: int = 1, **hands: str) -> ArgentinoState:
+    state, _ = ARG.resume(ARG.options({}), SEATS2, list(scores), dealer, 1, seed)
+    for key, text in hands.items():
+        state.give(int(key[1:]), parse_cards(text))
+    return state
+
+
+def test_a_truco_is_never_refused_when_refusing_loses_the_match() -> None:
+    st = argentino(scores=(20, 29), s0="4c 5o 6b", s1="1e 7o 3c")
+    ARG.apply(st, 1, Action("truco"))
+    for level, action in each("truco_argentino", ARG, st, 0).items():
+        assert action.type not in ("no_quiero", "mazo"), level
+
+
+def test_a_strong_envido_calls_falta_envido() -> None:
+    st = argentino(scores=(10, 10), dealer=1, s0="7o 6o 4e", s1="4c 5b 6c")  # 33 of envido
+    for level, action in each("truco_argentino", ARG, st, 0).items():
+        assert action.type == "falta_envido", level
+    st = argentino(scores=(27, 10), dealer=1, s0="7o 6o 4e", s1="4c 5b 6c")  # 3 points win the match
+    for level, action in each("truco_argentino", ARG, st, 0).items():
+        assert action.type in ("falta_envido", "real_envido"), level
+
+
+def test_a_hopeless_hand_bluffs_now_and_then() -> None:
+    for level in ALL:
+        pau = {decide(PAU, paulista(seed=s, s1="4H 5D 6S"), 1, LEVELS["truco_paulista"][level], s).type
+               for s in range(40)}
+        assert "truco" in pau and "play" in pau, (level, pau)
+        arg = {decide(ARG, argentino(dealer=1, seed=s, s0="4c 5o 6b"), 0, LEVELS["truco_argentino"][level], s).type
+               for s in range(40)}
+        assert arg & {"truco", "envido", "real_envido", "falta_envido"}, (level, arg)
+
+
+# -- cacho, heads-up ---------------------------------------------------------------------------------
+def cacho(first: str, later: str) -> tuple[CachoState, int, int]:
+    """Two players with 20 chips, each betting 1 then 2: round 3 with these cards (eldest first)."""
+    state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(2)], 1)
+    for seat, card in zip(state.playing, parse_cards(first), strict=True):
+        state.hands[seat] = [card]
+    state.deck = list(reversed(parse_cards(later)))
+    for amount in (1, 2):
+        for seat in state.playing:
+            CACHO.apply(state, seat, Action(BET, amount))
+    eldest, other = state.playing
+    return state, eldest, other
+
+
+def test_an_all_in_is_called_only_with_what_beats_an_all_in() -> None:
+    st, eldest, other = cacho("5C AS", "6C 4S 5D 4H")  # the caller holds AS 4S 4H: beats a random hand 52.5%
+    CACHO.apply(st, eldest, CACHO.legal_actions(st, eldest)[-1])  # everything
+    assert decide(CACHO, st, other, cacho_today.choose).type == CALL  # today
+    for level, action in each("cacho", CACHO, st, other).items():
+        assert action.type == FOLD, level
+
+
+def test_an_unbeatable_hand_bets_what_gets_paid_not_everything() -> None:
+    st, eldest, _ = cacho("6H 5C", "6D 2S 6C 3H")  # three sixes
+    everything = CACHO.legal_actions(st, eldest)[-1].amount
+    assert decide(CACHO, st, eldest, cacho_today.choose).amount == everything  # today
+    for seed in range(3):
+        for level in ALL:
+            action = decide(CACHO, st, eldest, LEVELS["cacho"][level], seed)
+            assert action.type == "bet" and 0 < action.amount < everything, (level, action)
+
+
+# -- the rummy games -----------------------------------------------------------------------------------
+def rummy_view(game: str, players: int = 0, **changes: Any) -> RummyView:
+    """A real table's view for the seat to draw, with ``changes`` made to it."""
+    players = players or get(game).min_players
+    match, _ = get(game).open({}, [SeatInfo(i, f"p{i}", i) for i in range(players)], 5)
+    for _ in range(200):
+        view = match.view(match.to_act()[0])
+        assert isinstance(view, RummyView)
+        if view.phase is Phase.DRAW:
+            break
+        seat = match.to_act()[0]
+        legal = [a for a in match.legal_actions(seat) if a.type in ("check", "call", "pass")]
+        match.apply(seat, legal[0])
+    else:
+        raise AssertionError("no draw")
+    return dataclasses.replace(view, **changes)
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+MELDED = "4H 5H 6H 7C 7D 7S"
+
+
+def test_outs_are_counted_only_while_a_copy_is_live() -> None:
+    # Discarding 2S waits on KH/KS, both copies of each already in the pile; discarding a king waits on
+    # 2H/2C, which may still come.
+    view = rummy_view("pifpaf", flip=None, wilds=(), phase=Phase.DISCARD,
+                      cards=cards(f"{MELDED} KC KD 2S 2D"), pile=cards("KH KS KH KS"))
+    legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
+    for level in ALL:
+        action = LEVELS["pifpaf"][level](view, legal, random.Random(1))
+        assert action.cards[0].rank == 13, level
+    assert Seen(view).live_outs(cards(f"{MELDED} KC KD 2D"))[0] == 0
+
+
+def test_a_discard_that_adds_no_out_is_left_on_the_pile() -> None:
+    # Waiting on KH/KS; the 9D on the pile melds with nothing and adds no out.
+    view = rummy_view("pifpaf", flip=None, wilds=(), cards=cards(f"{MELDED} KC KD 2S"), pile=cards("3C 9D"))
+    legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE)]
+    for level in ALL:
+        assert LEVELS["pifpaf"][level](view, legal, random.Random(1)) == Action(DRAW, value=STOCK), level
+    # A discard that lets the hand go out is taken.
+    view = dataclasses.replace(view, pile=cards("3C KH"))
+    for level in ALL:
+        assert LEVELS["pifpaf"][level](view, legal, random.Random(1)) == Action(DRAW, value=PILE), level
+
+
+def test_na_boa_is_not_declared_at_once_where_it_buys_nothing() -> None:
+    view = rummy_view("cacheta", cards=cards(f"{MELDED} KC KD 2S"), pile=cards("9D"))
+    legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE), Action(DECLARE)]
+    assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DECLARE)  # today
+    for level in ALL:  # two players: the discards are one's own to draw anyway
+        assert LEVELS["cacheta"][level](view, legal, random.Random(1)).type != DECLARE, level
+
+
+def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> None:
+    state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(4)], 1)
+    order = list(state.playing)
+    for seat, card in zip(order, parse_cards("5C AS 6H 2D"), strict=True):
+        state.hands[seat] = [card]
+    state.deck = list(reversed(parse_cards("6C 4S 6D 3D 5D 4H 6S 2C")))
+    for seat in order:
+        CACHO.apply(state, seat, Action(BET, 1))
+    for seat in order:
+        CACHO.apply(state, seat, Action(BET, 2) if seat != order[0] else Action("pass"))
+    CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == "bet"))
+    for level, action in each("cacho", CACHO, state, order[2]).items():
+        assert action.type in (CALL, FOLD, "raise"), level
