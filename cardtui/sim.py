@@ -46,8 +46,11 @@ def simulate(
     on_hand: Callable[[dict[str, Any]], None] | None = None,
     fair: bool = False,
     table: str = "sim",
+    level: str = "easy",
 ) -> SimReport:
     """Play ``hands`` hands of bots; every seed comes from ``seed``, so runs repeat exactly.
+    The bots play at ``level``: easy by default, the quick one, since a simulation checks the
+    rules and the histories at scale, not the bots' strength (that is ``cardtui arena``).
 
     ``fair``: deal each hand from a fresh ``DealSeed`` (``sim_deal_seed``) and chain the
     histories (``prev``), so that ``cardtui verify`` can check them; otherwise plain seeds.
@@ -89,7 +92,7 @@ def simulate(
             continue
         for seat in match.to_act():
             if match.legal_actions(seat):
-                match.apply(seat, match.bot_action(seat, rng))
+                match.apply(seat, match.bot_action(seat, rng, level))
                 report.actions += 1
                 break
         else:

@@ -104,7 +104,7 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
         table.send(events)
         while not match.hand_over():
             seat = next(s for s in match.to_act() if match.legal_actions(s))
-            table.send(match.apply(seat, match.bot_action(seat, rng)))
+            table.send(match.apply(seat, match.bot_action(seat, rng, "easy")))
         shown = tuple(PlayerSeed(s, b) for s, b in reveal.player_seeds)
         table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown))])
 
