@@ -200,6 +200,8 @@ def perturb(value: Any, data: st.DataObject) -> Any:
         return not value
     if isinstance(value, int):
         return value + data.draw(st.sampled_from([-1, 1, 2]))
+    if isinstance(value, float):
+        return value + data.draw(st.sampled_from([-0.5, 0.25, 1.0]))
     if isinstance(value, str):
         return value + "x" if not value else value[:-1] + ("0" if value[-1] != "0" else "1")
     if value is None:
