@@ -128,6 +128,8 @@ def act(kind_: int, **fields: Any) -> common_pb2.Action:
 
 
 async def create(running: Running, **fields: Any) -> str:
+    """A table; its bots play the quick, predictable level unless the test names one."""
+    fields.setdefault("bot_levels", ["easy"])
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
         created = await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(**fields))
     return created.table.id

@@ -66,6 +66,7 @@ async def play_out_the_match(players: Sequence[Player]) -> table_pb2.View:
 
 
 async def new_table(lobby: lobby_pb2_grpc.LobbyStub, **fields: Any) -> lobby_pb2.CreatedTable:
+    fields.setdefault("bot_levels", ["easy"])  # quick bots: the matches play out within the test's time
     return await lobby.CreateTable(lobby_pb2.CreateTableRequest(**fields))
 
 
