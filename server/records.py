@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from cardtui.engine.cacho import CachoPotWon
-from cardtui.engine.core import Event
+from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.engine.events import HandEnded, HandStarted
 from cardtui.engine.games import GAMES
 from cardtui.engine.pifpaf import PifPafPotWon
@@ -119,8 +119,8 @@ class Credit:
 
 
 def bot_level(table: Table, seat: int) -> str:
-    """The level of the bot in a bot's seat, as its records are kept (one level for now)."""
-    return BOT_NAME
+    """The bot in a bot's seat as its records are kept: one record per level ("bot normal")."""
+    return f"{BOT_NAME} {table.seating[seat].level or DEFAULT_LEVEL}"
 
 
 def bot_id(level: str) -> str:
@@ -250,8 +250,8 @@ class Records:
         bot = self.store.player(bot_id(name.strip()))
         if bot is not None:
             return self.card_of(bot, players_pb2.PLAYER_KIND_BOT)
-        if folded(name.strip()) == BOT_NAME:  # a level nobody has played against yet
-            return players_pb2.PlayerCardResponse(name=BOT_NAME, kind=players_pb2.PLAYER_KIND_BOT)
+        if folded(name.strip()).split(" ")[0] == BOT_NAME:  # a level nobody has played against yet
+            return players_pb2.PlayerCardResponse(name=name.strip()[:40], kind=players_pb2.PLAYER_KIND_BOT)
         raise NotFound("Nobody called {name} is remembered on this server.", name=quote(name))
 
     def seat_card(self, table: Table, seat: int) -> players_pb2.PlayerCardResponse:

@@ -144,7 +144,7 @@ async def test_bots_are_rated_by_level_against_the_people(server: Running, tmp_p
         model = PlackettLuce()
         after = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
         board = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacho"))
-        mine, bot = standing(board, "ana"), standing(board, "bot")
+        mine, bot = standing(board, "ana"), standing(board, "bot easy")
         assert bot.bot and not mine.bot and len(board.standings) == 2
         assert (mine.rating.mu, mine.rating.sigma) == (after[me.seat][0].mu, after[me.seat][0].sigma)
         bots = [after[s][0] for s in range(3) if s != me.seat]
@@ -156,7 +156,7 @@ async def test_bots_are_rated_by_level_against_the_people(server: Running, tmp_p
         guest = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=other.table.id, name="zoe"))
         bot_seat = 1 - guest.seat
         card = await lobby.PlayerCard(players_pb2.PlayerCardRequest(table_id=other.table.id, seat=bot_seat))
-        assert card.kind == players_pb2.PLAYER_KIND_BOT and card.name == "bot"
+        assert card.kind == players_pb2.PLAYER_KIND_BOT and card.name == "bot easy"
         assert card.games[0].rating.mu == bot.rating.mu
         card = await lobby.PlayerCard(players_pb2.PlayerCardRequest(table_id=other.table.id, seat=guest.seat))
         assert card.kind == players_pb2.PLAYER_KIND_GUEST and card.name == "zoe" and not card.games
@@ -164,7 +164,7 @@ async def test_bots_are_rated_by_level_against_the_people(server: Running, tmp_p
         await new_table(lobby, game="cacho", seats=2, bots=2)
         await asyncio.sleep(0.5)
         again = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacho"))
-        assert standing(again, "bot").stats == bot.stats
+        assert standing(again, "bot easy").stats == bot.stats
     await me.close()
 
 
@@ -193,7 +193,7 @@ async def test_truco_calls_and_hands_are_counted_for_a_player_who_left_the_match
                         won[a["seat"]] += 1
             assert sum(won) > 0, "a whole match of bots calls truco now and then"
             board = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="truco_paulista"))
-            mine, bot = standing(board, "ana"), standing(board, "bot")
+            mine, bot = standing(board, "ana"), standing(board, "bot easy")
             assert mine.stats.hands == len(hands) and mine.stats.matches == 1
             assert mine.stats.truco_calls_won == won[me.seat]
             assert bot.stats.truco_calls_won == sum(won) - won[me.seat]
