@@ -262,11 +262,12 @@ class Table:
         }
         window = self.config.cut_window if waiting else 0.0
         self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting)
-        self._note([Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))])
+        committed = Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))
         if waiting and window > 0:
+            self._note([committed])
             self.pacer.cut(window, self._deal)
-        else:
-            self._deal()
+        else:  # nobody to wait for: the commitment goes out with the deal, one message, not two
+            self._deal((committed,))
 
     def take_cut(self, seat: int, hand: int, seed: bytes) -> bool:
         """A seated person's seed for the hand being cut; False (and unused) if it is too late,
@@ -280,7 +281,8 @@ class Table:
             self._deal()
         return True
 
-    def _deal(self) -> None:
+    def _deal(self, committed: tuple[Event, ...] = ()) -> None:
+        """Deal the hand being cut; ``committed`` is its commitment if not yet published."""
         cut, self.cut = self.cut, None
         self.pacer.stop_cut()
         if cut is None or self.closed:
@@ -292,6 +294,8 @@ class Table:
                 self.journal.seats(self)
             if not self.seating.full:  # someone left (or during the cut): wait for the seats to fill again
                 self.match = None
+                if committed:
+                    self._note(list(committed))
                 return
             self.matches += 1
             names = self.seating.names()
@@ -304,7 +308,7 @@ class Table:
             events = self.match.next_hand(seed)
             step = ("next", None, data)
         self.deal_seed = seed
-        self._changed(events, step)
+        self._changed([*committed, *events], step)
 
     def _reveal(self) -> list[Event]:
         """At the hand's end: the seeds its deck came from, for every client to check."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE, BettingRound, Pot, Pots
 from cardtui.engine.core import Action, IllegalAction, NotYourTurn
@@ -48,3 +50,32 @@ def test_round_with_cap_raise_and_call() -> None:
     assert r.to_act == 0
     r.act(0, Action(CALL, 2))
     assert r.done and pots.total == 15 and stacks == [4, 0, 4]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stacks=st.lists(st.integers(0, 12), min_size=2, max_size=5),
+    cap=st.integers(0, 10),
+    min_raise=st.integers(1, 3),
+    resto=st.booleans(),
+    moves=st.lists(st.integers(0, 1000), max_size=12),
+)
+def test_legal_is_exactly_what_refusal_allows(stacks: list[int], cap: int, min_raise: int, resto: bool,
+                                              moves: list[int]) -> None:
+    """``legal`` is built, not filtered through ``refusal``: the two must still agree on every
+    action and amount, at every point of a round."""
+    r = BettingRound(range(len(stacks)), list(stacks), Pots(len(stacks)), cap=cap, min_raise=min_raise, resto=resto)
+    top = sum(stacks) + 2
+    for pick in [*moves, 0]:
+        for seat in range(len(stacks)):
+            legal = r.legal(seat)
+            candidates = [Action(FOLD), Action(CHECK), Action(CALL, r.to_call(seat)),
+                          *(Action(k, n) for k in (BET, RAISE) for n in range(top))]
+            allowed = [a for a in candidates if r.refusal(seat, a) is None]
+            assert sorted(legal, key=repr) == sorted(allowed, key=repr)
+        if r.done:
+            break
+        seat = r.to_act
+        assert seat is not None
+        legal = r.legal(seat)
+        r.act(seat, legal[pick % len(legal)])
