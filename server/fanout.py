@@ -86,14 +86,19 @@ def _field(number: int, payload: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
-def update_bytes(seq: int, events: Sequence[bytes], view: bytes) -> bytes:
-    """A ``TableMessage`` with an ``Update`` of already serialized events and view.
+def events_bytes(events: Sequence[bytes]) -> bytes:
+    """The ``events`` of an ``Update``, from events already serialized."""
+    return b"".join(_field(1, e) for e in events)
 
-    Built from its parts so that each event is serialized once per audience that sees it
-    and each view once per audience, however many streams share them.
+
+def update_bytes(seq: int, events: bytes, view: bytes) -> bytes:
+    """A ``TableMessage`` with an ``Update`` of already serialized events (``events_bytes``) and view.
+
+    Built from its parts so that each event is serialized once per audience that sees it,
+    the events once per distinct set of versions, and each view once per audience, however
+    many streams share them.
     """
-    body = b"".join(_field(1, e) for e in events) + _field(2, view)
-    return _varint(1 << 3) + _varint(seq) + _field(3, body)
+    return _varint(1 << 3) + _varint(seq) + _field(3, events + _field(2, view))
 
 
 class Fanout:
@@ -134,20 +139,21 @@ class Fanout:
         views = dict(zip(audiences, self.view_bytes(audiences), strict=True))
         full: dict[int, bytes] = {}
         hidden: dict[int, bytes] = {}
+        blobs: dict[tuple[bool, ...], bytes] = {}
         messages: dict[int | None, bytes] = {}
         for key in audiences:
-            parts = []
-            for n in batch:
-                if n.event.audience.sees(key):
-                    part = full.get(n.seq)
+            sees = tuple(n.event.audience.sees(key) for n in batch)
+            blob = blobs.get(sees)
+            if blob is None:  # the first audience to see just these events whole
+                parts = []
+                for n, whole in zip(batch, sees, strict=True):
+                    cache = full if whole else hidden
+                    part = cache.get(n.seq)
                     if part is None:
-                        part = full[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
-                else:
-                    part = hidden.get(n.seq)
-                    if part is None:
-                        part = hidden[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
-                parts.append(part)
-            messages[key] = update_bytes(self.seq, parts, views[key])
+                        part = cache[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
+                    parts.append(part)
+                blob = blobs[sees] = events_bytes(parts)
+            messages[key] = update_bytes(self.seq, blob, views[key])
         for sub in subscribers:
             self.push(sub, messages[sub.seat])
 
