@@ -131,7 +131,9 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
     bia.subscribe()
     cutters.append(Cutter(bia))
     players = [ana, bia]
-    await play_until(players, lambda: len(events_of(ana, "deal_revealed")) >= 2)
+    # Until both streams carry hand 2's reveal (each stream goes at its own pace).
+    await play_until(players, lambda: all(any(e.deal_revealed.hand == 2 for e in events_of(p, "deal_revealed"))
+                                          for p in players))
     for c in cutters:
         await c.stop()
     # Hand 2 waited for both seeds, and was dealt as soon as they were in, long before the
