@@ -338,6 +338,10 @@ def copies(paulista: bool) -> tuple[int, ...]:
     return tuple(counts)
 
 
+ENVIDO_LOOSENESS = (0, 2, 4)
+"""How much below 27 the model's players answer an envido with, one chosen per answer."""
+
+
 class Policy:
     """The plain policy every seat plays by in a deal played out; it sees its own cards and the table.
 
@@ -398,7 +402,9 @@ class Policy:
         team = seat & 1
         if sim.e_pending >= 0:
             env = sim.env[seat]
-            need = 27 + 2 * (len(sim.e_calls) - 1)
+            # Players answer from 27, 25 or 23 alike: an envido called on nothing is not assumed
+            # to be refused, so the search does not bluff into players who call it.
+            need = 27 + 2 * (len(sim.e_calls) - 1) - self.rng.choice(ENVIDO_LOOSENESS)
             raises = ENV_NEXT.get(sim.e_calls, ())
             if env >= 31 and raises and len(sim.e_calls) < 2:
                 return (ENVIDO, raises[0])
