@@ -9,6 +9,8 @@ deliberately plain; ``BASELINES`` names them per game for the arena (``cardtui a
   trick in play is certainly won (the zap, or last to play and on top), accepts when its
   best card beats the table's, and plays its best card into a trick that decides the hand.
 - ``argentino-simple``: truco with 1e or 1b, accept with a top-four card or a 3, envido at 27+.
+- ``argentino-caller``: the same, but answers every envido with quiero from 24: it punishes an
+  envido called on nothing.
 - ``cacho-value``: minimum bets with value, call with 28+.
 - ``cacheta-isolated`` / ``pifpaf-isolated``: take a discard only when it melds, discard the
   most isolated loose card, knock, declare and cut whenever possible; Pif Paf checks and calls.
@@ -158,6 +160,15 @@ def argentino_simple(view: GameView, legal: list[Action], rng: random.Random) ->
     return play_low(view, legal, ARG_RANK)
 
 
+def argentino_caller(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """``argentino_simple``, but every envido (and its raises) is accepted from 24 points."""
+    assert isinstance(view, TrucoView) and view.argentino is not None
+    pending = view.pending
+    if pending is not None and pending.bet.value == "envido":
+        return first(legal, "quiero" if (view.argentino.your_envido or 0) >= 24 else "no_quiero") or legal[0]
+    return argentino_simple(view, legal, rng)
+
+
 # -- cacho ------------------------------------------------------------------------------
 def cacho_value(view: GameView, legal: list[Action], rng: random.Random) -> Action:
     """Bet the minimum with value, call with 28 or more (a suited pair of 8+, any cacho, three sixes)."""
@@ -227,7 +238,7 @@ def rummy_isolated(view: GameView, legal: list[Action], rng: random.Random) -> A
 
 BASELINES: dict[str, dict[str, Policy]] = {
     "truco_paulista": {"paulista-manilha": paulista_manilha, "paulista-trick-aware": paulista_trick_aware},
-    "truco_argentino": {"argentino-simple": argentino_simple},
+    "truco_argentino": {"argentino-simple": argentino_simple, "argentino-caller": argentino_caller},
     "cacho": {"cacho-value": cacho_value},
     "cacheta": {"cacheta-isolated": rummy_isolated},
     "pifpaf": {"pifpaf-isolated": rummy_isolated},
