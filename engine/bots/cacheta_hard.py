@@ -37,10 +37,31 @@ TEN_BONUS = 2.0
 1.0 gained less, 3.5 no more)."""
 WIDTH = 3
 """How many discards are valued one draw ahead."""
+FEED = 20.0
+"""What throwing a card that likely lets a declared player go out costs (a sure out of one's own is 40)."""
 
 
 class CachetaSeen(Seen):
     """``Seen`` whose hand value counts each live out by the points it wins."""
+
+    def __init__(self, view: RummyView) -> None:
+        super().__init__(view)
+        others = [s.score for s in view.seats if s.seat != self.you and s.status.value == "in"]
+        self.ten_bonus = TEN_BONUS if any(score >= 2 for score in others) else 0.0
+        """Nothing more for ten melded when every other player has 1 point left: either knock ends them."""
+        self.feeds: set[Card] = set()
+        """Cards that make a meld of two cards a player who declared na boa took from the pile (and has
+        not thrown since, as far as the pile shows): most likely the card they wait on."""
+        for s in view.seats:
+            if s.seat != self.you and s.status.value == "in" and s.declared:
+                held = sorted({c for c in s.taken if c not in view.pile}, key=index)
+                for i, a in enumerate(held):
+                    for b in held[i + 1 :]:
+                        self.feeds.update(_pair_links(a, b, self.m.rules))
+
+    def cost(self, card: Card) -> float:
+        """What throwing ``card`` may hand the others (``FEED`` when it is in ``feeds``)."""
+        return FEED if card in self.feeds else 0.0
 
     def _value(self, hand: Sequence[Card]) -> float:
         _, loose = self.m.arrange(hand)
@@ -50,8 +71,8 @@ class CachetaSeen(Seen):
             live, outs = self.live_outs(hand)
             if outs:
                 n = float(live)
-                if live:
-                    n += TEN_BONUS * sum(self.live.get(c, 0) for c in self.m.filling(hand))
+                if live and self.ten_bonus:
+                    n += self.ten_bonus * sum(self.live.get(c, 0) for c in self.m.filling(hand))
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
         wilds = self.m.wilds
         for i, a in enumerate(loose):
@@ -85,16 +106,19 @@ class CachetaSeen(Seen):
         m = self.m
         loose9 = m.arrange(hand9)[1]
         outs = set(m.completing(hand9)) if len(loose9) <= 4 else set()
-        tens = set(m.filling(hand9)) if outs else set()
+        tens = set(m.filling(hand9)) if outs and self.ten_bonus else set()
         for c in _relevant(loose9, self.live, m):
             p = self.live[c] / self.unseen
             if c in outs:
-                total += p * (now + OUT_WEIGHT * (1.0 + TEN_BONUS if c in tens else 1.0))
+                total += p * (now + OUT_WEIGHT * (1.0 + self.ten_bonus if c in tens else 1.0))
             else:
                 ten = [*hand9, c]
                 _, loose = m.arrange(ten)
                 natural = [x for x in loose if x not in m.wilds]
-                pool = sorted(natural, key=lambda x: self._ties(x, loose))[:cap] or [c]
+                if len(natural) > cap:
+                    pool = sorted(natural, key=lambda x: self._ties(x, loose))[:cap]
+                else:
+                    pool = natural or [c]
                 best = now
                 for d in pool:
                     best = max(best, self.value(_minus(ten, d)))
@@ -126,7 +150,8 @@ def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
     if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
         return stock
     ten = [*hand, top]
-    with_top = max((seen.value(_minus(ten, d)) for d in _natural(seen, ten) if d != top), default=-1e9)
+    with_top = max((seen.value(_minus(ten, d)) - seen.cost(d) for d in _natural(seen, ten) if d != top),
+                   default=-1e9)
     return pile if with_top > seen.ahead(hand) + 0.05 else stock
 
 
@@ -140,10 +165,10 @@ def _discard(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
         return None
     hand = list(seen.view.cards)
     natural = _natural(seen, hand)
-    ranked = sorted(natural, key=lambda c: seen.value(_minus(hand, c)), reverse=True)
+    ranked = sorted(natural, key=lambda c: seen.value(_minus(hand, c)) - seen.cost(c), reverse=True)
     best, best_v = ranked[0], -1e9
     for c in ranked[:WIDTH]:
-        v = seen.ahead(_minus(hand, c))
+        v = seen.ahead(_minus(hand, c)) - seen.cost(c)
         if v > best_v:
             best, best_v = c, v
     return Action(DISCARD, cards=(best,))

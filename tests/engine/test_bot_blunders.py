@@ -258,6 +258,22 @@ def test_a_hand_one_card_from_going_out_keeps_the_outs_that_meld_all_ten() -> No
     assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DISCARD, cards=cards("KC"))
 
 
+def test_a_declared_player_is_not_handed_the_card_that_completes_what_they_took() -> None:
+    # The other player took 7H and 8H from the pile and has declared na boa: 9H (or 6H) most
+    # likely lets them go out. 9H is the stray card here, but throwing 2S (the run's fourth card)
+    # only turns outs that pay 2 points into outs that pay 1.
+    flip = Card.parse("5C")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
+                      cards=cards("2S 3S 4S 5S 10C 10D 10S KC KD 9H"), pile=cards("2D 8C"))
+    other = 1 - (view.you or 0)
+    seats = list(view.seats)
+    seats[other] = dataclasses.replace(seats[other], declared=True, taken=cards("7H 8H"))
+    view = dataclasses.replace(view, seats=tuple(seats))
+    legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
+    assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("9H"))  # today
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) != Action(DISCARD, cards=cards("9H"))
+
+
 def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> None:
     state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(4)], 1)
     order = list(state.playing)
