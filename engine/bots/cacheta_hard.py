@@ -37,6 +37,8 @@ TEN_BONUS = 2.0
 1.0 gained less, 3.5 no more)."""
 WIDTH = 3
 """How many discards are valued one draw ahead."""
+CAP = 1
+"""How many discards the look-ahead tries after each card it may draw."""
 FEED = 20.0
 """What throwing a card that likely lets a declared player go out costs (a sure out of one's own is 40)."""
 
@@ -59,12 +61,32 @@ class CachetaSeen(Seen):
                     for b in held[i + 1 :]:
                         self.feeds.update(_pair_links(a, b, self.m.rules))
 
+        self._loose: dict[tuple[int, int], tuple[Card, ...]] = {}
+        self._tens: dict[tuple[int, int], frozenset[Card]] = {}
+        self._ties_of: dict[tuple[Card, Card], float] = {}
+
+    def loose(self, hand: Sequence[Card]) -> tuple[Card, ...]:
+        """The cards outside the hand's best melds, searched once per hand."""
+        key = self.m.masks(hand)
+        hit = self._loose.get(key)
+        if hit is None:
+            hit = self._loose[key] = self.m.arrange(hand)[1]
+        return hit
+
+    def tens(self, hand: Sequence[Card]) -> frozenset[Card]:
+        """The cards that meld all of the hand with none left over, searched once per hand."""
+        key = self.m.masks(hand)
+        hit = self._tens.get(key)
+        if hit is None:
+            hit = self._tens[key] = frozenset(self.m.filling(hand))
+        return hit
+
     def cost(self, card: Card) -> float:
         """What throwing ``card`` may hand the others (``FEED`` when it is in ``feeds``)."""
         return FEED if card in self.feeds else 0.0
 
     def _value(self, hand: Sequence[Card]) -> float:
-        _, loose = self.m.arrange(hand)
+        loose = self.loose(hand)
         melded = len(hand) - len(loose)
         score = float(melded)
         if len(loose) <= 4:
@@ -72,7 +94,7 @@ class CachetaSeen(Seen):
             if outs:
                 n = float(live)
                 if live and self.ten_bonus:
-                    n += self.ten_bonus * sum(self.live.get(c, 0) for c in self.m.filling(hand))
+                    n += self.ten_bonus * sum(self.live.get(c, 0) for c in self.tens(hand))
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
         wilds = self.m.wilds
         for i, a in enumerate(loose):
@@ -88,25 +110,33 @@ class CachetaSeen(Seen):
         return score
 
     def _ties(self, card: Card, loose: Sequence[Card]) -> float:
-        rules = self.m.rules
         total = 0.0
         for o in loose:
             if o is not card:
-                links = _pair_links(card, o, rules)
-                if links:
-                    total += sum(self.live.get(x, 0) for x in links) + 1
+                total += self._pair_ties(card, o)
         return total
 
+    def _pair_ties(self, a: Card, b: Card) -> float:
+        """The live cards that make ``a`` and ``b`` a meld, plus one; 0 when none could."""
+        key = (a, b)
+        hit = self._ties_of.get(key)
+        if hit is None:
+            links = _pair_links(a, b, self.m.rules)
+            hit = self._ties_of[key] = sum(self.live.get(x, 0) for x in links) + 1.0 if links else 0.0
+        return hit
 
-    def ahead(self, hand9: Sequence[Card], cap: int = 2) -> float:
-        """``hand9``'s value one draw ahead (``Seen.ahead``), an out that melds all ten counted by what it pays."""
+
+    def ahead(self, hand9: Sequence[Card], cap: int = 0) -> float:
+        """``hand9``'s value one draw ahead (``Seen.ahead``), an out that melds all ten counted by what it pays;
+        after each draw, the ``cap`` (default ``CAP``) least tied loose cards are tried as the discard."""
+        cap = cap or CAP
         now = self.value(hand9)
         total = 0.0
         weight = 0.0
         m = self.m
-        loose9 = m.arrange(hand9)[1]
-        outs = set(m.completing(hand9)) if len(loose9) <= 4 else set()
-        tens = set(m.filling(hand9)) if outs and self.ten_bonus else set()
+        loose9 = self.loose(hand9)
+        outs = set(self.live_outs(hand9)[1]) if len(loose9) <= 4 else set()
+        tens = self.tens(hand9) if outs and self.ten_bonus else frozenset()
         for c in _relevant(loose9, self.live, m):
             p = self.live[c] / self.unseen
             if c in outs:
@@ -115,7 +145,9 @@ class CachetaSeen(Seen):
                 ten = [*hand9, c]
                 _, loose = m.arrange(ten)
                 natural = [x for x in loose if x not in m.wilds]
-                if len(natural) > cap:
+                if len(natural) > cap == 1:
+                    pool = [min(natural, key=lambda x: self._ties(x, loose))]
+                elif len(natural) > cap:
                     pool = sorted(natural, key=lambda x: self._ties(x, loose))[:cap]
                 else:
                     pool = natural or [c]
