@@ -184,6 +184,8 @@ def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
     ten = [*hand, top]
     with_top = max((seen.value(_minus(ten, d)) - seen.cost(d) for d in _natural(seen, ten) if d != top),
                    default=-1e9)
+    if with_top <= seen.value(hand) + 0.05:
+        return stock  # the look-ahead is never below the hand as it is: no need to ask it
     return pile if with_top > seen.ahead(hand) + 0.05 else stock
 
 
