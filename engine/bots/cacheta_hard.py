@@ -3,11 +3,14 @@
 A knock with all ten cards melded costs every opponent 2 points, one with nine and a discard
 only 1. So among hands one card from going out, this bot values each live out by what it
 pays: an out that melds all ten cards (a sequence or group of four beside the pair it
-completes, say) counts ``1 + TEN_BONUS`` times. Draws and discards are then chosen as in
-``rummy_levels.hard`` (the pile's card for sure against the stock's by its chances; the few
-best discards valued one draw ahead), with no discard held back for fear of feeding the
-other player: in two-player tests that cost more speed than it saved. It sees only its
-seat's view.
+completes, say) counts ``1 + TEN_BONUS`` times, unless every other player is on 1 point.
+Draws and discards are then chosen as in ``rummy_levels.hard``: the pile's card for sure
+against the stock's by its chances, and the few best discards valued one draw ahead.
+
+It holds a discard back only where it most likely hands the game over: a player who has
+declared na boa and took from the pile two cards that this one makes a meld of. A broader
+guess at what the others hold (every live copy by its chance of being in their hand) cost
+more speed than it saved in two-player tests. It sees only its seat's view.
 """
 
 from __future__ import annotations
