@@ -382,6 +382,17 @@ class Melder:
                 out.append(w)
         return tuple(sorted(out, key=index))
 
+    def filling(self, hand: Iterable[Card]) -> tuple[Card, ...]:
+        """Every card that, added to this hand, melds all of it with none left over (Cacheta's ten-card knock)."""
+        a, b = self.masks(hand)
+        xs = self._hole(a, b, 0, {})
+        out = [self._card_at[p] for p in range(52) if xs >> p & 1 and not b >> p & 1]
+        for w in self.wilds:
+            bit = 1 << self._bit[w]
+            if not b & bit and self._go(a | bit, b | (a & bit), 0):
+                out.append(w)
+        return tuple(sorted(out, key=index))
+
     def split(self, hand: Iterable[Card]) -> tuple[tuple[Card, ...], ...] | None:
         """The hand as melds (each card in one), or None when it does not all meld."""
         cards = tuple(hand)

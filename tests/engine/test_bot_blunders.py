@@ -18,6 +18,7 @@ import pytest
 from cardtui.engine.betting import CALL, FOLD
 from cardtui.engine.bots import cacheta as cacheta_today
 from cardtui.engine.bots import cacho as cacho_today
+from cardtui.engine.bots import rummy_levels
 from cardtui.engine.bots import truco as truco_today
 from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.bots.rummy_levels import Seen
@@ -27,6 +28,7 @@ from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import get
+from cardtui.engine.melds import wild_cards
 from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
 from cardtui.engine.truco.argentino import GAME as ARG
 from cardtui.engine.truco.argentino import ArgentinoState
@@ -241,6 +243,35 @@ def test_na_boa_is_not_declared_at_once_where_it_buys_nothing() -> None:
     assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DECLARE)  # today
     for level in ALL:  # two players: the discards are one's own to draw anyway
         assert LEVELS["cacheta"][level](view, legal, random.Random(1)).type != DECLARE, level
+
+
+def test_a_hand_one_card_from_going_out_keeps_the_outs_that_meld_all_ten() -> None:
+    # 3H-6H, three nines, JC JD and KC. Throwing KC waits on JH/JS, and either melds all ten
+    # cards: a knock that costs the other player 2 points. Throwing 3H (or 6H) adds QC to the
+    # outs, but every out then melds only nine: 1 point. Four copies at 2 beat six at 1.
+    flip = Card.parse("5C")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
+                      cards=cards("3H 4H 5H 6H 9C 9D 9S JC JD KC"), pile=cards("2D 8C"))
+    legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
+    assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("3H"))  # today
+    assert rummy_levels.hard(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("3H"))  # hard before
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DISCARD, cards=cards("KC"))
+
+
+def test_a_declared_player_is_not_handed_the_card_that_completes_what_they_took() -> None:
+    # The other player took 7H and 8H from the pile and has declared na boa: 9H (or 6H) most
+    # likely lets them go out. 9H is the stray card here, but throwing 2S (the run's fourth card)
+    # only turns outs that pay 2 points into outs that pay 1.
+    flip = Card.parse("5C")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
+                      cards=cards("2S 3S 4S 5S 10C 10D 10S KC KD 9H"), pile=cards("2D 8C"))
+    other = 1 - (view.you or 0)
+    seats = list(view.seats)
+    seats[other] = dataclasses.replace(seats[other], declared=True, taken=cards("7H 8H"))
+    view = dataclasses.replace(view, seats=tuple(seats))
+    legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
+    assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("9H"))  # today
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) != Action(DISCARD, cards=cards("9H"))
 
 
 def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> None:

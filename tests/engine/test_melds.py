@@ -139,6 +139,29 @@ def test_completing_cards_on_many_hands(name: str) -> None:
     check()
 
 
+@pytest.mark.parametrize("name", ["pifpaf", "cacheta"])
+def test_filling_cards_are_those_that_meld_every_card(name: str) -> None:
+    """The cards that meld all ten (no discard) are exactly the candidates the all-melded check accepts."""
+    rules = RULESETS[name]
+
+    @settings(max_examples=300, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=SEEDS)
+    def check(seed: int) -> None:
+        hand, wilds = make_hand(seed, rules, 9)
+        m = melder(rules, wilds)
+        expected = tuple(x for x in CARDS if hand.count(x) < 2 and m.all_melded((*hand, x)))
+        assert m.filling(hand) == expected
+
+    check()
+    # 4H-6H, three sevens, KC KD: the third king melds all ten; a 3H would leave a king over.
+    m = melder(CACHETA, wild_cards(Card.parse("9C")))
+    hand = parse_cards("4H 5H 6H 7C 7D 7S KC KD 2S")
+    assert Card.parse("KH") not in m.filling(hand) and Card.parse("KH") in m.completing(hand)
+    # With 7H the run is four long: the kings and the two wilds (10S 10C) meld all ten.
+    assert set(m.filling(parse_cards("4H 5H 6H 7H 7C 7D 7S KC KD"))) == set(parse_cards("KH KS 10S 10C"))
+
+
 # -- the examples in RULES.md -------------------------------------------------------
 def cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)

@@ -1,0 +1,225 @@
+"""Cacheta's hard bot: the rummy value one draw ahead, aware of what Cacheta pays.
+
+A knock with all ten cards melded costs every opponent 2 points, one with nine and a discard
+only 1. So among hands one card from going out, this bot values each live out by what it
+pays: an out that melds all ten cards (a sequence or group of four beside the pair it
+completes, say) counts ``1 + TEN_BONUS`` times, unless every other player is on 1 point.
+Draws and discards are then chosen as in ``rummy_levels.hard``: the pile's card for sure
+against the stock's by its chances, and the few best discards valued one draw ahead.
+
+It holds a discard back only where it most likely hands the game over: a player who has
+declared na boa and took from the pile two cards that this one makes a meld of. A broader
+guess at what the others hold (every live copy by its chance of being in their hand) cost
+more speed than it saved in two-player tests. It sees only its seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+from cardtui.engine.bots.rummy_levels import (
+    OUT_WEIGHT,
+    Seen,
+    _declare,
+    _knock,
+    _links,
+    _minus,
+    _relevant,
+    _window,
+)
+from cardtui.engine.cacheta import DECLARE
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action
+from cardtui.engine.melds import Ruleset, index
+from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, RummyView
+
+TEN_BONUS = 2.0
+"""An out that melds all ten cards counts this much more than one that melds nine (measured: 0.5 and
+1.0 gained less, 3.5 no more)."""
+WIDTH = 3
+"""How many discards are valued one draw ahead."""
+CAP = 1
+"""How many discards the look-ahead tries after each card it may draw."""
+FEED = 20.0
+"""What throwing a card that likely lets a declared player go out costs (a sure out of one's own is 40)."""
+
+
+class CachetaSeen(Seen):
+    """``Seen`` whose hand value counts each live out by the points it wins."""
+
+    def __init__(self, view: RummyView) -> None:
+        super().__init__(view)
+        others = [s.score for s in view.seats if s.seat != self.you and s.status.value == "in"]
+        self.ten_bonus = TEN_BONUS if any(score >= 2 for score in others) else 0.0
+        """Nothing more for ten melded when every other player has 1 point left: either knock ends them."""
+        self.feeds: set[Card] = set()
+        """Cards that make a meld of two cards a player who declared na boa took from the pile (and has
+        not thrown since, as far as the pile shows): most likely the card they wait on."""
+        for s in view.seats:
+            if s.seat != self.you and s.status.value == "in" and s.declared:
+                held = sorted({c for c in s.taken if c not in view.pile}, key=index)
+                for i, a in enumerate(held):
+                    for b in held[i + 1 :]:
+                        self.feeds.update(_pair_links(a, b, self.m.rules))
+
+        self._loose: dict[tuple[int, int], tuple[Card, ...]] = {}
+        self._tens: dict[tuple[int, int], frozenset[Card]] = {}
+        self._ties_of: dict[tuple[Card, Card], float] = {}
+
+    def loose(self, hand: Sequence[Card]) -> tuple[Card, ...]:
+        """The cards outside the hand's best melds, searched once per hand."""
+        key = self.m.masks(hand)
+        hit = self._loose.get(key)
+        if hit is None:
+            hit = self._loose[key] = self.m.arrange(hand)[1]
+        return hit
+
+    def tens(self, hand: Sequence[Card]) -> frozenset[Card]:
+        """The cards that meld all of the hand with none left over, searched once per hand."""
+        key = self.m.masks(hand)
+        hit = self._tens.get(key)
+        if hit is None:
+            hit = self._tens[key] = frozenset(self.m.filling(hand))
+        return hit
+
+    def cost(self, card: Card) -> float:
+        """What throwing ``card`` may hand the others (``FEED`` when it is in ``feeds``)."""
+        return FEED if card in self.feeds else 0.0
+
+    def _value(self, hand: Sequence[Card]) -> float:
+        loose = self.loose(hand)
+        melded = len(hand) - len(loose)
+        score = float(melded)
+        if len(loose) <= 4:
+            live, outs = self.live_outs(hand)
+            if outs:
+                n = float(live)
+                if live and self.ten_bonus:
+                    n += self.ten_bonus * sum(self.live.get(c, 0) for c in self.tens(hand))
+                score += 3.0 + OUT_WEIGHT * n / self.unseen
+        wilds = self.m.wilds
+        for i, a in enumerate(loose):
+            if a in wilds:
+                score += 0.9
+                continue
+            for b in loose[i + 1 :]:
+                if b in wilds:
+                    continue
+                links = _pair_links(a, b, self.m.rules)
+                if links:
+                    score += 0.25 + 0.12 * sum(self.live.get(c, 0) for c in links)
+        return score
+
+    def _ties(self, card: Card, loose: Sequence[Card]) -> float:
+        total = 0.0
+        for o in loose:
+            if o is not card:
+                total += self._pair_ties(card, o)
+        return total
+
+    def _pair_ties(self, a: Card, b: Card) -> float:
+        """The live cards that make ``a`` and ``b`` a meld, plus one; 0 when none could."""
+        key = (a, b)
+        hit = self._ties_of.get(key)
+        if hit is None:
+            links = _pair_links(a, b, self.m.rules)
+            hit = self._ties_of[key] = sum(self.live.get(x, 0) for x in links) + 1.0 if links else 0.0
+        return hit
+
+
+    def ahead(self, hand9: Sequence[Card], cap: int = 0) -> float:
+        """``hand9``'s value one draw ahead (``Seen.ahead``), an out that melds all ten counted by what it pays;
+        after each draw, the ``cap`` (default ``CAP``) least tied loose cards are tried as the discard."""
+        cap = cap or CAP
+        now = self.value(hand9)
+        total = 0.0
+        weight = 0.0
+        m = self.m
+        loose9 = self.loose(hand9)
+        outs = set(self.live_outs(hand9)[1]) if len(loose9) <= 4 else set()
+        tens = self.tens(hand9) if outs and self.ten_bonus else frozenset()
+        for c in _relevant(loose9, self.live, m):
+            p = self.live[c] / self.unseen
+            if c in outs:
+                total += p * (now + OUT_WEIGHT * (1.0 + self.ten_bonus if c in tens else 1.0))
+            else:
+                ten = [*hand9, c]
+                _, loose = m.arrange(ten)
+                natural = [x for x in loose if x not in m.wilds]
+                if len(natural) > cap == 1:
+                    pool = [min(natural, key=lambda x: self._ties(x, loose))]
+                elif len(natural) > cap:
+                    pool = sorted(natural, key=lambda x: self._ties(x, loose))[:cap]
+                else:
+                    pool = natural or [c]
+                best = now
+                for d in pool:
+                    best = max(best, self.value(_minus(ten, d)))
+                total += p * best
+            weight += p
+        return total + (1 - weight) * now
+
+
+@cache
+def _pair_links(a: Card, b: Card, rules: Ruleset) -> tuple[Card, ...]:
+    """``_links``, remembered: the same pairs come up on every decision."""
+    return tuple(_links(a, b, rules))
+
+
+# -- decisions ----------------------------------------------------------------------------------
+def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
+    if not any(a.type == DRAW for a in legal):
+        return None
+    stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
+    view = seen.view
+    if pile not in legal or not view.pile:
+        return stock
+    if stock not in legal:
+        return pile
+    top = view.pile[-1]
+    hand = list(view.cards)
+    if seen.m.goes_out([*hand, top]):
+        return pile
+    if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
+        return stock
+    ten = [*hand, top]
+    with_top = max((seen.value(_minus(ten, d)) - seen.cost(d) for d in _natural(seen, ten) if d != top),
+                   default=-1e9)
+    if with_top <= seen.value(hand) + 0.05:
+        return stock  # the look-ahead is never below the hand as it is: no need to ask it
+    return pile if with_top > seen.ahead(hand) + 0.05 else stock
+
+
+def _natural(seen: Seen, hand: Sequence[Card]) -> list[Card]:
+    choices = sorted(set(hand), key=index)
+    return [c for c in choices if c not in seen.m.wilds] or choices
+
+
+def _discard(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
+    if not any(a.type == DISCARD for a in legal):
+        return None
+    hand = list(seen.view.cards)
+    natural = _natural(seen, hand)
+    ranked = sorted(natural, key=lambda c: seen.value(_minus(hand, c)) - seen.cost(c), reverse=True)
+    best, best_v = ranked[0], -1e9
+    for c in ranked[:WIDTH]:
+        v = seen.ahead(_minus(hand, c)) - seen.cost(c)
+        if v > best_v:
+            best, best_v = c, v
+    return Action(DISCARD, cards=(best,))
+
+
+def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """Cacheta's hard bot."""
+    knock = _knock(legal)
+    if knock is not None:
+        return knock
+    seen = CachetaSeen(view)
+    for pick in (_window(seen, legal), _declare(seen, legal), _draw(seen, legal), _discard(seen, legal)):
+        if pick is not None:
+            return pick
+    return next((a for a in legal if a.type != DECLARE), legal[0])
+
+
