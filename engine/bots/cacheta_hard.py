@@ -28,6 +28,7 @@ from cardtui.engine.bots.rummy_levels import (
     _minus,
     _relevant,
     _window,
+    pairs_worth,
 )
 from cardtui.engine.cacheta import DECLARE
 from cardtui.engine.cards import Card
@@ -99,18 +100,8 @@ class CachetaSeen(Seen):
                 if live and self.ten_bonus:
                     n += self.ten_bonus * sum(self.live.get(c, 0) for c in self.tens(hand))
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
-        wilds = self.m.wilds
-        for i, a in enumerate(loose):
-            if a in wilds:
-                score += 0.9
-                continue
-            for b in loose[i + 1 :]:
-                if b in wilds:
-                    continue
-                links = _pair_links(a, b, self.m.rules)
-                if links:
-                    score += 0.25 + 0.12 * sum(self.live.get(c, 0) for c in links)
-        return score
+        rules = self.m.rules
+        return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: _pair_links(a, b, rules))
 
     def _ties(self, card: Card, loose: Sequence[Card]) -> float:
         total = 0.0

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import cacheta as old_cacheta
@@ -112,18 +112,8 @@ class Seen:
             n, outs = self.live_outs(hand)
             if outs:
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
-        wilds = self.m.wilds
-        for i, a in enumerate(loose):
-            if a in wilds:
-                score += 0.9
-                continue
-            for b in loose[i + 1 :]:
-                if b in wilds:
-                    continue
-                links = _links(a, b, self.m.rules)
-                if links:
-                    score += 0.25 + 0.12 * sum(self.live.get(c, 0) for c in links)
-        return score
+        rules = self.m.rules
+        return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: _links(a, b, rules))
 
     def _ties(self, card: Card, loose: Sequence[Card]) -> float:
         """How much ``card`` is worth keeping among the loose cards: the live cards that pair it into a meld."""
@@ -185,6 +175,24 @@ def _near_cards(card: Card) -> list[Card]:
         if 1 <= r <= 13:
             out.append(Card(r, card.suit))
     return out
+
+
+def pairs_worth(score: float, loose: Sequence[Card], wilds: Collection[Card], live: Mapping[Card, int],
+                links: Callable[[Card, Card], Sequence[Card]]) -> float:
+    """``score`` plus what loose cards add for the melds they are one card short of: 0.9 a wild
+    card, and 0.25 a pair plus 0.12 for each live card (``links``) that would make it a meld.
+    Added onto ``score`` term by term, so that near ties between hands fall as they always did."""
+    for i, a in enumerate(loose):
+        if a in wilds:
+            score += 0.9
+            continue
+        for b in loose[i + 1 :]:
+            if b in wilds:
+                continue
+            found = links(a, b)
+            if found:
+                score += 0.25 + 0.12 * sum(live.get(c, 0) for c in found)
+    return score
 
 
 def _links(a: Card, b: Card, rules: Ruleset) -> list[Card]:
