@@ -91,9 +91,14 @@ async def open_table(pilot: Pilot[None], app: CardApp, table_id: str) -> TableSc
     raise AssertionError("the table did not open")
 
 
-def check_fits(app: CardApp) -> None:
-    """The hand and every action's button are on screen, no label cut."""
+async def check_fits(pilot: Pilot[None], app: CardApp) -> None:
+    """The hand and every action's button are on screen, no label cut (once the bar, just
+    rebuilt for new actions, has been laid out)."""
     bar = table(app).query_one(ActionBar)
+    for _ in range(25):
+        if all(button.region.width for button in bar.query(ActButton)):
+            break
+        await pilot.pause(0.02)
     for button in bar.query(ActButton):
         assert button.region.bottom <= SMALL[1] - 1, "the action bar is on screen"
         text = str(button.label)
@@ -133,7 +138,7 @@ async def test_paulista_hand_by_keys_with_a_truco_answered(table_server: Running
             kinds = legal(app)
             if not kinds:
                 continue
-            check_fits(app)
+            await check_fits(pilot, app)
             if {"accept", "run"} & kinds and screen.model.view is not None and \
                     screen.model.view.truco.HasField("pending"):
                 text = " ".join(board_text(app).split())
@@ -179,7 +184,7 @@ async def test_argentino_hand_by_keys_with_an_envido_called_and_settled(table_se
             kinds = legal(app)
             if not kinds:
                 continue
-            check_fits(app)
+            await check_fits(pilot, app)
             keys = offered(app)
             view = screen.model.view
             assert view is not None
