@@ -47,7 +47,7 @@ def random_policy(view: GameView, legal: list[Action], rng: random.Random) -> Ac
     return moves[int(rng.random() * len(moves))]
 
 
-# -- shared by the truco baselines --------------------------------------------------------
+# -- shared by the truco baselines and bots --------------------------------------------------------
 def first(legal: Sequence[Action], *types: str) -> Action | None:
     """The first legal action of the first of ``types`` that has one."""
     for t in types:

@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 
 from cardtui.engine.bots import truco as old
+from cardtui.engine.bots.baselines import first as _find
 from cardtui.engine.bots.truco_worlds import SIGNAL_STRENGTHS, Knowledge
 from cardtui.engine.bots.trucosim import hand_winner
 from cardtui.engine.cards import Card
@@ -27,14 +28,6 @@ from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 CALLS = ("truco", "retruco", "vale_cuatro", "seis", "nove", "doze")
 BLUFF = 0.08
-
-
-def _find(legal: Sequence[Action], *types: str) -> Action | None:
-    for t in types:
-        for a in legal:
-            if a.type == t:
-                return a
-    return None
 
 
 class Read:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from functools import cache
 
+from cardtui.engine.bots.baselines import first as _find
 from cardtui.engine.bots.truco_worlds import Knowledge, signal_for
 from cardtui.engine.bots.trucosim import (
     ACCEPT,
@@ -78,14 +78,6 @@ def match_value(mine: int, theirs: int, target: int, paulista: bool) -> float:
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
-
-
-def _find(legal: Sequence[Action], *types: str) -> Action | None:
-    for t in types:
-        for a in legal:
-            if a.type == t:
-                return a
-    return None
 
 
 class Searcher:
