@@ -28,6 +28,7 @@ from cardtui.engine.bots.rummy_levels import (
     _minus,
     _relevant,
     _window,
+    draw_open,
     pairs_worth,
 )
 from cardtui.engine.cacheta import DECLARE
@@ -161,16 +162,11 @@ def _pair_links(a: Card, b: Card, rules: Ruleset) -> tuple[Card, ...]:
 
 # -- decisions ----------------------------------------------------------------------------------
 def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
-    if not any(a.type == DRAW for a in legal):
-        return None
+    open_ = draw_open(seen, legal)
+    if not isinstance(open_, tuple):
+        return open_
+    top, hand = open_
     stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
-    view = seen.view
-    if pile not in legal or not view.pile:
-        return stock
-    if stock not in legal:
-        return pile
-    top = view.pile[-1]
-    hand = list(view.cards)
     if seen.m.goes_out([*hand, top]):
         return pile
     if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):

@@ -253,17 +253,25 @@ def _declare(seen: Seen, legal: Sequence[Action]) -> Action | None:
     return Action(DECLARE) if players >= 3 and n >= 2 else None
 
 
-def _draw(seen: Seen, legal: Sequence[Action], deep: bool, quick: bool = False) -> Action | None:
+def draw_open(seen: Seen, legal: Sequence[Action]) -> Action | tuple[Card, list[Card]] | None:
+    """Where a draw stands before any weighing: None when there is no draw to make, the draw
+    when only one source is open, else the pile's top card and the hand, to be weighed."""
     if not any(a.type == DRAW for a in legal):
         return None
     stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
-    view = seen.view
-    if pile not in legal or not view.pile:
+    if pile not in legal or not seen.view.pile:
         return stock
     if stock not in legal:
         return pile
-    top = view.pile[-1]
-    hand = list(view.cards)
+    return seen.view.pile[-1], list(seen.view.cards)
+
+
+def _draw(seen: Seen, legal: Sequence[Action], deep: bool, quick: bool = False) -> Action | None:
+    open_ = draw_open(seen, legal)
+    if not isinstance(open_, tuple):
+        return open_
+    top, hand = open_
+    stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
     if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
         return stock  # it melds with nothing held: kept, it could only be thrown again
     if seen.m.goes_out([*hand, top]):
