@@ -86,10 +86,12 @@ R1_AT, R2_AT = 0.40, 0.50
 R3_BET_AT, R3_RAISE_AT = 0.62, 0.86
 
 
+@cache
 def _power(cards: tuple[int, ...], opponents: int) -> float:
     return equity(tuple(sorted(cards))) ** max(1, opponents)
 
 
+@cache
 def p_bet_early(rnd: int, cards: tuple[int, ...], opponents: int) -> float:
     """The model's chance of betting in round 1 or 2 with these cards against ``opponents``."""
     fair = 1.0 / (opponents + 1)
@@ -97,6 +99,7 @@ def p_bet_early(rnd: int, cards: tuple[int, ...], opponents: int) -> float:
     return 0.05 + 0.9 * _sig((_power(cards, opponents) - at) / 0.05)
 
 
+@cache
 def p_aggressive(cards: tuple[int, ...], opponents: int) -> float:
     """The model's chance of betting or raising in round 3 with these cards."""
     return 0.05 + 0.9 * _sig((_power(cards, opponents) - R3_BET_AT) / 0.07)
@@ -111,8 +114,8 @@ def p_call(cards: tuple[int, ...], opponents: int, owe: int, pot: int) -> float:
 class Hand:
     """A Cacho hand in play on a known deal: rounds 1 to 3 and the showdown (no redeals: all passing ends it)."""
 
-    __slots__ = ("bet", "bettors", "cap_fixed", "cards", "done", "level", "order", "pending", "pots", "rnd",
-                 "stacks")
+    __slots__ = ("bet", "bettors", "cap_fixed", "cards", "done", "in_play", "level", "order", "pending", "pots",
+                 "rnd", "stacks")
 
     def __init__(self) -> None:
         self.order: list[int] = []
@@ -126,6 +129,7 @@ class Hand:
         self.level = 0
         self.done = False
         self.cap_fixed = 0
+        self.in_play: list[int] = []  # ``order`` less the folded; replaced, never changed in place (copies share it)
 
     def copy(self) -> Hand:
         h = Hand.__new__(Hand)
@@ -142,11 +146,16 @@ class Hand:
         h.level = self.level
         h.done = self.done
         h.cap_fixed = self.cap_fixed
+        h.in_play = self.in_play
         return h
 
     @property
     def live(self) -> list[int]:
-        return [s for s in self.order if s not in self.pots.folded]
+        return self.in_play
+
+    def fold(self, seat: int) -> None:
+        self.pots.folded.add(seat)
+        self.in_play = [s for s in self.in_play if s != seat]
 
     def cap(self) -> int:
         return min((self.stacks[s] + self.bet.get(s, 0) for s in self.live), default=0)
@@ -166,7 +175,7 @@ class Hand:
             self.pots.put[seat] += amount
             self.bettors.append(seat)
         elif self.rnd == 1:
-            self.pots.folded.add(seat)
+            self.fold(seat)
         if self.pending:
             return
         if self.rnd == 1:
@@ -176,7 +185,7 @@ class Hand:
         elif self.bettors:
             for s in self.live:
                 if s not in self.bettors:
-                    self.pots.folded.add(s)
+                    self.fold(s)
         live = self.live
         if len(live) == 1:
             self.done = True
@@ -205,7 +214,7 @@ class Hand:
 
     def late(self, seat: int, kind: str, to: int = 0) -> None:
         if kind == FOLD:
-            self.pots.folded.add(seat)
+            self.fold(seat)
             self.pending.pop(0)
         elif kind in (CHECK, CALL):
             self.pending.pop(0)
@@ -229,8 +238,15 @@ class Hand:
     def final(self, seat: int) -> int:
         """``seat``'s chips once the hand is over (a redeal leaves everyone where they are)."""
         live = self.live
-        if self.rnd == 1 and not self.bettors and not any(self.pots.put):
+        put = self.pots.put
+        if self.rnd == 1 and not self.bettors and not any(put):
             return self.stacks[seat]
+        level = put[live[0]] if live else 0
+        if level > 0 and all(put[s] == level for s in live):  # one pot, no side pots: the best live hand takes it
+            if seat not in live:
+                return self.stacks[seat]
+            best = max(live, key=lambda s: (key(tuple(sorted(self.cards[s]))), -self.order.index(s)))
+            return self.stacks[seat] + (sum(put) if best == seat else 0)
         if len(live) > 1:
             ranking = sorted(live, key=lambda s: (key(tuple(sorted(self.cards[s]))), -self.order.index(s)),
                              reverse=True)
@@ -305,7 +321,7 @@ class Search:
                 h.pots.folded.add(s.seat)
         mine = [INDEX[c] for c in v.seats[self.you].cards]
         unseen = [i for i in range(N) if i not in mine]
-        live = [s for s in h.order if s not in h.pots.folded]
+        live = h.in_play = [s for s in h.order if s not in h.pots.folded]
         i = h.order.index(self.you)
         if v.round < 3:
             # Before this seat, in order: who bet this round (round 2: put beyond round 1's chip).
@@ -362,35 +378,82 @@ class Search:
         return out
 
     def decide(self) -> Action:
+        """Every candidate is played out on the same deals, so two candidates are compared deal by deal.
+        Every ``BATCH`` deals, a candidate whose shortfall behind the leader is ``CLEAR`` standard
+        errors out of reach leaves the race: clear choices end after a few dozen deals, close ones
+        use every deal allowed."""
         cands = self.candidates()
         if len(cands) == 1:
             return cands[0][0]
         base, unseen = self.hand()
         others = [s for s in base.order if s != self.you]
         mine = tuple(INDEX[c] for c in self.view.seats[self.you].cards)
-        totals = [0.0] * len(cands)
-        weight = 0.0
+        alive = list(range(len(cands)))
+        values: list[list[float]] = [[] for _ in cands]  # per candidate, its chips on each kept deal
+        weights: list[float] = []
         rng = self.rng
-        for _ in range(self.worlds):
+        for n in range(1, self.worlds + 1):
             cards = rng.sample(unseen, 3 * len(others) + 3 - len(mine))
             deal = {s: tuple(cards[3 * i : 3 * i + 3]) for i, s in enumerate(others)}
             me = (*mine, *cards[3 * len(others) :])
             h = base.copy()
             h.cards = {**deal, self.you: me}
             w = self.likelihood(h, {s: deal[s] for s in others if s in h.live})
-            if w <= 0:
-                continue
-            weight += w
-            for j, (_, kind, to) in enumerate(cands):
-                c = h.copy()
-                if c.rnd < 3:
-                    c.early(self.you, kind == BET)
-                else:
-                    c.late(self.you, kind, to)
-                MODEL.play_out(c)
-                totals[j] += w * c.final(self.you)
-        best = max(range(len(cands)), key=lambda j: totals[j])
+            if w > 0:
+                weights.append(w)
+                for j in alive:
+                    _, kind, to = cands[j]
+                    c = h.copy()
+                    if c.rnd < 3:
+                        c.early(self.you, kind == BET)
+                    else:
+                        c.late(self.you, kind, to)
+                    MODEL.play_out(c)
+                    values[j].append(c.final(self.you))
+            if n % BATCH == 0 and len(weights) >= BATCH:
+                alive = race(alive, values, weights)
+                if len(alive) == 1:
+                    break
+        if not weights:
+            return cands[0][0]
+        best = max(alive, key=lambda j: sum(w * v for w, v in zip(weights, values[j], strict=True)))
         return cands[best][0]
+
+
+BATCH = 30
+"""Deals between two looks at the race."""
+CLEAR = 3.0
+"""Standard errors by which a candidate must trail the leader to leave the race."""
+CLOSE = 0.05
+"""Chips: when every candidate left is, by ``CLEAR`` standard errors, within this much of the leader,
+the choice no longer matters and the race ends."""
+
+
+def race(alive: list[int], values: list[list[float]], weights: list[float]) -> list[int]:
+    """The candidates still in the race: those not ``CLEAR``-ly behind the leader, deal by deal.
+
+    The shortfall's error is that of a weighted mean of per-deal differences (the deals are weighed by
+    how well they explain what was seen), with the weights' effective count for the sample size. A
+    candidate that did exactly as the leader on every deal (no error at all) leaves too: the two are
+    the same choice here. When all that are left are surely ``CLOSE`` to the leader, the leader alone
+    is left."""
+    sw = sum(weights)
+    n_eff = sw * sw / sum(w * w for w in weights)
+    means = {j: sum(w * v for w, v in zip(weights, values[j], strict=True)) / sw for j in alive}
+    lead = max(alive, key=lambda j: means[j])
+    kept = [lead]
+    close = True
+    for j in alive:
+        if j == lead:
+            continue
+        diffs = [a - b for a, b in zip(values[lead], values[j], strict=True)]
+        mean = means[lead] - means[j]
+        error = CLEAR * math.sqrt(sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs, strict=True)) / sw / n_eff)
+        if mean > error or (error == 0.0 and mean == 0.0):
+            continue
+        kept.append(j)
+        close = close and mean + error < CLOSE
+    return [lead] if close else sorted(kept)
 
 
 NORMAL_WORLDS = 60
