@@ -151,6 +151,8 @@ def _suit_counts() -> list[tuple[int, int, int, int]]:
 
 
 # -- the search tables --------------------------------------------------------------
+MEMO = 50_000
+"""Entries each of a melder's memos holds before it starts again (a few megabytes at most)."""
 Entry = tuple[int, int, int, int]
 """A natural meld part as masks: (cards once, cards twice, ~once, cards that drop to one)."""
 HoleEntry = tuple[int, int, int, int, int]
@@ -185,6 +187,11 @@ class Melder:
         self._build()
         self._end: dict[tuple[int, int, int], bool] = {}
         self._end_hole: dict[tuple[int, int, int], int] = {}
+        # What the searches found, kept across calls (a bot asks about nearly the same hand many times),
+        # each emptied once it holds MEMO entries.
+        self._go_memo: dict[tuple[int, int, int], bool] = {}
+        self._hole_memo: dict[tuple[int, int, int], int] = {}
+        self._best_memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
 
     # -- building ----------------------------------------------------------------
     def _masks(self, positions: Iterable[int]) -> tuple[int, int]:
@@ -251,6 +258,13 @@ class Melder:
         """Can these cards all be melded, with up to ``d`` (0 or 1) left over as the discard?"""
         if not a & self.natural_mask:
             return self._endgame(a, b, d)
+        key = (a, b, d)
+        hit = self._go_memo.get(key)
+        if hit is None:
+            hit = self._go_memo[key] = self._go_search(a, b, d)
+        return hit
+
+    def _go_search(self, a: int, b: int, d: int) -> bool:
         low = a & -a
         c = low.bit_length() - 1
         for m1, m2, n1, m1x in self.nat[c]:
@@ -352,12 +366,19 @@ class Melder:
         return tuple(out)
 
     # -- queries -------------------------------------------------------------------
+    def _trim(self) -> None:
+        for memo in (self._go_memo, self._hole_memo, self._best_memo):
+            if len(memo) > MEMO:
+                memo.clear()
+
     def all_melded(self, hand: Iterable[Card]) -> bool:
         """Every card in melds, none left over."""
+        self._trim()
         return self._go(*self.masks(hand), 0)
 
     def goes_out(self, hand: Iterable[Card]) -> bool:
         """After drawing: all ten melded, or nine melded and one to discard."""
+        self._trim()
         return self._go(*self.masks(hand), 1)
 
     def discards(self, hand: Sequence[Card]) -> tuple[Card, ...]:
@@ -374,7 +395,8 @@ class Melder:
         """Every card that, added to this hand, lets it go out (na boa when not empty)."""
         cards = list(hand)
         a, b = self.masks(cards)
-        xs = self._hole(a, b, 1, {})
+        self._trim()
+        xs = self._hole(a, b, 1, self._hole_memo)
         out = [self._card_at[p] for p in range(52) if xs >> p & 1 and not b >> p & 1]
         for w in self.wilds:
             bit = 1 << self._bit[w]
@@ -385,7 +407,8 @@ class Melder:
     def filling(self, hand: Iterable[Card]) -> tuple[Card, ...]:
         """Every card that, added to this hand, melds all of it with none left over (Cacheta's ten-card knock)."""
         a, b = self.masks(hand)
-        xs = self._hole(a, b, 0, {})
+        self._trim()
+        xs = self._hole(a, b, 0, self._hole_memo)
         out = [self._card_at[p] for p in range(52) if xs >> p & 1 and not b >> p & 1]
         for w in self.wilds:
             bit = 1 << self._bit[w]
@@ -453,8 +476,8 @@ class Melder:
         """
         cards = list(hand)
         a, b = self.masks(cards)
-        memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
-        _, melds = self._best(a, b, memo)
+        self._trim()
+        _, melds = self._best(a, b, self._best_memo)
         rest = list(cards)
         for m in melds:
             for c in m:

@@ -243,3 +243,36 @@ def test_completing_cards() -> None:
 def test_a_third_copy_is_refused() -> None:
     with pytest.raises(ValueError, match="three"):
         melder(PIFPAF).goes_out(cards("AS AS AS"))
+
+
+@pytest.mark.parametrize("name", ["pifpaf", "cacheta"])
+def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A melder keeps what its searches found between calls, and starts again when a memo is full
+    (tiny here, so it empties many times): every answer equals that of a melder with nothing kept."""
+    from cardtui.engine import melds
+
+    monkeypatch.setattr(melds, "MEMO", 40)
+    rules = RULESETS[name]
+    warm: dict[tuple[Card, ...], melds.Melder] = {}
+    blank: dict[tuple[Card, ...], melds.Melder] = {}
+
+    def cold(wilds: tuple[Card, ...]) -> melds.Melder:
+        m = blank.setdefault(wilds, melds.Melder(rules, wilds))
+        for memo in (m._go_memo, m._hole_memo, m._best_memo):
+            memo.clear()
+        return m
+
+    emptied = 0
+    for seed in range(120 if name == "pifpaf" else 50):
+        hand, wilds = make_hand(seed, rules, 10 if seed % 2 else 9)
+        m = warm.setdefault(wilds, melds.Melder(rules, wilds))
+        before = len(m._best_memo)
+        assert m.arrange(hand) == cold(wilds).arrange(hand)
+        after = len(m._best_memo)
+        assert m.goes_out(hand) == cold(wilds).goes_out(hand)
+        assert m.all_melded(hand) == cold(wilds).all_melded(hand)
+        if len(hand) == 9:
+            assert m.completing(hand) == cold(wilds).completing(hand)
+            assert m.filling(hand) == cold(wilds).filling(hand)
+        emptied += after < before or len(m._best_memo) < after
+    assert emptied > 0
