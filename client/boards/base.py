@@ -107,9 +107,10 @@ class Board(Widget):
         if summary is not None and summary.bot:
             if summary.away:
                 said = _("[away: a bot plays ({level})]") if summary.bot_level else _("[away: a bot plays]")
-            else:
-                said = _("[bot ({level})]") if summary.bot_level else _("[bot]")
-            out.append(" " + said.format(level=summary.bot_level), style="dim")
+            else:  # a bot's seat is named "bot N" already: its level is what is left to say
+                said = _("({level})") if summary.bot_level else ""
+            if said:
+                out.append(" " + said.format(level=summary.bot_level), style="dim")
         if seat == self.seat:
             out.append(" " + _("(you)"), style="green")
         return out

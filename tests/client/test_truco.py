@@ -220,7 +220,7 @@ async def test_signals_by_plus_and_minus_then_the_key(table_server: Running) -> 
     app = CardApp(f"127.0.0.1:{table_server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
         await open_table(pilot, app, table_id)
-        for _ in range(40):
+        for _ in range(200):
             if "signal" in offered(app):
                 break
             await pilot.pause(0.05)
@@ -234,7 +234,7 @@ async def test_signals_by_plus_and_minus_then_the_key(table_server: Running) -> 
         assert next(label for label in labels(app) if label.startswith("s ")).startswith("s Seña tanto")
         await pilot.press("plus")
         await pilot.press("s")
-        for _ in range(40):
+        for _ in range(200):
             await pilot.pause(0.05)
             if "You raise an eyebrow" in log_text(app):
                 break
