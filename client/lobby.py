@@ -216,6 +216,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         self.games = {g.name: g for g in info.games}
         self.game = info.games[0]
         self.fresh_game = False
+        self.fresh_levels = False
 
     def compose(self) -> ComposeResult:
         first = self.game
@@ -237,8 +238,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                         yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
                                      allow_blank=False, id="bots")
                         yield Static("", id="err-bots", classes="field-error")
-                    yield Label(_("Bot level"))
-                    yield Select(self._levels(first), value=self._level(first), allow_blank=False, id="level")
+                    yield Label(_("Bot levels"))
+                    yield Grid(id="levels")
                     yield Label(_("Turn timer (s)"))
                     with Vertical(classes="field"):
                         yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
@@ -257,6 +258,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
 
     async def on_mount(self) -> None:
         await self._build_options()
+        await self._build_levels()
         self.query_one("#game", Select).focus()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -273,8 +275,10 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         return [(str(n), n) for n in game.player_counts]
 
     @staticmethod
-    def _levels(game: lobby_pb2.GameInfo) -> list[tuple[str, str]]:
-        return [(level, level) for level in game.bot_levels] or [("default", "")]
+    def _levels(game: lobby_pb2.GameInfo, seat: int) -> list[tuple[str, str]]:
+        """A bot seat's choices, each naming the bot as the table will ("bot 4: hard")."""
+        return [(_("bot {n}: {level}").format(n=seat + 1, level=level), level) for level in game.bot_levels] or [
+            (_("bot {n}").format(n=seat + 1), "")]
 
     @staticmethod
     def _level(game: lobby_pb2.GameInfo) -> str:
@@ -284,6 +288,35 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     @staticmethod
     def _bots(players: int) -> list[tuple[str, int]]:
         return [(str(n), n) for n in range(players)]
+
+    def levels(self) -> list[str]:
+        """The level of each bot seat, in seat order (the last seats are the bots')."""
+        return [str(w.value) for w in self.query("#levels Select").results(Select)]
+
+    def _chosen_levels(self, bots: int) -> list[str]:
+        """What to ask for: one level per bot seat, or none (the server's default) without levels to choose."""
+        levels = [level for level in self.levels() if level]
+        return levels if len(levels) == bots else levels[:1]
+
+    async def _build_levels(self) -> None:
+        """One choice per bot seat; a seat that stays a bot keeps the level it was given."""
+        seats, bots = self.query_one("#seats", Select).value, self.query_one("#bots", Select).value
+        if not isinstance(seats, int) or not isinstance(bots, int):
+            return
+        box = self.query_one("#levels", Grid)
+        kept = dict(enumerate(reversed(self.levels()))) if not self.fresh_levels else {}
+        self.fresh_levels = False
+        await box.remove_children()
+        offered = set(self.game.bot_levels)
+        widgets: list[Any] = []
+        for seat in range(seats - bots, seats):
+            level = kept.get(seats - 1 - seat, "")
+            widgets.append(Select(self._levels(self.game, seat), allow_blank=False, id=f"level-{seat}",
+                                  value=level if level in offered else self._level(self.game)))
+        if not widgets:
+            widgets.append(Static(Text(_("no bots"), style="dim"), classes="opt-help"))
+        await box.mount_all(widgets)
+        self._fit(self.size.height)
 
     async def _build_options(self) -> None:
         box = self.query_one("#options", Vertical)
@@ -323,10 +356,9 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         seats.set_options(self._counts(g))
         seats.value = g.player_counts[-1]
         self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
-        level = self.query_one("#level", Select)
-        level.set_options(self._levels(g))
-        level.value = self._level(g)
+        self.fresh_levels = True  # the new game's levels, each at its default
         await self._build_options()
+        await self._build_levels()
 
     @on(Select.Changed, "#seats")
     def _seats_changed(self, event: Select.Changed) -> None:
@@ -338,6 +370,10 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             keep, self.fresh_game = event.value - 1, False
         bots.set_options(self._bots(event.value))
         bots.value = keep
+
+    @on(Select.Changed, "#bots")
+    async def _bots_changed(self, event: Select.Changed) -> None:
+        await self._build_levels()
 
     def _error(self, sentence: str, field: str | None = None) -> None:
         """Say what is wrong: beside the field it is about, if any, else under the form."""
@@ -402,7 +438,6 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                     options[spec.name] = common_pb2.OptionValue(fraction=number)
         seats = self.query_one("#seats", Select).value
         bots = self.query_one("#bots", Select).value
-        level = self.query_one("#level", Select).value
         assert isinstance(seats, int) and isinstance(bots, int)
         if bots >= seats:
             self._error(_("Leave a seat for yourself: at most {bots} bots at {seats} seats.").format(bots=seats - 1,
@@ -418,7 +453,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             turn_seconds=turn,
             password=self.query_one("#password", Input).value,
             private=self.query_one("#private", Checkbox).value,
-            bot_levels=[level] if isinstance(level, str) and level else [],
+            bot_levels=self._chosen_levels(bots),
         )
 
     @on(Button.Pressed, "#create")

@@ -353,3 +353,32 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         await pilot.pause(0.2)
         assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
         assert "must be from 15 to 30" in str(dialog.query_one("#err-opt-target", Static).render())
+
+
+async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
+    """One choice per bot seat, named as the table names the bot; fewer bots keep the levels of those left."""
+    from textual.widgets import Select
+
+    from cardtui.client.lobby import CreateTableScreen
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        dialog = app.screen
+        assert isinstance(dialog, CreateTableScreen)
+        dialog.query_one("#game", Select).value = "cacho"
+        await until(pilot, lambda: len(dialog.levels()) == 3)  # four seats, three bots: seats 2 to 4
+        assert dialog.levels() == ["normal"] * 3
+        assert dialog.query_one("#level-3", Select).selection == "normal"
+        dialog.query_one("#level-3", Select).value = "hard"
+        dialog.query_one("#level-1", Select).value = "easy"
+        dialog.query_one("#bots", Select).value = 2
+        await until(pilot, lambda: len(dialog.levels()) == 2)
+        assert dialog.levels() == ["normal", "hard"], "bots 3 and 4 stay; bot 4 keeps hard"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
+        assert app.conn is not None
+        [table] = await app.conn.tables()
+        assert [(s.seat, s.bot_level) for s in table.seats if s.bot] == [(2, "normal"), (3, "hard")]
