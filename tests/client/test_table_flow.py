@@ -21,7 +21,7 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.help import HelpScreen
-from cardtui.client.lobby import LobbyScreen
+from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.models import action_name
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
@@ -300,21 +300,24 @@ async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running)
 
 
 # -- the create dialog -------------------------------------------------------------------------
+async def create_form(pilot: Pilot[None], app: CardApp) -> CreateTableScreen:
+    """The new-table dialog, opened from the lobby with n."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    assert isinstance(app.screen, CreateTableScreen)
+    return app.screen
+
+
 async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_beside_the_field(
     server: Running,
 ) -> None:
     import grpc
     from textual.widgets import Checkbox, Select
 
-    from cardtui.client.lobby import CreateTableScreen
-
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-        dialog = app.screen
-        assert isinstance(dialog, CreateTableScreen)
+        dialog = await create_form(pilot, app)
         dialog.query_one("#game", Select).value = "truco_argentino"
         await until(pilot, lambda: bool(dialog.query("#opt-ties")))
         assert isinstance(dialog.query_one("#opt-flor"), Checkbox), "yes or no: a toggle"
@@ -362,15 +365,9 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
     """One choice per bot seat, named as the table names the bot; fewer bots keep the levels of those left."""
     from textual.widgets import Select
 
-    from cardtui.client.lobby import CreateTableScreen
-
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
-        dialog = app.screen
-        assert isinstance(dialog, CreateTableScreen)
+        dialog = await create_form(pilot, app)
         dialog.query_one("#game", Select).value = "cacho"
         await until(pilot, lambda: len(dialog.levels()) == 3)  # four seats, three bots: seats 2 to 4
         assert dialog.levels() == ["normal"] * 3
