@@ -71,6 +71,24 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self})"
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self  # one object per card (``Card.of``), copies included
+
+    def __reduce__(self) -> tuple[object, tuple[int, Suit]]:
+        return (Card.of, (self.rank, self.suit))
+
+    @staticmethod
+    def of(rank: int, suit: Suit) -> Card:
+        """The card of this rank and suit: always the same object, so that finding a card in a
+        hand, a set or a dict is settled by identity before any comparison runs."""
+        try:
+            return _INTERNED[rank, suit]
+        except KeyError:
+            raise ValueError(f"There is no {rank} of {suit.name.lower()}.") from None
+
     @staticmethod
     def parse(text: str) -> Card:
         """Read one card in notation; a bad string raises ``ValueError`` with a sentence."""
@@ -94,6 +112,7 @@ def _all_cards() -> dict[str, Card]:
 
 
 _PARSED = _all_cards()
+_INTERNED = {(c.rank, c.suit): c for c in _PARSED.values()}
 
 
 def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
@@ -110,12 +129,12 @@ def notation(cards: Iterable[Card]) -> list[str]:
 def french_deck(ranks: Iterable[int] = range(1, 14), copies: int = 1) -> list[Card]:
     """A French deck restricted to ``ranks``; ``copies=2`` for the 104-card rummy pack."""
     rank_list = list(ranks)
-    return [Card(r, s) for _ in range(copies) for s in FRENCH_SUITS for r in rank_list]
+    return [Card.of(r, s) for _ in range(copies) for s in FRENCH_SUITS for r in rank_list]
 
 
 def spanish_deck() -> list[Card]:
     """The 40-card Spanish deck (no 8s or 9s)."""
-    return [Card(r, s) for s in SPANISH_SUITS for r in _SPANISH_RANKS]
+    return [Card.of(r, s) for s in SPANISH_SUITS for r in _SPANISH_RANKS]
 
 
 def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:

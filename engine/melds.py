@@ -51,7 +51,7 @@ PIFPAF = Ruleset()
 CACHETA = Ruleset(GroupRule.ATLEAST3, ace_high=True, wild_acts=True)
 
 SUITS: tuple[Suit, ...] = FRENCH_SUITS
-CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in SUITS)
+CARDS: tuple[Card, ...] = tuple(Card.of(r, s) for r in range(1, 14) for s in SUITS)
 """All 52 kinds of card, rank-major: a card's index is ``(rank - 1) * 4 + suit``."""
 _INDEX = {c: i for i, c in enumerate(CARDS)}
 
@@ -67,7 +67,7 @@ def wild_cards(flip: Card) -> tuple[Card, Card]:
     """Cacheta's wild cards: the rank above the flip (K → A) in the flip's colour."""
     rank = flip.rank % 13 + 1
     suits = (Suit.HEARTS, Suit.DIAMONDS) if flip.suit.red else (Suit.SPADES, Suit.CLUBS)
-    return (Card(rank, suits[0]), Card(rank, suits[1]))
+    return (Card.of(rank, suits[0]), Card.of(rank, suits[1]))
 
 
 # -- what a meld is -----------------------------------------------------------------

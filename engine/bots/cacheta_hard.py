@@ -17,24 +17,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 
 from cardtui.engine.bots.rummy_levels import (
     OUT_WEIGHT,
     Seen,
     _declare,
     _knock,
-    _links,
     _minus,
     _relevant,
     _window,
     draw_open,
+    others,
+    pair_links,
     pairs_worth,
 )
 from cardtui.engine.cacheta import DECLARE
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
-from cardtui.engine.melds import Ruleset, index
+from cardtui.engine.melds import index
 from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, RummyView
 
 TEN_BONUS = 2.0
@@ -64,7 +64,7 @@ class CachetaSeen(Seen):
                 held = sorted({c for c in s.taken if c not in view.pile}, key=index)
                 for i, a in enumerate(held):
                     for b in held[i + 1 :]:
-                        self.feeds.update(_pair_links(a, b, self.m.rules))
+                        self.feeds.update(pair_links(a, b, self.m.rules))
 
         self._loose: dict[tuple[int, int], tuple[Card, ...]] = {}
         self._tens: dict[tuple[int, int], frozenset[Card]] = {}
@@ -102,13 +102,12 @@ class CachetaSeen(Seen):
                     n += self.ten_bonus * sum(self.live.get(c, 0) for c in self.tens(hand))
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
         rules = self.m.rules
-        return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: _pair_links(a, b, rules))
+        return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: pair_links(a, b, rules))
 
     def _ties(self, card: Card, loose: Sequence[Card]) -> float:
         total = 0.0
-        for o in loose:
-            if o is not card:
-                total += self._pair_ties(card, o)
+        for o in others(card, loose):
+            total += self._pair_ties(card, o)
         return total
 
     def _pair_ties(self, a: Card, b: Card) -> float:
@@ -116,7 +115,7 @@ class CachetaSeen(Seen):
         key = (a, b)
         hit = self._ties_of.get(key)
         if hit is None:
-            links = _pair_links(a, b, self.m.rules)
+            links = pair_links(a, b, self.m.rules)
             hit = self._ties_of[key] = sum(self.live.get(x, 0) for x in links) + 1.0 if links else 0.0
         return hit
 
@@ -154,12 +153,6 @@ class CachetaSeen(Seen):
         return total + (1 - weight) * now
 
 
-@cache
-def _pair_links(a: Card, b: Card, rules: Ruleset) -> tuple[Card, ...]:
-    """``_links``, remembered: the same pairs come up on every decision."""
-    return tuple(_links(a, b, rules))
-
-
 # -- decisions ----------------------------------------------------------------------------------
 def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
     open_ = draw_open(seen, legal)
@@ -169,7 +162,7 @@ def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
     stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
     if seen.m.goes_out([*hand, top]):
         return pile
-    if top not in seen.m.wilds and not any(_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
+    if top not in seen.m.wilds and not any(pair_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
         return stock
     ten = [*hand, top]
     with_top = max((seen.value(_minus(ten, d)) - seen.cost(d) for d in _natural(seen, ten) if d != top),

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import cache
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import cacheta as old_cacheta
@@ -113,13 +114,13 @@ class Seen:
             if outs:
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
         rules = self.m.rules
-        return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: _links(a, b, rules))
+        return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: pair_links(a, b, rules))
 
     def _ties(self, card: Card, loose: Sequence[Card]) -> float:
         """How much ``card`` is worth keeping among the loose cards: the live cards that pair it into a meld."""
         return sum(
-            sum(self.live.get(x, 0) for x in _links(card, o, self.m.rules)) + 1
-            for o in loose if o is not card and _links(card, o, self.m.rules)
+            sum(self.live.get(x, 0) for x in links) + 1
+            for o in others(card, loose) if (links := pair_links(card, o, self.m.rules))
         )
 
     def best_discard(self, hand: Sequence[Card], danger: float = 0.0, loose: bool = False) -> tuple[Card, float]:
@@ -164,16 +165,16 @@ class Seen:
         return total + (1 - weight) * now
 
 
-_CARDS = tuple(Card(r, s) for r in range(1, 14) for s in FRENCH_SUITS)
+_CARDS = tuple(Card.of(r, s) for r in range(1, 14) for s in FRENCH_SUITS)
 
 
 def _near_cards(card: Card) -> list[Card]:
     """Cards that could meld with ``card``: the same rank, or its suit within two."""
-    out = [Card(card.rank, s) for s in FRENCH_SUITS if s is not card.suit]
+    out = [Card.of(card.rank, s) for s in FRENCH_SUITS if s is not card.suit]
     for d in (-2, -1, 1, 2):
         r = card.rank + d
         if 1 <= r <= 13:
-            out.append(Card(r, card.suit))
+            out.append(Card.of(r, card.suit))
     return out
 
 
@@ -195,22 +196,36 @@ def pairs_worth(score: float, loose: Sequence[Card], wilds: Collection[Card], li
     return score
 
 
+def others(card: Card, cards: Sequence[Card]) -> list[Card]:
+    """``cards`` less ``card`` itself, once: a second copy of it is another card (two decks)."""
+    rest = list(cards)
+    if card in rest:
+        rest.remove(card)
+    return rest
+
+
+@cache
+def pair_links(a: Card, b: Card, rules: Ruleset) -> tuple[Card, ...]:
+    """``_links``, remembered: the same pairs come up on every decision."""
+    return tuple(_links(a, b, rules))
+
+
 def _links(a: Card, b: Card, rules: Ruleset) -> list[Card]:
     """The cards that turn the loose pair ``a``, ``b`` into a meld of three (none when they are not a pair)."""
     if a.rank == b.rank:
         if a.suit is b.suit and rules.group is GroupRule.EXACTLY3:
             return []
-        return [Card(a.rank, s) for s in FRENCH_SUITS if s is not a.suit and s is not b.suit]
+        return [Card.of(a.rank, s) for s in FRENCH_SUITS if s is not a.suit and s is not b.suit]
     if a.suit is not b.suit:
         return []
     lo, hi = sorted((a.rank, b.rank))
     out = []
     if hi - lo == 1:
-        out = [Card(r, a.suit) for r in (lo - 1, hi + 1) if 1 <= r <= 13]
+        out = [Card.of(r, a.suit) for r in (lo - 1, hi + 1) if 1 <= r <= 13]
         if rules.ace_high and hi == 13:
-            out.append(Card(1, a.suit))
+            out.append(Card.of(1, a.suit))
     elif hi - lo == 2:
-        out = [Card(lo + 1, a.suit)]
+        out = [Card.of(lo + 1, a.suit)]
     return out
 
 
