@@ -27,7 +27,6 @@ from cardtui.engine.bots.rummy_levels import (
     _relevant,
     _window,
     draw_open,
-    others,
     pair_links,
     pairs_worth,
 )
@@ -68,7 +67,6 @@ class CachetaSeen(Seen):
 
         self._loose: dict[tuple[int, int], tuple[Card, ...]] = {}
         self._tens: dict[tuple[int, int], frozenset[Card]] = {}
-        self._ties_of: dict[tuple[Card, Card], float] = {}
 
     def loose(self, hand: Sequence[Card]) -> tuple[Card, ...]:
         """The cards outside the hand's best melds, searched once per hand."""
@@ -103,22 +101,6 @@ class CachetaSeen(Seen):
                 score += 3.0 + OUT_WEIGHT * n / self.unseen
         rules = self.m.rules
         return pairs_worth(score, loose, self.m.wilds, self.live, lambda a, b: pair_links(a, b, rules))
-
-    def _ties(self, card: Card, loose: Sequence[Card]) -> float:
-        total = 0.0
-        for o in others(card, loose):
-            total += self._pair_ties(card, o)
-        return total
-
-    def _pair_ties(self, a: Card, b: Card) -> float:
-        """The live cards that make ``a`` and ``b`` a meld, plus one; 0 when none could."""
-        key = (a, b)
-        hit = self._ties_of.get(key)
-        if hit is None:
-            links = pair_links(a, b, self.m.rules)
-            hit = self._ties_of[key] = sum(self.live.get(x, 0) for x in links) + 1.0 if links else 0.0
-        return hit
-
 
     def ahead(self, hand9: Sequence[Card], cap: int = 0) -> float:
         """``hand9``'s value one draw ahead (``Seen.ahead``), an out that melds all ten counted by what it pays;

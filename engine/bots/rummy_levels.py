@@ -63,6 +63,7 @@ class Seen:
         if view.flip is not None:
             gone[view.flip] += 1
         self.gone = gone
+        self._ties_of: dict[tuple[Card, Card], float] = {}
         top = view.pile[-1] if view.pile else None
         self.top = top
         live: dict[Card, int] = {}
@@ -118,10 +119,19 @@ class Seen:
 
     def _ties(self, card: Card, loose: Sequence[Card]) -> float:
         """How much ``card`` is worth keeping among the loose cards: the live cards that pair it into a meld."""
-        return sum(
-            sum(self.live.get(x, 0) for x in links) + 1
-            for o in others(card, loose) if (links := pair_links(card, o, self.m.rules))
-        )
+        total = 0.0
+        for o in others(card, loose):
+            total += self._pair_ties(card, o)
+        return total
+
+    def _pair_ties(self, a: Card, b: Card) -> float:
+        """The live cards that make ``a`` and ``b`` a meld, plus one; 0 when none could (remembered per pair)."""
+        key = (a, b)
+        hit = self._ties_of.get(key)
+        if hit is None:
+            links = pair_links(a, b, self.m.rules)
+            hit = self._ties_of[key] = sum(self.live.get(x, 0) for x in links) + 1.0 if links else 0.0
+        return hit
 
     def best_discard(self, hand: Sequence[Card], danger: float = 0.0, loose: bool = False) -> tuple[Card, float]:
         """The discard that leaves the best nine (a wild only when nothing else is left), less what
