@@ -13,7 +13,7 @@ from textual.widget import Widget
 
 from cardtui.client.models import TableModel
 from cardtui.i18n import _
-from cardtui.v1 import table_pb2
+from cardtui.v1 import common_pb2, table_pb2
 
 PLACES = {
     2: {0: (2, 1), 1: (0, 1)},
@@ -23,6 +23,13 @@ PLACES = {
     6: {0: (2, 1), 1: (1, 2), 2: (0, 2), 3: (0, 1), 4: (0, 0), 5: (1, 0)},
 }
 """Where each seat sits on a 3×3 grid, counted round from the viewer (bottom middle)."""
+
+
+def bot_tag(seat: common_pb2.SeatSummary, away: str) -> str:
+    """A bot's seat in a seat list: "bot hard" (its level), or ``away`` where a bot plays for someone away."""
+    if seat.away:
+        return away
+    return _("bot {level}").format(level=seat.bot_level) if seat.bot_level else _("bot")
 
 
 class Board(Widget):

@@ -30,7 +30,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.boards.base import Board
+from cardtui.client.boards.base import Board, bot_tag
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import SILENT, Said, family_words, fill, fmt, game_keys, game_words, key_for, line, who
@@ -450,7 +450,7 @@ class RummyBoard(Board):
                 notes.append(_("dealer") + " ", style="cyan")
             summary = next((x for x in view.seats if x.seat == s.seat), None)
             if summary is not None and summary.bot:
-                notes.append((_("away") if summary.away else _("bot")) + " ", style="dim")
+                notes.append(bot_tag(summary, _("away")) + " ", style="dim")
             status, style = STATUS.get(s.status, ("", ""))
             if status:
                 notes.append(_(status) + " ", style=style)

@@ -21,7 +21,7 @@ from textual import events
 from textual.widgets import Input
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.boards.base import Board
+from cardtui.client.boards.base import Board, bot_tag
 from cardtui.client.boards.truco_words import (
     NO,
     PAULISTA,
@@ -512,7 +512,7 @@ class TrucoBoard(Board):
             tags.append((_("out") if compact else _("sits out"), "dim italic"))
         summary = next((x for x in view.seats if x.seat == s.seat), None)
         if summary is not None and summary.bot and not compact:
-            tags.append((_("away: bot") if summary.away else _("bot"), "dim"))
+            tags.append((bot_tag(summary, _("away: bot")), "dim"))
         return tags
 
     def _centre(self, view: table_pb2.View, compact: bool) -> Text:
