@@ -54,6 +54,7 @@ MARKS = (
     Mark("truco_paulista", 4, "hard", "today", 0.75),
     Mark("truco_paulista", 4, "hard", "paulista-trick-aware", 0.60),
     Mark("pifpaf", 3, "hard", "today", 0.10),
+    Mark("pifpaf", 3, "hard", "pifpaf-isolated", 0.10),
 )
 EASY = (("cacheta", 2), ("cacho", 2), ("truco_argentino", 2), ("truco_paulista", 4), ("pifpaf", 3))
 
