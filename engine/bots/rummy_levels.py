@@ -34,7 +34,7 @@ from cardtui.engine.bots import pifpaf as old_pifpaf
 from cardtui.engine.cacheta import CUT, DECLARE
 from cardtui.engine.cards import FRENCH_SUITS, Card
 from cardtui.engine.core import Action
-from cardtui.engine.melds import GroupRule, Melder, Ruleset, index, melder
+from cardtui.engine.melds import CARDS, GroupRule, Melder, Ruleset, index, melder
 from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
 
 WIDTH = 3
@@ -67,7 +67,7 @@ class Seen:
         top = view.pile[-1] if view.pile else None
         self.top = top
         live: dict[Card, int] = {}
-        for c in _CARDS:
+        for c in CARDS:
             n = 2 - gone[c]
             if n > 0:
                 live[c] = n
@@ -173,9 +173,6 @@ class Seen:
                 total += p * best
             weight += p
         return total + (1 - weight) * now
-
-
-_CARDS = tuple(Card.of(r, s) for r in range(1, 14) for s in FRENCH_SUITS)
 
 
 def _near_cards(card: Card) -> list[Card]:
