@@ -61,34 +61,9 @@ class Numbered:
         return audience.seats is None or seat is None or self.holders[seat] == token
 
 
-def _encode_varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-_SMALL = [_encode_varint(n) for n in range(1 << 14)]
-"""Varints below 16384, ready made: every length and most numbers a table sends."""
-
-
-def _varint(n: int) -> bytes:
-    return _SMALL[n] if n < 16384 else _encode_varint(n)
-
-
-def _field(number: int, payload: bytes) -> bytes:
-    """A length-delimited protobuf field: how repeated and nested messages are laid out."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
 def events_bytes(events: Sequence[bytes]) -> bytes:
     """The ``events`` of an ``Update``, from events already serialized."""
-    return b"".join(_field(1, e) for e in events)
+    return b"".join(wire.field_bytes(1, e) for e in events)
 
 
 def update_bytes(seq: int, events: bytes, view: bytes) -> bytes:
@@ -98,7 +73,7 @@ def update_bytes(seq: int, events: bytes, view: bytes) -> bytes:
     the events once per distinct set of versions, and each view once per audience, however
     many streams share them.
     """
-    return _varint(1 << 3) + _varint(seq) + _field(3, events + _field(2, view))
+    return wire.varint(1 << 3) + wire.varint(seq) + wire.field_bytes(3, events + wire.field_bytes(2, view))
 
 
 class Fanout:

@@ -504,7 +504,7 @@ class Table:
         with wire.sharing():
             for seat, view in zip(audiences, match.views(audiences), strict=True):
                 legal = match.legal_actions(seat) if seat is not None else []
-                out.append(wire.view_message(view, legal, left).SerializeToString() + seats)
+                out.append(wire.view_bytes(view, legal, left, seats))
         return out
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:

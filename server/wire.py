@@ -17,13 +17,14 @@ The conformance suite checks that every record converts and converts back unchan
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import enum
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, TypeVar
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
@@ -231,12 +232,12 @@ def _shared(convert: Callable[[Any], Message]) -> Callable[[Any], Message]:
 def sharing() -> Iterator[None]:
     """Convert several audiences' views together: records they share (a seat everyone sees
     alike) are converted once. Only for synchronous use: nothing else converts meanwhile."""
-    global _MEMO
-    _MEMO = {}
+    global _MEMO, _SEEN
+    _MEMO, _SEEN = {}, {}
     try:
         yield
     finally:
-        _MEMO = None
+        _MEMO = _SEEN = None
 
 
 def converter(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()) -> Callable[[Any], Message]:
@@ -279,6 +280,144 @@ def message(obj: Any, cls: type[M]) -> M:
     return out
 
 
+# -- straight to bytes -------------------------------------------------------------------------
+def _encode_varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+_SMALL = [_encode_varint(n) for n in range(1 << 14)]
+"""Varints below 16384, ready made: every length and most numbers a table sends."""
+
+
+def varint(n: int) -> bytes:
+    return _SMALL[n] if n < 16384 else _encode_varint(n)
+
+
+def field_bytes(number: int, payload: bytes) -> bytes:
+    """A length-delimited protobuf field: how repeated and nested messages are laid out.
+
+    A message's serialization may be spliced together from its fields' in any order, and a
+    parser reads it as one message: what lets a view share its parts' bytes.
+    """
+    return _SMALL[number << 3 | 2] + varint(len(payload)) + payload
+
+
+_ENCODERS: dict[tuple[type, str], Callable[[Any], bytes]] = {}
+MEMO_SIZE = 16384
+"""Serialized records remembered per record type, by value; the oldest half goes when full."""
+_SEEN: dict[int, tuple[Any, bytes]] | None = None
+"""Inside ``sharing()``: the bytes of each record object serialized so far, by identity."""
+
+
+def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable[[Any], bytes]:
+    """``encode``, remembering its bytes by the (frozen, hence hashable) value it was given.
+
+    A change at a table alters a seat or two: every other seat, in every audience's view,
+    is the same record value as before and costs a lookup, not a serialization. Inside
+    ``sharing()`` a ``shared`` record object that several audiences' views hold is looked up once.
+    """
+    memo: dict[Any, bytes] = {}
+
+    def by_value(key: Any) -> bytes:
+        try:
+            hit = memo.get(key)
+        except TypeError:  # a record holding a mapping is not hashable: serialized each time
+            return encode(key)
+        if hit is None:
+            if len(memo) >= MEMO_SIZE:
+                for old in list(memo)[: MEMO_SIZE // 2]:
+                    del memo[old]
+            hit = memo[key] = encode(key)
+        return hit
+
+    if not shared:
+        return by_value
+
+    def run(key: Any) -> bytes:
+        seen = _SEEN
+        if seen is None:
+            return by_value(key)
+        hit = seen.get(id(key))
+        if hit is None or hit[0] is not key:
+            hit = seen[id(key)] = (key, by_value(key))
+        return hit[1]
+
+    return run
+
+
+def _action_bytes(action: Action) -> bytes:
+    return action_message(action).SerializeToString()
+
+
+def _nested(hint: Any, fd: FieldDescriptor) -> tuple[str, Any] | None:
+    """How a field holding records is spliced in: (``one``/``maybe``/``many``, the record type), or None."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    kind = "one"
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        hint, kind = next(a for a in args if a is not type(None)), "maybe"
+    elif origin is tuple:
+        hint, kind = args[0], "many"
+    if fd.message_type is None or not (hint is Action or (isinstance(hint, type) and dataclasses.is_dataclass(hint))):
+        return None
+    return kind, hint
+
+
+def encoder(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()) -> Callable[[Any], bytes]:
+    """A record of ``cls`` serialized as a message of ``desc``, the same message ``converter`` makes.
+
+    Its plain fields go through the converter; each nested record is serialized on its own
+    (once per object inside ``sharing()``) and its bytes spliced in, so records that several
+    audiences' views share are serialized once, not copied into every view.
+    """
+    key = (cls, desc.full_name + "|" + ",".join(sorted(leave_out)))
+    found = _ENCODERS.get(key)
+    if found is not None:
+        return found
+    hints = _hints(cls)
+    names: dict[str, Any] = {"_join": b"".join, "_len": varint}
+    lines = []
+    plain = set(leave_out)
+    for f in dataclasses.fields(cls):
+        if f.name in leave_out:
+            continue
+        fd = desc.fields_by_name[f.name]
+        nested = _nested(hints[f.name], fd)
+        if nested is None:
+            continue
+        plain.add(f.name)
+        kind, inner = nested
+        enc = _action_bytes if inner is Action else encoder(inner, message_type(fd))
+        names[f"_e{fd.number}"], names[f"_t{fd.number}"] = enc, _SMALL[fd.number << 3 | 2]
+        put = f"b = _e{fd.number}(x); out += (_t{fd.number}, _len(len(b)), b)"
+        if kind == "many":
+            lines.append(f"    for x in o.{f.name}:\n        {put}")
+        elif kind == "maybe":
+            lines.append(f"    x = o.{f.name}\n    if x is not None:\n        {put}")
+        else:
+            lines.append(f"    x = o.{f.name}\n    {put}")
+    convert = converter(cls, desc, frozenset(plain))
+    rest = tuple(f.name for f in dataclasses.fields(cls) if f.name not in plain)
+    names["_plain"] = _remembered(lambda o: convert(o).SerializeToString(), shared=False)
+    names["_Rest"] = collections.namedtuple("_Rest", rest)  # the plain fields alone, hashable
+    source = f"def encode(o):\n    out = [_plain(_Rest({', '.join(f'o.{n}' for n in rest)}))]\n"
+    source += "\n".join(lines) + "\n    return _join(out)\n"
+    exec(compile(source, f"<bytes {cls.__name__}>", "exec"), names)
+    made: Callable[[Any], bytes] = names["encode"]
+    if leave_out:  # a view's game part differs by audience: its nested records are what repeat
+        _ENCODERS[key] = made
+    else:
+        made = _ENCODERS[key] = _remembered(made)
+    return made
+
+
 # -- views ----------------------------------------------------------------------------------
 _VIEW = table_pb2.View.DESCRIPTOR
 _COMMON = frozenset(
@@ -314,6 +453,31 @@ def view_message(
     kw: dict[str, Any] = {key: getattr(view, key) for key in common}
     kw[name] = family(view)
     return table_pb2.View(legal=legal_messages(legal), deadline_ms=deadline_ms, seats=seats, **kw)
+
+
+_BYTES_PLANS: dict[type, tuple[bytes, Callable[[Any], bytes], tuple[str, ...]]] = {}
+_LEGAL = _VIEW.fields_by_name["legal"].number
+
+
+def view_bytes(view: GameView, legal: Sequence[Action], deadline_ms: int, seats: bytes) -> bytes:
+    """``view_message(...).SerializeToString()`` with ``seats`` already serialized, built from
+    its parts' bytes (see ``encoder``): every change serializes each audience's view."""
+    plan = _BYTES_PLANS.get(type(view))
+    if plan is None:
+        name, _, common = _view_plan(type(view))
+        family = _VIEW.fields_by_name[name]
+        encode = encoder(type(view), message_type(family), frozenset(common))
+        plan = _BYTES_PLANS[type(view)] = _SMALL[family.number << 3 | 2], encode, common
+    tag, encode, common = plan
+    kw: dict[str, Any] = {key: getattr(view, key) for key in common}
+    body = encode(view)
+    head = table_pb2.View(deadline_ms=deadline_ms, **kw).SerializeToString()
+    return b"".join((head, tag, varint(len(body)), body, _legal_bytes(tuple(legal)) if legal else b"", seats))
+
+
+@partial(_remembered, shared=False)
+def _legal_bytes(legal: tuple[Action, ...]) -> bytes:
+    return b"".join(field_bytes(_LEGAL, m.SerializeToString()) for m in legal_messages(legal))
 
 
 # -- events ---------------------------------------------------------------------------------

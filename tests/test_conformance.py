@@ -51,10 +51,14 @@ def cards_in(record: object, skip: tuple[str, ...] = ()) -> set[Card]:
 
 
 def round_trip(view: GameView, legal: list[Action]) -> None:
-    msg = wire.view_message(view, legal)
+    msg = wire.view_message(view, legal, 1500)
     back = table_pb2.View.FromString(msg.SerializeToString())
     assert wire.view_record(back, type(view)) == view
     assert wire.expand(back.legal) == legal
+    # What streams carry: the same message, spliced from its parts' bytes (twice: the second
+    # from what the encoders remember).
+    for _ in range(2):
+        assert table_pb2.View.FromString(wire.view_bytes(view, legal, 1500, b"")) == msg
 
 
 def event_round_trip(event: Event) -> None:
