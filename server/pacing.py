@@ -16,6 +16,7 @@ class Pacer:
         self._bots: asyncio.TimerHandle | None = None
         self._next: asyncio.TimerHandle | None = None
         self._cut: asyncio.TimerHandle | None = None
+        self._expire: Callable[[], None] | None = None
         self.deadline: float | None = None
         """When the turn timer runs out (the loop's clock), or None."""
         self.next_at: float | None = None
@@ -27,20 +28,36 @@ class Pacer:
 
     def stop_turn(self) -> None:
         """Cancel the turn timer and any bot about to move."""
-        for handle in (self._turn, self._bots):
-            if handle is not None:
-                handle.cancel()
-        self._turn = self._bots = None
-        self.deadline = None
+        if self._bots is not None:
+            self._bots.cancel()
+            self._bots = None
+        self.deadline = self._expire = None
 
     def turn(self, seconds: float, expire: Callable[[], None]) -> None:
+        """Run ``expire`` after ``seconds``, unless stopped or set again first.
+
+        Every change at a table sets the turn timer again, nearly always later than before: the
+        loop's timer stays where it is, and when it comes due it looks at the deadline and waits
+        on if that has moved. Only a deadline earlier than the timer sets a new one.
+        """
         loop = self._loop()
         self.deadline = loop.time() + seconds
-        self._turn = loop.call_later(seconds, self._fire_turn, expire)
+        self._expire = expire
+        if self._turn is not None and self._turn.when() > self.deadline:
+            self._turn.cancel()
+            self._turn = None
+        if self._turn is None:
+            self._turn = loop.call_at(self.deadline, self._fire_turn)
 
-    def _fire_turn(self, expire: Callable[[], None]) -> None:
+    def _fire_turn(self) -> None:
         self._turn = None
-        self.deadline = None
+        if self.deadline is None or self._expire is None:
+            return
+        loop = self._loop()
+        if self.deadline > loop.time():  # set again since: wait for the new deadline
+            self._turn = loop.call_at(self.deadline, self._fire_turn)
+            return
+        expire, self.deadline, self._expire = self._expire, None, None
         expire()
 
     def bots(self, seconds: float, move: Callable[[], None]) -> None:
@@ -89,6 +106,9 @@ class Pacer:
 
     def stop(self) -> None:
         self.stop_turn()
+        if self._turn is not None:
+            self._turn.cancel()
+            self._turn = None
         self.stop_cut()
         if self._next is not None:
             self._next.cancel()
