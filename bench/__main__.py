@@ -33,7 +33,8 @@ def load_section(quick: bool) -> None:
 
     tables = 50 if quick else 200
     print(f"== (b-e) load over gRPC on 127.0.0.1: {tables} tables × (4 acting clients + 2 spectators)")
-    asyncio.run(compare(tables=tables, seconds=4 if quick else 15, ramp=[2, 4] if quick else [2, 3, 4, 5, 6, 8]))
+    ramp = [2, 4] if quick else [2, 3, 3.5, 4, 4.5, 5, 6, 8]  # steps of half an act where the two servers give out
+    asyncio.run(compare(tables=tables, seconds=4 if quick else 15, ramp=ramp))
 
 
 def melds_section(quick: bool) -> None:

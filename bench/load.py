@@ -51,6 +51,25 @@ def start_process(args: list[str], marker: str) -> tuple[subprocess.Popen[str], 
     return proc, int(line.split()[-1] if marker == "port" else line.split()[3].rsplit(":", 1)[1])
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """A process's CPU time in seconds: all its threads, and its main thread (the event loop's).
+
+    gRPC's own threads do part of the network work; everything the server does in Python
+    runs on the main thread, which is what saturates first.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used(path: str) -> float:
+        try:
+            with open(path) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    return used(f"/proc/{pid}/stat"), used(f"/proc/{pid}/task/{pid}/stat")
+
+
 def rss_kb(pid: int) -> int:
     """A process's resident memory (0 once it is gone)."""
     try:
@@ -64,8 +83,10 @@ def rss_kb(pid: int) -> int:
 
 
 class Load:
-    def __init__(self, port: int, bare: bool, tables: int) -> None:
+    def __init__(self, port: int, bare: bool, tables: int, pid: int = 0) -> None:
         self.port = port
+        self.pid = pid
+        """The server's process, whose CPU time each run reports (0: not reported)."""
         self.bare = bare
         self.n = tables
         self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(CHANNELS)]
@@ -164,6 +185,7 @@ class Load:
             t.acts.clear()
             t.arrivals.clear()
         interval = 1.0 / per_table_rate
+        cpu0 = cpu_seconds(self.pid) if self.pid else (0.0, 0.0)
         start = time.perf_counter()
         pending: set[asyncio.Task[None]] = set()
 
@@ -179,7 +201,12 @@ class Load:
 
         await asyncio.gather(*(pace(i, t) for i, t in enumerate(self.tables)))
         await asyncio.sleep(0.5)
-        return self.summary(time.perf_counter() - start)
+        out = self.summary(time.perf_counter() - start)
+        if self.pid and out["acts"]:
+            cpu1 = cpu_seconds(self.pid)
+            out["cpu_ms"] = 1000 * (cpu1[0] - cpu0[0]) / out["acts"]
+            out["main_ms"] = 1000 * (cpu1[1] - cpu0[1]) / out["acts"]
+        return out
 
     def summary(self, elapsed: float) -> dict[str, float]:
         lat: list[float] = []
@@ -218,7 +245,7 @@ async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], ou
     name = "bare" if bare else "cardtui"
     try:
         rss0 = rss_kb(proc.pid)
-        load = Load(port, bare, tables)
+        load = Load(port, bare, tables, proc.pid)
         await load.setup()
         if load.failed:
             out(f"  {len(load.failed)} subscriptions failed to open: {sorted(set(load.failed))}")
@@ -226,7 +253,8 @@ async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], ou
         rss1 = rss_kb(proc.pid)
         base = await load.run(1.0, seconds)
         out(f"  {name:8s} 1 act/table/s: {base['rate']:7.0f} acts/s  p50 {base['p50']:6.1f} ms  "
-            f"p99 {base['p99']:6.1f} ms  delivered {base['delivered']}/{base['expected']}")
+            f"p99 {base['p99']:6.1f} ms  delivered {base['delivered']}/{base['expected']}  "
+            f"server CPU {base.get('cpu_ms', 0):.2f} ms/act (event loop's thread {base.get('main_ms', 0):.2f})")
         sustained = base["rate"] if base["p99"] <= 100 else 0.0
         for rate in ramp:
             r = await load.run(rate, max(3.0, seconds / 3))
@@ -249,7 +277,7 @@ async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], ou
 
 async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | None = None,
                   out: Callable[[str], Any] = print) -> dict[str, Any]:
-    ramp = ramp or [2, 3, 4, 6, 8]
+    ramp = ramp or [2, 3, 3.5, 4, 4.5, 5, 6, 8]
     real = await measure(False, tables, seconds, ramp, out)
     bare = await measure(True, tables, seconds, ramp, out)
     rb, bb = real["base"], bare["base"]
@@ -258,6 +286,10 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     ratio = real["sustained"] / bare["sustained"] if bare["sustained"] else float("nan")
     out(f"(d) sustained with p99 ≤ 100 ms: cardtui {real['sustained']:.0f} acts/s, bare {bare['sustained']:.0f} "
         f"acts/s (x{ratio:.2f}; mark ≥ 0.8)")
+    if "main_ms" in rb and "main_ms" in bb:
+        out(f"    server CPU per act at 1 act/table/s: cardtui {rb['cpu_ms']:.2f} vs {bb['cpu_ms']:.2f} ms "
+            f"(x{rb['cpu_ms'] / bb['cpu_ms']:.2f}); on the event loop's thread {rb['main_ms']:.2f} vs "
+            f"{bb['main_ms']:.2f} ms (x{rb['main_ms'] / bb['main_ms']:.2f}): what a single loop can sustain")
     out(f"(e) server memory per table (4 players + 2 spectators subscribed): cardtui "
         f"{real['rss_per_table_kb']:.0f} KB, bare {bare['rss_per_table_kb']:.0f} KB")
     return {"real": real, "bare": bare}
