@@ -190,7 +190,7 @@ class _Codegen:
         if fd.type == FieldDescriptor.TYPE_ENUM:
             return f"{self.bind(_enum_table(enum_type(fd)))}[{expr}]"
         if fd.message_type is not None and isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            return f"{self.bind(_shared(converter(hint, fd.message_type)))}({expr})"
+            return f"{self.bind(converter(hint, fd.message_type))}({expr})"
         return expr
 
     def field(self, expr: str, hint: Any, fd: FieldDescriptor) -> str:
@@ -210,34 +210,20 @@ class _Codegen:
 
 
 _CONVERTERS: dict[tuple[type, str], Callable[[Any], Message]] = {}
-_MEMO: dict[int, tuple[Any, Message]] | None = None
-
-
-def _shared(convert: Callable[[Any], Message]) -> Callable[[Any], Message]:
-    """A nested record's converter that, inside ``sharing()``, converts each record object once."""
-
-    def run(obj: Any) -> Message:
-        memo = _MEMO
-        if memo is None:
-            return convert(obj)
-        hit = memo.get(id(obj))
-        if hit is None or hit[0] is not obj:
-            hit = memo[id(obj)] = (obj, convert(obj))
-        return hit[1]
-
-    return run
+_SEEN: dict[int, tuple[Any, bytes]] | None = None
+"""Inside ``sharing()``: the bytes of each record object serialized so far, by identity."""
 
 
 @contextlib.contextmanager
 def sharing() -> Iterator[None]:
-    """Convert several audiences' views together: records they share (a seat everyone sees
-    alike) are converted once. Only for synchronous use: nothing else converts meanwhile."""
-    global _MEMO, _SEEN
-    _MEMO, _SEEN = {}, {}
+    """Serialize several audiences' views together: records they share (a seat everyone sees
+    alike) are looked up once. Only for synchronous use: nothing else serializes meanwhile."""
+    global _SEEN
+    _SEEN = {}
     try:
         yield
     finally:
-        _MEMO = _SEEN = None
+        _SEEN = None
 
 
 def converter(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()) -> Callable[[Any], Message]:
@@ -313,8 +299,6 @@ def field_bytes(number: int, payload: bytes) -> bytes:
 _ENCODERS: dict[tuple[type, str], Callable[[Any], bytes]] = {}
 MEMO_SIZE = 16384
 """Serialized records remembered per record type, by value; the oldest half goes when full."""
-_SEEN: dict[int, tuple[Any, bytes]] | None = None
-"""Inside ``sharing()``: the bytes of each record object serialized so far, by identity."""
 
 
 def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable[[Any], bytes]:
