@@ -1,6 +1,7 @@
 """`make bench`: every figure as a ratio to a baseline measured in the same run.
 
-Sections: engine (Cacho hands/s with bots), load (real server vs a bare fan-out server
+Sections: engine (Cacho hands/s with bots), views (one change in Python: views spliced from
+their parts vs whole messages), load (real server vs a bare fan-out server
 over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
 pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
 simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
@@ -35,6 +36,13 @@ def load_section(quick: bool) -> None:
     print(f"== (b-e) load over gRPC on 127.0.0.1: {tables} tables × (4 acting clients + 2 spectators)")
     ramp = [2, 4] if quick else [2, 3, 3.5, 4, 4.5, 5, 6, 8]  # steps of half an act where the two servers give out
     asyncio.run(compare(tables=tables, seconds=4 if quick else 15, ramp=ramp))
+
+
+def views_section(quick: bool) -> None:
+    from bench import views
+
+    print("== views: one change in Python, without gRPC (spliced bytes vs whole messages, same views)")
+    views.run(print=print, acts=1000 if quick else views.ACTS)
 
 
 def melds_section(quick: bool) -> None:
@@ -73,6 +81,7 @@ def soak_section(quick: bool) -> None:
 SECTIONS = {
     "engine": engine_section,
     "load": load_section,
+    "views": views_section,
     "melds": melds_section,
     "truco": truco_section,
     "soak": soak_section,

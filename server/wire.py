@@ -301,6 +301,15 @@ MEMO_SIZE = 16384
 """Serialized records remembered per record type, by value; the oldest half goes when full."""
 
 
+_MEMOS: list[dict[Any, bytes]] = []
+
+
+def forget() -> None:
+    """Drop every serialized record remembered so far (for measuring from cold)."""
+    for memo in _MEMOS:
+        memo.clear()
+
+
 def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable[[Any], bytes]:
     """``encode``, remembering its bytes by the (frozen, hence hashable) value it was given.
 
@@ -309,6 +318,7 @@ def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable
     ``sharing()`` a ``shared`` record object that several audiences' views hold is looked up once.
     """
     memo: dict[Any, bytes] = {}
+    _MEMOS.append(memo)
 
     def by_value(key: Any) -> bytes:
         try:
