@@ -298,10 +298,10 @@ def field_bytes(number: int, payload: bytes) -> bytes:
 
 _ENCODERS: dict[tuple[type, str], Callable[[Any], bytes]] = {}
 MEMO_SIZE = 16384
-"""Serialized records remembered per record type, by value; the oldest half goes when full."""
+"""Serialized records remembered per record type, by value; past it, the oldest goes."""
 
 
-_MEMOS: list[dict[Any, bytes]] = []
+_MEMOS: list[collections.OrderedDict[Any, bytes]] = []
 
 
 def forget() -> None:
@@ -317,7 +317,7 @@ def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable
     is the same record value as before and costs a lookup, not a serialization. Inside
     ``sharing()`` a ``shared`` record object that several audiences' views hold is looked up once.
     """
-    memo: dict[Any, bytes] = {}
+    memo: collections.OrderedDict[Any, bytes] = collections.OrderedDict()
     _MEMOS.append(memo)
 
     def by_value(key: Any) -> bytes:
@@ -327,8 +327,7 @@ def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable
             return encode(key)
         if hit is None:
             if len(memo) >= MEMO_SIZE:
-                for old in list(memo)[: MEMO_SIZE // 2]:
-                    del memo[old]
+                memo.popitem(last=False)  # the oldest, one at a time: no pause to clear a batch
             hit = memo[key] = encode(key)
         return hit
 
