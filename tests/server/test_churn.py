@@ -39,9 +39,9 @@ from tests.server.test_audit import event_cards, message_cards
 SEATS = 3
 
 
-def serve(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:
+def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtui.cli", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "30",
+        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db), "--bot-delay", "30",
          "--next-hand-delay", "50", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
          "--max-chat", "1e6", "--max-tables", "1e6"],
         stdout=subprocess.PIPE, text=True,
@@ -307,7 +307,8 @@ class Churn(RuleBasedStateMachine):
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
-        self.proc, self.port = serve(self.db, self.port)
+        # On a port of its own: the old one may have gone to another test's server meanwhile.
+        self.proc, self.port = serve(self.db)
         self.restarts += 1
         for c in self.clients:  # every stream broke with the server; resubscribe on the new one
             if c.task is not None:

@@ -289,7 +289,7 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
         proc.wait(5)
         for p in players:
             await p.close()
-        proc, port = serve(db, port)
+        proc, port = serve(db)  # a port of its own: the old one may have gone to another test's server
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
             lobby = lobby_pb2_grpc.LobbyStub(ch)
             for p in players:  # everyone leaves: bots finish hand 2 on the restored deal

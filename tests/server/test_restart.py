@@ -17,9 +17,9 @@ from cardtui.engine.games import GAMES, get
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
-def serve(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], int]:
+def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtui.cli", "serve", "--port", str(port), "--db", str(db),
+        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db),
          "--next-hand-delay", "100", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
          "--bot-delay", "5"],
         stdout=subprocess.PIPE, text=True,
@@ -87,7 +87,7 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
             last_seen = before[0][0]
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(5)
-        proc, port = serve(db, port)
+        proc, port = serve(db)  # a port of its own: the old one may have gone to another test's server
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
             lobby, table = lobby_pb2_grpc.LobbyStub(ch), table_pb2_grpc.TableStub(ch)
             listed = (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
