@@ -14,7 +14,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from statistics import quantiles
 from typing import Any
@@ -179,7 +179,7 @@ class Load:
             return
         table.acts.append((r.seq, sent))
 
-    async def run(self, per_table_rate: float, seconds: float) -> dict[str, float]:
+    async def run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
         """Each table acts ``per_table_rate`` times a second, staggered, for ``seconds``."""
         for t in self.tables:
             t.acts.clear()
@@ -208,7 +208,7 @@ class Load:
             out["main_ms"] = 1000 * (cpu1[1] - cpu0[1]) / out["acts"]
         return out
 
-    def summary(self, elapsed: float) -> dict[str, float]:
+    def summary(self, elapsed: float) -> dict[str, Any]:
         lat: list[float] = []
         acts = 0
         expected = 0
@@ -219,10 +219,10 @@ class Load:
                 lat.extend((a - sent) * 1000 for a in t.arrivals.get(seq, []))
         if len(lat) < 2:
             return {"acts": acts, "rate": acts / elapsed, "p50": float("nan"), "p99": float("nan"),
-                    "delivered": len(lat), "expected": expected}
+                    "delivered": len(lat), "expected": expected, "lat": lat}
         q = quantiles(lat, n=100)
         return {"acts": acts, "rate": acts / elapsed, "p50": q[49], "p99": q[98], "delivered": len(lat),
-                "expected": expected}
+                "expected": expected, "lat": lat}
 
     async def close(self) -> None:
         for r in self.readers:
@@ -232,54 +232,108 @@ class Load:
             await ch.close()
 
 
-async def measure(bare: bool, tables: int, seconds: float, ramp: list[float], out: Callable[[str], Any]) -> dict[
-        str, Any]:
-    if bare:
-        proc, port = start_process(["-m", "bench.bare"], "port")
-    else:
-        # These clients do not cut (fair deals): a cut window would time the wait, not the server.
-        proc, port = start_process(["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:",
-                                    "--next-hand-delay", "50", "--log-level", "warning", "--no-announce",
-                                    "--max-actions", "1e6", "--max-tables", "1e6", "--cut-ms", "0",
-                                    "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
-    name = "bare" if bare else "cardtui"
-    try:
-        rss0 = rss_kb(proc.pid)
-        load = Load(port, bare, tables, proc.pid)
-        await load.setup()
-        if load.failed:
-            out(f"  {len(load.failed)} subscriptions failed to open: {sorted(set(load.failed))}")
+def pooled(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Several runs at one rate as one: acts and rates added up over time, latencies pooled."""
+    lat = [x for r in runs for x in r["lat"]]
+    q = quantiles(lat, n=100) if len(lat) >= 2 else [float("nan")] * 99
+    acts = sum(r["acts"] for r in runs)
+    out: dict[str, Any] = {
+        "acts": acts, "rate": sum(r["rate"] for r in runs) / len(runs), "p50": q[49], "p99": q[98],
+        "delivered": sum(r["delivered"] for r in runs), "expected": sum(r["expected"] for r in runs),
+    }
+    if acts and all("cpu_ms" in r for r in runs):
+        out["cpu_ms"] = sum(r["cpu_ms"] * r["acts"] for r in runs) / acts
+        out["main_ms"] = sum(r["main_ms"] * r["acts"] for r in runs) / acts
+    return out
+
+
+class Server:
+    """One server under test with its clients: the real one or the bare one."""
+
+    def __init__(self, bare: bool) -> None:
+        self.bare = bare
+        self.name = "bare" if bare else "cardtui"
+        self.proc: subprocess.Popen[str] | None = None
+        self.load: Load | None = None
+        self.rss_per_table_kb = 0.0
+        self.sustained = 0.0
+        self.done = False
+        """Past its rate: p99 went over 100 ms."""
+
+    async def start(self, tables: int, out: Callable[[str], Any]) -> None:
+        if self.bare:
+            self.proc, port = start_process(["-m", "bench.bare"], "port")
+        else:
+            # These clients do not cut (fair deals): a cut window would time the wait, not the server.
+            self.proc, port = start_process(
+                ["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:", "--next-hand-delay", "50",
+                 "--log-level", "warning", "--no-announce", "--max-actions", "1e6", "--max-tables", "1e6",
+                 "--cut-ms", "0", "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
+        rss0 = rss_kb(self.proc.pid)
+        self.load = Load(port, self.bare, tables, self.proc.pid)
+        await self.load.setup()
+        if self.load.failed:
+            out(f"  {len(self.load.failed)} subscriptions failed to open: {sorted(set(self.load.failed))}")
         await asyncio.sleep(1.0)
-        rss1 = rss_kb(proc.pid)
-        base = await load.run(1.0, seconds)
-        out(f"  {name:8s} 1 act/table/s: {base['rate']:7.0f} acts/s  p50 {base['p50']:6.1f} ms  "
-            f"p99 {base['p99']:6.1f} ms  delivered {base['delivered']}/{base['expected']}  "
-            f"server CPU {base.get('cpu_ms', 0):.2f} ms/act (event loop's thread {base.get('main_ms', 0):.2f})")
-        sustained = base["rate"] if base["p99"] <= 100 else 0.0
-        for rate in ramp:
-            r = await load.run(rate, max(3.0, seconds / 3))
-            ok = r["p99"] <= 100
-            out(f"  {name:8s} {rate:g} act/table/s: {r['rate']:7.0f} acts/s  p99 {r['p99']:7.1f} ms "
-                f"{'ok' if ok else 'over 100 ms'}")
-            if not ok:
-                break
-            sustained = r["rate"]
-        await load.close()
-        return {"base": base, "sustained": sustained, "rss_per_table_kb": (rss1 - rss0) / tables,
-                "errors": load.errors}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        self.rss_per_table_kb = (rss_kb(self.proc.pid) - rss0) / tables
+
+    async def stop(self) -> None:
+        if self.load is not None:
+            await self.load.close()
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
 
 
 async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | None = None,
-                  out: Callable[[str], Any] = print) -> dict[str, Any]:
+                  out: Callable[[str], Any] = print, rounds: int = 3) -> dict[str, Any]:
+    """Both servers run side by side, each with its own clients, and are measured in turn.
+
+    A shared machine's speed drifts over minutes; measuring the two in alternation (the base
+    rate in ``rounds`` short turns each, pooled; each step of the ramp one turn each) puts
+    the drift on both sides of every ratio instead of between them.
+    """
     ramp = ramp or [2, 3, 3.5, 4, 4.5, 5, 6, 8]
-    real = await measure(False, tables, seconds, ramp, out)
-    bare = await measure(True, tables, seconds, ramp, out)
+    servers = [Server(False), Server(True)]
+    try:
+        for server in servers:
+            await server.start(tables, out)
+        base: dict[str, list[dict[str, Any]]] = {s.name: [] for s in servers}
+        for _ in range(rounds):
+            for server in servers:
+                assert server.load is not None
+                base[server.name].append(await server.load.run(1.0, seconds / rounds))
+        bases = {name: pooled(runs) for name, runs in base.items()}
+        for server in servers:
+            b = bases[server.name]
+            out(f"  {server.name:8s} 1 act/table/s: {b['rate']:7.0f} acts/s  p50 {b['p50']:6.1f} ms  "
+                f"p99 {b['p99']:6.1f} ms  delivered {b['delivered']}/{b['expected']}  "
+                f"server CPU {b.get('cpu_ms', 0):.2f} ms/act (event loop's thread {b.get('main_ms', 0):.2f})")
+            server.sustained = b["rate"] if b["p99"] <= 100 else 0.0
+            server.done = b["p99"] > 100
+        for rate in ramp:
+            for server in servers:
+                if server.done:
+                    continue
+                assert server.load is not None
+                r = await server.load.run(rate, max(3.0, seconds / 3))
+                ok = r["p99"] <= 100
+                out(f"  {server.name:8s} {rate:g} act/table/s: {r['rate']:7.0f} acts/s  p99 {r['p99']:7.1f} ms "
+                    f"{'ok' if ok else 'over 100 ms'}")
+                if ok:
+                    server.sustained = r["rate"]
+                server.done = not ok
+            if all(s.done for s in servers):
+                break
+    finally:
+        for server in servers:
+            await server.stop()
+    real, bare = ({"base": {k: v for k, v in bases[s.name].items() if k != "lat"}, "sustained": s.sustained,
+                   "rss_per_table_kb": s.rss_per_table_kb, "errors": s.load.errors if s.load else 0}
+                  for s in servers)
     rb, bb = real["base"], bare["base"]
     out(f"(b/c) at 1 act/table/s: p50 {rb['p50']:.1f} vs {bb['p50']:.1f} ms (x{rb['p50'] / bb['p50']:.2f}), "
         f"p99 {rb['p99']:.1f} vs {bb['p99']:.1f} ms (x{rb['p99'] / bb['p99']:.2f}; mark ≤ 1.3)")
