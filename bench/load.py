@@ -233,7 +233,7 @@ class Load:
 
 
 def pooled(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Several runs at one rate as one: acts and rates added up over time, latencies pooled."""
+    """Several runs at one rate as one: acts added up, rates averaged, latencies pooled."""
     lat = [x for r in runs for x in r["lat"]]
     q = quantiles(lat, n=100) if len(lat) >= 2 else [float("nan")] * 99
     acts = sum(r["acts"] for r in runs)
