@@ -299,9 +299,8 @@ def field_bytes(number: int, payload: bytes) -> bytes:
 _ENCODERS: dict[tuple[type, str], Callable[[Any], bytes]] = {}
 MEMO_SIZE = 16384
 """Serialized records remembered per record type, by value; past it, the oldest goes."""
-
-
 _MEMOS: list[collections.OrderedDict[Any, bytes]] = []
+"""Every encoder's memo, so that ``forget`` reaches them all."""
 
 
 def forget() -> None:
@@ -367,8 +366,8 @@ def encoder(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()
     """A record of ``cls`` serialized as a message of ``desc``, the same message ``converter`` makes.
 
     Its plain fields go through the converter; each nested record is serialized on its own
-    (once per object inside ``sharing()``) and its bytes spliced in, so records that several
-    audiences' views share are serialized once, not copied into every view.
+    and its bytes spliced in, remembered by value (see ``_remembered``), so a record that
+    several audiences' views, or several changes, hold alike is serialized once.
     """
     key = (cls, desc.full_name + "|" + ",".join(sorted(leave_out)))
     found = _ENCODERS.get(key)
