@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from cardtui.engine.core import Event
+from cardtui.engine.core import Audience, Event
 from cardtui.server import wire
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -47,18 +47,38 @@ class Subscriber:
     closed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Numbered:
-    seq: int
-    event: Event
-    holders: Holders
+Numbered = tuple[int, int, Holders, bytes]
+"""A buffered event, as it is sent: its number, who may see it (``audience_mask``), the
+holders of the seats when it happened, and its body's bytes (``wire.event_body``).
 
-    def private_to(self, token: str, seat: int | None) -> bool:
-        """Whether ``token`` (now at ``seat``) may see this event: it held a seat the event is for."""
-        audience = self.event.audience
-        if not audience.sees(seat):
-            return False
-        return audience.seats is None or seat is None or self.holders[seat] == token
+Plain values only: the garbage collector stops looking at a tuple of them after its first
+pass, so a table's buffer costs the collector nothing however long the server runs. Kept
+as records instead, every buffered event was half a dozen objects for it to walk, again
+and again, which made its pauses long."""
+
+SPECTATORS = 1 << 30
+"""The bit of an audience mask that lets spectators see an event (seats use the low bits)."""
+
+
+def audience_mask(audience: Audience) -> int:
+    """An audience as an int: -1 for everyone, else a bit per seat and ``SPECTATORS``."""
+    if audience.seats is None:
+        return -1
+    mask = SPECTATORS if audience.spectators else 0
+    for seat in audience.seats:
+        mask |= 1 << seat
+    return mask
+
+
+def sees(mask: int, seat: int | None) -> bool:
+    """``Audience.sees`` for an audience mask."""
+    return mask < 0 or bool(mask & (SPECTATORS if seat is None else 1 << seat))
+
+
+def private_to(entry: Numbered, token: str, seat: int | None) -> bool:
+    """Whether ``token`` (now at ``seat``) may see this event: it held a seat the event is for."""
+    _, mask, holders, _ = entry
+    return sees(mask, seat) and (mask < 0 or seat is None or holders[seat] == token)
 
 
 def events_bytes(events: Sequence[bytes]) -> bytes:
@@ -66,14 +86,16 @@ def events_bytes(events: Sequence[bytes]) -> bytes:
     return b"".join(wire.field_bytes(1, e) for e in events)
 
 
-def update_bytes(seq: int, events: bytes, view: bytes) -> bytes:
-    """A ``TableMessage`` with an ``Update`` of already serialized events (``events_bytes``) and view.
+def update_bytes(seq: int, events: bytes, view: bytes | None) -> bytes:
+    """A ``TableMessage`` with an ``Update`` of already serialized events (``events_bytes``) and
+    view (None: none, as in a replay).
 
     Built from its parts so that each event is serialized once per audience that sees it,
     the events once per distinct set of versions, and each view once per audience, however
     many streams share them.
     """
-    return wire.varint(1 << 3) + wire.varint(seq) + wire.field_bytes(3, events + wire.field_bytes(2, view))
+    body = events if view is None else events + wire.field_bytes(2, view)
+    return wire.varint(1 << 3) + wire.varint(seq) + wire.field_bytes(3, body)
 
 
 class Fanout:
@@ -93,15 +115,16 @@ class Fanout:
         self._match_opening = False
 
     def number(self, events: Sequence[Event], holders: Holders) -> list[Numbered]:
-        """Give the events their numbers and keep them for replays."""
-        batch = [Numbered(self.seq + 1 + i, ev, holders) for i, ev in enumerate(events)]
+        """Give the events their numbers, serialize their bodies, and keep them for replays."""
+        batch = [(self.seq + 1 + i, audience_mask(ev.audience), holders, wire.event_body(ev.body))
+                 for i, ev in enumerate(events)]
         if batch:
-            self.seq = batch[-1].seq
+            self.seq = batch[-1][0]
             self.buffer.extend(batch)
-            for n in batch:
-                kind = n.event.kind
+            for (seq, *_), ev in zip(batch, events, strict=True):
+                kind = ev.kind
                 if kind == "MatchStarted" or (kind == "HandStarted" and not self._match_opening):
-                    self.hand_seq = n.seq
+                    self.hand_seq = seq
                 self._match_opening = kind == "MatchStarted"
         return batch
 
@@ -112,22 +135,14 @@ class Fanout:
         subscribers = list(self.subscribers)
         audiences = list(dict.fromkeys(sub.seat for sub in subscribers))
         views = dict(zip(audiences, self.view_bytes(audiences), strict=True))
-        full: dict[int, bytes] = {}
-        hidden: dict[int, bytes] = {}
         blobs: dict[tuple[bool, ...], bytes] = {}
         messages: dict[int | None, bytes] = {}
         for key in audiences:
-            sees = tuple(n.event.audience.sees(key) for n in batch)
-            blob = blobs.get(sees)
+            seen = tuple(sees(mask, key) for _, mask, _, _ in batch)
+            blob = blobs.get(seen)
             if blob is None:  # the first audience to see just these events whole
-                parts = []
-                for n, whole in zip(batch, sees, strict=True):
-                    cache = full if whole else hidden
-                    part = cache.get(n.seq)
-                    if part is None:
-                        part = cache[n.seq] = wire.event_message(n.seq, n.event, key).SerializeToString()
-                    parts.append(part)
-                blob = blobs[sees] = events_bytes(parts)
+                blob = blobs[seen] = events_bytes([wire.event_bytes(seq, body if whole else wire.HIDDEN)
+                                                   for (seq, _, _, body), whole in zip(batch, seen, strict=True)])
             messages[key] = update_bytes(self.seq, blob, views[key])
         for sub in subscribers:
             self.push(sub, messages[sub.seat])
@@ -153,7 +168,7 @@ class Fanout:
     ) -> tuple[Subscriber, list[bytes]]:
         """A new subscriber and what it gets first: a snapshot, then any missed events it may see."""
         sub = Subscriber(token, seat)
-        first_seq = self.buffer[0].seq if self.buffer else self.seq + 1
+        first_seq = self.buffer[0][0] if self.buffer else self.seq + 1
         snapshot = table_pb2.Snapshot(table=summary, view=self.view_for(seat), first_seq=first_seq)
         if seat is not None:
             snapshot.seat = seat
@@ -162,13 +177,10 @@ class Fanout:
         if not after_seq:  # a newcomer: the hand so far, if one is on the table
             replay_from = max(self.hand_seq, first_seq) - 1 if self.hand_seq else -1
         if 0 <= replay_from < self.seq and replay_from + 1 >= first_seq:
-            missed = []
-            for n in self.buffer:
-                if n.seq > replay_from:
-                    viewer = seat if n.private_to(token, seat) else -1
-                    missed.append(wire.event_message(n.seq, n.event, viewer, replay=True))
-            update = table_pb2.Update(events=missed)
-            opening.append(table_pb2.TableMessage(seq=self.seq, update=update).SerializeToString())
+            missed = [wire.event_bytes(entry[0], entry[3] if private_to(entry, token, seat) else wire.HIDDEN,
+                                       replay=True)
+                      for entry in self.buffer if entry[0] > replay_from]
+            opening.append(update_bytes(self.seq, events_bytes(missed), None))
         self.subscribers.add(sub)
         return sub, opening
 

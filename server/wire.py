@@ -32,7 +32,7 @@ from google.protobuf.message import Message
 from google.protobuf.message_factory import GetMessageClass
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, Event, GameView
+from cardtui.engine.core import Action, Event, EventBody, GameView
 from cardtui.engine.options import OptionKind, OptionSpec, Raw
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
@@ -362,14 +362,17 @@ def _nested(hint: Any, fd: FieldDescriptor) -> tuple[str, Any] | None:
     return kind, hint
 
 
-def encoder(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()) -> Callable[[Any], bytes]:
+def encoder(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset(),
+            remember: bool = True) -> Callable[[Any], bytes]:
     """A record of ``cls`` serialized as a message of ``desc``, the same message ``converter`` makes.
 
     Its plain fields go through the converter; each nested record is serialized on its own
     and its bytes spliced in, remembered by value (see ``_remembered``), so a record that
-    several audiences' views, or several changes, hold alike is serialized once.
+    several audiences' views, or several changes, hold alike is serialized once. Unless
+    ``remember`` is false, the record's own bytes are remembered too (not worth it for what
+    happens once, such as an event).
     """
-    key = (cls, desc.full_name + "|" + ",".join(sorted(leave_out)))
+    key = (cls, desc.full_name + "|" + ",".join(sorted(leave_out)) + ("" if remember else "|once"))
     found = _ENCODERS.get(key)
     if found is not None:
         return found
@@ -403,7 +406,7 @@ def encoder(cls: type, desc: Descriptor, leave_out: frozenset[str] = frozenset()
     source += "\n".join(lines) + "\n    return _join(out)\n"
     exec(compile(source, f"<bytes {cls.__name__}>", "exec"), names)
     made: Callable[[Any], bytes] = names["encode"]
-    if leave_out:  # a view's game part differs by audience: its nested records are what repeat
+    if leave_out or not remember:  # a view's game part differs by audience: its nested records repeat
         _ENCODERS[key] = made
     else:
         made = _ENCODERS[key] = _remembered(made)
@@ -503,6 +506,41 @@ def _event_plan(cls: type) -> tuple[tuple[str, ...], Descriptor]:
             desc = message_type(desc.fields_by_name[name])
         plan = _EVENT_PLANS[cls] = path, desc
     return plan
+
+
+_BODY_PLANS: dict[type, tuple[tuple[bytes, ...], Callable[[Any], bytes]]] = {}
+
+
+def event_body(body: EventBody) -> bytes:
+    """An event's body as it lies in an ``Event`` message: its field in the ``body`` oneof (in
+    its family's message, for a game's own event). Serialized once, whatever number, audience
+    or replay mark it later goes out with (see ``event_bytes``)."""
+    plan = _BODY_PLANS.get(type(body))
+    if plan is None:
+        path, desc = _event_plan(type(body))
+        outer, numbers = table_pb2.Event.DESCRIPTOR, []
+        for name in path:
+            fd = outer.fields_by_name[name]
+            numbers.append(_SMALL[fd.number << 3 | 2])
+            outer = message_type(fd)
+        plan = _BODY_PLANS[type(body)] = tuple(reversed(numbers)), encoder(type(body), desc, remember=False)
+    tags, encode = plan
+    out = encode(body)
+    for tag in tags:
+        out = tag + varint(len(out)) + out
+    return out
+
+
+_EVENT = table_pb2.Event.DESCRIPTOR.fields_by_name
+_SEQ_TAG = _SMALL[_EVENT["seq"].number << 3]
+_REPLAY = _SMALL[_EVENT["replay"].number << 3] + _SMALL[1]
+HIDDEN = field_bytes(_EVENT["hidden"].number, b"")
+"""The body of an event its receiver may not see: a content-free placeholder."""
+
+
+def event_bytes(seq: int, body: bytes, replay: bool = False) -> bytes:
+    """An ``Event`` message, serialized, from its number and its body's bytes (``event_body``, or ``HIDDEN``)."""
+    return b"".join((_SEQ_TAG, varint(seq), _REPLAY if replay else b"", body))
 
 
 def event_message(seq: int, event: Event, viewer: int | None, replay: bool = False) -> table_pb2.Event:

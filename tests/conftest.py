@@ -13,7 +13,9 @@ import pytest
 import pytest_asyncio
 
 from cardtui import i18n
+from cardtui.server import wire
 from cardtui.server.app import Running, start
+from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
@@ -121,6 +123,16 @@ def kind(event: table_pb2.Event) -> str:
         name = inner.WhichOneof("body") or ""
         inner = getattr(inner, name)
     return name
+
+
+def buffered(table: Table) -> list[table_pb2.Event]:
+    """The events a table keeps for replays, whole: parsed from the very bytes it sends."""
+    return [table_pb2.Event.FromString(wire.event_bytes(seq, body)) for seq, _, _, body in table.fanout.buffer]
+
+
+def inner(event: table_pb2.Event) -> Any:
+    """An event's innermost body message (the ``Acted``, the ``CardsDealt``...)."""
+    return wire.event_record(event)
 
 
 def act(kind_: int, **fields: Any) -> common_pb2.Action:

@@ -62,9 +62,15 @@ def round_trip(view: GameView, legal: list[Action]) -> None:
 
 
 def event_round_trip(event: Event) -> None:
-    msg = wire.event_message(7, event, None if event.audience.public else min(event.audience.seats or {0}))
+    viewer = None if event.audience.public else min(event.audience.seats or {0})
+    msg = wire.event_message(7, event, viewer)
     body = wire.event_record(table_pb2.Event.FromString(msg.SerializeToString()))
     assert wire.record(body, type(event.body)) == event.body
+    # What streams and replays carry: the body serialized once, numbered and marked around it.
+    for replay in (False, True):
+        built = table_pb2.Event.FromString(wire.event_bytes(7, wire.event_body(event.body), replay))
+        assert built == wire.event_message(7, event, viewer, replay=replay)
+    assert table_pb2.Event.FromString(wire.event_bytes(7, wire.HIDDEN)) == table_pb2.Event(seq=7, hidden={})
 
 
 def play(rules: Rules, players: int, seed: int, steps: int) -> None:

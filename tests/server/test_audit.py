@@ -13,8 +13,7 @@ import asyncio
 import dataclasses
 import json
 import re
-from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +27,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.melds import wild_cards
 from cardtui.server import wire
 from cardtui.server.app import Running
+from cardtui.server.fanout import Fanout, Holders, Numbered
 from cardtui.server.room import Pass, new_token
 from cardtui.server.table import Table
 from cardtui.v1 import table_pb2
@@ -228,6 +228,24 @@ def check_audiences(log: Log, records: list[dict[str, Any]]) -> None:
             assert named <= mine, f"seat {s} is told {sorted(named - mine)}, which it does not hold: {ev}"
 
 
+LOGS: dict[Fanout, dict[int, Event]] = {}
+"""Every event each table has numbered, as the engine made it: what the streams are checked against."""
+
+
+@pytest.fixture(autouse=True)
+def log_every_event(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    number = Fanout.number
+
+    def logged(self: Fanout, events: Sequence[Event], holders: Holders) -> list[Numbered]:
+        batch = number(self, events, holders)
+        LOGS.setdefault(self, {}).update(zip((seq for seq, *_ in batch), events, strict=True))
+        return batch
+
+    monkeypatch.setattr(Fanout, "number", logged)
+    yield
+    LOGS.clear()
+
+
 @dataclass
 class Audit:
     table: Table
@@ -243,7 +261,6 @@ async def watch(server: Running, table_id: str) -> Audit:
     """Subscribe a spectator and every seat over gRPC; the table keeps its whole log."""
     address = f"127.0.0.1:{server.port}"
     table = server.room.tables[table_id]
-    table.fanout.buffer = deque(table.fanout.buffer)
     watcher = await Player(address).spectate(table_id)
     seats = []
     for s in range(len(table.seating)):
@@ -273,7 +290,7 @@ async def finish(server: Running, audit: Audit, hands: int, timeout: float = 20.
     for p in audit.players:
         await p.close()
     table.shutdown("The audit is over.")
-    log = Log({n.seq: n.event for n in table.fanout.buffer})
+    log = Log(dict(LOGS[table.fanout]))
     records = [json.loads(line) for line in server.store.hands(table.id)]
     return log, records
 
@@ -312,6 +329,7 @@ async def test_truco_paulista_at_eleven_shows_the_partners_hand_and_blinds_the_i
     table = server.room.tables[table_id]
     # Deal a hand at the wanted score before anyone watches; the log starts with it.
     table.fanout.buffer.clear()
+    LOGS.pop(table.fanout, None)
     table.config.bot_delay = 0.001
     seats = game.seat_infos(table.seating.names())
     assert isinstance(game, Game)

@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
-from tests.conftest import Player, create, kind
+from tests.conftest import Player, buffered, create, kind
 
 PASS, BET, RAISE, CHECK = (common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE,
                            common_pb2.ACTION_TYPE_CHECK)
@@ -383,7 +383,7 @@ async def test_a_newcomer_mid_hand_gets_the_hand_so_far_without_what_was_private
     await a.wait_for(lambda q: bool(legal(q)))
     await a.act(next(x for x in legal(a) if x.type == BET))
     await a.wait_for(lambda q: "acted" in q.kinds())
-    dealt = [n.seq for n in table.fanout.buffer if n.event.kind == "CardsDealt"]
+    dealt = [e.seq for e in buffered(table) if kind(e) == "cards_dealt"]
     assert dealt
     # A spectator comes: after the snapshot, the hand from its first event on, marked replay.
     eve = await Player(a.address).spectate(table_id, "eve")

@@ -18,7 +18,7 @@ from cardtui.server.app import ClientGone, Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.store import Store, StoreInUse
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from tests.conftest import Player, create, kind
+from tests.conftest import Player, buffered, create, inner, kind
 
 
 def address(server: Running) -> str:
@@ -33,7 +33,7 @@ async def test_leave_ends_every_stream_of_the_token_and_the_next_occupant_starts
     second.subscribe()
     await ana.wait_for(lambda q: bool(q.messages))
     table = server.room.tables[table_id]
-    dealt = [n.seq for n in table.fanout.buffer if n.event.kind == "CardsDealt" and n.event.seat == ana.seat]
+    dealt = [e.seq for e in buffered(table) if kind(e) == "cards_dealt" and inner(e).seat == ana.seat]
     assert dealt
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
     for stream in (ana, second):  # both of ana's streams end, told not to come back
@@ -318,7 +318,7 @@ async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server:
     assert set(match.to_act()) == {0, 2}, "the bot partner waited for the person"
     accept = common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)
     await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=accept))
-    answers = [n.event for n in table.fanout.buffer if n.event.kind == "TrucoAnswered"]
+    answers = [inner(e) for e in buffered(table) if kind(e) == "answered"]
     assert answers and answers[-1].seat == 0
     await ana.close()
 
