@@ -101,7 +101,8 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
 
 async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change(server: Running) -> None:
     """Truco's signals share a button cycled by +: a finger cycles them with the footer's More."""
-    table_id = await create(server, game="truco_argentino", seats=4, bots=3)
+    # The bots wait: a bot's move redraws the bar, and the button under test with it.
+    table_id = await create(server, game="truco_argentino", seats=4, bots=3, bot_delay_ms=60_000)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)

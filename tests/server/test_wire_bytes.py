@@ -1,15 +1,20 @@
-"""Views spliced from their parts' bytes: remembered by value, within a bound, never stale."""
+"""Views spliced from their parts' bytes: remembered by value, within a bound, never stale; events
+buffered as the bytes they go out as."""
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 
 import pytest
 
 from cardtui.engine.cacho import CachoSeat, SeatStatus
 from cardtui.engine.cards import Card
+from cardtui.engine.core import Action, Event, only
+from cardtui.engine.events import Acted, CardsDealt, HandStarted
 from cardtui.server import wire
-from cardtui.v1 import cacho_pb2
+from cardtui.server.fanout import Fanout, private_to, sees
+from cardtui.v1 import cacho_pb2, table_pb2
 
 
 def seat(chips: int, cards: tuple[str, ...] = ()) -> CachoSeat:
@@ -37,3 +42,35 @@ def test_what_is_remembered_stays_within_its_bound_oldest_first(monkeypatch: pyt
     assert not any(seat(0) in memo for memo in wire._MEMOS)
     wire.forget()
     assert not any(wire._MEMOS)
+
+
+def events() -> list[Event]:
+    cards = tuple(Card.parse(c) for c in ("4S", "7H", "AC"))
+    return [Event(HandStarted(3, 1)), Event(CardsDealt(0, cards), only(0)), Event(CardsDealt(1, cards), only(1)),
+            Event(Acted(0, Action("bet", 2)))]
+
+
+def test_a_buffered_event_goes_out_as_the_engine_made_it_to_those_who_may_see_it() -> None:
+    fanout = Fanout(lambda seat: table_pb2.View(), lambda audiences: [b"" for _ in audiences])
+    batch = fanout.number(events(), ("tok-a", "tok-b"))
+    assert [seq for seq, *_ in batch] == [1, 2, 3, 4] and fanout.seq == 4 and fanout.hand_seq == 1
+    for (seq, mask, _, body), event in zip(batch, events(), strict=True):
+        for viewer in (0, 1, None):
+            assert sees(mask, viewer) == event.audience.sees(viewer)
+            got = wire.event_bytes(seq, body if sees(mask, viewer) else wire.HIDDEN)
+            assert table_pb2.Event.FromString(got) == wire.event_message(seq, event, viewer)
+    dealt_to_a = batch[1]
+    assert private_to(dealt_to_a, "tok-a", 0) and not private_to(dealt_to_a, "tok-b", 0)  # another person in seat 0
+    assert not private_to(dealt_to_a, "tok-b", 1) and not private_to(dealt_to_a, "tok-w", None)
+    assert all(private_to(batch[0], token, seat) for token, seat in (("tok-a", 0), ("tok-w", None)))
+
+
+def test_the_replay_buffer_is_plain_values_the_collector_stops_walking() -> None:
+    """A table's buffer must not lengthen the collector's pauses: after one pass it no longer
+    tracks a buffered event (records kept there were objects for it to walk at every pass)."""
+    fanout = Fanout(lambda seat: table_pb2.View(), lambda audiences: [b"" for _ in audiences])
+    holders = ("tok-a", None)
+    for _ in range(20):
+        fanout.number(events(), holders)
+    gc.collect()
+    assert fanout.buffer and not any(gc.is_tracked(entry) for entry in fanout.buffer)
