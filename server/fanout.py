@@ -52,9 +52,9 @@ Numbered = tuple[int, int, Holders, bytes]
 holders of the seats when it happened, and its body's bytes (``wire.event_body``).
 
 Plain values only: the garbage collector stops looking at a tuple of them after its first
-pass, so a table's buffer costs the collector nothing however long the server runs. Kept
-as records instead, every buffered event was half a dozen objects for it to walk, again
-and again, which made its pauses long."""
+pass, so the buffers do not lengthen its later pauses. Kept as records instead, every
+buffered event was half a dozen objects for it to walk at every pass while the buffers
+filled, and its pauses grew long."""
 
 SPECTATORS = 1 << 30
 """The bit of an audience mask that lets spectators see an event (seats use the low bits)."""
