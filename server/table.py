@@ -135,6 +135,8 @@ class Table:
         self.matches = 0
         self.cut: Cut | None = None
         """The hand being cut, between its commitment and its deal."""
+        self.starting = False
+        """A new match waits, at most the cut window, for the seated people's streams to open."""
         self.deal_seed: DealSeed | None = None
         """What the hand in play was dealt from, until its end reveals it."""
         self.closed = False
@@ -242,9 +244,25 @@ class Table:
         """A new table: a table of bots starts at once."""
         self._maybe_start()
 
-    def _maybe_start(self) -> None:
-        if self.match is None and self.cut is None and self.seating.full and not self.closed:
-            self._commit(new_match=True)
+    def _maybe_start(self, wait: bool = True) -> None:
+        if self.match is not None or self.cut is not None or self.starting or not self.seating.full or self.closed:
+            return
+        if wait and self.config.cut_window > 0 and self._absent():
+            # Whoever filled the last seat is still opening their stream: a hand committed now
+            # would be dealt before they could see its commitment, and cut it, and check it.
+            self.starting = True
+            self.pacer.cut(self.config.cut_window, self._start_anyway)
+            return
+        self._commit(new_match=True)
+
+    def _absent(self) -> bool:
+        """Someone seated here (not away) has no stream open."""
+        here = {sub.token for sub in self.fanout.subscribers}
+        return any(seat.token is not None and not seat.botted and seat.token not in here for seat in self.seating.seats)
+
+    def _start_anyway(self) -> None:
+        self.starting = False
+        self._maybe_start(wait=False)
 
     def _next_hand(self) -> None:
         if self.closed or self.match is None or self.cut is not None:
@@ -508,7 +526,11 @@ class Table:
         return out
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:
-        return self.fanout.subscribe(token, seat, after_seq, self.summary())
+        opened = self.fanout.subscribe(token, seat, after_seq, self.summary())
+        if self.starting and not self._absent():  # the last stream a new match waited for
+            self.pacer.stop_cut()
+            self._start_anyway()
+        return opened
 
     @property
     def present(self) -> bool:

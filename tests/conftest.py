@@ -125,6 +125,17 @@ def kind(event: table_pb2.Event) -> str:
     return name
 
 
+async def started(server: Running, table_id: str, timeout: float = 5.0) -> Table:
+    """The table once its match is dealt: a new match waits, at most the cut window, for the
+    seated people's streams, and these tests' people may have none open."""
+    table = server.room.tables[table_id]
+    for _ in range(int(timeout / 0.02)):
+        if table.match is not None:
+            return table
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"table {table_id} never dealt its match")
+
+
 def buffered(table: Table) -> list[table_pb2.Event]:
     """The events a table keeps for replays, whole: parsed from the very bytes it sends."""
     return [table_pb2.Event.FromString(wire.event_bytes(seq, body)) for seq, _, _, body in table.fanout.buffer]

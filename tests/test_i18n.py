@@ -24,7 +24,7 @@ from cardtui.server import wire
 from cardtui.server.app import Running
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import common_pb2, lobby_pb2
-from tests.conftest import create
+from tests.conftest import create, started
 from tools import catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,6 +183,7 @@ async def test_an_engine_refusal_comes_as_an_id_with_arguments(server: Running) 
     try:
         ana = await conn.join(table_id, "ana")
         await conn.join(table_id, "bia")
+        await started(server, table_id)
         refused = None
         for _try in range(3):  # whoever is on turn passes; the same seat again is out of turn
             try:

@@ -243,10 +243,10 @@ async def test_the_client_proves_its_name_again_when_the_server_forgot_the_sessi
 async def test_a_player_who_sits_again_from_another_client_gets_their_own_seat_back(
     server: Running, tmp_path: Path
 ) -> None:
-    from tests.conftest import Player
+    from tests.conftest import Player, started
 
     ana = create(tmp_path / "ana.pem")
-    table_id = await create_table(server, game="cacho", seats=2, bots=1)  # the match starts as ana sits
+    table_id = await create_table(server, game="cacho", seats=2, bots=1)  # the match starts once ana sits
     address = f"127.0.0.1:{server.port}"
     first, second = Player(address), Player(address)
     joined = await first.lobby.JoinTable(lobby_pb2.JoinTableRequest(
@@ -254,6 +254,7 @@ async def test_a_player_who_sits_again_from_another_client_gets_their_own_seat_b
     first.token, first.seat = joined.token, joined.seat
     first.subscribe()
     await first.wait_for(lambda p: p.last_view is not None)
+    await started(server, table_id)
     # The first client is gone (a crash, another machine): the same key sits down again.
     again = await second.lobby.JoinTable(lobby_pb2.JoinTableRequest(
         table_id=table_id, session=(await prove(second.lobby, ana, "ana")).session))

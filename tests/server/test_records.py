@@ -20,7 +20,7 @@ from openskill.models import PlackettLuce
 from cardtui.identity import Identity, create
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2
-from tests.conftest import Player
+from tests.conftest import Player, started
 from tests.server.test_identity import prove
 
 PREFERRED = (common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE, common_pb2.ACTION_TYPE_CALL,
@@ -177,6 +177,7 @@ async def test_truco_calls_and_hands_are_counted_for_a_player_who_left_the_match
             made = await new_table(lobby, game="truco_paulista", seats=4, bots=3)
             table_id = made.table.id
             me = await sit(address, table_id, create(tmp_path / "ana.pem"), "ana")
+            await started(running, table_id)
             await lobby.Leave(lobby_pb2.LeaveRequest(token=me.token))  # a bot plays on, for ana's record
             watcher = await Player(address).spectate(table_id)
             watcher.subscribe()

@@ -19,7 +19,7 @@ from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2
-from tests.conftest import Player, kind
+from tests.conftest import Player, kind, started
 from tests.engine.test_replays import RIGGED
 
 
@@ -111,6 +111,7 @@ async def test_who_may_open_a_tables_hands(server: Running, lobby: lobby_pb2_grp
     await refused(lobby.ListHands(ask(table_id="nope")), grpc.StatusCode.NOT_FOUND)
     await refused(replay(lobby, "nope", 1), grpc.StatusCode.NOT_FOUND)
     # The person leaves, bots play on; once some hands are over the owner closes the table.
+    await started(server, table_id)
     await lobby.Leave(lobby_pb2.LeaveRequest(token=player.token))
     for _ in range(200):
         if server.store.count_hands(table_id) >= 2:

@@ -12,7 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
-from tests.conftest import Player, buffered, create, kind
+from tests.conftest import Player, buffered, create, kind, started
 
 PASS, BET, RAISE, CHECK = (common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE,
                            common_pb2.ACTION_TYPE_CHECK)
@@ -150,7 +150,7 @@ async def test_reconnect_after_seq_gets_exactly_the_missed_events_once(server: R
 
 async def test_illegal_actions_are_refused_with_a_sentence_and_change_nothing(server: Running) -> None:
     table_id, players = await seated(server, 2)
-    table = server.room.tables[table_id]
+    table = await started(server, table_id)
     on_turn = next(p for p in players if table.view(p.seat).legal)
     waiting = next(p for p in players if p is not on_turn)
     def state() -> tuple[int, bytes, bytes]:
@@ -363,6 +363,7 @@ async def test_paulista_chat_option_keeps_players_quiet_during_a_hand(server: Ru
     table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000)
     p = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
     watcher = await Player(p.address).spectate(table_id)
+    await started(server, table_id)
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await p.table.Chat(table_pb2.ChatRequest(token=p.token, text="I have the 4 of clubs"))
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION

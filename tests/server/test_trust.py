@@ -18,7 +18,7 @@ from cardtui.server.app import ClientGone, Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.store import Store, StoreInUse
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from tests.conftest import Player, buffered, create, inner, kind
+from tests.conftest import Player, buffered, create, inner, kind, started
 
 
 def address(server: Running) -> str:
@@ -32,7 +32,7 @@ async def test_leave_ends_every_stream_of_the_token_and_the_next_occupant_starts
     second = Player(address(server), token=ana.token, seat=ana.seat)
     second.subscribe()
     await ana.wait_for(lambda q: bool(q.messages))
-    table = server.room.tables[table_id]
+    table = await started(server, table_id)
     dealt = [e.seq for e in buffered(table) if kind(e) == "cards_dealt" and inner(e).seat == ana.seat]
     assert dealt
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
@@ -71,7 +71,7 @@ async def test_in_a_quiet_hand_spectators_talk_only_among_themselves(server: Run
     for p in (ana, other):
         p.subscribe()
     await ana.wait_for(lambda q: bool(q.messages))
-    assert not server.room.tables[table_id].match.hand_over()  # type: ignore[union-attr]
+    assert not (await started(server, table_id)).match.hand_over()  # type: ignore[union-attr]
     await ana_watching.table.Chat(table_pb2.ChatRequest(token=ana_watching.token, text="I have the zap"))
     await other.wait_for(lambda q: "chatted" in q.kinds())
     seq = next(e.seq for e in other.events if kind(e) == "chatted")
@@ -195,7 +195,7 @@ async def test_an_action_on_a_stale_screen_is_refused_and_changes_nothing(server
     table_id = await create(server, game="cacho", seats=2, turn_seconds=3600)
     ana = await Player(address(server)).join(table_id, "ana")
     bea = await Player(address(server)).join(table_id, "bea")
-    table = server.room.tables[table_id]
+    table = await started(server, table_id)
     on_turn = next(p for p in (ana, bea) if table.view(p.seat).legal)
     action = table.view(on_turn.seat).legal[0]
     seq = table.seq
@@ -248,6 +248,7 @@ async def test_a_table_that_cannot_be_restored_is_set_aside_and_the_rest_start(t
     bad = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600)
     for table_id in (good, bad):
         await Player(address(running)).join(table_id, "ana")
+        await started(running, table_id)  # a match in the journal, to bring back or set aside
     await running.stop(grace=0.1)
     con = sqlite3.connect(db)  # a journal no engine accepts: a discard in Cacho
     con.execute("INSERT INTO log (table_id, n, kind, seat, data, seq) VALUES (?, 99, 'act', 0, ?, 99)",
@@ -297,7 +298,7 @@ async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server:
 
     table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000, turn_seconds=3600)
     ana = await Player(address(server)).join(table_id, "ana")
-    table = server.room.tables[table_id]
+    table = await started(server, table_id)
     match = table.match
     assert match is not None and ana.seat == 0
     # Play by hand (the bots wait a minute) until an opponent may call truco, and call it.
