@@ -141,11 +141,6 @@ def buffered(table: Table) -> list[table_pb2.Event]:
     return [table_pb2.Event.FromString(wire.event_bytes(seq, body)) for seq, _, _, body in table.fanout.buffer]
 
 
-def inner(event: table_pb2.Event) -> Any:
-    """An event's innermost body message (the ``Acted``, the ``CardsDealt``...)."""
-    return wire.event_record(event)
-
-
 def act(kind_: int, **fields: Any) -> common_pb2.Action:
     return common_pb2.Action(type=kind_, **fields)
 

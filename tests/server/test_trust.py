@@ -14,11 +14,12 @@ from pathlib import Path
 import grpc
 import pytest
 
+from cardtui.server import wire
 from cardtui.server.app import ClientGone, Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.store import Store, StoreInUse
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from tests.conftest import Player, buffered, create, inner, kind, started
+from tests.conftest import Player, buffered, create, kind, started
 
 
 def address(server: Running) -> str:
@@ -33,7 +34,7 @@ async def test_leave_ends_every_stream_of_the_token_and_the_next_occupant_starts
     second.subscribe()
     await ana.wait_for(lambda q: bool(q.messages))
     table = await started(server, table_id)
-    dealt = [e.seq for e in buffered(table) if kind(e) == "cards_dealt" and inner(e).seat == ana.seat]
+    dealt = [e.seq for e in buffered(table) if kind(e) == "cards_dealt" and wire.event_record(e).seat == ana.seat]
     assert dealt
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
     for stream in (ana, second):  # both of ana's streams end, told not to come back
@@ -319,7 +320,7 @@ async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server:
     assert set(match.to_act()) == {0, 2}, "the bot partner waited for the person"
     accept = common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)
     await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=accept))
-    answers = [inner(e) for e in buffered(table) if kind(e) == "answered"]
+    answers = [wire.event_record(e) for e in buffered(table) if kind(e) == "answered"]
     assert answers and answers[-1].seat == 0
     await ana.close()
 
