@@ -50,22 +50,23 @@ async def test_create_a_table_and_play_a_hand_by_keys(server: Running) -> None:
         assert board_view(app).seats[0].cards, "my own card is face up"
         assert all(not s.cards and s.card_count for s in board_view(app).seats[1:])
         hands_seen = 0
+        moved = False  # chips changed hands at some point (two hands may well cancel out)
         for _ in range(400):
             await pilot.pause(0.05)
             bar = screen.query_one(ActionBar)
             if bar.choices:
                 kinds = [action_name(g[0]) for g in bar.choices]
-                # Bet or call when offered, so the hand reaches a showdown now and then.
                 # Bet or call when offered, by their own keys, so the hand reaches a showdown now and then.
                 key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")), bar.keys[0])
                 await pilot.press(key)
+            moved = moved or [s.chips for s in board_view(app).seats] != start_chips
             hands_seen = log_text(app).count(" wins ")
             if hands_seen >= 2:
                 break
         assert hands_seen >= 2, log_text(app)
         chips = [s.chips for s in board_view(app).seats]
         assert sum(chips) + board_view(app).pot * (not hand_over(app)) == 80
-        assert chips != start_chips or "wins 1 unseen" in log_text(app)
+        assert moved or "wins 1 unseen" in log_text(app)
         await pilot.press("escape")
         await pilot.pause(0.2)
         assert not isinstance(app.screen, TableScreen)
