@@ -217,6 +217,7 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
         watcher = await Player(address).spectate(table_id)
         watcher.subscribe()
         seen: dict[int, tuple[tuple[int, tuple[str, ...]], ...]] = {}
+        in_play: set[int] = set()  # the hands the watcher looked at while they were in play
         moments = refusals = 0
         while not any(kind(e) == "match_ended" for e in watcher.events):
             heard = len(watcher.messages)
@@ -227,6 +228,7 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
             moments += 1
             listed = await lobby.ListHands(replay_pb2.ListHandsRequest(table_id=table_id, token=watcher.token))
             now, _ = in_play_deal(busy_server, table_id)
+            in_play.add(now)
             assert all(h.hand != now for h in listed.hands)
             hands = [h.hand for h in listed.hands]
             assert hands == list(range(1, len(hands) + 1))
@@ -255,9 +257,12 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
                 else:  # it finished between the two calls: then it is stored, and no longer in play
                     assert in_play_deal(busy_server, table_id)[0] != listed.in_play
                     assert busy_server.store.hand(table_id, listed.in_play) is not None
-        # Every hand of the match was opened while a later one was in play, but the last, which ended it.
+        # Every hand was opened while a later one was in play: every hand the watcher looked at
+        # the table after. A short hand (the last, or one lost at once at eleven) may come and go
+        # between two looks.
         ended = json.loads(busy_server.store.last_hands(table_id, 1)[0])["hand"]
-        assert set(range(1, ended)) <= set(seen)
+        assert {h for h in range(1, ended) if any(later > h for later in in_play)} <= set(seen)
+        assert len(seen) >= ended // 2
         assert moments > 3 and refusals > 0
         await watcher.close()
 
