@@ -508,7 +508,7 @@ def _event_plan(cls: type) -> tuple[tuple[str, ...], Descriptor]:
     return plan
 
 
-_BODY_PLANS: dict[type, tuple[tuple[bytes, ...], Callable[[Any], bytes]]] = {}
+_BODY_PLANS: dict[type, tuple[tuple[int, ...], Callable[[Any], bytes]]] = {}
 
 
 def event_body(body: EventBody) -> bytes:
@@ -521,13 +521,13 @@ def event_body(body: EventBody) -> bytes:
         outer, numbers = table_pb2.Event.DESCRIPTOR, []
         for name in path:
             fd = outer.fields_by_name[name]
-            numbers.append(_SMALL[fd.number << 3 | 2])
+            numbers.append(fd.number)
             outer = message_type(fd)
         plan = _BODY_PLANS[type(body)] = tuple(reversed(numbers)), encoder(type(body), desc, remember=False)
-    tags, encode = plan
+    numbers_out, encode = plan
     out = encode(body)
-    for tag in tags:
-        out = tag + varint(len(out)) + out
+    for number in numbers_out:  # innermost first: the game family's field, then the Event's
+        out = field_bytes(number, out)
     return out
 
 
