@@ -23,12 +23,14 @@ def log_text(app: CardApp) -> str:
 
 
 async def footer_key(pilot: Pilot[None], action: str) -> FooterKey:
-    """The footer's key for ``action``, once the footer shows it (it recomposes after a change)."""
+    """The footer's key for ``action``, once the footer shows it laid out (it recomposes after a
+    change, and a key just mounted has no place on the screen yet)."""
     for _ in range(50):
-        keys = [k for k in pilot.app.screen.query_one(Footer).query(FooterKey) if k.action == action]
+        await pilot.pause(0.02)
+        keys = [k for k in pilot.app.screen.query_one(Footer).query(FooterKey)
+                if k.action == action and k.is_mounted and k.region.area > 0]
         if keys:
             return keys[0]
-        await pilot.pause(0.02)
     raise AssertionError(f"no {action!r} in the footer")
 
 
