@@ -8,6 +8,7 @@ The same run drives the real server and the bare fan-out server.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -180,10 +181,23 @@ class Load:
         table.acts.append((r.seq, sent))
 
     async def run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
-        """Each table acts ``per_table_rate`` times a second, staggered, for ``seconds``."""
+        """Each table acts ``per_table_rate`` times a second, staggered, for ``seconds``.
+
+        The clients' own collector is held off while they measure: its pauses (some over
+        20 ms, in this process that holds every client's streams) would land in the latency
+        of whichever server happened to be measured, as if that server had paused.
+        """
         for t in self.tables:
             t.acts.clear()
             t.arrivals.clear()
+        gc.collect()
+        gc.disable()
+        try:
+            return await self._run(per_table_rate, seconds)
+        finally:
+            gc.enable()
+
+    async def _run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
         interval = 1.0 / per_table_rate
         cpu0 = cpu_seconds(self.pid) if self.pid else (0.0, 0.0)
         start = time.perf_counter()
