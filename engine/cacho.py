@@ -44,7 +44,10 @@ DECK = tuple(french_deck(ranks=range(1, 7)))
 
 @dataclass(frozen=True, slots=True)
 class CachoOptions(GameOptions):
-    chips: int = option(20, "Chips each player starts the match with.", min=3, max=100_000)
+    # Every amount a player may bet is a legal action of its own, and at the resto the
+    # deepest stacks set how many: at 100,000 chips each, one act's views listed 100,000
+    # bets and the whole room waited half a second for it.
+    chips: int = option(20, "Chips each player starts the match with.", min=3, max=1_000)
 
 
 # -- hand strength ------------------------------------------------------------------

@@ -195,6 +195,21 @@ def test_the_resto_follows_folds() -> None:
     assert GAME.view(s, seat).cap == 17
 
 
+def test_the_deepest_stacks_allowed_keep_the_legal_list_short() -> None:
+    """Every bet amount is a legal action of its own: the chips option bounds how many."""
+    top = int(next(spec.max for spec in GAME.option_specs if spec.name == "chips"))
+    assert top == 1_000
+    s = table(2, chips=top)
+    for _ in range(2):
+        for seat in s.playing:
+            GAME.apply(s, seat, bet(s.round))
+    assert s.round == 3
+    legal = GAME.legal_actions(s, GAME.to_act(s)[0])
+    amounts = [x.amount for x in legal if x.type == OPEN]
+    assert amounts == list(range(1, top - 3 + 1))  # the resto: what is left after 1 + 2
+    assert len(legal) <= 1_002
+
+
 def test_a_redeal_is_an_action_naming_the_voided_cards() -> None:
     """Issue: a history accounts for every card: the voided ones in the redeal, the rest in ``deal``."""
     s = table(3)
@@ -303,8 +318,10 @@ def test_dealer_rotates_left_and_the_match_ends_when_one_holds_every_chip() -> N
 def test_bad_options_are_refused_with_a_sentence() -> None:
     from cardtui.engine.core import InvalidOptions
 
-    with pytest.raises(InvalidOptions, match="from 3 to 100000"):
+    with pytest.raises(InvalidOptions, match="from 3 to 1000"):
         GAME.options({"chips": 1})
+    with pytest.raises(InvalidOptions, match="from 3 to 1000"):
+        GAME.options({"chips": 1001})
     with pytest.raises(InvalidOptions, match="no option"):
         GAME.options({"ante": 1})
     with pytest.raises(InvalidOptions):
