@@ -98,7 +98,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
-                                  idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000))
+                                  idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000,
+                                  bot_workers=args.bot_workers))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -447,6 +448,8 @@ def parser() -> argparse.ArgumentParser:
                    help=_("pause after a hand ends, so people see the result"))
     s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
                    help=_("the longest a deal waits for the players' seeds (fair deals; default 1000)"))
+    s.add_argument("--bot-workers", type=int, default=1, metavar="N",
+                   help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
                    help=_("actions per second one address may send (default 20)"))
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",

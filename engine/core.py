@@ -25,7 +25,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from cardtui.engine.cards import Card
 from cardtui.engine.fairness import Seed, record_seed
@@ -273,6 +273,26 @@ class Match(ABC):
     def bot_action(self, seat: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Action:
         """What the game's bot of ``level`` does for ``seat`` now, seeing only that seat's view."""
 
+    @abstractmethod
+    def decision(self, seat: int, level: str = DEFAULT_LEVEL) -> Decision | Action:
+        """What ``bot_action`` would decide from, taken now: the action itself when there is
+        nothing to decide (no bot, or nothing legal: the default action)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's choice to make, as it stands at one moment: the game, the bot's level, the
+    seat's view and its legal actions.
+
+    A bot reads nothing else, so the choice may be made anywhere (another process) while
+    the match moves on; whoever asked checks that nothing moved before applying it.
+    """
+
+    game: str
+    level: str
+    view: GameView
+    legal: tuple[Action, ...]
+
 
 class Rules(ABC):
     """A game seen from outside: what a room offers, checks and opens."""
@@ -312,6 +332,10 @@ class Rules(ABC):
         return ()
 
     @abstractmethod
+    def decide(self, decision: Decision, rng: random.Random) -> Action:
+        """Make a bot's choice (see ``Match.decision``): in any process that imported the game."""
+
+    @abstractmethod
     def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
         """A finished hand from its history, step by step: the deal, then each seat's action,
         each with its events and the open view after them. ``ValueError`` if the history
@@ -337,6 +361,12 @@ class Game(Rules, Generic[S, O, V]):
     @property
     def bot_levels(self) -> tuple[str, ...]:
         return tuple(self.levels)
+
+    def decide(self, decision: Decision, rng: random.Random) -> Action:
+        bot = self.levels.get(decision.level, self.bot)
+        if bot is None:
+            raise ValueError(f"{self.name} has no bot to decide with.")
+        return bot(cast(V, decision.view), list(decision.legal), rng)  # a view of this game, as it made it
 
     # -- options -------------------------------------------------------------------------
     @property
@@ -536,11 +566,16 @@ class Bound(Match, Generic[S, O, V]):
         return self.game.scores(self.state)
 
     def bot_action(self, seat: int, rng: random.Random, level: str = DEFAULT_LEVEL) -> Action:
+        decision = self.decision(seat, level)
+        if isinstance(decision, Action):
+            return decision
+        return self.game.decide(decision, rng)
+
+    def decision(self, seat: int, level: str = DEFAULT_LEVEL) -> Decision | Action:
         legal = self.game.legal_actions(self.state, seat)
-        bot = self.game.levels.get(level, self.game.bot)
-        if bot is None or not legal:
+        if self.game.levels.get(level, self.game.bot) is None or not legal:
             return self.game.default_action(self.state, seat)
-        return bot(self.game.view(self.state, seat), legal, rng)
+        return Decision(self.game.name, level, self.game.view(self.state, seat), tuple(legal))
 
 
 def check_seat(seat: int, n: int) -> None:

@@ -20,6 +20,7 @@ from cardtui.server.limits import Limits, RateLimiter
 from cardtui.server.room import Room
 from cardtui.server.service import LobbyService, TableService, register
 from cardtui.server.store import Store
+from cardtui.server.thinking import Thinker
 from cardtui.v1 import lobby_pb2, table_pb2
 
 if TYPE_CHECKING:
@@ -109,6 +110,8 @@ class Running:
         await self.health.enter_graceful_shutdown()
         self.room.shutdown(N_("The server is shutting down."))
         await self.server.stop(grace)
+        if self.room.thinker is not None:
+            self.room.thinker.close()
         self.store.close()
 
 
@@ -126,11 +129,13 @@ async def start(
     idle_minutes: int = 10,
     web_url: str | None = None,
     cut_window: float = 1.0,
+    bot_workers: int = 1,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
     ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
+    ``bot_workers``: processes the bots think in (0: they think on the event loop).
     """
     store = Store(db if db is not None else default_db())
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
@@ -146,7 +151,7 @@ async def start(
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
-                cut_window=cut_window)
+                cut_window=cut_window, thinker=Thinker(bot_workers) if bot_workers > 0 else None)
     limiter = RateLimiter(limits or Limits())
     register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"])
     register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"])
@@ -197,6 +202,7 @@ async def serve_forever(
     idle_minutes: int = 10,
     web: WebOptions | None = None,
     cut_window: float = 1.0,
+    bot_workers: int = 1,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
 
@@ -218,7 +224,8 @@ async def serve_forever(
     try:
         running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
-                              web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window)
+                              web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window,
+                              bot_workers=bot_workers)
     except BaseException:
         if sock is not None:
             sock.close()

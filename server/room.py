@@ -30,6 +30,7 @@ from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import BadText, clean_name
+from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2
 
 log = logging.getLogger("cardtui.room")
@@ -89,8 +90,11 @@ class Room:
         next_hand_delay: float = 4.0,
         idle_minutes: int = DEFAULT_IDLE,
         cut_window: float = DEFAULT_CUT,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
+        self.thinker = thinker
+        """Where the tables' bots think (None: on the event loop)."""
         self.cut_window = cut_window
         self.players = Players(store)
         self.records = Records(store)
@@ -176,7 +180,7 @@ class Room:
         owner = new_token()
         config.owner = digest(owner)
         table_id = secrets.token_hex(4)
-        table = Table(table_id, rules, config, self)
+        table = Table(table_id, rules, config, self, thinker=self.thinker)
         self.tables[table_id] = table
         self.store.add_table(table_id, game, name, dataclasses.asdict(config))
         self.seats(table)
@@ -284,7 +288,7 @@ class Room:
         config = TableConfig(**{k: v for k, v in saved.config.items() if k in known})
         config.next_hand_delay = self.next_hand_delay
         config.cut_window = self.cut_window
-        table = Table(saved.id, rules, config, self)
+        table = Table(saved.id, rules, config, self, thinker=self.thinker)
         for index, name, bot, away in saved.seats:
             seat = table.seating[index]
             seat.name, seat.bot, seat.away = name, bot, away

@@ -17,6 +17,7 @@ each hand's whole deal seed, the server's included, so a restart deals the same 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -38,6 +39,7 @@ from cardtui.server.fanout import Fanout, Subscriber
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
 from cardtui.server.seating import Seating
+from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2, table_pb2
 
 log = logging.getLogger("cardtui.table")
@@ -112,7 +114,8 @@ class Table:
     """A table's whole life, driven by the event loop."""
 
     def __init__(
-        self, table_id: str, rules: Rules, config: TableConfig, journal: Journal, rng: random.Random | None = None
+        self, table_id: str, rules: Rules, config: TableConfig, journal: Journal, rng: random.Random | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.id = table_id
         self.rules = rules
@@ -120,6 +123,10 @@ class Table:
         self.options = rules.check_options(config.options)
         self.journal = journal
         self.rng = rng or random.SystemRandom()
+        self.thinker = thinker
+        """Where the bots' searches run (None: here, on the loop)."""
+        self._thinking: object | None = None
+        """The decision being made elsewhere for the moment the bots were last scheduled."""
         self.seating = Seating(config.seats, config.bots, rules.teams)
         for seat, level in zip(self.seating.seats, config.bot_levels, strict=False):
             seat.level = level
@@ -400,6 +407,7 @@ class Table:
     def _schedule(self) -> None:
         """After any change: restart the turn timer and let bots due to act think."""
         self.pacer.stop_turn()
+        self._thinking = None  # a decision still coming is for an earlier moment
         match = self.match
         if match is None or self.closed or match.hand_over():
             return
@@ -412,18 +420,50 @@ class Table:
         if people or window is not None:
             self.pacer.turn(seconds, self._expire)
         due = self._bots_due(waiting, people)
-        if due:
-            # The bot decides now, so that its delay fits the decision: quick for a pass in a claim
-            # window or a forced move, a card's time for a card, longer for a call or its answer.
-            self.planned = self._plan(due)
-            kind = pacing.Pace.CARD if self.planned is None else pacing.pace(
-                self.planned[1], match.legal_actions(self.planned[0]))
-            delay = pacing.delay(kind, self.config.bot_delay, self.rng)
-            if window is not None:
-                delay = min(delay, seconds / 2)
-            self.pacer.bots(delay, self._bots_move)
-        else:
-            self.planned = None
+        self.planned = None
+        if not due:
+            return
+        # The bot decides first, so that its delay fits the decision: quick for a pass in a claim
+        # window or a forced move, a card's time for a card, longer for a call or its answer.
+        cap = seconds / 2 if window is not None else None
+        seat = next((s for s in due if match.legal_actions(s)), None)
+        decision = None if seat is None else match.decision(seat, self._level(seat))
+        if seat is None or decision is None or isinstance(decision, Action) or self.thinker is None:
+            self.planned = None if seat is None else (
+                seat, decision if isinstance(decision, Action) else match.bot_action(seat, self.rng, self._level(seat)))
+            self._pace(cap)
+            return
+        self._thinking = moment = object()
+        started = asyncio.get_running_loop().time()
+        future = self.thinker.decide(decision, self.rng.getrandbits(64))
+        future.add_done_callback(lambda done: self._thought(moment, seat, started, cap, done))
+
+    def _thought(self, moment: object, seat: int, started: float, cap: float | None,
+                 done: asyncio.Future[Action]) -> None:
+        """A decision made elsewhere is back: it stands only if the table has not moved since."""
+        if moment is not self._thinking or self.closed or done.cancelled():
+            return
+        self._thinking = None
+        match = self.match
+        assert match is not None
+        try:
+            action = done.result()
+        except Exception:  # a worker that died or failed: decide here instead
+            log.exception("table %s: a bot's decision failed elsewhere; it decides on the loop", self.id)
+            action = match.bot_action(seat, self.rng, self._level(seat))
+        self.planned = seat, action
+        self._pace(cap, asyncio.get_running_loop().time() - started)
+
+    def _pace(self, cap: float | None, spent: float = 0.0) -> None:
+        """Set the bots' timer for the move planned: its thinking time, less what deciding took."""
+        match = self.match
+        assert match is not None
+        kind = pacing.Pace.CARD if self.planned is None else pacing.pace(
+            self.planned[1], match.legal_actions(self.planned[0]))
+        delay = pacing.delay(kind, self.config.bot_delay, self.rng)
+        if cap is not None:
+            delay = min(delay, cap)
+        self.pacer.bots(max(0.0, delay - spent), self._bots_move)
 
     def _bots_due(self, waiting: Sequence[int], people: Sequence[int]) -> list[int]:
         """The bots that may move now: a bot never answers for its team before a person on it."""
@@ -432,15 +472,6 @@ class Table:
 
     def _level(self, seat: int) -> str:
         return self.seating[seat].level or DEFAULT_LEVEL
-
-    def _plan(self, due: Sequence[int]) -> tuple[int, Action] | None:
-        """The move the first bot due to act would make now (None if none may act)."""
-        match = self.match
-        assert match is not None
-        for seat in due:
-            if match.legal_actions(seat):
-                return seat, match.bot_action(seat, self.rng, self._level(seat))
-        return None
 
     def _expire(self) -> None:
         """The turn timer ran out: every seat still waited on takes its default action.

@@ -11,6 +11,7 @@ finished hand replays step by step to the open view the hand ended with.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from typing import Any
 
@@ -230,3 +231,34 @@ def test_every_action_type_of_every_game_is_on_the_wire() -> None:
                     assert a.type in names, f"{game}: {a.type} is not an ActionType"
             seat = rng.choice(match.to_act())
             match.apply(seat, rng.choice(match.legal_actions(seat)))
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_a_bots_decision_is_a_snapshot_another_process_can_make(game: str, players: int) -> None:
+    """What the server sends to its bot workers: a decision pickles whole, and made from the
+    snapshot (as a worker makes it) it is the action the bot makes at the table, and legal."""
+    from cardtui.server.thinking import decide
+
+    rules = GAMES[game]
+    rng = random.Random(7)
+    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), rng.getrandbits(63))
+    checked = 0
+    for _ in range(400):
+        if match.hand_over():
+            if match.match_over():
+                break
+            match.next_hand(rng.getrandbits(63))
+            continue
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        if rng.random() < 0.2 and checked < 4:
+            checked += 1
+            for level in rules.bot_levels:
+                made = match.decision(seat, level)
+                assert not isinstance(made, Action), "a seat with legal actions and a bot has a choice to make"
+                assert pickle.loads(pickle.dumps(made)) == made
+                seed = rng.getrandbits(64)
+                action = decide(pickle.loads(pickle.dumps(made)), seed)
+                assert action == match.bot_action(seat, random.Random(seed), level)
+                assert action in match.legal_actions(seat)
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    assert checked == 4

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
-from cardtui.engine.core import Match, ReplayStep, Rules, SeatInfo
+from cardtui.engine.core import Action, Decision, Match, ReplayStep, Rules, SeatInfo
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
 from tests.test_conformance import play
@@ -41,6 +42,9 @@ class WithOptions(Rules):
 
     def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
         return self.rules.replay_steps(record)
+
+    def decide(self, decision: Decision, rng: random.Random) -> Action:
+        return self.rules.decide(decision, rng)
 
 
 @pytest.mark.parametrize(

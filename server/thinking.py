@@ -1,0 +1,63 @@
+"""Where bots think: in worker processes, off the event loop.
+
+A hard bot searches for tens of milliseconds a move. On the event loop, every search would
+hold up every table's actions and streams, and twenty tables of hard bots were enough to
+push the room's p99 past a second. A bot decides from a snapshot (``engine.core.Decision``:
+its seat's view and legal actions), so the search can run in another process while the
+loop serves everyone else; the table applies the answer only if nothing moved meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import random
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
+
+from cardtui.engine.core import Action, Decision
+from cardtui.engine.games import get
+
+
+def decide(decision: Decision, seed: int) -> Action:
+    """A bot's choice, in whichever process runs it (each worker imports the games once)."""
+    return get(decision.game).decide(decision, random.Random(seed))
+
+
+def _watch(alive: Connection) -> None:
+    """In each worker: end with the server. ``alive``'s other end is the server's alone, so
+    reading it ends (EOF) when the server does, even when it is killed outright."""
+
+    def wait() -> None:
+        with contextlib.suppress(EOFError, OSError):
+            alive.recv_bytes()
+        os._exit(0)
+
+    threading.Thread(target=wait, daemon=True).start()
+
+
+class Thinker:
+    """A pool of worker processes for the bots' decisions.
+
+    Workers come from a fork server started without the server's threads (forking a process
+    that runs gRPC is not safe), with the games already imported, so a new worker is ready
+    at once.
+    """
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["cardtui.engine.games"])
+        watched, self._alive = context.Pipe(duplex=False)
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch,
+                                         initargs=(watched,))
+
+    def decide(self, decision: Decision, seed: int) -> asyncio.Future[Action]:
+        """The decision, made in a worker; ``seed`` makes its chances repeatable."""
+        return asyncio.get_running_loop().run_in_executor(self._pool, decide, decision, seed)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._alive.close()

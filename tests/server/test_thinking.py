@@ -1,0 +1,120 @@
+"""Bots think in worker processes: a decision stands only for the moment it was asked for,
+and the workers end with the server, however it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+
+from cardtui.engine.core import Action, Decision
+from cardtui.server.app import Running
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
+from tests.conftest import Player, create, started
+
+
+class Held:
+    """A thinker whose decisions come back when the test says."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[Decision, asyncio.Future[Action]]] = []
+
+    def decide(self, decision: Decision, seed: int) -> asyncio.Future[Action]:
+        future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+        self.asked.append((decision, future))
+        return future
+
+
+async def test_a_decision_made_elsewhere_stands_only_if_the_table_has_not_moved(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000)
+    person = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    table = await started(server, table_id)
+    match = table.match
+    assert match is not None
+    bot = 1 - person.seat
+    while match.to_act() != (bot,):  # the person bets until it is the bot's turn
+        seat = match.to_act()[0]
+        match.apply(seat, next(a for a in match.legal_actions(seat) if a.type == "bet"))
+    held = Held()
+    table.thinker = held  # type: ignore[assignment]
+    table._schedule()
+    table._schedule()  # the table moved on (as after any change): a second decision is asked for
+    assert len(held.asked) == 2 and table.planned is None
+    (first, early), (second, late) = held.asked
+    assert first == second and first.legal == tuple(match.legal_actions(bot))
+    early.set_result(first.legal[0])
+    await asyncio.sleep(0.05)
+    assert table.planned is None, "a decision for an earlier moment is dropped"
+    late.set_result(second.legal[-1])
+    await asyncio.sleep(0.05)
+    assert table.planned == (bot, second.legal[-1])
+    await person.close()
+
+
+def children(pid: int) -> set[int]:
+    """Every live process descended from ``pid`` (from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(tmp_path / "k.db"),
+         "--log-level", "warning", "--no-announce", "--bot-delay", "5", "--bot-workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "server on" in line, line
+        port = int(line.split()[3].rsplit(":", 1)[1])
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            lobby = lobby_pb2_grpc.LobbyStub(channel)
+            made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1,
+                                                                        turn_seconds=1))
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, name="ana"))
+            workers: set[int] = set()
+            for _ in range(100):  # the person's turns run out; the bots decide in a worker
+                workers = children(proc.pid)
+                if len(workers) >= 3:  # the fork server, its worker, and the tracker of their locks
+                    break
+                await asyncio.sleep(0.1)
+            assert len(workers) >= 3, workers
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(p) for p in workers) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert not any(alive(p) for p in workers), "a bot worker outlived its server"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
