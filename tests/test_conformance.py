@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -214,23 +215,29 @@ def test_every_option_is_described_with_bounds_and_help(game: str) -> None:
             assert msg.max == spec.max
 
 
+def random_moments(rules: Rules, players: int, seed: int, steps: int) -> Iterator[tuple[Match, int]]:
+    """A match played at random, one moment at a time: (the match, a seat that may act), then
+    that seat's random legal action is applied; hands follow one another to the match's end."""
+    rng = random.Random(seed)
+    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), rng.getrandbits(63))
+    for _ in range(steps):
+        if match.hand_over():
+            if match.match_over():
+                return
+            match.next_hand(rng.getrandbits(63))
+            continue
+        seat = rng.choice([s for s in match.to_act() if match.legal_actions(s)])
+        yield match, seat
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+
+
 def test_every_action_type_of_every_game_is_on_the_wire() -> None:
     names = set(wire._enum_numbers(wire.common_pb2.ActionType.DESCRIPTOR))
     for game, players in CASES:
-        rules = GAMES[game]
-        rng = random.Random(1)
-        match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), 1)
-        for _ in range(200):
-            if match.hand_over():
-                if match.match_over():
-                    break
-                match.next_hand(rng.getrandbits(63))
-                continue
+        for match, _ in random_moments(GAMES[game], players, 1, 200):
             for s in range(players):
                 for a in match.legal_actions(s):
                     assert a.type in names, f"{game}: {a.type} is not an ActionType"
-            seat = rng.choice(match.to_act())
-            match.apply(seat, rng.choice(match.legal_actions(seat)))
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
@@ -241,15 +248,8 @@ def test_a_bots_decision_is_a_snapshot_another_process_can_make(game: str, playe
 
     rules = GAMES[game]
     rng = random.Random(7)
-    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), rng.getrandbits(63))
     checked = 0
-    for _ in range(400):
-        if match.hand_over():
-            if match.match_over():
-                break
-            match.next_hand(rng.getrandbits(63))
-            continue
-        seat = next(s for s in match.to_act() if match.legal_actions(s))
+    for match, seat in random_moments(rules, players, 7, 400):
         if rng.random() < 0.2 and checked < 4:
             checked += 1
             for level in rules.bot_levels:
@@ -260,5 +260,4 @@ def test_a_bots_decision_is_a_snapshot_another_process_can_make(game: str, playe
                 action = decide(pickle.loads(pickle.dumps(made)), seed)
                 assert action == match.bot_action(seat, random.Random(seed), level)
                 assert action in match.legal_actions(seat)
-        match.apply(seat, rng.choice(match.legal_actions(seat)))
     assert checked == 4
