@@ -427,16 +427,19 @@ class Table:
         # window or a forced move, a card's time for a card, longer for a call or its answer.
         cap = seconds / 2 if window is not None else None
         seat = next((s for s in due if match.legal_actions(s)), None)
-        decision = None if seat is None else match.decision(seat, self._level(seat))
-        if seat is None or decision is None or isinstance(decision, Action) or self.thinker is None:
-            self.planned = None if seat is None else (
-                seat, decision if isinstance(decision, Action) else match.bot_action(seat, self.rng, self._level(seat)))
-            self._pace(cap)
-            return
-        self._thinking = moment = object()
-        started = asyncio.get_running_loop().time()
-        future = self.thinker.decide(decision, self.rng.getrandbits(64))
-        future.add_done_callback(lambda done: self._thought(moment, seat, started, cap, done))
+        if seat is not None:
+            decision = match.decision(seat, self._level(seat))
+            if isinstance(decision, Action):  # nothing to decide
+                self.planned = seat, decision
+            elif self.thinker is None:
+                self.planned = seat, self.rules.decide(decision, self.rng)
+            else:  # decided in a worker: the timer is set when the answer is back
+                self._thinking = moment = object()
+                started = asyncio.get_running_loop().time()
+                future = self.thinker.decide(decision, self.rng.getrandbits(64))
+                future.add_done_callback(lambda done: self._thought(moment, seat, started, cap, done))
+                return
+        self._pace(cap)
 
     def _thought(self, moment: object, seat: int, started: float, cap: float | None,
                  done: asyncio.Future[Action]) -> None:

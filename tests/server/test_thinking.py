@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 
 from cardtui.engine.core import Action, Decision
-from cardtui.server.app import Running
+from cardtui.server.app import Running, start
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, create, started
 
@@ -55,6 +55,20 @@ async def test_a_decision_made_elsewhere_stands_only_if_the_table_has_not_moved(
     await asyncio.sleep(0.05)
     assert table.planned == (bot, second.legal[-1])
     await person.close()
+
+
+async def test_with_no_workers_the_bots_think_on_the_loop_and_play_a_whole_hand(tmp_path: Path) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          bot_workers=0)
+    try:
+        assert running.room.thinker is None
+        table_id = await create(running, game="truco_paulista", seats=4, bots=4, bot_levels=["hard"] * 4)
+        watcher = await Player(f"127.0.0.1:{running.port}").spectate(table_id)
+        watcher.subscribe()
+        await watcher.wait_for(lambda q: "hand_ended" in q.kinds(), timeout=30)
+        await watcher.close()
+    finally:
+        await running.stop(grace=0.2)
 
 
 def children(pid: int) -> set[int]:
