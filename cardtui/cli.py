@@ -83,6 +83,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
               file=sys.stderr)
         return 2
+    if not 0 <= args.bot_workers <= 64:
+        print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
+              file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
 

@@ -49,6 +49,13 @@ def test_sim_refuses_bad_input_with_a_sentence() -> None:
     assert bad.returncode == 2 and "2, 3, 4 players" in bad.stderr
 
 
+def test_serve_refuses_a_bad_number_of_bot_workers_with_a_sentence(tmp_path: Path) -> None:
+    for workers in ("-1", "65"):
+        bad = run("serve", "--port", "0", "--db", str(tmp_path / "s.db"), "--no-announce", "--bot-workers", workers)
+        assert bad.returncode == 2 and "--bot-workers must be between 0 and 64" in bad.stderr
+    assert not (tmp_path / "s.db").exists(), "a refused start leaves nothing behind"
+
+
 def test_history_export_writes_the_store_as_json_lines(tmp_path: Path) -> None:
     from cardtui.server.store import Store
 
