@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from cardtui import i18n
+from cardtui.engine.core import Match
 from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
@@ -134,6 +135,15 @@ async def started(server: Running, table_id: str, timeout: float = 5.0) -> Table
             return table
         await asyncio.sleep(0.02)
     raise AssertionError(f"table {table_id} never dealt its match")
+
+
+async def one_person_with_bots(server: Running, **fields: Any) -> tuple[Player, Table, Match]:
+    """A table of bots and ana, once its match is dealt: the test moves for everyone it holds back."""
+    table_id = await create(server, **fields)
+    person = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    table = await started(server, table_id)
+    assert table.match is not None
+    return person, table, table.match
 
 
 def buffered(table: Table) -> list[table_pb2.Event]:

@@ -9,7 +9,7 @@ import pytest
 
 from cardtui.server.app import Running
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.conftest import Player, create, started
+from tests.conftest import Player, create, one_person_with_bots
 
 
 async def summary(server: Running, table_id: str) -> lobby_pb2.ListTablesResponse:
@@ -57,11 +57,8 @@ async def test_bots_at_every_level_play_a_whole_hand(server: Running) -> None:
 
 
 async def test_a_bot_never_answers_a_team_call_before_its_human_partner(server: Running) -> None:
-    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000)
-    p = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
-    table = await started(server, table_id)
-    match = table.match
-    assert match is not None
+    p, table, match = await one_person_with_bots(server, game="truco_paulista", seats=4, bots=3,
+                                                 bot_delay_ms=60_000)
     human, partner = p.seat, (p.seat + 2) % 4
     for _ in range(20):  # bots are held back (a minute's delay): the test moves for everyone
         seat = match.to_act()[0]

@@ -16,7 +16,7 @@ import grpc
 from cardtui.engine.core import Action, Decision
 from cardtui.server.app import Running, start
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.conftest import Player, create, started
+from tests.conftest import Player, create, one_person_with_bots
 
 
 class Held:
@@ -32,11 +32,7 @@ class Held:
 
 
 async def test_a_decision_made_elsewhere_stands_only_if_the_table_has_not_moved(server: Running) -> None:
-    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000)
-    person = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
-    table = await started(server, table_id)
-    match = table.match
-    assert match is not None
+    person, table, match = await one_person_with_bots(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000)
     bot = 1 - person.seat
     while match.to_act() != (bot,):  # the person bets until it is the bot's turn
         seat = match.to_act()[0]
