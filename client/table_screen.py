@@ -145,6 +145,9 @@ class KeyButton(Button):
         self.compact = True
 
 
+ADJUST = Binding.Group(N_("More/less"), compact=True)
+
+
 class TableScreen(Screen[None]):
     AUTO_FOCUS = None
     """Nothing takes the focus by itself: the chat line only on /, the board if it takes keys."""
@@ -154,8 +157,9 @@ class TableScreen(Screen[None]):
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "help", N_("Rules")),
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
-        Binding("plus,equals_sign", "adjust(1)", N_("More")),
-        Binding("minus", "adjust(-1)", N_("Less")),
+        # One footer item for both, so that at 80 columns it still fits beside the rest.
+        Binding("plus,equals_sign", "adjust(1)", N_("More"), key_display="+", group=ADJUST),
+        Binding("minus", "adjust(-1)", N_("Less"), key_display="-", group=ADJUST),
         Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
@@ -214,7 +218,8 @@ class TableScreen(Screen[None]):
             with Vertical(id="table-right"):
                 yield TableLog(id="log")
                 yield Input(placeholder=_("/ chat · enter sends · esc back"), id="chat", max_length=300)
-        yield Footer()
+        # ^p still opens the palette; its footer room goes to the keys of a hand in play.
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         board = self.board

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.widgets._footer import FooterKey, FooterLabel
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
@@ -423,6 +424,22 @@ def test_pifpaf_betting_snapshot(snap_compare: Any, size: tuple[int, int]) -> No
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
 def test_cacheta_window_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(ScriptedTable(cacheta_window(), 0), terminal_size=size, run_before=_settle)
+
+
+async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns() -> None:
+    """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered."""
+    app = ScriptedTable(pifpaf_betting(), 0)
+    async with app.run_test(size=SMALL) as pilot:
+        await _settle(pilot)
+        keys = list(app.screen.query(FooterKey).results(FooterKey))
+        labels = list(app.screen.query(FooterLabel).results(FooterLabel))
+        named = [(k.region, k.description) for k in keys] + [(w.region, str(w.content)) for w in labels]
+        assert {"Sort", "Leave", "Rules", "Pick", "Move", "More/less"} <= {name for _, name in named}, named
+        # The app's own keys come last, and may go off the edge; nothing of the hand's may.
+        ours = sorted((region, name) for region, name in named if name not in ("Quit", "Language"))
+        edges = [region.x for region, _ in ours[1:]] + [SMALL[0]]  # where the next one starts
+        for (region, name), edge in zip(ours, edges, strict=True):
+            assert region.right <= edge, (name, region, edge)
 
 
 async def _settle(pilot: Any) -> None:
