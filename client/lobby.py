@@ -332,6 +332,11 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                                    classes="opt-help"))
                 rows.append(Select([(_(choice_words(c)), c) for c in spec.choices], value=spec.default.choice,
                                    allow_blank=False, id=f"opt-{spec.name}"))
+            elif spec.values:  # a whole number that takes only these
+                rows.append(Static(Text(_("{help} (default {value})").format(
+                    help=_(spec.help), value=spec.default.number), style="dim"), classes="opt-help"))
+                rows.append(Select([(str(v), v) for v in spec.values], value=spec.default.number,
+                                   allow_blank=False, id=f"opt-{spec.name}"))
             else:
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
                 default = spec.default.number if whole else spec.default.fraction
@@ -418,6 +423,9 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             widget = self.query_one(f"#opt-{spec.name}")
             if isinstance(widget, Checkbox):
                 options[spec.name] = common_pb2.OptionValue(flag=widget.value)
+            elif isinstance(widget, Select) and spec.values:
+                assert isinstance(widget.value, int)
+                options[spec.name] = common_pb2.OptionValue(number=widget.value)
             elif isinstance(widget, Select):
                 options[spec.name] = common_pb2.OptionValue(choice=str(widget.value))
             elif isinstance(widget, Input):

@@ -2,7 +2,8 @@
 
 A game's options are a frozen dataclass whose fields are made with ``option``: a default,
 one line of help, and a range (whole numbers and fractions) — every number has bounds, so
-no option can ask the engine to enumerate a million bets. Flags are ``bool`` fields and
+no option can ask the engine to enumerate a million bets. A whole number may also list the
+only values it takes (a game to 15 or to 30, nothing between). Flags are ``bool`` fields and
 choices are ``StrEnum`` fields. ``describe`` turns the record into specs any client can
 build a form from; ``read`` validates raw values (from a person, a file or the wire),
 refusing unknown names, wrong kinds and values out of range with a sentence. Rules that
@@ -41,11 +42,14 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     min: float = 0
     max: float = 0
+    values: tuple[int, ...] = ()
+    """A whole number's only values, when not every one in its range is allowed."""
 
 
-def option(default: Any, help: str, *, min: float = 0, max: float = 0) -> Any:
-    """A field of an options record: its default, a line of help and, for numbers, its range."""
-    return dataclasses.field(default=default, metadata={"help": help, "min": min, "max": max})
+def option(default: Any, help: str, *, min: float = 0, max: float = 0, values: tuple[int, ...] = ()) -> Any:
+    """A field of an options record: its default, a line of help and, for numbers, its range
+    (and for a whole number that skips some, the values it takes)."""
+    return dataclasses.field(default=default, metadata={"help": help, "min": min, "max": max, "values": values})
 
 
 class _Invalid(ValueError):
@@ -78,7 +82,8 @@ def _describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
         if kind_type is bool:
             spec = OptionSpec(f.name, OptionKind.FLAG, bool(default), meta["help"])
         elif kind_type is int:
-            spec = OptionSpec(f.name, OptionKind.NUMBER, int(default), meta["help"], min=meta["min"], max=meta["max"])
+            spec = OptionSpec(f.name, OptionKind.NUMBER, int(default), meta["help"], min=meta["min"], max=meta["max"],
+                              values=tuple(sorted(meta["values"])))
         elif kind_type is float:
             spec = OptionSpec(f.name, OptionKind.FRACTION, float(default), meta["help"], min=meta["min"],
                               max=meta["max"])
@@ -90,6 +95,9 @@ def _describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
             raise TypeError(f"{cls.__name__}.{f.name}: options are flags, numbers, fractions or choices")
         if spec.kind in (OptionKind.NUMBER, OptionKind.FRACTION) and not spec.min <= float(spec.default) <= spec.max:
             raise TypeError(f"{cls.__name__}.{f.name}: the default is outside its range")
+        values = spec.values
+        if values and not (spec.default in values and spec.min <= values[0] <= values[-1] <= spec.max):
+            raise TypeError(f"{cls.__name__}.{f.name}: a default or value out of its values or range")
         out.append(spec)
     return tuple(out)
 
@@ -106,6 +114,9 @@ def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
             raise _Invalid("The option {name} is a whole number from {min} to {max}.", name=name, **bounds)
         if not spec.min <= value <= spec.max:
             raise _Invalid("The option {name} must be from {min} to {max}.", name=name, **bounds)
+        if spec.values and int(value) not in spec.values:
+            raise _Invalid("The option {name} is one of: {choices}.", name=name,
+                           choices=", ".join(str(v) for v in spec.values))
         return int(value)
     if spec.kind is OptionKind.FRACTION:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):

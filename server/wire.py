@@ -668,7 +668,7 @@ _KIND = {OptionKind.FLAG: lobby_pb2.OPTION_TYPE_FLAG, OptionKind.NUMBER: lobby_p
 def option_spec(spec: OptionSpec) -> lobby_pb2.OptionSpec:
     return lobby_pb2.OptionSpec(
         name=spec.name, type=_KIND[spec.kind], choices=spec.choices, min=spec.min, max=spec.max,
-        default=option_value(spec, spec.default), help=spec.help,
+        default=option_value(spec, spec.default), help=spec.help, values=spec.values,
     )
 
 

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, Event, GameView, IllegalAction, Match, Rules
+from cardtui.engine.core import Action, Event, GameView, IllegalAction, InvalidOptions, Match, Rules
 from cardtui.engine.games import GAMES
+from cardtui.engine.options import Raw
 from cardtui.server import wire
 from cardtui.v1 import table_pb2
 
@@ -212,7 +213,43 @@ def test_every_option_is_described_with_bounds_and_help(game: str) -> None:
             assert spec.min <= spec.default <= spec.max
             assert spec.max - spec.min < 10**7
             msg = wire.option_spec(spec)
-            assert msg.max == spec.max
+            assert msg.max == spec.max and tuple(msg.values) == spec.values
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_value_an_option_offers_is_taken(game: str) -> None:
+    """What a form built from the specs offers, the game accepts: each choice, each listed value,
+    both ends of a range and a number between them."""
+    rules = GAMES[game]
+    for spec in rules.option_specs:
+        offered: tuple[Raw, ...]
+        if spec.kind == "flag":
+            offered = (True, False)
+        elif spec.kind == "choice":
+            offered = spec.choices
+        elif spec.values:
+            offered = spec.values
+        elif spec.kind == "number":
+            offered = (int(spec.min), int(spec.max), int(spec.min + spec.max) // 2)
+        else:
+            offered = (spec.min, spec.max, (spec.min + spec.max) / 2)
+        numbers = [o for o in rules.option_specs if o.kind in ("number", "fraction") and o is not spec]
+        # Some options are tied to others (Pif Paf's ante to the chips): a value must be taken
+        # with the others at their defaults, or at their highest, or at their lowest.
+        others: list[dict[str, Raw]] = [{}, {o.name: o.values[-1] if o.values else o.max for o in numbers},
+                                        {o.name: o.values[0] if o.values else o.min for o in numbers}]
+        for value in offered:
+            taken = []
+            for rest in others:
+                try:
+                    taken.append(rules.check_options({**rest, spec.name: value})[spec.name])
+                except InvalidOptions:
+                    pass
+            assert value in taken, (spec.name, value)
+        if spec.values:  # and nothing else in the range
+            between = next(v for v in range(int(spec.min), int(spec.max) + 1) if v not in spec.values)
+            with pytest.raises(InvalidOptions):
+                rules.check_options({spec.name: between})
 
 
 def random_moments(rules: Rules, players: int, seed: int, steps: int) -> Iterator[tuple[Match, int]]:

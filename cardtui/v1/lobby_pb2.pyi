@@ -77,6 +77,7 @@ class OptionSpec(_message.Message):
     MAX_FIELD_NUMBER: _builtins.int
     DEFAULT_FIELD_NUMBER: _builtins.int
     HELP_FIELD_NUMBER: _builtins.int
+    VALUES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """the key in CreateTableRequest.options"""
     type: Global___OptionType.ValueType
@@ -91,6 +92,10 @@ class OptionSpec(_message.Message):
 
     @_builtins.property
     def default(self) -> _common_pb2.OptionValue: ...
+    @_builtins.property
+    def values(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """NUMBER: when not empty, the only values allowed (a game to 15 or 30)"""
+
     def __init__(
         self,
         *,
@@ -101,10 +106,11 @@ class OptionSpec(_message.Message):
         max: _builtins.float = ...,
         default: _common_pb2.OptionValue | None = ...,
         help: _builtins.str = ...,
+        values: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["default", b"default"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["choices", b"choices", "default", b"default", "help", b"help", "max", b"max", "min", b"min", "name", b"name", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choices", b"choices", "default", b"default", "help", b"help", "max", b"max", "min", b"min", "name", b"name", "type", b"type", "values", b"values"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cardtui.engine.cards import Card, spanish_deck
-from cardtui.engine.core import Action, GameOptions, InvalidOptions
+from cardtui.engine.core import Action, GameOptions
 from cardtui.engine.options import option
 from cardtui.engine.truco.envido import NEXT, Unsuited
 from cardtui.engine.truco.ladder import Bet, Rung, Steps, Word
@@ -64,7 +64,7 @@ class EnvidoScored(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ArgentinoOptions(GameOptions):
-    target: int = option(30, "Points to win: 30 (told in malas and buenas) or 15.", min=15, max=30)
+    target: int = option(30, "Points to win: 30 (told in malas and buenas) or 15.", min=15, max=30, values=(15, 30))
     ties: Ties = option(
         Ties.SEED,
         "Tied tricks: the seed's (a tied trick makes the next take all) or traditional (the first trick's "
@@ -86,10 +86,6 @@ class ArgentinoOptions(GameOptions):
     )
     chat: Chat = option(Chat.SPECTATORS_AND_BETWEEN_HANDS, CHAT_HELP)
     signals_seen: float = option(0.25, SIGNALS_SEEN_HELP, min=0.0, max=1.0)
-
-    def __post_init__(self) -> None:
-        if self.target not in (15, 30):
-            raise InvalidOptions("Truco argentino is played to 15 or to 30 points.")
 
 
 LADDER = Steps(

@@ -322,10 +322,17 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         await until(pilot, lambda: bool(dialog.query("#opt-ties")))
         assert isinstance(dialog.query_one("#opt-flor"), Checkbox), "yes or no: a toggle"
         assert isinstance(dialog.query_one("#opt-ties"), Select), "one of several: a choice"
-        target = dialog.query_one("#opt-target", Input)
-        assert target.value == "30"
+        mazo = dialog.query_one("#opt-mazo_first", Input)
+        assert mazo.value == "1"
         helps = " ".join(str(h.render()) for h in dialog.query(".opt-help").results(Static))
-        assert "(15 to 30; default 30)" in helps, "a number says its range and default"
+        assert "(1 to 2; default 1)" in helps, "a number says its range and default"
+        # A number that takes only some values in its range offers just those.
+        target = dialog.query_one("#opt-target", Select)
+        await until(pilot, lambda: target.value == 30)
+        assert [v for _, v in target._options] == [15, 30]  # type: ignore[attr-defined]
+        target.value = 15
+        request = dialog.request()
+        assert request is not None and request.options["target"].number == 15
         # Bots fill at most all seats but one: the creator's.
         seats = dialog.query_one("#seats", Select)
         assert seats.value == 6
@@ -334,14 +341,14 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         assert max(v for _, v in bots_select._options if isinstance(v, int)) == 5  # type: ignore[attr-defined]
         # Out of range: said beside the field, the dialog stays and keeps what was typed.
         dialog.query_one("#name", Input).value = "noite"
-        target.value = "99"
+        mazo.value = "9"
         await pilot.press("ctrl+s")
         await pilot.pause(0.2)
         assert app.screen is dialog
-        beside = dialog.query_one("#err-opt-target", Static)
-        assert beside.display and "target is a whole number from 15 to 30" in str(beside.render())
+        beside = dialog.query_one("#err-opt-mazo_first", Static)
+        assert beside.display and "mazo first is a whole number from 1 to 2" in str(beside.render())
         dialog.query_one("#turn", Input).value = "0"
-        target.value = "15"
+        mazo.value = "2"
         await pilot.press("ctrl+s")
         await pilot.pause(0.2)
         assert not beside.display
@@ -351,14 +358,14 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
 
         async def refuse(request: object) -> object:
             raise grpc.aio.AioRpcError(grpc.StatusCode.INVALID_ARGUMENT, grpc.aio.Metadata(), grpc.aio.Metadata(),
-                                       "The option target must be from 15 to 30.")
+                                       "The option mazo_first must be from 1 to 2.")
 
         assert app.conn is not None
         app.conn.create = refuse  # type: ignore[method-assign]
         await pilot.press("ctrl+s")
         await pilot.pause(0.2)
         assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
-        assert "must be from 15 to 30" in str(dialog.query_one("#err-opt-target", Static).render())
+        assert "must be from 1 to 2" in str(dialog.query_one("#err-opt-mazo_first", Static).render())
 
 
 async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:

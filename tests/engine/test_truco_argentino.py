@@ -663,7 +663,7 @@ def test_options() -> None:
     assert GAME.options({"flor": True}).flor and not GAME.options({}).flor
     with pytest.raises(InvalidOptions):
         GAME.options({"flor": "maybe"})
-    with pytest.raises(InvalidOptions):
+    with pytest.raises(InvalidOptions, match="target is one of: 15, 30"):
         GAME.options({"target": 20})
     with pytest.raises(InvalidOptions):
         GAME.options({"colour": "red"})
