@@ -19,6 +19,7 @@ KEY_ROWS: list[tuple[str, str, str]] = [
     (N_("lobby"), "`s`", N_("watch the selected table")),
     (N_("lobby"), "`l`", N_("the leaderboard: each game's players and bots by rating (`i`: a player's card)")),
     (N_("lobby"), "`h`", N_("the hands of the tables that have finished: replay one, every card face up")),
+    (N_("lobby"), "`c`, `r`, `q`", N_("close a table you created, refresh the list (it also refreshes itself), quit")),
     (N_("table"), N_("the key beside each action"),
      N_("that action; a key always means the same action at a game (`b` bets, `t` calls truco)")),
     (N_("table"), "`+` / `-`", N_("raise the amount of a bet or raise; in truco, choose the signal")),

@@ -58,11 +58,13 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", N_("New table")),
         Binding("enter", "join", N_("Sit")),
         Binding("s", "spectate", N_("Watch")),
-        Binding("c", "close", N_("Close table")),
-        Binding("r", "refresh", N_("Refresh")),
+        # Out of the footer, so the rest fits at 80 columns in every language (the help lists them):
+        # closing is rare, the list refreshes itself, and ctrl+q quits anywhere.
+        Binding("c", "close", N_("Close table"), show=False),
+        Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("h", "history", N_("Hands")),
         Binding("question_mark", "help", N_("Help")),
-        Binding("q", "app.quit", N_("Quit")),
+        Binding("q", "app.quit", N_("Quit"), show=False),
         Binding("l", "leaderboard", N_("Ranks")),
     ]
 
@@ -85,7 +87,7 @@ class LobbyScreen(Screen[None]):
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
         done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
         yield done
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p still opens it
 
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()

@@ -17,9 +17,11 @@ from cardtui import i18n
 from cardtui.client.app import CardApp, relabel
 from cardtui.client.footer import Footer
 from cardtui.client.help import rules_page, rules_text
+from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableLog, TableScreen
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
+from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_truco import argentino_envido, paulista_truco
 from tests.client.truco_positions import Position, ScreenApp
 from tests.conftest import create
@@ -102,6 +104,27 @@ async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running)
         await pilot.pause(0.3)
         assert i18n.current() == "en"
         assert "SPECTATING" in str(app.screen.query_one("#spectator-banner").render())
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_lobbys_keys_fit_at_80_columns_in_every_language(server: Running, lang: str) -> None:
+    with speaking(lang):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until_lobby(pilot, app)
+            shown = {words for _, _, words in footer_items(app.screen)}
+            wanted = {"New table", "Watch", "Hands", "Help", "Ranks", "Quit", "Language"}
+            assert {i18n._(w) for w in wanted} <= shown, shown
+            assert cut_off(app.screen, SMALL[0]) == []
+
+
+async def until_lobby(pilot: Pilot[None], app: CardApp) -> None:
+    for _ in range(100):
+        if isinstance(app.screen, LobbyScreen):
+            await pilot.pause(0.1)
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the lobby never showed")
 
 
 async def test_switching_says_the_log_again() -> None:
