@@ -3,6 +3,9 @@
 Bindings are declared once, at import, with English descriptions (marked ``N_`` where they are
 declared); this footer looks each up when it is drawn, so a language switched at run time shows
 in the footer at its next refresh (``refresh_bindings``).
+
+The command palette's hint is left out: at 80 columns its room goes to the screen's own keys
+(``ctrl+p`` still opens it, and the help says so).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from cardtui.i18n import _
 
 
 class Footer(TextualFooter):
+    def __init__(self, *, show_command_palette: bool = False, compact: bool = False) -> None:
+        super().__init__(show_command_palette=show_command_palette, compact=compact)
+
     def compose(self) -> Iterator[Widget]:
         for widget in super().compose():
             if isinstance(widget, FooterKey):

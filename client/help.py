@@ -36,7 +36,7 @@ KEY_ROWS: list[tuple[str, str, str]] = [
      N_("a step back or on, the deal or the end, another hand")),
     (N_("no server"), "`r` / `q`", N_("try again now / quit")),
     (N_("anywhere"), "`ctrl+l`", N_("the language: English, Português (Brasil), Español")),
-    (N_("anywhere"), "`?`", N_("this help; `ctrl+q` quits")),
+    (N_("anywhere"), "`?`", N_("this help; `ctrl+q` quits; `ctrl+p` opens the command palette")),
 ]
 """The keys table, each cell looked up in the reader's language when the help is shown."""
 

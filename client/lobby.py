@@ -87,7 +87,7 @@ class LobbyScreen(Screen[None]):
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
         done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
         yield done
-        yield Footer(show_command_palette=False)  # ctrl+p still opens it
+        yield Footer()
 
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()

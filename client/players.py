@@ -71,13 +71,17 @@ def stat_cells(stats: players_pb2.Stats, shown: Sequence[tuple[Figure, str]]) ->
     return cells
 
 
+GAMES = Binding.Group(N_("Game"), compact=True)
+"""←/→ as one footer item, so that at 80 columns the screen's keys fit in every language."""
+
+
 class LeaderboardScreen(Screen[None]):
     """A game's players, best first, bots among them; ←/→ (or a tap) change the game."""
 
     BINDINGS = [
         Binding("escape", "back", N_("Back")),
-        Binding("left", "game(-1)", N_("Prev game"), priority=True),
-        Binding("right", "game(1)", N_("Next game"), priority=True),
+        Binding("left", "game(-1)", N_("Prev game"), priority=True, key_display="←", group=GAMES),
+        Binding("right", "game(1)", N_("Next game"), priority=True, key_display="→", group=GAMES),
         Binding("i,enter", "card", N_("Player card")),
         Binding("r", "refresh", N_("Refresh")),
     ]
@@ -103,6 +107,11 @@ class LeaderboardScreen(Screen[None]):
         self.query_one("#leaderboard", DataTable).focus()
         self.load()
         self.set_interval(REFRESH_SECONDS, self.load)
+
+    async def relabel(self) -> None:
+        """The title, the headings and the note again, in the reader's language now."""
+        self.title = _("Leaderboard")
+        self.load()
 
     def title_of(self, game: str) -> str:
         return next((g.title for g in self.games if g.name == game), game)

@@ -269,6 +269,11 @@ class HandsScreen(Screen[None]):
         yield grid
         yield Footer()
 
+    async def relabel(self) -> None:
+        """The list again, its headings and lines in the reader's language now."""
+        await self.recompose()
+        await self.on_mount()
+
     async def on_mount(self) -> None:
         self.title = _("Hands") + f" · {self.source.title}"
         grid = self.query_one("#hands", DataTable)
@@ -328,6 +333,11 @@ class TablesScreen(Screen[None]):
         grid.add_columns(_("Table"), _("Game"), _("Name"), _("Players"))
         yield grid
         yield Footer()
+
+    async def relabel(self) -> None:
+        """The list again, its headings and lines in the reader's language now."""
+        await self.recompose()
+        await self.on_mount()
 
     async def on_mount(self) -> None:
         self.title = _("History")

@@ -218,8 +218,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="table-right"):
                 yield TableLog(id="log")
                 yield Input(placeholder=_("/ chat · enter sends · esc back"), id="chat", max_length=300)
-        # ^p still opens the palette; its footer room goes to the keys of a hand in play.
-        yield Footer(show_command_palette=False)
+        yield Footer()
 
     def on_mount(self) -> None:
         board = self.board

@@ -107,7 +107,7 @@ async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running)
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
-async def test_the_lobbys_keys_fit_at_80_columns_in_every_language(server: Running, lang: str) -> None:
+async def test_the_lobbys_and_leaderboards_keys_fit_at_80_columns_in_every_language(server: Running, lang: str) -> None:
     with speaking(lang):
         app = CardApp(f"127.0.0.1:{server.port}", "ana")
         async with app.run_test(size=SMALL) as pilot:
@@ -116,6 +116,29 @@ async def test_the_lobbys_keys_fit_at_80_columns_in_every_language(server: Runni
             wanted = {"New table", "Watch", "Hands", "Help", "Ranks", "Quit", "Language"}
             assert {i18n._(w) for w in wanted} <= shown, shown
             assert cut_off(app.screen, SMALL[0]) == []
+            await pilot.press("l")  # the leaderboard's too
+            await pilot.pause(0.4)
+            assert i18n._("Player card") in {words for _, _, words in footer_items(app.screen)}
+            assert cut_off(app.screen, SMALL[0]) == []
+
+
+async def test_ctrl_l_says_the_leaderboard_and_the_history_again(server: Running) -> None:
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until_lobby(pilot, app)
+        for key, english, portuguese in (("l", "Leaderboard", "Ranking"), ("h", "History", "Histórico")):
+            await pilot.press(key)
+            await pilot.pause(0.4)
+            assert app.screen.title == english
+            grid = app.screen.query_one(DataTable)
+            assert "Name" in [str(c.label) for c in grid.columns.values()] or key == "h"
+            await pilot.press("ctrl+l")
+            await pilot.pause(0.4)
+            assert app.screen.title == portuguese
+            words = " ".join(str(c.label) for c in app.screen.query_one(DataTable).columns.values())
+            assert ("Nome" if key == "l" else "Mesa") in words, words
+            await pilot.press("ctrl+l", "ctrl+l", "escape")  # back to English, and to the lobby
+            await until_lobby(pilot, app)
 
 
 async def until_lobby(pilot: Pilot[None], app: CardApp) -> None:
