@@ -107,18 +107,24 @@ def hand_model(hand: replay_pb2.HandSummary, table: common_pb2.TableSummary | No
     return TableModel(summary, None, names={s.seat: s.name for s in hand.seats})
 
 
+STEPS = Binding.Group(N_("Step"), compact=True)
+ENDS = Binding.Group(N_("Deal/end"))
+HANDS = Binding.Group(N_("Hand"))
+"""Keys that go together are one footer item each, so that at 80 columns they fit in every language."""
+
+
 class ReplayScreen(Screen[None]):
     """One finished hand: the board with every card face up, the log of every step so far beside it."""
 
     BINDINGS = [
         Binding("escape", "close", N_("Close")),
-        Binding("left", "step(-1)", N_("Back")),
-        Binding("right", "step(1)", N_("Step")),
-        Binding("home", "to_start", N_("Deal")),
-        Binding("end", "to_end", N_("End")),
+        Binding("left", "step(-1)", N_("Back"), key_display="←", group=STEPS),
+        Binding("right", "step(1)", N_("Step"), key_display="→", group=STEPS),
+        Binding("home", "to_start", N_("Deal"), group=ENDS),
+        Binding("end", "to_end", N_("End"), group=ENDS),
         # In the footer only when there are other hands to go to.
-        Binding("pageup", "hand(-1)", N_("Prev hand")),
-        Binding("pagedown", "hand(1)", N_("Next hand")),
+        Binding("pageup", "hand(-1)", N_("Prev hand"), key_display="pgup", group=HANDS),
+        Binding("pagedown", "hand(1)", N_("Next hand"), key_display="pgdn", group=HANDS),
     ]
 
     def __init__(self, source: HandSource, hands: list[replay_pb2.HandSummary], index: int, steps: Steps) -> None:

@@ -10,13 +10,16 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog, Static
 
+from cardtui import i18n
 from cardtui.cli import main, parser
 from cardtui.client.app import CardApp
 from cardtui.client.replay import HandsScreen, ReplayApp, ReplayScreen, TablesScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.i18n import speaking
 from cardtui.replay import RecordHands, app
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2
+from tests.client.footer_check import cut_off, footer_items
 from tests.conftest import create
 from tests.engine.test_replays import RIGGED
 from tests.server.test_replays import store_finished
@@ -87,6 +90,31 @@ async def test_the_lobby_history_opens_a_rigged_hand_and_steps_both_ways(server:
         await pilot.press("escape")
         await pilot.pause(0.1)
         assert isinstance(client.screen, HandsScreen)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_a_replays_keys_fit_at_80_columns_in_every_language(server: Running, lang: str) -> None:
+    """Stepping, the deal and the end, and the other hands: each pair is one footer item."""
+    record = RIGGED["cacho"]()[0]
+    store_finished(server, "rig-two", record)
+    server.store.add_hand("rig-two", dict(record, table="rig-two", hand=2, match=1))
+    server.room.finished["rig-two"] = common_pb2.TableSummary(
+        id="rig-two", game="cacho", name="rigged", status=common_pb2.TABLE_STATUS_FINISHED)
+    with speaking(lang):
+        client = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with client.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.3)
+            for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+                await pilot.press(key)
+                for _ in range(40):
+                    await pilot.pause(0.05)
+                    if isinstance(client.screen, screen):
+                        break
+                assert isinstance(client.screen, screen)
+            await pilot.pause(0.2)
+            shown = {words for _, _, words in footer_items(client.screen)}
+            assert {i18n._(w) for w in ("Close", "Step", "Deal/end", "Hand", "Quit", "Language")} <= shown, shown
+            assert cut_off(client.screen, SMALL[0]) == []
 
 
 async def test_cardtui_replay_opens_a_sim_history_file(tmp_path: Path) -> None:
