@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.rummy import RummyBoard
@@ -19,6 +20,7 @@ from cardtui.client.table_screen import TableScreen
 from cardtui.client.words import event_words
 from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.pifpaf import GAME as PIFPAF
+from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, rummy_pb2
 from tests.client.footer_check import cut_off, footer_items
@@ -426,15 +428,17 @@ def test_cacheta_window_snapshot(snap_compare: Any, size: tuple[int, int]) -> No
     assert snap_compare(ScriptedTable(cacheta_window(), 0), terminal_size=size, run_before=_settle)
 
 
-async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns() -> None:
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns(lang: str) -> None:
     """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered."""
-    app = ScriptedTable(pifpaf_betting(), 0)
-    async with app.run_test(size=SMALL) as pilot:
-        await _settle(pilot)
-        shown = {words for _, _, words in footer_items(app.screen)}
-        assert {"Sort", "Leave", "Rules", "Pick", "Move", "More/less"} <= shown, shown
-        # The app's own keys come last, and may go off the edge; nothing of the hand's may.
-        assert cut_off(app.screen, SMALL[0], may_go=("Quit", "Language")) == []
+    with speaking(lang):
+        app = ScriptedTable(pifpaf_betting(), 0)
+        async with app.run_test(size=SMALL) as pilot:
+            await _settle(pilot)
+            shown = {words for _, _, words in footer_items(app.screen)}
+            assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Pick", "Move", "More/less")} <= shown, shown
+            # The app's own keys come last, and may go off the edge; nothing of the hand's may.
+            assert cut_off(app.screen, SMALL[0], may_go=(i18n._("Quit"), i18n._("Language"))) == []
 
 
 async def _settle(pilot: Any) -> None:
