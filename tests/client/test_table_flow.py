@@ -196,7 +196,7 @@ def test_the_command_line_tells_a_bad_address(target: str, words: str, capsys: p
 # -- summaries ---------------------------------------------------------------------------------
 async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_path: Path) -> None:
     """Two players and three chips each: a match ends within a few hands."""
-    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=2.5)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=1.0)
     try:
         table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
                                 options={"chips": common_pb2.OptionValue(number=3)})
