@@ -14,8 +14,11 @@ import contextlib
 import multiprocessing
 import os
 import random
+import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import forkserver, resource_tracker
 from multiprocessing.connection import Connection
 
 from cardtui.engine.core import Action, Decision
@@ -39,6 +42,26 @@ def _watch(alive: Connection) -> None:
     threading.Thread(target=wait, daemon=True).start()
 
 
+@contextlib.contextmanager
+def _stderr_with_a_descriptor() -> Iterator[None]:
+    """``sys.stderr`` as a real file for a while. A full-screen client that hosts the server
+    (``cardtui play``) captures stderr in an object with no descriptor (-1), and
+    multiprocessing refuses to start its helper processes with that."""
+    saved = sys.stderr
+    try:
+        usable = saved.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        yield
+        return
+    sys.stderr = sys.__stderr__
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+
+
 class Thinker:
     """A pool of worker processes for the bots' decisions.
 
@@ -50,9 +73,14 @@ class Thinker:
     def __init__(self, workers: int) -> None:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["cardtui.engine.games"])
-        watched, self._alive = context.Pipe(duplex=False)
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch,
-                                         initargs=(watched,))
+        with _stderr_with_a_descriptor():
+            # Now, not at the first bot's move: the helper processes multiprocessing starts
+            # (its resource tracker, the fork server) are handed stderr's descriptor.
+            resource_tracker.ensure_running()
+            forkserver.ensure_running()
+            watched, self._alive = context.Pipe(duplex=False)
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch,
+                                             initargs=(watched,))
 
     def decide(self, decision: Decision, seed: int) -> asyncio.Future[Action]:
         """The decision, made in a worker; ``seed`` makes its chances repeatable."""

@@ -128,3 +128,47 @@ async def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+HOSTED = """
+import asyncio, sys
+from cardtui.client.app import CardApp
+from cardtui.client.lobby import LobbyScreen
+from cardtui.server.app import start
+from cardtui.v1 import lobby_pb2
+
+async def main(db):
+    hosted = []
+
+    async def host():
+        running = await start("127.0.0.1", 0, db, bot_delay=0.01, next_hand_delay=0.05)
+        hosted.append(running)
+        return f"127.0.0.1:{running.port}", lambda: running.stop(grace=0.1)
+
+    app = CardApp("", "ana", host=host)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, LobbyScreen):
+                break
+        assert isinstance(app.screen, LobbyScreen), app.screen
+        made = await app.conn.create(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=2, turn_seconds=30))
+        table = hosted[0].room.tables[made.id]
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if table.hands_played >= 2:
+                break
+        assert table.hands_played >= 2, table.hands_played
+    print("bots played", table.hands_played, "hands")
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_a_client_that_hosts_the_server_starts_its_bot_workers(tmp_path: Path) -> None:
+    """``cardtui play``: the server runs inside the full-screen client, whose stderr is a capture
+    with no descriptor. Its bots still get their worker, and play. (Run in a process of its own:
+    multiprocessing starts its helpers once a process, and another test may have started them.)"""
+    done = subprocess.run([sys.executable, "-c", HOSTED, str(tmp_path / "store.db")], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "bots played" in done.stdout, done.stderr[-3000:]
