@@ -20,7 +20,7 @@ from cardtui.server.limits import Limits, RateLimiter
 from cardtui.server.room import Room
 from cardtui.server.service import LobbyService, TableService, register
 from cardtui.server.store import Store
-from cardtui.server.thinking import Thinker
+from cardtui.server.thinking import thinker
 from cardtui.v1 import lobby_pb2, table_pb2
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ async def start(
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
-                cut_window=cut_window, thinker=Thinker(bot_workers) if bot_workers > 0 else None)
+                cut_window=cut_window, thinker=thinker(bot_workers))
     limiter = RateLimiter(limits or Limits())
     register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"])
     register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"])

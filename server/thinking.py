@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import random
@@ -23,6 +24,8 @@ from multiprocessing.connection import Connection
 
 from cardtui.engine.core import Action, Decision
 from cardtui.engine.games import get
+
+log = logging.getLogger("cardtui.thinking")
 
 
 def decide(decision: Decision, seed: int) -> Action:
@@ -89,3 +92,15 @@ class Thinker:
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._alive.close()
+
+
+def thinker(workers: int) -> Thinker | None:
+    """A pool of ``workers`` processes; None for none, or if this system will not start one
+    (then the bots think on the loop, slower for everyone, and the log says why)."""
+    if workers <= 0:
+        return None
+    try:
+        return Thinker(workers)
+    except (OSError, ValueError) as err:
+        log.warning("The bots think on the event loop: no worker process could start (%s).", err)
+        return None

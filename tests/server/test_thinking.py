@@ -12,8 +12,10 @@ import time
 from pathlib import Path
 
 import grpc
+import pytest
 
 from cardtui.engine.core import Action, Decision
+from cardtui.server import thinking
 from cardtui.server.app import Running, start
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, create, one_person_with_bots
@@ -128,6 +130,28 @@ async def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_where_no_worker_can_start_the_bots_think_on_the_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def refused(workers: int) -> None:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(thinking, "Thinker", refused)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    try:
+        assert running.room.thinker is None
+        assert "no worker process could start (no semaphores here)" in caplog.text
+        table_id = await create(running, game="cacho", seats=2, bots=2)
+        table = running.room.tables[table_id]
+        for _ in range(200):
+            await asyncio.sleep(0.02)
+            if table.hands_played >= 1:
+                break
+        assert table.hands_played >= 1, "the bots played on the loop"
+    finally:
+        await running.stop(grace=0.1)
 
 
 HOSTED = """
