@@ -362,8 +362,12 @@ class Game(Rules, Generic[S, O, V]):
     def bot_levels(self) -> tuple[str, ...]:
         return tuple(self.levels)
 
+    def bot_of(self, level: str) -> Bot[V] | None:
+        """The bot that plays at ``level`` (the game's own for a level it does not name)."""
+        return self.levels.get(level, self.bot)
+
     def decide(self, decision: Decision, rng: random.Random) -> Action:
-        bot = self.levels.get(decision.level, self.bot)
+        bot = self.bot_of(decision.level)
         if bot is None:
             raise ValueError(f"{self.name} has no bot to decide with.")
         return bot(cast(V, decision.view), list(decision.legal), rng)  # a view of this game, as it made it
@@ -573,7 +577,7 @@ class Bound(Match, Generic[S, O, V]):
 
     def decision(self, seat: int, level: str = DEFAULT_LEVEL) -> Decision | Action:
         legal = self.game.legal_actions(self.state, seat)
-        if self.game.levels.get(level, self.game.bot) is None or not legal:
+        if self.game.bot_of(level) is None or not legal:
             return self.game.default_action(self.state, seat)
         return Decision(self.game.name, level, self.game.view(self.state, seat), tuple(legal))
 
