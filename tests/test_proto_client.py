@@ -1,0 +1,114 @@
+"""A client written from the .proto files alone plays a hand of every game.
+
+Its stubs are generated here, into a package of another name, and it imports nothing of the
+project: what it can tell, any client in any language can tell. It sits at a table of bots,
+acts from the legal actions its view carries, and reads every message: each view says its
+game's family, each event says what it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from cardtui.server.app import start
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CLIENT = '''
+import asyncio, random, sys
+import grpc
+from outside.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+
+async def one_hand(channel, game, rng):
+    lobby = lobby_pb2_grpc.LobbyStub(channel)
+    tables = table_pb2_grpc.TableStub(channel)
+    made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
+        game=game.name, seats=game.player_counts[0], bots=game.player_counts[0] - 1, turn_seconds=600,
+        bot_delay_ms=1))
+    joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, name="outsider"))
+    families, kinds, acted = set(), set(), 0
+    stream = tables.Subscribe(table_pb2.SubscribeRequest(token=joined.token))
+    async for msg in stream:
+        which = msg.WhichOneof("body")
+        assert which in ("snapshot", "update"), which
+        view = msg.snapshot.view if which == "snapshot" else msg.update.view
+        for event in msg.update.events:
+            body = event.WhichOneof("body")
+            assert body, event
+            kinds.add(body)
+        if which == "update" and not msg.update.HasField("view"):
+            continue  # the hand so far, told after a snapshot
+        family = view.WhichOneof("game")
+        assert family, view
+        families.add(family)
+        if view.hand_over:
+            break
+        if view.legal and joined.seat in view.to_act:
+            action = common_pb2.Action()
+            staying = [a for a in view.legal if a.type != common_pb2.ACTION_TYPE_FOLD]  # play the hand out
+            action.CopyFrom(rng.choice(staying or list(view.legal)))
+            if action.max_chips:  # a range: any amount in it
+                action.chips = rng.randint(action.chips, action.max_chips)
+                action.max_chips = 0
+            await asyncio.sleep(0.06)  # a person's pace: the server takes 20 actions a second from one address
+            try:
+                await tables.Act(table_pb2.ActRequest(token=joined.token, action=action))
+                acted += 1
+            except grpc.aio.AioRpcError as err:  # the table moved on meanwhile: read on
+                assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err
+    stream.cancel()
+    return families, kinds, acted
+
+
+async def main(address):
+    rng = random.Random(5)
+    async with grpc.aio.insecure_channel(address) as channel:
+        info = await lobby_pb2_grpc.LobbyStub(channel).GetInfo(lobby_pb2.GetInfoRequest())
+        for game in info.games:
+            families, kinds, acted = await asyncio.wait_for(one_hand(channel, game, rng), 60)
+            print(game.name, sorted(families), len(kinds), acted, "ended" if "hand_ended" in kinds else "")
+    print("imported project:", any(m == "cardtui" or m.startswith("cardtui.") for m in sys.modules))
+
+
+asyncio.run(main(sys.argv[1]))
+'''
+
+
+def generate(into: Path) -> None:
+    """The stubs, from copies of the .proto files that name their package ``outside``."""
+    protos = into / "protos" / "outside" / "v1"
+    protos.mkdir(parents=True)
+    for proto in (ROOT / "proto" / "cardtui" / "v1").glob("*.proto"):
+        (protos / proto.name).write_text(proto.read_text().replace('import "cardtui/v1/', 'import "outside/v1/'))
+    out = into / "gen"
+    out.mkdir()
+    subprocess.run([sys.executable, "-m", "grpc_tools.protoc", f"-I{into / 'protos'}", f"--python_out={out}",
+                    f"--grpc_python_out={out}", *map(str, sorted(protos.glob("*.proto")))], check=True)
+
+
+async def test_a_client_from_the_proto_alone_plays_a_hand_of_every_game(tmp_path: Path) -> None:
+    generate(tmp_path)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.001, next_hand_delay=5.0,
+                          cut_window=0.05)
+    try:
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CLIENT, f"127.0.0.1:{running.port}", cwd=tmp_path / "gen",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(client.communicate(), 240)
+    finally:
+        await running.stop(grace=0.1)
+    said = out.decode()
+    assert client.returncode == 0, err.decode()[-3000:]
+    lines = dict(line.split(" ", 1) for line in said.splitlines())
+    assert lines.pop("imported") == "project: False"
+    families = {"cacho": "cacho", "pifpaf": "rummy", "cacheta": "rummy", "truco_paulista": "truco",
+                "truco_argentino": "truco"}
+    assert set(lines) == set(families), said
+    for game, line in lines.items():
+        seen, acted = line.split("] ")[1].split()[:2]
+        assert f"'{families[game]}'" in line and line.endswith("ended"), (game, line)
+        assert int(seen) >= 5 and int(acted) >= 1, (game, line)  # kinds of event read; actions taken
