@@ -83,6 +83,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
               file=sys.stderr)
         return 2
+    if not (args.idle_minutes == -1 or 1 <= args.idle_minutes <= 1440):
+        print("cardtui: " + _("--idle-minutes must be between 1 and 1440, or -1: tables never finish."),
+              file=sys.stderr)
+        return 2
+    if not 1 <= args.max_names_per_key <= 1000:
+        print("cardtui: " + _("--max-names-per-key must be between 1 and 1000."), file=sys.stderr)
+        return 2
     if not 0 <= args.bot_workers <= 64:
         print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
               file=sys.stderr)
@@ -91,7 +98,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from cardtui.server.limits import Limits
 
     limits = Limits(args.max_actions, args.max_chat, args.max_tables, args.max_streams,
-                    args.max_streams_per_address)
+                    args.max_streams_per_address, names_per_key=args.max_names_per_key)
     web = None
     if args.web:
         from cardtui.server.web import WebLimits, WebOptions
@@ -465,7 +472,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--max-streams-per-address", type=int, default=256, metavar="N",
                    help=_("table streams one address may hold open, over all its connections (default 256)"))
     s.add_argument("--idle-minutes", type=int, default=10, metavar="N",
-                   help=_("a table nobody sits at or watches finishes after this many minutes (default 10)"))
+                   help=_("a table nobody sits at or watches finishes after this many minutes (default 10; "
+                          "-1: tables never finish, which no table may ask for itself)"))
+    s.add_argument("--max-names-per-key", type=int, default=8, metavar="N",
+                   help=_("names one player's key may own on this server (default 8)"))
     s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help=_("how much the server logs (default: info)"))
     s.add_argument("--tls-cert", metavar="FILE", help=_("serve TLS with this PEM certificate (see: cardtui cert)"))

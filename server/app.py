@@ -16,9 +16,10 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
-from cardtui.server.limits import Limits, RateLimiter
+from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.room import Room
 from cardtui.server.service import LobbyService, TableService, register
+from cardtui.server.service import log as service_log
 from cardtui.server.store import Store
 from cardtui.server.thinking import thinker
 from cardtui.v1 import lobby_pb2, table_pb2
@@ -137,7 +138,7 @@ async def start(
     ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
     """
-    store = Store(db if db is not None else default_db())
+    store = Store(db if db is not None else default_db(), own_folder=db is None)
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     try:
         if tls is not None:
@@ -150,11 +151,13 @@ async def start(
     if bound == 0:
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
+    limits = limits or Limits()
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
-                cut_window=cut_window, thinker=thinker(bot_workers))
-    limiter = RateLimiter(limits or Limits())
-    register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"])
-    register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"])
+                cut_window=cut_window, thinker=thinker(bot_workers), names_per_key=limits.names_per_key)
+    limiter = RateLimiter(limits)
+    refusals = RefusalLog(service_log, limits.refusal_log_seconds)
+    register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
+    register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (

@@ -6,6 +6,7 @@ reset them.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -22,6 +23,10 @@ class Limits:
     streams_per_address: int = 256
     replays_per_second: float = 10.0
     """Hands one address may replay (each rebuilt by the engine): a burst of twice this, then this rate."""
+    names_per_key: int = 8
+    """Names one key may own on this server (people who share a machine each prove their own)."""
+    refusal_log_seconds: float = 10.0
+    """The log says each kind of refusal at most once in this many seconds, then how many it left out."""
 
 
 @dataclass
@@ -117,3 +122,38 @@ class StreamCounter:
                 counts[key] = left
             else:
                 counts.pop(key, None)
+
+
+class RefusalLog:
+    """Refusals in the log at a rate nobody outside can raise: one line per kind of refusal (its
+    status and sentence template) per ``every`` seconds; the next line says how many like it
+    were left out meanwhile. A client sending thousands of bad requests a second costs the
+    disk a line every few seconds, not a line a request."""
+
+    MOST_KINDS = 512
+    """Kinds remembered at once; past this, kinds whose window has passed are forgotten, and
+    any others share one line."""
+
+    def __init__(self, logger: logging.Logger, every: float) -> None:
+        self.log = logger
+        self.every = every
+        self.kinds: dict[str, tuple[float, int]] = {}
+        """Each kind's last line (monotonic time) and the refusals left out since."""
+
+    def refused(self, code: str, template: str, sentence: str) -> None:
+        now = time.monotonic()
+        kind = f"{code} {template}"
+        if kind not in self.kinds and len(self.kinds) >= self.MOST_KINDS:
+            self.kinds = {k: v for k, v in self.kinds.items() if now - v[0] < self.every}
+            if len(self.kinds) >= self.MOST_KINDS:
+                kind = ""
+        last, quiet = self.kinds.get(kind, (-self.every, 0))
+        if now - last < self.every:
+            self.kinds[kind] = (last, quiet + 1)
+            return
+        self.kinds[kind] = (now, 0)
+        if quiet:
+            self.log.info("refused (%s): %s (and %d more like it in %.0f s, not logged)", code, sentence, quiet,
+                          now - last)
+        else:
+            self.log.info("refused (%s): %s", code, sentence)

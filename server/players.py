@@ -1,8 +1,11 @@
 """Who is who on this server: names bound to public keys, the nonces they sign, and sessions.
 
 A name belongs to the first key that proves it here (``cardtui.identity`` says how a proof is
-made). Names are compared case-folded, so "Ana" is not a way round "ana". The store keeps the
-public key, the names it owns and digests of its sessions, never anything secret of the player.
+made). Names are compared as PRECIS says (RFC 8265, ``cardtui.server.names``), so "Ana", a
+fullwidth "Ａｎａ" or a decomposed accent is not a way round "ana"; a name that only looks like an
+owned one (UTS #39: a Cyrillic "а" in "аna") is refused too. One key may own a bounded number of
+names. The store keeps the public key, the names it owns and digests of its sessions, never
+anything secret of the player.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ import time
 from dataclasses import dataclass
 
 from cardtui.identity import KEY_BYTES, challenge, fingerprint, verify
-from cardtui.server.errors import InvalidArgument, PermissionDenied, Unauthenticated, quote
+from cardtui.server.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated, quote
+from cardtui.server.limits import Limits
+from cardtui.server.names import Name, key_of, person_name, skeleton
 from cardtui.server.store import Store
-from cardtui.server.text import BadText, clean_name
+from cardtui.server.text import BadText
 
 NONCE_BYTES = 32
 NONCE_SECONDS = 60.0
@@ -23,26 +28,31 @@ MAX_NONCES = 10_000
 """Nonces waiting for their proof; past this the oldest are dropped."""
 BOT_NAME = "bot"
 """The start of every bot's name: bot levels ("bot", "bot (easy)") and bot seats ("bot 3")."""
+NAMES_PER_KEY = Limits().names_per_key
+"""Names one key may own on a server, unless ``cardtui serve --max-names-per-key`` says otherwise."""
 
 
 def folded(name: str) -> str:
-    return name.casefold()
+    """A name's comparison key (``cardtui.server.names.key_of``): equal keys, one name."""
+    return key_of(name)
 
 
-def person_id(public_key: bytes, name: str) -> str:
+def person_id(public_key: bytes, key: str) -> str:
     """A player is a name a key proves: one key may own several names (people who share a
-    machine), and each is its own player, with its own seat and record."""
-    return "key:" + hashlib.sha256(public_key + b"\0" + folded(name).encode()).hexdigest()[:32]
+    machine), and each is its own player, with its own seat and record. ``key``: the name's
+    comparison key. (A name owned already keeps the player it was first proved as: see
+    ``Players._player``.)"""
+    return "key:" + hashlib.sha256(public_key + b"\0" + key.encode()).hexdigest()[:32]
 
 
 def session_digest(session: str) -> str:
     return hashlib.sha256(session.encode()).hexdigest()
 
 
-def bots_name(name: str) -> bool:
+def bots_name(name: Name) -> bool:
     """Names that would pass for a bot's: nobody may prove them."""
-    f = folded(name)
-    return f == BOT_NAME or f.startswith(BOT_NAME + " ")
+    bot = skeleton(BOT_NAME)
+    return name.looks == bot or name.looks.startswith(bot + " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,49 +71,78 @@ class Pending:
 
 
 class Players:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, names_per_key: int = NAMES_PER_KEY) -> None:
         self.store = store
         self.server_id = store.server_id()
         self.nonces: dict[bytes, Pending] = {}
+        self.names_per_key = names_per_key
 
-    def _name(self, name: str) -> str:
+    def _name(self, typed: str) -> Name:
         try:
-            return clean_name(name)
+            return person_name(typed)
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
 
-    def _refuse_taken(self, name: str) -> None:
+    def _refuse_taken(self, name: Name) -> None:
         raise PermissionDenied(
-            "The name {name} belongs to another player on this server; choose another name.", name=quote(name)
+            "The name {name} belongs to another player on this server; choose another name.", name=quote(name.shown)
         )
 
-    def check_guest(self, name: str) -> None:
-        """A guest (no key) may use any name nobody owns."""
-        if self.store.owner(folded(name)) is not None:
+    def _refuse_lookalike(self, name: Name, public_key: bytes | None) -> None:
+        """A name that looks like one another player owns (UTS #39), though it is spelled otherwise."""
+        for owned, player in self.store.lookalikes(name.looks):
+            known = self.store.player(player)
+            if public_key and known is not None and known.public_key == public_key:
+                continue  # the same key's own names may look alike
+            raise PermissionDenied("That name looks like {owned}, which belongs to another player.",
+                                   owned=quote(owned))
+
+    def _player(self, name: Name, public_key: bytes) -> tuple[str, bool]:
+        """The player this key is under this name, and whether the name is the key's already;
+        refused if it is another's. A name owned already is the player it was first proved as."""
+        owner = self.store.owner(name.key)
+        if owner is None:
+            return person_id(public_key, name.key), False
+        known = self.store.player(owner)
+        if known is None or known.public_key != public_key:
+            self._refuse_taken(name)
+        return owner, True
+
+    def _check_new(self, name: Name, public_key: bytes) -> None:
+        """What a key must meet to own one more name: not a bot's, not like another's, within the bound."""
+        if bots_name(name):
+            raise InvalidArgument("Names starting with {bot} are the bots'; choose another name.", bot=repr(BOT_NAME))
+        self._refuse_lookalike(name, public_key)
+        owned = self.store.names_of_key(public_key)
+        if owned >= self.names_per_key:
+            raise ResourceExhausted("This key owns {n} names on this server, the most one key may own; play under "
+                                    "one of them.", n=owned)
+
+    def check_guest(self, name: Name) -> None:
+        """A guest (no key) may use any name nobody owns, nor looks like one somebody owns."""
+        if self.store.owner(name.key) is not None:
             raise PermissionDenied(
                 "The name {name} belongs to a player on this server who proves it with their key; "
-                "choose another name.", name=quote(name)
+                "choose another name.", name=quote(name.shown)
             )
+        self._refuse_lookalike(name, None)
 
-    def hello(self, name: str, public_key: bytes) -> tuple[bytes, bool]:
+    def hello(self, typed: str, public_key: bytes) -> tuple[bytes, bool]:
         """A nonce for this key to sign with this name, and whether the name is already the key's."""
-        name = self._name(name)
+        name = self._name(typed)
         if not public_key:
             self.check_guest(name)
             return b"", False
         if len(public_key) != KEY_BYTES:
             raise InvalidArgument("A public key is {size} bytes (raw Ed25519), not {got}.", size=KEY_BYTES,
                                   got=len(public_key))
-        owner = self.store.owner(folded(name))
-        player = person_id(public_key, name)
-        if owner is not None and owner != player:
-            self._refuse_taken(name)
-        if owner is None and bots_name(name):
-            raise InvalidArgument("Names starting with {bot} are the bots'; choose another name.", bot=repr(BOT_NAME))
+        _, owned = self._player(name, public_key)
+        if not owned:
+            self._check_new(name, public_key)
         self._sweep()
         nonce = secrets.token_bytes(NONCE_BYTES)
-        self.nonces[nonce] = Pending(public_key, name, time.monotonic() + NONCE_SECONDS)
-        return nonce, owner == player
+        self.nonces[nonce] = Pending(public_key, name.shown, time.monotonic() + NONCE_SECONDS)
+        return nonce, owned
 
     def _sweep(self) -> None:
         now = time.monotonic()
@@ -112,24 +151,26 @@ class Players:
         while len(self.nonces) >= MAX_NONCES:
             del self.nonces[next(iter(self.nonces))]
 
-    def prove(self, name: str, public_key: bytes, nonce: bytes, signature: bytes) -> tuple[str, Proved, bool]:
+    def prove(self, typed: str, public_key: bytes, nonce: bytes, signature: bytes) -> tuple[str, Proved, bool]:
         """Check the signed nonce; a new session, the player, and whether the name became theirs just now."""
         pending = self.nonces.pop(nonce, None)
         if pending is None or pending.until < time.monotonic():
             raise PermissionDenied("That proof is stale or was used already: ask for a new nonce (Hello) and sign it.")
-        if pending.public_key != public_key or pending.name != name:
+        name = self._name(typed)
+        if pending.public_key != public_key or pending.name != name.shown:
             raise PermissionDenied("That nonce was given for another key or name: ask for a new one (Hello).")
-        if not verify(public_key, signature, challenge(self.server_id, nonce, name)):
+        if not verify(public_key, signature, challenge(self.server_id, nonce, typed)):
             raise PermissionDenied("The signature does not match that key: the name is not proved.")
-        player = person_id(public_key, name)
         with self.store.transaction():
-            first = self.store.owner(folded(name)) is None
-            if not self.store.bind_name(folded(name), name, player):
-                self._refuse_taken(name)
-            self.store.add_player(player, name, public_key)
+            player, owned = self._player(name, public_key)
+            if not owned:
+                self._check_new(name, public_key)
+                if not self.store.bind_name(name.key, name.shown, player, name.looks):
+                    self._refuse_taken(name)
+            self.store.add_player(player, name.shown, public_key)
             session = secrets.token_urlsafe(24)
-            self.store.add_session(session_digest(session), player, name)
-        return session, Proved(player, name), first
+            self.store.add_session(session_digest(session), player, name.shown)
+        return session, Proved(player, name.shown), not owned
 
     def session(self, session: str) -> Proved:
         found = self.store.session(session_digest(session))
@@ -137,17 +178,17 @@ class Players:
             raise Unauthenticated("That session is not known on this server; prove your key again (Hello, Prove).")
         return Proved(*found)
 
-    def who(self, session: str, name: str) -> tuple[str, str | None]:
+    def who(self, session: str, typed: str) -> tuple[str, str | None]:
         """The name to sit under and the remembered player, for a join with or without a session."""
         if not session:
-            name = self._name(name)
+            name = self._name(typed)
             self.check_guest(name)
-            return name, None
+            return name.shown, None
         proved = self.session(session)
-        if name and folded(self._name(name)) != folded(proved.name):
+        if typed and self._name(typed).key != key_of(proved.name):
             raise InvalidArgument(
                 "That session proves the name {proved}, not {name}; leave the name out or use it.",
-                proved=quote(proved.name), name=quote(name),
+                proved=quote(proved.name), name=quote(typed),
             )
         return proved.name, proved.player
 

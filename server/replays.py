@@ -130,7 +130,7 @@ class Replays:
         return Opened(table_id, summary, 0)
 
     def _playing(self, table: Table, token: str) -> Opened:
-        grant = self.room.tokens.get(token) if token else None
+        grant = self.room.find(token) if token else None
         if grant is None or grant.table is not table:
             if table.config.delayed_view:
                 raise PermissionDenied(

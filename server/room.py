@@ -25,9 +25,9 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
-from cardtui.server.players import Players
+from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
-from cardtui.server.store import SavedTable, Store
+from cardtui.server.store import SavedTable, Store, token_digest
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import BadText, clean_name
 from cardtui.server.thinking import Thinker
@@ -40,8 +40,16 @@ MAX_TABLES = 2000
 FINISHED_KEPT = 500
 """Finished tables the lobby lists (their hands stay in the store whatever the number)."""
 DEFAULT_TURN = 30.0
+MIN_TURN, MAX_TURN = 5, 3600
+"""A table's turn timer, in seconds (CreateTableRequest.turn_seconds)."""
+MAX_AWAY_AFTER = 100
 DEFAULT_BOT_DELAY = 1.0
+MAX_BOT_DELAY_MS = 60_000
 DEFAULT_IDLE = 10
+MAX_IDLE = 24 * 60
+NEVER = -1
+"""Idle minutes of a table that never finishes: the server's setting (``serve --idle-minutes``), no table's."""
+MAX_PASSWORD = 128
 DEFAULT_CUT = 1.0
 """Seconds a deal waits at most for the seated people's seeds."""
 SWEEP_SECONDS = 15.0
@@ -53,6 +61,7 @@ def digest(password: str) -> str:
 
 
 def new_token() -> str:
+    """A seat, spectator or owner token: given to its client once, kept here only as its digest."""
     return secrets.token_urlsafe(24)
 
 
@@ -63,11 +72,11 @@ def seat_levels(rules: Rules, seats: int, bots: int, asked: Sequence[str]) -> li
     """
     offered = rules.bot_levels
     if len(asked) > 1 and len(asked) != bots:
-        raise InvalidArgument(f"Give one bot level for every bot ({bots}), or one for all of them.")
+        raise InvalidArgument("Give one bot level for every bot ({bots}), or one for all of them.", bots=bots)
     for level in asked:
         if level and level not in offered:
-            choices = ", ".join(offered) or "none"
-            raise InvalidArgument(f"There is no bot level {quote(level)} at {rules.title}; try one of: {choices}.")
+            raise InvalidArgument("There is no bot level {level} at {game}; try one of: {choices}.",
+                                  level=quote(level), game=rules.title, choices=", ".join(offered) or "none")
     chosen = list(asked) * bots if len(asked) == 1 else list(asked) or [""] * bots
     default = DEFAULT_LEVEL if DEFAULT_LEVEL in offered else (offered[0] if offered else "")
     return [""] * (seats - bots) + [level or default for level in chosen]
@@ -80,6 +89,9 @@ class Pass:
     table: Table
     seat: int | None
     name: str
+    key: str
+    """The token's digest (``token_digest``): what the room, the table's seats and streams and
+    the store know it by. The token itself is its client's alone."""
 
 
 class Room:
@@ -91,18 +103,20 @@ class Room:
         idle_minutes: int = DEFAULT_IDLE,
         cut_window: float = DEFAULT_CUT,
         thinker: Thinker | None = None,
+        names_per_key: int = NAMES_PER_KEY,
     ) -> None:
         self.store = store
         self.thinker = thinker
         """Where the tables' bots think (None: on the event loop)."""
         self.cut_window = cut_window
-        self.players = Players(store)
+        self.players = Players(store, names_per_key)
         self.records = Records(store)
         self.tables: dict[str, Table] = {}
         """Open tables."""
         self.finished: dict[str, common_pb2.TableSummary] = {}
         """Tables that have closed for good, newest last."""
         self.tokens: dict[str, Pass] = {}
+        """What each token grants, by the token's digest: the room never keeps a token itself."""
         self.bot_delay = bot_delay
         self.next_hand_delay = next_hand_delay
         self.idle_minutes = idle_minutes
@@ -119,7 +133,7 @@ class Room:
         bots: int,
         options: Mapping[str, Raw],
         turn_seconds: float = 0,
-        bot_delay_ms: int = -1,
+        bot_delay_ms: int | None = None,
         password: str = "",
         private: bool = False,
         away_after: int = 0,
@@ -127,7 +141,11 @@ class Room:
         delayed_view: bool = False,
         bot_levels: Sequence[str] = (),
     ) -> tuple[Table, str]:
-        """A new table, and the owner token that may close it."""
+        """A new table, and the owner token that may close it.
+
+        Every field is checked against the bounds ``CreateTableRequest`` states (lobby.proto),
+        each refusal saying them; 0 (``bot_delay_ms``: None) takes the default.
+        """
         rules = GAMES.get(game)
         if rules is None:
             raise InvalidArgument("There is no game called {game}; try one of: {games}.", game=quote(game),
@@ -142,14 +160,24 @@ class Room:
                                   allowed=allowed, seats=seats)
         if not 0 <= bots <= seats:
             raise InvalidArgument("Bots may fill 0 to {seats} of the {seats} seats.", seats=seats)
-        if not 0 <= turn_seconds <= 3600:
-            raise InvalidArgument("The turn timer must be between 1 and 3600 seconds (0 for the default, 30).")
-        if not 0 <= away_after <= 100:
-            raise InvalidArgument("Missed turns before a bot steps in must be between 1 and 100.")
-        if not -1 <= bot_delay_ms <= 60_000:
-            raise InvalidArgument("The bot delay must be between 0 and 60000 ms.")
-        if not -1 <= idle_minutes <= 24 * 60:
-            raise InvalidArgument("Idle minutes before a table finishes must be between 1 and 1440 (-1: never).")
+        if turn_seconds and not MIN_TURN <= turn_seconds <= MAX_TURN:
+            raise InvalidArgument("The turn timer must be between {low} and {high} seconds (0 for the default, "
+                                  "{default}).", low=MIN_TURN, high=MAX_TURN, default=int(DEFAULT_TURN))
+        if not 0 <= away_after <= MAX_AWAY_AFTER:
+            raise InvalidArgument("Missed turns before a bot steps in must be between 1 and {high} (0 for the "
+                                  "default, 2).", high=MAX_AWAY_AFTER)
+        if bot_delay_ms is not None and not 0 <= bot_delay_ms <= MAX_BOT_DELAY_MS:
+            raise InvalidArgument("The bot delay must be between 0 and {high} ms (unset for the server's "
+                                  "default).", high=MAX_BOT_DELAY_MS)
+        if idle_minutes == NEVER:
+            raise InvalidArgument("A table that never finishes is the server's choice (cardtui serve "
+                                  "--idle-minutes -1), not a table's; ask for 1 to {high} minutes, or 0 for the "
+                                  "server's default.", high=MAX_IDLE)
+        if not 0 <= idle_minutes <= MAX_IDLE:
+            raise InvalidArgument("Idle minutes before a table finishes must be between 1 and {high} (0 for the "
+                                  "server's default).", high=MAX_IDLE)
+        if len(password) > MAX_PASSWORD:
+            raise InvalidArgument("A table's password may be at most {most} characters long.", most=MAX_PASSWORD)
         try:
             checked = rules.check_options(options)
             name = clean_name(name or f"{rules.title} table")
@@ -167,7 +195,7 @@ class Room:
             bots=bots,
             options=checked,
             turn_seconds=turn_seconds or DEFAULT_TURN,
-            bot_delay=self.bot_delay if bot_delay_ms < 0 else bot_delay_ms / 1000,
+            bot_delay=self.bot_delay if bot_delay_ms is None else bot_delay_ms / 1000,
             next_hand_delay=self.next_hand_delay,
             password=digest(password) if password else "",
             private=private,
@@ -303,7 +331,7 @@ class Room:
                 table.spectators[token] = name
             else:
                 table.seating[seat_no].token = token
-            self.tokens[token] = Pass(table, seat_no, name)
+            self.tokens[token] = Pass(table, seat_no, name, token)  # the store keeps digests only
         self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
         self.tables[saved.id] = table
         steps = [((kind, seat_no, data), seq) for _, kind, seat_no, data, seq in saved.log]
@@ -328,6 +356,7 @@ class Room:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
         token = new_token()
+        key = token_digest(token)
         held = next((s for s in table.seating.seats if player is not None and s.player == player), None)
         if held is not None:  # the same person from another client, or back after leaving: their seat
             if seat >= 0 and seat != held.index:
@@ -335,13 +364,13 @@ class Room:
             if held.token is not None:
                 self.tokens.pop(held.token, None)
                 self.store.drop_token(held.token)
-            table.reclaim(held.index, token)
+            table.reclaim(held.index, key)
             index = held.index
         else:
-            index = table.sit(name, seat, token, player)
-        grant = Pass(table, index, name)
-        self.tokens[token] = grant
-        self.store.add_token(token, table.id, index, name)
+            index = table.sit(name, seat, key, player)
+        grant = Pass(table, index, name, key)
+        self.tokens[key] = grant
+        self.store.add_token(key, table.id, index, name)
         log.info("table %s: %s joined at seat %d", table.id, name, index)
         return token, grant
 
@@ -352,17 +381,22 @@ class Room:
             raise PermissionDenied("This table is private: it takes no spectators.")
         name, _ = self.players.who(session, name or ("" if session else "guest"))
         token = new_token()
-        table.spectators[token] = name
-        grant = Pass(table, None, name)
-        self.tokens[token] = grant
-        self.store.add_token(token, table.id, None, name)
+        key = token_digest(token)
+        table.spectators[key] = name
+        grant = Pass(table, None, name, key)
+        self.tokens[key] = grant
+        self.store.add_token(key, table.id, None, name)
         return token, grant
 
+    def find(self, token: str) -> Pass | None:
+        """What a token grants, if anything."""
+        return self.tokens.get(token_digest(token))
+
     def grant(self, token: str) -> Pass:
-        try:
-            return self.tokens[token]
-        except KeyError:
-            raise PermissionDenied("That token does not open any seat or table here.") from None
+        found = self.find(token)
+        if found is None:
+            raise PermissionDenied("That token does not open any seat or table here.")
+        return found
 
     def seat_grant(self, token: str) -> tuple[Table, int]:
         grant = self.grant(token)
@@ -372,10 +406,10 @@ class Room:
 
     def leave(self, token: str) -> None:
         grant = self.grant(token)
-        del self.tokens[token]
-        self.store.drop_token(token)
+        del self.tokens[grant.key]
+        self.store.drop_token(grant.key)
         if grant.seat is None:
-            grant.table.stop_watching(token)
+            grant.table.stop_watching(grant.key)
         else:
             grant.table.leave(grant.seat)
             log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat)

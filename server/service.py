@@ -18,7 +18,7 @@ from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
 from cardtui.server import replays, wire
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
-from cardtui.server.limits import RateLimiter, StreamCounter
+from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
 from cardtui.server.room import Room
 from cardtui.server.text import BadText, clean_chat
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
@@ -72,7 +72,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             request.bots,
             options,
             request.turn_seconds,
-            request.bot_delay_ms if request.HasField("bot_delay_ms") else -1,
+            request.bot_delay_ms if request.HasField("bot_delay_ms") else None,
             request.password,
             request.private,
             request.away_after,
@@ -165,7 +165,7 @@ class TableService(table_pb2_grpc.TableServicer):
             raise ResourceExhausted(refused[0], n=refused[1])
         if grant.seat is not None:
             table.back(grant.seat)
-        sub, opening = table.subscribe(request.token, grant.seat, request.after_seq)
+        sub, opening = table.subscribe(grant.key, grant.seat, request.after_seq)
         try:
             for msg in opening:
                 yield msg
@@ -216,7 +216,7 @@ class TableService(table_pb2_grpc.TableServicer):
         return table_pb2.ChatResponse()
 
 
-def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor) -> None:
+def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor, refusals: RefusalLog) -> None:
     """Add a servicer whose requests are decoded here, and whose refusals become statuses here.
 
     The generated ``add_*Servicer_to_server`` decode in grpc's own code, which answers a
@@ -231,11 +231,11 @@ def register(server: grpc.aio.Server, servicer: object, service: ServiceDescript
         behaviour = getattr(servicer, method.name)
         if method.server_streaming:
             handlers[method.name] = grpc.unary_stream_rpc_method_handler(
-                _streaming(behaviour, request_type), response_serializer=_serialize
+                _streaming(behaviour, request_type, refusals), response_serializer=_serialize
             )
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                _unary(behaviour, request_type), response_serializer=reply_type.SerializeToString
+                _unary(behaviour, request_type, refusals), response_serializer=reply_type.SerializeToString
             )
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
 
@@ -251,31 +251,32 @@ async def _decode(raw: bytes, request_type: Any, context: Any) -> Any:
         await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"That is not a {request_type.__name__} message.")
 
 
-async def _refuse(context: Any, error: Refusal) -> None:
+async def _refuse(context: Any, error: Refusal, refusals: RefusalLog) -> None:
     """The status code and the English sentence, and the sentence as an id with its arguments
-    (``cardtui-problem-bin``) for clients that say it in their reader's language."""
-    log.info("refused (%s): %s", error.code.name, error)
+    (``cardtui-problem-bin``) for clients that say it in their reader's language. The log says
+    it at a bounded rate (``RefusalLog``)."""
+    refusals.refused(error.code.name, error.template, str(error))
     await context.abort(error.code, str(error), trailing_metadata=wire.problem_metadata(error.template, error.args_))
 
 
-def _unary(behaviour: Callable[..., Any], request_type: Any) -> Callable[..., Any]:
+def _unary(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog) -> Callable[..., Any]:
     async def handle(raw: bytes, context: Any) -> Any:
         request = await _decode(raw, request_type, context)
         try:
             return await behaviour(request, context)
         except Refusal as e:
-            await _refuse(context, e)
+            await _refuse(context, e, refusals)
 
     return handle
 
 
-def _streaming(behaviour: Callable[..., Any], request_type: Any) -> Callable[..., Any]:
+def _streaming(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog) -> Callable[..., Any]:
     async def handle(raw: bytes, context: Any) -> AsyncIterator[Any]:
         request = await _decode(raw, request_type, context)
         try:
             async for reply in behaviour(request, context):
                 yield reply
         except Refusal as e:
-            await _refuse(context, e)
+            await _refuse(context, e, refusals)
 
     return handle

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cardtui.engine.history import dumps
+from cardtui.server.names import key_of, skeleton
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -40,7 +43,7 @@ CREATE TABLE IF NOT EXISTS seats (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS tokens (
-    token TEXT PRIMARY KEY,
+    digest TEXT PRIMARY KEY,
     table_id TEXT NOT NULL,
     seat INTEGER,
     name TEXT NOT NULL
@@ -71,11 +74,6 @@ CREATE TABLE IF NOT EXISTS players (
     public_key BLOB,
     created REAL NOT NULL
 );
-CREATE TABLE IF NOT EXISTS names (
-    folded TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    player TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS sessions (
     digest TEXT PRIMARY KEY,
     player TEXT NOT NULL,
@@ -102,6 +100,47 @@ CREATE TABLE IF NOT EXISTS records (
 );
 """
 
+_NAMES = """
+CREATE TABLE IF NOT EXISTS names (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    player TEXT NOT NULL,
+    looks TEXT NOT NULL
+);
+"""
+"""Each name a key owns, by its comparison key (PRECIS), with what it looks like (UTS #39)."""
+_SCHEMA += _NAMES + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
+
+PRIVATE = 0o600
+"""The store's files: the owner's alone (it holds the live hands' server seeds)."""
+FOLDER_MODE = 0o700
+SUFFIXES = ("", "-wal", "-shm", "-journal", ".lock")
+"""The store and the files SQLite and the lock keep beside it."""
+
+log = logging.getLogger("cardtui.store")
+
+
+def token_digest(token: str) -> str:
+    """What the store (and the room) keep of a seat, spectator or owner token: its SHA-256.
+
+    Tokens are 192 random bits, so a plain hash is as good as a slow one: nobody can guess a
+    token from its digest, and a copy of the store acts for no seat.
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _files(path: str | Path) -> list[Path]:
+    return [f for f in (Path(f"{path}{suffix}") for suffix in SUFFIXES) if f.exists()]
+
+
+def _tighten(path: Path, mode: int) -> None:
+    """``path`` readable by its owner only; the log says so when it was not."""
+    was = path.stat().st_mode & 0o777
+    if was & 0o077:
+        path.chmod(mode)
+        log.warning("%s could be read by other users of this machine (mode %03o); it is now %03o", path, was, mode)
+
+
 SESSION_DAYS = 90
 """Sessions older than this are forgotten when the store opens: the client proves its key again."""
 
@@ -117,6 +156,7 @@ class SavedTable:
     seats: list[tuple[int, str, bool, bool]]
     log: list[tuple[int, str, int | None, dict[str, Any], int]]
     tokens: list[tuple[str, int | None, str]]
+    """The digests of the table's seat and spectator tokens, with their seat (None: watching) and name."""
     hands: int
     seq: int
     """The last event number the table handed out."""
@@ -182,17 +222,42 @@ class Store:
     One server at a time: a lock file beside the store is held while it is open.
     """
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
-        """Open (or create) the store; ``read_only`` reads beside a running server, taking no lock."""
+    def __init__(self, path: str | Path, read_only: bool = False, own_folder: bool = False) -> None:
+        """Open (or create) the store; ``read_only`` reads beside a running server, taking no lock.
+
+        The store is its owner's alone (``PRIVATE``): created so, and tightened if an older
+        server left it readable by others. Its folder is made private when the store creates it,
+        or when it is the store's ``own_folder`` (the default one); a folder named with ``--db``
+        that already exists is left as its owner set it.
+        """
         self._lock: IO[str] | None = None
         self.path = str(path)
         if read_only:
             self.db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
             return
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if str(path) == ":memory:":
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._open()
+            return
+        folder = Path(path).parent
+        made = not folder.exists()
+        mask = os.umask(0o077)  # whatever is created below is the owner's alone
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if own_folder or made:
+                _tighten(folder, FOLDER_MODE)
+            for existing in _files(path):
+                _tighten(existing, PRIVATE)
             self._lock = _hold(Path(f"{path}.lock"))
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._open()
+        finally:
+            os.umask(mask)
+        for created in _files(path):
+            _tighten(created, PRIVATE)
+
+    def _open(self) -> None:
+        """Settings, schema, and what a store written by an earlier version needs to be current."""
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
@@ -200,7 +265,49 @@ class Store:
         for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT")):
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+        self._digest_tokens()
+        self._key_names()
         self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
+
+    def _digest_tokens(self) -> None:
+        """A store written before tokens were kept as digests holds them in plain text: each becomes
+        its digest in place, and the old bytes are overwritten (``secure_delete``) and the journal
+        emptied, so no token is left anywhere in the files."""
+        if "token" not in {row[1] for row in self.db.execute("PRAGMA table_info(tokens)")}:
+            return
+        self.db.create_function("cardtui_digest", 1, token_digest, deterministic=True)
+        self.db.execute("PRAGMA secure_delete=ON")
+        with self.transaction():
+            self.db.execute("ALTER TABLE tokens RENAME COLUMN token TO digest")
+            count = self.db.execute("UPDATE tokens SET digest = cardtui_digest(digest)").rowcount
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.execute("PRAGMA secure_delete=OFF")
+        log.warning("store %s: %d seat and spectator tokens were kept in plain text; now only their digests are",
+                    self.path, count)
+
+    def _key_names(self) -> None:
+        """Names compared by their PRECIS key and looked up by their UTS #39 skeleton
+        (``cardtui.server.names``). A store that compared them case-folded is rewritten: two names
+        that are now one keep the older owner (the other's player keeps their records, not the name).
+        Skeletons are brought up to the installed confusables data on every open."""
+        if "folded" in {row[1] for row in self.db.execute("PRAGMA table_info(names)")}:
+            rows = self.db.execute("SELECT name, player FROM names ORDER BY rowid").fetchall()
+            with self.transaction():
+                self.db.execute("DROP TABLE names")
+                self.db.executescript(_NAMES)
+                for name, player in rows:
+                    key = key_of(str(name))
+                    if self.owner(key) is not None:
+                        log.warning("store %s: the name %r is spelled as one with an older owner's now; it stays "
+                                    "theirs", self.path, str(name))
+                        continue
+                    self.db.execute("INSERT INTO names (key, name, player, looks) VALUES (?, ?, ?, ?)",
+                                    (key, str(name), str(player), skeleton(key)))
+        self.db.execute("CREATE INDEX IF NOT EXISTS names_looks ON names (looks)")
+        stale = [(skeleton(str(key)), str(key)) for key, looks in self.db.execute("SELECT key, looks FROM names")
+                 if skeleton(str(key)) != looks]
+        if stale:
+            self.db.executemany("UPDATE names SET looks = ? WHERE key = ?", stale)
 
     def close(self) -> None:
         self.db.close()
@@ -227,14 +334,15 @@ class Store:
             [(table_id, seat, name, int(bot), int(away)) for seat, name, bot, away in seats],
         )
 
-    def add_token(self, token: str, table_id: str, seat: int | None, name: str) -> None:
+    def add_token(self, digest: str, table_id: str, seat: int | None, name: str) -> None:
+        """A seat or spectator token, by its digest (``token_digest``): never the token itself."""
         self.db.execute(
-            "INSERT OR REPLACE INTO tokens (token, table_id, seat, name) VALUES (?, ?, ?, ?)",
-            (token, table_id, seat, name),
+            "INSERT OR REPLACE INTO tokens (digest, table_id, seat, name) VALUES (?, ?, ?, ?)",
+            (digest, table_id, seat, name),
         )
 
-    def drop_token(self, token: str) -> None:
-        self.db.execute("DELETE FROM tokens WHERE token = ?", (token,))
+    def drop_token(self, digest: str) -> None:
+        self.db.execute("DELETE FROM tokens WHERE digest = ?", (digest,))
 
     def log(self, table_id: str, n: int, kind: str, seat: int | None, data: Mapping[str, Any], seq: int) -> None:
         """One step of a table's match: ``start``/``next`` with a seed, or ``act``."""
@@ -274,7 +382,7 @@ class Store:
                 "SELECT n, kind, seat, data, seq FROM log WHERE table_id = ? ORDER BY n", (table_id,)
             ).fetchall()
             tokens = self.db.execute(
-                "SELECT token, seat, name FROM tokens WHERE table_id = ?", (table_id,)
+                "SELECT digest, seat, name FROM tokens WHERE table_id = ?", (table_id,)
             ).fetchall()
             out.append(
                 SavedTable(
@@ -369,16 +477,28 @@ class Store:
             (player_id, name, public_key, time.time()),
         )
 
-    def owner(self, folded: str) -> str | None:
-        """The player who owns a name (compared case-folded), if anyone does."""
-        row = self.db.execute("SELECT player FROM names WHERE folded = ?", (folded,)).fetchone()
+    def owner(self, key: str) -> str | None:
+        """The player who owns a name (by its comparison key), if anyone does."""
+        row = self.db.execute("SELECT player FROM names WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def bind_name(self, folded: str, name: str, player_id: str) -> bool:
+    def lookalikes(self, looks: str) -> list[tuple[str, str]]:
+        """The owned names (as their owners spell them) that look like ``looks``, with their players."""
+        rows = self.db.execute("SELECT name, player FROM names WHERE looks = ? ORDER BY rowid", (looks,))
+        return [(str(name), str(player)) for name, player in rows]
+
+    def bind_name(self, key: str, name: str, player_id: str, looks: str) -> bool:
         """The name becomes the player's unless it is already someone's; whether it is the player's now."""
-        self.db.execute("INSERT OR IGNORE INTO names (folded, name, player) VALUES (?, ?, ?)",
-                        (folded, name, player_id))
-        return self.owner(folded) == player_id
+        self.db.execute("INSERT OR IGNORE INTO names (key, name, player, looks) VALUES (?, ?, ?, ?)",
+                        (key, name, player_id, looks))
+        return self.owner(key) == player_id
+
+    def names_of_key(self, public_key: bytes) -> int:
+        """How many names the players of one public key own here."""
+        row = self.db.execute(
+            "SELECT count(*) FROM names n JOIN players p ON p.id = n.player WHERE p.public_key = ?", (public_key,)
+        ).fetchone()
+        return int(row[0])
 
     def add_session(self, digest: str, player_id: str, name: str) -> None:
         self.db.execute("INSERT INTO sessions (digest, player, name, created) VALUES (?, ?, ?, ?)",

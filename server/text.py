@@ -27,9 +27,14 @@ class BadText(ValueError):
         super().__init__(template.format(**self.args_) if self.args_ else template)
 
 
+def strip_escapes(text: str) -> str:
+    """Terminal escape sequences out, whole (their parameters too)."""
+    return _ESCAPES.sub("", text)
+
+
 def clean(text: str) -> str:
     """Strip escapes and every control or format character; fold runs of spaces."""
-    text = _ESCAPES.sub("", text)
+    text = strip_escapes(text)
     kept = "".join(
         ch if unicodedata.category(ch)[0] != "C" else " " for ch in text
     )
@@ -37,7 +42,10 @@ def clean(text: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A display name; ``ValueError`` with a sentence when nothing usable is left."""
+    """A table's name; ``ValueError`` with a sentence when nothing usable is left.
+
+    A person's name is stricter (``cardtui.server.names``): it must also be one name however it
+    is spelled."""
     out = clean(name)
     if not out:
         raise BadText(N_("A name needs at least one visible character."))

@@ -155,9 +155,15 @@ def act(kind_: int, **fields: Any) -> common_pb2.Action:
     return common_pb2.Action(type=kind_, **fields)
 
 
-async def create(running: Running, **fields: Any) -> str:
-    """A table; its bots play the quick, predictable level unless the test names one."""
+async def create(running: Running, *, short_turns: float = 0, **fields: Any) -> str:
+    """A table; its bots play the quick, predictable level unless the test names one.
+
+    ``short_turns``: a turn timer of that many seconds, shorter than any table may ask for (5 s),
+    set in the server's memory before anyone sits, so that a test of what a timer does need
+    not wait for one."""
     fields.setdefault("bot_levels", ["easy"])
     async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
         created = await lobby_pb2_grpc.LobbyStub(ch).CreateTable(lobby_pb2.CreateTableRequest(**fields))
+    if short_turns:
+        running.room.tables[created.table.id].config.turn_seconds = short_turns
     return created.table.id

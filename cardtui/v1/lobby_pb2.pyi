@@ -234,6 +234,10 @@ Global___ListTablesResponse: _TypeAlias = ListTablesResponse  # noqa: Y015
 
 @_typing.final
 class CreateTableRequest(_message.Message):
+    """Every field is refused (INVALID_ARGUMENT, with a sentence that gives the bounds) outside the
+    bounds written beside it; 0 means "the default" only where it says so.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     @_typing.final
@@ -271,23 +275,27 @@ class CreateTableRequest(_message.Message):
     DELAYED_SPECTATOR_VIEW_FIELD_NUMBER: _builtins.int
     BOT_LEVELS_FIELD_NUMBER: _builtins.int
     game: _builtins.str
+    """one of ServerInfo.games (GameInfo.name)"""
     name: _builtins.str
+    """at most 24 characters; empty: "<game title> table" """
     seats: _builtins.int
-    """how many players"""
+    """how many players: one of GameInfo.player_counts; 0: GameInfo.min_players"""
     bots: _builtins.int
-    """how many of those seats bots fill"""
+    """how many of those seats bots fill: 0 to `seats`"""
     turn_seconds: _builtins.int
     """0: the default (30 s); otherwise 5 to 3600"""
     bot_delay_ms: _builtins.int
-    """pause before a bot acts; unset: the server's default"""
+    """pause before a bot acts: 0 to 60000; unset: the server's default"""
     password: _builtins.str
+    """at most 128 characters; empty: none"""
     private: _builtins.bool
     """refuses spectators"""
     away_after: _builtins.int
-    """missed turns in a row before a bot plays for a person; 0: 2"""
+    """missed turns in a row before a bot plays for a person: 1 to 100; 0: 2"""
     idle_minutes: _builtins.int
-    """Minutes a table may go with nobody seated or watching before it finishes; 0: the
-    server's default (10), -1: never (a server may refuse that).
+    """Minutes a table may go with nobody seated or watching before it finishes: 1 to 1440; 0:
+    the server's default (`cardtui serve --idle-minutes`, 10 unless set). A table that never
+    finishes is the server's setting (`--idle-minutes -1`), never a table's: -1 is refused.
     """
     delayed_spectator_view: _builtins.bool
     """Spectators may replay every finished hand face up while the table plays: one whole hand
@@ -295,7 +303,9 @@ class CreateTableRequest(_message.Message):
     """
     @_builtins.property
     def options(self) -> _containers.MessageMap[_builtins.str, _common_pb2.OptionValue]:
-        """by GameInfo.options; missing ones take their defaults"""
+        """By GameInfo.options, each within its OptionSpec (range, values or choices); missing ones
+        take their defaults; an option the game does not have is refused.
+        """
 
     @_builtins.property
     def bot_levels(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:

@@ -29,6 +29,7 @@ from cardtui.server import wire
 from cardtui.server.app import Running
 from cardtui.server.fanout import Fanout, Holders, Numbered
 from cardtui.server.room import Pass, new_token
+from cardtui.server.store import token_digest
 from cardtui.server.table import Table
 from cardtui.v1 import table_pb2
 from tests.conftest import Player, create
@@ -266,8 +267,9 @@ async def watch(server: Running, table_id: str) -> Audit:
     for s in range(len(table.seating)):
         # Bots fill every seat, so no JoinTable can reach one: grant each seat's view directly.
         token = new_token()
-        server.room.tokens[token] = Pass(table, s, table.seating[s].name)
-        table.seating[s].token = token  # what the seat's private events are addressed to
+        key = token_digest(token)  # the room knows a token by its digest only
+        server.room.tokens[key] = Pass(table, s, table.seating[s].name, key)
+        table.seating[s].token = key  # what the seat's private events are addressed to
         seats.append(Player(address, token=token, seat=s))
     audit = Audit(table, watcher, seats)
     for p in audit.players:

@@ -169,9 +169,10 @@ GAMES_TO_PLAY = {
 
 @pytest_asyncio.fixture
 async def busy_server(tmp_path: Path) -> AsyncIterator[Running]:
-    """A server whose limits let one client ask for replays at every moment of a game."""
+    """A server whose limits let one client ask for replays at every moment of a game, and whose
+    tables never finish for want of people (a server's setting: no table may ask for it)."""
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.0, next_hand_delay=0.01,
-                          limits=Limits(replays_per_second=100_000))
+                          limits=Limits(replays_per_second=100_000), idle_minutes=-1)
     try:
         yield running
     finally:
@@ -212,8 +213,7 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
     async with grpc.aio.insecure_channel(address) as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)
         created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
-            game=game, seats=players, bots=players, options=options, bot_delay_ms=5, delayed_spectator_view=True,
-            idle_minutes=-1))
+            game=game, seats=players, bots=players, options=options, bot_delay_ms=5, delayed_spectator_view=True))
         table_id = created.table.id
         watcher = await Player(address).spectate(table_id)
         watcher.subscribe()

@@ -289,7 +289,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
 
 
 async def test_turn_timer_plays_the_default_action(server: Running) -> None:
-    _, players = await seated(server, 2, bots=1, turn_seconds=1, away_after=100)
+    _, players = await seated(server, 2, bots=1, short_turns=1, away_after=100)
     (p,) = players
     p.subscribe()
     await p.wait_for(lambda q: "hand_ended" in q.kinds(), timeout=15)
@@ -299,7 +299,7 @@ async def test_turn_timer_plays_the_default_action(server: Running) -> None:
 
 
 async def test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back(server: Running) -> None:
-    table_id, (p,) = await seated(server, 2, bots=1, turn_seconds=1, away_after=2)
+    table_id, (p,) = await seated(server, 2, bots=1, short_turns=1, away_after=2)
     table = server.room.tables[table_id]
     watcher = await Player(p.address).spectate(table_id)
     watcher.subscribe()

@@ -111,7 +111,7 @@ async def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             lobby = lobby_pb2_grpc.LobbyStub(channel)
             made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1,
-                                                                        turn_seconds=1))
+                                                                        turn_seconds=5))
             await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, name="ana"))
             workers: set[int] = set()
             for _ in range(100):  # the person's turns run out; the bots decide in a worker

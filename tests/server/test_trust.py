@@ -337,7 +337,7 @@ async def test_letting_claim_windows_pass_is_never_a_missed_turn(server: Running
                         2: "JS QS KS 5D 6D 7D 9C 10C QH"}, [1, 2, 0], flip="2D")
     monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
     options = {"claim_ms": common_pb2.OptionValue(number=500)}
-    table_id = await create(server, game="cacheta", seats=3, bots=2, bot_delay_ms=10, turn_seconds=2,
+    table_id = await create(server, game="cacheta", seats=3, bots=2, bot_delay_ms=10, short_turns=2,
                             away_after=2, options=options)
     ana = await Player(address(server)).join(table_id, "ana")
     ana.subscribe()
