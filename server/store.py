@@ -294,7 +294,7 @@ class Store:
             rows = self.db.execute("SELECT name, player FROM names ORDER BY rowid").fetchall()
             with self.transaction():
                 self.db.execute("DROP TABLE names")
-                self.db.executescript(_NAMES)
+                self.db.execute(_NAMES)
                 for name, player in rows:
                     key = key_of(str(name))
                     if self.owner(key) is not None:
