@@ -10,36 +10,23 @@ cardtui. The engine deals through it and the client checks its deals through it,
 that the two can never disagree on a byte; ``cardtui.engine.fairness`` adds what only the
 engine can do (replaying a whole hand history, the chain of histories).
 
-The stream, exactly (so that a verifier need not run this code):
+The specification is ``docs/deal.md`` (with its test vectors, ``docs/deal-vectors.json``);
+each part below names the section it implements. In short:
 
 - message = ``b"cardtui-deal/1\\x00"`` ‖ u32 len(table) ‖ table (UTF-8) ‖ u64 hand ‖
-  u32 count ‖ for each player seed, by seat: u32 seat ‖ u32 len(seed) ‖ seed
-  (all integers unsigned big-endian; ``hand`` is the table's hand number, as in the hand
-  history, counted across matches from 1);
-- block *i* (i = 0, 1, …) = HMAC-SHA256(key = server seed, message ‖ u64 i);
-- the stream is block 0 ‖ block 1 ‖ …; ``getrandbits(k)`` takes the stream's next
-  ⌈k/8⌉ bytes as a big-endian number and keeps its top k bits; ``random()`` is
-  ``getrandbits(53) / 2**53``.
+  u32 count ‖ for each player seed, by seat: u32 seat ‖ u32 len(seed) ‖ seed (§4);
+- block *i* = HMAC-SHA256(key = server seed, message ‖ u64 i); ``getrandbits(k)`` takes the
+  stream's next ⌈k/8⌉ bytes, big-endian, and keeps the top k bits (§5);
+- j below n is ``getrandbits(n.bit_length())`` drawn again while it is ≥ n (§6), and a shuffle
+  swaps ``x[i]`` with ``x[j]``, j below i + 1, for i from len(x) - 1 down to 1 (§7): CPython's
+  ``random.shuffle`` does exactly this through ``_randbelow_with_getrandbits``, and the test
+  vectors hold it to that;
+- the packs (§2) and how each game deals from them (§9–§10: Cacho and the rummy games from
+  the end of the shuffled pack, truco paulista from its front in threes, truco argentino from
+  ``sample_positions``, §8).
 
-Python's ``random.shuffle`` (and ``randrange``, ``choice``, ``sample``) then draws through
-``_randbelow_with_getrandbits``: j below n is ``getrandbits(n.bit_length())`` drawn again
-while it is ≥ n (rejection sampling, no modulo bias), and a shuffle of a list x swaps
-``x[i]`` with ``x[j]``, j below i + 1, for i from len(x) - 1 down to 1 (Fisher–Yates).
 No 64-bit generator stands between the seeds and the deck: a 104-card deck has about 552
 bits of orderings, and every one of them is reachable.
-
-The packs (``PACKS``), in the order the shuffle starts from, and how each game takes its
-cards from the stream:
-
-- Cacho: French A–6 (24 cards); ``shuffle`` the pack, deal from its end (``pop``). A
-  redeal shuffles the whole pack again, from the same stream.
-- Pif Paf and Cacheta: two French packs (104 cards); ``shuffle``, deal from the end one
-  card at a time round the seats dealt in, then (Cacheta) turn the next card, the flip;
-  the stock is what is left, drawn from the end.
-- Truco paulista: French less 8, 9 and 10 (40 cards); ``shuffle``, deal three-card blocks
-  from the front, in the order the rules give them out (the mão first).
-- Truco argentino: the 40 Spanish cards; ``sample_positions`` (a Fisher–Yates shuffle cut
-  short: the first 3 × seats places) names the cards dealt, one at a time from the mano.
 """
 
 from __future__ import annotations
@@ -80,7 +67,8 @@ def _unhex(value: Any, what: str) -> bytes:
 @dataclass(frozen=True, slots=True)
 class DealSeed:
     """Everything that decides a fair hand's deck: the server's seed, the players' seeds
-    (one per seat that sent one, kept in seat order), the table and the hand number there.
+    (one per seat that sent one, kept in seat order), the table and the hand number there
+    (docs/deal.md §3).
 
     The server seed stays out of ``repr`` so that a log line cannot reveal it early.
     """
@@ -116,7 +104,7 @@ class DealSeed:
         return commitment(self.server_seed)
 
     def message(self) -> bytes:
-        """The canonical encoding the stream's HMAC runs over (before the block counter)."""
+        """The canonical encoding the stream's HMAC runs over (before the block counter): docs/deal.md §4."""
         table = self.table.encode()
         parts = [_TAG, len(table).to_bytes(4, "big"), table, self.hand.to_bytes(8, "big"),
                  len(self.player_seeds).to_bytes(4, "big")]
@@ -125,7 +113,7 @@ class DealSeed:
         return b"".join(parts)
 
     def as_record(self) -> dict[str, Any]:
-        """The hand history's ``fair`` object: the commitment, every seed and the reveal."""
+        """The hand history's ``fair`` object: the commitment, every seed and the reveal (docs/deal.md §3)."""
         return {
             "scheme": SCHEME,
             "commitment": self.commitment,
@@ -161,12 +149,12 @@ class DealSeed:
 
 
 def stream_block(seed: DealSeed, counter: int) -> bytes:
-    """Block ``counter`` of the deal stream: HMAC-SHA256(server seed, message ‖ u64 counter)."""
+    """Block ``counter`` of the deal stream: HMAC-SHA256(server seed, message ‖ u64 counter) (docs/deal.md §5)."""
     return hmac.new(seed.server_seed, seed.message() + counter.to_bytes(8, "big"), hashlib.sha256).digest()
 
 
 class FairRandom(random.Random):
-    """A ``random.Random`` whose every draw comes from a deal seed's HMAC-SHA256 stream.
+    """A ``random.Random`` whose every draw comes from a deal seed's HMAC-SHA256 stream (docs/deal.md §5–§6).
 
     ``getrandbits`` and ``random`` are the only sources, so CPython's ``shuffle``,
     ``randrange``, ``choice`` and ``sample`` use rejection sampling through
@@ -202,6 +190,7 @@ class FairRandom(random.Random):
         return self._buf[pos:end]
 
     def getrandbits(self, k: int, /) -> int:
+        """bits(k) of docs/deal.md §5: the next ⌈k/8⌉ bytes, big-endian, their top k bits."""
         if k < 0:
             raise ValueError("number of bits must be non-negative")
         if k == 0:
@@ -210,6 +199,7 @@ class FairRandom(random.Random):
         return int.from_bytes(self._take(n), "big") >> ((n << 3) - k)
 
     def random(self) -> float:
+        """random() of docs/deal.md §5: bits(53) / 2**53."""
         return self.getrandbits(53) * (2.0**-53)
 
     def seed(self, *args: Any, **kwargs: Any) -> None:
@@ -244,20 +234,20 @@ PACKS: dict[str, tuple[str, ...]] = {
     "truco_paulista": _french(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")),
     "truco_argentino": tuple(f"{r}{s}" for s in "eboc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)),
 }
-"""Each game's pack in notation, in the order its shuffle starts from (the engine's ``DECK``)."""
+"""Each game's pack in notation, in the order its shuffle starts from (the engine's ``DECK``): docs/deal.md §2."""
 
 T = TypeVar("T")
 
 
 def shuffled(pack: Sequence[T], rng: random.Random) -> list[T]:
-    """A shuffled copy of ``pack``: ``rng.shuffle`` (Fisher–Yates with rejection sampling)."""
+    """A shuffled copy of ``pack``: ``rng.shuffle`` (Fisher–Yates with rejection sampling), docs/deal.md §6–§7."""
     out = list(pack)
     rng.shuffle(out)
     return out
 
 
 def sample_positions(rng: random.Random, size: int, k: int) -> list[int]:
-    """Places in a pack of ``size`` of the ``k`` cards dealt: a Fisher–Yates shuffle cut short.
+    """Places in a pack of ``size`` of the ``k`` cards dealt: a Fisher–Yates shuffle cut short (docs/deal.md §8).
 
     These are the draws of ``rng.sample(range(size), k)``: j below the cards left, by
     rejection sampling; the card at j is dealt and the last card left takes its place.

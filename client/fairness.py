@@ -11,7 +11,7 @@ server's seed and every seed used; ``FairDeals`` then checks, on its own, that
   was dealt, and the cards shown publicly (Cacheta's flip, a Cacho showdown, truco plays and
   shows, rejected hands, the stock cards this client drew) came from where they should.
 
-The deck comes from ``cardtui.fair``, the scheme's one implementation, which the engine
+The deck comes from ``cardtui.fair``, the scheme's one implementation (docs/deal.md), which the engine
 deals through too (the client imports nothing of the engine). How each game takes its cards
 from the deck is the public rule written out there; this module follows it from the
 stream's public deal events (who was dealt in, the dealer, the mão's choices), so it knows
@@ -178,7 +178,7 @@ class FairDeals:
 
     # -- the check ------------------------------------------------------------------------
     def check(self, reveal: table_pb2.DealRevealed) -> Verdict:
-        """The hand ``reveal`` closes, checked against what this client saw of it."""
+        """The hand ``reveal`` closes, checked against what this client saw of it (docs/deal.md §12)."""
         w = self.watch
         if w is None or w.hand != reveal.hand:
             return Verdict(reveal.hand, checked=False)
@@ -221,7 +221,7 @@ class FairDeals:
                        seated=self.seat is not None)
 
 
-# -- how each game deals from the deck (cardtui/fair.py), followed from public events -----------
+# -- how each game deals from the deck (docs/deal.md §10), followed from public events ----------
 def _shown(cards: Sequence[str]) -> str:
     """Cards as the log shows them everywhere: glyphs, not codes."""
     return " ".join(glyphs(c) for c in cards)

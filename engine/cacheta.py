@@ -132,7 +132,7 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
         return []
 
     def after_cards(self, state: CachetaState) -> list[Event]:
-        """The flip: the pack's top card, turned; it stays out of play."""
+        """The flip: the pack's top card, turned; it stays out of play (docs/deal.md §10.2 step 3)."""
         for s in state.playing:
             state.played[s] += 1
         flip = state.stock.pop()

@@ -245,9 +245,11 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         return events + self._round_one(state)
 
     def _eldest_order(self, state: CachoState) -> list[int]:
+        """From the dealer's left, ``dealer + 1``, round the seat numbers (docs/deal.md §9)."""
         return [(state.dealer + 1 + i) % state.n for i in range(state.n)]
 
     def _round_one(self, state: CachoState) -> list[Event]:
+        # docs/deal.md §10.1: a fresh shuffle of the whole pack, a redeal's too, from the same stream.
         state.deck = shuffled(DECK, state.rng)
         state.hands = [[] for _ in state.seats]
         state.round = 1
@@ -257,6 +259,7 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
         return self._deal_card(state, state.playing)
 
     def _deal_card(self, state: CachoState, seats: Sequence[int]) -> list[Event]:
+        """A card to each of ``seats`` from the end of the pack (docs/deal.md §10.1)."""
         events = [Event(CachoRoundDealt(state.round, tuple(seats)))]
         for s in seats:
             card = state.deck.pop()

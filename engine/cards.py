@@ -1,4 +1,4 @@
-"""Cards and their notation, shared by every game.
+"""Cards and their notation, shared by every game (docs/deal.md §2).
 
 French decks: ``AS 2S … 10S JS QS KS`` with suits S H D C.
 Spanish decks: ``1e … 7e 10e 11e 12e`` with suits e (espadas) b (bastos) o (oros) c (copas).

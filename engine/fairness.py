@@ -1,7 +1,7 @@
 """Deals anyone can verify, on the engine's side: seeds, hand histories, the chain, ``verify``.
 
 The scheme itself (the deal seed, its commitment, the HMAC-SHA256 stream and the packs)
-is ``cardtui.fair``, shared with the client; see it for the exact byte layout. Here: what
+is ``cardtui.fair``, shared with the client; the specification is ``docs/deal.md``. Here: what
 a game deals a hand from (``hand_rng``: a plain seed for simulations and tests, as before,
 or a ``DealSeed``), what the hand history records of it (``fair`` and ``prev``), and
 ``verify``, which checks stored histories with the engine's own replay.
@@ -57,13 +57,15 @@ def record_seed(record: Mapping[str, Any]) -> Seed:
 
 # -- the chain ----------------------------------------------------------------------------
 def canonical(record: Mapping[str, Any]) -> bytes:
-    """A hand history as canonical JSON: sorted keys, no spaces, UTF-8."""
+    """A hand history as canonical JSON: sorted keys, no spaces, UTF-8 (docs/deal.md §13 gives
+    the exact rules for strings and numbers, for readers in other languages)."""
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False).encode()
 
 
 def hand_hash(record: Mapping[str, Any]) -> str:
-    """The SHA-256 (hex) of a stored hand history, its own ``prev`` included."""
+    """The SHA-256 (hex) of a stored hand history, its own ``prev`` included: the hand hash of
+    docs/deal.md §13."""
     return hashlib.sha256(canonical(record)).hexdigest()
 
 
@@ -184,7 +186,8 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
 
 
 def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) -> list[HandCheck]:
-    """Check every hand: commitment, deal seed, replayed deal and result, chain link.
+    """Check every hand: commitment, deal seed, replayed deal and result, chain link
+    (docs/deal.md §12–§13).
 
     Hands are taken in file order; each one's ``prev`` must be the hash of the previous hand
     of the same table in the file (``GENESIS`` for a table's hand 1). A table whose first

@@ -1,7 +1,8 @@
 """Hand histories: the public record of a finished hand (format ``cardtui-hand/1``).
 
-The keys are a contract other tools read (see DESIGN.md): add keys, rename none.
-A history plus its game's ``replay`` reproduces the hand exactly.
+The keys are a contract other tools read, specified in ``docs/history.md`` (and checked by
+``docs/hand-history.schema.json``): add keys, rename none. A history plus its game's
+``replay`` reproduces the hand exactly.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.fairness import DealSeed, Seed, history_seed
 
 FORMAT = "cardtui-hand/1"
+"""The ``format`` of every history: docs/history.md §1 says when it would change."""
 
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -117,7 +119,8 @@ class HandLog:
         return keys
 
     def redeal(self, voided: Mapping[int, Sequence[Card]]) -> None:
-        """The cards dealt so far are void and dealt again: an action (by nobody) names them.
+        """The cards dealt so far are void and dealt again: an action (by nobody) names them
+        (docs/deal.md §10.1, docs/history.md §4).
 
         ``deal`` then holds only the cards of the new deal, the cards the hand is played with.
         """
@@ -132,7 +135,7 @@ class HandLog:
         self._built = None
 
     def history(self) -> dict[str, Any] | None:
-        """The hand history (DESIGN.md keys), built on the first call; None before ``finish``."""
+        """The hand history (docs/history.md), built on the first call; None before ``finish``."""
         if self._built is None and self._result is not None:
             self._built = self._build()
         return self._built
@@ -209,5 +212,5 @@ def action_of(entry: Mapping[str, Any]) -> Action:
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    """One JSON Lines line."""
+    """One JSON Lines line (docs/history.md §1); its hash is taken over ``fairness.canonical``."""
     return json.dumps(record, separators=(",", ":"), ensure_ascii=False)

@@ -219,6 +219,7 @@ class RummyGame(Game[RS, RO, RummyView]):
 
     # -- dealing ---------------------------------------------------------------------------
     def deal(self, state: RS, seed: Seed, dealer: int) -> list[Event]:
+        """Nine cards each from the end of the shuffled pack, from ``dealer + 1`` (docs/deal.md §10.2)."""
         state.hand_no += 1
         state.dealer = dealer
         state.new_hand(hand_rng(seed))
@@ -394,7 +395,8 @@ class RummyGame(Game[RS, RO, RummyView]):
         return events
 
     def _rebuild(self, state: RS) -> Event:
-        """The pile less its top card, turned over unshuffled: its first discard is the new stock's top."""
+        """The pile less its top card, turned over unshuffled: its first discard is the new stock's top
+        (docs/deal.md §10.2 step 5)."""
         top = state.pile.pop()
         state.stock = state.pile[::-1]
         state.pile = [top]

@@ -109,6 +109,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.pica_next = bool(record.get("pica_pica", False))
 
     def deal(self, st: ArgentinoState, seed: Seed, dealer: int) -> list[Event]:
+        """Three cards each, one at a time from the mano (docs/deal.md §10.4)."""
         n = st.n
         pica = st.pica_next
         st.pica_next = False
@@ -429,7 +430,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
 
 
 def draw(rng: random.Random, k: int) -> list[int]:
-    """Positions in ``DECK`` of the ``k`` cards dealt: a shuffle of the pack cut short.
+    """Positions in ``DECK`` of the ``k`` cards dealt: a shuffle of the pack cut short (docs/deal.md §8).
 
     These are exactly the draws of ``rng.sample(DECK, k)`` (each drawn place refilled with
     the pool's last card), written out so that a seed deals the same hand on any Python,

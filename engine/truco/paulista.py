@@ -96,7 +96,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         return PaulistaState(options, seats)
 
     def deal(self, st: PaulistaState, seed: Seed, dealer: int) -> list[Event]:
-        """After a hand the mão deals next (the deal moves to the right)."""
+        """After a hand the mão deals next (the deal moves to the right). The deal: docs/deal.md §10.3."""
         st.hand_no += 1
         st.dealer = dealer
         st.rng = hand_rng(seed)
@@ -137,7 +137,8 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         return events
 
     def _give(self, st: PaulistaState, seat: int, show: bool = True, cards: list[Card] | None = None) -> list[Event]:
-        """Three cards to ``seat``, from the deck unless given; only the holder sees them (if anyone)."""
+        """Three cards to ``seat``, from the deck's front unless given (docs/deal.md §10.3); only the
+        holder sees them (if anyone)."""
         if cards is None:
             cards, st.deck = st.deck[:3], st.deck[3:]
         st.hands[seat] = list(cards)
@@ -302,6 +303,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         return self._answer(st, seat, t == "accept")
 
     def _deal_choice(self, st: PaulistaState, seat: int, t: str) -> list[Event]:
+        """Keep, pass or reject, and the blocks each gives out (docs/deal.md §10.3 step 4)."""
         partner = (seat + 2) % 4
         if t == "keep":
             events = [Event(PaulistaDealChoice(seat, DealChoice.KEEP, ()))]

@@ -36,7 +36,8 @@ SIGNAL_ACTIONS = tuple(Action(SIGNAL, value=s.value) for s in Signal)
 
 
 def audience(rng: random.Random, seat: int, n: int, chance: float) -> frozenset[int]:
-    """Who sees ``seat``'s signal: the signaller, its partners, and each opponent who catches it."""
+    """Who sees ``seat``'s signal: the signaller, its partners, and each opponent who catches it
+    (drawn from the deal's stream after the deal: docs/deal.md §11)."""
     seen = {seat, *partners(seat, n)}
     for o in opponents(seat, n):
         if rng.random() < chance:

@@ -1,0 +1,243 @@
+"""The published test vectors of the deal scheme (docs/deal-vectors.json) hold for this code.
+
+A change to a deal, to the stream, to the packs or to the chain's serialisation breaks one of
+these; so does a change to the vectors file. Each game's dealing rule is also written here once
+more, from docs/deal.md §10 alone, and must give the vectors' deals from their packs: the
+document cannot go stale unnoticed either.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtui.engine.core import Game
+from cardtui.engine.fairness import GENESIS, canonical, hand_hash, verify
+from cardtui.engine.games import GAMES
+from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, commitment, sample_positions, shuffled, stream_block
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+VECTORS = json.loads((DOCS / "deal-vectors.json").read_text(encoding="utf-8"))
+DEALS = VECTORS["deals"]
+
+
+def seed_of(vector: dict[str, Any]) -> DealSeed:
+    return DealSeed.from_record(vector["history"]["fair"] if "history" in vector else vector["seed"])
+
+
+def test_the_file_names_the_scheme() -> None:
+    assert VECTORS["scheme"] == SCHEME and VECTORS["genesis"] == GENESIS
+    assert {d["game"] for d in DEALS} == set(GAMES)
+
+
+@pytest.mark.parametrize("vector", VECTORS["streams"], ids=lambda v: v["seed"]["table"])
+def test_stream(vector: dict[str, Any]) -> None:
+    seed = DealSeed.from_record(vector["seed"])
+    assert vector["seed"]["commitment"] == commitment(seed.server_seed) == seed.commitment
+    assert seed.as_record() == vector["seed"]
+    assert seed.message().hex() == vector["message"]
+    assert [stream_block(seed, i).hex() for i in range(len(vector["blocks"]))] == vector["blocks"]
+    rng = FairRandom(seed)
+    assert [[k, rng.getrandbits(k)] for k, _ in vector["getrandbits"]] == vector["getrandbits"]
+
+
+@pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
+def test_packs_come_from_the_stream(vector: dict[str, Any]) -> None:
+    seed = seed_of(vector)
+    rng = FairRandom(seed)
+    if vector["game"] == "truco_argentino":
+        pack = PACKS["truco_argentino"]
+        positions = sample_positions(rng, len(pack), 3 * len(vector["history"]["seats"]))
+        assert positions == vector["positions"] and [pack[p] for p in positions] == vector["drawn"]
+        return
+    assert [shuffled(PACKS[vector["game"]], rng) for _ in vector["packs"]] == vector["packs"]
+
+
+def test_the_step_by_step_draws_of_a_shuffle() -> None:
+    """§6–§7 by hand: each place from the last down swaps with the first draw below it + 1."""
+    vector = DEALS[0]
+    pack = list(PACKS[vector["game"]])
+    rng = FairRandom(seed_of(vector))
+    for step in vector["draws"]:
+        i, bits = step["i"], step["bits"]
+        assert bits == (i + 1).bit_length()
+        assert [rng.getrandbits(bits) for _ in step["drawn"]] == step["drawn"]
+        assert all(d > i for d in step["drawn"][:-1]) and step["drawn"][-1] == step["j"] <= i
+        pack[i], pack[step["j"]] = pack[step["j"]], pack[i]
+    assert pack == vector["packs"][0]
+
+
+@pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
+def test_the_engine_replays_each_hand_to_the_same_deal_and_result(vector: dict[str, Any]) -> None:
+    [check] = verify([vector["history"]], GAMES)
+    assert check.ok and not check.unlinked, check.line()
+
+
+@pytest.mark.parametrize("vector", [d for d in DEALS if "stock" in d], ids=lambda v: v["title"])
+def test_the_rummy_stock_left_after_the_deal(vector: dict[str, Any]) -> None:
+    record = vector["history"]
+    game = GAMES[record["game"]]
+    assert isinstance(game, Game)
+    state, _ = game.resume(game.options(record["options"]), game.seat_infos([s["name"] for s in record["seats"]]),
+                           [record["start"][str(s)] for s in range(len(record["seats"]))], record["dealer"],
+                           record["hand"], seed_of(vector))
+    assert [str(c) for c in reversed(state.stock)] == vector["stock"]
+
+
+@pytest.mark.parametrize("vector", [d for d in DEALS if "blocks" in d], ids=lambda v: v["title"])
+def test_the_paulista_blocks(vector: dict[str, Any]) -> None:
+    from tools.deal_vectors import paulista_blocks
+
+    assert paulista_blocks(vector["history"]) == vector["blocks"]
+
+
+# -- the dealing rules of docs/deal.md §10, written again from the document ------------------
+def order_from(dealer: int, n: int) -> list[int]:
+    """§9: dealer + 1 first, then on round the seat numbers."""
+    return [(dealer + 1 + i) % n for i in range(n)]
+
+
+def cacho_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.1: a card a round from the end of the pack to each seat still in, eldest first; a
+    redeal (an action by nobody) voids the cards and deals from the next pack."""
+    record = vector["history"]
+    n = len(record["seats"])
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] > 0]
+    packs = [list(p) for p in vector["packs"]]
+    pack = packs.pop(0)
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    live = list(playing)
+    for s in live:
+        held[s].append(pack.pop())
+    out_round: set[int] = set()
+    bettors: list[int] = []
+    round_no, spoke = 1, 0
+    for a in record["actions"]:
+        if a["type"] == "redeal":
+            assert a["voided"] == {str(s): held[s] for s in playing}
+            pack, held = packs.pop(0), {s: [] for s in range(n)}
+            for s in live:
+                held[s].append(pack.pop())
+            spoke = 0
+            continue
+        if round_no < 3:
+            spoke += 1
+            if a["type"] == "bet":
+                bettors.append(a["seat"])
+            if spoke == len(live) and (bettors or round_no == 2):  # round over; round 1 with no bet: a redeal
+                out_round = {s for s in live if s not in bettors} if bettors else set()
+                live = [s for s in live if s not in out_round]
+                round_no, spoke, bettors = round_no + 1, 0, []
+                if len(live) > 1:
+                    for s in live:
+                        held[s].append(pack.pop())
+    assert not packs
+    return {str(s): held[s] for s in range(n)}
+
+
+def rummy_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.2: nine rounds of one card from the end of the pack, dealer + 1 first, seats with
+    chips or points only; Cacheta then turns the next card (the flip)."""
+    record = vector["history"]
+    n = len(record["seats"])
+    pack = list(vector["packs"][0])
+    rebuys = record.get("rebuys", {})
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] > 0 or str(s) in rebuys]
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for _ in range(9):
+        for s in playing:
+            held[s].append(pack.pop())
+    if record["game"] == "cacheta":
+        assert pack.pop() == record["flip"]
+    assert list(reversed(pack)) == vector["stock"]
+    return {str(s): held[s] for s in range(n)}
+
+
+def paulista_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.3: three-card blocks from the front; the mão first, then as its choices say."""
+    record = vector["history"]
+    pack = list(vector["packs"][0])
+    mao = (record["dealer"] + 1) % 4
+    held: dict[int, list[str]] = {s: [] for s in range(4)}
+    blocks: list[dict[str, Any]] = []
+
+    def give(seat: int) -> None:
+        held[seat] = pack[:3]
+        del pack[:3]
+        blocks.append({"to": seat, "cards": held[seat]})
+
+    on11 = [t for t in (0, 1) if record["start"][str(t)] == 11]
+    if on11:
+        for i in range(4):
+            give((mao + i) % 4)
+    else:
+        give(mao)
+        for a in record["actions"]:
+            if a["seat"] != mao or a["type"] not in ("keep", "pass_cards", "reject"):
+                continue
+            if a["type"] == "reject":
+                assert a["cards"] == held[mao]
+                give(mao)
+            elif a["type"] == "pass_cards":
+                assert a["cards"] == held[mao]
+                held[(mao + 2) % 4] = held[mao]
+                give(mao)
+            else:
+                for s in ((mao + 1) % 4, (mao + 2) % 4, (mao + 3) % 4):
+                    if not held[s]:
+                        give(s)
+    assert blocks == vector["blocks"]
+    return {str(s): held[s] for s in range(4)}
+
+
+def argentino_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.4: the k-th card drawn goes to the seat (k mod n) places after the dealer's left."""
+    record = vector["history"]
+    n = len(record["seats"])
+    drawn = vector["drawn"]
+    mano_first = order_from(record["dealer"], n)
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for k, card in enumerate(drawn):
+        held[mano_first[k % n]].append(card)
+    return {str(s): held[s] for s in range(n)}
+
+
+RULES = {"cacho": cacho_deal, "pifpaf": rummy_deal, "cacheta": rummy_deal, "truco_paulista": paulista_deal,
+         "truco_argentino": argentino_deal}
+
+
+@pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
+def test_the_document_s_dealing_rules_give_each_vector_s_deal(vector: dict[str, Any]) -> None:
+    assert RULES[vector["game"]](vector) == vector["history"]["deal"]
+
+
+# -- the chain (§13) -------------------------------------------------------------------------
+def test_the_chain() -> None:
+    chain = VECTORS["chain"]
+    assert "João Ñandú" in [s["name"] for s in chain[0]["history"]["seats"]]
+    assert canonical(chain[0]["history"]).decode() == chain[0]["canonical"]
+    previous = GENESIS
+    for link in chain:
+        record = link["history"]
+        assert record["prev"] == previous
+        assert hand_hash(record) == link["hash"]
+        previous = link["hash"]
+    checks = verify([link["history"] for link in chain], GAMES)
+    assert all(c.ok for c in checks), [c.line() for c in checks]
+
+
+def test_every_value_the_document_quotes_is_in_the_vectors() -> None:
+    """deal.md quotes the vectors (hex, hashes, packs): each quoted value must be there."""
+    text = (DOCS / "deal.md").read_text(encoding="utf-8")
+    data = (DOCS / "deal-vectors.json").read_text(encoding="utf-8")
+    hexes = set(re.findall(r"\b[0-9a-f]{32,}\b", text))
+    assert hexes, "deal.md quotes no vector"
+    assert {h for h in hexes if h not in data} == set()
+    packs = re.findall(r"^(?:pack|deck|drawn)(?: \d)?: (.+)$", text, flags=re.M)
+    assert packs, "deal.md quotes no pack"
+    quoted = {" ".join(p) for d in DEALS for p in d.get("packs", [])} | {" ".join(d.get("drawn", [])) for d in DEALS}
+    assert [p for p in packs if p.strip() not in quoted] == []

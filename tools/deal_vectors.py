@@ -1,0 +1,333 @@
+"""The test vectors of the deal scheme (docs/deal.md §14), written to ``docs/deal-vectors.json``.
+
+    .venv/bin/python -m tools.deal_vectors > docs/deal-vectors.json
+
+The file is published: implementations in other languages check themselves against it, and
+``tests/test_deal_vectors.py`` checks it against this code. Writing it again must give the
+same file; if it does not, a deal has changed, and every stored history dealt before the
+change would stop verifying. That is a new scheme (``cardtui-deal/2``), never an edit.
+
+Each hand here is played from a chosen position (``Game.resume``: the dealer, the scores
+before the hand) by a script where the vector needs one (a redeal, the mão's choices) and by
+the easy bots elsewhere, on a fixed generator: the actions are stored with the hand, so the
+vectors do not depend on the bots once written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardtui.engine.core import Action, Bound, Game
+from cardtui.engine.fairness import GENESIS, canonical, hand_hash, linked
+from cardtui.engine.games import GAMES
+from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, sample_positions, shuffled, stream_block
+
+Policy = Callable[[Any, int, list[Action]], Action | None]
+"""A script's choice for a seat (None: let the easy bot choose)."""
+
+
+def h(label: str) -> bytes:
+    """A 32-byte value anyone can make again: the SHA-256 of a label."""
+    return hashlib.sha256(label.encode()).digest()
+
+
+def seed_record(seed: DealSeed) -> dict[str, Any]:
+    return seed.as_record()
+
+
+class Recording(FairRandom):
+    """A ``FairRandom`` that notes every ``getrandbits`` call: the vectors' step-by-step draws."""
+
+    def __init__(self, seed: DealSeed) -> None:
+        super().__init__(seed)
+        self.calls: list[tuple[int, int]] = []
+
+    def getrandbits(self, k: int, /) -> int:
+        value = super().getrandbits(k)
+        self.calls.append((k, value))
+        return value
+
+
+def stream_vector(seed: DealSeed, bits: Sequence[int]) -> dict[str, Any]:
+    rng = FairRandom(seed)
+    return {
+        "seed": seed_record(seed),
+        "message": seed.message().hex(),
+        "blocks": [stream_block(seed, i).hex() for i in range(3)],
+        "getrandbits": [[k, rng.getrandbits(k)] for k in bits],
+    }
+
+
+def shuffle_draws(pack: Sequence[str], seed: DealSeed) -> list[dict[str, Any]]:
+    """For each place i of the shuffle, from the last down: the draws below i + 1 until one fits."""
+    rng = Recording(seed)
+    shuffled(pack, rng)
+    calls = iter(rng.calls)
+    out = []
+    for i in range(len(pack) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        tried = []
+        while True:
+            bits, value = next(calls)
+            assert bits == k
+            tried.append(value)
+            if value <= i:
+                break
+        out.append({"i": i, "bits": k, "drawn": tried, "j": tried[-1]})
+    return out
+
+
+def play(game: Game[Any, Any, Any], state: Any, policy: Policy | None, rng: random.Random) -> None:
+    match = Bound(game, state)
+    while not match.hand_over():
+        for seat in match.to_act():
+            legal = match.legal_actions(seat)
+            if not legal:
+                continue
+            action = policy(state, seat, legal) if policy is not None else None
+            match.apply(seat, action if action is not None else match.bot_action(seat, rng, "easy"))
+            break
+        else:
+            raise RuntimeError("The hand waits on nobody.")
+
+
+def hand(
+    name: str, names: Sequence[str], seed: DealSeed, dealer: int, start: Sequence[int],
+    options: dict[str, Any] | None = None, policy: Policy | None = None, bots: int = 1,
+    recall: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One hand dealt from ``seed`` and played out; its history, as stored at hand 1 of a table.
+    ``recall``: what a history says of its hand beyond its start (a pica-pica deal)."""
+    game = GAMES[name]
+    assert isinstance(game, Game)
+    state, _ = game.resume(game.options(options or {}), game.seat_infos(list(names)), list(start), dealer,
+                           seed.hand, seed, recall)
+    play(game, state, policy, random.Random(bots))
+    record = game.history(state)
+    assert record is not None
+    return linked(dict(record, table=seed.table, hand=seed.hand, match=1), None)
+
+
+# -- each game's vectors ------------------------------------------------------------------
+def cacho_redeal() -> dict[str, Any]:
+    """Three players, the dealer seat 1: everyone passes the first card (a redeal), then two bet."""
+    seed = DealSeed(bytes(range(32)), ((0, h("ana")), (2, b"\x07")), "vectors-cacho", 1)
+    first_round = {"redealt": False}
+
+    def policy(state: Any, seat: int, legal: list[Action]) -> Action | None:
+        if state.round == 1 and not first_round["redealt"]:
+            if seat == 1:  # the last to speak: the deal is void after this pass
+                first_round["redealt"] = True
+            return Action("pass")
+        if state.round in (1, 2):
+            return Action("pass") if seat == 1 else next(a for a in legal if a.type == "bet")
+        return next((a for a in legal if a.type in ("check", "call")), None)
+
+    record = hand("cacho", ["ana", "bia", "caio"], seed, 1, [20, 20, 20], policy=policy)
+    rng = FairRandom(seed)
+    packs = [shuffled(PACKS["cacho"], rng) for _ in range(2)]
+    return {"title": "Cacho, 3 players, dealer seat 1: a redeal", "game": "cacho", "packs": packs,
+            "draws": shuffle_draws(PACKS["cacho"], seed), "history": record}
+
+
+def cacho_bust() -> dict[str, Any]:
+    """Four players, seat 2 out of chips: it is skipped; the dealer is seat 3."""
+    seed = DealSeed(h("cacho server 2"), ((1, h("bia 2")), (3, h("duda 2"))), "vectors-cacho-2", 1)
+    record = hand("cacho", ["ana", "bia", "caio", "duda"], seed, 3, [5, 3, 0, 7], bots=2)
+    packs = [shuffled(PACKS["cacho"], FairRandom(seed))]
+    return {"title": "Cacho, 4 players, seat 2 has no chips, dealer seat 3", "game": "cacho", "packs": packs,
+            "history": record}
+
+
+def rummy_stock(state: Any) -> list[str]:
+    """The stock as it stands, the next card drawn first."""
+    return [str(c) for c in reversed(state.stock)]
+
+
+def rummy(game_name: str, title: str, seed: DealSeed, names: Sequence[str], dealer: int, start: Sequence[int],
+          options: dict[str, Any] | None = None, policy: Policy | None = None) -> dict[str, Any]:
+    game = GAMES[game_name]
+    assert isinstance(game, Game)
+    state, _ = game.resume(game.options(options or {}), game.seat_infos(list(names)), list(start), dealer,
+                           seed.hand, seed)
+    stock = rummy_stock(state)
+    play(game, state, policy, random.Random(3))
+    record = game.history(state)
+    assert record is not None
+    record = linked(dict(record, table=seed.table, hand=seed.hand, match=1), None)
+    pack = shuffled(PACKS[game_name], FairRandom(seed))
+    return {"title": title, "game": game_name, "packs": [pack], "stock": stock, "history": record}
+
+
+def until_rebuilt(state: Any, seat: int, legal: list[Action]) -> Action | None:
+    """Draw from the stock and throw the card drawn, claim nothing, until the stock is rebuilt once."""
+    log = state.log
+    if any(entry[1] is not None and entry[1].type == "rebuild" for entry in log.actions):
+        return None
+    for want in ("draw", "discard", "pass", "check", "fold"):
+        for a in legal:
+            if a.type == want and (want != "draw" or a.value == "stock"):
+                if want == "discard":
+                    return Action("discard", cards=(state.drawn,))
+                return a
+    return None
+
+
+def pifpaf() -> dict[str, Any]:
+    seed = DealSeed(h("pifpaf server"), ((0, h("ana 3")), (1, bytes(64)), (3, h("duda 3"))), "vectors-pifpaf", 1)
+    return rummy("pifpaf", "Pif Paf, 4 players, dealer seat 2: the stock runs out and is rebuilt", seed,
+                 ["ana", "bia", "caio", "duda"], 2, [50, 50, 50, 50], policy=until_rebuilt)
+
+
+def cacheta() -> dict[str, Any]:
+    seed = DealSeed(h("cacheta server"), ((2, h("caio 4")),), "vectors-cacheta", 1)
+    return rummy("cacheta", "Cacheta, 3 players, dealer seat 0: the flip", seed, ["ana", "bia", "caio"], 0,
+                 [10, 10, 10])
+
+
+def paulista_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The three-card blocks as the deal gives them out, front of the pack first, and to whom."""
+    game = GAMES["truco_paulista"]
+    assert isinstance(game, Game)
+    out: list[dict[str, Any]] = []
+    before: list[Any] | None = None
+    for _seat, _action, _events, state in game.replaying(record):
+        hands = [list(map(str, h_)) for h_ in state.hands]
+        taken = 40 - len(state.deck)
+        if len(out) * 3 < taken:
+            for i in range(len(out), taken // 3):
+                cards = [str(c) for c in game_deck(record)[3 * i:3 * i + 3]]
+                to = next(s for s in range(4) if hands[s] == cards and (before is None or before[s] != cards))
+                out.append({"to": to, "cards": cards})
+        before = hands
+    return out
+
+
+def game_deck(record: dict[str, Any]) -> list[str]:
+    return shuffled(PACKS[record["game"]], FairRandom(DealSeed.from_record(record["fair"])))
+
+
+def paulista_choices() -> dict[str, Any]:
+    """The mão rejects, passes to the partner, then keeps; the others are dealt in turn."""
+    seed = DealSeed(h("paulista server"), ((1, h("bia 5")), (2, h("caio 5"))), "vectors-paulista", 1)
+    script = ["reject", "pass_cards", "keep"]
+
+    def policy(state: Any, seat: int, legal: list[Action]) -> Action | None:
+        if state.phase.value == "deal" and script:
+            kind = script.pop(0)
+            return next(a for a in legal if a.type == kind)
+        return None
+
+    record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 3, [0, 0, 0, 0], policy=policy)
+    return {"title": "Truco paulista, dealer seat 3 (the mão is seat 0): reject, pass, keep",
+            "game": "truco_paulista", "packs": [game_deck(record)], "blocks": paulista_blocks(record),
+            "history": record}
+
+
+def paulista_onze() -> dict[str, Any]:
+    seed = DealSeed(h("paulista server 2"), ((0, h("ana 6")),), "vectors-paulista-2", 1)
+    record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 0, [11, 7, 11, 7])
+    return {"title": "Truco paulista, mão de onze (team 0 on 11), dealer seat 0", "game": "truco_paulista",
+            "packs": [game_deck(record)], "blocks": paulista_blocks(record), "history": record}
+
+
+def paulista_ferro() -> dict[str, Any]:
+    seed = DealSeed(h("paulista server 3"), (), "vectors-paulista-3", 1)
+    record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 2, [11, 11, 11, 11])
+    return {"title": "Truco paulista, mão de ferro (both on 11), dealer seat 2, no player's seed",
+            "game": "truco_paulista", "packs": [game_deck(record)], "blocks": paulista_blocks(record),
+            "history": record}
+
+
+def argentino(players: int, dealer: int, options: dict[str, Any], title: str, pica: bool = False) -> dict[str, Any]:
+    names = ["ana", "bia", "caio", "duda", "eva", "fabi"][:players]
+    table = f"vectors-argentino-{players}" + ("-pica" if pica else "")
+    seed = DealSeed(h(f"argentino server {players}{' pica' if pica else ''}"),
+                    ((0, h(f"ana {players}")), (players - 1, b"cut")), table, 1)
+    record = hand("truco_argentino", names, seed, dealer, [0] * players, options=options,
+                  recall={"pica_pica": True} if pica else None)
+    positions = sample_positions(FairRandom(seed), 40, 3 * players)
+    pack = PACKS["truco_argentino"]
+    return {"title": title, "game": "truco_argentino", "positions": positions,
+            "drawn": [pack[p] for p in positions], "history": record}
+
+
+def chain() -> list[dict[str, Any]]:
+    """Three hands of one truco paulista match at one table, each linked to the one before."""
+    game = GAMES["truco_paulista"]
+    names = ["João Ñandú", 'Ana "la Tía"', "Zé \\o/", "李雷"]
+    table = "mesa-São-João"
+    seats = game.seat_infos(names)
+    rng = random.Random(7)
+    options = {"signals_seen": 0.1}
+    out: list[dict[str, Any]] = []
+    previous: dict[str, Any] | None = None
+    match = None
+    for n in range(1, 4):
+        seed = DealSeed(h(f"chain server {n}"), ((0, h(f"João {n}")), (3, h(f"李雷 {n}"))), table, n)
+        if match is None:
+            match, _ = game.open(options, seats, seed)
+        else:
+            match.next_hand(seed)
+        while not match.hand_over():
+            seat = next(s for s in match.to_act() if match.legal_actions(s))
+            match.apply(seat, match.bot_action(seat, rng, "easy"))
+        record = match.history()
+        assert record is not None
+        record = linked(dict(record, table=table, hand=n, match=1), previous)
+        out.append({"hash": hand_hash(record), "history": record})
+        previous = record
+    out[0]["canonical"] = canonical(out[0]["history"]).decode()
+    return out
+
+
+def vectors() -> dict[str, Any]:
+    return {
+        "scheme": SCHEME,
+        "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2).",
+        "genesis": GENESIS,
+        "streams": [
+            stream_vector(DealSeed(bytes(range(32)), (), "t", 1), [1, 5, 8, 13, 64, 3, 200, 53]),
+            stream_vector(DealSeed(h("stream server"), ((0, h("seat 0")), (3, bytes(range(64))), (5, b"\xff")),
+                                   "mesa-ñ", 70000), [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 256, 9]),
+        ],
+        "deals": [
+            cacho_redeal(),
+            cacho_bust(),
+            pifpaf(),
+            cacheta(),
+            paulista_choices(),
+            paulista_onze(),
+            paulista_ferro(),
+            argentino(2, 0, {}, "Truco argentino, 2 players, dealer seat 0"),
+            argentino(4, 2, {"flor": True}, "Truco argentino, 4 players with flor, dealer seat 2"),
+            argentino(6, 4, {}, "Truco argentino, 6 players (pica-pica on; this deal is a 3v3 round), dealer seat 4"),
+            argentino(6, 1, {}, "Truco argentino, 6 players: a pica-pica deal (three 1v1s), dealer seat 1", pica=True),
+        ],
+        "chain": chain(),
+    }
+
+
+def pretty(value: Any, indent: str = "") -> str:
+    """JSON a person can read: whatever fits in a line stays on one, the rest opens up."""
+    flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if len(indent) + len(flat) <= 110 or not isinstance(value, dict | list) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {pretty(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    return "[\n" + ",\n".join(inner + pretty(v, inner) for v in value) + "\n" + indent + "]"
+
+
+def main() -> None:
+    sys.stdout.write(pretty(vectors()) + "\n")
+
+
+if __name__ == "__main__":
+    main()
