@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from cardtui.engine.betting import CHECK, FOLD, BettingRound, Pots
+from cardtui.engine.betting import CALL, CHECK, FOLD, BettingRound, Pots
 from cardtui.engine.cards import Card, french_deck, shuffled
 from cardtui.engine.core import (
     Action,
@@ -367,9 +367,16 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
     def _late(self, state: CachoState, seat: int, action: Action) -> list[Event]:
         assert state.betting is not None and state.log is not None
         moved = state.betting.act(seat, action)
-        state.log.act(seat, action)
-        shown = Action(action.type, moved) if action.type == "call" else action
-        events = [Event(Acted(seat, shown))]
+        # What happened, not what was sent: a call moves what it owed, whatever amount came with
+        # it; a fold or a check moves nothing (docs/history.md §4, as Pif Paf records them).
+        if action.type == CALL:
+            done = Action(CALL, moved)
+        elif action.type in (FOLD, CHECK):
+            done = Action(action.type)
+        else:
+            done = Action(action.type, action.amount)
+        state.log.act(seat, done)
+        events = [Event(Acted(seat, done))]
         if state.betting.done:
             live = state.in_hand
             events += self._finish(state, live, showdown=len(live) > 1)

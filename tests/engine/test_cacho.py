@@ -272,6 +272,23 @@ def test_calls_without_raise_go_to_showdown_and_best_kind_wins() -> None:
     assert s.stacks[a] == 12 and s.stacks[b] == 28
 
 
+def test_the_history_records_what_a_call_moved_not_the_amount_sent_with_it() -> None:
+    """A client may send a call or a fold with any amount; the history says what happened."""
+    s = table(2)
+    a, b = s.playing
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(1))
+    for seat in s.playing:
+        GAME.apply(s, seat, bet(2))
+    GAME.apply(s, a, Action(OPEN, 3))
+    GAME.apply(s, b, Action(CALL, 999))
+    assert s.log is not None
+    history = s.log.history()
+    assert history is not None
+    assert history["actions"][-1] == {"seq": 6, "seat": b, "type": "call", "amount": 3}
+    assert s.stacks[a] + s.stacks[b] == 40
+
+
 def test_short_stack_goes_all_in_for_less_and_side_pot_is_split() -> None:
     s = table(3)
     s.stacks = [1, 20, 20]
