@@ -81,6 +81,8 @@ from cardtui.engine.truco.views import (
 __all__ = ["GAME", "PaulistaOptions", "PaulistaState", "TrucoPaulista"]
 
 DEAL, ONZE, PLAY_PHASE, OVER = PaulistaPhase.DEAL, PaulistaPhase.ONZE, PaulistaPhase.PLAY, PaulistaPhase.OVER
+_MOVES_CARDS = frozenset({"play", "play_down", "pass_cards", "reject"})
+"""The actions whose history entry names the cards they move (a blind play names its card apart)."""
 STAKES = tuple(TrucoStake(r.call, r.value, r.refused) for r in LADDER.rungs)
 
 
@@ -284,6 +286,11 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         log = st.log
         assert log is not None
         t = action.type
+        # The history records what was done, never a stray field sent with it: the cards a play
+        # or a deal choice moves, a signal's gesture, and nothing for a call or an answer
+        # (docs/history.md §4). The checks above have settled those that matter.
+        action = Action(t, amount=action.amount if t == "play_blind" else 0,
+                        cards=action.cards if t in _MOVES_CARDS else (), value=action.value if t == SIGNAL else "")
         if t == SIGNAL:
             log.act(seat, action)
             return [self.signal(st, seat, SIGNALS[action.value], st.options.signals_seen)]

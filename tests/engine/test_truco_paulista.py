@@ -104,6 +104,17 @@ def test_at_most_three_rejections_shown_face_up() -> None:
     assert len({c for h in st.hands for c in h} | set(st.rejected)) == 21
 
 
+def test_the_history_records_no_stray_field_sent_with_a_call_an_answer_or_a_signal() -> None:
+    st = kept()
+    caller = st.to_play[0]
+    GAME.apply(st, caller, Action("truco", amount=7, cards=parse_cards("AS"), value="x"))
+    GAME.apply(st, (caller + 1) % 4, Action("accept", amount=3))
+    GAME.apply(st, caller, Action("signal", amount=2, value=Signal.WINK.value))
+    assert st.log is not None
+    assert [(seat, a) for seat, a, _ in st.log.actions[-3:]] == [
+        (caller, Action("truco")), ((caller + 1) % 4, Action("accept")), (caller, Action("signal", value="wink"))]
+
+
 def test_the_history_lists_each_card_once_where_it_went() -> None:
     """Passed cards only under the partner who plays them; rejected ones in their reject actions."""
     st = table(seed=5)
