@@ -40,7 +40,8 @@ def default_path() -> Path:
 
 
 def challenge(server_id: str, nonce: bytes, name: str) -> bytes:
-    """What the client signs: the server, its one-time nonce and the name being proved."""
+    """What the client signs: the server, its one-time nonce and the name being proved, byte by
+    byte as docs/client.md §3 writes it out."""
     return PREFIX + server_id.encode() + b"\n" + nonce + b"\n" + name.encode("utf-8")
 
 

@@ -128,7 +128,8 @@ class Players:
         self._refuse_lookalike(name, None)
 
     def hello(self, typed: str, public_key: bytes) -> tuple[bytes, bool]:
-        """A nonce for this key to sign with this name, and whether the name is already the key's."""
+        """A nonce for this key to sign with this name, and whether the name is already the key's
+        (docs/client.md §3)."""
         name = self._name(typed)
         if not public_key:
             self.check_guest(name)
@@ -152,7 +153,11 @@ class Players:
             del self.nonces[next(iter(self.nonces))]
 
     def prove(self, typed: str, public_key: bytes, nonce: bytes, signature: bytes) -> tuple[str, Proved, bool]:
-        """Check the signed nonce; a new session, the player, and whether the name became theirs just now."""
+        """Check the signed nonce; a new session, the player, and whether the name became theirs just now.
+
+        The signature is over the name exactly as sent (docs/client.md §3); the name proved is
+        that name made plain, as ``hello`` made it, so a name sent with stray spaces proves too.
+        """
         pending = self.nonces.pop(nonce, None)
         if pending is None or pending.until < time.monotonic():
             raise PermissionDenied("That proof is stale or was used already: ask for a new nonce (Hello) and sign it.")

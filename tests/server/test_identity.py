@@ -114,6 +114,16 @@ async def test_a_replayed_proof_or_one_made_for_another_server_is_refused(server
                                                            signature=elsewhere)))
 
 
+async def test_a_name_sent_with_stray_spaces_proves_the_plain_name(server: Running, tmp_path: Path) -> None:
+    """Hello makes the name plain; Prove with the same name as sent, signed as sent, proves it."""
+    ana = create(tmp_path / "ana.pem")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        proved = await prove(stub(ch), ana, "  ana   maria ")
+        assert proved.name == "ana maria" and proved.session
+        other = create(tmp_path / "other.pem")
+        await refused(prove(stub(ch), other, "ana maria"))
+
+
 async def test_the_same_key_is_recognised_from_a_new_connection_and_after_a_restart(tmp_path: Path) -> None:
     ana, other = create(tmp_path / "ana.pem"), create(tmp_path / "other.pem")
     db = tmp_path / "store.db"
