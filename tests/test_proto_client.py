@@ -4,11 +4,16 @@ Its stubs are generated here, into a package of another name, and it imports not
 project: what it can tell, any client in any language can tell. It sits at a table of bots,
 acts from the legal actions its view carries, and reads every message: each view says its
 game's family, each event says what it is.
+
+A second one (``outside_client.py``) follows docs/client.md: it signs in with a key as §3
+says, byte by byte, plays the guide's Cacho hand, checks its deal as docs/deal.md says, and
+resumes its stream.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +117,35 @@ async def test_a_client_from_the_proto_alone_plays_a_hand_of_every_game(tmp_path
         seen, acted = line.split("] ")[1].split()[:2]
         assert f"'{families[game]}'" in line and line.endswith("ended"), (game, line)
         assert int(seen) >= 5 and int(acted) >= 1, (game, line)  # kinds of event read; actions taken
+
+
+async def test_a_client_from_the_proto_and_the_docs_signs_in_with_a_key_and_plays_the_guides_hand(
+    tmp_path: Path,
+) -> None:
+    generate(tmp_path)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.001, next_hand_delay=5.0,
+                          cut_window=2.0)
+    try:
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, str(ROOT / "tests" / "outside_client.py"), f"127.0.0.1:{running.port}",
+            cwd=tmp_path / "gen", env={**os.environ, "PYTHONPATH": str(tmp_path / "gen")},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(client.communicate(), 120)
+    finally:
+        await running.stop(grace=0.1)
+    said = out.decode()
+    assert client.returncode == 0, said + err.decode()[-3000:]
+    lines = said.splitlines()
+    assert lines[-1] == "imported project: False"
+    steps = [line.split(" ", 1)[0] for line in lines]
+    assert steps[:4] == ["info", "proved", "refused", "refused"], said
+    assert "PERMISSION_DENIED" in lines[2] and "PERMISSION_DENIED" in lines[3]
+    assert "cut taken" in lines, said  # the seed went into the deal...
+    assert any(line.startswith("verified hand 1 with my seed") for line in lines), said  # ...and the deal checks
+    assert any(line.startswith("refused stale FAILED_PRECONDITION") for line in lines), said
+    assert steps.index("snapshot") < steps.index("event") < steps.index("act") < steps.index("verified"), said
+    events = [line.split()[2] for line in lines if line.startswith("event ")]
+    assert events.index("deal_committed") < events.index("hand_started") < events.index("hand_ended") < \
+        events.index("deal_revealed"), events
+    assert "cards_dealt" in events and "hidden" in events and "cacho.round_dealt" in events, events
+    assert any(line.startswith("resumed after") for line in lines) and steps[-2] == "closed", said
