@@ -51,7 +51,8 @@ class HelloRequest(_message.Message):
     asking for it (another key, or a guest with no key) is refused with PERMISSION_DENIED.
       1. Hello(name, public_key) -> server_id and a nonce (32 bytes, one use, 60 seconds).
       2. The client signs, with its private key (Ed25519), the bytes
-           "cardtui-identity/1\\n" + server_id + "\\n" + nonce + "\\n" + name (UTF-8)
+           "cardtui-identity/1\\n" + server_id + "\\n" + nonce + "\\n" + name (UTF-8),
+         the name exactly as it sends it in Prove (docs/client.md §3 has them byte by byte)
          and sends Prove(name, public_key, nonce, signature) -> a session.
       3. JoinTable and Spectate carry the session (their `session` field); the seat is then the
          player's, under the name proved. A session the server does not know is refused with

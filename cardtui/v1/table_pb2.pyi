@@ -445,7 +445,7 @@ class DealCommitted(_message.Message):
     server deals once every seated person connected has sent one, or when `cut_ms` has passed
     (late seeds are not used). The deck is a Fisher-Yates shuffle driven by HMAC-SHA256 keyed
     by the server's seed over the players' seeds, the table id and `hand`, with rejection
-    sampling; the byte layout is written out in cardtui/fair.py. When the hand ends,
+    sampling; every byte and every step is in docs/deal.md. When the hand ends,
     `DealRevealed` gives the server's seed and every seed used, so that any client can
     recompute the commitment and the deck. The hand history stores the same (its `fair`).
     """
@@ -763,6 +763,8 @@ Global___Event: _TypeAlias = Event  # noqa: Y015
 
 @_typing.final
 class ActRequest(_message.Message):
+    """How to choose an action and what `seen_seq` guards against: docs/client.md §7."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     TOKEN_FIELD_NUMBER: _builtins.int
