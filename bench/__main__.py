@@ -5,7 +5,9 @@ their parts vs whole messages), load (real server vs a bare fan-out server
 over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
 pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
 simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
-duplicated events, latency against the bare server, memory at the start and the end).
+duplicated events, latency against the bare server, memory at the start and the end), guests (browser
+guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
+prompt).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -78,6 +80,14 @@ def soak_section(quick: bool) -> None:
     asyncio.run(soak(tables=tables, seconds=seconds))
 
 
+def guests_section(quick: bool) -> None:
+    from bench import guests
+
+    n = 4 if quick else guests.GUESTS
+    print(f"== browser guests: {n} at once, forked from a warm parent vs started cold (the baseline)")
+    guests.run(print=lambda s: print(s, flush=True), guests=n)
+
+
 SECTIONS = {
     "engine": engine_section,
     "load": load_section,
@@ -86,6 +96,7 @@ SECTIONS = {
     "truco": truco_section,
     "soak": soak_section,
     "arena": arena_section,
+    "guests": guests_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="")
 

@@ -101,10 +101,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     args.max_streams_per_address, names_per_key=args.max_names_per_key)
     web = None
     if args.web:
-        from cardtui.server.web import WebLimits, WebOptions
+        from cardtui.server.web import WebLimits, WebOptions, unreadable_origin
+
+        if (origin := unreadable_origin(args.web_origin or ())) is not None:
+            print(f"cardtui: --web-origin {origin}: " + origin_help(), file=sys.stderr)
+            return 2
 
         web = WebOptions(args.web_port, WebLimits(args.web_max_per_address, args.web_max_sessions),
-                         (Path(args.tls_cert), Path(args.tls_key)) if tls else None)
+                         (Path(args.tls_cert), Path(args.tls_key)) if tls else None,
+                         origins=tuple(args.web_origin or ()))
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
@@ -193,11 +198,20 @@ def cmd_connect(args: argparse.Namespace) -> int:
     return 0
 
 
+def origin_help() -> str:
+    """What an origin flag takes (said in the reader's language, so looked up when needed)."""
+    return _("an origin is a scheme and a host, and a port if not the usual one: "
+             "e.g. https://cards.example.org or http://192.168.1.20:8080.")
+
+
 def cmd_web(args: argparse.Namespace) -> int:
     """Serve the client to browsers, each session connected to a table server."""
     from cardtui.client.connection import address
-    from cardtui.server.web import WebLimits, serve_forever
+    from cardtui.server.web import WebLimits, serve_forever, unreadable_origin
 
+    if (origin := unreadable_origin(args.origin or ())) is not None:
+        print(f"cardtui: --origin {origin}: " + origin_help(), file=sys.stderr)
+        return 2
     if bool(args.tls_cert) != bool(args.tls_key):
         print("cardtui: " + _("HTTPS needs both --tls-cert and --tls-key."), file=sys.stderr)
         return 2
@@ -222,7 +236,8 @@ def cmd_web(args: argparse.Namespace) -> int:
     try:
         asyncio.run(serve_forever(args.host, args.port, address(args.server), tls=tls,
                                   tls_ca=Path(args.tls_ca) if args.tls_ca else None,
-                                  limits=WebLimits(args.max_per_address, args.max_sessions)))
+                                  limits=WebLimits(args.max_per_address, args.max_sessions),
+                                  origins=tuple(args.origin or ())))
     except (OSError, ValueError) as e:  # ssl errors are OSErrors
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -490,6 +505,9 @@ def parser() -> argparse.ArgumentParser:
                    help=_("browser sessions one address may have open at once (default 4)"))
     s.add_argument("--web-max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
+    s.add_argument("--web-origin", action="append", metavar="URL",
+                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
+                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
     s.set_defaults(run=cmd_serve)
 
     w = sub.add_parser("web", help=_("serve the client to browsers on the LAN, connected to a table server"))
@@ -504,6 +522,9 @@ def parser() -> argparse.ArgumentParser:
                    help=_("browser sessions one address may have open at once (default 4)"))
     w.add_argument("--max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
+    w.add_argument("--origin", action="append", metavar="URL",
+                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
+                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
     w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help=_("how much to log (default: info)"))
     w.set_defaults(run=cmd_web)

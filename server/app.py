@@ -238,7 +238,7 @@ async def serve_forever(
         from cardtui.server.web import WebServer, local_target
 
         guests = WebServer(local_target(host, running.port), tls=web.tls,
-                           tls_ca=web.tls[0] if web.tls else None, limits=web.limits)
+                           tls_ca=web.tls[0] if web.tls else None, limits=web.limits, origins=web.origins)
         try:
             await guests.start(sock)
         except BaseException:

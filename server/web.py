@@ -2,9 +2,17 @@
 
 Each browser session runs its own ``cardtui connect SERVER --ask-name`` process, which asks
 the guest's name and then talks to the table server over gRPC like any terminal client (its
-own connection, so the same per-connection rate limits apply). The page and its assets
-(xterm.js, its stylesheet, the Roboto Mono font) come from the installed textual-serve
+own connection, so the same per-connection rate limits apply). The processes are forked from
+a warm parent that has imported the client once (``cardtui.server.web_guests``), so a guest
+costs a fraction of a fresh interpreter and sees its name prompt at once. The page and its
+assets (xterm.js, its stylesheet, the Roboto Mono font) come from the installed textual-serve
 package: nothing is fetched from the internet, so the page works on a LAN without one.
+
+A guest cannot take the host down: every size it sends is clamped (its process draws a screen
+of that size), a message that is not one of the page's is dropped, the websocket must come
+from the page's own origin (or one the host allows), and its process is ended in every path
+out of the session; a process that outlives its guest anyway is killed by a sweep, and counts
+against the limits until it is gone.
 
 Limits: a few sessions per browser address at once and a cap on all of them, each session
 being a process on the host. With a certificate and key the page is served over HTTPS (and
@@ -16,33 +24,40 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
+import math
 import os
-import shlex
 import signal
 import socket
 import ssl
-import sys
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSCloseCode, web
-from textual_serve.app_service import AppService
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.server import Server
 
 from cardtui import i18n
 from cardtui.i18n import _, ngettext
+from cardtui.server.web_guests import QUIT_SECONDS, STDERR_KEPT, GuestProcess, Launcher, WarmLauncher, client_args
 
 log = logging.getLogger("cardtui.web")
 
 PAGE = Path(__file__).resolve().parent / "web_page"
-QUIT_SECONDS = 3.0
-"""How long a session's process has to quit when its browser leaves, before it is killed."""
 MAX_MESSAGE = 64 * 1024
 """The largest websocket message a browser may send (keys, mouse, resizes: all small)."""
+COLUMNS = (20, 320)
+"""The narrowest and widest terminal a guest may ask for. Its process draws a screen of that size:
+320 columns is a 4K screen at the page's largest font, and a bound on what a guest may cost."""
+ROWS = (10, 120)
+"""The shortest and tallest terminal a guest may ask for (see ``COLUMNS``)."""
+REAP_SECONDS = 2.0
+"""How often the sweep looks for a session process whose guest has gone."""
 LOCAL_HINT = "this machine only; --host 0.0.0.0 opens it to the LAN"
 
 
@@ -62,14 +77,50 @@ class WebOptions:
     limits: WebLimits = WebLimits()
     tls: tuple[Path, Path] | None = None
     """The server's certificate and key files: the page over HTTPS, and sessions trust the certificate."""
+    origins: tuple[str, ...] = ()
+    """Web origins besides the page's own whose pages may open sessions (``*``: any)."""
 
 
-def session_command(target: str, tls_ca: Path | None = None) -> str:
-    """The command one browser session runs: the client, asking the guest's name."""
-    args = [sys.executable, "-m", "cardtui.cli", "connect", target, "--ask-name"]
-    if tls_ca is not None:
-        args += ["--tls-ca", str(tls_ca.resolve())]
-    return "exec " + shlex.join(args)  # textual-serve runs it through a shell: no shell left behind
+def session_command(target: str, tls_ca: Path | None = None, lang: str = "en") -> list[str]:
+    """The ``cardtui`` arguments of one browser session: the client, asking the guest's name."""
+    return client_args(target, lang, tls_ca)
+
+
+def terminal_size(width: object, height: object) -> tuple[int, int] | None:
+    """The terminal size a browser asked for, within ``COLUMNS`` and ``ROWS``; None if what it sent
+    is not a pair of numbers."""
+    w, h = _number(width), _number(height)
+    if w is None or h is None:
+        return None
+    return int(max(COLUMNS[0], min(COLUMNS[1], w))), int(max(ROWS[0], min(ROWS[1], h)))
+
+
+def _number(value: object) -> float | None:
+    """A finite number from JSON or a query string, or None."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of a URL or an ``Origin`` header, lower case, default ports left out;
+    None if it has no host."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname:
+        return None
+    scheme = parts.scheme.lower()
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
+    return f"{scheme}://{host}" + ("" if port is None or port == default else f":{port}")
 
 
 def browser_language(request: web.Request) -> str:
@@ -131,19 +182,122 @@ def ssl_context(cert: Path, key: Path) -> ssl.SSLContext:
     return context
 
 
-class GuestSession(AppService):
-    """One browser's client process; it gets a few seconds to quit, then it is killed."""
+def unreadable_origin(origins: Sequence[str]) -> str | None:
+    """The first of ``origins`` (flags) that is neither ``*`` nor a scheme and a host, or None."""
+    return next((o for o in origins if o != "*" and origin_of(o) is None), None)
 
-    async def stop(self) -> None:
+
+@dataclass(eq=False)
+class GuestSession:
+    """One browser tab: its websocket and its client's process, and the traffic between them.
+
+    Only what textual-serve's page sends is passed on, checked: keys (``stdin``), a terminal
+    size (``resize``, clamped), focus and blur; ``ping`` is answered here. Whatever else comes
+    is dropped.
+    """
+
+    address: str
+    ws: web.WebSocketResponse
+    process: GuestProcess | None = None
+    finished: bool = False
+    """The tab has gone (or is going): the process is to end."""
+    size: tuple[int, int] = (80, 24)
+    stderr: bytearray = field(default_factory=bytearray)
+
+    async def run(self) -> None:
+        """Pass traffic both ways until the tab or the process ends."""
+        tasks = [asyncio.ensure_future(self.pump_output()), asyncio.ensure_future(self.pump_input()),
+                 asyncio.ensure_future(self.keep_stderr())]
         try:
-            await asyncio.wait_for(super().stop(), QUIT_SECONDS)
-        except TimeoutError:
-            log.warning("a browser session did not quit in %.0f s; killed", QUIT_SECONDS)
-        process = self._process
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
+            await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def pump_output(self) -> None:
+        """The process's screen to the browser (textual-serve's packets: D data, M meta)."""
+        assert self.process is not None
+        stdout = self.process.stdout
+        with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError):
+            for _ in range(10):  # the app says it is one before it draws
+                if await stdout.readline() in (b"__GANGLION__\n", b""):
+                    break
+            while True:
+                kind = await stdout.readexactly(1)
+                payload = await stdout.readexactly(int.from_bytes(await stdout.readexactly(4), "big"))
+                if kind == b"D":
+                    await self.ws.send_bytes(payload)
+                elif kind == b"M" and json.loads(payload).get("type") == "exit":
+                    return  # the guest quit the app: the page says the session ended
+
+    async def pump_input(self) -> None:
+        """The browser's keys and sizes to the process, checked; until the tab goes."""
+        async for message in self.ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(envelope, list) or not envelope:
+                continue
+            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            if kind == "stdin" and isinstance(data, str):
+                await self.send(b"D", data.encode("utf-8", "replace"))
+            elif kind == "resize" and isinstance(data, dict):
+                size = terminal_size(data.get("width"), data.get("height"))
+                if size is not None and size != self.size:
+                    self.size = size
+                    await self.send_meta({"type": "resize", "width": size[0], "height": size[1]})
+            elif kind in ("focus", "blur"):
+                await self.send_meta({"type": kind})
+            elif kind == "ping" and isinstance(data, str) and len(data) <= 32:
+                await self.ws.send_json(["pong", data])
+
+    async def keep_stderr(self) -> None:
+        """Keep the tail of what the process says on stderr, for the log if it fails."""
+        assert self.process is not None
+        with contextlib.suppress(ConnectionError):
+            while chunk := await self.process.stderr.read(4096):
+                self.stderr += chunk
+                del self.stderr[:-STDERR_KEPT]
+
+    async def send(self, kind: bytes, payload: bytes) -> None:
+        assert self.process is not None
+        stdin = self.process.stdin
+        stdin.write(kind + len(payload).to_bytes(4, "big") + payload)
+        await stdin.drain()
+
+    async def send_meta(self, meta: dict[str, object]) -> None:
+        await self.send(b"M", json.dumps(meta).encode())
+
+    async def end(self) -> None:
+        """Ask the app to quit (it tells the table server it is leaving), give it ``QUIT_SECONDS``,
+        then kill it: in every path, cancellation included, the kill is sent."""
+        self.finished = True
+        process = self.process
+        if process is None:
+            return
+        try:
+            if not process.gone:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await asyncio.wait_for(self.send_meta({"type": "quit"}), QUIT_SECONDS)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+                if not process.gone:
+                    log.warning("a browser session from %s did not quit in %.0f s; killed", self.address,
+                                QUIT_SECONDS)
+        finally:
+            process.kill()
+            process.close_pipes()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+
+    @property
+    def gone(self) -> bool:
+        """Nothing of the session is left on the host."""
+        return self.finished and (self.process is None or self.process.gone)
 
 
 class WebServer(Server):
@@ -156,37 +310,72 @@ class WebServer(Server):
         tls: tuple[Path, Path] | None = None,
         tls_ca: Path | None = None,
         limits: WebLimits | None = None,
+        origins: Sequence[str] = (),
         title: str = "cardtui",
+        warm: bool = True,
     ) -> None:
-        super().__init__(session_command(target, tls_ca), title=title, templates_path=PAGE)
+        super().__init__(" ".join(["cardtui", *session_command(target, tls_ca)]), title=title, templates_path=PAGE)
         self.target = target
         self.tls = tls
         self.limits = limits or WebLimits()
-        self.by_address: dict[str, int] = {}
-        self.sockets: set[web.WebSocketResponse] = set()
+        self.any_origin = "*" in origins
+        self.origins = {o for o in (origin_of(u) for u in origins if u != "*") if o is not None}
+        self.launcher = (WarmLauncher if warm else Launcher)(target, tls_ca)
+        self.sessions: set[GuestSession] = set()
         self.runner: web.AppRunner | None = None
+        self.sweeper: asyncio.Task[None] | None = None
         self.port = 0
 
     @property
+    def by_address(self) -> dict[str, int]:
+        """Sessions per browser address, counting every one whose process is still on the host."""
+        counts: dict[str, int] = {}
+        for session in self.sessions:
+            counts[session.address] = counts.get(session.address, 0) + 1
+        return counts
+
+    @property
     def open_sessions(self) -> int:
-        return sum(self.by_address.values())
+        return len(self.sessions)
 
     async def start(self, sock: socket.socket) -> None:
         """Serve on an already bound socket (see ``open_socket``)."""
         self.port = int(sock.getsockname()[1])
+        await self.launcher.start()
         app = await self._make_app()
         self.runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=QUIT_SECONDS)
         await self.runner.setup()
         context = ssl_context(*self.tls) if self.tls is not None else None
         await web.SockSite(self.runner, sock, ssl_context=context).start()
+        self.sweeper = asyncio.get_running_loop().create_task(self.sweep_forever())
 
     async def stop(self) -> None:
         """Close every session (their processes quit) and stop listening."""
-        for ws in list(self.sockets):
-            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"The server is shutting down.")
+        for session in list(self.sessions):
+            await session.ws.close(code=WSCloseCode.GOING_AWAY, message=b"The server is shutting down.")
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            self.sweeper = None
+        for session in list(self.sessions):
+            session.finished = True
+        self.sweep()
+        await self.launcher.close()
+
+    def sweep(self) -> None:
+        """Kill the process of every session whose tab has gone; forget those that are gone."""
+        for session in list(self.sessions):
+            if session.gone:
+                self.sessions.discard(session)
+            elif session.finished and session.process is not None:
+                session.process.kill()
+
+    async def sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(REAP_SECONDS)
+            self.sweep()
 
     async def _make_app(self) -> web.Application:
         app = web.Application()
@@ -229,53 +418,58 @@ class WebServer(Server):
             return None
         return said if len(said.encode()) < 123 else english
 
+    def foreign_origin(self, request: web.Request) -> str | None:
+        """The ``Origin`` of a websocket request that neither is this page's nor is allowed, or None.
+
+        Browsers always send it: a page elsewhere that opens our websocket (to spend the host's
+        sessions, or to play as whoever visits it) is known by it. A client that is not a
+        browser sends none, and gains nothing it could not have by lying, so it is let through."""
+        sent = request.headers.get("Origin")
+        if sent is None or self.any_origin:
+            return None
+        origin = origin_of(sent)
+        own = origin_of(f"{'https' if request.secure else 'http'}://{request.host}")
+        if origin is not None and (origin == own or origin in self.origins):
+            return None
+        return sent[:200]
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        address = request.remote or "?"
+        foreign = self.foreign_origin(request)
+        if foreign is not None:
+            log.info("refused a browser session from %s: its page is at %r, not here", address, foreign)
+            raise web.HTTPForbidden(text="This page is not served here: open the room's own address.")
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         await ws.prepare(request)
-        address = request.remote or "?"
         lang = browser_language(request)
         reason = self.refusal(address, lang)
         if reason is not None:
             log.info("refused a browser session from %s: %s", address, reason)
             await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=reason.encode())
             return ws
-        width = max(20, min(500, _int(request.query.get("width"), 80)))
-        height = max(10, min(300, _int(request.query.get("height"), 24)))
-        self.by_address[address] = self.by_address.get(address, 0) + 1
-        self.sockets.add(ws)
-        session: GuestSession | None = None
-
-        async def close() -> None:
-            await ws.close()
-
+        size = terminal_size(request.query.get("width", 80), request.query.get("height", 24)) or (80, 24)
+        session = GuestSession(address, ws, size=size)
+        self.sessions.add(session)  # counted from now until its process is gone
         try:
-            session = GuestSession(
-                f"{self.command} --lang {lang}", write_bytes=ws.send_bytes, write_str=ws.send_str, close=close,
-                download_manager=self.download_manager,
-            )
-            await session.start(width, height)
-            log.info("browser session from %s (%d open)", address, self.open_sessions)
-            await self._process_messages(ws, session)
+            session.process = await self.launcher.launch(*size, lang)
+            log.info("browser session from %s (%d open, pid %d)", address, self.open_sessions, session.process.pid)
+            await session.run()
         except (asyncio.CancelledError, ConnectionError):
             pass
         except Exception:
             log.exception("a browser session from %s failed", address)
         finally:
-            self.sockets.discard(ws)
-            self.by_address[address] -= 1
-            if not self.by_address[address]:
-                del self.by_address[address]
-            if session is not None:
-                await session.stop()
-            await ws.close()
+            try:
+                await session.end()
+            finally:
+                if session.stderr.strip() and session.process is not None:
+                    log.warning("browser session from %s (pid %d) said: %s", address, session.process.pid,
+                                session.stderr.decode(errors="replace").strip()[-2000:])
+                if session.gone:
+                    self.sessions.discard(session)
+                with contextlib.suppress(Exception):
+                    await ws.close()
         return ws
-
-
-def _int(text: str | None, default: int) -> int:
-    try:
-        return int(text or default)
-    except ValueError:
-        return default
 
 
 async def serve_forever(
@@ -286,6 +480,7 @@ async def serve_forever(
     tls: tuple[Path, Path] | None = None,
     tls_ca: Path | None = None,
     limits: WebLimits | None = None,
+    origins: Sequence[str] = (),
 ) -> None:
     """``cardtui web``: serve browsers for the table server at ``target`` until SIGINT or SIGTERM."""
     stop = asyncio.Event()
@@ -293,7 +488,7 @@ async def serve_forever(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     sock = open_socket(host, port)
-    server = WebServer(target, tls=tls, tls_ca=tls_ca, limits=limits)
+    server = WebServer(target, tls=tls, tls_ca=tls_ca, limits=limits, origins=origins)
     try:
         await server.start(sock)
     except BaseException:

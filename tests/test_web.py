@@ -20,11 +20,20 @@ import aiohttp
 import pyte
 import pytest
 import pytest_asyncio
+from aiohttp.web import WebSocketResponse
 
 from cardtui.certs import generate
 from cardtui.server.announce import Announcer
 from cardtui.server.app import Running
-from cardtui.server.web import WebLimits, WebServer, describe, local_target, open_socket, session_command
+from cardtui.server.web import (
+    GuestSession,
+    WebLimits,
+    WebServer,
+    describe,
+    local_target,
+    open_socket,
+    session_command,
+)
 
 ASSET = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']|url\(["']?([^"')]+)""")
 
@@ -167,16 +176,20 @@ async def test_with_a_certificate_the_page_is_https_and_the_socket_wss(
         await guests.stop()
 
 
+def sessions(*addresses: str) -> set[GuestSession]:
+    return {GuestSession(address, WebSocketResponse()) for address in addresses}
+
+
 def test_the_room_has_a_cap_for_all_addresses_too() -> None:
     guests = WebServer("127.0.0.1:1", limits=WebLimits(per_address=4, total=3))
-    guests.by_address.update({"192.0.2.1": 2, "192.0.2.2": 1})
+    guests.sessions = sessions("192.0.2.1", "192.0.2.1", "192.0.2.2")
     full = "The room is full: every browser seat on this server is taken. Try again later."
     assert guests.refusal("192.0.2.3") == full
-    guests.by_address["192.0.2.2"] = 0
+    guests.sessions = sessions("192.0.2.1", "192.0.2.1")
     assert guests.refusal("192.0.2.3") is None
-    guests.by_address["192.0.2.2"] = 1
+    guests.sessions = sessions("192.0.2.1", "192.0.2.1", "192.0.2.2")
     busy = WebServer("127.0.0.1:1", limits=WebLimits(per_address=1000, total=5000))
-    busy.by_address["2001:db8::1"] = 1000
+    busy.sessions = sessions(*["2001:db8::1"] * 1000)
     reasons = [busy.refusal("2001:db8::1"), guests.refusal("192.0.2.3") or "", "The server is shutting down."]
     assert all(0 < len(r.encode()) <= 123 for r in reasons), "a websocket close reason fits in 123 bytes"
 
@@ -188,8 +201,8 @@ def test_urls_say_when_they_reach_this_machine_only() -> None:
     assert describe("192.0.2.7", 8443, tls=True) == "https://192.0.2.7:8443/"
     assert local_target("0.0.0.0", 50051) == "127.0.0.1:50051"
     assert local_target("::", 50051) == "[::1]:50051"
-    assert "connect 127.0.0.1:1 --ask-name" in session_command("127.0.0.1:1")
-    assert session_command("h:1", Path("/x y/c.pem")).endswith("--tls-ca '/x y/c.pem'")
+    assert session_command("127.0.0.1:1") == ["--lang", "en", "connect", "127.0.0.1:1", "--ask-name"]
+    assert session_command("h:1", Path("/x y/c.pem"))[-2:] == ["--tls-ca", "/x y/c.pem"]
 
 
 def test_the_lan_announcement_carries_the_page_url() -> None:
