@@ -2,9 +2,11 @@
 
 It starts ``cardtui serve --web`` on 127.0.0.1 (free ports, a throw-away store), then Debian's
 Chromium, headless, driven over the Chrome DevTools protocol. For each device (a phone,
-390x844 CSS pixels with touch; a laptop, 1280x800) it opens the page, types a name, waits for
-the lobby (shot), opens a table with bots and waits until a hand is dealt and it is the guest's
-turn (shot). The phone does it all by taps (the footer's "New table", the dialog's Create
+390x844 CSS pixels with touch, upright and on its side; a laptop, 1280x800) it opens the page,
+types a name, waits for the lobby (shot; a phone is then turned the other way and back, a shot
+each time), opens a table with bots and waits until a hand is dealt and it is the guest's turn
+(shot). Loaded and after every turn, the terminal must be at least 80x24 and cover the window,
+or the run fails. The phone does it all by taps (the footer's "New table", the dialog's Create
 button, then an action button); the laptop by keys. What the page shows is read back by
 replaying the websocket's terminal output into a screen (pyte), so each step waits for text,
 not for time.
@@ -54,8 +56,11 @@ class Device:
 
 DEVICES = [
     Device("phone", 390, 844, 2.0, True, "Ana"),
+    Device("phone-sideways", 844, 390, 2.0, True, "Caio"),
     Device("laptop", 1280, 800, 1.0, False, "Bruno"),
 ]
+COVERS = 0.9
+"""The share of the window the terminal must cover, whichever way the phone is held."""
 
 
 class Page:
@@ -68,6 +73,8 @@ class Page:
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
         self.changed = asyncio.Event()
+        self.resizes = 0
+        """Terminal sizes the page has sent."""
         self.closed_reason: str | None = None
         self.reader = asyncio.create_task(self._read())
 
@@ -87,6 +94,8 @@ class Page:
                 sent = json.loads(data["params"]["response"]["payloadData"])
                 if sent[0] == "resize":
                     self.screen.resize(sent[1]["height"], sent[1]["width"])
+                    self.resizes += 1
+                    self.changed.set()
             elif data.get("method") == "Network.webSocketClosed":
                 self.closed_reason = "closed"
                 self.changed.set()
@@ -161,6 +170,53 @@ class Page:
         print(f"  {path}")
 
 
+async def set_size(page: Page, width: int, height: int, touch: bool) -> None:
+    """The window's size in CSS pixels; a phone held upright or on its side says so too."""
+    angle, kind = (0, "portraitPrimary") if height >= width else (90, "landscapePrimary")
+    orientation = {"screenOrientation": {"type": kind, "angle": angle}} if touch else {}
+    await page.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=0,
+                    mobile=touch, **orientation)
+
+
+async def fit_of(page: Page) -> dict[str, float]:
+    """How the terminal sits in the window: its grid, its font, the share of the window it covers."""
+    reply = await page.call("Runtime.evaluate", returnByValue=True, expression=(
+        "(() => { const r = document.querySelector('.xterm-screen').getBoundingClientRect();"
+        " return {w: r.width, h: r.height, vw: window.innerWidth, vh: window.innerHeight}; })()"))
+    box = reply["result"]["value"]
+    cols, rows = page.screen.columns, page.screen.lines
+    return {"cols": cols, "rows": rows, "cell_w": box["w"] / cols, "cell_h": box["h"] / rows,
+            "covers": min(1.0, box["w"] / box["vw"]) * min(1.0, box["h"] / box["vh"])}
+
+
+async def check_fit(page: Page, device: Device, width: int, height: int) -> str:
+    """The terminal is at least 80x24 and covers the window; a line that says so, or an error."""
+    deadline = time.monotonic() + 10
+    while True:
+        fit = await fit_of(page)
+        if fit["cols"] >= 80 and fit["rows"] >= 24 and fit["covers"] >= COVERS:
+            return (f"{width}x{height}: {fit['cols']:.0f}x{fit['rows']:.0f} cells of {fit['cell_w']:.1f}x"
+                    f"{fit['cell_h']:.1f} px, {fit['covers']:.0%} of the window")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{device.name} at {width}x{height}: the terminal is {fit['cols']:.0f}x"
+                               f"{fit['rows']:.0f} covering {fit['covers']:.0%} of the window")
+        await asyncio.sleep(0.2)
+
+
+async def turn(page: Page, device: Device, width: int, height: int, shot: Path) -> None:
+    """Turn the phone (the page already loaded), and check the terminal fits again."""
+    sent = page.resizes
+    await set_size(page, width, height, device.touch)
+    deadline = time.monotonic() + 10
+    while page.resizes == sent and time.monotonic() < deadline:
+        page.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(page.changed.wait(), 1)
+    await asyncio.sleep(1.0)  # the app draws at its new size
+    print(f"  turned: {await check_fit(page, device, width, height)}")
+    await page.shot(shot)
+
+
 async def open_page(http: aiohttp.ClientSession, devtools: str, device: Device) -> Page:
     async with http.put(f"{devtools}/json/new?about:blank") as r:
         target = await r.json(content_type=None)
@@ -170,8 +226,7 @@ async def open_page(http: aiohttp.ClientSession, devtools: str, device: Device) 
     await page.call("Page.enable")
     # The pixel ratio comes from the browser's own flag (see ``launch``): xterm.js's canvas renderer
     # misses a ratio that is only emulated, and draws the terminal twice too large.
-    await page.call("Emulation.setDeviceMetricsOverride", width=device.width, height=device.height,
-                    deviceScaleFactor=0, mobile=device.touch)
+    await set_size(page, device.width, device.height, device.touch)
     if device.touch:
         await page.call("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
     return page
@@ -189,7 +244,11 @@ async def visit(http: aiohttp.ClientSession, devtools: str, url: str, device: De
     await page.call("Input.insertText", text=device.guest)
     await page.key("Enter", "Enter", 13, "\r")
     await page.wait_for(lambda t: "Seats" in t and "Watching" in t and f"{device.guest} @" in t)
+    print(f"  loaded: {await check_fit(page, device, device.width, device.height)}")
     await page.shot(out / f"lobby-{device.name}.png")
+    if device.touch:  # turned after the page loaded, and back
+        await turn(page, device, device.height, device.width, out / f"lobby-{device.name}-turned.png")
+        await turn(page, device, device.width, device.height, out / f"lobby-{device.name}-turned-back.png")
     if device.touch:
         await page.tap("New table", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
         await page.wait_for("Turn timer")
