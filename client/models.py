@@ -89,3 +89,42 @@ class TableModel:
 
     def with_summary(self, summary: common_pb2.TableSummary) -> TableModel:
         return replace(self, summary=summary)
+
+
+Holders = dict[int, tuple[str, bool]]
+"""Who plays each seat: the name the seat list gives, and whether a bot plays for that person."""
+
+
+def holders_of(seats: Iterable[common_pb2.SeatSummary]) -> Holders:
+    return {s.seat: (s.name, s.away and s.bot) for s in seats}
+
+
+def shown(holders: Holders) -> dict[int, str]:
+    """Each seat's holder as a log line names them ("ana (bot)" while a bot plays for ana)."""
+    return {seat: _("{name} (bot)").format(name=name) if name and botted else name
+            for seat, (name, botted) in holders.items()}
+
+
+def names_then(events: list[table_pb2.Event], now: Holders) -> list[dict[int, str]]:
+    """Who held each seat when each event happened, from who holds them ``now`` (after them).
+
+    Seats change hands (the hand so far told to a newcomer, a batch with someone sitting down):
+    walking back from now, every event that changes a seat's holder says who held it before
+    (``Joined.before``), so every earlier event is named as it was then (docs/client.md).
+    """
+    holders = dict(now)
+    out: list[dict[int, str]] = []
+    for ev in reversed(events):
+        kind = ev.WhichOneof("body")
+        if kind == "joined":  # the newcomer's own line names them
+            holders[ev.joined.seat] = (ev.joined.name, False)
+        out.append(shown(holders))
+        if kind == "joined":
+            holders[ev.joined.seat] = (ev.joined.before, ev.joined.before_away)
+        elif kind == "left":
+            holders[ev.left.seat] = (ev.left.name, False)
+        elif kind == "went_away":
+            holders[ev.went_away.seat] = (ev.went_away.name, False)
+        elif kind == "came_back":
+            holders[ev.came_back.seat] = (ev.came_back.name, True)
+    return out[::-1]

@@ -15,6 +15,7 @@ spectator's table screen); ``ReplayApp`` is the app ``cardtui replay`` runs.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -29,7 +30,7 @@ from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
-from cardtui.client.models import TableModel
+from cardtui.client.models import TableModel, holders_of, shown
 from cardtui.client.words import event_words, label, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, replay_pb2
@@ -189,6 +190,7 @@ class ReplayScreen(Screen[None]):
             return
         step = self.steps[self.at]
         self.model = self.model.with_view(step.view, self.at)
+        self.model = replace(self.model, names=shown(holders_of(step.view.seats)))  # as they sat at this step
         self.board.model = self.model
         hand = self.hand
         said = Text(_("Hand {n}").format(n=hand.hand), style="bold")
@@ -212,8 +214,9 @@ class ReplayScreen(Screen[None]):
         self.logged = 0
         for n, step in enumerate(self.steps[: self.at + 1]):
             latest = n == self.at
+            then = replace(self.model, names=shown(holders_of(step.view.seats)))  # who held each seat then
             for event in step.events:
-                said = event_words(self.model, event)
+                said = event_words(then, event)
                 if said is None:
                     continue
                 text = said.text.copy()

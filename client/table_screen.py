@@ -35,7 +35,7 @@ from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
-from cardtui.client.models import TableModel
+from cardtui.client.models import Holders, TableModel, holders_of, names_then
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
 from cardtui.client.words import event_words, fmt, line, who
@@ -64,6 +64,7 @@ class Reconnecting(Message):
 
 Telling = Callable[[], Text | None]
 """A log line as it is said now: in the reader's language of the moment (None: nothing to say)."""
+
 
 
 class TableLog(RichLog):
@@ -170,6 +171,8 @@ class TableScreen(Screen[None]):
         self.conn = conn
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)
+        self.holders: Holders = holders_of(table.seats)
+        """Who plays each seat as the latest view says (the log walks back from it)."""
         self.fair = FairDeals()
         """Sends this seat's cut for each hand and checks each finished deal (client.fairness)."""
         self.log_lines = 0
@@ -182,6 +185,8 @@ class TableScreen(Screen[None]):
         self.summary_open = False
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
+        self.ended_names: dict[int, str] | None = None
+        """Who played each seat when the hand ended (the summary names them, not today's seats)."""
         self.help_closed = 0.0
 
     @property
@@ -286,16 +291,17 @@ class TableScreen(Screen[None]):
         if body == "snapshot":
             self.query_one("#conn-banner", Static).display = False
             self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
+            self.holders = holders_of(msg.snapshot.view.seats)
             self._set_online(True)
         elif body == "update":
             events = list(msg.update.events)
-            now = ({s.seat: s.name for s in msg.update.view.seats} if msg.update.HasField("view")
-                   else self.model.names)
-            for ev, names in zip(events, self._names_then(events, now), strict=True):
-                self._note(ev)
+            now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
+            for ev, names in zip(events, names_then(events, now), strict=True):
+                self._note(ev, names)
                 self.write_log(self._telling(replace(self.model, names=names), ev))
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
+                self.holders = now
         elif body == "closing":
             closing = msg.closing
             self.write_log(lambda: Text(closing_text(closing)), "red")
@@ -304,32 +310,16 @@ class TableScreen(Screen[None]):
             self.write_log(self._verdict(verdict))
         self._show()
 
-    def _names_then(self, events: list[table_pb2.Event], now: dict[int, str]) -> list[dict[int, str]]:
-        """Who sat where when each event happened, from who sits where ``now`` (after them).
-
-        Seats change hands (a replay tells of the hand so far, a batch may hold a sitting down):
-        walking back from now, a seat was held, before its ``Left``, by the person who left it,
-        and at its ``Joined`` by the one who sat.
-        """
-        names = dict(now)
-        out: list[dict[int, str]] = []
-        for ev in reversed(events):
-            kind = ev.WhichOneof("body")
-            if kind == "joined":
-                names[ev.joined.seat] = ev.joined.name
-            out.append(dict(names))
-            if kind == "left":
-                names[ev.left.seat] = ev.left.name  # before this, the one who left held the seat
-        return out[::-1]
-
-    def _note(self, event: table_pb2.Event) -> None:
+    def _note(self, event: table_pb2.Event, names: dict[int, str]) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
         kind = event.WhichOneof("body")
         if kind == "hand_started":
             self.hand_ended = None
             self.match_ended = None
+            self.ended_names = None
         elif kind == "hand_ended":
             self.hand_ended = event.hand_ended
+            self.ended_names = names
         elif kind == "match_ended":
             self.match_ended = event.match_ended
 
@@ -367,8 +357,11 @@ class TableScreen(Screen[None]):
             self.refresh_bindings()
 
     def summary_text(self) -> RenderableType:
-        """The board's account of the hand (or match), or a plain one from the events."""
+        """The board's account of the hand (or match), or a plain one from the events; each seat
+        named as it was when the hand ended."""
         model = self.model
+        if self.ended_names is not None:
+            model = replace(model, names=self.ended_names)
         view = model.view
         assert view is not None
         parts: list[RenderableType] = []
@@ -376,11 +369,10 @@ class TableScreen(Screen[None]):
             parts.append(Text(ngettext("The match is over after {n} hand.", "The match is over after {n} hands.",
                                        view.hand).format(n=view.hand), style="bold magenta"))
         told = self.board.result_summary(model)
-        parts.append(told if told is not None else self._plain_summary())
+        parts.append(told if told is not None else self._plain_summary(model))
         return Group(*parts)
 
-    def _plain_summary(self) -> Text:
-        model = self.model
+    def _plain_summary(self, model: TableModel) -> Text:
         view = model.view
         assert view is not None
         out = Text(_("Hand {n} is over.").format(n=view.hand), style="bold")

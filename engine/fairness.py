@@ -99,6 +99,11 @@ STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings"})
 Cacheta's ``standings`` (places over the whole match, which one hand's history cannot tell).
 The chain covers them: changing one breaks the next hand's link."""
 
+SEAT_KEYS = frozenset({"bot", "away"})
+"""Keys of a ``seats`` entry that whoever stores a history adds (who played the seat: a bot, one
+standing in for a person away), which a replay of the deal and actions cannot remake; like
+``STORED_KEYS`` and the top-level ``holders``, the chain covers them."""
+
 _WHAT = {
     "deal": "the dealt cards differ from the deck these seeds make",
     "flip": "the flip differs from the deck these seeds make",
@@ -140,7 +145,11 @@ class HandCheck:
 def _compare(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
     problems = []
     for key in sorted(set(replayed) - STORED_KEYS):
-        if replayed[key] == record.get(key):
+        theirs = record.get(key)
+        if key == "seats" and isinstance(theirs, list):
+            theirs = [{k: v for k, v in s.items() if k not in SEAT_KEYS} if isinstance(s, Mapping) else s
+                      for s in theirs]
+        if replayed[key] == theirs:
             continue
         if key == "deal":
             mine, theirs = replayed["deal"], record.get("deal")

@@ -15,6 +15,11 @@ from cardtui.engine.core import EventBody
 class Joined(EventBody):
     seat: int
     name: str
+    before: str = ""
+    """Who played the seat until now, as the seat list named it ("": nobody): what came before
+    this event at the seat was theirs."""
+    before_away: bool = False
+    """``before`` is a person who had left or was away, a bot playing for them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,18 @@ event of the replayed match again), so what a hand's events say is never lost; a
 each hand the room hands the tally, the seats and the match here, in the same store
 transaction as the hand's history.
 
-Who is credited with a seat: its remembered player while they hold it (also while a bot plays
-for them when they are away, or after they left during the match: leaving does not dodge a
-loss); a bot level for a bot's seat; nobody (a newcomer for the rating, nothing kept) for a
-guest's seat. Only hands and matches with somebody who is not a bot at the table count, so
-tables of bots alone do not move the bots' ratings.
+Who is credited with what:
+- a hand (hands played, the biggest pot, truco calls won) goes to whoever played the seat when
+  the hand was dealt: the remembered person who was there, or the level of the bot that played
+  it (a bot's seat, or a bot standing in for a person away or gone), or nobody (a guest). A
+  person who leaves or drops during a hand keeps that hand; the hands a bot plays for them
+  after that are the bot's. Only hands a person played count at all, so bots among themselves
+  add nothing.
+- a match (rating, played, won) goes to the seat's remembered player at its end, also when a
+  bot finished it for them (leaving does not dodge a loss), and to every remembered player who
+  left that seat during the match and whose seat someone else took over: each is rated as if
+  they had played the seat to its end. A guest counts as a newcomer of the library's default
+  rating, and nothing is kept. A match that no person played any of counts for nothing.
 
 A bot level that plays several seats of one match (several bots at the table) takes the mean
 of what the library gives each of its seats: bot against bot cancels out, what is left is how
@@ -44,7 +51,7 @@ from cardtui.server.store import Player, Record, Store
 from cardtui.v1 import players_pb2
 
 if TYPE_CHECKING:
-    from cardtui.server.seating import Seat
+    from cardtui.server.seating import Holder, Seat
     from cardtui.server.table import Table
 
 CHIPS_GAMES = frozenset({"cacho", "pifpaf"})
@@ -120,7 +127,11 @@ class Credit:
 
 def bot_level(table: Table, seat: int) -> str:
     """The bot in a bot's seat as its records are kept: one record per level ("bot normal")."""
-    return f"{BOT_NAME} {table.seating[seat].level or DEFAULT_LEVEL}"
+    return level_name(table.seating[seat].level)
+
+
+def level_name(level: str) -> str:
+    return f"{BOT_NAME} {level or DEFAULT_LEVEL}"
 
 
 def bot_id(level: str) -> str:
@@ -142,25 +153,47 @@ class Records:
             return Credit(seat.player, known.name if known else seat.name)
         return None
 
+    def hand_credit(self, holder: Holder) -> Credit | None:
+        """Who a hand played by ``holder`` counts for."""
+        if holder.bot:
+            level = level_name(holder.level)
+            return Credit(bot_id(level), level, bot=True)
+        if holder.player is not None:
+            known = self.store.player(holder.player)
+            return Credit(holder.player, known.name if known else holder.name)
+        return None
+
     def hand_done(self, table: Table) -> None:
         """Count the hand that just ended; rate the match if it ended too. Call inside the hand's transaction."""
-        seats = table.seating.seats
         match = table.match
-        if match is None or not any(s.player is not None or s.token is not None for s in seats):
+        if match is None:
             return
         game = table.rules.name
-        credits = [self.credit(table, s) for s in seats]
         tally = table.tally
-        for seat, credit in enumerate(credits):
-            if credit is None:
-                continue
-            r = self._record(credit, game)
-            r.hands += 1
-            r.biggest_pot = max(r.biggest_pot, tally.pots.get(seat, 0))
-            r.truco_calls_won += tally.calls_won.get(seat, 0)
-            self.store.save_record(r)
-        if match.match_over():
-            self._rate(game, credits, match.scores(), [table.seating.team(s) for s in range(len(seats))], tally)
+        if any(h.person for h in table.hand_holders):
+            for seat, holder in enumerate(table.hand_holders):
+                credit = self.hand_credit(holder)
+                if credit is None:
+                    continue
+                r = self._record(credit, game)
+                r.hands += 1
+                r.biggest_pot = max(r.biggest_pot, tally.pots.get(seat, 0))
+                r.truco_calls_won += tally.calls_won.get(seat, 0)
+                self.store.save_record(r)
+        seats = table.seating.seats
+        if not match.match_over():
+            return
+        if not any(s.player is not None or s.token is not None for s in seats) and not table.leavers:
+            return
+        credits = [self.credit(table, s) for s in seats]
+        teams = [table.seating.team(s) for s in range(len(seats))]
+        self._rate(game, credits, match.scores(), teams, tally)
+        for seat, players in table.leavers.items():
+            for player in players:  # rated as if they had played the seat to the end; only they are saved
+                known = self.store.player(player)
+                leaver = Credit(player, known.name if known else player)
+                self._rate(game, [leaver if s == seat else c for s, c in enumerate(credits)], match.scores(), teams,
+                           tally, only=player)
 
     def _record(self, credit: Credit, game: str) -> Record:
         r = self.store.record(credit.id, game)
@@ -175,7 +208,8 @@ class Records:
         return self.model.rating() if r is None else self.model.rating(mu=r.mu, sigma=r.sigma)
 
     def _rate(self, game: str, credits: Sequence[Credit | None], scores: Sequence[int], teams: Sequence[int],
-              tally: Tally) -> None:
+              tally: Tally, only: str | None = None) -> None:
+        """Rate a finished match (``only``: save that player's record alone)."""
         places = tally.places(scores, teams)
         order = sorted(places)
         members = [[s for s in range(len(teams)) if teams[s] == team] for team in order]
@@ -189,6 +223,8 @@ class Records:
                 if credit is not None:
                     results.setdefault(credit.id, []).append((rating, places[team] == 1))
         for player, got in results.items():
+            if only is not None and player != only:
+                continue
             credit = next(c for c in credits if c is not None and c.id == player)
             r = self._record(credit, game)
             r.mu = fmean(rating.mu for rating, _ in got)

@@ -31,11 +31,35 @@ LISTED = 500
 
 
 # -- a hand history as messages ------------------------------------------------------------
+def seat_summary(entry: Mapping[str, Any], seat: int, team: int) -> common_pb2.SeatSummary:
+    """A seat as a history names its holder (docs/history.md): a person, or a bot of a level,
+    standing in for the person named (``away``) or not."""
+    bot = entry.get("bot")
+    return common_pb2.SeatSummary(seat=seat, name=str(entry.get("name", "")), taken=True, team=team,
+                                  bot=isinstance(bot, str), away=entry.get("away") is True,
+                                  bot_level=bot if isinstance(bot, str) else "")
+
+
 def seat_summaries(record: Mapping[str, Any]) -> list[common_pb2.SeatSummary]:
-    return [
-        common_pb2.SeatSummary(seat=int(s["seat"]), name=str(s["name"]), taken=True, team=int(s.get("team", 0)))
-        for s in record["seats"]
-    ]
+    """The seats as the hand was dealt."""
+    return [seat_summary(s, int(s["seat"]), int(s.get("team", 0))) for s in record["seats"]]
+
+
+def seats_by_step(record: Mapping[str, Any]) -> list[list[common_pb2.SeatSummary]]:
+    """The seats at each step of a replay (the deal, then each seat's action): a seat that changed
+    hands during the hand (``holders``) is named from the action on which the change took effect."""
+    seats = seat_summaries(record)
+    changes = [h for h in record.get("holders") or () if isinstance(h, Mapping)]
+    out = [list(seats)]
+    for entry in record["actions"]:
+        if entry.get("seat") is None:
+            continue
+        for change in changes:
+            if change.get("from") == entry.get("seq"):
+                at = int(change["seat"])
+                seats[at] = seat_summary(change, at, seats[at].team)
+        out.append(list(seats))
+    return out
 
 
 def hand_summary(record: Mapping[str, Any]) -> replay_pb2.HandSummary:
@@ -69,11 +93,11 @@ def steps(record: Mapping[str, Any]) -> list[replay_pb2.ReplayStep]:
     rules = GAMES.get(str(record.get("game", "")))
     if rules is None:
         raise ValueError(f"There is no game called {quote(str(record.get('game', '')))} here.")
-    seats = seat_summaries(record)
+    seats = seats_by_step(record)
     out = []
     seq = 0
     for n, step in enumerate(rules.replay_steps(record)):
-        out.append(_step(n, step, seq, seats))
+        out.append(_step(n, step, seq, seats[min(n, len(seats) - 1)]))
         seq += len(step.events)
     if out:
         out[0].hand.CopyFrom(hand_summary(record))

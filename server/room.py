@@ -286,7 +286,7 @@ class Room:
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
 
     def seats(self, table: Table) -> None:
-        self.store.save_seats(table.id, [(s.index, s.name, s.bot, s.away) for s in table.seating.seats])
+        self.store.save_seats(table.id, table.seating.saved())
         self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
 
     def restore(self) -> int:
@@ -317,10 +317,11 @@ class Room:
         config.next_hand_delay = self.next_hand_delay
         config.cut_window = self.cut_window
         table = Table(saved.id, rules, config, self, thinker=self.thinker)
-        for index, name, bot, away in saved.seats:
-            seat = table.seating[index]
-            seat.name, seat.bot, seat.away = name, bot, away
-            seat.player = saved.players.get(index)
+        for saved_seat in saved.seats:
+            seat = table.seating[saved_seat.seat]
+            seat.name, seat.bot, seat.away = saved_seat.name, saved_seat.bot, saved_seat.away
+            seat.open = saved_seat.open
+            seat.player = saved.players.get(saved_seat.seat)
         table.seating.changed()
         if saved.finished:
             table.closed = True

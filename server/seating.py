@@ -2,7 +2,13 @@
 
 A person's seat is theirs until they leave; a bot plays it while they are away (after missed
 turns in a row, or dropped) and gives it back when they act or reconnect. A seat a person
-left during a match is open: the next person to sit takes it over from the bot.
+left during a match is open: the next person to sit takes it over from the bot. When that
+match ends with the seat still open, it becomes an open bot's seat: the next match starts with
+the bot in it (nobody waits for a seat the seat list shows filled), and a person may still take
+it at any time.
+
+Who played a seat at each moment (``Holder``) is what logs, hand histories and records name:
+a seat that changes hands is told as it was then, never as it is now.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from dataclasses import dataclass
 from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, ResourceExhausted
 from cardtui.server.events import CameBack, Joined, Left, WentAway
+from cardtui.server.store import SavedSeat
 from cardtui.v1 import common_pb2, table_pb2
 
 
@@ -22,7 +29,9 @@ class Seat:
     token: str | None = None
     """A person's seat token (kept while they are away)."""
     bot: bool = False
-    """A bot's seat from the start."""
+    """A bot's seat: from the start, or ``open``."""
+    open: bool = False
+    """A bot's seat a person may take (the seat of someone who left a match that has ended)."""
     away: bool = False
     """The person is away or left: a bot plays for them meanwhile."""
     missed: int = 0
@@ -34,17 +43,59 @@ class Seat:
 
     @property
     def taken(self) -> bool:
-        return self.bot or self.token is not None
+        """Nobody else may sit here: a person holds it, or a bot that keeps it."""
+        return self.token is not None or (self.bot and not self.open)
+
+    @property
+    def filled(self) -> bool:
+        """Someone plays it: a person, or a bot (its own seat, or standing in)."""
+        return self.token is not None or self.botted
 
     @property
     def botted(self) -> bool:
         """A bot plays this seat now."""
         return self.bot or self.away
 
+    def holder(self) -> Holder:
+        return Holder(self.name, self.botted, self.away, self.player, self.level or DEFAULT_LEVEL)
+
+    def saved(self) -> SavedSeat:
+        return SavedSeat(self.index, self.name, self.bot, self.away, self.open)
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who played a seat at one moment, as the table's log, hand histories and records name it."""
+
+    name: str
+    """As the seat list named it ("": nobody)."""
+    bot: bool
+    """A bot played it: a bot's seat, or one standing in for the person named (``away``)."""
+    away: bool
+    """The person named had left or was away; a bot played for them."""
+    player: str | None
+    """The remembered player the seat's results went to (None: a guest, a bot, nobody)."""
+    level: str
+    """The level of the bot that played it, when one did."""
+
+    @property
+    def person(self) -> bool:
+        """A person played it: not a bot, and somebody."""
+        return not self.bot and bool(self.name)
+
+    def record(self) -> dict[str, str | bool]:
+        """As a hand history names a seat's holder (docs/history.md): a bot says so, and its level."""
+        out: dict[str, str | bool] = {"name": self.name}
+        if self.bot:
+            out["bot"] = self.level
+        if self.away:
+            out["away"] = True
+        return out
+
 
 class Seating:
-    def __init__(self, seats: int, bots: int, teams: bool) -> None:
-        self.seats = [Seat(i) for i in range(seats)]
+    def __init__(self, seats: int, bots: int, teams: bool, stand_in: str = DEFAULT_LEVEL) -> None:
+        self.seats = [Seat(i, level=stand_in) for i in range(seats)]
         self.teams = teams
         self._wire: bytes | None = None
         for i in range(seats - bots, seats):
@@ -59,7 +110,8 @@ class Seating:
 
     @property
     def full(self) -> bool:
-        return all(s.taken for s in self.seats)
+        """Every seat is played: a match can start."""
+        return all(s.filled for s in self.seats)
 
     @property
     def people(self) -> int:
@@ -70,6 +122,12 @@ class Seating:
 
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    def holders_now(self) -> tuple[Holder, ...]:
+        return tuple(s.holder() for s in self.seats)
+
+    def saved(self) -> list[SavedSeat]:
+        return [s.saved() for s in self.seats]
 
     def team(self, seat: int) -> int:
         return seat % 2 if self.teams else seat
@@ -99,17 +157,22 @@ class Seating:
             free = [s for s in self.seats if not s.taken]
             if not free:
                 raise ResourceExhausted("This table has no free seat.")
-            target = free[0]
+            target = min(free, key=lambda s: s.filled)  # an empty seat first, then one a bot plays
         else:
             if seat >= len(self.seats):
                 raise InvalidArgument("This table has seats 0 to {last}.", last=len(self.seats) - 1)
             target = self.seats[seat]
             if target.taken:
                 raise FailedPrecondition("Seat {seat} is taken.", seat=seat)
+        before = target.holder() if target.filled else None
         target.name, target.token, target.away, target.missed = name, token, False, 0
+        target.bot = target.open = False
         target.player = player
         self._wire = None
-        return target, Event(Joined(target.index, name))
+        joined = Joined(target.index, name)
+        if before is not None:
+            joined = Joined(target.index, name, before.name, before.away)
+        return target, Event(joined)
 
     def leave(self, seat: int, playing: bool) -> tuple[str | None, Event]:
         """A person leaves: before the match the seat opens; during it, a bot plays on.
@@ -139,10 +202,12 @@ class Seating:
         return old, Event(CameBack(seat, s.name))
 
     def forget_left(self) -> bool:
-        """A new match: seats people left are played by bots for nobody's record; whether any was."""
-        left = [s for s in self.seats if s.player is not None and s.token is None]
+        """A new match: each seat a person left is an open bot's seat now (a person may take it); whether any was."""
+        left = [s for s in self.seats if s.token is None and s.away]
         for s in left:
-            s.player = None
+            s.player, s.away, s.bot, s.open, s.name = None, False, True, True, f"bot {s.index + 1}"
+        if left:
+            self._wire = None
         return bool(left)
 
     def back(self, seat: int) -> Event | None:

@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     bot INTEGER NOT NULL,
     away INTEGER NOT NULL,
+    open INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS tokens (
@@ -146,6 +147,17 @@ SESSION_DAYS = 90
 
 
 @dataclass(frozen=True, slots=True)
+class SavedSeat:
+    """A seat as a restart finds it (``server.seating.Seat`` holds what each field means)."""
+
+    seat: int
+    name: str
+    bot: bool
+    away: bool
+    open: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class SavedTable:
     """Everything stored about one table: enough to bring it back after a crash."""
 
@@ -153,7 +165,7 @@ class SavedTable:
     game: str
     name: str
     config: dict[str, Any]
-    seats: list[tuple[int, str, bool, bool]]
+    seats: list[SavedSeat]
     log: list[tuple[int, str, int | None, dict[str, Any], int]]
     tokens: list[tuple[str, int | None, str]]
     """The digests of the table's seat and spectator tokens, with their seat (None: watching) and name."""
@@ -265,6 +277,8 @@ class Store:
         for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT")):
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+        if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
+            self.db.execute("ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0")
         self._digest_tokens()
         self._key_names()
         self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
@@ -328,10 +342,10 @@ class Store:
         )
 
     # -- what a restart needs: seats, tokens, and each table's log of seeds and actions --
-    def save_seats(self, table_id: str, seats: list[tuple[int, str, bool, bool]]) -> None:
+    def save_seats(self, table_id: str, seats: list[SavedSeat]) -> None:
         self.db.executemany(
-            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, away) VALUES (?, ?, ?, ?, ?)",
-            [(table_id, seat, name, int(bot), int(away)) for seat, name, bot, away in seats],
+            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, away, open) VALUES (?, ?, ?, ?, ?, ?)",
+            [(table_id, s.seat, s.name, int(s.bot), int(s.away), int(s.open)) for s in seats],
         )
 
     def add_token(self, digest: str, table_id: str, seat: int | None, name: str) -> None:
@@ -376,7 +390,7 @@ class Store:
         ).fetchall()
         for table_id, game, name, config, seq, finished in rows:
             seats = self.db.execute(
-                "SELECT seat, name, bot, away FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                "SELECT seat, name, bot, away, open FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
             ).fetchall()
             log = self.db.execute(
                 "SELECT n, kind, seat, data, seq FROM log WHERE table_id = ? ORDER BY n", (table_id,)
@@ -387,7 +401,7 @@ class Store:
             out.append(
                 SavedTable(
                     id=table_id, game=game, name=name, config=json.loads(config),
-                    seats=[(int(s), str(n), bool(b), bool(a)) for s, n, b, a in seats],
+                    seats=[SavedSeat(int(s), str(n), bool(b), bool(a), bool(o)) for s, n, b, a, o in seats],
                     log=[(int(n), str(k), None if s is None else int(s), json.loads(d), int(q))
                          for n, k, s, d, q in log],
                     tokens=[(str(t), None if s is None else int(s), str(n)) for t, s, n in tokens],

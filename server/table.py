@@ -18,6 +18,7 @@ each hand's whole deal seed, the server's included, so a restart deals the same 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -38,7 +39,7 @@ from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchSta
 from cardtui.server.fanout import Fanout, Subscriber
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
-from cardtui.server.seating import Seating
+from cardtui.server.seating import Holder, Seating
 from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -127,9 +128,11 @@ class Table:
         """Where the bots' searches run (None: here, on the loop)."""
         self._thinking: object | None = None
         """The decision being made elsewhere for the moment the bots were last scheduled."""
-        self.seating = Seating(config.seats, config.bots, rules.teams)
+        stand_in = next((level for level in config.bot_levels if level), DEFAULT_LEVEL)
+        self.seating = Seating(config.seats, config.bots, rules.teams, stand_in)
+        """A person away is played at the table's bot level (its first bot's), or the default."""
         for seat, level in zip(self.seating.seats, config.bot_levels, strict=False):
-            seat.level = level
+            seat.level = level or stand_in
         self.planned: tuple[int, Action] | None = None
         """The bot move the bot timer will make: chosen when the timer is set, so its delay fits it."""
         self.spectators: dict[str, str] = {}  # token -> name
@@ -149,6 +152,15 @@ class Table:
         self.closed = False
         self.idle_since: float | None = None
         """When the last person left (the loop's clock); None while someone is here."""
+        self.hand_holders: tuple[Holder, ...] = ()
+        """Who played each seat when the hand in play (or the last one) was dealt: its hand, in the records."""
+        self.hand_changes: list[tuple[int, int, Holder]] = []
+        """Seats that changed hands during the hand in play: (seat actions before it, seat, who then)."""
+        self.hand_acts = 0
+        """The seats' actions in the hand in play so far."""
+        self.leavers: dict[int, list[str]] = {}
+        """Remembered players who left a seat during the match in play and whose seat someone else
+        took since: the match's result is still theirs (leaving does not dodge a loss)."""
 
     @property
     def seq(self) -> int:
@@ -167,7 +179,7 @@ class Table:
             game=self.rules.name,
             name=self.config.name,
             seats=self.seating.summaries(),
-            spectators=len(self.spectators),
+            spectators=self.watching,
             options={k: wire.option_value(specs[k], v) for k, v in self.options.items()},
             has_password=bool(self.config.password),
             private=self.config.private,
@@ -178,8 +190,10 @@ class Table:
 
     # -- seats ---------------------------------------------------------------------
     def sit(self, name: str, seat: int, token: str, player: str | None = None) -> int:
+        left = self._leaver(seat)
         target, event = self.seating.sit(name, seat, token, player)
         self.journal.seats(self)
+        self._holder_changed(target.index, left)
         self._note([event])
         if self.match is not None:
             self._schedule()  # a person takes a seat back from the bot: their timer runs
@@ -194,6 +208,7 @@ class Table:
             self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
         self.journal.seats(self)
         if event is not None:
+            self._holder_changed(seat)
             self._note([event])
         if self.match is not None:
             self._schedule()
@@ -204,6 +219,7 @@ class Table:
         if token is not None:
             self.fanout.end(N_("You left the table."), resubscribe=False, token=token)
         self.journal.seats(self)
+        self._holder_changed(seat)
         self._note([event])
         if self.match is not None:
             self._schedule()
@@ -217,6 +233,7 @@ class Table:
         event = self.seating.back(seat)
         if event is not None:
             self.journal.seats(self)
+            self._holder_changed(seat)
             self._note([event])
             self._schedule()
 
@@ -224,9 +241,16 @@ class Table:
     def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int) -> None:
         """Replay the journal of the match in play: same cards, same turn; timers restart."""
         for (kind, seat, data), _ in steps:
+            if kind == "seat":  # a seat changed hands: who plays it from here on is in the seats
+                assert seat is not None
+                self._recall_holder(seat, data)
+                continue
             if kind in ("start", "next"):
                 seed = record_seed(data)
                 self.deal_seed = seed if isinstance(seed, DealSeed) else None
+                self._dealt(data.get("holders"))
+                if kind == "start":
+                    self.leavers = {}
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
                 self.match, events = self.rules.open(self.options, seats, seed)
@@ -238,6 +262,7 @@ class Table:
             else:
                 assert self.match is not None and seat is not None
                 events = self.match.apply(seat, action_of(data))
+                self.hand_acts += 1
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
         self.hands_played = hands
@@ -313,15 +338,17 @@ class Table:
         if cut is None or self.closed:
             return
         seed = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.id, cut.hand)
-        data = {"fair": seed.as_record()}
         if cut.new_match:
-            if self.seating.forget_left():  # seats kept for who left mid-match open up now
+            if self.seating.forget_left():  # seats people left mid-match are open bots' seats now
                 self.journal.seats(self)
-            if not self.seating.full:  # someone left (or during the cut): wait for the seats to fill again
+            if not self.seating.full:  # someone left before the match began: wait for the seats to fill again
                 self.match = None
                 if committed:
                     self._note(list(committed))
                 return
+        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt()}
+        if cut.new_match:
+            self.leavers = {}
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
@@ -382,6 +409,8 @@ class Table:
         batch = self.fanout.number(events, self.seating.holders())
         for step in steps:
             self.journal.step(self, step, self.seq)
+            if step[0] == "act":
+                self.hand_acts += 1
         self.tally.observe(events, self.match.scores)
         if ended:
             self._hand_done()
@@ -400,8 +429,59 @@ class Table:
         if record is not None:
             self.hands_played += 1
             record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)
+            self._name_holders(record)
             self.journal.hand(self, record)
         self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
+
+    # -- who played each seat, when --------------------------------------------------------
+    def _dealt(self, saved: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """A hand is dealt: who plays each seat now is who played its deal (``saved``: as the
+        journal kept them, on a restore). Returns them as the journal keeps them."""
+        if saved is not None and len(saved) == len(self.seating):
+            self.hand_holders = tuple(Holder(**dict(h)) for h in saved)
+        else:
+            self.hand_holders = self.seating.holders_now()
+        self.hand_changes = []
+        self.hand_acts = 0
+        return [dataclasses.asdict(h) for h in self.hand_holders]
+
+    def _leaver(self, seat: int) -> str | None:
+        """The remembered player who left ``seat`` during the match, if a newcomer now takes it over."""
+        if 0 <= seat < len(self.seating):
+            s = self.seating[seat]
+            if self.match is not None and s.token is None and s.away and s.player is not None:
+                return s.player
+        return None
+
+    def _holder_changed(self, seat: int, left: str | None = None) -> None:
+        """A seat changed hands (or a bot took over for a person, or gave the seat back): during a
+        match, the journal keeps who plays it from here on, and the hand in play names them."""
+        if self.match is None:
+            return
+        holder = self.seating[seat].holder()
+        data: dict[str, Any] = dataclasses.asdict(holder)
+        if left is not None:
+            data["left"] = left
+        self.journal.step(self, ("seat", seat, data), self.seq)
+        self._recall_holder(seat, data)
+
+    def _recall_holder(self, seat: int, data: Mapping[str, Any]) -> None:
+        if left := data.get("left"):
+            self.leavers.setdefault(seat, []).append(str(left))
+        if self.match is not None and not self.match.hand_over():
+            fields = {k: data[k] for k in ("name", "bot", "away", "player", "level")}
+            self.hand_changes.append((self.hand_acts, seat, Holder(**fields)))
+
+    def _name_holders(self, record: dict[str, Any]) -> None:
+        """A finished hand's history names each seat as it was when dealt (a bot says so), and
+        every change of hands during it from the action on which it took effect (docs/history.md)."""
+        if len(self.hand_holders) == len(record["seats"]):
+            record["seats"] = [{**entry, **h.record()} for entry, h in zip(record["seats"], self.hand_holders,
+                                                                            strict=True)]
+        if self.hand_changes:
+            seqs = [entry["seq"] for entry in record["actions"] if entry.get("seat") is not None]
+            record["holders"] = [{"seat": seat, "from": seqs[acts], **h.record()}
+                                 for acts, seat, h in self.hand_changes if acts < len(seqs)]
 
     # -- timers and bots -----------------------------------------------------------
     def _schedule(self) -> None:
@@ -434,9 +514,15 @@ class Table:
             elif self.thinker is None:
                 self.planned = seat, self.rules.decide(decision, self.rng)
             else:  # decided in a worker: the timer is set when the answer is back
-                self._thinking = moment = object()
                 started = asyncio.get_running_loop().time()
-                future = self.thinker.decide(decision, self.rng.getrandbits(64))
+                try:
+                    future = self.thinker.decide(decision, self.rng.getrandbits(64))
+                except Exception:  # no worker can take it: decide here, the table plays on
+                    log.exception("table %s: no bot worker could decide; the bot decides on the loop", self.id)
+                    self.planned = seat, self.rules.decide(decision, self.rng)
+                    self._pace(cap)
+                    return
+                self._thinking = moment = object()
                 future.add_done_callback(lambda done: self._thought(moment, seat, started, cap, done))
                 return
         self._pace(cap)
@@ -487,6 +573,7 @@ class Table:
         window = match.timeout_ms() is not None
         events: list[Event] = []
         steps: list[Step] = []
+        went: list[int] = []
         for seat in match.to_act():
             if match.hand_over():
                 break
@@ -499,8 +586,12 @@ class Table:
                 away = self.seating.missed_turn(seat, self.config.away_after)
                 if away is not None:
                     events.append(away)
-                    self.journal.seats(self)
+                    went.append(seat)
         self._changed(events, *steps)
+        if went:  # a bot plays for them from the next action on
+            self.journal.seats(self)
+            for seat in went:
+                self._holder_changed(seat)
 
     def _bots_move(self) -> None:
         match = self.match
@@ -568,8 +659,18 @@ class Table:
 
     @property
     def present(self) -> bool:
-        """Someone is here: a person seated (even away), or a watcher, or a stream open."""
-        return self.seating.people > 0 or bool(self.spectators) or bool(self.fanout.subscribers)
+        """Someone is here now: a stream open to a seat or to the table's view.
+
+        A token is not a person: a seat whose player closed the tab, a watcher whose client
+        crashed, keep their tokens (they may come back) but are not here, so a table of bots
+        that nobody follows finishes on its idle timer.
+        """
+        return bool(self.fanout.subscribers)
+
+    @property
+    def watching(self) -> int:
+        """Watchers here now: spectator tokens with a stream open."""
+        return len({sub.token for sub in self.fanout.subscribers if sub.seat is None})
 
     def idle_for(self, now: float) -> float:
         """Seconds the table has gone with nobody here (0 while someone is)."""

@@ -19,6 +19,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver, resource_tracker
 from multiprocessing.connection import Connection
 
@@ -82,12 +83,26 @@ class Thinker:
             resource_tracker.ensure_running()
             forkserver.ensure_running()
             watched, self._alive = context.Pipe(duplex=False)
-            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch,
-                                             initargs=(watched,))
+        self._workers, self._context, self._watched = workers, context, watched
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self._workers, mp_context=self._context, initializer=_watch,
+                                   initargs=(self._watched,))
 
     def decide(self, decision: Decision, seed: int) -> asyncio.Future[Action]:
-        """The decision, made in a worker; ``seed`` makes its chances repeatable."""
-        return asyncio.get_running_loop().run_in_executor(self._pool, decide, decision, seed)
+        """The decision, made in a worker; ``seed`` makes its chances repeatable.
+
+        A pool broken by a worker that died (killed, out of memory) is replaced once, here; a
+        pool that cannot take the work raises, and the table decides on the loop instead."""
+        loop = asyncio.get_running_loop()
+        try:
+            return loop.run_in_executor(self._pool, decide, decision, seed)
+        except BrokenProcessPool:
+            log.warning("A bot worker process died; the bots' workers start again.")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+            return loop.run_in_executor(self._pool, decide, decision, seed)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

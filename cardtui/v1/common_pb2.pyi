@@ -398,7 +398,10 @@ class SeatSummary(_message.Message):
     bot: _builtins.bool
     """a bot plays this seat now"""
     taken: _builtins.bool
-    """a person or a bot sits here"""
+    """Nobody else may sit here: a person holds it, or a bot that keeps it. A seat with `bot` set
+    and `taken` unset is open: a bot plays it until a person sits (the seat of someone who
+    left; a person may take it at any time, and a match does not wait for it).
+    """
     team: _builtins.int
     """partnership games: 0 or 1; otherwise the seat itself"""
     away: _builtins.bool
@@ -465,6 +468,7 @@ class TableSummary(_message.Message):
     """a GameInfo.name"""
     name: _builtins.str
     spectators: _builtins.int
+    """watchers with a stream open now"""
     has_password: _builtins.bool
     private: _builtins.bool
     status: Global___TableStatus.ValueType

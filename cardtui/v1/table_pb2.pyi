@@ -300,23 +300,34 @@ Global___Hidden: _TypeAlias = Hidden  # noqa: Y015
 
 @_typing.final
 class Joined(_message.Message):
-    """The table."""
+    """The table.
+    A person sat down. `before` names who played the seat until now, as the seat list named it
+    ("": nobody; `before_away`: a person who had left or was away, a bot playing for them), so
+    that a reader walking back through the events names every earlier event's seat as it was
+    then, not as it is now (docs/client.md).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
+    BEFORE_FIELD_NUMBER: _builtins.int
+    BEFORE_AWAY_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
+    before: _builtins.str
+    before_away: _builtins.bool
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         name: _builtins.str = ...,
+        before: _builtins.str = ...,
+        before_away: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["before", b"before", "before_away", b"before_away", "name", b"name", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

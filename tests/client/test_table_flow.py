@@ -5,6 +5,7 @@ A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import socket
 import time
@@ -25,6 +26,8 @@ from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.models import action_name
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
+from cardtui.client.words import fmt
+from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import Player, create
@@ -280,6 +283,38 @@ async def test_who_comes_mid_hand_reads_the_hand_so_far(server: Running) -> None
         assert "Hand 1:" in text and "deals" in text
         assert "ana bets 1." in text, "named as who did it then, not who sits there now"
         assert "You receive" not in text, "the seat's cards were ana's, before bea came"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_a_seat_that_changed_hands_is_told_as_it_was_then(server: Running, lang: str) -> None:
+    """ana leaves a truco match; a bot plays her seat into the next hand; dan sits there mid-hand.
+    dan's log names every earlier line of that seat as it was then (ana's seat played by a bot),
+    never dan, whose sitting down comes last; the hand's history says the same."""
+    table_id = await create(server, game="truco_argentino", seats=2, bots=1, bot_delay_ms=150, turn_seconds=3600)
+    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    ana.subscribe()
+    await ana.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
+    await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
+    await ana.close()
+    table = server.room.tables[table_id]
+    deadline = time.monotonic() + 20
+    while not (table.hands_played >= 1 and table.hand_acts >= 2 and table.match is not None
+               and not table.match.hand_over()):  # a later hand, the bot has played in it
+        assert time.monotonic() < deadline, "the bots play on"
+        await asyncio.sleep(0.02)
+    with speaking(lang):
+        played_for_ana = _("{name} (bot)").format(name="ana")
+        app = CardApp(f"127.0.0.1:{server.port}", "dan")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)  # dan takes the seat the bot plays for ana
+            sits = fmt(_("{name} sits down at seat {seat}."), name="dan", seat=1).plain
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and sits in log_text(app.screen))
+            lines = log_text(app.screen).splitlines()
+        joined = next(i for i, said in enumerate(lines) if sits in said)
+        before = "\n".join(lines[:joined])
+        assert "dan" not in before, f"nothing before dan sat is dan's:\n{before}"
+        assert played_for_ana in before, f"the seat was ana's, a bot playing for her:\n{before}"
 
 
 # -- the log's width ---------------------------------------------------------------------------

@@ -132,20 +132,40 @@ async def test_a_table_nobody_is_at_finishes_and_the_cap_counts_open_tables_only
 
     idle = await create(server, game="cacho", seats=4, bots=4, idle_minutes=1)
     watched = await create(server, game="cacho", seats=4, bots=4, idle_minutes=1)
+    deserted = await create(server, game="cacho", seats=4, bots=3, idle_minutes=1)
     watcher = await Player(address(server)).spectate(watched)
+    watcher.subscribe()
+    await watcher.wait_for(lambda q: bool(q.messages))
+    # A seated person and a watcher who went without a word (a closed tab, a crashed client)
+    # keep their tokens, but nobody is there: the table's bots play on for no one.
+    gone = [await Player(address(server)).join(deserted, "ana"), await Player(address(server)).spectate(deserted)]
+    for p in gone:
+        p.subscribe()
+        await p.wait_for(lambda q: bool(q.messages))
+        await p.unsubscribe()
+    for _ in range(100):  # the server hears the streams end
+        if not server.room.tables[deserted].present:
+            break
+        await asyncio.sleep(0.02)
+    counted = {t.id: t.spectators for t in (await watcher.lobby.ListTables(lobby_pb2.ListTablesRequest())).tables}
+    assert counted == {idle: 0, watched: 1, deserted: 0}, "watchers who are there now"
     loop = asyncio.get_running_loop()
     server.room.sweep(loop.time())
-    server.room.sweep(loop.time() + 61)  # a minute with nobody at the first one
-    assert idle not in server.room.tables and watched in server.room.tables
+    server.room.sweep(loop.time() + 61)  # a minute with nobody at the first and the last
+    assert idle not in server.room.tables and deserted not in server.room.tables
+    assert watched in server.room.tables
     listed = (await watcher.lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
     assert [t.id for t in listed] == [watched], "the lobby lists open tables"
     listed = (await watcher.lobby.ListTables(lobby_pb2.ListTablesRequest(include_finished=True))).tables
     assert {t.id: t.status for t in listed} == {watched: common_pb2.TABLE_STATUS_PLAYING,
-                                                 idle: common_pb2.TABLE_STATUS_FINISHED}
+                                                 idle: common_pb2.TABLE_STATUS_FINISHED,
+                                                 deserted: common_pb2.TABLE_STATUS_FINISHED}
     assert server.store.count_hands(idle) >= 0  # its hands stay in the store
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await watcher.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=idle, name="late"))
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    for p in gone:
+        await p.close()
     monkeypatch.setattr(room_module, "MAX_TABLES", 2)
     await create(server, game="cacho", seats=2, bots=2)  # the finished one does not count
     with pytest.raises(grpc.aio.AioRpcError) as err:
