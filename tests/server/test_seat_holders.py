@@ -1,0 +1,176 @@
+"""A seat that changes hands: who played it then is what the table says, keeps and counts.
+
+Over the wire against a real server: the hand histories and their replays name each seat's
+holder at every step, the records count a hand for whoever played its deal (a person, or the
+level of the bot standing in), a match whose person left goes on with a bot in the open seat,
+and the bot standing in plays at the table's bot level.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from cardtui.identity import create as new_identity
+from cardtui.server import replays, thinking
+from cardtui.server.app import Running, start
+from cardtui.server.table import Table
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
+from tests.conftest import Player, create
+from tests.server.test_records import boldest, new_table, play_out_the_match, sit, standing
+
+
+async def until(ok: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not ok():
+        assert time.monotonic() < deadline, f"timed out: {what}"
+        await asyncio.sleep(0.02)
+
+
+def records(running: Running, table_id: str) -> list[dict[str, Any]]:
+    return [json.loads(r) for r in running.store.hands(table_id)]
+
+
+async def play_until(p: Player, ok: Callable[[], bool]) -> None:
+    """``p`` plays whatever it may from its own stream until ``ok``."""
+    p.subscribe()
+    while not ok():
+        v = p.last_view
+        if v is not None and v.legal and not v.hand_over:
+            with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on meanwhile
+                await p.act(boldest(list(v.legal)))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(p.changed.wait(), 0.5)
+        p.changed.clear()
+
+
+async def test_a_history_and_its_replay_name_each_seat_as_it_was_at_every_step(server: Running) -> None:
+    table_id = await create(server, game="truco_argentino", seats=2, bots=1, bot_delay_ms=30, turn_seconds=3600)
+    table: Table = server.room.tables[table_id]
+    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    ana.subscribe()
+    await ana.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
+    seat = ana.seat
+    await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))  # a bot plays on for ana
+    await ana.close()
+    await until(lambda: table.hands_played >= 1 and table.hand_acts >= 1 and table.match is not None
+                and not table.match.hand_over(), "a later hand the bot has begun for ana")
+    in_play = table.hands_played + 1
+    dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
+    assert dan.seat == seat, "dan takes the seat the bot keeps for ana"
+    await play_until(dan, lambda: table.hands_played >= in_play)
+    await dan.close()
+
+    hand = next(r for r in records(server, table_id) if r["hand"] == in_play)
+    level = hand["seats"][1 - seat]["bot"]  # the table's bot level
+    assert hand["seats"][seat] == {"seat": seat, "name": "ana", "team": seat % 2, "bot": level, "away": True}
+    (change,) = hand["holders"]
+    assert {k: change[k] for k in ("seat", "name")} == {"seat": seat, "name": "dan"} and "bot" not in change
+    by_seat = [a for a in hand["actions"] if a.get("seat") is not None]
+    assert change["from"] in [a["seq"] for a in by_seat], "the change takes effect on an action"
+    # The replay names ana's seat as played for her until dan's first action, dan from then on.
+    steps = replays.steps(hand)
+    for n, step in enumerate(steps):
+        acted = by_seat[n - 1]["seq"] if n else 0
+        expected = ("dan", False) if acted >= change["from"] else ("ana", True)
+        said = step.view.seats[seat]
+        assert (said.name, said.away) == expected, f"step {n}"
+    # An earlier hand of the match that ana played herself names her plainly.
+    first = next(r for r in records(server, table_id) if r["hand"] == 1)
+    assert first["seats"][seat] == {"seat": seat, "name": "ana", "team": seat % 2}
+
+
+async def test_a_hand_counts_for_whoever_played_its_deal_and_a_bot_standing_in_counts_for_its_level(
+    tmp_path: Path,
+) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.002, next_hand_delay=0.05)
+    address = f"127.0.0.1:{running.port}"
+    try:
+        async with grpc.aio.insecure_channel(address) as ch:
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            made = await new_table(lobby, game="cacho", seats=3, bots=1,
+                                   options={"chips": common_pb2.OptionValue(number=4)})
+            table_id = made.table.id
+            ana = await sit(address, table_id, new_identity(tmp_path / "ana.pem"), "ana")
+            bia = await sit(address, table_id, new_identity(tmp_path / "bia.pem"), "bia")
+            table: Table = running.room.tables[table_id]
+            await until(lambda: table.match is not None, "the match starts")
+            await lobby.Leave(lobby_pb2.LeaveRequest(token=bia.token))  # in the first hand: a bot plays on
+            await bia.close()
+            await play_out_the_match([ana])
+            hands = [r for r in records(running, table_id) if r.get("match") == 1]
+            board = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacho"))
+            mine, hers, bot = standing(board, "ana"), standing(board, "bia"), standing(board, "bot easy")
+            assert mine.stats.hands == len(hands) > 1
+            assert hers.stats.hands == 1, "the hand bia was dealt; the bot played the rest"
+            assert bot.stats.hands == len(hands) + (len(hands) - 1), "its own seat, and bia's after her first"
+            assert hers.stats.matches == 1, "leaving does not dodge the match's result"
+            assert [h["seats"][bia.seat].get("away", False) for h in hands] == [False] + [True] * (len(hands) - 1)
+            await ana.close()
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_after_a_match_a_seat_its_person_left_is_an_open_bots_seat_and_the_next_match_starts(
+    tmp_path: Path,
+) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.002, next_hand_delay=0.02)
+    address = f"127.0.0.1:{running.port}"
+    try:
+        async with grpc.aio.insecure_channel(address) as ch:
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            made = await new_table(lobby, game="cacho", seats=2, bots=1,
+                                   options={"chips": common_pb2.OptionValue(number=3)})
+            table_id = made.table.id
+            table: Table = running.room.tables[table_id]
+            ana = await Player(address).join(table_id, "ana")
+            await until(lambda: table.match is not None, "the match starts")
+            await lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
+            await ana.close()
+            (stand_in,) = [s for s in table.summary().seats if s.seat == ana.seat]
+            assert (stand_in.name, stand_in.bot, stand_in.away, stand_in.bot_level) == ("ana", True, True, "easy"), \
+                "the bot standing in plays at the table's bot level"
+            await until(lambda: table.matches >= 2, "the next match starts by itself")
+            listed = {t.id: t for t in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables}[table_id]
+            assert listed.status == common_pb2.TABLE_STATUS_PLAYING
+            seat = listed.seats[ana.seat]
+            assert (seat.name, seat.bot, seat.taken, seat.away) == (f"bot {ana.seat + 1}", True, False, False), \
+                "an open seat a bot plays until someone sits"
+            dan = await Player(address).join(table_id, "dan")
+            assert dan.seat == ana.seat
+            dan.subscribe()
+            await dan.wait_for(lambda q: any(e.HasField("joined") for e in q.events))
+            (joined,) = [e.joined for e in dan.events if e.HasField("joined")]
+            assert (joined.name, joined.before, joined.before_away) == ("dan", f"bot {ana.seat + 1}", False)
+            await dan.close()
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_a_broken_bot_worker_pool_is_replaced_and_the_table_plays_on(tmp_path: Path) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.005, next_hand_delay=0.02,
+                          bot_workers=1)
+    try:
+        thinker = running.room.thinker
+        assert isinstance(thinker, thinking.Thinker)
+        table_id = await create(running, game="cacho", seats=2, bots=2)
+        table: Table = running.room.tables[table_id]
+        await until(lambda: table.hands_played >= 1, "the bots play a hand in their worker")
+        broken = thinker._pool
+        for pid in list(broken._processes or {}):  # the worker dies (killed, out of memory)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        played = table.hands_played
+        await until(lambda: table.hands_played >= played + 2, "the bots play on")
+        assert thinker._pool is not broken, "a new pool took the broken one's place"
+    finally:
+        await running.stop(grace=0.1)
