@@ -27,6 +27,7 @@ from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import Player, create
 from tests.server.test_records import boldest, new_table, play_out_the_match, sit, standing
+from tests.test_history_schema import problems
 
 
 async def until(ok: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
@@ -84,6 +85,7 @@ async def test_a_history_and_its_replay_name_each_seat_as_it_was_at_every_step(s
         expected = ("dan", False) if acted >= change["from"] else ("ana", True)
         said = step.view.seats[seat]
         assert (said.name, said.away) == expected, f"step {n}"
+    assert problems(hand) == [], "docs/history.md's schema knows the keys"
     # An earlier hand of the match that ana played herself names her plainly.
     first = next(r for r in records(server, table_id) if r["hand"] == 1)
     assert first["seats"][seat] == {"seat": seat, "name": "ana", "team": seat % 2}
