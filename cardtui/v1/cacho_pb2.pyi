@@ -261,7 +261,9 @@ Global___CachoView: _TypeAlias = CachoView  # noqa: Y015
 
 @_typing.final
 class CachoRoundDealt(_message.Message):
-    """-- events --------------------------------------------------------------------------------"""
+    """-- events --------------------------------------------------------------------------------
+    A card to each of these seats, in dealing order (from the dealer's left), not seat-number order.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -286,6 +288,10 @@ Global___CachoRoundDealt: _TypeAlias = CachoRoundDealt  # noqa: Y015
 
 @_typing.final
 class CachoRedealt(_message.Message):
+    """Everyone passed in round 1: the cards are void and round 1 is dealt again (a round_dealt with
+    round 1 follows, and each seat's CardsDealt holds its new card).
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     def __init__(

@@ -549,7 +549,10 @@ Global___DealRevealed: _TypeAlias = DealRevealed  # noqa: Y015
 
 @_typing.final
 class HandStarted(_message.Message):
-    """Every game."""
+    """Every game.
+    `hand` is the match's hand number (1 at the start of each match), the number players see; the
+    table's deal number, which the fairness chain and histories use, is in the fairness messages.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
