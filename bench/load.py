@@ -12,11 +12,14 @@ import gc
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import quantiles
 from typing import Any
 
@@ -96,6 +99,8 @@ class Load:
         self.rng = random.Random(1)
         self.errors = 0
         self.failed: list[str] = []
+        self.messages = 0
+        """Messages every subscriber got, added up: what the server wrote to its streams."""
 
     def stub(self, i: int) -> table_pb2_grpc.TableStub:
         return table_pb2_grpc.TableStub(self.channels[i % CHANNELS])
@@ -136,6 +141,7 @@ class Load:
             try:
                 async for msg in stream:
                     now = time.perf_counter()
+                    self.messages += 1
                     for ev in msg.update.events:
                         table.arrivals.setdefault(ev.seq, []).append(now)
                     if msg.HasField("snapshot"):
@@ -200,6 +206,7 @@ class Load:
     async def _run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
         interval = 1.0 / per_table_rate
         cpu0 = cpu_seconds(self.pid) if self.pid else (0.0, 0.0)
+        messages0 = self.messages
         start = time.perf_counter()
         pending: set[asyncio.Task[None]] = set()
 
@@ -216,6 +223,7 @@ class Load:
         await asyncio.gather(*(pace(i, t) for i, t in enumerate(self.tables)))
         await asyncio.sleep(0.5)
         out = self.summary(time.perf_counter() - start)
+        out["messages"] = self.messages - messages0
         if self.pid and out["acts"]:
             cpu1 = cpu_seconds(self.pid)
             out["cpu_ms"] = 1000 * (cpu1[0] - cpu0[0]) / out["acts"]
@@ -254,6 +262,7 @@ def pooled(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "acts": acts, "rate": sum(r["rate"] for r in runs) / len(runs), "p50": q[49], "p99": q[98],
         "delivered": sum(r["delivered"] for r in runs), "expected": sum(r["expected"] for r in runs),
+        "messages": sum(r.get("messages", 0) for r in runs),
     }
     if acts and all("cpu_ms" in r for r in runs):
         out["cpu_ms"] = sum(r["cpu_ms"] * r["acts"] for r in runs) / acts
@@ -302,8 +311,71 @@ class Server:
                 self.proc.kill()
 
 
+def stepped(ramp: Sequence[float], top: float = 64.0) -> Iterator[float]:
+    """The ramp's rates, then on by a quarter each step until ``top``: the run stops once both
+    servers have given out, so the bare server's limit is measured too, not only bounded."""
+    yield from ramp
+    rate = ramp[-1] if ramp else 1.0
+    while rate * 1.25 <= top:
+        rate *= 1.25
+        yield round(rate, 2)
+
+
+PARTS = (
+    # (part, a function on the stack that marks it), first match from the stack's root wins
+    ("next deal (between hands)", ("Table._next_hand", "Table._commit", "Table._deal", "Pacer._fire_next")),
+    ("views (build and serialize)", ("Table.view_bytes", "Table.view", "Fanout.subscribe")),
+    ("journal (SQLite)", ("Store.", "Journal.", "Room.step", "Room.mark")),
+    ("engine (rules)", ("Bound.apply", "Match.apply", "Game.apply")),
+    ("fan-out (number, queue)", ("Fanout.",)),
+)
+
+
+def part_of(frames: Sequence[str]) -> str:
+    """Which part of the server a sampled stack of the event loop's thread was in."""
+    names = [f.split(" (", 1)[0] for f in frames]
+    for part, marks in PARTS:
+        if any(n.startswith(m) for n in names for m in marks):
+            return part
+    if any(("(cardtui/" in f and "cli.py" not in f) or f.startswith("BareTable.") for f in frames):
+        return "server, other (service, room, records)"
+    if any("select" in n.lower() for n in names[-3:]):
+        return "idle"
+    return "gRPC and asyncio (C and Python)"
+
+
+async def parts(server: Server, seconds: float, out: Callable[[str], Any]) -> dict[str, float]:
+    """Each part's share of the event loop thread's busy time, by sampling the server with
+    py-spy (a dev dependency) while its clients act once a second per table. Nothing is added
+    to the server to measure it: the sampler reads the process from outside."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if server.proc is None or server.load is None or not Path(spy).exists():
+        out("  (no per-part breakdown: py-spy is not installed)")
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "samples.txt"
+        proc = await asyncio.create_subprocess_exec(
+            spy, "record", "-p", str(server.proc.pid), "-o", str(raw), "-f", "raw", "-r", "250",
+            "-d", str(int(seconds) + 1), stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        await asyncio.sleep(0.5)
+        await server.load.run(1.0, seconds)
+        await proc.wait()
+        if not raw.exists():
+            out("  (no per-part breakdown: py-spy could not read the server; it needs ptrace)")
+            return {}
+        counts: dict[str, int] = {}
+        for line in raw.read_text().splitlines():
+            if not line.strip() or "Thread._bootstrap" in line:
+                continue  # gRPC's own threads: not the event loop's
+            stack, n = line.rsplit(" ", 1)
+            part = part_of(stack.split(";"))
+            counts[part] = counts.get(part, 0) + int(n)
+    busy = sum(n for part, n in counts.items() if part != "idle")
+    return {part: n / busy for part, n in counts.items() if part != "idle"} if busy else {}
+
+
 async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | None = None,
-                  out: Callable[[str], Any] = print, rounds: int = 3) -> dict[str, Any]:
+                  out: Callable[[str], Any] = print, rounds: int = 3, components: bool = True) -> dict[str, Any]:
     """Both servers run side by side, each with its own clients, and are measured in turn.
 
     A shared machine's speed drifts over minutes; measuring the two in alternation (the base
@@ -312,6 +384,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     """
     ramp = ramp or [2, 3, 3.5, 4, 4.5, 5, 6, 8]
     servers = [Server(False), Server(True)]
+    costs: dict[str, dict[str, float]] = {}
     try:
         for server in servers:
             await server.start(tables, out)
@@ -325,10 +398,11 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
             b = bases[server.name]
             out(f"  {server.name:8s} 1 act/table/s: {b['rate']:7.0f} acts/s  p50 {b['p50']:6.1f} ms  "
                 f"p99 {b['p99']:6.1f} ms  delivered {b['delivered']}/{b['expected']}  "
-                f"server CPU {b.get('cpu_ms', 0):.2f} ms/act (event loop's thread {b.get('main_ms', 0):.2f})")
+                f"server CPU {b.get('cpu_ms', 0):.2f} ms/act (event loop's thread {b.get('main_ms', 0):.2f})  "
+                f"{b['messages'] / max(1, b['acts']):.1f} stream messages/act")
             server.sustained = b["rate"] if b["p99"] <= 100 else 0.0
             server.done = b["p99"] > 100
-        for rate in ramp:
+        for rate in stepped(ramp):
             for server in servers:
                 if server.done:
                     continue
@@ -342,6 +416,11 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
                 server.done = not ok
             if all(s.done for s in servers):
                 break
+        for server in servers:
+            if components:
+                share = await parts(server, seconds=max(3.0, seconds / 3), out=out)
+                if share:
+                    costs[server.name] = share
     finally:
         for server in servers:
             await server.stop()
@@ -358,6 +437,12 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
         out(f"    server CPU per act at 1 act/table/s: cardtui {rb['cpu_ms']:.2f} vs {bb['cpu_ms']:.2f} ms "
             f"(x{rb['cpu_ms'] / bb['cpu_ms']:.2f}); on the event loop's thread {rb['main_ms']:.2f} vs "
             f"{bb['main_ms']:.2f} ms (x{rb['main_ms'] / bb['main_ms']:.2f}): what a single loop can sustain")
+    for name, share in costs.items():
+        main = (real if name == "cardtui" else bare)["base"].get("main_ms", 0.0)
+        out(f"(c) {name}: CPU per act on the event loop's thread by part (sampled at 1 act/table/s), "
+            f"of {main:.2f} ms:")
+        for part, frac in sorted(share.items(), key=lambda kv: -kv[1]):
+            out(f"      {part:34s} {frac * main:5.2f} ms  ({frac:5.1%})")
     out(f"(e) server memory per table (4 players + 2 spectators subscribed): cardtui "
         f"{real['rss_per_table_kb']:.0f} KB, bare {bare['rss_per_table_kb']:.0f} KB")
     return {"real": real, "bare": bare}
