@@ -15,9 +15,11 @@ from cardtui import i18n
 from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
 from cardtui.client.lobby import STATUS, LobbyScreen, Seats
+from cardtui.client.replay import TablesScreen
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import Player, create
+from tests.server.test_played import ana_left_and_dan_took_her_seat
 from tests.server.test_trust import address
 
 SMALL = (80, 24)
@@ -171,3 +173,29 @@ async def test_the_lobby_counts_people_bots_open_seats_and_watchers_there_now(se
         assert str(grid.get_row_at(0)[6]) == "0", "a watcher who is gone does not count"
     for p in (ana, cris, idle):
         await p.close()
+
+
+async def test_the_history_names_everyone_who_played_a_table_at_80_columns(server: Running) -> None:
+    """ana left (a bot played on for her), dan took her seat: the list names both, and the bots by
+    level, where the seats at the end say only dan and a bot; in every language, at 80x24."""
+    table_id = await ana_left_and_dan_took_her_seat(server)
+    app = CardApp(address(server), "eva")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.4)
+        await pilot.press("h")
+        await pilot.pause(0.4)
+        screen = app.screen
+        assert isinstance(screen, TablesScreen)
+        for lang in LANGS:
+            if lang != "en":
+                await pilot.press("ctrl+l")
+                await pilot.pause(0.4)
+            assert i18n.current() == lang
+            grid = app.screen.query_one("#history", DataTable)
+            row = [str(c) for c in grid.get_row_at(0)]
+            bots = i18n.ngettext("bot: {levels}", "bots: {levels}", 1).format(levels="hard")
+            assert row == [table_id, "Truco argentino", "noite", f"ana, dan · {bots}"]
+            assert grid.max_scroll_x == 0, "the list fits at 80 columns"
+            text = "\n".join(screen_lines(app))
+            assert f"ana, dan · {bots}" in text
+            assert i18n._("Played at {name}:").format(name="noite") in text
