@@ -55,7 +55,7 @@ def seated_text(table: common_pb2.TableSummary) -> str:
     parts = []
     for s in table.seats:
         if not s.taken:
-            parts.append(_("open"))
+            parts.append(_("open (a bot plays it)") if s.bot else _("open"))
         elif s.bot and s.away:
             parts.append(_("{name} (away)").format(name=s.name))
         elif s.bot:

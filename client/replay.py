@@ -336,8 +336,7 @@ def players_text(table: common_pb2.TableSummary) -> Text:
     if table.played_bots:
         if table.played_people:
             said.append(" · ")
-        said.append(ngettext("bot: {levels}", "bots: {levels}", len(table.played_bots)).format(
-            levels=", ".join(table.played_bots)), style="italic cyan")
+        said.append(_("bots: {levels}").format(levels=", ".join(table.played_bots)), style="italic cyan")
     if not said:
         said.append(_("no hand was played"), style="dim")
     return said

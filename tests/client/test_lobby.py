@@ -130,6 +130,10 @@ async def test_every_column_shows_whole_at_80_columns(lang: str) -> None:
         said = "\n".join(screen_lines(app))
         assert "Mesa de Truco argentino" in said.replace("\n", " "), "its whole name"
         assert "🔒 " + i18n._("asks for a password") in said
+        await pilot.press("down")
+        await pilot.pause(0.1)
+        said = " ".join(line.strip() for line in screen_lines(app))
+        assert i18n._("open (a bot plays it)") in said, "the seat someone left, which a bot plays meanwhile"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -193,7 +197,7 @@ async def test_the_history_names_everyone_who_played_a_table_at_80_columns(serve
             assert i18n.current() == lang
             grid = app.screen.query_one("#history", DataTable)
             row = [str(c) for c in grid.get_row_at(0)]
-            bots = i18n.ngettext("bot: {levels}", "bots: {levels}", 1).format(levels="hard")
+            bots = i18n._("bots: {levels}").format(levels="hard")
             assert row == [table_id, "Truco argentino", "noite", f"ana, dan · {bots}"]
             assert grid.max_scroll_x == 0, "the list fits at 80 columns"
             text = "\n".join(screen_lines(app))
