@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -19,7 +22,7 @@ from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
-from cardtui.i18n import N_, _, ngettext
+from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
 
 STATUS = {
@@ -29,11 +32,57 @@ STATUS = {
 }
 
 
-def seats_text(table: common_pb2.TableSummary) -> str:
-    taken = sum(1 for s in table.seats if s.taken)
-    bots = sum(1 for s in table.seats if s.bot)
-    return f"{taken}/{len(table.seats)}" + (" (" + ngettext("{n} bot", "{n} bots", bots).format(n=bots) + ")"
-                                            if bots else "")
+@dataclass(frozen=True)
+class Seats:
+    """Who holds a table's seats, as a newcomer needs it; the three add up to the seats.
+
+    A person away (a bot plays for them meanwhile) still holds their seat; a seat someone left,
+    which a bot plays until a person sits, is open (``SeatSummary.taken`` unset)."""
+
+    people: int
+    bots: int
+    open: int
+
+    @classmethod
+    def of(cls, table: common_pb2.TableSummary) -> Seats:
+        people = sum(1 for s in table.seats if s.taken and (not s.bot or s.away))
+        bots = sum(1 for s in table.seats if s.taken and s.bot and not s.away)
+        return cls(people, bots, sum(1 for s in table.seats if not s.taken))
+
+
+def seated_text(table: common_pb2.TableSummary) -> str:
+    """Who sits there, seat by seat ("ana, bia (away), bot 3 (hard), open"), for the line under the list."""
+    parts = []
+    for s in table.seats:
+        if not s.taken:
+            parts.append(_("open (a bot plays it)") if s.bot else _("open"))
+        elif s.bot and s.away:
+            parts.append(_("{name} (away)").format(name=s.name))
+        elif s.bot:
+            parts.append(f"{s.name} ({s.bot_level})" if s.bot_level else s.name)
+        else:
+            parts.append(s.name)
+    return ", ".join(parts)
+
+
+NAME_MIN = 10
+NAME_MAX = 24
+"""A table's name is at most this long (``CreateTableRequest.name``)."""
+ID_WIDTH = 8
+SCROLLBAR = 2
+"""Columns kept for the list's scrollbar, which shows once the tables outnumber its rows."""
+
+
+def name_cell(table: common_pb2.TableSummary, width: int) -> Text:
+    """A table's name, 🔒 first where it has a password, cut with … to ``width`` cells."""
+    text = Text(("🔒 " if table.has_password else "") + table.name)
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
+def count_cell(n: int) -> Text:
+    """A count under a narrow heading: right-aligned, a zero dimmed so the others stand out."""
+    return Text(str(n), justify="right", style="dim" if not n else "")
 
 
 def choice_words(choice: str) -> str:
@@ -75,13 +124,16 @@ class LobbyScreen(Screen[None]):
         self.rows: list[str] = []
         self.locked: set[str] = set()
         """The listed tables that have a password."""
+        self.open_tables: list[common_pb2.TableSummary] = []
+        self.titles: dict[str, str] = {}
+        self.wide: bool | None = None
+        """Whether the list has a column for the tables' ids (a wide screen), as last laid out."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="server-line")
-        table: DataTable[Any] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"), _("Watching"), _("Status"))
-        yield table
+        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="table-line")
         yield Static(_("No tables yet: press n to create one."), id="empty-hint")
         yield Static(_("Finished tables (their hands are kept)"), id="finished-title")
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
@@ -107,10 +159,7 @@ class LobbyScreen(Screen[None]):
             Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
                                                                            version=self.info.version, games=games))
         )
-        grid = self.query_one("#tables", DataTable)
-        keep = grid.cursor_row
-        grid.clear()
-        self.rows = []
+        keep = self.query_one("#tables", DataTable).cursor_row
         self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}
         finished = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED]
@@ -120,17 +169,72 @@ class LobbyScreen(Screen[None]):
             done.add_row(Text(t.id, style="dim"), Text(titles.get(t.game, t.game), style="dim"),
                          Text(t.name, style="dim"), Text(str(len(t.seats)), style="dim"))
         done.display = self.query_one("#finished-title", Static).display = bool(finished)
-        for t in tables:
-            if t.status == common_pb2.TABLE_STATUS_FINISHED:
-                continue
-            grid.add_row(
-                Text(t.id), Text(titles.get(t.game, t.game)), Text(t.name), Text(seats_text(t)),
-                Text(str(t.spectators)), Text(_(STATUS.get(t.status, "")) + (" 🔒" if t.has_password else "")),
-            )
+        self.open_tables = [t for t in tables if t.status != common_pb2.TABLE_STATUS_FINISHED]
+        self.titles = titles
+        self._fill(keep)
+
+    def _fill(self, keep: int) -> None:
+        """The open tables, in as many columns as the screen's width takes (the line under the
+        list says the rest of the highlighted one)."""
+        grid = self.query_one("#tables", DataTable)
+        wide, name_width = self.fit(self.open_tables, self.size.width)
+        if wide != self.wide or not grid.columns:
+            grid.clear(columns=True)
+            grid.add_columns(*self.headings(wide))
+            self.wide = wide
+        grid.clear()
+        self.rows = []
+        for t in self.open_tables:
+            seats = Seats.of(t)
+            cells = [Text(t.id)] if wide else []
+            cells += [Text(self.titles.get(t.game, t.game)), name_cell(t, name_width), count_cell(seats.people),
+                      count_cell(seats.bots), count_cell(seats.open), count_cell(t.spectators),
+                      Text(_(STATUS.get(t.status, "")))]
+            grid.add_row(*cells)
             self.rows.append(t.id)
         if self.rows:
             grid.move_cursor(row=min(keep, len(self.rows) - 1))
         self.query_one("#empty-hint", Static).display = not self.rows
+        self._describe()
+
+    @staticmethod
+    def headings(wide: bool) -> list[str]:
+        return ([_("Table")] if wide else []) + [_("Game"), _("Name"), _("People"), _("Bots"), _("Open"),
+                                                 _("Watching"), _("Status")]
+
+    def fit(self, tables: Sequence[common_pb2.TableSummary], width: int) -> tuple[bool, int]:
+        """Whether the table ids have a column of their own, and how wide the names may be: the
+        other columns take what their words need, the names the rest (at least ``NAME_MIN``); the
+        ids only where the names then still show whole."""
+        headings = self.headings(False)
+        game = max([cell_len(headings[0]), *(cell_len(self.titles.get(t.game, t.game)) for t in tables)])
+        status = max([cell_len(headings[-1]), *(cell_len(_(word)) for word in STATUS.values())])
+        counts = sum(max(cell_len(h), 3) for h in headings[2:-1])
+        others = game + counts + status + 2 * (len(headings) - 1)
+        room = width - others - 2 - SCROLLBAR  # the name column's own padding, the scrollbar's room
+        names = max([cell_len(headings[1]), *(cell_len(name_cell(t, NAME_MAX).plain) for t in tables)])
+        wide = room - (ID_WIDTH + 2) >= names
+        return wide, max(NAME_MIN, room - (ID_WIDTH + 2 if wide else 0))
+
+    @on(DataTable.RowHighlighted, "#tables")
+    def _describe(self) -> None:
+        """The highlighted table in full: its id (for ``--spectate``), its whole name, who sits where."""
+        line = self.query_one("#table-line", Static)
+        grid = self.query_one("#tables", DataTable)
+        if not self.rows:
+            line.update("")
+            return
+        t = self.open_tables[min(max(grid.cursor_row, 0), len(self.rows) - 1)]
+        said = Text(_("Table {id}").format(id=t.id), style="bold")
+        said.append(" · " + t.name)
+        if t.has_password:
+            said.append(" · 🔒 " + _("asks for a password"))
+        said.append(" · " + seated_text(t), style="dim")
+        line.update(said)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.titles:
+            self._fill(self.query_one("#tables", DataTable).cursor_row)
 
     async def relabel(self) -> None:
         """The lobby's words again, in the reader's language now."""

@@ -10,6 +10,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -69,6 +70,27 @@ def stat_cells(stats: players_pb2.Stats, shown: Sequence[tuple[Figure, str]]) ->
         else:
             cells.append(Text("—", style="dim", justify="right"))
     return cells
+
+
+def heading(words: str, under: int) -> Text:
+    """A column's heading over values ``under`` cells wide: on two lines where it is wider than
+    them and has a space to break at ("Pozo más / grande"), so that a column is about as wide as
+    its figures and a card or a leaderboard fits at 80 columns in every language."""
+    spaces = [i for i, c in enumerate(words) if c == " "]
+    if cell_len(words) <= under or not spaces:
+        return Text(words, justify="right")
+    at = min(spaces, key=lambda i: max(cell_len(words[:i]), cell_len(words[i + 1:])))
+    return Text(words[:at] + "\n" + words[at + 1:], justify="right")
+
+
+def stat_columns(grid: DataTable[Any], headings: Sequence[str], rows: Sequence[Sequence[Text]]) -> None:
+    """Add right-aligned columns for ``headings`` (read in the reader's language), each over the
+    cells of ``rows`` at its place; the heading row grows to two lines where one heading needs them."""
+    widths = [max((r[i].cell_len for r in rows), default=0) for i in range(len(headings))]
+    titles = [heading(_(h), width) for h, width in zip(headings, widths, strict=True)]
+    for title, width in zip(titles, widths, strict=True):
+        grid.add_column(title, width=max(width, *(cell_len(line) for line in title.plain.splitlines())))
+    grid.header_height = max((len(t.plain.splitlines()) for t in titles), default=1)
 
 
 GAMES = Binding.Group(N_("Game"), compact=True)
@@ -154,15 +176,16 @@ class LeaderboardScreen(Screen[None]):
         keep = grid.cursor_row
         grid.clear(columns=True)
         grid.add_column(Text("#", justify="right"), key="place")
-        grid.add_column(_("Name"), key="name")
+        # A width of its own: a column left to measure itself kept the last game's width (a name cut short).
+        grid.add_column(_("Name"), key="name", width=max([cell_len(_("Name")), *(cell_len(s.name)
+                                                                                  for s in board.standings)]))
         shown = figures([s.stats for s in board.standings])
-        for heading in (N_("Rating"), N_("Matches"), N_("Won"), N_("Hands"), *(h for _f, h in shown)):
-            grid.add_column(Text(_(heading), justify="right"))
+        rows = [[Text(rating_text(s.rating), justify="right"), *stat_cells(s.stats, shown)] for s in board.standings]
+        stat_columns(grid, (N_("Rating"), N_("Matches"), N_("Won"), N_("Hands"), *(h for _f, h in shown)), rows)
         self.names = []
-        for s in board.standings:
+        for s, cells in zip(board.standings, rows, strict=True):
             name = Text(s.name, style="italic cyan" if s.bot else "")  # plain text: a name is never markup
-            grid.add_row(Text(str(s.place), justify="right"), name, Text(rating_text(s.rating), justify="right"),
-                         *stat_cells(s.stats, shown))
+            grid.add_row(Text(str(s.place), justify="right"), name, *cells)
             self.names.append(s.name)
         if self.names:
             grid.move_cursor(row=min(max(keep, 0), len(self.names) - 1))
@@ -237,12 +260,12 @@ class PlayerCardScreen(ModalScreen[None]):
         if not card.games:
             return
         grid.add_column(_("Game"))
+        grid.add_column(Text("#", justify="right"), key="place")  # as on the leaderboard: its place there
         shown = figures([g.stats for g in card.games])
-        for heading in (N_("Place"), N_("Rating"), N_("Matches"), N_("Won"), N_("Hands"), *(h for _f, h in shown)):
-            grid.add_column(Text(_(heading), justify="right"))
-        for g in card.games:
-            grid.add_row(Text(self.titles.get(g.game, g.game)), Text(f"{g.place}", justify="right"),
-                         Text(rating_text(g.rating), justify="right"), *stat_cells(g.stats, shown))
+        rows = [[Text(rating_text(g.rating), justify="right"), *stat_cells(g.stats, shown)] for g in card.games]
+        stat_columns(grid, (N_("Rating"), N_("Matches"), N_("Won"), N_("Hands"), *(h for _f, h in shown)), rows)
+        for g, cells in zip(card.games, rows, strict=True):
+            grid.add_row(Text(self.titles.get(g.game, g.game)), Text(f"{g.place}", justify="right"), *cells)
         self.call_after_refresh(grid.refresh, layout=True)  # its height follows its rows, once measured
 
     def action_close(self) -> None:

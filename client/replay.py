@@ -19,7 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -325,6 +327,21 @@ class HandsScreen(Screen[None]):
         self.dismiss(None)
 
 
+PLAYERS_MIN = 12
+
+
+def players_text(table: common_pb2.TableSummary) -> Text:
+    """Everyone who played a finished table: "ana, dan · bots: hard, normal"."""
+    said = Text(", ".join(table.played_people))
+    if table.played_bots:
+        if table.played_people:
+            said.append(" · ")
+        said.append(_("bots: {levels}").format(levels=", ".join(table.played_bots)), style="italic cyan")
+    if not said:
+        said.append(_("no hand was played"), style="dim")
+    return said
+
+
 class TablesScreen(Screen[None]):
     """The lobby's history: the tables that have finished (their hands are kept); enter lists a table's hands."""
 
@@ -341,6 +358,7 @@ class TablesScreen(Screen[None]):
         grid: DataTable[Any] = DataTable(id="history", cursor_type="row", zebra_stripes=True)
         grid.add_columns(_("Table"), _("Game"), _("Name"), _("Players"))
         yield grid
+        yield Static("", id="history-players")
         yield Footer()
 
     async def relabel(self) -> None:
@@ -364,9 +382,37 @@ class TablesScreen(Screen[None]):
             return
         line_.update(Text(_("Finished tables: enter lists a table's hands. Tables still playing show theirs "
                             "once they finish."), style="dim"))
+        self._fill()
+
+    def _fill(self) -> None:
+        """One line a table, its players cut to what the screen leaves them (all of them under the list)."""
+        grid = self.query_one("#history", DataTable)
+        keep = grid.cursor_row
+        grid.clear()
+        headings = (_("Table"), _("Game"), _("Name"))
+        others = [max([cell_len(h), *(cell_len(c) for c in cells)]) + 2 for h, cells in zip(headings, zip(
+            *((t.id, game_title(t.game), t.name) for t in self.tables), strict=True), strict=True)]
+        room = max(PLAYERS_MIN, self.size.width - sum(others) - 2 - 2)  # its padding, the scrollbar's room
         for t in self.tables:
-            names = ", ".join(s.name for s in t.seats if s.name)
-            grid.add_row(Text(t.id), Text(game_title(t.game)), Text(t.name), Text(names))
+            said = players_text(t)
+            said.truncate(room, overflow="ellipsis")
+            grid.add_row(Text(t.id), Text(game_title(t.game)), Text(t.name), said)
+        grid.move_cursor(row=min(max(keep, 0), len(self.tables) - 1))
+        self._describe()
+
+    def on_resize(self) -> None:
+        if self.tables:
+            self._fill()
+
+    @on(DataTable.RowHighlighted, "#history")
+    def _describe(self) -> None:
+        """Everyone who played the highlighted table, whatever the width."""
+        if not self.tables:
+            return
+        t = self.tables[min(max(self.query_one("#history", DataTable).cursor_row, 0), len(self.tables) - 1)]
+        said = Text(_("Played at {name}:").format(name=t.name or t.id) + " ", style="bold")
+        said.append_text(players_text(t))
+        self.query_one("#history-players", Static).update(said)
 
     async def action_open(self) -> None:
         if not self.tables:

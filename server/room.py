@@ -238,7 +238,11 @@ class Room:
         log.info("table %s finished: %s", table.id, reason)
 
     def _remember(self, table: Table) -> None:
-        self.finished[table.id] = table.summary()
+        summary = table.summary()
+        played = self.store.played(table.id)
+        summary.played_people.extend(played.people)
+        summary.played_bots.extend(played.bots)
+        self.finished[table.id] = summary
         while len(self.finished) > FINISHED_KEPT:
             del self.finished[next(iter(self.finished))]
 

@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     seq INTEGER NOT NULL DEFAULT 0,
     finished REAL,
-    damaged TEXT
+    damaged TEXT,
+    played TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
@@ -158,6 +159,15 @@ class SavedSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class Played:
+    """Who played a table's hands, each once, in the order they first did: the people by name,
+    the bots by level (a bot's own seat, or one standing in for a person away or gone)."""
+
+    people: tuple[str, ...]
+    bots: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class SavedTable:
     """Everything stored about one table: enough to bring it back after a crash."""
 
@@ -274,7 +284,8 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT")):
+        for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT"),
+                             ("played", "TEXT")):
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
         if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
@@ -374,6 +385,37 @@ class Store:
         self.db.execute("UPDATE tables SET finished = ? WHERE id = ?", (time.time(), table_id))
         self.db.execute("DELETE FROM log WHERE table_id = ?", (table_id,))
         self.db.execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
+
+    def played(self, table_id: str) -> Played:
+        """Who played a table's hands (``Played``), from its hand histories; kept beside a finished
+        table once worked out, so that listing finished tables reads one row each."""
+        row = self.db.execute("SELECT played, finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is not None and row[0] is not None:
+            kept = json.loads(row[0])
+            return Played(tuple(kept[0]), tuple(kept[1]))
+        holders = self.db.execute(
+            "SELECT name, bot FROM ("
+            " SELECT h.hand AS hand, 0 AS part, j.id AS at, json_extract(j.value, '$.name') AS name,"
+            "  json_extract(j.value, '$.bot') AS bot FROM hands h, json_each(h.record, '$.seats') j"
+            "  WHERE h.table_id = :t"
+            " UNION ALL"
+            " SELECT h.hand, 1, j.id, json_extract(j.value, '$.name'), json_extract(j.value, '$.bot')"
+            "  FROM hands h, json_each(h.record, '$.holders') j WHERE h.table_id = :t"
+            ") ORDER BY hand, part, at",  # each hand's seats at the deal, then its changes of hands
+            {"t": table_id},
+        )
+        people: dict[str, None] = {}  # dicts: each once, in the order they first played
+        bots: dict[str, None] = {}
+        for name, bot in holders:
+            if bot:
+                bots[str(bot)] = None
+            elif name:
+                people[str(name)] = None
+        played = Played(tuple(people), tuple(bots))
+        if row is not None and row[1] is not None:  # finished: nobody will play there again
+            self.db.execute("UPDATE tables SET played = ? WHERE id = ?",
+                            (json.dumps([played.people, played.bots]), table_id))
+        return played
 
     def set_aside(self, table_id: str, reason: str) -> None:
         """A table that cannot be brought back is kept as damaged, out of the way, for a person to look at."""

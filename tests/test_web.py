@@ -120,7 +120,7 @@ async def test_a_guest_types_a_name_and_reaches_the_lobby(
         await guest.until("games: Cacho")  # the lobby heard from the table server
         assert "No tables yet" in guest.text
         assert f"[red]ana @ 127.0.0.1:{server.port}" in guest.text
-        assert "Seats" in guest.text and "Watching" in guest.text
+        assert "People" in guest.text and "Watching" in guest.text
     finally:
         await guest.ws.close()
 

@@ -463,6 +463,8 @@ class TableSummary(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     TURN_SECONDS_FIELD_NUMBER: _builtins.int
     DELAYED_SPECTATOR_VIEW_FIELD_NUMBER: _builtins.int
+    PLAYED_PEOPLE_FIELD_NUMBER: _builtins.int
+    PLAYED_BOTS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     game: _builtins.str
     """a GameInfo.name"""
@@ -481,6 +483,16 @@ class TableSummary(_message.Message):
     def options(self) -> _containers.MessageMap[_builtins.str, Global___OptionValue]:
         """every option of the game, defaults filled in"""
 
+    @_builtins.property
+    def played_people(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """A finished table: everyone who played its hands, each once, in the order they first did (the
+        seats at each deal, then whoever took a seat over during a hand). `played_people`: the people
+        by name; `played_bots`: the bots by level (a bot's own seat, or one that stood in for a person
+        away or gone). Empty for a table still open: its `seats` say who plays there now.
+        """
+
+    @_builtins.property
+    def played_bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
         self,
         *,
@@ -495,10 +507,12 @@ class TableSummary(_message.Message):
         status: Global___TableStatus.ValueType = ...,
         turn_seconds: _builtins.int = ...,
         delayed_spectator_view: _builtins.bool = ...,
+        played_people: _abc.Iterable[_builtins.str] | None = ...,
+        played_bots: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "played_bots", b"played_bots", "played_people", b"played_people", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -116,7 +116,7 @@ async def test_lobby_lists_tables_with_seats_and_spectators(server: Running) -> 
         await pilot.pause(0.4)
         grid = app.screen.query_one("#tables")
         row = [str(c) for c in grid.get_row_at(0)]  # type: ignore[attr-defined]
-        assert row[:4] == [table_id, "Cacho", "noite", "2/4 (2 bots)"]
+        assert row[:6] == [table_id, "Cacho", "noite", "0", "2", "2"], "nobody yet, 2 bots, 2 open seats"
         await pilot.press("s")
         await pilot.pause(0.3)
         assert isinstance(app.screen, TableScreen) and app.screen.spectating

@@ -88,13 +88,13 @@ async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running)
         await pilot.press("ctrl+l")
         await pilot.pause(0.4)
         assert i18n.current() == "pt_BR"
-        assert columns()[:4] == ["Mesa", "Jogo", "Nome", "Lugares"]
+        assert columns()[:6] == ["Mesa", "Jogo", "Nome", "Pessoas", "Bots", "Vagas"]
         assert "Nova mesa" in footer()
         grid = app.screen.query_one("#tables", DataTable)
-        assert str(grid.get_row_at(0)[3]) == "2/4 (2 bots)"
+        assert [str(c) for c in grid.get_row_at(0)[3:6]] == ["0", "2", "2"]
         await pilot.press("ctrl+l")
         await pilot.pause(0.4)
-        assert columns()[:4] == ["Mesa", "Juego", "Nombre", "Lugares"]
+        assert columns()[:6] == ["Mesa", "Juego", "Nombre", "Personas", "Bots", "Libres"]
         assert "Mesa nueva" in footer()
         await pilot.press("s")  # a screen opened after speaks it from the start
         await pilot.pause(0.4)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import grpc
+import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
+from cardtui import i18n
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.name_screen import NameScreen
@@ -40,6 +42,12 @@ BOARD = players_pb2.LeaderboardResponse(game="cacho", players=4, standings=[
     players_pb2.Standing(place=4, name="caio", rating=rating(20.5, 7.0, -0.5),
                          stats=players_pb2.Stats(matches=3, wins=0, hands=14, biggest_pot=0)),
 ])
+TRUCO_BOARD = players_pb2.LeaderboardResponse(game="truco_argentino", players=2, standings=[
+    players_pb2.Standing(place=1, name="Maria Eduarda dos Santos", rating=rating(30.1, 4.0, 18.1),  # 24: the longest
+                         stats=players_pb2.Stats(matches=104, wins=61, hands=2210, truco_calls_won=388)),
+    players_pb2.Standing(place=2, name="hard", bot=True, rating=rating(26.0, 3.0, 17.0),
+                         stats=players_pb2.Stats(matches=98, wins=40, hands=2001, truco_calls_won=301)),
+])
 CARD = players_pb2.PlayerCardResponse(
     name="dora", kind=players_pb2.PLAYER_KIND_PERSON, fingerprint="7d2a 86c9 bb3b faaa 8079",
     since_unix=1_767_268_800, games=[
@@ -59,7 +67,7 @@ class Fixed:
         self.asked: list[tuple[str, str, int | None]] = []
 
     async def leaderboard(self, game: str) -> players_pb2.LeaderboardResponse:
-        return BOARD if game == "cacho" else players_pb2.LeaderboardResponse(game=game)
+        return {"cacho": BOARD, "truco_argentino": TRUCO_BOARD}.get(game, players_pb2.LeaderboardResponse(game=game))
 
     async def player_card(self, name: str = "", table_id: str = "", seat: int | None = None
                           ) -> players_pb2.PlayerCardResponse:
@@ -96,13 +104,51 @@ def test_player_card_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-
     assert snap_compare(BoardApp(card=True), terminal_size=SMALL, run_before=settle)
 
 
+def screen_words(app: App[None]) -> list[str]:
+    return " ".join(strip.text for strip in app.screen._compositor.render_strips()).split()
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_card_and_the_leaderboard_show_every_column_whole_at_80_columns(lang: str) -> None:
+    """Every heading and every figure on screen, nothing to scroll sideways to (the card's last
+    column was cut to `Tru`)."""
+    i18n.use(lang)
+    headings = ["Rating", "Matches", "Won", "Hands"]
+    app = BoardApp(card=True)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        card = app.screen.query_one("#card-games", DataTable)
+        assert card.max_scroll_x == 0, "the card's columns fit"
+        words = screen_words(app)
+        for heading in [*headings, "Best pot", "Trucos won"]:
+            assert set(i18n._(heading).split()) <= set(words), heading
+        assert [str(c) for c in card.get_row_at(1)][-2:] == ["—", "9"]
+        assert "9" in words
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        screen = app.screen
+        assert isinstance(screen, LeaderboardScreen)
+        for game, figure, longest in (("cacho", "Best pot", "[red]ana"), ("truco_argentino", "Trucos won",
+                                                                         "Maria Eduarda dos Santos")):
+            while screen.game != game:
+                await pilot.press("right")
+            await settle(pilot)
+            board = app.screen.query_one("#leaderboard", DataTable)
+            assert board.max_scroll_x == 0, f"the {game} leaderboard's columns fit"
+            text = " ".join(strip.text for strip in app.screen._compositor.render_strips())
+            assert longest in text
+            for heading in [*headings, figure]:
+                assert set(i18n._(heading).split()) <= set(text.split()), (game, heading)
+    i18n.use("en")
+
+
 async def test_leaderboard_keys_change_the_game_and_open_a_card() -> None:
     app = BoardApp()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause(0.2)
         grid = app.screen.query_one("#leaderboard", DataTable)
         assert [str(c) for c in grid.get_row_at(2)][:3] == ["3", "[red]ana", "6.1"], "a name is plain text"
-        assert "Best pot" in [str(c.label) for c in grid.columns.values()]
+        assert "Best pot" in [c.label.plain.replace("\n", " ") for c in grid.columns.values()]
         await pilot.press("right")
         await pilot.pause(0.2)
         assert app.screen.query_one("#leaderboard", DataTable).row_count == 0

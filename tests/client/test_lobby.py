@@ -1,0 +1,205 @@
+"""The lobby tells the truth at 80 columns: people, bots and open seats apart (they add up to
+the seats), watchers who are there now, every column whole in English, Portuguese and Spanish."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, cast
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from cardtui import i18n
+from cardtui.client.app import CardApp
+from cardtui.client.connection import Connection
+from cardtui.client.lobby import STATUS, LobbyScreen, Seats
+from cardtui.client.replay import TablesScreen
+from cardtui.server.app import Running
+from cardtui.v1 import common_pb2, lobby_pb2
+from tests.conftest import Player, create
+from tests.server.test_played import ana_left_and_dan_took_her_seat
+from tests.server.test_trust import address
+
+SMALL = (80, 24)
+WIDE = (120, 40)
+LANGS = ["en", "pt_BR", "es"]
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def seat(n: int, name: str = "", *, bot: bool = False, taken: bool = True, away: bool = False,
+         level: str = "") -> common_pb2.SeatSummary:
+    return common_pb2.SeatSummary(seat=n, name=name, bot=bot, taken=taken, away=away, bot_level=level)
+
+
+def bot(n: int, level: str = "normal", *, taken: bool = True) -> common_pb2.SeatSummary:
+    return seat(n, f"bot {n + 1}", bot=True, taken=taken, level=level)
+
+
+PLAYING, WAITING = common_pb2.TABLE_STATUS_PLAYING, common_pb2.TABLE_STATUS_WAITING
+TABLES = [
+    # ana plays, bia is away (a bot plays for her), a bot's seat, an empty one; cris watches
+    common_pb2.TableSummary(id="a1b2c3d4", game="cacho", name="noite", status=PLAYING, spectators=1, seats=[
+        seat(0, "ana"), seat(1, "bia", bot=True, away=True, level="normal"), bot(2), seat(3, taken=False)]),
+    common_pb2.TableSummary(id="e5f6a7b8", game="truco_argentino", name="Mesa de Truco argentino",
+                            status=WAITING, has_password=True, seats=[seat(0, "dan"), bot(1, "hard"), bot(2),
+                                                                      bot(3)]),
+    # someone left: a bot plays their seat until a person sits (open)
+    common_pb2.TableSummary(id="0c0d0e0f", game="pifpaf", name="pif", status=PLAYING, spectators=2,
+                            seats=[seat(0, "eva"), *(bot(n) for n in range(1, 7)), bot(7, taken=False)]),
+    common_pb2.TableSummary(id="9a8b7c6d", game="truco_paulista", name="Truco paulista table", status=WAITING,
+                            seats=[seat(0, "zeca"), *(seat(n, taken=False) for n in range(1, 4))]),
+    common_pb2.TableSummary(id="ffee0011", game="cacheta", name="ontem", status=common_pb2.TABLE_STATUS_FINISHED,
+                            seats=[seat(0, "ana"), bot(1)]),
+]
+INFO = lobby_pb2.ServerInfo(version="0.1.0", games=[
+    lobby_pb2.GameInfo(name="cacho", title="Cacho"), lobby_pb2.GameInfo(name="truco_paulista", title="Truco paulista"),
+    lobby_pb2.GameInfo(name="truco_argentino", title="Truco argentino"),
+    lobby_pb2.GameInfo(name="pifpaf", title="Pif Paf"), lobby_pb2.GameInfo(name="cacheta", title="Cacheta")])
+
+
+class Fixed:
+    """A server's answers, fixed (the ids a real one makes are random, and a snapshot is not)."""
+
+    target = "192.168.0.7:50051"
+    owned: dict[str, str] = {}
+    passwords: dict[str, str] = {}
+
+    async def info(self) -> lobby_pb2.ServerInfo:
+        return INFO
+
+    async def tables(self, include_finished: bool = False) -> list[common_pb2.TableSummary]:
+        return [t for t in TABLES if include_finished or t.status != common_pb2.TABLE_STATUS_FINISHED]
+
+
+class LobbyApp(App[None]):
+    CSS_PATH = "../../client/app.tcss"
+    TITLE = "cardtui — ana @ 192.168.0.7:50051"
+
+    def on_mount(self) -> None:
+        self.push_screen(LobbyScreen(cast(Connection, Fixed()), INFO))
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause(0.3)
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def test_seats_add_up_people_bots_and_open() -> None:
+    assert [Seats.of(t) for t in TABLES[:4]] == [Seats(2, 1, 1), Seats(1, 3, 0), Seats(1, 6, 1), Seats(1, 0, 3)]
+    for t in TABLES:
+        s = Seats.of(t)
+        assert s.people + s.bots + s.open == len(t.seats)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_every_column_shows_whole_at_80_columns(lang: str) -> None:
+    i18n.use(lang)
+    app = LobbyApp()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        lines = screen_lines(app)
+        assert all(len(line.rstrip()) <= SMALL[0] for line in lines)
+        heading = next(line for line in lines if i18n._("Watching") in line)
+        for word in ("Game", "Name", "People", "Bots", "Open", "Watching", "Status"):
+            assert i18n._(word) in heading, (word, heading)
+        rows = {t.id: next(line for line in lines if line.startswith(f" {title} "))
+                for t, title in zip(TABLES[:4], ("Cacho", "Truco argentino", "Pif Paf", "Truco paulista"),
+                                    strict=True)}
+        for t in TABLES[:4]:
+            row = rows[t.id]
+            s = Seats.of(t)
+            numbers = row.split()[-5:-1]
+            assert numbers == [str(s.people), str(s.bots), str(s.open), str(t.spectators)], row
+            assert row.rstrip().endswith(" " + i18n._(STATUS[t.status])), row  # the status word, whole
+        assert "🔒" in rows["e5f6a7b8"], "a password table shows its lock"
+        assert "noite" in rows["a1b2c3d4"] and "pif" in rows["0c0d0e0f"]
+        said = "\n".join(lines)
+        assert i18n._("Table {id}").format(id="a1b2c3d4") in said, "the highlighted table's id, under the list"
+        await pilot.press("down")
+        await pilot.pause(0.1)
+        said = "\n".join(screen_lines(app))
+        assert "Mesa de Truco argentino" in said.replace("\n", " "), "its whole name"
+        assert "🔒 " + i18n._("asks for a password") in said
+        await pilot.press("down")
+        await pilot.pause(0.1)
+        said = " ".join(line.strip() for line in screen_lines(app))
+        assert i18n._("open (a bot plays it)") in said, "the seat someone left, which a bot plays meanwhile"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lobby_snapshot_80x24(snap_compare: Any, lang: str) -> None:
+    i18n.use(lang)
+    assert snap_compare(LobbyApp(), terminal_size=SMALL, run_before=settle)
+
+
+async def test_a_wide_lobby_lists_the_ids_too() -> None:
+    app = LobbyApp()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        grid = app.screen.query_one("#tables", DataTable)
+        assert [str(c) for c in grid.get_row_at(1)][:3] == ["e5f6a7b8", "Truco argentino",
+                                                            "🔒 Mesa de Truco argentino"]
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause(0.2)
+        assert [str(c) for c in grid.get_row_at(0)][:2] == ["Cacho", "noite"], "at 80 columns the ids go under"
+
+
+async def test_the_lobby_counts_people_bots_open_seats_and_watchers_there_now(server: Running) -> None:
+    table_id = await create(server, game="cacho", name="noite", seats=4, bots=2)
+    ana = await Player(address(server)).join(table_id, "ana")
+    cris = await Player(address(server)).spectate(table_id, "cris")
+    idle = await Player(address(server)).spectate(table_id, "dora")  # a token, but no stream: not there
+    cris.subscribe()
+    await cris.wait_for(lambda q: bool(q.messages))
+    app = CardApp(address(server), "eva")
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.pause(0.4)
+        screen = app.screen
+        assert isinstance(screen, LobbyScreen)
+        grid = screen.query_one("#tables", DataTable)
+        assert [str(c) for c in grid.get_row_at(0)][:7] == [table_id, "Cacho", "noite", "1", "2", "1", "1"]
+        await cris.unsubscribe()
+        for _ in range(50):
+            await screen.action_refresh()
+            if str(grid.get_row_at(0)[6]) == "0":
+                break
+            await pilot.pause(0.05)
+        assert str(grid.get_row_at(0)[6]) == "0", "a watcher who is gone does not count"
+    for p in (ana, cris, idle):
+        await p.close()
+
+
+async def test_the_history_names_everyone_who_played_a_table_at_80_columns(server: Running) -> None:
+    """ana left (a bot played on for her), dan took her seat: the list names both, and the bots by
+    level, where the seats at the end say only dan and a bot; in every language, at 80x24."""
+    table_id = await ana_left_and_dan_took_her_seat(server)
+    app = CardApp(address(server), "eva")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.4)
+        await pilot.press("h")
+        await pilot.pause(0.4)
+        screen = app.screen
+        assert isinstance(screen, TablesScreen)
+        for lang in LANGS:
+            if lang != "en":
+                await pilot.press("ctrl+l")
+                await pilot.pause(0.4)
+            assert i18n.current() == lang
+            grid = app.screen.query_one("#history", DataTable)
+            row = [str(c) for c in grid.get_row_at(0)]
+            bots = i18n._("bots: {levels}").format(levels="hard")
+            assert row == [table_id, "Truco argentino", "noite", f"ana, dan · {bots}"]
+            assert grid.max_scroll_x == 0, "the list fits at 80 columns"
+            text = "\n".join(screen_lines(app))
+            assert f"ana, dan · {bots}" in text
+            assert i18n._("Played at {name}:").format(name="noite") in text
