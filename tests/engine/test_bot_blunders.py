@@ -287,3 +287,19 @@ def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> 
     CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == "bet"))
     for level, action in each("cacho", CACHO, state, order[2]).items():
         assert action.type in (CALL, FOLD, "raise"), level
+
+
+def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
+    # All nine cards meld: any tenth card knocks for 1 point. A pile card that melds nothing more (2D, or
+    # 7H that waits on 6H) knocks for 1; the stock's card knocks too, and a 2H, 6H, 9H or JH (or a wild)
+    # makes it a knock with ten, 2 points. Hard used to take any of them; normal still takes 7H.
+    flip = Card.parse("5C")
+    legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE)]
+    for top in ("2D", "7H"):
+        view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip),
+                          cards=cards("3H 4H 5H 9C 9D 9S JC JD JS"), pile=cards(f"8C {top}"))
+        assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=STOCK), top
+    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)  # normal
+    # A pile card that melds all ten is taken: a sure 2-point knock.
+    view = dataclasses.replace(view, pile=cards("8C 6H"))
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
