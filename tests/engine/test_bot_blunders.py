@@ -303,3 +303,62 @@ def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
     # A pile card that melds all ten is taken: a sure 2-point knock.
     view = dataclasses.replace(view, pile=cards("8C 6H"))
     assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
+
+
+# -- hard's blunder suite: each position over several seeds, right in at least 90% of them ---------------
+SEEDS = range(10)
+
+
+def right_share(game: Game, states: list[tuple[object, int]], ok: Callable[[Action], bool], family: str,
+                level: str = "hard") -> float:
+    """The share of (position, seed) where ``level`` picks a move ``ok`` accepts."""
+    picks = [ok(decide(game, st, seat, LEVELS[family][level], seed)) for st, seat in states for seed in SEEDS]
+    return sum(picks) / len(picks)
+
+
+def test_a_small_envido_does_not_raise_the_manos_truco_to_real_envido() -> None:
+    # The mano (seat 1) calls truco; seat 0 holds an envido of 4 to 6. Real or falta envido on it is a
+    # bet of 3 (or the match) that wins only when refused: it used to be raised most of the time.
+    states = []
+    for hand in ("4b 10e 12c", "6b 11o 10e", "4e 12o 2b", "3e 3o 10b"):
+        st = argentino(dealer=0, s0=hand, s1="5e 6b 7c")
+        part = ARG.view(st, 0).argentino
+        assert part is not None and 4 <= (part.your_envido or 0) <= 6
+        ARG.apply(st, 1, Action("truco"))
+        states.append((st, 0))
+    assert right_share(ARG, states, lambda a: a.type not in ("real_envido", "falta_envido"), "truco_argentino") >= 0.9
+
+
+def test_a_sure_winner_of_the_deciding_trick_calls_truco_before_it_is_played() -> None:
+    # One trick each, seat 0 holds the 1e, the best card, for the third: leading it, or last to play.
+    lead = argentino(dealer=0, s1="3c 4b 6o", s0="5e 7c 1e")
+    play(ARG, lead, (1, "3c"), (0, "5e"), (1, "4b"), (0, "7c"))
+    last = argentino(dealer=0, s1="4c 3b 6o", s0="5e 12c 1e")
+    play(ARG, last, (1, "4c"), (0, "5e"), (0, "12c"), (1, "3b"), (1, "6o"))
+    # Seat 0 took the first trick: the 1e wins the hand whenever it is played.
+    second = argentino(dealer=0, s1="4c 3b 6o", s0="5e 12c 1e")
+    play(ARG, second, (1, "4c"), (0, "5e"))
+    ace = Action("play", cards=parse_cards("1e"))
+    assert [a.type for a in ARG.legal_actions(last, 0)] == ["play", "truco", "mazo"]
+    share = right_share(ARG, [(lead, 0), (last, 0), (second, 0)], lambda a: a != ace, "truco_argentino")
+    assert share >= 0.9
+
+
+def test_four_players_a_strong_two_of_a_suit_is_not_folded_after_a_bet_and_a_call() -> None:
+    # Everyone put 3 in rounds 1 and 2; the eldest bets 1 and the next calls. 6S 5S (31) loses only
+    # to a cacho or three sixes: folding it for 1 chip into a pot of 14 gives the pot away.
+    states = []
+    for hand, bet in (("6S 5S 3H", 1), ("6S 5S 3H", 3), ("6S 4S AH", 1)):
+        h = hand.split()
+        state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(4)], 1)
+        order = list(state.playing)
+        for seat, card in zip(order, parse_cards(f"4H 3C {h[0]} 2D"), strict=True):
+            state.hands[seat] = [card]
+        state.deck = list(reversed(parse_cards(f"AH AC {h[1]} 3D 2H 4C {h[2]} 5D")))
+        for amount in (1, 2):
+            for seat in order:
+                CACHO.apply(state, seat, Action(BET, amount))
+        CACHO.apply(state, order[0], [a for a in CACHO.legal_actions(state, order[0]) if a.type == "bet"][bet - 1])
+        CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == CALL))
+        states.append((state, order[2]))
+    assert right_share(CACHO, states, lambda a: a.type != FOLD, "cacho") >= 0.9
