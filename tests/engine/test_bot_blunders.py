@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -309,7 +309,7 @@ def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
 SEEDS = range(10)
 
 
-def right_share(game: Game, states: list[tuple[object, int]], ok: Callable[[Action], bool], family: str,
+def right_share(game: Game, states: Sequence[tuple[object, int]], ok: Callable[[Action], bool], family: str,
                 level: str = "hard") -> float:
     """The share of (position, seed) where ``level`` picks a move ``ok`` accepts."""
     picks = [ok(decide(game, st, seat, LEVELS[family][level], seed)) for st, seat in states for seed in SEEDS]
