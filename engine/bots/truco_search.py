@@ -169,8 +169,9 @@ class Searcher:
 
         A weak envido (below ``ENVIDO_WEAK``) bets no real or falta envido at all, and opens a
         plain envido only as a bluff, at ``envido_bluff_rate``. A last card that cannot take
-        the trick (no partner still to play) calls truco only as a bluff, at the rate of the
-        call's stakes (sure winners and sure losers taken as equally common). Otherwise the
+        the trick (its chance at most ``LOSER_ODDS``, no partner still to play) calls truco only as a
+        bluff while an opponent has yet to play, at the rate of the call's stakes (sure winners and
+        sure losers taken as equally common), and never once they have. Otherwise the
         search decides as before."""
         v = self.view
         part = v.argentino
@@ -185,24 +186,19 @@ class Searcher:
                 if plain is not None and opening and self.rng.random() < envido_bluff_rate():
                     return plain[0], out
         calls = [c for c in out if c[1] is not None and c[1][0] == CALL]
-        if calls and v.pending is None and len(v.cards) == 1 and self.sure_loser(k):
-            out = [c for c in out if c not in calls]
-            values = k.table().values
-            level = v.level
-            if level + 1 < len(values):
-                refused = values[level] if level else 1
-                if self.rng.random() < bluff_rate(refused, values[level + 1]):
-                    return calls[0][0], out
+        if calls and v.pending is None and len(v.cards) == 1:
+            sim = k.sim(k.deal(self.rng))
+            still = [s for s in sim.order if s != self.you]
+            if not any(s & 1 == self.team for s in still) and self.policy.trick_odds(sim, self.you) <= LOSER_ODDS:
+                out = [c for c in out if c not in calls]
+                values = k.table().values
+                level = v.level
+                # A bluff only while an opponent has yet to play: one who has played sees the trick is theirs.
+                if still and level + 1 < len(values):
+                    refused = values[level] if level else 1
+                    if self.rng.random() < bluff_rate(refused, values[level + 1]):
+                        return calls[0][0], out
         return None, out
-
-    def sure_loser(self, k: Knowledge) -> bool:
-        """Whether this seat's last card all but surely loses the trick in play, no partner still to
-        play in it: below the table's best, or below a card an opponent to play holds at least
-        nine times in ten (counted from the cards seen, as anyone at the table could)."""
-        sim = k.sim(k.deal(self.rng))
-        if any(s != self.you and s & 1 == self.team for s in sim.order):
-            return False
-        return self.policy.trick_odds(sim, self.you) <= LOSER_ODDS
 
     # -- what to try ---------------------------------------------------------------------------
     def candidates(self) -> list[tuple[Action, Move | None]]:

@@ -362,3 +362,65 @@ def test_four_players_a_strong_two_of_a_suit_is_not_folded_after_a_bet_and_a_cal
         CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == CALL))
         states.append((state, order[2]))
     assert right_share(CACHO, states, lambda a: a.type != FOLD, "cacho") >= 0.9
+
+
+# -- bluffs at the indifference frequency, and the exploiters that farm bluffs that are not -------------
+def share_of(game: Game, make: Callable[[int], object], seat: int, family: str, ok: Callable[[Action], bool],
+             level: str = "hard", n: int = 30) -> float:
+    return sum(ok(decide(game, make(s), seat, LEVELS[family][level], s)) for s in range(n)) / n
+
+
+def test_bluffs_are_mixed_not_made_every_time() -> None:
+    # Truco at trick 3, one trick each, seat 0 to lead its last card, the 4c (it loses to any card but
+    # a 4): a truco here is a bluff, which "always accept" farms when it is made every time. Indifference
+    # at stake 1 (refused 1, accepted 2): bluffs a quarter of the calls, a weak card called a third of
+    # the time when it is as common as a sure winner.
+    def trick3(seed: int) -> ArgentinoState:
+        st = argentino(dealer=0, seed=seed, s1="3c 4b 6o", s0="5e 7c 4c")
+        play(ARG, st, (1, "3c"), (0, "5e"), (1, "4b"), (0, "7c"))
+        return st
+
+    truco = share_of(ARG, trick3, 0, "truco_argentino", lambda a: a.type == "truco")
+    assert share_of(ARG, trick3, 0, "truco_argentino", lambda a: a.type == "truco", "normal") >= 0.7  # normal
+    assert 0.1 <= truco <= 0.6, truco
+    # An envido of 11 opens with a plain envido now and then (bluff_rate for envido's odds), never more.
+    opening = [decide(ARG, argentino(dealer=1, seed=s, s0="4c 5o 6b"), 0, LEVELS["truco_argentino"]["hard"], s).type
+               for s in range(30)]
+    assert not {"real_envido", "falta_envido"} & set(opening)
+    assert 0.02 <= opening.count("envido") / 30 <= 0.4, opening
+    # Cacho heads-up, round 3, nobody has bet, the eldest holds AS 2H 3C: a bet is a bluff, drawn at the
+    # rate of a bet of about half the pot (about two in three, value hands being twice as common).
+    bets = share_of(CACHO, lambda s: cacho("AS 5C", "2H 6D 3C 4D")[0], cacho("AS 5C", "2H 6D 3C 4D")[1], "cacho",
+                    lambda a: a.type == "bet")
+    assert 0.35 <= bets <= 0.9, bets
+
+
+def test_bluff_rates_leave_the_answerer_indifferent() -> None:
+    from cardtui.engine.bots.bluffs import bet_bluff_rate, bluff_rate, bluff_share
+
+    for refused, accepted in ((1, 2), (1, 3), (3, 6), (2, 3)):
+        s = bluff_share(refused, accepted)
+        assert s * (accepted + refused) == pytest.approx((1 - s) * (accepted - refused))  # accept = refuse
+        assert bluff_rate(refused, accepted) == pytest.approx(s / (1 - s))
+    pot, bet = 6, 3
+    s = bet / (pot + 2 * bet)
+    assert s * (pot + bet) == pytest.approx((1 - s) * bet)
+    assert bet_bluff_rate(pot, bet, 0.5, 0.25) == pytest.approx(s / (1 - s) * 2)
+
+
+def test_the_exploiters_answer_as_named() -> None:
+    from cardtui.engine.bots.players import player
+
+    st = argentino(s0="4c 5o 6b", s1="1e 7o 3c")  # seat 0 has nothing
+    ARG.apply(st, 1, Action("truco"))
+    assert decide(ARG, st, 0, player("truco_argentino", "always-accept")).type == "quiero"
+    st = argentino(s0="1e 1b 7e", s1="4c 5o 6b")  # seat 0 has everything
+    ARG.apply(st, 1, Action("truco"))
+    assert decide(ARG, st, 0, player("truco_argentino", "never-accept")).type == "no_quiero"
+    junk, eldest, other = cacho("AS 5C", "2H 6D 3C 4D")  # the other holds 5C 6D 4D: high card
+    CACHO.apply(junk, eldest, Action("bet", 1))
+    assert decide(CACHO, junk, other, player("cacho", "always-call")).type == CALL
+    assert decide(CACHO, junk, other, player("cacho", "nuts-call")).type == FOLD
+    nuts, eldest, other = cacho("AS 5C", "2H 6C 3C 4C")  # the other holds a cacho of clubs
+    CACHO.apply(nuts, eldest, Action("bet", 1))
+    assert decide(CACHO, nuts, other, player("cacho", "nuts-call")).type == CALL
