@@ -1,9 +1,12 @@
-"""The bots' marks (issue 12), measured with the arena: ``make bench ARGS="--only arena"``.
+"""The bots' marks (issues 12 and 28), measured with the arena: ``make bench ARGS="--only arena"``.
 
 Each mark is a duplicate-deal arena run of a level against today's bot or the strongest
 simple baseline, with the 95% lower bound it must clear; the decision-time marks are read
 off the same runs (hard's p99 ≤ 200 ms) and off short runs of easy (p99 ≤ 5 ms). A run
 stops after ``seconds`` of wall time, so each line says how many matches it rests on.
+Issue 28 adds Cacheta hard against normal, and the exploiters (``EXPLOITS``): fixed answers
+that farm bluffs made too often or too rarely, which hard must beat by at least as much as it
+beats normal.
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ class Mark:
 
 
 MARKS = (
-    Mark("cacheta", 2, "hard", "today", 0.58),
-    Mark("cacheta", 2, "hard", "cacheta-isolated", 0.58),
+    Mark("cacheta", 2, "hard", "today", 0.60),
+    Mark("cacheta", 2, "hard", "normal", 0.60),
+    Mark("cacheta", 2, "hard", "cacheta-isolated", 0.60),
     Mark("cacho", 2, "hard", "today", 0.60),
     Mark("cacho", 2, "hard", "cacho-value", 0.60),
     Mark("cacho", 4, "hard", "today", 0.30),
@@ -56,6 +60,13 @@ MARKS = (
     Mark("pifpaf", 3, "hard", "today", 0.10),
     Mark("pifpaf", 3, "hard", "pifpaf-isolated", 0.10),
 )
+EXPLOITS = (
+    ("truco_argentino", 2, ("always-accept", "never-accept")),
+    ("truco_paulista", 4, ("always-accept", "never-accept")),
+    ("cacho", 2, ("always-call", "nuts-call")),
+)
+"""Issue 28's exploiters: hard must beat each by at least as much as it beats normal (the exploiter
+run's 95% lower bound at or above the win rate against normal)."""
 EASY = (("cacheta", 2), ("cacho", 2), ("truco_argentino", 2), ("truco_paulista", 4), ("pifpaf", 3))
 
 
@@ -86,6 +97,20 @@ def run(print: Callable[[str], None], seconds: float, only: str = "", matches: i
         if only and only not in mark.label():
             continue
         print(line(mark, measure(mark, seconds, matches)))
+    for game, players, exploiters in EXPLOITS:
+        versus = Mark(game, players, "hard", "normal", 0.5)
+        if only and only not in versus.label() and not any(only in x for x in exploiters):
+            continue
+        base = measure(versus, seconds, matches).rate
+        print(f"  {game} {players}p hard vs normal: {base.rate:.1%} (95% CI {base.interval[0]:.1%}–"
+              f"{base.interval[1]:.1%}), {base.matches} matches")
+        for name in exploiters:
+            mark = Mark(game, players, "hard", name, base.rate)
+            r = measure(mark, seconds, matches)
+            lo, hi = r.rate.interval
+            ok = "met" if lo >= base.rate else "NOT met"
+            print(f"  {game} {players}p hard vs {name} (lower bound ≥ {base.rate:.1%}, as against normal): "
+                  f"{r.rate.rate:.1%} (95% CI {lo:.1%}–{hi:.1%}), {r.matches} matches: {ok}")
     for game, players in EASY:
         if only and only not in game:
             continue

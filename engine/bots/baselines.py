@@ -14,6 +14,14 @@ deliberately plain; ``BASELINES`` names them per game for the arena (``cardtui a
 - ``cacho-value``: minimum bets with value, call with 28+.
 - ``cacheta-isolated`` / ``pifpaf-isolated``: take a discard only when it melds, discard the
   most isolated loose card, knock, declare and cut whenever possible; Pif Paf checks and calls.
+
+Exploiters: fixed answers that farm a bot whose bluffs come too often or too rarely. Each
+plays as its game's baseline except in answering a bet:
+
+- truco (both games) ``always-accept``: accepts every truco and envido (and never raises);
+  ``never-accept``: refuses every one (a bettor that never bluffs loses nothing to it).
+- Cacho ``always-call``: calls every bet in round 3; ``nuts-call``: calls only with the nuts
+  (three sixes or a cacho), folds everything else.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from cardtui.engine.betting import BET as BET_FIRST
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
 from cardtui.engine.cacheta import CUT, DECLARE
 from cardtui.engine.cacho import BET, CachoView, strength
+from cardtui.engine.cacho import CACHO as CACHO_CAT
 from cardtui.engine.cacho import PASS as CACHO_PASS
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, GameView
@@ -236,10 +245,55 @@ def rummy_isolated(view: GameView, legal: list[Action], rng: random.Random) -> A
     return legal[0]
 
 
+# -- exploiters -----------------------------------------------------------------------------------
+def _answering(base: Policy, accept: bool) -> Policy:
+    """``base``, but every pending truco or envido answered ``accept`` (or refused), never raised."""
+    words = ("quiero", "accept") if accept else ("no_quiero", "run")
+
+    def policy(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+        assert isinstance(view, TrucoView)
+        onze = view.paulista is not None and view.paulista.phase is PaulistaPhase.ONZE
+        if view.pending is not None and not onze and view.pending.bet.value in ("truco", "envido"):
+            pick = first(legal, *words)
+            if pick is not None:
+                return pick
+        return base(view, legal, rng)
+
+    policy.__doc__ = f"{base.__name__}, answering every truco and envido {'yes' if accept else 'no'}."
+    return policy
+
+
+def cacho_always_call(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """``cacho_value``, but every bet in round 3 is called."""
+    call = first(legal, CALL)
+    return call if call is not None else cacho_value(view, legal, rng)
+
+
+def cacho_nuts_call(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """``cacho_value``, but a bet is called only with the nuts (three sixes or a cacho), else folded."""
+    assert isinstance(view, CachoView)
+    fold = first(legal, FOLD)
+    if fold is not None and first(legal, CALL) is not None:
+        cat, _ = strength(view.seats[view.you or 0].cards)
+        return first(legal, CALL) or fold if cat >= CACHO_CAT else fold
+    return cacho_value(view, legal, rng)
+
+
+EXPLOITERS: dict[str, dict[str, Policy]] = {
+    "truco_paulista": {"always-accept": _answering(paulista_trick_aware, True),
+                       "never-accept": _answering(paulista_trick_aware, False)},
+    "truco_argentino": {"always-accept": _answering(argentino_simple, True),
+                        "never-accept": _answering(argentino_simple, False)},
+    "cacho": {"always-call": cacho_always_call, "nuts-call": cacho_nuts_call},
+}
+"""The exploiters each game's arena knows by name (see the module)."""
+
 BASELINES: dict[str, dict[str, Policy]] = {
-    "truco_paulista": {"paulista-manilha": paulista_manilha, "paulista-trick-aware": paulista_trick_aware},
-    "truco_argentino": {"argentino-simple": argentino_simple, "argentino-caller": argentino_caller},
-    "cacho": {"cacho-value": cacho_value},
+    "truco_paulista": {"paulista-manilha": paulista_manilha, "paulista-trick-aware": paulista_trick_aware,
+                       **EXPLOITERS["truco_paulista"]},
+    "truco_argentino": {"argentino-simple": argentino_simple, "argentino-caller": argentino_caller,
+                        **EXPLOITERS["truco_argentino"]},
+    "cacho": {"cacho-value": cacho_value, **EXPLOITERS["cacho"]},
     "cacheta": {"cacheta-isolated": rummy_isolated},
     "pifpaf": {"pifpaf-isolated": rummy_isolated},
 }

@@ -143,6 +143,8 @@ def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
     top, hand = open_
     stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
     if seen.m.goes_out([*hand, top]):
+        if seen.ten_bonus and not seen.loose(hand) and top not in seen.tens(hand):
+            return stock  # nine melded already: any card from the stock knocks too, and some knock with ten
         return pile
     if top not in seen.m.wilds and not any(pair_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
         return stock

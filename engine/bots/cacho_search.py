@@ -22,6 +22,7 @@ from itertools import combinations
 from cardtui.engine.betting import BET as OPEN
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE, Pots
 from cardtui.engine.bots import cacho as old
+from cardtui.engine.bots.bluffs import bet_bluff_rate
 from cardtui.engine.cacho import BET, DECK, PASS, CachoView, SeatStatus, strength
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
@@ -295,8 +296,12 @@ MODEL = Model()
 class Search:
     """One decision: ``worlds`` weighted deals, every candidate played out on each."""
 
-    def __init__(self, view: CachoView, legal: list[Action], rng: random.Random, worlds: int) -> None:
+    def __init__(self, view: CachoView, legal: list[Action], rng: random.Random, worlds: int,
+                 temper: float = 1.0) -> None:
         self.view = view
+        self.temper = temper
+        """The power each deal's likelihood is raised to: below 1, what the others did is read less
+        sharply than the model plays it (people bet and call more loosely than the model)."""
         self.legal = legal
         self.rng = rng
         self.worlds = worlds
@@ -399,6 +404,8 @@ class Search:
             h = base.copy()
             h.cards = {**deal, self.you: me}
             w = self.likelihood(h, {s: deal[s] for s in others if s in h.live})
+            if self.temper != 1.0:
+                w **= self.temper
             if w > 0:
                 weights.append(w)
                 for j in alive:
@@ -474,9 +481,48 @@ def normal(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
     return _alone(view, legal) or Search(view, legal, rng, NORMAL_WORLDS).decide()
 
 
+TEMPER = 0.5
+"""Hard's ``Search.temper``. With the model's likelihood as it is, four players' deals are weighed so
+unevenly that a few dozen of 300 decide (an effective count of 2 to 8): after a bet and a call, a
+31 two of a suit folded as often as not. Its square root keeps the reading and spreads the weight."""
+WEAK = 0.25
+"""Below this chance of beating every other hand still in, a hand opening the betting in round 3
+bets only as a bluff (``bluffs``), at the rate that leaves a caller indifferent."""
+VALUE = 0.5
+"""From this chance up, a hand is a value hand (the search bets it as it likes)."""
+
+
+@cache
+def _shares(opponents: int) -> tuple[float, float]:
+    """How often a hand of three has a value hand (``VALUE``) and a weak one (``WEAK``) against this many."""
+    powers = [_power(h, opponents) for h in combinations(range(N), 3)]
+    return sum(p >= VALUE for p in powers) / len(powers), sum(p < WEAK for p in powers) / len(powers)
+
+
+def _mixed(view: CachoView, legal: list[Action], rng: random.Random) -> tuple[Action | None, list[Action]]:
+    """Round 3, nobody has bet yet, a weak hand: a bluff drawn now (about half the pot), or the legal
+    actions left to the search (no bet: the search is not left to bluff every time its model folds)."""
+    me = view.seats[view.you or 0]
+    opponents = sum(1 for s in view.seats if s.status is SeatStatus.IN and s.seat != me.seat)
+    opens = [a for a in legal if a.type == OPEN]
+    if view.round < 3 or not opens or not opponents or _power(card_ids(me.cards), opponents) >= WEAK:
+        return None, legal
+    bet = min(opens, key=lambda a: abs(a.amount - max(1, view.pot // 2)))
+    value, weak = _shares(opponents)
+    if rng.random() < bet_bluff_rate(view.pot, bet.amount, value, weak):
+        return bet, legal
+    return None, [a for a in legal if a.type != OPEN]
+
+
 def hard(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
-    """The hard Cacho bot: the search on many deals."""
-    return _alone(view, legal) or Search(view, legal, rng, HARD_WORLDS).decide()
+    """The hard Cacho bot: the search on many deals, its likelihood tempered, weak bets mixed."""
+    alone = _alone(view, legal)
+    if alone is not None:
+        return alone
+    bluff, rest = _mixed(view, legal, rng)
+    if bluff is not None:
+        return bluff
+    return Search(view, rest, rng, HARD_WORLDS, temper=TEMPER).decide()
 
 
 def easy(view: CachoView, legal: list[Action], rng: random.Random) -> Action:

@@ -16,6 +16,7 @@ import random
 from functools import cache
 
 from cardtui.engine.bots.baselines import first as _find
+from cardtui.engine.bots.bluffs import ENVIDO_WEAK, bluff_rate, envido_bluff_rate
 from cardtui.engine.bots.truco_worlds import Knowledge, signal_for
 from cardtui.engine.bots.trucosim import (
     ACCEPT,
@@ -25,6 +26,7 @@ from cardtui.engine.bots.trucosim import (
     ENVIDO,
     PLAY,
     REFUSE,
+    E,
     Move,
     Policy,
     Sim,
@@ -42,6 +44,10 @@ HAND_POINTS = {
 """How many points a hand brings its winner, roughly (paulista; argentino with its envido)."""
 ENVIDO_WORDS = {"envido": 0, "real_envido": 1, "falta_envido": 2}
 CALL_WORDS = frozenset({"truco", "retruco", "vale_cuatro", "seis", "nove", "doze"})
+Candidate = tuple[Action, Move | None]
+"""A legal action and its move in the model (None: running from a mão de onze)."""
+LOSER_ODDS = 0.1
+"""A last card whose chance to take the trick is at most this bets truco only as a bluff."""
 ONZE_PLAY: Move = (-1, 0)
 """Playing a mão de onze: the hand is played out from its first card."""
 
@@ -83,8 +89,11 @@ def _sigmoid(x: float) -> float:
 class Searcher:
     """One decision's search (count-based: ``worlds`` deals, every candidate on each)."""
 
-    def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int) -> None:
+    def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
+                 mixed: bool = False) -> None:
         self.view = view
+        self.mixed = mixed
+        """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
         self.legal = legal
         self.rng = rng
         self.worlds = worlds
@@ -99,11 +108,15 @@ class Searcher:
         if rule is not None:
             return rule
         cands = self.candidates()
+        k = Knowledge.of(self.view)
+        if self.mixed:
+            bluff, cands = self.mix(cands, k)
+            if bluff is not None:
+                return bluff
         if not cands:
             return next((a for a in self.legal if a.type not in (SIGNAL, "mazo")), self.legal[0])
         if len(cands) == 1:
             return cands[0][0]
-        k = Knowledge.of(self.view)
         onze = self.paulista and self.view.paulista is not None and self.view.paulista.phase is PaulistaPhase.ONZE
         totals = [0.0] * len(cands)
         weight = 0.0
@@ -116,7 +129,9 @@ class Searcher:
             weight += w
             for j, (_, move) in enumerate(cands):
                 totals[j] += w * self.outcome(sim, move)
-        best = max(range(len(cands)), key=lambda j: (totals[j], -j))
+        # A call worth exactly what the best other move is worth (every deal's answer a refusal, say) is
+        # made: it can only gain from an answerer who accepts.
+        best = max(range(len(cands)), key=lambda j: (totals[j], _is_call(cands[j][1]), -j))
         self.values = [t / weight for t in totals] if weight else totals
         return cands[best][0]
 
@@ -147,6 +162,43 @@ class Searcher:
             p = self.policy.trick_odds(pre, c) if sim.t.trick_mode else self.policy.hand_odds(pre, c)
             return 0.1 + 0.9 * _sigmoid((p - 0.6) * 10)
         return 1.0
+
+    # -- bluffs at the indifference frequency -------------------------------------------------
+    def mix(self, cands: list[Candidate], k: Knowledge) -> tuple[Action | None, list[Candidate]]:
+        """The bluff drawn now, if any, and the candidates the search is left to weigh.
+
+        A weak envido (below ``ENVIDO_WEAK``) bets no real or falta envido at all, and opens a
+        plain envido only as a bluff, at ``envido_bluff_rate``. A last card that cannot take
+        the trick (its chance at most ``LOSER_ODDS``, no partner still to play) calls truco only as a
+        bluff while an opponent has yet to play, at the rate of the call's stakes (sure winners and
+        sure losers taken as equally common), and never once they have. Otherwise the
+        search decides as before."""
+        v = self.view
+        part = v.argentino
+        out = cands
+        env = part.your_envido if part is not None else None
+        if env is not None and env < ENVIDO_WEAK:
+            bets = [c for c in out if c[1] is not None and c[1][0] == ENVIDO]
+            if bets:
+                out = [c for c in out if c not in bets]
+                plain = next((c for c in bets if c[1] == (ENVIDO, E)), None)
+                opening = part is not None and not part.envido_calls
+                if plain is not None and opening and self.rng.random() < envido_bluff_rate():
+                    return plain[0], out
+        calls = [c for c in out if c[1] is not None and c[1][0] == CALL]
+        if calls and v.pending is None and len(v.cards) == 1:
+            sim = k.sim(k.deal(self.rng))
+            still = [s for s in sim.order if s != self.you]
+            if not any(s & 1 == self.team for s in still) and self.policy.trick_odds(sim, self.you) <= LOSER_ODDS:
+                out = [c for c in out if c not in calls]
+                values = k.table().values
+                level = v.level
+                # A bluff only while an opponent has yet to play: one who has played sees the trick is theirs.
+                if still and level + 1 < len(values):
+                    refused = values[level] if level else 1
+                    if self.rng.random() < bluff_rate(refused, values[level + 1]):
+                        return calls[0][0], out
+        return None, out
 
     # -- what to try ---------------------------------------------------------------------------
     def candidates(self) -> list[tuple[Action, Move | None]]:
@@ -244,6 +296,10 @@ NORMAL_WORLDS = 16
 HARD_WORLDS = 60
 
 
+def _is_call(move: Move | None) -> bool:
+    return move is not None and move[0] == CALL
+
+
 def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     """The normal truco bot: the search on a few deals."""
     return Searcher(view, legal, rng, NORMAL_WORLDS).decide()
@@ -251,4 +307,4 @@ def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
 
 def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     """The hard truco bot: the search on many deals."""
-    return Searcher(view, legal, rng, HARD_WORLDS).decide()
+    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True).decide()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -287,3 +287,140 @@ def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> 
     CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == "bet"))
     for level, action in each("cacho", CACHO, state, order[2]).items():
         assert action.type in (CALL, FOLD, "raise"), level
+
+
+def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
+    # All nine cards meld: any tenth card knocks for 1 point. A pile card that melds nothing more (2D, or
+    # 7H that waits on 6H) knocks for 1; the stock's card knocks too, and a 2H, 6H, 9H or JH (or a wild)
+    # makes it a knock with ten, 2 points. Hard used to take any of them; normal still takes 7H.
+    flip = Card.parse("5C")
+    legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE)]
+    for top in ("2D", "7H"):
+        view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip),
+                          cards=cards("3H 4H 5H 9C 9D 9S JC JD JS"), pile=cards(f"8C {top}"))
+        assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=STOCK), top
+    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)  # normal
+    # A pile card that melds all ten is taken: a sure 2-point knock.
+    view = dataclasses.replace(view, pile=cards("8C 6H"))
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
+
+
+# -- hard's blunder suite: each position over several seeds, right in at least 90% of them ---------------
+SEEDS = range(10)
+
+
+def right_share(game: Game, states: Sequence[tuple[object, int]], ok: Callable[[Action], bool], family: str,
+                level: str = "hard") -> float:
+    """The share of (position, seed) where ``level`` picks a move ``ok`` accepts."""
+    picks = [ok(decide(game, st, seat, LEVELS[family][level], seed)) for st, seat in states for seed in SEEDS]
+    return sum(picks) / len(picks)
+
+
+def test_a_small_envido_does_not_raise_the_manos_truco_to_real_envido() -> None:
+    # The mano (seat 1) calls truco; seat 0 holds an envido of 4 to 6. Real or falta envido on it is a
+    # bet of 3 (or the match) that wins only when refused: it used to be raised most of the time.
+    states = []
+    for hand in ("4b 10e 12c", "6b 11o 10e", "4e 12o 2b", "3e 3o 10b"):
+        st = argentino(dealer=0, s0=hand, s1="5e 6b 7c")
+        part = ARG.view(st, 0).argentino
+        assert part is not None and 4 <= (part.your_envido or 0) <= 6
+        ARG.apply(st, 1, Action("truco"))
+        states.append((st, 0))
+    assert right_share(ARG, states, lambda a: a.type not in ("real_envido", "falta_envido"), "truco_argentino") >= 0.9
+
+
+def test_a_sure_winner_of_the_deciding_trick_calls_truco_before_it_is_played() -> None:
+    # One trick each, seat 0 holds the 1e, the best card, for the third: leading it, or last to play.
+    lead = argentino(dealer=0, s1="3c 4b 6o", s0="5e 7c 1e")
+    play(ARG, lead, (1, "3c"), (0, "5e"), (1, "4b"), (0, "7c"))
+    last = argentino(dealer=0, s1="4c 3b 6o", s0="5e 12c 1e")
+    play(ARG, last, (1, "4c"), (0, "5e"), (0, "12c"), (1, "3b"), (1, "6o"))
+    # Seat 0 took the first trick: the 1e wins the hand whenever it is played.
+    second = argentino(dealer=0, s1="4c 3b 6o", s0="5e 12c 1e")
+    play(ARG, second, (1, "4c"), (0, "5e"))
+    ace = Action("play", cards=parse_cards("1e"))
+    assert [a.type for a in ARG.legal_actions(last, 0)] == ["play", "truco", "mazo"]
+    share = right_share(ARG, [(lead, 0), (last, 0), (second, 0)], lambda a: a != ace, "truco_argentino")
+    assert share >= 0.9
+
+
+def test_four_players_a_strong_two_of_a_suit_is_not_folded_after_a_bet_and_a_call() -> None:
+    # Everyone put 3 in rounds 1 and 2; the eldest bets 1 and the next calls. 6S 5S (31) loses only
+    # to a cacho or three sixes: folding it for 1 chip into a pot of 14 gives the pot away.
+    states = []
+    for hand, bet in (("6S 5S 3H", 1), ("6S 4S AH", 2)):
+        h = hand.split()
+        state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(4)], 1)
+        order = list(state.playing)
+        for seat, card in zip(order, parse_cards(f"4H 3C {h[0]} 2D"), strict=True):
+            state.hands[seat] = [card]
+        state.deck = list(reversed(parse_cards(f"AH AC {h[1]} 3D 2H 4C {h[2]} 5D")))
+        for amount in (1, 2):
+            for seat in order:
+                CACHO.apply(state, seat, Action(BET, amount))
+        CACHO.apply(state, order[0], [a for a in CACHO.legal_actions(state, order[0]) if a.type == "bet"][bet - 1])
+        CACHO.apply(state, order[1], next(a for a in CACHO.legal_actions(state, order[1]) if a.type == CALL))
+        states.append((state, order[2]))
+    assert right_share(CACHO, states, lambda a: a.type != FOLD, "cacho") >= 0.9
+
+
+# -- bluffs at the indifference frequency, and the exploiters that farm bluffs that are not -------------
+def share_of(game: Game, make: Callable[[int], object], seat: int, family: str, ok: Callable[[Action], bool],
+             level: str = "hard", n: int = 30) -> float:
+    return sum(ok(decide(game, make(s), seat, LEVELS[family][level], s)) for s in range(n)) / n
+
+
+def test_bluffs_are_mixed_not_made_every_time() -> None:
+    # Truco at trick 3, one trick each, seat 0 to lead its last card, the 4c (it loses to any card but
+    # a 4): a truco here is a bluff, which "always accept" farms when it is made every time. Indifference
+    # at stake 1 (refused 1, accepted 2): bluffs a quarter of the calls, a weak card called a third of
+    # the time when it is as common as a sure winner.
+    def trick3(seed: int) -> ArgentinoState:
+        st = argentino(dealer=0, seed=seed, s1="3c 4b 6o", s0="5e 7c 4c")
+        play(ARG, st, (1, "3c"), (0, "5e"), (1, "4b"), (0, "7c"))
+        return st
+
+    truco = share_of(ARG, trick3, 0, "truco_argentino", lambda a: a.type == "truco")
+    assert share_of(ARG, trick3, 0, "truco_argentino", lambda a: a.type == "truco", "normal") >= 0.7  # normal
+    assert 0.1 <= truco <= 0.6, truco
+    # An envido of 11 opens with a plain envido now and then (bluff_rate for envido's odds), never more.
+    opening = [decide(ARG, argentino(dealer=1, seed=s, s0="4c 5o 6b"), 0, LEVELS["truco_argentino"]["hard"], s).type
+               for s in range(30)]
+    assert not {"real_envido", "falta_envido"} & set(opening)
+    assert 0.02 <= opening.count("envido") / 30 <= 0.4, opening
+    # Cacho heads-up, round 3, nobody has bet, the eldest holds AS 2H 3C: a bet is a bluff, drawn at the
+    # rate of a bet of about half the pot (about two in three, value hands being twice as common).
+    bets = share_of(CACHO, lambda s: cacho("AS 5C", "2H 6D 3C 4D")[0], cacho("AS 5C", "2H 6D 3C 4D")[1], "cacho",
+                    lambda a: a.type == "bet")
+    assert 0.35 <= bets <= 0.9, bets
+
+
+def test_bluff_rates_leave_the_answerer_indifferent() -> None:
+    from cardtui.engine.bots.bluffs import bet_bluff_rate, bluff_rate, bluff_share
+
+    for refused, accepted in ((1, 2), (1, 3), (3, 6), (2, 3)):
+        s = bluff_share(refused, accepted)
+        assert s * (accepted + refused) == pytest.approx((1 - s) * (accepted - refused))  # accept = refuse
+        assert bluff_rate(refused, accepted) == pytest.approx(s / (1 - s))
+    pot, bet = 6, 3
+    s = bet / (pot + 2 * bet)
+    assert s * (pot + bet) == pytest.approx((1 - s) * bet)
+    assert bet_bluff_rate(pot, bet, 0.5, 0.25) == pytest.approx(s / (1 - s) * 2)
+
+
+def test_the_exploiters_answer_as_named() -> None:
+    from cardtui.engine.bots.players import player
+
+    st = argentino(s0="4c 5o 6b", s1="1e 7o 3c")  # seat 0 has nothing
+    ARG.apply(st, 1, Action("truco"))
+    assert decide(ARG, st, 0, player("truco_argentino", "always-accept")).type == "quiero"
+    st = argentino(s0="1e 1b 7e", s1="4c 5o 6b")  # seat 0 has everything
+    ARG.apply(st, 1, Action("truco"))
+    assert decide(ARG, st, 0, player("truco_argentino", "never-accept")).type == "no_quiero"
+    junk, eldest, other = cacho("AS 5C", "2H 6D 3C 4D")  # the other holds 5C 6D 4D: high card
+    CACHO.apply(junk, eldest, Action("bet", 1))
+    assert decide(CACHO, junk, other, player("cacho", "always-call")).type == CALL
+    assert decide(CACHO, junk, other, player("cacho", "nuts-call")).type == FOLD
+    nuts, eldest, other = cacho("AS 5C", "2H 6C 3C 4C")  # the other holds a cacho of clubs
+    CACHO.apply(nuts, eldest, Action("bet", 1))
+    assert decide(CACHO, nuts, other, player("cacho", "nuts-call")).type == CALL
