@@ -59,7 +59,7 @@ def melds_section(quick: bool) -> None:
 def truco_section(quick: bool) -> None:
     from bench import truco
 
-    print("== truco argentino: random-play matches to 30, vs pytruco in the same run")
+    print("== truco argentino: random-play matches to 30, vs pytrucoengine and pytruco in the same run")
     truco.run(print=print, seconds=1.0 if quick else 3.0)
     truco.bots(print=print, matches=40 if quick else 200)
 

@@ -6,8 +6,11 @@ envido, flor, going to the deck; signals left out, as they change nothing), and 
 matches/s, hands/s and µs per action, with flor (the full rules) and without. When
 ``pytruco`` (Uruguayan truco, PyPI) is installed, the same loop runs on it in the same run
 and the ratio of µs per action is printed; pytruco always plays with flor, so the ratio is
-taken against our figure with flor. ``bot_vs_random`` plays a bot team against a random team and gives the bot
-team's win rate with a 95% confidence interval.
+taken against our figure with flor. When ``pytrucoengine`` (truco argentino, PyPI: no flor, no
+going to the deck, no signals) is installed, it plays the same way and both ratios are printed;
+the mark is our full rules (with flor) at most its time per action (×1.0).
+``bot_vs_random`` plays a bot team against a random team and gives the bot team's win rate with a
+95% confidence interval.
 """
 
 from __future__ import annotations
@@ -91,6 +94,88 @@ def pytruco_speed(players: int, seconds: float = SECONDS, seed: int = 1) -> Spee
     return Speed(players, matches, hands, actions, time.perf_counter() - t0)
 
 
+def pytrucoengine_speed(players: int, seconds: float = SECONDS, seed: int = 1) -> tuple[Speed, int] | None:
+    """The same loop on pytrucoengine, and how many of its matches broke off (see below).
+
+    pytrucoengine drives the match itself and asks the host for each move
+    (``signals.get_action(player, names)``, answered ``"name"`` or ``"jugar_carta,i"``); the
+    host here picks uniformly among the named actions and the cards not yet played, and
+    counts the moves. Its display hooks (the ``signals`` methods) are silenced, so only its
+    game logic is timed. Two of its flaws are worked around: the released package deals from
+    an empty deck (``Cards`` never fills it), so a full one is given at each round; and a
+    round ended by a refused call after a tied trick looks for the caller it has cleared
+    and raises, which ends that match (the moves made so far still count; the number of such
+    matches is returned).
+    """
+    try:
+        from pyTrucoEngine.card import cards_dict  # type: ignore[import-untyped]
+        from pyTrucoEngine.cards import Cards  # type: ignore[import-untyped]
+        from pyTrucoEngine.controllers import round_controller  # type: ignore[import-untyped]
+        from pyTrucoEngine.controllers.game_controller import game_controller  # type: ignore[import-untyped]
+        from pyTrucoEngine.handlers.signals import signals  # type: ignore[import-untyped]
+        from pyTrucoEngine.player import Player  # type: ignore[import-untyped]
+        from pyTrucoEngine.table import Table  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+
+    class FullDeck(Cards):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.clon_cards = list(cards_dict)
+
+    round_controller.Cards = FullDeck
+
+    class RandomHost(signals):  # type: ignore[misc]
+        def __init__(self, seats: list[Any], rng: random.Random) -> None:
+            super().__init__(seats)
+            self.rng = rng
+            self.moves = 0
+
+        def get_action(self, player: Any, names: Any = "") -> str:
+            self.moves += 1
+            moves: list[str] = []
+            for name in names:
+                if name == "jugar_carta":
+                    moves += [f"jugar_carta,{i}" for i, c in enumerate(player.cartas) if c not in player.cartasJugadas]
+                else:
+                    moves.append(name)
+            return moves[int(self.rng.random() * len(moves))]
+
+    for hook in _PTE_HOOKS:
+        setattr(RandomHost, hook, _quiet)
+    rng = random.Random(seed)
+    random.seed(seed)  # pytrucoengine deals from the global generator
+    matches = actions = broken = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        table = Table(players, 0, 0)
+        seats = [Player(i) for i in range(players)]
+        for p in seats:
+            table.add_player(p)
+        host = RandomHost(seats, rng)
+        try:
+            game_controller(set(table.getTeams()), seats, host).start()
+        except AttributeError:
+            broken += 1
+        actions += host.moves
+        matches += 1
+    return Speed(players, matches, 0, actions, time.perf_counter() - t0), broken
+
+
+def _quiet(*args: Any) -> None:
+    return None
+
+
+_PTE_HOOKS = (
+    "sendMessageAll", "sendMessageToPlayer", "showCards", "showMsgStartGame", "start_new_round", "start_new_hand",
+    "showMsgFinishHand", "showMsgFinishRound", "showMsgFinishGame", "giveCards", "show_points_for_team",
+    "showCardPlaying", "showError", "showResultaTheHand", "returnStatus", "winEmpate", "win", "winGameTeam",
+    "quiero", "noquiero", "envido", "real_envido", "falta_envido", "showEnvido", "showWinnerEnvido", "truco",
+    "retruco", "vale_4",
+)
+"""pytrucoengine's display hooks: printing and logging, which a host replaces."""
+
+
 def _round_over() -> frozenset[Any]:
     from pytruco.enco.codmsg import CodMsg  # type: ignore[import-untyped]
 
@@ -109,6 +194,18 @@ def run(print: Callable[..., None] = builtins.print, seconds: float = SECONDS) -
             f"{ours.hands / ours.seconds:,.0f} hands/s, {ours.us_per_action:.1f} µs per action "
             f"with flor ({sin_flor.us_per_action:.1f} sin flor)"
         )
+        engine = pytrucoengine_speed(players, seconds)
+        if engine is None:
+            print("  pytrucoengine is not installed: no baseline (pip install pytrucoengine).")
+        else:
+            pte, broken = engine
+            ratio = ours.us_per_action / pte.us_per_action
+            print(
+                f"  pytrucoengine, {players} players: {pte.matches / pte.seconds:,.1f} matches/s, "
+                f"{pte.us_per_action:.1f} µs per action ({broken} of {pte.matches} matches broke off); ours "
+                f"×{ratio:.2f} of its time per action with flor, ×{sin_flor.us_per_action / pte.us_per_action:.2f} "
+                f"sin flor: mark ≤ ×1.0 {'met' if ratio <= 1.0 else 'NOT met'}"
+            )
         theirs = pytruco_speed(players, seconds)
         if theirs is None:
             print("  pytruco is not installed: no baseline (pip install pytruco).")
