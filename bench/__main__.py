@@ -7,7 +7,8 @@ pytruco; bots vs random play), arena (the bots' marks: levels against today's bo
 simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
 duplicated events, latency against the bare server, memory at the start and the end), guests (browser
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
-prompt).
+prompt), screen (the table screen's first paint after each message and its CPU, against a
+trivial Textual app).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -88,6 +89,15 @@ def guests_section(quick: bool) -> None:
     guests.run(print=lambda s: print(s, flush=True), guests=n)
 
 
+def screen_section(quick: bool) -> None:
+    from bench import screen
+
+    n = 100 if quick else screen.MESSAGES
+    print(f"== the screen: {n} table messages a case from a real server, bots at full speed; first paint "
+          "and client CPU per message vs a trivial Textual app (one Static per message), same run")
+    screen.run(print=lambda s: print(s, flush=True), messages=n, runs=ARGS.runs)
+
+
 SECTIONS = {
     "engine": engine_section,
     "load": load_section,
@@ -97,8 +107,9 @@ SECTIONS = {
     "soak": soak_section,
     "arena": arena_section,
     "guests": guests_section,
+    "screen": screen_section,
 }
-ARGS = argparse.Namespace(seconds=600.0, mark="")
+ARGS = argparse.Namespace(seconds=600.0, mark="", runs=1)
 
 
 def main() -> None:
@@ -107,8 +118,9 @@ def main() -> None:
     p.add_argument("--quick", action="store_true", help="small runs, for a smoke check")
     p.add_argument("--seconds", type=float, default=600.0, help="arena: wall time each mark may take at most")
     p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
+    p.add_argument("--runs", type=int, default=1, help="screen: how many times each case is measured")
     args = p.parse_args()
-    ARGS.seconds, ARGS.mark = args.seconds, args.mark
+    ARGS.seconds, ARGS.mark, ARGS.runs = args.seconds, args.mark, args.runs
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

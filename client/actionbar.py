@@ -9,7 +9,9 @@ offer does nothing. Amounts and signals are picked with +/- on one button.
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
@@ -80,16 +82,34 @@ class ActionBar(Horizontal):
         """The buttons' words again, in the reader's language now."""
         self._render_buttons()
 
+    @property
+    def buttons(self) -> list[ActButton]:
+        """The buttons on show, one per choice, in order."""
+        return [b for b in self.query_children(ActButton) if b.display]
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._idle(), classes="idle")
+
     def _render_buttons(self) -> None:
-        self.remove_children()
-        many = len(self.choices) > MANY
-        self.set_class(many, "-many")
-        if not self.choices:
-            self.mount(Static(self._idle(), classes="idle"))
+        """The bar brought up to the choices. Its widgets are kept from one message to the next
+        (a label or a hidden button changed in place): mounting widgets anew on every message
+        cost a layout of the whole screen each time. A button is mounted only when there are
+        more choices than ever before."""
+        if not self.is_mounted:
             return
+        many = len(self.choices) > MANY
+        if self.has_class("-many") != many:
+            self.set_class(many, "-many")
+        idle = self.query_one(".idle", Static)
+        if idle.display != (not self.choices):
+            idle.display = not self.choices
+        if not self.choices:
+            idle.update(self._idle())
+        kept = list(self.query_children(ActButton))
         model = self.model
-        assert model is not None
+        fresh: list[ActButton] = []
         for n, (group, key) in enumerate(zip(self.choices, self.keys, strict=True), start=1):
+            assert model is not None
             action = self._current(group)
             text = Text(f"{key} ", style="bold") if key else Text("  ")
             text.append_text(label(model, action))
@@ -97,9 +117,25 @@ class ActionBar(Horizontal):
                 text.append(" ±", style="dim")
             elif len(group) > 1:
                 text.append(f" (±: {group[0].chips}–{group[-1].chips})")
-            button = ActButton(n, text)
-            button.compact = many
-            self.mount(button)
+            if n <= len(kept):
+                button = kept[n - 1]
+                button.label = text  # repaints only if the words changed
+                if not button.display:
+                    button.display = True
+            else:
+                button = ActButton(n, text)
+                fresh.append(button)
+            button.number = n
+            if button.compact != many:
+                button.compact = many
+        for button in kept[len(self.choices):]:
+            if button.display:
+                button.display = False
+        if fresh:
+            self.mount_all(fresh)
+
+    def on_mount(self) -> None:
+        self._render_buttons()
 
     def _idle(self) -> Text:
         """The bar with no button: nothing to do, or the board's own keys for what is on offer there."""
@@ -154,3 +190,8 @@ class ActButton(Button):
     def __init__(self, number: int, text: str | Text) -> None:
         super().__init__(text, classes="act")
         self.number = number
+
+    def watch_label(self, before: Content, after: Content) -> None:
+        """A label of another width needs the bar laid out again (the same width: a repaint)."""
+        if before.cell_length != after.cell_length:
+            self.refresh(layout=True)

@@ -6,7 +6,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Static
 from textual.widgets._footer import FooterKey
 
-from cardtui.client.actionbar import ActButton, ActionBar
+from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.name_screen import NameScreen, plain_name
@@ -89,7 +89,7 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
         for _ in range(300):
             await pilot.pause(0.05)
             bar = screen.query_one(ActionBar)
-            buttons = list(bar.query(ActButton))
+            buttons = bar.buttons
             if buttons and bar.choices:
                 assert buttons[0].region.bottom <= SIZE[1] - 1, "the action bar is on screen at 80x24"
                 if not tapped:  # More and Less are in the footer exactly when there is something to change
@@ -132,11 +132,11 @@ async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change
                     break
         assert bar is not None
         n = next(i for i, g in enumerate(bar.choices) if g[0].type == common_pb2.ACTION_TYPE_SIGNAL)
-        before = str(list(bar.query(ActButton))[n].label)
+        before = str(bar.buttons[n].label)
         assert await tap_footer(pilot, "adjust(1)")
         for _ in range(50):  # the bar redraws its buttons
             await pilot.pause(0.05)
-            signal = list(bar.query(ActButton))[n]
+            signal = bar.buttons[n]
             if str(signal.label) != before:
                 break
         assert str(signal.label) != before and str(signal.label).startswith("s ")

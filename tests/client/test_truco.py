@@ -13,7 +13,7 @@ import pytest_asyncio
 from rich.console import Console
 from textual.pilot import Pilot
 
-from cardtui.client.actionbar import ActButton, ActionBar
+from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_name
@@ -73,7 +73,7 @@ def offered(app: CardApp | ScreenApp) -> dict[str, str]:
 
 
 def labels(app: CardApp | ScreenApp) -> list[str]:
-    return [str(b.label) for b in table(app).query_one(ActionBar).query(ActButton)]
+    return [str(b.label) for b in table(app).query_one(ActionBar).buttons]
 
 
 def legal(app: CardApp | ScreenApp) -> set[str]:
@@ -96,10 +96,10 @@ async def check_fits(pilot: Pilot[None], app: CardApp) -> None:
     rebuilt for new actions, has been laid out)."""
     bar = table(app).query_one(ActionBar)
     for _ in range(25):
-        if all(button.region.width for button in bar.query(ActButton)):
+        if all(button.region.width for button in bar.buttons):
             break
         await pilot.pause(0.02)
-    for button in bar.query(ActButton):
+    for button in bar.buttons:
         assert button.region.bottom <= SMALL[1] - 1, "the action bar is on screen"
         text = str(button.label)
         assert button.region.width >= len(text), f"{text!r} is cut"

@@ -1,0 +1,296 @@
+"""The screen keeps up: how soon a table message is on screen, against a trivial Textual app.
+
+A real server (its own process, so the CPU time measured here is the client's) runs a table of
+one game with bots at full speed (no pause before they act); the client sits in the last free
+seat and acts at once, on a random legal action, whenever it may (as a player pressing a key
+would: through the screen's own ``act``). Headless, under ``App.run_test``, at a given size.
+
+For every ``TableMessage``: from the moment it leaves the stream (the connection yields it) to
+the end of the first compositor refresh after the screen handled it: the moment it is painted.
+CPU is this process's (all its threads) over the measured messages, per message.
+
+The baseline, measured in the same run on a table of the same game: a Textual app with one
+``Static`` updated per message, fed by the same stream and acting the same way. That is the
+floor Textual's paint timer (60 Hz) and the wire leave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from statistics import quantiles
+from typing import Any
+
+import grpc
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+from bench.load import start_process
+from cardtui.client.connection import Connection
+from cardtui.client.table_screen import Streamed, TableScreen
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+
+MESSAGES = 500
+"""Messages measured per case (after the warm-up)."""
+WARM = 30
+"""Messages handled before measuring: the first layout, CSS and imports are not the steady state."""
+CASES: list[tuple[str, str, int]] = [
+    ("truco", "truco_paulista", 4),
+    ("Cacho", "cacho", 4),
+    ("rummy", "pifpaf", 3),
+]
+"""(family, game, seats): one game of each family."""
+SIZES = [(80, 24), (120, 40)]
+MARK_RATIO = 1.5
+MARK_CPU_MS = 5.0
+
+
+class Clock:
+    """Stamps each message as it leaves the stream, as it is handled, and as it is painted."""
+
+    def __init__(self, wanted: int) -> None:
+        self.wanted = wanted
+        self.left: list[float] = []
+        """When each message not yet handled left the stream, in order."""
+        self.handled: list[float] = []
+        """Handled, not yet painted: when each left the stream."""
+        self.seen = 0
+        self.samples: list[float] = []
+        self.cpu = 0.0
+        self.wall = 0.0
+        self.done = asyncio.Event()
+        self._t0 = 0.0
+        self._c0 = 0.0
+
+    def leaving(self) -> None:
+        self.left.append(time.perf_counter())
+
+    def handled_one(self) -> None:
+        if self.left:
+            self.handled.append(self.left.pop(0))
+        self.seen += 1
+        if self.seen == WARM:
+            self._t0, self._c0 = time.perf_counter(), time.process_time()
+            self.handled.clear()
+
+    def painted(self) -> None:
+        if self.seen < WARM or self.done.is_set():
+            self.handled.clear()
+            return
+        now = time.perf_counter()
+        self.samples += [now - t for t in self.handled]
+        self.handled.clear()
+        if len(self.samples) >= self.wanted:
+            self.cpu = time.process_time() - self._c0
+            self.wall = now - self._t0
+            self.done.set()
+
+
+def timed_refresh(screen: Screen[Any], clock: Clock) -> None:
+    """The screen's compositor refresh, stamped at its end (the frame is composed)."""
+    refresh = screen._compositor_refresh
+
+    def stamped() -> None:
+        refresh()
+        clock.painted()
+
+    screen._compositor_refresh = stamped  # type: ignore[method-assign]
+
+
+class TimedConnection(Connection):
+    """The client's own connection; each message stamped as the stream yields it."""
+
+    clock: Clock
+
+    async def follow(self, token: str, *args: Any, **kwargs: Any) -> AsyncIterator[table_pb2.TableMessage]:
+        async for msg in super().follow(token, *args, **kwargs):
+            self.clock.leaving()
+            yield msg
+
+
+class Actor:
+    """Our seat, played at once on a random legal action whenever the seat is to act (signals and
+    folds left out, so a match runs on); refused (the table moved on), it tries again on what it
+    has seen since."""
+
+    def __init__(self, conn: Connection, token: str, seat: int) -> None:
+        self.conn = conn
+        self.token = token
+        self.seat = seat
+        self.rng = random.Random(7)
+        self.view = table_pb2.View()
+        self.seq = 0
+        self.busy = False
+        self.task: asyncio.Task[None] | None = None
+
+    def saw(self, seq: int, view: table_pb2.View | None) -> None:
+        self.seq = max(self.seq, seq)
+        if view is not None:
+            self.view = view
+        if not self.busy and self.seat in self.view.to_act:
+            self.busy = True
+            self.task = asyncio.get_running_loop().create_task(self._act())
+
+    def _pick(self) -> common_pb2.Action | None:
+        legal = list(self.view.legal)
+        calm = [a for a in legal if a.type not in (common_pb2.ACTION_TYPE_FOLD, common_pb2.ACTION_TYPE_SIGNAL)]
+        if not calm:
+            return None
+        action = common_pb2.Action()
+        action.CopyFrom(self.rng.choice(calm))
+        action.max_chips = 0
+        return action
+
+    async def _act(self) -> None:
+        """Acts on the latest view until the seat is no longer to act or nothing new came since our
+        last try (a message that came meanwhile is acted on here: ``saw`` left it to us)."""
+        tried = -1
+        try:
+            while self.seat in self.view.to_act and self.seq != tried:
+                tried = self.seq
+                action = self._pick()
+                if action is None:
+                    return
+                try:  # without seen_seq: events hidden from this seat move the table's number on too
+                    await self.conn.act(self.token, action)
+                except grpc.aio.AioRpcError:
+                    await asyncio.sleep(0.01)
+                    tried = -1  # refused: try again on what has come since
+        finally:
+            self.busy = False
+
+
+class TimedTable(TableScreen):
+    """The real table screen; after each message is handled, our seat acts if it is to."""
+
+    def __init__(self, clock: Clock, actor: Actor, *args: Any) -> None:
+        super().__init__(*args)
+        self.clock = clock
+        self.actor = actor
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        timed_refresh(self, self.clock)
+
+    def on_streamed(self, message: Streamed) -> None:
+        super().on_streamed(message)
+        self.clock.handled_one()
+        self.actor.saw(message.msg.seq, self.model.view)
+
+
+class TrivialScreen(Screen[None]):
+    """The floor: one Static updated per message, and the same seat acting the same way."""
+
+    def __init__(self, clock: Clock, actor: Actor) -> None:
+        super().__init__()
+        self.clock = clock
+        self.actor = actor
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="line")
+
+    def on_mount(self) -> None:
+        timed_refresh(self, self.clock)
+        self.run_worker(self._follow(), exclusive=True)
+
+    async def _follow(self) -> None:
+        async for msg in self.actor.conn.follow(self.actor.token):
+            self.post_message(Streamed(msg))
+
+    def on_streamed(self, message: Streamed) -> None:
+        msg = message.msg
+        view = msg.snapshot.view if msg.HasField("snapshot") else msg.update.view if msg.update.HasField(
+            "view") else None
+        self.query_one("#line", Static).update(f"seq {msg.seq} · {len(msg.update.events)} events")
+        self.clock.handled_one()
+        self.actor.saw(msg.seq, view)
+
+
+class Holder(App[None]):
+    def __init__(self, screen: Callable[[], Screen[Any]]) -> None:
+        super().__init__()
+        self.make = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.make())
+
+
+@dataclass(frozen=True)
+class Figures:
+    p50: float
+    p99: float
+    cpu_ms: float
+    rate: float
+    """Messages a second."""
+
+
+async def measure(target: str, game: str, seats: int, size: tuple[int, int], trivial: bool,
+                  messages: int) -> Figures:
+    conn = TimedConnection.open(target)
+    assert isinstance(conn, TimedConnection)
+    clock = Clock(messages)
+    conn.clock = clock
+    created = await conn.create(lobby_pb2.CreateTableRequest(
+        game=game, seats=seats, bots=seats - 1, bot_delay_ms=0, turn_seconds=3600, bot_levels=["easy"]))
+    joined = await conn.join(created.id, "bench")
+
+    actor = Actor(conn, joined.token, joined.seat)
+
+    def screen() -> Screen[Any]:
+        if trivial:
+            return TrivialScreen(clock, actor)
+        return TimedTable(clock, actor, conn, joined.token, joined.seat, created)
+
+    app = Holder(screen)
+    try:
+        async with app.run_test(size=size):
+            try:
+                await asyncio.wait_for(clock.done.wait(), timeout=60)
+            except TimeoutError:
+                v = actor.view
+                raise RuntimeError(f"{game}: {clock.seen} messages, {len(clock.samples)} painted in 60 s "
+                                   f"(to act: {list(v.to_act)})") from None
+    finally:
+        try:
+            await conn.leave(joined.token)
+        finally:
+            await conn.close()
+    ms = [s * 1000 for s in clock.samples]
+    q = quantiles(ms, n=100)
+    return Figures(p50=q[49], p99=q[98], cpu_ms=clock.cpu * 1000 / len(ms), rate=len(ms) / clock.wall)
+
+
+def run(print: Callable[[str], None], messages: int = MESSAGES, runs: int = 1) -> None:
+    asyncio.run(compare(print, messages, runs))
+
+
+async def compare(print: Callable[[str], None], messages: int, runs: int) -> None:
+    proc, port = start_process(
+        ["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:", "--next-hand-delay", "50",
+         "--cut-ms", "0", "--no-announce", "--log-level", "warning", "--max-tables", "1000"], "server on")
+    target = f"127.0.0.1:{port}"
+    met = True
+    try:
+        for run_ in range(runs):
+            if runs > 1:
+                print(f"  run {run_ + 1} of {runs}")
+            for family, game, seats in CASES:
+                for size in SIZES:
+                    base = await measure(target, game, seats, size, True, messages)
+                    real = await measure(target, game, seats, size, False, messages)
+                    ratio = real.p99 / base.p99
+                    ok = ratio <= MARK_RATIO and real.cpu_ms <= MARK_CPU_MS
+                    met = met and ok
+                    print(f"  {family:6s} {game:15s} {size[0]}x{size[1]}: first paint p50 {real.p50:6.1f} "
+                          f"p99 {real.p99:6.1f} ms vs trivial {base.p50:5.1f} / {base.p99:5.1f} ms (×{ratio:.2f}, "
+                          f"mark ≤ ×{MARK_RATIO}); CPU {real.cpu_ms:5.2f} ms/msg vs {base.cpu_ms:4.2f} "
+                          f"(mark ≤ {MARK_CPU_MS:g}); {real.rate:5.0f} msg/s vs {base.rate:5.0f} "
+                          f"{'met' if ok else 'NOT met'}")
+    finally:
+        proc.kill()
+        proc.wait()
+    print(f"  every mark {'met' if met else 'NOT met'} ({messages} messages a case)")
