@@ -63,26 +63,29 @@ def rules_page(game: str, lang: str | None = None) -> str | None:
     return None
 
 
-def rules_text(game: str | None) -> str:
+def rules_text(game: str | None, table: str = "") -> str:
+    """The game's rules, then ``table`` (what this table's options make the game), then the keys."""
     if game is None:
         about = _("A card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.")
         return "# cardtui\n" + about + "\n" + keys_text()
     text = rules_page(game)
     if text is None:
         text = f"# {game}\n" + _("No rules page yet.") + "\n"
-    return text + keys_text()
+    return text + table + keys_text()
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", N_("Close"))]
 
-    def __init__(self, game: str | None) -> None:
+    def __init__(self, game: str | None, table: str = "") -> None:
         super().__init__()
         self.game = game
+        self.table = table
+        """A Markdown section on the table at hand (its options), shown after the rules."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(rules_text(self.game))
+            yield Markdown(rules_text(self.game, self.table))
         yield Footer()
 
     async def action_dismiss(self, result: None = None) -> None:

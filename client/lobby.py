@@ -17,6 +17,7 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
+from cardtui.client.option_words import option_label, value_label
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
 from cardtui.i18n import N_, _, ngettext
@@ -34,11 +35,6 @@ def seats_text(table: common_pb2.TableSummary) -> str:
     bots = sum(1 for s in table.seats if s.bot)
     return f"{taken}/{len(table.seats)}" + (" (" + ngettext("{n} bot", "{n} bots", bots).format(n=bots) + ")"
                                             if bots else "")
-
-
-def choice_words(choice: str) -> str:
-    """A choice's value as words ("spectators-and-between-hands", "sum_two"), looked up with ``_``."""
-    return choice.replace("-", " ").replace("_", " ")
 
 
 class OpenTable(Message):
@@ -325,15 +321,16 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         await box.remove_children()
         rows: list[Any] = []
         for spec in self.game.options:
-            rows.append(Label(Text(_(spec.name.replace("_", " ")), style="bold"), classes="opt-name"))
+            game = self.game.name
+            rows.append(Label(Text(option_label(game, spec.name), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
                 rows.append(Checkbox(_(spec.help), value=spec.default.flag, id=f"opt-{spec.name}"))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
-                rows.append(Static(Text(_("{help} (default {value})").format(
-                    help=_(spec.help), value=_(choice_words(spec.default.choice))), style="dim"),
+                rows.append(Static(Text(_("{help} (default: {value})").format(
+                    help=_(spec.help), value=value_label(game, spec.name, spec.default.choice)), style="dim"),
                                    classes="opt-help"))
-                rows.append(Select([(_(choice_words(c)), c) for c in spec.choices], value=spec.default.choice,
-                                   allow_blank=False, id=f"opt-{spec.name}"))
+                rows.append(Select([(value_label(game, spec.name, c), c) for c in spec.choices],
+                                   value=spec.default.choice, allow_blank=False, id=f"opt-{spec.name}"))
             elif spec.values:  # a whole number that takes only these
                 rows.append(Static(Text(_("{help} (default {value})").format(
                     help=_(spec.help), value=spec.default.number), style="dim"), classes="opt-help"))
@@ -439,7 +436,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                 if not spec.min <= number <= spec.max or (whole and number != int(number)):
                     said = (_("{option} is a whole number from {min} to {max}.") if whole
                             else _("{option} is a number from {min} to {max}."))
-                    self._error(said.format(option=_(spec.name.replace("_", " ")), min=f"{spec.min:g}",
+                    self._error(said.format(option=option_label(self.game.name, spec.name), min=f"{spec.min:g}",
                                             max=f"{spec.max:g}"), f"opt-{spec.name}")
                     return None
                 if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:

@@ -36,11 +36,12 @@ from cardtui.client.fairness import FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import Holders, TableModel, holders_of, names_then
+from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
 from cardtui.client.words import event_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
-from cardtui.v1 import common_pb2, table_pb2
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 NARROW = 100
 """Below this many columns the board gives up its side padding (an 80x24 terminal)."""
@@ -573,7 +574,10 @@ class TableScreen(Screen[None]):
         self.set_focus(board if board.can_focus else None)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.model.game), self._help_closed)
+        info: lobby_pb2.ServerInfo | None = getattr(self.app, "info", None)
+        game = next((g for g in info.games if g.name == self.model.game), None) if info else None
+        table = table_options(game, self.model.summary.options) if game else ""
+        self.app.push_screen(HelpScreen(self.model.game, table), self._help_closed)
 
     def _help_closed(self, _closed: None) -> None:
         self.help_closed = time.monotonic()

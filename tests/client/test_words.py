@@ -1,0 +1,115 @@
+"""Words a player understands: option values named by their rule, a table's help saying what its
+options make the game, the keys the README gives, and what the screens say when things go wrong.
+
+A real server on 127.0.0.1 and the real app under Pilot where a screen is concerned; the catalogs
+as shipped for the words themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from textual.widgets import Markdown, Select
+
+from cardtui import i18n
+from cardtui.client.app import CardApp
+from cardtui.client.help import HelpScreen
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.option_words import OPTIONS, option_label, value_label
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine.games import GAMES
+from cardtui.engine.options import OptionKind
+from cardtui.i18n import speaking
+from cardtui.server.app import Running
+from tests.client.test_table_flow import SMALL, create_form, until
+from tests.conftest import create
+from tools.catalogs import LANGUAGES, read
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def test_every_option_and_value_of_every_game_has_a_label_in_every_language() -> None:
+    catalogs = {lang: read(lang) for lang in LANGUAGES}
+    for game, rules in GAMES.items():
+        assert set(OPTIONS[game]) == {s.name for s in rules.option_specs}, game
+        for spec in rules.option_specs:
+            words = OPTIONS[game][spec.name]
+            labels = [words.label]
+            if spec.kind is OptionKind.CHOICE:
+                assert set(words.values) == set(spec.choices), f"{game}.{spec.name}: a label for each value"
+            elif spec.kind is OptionKind.FLAG:
+                assert set(words.values) == {"on", "off"}, f"{game}.{spec.name}: what on and off play"
+            labels += words.values.values()
+            for label in labels:
+                for lang, catalog in catalogs.items():
+                    said = catalog.get(label)
+                    assert said is not None and said.string, f"{lang}: {label!r} ({game}.{spec.name})"
+
+
+def test_values_are_named_by_the_rule_never_by_a_source() -> None:
+    assert value_label("truco_argentino", "envido_unsuited", "sum_two") == "two best cards, even of different suits"
+    assert value_label("truco_argentino", "envido_unsuited", "highest") == "the single best card"
+    with speaking("es"):
+        assert value_label("truco_argentino", "envido_unsuited", "sum_two") == (
+            "las dos mejores cartas, aunque sean de distinto palo")
+        assert option_label("truco_argentino", "ties") == "Pardas"
+    for lang in ("en", *LANGUAGES):
+        with speaking(lang):
+            said = " ".join(value_label(g, o, v) for g, opts in OPTIONS.items() for o, w in opts.items()
+                            for v in w.values).lower()
+            for source in ("seed", "semilla", "semente", "traditional", "tradicional"):
+                assert source not in said, (lang, source)
+    # An option this client does not know (a newer server) still reads as words.
+    assert value_label("truco_argentino", "ties", "house_rule") == "house rule"
+
+
+async def test_the_create_form_offers_values_by_their_rule(server: Running) -> None:
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        dialog.query_one("#game", Select).value = "truco_argentino"
+        await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        ties = dialog.query_one("#opt-ties", Select)
+        offered = {label.plain if hasattr(label, "plain") else str(label): v
+                   for label, v in ties._options}  # type: ignore[attr-defined]
+        assert offered == {"play on: a tie makes the next trick take all": "play_on",
+                           "the winner of the first trick wins a later tie": "first_trick"}
+        unsuited = dialog.query_one("#opt-envido_unsuited", Select)
+        assert "two best cards, even of different suits" in {
+            str(label) for label, _v in unsuited._options}  # type: ignore[attr-defined]
+
+
+async def test_a_tables_help_says_what_its_options_make_the_game(server: Running) -> None:
+    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000,
+                            turn_seconds=3600)
+    with speaking("pt_BR"):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            text = app.screen.query_one(Markdown).source
+    assert "As opções desta mesa" in text
+    assert "| Depois do truco aceito | a rodada em jogo decide a mão (padrão) |" in text
+    assert "melhor de três" not in text.split("As opções desta mesa")[1], "the default is the trick"
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_rules_pages_name_options_as_the_form_does(lang: str) -> None:
+    """A page refers to an option by the label the create form shows, never by its identifier."""
+    from cardtui.client.help import rules_page
+
+    for game, rules in GAMES.items():
+        page = rules_page(game, lang) or ""
+        for spec in rules.option_specs:
+            for ident in (spec.name, *spec.choices):
+                if "_" in ident or ident in ("trick", "hand", "traditional", "seed", "winner", "rotate", "ante",
+                                             "rebuy", "tournament", "flor", "chips", "chat", "target"):
+                    assert f"`{ident}" not in page and f"*{ident}*" not in page, (game, lang, ident)
