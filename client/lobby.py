@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
+from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
@@ -54,9 +55,10 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", N_("New table")),
         Binding("enter", "join", N_("Sit")),
         Binding("s", "spectate", N_("Watch")),
-        # Out of the footer, so the rest fits at 80 columns in every language (the help lists them):
-        # closing is rare, the list refreshes itself, and ctrl+q quits anywhere.
-        Binding("c", "close", N_("Close table"), show=False),
+        # In the footer only on a table you created (``check_action``), where it is what you look for;
+        # out of it, so the rest fits at 80 columns in every language (the help lists them): the
+        # list refreshes itself, and ctrl+q quits anywhere.
+        Binding("c", "close", N_("Close")),
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("h", "history", N_("Hands")),
         Binding("question_mark", "help", N_("Help")),
@@ -83,7 +85,7 @@ class LobbyScreen(Screen[None]):
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
         done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
         yield done
-        yield Footer()
+        yield Footer(compact=True)  # room for the close key on a table you created, at 80 columns
 
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
@@ -127,6 +129,7 @@ class LobbyScreen(Screen[None]):
         if self.rows:
             grid.move_cursor(row=min(keep, len(self.rows) - 1))
         self.query_one("#empty-hint", Static).display = not self.rows
+        self.refresh_bindings()
 
     async def relabel(self) -> None:
         """The lobby's words again, in the reader's language now."""
@@ -155,19 +158,45 @@ class LobbyScreen(Screen[None]):
     def _row_selected(self) -> None:
         self.action_join()
 
-    async def action_close(self) -> None:
+    def _highlighted(self) -> str | None:
+        """The table under the cursor, if any (without saying anything)."""
+        if not self.rows:
+            return None
+        return self.rows[min(self.query_one("#tables", DataTable).cursor_row, len(self.rows) - 1)]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Closing is offered (and its key shown) only on a table this client created."""
+        if action == "close":
+            return self._highlighted() in self.conn.owned
+        return True
+
+    @on(DataTable.RowHighlighted, "#tables")
+    def _row_highlighted(self) -> None:
+        self.refresh_bindings()
+
+    def action_close(self) -> None:
         table_id = self._selected()
         if table_id is None:
             return
         if table_id not in self.conn.owned:
             self.notify(_("Only the table's owner (who created it) may close it."), severity="warning")
             return
-        try:
-            await self.conn.close_table(table_id)
-        except Exception as err:
-            self.notify(error_text(err), title=_("Cannot close the table"), severity="error")
-            return
-        await self.action_refresh()
+        name = str(self.query_one("#tables", DataTable).get_row_at(self.rows.index(table_id))[2])
+        ask = ConfirmScreen(_("Close the table {name}?").format(name=name),
+                            _("Everyone at it is told it closed; its hands are kept."),
+                            _("Keep it (escape)"), _("Close it (y)"))
+
+        async def answered(close: bool | None) -> None:
+            if not close:
+                return
+            try:
+                await self.conn.close_table(table_id)
+            except Exception as err:
+                self.notify(error_text(err), title=_("Cannot close the table"), severity="error")
+                return
+            await self.action_refresh()
+
+        self.app.push_screen(ask, answered)
 
     def action_new(self) -> None:
         if self.info is None:

@@ -25,12 +25,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Header, Input, Label, RichLog, Static
+from textual.screen import Screen
+from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
+from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import FairDeals, Verdict
 from cardtui.client.footer import Footer
@@ -111,30 +112,24 @@ class TableLog(RichLog):
         self.wrapped_at = width
 
 
-class LeaveScreen(ModalScreen[bool]):
+LEAVING = {
+    "cacho": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
+    "pifpaf": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
+    "cacheta": N_("A bot plays your seat until someone takes it; your points stay with the seat."),
+    "truco_paulista": N_("A bot plays your seat until someone takes it; your team plays on with it."),
+    "truco_argentino": N_("A bot plays your seat until someone takes it; your team plays on with it."),
+}
+"""What leaving mid-match does to the seat, in the game's own terms (chips, points, a team)."""
+LEAVING_ANY = N_("A bot plays your seat until someone takes it.")
+
+
+class LeaveScreen(ConfirmScreen):
     """Asks before leaving a hand in progress: a bot takes the seat."""
 
-    BINDINGS = [Binding("escape,n", "stay", N_("Stay")), Binding("y", "leave", N_("Leave"))]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="leave-dialog"):
-            yield Label(_("Leave the table in the middle of the match?"), id="leave-title")
-            yield Static(Text(_("A bot plays your seat until someone takes it; your chips stay with the seat."),
-                              style="dim"))
-            with Horizontal(id="leave-buttons"):
-                yield Button(_("Stay (escape)"), variant="primary", id="leave-stay")
-                yield Button(_("Leave (y)"), variant="error", id="leave-go")
-
-    def on_mount(self) -> None:
-        self.query_one("#leave-stay", Button).focus()
-
-    @on(Button.Pressed, "#leave-stay")
-    def action_stay(self) -> None:
-        self.dismiss(False)
-
-    @on(Button.Pressed, "#leave-go")
-    def action_leave(self) -> None:
-        self.dismiss(True)
+    def __init__(self, game: str) -> None:
+        super().__init__(_("Leave the table in the middle of the match?"),
+                         _(LEAVING.get(game, LEAVING_ANY)),
+                         _("Stay (escape)"), _("Leave (y)"))
 
 
 class KeyButton(Button):
@@ -554,7 +549,7 @@ class TableScreen(Screen[None]):
         if time.monotonic() - self.help_closed < HELP_GRACE:
             return  # the press that closed the help, repeated: not a wish to leave
         if self.in_match():
-            self.app.push_screen(LeaveScreen(), self._confirmed)
+            self.app.push_screen(LeaveScreen(self.model.game), self._confirmed)
             return
         await self.leave()
 

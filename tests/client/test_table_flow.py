@@ -133,7 +133,7 @@ async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_co
         await pilot.pause(0.6)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
-        assert "middle of the match" in str(app.screen.query_one("#leave-title").render())
+        assert "middle of the match" in str(app.screen.query_one("#confirm-title").render())
         await pilot.press("escape")  # stay
         await until(pilot, lambda: app.screen is table)
         await pilot.press("escape")

@@ -113,3 +113,131 @@ def test_rules_pages_name_options_as_the_form_does(lang: str) -> None:
                 if "_" in ident or ident in ("trick", "hand", "traditional", "seed", "winner", "rotate", "ante",
                                              "rebuy", "tournament", "flor", "chips", "chat", "target"):
                     assert f"`{ident}" not in page and f"*{ident}*" not in page, (game, lang, ident)
+
+
+# -- the keys: the README's table, the help's, and the bindings --------------------------------
+GLYPHS = {"←": "left", "→": "right", "+": "plus", "-": "minus", "/": "slash", "?": "question_mark",
+          "pgup": "pageup", "pgdn": "pagedown", "shift+←": "shift+left", "shift+→": "shift+right"}
+
+
+def readme_key_rows() -> list[tuple[str, str, str]]:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Keys\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split(" | ") for line in section.splitlines() if line.startswith("| ")]
+    return [(w.strip(), k.strip(), x.strip()) for w, k, x in rows[1:]]  # the first is the header
+
+
+def test_the_readmes_key_table_is_the_helps() -> None:
+    from cardtui.client.help import KEY_ROWS
+
+    assert readme_key_rows() == [(r.where, r.keys, r.what) for r in KEY_ROWS]
+
+
+def test_every_key_the_help_gives_does_what_it_says() -> None:
+    """Each backticked key of a row runs the action the row names, where the row says."""
+    import re
+
+    from textual.binding import Binding
+
+    from cardtui.client.boards.rummy import RummyBoard
+    from cardtui.client.connect_screen import ConnectScreen
+    from cardtui.client.help import KEY_ROWS
+    from cardtui.client.replay import ReplayScreen
+    from cardtui.client.words import _GAME_KEYS
+
+    def bound(*owners: type) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for owner in owners:
+            for b in owner.BINDINGS:  # type: ignore[attr-defined]
+                assert isinstance(b, Binding)
+                for key in b.key.split(","):
+                    out.setdefault(key.strip(), set()).add(b.action)
+        return out
+
+    screens = {"lobby": bound(LobbyScreen), "table": bound(TableScreen), "watching": bound(TableScreen),
+               "Pif Paf, Cacheta": bound(RummyBoard), "replay": bound(ReplayScreen), "no server": bound(ConnectScreen),
+               "anywhere": bound(CardApp, LobbyScreen, TableScreen)}
+    games = {"Pif Paf, Cacheta": ("pifpaf", "cacheta"), "Cacheta; Pif Paf": ("cacheta", "pifpaf")}
+    checked = 0
+    for row in KEY_ROWS:
+        keys = [GLYPHS.get(k, k) for k in re.findall(r"`([^`]+)`", row.keys)]
+        assert len(keys) == len(row.actions), row
+        for key, action in zip(keys, row.actions, strict=True):
+            if action.startswith("game:"):
+                kind = action.removeprefix("game:")
+                assert any(_GAME_KEYS[g].get(kind) == key or _GAME_KEYS[g].get(kind.replace("claim", "cut")) == key
+                           for g in games[row.where]), (row.where, key, kind)
+            else:
+                assert action in screens[row.where].get(key, set()), (row.where, key, action)
+            checked += 1
+    assert checked > 30
+    # The rummy hand sorts with o; s draws from the stock (the README once said s sorts).
+    assert "sort" in screens["Pif Paf, Cacheta"]["o"] and _GAME_KEYS["pifpaf"]["draw:stock"] == "s"
+
+
+# -- closing a table you created -----------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_table(server: Running,
+                                                                                     lang: str) -> None:
+
+    other = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, name="alheia")
+    with speaking(lang):
+        await closing(server, other)
+
+
+async def closing(server: Running, other: str) -> None:
+    from cardtui.client.confirm import ConfirmScreen
+    from tests.client.footer_check import cut_off, footer_items
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        dialog.query_one("#game", Select).value = "cacho"
+        await pilot.pause(0.2)
+        from textual.widgets import Input
+        dialog.query_one("#name", Input).value = "minha"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
+        await pilot.press("escape")  # not in a match yet with a bot to come? leave, asked or not
+        if not isinstance(app.screen, LobbyScreen):
+            await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await until(pilot, lambda: len(lobby.rows) == 2)
+        mine = next(t for t in lobby.rows if t != other)
+
+        def close_shown() -> bool:
+            return i18n._("Close") in {words for _s, _e, words in footer_items(lobby)}
+
+        lobby.query_one("#tables").move_cursor(row=lobby.rows.index(other))  # type: ignore[attr-defined]
+        await pilot.pause(0.2)
+        assert not close_shown(), "someone else's table: no key to close it"
+        lobby.query_one("#tables").move_cursor(row=lobby.rows.index(mine))  # type: ignore[attr-defined]
+        await until(pilot, close_shown)
+        assert cut_off(lobby, SMALL[0]) == []
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "minha" in str(app.screen.query_one("#confirm-title").render())
+        await pilot.press("escape")  # keep it
+        await until(pilot, lambda: app.screen is lobby)
+        await pilot.pause(0.3)
+        assert mine in server.room.tables, "asked, and kept"
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: mine not in server.room.tables)
+        assert other in server.room.tables
+
+
+def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
+    from cardtui.client.table_screen import LeaveScreen
+
+    with speaking("pt_BR"):
+        cacheta, pifpaf = LeaveScreen("cacheta").detail, LeaveScreen("pifpaf").detail
+    assert "pontos" in cacheta and "fichas" not in cacheta, "Cacheta plays for points"
+    assert "fichas" in pifpaf
+    with speaking("es"):
+        assert "equipo" in LeaveScreen("truco_argentino").detail
