@@ -241,3 +241,34 @@ def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
     assert "fichas" in pifpaf
     with speaking("es"):
         assert "equipo" in LeaveScreen("truco_argentino").detail
+
+
+# -- the away tag fits -----------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_away_tag_stays_on_the_name_line_at_80x24(lang: str) -> None:
+    import io
+
+    from rich.console import Console
+
+    from tests.client.test_table_layout import TableApp, stream
+
+    conn = stream("cacho")
+    for msg in conn.messages:
+        view = msg.snapshot.view if msg.HasField("snapshot") else msg.update.view
+        duda = view.seats[3]
+        duda.bot, duda.away, duda.bot_level = True, True, "normal"
+    with speaking(lang):
+        app = TableApp(conn, "cacho")
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.4)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            board = screen.board
+            console = Console(width=board.content_region.width, file=io.StringIO(), record=True)
+            console.print(board.render())
+            lines = console.export_text().splitlines()
+            tag = i18n._("[away: bot {level}]").format(level="normal")
+    at = next(i for i, line in enumerate(lines) if "duda" in line)
+    col = lines[at].index("duda") - 2  # the column starts with the turn mark's room
+    two = " ".join(" ".join(line[col:].split()) for line in lines[at:at + 2])
+    assert f"duda {tag}" in two, (tag, lines[at:at + 3])
