@@ -277,9 +277,13 @@ class TableScreen(Screen[None]):
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(_("Server gone · reconnecting (next try in {s} s) · actions wait").format(
-            s=f"{message.delay:.1f}"), style="bold white on red"))
+        banner.update(Text(_("Server gone · trying again in {s} s · keys do nothing until we are back")
+                           .format(s=f"{message.delay:.1f}"), style="bold white on red"))
         banner.display = True
+        if self.model.deadline is not None:  # the timer runs on the server, which is gone: none counts here
+            self.model = replace(self.model, deadline=None)
+            self._show()
+            self._tick()
 
     def on_streamed(self, message: Streamed) -> None:
         msg = message.msg
@@ -463,6 +467,8 @@ class TableScreen(Screen[None]):
         deadline = self.model.deadline
         secs = max(0, deadline - time.monotonic()) if deadline is not None else None
         left = f" · {secs:.0f} s" if secs is not None else ""
+        if not self.online:
+            left = " · " + _("the timer waits for the server")
         if not waiting:
             s = f"{secs:.0f}" if secs is not None else None
             if view.match_over:

@@ -8,6 +8,7 @@ as shipped for the words themselves.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from textual.widgets import Markdown, Select
@@ -272,3 +273,40 @@ async def test_the_away_tag_stays_on_the_name_line_at_80x24(lang: str) -> None:
     col = lines[at].index("duda") - 2  # the column starts with the turn mark's room
     two = " ".join(" ".join(line[col:].split()) for line in lines[at:at + 2])
     assert f"duda {tag}" in two, (tag, lines[at:at + 3])
+
+
+# -- an outage says what keys do, and its timers stop ----------------------------------------------
+async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_stops(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from cardtui.server.app import start
+    from tests.client.test_reconnect import free_port
+
+    port, db = free_port(), tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db)
+    table_id = await create(running, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=600)
+    app = CardApp(f"127.0.0.1:{port}", "ana")
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.online
+                        and app.screen.model.deadline is not None)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            turn = screen.query_one("#turn-line", Static)
+            assert " s" in str(turn.render()), "a turn timer counts while the server is there"
+            banner = screen.query_one("#conn-banner", Static)
+            await running.stop(grace=0.1)
+            await until(pilot, lambda: bool(banner.display))
+            assert "keys do nothing until we are back" in str(banner.render())
+            assert "actions wait" not in str(banner.render())
+            before = str(turn.render())
+            await pilot.pause(1.2)
+            assert str(turn.render()) == before, "the timer does not count on screen while the server is gone"
+            assert "the timer waits for the server" in before and screen.model.deadline is None
+            running = await start("127.0.0.1", port, db)
+            await until(pilot, lambda: screen.online and screen.model.deadline is not None)
+            assert not banner.display
+    finally:
+        await running.stop(grace=0.1)
