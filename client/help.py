@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
 
 from textual.app import ComposeResult
@@ -13,37 +14,64 @@ from textual.widgets import Markdown
 from cardtui.client.footer import Footer
 from cardtui.i18n import N_, _, current
 
-KEY_ROWS: list[tuple[str, str, str]] = [
-    (N_("lobby"), "`n`", N_("create a table")),
-    (N_("lobby"), "`enter`", N_("sit at the selected table (a table with 🔒 asks its password)")),
-    (N_("lobby"), "`s`", N_("watch the selected table")),
-    (N_("lobby"), "`l`", N_("the leaderboard: each game's players and bots by rating (`i`: a player's card)")),
-    (N_("lobby"), "`h`", N_("the hands of the tables that have finished: replay one, every card face up")),
-    (N_("lobby"), "`c`, `r`, `q`", N_("close a table you created, refresh the list (it also refreshes itself), quit")),
-    (N_("table"), N_("the key beside each action"),
-     N_("that action; a key always means the same action at a game (`b` bets, `t` calls truco)")),
-    (N_("table"), "`+` / `-`", N_("raise the amount of a bet or raise; in truco, choose the signal")),
-    ("Pif Paf, Cacheta", "`←` / `→`, `d`, `k`", N_("pick a card, discard it, knock")),
-    ("Pif Paf, Cacheta", "`shift+←` / `→`, `o`", N_("move the picked card, sort the hand (melds, suit, rank)")),
-    ("Pif Paf, Cacheta", "`s`, `p`, `c`, `x`", N_("draw from the stock, take the pile's top, claim or cut, let it go")),
-    ("Cacheta; Pif Paf", "`n`; `c` `b` `r` `f`", N_("na boa; check or call, bet, raise, fold")),
-    (N_("table"), "`/`", N_("chat (enter sends, escape returns)")),
-    (N_("table"), "`enter`", N_("after a hand: back to the table; after a match: play again")),
-    (N_("table"), "`i`", N_("the players at the table: pick one for their card (ratings and records)")),
-    (N_("table"), "`escape`", N_("leave the table (asked first in the middle of a match)")),
-    (N_("watching"), "`v`", N_("where the table allows it: the hands already over, every card face up")),
-    (N_("replay"), "`←` / `→`, `home` / `end`, `pgup` / `pgdn`",
-     N_("a step back or on, the deal or the end, another hand")),
-    (N_("no server"), "`r` / `q`", N_("try again now / quit")),
-    (N_("anywhere"), "`ctrl+l`", N_("the language: English, Português (Brasil), Español")),
-    (N_("anywhere"), "`?`", N_("this help; `ctrl+q` quits; `ctrl+p` opens the command palette")),
+
+@dataclass(frozen=True)
+class KeyRow:
+    """A row of the keys table: where, the keys as shown, what they do, and what each backticked
+    key runs (a binding's action, or ``game:<kind>`` for a game's action), so a test holds the
+    table and the README to the bindings."""
+
+    where: str
+    keys: str
+    what: str
+    actions: tuple[str, ...] = ()
+
+
+KEY_ROWS: list[KeyRow] = [
+    KeyRow(N_("lobby"), "`n`", N_("create a table"), ("new",)),
+    KeyRow(N_("lobby"), "`enter`", N_("sit at the selected table (a table with 🔒 asks its password)"), ("join",)),
+    KeyRow(N_("lobby"), "`s`", N_("watch the selected table"), ("spectate",)),
+    KeyRow(N_("lobby"), "`l`", N_("the leaderboard: each game's players and bots by rating (`i`: a player's card)"),
+           ("leaderboard",)),
+    KeyRow(N_("lobby"), "`h`", N_("the hands of the tables that have finished: replay one, every card face up"),
+           ("history",)),
+    KeyRow(N_("lobby"), "`c`", N_("close a table you created (asked first)"), ("close",)),
+    KeyRow(N_("lobby"), "`r`, `q`", N_("refresh the list (it also refreshes itself), quit"), ("refresh", "app.quit")),
+    KeyRow(N_("table"), N_("the key beside each action"),
+           N_("that action; a key always means the same action at a game (`b` bets, `t` calls truco)")),
+    KeyRow(N_("table"), "`+` / `-`", N_("raise the amount of a bet or raise; in truco, choose the signal"),
+           ("adjust(1)", "adjust(-1)")),
+    KeyRow("Pif Paf, Cacheta", "`←` / `→`, `d`, `k`", N_("pick a card, discard it, knock"),
+           ("pick(-1)", "pick(1)", "discard", "knock")),
+    KeyRow("Pif Paf, Cacheta", "`shift+←` / `shift+→`, `o`",
+           N_("move the picked card, sort the hand (melds, suit, rank)"),
+           ("move(-1)", "move(1)", "sort")),
+    KeyRow("Pif Paf, Cacheta", "`s`, `p`, `c`, `x`",
+           N_("draw from the stock, take the pile's top, claim or cut, let it go"),
+           ("game:draw:stock", "game:draw:pile", "game:claim", "game:pass")),
+    KeyRow("Cacheta; Pif Paf", "`n`; `c` `b` `r` `f`", N_("na boa; check or call, bet, raise, fold"),
+           ("game:declare", "game:check", "game:bet", "game:raise", "game:fold")),
+    KeyRow(N_("table"), "`/`", N_("chat (enter sends, escape returns to the table)"), ("chat",)),
+    KeyRow(N_("table"), "`enter`", N_("after a hand: back to the table; after a match: play again"), ("go_on",)),
+    KeyRow(N_("table"), "`i`", N_("the players at the table: pick one for their card (ratings and records)"),
+           ("players",)),
+    KeyRow(N_("table"), "`escape`", N_("leave the table (asked first in the middle of a match)"), ("leave",)),
+    KeyRow(N_("watching"), "`v`", N_("where the table allows it: the hands already over, every card face up"),
+           ("last_hand",)),
+    KeyRow(N_("replay"), "`←` / `→`, `home` / `end`, `pgup` / `pgdn`",
+           N_("a step back or on, the deal or the end, another hand"),
+           ("step(-1)", "step(1)", "to_start", "to_end", "hand(-1)", "hand(1)")),
+    KeyRow(N_("no server"), "`r` / `q`", N_("try again now / quit"), ("retry", "quit")),
+    KeyRow(N_("anywhere"), "`ctrl+l`", N_("the language: English, Português (Brasil), Español"), ("language",)),
+    KeyRow(N_("anywhere"), "`?`", N_("this help; `ctrl+q` quits; `ctrl+p` opens the command palette"), ("help",)),
 ]
-"""The keys table, each cell looked up in the reader's language when the help is shown."""
+"""The keys table, each cell looked up in the reader's language when the help is shown; the
+README's key table is this one, in English (a test says so)."""
 
 
 def keys_text() -> str:
     """The keys as a Markdown table, in the reader's language."""
-    rows = [f"| {_(where)} | {_(key)} | {_(what)} |" for where, key, what in KEY_ROWS]
+    rows = [f"| {_(row.where)} | {_(row.keys)} | {_(row.what)} |" for row in KEY_ROWS]
     keys, where, key, what = _("Keys"), _("where"), _("key"), _("what")
     head = f"## {keys}\n| {where} | {key} | {what} |\n|---|---|---|\n"
     return "\n" + head + "\n".join(rows) + "\n"
@@ -63,26 +91,29 @@ def rules_page(game: str, lang: str | None = None) -> str | None:
     return None
 
 
-def rules_text(game: str | None) -> str:
+def rules_text(game: str | None, table: str = "") -> str:
+    """The game's rules, then ``table`` (what this table's options make the game), then the keys."""
     if game is None:
         about = _("A card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.")
         return "# cardtui\n" + about + "\n" + keys_text()
     text = rules_page(game)
     if text is None:
         text = f"# {game}\n" + _("No rules page yet.") + "\n"
-    return text + keys_text()
+    return text + table + keys_text()
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", N_("Close"))]
 
-    def __init__(self, game: str | None) -> None:
+    def __init__(self, game: str | None, table: str = "") -> None:
         super().__init__()
         self.game = game
+        self.table = table
+        """A Markdown section on the table at hand (its options), shown after the rules."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(rules_text(self.game))
+            yield Markdown(rules_text(self.game, self.table))
         yield Footer()
 
     async def action_dismiss(self, result: None = None) -> None:

@@ -17,9 +17,11 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
+from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
+from cardtui.client.option_words import option_label, value_label
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
 from cardtui.i18n import N_, _
@@ -85,11 +87,6 @@ def count_cell(n: int) -> Text:
     return Text(str(n), justify="right", style="dim" if not n else "")
 
 
-def choice_words(choice: str) -> str:
-    """A choice's value as words ("spectators-and-between-hands", "sum_two"), looked up with ``_``."""
-    return choice.replace("-", " ").replace("_", " ")
-
-
 class OpenTable(Message):
     """Take a seat at (or watch) a table: the app opens it."""
 
@@ -107,9 +104,10 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", N_("New table")),
         Binding("enter", "join", N_("Sit")),
         Binding("s", "spectate", N_("Watch")),
-        # Out of the footer, so the rest fits at 80 columns in every language (the help lists them):
-        # closing is rare, the list refreshes itself, and ctrl+q quits anywhere.
-        Binding("c", "close", N_("Close table"), show=False),
+        # In the footer only on a table you created (``check_action``), where it is what you look for;
+        # out of it, so the rest fits at 80 columns in every language (the help lists them): the
+        # list refreshes itself, and ctrl+q quits anywhere.
+        Binding("c", "close", N_("Close")),
         Binding("r", "refresh", N_("Refresh"), show=False),
         Binding("h", "history", N_("Hands")),
         Binding("question_mark", "help", N_("Help")),
@@ -139,7 +137,7 @@ class LobbyScreen(Screen[None]):
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
         done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
         yield done
-        yield Footer()
+        yield Footer(compact=True)  # room for the close key on a table you created, at 80 columns
 
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
@@ -196,6 +194,7 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=min(keep, len(self.rows) - 1))
         self.query_one("#empty-hint", Static).display = not self.rows
         self._describe()
+        self.refresh_bindings()
 
     @staticmethod
     def headings(wide: bool) -> list[str]:
@@ -263,19 +262,45 @@ class LobbyScreen(Screen[None]):
     def _row_selected(self) -> None:
         self.action_join()
 
-    async def action_close(self) -> None:
+    def _highlighted(self) -> str | None:
+        """The table under the cursor, if any (without saying anything)."""
+        if not self.rows:
+            return None
+        return self.rows[min(self.query_one("#tables", DataTable).cursor_row, len(self.rows) - 1)]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Closing is offered (and its key shown) only on a table this client created."""
+        if action == "close":
+            return self._highlighted() in self.conn.owned
+        return True
+
+    @on(DataTable.RowHighlighted, "#tables")
+    def _row_highlighted(self) -> None:
+        self.refresh_bindings()
+
+    def action_close(self) -> None:
         table_id = self._selected()
         if table_id is None:
             return
         if table_id not in self.conn.owned:
             self.notify(_("Only the table's owner (who created it) may close it."), severity="warning")
             return
-        try:
-            await self.conn.close_table(table_id)
-        except Exception as err:
-            self.notify(error_text(err), title=_("Cannot close the table"), severity="error")
-            return
-        await self.action_refresh()
+        name = str(self.query_one("#tables", DataTable).get_row_at(self.rows.index(table_id))[2])
+        ask = ConfirmScreen(_("Close the table {name}?").format(name=name),
+                            _("Everyone at it is told it closed; its hands are kept."),
+                            _("Keep it (escape)"), _("Close it (y)"))
+
+        async def answered(close: bool | None) -> None:
+            if not close:
+                return
+            try:
+                await self.conn.close_table(table_id)
+            except Exception as err:
+                self.notify(error_text(err), title=_("Cannot close the table"), severity="error")
+                return
+            await self.action_refresh()
+
+        self.app.push_screen(ask, answered)
 
     def action_new(self) -> None:
         if self.info is None:
@@ -429,15 +454,16 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         await box.remove_children()
         rows: list[Any] = []
         for spec in self.game.options:
-            rows.append(Label(Text(_(spec.name.replace("_", " ")), style="bold"), classes="opt-name"))
+            game = self.game.name
+            rows.append(Label(Text(option_label(game, spec.name), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
                 rows.append(Checkbox(_(spec.help), value=spec.default.flag, id=f"opt-{spec.name}"))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
-                rows.append(Static(Text(_("{help} (default {value})").format(
-                    help=_(spec.help), value=_(choice_words(spec.default.choice))), style="dim"),
+                rows.append(Static(Text(_("{help} (default: {value})").format(
+                    help=_(spec.help), value=value_label(game, spec.name, spec.default.choice)), style="dim"),
                                    classes="opt-help"))
-                rows.append(Select([(_(choice_words(c)), c) for c in spec.choices], value=spec.default.choice,
-                                   allow_blank=False, id=f"opt-{spec.name}"))
+                rows.append(Select([(value_label(game, spec.name, c), c) for c in spec.choices],
+                                   value=spec.default.choice, allow_blank=False, id=f"opt-{spec.name}"))
             elif spec.values:  # a whole number that takes only these
                 rows.append(Static(Text(_("{help} (default {value})").format(
                     help=_(spec.help), value=spec.default.number), style="dim"), classes="opt-help"))
@@ -543,7 +569,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                 if not spec.min <= number <= spec.max or (whole and number != int(number)):
                     said = (_("{option} is a whole number from {min} to {max}.") if whole
                             else _("{option} is a number from {min} to {max}."))
-                    self._error(said.format(option=_(spec.name.replace("_", " ")), min=f"{spec.min:g}",
+                    self._error(said.format(option=option_label(self.game.name, spec.name), min=f"{spec.min:g}",
                                             max=f"{spec.max:g}"), f"opt-{spec.name}")
                     return None
                 if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:

@@ -25,22 +25,24 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Header, Input, Label, RichLog, Static
+from textual.screen import Screen
+from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
+from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import Holders, TableModel, holders_of, names_then
+from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
 from cardtui.client.words import event_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
-from cardtui.v1 import common_pb2, table_pb2
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 NARROW = 100
 """Below this many columns the board gives up its side padding (an 80x24 terminal)."""
@@ -110,30 +112,24 @@ class TableLog(RichLog):
         self.wrapped_at = width
 
 
-class LeaveScreen(ModalScreen[bool]):
+LEAVING = {
+    "cacho": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
+    "pifpaf": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
+    "cacheta": N_("A bot plays your seat until someone takes it; your points stay with the seat."),
+    "truco_paulista": N_("A bot plays your seat until someone takes it; your team plays on with it."),
+    "truco_argentino": N_("A bot plays your seat until someone takes it; your team plays on with it."),
+}
+"""What leaving mid-match does to the seat, in the game's own terms (chips, points, a team)."""
+LEAVING_ANY = N_("A bot plays your seat until someone takes it.")
+
+
+class LeaveScreen(ConfirmScreen):
     """Asks before leaving a hand in progress: a bot takes the seat."""
 
-    BINDINGS = [Binding("escape,n", "stay", N_("Stay")), Binding("y", "leave", N_("Leave"))]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="leave-dialog"):
-            yield Label(_("Leave the table in the middle of the match?"), id="leave-title")
-            yield Static(Text(_("A bot plays your seat until someone takes it; your chips stay with the seat."),
-                              style="dim"))
-            with Horizontal(id="leave-buttons"):
-                yield Button(_("Stay (escape)"), variant="primary", id="leave-stay")
-                yield Button(_("Leave (y)"), variant="error", id="leave-go")
-
-    def on_mount(self) -> None:
-        self.query_one("#leave-stay", Button).focus()
-
-    @on(Button.Pressed, "#leave-stay")
-    def action_stay(self) -> None:
-        self.dismiss(False)
-
-    @on(Button.Pressed, "#leave-go")
-    def action_leave(self) -> None:
-        self.dismiss(True)
+    def __init__(self, game: str) -> None:
+        super().__init__(_("Leave the table in the middle of the match?"),
+                         _(LEAVING.get(game, LEAVING_ANY)),
+                         _("Stay (escape)"), _("Leave (y)"))
 
 
 class KeyButton(Button):
@@ -281,9 +277,13 @@ class TableScreen(Screen[None]):
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(_("Server gone · reconnecting (next try in {s} s) · actions wait").format(
-            s=f"{message.delay:.1f}"), style="bold white on red"))
+        banner.update(Text(_("Server gone · trying again in {s} s · keys do nothing until we are back")
+                           .format(s=f"{message.delay:.1f}"), style="bold white on red"))
         banner.display = True
+        if self.model.deadline is not None:  # the timer runs on the server, which is gone: none counts here
+            self.model = replace(self.model, deadline=None)
+            self._show()
+            self._tick()
 
     def on_streamed(self, message: Streamed) -> None:
         msg = message.msg
@@ -467,6 +467,8 @@ class TableScreen(Screen[None]):
         deadline = self.model.deadline
         secs = max(0, deadline - time.monotonic()) if deadline is not None else None
         left = f" · {secs:.0f} s" if secs is not None else ""
+        if not self.online:
+            left = " · " + _("the timer waits for the server")
         if not waiting:
             s = f"{secs:.0f}" if secs is not None else None
             if view.match_over:
@@ -553,7 +555,7 @@ class TableScreen(Screen[None]):
         if time.monotonic() - self.help_closed < HELP_GRACE:
             return  # the press that closed the help, repeated: not a wish to leave
         if self.in_match():
-            self.app.push_screen(LeaveScreen(), self._confirmed)
+            self.app.push_screen(LeaveScreen(self.model.game), self._confirmed)
             return
         await self.leave()
 
@@ -573,7 +575,10 @@ class TableScreen(Screen[None]):
         self.set_focus(board if board.can_focus else None)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.model.game), self._help_closed)
+        info: lobby_pb2.ServerInfo | None = getattr(self.app, "info", None)
+        game = next((g for g in info.games if g.name == self.model.game), None) if info else None
+        table = table_options(game, self.model.summary.options) if game else ""
+        self.app.push_screen(HelpScreen(self.model.game, table), self._help_closed)
 
     def _help_closed(self, _closed: None) -> None:
         self.help_closed = time.monotonic()

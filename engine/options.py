@@ -125,9 +125,12 @@ def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
             raise _Invalid("The option {name} must be from {min} to {max}.", name=name, **bounds)
         return float(value)
     assert enum is not None
-    if not isinstance(value, str) or value not in spec.choices:
-        raise _Invalid("The option {name} is one of: {choices}.", name=name, choices=", ".join(spec.choices))
-    return enum(value)
+    if isinstance(value, str):
+        try:  # a choice's enum may read an old name as the one it was renamed to (its ``_missing_``)
+            return enum(value)
+        except ValueError:
+            pass
+    raise _Invalid("The option {name} is one of: {choices}.", name=name, choices=", ".join(spec.choices))
 
 
 def read(cls: type[DataclassInstance], raw: Mapping[str, object], title: str) -> Any:

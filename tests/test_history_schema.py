@@ -55,7 +55,7 @@ SIMS: list[tuple[str, int, dict[str, Any], int, str, set[str]]] = [
     ("truco_paulista", 4, {}, 20, "easy", set()),
     ("truco_paulista", 4, {"truco_decides": "hand", "chat": "always", "signals_seen": 1.0}, 20, "easy", set()),
     ("truco_argentino", 2, {}, 20, "easy", {"pica_pica"}),
-    ("truco_argentino", 2, {"target": 15, "envido_scored": "at_once", "ties": "traditional"}, 20, "easy", set()),
+    ("truco_argentino", 2, {"target": 15, "envido_scored": "at_once", "ties": "first_trick"}, 20, "easy", set()),
     ("truco_argentino", 4, {"flor": True, "envido_unsuited": "highest", "mazo_first": 2}, 20, "easy", set()),
     ("truco_argentino", 6, {}, 20, "easy", {"pica_pica"}),
     ("truco_argentino", 6, {"pica_pica": False, "flor": True, "signals_seen": 0.0}, 20, "easy", set()),

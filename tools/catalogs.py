@@ -52,34 +52,11 @@ def _messages() -> Iterator[tuple[str, int, str | tuple[str, ...], list[str], st
             yield where, lineno, message, comments, context
 
 
-def choice_words(choice: str) -> str:
-    """A choice's value as the lobby shows it ("spectators-and-between-hands", "sum_two": spaced)."""
-    return choice.replace("-", " ").replace("_", " ")
-
-
-def _options() -> Iterator[tuple[str, str]]:
-    """Each game option's name and choices as the lobby shows them ("truco decides", "round end"):
-    identifiers in the engine, words on the screen, so they are read from the games themselves."""
-    from cardtui.engine.games import GAMES
-
-    for game, rules in GAMES.items():
-        for spec in rules.option_specs:
-            yield spec.name.replace("_", " "), f"{game}: an option's name"
-            for choice in spec.choices:
-                yield choice_words(str(choice)), f"{game}: a choice of {spec.name}"
-
-
 def extract() -> Catalog:
     """Every message in the code, as a template catalog (no translations)."""
     catalog = Catalog(project="cardtui", version="0.1.0", domain=DOMAIN, charset="utf-8", fuzzy=False)
     for where, lineno, message, comments, context in _messages():
         catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
-    for message, what in _options():
-        known = catalog.get(message)
-        if known is not None:
-            known.auto_comments.append(what)
-        else:
-            catalog.add(message, None, [("engine/games.py", 1)], auto_comments=[what])
     return catalog
 
 

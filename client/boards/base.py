@@ -113,7 +113,8 @@ class Board(Widget):
         out = Text(name, style="bold green" if seat == self.seat else "bold")
         if summary is not None and summary.bot:
             if summary.away:
-                said = _("[away: a bot plays ({level})]") if summary.bot_level else _("[away: a bot plays]")
+                # Short, so a seat's name and tag take at most two lines in an 80x24 board's columns.
+                said = _("[away: bot {level}]") if summary.bot_level else _("[away: bot]")
             else:  # a bot's seat is named "bot N" already: its level is what is left to say
                 said = _("({level})") if summary.bot_level else ""
             if said:

@@ -63,7 +63,7 @@ class Table:
     trick_mode: bool
     """Truco paulista with ``truco_decides = trick``: an accepted truco makes the trick in play decide."""
     last_takes_all: bool
-    """Truco argentino's seed ties (a tied trick makes the next take all)."""
+    """Truco argentino's play_on ties (a tied trick makes the next take all)."""
     target: int
     no_truco: bool
     """A mão de onze played, or a mão de ferro."""

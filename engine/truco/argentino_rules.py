@@ -51,8 +51,17 @@ RANK = strength_table(
 
 
 class Ties(StrEnum):
-    SEED = "seed"
-    TRADITIONAL = "traditional"
+    """How a tied trick is settled (RULES.md §4), named by the rule."""
+
+    PLAY_ON = "play_on"
+    """A tied trick makes the next take all; all three tied: the mano's team."""
+    FIRST_TRICK = "first_trick"
+    """The winner of trick 1 wins on a later tie."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Ties | None:
+        """Tables and hand histories stored before the rename carry ``seed`` / ``traditional``."""
+        return {"seed": cls.PLAY_ON, "traditional": cls.FIRST_TRICK}.get(str(value))
 
 
 class EnvidoScored(StrEnum):
@@ -66,15 +75,16 @@ class EnvidoScored(StrEnum):
 class ArgentinoOptions(GameOptions):
     target: int = option(30, "Points to win: 30 (told in malas and buenas) or 15.", min=15, max=30, values=(15, 30))
     ties: Ties = option(
-        Ties.SEED,
-        "Tied tricks: the seed's (a tied trick makes the next take all) or traditional (the first trick's "
+        Ties.PLAY_ON,
+        "Tied tricks: play on (a tied trick makes the next take all) or first trick (the first trick's "
         "winner wins on a later tie).",
     )
     envido_unsuited: Unsuited = option(
-        Unsuited.SUM_TWO, "Envido of a hand with no two of a suit: its two best cards summed, or its best card."
+        Unsuited.SUM_TWO, "Envido of a hand with no two cards of one suit: its two best cards summed, or its single "
+        "best card."
     )
     pica_pica: bool = option(True, "Six players: alternate a 3v3 round with three 1v1s, dealt together.")
-    flor: bool = option(False, "Play with flor (three cards of one suit); off is sin flor, as the seed plays.")
+    flor: bool = option(False, "Play with flor (three cards of one suit); off, the game is played sin flor.")
     envido_scored: EnvidoScored = option(
         EnvidoScored.ROUND_END, "Envido and flor points: added when the round ends, or at once when settled."
     )

@@ -86,7 +86,7 @@ class ArgentinoState(TrucoState):
     def __init__(self, options: ArgentinoOptions, seats: Sequence[SeatInfo]) -> None:
         super().__init__(options, seats)
         self.options = options
-        self.rule = TieRule.LAST_TAKES_ALL if options.ties is Ties.SEED else TieRule.FIRST_DECIDED
+        self.rule = TieRule.LAST_TAKES_ALL if options.ties is Ties.PLAY_ON else TieRule.FIRST_DECIDED
         self.at_once = options.envido_scored is EnvidoScored.AT_ONCE
         self.pica = False
         self.pica_next = False

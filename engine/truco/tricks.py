@@ -76,7 +76,7 @@ class TieRule(StrEnum):
     """How a hand is decided when a trick ties.
 
     FIRST_DECIDED: whoever won the first decided trick wins on any tie (truco paulista,
-    and argentino's traditional ruling). LAST_TAKES_ALL: after a tied first trick the next
+    and argentino's first_trick ties). LAST_TAKES_ALL: after a tied first trick the next
     trick takes all; after a tied second trick the third takes all; a tied third trick
     goes to the mano's team (seed 003).
     """

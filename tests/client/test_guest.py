@@ -110,7 +110,7 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
         assert await tap_footer(pilot, "leave")
         await pilot.pause(0.3)
         if isinstance(app.screen, LeaveScreen):  # mid-match: asked first, answered by a tap too
-            assert await pilot.click("#leave-go")
+            assert await pilot.click("#confirm-go")
             await pilot.pause(0.3)
         assert isinstance(app.screen, LobbyScreen)
 

@@ -36,7 +36,7 @@ async def test_reconnects_by_itself_after_a_restart_with_a_banner_meanwhile(tmp_
                 await pilot.pause(0.1)
                 if banner.display:
                     break
-            assert banner.display and "reconnecting" in str(banner.render())
+            assert banner.display and "trying again" in str(banner.render())
             running = await start("127.0.0.1", port, db, bot_delay=0.05, next_hand_delay=0.1)
             seen_before = screen.model.seq
             for _ in range(100):

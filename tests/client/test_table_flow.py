@@ -133,7 +133,7 @@ async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_co
         await pilot.pause(0.6)
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
-        assert "middle of the match" in str(app.screen.query_one("#leave-title").render())
+        assert "middle of the match" in str(app.screen.query_one("#confirm-title").render())
         await pilot.press("escape")  # stay
         await until(pilot, lambda: app.screen is table)
         await pilot.press("escape")
@@ -381,7 +381,8 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         await pilot.pause(0.2)
         assert app.screen is dialog
         beside = dialog.query_one("#err-opt-mazo_first", Static)
-        assert beside.display and "mazo first is a whole number from 1 to 2" in str(beside.render())
+        said = str(beside.render())
+        assert beside.display and "the first trick is a whole number from 1 to 2" in said
         dialog.query_one("#turn", Input).value = "0"
         mazo.value = "2"
         await pilot.press("ctrl+s")

@@ -11,7 +11,7 @@ from hypothesis import strategies as hs
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
 from cardtui.engine.truco.argentino import GAME, ArgentinoState
-from cardtui.engine.truco.argentino_rules import DECK, RANK, told
+from cardtui.engine.truco.argentino_rules import DECK, RANK, Ties, told
 from cardtui.engine.truco.envido import Unsuited, accepted_value, envido, refused_value
 from cardtui.engine.truco.flor import flor_value as flor
 from cardtui.engine.truco.ladder import Bet, Word
@@ -293,17 +293,17 @@ def _play_out(st: ArgentinoState, *cards: str) -> None:
     ("ties", "plays", "winner_team", "tricks"),
     [
         # Mano is seat 1 (team 1). Trick 1 tied: trick 2 takes all.
-        ("seed", ["3e", "3o", "4e", "5o"], 0, 2),
-        # Trick 2 tied after team 1 took trick 1: seed plays trick 3, which takes all...
-        ("seed", ["7e", "4o", "3e", "3o", "4e", "5o"], 0, 3),
-        # ...traditional gives the hand to the winner of trick 1.
-        ("traditional", ["7e", "4o", "3e", "3o"], 1, 2),
+        ("play_on", ["3e", "3o", "4e", "5o"], 0, 2),
+        # Trick 2 tied after team 1 took trick 1: play_on plays trick 3, which takes all...
+        ("play_on", ["7e", "4o", "3e", "3o", "4e", "5o"], 0, 3),
+        # ...first_trick gives the hand to the winner of trick 1.
+        ("first_trick", ["7e", "4o", "3e", "3o"], 1, 2),
         # Trick 3 tied: the mano's team.
-        ("seed", ["7e", "4o", "4e", "5o", "2e", "2o"], 1, 3),
-        ("seed", ["4e", "7o", "5o", "4e2", "2e", "2o"], 1, 3),
+        ("play_on", ["7e", "4o", "4e", "5o", "2e", "2o"], 1, 3),
+        ("play_on", ["4e", "7o", "5o", "4e2", "2e", "2o"], 1, 3),
         # All three tied: the mano's team.
-        ("seed", ["3e", "3o", "2e", "2o", "1o", "1c"], 1, 3),
-        ("traditional", ["3e", "3o", "2e", "2o", "1o", "1c"], 1, 3),
+        ("play_on", ["3e", "3o", "2e", "2o", "1o", "1c"], 1, 3),
+        ("first_trick", ["3e", "3o", "2e", "2o", "1o", "1c"], 1, 3),
     ],
 )
 def test_tie_rulings(ties: str, plays: list[str], winner_team: int, tricks: int) -> None:
@@ -669,8 +669,15 @@ def test_options() -> None:
         GAME.options({"colour": "red"})
     with pytest.raises(InvalidOptions):
         GAME.options({"mazo_first": 3})
-    assert GAME.options({"target": 15, "ties": "traditional"}).target == 15
+    assert GAME.options({"target": 15, "ties": "first_trick"}).target == 15
     assert GAME.options({"envido_scored": "at_once", "mazo_first": 2}).mazo_first == 2
+    # Tables stored before the ties rule was named by its meaning still open, as the rule they meant.
+    assert GAME.options({"ties": "seed"}).ties is Ties.PLAY_ON
+    assert GAME.options({"ties": "traditional"}).ties is Ties.FIRST_TRICK
+    assert GAME.check_options({"ties": "traditional"})["ties"] == "first_trick"
+    assert [s.choices for s in GAME.option_specs if s.name == "ties"] == [("play_on", "first_trick")]
+    with pytest.raises(InvalidOptions, match="ties is one of: play_on, first_trick"):
+        GAME.options({"ties": "house"})
     with pytest.raises(InvalidOptions):
         GAME.start(GAME.options({}), [SeatInfo(i, "x", i % 2) for i in range(3)], 1)
     assert told(3, 30) == (3, False) and told(20, 30) == (5, True) and told(16, 30) == (1, True)
@@ -731,7 +738,7 @@ def _random_match(n: int, seed: int, options: dict[str, object], flores: list[in
 @given(
     n=hs.sampled_from([2, 4, 6]),
     seed=hs.integers(0, 10**6),
-    ties=hs.sampled_from(["seed", "traditional"]),
+    ties=hs.sampled_from(["play_on", "first_trick"]),
     with_flor=hs.booleans(),
 )
 def test_random_matches_keep_the_invariants(n: int, seed: int, ties: str, with_flor: bool) -> None:

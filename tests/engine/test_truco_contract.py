@@ -52,7 +52,7 @@ class WithOptions(Rules):
     [
         ("truco_argentino", {"flor": True}),
         ("truco_argentino", {"flor": True, "envido_scored": "at_once", "mazo_first": 2}),
-        ("truco_argentino", {"ties": "traditional", "pica_pica": False, "envido_unsuited": "highest"}),
+        ("truco_argentino", {"ties": "first_trick", "pica_pica": False, "envido_unsuited": "highest"}),
         ("truco_paulista", {"truco_decides": "hand", "signals_seen": 1.0}),
     ],
 )

@@ -1,0 +1,158 @@
+"""A table option and each of its values in words a player understands.
+
+The server describes each game's options with identifiers (``ties``, ``sum_two``) and one line
+of help in English; this module is the one place the client turns them into words: an option's
+label, and each value's label saying the rule it plays (``sum_two``: "two best cards, even of
+different suits"), never where the rule came from. The create form offers these labels and a
+table's help lists them as the table plays them (``table_options``).
+
+Labels are marked with ``N_`` and looked up when shown. An option or a value this client does
+not know (a newer server) is shown by its identifier, spaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from cardtui.i18n import N_, _
+from cardtui.v1 import common_pb2, lobby_pb2
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """An option's label and, for a choice or a flag, each value's label (a flag's ``on``/``off``)."""
+
+    label: str
+    values: Mapping[str, str] = field(default_factory=dict)
+
+
+CHAT = OptionWords(N_("Table chat"), {
+    "spectators-and-between-hands": N_("spectators anytime, players only between hands"),
+    "always": N_("anyone, anytime"),
+})
+SIGNALS_SEEN = OptionWords(N_("Signals caught by opponents"))
+CLAIM_MS = OptionWords(N_("Time to claim a discard (ms)"))
+
+OPTIONS: dict[str, dict[str, OptionWords]] = {
+    "cacho": {
+        "chips": OptionWords(N_("Starting chips")),
+    },
+    "truco_paulista": {
+        "truco_decides": OptionWords(N_("After a truco is accepted"), {
+            "trick": N_("the trick in play decides the hand"),
+            "hand": N_("best of three tricks, as usual"),
+        }),
+        "chat": CHAT,
+        "signals_seen": SIGNALS_SEEN,
+    },
+    "truco_argentino": {
+        "target": OptionWords(N_("Points to win")),
+        "ties": OptionWords(N_("Tied tricks"), {
+            "play_on": N_("play on: a tie makes the next trick take all"),
+            "first_trick": N_("the winner of the first trick wins a later tie"),
+        }),
+        "envido_unsuited": OptionWords(N_("Envido with no two of a suit"), {
+            "sum_two": N_("two best cards, even of different suits"),
+            "highest": N_("the single best card"),
+        }),
+        "pica_pica": OptionWords(N_("Pica-pica (six players)"), {
+            "on": N_("a 3v3 round, then three 1v1s"),
+            "off": N_("always 3v3"),
+        }),
+        "flor": OptionWords(N_("Flor"), {
+            "on": N_("with flor (three cards of one suit)"),
+            "off": N_("sin flor: no flor"),
+        }),
+        "envido_scored": OptionWords(N_("Envido points are added"), {
+            "round_end": N_("when the round ends"),
+            "at_once": N_("as soon as the envido is settled"),
+        }),
+        "mazo_first": OptionWords(N_("Points for going to the deck in the first trick")),
+        "chat": CHAT,
+        "signals_seen": SIGNALS_SEEN,
+    },
+    "pifpaf": {
+        "chips": OptionWords(N_("Starting chips (cacife)")),
+        "ante": OptionWords(N_("Ante each hand (pingo)")),
+        "min_bet": OptionWords(N_("Smallest bet")),
+        "max_bet": OptionWords(N_("Largest bet")),
+        "group_suits": OptionWords(N_("Suits in a group"), {
+            "exactly3": N_("exactly three suits"),
+            "atleast3": N_("three suits or more"),
+        }),
+        "ace_high": OptionWords(N_("Ace high"), {
+            "on": N_("Q-K-A is a sequence too"),
+            "off": N_("the ace is low: A-2-3 only"),
+        }),
+        "claim_ms": CLAIM_MS,
+        "dealer": OptionWords(N_("Who deals next"), {
+            "winner": N_("the hand's winner"),
+            "rotate": N_("the next player, in turn"),
+        }),
+        "rebuy": OptionWords(N_("Rebuy"), {
+            "on": N_("out of chips: restocked at the next hand"),
+            "off": N_("out of chips: sits out"),
+        }),
+    },
+    "cacheta": {
+        "start_points": OptionWords(N_("Starting points")),
+        "claim_ms": CLAIM_MS,
+        "tournament": OptionWords(N_("Tournament scoring"), {
+            "on": N_("victory points by place, and game points"),
+            "off": N_("last player standing wins"),
+        }),
+    },
+}
+"""Each game's options by name, as the server names them (``GameInfo.options``)."""
+
+
+def spaced(name: str) -> str:
+    """An identifier as words, for an option or value this client does not know."""
+    return name.replace("-", " ").replace("_", " ")
+
+
+def words(game: str, option: str) -> OptionWords | None:
+    return OPTIONS.get(game, {}).get(option)
+
+
+def option_label(game: str, option: str) -> str:
+    """An option's label, in the reader's language."""
+    known = words(game, option)
+    return _(known.label) if known else spaced(option)
+
+
+def value_label(game: str, option: str, value: str) -> str:
+    """A choice's (or a flag's ``on``/``off``) label saying the rule it plays, in the reader's language."""
+    known = words(game, option)
+    said = known.values.get(value) if known else None
+    return _(said) if said else spaced(value)
+
+
+def shown_value(game: str, spec: lobby_pb2.OptionSpec, value: common_pb2.OptionValue) -> str:
+    """What a table plays for one option, in words: a choice's rule, a flag's, or the number."""
+    if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
+        return value_label(game, spec.name, "on" if value.flag else "off")
+    if spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
+        return value_label(game, spec.name, value.choice)
+    if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:
+        return str(value.number)
+    return f"{value.fraction:g}"
+
+
+def table_options(game: lobby_pb2.GameInfo, options: Mapping[str, common_pb2.OptionValue]) -> str:
+    """A Markdown section: what this table's options make the game, each option with its value
+    (defaults included, marked), so the rules page above is read as this table plays it."""
+    rows = []
+    for spec in game.options:
+        value = options.get(spec.name, spec.default)
+        default = value == spec.default
+        shown = shown_value(game.name, spec, value)
+        if default:
+            shown = _("{value} (the default)").format(value=shown)
+        rows.append(f"| {option_label(game.name, spec.name)} | {shown} |")
+    if not rows:
+        return ""
+    head = _("This table's options")
+    option, plays = _("option"), _("at this table")
+    return f"\n## {head}\n| {option} | {plays} |\n|---|---|\n" + "\n".join(rows) + "\n"

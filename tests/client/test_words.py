@@ -1,0 +1,312 @@
+"""Words a player understands: option values named by their rule, a table's help saying what its
+options make the game, the keys the README gives, and what the screens say when things go wrong.
+
+A real server on 127.0.0.1 and the real app under Pilot where a screen is concerned; the catalogs
+as shipped for the words themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Markdown, Select
+
+from cardtui import i18n
+from cardtui.client.app import CardApp
+from cardtui.client.help import HelpScreen
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.option_words import OPTIONS, option_label, value_label
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine.games import GAMES
+from cardtui.engine.options import OptionKind
+from cardtui.i18n import speaking
+from cardtui.server.app import Running
+from tests.client.test_table_flow import SMALL, create_form, until
+from tests.conftest import create
+from tools.catalogs import LANGUAGES, read
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def test_every_option_and_value_of_every_game_has_a_label_in_every_language() -> None:
+    catalogs = {lang: read(lang) for lang in LANGUAGES}
+    for game, rules in GAMES.items():
+        assert set(OPTIONS[game]) == {s.name for s in rules.option_specs}, game
+        for spec in rules.option_specs:
+            words = OPTIONS[game][spec.name]
+            labels = [words.label]
+            if spec.kind is OptionKind.CHOICE:
+                assert set(words.values) == set(spec.choices), f"{game}.{spec.name}: a label for each value"
+            elif spec.kind is OptionKind.FLAG:
+                assert set(words.values) == {"on", "off"}, f"{game}.{spec.name}: what on and off play"
+            labels += words.values.values()
+            for label in labels:
+                for lang, catalog in catalogs.items():
+                    said = catalog.get(label)
+                    assert said is not None and said.string, f"{lang}: {label!r} ({game}.{spec.name})"
+
+
+def test_values_are_named_by_the_rule_never_by_a_source() -> None:
+    assert value_label("truco_argentino", "envido_unsuited", "sum_two") == "two best cards, even of different suits"
+    assert value_label("truco_argentino", "envido_unsuited", "highest") == "the single best card"
+    with speaking("es"):
+        assert value_label("truco_argentino", "envido_unsuited", "sum_two") == (
+            "las dos mejores cartas, aunque sean de distinto palo")
+        assert option_label("truco_argentino", "ties") == "Pardas"
+    for lang in ("en", *LANGUAGES):
+        with speaking(lang):
+            said = " ".join(value_label(g, o, v) for g, opts in OPTIONS.items() for o, w in opts.items()
+                            for v in w.values).lower()
+            for source in ("seed", "semilla", "semente", "traditional", "tradicional"):
+                assert source not in said, (lang, source)
+    # An option this client does not know (a newer server) still reads as words.
+    assert value_label("truco_argentino", "ties", "house_rule") == "house rule"
+
+
+async def test_the_create_form_offers_values_by_their_rule(server: Running) -> None:
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        dialog.query_one("#game", Select).value = "truco_argentino"
+        await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        ties = dialog.query_one("#opt-ties", Select)
+        offered = {label.plain if hasattr(label, "plain") else str(label): v
+                   for label, v in ties._options}  # type: ignore[attr-defined]
+        assert offered == {"play on: a tie makes the next trick take all": "play_on",
+                           "the winner of the first trick wins a later tie": "first_trick"}
+        unsuited = dialog.query_one("#opt-envido_unsuited", Select)
+        assert "two best cards, even of different suits" in {
+            str(label) for label, _v in unsuited._options}  # type: ignore[attr-defined]
+
+
+async def test_a_tables_help_says_what_its_options_make_the_game(server: Running) -> None:
+    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000,
+                            turn_seconds=3600)
+    with speaking("pt_BR"):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
+            await pilot.press("question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            text = app.screen.query_one(Markdown).source
+    assert "As opções desta mesa" in text
+    assert "| Depois do truco aceito | a rodada em jogo decide a mão (padrão) |" in text
+    assert "melhor de três" not in text.split("As opções desta mesa")[1], "the default is the trick"
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_rules_pages_name_options_as_the_form_does(lang: str) -> None:
+    """A page refers to an option by the label the create form shows, never by its identifier."""
+    from cardtui.client.help import rules_page
+
+    for game, rules in GAMES.items():
+        page = rules_page(game, lang) or ""
+        for spec in rules.option_specs:
+            for ident in (spec.name, *spec.choices):
+                if "_" in ident or ident in ("trick", "hand", "traditional", "seed", "winner", "rotate", "ante",
+                                             "rebuy", "tournament", "flor", "chips", "chat", "target"):
+                    assert f"`{ident}" not in page and f"*{ident}*" not in page, (game, lang, ident)
+
+
+# -- the keys: the README's table, the help's, and the bindings --------------------------------
+GLYPHS = {"←": "left", "→": "right", "+": "plus", "-": "minus", "/": "slash", "?": "question_mark",
+          "pgup": "pageup", "pgdn": "pagedown", "shift+←": "shift+left", "shift+→": "shift+right"}
+
+
+def readme_key_rows() -> list[tuple[str, str, str]]:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Keys\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split(" | ") for line in section.splitlines() if line.startswith("| ")]
+    return [(w.strip(), k.strip(), x.strip()) for w, k, x in rows[1:]]  # the first is the header
+
+
+def test_the_readmes_key_table_is_the_helps() -> None:
+    from cardtui.client.help import KEY_ROWS
+
+    assert readme_key_rows() == [(r.where, r.keys, r.what) for r in KEY_ROWS]
+
+
+def test_every_key_the_help_gives_does_what_it_says() -> None:
+    """Each backticked key of a row runs the action the row names, where the row says."""
+    import re
+
+    from textual.binding import Binding
+
+    from cardtui.client.boards.rummy import RummyBoard
+    from cardtui.client.connect_screen import ConnectScreen
+    from cardtui.client.help import KEY_ROWS
+    from cardtui.client.replay import ReplayScreen
+    from cardtui.client.words import _GAME_KEYS
+
+    def bound(*owners: type) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for owner in owners:
+            for b in owner.BINDINGS:  # type: ignore[attr-defined]
+                assert isinstance(b, Binding)
+                for key in b.key.split(","):
+                    out.setdefault(key.strip(), set()).add(b.action)
+        return out
+
+    screens = {"lobby": bound(LobbyScreen), "table": bound(TableScreen), "watching": bound(TableScreen),
+               "Pif Paf, Cacheta": bound(RummyBoard), "replay": bound(ReplayScreen), "no server": bound(ConnectScreen),
+               "anywhere": bound(CardApp, LobbyScreen, TableScreen)}
+    games = {"Pif Paf, Cacheta": ("pifpaf", "cacheta"), "Cacheta; Pif Paf": ("cacheta", "pifpaf")}
+    checked = 0
+    for row in KEY_ROWS:
+        keys = [GLYPHS.get(k, k) for k in re.findall(r"`([^`]+)`", row.keys)]
+        assert len(keys) == len(row.actions), row
+        for key, action in zip(keys, row.actions, strict=True):
+            if action.startswith("game:"):
+                kind = action.removeprefix("game:")
+                assert any(_GAME_KEYS[g].get(kind) == key or _GAME_KEYS[g].get(kind.replace("claim", "cut")) == key
+                           for g in games[row.where]), (row.where, key, kind)
+            else:
+                assert action in screens[row.where].get(key, set()), (row.where, key, action)
+            checked += 1
+    assert checked > 30
+    # The rummy hand sorts with o; s draws from the stock (the README once said s sorts).
+    assert "sort" in screens["Pif Paf, Cacheta"]["o"] and _GAME_KEYS["pifpaf"]["draw:stock"] == "s"
+
+
+# -- closing a table you created -----------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_table(server: Running,
+                                                                                     lang: str) -> None:
+
+    other = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, name="alheia")
+    with speaking(lang):
+        await closing(server, other)
+
+
+async def closing(server: Running, other: str) -> None:
+    from cardtui.client.confirm import ConfirmScreen
+    from tests.client.footer_check import cut_off, footer_items
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        dialog.query_one("#game", Select).value = "cacho"
+        await pilot.pause(0.2)
+        from textual.widgets import Input
+        dialog.query_one("#name", Input).value = "minha"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
+        await pilot.press("escape")  # not in a match yet with a bot to come? leave, asked or not
+        if not isinstance(app.screen, LobbyScreen):
+            await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        await until(pilot, lambda: len(lobby.rows) == 2)
+        mine = next(t for t in lobby.rows if t != other)
+
+        def close_shown() -> bool:
+            return i18n._("Close") in {words for _s, _e, words in footer_items(lobby)}
+
+        lobby.query_one("#tables").move_cursor(row=lobby.rows.index(other))  # type: ignore[attr-defined]
+        await pilot.pause(0.2)
+        assert not close_shown(), "someone else's table: no key to close it"
+        lobby.query_one("#tables").move_cursor(row=lobby.rows.index(mine))  # type: ignore[attr-defined]
+        await until(pilot, close_shown)
+        assert cut_off(lobby, SMALL[0]) == []
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "minha" in str(app.screen.query_one("#confirm-title").render())
+        await pilot.press("escape")  # keep it
+        await until(pilot, lambda: app.screen is lobby)
+        await pilot.pause(0.3)
+        assert mine in server.room.tables, "asked, and kept"
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: mine not in server.room.tables)
+        assert other in server.room.tables
+
+
+def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
+    from cardtui.client.table_screen import LeaveScreen
+
+    with speaking("pt_BR"):
+        cacheta, pifpaf = LeaveScreen("cacheta").detail, LeaveScreen("pifpaf").detail
+    assert "pontos" in cacheta and "fichas" not in cacheta, "Cacheta plays for points"
+    assert "fichas" in pifpaf
+    with speaking("es"):
+        assert "equipo" in LeaveScreen("truco_argentino").detail
+
+
+# -- the away tag fits -----------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_away_tag_stays_on_the_name_line_at_80x24(lang: str) -> None:
+    import io
+
+    from rich.console import Console
+
+    from tests.client.test_table_layout import TableApp, stream
+
+    conn = stream("cacho")
+    for msg in conn.messages:
+        view = msg.snapshot.view if msg.HasField("snapshot") else msg.update.view
+        duda = view.seats[3]
+        duda.bot, duda.away, duda.bot_level = True, True, "normal"
+    with speaking(lang):
+        app = TableApp(conn, "cacho")
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.4)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            board = screen.board
+            console = Console(width=board.content_region.width, file=io.StringIO(), record=True)
+            console.print(board.render())
+            lines = console.export_text().splitlines()
+            tag = i18n._("[away: bot {level}]").format(level="normal")
+    at = next(i for i, line in enumerate(lines) if "duda" in line)
+    col = lines[at].index("duda") - 2  # the column starts with the turn mark's room
+    two = " ".join(" ".join(line[col:].split()) for line in lines[at:at + 2])
+    assert f"duda {tag}" in two, (tag, lines[at:at + 3])
+
+
+# -- an outage says what keys do, and its timers stop ----------------------------------------------
+async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_stops(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from cardtui.server.app import start
+    from tests.client.test_reconnect import free_port
+
+    port, db = free_port(), tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db)
+    table_id = await create(running, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=600)
+    app = CardApp(f"127.0.0.1:{port}", "ana")
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.online
+                        and app.screen.model.deadline is not None)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            turn = screen.query_one("#turn-line", Static)
+            assert " s" in str(turn.render()), "a turn timer counts while the server is there"
+            banner = screen.query_one("#conn-banner", Static)
+            await running.stop(grace=0.1)
+            await until(pilot, lambda: bool(banner.display))
+            assert "keys do nothing until we are back" in str(banner.render())
+            assert "actions wait" not in str(banner.render())
+            before = str(turn.render())
+            await pilot.pause(1.2)
+            assert str(turn.render()) == before, "the timer does not count on screen while the server is gone"
+            assert "the timer waits for the server" in before and screen.model.deadline is None
+            running = await start("127.0.0.1", port, db)
+            await until(pilot, lambda: screen.online and screen.model.deadline is not None)
+            assert not banner.display
+    finally:
+        await running.stop(grace=0.1)
