@@ -124,8 +124,11 @@ def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> N
     altered.write_text("".join(json.dumps(r) + "\n" for r in records))
     bad = run("verify", str(altered))
     assert bad.returncode == 1
-    assert "hand 10 (truco_paulista): ✘" in bad.stdout and "dealt cards differ" in bad.stdout
-    assert "hand 11 (truco_paulista): ✘ the chain link" in bad.stdout
+    # Each line labels the table's deal number (the history's ``hand``) and the match it was in.
+    by_deal = {line.split(" deal ")[1].split(",")[0]: line for line in bad.stdout.splitlines() if " deal " in line}
+    assert "(truco_paulista): ✘" in by_deal["10"] and "dealt cards differ" in by_deal["10"]
+    assert f"match {records[9]['match']} " in by_deal["10"]
+    assert "(truco_paulista): ✘ the chain link" in by_deal["11"]
     assert "2 failed" in bad.stdout.splitlines()[-1]
 
 
