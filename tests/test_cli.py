@@ -63,12 +63,14 @@ def test_history_export_writes_the_store_as_json_lines(tmp_path: Path) -> None:
     store = Store(db)
     store.add_table("t1", "cacho", "one", {})
     for hand in (1, 2):
-        store.add_hand("t1", {"format": "cardtui-hand/1", "game": "cacho", "hand": hand, "result": {}})
+        store.add_hand("t1", {"format": "cardtui-hand/1", "game": "cacho", "table": "t1", "hand": hand,
+                              "match": hand, "result": {}})
     store.close()
     done = run("history", "export", "--db", str(db), "--table", "t1")
     assert done.returncode == 0
     assert [json.loads(line)["hand"] for line in done.stdout.splitlines()] == [1, 2]
     assert "2 hands exported" in done.stderr
+    assert "table t1: table deals 1–2, matches 1–2" in done.stderr, "the deal numbers are labelled as the table's"
     missing = run("history", "export", "--db", str(tmp_path / "none.db"))
     assert missing.returncode == 1 and "no store" in missing.stderr
 
