@@ -384,12 +384,23 @@ def cmd_history_export(args: argparse.Namespace) -> int:
         return 1
     store = Store(path, read_only=True)
     n = 0
+    spans: dict[str, list[int]] = {}
+    """Per table: its first and last deal number, its first and last match (what the lines hold)."""
     with contextlib.ExitStack() as stack:
         stack.callback(store.close)
         out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout
         for line in store.hands(args.table):
             out.write(line + "\n")
             n += 1
+            record = json.loads(line)
+            deal, match = int(record.get("hand", 0)), int(record.get("match", 0))
+            span = spans.setdefault(str(record.get("table", "")), [deal, deal, match, match])
+            span[1], span[3] = deal, match
+    for table, (first, last, m1, m2) in spans.items():
+        # "deal" is the table's count across matches, as the lines' "hand" and cardtui verify give it;
+        # a player's log numbers hands within each match.
+        print(_("table {table}: table deals {first}–{last}, matches {m1}–{m2}").format(
+            table=table, first=first, last=last, m1=m1, m2=m2), file=sys.stderr)
     print(ngettext("{n} hand exported.", "{n} hands exported.", n).format(n=n), file=sys.stderr)
     return 0
 

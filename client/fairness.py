@@ -22,6 +22,7 @@ in words.
 from __future__ import annotations
 
 import secrets
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,14 @@ class Watch:
     """The seed this client sent for the hand, if it sent one."""
     taken: bool | None = None
     """What the server answered: the seed is in (True), too late (False), or no answer yet."""
+    cut_ms: int = 0
+    """How long the server said it would wait for seeds."""
+    arrived: float = 0.0
+    """When the commitment reached this client (its clock, seconds): the seed left at once."""
+    answered_ms: int | None = None
+    """How long after the commitment arrived the server's answer to the seed came back."""
+    hand_no: int | None = None
+    """The match's number of this hand (``HandStarted``): the number the player sees."""
     seen: Seen = field(default_factory=list)
     gap: bool = False
     """Some of the hand's events never reached this client (a reconnect that resynced)."""
@@ -88,25 +97,62 @@ class Verdict:
     cut: bool = False
     """This client's seed went into the deal."""
     seated: bool = True
+    hand_no: int | None = None
+    """The match's number of the hand, the one the log and the summary show (``hand`` is the
+    table's deal number, counted across matches: the hand history's, for ``cardtui verify``)."""
+    used: tuple[int, ...] = ()
+    """The seats whose seeds the deal used."""
+    awaited: tuple[int, ...] = ()
+    """The seats the deal waited for (seated, connected): one of them not in ``used`` was dropped."""
+    dropped: str = ""
+    """This client's seed was left out though nothing shows the server cheated (it came late, or
+    no answer came): the deal is not marked fair for this player, in words that say why."""
 
     @property
     def ok(self) -> bool:
-        return self.checked and not self.problems
+        return self.checked and not self.problems and not self.dropped
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """Seats the deal waited for whose seed is not in it."""
+        return tuple(s for s in self.awaited if s not in self.used)
+
+    def _where(self) -> str:
+        """The hand as the player knows it, with the table's deal number labelled."""
+        if self.hand_no is None:
+            return _("Table deal {deal}").format(deal=self.hand)
+        return _("Hand {n} (table deal {deal})").format(n=self.hand_no, deal=self.hand)
 
     def said(self) -> Said:
+        where = self._where()
         if not self.checked:
-            return Said(Text(_("Hand {n}: joined mid-deal, not checked.").format(n=self.hand)), "dim")
+            return Said(Text(_("{where}: joined mid-deal, not checked.").format(where=where)), "dim")
+        notes = "".join(" " + n[0].upper() + n[1:] + "." for n in (said(n) for n in self.notes))
         if self.problems:
-            text = Text("⚠ " + _("Hand {n}: this deal does not check out:").format(n=self.hand) + " ")
-            text.append("; ".join(said(p) for p in self.problems) + ".")
+            text = Text("⚠ " + _("{where}: this deal does not check out:").format(where=where) + " ")
+            text.append("; ".join(said(p) for p in self.problems) + "." + notes)
             return Said(text, "bold red")
         found = [_("committed before the cut"), *([_("your seed in")] if self.cut else []),
                  _("your cards match") if self.seated else _("the cards shown match")]
-        text = Text("✔ " + _("Hand {n}: fair deal ({found}).").format(n=self.hand, found="; ".join(found)))
-        if self.notes:
-            notes = [said(n) for n in self.notes]
-            text.append(" " + "; ".join(n[0].upper() + n[1:] for n in notes) + ".")
-        return Said(text, "green")
+        if self.dropped:
+            text = Text("⚠ " + _("{where}: your seed was not used in this deal ({why}); the rest checks out"
+                                 " ({found}).").format(where=where, why=said(self.dropped), found="; ".join(found)))
+            return Said(Text(text.plain + notes), "bold yellow")
+        text = Text("✔ " + _("{where}: fair deal ({found}).").format(where=where, found="; ".join(found)))
+        return Said(Text(text.plain + notes), "green")
+
+    def seeds_said(self, name: Callable[[int], str]) -> Said | None:
+        """For the hand's summary: whose seeds the deal used, and anyone seated and connected
+        whose seed it left out."""
+        if not self.checked:
+            return None
+        used = ", ".join(name(s) for s in self.used) or _("nobody's (the host alone fixed this deck)")
+        text = Text(_("Seeds in this deal ({where}): {used}.").format(where=self._where(), used=used))
+        missing = self.missing
+        if missing:
+            text.append(" ⚠ " + _("Seated and connected, but their seed was not used: {names}.").format(
+                names=", ".join(name(s) for s in missing)), style="bold yellow")
+        return Said(text, "bold yellow" if self.problems or self.dropped else "dim")
 
 
 class FairDeals:
@@ -117,7 +163,8 @@ class FairDeals:
     message brought (a check's verdict when it carried a hand's reveal).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self.game = ""
         self.table = ""
         self.seat: int | None = None
@@ -141,7 +188,8 @@ class FairDeals:
             return []
         cuts: list[tuple[int, bytes]] = []
         said: list[Verdict] = []
-        for ev in msg.update.events:
+        events = msg.update.events
+        for i, ev in enumerate(events):
             if ev.seq <= self.last:
                 continue
             if self.watch is not None and ev.seq != self.last + 1:
@@ -149,10 +197,16 @@ class FairDeals:
             self.last = ev.seq
             name, inner = event_body(ev)
             if isinstance(inner, table_pb2.DealCommitted):
-                seed = secrets.token_bytes(32) if self.seat is not None and inner.cut_ms > 0 else None
-                self.watch = Watch(inner.hand, inner.commitment, seed)
+                # A seed goes only for a deal still waiting: a commitment replayed, or followed in
+                # its own message by more of the table's events, was dealt before this client saw it.
+                live = not ev.replay and i == len(events) - 1
+                seed = secrets.token_bytes(32) if self.seat is not None and inner.cut_ms > 0 and live else None
+                self.watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock())
                 if seed is not None:
                     cuts.append((inner.hand, seed))
+            elif isinstance(inner, table_pb2.HandStarted) and self.watch is not None:
+                self.watch.hand_no = inner.hand
+                self.watch.seen.append((name, inner))
             elif isinstance(inner, table_pb2.DealRevealed):
                 verdict = self.check(inner)
                 self.verdicts.append(verdict)
@@ -165,8 +219,10 @@ class FairDeals:
         return cuts
 
     def taken(self, hand: int, taken: bool) -> None:
+        """The server's answer to this seat's seed for ``hand``, noted with how long it took."""
         if self.watch is not None and self.watch.hand == hand:
             self.watch.taken = taken
+            self.watch.answered_ms = round((self.clock() - self.watch.arrived) * 1000)
 
     def said(self, msg: table_pb2.TableMessage) -> list[Said]:
         """The log lines ``msg`` brought (each given once)."""
@@ -198,14 +254,26 @@ class FairDeals:
             return Verdict(w.hand, (*problems, phrase("the revealed seeds are malformed ({error})", error=e)))
         seeds = dict(seed.player_seeds)
         mine = seeds.get(self.seat) if self.seat is not None else None
+        dropped = ""
         if w.seed is not None and mine == w.seed:
             pass
         elif mine is not None:
             problems.append(N_("the deal used a seed for your seat that this client did not send"))
         elif w.taken:
             problems.append(N_("the server took your seed but dealt without it"))
+        elif w.seed is not None and w.answered_ms is not None and w.answered_ms * 2 <= w.cut_ms:
+            # Refused as late, though its answer was back within half the window: the server had it in
+            # time and chose to deal without it, which is how a host picks among decks.
+            problems.append(phrase("your seed was not used in this deal, though the server had it within {ms} ms"
+                                   " of its {cut} ms wait", ms=w.answered_ms, cut=w.cut_ms))
         elif w.seed is not None:
-            notes.append(N_("your seed came too late to go in"))
+            dropped = (phrase("the server's answer came {ms} ms into its {cut} ms wait: too late",
+                              ms=w.answered_ms, cut=w.cut_ms) if w.answered_ms is not None
+                       else N_("the server never answered it"))
+        awaited = tuple(sorted(reveal.awaited))
+        for s in awaited:
+            if s not in seeds and s != self.seat:
+                notes.append(phrase("seat {seat} was seated and connected, but its seed was not used", seat=s + 1))
         if not seeds:
             notes.append(N_("no player's seed went in: the host alone fixed this deck"))
         if w.gap:
@@ -218,7 +286,8 @@ class FairDeals:
             else:
                 problems += rule(FairRandom(seed), w.seen, self.seat, self.seats)
         return Verdict(w.hand, tuple(problems), tuple(notes), cut=mine is not None and mine == w.seed,
-                       seated=self.seat is not None)
+                       seated=self.seat is not None, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
+                       dropped=dropped)
 
 
 # -- how each game deals from the deck (docs/deal.md §10), followed from public events ----------

@@ -170,6 +170,8 @@ class TableScreen(Screen[None]):
         self.holders: Holders = holders_of(table.seats)
         """Who plays each seat as the latest view says (the log walks back from it)."""
         self.fair = FairDeals()
+        self.verdict: Verdict | None = None
+        """The check of the last hand's deal, for its summary (whose seeds went in)."""
         """Sends this seat's cut for each hand and checks each finished deal (client.fairness)."""
         self.log_lines = 0
         self.adjustable = False
@@ -308,12 +310,14 @@ class TableScreen(Screen[None]):
             self._set_online(False)
         for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
             self.write_log(self._verdict(verdict))
+            self.verdict = verdict
         self._show()
 
     def _note(self, event: table_pb2.Event, names: dict[int, str]) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
         kind = event.WhichOneof("body")
         if kind == "hand_started":
+            self.verdict = None
             self.hand_ended = None
             self.match_ended = None
             self.ended_names = None
@@ -370,6 +374,10 @@ class TableScreen(Screen[None]):
                                        view.hand).format(n=view.hand), style="bold magenta"))
         told = self.board.result_summary(model)
         parts.append(told if told is not None else self._plain_summary(model))
+        seeds = self.verdict.seeds_said(lambda seat: model.name(seat)) if self.verdict is not None else None
+        if seeds is not None:  # whose seeds the deal used; anyone seated and connected left out is flagged
+            parts.append(Text(""))
+            parts.append(Text(seeds.text.plain, style=seeds.style))
         return Group(*parts)
 
     def _plain_summary(self, model: TableModel) -> Text:

@@ -94,9 +94,10 @@ class Replayer(Protocol):
     def replay_match(self, record: Mapping[str, Any]) -> Replayed: ...
 
 
-STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings"})
+STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings", "awaited"})
 """Keys the replay of one hand does not remake: those set by whoever stores a history, and
-Cacheta's ``standings`` (places over the whole match, which one hand's history cannot tell).
+Cacheta's ``standings`` (places over the whole match, which one hand's history cannot tell), and
+``awaited`` (whose seeds the deal waited for: who was connected, which no replay can tell).
 The chain covers them: changing one breaks the next hand's link."""
 
 SEAT_KEYS = frozenset({"bot", "away"})
@@ -126,19 +127,33 @@ class HandCheck:
     """The hand's hash (``hand_hash``): the next hand's ``prev``."""
     unlinked: bool = False
     """Its chain link could not be checked: the table's previous hand is not in the file."""
+    seeds: str = ""
+    """Whose seeds the deal used, in words ("seat 0 ana, seat 2 caio")."""
+    dropped: tuple[str, ...] = ()
+    """Seats the deal waited for (seated, connected) whose seed is not in it: the deal may have
+    been chosen without them. Flagged, not failed: a seed that truly came late looks the same."""
+    match: Any = None
 
     @property
     def ok(self) -> bool:
         return self.fair and not self.problems
 
     def line(self) -> str:
-        where = f"table {self.table or '?'} hand {self.hand} ({self.game or '?'})"
+        """One line: the table's deal number (the history's ``hand``, counted across matches), labelled
+        as such, since a player's screen numbers hands within the match."""
+        of = f", match {self.match}" if self.match is not None else ""
+        where = f"table {self.table or '?'} deal {self.hand}{of} ({self.game or '?'})"
         if self.problems:
             text = f"{where}: ✘ " + "; ".join(self.problems)
         elif not self.fair:
             text = f"{where}: plain seed: not a fair deal"
+        elif self.dropped:
+            text = f"{where}: ⚠ commitment, deal and chain check, but the seed of " + ", ".join(self.dropped) + (
+                " was not used: seated and connected, it was dropped")
         else:
             text = f"{where}: ✔ commitment, deal and chain"
+        if self.seeds and self.fair and (self.seeds != "none" or self.dropped):
+            text += f" (seeds used: {self.seeds})"
         return text + "".join(f" ({n})" for n in self.notes)
 
 
@@ -176,7 +191,7 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     strangers = [str(seat) for seat, _ in seed.player_seeds if seat not in seats]
     if strangers:
         problems.append(f"a seed comes from seat {', '.join(strangers)}, not at this table")
-    if not seed.player_seeds:
+    if not seed.player_seeds and not record.get("awaited"):
         notes.append("no player's seed: the host alone fixed this deck")
     game = games.get(str(record.get("game")))
     if game is None:
@@ -192,6 +207,22 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
         problems.append("the actions do not finish the hand")
         return problems, notes
     return problems + _compare(replayed, record), notes
+
+
+def _seeds(record: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """Whose seeds the deal used, and the seats it waited for whose seed is missing (``awaited``)."""
+    try:
+        names = {int(s["seat"]): str(s.get("name", "")) for s in record.get("seats", ()) if isinstance(s, Mapping)}
+        used = sorted(int(seat) for seat in (record["fair"].get("player_seeds") or {}))
+        awaited = [int(seat) for seat in record.get("awaited") or ()]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return "", ()
+
+    def who(seat: int) -> str:
+        return f"seat {seat} {names.get(seat, '?')}"
+
+    return (", ".join(who(s) for s in used) or "none",
+            tuple(who(s) for s in awaited if s not in used))
 
 
 def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) -> list[HandCheck]:
@@ -240,7 +271,8 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
             digest = hand_hash(record)
         except (TypeError, ValueError):
             digest = ""
+        seeds, dropped = _seeds(record) if fair else ("", ())
         out.append(HandCheck(table, hand, str(record.get("game", "")), fair, tuple(problems), tuple(notes), digest,
-                             unlinked))
+                             unlinked, seeds, dropped, record.get("match")))
         last[table] = record
     return out

@@ -80,3 +80,6 @@ class DealRevealed(EventBody):
     table: str
     server_seed: bytes
     seeds: tuple[PlayerSeed, ...]
+    awaited: tuple[int, ...] = ()
+    """The seats the deal waited for (people seated with a stream open at the commitment): one
+    of them with no seed in ``seeds`` was dropped."""

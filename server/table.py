@@ -89,8 +89,10 @@ class Cut:
     server_seed: bytes
     new_match: bool
     waiting: set[int]
-    """Seats whose seed the deal waits for: people seated here with a stream open."""
+    """Seats whose seed the deal still waits for: people seated here with a stream open."""
     seeds: dict[int, bytes] = field(default_factory=dict)
+    awaited: tuple[int, ...] = ()
+    """Every seat the deal waited for when it was committed (what the reveal and the history say)."""
 
 
 Step = tuple[str, int | None, dict[str, Any]]
@@ -149,6 +151,8 @@ class Table:
         """A new match waits, at most the cut window, for the seated people's streams to open."""
         self.deal_seed: DealSeed | None = None
         """What the hand in play was dealt from, until its end reveals it."""
+        self.awaited: tuple[int, ...] = ()
+        """The seats whose seeds the hand in play waited for: a seat here with no seed in the deal was dropped."""
         self.closed = False
         self.idle_since: float | None = None
         """When the last person left (the loop's clock); None while someone is here."""
@@ -248,6 +252,7 @@ class Table:
             if kind in ("start", "next"):
                 seed = record_seed(data)
                 self.deal_seed = seed if isinstance(seed, DealSeed) else None
+                self.awaited = tuple(int(s) for s in data.get("awaited") or ())
                 self._dealt(data.get("holders"))
                 if kind == "start":
                     self.leavers = {}
@@ -311,7 +316,7 @@ class Table:
             if sub.seat is not None and not self.seating[sub.seat].botted and self.seating[sub.seat].token == sub.token
         }
         window = self.config.cut_window if waiting else 0.0
-        self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting)
+        self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting, awaited=tuple(sorted(waiting)))
         committed = Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))
         if waiting and window > 0:
             self._note([committed])
@@ -346,7 +351,7 @@ class Table:
                 if committed:
                     self._note(list(committed))
                 return
-        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt()}
+        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(cut.awaited)}
         if cut.new_match:
             self.leavers = {}
             self.matches += 1
@@ -359,7 +364,7 @@ class Table:
             assert self.match is not None
             events = self.match.next_hand(seed)
             step = ("next", None, data)
-        self.deal_seed = seed
+        self.deal_seed, self.awaited = seed, cut.awaited
         self._changed([*committed, *events], step)
 
     def _reveal(self) -> list[Event]:
@@ -368,7 +373,7 @@ class Table:
         if seed is None:
             return []
         seeds = tuple(PlayerSeed(seat, s) for seat, s in seed.player_seeds)
-        return [Event(DealRevealed(seed.hand, SCHEME, seed.table, seed.server_seed, seeds))]
+        return [Event(DealRevealed(seed.hand, SCHEME, seed.table, seed.server_seed, seeds, self.awaited))]
 
     # -- acting --------------------------------------------------------------------
     def act(self, seat: int, action: Action, seen_seq: int = 0) -> int:
@@ -429,6 +434,8 @@ class Table:
         if record is not None:
             self.hands_played += 1
             record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)
+            if "fair" in record:  # whose seeds the deal waited for: one of them not in fair.player_seeds was dropped
+                record["awaited"] = list(self.awaited)
             self._name_holders(record)
             self.journal.hand(self, record)
         self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)

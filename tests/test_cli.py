@@ -63,12 +63,14 @@ def test_history_export_writes_the_store_as_json_lines(tmp_path: Path) -> None:
     store = Store(db)
     store.add_table("t1", "cacho", "one", {})
     for hand in (1, 2):
-        store.add_hand("t1", {"format": "cardtui-hand/1", "game": "cacho", "hand": hand, "result": {}})
+        store.add_hand("t1", {"format": "cardtui-hand/1", "game": "cacho", "table": "t1", "hand": hand,
+                              "match": hand, "result": {}})
     store.close()
     done = run("history", "export", "--db", str(db), "--table", "t1")
     assert done.returncode == 0
     assert [json.loads(line)["hand"] for line in done.stdout.splitlines()] == [1, 2]
     assert "2 hands exported" in done.stderr
+    assert "table t1: table deals 1–2, matches 1–2" in done.stderr, "the deal numbers are labelled as the table's"
     missing = run("history", "export", "--db", str(tmp_path / "none.db"))
     assert missing.returncode == 1 and "no store" in missing.stderr
 
@@ -124,8 +126,11 @@ def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> N
     altered.write_text("".join(json.dumps(r) + "\n" for r in records))
     bad = run("verify", str(altered))
     assert bad.returncode == 1
-    assert "hand 10 (truco_paulista): ✘" in bad.stdout and "dealt cards differ" in bad.stdout
-    assert "hand 11 (truco_paulista): ✘ the chain link" in bad.stdout
+    # Each line labels the table's deal number (the history's ``hand``) and the match it was in.
+    by_deal = {line.split(" deal ")[1].split(",")[0]: line for line in bad.stdout.splitlines() if " deal " in line}
+    assert "(truco_paulista): ✘" in by_deal["10"] and "dealt cards differ" in by_deal["10"]
+    assert f"match {records[9]['match']} " in by_deal["10"]
+    assert "(truco_paulista): ✘ the chain link" in by_deal["11"]
     assert "2 failed" in bad.stdout.splitlines()[-1]
 
 

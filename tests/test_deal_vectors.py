@@ -228,6 +228,9 @@ def test_the_chain() -> None:
         previous = link["hash"]
     checks = verify([link["history"] for link in chain], GAMES)
     assert all(c.ok for c in checks), [c.line() for c in checks]
+    # Hand 2 waited for seat 1 and dealt without its seed: flagged, not failed; the others are clean.
+    assert [c.dropped for c in checks] == [(), ('seat 1 Ana "la Tía"',), ()]
+    assert "(seeds used: seat 0 João Ñandú, seat 3 李雷)" in checks[1].line()
 
 
 def test_every_value_the_document_quotes_is_in_the_vectors() -> None:

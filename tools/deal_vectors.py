@@ -258,7 +258,8 @@ def argentino(players: int, dealer: int, options: dict[str, Any], title: str, pi
 
 
 def chain() -> list[dict[str, Any]]:
-    """Three hands of one truco paulista match at one table, each linked to the one before."""
+    """Three hands of one truco paulista match at one table, each linked to the one before; the
+    second dropped the seed of a seat it waited for (``awaited``)."""
     game = GAMES["truco_paulista"]
     names = ["João Ñandú", 'Ana "la Tía"', "Zé \\o/", "李雷"]
     table = "mesa-São-João"
@@ -279,7 +280,9 @@ def chain() -> list[dict[str, Any]]:
             match.apply(seat, match.bot_action(seat, rng, "easy"))
         record = match.history()
         assert record is not None
-        record = linked(dict(record, table=table, hand=n, match=1), previous)
+        # As a server stores it: the seats the deal waited for; in hand 2 seat 1's seed was dropped.
+        awaited = [0, 1, 3] if n == 2 else [0, 3]
+        record = linked(dict(record, table=table, hand=n, match=1, awaited=awaited), previous)
         out.append({"hash": hand_hash(record), "history": record})
         previous = record
     out[0]["canonical"] = canonical(out[0]["history"]).decode()

@@ -518,6 +518,7 @@ class DealRevealed(_message.Message):
     TABLE_FIELD_NUMBER: _builtins.int
     SERVER_SEED_FIELD_NUMBER: _builtins.int
     SEEDS_FIELD_NUMBER: _builtins.int
+    AWAITED_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
     """as in DealCommitted"""
     scheme: _builtins.str
@@ -530,6 +531,13 @@ class DealRevealed(_message.Message):
     def seeds(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSeed]:
         """every player's seed the deal used, by seat"""
 
+    @_builtins.property
+    def awaited(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seats the deal waited for: people seated with a stream open when the hand was
+        committed. One of them without a seed in `seeds` was dropped: its seed came after the
+        deal, or the server left it out (README "A dropped seed").
+        """
+
     def __init__(
         self,
         *,
@@ -538,10 +546,11 @@ class DealRevealed(_message.Message):
         table: _builtins.str = ...,
         server_seed: _builtins.bytes = ...,
         seeds: _abc.Iterable[Global___PlayerSeed] | None = ...,
+        awaited: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaited", b"awaited", "hand", b"hand", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

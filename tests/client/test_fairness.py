@@ -42,6 +42,8 @@ class Table:
     viewers: list[int | None]
     checkers: dict[int | None, FairDeals] = field(default_factory=dict)
     seq: int = 0
+    now: float = 0.0
+    """The checkers' clock, in seconds: a test moves it to say when an answer came."""
 
     def __post_init__(self) -> None:
         summary = common_pb2.TableSummary(id=TABLE, game=self.game,
@@ -50,7 +52,7 @@ class Table:
             snap = table_pb2.Snapshot(table=summary, view=table_pb2.View())
             if v is not None:
                 snap.seat = v
-            self.checkers[v] = FairDeals()
+            self.checkers[v] = FairDeals(clock=lambda: self.now)
             self.checkers[v].feed(table_pb2.TableMessage(seq=0, snapshot=snap))
 
     def send(self, events: list[Event]) -> dict[int | None, list[tuple[int, bytes]]]:
@@ -92,8 +94,12 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
         assert set(sent) == set(range(players)), "every seated checker cuts, the spectator does not"
         used = {s: b for s, b in sent.items() if s not in late}
         for v, checker in table.checkers.items():
-            if v is not None:
-                checker.taken(hand, v in used)
+            if v is not None and v in used:
+                checker.taken(hand, True)
+        table.now += 0.8  # the late seeds' answers come 800 ms into the 1000 ms wait
+        for v, checker in table.checkers.items():
+            if v is not None and v not in used:
+                checker.taken(hand, False)
         deal = reveal = DealSeed(server, tuple(sorted(used.items())), TABLE, hand)
         if tamper is not None:
             deal, reveal = tamper(deal, reveal)
@@ -125,16 +131,21 @@ def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, play
     table = play(game, players, hands, seed=14, late=frozenset({1}), options=options)
     found = list(verdicts(table))
     assert len(found) == hands * (players + 1)
-    assert [(v, x) for v, x in found if not x.ok] == []
+    assert [(v, x) for v, x in found if x.problems or not x.checked] == []
     for v, x in found:
         said = x.said().text.plain
+        where = f"Hand {x.hand_no} (table deal {x.hand})"
+        assert x.hand_no is not None and 1 <= x.hand_no <= x.hand
         if v is None:
-            assert said == f"✔ Hand {x.hand}: fair deal (committed before the cut; the cards shown match)."
-        elif v == 1:
-            assert said == (f"✔ Hand {x.hand}: fair deal (committed before the cut; your cards match). "
-                            "Your seed came too late to go in.")
+            assert said == f"✔ {where}: fair deal (committed before the cut; the cards shown match)."
+        elif v == 1:  # its seed came late: not ✔, in words, though the rest checks out
+            assert not x.ok
+            assert said == (f"⚠ {where}: your seed was not used in this deal (the server's answer came 800 ms "
+                            "into its 1000 ms wait: too late); the rest checks out (committed before the cut; "
+                            "your cards match).")
         else:
-            assert said == f"✔ Hand {x.hand}: fair deal (committed before the cut; your seed in; your cards match)."
+            assert x.ok
+            assert said == f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match)."
 
 
 def _drop_mine(seat: int) -> Tamper:
@@ -190,7 +201,8 @@ def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> 
         if not x.ok:
             assert v in flagged and any(words in p for p in x.problems), (v, x)
             said = x.said()
-            assert said.text.plain.startswith(f"⚠ Hand {x.hand}: this deal does not check out: ")
+            assert said.text.plain.startswith(f"⚠ Hand {x.hand_no} (table deal {x.hand}): this deal does not"
+                                              " check out: ")
             assert said.style == "bold red"
     # Seeds and the commitment are checked whole, every hand. Another deck shows in the cards a
     # seat holds (a seat dealt a single card can, by chance, get the same one from both decks),
@@ -217,8 +229,8 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
     msg = table_pb2.TableMessage(seq=5, update=table_pb2.Update(events=[bad]))
     checker.feed(msg)
     [said] = checker.said(msg)
-    assert said.text.plain.startswith("⚠ Hand 9: this deal does not check out: the revealed server seed does not "
-                                      "match the commitment published before the deal")
+    assert said.text.plain.startswith("⚠ Table deal 9: this deal does not check out: the revealed server seed does"
+                                      " not match the commitment published before the deal")
     assert checker.said(msg) == [], "each line is given once"
     # A reveal for a hand this client never saw committed is said to be unchecked, not passed.
     other = table_pb2.Event(seq=6, deal_revealed=table_pb2.DealRevealed(hand=10, scheme=SCHEME, table=TABLE,
@@ -274,9 +286,107 @@ async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Runn
         # Ana's sitting down filled the table: the first hand waited for her stream, so she cut
         # and checked it like the next.
         for hand in (1, 2):
-            assert f"✔ Hand {hand}: fair deal (committed before the cut; your seed in; your cards match)." in text, text
+            assert (f"✔ Hand {hand} (table deal {hand}): fair deal (committed before the cut; your seed in; your cards"
+                    " match).") in text, text
         assert "not checked" not in text and "⚠" not in text
         checked = [v for v in screen.fair.verdicts if v.checked]
         assert [v.hand for v in checked][:2] == [1, 2] and all(v.ok for v in checked)
         assert not any("too late" in n for v in checked for n in v.notes)
         assert server.store.count_hands(table_id) >= 2
+
+
+async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_summary_and_verify(
+        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that answers a seat's seed "too late" at once, and deals without it (a test double
+    of the server's fairness step): the real client shows ⚠ in words, its hand summary flags the
+    seat, and the stored history says whose seeds the deal waited for, which ``verify`` flags."""
+    import json
+
+    from cardtui.client.actionbar import ActionBar
+    from cardtui.client.app import CardApp
+    from cardtui.client.models import action_name
+    from cardtui.engine.fairness import verify
+    from cardtui.engine.games import GAMES
+    from cardtui.server.table import Table as ServerTable
+    from tests.client.test_app import SIZE, log_text
+    from tests.client.test_table_flow import text_of
+
+    dropped: list[int] = []
+
+    def drop(self: ServerTable, seat: int, hand: int, seed: bytes) -> bool:
+        """Refuse every seed as late, in time or not: the deal waits out its window without it."""
+        dropped.append(hand)
+        return False
+
+    monkeypatch.setattr(ServerTable, "take_cut", drop)
+    table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        await app.open_table(table_id)
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        summary = ""
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if screen.summary_open and screen.verdict is not None and not summary:
+                summary = " ".join(text_of(screen, "#summary-body").split())
+            if "Hand 2 (table deal 2)" in log_text(app) and summary:
+                break
+            bar = screen.query_one(ActionBar)
+            if bar.choices and not screen.summary_open:
+                kinds = [action_name(g[0]) for g in bar.choices]
+                key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")), bar.keys[0])
+                await pilot.press(key)
+        text = " ".join(log_text(app).split())
+        assert dropped[:2] == [1, 2], "the client sent its seed for each hand"
+        assert "⚠ Hand 1 (table deal 1): this deal does not check out: your seed was not used in this deal, though" \
+               " the server had it within" in text, text
+        assert "✔ Hand 1" not in text
+        [first, *_] = [v for v in screen.fair.verdicts if v.checked]
+        assert not first.ok and first.used == () and first.awaited == (0,) and first.missing == (0,)
+        assert "Seeds in this deal (Hand 1 (table deal 1)): nobody's (the host alone fixed this deck)." in summary
+        assert "Seated and connected, but their seed was not used: ana." in summary, summary
+    records = [json.loads(line) for line in server.store.hands(table_id)]
+    assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
+    check = verify(records[:1], GAMES)[0]
+    assert check.ok and check.dropped == ("seat 0 ana",)
+    assert check.line() == (f"table {table_id} deal 1, match 1 (cacho): ⚠ commitment, deal and chain check, but the"
+                            " seed of seat 0 ana was not used: seated and connected, it was dropped (seeds used: none)")
+
+
+async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Running) -> None:
+    """An honest server: the seated person's seed is awaited and used; verify lists it and flags nothing."""
+    import asyncio
+    import json
+
+    from cardtui.engine.fairness import verify
+    from cardtui.engine.games import GAMES
+    from tests.conftest import Player
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
+    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    fair = FairDeals()
+    stream = ana.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
+
+    async def play() -> None:
+        async for msg in stream:
+            for hand, seed in fair.feed(msg):
+                answer = await ana.table.Cut(table_pb2.CutRequest(token=ana.token, hand=hand, seed=seed))
+                fair.taken(hand, answer.taken)
+            if fair.verdicts:
+                return
+            if msg.WhichOneof("body") == "update" and ana.seat in msg.update.view.to_act and msg.update.view.legal:
+                await ana.act(msg.update.view.legal[0])
+
+    await asyncio.wait_for(play(), 20)
+    stream.cancel()
+    [verdict] = fair.verdicts
+    assert verdict.ok and verdict.cut and verdict.used == (0,) and verdict.awaited == (0,) and not verdict.missing
+    await ana.close()
+    records = [json.loads(line) for line in server.store.hands(table_id)]
+    assert records[0]["awaited"] == [0] and list(records[0]["fair"]["player_seeds"]) == ["0"]
+    check = verify(records[:1], GAMES)[0]
+    assert check.ok and not check.dropped
+    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 0 ana)")
