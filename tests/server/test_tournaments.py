@@ -255,3 +255,38 @@ async def test_kill_9_mid_round_resumes_with_nothing_lost_or_scored_twice(tmp_pa
     assert sum(t.hands for t in state.tables) == len(records), "no hand lost"
     assert recomputed_rows(records, tid) == rows(state)
     assert sum(r.played for r in state.standings) == 8 * 2, "each entry scored once a round"
+    # cardtui verify checks every deal of the tournament and prints the standings the histories give
+    exported = tmp_path / "tournament.jsonl"
+    exported.write_text(out.stdout, encoding="utf-8")
+    verified = subprocess.run([sys.executable, "-m", "cardtui.cli", "verify", str(exported)], capture_output=True,
+                              text=True)
+    assert verified.returncode == 0, verified.stdout[-2000:]
+    assert f"tournament {tid}, after round 2:" in verified.stdout
+    names = {e.entry: " + ".join(e.names) for e in state.entries}
+    printed = [line.split() for line in verified.stdout.splitlines()[-8:]]
+    assert [(int(p[0]), " ".join(p[1:-3]), int(p[-3]), int(p[-2])) for p in printed] == [
+        (r.place, names[r.entry], r.vp, r.gp) for r in state.standings]
+
+
+async def test_partners_register_as_a_team_and_sit_facing_each_other(quick: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        ana, bia, carl = [await sign_in(lobby, name) for name in ("ana", "bia", "carl")]
+        created = await stub.CreateTournament(request(game="truco_paulista", rounds=1, table_size=4, max_entries=2,
+                                                      turn_seconds=5))
+        tid = created.tournament.id
+        assert created.tournament.team_size == 2
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=ana.session, team="Rio"))
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=bia.session, team="rio"))
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=carl.session))
+        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
+        assert [(e.team, list(e.names)) for e in got.entries] == [("Rio", ["ana", "bia"]), ("carl", ["carl"])]
+        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING, "carl's partner is missing"
+        state = await stub.StartTournament(tournament_pb2.OwnerRequest(tournament_id=tid,
+                                                                        owner_token=created.owner_token))
+        [table] = state.tables
+        seating = quick.room.tables[table.table_id].seating
+        teams = {s.name: seating.team(s.index) for s in seating.seats}
+        assert teams["ana"] == teams["bia"] != teams["carl"] == teams["bot 1"], teams
+        assert [s.bot for s in seating.seats].count(True) == 1
