@@ -389,7 +389,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         stack.callback(store.close)
         out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout
-        for line in store.hands(args.table):
+        for line in store.hands(args.table, tournament=args.tournament):
             out.write(line + "\n")
             n += 1
             record = json.loads(line)
@@ -444,12 +444,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(f"{len(checks) + unreadable} hands: {good} fair and verified, {failed} failed, "
           f"{plain} with a plain seed (not fair deals)"
           + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
+    print_standings(records)
     if not checks and not unreadable:
         print("cardtui: " + _("there are no hand histories in {file}.").format(file=args.file), file=sys.stderr)
         return 1
     if failed or (args.strict and (plain or unlinked)):
         return 1
     return 0
+
+
+def print_standings(records: list[dict[str, object]]) -> None:
+    """The standings of every tournament whose hands the histories hold, worked out from them alone."""
+    from cardtui.engine.tournament import recompute
+
+    for t in recompute(records):
+        print(_("tournament {id}, after round {round}:").format(id=t.id, round=t.rounds))
+        print("   #  " + _("entry").ljust(28) + "  VP   GP  H2H")
+        for s in t.standings:
+            names = " + ".join(t.names.get(s.entry, ())) or f"#{s.entry}"
+            print(f"{s.place:>4}  {names[:28]:<28} {s.vp:>3} {s.gp:>4} {s.head_to_head:>4}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -622,6 +635,7 @@ def parser() -> argparse.ArgumentParser:
     e = hs.add_parser("export", help=_("write stored hand histories as JSON Lines"))
     e.add_argument("--db", default=None)
     e.add_argument("--table", default=None, help=_("only this table"))
+    e.add_argument("--tournament", default=None, metavar="ID", help=_("only the hands of this tournament's tables"))
     e.add_argument("--out", default=None, help=_("file to write (default: standard output)"))
     e.set_defaults(run=cmd_history_export)
 

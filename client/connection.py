@@ -238,6 +238,10 @@ class Connection:
         self.session, self.proved = proved.session, name
         return proved
 
+    async def with_session(self, name: str, call: Callable[[str], Awaitable[Reply]]) -> Reply:
+        """A call that needs the player proved (registering for a tournament): given the session."""
+        return await self._as_player(name, call)
+
     async def _as_player(self, name: str, call: Callable[[str], Awaitable[Reply]]) -> Reply:
         """A call that carries the session for ``name`` (proved first if need be; once more if forgotten)."""
         if self.identity is None:

@@ -113,6 +113,7 @@ class LobbyScreen(Screen[None]):
         Binding("question_mark", "help", N_("Help")),
         Binding("q", "app.quit", N_("Quit"), show=False),
         Binding("l", "leaderboard", N_("Ranks")),
+        Binding("t", "tournaments", N_("Tournaments")),
     ]
 
     def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
@@ -326,6 +327,14 @@ class LobbyScreen(Screen[None]):
 
     def action_history(self) -> None:
         self.app.push_screen(TablesScreen(self.conn))
+
+    def action_tournaments(self) -> None:
+        from cardtui.client.tournaments import TournamentsScreen  # it builds on this module's table form
+
+        if self.info is None:
+            self.notify(_("Still talking to the server…"))
+            return
+        self.app.push_screen(TournamentsScreen(self.conn, self.info, getattr(self.app, "player", "")))
 
 
 class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):

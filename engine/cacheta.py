@@ -31,11 +31,10 @@ from cardtui.engine.melds import CACHETA, Melder, melder, wild_cards
 from cardtui.engine.options import option, values
 from cardtui.engine.rummy import RummyGame, RummyState
 from cardtui.engine.rummy_records import CachetaPlace, Phase, RummyResult, RummyView
+from cardtui.engine.tournament import victory_points
 
 DECLARE = "declare"
 CUT = "cut"
-VP_BY_PLACE = {1: 5, 2: 3, 3: 2}
-VP_TIED = {1: 3, 2: 2, 3: 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +229,7 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
         for s in range(state.n):
             place = 1 + sum(1 for t in range(state.n) if out_at(t) > out_at(s))
             tied = sum(1 for t in range(state.n) if out_at(t) == out_at(s)) > 1
-            vp = (VP_TIED if tied else VP_BY_PLACE).get(place, 0)
+            vp = victory_points(place, tied)
             gp = state.played[s] + (1 if state.stacks[s] > 0 else 0)
             tour = state.options.tournament
             rows.append(CachetaPlace(s, place, state.stacks[s], vp if tour else None, gp if tour else None))

@@ -18,11 +18,12 @@ from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 from cardtui.i18n import N_
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.room import Room
-from cardtui.server.service import LobbyService, TableService, register
+from cardtui.server.service import LobbyService, TableService, TournamentService, register
 from cardtui.server.service import log as service_log
 from cardtui.server.store import Store
 from cardtui.server.thinking import thinker
-from cardtui.v1 import lobby_pb2, table_pb2
+from cardtui.server.tournaments import Tournaments
+from cardtui.v1 import lobby_pb2, table_pb2, tournament_pb2
 
 if TYPE_CHECKING:
     from cardtui.server.announce import Announcer
@@ -158,11 +159,15 @@ async def start(
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
     register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
     register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
+    tournaments = Tournaments(room)
+    register(server, TournamentService(tournaments, limiter), tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"],
+             refusals)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (
         lobby_pb2.DESCRIPTOR.services_by_name["Lobby"].full_name,
         table_pb2.DESCRIPTOR.services_by_name["Table"].full_name,
+        tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"].full_name,
         health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
         reflection.SERVICE_NAME,
         REFLECTION_V1,
@@ -172,6 +177,8 @@ async def start(
     restored = room.restore()
     if restored:
         log.info("restored %d tables from %s", restored, store.path)
+    if tournaments.restore():
+        log.info("restored %d tournaments from %s", len(tournaments.all), store.path)
     room.start_sweeping()
     await server.start()
     # Table state is long-lived and allocation is constant: move what exists now out of the

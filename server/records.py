@@ -30,7 +30,6 @@ the level fared against the people.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
@@ -43,6 +42,7 @@ from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.engine.events import HandEnded, HandStarted
 from cardtui.engine.games import GAMES
 from cardtui.engine.pifpaf import PifPafPotWon
+from cardtui.engine.tournament import places
 from cardtui.engine.truco.events import Reason, TrucoCalled, TrucoRoundEnded
 from cardtui.engine.truco.ladder import Bet
 from cardtui.server.errors import InvalidArgument, NotFound, quote
@@ -109,11 +109,11 @@ class Tally:
 
     def places(self, scores: Sequence[int], teams: Sequence[int]) -> dict[int, int]:
         """Each team's place (1 the best; equals share a place): by final score, then by who lasted longer."""
-        def key(seat: int) -> tuple[int, float]:
-            return scores[seat], self.out_at.get(seat, math.inf)
+        return places(scores, teams, self.out_at)
 
-        best = {team: max(key(s) for s in range(len(teams)) if teams[s] == team) for team in set(teams)}
-        return {team: 1 + sum(1 for other in best.values() if other > mine) for team, mine in best.items()}
+    def dealt(self, seat: int) -> int:
+        """Hands of the match ``seat`` was dealt into: all of them, or up to the one it ran out in."""
+        return self.out_at.get(seat, self.hands)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from cardtui.engine.core import DEFAULT_LEVEL, InvalidOptions, JsonObject, Rules
 from cardtui.engine.fairness import linked
@@ -82,6 +83,11 @@ def seat_levels(rules: Rules, seats: int, bots: int, asked: Sequence[str]) -> li
     return [""] * (seats - bots) + [level or default for level in chosen]
 
 
+class TableWatcher(Protocol):
+    def hand_done(self, table: Table) -> None:
+        """A hand ended at a tournament's table; called inside the hand's store transaction."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pass:
     """What a token grants: a seat at a table, or a view of it (``seat is None``)."""
@@ -124,6 +130,8 @@ class Room:
         self._last_hand: dict[str, JsonObject] = {}
         """Each table's last stored hand history, which the next one links to (``prev``)."""
         self._sweeper: asyncio.TimerHandle | None = None
+        self.tournaments: TableWatcher | None = None
+        """The tournaments, told of each hand at their tables (``server.tournaments``)."""
 
     def create(
         self,
@@ -146,12 +154,51 @@ class Room:
         Every field is checked against the bounds ``CreateTableRequest`` states (lobby.proto),
         each refusal saying them; 0 (``bot_delay_ms``: None) takes the default.
         """
+        if len(self.tables) >= MAX_TABLES:
+            raise ResourceExhausted("This server holds as many tables as it can.")
+        config = self.config(game, name, seats, bots, options, turn_seconds, bot_delay_ms, password, private,
+                             away_after, idle_minutes, delayed_view, bot_levels)
+        owner = new_token()
+        config.owner = digest(owner)
+        table = self.open_table(config)
+        log.info("table %s opened: %s, %d seats, %d bots (%s)", table.id, game, config.seats, bots,
+                 ", ".join(level for level in config.bot_levels if level) or "no bots")
+        table.open()
+        return table, owner
+
+    def open_table(self, config: TableConfig, prepare: Callable[[Table], None] | None = None) -> Table:
+        """A table of ``config``, registered and stored; ``prepare`` seats it before it is stored."""
+        rules = GAMES[config.game]
+        table_id = secrets.token_hex(4)
+        table = Table(table_id, rules, config, self, thinker=self.thinker)
+        if prepare is not None:
+            prepare(table)
+        self.tables[table_id] = table
+        self.store.add_table(table_id, config.game, config.name, dataclasses.asdict(config))
+        self.seats(table)
+        return table
+
+    def config(
+        self,
+        game: str,
+        name: str,
+        seats: int,
+        bots: int,
+        options: Mapping[str, Raw],
+        turn_seconds: float = 0,
+        bot_delay_ms: int | None = None,
+        password: str = "",
+        private: bool = False,
+        away_after: int = 0,
+        idle_minutes: int = 0,
+        delayed_view: bool = False,
+        bot_levels: Sequence[str] = (),
+    ) -> TableConfig:
+        """A table's settings, each field checked against ``CreateTableRequest``'s bounds (lobby.proto)."""
         rules = GAMES.get(game)
         if rules is None:
             raise InvalidArgument("There is no game called {game}; try one of: {games}.", game=quote(game),
                                   games=", ".join(GAMES))
-        if len(self.tables) >= MAX_TABLES:
-            raise ResourceExhausted("This server holds as many tables as it can.")
         seats = seats or rules.min_players
         counts = rules.player_counts
         if seats not in counts:
@@ -188,7 +235,7 @@ class Room:
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
         levels = seat_levels(rules, seats, bots, bot_levels)
-        config = TableConfig(
+        return TableConfig(
             game=game,
             name=name,
             seats=seats,
@@ -205,17 +252,6 @@ class Room:
             delayed_view=delayed_view,
             bot_levels=levels,
         )
-        owner = new_token()
-        config.owner = digest(owner)
-        table_id = secrets.token_hex(4)
-        table = Table(table_id, rules, config, self, thinker=self.thinker)
-        self.tables[table_id] = table
-        self.store.add_table(table_id, game, name, dataclasses.asdict(config))
-        self.seats(table)
-        log.info("table %s opened: %s, %d seats, %d bots (%s)", table_id, game, seats, bots,
-                 ", ".join(level for level in levels if level) or "no bots")
-        table.open()
-        return table, owner
 
     # -- a table's end ---------------------------------------------------------------------
     def close_table(self, table_id: str, owner_token: str) -> None:
@@ -250,7 +286,7 @@ class Room:
         """Finish every table that has gone its idle minutes with nobody seated or watching."""
         for table in list(self.tables.values()):
             minutes = table.config.idle_minutes
-            if minutes >= 0 and table.idle_for(now) >= minutes * 60:
+            if minutes >= 0 and not table.config.tournament and table.idle_for(now) >= minutes * 60:
                 self.finish(table, N_("Nobody was at the table for {minutes} minutes."), {"minutes": str(minutes)})
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
@@ -285,6 +321,8 @@ class Room:
         with self.store.transaction():
             self.store.add_hand(table.id, record)
             self.records.hand_done(table)
+            if table.config.tournament and self.tournaments is not None:
+                self.tournaments.hand_done(table)  # a match's result is scored with its last hand, once
         self._last_hand[table.id] = record
         deltas = record.get("result", {}).get("deltas", {})
         log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
@@ -371,6 +409,8 @@ class Room:
                 self.store.drop_token(held.token)
             table.reclaim(held.index, key)
             index = held.index
+        elif table.config.tournament:
+            raise PermissionDenied("This is a tournament's table: only its players sit here (anyone may watch).")
         else:
             index = table.sit(name, seat, key, player)
         grant = Pass(table, index, name, key)

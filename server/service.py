@@ -21,7 +21,17 @@ from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, 
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
 from cardtui.server.room import Room
 from cardtui.server.text import BadText, clean_chat
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
+from cardtui.server.tournaments import Tournaments
+from cardtui.v1 import (
+    lobby_pb2,
+    lobby_pb2_grpc,
+    players_pb2,
+    replay_pb2,
+    table_pb2,
+    table_pb2_grpc,
+    tournament_pb2,
+    tournament_pb2_grpc,
+)
 
 log = logging.getLogger("cardtui.service")
 FELL_BEHIND = N_("This stream fell behind; resubscribe.")
@@ -59,12 +69,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
-        options = {}
-        for key, value in request.options.items():
-            raw = wire.raw_option(value)
-            if raw is None:
-                raise InvalidArgument("The option {option} has no value.", option=repr(key[:40]))
-            options[key] = raw
+        options = raw_options(request.options)
         table, owner = self.room.create(
             request.game,
             request.name,
@@ -214,6 +219,69 @@ class TableService(table_pb2_grpc.TableServicer):
             raise InvalidArgument(e.template, **e.args_) from None
         grant.table.chat(grant.seat, grant.name, text)
         return table_pb2.ChatResponse()
+
+
+def raw_options(options: Any) -> dict[str, Any]:
+    """A request's options map as the engine reads them; a value left empty is refused."""
+    out = {}
+    for key, value in options.items():
+        raw = wire.raw_option(value)
+        if raw is None:
+            raise InvalidArgument("The option {option} has no value.", option=repr(key[:40]))
+        out[key] = raw
+    return out
+
+
+class TournamentService(tournament_pb2_grpc.TournamentsServicer):
+    """Tournaments (tournament.proto): thin, as the lobby is; ``server.tournaments`` runs them."""
+
+    def __init__(self, tournaments: Tournaments, limiter: RateLimiter) -> None:
+        self.tournaments = tournaments
+        self.limiter = limiter
+
+    async def CreateTournament(
+        self, request: tournament_pb2.CreateTournamentRequest, context: Any
+    ) -> tournament_pb2.CreatedTournament:
+        limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
+        t, owner = self.tournaments.create(request, raw_options(request.options))
+        return tournament_pb2.CreatedTournament(tournament=self.tournaments.summary(t), owner_token=owner)
+
+    async def ListTournaments(
+        self, request: tournament_pb2.ListTournamentsRequest, context: Any
+    ) -> tournament_pb2.ListTournamentsResponse:
+        return tournament_pb2.ListTournamentsResponse(tournaments=self.tournaments.listing(request.include_finished))
+
+    async def Register(self, request: tournament_pb2.RegisterRequest, context: Any) -> tournament_pb2.RegisterResponse:
+        entry = self.tournaments.register(request.tournament_id, request.session, request.password, request.team)
+        t = self.tournaments.get(request.tournament_id)
+        return tournament_pb2.RegisterResponse(entry=entry, tournament=self.tournaments.summary(t))
+
+    async def Unregister(
+        self, request: tournament_pb2.UnregisterRequest, context: Any
+    ) -> tournament_pb2.UnregisterResponse:
+        self.tournaments.unregister(request.tournament_id, request.session)
+        return tournament_pb2.UnregisterResponse()
+
+    async def StartTournament(
+        self, request: tournament_pb2.OwnerRequest, context: Any
+    ) -> tournament_pb2.TournamentState:
+        return self.tournaments.state(self.tournaments.start_now(request.tournament_id, request.owner_token))
+
+    async def CancelTournament(
+        self, request: tournament_pb2.OwnerRequest, context: Any
+    ) -> tournament_pb2.TournamentState:
+        return self.tournaments.state(self.tournaments.cancel(request.tournament_id, request.owner_token))
+
+    async def GetTournament(
+        self, request: tournament_pb2.TournamentRequest, context: Any
+    ) -> tournament_pb2.TournamentState:
+        return self.tournaments.state(self.tournaments.get(request.tournament_id))
+
+    async def WatchTournament(
+        self, request: tournament_pb2.TournamentRequest, context: Any
+    ) -> AsyncIterator[tournament_pb2.TournamentState]:
+        async for state in self.tournaments.watch(request.tournament_id):
+            yield state
 
 
 def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor, refusals: RefusalLog) -> None:

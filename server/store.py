@@ -112,6 +112,14 @@ CREATE TABLE IF NOT EXISTS names (
 """
 """Each name a key owns, by its comparison key (PRECIS), with what it looks like (UTS #39)."""
 _SCHEMA += _NAMES + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
+_SCHEMA += """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    data TEXT NOT NULL,
+    created REAL NOT NULL
+);
+"""
+"""Each tournament whole (entries, rounds, tables, results) as one JSON document, rewritten at each change."""
 
 PRIVATE = 0o600
 """The store's files: the owner's alone (it holds the live hands' server seeds)."""
@@ -455,13 +463,17 @@ class Store:
             )
         return out
 
-    def hands(self, table_id: str | None = None) -> Iterator[str]:
-        """Stored hand histories as JSON Lines lines, oldest table first, hands in order."""
+    def hands(self, table_id: str | None = None, tournament: str | None = None) -> Iterator[str]:
+        """Stored hand histories as JSON Lines lines, oldest table first, hands in order
+        (``tournament``: the hands of that tournament's tables)."""
         query = "SELECT h.record FROM hands h JOIN tables t ON t.id = h.table_id"
         args: tuple[str, ...] = ()
         if table_id is not None:
             query += " WHERE h.table_id = ?"
             args = (table_id,)
+        elif tournament is not None:
+            query += " WHERE json_extract(t.config, '$.tournament.id') = ?"
+            args = (tournament,)
         query += " ORDER BY t.created, h.table_id, h.hand"
         for (record,) in self.db.execute(query, args):
             yield record
@@ -500,10 +512,25 @@ class Store:
             return int(self.db.execute("SELECT count(*) FROM hands").fetchone()[0])
         return int(self.db.execute("SELECT count(*) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0])
 
+    # -- tournaments ------------------------------------------------------------------------
+    def save_tournament(self, tournament_id: str, data: Mapping[str, Any]) -> None:
+        self.db.execute(
+            "INSERT INTO tournaments (id, data, created) VALUES (?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+            (tournament_id, json.dumps(data, separators=(",", ":")), time.time()),
+        )
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        """Every stored tournament, oldest first."""
+        return [json.loads(row[0]) for row in self.db.execute("SELECT data FROM tournaments ORDER BY created, id")]
+
     # -- players: identities, sessions and records --------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        """Everything inside is written at once, or not at all."""
+        """Everything inside is written at once, or not at all (inside another: part of that one)."""
+        if self.db.in_transaction:
+            yield
+            return
         self.db.execute("BEGIN")
         try:
             yield

@@ -78,6 +78,10 @@ class TableConfig:
     """Spectators may replay every finished hand face up while the table plays (never the hand in play)."""
     bot_levels: list[str] = field(default_factory=list)
     """Each seat's bot level ("" for a person's seat; a person away is played at the default level)."""
+    tournament: dict[str, Any] = field(default_factory=dict)
+    """A tournament's table: ``id``, ``round``, ``table`` (its number in the round), ``entries`` (the
+    entry at each seat), the round's ``byes`` and round 1's ``draw``; each hand history carries it.
+    Such a table plays one match, keeps its seats for the tournament's players and never idles out."""
 
 
 @dataclass
@@ -190,6 +194,8 @@ class Table:
             status=common_pb2.TableStatus.Value(f"TABLE_STATUS_{self.status.value.upper()}"),
             turn_seconds=int(self.config.turn_seconds),
             delayed_spectator_view=self.config.delayed_view,
+            tournament_id=str(self.config.tournament.get("id", "")),
+            tournament_round=int(self.config.tournament.get("round", 0)),
         )
 
     # -- seats ---------------------------------------------------------------------
@@ -304,6 +310,8 @@ class Table:
     def _next_hand(self) -> None:
         if self.closed or self.match is None or self.cut is not None:
             return
+        if self.config.tournament and self.match.match_over():
+            return  # a tournament's table plays one match; the tournament closes it
         self._commit(new_match=self.match.match_over())
 
     # -- fair deals: commit, cut, deal ------------------------------------------------------
@@ -344,7 +352,8 @@ class Table:
             return
         seed = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.id, cut.hand)
         if cut.new_match:
-            if self.seating.forget_left():  # seats people left mid-match are open bots' seats now
+            # seats people left mid-match are open bots' seats now (a tournament's stay its players')
+            if not self.config.tournament and self.seating.forget_left():
                 self.journal.seats(self)
             if not self.seating.full:  # someone left before the match began: wait for the seats to fill again
                 self.match = None
@@ -436,6 +445,8 @@ class Table:
             record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)
             if "fair" in record:  # whose seeds the deal waited for: one of them not in fair.player_seeds was dropped
                 record["awaited"] = list(self.awaited)
+            if self.config.tournament:
+                record["tournament"] = dict(self.config.tournament)
             self._name_holders(record)
             self.journal.hand(self, record)
         self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)

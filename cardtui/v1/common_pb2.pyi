@@ -465,6 +465,8 @@ class TableSummary(_message.Message):
     DELAYED_SPECTATOR_VIEW_FIELD_NUMBER: _builtins.int
     PLAYED_PEOPLE_FIELD_NUMBER: _builtins.int
     PLAYED_BOTS_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ROUND_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     game: _builtins.str
     """a GameInfo.name"""
@@ -477,6 +479,11 @@ class TableSummary(_message.Message):
     turn_seconds: _builtins.int
     delayed_spectator_view: _builtins.bool
     """spectators may replay finished hands face up while it plays"""
+    tournament_id: _builtins.str
+    """A table of a tournament (tournament.proto): its id and the round; empty and 0 otherwise.
+    Such a table plays one match and never finishes for being idle; anyone may watch it.
+    """
+    tournament_round: _builtins.int
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatSummary]: ...
     @_builtins.property
@@ -509,10 +516,12 @@ class TableSummary(_message.Message):
         delayed_spectator_view: _builtins.bool = ...,
         played_people: _abc.Iterable[_builtins.str] | None = ...,
         played_bots: _abc.Iterable[_builtins.str] | None = ...,
+        tournament_id: _builtins.str = ...,
+        tournament_round: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "played_bots", b"played_bots", "played_people", b"played_people", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "played_bots", b"played_bots", "played_people", b"played_people", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "tournament_id", b"tournament_id", "tournament_round", b"tournament_round", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

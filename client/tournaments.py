@@ -1,0 +1,441 @@
+"""Tournaments (tournament.proto): the list, the form that creates one, and one tournament's
+standings with its round's tables, live.
+
+Everything shown comes from the server: standings are its reckoning (VP, GP, head-to-head, the
+draw); the client does no sums. A player sits at their table of the round with ``enter`` (their
+session holds the seat); anyone may watch any table with ``w``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import time
+from typing import Any
+
+import grpc
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
+
+from cardtui.client.connection import Connection, error_text
+from cardtui.client.footer import Footer
+from cardtui.client.lobby import CreateTableScreen, OpenTable
+from cardtui.i18n import N_, _
+from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
+
+STATUS = {
+    tournament_pb2.TOURNAMENT_STATUS_REGISTERING: N_("registering"),
+    tournament_pb2.TOURNAMENT_STATUS_PLAYING: N_("playing"),
+    tournament_pb2.TOURNAMENT_STATUS_FINISHED: N_("finished"),
+    tournament_pb2.TOURNAMENT_STATUS_CANCELLED: N_("cancelled"),
+}
+STARTS = ((N_("when full"), 0), (N_("in 5 minutes"), 5), (N_("in 15 minutes"), 15), (N_("in 30 minutes"), 30),
+          (N_("in 1 hour"), 60))
+"""When a new tournament starts: when its places are taken, or so many minutes from now."""
+REFRESH_SECONDS = 2.0
+BOT_MARK = "⚙"
+"""Beside an entry a bot played for at some table (someone dropped or was away)."""
+
+
+def stub(conn: Connection) -> tournament_pb2_grpc.TournamentsAsyncStub:
+    return tournament_pb2_grpc.TournamentsStub(conn.channel)
+
+
+def status_text(summary: tournament_pb2.TournamentSummary) -> str:
+    said = _(STATUS.get(summary.status, "?"))
+    if summary.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING:
+        return _("{status}: round {round}/{rounds}").format(status=said, round=summary.round, rounds=summary.rounds)
+    return said
+
+
+def entry_names(state: tournament_pb2.TournamentState) -> dict[int, str]:
+    """Each entry as people read it: its people (a team: its name and theirs)."""
+    out = {}
+    for e in state.entries:
+        names = " + ".join(e.names)
+        out[e.entry] = names if len(e.names) < 2 or e.team in e.names else f"{e.team} ({names})"
+    return out
+
+
+class TournamentsScreen(Screen[None]):
+    """The server's tournaments: create one, register, open one's standings."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("n", "new", N_("New")),
+        Binding("enter", "open", N_("Standings")),
+        Binding("r", "register", N_("Register")),
+        Binding("u", "unregister", N_("Withdraw")),
+    ]
+
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo, player: str) -> None:
+        super().__init__()
+        self.conn = conn
+        self.info = info
+        self.player = player
+        self.rows: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        grid: DataTable[Any] = DataTable(id="tournaments", cursor_type="row", zebra_stripes=True)
+        yield grid
+        yield Static("", id="tournaments-hint")
+        yield Footer(compact=True)
+
+    async def on_mount(self) -> None:
+        await self.relabel()
+        self.query_one("#tournaments", DataTable).focus()
+        self.set_interval(REFRESH_SECONDS, self.refresh_list)
+
+    async def relabel(self) -> None:
+        self.title = _("Tournaments")
+        grid = self.query_one("#tournaments", DataTable)
+        grid.clear(columns=True)
+        grid.add_columns(_("Name"), _("Game"), _("Entries"), _("Starts"), _("Status"))
+        await self.refresh_list()
+
+    async def refresh_list(self) -> None:
+        try:
+            listed = await stub(self.conn).ListTournaments(
+                tournament_pb2.ListTournamentsRequest(include_finished=True), timeout=5)
+        except Exception as err:
+            self.query_one("#tournaments-hint", Static).update(Text(error_text(err), style="bold red"))
+            return
+        titles = {g.name: g.title for g in self.info.games}
+        grid = self.query_one("#tournaments", DataTable)
+        keep = grid.cursor_row
+        grid.clear()
+        self.rows = []
+        for t in reversed(listed.tournaments):
+            starts = (datetime.datetime.fromtimestamp(t.start_unix).strftime("%H:%M") if t.start_unix
+                      else _("when full"))
+            lock = "🔒 " if t.has_password else ""
+            grid.add_row(Text(lock + t.name), titles.get(t.game, t.game), f"{t.entries}/{t.max_entries}", starts,
+                         status_text(t))
+            self.rows.append(t.id)
+        if self.rows:
+            grid.move_cursor(row=min(keep, len(self.rows) - 1))
+        self.query_one("#tournaments-hint", Static).update(
+            Text("" if self.rows else _("No tournaments yet: press n to create one."), style="dim"))
+
+    def _selected(self) -> str | None:
+        if not self.rows:
+            self.notify(_("No tournaments yet: press n to create one."))
+            return None
+        return self.rows[min(self.query_one("#tournaments", DataTable).cursor_row, len(self.rows) - 1)]
+
+    def action_new(self) -> None:
+        self.app.push_screen(CreateTournamentScreen(self.info, self.conn), self._created)
+
+    def _created(self, created: Any) -> None:
+        """The new tournament's id (the form's result), or None if it was cancelled."""
+        if isinstance(created, str):
+            self.app.push_screen(TournamentScreen(self.conn, self.info, created, self.player))
+
+    def action_open(self) -> None:
+        tid = self._selected()
+        if tid:
+            self.app.push_screen(TournamentScreen(self.conn, self.info, tid, self.player))
+
+    @on(DataTable.RowSelected, "#tournaments")
+    def _row_selected(self) -> None:
+        self.action_open()
+
+    async def action_register(self) -> None:
+        tid = self._selected()
+        if tid:
+            await register(self, self.conn, tid, self.player)
+            await self.refresh_list()
+
+    async def action_unregister(self) -> None:
+        tid = self._selected()
+        if tid is None:
+            return
+        try:
+            await self.conn.with_session(self.player, lambda session: stub(self.conn).Unregister(
+                tournament_pb2.UnregisterRequest(tournament_id=tid, session=session), timeout=5))
+        except Exception as err:
+            self.notify(error_text(err), title=_("Cannot withdraw"), severity="error")
+            return
+        self.notify(_("You have withdrawn."))
+        await self.refresh_list()
+
+
+async def register(screen: Screen[Any], conn: Connection, tid: str, player: str, password: str = "") -> bool:
+    """Register the player (their session proves them); a refusal is said and changes nothing."""
+    try:
+        got = await conn.with_session(player, lambda session: stub(conn).Register(
+            tournament_pb2.RegisterRequest(tournament_id=tid, session=session, password=password
+                                           or conn.passwords.get(tid, "")), timeout=5))
+    except Exception as err:
+        screen.notify(error_text(err), title=_("Cannot register"), severity="error")
+        return False
+    screen.notify(_("Registered for {name}.").format(name=got.tournament.name))
+    return True
+
+
+class CreateTournamentScreen(CreateTableScreen):
+    """The table form (game, options, turn timer, password: the same fields, checked the same way)
+    and a tournament's own: rounds, places, when it starts, whether bots fill the places left."""
+
+    def __init__(self, info: lobby_pb2.ServerInfo, conn: Connection) -> None:
+        super().__init__(info, conn)
+
+    def compose(self) -> ComposeResult:
+        first = self.game
+        with Vertical(id="create-dialog"):
+            yield Label(_("New tournament"), id="create-title")
+            with VerticalScroll(id="create-scroll"):
+                with Grid(id="create-grid"):
+                    yield Label(_("Game"))
+                    yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
+                                 allow_blank=False, id="game")
+                    yield Label(_("Name"))
+                    with Vertical(classes="field"):
+                        yield Input(placeholder=self._title(first), id="name", max_length=24)
+                        yield Static("", id="err-name", classes="field-error")
+                    yield Label(_("Rounds"))
+                    yield Select([(str(n), n) for n in range(1, 11)], value=3, allow_blank=False, id="rounds")
+                    yield Label(_("Table size"))
+                    yield Select(self._counts(first), value=first.player_counts[-1], allow_blank=False, id="seats")
+                    yield Label(_("Places"))
+                    with Vertical(classes="field"):
+                        yield Input("8", id="entries", type="integer", placeholder=_("2 to 64"))
+                        yield Static("", id="err-entries", classes="field-error")
+                    yield Label(_("Starts"))
+                    yield Select([(_(words), minutes) for words, minutes in STARTS], value=0, allow_blank=False,
+                                 id="starts")
+                    yield Label(_("Bots"))
+                    yield Checkbox(_("fill the places left at the start"), value=True, id="fill")
+                    yield Label(_("Turn timer (s)"))
+                    with Vertical(classes="field"):
+                        yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
+                        yield Static("", id="err-turn", classes="field-error")
+                    yield Label(_("Password"))
+                    yield Input(placeholder=_("none"), password=True, id="password")
+                    # what the table form keeps and a tournament decides itself
+                    yield Select([(str(n), n) for n in range(8)], value=0, allow_blank=False, id="bots",
+                                 classes="hidden")
+                    yield Grid(id="levels", classes="hidden")
+                    yield Checkbox("", id="private", classes="hidden")
+                yield Static(_("Options"), id="options-title")
+                yield Vertical(id="options")
+            yield Static("", id="create-error")
+            with Horizontal(id="create-buttons"):
+                yield Button(_("Create"), variant="primary", id="create")
+                yield Button(_("Cancel"), id="cancel")
+            yield Footer()
+
+    @staticmethod
+    def _title(game: lobby_pb2.GameInfo) -> str:
+        return _("{game} tournament").format(game=game.title)
+
+    async def on_mount(self) -> None:
+        for hidden in self.query(".hidden"):
+            hidden.display = False
+        await self._build_options()
+        self.query_one("#game", Select).focus()
+
+    async def _build_levels(self) -> None:
+        """A tournament's bots play at the server's default level: no level per seat here."""
+
+    @on(Select.Changed, "#game")
+    async def _game_changed(self, event: Select.Changed) -> None:
+        g = self.games.get(str(event.value))
+        if g is None or g is self.game:
+            return
+        self.game = g
+        seats = self.query_one("#seats", Select)
+        seats.set_options(self._counts(g))
+        seats.value = g.player_counts[-1]
+        self.query_one("#name", Input).placeholder = self._title(g)
+        await self._build_options()
+
+    def tournament_request(self) -> tournament_pb2.CreateTournamentRequest | None:
+        table = self.request()
+        if table is None:
+            return None
+        text = self.query_one("#entries", Input).value.strip()
+        entries = int(text) if text.isdigit() else 0
+        if not 2 <= entries <= 64:
+            self._error(_("Places: a number from 2 to 64 (people, or teams in a team game)."), "entries")
+            return None
+        minutes = self.query_one("#starts", Select).value
+        rounds = self.query_one("#rounds", Select).value
+        assert isinstance(minutes, int) and isinstance(rounds, int)
+        name = self.query_one("#name", Input).value or self._title(self.game)
+        return tournament_pb2.CreateTournamentRequest(
+            game=table.game, name=name[:24], rounds=rounds, table_size=table.seats, options=table.options,
+            max_entries=entries, start_unix=int(time.time()) + minutes * 60 if minutes else 0,
+            password=table.password, bots_fill=self.query_one("#fill", Checkbox).value,
+            turn_seconds=table.turn_seconds,
+        )
+
+    @on(Button.Pressed, "#create")
+    async def action_create(self) -> None:
+        request = self.tournament_request()
+        if request is None:
+            return
+        try:
+            created = await stub(self.conn).CreateTournament(request, timeout=5)
+        except Exception as err:
+            english = (err.details() or "") if isinstance(err, grpc.aio.AioRpcError) else str(err)
+            self._error(error_text(err), self._field_of(english))
+            return
+        tid = created.tournament.id
+        self.conn.owned[tid] = created.owner_token
+        if request.password:
+            self.conn.passwords[tid] = request.password
+        self.dismiss(tid)  # type: ignore[arg-type]
+
+
+class TournamentScreen(Screen[None]):
+    """One tournament: standings after the rounds played, and the round's tables with their progress."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("p", "sit", N_("My table")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("r", "register", N_("Register")),
+        Binding("s", "start", N_("Start now")),
+    ]
+
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo, tournament_id: str, player: str) -> None:
+        super().__init__()
+        self.conn = conn
+        self.info = info
+        self.tid = tournament_id
+        self.player = player
+        self.state: tournament_pb2.TournamentState | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="tournament-line")
+        standings: DataTable[Any] = DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+        yield standings
+        yield Static("", id="round-line")
+        tables: DataTable[Any] = DataTable(id="round-tables", cursor_type="row", zebra_stripes=True)
+        yield tables
+        yield Footer(compact=True)
+
+    async def on_mount(self) -> None:
+        await self.relabel()
+        self.query_one("#round-tables", DataTable).focus()
+        self.follow()
+
+    async def relabel(self) -> None:
+        self.title = _("Tournament")
+        grid = self.query_one("#standings", DataTable)
+        grid.clear(columns=True)
+        grid.add_columns("#", _("Player"), "VP", "GP", _("H2H"), _("Played"))
+        tables = self.query_one("#round-tables", DataTable)
+        tables.clear(columns=True)
+        tables.add_columns(_("Table"), _("Players"), _("Hands"), _("Status"))
+        if self.state is not None:
+            self.show(self.state)
+
+    @work(exclusive=True, exit_on_error=False)
+    async def follow(self) -> None:
+        """The state as the server tells it, at every change; again after a drop, every few seconds."""
+        while True:
+            try:
+                async for state in stub(self.conn).WatchTournament(
+                        tournament_pb2.TournamentRequest(tournament_id=self.tid)):
+                    self.state = state
+                    self.show(state)
+                return
+            except grpc.aio.AioRpcError as err:
+                self.query_one("#tournament-line", Static).update(Text(error_text(err), style="bold red"))
+                if err.code() == grpc.StatusCode.NOT_FOUND:
+                    return
+            await self._pause()
+
+    async def _pause(self) -> None:
+        await asyncio.sleep(REFRESH_SECONDS)
+
+    def show(self, state: tournament_pb2.TournamentState) -> None:
+        s = state.summary
+        titles = {g.name: g.title for g in self.info.games}
+        line = _("{name} · {game} · {status} · {entries}/{places} entries").format(
+            name=s.name, game=titles.get(s.game, s.game), status=status_text(s), entries=s.entries,
+            places=s.max_entries)
+        self.query_one("#tournament-line", Static).update(Text(line))
+        names = entry_names(state)
+        grid = self.query_one("#standings", DataTable)
+        grid.clear()
+        for r in state.standings:
+            who = names.get(r.entry, "?") + (f" {BOT_MARK}" if r.bot_played else "")
+            grid.add_row(str(r.place), Text(who), Text(str(r.vp), justify="right"), Text(str(r.gp), justify="right"),
+                         Text(f"{r.head_to_head:+d}" if r.head_to_head else "", justify="right"),
+                         Text(str(r.played), justify="right"))
+        if not state.standings:
+            for number, e in enumerate(state.entries, start=1):
+                grid.add_row(str(number), Text(names[e.entry]), "", "", "", "")
+        current = [t for t in state.tables if t.round == s.round]
+        round_words = _("Round {round} of {rounds}: {done} of {tables} tables done").format(
+            round=s.round, rounds=s.rounds, done=s.tables_done, tables=s.tables) if s.round else _(
+            "Registration: {entries} of {places} places taken").format(entries=s.entries, places=s.max_entries)
+        if state.byes:
+            round_words += " · " + _("sitting out: {names}").format(names=", ".join(names[b] for b in state.byes))
+        if any(r.bot_played for r in state.standings):
+            round_words += " · " + _("{mark} a bot played for them").format(mark=BOT_MARK)
+        self.query_one("#round-line", Static).update(Text(round_words, style="bold"))
+        tables = self.query_one("#round-tables", DataTable)
+        keep = tables.cursor_row
+        tables.clear()
+        for t in current:
+            tables.add_row(f"{t.round}.{t.number + 1}", Text(" · ".join(names[e] for e in t.entries)),
+                           Text(str(t.hands), justify="right"), _("over") if t.done else _("playing"))
+        if current:
+            tables.move_cursor(row=min(keep, len(current) - 1))
+
+    def _table(self) -> str | None:
+        state = self.state
+        if state is None:
+            return None
+        current = [t for t in state.tables if t.round == state.summary.round]
+        if not current:
+            self.notify(_("The tournament has no tables yet."))
+            return None
+        return current[min(self.query_one("#round-tables", DataTable).cursor_row, len(current) - 1)].table_id
+
+    def action_sit(self) -> None:
+        """To the player's own table of the round (their seat waits, a bot playing it meanwhile)."""
+        state = self.state
+        if state is None:
+            return
+        mine = {e.entry for e in state.entries if self.player in e.names}
+        table = next((t for t in state.tables if t.round == state.summary.round and not t.done
+                      and mine & set(t.entries)), None)
+        if table is None:
+            self.notify(_("You have no table in play in this round: w watches the one picked."))
+            return
+        self.post_message(OpenTable(table.table_id, locked=False))
+
+    @on(DataTable.RowSelected, "#round-tables")
+    def _row_selected(self) -> None:
+        self.action_sit()
+
+    def action_watch(self) -> None:
+        table_id = self._table()
+        if table_id:
+            self.post_message(OpenTable(table_id, spectate=True, locked=False))
+
+    async def action_register(self) -> None:
+        await register(self, self.conn, self.tid, self.player)
+
+    async def action_start(self) -> None:
+        owner = self.conn.owned.get(self.tid)
+        if owner is None:
+            self.notify(_("Only the tournament's owner (who created it) may start it early."), severity="warning")
+            return
+        try:
+            await stub(self.conn).StartTournament(tournament_pb2.OwnerRequest(tournament_id=self.tid,
+                                                                              owner_token=owner), timeout=5)
+        except Exception as err:
+            self.notify(error_text(err), title=_("Cannot start"), severity="error")

@@ -1,0 +1,151 @@
+"""The tournaments screens, the real app against a real server: from the lobby, create a tournament,
+register, start it and sit at one's table; the standings at 80x24 in three languages."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+import pytest_asyncio
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Select, Static
+
+from cardtui import i18n
+from cardtui.client.app import CardApp
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.client.tournaments import CreateTournamentScreen, TournamentScreen, TournamentsScreen
+from cardtui.i18n import speaking
+from cardtui.identity import create
+from cardtui.server.app import Running, start
+from cardtui.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
+from tests.client.footer_check import cut_off
+
+SMALL = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+@pytest_asyncio.fixture
+async def quick(tmp_path: Path) -> AsyncIterator[Running]:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.0, next_hand_delay=0.0, cut_window=0.0,
+                          bot_workers=0)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+async def until(pilot: Pilot[None], check: object, what: str, seconds: float = 10) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if callable(check) and check():
+            await pilot.pause(0.05)
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def rows(app: CardApp, grid: str) -> list[list[str]]:
+    table = app.screen.query_one(grid, DataTable)
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+async def test_from_the_lobby_create_register_start_and_sit_at_ones_table(tmp_path: Path) -> None:
+    quick = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.1, next_hand_delay=0.0, cut_window=0.0,
+                        bot_workers=0)  # bots slow enough that ana reaches her table before they finish
+    try:
+        await from_the_lobby(quick, tmp_path)
+    finally:
+        await quick.stop(grace=0.2)
+
+
+async def from_the_lobby(quick: Running, tmp_path: Path) -> None:
+    app = CardApp(f"127.0.0.1:{quick.port}", "ana", identity=create(tmp_path / "ana.pem"))
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the tournaments")
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTournamentScreen), "the form")
+        form = app.screen
+        form.query_one("#game", Select).value = "cacheta"
+        await pilot.pause(0.3)
+        form.query_one("#seats", Select).value = 4
+        form.query_one("#entries", Input).value = "1"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert "2 to 64" in str(form.query_one("#err-entries", Static).render()), "said beside the field"
+        form.query_one("#entries", Input).value = "4"
+        form.query_one("#opt-start_points", Input).value = "2"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the new tournament's screen")
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen)
+        await until(pilot, lambda: screen.state is not None, "its state")
+        assert "0/4" in str(screen.query_one("#tournament-line", Static).render())
+        await pilot.press("r")  # ana registers (her key proves her)
+        await until(pilot, lambda: screen.state is not None and len(screen.state.entries) == 1, "ana registered")
+        assert rows(app, "#standings")[0][1] == "ana"
+        await pilot.press("s")  # the owner starts it now: bots take the three places left
+        await until(pilot, lambda: screen.state is not None and screen.state.summary.round >= 1, "round 1")
+        assert len(rows(app, "#standings")) == 4 and len(rows(app, "#round-tables")) == 1
+        assert "Round 1 of 3" in str(screen.query_one("#round-line", Static).render())
+        await pilot.press("p")  # to her table: her seat, which a bot kept for her
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table")
+        table_id = screen.state.tables[0].table_id if screen.state else ""
+        table = quick.room.tables.get(table_id)
+        if table is not None:  # (the round may be over already, with bots this quick)
+            seat = next(s for s in table.seating.seats if s.name == "ana")
+            assert seat.token is not None and not seat.away
+
+
+async def bots_tournament(running: Running) -> str:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        created = await stub.CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="cacheta", name="Copa da noite", rounds=3, table_size=4, max_entries=8, bots_fill=True,
+            bot_delay_ms=0, bot_level="easy", options={"start_points": common_pb2.OptionValue(number=2)}))
+        tid = created.tournament.id
+        await stub.StartTournament(tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=created.owner_token))
+        async for state in stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid)):
+            if state.summary.status == tournament_pb2.TOURNAMENT_STATUS_FINISHED:
+                break
+    return tid
+
+
+@pytest.mark.parametrize(("lang", "words", "heading"), [
+    ("en", "Round 3 of 3: 2 of 2 tables done", "Played"),
+    ("pt_BR", "Rodada 3 de 3: 2 de 2 mesas encerradas", "Jogadas"),
+    ("es", "Ronda 3 de 3: 2 de 2 mesas terminadas", "Jugadas"),
+])
+async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: str, words: str, heading: str) -> None:
+    await asyncio.wait_for(bots_tournament(quick), 60)
+    with speaking(lang):
+        app = CardApp(f"127.0.0.1:{quick.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            assert cut_off(app.screen, SMALL[0]) == [], "the lobby's keys, Tournaments among them, fit"
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TournamentsScreen) and rows(app, "#tournaments"),
+                        "the list")
+            assert "Copa da noite" in rows(app, "#tournaments")[0][0]
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TournamentScreen) and app.screen.state is not None,
+                        "the standings")
+            screen = app.screen
+            assert cut_off(screen, SMALL[0]) == []
+            standings = screen.query_one("#standings", DataTable)
+            assert standings.row_count == 8
+            assert heading in [str(c.label) for c in standings.columns.values()]
+            assert sum(c.get_render_width(standings) for c in standings.columns.values()) <= SMALL[0]
+            assert standings.region.bottom <= SMALL[1] - 1 and standings.region.height >= 9, "every row in view"
+            assert words in str(screen.query_one("#round-line", Static).render())
+            vp = [int(r[2]) for r in rows(app, "#standings")]
+            assert vp == sorted(vp, reverse=True) and vp[0] > 0
