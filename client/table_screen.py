@@ -186,6 +186,9 @@ class TableScreen(Screen[None]):
         self.ended_names: dict[int, str] | None = None
         """Who played each seat when the hand ended (the summary names them, not today's seats)."""
         self.help_closed = 0.0
+        self.gone = False
+        """The server closed this table to us for good (closed, finished, or we left it elsewhere):
+        nothing to act on or wait for, only the way back."""
 
     @property
     def seat(self) -> int | None:
@@ -308,6 +311,9 @@ class TableScreen(Screen[None]):
             closing = msg.closing
             self.write_log(lambda: Text(closing_text(closing)), "red")
             self._set_online(False)
+            if not closing.resubscribe:  # over for good: no turn, no timer, no actions
+                self.gone = True
+                self.model = replace(self.model, legal=(), deadline=None)
         for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
             self.write_log(self._verdict(verdict))
             self.verdict = verdict
@@ -471,6 +477,9 @@ class TableScreen(Screen[None]):
         if view is None or view.WhichOneof("game") in (None, "waiting"):
             line_.update(Text(_("Waiting for players to take the open seats…"), style="italic"))
             return
+        if self.gone:
+            line_.update(Text(_("This table is over for you · escape: back to the lobby"), style="bold"))
+            return
         waiting = list(view.to_act)
         deadline = self.model.deadline
         secs = max(0, deadline - time.monotonic()) if deadline is not None else None
@@ -551,8 +560,8 @@ class TableScreen(Screen[None]):
     def in_match(self) -> bool:
         """A seat in a match under way: leaving now hands it to a bot."""
         view = self.model.view
-        return (not self.spectating and view is not None and view.WhichOneof("game") not in (None, "waiting")
-                and not view.match_over)
+        return (not self.spectating and not self.gone and view is not None
+                and view.WhichOneof("game") not in (None, "waiting") and not view.match_over)
 
     async def action_leave(self) -> None:
         chat = self.query_one("#chat", Input)
