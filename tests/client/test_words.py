@@ -310,3 +310,47 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
             assert not banner.display
     finally:
         await running.stop(grace=0.1)
+
+
+# -- chat: enter sends, escape goes back, and the line says so ----------------------------------------
+async def test_escape_after_sending_a_chat_line_goes_back_to_the_table_not_out_of_it(server: Running) -> None:
+    from textual.widgets import Input
+
+    from cardtui.client.table_screen import LeaveScreen
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.in_match())
+        table = app.screen
+        chat = table.query_one("#chat", Input)
+        await pilot.press("slash")
+        await until(pilot, lambda: chat.has_focus)
+        await pilot.press("o", "i", "enter")
+        await until(pilot, lambda: any("ana: oi" in t.plain for t in table.query_one("#log").said))  # type: ignore[attr-defined]
+        assert chat.has_focus and chat.value == "", "sent; the line is ready for the next one"
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.screen is table and not chat.has_focus, "escape went back to the table, asking nothing"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_players_chat_line_says_how_to_go_back_in_full_at_80x24(lang: str) -> None:
+    from textual.widgets import Input
+
+    from tests.client.test_table_layout import TableApp, stream
+
+    with speaking(lang):
+        app = TableApp(stream("cacho"), "cacho")
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.3)
+            chat = app.screen.query_one("#chat", Input)
+            assert len(chat.placeholder) <= chat.content_region.width, chat.placeholder
+            await pilot.press("slash")
+            await pilot.pause(0.1)
+            typing = chat.placeholder
+            assert "esc" in typing and len(typing) <= chat.content_region.width, (typing, chat.content_region.width)
