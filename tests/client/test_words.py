@@ -354,3 +354,73 @@ async def test_the_players_chat_line_says_how_to_go_back_in_full_at_80x24(lang: 
             await pilot.pause(0.1)
             typing = chat.placeholder
             assert "esc" in typing and len(typing) <= chat.content_region.width, (typing, chat.content_region.width)
+
+
+# -- the create form remembers ---------------------------------------------------------------------
+async def test_the_create_form_starts_from_the_last_choices_at_that_server(server: Running) -> None:
+    from textual.widgets import Checkbox, Input
+
+    from cardtui.client import choices
+    from cardtui.client.lobby import CreateTableScreen
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        assert dialog.query_one("#game", Select).value == "cacho", "nothing remembered yet: the first game"
+        dialog.query_one("#game", Select).value = "truco_argentino"
+        await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        dialog.query_one("#seats", Select).value = 4
+        await until(pilot, lambda: len(dialog.levels()) == 3)
+        dialog.query_one("#bots", Select).value = 2
+        await until(pilot, lambda: len(dialog.levels()) == 2)
+        dialog.query_one("#level-3", Select).value = "hard"
+        dialog.query_one("#opt-ties", Select).value = "first_trick"
+        dialog.query_one("#opt-target", Select).value = 15
+        dialog.query_one("#opt-flor", Checkbox).value = True
+        dialog.query_one("#opt-signals_seen", Input).value = "0.5"
+        dialog.query_one("#turn", Input).value = "45"
+        dialog.query_one("#private", Checkbox).value = True
+        dialog.query_one("#password", Input).value = "segredo"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
+    assert choices.path().exists() and "segredo" not in choices.path().read_text(), "never the password"
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")  # a new run of the client, the same server
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        await until(pilot, lambda: len(dialog.levels()) == 2 and bool(dialog.query("#opt-ties")))
+        await pilot.pause(0.3)  # the form's own changes settle (seats, then bots, then levels)
+        assert dialog.query_one("#game", Select).value == "truco_argentino"
+        assert dialog.query_one("#seats", Select).value == 4 and dialog.query_one("#bots", Select).value == 2
+        assert dialog.levels() == ["normal", "hard"]
+        assert dialog.query_one("#opt-ties", Select).value == "first_trick"
+        assert dialog.query_one("#opt-target", Select).value == 15
+        assert dialog.query_one("#opt-flor", Checkbox).value is True
+        assert dialog.query_one("#opt-signals_seen", Input).value == "0.5"
+        assert dialog.query_one("#turn", Input).value == "45"
+        assert dialog.query_one("#private", Checkbox).value is True
+        assert dialog.query_one("#password", Input).value == ""
+
+    app = CardApp(f"localhost:{server.port}", "ana")  # another address: its own choices (none yet)
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        await pilot.pause(0.3)
+        assert dialog.query_one("#game", Select).value == "cacho"
+
+
+def test_remembered_choices_that_no_longer_fit_are_left_out(tmp_path: Path) -> None:
+    from cardtui.client import choices
+    from cardtui.v1 import lobby_pb2
+
+    file = tmp_path / "create-form.json"
+    file.write_text("{not json", encoding="utf-8")
+    assert choices.load("h:1", file) is None, "an unreadable file is as if there were none"
+    choices.save("h:1", choices.Choices("cacho", 3, 1, options={"chips": 99999, "ghost": 1}), file)
+    last = choices.load("h:1", file)
+    assert last is not None and last.seats == 3
+    spec = lobby_pb2.OptionSpec(name="chips", type=lobby_pb2.OPTION_TYPE_NUMBER, min=1, max=1000)
+    spec.default.number = 20
+    assert last.option(spec).number == 20, "out of the option's range now: its default"
+    for n in range(choices.KEPT + 3):
+        choices.save(f"h:{n + 2}", choices.Choices("cacho", 2, 1), file)
+    assert choices.load("h:1", file) is None and choices.load(f"h:{choices.KEPT + 4}", file) is not None
