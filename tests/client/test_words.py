@@ -424,3 +424,34 @@ def test_remembered_choices_that_no_longer_fit_are_left_out(tmp_path: Path) -> N
     for n in range(choices.KEPT + 3):
         choices.save(f"h:{n + 2}", choices.Choices("cacho", 2, 1), file)
     assert choices.load("h:1", file) is None and choices.load(f"h:{choices.KEPT + 4}", file) is not None
+
+
+# -- Portuguese and Spanish as players say them ------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_create_forms_labels_stand_apart_from_their_values(server: Running, lang: str) -> None:
+    from rich.cells import cell_len
+    from textual.widgets import Label
+
+    with speaking(lang):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            dialog = await create_form(pilot, app)
+            await pilot.pause(0.3)
+            cells = list(dialog.query_one("#create-grid").children)
+            said = {}
+            for label, value in zip(cells[::2], cells[1::2], strict=True):
+                assert isinstance(label, Label)
+                text = str(label.render())
+                said[text] = label
+                assert label.region.height == 1, f"{text!r} wraps"
+                gap = value.region.x - (label.region.x + cell_len(text))
+                assert gap >= 2, f"{text!r} runs into its value"
+            if lang == "pt_BR":
+                assert "Mesa privada" in said and "Privada" not in said, "Privada alone reads as a toilet"
+
+
+def test_lists_name_games_as_the_server_does() -> None:
+    from cardtui.client.replay import GAME_TITLES, game_title
+
+    assert game_title("pifpaf") == "Pif Paf"
+    assert GAME_TITLES == {name: rules.title for name, rules in GAMES.items()}
