@@ -388,7 +388,8 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
     app = CardApp(f"127.0.0.1:{server.port}", "ana")  # a new run of the client, the same server
     async with app.run_test(size=SMALL) as pilot:
         dialog = await create_form(pilot, app)
-        await until(pilot, lambda: len(dialog.levels()) == 2 and bool(dialog.query("#opt-ties")))
+        await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels()
+                    and bool(dialog.query("#opt-ties")))
         await pilot.pause(0.3)  # the form's own changes settle (seats, then bots, then levels)
         assert dialog.query_one("#game", Select).value == "truco_argentino"
         assert dialog.query_one("#seats", Select).value == 4 and dialog.query_one("#bots", Select).value == 2
@@ -454,4 +455,4 @@ def test_lists_name_games_as_the_server_does() -> None:
     from cardtui.client.replay import GAME_TITLES, game_title
 
     assert game_title("pifpaf") == "Pif Paf"
-    assert GAME_TITLES == {name: rules.title for name, rules in GAMES.items()}
+    assert {name: rules.title for name, rules in GAMES.items()} == GAME_TITLES
