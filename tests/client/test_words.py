@@ -369,10 +369,14 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
         assert dialog.query_one("#game", Select).value == "cacho", "nothing remembered yet: the first game"
         dialog.query_one("#game", Select).value = "truco_argentino"
         await until(pilot, lambda: bool(dialog.query("#opt-ties")))
-        dialog.query_one("#seats", Select).value = 4
-        await until(pilot, lambda: len(dialog.levels()) == 3)
-        dialog.query_one("#bots", Select).value = 2
-        await until(pilot, lambda: len(dialog.levels()) == 2)
+        for _ in range(20):  # the form settles its own chain of changes (game, seats, bots) first
+            await pilot.pause(0.3)
+            dialog.query_one("#seats", Select).value = 4
+            dialog.query_one("#bots", Select).value = 2
+            await pilot.pause(0.3)
+            if (dialog.query_one("#bots", Select).value == 2 and len(dialog.levels()) == 2
+                    and "Select.NULL" not in dialog.levels()):
+                break
         dialog.query_one("#level-3", Select).value = "hard"
         dialog.query_one("#opt-ties", Select).value = "first_trick"
         dialog.query_one("#opt-target", Select).value = 15
