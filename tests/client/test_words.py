@@ -98,7 +98,7 @@ async def test_a_tables_help_says_what_its_options_make_the_game(server: Running
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             text = app.screen.query_one(Markdown).source
     assert "As opções desta mesa" in text
-    assert "| Depois do truco aceito | a rodada em jogo decide a mão (padrão) |" in text
+    assert "| Depois do truco aceito | a vaza em jogo decide a mão (padrão) |" in text
     assert "melhor de três" not in text.split("As opções desta mesa")[1], "the default is the trick"
 
 
