@@ -483,7 +483,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", metavar="LANG",
                    help=_("the language to read: en, pt_BR or es (default: from CARDTUI_LANG or LANG; "
                           "anywhere on the line)"))
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                           help=_("one of these; COMMAND --help says more"))
 
     s = sub.add_parser("serve", help=_("host a table server"),
                        epilog=_("Every flag may also be set in a TOML file given with --config "
@@ -578,12 +579,15 @@ def parser() -> argparse.ArgumentParser:
     ce.set_defaults(run=cmd_cert)
 
     pl = sub.add_parser("play", help=_("start a local server and open the client on it"))
-    pl.add_argument("--name", default=_name())
+    pl.add_argument("--name", default=_name(), help=_("your name at the tables (default: your login name)"))
     pl.add_argument("--host", default="127.0.0.1",
                     help=_("address for the server and the browser page (0.0.0.0: guests on the LAN join too)"))
-    pl.add_argument("--port", type=int, default=50051)
-    pl.add_argument("--db", default=None)
-    pl.add_argument("--web-port", type=int, default=8080, help=_("port of the browser page (default 8080)"))
+    pl.add_argument("--port", type=int, default=50051,
+                    help=_("port of the server (default 50051; if it is busy, any free one)"))
+    pl.add_argument("--db", default=None, metavar="PATH",
+                    help=_("SQLite store (default: in the user's data directory)"))
+    pl.add_argument("--web-port", type=int, default=8080, metavar="PORT",
+                    help=_("port of the browser page (default 8080; if it is busy, any free one)"))
     pl.add_argument("--no-web", action="store_true", help=_("no browser page"))
     add_identity_flags(pl)
     pl.set_defaults(run=cmd_play)
@@ -593,10 +597,11 @@ def parser() -> argparse.ArgumentParser:
     i.set_defaults(run=cmd_identity)
 
     m = sub.add_parser("sim", help=_("play bot hands through the engine"))
-    m.add_argument("--game", default="cacho")
-    m.add_argument("--players", type=int, default=0)
-    m.add_argument("--hands", type=int, default=1000)
-    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--game", default="cacho", help=_("the game to play (default: cacho)"))
+    m.add_argument("--players", type=int, default=0, help=_("players at the table (default: the fewest allowed)"))
+    m.add_argument("--hands", type=int, default=1000, help=_("hands to play (default 1000)"))
+    m.add_argument("--seed", type=int, default=1, help=_("the seed of the first hand, so a run can be repeated "
+                                                          "(default 1)"))
     m.add_argument("--options", default="", help=_("game options as JSON"))
     m.add_argument("--history", metavar="FILE", help=_("write hand histories as JSON Lines"))
     m.add_argument("--vs-random", type=int, default=0, metavar="MATCHES",
@@ -617,12 +622,12 @@ def parser() -> argparse.ArgumentParser:
     ar = sub.add_parser("arena", help="two players on duplicate deals: win rate with its interval, decision times",
                         description="Players: random, the game's baselines, today (the bots before levels), "
                                     "easy, normal, hard, or module:function with the bot signature.")
-    ar.add_argument("game")
+    ar.add_argument("game", help="the game, by name (cacho, pifpaf, cacheta, truco_paulista, truco_argentino)")
     ar.add_argument("a", help="player A")
     ar.add_argument("b", help="player B")
     ar.add_argument("--players", type=int, default=0, help="players at the table (default: the fewest allowed)")
     ar.add_argument("--pairs", type=int, default=100, help="deals, each played once per side or seat of A")
-    ar.add_argument("--seed", type=int, default=1)
+    ar.add_argument("--seed", type=int, default=1, help="the seed of the first deal, so a run can be repeated")
     ar.add_argument("--hands", type=int, default=0, help="hands per match (0: play every match out)")
     ar.add_argument("--options", default="", help="game options as JSON")
     ar.add_argument("--seconds", type=float, default=0.0,
@@ -631,9 +636,10 @@ def parser() -> argparse.ArgumentParser:
     ar.set_defaults(run=cmd_arena)
 
     h = sub.add_parser("history", help=_("hand histories in the store"))
-    hs = h.add_subparsers(dest="what", required=True)
+    hs = h.add_subparsers(dest="what", required=True, metavar="export", help=_("what to do with them"))
     e = hs.add_parser("export", help=_("write stored hand histories as JSON Lines"))
-    e.add_argument("--db", default=None)
+    e.add_argument("--db", default=None, metavar="PATH",
+                   help=_("SQLite store (default: in the user's data directory)"))
     e.add_argument("--table", default=None, help=_("only this table"))
     e.add_argument("--tournament", default=None, metavar="ID", help=_("only the hands of this tournament's tables"))
     e.add_argument("--out", default=None, help=_("file to write (default: standard output)"))

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
+from cardtui.client import choices
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.footer import Footer
@@ -357,9 +358,18 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         self.game = info.games[0]
         self.fresh_game = False
         self.fresh_levels = False
+        remembered = choices.load(conn.target)
+        self.remembered = remembered if remembered is not None and remembered.game in self.games else None
+        """The choices last used at this server: the form starts from them (``client.choices``)."""
+        if self.remembered is not None:
+            self.game = self.games[self.remembered.game]
 
     def compose(self) -> ComposeResult:
         first = self.game
+        last = self.remembered
+        seats = last.seats if last is not None and last.seats in first.player_counts else first.player_counts[-1]
+        bots = last.bots if last is not None and 0 <= last.bots < seats else seats - 1
+        turn = last.turn if last is not None and 5 <= last.turn <= 3600 else 30
         with Vertical(id="create-dialog"):
             yield Label(_("New table"), id="create-title")
             with VerticalScroll(id="create-scroll"):
@@ -372,22 +382,21 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                         yield Input(placeholder=_("{game} table").format(game=first.title), id="name", max_length=24)
                         yield Static("", id="err-name", classes="field-error")
                     yield Label(_("Players"))
-                    yield Select(self._counts(first), value=first.player_counts[-1], allow_blank=False, id="seats")
+                    yield Select(self._counts(first), value=seats, allow_blank=False, id="seats")
                     yield Label(_("Bots"))
                     with Vertical(classes="field"):
-                        yield Select(self._bots(first.player_counts[-1]), value=first.player_counts[-1] - 1,
-                                     allow_blank=False, id="bots")
+                        yield Select(self._bots(seats), value=bots, allow_blank=False, id="bots")
                         yield Static("", id="err-bots", classes="field-error")
                     yield Label(_("Bot levels"))
                     yield Grid(id="levels")
                     yield Label(_("Turn timer (s)"))
                     with Vertical(classes="field"):
-                        yield Input("30", id="turn", type="integer", placeholder=_("5 to 3600"))
+                        yield Input(str(turn), id="turn", type="integer", placeholder=_("5 to 3600"))
                         yield Static("", id="err-turn", classes="field-error")
                     yield Label(_("Password"))
                     yield Input(placeholder=_("none"), password=True, id="password")
                     yield Label(_("Private"))
-                    yield Checkbox(_("no spectators"), id="private")
+                    yield Checkbox(_("no spectators"), value=last is not None and last.private, id="private")
                 yield Static(_("Options"), id="options-title")
                 yield Vertical(id="options")
             yield Static("", id="create-error")
@@ -445,6 +454,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             return
         box = self.query_one("#levels", Grid)
         kept = dict(enumerate(reversed(self.levels()))) if not self.fresh_levels else {}
+        if not box.children and self.remembered is not None and self.remembered.game == self.game.name:
+            kept = dict(enumerate(reversed(self.remembered.levels)))  # the form's first levels: as last time
         self.fresh_levels = False
         await box.remove_children()
         offered = set(self.game.bot_levels)
@@ -462,21 +473,23 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         box = self.query_one("#options", Vertical)
         await box.remove_children()
         rows: list[Any] = []
+        last = self.remembered if self.remembered is not None and self.remembered.game == self.game.name else None
         for spec in self.game.options:
             game = self.game.name
+            value = last.option(spec) if last is not None else spec.default
             rows.append(Label(Text(option_label(game, spec.name), style="bold"), classes="opt-name"))
             if spec.type == lobby_pb2.OPTION_TYPE_FLAG:
-                rows.append(Checkbox(_(spec.help), value=spec.default.flag, id=f"opt-{spec.name}"))
+                rows.append(Checkbox(_(spec.help), value=value.flag, id=f"opt-{spec.name}"))
             elif spec.type == lobby_pb2.OPTION_TYPE_CHOICE:
                 rows.append(Static(Text(_("{help} (default: {value})").format(
                     help=_(spec.help), value=value_label(game, spec.name, spec.default.choice)), style="dim"),
                                    classes="opt-help"))
                 rows.append(Select([(value_label(game, spec.name, c), c) for c in spec.choices],
-                                   value=spec.default.choice, allow_blank=False, id=f"opt-{spec.name}"))
+                                   value=value.choice, allow_blank=False, id=f"opt-{spec.name}"))
             elif spec.values:  # a whole number that takes only these
                 rows.append(Static(Text(_("{help} (default {value})").format(
                     help=_(spec.help), value=spec.default.number), style="dim"), classes="opt-help"))
-                rows.append(Select([(str(v), v) for v in spec.values], value=spec.default.number,
+                rows.append(Select([(str(v), v) for v in spec.values], value=value.number,
                                    allow_blank=False, id=f"opt-{spec.name}"))
             else:
                 whole = spec.type == lobby_pb2.OPTION_TYPE_NUMBER
@@ -484,7 +497,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
                 rows.append(Static(Text(_("{help} ({min} to {max}; default {value})").format(
                     help=_(spec.help), min=f"{spec.min:g}", max=f"{spec.max:g}", value=f"{default:g}"), style="dim"),
                     classes="opt-help"))
-                rows.append(Input(f"{default:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
+                now = value.number if whole else value.fraction
+                rows.append(Input(f"{now:g}", id=f"opt-{spec.name}", type="integer" if whole else "number",
                                   placeholder=_("{min} to {max}").format(min=f"{spec.min:g}", max=f"{spec.max:g}")))
             rows.append(Static("", id=f"err-opt-{spec.name}", classes="field-error"))
         await box.mount_all(rows)
@@ -616,6 +630,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             english = (err.details() or "") if isinstance(err, grpc.aio.AioRpcError) else str(err)
             self._error(error_text(err), self._field_of(english))  # the server's English names the field
             return
+        choices.save(self.conn.target, choices.Choices.of(request))
         self.dismiss((table, request.password))
 
     @on(Button.Pressed, "#cancel")

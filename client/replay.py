@@ -97,9 +97,15 @@ def result_text(model: TableModel, hand: replay_pb2.HandSummary) -> Text:
     return out
 
 
+GAME_TITLES = {"cacho": "Cacho", "pifpaf": "Pif Paf", "cacheta": "Cacheta", "truco_paulista": "Truco paulista",
+               "truco_argentino": "Truco argentino"}
+"""Each game's title as the server gives it (``GameInfo.title``), for lists read without a server
+(a file of hand histories); a test holds them to the games'."""
+
+
 def game_title(game: str) -> str:
-    """A game's name as a list shows it ("truco_argentino" → "Truco argentino")."""
-    return game.replace("_", " ").capitalize()
+    """A game's name as a list shows it ("pifpaf" → "Pif Paf"; one this client does not know: spaced)."""
+    return GAME_TITLES.get(game) or game.replace("_", " ").capitalize()
 
 
 def hand_model(hand: replay_pb2.HandSummary, table: common_pb2.TableSummary | None = None) -> TableModel:

@@ -46,6 +46,10 @@ from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 NARROW = 100
 """Below this many columns the board gives up its side padding (an 80x24 terminal)."""
+CHAT_IDLE = N_("/ chat")
+CHAT_TYPING = N_("enter sends, esc back")
+"""The chat line's placeholder before and while typing in it: short, so that all of it shows in
+the 21 columns the line has at 80x24 (a test holds every language to that)."""
 HELP_GRACE = 0.5
 """Seconds after the help closes in which escape does not count towards leaving."""
 
@@ -223,7 +227,7 @@ class TableScreen(Screen[None]):
                     yield ActionBar(board.HANDLES, id="actions")
             with Vertical(id="table-right"):
                 yield TableLog(id="log")
-                yield Input(placeholder=_("/ chat · enter sends · esc back"), id="chat", max_length=300)
+                yield Input(placeholder=_(CHAT_IDLE), id="chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -256,7 +260,8 @@ class TableScreen(Screen[None]):
                 Text(_("SPECTATING · read-only: public play only"), style="bold black on yellow"))
         self.query_one("#summary-again", Button).label = _("Play again (enter)")
         self.query_one("#summary-leave", Button).label = _("Leave (escape)")
-        self.query_one("#chat", Input).placeholder = _("/ chat · enter sends · esc back")
+        chat = self.query_one("#chat", Input)
+        chat.placeholder = _(CHAT_TYPING if chat.has_focus else CHAT_IDLE)
         self._show_summary()
         self._tick()
 
@@ -546,8 +551,18 @@ class TableScreen(Screen[None]):
     def action_chat(self) -> None:
         self.query_one("#chat", Input).focus()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget.id == "chat":
+            self.query_one("#chat", Input).placeholder = _(CHAT_TYPING)
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        if event.widget.id == "chat":
+            self.query_one("#chat", Input).placeholder = _(CHAT_IDLE)
+
     @on(Input.Submitted, "#chat")
     async def _send_chat(self, event: Input.Submitted) -> None:
+        """Enter sends and stays in the chat line (for the next line); escape goes back to the table,
+        as the line says: so an escape after sending never asks to leave the table."""
         text = event.value.strip()
         event.input.value = ""
         if text:
@@ -555,7 +570,8 @@ class TableScreen(Screen[None]):
                 await self.conn.chat(self.token, text)
             except Exception as err:
                 self.notify(error_text(err), severity="warning")
-        self._refocus()
+        else:
+            self._refocus()  # enter on an empty line: nothing to say, back to the table
 
     def in_match(self) -> bool:
         """A seat in a match under way: leaving now hands it to a bot."""

@@ -21,6 +21,13 @@ from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_p
 
 
 @pytest.fixture(autouse=True)
+def own_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every test has a config directory of its own (keys, the create form's last choices), never
+    the user's."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+@pytest.fixture(autouse=True)
 def in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every test reads English unless it asks for another language (whatever the shell's LANG),
     and a test that switches the language leaves it in English."""

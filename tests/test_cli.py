@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cardtui import cli
 from cardtui.engine.games import get
 
 CARDTUI = [sys.executable, "-m", "cardtui.cli"]
@@ -151,3 +152,20 @@ def test_verify_tells_plain_seeds_apart_and_strict_fails_them(tmp_path: Path) ->
     assert done.returncode == 1 and "no hand histories" in done.stderr
     missing = run("verify", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_every_flag_of_every_command_says_what_it_does() -> None:
+    """``cardtui play --help`` (and every other command's) describes each flag and argument."""
+    import argparse
+
+    def walk(p: argparse.ArgumentParser, name: str) -> list[str]:
+        missing = []
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    missing += walk(sub, f"{name} {sub_name}")
+            if not action.help:
+                missing.append(f"{name}: {'/'.join(action.option_strings) or action.dest}")
+        return missing
+
+    assert walk(cli.parser(), "cardtui") == []

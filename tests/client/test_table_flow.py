@@ -418,7 +418,7 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
         dialog.query_one("#level-3", Select).value = "hard"
         dialog.query_one("#level-1", Select).value = "easy"
         dialog.query_one("#bots", Select).value = 2
-        await until(pilot, lambda: len(dialog.levels()) == 2)
+        await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels())  # mounted, set
         assert dialog.levels() == ["normal", "hard"], "bots 3 and 4 stay; bot 4 keeps hard"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))

@@ -98,7 +98,7 @@ async def test_a_tables_help_says_what_its_options_make_the_game(server: Running
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             text = app.screen.query_one(Markdown).source
     assert "As opções desta mesa" in text
-    assert "| Depois do truco aceito | a rodada em jogo decide a mão (padrão) |" in text
+    assert "| Depois do truco aceito | a vaza em jogo decide a mão (padrão) |" in text
     assert "melhor de três" not in text.split("As opções desta mesa")[1], "the default is the trick"
 
 
@@ -310,3 +310,153 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
             assert not banner.display
     finally:
         await running.stop(grace=0.1)
+
+
+# -- chat: enter sends, escape goes back, and the line says so ----------------------------------------
+async def test_escape_after_sending_a_chat_line_goes_back_to_the_table_not_out_of_it(server: Running) -> None:
+    from textual.widgets import Input
+
+    from cardtui.client.table_screen import LeaveScreen
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.in_match())
+        table = app.screen
+        chat = table.query_one("#chat", Input)
+        await pilot.press("slash")
+        await until(pilot, lambda: chat.has_focus)
+        await pilot.press("o", "i", "enter")
+        await until(pilot, lambda: any("ana: oi" in t.plain for t in table.query_one("#log").said))  # type: ignore[attr-defined]
+        assert chat.has_focus and chat.value == "", "sent; the line is ready for the next one"
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.screen is table and not chat.has_focus, "escape went back to the table, asking nothing"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_players_chat_line_says_how_to_go_back_in_full_at_80x24(lang: str) -> None:
+    from textual.widgets import Input
+
+    from tests.client.test_table_layout import TableApp, stream
+
+    with speaking(lang):
+        app = TableApp(stream("cacho"), "cacho")
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.3)
+            chat = app.screen.query_one("#chat", Input)
+            assert len(chat.placeholder) <= chat.content_region.width, chat.placeholder
+            await pilot.press("slash")
+            await pilot.pause(0.1)
+            typing = chat.placeholder
+            assert "esc" in typing and len(typing) <= chat.content_region.width, (typing, chat.content_region.width)
+
+
+# -- the create form remembers ---------------------------------------------------------------------
+async def test_the_create_form_starts_from_the_last_choices_at_that_server(server: Running) -> None:
+    from textual.widgets import Checkbox, Input
+
+    from cardtui.client import choices
+    from cardtui.client.lobby import CreateTableScreen
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        assert dialog.query_one("#game", Select).value == "cacho", "nothing remembered yet: the first game"
+        dialog.query_one("#game", Select).value = "truco_argentino"
+        await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        for _ in range(20):  # the form settles its own chain of changes (game, seats, bots) first
+            await pilot.pause(0.3)
+            dialog.query_one("#seats", Select).value = 4
+            dialog.query_one("#bots", Select).value = 2
+            await pilot.pause(0.3)
+            if (dialog.query_one("#bots", Select).value == 2 and len(dialog.levels()) == 2
+                    and "Select.NULL" not in dialog.levels()):
+                break
+        dialog.query_one("#level-3", Select).value = "hard"
+        dialog.query_one("#opt-ties", Select).value = "first_trick"
+        dialog.query_one("#opt-target", Select).value = 15
+        dialog.query_one("#opt-flor", Checkbox).value = True
+        dialog.query_one("#opt-signals_seen", Input).value = "0.5"
+        dialog.query_one("#turn", Input).value = "45"
+        dialog.query_one("#private", Checkbox).value = True
+        dialog.query_one("#password", Input).value = "segredo"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
+    assert choices.path().exists() and "segredo" not in choices.path().read_text(), "never the password"
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")  # a new run of the client, the same server
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels()
+                    and bool(dialog.query("#opt-ties")))
+        await pilot.pause(0.3)  # the form's own changes settle (seats, then bots, then levels)
+        assert dialog.query_one("#game", Select).value == "truco_argentino"
+        assert dialog.query_one("#seats", Select).value == 4 and dialog.query_one("#bots", Select).value == 2
+        assert dialog.levels() == ["normal", "hard"]
+        assert dialog.query_one("#opt-ties", Select).value == "first_trick"
+        assert dialog.query_one("#opt-target", Select).value == 15
+        assert dialog.query_one("#opt-flor", Checkbox).value is True
+        assert dialog.query_one("#opt-signals_seen", Input).value == "0.5"
+        assert dialog.query_one("#turn", Input).value == "45"
+        assert dialog.query_one("#private", Checkbox).value is True
+        assert dialog.query_one("#password", Input).value == ""
+
+    app = CardApp(f"localhost:{server.port}", "ana")  # another address: its own choices (none yet)
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        await pilot.pause(0.3)
+        assert dialog.query_one("#game", Select).value == "cacho"
+
+
+def test_remembered_choices_that_no_longer_fit_are_left_out(tmp_path: Path) -> None:
+    from cardtui.client import choices
+    from cardtui.v1 import lobby_pb2
+
+    file = tmp_path / "create-form.json"
+    file.write_text("{not json", encoding="utf-8")
+    assert choices.load("h:1", file) is None, "an unreadable file is as if there were none"
+    choices.save("h:1", choices.Choices("cacho", 3, 1, options={"chips": 99999, "ghost": 1}), file)
+    last = choices.load("h:1", file)
+    assert last is not None and last.seats == 3
+    spec = lobby_pb2.OptionSpec(name="chips", type=lobby_pb2.OPTION_TYPE_NUMBER, min=1, max=1000)
+    spec.default.number = 20
+    assert last.option(spec).number == 20, "out of the option's range now: its default"
+    for n in range(choices.KEPT + 3):
+        choices.save(f"h:{n + 2}", choices.Choices("cacho", 2, 1), file)
+    assert choices.load("h:1", file) is None and choices.load(f"h:{choices.KEPT + 4}", file) is not None
+
+
+# -- Portuguese and Spanish as players say them ------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_create_forms_labels_stand_apart_from_their_values(server: Running, lang: str) -> None:
+    from rich.cells import cell_len
+    from textual.widgets import Label
+
+    with speaking(lang):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            dialog = await create_form(pilot, app)
+            await pilot.pause(0.3)
+            cells = list(dialog.query_one("#create-grid").children)
+            said = {}
+            for label, value in zip(cells[::2], cells[1::2], strict=True):
+                assert isinstance(label, Label)
+                text = str(label.render())
+                said[text] = label
+                assert label.region.height == 1, f"{text!r} wraps"
+                gap = value.region.x - (label.region.x + cell_len(text))
+                assert gap >= 2, f"{text!r} runs into its value"
+            if lang == "pt_BR":
+                assert "Mesa privada" in said and "Privada" not in said, "Privada alone reads as a toilet"
+
+
+def test_lists_name_games_as_the_server_does() -> None:
+    from cardtui.client.replay import GAME_TITLES, game_title
+
+    assert game_title("pifpaf") == "Pif Paf"
+    assert {name: rules.title for name, rules in GAMES.items()} == GAME_TITLES
