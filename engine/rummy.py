@@ -475,11 +475,13 @@ class RummyGame(Game[RS, RO, RummyView]):
     def catch_up(self, state: RS, seat: int, action: Action) -> list[Event]:
         """An action the open window does not take (the next seat's draw) shows its time ran out.
         Once nobody may still claim, an action the next seat may make on its turn too (Cacheta's na
-        boa) is read as made on its turn: the state is the same either way."""
+        boa) is read as made on its turn: the state is the same either way. A pass is always the
+        window's (a journal keeps the passes of those who could not claim; a history does not)."""
         w = state.window
         if state.phase is not Phase.CLAIM or w is None:
             return []
-        if self.refusal(state, seat, action) is not None or (w.settled and seat == state.after(w.discarder)[0]):
+        if self.refusal(state, seat, action) is not None or (
+                w.settled and seat == state.after(w.discarder)[0] and action.type != PASS):
             return self.lapse(state)
         return []
 
