@@ -29,7 +29,7 @@ from cardtui.engine.core import Action, Event, EventBody, GameOptions, IllegalAc
 from cardtui.engine.events import HandEnded, MatchEnded
 from cardtui.engine.melds import CACHETA, Melder, melder, wild_cards
 from cardtui.engine.options import option, values
-from cardtui.engine.rummy import RummyGame, RummyState
+from cardtui.engine.rummy import RummyGame, RummyState, check_claim_ms
 from cardtui.engine.rummy_records import CachetaPlace, Phase, RummyResult, RummyView
 from cardtui.engine.tournament import victory_points
 
@@ -40,9 +40,12 @@ CUT = "cut"
 @dataclass(frozen=True, slots=True)
 class CachetaOptions(GameOptions):
     start_points: int = option(10, "Points each player starts with (5 for ranked tables).", min=1, max=100)
-    claim_ms: int = option(2500, "How long a window to cut the line stays open for a discard, in milliseconds.",
-                           min=500, max=60_000)
+    claim_ms: int = option(2500, "How long the window to cut the line after every discard stays open, in"
+                                 " milliseconds (0: no windows; nobody cuts).", min=0, max=60_000)
     tournament: bool = option(False, "Score the game as a tournament: victory points by place, and game points.")
+
+    def __post_init__(self) -> None:
+        check_claim_ms(self.claim_ms)
 
 
 # -- events ----------------------------------------------------------------------------------

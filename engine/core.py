@@ -252,6 +252,20 @@ class Match(ABC):
         """A window the rules themselves time (a claim window), else None: the table's timer."""
 
     @abstractmethod
+    def keep_time(self) -> None:
+        """A clock runs this match (a server's table): a window the rules time stays open its
+        whole time, whoever may act in it, and ``lapse`` closes it."""
+
+    @abstractmethod
+    def lapse(self) -> list[Event]:
+        """The time of the window the rules time ran out (see ``keep_time``)."""
+
+    @abstractmethod
+    def catch_up(self, seat: int, action: Action) -> list[Event]:
+        """Replaying a journal: what the clock did before ``seat``'s ``action`` (a window whose
+        time ran out, which no journal step records)."""
+
+    @abstractmethod
     def hand_over(self) -> bool: ...
 
     @abstractmethod
@@ -458,11 +472,12 @@ class Game(Rules, Generic[S, O, V]):
             int(record["hand"]), record_seed(record), record,
         )
         yield None, None, events, state
+        self.keep_time(state)  # as the table played it: a timed window closes when the next action shows it did
         for entry in record["actions"]:
             if entry.get("seat") is None:
                 continue  # what the dealer does (a redeal): it follows from the actions before it
             seat, action = int(entry["seat"]), action_of(entry)
-            yield seat, action, self.apply(state, seat, action), state
+            yield seat, action, [*self.catch_up(state, seat, action), *self.apply(state, seat, action)], state
 
     def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
         steps = []
@@ -509,6 +524,15 @@ class Game(Rules, Generic[S, O, V]):
     def timeout_ms(self, state: S) -> int | None:
         return None
 
+    def keep_time(self, state: S) -> None:
+        """See ``Match.keep_time``: nothing, for a game whose rules time no window."""
+
+    def lapse(self, state: S) -> list[Event]:
+        return []
+
+    def catch_up(self, state: S, seat: int, action: Action) -> list[Event]:
+        return []
+
     @abstractmethod
     def hand_over(self, state: S) -> bool: ...
 
@@ -553,6 +577,15 @@ class Bound(Match, Generic[S, O, V]):
 
     def timeout_ms(self) -> int | None:
         return self.game.timeout_ms(self.state)
+
+    def keep_time(self) -> None:
+        self.game.keep_time(self.state)
+
+    def lapse(self) -> list[Event]:
+        return self.game.lapse(self.state)
+
+    def catch_up(self, seat: int, action: Action) -> list[Event]:
+        return self.game.catch_up(self.state, seat, action)
 
     def hand_over(self) -> bool:
         return self.game.hand_over(self.state)

@@ -31,7 +31,7 @@ from cardtui.engine.core import (
 from cardtui.engine.events import Acted, HandEnded, MatchEnded
 from cardtui.engine.melds import GroupRule, Knock, Melder, Ruleset, melder
 from cardtui.engine.options import option, values
-from cardtui.engine.rummy import RummyGame, RummyState
+from cardtui.engine.rummy import RummyGame, RummyState, check_claim_ms
 from cardtui.engine.rummy_records import CLAIM, Phase, PifPafBetting, RummyResult, RummyView
 
 MAX_CHIPS = 10_000
@@ -53,12 +53,13 @@ class PifPafOptions(GameOptions):
                           min=0, max=MAX_BET)
     group_suits: GroupRule = option(GroupRule.EXACTLY3, "Groups show exactly three suits, or at least three.")
     ace_high: bool = option(False, "Q-K-A counts as a sequence as well as A-2-3 (never K-A-2).")
-    claim_ms: int = option(2500, "How long a claim window stays open for a discard, in milliseconds.",
-                           min=500, max=60_000)
+    claim_ms: int = option(2500, "How long the claim window after every discard stays open, in milliseconds"
+                                 " (0: no windows; nobody claims out of turn).", min=0, max=60_000)
     dealer: DealerRule = option(DealerRule.WINNER, "Who deals next: the hand's winner, or the next player left.")
     rebuy: bool = option(False, "A player who runs out of chips is restocked at the next hand.")
 
     def __post_init__(self) -> None:
+        check_claim_ms(self.claim_ms)
         if self.ante > self.chips:
             raise InvalidOptions("Starting chips must cover the ante.")
         if self.max_bet and self.max_bet < (self.min_bet or self.ante):

@@ -35,6 +35,7 @@ from cardtui.engine.core import (
     Game,
     GameOptions,
     IllegalAction,
+    InvalidOptions,
     JsonObject,
     MatchState,
     NotYourTurn,
@@ -79,6 +80,16 @@ from cardtui.engine.rummy_records import (
 DECK = tuple(french_deck(copies=2))
 HAND_SIZE = 9
 
+SHORTEST_WINDOW = 500
+"""The shortest claim window, in milliseconds: a person needs about that long to see a discard."""
+
+
+def check_claim_ms(claim_ms: int) -> None:
+    """A claim window lasts 0 ms (the table turned windows off: nobody claims out of turn) or at
+    least ``SHORTEST_WINDOW``."""
+    if 0 < claim_ms < SHORTEST_WINDOW:
+        raise InvalidOptions("A claim window lasts 0 ms (no windows) or from {min} ms up.", min=str(SHORTEST_WINDOW))
+
 
 # -- state ---------------------------------------------------------------------------------
 @dataclass
@@ -96,6 +107,11 @@ class Window:
     pending: set[int]
     claims: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Seat → its claim's history entry, to note the outcome in."""
+    answered: set[int] = field(default_factory=set)
+    """Seats that have answered (claimers, and on a timed table anyone it is open to who let it go)."""
+    settled: bool = False
+    """Every claimer has answered and nobody takes the card: on a timed table the window waits
+    out its time all the same (``RummyGame.lapse`` closes it)."""
 
 
 class RummyState(MatchState):
@@ -106,6 +122,11 @@ class RummyState(MatchState):
         self.n = len(seats)
         self.stacks = [stack] * self.n
         self.claim_ms = claim_ms
+        self.timed = False
+        """A clock runs this match's windows (a server's table): each stays open its whole
+        ``claim_ms`` whoever may claim, so that how long it stays says nothing; ``lapse`` closes
+        it. Without a clock (simulations, replays) a window nobody can claim closes at once:
+        the history is the same either way."""
         self.dealer = 0
         self.hand_no = 0
         self.last_history: JsonObject | None = None
@@ -318,6 +339,11 @@ class RummyGame(Game[RS, RO, RummyView]):
         if kind == claim and seat not in w.claimers:
             return IllegalAction(self.claim_refusal(state, seat) or f"You may not {claim} {w.card}.")
         if seat not in w.claimers:
+            if state.timed and seat in w.order and kind == PASS and not (action.cards or action.amount or action.value):
+                # On a timed table anyone may let a window go, so that an answer says nothing of the cards.
+                return NotYourTurn("You have already answered this claim window.") if seat in w.answered else None
+            if state.timed and seat in w.order:
+                return NotYourTurn("The window on {card} is open: let it go, or wait until it closes.", card=w.card)
             return NotYourTurn("The window on {card} waits only on those who may take it: you have nothing to"
                                " answer.", card=w.card)
         if kind not in (PASS, claim) or action.cards or action.amount or action.value:
@@ -412,6 +438,10 @@ class RummyGame(Game[RS, RO, RummyView]):
         state.pile.append(card)
         state.drawn = None
         state.discards += 1
+        if state.claim_ms == 0:  # the table turned claim windows off: the next seat draws
+            state.phase = Phase.DRAW
+            state.turn = state.after(seat)[0]
+            return [Event(RummyDiscarded(seat, card))]
         return [Event(RummyDiscarded(seat, card)), *self._open_window(state, seat, card)]
 
     def _open_window(self, state: RS, discarder: int, card: Card) -> list[Event]:
@@ -427,30 +457,70 @@ class RummyGame(Game[RS, RO, RummyView]):
     def _answer(self, state: RS, seat: int, action: Action) -> list[Event]:
         w = state.window
         assert w is not None
-        entry = state.hand_log.act(seat, Action(action.type), card=str(w.card))
-        w.pending.discard(seat)
-        if action.type != PASS:
-            w.claims[seat] = entry
-        return [Event(Acted(seat, Action(action.type)), only(seat)), *self._resolve(state)]
+        w.answered.add(seat)
+        events = [Event(Acted(seat, Action(action.type)), only(seat))]
+        if seat in w.claimers:  # a seat that could not take it and let it go (a timed window): nothing to record
+            entry = state.hand_log.act(seat, Action(action.type), card=str(w.card))
+            w.pending.discard(seat)
+            if action.type != PASS:
+                w.claims[seat] = entry
+            events += self._resolve(state)
+        if state.window is w and state.timed and w.answered >= set(w.order):
+            events += self._resolve(state, lapsed=True)  # everyone it is open to has answered: its time is theirs
+        return events
 
-    def _resolve(self, state: RS) -> list[Event]:
-        """Close the window once the best claim is certain: no one earlier may still claim."""
+    def keep_time(self, state: RS) -> None:
+        state.timed = True
+
+    def catch_up(self, state: RS, seat: int, action: Action) -> list[Event]:
+        """An action the open window does not take (the next seat's draw) shows its time ran out.
+        Once nobody may still claim, an action the next seat may make on its turn too (Cacheta's na
+        boa) is read as made on its turn: the state is the same either way. A pass is always the
+        window's (a journal keeps the passes of those who could not claim; a history does not)."""
+        w = state.window
+        if state.phase is not Phase.CLAIM or w is None:
+            return []
+        if self.refusal(state, seat, action) is not None or (
+                w.settled and seat == state.after(w.discarder)[0] and action.type != PASS):
+            return self.lapse(state)
+        return []
+
+    def lapse(self, state: RS) -> list[Event]:
+        """A timed window's time is up: whoever may claim and has not answered lets it go (in the
+        history, as a pass), and the window closes, or goes to the best claim."""
+        w = state.window
+        if state.phase is not Phase.CLAIM or w is None:
+            return []
+        for s in w.claimers:
+            if s in w.pending:
+                state.hand_log.act(s, Action(PASS), card=str(w.card))
+                w.pending.discard(s)
+                w.answered.add(s)
+        return self._resolve(state, lapsed=True)
+
+    def _resolve(self, state: RS, lapsed: bool = False) -> list[Event]:
+        """Close the window once the best claim is certain: no one earlier may still claim. On a
+        timed table a window nobody takes stays open until its time is up (``lapse``)."""
         w = state.window
         assert w is not None
         events: list[Event] = []
-        for s in w.claimers:
-            if s in w.pending:
-                return events
-            entry = w.claims.get(s)
-            if entry is None:
-                continue
-            if self.melder(state).goes_out([*state.hands[s], w.card]):
-                entry["outcome"] = "took"
-                for later in w.claims.values():
-                    later.setdefault("outcome", "too late")
-                return events + self._take(state, s)
-            entry["outcome"] = "burned"
-            events += self.claim_failed(state, s)
+        if not w.settled:
+            for s in w.claimers:
+                if s in w.pending:
+                    return events
+                entry = w.claims.get(s)
+                if entry is None:
+                    continue
+                if self.melder(state).goes_out([*state.hands[s], w.card]):
+                    entry["outcome"] = "took"
+                    for later in w.claims.values():
+                        later.setdefault("outcome", "too late")
+                    return events + self._take(state, s)
+                entry["outcome"] = "burned"
+                events += self.claim_failed(state, s)
+            w.settled = True
+        if state.timed and not lapsed:
+            return events
         state.window = None
         events.append(Event(RummyWindowClosed(w.card, None)))
         state.phase = Phase.DRAW
@@ -658,7 +728,7 @@ class RummyGame(Game[RS, RO, RummyView]):
             stock_count=len(state.stock),
             pile=tuple(state.pile),
             window=RummyWindow(w.discarder, w.card) if w is not None else None,
-            answered=bool(w and seat is not None and seat in w.claimers and seat not in w.pending),
+            answered=bool(w and seat is not None and seat in w.answered),
             result=state.result,
             pot=pot,
             betting=betting,

@@ -166,6 +166,9 @@ class Table:
         """Seats that changed hands during the hand in play: (seat actions before it, seat, who then)."""
         self.hand_acts = 0
         """The seats' actions in the hand in play so far."""
+        self.window_ends: float | None = None
+        """When the window the rules time (a claim window) closes, on the loop's clock: set as it
+        opens, so that answers in it do not stretch it."""
         self.leavers: dict[int, list[str]] = {}
         """Remembered players who left a seat during the match in play and whose seat someone else
         took since: the match's result is still theirs (leaving does not dodge a loss)."""
@@ -265,6 +268,7 @@ class Table:
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
                 self.match, events = self.rules.open(self.options, seats, seed)
+                self.match.keep_time()
                 self.matches = int(data["match"])
                 self.tally.start(self.match.scores())
             elif kind == "next":
@@ -272,7 +276,8 @@ class Table:
                 events = self.match.next_hand(seed)
             else:
                 assert self.match is not None and seat is not None
-                events = self.match.apply(seat, action_of(data))
+                action = action_of(data)
+                events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
                 self.hand_acts += 1
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
@@ -366,6 +371,7 @@ class Table:
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
+            self.match.keep_time()  # a window the rules time stays open its whole time: how long says nothing
             self.tally.start(self.match.scores())
             events = [Event(MatchStarted(self.matches)), *events]
             step: Step = ("start", None, {**data, "names": names, "match": self.matches})
@@ -508,17 +514,35 @@ class Table:
         self._thinking = None  # a decision still coming is for an earlier moment
         match = self.match
         if match is None or self.closed or match.hand_over():
+            self.window_ends = None
             return
         waiting = match.to_act()
-        if not waiting:
-            return
         window = match.timeout_ms()
-        seconds = window / 1000 if window is not None else self.config.turn_seconds
+        if window is None:
+            self.window_ends = None
+            if not waiting:
+                return
+            seconds = self.config.turn_seconds
+        else:  # a claim window: its whole time from its opening, whoever may claim (nobody, perhaps)
+            now = asyncio.get_running_loop().time()
+            if self.window_ends is None:
+                self.window_ends = now + self._window_span(window)
+            seconds = max(0.0, self.window_ends - now)
         people = [s for s in waiting if not self.seating[s].botted]
         if people or window is not None:
             self.pacer.turn(seconds, self._expire)
         due = self._bots_due(waiting, people)
         self.planned = None
+        if window is not None:
+            # A bot lets a window go by saying nothing (its time running out says it for everyone,
+            # so no answer shows who could claim); it speaks only to take the card.
+            for bot in due:
+                action = match.bot_action(bot, self.rng, self._level(bot))
+                if action != match.default_action(bot):  # not letting it go (what the window's end does)
+                    self.planned = bot, action
+                    self._pace(seconds / 2)
+                    return
+            return
         if not due:
             return
         # The bot decides first, so that its delay fits the decision: quick for a pass in a claim
@@ -544,6 +568,15 @@ class Table:
                 future.add_done_callback(lambda done: self._thought(moment, seat, started, cap, done))
                 return
         self._pace(cap)
+
+    def _window_span(self, window_ms: int) -> float:
+        """How long a claim window stays open, in seconds: the table's ``claim_ms`` while a person
+        plays here; at a table only bots play, one bot move's time (the bots decide at once, and
+        no one waits for a person who is not there). Either way it depends on who sits where,
+        which everyone sees, never on who could claim."""
+        if any(not seat.botted for seat in self.seating.seats):
+            return window_ms / 1000
+        return max(self.config.bot_delay, 0.01)
 
     def _thought(self, moment: object, seat: int, started: float, cap: float | None,
                  done: asyncio.Future[Action]) -> None:
@@ -589,6 +622,10 @@ class Table:
         match = self.match
         assert match is not None
         window = match.timeout_ms() is not None
+        if window:  # the window's time is up: whoever did not answer lets it go, and it closes for all at once
+            self.window_ends = None
+            self._changed(match.lapse())
+            return
         events: list[Event] = []
         steps: list[Step] = []
         went: list[int] = []
@@ -626,6 +663,8 @@ class Table:
                 action = planned[1]
             else:
                 action = match.bot_action(seat, self.rng, self._level(seat))
+            if match.timeout_ms() is not None and action == match.default_action(seat):
+                continue  # in a window a bot says nothing: the window's time passes for it
             try:
                 events = match.apply(seat, action)
             except IllegalAction:

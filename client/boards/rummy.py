@@ -573,7 +573,13 @@ class RummyBoard(Board):
         elif v.answered:
             out.append(" · " + _("you have answered"), style="dim")
         elif model.seat is not None and model.seat != w.discarder:
-            out.append("\n" + _("Not yours to take: play resumes after it."), style="dim")
+            passing = key_for(model, "pass")
+            if passing and self._legal("pass"):  # anyone may let it go: saying so tells nothing of the cards
+                out.append("\n" + _("Not yours to take") + ": ", style="dim")
+                out.append(f"{passing}", style="bold reverse")
+                out.append(" " + _("let it go (it stays open its whole time unless everyone does)"), style="dim")
+            else:
+                out.append("\n" + _("Not yours to take: play resumes after it."), style="dim")
         return out
 
     def _gaps(self, shown: Sequence[Slot]) -> list[str]:

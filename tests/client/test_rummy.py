@@ -157,6 +157,14 @@ def action(kind: int, **fields: Any) -> common_pb2.Action:
 
 
 STOCK = action(common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK)
+LET_GO = action(common_pb2.ACTION_TYPE_PASS)
+"""A window let go: every window stays open its whole time unless everyone it is open to does this."""
+
+
+async def ana_lets_go(pilot: Any, screen: TableScreen) -> None:
+    """The window after someone else's discard: ana presses x."""
+    await until(pilot, lambda: rummy(screen).HasField("window") and not rummy(screen).answered, "a window for ana")
+    await pilot.press("x")
 
 
 def discard(card: str) -> common_pb2.Action:
@@ -182,7 +190,13 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         await until(pilot, lambda: rummy(screen).phase == rummy_pb2.RUMMY_PHASE_DRAW, "the deal")
         await bia.act(STOCK)
         await bia.act(discard("JS"))
-        await until(pilot, lambda: 0 in screen.model.view.to_act, "ana's turn")  # type: ignore[union-attr]
+        # The window opens though JS completes nothing of ana's: she may only let it go (or wait it out).
+        await until(pilot, lambda: rummy(screen).HasField("window"), "the window on J♠")
+        assert bar_keys(screen) == {"pass": "x", "declare": "n"}
+        assert "Not yours to take: x let it go" in board_text(board)
+        await pilot.press("x")
+        await until(pilot, lambda: 0 in screen.model.view.to_act and not rummy(screen).HasField("window"),  # type: ignore[union-attr]
+                    "ana's turn")
         assert bar_keys(screen) == {"draw:stock": "s", "draw:pile": "p", "declare": "n"}
         assert "Draw: s from the stock · p takes J♠" in board_text(board)
         await pilot.press("n")
@@ -199,6 +213,7 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         await pilot.press("d")
         await until(pilot, lambda: list(rummy(screen).pile)[-1:] == ["KD"], "the discard")
         assert "KD" not in rummy(screen).cards and "You discard K♦." in log_text(app)
+        await bia.act(LET_GO)
         await bia.act(STOCK)
         await bia.act(discard("9C"))  # completes ana's hand: the window waits on her
         await until(pilot, lambda: rummy(screen).HasField("window"), "the window")
@@ -249,8 +264,14 @@ async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch
         await until(pilot, lambda: rummy(screen).phase == rummy_pb2.RUMMY_PHASE_DRAW, "play")
         await bia.act(STOCK)
         await bia.act(discard("10H"))
+        await caio.act(LET_GO)
+        await ana_lets_go(pilot, screen)
+        await until(pilot, lambda: 2 in screen.model.view.to_act and not rummy(screen).HasField("window"),  # type: ignore[union-attr]
+                    "caio's turn")
         await caio.act(STOCK)
         await caio.act(discard("3D"))
+        await bia.act(LET_GO)
+        await ana_lets_go(pilot, screen)
         await until(pilot, lambda: 0 in screen.model.view.to_act and rummy(screen).phase == rummy_pb2.RUMMY_PHASE_DRAW,  # type: ignore[union-attr]
                     "ana's draw")
         assert bar_keys(screen) == {"draw:stock": "s", "draw:pile": "p"}
@@ -263,6 +284,9 @@ async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch
             await pilot.press("right")
         assert board.picked() == "KD"
         await pilot.press("d")  # K♦ completes nobody's hand
+        await until(pilot, lambda: rummy(screen).HasField("window"), "the window on K♦")
+        await bia.act(LET_GO)
+        await caio.act(LET_GO)
         await until(pilot, lambda: rummy(screen).phase == rummy_pb2.RUMMY_PHASE_DRAW and 1 in screen.model.view.to_act,  # type: ignore[union-attr]
                     "bia's turn")
         assert "You discard K♦." in log_text(app)

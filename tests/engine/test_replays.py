@@ -33,7 +33,11 @@ def played(game: Game[Any, Any, Any], n: int, seed: int, choose: Chooser, **opti
     seats = game.seat_infos([f"p{i}" for i in range(n)])
     state, events = game.start(game.options(options), [SeatInfo(s.seat, s.name, s.team) for s in seats], seed)
     actors: list[int | None] = [None]
+    game.keep_time(state)  # as a server's table plays it: a claim window waits out its time
     while not game.hand_over(state):
+        if not game.to_act(state):  # a window nobody takes: its time runs out (a replay shows it with the next action)
+            events += game.lapse(state)
+            continue
         seat = game.to_act(state)[0]
         action = choose(state, seat, game.legal_actions(state, seat))
         events += game.apply(state, seat, action)
