@@ -312,6 +312,8 @@ class TournamentScreen(Screen[None]):
         self.tid = tournament_id
         self.player = player
         self.state: tournament_pb2.TournamentState | None = None
+        self.sent: set[str] = set()
+        """Tables this screen has taken the player to already (each round's, once)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -393,6 +395,28 @@ class TournamentScreen(Screen[None]):
                            Text(str(t.hands), justify="right"), _("over") if t.done else _("playing"))
         if current:
             tables.move_cursor(row=min(keep, len(current) - 1))
+        self._to_my_table()
+
+    def _mine(self) -> tournament_pb2.TournamentTable | None:
+        """The player's table of the round in play, while its match goes on."""
+        state = self.state
+        if state is None:
+            return None
+        entries = {e.entry for e in state.entries if self.player in e.names}
+        return next((t for t in state.tables if t.round == state.summary.round and not t.done
+                     and entries & set(t.entries)), None)
+
+    def _to_my_table(self) -> None:
+        """A round opens with a table for the player: to it (once a round), if this screen is in front."""
+        mine = self._mine()
+        if mine is None or mine.table_id in self.sent or not self.is_current:
+            return
+        self.sent.add(mine.table_id)
+        self.notify(_("Round {round}: your table is ready.").format(round=mine.round))
+        self.post_message(OpenTable(mine.table_id, locked=False))
+
+    def on_screen_resume(self) -> None:
+        self._to_my_table()
 
     def _table(self) -> str | None:
         state = self.state
@@ -406,12 +430,7 @@ class TournamentScreen(Screen[None]):
 
     def action_sit(self) -> None:
         """To the player's own table of the round (their seat waits, a bot playing it meanwhile)."""
-        state = self.state
-        if state is None:
-            return
-        mine = {e.entry for e in state.entries if self.player in e.names}
-        table = next((t for t in state.tables if t.round == state.summary.round and not t.done
-                      and mine & set(t.entries)), None)
+        table = self._mine()
         if table is None:
             self.notify(_("You have no table in play in this round: w watches the one picked."))
             return

@@ -95,9 +95,10 @@ async def from_the_lobby(quick: Running, tmp_path: Path) -> None:
         assert rows(app, "#standings")[0][1] == "ana"
         await pilot.press("s")  # the owner starts it now: bots take the three places left
         await until(pilot, lambda: screen.state is not None and screen.state.summary.round >= 1, "round 1")
-        assert len(rows(app, "#standings")) == 4 and len(rows(app, "#round-tables")) == 1
+        assert screen.query_one("#standings", DataTable).row_count == 4
+        assert screen.query_one("#round-tables", DataTable).row_count == 1
         assert "Round 1 of 3" in str(screen.query_one("#round-line", Static).render())
-        await pilot.press("p")  # to her table: her seat, which a bot kept for her
+        # the round opens: to her table, where her seat waits for her (its match starts once she sits)
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table")
         table_id = screen.state.tables[0].table_id if screen.state else ""
         table = quick.room.tables.get(table_id)
