@@ -83,13 +83,19 @@ def recomputed_rows(records: list[dict[str, Any]], tid: str) -> list[tuple[int, 
     return [(s.place, s.entry, s.vp, s.gp, s.head_to_head) for s in again.standings]
 
 
-@pytest.mark.parametrize(("game", "size", "entries"), [("cacheta", 4, 8), ("truco_paulista", 4, 5)])
+SMALL_STAKES = {"cacho": {"chips": 3}, "pifpaf": {"chips": 1, "claim_ms": 500}, "truco_argentino": {"target": 15}}
+"""Options that keep a match short, so that three rounds of bots take a second or two."""
+
+
+@pytest.mark.parametrize(("game", "size", "entries"), [
+    ("cacheta", 4, 8), ("truco_paulista", 4, 5), ("cacho", 3, 7), ("pifpaf", 3, 6), ("truco_argentino", 2, 5),
+])
 async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_again(
     quick: Running, game: str, size: int, entries: int
 ) -> None:
     fields: dict[str, Any] = {}
-    if game == "truco_paulista":  # a short game: to 12 only, pairs kept together, an odd count of pairs
-        fields["turn_seconds"] = 5
+    if game in SMALL_STAKES:
+        fields["options"] = {k: common_pb2.OptionValue(number=v) for k, v in SMALL_STAKES[game].items()}
     async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
         stub = tournament_pb2_grpc.TournamentsStub(ch)
         created = await stub.CreateTournament(request(game=game, table_size=size, max_entries=entries, bots_fill=True,
@@ -100,8 +106,9 @@ async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_aga
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         listed = await lobby.ListTables(lobby_pb2.ListTablesRequest(include_finished=True))
     assert state.summary.status == FINISHED and state.summary.round == 3
-    per_table = 4 if game == "cacheta" else 2
+    per_table = {"truco_paulista": 2, "truco_argentino": 2}.get(game, size)
     assert len(state.tables) == 3 * (entries // per_table) and all(t.done for t in state.tables)
+    assert sum(r.byes for r in state.standings) == 3 * (entries % per_table)
     if game == "truco_paulista":
         assert all(len(e.names) == 2 for e in state.entries), "pairs"
         assert sum(r.byes for r in state.standings) == 3, "one pair sits out each round"
