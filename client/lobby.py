@@ -36,6 +36,11 @@ def seats_text(table: common_pb2.TableSummary) -> str:
                                             if bots else "")
 
 
+def cup(table: common_pb2.TableSummary) -> str:
+    """A tournament's table is marked: only its players sit there (anyone may watch)."""
+    return "🏆 " if table.tournament_id else ""
+
+
 def choice_words(choice: str) -> str:
     """A choice's value as words ("spectators-and-between-hands", "sum_two"), looked up with ``_``."""
     return choice.replace("-", " ").replace("_", " ")
@@ -119,13 +124,13 @@ class LobbyScreen(Screen[None]):
         done.clear()
         for t in finished:
             done.add_row(Text(t.id, style="dim"), Text(titles.get(t.game, t.game), style="dim"),
-                         Text(t.name, style="dim"), Text(str(len(t.seats)), style="dim"))
+                         Text(cup(t) + t.name, style="dim"), Text(str(len(t.seats)), style="dim"))
         done.display = self.query_one("#finished-title", Static).display = bool(finished)
         for t in tables:
             if t.status == common_pb2.TABLE_STATUS_FINISHED:
                 continue
             grid.add_row(
-                Text(t.id), Text(titles.get(t.game, t.game)), Text(t.name), Text(seats_text(t)),
+                Text(t.id), Text(titles.get(t.game, t.game)), Text(cup(t) + t.name), Text(seats_text(t)),
                 Text(str(t.spectators)), Text(_(STATUS.get(t.status, "")) + (" 🔒" if t.has_password else "")),
             )
             self.rows.append(t.id)

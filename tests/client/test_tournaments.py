@@ -133,6 +133,8 @@ async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: s
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             assert cut_off(app.screen, SMALL[0]) == [], "the lobby's keys, Tournaments among them, fit"
+            await until(pilot, lambda: app.screen.query_one("#finished", DataTable).row_count == 6, "its tables")
+            assert all(row[2].startswith("🏆 Copa da n") for row in rows(app, "#finished")), "marked as a tournament's"
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TournamentsScreen) and rows(app, "#tournaments"),
                         "the list")
