@@ -64,6 +64,7 @@ MIN_ENTRIES, MAX_ENTRIES = 2, 64
 MAX_OPEN = 100
 """Tournaments registering or playing at once."""
 MAX_TEAM_NAME = 24
+"""A team's name, like a table's, at most this long."""
 
 
 class Status(StrEnum):
@@ -414,7 +415,9 @@ class Tournaments:
             for m, member in enumerate(t.entries[entry].members):
                 seat = seat_of(position, m, s.per_table)
                 seats[seat], at[seat] = member, entry
-        config = self.room.config(s.game, f"{s.name[:14]} {plan.number}.{number + 1}", s.table_size, 0, s.options,
+        suffix = f" {plan.number}.{number + 1}"
+        name = s.name if len(s.name + suffix) <= MAX_TEAM_NAME else s.name[:MAX_TEAM_NAME - len(suffix) - 1] + "…"
+        config = self.room.config(s.game, name + suffix, s.table_size, 0, s.options,
                                   s.turn_seconds, s.bot_delay_ms, "", False, s.away_after)
         config.bot_levels = [m.level if m is not None and m.player is None else "" for m in seats]
         config.tournament = {"id": t.id, "round": plan.number, "table": number, "entries": at,

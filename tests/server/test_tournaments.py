@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -306,3 +307,32 @@ async def test_partners_register_as_a_team_and_sit_facing_each_other(quick: Runn
         teams = {s.name: seating.team(s.index) for s in seating.seats}
         assert teams["ana"] == teams["bia"] != teams["carl"] == teams["bot 1"], teams
         assert [s.bot for s in seating.seats].count(True) == 1
+
+
+async def test_it_starts_when_full_or_at_its_time_and_is_cancelled_at_its_time_with_too_few(quick: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        ana, bia = [await sign_in(lobby, name) for name in ("ana", "bia")]
+        full = await stub.CreateTournament(request(game="cacho", table_size=2, max_entries=2, rounds=1))
+        fid = full.tournament.id
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=ana.session))
+        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
+        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=bia.session))
+        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
+        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING and len(got.tables) == 1
+        assert got.draw_seed and sorted(r.entry for r in got.standings) == [0, 1]
+        soon = int(time.time()) + 1
+        timed = await stub.CreateTournament(request(start_unix=soon, max_entries=4, bots_fill=True, rounds=1))
+        empty = await stub.CreateTournament(request(start_unix=soon, max_entries=4, rounds=1))
+        assert timed.tournament.start_unix == soon
+        await asyncio.sleep(max(0.0, soon - time.time()) + 0.3)
+        statuses = {}
+        for created in (timed, empty):
+            got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
+            statuses[created.tournament.id] = got.summary.status
+        assert statuses[timed.tournament.id] in (tournament_pb2.TOURNAMENT_STATUS_PLAYING, FINISHED), "bots filled it"
+        assert statuses[empty.tournament.id] == tournament_pb2.TOURNAMENT_STATUS_CANCELLED
+        listed = await stub.ListTournaments(tournament_pb2.ListTournamentsRequest())
+        assert empty.tournament.id not in {t.id for t in listed.tournaments}, "over: listed only when asked"
