@@ -25,6 +25,7 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.lobby import CreateTableScreen, OpenTable
+from cardtui.client.password_screen import PasswordScreen
 from cardtui.i18n import N_, _
 from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
 
@@ -79,6 +80,7 @@ class TournamentsScreen(Screen[None]):
         self.info = info
         self.player = player
         self.rows: list[str] = []
+        self.summaries: dict[str, tournament_pb2.TournamentSummary] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -118,6 +120,7 @@ class TournamentsScreen(Screen[None]):
             grid.add_row(Text(lock + t.name), titles.get(t.game, t.game), f"{t.entries}/{t.max_entries}", starts,
                          status_text(t))
             self.rows.append(t.id)
+            self.summaries[t.id] = t
         if self.rows:
             grid.move_cursor(row=min(keep, len(self.rows) - 1))
         self.query_one("#tournaments-hint", Static).update(
@@ -149,7 +152,7 @@ class TournamentsScreen(Screen[None]):
     async def action_register(self) -> None:
         tid = self._selected()
         if tid:
-            await register(self, self.conn, tid, self.player)
+            await register(self, self.conn, self.summaries[tid], self.player)
             await self.refresh_list()
 
     async def action_unregister(self) -> None:
@@ -166,17 +169,58 @@ class TournamentsScreen(Screen[None]):
         await self.refresh_list()
 
 
-async def register(screen: Screen[Any], conn: Connection, tid: str, player: str, password: str = "") -> bool:
-    """Register the player (their session proves them); a refusal is said and changes nothing."""
+class TournamentPasswordScreen(PasswordScreen):
+    """A tournament's password, asked before registering."""
+
+    def __init__(self, name: str, problem: str = "") -> None:
+        super().__init__(name, False, problem)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="password-dialog"):
+            yield Label(_("{name} has a password").format(name=self.table_id), id="password-title")
+            yield Static(Text(_("Type it to register."), style="dim"))
+            yield Input(placeholder=_("password"), password=True, id="password-input", max_length=128)
+            yield Static(Text(self.problem, style="bold red"), id="password-error")
+            with Horizontal(id="password-buttons"):
+                yield Button(_("Register"), variant="primary", id="password-go")
+                yield Button(_("Cancel"), id="password-cancel")
+
+
+async def register(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary,
+                   player: str) -> None:
+    """Register the player (their session proves them), asking the password if the tournament has
+    one and this client has not given it yet; a refusal is said and changes nothing."""
+    password = conn.passwords.get(summary.id, "")
+    if summary.has_password and not password:
+        _ask(screen, conn, summary, player, "")
+    else:
+        await _register(screen, conn, summary, player, password)
+
+
+def _ask(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str,
+         problem: str) -> None:
+    async def answered(password: str | None) -> None:
+        if password is not None:
+            await _register(screen, conn, summary, player, password)
+
+    screen.app.push_screen(TournamentPasswordScreen(summary.name, problem), answered)
+
+
+async def _register(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str,
+                    password: str) -> None:
     try:
-        got = await conn.with_session(player, lambda session: stub(conn).Register(
-            tournament_pb2.RegisterRequest(tournament_id=tid, session=session, password=password
-                                           or conn.passwords.get(tid, "")), timeout=5))
-    except Exception as err:
+        await conn.with_session(player, lambda session: stub(conn).Register(
+            tournament_pb2.RegisterRequest(tournament_id=summary.id, session=session, password=password), timeout=5))
+    except grpc.aio.AioRpcError as err:
+        if err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or ""):
+            conn.passwords.pop(summary.id, None)
+            _ask(screen, conn, summary, player, error_text(err))
+            return
         screen.notify(error_text(err), title=_("Cannot register"), severity="error")
-        return False
-    screen.notify(_("Registered for {name}.").format(name=got.tournament.name))
-    return True
+        return
+    if password:
+        conn.passwords[summary.id] = password
+    screen.notify(_("Registered for {name}.").format(name=summary.name))
 
 
 class CreateTournamentScreen(CreateTableScreen):
@@ -446,7 +490,8 @@ class TournamentScreen(Screen[None]):
             self.post_message(OpenTable(table_id, spectate=True, locked=False))
 
     async def action_register(self) -> None:
-        await register(self, self.conn, self.tid, self.player)
+        if self.state is not None:
+            await register(self, self.conn, self.state.summary, self.player)
 
     async def action_start(self) -> None:
         owner = self.conn.owned.get(self.tid)
