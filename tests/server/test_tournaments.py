@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cardtui.engine.tournament import recompute
 from cardtui.identity import challenge
 from cardtui.server.app import Running, start
+from cardtui.server.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 
 FINISHED = tournament_pb2.TOURNAMENT_STATUS_FINISHED
@@ -336,3 +337,27 @@ async def test_it_starts_when_full_or_at_its_time_and_is_cancelled_at_its_time_w
         assert statuses[empty.tournament.id] == tournament_pb2.TOURNAMENT_STATUS_CANCELLED
         listed = await stub.ListTournaments(tournament_pb2.ListTournamentsRequest())
         assert empty.tournament.id not in {t.id for t in listed.tournaments}, "over: listed only when asked"
+
+
+async def test_watching_tournaments_counts_against_the_stream_limits(tmp_path: Path) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", limits=Limits(streams_per_connection=2))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            stub = tournament_pb2_grpc.TournamentsStub(ch)
+            tid = (await stub.CreateTournament(request())).tournament.id
+            watches = [stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid)) for _ in range(2)]
+            for w in watches:
+                assert (await w.read()).summary.id == tid
+            third = stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
+            with pytest.raises(grpc.aio.AioRpcError) as e:
+                await third.read()
+            assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            watches[0].cancel()
+            await asyncio.sleep(0.1)
+            again = stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
+            assert (await again.read()).summary.id == tid, "a closed stream frees its place"
+            with pytest.raises(grpc.aio.AioRpcError) as e:
+                await stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id="nope")).read()
+            assert e.value.code() == grpc.StatusCode.NOT_FOUND
+    finally:
+        await running.stop(grace=0.2)
