@@ -53,6 +53,11 @@ class Seats:
         return cls(people, bots, sum(1 for s in table.seats if not s.taken))
 
 
+def cup(table: common_pb2.TableSummary) -> str:
+    """A tournament's table is marked: only its players sit there (anyone may watch)."""
+    return "🏆 " if table.tournament_id else ""
+
+
 def seated_text(table: common_pb2.TableSummary) -> str:
     """Who sits there, seat by seat ("ana, bia (away), bot 3 (hard), open"), for the line under the list."""
     parts = []
@@ -77,8 +82,9 @@ SCROLLBAR = 2
 
 
 def name_cell(table: common_pb2.TableSummary, width: int) -> Text:
-    """A table's name, 🔒 first where it has a password, cut with … to ``width`` cells."""
-    text = Text(("🔒 " if table.has_password else "") + table.name)
+    """A table's name, 🏆 first for a tournament's and 🔒 where it has a password, cut with … to
+    ``width`` cells."""
+    text = Text(cup(table) + ("🔒 " if table.has_password else "") + table.name)
     text.truncate(width, overflow="ellipsis")
     return text
 
@@ -167,7 +173,7 @@ class LobbyScreen(Screen[None]):
         done.clear()
         for t in finished:
             done.add_row(Text(t.id, style="dim"), Text(titles.get(t.game, t.game), style="dim"),
-                         Text(t.name, style="dim"), Text(str(len(t.seats)), style="dim"))
+                         Text(cup(t) + t.name, style="dim"), Text(str(len(t.seats)), style="dim"))
         done.display = self.query_one("#finished-title", Static).display = bool(finished)
         self.open_tables = [t for t in tables if t.status != common_pb2.TABLE_STATUS_FINISHED]
         self.titles = titles

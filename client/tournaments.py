@@ -25,6 +25,7 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.lobby import CreateTableScreen, OpenTable
+from cardtui.client.password_screen import PasswordScreen
 from cardtui.i18n import N_, _
 from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
 
@@ -79,6 +80,7 @@ class TournamentsScreen(Screen[None]):
         self.info = info
         self.player = player
         self.rows: list[str] = []
+        self.summaries: dict[str, tournament_pb2.TournamentSummary] = {}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -118,6 +120,7 @@ class TournamentsScreen(Screen[None]):
             grid.add_row(Text(lock + t.name), titles.get(t.game, t.game), f"{t.entries}/{t.max_entries}", starts,
                          status_text(t))
             self.rows.append(t.id)
+            self.summaries[t.id] = t
         if self.rows:
             grid.move_cursor(row=min(keep, len(self.rows) - 1))
         self.query_one("#tournaments-hint", Static).update(
@@ -149,7 +152,7 @@ class TournamentsScreen(Screen[None]):
     async def action_register(self) -> None:
         tid = self._selected()
         if tid:
-            await register(self, self.conn, tid, self.player)
+            await register(self, self.conn, self.summaries[tid], self.player)
             await self.refresh_list()
 
     async def action_unregister(self) -> None:
@@ -166,17 +169,58 @@ class TournamentsScreen(Screen[None]):
         await self.refresh_list()
 
 
-async def register(screen: Screen[Any], conn: Connection, tid: str, player: str, password: str = "") -> bool:
-    """Register the player (their session proves them); a refusal is said and changes nothing."""
+class TournamentPasswordScreen(PasswordScreen):
+    """A tournament's password, asked before registering."""
+
+    def __init__(self, name: str, problem: str = "") -> None:
+        super().__init__(name, False, problem)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="password-dialog"):
+            yield Label(_("{name} has a password").format(name=self.table_id), id="password-title")
+            yield Static(Text(_("Type it to register."), style="dim"))
+            yield Input(placeholder=_("password"), password=True, id="password-input", max_length=128)
+            yield Static(Text(self.problem, style="bold red"), id="password-error")
+            with Horizontal(id="password-buttons"):
+                yield Button(_("Register"), variant="primary", id="password-go")
+                yield Button(_("Cancel"), id="password-cancel")
+
+
+async def register(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary,
+                   player: str) -> None:
+    """Register the player (their session proves them), asking the password if the tournament has
+    one and this client has not given it yet; a refusal is said and changes nothing."""
+    password = conn.passwords.get(summary.id, "")
+    if summary.has_password and not password:
+        _ask(screen, conn, summary, player, "")
+    else:
+        await _register(screen, conn, summary, player, password)
+
+
+def _ask(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str,
+         problem: str) -> None:
+    async def answered(password: str | None) -> None:
+        if password is not None:
+            await _register(screen, conn, summary, player, password)
+
+    screen.app.push_screen(TournamentPasswordScreen(summary.name, problem), answered)
+
+
+async def _register(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str,
+                    password: str) -> None:
     try:
-        got = await conn.with_session(player, lambda session: stub(conn).Register(
-            tournament_pb2.RegisterRequest(tournament_id=tid, session=session, password=password
-                                           or conn.passwords.get(tid, "")), timeout=5))
-    except Exception as err:
+        await conn.with_session(player, lambda session: stub(conn).Register(
+            tournament_pb2.RegisterRequest(tournament_id=summary.id, session=session, password=password), timeout=5))
+    except grpc.aio.AioRpcError as err:
+        if err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or ""):
+            conn.passwords.pop(summary.id, None)
+            _ask(screen, conn, summary, player, error_text(err))
+            return
         screen.notify(error_text(err), title=_("Cannot register"), severity="error")
-        return False
-    screen.notify(_("Registered for {name}.").format(name=got.tournament.name))
-    return True
+        return
+    if password:
+        conn.passwords[summary.id] = password
+    screen.notify(_("Registered for {name}.").format(name=summary.name))
 
 
 class CreateTournamentScreen(CreateTableScreen):
@@ -312,6 +356,8 @@ class TournamentScreen(Screen[None]):
         self.tid = tournament_id
         self.player = player
         self.state: tournament_pb2.TournamentState | None = None
+        self.sent: set[str] = set()
+        """Tables this screen has taken the player to already (each round's, once)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -393,6 +439,28 @@ class TournamentScreen(Screen[None]):
                            Text(str(t.hands), justify="right"), _("over") if t.done else _("playing"))
         if current:
             tables.move_cursor(row=min(keep, len(current) - 1))
+        self._to_my_table()
+
+    def _mine(self) -> tournament_pb2.TournamentTable | None:
+        """The player's table of the round in play, while its match goes on."""
+        state = self.state
+        if state is None:
+            return None
+        entries = {e.entry for e in state.entries if self.player in e.names}
+        return next((t for t in state.tables if t.round == state.summary.round and not t.done
+                     and entries & set(t.entries)), None)
+
+    def _to_my_table(self) -> None:
+        """A round opens with a table for the player: to it (once a round), if this screen is in front."""
+        mine = self._mine()
+        if mine is None or mine.table_id in self.sent or not self.is_current:
+            return
+        self.sent.add(mine.table_id)
+        self.notify(_("Round {round}: your table is ready.").format(round=mine.round))
+        self.post_message(OpenTable(mine.table_id, locked=False))
+
+    def on_screen_resume(self) -> None:
+        self._to_my_table()
 
     def _table(self) -> str | None:
         state = self.state
@@ -406,12 +474,7 @@ class TournamentScreen(Screen[None]):
 
     def action_sit(self) -> None:
         """To the player's own table of the round (their seat waits, a bot playing it meanwhile)."""
-        state = self.state
-        if state is None:
-            return
-        mine = {e.entry for e in state.entries if self.player in e.names}
-        table = next((t for t in state.tables if t.round == state.summary.round and not t.done
-                      and mine & set(t.entries)), None)
+        table = self._mine()
         if table is None:
             self.notify(_("You have no table in play in this round: w watches the one picked."))
             return
@@ -427,7 +490,8 @@ class TournamentScreen(Screen[None]):
             self.post_message(OpenTable(table_id, spectate=True, locked=False))
 
     async def action_register(self) -> None:
-        await register(self, self.conn, self.tid, self.player)
+        if self.state is not None:
+            await register(self, self.conn, self.state.summary, self.player)
 
     async def action_start(self) -> None:
         owner = self.conn.owned.get(self.tid)

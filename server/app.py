@@ -158,10 +158,11 @@ async def start(
     limiter = RateLimiter(limits)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
     register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
-    register(server, TableService(room, limiter), table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
+    tables = TableService(room, limiter)
+    register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
     tournaments = Tournaments(room)
-    register(server, TournamentService(tournaments, limiter), tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"],
-             refusals)
+    register(server, TournamentService(tournaments, limiter, tables.streams),
+             tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (

@@ -87,6 +87,9 @@ class TableWatcher(Protocol):
     def hand_done(self, table: Table) -> None:
         """A hand ended at a tournament's table; called inside the hand's store transaction."""
 
+    def arrived(self, table: Table) -> None:
+        """A player took their seat at a tournament's table."""
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
@@ -409,6 +412,8 @@ class Room:
                 self.store.drop_token(held.token)
             table.reclaim(held.index, key)
             index = held.index
+            if table.config.tournament and self.tournaments is not None:
+                self.tournaments.arrived(table)
         elif table.config.tournament:
             raise PermissionDenied("This is a tournament's table: only its players sit here (anyone may watch).")
         else:

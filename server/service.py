@@ -235,9 +235,11 @@ def raw_options(options: Any) -> dict[str, Any]:
 class TournamentService(tournament_pb2_grpc.TournamentsServicer):
     """Tournaments (tournament.proto): thin, as the lobby is; ``server.tournaments`` runs them."""
 
-    def __init__(self, tournaments: Tournaments, limiter: RateLimiter) -> None:
+    def __init__(self, tournaments: Tournaments, limiter: RateLimiter, streams: StreamCounter) -> None:
         self.tournaments = tournaments
         self.limiter = limiter
+        self.streams = streams
+        """Counted with the tables' streams: one limit per connection and per address for both."""
 
     async def CreateTournament(
         self, request: tournament_pb2.CreateTournamentRequest, context: Any
@@ -280,8 +282,16 @@ class TournamentService(tournament_pb2_grpc.TournamentsServicer):
     async def WatchTournament(
         self, request: tournament_pb2.TournamentRequest, context: Any
     ) -> AsyncIterator[tournament_pb2.TournamentState]:
-        async for state in self.tournaments.watch(request.tournament_id):
-            yield state
+        self.tournaments.get(request.tournament_id)
+        peer = context.peer()
+        refused = self.streams.open(peer)
+        if refused is not None:
+            raise ResourceExhausted(refused[0], n=refused[1])
+        try:
+            async for state in self.tournaments.watch(request.tournament_id):
+                yield state
+        finally:
+            self.streams.close(peer)
 
 
 def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor, refusals: RefusalLog) -> None:

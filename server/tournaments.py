@@ -64,6 +64,7 @@ MIN_ENTRIES, MAX_ENTRIES = 2, 64
 MAX_OPEN = 100
 """Tournaments registering or playing at once."""
 MAX_TEAM_NAME = 24
+"""A team's name, like a table's, at most this long."""
 
 
 class Status(StrEnum):
@@ -194,6 +195,8 @@ class Tournaments:
         self.all: dict[str, Tournament] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._watchers: dict[str, set[asyncio.Queue[None]]] = {}
+        self._arrivals: dict[str, asyncio.TimerHandle] = {}
+        """Tables of a new round waiting for their players to sit down (at most the turn timer)."""
         """Each tournament's open WatchTournament streams, told of every change."""
         room.tournaments = self
 
@@ -394,8 +397,13 @@ class Tournaments:
                 t.tables.append(RoundTable(plan.number, number, table.id, list(entries)))
                 opened.append(table)
             self._save(t)
+        loop = asyncio.get_running_loop()
         for table in opened:
-            table.open()
+            if any(seat.player is not None for seat in table.seating.seats):
+                # the players have the turn timer's time to sit down before bots play for them
+                self._arrivals[table.id] = loop.call_later(table.config.turn_seconds, self._begin, table.id)
+            else:
+                table.open()
         log.info("tournament %s: round %d, %d tables, byes %s", t.id, plan.number, len(opened), list(plan.byes))
         self._changed(t)
 
@@ -407,7 +415,9 @@ class Tournaments:
             for m, member in enumerate(t.entries[entry].members):
                 seat = seat_of(position, m, s.per_table)
                 seats[seat], at[seat] = member, entry
-        config = self.room.config(s.game, f"{s.name[:14]} {plan.number}.{number + 1}", s.table_size, 0, s.options,
+        suffix = f" {plan.number}.{number + 1}"
+        name = s.name if len(s.name + suffix) <= MAX_TEAM_NAME else s.name[:MAX_TEAM_NAME - len(suffix) - 1] + "…"
+        config = self.room.config(s.game, name + suffix, s.table_size, 0, s.options,
                                   s.turn_seconds, s.bot_delay_ms, "", False, s.away_after)
         config.bot_levels = [m.level if m is not None and m.player is None else "" for m in seats]
         config.tournament = {"id": t.id, "round": plan.number, "table": number, "entries": at,
@@ -425,6 +435,19 @@ class Tournaments:
             table.seating.changed()
 
         return self.room.open_table(config, seat_them)
+
+    def arrived(self, table: Table) -> None:
+        """A player sat down at a tournament's table: once all have, its match need not wait."""
+        if table.id in self._arrivals and all(s.token is not None for s in table.seating.seats if s.player):
+            self._begin(table.id)
+
+    def _begin(self, table_id: str) -> None:
+        timer = self._arrivals.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+        table = self.room.tables.get(table_id)
+        if table is not None:
+            table.open()
 
     def hand_done(self, table: Table) -> None:
         """A hand ended at one of the tournament's tables (inside the hand's transaction): count it,

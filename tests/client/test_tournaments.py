@@ -17,12 +17,17 @@ from cardtui import i18n
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableScreen
-from cardtui.client.tournaments import CreateTournamentScreen, TournamentScreen, TournamentsScreen
+from cardtui.client.tournaments import (
+    CreateTournamentScreen,
+    TournamentPasswordScreen,
+    TournamentScreen,
+    TournamentsScreen,
+)
 from cardtui.i18n import speaking
 from cardtui.identity import create
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
-from tests.client.footer_check import cut_off
+from tests.client.footer_check import cut_off, footer_items
 
 SMALL = (80, 24)
 
@@ -95,9 +100,10 @@ async def from_the_lobby(quick: Running, tmp_path: Path) -> None:
         assert rows(app, "#standings")[0][1] == "ana"
         await pilot.press("s")  # the owner starts it now: bots take the three places left
         await until(pilot, lambda: screen.state is not None and screen.state.summary.round >= 1, "round 1")
-        assert len(rows(app, "#standings")) == 4 and len(rows(app, "#round-tables")) == 1
+        assert screen.query_one("#standings", DataTable).row_count == 4
+        assert screen.query_one("#round-tables", DataTable).row_count == 1
         assert "Round 1 of 3" in str(screen.query_one("#round-line", Static).render())
-        await pilot.press("p")  # to her table: her seat, which a bot kept for her
+        # the round opens: to her table, where her seat waits for her (its match starts once she sits)
         await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table")
         table_id = screen.state.tables[0].table_id if screen.state else ""
         table = quick.room.tables.get(table_id)
@@ -131,7 +137,10 @@ async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: s
         app = CardApp(f"127.0.0.1:{quick.port}", "ana")
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await until(pilot, lambda: footer_items(app.screen), "the lobby's footer")
             assert cut_off(app.screen, SMALL[0]) == [], "the lobby's keys, Tournaments among them, fit"
+            await until(pilot, lambda: app.screen.query_one("#finished", DataTable).row_count == 6, "its tables")
+            assert all(row[2].startswith("🏆 Copa da n") for row in rows(app, "#finished")), "marked as a tournament's"
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TournamentsScreen) and rows(app, "#tournaments"),
                         "the list")
@@ -140,6 +149,7 @@ async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: s
             await until(pilot, lambda: isinstance(app.screen, TournamentScreen) and app.screen.state is not None,
                         "the standings")
             screen = app.screen
+            await until(pilot, lambda: footer_items(screen), "its footer")
             assert cut_off(screen, SMALL[0]) == []
             standings = screen.query_one("#standings", DataTable)
             assert standings.row_count == 8
@@ -149,3 +159,28 @@ async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: s
             assert words in str(screen.query_one("#round-line", Static).render())
             vp = [int(r[2]) for r in rows(app, "#standings")]
             assert vp == sorted(vp, reverse=True) and vp[0] > 0
+
+
+async def test_registering_for_a_tournament_with_a_password_asks_it(quick: Running, tmp_path: Path) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        created = await tournament_pb2_grpc.TournamentsStub(ch).CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="cacho", name="Fechado", rounds=1, table_size=2, max_entries=4, password="segredo"))
+    app = CardApp(f"127.0.0.1:{quick.port}", "bia", identity=create(tmp_path / "bia.pem"))
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen) and rows(app, "#tournaments"), "the list")
+        assert rows(app, "#tournaments")[0][0] == "🔒 Fechado"
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, TournamentPasswordScreen), "the password asked")
+        await pilot.press(*"errado", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TournamentPasswordScreen)
+                    and "wrong" in str(app.screen.query_one("#password-error", Static).render()), "asked again")
+        app.screen.query_one("#password-input", Input).value = "segredo"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen)
+                    and "1/4" in rows(app, "#tournaments")[0][2], "registered")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        got = await tournament_pb2_grpc.TournamentsStub(ch).GetTournament(
+            tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
+    assert [list(e.names) for e in got.entries] == [["bia"]]

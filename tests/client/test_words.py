@@ -146,6 +146,7 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
     from cardtui.client.connect_screen import ConnectScreen
     from cardtui.client.help import KEY_ROWS
     from cardtui.client.replay import ReplayScreen
+    from cardtui.client.tournaments import TournamentScreen
     from cardtui.client.words import _GAME_KEYS
 
     def bound(*owners: type) -> dict[str, set[str]]:
@@ -159,7 +160,7 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
 
     screens = {"lobby": bound(LobbyScreen), "table": bound(TableScreen), "watching": bound(TableScreen),
                "Pif Paf, Cacheta": bound(RummyBoard), "replay": bound(ReplayScreen), "no server": bound(ConnectScreen),
-               "anywhere": bound(CardApp, LobbyScreen, TableScreen)}
+               "anywhere": bound(CardApp, LobbyScreen, TableScreen), "tournament": bound(TournamentScreen)}
     games = {"Pif Paf, Cacheta": ("pifpaf", "cacheta"), "Cacheta; Pif Paf": ("cacheta", "pifpaf")}
     checked = 0
     for row in KEY_ROWS:

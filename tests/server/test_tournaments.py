@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cardtui.engine.tournament import recompute
 from cardtui.identity import challenge
 from cardtui.server.app import Running, start
+from cardtui.server.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 
 FINISHED = tournament_pb2.TOURNAMENT_STATUS_FINISHED
@@ -83,13 +85,19 @@ def recomputed_rows(records: list[dict[str, Any]], tid: str) -> list[tuple[int, 
     return [(s.place, s.entry, s.vp, s.gp, s.head_to_head) for s in again.standings]
 
 
-@pytest.mark.parametrize(("game", "size", "entries"), [("cacheta", 4, 8), ("truco_paulista", 4, 5)])
+SMALL_STAKES = {"cacho": {"chips": 3}, "pifpaf": {"chips": 1, "claim_ms": 500}, "truco_argentino": {"target": 15}}
+"""Options that keep a match short, so that three rounds of bots take a second or two."""
+
+
+@pytest.mark.parametrize(("game", "size", "entries"), [
+    ("cacheta", 4, 8), ("truco_paulista", 4, 5), ("cacho", 3, 7), ("pifpaf", 3, 6), ("truco_argentino", 2, 5),
+])
 async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_again(
     quick: Running, game: str, size: int, entries: int
 ) -> None:
     fields: dict[str, Any] = {}
-    if game == "truco_paulista":  # a short game: to 12 only, pairs kept together, an odd count of pairs
-        fields["turn_seconds"] = 5
+    if game in SMALL_STAKES:
+        fields["options"] = {k: common_pb2.OptionValue(number=v) for k, v in SMALL_STAKES[game].items()}
     async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
         stub = tournament_pb2_grpc.TournamentsStub(ch)
         created = await stub.CreateTournament(request(game=game, table_size=size, max_entries=entries, bots_fill=True,
@@ -100,8 +108,9 @@ async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_aga
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         listed = await lobby.ListTables(lobby_pb2.ListTablesRequest(include_finished=True))
     assert state.summary.status == FINISHED and state.summary.round == 3
-    per_table = 4 if game == "cacheta" else 2
+    per_table = {"truco_paulista": 2, "truco_argentino": 2}.get(game, size)
     assert len(state.tables) == 3 * (entries // per_table) and all(t.done for t in state.tables)
+    assert sum(r.byes for r in state.standings) == 3 * (entries % per_table)
     if game == "truco_paulista":
         assert all(len(e.names) == 2 for e in state.entries), "pairs"
         assert sum(r.byes for r in state.standings) == 3, "one pair sits out each round"
@@ -173,19 +182,28 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         people = [await sign_in(lobby, name) for name in ("ana", "bia")]
         created = await stub.CreateTournament(request(rounds=1, max_entries=4, table_size=4, bots_fill=True,
-                                                      bot_delay_ms=20))
+                                                      bot_delay_ms=20, turn_seconds=3600))
         tid = created.tournament.id
         for p in people:
             await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=p.session))
         state = await stub.StartTournament(tournament_pb2.OwnerRequest(tournament_id=tid,
                                                                         owner_token=created.owner_token))
         [table] = state.tables
-        # ana sits down at her seat (her session holds it), then drops out: a bot plays on for her
-        joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, session=people[0].session))
-        assert joined.table.tournament_id == tid
-        seat = quick.room.tables[table.table_id].seating[joined.seat]
+        live = quick.room.tables[table.table_id]
+        assert live.match is None, "the match waits for its players to sit down (at most the turn timer)"
+        # both sit down (their sessions hold their seats): the match starts; then they drop out
+        joined = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, session=p.session))
+                  for p in people]
+        assert joined[0].table.tournament_id == tid
+        seat = live.seating[joined[0].seat]
         assert seat.player is not None and not seat.away
-        await lobby.Leave(lobby_pb2.LeaveRequest(token=joined.token))
+        for _ in range(100):
+            if live.match is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert live.match is not None and not live.match.match_over()
+        for j in joined:
+            await lobby.Leave(lobby_pb2.LeaveRequest(token=j.token))
         assert seat.away and seat.name == "ana", "her seat, played by a bot"
         # a stranger may watch but not sit
         with pytest.raises(grpc.aio.AioRpcError) as e:
@@ -195,7 +213,7 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         state = await finished(stub, tid)
     names = {e.entry: list(e.names) for e in state.entries}
     marked = {names[r.entry][0]: r.bot_played for r in state.standings}
-    assert marked["ana"] and marked["bia"], "both were played by a bot for some of the match (bia never sat)"
+    assert marked["ana"] and marked["bia"], "both were played by a bot for part of the match"
     assert not any(marked[n] for n in marked if n.startswith("bot"))
     records = [json.loads(line) for line in quick.store.hands(tournament=tid)]
     assert recomputed_rows(records, tid) == rows(state)
@@ -290,3 +308,56 @@ async def test_partners_register_as_a_team_and_sit_facing_each_other(quick: Runn
         teams = {s.name: seating.team(s.index) for s in seating.seats}
         assert teams["ana"] == teams["bia"] != teams["carl"] == teams["bot 1"], teams
         assert [s.bot for s in seating.seats].count(True) == 1
+
+
+async def test_it_starts_when_full_or_at_its_time_and_is_cancelled_at_its_time_with_too_few(quick: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        ana, bia = [await sign_in(lobby, name) for name in ("ana", "bia")]
+        full = await stub.CreateTournament(request(game="cacho", table_size=2, max_entries=2, rounds=1))
+        fid = full.tournament.id
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=ana.session))
+        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
+        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=bia.session))
+        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
+        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING and len(got.tables) == 1
+        assert got.draw_seed and sorted(r.entry for r in got.standings) == [0, 1]
+        soon = int(time.time()) + 1
+        timed = await stub.CreateTournament(request(start_unix=soon, max_entries=4, bots_fill=True, rounds=1))
+        empty = await stub.CreateTournament(request(start_unix=soon, max_entries=4, rounds=1))
+        assert timed.tournament.start_unix == soon
+        await asyncio.sleep(max(0.0, soon - time.time()) + 0.3)
+        statuses = {}
+        for created in (timed, empty):
+            got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
+            statuses[created.tournament.id] = got.summary.status
+        assert statuses[timed.tournament.id] in (tournament_pb2.TOURNAMENT_STATUS_PLAYING, FINISHED), "bots filled it"
+        assert statuses[empty.tournament.id] == tournament_pb2.TOURNAMENT_STATUS_CANCELLED
+        listed = await stub.ListTournaments(tournament_pb2.ListTournamentsRequest())
+        assert empty.tournament.id not in {t.id for t in listed.tournaments}, "over: listed only when asked"
+
+
+async def test_watching_tournaments_counts_against_the_stream_limits(tmp_path: Path) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", limits=Limits(streams_per_connection=2))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            stub = tournament_pb2_grpc.TournamentsStub(ch)
+            tid = (await stub.CreateTournament(request())).tournament.id
+            watches = [stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid)) for _ in range(2)]
+            for w in watches:
+                assert (await w.read()).summary.id == tid
+            third = stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
+            with pytest.raises(grpc.aio.AioRpcError) as e:
+                await third.read()
+            assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            watches[0].cancel()
+            await asyncio.sleep(0.1)
+            again = stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
+            assert (await again.read()).summary.id == tid, "a closed stream frees its place"
+            with pytest.raises(grpc.aio.AioRpcError) as e:
+                await stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id="nope")).read()
+            assert e.value.code() == grpc.StatusCode.NOT_FOUND
+    finally:
+        await running.stop(grace=0.2)
