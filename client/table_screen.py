@@ -188,6 +188,8 @@ class TableScreen(Screen[None]):
         self.ended_names: dict[int, str] | None = None
         """Who played each seat when the hand ended (the summary names them, not today's seats)."""
         self.help_closed = 0.0
+        self.told: dict[Static, tuple[object, ...]] = {}
+        """What each line updated by ``_say`` shows now."""
 
     @property
     def seat(self) -> int | None:
@@ -458,10 +460,10 @@ class TableScreen(Screen[None]):
     def _tick(self) -> None:
         line_ = self.query_one("#turn-line", Static)
         if self.summary_open:
-            self.query_one("#summary-foot", Static).update(self._summary_foot())
+            self._say(self.query_one("#summary-foot", Static), self._summary_foot(), layout=True)
         view = self.model.view
         if view is None or view.WhichOneof("game") in (None, "waiting"):
-            line_.update(Text(_("Waiting for players to take the open seats…"), style="italic"))
+            self._say(line_, Text(_("Waiting for players to take the open seats…"), style="italic"))
             return
         waiting = list(view.to_act)
         deadline = self.model.deadline
@@ -471,16 +473,24 @@ class TableScreen(Screen[None]):
             s = f"{secs:.0f}" if secs is not None else None
             if view.match_over:
                 said = _("Match over · a new game begins in {s} s") if s else _("Match over · a new game begins soon")
-                line_.update(Text(said.format(s=s), style="bold"))
+                self._say(line_, Text(said.format(s=s), style="bold"))
             else:
                 said = _("Hand over · next hand in {s} s") if s else _("Hand over · next hand soon")
-                line_.update(Text(said.format(s=s) if view.hand_over else ""))
+                self._say(line_, Text(said.format(s=s) if view.hand_over else ""))
             return
         mine = self.seat in waiting
         names = ", ".join(self.model.name(s) for s in waiting)
         text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(
             names=names)
-        line_.update(Text(text + left, style="bold reverse" if mine else "bold"))
+        self._say(line_, Text(text + left, style="bold reverse" if mine else "bold"))
+
+    def _say(self, where: Static, text: Text, layout: bool = False) -> None:
+        """A line put on screen only when its words or style changed: the same again costs nothing.
+        ``layout``: its height may change (the turn line is one row: a repaint is enough)."""
+        said = (text.plain, str(text.style), tuple(text.spans))  # Text's == leaves out its own style
+        if self.told.get(where) != said:
+            self.told[where] = said
+            where.update(text, layout=layout)
 
     # -- acting and chatting -------------------------------------------------------
     @on(ActionBar.Chosen)
