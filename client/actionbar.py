@@ -47,6 +47,8 @@ class ActionBar(Horizontal):
         self.keys: list[str] = []
         """The key of each choice, in the same order."""
         self.picked: dict[str, int] = {}
+        self.idle_words: tuple[object, ...] = ()
+        """What the idle line says now."""
 
     def watch_model(self, model: TableModel | None) -> None:
         legal = [a for a in model.legal if action_name(a) not in self.handled] if model is not None else []
@@ -88,7 +90,9 @@ class ActionBar(Horizontal):
         return [b for b in self.query_children(ActButton) if b.display]
 
     def compose(self) -> ComposeResult:
-        yield Static(self._idle(), classes="idle")
+        said = self._idle()
+        self.idle_words = (said.plain, tuple(said.spans))
+        yield Static(said, classes="idle")
 
     def _render_buttons(self) -> None:
         """The bar brought up to the choices. Its widgets are kept from one message to the next
@@ -104,7 +108,11 @@ class ActionBar(Horizontal):
         if idle.display != (not self.choices):
             idle.display = not self.choices
         if not self.choices:
-            idle.update(self._idle())
+            said = self._idle()
+            words = (said.plain, tuple(said.spans))
+            if words != self.idle_words:  # the same words again: no layout, no repaint
+                self.idle_words = words
+                idle.update(said)
         kept = list(self.query_children(ActButton))
         model = self.model
         fresh: list[ActButton] = []

@@ -4,24 +4,48 @@ Bindings are declared once, at import, with English descriptions (marked ``N_`` 
 declared); this footer looks each up when it is drawn, so a language switched at run time shows
 in the footer at its next refresh (``refresh_bindings``).
 
+It is composed again only when what it shows changes (the keys on offer, whether each is
+enabled, the language): Textual asks a footer to recompose whenever the focus moves or a screen
+refreshes its bindings, and a footer composed anew mounts every key's widget again.
+
 The command palette's hint is left out: at 80 columns its room goes to the screen's own keys
 (``ctrl+p`` still opens it, and the help says so).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey, FooterLabel
 
-from cardtui.i18n import _
+from cardtui.i18n import _, current
 
 
 class Footer(TextualFooter):
     def __init__(self, *, show_command_palette: bool = False, compact: bool = False) -> None:
         super().__init__(show_command_palette=show_command_palette, compact=compact)
+        self.shown: Hashable = None
+        """What the footer shows now (see ``showing``): the same again is not composed again."""
+
+    @staticmethod
+    def showing(screen: Screen[object]) -> Hashable:
+        """Everything the footer's keys are made of: each shown key's binding and state, the language."""
+        keys = tuple((key, b.binding, b.enabled, b.tooltip) for key, b in screen.active_bindings.items()
+                     if b.binding.show)
+        return keys, current()
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        if not (screen.app.app_focus and self.is_attached and screen is self.screen):
+            super().bindings_changed(screen)  # not composed now: nothing to remember
+            return
+        shown = self.showing(screen)
+        if shown == self.shown and self._bindings_ready:
+            return
+        self.shown = shown
+        super().bindings_changed(screen)
 
     def compose(self) -> Iterator[Widget]:
         for widget in super().compose():

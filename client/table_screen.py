@@ -50,6 +50,10 @@ CHAT_IDLE = N_("/ chat")
 CHAT_TYPING = N_("enter sends, esc back")
 """The chat line's placeholder before and while typing in it: short, so that all of it shows in
 the 21 columns the line has at 80x24 (a test holds every language to that)."""
+TALL = 40
+"""At least this many rows on a terminal narrower than ``UPRIGHT`` columns (a phone held upright in
+the browser page, 40x60 or 50x70): the log goes under the board, which keeps the full width."""
+UPRIGHT = 80
 HELP_GRACE = 0.5
 """Seconds after the help closes in which escape does not count towards leaving."""
 
@@ -193,6 +197,8 @@ class TableScreen(Screen[None]):
         self.gone = False
         """The server closed this table to us for good (closed, finished, or we left it elsewhere):
         nothing to act on or wait for, only the way back."""
+        self.told: dict[Static, tuple[object, ...]] = {}
+        """What each line updated by ``_say`` shows now."""
 
     @property
     def seat(self) -> int | None:
@@ -245,6 +251,7 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")
+        self.set_class(event.size.height >= TALL and event.size.width < UPRIGHT, "-tall")
 
     async def relabel(self) -> None:
         """Everything on the screen said again in the reader's language now: the log (lines that
@@ -477,13 +484,13 @@ class TableScreen(Screen[None]):
     def _tick(self) -> None:
         line_ = self.query_one("#turn-line", Static)
         if self.summary_open:
-            self.query_one("#summary-foot", Static).update(self._summary_foot())
+            self._say(self.query_one("#summary-foot", Static), self._summary_foot(), layout=True)
         view = self.model.view
         if view is None or view.WhichOneof("game") in (None, "waiting"):
-            line_.update(Text(_("Waiting for players to take the open seats…"), style="italic"))
+            self._say(line_, Text(_("Waiting for players to take the open seats…"), style="italic"))
             return
         if self.gone:
-            line_.update(Text(_("This table is over for you · escape: back to the lobby"), style="bold"))
+            self._say(line_, Text(_("This table is over for you · escape: back to the lobby"), style="bold"))
             return
         waiting = list(view.to_act)
         deadline = self.model.deadline
@@ -495,16 +502,24 @@ class TableScreen(Screen[None]):
             s = f"{secs:.0f}" if secs is not None else None
             if view.match_over:
                 said = _("Match over · a new game begins in {s} s") if s else _("Match over · a new game begins soon")
-                line_.update(Text(said.format(s=s), style="bold"))
+                self._say(line_, Text(said.format(s=s), style="bold"))
             else:
                 said = _("Hand over · next hand in {s} s") if s else _("Hand over · next hand soon")
-                line_.update(Text(said.format(s=s) if view.hand_over else ""))
+                self._say(line_, Text(said.format(s=s) if view.hand_over else ""))
             return
         mine = self.seat in waiting
         names = ", ".join(self.model.name(s) for s in waiting)
         text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(
             names=names)
-        line_.update(Text(text + left, style="bold reverse" if mine else "bold"))
+        self._say(line_, Text(text + left, style="bold reverse" if mine else "bold"))
+
+    def _say(self, where: Static, text: Text, layout: bool = False) -> None:
+        """A line put on screen only when its words or style changed: the same again costs nothing.
+        ``layout``: its height may change (the turn line is one row: a repaint is enough)."""
+        said = (text.plain, str(text.style), tuple(text.spans))  # Text's == leaves out its own style
+        if self.told.get(where) != said:
+            self.told[where] = said
+            where.update(text, layout=layout)
 
     # -- acting and chatting -------------------------------------------------------
     @on(ActionBar.Chosen)

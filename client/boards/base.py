@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
@@ -32,6 +33,22 @@ def bot_tag(seat: common_pb2.SeatSummary, away: str) -> str:
     return _("bot {level}").format(level=seat.bot_level) if seat.bot_level else _("bot")
 
 
+class Drawn:
+    """A part of a board already drawn into lines at a width: drawn again as it is."""
+
+    def __init__(self, lines: list[list[Segment]]) -> None:
+        self.lines = lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        end = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield end
+
+
 class Board(Widget):
     """Shows the table model's view; a game's board overrides ``draw``.
 
@@ -42,7 +59,47 @@ class Board(Widget):
 
     HANDLES: ClassVar[frozenset[str]] = frozenset()
 
-    model: reactive[TableModel | None] = reactive(None, always_update=True)
+    model: reactive[TableModel | None] = reactive(None, always_update=True, repaint=False)
+    """Set on every message; the board repaints only when what it draws from changed (``watch_model``)."""
+
+    KEEP_PARTS = 64
+    """Parts kept drawn (``drawn_part``): a board's parts for the last few messages."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawn_from: tuple[object, ...] | None = None
+        """The model's facts the board was last drawn from."""
+        self.parts: dict[tuple[object, ...], Drawn] = {}
+        """Parts drawn before, by their content and width (``drawn_part``)."""
+
+    def watch_model(self, model: TableModel | None) -> None:
+        """Repaint, unless the view, the seat and the table are as the board last drew them (a message
+        with only events the board does not show, another seat's chat...). A board's own state
+        (a card picked, a key pressed) repaints where it changes."""
+        facts = None if model is None else (
+            model.view.SerializeToString() if model.view is not None else None,
+            model.seat, model.summary.SerializeToString())
+        if facts != self.drawn_from or facts is None:
+            self.drawn_from = facts
+            self.refresh()
+
+    def drawn_part(self, part: RenderableType, width: int) -> Drawn:
+        """A part drawn at ``width``: a text drawn before with the same words and styles is not
+        drawn again (most of a board stays the same from one message to the next)."""
+        key: tuple[object, ...] | None = None
+        if isinstance(part, Text):
+            key = (part.plain, str(part.style), tuple(part.spans), part.justify, part.overflow, part.no_wrap,
+                   part.end, width)
+            cached = self.parts.get(key)
+            if cached is not None:
+                return cached
+        console = self.app.console
+        done = Drawn(console.render_lines(part, console.options.update_width(width), pad=False))
+        if key is not None:
+            self.parts[key] = done
+            if len(self.parts) > self.KEEP_PARTS:
+                del self.parts[next(iter(self.parts))]
+        return done
 
     @property
     def seat(self) -> int | None:

@@ -230,6 +230,7 @@ class RummyBoard(Board):
             self.refresh_bindings()
         v = self._rummy()
         if v is None:
+            super().watch_model(model)
             return
         picked = self.picked()
         self.order = self._arranged(v)
@@ -240,6 +241,7 @@ class RummyBoard(Board):
             self.cursor = self.order.index(picked)
         self.drawn = drawn
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
+        super().watch_model(model)
 
     def _arranged(self, v: rummy_pb2.RummyView) -> list[str]:
         cards = list(v.cards)

@@ -79,6 +79,7 @@ class TrucoBoard(Board):
     def watch_model(self, model: TableModel | None) -> None:
         view = model.view if model is not None else None
         if view is None or not view.HasField("truco"):
+            super().watch_model(model)
             return
         t = view.truco
         cards = list(t.cards)
@@ -91,6 +92,7 @@ class TrucoBoard(Board):
         if self.face_down and not self._legal("play_down"):
             self.face_down = False
         self._keep_focus()
+        super().watch_model(model)
 
     def _keep_focus(self) -> None:
         """The card keys are the board's: it takes the focus back from anything but the chat line."""
@@ -177,20 +179,22 @@ class TrucoBoard(Board):
         return Group(*self._fit(parts))
 
     def _fit(self, parts: list[tuple[int, RenderableType]]) -> list[RenderableType]:
-        """The parts in order, leaving out the least needed until they fit the board's height."""
+        """The parts in order, leaving out the least needed until they fit the board's height.
+
+        Each part is drawn once (to know its height) and shown as drawn; a part whose words
+        did not change since the last message is not drawn again (``Board.drawn_part``)."""
         width, height = self.content_size.width, self.content_size.height
         if width <= 0 or height <= 0 or not self.is_mounted:
             return [r for _, r in parts]
-        console = self.app.console
-        options = console.options.update_width(width)
-        sizes = [len(console.render_lines(r, options, pad=False)) for _, r in parts]
+        drawn = [self.drawn_part(r, width) for _, r in parts]
+        sizes = [len(d) for d in drawn]
         keep = list(range(len(parts)))
         for p in sorted(range(len(parts)), key=lambda i: (parts[i][0], -i)):
             if sum(sizes[i] for i in keep) <= height:
                 break
             if parts[p][0] < 9:
                 keep.remove(p)
-        return [parts[i][1] for i in keep]
+        return [drawn[i] for i in keep]
 
     # -- the score, the ladder, the envido ------------------------------------------------------
     def _score(self, model: TableModel, view: table_pb2.View, compact: bool) -> Text:

@@ -126,3 +126,28 @@ def test_the_plain_summary_of_a_board_without_one(snap_compare: Any) -> None:
 def test_the_match_summary(snap_compare: Any) -> None:
     app = TableApp(stream("cacho", over=True, match_over=True), "cacho")
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
+
+
+@pytest.mark.parametrize("size", [(40, 60), (50, 70)])
+async def test_a_phone_held_upright_has_the_log_under_the_board(size: tuple[int, int]) -> None:
+    """Tall and narrow: the board takes the whole width and most of the height, the log goes under it."""
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board").region
+        log = app.screen.query_one("#log").region
+        width, height = size
+        assert board.width >= width - 2, (board, "the board has the full width")
+        assert log.y >= board.bottom, (board, log, "the log is under the board")
+        assert log.width >= width - 3, (log, "the log has the full width")
+        assert board.height >= height // 3, (board, "the board has a good share of the height")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (80, 40)])
+async def test_a_wide_or_short_screen_keeps_the_log_beside_the_board(size: tuple[int, int]) -> None:
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board").region
+        log = app.screen.query_one("#log").region
+        assert log.x >= board.right and log.y < board.bottom, (board, log)
