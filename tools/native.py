@@ -54,7 +54,8 @@ def build(out: Path = DIR) -> str:
     if compiler() is None:
         shutil.rmtree(out, ignore_errors=True)
         return "native: no C compiler here: the engine runs as plain Python"
-    if check(out)[0] is not None and _manifest(out).get("compiled") == list(MODULES):
+    opt = os.environ.get("MYPYC_OPT_LEVEL", "3")  # mypyc's own variable: 0 builds faster
+    if check(out)[0] is not None and _manifest(out).get("compiled") == [*MODULES, f"-O{opt}"]:
         return "native: the compiled engine is up to date"
     t0 = time.monotonic()
     before = digests(sources())
@@ -66,7 +67,6 @@ def build(out: Path = DIR) -> str:
                 from mypyc.build import mypycify
                 from setuptools import setup  # type: ignore[import-untyped]
 
-                opt = os.environ.get("MYPYC_OPT_LEVEL", "3")  # mypyc's own variable: 0 builds faster
                 extensions = mypycify(list(MODULES), opt_level=opt, target_dir=str(Path(tmp) / "c"), group_name=GROUP)
                 setup(name="cardtui-native", ext_modules=extensions, script_args=[
                     "-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp) / "o"),
@@ -83,7 +83,7 @@ def build(out: Path = DIR) -> str:
     for so in sorted(out.rglob("*" + sysconfig.get_config_var("EXT_SUFFIX"))):
         rel = so.relative_to(out)
         modules[".".join((*rel.parent.parts, so.name.split(".")[0]))] = rel.as_posix()
-    manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": list(MODULES)}
+    manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": [*MODULES, f"-O{opt}"]}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
     return f"native: compiled {len(MODULES)} engine modules in {time.monotonic() - t0:.0f} s ({out})"
 
