@@ -2,25 +2,35 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NATIVE := $(VENV)/cardtui-native/manifest.json
+NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py) tools/native.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench arena sim clean web-shots i18n
+.PHONY: play test lint proto bench arena sim clean web-shots i18n native
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	$(BIN)/python -m tools.native
+
+## The truco engine compiled with mypyc, where a C compiler is (cardtui/native.py says how it is
+## used); rebuilt when an engine source changes. Without a compiler, or with CARDTUI_PURE=1, the
+## engine runs as plain Python.
+$(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
+	$(BIN)/python -m tools.native
+native: $(NATIVE)
 
 ## Set up, start a server with bots that friends on the LAN may join (terminal or browser) and
 ## open the client at its lobby; it prints the page browsers join at. `make play HOST=127.0.0.1`
 ## keeps it to this machine.
 HOST ?= 0.0.0.0
-play: $(STAMP)
+play: $(STAMP) $(NATIVE)
 	$(BIN)/cardtui play --host $(HOST)
 
 ## Set up and run every check: lint, types, layering, then the test suite.
-test: $(STAMP) lint
+test: $(STAMP) $(NATIVE) lint
 	$(BIN)/pytest -n auto
 
 lint: $(STAMP)
@@ -41,7 +51,7 @@ i18n: $(STAMP)
 	$(BIN)/python -m tools.catalogs all
 
 ## Benchmarks: ratios against baselines measured in the same run (`make bench ARGS="--only bots"`).
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python -m bench $(ARGS)
 
 ## Two players on duplicate deals, e.g. `make arena ARGS="truco_paulista hard today --pairs 200"`.

@@ -25,7 +25,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from cardtui.engine.cards import Card
 from cardtui.engine.fairness import Seed, record_seed
@@ -195,8 +195,12 @@ class GameOptions:
     __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
-class MatchState:
-    """What every game's match state holds besides its own: the seats and the hand in play."""
+class MatchState(Protocol):
+    """What every game's match state holds besides its own: the seats and the hand in play.
+
+    A protocol, so that a state need not inherit from it: truco's states are compiled
+    (``cardtui.native``), and a compiled class cannot have a plain Python class as its base.
+    """
 
     seats: tuple[SeatInfo, ...]
     hand_no: int

@@ -12,12 +12,17 @@ import grpc
 import pytest
 import pytest_asyncio
 
-from cardtui import i18n
+from cardtui import i18n, native
 from cardtui.engine.core import Match
 from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+
+def pytest_report_header() -> str:
+    """Which engine the suite runs against: the compiled build, or plain Python and why."""
+    return f"cardtui engine: {native.STATUS}"
 
 
 @pytest.fixture(autouse=True)

@@ -247,7 +247,9 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             if t in TRUCO_LEVEL:
                 return self._truco(st, seat)
             events = self._bet(st, seat, action)
-        if st.at_once and st.result is None and st.decided():
+        # Asked again, not narrowed: the action may have ended the hand (compiled, a narrowed
+        # attribute is trusted, and ``st.result`` was None at the top).
+        if st.at_once and not self.hand_over(st) and st.decided():
             events += self._end_round(st, None, 0, _ENVIDO, last=True)
         return events
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
-from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, MatchState, SeatInfo, only
+from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, only
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import values
 from cardtui.engine.truco.events import TrucoSignalled
@@ -19,8 +19,12 @@ from cardtui.engine.truco.signals import Signal, audience
 from cardtui.engine.truco.views import TrucoResult, TrucoSignalSeen, TrucoView
 
 
-class TrucoState(MatchState):
-    """A match: team scores carry over hands; each hand is dealt from its own seeded rng."""
+class TrucoState:
+    """A match: team scores carry over hands; each hand is dealt from its own seeded rng.
+
+    An ``engine.core.MatchState`` by its attributes, not by inheritance: compiled, this is a
+    native class (attributes in C slots), which a plain Python base would not allow.
+    """
 
     def __init__(self, options: GameOptions, seats: Sequence[SeatInfo]) -> None:
         self.option_values = values(options)

@@ -1,0 +1,98 @@
+"""The engine's compiled modules (mypyc), used only when built from the sources that are here now.
+
+The truco engine is ``mypy --strict`` Python, so mypyc (shipped with mypy) compiles its
+modules to C extensions: a random action costs about a third less, its match state being
+a C struct instead of a dict. ``make play`` and ``make test`` build them (``python -m
+tools.native``) where a C compiler is present; elsewhere, or with ``CARDTUI_PURE=1`` set,
+everything runs as plain Python, with the same behaviour.
+
+The build goes beside the interpreter, in ``<venv>/cardtui-native/``, never into the source
+tree: an extension module sitting next to its ``.py`` would be imported in its place even
+after the ``.py`` changed. The build's manifest holds a SHA-256 of every engine source at
+build time; ``install`` (run when ``cardtui`` is imported) serves the compiled modules only
+if all of them still match, and otherwise none: compiled modules call each other directly,
+so a mix of old compiled code and new Python would not be the program one reads. A stale
+build costs speed, never correctness; ``make`` rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["DIR", "OFF", "STATUS", "digests", "install", "sources"]
+
+OFF = "CARDTUI_PURE"
+"""Set (to anything but empty) to run plain Python even where a build is present, and to skip the build."""
+DIR = Path(sys.prefix) / "cardtui-native"
+"""Where the build lives: beside the interpreter it was built for."""
+ROOT = Path(__file__).resolve().parent
+"""The package's sources (``cardtui/engine`` is the repository's ``engine/``)."""
+
+STATUS = "plain Python: not imported yet"
+"""What ``install`` found: ``compiled: ...`` or ``plain Python: <why>``."""
+
+
+def sources(root: Path = ROOT) -> list[Path]:
+    """The sources a build depends on: the engine's modules, truco's included (not the bots')."""
+    engine = root / "engine"
+    return sorted([*engine.glob("*.py"), *(engine / "truco").glob("*.py")])
+
+
+def digests(paths: Sequence[Path], root: Path = ROOT) -> dict[str, str]:
+    """Each source's SHA-256, by its path under the package."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Serves the built extension modules (and mypyc's shared library) by module name."""
+
+    def __init__(self, files: Mapping[str, Path]) -> None:
+        self.files = dict(files)
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+                  ) -> ModuleSpec | None:
+        file = self.files.get(name)
+        if file is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(name, str(file))
+        return importlib.util.spec_from_file_location(name, file, loader=loader)
+
+
+def check(directory: Path = DIR, root: Path = ROOT) -> tuple[dict[str, Path] | None, str]:
+    """The compiled modules to serve (None: none) and why, without installing anything."""
+    if os.environ.get(OFF):
+        return None, f"plain Python: {OFF} is set"
+    try:
+        manifest = json.loads((directory / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return None, "plain Python: no compiled build (make builds one where a C compiler is present)"
+    if manifest.get("python") != sys.version:
+        return None, "plain Python: the build is for another Python"
+    built: dict[str, str] = manifest.get("sources", {})
+    now = digests(sources(root), root)
+    changed = sorted(set(built) ^ set(now) | {k for k in built.keys() & now.keys() if built[k] != now[k]})
+    if changed:
+        return None, f"plain Python: {changed[0]} changed since the build (make rebuilds it)"
+    files = {name: directory / rel for name, rel in manifest.get("modules", {}).items()}
+    if not files or not all(f.is_file() for f in files.values()):
+        return None, "plain Python: the build is incomplete"
+    return files, f"compiled: {len(files) - 1} engine modules (mypyc)"
+
+
+def install(directory: Path = DIR, root: Path = ROOT) -> str:
+    """Serve the compiled modules if the build matches the sources; returns (and keeps) what it found."""
+    global STATUS
+    files, STATUS = check(directory, root)
+    if files is not None and not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder(files))
+    return STATUS

@@ -1,0 +1,121 @@
+"""The compiled engine (cardtui.native, tools.native): used only when it matches the sources,
+plain Python otherwise, and the same game either way."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from cardtui import native
+from tools import native as build_tool
+
+# A seeded truco argentino match with random play, printed as its hand histories: what the
+# compiled engine and plain Python must agree on, byte for byte.
+MATCH = """
+import json, random, sys
+import cardtui.engine.truco.argentino as argentino
+from cardtui.engine.core import SeatInfo
+from cardtui.native import STATUS
+game, rng = argentino.GAME, random.Random(5)
+state, _ = game.start(game.options({"flor": True}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)], 11)
+histories = []
+while True:
+    while not game.hand_over(state):
+        moves = [(s, a) for s in range(4) for a in game.legal_actions(state, s) if a.type != "signal"]
+        game.apply(state, *moves[int(rng.random() * len(moves))])
+    histories.append(game.history(state))
+    if game.match_over(state):
+        break
+    game.next_hand(state, rng.randrange(1 << 30))
+print(json.dumps({"file": argentino.__file__, "status": STATUS, "histories": histories}, sort_keys=True))
+"""
+
+
+def play(**env: str) -> dict[str, object]:
+    environment = {k: v for k, v in os.environ.items() if k != native.OFF} | env
+    out = subprocess.run([sys.executable, "-c", MATCH], capture_output=True, text=True, env=environment,
+                         check=True, timeout=120)
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+def test_plain_python_plays_the_same_match_as_the_build_in_use() -> None:
+    pure = play(**{native.OFF: "1"})
+    assert str(pure["file"]).endswith(".py")
+    assert pure["status"] == f"plain Python: {native.OFF} is set"
+    used = play()
+    if str(used["status"]).startswith("compiled"):
+        assert str(used["file"]).endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+        assert str(used["file"]).startswith(str(native.DIR))
+    assert used["histories"] == pure["histories"]
+    assert len(pure["histories"]) > 1  # type: ignore[arg-type]
+
+
+def test_this_process_runs_what_the_status_says() -> None:
+    import cardtui.engine.truco.argentino_state as state_module
+
+    compiled = native.STATUS.startswith("compiled")
+    assert state_module.__file__ is not None
+    assert state_module.__file__.endswith(sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py")
+
+
+def manifest(directory: Path, sources: dict[str, str], python: str = sys.version) -> None:
+    directory.mkdir(exist_ok=True)
+    so = directory / f"cardtui_native__mypyc{sysconfig.get_config_var('EXT_SUFFIX')}"
+    so.write_bytes(b"")
+    (directory / "manifest.json").write_text(json.dumps({
+        "python": python, "sources": sources, "modules": {"cardtui_native__mypyc": so.name},
+    }))
+
+
+def test_a_build_is_used_only_while_every_source_matches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.OFF, raising=False)
+    now = native.digests(native.sources())
+    manifest(tmp_path, now)
+    files, status = native.check(tmp_path)
+    assert files is not None and status.startswith("compiled")
+
+    changed = dict(now, **{"engine/truco/envido.py": "0" * 64})
+    manifest(tmp_path, changed)
+    assert native.check(tmp_path) == (
+        None, "plain Python: engine/truco/envido.py changed since the build (make rebuilds it)")
+
+    fewer = {k: v for k, v in now.items() if k != "engine/truco/flor.py"}
+    manifest(tmp_path, fewer)
+    assert native.check(tmp_path)[1] == "plain Python: engine/truco/flor.py changed since the build (make rebuilds it)"
+
+    manifest(tmp_path, now, python="2.7.18")
+    assert native.check(tmp_path) == (None, "plain Python: the build is for another Python")
+
+    manifest(tmp_path, now)
+    monkeypatch.setenv(native.OFF, "1")
+    assert native.check(tmp_path) == (None, f"plain Python: {native.OFF} is set")
+
+
+def test_no_build_means_plain_python(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.OFF, raising=False)
+    files, status = native.check(tmp_path / "nothing")
+    assert files is None and status.startswith("plain Python: no compiled build")
+
+
+def test_without_a_compiler_the_build_steps_aside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.OFF, raising=False)
+    old = tmp_path / "old"
+    manifest(old, native.digests(native.sources()))
+    monkeypatch.setattr(build_tool, "compiler", lambda: None)
+    assert build_tool.build(old) == "native: no C compiler here: the engine runs as plain Python"
+    assert not old.exists()  # an older build is not left to be used
+
+
+def test_the_switch_skips_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    old = tmp_path / "old"
+    manifest(old, native.digests(native.sources()))
+    monkeypatch.setenv(native.OFF, "1")
+    assert build_tool.build(old) == f"native: skipped ({native.OFF} is set): the engine runs as plain Python"
+    assert not old.exists()

@@ -1,0 +1,104 @@
+"""``make play`` and ``make test`` run this: compile the truco engine with mypyc, where a C compiler is.
+
+    .venv/bin/python -m tools.native
+
+It compiles ``MODULES`` (see ``cardtui.native`` for why and how they are used) into
+``<venv>/cardtui-native/`` with a manifest of the engine's sources as they were, and prints
+one line. With no C compiler, or ``CARDTUI_PURE=1`` set, or a build that fails, it says so,
+removes any older build and exits 0: the game runs as plain Python.
+
+What is compiled is the truco engine's logic and state: not its records (events, views,
+options: frozen dataclasses over ``engine.core``'s plain Python bases, which a compiled class
+cannot extend) nor the other games, whose classes extend ``engine.core``'s in plain Python.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+from cardtui.native import DIR, OFF, ROOT, check, digests, sources
+
+REPO = ROOT.parent
+MODULES = tuple(
+    f"cardtui/engine/truco/{m}.py" for m in (
+        "argentino", "argentino_checks", "argentino_envido", "argentino_flor", "argentino_state", "argentino_view",
+        "base", "envido", "flor", "ladder", "tricks", "paulista", "paulista_state", "paulista_view",
+    )
+)
+"""What is compiled. ``base`` and the states go together with every game that extends them
+(paulista too): a plain Python class cannot extend a compiled one."""
+GROUP = "cardtui_native"
+"""mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
+
+
+def compiler() -> str | None:
+    """The C compiler Python's build would call, if it is installed."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc)
+
+
+def build(out: Path = DIR) -> str:
+    """Build into ``out``; the line to print."""
+    if os.environ.get(OFF):
+        shutil.rmtree(out, ignore_errors=True)
+        return f"native: skipped ({OFF} is set): the engine runs as plain Python"
+    if compiler() is None:
+        shutil.rmtree(out, ignore_errors=True)
+        return "native: no C compiler here: the engine runs as plain Python"
+    opt = os.environ.get("MYPYC_OPT_LEVEL", "3")  # mypyc's own variable: 0 builds faster
+    if check(out)[0] is not None and _manifest(out).get("compiled") == [*MODULES, f"-O{opt}"]:
+        return "native: the compiled engine is up to date"
+    t0 = time.monotonic()
+    before = digests(sources())
+    with tempfile.TemporaryDirectory(prefix="cardtui-native-") as tmp:
+        lib = Path(tmp) / "lib"
+        log = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(REPO):
+                from mypyc.build import mypycify
+                from setuptools import setup  # type: ignore[import-untyped]
+
+                extensions = mypycify(list(MODULES), opt_level=opt, target_dir=str(Path(tmp) / "c"), group_name=GROUP)
+                setup(name="cardtui-native", ext_modules=extensions, script_args=[
+                    "-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp) / "o"),
+                ])
+        except (Exception, SystemExit) as err:  # a failed build leaves plain Python, and says why
+            shutil.rmtree(out, ignore_errors=True)
+            tail = "\n".join(log.getvalue().strip().splitlines()[-15:])
+            return f"native: the build failed ({err!r}); the engine runs as plain Python\n{tail}"
+        if digests(sources()) != before:
+            return "native: the sources changed during the build; run make again"
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(lib, out)
+    modules = {}
+    for so in sorted(out.rglob("*" + sysconfig.get_config_var("EXT_SUFFIX"))):
+        rel = so.relative_to(out)
+        modules[".".join((*rel.parent.parts, so.name.split(".")[0]))] = rel.as_posix()
+    manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": [*MODULES, f"-O{opt}"]}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    return f"native: compiled {len(MODULES)} engine modules in {time.monotonic() - t0:.0f} s ({out})"
+
+
+def _manifest(out: Path) -> dict[str, object]:
+    try:
+        found: dict[str, object] = json.loads((out / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return found
+
+
+def main() -> None:
+    print(build(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
