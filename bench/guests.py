@@ -125,7 +125,7 @@ async def measure(target: str, warm: bool, guests: int) -> Figures:
             for n, tab in enumerate(tabs):
                 await tab.ws.send_json(["stdin", f"guest{n}\r"])
             for tab in tabs:
-                await tab.until("Seats")
+                await tab.until("Watching")  # the lobby's list of tables
             await asyncio.sleep(1.0)
             assert web.open_sessions == guests
             lobby = read_memory(web)
