@@ -331,9 +331,16 @@ PARTS = (
 )
 
 
+GRPC_CALLERS = ("_streaming.<locals>.handle",)
+"""Our frames that call into grpc's compiled code (a stream's ``context.write``): a sample whose
+innermost frame is one of them is in grpc, whose compiled frames py-spy does not see."""
+
+
 def part_of(frames: Sequence[str]) -> str:
     """Which part of the server a sampled stack of the event loop's thread was in."""
     names = [f.split(" (", 1)[0] for f in frames]
+    if names and names[-1] in GRPC_CALLERS:
+        return "gRPC and asyncio (C and Python)"  # in grpc's compiled code, called from our frame
     for part, marks in PARTS:
         if any(n.startswith(m) for n in names for m in marks):
             return part

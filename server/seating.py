@@ -14,6 +14,7 @@ a seat that changes hands is told as it was then, never as it is now.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, ResourceExhausted
@@ -82,6 +83,11 @@ class Holder:
     def person(self) -> bool:
         """A person played it: not a bot, and somebody."""
         return not self.bot and bool(self.name)
+
+    def data(self) -> dict[str, Any]:
+        """Its fields as the journal keeps them: ``dataclasses.asdict`` without its deep copy
+        (every field is a plain value), which cost a quarter of a millisecond a deal."""
+        return {"name": self.name, "bot": self.bot, "away": self.away, "player": self.player, "level": self.level}
 
     def record(self) -> dict[str, str | bool]:
         """As a hand history names a seat's holder (docs/history.md): a bot says so, and its level."""

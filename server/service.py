@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -308,18 +309,12 @@ def register(server: grpc.aio.Server, servicer: object, service: ServiceDescript
         reply_type = GetMessageClass(method.output_type)
         behaviour = getattr(servicer, method.name)
         if method.server_streaming:
-            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
-                _streaming(behaviour, request_type, refusals), response_serializer=_serialize
-            )
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(_streaming(behaviour, request_type, refusals))
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
                 _unary(behaviour, request_type, refusals), response_serializer=reply_type.SerializeToString
             )
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
-
-
-def _serialize(reply: Any) -> bytes:
-    return reply if isinstance(reply, bytes) else bytes(reply.SerializeToString())
 
 
 async def _decode(raw: bytes, request_type: Any, context: Any) -> Any:
@@ -349,11 +344,18 @@ def _unary(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLo
 
 
 def _streaming(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog) -> Callable[..., Any]:
-    async def handle(raw: bytes, context: Any) -> AsyncIterator[Any]:
+    """A stream's handler: a coroutine that writes each reply itself (``context.write``), so a
+    message passes through one generator (the servicer's) on its way out, not two; replies are
+    serialized here, so grpc is given bytes and calls no serializer of ours."""
+
+    async def handle(raw: bytes, context: Any) -> None:
         request = await _decode(raw, request_type, context)
+        write = context.write
         try:
-            async for reply in behaviour(request, context):
-                yield reply
+            async with contextlib.aclosing(behaviour(request, context)) as replies:
+                # closed here even when a write is cancelled (the client went): its ``finally`` runs now
+                async for reply in replies:
+                    await write(reply if type(reply) is bytes else reply.SerializeToString())
         except Refusal as e:
             await _refuse(context, e, refusals)
 

@@ -18,7 +18,6 @@ each hand's whole deal seed, the server's included, so a restart deals the same 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import random
 import secrets
@@ -467,7 +466,7 @@ class Table:
             self.hand_holders = self.seating.holders_now()
         self.hand_changes = []
         self.hand_acts = 0
-        return [dataclasses.asdict(h) for h in self.hand_holders]
+        return [h.data() for h in self.hand_holders]
 
     def _leaver(self, seat: int) -> str | None:
         """The remembered player who left ``seat`` during the match, if a newcomer now takes it over."""
@@ -483,7 +482,7 @@ class Table:
         if self.match is None:
             return
         holder = self.seating[seat].holder()
-        data: dict[str, Any] = dataclasses.asdict(holder)
+        data = holder.data()
         if left is not None:
             data["left"] = left
         self.journal.step(self, ("seat", seat, data), self.seq)

@@ -126,7 +126,7 @@ async def test_a_huge_resize_is_clamped_and_the_guest_is_gone_when_it_leaves(
     assert peak < 150 * MB, f"the guest grew to {peak / MB:.0f} MB"
     guest.screen.resize(120, 320)  # the clamped size, at which the guest now draws
     await guest.type("ana\r")  # and still answers
-    await guest.until("Seats")
+    await guest.until("Watching")  # the lobby's list of tables
     await guest.ws.close()
     took = await gone_within(process, 5.0)
     print(f"the guest's process was gone {took:.2f} s after it left")
@@ -172,7 +172,7 @@ async def test_messages_the_page_never_sends_are_dropped(served: Served, http: a
             pong = await guest.ws.receive(timeout=10)
         assert json.loads(pong.data) == ["pong", "7"]  # the one sound ping, answered
         await guest.type("bea\r")
-        await guest.until("Seats")
+        await guest.until("Watching")  # the lobby's list of tables
     finally:
         await guest.ws.close()
 
