@@ -294,7 +294,7 @@ class LobbyScreen(Screen[None]):
             self.notify(_("Only the table's owner (who created it) may close it."), severity="warning")
             return
         name = str(self.query_one("#tables", DataTable).get_row_at(self.rows.index(table_id))[2])
-        ask = ConfirmScreen(_("Close the table {name}?").format(name=name),
+        ask = ConfirmScreen(_("Close the table “{name}”?").format(name=name),
                             _("Everyone at it is told it closed; its hands are kept."),
                             _("Keep it (escape)"), _("Close it (y)"))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from cardtui.i18n import N_, _
+from cardtui.i18n import N_, _, current
 from cardtui.v1 import common_pb2, lobby_pb2
 
 
@@ -137,7 +137,8 @@ def shown_value(game: str, spec: lobby_pb2.OptionSpec, value: common_pb2.OptionV
         return value_label(game, spec.name, value.choice)
     if spec.type == lobby_pb2.OPTION_TYPE_NUMBER:
         return str(value.number)
-    return f"{value.fraction:g}"
+    shown = f"{value.fraction:g}"
+    return shown if current() == "en" else shown.replace(".", ",")  # 0,25 in Portuguese and Spanish
 
 
 def table_options(game: lobby_pb2.GameInfo, options: Mapping[str, common_pb2.OptionValue]) -> str:

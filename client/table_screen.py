@@ -564,7 +564,8 @@ class TableScreen(Screen[None]):
             self.query_one(ActionBar).adjust(step)
 
     def action_chat(self) -> None:
-        self.query_one("#chat", Input).focus()
+        # At once, not later: what is typed right after / goes into the line, not to the table.
+        self.set_focus(self.query_one("#chat", Input))
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         if event.widget.id == "chat":

@@ -84,7 +84,7 @@ class ArgentinoOptions(GameOptions):
         "best card."
     )
     pica_pica: bool = option(True, "Six players: alternate a 3v3 round with three 1v1s, dealt together.")
-    flor: bool = option(False, "Play with flor (three cards of one suit); off, the game is played sin flor.")
+    flor: bool = option(False, "Play with flor (three cards of one suit); off: sin flor.")
     envido_scored: EnvidoScored = option(
         EnvidoScored.ROUND_END, "Envido and flor points: added when the round ends, or at once when settled."
     )

@@ -51,7 +51,7 @@ class TrucoDecides(StrEnum):
 class PaulistaOptions(GameOptions):
     truco_decides: TrucoDecides = option(
         TrucoDecides.TRICK,
-        "Once a truco is accepted: the trick in play decides the hand (trick), or best of three as usual (hand).",
+        "Once a truco is accepted: the trick in play decides the hand, or the hand goes on, best of three.",
     )
     chat: Chat = option(Chat.SPECTATORS_AND_BETWEEN_HANDS, CHAT_HELP)
     signals_seen: float = option(0.25, SIGNALS_SEEN_HELP, min=0.0, max=1.0)

@@ -100,6 +100,7 @@ async def test_a_tables_help_says_what_its_options_make_the_game(server: Running
     assert "As opções desta mesa" in text
     assert "| Depois do truco aceito | a vaza em jogo decide a mão (padrão) |" in text
     assert "melhor de três" not in text.split("As opções desta mesa")[1], "the default is the trick"
+    assert "| Sinais pegos pelos adversários | 0,25 (padrão) |" in text, "a fraction as Portuguese writes it"
 
 
 @pytest.mark.parametrize("lang", ["en", *LANGUAGES])
