@@ -19,6 +19,7 @@ from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.tournaments import (
     CreateTournamentScreen,
+    TeamScreen,
     TournamentPasswordScreen,
     TournamentScreen,
     TournamentsScreen,
@@ -184,3 +185,28 @@ async def test_registering_for_a_tournament_with_a_password_asks_it(quick: Runni
         got = await tournament_pb2_grpc.TournamentsStub(ch).GetTournament(
             tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
     assert [list(e.names) for e in got.entries] == [["bia"]]
+
+
+async def register_in_team(quick: Running, tmp_path: Path, name: str, team: str) -> None:
+    app = CardApp(f"127.0.0.1:{quick.port}", name, identity=create(tmp_path / f"{name}.pem"))
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen) and rows(app, "#tournaments"), "the list")
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, TeamScreen), "the team asked")
+        await pilot.press(*team, "enter")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen)
+                    and "1/4" in rows(app, "#tournaments")[0][2], "registered, one team")
+
+
+async def test_in_truco_partners_name_their_team_when_they_register(quick: Running, tmp_path: Path) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        created = await tournament_pb2_grpc.TournamentsStub(ch).CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="truco_paulista", name="Truco da firma", rounds=1, table_size=4, max_entries=4))
+    for name in ("ana", "bia"):
+        await register_in_team(quick, tmp_path, name, "Rio")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        got = await tournament_pb2_grpc.TournamentsStub(ch).GetTournament(
+            tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
+    assert [(e.team, list(e.names)) for e in got.entries] == [("Rio", ["ana", "bia"])]
