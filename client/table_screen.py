@@ -375,6 +375,8 @@ class TableScreen(Screen[None]):
         if self.summary_open:
             self.query_one("#summary-body", Static).update(self.summary_text())
             self.query_one("#summary-buttons").display = self.ended[1] and not self.spectating
+            # a tournament's table plays one match: no next one to stay for
+            self.query_one("#summary-again").display = not self.model.summary.tournament_id
         if was != self.summary_open:
             self.refresh_bindings()
 
@@ -422,6 +424,9 @@ class TableScreen(Screen[None]):
         view = self.model.view
         deadline = self.model.deadline
         secs = f"{max(0, deadline - time.monotonic()):.0f}" if deadline is not None else None
+        if view is not None and view.match_over and self.model.summary.tournament_id:
+            return Text(_("This table's game for the tournament is over: the next round opens when every "
+                          "table's is (escape: back to the standings)."), style="italic")
         if view is not None and view.match_over:
             text = _("A new game begins in {s} s.") if secs is not None else _("A new game begins soon.")
             text = text.format(s=secs)

@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
 from cardtui.client.connection import Connection, error_text
@@ -186,35 +186,77 @@ class TournamentPasswordScreen(PasswordScreen):
                 yield Button(_("Cancel"), id="password-cancel")
 
 
+class TeamScreen(ModalScreen[str | None]):
+    """In a team game: the team's name, the same for partners (empty: a team of one's own)."""
+
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="password-dialog"):
+            yield Label(_("Your team"), id="password-title")
+            yield Static(Text(_("Partners type the same team name; leave it empty for a team of your own "
+                                "(a bot partners you if nobody joins it)."), style="dim"))
+            yield Input(placeholder=_("team name"), id="team-input", max_length=24)
+            with Horizontal(id="password-buttons"):
+                yield Button(_("Register"), variant="primary", id="team-go")
+                yield Button(_("Cancel"), id="team-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#team-input", Input).focus()
+
+    @on(Input.Submitted, "#team-input")
+    @on(Button.Pressed, "#team-go")
+    def _go(self) -> None:
+        self.dismiss(self.query_one("#team-input", Input).value.strip())
+
+    @on(Button.Pressed, "#team-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 async def register(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary,
                    player: str) -> None:
-    """Register the player (their session proves them), asking the password if the tournament has
-    one and this client has not given it yet; a refusal is said and changes nothing."""
+    """Register the player (their session proves them): in a team game with the team they name, and
+    with the password if the tournament has one this client has not given yet; a refusal is said
+    and changes nothing."""
+    if summary.team_size > 1:
+        async def named(team: str | None) -> None:
+            if team is not None:
+                await _with_password(screen, conn, summary, player, team)
+
+        screen.app.push_screen(TeamScreen(), named)
+    else:
+        await _with_password(screen, conn, summary, player, "")
+
+
+async def _with_password(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary,
+                         player: str, team: str) -> None:
     password = conn.passwords.get(summary.id, "")
     if summary.has_password and not password:
-        _ask(screen, conn, summary, player, "")
+        _ask(screen, conn, summary, player, team, "")
     else:
-        await _register(screen, conn, summary, player, password)
+        await _register(screen, conn, summary, player, team, password)
 
 
-def _ask(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str,
+def _ask(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str, team: str,
          problem: str) -> None:
     async def answered(password: str | None) -> None:
         if password is not None:
-            await _register(screen, conn, summary, player, password)
+            await _register(screen, conn, summary, player, team, password)
 
     screen.app.push_screen(TournamentPasswordScreen(summary.name, problem), answered)
 
 
 async def _register(screen: Screen[Any], conn: Connection, summary: tournament_pb2.TournamentSummary, player: str,
-                    password: str) -> None:
+                    team: str, password: str) -> None:
     try:
         await conn.with_session(player, lambda session: stub(conn).Register(
-            tournament_pb2.RegisterRequest(tournament_id=summary.id, session=session, password=password), timeout=5))
+            tournament_pb2.RegisterRequest(tournament_id=summary.id, session=session, password=password, team=team),
+            timeout=5))
     except grpc.aio.AioRpcError as err:
         if err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or ""):
             conn.passwords.pop(summary.id, None)
-            _ask(screen, conn, summary, player, error_text(err))
+            _ask(screen, conn, summary, player, team, error_text(err))
             return
         screen.notify(error_text(err), title=_("Cannot register"), severity="error")
         return

@@ -51,7 +51,6 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
-from cardtui.server.names import key_of
 from cardtui.server.room import MAX_PASSWORD, Room, digest, new_token
 from cardtui.server.table import Table
 from cardtui.server.text import BadText, clean_name
@@ -274,10 +273,18 @@ class Tournaments:
             raise FailedPrecondition("You are registered already.")
         if len(team) > MAX_TEAM_NAME:
             raise InvalidArgument("A team's name may be at most {most} characters long.", most=MAX_TEAM_NAME)
-        team = " ".join(team.split())
+        if team.strip():
+            try:
+                team = clean_name(team)
+            except BadText as e:
+                raise InvalidArgument(e.template, **e.args_) from None
+            except ValueError as e:
+                raise InvalidArgument(str(e)) from None
+        else:
+            team = ""
         entry = None
         if t.settings.team_size > 1 and team:
-            entry = next((e for e in t.entries if key_of(e.team) == key_of(team)), None)
+            entry = next((e for e in t.entries if e.team.casefold() == team.casefold()), None)
             if entry is not None and len(entry.members) >= t.settings.team_size:
                 raise FailedPrecondition("The team {team} is complete.", team=quote(entry.team))
         if entry is None:

@@ -19,6 +19,7 @@ from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.tournaments import (
     CreateTournamentScreen,
+    TeamScreen,
     TournamentPasswordScreen,
     TournamentScreen,
     TournamentsScreen,
@@ -26,7 +27,7 @@ from cardtui.client.tournaments import (
 from cardtui.i18n import speaking
 from cardtui.identity import create
 from cardtui.server.app import Running, start
-from cardtui.v1 import common_pb2, tournament_pb2, tournament_pb2_grpc
+from cardtui.v1 import common_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 from tests.client.footer_check import cut_off, footer_items
 
 SMALL = (80, 24)
@@ -184,3 +185,59 @@ async def test_registering_for_a_tournament_with_a_password_asks_it(quick: Runni
         got = await tournament_pb2_grpc.TournamentsStub(ch).GetTournament(
             tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
     assert [list(e.names) for e in got.entries] == [["bia"]]
+
+
+async def register_in_team(quick: Running, tmp_path: Path, name: str, team: str) -> None:
+    app = CardApp(f"127.0.0.1:{quick.port}", name, identity=create(tmp_path / f"{name}.pem"))
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen) and rows(app, "#tournaments"), "the list")
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, TeamScreen), "the team asked")
+        await pilot.press(*team, "enter")
+        await until(pilot, lambda: isinstance(app.screen, TournamentsScreen)
+                    and "1/4" in rows(app, "#tournaments")[0][2], "registered, one team")
+
+
+async def test_in_truco_partners_name_their_team_when_they_register(quick: Running, tmp_path: Path) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        created = await tournament_pb2_grpc.TournamentsStub(ch).CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="truco_paulista", name="Truco da firma", rounds=1, table_size=4, max_entries=4))
+    for name in ("ana", "bia"):
+        await register_in_team(quick, tmp_path, name, "Rio")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        got = await tournament_pb2_grpc.TournamentsStub(ch).GetTournament(
+            tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
+    assert [(e.team, list(e.names)) for e in got.entries] == [("Rio", ["ana", "bia"])]
+
+
+async def test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one(quick: Running, tmp_path: Path) -> None:
+    me = create(tmp_path / "ana.pem")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="ana", public_key=me.public_key))
+        proved = await lobby.Prove(players_pb2.ProveRequest(name="ana", public_key=me.public_key, nonce=hello.nonce,
+                                                            signature=me.sign(hello.server_id, hello.nonce, "ana")))
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        created = await stub.CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="cacheta", rounds=1, table_size=2, max_entries=2, bots_fill=True, bot_level="easy", away_after=1,
+            options={"start_points": common_pb2.OptionValue(number=1)}))
+        tid = created.tournament.id
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=proved.session))
+        state = await stub.StartTournament(tournament_pb2.OwnerRequest(tournament_id=tid,
+                                                                        owner_token=created.owner_token))
+    table_id = state.tables[0].table_id
+    quick.room.tables[table_id].config.turn_seconds = 0.3  # her turn lapses at once: a bot plays for her
+    app = CardApp(f"127.0.0.1:{quick.port}", "ana", identity=me)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table")
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await until(pilot, lambda: screen.ended[1] and screen.query_one("#summary").display, "the match's end")
+        foot = str(screen.query_one("#summary-foot", Static).render())
+        assert "next round opens when every table's is" in foot and "new game" not in foot
+        assert not screen.query_one("#summary-again").display, "no next match to stay for"
+        assert screen.query_one("#summary-leave").display

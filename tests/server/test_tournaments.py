@@ -297,6 +297,10 @@ async def test_partners_register_as_a_team_and_sit_facing_each_other(quick: Runn
         assert created.tournament.team_size == 2
         await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=ana.session, team="Rio"))
         await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=bia.session, team="rio"))
+        with pytest.raises(grpc.aio.AioRpcError) as e:
+            await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=carl.session,
+                                                               team="\u200b\u200b"))
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=carl.session))
         got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
         assert [(e.team, list(e.names)) for e in got.entries] == [("Rio", ["ana", "bia"]), ("carl", ["carl"])]
