@@ -734,8 +734,10 @@ class Table:
         self.fanout.end(reason, resubscribe=False, args=args)
 
     def shutdown(self, reason: str) -> None:
-        """The server is going away: timers stop, streams are told to come back later."""
+        """The server is going away: timers stop (a bot's decision still coming is dropped),
+        streams are told to come back later."""
         self.pacer.stop()
+        self._thinking = None
         self.fanout.end(reason, resubscribe=True)
 
 
