@@ -147,7 +147,7 @@ class Verdict:
         if not self.checked:
             return None
         used = ", ".join(name(s) for s in self.used) or _("nobody's (the host alone fixed this deck)")
-        text = Text(_("Seeds in this deal ({where}): {used}.").format(where=self._where(), used=used))
+        text = Text(_("Seeds in this deal (table deal {deal}): {used}.").format(deal=self.hand, used=used))
         missing = self.missing
         if missing:
             text.append(" ⚠ " + _("Seated and connected, but their seed was not used: {names}.").format(

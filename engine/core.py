@@ -276,6 +276,12 @@ class Match(ABC):
     def match_over(self) -> bool: ...
 
     @abstractmethod
+    def logged(self) -> int:
+        """The entries with a seat that the history of the hand in play holds so far: not every
+        action makes one (letting a window go that one could not take), and a window's end
+        writes some (the passes of those who could have claimed)."""
+
+    @abstractmethod
     def history(self) -> JsonObject | None:
         """The hand history of the last finished hand (DESIGN.md contract)."""
 
@@ -537,6 +543,11 @@ class Game(Rules, Generic[S, O, V]):
     def catch_up(self, state: S, seat: int, action: Action) -> list[Event]:
         return []
 
+    def logged(self, state: S) -> int:
+        """See ``Match.logged``: every game keeps its hand's ``HandLog`` as ``state.log``."""
+        log = getattr(state, "log", None)
+        return 0 if log is None else sum(1 for seat, _, _ in log.actions if seat is not None)
+
     @abstractmethod
     def hand_over(self, state: S) -> bool: ...
 
@@ -590,6 +601,9 @@ class Bound(Match, Generic[S, O, V]):
 
     def catch_up(self, seat: int, action: Action) -> list[Event]:
         return self.game.catch_up(self.state, seat, action)
+
+    def logged(self) -> int:
+        return self.game.logged(self.state)
 
     def hand_over(self) -> bool:
         return self.game.hand_over(self.state)

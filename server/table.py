@@ -162,9 +162,8 @@ class Table:
         self.hand_holders: tuple[Holder, ...] = ()
         """Who played each seat when the hand in play (or the last one) was dealt: its hand, in the records."""
         self.hand_changes: list[tuple[int, int, Holder]] = []
-        """Seats that changed hands during the hand in play: (seat actions before it, seat, who then)."""
-        self.hand_acts = 0
-        """The seats' actions in the hand in play so far."""
+        """Seats that changed hands during the hand in play: (the seats' entries its history held
+        then, seat, who then)."""
         self.window_ends: float | None = None
         """When the window the rules time (a claim window) closes, on the loop's clock: set as it
         opens, so that answers in it do not stretch it."""
@@ -277,7 +276,6 @@ class Table:
                 assert self.match is not None and seat is not None
                 action = action_of(data)
                 events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
-                self.hand_acts += 1
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
         self.hands_played = hands
@@ -428,8 +426,6 @@ class Table:
         batch = self.fanout.number(events, self.seating.holders())
         for step in steps:
             self.journal.step(self, step, self.seq)
-            if step[0] == "act":
-                self.hand_acts += 1
         self.tally.observe(events, self.match.scores)
         if ended:
             self._hand_done()
@@ -465,7 +461,6 @@ class Table:
         else:
             self.hand_holders = self.seating.holders_now()
         self.hand_changes = []
-        self.hand_acts = 0
         return [h.data() for h in self.hand_holders]
 
     def _leaver(self, seat: int) -> str | None:
@@ -493,7 +488,7 @@ class Table:
             self.leavers.setdefault(seat, []).append(str(left))
         if self.match is not None and not self.match.hand_over():
             fields = {k: data[k] for k in ("name", "bot", "away", "player", "level")}
-            self.hand_changes.append((self.hand_acts, seat, Holder(**fields)))
+            self.hand_changes.append((self.match.logged(), seat, Holder(**fields)))
 
     def _name_holders(self, record: dict[str, Any]) -> None:
         """A finished hand's history names each seat as it was when dealt (a bot says so), and
@@ -744,8 +739,10 @@ class Table:
         self.fanout.end(reason, resubscribe=False, args=args)
 
     def shutdown(self, reason: str) -> None:
-        """The server is going away: timers stop, streams are told to come back later."""
+        """The server is going away: timers stop (a bot's decision still coming is dropped),
+        streams are told to come back later."""
         self.pacer.stop()
+        self._thinking = None
         self.fanout.end(reason, resubscribe=True)
 
 

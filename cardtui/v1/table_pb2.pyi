@@ -535,7 +535,7 @@ class DealRevealed(_message.Message):
     def awaited(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """The seats the deal waited for: people seated with a stream open when the hand was
         committed. One of them without a seed in `seeds` was dropped: its seed came after the
-        deal, or the server left it out (README "A dropped seed").
+        deal or never came, or the server left it out (README "A dropped seed").
         """
 
     def __init__(

@@ -63,7 +63,7 @@ async def test_a_history_and_its_replay_name_each_seat_as_it_was_at_every_step(s
     seat = ana.seat
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))  # a bot plays on for ana
     await ana.close()
-    await until(lambda: table.hands_played >= 1 and table.hand_acts >= 1 and table.match is not None
+    await until(lambda: table.hands_played >= 1 and table.match is not None and table.match.logged() >= 1
                 and not table.match.hand_over(), "a later hand the bot has begun for ana")
     in_play = table.hands_played + 1
     dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
