@@ -93,6 +93,11 @@ class Replayer(Protocol):
 
     def replay_match(self, record: Mapping[str, Any]) -> Replayed: ...
 
+    def check_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The options as the game reads them (a value stored under an older name, as it is
+        named now), so that a history written before a rename still checks out."""
+        ...
+
 
 STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings", "awaited"})
 """Keys the replay of one hand does not remake: those set by whoever stores a history, and
@@ -206,7 +211,11 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     if replayed is None:
         problems.append("the actions do not finish the hand")
         return problems, notes
-    return problems + _compare(replayed, record), notes
+    try:  # options are compared by what they mean: an old history may name a value as it was then
+        read = dict(record, options=game.check_options(record.get("options") or {}))
+    except Exception:
+        read = dict(record)
+    return problems + _compare(replayed, read), notes
 
 
 def _seeds(record: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:

@@ -244,3 +244,17 @@ def test_every_value_the_document_quotes_is_in_the_vectors() -> None:
     assert packs, "deal.md quotes no pack"
     quoted = {" ".join(p) for d in DEALS for p in d.get("packs", [])} | {" ".join(d.get("drawn", [])) for d in DEALS}
     assert [p for p in packs if p.strip() not in quoted] == []
+
+
+def test_a_history_that_names_an_option_value_as_it_was_once_named_still_checks_out() -> None:
+    """Truco argentino's ``ties`` values were renamed (``seed`` → ``play_on``, ``traditional`` →
+    ``first_trick``); a history exported before that must verify as it did."""
+    vector = next(v for v in DEALS if v["game"] == "truco_argentino")
+    for old in ("seed", "traditional"):
+        record = json.loads(json.dumps(vector["history"]))
+        record["options"]["ties"] = old
+        [check] = verify([record], GAMES)
+        assert check.ok, check.line()
+    record["options"]["target"] = 17  # not a value the game knows: still refused
+    [check] = verify([record], GAMES)
+    assert not check.ok
