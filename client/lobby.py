@@ -108,7 +108,7 @@ class OpenTable(Message):
 
 class LobbyScreen(Screen[None]):
     BINDINGS = [
-        Binding("n", "new", N_("New table")),
+        Binding("n", "new", N_("New")),
         Binding("enter", "join", N_("Sit")),
         Binding("s", "spectate", N_("Watch")),
         # In the footer only on a table you created (``check_action``), where it is what you look for;
@@ -271,10 +271,13 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def _highlighted(self) -> str | None:
-        """The table under the cursor, if any (without saying anything)."""
-        if not self.rows:
+        """The table under the cursor, if any (without saying anything). None while the screen is
+        being composed again (a language switch): the footer may ask in between."""
+        grids = self.query("#tables")
+        if not self.rows or not grids:
             return None
-        return self.rows[min(self.query_one("#tables", DataTable).cursor_row, len(self.rows) - 1)]
+        grid = grids.first(DataTable)
+        return self.rows[min(grid.cursor_row, len(self.rows) - 1)]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Closing is offered (and its key shown) only on a table this client created."""

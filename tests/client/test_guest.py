@@ -78,7 +78,7 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.3)
-        assert await tap_footer(pilot, "new")  # the footer's "n New table"
+        assert await tap_footer(pilot, "new")  # the footer's "n New"
         await pilot.pause(0.3)
         assert isinstance(app.screen, CreateTableScreen)
         assert await pilot.click("#create")
