@@ -193,6 +193,8 @@ class TableScreen(Screen[None]):
         """Who played each seat when the hand ended (the summary names them, not today's seats)."""
         self.help_closed = 0.0
         self.told: dict[Static, tuple[object, ...]] = {}
+        self.showing = False
+        """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
         """What each line updated by ``_say`` shows now."""
 
     @property
@@ -315,7 +317,11 @@ class TableScreen(Screen[None]):
             self._set_online(False)
         for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
             self.write_log(self._verdict(verdict))
-        self._show()
+        self._ending()
+        self.board.model = self.model  # every view (truco's card keys stay where each card was dealt)
+        if not self.showing:  # the widgets catch up once for the messages waiting now
+            self.showing = True
+            self.call_later(self._show)
 
     def _note(self, event: table_pb2.Event, names: dict[int, str]) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
@@ -330,15 +336,9 @@ class TableScreen(Screen[None]):
         elif kind == "match_ended":
             self.match_ended = event.match_ended
 
-    def _show(self) -> None:
-        self.board.model = self.model
-        if not self.spectating:
-            bar = self.query_one(ActionBar)
-            bar.model = self.model
-            adjustable = any(len(group) > 1 for group in bar.choices)
-            if adjustable != self.adjustable:  # the footer offers More/Less only then
-                self.adjustable = adjustable
-                self.refresh_bindings()
+    def _ending(self) -> None:
+        """A hand or a match that ends opens its summary (every message is looked at, so an ending
+        is summed up even when the next deal came with it)."""
         view = self.model.view
         playing = view is not None and view.WhichOneof("game") not in (None, "waiting")
         ended = (playing and view is not None and view.hand_over, playing and view is not None and view.match_over)
@@ -348,6 +348,20 @@ class TableScreen(Screen[None]):
             if not ended[0]:
                 self.summary_open = False  # the next hand is dealt
             self.ended = ended
+
+    def _show(self) -> None:
+        """The widgets brought up to the table as last heard. Messages that come together (a bot
+        acting right after another) are shown together: once, after the last of them, as the
+        screen would only have painted the last anyway. The board has had each view already
+        (it only repaints at the next paint)."""
+        self.showing = False
+        if not self.spectating:
+            bar = self.query_one(ActionBar)
+            bar.model = self.model
+            adjustable = any(len(group) > 1 for group in bar.choices)
+            if adjustable != self.adjustable:  # the footer offers More/Less only then
+                self.adjustable = adjustable
+                self.refresh_bindings()
         self._show_summary()
         self._tick()
 
