@@ -124,9 +124,9 @@ class TimedConnection(Connection):
 
 
 class Actor:
-    """Our seat, played at once on a random legal action whenever the seat is to act (signals and
-    folds left out, so a match runs on); refused (the table moved on), it tries again on what it
-    has seen since."""
+    """Our seat, played at once on a random legal action whenever the seat is to act (signals left
+    out, folds only when nothing else is on offer, so a match runs on); refused (the table moved
+    on), it tries again on what it has seen since."""
 
     def __init__(self, conn: Connection, token: str, seat: int) -> None:
         self.conn = conn
@@ -148,7 +148,8 @@ class Actor:
 
     def _pick(self) -> common_pb2.Action | None:
         legal = list(self.view.legal)
-        calm = [a for a in legal if a.type not in (common_pb2.ACTION_TYPE_FOLD, common_pb2.ACTION_TYPE_SIGNAL)]
+        acts = [a for a in legal if a.type != common_pb2.ACTION_TYPE_SIGNAL]
+        calm = [a for a in acts if a.type != common_pb2.ACTION_TYPE_FOLD] or acts  # a fold if nothing else
         if not calm:
             return None
         action = common_pb2.Action()
@@ -271,6 +272,9 @@ async def measure(target: str, game: str, seats: int, size: tuple[int, int], tri
                 raise RuntimeError(f"{game}: {clock.seen} messages, {len(clock.samples)} painted in 60 s "
                                    f"(to act: {list(v.to_act)})") from None
     finally:
+        if actor.task is not None:  # an action on its way when the run ended: not sent on a closed channel
+            actor.task.cancel()
+            await asyncio.gather(actor.task, return_exceptions=True)
         try:
             await conn.leave(joined.token)
         finally:
