@@ -189,8 +189,8 @@ class TimedTable(TableScreen):
         timed_refresh(self, self.clock)
 
     def on_streamed(self, message: Streamed) -> None:
-        super().on_streamed(message)
         self.clock.received()
+        super().on_streamed(message)
         self.actor.saw(message.msg.seq, self.model.view)
 
     def _show(self) -> None:
