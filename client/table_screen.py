@@ -45,9 +45,9 @@ from cardtui.v1 import common_pb2, table_pb2
 NARROW = 100
 """Below this many columns the board gives up its side padding (an 80x24 terminal)."""
 TALL = 40
-"""At least this many rows on a terminal narrower than ``UPRIGHT`` columns (a phone held upright in
-the browser page, 40x60 or 50x70): the log goes under the board, which keeps the full width."""
-UPRIGHT = 80
+"""At least this many rows on a terminal taller than wide as it looks (a cell is about twice as tall
+as wide: rows × 2 > columns), as a phone held upright gives (40x60, 50x70, or 80 columns and
+70 rows in the browser page): the log goes under the board, which keeps the full width."""
 HELP_GRACE = 0.5
 """Seconds after the help closes in which escape does not count towards leaving."""
 
@@ -248,7 +248,7 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")
-        self.set_class(event.size.height >= TALL and event.size.width < UPRIGHT, "-tall")
+        self.set_class(event.size.height >= TALL and event.size.height * 2 > event.size.width, "-tall")
 
     async def relabel(self) -> None:
         """Everything on the screen said again in the reader's language now: the log (lines that
