@@ -370,7 +370,11 @@ class TableScreen(Screen[None]):
         panel = self.query_one("#summary")
         was = panel.display
         panel.display = self.summary_open
-        self.board.display = not self.summary_open
+        board = self.board
+        board.display = not self.summary_open
+        if (was and not self.summary_open and board.can_focus and self.focused is not board
+                and not isinstance(self.focused, Input)):
+            board.focus()  # the board's keys are back with it
         if self.summary_open:
             self.query_one("#summary-body", Static).update(self.summary_text())
             self.query_one("#summary-buttons").display = self.ended[1] and not self.spectating
