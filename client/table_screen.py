@@ -51,9 +51,9 @@ CHAT_TYPING = N_("enter sends, esc back")
 """The chat line's placeholder before and while typing in it: short, so that all of it shows in
 the 21 columns the line has at 80x24 (a test holds every language to that)."""
 TALL = 40
-"""At least this many rows on a terminal narrower than ``UPRIGHT`` columns (a phone held upright in
-the browser page, 40x60 or 50x70): the log goes under the board, which keeps the full width."""
-UPRIGHT = 80
+"""At least this many rows on a terminal taller than wide as it looks (a cell is about twice as tall
+as wide: rows × 2 > columns), as a phone held upright gives (40x60, 50x70, or 80 columns and
+70 rows in the browser page): the log goes under the board, which keeps the full width."""
 HELP_GRACE = 0.5
 """Seconds after the help closes in which escape does not count towards leaving."""
 
@@ -199,6 +199,8 @@ class TableScreen(Screen[None]):
         nothing to act on or wait for, only the way back."""
         self.told: dict[Static, tuple[object, ...]] = {}
         """What each line updated by ``_say`` shows now."""
+        self.showing = False
+        """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
 
     @property
     def seat(self) -> int | None:
@@ -251,7 +253,7 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")
-        self.set_class(event.size.height >= TALL and event.size.width < UPRIGHT, "-tall")
+        self.set_class(event.size.height >= TALL and event.size.height * 2 > event.size.width, "-tall")
 
     async def relabel(self) -> None:
         """Everything on the screen said again in the reader's language now: the log (lines that
@@ -329,7 +331,11 @@ class TableScreen(Screen[None]):
         for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
             self.write_log(self._verdict(verdict))
             self.verdict = verdict
-        self._show()
+        self._ending()
+        self.board.model = self.model  # every view (truco's card keys stay where each card was dealt)
+        if not self.showing:  # the widgets catch up once for the messages waiting now
+            self.showing = True
+            self.call_later(self._show)
 
     def _note(self, event: table_pb2.Event, names: dict[int, str]) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
@@ -345,15 +351,9 @@ class TableScreen(Screen[None]):
         elif kind == "match_ended":
             self.match_ended = event.match_ended
 
-    def _show(self) -> None:
-        self.board.model = self.model
-        if not self.spectating:
-            bar = self.query_one(ActionBar)
-            bar.model = self.model
-            adjustable = any(len(group) > 1 for group in bar.choices)
-            if adjustable != self.adjustable:  # the footer offers More/Less only then
-                self.adjustable = adjustable
-                self.refresh_bindings()
+    def _ending(self) -> None:
+        """A hand or a match that ends opens its summary (every message is looked at, so an ending
+        is summed up even when the next deal came with it)."""
         view = self.model.view
         playing = view is not None and view.WhichOneof("game") not in (None, "waiting")
         ended = (playing and view is not None and view.hand_over, playing and view is not None and view.match_over)
@@ -363,6 +363,20 @@ class TableScreen(Screen[None]):
             if not ended[0]:
                 self.summary_open = False  # the next hand is dealt
             self.ended = ended
+
+    def _show(self) -> None:
+        """The widgets brought up to the table as last heard. Messages that come together (a bot
+        acting right after another) are shown together: once, after the last of them, as the
+        screen would only have painted the last anyway. The board has had each view already
+        (it only repaints at the next paint)."""
+        self.showing = False
+        if not self.spectating:
+            bar = self.query_one(ActionBar)
+            bar.model = self.model
+            adjustable = any(len(group) > 1 for group in bar.choices)
+            if adjustable != self.adjustable:  # the footer offers More/Less only then
+                self.adjustable = adjustable
+                self.refresh_bindings()
         self._show_summary()
         self._tick()
 
@@ -371,7 +385,11 @@ class TableScreen(Screen[None]):
         panel = self.query_one("#summary")
         was = panel.display
         panel.display = self.summary_open
-        self.board.display = not self.summary_open
+        board = self.board
+        board.display = not self.summary_open
+        if (was and not self.summary_open and board.can_focus and self.focused is not board
+                and not isinstance(self.focused, Input)):
+            board.focus()  # the board's keys are back with it
         if self.summary_open:
             self.query_one("#summary-body", Static).update(self.summary_text())
             self.query_one("#summary-buttons").display = self.ended[1] and not self.spectating

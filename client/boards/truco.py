@@ -96,8 +96,8 @@ class TrucoBoard(Board):
 
     def _keep_focus(self) -> None:
         """The card keys are the board's: it takes the focus back from anything but the chat line."""
-        if not self.is_mounted or self.model is None or self.model.spectating:
-            return
+        if not self.is_mounted or self.model is None or self.model.spectating or not self.display:
+            return  # hidden (a summary stands in for it): the screen gives it the focus back when it shows it
         focused = self.screen.focused
         if focused is not self and not isinstance(focused, Input):
             self.focus()

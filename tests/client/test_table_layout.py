@@ -128,7 +128,7 @@ def test_the_match_summary(snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
 
 
-@pytest.mark.parametrize("size", [(40, 60), (50, 70)])
+@pytest.mark.parametrize("size", [(40, 60), (50, 70), (80, 70)])
 async def test_a_phone_held_upright_has_the_log_under_the_board(size: tuple[int, int]) -> None:
     """Tall and narrow: the board takes the whole width and most of the height, the log goes under it."""
     app = TableApp(stream("cacho"), "cacho")
@@ -143,7 +143,7 @@ async def test_a_phone_held_upright_has_the_log_under_the_board(size: tuple[int,
         assert board.height >= height // 3, (board, "the board has a good share of the height")
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40), (80, 40)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (80, 40), (100, 50)])
 async def test_a_wide_or_short_screen_keeps_the_log_beside_the_board(size: tuple[int, int]) -> None:
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=size) as pilot:

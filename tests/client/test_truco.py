@@ -447,3 +447,22 @@ def test_board_snapshot(snap_compare, name: str, size: tuple[int, int]) -> None:
 async def settle(pilot: Pilot[None]) -> None:
     await pilot.pause(0.3)
 
+
+
+async def test_the_board_has_its_keys_back_when_a_summary_closes() -> None:
+    """The summary hides the board (and so its focus); closing it gives the card keys back at once,
+    not at the next message (a quiet table may send none until the player acts)."""
+    build, seat = POSITIONS["paulista-4"]
+    app = ScreenApp(build(), seat)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        screen = table(app)
+        board = screen.query_one(TrucoBoard)
+        assert screen.focused is board
+        screen.summary_open = True
+        screen._show_summary()
+        await pilot.pause(0.1)
+        assert not board.display and screen.focused is not board
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert board.display and screen.focused is board, screen.focused
