@@ -135,7 +135,7 @@ async def measure(target: str, warm: bool, guests: int) -> Figures:
                 await tab.until("Turn timer")
                 await tab.ws.send_json(["stdin", "\x13"])  # ctrl+s
             for tab in tabs:
-                await tab.until("Hand 1")
+                await tab.until("— seat")  # at the table (its title); hand 1 may be over by then
             await asyncio.sleep(4.0)
             await asyncio.sleep(1.0)
             table = read_memory(web)

@@ -15,6 +15,7 @@ The command palette's hint is left out: at 80 columns its room goes to the scree
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
+from typing import Any
 
 from textual.screen import Screen
 from textual.widget import Widget
@@ -48,6 +49,7 @@ class Footer(TextualFooter):
         super().bindings_changed(screen)
 
     def compose(self) -> Iterator[Widget]:
+        self._forget_removed_keys()
         for widget in super().compose():
             if isinstance(widget, FooterKey):
                 widget.description = _(widget.description)
@@ -56,3 +58,16 @@ class Footer(TextualFooter):
             elif isinstance(widget, FooterLabel):
                 widget.update(_(str(widget.content)))
             yield widget
+
+    def _forget_removed_keys(self) -> None:
+        """Drop the keys a recompose removed from the footer's watchers.
+
+        Each key is bound to the footer's ``compact`` (``data_bind``), and Textual keeps every
+        bound key in the footer's watchers until ``compact`` next changes, which it never does:
+        every ``refresh_bindings`` (several a table message) left six removed keys alive with
+        their styles and caches, the most of what a browser guest grew by at a table, and more
+        for as long as it played. Called as the footer composes again, after the old keys went.
+        """
+        watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
+        for bound in watchers.values():
+            bound[:] = [(node, callback) for node, callback in bound if node is self or node.is_attached]
