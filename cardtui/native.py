@@ -1,7 +1,7 @@
 """The engine's compiled modules (mypyc), used only when built from the sources that are here now.
 
 The truco engine is ``mypy --strict`` Python, so mypyc (shipped with mypy) compiles its
-modules to C extensions: a random action costs about a third less, its match state being
+modules to C extensions: a random action costs about half the CPU, its match state being
 a C struct instead of a dict. ``make play`` and ``make test`` build them (``python -m
 tools.native``) where a C compiler is present; elsewhere, or with ``CARDTUI_PURE=1`` set,
 everything runs as plain Python, with the same behaviour.

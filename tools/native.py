@@ -28,14 +28,16 @@ from pathlib import Path
 from cardtui.native import DIR, OFF, ROOT, check, digests, sources
 
 REPO = ROOT.parent
-MODULES = tuple(
-    f"cardtui/engine/truco/{m}.py" for m in (
+MODULES = (
+    *(f"cardtui/engine/truco/{m}.py" for m in (
         "argentino", "argentino_checks", "argentino_envido", "argentino_flor", "argentino_state", "argentino_view",
         "base", "envido", "flor", "ladder", "tricks", "paulista", "paulista_state", "paulista_view",
-    )
+    )),
+    "cardtui/engine/history.py",
 )
 """What is compiled. ``base`` and the states go together with every game that extends them
-(paulista too): a plain Python class cannot extend a compiled one."""
+(paulista too): a plain Python class cannot extend a compiled one. ``history`` is every game's
+hand log (an entry per action) and the views' JSON (``jsonable``)."""
 GROUP = "cardtui_native"
 """mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
 

@@ -47,9 +47,11 @@ from cardtui.engine.truco.argentino_rules import (
     MAZO,
     NO_QUIERO,
     PLAY_AT,
+    POINTS_AT,
     QUIERO,
     RANK,
     SON_BUENAS,
+    SUIT_AT,
     TRUCO_CALLS,
     TRUCO_LEVEL,
     ArgentinoOptions,
@@ -57,7 +59,8 @@ from cardtui.engine.truco.argentino_rules import (
 from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
 from cardtui.engine.truco.argentino_view import build_view, history_result
 from cardtui.engine.truco.base import TrucoGame, public
-from cardtui.engine.truco.envido import envido as envido_score
+from cardtui.engine.truco.envido import Unsuited
+from cardtui.engine.truco.envido import of_three as envido_of_three
 from cardtui.engine.truco.events import (
     ArgentinoRoundStarted,
     ArgentinoShown,
@@ -70,7 +73,7 @@ from cardtui.engine.truco.events import (
     TrucoRoundEnded,
     TrucoTrickEnded,
 )
-from cardtui.engine.truco.flor import flor_value
+from cardtui.engine.truco.flor import of_three as flor_of_three
 from cardtui.engine.truco.ladder import Bet
 from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
 from cardtui.engine.truco.tricks import DOWN, hand_winner, scores_by_seat, trick_winner
@@ -125,7 +128,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.shown = {}
         st.result = None
         picks = draw(st.rng, 3 * n)
-        unsuited = st.options.envido_unsuited
+        highest = st.options.envido_unsuited is Unsuited.HIGHEST
         with_flor = st.options.flor
         log = st.log = HandLog(
             self.name, st.option_values, st.hand_no, seed, dealer, st.seats, scores_by_seat(st.scores, n)
@@ -140,8 +143,12 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             played = PLAYED[s]
             st.played[s] = [played[a], played[b], played[c]]
             log.dealt(s, *dealt)
-            st.env[s], st.env_cards[s] = envido_score(dealt, unsuited)
-            st.flor[s] = flor_value(dealt) if with_flor else -1
+            # The envido and the flor from tables by deck position (as envido() and flor_value() count).
+            pa, pb, pc = POINTS_AT[a], POINTS_AT[b], POINTS_AT[c]
+            sa, sb, sc = SUIT_AT[a], SUIT_AT[b], SUIT_AT[c]
+            ab, ac = sa is sb, sa is sc
+            st.env[s], st.env_cards[s] = envido_of_three(*dealt, pa, pb, pc, ab, ac, sb is sc, highest)
+            st.flor[s] = flor_of_three(pa, pb, pc, ab and ac) if with_flor else -1
             events.append(Event(CardsDealt(s, dealt), st.only[s]))
         if pica:
             st.duels = [((dealer + i) % n, (dealer + i + 3) % n) for i in (1, 2, 3)]

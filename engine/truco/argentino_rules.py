@@ -12,12 +12,16 @@ from enum import StrEnum
 from cardtui.engine.cards import Card, spanish_deck
 from cardtui.engine.core import Action, GameOptions
 from cardtui.engine.options import option
-from cardtui.engine.truco.envido import NEXT, Unsuited
+from cardtui.engine.truco.envido import NEXT, Unsuited, card_points
 from cardtui.engine.truco.ladder import Bet, Rung, Steps, Word
 from cardtui.engine.truco.signals import CHAT_HELP, SIGNALS_SEEN_HELP, Chat
 from cardtui.engine.truco.tricks import strength_table
 
 DECK = tuple(spanish_deck())
+POINTS_AT = tuple(card_points(c) for c in DECK)
+"""Each card's envido points, by position in ``DECK``: the deal scores hands from these."""
+SUIT_AT = tuple(c.suit for c in DECK)
+"""Each card's suit, by position in ``DECK``."""
 
 
 def _cards(text: str) -> list[Card]:

@@ -80,6 +80,10 @@ class RoundRecord:
         return TrucoRoundResult(self.round, self.seats, self.team, self.stake, self.reason, self.points)
 
 
+_ONLY = tuple(only(s) for s in range(6))
+"""Each seat's audience (a frozen record, shared)."""
+
+
 class ArgentinoState(TrucoState):
     """One match. The hand in play is dealt from ``rng``; ``points`` wait for the hand's end."""
 
@@ -91,7 +95,7 @@ class ArgentinoState(TrucoState):
         self.pica = False
         self.pica_next = False
         """The next deal is a pica-pica deal (six players: the 1v1s after a 3v3 round)."""
-        self.only: tuple[Audience, ...] = tuple(only(s) for s in range(self.n))
+        self.only: tuple[Audience, ...] = _ONLY[: self.n]
         self.hands: list[list[Card]] = [[] for _ in range(self.n)]
         self.plays: list[list[Action]] = [[] for _ in range(self.n)]
         """Each hand's cards as the play actions that play them, in the same order."""

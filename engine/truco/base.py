@@ -27,9 +27,9 @@ class TrucoState:
     """
 
     def __init__(self, options: GameOptions, seats: Sequence[SeatInfo]) -> None:
-        self.option_values = values(options)
-        """The options as a hand history records them."""
-        self.seats = tuple(SeatInfo(s.seat, s.name, s.seat & 1) for s in seats)
+        self.option_values = _values(options)
+        """The options as a hand history records them (shared by the matches of these options: read only)."""
+        self.seats = tuple(s if s.team == s.seat & 1 else SeatInfo(s.seat, s.name, s.seat & 1) for s in seats)
         self.n = len(seats)
         self.names = tuple(s.name for s in seats)
         self.scores = [0, 0]
@@ -39,6 +39,20 @@ class TrucoState:
         self.signals: list[tuple[int, Signal, frozenset[int]]] = []
         self.log: HandLog | None = None
         self.result: TrucoResult | None = None
+
+
+_VALUES: dict[GameOptions, dict[str, Any]] = {}
+
+
+def _values(options: GameOptions) -> dict[str, Any]:
+    """``values(options)``, once per options record (a frozen record, and the tables of a room
+    play a handful of them): each match starts without walking the record's fields again."""
+    found = _VALUES.get(options)
+    if found is None:
+        if len(_VALUES) >= 256:  # options come from players: the cache stays small whatever they send
+            _VALUES.clear()
+        found = _VALUES[options] = values(options)
+    return found
 
 
 _SHARED: dict[tuple[Any, ...], Event] = {}

@@ -99,28 +99,41 @@ def envido(cards: Sequence[Card], unsuited: Unsuited = Unsuited.SUM_TWO) -> tupl
     """A hand's envido score and the cards that make it (what the winner shows)."""
     if len(cards) != 3:
         return _envido(cards, unsuited)
-    # Every dealt hand: its three pairs, without the general loop and sort.
     a, b, c = cards
-    pa, pb, pc = _POINTS[a.rank], _POINTS[b.rank], _POINTS[c.rank]
+    sa, sb, sc = a.suit, b.suit, c.suit
+    return of_three(a, b, c, _POINTS[a.rank], _POINTS[b.rank], _POINTS[c.rank], sa is sb, sa is sc, sb is sc,
+                    unsuited is Unsuited.HIGHEST)
+
+
+def of_three(a: Card, b: Card, c: Card, pa: int, pb: int, pc: int, ab: bool, ac: bool, bc: bool, highest: bool
+             ) -> tuple[int, tuple[Card, ...]]:
+    """``envido`` of a dealt hand from its cards' points and which pairs share a suit: the deal
+    reads these from tables by the cards' places in the deck, without touching the cards."""
     best = -1
     used: tuple[Card, ...] = ()
-    if a.suit is b.suit:
+    if ab:
         best, used = pa + pb + 20, (a, b)
-    if a.suit is c.suit and pa + pc + 20 > best:
+    if ac and pa + pc + 20 > best:
         best, used = pa + pc + 20, (a, c)
-    if b.suit is c.suit and pb + pc + 20 > best:
+    if bc and pb + pc + 20 > best:
         best, used = pb + pc + 20, (b, c)
     if best >= 0:
         return best, used
     # No two of a suit: the best cards, the earlier one first on equal points.
-    if unsuited is Unsuited.HIGHEST:
-        top = a if pa >= pb and pa >= pc else (b if pb >= pc else c)
-        return _POINTS[top.rank], (top,)
+    if highest:
+        if pa >= pb and pa >= pc:
+            return pa, (a,)
+        return (pb, (b,)) if pb >= pc else (pc, (c,))
     low = min(pa, pb, pc)
-    x, y = (a, b) if pc == low else ((a, c) if pb == low else (b, c))
-    if _POINTS[y.rank] > _POINTS[x.rank]:
+    if pc == low:
+        x, y, px, py = a, b, pa, pb
+    elif pb == low:
+        x, y, px, py = a, c, pa, pc
+    else:
+        x, y, px, py = b, c, pb, pc
+    if py > px:
         x, y = y, x
-    return _POINTS[x.rank] + _POINTS[y.rank], (x, y)
+    return px + py, (x, y)
 
 
 def _envido(cards: Sequence[Card], unsuited: Unsuited) -> tuple[int, tuple[Card, ...]]:

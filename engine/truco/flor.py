@@ -47,9 +47,12 @@ def flor_value(cards: Sequence[Card]) -> int:
     if len(cards) != 3:
         return -1
     a, b, c = cards
-    if a.suit != b.suit or a.suit != c.suit:
-        return -1
-    return 20 + card_points(a) + card_points(b) + card_points(c)
+    return of_three(card_points(a), card_points(b), card_points(c), a.suit == b.suit == c.suit)
+
+
+def of_three(pa: int, pb: int, pc: int, one_suit: bool) -> int:
+    """``flor_value`` of a dealt hand from its cards' envido points and whether they share a suit."""
+    return 20 + pa + pb + pc if one_suit else -1
 
 
 class FlorTable:
