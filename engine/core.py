@@ -21,6 +21,7 @@ every card face up, for nobody in particular. Only replays of finished hands sho
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -193,6 +194,26 @@ class GameOptions:
 
     __slots__ = ()
     __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+_T = TypeVar("_T")
+
+
+def copied(old: _T, new: _T, memo: dict[int, Any]) -> _T:
+    """``new``, a fresh object of ``old``'s class, given a deep copy of each attribute ``old`` has:
+    how a compiled class (``cardtui.native``) copies itself in ``__deepcopy__``, since a compiled
+    object cannot be made blank (its ``__new__`` runs ``__init__``). Attributes are a compiled
+    class's ``__mypyc_attrs__``, or a plain one's ``__dict__`` and slots."""
+    memo[id(old)] = new
+    cls = type(old)
+    names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
+    if names is None:
+        slots = (n for c in cls.__mro__ for n in getattr(c, "__slots__", ()))
+        names = (*getattr(old, "__dict__", {}), *slots)
+    for name in names:
+        if name != "__dict__" and hasattr(old, name):  # an attribute not set yet stays unset
+            setattr(new, name, copy.deepcopy(getattr(old, name), memo))
+    return new
 
 
 class MatchState(Protocol):

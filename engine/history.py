@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from cardtui.engine.cards import Card, notation, parse_cards
-from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.core import Action, SeatInfo, copied
 from cardtui.engine.fairness import DealSeed, Seed, history_seed
 
 FORMAT = "cardtui-hand/1"
@@ -90,6 +90,10 @@ class HandLog:
         self._result: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None
         self._more: dict[str, Any] = {}
         self._built: dict[str, Any] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HandLog:
+        game, options, hand, seed, dealer, seats, start = self.head
+        return copied(self, HandLog(game, options, hand, seed, dealer, seats, start), memo)
 
     def dealt(self, seat: int, *cards: Card) -> None:
         self.deal[seat].extend(cards)

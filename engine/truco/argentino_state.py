@@ -40,6 +40,9 @@ class EnvidoRecord:
     winner: int | None
     cards: tuple[Card, ...]
 
+    def __deepcopy__(self, memo: dict[int, object]) -> EnvidoRecord:
+        return self  # a frozen record of what was played
+
 
 @dataclass(frozen=True, slots=True)
 class FlorRecord:
@@ -53,6 +56,9 @@ class FlorRecord:
     winner: int | None
     cards: tuple[Card, ...]
 
+    def __deepcopy__(self, memo: dict[int, object]) -> FlorRecord:
+        return self  # a frozen record of what was played
+
 
 @dataclass(frozen=True, slots=True)
 class Trick:
@@ -60,6 +66,9 @@ class Trick:
     winner: int | None
     void: frozenset[int]
     """Seats whose card could not win: they had gone to the deck."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Trick:
+        return self  # a frozen record of what was played
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +87,9 @@ class RoundRecord:
     @property
     def result(self) -> TrucoRoundResult:
         return TrucoRoundResult(self.round, self.seats, self.team, self.stake, self.reason, self.points)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> RoundRecord:
+        return self  # a frozen record of what was played
 
 
 _ONLY = tuple(only(s) for s in range(6))

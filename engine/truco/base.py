@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
-from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, only
+from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, copied, only
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import values
 from cardtui.engine.truco.events import TrucoSignalled
@@ -39,6 +39,11 @@ class TrucoState:
         self.signals: list[tuple[int, Signal, frozenset[int]]] = []
         self.log: HandLog | None = None
         self.result: TrucoResult | None = None
+        self.options_given = options
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TrucoState:
+        """A copy to play on (what-ifs, tests): compiled, the state is copied attribute by attribute."""
+        return copied(self, type(self)(self.options_given, self.seats), memo)
 
 
 _VALUES: dict[GameOptions, dict[str, Any]] = {}

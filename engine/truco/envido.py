@@ -64,6 +64,9 @@ def refused_value(calls: Sequence[Word]) -> int:
 class EnvidoTable:
     """The envido's calls as a ladder table."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> EnvidoTable:
+        return self  # the table: immutable and shared, by copies too
+
     bet = Bet.ENVIDO
 
     def raises(self, calls: Sequence[Word]) -> tuple[Word, ...]:

@@ -58,6 +58,9 @@ def of_three(pa: int, pb: int, pc: int, one_suit: bool) -> int:
 class FlorTable:
     """The flor's calls as a ladder table: a flor is met with contra flor or folded."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> FlorTable:
+        return self  # the table: immutable and shared, by copies too
+
     bet = Bet.FLOR
 
     def raises(self, calls: Sequence[Word]) -> tuple[Word, ...]:

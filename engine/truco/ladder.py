@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
+
+from cardtui.engine.core import copied
 
 
 class Bet(StrEnum):
@@ -51,6 +53,9 @@ class Word(StrEnum):
 class Rung:
     """One step of a plain ladder: the call, what it stands at accepted, and refused."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rung:
+        return self  # frozen
+
     call: Word
     value: int
     refused: int
@@ -76,6 +81,9 @@ class Table(Protocol):
 
 class Steps:
     """A plain ladder: each call climbs one rung; refused, the rung below stands."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Steps:
+        return self  # a game's table: immutable and shared, by copies too
 
     def __init__(self, bet: Bet, base: int, rungs: Sequence[Rung]) -> None:
         self.bet = bet
@@ -104,6 +112,9 @@ class Ladder:
     """One bet in one round: the calls said, the team that must answer, who may raise."""
 
     __slots__ = ("caller", "calls", "closed", "level", "owner", "pending", "table")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Ladder:
+        return copied(self, Ladder(self.table), memo)
 
     def __init__(self, table: Table) -> None:
         self.table = table

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from cardtui import native
 from cardtui.engine.betting import CALL, FOLD
 from cardtui.engine.bots import cacheta as cacheta_today
 from cardtui.engine.bots import cacho as cacho_today
@@ -35,13 +34,6 @@ from cardtui.engine.truco.argentino import GAME as ARG
 from cardtui.engine.truco.argentino import ArgentinoState
 from cardtui.engine.truco.paulista import GAME as PAU
 from cardtui.engine.truco.paulista import PaulistaState
-
-COMPILED = native.STATUS.startswith("compiled")
-"""The engine's compiled build is in use: its states are C structs, which ``copy.deepcopy`` cannot
-copy, and each position is asked of every level from one state. So where the build is in use,
-the positions run in plain Python (``CARDTUI_PURE=1``, the same rules byte for byte, as
-tests/test_native.py holds) in a process of their own: test_bot_blunders_plain.py runs it."""
-pytestmark = pytest.mark.skipif(COMPILED, reason="asked in plain Python by test_bot_blunders_plain.py")
 
 ALL = ("easy", "normal", "hard")
 RAISES = frozenset({"retruco", "vale_cuatro", "seis", "nove", "doze"})
@@ -432,4 +424,3 @@ def test_the_exploiters_answer_as_named() -> None:
     nuts, eldest, other = cacho("AS 5C", "2H 6C 3C 4C")  # the other holds a cacho of clubs
     CACHO.apply(nuts, eldest, Action("bet", 1))
     assert decide(CACHO, nuts, other, player("cacho", "nuts-call")).type == CALL
-
