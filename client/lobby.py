@@ -121,6 +121,9 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", N_("Quit"), show=False),
         Binding("l", "leaderboard", N_("Ranks")),
         Binding("t", "tournaments", N_("Tournaments")),
+        # ctrl+q still quits here (as q does), but out of the footer: with Tournaments and, on your
+        # own table, Close, the lobby's keys would push Language past 80 columns.
+        Binding("ctrl+q", "app.quit", N_("Quit"), show=False, priority=True),
     ]
 
     def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:

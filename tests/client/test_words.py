@@ -189,6 +189,21 @@ async def test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_
         await closing(server, other)
 
 
+async def test_ctrl_q_quits_from_the_lobby_though_its_footer_leaves_it_out(server: Running) -> None:
+    """The lobby keeps ctrl+q out of its footer (room for Tournaments and Close at 80 columns); it still quits."""
+    from tests.client.footer_check import footer_items
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        shown = {words for _s, _e, words in footer_items(lobby)}
+        assert "Tournaments" in shown and "Language" in shown and "Quit" not in shown
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.3)
+        assert app._exit, "ctrl+q quits from the lobby"
+
+
 async def closing(server: Running, other: str) -> None:
     from cardtui.client.confirm import ConfirmScreen
     from tests.client.footer_check import cut_off, footer_items
