@@ -346,7 +346,8 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
         assert "✔ Hand 1" not in text
         [first, *_] = [v for v in screen.fair.verdicts if v.checked]
         assert not first.ok and first.used == () and first.awaited == (0,) and first.missing == (0,)
-        assert "Seeds in this deal (Hand 1 (table deal 1)): nobody's (the host alone fixed this deck)." in summary
+        assert "Seeds used in table deal 1: nobody's (the host alone fixed this deck)." in summary, summary
+        assert "(table deal 1))" not in summary, "no hand number nested in another's brackets"
         assert "Seated and connected, but their seed was not used: ana." in summary, summary
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
