@@ -95,6 +95,8 @@ async def from_the_lobby(quick: Running, tmp_path: Path) -> None:
         assert isinstance(screen, TournamentScreen)
         await until(pilot, lambda: screen.state is not None, "its state")
         assert "0/4" in str(screen.query_one("#tournament-line", Static).render())
+        keys = {words for _s, _e, words in footer_items(screen)}
+        assert {"Register", "Start now"} <= keys, "registering: its owner may register and start it"
         await pilot.press("r")  # ana registers (her key proves her)
         await until(pilot, lambda: screen.state is not None and len(screen.state.entries) == 1, "ana registered")
         assert rows(app, "#standings")[0][1] == "ana"
@@ -151,6 +153,8 @@ async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: s
             screen = app.screen
             await until(pilot, lambda: footer_items(screen), "its footer")
             assert cut_off(screen, SMALL[0]) == []
+            said = {words for _s, _e, words in footer_items(screen)}
+            assert not said & {i18n._("Register"), i18n._("Start now")}, "over: nothing to register for or start"
             standings = screen.query_one("#standings", DataTable)
             assert standings.row_count == 8
             assert heading in [str(c.label) for c in standings.columns.values()]
