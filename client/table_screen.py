@@ -614,7 +614,9 @@ class TableScreen(Screen[None]):
     async def leave(self) -> None:
         with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
             await self.conn.leave(self.token)
-        self.workers.cancel_all()
+        # This screen's workers only: ``self.workers`` is the app's, and cancelling them all would
+        # stop the screen underneath too (a tournament's standings would freeze where they were).
+        self.workers.cancel_node(self)
         self.dismiss(None)
 
     def _refocus(self) -> None:
