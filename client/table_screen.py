@@ -193,6 +193,8 @@ class TableScreen(Screen[None]):
         self.match_ended: table_pb2.MatchEnded | None = None
         self.ended_names: dict[int, str] | None = None
         """Who played each seat when the hand ended (the summary names them, not today's seats)."""
+        self.dealt_names: dict[int, str] | None = None
+        """Who held each seat when the hand was dealt: whose seeds went into its deal."""
         self.help_closed = 0.0
         self.gone = False
         """The server closed this table to us for good (closed, finished, or we left it elsewhere):
@@ -339,6 +341,7 @@ class TableScreen(Screen[None]):
             self.hand_ended = None
             self.match_ended = None
             self.ended_names = None
+            self.dealt_names = names
         elif kind == "hand_ended":
             self.hand_ended = event.hand_ended
             self.ended_names = names
@@ -392,7 +395,9 @@ class TableScreen(Screen[None]):
                                        view.hand).format(n=view.hand), style="bold magenta"))
         told = self.board.result_summary(model)
         parts.append(told if told is not None else self._plain_summary(model))
-        seeds = self.verdict.seeds_said(lambda seat: model.name(seat)) if self.verdict is not None else None
+        dealt = self.dealt_names or {}  # the seeds are the dealt-to seats' holders', whoever sits there now
+        seeds = self.verdict.seeds_said(lambda seat: dealt.get(seat) or model.name(seat)) \
+            if self.verdict is not None else None
         if seeds is not None:  # whose seeds the deal used; anyone seated and connected left out is flagged
             parts.append(Text(""))
             parts.append(Text(seeds.text.plain, style=seeds.style))
