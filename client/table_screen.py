@@ -129,14 +129,21 @@ LEAVING = {
 }
 """What leaving mid-match does to the seat, in the game's own terms (chips, points, a team)."""
 LEAVING_ANY = N_("A bot plays your seat until someone takes it.")
+LEAVING_TOURNAMENT = N_("A bot plays your seat until you come back (nobody else may take it); "
+                        "the match still counts for you.")
+"""At a tournament's table the seat stays its player's: only they may sit there again."""
 
 
 class LeaveScreen(ConfirmScreen):
     """Asks before leaving a hand in progress: a bot takes the seat."""
 
-    def __init__(self, game: str) -> None:
-        super().__init__(_("Leave the table in the middle of the match?"),
-                         _(LEAVING.get(game, LEAVING_ANY)),
+    def __init__(self, game: str, seats: int = 0, tournament: bool = False) -> None:
+        said = LEAVING.get(game, LEAVING_ANY)
+        if tournament:
+            said = LEAVING_TOURNAMENT
+        elif seats == 2 and game.startswith("truco"):
+            said = LEAVING_ANY  # one against one: there is no team to play on with
+        super().__init__(_("Leave the table in the middle of the match?"), _(said),
                          _("Stay (escape)"), _("Leave (y)"))
 
 
@@ -608,7 +615,9 @@ class TableScreen(Screen[None]):
         if time.monotonic() - self.help_closed < HELP_GRACE:
             return  # the press that closed the help, repeated: not a wish to leave
         if self.in_match():
-            self.app.push_screen(LeaveScreen(self.model.game), self._confirmed)
+            summary = self.model.summary
+            self.app.push_screen(LeaveScreen(self.model.game, len(summary.seats), bool(summary.tournament_id)),
+                                 self._confirmed)
             return
         await self.leave()
 

@@ -258,6 +258,9 @@ def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
     assert "fichas" in pifpaf
     with speaking("es"):
         assert "equipo" in LeaveScreen("truco_argentino").detail
+        assert "equipo" not in LeaveScreen("truco_argentino", seats=2).detail, "one against one: no team"
+        tourney = LeaveScreen("cacho", seats=4, tournament=True).detail
+    assert "alguien" not in tourney and "vuelvas" in tourney, "a tournament's seat waits for its player alone"
 
 
 # -- the away tag fits -----------------------------------------------------------------------------
