@@ -121,9 +121,6 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", N_("Quit"), show=False),
         Binding("l", "leaderboard", N_("Ranks")),
         Binding("t", "tournaments", N_("Tournaments")),
-        # ctrl+q still quits here (as q does), but out of the footer: with Tournaments and, on your
-        # own table, Close, the lobby's keys would push Language past 80 columns.
-        Binding("ctrl+q", "app.quit", N_("Quit"), show=False, priority=True),
     ]
 
     def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
@@ -284,6 +281,12 @@ class LobbyScreen(Screen[None]):
         if action == "close":
             return self._highlighted() in self.conn.owned
         return True
+
+    @property
+    def footer_leaves_out(self) -> frozenset[str]:
+        """Keys the footer leaves out now: on a table you created, Close takes Quit's room (with
+        Tournaments, all would push Language past 80 columns); ctrl+q and q still quit."""
+        return frozenset({"quit"}) if self._highlighted() in self.conn.owned else frozenset()
 
     @on(DataTable.RowHighlighted, "#tables")
     def _row_highlighted(self) -> None:

@@ -189,21 +189,6 @@ async def test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_
         await closing(server, other)
 
 
-async def test_ctrl_q_quits_from_the_lobby_though_its_footer_leaves_it_out(server: Running) -> None:
-    """The lobby keeps ctrl+q out of its footer (room for Tournaments and Close at 80 columns); it still quits."""
-    from tests.client.footer_check import footer_items
-
-    app = CardApp(f"127.0.0.1:{server.port}", "ana")
-    async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        lobby = app.screen
-        shown = {words for _s, _e, words in footer_items(lobby)}
-        assert "Tournaments" in shown and "Language" in shown and "Quit" not in shown
-        await pilot.press("ctrl+q")
-        await pilot.pause(0.3)
-        assert app._exit, "ctrl+q quits from the lobby"
-
-
 async def closing(server: Running, other: str) -> None:
     from cardtui.client.confirm import ConfirmScreen
     from tests.client.footer_check import cut_off, footer_items
@@ -232,9 +217,12 @@ async def closing(server: Running, other: str) -> None:
         lobby.query_one("#tables").move_cursor(row=lobby.rows.index(other))  # type: ignore[attr-defined]
         await pilot.pause(0.2)
         assert not close_shown(), "someone else's table: no key to close it"
+        assert i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)}, "elsewhere Quit shows"
         lobby.query_one("#tables").move_cursor(row=lobby.rows.index(mine))  # type: ignore[attr-defined]
         await until(pilot, close_shown)
         assert cut_off(lobby, SMALL[0]) == []
+        shown = {words for _s, _e, words in footer_items(lobby)}
+        assert i18n._("Language") in shown and i18n._("Quit") not in shown, "Close takes Quit's room"
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "minha" in str(app.screen.query_one("#confirm-title").render())
@@ -247,6 +235,10 @@ async def closing(server: Running, other: str) -> None:
         await pilot.press("y")
         await until(pilot, lambda: mine not in server.room.tables)
         assert other in server.room.tables
+        await until(pilot, lambda: i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)})
+        await pilot.press("ctrl+q")  # the key works whether or not the footer shows it
+        await pilot.pause(0.3)
+        assert app._exit
 
 
 def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
