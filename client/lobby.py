@@ -272,9 +272,13 @@ class LobbyScreen(Screen[None]):
 
     def _highlighted(self) -> str | None:
         """The table under the cursor, if any (without saying anything)."""
-        if not self.rows:
+        # The list may be away for a moment (ctrl+l composes the lobby again in the new language),
+        # while the footer still asks which keys to show: then no table is under the cursor.
+        grid = self.query("#tables").results(DataTable)
+        table = next(iter(grid), None)
+        if not self.rows or table is None:
             return None
-        return self.rows[min(self.query_one("#tables", DataTable).cursor_row, len(self.rows) - 1)]
+        return self.rows[min(table.cursor_row, len(self.rows) - 1)]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Closing is offered (and its key shown) only on a table this client created."""
