@@ -147,7 +147,9 @@ class Verdict:
         if not self.checked:
             return None
         used = ", ".join(name(s) for s in self.used) or _("nobody's (the host alone fixed this deck)")
-        text = Text(_("Seeds in this deal (table deal {deal}): {used}.").format(deal=self.hand, used=used))
+        # The summary is headed by the hand's number already: this line labels the table's deal
+        # number alone (the one ``cardtui verify`` speaks of), never two numbers nested in brackets.
+        text = Text(_("Seeds used in table deal {deal}: {used}.").format(deal=self.hand, used=used))
         missing = self.missing
         if missing:
             text.append(" ⚠ " + _("Seated and connected, but their seed was not used: {names}.").format(

@@ -36,7 +36,7 @@ class Footer(TextualFooter):
         """Everything the footer's keys are made of: each shown key's binding and state, the language."""
         keys = tuple((key, b.binding, b.enabled, b.tooltip) for key, b in screen.active_bindings.items()
                      if b.binding.show)
-        return keys, current()
+        return keys, current(), leaves_out(screen)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):
@@ -50,7 +50,10 @@ class Footer(TextualFooter):
 
     def compose(self) -> Iterator[Widget]:
         self._forget_removed_keys()
+        left_out = leaves_out(self.screen)
         for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.action in left_out:
+                continue
             if isinstance(widget, FooterKey):
                 widget.description = _(widget.description)
                 if isinstance(widget.tooltip, str):
@@ -71,3 +74,10 @@ class Footer(TextualFooter):
         watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
         for bound in watchers.values():
             bound[:] = [(node, callback) for node, callback in bound if node is self or node.is_attached]
+
+
+def leaves_out(screen: Screen[object]) -> frozenset[str]:
+    """The actions a screen keeps out of its footer for now (``footer_leaves_out``; none if it says none):
+    their keys still work, the room goes to a key that matters more there."""
+    left: object = getattr(screen, "footer_leaves_out", frozenset())
+    return left if isinstance(left, frozenset) else frozenset()

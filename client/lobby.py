@@ -285,6 +285,12 @@ class LobbyScreen(Screen[None]):
             return self._highlighted() in self.conn.owned
         return True
 
+    @property
+    def footer_leaves_out(self) -> frozenset[str]:
+        """Keys the footer leaves out now: on a table you created, Close takes Quit's room (with
+        Tournaments, all would push Language past 80 columns); ctrl+q and q still quit."""
+        return frozenset({"quit"}) if self._highlighted() in self.conn.owned else frozenset()
+
     @on(DataTable.RowHighlighted, "#tables")
     def _row_highlighted(self) -> None:
         self.refresh_bindings()

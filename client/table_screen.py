@@ -129,14 +129,21 @@ LEAVING = {
 }
 """What leaving mid-match does to the seat, in the game's own terms (chips, points, a team)."""
 LEAVING_ANY = N_("A bot plays your seat until someone takes it.")
+LEAVING_TOURNAMENT = N_("A bot plays your seat until you come back (nobody else may take it); "
+                        "the match still counts for you.")
+"""At a tournament's table the seat stays its player's: only they may sit there again."""
 
 
 class LeaveScreen(ConfirmScreen):
     """Asks before leaving a hand in progress: a bot takes the seat."""
 
-    def __init__(self, game: str) -> None:
-        super().__init__(_("Leave the table in the middle of the match?"),
-                         _(LEAVING.get(game, LEAVING_ANY)),
+    def __init__(self, game: str, seats: int = 0, tournament: bool = False) -> None:
+        said = LEAVING.get(game, LEAVING_ANY)
+        if tournament:
+            said = LEAVING_TOURNAMENT
+        elif seats == 2 and game.startswith("truco"):
+            said = LEAVING_ANY  # one against one: there is no team to play on with
+        super().__init__(_("Leave the table in the middle of the match?"), _(said),
                          _("Stay (escape)"), _("Leave (y)"))
 
 
@@ -193,6 +200,8 @@ class TableScreen(Screen[None]):
         self.match_ended: table_pb2.MatchEnded | None = None
         self.ended_names: dict[int, str] | None = None
         """Who played each seat when the hand ended (the summary names them, not today's seats)."""
+        self.dealt_names: dict[int, str] | None = None
+        """Who held each seat when the hand was dealt: whose seeds went into its deal."""
         self.help_closed = 0.0
         self.gone = False
         """The server closed this table to us for good (closed, finished, or we left it elsewhere):
@@ -345,6 +354,7 @@ class TableScreen(Screen[None]):
             self.hand_ended = None
             self.match_ended = None
             self.ended_names = None
+            self.dealt_names = names
         elif kind == "hand_ended":
             self.hand_ended = event.hand_ended
             self.ended_names = names
@@ -412,7 +422,9 @@ class TableScreen(Screen[None]):
                                        view.hand).format(n=view.hand), style="bold magenta"))
         told = self.board.result_summary(model)
         parts.append(told if told is not None else self._plain_summary(model))
-        seeds = self.verdict.seeds_said(lambda seat: model.name(seat)) if self.verdict is not None else None
+        dealt = self.dealt_names or {}  # the seeds are the dealt-to seats' holders', whoever sits there now
+        seeds = self.verdict.seeds_said(lambda seat: dealt.get(seat) or model.name(seat)) \
+            if self.verdict is not None else None
         if seeds is not None:  # whose seeds the deal used; anyone seated and connected left out is flagged
             parts.append(Text(""))
             parts.append(Text(seeds.text.plain, style=seeds.style))
@@ -627,7 +639,9 @@ class TableScreen(Screen[None]):
         if time.monotonic() - self.help_closed < HELP_GRACE:
             return  # the press that closed the help, repeated: not a wish to leave
         if self.in_match():
-            self.app.push_screen(LeaveScreen(self.model.game), self._confirmed)
+            summary = self.model.summary
+            self.app.push_screen(LeaveScreen(self.model.game, len(summary.seats), bool(summary.tournament_id)),
+                                 self._confirmed)
             return
         await self.leave()
 
@@ -638,7 +652,9 @@ class TableScreen(Screen[None]):
     async def leave(self) -> None:
         with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
             await self.conn.leave(self.token)
-        self.workers.cancel_all()
+        # This screen's workers only: ``self.workers`` is the app's, and cancelling them all would
+        # stop the screen underneath too (a tournament's standings would freeze where they were).
+        self.workers.cancel_node(self)
         self.dismiss(None)
 
     def _refocus(self) -> None:

@@ -453,6 +453,7 @@ class TournamentScreen(Screen[None]):
             name=s.name, game=titles.get(s.game, s.game), status=status_text(s), entries=s.entries,
             places=s.max_entries)
         self.query_one("#tournament-line", Static).update(Text(line))
+        self.refresh_bindings()  # Register and Start now come and go with the status
         names = entry_names(state)
         grid = self.query_one("#standings", DataTable)
         grid.clear()
@@ -530,6 +531,17 @@ class TournamentScreen(Screen[None]):
         table_id = self._table()
         if table_id:
             self.post_message(OpenTable(table_id, spectate=True, locked=False))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Register and Start now are in the footer only while they can work: during registration,
+        and Start now for the tournament's owner alone (once it plays, they only said no)."""
+        if action in ("register", "start"):
+            state = self.state
+            if state is None or state.summary.status != tournament_pb2.TOURNAMENT_STATUS_REGISTERING:
+                return False
+            if action == "start" and self.tid not in self.conn.owned:
+                return False
+        return True
 
     async def action_register(self) -> None:
         if self.state is not None:

@@ -103,6 +103,9 @@ class Seating:
     def __init__(self, seats: int, bots: int, teams: bool, stand_in: str = DEFAULT_LEVEL) -> None:
         self.seats = [Seat(i, level=stand_in) for i in range(seats)]
         self.teams = teams
+        self.keeps_left = False
+        """A tournament's table: a seat its player left stays theirs (only they may sit again), so
+        the seat list says it is held (``taken``), not open to a newcomer who would be refused."""
         self._wire: bytes | None = None
         for i in range(seats - bots, seats):
             self.seats[i].bot = True
@@ -151,7 +154,8 @@ class Seating:
     def summaries(self) -> list[common_pb2.SeatSummary]:
         return [
             common_pb2.SeatSummary(
-                seat=s.index, name=s.name, bot=s.botted, taken=s.taken, team=self.team(s.index), away=s.away,
+                seat=s.index, name=s.name, bot=s.botted, taken=s.taken or (self.keeps_left and s.away),
+                team=self.team(s.index), away=s.away,
                 bot_level=(s.level or DEFAULT_LEVEL) if s.botted else "",
             )
             for s in self.seats

@@ -135,6 +135,7 @@ class Table:
         """The decision being made elsewhere for the moment the bots were last scheduled."""
         stand_in = next((level for level in config.bot_levels if level), DEFAULT_LEVEL)
         self.seating = Seating(config.seats, config.bots, rules.teams, stand_in)
+        self.seating.keeps_left = bool(config.tournament)
         """A person away is played at the table's bot level (its first bot's), or the default."""
         for seat, level in zip(self.seating.seats, config.bot_levels, strict=False):
             seat.level = level or stand_in

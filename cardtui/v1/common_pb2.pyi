@@ -400,7 +400,8 @@ class SeatSummary(_message.Message):
     taken: _builtins.bool
     """Nobody else may sit here: a person holds it, or a bot that keeps it. A seat with `bot` set
     and `taken` unset is open: a bot plays it until a person sits (the seat of someone who
-    left; a person may take it at any time, and a match does not wait for it).
+    left; a person may take it at any time, and a match does not wait for it). At a tournament's
+    table the seat of a player who left stays `taken` (and `away`): only that player may sit there.
     """
     team: _builtins.int
     """partnership games: 0 or 1; otherwise the seat itself"""

@@ -27,7 +27,7 @@ from cardtui.fair import SCHEME, DealSeed
 from cardtui.server import wire
 from cardtui.server.app import Running
 from cardtui.server.events import DealCommitted, DealRevealed, PlayerSeed
-from cardtui.v1 import common_pb2, table_pb2
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests.conftest import create
 
 TABLE = "t-fair"
@@ -346,7 +346,8 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
         assert "✔ Hand 1" not in text
         [first, *_] = [v for v in screen.fair.verdicts if v.checked]
         assert not first.ok and first.used == () and first.awaited == (0,) and first.missing == (0,)
-        assert "Seeds in this deal (table deal 1): nobody's (the host alone fixed this deck)." in summary
+        assert "Seeds used in table deal 1: nobody's (the host alone fixed this deck)." in summary, summary
+        assert "(table deal 1))" not in summary, "no hand number nested in another's brackets"
         assert "Seated and connected, but their seed was not used: ana." in summary, summary
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
@@ -390,3 +391,40 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
     check = verify(records[:1], GAMES)[0]
     assert check.ok and not check.dropped
     assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 0 ana)")
+
+
+async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(server: Running) -> None:
+    """bia is dealt in (her stream open, no seed sent), leaves mid-hand, and dan takes her seat: the
+    summary's seeds line flags bia, whose seed the deal lacked, not dan, who sat down after it."""
+    from cardtui.client.app import CardApp
+    from tests.client.test_app import SIZE
+    from tests.conftest import Player
+
+    table_id = await create(server, game="cacho", seats=2, bots=0, short_turns=1.5)
+    bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+    bia.subscribe()
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        await app.open_table(table_id)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        table = server.room.tables[table_id]
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if table.match is not None and not table.match.hand_over():
+                break
+        assert table.hands_played == 0, "still the first hand"
+        await bia.lobby.Leave(lobby_pb2.LeaveRequest(token=bia.token))
+        await bia.close()
+        dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
+        summary = ""
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if screen.summary_open and screen.verdict is not None and screen.verdict.hand == 1:
+                summary = " ".join(str(screen.summary_text().renderables[-1]).split())  # type: ignore[attr-defined]
+                break
+        await dan.close()
+    assert "Seeds used in table deal 1: ana." in summary, summary
+    assert "their seed was not used: bia." in summary, summary
+    assert "dan" not in summary

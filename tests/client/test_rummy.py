@@ -467,3 +467,17 @@ async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns(lang: s
 
 async def _settle(pilot: Any) -> None:
     await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_pif_paf_betting_line_is_whole_beside_the_log_at_80_columns(lang: str) -> None:
+    """The pot's line (bet to match, cap, least raise) fits the board's 50 columns at 80x24: it was
+    cut with … in Portuguese and Spanish ("nenhuma aposta ainda · teto 3 · aumento …")."""
+    from rich.cells import cell_len
+
+    model = TableModel(summary=common_pb2.TableSummary(game="pifpaf"), seat=0)
+    with speaking(lang):
+        for level in (0, 12):
+            view = rummy_pb2.RummyView(pot=120, betting=rummy_pb2.PifPafBetting(level=level, cap=50, min_raise=5))
+            said = RummyBoard()._game_line(model, view)
+            assert said is not None and cell_len(said.plain) <= 50, said.plain

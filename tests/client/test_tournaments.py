@@ -96,6 +96,8 @@ async def from_the_lobby(quick: Running, tmp_path: Path) -> None:
         assert isinstance(screen, TournamentScreen)
         await until(pilot, lambda: screen.state is not None, "its state")
         assert "0/4" in str(screen.query_one("#tournament-line", Static).render())
+        keys = {words for _s, _e, words in footer_items(screen)}
+        assert {"Register", "Start now"} <= keys, "registering: its owner may register and start it"
         await pilot.press("r")  # ana registers (her key proves her)
         await until(pilot, lambda: screen.state is not None and len(screen.state.entries) == 1, "ana registered")
         assert rows(app, "#standings")[0][1] == "ana"
@@ -152,6 +154,8 @@ async def test_the_standings_at_80x24_in_three_languages(quick: Running, lang: s
             screen = app.screen
             await until(pilot, lambda: footer_items(screen), "its footer")
             assert cut_off(screen, SMALL[0]) == []
+            said = {words for _s, _e, words in footer_items(screen)}
+            assert not said & {i18n._("Register"), i18n._("Start now")}, "over: nothing to register for or start"
             standings = screen.query_one("#standings", DataTable)
             assert standings.row_count == 8
             assert heading in [str(c.label) for c in standings.columns.values()]
@@ -241,3 +245,53 @@ async def test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one(qui
         assert "next round opens when every table's is" in foot and "new game" not in foot
         assert not screen.query_one("#summary-again").display, "no next match to stay for"
         assert screen.query_one("#summary-leave").display
+
+
+async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path: Path) -> None:
+    """Leaving a round's table goes back to the tournament's screen, which goes on counting its hands
+    (leaving once stopped every worker of the app, and the standings froze where they were)."""
+    from cardtui.client.confirm import ConfirmScreen
+
+    quick = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.2, next_hand_delay=0.0, cut_window=0.0,
+                        bot_workers=0)
+    try:
+        app = CardApp(f"127.0.0.1:{quick.port}", "ana", identity=create(tmp_path / "ana.pem"))
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the tournaments")
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, CreateTournamentScreen), "the form")
+            form = app.screen
+            form.query_one("#game", Select).value = "cacho"
+            await pilot.pause(0.3)
+            form.query_one("#seats", Select).value = 4
+            form.query_one("#entries", Input).value = "4"
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, TournamentScreen), "the tournament's screen")
+            screen = app.screen
+            assert isinstance(screen, TournamentScreen)
+            await until(pilot, lambda: screen.state is not None, "its state")
+            await pilot.press("r")
+            await until(pilot, lambda: screen.state is not None and len(screen.state.entries) == 1, "registered")
+            await pilot.press("s")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table", 20)
+            await pilot.pause(0.5)
+            await pilot.press("escape")
+            await pilot.pause(0.3)
+            if isinstance(app.screen, ConfirmScreen):
+                await pilot.press("y")
+            await until(pilot, lambda: app.screen is screen, "back at the standings")
+
+            def shown() -> int:
+                return int(rows(app, "#round-tables")[0][2]) if rows(app, "#round-tables") else 0
+
+            def played() -> int:
+                assert screen.state is not None
+                table = quick.room.tables.get(screen.state.tables[0].table_id)
+                return table.hands_played if table is not None else 10**6
+
+            later = shown() + 2
+            await until(pilot, lambda: shown() >= later or played() >= 10**6, "the hands counted on", 30)
+    finally:
+        await quick.stop(grace=0.2)

@@ -218,9 +218,12 @@ async def closing(server: Running, other: str) -> None:
         lobby.query_one("#tables").move_cursor(row=lobby.rows.index(other))  # type: ignore[attr-defined]
         await pilot.pause(0.2)
         assert not close_shown(), "someone else's table: no key to close it"
+        assert i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)}, "elsewhere Quit shows"
         lobby.query_one("#tables").move_cursor(row=lobby.rows.index(mine))  # type: ignore[attr-defined]
         await until(pilot, close_shown)
         assert cut_off(lobby, SMALL[0]) == []
+        shown = {words for _s, _e, words in footer_items(lobby)}
+        assert i18n._("Language") in shown and i18n._("Quit") not in shown, "Close takes Quit's room"
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "minha" in str(app.screen.query_one("#confirm-title").render())
@@ -233,6 +236,10 @@ async def closing(server: Running, other: str) -> None:
         await pilot.press("y")
         await until(pilot, lambda: mine not in server.room.tables)
         assert other in server.room.tables
+        await until(pilot, lambda: i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)})
+        await pilot.press("ctrl+q")  # the key works whether or not the footer shows it
+        await pilot.pause(0.3)
+        assert app._exit
 
 
 def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
@@ -244,6 +251,9 @@ def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
     assert "fichas" in pifpaf
     with speaking("es"):
         assert "equipo" in LeaveScreen("truco_argentino").detail
+        assert "equipo" not in LeaveScreen("truco_argentino", seats=2).detail, "one against one: no team"
+        tourney = LeaveScreen("cacho", seats=4, tournament=True).detail
+    assert "alguien" not in tourney and "vuelvas" in tourney, "a tournament's seat waits for its player alone"
 
 
 # -- the away tag fits -----------------------------------------------------------------------------

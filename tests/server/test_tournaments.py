@@ -205,6 +205,10 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         for j in joined:
             await lobby.Leave(lobby_pb2.LeaveRequest(token=j.token))
         assert seat.away and seat.name == "ana", "her seat, played by a bot"
+        listed = next(t for t in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
+                      if t.id == table.table_id)
+        held = listed.seats[joined[0].seat]
+        assert held.taken and held.away and held.bot, "the lobby says it is hers, not open to a newcomer"
         # a stranger may watch but not sit
         with pytest.raises(grpc.aio.AioRpcError) as e:
             await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, name="eve"))
