@@ -400,6 +400,9 @@ class TournamentScreen(Screen[None]):
         self.state: tournament_pb2.TournamentState | None = None
         self.sent: set[str] = set()
         """Tables this screen has taken the player to already (each round's, once)."""
+        self.seen = False
+        """Whether a state came yet: a round already in play when the screen opens is not opening
+        now, so the player (who may have left that table on purpose) is not taken back to it (p is)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -448,6 +451,10 @@ class TournamentScreen(Screen[None]):
 
     def show(self, state: tournament_pb2.TournamentState) -> None:
         s = state.summary
+        if not self.seen:
+            self.seen = True
+            if s.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING:
+                self.sent |= {t.table_id for t in state.tables if t.round == s.round}
         titles = {g.name: g.title for g in self.info.games}
         line = _("{name} · {game} · {status} · {entries}/{places} entries").format(
             name=s.name, game=titles.get(s.game, s.game), status=status_text(s), entries=s.entries,

@@ -293,5 +293,16 @@ async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path
 
             later = shown() + 2
             await until(pilot, lambda: shown() >= later or played() >= 10**6, "the hands counted on", 30)
+            # opened again mid-round, the standings stay in front: she left that table on purpose (p takes her)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the list")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, TournamentScreen) and app.screen.state is not None,
+                        "the standings again")
+            again = app.screen
+            await pilot.pause(0.5)
+            assert app.screen is again, "not taken back to the table she left"
+            await pilot.press("p")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) or played() >= 10**6, "p: her table")
     finally:
         await quick.stop(grace=0.2)
