@@ -69,6 +69,9 @@ class TableModel:
     """When the turn timer runs out (``time.monotonic``), or None."""
     seq: int = 0
     names: dict[int, str] = field(default_factory=dict)
+    played_by: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Truco: who played each seat's cards of the round so far, in order, named as they were then
+    (a seat that changed hands mid-hand shows both); the view's tricks carry only seats."""
 
     @property
     def game(self) -> str:
@@ -128,3 +131,21 @@ def names_then(events: list[table_pb2.Event], now: Holders) -> list[dict[int, st
         elif kind == "came_back":
             holders[ev.came_back.seat] = (ev.came_back.name, True)
     return out[::-1]
+
+
+def played_after(played: dict[int, tuple[str, ...]], event: table_pb2.Event,
+                 names: dict[int, str]) -> dict[int, tuple[str, ...]]:
+    """``TableModel.played_by`` after ``event``, whose seats were held by ``names`` (``names_then``):
+    a card played adds its player's name; a new hand, or a new round of a pica-pica hand, starts over."""
+    kind = event.WhichOneof("body")
+    if kind == "hand_started":
+        return {}
+    if kind != "truco":
+        return played
+    what = event.truco.WhichOneof("body")
+    if what == "argentino_round_started":
+        return {}
+    if what != "played":
+        return played
+    seat = event.truco.played.seat
+    return {**played, seat: (*played.get(seat, ()), names.get(seat, ""))}

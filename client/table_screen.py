@@ -36,7 +36,7 @@ from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
-from cardtui.client.models import Holders, TableModel, holders_of, names_then
+from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
 from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
@@ -324,9 +324,12 @@ class TableScreen(Screen[None]):
         elif body == "update":
             events = list(msg.update.events)
             now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
+            played = self.model.played_by
             for ev, names in zip(events, names_then(events, now), strict=True):
                 self._note(ev, names)
+                played = played_after(played, ev, names)
                 self.write_log(self._telling(replace(self.model, names=names), ev))
+            self.model = replace(self.model, played_by=played)
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
                 self.holders = now

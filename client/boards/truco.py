@@ -597,9 +597,11 @@ class TrucoBoard(Board):
         seats = [s.seat for s in t.seats if any(p.seat == s.seat for tr in t.tricks for p in tr.plays)]
         grid = Table(box=None, padding=(0, 1), show_header=True, header_style="dim", pad_edge=False)
         grid.add_column(_("Trick"), style="dim")
-        for seat in seats:
-            grid.add_column(self._short(model, seat, 8), no_wrap=True)
+        for seat in seats:  # a seat that changed hands this round: both, in turn ("bia→dan")
+            who = list(dict.fromkeys(model.played_by.get(seat, ())))
+            grid.add_column(self._short(model, seat, 8 * max(1, len(who)), "→".join(who) or None), no_wrap=True)
         grid.add_column(_("won by"))
+        nth = dict.fromkeys(seats, 0)
         for n, trick in enumerate(t.tricks, start=1):
             plays = {p.seat: p for p in trick.plays}
             row: list[RenderableType] = [Text(str(n))]
@@ -613,9 +615,14 @@ class TrucoBoard(Board):
                     shown.stylize("underline")
                 row.append(shown)
             if trick.HasField("winner"):
-                row.append(line(self._short(model, trick.winner), " (", team_object(model, trick.team), ")"))
+                by = model.played_by.get(trick.winner, ())
+                k = nth.get(trick.winner, 0)
+                row.append(line(self._short(model, trick.winner, name=by[k] if k < len(by) else None),
+                                " (", team_object(model, trick.team), ")"))
             else:
                 row.append(Text(_("tied"), style="dim"))
+            for p in trick.plays:
+                nth[p.seat] = nth.get(p.seat, 0) + 1
             grid.add_row(*row)
         return grid
 
@@ -786,9 +793,10 @@ class TrucoBoard(Board):
         teams = list(range(n))
         return sorted(teams, key=lambda t: t != mine) if mine is not None else teams
 
-    def _short(self, model: TableModel, seat: int, width: int = 12) -> Text:
-        """A seat's name in its team's colour, cut to ``width`` (plain text, never markup)."""
-        name = model.name(seat)
+    def _short(self, model: TableModel, seat: int, width: int = 12, name: str | None = None) -> Text:
+        """A seat's name (or ``name``, who held it then) in its team's colour, cut to ``width``
+        (plain text, never markup)."""
+        name = name or model.name(seat)
         if len(name) > width:
             name = name[: width - 1] + "…"
         team = next((s.team for s in model.view.truco.seats if s.seat == seat), seat % 2) \
