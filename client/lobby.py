@@ -379,6 +379,15 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         if self.remembered is not None:
             self.game = self.games[self.remembered.game]
 
+    def game_and_name(self, game: str, placeholder: str) -> ComposeResult:
+        """The form's first two rows, a game and a name, as every form made from this one has them."""
+        yield Label(_("Game"))
+        yield Select([(g.title, g.name) for g in self.info.games], value=game, allow_blank=False, id="game")
+        yield Label(_("Name"))
+        with Vertical(classes="field"):
+            yield Input(placeholder=placeholder, id="name", max_length=24)
+            yield Static("", id="err-name", classes="field-error")
+
     def compose(self) -> ComposeResult:
         first = self.game
         last = self.remembered
@@ -389,13 +398,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             yield Label(_("New table"), id="create-title")
             with VerticalScroll(id="create-scroll"):
                 with Grid(id="create-grid"):
-                    yield Label(_("Game"))
-                    yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
-                                 allow_blank=False, id="game")
-                    yield Label(_("Name"))
-                    with Vertical(classes="field"):
-                        yield Input(placeholder=_("{game} table").format(game=first.title), id="name", max_length=24)
-                        yield Static("", id="err-name", classes="field-error")
+                    yield from self.game_and_name(first.name, _("{game} table").format(game=first.title))
                     yield Label(_("Players"))
                     yield Select(self._counts(first), value=seats, allow_blank=False, id="seats")
                     yield Label(_("Bots"))

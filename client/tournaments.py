@@ -269,22 +269,13 @@ class CreateTournamentScreen(CreateTableScreen):
     """The table form (game, options, turn timer, password: the same fields, checked the same way)
     and a tournament's own: rounds, places, when it starts, whether bots fill the places left."""
 
-    def __init__(self, info: lobby_pb2.ServerInfo, conn: Connection) -> None:
-        super().__init__(info, conn)
-
     def compose(self) -> ComposeResult:
         first = self.game
         with Vertical(id="create-dialog"):
             yield Label(_("New tournament"), id="create-title")
             with VerticalScroll(id="create-scroll"):
                 with Grid(id="create-grid"):
-                    yield Label(_("Game"))
-                    yield Select([(g.title, g.name) for g in self.info.games], value=first.name,
-                                 allow_blank=False, id="game")
-                    yield Label(_("Name"))
-                    with Vertical(classes="field"):
-                        yield Input(placeholder=self._title(first), id="name", max_length=24)
-                        yield Static("", id="err-name", classes="field-error")
+                    yield from self.game_and_name(first.name, self._title(first))
                     yield Label(_("Rounds"))
                     yield Select([(str(n), n) for n in range(1, 11)], value=3, allow_blank=False, id="rounds")
                     yield Label(_("Table size"))
