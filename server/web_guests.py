@@ -14,6 +14,15 @@ core is not initialized and has no threads when it forks; each guest initializes
 and is left off). The same holds for asyncio: the parent never runs a loop; each guest's app
 makes its own.
 
+What a forked guest costs is mostly pages of the parent it writes to: in Python 3.11 every
+object a guest's code touches has its reference count written, so about half the parent's
+pages end up copied whatever is done. Three things keep the rest down (``bench/marks.md``,
+issue 29 §2): the parent takes up the holes of its C heap before it forks
+(``fill_heap_holes``), so a guest's own mallocs go to pages of their own rather than into
+pages it shares; a guest collects cyclic garbage sooner (``GUEST_GC``), so a screen's
+discarded objects do not pile up; and a guest's strips keep no caches of their own
+(``lighter_strips``).
+
 The page tracks a forked guest by a pidfd (Linux 5.3+) that the parent opens before it can
 reap the child: it can kill the guest and learn that it is gone without racing a reused pid.
 Each guest dies with the parent (``PR_SET_PDEATHSIG``) and the parent with the page's process,
@@ -39,7 +48,7 @@ import sys
 from abc import ABC, abstractmethod
 from importlib.metadata import version
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 log = logging.getLogger("cardtui.web")
 
@@ -50,6 +59,14 @@ START_SECONDS = 15.0
 STDERR_KEPT = 16 * 1024
 """The most of a guest's stderr kept for the log (a traceback's tail)."""
 PR_SET_PDEATHSIG = 1
+GUEST_GC = (700, 2, 2)
+"""A forked guest's collector thresholds: Python's default for the youngest generation, and the
+older two collected five times as often as by default (10, 10). Textual leaves its discarded
+nodes in cycles (each node and its styles point at each other, and every restyle of a widget
+with component classes makes and drops a node per class), so going from the lobby to a table
+leaves some 4 MB of garbage that only a full collection frees; collected sooner, a guest at a
+table holds about 1.3 MB less, for about a tenth more CPU. The parent's objects are frozen
+(``gc.freeze``), so a full collection walks only the guest's own."""
 
 
 def guest_environment(columns: int, rows: int) -> dict[str, str]:
@@ -400,6 +417,7 @@ def guest(parent: int, stdio: int, stderr: int, size: dict[str, int], args: list
         os.close(stderr)
         os.environ["COLUMNS"] = str(size["columns"])
         os.environ["ROWS"] = str(size["rows"])
+        gc.set_threshold(*GUEST_GC)
         gc.enable()
         from cardtui.cli import main
 
@@ -464,6 +482,112 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None) -> Non
             os.close(pidfd)
 
 
+def fill_heap_holes(limit: int = 32 * 1024, rounds: int = 8) -> int:
+    """Allocate (and keep) the free chunks of glibc's main heap; the bytes left free in them.
+
+    The warm parent's imports leave some 3 MB of holes in its C heap, between blocks that the
+    guests share. A guest's mallocs (Python's objects over 512 bytes, grpc's and protobuf's
+    buffers) would fill those holes first, and each one would copy a page the guest otherwise
+    shares, for a few bytes of its own; with the holes taken, they go to fresh pages at the top
+    of the heap. The holes' sizes come from ``malloc_info``; the blocks that fill them are never
+    freed (a guest never writes to them, so they stay shared). Elsewhere than glibc, nothing is
+    done (-1)."""
+    import ctypes
+    import platform
+    import re
+
+    if platform.libc_ver()[0] != "glibc":
+        return -1
+    try:
+        libc = ctypes.CDLL(None)
+        open_memstream, malloc_info, fclose = libc.open_memstream, libc.malloc_info, libc.fclose
+        malloc, free = libc.malloc, libc.free
+    except (OSError, AttributeError):
+        return -1
+    open_memstream.restype = ctypes.c_void_p
+    open_memstream.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_size_t)]
+    malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    fclose.argtypes = [ctypes.c_void_p]
+    malloc.restype = ctypes.c_void_p
+    malloc.argtypes = [ctypes.c_size_t]
+    free.argtypes = [ctypes.c_void_p]
+    chunk = re.compile(r'<(?:size|unsorted) from="(\d+)" to="(\d+)" total="(\d+)" count="(\d+)"/>')
+
+    def holes() -> list[tuple[int, int, int]]:
+        """(smallest size, total bytes, count) of each class of the main heap's free chunks."""
+        text, size = ctypes.c_char_p(), ctypes.c_size_t()
+        stream = open_memstream(ctypes.byref(text), ctypes.byref(size))
+        if not stream:
+            return []
+        malloc_info(0, stream)
+        fclose(stream)
+        xml = ctypes.string_at(text, size.value).decode()
+        free(text)
+        main = xml.split('<heap nr="0">', 1)[-1].split("</heap>", 1)[0]
+        return [(int(a), int(t), int(c)) for a, _b, t, c in chunk.findall(main)]
+
+    left = 0
+    for _ in range(rounds):
+        classes = holes()
+        left = sum(total for _size, total, _count in classes)
+        if left <= limit:
+            break
+        for smallest, _total, count in classes:
+            for _ in range(count):  # a chunk of this class, or the most of a larger one
+                malloc(max(smallest - 16, 8))
+    return left
+
+
+NO_CACHE_SLOTS = ("_divide_cache", "_crop_cache", "_style_cache", "_filter_cache", "_line_length_cache",
+                  "_crop_extend_cache", "_offsets_cache")
+"""A Textual strip's caches of what was derived from it (crops, styles, divisions, ...)."""
+
+
+class NoCache:
+    """A cache that keeps nothing: what is asked of it is worked out again."""
+
+    __slots__ = ()
+
+    def get(self, key: object, default: object = None) -> object:
+        return default
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
+
+    def clear(self) -> None:
+        pass
+
+
+def lighter_strips() -> bool:
+    """Textual's strips (a rendered line each) keep no caches of their own; whether it was done.
+
+    Every ``Strip`` makes seven small caches when it is created, and keeps what it derives in
+    them (up to 16 crops, each a strip with seven caches of its own); a guest at a table holds
+    some 1,500 strips, most never cropped or styled twice. With one shared ``NoCache`` in their
+    place a guest holds about 1.3 MB less at a table for no measurable CPU (the compositor keeps
+    its own caches of whole lines). Done in the warm parent, so only forked guests have it; if
+    this Textual's strips are not made as expected, they are left alone."""
+    from textual.cache import FIFOCache
+    from textual.strip import Strip
+
+    if getattr(Strip.__init__, "lighter", False):
+        return True
+    probe = Strip([])
+    if not all(isinstance(getattr(probe, name, None), FIFOCache) for name in NO_CACHE_SLOTS):
+        return False
+    made = Strip.__init__
+    none = NoCache()
+
+    def __init__(self: Strip, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        for name in NO_CACHE_SLOTS:
+            setattr(self, name, none)
+
+    __init__.lighter = True  # type: ignore[attr-defined]
+    Strip.__init__ = __init__  # type: ignore[method-assign]
+    return True
+
+
 def warm_up() -> None:
     """Import what every guest needs, once, before any fork: the client, and what Textual and Rich
     load only when an app first runs (layouts, the scrollbar, the emoji and cell-width tables)."""
@@ -483,6 +607,7 @@ def warm_up() -> None:
     import cardtui.client.app
 
     rich.cells.cell_len("ação ♣ 🂡")  # loads the table of cell widths
+    lighter_strips()
 
     del cardtui
 
@@ -496,6 +621,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGCHLD, reap)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     warm_up()
+    fill_heap_holes()  # last: nothing the parent allocates after it can land in a hole
     control.send(json.dumps({"ready": True}).encode())
     with contextlib.suppress(KeyboardInterrupt):
         serve_forks(control, target, tls_ca)
