@@ -7,7 +7,9 @@ is timed from the websocket's opening to its name prompt on the screen (its outp
 into pyte). Then all of them type a name and reach the lobby (each client has its gRPC
 channel by then), and every guest's memory is read: USS (pages only it holds: what one more
 guest costs) and PSS (its share of what it shares), from psutil's ``memory_full_info``.
-The warm parent's own memory is given apart: paid once, whatever the number of guests.
+The warm parent's own memory is given apart: paid once, whatever the number of guests. Then
+each guest opens a table of its own (bots, its first hand) and is read again, 5 s later, with
+the CPU it spent from one reading to the other.
 
 Marks (issue 29): USS ≤ 25 MB per guest at 10 guests, in the lobby and at a table; the name
 prompt in ≤ 1 s.
@@ -58,6 +60,9 @@ class Figures:
     lobby: Memory
     table: Memory
     """Each guest at a table of its own, with bots, a hand dealt."""
+    cpu: list[float]
+    """CPU seconds of each guest from the lobby's reading to the table's (the create form, the table
+    and 5 s of play): what the guests' settings cost in work."""
 
 
 class Tab:
@@ -99,6 +104,11 @@ def memory(pid: int) -> tuple[float, float, float]:
     return info.uss / MB, info.pss / MB, info.rss / MB
 
 
+def cpu_seconds(web: WebServer) -> list[float]:
+    """User and system CPU time of each guest, in seconds."""
+    return [sum(psutil.Process(s.process.pid).cpu_times()[:2]) for s in web.sessions if s.process is not None]
+
+
 def read_memory(web: WebServer) -> Memory:
     used = [memory(s.process.pid) for s in web.sessions if s.process is not None]
     parent = web.launcher.parent if isinstance(web.launcher, WarmLauncher) else None
@@ -130,6 +140,7 @@ async def measure(target: str, warm: bool, guests: int) -> Figures:
             await asyncio.sleep(1.0)
             assert web.open_sessions == guests
             lobby = read_memory(web)
+            cpu_lobby = cpu_seconds(web)
             for tab in tabs:  # a table of its own: the create form, its defaults (Cacho, bots)
                 await tab.ws.send_json(["stdin", "n"])
                 await tab.until("Turn timer")
@@ -139,9 +150,10 @@ async def measure(target: str, warm: bool, guests: int) -> Figures:
             await asyncio.sleep(4.0)
             await asyncio.sleep(1.0)
             table = read_memory(web)
+            cpu = [after - before for after, before in zip(cpu_seconds(web), cpu_lobby, strict=True)]
             for tab in tabs:
                 await tab.close()
-        return Figures(prompt, lobby, table)
+        return Figures(prompt, lobby, table, cpu)
     finally:
         await web.stop()
 
@@ -174,6 +186,7 @@ async def compare(print: Callable[[str], None], guests: int) -> None:
     row("name prompt, median (s)", median(warm.prompt), median(cold.prompt), f"≤ {PROMPT_MARK:g} s",
         max(warm.prompt) <= PROMPT_MARK)
     row("name prompt, slowest (s)", max(warm.prompt), max(cold.prompt))
+    row("CPU per guest, lobby to table, mean (s)", mean(warm.cpu), mean(cold.cpu))
     for where, a, b in (("lobby", warm.lobby, cold.lobby), ("at a table", warm.table, cold.table)):
         print(f"  {where}: the warm parent, paid once: USS {a.parent_uss:.1f} MB, RSS {a.parent_rss:.1f} MB; "
               f"{guests} guests and their parent: {sum(a.uss) + a.parent_uss:.0f} MB unique "
