@@ -65,7 +65,7 @@ older two collected five times as often as by default (10, 10). Textual leaves i
 nodes in cycles (each node and its styles point at each other, and every restyle of a widget
 with component classes makes and drops a node per class), so going from the lobby to a table
 leaves some 4 MB of garbage that only a full collection frees; collected sooner, a guest at a
-table holds about 1.3 MB less, for about a tenth more CPU. The parent's objects are frozen
+table holds 1.3–1.8 MB less, for about a tenth more CPU. The parent's objects are frozen
 (``gc.freeze``), so a full collection walks only the guest's own."""
 
 
@@ -563,7 +563,7 @@ def lighter_strips() -> bool:
 
     Every ``Strip`` makes seven small caches when it is created, and keeps what it derives in
     them (up to 16 crops, each a strip with seven caches of its own); a guest at a table holds
-    some 1,500 strips, most never cropped or styled twice. With one shared ``NoCache`` in their
+    some 1,350 strips, most never cropped or styled twice. With one shared ``NoCache`` in their
     place a guest holds about 1.3 MB less at a table for no measurable CPU (the compositor keeps
     its own caches of whole lines). Done in the warm parent, so only forked guests have it; if
     this Textual's strips are not made as expected, they are left alone."""
