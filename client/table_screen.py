@@ -19,13 +19,17 @@ from dataclasses import replace
 from typing import Literal
 
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
@@ -79,14 +83,28 @@ Telling = Callable[[], Text | None]
 
 class TableLog(RichLog):
     """The log, wrapped at its own width: what it said is wrapped again when the width changes,
-    and said again (in the reader's new language) when the language changes."""
+    and said again (in the reader's new language) when the language changes.
+
+    A line written costs a repaint of the log, not a layout of the screen: the log's size is set
+    by the screen, not by its lines, so its scrollable (virtual) size changes without the layout
+    pass Textual gives a change of a widget's virtual size (only the scrollbar's coming needs
+    one), and it scrolls to its end at once rather than after the next frame (which painted the
+    screen twice). Each line is styled once, not again at every frame."""
 
     KEEP = 500
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEEP, min_width=10)
         self.lines_: list[tuple[Telling, Text]] = []
         self.wrapped_at = 0
+        self.styled: dict[tuple[int, int, int], Strip] = {}
+        """Each line as shown (cropped and styled), by (line, scroll x, width)."""
+        self.style_now: Style | None = None
+        """The log's own style, for the lines of the frame being drawn."""
+        self.width_now = 0
+        """The width of the lines of the frame being drawn."""
 
     @property
     def said(self) -> list[Text]:
@@ -100,8 +118,25 @@ class TableLog(RichLog):
             return False
         self.lines_.append((tell, told))
         del self.lines_[: -self.KEEP]
-        self.write(told)
+        self._write(told)
         return True
+
+    def _write(self, text: Text) -> None:
+        """A line at the end, the log scrolled to it."""
+        self.write(text, scroll_end=False)
+        self._settle()
+
+    def _settle(self) -> None:
+        """The scrollbar brought up to the lines, and the log scrolled to its end at once: only
+        the log and its scrollbar repainted (a layout only when the scrollbar comes or goes)."""
+        if not (self._size_known and self.is_mounted):
+            return  # written once the log has its size (Textual's own deferral), settled then
+        bar = self.show_vertical_scrollbar
+        self._scroll_update(self.virtual_size)
+        if self.show_vertical_scrollbar != bar:
+            self.refresh(layout=True)  # the compositor places the scrollbar
+        self.scroll_y = self.max_scroll_y
+        self.refresh()
 
     def retell(self) -> None:
         """Every line said again: a line that came as words is put in the reader's language now."""
@@ -110,14 +145,45 @@ class TableLog(RichLog):
 
     def _rewrite(self) -> None:
         self.clear()
+        self.styled.clear()
         for text in self.said:
-            self.write(text)
+            self.write(text, scroll_end=False)
+        self._settle()
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.scrollable_content_region.width
         if self.wrapped_at and width != self.wrapped_at:
             self._rewrite()
+        elif not self.wrapped_at:
+            self.call_later(self._settle)  # after the lines written before the log had its size
         self.wrapped_at = width
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.styled.clear()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        style = self.rich_style  # once a frame, not once a line
+        if style != self.style_now:
+            self.style_now = style
+            self.styled.clear()
+        self.width_now = self.scrollable_content_region.width
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.width_now or self.scrollable_content_region.width
+        at = scroll_y + y
+        key = (at + self._start_line, scroll_x, width)
+        strip = self.styled.get(key)
+        if strip is None:
+            style = self.style_now if self.style_now is not None else self.rich_style
+            strip = self._render_line(at, scroll_x, width).apply_style(style)
+            if at < len(self.lines):
+                if len(self.styled) > 4 * self.KEEP:
+                    self.styled.clear()
+                self.styled[key] = strip
+        return strip
 
 
 LEAVING = {
