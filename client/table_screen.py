@@ -16,6 +16,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from math import ceil
 from typing import Literal
 
 from rich.console import Group, RenderableType
@@ -29,6 +30,7 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widgets import Button, Header, Input, RichLog, Static
 
@@ -123,12 +125,29 @@ class TableLog(RichLog):
 
     def _write(self, text: Text) -> None:
         """A line at the end, the log scrolled to it."""
-        self.write(text, scroll_end=False)
+        self._append(text)
         self._settle()
+
+    def _append(self, text: Text) -> None:
+        """A line wrapped at the log's width into its rows (as ``RichLog.write`` wraps it, without
+        measuring it first: a row is as wide as the log)."""
+        if not self._size_known:
+            self.write(text, scroll_end=False)  # kept until the log has its size (Textual's own deferral)
+            return
+        console = self.app.console
+        width = max(self.scrollable_content_region.width, self.min_width)
+        rows = [Strip(list(row.render(console))) for row in text.wrap(console, width)] or [Strip.blank(width)]
+        self.lines.extend(rows)
+        if self.max_lines is not None and len(self.lines) > self.max_lines:
+            self._start_line += len(self.lines) - self.max_lines
+            self.lines = self.lines[-self.max_lines:]
+        self._widest_line_width = max(self._widest_line_width, *(row.cell_length for row in rows))
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
 
     def _settle(self) -> None:
         """The scrollbar brought up to the lines, and the log scrolled to its end at once: only
-        the log and its scrollbar repainted (a layout only when the scrollbar comes or goes)."""
+        the log repainted, and its scrollbar when the thumb moved (a layout only when the
+        scrollbar comes or goes)."""
         if not (self._size_known and self.is_mounted):
             return  # written once the log has its size (Textual's own deferral), settled then
         bar = self.show_vertical_scrollbar
@@ -137,6 +156,45 @@ class TableLog(RichLog):
             self.refresh(layout=True)  # the compositor places the scrollbar
         self.scroll_y = self.max_scroll_y
         self.refresh()
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        """As Textual's, the vertical scrollbar repainted only if its thumb moved (once the log
+        holds its most lines, a line written moves it no more)."""
+        self._refresh_scrollbars()
+        if self.show_horizontal_scrollbar:
+            super()._scroll_update(virtual_size)
+            return
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            self._set_bar(window_virtual_size=virtual_size.height,
+                          window_size=self.container_size.height - self.scrollbar_size_horizontal)
+        self.scroll_x = self.validate_scroll_x(self.scroll_x)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        if self.show_vertical_scrollbar:
+            self._set_bar(position=int(new * 8) / 8)  # the bar's own granularity
+        if round(old) != round(new):
+            self.refresh(self.size.region)
+
+    def _set_bar(self, **values: float) -> None:
+        bar = self.vertical_scrollbar
+        before = self._thumb()
+        for name, value in values.items():
+            bar.set_reactive(getattr(ScrollBar, name), value)
+        if self._thumb() != before:
+            bar.refresh()
+
+    def _thumb(self) -> tuple[int, ...]:
+        """Where the scrollbar's thumb is drawn, in eighths of a row (as ``ScrollBarRender`` draws it)."""
+        bar = self.vertical_scrollbar
+        size = bar.size.height
+        virtual = ceil(bar.window_virtual_size)
+        window = ceil(bar.window_size) if bar.window_size < bar.window_virtual_size else 0
+        if not (window and size and virtual and size != virtual):
+            return (size, virtual, window)
+        thumb = max(1, window / (virtual / size))
+        start = int((size - thumb) * (bar.position / (virtual - window)) * 8)
+        return (size, start, start + ceil(thumb * 8))
 
     def retell(self) -> None:
         """Every line said again: a line that came as words is put in the reader's language now."""
@@ -147,7 +205,7 @@ class TableLog(RichLog):
         self.clear()
         self.styled.clear()
         for text in self.said:
-            self.write(text, scroll_end=False)
+            self._append(text)
         self._settle()
 
     def on_resize(self, event: events.Resize) -> None:
