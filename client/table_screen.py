@@ -26,7 +26,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Region, Size
+from textual.geometry import Offset, Region, Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -105,8 +105,8 @@ class TableLog(RichLog):
         """Each line as shown (cropped and styled), by (line, scroll x, width)."""
         self.style_now: Style | None = None
         """The log's own style, for the lines of the frame being drawn."""
-        self.width_now = 0
-        """The width of the lines of the frame being drawn."""
+        self.frame: tuple[Offset, int] | None = None
+        """The scroll offset and width of the frame being drawn (looked up once, not once a row)."""
 
     @property
     def said(self) -> list[Text]:
@@ -221,26 +221,29 @@ class TableLog(RichLog):
         self.styled.clear()
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        style = self.rich_style  # once a frame, not once a line
+        style = self.rich_style  # once a frame, not once a row
         if style != self.style_now:
             self.style_now = style
             self.styled.clear()
-        self.width_now = self.scrollable_content_region.width
-        return super().render_lines(crop)
+        self.frame = (self.scroll_offset, self.scrollable_content_region.width)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self.frame = None
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.width_now or self.scrollable_content_region.width
+        (scroll_x, scroll_y), width = self.frame or (self.scroll_offset, self.scrollable_content_region.width)
+        style = self.style_now if self.style_now is not None else self.rich_style
         at = scroll_y + y
+        if at >= len(self.lines):
+            return Strip.blank(width, style)
         key = (at + self._start_line, scroll_x, width)
         strip = self.styled.get(key)
         if strip is None:
-            style = self.style_now if self.style_now is not None else self.rich_style
-            strip = self._render_line(at, scroll_x, width).apply_style(style)
-            if at < len(self.lines):
-                if len(self.styled) > 4 * self.KEEP:
-                    self.styled.clear()
-                self.styled[key] = strip
+            strip = self.lines[at].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+            if len(self.styled) > 4 * self.KEEP:
+                self.styled.clear()
+            self.styled[key] = strip
         return strip
 
 
