@@ -4,9 +4,12 @@ Bindings are declared once, at import, with English descriptions (marked ``N_`` 
 declared); this footer looks each up when it is drawn, so a language switched at run time shows
 in the footer at its next refresh (``refresh_bindings``).
 
-It is composed again only when what it shows changes (the keys on offer, whether each is
-enabled, the language): Textual asks a footer to recompose whenever the focus moves or a screen
-refreshes its bindings, and a footer composed anew mounts every key's widget again.
+Textual's footer composes itself again (every key's widget removed and mounted anew, with its
+CSS) whenever the focus moves or a screen refreshes its bindings. A table's keys come and go
+several times a hand (More/less while there is an amount to change, Go on while a summary is
+open), so this one keeps every key it has shown on its screen: a key that goes is hidden, one
+that comes back is shown in its place, one whose state changed (enabled, tooltip) is changed in
+place. It composes again only for a key it never had, or the language.
 
 The command palette's hint is left out: at 80 columns its room goes to the screen's own keys
 (``ctrl+p`` still opens it, and the help says so).
@@ -14,22 +17,53 @@ The command palette's hint is left out: at 80 columns its room goes to the scree
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey, FooterLabel
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 from cardtui.i18n import _, current
+
+Ident = tuple[str, ...]
+"""What a footer item is, whatever its state: its actions, keys and words."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """One item of the footer: a key, or a group of keys with one label (More/less)."""
+
+    keys: tuple[tuple[Binding, bool, str], ...]
+    """Each key's binding, whether it is enabled, its tooltip."""
+    group: Binding.Group | None = None
+
+    @property
+    def ident(self) -> Ident:
+        words = (self.group.description,) if self.group is not None else ()
+        return (*words, *(f"{b.key}\0{b.action}\0{b.description}\0{b.key_display}" for b, _e, _t in self.keys))
 
 
 class Footer(TextualFooter):
     def __init__(self, *, show_command_palette: bool = False, compact: bool = False) -> None:
         super().__init__(show_command_palette=show_command_palette, compact=compact)
         self.shown: Hashable = None
-        """What the footer shows now (see ``showing``): the same again is not composed again."""
+        """What the footer shows now (see ``showing``): the same again changes nothing."""
+        self.order: list[Ident] = []
+        """Every item composed, left to right (those not on offer now hidden)."""
+        self.items: dict[Ident, Item] = {}
+        """Each item as last on offer (its keys' state then)."""
+        self.live: list[Ident] = []
+        """The items on offer now, in order."""
+        self.parts: dict[Ident, tuple[Widget, ...]] = {}
+        """Each composed item's widgets: its key, or its group and the group's label."""
+        self.language = ""
+        """The language the items were composed in."""
 
     @staticmethod
     def showing(screen: Screen[object]) -> Hashable:
@@ -38,42 +72,139 @@ class Footer(TextualFooter):
                      if b.binding.show)
         return keys, current(), leaves_out(screen)
 
+    def keys_shown(self) -> list[FooterKey]:
+        """The keys on show, left to right (a key kept for later is hidden)."""
+        live = set(self.live)
+        keys: list[FooterKey] = []
+        for ident in self.order:
+            for widget in self.parts.get(ident, ()) if ident in live else ():
+                if isinstance(widget, FooterKey):
+                    keys.append(widget)
+                elif isinstance(widget, KeyGroup):
+                    keys += widget.query_children(FooterKey)
+        return keys
+
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if not (screen.app.app_focus and self.is_attached and screen is self.screen):
-            super().bindings_changed(screen)  # not composed now: nothing to remember
+        if not (self.is_attached and screen is self.screen):
+            super().bindings_changed(screen)
             return
         shown = self.showing(screen)
         if shown == self.shown and self._bindings_ready:
             return
-        self.shown = shown
+        items = offered(screen)
+        self.items.update((item.ident, item) for item in items)
+        self.live = [item.ident for item in items]
+        if self._bindings_ready and self.language == current() and self._in_place():
+            self.shown = shown
+            return
+        self.order = merged(self.order, self.live) if self.language == current() else list(self.live)
+        if screen.app.app_focus:  # else composed when the app has the focus again (as Textual's)
+            self.shown = shown
         super().bindings_changed(screen)
+
+    def _in_place(self) -> bool:
+        """The items on offer shown, the rest hidden, each key's state brought up to date, if
+        every item on offer is composed already and in the order it is offered in (else False:
+        nothing changed)."""
+        if any(ident not in self.parts for ident in self.live):
+            return False
+        at = [self.order.index(ident) for ident in self.live]
+        if at != sorted(at):
+            return False
+        live = set(self.live)
+        for ident, widgets in self.parts.items():
+            on = ident in live
+            for widget in widgets:
+                if widget.display != on:
+                    widget.display = on
+            if on:
+                self._state(self.items[ident], widgets)
+        return True
+
+    @staticmethod
+    def _state(item: Item, widgets: tuple[Widget, ...]) -> None:
+        """Each key's enabled state and tooltip as the item has them now."""
+        keys = [w for w in widgets if isinstance(w, FooterKey)]
+        for group in (w for w in widgets if isinstance(w, KeyGroup)):
+            keys += group.query_children(FooterKey)
+        for key, (binding, enabled, tooltip) in zip(keys, item.keys, strict=True):
+            if key._disabled != (not enabled):
+                key._disabled = not enabled
+                key.set_class(not enabled, "-disabled")
+            tip = _(tooltip) if tooltip else (_(binding.description) if item.group is not None else "")
+            if (key.tooltip or "") != tip:
+                key.tooltip = tip or None
 
     def compose(self) -> Iterator[Widget]:
         self._forget_removed_keys()
-        left_out = leaves_out(self.screen)
-        for widget in super().compose():
-            if isinstance(widget, FooterKey) and widget.action in left_out:
-                continue
-            if isinstance(widget, FooterKey):
-                widget.description = _(widget.description)
-                if isinstance(widget.tooltip, str):
-                    widget.tooltip = _(widget.tooltip)
-            elif isinstance(widget, FooterLabel):
-                widget.update(_(str(widget.content)))
-            yield widget
+        if not self._bindings_ready:
+            return
+        self.language = current()
+        self.parts = {}
+        live = set(self.live)
+        for ident in self.order:
+            widgets = tuple(self._widgets(self.items[ident]))
+            for widget in widgets:
+                widget.display = ident in live
+            self.parts[ident] = widgets
+            yield from widgets
+
+    def _widgets(self, item: Item) -> Iterator[Widget]:
+        """An item's widgets, as Textual's footer makes them, in the reader's language."""
+        if item.group is not None:
+            yield KeyGroup(*(FooterKey(binding.key, self.app.get_key_display(binding), "", binding.action,
+                                       disabled=not enabled, tooltip=_(tooltip or binding.description),
+                                       classes="-grouped").data_bind(compact=Footer.compact)
+                             for binding, enabled, tooltip in item.keys),
+                           classes="-compact" if item.group.compact else "")
+            yield FooterLabel(_(item.group.description))
+            return
+        for binding, enabled, tooltip in item.keys:
+            yield FooterKey(binding.key, self.app.get_key_display(binding), _(binding.description), binding.action,
+                            disabled=not enabled, tooltip=_(tooltip) if tooltip else "").data_bind(
+                compact=Footer.compact)
 
     def _forget_removed_keys(self) -> None:
         """Drop the keys a recompose removed from the footer's watchers.
 
         Each key is bound to the footer's ``compact`` (``data_bind``), and Textual keeps every
         bound key in the footer's watchers until ``compact`` next changes, which it never does:
-        every ``refresh_bindings`` (several a table message) left six removed keys alive with
-        their styles and caches, the most of what a browser guest grew by at a table, and more
-        for as long as it played. Called as the footer composes again, after the old keys went.
+        every recompose left the removed keys alive with their styles, caches and message queues,
+        for as long as the footer lived. Called as the footer composes again, after the old keys went.
         """
         watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
         for bound in watchers.values():
             bound[:] = [(node, callback) for node, callback in bound if node is self or node.is_attached]
+
+
+def offered(screen: Screen[object]) -> list[Item]:
+    """The footer's items for a screen's keys now, as Textual's footer groups them (a key per
+    action, the keys of a group with several together), less those the screen leaves out."""
+    left_out = leaves_out(screen)
+    by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
+    for _node, binding, enabled, tooltip in screen.active_bindings.values():
+        if binding.show and binding.action not in left_out:
+            by_action[binding.action].append((binding, enabled, tooltip))
+    items: list[Item] = []
+    for group, runs in groupby(by_action.values(), lambda keys: keys[0][0].group):
+        firsts = tuple(keys[0] for keys in runs)
+        if group is not None and len(firsts) > 1:
+            items.append(Item(firsts, group))
+        else:
+            items += [Item((key,)) for key in firsts]
+    return items
+
+
+def merged(before: list[Ident], now: list[Ident]) -> list[Ident]:
+    """The items on offer now, in their order, with each earlier one not on offer kept (hidden)
+    right after the item it followed before."""
+    out = list(now)
+    for i, ident in enumerate(before):
+        if ident in out:
+            continue
+        after = next((out.index(prev) + 1 for prev in reversed(before[:i]) if prev in out), 0)
+        out.insert(after, ident)
+    return out
 
 
 def leaves_out(screen: Screen[object]) -> frozenset[str]:

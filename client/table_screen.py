@@ -16,16 +16,22 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from math import ceil
 from typing import Literal
 
 from rich.console import Group, RenderableType
+from rich.style import Style
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Offset, Region, Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar
+from textual.strip import Strip
 from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar
@@ -79,14 +85,28 @@ Telling = Callable[[], Text | None]
 
 class TableLog(RichLog):
     """The log, wrapped at its own width: what it said is wrapped again when the width changes,
-    and said again (in the reader's new language) when the language changes."""
+    and said again (in the reader's new language) when the language changes.
+
+    A line written costs a repaint of the log, not a layout of the screen: the log's size is set
+    by the screen, not by its lines, so its scrollable (virtual) size changes without the layout
+    pass Textual gives a change of a widget's virtual size (only the scrollbar's coming needs
+    one), and it scrolls to its end at once rather than after the next frame (which painted the
+    screen twice). Each line is styled once, not again at every frame."""
 
     KEEP = 500
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEEP, min_width=10)
         self.lines_: list[tuple[Telling, Text]] = []
         self.wrapped_at = 0
+        self.styled: dict[tuple[int, int, int], Strip] = {}
+        """Each line as shown (cropped and styled), by (line, scroll x, width)."""
+        self.style_now: Style | None = None
+        """The log's own style, for the lines of the frame being drawn."""
+        self.frame: tuple[Offset, int] | None = None
+        """The scroll offset and width of the frame being drawn (looked up once, not once a row)."""
 
     @property
     def said(self) -> list[Text]:
@@ -100,8 +120,81 @@ class TableLog(RichLog):
             return False
         self.lines_.append((tell, told))
         del self.lines_[: -self.KEEP]
-        self.write(told)
+        self._write(told)
         return True
+
+    def _write(self, text: Text) -> None:
+        """A line at the end, the log scrolled to it."""
+        self._append(text)
+        self._settle()
+
+    def _append(self, text: Text) -> None:
+        """A line wrapped at the log's width into its rows (as ``RichLog.write`` wraps it, without
+        measuring it first: a row is as wide as the log)."""
+        if not self._size_known:
+            self.write(text, scroll_end=False)  # kept until the log has its size (Textual's own deferral)
+            return
+        console = self.app.console
+        width = max(self.scrollable_content_region.width, self.min_width)
+        rows = [Strip(list(row.render(console))) for row in text.wrap(console, width)] or [Strip.blank(width)]
+        self.lines.extend(rows)
+        if self.max_lines is not None and len(self.lines) > self.max_lines:
+            self._start_line += len(self.lines) - self.max_lines
+            self.lines = self.lines[-self.max_lines:]
+        self._widest_line_width = max(self._widest_line_width, *(row.cell_length for row in rows))
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+
+    def _settle(self) -> None:
+        """The scrollbar brought up to the lines, and the log scrolled to its end at once: only
+        the log repainted, and its scrollbar when the thumb moved (a layout only when the
+        scrollbar comes or goes)."""
+        if not (self._size_known and self.is_mounted):
+            return  # written once the log has its size (Textual's own deferral), settled then
+        bar = self.show_vertical_scrollbar
+        self._scroll_update(self.virtual_size)
+        if self.show_vertical_scrollbar != bar:
+            self.refresh(layout=True)  # the compositor places the scrollbar
+        self.scroll_y = self.max_scroll_y
+        self.refresh()
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        """As Textual's, the vertical scrollbar repainted only if its thumb moved (once the log
+        holds its most lines, a line written moves it no more)."""
+        self._refresh_scrollbars()
+        if self.show_horizontal_scrollbar:
+            super()._scroll_update(virtual_size)
+            return
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            self._set_bar(window_virtual_size=virtual_size.height,
+                          window_size=self.container_size.height - self.scrollbar_size_horizontal)
+        self.scroll_x = self.validate_scroll_x(self.scroll_x)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        if self.show_vertical_scrollbar:
+            self._set_bar(position=int(new * 8) / 8)  # the bar's own granularity
+        if round(old) != round(new):
+            self.refresh(self.size.region)
+
+    def _set_bar(self, **values: float) -> None:
+        bar = self.vertical_scrollbar
+        before = self._thumb()
+        for name, value in values.items():
+            bar.set_reactive(getattr(ScrollBar, name), value)
+        if self._thumb() != before:
+            bar.refresh()
+
+    def _thumb(self) -> tuple[int, ...]:
+        """Where the scrollbar's thumb is drawn, in eighths of a row (as ``ScrollBarRender`` draws it)."""
+        bar = self.vertical_scrollbar
+        size = bar.size.height
+        virtual = ceil(bar.window_virtual_size)
+        window = ceil(bar.window_size) if bar.window_size < bar.window_virtual_size else 0
+        if not (window and size and virtual and size != virtual):
+            return (size, virtual, window)
+        thumb = max(1, window / (virtual / size))
+        start = int((size - thumb) * (bar.position / (virtual - window)) * 8)
+        return (size, start, start + ceil(thumb * 8))
 
     def retell(self) -> None:
         """Every line said again: a line that came as words is put in the reader's language now."""
@@ -110,14 +203,48 @@ class TableLog(RichLog):
 
     def _rewrite(self) -> None:
         self.clear()
+        self.styled.clear()
         for text in self.said:
-            self.write(text)
+            self._append(text)
+        self._settle()
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.scrollable_content_region.width
         if self.wrapped_at and width != self.wrapped_at:
             self._rewrite()
+        elif not self.wrapped_at:
+            self.call_later(self._settle)  # after the lines written before the log had its size
         self.wrapped_at = width
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.styled.clear()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        style = self.rich_style  # once a frame, not once a row
+        if style != self.style_now:
+            self.style_now = style
+            self.styled.clear()
+        self.frame = (self.scroll_offset, self.scrollable_content_region.width)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self.frame = None
+
+    def render_line(self, y: int) -> Strip:
+        (scroll_x, scroll_y), width = self.frame or (self.scroll_offset, self.scrollable_content_region.width)
+        style = self.style_now if self.style_now is not None else self.rich_style
+        at = scroll_y + y
+        if at >= len(self.lines):
+            return Strip.blank(width, style)
+        key = (at + self._start_line, scroll_x, width)
+        strip = self.styled.get(key)
+        if strip is None:
+            strip = self.lines[at].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+            if len(self.styled) > 4 * self.KEEP:
+                self.styled.clear()
+            self.styled[key] = strip
+        return strip
 
 
 LEAVING = {

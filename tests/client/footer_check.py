@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from textual.screen import Screen
-from textual.widgets._footer import FooterKey, FooterLabel
+from textual.widgets._footer import FooterLabel
+
+from cardtui.client.footer import Footer
 
 
 def footer_items(screen: Screen[object]) -> list[tuple[int, int, str]]:
     """Each key and group label in the footer, left to right: (start column, end column, words).
     A group's keys have no words of their own; its label carries them."""
-    keys = [(k.region.x, k.region.right, k.description) for k in screen.query(FooterKey).results(FooterKey)]
-    labels = [(w.region.x, w.region.right, str(w.content)) for w in screen.query(FooterLabel).results(FooterLabel)]
+    keys = [(k.region.x, k.region.right, k.description) for k in screen.query_one(Footer).keys_shown()]
+    labels = [(w.region.x, w.region.right, str(w.content)) for w in screen.query(FooterLabel).results(FooterLabel)
+              if w.display]
     return sorted(keys + labels)
 
 

@@ -1,5 +1,5 @@
-"""The footer keeps only the keys it shows: a screen that refreshes its bindings over and over
-(a table does, several times a message) does not pile up the keys each refresh replaced."""
+"""The footer's keys: a screen that refreshes its bindings over and over (a table does, several
+times a message) does not pile up keys, and keys that come and go are shown and hidden in place."""
 
 from __future__ import annotations
 
@@ -43,3 +43,73 @@ async def test_the_footer_keeps_no_key_a_refresh_replaced() -> None:
         gc.collect()
         alive = [o for o in gc.get_objects() if isinstance(o, FooterKey)]
         assert len(alive) == len(shown), f"{len(alive)} footer keys alive, {len(shown)} shown"
+
+
+class Coming(App[None]):
+    """A key that comes and goes (as More/less and Go on do at a table), a pair of grouped keys
+    that come and go together, and one that is greyed out at times."""
+
+    BINDINGS = [
+        Binding("a", "apple", "Apple"),
+        Binding("g", "go", "Go on"),
+        Binding("plus", "step(1)", "More", group=Binding.Group("More/less", compact=True)),
+        Binding("minus", "step(-1)", "Less", group=Binding.Group("More/less", compact=True)),
+        Binding("b", "bee", "Bee"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offer = False
+        self.greyed = False
+
+    def compose(self) -> Iterator[Widget]:
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("go", "step"):
+            return self.offer
+        if action == "bee":
+            return None if self.greyed else True
+        return True
+
+    def action_apple(self) -> None:
+        """Always on offer."""
+
+    def action_go(self) -> None:
+        """On offer at times."""
+
+    def action_step(self, step: int) -> None:
+        """On offer at times, with its pair."""
+
+    def action_bee(self) -> None:
+        """Greyed out at times."""
+
+
+async def test_keys_that_come_and_go_are_shown_and_hidden_in_place() -> None:
+    app = Coming()
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = app.query_one(Footer)
+
+        async def change(offer: bool, greyed: bool = False) -> list[str]:
+            app.offer, app.greyed = offer, greyed
+            app.screen.refresh_bindings()
+            await pilot.pause()
+            await pilot.pause()
+            return [k.key for k in footer.keys_shown()]
+
+        assert await change(False) == ["a", "b"]
+        assert await change(True) == ["a", "g", "plus", "minus", "b"]  # composed once more: new keys
+        composed = set(map(id, footer.query(FooterKey)))
+        for offer in (False, True, False):
+            assert await change(offer) == (["a", "g", "plus", "minus", "b"] if offer else ["a", "b"])
+            assert set(map(id, footer.query(FooterKey))) == composed, "no key mounted again"
+        bottom = "".join(s.text for s in app.screen._compositor.render_strips()[-1])
+        assert "Apple" in bottom and "Bee" in bottom and "Go on" not in bottom and "More/less" not in bottom
+        await change(True)
+        bottom = "".join(s.text for s in app.screen._compositor.render_strips()[-1])
+        assert bottom.index("Apple") < bottom.index("Go on") < bottom.index("More/less") < bottom.index("Bee")
+        await change(True, greyed=True)
+        bee = next(k for k in footer.keys_shown() if k.key == "b")
+        assert bee.has_class("-disabled") and set(map(id, footer.query(FooterKey))) == composed
+        await change(True, greyed=False)
+        assert not bee.has_class("-disabled")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
+from cardtui.client.footer import Footer
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.name_screen import NameScreen, plain_name
 from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
@@ -27,7 +28,7 @@ async def footer_key(pilot: Pilot[None], action: str) -> FooterKey:
     change, and a key just mounted has no place on the screen yet)."""
     for _ in range(50):
         await pilot.pause(0.02)
-        keys = [k for k in pilot.app.screen.query_one(Footer).query(FooterKey)
+        keys = [k for k in pilot.app.screen.query_one(Footer).keys_shown()
                 if k.action == action and k.is_mounted and k.region.area > 0]
         if keys:
             return keys[0]
@@ -96,7 +97,7 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
                     adjustable = any(len(g) > 1 for g in bar.choices)
                     for _ in range(50):
                         await pilot.pause(0.02)
-                        footer = [k.action for k in screen.query_one(Footer).query(FooterKey)]
+                        footer = [k.action for k in screen.query_one(Footer).keys_shown()]
                         if ("adjust(1)" in footer) == adjustable and "leave" in footer:
                             break
                     assert ("adjust(1)" in footer) == adjustable, (footer, bar.choices)

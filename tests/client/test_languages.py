@@ -82,7 +82,7 @@ async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running)
             return [str(c.label) for c in grid.columns.values()]
 
         def footer() -> str:
-            return " ".join(str(k.description) for k in app.screen.query_one(Footer).query("FooterKey"))
+            return " ".join(str(k.description) for k in app.screen.query_one(Footer).keys_shown())
 
         assert columns()[:3] == ["Table", "Game", "Name"]
         await pilot.press("ctrl+l")

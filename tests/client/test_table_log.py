@@ -1,0 +1,90 @@
+"""The table's log: a line written costs a repaint of the log, not a layout of the screen, and the
+log still scrolls to its last line, wraps at its width and keeps its scrollback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rich.text import Text
+from textual.app import App
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Static
+
+from cardtui.client.table_screen import TableLog
+
+
+class LogApp(App[None]):
+    CSS = """
+    #board { width: 1fr; }
+    TableLog { width: 30; scrollbar-gutter: stable; overflow-x: hidden; }
+    """
+
+    def compose(self) -> Iterator[Widget]:
+        with Horizontal():
+            yield Static("the board", id="board")
+            yield TableLog(id="log")
+
+
+def counting(obj: Any, name: str) -> list[int]:
+    """Counts the calls of ``obj.name`` from now on."""
+    calls = [0]
+    method = getattr(obj, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return method(*args, **kwargs)
+
+    setattr(obj, name, counted)
+    return calls
+
+
+def bottom_row(app: App[None], log: TableLog) -> str:
+    """The log's last row as the screen shows it."""
+    strips = app.screen._compositor.render_strips()
+    region = log.content_region
+    return strips[region.bottom - 1].crop(region.x, region.right).text.rstrip()
+
+
+async def test_a_line_written_repaints_the_log_without_a_layout() -> None:
+    app = LogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(TableLog)
+        for n in range(40):
+            log.say(Text(f"line {n}"))
+        await pilot.pause()
+        assert log.show_vertical_scrollbar, "more lines than rows: the scrollbar came (with a layout)"
+        layouts = counting(app.screen, "_refresh_layout")
+        for n in range(40, 50):
+            log.say(Text(f"line {n} and words enough to wrap at thirty columns"))
+            await pilot.pause()
+            assert log.scroll_y == log.max_scroll_y, "the log shows its last line"
+            assert bottom_row(app, log) == "wrap at thirty columns"
+        assert layouts[0] == 0, f"{layouts[0]} layouts of the screen for 10 lines written"
+        assert log.vertical_scrollbar.window_virtual_size == len(log.lines) == 60
+        assert log.vertical_scrollbar.position == log.max_scroll_y
+        assert all(line.cell_length <= log.scrollable_content_region.width for line in log.lines)
+        log.scroll_to(y=0, animate=False)  # scrollback: the first lines are still there
+        await pilot.pause()
+        assert "line 0" in "".join(s.text for s in app.screen._compositor.render_strips())
+
+
+async def test_a_full_log_does_not_repaint_its_scrollbar_for_each_line() -> None:
+    app = LogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(TableLog)
+        for n in range(TableLog.KEEP + 5):
+            log.say(Text(f"line {n}"))
+        await pilot.pause()
+        bar = log.vertical_scrollbar
+        painted = counting(bar, "render")
+        for n in range(10):
+            log.say(Text(f"more {n}"))
+            await pilot.pause()
+        assert bottom_row(app, log) == "more 9"
+        assert len(log.lines) == TableLog.KEEP and log.scroll_y == log.max_scroll_y
+        assert painted[0] == 0, "the thumb stayed where it was: the scrollbar was not drawn again"
+        log.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        assert painted[0] == 1, "scrolled back: the thumb moved and was drawn again"
