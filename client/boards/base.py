@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar, Self
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region, Size
@@ -14,7 +14,17 @@ from textual.strip import Strip
 from textual.visual import RichVisual, Visual, visualize
 from textual.widget import Widget
 
-from cardtui.client.boards.parts import NARROWEST, Drawn, GridRow, Key, flat, grid_widths, keep, part_key
+from cardtui.client.boards.parts import (
+    NARROWEST,
+    Drawn,
+    GridRow,
+    Key,
+    cell_lines,
+    flat,
+    grid_widths,
+    keep,
+    part_key,
+)
 from cardtui.client.models import TableModel
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, table_pb2
@@ -194,21 +204,34 @@ class Board(Widget):
         """A row of the seats' grid: each cell drawn apart (kept by its content), then joined line by line."""
         console = self.app.console
         options = self.app.console_options.update(highlight=False, width=width, height=None)
-        style = self.visual_style
-        cells: list[list[Strip]] = []
-        for col, cell_width in enumerate(grid_widths(console, options)):
-            key = (row.keys[col], col, cell_width)
-            found = self.cells.get(key)
-            if found is None:
-                found = Visual.to_strips(self, RichVisual(self, Drawn(row.cell(console, options, col, cell_width))),
-                                         cell_width, None, style)
-                keep(self.cells, key, found, self.KEEP_PARTS)
-            cells.append(found)
+        widths = grid_widths(console, options)
+        cells = [self._cell(cell, col, cell_width, console, options)
+                 for col, (cell, cell_width) in enumerate(zip(row.cells, widths, strict=True))]
         height = max(1, *(len(strips) for strips in cells))
-        blank = style.rich_style
+        blank = self.visual_style.rich_style
         return [Strip.join([strips[y] if y < len(strips) else Strip([Segment(" " * w, blank)], w)
-                            for strips, w in zip(cells, grid_widths(console, options), strict=True)])
+                            for strips, w in zip(cells, widths, strict=True)])
                 for y in range(height)]
+
+    def _cell(self, cell: RenderableType, col: int, width: int, console: Console,
+              options: ConsoleOptions) -> list[Strip]:
+        """A cell of the seats' grid, kept by its content, column and width. A text of several lines
+        is drawn a line at a time (a text wraps each of its lines on its own), each line kept: a
+        seat's panel mostly changes a line or two (its chips, its bet, the turn's mark)."""
+        content = part_key(cell)
+        key = (content, col, width)
+        found = self.cells.get(key) if content is not None else None
+        if found is not None:
+            return found
+        if isinstance(cell, Text) and "\n" in cell.plain:
+            found = [strip for piece in cell.split("\n", allow_blank=True)
+                     for strip in self._cell(piece, col, width, console, options)]
+        else:
+            found = Visual.to_strips(self, RichVisual(self, Drawn(cell_lines(console, options, cell, col, width))),
+                                     width, None, self.visual_style)
+        if content is not None:
+            keep(self.cells, key, found, self.KEEP_PARTS)
+        return found
 
     @property
     def seat(self) -> int | None:

@@ -123,6 +123,15 @@ def _pads(col: int) -> tuple[int, int]:
     return 0, (0 if col == COLUMNS - 1 else 1)
 
 
+def cell_lines(console: Console, options: ConsoleOptions, cell: RenderableType, col: int, width: int) -> Lines:
+    """A cell of column ``col`` drawn at the column's ``width`` (padding included), as ``Table._render``
+    draws a cell of a column with its defaults (left, top, ellipsis, wrapped)."""
+    left, right = _pads(col)
+    cell_options = options.update(width=width, justify="left", no_wrap=False, overflow="ellipsis", height=None,
+                                  highlight=False)
+    return console.render_lines(Padding(cell, (0, right, 0, left)), cell_options)
+
+
 class GridRow:
     """One row of three cells of ``Board.around``'s grid, drawn line for line as Rich's
     ``Table.grid`` draws it. A board draws each cell apart (``cell``) and keeps it by its
@@ -141,12 +150,7 @@ class GridRow:
         return grid
 
     def cell(self, console: Console, options: ConsoleOptions, col: int, width: int) -> Lines:
-        """A cell drawn at its column's ``width`` (padding included), as ``Table._render`` draws a
-        cell of a column with its defaults (left, top, ellipsis, wrapped)."""
-        left, right = _pads(col)
-        cell_options = options.update(width=width, justify="left", no_wrap=False, overflow="ellipsis", height=None,
-                                      highlight=False)
-        return console.render_lines(Padding(self.cells[col], (0, right, 0, left)), cell_options)
+        return cell_lines(console, options, self.cells[col], col, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if options.max_width < NARROWEST:

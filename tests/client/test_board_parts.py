@@ -116,3 +116,19 @@ async def test_a_message_that_changes_one_seat_repaints_only_its_lines() -> None
         changed = {y for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
         assert changed and any("123 chips" in after[y] for y in changed)
         assert set(painted) == changed
+
+
+async def test_the_seats_grid_drawn_a_cell_and_a_line_at_a_time_shows_what_drawing_it_whole_shows() -> None:
+    """Cells of several lines are drawn a line at a time and kept: the same lines as the row drawn whole,
+    with kept lines reused in other cells (the same words in another column or another row)."""
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board", Board)
+        width = board.size.width
+        for i in range(len(CELLS)):
+            for k in range(3):
+                row = GridRow((CELLS[(i + k) % len(CELLS)], CELLS[(i * 3 + k) % len(CELLS)],
+                               CELLS[(i * 5 + 2 * k) % len(CELLS)]))
+                whole_row = Visual.to_strips(board, RichVisual(board, row), width, None, board.visual_style)
+                assert board.strips(row) == whole_row
