@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, Self
 
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.segment import Segment
-from rich.table import Table
 from rich.text import Text
+from textual.geometry import Region, Size
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.visual import RichVisual, Visual, visualize
 from textual.widget import Widget
 
+from cardtui.client.boards.parts import (
+    NARROWEST,
+    Drawn,
+    GridRow,
+    Key,
+    cell_lines,
+    flat,
+    grid_widths,
+    keep,
+    part_key,
+)
 from cardtui.client.models import TableModel
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, table_pb2
@@ -33,22 +46,6 @@ def bot_tag(seat: common_pb2.SeatSummary, away: str) -> str:
     return _("bot {level}").format(level=seat.bot_level) if seat.bot_level else _("bot")
 
 
-class Drawn:
-    """A part of a board already drawn into lines at a width: drawn again as it is."""
-
-    def __init__(self, lines: list[list[Segment]]) -> None:
-        self.lines = lines
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        end = Segment.line()
-        for line in self.lines:
-            yield from line
-            yield end
-
-
 class Board(Widget):
     """Shows the table model's view; a game's board overrides ``draw``.
 
@@ -62,15 +59,30 @@ class Board(Widget):
     model: reactive[TableModel | None] = reactive(None, always_update=True, repaint=False)
     """Set on every message; the board repaints only when what it draws from changed (``watch_model``)."""
 
-    KEEP_PARTS = 64
-    """Parts kept drawn (``drawn_part``): a board's parts for the last few messages."""
+    KEEP_PARTS = 128
+    """Parts kept drawn (``strips``): a board's parts for the last few messages."""
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.drawn_from: tuple[object, ...] | None = None
         """The model's facts the board was last drawn from."""
-        self.parts: dict[tuple[object, ...], Drawn] = {}
-        """Parts drawn before, by their content and width (``drawn_part``)."""
+        self.parts: dict[Key, list[Strip]] = {}
+        """Parts drawn before, by their content (``part_key``), at ``parts_for``."""
+        self.parts_for: tuple[object, ...] | None = None
+        """The width and base styles the kept parts were drawn at."""
+        self.cells: dict[Key, list[Strip]] = {}
+        """The seats' cells drawn before (``GridRow``), by their content, column and width."""
+        self.once: dict[int, list[Strip]] = {}
+        """Parts without a key, drawn once for the board being drawn now (to fit, then to show); empty
+        between drawings."""
+        self.drawing = False
+        """The board is being drawn (``lines``)."""
+        self.painted: list[Strip] = []
+        """The board's lines as last drawn, and the size they were drawn at (``painted_at``)."""
+        self.painted_at: Size | None = None
+        self.stale = True
+        """What the board shows may have changed since ``painted`` was drawn."""
+        self.settling = False
 
     def watch_model(self, model: TableModel | None) -> None:
         """Repaint, unless the view, the seat and the table are as the board last drew them (a message
@@ -81,25 +93,145 @@ class Board(Widget):
             model.seat, model.summary.SerializeToString())
         if facts != self.drawn_from or facts is None:
             self.drawn_from = facts
-            self.refresh()
+            self.redraw()
 
-    def drawn_part(self, part: RenderableType, width: int) -> Drawn:
-        """A part drawn at ``width``: a text drawn before with the same words and styles is not
-        drawn again (most of a board stays the same from one message to the next)."""
-        key: tuple[object, ...] | None = None
-        if isinstance(part, Text):
-            key = (part.plain, str(part.style), tuple(part.spans), part.justify, part.overflow, part.no_wrap,
-                   part.end, width)
-            cached = self.parts.get(key)
-            if cached is not None:
-                return cached
-        console = self.app.console
-        done = Drawn(console.render_lines(part, console.options.update_width(width), pad=False))
+    # -- drawing only what changed ----------------------------------------------------------------
+    def redraw(self) -> None:
+        """Draw the board again soon (once for any number of calls before then), repainting only
+        the lines that came out different: most messages change a seat or two and the centre."""
+        self.stale = True
+        if not self.is_mounted:
+            self.refresh()
+        elif not self.settling:
+            self.settling = True
+            self.call_later(self.settle)
+
+    def settle(self) -> None:
+        """Draw the board now and mark for repaint the lines that differ from those shown."""
+        self.settling = False
+        if not self.stale or not self.is_mounted:
+            return  # drawn whole since (a full refresh came first)
+        if self.painted_at != self.size:
+            self.refresh()
+            return
+        before = self.painted
+        after = self.lines()
+        width = self.size.width
+        changed: list[Region] = []
+        for y in range(max(len(before), len(after))):
+            if y < len(before) and y < len(after) and (before[y] is after[y] or before[y] == after[y]):
+                continue
+            last = changed[-1] if changed else None
+            if last is not None and last.bottom == y:
+                changed[-1] = Region(0, last.y, width, last.height + 1)
+            else:
+                changed.append(Region(0, y, width, 1))
+        if changed:
+            super().refresh(*changed)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Self:
+        """A whole repaint (a key pressed, the language changed, the size...) draws the board again."""
+        if repaint and not regions:
+            self.stale = True
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def render_line(self, y: int) -> Strip:
+        """A line of the board, from its lines as last drawn (drawn again first if stale)."""
+        if self.stale or self.painted_at != self.size:
+            self.lines()
+        if y < len(self.painted):
+            return self.painted[y]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def lines(self) -> list[Strip]:
+        """The board drawn into lines, from its parts (``render``): each part drawn before with the
+        same content is taken as it was drawn."""
+        size = self.size
+        self.stale = False
+        self.painted_at = size
+        self._check_kept()
+        self.drawing = True
+        try:
+            drawing = self.render()
+            if isinstance(drawing, Group):
+                out: list[Strip] = []
+                for part in flat(drawing):
+                    out += self.strips(part)
+            else:  # a plain text (waiting, connecting): drawn as Textual draws any widget's text
+                out = Visual.to_strips(self, visualize(self, drawing, markup=False), size.width, size.height,
+                                       self.visual_style)
+        finally:
+            self.drawing = False
+            self.once.clear()
+        self.painted = out[: size.height]
+        return self.painted
+
+    def _check_kept(self) -> None:
+        """Forget the kept parts if they were drawn for another width, base style or style of links."""
+        selecting = getattr(self.screen, "_selecting", False) if self.is_attached else False
+        now = (self.size.width, self.visual_style, self.link_style if self.auto_links else None, selecting)
+        if now != self.parts_for or self.text_selection is not None:
+            self.parts.clear()
+            self.cells.clear()
+            self.parts_for = None if self.text_selection is not None else now
+
+    def strips(self, part: RenderableType) -> list[Strip]:
+        """A part drawn at the board's width (a ``Group``: its parts in turn); a part drawn before with
+        the same content is not drawn again."""
+        if isinstance(part, Group):
+            return [strip for child in flat(part) for strip in self.strips(child)]
+        if not self.drawing:
+            self._check_kept()
+        key = part_key(part)
+        found = self.parts.get(key) if key is not None else self.once.get(id(part))
+        if found is not None:
+            return found
+        width = self.size.width
+        if width <= 0:
+            drawn: list[Strip] = []
+        elif isinstance(part, GridRow) and width >= NARROWEST:
+            drawn = self._row(part, width)
+        else:
+            drawn = Visual.to_strips(self, RichVisual(self, part), width, None, self.visual_style)
         if key is not None:
-            self.parts[key] = done
-            if len(self.parts) > self.KEEP_PARTS:
-                del self.parts[next(iter(self.parts))]
-        return done
+            keep(self.parts, key, drawn, self.KEEP_PARTS)
+        elif self.drawing:  # the part lives as long as the drawing: its id is its own till then
+            self.once[id(part)] = drawn
+        return drawn
+
+    def _row(self, row: GridRow, width: int) -> list[Strip]:
+        """A row of the seats' grid: each cell drawn apart (kept by its content), then joined line by line."""
+        console = self.app.console
+        options = self.app.console_options.update(highlight=False, width=width, height=None)
+        widths = grid_widths(console, options)
+        cells = [self._cell(cell, col, cell_width, console, options)
+                 for col, (cell, cell_width) in enumerate(zip(row.cells, widths, strict=True))]
+        height = max(1, *(len(strips) for strips in cells))
+        blank = self.visual_style.rich_style
+        return [Strip.join([strips[y] if y < len(strips) else Strip([Segment(" " * w, blank)], w)
+                            for strips, w in zip(cells, widths, strict=True)])
+                for y in range(height)]
+
+    def _cell(self, cell: RenderableType, col: int, width: int, console: Console,
+              options: ConsoleOptions) -> list[Strip]:
+        """A cell of the seats' grid, kept by its content, column and width. A text of several lines
+        is drawn a line at a time (a text wraps each of its lines on its own), each line kept: a
+        seat's panel mostly changes a line or two (its chips, its bet, the turn's mark)."""
+        content = part_key(cell)
+        key = (content, col, width)
+        found = self.cells.get(key) if content is not None else None
+        if found is not None:
+            return found
+        if isinstance(cell, Text) and "\n" in cell.plain:
+            found = [strip for piece in cell.split("\n", allow_blank=True)
+                     for strip in self._cell(piece, col, width, console, options)]
+        else:
+            found = Visual.to_strips(self, RichVisual(self, Drawn(cell_lines(console, options, cell, col, width))),
+                                     width, None, self.visual_style)
+        if content is not None:
+            keep(self.cells, key, found, self.KEEP_PARTS)
+        return found
 
     @property
     def seat(self) -> int | None:
@@ -140,10 +272,12 @@ class Board(Widget):
 
     def around(
         self, panels: Mapping[int, RenderableType], centre: RenderableType, rightwards: bool, gap: int = 0
-    ) -> Table:
+    ) -> Group:
         """Seats around the table with the viewer at the bottom; ``rightwards``: play turns right.
 
-        ``gap``: blank lines between the rows of seats (a tall terminal has room for them).
+        ``gap``: blank lines between the rows of seats (a tall terminal has room for them). A grid of
+        three equal columns, a row at a time (``GridRow``): each seat's cell is drawn again only
+        when its panel changed.
         """
         n = len(panels)
         ref = self.seat if self.seat is not None else 0
@@ -152,14 +286,12 @@ class Board(Widget):
         for seat, panel in panels.items():
             row, col = places[(seat - ref) % n]
             cells[(row, col if rightwards else 2 - col)] = panel
-        grid = Table.grid(expand=True, padding=(0, 1))
-        for _column in range(3):
-            grid.add_column(ratio=1)
+        rows: list[GridRow] = []
         for row in range(3):
             if row and gap:
-                grid.add_row(Text("\n" * (gap - 1)), Text(""), Text(""))
-            grid.add_row(*(cells.get((row, col), Text("")) for col in range(3)))
-        return grid
+                rows.append(GridRow((Text("\n" * (gap - 1)), Text(""), Text(""))))
+            rows.append(GridRow([cells.get((row, col), Text("")) for col in range(3)]))
+        return Group(*rows)
 
     def seat_name(self, seat: int) -> Text:
         model = self.model

@@ -208,7 +208,7 @@ class RummyBoard(Board):
         """The claim window's countdown."""
         v = self._rummy()
         if v is not None and v.HasField("window") and self.model is not None and self.model.deadline is not None:
-            self.refresh()
+            self.redraw()
 
     def _rummy(self) -> rummy_pb2.RummyView | None:
         model = self.model
@@ -279,12 +279,12 @@ class RummyBoard(Board):
     def action_pick(self, step: int) -> None:
         if self.order:
             self.cursor = (self.cursor + step) % len(self.order)
-            self.refresh()
+            self.redraw()
 
     def action_pick_end(self, last: int) -> None:
         if self.order:
             self.cursor = len(self.order) - 1 if last else 0
-            self.refresh()
+            self.redraw()
 
     def action_move(self, step: int) -> None:
         """Move the picked card one place along: the hand keeps your order from now on."""
@@ -294,7 +294,7 @@ class RummyBoard(Board):
         self.order[i], self.order[j] = self.order[j], self.order[i]
         self.cursor = j
         self.sort = OWN
-        self.refresh()
+        self.redraw()
 
     def action_sort(self) -> None:
         picked = self.picked()
@@ -304,7 +304,7 @@ class RummyBoard(Board):
             self.order = self._arranged(v)
             if picked is not None and picked in self.order:
                 self.cursor = self.order.index(picked)
-        self.refresh()
+        self.redraw()
 
     def _legal(self, kind: str) -> list[common_pb2.Action]:
         return [a for a in self.model.legal if action_name(a) == kind] if self.model is not None else []
@@ -395,7 +395,9 @@ class RummyBoard(Board):
         return Group(*self._fit(parts, height))
 
     def _lines(self, r: RenderableType, width: int) -> int:
-        """How many lines a renderable takes at this width."""
+        """How many lines a renderable takes at this width (drawn once: shown as drawn here)."""
+        if self.is_mounted and self.size.width == width:
+            return len(self.strips(r))
         return len(self.app.console.render_lines(r, self.app.console.options.update_width(max(1, width)), pad=False))
 
     @staticmethod

@@ -110,7 +110,7 @@ class TrucoBoard(Board):
             event.stop()
             if self._legal("play_down"):
                 self.face_down = not self.face_down
-                self.refresh()
+                self.redraw()
 
     def action_slot(self, n: int) -> None:
         """Play the card at place ``n`` (its key): face up, face down after ``d``, or blind."""
@@ -118,7 +118,7 @@ class TrucoBoard(Board):
         if action is None:
             return
         self.face_down = False
-        self.refresh()
+        self.redraw()
         self.post_message(ActionBar.Chosen(action))
 
     def _legal(self, kind: str) -> list[common_pb2.Action]:
@@ -182,19 +182,18 @@ class TrucoBoard(Board):
         """The parts in order, leaving out the least needed until they fit the board's height.
 
         Each part is drawn once (to know its height) and shown as drawn; a part whose words
-        did not change since the last message is not drawn again (``Board.drawn_part``)."""
+        did not change since the last message is not drawn again (``Board.strips``)."""
         width, height = self.content_size.width, self.content_size.height
         if width <= 0 or height <= 0 or not self.is_mounted:
             return [r for _, r in parts]
-        drawn = [self.drawn_part(r, width) for _, r in parts]
-        sizes = [len(d) for d in drawn]
+        sizes = [len(self.strips(r)) for _, r in parts]
         keep = list(range(len(parts)))
         for p in sorted(range(len(parts)), key=lambda i: (parts[i][0], -i)):
             if sum(sizes[i] for i in keep) <= height:
                 break
             if parts[p][0] < 9:
                 keep.remove(p)
-        return [drawn[i] for i in keep]
+        return [parts[i][1] for i in keep]
 
     # -- the score, the ladder, the envido ------------------------------------------------------
     def _score(self, model: TableModel, view: table_pb2.View, compact: bool) -> Text:
@@ -451,7 +450,7 @@ class TrucoBoard(Board):
         return _boxed(out, WAIT)
 
     # -- the table ----------------------------------------------------------------------------
-    def _table(self, model: TableModel, view: table_pb2.View, compact: bool) -> Table:
+    def _table(self, model: TableModel, view: table_pb2.View, compact: bool) -> Group:
         t = view.truco
         played = {p.seat: p for p in t.trick}
         panels = {s.seat: self._panel(model, view, s, played.get(s.seat), compact) for s in t.seats}

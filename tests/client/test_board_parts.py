@@ -1,0 +1,134 @@
+"""A board drawn from kept parts shows exactly what drawing it whole shows, and repaints only the
+lines a message changed.
+
+The seats' grid drawn a row and a cell at a time (``GridRow``) is checked against Rich's own
+``Table.grid`` segment for segment; a board's lines against Textual drawing its whole
+renderable, before and after messages that change a part; and a message that changes one
+seat's chips repaints that seat's lines and nothing else.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from rich.console import Console, Group
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.strip import Strip
+from textual.visual import RichVisual, Visual
+
+from cardtui.client.boards.base import Board
+from cardtui.client.boards.parts import GridRow, part_key
+from tests.client.test_table_layout import TableApp, stream
+
+CELLS: list[Text] = [
+    Text(""),
+    Text("▶ ", style="bold yellow") + Text("ana", style="bold green") + Text(" (you)", style="green"),
+    Text("Hand 3\nRound 2\n", style="bold", justify="center") + Text("Pot 8", style="bold yellow"),
+    Text("a name far too long for any column of the grid at all, so it wraps " * 2, style="italic"),
+    Text("  17 chips\n  bet 3\n   6♠  5♠\n  in", style=Style(color="red", meta={"@click": "slot(1)"})),
+    Text("\n\n"),
+    Text("right", justify="right"),
+]
+
+
+def rich_grid(rows: list[tuple[Text, Text, Text]]) -> Table:
+    grid = Table.grid(expand=True, padding=(0, 1))
+    for _column in range(3):
+        grid.add_column(ratio=1)
+    for row in rows:
+        grid.add_row(*row)
+    return grid
+
+
+@pytest.mark.parametrize("width", [16, 17, 20, 33, 50, 51, 52, 76, 117])
+def test_the_seats_grid_draws_as_rich_draws_it(width: int) -> None:
+    rows = [(CELLS[(i + k) % len(CELLS)], CELLS[(i * 3 + k) % len(CELLS)], CELLS[(i * 5 + 2 * k) % len(CELLS)])
+            for i in range(len(CELLS)) for k in range(3)]
+    console = Console(width=width, file=io.StringIO(), color_system="truecolor")
+    whole = console.render_lines(rich_grid(rows), console.options, pad=False)
+    by_rows = console.render_lines(Group(*(GridRow(row) for row in rows)), console.options, pad=False)
+    assert by_rows == whole
+
+
+def test_a_part_is_known_by_its_content_not_its_identity() -> None:
+    a = Text("bet 3", style="yellow")
+    assert part_key(a) == part_key(Text("bet 3", style="yellow"))
+    assert part_key(a) != part_key(Text("bet 4", style="yellow"))
+    assert part_key(a) != part_key(Text("bet 3", style="red"))
+    assert part_key(a) != part_key(Text("bet 3", style="yellow", justify="center"))
+    styled = Text("bet 3")
+    styled.stylize("bold", 0, 3)
+    assert part_key(styled) != part_key(Text("bet 3"))
+    assert GridRow((a, Text(""), Text(""))).key == GridRow((a.copy(), Text(""), Text(""))).key
+    assert GridRow((a, Text(""), Text(""))).key != GridRow((Text(""), a, Text(""))).key
+
+
+def whole(board: Board) -> list[Strip]:
+    """The board drawn as Textual draws a widget's renderable whole, at its size."""
+    size = board.size
+    return Visual.to_strips(board, RichVisual(board, board.render()), size.width, size.height, board.visual_style)
+
+
+def with_chips(board: Board, seat: int, chips: int) -> None:
+    model = board.model
+    assert model is not None and model.view is not None
+    view = type(model.view)()
+    view.CopyFrom(model.view)
+    view.cacho.seats[seat].chips = chips
+    board.model = model.with_view(view, model.seq + 1)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_board_drawn_from_kept_parts_shows_what_drawing_it_whole_shows(size: tuple[int, int]) -> None:
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board", Board)
+        assert board.lines() == whole(board)
+        for chips in (5, 123, 5, 17):  # new parts, then parts drawn before
+            with_chips(board, 2, chips)
+            await pilot.pause()
+            assert board.painted == whole(board)
+            assert f"{chips} chips" in "\n".join(strip.text for strip in board.painted)
+
+
+async def test_a_message_that_changes_one_seat_repaints_only_its_lines() -> None:
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board", Board)
+        before = [strip.text for strip in board.painted]
+        painted: list[int] = []
+        draw = board.render_line
+
+        def spy(y: int) -> Any:
+            painted.append(y)
+            return draw(y)
+
+        board.render_line = spy  # type: ignore[method-assign]
+        with_chips(board, 2, 123)  # caio, across the table
+        await pilot.pause()
+        after = [strip.text for strip in board.painted]
+        changed = {y for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
+        assert changed and any("123 chips" in after[y] for y in changed)
+        assert set(painted) == changed
+
+
+async def test_the_seats_grid_drawn_a_cell_and_a_line_at_a_time_shows_what_drawing_it_whole_shows() -> None:
+    """Cells of several lines are drawn a line at a time and kept: the same lines as the row drawn whole,
+    with kept lines reused in other cells (the same words in another column or another row)."""
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board", Board)
+        width = board.size.width
+        for i in range(len(CELLS)):
+            for k in range(3):
+                row = GridRow((CELLS[(i + k) % len(CELLS)], CELLS[(i * 3 + k) % len(CELLS)],
+                               CELLS[(i * 5 + 2 * k) % len(CELLS)]))
+                whole_row = Visual.to_strips(board, RichVisual(board, row), width, None, board.visual_style)
+                assert board.strips(row) == whole_row
