@@ -30,8 +30,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from cardtui.engine.core import Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
-from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
-from cardtui.engine.fairness import Seed, hand_rng
+from cardtui.engine.events import HandEnded, HandStarted, MatchEnded
+from cardtui.engine.fairness import Seed
 from cardtui.engine.history import HandLog
 from cardtui.engine.truco import argentino_checks as checks
 from cardtui.engine.truco import argentino_envido as envido_bet
@@ -58,7 +58,7 @@ from cardtui.engine.truco.argentino_rules import (
 )
 from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
 from cardtui.engine.truco.argentino_view import build_view, history_result
-from cardtui.engine.truco.base import TrucoGame, public
+from cardtui.engine.truco.base import TrucoGame, deal_rng, dealt_event, public
 from cardtui.engine.truco.envido import Unsuited
 from cardtui.engine.truco.envido import of_three as envido_of_three
 from cardtui.engine.truco.events import (
@@ -119,7 +119,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.hand_no += 1
         st.dealer = dealer
         st.pica = pica
-        st.rng = hand_rng(seed)
+        st.rng = deal_rng(seed)
         st.points = [0, 0]
         st.banked = [0, 0]
         st.rounds = []
@@ -149,7 +149,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             ab, ac = sa is sb, sa is sc
             st.env[s], st.env_cards[s] = envido_of_three(*dealt, pa, pb, pc, ab, ac, sb is sc, highest)
             st.flor[s] = flor_of_three(pa, pb, pc, ab and ac) if with_flor else -1
-            events.append(Event(CardsDealt(s, dealt), st.only[s]))
+            events.append(dealt_event(s, dealt, st.only[s]))
         if pica:
             st.duels = [((dealer + i) % n, (dealer + i + 3) % n) for i in (1, 2, 3)]
             return events + self._next_duel(st)
