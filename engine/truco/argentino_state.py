@@ -86,11 +86,21 @@ class RoundRecord:
 
     @property
     def result(self) -> TrucoRoundResult:
-        return TrucoRoundResult(self.round, self.seats, self.team, self.stake, self.reason, self.points)
+        """The round's outcome as the hand's result gives it: a frozen record, shared by the rounds
+        that ended alike (they recur hand after hand), as ``public`` shares events."""
+        key = (self.round, self.seats, self.team, self.stake, self.reason, self.points)
+        found = _RESULTS.get(key)
+        if found is None:
+            if len(_RESULTS) >= 4096:
+                _RESULTS.clear()
+            found = _RESULTS[key] = TrucoRoundResult(*key)
+        return found
 
     def __deepcopy__(self, memo: dict[int, object]) -> RoundRecord:
         return self  # a frozen record of what was played
 
+
+_RESULTS: dict[tuple[int, tuple[int, ...], int | None, int, Reason, tuple[int, int]], TrucoRoundResult] = {}
 
 _ONLY = tuple(only(s) for s in range(6))
 """Each seat's audience (a frozen record, shared)."""

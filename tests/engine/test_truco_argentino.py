@@ -1055,3 +1055,15 @@ def test_a_dealt_event_is_the_record_its_constructor_makes() -> None:
     dealt = [e for e in events if isinstance(e.body, CardsDealt)]
     assert [e.body.seat for e in dealt] == [0, 1, 2, 3]
     assert all(e == Event(CardsDealt(e.body.seat, state.dealt[e.body.seat]), only(e.body.seat)) for e in dealt)
+
+
+def test_a_record_made_by_its_slots_is_the_one_its_constructor_makes() -> None:
+    from cardtui.engine.truco.base import made
+    from cardtui.engine.truco.events import Reason
+    from cardtui.engine.truco.views import TrucoResult, TrucoRoundResult
+
+    rounds = (TrucoRoundResult(1, (0, 1), 0, 2, Reason.TRICKS, (2, 0)),)
+    fast, plain = made(TrucoResult, (2, 0), (2, 0), 0, rounds, (5, 3)), TrucoResult((2, 0), (2, 0), 0, rounds, (5, 3))
+    assert type(fast) is TrucoResult and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    with pytest.raises(TypeError, match="5 fields, not 4"):
+        made(TrucoResult, (2, 0), (2, 0), 0, rounds)
