@@ -7,8 +7,8 @@ It compiles ``MODULES`` (see ``cardtui.native`` for why and how they are used) i
 one line. With no C compiler, or ``CARDTUI_PURE=1`` set, or a build that fails, it says so,
 removes any older build and exits 0: the game runs as plain Python.
 
-What is compiled is the truco engine's logic and state, the betting rounds, and the server's
-wire mapping and fan-out: not the records (events, views, options: frozen dataclasses over
+What is compiled is the truco engine's logic and state, Cacho's rules, the betting rounds, and
+the server's wire mapping and fan-out: not the records (events, views, options: frozen dataclasses over
 ``engine.core``'s plain Python bases, which a compiled class cannot extend).
 """
 
@@ -35,14 +35,16 @@ MODULES = (
     )),
     "cardtui/engine/history.py",
     "cardtui/engine/betting.py",
+    "cardtui/engine/cacho.py",
     "cardtui/server/wire.py",
     "cardtui/server/fanout.py",
 )
 """What is compiled. ``base`` and the states go together with every game that extends them
 (paulista too): a plain Python class cannot extend a compiled one. ``history`` is every game's
 hand log (an entry per action) and the views' JSON (``jsonable``). On the server's path for
-every act at every table: the betting rounds (Cacho, Pif Paf), the wire mapping (each
-audience's view spliced into bytes) and the fan-out (numbering, queues)."""
+every act at every table: Cacho's rules and the betting rounds (Cacho, Pif Paf; Cacho's records
+are ``engine.cacho_records``, plain Python), the wire mapping (each audience's view spliced
+into bytes) and the fan-out (numbering, queues)."""
 GROUP = "cardtui_native"
 """mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
 
