@@ -289,7 +289,9 @@ class Server:
         if self.bare:
             self.proc, port = start_process(["-m", "bench.bare"], "port")
         else:
-            env = {k: v for k, v in os.environ.items() if k != "CARDTUI_PURE"} | ({"CARDTUI_PURE": "1"} if self.pure else {})
+            env = {k: v for k, v in os.environ.items() if k != "CARDTUI_PURE"}
+            if self.pure:
+                env["CARDTUI_PURE"] = "1"
             # These clients do not cut (fair deals): a cut window would time the wait, not the server.
             self.proc, port = start_process(
                 ["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:", "--next-hand-delay", "50",
