@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NATIVE := $(VENV)/cardtui-native/manifest.json
-NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py) tools/native.py
+NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py) server/wire.py server/fanout.py tools/native.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: play test lint proto bench arena sim clean web-shots i18n native
@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 	$(BIN)/python -m tools.native
 
-## The truco engine compiled with mypyc, where a C compiler is (cardtui/native.py says how it is
-## used); rebuilt when an engine source changes. Without a compiler, or with CARDTUI_PURE=1, the
-## engine runs as plain Python.
+## The hot path compiled with mypyc (the truco engine, betting, the server's wire and fan-out), where
+## a C compiler is (cardtui/native.py says how it is used); rebuilt when one of its sources changes.
+## Without a compiler, or with CARDTUI_PURE=1, everything runs as plain Python.
 $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
 	$(BIN)/python -m tools.native
 native: $(NATIVE)

@@ -45,8 +45,8 @@ class TableLoad:
     acts: list[tuple[int, float]] = field(default_factory=list)
 
 
-def start_process(args: list[str], marker: str) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, text=True)
+def start_process(args: list[str], marker: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if marker not in line:
@@ -273,9 +273,11 @@ def pooled(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
 class Server:
     """One server under test with its clients: the real one or the bare one."""
 
-    def __init__(self, bare: bool) -> None:
+    def __init__(self, bare: bool, pure: bool = False) -> None:
         self.bare = bare
-        self.name = "bare" if bare else "cardtui"
+        self.pure = pure
+        """The real server in plain Python (``CARDTUI_PURE=1``), not the compiled build (``cardtui.native``)."""
+        self.name = "bare" if bare else "plain" if pure else "cardtui"
         self.proc: subprocess.Popen[str] | None = None
         self.load: Load | None = None
         self.rss_per_table_kb = 0.0
@@ -287,11 +289,14 @@ class Server:
         if self.bare:
             self.proc, port = start_process(["-m", "bench.bare"], "port")
         else:
+            env = {k: v for k, v in os.environ.items() if k != "CARDTUI_PURE"}
+            if self.pure:
+                env["CARDTUI_PURE"] = "1"
             # These clients do not cut (fair deals): a cut window would time the wait, not the server.
             self.proc, port = start_process(
                 ["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:", "--next-hand-delay", "50",
                  "--log-level", "warning", "--no-announce", "--max-actions", "1e6", "--max-tables", "1e6",
-                 "--cut-ms", "0", "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
+                 "--cut-ms", "0", "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on", env)
         rss0 = rss_kb(self.proc.pid)
         self.load = Load(port, self.bare, tables, self.proc.pid)
         await self.load.setup()
@@ -453,6 +458,35 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     out(f"(e) server memory per table (4 players + 2 spectators subscribed): cardtui "
         f"{real['rss_per_table_kb']:.0f} KB, bare {bare['rss_per_table_kb']:.0f} KB")
     return {"real": real, "bare": bare}
+
+
+async def builds(tables: int = 100, seconds: float = 2.0, rounds: int = 6, out: Callable[[str], Any] = print
+                 ) -> dict[str, float]:
+    """The real server as built (compiled, ``cardtui.native``) against itself in plain Python, side
+    by side, each with its own clients, measured in alternation at 1 act/table/s (``rounds`` turns
+    of ``seconds`` each, pooled): what compiling buys per act, gRPC included."""
+    servers = [Server(False), Server(False, pure=True)]
+    try:
+        for server in servers:
+            await server.start(tables, out)
+        runs: dict[str, list[dict[str, Any]]] = {s.name: [] for s in servers}
+        for _ in range(rounds):
+            for server in servers:
+                assert server.load is not None
+                runs[server.name].append(await server.load.run(1.0, seconds))
+    finally:
+        for server in servers:
+            await server.stop()
+    got = {name: pooled(r) for name, r in runs.items()}
+    c, p = got["cardtui"], got["plain"]
+    for name, b in got.items():
+        each = ", ".join(f"{r.get('main_ms', 0):.2f}" for r in runs[name])
+        out(f"  {name:8s} 1 act/table/s: {b['rate']:5.0f} acts/s  p99 {b['p99']:6.1f} ms  server CPU "
+            f"{b.get('cpu_ms', 0):.2f} ms/act, event loop's thread {b.get('main_ms', 0):.2f} (turns: {each})")
+    if "main_ms" in c and "main_ms" in p:
+        out(f"  compiled against plain Python: server CPU per act x{c['cpu_ms'] / p['cpu_ms']:.2f}, on the event "
+            f"loop's thread x{c['main_ms'] / p['main_ms']:.2f} ({c['main_ms']:.2f} vs {p['main_ms']:.2f} ms)")
+    return {"compiled_main_ms": c.get("main_ms", 0.0), "plain_main_ms": p.get("main_ms", 0.0)}
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
-"""The engine's compiled modules (mypyc), used only when built from the sources that are here now.
+"""The hot path's compiled modules (mypyc), used only when built from the sources that are here now.
 
-The truco engine is ``mypy --strict`` Python, so mypyc (shipped with mypy) compiles its
-modules to C extensions: a random action costs about half the CPU, its match state being
-a C struct instead of a dict. ``make play`` and ``make test`` build them (``python -m
+The engine and the server are ``mypy --strict`` Python, so mypyc (shipped with mypy) compiles
+modules of theirs to C extensions (``tools.native`` lists them): a random truco action costs
+about half the CPU, its match state being a C struct instead of a dict; the server's wire
+mapping and fan-out run on every act at every table. ``make play`` and ``make test`` build them (``python -m
 tools.native``) where a C compiler is present; elsewhere, or with ``CARDTUI_PURE=1`` set,
 everything runs as plain Python, with the same behaviour.
 
@@ -42,10 +43,15 @@ STATUS = "plain Python: not imported yet"
 """What ``install`` found: ``compiled: ...`` or ``plain Python: <why>``."""
 
 
+SERVER = ("wire.py", "fanout.py")
+"""The server's modules that are compiled (``tools.native``)."""
+
+
 def sources(root: Path = ROOT) -> list[Path]:
-    """The sources a build depends on: the engine's modules, truco's included (not the bots')."""
+    """The sources a build depends on: the engine's modules, truco's included (not the bots'),
+    and the server's compiled ones."""
     engine = root / "engine"
-    return sorted([*engine.glob("*.py"), *(engine / "truco").glob("*.py")])
+    return sorted([*engine.glob("*.py"), *(engine / "truco").glob("*.py"), *(root / "server" / s for s in SERVER)])
 
 
 def digests(paths: Sequence[Path], root: Path = ROOT) -> dict[str, str]:
@@ -86,7 +92,7 @@ def check(directory: Path = DIR, root: Path = ROOT) -> tuple[dict[str, Path] | N
     files = {name: directory / rel for name, rel in manifest.get("modules", {}).items()}
     if not files or not all(f.is_file() for f in files.values()):
         return None, "plain Python: the build is incomplete"
-    return files, f"compiled: {len(files) - 1} engine modules (mypyc)"
+    return files, f"compiled: {len(files) - 1} modules (mypyc)"
 
 
 def install(directory: Path = DIR, root: Path = ROOT) -> str:

@@ -11,19 +11,29 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from cardtui.engine.betting import CALL, CHECK, FOLD, BettingRound, Pots
+from cardtui.engine.cacho_records import (
+    CachoOptions,
+    CachoPotWon,
+    CachoRedealt,
+    CachoResult,
+    CachoRoundDealt,
+    CachoSeat,
+    CachoShowed,
+    CachoShowing,
+    CachoStrength,
+    CachoView,
+    Category,
+    SeatStatus,
+)
 from cardtui.engine.cards import Card, french_deck, shuffled
 from cardtui.engine.core import (
     Action,
     Event,
-    EventBody,
     Game,
-    GameOptions,
-    GameView,
     IllegalAction,
     JsonObject,
     MatchState,
@@ -35,31 +45,20 @@ from cardtui.engine.core import (
 from cardtui.engine.events import Acted, CardsDealt, HandEnded, HandStarted, MatchEnded
 from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
-from cardtui.engine.options import option, values
+from cardtui.engine.options import values
+
+__all__ = [
+    "BET", "CACHO", "CATEGORY_NAMES", "DECK", "FLUSH2", "GAME", "HIGH", "PASS", "SIXES", "Cacho", "CachoOptions",
+    "CachoPotWon", "CachoRedealt", "CachoResult", "CachoRoundDealt", "CachoSeat", "CachoShowed", "CachoShowing",
+    "CachoState", "CachoStrength", "CachoView", "Category", "SeatStatus", "describe", "strength", "worth",
+]
 
 PASS = "pass"
 BET = "bet"
 DECK = tuple(french_deck(ranks=range(1, 7)))
 
 
-@dataclass(frozen=True, slots=True)
-class CachoOptions(GameOptions):
-    # Every amount a player may bet is a legal action of its own, and at the resto the
-    # deepest stacks set how many: at 100,000 chips each, one act's views listed 100,000
-    # bets and the whole room waited half a second for it.
-    chips: int = option(20, "Chips each player starts the match with.", min=3, max=1_000)
-
-
 # -- hand strength ------------------------------------------------------------------
-class Category(StrEnum):
-    """The showdown's categories, weakest first (the order compares)."""
-
-    HIGH = "high"
-    TWO_SUITED = "two_suited"
-    CACHO = "cacho"
-    SIXES = "sixes"
-
-
 HIGH, FLUSH2, CACHO, SIXES = 0, 1, 2, 3
 _CATEGORIES = (Category.HIGH, Category.TWO_SUITED, Category.CACHO, Category.SIXES)
 CATEGORY_NAMES = {SIXES: "three sixes", CACHO: "cacho", FLUSH2: "two of a suit", HIGH: "high card"}
@@ -85,94 +84,9 @@ def describe(cards: Sequence[Card]) -> str:
     return CATEGORY_NAMES[cat] if cat == SIXES else f"{CATEGORY_NAMES[cat]} ({pts})"
 
 
-@dataclass(frozen=True, slots=True)
-class CachoStrength:
-    category: Category
-    points: int
-
-
 def worth(cards: Sequence[Card]) -> CachoStrength:
     cat, pts = strength(cards)
     return CachoStrength(_CATEGORIES[cat], pts)
-
-
-# -- views --------------------------------------------------------------------------
-class SeatStatus(StrEnum):
-    IN = "in"
-    PASSED = "passed"
-    """Passed or folded: out of this hand (a round-2 pass counts once the round is over)."""
-    WAITING = "waiting"
-    BUST = "bust"
-
-
-@dataclass(frozen=True, slots=True)
-class CachoSeat:
-    seat: int
-    name: str
-    chips: int
-    put: int
-    status: SeatStatus
-    cards: tuple[Card, ...]
-    """The cards this viewer may see: its own, and everyone's at a showdown."""
-    card_count: int
-    strength: CachoStrength | None
-
-
-@dataclass(frozen=True, slots=True)
-class CachoShowing:
-    seat: int
-    cards: tuple[Card, ...]
-    strength: CachoStrength
-
-
-@dataclass(frozen=True, slots=True)
-class CachoResult:
-    deltas: tuple[int, ...]
-    winner: int
-    showdown: tuple[CachoShowing, ...]
-    pot: int
-
-
-@dataclass(frozen=True, slots=True)
-class CachoView(GameView):
-    hand: int
-    dealer: int
-    you: int | None
-    to_act: tuple[int, ...]
-    hand_over: bool
-    match_over: bool
-    round: int
-    pot: int
-    level: int
-    cap: int
-    seats: tuple[CachoSeat, ...]
-    result: CachoResult | None
-
-
-# -- events -------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class CachoRoundDealt(EventBody):
-    round: int
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CachoRedealt(EventBody):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class CachoShowed(EventBody):
-    seat: int
-    cards: tuple[Card, ...]
-    strength: CachoStrength
-
-
-@dataclass(frozen=True, slots=True)
-class CachoPotWon(EventBody):
-    seat: int
-    chips: int
-    showdown: bool
 
 
 # -- state --------------------------------------------------------------------------

@@ -58,11 +58,21 @@ def test_plain_python_plays_the_same_match_as_the_build_in_use() -> None:
 
 
 def test_this_process_runs_what_the_status_says() -> None:
+    import cardtui.engine.betting as betting
     import cardtui.engine.truco.argentino_state as state_module
+    import cardtui.server.fanout as fanout
+    import cardtui.server.wire as wire
 
     compiled = native.STATUS.startswith("compiled")
-    assert state_module.__file__ is not None
-    assert state_module.__file__.endswith(sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py")
+    for module in (state_module, betting, wire, fanout):
+        assert module.__file__ is not None
+        assert module.__file__.endswith(sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py")
+
+
+def test_a_build_depends_on_the_server_modules_it_compiles() -> None:
+    compiled = {m.removeprefix("cardtui/") for m in build_tool.MODULES}
+    assert compiled <= set(native.digests(native.sources()))
+    assert {"server/wire.py", "server/fanout.py", "engine/betting.py"} <= compiled
 
 
 def manifest(directory: Path, sources: dict[str, str], python: str = sys.version) -> None:

@@ -1,4 +1,4 @@
-"""``make play`` and ``make test`` run this: compile the truco engine with mypyc, where a C compiler is.
+"""``make play`` and ``make test`` run this: compile the engine's hot path with mypyc, where a C compiler is.
 
     .venv/bin/python -m tools.native
 
@@ -7,9 +7,9 @@ It compiles ``MODULES`` (see ``cardtui.native`` for why and how they are used) i
 one line. With no C compiler, or ``CARDTUI_PURE=1`` set, or a build that fails, it says so,
 removes any older build and exits 0: the game runs as plain Python.
 
-What is compiled is the truco engine's logic and state: not its records (events, views,
-options: frozen dataclasses over ``engine.core``'s plain Python bases, which a compiled class
-cannot extend) nor the other games, whose classes extend ``engine.core``'s in plain Python.
+What is compiled is the truco engine's logic and state, Cacho's rules, the betting rounds, and
+the server's wire mapping and fan-out: not the records (events, views, options: frozen dataclasses over
+``engine.core``'s plain Python bases, which a compiled class cannot extend).
 """
 
 from __future__ import annotations
@@ -34,10 +34,17 @@ MODULES = (
         "base", "envido", "flor", "ladder", "tricks", "paulista", "paulista_state", "paulista_view",
     )),
     "cardtui/engine/history.py",
+    "cardtui/engine/betting.py",
+    "cardtui/engine/cacho.py",
+    "cardtui/server/wire.py",
+    "cardtui/server/fanout.py",
 )
 """What is compiled. ``base`` and the states go together with every game that extends them
 (paulista too): a plain Python class cannot extend a compiled one. ``history`` is every game's
-hand log (an entry per action) and the views' JSON (``jsonable``)."""
+hand log (an entry per action) and the views' JSON (``jsonable``). On the server's path for
+every act at every table: Cacho's rules and the betting rounds (Cacho, Pif Paf; Cacho's records
+are ``engine.cacho_records``, plain Python), the wire mapping (each audience's view spliced
+into bytes) and the fan-out (numbering, queues)."""
 GROUP = "cardtui_native"
 """mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
 
@@ -87,7 +94,7 @@ def build(out: Path = DIR) -> str:
         modules[".".join((*rel.parent.parts, so.name.split(".")[0]))] = rel.as_posix()
     manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": [*MODULES, f"-O{opt}"]}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    return f"native: compiled {len(MODULES)} engine modules in {time.monotonic() - t0:.0f} s ({out})"
+    return f"native: compiled {len(MODULES)} modules in {time.monotonic() - t0:.0f} s ({out})"
 
 
 def _manifest(out: Path) -> dict[str, object]:

@@ -29,9 +29,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from cardtui.engine.core import Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
-from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
-from cardtui.engine.fairness import Seed, hand_rng
+from cardtui.engine.core import EVERYONE, Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
+from cardtui.engine.events import HandEnded, HandStarted, MatchEnded
+from cardtui.engine.fairness import Seed
 from cardtui.engine.history import HandLog
 from cardtui.engine.truco import argentino_checks as checks
 from cardtui.engine.truco import argentino_envido as envido_bet
@@ -58,7 +58,7 @@ from cardtui.engine.truco.argentino_rules import (
 )
 from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
 from cardtui.engine.truco.argentino_view import build_view, history_result
-from cardtui.engine.truco.base import TrucoGame, public
+from cardtui.engine.truco.base import TrucoGame, deal_rng, dealt_event, made, public
 from cardtui.engine.truco.envido import Unsuited
 from cardtui.engine.truco.envido import of_three as envido_of_three
 from cardtui.engine.truco.events import (
@@ -119,7 +119,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.hand_no += 1
         st.dealer = dealer
         st.pica = pica
-        st.rng = hand_rng(seed)
+        st.rng = deal_rng(seed)
         st.points = [0, 0]
         st.banked = [0, 0]
         st.rounds = []
@@ -149,7 +149,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
             ab, ac = sa is sb, sa is sc
             st.env[s], st.env_cards[s] = envido_of_three(*dealt, pa, pb, pc, ab, ac, sb is sc, highest)
             st.flor[s] = flor_of_three(pa, pb, pc, ab and ac) if with_flor else -1
-            events.append(Event(CardsDealt(s, dealt), st.only[s]))
+            events.append(dealt_event(s, dealt, st.only[s]))
         if pica:
             st.duels = [((dealer + i) % n, (dealer + i + 3) % n) for i in (1, 2, 3)]
             return events + self._next_duel(st)
@@ -393,10 +393,10 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         if record is not None and record.winner is not None:
             w = record.winner
             st.shown[w] = (st.env_cards[w], _SHOW_ENVIDO)
-            events.append(Event(ArgentinoShown(w, st.env_cards[w], _SHOW_ENVIDO)))
+            events.append(made(Event, made(ArgentinoShown, w, st.env_cards[w], _SHOW_ENVIDO), EVERYONE))
         for w in st.f_shown:
             st.shown[w] = (st.dealt[w], _SHOW_FLOR)
-            events.append(Event(ArgentinoShown(w, st.dealt[w], _SHOW_FLOR)))
+            events.append(made(Event, made(ArgentinoShown, w, st.dealt[w], _SHOW_FLOR), EVERYONE))
         st.rounds.append(RoundRecord(
             st.round_no, st.players, st.mano, tuple(st.tricks), team, stake, reason, totals, st.e_record,
             st.f_record,
@@ -417,8 +417,8 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.scores = [st.scores[t] + pts[t] - st.banked[t] for t in (0, 1)]
         deltas = self.deltas(pts, st.n)
         leader = self.leader(pts)
-        st.result = TrucoResult(deltas, (pts[0], pts[1]), leader, tuple(r.result for r in st.rounds),
-                                (st.scores[0], st.scores[1]))
+        st.result = made(TrucoResult, deltas, (pts[0], pts[1]), leader, tuple(r.result for r in st.rounds),
+                         (st.scores[0], st.scores[1]))
         st.log.finish(history_result(st, st.result, tuple(st.rounds)), pica_pica=st.pica)
         events = [public(HandEnded, deltas, None, leader)]
         if st.decided():

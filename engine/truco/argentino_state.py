@@ -9,7 +9,7 @@ each a ``Ladder`` (``engine.truco.ladder``). Points won wait in ``round_points``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Final
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Audience, Event, SeatInfo, only
@@ -26,71 +26,116 @@ from cardtui.engine.truco.tricks import TieRule
 from cardtui.engine.truco.views import TrucoRoundResult
 
 
-@dataclass(frozen=True, slots=True)
-class EnvidoRecord:
+class Record:
+    """A frozen record of what was played in a round, kept in the match state.
+
+    Not a dataclass: compiled (``cardtui.native``), a dataclass is built through the Python
+    ``__init__`` the dataclass decorator writes (0.5 µs, several a hand), while a native class
+    with its own ``__init__`` is a C struct filled directly. Its attributes are ``Final``
+    (read only to mypy, and compiled, at run time too); equality, hashing and ``repr`` go by
+    the attributes, as a dataclass's would.
+    """
+
+    __slots__ = ()
+
+    def fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _names(type(self)))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, Record) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in _names(type(self)))
+        return f"{type(self).__name__}({values})"
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Record:
+        return self  # a frozen record of what was played
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """A record class's attributes: compiled, ``__mypyc_attrs__``; plain, its ``__slots__``."""
+    names: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", None) or cls.__slots__  # type: ignore[attr-defined]
+    return names
+
+
+class EnvidoRecord(Record):
     """How a round's envido went, for the hand history."""
 
-    calls: tuple[Word, ...]
-    accepted: bool
-    cancelled: bool
-    points: int
-    team: int | None
-    scores: dict[int, int]
-    """What each seat announced."""
-    winner: int | None
-    cards: tuple[Card, ...]
+    __slots__ = ("accepted", "calls", "cancelled", "cards", "points", "scores", "team", "winner")
 
-    def __deepcopy__(self, memo: dict[int, object]) -> EnvidoRecord:
-        return self  # a frozen record of what was played
+    def __init__(self, calls: tuple[Word, ...], accepted: bool, cancelled: bool, points: int, team: int | None,
+                 scores: dict[int, int], winner: int | None, cards: tuple[Card, ...]) -> None:
+        self.calls: Final = calls
+        self.accepted: Final = accepted
+        self.cancelled: Final = cancelled
+        self.points: Final = points
+        self.team: Final = team
+        self.scores: Final = scores
+        """What each seat announced."""
+        self.winner: Final = winner
+        self.cards: Final = cards
 
 
-@dataclass(frozen=True, slots=True)
-class FlorRecord:
+class FlorRecord(Record):
     """How a round's flor went: alone, folded (achico), refused, or compared (accepted)."""
 
-    calls: tuple[Word, ...]
-    outcome: str
-    points: int
-    team: int
-    scores: dict[int, int]
-    winner: int | None
-    cards: tuple[Card, ...]
+    __slots__ = ("calls", "cards", "outcome", "points", "scores", "team", "winner")
 
-    def __deepcopy__(self, memo: dict[int, object]) -> FlorRecord:
-        return self  # a frozen record of what was played
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    plays: tuple[tuple[int, Card], ...]
-    winner: int | None
-    void: frozenset[int]
-    """Seats whose card could not win: they had gone to the deck."""
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Trick:
-        return self  # a frozen record of what was played
+    def __init__(self, calls: tuple[Word, ...], outcome: str, points: int, team: int, scores: dict[int, int],
+                 winner: int | None, cards: tuple[Card, ...]) -> None:
+        self.calls: Final = calls
+        self.outcome: Final = outcome
+        self.points: Final = points
+        self.team: Final = team
+        self.scores: Final = scores
+        self.winner: Final = winner
+        self.cards: Final = cards
 
 
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    round: int
-    seats: tuple[int, ...]
-    mano: int
-    tricks: tuple[Trick, ...]
-    team: int | None
-    stake: int
-    reason: Reason
-    points: tuple[int, int]
-    envido: EnvidoRecord | None
-    flor: FlorRecord | None
+class Trick(Record):
+    __slots__ = ("plays", "void", "winner")
+
+    def __init__(self, plays: tuple[tuple[int, Card], ...], winner: int | None, void: frozenset[int]) -> None:
+        self.plays: Final = plays
+        self.winner: Final = winner
+        self.void: Final = void
+        """Seats whose card could not win: they had gone to the deck."""
+
+
+class RoundRecord(Record):
+    __slots__ = ("envido", "flor", "mano", "points", "reason", "round", "seats", "stake", "team", "tricks")
+
+    def __init__(self, round: int, seats: tuple[int, ...], mano: int, tricks: tuple[Trick, ...], team: int | None,
+                 stake: int, reason: Reason, points: tuple[int, int], envido: EnvidoRecord | None,
+                 flor: FlorRecord | None) -> None:
+        self.round: Final = round
+        self.seats: Final = seats
+        self.mano: Final = mano
+        self.tricks: Final = tricks
+        self.team: Final = team
+        self.stake: Final = stake
+        self.reason: Final = reason
+        self.points: Final = points
+        self.envido: Final = envido
+        self.flor: Final = flor
 
     @property
     def result(self) -> TrucoRoundResult:
-        return TrucoRoundResult(self.round, self.seats, self.team, self.stake, self.reason, self.points)
+        """The round's outcome as the hand's result gives it: a frozen record, shared by the rounds
+        that ended alike (they recur hand after hand), as ``public`` shares events."""
+        key = (self.round, self.seats, self.team, self.stake, self.reason, self.points)
+        found = _RESULTS.get(key)
+        if found is None:
+            if len(_RESULTS) >= 4096:
+                _RESULTS.clear()
+            found = _RESULTS[key] = TrucoRoundResult(*key)
+        return found
 
-    def __deepcopy__(self, memo: dict[int, object]) -> RoundRecord:
-        return self  # a frozen record of what was played
 
+_RESULTS: dict[tuple[int, tuple[int, ...], int | None, int, Reason, tuple[int, int]], TrucoRoundResult] = {}
 
 _ONLY = tuple(only(s) for s in range(6))
 """Each seat's audience (a frozen record, shared)."""

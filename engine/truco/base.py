@@ -7,11 +7,15 @@ board, here two rule sets over one family of records).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
-from cardtui.engine.core import Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, copied, only
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Audience, Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, copied, only
+from cardtui.engine.events import CardsDealt
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import values
 from cardtui.engine.truco.events import TrucoSignalled
@@ -35,7 +39,7 @@ class TrucoState:
         self.scores = [0, 0]
         self.hand_no = 0
         self.dealer = self.n - 1
-        self.rng = random.Random(0)
+        self.rng = _UNDEALT
         self.signals: list[tuple[int, Signal, frozenset[int]]] = []
         self.log: HandLog | None = None
         self.result: TrucoResult | None = None
@@ -46,18 +50,32 @@ class TrucoState:
         return copied(self, type(self)(self.options_given, self.seats), memo)
 
 
+R = TypeVar("R")
+
 _VALUES: dict[GameOptions, dict[str, Any]] = {}
 
 
 def _values(options: GameOptions) -> dict[str, Any]:
     """``values(options)``, once per options record (a frozen record, and the tables of a room
-    play a handful of them): each match starts without walking the record's fields again."""
+    play a handful of them): each match starts without walking the record's fields again, and
+    a match with the very record of the last one without hashing it either."""
+    global _LAST
+    if options is _LAST[0]:
+        return _LAST[1]
     found = _VALUES.get(options)
     if found is None:
         if len(_VALUES) >= 256:  # options come from players: the cache stays small whatever they send
             _VALUES.clear()
         found = _VALUES[options] = values(options)
+    _LAST = options, found
     return found
+
+
+_LAST: tuple[GameOptions | None, dict[str, Any]] = (None, {})
+"""The options record asked for last, and its values."""
+_UNDEALT = random.Random(0)
+"""A match's generator before its first deal, which replaces it: nothing draws from it (a seat
+acts only in a hand dealt), so matches share it rather than seed one each (4 µs)."""
 
 
 _SHARED: dict[tuple[Any, ...], Event] = {}
@@ -71,6 +89,60 @@ def public(body: type[EventBody], *fields: Any) -> Event:
     if event is None:
         event = _SHARED[key] = Event(body(*fields))
     return event
+
+
+def deal_rng(seed: Seed) -> random.Random:
+    """``hand_rng(seed)``: for a plain seed, ``random.Random(seed)`` made without its two Python
+    frames (``__init__`` and ``seed``, which for an int seed only call the C seeding and clear
+    ``gauss_next``): the same generator in the same state, a hand's cheapest part made cheaper."""
+    if type(seed) is not int:
+        return hand_rng(seed)
+    rng: Any = _NEW_RANDOM(random.Random)
+    _SEED(rng, seed)
+    rng.gauss_next = None
+    return cast(random.Random, rng)
+
+
+_NEW_RANDOM: Any = random.Random.__new__
+_SEED: Any = random.Random.__mro__[1].__dict__["seed"]
+"""The C generator's own ``seed`` (``_random.Random.seed``), which ``random.Random.seed`` calls."""
+
+
+def dealt_event(seat: int, cards: tuple[Card, ...], audience: Audience) -> Event:
+    """``Event(CardsDealt(seat, cards), audience)``, its slots filled directly: the records are
+    plain Python frozen dataclasses, whose ``__init__`` (a Python frame setting each field
+    through ``object.__setattr__``) is most of what a seat's deal costs compiled. The same
+    records, equal and hashing alike; a test holds the two ways to each other."""
+    body = _NEW(CardsDealt)
+    _DEALT_SEAT(body, seat)
+    _DEALT_CARDS(body, cards)
+    event = _NEW(Event)
+    _EVENT_BODY(event, body)
+    _EVENT_AUDIENCE(event, audience)
+    return event  # type: ignore[no-any-return]
+
+
+def made(cls: type[R], *values: Any) -> R:
+    """``cls(*values)`` for a frozen, slotted dataclass of plain Python whose fields are all given
+    (no defaults, no ``__post_init__``), its slots filled as ``dealt_event`` fills them: for the
+    records a hand makes once (its result), without the Python frame of their ``__init__``."""
+    setters = _SETTERS.get(cls)
+    if setters is None:
+        setters = _SETTERS[cls] = tuple(cls.__dict__[f.name].__set__ for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    if len(values) != len(setters):
+        raise TypeError(f"{cls.__name__} has {len(setters)} fields, not {len(values)}")
+    record = _NEW(cls)
+    for i, value in enumerate(values):
+        setters[i](record, value)
+    return record  # type: ignore[no-any-return]
+
+
+_NEW: Any = object.__new__
+_DEALT_SEAT: Any = CardsDealt.__dict__["seat"].__set__
+_DEALT_CARDS: Any = CardsDealt.__dict__["cards"].__set__
+_EVENT_BODY: Any = Event.__dict__["body"].__set__
+_EVENT_AUDIENCE: Any = Event.__dict__["audience"].__set__
+_SETTERS: dict[type, tuple[Any, ...]] = {}
 
 
 S = TypeVar("S", bound=TrucoState)

@@ -1024,3 +1024,46 @@ def test_whether_the_envido_is_open_does_not_tell_of_a_flor(cards: str) -> None:
     do(st, 1, "play", "4e")
     part = GAME.view(st, 1).argentino
     assert part is not None and part.envido_open  # seat 0 has not played: it is open, flor or not
+
+
+# -- the hand's records and generator, made the fast way --------------------------------
+def test_a_hands_generator_is_random_random_of_its_seed_in_the_same_state() -> None:
+    from cardtui.engine.fairness import hand_rng
+    from cardtui.engine.truco.base import deal_rng
+
+    for seed in (0, 1, 11, 2**31 - 1, 2**63 + 5, -7):
+        fast, plain = deal_rng(seed), random.Random(seed)
+        assert type(fast) is random.Random
+        assert fast.getstate() == plain.getstate() == hand_rng(seed).getstate()
+        assert [fast.getrandbits(6) for _ in range(40)] == [plain.getrandbits(6) for _ in range(40)]
+        assert fast.gauss(0, 1) == plain.gauss(0, 1) and fast.getstate() == plain.getstate()
+
+
+def test_a_dealt_event_is_the_record_its_constructor_makes() -> None:
+    from cardtui.engine.core import Event, only
+    from cardtui.engine.events import CardsDealt
+    from cardtui.engine.truco.base import dealt_event
+
+    cards = parse_cards("1e 7o 4c")
+    fast, plain = dealt_event(2, cards, only(2)), Event(CardsDealt(2, cards), only(2))
+    assert type(fast) is Event and type(fast.body) is CardsDealt
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    assert fast.body.seat == 2 and fast.body.cards == cards and fast.audience == only(2)
+    with pytest.raises(AttributeError):
+        fast.body.seat = 3  # type: ignore[misc]
+    state, events = GAME.start(GAME.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)], 11)
+    dealt = [e for e in events if isinstance(e.body, CardsDealt)]
+    assert [e.body.seat for e in dealt] == [0, 1, 2, 3]
+    assert all(e == Event(CardsDealt(e.body.seat, state.dealt[e.body.seat]), only(e.body.seat)) for e in dealt)
+
+
+def test_a_record_made_by_its_slots_is_the_one_its_constructor_makes() -> None:
+    from cardtui.engine.truco.base import made
+    from cardtui.engine.truco.events import Reason
+    from cardtui.engine.truco.views import TrucoResult, TrucoRoundResult
+
+    rounds = (TrucoRoundResult(1, (0, 1), 0, 2, Reason.TRICKS, (2, 0)),)
+    fast, plain = made(TrucoResult, (2, 0), (2, 0), 0, rounds, (5, 3)), TrucoResult((2, 0), (2, 0), 0, rounds, (5, 3))
+    assert type(fast) is TrucoResult and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    with pytest.raises(TypeError, match="5 fields, not 4"):
+        made(TrucoResult, (2, 0), (2, 0), 0, rounds)

@@ -1,0 +1,87 @@
+"""The server's own Python per act, in one process without gRPC: compiled against plain Python.
+
+20 Cacho tables, four seated people and two spectators each (subscribed: every change's views
+are serialized and queued for six streams, the queues drained as a stream would), play random
+acts through ``Table.act`` as the service does; the next hands are dealt by their timers, as
+in the server. The figure is this process's CPU time over the whole loop (acts, fan-out,
+journal, next deals) per act: what the event loop spends in our code for an act, gRPC aside.
+
+``run`` measures the build in use (``cardtui.native``) and plain Python (``CARDTUI_PURE=1``) in
+turn, each in a fresh process, alternating, and prints both and their ratio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+ACTS = 8000
+TABLES = 20
+
+
+async def play(acts: int = ACTS, tables: int = TABLES, seed: int = 5) -> float:
+    """Seconds of this process's CPU per act over ``acts`` random acts."""
+    from cardtui.server.room import Room
+    from cardtui.server.store import Store
+
+    room = Room(Store(":memory:"), next_hand_delay=0.0, cut_window=0.0)
+    rng = random.Random(seed)
+    playing = []
+    for _ in range(tables):
+        table, _ = room.create("cacho", "", 4, 0, {"chips": 50}, turn_seconds=3600)
+        tokens = [room.join(table.id, f"p{s}", -1, "")[0] for s in range(4)]
+        tokens += [room.spectate(table.id, f"w{w}", "")[0] for w in range(2)]
+        playing.append((table, [table.subscribe(t, room.grant(t).seat, 0)[0] for t in tokens]))
+    await asyncio.sleep(0.01)
+    done = 0
+    start = time.process_time()
+    while done < acts:
+        for table, subs in playing:
+            match = table.match
+            if match is not None and not match.hand_over():
+                seat = next((s for s in match.to_act() if match.legal_actions(s)), None)
+                if seat is not None:
+                    legal = match.legal_actions(seat)
+                    table.act(seat, rng.choice([a for a in legal if a.type != "fold"] or legal))
+                    done += 1
+            for sub in subs:
+                while not sub.queue.empty():
+                    sub.queue.get_nowait()
+        await asyncio.sleep(0)  # the next hands are dealt by their timers
+    return (time.process_time() - start) / done
+
+
+def measure(pure: bool, acts: int) -> tuple[float, str]:
+    """µs per act in a fresh process, and what it ran (compiled or plain Python)."""
+    env = {k: v for k, v in os.environ.items() if k != "CARDTUI_PURE"} | ({"CARDTUI_PURE": "1"} if pure else {})
+    code = (
+        "import asyncio, json; from bench.acts import play; from cardtui.native import STATUS; "
+        f"print(json.dumps([asyncio.run(play({acts})) * 1e6, STATUS]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    us, status = json.loads(out.stdout)
+    return float(us), str(status)
+
+
+def run(print: Callable[..., None] = builtins.print, acts: int = ACTS, rounds: int = 3) -> None:
+    compiled, pure = [], []
+    status = ""
+    for _ in range(rounds):
+        us, status = measure(False, acts)
+        compiled.append(us)
+        pure.append(measure(True, acts)[0])
+    c, p = min(compiled), min(pure)
+    print(f"  our Python per act ({acts:,} acts, {TABLES} tables × 6 streams, no gRPC; best of {rounds}): "
+          f"{c:.0f} µs as built ({status}) vs {p:.0f} µs plain Python: ×{c / p:.2f}")
+    print(f"    runs: as built {', '.join(f'{x:.0f}' for x in compiled)}; plain {', '.join(f'{x:.0f}' for x in pure)}")
+
+
+if __name__ == "__main__":
+    run()
