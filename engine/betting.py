@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from cardtui.engine.core import Action, IllegalAction, NotYourTurn
+from cardtui.engine.core import Action, IllegalAction, NotYourTurn, copied
 
 FOLD = "fold"
 CHECK = "check"
@@ -31,6 +32,10 @@ class Pots:
     def __init__(self, n: int) -> None:
         self.put = [0] * n
         self.folded: set[int] = set()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Pots:
+        """A copy to play on: compiled, copied attribute by attribute."""
+        return copied(self, Pots(len(self.put)), memo)
 
     @property
     def total(self) -> int:
@@ -98,6 +103,10 @@ class BettingRound:
         self.raises = 0
         self._pending = [s for s in self.order if stacks[s] > 0]
         self.last_aggressor: int | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BettingRound:
+        """A copy to play on: compiled, copied attribute by attribute."""
+        return copied(self, BettingRound((), [], self.pots), memo)
 
     # -- state -------------------------------------------------------------------
     @property

@@ -40,6 +40,7 @@ from cardtui.engine.core import (
     NotYourTurn,
     SeatInfo,
     check_seat,
+    copied,
     only,
 )
 from cardtui.engine.events import Acted, CardsDealt, HandEnded, HandStarted, MatchEnded
@@ -113,6 +114,10 @@ class CachoState(MatchState):
         self.shown: dict[int, tuple[Card, ...]] = {}
         self.result: dict[str, Any] | None = None
         self.log: HandLog | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CachoState:
+        """A copy to play on (what-ifs, tests): compiled, the state is copied attribute by attribute."""
+        return copied(self, CachoState(self.options, self.seats), memo)
 
     @property
     def in_hand(self) -> list[int]:
