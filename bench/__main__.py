@@ -39,6 +39,10 @@ def load_section(quick: bool) -> None:
     print(f"== (b-e) load over gRPC on 127.0.0.1: {tables} tables × (4 acting clients + 2 spectators)")
     ramp = [2, 4] if quick else [2, 3, 3.5, 4, 4.5, 5, 6, 8]  # steps of half an act where the two servers give out
     asyncio.run(compare(tables=tables, seconds=4 if quick else 15, ramp=ramp))
+    from bench.load import builds
+
+    print(f"== the server compiled (mypyc) against itself in plain Python, side by side: {tables} tables")
+    asyncio.run(builds(tables=tables, seconds=1.0 if quick else 4.0, rounds=4 if quick else 6))
 
 
 def views_section(quick: bool) -> None:

@@ -37,9 +37,42 @@ print(json.dumps({"file": argentino.__file__, "status": STATUS, "histories": his
 """
 
 
-def play(**env: str) -> dict[str, object]:
+# A seeded Cacho match with random play, as the server sends it: every event's and every
+# audience's view's bytes (the wire and Cacho's rules, compiled or not), and the record read back.
+WIRE = """
+import hashlib, json, random
+import cardtui.engine.cacho as cacho
+import cardtui.server.wire as wire
+from cardtui.native import STATUS
+from cardtui.v1 import table_pb2
+game, rng, digest = cacho.GAME, random.Random(3), hashlib.sha256()
+match, events = game.open({"chips": 12}, game.seat_infos(["a", "b", "c", "d"]), 9)
+views = 0
+for step in range(400):
+    for event in events:
+        digest.update(wire.event_body(event.body))
+    with wire.sharing():
+        for seat in (0, 1, 2, 3, None):
+            legal = match.legal_actions(seat) if seat is not None else []
+            data = wire.view_bytes(match.view(seat), legal, 1000, b"")
+            digest.update(data)
+            back = wire.view_record(table_pb2.View.FromString(data), cacho.CachoView)
+            assert back == match.view(seat), (back, match.view(seat))
+            views += 1
+    if match.match_over():
+        break
+    if match.hand_over():
+        events = match.next_hand(rng.randrange(1 << 30))
+        continue
+    seat = next(s for s in match.to_act() if match.legal_actions(s))
+    events = match.apply(seat, rng.choice(match.legal_actions(seat)))
+print(json.dumps({"file": wire.__file__, "status": STATUS, "digest": digest.hexdigest(), "views": views}))
+"""
+
+
+def play(code: str = MATCH, **env: str) -> dict[str, object]:
     environment = {k: v for k, v in os.environ.items() if k != native.OFF} | env
-    out = subprocess.run([sys.executable, "-c", MATCH], capture_output=True, text=True, env=environment,
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
                          check=True, timeout=120)
     result: dict[str, object] = json.loads(out.stdout)
     return result
@@ -55,6 +88,16 @@ def test_plain_python_plays_the_same_match_as_the_build_in_use() -> None:
         assert str(used["file"]).startswith(str(native.DIR))
     assert used["histories"] == pure["histories"]
     assert len(pure["histories"]) > 1  # type: ignore[arg-type]
+
+
+def test_plain_python_sends_the_same_cacho_bytes_as_the_build_in_use() -> None:
+    pure = play(WIRE, **{native.OFF: "1"})
+    assert str(pure["file"]).endswith(".py")
+    used = play(WIRE)
+    if str(used["status"]).startswith("compiled"):
+        assert str(used["file"]).endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+    assert used["digest"] == pure["digest"]
+    assert int(pure["views"]) > 500  # type: ignore[call-overload]
 
 
 def test_this_process_runs_what_the_status_says() -> None:

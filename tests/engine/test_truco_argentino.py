@@ -1067,3 +1067,26 @@ def test_a_record_made_by_its_slots_is_the_one_its_constructor_makes() -> None:
     assert type(fast) is TrucoResult and fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
     with pytest.raises(TypeError, match="5 fields, not 4"):
         made(TrucoResult, (2, 0), (2, 0), 0, rounds)
+
+
+def test_round_records_compare_hash_and_print_by_their_attributes() -> None:
+    import copy
+
+    from cardtui import native
+    from cardtui.engine.truco.argentino_state import EnvidoRecord, RoundRecord, Trick
+    from cardtui.engine.truco.events import Reason
+
+    cards = parse_cards("1e 7o")
+    trick = Trick(((0, cards[0]), (1, cards[1])), 0, frozenset())
+    same = Trick(((0, cards[0]), (1, cards[1])), 0, frozenset())
+    assert trick == same and hash(trick) == hash(same) and trick != Trick(trick.plays, 1, frozenset())
+    assert repr(trick).startswith("Trick(") and "winner=0" in repr(trick)
+    envido = EnvidoRecord((Word.ENVIDO,), True, False, 2, 0, {0: 27}, 0, cards)
+    record = RoundRecord(1, (0, 1), 1, (trick,), 0, 1, Reason.TRICKS, (3, 0), envido, None)
+    assert copy.deepcopy(record) is record and record.tricks == (same,) and record.envido == envido
+    assert record.result.reason == Reason.TRICKS and record.result is RoundRecord(*[
+        getattr(record, n) for n in ("round", "seats", "mano", "tricks", "team", "stake", "reason", "points",
+                                     "envido", "flor")]).result  # shared by value
+    if native.STATUS.startswith("compiled"):
+        with pytest.raises(AttributeError):
+            trick.winner = 1  # type: ignore[misc]
