@@ -7,6 +7,7 @@ from typing import ClassVar, Self
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.segment import Segment
+from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.reactive import reactive
@@ -21,9 +22,13 @@ from cardtui.client.boards.parts import (
     Key,
     cell_lines,
     flat,
+    grid_right,
     grid_widths,
     keep,
+    line_segments,
+    one_line,
     part_key,
+    styled,
 )
 from cardtui.client.models import TableModel
 from cardtui.i18n import _
@@ -77,6 +82,11 @@ class Board(Widget):
         between drawings."""
         self.drawing = False
         """The board is being drawn (``lines``)."""
+        self.drawn_width = 0
+        """The width the board is drawn at."""
+        self.base = RichStyle.null()
+        self.links: tuple[RichStyle, ...] = ()
+        """The base style under the board's parts and the style of links over any clickable part."""
         self.painted: list[Strip] = []
         """The board's lines as last drawn, and the size they were drawn at (``painted_at``)."""
         self.painted_at: Size | None = None
@@ -111,8 +121,8 @@ class Board(Widget):
         self.settling = False
         if not self.stale or not self.is_mounted:
             return  # drawn whole since (a full refresh came first)
-        if self.painted_at != self.size:
-            self.refresh()
+        if self.painted_at != self.size or not self.display or not self.region:
+            self.refresh()  # hidden (a summary stands in for it): drawn when shown, not now
             return
         before = self.painted
         after = self.lines()
@@ -170,7 +180,12 @@ class Board(Widget):
     def _check_kept(self) -> None:
         """Forget the kept parts if they were drawn for another width, base style or style of links."""
         selecting = getattr(self.screen, "_selecting", False) if self.is_attached else False
-        now = (self.size.width, self.visual_style, self.link_style if self.auto_links else None, selecting)
+        link = self.link_style if self.auto_links else None
+        self.drawn_width = self.size.width
+        now = (self.drawn_width, self.visual_style, link, selecting)
+        self.base = self.visual_style.rich_style
+        # a clickable part takes the style of links twice: as Textual draws a renderable, then its lines
+        self.links = () if link is None else (link,) if self.is_container or selecting else (link, link)
         if now != self.parts_for or self.text_selection is not None:
             self.parts.clear()
             self.cells.clear()
@@ -187,11 +202,13 @@ class Board(Widget):
         found = self.parts.get(key) if key is not None else self.once.get(id(part))
         if found is not None:
             return found
-        width = self.size.width
+        width = self.drawn_width
         if width <= 0:
             drawn: list[Strip] = []
         elif isinstance(part, GridRow) and width >= NARROWEST:
             drawn = self._row(part, width)
+        elif isinstance(part, Text) and one_line(part, width) and self.text_selection is None:
+            drawn = [styled(line_segments(self.app.console, part, width, None), self.base, self.links)]
         else:
             drawn = Visual.to_strips(self, RichVisual(self, part), width, None, self.visual_style)
         if key is not None:
@@ -223,9 +240,18 @@ class Board(Widget):
         found = self.cells.get(key) if content is not None else None
         if found is not None:
             return found
+        right = grid_right(col)
         if isinstance(cell, Text) and "\n" in cell.plain:
             found = [strip for piece in cell.split("\n", allow_blank=True)
                      for strip in self._cell(piece, col, width, console, options)]
+        elif isinstance(cell, Text) and one_line(cell, width - right) and self.text_selection is None:
+            line = line_segments(console, cell, width - right, "left")
+            short = width - right - Segment.get_line_length(line)
+            if short > 0:  # a text justified otherwise than left: the cell pads it (Padding, unstyled)
+                line.append(Segment(" " * short, RichStyle.null()))
+            if right:
+                line.append(Segment(" " * right, RichStyle.null()))
+            found = [styled(line, self.base, self.links)]
         else:
             found = Visual.to_strips(self, RichVisual(self, Drawn(cell_lines(console, options, cell, col, width))),
                                      width, None, self.visual_style)

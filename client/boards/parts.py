@@ -19,6 +19,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.strip import Strip
 
 Key = Hashable
 Lines = list[list[Segment]]
@@ -117,6 +118,11 @@ def grid_widths(console: Console, options: ConsoleOptions) -> tuple[int, ...]:
     return widths
 
 
+def grid_right(col: int) -> int:
+    """The padding at the right of a cell of column ``col``."""
+    return _pads(col)[1]
+
+
 def _pads(col: int) -> tuple[int, int]:
     """A cell's (left, right) padding, as a grid pads it: one cell between columns (a grid collapses
     the left padding into the right one before it), none at the grid's right edge."""
@@ -187,3 +193,44 @@ def keep(kept: dict[Any, Any], key: Any, value: Any, most: int) -> None:
     kept[key] = value
     while len(kept) > most:
         del kept[next(iter(kept))]
+
+
+JUSTIFIED = (None, "default", "left", "center", "right")
+
+
+def one_line(text: Text, width: int) -> bool:
+    """A text that Rich draws on one line at ``width`` as it is (no wrapping, no tabs, justified
+    plainly): ``line_segments`` draws it without Rich's wrapping."""
+    return (text.end == "\n" and text.justify in JUSTIFIED and "\n" not in text.plain and "\t" not in text.plain
+            and text.cell_len <= width)
+
+
+def line_segments(console: Console, text: Text, width: int, justify: str | None) -> list[Segment]:
+    """A ``one_line`` text drawn as ``Text.__rich_console__`` draws it at ``width`` (``justify``: the
+    options' own, used where the text has none), justified as ``Lines.justify`` does."""
+    line = text.copy()
+    how = text.justify or justify
+    if how == "left":
+        line.pad_right(width - line.cell_len)
+    elif how == "center":
+        line.rstrip()
+        line.pad_left((width - line.cell_len) // 2)
+        line.pad_right(width - line.cell_len)
+    elif how == "right":
+        line.rstrip()
+        line.pad_left(width - line.cell_len)
+    return list(Text("\n").join([line]).render(console))
+
+
+def styled(segments: list[Segment], base: Style, links: tuple[Style, ...]) -> Strip:
+    """A line's segments with the widget's base style under them and the style of links over any
+    clickable part, as Textual styles a widget's rendered lines (``_Styled``, then ``to_strips``)."""
+    out: list[Segment] = []
+    add = base.__add__
+    for text, style, _control in segments:
+        style = add(style)
+        if style._meta is not None and "@click" in style.meta:
+            for link in links:
+                style = style + link
+        out.append(Segment(text, style))
+    return Strip(out)

@@ -233,14 +233,18 @@ class RummyBoard(Board):
             super().watch_model(model)
             return
         picked = self.picked()
+        was = (self.order, self.cursor)
         self.order = self._arranged(v)
         drawn = v.drawn if v.HasField("drawn") else None
         if drawn is not None and drawn != self.drawn and drawn in self.order:
             self.cursor = len(self.order) - 1 - self.order[::-1].index(drawn)  # the cursor goes to the new card
-        elif picked is not None and picked in self.order:
-            self.cursor = self.order.index(picked)
+        elif picked is not None and picked in self.order and not (
+                self.cursor < len(self.order) and self.order[self.cursor] == picked):
+            self.cursor = self.order.index(picked)  # stays on the picked card (not on its twin of the other deck)
         self.drawn = drawn
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
+        if (self.order, self.cursor) != was:
+            self.redraw()  # the hand as shown moved though the view did not
         super().watch_model(model)
 
     def _arranged(self, v: rummy_pb2.RummyView) -> list[str]:

@@ -10,6 +10,7 @@ seat's chips repaints that seat's lines and nothing else.
 from __future__ import annotations
 
 import io
+import random
 from typing import Any
 
 import pytest
@@ -132,3 +133,42 @@ async def test_the_seats_grid_drawn_a_cell_and_a_line_at_a_time_shows_what_drawi
                                CELLS[(i * 5 + 2 * k) % len(CELLS)]))
                 whole_row = Visual.to_strips(board, RichVisual(board, row), width, None, board.visual_style)
                 assert board.strips(row) == whole_row
+
+
+def texts(n: int) -> list[Text]:
+    """Lines of every kind a board draws: plain, styled whole or in parts, clickable, wide marks,
+    justified, too long for a column, blank."""
+    rng = random.Random(29)
+    words = ["ana", "17 chips", "bet 3", "▒▒▒", " 6♠", "10♥", "⚔", "(you)", "  ", "mão", "Pot 8", "▶"]
+    styles: list[str | Style] = ["", "bold", "bold green", "dim italic", "bold black on yellow", "reverse",
+                                 Style(meta={"@click": "slot(2)"}), Style.parse("bold reverse") + Style.from_meta(
+                                     {"@click": "slot(1)"})]
+    out = [Text(""), Text(" "), Text("x" * 70)]
+    for _ in range(n):
+        line = Text(style=rng.choice(styles), justify=rng.choice([None, None, "left", "default", "center", "right"]))
+        for _word in range(rng.randint(1, 7)):
+            line.append(rng.choice(words) + rng.choice(["", " ", "  "]), style=rng.choice(styles))
+        if rng.random() < 0.3:
+            start = rng.randint(0, len(line))
+            line.stylize(rng.choice(styles), start, start + rng.randint(0, 6))
+        out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_line_drawn_without_rich_wrapping_it_shows_what_rich_draws(size: tuple[int, int]) -> None:
+    """Lines that fit are drawn straight to segments (no wrapping): alone, as a cell of the seats'
+    grid and as a line of a cell, they come out as Rich and Textual draw them."""
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board", Board)
+        width = board.size.width
+        lines = texts(300)
+        for line in lines:
+            assert board.strips(line) == Visual.to_strips(board, RichVisual(board, line), width, None,
+                                                          board.visual_style), line.markup
+        for i in range(0, len(lines) - 3, 3):
+            row = GridRow((lines[i], lines[i + 1] + Text("\n") + lines[i + 2], lines[i + 3]))
+            whole_row = Visual.to_strips(board, RichVisual(board, row), width, None, board.visual_style)
+            assert board.strips(row) == whole_row

@@ -481,3 +481,27 @@ def test_pif_paf_betting_line_is_whole_beside_the_log_at_80_columns(lang: str) -
             view = rummy_pb2.RummyView(pot=120, betting=rummy_pb2.PifPafBetting(level=level, cap=50, min_raise=5))
             said = RummyBoard()._game_line(model, view)
             assert said is not None and cell_len(said.plain) <= 50, said.plain
+
+
+async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
+    """Two decks: ana holds J♣ and draws the other J♣. The cursor goes to the card drawn and stays
+    there as messages come that change nothing of the hand (it does not jump to the twin)."""
+    deck = rigged_deck({0: "5H 6H 9S QS QH QD 9C JC KD"}, [1, 2, 3, 4, 5, 6, 7, 0], flip="8C",
+                       stock="2S 3S 4S 5S 6S 7S 8S JC")
+    p = Position(CACHETA, NAMES8, deck, {"claim_ms": 60000})
+    for s in range(1, 8):
+        p.act(s, "draw", value="stock")
+        p.act(s, "discard", str(p.state.drawn))
+    p.act(0, "draw", value="stock")
+    app = ScriptedTable(p, 0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        board = table_screen(app).query_one(RummyBoard)
+        twins = [i for i, c in enumerate(board.order) if c == "JC"]
+        assert len(twins) == 2 and board.cursor == twins[-1]
+        shown = board_text(board)
+        board.model = board.model  # a message that changes nothing of the hand (a chat line, a bot's signal)
+        await pilot.pause()
+        assert board.cursor == twins[-1]
+        assert board_text(board) == shown
+        assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
