@@ -263,9 +263,11 @@ async def test_the_prompt_never_offers_a_raise_the_view_forbids(table_server: Ru
             table_.act(seat, action)
 
         async def settle() -> None:
-            for _ in range(20):
+            """Until the screen has shown the table's last change (a busy machine may take seconds)."""
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if screen.model.seq == table_.seq:
+                    await pilot.pause()  # what arrived together is drawn after the last of it
                     return
 
         bot(1, "keep")
