@@ -103,12 +103,14 @@ class Board(Widget):
             model.seat, model.summary.SerializeToString())
         if facts != self.drawn_from or facts is None:
             self.drawn_from = facts
-            self.redraw()
+            self.refresh()  # drawn at the next paint, once for any number of messages before it
 
     # -- drawing only what changed ----------------------------------------------------------------
     def redraw(self) -> None:
         """Draw the board again soon (once for any number of calls before then), repainting only
-        the lines that came out different: most messages change a seat or two and the centre."""
+        the lines that came out different: a key pressed (a card picked) or a countdown's tick
+        changes a line or two. A new view is drawn at the next paint instead (``watch_model``):
+        messages come in bursts at full speed, and the screen paints only the last of a burst."""
         self.stale = True
         if not self.is_mounted:
             self.refresh()

@@ -244,7 +244,7 @@ class RummyBoard(Board):
         self.drawn = drawn
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
         if (self.order, self.cursor) != was:
-            self.redraw()  # the hand as shown moved though the view did not
+            self.refresh()  # the hand as shown moved though the view did not
         super().watch_model(model)
 
     def _arranged(self, v: rummy_pb2.RummyView) -> list[str]:

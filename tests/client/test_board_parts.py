@@ -1,17 +1,16 @@
-"""A board drawn from kept parts shows exactly what drawing it whole shows, and repaints only the
-lines a message changed.
+"""A board drawn from kept parts shows exactly what drawing it whole shows, and draws a burst of
+messages once.
 
 The seats' grid drawn a row and a cell at a time (``GridRow``) is checked against Rich's own
 ``Table.grid`` segment for segment; a board's lines against Textual drawing its whole
-renderable, before and after messages that change a part; and a message that changes one
-seat's chips repaints that seat's lines and nothing else.
+renderable, before and after messages that change a part; and views that come together are
+drawn once. (A key that changes a line or two repaints only those: ``test_rummy``.)
 """
 
 from __future__ import annotations
 
 import io
 import random
-from typing import Any
 
 import pytest
 from rich.console import Console, Group
@@ -97,26 +96,27 @@ async def test_a_board_drawn_from_kept_parts_shows_what_drawing_it_whole_shows(s
             assert f"{chips} chips" in "\n".join(strip.text for strip in board.painted)
 
 
-async def test_a_message_that_changes_one_seat_repaints_only_its_lines() -> None:
+async def test_messages_that_come_together_are_drawn_once() -> None:
+    """Views that come in a burst (bots at full speed) are drawn once, at the next paint, as the last
+    of them: the board does not draw the views the screen would never show."""
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
         board = app.screen.query_one("#board", Board)
-        before = [strip.text for strip in board.painted]
-        painted: list[int] = []
-        draw = board.render_line
+        drawn: list[int] = []
+        draw = board.lines
 
-        def spy(y: int) -> Any:
-            painted.append(y)
-            return draw(y)
+        def counted() -> list[Strip]:
+            drawn.append(1)
+            return draw()
 
-        board.render_line = spy  # type: ignore[method-assign]
-        with_chips(board, 2, 123)  # caio, across the table
+        board.lines = counted  # type: ignore[method-assign]
+        for chips in (5, 6, 7, 123):
+            with_chips(board, 2, chips)
         await pilot.pause()
-        after = [strip.text for strip in board.painted]
-        changed = {y for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
-        assert changed and any("123 chips" in after[y] for y in changed)
-        assert set(painted) == changed
+        assert len(drawn) == 1
+        assert any("123 chips" in strip.text for strip in board.painted)
+        assert board.painted == whole(board)
 
 
 async def test_the_seats_grid_drawn_a_cell_and_a_line_at_a_time_shows_what_drawing_it_whole_shows() -> None:

@@ -505,3 +505,28 @@ async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
         assert board.cursor == twins[-1]
         assert board_text(board) == shown
         assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
+
+
+async def test_a_key_that_moves_the_cursor_repaints_only_the_lines_it_changed() -> None:
+    """← / → move the cursor: the board repaints the lines that changed (the cursor's mark, the
+    prompt naming the card) and leaves the seats, the pile and the cards as painted."""
+    app = ScriptedTable(cacheta8_discard(), 0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        board = table_screen(app).query_one(RummyBoard)
+        before = list(board.painted)
+        painted: list[int] = []
+        draw = board.render_line
+
+        def spy(y: int) -> Any:
+            painted.append(y)
+            return draw(y)
+
+        board.render_line = spy  # type: ignore[method-assign]
+        await pilot.press("left")
+        await pilot.pause()
+        after = list(board.painted)
+        changed = {y for y, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}  # words or styles
+        assert changed and set(painted) == changed
+        assert len(changed) < len(after) // 2
+        assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
