@@ -11,6 +11,12 @@ table screen shows messages that come together at once, after the last of them):
 is painted.
 CPU is this process's (all its threads) over the measured messages, per message.
 
+A rummy table opens a claim window after every discard, which stays open its whole time
+whoever may claim (its length must say nothing about who could): at the default 2.5 s, 500
+messages of Pif Paf took most of an hour. The bench's rummy tables set the window (``claim_ms``)
+to the shortest the rules allow (``SHORTEST_WINDOW``, 0.5 s): the bots still claim and the board
+still counts the window down, at a pace near the others'.
+
 The baseline, measured in the same run on a table of the same game: a Textual app with one
 ``Static`` updated per message, fed by the same stream and acting the same way. That is the
 floor Textual's paint timer (60 Hz) and the wire leave.
@@ -34,12 +40,15 @@ from textual.widgets import Static
 from bench.load import start_process
 from cardtui.client.connection import Connection
 from cardtui.client.table_screen import Streamed, TableScreen
+from cardtui.engine.rummy import SHORTEST_WINDOW
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 MESSAGES = 500
 """Messages measured per case (after the warm-up)."""
 WARM = 30
 """Messages handled before measuring: the first layout, CSS and imports are not the steady state."""
+OPTIONS: dict[str, dict[str, int]] = {"pifpaf": {"claim_ms": SHORTEST_WINDOW}}
+"""Table options by game: a rummy table's claim windows as short as the rules allow."""
 CASES: list[tuple[str, str, int]] = [
     ("truco", "truco_paulista", 4),
     ("Cacho", "cacho", 4),
@@ -195,13 +204,15 @@ class TimedTable(TableScreen):
         self.actor = actor
 
     def on_mount(self) -> None:
-        super().on_mount()
+        """Textual calls each class's own handler along the MRO: the screen's ``on_mount`` runs
+        after this one by itself (calling it here too would mount it twice: two streams, two timers)."""
         timed_refresh(self, self.clock)
 
     def on_streamed(self, message: Streamed) -> None:
         self.clock.received()
         super().on_streamed(message)
         self.actor.saw(message.msg.seq, self.model.view)
+        message.prevent_default()  # handled: the screen's own handler, next along the MRO, is not called again
 
     def _show(self) -> None:
         super()._show()
@@ -264,7 +275,8 @@ async def measure(target: str, game: str, seats: int, size: tuple[int, int], tri
     clock = Clock(messages)
     conn.clock = clock
     created = await conn.create(lobby_pb2.CreateTableRequest(
-        game=game, seats=seats, bots=seats - 1, bot_delay_ms=0, turn_seconds=3600, bot_levels=["easy"]))
+        game=game, seats=seats, bots=seats - 1, bot_delay_ms=0, turn_seconds=3600, bot_levels=["easy"],
+        options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
     joined = await conn.join(created.id, "bench")
 
     actor = Actor(conn, joined.token, joined.seat)

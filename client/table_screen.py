@@ -13,6 +13,7 @@ match's summary offers to play again or leave.
 from __future__ import annotations
 
 import contextlib
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -335,6 +336,8 @@ class TableScreen(Screen[None]):
         nothing to act on or wait for, only the way back."""
         self.told: dict[Static, tuple[object, ...]] = {}
         """What each line updated by ``_say`` shows now."""
+        self.froze = False
+        """This screen moved what lived when it opened out of the collector's sight (``_settle_memory``)."""
         self.showing = False
         """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
 
@@ -386,6 +389,27 @@ class TableScreen(Screen[None]):
         self._set_online(False)
         self.follow()
         self.set_interval(0.5, self._tick)
+        self.call_after_refresh(self._settle_memory)
+
+    def _settle_memory(self) -> None:
+        """Once the table is on screen: what the lobby left behind collected, and what lives now
+        (the imported modules, the app, this screen's widgets: over 100,000 objects) moved out of
+        the collector's sight until the table is left. A full collection otherwise walks them all:
+        about one every hundred messages at full pace, each 50–100 ms on a busy 2-core machine, a
+        frame late by that much (the screen's slowest paints were these, not its own work).
+        A browser guest's parent froze what the guests share before forking it: left as it is."""
+        if gc.get_freeze_count():
+            return
+        gc.collect()
+        gc.freeze()
+        self.froze = True
+
+    def on_unmount(self) -> None:
+        """Leaving the table: what this screen froze is the collector's again (its widgets, which
+        are garbage now, among it)."""
+        if self.froze:
+            self.froze = False
+            gc.unfreeze()
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < NARROW, "-narrow")

@@ -6,6 +6,7 @@ A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import socket
 import time
@@ -152,6 +153,23 @@ async def test_a_spectator_leaves_without_being_asked(server: Running) -> None:
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
+
+async def test_a_table_keeps_what_lived_when_it_opened_out_of_the_collector_until_it_is_left(
+        server: Running) -> None:
+    """A full collection would walk every object the client holds (a paint 50–100 ms late, about one
+    in a hundred messages at full pace): at a table, what lived when it opened is frozen, and given
+    back to the collector when the table is left (its widgets are garbage then)."""
+    gc.unfreeze()  # the in-process server froze what it held at its start; a client runs apart from it
+    table_id = await create(server, game="cacho", seats=2, bots=2, bot_delay_ms=60_000)
+    app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
+        await until(pilot, lambda: gc.get_freeze_count() > 0)
+        screen = app.screen
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await until(pilot, lambda: not screen.is_attached)
+        assert gc.get_freeze_count() == 0
 
 # -- the way in -------------------------------------------------------------------------------
 async def test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_the_lobby(tmp_path: Path) -> None:
