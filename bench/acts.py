@@ -28,17 +28,10 @@ TABLES = 20
 
 async def play(acts: int = ACTS, tables: int = TABLES, seed: int = 5) -> float:
     """Seconds of this process's CPU per act over ``acts`` random acts."""
-    from cardtui.server.room import Room
-    from cardtui.server.store import Store
+    from bench.views import seated
 
-    room = Room(Store(":memory:"), next_hand_delay=0.0, cut_window=0.0)
+    playing = seated(tables)
     rng = random.Random(seed)
-    playing = []
-    for _ in range(tables):
-        table, _ = room.create("cacho", "", 4, 0, {"chips": 50}, turn_seconds=3600)
-        tokens = [room.join(table.id, f"p{s}", -1, "")[0] for s in range(4)]
-        tokens += [room.spectate(table.id, f"w{w}", "")[0] for w in range(2)]
-        playing.append((table, [table.subscribe(t, room.grant(t).seat, 0)[0] for t in tokens]))
     await asyncio.sleep(0.01)
     done = 0
     start = time.process_time()

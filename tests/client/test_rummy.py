@@ -85,16 +85,21 @@ def pifpaf_betting() -> Position:
     return p
 
 
-def cacheta8_discard() -> Position:
-    """Eight at Cacheta, ana has drawn J♣: a wild (9♠) acts as 7♥, the other (9♣) stands as itself."""
-    deck = rigged_deck({0: "5H 6H 9S QS QH QD 9C 10C KD"}, [1, 2, 3, 4, 5, 6, 7, 0], flip="8C",
-                       stock="2S 3S 4S 5S 6S 7S 8S JC")
+def cacheta8_drawn(hand: str) -> Position:
+    """Eight at Cacheta (8♣ turned), ana holding ``hand``: the seven others draw and discard from
+    the stock, then ana draws J♣."""
+    deck = rigged_deck({0: hand}, [1, 2, 3, 4, 5, 6, 7, 0], flip="8C", stock="2S 3S 4S 5S 6S 7S 8S JC")
     p = Position(CACHETA, NAMES8, deck, {"claim_ms": 60000})
     for s in range(1, 8):
         p.act(s, "draw", value="stock")
         p.act(s, "discard", str(p.state.drawn))
     p.act(0, "draw", value="stock")
     return p
+
+
+def cacheta8_discard() -> Position:
+    """Eight at Cacheta, ana has drawn J♣: a wild (9♠) acts as 7♥, the other (9♣) stands as itself."""
+    return cacheta8_drawn("5H 6H 9S QS QH QD 9C 10C KD")
 
 
 def pifpaf8_discard() -> Position:
@@ -486,13 +491,7 @@ def test_pif_paf_betting_line_is_whole_beside_the_log_at_80_columns(lang: str) -
 async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
     """Two decks: ana holds J♣ and draws the other J♣. The cursor goes to the card drawn and stays
     there as messages come that change nothing of the hand (it does not jump to the twin)."""
-    deck = rigged_deck({0: "5H 6H 9S QS QH QD 9C JC KD"}, [1, 2, 3, 4, 5, 6, 7, 0], flip="8C",
-                       stock="2S 3S 4S 5S 6S 7S 8S JC")
-    p = Position(CACHETA, NAMES8, deck, {"claim_ms": 60000})
-    for s in range(1, 8):
-        p.act(s, "draw", value="stock")
-        p.act(s, "discard", str(p.state.drawn))
-    p.act(0, "draw", value="stock")
+    p = cacheta8_drawn("5H 6H 9S QS QH QD 9C JC KD")
     app = ScriptedTable(p, 0)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause(0.3)
