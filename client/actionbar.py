@@ -102,7 +102,7 @@ class ActionBar(Horizontal):
     def compose(self) -> ComposeResult:
         said = self._idle()
         self.idle_words = (said.plain, tuple(said.spans))
-        yield Static(said, classes="idle")
+        yield IdleLine(said, classes="idle")
 
     def _render_buttons(self) -> None:
         """The bar brought up to the choices. Its widgets are kept from one message to the next
@@ -198,6 +198,12 @@ class ActionBar(Horizontal):
         event.stop()
         if isinstance(event.button, ActButton):
             self.choose(event.button.number)
+
+
+class IdleLine(Static):
+    """The bar's line when it has no button (its size is the layout's: no second layout)."""
+
+    virtual_size = sized_by_layout()
 
 
 class ActButton(Button):
