@@ -91,13 +91,6 @@ class Column(Vertical):
     virtual_size = sized_by_layout()
 
 
-class SummaryPart(Static):
-    """The summary's account or its foot: sized by the layout (the summary scrolls, not they), so
-    a layout that changed their size asks for no second one."""
-
-    virtual_size = sized_by_layout()
-
-
 class TableLog(RichLog):
     """The log, wrapped at its own width: what it said is wrapped again when the width changes,
     and said again (in the reader's new language) when the language changes.
@@ -378,8 +371,8 @@ class TableScreen(Screen[None]):
                 board = board_for(self.model.game)
                 yield board
                 with Vertical(id="summary"):
-                    yield SummaryPart("", id="summary-body")
-                    yield SummaryPart("", id="summary-foot")
+                    yield Static("", id="summary-body")
+                    yield Static("", id="summary-foot")
                     with Horizontal(id="summary-buttons"):
                         yield KeyButton(_("Play again (enter)"), variant="primary", id="summary-again")
                         yield KeyButton(_("Leave (escape)"), id="summary-leave")
