@@ -12,8 +12,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.widgets import Button, Static
 
 from cardtui.client.models import TableModel, action_kind, action_name
@@ -30,10 +31,19 @@ MANY = 3
 """More choices than this are laid out as a compact grid, so none falls off the edge."""
 
 
+def sized_by_layout() -> Reactive[Size]:
+    """A virtual size that asks for no layout of its own. Textual lays the screen out again whenever
+    a widget's virtual size changes, and a layout that resized the bar or a button changed it: a
+    second layout of the whole screen, right after the first, to arrive where the first already had
+    (the bar and its buttons do not scroll: their virtual size is their size, set by that layout)."""
+    return Reactive(Size(0, 0), layout=False, repaint=False)
+
+
 class ActionBar(Horizontal):
     """The legal actions the board does not offer by its own keys."""
 
     model: reactive[TableModel | None] = reactive(None, always_update=True)
+    virtual_size = sized_by_layout()
 
     class Chosen(Message):
         def __init__(self, action: common_pb2.Action) -> None:
@@ -92,7 +102,7 @@ class ActionBar(Horizontal):
     def compose(self) -> ComposeResult:
         said = self._idle()
         self.idle_words = (said.plain, tuple(said.spans))
-        yield Static(said, classes="idle")
+        yield IdleLine(said, classes="idle")
 
     def _render_buttons(self) -> None:
         """The bar brought up to the choices. Its widgets are kept from one message to the next
@@ -190,10 +200,17 @@ class ActionBar(Horizontal):
             self.choose(event.button.number)
 
 
+class IdleLine(Static):
+    """The bar's line when it has no button (its size is the layout's: no second layout)."""
+
+    virtual_size = sized_by_layout()
+
+
 class ActButton(Button):
     """A numbered action; the number is also its key."""
 
     can_focus = False
+    virtual_size = sized_by_layout()
 
     def __init__(self, number: int, text: str | Text) -> None:
         super().__init__(text, classes="act")

@@ -35,7 +35,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widgets import Button, Header, Input, RichLog, Static
 
-from cardtui.client.actionbar import ActionBar
+from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
 from cardtui.client.confirm import ConfirmScreen
@@ -82,6 +82,13 @@ class Reconnecting(Message):
 Telling = Callable[[], Text | None]
 """A log line as it is said now: in the reader's language of the moment (None: nothing to say)."""
 
+
+
+class Column(Vertical):
+    """The board's column (board or summary, turn line, action bar): its size is the screen's
+    layout's, so a layout that changed what is in it asks for no second one."""
+
+    virtual_size = sized_by_layout()
 
 
 class TableLog(RichLog):
@@ -360,7 +367,7 @@ class TableScreen(Screen[None]):
                          id="spectator-banner")
         yield Static("", id="conn-banner")
         with Horizontal(id="table-main"):
-            with Vertical(id="table-left"):
+            with Column(id="table-left"):
                 board = board_for(self.model.game)
                 yield board
                 with Vertical(id="summary"):

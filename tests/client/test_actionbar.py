@@ -1,0 +1,48 @@
+"""The action bar's changes cost the screen one layout, not a second one right after it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.models import TableModel
+from cardtui.v1 import common_pb2
+
+
+class BarApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ActionBar(id="actions")
+
+
+async def test_choices_that_come_and_go_lay_the_screen_out_once_each() -> None:
+    """Buttons shown for a turn (the bar resized) and hidden again: one layout each. Textual
+    laid the screen out again whenever a widget's virtual size changed, which the first layout
+    had just done for the bar and its buttons: two layouts a change."""
+    app = BarApp()
+    layouts = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        original = Screen._refresh_layout
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            nonlocal layouts
+            if screen._layout_required:
+                layouts += 1
+            original(screen, *args, **kwargs)
+
+        screen._refresh_layout = counted  # type: ignore[method-assign]
+        bar = app.query_one(ActionBar)
+        idle = TableModel(common_pb2.TableSummary(game="cacho"), seat=0)
+        turn = replace(idle, legal=(common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS),
+                                    common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=1)))
+        for model, shown in ((turn, 2), (idle, 0), (turn, 2)):
+            before = layouts
+            bar.model = model
+            for _ in range(5):
+                await pilot.pause(0.05)
+            assert len(bar.buttons) == shown
+            assert layouts - before == 1, f"{layouts - before} layouts for one change of the bar"
