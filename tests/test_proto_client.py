@@ -53,7 +53,9 @@ async def one_hand(channel, game, rng):
         assert family, view
         families.add(family)
         if view.hand_over:
-            break
+            if acted:
+                break
+            continue  # the bots ended it before our turn came (a truco run from): play the next one
         if view.legal and joined.seat in view.to_act:
             action = common_pb2.Action()
             staying = [a for a in view.legal if a.type != common_pb2.ACTION_TYPE_FOLD]  # play the hand out
