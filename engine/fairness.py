@@ -35,10 +35,21 @@ Seed = int | DealSeed
 
 def hand_rng(seed: Seed) -> random.Random:
     """The generator a hand is dealt from: ``random.Random(seed)`` for a plain seed (as
-    before), the deal stream for a ``DealSeed``."""
-    if isinstance(seed, DealSeed):
-        return FairRandom(seed)
-    return random.Random(seed)
+    before), the deal stream for a ``DealSeed``. A plain seed's generator is made without
+    ``random.Random``'s two Python frames (``__init__`` and ``seed``, which for an int only call
+    the C seeding and clear ``gauss_next``): the same generator in the same state, made once a
+    hand in every game, a part of a compiled hand's cost worth cutting."""
+    if type(seed) is not int:
+        return FairRandom(seed) if isinstance(seed, DealSeed) else random.Random(seed)
+    rng: Any = _NEW_RANDOM(random.Random)
+    _SEED(rng, seed)
+    rng.gauss_next = None
+    return rng  # type: ignore[no-any-return]
+
+
+_NEW_RANDOM: Any = random.Random.__new__
+_SEED: Any = random.Random.__mro__[1].__dict__["seed"]
+"""The C generator's own ``seed`` (``_random.Random.seed``), which ``random.Random.seed`` calls."""
 
 
 def history_seed(seed: Seed) -> int:

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 from cardtui.engine.core import EVERYONE, Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
 from cardtui.engine.events import HandEnded, HandStarted, MatchEnded
-from cardtui.engine.fairness import Seed
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.truco import argentino_checks as checks
 from cardtui.engine.truco import argentino_envido as envido_bet
@@ -58,7 +58,7 @@ from cardtui.engine.truco.argentino_rules import (
 )
 from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
 from cardtui.engine.truco.argentino_view import build_view, history_result
-from cardtui.engine.truco.base import TrucoGame, deal_rng, dealt_event, made, public
+from cardtui.engine.truco.base import TrucoGame, dealt_event, made, public
 from cardtui.engine.truco.envido import Unsuited
 from cardtui.engine.truco.envido import of_three as envido_of_three
 from cardtui.engine.truco.events import (
@@ -119,7 +119,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.hand_no += 1
         st.dealer = dealer
         st.pica = pica
-        st.rng = deal_rng(seed)
+        st.rng = hand_rng(seed)
         st.points = [0, 0]
         st.banked = [0, 0]
         st.rounds = []

@@ -10,12 +10,11 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Audience, Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, copied, only
 from cardtui.engine.events import CardsDealt
-from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import values
 from cardtui.engine.truco.events import TrucoSignalled
@@ -89,23 +88,6 @@ def public(body: type[EventBody], *fields: Any) -> Event:
     if event is None:
         event = _SHARED[key] = Event(body(*fields))
     return event
-
-
-def deal_rng(seed: Seed) -> random.Random:
-    """``hand_rng(seed)``: for a plain seed, ``random.Random(seed)`` made without its two Python
-    frames (``__init__`` and ``seed``, which for an int seed only call the C seeding and clear
-    ``gauss_next``): the same generator in the same state, a hand's cheapest part made cheaper."""
-    if type(seed) is not int:
-        return hand_rng(seed)
-    rng: Any = _NEW_RANDOM(random.Random)
-    _SEED(rng, seed)
-    rng.gauss_next = None
-    return cast(random.Random, rng)
-
-
-_NEW_RANDOM: Any = random.Random.__new__
-_SEED: Any = random.Random.__mro__[1].__dict__["seed"]
-"""The C generator's own ``seed`` (``_random.Random.seed``), which ``random.Random.seed`` calls."""
 
 
 def dealt_event(seat: int, cards: tuple[Card, ...], audience: Audience) -> Event:

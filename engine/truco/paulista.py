@@ -32,9 +32,9 @@ from cardtui.engine.core import (
     only,
 )
 from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
-from cardtui.engine.fairness import Seed
+from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
-from cardtui.engine.truco.base import TrucoGame, deal_rng, public
+from cardtui.engine.truco.base import TrucoGame, public
 from cardtui.engine.truco.events import (
     DealChoice,
     PaulistaDealChoice,
@@ -101,7 +101,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         """After a hand the mão deals next (the deal moves to the right). The deal: docs/deal.md §10.3."""
         st.hand_no += 1
         st.dealer = dealer
-        st.rng = deal_rng(seed)
+        st.rng = hand_rng(seed)
         st.deck = shuffled(DECK, st.rng)
         st.hands = [[], [], [], []]
         st.passed, st.rejects, st.rejected = False, 0, []
