@@ -20,9 +20,8 @@ class BarApp(App[None]):
 
 async def test_choices_that_come_and_go_lay_the_screen_out_once_each() -> None:
     """Buttons shown for a turn, the bar resized from keypad to row and back, and hidden again:
-    one layout each. Textual
-    laid the screen out again whenever a widget's virtual size changed, which the first layout
-    had just done for the bar and its buttons: two layouts a change. The first turn at a table
+    one layout each. Textual laid the screen out again whenever a widget's virtual size changed,
+    which the first layout had just done for the bar and its buttons: two layouts a change. The first turn at a table
     mounts the buttons, which may take a second layout on a busy machine (the new widgets' styles
     can land a frame later); it is not counted, as it happens once, not with every message."""
     app = BarApp()
