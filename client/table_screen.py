@@ -38,6 +38,7 @@ from textual.widgets import Button, Header, Input, RichLog, Static
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
+from cardtui.client.compositor import RowCompositor
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import FairDeals, Verdict
@@ -314,6 +315,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
+        self._compositor = RowCompositor()  # a frame draws only the rows it changes
         self.conn = conn
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import ClassVar, Self
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType
@@ -93,6 +93,20 @@ class Board(Widget):
         self.stale = True
         """What the board shows may have changed since ``painted`` was drawn."""
         self.settling = False
+        self.at_paint = False
+        """The board is stale and compares its lines at the next paint (``repaint_at_paint``)."""
+
+    @property
+    def size(self) -> Size:
+        """The content's size, from the board's own outer size (as the last layout set it) and its
+        gutter. Textual's asks the screen where the widget is, and a board draws in the middle of a
+        paint, where that question could have the whole screen arranged again (before a layout, the
+        map of where widgets are is out of date); a layout that changes the size repaints whole."""
+        width, height = self.outer_size
+        gutter = self.styles.gutter
+        return Size(max(0, width - gutter.width), max(0, height - gutter.height))
+
+    content_size = size
 
     def watch_model(self, model: TableModel | None) -> None:
         """Repaint, unless the view, the seat and the table are as the board last drew them (a message
@@ -103,7 +117,31 @@ class Board(Widget):
             model.seat, model.summary.SerializeToString())
         if facts != self.drawn_from or facts is None:
             self.drawn_from = facts
-            self.refresh()  # drawn at the next paint, once for any number of messages before it
+            self.repaint_at_paint()
+
+    def repaint_at_paint(self) -> None:
+        """Draw the board at the next paint, once for any number of messages before it, and repaint
+        the lines that came out different only. A whole repaint would send every line of the board
+        through Textual's styles again (its padding, background, links: some 50 µs a line), and the
+        screen would draw every widget behind and beside those lines; a new view mostly changes a
+        few lines (a seat's chips, the turn's mark, the pile). The lines are compared when the screen
+        gathers what to paint (``_exchange_repaint_regions``): at the paint, not at each message."""
+        if not self.is_mounted or self.painted_at != self.size or not self.display or not self.outer_size:
+            self.refresh()  # not drawn at this size yet, or hidden: drawn whole when it shows
+            return
+        self.stale = True
+        self.at_paint = True
+        super().refresh(Region(0, 0, 0, 0))  # asks for a paint without marking a line
+
+    def _exchange_repaint_regions(self) -> Collection[Region]:
+        if self.at_paint:
+            self.at_paint = False
+            changed = self._changed()
+            if changed is None:
+                self.refresh()
+            elif changed:
+                self._set_dirty(*changed)
+        return super()._exchange_repaint_regions()
 
     # -- drawing only what changed ----------------------------------------------------------------
     def redraw(self) -> None:
@@ -121,11 +159,19 @@ class Board(Widget):
     def settle(self) -> None:
         """Draw the board now and mark for repaint the lines that differ from those shown."""
         self.settling = False
-        if not self.stale or not self.is_mounted:
-            return  # drawn whole since (a full refresh came first)
-        if self.painted_at != self.size or not self.display or not self.region:
+        changed = self._changed()
+        if changed is None:
             self.refresh()  # hidden (a summary stands in for it): drawn when shown, not now
-            return
+        elif changed:
+            super().refresh(*changed)
+
+    def _changed(self) -> list[Region] | None:
+        """Draw the board now if it is stale, and say which of its lines came out different from those
+        shown (None: it must be drawn whole, being hidden or not yet drawn at its size)."""
+        if not self.stale or not self.is_mounted:
+            return []  # drawn whole since (a full refresh came first)
+        if self.painted_at != self.size or not self.display or not self.outer_size:
+            return None
         before = self.painted
         after = self.lines()
         width = self.size.width
@@ -138,8 +184,7 @@ class Board(Widget):
                 changed[-1] = Region(0, last.y, width, last.height + 1)
             else:
                 changed.append(Region(0, y, width, 1))
-        if changed:
-            super().refresh(*changed)
+        return changed
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Self:
