@@ -38,7 +38,7 @@ from textual.widgets import Button, Header, Input, RichLog, Static
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
-from cardtui.client.compositor import RowCompositor
+from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import FairDeals, Verdict
@@ -164,7 +164,12 @@ class TableLog(RichLog):
         if self.show_vertical_scrollbar != bar:
             self.refresh(layout=True)  # the compositor places the scrollbar
         self.scroll_y = self.max_scroll_y
-        self.refresh()
+        self.refresh(self._text_region())
+
+    def _text_region(self) -> Region:
+        """The log's lines, without the scrollbar's column: a repaint of the whole log drew the
+        scrollbar again too (a widget of its own, every row of it), where its thumb had not moved."""
+        return Region(0, 0, self.scrollable_content_region.width, self.size.height)
 
     def _scroll_update(self, virtual_size: Size) -> None:
         """As Textual's, the vertical scrollbar repainted only if its thumb moved (once the log
@@ -183,7 +188,7 @@ class TableLog(RichLog):
         if self.show_vertical_scrollbar:
             self._set_bar(position=int(new * 8) / 8)  # the bar's own granularity
         if round(old) != round(new):
-            self.refresh(self.size.region)
+            self.refresh(self._text_region())
 
     def _set_bar(self, **values: float) -> None:
         bar = self.vertical_scrollbar
@@ -297,6 +302,9 @@ ADJUST = Binding.Group(N_("More/less"), compact=True)
 
 
 class TableScreen(Screen[None]):
+    BLANK = True
+    """The screen's own background is drawn as blank lines at once, not line by line through its
+    styles: its widgets cover all of it, and a frame drew it under every row it changed."""
     AUTO_FOCUS = None
     """Nothing takes the focus by itself: the chat line only on /, the board if it takes keys."""
     BINDINGS = [
@@ -315,7 +323,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
-        self._compositor = RowCompositor()  # a frame draws only the rows it changes
+        self._compositor = MapKeepingCompositor()  # the map of widgets made once per layout
         self.conn = conn
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)

@@ -95,6 +95,9 @@ class Board(Widget):
         self.settling = False
         self.at_paint = False
         """The board is stale and compares its lines at the next paint (``repaint_at_paint``)."""
+        self.shown: list[Strip] | None = None
+        """The board's lines as the last paint left them on screen (None: not known, or a whole
+        repaint is coming)."""
 
     @property
     def size(self) -> Size:
@@ -134,14 +137,32 @@ class Board(Widget):
         super().refresh(Region(0, 0, 0, 0))  # asks for a paint without marking a line
 
     def _exchange_repaint_regions(self) -> Collection[Region]:
+        """What the screen repaints of the board at this paint: for a new view, the lines that
+        differ from those on screen (drawn now). Whatever is repainted, the board's lines as drawn
+        are on screen after this paint (``shown``)."""
         if self.at_paint:
             self.at_paint = False
             changed = self._changed()
             if changed is None:
-                self.refresh()
+                self._set_dirty()
             elif changed:
                 self._set_dirty(*changed)
-        return super()._exchange_repaint_regions()
+        regions = super()._exchange_repaint_regions()
+        if regions:
+            if self.stale or self.painted_at != self.size:
+                self.lines()
+            self.shown = self.painted
+        return regions
+
+    def _set_dirty(self, *regions: Region) -> None:
+        if not regions:
+            self.shown = None  # all of it is repainted: what the screen held no longer counts
+        super()._set_dirty(*regions)
+
+    def on_show(self) -> None:
+        """Shown again (a summary stood in for it): the screen drew it without asking which lines
+        changed, so it is repainted whole once, and compared line by line from then on."""
+        self.refresh()
 
     # -- drawing only what changed ----------------------------------------------------------------
     def redraw(self) -> None:
@@ -166,14 +187,16 @@ class Board(Widget):
             super().refresh(*changed)
 
     def _changed(self) -> list[Region] | None:
-        """Draw the board now if it is stale, and say which of its lines came out different from those
-        shown (None: it must be drawn whole, being hidden or not yet drawn at its size)."""
-        if not self.stale or not self.is_mounted:
-            return []  # drawn whole since (a full refresh came first)
-        if self.painted_at != self.size or not self.display or not self.outer_size:
+        """Draw the board now if it is stale, and say which of its lines differ from those on screen
+        (None: it must be drawn whole, being hidden, resized, or not known to be on screen as drawn).
+        Lines are compared with those the last paint left (``shown``), not with the last drawn: the
+        screen may draw a line of the board between paints (to find the style under the mouse)."""
+        if not self.is_mounted:
+            return []
+        if self.shown is None or self.painted_at != self.size or not self.display or not self.outer_size:
             return None
-        before = self.painted
-        after = self.lines()
+        before = self.shown
+        after = self.lines() if self.stale else self.painted
         width = self.size.width
         changed: list[Region] = []
         for y in range(max(len(before), len(after))):
