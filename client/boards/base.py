@@ -95,7 +95,7 @@ class Board(Widget):
         self.settling = False
         self.at_paint = False
         """The board is stale and compares its lines at the next paint (``repaint_at_paint``)."""
-        self.shown: list[Strip] | None = None
+        self.on_screen: list[Strip] | None = None
         """The board's lines as the last paint left them on screen (None: not known, or a whole
         repaint is coming)."""
 
@@ -139,7 +139,7 @@ class Board(Widget):
     def _exchange_repaint_regions(self) -> Collection[Region]:
         """What the screen repaints of the board at this paint: for a new view, the lines that
         differ from those on screen (drawn now). Whatever is repainted, the board's lines as drawn
-        are on screen after this paint (``shown``)."""
+        are on screen after this paint (``on_screen``)."""
         if self.at_paint:
             self.at_paint = False
             changed = self._changed()
@@ -151,12 +151,12 @@ class Board(Widget):
         if regions:
             if self.stale or self.painted_at != self.size:
                 self.lines()
-            self.shown = self.painted
+            self.on_screen = self.painted
         return regions
 
     def _set_dirty(self, *regions: Region) -> None:
         if not regions:
-            self.shown = None  # all of it is repainted: what the screen held no longer counts
+            self.on_screen = None  # all of it is repainted: what the screen held no longer counts
         super()._set_dirty(*regions)
 
     def on_show(self) -> None:
@@ -189,13 +189,13 @@ class Board(Widget):
     def _changed(self) -> list[Region] | None:
         """Draw the board now if it is stale, and say which of its lines differ from those on screen
         (None: it must be drawn whole, being hidden, resized, or not known to be on screen as drawn).
-        Lines are compared with those the last paint left (``shown``), not with the last drawn: the
+        Lines are compared with those the last paint left (``on_screen``), not with the last drawn: the
         screen may draw a line of the board between paints (to find the style under the mouse)."""
         if not self.is_mounted:
             return []
-        if self.shown is None or self.painted_at != self.size or not self.display or not self.outer_size:
+        if self.on_screen is None or self.painted_at != self.size or not self.display or not self.outer_size:
             return None
-        before = self.shown
+        before = self.on_screen
         after = self.lines() if self.stale else self.painted
         width = self.size.width
         changed: list[Region] = []
