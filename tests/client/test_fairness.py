@@ -397,7 +397,8 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
 async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: Path) -> None:
     """bia is dealt in (her stream open, no seed sent), leaves mid-hand, and dan takes her seat: the
     summary's seeds line flags bia, whose seed the deal lacked, not dan, who sat down after it. (A
-    pause of a second between hands, as a table has: the summary stays up until the seeds arrive.)"""
+    pause of a second between hands, as tables pause: with 50 ms, a busy machine could start the next hand
+    before the summary showed the seeds line.)"""
     from cardtui.server.app import start
 
     server = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=1.0)
