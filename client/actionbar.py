@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.reactive import Reactive, reactive
 from textual.widgets import Button, Static
 
+from cardtui import i18n
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
 from cardtui.i18n import _
@@ -59,8 +60,17 @@ class ActionBar(Horizontal):
         self.picked: dict[str, int] = {}
         self.idle_words: tuple[object, ...] = ()
         """What the idle line says now."""
+        self.offered: tuple[object, ...] | None = None
+        """What the bar was last brought up to: the game, the language and every legal action (the
+        buttons' words, keys and the idle line are drawn from these alone). Another seat's turn
+        is mostly a message after a message with nothing to offer."""
 
     def watch_model(self, model: TableModel | None) -> None:
+        offered = None if model is None else (
+            model.game, i18n.current(), tuple(a.SerializeToString() for a in model.legal))
+        if offered is not None and offered == self.offered and self.is_mounted:
+            return  # the same choices at the same table in the same language: the same bar
+        self.offered = offered
         legal = [a for a in model.legal if action_name(a) not in self.handled] if model is not None else []
         groups: dict[str, list[common_pb2.Action]] = {}
         order: list[list[common_pb2.Action]] = []
