@@ -33,6 +33,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.style import Style as TextualStyle
 from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar, sized_by_layout
@@ -110,8 +111,9 @@ class TableLog(RichLog):
         super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEEP, min_width=10)
         self.lines_: list[tuple[Telling, Text]] = []
         self.wrapped_at = 0
-        self.styled: dict[tuple[int, int, int], Strip] = {}
-        """Each line as shown (cropped and styled), by (line, scroll x, width)."""
+        self.styled: dict[tuple[int, ...], Strip] = {}
+        """Each line as shown (cropped and styled), by (line, scroll x, width); and as a row of the
+        log (padded to its width, under the scrollbar), by (line, scroll x, width, the log's width)."""
         self.style_now: Style | None = None
         """The log's own style, for the lines of the frame being drawn."""
         self.frame: tuple[Offset, int] | None = None
@@ -241,9 +243,49 @@ class TableLog(RichLog):
             self.styled.clear()
         self.frame = (self.scroll_offset, self.scrollable_content_region.width)
         try:
-            return super().render_lines(crop)
+            if not self._plain():
+                return super().render_lines(crop)
+            return self._rows(crop)
         finally:
             self.frame = None
+
+    def _plain(self) -> bool:
+        """The log's styles add nothing to its lines but a background (no border, outline, padding,
+        tint, hatch, transparency or links under the mouse), as at the table."""
+        styles = self.styles
+        return (not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
+                and styles.padding == (0, 0, 0, 0) and not styles.tint.a and self.opacity == 1
+                and styles.text_opacity == 1 and not (styles.has_rule("hatch") and styles.hatch != "none")
+                and not self.hover_style._link_id)
+
+    def _rows(self, crop: Region) -> list[Strip]:
+        """The rows Textual's styles cache would give a log of plain styles, without it: each row
+        through it cost a new strip per row and frame (its padding to the log's width, under the
+        scrollbar, and the effects a plain log has none of), and the log draws all its rows at every
+        line written, as they all scroll. A row is padded to the width with the same style as there,
+        and goes through the app's line filters as there."""
+        base, background = self.background_colors
+        pad = TextualStyle(background=base + background).rich_style
+        width = self.size.width
+        filters = self.get_line_filters()
+        (scroll_x, scroll_y), text_width = self.frame or (self.scroll_offset, self.scrollable_content_region.width)
+        written = len(self.lines)
+        rows = []
+        for y in crop.line_range:
+            at = scroll_y + y
+            key = (at + self._start_line, scroll_x, text_width, width)
+            row = self.styled.get(key) if at < written else None
+            if row is None:
+                row = self.render_line(y).adjust_cell_length(width, pad)
+                if at < written:
+                    self.styled[key] = row  # a line written: the same row until the log's style or width changes
+            for line_filter in filters:
+                row = row.apply_filter(line_filter, background)
+            rows.append(row)
+        if crop.column_span != (0, self.outer_size.width):
+            x1, x2 = crop.column_span
+            rows = [row.crop(x1, x2) for row in rows]
+        return rows
 
     def render_line(self, y: int) -> Strip:
         (scroll_x, scroll_y), width = self.frame or (self.scroll_offset, self.scrollable_content_region.width)

@@ -88,3 +88,31 @@ async def test_a_full_log_does_not_repaint_its_scrollbar_for_each_line() -> None
         log.scroll_to(y=0, animate=False)
         await pilot.pause()
         assert painted[0] == 1, "scrolled back: the thumb moved and was drawn again"
+
+
+async def test_the_logs_rows_are_those_textuals_styles_would_give() -> None:
+    """The log draws its rows itself, not through Textual's styles cache (a new strip a row and
+    frame, for effects a plain log has none of): the rows are the same, cell for cell and style for
+    style, scrolled or not, whole or cropped, and a log with styles of its own goes Textual's way."""
+    from textual.geometry import Region
+    from textual.widget import Widget as TextualWidget
+
+    app = LogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(TableLog)
+        for n in range(60):
+            log.say(Text(f"line {n}: " + "words " * (n % 9), style="bold" if n % 3 else ""))
+        await pilot.pause()
+        assert log._plain()
+        width, height = log.outer_size
+        for scroll in (log.max_scroll_y, 0, 7):
+            log.scroll_to(y=scroll, animate=False)
+            await pilot.pause()
+            for crop in (Region(0, 0, width, height), Region(0, 3, width, 5), Region(2, 0, width - 4, height)):
+                log._styles_cache.clear()
+                theirs = TextualWidget.render_lines(log, crop)
+                ours = log.render_lines(crop)
+                assert [list(row) for row in ours] == [list(row) for row in theirs], (scroll, crop)
+        log.styles.padding = (0, 1)
+        await pilot.pause()
+        assert not log._plain(), "padding: Textual's styles draw it"
