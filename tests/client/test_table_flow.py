@@ -26,7 +26,7 @@ from cardtui.client.help import HelpScreen
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.models import action_name
 from cardtui.client.password_screen import PasswordScreen
-from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
+from cardtui.client.table_screen import FULL_AFTER, LeaveScreen, TableLog, TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
@@ -158,18 +158,22 @@ async def test_a_table_keeps_what_lived_when_it_opened_out_of_the_collector_unti
         server: Running) -> None:
     """A full collection would walk every object the client holds (a paint 50–100 ms late, about one
     in a hundred messages at full pace): at a table, what lived when it opened is frozen, and given
-    back to the collector when the table is left (its widgets are garbage then)."""
+    back to the collector when the table is left (its widgets are garbage then); and the full
+    passes come less often there, back to the collector's own pace when it is left."""
     gc.unfreeze()  # the in-process server froze what it held at its start; a client runs apart from it
+    before = gc.get_threshold()
     table_id = await create(server, game="cacho", seats=2, bots=2, bot_delay_ms=60_000)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None)
         await until(pilot, lambda: gc.get_freeze_count() > 0)
+        assert gc.get_threshold() == (before[0], before[1], FULL_AFTER), "full passes rarer at the table"
         screen = app.screen
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await until(pilot, lambda: not screen.is_attached)
         assert gc.get_freeze_count() == 0
+        assert gc.get_threshold() == before, "the collector's own pace back once the table is left"
 
 # -- the way in -------------------------------------------------------------------------------
 async def test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_the_lobby(tmp_path: Path) -> None:
