@@ -3,7 +3,7 @@
 Textual keeps two maps of where widgets are: one of those on screen, one of every widget. Two
 things marked the second out of date when it was not, and the next widget to ask where it is
 (the board asks its size as it draws) had the whole screen arranged again, a layout's work, on
-about a third of a table's frames at full speed: a layout, which makes the map whole, left it
+about half of a table's frames at full speed: a layout, which makes the map whole, left it
 marked out of date if a widget had asked for a paint just before; and a paint asked by a widget
 just hidden (a button of the bar, the summary as it closes) was taken for a widget new since the
 last layout.
@@ -24,7 +24,7 @@ class MapKeepingCompositor(Compositor):
         """Textual's reflow, which leaves the map it has just made of every widget as it found it:
         marked out of date when a widget asked for a paint before the layout (one just shown, or
         mounted). The first widget to ask where it is after the layout (the board, to draw at its
-        size) then had the whole screen arranged again, a second layout's work, on a third of the
+        size) then had the whole screen arranged again, a second layout's work, on about half of the
         table's frames. The map the layout made is whole and current."""
         result = super().reflow(parent, size)
         self._full_map_invalidated = False

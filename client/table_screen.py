@@ -54,12 +54,12 @@ from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 NARROW = 100
+"""Below this many columns the board gives up its side padding (an 80x24 terminal)."""
 FULL_AFTER = 100
 """At a table, the collector's full passes come after this many of its middle ones (Python's: 10).
 What lived when the table opened is out of their sight (``_settle_memory``), and what is born at
 the table mostly dies young: a full pass finds little, yet took 14 ms in the middle of play, three
 times in 500 truco messages at full pace, each a frame of several messages that late."""
-"""Below this many columns the board gives up its side padding (an 80x24 terminal)."""
 CHAT_IDLE = N_("/ chat")
 CHAT_TYPING = N_("enter sends, esc back")
 """The chat line's placeholder before and while typing in it: short, so that all of it shows in
@@ -273,7 +273,8 @@ class TableLog(RichLog):
         pad = TextualStyle(background=base + background).rich_style
         width = self.size.width
         filters = self.get_line_filters()
-        (scroll_x, scroll_y), text_width = self.frame or (self.scroll_offset, self.scrollable_content_region.width)
+        assert self.frame is not None  # drawn within render_lines, which looked these up for the frame
+        (scroll_x, scroll_y), text_width = self.frame
         written = len(self.lines)
         rows = []
         for y in crop.line_range:
@@ -469,7 +470,6 @@ class TableScreen(Screen[None]):
         gc.collect()
         gc.freeze()
         self.froze = True
-        self.thresholds = gc.get_threshold()
         young, middle, _full = self.thresholds
         gc.set_threshold(young, middle, FULL_AFTER)
 

@@ -129,10 +129,10 @@ class Board(Widget):
         screen would draw every widget behind and beside those lines; a new view mostly changes a
         few lines (a seat's chips, the turn's mark, the pile). The lines are compared when the screen
         gathers what to paint (``_exchange_repaint_regions``): at the paint, not at each message."""
-        if not self.is_mounted or self.painted_at != self.size or not self.display or not self.outer_size:
-            self.refresh()  # not drawn at this size yet, or hidden: drawn whole when it shows
+        if not self.is_mounted:
+            self.refresh()
             return
-        self.stale = True
+        self.stale = True  # drawn whole at the paint instead where it must be (``_changed``)
         self.at_paint = True
         super().refresh(Region(0, 0, 0, 0))  # asks for a paint without marking a line
 
