@@ -98,6 +98,26 @@ class Column(Vertical):
     virtual_size = sized_by_layout()
 
 
+def bar_rows_changed(before: tuple[int, ...], after: tuple[int, ...]) -> list[int] | None:
+    """The rows of the log's scrollbar drawn differently with its thumb at ``after`` than at
+    ``before`` (``TableLog._thumb``: the bar's height and the thumb's ends, in eighths of a row);
+    None: every row. A row is drawn from where the thumb's ends fall in it: a line written moves
+    an end or two by an eighth, a row or two repainted instead of the bar's every row."""
+    if before == after or (len(before) == len(after) == 4 and before[0] == after[0]):
+        return []  # the same thumb, or none before and after (the bar's background only)
+    if len(before) != 3 or len(after) != 3 or before[0] != after[0]:
+        return None  # the thumb came or went, or the bar's height changed
+    size, start, end = after
+    _size, was_start, was_end = before
+    return [y for y in range(size)
+            if (_eighths(start, y), _eighths(end, y)) != (_eighths(was_start, y), _eighths(was_end, y))]
+
+
+def _eighths(end: int, row: int) -> int:
+    """How far into ``row`` a thumb's end falls, in eighths (0: above it, 8: below it)."""
+    return max(0, min(8, end - 8 * row))
+
+
 class TableLog(RichLog):
     """The log, wrapped at its own width: what it said is wrapped again when the width changes,
     and said again (in the reader's new language) when the language changes.
@@ -202,8 +222,13 @@ class TableLog(RichLog):
         before = self._thumb()
         for name, value in values.items():
             bar.set_reactive(getattr(ScrollBar, name), value)
-        if self._thumb() != before:
-            bar.refresh()
+        after = self._thumb()
+        if after != before:
+            rows = bar_rows_changed(before, after)
+            if rows is None:
+                bar.refresh()
+            elif rows:
+                bar.refresh(*(Region(0, y, bar.size.width, 1) for y in rows))
 
     def _thumb(self) -> tuple[int, ...]:
         """Where the scrollbar's thumb is drawn, in eighths of a row (as ``ScrollBarRender`` draws it)."""
@@ -212,7 +237,7 @@ class TableLog(RichLog):
         virtual = ceil(bar.window_virtual_size)
         window = ceil(bar.window_size) if bar.window_size < bar.window_virtual_size else 0
         if not (window and size and virtual and size != virtual):
-            return (size, virtual, window)
+            return (size, -1, virtual, window)  # no thumb: the bar's background only
         thumb = max(1, window / (virtual / size))
         start = int((size - thumb) * (bar.position / (virtual - window)) * 8)
         return (size, start, start + ceil(thumb * 8))

@@ -56,17 +56,22 @@ class Terminal:
 
 def drawn_whole(screen: TableScreen, width: int, height: int) -> list[list[Cell]]:
     """The screen drawn whole from its widgets' lines, none taken from a widget's cache of styled
-    lines (a line a widget failed to mark for repaint would come out the same there as on the
-    terminal); the caches are put back as they were after."""
+    lines or of its content drawn (a line a widget failed to mark for repaint would come out the
+    same there as on the terminal); the caches are put back as they were after."""
     widgets: list[Widget] = [screen, *screen.walk_children(Widget, with_self=False)]
-    kept = [(w._styles_cache._cache.copy(), w._styles_cache._dirty_lines.copy()) for w in widgets]
+    widgets += [bar for w in list(widgets) for bar in (w._vertical_scrollbar, w._horizontal_scrollbar)
+                if bar is not None]
+    kept = [(w._styles_cache._cache.copy(), w._styles_cache._dirty_lines.copy(), w._render_cache,
+             w._dirty_regions.copy()) for w in widgets]
     for w in widgets:
         w._styles_cache.clear()
+        w._dirty_regions.add(w.size.region)  # its content drawn again, as it is now
     try:
         strips = screen._compositor.render_strips()
     finally:
-        for w, (cache, dirty) in zip(widgets, kept, strict=True):
+        for w, (cache, dirty, content, regions) in zip(widgets, kept, strict=True):
             w._styles_cache._cache, w._styles_cache._dirty_lines = cache, dirty
+            w._render_cache, w._dirty_regions = content, regions
     cells: list[list[Cell]] = [[(" ", None)] * width for _ in range(height)]
     for y, strip in enumerate(strips):
         x = 0

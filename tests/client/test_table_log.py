@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.text import Text
 from textual.app import App
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cardtui.client.table_screen import TableLog
+from cardtui.client.table_screen import TableLog, bar_rows_changed
 
 
 class LogApp(App[None]):
@@ -88,6 +90,43 @@ async def test_a_full_log_does_not_repaint_its_scrollbar_for_each_line() -> None
         log.scroll_to(y=0, animate=False)
         await pilot.pause()
         assert painted[0] == 1, "scrolled back: the thumb moved and was drawn again"
+
+
+def thumb_and_rows(size: int, virtual: int, window: int, position: float) -> tuple[tuple[int, ...], list[object]]:
+    """``TableLog._thumb`` for a bar of ``size`` rows (the log's own computation, on a stand-in
+    bar), and the bar's rows as Textual's ``ScrollBarRender`` draws them."""
+    from textual.scrollbar import ScrollBarRender
+
+    class Bar:
+        pass
+
+    bar = Bar()
+    bar.size = type("S", (), {"height": size})()  # type: ignore[attr-defined]
+    bar.window_virtual_size, bar.window_size, bar.position = virtual, window, position  # type: ignore[attr-defined]
+    log = type("L", (), {"vertical_scrollbar": bar})()
+    thumb = TableLog._thumb(log)  # type: ignore[arg-type]
+    window_size = window if window < virtual else 0
+    rows = list(ScrollBarRender.render_bar(size=size, virtual_size=virtual, window_size=window_size,
+                                           position=position).segments)
+    return thumb, rows
+
+
+@given(st.integers(3, 40), st.integers(1, 600), st.integers(1, 600), st.integers(1, 600), st.data())
+def test_the_scrollbar_repaints_exactly_the_rows_its_thumb_changed(
+        size: int, virtual: int, grown: int, window: int, data: st.DataObject) -> None:
+    """A line written moves the thumb (the log grows, then scrolls): the rows said changed are
+    those Textual's own scrollbar draws differently, no more and no fewer."""
+    window = min(window, size)
+    before_pos = data.draw(st.integers(0, max(0, virtual - window))) if virtual > window else 0
+    after_pos = data.draw(st.integers(0, max(0, grown - window))) if grown > window else 0
+    before, rows_before = thumb_and_rows(size, virtual, window, before_pos)
+    after, rows_after = thumb_and_rows(size, grown, window, after_pos)
+    changed = bar_rows_changed(before, after)
+    differ = [y for y in range(size) if rows_before[y] != rows_after[y]]
+    if changed is None:
+        assert len(before) != len(after) or before[0] != after[0]
+    else:
+        assert changed == differ
 
 
 async def test_the_logs_rows_are_those_textuals_styles_would_give() -> None:
