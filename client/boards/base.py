@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style as RichStyle
+from rich.table import Table
 from rich.text import Text
 from textual.geometry import Region, Size
 from textual.reactive import reactive
@@ -21,6 +23,7 @@ from cardtui.client.boards.parts import (
     GridRow,
     Key,
     cell_lines,
+    cell_padding,
     flat,
     grid_right,
     grid_widths,
@@ -29,6 +32,9 @@ from cardtui.client.boards.parts import (
     one_line,
     part_key,
     styled,
+    table_cells,
+    table_widths,
+    text_key,
 )
 from cardtui.client.models import TableModel
 from cardtui.i18n import _
@@ -77,6 +83,9 @@ class Board(Widget):
         """The width and base styles the kept parts were drawn at."""
         self.cells: dict[Key, list[Strip]] = {}
         """The seats' cells drawn before (``GridRow``), by their content, column and width."""
+        self.table_lines: dict[Key, Strip] = {}
+        self.table_cells: dict[Key, list[Segment]] = {}
+        """A plain table's lines and cells drawn before (``_plain_table``), by their content and width."""
         self.once: dict[int, list[Strip]] = {}
         """Parts without a key, drawn once for the board being drawn now (to fit, then to show); empty
         between drawings."""
@@ -259,6 +268,8 @@ class Board(Widget):
         if now != self.parts_for or self.text_selection is not None:
             self.parts.clear()
             self.cells.clear()
+            self.table_lines.clear()
+            self.table_cells.clear()
             self.parts_for = None if self.text_selection is not None else now
 
     def strips(self, part: RenderableType) -> list[Strip]:
@@ -277,6 +288,8 @@ class Board(Widget):
             drawn: list[Strip] = []
         elif isinstance(part, GridRow) and width >= NARROWEST:
             drawn = self._row(part, width)
+        elif isinstance(part, Table) and self.text_selection is None and (rows := self._plain_table(part, width)):
+            drawn = rows
         elif isinstance(part, Text) and one_line(part, width) and self.text_selection is None:
             drawn = [styled(line_segments(self.app.console, part, width, None), self.base, self.links)]
         else:
@@ -299,6 +312,54 @@ class Board(Widget):
         return [Strip.join([strips[y] if y < len(strips) else Strip([Segment(" " * w, blank)], w)
                             for strips, w in zip(cells, widths, strict=True)])
                 for y in range(height)]
+
+    def _plain_table(self, table: Table, width: int) -> list[Strip] | None:
+        """A plain table (``table_cells``) drawn a line at a time, each line and each cell kept by its
+        content: where a seat's row changed (the turn's mark, its cards), that row is drawn again,
+        not the table. None: Rich draws it whole (it does not fit as it is, or is more than a grid)."""
+        console = self.app.console
+        lines = table_cells(table, console)
+        widths = None if lines is None else table_widths(table, lines, width)
+        if lines is None or widths is None:
+            return None
+        last = len(lines) - 1
+        options = self.app.console_options
+        out: list[Strip] = []
+        for row, cells in enumerate(lines):
+            keys = []
+            for col, ((style, text), cell_width) in enumerate(zip(cells, widths, strict=True)):
+                column = table.columns[col]
+                keys.append((text_key(text), style, cell_width, cell_padding(table, col, row == 0, row == last),
+                             column.justify, column.overflow, column.no_wrap, column.highlight))
+            key = (Table, tuple(keys))
+            strip = self.table_lines.get(key)
+            if strip is None:
+                segments: list[Segment] = []
+                for (style, text), cell_key in zip(cells, keys, strict=True):
+                    cell = self._table_cell(console, options, style, text, cell_key)
+                    if cell is None:
+                        return None
+                    segments += cell
+                strip = styled(segments, self.base, self.links)
+                keep(self.table_lines, key, strip, self.KEEP_PARTS)
+            out.append(strip)
+        return out
+
+    def _table_cell(self, console: Console, options: ConsoleOptions, style: RichStyle, text: Text,
+                    key: tuple[Any, ...]) -> list[Segment] | None:
+        """A cell of a plain table, as ``Table._render`` draws it; None if it takes more than a line
+        (a text wrapped in a narrowed column): Rich draws the table whole."""
+        found = self.table_cells.get(key)
+        if found is None:
+            _text, _style, width, padding, justify, overflow, no_wrap, highlight = key
+            cell_options = options.update(width=width, justify=justify, no_wrap=no_wrap, overflow=overflow,
+                                          height=None, highlight=highlight)
+            drawn = console.render_lines(Padding(text, padding), cell_options, style=style)
+            if len(drawn) != 1:
+                return None
+            found = Segment.set_shape(drawn, width, 1)[0]
+            keep(self.table_cells, key, found, self.KEEP_PARTS * 4)
+        return found
 
     def _cell(self, cell: RenderableType, col: int, width: int, console: Console,
               options: ConsoleOptions) -> list[Strip]:

@@ -175,6 +175,110 @@ class GridRow:
             yield end
 
 
+_ROWS_SKIP = frozenset({"box", "expand", "show_footer", "show_lines", "leading", "min_width", "width", "title",
+                        "caption", "row_styles", "style"})
+
+
+def cell_padding(table: Table, col: int, first_row: bool, last_row: bool) -> tuple[int, int, int, int]:
+    """A cell's (top, right, bottom, left) padding, as ``Table._get_cells`` pads it."""
+    top, right, bottom, left = table.padding
+    if table.collapse_padding:
+        if col:
+            left = max(0, left - right)
+        if not last_row:
+            bottom = max(0, top - bottom)
+    if not table.pad_edge:
+        if col == 0:
+            left = 0
+        if col == len(table.columns) - 1:
+            right = 0
+        if first_row:
+            top = 0
+        if last_row:
+            bottom = 0
+    return top, right, bottom, left
+
+
+def _padding_width(table: Table, col: int) -> int:
+    """``Table._get_padding_width``: the padding a column's fixed or clamped width counts."""
+    _top, right, _bottom, left = table.padding
+    if table.collapse_padding:
+        left, right = 0, abs(0 - right)
+    if not table.pad_edge:
+        if col == 0:
+            left = 0
+        if col == len(table.columns) - 1:
+            right = 0
+    return left + right
+
+
+def table_cells(table: Table, console: Console) -> list[list[tuple[Style, Text]]] | None:
+    """A table's lines as its cells (the style Rich draws the cell in, and its text), header first;
+    None where a cell is not a plain one-line text, or the table is more than a plain grid (a box,
+    a title, row styles...): Rich draws it whole."""
+    if (table.box is not None or table.expand or table.show_footer or table.show_lines or table.leading
+            or table.min_width is not None or table.width is not None or table.title or table.caption
+            or table.row_styles or table.padding[0] or table.padding[2] or not table.columns
+            or any(row.style is not None for row in table.rows)):
+        return None
+    get_style = console.get_style
+    lines: list[list[tuple[Style, Text]]] = []
+    if table.show_header:
+        head: list[tuple[Style, Text]] = []
+        for column in table.columns:
+            header = column.header
+            if isinstance(header, str):
+                if "[" in header or ":" in header:
+                    return None  # markup or an emoji code: Rich reads it
+                header = Text(header)
+            if not isinstance(header, Text):
+                return None
+            head.append((get_style(table.header_style or "") + get_style(column.header_style), header))
+        lines.append(head)
+    styles = [get_style(column.style or "") for column in table.columns]
+    for index in range(table.row_count):
+        cells: list[tuple[Style, Text]] = []
+        for column, style in zip(table.columns, styles, strict=True):
+            cell = column._cells[index]
+            if not isinstance(cell, Text):
+                return None
+            cells.append((style + Style.null(), cell))  # a row's own style: none
+        lines.append(cells)
+    for cells in lines:
+        for _style, text in cells:
+            if "\n" in text.plain or "\t" in text.plain or text.end != "\n":
+                return None
+    return lines
+
+
+def table_widths(table: Table, lines: list[list[tuple[Style, Text]]], width: int) -> list[int] | None:
+    """The width of each column of a table (``table_cells``) drawn at ``width``, padding included,
+    as ``Table._calculate_column_widths`` makes them where the table fits as it is; None where it
+    does not (Rich then shrinks its columns): drawn by Rich whole."""
+    last = len(lines) - 1
+    widths: list[int] = []
+    for col, column in enumerate(table.columns):
+        padding = _padding_width(table, col)
+        if column.width is not None:
+            most = min(column.width + padding, width)
+        else:
+            most = 0
+            for row, cells in enumerate(lines):
+                _top, right, _bottom, left = cell_padding(table, col, row == 0, row == last)
+                extra = left + right
+                if width - extra < 1:
+                    return None
+                text = min(cells[col][1].cell_len, width)  # the text measured at the table's width
+                most = max(most, min(text + extra, width))
+            most = min(most, width)
+            if column.min_width is not None:
+                most = max(most, column.min_width + padding)
+            if column.max_width is not None:
+                most = min(most, column.max_width + padding)
+        widths.append(most or 1)
+    return widths if sum(widths) <= width else None
+
+
 class Drawn:
     """Lines drawn already, drawn again as they are."""
 

@@ -172,3 +172,41 @@ async def test_a_line_drawn_without_rich_wrapping_it_shows_what_rich_draws(size:
             row = GridRow((lines[i], lines[i + 1] + Text("\n") + lines[i + 2], lines[i + 3]))
             whole_row = Visual.to_strips(board, RichVisual(board, row), width, None, board.visual_style)
             assert board.strips(row) == whole_row
+
+
+def plain_table(rng: random.Random, lines: list[Text]) -> Table:
+    """A table such as a board draws (seats, tricks, a result), its settings drawn at random."""
+    table = Table(box=None, padding=(0, rng.choice([0, 1, 2])), pad_edge=rng.random() < 0.5,
+                  collapse_padding=rng.random() < 0.5, show_header=rng.random() < 0.7,
+                  header_style=rng.choice(["dim", "", "bold red"]), show_edge=False, expand=False)
+    for _column in range(rng.randint(1, 6)):
+        table.add_column(rng.choice(["", "chips", "in pot", Text("won by", style="italic")]),
+                         justify=rng.choice(["left", "right", "center", "default"]),  # type: ignore[arg-type]
+                         no_wrap=rng.random() < 0.7, overflow=rng.choice(["ellipsis", "crop", "fold"]),  # type: ignore[arg-type]
+                         style=rng.choice(["", "", "dim"]), width=rng.choice([None, None, None, 1, 3]),
+                         min_width=rng.choice([None, None, 4]), max_width=rng.choice([None, None, 6, 16]))
+    for _row in range(rng.randint(0, 6)):
+        table.add_row(*(rng.choice(lines) for _column in table.columns))
+    return table
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_plain_table_drawn_a_line_and_a_cell_at_a_time_shows_what_rich_draws(size: tuple[int, int]) -> None:
+    """The seats' table (and the tricks', a result's) is drawn a line at a time, each line and cell
+    kept: the same lines as Rich draws the table whole, whether it fits (drawn by lines) or not
+    (Rich draws it), for tables of every setting a board uses and more."""
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+        board = app.screen.query_one("#board", Board)
+        width = board.size.width
+        rng = random.Random(31)
+        lines = [line for line in texts(200) if line.cell_len < 24]
+        by_lines = 0
+        for _table in range(400):
+            table = plain_table(rng, lines)
+            board.table_lines.clear()
+            drawn = board.strips(table)
+            by_lines += bool(board.table_lines)
+            assert drawn == Visual.to_strips(board, RichVisual(board, table), width, None, board.visual_style)
+        assert by_lines > 150, f"{by_lines} of 400 tables drawn by lines"
