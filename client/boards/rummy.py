@@ -34,7 +34,7 @@ from cardtui.client.boards.base import Board, bot_tag
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import SILENT, Said, family_words, fill, fmt, game_keys, game_words, key_for, line, who
-from cardtui.i18n import N_, _, ngettext
+from cardtui.i18n import N_, _, current, ngettext
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
 SORTS = (N_("melds"), N_("suit"), N_("rank"))
@@ -198,6 +198,8 @@ class RummyBoard(Board):
         self.cursor = 0
         self.drawn: str | None = None
         """The card just drawn, as the last view said."""
+        self.hand_drawn: tuple[tuple[object, ...], list[tuple[int, RenderableType, int]]] | None = None
+        """Your hand's lines (``_hand``) and what they were made from."""
         self.playing = False
         """Whether the viewer has a seat (the board's keys are shown only then)."""
 
@@ -606,6 +608,17 @@ class RummyBoard(Board):
 
     def _hand(self, model: TableModel, v: rummy_pb2.RummyView, width: int,
               big: bool) -> list[tuple[int, RenderableType, int]]:
+        """Your hand's lines, made again only when what they show changed: most messages are
+        another seat's play, and a hand of eleven cards is some hundred pieces of text."""
+        key = (width, big, current(), self.sort, tuple(self.order), self.cursor, model.seat is None,
+               tuple(m.SerializeToString() for m in v.melds), tuple(v.loose), tuple(v.cards), tuple(v.wilds),
+               v.drawn if v.HasField("drawn") else None, tuple(v.outs))
+        if self.hand_drawn is None or self.hand_drawn[0] != key:
+            self.hand_drawn = (key, self._hand_lines(model, v, width, big))
+        return list(self.hand_drawn[1])
+
+    def _hand_lines(self, model: TableModel, v: rummy_pb2.RummyView, width: int,
+                    big: bool) -> list[tuple[int, RenderableType, int]]:
         wilds = set(v.wilds)
         shown = self.shown(v)
         gaps = self._gaps(shown)
