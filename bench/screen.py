@@ -33,6 +33,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import quantiles
 from typing import Any
 
@@ -41,6 +42,7 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
+import cardtui.client
 from bench.load import start_process
 from cardtui.client.connection import Connection
 from cardtui.client.table_screen import Streamed, TableScreen
@@ -253,6 +255,11 @@ class TrivialScreen(Screen[None]):
 
 
 class Holder(App[None]):
+    """The app a case runs in, with the player's app's stylesheet: the screen as players see it
+    (without it the board is as tall as its lines and the action bar falls off the screen)."""
+
+    CSS_PATH = str(Path(cardtui.client.__file__).parent / "app.tcss")
+
     def __init__(self, screen: Callable[[], Screen[Any]]) -> None:
         super().__init__()
         self.make = screen

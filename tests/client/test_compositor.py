@@ -96,7 +96,10 @@ class Gated(Connection):
 
 
 class Watching(App[None]):
-    """A spectator's table screen, each update it sends to the terminal shown to ``seen`` first."""
+    """A spectator's table screen (with the player's app's stylesheet), each update it sends to the
+    terminal shown to ``seen`` first."""
+
+    CSS_PATH = "../../client/app.tcss"
 
     def __init__(self, conn: Connection, token: str, table_id: str, game: str,
                  seen: Callable[[Any, Any], None]) -> None:
