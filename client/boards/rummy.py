@@ -246,7 +246,7 @@ class RummyBoard(Board):
         self.drawn = drawn
         self.cursor = max(0, min(self.cursor, len(self.order) - 1))
         if (self.order, self.cursor) != was:
-            self.refresh()  # the hand as shown moved though the view did not
+            self.repaint_at_paint()  # the hand as shown moved though the view did not: its lines compared
         super().watch_model(model)
 
     def _arranged(self, v: rummy_pb2.RummyView) -> list[str]:
