@@ -198,6 +198,8 @@ class RummyBoard(Board):
         self.cursor = 0
         self.drawn: str | None = None
         """The card just drawn, as the last view said."""
+        self.window_shown: str | None = None
+        """The seconds the claim window's countdown showed when last drawn."""
         self.hand_drawn: tuple[tuple[object, ...], list[tuple[int, RenderableType, int]]] | None = None
         """Your hand's lines (``_hand``) and what they were made from."""
         self.playing = False
@@ -207,10 +209,17 @@ class RummyBoard(Board):
         self.set_interval(0.5, self._tick)
 
     def _tick(self) -> None:
-        """The claim window's countdown."""
+        """The claim window's countdown, drawn again when the seconds it shows change (the clock
+        ticks twice a second; the board shows whole seconds)."""
         v = self._rummy()
-        if v is not None and v.HasField("window") and self.model is not None and self.model.deadline is not None:
+        model = self.model
+        if (v is not None and v.HasField("window") and model is not None and model.deadline is not None
+                and self._seconds_left(model.deadline) != self.window_shown):
             self.redraw()
+
+    @staticmethod
+    def _seconds_left(deadline: float) -> str:
+        return f"{max(0, deadline - time.monotonic()):.0f}"
 
     def _rummy(self) -> rummy_pb2.RummyView | None:
         model = self.model
@@ -563,7 +572,8 @@ class RummyBoard(Board):
             out.append_text(fill(_("{name}'s discard"), {"name": Text(model.name(w.discarder))}, "yellow"))
             out.append(")", style="yellow")
         if model.deadline is not None:
-            out.append(f" · {max(0, model.deadline - time.monotonic()):.0f} s", style="bold")
+            self.window_shown = self._seconds_left(model.deadline)
+            out.append(f" · {self.window_shown} s", style="bold")
         take = self._legal("claim") or self._legal("cut")
         if take and not v.answered:
             action = take[0]

@@ -3,13 +3,16 @@ board on rigged positions (snapshots at 80x24 and 120x40)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
+import time
 from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.strip import Strip
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
@@ -529,3 +532,33 @@ async def test_a_key_that_moves_the_cursor_repaints_only_the_lines_it_changed() 
         assert changed and set(painted) == changed
         assert len(changed) < len(after) // 2
         assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
+
+
+async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change() -> None:
+    """The clock ticks twice a second and the board shows whole seconds: a tick that would show the
+    same number draws nothing; one that shows another draws the countdown anew."""
+    app = ScriptedTable(pifpaf_window(), 2)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        board = table_screen(app).query_one(RummyBoard)
+        assert board.model is not None
+        board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 7.3)
+        board.redraw()
+        await pilot.pause()
+        assert "· 7 s" in board_text(board)
+        drawn: list[int] = []
+        lines = board.lines
+
+        def counted() -> list[Strip]:
+            drawn.append(1)
+            return lines()
+
+        board.lines = counted  # type: ignore[method-assign]
+        board._tick()
+        await pilot.pause()
+        assert drawn == [], "the same seconds: nothing drawn"
+        board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 4.2)
+        board._tick()
+        await pilot.pause()
+        assert drawn == [1]
+        assert "· 4 s" in board_text(board) and "· 7 s" not in board_text(board)
