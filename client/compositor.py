@@ -129,7 +129,10 @@ class MapKeepingCompositor(Compositor):
         self._full_map = new_map
         self.widgets = (self.widgets - old_widgets) | showing
 
-        changes = entries.items() ^ old_entries.items()
+        # a widget only numbered anew in the order of painting (the scope numbers its own) is where it was
+        changes = [(w, g) for w, g in entries.items() ^ old_entries.items()
+                   if w not in old_entries or w not in entries or old_entries[w] != entries[w]._replace(
+                       order=old_entries[w].order)]
         if self.size.region not in self._dirty_regions:
             self._dirty_regions.update(
                 region for region in (geometry.clip.intersection(geometry.region) for _, geometry in changes)
