@@ -154,8 +154,6 @@ class ActionBar(Horizontal):
                 button = ActButton(n, text)
                 fresh.append(button)
             button.number = n
-            if button.compact != many:
-                button.compact = many
         for button in kept[len(self.choices):]:
             if button.display:
                 button.display = False
