@@ -39,6 +39,7 @@ from textual.widgets import Button, Header, Input, RichLog, Static
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
+from cardtui.client.boards.parts import flat, part_key
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
@@ -412,6 +413,8 @@ class TableScreen(Screen[None]):
         self.online = False
         """The stream is up: the snapshot came and nothing has broken since."""
         self.ended: tuple[bool, bool] = (False, False)
+        self.summary_said: tuple[object, ...] = ()
+        """What the summary's account was made of, part by part, when last put on screen."""
         """(hand over, match over) as last seen: a change to True is a new ending to sum up."""
         self.summary_open = False
         self.hand_ended: table_pb2.HandEnded | None = None
@@ -650,7 +653,11 @@ class TableScreen(Screen[None]):
                 and not isinstance(self.focused, Input)):
             board.focus()  # the board's keys are back with it
         if self.summary_open:
-            self.query_one("#summary-body", Static).update(self.summary_text())
+            said = self.summary_text()
+            words = tuple(part_key(part) for part in flat(said))
+            if None in words or words != self.summary_said:  # the same account again: no layout, no repaint
+                self.summary_said = words
+                self.query_one("#summary-body", Static).update(said)
             self.query_one("#summary-buttons").display = self.ended[1] and not self.spectating
             # a tournament's table plays one match: no next one to stay for
             self.query_one("#summary-again").display = not self.model.summary.tournament_id

@@ -151,3 +151,42 @@ async def test_a_wide_or_short_screen_keeps_the_log_beside_the_board(size: tuple
         board = app.screen.query_one("#board").region
         log = app.screen.query_one("#log").region
         assert log.x >= board.right and log.y < board.bottom, (board, log)
+
+
+async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again() -> None:
+    """While a hand's summary is open every message shows it again (the log goes on under it): the
+    same account in the same words costs no layout and no repaint; other words replace it."""
+    from rich.console import Group
+    from rich.text import Text
+    from textual.widgets import Static
+
+    from cardtui.client.table_screen import TableScreen
+
+    app = TableApp(stream("cacho", over=True), "cacho")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.summary_open
+        body = screen.query_one("#summary-body", Static)
+
+        def on_screen() -> str:
+            return "\n".join(strip.text for strip in screen._compositor.render_strips())
+
+        shown = on_screen()
+        updates: list[object] = []
+        update = body.update
+
+        def counted(*args: object, **kwargs: object) -> None:
+            updates.append(args)
+            update(*args, **kwargs)  # type: ignore[arg-type]
+
+        body.update = counted  # type: ignore[method-assign]
+        for _ in range(3):
+            screen._show_summary()
+            await pilot.pause()
+        assert updates == [] and on_screen() == shown
+        told = screen.summary_text
+        screen.summary_text = lambda: Group(told(), Text("and one line more"))  # type: ignore[method-assign]
+        screen._show_summary()
+        await pilot.pause()
+        assert len(updates) == 1 and "and one line more" in on_screen()
