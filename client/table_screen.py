@@ -413,9 +413,9 @@ class TableScreen(Screen[None]):
         self.online = False
         """The stream is up: the snapshot came and nothing has broken since."""
         self.ended: tuple[bool, bool] = (False, False)
+        """(hand over, match over) as last seen: a change to True is a new ending to sum up."""
         self.summary_said: tuple[object, ...] = ()
         """What the summary's account was made of, part by part, when last put on screen."""
-        """(hand over, match over) as last seen: a change to True is a new ending to sum up."""
         self.summary_open = False
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None

@@ -175,10 +175,6 @@ class GridRow:
             yield end
 
 
-_ROWS_SKIP = frozenset({"box", "expand", "show_footer", "show_lines", "leading", "min_width", "width", "title",
-                        "caption", "row_styles", "style"})
-
-
 def cell_padding(table: Table, col: int, first_row: bool, last_row: bool) -> tuple[int, int, int, int]:
     """A cell's (top, right, bottom, left) padding, as ``Table._get_cells`` pads it."""
     top, right, bottom, left = table.padding
@@ -203,7 +199,7 @@ def _padding_width(table: Table, col: int) -> int:
     """``Table._get_padding_width``: the padding a column's fixed or clamped width counts."""
     _top, right, _bottom, left = table.padding
     if table.collapse_padding:
-        left, right = 0, abs(0 - right)
+        left = 0
     if not table.pad_edge:
         if col == 0:
             left = 0
@@ -242,7 +238,7 @@ def table_cells(table: Table, console: Console) -> list[list[tuple[Style, Text]]
             cell = column._cells[index]
             if not isinstance(cell, Text):
                 return None
-            cells.append((style + Style.null(), cell))  # a row's own style: none
+            cells.append((style, cell))  # a row's own style: none (``table_cells`` draws no row styles)
         lines.append(cells)
     for cells in lines:
         for _style, text in cells:

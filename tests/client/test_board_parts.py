@@ -23,6 +23,7 @@ from textual.visual import RichVisual, Visual
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import GridRow, part_key
 from tests.client.test_table_layout import TableApp, stream
+from tests.client.test_table_log import counting
 
 CELLS: list[Text] = [
     Text(""),
@@ -103,18 +104,11 @@ async def test_messages_that_come_together_are_drawn_once() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
         board = app.screen.query_one("#board", Board)
-        drawn: list[int] = []
-        draw = board.lines
-
-        def counted() -> list[Strip]:
-            drawn.append(1)
-            return draw()
-
-        board.lines = counted  # type: ignore[method-assign]
+        drawn = counting(board, "lines")
         for chips in (5, 6, 7, 123):
             with_chips(board, 2, chips)
         await pilot.pause()
-        assert len(drawn) == 1
+        assert drawn == [1]
         assert any("123 chips" in strip.text for strip in board.painted)
         assert board.painted == whole(board)
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from textual.strip import Strip
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
@@ -28,6 +27,7 @@ from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, rummy_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.rummy_rig import Position, ScriptedTable, rigged_deck
+from tests.client.test_table_log import counting
 from tests.conftest import Player, create
 
 SMALL = (80, 24)
@@ -546,17 +546,10 @@ async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change(
         board.redraw()
         await pilot.pause()
         assert "· 7 s" in board_text(board)
-        drawn: list[int] = []
-        lines = board.lines
-
-        def counted() -> list[Strip]:
-            drawn.append(1)
-            return lines()
-
-        board.lines = counted  # type: ignore[method-assign]
+        drawn = counting(board, "lines")
         board._tick()
         await pilot.pause()
-        assert drawn == [], "the same seconds: nothing drawn"
+        assert drawn == [0], "the same seconds: nothing drawn"
         board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 4.2)
         board._tick()
         await pilot.pause()
