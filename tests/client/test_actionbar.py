@@ -1,33 +1,53 @@
-"""The action bar's changes cost the screen one layout, not a second one right after it."""
+"""The action bar draws its own buttons: a change repaints it and lays nothing out; a click or a
+key on a button chooses its action; many choices make a keypad that fits."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.screen import Screen
 
+import cardtui.client.boards.cacho  # noqa: F401  (Cacho's keys: p passes, b bets)
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.models import TableModel
 from cardtui.v1 import common_pb2
 
+STYLES = Path(__file__).parents[2] / "client" / "app.tcss"
+IDLE = TableModel(common_pb2.TableSummary(game="cacho"), seat=0)
+TURN = replace(IDLE, legal=(common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS),
+                            common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=1),
+                            common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=2)))
+MANY = replace(IDLE, legal=tuple(common_pb2.Action(type=t) for t in (
+    common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_CALL, common_pb2.ACTION_TYPE_FOLD,
+    common_pb2.ACTION_TYPE_CHECK, common_pb2.ACTION_TYPE_KNOCK)))
+
 
 class BarApp(App[None]):
+    CSS_PATH = STYLES
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chosen: list[common_pb2.Action] = []
+
     def compose(self) -> ComposeResult:
         yield ActionBar(id="actions")
 
+    def on_action_bar_chosen(self, message: ActionBar.Chosen) -> None:
+        self.chosen.append(message.action)
 
-async def test_choices_that_come_and_go_lay_the_screen_out_once_each() -> None:
-    """Buttons shown for a turn, the bar resized from keypad to row and back, and hidden again:
-    one layout each. Textual laid the screen out again whenever a widget's virtual size changed,
-    which the first layout had just done for the bar and its buttons: two layouts a change. The first turn at a table
-    mounts the buttons, which may take a second layout on a busy machine (the new widgets' styles
-    can land a frame later); it is not counted, as it happens once, not with every message."""
+
+async def test_choices_that_come_and_go_lay_nothing_out() -> None:
+    """Buttons shown for a turn, a row turned keypad and back, and the bar idle again: each a
+    repaint of the bar's rows, never a layout of the screen."""
     app = BarApp()
     layouts = 0
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
+        bar = app.query_one(ActionBar)
+        await pilot.pause(0.1)
         original = Screen._refresh_layout
 
         def counted(*args: Any, **kwargs: Any) -> None:
@@ -37,25 +57,101 @@ async def test_choices_that_come_and_go_lay_the_screen_out_once_each() -> None:
             original(screen, *args, **kwargs)
 
         screen._refresh_layout = counted  # type: ignore[method-assign]
-        bar = app.query_one(ActionBar)
-        idle = TableModel(common_pb2.TableSummary(game="cacho"), seat=0)
-        turn = replace(idle, legal=(common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS),
-                                    common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=1)))
-        many = replace(idle, legal=tuple(common_pb2.Action(type=t) for t in (
-            common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_CALL, common_pb2.ACTION_TYPE_FOLD,
-            common_pb2.ACTION_TYPE_CHECK, common_pb2.ACTION_TYPE_KNOCK)))
-        changes = ((many, 5), (turn, 2), (idle, 0), (many, 5), (turn, 2), (many, 5), (idle, 0))
-        for n, (model, shown) in enumerate(changes):
-            before = layouts
+        for model, shown in ((MANY, 5), (TURN, 2), (IDLE, 0), (MANY, 5), (TURN, 2), (MANY, 5), (IDLE, 0)):
             bar.model = model
-            for _ in range(200):  # until the change is laid out (a busy machine may take seconds)
-                await pilot.pause(0.05)
-                if len(bar.buttons) == shown and layouts > before and not screen._layout_required:
-                    break
-            for _ in range(5):  # and a few frames more, for a second layout to show itself
-                await pilot.pause(0.05)
+            await pilot.pause(0.1)
             assert len(bar.buttons) == shown
-            if n == 0:
-                assert layouts > before, "the first turn's buttons were never laid out"
-                continue
-            assert layouts - before == 1, f"{layouts - before} layouts for one change of the bar"
+            assert all(str(b.label) in bar.text for b in bar.buttons)
+            if not shown:
+                assert "Nothing to do right now." in bar.text
+        assert layouts == 0, f"{layouts} layouts for the bar's changes"
+        assert bar.region.height == 3
+
+
+async def test_a_few_choices_are_raised_buttons_and_many_a_keypad() -> None:
+    app = BarApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = app.query_one(ActionBar)
+        bar.model = TURN
+        await pilot.pause(0.05)
+        top, middle, bottom = bar.text.split("\n")
+        first, second = bar.buttons
+        assert (first.region.y, first.region.height) == (bar.content_region.y, 3)
+        assert first.region.right < second.region.x, "a space between buttons"
+        assert set(top[first.offset.x - 1:first.region.width]) == {"▔"}
+        assert set(bottom[first.offset.x - 1:first.region.width]) == {"▁"}
+        assert "p Pass" in middle and "b Bet 1 (±: 1–2)" in middle
+        bar.model = MANY
+        await pilot.pause(0.05)
+        rows = bar.text.split("\n")
+        assert [b.region.height for b in bar.buttons] == [1] * 5
+        assert [b.region.y - bar.content_region.y for b in bar.buttons] == [0, 0, 0, 1, 1]
+        assert rows[2].strip() == "", "four to six choices leave the keypad's third row empty"
+        for button in bar.buttons:
+            assert str(button.label) in rows[button.region.y - bar.content_region.y]
+
+
+async def test_buttons_too_wide_for_a_row_become_a_keypad() -> None:
+    app = BarApp()
+    async with app.run_test(size=(24, 10)) as pilot:
+        bar = app.query_one(ActionBar)
+        bar.model = TURN
+        await pilot.pause(0.05)
+        assert [b.region.height for b in bar.buttons] == [1, 1], bar.text
+        assert [b.region.width for b in bar.buttons] == [10, 10], "two keys share the row"
+        assert "p Pass" in bar.text
+
+
+async def test_a_click_on_a_button_chooses_it_and_a_click_beside_does_nothing() -> None:
+    app = BarApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = app.query_one(ActionBar)
+        bar.model = TURN
+        await pilot.pause(0.05)
+        bet = bar.buttons[1]
+        assert await pilot.click(bar, offset=bet.offset)
+        await pilot.pause(0.05)
+        assert [(a.type, a.chips) for a in app.chosen] == [(common_pb2.ACTION_TYPE_BET, 1)]
+        bar.adjust(1)
+        await pilot.pause(0.05)
+        assert "b Bet 2" in bar.text
+        assert await pilot.click(bar, offset=(bet.offset.x, 1))  # its middle row
+        assert await pilot.click(bar, offset=(bar.region.width - 2, 1))  # past the last button
+        await pilot.pause(0.05)
+        assert [(a.type, a.chips) for a in app.chosen] == [(common_pb2.ACTION_TYPE_BET, 1),
+                                                           (common_pb2.ACTION_TYPE_BET, 2)]
+        bar.disabled = True
+        await pilot.pause(0.05)
+        await pilot.click(bar, offset=bet.offset)
+        await pilot.pause(0.05)
+        assert len(app.chosen) == 2, "a disabled bar chooses nothing"
+
+
+async def test_the_button_under_the_mouse_is_lit() -> None:
+    app = BarApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = app.query_one(ActionBar)
+        bar.model = TURN
+        await pilot.pause(0.05)
+        plain = [bar.render_line(1)]
+        first = bar.buttons[0]
+        await pilot.hover(bar, offset=first.offset)
+        await pilot.pause(0.05)
+        assert bar.hovered == 1
+        lit = bar.render_line(1)
+        assert lit.text == plain[0].text and list(lit) != list(plain[0])
+        await pilot.hover(bar, offset=(bar.region.width - 2, 1))
+        await pilot.pause(0.05)
+        assert bar.hovered is None and list(bar.render_line(1)) == list(plain[0])
+
+
+async def test_keys_choose_what_is_on_offer_only() -> None:
+    app = BarApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar = app.query_one(ActionBar)
+        bar.model = TURN
+        await pilot.pause(0.05)
+        assert bar.keys == ["p", "b"]
+        assert bar.press("p") and not bar.press("k") and not bar.press("1")
+        await pilot.pause(0.05)
+        assert [a.type for a in app.chosen] == [common_pb2.ACTION_TYPE_PASS]

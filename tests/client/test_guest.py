@@ -101,7 +101,7 @@ async def test_a_hand_played_by_taps_alone(server: Running) -> None:
                         if ("adjust(1)" in footer) == adjustable and "leave" in footer:
                             break
                     assert ("adjust(1)" in footer) == adjustable, (footer, bar.choices)
-                assert await pilot.click(buttons[0])
+                assert await pilot.click(bar, offset=buttons[0].offset)
                 tapped += 1
             if "wins" in log_text(app):
                 break
@@ -142,7 +142,7 @@ async def test_more_and_less_are_in_the_footer_when_there_is_something_to_change
                 break
         assert str(signal.label) != before and str(signal.label).startswith("s ")
         assert signal.region.bottom <= SIZE[1] - 1, "the keypad fits at 80x24"
-        assert await pilot.click(signal)
+        assert await pilot.click(bar, offset=signal.offset)
         for _ in range(40):
             await pilot.pause(0.03)
             if "You wink — 1♧." in log_text(app):

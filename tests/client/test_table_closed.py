@@ -39,7 +39,7 @@ async def test_a_table_closed_under_a_player_offers_nothing_and_counts_no_turn(s
             assert "over for you" in text_of(screen, "#turn-line")
             assert "Your turn" not in text_of(screen, "#turn-line")
             assert not screen.model.legal and screen.model.deadline is None
-            assert not [b for b in screen.query_one(ActionBar).query("Button") if b.display]
+            assert not screen.query_one(ActionBar).buttons
             assert not screen.in_match(), "nothing left to hand to a bot: escape leaves without asking"
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
