@@ -7,8 +7,8 @@ offer does nothing. Amounts and signals are picked with +/- on one button.
 
 The bar is one widget that draws its buttons itself, three rows high whatever it offers. Its
 choices change with nearly every message; as child widgets, each button shown, hidden or
-relabelled to another width laid the whole screen out again (about half of a message's cost at
-a truco table). Drawn here, a change repaints the bar's three rows and nothing else.
+relabelled to another width laid the whole screen out again (a fifth of the client's work for a
+message at a truco table). Drawn here, a change repaints the bar's three rows and nothing else.
 """
 
 from __future__ import annotations
