@@ -34,6 +34,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.style import Style as TextualStyle
+from textual.visual import Visual
 from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar, sized_by_layout
@@ -372,6 +373,34 @@ class KeyButton(Button):
         self.compact = True
 
 
+class Account(Static):
+    """A hand's summary: drawn once for each account at each width. Textual drew it once to
+    measure its height, again to paint it, and again whenever the panel was repainted (a hand's
+    end at a table of bots is a layout or two in every few messages, and its table is the
+    costliest thing on screen to draw)."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self._drawn: tuple[object, object, int, list[Strip]] | None = None
+        """The visual, its style and the width it was last drawn at, and its lines."""
+
+    def drawn(self, width: int) -> list[Strip]:
+        visual, style = self.visual, self.visual_style
+        if self._drawn is not None and self._drawn[:3] == (visual, style, width):
+            return self._drawn[3]
+        strips = Visual.to_strips(self, visual, width, None, style)
+        self._drawn = (visual, style, width, strips)
+        return strips
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.drawn(width)) if width else 0
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        strips = self.drawn(width)
+        return strips[y].adjust_cell_length(width) if y < len(strips) else Strip.blank(width, self.rich_style)
+
+
 ADJUST = Binding.Group(N_("More/less"), compact=True)
 
 
@@ -459,7 +488,7 @@ class TableScreen(Screen[None]):
                 board = board_for(self.model.game)
                 yield board
                 with Vertical(id="summary"):
-                    yield Static("", id="summary-body")
+                    yield Account(id="summary-body")
                     yield Static("", id="summary-foot")
                     with Horizontal(id="summary-buttons"):
                         yield KeyButton(_("Play again (enter)"), variant="primary", id="summary-again")

@@ -190,3 +190,50 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
         screen._show_summary()
         await pilot.pause()
         assert len(updates) == 1 and "and one line more" in on_screen()
+
+
+async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
+    """The summary's account is drawn once for its words at a width: not again to measure it, nor
+    when the panel is repainted or laid out again; a new width or new words draw it anew."""
+    from rich.console import Group
+    from rich.text import Text
+    from textual.visual import Visual
+
+    from cardtui.client.table_screen import Account
+
+    app = TableApp(stream("cacho", over=True), "cacho")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.summary_open
+        body = screen.query_one("#summary-body", Account)
+        draws: list[int] = []
+        original = Visual.to_strips.__func__  # type: ignore[attr-defined]
+
+        def counted(cls: type[Visual], widget: object, *args: Any, **kwargs: Any) -> Any:
+            if widget is body:
+                draws.append(args[1])
+            return original(cls, widget, *args, **kwargs)
+
+        Visual.to_strips = classmethod(counted)  # type: ignore[method-assign, assignment]
+        try:
+            def on_screen() -> str:
+                return "\n".join(strip.text for strip in screen._compositor.render_strips())
+
+            shown = on_screen()
+            assert "Hand 3: ana wins the pot of 8" in shown
+            for _ in range(3):
+                screen.refresh(layout=True)
+                body.refresh()
+                await pilot.pause()
+            assert draws == [] and on_screen() == shown
+            await pilot.resize_terminal(120, 40)
+            await pilot.pause(0.1)
+            assert len(draws) == 1 and "Hand 3: ana wins the pot of 8" in on_screen()
+            told = screen.summary_text
+            screen.summary_text = lambda: Group(told(), Text("and one line more"))  # type: ignore[method-assign]
+            screen._show_summary()
+            await pilot.pause(0.1)
+            assert len(draws) == 2 and "and one line more" in on_screen()
+        finally:
+            Visual.to_strips = classmethod(original)  # type: ignore[method-assign, assignment]
