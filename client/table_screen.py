@@ -673,25 +673,38 @@ class TableScreen(Screen[None]):
 
     # -- the summaries ---------------------------------------------------------------
     def _show_summary(self) -> None:
+        """The summary, open or not. A hand's summary that fits is drawn in the board's place
+        (``Board.show_account``); one too long for it, or a match's (with its buttons), in the
+        panel, which scrolls."""
         panel = self.query_one("#summary")
-        was = panel.display
-        panel.display = self.summary_open
         board = self.board
-        board.display = not self.summary_open
-        if (was and not self.summary_open and board.can_focus and self.focused is not board
+        was = panel.display or board.account is not None
+        said = self.summary_text() if self.summary_open else None
+        account = None if said is None else self._account(said)
+        buttons = self.ended[1] and not self.spectating
+        on_board = account is not None and not buttons and board.fits(account)
+        board.show_account(account if on_board else None)
+        in_panel = said is not None and not on_board
+        panel.display = in_panel
+        board.display = not in_panel
+        if (was and not in_panel and board.can_focus and self.focused is not board
                 and not isinstance(self.focused, Input)):
             board.focus()  # the board's keys are back with it
-        if self.summary_open:
-            said = self.summary_text()
+        if in_panel:
+            assert said is not None
             words = tuple(part_key(part) for part in flat(said))
             if None in words or words != self.summary_said:  # the same account again: no layout, no repaint
                 self.summary_said = words
                 self.query_one("#summary-body", Static).update(said)
-            self.query_one("#summary-buttons").display = self.ended[1] and not self.spectating
+            self.query_one("#summary-buttons").display = buttons
             # a tournament's table plays one match: no next one to stay for
             self.query_one("#summary-again").display = not self.model.summary.tournament_id
         if was != self.summary_open:
             self.refresh_bindings()
+
+    def _account(self, said: RenderableType) -> Group:
+        """A summary as the board draws it: the account, then what comes next (the foot)."""
+        return Group(*flat(said), Text(""), self._summary_foot())
 
     def summary_text(self) -> RenderableType:
         """The board's account of the hand (or match), or a plain one from the events; each seat
@@ -803,7 +816,9 @@ class TableScreen(Screen[None]):
 
     def _tick(self) -> None:
         line_ = self.query_one("#turn-line", Static)
-        if self.summary_open:
+        if self.summary_open and self.board.account is not None:  # the countdown under the summary
+            self.board.show_account(Group(*list(flat(self.board.account))[:-1], self._summary_foot()))
+        elif self.summary_open:
             self._say(self.query_one("#summary-foot", Static), self._summary_foot(), layout=True)
         view = self.model.view
         if view is None or view.WhichOneof("game") in (None, "waiting"):

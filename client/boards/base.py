@@ -107,6 +107,9 @@ class Board(Widget):
         self.on_screen: list[Strip] | None = None
         """The board's lines as the last paint left them on screen (None: not known, or a whole
         repaint is coming)."""
+        self.account: Group | None = None
+        """A hand's summary standing in for the board's own drawing (``show_account``)."""
+        self.account_said: tuple[Key | None, ...] | None = None
 
     @property
     def size(self) -> Size:
@@ -167,6 +170,24 @@ class Board(Widget):
         if not regions:
             self.on_screen = None  # all of it is repainted: what the screen held no longer counts
         super()._set_dirty(*regions)
+
+    def show_account(self, account: Group | None) -> None:
+        """Draw a hand's summary in the board's place (None: the board again). The summary used to
+        stand in for the board as a panel of its own: the board hidden and shown again with every
+        hand laid the screen out, moved the focus and the footer's keys away and back, and drew the
+        board whole when it came back. Drawn here, the lines that differ are repainted, no more."""
+        if account is None and self.account is None:
+            return
+        said = None if account is None else tuple(part_key(part) for part in flat(account))
+        if said is not None and said == self.account_said and None not in said:
+            return  # the same words again (the summary is said again with every message)
+        self.account, self.account_said = account, said
+        self.repaint_at_paint()
+
+    def fits(self, account: Group) -> bool:
+        """Whether a summary fits the board's place as it stands (else it goes to a panel that scrolls)."""
+        height = self.size.height
+        return bool(height and self.size.width) and len(self.strips(account)) <= height
 
     def on_show(self) -> None:
         """Shown again (a summary stood in for it): the screen drew it without asking which lines
@@ -242,7 +263,7 @@ class Board(Widget):
         self._check_kept()
         self.drawing = True
         try:
-            drawing = self.render()
+            drawing = self.account if self.account is not None else self.render()
             if isinstance(drawing, Group):
                 out: list[Strip] = []
                 for part in flat(drawing):

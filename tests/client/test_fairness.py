@@ -310,7 +310,7 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     from cardtui.engine.games import GAMES
     from cardtui.server.table import Table as ServerTable
     from tests.client.test_app import SIZE, log_text
-    from tests.client.test_table_flow import text_of
+    from tests.client.test_table_flow import summary_of
 
     dropped: list[int] = []
 
@@ -332,7 +332,7 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
         for _ in range(600):
             await pilot.pause(0.05)
             if screen.summary_open and screen.verdict is not None and not summary:
-                summary = " ".join(text_of(screen, "#summary-body").split())
+                summary = " ".join(summary_of(screen).split())
             if "Hand 2 (table deal 2)" in log_text(app) and summary:
                 break
             bar = screen.query_one(ActionBar)

@@ -63,6 +63,21 @@ def text_of(screen: object, selector: str) -> str:
     return console.export_text()
 
 
+def summary_shown(screen: TableScreen) -> bool:
+    """A summary is on screen: drawn in the board's place, or in its own panel."""
+    return screen.board.account is not None or bool(screen.query_one("#summary").display)
+
+
+def summary_of(screen: TableScreen) -> str:
+    """The summary on screen as plain text (its account and what comes next), wherever it shows."""
+    account = screen.board.account
+    if account is None:
+        return text_of(screen, "#summary-body") + text_of(screen, "#summary-foot")
+    console = Console(width=max(20, screen.board.size.width or 80), file=io.StringIO(), record=True)
+    console.print(account)
+    return console.export_text()
+
+
 async def type_text(pilot: Pilot[None], text: str) -> None:
     for ch in text:
         await pilot.press(ch)
@@ -233,7 +248,6 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
             screen = app.screen
             assert isinstance(screen, TableScreen)
             bar = screen.query_one(ActionBar)
-            summary = screen.query_one("#summary")
             hands_summed = 0
             matches = 0
             deadline = time.monotonic() + 90
@@ -244,7 +258,8 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
             while not left and time.monotonic() < deadline:
                 await pilot.pause(0.05)
                 view = screen.model.view
-                if summary.display and view is not None and view.match_over:
+                if screen.query_one("#summary").display and view is not None and view.match_over:
+                    assert screen.board.account is None, "a match's summary, with its buttons, has a panel"
                     body = text_of(screen, "#summary-body")
                     assert "The match is over after" in body and "wins the match" in body
                     assert screen.query_one("#summary-buttons").display
@@ -254,7 +269,7 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     if matches < 2 or hands_summed < 1:
                         await pilot.press("enter")  # play again: stay for the next match
                         await pilot.pause(0.1)
-                        assert not summary.display and app.screen is screen
+                        assert not summary_shown(screen) and app.screen is screen
                         game = f"Game {matches + 1} begins."
                         await until(pilot, lambda game=game: game in log_text(screen), timeout=10)
                     else:
@@ -262,16 +277,15 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
                         left = True
                     continue
-                if summary.display and view is not None and view.hand_over:
-                    body = text_of(screen, "#summary-body")
+                if summary_shown(screen) and view is not None and view.hand_over:
+                    body = summary_of(screen)
                     assert f"Hand {view.hand}:" in body and "wins the pot" in body and "→" in body
-                    foot = text_of(screen, "#summary-foot")
-                    assert "Next hand in" in foot and "enter" in foot, foot
-                    assert not screen.query_one("#board").display, "the summary stands in for the board"
+                    assert "Next hand in" in body and "enter" in body, body
+                    assert screen.board.account is not None, "the summary stands in for the board's drawing"
                     hands_summed += 1
                     await pilot.press("enter")
                     await pilot.pause(0.05)
-                    assert not summary.display
+                    assert not summary_shown(screen)
                     continue
                 if bar.choices and not bar.disabled:
                     kinds = [action_name(g[0]) for g in bar.choices]

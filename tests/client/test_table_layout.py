@@ -155,7 +155,8 @@ async def test_a_wide_or_short_screen_keeps_the_log_beside_the_board(size: tuple
 
 async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again() -> None:
     """While a hand's summary is open every message shows it again (the log goes on under it): the
-    same account in the same words costs no layout and no repaint; other words replace it."""
+    same account in the same words costs no layout and no repaint; other words replace it. A hand's
+    summary that fits is drawn in the board's place; one with buttons (a match's end) in its panel."""
     from rich.console import Group
     from rich.text import Text
     from textual.widgets import Static
@@ -167,33 +168,48 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
         await pilot.pause(0.3)
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen.summary_open
+        board = screen.board
+        assert board.account is not None and board.display, "a hand's summary stands in the board's place"
         body = screen.query_one("#summary-body", Static)
 
         def on_screen() -> str:
             return "\n".join(strip.text for strip in screen._compositor.render_strips())
 
-        shown = on_screen()
         updates: list[object] = []
-        update = body.update
+        update, repaint = body.update, board.repaint_at_paint
 
         def counted(*args: object, **kwargs: object) -> None:
             updates.append(args)
             update(*args, **kwargs)  # type: ignore[arg-type]
 
+        def repainted() -> None:
+            updates.append("board")
+            repaint()
+
         body.update = counted  # type: ignore[method-assign]
-        for _ in range(3):
+        board.repaint_at_paint = repainted  # type: ignore[method-assign]
+        told = screen.summary_text
+        for panel in (False, True):
+            if panel:  # a match's end: its summary has buttons, and a panel
+                screen.ended = (True, True)
+                screen._show_summary()
+                await pilot.pause()
+                assert board.account is None and not board.display
+                updates.clear()
+            shown = on_screen()
+            for _ in range(3):
+                screen._show_summary()
+                await pilot.pause()
+            assert updates == [] and on_screen() == shown
+            more = f"and one line more ({'panel' if panel else 'board'})"
+            screen.summary_text = lambda more=more: Group(told(), Text(more))  # type: ignore[method-assign]
             screen._show_summary()
             await pilot.pause()
-        assert updates == [] and on_screen() == shown
-        told = screen.summary_text
-        screen.summary_text = lambda: Group(told(), Text("and one line more"))  # type: ignore[method-assign]
-        screen._show_summary()
-        await pilot.pause()
-        assert len(updates) == 1 and "and one line more" in on_screen()
+            assert len(updates) == 1 and more in on_screen(), updates
 
 
 async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
-    """The summary's account is drawn once for its words at a width: not again to measure it, nor
+    """The summary's panel draws its account once for its words at a width: not again to measure it, nor
     when the panel is repainted or laid out again; a new width or new words draw it anew."""
     from rich.console import Group
     from rich.text import Text
@@ -206,6 +222,9 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
         await pilot.pause(0.3)
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen.summary_open
+        screen.ended = (True, True)  # a match's end: the summary in its panel
+        screen._show_summary()
+        await pilot.pause(0.1)
         body = screen.query_one("#summary-body", Account)
         draws: list[int] = []
         original = Visual.to_strips.__func__  # type: ignore[attr-defined]
@@ -220,6 +239,12 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
             def on_screen() -> str:
                 return "\n".join(strip.text for strip in screen._compositor.render_strips())
 
+            for _ in range(100):  # the panel laid out and painted (a busy machine may take a while)
+                await pilot.pause(0.05)
+                if not screen._layout_required and "Hand 3: ana wins the pot of 8" in on_screen():
+                    break
+            await pilot.pause(0.1)
+            draws.clear()
             shown = on_screen()
             assert "Hand 3: ana wins the pot of 8" in shown
             for _ in range(3):

@@ -453,8 +453,10 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 async def test_the_board_has_its_keys_back_when_a_summary_closes() -> None:
-    """The summary hides the board (and so its focus); closing it gives the card keys back at once,
-    not at the next message (a quiet table may send none until the player acts)."""
+    """A hand's summary is drawn in the board's place: the board keeps its focus and its keys. A
+    summary with buttons (a match's end) has a panel that hides the board (and so its focus);
+    closing it gives the card keys back at once, not at the next message (a quiet table may send
+    none until the player acts)."""
     build, seat = POSITIONS["paulista-4"]
     app = ScreenApp(build(), seat)
     async with app.run_test(size=SMALL) as pilot:
@@ -462,6 +464,16 @@ async def test_the_board_has_its_keys_back_when_a_summary_closes() -> None:
         screen = table(app)
         board = screen.query_one(TrucoBoard)
         assert screen.focused is board
+        screen.summary_open = True
+        screen._show_summary()
+        await pilot.pause(0.1)
+        assert board.display and board.account is not None and screen.focused is board
+        assert "enter: back to the table" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert board.account is None and screen.focused is board
+        assert "enter: back to the table" not in screen_text(app)
+        screen.ended = (True, True)
         screen.summary_open = True
         screen._show_summary()
         await pilot.pause(0.1)
