@@ -6,6 +6,7 @@ A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import io
 import socket
@@ -333,11 +334,24 @@ async def test_a_seat_that_changed_hands_is_told_as_it_was_then(server: Running,
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
     await ana.close()
     table = server.room.tables[table_id]
-    deadline = time.monotonic() + 20
-    while not (table.hands_played >= 1 and table.match is not None and table.match.logged() >= 2
-               and not table.match.hand_over()):  # a later hand, the bot has played in it
-        assert time.monotonic() < deadline, "the bots play on"
-        await asyncio.sleep(0.02)
+    fast = table.config
+
+    def mid_hand() -> bool:  # a later hand, the bot has played in it
+        return (table.hands_played >= 1 and table.match is not None and table.match.logged() >= 2
+                and not table.match.hand_over())
+
+    deadline = time.monotonic() + 30
+    while True:
+        while not mid_hand():
+            assert time.monotonic() < deadline, "the bots play on"
+            await asyncio.sleep(0.005)
+        table.config = dataclasses.replace(fast, bot_delay=60.0)  # the bots wait while dan sits down
+        landed = time.monotonic() + 1.0  # a move already on its timer lands (at most 2.5 × 0.15 s)
+        while time.monotonic() < landed and mid_hand():
+            await asyncio.sleep(0.005)
+        if mid_hand():
+            break
+        table.config = fast  # that move ended the hand: the next deal (50 ms on) paced as before
     with speaking(lang):
         played_for_ana = _("{name} (bot)").format(name="ana")
         app = CardApp(f"127.0.0.1:{server.port}", "dan")
