@@ -120,3 +120,35 @@ async def test_a_forked_guest_plays_at_a_table(server: Running, http: aiohttp.Cl
             await guest.ws.close()
     finally:
         await web.stop()
+
+
+def test_a_guest_hands_the_free_pages_inside_its_heap_back() -> None:
+    """Memory freed below the heap's top stays counted as the process's own until trimmed."""
+    out = run_python("""
+        import ctypes, os, time
+        from cardtui.server.web_guests import trim_heap_every
+
+        libc = ctypes.CDLL(None)
+        libc.malloc.restype = ctypes.c_void_p
+        libc.malloc.argtypes = [ctypes.c_size_t]
+        libc.free.argtypes = [ctypes.c_void_p]
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD: free() itself never trims
+        page = os.sysconf("SC_PAGE_SIZE")
+
+        def resident():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * page
+
+        blocks = [libc.malloc(32 * 1024) for _ in range(1000)]  # 32 MB of the heap, below mmap's threshold
+        for block in blocks:
+            ctypes.memset(block, 1, 32 * 1024)  # touched: resident
+        for block in blocks[:-1]:  # all freed but the last, which keeps the heap's top in use
+            libc.free(block)
+        before = resident()
+        thread = trim_heap_every(0.05)
+        time.sleep(0.5)
+        print(before, resident(), thread is not None and thread.daemon and thread.is_alive())
+    """)
+    before, after, running = out.split()
+    assert running == "True", "a daemon thread trims on"
+    assert int(before) - int(after) > 20 * 1024 * 1024, f"{before} → {after} bytes resident"
