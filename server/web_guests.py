@@ -82,9 +82,9 @@ def trim_heap_every(seconds: float = HEAP_TRIM_SECONDS) -> threading.Thread | No
 
     glibc gives memory back to the system from the top of its heap only. Going from the lobby to
     a table frees a good deal below the top (the lobby's widgets, grpc's and protobuf's buffers),
-    and those pages stayed counted as the guest's own. Trimmed, a guest at a table holds about
-    0.5 MB less (``make bench --only guests``: 24.85–24.89 → 24.34 MB), for no CPU the bench can
-    see (a trim walks the heap's free chunks: well under a millisecond each second)."""
+    and those pages stayed counted as the guest's own. Trimmed, a guest at a table holds 0.35–0.5
+    MB less (``make bench --only guests``: 24.85–24.89 → 24.34–24.50 MB), for no CPU the bench
+    can see (a trim walks the heap's free chunks: well under a millisecond each second)."""
     import ctypes
     import platform
 
