@@ -26,6 +26,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from cardtui import i18n
+from cardtui.client.boards.parts import styled
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
 from cardtui.i18n import _
@@ -240,12 +241,13 @@ class ActionBar(Widget):
         text.truncate(max(0, width - 1 - right), overflow="ellipsis")
         inner = width - 1 - right - text.cell_len
         left = inner // 2 if centred else 0
-        style = self._style("actionbar--button", number)
-        out = [Segment(" " * (1 + left), style)]
-        out.extend(Segment(seg.text, style + seg.style if seg.style else style)
-                   for seg in text.render(self.app.console) if seg.text)
-        out.append(Segment(" " * (right + inner - left), style))
-        return out
+        return self._on(text, self._style("actionbar--button", number), 1 + left, right + inner - left)
+
+    def _on(self, text: Text, style: Style, left: int, right: int) -> list[Segment]:
+        """Words with spaces either side, drawn on ``style`` (under the words' own styles)."""
+        text.pad_left(left)
+        text.pad_right(right)
+        return list(styled(list(text.render(self.app.console)), style, ()))
 
     def _raised(self, widths: list[int], full: int) -> tuple[list[Strip], list[Region]]:
         """Up to three buttons in a row, each raised: a light edge above, a dark one below."""
@@ -282,13 +284,9 @@ class ActionBar(Widget):
         return [self._strip(row, width) for row in rows], places
 
     def _idle_line(self, width: int) -> Strip:
-        style = self._style("actionbar--idle")
         text = self.idle_text.copy()
         text.truncate(max(0, width - 1), overflow="ellipsis")
-        segments = [Segment(" ", style)]
-        segments.extend(Segment(seg.text, style + seg.style if seg.style else style)
-                        for seg in text.render(self.app.console) if seg.text)
-        return self._strip(segments, width)
+        return self._strip(self._on(text, self._style("actionbar--idle"), 1, 0), width)
 
     def _strip(self, segments: list[Segment], width: int) -> Strip:
         """A row of the bar, its width exactly, on the bar's own colours."""

@@ -40,7 +40,7 @@ from textual.widgets import Button, Header, Input, RichLog, Static
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
-from cardtui.client.boards.parts import flat, part_key
+from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
@@ -444,7 +444,9 @@ class TableScreen(Screen[None]):
         self.ended: tuple[bool, bool] = (False, False)
         """(hand over, match over) as last seen: a change to True is a new ending to sum up."""
         self.summary_said: tuple[object, ...] = ()
-        """What the summary's account was made of, part by part, when last put on screen."""
+        """What the summary's account was made of, part by part, when last put in its panel."""
+        self.said_on_board: RenderableType | None = None
+        """The summary's account as the board draws it now (its countdown is drawn under it)."""
         self.summary_open = False
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
@@ -684,6 +686,7 @@ class TableScreen(Screen[None]):
         buttons = self.ended[1] and not self.spectating
         on_board = account is not None and not buttons and board.fits(account)
         board.show_account(account if on_board else None)
+        self.said_on_board = said if on_board else None
         in_panel = said is not None and not on_board
         panel.display = in_panel
         board.display = not in_panel
@@ -692,8 +695,8 @@ class TableScreen(Screen[None]):
             board.focus()  # the board's keys are back with it
         if in_panel:
             assert said is not None
-            words = tuple(part_key(part) for part in flat(said))
-            if None in words or words != self.summary_said:  # the same account again: no layout, no repaint
+            words = said_key(said)
+            if not said_again(self.summary_said, words):  # the same account again: no layout, no repaint
                 self.summary_said = words
                 self.query_one("#summary-body", Static).update(said)
             self.query_one("#summary-buttons").display = buttons
@@ -816,8 +819,8 @@ class TableScreen(Screen[None]):
 
     def _tick(self) -> None:
         line_ = self.query_one("#turn-line", Static)
-        if self.summary_open and self.board.account is not None:  # the countdown under the summary
-            self.board.show_account(Group(*list(flat(self.board.account))[:-1], self._summary_foot()))
+        if self.summary_open and self.said_on_board is not None:  # the countdown under the summary
+            self.board.show_account(self._account(self.said_on_board))
         elif self.summary_open:
             self._say(self.query_one("#summary-foot", Static), self._summary_foot(), layout=True)
         view = self.model.view

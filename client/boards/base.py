@@ -31,6 +31,8 @@ from cardtui.client.boards.parts import (
     line_segments,
     one_line,
     part_key,
+    said_again,
+    said_key,
     styled,
     table_cells,
     table_widths,
@@ -178,8 +180,8 @@ class Board(Widget):
         board whole when it came back. Drawn here, the lines that differ are repainted, no more."""
         if account is None and self.account is None:
             return
-        said = None if account is None else tuple(part_key(part) for part in flat(account))
-        if said is not None and said == self.account_said and None not in said:
+        said = None if account is None else said_key(account)
+        if said is not None and said_again(self.account_said, said):
             return  # the same words again (the summary is said again with every message)
         self.account, self.account_said = account, said
         self.repaint_at_paint()

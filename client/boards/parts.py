@@ -77,6 +77,17 @@ def part_key(part: RenderableType) -> Key | None:
     return None
 
 
+def said_key(drawing: RenderableType) -> tuple[Key | None, ...]:
+    """What a drawing is made of, part by part (``part_key``; None in it: a part that cannot be
+    told by its content, so the drawing is taken as new)."""
+    return tuple(part_key(part) for part in flat(drawing))
+
+
+def said_again(before: tuple[Key | None, ...] | None, after: tuple[Key | None, ...]) -> bool:
+    """Whether a drawing made of ``after`` shows what one made of ``before`` showed (``said_key``)."""
+    return after == before and None not in after
+
+
 def flat(part: RenderableType) -> Iterator[RenderableType]:
     """The parts of a ``Group`` (and of groups in it), in order; any other part as it is."""
     if isinstance(part, Group):

@@ -3,11 +3,14 @@ key on a button chooses its action; many choices make a keypad that fits."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.screen import Screen
 
 import cardtui.client.boards.cacho  # noqa: F401  (Cacho's keys: p passes, b bets)
@@ -37,6 +40,18 @@ class BarApp(App[None]):
 
     def on_action_bar_chosen(self, message: ActionBar.Chosen) -> None:
         self.chosen.append(message.action)
+
+
+@asynccontextmanager
+async def showing(model: TableModel, size: tuple[int, int] = (80, 24),
+                  ) -> AsyncIterator[tuple[BarApp, Pilot[None], ActionBar]]:
+    """The bar alone in an app, offering ``model``'s choices."""
+    app = BarApp()
+    async with app.run_test(size=size) as pilot:
+        bar = app.query_one(ActionBar)
+        bar.model = model
+        await pilot.pause(0.05)
+        yield app, pilot, bar
 
 
 async def test_choices_that_come_and_go_lay_nothing_out() -> None:
@@ -69,11 +84,7 @@ async def test_choices_that_come_and_go_lay_nothing_out() -> None:
 
 
 async def test_a_few_choices_are_raised_buttons_and_many_a_keypad() -> None:
-    app = BarApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        bar = app.query_one(ActionBar)
-        bar.model = TURN
-        await pilot.pause(0.05)
+    async with showing(TURN) as (_app, pilot, bar):
         top, middle, bottom = bar.text.split("\n")
         first, second = bar.buttons
         assert (first.region.y, first.region.height) == (bar.content_region.y, 3)
@@ -92,22 +103,14 @@ async def test_a_few_choices_are_raised_buttons_and_many_a_keypad() -> None:
 
 
 async def test_buttons_too_wide_for_a_row_become_a_keypad() -> None:
-    app = BarApp()
-    async with app.run_test(size=(24, 10)) as pilot:
-        bar = app.query_one(ActionBar)
-        bar.model = TURN
-        await pilot.pause(0.05)
+    async with showing(TURN, (24, 10)) as (_app, _pilot, bar):
         assert [b.region.height for b in bar.buttons] == [1, 1], bar.text
         assert [b.region.width for b in bar.buttons] == [10, 10], "two keys share the row"
         assert "p Pass" in bar.text
 
 
 async def test_a_click_on_a_button_chooses_it_and_a_click_beside_does_nothing() -> None:
-    app = BarApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        bar = app.query_one(ActionBar)
-        bar.model = TURN
-        await pilot.pause(0.05)
+    async with showing(TURN) as (app, pilot, bar):
         bet = bar.buttons[1]
         assert await pilot.click(bar, offset=bet.offset)
         await pilot.pause(0.05)
@@ -128,11 +131,7 @@ async def test_a_click_on_a_button_chooses_it_and_a_click_beside_does_nothing() 
 
 
 async def test_the_button_under_the_mouse_is_lit() -> None:
-    app = BarApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        bar = app.query_one(ActionBar)
-        bar.model = TURN
-        await pilot.pause(0.05)
+    async with showing(TURN) as (_app, pilot, bar):
         plain = [bar.render_line(1)]
         first = bar.buttons[0]
         await pilot.hover(bar, offset=first.offset)
@@ -146,11 +145,7 @@ async def test_the_button_under_the_mouse_is_lit() -> None:
 
 
 async def test_keys_choose_what_is_on_offer_only() -> None:
-    app = BarApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        bar = app.query_one(ActionBar)
-        bar.model = TURN
-        await pilot.pause(0.05)
+    async with showing(TURN) as (app, pilot, bar):
         assert bar.keys == ["p", "b"]
         assert bar.press("p") and not bar.press("k") and not bar.press("1")
         await pilot.pause(0.05)
