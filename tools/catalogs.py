@@ -62,7 +62,10 @@ def extract() -> Catalog:
 
 def _write(catalog: Catalog, path: Path, width: int = 100) -> None:
     buf = io.BytesIO()
-    write_po(buf, catalog, width=width, sort_output=False, omit_header=False, include_previous=False)
+    # Sorted by message, files without line numbers: a change elsewhere in a file does not move its
+    # messages, so a catalog's diff holds only the messages that changed.
+    write_po(buf, catalog, width=width, sort_output=True, omit_header=False, include_previous=False,
+             include_lineno=False)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(buf.getvalue())
 
@@ -130,7 +133,7 @@ def problems() -> list[str]:
 
 def _same(a: Catalog, b: Catalog) -> bool:
     def key(c: Catalog) -> list[tuple[object, object, object]]:
-        return [(m.id, m.context, sorted(m.locations)) for m in c if m.id]
+        return sorted((str(m.id), str(m.context), sorted({f for f, _ in m.locations})) for m in c if m.id)
 
     return key(a) == key(b)
 
