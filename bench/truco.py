@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtui.engine.core import Action, SeatInfo
-from cardtui.engine.truco.argentino import GAME as ARGENTINO
+from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
 from cardtui.sim import versus_random
 
 SECONDS = 3.0

@@ -30,14 +30,12 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["DIR", "OFF", "STATUS", "digests", "install", "sources"]
+__all__ = ["DIR", "OFF", "STATUS", "digests", "install", "part", "sources"]
 
 OFF = "CARDTUI_PURE"
 """Set (to anything but empty) to run plain Python even where a build is present, and to skip the build."""
 DIR = Path(sys.prefix) / "cardtui-native"
 """Where the build lives: beside the interpreter it was built for."""
-ROOT = Path(__file__).resolve().parent
-"""The package's sources (``cardtui/engine`` is the repository's ``engine/``)."""
 
 STATUS = "plain Python: not imported yet"
 """What ``install`` found: ``compiled: ...`` or ``plain Python: <why>``."""
@@ -47,16 +45,29 @@ SERVER = ("wire.py", "fanout.py")
 """The server's modules that are compiled (``tools.native``)."""
 
 
-def sources(root: Path = ROOT) -> list[Path]:
-    """The sources a build depends on: the engine's modules, truco's included (not the bots'),
-    and the server's compiled ones."""
-    engine = root / "engine"
-    return sorted([*engine.glob("*.py"), *(engine / "truco").glob("*.py"), *(root / "server" / s for s in SERVER)])
+def part(name: str) -> Path:
+    """Where the package's part ``name`` (``engine``, ``server``) is: its own top-level folder in a
+    clone (the package maps it, see pyproject.toml), inside the package once installed from a wheel.
+    Found without importing it, so that ``install`` can run before any of it is."""
+    spec = importlib.util.find_spec(f"cardtui.{name}")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError(f"cardtui.{name} is not installed")
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
-def digests(paths: Sequence[Path], root: Path = ROOT) -> dict[str, str]:
-    """Each source's SHA-256, by its path under the package."""
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+def sources() -> dict[str, Path]:
+    """The sources a build depends on, by their path in the package (``engine/truco/base.py``):
+    the engine's modules, truco's included (not the bots'), and the server's compiled ones."""
+    engine, server = part("engine"), part("server")
+    found = {f"engine/{p.relative_to(engine).as_posix()}": p
+             for p in (*engine.glob("*.py"), *(engine / "truco").rglob("*.py"))}
+    found.update({f"server/{s}": server / s for s in SERVER})
+    return dict(sorted(found.items()))
+
+
+def digests(paths: Mapping[str, Path]) -> dict[str, str]:
+    """Each source's SHA-256, by its path in the package."""
+    return {name: hashlib.sha256(p.read_bytes()).hexdigest() for name, p in paths.items()}
 
 
 class _Finder(importlib.abc.MetaPathFinder):
@@ -74,7 +85,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, file, loader=loader)
 
 
-def check(directory: Path = DIR, root: Path = ROOT) -> tuple[dict[str, Path] | None, str]:
+def check(directory: Path = DIR) -> tuple[dict[str, Path] | None, str]:
     """The compiled modules to serve (None: none) and why, without installing anything."""
     if os.environ.get(OFF):
         return None, f"plain Python: {OFF} is set"
@@ -85,7 +96,7 @@ def check(directory: Path = DIR, root: Path = ROOT) -> tuple[dict[str, Path] | N
     if manifest.get("python") != sys.version:
         return None, "plain Python: the build is for another Python"
     built: dict[str, str] = manifest.get("sources", {})
-    now = digests(sources(root), root)
+    now = digests(sources())
     changed = sorted(set(built) ^ set(now) | {k for k in built.keys() & now.keys() if built[k] != now[k]})
     if changed:
         return None, f"plain Python: {changed[0]} changed since the build (make rebuilds it)"
@@ -95,10 +106,10 @@ def check(directory: Path = DIR, root: Path = ROOT) -> tuple[dict[str, Path] | N
     return files, f"compiled: {len(files) - 1} modules (mypyc)"
 
 
-def install(directory: Path = DIR, root: Path = ROOT) -> str:
+def install(directory: Path = DIR) -> str:
     """Serve the compiled modules if the build matches the sources; returns (and keeps) what it found."""
     global STATUS
-    files, STATUS = check(directory, root)
+    files, STATUS = check(directory)
     if files is not None and not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder(files))
     return STATUS

@@ -26,8 +26,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from cardtui import i18n
-from cardtui.client.boards.parts import styled
 from cardtui.client.models import TableModel, action_kind, action_name
+from cardtui.client.textual_internals import styled
 from cardtui.client.words import key_for, label, word
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2

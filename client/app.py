@@ -11,10 +11,11 @@ from textual.binding import Binding
 
 from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.connection import BadAddress, Connection, error_text, unreachable
-from cardtui.client.lobby import LobbyScreen, OpenTable
+from cardtui.client.lobby import LobbyScreen, OpenTable, OpenTournaments
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.tournaments import TournamentsScreen
 from cardtui.i18n import N_, NAMES, _, current, next_language, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
@@ -137,6 +138,9 @@ class CardApp(App[None]):
         use(next_language())
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
+
+    def on_open_tournaments(self, message: OpenTournaments) -> None:
+        self.push_screen(TournamentsScreen(message.conn, message.info, self.player))
 
     async def on_open_table(self, message: OpenTable) -> None:
         await self.open_table(message.table_id, message.spectate, message.password, message.locked)

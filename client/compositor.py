@@ -11,10 +11,11 @@ last layout.
 
 from __future__ import annotations
 
-from textual._compositor import Compositor, ReflowResult
 from textual.dom import DOMNode
 from textual.geometry import Region, Size
 from textual.widget import Widget
+
+from cardtui.client.textual_internals import Compositor, ReflowResult
 
 
 class MapKeepingCompositor(Compositor):

@@ -27,8 +27,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
+from cardtui.client.textual_internals import FooterKey, FooterLabel, KeyGroup
 from cardtui.i18n import _, current
 
 Ident = tuple[str, ...]

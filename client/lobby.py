@@ -94,6 +94,16 @@ def count_cell(n: int) -> Text:
     return Text(str(n), justify="right", style="dim" if not n else "")
 
 
+class OpenTournaments(Message):
+    """The player asks for the tournaments (the app opens them: their screen builds on this module's
+    table form, so this module does not import it)."""
+
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo) -> None:
+        super().__init__()
+        self.conn = conn
+        self.info = info
+
+
 class OpenTable(Message):
     """Take a seat at (or watch) a table: the app opens it."""
 
@@ -345,12 +355,10 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(TablesScreen(self.conn))
 
     def action_tournaments(self) -> None:
-        from cardtui.client.tournaments import TournamentsScreen  # it builds on this module's table form
-
         if self.info is None:
             self.notify(_("Still talking to the server…"))
             return
-        self.app.push_screen(TournamentsScreen(self.conn, self.info, getattr(self.app, "player", "")))
+        self.post_message(OpenTournaments(self.conn, self.info))
 
 
 class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):

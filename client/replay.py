@@ -28,8 +28,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, RichLog, Static
 
-from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
+from cardtui.client.boards.registry import board_for
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel, holders_of, shown

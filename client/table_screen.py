@@ -38,9 +38,9 @@ from textual.visual import Visual
 from textual.widgets import Button, Header, Input, RichLog, Static
 
 from cardtui.client.actionbar import ActionBar, sized_by_layout
-from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
+from cardtui.client.boards.registry import board_for
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text

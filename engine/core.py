@@ -17,215 +17,46 @@ Two layers, so that servers and simulators hold no ``Any``:
 Besides each seat's view and the spectators', every game has an *open* view (``open_view``):
 every card face up, for nobody in particular. Only replays of finished hands show it
 (``replay_steps``); nothing sends it while a hand is in play.
+
+The records that cross the contract (``engine.records``) and its refusals (``engine.errors``) live
+below it, so that what it builds on can use them; they are named here too, so that a game takes
+its whole contract from one module.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from cardtui.engine.cards import Card
+from cardtui.engine.errors import N_ as N_
+from cardtui.engine.errors import IllegalAction as IllegalAction
+from cardtui.engine.errors import InvalidOptions as InvalidOptions
+from cardtui.engine.errors import NotYourTurn as NotYourTurn
 from cardtui.engine.fairness import Seed, record_seed
+from cardtui.engine.history import action_of, seats_of, start_of
 from cardtui.engine.options import OptionSpec, Raw, describe, read, values
+from cardtui.engine.records import EVERYONE as EVERYONE
+from cardtui.engine.records import SPECTATOR as SPECTATOR
+from cardtui.engine.records import Action as Action
+from cardtui.engine.records import Audience as Audience
+from cardtui.engine.records import Event as Event
+from cardtui.engine.records import EventBody as EventBody
+from cardtui.engine.records import GameOptions as GameOptions
+from cardtui.engine.records import GameView as GameView
+from cardtui.engine.records import MatchState as MatchState
+from cardtui.engine.records import ReplayStep as ReplayStep
+from cardtui.engine.records import SeatInfo as SeatInfo
+from cardtui.engine.records import copied as copied
+from cardtui.engine.records import only as only
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-SPECTATOR = None
-"""The seat argument of ``view`` for a spectator: the public view only."""
-
 JsonObject = dict[str, Any]
 """A hand history: a JSON document whose keys DESIGN.md fixes."""
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``str()`` is a sentence a person can read.
-
-    The sentence may be a template with named arguments (``IllegalAction("It is {name}'s
-    turn.", name=...)``): the server sends the template as a message id and the arguments
-    apart, so each client says it in its own language.
-    """
-
-    def __init__(self, template: str = "", /, **args: object) -> None:
-        self.template = template
-        self.args_ = {k: str(v) for k, v in args.items()}
-        super().__init__(template.format(**self.args_) if self.args_ else template)
-
-
-def N_(message: str) -> str:
-    """Mark a sentence for the message catalogs (the client says it in the reader's language)."""
-    return message
-
-
-class NotYourTurn(IllegalAction):
-    """The seat may not act at this moment."""
-
-
-class InvalidOptions(ValueError):
-    """Table options that break the rules' limits; a sentence, maybe a template with named
-    arguments (as ``IllegalAction``), so each client can say it in its own language."""
-
-    def __init__(self, template: str = "", /, **args: object) -> None:
-        self.template = template
-        self.args_ = {k: str(v) for k, v in args.items()}
-        super().__init__(template.format(**self.args_) if self.args_ else template)
-
-
-@dataclass(frozen=True, slots=True)
-class Audience:
-    """Who may see an event: everyone (``seats is None``) or only these seats (and spectators).
-
-    Games address seats; ``spectators`` lets a table address the people watching (table talk
-    that must not reach the players during a hand).
-    """
-
-    seats: frozenset[int] | None = None
-    spectators: bool = False
-
-    def sees(self, seat: int | None) -> bool:
-        if self.seats is None:
-            return True
-        return self.spectators if seat is None else seat in self.seats
-
-    @property
-    def public(self) -> bool:
-        return self.seats is None
-
-
-EVERYONE = Audience()
-
-
-def only(*seats: int) -> Audience:
-    return Audience(frozenset(seats))
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """What a seat does: a type (per game), and an amount or cards where it needs them.
-
-    ``amount`` is chips for bets, raises and calls, the position of an unseen card for a
-    blind play, the points said for an envido announcement; ``value`` names a signal or
-    where a card is drawn from. The wire gives each of these its own field.
-    """
-
-    type: str
-    amount: int = 0
-    cards: tuple[Card, ...] = ()
-    value: str = ""
-
-    def describe(self) -> str:
-        parts = [self.type]
-        if self.amount:
-            parts.append(str(self.amount))
-        parts.extend(str(c) for c in self.cards)
-        if self.value:
-            parts.append(self.value)
-        return " ".join(parts)
-
-
-class EventBody:
-    """What happened: each kind of event is a frozen record subclassing this.
-
-    The record's class name is its name on the wire (``cardtui.v1`` has a message of the
-    same name and fields), so the one converter in the server needs no table per event.
-    """
-
-    __slots__ = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, and who may see it."""
-
-    body: EventBody
-    audience: Audience = EVERYONE
-
-    @property
-    def kind(self) -> str:
-        return type(self.body).__name__
-
-    @property
-    def seat(self) -> int | None:
-        seat = getattr(self.body, "seat", None)
-        return seat if isinstance(seat, int) else None
-
-
-class GameView:
-    """A frozen record of what one seat (or a spectator) may see; each game's view subclasses it.
-
-    Every view carries the facts every game has: the hand's number, the dealer, the viewer's
-    seat (None for a spectator), the seats the game waits on, and whether the hand and the
-    match are over.
-    """
-
-    __slots__ = ()
-    hand: int
-    dealer: int
-    you: int | None
-    to_act: tuple[int, ...]
-    hand_over: bool
-    match_over: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    seat: int
-    name: str
-    team: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayStep:
-    """One step of a finished hand replayed: the deal (``seat`` None) or one seat's action,
-    every event it caused (whatever its audience), and the open view after them."""
-
-    seat: int | None
-    action: Action | None
-    events: tuple[Event, ...]
-    view: GameView
-
-
-class GameOptions:
-    """A frozen, validated options record: each field an option (see ``engine.options``)."""
-
-    __slots__ = ()
-    __dataclass_fields__: ClassVar[dict[str, Any]]
-
-
-_T = TypeVar("_T")
-
-
-def copied(old: _T, new: _T, memo: dict[int, Any]) -> _T:
-    """``new``, a fresh object of ``old``'s class, given a deep copy of each attribute ``old`` has:
-    how a compiled class (``cardtui.native``) copies itself in ``__deepcopy__``, since a compiled
-    object cannot be made blank (its ``__new__`` runs ``__init__``). Attributes are a compiled
-    class's ``__mypyc_attrs__``, or a plain one's ``__dict__`` and slots."""
-    memo[id(old)] = new
-    cls = type(old)
-    names: tuple[str, ...] | None = getattr(cls, "__mypyc_attrs__", None)
-    if names is None:
-        slots = (n for c in cls.__mro__ for n in getattr(c, "__slots__", ()))
-        names = (*getattr(old, "__dict__", {}), *slots)
-    for name in names:
-        if name != "__dict__" and hasattr(old, name):  # an attribute not set yet stays unset
-            setattr(new, name, copy.deepcopy(getattr(old, name), memo))
-    return new
-
-
-class MatchState(Protocol):
-    """What every game's match state holds besides its own: the seats and the hand in play.
-
-    A protocol, so that a state need not inherit from it: truco's states are compiled
-    (``cardtui.native``), and a compiled class cannot have a plain Python class as its base.
-    """
-
-    seats: tuple[SeatInfo, ...]
-    hand_no: int
-    dealer: int
 
 
 S = TypeVar("S", bound=MatchState)
@@ -495,8 +326,6 @@ class Game(Rules, Generic[S, O, V]):
         then each seat's action as the history has it; each step's events, and the state after.
         The dealer's entries (a redeal, a stock rebuilt) are skipped: they follow from the
         actions before them."""
-        from cardtui.engine.history import action_of, seats_of, start_of
-
         seats = seats_of(record)
         state, events = self.resume(
             self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),

@@ -11,8 +11,8 @@ from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.core import Rules
 from cardtui.engine.pifpaf import GAME as PIFPAF
-from cardtui.engine.truco.argentino import GAME as TRUCO_ARGENTINO
-from cardtui.engine.truco.paulista import GAME as TRUCO_PAULISTA
+from cardtui.engine.truco.argentino.game import GAME as TRUCO_ARGENTINO
+from cardtui.engine.truco.paulista.game import GAME as TRUCO_PAULISTA
 
 CACHO.bot = cacho_bot.choose
 PIFPAF.bot = pifpaf_bot.choose

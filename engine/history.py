@@ -14,8 +14,8 @@ from enum import Enum
 from typing import Any
 
 from cardtui.engine.cards import Card, notation, parse_cards
-from cardtui.engine.core import Action, SeatInfo, copied
 from cardtui.engine.fairness import DealSeed, Seed, history_seed
+from cardtui.engine.records import Action, SeatInfo, copied
 
 FORMAT = "cardtui-hand/1"
 """The ``format`` of every history: docs/history.md §1 says when it would change."""

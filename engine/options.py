@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import TYPE_CHECKING, Any, get_type_hints
 
+from cardtui.engine.errors import InvalidOptions
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -135,8 +137,6 @@ def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
 
 def read(cls: type[DataclassInstance], raw: Mapping[str, object], title: str) -> Any:
     """The options record ``cls`` from raw values; ``InvalidOptions`` with a sentence if any is bad."""
-    from cardtui.engine.core import InvalidOptions
-
     specs = {s.name: s for s in describe(cls)}
     hints = get_type_hints(cls)
     values: dict[str, Any] = {}

@@ -573,11 +573,6 @@ def fill_heap_holes(limit: int = 32 * 1024, rounds: int = 8) -> int:
     return left
 
 
-NO_CACHE_SLOTS = ("_divide_cache", "_crop_cache", "_style_cache", "_filter_cache", "_line_length_cache",
-                  "_crop_extend_cache", "_offsets_cache")
-"""A Textual strip's caches of what was derived from it (crops, styles, divisions, ...)."""
-
-
 class NoCache:
     """A cache that keeps nothing: what is asked of it is worked out again."""
 
@@ -605,17 +600,19 @@ def lighter_strips() -> bool:
     from textual.cache import FIFOCache
     from textual.strip import Strip
 
+    from cardtui.client.textual_internals import STRIP_CACHES
+
     if getattr(Strip.__init__, "lighter", False):
         return True
     probe = Strip([])
-    if not all(isinstance(getattr(probe, name, None), FIFOCache) for name in NO_CACHE_SLOTS):
+    if not all(isinstance(getattr(probe, name, None), FIFOCache) for name in STRIP_CACHES):
         return False
     made = Strip.__init__
     none = NoCache()
 
     def __init__(self: Strip, *args: Any, **kwargs: Any) -> None:
         made(self, *args, **kwargs)
-        for name in NO_CACHE_SLOTS:
+        for name in STRIP_CACHES:
             setattr(self, name, none)
 
     __init__.lighter = True  # type: ignore[attr-defined]
@@ -626,9 +623,9 @@ def lighter_strips() -> bool:
 def warm_up() -> None:
     """Import what every guest needs, once, before any fork: the client, and what Textual and Rich
     load only when an app first runs (layouts, the scrollbar, the emoji and cell-width tables)."""
+    import importlib
     import pwd  # noqa: F401
 
-    import rich._emoji_codes
     import rich.cells
     import textual.drivers.headless_driver
     import textual.drivers.web_driver
@@ -640,6 +637,10 @@ def warm_up() -> None:
 
     import cardtui.cli
     import cardtui.client.app
+    from cardtui.client.textual_internals import LOADED_LATE
+
+    for module in LOADED_LATE:
+        importlib.import_module(module)
 
     rich.cells.cell_len("ação ♣ 🂡")  # loads the table of cell widths
     lighter_strips()

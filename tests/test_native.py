@@ -19,7 +19,7 @@ from tools import native as build_tool
 # compiled engine and plain Python must agree on, byte for byte.
 MATCH = """
 import json, random, sys
-import cardtui.engine.truco.argentino as argentino
+import cardtui.engine.truco.argentino.game as argentino
 from cardtui.engine.core import SeatInfo
 from cardtui.native import STATUS
 game, rng = argentino.GAME, random.Random(5)
@@ -102,7 +102,7 @@ def test_plain_python_sends_the_same_cacho_bytes_as_the_build_in_use() -> None:
 
 def test_this_process_runs_what_the_status_says() -> None:
     import cardtui.engine.betting as betting
-    import cardtui.engine.truco.argentino_state as state_module
+    import cardtui.engine.truco.argentino.state as state_module
     import cardtui.server.fanout as fanout
     import cardtui.server.wire as wire
 

@@ -25,13 +25,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from cardtui.native import DIR, OFF, ROOT, check, digests, sources
+from cardtui.native import DIR, OFF, check, digests, sources
+from tools import layout
 
-REPO = ROOT.parent
 MODULES = (
     *(f"cardtui/engine/truco/{m}.py" for m in (
-        "argentino", "argentino_checks", "argentino_envido", "argentino_flor", "argentino_state", "argentino_view",
-        "base", "envido", "flor", "ladder", "tricks", "paulista", "paulista_state", "paulista_view",
+        "argentino/game", "argentino/checks", "argentino/envido", "argentino/flor", "argentino/state", "argentino/view",
+        "base", "envido", "flor", "ladder", "tricks", "paulista/game", "paulista/state", "paulista/view",
     )),
     "cardtui/engine/history.py",
     "cardtui/engine/betting.py",
@@ -72,7 +72,8 @@ def build(out: Path = DIR) -> str:
         lib = Path(tmp) / "lib"
         log = io.StringIO()
         try:
-            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(REPO):
+            tree = staged(Path(tmp) / "src")
+            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), contextlib.chdir(tree):
                 from mypyc.build import mypycify
                 from setuptools import setup  # type: ignore[import-untyped]
 
@@ -95,6 +96,17 @@ def build(out: Path = DIR) -> str:
     manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": [*MODULES, f"-O{opt}"]}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
     return f"native: compiled {len(MODULES)} modules in {time.monotonic() - t0:.0f} s ({out})"
+
+
+def staged(tree: Path) -> Path:
+    """A copy of the package's sources laid out as it is installed (``cardtui/engine/...``), with the
+    project's mypy settings: mypyc names a module by the folders it sits in, and the repository keeps
+    the package's parts in folders of their own (``tools.layout``)."""
+    for package, folder in layout.folders().items():
+        shutil.copytree(folder, tree.joinpath(*package.split(".")), dirs_exist_ok=True,
+                        ignore=lambda _dir, names: [n for n in names if n == "__pycache__" or n.endswith(".so")])
+    shutil.copy(layout.ROOT / "pyproject.toml", tree)
+    return tree
 
 
 def _manifest(out: Path) -> dict[str, object]:

@@ -33,12 +33,12 @@ from cardtui.client.boards.parts import (
     part_key,
     said_again,
     said_key,
-    styled,
     table_cells,
     table_widths,
     text_key,
 )
 from cardtui.client.models import TableModel
+from cardtui.client.textual_internals import styled
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, table_pb2
 

@@ -19,7 +19,6 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual.strip import Strip
 
 Key = Hashable
 Lines = list[list[Segment]]
@@ -331,17 +330,3 @@ def line_segments(console: Console, text: Text, width: int, justify: str | None)
         line.rstrip()
         line.pad_left(width - line.cell_len)
     return list(Text("\n").join([line]).render(console))
-
-
-def styled(segments: list[Segment], base: Style, links: tuple[Style, ...]) -> Strip:
-    """A line's segments with the widget's base style under them and the style of links over any
-    clickable part, as Textual styles a widget's rendered lines (``_Styled``, then ``to_strips``)."""
-    out: list[Segment] = []
-    add = base.__add__
-    for text, style, _control in segments:
-        style = add(style)
-        if style._meta is not None and "@click" in style.meta:
-            for link in links:
-                style = style + link
-        out.append(Segment(text, style))
-    return Strip(out)

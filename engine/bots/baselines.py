@@ -39,8 +39,8 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, GameView
 from cardtui.engine.melds import Ruleset, melder
 from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
-from cardtui.engine.truco.argentino_rules import RANK as ARG_RANK
-from cardtui.engine.truco.paulista_rules import RANK as PAU_RANK
+from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
+from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.signals import SIGNAL
 from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoView
 

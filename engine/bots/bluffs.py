@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-from cardtui.engine.truco.argentino_rules import DECK as ARG_DECK
+from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
 from cardtui.engine.truco.envido import envido
 
 ENVIDO_VALUE = 27

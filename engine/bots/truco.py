@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
-from cardtui.engine.truco.argentino_rules import RANK as ARG_RANK
+from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
 from cardtui.engine.truco.ladder import Bet
-from cardtui.engine.truco.paulista_rules import RANK as PAU_RANK
-from cardtui.engine.truco.paulista_rules import TARGET as PAU_TARGET
+from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
+from cardtui.engine.truco.paulista.rules import TARGET as PAU_TARGET
 from cardtui.engine.truco.signals import SIGNAL, Signal
 from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoSignalSeen, TrucoView
 

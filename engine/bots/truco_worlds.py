@@ -19,12 +19,12 @@ from itertools import combinations
 
 from cardtui.engine.bots.trucosim import E, F, R, Sim, Table
 from cardtui.engine.cards import Card
-from cardtui.engine.truco.argentino_rules import DECK as ARG_DECK
-from cardtui.engine.truco.argentino_rules import RANK as ARG_RANK
+from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
+from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
 from cardtui.engine.truco.envido import Unsuited, envido
 from cardtui.engine.truco.ladder import Bet, Word
-from cardtui.engine.truco.paulista_rules import DECK as PAU_DECK
-from cardtui.engine.truco.paulista_rules import RANK as PAU_RANK
+from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
+from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.signals import Signal
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 

@@ -19,8 +19,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardtui.engine.truco.argentino_rules import RANK as ARG_RANK
-from cardtui.engine.truco.paulista_rules import RANK as PAU_RANK
+from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
+from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 
 PLAY, DOWN, CALL, ACCEPT, REFUSE, ENVIDO, E_ACCEPT, E_REFUSE = range(8)
 Move = tuple[int, int]

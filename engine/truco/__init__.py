@@ -6,9 +6,10 @@ envido and the flor are worth (``envido``, ``flor``), signals between partners
 (``signals``), the base both games subclass (``base``), and the records a screen and a
 log read (``views``, ``events``; the messages of ``truco.proto``).
 
-Each game keeps its rules data, its state and its game apart, so that no module imports
-the module that imports it: ``paulista_rules`` ← ``paulista_state`` ← ``paulista_view``
-← ``paulista``; ``argentino_rules`` ← ``argentino_state`` ← the bets played on it
-(``argentino_envido``, ``argentino_flor``) and what may be done (``argentino_checks``) ←
-``argentino_view`` ← ``argentino``.
+Each game has its folder, ``paulista/`` and ``argentino/``, and keeps its rules data, its
+state and its game apart there, so that no module imports the module that imports it:
+``paulista.rules`` ← ``paulista.state`` ← ``paulista.view`` ← ``paulista.game``;
+``argentino.rules`` ← ``argentino.state`` ← the bets played on it (``argentino.envido``,
+``argentino.flor``) and what may be done (``argentino.checks``) ← ``argentino.view`` ←
+``argentino.game``.
 """

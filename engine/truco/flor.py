@@ -3,7 +3,7 @@
 A player whose three cards are all of one suit holds a flor, worth 20 + the three cards'
 envido values (10, 11 and 12 count 0; the best is 7-6-5 suited, 38). Flor is not optional:
 its holder sings **Flor** before playing a first card. A round in which a flor is sung
-plays no envido. How it is played at the table is ``engine.truco.argentino_flor``; what it
+plays no envido. How it is played at the table is ``engine.truco.argentino.flor``; what it
 pays is here:
 
 ====================================  ==========================  =====================

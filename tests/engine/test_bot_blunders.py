@@ -30,10 +30,10 @@ from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import get
 from cardtui.engine.melds import wild_cards
 from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
-from cardtui.engine.truco.argentino import GAME as ARG
-from cardtui.engine.truco.argentino import ArgentinoState
-from cardtui.engine.truco.paulista import GAME as PAU
-from cardtui.engine.truco.paulista import PaulistaState
+from cardtui.engine.truco.argentino.game import GAME as ARG
+from cardtui.engine.truco.argentino.game import ArgentinoState
+from cardtui.engine.truco.paulista.game import GAME as PAU
+from cardtui.engine.truco.paulista.game import PaulistaState
 
 ALL = ("easy", "normal", "hard")
 RAISES = frozenset({"retruco", "vale_cuatro", "seis", "nove", "doze"})

@@ -586,7 +586,9 @@ def test_hand_hashes_are_canonical() -> None:
 def test_the_shared_packs_are_the_engines_decks_and_deal_the_same() -> None:
     from cardtui import fair
     from cardtui.engine import cacho, rummy
-    from cardtui.engine.truco import argentino, argentino_rules, paulista_rules
+    from cardtui.engine.truco.argentino import game as argentino
+    from cardtui.engine.truco.argentino import rules as argentino_rules
+    from cardtui.engine.truco.paulista import rules as paulista_rules
 
     decks = {"cacho": cacho.DECK, "pifpaf": rummy.DECK, "cacheta": rummy.DECK,
              "truco_paulista": paulista_rules.DECK, "truco_argentino": argentino_rules.DECK}

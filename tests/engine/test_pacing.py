@@ -11,8 +11,8 @@ from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import get
 from cardtui.engine.rummy_records import CLAIM, PASS, Phase, RummyView
-from cardtui.engine.truco.argentino import GAME as ARG
-from cardtui.engine.truco.paulista import GAME as PAU
+from cardtui.engine.truco.argentino.game import GAME as ARG
+from cardtui.engine.truco.paulista.game import GAME as PAU
 
 
 def times(kind: Pace, n: int = 2000) -> list[float]:

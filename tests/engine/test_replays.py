@@ -20,8 +20,8 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, Game, GameView, ReplayStep, SeatInfo
 from cardtui.engine.games import GAMES
 from cardtui.engine.rummy_records import RummyView
-from cardtui.engine.truco.argentino import GAME as ARGENTINO
-from cardtui.engine.truco.paulista import GAME as PAULISTA
+from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
+from cardtui.engine.truco.paulista.game import GAME as PAULISTA
 from cardtui.engine.truco.views import TrucoView
 
 Chooser = Callable[[Any, int, list[Action]], Action]

@@ -87,11 +87,11 @@ def test_seats_and_teams() -> None:
 
 
 def test_the_ladder_climbs_accepts_refuses_and_raises() -> None:
-    from cardtui.engine.truco.argentino_rules import LADDER as ARGENTINO
+    from cardtui.engine.truco.argentino.rules import LADDER as ARGENTINO
     from cardtui.engine.truco.envido import TABLE as ENVIDO
     from cardtui.engine.truco.flor import TABLE as FLOR
     from cardtui.engine.truco.ladder import Ladder, Word
-    from cardtui.engine.truco.paulista_rules import LADDER as PAULISTA
+    from cardtui.engine.truco.paulista.rules import LADDER as PAULISTA
 
     truco = Ladder(PAULISTA)
     assert truco.next_calls() == (Word.TRUCO,) and truco.answering == -1

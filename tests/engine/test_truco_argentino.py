@@ -10,12 +10,12 @@ from hypothesis import strategies as hs
 
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from cardtui.engine.truco.argentino import GAME, ArgentinoState
-from cardtui.engine.truco.argentino_rules import DECK, RANK, Ties, told
+from cardtui.engine.truco.argentino.game import GAME, ArgentinoState
+from cardtui.engine.truco.argentino.rules import DECK, RANK, Ties, told
 from cardtui.engine.truco.envido import Unsuited, accepted_value, envido, refused_value
 from cardtui.engine.truco.flor import flor_value as flor
 from cardtui.engine.truco.ladder import Bet, Word
-from cardtui.engine.truco.paulista import GAME as PAULISTA
+from cardtui.engine.truco.paulista.game import GAME as PAULISTA
 from cardtui.engine.truco.signals import Chat
 from cardtui.engine.truco.views import TrucoView
 
@@ -1072,7 +1072,7 @@ def test_round_records_compare_hash_and_print_by_their_attributes() -> None:
     import copy
 
     from cardtui import native
-    from cardtui.engine.truco.argentino_state import EnvidoRecord, RoundRecord, Trick
+    from cardtui.engine.truco.argentino.state import EnvidoRecord, RoundRecord, Trick
     from cardtui.engine.truco.events import Reason
 
     cards = parse_cards("1e 7o")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from cardtui.engine.games import GAMES
-from cardtui.engine.truco.argentino_rules import DECK as SPANISH
-from cardtui.engine.truco.paulista_rules import DECK as FRENCH
+from cardtui.engine.truco.argentino.rules import DECK as SPANISH
+from cardtui.engine.truco.paulista.rules import DECK as FRENCH
 from cardtui.sim import simulate
 
 CASES = [

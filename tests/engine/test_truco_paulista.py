@@ -12,8 +12,8 @@ from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
 from cardtui.engine.truco.events import DealChoice, PaulistaDealChoice, PaulistaPartnerCards, TrucoSignalled
 from cardtui.engine.truco.ladder import Word
-from cardtui.engine.truco.paulista import GAME, PaulistaState
-from cardtui.engine.truco.paulista_rules import DECK, RANK
+from cardtui.engine.truco.paulista.game import GAME, PaulistaState
+from cardtui.engine.truco.paulista.rules import DECK, RANK
 from cardtui.engine.truco.signals import Signal
 from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoStake
 

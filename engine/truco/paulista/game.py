@@ -49,7 +49,7 @@ from cardtui.engine.truco.events import (
     TrucoTrickEnded,
 )
 from cardtui.engine.truco.ladder import Bet, Ladder, Word
-from cardtui.engine.truco.paulista_rules import (
+from cardtui.engine.truco.paulista.rules import (
     ACCEPT,
     ACTION_TYPES,
     CALLS,
@@ -66,8 +66,8 @@ from cardtui.engine.truco.paulista_rules import (
     PaulistaOptions,
     TrucoDecides,
 )
-from cardtui.engine.truco.paulista_state import PaulistaState, raise_gate
-from cardtui.engine.truco.paulista_view import build_view, history_result
+from cardtui.engine.truco.paulista.state import PaulistaState, raise_gate
+from cardtui.engine.truco.paulista.view import build_view, history_result
 from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
 from cardtui.engine.truco.tricks import DOWN, TieRule, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import (

@@ -14,7 +14,7 @@ the table. So the best envido at the table always wins (equal scores: nearer the
 from __future__ import annotations
 
 from cardtui.engine.core import Event
-from cardtui.engine.truco.argentino_state import ArgentinoState, EnvidoRecord
+from cardtui.engine.truco.argentino.state import ArgentinoState, EnvidoRecord
 from cardtui.engine.truco.base import public
 from cardtui.engine.truco.events import (
     ArgentinoEnvidoAnnounced,

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from cardtui.engine.core import N_, Action, IllegalAction, NotYourTurn
-from cardtui.engine.truco.argentino_envido import beats
-from cardtui.engine.truco.argentino_rules import (
+from cardtui.engine.truco.argentino.envido import beats
+from cardtui.engine.truco.argentino.rules import (
     ACHICO,
     ANNOUNCE,
     CONTRA,
@@ -33,7 +33,7 @@ from cardtui.engine.truco.argentino_rules import (
     TRUCO_CALLS,
     TRUCO_LEVEL,
 )
-from cardtui.engine.truco.argentino_state import ArgentinoState
+from cardtui.engine.truco.argentino.state import ArgentinoState
 from cardtui.engine.truco.ladder import Ladder, Word
 from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
 

@@ -13,8 +13,8 @@ from typing import Any
 from cardtui.engine.cards import Card
 from cardtui.engine.truco.base import TrucoGame
 from cardtui.engine.truco.ladder import Bet
-from cardtui.engine.truco.paulista_rules import LADDER, TARGET, TrucoDecides
-from cardtui.engine.truco.paulista_state import PaulistaState, raise_gate
+from cardtui.engine.truco.paulista.rules import LADDER, TARGET, TrucoDecides
+from cardtui.engine.truco.paulista.state import PaulistaState, raise_gate
 from cardtui.engine.truco.views import (
     PaulistaPart,
     PaulistaPhase,

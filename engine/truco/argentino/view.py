@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtui.engine.cards import Card
-from cardtui.engine.truco.argentino_checks import answer_raise_gate, raise_gate
-from cardtui.engine.truco.argentino_rules import LADDER, told
-from cardtui.engine.truco.argentino_state import ArgentinoState, EnvidoRecord, FlorRecord, RoundRecord, Trick
+from cardtui.engine.truco.argentino.checks import answer_raise_gate, raise_gate
+from cardtui.engine.truco.argentino.rules import LADDER, told
+from cardtui.engine.truco.argentino.state import ArgentinoState, EnvidoRecord, FlorRecord, RoundRecord, Trick
 from cardtui.engine.truco.base import TrucoGame
 from cardtui.engine.truco.ladder import Bet, Ladder
 from cardtui.engine.truco.views import (

@@ -11,14 +11,14 @@ moves on.
 Betting: truco 2 / retruco 3 / vale cuatro 4, refused for 1 / 2 / 3; the first truco may
 come from either team, a raise only from the team that last accepted (answering a call
 with the next raise accepts it). Calls come at any time, even out of turn, but never while
-another call awaits its answer. Envido (``argentino_envido``) may be called in the first
+another call awaits its answer. Envido (``envido``) may be called in the first
 trick by a player who has not played yet, until a truco is accepted; an opponent facing a
-truco may answer with envido, which is settled first. Flor (``argentino_flor``) when the
+truco may answer with envido, which is settled first. Flor (``flor``) when the
 table plays it. Going to the deck takes a player's cards out of the round (a card already
 played can no longer win), and answers a call to one's team with a no quiero. Points are
 added when the hand ends (or the envido's at once, by the option ``envido_scored``).
 
-Each kind of action has one check (``argentino_checks``): it yields the reason an action
+Each kind of action has one check (``checks``): it yields the reason an action
 is refused, and the legal list is what passes it; the common case (nothing awaiting an
 answer) is served from ready-made tuples, gated by the same checks.
 """
@@ -33,10 +33,10 @@ from cardtui.engine.core import EVERYONE, Action, Event, IllegalAction, NotYourT
 from cardtui.engine.events import HandEnded, HandStarted, MatchEnded
 from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
-from cardtui.engine.truco import argentino_checks as checks
-from cardtui.engine.truco import argentino_envido as envido_bet
-from cardtui.engine.truco import argentino_flor as flor_bet
-from cardtui.engine.truco.argentino_rules import (
+from cardtui.engine.truco.argentino import checks
+from cardtui.engine.truco.argentino import envido as envido_bet
+from cardtui.engine.truco.argentino import flor as flor_bet
+from cardtui.engine.truco.argentino.rules import (
     ACHICO,
     DECK,
     ENVIDO_CALLS,
@@ -56,8 +56,8 @@ from cardtui.engine.truco.argentino_rules import (
     TRUCO_LEVEL,
     ArgentinoOptions,
 )
-from cardtui.engine.truco.argentino_state import ArgentinoState, RoundRecord, Trick
-from cardtui.engine.truco.argentino_view import build_view, history_result
+from cardtui.engine.truco.argentino.state import ArgentinoState, RoundRecord, Trick
+from cardtui.engine.truco.argentino.view import build_view, history_result
 from cardtui.engine.truco.base import TrucoGame, dealt_event, made, public
 from cardtui.engine.truco.envido import Unsuited
 from cardtui.engine.truco.envido import of_three as envido_of_three
@@ -162,7 +162,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st._round((a, b))
         return [public(ArgentinoRoundStarted, st.round_no, (a, b), a, True)]
 
-    # -- what may be done: one check per kind of action (``argentino_checks``) ----------
+    # -- what may be done: one check per kind of action (``checks``) ----------
     def legal_actions(self, st: ArgentinoState, seat: int) -> list[Action]:
         if st.result is not None or not st.live[seat]:
             return []

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtui.engine.core import Event
-from cardtui.engine.truco.argentino_envido import cancel as cancel_envido
-from cardtui.engine.truco.argentino_state import ArgentinoState, FlorRecord
+from cardtui.engine.truco.argentino.envido import cancel as cancel_envido
+from cardtui.engine.truco.argentino.state import ArgentinoState, FlorRecord
 from cardtui.engine.truco.base import public
 from cardtui.engine.truco.events import ArgentinoFlorWon, ArgentinoSonBuenas, TrucoAnswered, TrucoCalled
 from cardtui.engine.truco.flor import ACHICO, ALONE, FLOR, MET

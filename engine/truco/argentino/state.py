@@ -13,7 +13,7 @@ from typing import Final
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Audience, Event, SeatInfo, only
-from cardtui.engine.truco.argentino_rules import LADDER, PLAY, ArgentinoOptions, EnvidoScored, Ties
+from cardtui.engine.truco.argentino.rules import LADDER, PLAY, ArgentinoOptions, EnvidoScored, Ties
 from cardtui.engine.truco.base import TrucoState
 from cardtui.engine.truco.envido import TABLE as ENVIDO_TABLE
 from cardtui.engine.truco.envido import envido as envido_score

@@ -8,7 +8,7 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import IllegalAction, NotYourTurn, SeatInfo
 from cardtui.engine.truco.base import TrucoState
 from cardtui.engine.truco.ladder import Ladder
-from cardtui.engine.truco.paulista_rules import LADDER, ONZE_STAKE, TARGET, PaulistaOptions, TrucoDecides
+from cardtui.engine.truco.paulista.rules import LADDER, ONZE_STAKE, TARGET, PaulistaOptions, TrucoDecides
 from cardtui.engine.truco.views import PaulistaPhase
 
 

@@ -1,0 +1,70 @@
+"""The package's layout: one package, ``cardtui``, made of folders that pyproject.toml maps (no links),
+every module of it importable on its own, and the tools that read files told the same mapping."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools import layout
+from tools.imports import PackageGraphBuilder
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_repository_holds_no_links() -> None:
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git clone")
+    listed = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    links = [line.split("\t")[1] for line in listed.splitlines() if line.startswith("120000")]
+    assert links == [], f"links in the repository: {links}"
+
+
+def test_every_package_on_disk_is_one_the_wheel_carries() -> None:
+    assert sorted(layout.listed_packages()) == layout.packages()
+
+
+def test_the_parts_keep_their_top_level_folders() -> None:
+    assert {name: path.relative_to(ROOT).as_posix() for name, path in layout.folders().items()} == {
+        "cardtui": "cardtui", "cardtui.engine": "engine", "cardtui.server": "server", "cardtui.client": "client",
+    }
+    assert layout.modules()["cardtui.engine.truco.argentino.game"] == ROOT / "engine/truco/argentino/game.py"
+
+
+def test_the_interpreter_loads_each_module_from_the_file_the_tools_read() -> None:
+    import cardtui.client.actionbar
+    import cardtui.engine.cards
+    import cardtui.server.names
+
+    for module in (cardtui.client.actionbar, cardtui.engine.cards, cardtui.server.names):
+        assert Path(module.__file__ or "").resolve() == layout.modules()[module.__name__].resolve()
+
+
+def test_every_module_imports_on_its_own() -> None:
+    """Each in a process of its own that has loaded no module of the package before (a circle of
+    imports works only when another module happens to be imported first: this finds it)."""
+    done = subprocess.run([sys.executable, "-m", "tools.layout", "imports"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {}
+
+
+def test_the_import_contracts_read_every_module_by_its_installed_name() -> None:
+    graph = PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
+                                        exclude_type_checking_imports=True)
+    assert set(layout.modules()) <= graph.modules
+    assert "cardtui.client.actionbar" in graph.find_modules_directly_imported_by("cardtui.client.table_screen")
+    assert "textual" in graph.find_modules_directly_imported_by("cardtui.client.actionbar")
+    assert "grpc" not in {m for m in graph.find_upstream_modules("cardtui.engine.games")}
+
+
+def test_a_circle_is_a_broken_contract() -> None:
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    circles = [c for c in contracts if c["type"] == "acyclic_siblings"]
+    assert circles and set(circles[0]["ancestors"]) >= {"cardtui.engine", "cardtui.server", "cardtui.client"}

@@ -1,0 +1,116 @@
+"""The package's layout, as pyproject.toml maps it: which folder holds each part of ``cardtui``.
+
+The repository keeps the parts the project is known by in top-level folders (``engine/``,
+``server/``, ``client/``) and the package root in ``cardtui/``; setuptools maps each folder to its
+place in the one package (``[tool.setuptools.package-dir]``), for a wheel and for an editable
+install alike. Tools that read files rather than import them (mypy, the import contracts, the
+compiled build) are told the same mapping from here, so there is one table and no links.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "cardtui"
+
+
+@cache
+def _setuptools() -> dict[str, object]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        found: dict[str, object] = tomllib.load(f)["tool"]["setuptools"]
+    return found
+
+
+def folders() -> dict[str, Path]:
+    """Each mapped package and its folder: ``{"cardtui": ROOT/"cardtui", "cardtui.engine": ROOT/"engine", ...}``."""
+    mapping = _setuptools()["package-dir"]
+    assert isinstance(mapping, dict)
+    return {str(name): ROOT / str(folder) for name, folder in mapping.items()}
+
+
+def listed_packages() -> list[str]:
+    """The packages a wheel carries, as pyproject.toml lists them."""
+    listed = _setuptools()["packages"]
+    assert isinstance(listed, list)
+    return [str(p) for p in listed]
+
+
+def folder_of(package: str) -> Path:
+    """Where ``package`` (a package of cardtui, mapped or nested in a mapped one) lives."""
+    mapped = folders()
+    best = max((name for name in mapped if package == name or package.startswith(name + ".")), key=len)
+    return mapped[best].joinpath(*package[len(best):].split(".")[1:])
+
+
+def packages() -> list[str]:
+    """Every package found on disk: each mapped folder and its folders that hold an ``__init__.py``."""
+    found: set[str] = set()
+    for name, path in folders().items():
+        found.add(name)
+        found.update(".".join([name, *init.parent.relative_to(path).parts])
+                     for init in path.rglob("*/__init__.py"))
+    return sorted(found)
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by name, with its file (a package by its ``__init__.py``)."""
+    found: dict[str, Path] = {}
+    for package in packages():
+        folder = folder_of(package)
+        for file in sorted(folder.glob("*.py")):
+            found[package if file.name == "__init__.py" else f"{package}.{file.stem}"] = file
+    return dict(sorted(found.items()))
+
+
+def imported_alone(names: list[str]) -> dict[str, str]:
+    """Import each module in a process of its own in which no module of the package was imported
+    before; what failed, with the last line of its error. The third-party packages the package
+    imports are loaded once first and the processes forked from that one, which makes the check
+    a matter of seconds: a module that imports only because another was imported first (a circle)
+    fails here as it does in a fresh interpreter."""
+    import importlib
+    import os
+    import sys
+    import traceback
+
+    from tools.imports import imports
+
+    known = modules()
+    assert not any(m == PACKAGE or m.startswith(PACKAGE + ".") for m in sys.modules), "the package is loaded already"
+    for other in sorted({imported for _, imported, _, _ in imports(known, False) if imported not in known}):
+        try:
+            importlib.import_module(other)
+        except Exception:
+            continue
+    failed: dict[str, str] = {}
+    for name in names:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            code = 0
+            try:
+                importlib.import_module(name)
+            except BaseException:
+                os.write(write, traceback.format_exc().strip().splitlines()[-1].encode())
+                code = 1
+            os._exit(code)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            said = pipe.read().decode()
+        _, status = os.waitpid(pid, 0)
+        if status != 0:
+            failed[name] = said or f"exit status {status}"
+    return failed
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    if sys.argv[1:2] != ["imports"]:
+        sys.exit("usage: python -m tools.layout imports [MODULE ...]")
+    sys.exit(print(json.dumps(imported_alone(sys.argv[2:] or list(modules())), indent=1)) or 0)
