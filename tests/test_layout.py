@@ -68,3 +68,12 @@ def test_a_circle_is_a_broken_contract() -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     circles = [c for c in contracts if c["type"] == "acyclic_siblings"]
     assert circles and set(circles[0]["ancestors"]) >= {"cardtui.engine", "cardtui.server", "cardtui.client"}
+
+
+def test_every_bench_module_imports_on_its_own() -> None:
+    """``make bench --only X`` starts from one section's module: each must import first."""
+    names = sorted(f"bench.{p.stem}" for p in (ROOT / "bench").glob("*.py") if p.stem != "__main__")
+    done = subprocess.run([sys.executable, "-m", "tools.layout", "imports", *names], cwd=ROOT, capture_output=True,
+                          text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {}
