@@ -26,11 +26,12 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
+from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store, token_digest
 from cardtui.server.table import Step, Table, TableConfig
-from cardtui.server.text import BadText, clean_name
+from cardtui.server.text import BadText
 from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2
 
@@ -230,7 +231,7 @@ class Room:
             raise InvalidArgument("A table's password may be at most {most} characters long.", most=MAX_PASSWORD)
         try:
             checked = rules.check_options(options)
-            name = clean_name(name or f"{rules.title} table")
+            name = read_name(name or f"{rules.title} table").shown
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
         except InvalidOptions as e:

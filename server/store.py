@@ -15,13 +15,13 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from cardtui.engine.history import dumps
-from cardtui.server.names import key_of, skeleton
+from cardtui.server.names import key_of, stored_name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -106,12 +106,20 @@ _NAMES = """
 CREATE TABLE IF NOT EXISTS names (
     key TEXT PRIMARY KEY,
     name TEXT NOT NULL,
-    player TEXT NOT NULL,
-    looks TEXT NOT NULL
+    player TEXT NOT NULL
 );
 """
-"""Each name a key owns, by its comparison key (PRECIS), with what it looks like (UTS #39)."""
-_SCHEMA += _NAMES + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
+"""Each name a key owns, by its comparison key (PRECIS)."""
+_LOOKS = """
+CREATE TABLE IF NOT EXISTS name_looks (
+    looks TEXT NOT NULL,
+    key TEXT NOT NULL,
+    PRIMARY KEY (looks, key)
+);
+"""
+"""What each owned name looks like: the UTS #39 skeletons of its case forms (``names.looks_of``),
+one row each, so a name that looks like an owned one is found by any of its own."""
+_SCHEMA += _NAMES + _LOOKS + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
 _SCHEMA += """
 CREATE TABLE IF NOT EXISTS tournaments (
     id TEXT PRIMARY KEY,
@@ -319,11 +327,13 @@ class Store:
                     self.path, count)
 
     def _key_names(self) -> None:
-        """Names compared by their PRECIS key and looked up by their UTS #39 skeleton
+        """Names compared by their PRECIS key and looked up by their UTS #39 skeletons
         (``cardtui.server.names``). A store that compared them case-folded is rewritten: two names
         that are now one keep the older owner (the other's player keeps their records, not the name).
-        Skeletons are brought up to the installed confusables data on every open."""
-        if "folded" in {row[1] for row in self.db.execute("PRAGMA table_info(names)")}:
+        A store that kept one skeleton a name (of its lower case alone) loses that column. The
+        skeletons are brought up to the installed confusables data on every open."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(names)")}
+        if "folded" in columns:
             rows = self.db.execute("SELECT name, player FROM names ORDER BY rowid").fetchall()
             with self.transaction():
                 self.db.execute("DROP TABLE names")
@@ -334,13 +344,18 @@ class Store:
                         log.warning("store %s: the name %r is spelled as one with an older owner's now; it stays "
                                     "theirs", self.path, str(name))
                         continue
-                    self.db.execute("INSERT INTO names (key, name, player, looks) VALUES (?, ?, ?, ?)",
-                                    (key, str(name), str(player), skeleton(key)))
-        self.db.execute("CREATE INDEX IF NOT EXISTS names_looks ON names (looks)")
-        stale = [(skeleton(str(key)), str(key)) for key, looks in self.db.execute("SELECT key, looks FROM names")
-                 if skeleton(str(key)) != looks]
-        if stale:
-            self.db.executemany("UPDATE names SET looks = ? WHERE key = ?", stale)
+                    self.db.execute("INSERT INTO names (key, name, player) VALUES (?, ?, ?)",
+                                    (key, str(name), str(player)))
+        elif "looks" in columns:
+            with self.transaction():
+                self.db.execute("DROP INDEX IF EXISTS names_looks")
+                self.db.execute("ALTER TABLE names DROP COLUMN looks")
+        wanted = {(looks, str(key)) for key, name in self.db.execute("SELECT key, name FROM names")
+                  for looks in stored_name(str(name)).looks}
+        if wanted != set(self.db.execute("SELECT looks, key FROM name_looks")):
+            with self.transaction():
+                self.db.execute("DELETE FROM name_looks")
+                self.db.executemany("INSERT INTO name_looks (looks, key) VALUES (?, ?)", sorted(wanted))
 
     def close(self) -> None:
         self.db.close()
@@ -565,16 +580,23 @@ class Store:
         row = self.db.execute("SELECT player FROM names WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def lookalikes(self, looks: str) -> list[tuple[str, str]]:
-        """The owned names (as their owners spell them) that look like ``looks``, with their players."""
-        rows = self.db.execute("SELECT name, player FROM names WHERE looks = ? ORDER BY rowid", (looks,))
+    def lookalikes(self, looks: Sequence[str]) -> list[tuple[str, str]]:
+        """The owned names (as their owners spell them) that share one of the skeletons ``looks``,
+        with their players."""
+        marks = ", ".join("?" * len(looks))
+        rows = self.db.execute(
+            f"SELECT name, player FROM names WHERE key IN (SELECT key FROM name_looks WHERE looks IN ({marks})) "
+            "ORDER BY rowid", tuple(looks))
         return [(str(name), str(player)) for name, player in rows]
 
-    def bind_name(self, key: str, name: str, player_id: str, looks: str) -> bool:
+    def bind_name(self, key: str, name: str, player_id: str, looks: Iterable[str]) -> bool:
         """The name becomes the player's unless it is already someone's; whether it is the player's now."""
-        self.db.execute("INSERT OR IGNORE INTO names (key, name, player, looks) VALUES (?, ?, ?, ?)",
-                        (key, name, player_id, looks))
-        return self.owner(key) == player_id
+        self.db.execute("INSERT OR IGNORE INTO names (key, name, player) VALUES (?, ?, ?)", (key, name, player_id))
+        if self.owner(key) != player_id:
+            return False
+        self.db.executemany("INSERT OR IGNORE INTO name_looks (looks, key) VALUES (?, ?)",
+                            [(skeleton, key) for skeleton in looks])
+        return True
 
     def names_of_key(self, public_key: bytes) -> int:
         """How many names the players of one public key own here."""

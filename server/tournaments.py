@@ -51,9 +51,10 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
+from cardtui.server.names import Name, key_of, read_name, stored_name
 from cardtui.server.room import MAX_PASSWORD, Room, digest, new_token
 from cardtui.server.table import Table
-from cardtui.server.text import BadText, clean_name
+from cardtui.server.text import BadText
 from cardtui.v1 import tournament_pb2
 
 log = logging.getLogger("cardtui.tournaments")
@@ -64,6 +65,23 @@ MAX_OPEN = 100
 """Tournaments registering or playing at once."""
 MAX_TEAM_NAME = 24
 """A team's name, like a table's, at most this long."""
+
+
+def _read(typed: str) -> Name:
+    """A tournament's or a team's name, read as every name is (``names.read_name``)."""
+    try:
+        return read_name(typed)
+    except BadText as e:
+        raise InvalidArgument(e.template, **e.args_) from None
+
+
+def _same_team(team: str, named: Name) -> bool:
+    """Whether a team's name as registered and one typed now name one team: one name however it is
+    spelled (an accent typed either way, fullwidth letters, case), or names drawn alike (a
+    Cyrillic ``А`` for a Latin ``A``), so partners always find each other and no second team
+    reads the same as the first."""
+    registered = stored_name(team)
+    return registered.key == named.key or registered.looks_like(named)
 
 
 class Status(StrEnum):
@@ -221,13 +239,8 @@ class Tournaments:
         if level not in rules.bot_levels:
             raise InvalidArgument("There is no bot level {level} at {game}; try one of: {choices}.",
                                   level=quote(level), game=rules.title, choices=", ".join(rules.bot_levels))
-        try:
-            fallback = f"{rules.title} tournament"
-            name = clean_name(request.name or (fallback if len(fallback) <= MAX_TEAM_NAME else rules.title))
-        except BadText as e:
-            raise InvalidArgument(e.template, **e.args_) from None
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        fallback = f"{rules.title} tournament"
+        name = _read(request.name or (fallback if len(fallback) <= MAX_TEAM_NAME else rules.title)).shown
         bot_delay = request.bot_delay_ms if request.HasField("bot_delay_ms") else None
         # The tables' settings, checked now as a table checks them (a round must not fail to open).
         config = self.room.config(request.game, name, request.table_size, 0, options, request.turn_seconds,
@@ -273,24 +286,21 @@ class Tournaments:
             raise FailedPrecondition("You are registered already.")
         if len(team) > MAX_TEAM_NAME:
             raise InvalidArgument("A team's name may be at most {most} characters long.", most=MAX_TEAM_NAME)
-        if team.strip():
-            try:
-                team = clean_name(team)
-            except BadText as e:
-                raise InvalidArgument(e.template, **e.args_) from None
-            except ValueError as e:
-                raise InvalidArgument(str(e)) from None
-        else:
-            team = ""
+        named = _read(team) if team.strip() else None
+        if t.settings.team_size == 1 and named is not None and named.key != key_of(name):
+            raise InvalidArgument("At {game} each entry is one player, under their own name: leave the team's name "
+                                  "out.", game=GAMES[t.settings.game].title)
         entry = None
-        if t.settings.team_size > 1 and team:
-            entry = next((e for e in t.entries if e.team.casefold() == team.casefold()), None)
-            if entry is not None and len(entry.members) >= t.settings.team_size:
+        if t.settings.team_size > 1 and named is not None:
+            entry = next((e for e in t.entries if _same_team(e.team, named)), None)
+            if entry is None:
+                self.room.players.check_team(named, player)
+            elif len(entry.members) >= t.settings.team_size:
                 raise FailedPrecondition("The team {team} is complete.", team=quote(entry.team))
         if entry is None:
             if len(t.entries) >= t.settings.max_entries:
                 raise FailedPrecondition("This tournament is full.")
-            entry = Entry(len(t.entries), team or name)
+            entry = Entry(len(t.entries), named.shown if named is not None and t.settings.team_size > 1 else name)
             t.entries.append(entry)
         entry.members.append(Member(name, player))
         self._save(t)
