@@ -16,11 +16,13 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from cardtui.engine.history import dumps
+from cardtui.server import passwords
 from cardtui.server.names import key_of, stored_name
 
 _SCHEMA = """
@@ -230,6 +232,18 @@ class Record:
     truco_calls_won: int = 0
 
 
+def _old_password(document: str, *within: str) -> bool:
+    """Whether a stored table's config (or a tournament's settings) keeps its password as an
+    earlier version did: an unsalted SHA-256."""
+    try:
+        found: Any = json.loads(document)
+        for key in within:
+            found = found[key]
+        return passwords.is_old(str(found["password"]))
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
 def _hold(lock: Path) -> IO[str]:
     """Take the store's lock file, or say who holds it."""
     handle = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 - held open while the store is
@@ -307,6 +321,7 @@ class Store:
         if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
             self.db.execute("ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0")
         self._digest_tokens()
+        self._salt_passwords()
         self._key_names()
         self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
 
@@ -325,6 +340,42 @@ class Store:
         self.db.execute("PRAGMA secure_delete=OFF")
         log.warning("store %s: %d seat and spectator tokens were kept in plain text; now only their digests are",
                     self.path, count)
+
+    def _salt_passwords(self) -> None:
+        """A store written before passwords were salted keeps each table's and tournament's as an
+        unsalted SHA-256: each becomes the scrypt of that digest in place (``passwords.upgraded``;
+        scrypt is given the same digest of the password the people type, so they type nothing
+        again), the old bytes overwritten and the journal emptied, as ``_digest_tokens`` does."""
+        # A password of 64 characters (LIKE's _ is any one), with or without a space after its
+        # colon: the rows worth reading; json then decides.
+        like = [f'%"password":{space}"{"_" * 64}"%' for space in ("", " ")]
+        tables = [(table_id, config) for table_id, config in self.db.execute(
+            "SELECT id, config FROM tables WHERE config LIKE ? OR config LIKE ?", like) if _old_password(config)]
+        tournaments = [(tid, data) for tid, data in self.db.execute(
+            "SELECT id, data FROM tournaments WHERE data LIKE ? OR data LIKE ?", like)
+            if _old_password(data, "settings")]
+        if not tables and not tournaments:
+            return
+        configs = [json.loads(config) for _, config in tables]
+        datas = [json.loads(data) for _, data in tournaments]
+        olds = [c["password"] for c in configs] + [d["settings"]["password"] for d in datas]
+        with ThreadPoolExecutor() as pool:  # scrypt lets go of the GIL: every core takes a share
+            salted = iter(list(pool.map(passwords.upgraded, olds)))
+        for config in configs:
+            config["password"] = next(salted)
+        for data in datas:
+            data["settings"]["password"] = next(salted)
+        self.db.execute("PRAGMA secure_delete=ON")
+        with self.transaction():
+            self.db.executemany("UPDATE tables SET config = ? WHERE id = ?",
+                                [(json.dumps(c), table_id) for c, (table_id, _) in zip(configs, tables, strict=True)])
+            self.db.executemany("UPDATE tournaments SET data = ? WHERE id = ?",
+                                [(json.dumps(d, separators=(",", ":")), tid)
+                                 for d, (tid, _) in zip(datas, tournaments, strict=True)])
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.execute("PRAGMA secure_delete=OFF")
+        log.warning("store %s: %d passwords were kept as unsalted SHA-256; now each is a salted scrypt", self.path,
+                    len(olds))
 
     def _key_names(self) -> None:
         """Names compared by their PRECIS key and looked up by their UTS #39 skeletons

@@ -42,7 +42,7 @@ from cardtui.engine.tournament import (
     swiss_round,
 )
 from cardtui.i18n import N_
-from cardtui.server import wire
+from cardtui.server import passwords, wire
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -253,7 +253,7 @@ class Tournaments:
         settings = Settings(
             game=request.game, name=name, rounds=request.rounds, table_size=config.seats, team_size=team_size,
             options=dict(config.options), max_entries=request.max_entries, start_at=float(request.start_unix),
-            password=digest(request.password) if request.password else "", bots_fill=request.bots_fill,
+            password=passwords.kept(request.password) if request.password else "", bots_fill=request.bots_fill,
             bot_level=level, turn_seconds=request.turn_seconds, bot_delay_ms=bot_delay,
             away_after=request.away_after, owner=digest(owner),
         )
@@ -271,12 +271,13 @@ class Tournaments:
         except KeyError:
             raise NotFound("There is no tournament {id}.", id=quote(tournament_id)) from None
 
-    def register(self, tournament_id: str, session: str, password: str, team: str) -> int:
+    async def register(self, tournament_id: str, session: str, password: str, team: str) -> int:
         t = self.get(tournament_id)
-        if t.status is not Status.REGISTERING:
-            raise FailedPrecondition("Registration for this tournament is closed.")
-        if t.settings.password and not secrets.compare_digest(t.settings.password, digest(password)):
+        if (t.status is Status.REGISTERING and t.settings.password
+                and not await passwords.check(t.settings.password, password)):
             raise PermissionDenied("That tournament's password is wrong.")
+        if t.status is not Status.REGISTERING:  # closed before, or while the password was checked
+            raise FailedPrecondition("Registration for this tournament is closed.")
         if not session:
             raise PermissionDenied("Registering needs your key (a guest cannot keep a seat from round to round).")
         name, player = self.room.players.who(session, "")
