@@ -574,8 +574,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--web-max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     s.add_argument("--web-origin", action="append", metavar="URL",
-                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
-                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
+                   help=_("also accept browser sessions opened by a page at this origin, and serve the page "
+                          "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
+                          "only the page's own, under this machine's names and addresses"))
     s.set_defaults(run=cmd_serve)
 
     w = sub.add_parser("web", help=_("serve the client to browsers on the LAN, connected to a table server"))
@@ -591,8 +592,9 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     w.add_argument("--origin", action="append", metavar="URL",
-                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
-                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
+                   help=_("also accept browser sessions opened by a page at this origin, and serve the page "
+                          "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
+                          "only the page's own, under this machine's names and addresses"))
     w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help=_("how much to log (default: info)"))
     w.set_defaults(run=cmd_web)
