@@ -10,7 +10,8 @@ package: nothing is fetched from the internet, so the page works on a LAN withou
 
 A guest cannot take the host down: every size it sends is clamped (its process draws a screen
 of that size), a message that is not one of the page's is dropped, the websocket must come
-from the page's own origin (or one the host allows), and its process is ended in every path
+from the page's own origin (or one the host allows), every request must name the page by one of
+the names it is served on (no DNS rebinding), and its process is ended in every path
 out of the session; a process that outlives its guest anyway is killed by a sweep, and counts
 against the limits until it is gone.
 
