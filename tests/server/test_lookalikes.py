@@ -10,12 +10,16 @@ second; the cases below it go over the wire to a real server.
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import grpc
 import pytest_asyncio
 from confusable_homoglyphs.confusables import confusables_data
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtui.identity import create
 from cardtui.server.app import Running, start
@@ -45,6 +49,7 @@ APART = (
 _MARKS = str.maketrans("", "", "\u200e\u200f")
 
 
+@functools.cache
 def confusables() -> dict[str, set[str]]:
     """Each entry of the table and everything it is listed as looking like, both ways."""
     graph: dict[str, set[str]] = {}
@@ -91,6 +96,36 @@ def test_every_confusable_substitution_of_an_owned_name_is_refused() -> None:
             passed.append(f"{typed!r} beside {owned!r} ({', '.join(f'U+{ord(c):04X}' for c in typed)})")
     assert tried > 10_000, tried
     assert not passed, f"{len(passed)} of {tried} pass: {passed[:20]}"
+
+
+INVISIBLE = sorted(
+    {chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cf", "Cc")
+     and not chr(c).isspace() and chr(c) not in "\x1b\x9b"}  # (spaces and escapes are made plain, visibly)
+    | {chr(c) for c in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0), 0x034F, 0x180B, 0x180C, 0x180D, 0x180F,
+                        0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x17B4, 0x17B5, 0x1D159, 0x1D173)})
+"""Characters drawn as nothing: format and control characters, variation selectors, the grapheme
+joiner, Mongolian selectors, the Hangul fillers, a blank braille cell, Khmer and musical marks."""
+
+
+def test_an_invisible_character_anywhere_in_an_owned_name_is_refused() -> None:
+    passed = []
+    for owned in ("Maria", "Миша", "Νίκος", "lila"):
+        name = read_name(owned)
+        for at in range(len(owned) + 1):
+            passed += [(owned, at, f"U+{ord(c):04X}") for c in INVISIBLE
+                       if not refused_beside(name, owned[:at] + c + owned[at:])]
+    assert len(INVISIBLE) > 400
+    assert not passed, passed[:20]
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.data())
+def test_many_substitutions_at_once_and_in_any_case_are_refused(data: st.DataObject) -> None:
+    graph = confusables()
+    written = data.draw(st.sampled_from(OWNED), label="owned")
+    owned = data.draw(st.sampled_from((written, written.lower(), written.upper(), written.title())), label="as")
+    typed = "".join(data.draw(st.sampled_from(sorted(substitutes(graph, c) | {c})), label=f"for {c}") for c in owned)
+    assert refused_beside(read_name(owned), typed), (owned, typed)
 
 
 def test_names_that_differ_to_the_eye_are_told_apart() -> None:
