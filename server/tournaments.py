@@ -435,8 +435,9 @@ class Tournaments:
                 seats[seat], at[seat] = member, entry
         suffix = f" {plan.number}.{number + 1}"
         name = s.name if len(s.name + suffix) <= MAX_TEAM_NAME else s.name[:MAX_TEAM_NAME - len(suffix) - 1] + "…"
-        config = self.room.config(s.game, name + suffix, s.table_size, 0, s.options,
+        config = self.room.config(s.game, "", s.table_size, 0, s.options,
                                   s.turn_seconds, s.bot_delay_ms, "", False, s.away_after)
+        config.name = name + suffix  # made here of the tournament's name, read when it was created
         config.bot_levels = [m.level if m is not None and m.player is None else "" for m in seats]
         config.tournament = {"id": t.id, "round": plan.number, "table": number, "entries": at,
                              "byes": list(plan.byes), "draw": list(t.draw)}

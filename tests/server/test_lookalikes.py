@@ -245,3 +245,11 @@ async def test_a_table_or_tournament_name_is_read_as_every_name_is(roomy: Runnin
             assert said == sentence, said
         created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, name="  Mesa  da Zé "))
         assert created.table.name == "Mesa da Zé", "shown as typed, its spaces folded"
+        # A round's table is named after its tournament by the server, cut with … when long: not refused.
+        made = await stub.CreateTournament(request(game="cacho", table_size=2, max_entries=2, rounds=1,
+                                                   bots_fill=True, name="Campeonato de Cacho Gran"))
+        state = await stub.StartTournament(tournament_pb2.OwnerRequest(tournament_id=made.tournament.id,
+                                                                       owner_token=made.owner_token))
+        [table] = state.tables
+        stored = roomy.store.table_config(table.table_id)
+        assert stored is not None and stored[0]["name"] == "Campeonato de Cacho… 1.1", stored
