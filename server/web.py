@@ -149,17 +149,17 @@ def this_machine() -> set[str]:
         names |= {host, f"{host}.local"} if "." not in host else {host}
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
-            address = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
-            names.add(address.split("%", 1)[0].lower())
+            address = (ip.ip if isinstance(ip.ip, str) else ip.ip[0]).split("%", 1)[0]
+            names.add(_address(address) or address.lower())
     return names
 
 
-def _address(name: str) -> bool:
+def _address(name: str) -> str | None:
+    """``name`` as an IP address is written plainly (``0:0::1`` is ``::1``), or None if it is none."""
     try:
-        ipaddress.ip_address(name)
+        return str(ipaddress.ip_address(name))
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def browser_language(request: web.Request) -> str:
@@ -387,7 +387,8 @@ class WebServer(Server):
     async def start(self, sock: socket.socket) -> None:
         """Serve on an already bound socket (see ``open_socket``)."""
         self.port = int(sock.getsockname()[1])
-        self.bound = str(sock.getsockname()[0]).lower()
+        bound = str(sock.getsockname()[0])
+        self.bound = _address(bound) or bound.lower()
         self.look_up_own()
         await self.launcher.start()
         app = await self._make_app()
@@ -444,11 +445,16 @@ class WebServer(Server):
         if sent is None or self.any_origin:
             return None
         name = host_name(sent)
-        if name is not None and (name in self.own or name in self.hosts):
+        if name is None:
+            return sent[:200]
+        address = _address(name)
+        if (address or name) in self.own or name in self.hosts:
             return None
-        if name is not None and _address(name) and asyncio.get_running_loop().time() - self.own_at > HOSTS_SECONDS:
+        if address is not None and ipaddress.ip_address(address).is_loopback:
+            return None  # this machine's, whatever its interfaces say
+        if address is not None and asyncio.get_running_loop().time() - self.own_at > HOSTS_SECONDS:
             self.look_up_own()  # an address this machine took since
-            if name in self.own:
+            if address in self.own:
                 return None
         return sent[:200]
 

@@ -95,3 +95,6 @@ def test_a_browser_guest_never_gets_the_hosts_password(monkeypatch: pytest.Monke
     assert cli.table_password(args) == ("", None), "a browser session is a guest's, whatever its environment"
     args = cli.parser().parse_args(["connect", "host"])
     assert cli.table_password(args) == (SECRET, None)
+    replay = cli.parser().parse_args(["replay", "--table", "t1", "--password", SECRET])
+    password, problem = cli.table_password(replay)
+    assert password == "" and problem is not None and "--password-file" in problem, "replay refuses it too"

@@ -63,7 +63,8 @@ async def test_the_machines_own_names_and_a_web_origin_host_are_served(
 ) -> None:
     base = f"http://127.0.0.1:{page.port}/"
     hostname = socket.gethostname().lower()
-    for name in ("127.0.0.1", "localhost", "LOCALHOST", hostname, f"{hostname}.local", "cards.example.org"):
+    for name in ("127.0.0.1", "localhost", "LOCALHOST", hostname, f"{hostname}.local", "cards.example.org",
+                 "[0:0:0:0:0:0:0:1]"):
         code, text = await status(http, base, f"{name}:{page.port}")
         assert code == 200 and "websocket" in text.lower(), (name, code, text[:200])
     guest = Guest(await http.ws_connect(f"ws://127.0.0.1:{page.port}/ws",
