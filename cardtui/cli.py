@@ -143,9 +143,49 @@ def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> 
         print(_("Type a number from 1 to {n}.").format(n=len(found)))
 
 
+PASSWORD_ENV = "CARDTUI_PASSWORD"
+"""Where ``connect`` and ``replay`` find a table's password when no file is named: a process's
+environment is its user's alone to read, where its command line is anyone's (``ps``)."""
+
+
+def table_password(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The table's password the command was given (``--password-file``, else ``CARDTUI_PASSWORD``;
+    empty: none, asked for when a table wants one), or the sentence saying why it cannot be had.
+
+    Never from the command line: every user of the machine reads it (``ps``, ``/proc/PID/cmdline``),
+    so ``--password PW`` is refused, before anything is sent. A browser session (``--ask-name``)
+    is a guest's, and never takes the host's password from the environment it was started in."""
+    if args.password is not None:
+        return "", _("--password is not taken on the command line, where every user of this machine can read it "
+                     "(ps); put the password in a file (--password-file FILE) or in {env}, or leave it out and "
+                     "you are asked.").format(env=PASSWORD_ENV)
+    if args.password_file:
+        try:
+            lines = Path(args.password_file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            return "", _("cannot read the password file {file}: {error}.").format(file=args.password_file,
+                                                                                  error=why.lower())
+        return (lines[0] if lines else ""), None
+    if getattr(args, "ask_name", False):
+        return "", None
+    return os.environ.get(PASSWORD_ENV, ""), None
+
+
+def add_password_flags(p: argparse.ArgumentParser, said: str) -> None:
+    """``--password-file`` with its help (which names ``CARDTUI_PASSWORD``), and ``--password``,
+    kept out of the help, only to refuse it with a sentence that says what to do instead."""
+    p.add_argument("--password-file", metavar="FILE", help=said.format(env=PASSWORD_ENV))
+    p.add_argument("--password", metavar="PW", help=argparse.SUPPRESS)
+
+
 def cmd_connect(args: argparse.Namespace) -> int:
     from cardtui.client.app import CardApp
 
+    password, problem = table_password(args)
+    if problem:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
     tls_ca: bytes | None = None
     if args.tls_ca:
         from cardtui.certs import load_ca
@@ -193,7 +233,6 @@ def cmd_connect(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    password = args.password or ""
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
     return 0
 
@@ -469,6 +508,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Finished hands face up: a file's, a stored table's, or a table's on a server."""
     from cardtui.replay import app
 
+    args.password, problem = table_password(args)
+    if problem:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
     try:
         replay = app(args)
     except (ValueError, OSError) as e:
@@ -531,8 +574,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--web-max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     s.add_argument("--web-origin", action="append", metavar="URL",
-                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
-                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
+                   help=_("also accept browser sessions opened by a page at this origin, and serve the page "
+                          "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
+                          "only the page's own, under this machine's names and addresses"))
     s.set_defaults(run=cmd_serve)
 
     w = sub.add_parser("web", help=_("serve the client to browsers on the LAN, connected to a table server"))
@@ -548,8 +592,9 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     w.add_argument("--origin", action="append", metavar="URL",
-                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
-                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
+                   help=_("also accept browser sessions opened by a page at this origin, and serve the page "
+                          "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
+                          "only the page's own, under this machine's names and addresses"))
     w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help=_("how much to log (default: info)"))
     w.set_defaults(run=cmd_web)
@@ -562,9 +607,10 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--ask-name", action="store_true",
                    help=_("without --name, ask for one in the app (what browser sessions do)"))
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
-    c.add_argument("--password", metavar="PW",
-                   help=_("the password of a table that has one (--spectate's table, or the one you sit at); "
-                        "without it you are asked"))
+    add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
+                            "at) from the first line of FILE; without it, from the environment variable {env}; "
+                            "without either you are asked. Never on the command line: every user of this "
+                            "machine can read that"))
     add_identity_flags(c)
     c.set_defaults(run=cmd_connect)
 
@@ -654,7 +700,9 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--hand", type=int, metavar="N", help=_("open this hand at once (else: the list of hands)"))
     r.add_argument("--server", metavar="HOST:PORT", help=_("the server holding the table (default 127.0.0.1:50051)"))
     r.add_argument("--db", metavar="PATH", help=_("read the table's hands from this store, with no server"))
-    r.add_argument("--password", default="", help=_("the table's password, if it has one"))
+    add_password_flags(r, _("read the table's password, if it has one, from the first line of FILE; without "
+                            "it, from the environment variable {env}. Never on the command line: every user of "
+                            "this machine can read that"))
     r.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate, if it uses TLS"))
     r.set_defaults(run=cmd_replay)
     return p

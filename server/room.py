@@ -18,6 +18,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
 from cardtui.i18n import N_
+from cardtui.server import passwords
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -26,11 +27,12 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
+from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store, token_digest
 from cardtui.server.table import Step, Table, TableConfig
-from cardtui.server.text import BadText, clean_name
+from cardtui.server.text import BadText
 from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2
 
@@ -56,9 +58,10 @@ DEFAULT_CUT = 1.0
 SWEEP_SECONDS = 15.0
 
 
-def digest(password: str) -> str:
-    """Passwords are kept (and compared) only as digests."""
-    return hashlib.sha256(password.encode()).hexdigest()
+def digest(token: str) -> str:
+    """An owner token is kept (and compared) only as its digest (random, so a plain one will do;
+    a password is kept otherwise: ``cardtui.server.passwords``)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_token() -> str:
@@ -230,7 +233,7 @@ class Room:
             raise InvalidArgument("A table's password may be at most {most} characters long.", most=MAX_PASSWORD)
         try:
             checked = rules.check_options(options)
-            name = clean_name(name or f"{rules.title} table")
+            name = read_name(name or f"{rules.title} table").shown
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
         except InvalidOptions as e:
@@ -247,7 +250,7 @@ class Room:
             turn_seconds=turn_seconds or DEFAULT_TURN,
             bot_delay=self.bot_delay if bot_delay_ms is None else bot_delay_ms / 1000,
             next_hand_delay=self.next_hand_delay,
-            password=digest(password) if password else "",
+            password=passwords.kept(password) if password else "",
             private=private,
             away_after=away_after or 2,
             idle_minutes=idle_minutes or self.idle_minutes,
@@ -390,14 +393,23 @@ class Room:
         except KeyError:
             raise NotFound("There is no table {table}.", table=quote(table_id)) from None
 
-    def _check_password(self, table: Table, password: str) -> None:
-        if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
-            raise PermissionDenied("That table's password is wrong.")
+    def locked(self, table_id: str) -> bool:
+        """Whether opening the table may take a password: it has one, or it is not open here (a
+        finished table's replays are checked against its stored config)."""
+        table = self.tables.get(table_id)
+        return table is None or bool(table.config.password)
 
-    def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
-        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
+    async def unlocked(self, table_id: str, password: str) -> Table:
+        """The table, once ``password`` is found to open it (checked off the loop: it is slow on
+        purpose); refused if it is wrong."""
         table = self.table(table_id)
-        self._check_password(table, password)
+        if table.config.password and not await passwords.check(table.config.password, password):
+            raise PermissionDenied("That table's password is wrong.")
+        return self.table(table_id)  # still open after the wait
+
+    async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
+        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
+        table = await self.unlocked(table_id, password)
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
@@ -424,9 +436,8 @@ class Room:
         log.info("table %s: %s joined at seat %d", table.id, name, index)
         return token, grant
 
-    def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
-        table = self.table(table_id)
-        self._check_password(table, password)
+    async def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
+        table = await self.unlocked(table_id, password)
         if table.config.private:
             raise PermissionDenied("This table is private: it takes no spectators.")
         name, _ = self.players.who(session, name or ("" if session else "guest"))

@@ -43,6 +43,12 @@ def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kin
         raise ResourceExhausted(sentence)
 
 
+def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool) -> None:
+    """A password tried where one is asked costs the host a slow hash: so many a second per address."""
+    if password and locked:
+        limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."))
+
+
 def game_info(name: str) -> lobby_pb2.GameInfo:
     rules = GAMES[name]
     return lobby_pb2.GameInfo(
@@ -91,12 +97,15 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
         seat = request.seat if request.HasField("seat") else -1
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
-        token, grant = self.room.join(request.table_id, request.name, seat, request.password, request.session)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
+                                            request.session)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
-        token, grant = self.room.spectate(request.table_id, request.name, request.password, request.session)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
                                       first_seq=grant.table.seq + 1)
 
@@ -138,13 +147,15 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return self.room.records.card(request.name)
 
     async def ListHands(self, request: replay_pb2.ListHandsRequest, context: Any) -> replay_pb2.ListHandsResponse:
-        return self.replays.hands(request.table_id, request.token, request.password)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        return await self.replays.hands(request.table_id, request.token, request.password)
 
     async def Replay(
         self, request: replay_pb2.ReplayRequest, context: Any
     ) -> AsyncIterator[replay_pb2.ReplayStep]:
         limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
-        record = self.replays.record(request.table_id, request.hand, request.token, request.password)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        record = await self.replays.record(request.table_id, request.hand, request.token, request.password)
         try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
             steps = await asyncio.to_thread(replays.steps, record)
         except ValueError as e:
@@ -255,7 +266,10 @@ class TournamentService(tournament_pb2_grpc.TournamentsServicer):
         return tournament_pb2.ListTournamentsResponse(tournaments=self.tournaments.listing(request.include_finished))
 
     async def Register(self, request: tournament_pb2.RegisterRequest, context: Any) -> tournament_pb2.RegisterResponse:
-        entry = self.tournaments.register(request.tournament_id, request.session, request.password, request.team)
+        t = self.tournaments.all.get(request.tournament_id)
+        trying(self.limiter, context, request.password, t is None or bool(t.settings.password))
+        entry = await self.tournaments.register(request.tournament_id, request.session, request.password,
+                                                request.team)
         t = self.tournaments.get(request.tournament_id)
         return tournament_pb2.RegisterResponse(entry=entry, tournament=self.tournaments.summary(t))
 

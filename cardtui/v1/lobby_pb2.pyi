@@ -277,7 +277,9 @@ class CreateTableRequest(_message.Message):
     game: _builtins.str
     """one of ServerInfo.games (GameInfo.name)"""
     name: _builtins.str
-    """at most 24 characters; empty: "<game title> table" """
+    """At most 24 characters, held to the rules of a person's name (docs/client.md §3).
+    Empty: "<game title> table".
+    """
     seats: _builtins.int
     """how many players: one of GameInfo.player_counts; 0: GameInfo.min_players"""
     bots: _builtins.int

@@ -122,14 +122,15 @@ async def test_a_password_table_asks_others_and_never_its_creator(server: Runnin
         assert bea.screen.spectating
 
 
-async def test_connect_password_opens_the_table_without_asking(server: Running) -> None:
+async def test_connect_password_opens_the_table_without_asking(server: Running, tmp_path: Path) -> None:
     table_id = await create(server, game="cacho", seats=3, bots=3, password="pw")
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id, password="pw")
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.screen.spectating
-    args = cli.parser().parse_args(["connect", "host", "--password", "pw", "--spectate", table_id])
-    assert (args.password, args.spectate, args.target) == ("pw", table_id, "host")
+    (tmp_path / "pw").write_text("pw\n")
+    args = cli.parser().parse_args(["connect", "host", "--password-file", str(tmp_path / "pw"), "--spectate", table_id])
+    assert (cli.table_password(args), args.spectate, args.target) == (("pw", None), table_id, "host")
 
 
 # -- leaving ----------------------------------------------------------------------------------
