@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 from cardtui.client import choices
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
+from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.option_words import option_label, value_label
@@ -236,6 +237,8 @@ class LobbyScreen(Screen[None]):
         said.append(" · " + t.name)
         if t.has_password:
             said.append(" · 🔒 " + _("asks for a password"))
+        if t.no_cuts:  # said before anyone sits: no hand there is one the players cut
+            said.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         said.append(" · " + seated_text(t), style="dim")
         line.update(said)
 

@@ -20,7 +20,8 @@ from unittest import mock
 import pytest
 
 from cardtui.client import fairness
-from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.app import CardApp
+from cardtui.client.fairness import GREY, FairDeals, Standing, Verdict
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine.core import Event, Match, Rules
 from cardtui.engine.games import GAMES
@@ -113,7 +114,7 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
             seat = next(s for s in match.to_act() if match.legal_actions(s))
             table.send(match.apply(seat, match.bot_action(seat, rng, "easy")))
         shown = tuple(PlayerSeed(s, b) for s, b in reveal.player_seeds)
-        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown))])
+        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown, tuple(range(players))))])
 
 
 def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
@@ -137,16 +138,21 @@ def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, play
         said = x.said().text.plain
         where = f"Hand {x.hand_no} (table deal {x.hand})"
         assert x.hand_no is not None and 1 <= x.hand_no <= x.hand
-        if v is None:
-            assert said == f"✔ {where}: fair deal (committed before the cut; the cards shown match)."
+        if v is None:  # a spectator adds no seed: its check proves less than a fair deal, and says so
+            assert x.standing is Standing.WATCHED and x.said().style == GREY
+            assert said == (f"○ {where}: the deal checks out (the commitment matches; the cards shown match), but you"
+                            " are watching: no seed of yours went in, so this does not show that the host did not"
+                            " choose the deck. Seat 2 was seated and connected, but its seed was not used.")
         elif v == 1:  # its seed came late: not ✔, in words, though the rest checks out
-            assert not x.ok
+            assert x.standing is Standing.UNUSED and x.said().style == "bold red"
             assert said == (f"⚠ {where}: your seed was not used in this deal (the server's answer came 800 ms "
-                            "into its 1000 ms wait: too late); the rest checks out (committed before the cut; "
-                            "your cards match).")
+                            "into its 1000 ms wait: too late): the host could have chosen this deck; the rest checks"
+                            " out (the commitment matches; your cards match).")
         else:
             assert x.ok
-            assert said == f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match)."
+            # seat 1's seed came late: the others' lines say so (seats are numbered from 1 on screen)
+            assert said == (f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match). Seat 2"
+                            " was seated and connected, but its seed was not used.")
 
 
 def _drop_mine(seat: int) -> Tamper:
@@ -198,8 +204,8 @@ def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> 
     table = play(game, 4, 3, seed=5, tamper=tamper)
     caught: dict[int | None, list[bool]] = {}
     for v, x in verdicts(table):
-        caught.setdefault(v, []).append(not x.ok)
-        if not x.ok:
+        caught.setdefault(v, []).append(bool(x.problems))
+        if x.problems:
             assert v in flagged and any(words in p for p in x.problems), (v, x)
             said = x.said()
             assert said.text.plain.startswith(f"⚠ Hand {x.hand_no} (table deal {x.hand}): this deal does not"
@@ -242,7 +248,7 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
 
 def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
     table = play("cacho", 3, 1, seed=2)
-    assert all(x.ok for _, x in verdicts(table))
+    assert all(x.ok for v, x in verdicts(table) if v is not None)
     checker = FairDeals()
     summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 3)
     checker.feed(table_pb2.TableMessage(seq=1, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
@@ -255,14 +261,15 @@ def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
                                                                          server_seed=server))
     checker.feed(table_pb2.TableMessage(seq=9, update=table_pb2.Update(events=[reveal])))
     [x] = checker.verdicts
-    assert x.ok and "its cards were not compared" in " ".join(x.notes)
-    assert "the host alone fixed this deck" in " ".join(x.notes)
+    assert not x.problems and "its cards were not compared" in " ".join(x.notes)
+    assert x.standing is Standing.UNASKED and not x.ok, "no seed was asked for: the host alone chose this deck"
+    assert "the host alone chose this deck: your seed was not asked for (the server said it would not wait for" \
+           " seeds)" in x.said().text.plain
 
 
 # -- the real client on a real server ----------------------------------------------------------
 async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Running) -> None:
     from cardtui.client.actionbar import ActionBar
-    from cardtui.client.app import CardApp
     from cardtui.client.models import action_name
     from tests.client.test_app import SIZE, log_text
 
@@ -304,7 +311,6 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     import json
 
     from cardtui.client.actionbar import ActionBar
-    from cardtui.client.app import CardApp
     from cardtui.client.models import action_name
     from cardtui.engine.fairness import verify
     from cardtui.engine.games import GAMES
@@ -409,7 +415,6 @@ async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: 
 
 
 async def seeds_named_as_held(server: Running) -> None:
-    from cardtui.client.app import CardApp
     from tests.client.test_app import SIZE
     from tests.conftest import Player
 
