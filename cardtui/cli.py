@@ -436,13 +436,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(check.line())
         heads[check.table] = (check.hand, check.digest)
     good = sum(c.ok for c in checks)
+    full = sum(c.full for c in checks)
     failed = sum(bool(c.problems) for c in checks) + unreadable
     plain = sum(not c.fair and not c.problems for c in checks)
     unlinked = sum(c.unlinked and not c.problems for c in checks)
     for table, (hand, digest) in heads.items():
         print(f"table {table or '?'}: last hand {hand}, hash {digest}")
-    print(f"{len(checks) + unreadable} hands: {good} fair and verified, {failed} failed, "
-          f"{plain} with a plain seed (not fair deals)"
+    print(f"{len(checks) + unreadable} hands: {good} verified ({full} ✔, every seated player's seed in), "
+          f"{failed} failed, {plain} with a plain seed (not fair deals)"
           + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
     print_standings(records)
     if not checks and not unreadable:
@@ -612,7 +613,9 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help=_("check fair deals in hand histories (JSON Lines)"),
                        description=_("Re-derive every deck from its seeds and check each commitment, deal, result "
-                                   "and chain link; one line per hand, exit status 1 on any mismatch."))
+                                   "and chain link; one line per hand, with whose seeds went in and who was seated "
+                                   "but not in it (seats numbered from 1), exit status 1 on any mismatch. ✔ only "
+                                   "where every person seated put a seed in."))
     v.add_argument("file", metavar="FILE", help=_("hand histories, one a line (from cardtui history export or "
                                                 "cardtui sim --fair --history); - for standard input"))
     v.add_argument("--strict", action="store_true",

@@ -359,9 +359,10 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
     check = verify(records[:1], GAMES)[0]
-    assert check.ok and check.dropped == ("seat 0 ana",)
+    assert check.ok and check.dropped == ("seat 1 ana",) and not check.full
     assert check.line() == (f"table {table_id} deal 1, match 1 (cacho): ⚠ commitment, deal and chain check, but the"
-                            " seed of seat 0 ana was not used: seated and connected, it was dropped (seeds used: none)")
+                            " seed of seat 1 ana was not used: seated and connected, it was dropped (seeds used: none;"
+                            " seated, not in it: seat 1 ana)")
 
 
 async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Running) -> None:
@@ -396,8 +397,8 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and list(records[0]["fair"]["player_seeds"]) == ["0"]
     check = verify(records[:1], GAMES)[0]
-    assert check.ok and not check.dropped
-    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 0 ana)")
+    assert check.ok and not check.dropped and check.full
+    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 1 ana; seated, not in it: nobody)")
 
 
 async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: Path) -> None:

@@ -176,7 +176,7 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
     # And cardtui verify, on the export of the store, passes every hand.
     checked = run("verify", str(export))
     assert checked.returncode == 0, checked.stdout
-    assert f"{len(records)} fair and verified, 0 failed" in checked.stdout
+    assert f"{len(records)} verified ({len(records)} ✔, every seated player's seed in), 0 failed" in checked.stdout
     await ana.close()
     await bia.close()
 
