@@ -345,12 +345,12 @@ class FairDeals:
             told.append(self._unrevealed(old))
         seated = self.seat is not None
         unasked = ""
-        if seated and replay:
+        if seated and inner.cut_ms <= 0:
+            unasked = N_("the server said it would not wait for seeds")
+        elif seated and replay:
             unasked = N_("the commitment came marked as a replay, after the cut")
         elif seated and batched:
             unasked = N_("the commitment came together with the hand's next events, too late to cut")
-        elif seated and inner.cut_ms <= 0:
-            unasked = N_("the server said it would not wait for seeds")
         seed = secrets.token_bytes(32) if seated and not unasked and carried is None else None
         watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock(), unasked=unasked,
                       live=not replay, bots=self.bots)
@@ -464,7 +464,7 @@ class FairDeals:
         for s in awaited:
             if s not in seeds and s != self.seat:
                 notes.append(phrase("seat {seat} was seated and connected, but its seed was not used", seat=s + 1))
-        if not seeds and not w.unasked:
+        if not seeds and not w.unasked and w.seed is None:  # (a seed of this client's left out says so already)
             notes.append(N_("no player's seed went in: the host alone fixed this deck"))
         compared = False
         if w.gap:

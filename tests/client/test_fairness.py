@@ -303,6 +303,65 @@ async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Runn
         assert server.store.count_hands(table_id) >= 2
 
 
+async def test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a_tick(tmp_path: Path) -> None:
+    """A stock server started with ``--cut-ms 0``: the lobby's line for the table and the table's
+    log, before the first hand, say that the host alone chooses every deck; every hand is said in
+    grey in those words, never ✔; and ``cardtui verify`` gives none a ✔ either."""
+    import json
+
+    from textual.widgets import Static
+
+    from cardtui.client.actionbar import ActionBar
+    from cardtui.client.lobby import LobbyScreen
+    from cardtui.client.models import action_name
+    from cardtui.engine.fairness import verify
+    from cardtui.engine.games import GAMES
+    from cardtui.server.app import start
+    from tests.client.test_app import SIZE, log_text
+
+    server = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05, cut_window=0)
+    try:
+        table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SIZE) as pilot:
+            line = ""
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, LobbyScreen):
+                    line = str(app.screen.query_one("#table-line", Static).render())
+                    if table_id in line:
+                        break
+            assert "no cuts: the host alone chooses every deck" in line, line
+            await app.open_table(table_id)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            first = log_text(app).splitlines()[0]
+            assert first == ("This table deals without cuts: no player's seed is asked for, so the host alone chooses"
+                             " every deck, and no hand here can be a fair deal ✔.")
+            for _ in range(600):
+                await pilot.pause(0.05)
+                if sum(v.checked for v in screen.fair.verdicts) >= 2:  # (with no wait, the first hand may be
+                    break                                                # dealt before the stream opens)
+                bar = screen.query_one(ActionBar)
+                if bar.choices:
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    await pilot.press(next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")),
+                                           bar.keys[0]))
+            text = log_text(app)
+            verdicts = [v for v in screen.fair.verdicts if v.checked]
+            assert len(verdicts) >= 2 and not any(v.ok for v in verdicts) and "✔ Hand" not in text
+            for v in verdicts:
+                assert v.standing is Standing.UNASKED and v.said().style == GREY and v.awaited == (0,)
+                assert (f"○ Hand {v.hand_no} (table deal {v.hand}): the host alone chose this deck: your seed was not"
+                        " asked for (the server said it would not wait for seeds); the rest checks out (the commitment"
+                        " matches; your cards match).") in text
+        records = [json.loads(line) for line in server.store.hands(table_id)]
+    finally:
+        await server.stop(grace=0.2)
+    checks = verify(records, GAMES)
+    assert checks and all(c.ok and not c.full and "✔" not in c.line() for c in checks)
+
+
 async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_summary_and_verify(
         server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that answers a seat's seed "too late" at once, and deals without it (a test double
