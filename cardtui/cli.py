@@ -499,7 +499,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help=_("pause after a hand ends, so people see the result"))
     s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
-                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000)"))
+                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000). 0: no "
+                          "cuts, the host alone chooses every deck, and every client says so"))
     s.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",

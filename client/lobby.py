@@ -162,10 +162,11 @@ class LobbyScreen(Screen[None]):
             self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
             return
         games = ", ".join(g.title for g in self.info.games)
-        self.query_one("#server-line", Static).update(
-            Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
-                                                                           version=self.info.version, games=games))
-        )
+        server = Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
+                                                                              version=self.info.version, games=games))
+        if self.info.no_cuts:  # before anyone creates a table or sits at one
+            server.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
+        self.query_one("#server-line", Static).update(server)
         keep = self.query_one("#tables", DataTable).cursor_row
         self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}

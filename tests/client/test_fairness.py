@@ -324,14 +324,16 @@ async def test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a
         table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
         app = CardApp(f"127.0.0.1:{server.port}", "ana")
         async with app.run_test(size=SIZE) as pilot:
-            line = ""
+            line = heading = ""
             for _ in range(200):
                 await pilot.pause(0.05)
                 if isinstance(app.screen, LobbyScreen):
                     line = str(app.screen.query_one("#table-line", Static).render())
+                    heading = str(app.screen.query_one("#server-line", Static).render())
                     if table_id in line:
                         break
-            assert "no cuts: the host alone chooses every deck" in line, line
+            assert "⚠ no cuts: the host alone chooses every deck" in line, line
+            assert heading.endswith("· ⚠ no cuts: the host alone chooses every deck"), heading
             await app.open_table(table_id)
             screen = app.screen
             assert isinstance(screen, TableScreen)
