@@ -90,6 +90,10 @@ class Watch:
     was committed, so a seated one was waited for, whatever the reveal's ``awaited`` says."""
     bare: bool = False
     """The hand began (``HandStarted`` or cards) with no commitment before it."""
+    missed: bool = False
+    """A bare hand that this client could not tell was dealt without a commitment: it had not
+    seen everything since a hand ended (it opened the table during this hand, or lost part of
+    the stream), so the commitment may have come before it was here."""
     after_cards: bool = False
     """The commitment came only after the hand had begun."""
     started: bool = False
@@ -248,11 +252,6 @@ class Verdict:
         return Said(text, "bold yellow" if self.problems or self.dropped else "dim")
 
 
-def in_hand(view: table_pb2.View) -> bool:
-    """A view of a hand being played (not of a table waiting for players, nor of a hand over)."""
-    return view.WhichOneof("game") not in (None, "waiting") and not view.hand_over
-
-
 class FairDeals:
     """Follows one table stream (the same token's, whole): cuts for its seat, checks each hand.
 
@@ -273,14 +272,18 @@ class FairDeals:
         self.verdicts: list[Verdict] = []
         self._told: dict[int, list[Verdict]] = {}
         self.following = False
-        """Every event since a moment between hands reached this client: a hand that starts now is
-        seen from its start, so one that starts with no commitment before it is caught."""
+        """Every event since a hand ended reached this client, as it happened: a hand that starts
+        now is seen from its start, so one that starts with no commitment before it is caught.
+        Not so when the table was just opened: its next commitment may have come before."""
         self.bots: frozenset[int] = frozenset()
         """Seats a bot plays (not standing in for a person away), as the latest view says."""
         self.sent: dict[bytes, int] = {}
         """This client's recent seeds, each with the table deal it was sent for."""
         self.deal = 0
         """The last table deal number heard of (a commitment's or a reveal's)."""
+        self.opened: int | None = None
+        """The first snapshot's number: the events up to it that follow it, marked as replays, are
+        the table before this client came (``_caught_up``)."""
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -289,9 +292,9 @@ class FairDeals:
             snap = msg.snapshot
             self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
             self.seat = snap.seat if snap.HasField("seat") else None
-            if self.watch is None:  # a resync during a hand keeps following it; else start from here
-                self.following = not in_hand(snap.view)
             self._seated(snap.view)
+            if self.opened is None:
+                self.opened = msg.seq
             self.last = self.last or msg.seq
             return []
         if body != "update":
@@ -301,6 +304,8 @@ class FairDeals:
         events = msg.update.events
         for i, ev in enumerate(events):
             if ev.seq <= self.last:
+                if ev.replay and self.opened is not None and ev.seq <= self.opened:
+                    self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
                 if self.watch is not None:
@@ -325,6 +330,26 @@ class FairDeals:
         if told:
             self._told.setdefault(msg.seq, []).extend(told)
         return cuts
+
+    def _caught_up(self, ev: table_pb2.Event) -> None:
+        """An event from before this client opened the table, replayed after its first snapshot (the
+        snapshot's view has it already): nothing is said of it, but a commitment among them is the
+        hand's, which came too late for a seed of this client's, and the hand is followed from it."""
+        name, inner = event_body(ev)
+        if isinstance(inner, table_pb2.DealCommitted):
+            unasked = N_("the commitment came marked as a replay, after the cut") if self.seat is not None else ""
+            self.deal = max(self.deal, inner.hand)
+            self.watch = Watch(inner.hand, inner.commitment, cut_ms=inner.cut_ms, arrived=self.clock(),
+                               unasked=unasked, bots=self.bots)
+        elif isinstance(inner, table_pb2.DealRevealed):
+            self.watch = None
+        elif self.watch is not None and inner is not None and name != "hidden":
+            w = self.watch
+            w.started = w.started or isinstance(inner, table_pb2.HandStarted | table_pb2.CardsDealt)
+            if isinstance(inner, table_pb2.HandStarted):
+                w.hand_no = inner.hand
+            w.ended = w.ended or isinstance(inner, table_pb2.HandEnded)
+            w.seen.append((name, inner))
 
     def _seated(self, view: table_pb2.View) -> None:
         if view.seats:
@@ -371,8 +396,8 @@ class FairDeals:
         if isinstance(inner, table_pb2.HandStarted) and self.watch is not None and self.watch.started:
             told.append(self._unrevealed(self.watch))  # a new hand, and the last one's reveal never came
             self.watch = None
-        if starts and self.watch is None and self.following:
-            self.watch = Watch(self.deal + 1, "", bare=True)  # dealt with no commitment before it
+        if starts and self.watch is None:  # dealt with no commitment before it, or none this client saw
+            self.watch = Watch(self.deal + 1, "", bare=True, missed=not self.following)
         w = self.watch
         if isinstance(inner, table_pb2.HandEnded):
             self.following = True  # the next hand is seen from its start
@@ -389,6 +414,8 @@ class FairDeals:
 
     def _unrevealed(self, w: Watch) -> Verdict:
         """A hand that was dealt and never revealed: nothing of it can be checked."""
+        if w.missed:
+            return Verdict(w.hand, checked=False, seated=self.seat is not None, hand_no=w.hand_no)
         problems = [N_("no commitment came before this hand's cards")] if w.bare else []
         problems.append(N_("its seeds were never revealed, so nothing of it could be checked"))
         return Verdict(w.hand, tuple(problems), seated=self.seat is not None, hand_no=w.hand_no)
@@ -414,6 +441,8 @@ class FairDeals:
         seated = self.seat is not None
         if w is None or (w.hand != reveal.hand and not w.started and not w.bare):
             return Verdict(reveal.hand, checked=False, seated=seated)
+        if w.missed:  # not followed from its start here
+            return Verdict(reveal.hand, checked=False, seated=seated, hand_no=w.hand_no)
         hand = reveal.hand if w.bare else w.hand
         problems: list[str] = []
         notes: list[str] = []

@@ -128,3 +128,18 @@ async def test_the_steered_six_never_gets_a_tick() -> None:
     assert sixes <= max(3, len(honest) // 2), (sixes, len(honest))
     ticks = [d for d, v in pairs if v.ok]
     assert all(not d.steered for d in ticks)
+
+
+@pytest.mark.parametrize("trick", [Trick.NO_COMMIT, Trick.AFTER_CARDS, Trick.NO_WAIT, Trick.BOT_SEED], ids=str)
+async def test_a_trick_on_the_first_hand_the_client_sees_gets_no_tick(trick: Trick) -> None:
+    """The very first hand after the table opens: a client that just came cannot tell a hand dealt
+    with no commitment from one whose commitment came before it was here (not checked, dim); every
+    other trick it can tell, as later."""
+    cheat = Dishonest(plan=lambda hand: trick, hands=1)
+    [verdict], log = await play(cheat)
+    assert not verdict.ok and "✔" not in log
+    if trick is Trick.NO_COMMIT:
+        assert verdict.standing is Standing.UNCHECKED and verdict.said().style == "dim"
+    else:
+        standings, style, words = EXPECTED[trick]
+        assert verdict.standing in standings and words in verdict.said().text.plain and verdict.said().style == style

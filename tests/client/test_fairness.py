@@ -517,3 +517,57 @@ async def seeds_named_as_held(server: Running) -> None:
         f"{summary!r}; verdict {screen.verdict}, hands played {table.hands_played}")
     assert "their seed was not used: bia." in summary, summary
     assert "dan" not in summary
+
+
+async def test_a_client_that_opens_the_table_while_a_deal_waits_for_seeds_is_not_told_it_was_cheated(
+        server: Running) -> None:
+    """ana is seated and her first stream is open, but it sends no seed: each deal waits its whole
+    window. Meanwhile a spectator and a second stream of ana's open the table afresh. During the
+    first hand's window the server has no hand to replay: they see the hand start with no
+    commitment before it, and say it was not checked (they came too late to tell), not that the
+    host dealt without one. During the second hand's, the commitment reaches them in the replay of
+    the table so far, before any card: they may not cut now, and the seated one hears the host
+    alone chose the deck as far as it knows, the spectator that it is watching."""
+    import asyncio
+
+    from tests.conftest import Player
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
+    address = f"127.0.0.1:{server.port}"
+    ana = await Player(address).join(table_id, "ana")
+    watcher = await Player(address).spectate(table_id)
+    ana.subscribe()
+
+    def committed(n: int) -> Callable[[Player], bool]:
+        return lambda p: sum(e.WhichOneof("body") == "deal_committed" for m in p.messages
+                             for e in m.update.events) >= n
+
+    async def first_verdict(token: str) -> Verdict:
+        fair = FairDeals()
+        call = ana.table.Subscribe(table_pb2.SubscribeRequest(token=token))
+        try:
+            async for msg in call:
+                assert fair.feed(msg) == [], "a commitment that came as a replay, or none, is not cut"
+                if fair.verdicts:
+                    return fair.verdicts[0]
+        finally:
+            call.cancel()
+        raise AssertionError("the stream ended before any hand did")
+
+    async def opened_now() -> tuple[Verdict, Verdict]:
+        seated, watching = await asyncio.wait_for(asyncio.gather(first_verdict(ana.token),
+                                                                 first_verdict(watcher.token)), 20)
+        return seated, watching
+
+    await ana.wait_for(committed(1))
+    for v in await opened_now():
+        assert v.hand == 1 and v.standing is Standing.UNCHECKED and not v.problems, v
+        assert v.said().text.plain == "Hand 1 (table deal 1): joined mid-deal, not checked."
+    await ana.wait_for(committed(2))
+    seated, watching = await opened_now()
+    assert seated.hand == watching.hand == 2 and not seated.problems and not watching.problems
+    assert seated.standing is Standing.UNASKED and watching.standing is Standing.WATCHED
+    assert "your seed was not asked for (the commitment came marked as a replay, after the cut)" in \
+        seated.said().text.plain
+    await ana.close()
+    await watcher.close()
