@@ -308,10 +308,10 @@ class FairDeals:
                     self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
-                if self.watch is not None:
+                if self.watch is not None and not self.watch.bare:
                     self.watch.gap = True
-                else:
-                    self.following = False
+                else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
+                    self.watch, self.following = None, False
             self.last = ev.seq
             name, inner = event_body(ev)
             if isinstance(inner, table_pb2.DealCommitted):

@@ -267,6 +267,22 @@ def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
            " seeds)" in x.said().text.plain
 
 
+def test_a_hand_begun_unseen_then_a_hole_is_no_evidence_of_a_late_commitment() -> None:
+    """A client that opened the table mid-hand sees that hand's last card come, then loses part of
+    the stream (a resync past the buffer): the next commitment it sees is a new hand's, not one
+    that came after the cards it saw."""
+    checker = FairDeals()
+    summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 2)
+    checker.feed(table_pb2.TableMessage(seq=5, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
+    card = table_pb2.Event(seq=6, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["AS"]))
+    checker.feed(table_pb2.TableMessage(seq=6, update=table_pb2.Update(events=[card])))
+    server = b"\x03" * 32
+    commit = table_pb2.Event(seq=40, deal_committed=table_pb2.DealCommitted(
+        hand=3, commitment=hashlib.sha256(server).hexdigest(), cut_ms=1000))
+    [(hand, _seed)] = checker.feed(table_pb2.TableMessage(seq=40, update=table_pb2.Update(events=[commit])))
+    assert hand == 3 and checker.watch is not None and not checker.watch.after_cards
+
+
 # -- the real client on a real server ----------------------------------------------------------
 async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Running) -> None:
     from cardtui.client.actionbar import ActionBar
