@@ -475,13 +475,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(check.line())
         heads[check.table] = (check.hand, check.digest)
     good = sum(c.ok for c in checks)
+    full = sum(c.full for c in checks)
     failed = sum(bool(c.problems) for c in checks) + unreadable
     plain = sum(not c.fair and not c.problems for c in checks)
     unlinked = sum(c.unlinked and not c.problems for c in checks)
     for table, (hand, digest) in heads.items():
         print(f"table {table or '?'}: last hand {hand}, hash {digest}")
-    print(f"{len(checks) + unreadable} hands: {good} fair and verified, {failed} failed, "
-          f"{plain} with a plain seed (not fair deals)"
+    print(f"{len(checks) + unreadable} hands: {good} verified ({full} ✔, every seated player's seed in), "
+          f"{failed} failed, {plain} with a plain seed (not fair deals)"
           + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
     print_standings(records)
     if not checks and not unreadable:
@@ -541,7 +542,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help=_("pause after a hand ends, so people see the result"))
     s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
-                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000)"))
+                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000). 0: no "
+                          "cuts, the host alone chooses every deck, and every client says so"))
     s.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
@@ -658,7 +660,9 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help=_("check fair deals in hand histories (JSON Lines)"),
                        description=_("Re-derive every deck from its seeds and check each commitment, deal, result "
-                                   "and chain link; one line per hand, exit status 1 on any mismatch."))
+                                   "and chain link; one line per hand, with whose seeds went in and who was seated "
+                                   "but not in it (seats numbered from 1), exit status 1 on any mismatch. ✔ only "
+                                   "where every person seated put a seed in."))
     v.add_argument("file", metavar="FILE", help=_("hand histories, one a line (from cardtui history export or "
                                                 "cardtui sim --fair --history); - for standard input"))
     v.add_argument("--strict", action="store_true",

@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 from cardtui.client import choices
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
+from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.option_words import option_label, value_label
@@ -171,10 +172,11 @@ class LobbyScreen(Screen[None]):
             self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
             return
         games = ", ".join(g.title for g in self.info.games)
-        self.query_one("#server-line", Static).update(
-            Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
-                                                                           version=self.info.version, games=games))
-        )
+        server = Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
+                                                                              version=self.info.version, games=games))
+        if self.info.no_cuts:  # before anyone creates a table or sits at one
+            server.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
+        self.query_one("#server-line", Static).update(server)
         keep = self.query_one("#tables", DataTable).cursor_row
         self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}
@@ -246,6 +248,8 @@ class LobbyScreen(Screen[None]):
         said.append(" · " + t.name)
         if t.has_password:
             said.append(" · 🔒 " + _("asks for a password"))
+        if t.no_cuts:  # said before anyone sits: no hand there is one the players cut
+            said.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         said.append(" · " + seated_text(t), style="dim")
         line.update(said)
 

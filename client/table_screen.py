@@ -44,7 +44,7 @@ from cardtui.client.boards.registry import board_for
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
-from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
@@ -513,6 +513,8 @@ class TableScreen(Screen[None]):
         self.query_one("#conn-banner", Static).display = False
         self.query_one("#summary").display = False
         self._set_online(False)
+        if summary.no_cuts:  # before anyone's first hand: no deal here will be one the players cut
+            self.write_log(lambda: Text(_(NO_CUTS)), GREY)
         self.follow()
         self.set_interval(0.5, self._tick)
         self.call_after_refresh(self._settle_memory)

@@ -66,7 +66,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.replays = replays.Replays(room)
 
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
-        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables))
+        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables),
+                                    no_cuts=self.room.cut_window <= 0)
 
     async def ListTables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
         tables = [t.summary() for t in self.room.tables.values()]

@@ -198,6 +198,7 @@ class Table:
             delayed_spectator_view=self.config.delayed_view,
             tournament_id=str(self.config.tournament.get("id", "")),
             tournament_round=int(self.config.tournament.get("round", 0)),
+            no_cuts=self.config.cut_window <= 0,
         )
 
     # -- seats ---------------------------------------------------------------------
@@ -322,9 +323,12 @@ class Table:
         """Draw the hand's secret seed and publish its commitment, the hand's first event;
         then wait for the seated people's seeds, at most ``cut_window`` seconds."""
         server_seed = secrets.token_bytes(32)
+        # Everyone seated here with a stream open, away or not: each of their clients sees this
+        # commitment as it happens, cuts, and counts itself waited for (a bot standing in for a
+        # person away plays their cards, but the deck is theirs to cut all the same).
         waiting = {
             sub.seat for sub in self.fanout.subscribers
-            if sub.seat is not None and not self.seating[sub.seat].botted and self.seating[sub.seat].token == sub.token
+            if sub.seat is not None and self.seating[sub.seat].token == sub.token
         }
         window = self.config.cut_window if waiting else 0.0
         self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting, awaited=tuple(sorted(waiting)))

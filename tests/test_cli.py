@@ -117,10 +117,19 @@ def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> N
     ok = run("verify", str(fair))
     assert ok.returncode == 0, ok.stdout
     lines = ok.stdout.splitlines()
-    assert sum("✔" in line for line in lines) == 30
-    assert "30 hands: 30 fair and verified, 0 failed" in lines[-1]
-    # One card changed in hand 10: that hand fails, and so does the link of hand 11.
     records = [json.loads(line) for line in fair.read_text().splitlines()]
+    # A simulated hand is cut by 0 to 3 of its 4 players: never by every person seated, so never ✔.
+    # Each line names whose seeds went in and who was seated but not in it, seats numbered from 1.
+    hands = [line for line in lines if " deal " in line]
+    assert len(hands) == 30 and not any("✔" in line for line in hands)
+    for record, line in zip(records, hands, strict=True):
+        seeded = sorted(int(s) for s in record["fair"]["player_seeds"])
+        used = ", ".join(f"seat {s + 1} {record['seats'][s]['name']}" for s in seeded) or "none"
+        absent = ", ".join(f"seat {s + 1} {record['seats'][s]['name']}" for s in range(4) if s not in seeded)
+        assert line.endswith(f"(seeds used: {used}; seated, not in it: {absent})"), line
+        assert (": ○ commitment, deal and chain check, but no player's seed went in" in line) == (not seeded)
+    assert "30 hands: 30 verified (0 ✔, every seated player's seed in), 0 failed" in lines[-1]
+    # One card changed in hand 10: that hand fails, and so does the link of hand 11.
     deal = records[9]["deal"]["1"]
     deal[0] = "4C" if deal[0] != "4C" else "5C"
     altered = tmp_path / "altered.jsonl"
@@ -129,7 +138,8 @@ def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> N
     assert bad.returncode == 1
     # Each line labels the table's deal number (the history's ``hand``) and the match it was in.
     by_deal = {line.split(" deal ")[1].split(",")[0]: line for line in bad.stdout.splitlines() if " deal " in line}
-    assert "(truco_paulista): ✘" in by_deal["10"] and "dealt cards differ" in by_deal["10"]
+    assert "(truco_paulista): ✘" in by_deal["10"] and "dealt cards differ from the deck these seeds make (seat 2)" \
+        in by_deal["10"], "the history's seat 1 is the players' seat 2"
     assert f"match {records[9]['match']} " in by_deal["10"]
     assert "(truco_paulista): ✘ the chain link" in by_deal["11"]
     assert "2 failed" in bad.stdout.splitlines()[-1]

@@ -20,7 +20,8 @@ from unittest import mock
 import pytest
 
 from cardtui.client import fairness
-from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.app import CardApp
+from cardtui.client.fairness import GREY, FairDeals, Standing, Verdict
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine.core import Event, Match, Rules
 from cardtui.engine.games import GAMES
@@ -113,7 +114,7 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
             seat = next(s for s in match.to_act() if match.legal_actions(s))
             table.send(match.apply(seat, match.bot_action(seat, rng, "easy")))
         shown = tuple(PlayerSeed(s, b) for s, b in reveal.player_seeds)
-        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown))])
+        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown, tuple(range(players))))])
 
 
 def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
@@ -137,16 +138,21 @@ def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, play
         said = x.said().text.plain
         where = f"Hand {x.hand_no} (table deal {x.hand})"
         assert x.hand_no is not None and 1 <= x.hand_no <= x.hand
-        if v is None:
-            assert said == f"✔ {where}: fair deal (committed before the cut; the cards shown match)."
+        if v is None:  # a spectator adds no seed: its check proves less than a fair deal, and says so
+            assert x.standing is Standing.WATCHED and x.said().style == GREY
+            assert said == (f"○ {where}: the deal checks out (the commitment matches; the cards shown match), but you"
+                            " are watching: no seed of yours went in, so this does not show that the host did not"
+                            " choose the deck. Seat 2 was seated and connected, but its seed was not used.")
         elif v == 1:  # its seed came late: not ✔, in words, though the rest checks out
-            assert not x.ok
+            assert x.standing is Standing.UNUSED and x.said().style == "bold red"
             assert said == (f"⚠ {where}: your seed was not used in this deal (the server's answer came 800 ms "
-                            "into its 1000 ms wait: too late); the rest checks out (committed before the cut; "
-                            "your cards match).")
+                            "into its 1000 ms wait: too late): the host could have chosen this deck; the rest checks"
+                            " out (the commitment matches; your cards match).")
         else:
             assert x.ok
-            assert said == f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match)."
+            # seat 1's seed came late: the others' lines say so (seats are numbered from 1 on screen)
+            assert said == (f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match). Seat 2"
+                            " was seated and connected, but its seed was not used.")
 
 
 def _drop_mine(seat: int) -> Tamper:
@@ -198,8 +204,8 @@ def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> 
     table = play(game, 4, 3, seed=5, tamper=tamper)
     caught: dict[int | None, list[bool]] = {}
     for v, x in verdicts(table):
-        caught.setdefault(v, []).append(not x.ok)
-        if not x.ok:
+        caught.setdefault(v, []).append(bool(x.problems))
+        if x.problems:
             assert v in flagged and any(words in p for p in x.problems), (v, x)
             said = x.said()
             assert said.text.plain.startswith(f"⚠ Hand {x.hand_no} (table deal {x.hand}): this deal does not"
@@ -242,7 +248,7 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
 
 def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
     table = play("cacho", 3, 1, seed=2)
-    assert all(x.ok for _, x in verdicts(table))
+    assert all(x.ok for v, x in verdicts(table) if v is not None)
     checker = FairDeals()
     summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 3)
     checker.feed(table_pb2.TableMessage(seq=1, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
@@ -255,14 +261,31 @@ def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
                                                                          server_seed=server))
     checker.feed(table_pb2.TableMessage(seq=9, update=table_pb2.Update(events=[reveal])))
     [x] = checker.verdicts
-    assert x.ok and "its cards were not compared" in " ".join(x.notes)
-    assert "the host alone fixed this deck" in " ".join(x.notes)
+    assert not x.problems and "its cards were not compared" in " ".join(x.notes)
+    assert x.standing is Standing.UNASKED and not x.ok, "no seed was asked for: the host alone chose this deck"
+    assert "the host alone chose this deck: your seed was not asked for (the server said it would not wait for" \
+           " seeds)" in x.said().text.plain
+
+
+def test_a_hand_begun_unseen_then_a_hole_is_no_evidence_of_a_late_commitment() -> None:
+    """A client that opened the table mid-hand sees that hand's last card come, then loses part of
+    the stream (a resync past the buffer): the next commitment it sees is a new hand's, not one
+    that came after the cards it saw."""
+    checker = FairDeals()
+    summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 2)
+    checker.feed(table_pb2.TableMessage(seq=5, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
+    card = table_pb2.Event(seq=6, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["AS"]))
+    checker.feed(table_pb2.TableMessage(seq=6, update=table_pb2.Update(events=[card])))
+    server = b"\x03" * 32
+    commit = table_pb2.Event(seq=40, deal_committed=table_pb2.DealCommitted(
+        hand=3, commitment=hashlib.sha256(server).hexdigest(), cut_ms=1000))
+    [(hand, _seed)] = checker.feed(table_pb2.TableMessage(seq=40, update=table_pb2.Update(events=[commit])))
+    assert hand == 3 and checker.watch is not None and not checker.watch.after_cards
 
 
 # -- the real client on a real server ----------------------------------------------------------
 async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Running) -> None:
     from cardtui.client.actionbar import ActionBar
-    from cardtui.client.app import CardApp
     from cardtui.client.models import action_name
     from tests.client.test_app import SIZE, log_text
 
@@ -296,6 +319,67 @@ async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Runn
         assert server.store.count_hands(table_id) >= 2
 
 
+async def test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a_tick(tmp_path: Path) -> None:
+    """A stock server started with ``--cut-ms 0``: the lobby's line for the table and the table's
+    log, before the first hand, say that the host alone chooses every deck; every hand is said in
+    grey in those words, never ✔; and ``cardtui verify`` gives none a ✔ either."""
+    import json
+
+    from textual.widgets import Static
+
+    from cardtui.client.actionbar import ActionBar
+    from cardtui.client.lobby import LobbyScreen
+    from cardtui.client.models import action_name
+    from cardtui.engine.fairness import verify
+    from cardtui.engine.games import GAMES
+    from cardtui.server.app import start
+    from tests.client.test_app import SIZE, log_text
+
+    server = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05, cut_window=0)
+    try:
+        table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SIZE) as pilot:
+            line = heading = ""
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, LobbyScreen):
+                    line = str(app.screen.query_one("#table-line", Static).render())
+                    heading = str(app.screen.query_one("#server-line", Static).render())
+                    if table_id in line:
+                        break
+            assert "⚠ no cuts: the host alone chooses every deck" in line, line
+            assert heading.endswith("· ⚠ no cuts: the host alone chooses every deck"), heading
+            await app.open_table(table_id)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            first = log_text(app).splitlines()[0]
+            assert first == ("This table deals without cuts: no player's seed is asked for, so the host alone chooses"
+                             " every deck, and no hand here can be a fair deal ✔.")
+            for _ in range(600):
+                await pilot.pause(0.05)
+                if sum(v.checked for v in screen.fair.verdicts) >= 2:  # (with no wait, the first hand may be
+                    break                                                # dealt before the stream opens)
+                bar = screen.query_one(ActionBar)
+                if bar.choices:
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    await pilot.press(next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")),
+                                           bar.keys[0]))
+            text = log_text(app)
+            verdicts = [v for v in screen.fair.verdicts if v.checked]
+            assert len(verdicts) >= 2 and not any(v.ok for v in verdicts) and "✔ Hand" not in text
+            for v in verdicts:
+                assert v.standing is Standing.UNASKED and v.said().style == GREY and v.awaited == (0,)
+                assert (f"○ Hand {v.hand_no} (table deal {v.hand}): the host alone chose this deck: your seed was not"
+                        " asked for (the server said it would not wait for seeds); the rest checks out (the commitment"
+                        " matches; your cards match).") in text
+        records = [json.loads(line) for line in server.store.hands(table_id)]
+    finally:
+        await server.stop(grace=0.2)
+    checks = verify(records, GAMES)
+    assert checks and all(c.ok and not c.full and "✔" not in c.line() for c in checks)
+
+
 async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_summary_and_verify(
         server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that answers a seat's seed "too late" at once, and deals without it (a test double
@@ -304,7 +388,6 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     import json
 
     from cardtui.client.actionbar import ActionBar
-    from cardtui.client.app import CardApp
     from cardtui.client.models import action_name
     from cardtui.engine.fairness import verify
     from cardtui.engine.games import GAMES
@@ -353,9 +436,10 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
     check = verify(records[:1], GAMES)[0]
-    assert check.ok and check.dropped == ("seat 0 ana",)
+    assert check.ok and check.dropped == ("seat 1 ana",) and not check.full
     assert check.line() == (f"table {table_id} deal 1, match 1 (cacho): ⚠ commitment, deal and chain check, but the"
-                            " seed of seat 0 ana was not used: seated and connected, it was dropped (seeds used: none)")
+                            " seed of seat 1 ana was not used: seated and connected, it was dropped (seeds used: none;"
+                            " seated, not in it: seat 1 ana)")
 
 
 async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Running) -> None:
@@ -390,8 +474,8 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and list(records[0]["fair"]["player_seeds"]) == ["0"]
     check = verify(records[:1], GAMES)[0]
-    assert check.ok and not check.dropped
-    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 0 ana)")
+    assert check.ok and not check.dropped and check.full
+    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 1 ana; seated, not in it: nobody)")
 
 
 async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: Path) -> None:
@@ -409,7 +493,6 @@ async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: 
 
 
 async def seeds_named_as_held(server: Running) -> None:
-    from cardtui.client.app import CardApp
     from tests.client.test_app import SIZE
     from tests.conftest import Player
 
@@ -450,3 +533,57 @@ async def seeds_named_as_held(server: Running) -> None:
         f"{summary!r}; verdict {screen.verdict}, hands played {table.hands_played}")
     assert "their seed was not used: bia." in summary, summary
     assert "dan" not in summary
+
+
+async def test_a_client_that_opens_the_table_while_a_deal_waits_for_seeds_is_not_told_it_was_cheated(
+        server: Running) -> None:
+    """ana is seated and her first stream is open, but it sends no seed: each deal waits its whole
+    window. Meanwhile a spectator and a second stream of ana's open the table afresh. During the
+    first hand's window the server has no hand to replay: they see the hand start with no
+    commitment before it, and say it was not checked (they came too late to tell), not that the
+    host dealt without one. During the second hand's, the commitment reaches them in the replay of
+    the table so far, before any card: they may not cut now, and the seated one hears the host
+    alone chose the deck as far as it knows, the spectator that it is watching."""
+    import asyncio
+
+    from tests.conftest import Player
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
+    address = f"127.0.0.1:{server.port}"
+    ana = await Player(address).join(table_id, "ana")
+    watcher = await Player(address).spectate(table_id)
+    ana.subscribe()
+
+    def committed(n: int) -> Callable[[Player], bool]:
+        return lambda p: sum(e.WhichOneof("body") == "deal_committed" for m in p.messages
+                             for e in m.update.events) >= n
+
+    async def first_verdict(token: str) -> Verdict:
+        fair = FairDeals()
+        call = ana.table.Subscribe(table_pb2.SubscribeRequest(token=token))
+        try:
+            async for msg in call:
+                assert fair.feed(msg) == [], "a commitment that came as a replay, or none, is not cut"
+                if fair.verdicts:
+                    return fair.verdicts[0]
+        finally:
+            call.cancel()
+        raise AssertionError("the stream ended before any hand did")
+
+    async def opened_now() -> tuple[Verdict, Verdict]:
+        seated, watching = await asyncio.wait_for(asyncio.gather(first_verdict(ana.token),
+                                                                 first_verdict(watcher.token)), 20)
+        return seated, watching
+
+    await ana.wait_for(committed(1))
+    for v in await opened_now():
+        assert v.hand == 1 and v.standing is Standing.UNCHECKED and not v.problems, v
+        assert v.said().text.plain == "Hand 1 (table deal 1): joined mid-deal, not checked."
+    await ana.wait_for(committed(2))
+    seated, watching = await opened_now()
+    assert seated.hand == watching.hand == 2 and not seated.problems and not watching.problems
+    assert seated.standing is Standing.UNASKED and watching.standing is Standing.WATCHED
+    assert "your seed was not asked for (the commitment came marked as a replay, after the cut)" in \
+        seated.said().text.plain
+    await ana.close()
+    await watcher.close()
