@@ -262,3 +262,77 @@ def test_keys_the_schema_does_not_know_are_allowed(samples: dict[str, dict[str, 
             r["result"].update(notes=["anything"]),
         ))
         assert problems(grown) == []
+
+
+# -- keys a later version adds, at every level: the schema and cardtui verify let them through ----
+LATER = {"added": [1, None, 0.5], "by": "a later version"}
+"""What a later version might write under a key this one does not know."""
+
+
+def with_later_keys(value: Any) -> Any:
+    """A copy with a key no version writes in every object at every level: the hand, its options,
+    each seat, the fair record, each action, the result and everything inside it. An object whose
+    keys are all seat (or team) numbers is data by seat, not an object of keys: left as it is."""
+    if isinstance(value, list):
+        return [with_later_keys(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: with_later_keys(v) for k, v in value.items()}
+    if value and not all(k.isdigit() for k in value):
+        out["later_key"] = copy.deepcopy(LATER)
+    return out
+
+
+def chained(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each table's hands linked again in order, as a server that wrote the new keys would have."""
+    last: dict[str, dict[str, Any]] = {}
+    out = []
+    for record in records:
+        record = linked({k: v for k, v in record.items() if k != "prev"}, last.get(record["table"]))
+        last[record["table"]] = record
+        out.append(record)
+    return out
+
+
+def fair_histories() -> list[dict[str, Any]]:
+    """Fair hands of every game (``sim --fair``), and the vectors' rare records (a redeal, a rebuilt
+    stock, claims, flor, pica-pica, a mão de onze and de ferro, a dropped seat's ``awaited``)."""
+    vectors = json.loads((DOCS / "deal-vectors.json").read_text(encoding="utf-8"))
+    records = [d["history"] for d in vectors["deals"]] + [c["history"] for c in vectors["chain"]]
+    for game, players, options in (("cacho", 3, {}), ("pifpaf", 3, {"rebuy": True, "chips": 2}), ("cacheta", 3, {}),
+                                   ("truco_paulista", 4, {}), ("truco_argentino", 6, {"flor": True})):
+        records += [json.loads(line) for line in sim_lines(game, players, options, 3, "easy", True)]
+    return records
+
+
+def test_keys_a_later_version_adds_at_every_level_validate() -> None:
+    for record in fair_histories():
+        grown = with_later_keys(record)
+        assert "later_key" in grown["options"] and "later_key" in grown["result"]
+        assert problems(grown) == [], (record["game"], record["table"], record["hand"])
+
+
+def test_cardtui_verify_checks_out_hands_with_keys_a_later_version_adds(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/history.md §1: a reader ignores keys it does not know, at every level, so a history a
+    later version writes verifies as today's does, and a tamper still shows among the new keys."""
+    records = fair_histories()
+    grown = chained([with_later_keys(r) for r in records])
+    plain = tmp_path / "today.jsonl"
+    plain.write_text("".join(json.dumps(r) + "\n" for r in chained(records)), encoding="utf-8")
+    later = tmp_path / "later.jsonl"
+    later.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in grown), encoding="utf-8")
+    def verdicts(path: Path) -> list[str]:
+        """Each hand's line (each table's last hash differs, the new keys being in the hands)."""
+        assert cardtui(["verify", str(path)]) == 0, capsys.readouterr().out
+        return [line for line in capsys.readouterr().out.splitlines() if " deal " in line]
+
+    lines = verdicts(later)
+    assert lines == verdicts(plain)
+    assert len(lines) == len(records) and all("✔" in line or "⚠" in line for line in lines), lines
+    tampered = copy.deepcopy(grown)
+    first_delta = next(iter(tampered[0]["result"]["deltas"]))
+    tampered[0]["result"]["deltas"][first_delta] += 1
+    later.write_text("".join(json.dumps(r) + "\n" for r in chained(tampered)), encoding="utf-8")
+    assert cardtui(["verify", str(later)]) == 1
+    assert "the result differs from the replay" in capsys.readouterr().out
