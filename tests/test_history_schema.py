@@ -23,7 +23,7 @@ import pytest
 
 from cardtui.cli import main as cardtui
 from cardtui.engine.core import Action
-from cardtui.engine.fairness import linked
+from cardtui.engine.fairness import linked, verify
 from cardtui.engine.games import GAMES
 from cardtui.sim import sim_deal_seed, simulate
 
@@ -81,9 +81,26 @@ def test_every_history_sim_writes_validates(
     for line in lines:
         record = json.loads(line)
         assert problems(record) == [], (game, record["hand"])
-        assert ("fair" in record) == fair and ("prev" in record) == fair
+        assert ("fair" in record) == fair and ("prev" in record) == fair and ("awaited" in record) == fair
         keys |= set(record)
     assert expect <= keys
+
+
+@pytest.mark.parametrize(("game", "players", "kind"), [("cacho", 2, "redeal"), ("cacho", 4, "redeal"),
+                                                       ("pifpaf", 3, "rebuild"), ("pifpaf", 8, "rebuild"),
+                                                       ("cacheta", 2, "rebuild"), ("cacheta", 6, "rebuild")])
+def test_sim_writes_what_bots_seldom_do_and_awaited(game: str, players: int, kind: str) -> None:
+    """One hand in eight from the second is played off the bots' path, so the histories sim writes
+    (and every test that reads them: the schema, verify, replays) hold a Cacho redeal and a rummy
+    stock rebuilt, not only the vectors; a fair one holds ``awaited`` as a server writes it."""
+    records = [json.loads(line) for line in sim_lines(game, players, {}, 10, "easy", True)]
+    with_it = [r["hand"] for r in records if any(a["type"] == kind for a in r["actions"])]
+    assert 2 in with_it and 10 in with_it, with_it
+    assert all(r["awaited"] == sorted(int(s) for s in r["fair"]["player_seeds"]) for r in records)
+    assert any(r["awaited"] for r in records)
+    assert [problems(r) for r in records if problems(r)] == []
+    checks = verify(records, GAMES)
+    assert [c.line() for c in checks if not c.ok or c.dropped] == []
 
 
 def test_the_command_line_s_file_validates(tmp_path: Path) -> None:
