@@ -498,8 +498,10 @@ class Game(Rules, Generic[S, O, V]):
         from cardtui.engine.history import action_of, seats_of, start_of
 
         seats = seats_of(record)
+        known = {spec.name for spec in self.option_specs}  # an option a later version added is ignored
+        options = self.options({k: v for k, v in record["options"].items() if k in known})
         state, events = self.resume(
-            self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),
+            options, seats, start_of(record, len(seats)), int(record["dealer"]),
             int(record["hand"]), record_seed(record), record,
         )
         yield None, None, events, state

@@ -322,11 +322,13 @@ def fair_histories() -> list[dict[str, Any]]:
     return records
 
 
-def test_keys_a_later_version_adds_at_every_level_validate() -> None:
+def test_keys_a_later_version_adds_at_every_level_validate_and_replay() -> None:
     for record in fair_histories():
         grown = with_later_keys(record)
         assert "later_key" in grown["options"] and "later_key" in grown["result"]
         assert problems(grown) == [], (record["game"], record["table"], record["hand"])
+        game = GAMES[record["game"]]
+        assert game.replay_steps(grown) == game.replay_steps(record), "cardtui replay reads it as today's"
 
 
 def test_cardtui_verify_checks_out_hands_with_keys_a_later_version_adds(tmp_path: Path,
