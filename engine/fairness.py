@@ -17,8 +17,10 @@ import json
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any, Protocol
 
+from cardtui.engine.options import OptionSpec
 from cardtui.fair import SCHEME, DealSeed, FairRandom, commitment, stream_block
 
 __all__ = [
@@ -109,6 +111,11 @@ class Replayer(Protocol):
         named now), so that a history written before a rename still checks out."""
         ...
 
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The options the game has: any other a history names is a later version's, ignored."""
+        ...
+
 
 STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings", "awaited"})
 """Keys the replay of one hand does not remake: those set by whoever stores a history, and
@@ -195,6 +202,17 @@ class HandCheck:
         return text + "".join(f" ({n})" for n in self.notes)
 
 
+def _known(theirs: Any, mine: Any) -> Any:
+    """``theirs`` less the keys ``mine`` does not have, at every level: keys a later version added,
+    which a reader ignores (docs/history.md §1). A seat's number keys an object by seat (``deal``,
+    ``deltas``): that is data, never ignored; nor is an entry of a list."""
+    if isinstance(theirs, Mapping) and isinstance(mine, Mapping):
+        return {k: _known(v, mine.get(k)) for k, v in theirs.items() if k in mine or str(k).isdigit()}
+    if isinstance(theirs, list) and isinstance(mine, list):
+        return [_known(t, m) for t, m in zip_longest(theirs, mine)]
+    return theirs
+
+
 def _compare(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
     problems = []
     for key in sorted(set(replayed) - STORED_KEYS):
@@ -202,6 +220,7 @@ def _compare(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str
         if key == "seats" and isinstance(theirs, list):
             theirs = [{k: v for k, v in s.items() if k not in SEAT_KEYS} if isinstance(s, Mapping) else s
                       for s in theirs]
+        theirs = _known(theirs, replayed[key])
         if replayed[key] == theirs:
             continue
         if key == "deal":
@@ -233,6 +252,10 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     if game is None:
         problems.append(f"there is no game {record.get('game')!r} to replay it")
         return problems, notes
+    options = record.get("options")
+    if isinstance(options, Mapping):  # an option a later version added is not this version's to read
+        names = {spec.name for spec in game.option_specs}
+        record = dict(record, options={k: v for k, v in options.items() if k in names})
     try:
         match = game.replay_match(record)
         replayed = match.history() if match.hand_over() else None

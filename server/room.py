@@ -9,6 +9,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -269,10 +270,10 @@ class Room:
     def finish(self, table: Table, reason: str, args: Mapping[str, str] | None = None) -> None:
         """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished.
         ``reason``: an English template (a message id), ``args`` its fields."""
+        self.store.finish(table.id)  # kept before the streams hear of it
         table.finish(reason, args)
         for token in [t for t, g in self.tokens.items() if g.table is table]:
             del self.tokens[token]
-        self.store.finish(table.id)
         del self.tables[table.id]
         self._log_n.pop(table.id, None)
         self._last_hand.pop(table.id, None)
@@ -336,6 +337,9 @@ class Room:
     def seats(self, table: Table) -> None:
         self.store.save_seats(table.id, table.seating.saved())
         self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
+
+    def at_once(self) -> AbstractContextManager[None]:
+        return self.store.transaction()
 
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play.

@@ -7,7 +7,11 @@ coordinates four parts that each do one job: ``Seating`` (who sits where), ``Pac
 works on engine records; ``wire`` turns them into messages.
 
 Order of a change: journal it, record a finished hand, restart the timers, then send — so
-no client sees what a restart would not bring back, and views carry the new deadline.
+no client sees what a restart would not bring back, and views carry the new deadline. That
+holds for what no request made as much as for what one did: a claim window's time running
+out, a turn timer's default and the away mark it brings, a bot's move, a cut window closing on
+its deal, a commitment published and the seeds taken for it. What one change writes to the
+journal is written at once (``Journal.at_once``), so a kill -9 keeps all of it or none.
 
 Every hand is a fair deal (``cardtui.fair``): the table draws a secret seed, publishes its
 commitment (``DealCommitted``), takes the seated people's seeds for a short window (``Cut``)
@@ -22,6 +26,7 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -100,7 +105,10 @@ class Cut:
 
 Step = tuple[str, int | None, dict[str, Any]]
 """A journal step: ``start``/``next`` with the hand's deal seed (``fair``, as the hand history
-holds it: the server's seed too), or ``act`` with a seat's action."""
+holds it: the server's seed too), ``act`` with a seat's action, ``lapse`` (a window the rules
+time ran out), ``seat`` (a seat changed hands), or a deal being cut: ``commit`` (its commitment
+published: the hand, the server's seed, whose seeds it waits for), ``seed`` (a seat's seed
+taken for it) and ``void`` (dealt no more: the seats emptied before a new match)."""
 
 
 class Journal(Protocol):
@@ -114,6 +122,9 @@ class Journal(Protocol):
     def hand(self, table: Table, record: JsonObject) -> None: ...
 
     def seats(self, table: Table) -> None: ...
+
+    def at_once(self) -> AbstractContextManager[None]:
+        """What is written inside is kept all together or not at all (one change's writes)."""
 
 
 class Table:
@@ -217,9 +228,9 @@ class Table:
     def reclaim(self, seat: int, token: str) -> None:
         """A remembered player takes their seat back under a new token; the old one's streams end."""
         old, event = self.seating.reclaim(seat, token)
+        self.journal.seats(self)
         if old is not None:
             self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
-        self.journal.seats(self)
         if event is not None:
             self._holder_changed(seat)
             self._note([event])
@@ -229,9 +240,9 @@ class Table:
     def leave(self, seat: int) -> None:
         """A person leaves: every stream of theirs ends; during a match a bot plays on."""
         token, event = self.seating.leave(seat, playing=self.match is not None)
+        self.journal.seats(self)
         if token is not None:
             self.fanout.end(N_("You left the table."), resubscribe=False, token=token)
-        self.journal.seats(self)
         self._holder_changed(seat)
         self._note([event])
         if self.match is not None:
@@ -252,13 +263,29 @@ class Table:
 
     # -- the match -------------------------------------------------------------------
     def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int) -> None:
-        """Replay the journal of the match in play: same cards, same turn; timers restart."""
+        """Replay the journal of the match in play: same cards, same turn; timers restart. A deal
+        that was being cut is cut on: the commitment everyone saw, the seeds already taken."""
+        cut: Cut | None = None
         for (kind, seat, data), _ in steps:
             if kind == "seat":  # a seat changed hands: who plays it from here on is in the seats
                 assert seat is not None
                 self._recall_holder(seat, data)
                 continue
+            if kind == "commit":
+                awaited = tuple(int(s) for s in data["awaited"])
+                cut = Cut(int(data["hand"]), bytes.fromhex(data["server_seed"]), bool(data["new_match"]),
+                          set(awaited), awaited=awaited)
+                continue
+            if kind == "seed":
+                if cut is not None and seat is not None and cut.hand == data["hand"]:
+                    cut.seeds[seat] = bytes.fromhex(data["seed"])
+                    cut.waiting.discard(seat)
+                continue
+            if kind == "void":
+                cut = None
+                continue
             if kind in ("start", "next"):
+                cut = None
                 seed = record_seed(data)
                 self.deal_seed = seed if isinstance(seed, DealSeed) else None
                 self.awaited = tuple(int(s) for s in data.get("awaited") or ())
@@ -274,6 +301,9 @@ class Table:
             elif kind == "next":
                 assert self.match is not None
                 events = self.match.next_hand(seed)
+            elif kind == "lapse":
+                assert self.match is not None
+                events = self.match.lapse()
             else:
                 assert self.match is not None and seat is not None
                 action = action_of(data)
@@ -281,7 +311,10 @@ class Table:
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
         self.hands_played = hands
-        if self.match is not None and self.match.hand_over():
+        if cut is not None:  # its window runs again: a seed still coming may yet go in
+            self.cut = cut
+            self.pacer.cut(self.config.cut_window if cut.waiting else 0.0, self._deal)
+        elif self.match is not None and self.match.hand_over():
             self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
         else:
             self._maybe_start()
@@ -334,7 +367,10 @@ class Table:
         self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting, awaited=tuple(sorted(waiting)))
         committed = Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))
         if waiting and window > 0:
-            self._note([committed])
+            # Journaled with its seed, so that a restart cuts this deal on rather than commit
+            # to another deck for the hand.
+            self._note([committed], ("commit", None, {"hand": self.cut.hand, "server_seed": server_seed.hex(),
+                                                      "new_match": new_match, "awaited": list(self.cut.awaited)}))
             self.pacer.cut(window, self._deal)
         else:  # nobody to wait for: the commitment goes out with the deal, one message, not two
             self._deal((committed,))
@@ -345,10 +381,12 @@ class Table:
         cut = self.cut
         if cut is None or cut.hand != hand or seat in cut.seeds:
             return False
-        cut.seeds[seat] = seed
-        cut.waiting.discard(seat)
-        if not cut.waiting:
-            self._deal()
+        with self.journal.at_once():  # a seed the seat is told was taken is in the deal, restart or not
+            self.journal.step(self, ("seed", seat, {"hand": hand, "seed": seed.hex()}), self.seq)
+            cut.seeds[seat] = seed
+            cut.waiting.discard(seat)
+            if not cut.waiting:
+                self._deal()
         return True
 
     def _deal(self, committed: tuple[Event, ...] = ()) -> None:
@@ -366,6 +404,8 @@ class Table:
                 self.match = None
                 if committed:
                     self._note(list(committed))
+                else:  # its commitment is out and journaled: a restart must not cut it again
+                    self.journal.step(self, ("void", None, {"hand": cut.hand}), self.seq)
                 return
         data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(cut.awaited)}
         if cut.new_match:
@@ -423,24 +463,35 @@ class Table:
         self._note([Event(Chatted(seat, who, text), audience)])
 
     # -- what follows a change -------------------------------------------------------------
-    def _changed(self, events: list[Event], *steps: Step) -> None:
+    def _changed(self, events: list[Event], *steps: Step, away: Sequence[int] = ()) -> None:
+        """The match moved (``steps`` say how, for the journal); ``away``: seats a bot plays for
+        from now on, their people having missed their turns."""
         assert self.match is not None
         ended = self.match.hand_over() and not self.pacer.between_hands
         if ended:
             events = [*events, *self._reveal()]
         batch = self.fanout.number(events, self.seating.holders())
-        for step in steps:
-            self.journal.step(self, step, self.seq)
-        self.tally.observe(events, self.match.scores)
-        if ended:
-            self._hand_done()
+        with self.journal.at_once():
+            for step in steps:
+                self.journal.step(self, step, self.seq)
+            if away:
+                self.journal.seats(self)
+                for seat in away:
+                    self._holder_changed(seat)
+            self.tally.observe(events, self.match.scores)
+            if ended:
+                self._hand_done()
         self._schedule()
         self.fanout.send(batch)
 
-    def _note(self, events: list[Event]) -> None:
-        """Table events (seats, chat): numbered and marked in the journal, so no number is reused."""
+    def _note(self, events: list[Event], *steps: Step) -> None:
+        """Table events (seats, chat, a commitment): numbered and marked in the journal (or
+        journaled as ``steps``), so no number is reused."""
         batch = self.fanout.number(events, self.seating.holders())
-        self.journal.mark(self, self.seq)
+        for step in steps:
+            self.journal.step(self, step, self.seq)
+        if not steps:
+            self.journal.mark(self, self.seq)
         self.fanout.send(batch)
 
     def _hand_done(self) -> None:
@@ -623,7 +674,7 @@ class Table:
         window = match.timeout_ms() is not None
         if window:  # the window's time is up: whoever did not answer lets it go, and it closes for all at once
             self.window_ends = None
-            self._changed(match.lapse())
+            self._changed(match.lapse(), ("lapse", None, {}))
             return
         events: list[Event] = []
         steps: list[Step] = []
@@ -641,11 +692,7 @@ class Table:
                 if away is not None:
                     events.append(away)
                     went.append(seat)
-        self._changed(events, *steps)
-        if went:  # a bot plays for them from the next action on
-            self.journal.seats(self)
-            for seat in went:
-                self._holder_changed(seat)
+        self._changed(events, *steps, away=went)
 
     def _bots_move(self) -> None:
         match = self.match
