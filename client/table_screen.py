@@ -423,6 +423,9 @@ class TableScreen(Screen[None]):
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
     ]
+    footer_gives_way = ("quit", "chat")
+    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
+    way in the footer, whole: ctrl+q still quits, and the chat line under the log says "/ chat"."""
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()

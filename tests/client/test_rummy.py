@@ -462,15 +462,28 @@ def test_cacheta_window_snapshot(snap_compare: Any, size: tuple[int, int]) -> No
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns(lang: str) -> None:
-    """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered."""
+    """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered,
+    the app's own keys (Quit, Language) included: one that has no room gives way whole, never cut
+    ("^l Idio" in Spanish)."""
     with speaking(lang):
         app = ScriptedTable(pifpaf_betting(), 0)
         async with app.run_test(size=SMALL) as pilot:
             await _settle(pilot)
             shown = {words for _, _, words in footer_items(app.screen)}
             assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Pick", "Move", "More/less")} <= shown, shown
-            # The app's own keys come last, and may go off the edge; nothing of the hand's may.
-            assert cut_off(app.screen, SMALL[0], may_go=(i18n._("Quit"), i18n._("Language"))) == []
+            assert cut_off(app.screen, SMALL[0]) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_at_a_claim_window_the_language_key_shows_whole_in_every_language(lang: str) -> None:
+    """Cacheta's window at 80 columns: Quit gives way so that the language key shows, whole."""
+    with speaking(lang):
+        app = ScriptedTable(cacheta_window(), 0)
+        async with app.run_test(size=SMALL) as pilot:
+            await _settle(pilot)
+            shown = {words for _, _, words in footer_items(app.screen)}
+            assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Chat", "Language")} <= shown, shown
+            assert cut_off(app.screen, SMALL[0]) == []
 
 
 async def _settle(pilot: Any) -> None:
