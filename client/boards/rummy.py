@@ -73,10 +73,13 @@ KEYS = {
 """One key per action at each game. ``c`` is claim or cut in a claim window and check or call
 while betting: never both on offer at once. ``d`` and ``k`` are the board's own."""
 LABELS = {
-    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass")},
+    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass"),
+               "discard": N_("Discard"), "knock": N_("Knock")},
     "cacheta": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "cut": N_("Cut"), "pass": N_("Pass"),
-                "declare": "Na boa"},
+                "declare": "Na boa", "discard": N_("Discard"), "knock": N_("Knock")},
 }
+"""Every action's label, the board's own (discard, knock) too: the action bar's line "On the board:
+d Discard" and a replay's step say them."""
 
 
 def rank_of(code: str) -> int:
