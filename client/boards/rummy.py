@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from google.protobuf.message import Message
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -456,18 +457,20 @@ class RummyBoard(Board):
         pifpaf = is_pifpaf(model)
         grid = Table(box=None, padding=(0, 1), pad_edge=False, collapse_padding=True, show_header=True,
                      header_style="dim", show_edge=False, expand=False)
-        grid.add_column("", no_wrap=True, width=1)
-        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=16 if big else 10)
-        grid.add_column(_("chips") if pifpaf else _("points"), justify="right", no_wrap=True)
-        if pifpaf:
-            grid.add_column(_("in pot"), justify="right", no_wrap=True)
-        grid.add_column(_("cards"), justify="right", no_wrap=True)
-        grid.add_column("", no_wrap=True, overflow="ellipsis")
+        # Where the notes are long (a dealer who folded and took cards, a bot's level, in Spanish), the
+        # notes give up their room first: names (up to their cut), numbers and headings keep theirs.
+        longest = max((cell_len(s.name) for s in v.seats), default=1)
+        name_width = max(1, min(longest, 16 if big else 10))
+        grid.add_column("", no_wrap=True, width=1, min_width=1)
+        grid.add_column("", no_wrap=True, overflow="ellipsis", min_width=name_width, max_width=16 if big else 10)
+        for heading in [_("chips") if pifpaf else _("points"), *([_("in pot")] if pifpaf else []), _("cards")]:
+            grid.add_column(heading, justify="right", no_wrap=True, min_width=cell_len(heading))
+        grid.add_column("", overflow="ellipsis")  # the one column the table may narrow: each note is one line
         for s in v.seats:
             mark = Text("▶", style="bold yellow") if v.HasField("turn") and s.seat == v.turn else Text(" ")
             name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
                         else "bold")
-            notes = Text()
+            notes = Text(no_wrap=True, overflow="ellipsis")
             if s.seat == view.dealer:
                 notes.append(_("dealer") + " ", style="cyan")
             summary = next((x for x in view.seats if x.seat == s.seat), None)

@@ -24,7 +24,7 @@ from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.pifpaf import GAME as PIFPAF
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
-from cardtui.v1 import common_pb2, rummy_pb2
+from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.rummy_rig import Position, ScriptedTable, rigged_deck
 from tests.client.test_table_log import counting
@@ -502,6 +502,34 @@ def test_pif_paf_betting_line_is_whole_beside_the_log_at_80_columns(lang: str) -
             view = rummy_pb2.RummyView(pot=120, betting=rummy_pb2.PifPafBetting(level=level, cap=50, min_raise=5))
             said = RummyBoard()._game_line(model, view)
             assert said is not None and cell_len(said.plain) <= 50, said.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_long_notes_give_way_to_names_on_a_watchers_board(lang: str) -> None:
+    """Eight at Pif Paf, watched at 80x24 (the seats get 50 columns): a dealer who folded and took
+    cards, a bot's level, someone away. The notes are cut (…), never the names, the numbers or
+    their headings: in Spanish the names were cut to three letters."""
+    names = ["ana", "Lucho2", "carolina", "duda", "edu", "fabiana", "gustavo", "heloísa"]
+    seats = [rummy_pb2.RummySeat(seat=i, name=n, score=49, put=1, card_count=9) for i, n in enumerate(names)]
+    seats[0].status = seats[2].status = rummy_pb2.RUMMY_SEAT_STATUS_FOLDED
+    seats[0].taken.extend(["5H", "6H", "7H"])
+    seats[3].taken.extend(["5S", "6S", "7S", "8S"])
+    seats[4].status = rummy_pb2.RUMMY_SEAT_STATUS_WAITING
+    view = table_pb2.View(dealer=0, rummy=rummy_pb2.RummyView(seats=seats, turn=1), seats=[
+        common_pb2.SeatSummary(seat=i, name=n, bot=i in (0, 5, 6), bot_level="normal", away=i == 6)
+        for i, n in enumerate(names)])
+    model = TableModel(common_pb2.TableSummary(game="pifpaf"), None)
+    with speaking(lang):
+        console = Console(width=50, record=True)
+        console.print(RummyBoard()._seats(model, view, False))
+        headings = [i18n._("chips"), i18n._("in pot"), i18n._("cards")]
+    lines = console.export_text().splitlines()
+    assert all(heading in lines[0] for heading in headings), lines[0]
+    for n, name in enumerate(names):
+        assert lines[n + 1].split()[0 if n != 1 else 1] == name, lines
+        assert "49" in lines[n + 1].split(), lines
+    assert lines[2].startswith("▶ Lucho2"), lines
+    assert "…" in lines[1], "the dealer's long notes are what gives way"
 
 
 async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
