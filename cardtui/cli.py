@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from cardtui.client.discovery import Found
     from cardtui.identity import Identity
 
-from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, use
+from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, remembered, use
 
 DISCOVERY_SECONDS = 2.0
 
@@ -194,7 +194,8 @@ def cmd_connect(args: argparse.Namespace) -> int:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     password = args.password or ""
-    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
+    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
+            remember_language=not args.ask_name).run()  # a browser guest's choice is not the host's
     return 0
 
 
@@ -306,7 +307,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity).run()
+    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity, remember_language=True).run()
     return 0
 
 
@@ -728,7 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardtui: --lang {lang}: " + _("choose one of {langs}.").format(langs=", ".join(LANGUAGES)),
               file=sys.stderr)
         return 2
-    use(choose(lang))
+    use(choose(lang, remembered=remembered()))
     if lang is not None:  # the browser sessions `cardtui web` starts read it too
         os.environ["CARDTUI_LANG"] = normalize(lang) or "en"
     argparse._ = _  # type: ignore[attr-defined]  # argparse's own words ("usage:") in the reader's language

@@ -15,7 +15,7 @@ from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.table_screen import TableScreen
-from cardtui.i18n import N_, NAMES, _, current, next_language, use
+from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -38,6 +38,7 @@ class CardApp(App[None]):
     once the lobby is up (where browsers join, when hosting). ``password`` opens the table to
     ``spectate`` (and any other table it fits) without asking.
     With an ``identity`` the name is proved with the player's key (and remembered); without, a guest.
+    With ``remember_language``, the language chosen with ctrl+l is where the next client starts.
     """
 
     CSS_PATH = "app.tcss"
@@ -55,8 +56,12 @@ class CardApp(App[None]):
         note: str | None = None,
         password: str = "",
         identity: Identity | None = None,
+        remember_language: bool = False,
     ) -> None:
         super().__init__()
+        self.remember_language = remember_language
+        """Keep the language chosen with ctrl+l in the person's config directory (not a browser guest's:
+        the host's config directory is not theirs)."""
         self.target = target
         self.player = player
         self.spectate_id = spectate
@@ -135,6 +140,8 @@ class CardApp(App[None]):
         """The next language (English, Português (Brasil), Español): the screens open now say
         again what they show, every screen opened after speaks it from the start."""
         use(next_language())
+        if self.remember_language:
+            remember(current())
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
 

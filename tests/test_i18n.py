@@ -105,6 +105,51 @@ def test_the_flag_wins_then_the_environment_then_english() -> None:
     assert i18n.flag_in(["--lang=pt-BR", "play"]) == "pt-BR"
 
 
+def test_the_language_last_chosen_comes_after_the_flag_and_cardtui_lang_before_the_system(tmp_path: Path) -> None:
+    assert i18n.choose(None, {"LANG": "es_AR.UTF-8"}, remembered="pt_BR") == "pt_BR"
+    assert i18n.choose(None, {"LANG": "es_AR.UTF-8", "CARDTUI_LANG": "en"}, remembered="pt_BR") == "en"
+    assert i18n.choose("es", {}, remembered="pt_BR") == "es"
+    assert i18n.choose(None, {"LANG": "es_AR.UTF-8"}, remembered="klingon") == "es"
+    file = tmp_path / "cfg" / "language"
+    assert i18n.remembered(file) is None
+    i18n.remember("es", file)
+    assert i18n.remembered(file) == "es"
+    file.write_bytes(b"\xff\xfe")
+    assert i18n.remembered(file) is None, "an unreadable file is as if there were none"
+
+
+def test_each_person_starts_in_the_language_they_last_chose(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The first time, the system's locale; after ctrl+l, the language chosen, kept in the config
+    directory: every connect started in English."""
+    monkeypatch.delenv("CARDTUI_LANG")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "es_AR.UTF-8")
+    first = help_text("--help")
+    assert first.startswith("uso: cardtui") and "muestra esta ayuda y sale" in first, first[:200]
+    i18n.use("en")
+    i18n.remember("pt_BR")
+    assert (tmp_path / "config" / "cardtui" / "language").read_text().strip() == "pt_BR"
+    assert "mostra esta ajuda e sai" in help_text("--help")
+
+
+async def test_ctrl_l_is_remembered_by_a_persons_client_not_by_a_browser_guests(server: Running,
+                                                                               tmp_path: Path) -> None:
+    from cardtui.client.app import CardApp
+    from tests.client.test_languages import SMALL, until_lobby
+
+    file = tmp_path / "config" / "cardtui" / "language"
+    for remember, kept in ((False, None), (True, "pt_BR")):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana", remember_language=remember)
+        async with app.run_test(size=SMALL) as pilot:
+            await until_lobby(pilot, app)
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            assert i18n.current() == "pt_BR"
+        i18n.use("en")
+        assert i18n.remembered(file) == kept
+
+
 def test_the_language_goes_round() -> None:
     assert [i18n.next_language(lang) for lang in i18n.LANGUAGES] == ["pt_BR", "es", "en"]
 
