@@ -848,7 +848,13 @@ class TableScreen(Screen[None]):
                 said = _("Hand over · next hand in {s} s") if s else _("Hand over · next hand soon")
                 self._say(line_, Text(said.format(s=s) if view.hand_over else ""))
             return
-        mine = self.seat in waiting
+        # A seat still waited on with nothing left to do (it let a claim window go, which stays open its
+        # whole time) is not told "Your turn" over "Nothing to do right now": the others are named.
+        mine = self.seat in waiting and bool(self.model.legal)
+        waiting = [s for s in waiting if s != self.seat or mine]
+        if not waiting:
+            self._say(line_, Text(_("Nothing to do right now.") + left, style="bold"))
+            return
         names = ", ".join(self.model.name(s) for s in waiting)
         text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(
             names=names)

@@ -577,9 +577,10 @@ class RummyBoard(Board):
             out.append(" (", style="yellow")
             out.append_text(fill(_("{name}'s discard"), {"name": Text(model.name(w.discarder))}, "yellow"))
             out.append(")", style="yellow")
-        if model.deadline is not None:
+        if model.deadline is not None:  # at 0 s the window is closing (the server closes it): no "0 s"
             self.window_shown = self._seconds_left(model.deadline)
-            out.append(f" · {self.window_shown} s", style="bold")
+            out.append(f" · {self.window_shown} s" if self.window_shown != "0" else " · " + _("closing"),
+                       style="bold")
         take = self._legal("claim") or self._legal("cut")
         if take and not v.answered:
             action = take[0]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
@@ -242,6 +243,45 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         assert "You knock: A♠ 2♠ 3♠ │ 4♥ 5♥ 6♥ │ 6♣ 7♣ 8♣, discarding 10♦." in log_text(app)
         assert not CARD_CODE.search(log_text(app)), "cards in the log are glyphs"
         await bia.close()
+
+
+async def test_a_window_let_go_says_whom_it_waits_on_not_your_turn(server: Running,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three at Cacheta: bia discards, ana lets the window go (x) while caio has not answered. The
+    window stays open its whole time; ana has nothing to do, and the line above the bar says whom
+    the table waits on, not "Your turn" over "Nothing to do right now"."""
+    hands = {0: "AS 5D 9H KC 3C 7D JH 2H 6S", 1: "QH QS QC 9D 10D JD 5C 5S 2C", 2: "4C 4D 4S 7S 8S 9S JH QC 8D"}
+    deck = rigged_deck(hands, [1, 2, 0], flip="2D", stock="JS 10D 9C 6C")  # ana's cards meld nothing: no na boa
+    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    table_id = await create(server, game="cacheta", seats=3, bots=0, turn_seconds=600,
+                            options={"claim_ms": common_pb2.OptionValue(number=60000)})
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause(0.3)
+        await app.open_table(table_id)
+        bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+        await Player(f"127.0.0.1:{server.port}").join(table_id, "caio")
+        screen = table_screen(app)
+        await until(pilot, lambda: rummy(screen).phase == rummy_pb2.RUMMY_PHASE_DRAW, "the deal")
+        await bia.act(STOCK)
+        await bia.act(discard("JS"))
+        await ana_lets_go(pilot, screen)
+        await until(pilot, lambda: rummy(screen).answered and not screen.model.legal, "ana's answer")
+        line = screen.query_one("#turn-line", Static)
+        await until(pilot, lambda: "caio to act" in str(line.render()), "the line naming caio")  # it ticks
+        assert "Your turn" not in str(line.render())
+        assert "Nothing to do right now" in screen.query_one(ActionBar).text
+        assert "you have answered" in " ".join(board_text(screen.query_one(RummyBoard)).split())
+
+
+def test_the_window_says_closing_when_its_time_is_up() -> None:
+    """Its last half second the window said "0 s"; it is closing (the server closes it)."""
+    board = RummyBoard()
+    for left, said in ((3.2, "· 3 s"), (0.2, "· closing")):
+        model = dataclasses.replace(TableModel(cacheta_window().summary(), 1).with_view(cacheta_window().view(1), 1),
+                                    deadline=time.monotonic() + left)
+        text = board._window(model, model.view.rummy)  # type: ignore[union-attr]
+        assert text is not None and said in text.plain and "0 s" not in text.plain, text
 
 
 async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
