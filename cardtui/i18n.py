@@ -179,6 +179,19 @@ def N_(message: str) -> str:
     return message
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as said of ``context`` (a word whose form depends on what it is said of: a table
+    "terminada", a tournament "terminado")."""
+    if not message:
+        return message
+    return translations(current()).pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """``N_`` for a message with a context: looked up with ``pgettext`` where it is shown."""
+    return message
+
+
 def render(template: str, args: Mapping[str, str] | None = None) -> str:
     """A template sent as an id (a refusal), said in the reader's language with its arguments;
     the English template if the translation's fields do not fit the arguments."""
@@ -195,5 +208,5 @@ def render(template: str, args: Mapping[str, str] | None = None) -> str:
             return template
 
 
-__all__ = ["LANGUAGES", "NAMES", "N_", "_", "choose", "current", "flag_in", "language_file", "next_language",
-           "ngettext", "normalize", "remember", "remembered", "render", "speaking", "translations", "use"]
+__all__ = ["LANGUAGES", "NAMES", "NP_", "N_", "_", "choose", "current", "flag_in", "language_file", "next_language",
+           "ngettext", "normalize", "pgettext", "remember", "remembered", "render", "speaking", "translations", "use"]

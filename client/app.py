@@ -14,6 +14,7 @@ from cardtui.client.connection import BadAddress, Connection, error_text, unreac
 from cardtui.client.lobby import LobbyScreen, OpenTable
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
+from cardtui.client.rounds import Entered, Rounds, ready
 from cardtui.client.table_screen import TableScreen
 from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
@@ -73,6 +74,8 @@ class CardApp(App[None]):
         self.password = password
         self.conn: Connection | None = None
         self.info: lobby_pb2.ServerInfo | None = None
+        self.rounds: Rounds | None = None
+        """The tournaments this player is entered in, followed wherever they are in the client."""
 
     async def on_mount(self) -> None:
         if self.host is not None:  # `cardtui play` hosts a server in this process first
@@ -118,6 +121,10 @@ class CardApp(App[None]):
             return
         self.sub_title = f"{self.player} @ {self.conn.target}"
         await self.push_screen(LobbyScreen(self.conn, self.info))
+        if self.identity is not None:  # only a player with a key may enter a tournament
+            self.rounds = Rounds(self.conn, self.player, self._to_round_table,
+                                 lambda follow: self.run_worker(follow, group="rounds", exit_on_error=False))
+            self.run_worker(self.rounds.keep_looking(), group="rounds", exit_on_error=False)
         if self.note:
             self.notify(self.note, title=_("Guests"), timeout=20, markup=False)
         if self.spectate_id:
@@ -144,6 +151,17 @@ class CardApp(App[None]):
             remember(current())
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
+
+    def on_entered(self, message: Entered) -> None:
+        if self.rounds is not None:
+            self.rounds.follow(message.tournament_id)
+
+    async def _to_round_table(self, table_id: str, round_number: int) -> None:
+        """A round opened with a table for the player: to it, from wherever they are (unless there)."""
+        if any(isinstance(s, TableScreen) and s.model.summary.id == table_id for s in self.screen_stack):
+            return
+        self.notify(ready(round_number))
+        await self.open_table(table_id, locked=False)
 
     async def on_open_table(self, message: OpenTable) -> None:
         await self.open_table(message.table_id, message.spectate, message.password, message.locked)

@@ -51,6 +51,7 @@ from cardtui.client.models import Holders, TableModel, holders_of, names_then, p
 from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
+from cardtui.client.rounds import rounds_of
 from cardtui.client.words import event_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
@@ -469,6 +470,8 @@ class TableScreen(Screen[None]):
         """The collector's thresholds before the table opened, put back when it is left."""
         self.showing = False
         """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
+        self.rounds: int | None = None
+        """At a tournament's table: how many rounds the tournament plays, once the server said."""
 
     @property
     def seat(self) -> int | None:
@@ -519,6 +522,13 @@ class TableScreen(Screen[None]):
         self.follow()
         self.set_interval(0.5, self._tick)
         self.call_after_refresh(self._settle_memory)
+        if summary.tournament_id:
+            self._tournament_rounds()
+
+    @work(exit_on_error=False)
+    async def _tournament_rounds(self) -> None:
+        """How many rounds the tournament plays: the last round's end speaks of no next one."""
+        self.rounds = await rounds_of(self.conn, self.model.summary.tournament_id)
 
     def _settle_memory(self) -> None:
         """Once the table is on screen: what the lobby left behind collected, and what lives now
@@ -759,8 +769,13 @@ class TableScreen(Screen[None]):
         deadline = self.model.deadline
         secs = f"{max(0, deadline - time.monotonic()):.0f}" if deadline is not None else None
         if view is not None and view.match_over and self.model.summary.tournament_id:
-            return Text(_("This table's game for the tournament is over: the next round opens when every "
-                          "table's is (escape: back to the standings)."), style="italic")
+            last = self.rounds is not None and self.model.summary.tournament_round >= self.rounds
+            said = (_("This table's game for the tournament is over: the tournament ends when every table's is.")
+                    if last else _("This table's game for the tournament is over: the next round opens when every "
+                                   "table's is."))
+            if self.spectating:  # a player's way back is the Leave button's (one escape line, not two)
+                said += " " + _("(escape: back to the standings)")
+            return Text(said, style="italic")
         if view is not None and view.match_over:
             text = _("A new game begins in {s} s.") if secs is not None else _("A new game begins soon.")
             text = text.format(s=secs)
