@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import json
 import logging
 import os
@@ -22,13 +21,6 @@ if TYPE_CHECKING:
 from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, remembered, use
 
 DISCOVERY_SECONDS = 2.0
-
-
-def _name() -> str:
-    try:
-        return getpass.getuser()[:24] or "player"
-    except Exception:
-        return "player"
 
 
 def identity_of(args: argparse.Namespace) -> tuple[Identity | None, str | None]:
@@ -188,7 +180,7 @@ def cmd_connect(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         target = chosen.target
-    name = args.name if args.name is not None else "" if args.ask_name else _name()
+    name = args.name or ""  # none given: the client asks (never the login name, "root" on many a host)
     identity, problem = identity_of(args)
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
@@ -559,9 +551,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("target", nargs="?", default=None,
                    help=_("HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN"))
     c.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate (PEM): connect with TLS, trusting it"))
-    c.add_argument("--name", default=None, help=_("your name at the tables (default: your login name)"))
+    c.add_argument("--name", default=None, help=_("your name at the tables (default: the client asks it)"))
     c.add_argument("--ask-name", action="store_true",
-                   help=_("without --name, ask for one in the app (what browser sessions do)"))
+                   help=_("a browser session: a guest (unless --identity), whose choices are not kept here"))
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
     c.add_argument("--password", metavar="PW",
                    help=_("the password of a table that has one (--spectate's table, or the one you sit at); "
@@ -580,7 +572,7 @@ def parser() -> argparse.ArgumentParser:
     ce.set_defaults(run=cmd_cert)
 
     pl = sub.add_parser("play", help=_("start a local server and open the client on it"))
-    pl.add_argument("--name", default=_name(), help=_("your name at the tables (default: your login name)"))
+    pl.add_argument("--name", default="", help=_("your name at the tables (default: the client asks it)"))
     pl.add_argument("--host", default="127.0.0.1",
                     help=_("address for the server and the browser page (0.0.0.0: guests on the LAN join too)"))
     pl.add_argument("--port", type=int, default=50051,

@@ -35,9 +35,9 @@ class CardApp(App[None]):
     """``cardtui connect``: talks to one server; ``host`` starts one in-process first.
 
     Until the server answers, a connection screen says why not and tries again. Without a
-    ``player`` name (a browser guest) the app asks for one before the lobby; ``note`` is shown
-    once the lobby is up (where browsers join, when hosting). ``password`` opens the table to
-    ``spectate`` (and any other table it fits) without asking.
+    ``player`` name (none given, or a browser guest) the app asks for one before the lobby;
+    ``note`` is shown on the lobby's line under the server's (where browsers join, when hosting).
+    ``password`` opens the table to ``spectate`` (and any other table it fits) without asking.
     With an ``identity`` the name is proved with the player's key (and remembered); without, a guest.
     With ``remember_language``, the language chosen with ctrl+l is where the next client starts.
     """
@@ -120,13 +120,11 @@ class CardApp(App[None]):
         if not await self._sign_in():
             return
         self.sub_title = f"{self.player} @ {self.conn.target}"
-        await self.push_screen(LobbyScreen(self.conn, self.info))
+        await self.push_screen(LobbyScreen(self.conn, self.info, self.note or ""))
         if self.identity is not None:  # only a player with a key may enter a tournament
             self.rounds = Rounds(self.conn, self.player, self._to_round_table,
                                  lambda follow: self.run_worker(follow, group="rounds", exit_on_error=False))
             self.run_worker(self.rounds.keep_looking(), group="rounds", exit_on_error=False)
-        if self.note:
-            self.notify(self.note, title=_("Guests"), timeout=20, markup=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
 

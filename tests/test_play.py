@@ -42,16 +42,20 @@ def read_until(fd: int, wanted: bytes | None, out: bytearray, timeout: float = 6
 def test_quitting_play_says_nothing_more(tmp_path: Path) -> None:
     """ctrl+q in ``cardtui play`` ends the client, the server and the browser page's processes, with
     no traceback: the browser guests' parent used to print one (a reset of the socket its page
-    closed before any guest came)."""
+    closed before any guest came). Without ``--name`` the client asks the host's name (it took the
+    login name: "root" on many a host)."""
     env = dict(os.environ, TERM="xterm-256color", CARDTUI_PURE=os.environ.get("CARDTUI_PURE", "1"))
     pid, fd = pty.fork()
     if pid == 0:  # the child: cardtui play in this terminal
-        os.execve(sys.executable, [sys.executable, "-m", "cardtui.cli", "play", "--name", "ana", "--port", "0",
+        os.execve(sys.executable, [sys.executable, "-m", "cardtui.cli", "play", "--port", "0",
                                    "--web-port", "0", "--db", str(tmp_path / "store.db")], env)
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         out = bytearray()
+        assert read_until(fd, b"Your name at the tables", out), "asked, not taken from the login"
+        os.write(fd, b"zoe\r")
         assert read_until(fd, b"Tournaments", out), "the lobby, with its keys"
+        assert read_until(fd, b"zoe @", out)
         os.write(fd, b"\x11")  # ctrl+q
         read_until(fd, None, out)
         _, status = os.waitpid(pid, 0)
