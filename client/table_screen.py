@@ -472,6 +472,8 @@ class TableScreen(Screen[None]):
         """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
         self.rounds: int | None = None
         """At a tournament's table: how many rounds the tournament plays, once the server said."""
+        self.retry_at: float | None = None
+        """While the server is gone: when the client dials it again (the banner counts down to it)."""
 
     @property
     def seat(self) -> int | None:
@@ -597,9 +599,9 @@ class TableScreen(Screen[None]):
 
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
+        self.retry_at = time.monotonic() + message.delay
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(_("Server gone · trying again in {s} s · keys do nothing until we are back")
-                           .format(s=f"{message.delay:.1f}"), style="bold white on red"))
+        self._say_outage()
         banner.display = True
         if self.model.deadline is not None:  # the timer runs on the server, which is gone: none counts here
             self.model = replace(self.model, deadline=None)
@@ -611,6 +613,7 @@ class TableScreen(Screen[None]):
         body = msg.WhichOneof("body")
         if body == "snapshot":
             self.query_one("#conn-banner", Static).display = False
+            self.retry_at = None
             self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
             self.holders = holders_of(msg.snapshot.view.seats)
             self._set_online(True)
@@ -835,7 +838,19 @@ class TableScreen(Screen[None]):
         if self.query_one("#log", TableLog).say(styled):
             self.log_lines += 1
 
+    def _say_outage(self) -> None:
+        """The outage banner, counting down to the next try in whole seconds (it said "1.0 s" until
+        the server came back)."""
+        if self.retry_at is None:
+            return
+        left = ceil(max(0.0, self.retry_at - time.monotonic()))
+        said = (_("Server gone · trying again in {s} s · keys do nothing until we are back").format(s=left) if left
+                else _("Server gone · trying again now · keys do nothing until we are back"))
+        self._say(self.query_one("#conn-banner", Static), Text(said, style="bold white on red"))
+
     def _tick(self) -> None:
+        if not self.online:
+            self._say_outage()
         line_ = self.query_one("#turn-line", Static)
         if self.summary_open and self.said_on_board is not None:  # the countdown under the summary
             self.board.show_account(self._account(self.said_on_board))
