@@ -18,7 +18,7 @@ from cardtui.client.boards.rummy import RummyBoard
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_kind
 from cardtui.client.table_screen import TableScreen
-from cardtui.client.words import label_of, word
+from cardtui.client.words import label, label_of, word
 from cardtui.engine.games import GAMES
 from cardtui.engine.truco import argentino_rules, paulista_rules
 from cardtui.i18n import speaking
@@ -107,3 +107,14 @@ def test_every_key_of_a_tables_footer_is_translated(catalogs: dict[str, dict[str
     for lang in LANGUAGES:
         missing = [(owner, said) for owner, said in words if said and not catalogs[lang].get(said)]
         assert not missing, f"{lang}: {missing}"
+
+
+def test_a_replays_header_says_the_knock_in_the_readers_language() -> None:
+    """A replay names each step by its action's label: "Knock" was said in English in Portuguese."""
+    model = TableModel(common_pb2.TableSummary(game="cacheta"), None)
+    knock = common_pb2.Action(type=common_pb2.ACTION_TYPE_KNOCK, cards=["KD"])
+    with speaking("pt_BR"):
+        assert label(model, knock).plain == "Bater K♦"
+    with speaking("es"):
+        assert label(model, common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=["KD"])).plain == (
+            "Descartar K♦")
