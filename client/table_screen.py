@@ -879,11 +879,10 @@ class TableScreen(Screen[None]):
                 self._say(line_, Text(said.format(s=s) if view.hand_over else ""))
             return
         # A seat still waited on with nothing left to do (it let a claim window go, which stays open its
-        # whole time) is not told "Your turn" over "Nothing to do right now": the others are named.
+        # whole time) is not told "Your turn" over "Nothing to do right now".
         mine = self.seat in waiting and bool(self.model.legal)
-        waiting = [s for s in waiting if s != self.seat or mine]
-        if not waiting:
-            self._say(line_, Text(_("Nothing to do right now.") + left, style="bold"))
+        if self.seat in waiting and not mine:
+            self._say(line_, Text(_("Waiting for the others") + left, style="bold"))
             return
         names = ", ".join(self.model.name(s) for s in waiting)
         text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(

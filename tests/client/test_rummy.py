@@ -245,11 +245,12 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         await bia.close()
 
 
-async def test_a_window_let_go_says_whom_it_waits_on_not_your_turn(server: Running,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_window_let_go_says_it_waits_for_the_others_not_your_turn(
+    server: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Three at Cacheta: bia discards, ana lets the window go (x) while caio has not answered. The
-    window stays open its whole time; ana has nothing to do, and the line above the bar says whom
-    the table waits on, not "Your turn" over "Nothing to do right now"."""
+    window stays open its whole time; ana has nothing to do, and the line above the bar says the
+    table waits for the others, not "Your turn" over "Nothing to do right now"."""
     hands = {0: "AS 5D 9H KC 3C 7D JH 2H 6S", 1: "QH QS QC 9D 10D JD 5C 5S 2C", 2: "4C 4D 4S 7S 8S 9S JH QC 8D"}
     deck = rigged_deck(hands, [1, 2, 0], flip="2D", stock="JS 10D 9C 6C")  # ana's cards meld nothing: no na boa
     monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
@@ -268,8 +269,8 @@ async def test_a_window_let_go_says_whom_it_waits_on_not_your_turn(server: Runni
         await ana_lets_go(pilot, screen)
         await until(pilot, lambda: rummy(screen).answered and not screen.model.legal, "ana's answer")
         line = screen.query_one("#turn-line", Static)
-        await until(pilot, lambda: "caio to act" in str(line.render()), "the line naming caio")  # it ticks
-        assert "Your turn" not in str(line.render())
+        await until(pilot, lambda: "Waiting for the others" in str(line.render()), "the line saying so")  # it ticks
+        assert "Your turn" not in str(line.render()) and " s" in str(line.render()), "the window's time still shows"
         assert "Nothing to do right now" in screen.query_one(ActionBar).text
         assert "you have answered" in " ".join(board_text(screen.query_one(RummyBoard)).split())
 
