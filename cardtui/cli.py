@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import json
 import logging
 import os
@@ -19,16 +18,9 @@ if TYPE_CHECKING:
     from cardtui.client.discovery import Found
     from cardtui.identity import Identity
 
-from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, use
+from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, remembered, use
 
 DISCOVERY_SECONDS = 2.0
-
-
-def _name() -> str:
-    try:
-        return getpass.getuser()[:24] or "player"
-    except Exception:
-        return "player"
 
 
 def identity_of(args: argparse.Namespace) -> tuple[Identity | None, str | None]:
@@ -228,12 +220,13 @@ def cmd_connect(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         target = chosen.target
-    name = args.name if args.name is not None else "" if args.ask_name else _name()
+    name = args.name or ""  # none given: the client asks (never the login name, "root" on many a host)
     identity, problem = identity_of(args)
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
+    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
+            remember_language=not args.ask_name).run()  # a browser guest's choice is not the host's
     return 0
 
 
@@ -345,7 +338,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity).run()
+    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity, remember_language=True).run()
     return 0
 
 
@@ -605,9 +598,9 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("target", nargs="?", default=None,
                    help=_("HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN"))
     c.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate (PEM): connect with TLS, trusting it"))
-    c.add_argument("--name", default=None, help=_("your name at the tables (default: your login name)"))
+    c.add_argument("--name", default=None, help=_("your name at the tables (default: the client asks it)"))
     c.add_argument("--ask-name", action="store_true",
-                   help=_("without --name, ask for one in the app (what browser sessions do)"))
+                   help=_("a browser session: a guest (unless --identity), whose choices are not kept here"))
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
     add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
                             "at) from the first line of FILE; without it, from the environment variable {env}; "
@@ -627,7 +620,7 @@ def parser() -> argparse.ArgumentParser:
     ce.set_defaults(run=cmd_cert)
 
     pl = sub.add_parser("play", help=_("start a local server and open the client on it"))
-    pl.add_argument("--name", default=_name(), help=_("your name at the tables (default: your login name)"))
+    pl.add_argument("--name", default="", help=_("your name at the tables (default: the client asks it)"))
     pl.add_argument("--host", default="127.0.0.1",
                     help=_("address for the server and the browser page (0.0.0.0: guests on the LAN join too)"))
     pl.add_argument("--port", type=int, default=50051,
@@ -780,7 +773,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardtui: --lang {lang}: " + _("choose one of {langs}.").format(langs=", ".join(LANGUAGES)),
               file=sys.stderr)
         return 2
-    use(choose(lang))
+    use(choose(lang, remembered=remembered()))
     if lang is not None:  # the browser sessions `cardtui web` starts read it too
         os.environ["CARDTUI_LANG"] = normalize(lang) or "en"
     argparse._ = _  # type: ignore[attr-defined]  # argparse's own words ("usage:") in the reader's language

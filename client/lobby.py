@@ -134,10 +134,13 @@ class LobbyScreen(Screen[None]):
         Binding("t", "tournaments", N_("Tournaments")),
     ]
 
-    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None, note: str = "") -> None:
         super().__init__()
         self.conn = conn
         self.info = info
+        self.note = note
+        """Where browser guests join, when this client hosts: a line under the server's, not a toast
+        over the tables."""
         self.rows: list[str] = []
         self.locked: set[str] = set()
         """The listed tables that have a password."""
@@ -149,6 +152,9 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="server-line")
+        guests = Static(Text(self.note), id="guests-line")
+        guests.display = bool(self.note)
+        yield guests
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
         yield Static(_("No tables yet: press n to create one."), id="empty-hint")

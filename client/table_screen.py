@@ -51,6 +51,7 @@ from cardtui.client.models import Holders, TableModel, holders_of, names_then, p
 from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
+from cardtui.client.rounds import rounds_of
 from cardtui.client.words import event_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
@@ -423,6 +424,9 @@ class TableScreen(Screen[None]):
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
     ]
+    footer_gives_way = ("quit", "chat")
+    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
+    way in the footer, whole: ctrl+q still quits, and the chat line under the log says "/ chat"."""
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
@@ -466,6 +470,10 @@ class TableScreen(Screen[None]):
         """The collector's thresholds before the table opened, put back when it is left."""
         self.showing = False
         """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
+        self.rounds: int | None = None
+        """At a tournament's table: how many rounds the tournament plays, once the server said."""
+        self.retry_at: float | None = None
+        """While the server is gone: when the client dials it again (the banner counts down to it)."""
 
     @property
     def seat(self) -> int | None:
@@ -518,6 +526,13 @@ class TableScreen(Screen[None]):
         self.follow()
         self.set_interval(0.5, self._tick)
         self.call_after_refresh(self._settle_memory)
+        if summary.tournament_id:
+            self._tournament_rounds()
+
+    @work(exit_on_error=False)
+    async def _tournament_rounds(self) -> None:
+        """How many rounds the tournament plays: the last round's end speaks of no next one."""
+        self.rounds = await rounds_of(self.conn, self.model.summary.tournament_id)
 
     def _settle_memory(self) -> None:
         """Once the table is on screen: what the lobby left behind collected, and what lives now
@@ -586,9 +601,9 @@ class TableScreen(Screen[None]):
 
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
+        self.retry_at = time.monotonic() + message.delay
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(_("Server gone · trying again in {s} s · keys do nothing until we are back")
-                           .format(s=f"{message.delay:.1f}"), style="bold white on red"))
+        self._say_outage()
         banner.display = True
         if self.model.deadline is not None:  # the timer runs on the server, which is gone: none counts here
             self.model = replace(self.model, deadline=None)
@@ -600,6 +615,7 @@ class TableScreen(Screen[None]):
         body = msg.WhichOneof("body")
         if body == "snapshot":
             self.query_one("#conn-banner", Static).display = False
+            self.retry_at = None
             self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
             self.holders = holders_of(msg.snapshot.view.seats)
             self._set_online(True)
@@ -758,8 +774,13 @@ class TableScreen(Screen[None]):
         deadline = self.model.deadline
         secs = f"{max(0, deadline - time.monotonic()):.0f}" if deadline is not None else None
         if view is not None and view.match_over and self.model.summary.tournament_id:
-            return Text(_("This table's game for the tournament is over: the next round opens when every "
-                          "table's is (escape: back to the standings)."), style="italic")
+            last = self.rounds is not None and self.model.summary.tournament_round >= self.rounds
+            said = (_("This table's game for the tournament is over: the tournament ends when every table's is.")
+                    if last else _("This table's game for the tournament is over: the next round opens when every "
+                                   "table's is."))
+            if self.spectating:  # a player's way back is the Leave button's (one escape line, not two)
+                said += " " + _("(escape: back to the standings)")
+            return Text(said, style="italic")
         if view is not None and view.match_over:
             text = _("A new game begins in {s} s.") if secs is not None else _("A new game begins soon.")
             text = text.format(s=secs)
@@ -819,7 +840,19 @@ class TableScreen(Screen[None]):
         if self.query_one("#log", TableLog).say(styled):
             self.log_lines += 1
 
+    def _say_outage(self) -> None:
+        """The outage banner, counting down to the next try in whole seconds (it said "1.0 s" until
+        the server came back)."""
+        if self.retry_at is None:
+            return
+        left = ceil(max(0.0, self.retry_at - time.monotonic()))
+        said = (_("Server gone · trying again in {s} s · keys do nothing until we are back").format(s=left) if left
+                else _("Server gone · trying again now · keys do nothing until we are back"))
+        self._say(self.query_one("#conn-banner", Static), Text(said, style="bold white on red"))
+
     def _tick(self) -> None:
+        if not self.online:
+            self._say_outage()
         line_ = self.query_one("#turn-line", Static)
         if self.summary_open and self.said_on_board is not None:  # the countdown under the summary
             self.board.show_account(self._account(self.said_on_board))
@@ -847,7 +880,12 @@ class TableScreen(Screen[None]):
                 said = _("Hand over · next hand in {s} s") if s else _("Hand over · next hand soon")
                 self._say(line_, Text(said.format(s=s) if view.hand_over else ""))
             return
-        mine = self.seat in waiting
+        # A seat still waited on with nothing left to do (it let a claim window go, which stays open its
+        # whole time) is not told "Your turn" over "Nothing to do right now".
+        mine = self.seat in waiting and bool(self.model.legal)
+        if self.seat in waiting and not mine:
+            self._say(line_, Text(_("Waiting for the others") + left, style="bold"))
+            return
         names = ", ".join(self.model.name(s) for s in waiting)
         text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(
             names=names)

@@ -87,6 +87,23 @@ def seat_levels(rules: Rules, seats: int, bots: int, asked: Sequence[str]) -> li
     return [""] * (seats - bots) + [level or default for level in chosen]
 
 
+def said(template: str, args: Mapping[str, str] | None = None) -> str:
+    """A reason sent as a message id, filled in for the host's log (in English, as the log is)."""
+    try:
+        return template.format(**(args or {}))
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def seats_said(deltas: Mapping[str, object]) -> str:
+    """A hand's chips or points by seat, numbered from 1 as every screen numbers them: "seat 1 -3, seat 2 +3"."""
+    def number(seat: str) -> int:
+        return int(seat) + 1 if seat.isdigit() else 0
+
+    return ", ".join(f"seat {number(seat)} {delta:+d}" if isinstance(delta, int) else f"seat {number(seat)} {delta}"
+                     for seat, delta in sorted(deltas.items(), key=lambda kv: number(kv[0])))
+
+
 class TableWatcher(Protocol):
     def hand_done(self, table: Table) -> None:
         """A hand ended at a tournament's table; called inside the hand's store transaction."""
@@ -278,7 +295,7 @@ class Room:
         self._log_n.pop(table.id, None)
         self._last_hand.pop(table.id, None)
         self._remember(table)
-        log.info("table %s finished: %s", table.id, reason)
+        log.info("table %s finished: %s", table.id, said(reason, args))
 
     def _remember(self, table: Table) -> None:
         summary = table.summary()
@@ -332,7 +349,7 @@ class Room:
                 self.tournaments.hand_done(table)  # a match's result is scored with its last hand, once
         self._last_hand[table.id] = record
         deltas = record.get("result", {}).get("deltas", {})
-        log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
+        log.info("table %s hand %s: %s", table.id, record["hand"], seats_said(deltas))
 
     def seats(self, table: Table) -> None:
         self.store.save_seats(table.id, table.seating.saved())
@@ -437,7 +454,7 @@ class Room:
         grant = Pass(table, index, name, key)
         self.tokens[key] = grant
         self.store.add_token(key, table.id, index, name)
-        log.info("table %s: %s joined at seat %d", table.id, name, index)
+        log.info("table %s: %s joined at seat %d", table.id, name, index + 1)  # seats from 1, as every screen
         return token, grant
 
     async def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
@@ -477,7 +494,7 @@ class Room:
             grant.table.stop_watching(grant.key)
         else:
             grant.table.leave(grant.seat)
-            log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat)
+            log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat + 1)
 
     def shutdown(self, reason: str) -> None:
         if self._sweeper is not None:

@@ -486,7 +486,7 @@ class Tournaments:
             result = outcome(rt.round, rt.number, table.config.tournament["entries"], teams, team_place,
                              [table.tally.dealt(s) for s in seats], [s in rt.bot_seats for s in seats])
             rt.result = [dataclasses.asdict(f) for f in result.finishes]
-            log.info("tournament %s: round %d table %d scored", t.id, rt.round, rt.number)
+            log.info("tournament %s: round %d table %d scored", t.id, rt.round, rt.number + 1)  # as screens number it
             asyncio.get_running_loop().call_soon(self._advance, t.id)
         self._save(t)
         self._changed(t)

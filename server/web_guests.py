@@ -476,7 +476,10 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None) -> Non
     """Fork a guest per request on ``control`` until the page closes it."""
     me = os.getpid()
     while True:
-        data, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        except ConnectionError:  # the page's end closed with our "ready" unread (no guest came): the end
+            return
         if not data:
             return
         n: object = None
@@ -660,8 +663,10 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     warm_up()
     fill_heap_holes()  # last: nothing the parent allocates after it can land in a hole
-    control.send(json.dumps({"ready": True}).encode())
-    with contextlib.suppress(KeyboardInterrupt):
+    # The page may close its end at any time (the server stopping, before any guest came): an end,
+    # said by the socket's close or its reset, never a traceback on the host's terminal.
+    with contextlib.suppress(KeyboardInterrupt, ConnectionError):
+        control.send(json.dumps({"ready": True}).encode())
         serve_forks(control, target, tls_ca)
     return 0
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from google.protobuf.message import Message
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -73,10 +74,13 @@ KEYS = {
 """One key per action at each game. ``c`` is claim or cut in a claim window and check or call
 while betting: never both on offer at once. ``d`` and ``k`` are the board's own."""
 LABELS = {
-    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass")},
+    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass"),
+               "discard": N_("Discard"), "knock": N_("Knock")},
     "cacheta": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "cut": N_("Cut"), "pass": N_("Pass"),
-                "declare": "Na boa"},
+                "declare": "Na boa", "discard": N_("Discard"), "knock": N_("Knock")},
 }
+"""Every action's label, the board's own (discard, knock) too: the action bar's line "On the board:
+d Discard" and a replay's step say them."""
 
 
 def rank_of(code: str) -> int:
@@ -453,18 +457,20 @@ class RummyBoard(Board):
         pifpaf = is_pifpaf(model)
         grid = Table(box=None, padding=(0, 1), pad_edge=False, collapse_padding=True, show_header=True,
                      header_style="dim", show_edge=False, expand=False)
-        grid.add_column("", no_wrap=True, width=1)
-        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=16 if big else 10)
-        grid.add_column(_("chips") if pifpaf else _("points"), justify="right", no_wrap=True)
-        if pifpaf:
-            grid.add_column(_("in pot"), justify="right", no_wrap=True)
-        grid.add_column(_("cards"), justify="right", no_wrap=True)
-        grid.add_column("", no_wrap=True, overflow="ellipsis")
+        # Where the notes are long (a dealer who folded and took cards, a bot's level, in Spanish), the
+        # notes give up their room first: names (up to their cut), numbers and headings keep theirs.
+        longest = max((cell_len(s.name) for s in v.seats), default=1)
+        name_width = max(1, min(longest, 16 if big else 10))
+        grid.add_column("", no_wrap=True, width=1, min_width=1)
+        grid.add_column("", no_wrap=True, overflow="ellipsis", min_width=name_width, max_width=16 if big else 10)
+        for heading in [_("chips") if pifpaf else _("points"), *([_("in pot")] if pifpaf else []), _("cards")]:
+            grid.add_column(heading, justify="right", no_wrap=True, min_width=cell_len(heading))
+        grid.add_column("", overflow="ellipsis")  # the one column the table may narrow: each note is one line
         for s in v.seats:
             mark = Text("▶", style="bold yellow") if v.HasField("turn") and s.seat == v.turn else Text(" ")
             name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
                         else "bold")
-            notes = Text()
+            notes = Text(no_wrap=True, overflow="ellipsis")
             if s.seat == view.dealer:
                 notes.append(_("dealer") + " ", style="cyan")
             summary = next((x for x in view.seats if x.seat == s.seat), None)
@@ -571,9 +577,10 @@ class RummyBoard(Board):
             out.append(" (", style="yellow")
             out.append_text(fill(_("{name}'s discard"), {"name": Text(model.name(w.discarder))}, "yellow"))
             out.append(")", style="yellow")
-        if model.deadline is not None:
+        if model.deadline is not None:  # at 0 s the window is closing (the server closes it): no "0 s"
             self.window_shown = self._seconds_left(model.deadline)
-            out.append(f" · {self.window_shown} s", style="bold")
+            out.append(f" · {self.window_shown} s" if self.window_shown != "0" else " · " + _("closing"),
+                       style="bold")
         take = self._legal("claim") or self._legal("cut")
         if take and not v.answered:
             action = take[0]

@@ -18,6 +18,7 @@ from typing import Any
 from textual.app import App
 
 import cardtui.client
+from cardtui.client.app import CardApp
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Event, Game
@@ -123,9 +124,14 @@ class ScriptedConnection:
 
 
 class ScriptedTable(App[None]):
-    """The real table screen over a scripted stream."""
+    """The real table screen over a scripted stream (with the app's own keys, as the footer shows them)."""
 
     CSS_PATH = str(Path(cardtui.client.__file__).parent / "app.tcss")
+    BINDINGS = CardApp.BINDINGS
+    remember_language = False
+
+    async def action_language(self) -> None:
+        await CardApp.action_language(self)  # type: ignore[arg-type]
 
     def __init__(self, position: Position, seat: int | None, deadline_ms: int = 0) -> None:
         super().__init__()

@@ -203,3 +203,22 @@ async def test_the_history_names_everyone_who_played_a_table_at_80_columns(serve
             text = "\n".join(screen_lines(app))
             assert f"ana, dan · {bots}" in text
             assert i18n._("Played at {name}:").format(name="noite") in text
+
+
+async def test_where_guests_join_is_a_line_of_the_lobby_not_a_toast_over_it(server: Running) -> None:
+    """Hosting (cardtui play), the page's address is said under the server's line: a toast of six
+    rows covered half the lobby at 80x24."""
+    note = "Guests join from a browser at http://192.168.1.20:8080/"
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", note=note)
+    async with app.run_test(size=SMALL) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, LobbyScreen) and app.screen.query_one("#tables", DataTable).columns:
+                break
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        line = lobby.query_one("#guests-line")
+        assert line.display and note in str(line.render())
+        assert not list(app.query("Toast")) and not app._notifications, "no toast over the tables"
+        tables, said = lobby.query_one("#tables", DataTable).region, line.region
+        assert said.bottom <= tables.y, "the line sits above the list, covering none of it"

@@ -242,9 +242,62 @@ async def test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one(qui
         assert isinstance(screen, TableScreen)
         await until(pilot, lambda: screen.ended[1] and screen.query_one("#summary").display, "the match's end")
         foot = str(screen.query_one("#summary-foot", Static).render())
-        assert "next round opens when every table's is" in foot and "new game" not in foot
+        # one round: no next one to speak of; and one way back, the Leave button's (escape), not two
+        assert "the tournament ends when every table's is" in foot and "new game" not in foot, foot
+        assert "next round" not in foot and "escape" not in foot, foot
         assert not screen.query_one("#summary-again").display, "no next match to stay for"
         assert screen.query_one("#summary-leave").display
+
+
+async def test_when_a_round_opens_each_entrant_is_taken_to_their_table_wherever_they_are(quick: Running,
+                                                                                          tmp_path: Path) -> None:
+    """eva registers from the list of tournaments and stays there; bia, entered from another
+    machine, waits in the lobby. The owner starts it: both are taken to their tables (only a
+    tournament's own screen did, and only while in front)."""
+    me = create(tmp_path / "bia.pem")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="bia", public_key=me.public_key))
+        proved = await lobby.Prove(players_pb2.ProveRequest(name="bia", public_key=me.public_key, nonce=hello.nonce,
+                                                            signature=me.sign(hello.server_id, hello.nonce, "bia")))
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        created = await stub.CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="cacho", name="Noite", rounds=1, table_size=2, max_entries=4, bots_fill=True, bot_level="easy",
+            options={}))
+        tid = created.tournament.id
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=proved.session))
+    eva = CardApp(f"127.0.0.1:{quick.port}", "eva", identity=create(tmp_path / "eva.pem"))
+    bia = CardApp(f"127.0.0.1:{quick.port}", "bia", identity=me)
+    async with eva.run_test(size=SMALL) as pilot, bia.run_test(size=SMALL) as bia_pilot:
+        await until(pilot, lambda: isinstance(eva.screen, LobbyScreen), "eva's lobby")
+        await until(bia_pilot, lambda: isinstance(bia.screen, LobbyScreen), "bia's lobby")
+        await until(bia_pilot, lambda: bia.rounds is not None and tid in bia.rounds.followed, "bia's entry found")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(eva.screen, TournamentsScreen) and rows(eva, "#tournaments"),
+                    "the list")
+        await pilot.press("r")
+        await until(pilot, lambda: eva.rounds is not None and tid in eva.rounds.followed, "eva registered")
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+            await tournament_pb2_grpc.TournamentsStub(ch).StartTournament(
+                tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=created.owner_token))
+        for app, app_pilot, name in ((eva, pilot, "eva"), (bia, bia_pilot, "bia")):
+            await until(app_pilot, lambda app=app: isinstance(app.screen, TableScreen), f"{name}'s table")
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.model.summary.tournament_id == tid
+            assert screen.seat is not None, f"{name} sits at it"
+
+
+@pytest.mark.parametrize(("lang", "tournament", "table"), [
+    ("en", "finished", "finished"), ("pt_BR", "terminado", "terminada"), ("es", "terminado", "terminada")])
+def test_a_tournament_is_said_finished_in_its_own_gender(lang: str, tournament: str, table: str) -> None:
+    """A tournament is "terminado", a table "terminada" (the tournament was said "terminada")."""
+    from cardtui.client.lobby import STATUS as TABLE_STATUS
+    from cardtui.client.tournaments import status_text
+
+    with speaking(lang):
+        said = status_text(tournament_pb2.TournamentSummary(status=tournament_pb2.TOURNAMENT_STATUS_FINISHED))
+        assert said == tournament
+        assert i18n._(TABLE_STATUS[common_pb2.TABLE_STATUS_FINISHED]) == table
 
 
 async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path: Path) -> None:

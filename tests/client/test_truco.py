@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 
+from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.truco import TrucoBoard
@@ -21,7 +23,9 @@ from cardtui.client.table_screen import TableLog, TableScreen
 from cardtui.client.words import event_words
 from cardtui.engine.core import Bound
 from cardtui.engine.games import GAMES
+from cardtui.i18n import speaking
 from cardtui.server.app import Running, start
+from cardtui.v1 import common_pb2, table_pb2, truco_pb2
 from tests.client.truco_positions import Position, ScreenApp
 from tests.conftest import create
 
@@ -430,6 +434,37 @@ def test_every_truco_event_in_the_players_words() -> None:
                   "They take the hand for 1 tento (the call was refused)."):
         assert words in text, (words, text)
     assert "raises an eyebrow" not in text or "(you caught it)" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_the_log_calls_the_mano_what_the_board_calls_it(lang: str) -> None:
+    """The argentino board tags the seat that leads "mano"; the log said "mão" in Portuguese."""
+    pos = argentino_six().lead(first_choice)
+    started = table_pb2.Event(seq=1, truco=truco_pb2.TrucoEvent(
+        argentino_round_started=truco_pb2.ArgentinoRoundStarted(round=1, seats=list(range(6)), mano=1)))
+    with speaking(lang):
+        said = event_words(TableModel(pos.summary(), 0).with_view(pos.view(0), 1), started)
+    assert said is not None and said.text.plain.endswith(" mano."), said
+    assert "mão" not in said.text.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_the_envido_summary_keeps_its_labels_apart_from_what_follows(lang: str) -> None:
+    """Envido, Flor and Shown in one column with room after the longest ("Mostradasbot 4" ran together)."""
+    view = truco_pb2.TrucoView(
+        seats=[truco_pb2.TrucoSeat(seat=i) for i in range(2)],
+        argentino=truco_pb2.ArgentinoPart(
+            envido_calls=[truco_pb2.TRUCO_WORD_ENVIDO], flor_sung=[1],
+            shown=[truco_pb2.TrucoShown(seat=1, cards=["10S", "12S"], reason=truco_pb2.TRUCO_SHOW_REASON_FLOR)]))
+    summary = common_pb2.TableSummary(game="truco_argentino", seats=[
+        common_pb2.SeatSummary(seat=0, name="ana", team=0), common_pb2.SeatSummary(seat=1, name="bot 4", team=1)])
+    with speaking(lang):
+        lines = [r.plain for r in TrucoBoard()._envido_result(TableModel(summary, 0), view) if isinstance(r, Text)]
+        labels = ("Envido", "Flor", i18n._("Shown"))
+    assert [text.split()[0] for text in lines] == [label.split()[0] for label in labels], lines
+    after = {len(text) - len(text[len(label):].lstrip()) for text, label in zip(lines, labels, strict=True)}
+    assert len(after) == 1, f"what follows each label starts in one column: {lines}"
+    assert all(text[len(label)] == " " for text, label in zip(lines, labels, strict=True)), lines
 
 
 # -- snapshots -----------------------------------------------------------------------------------

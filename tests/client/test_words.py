@@ -7,6 +7,7 @@ as shipped for the words themselves.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -313,6 +314,19 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
             await until(pilot, lambda: bool(banner.display))
             assert "keys do nothing until we are back" in str(banner.render())
             assert "actions wait" not in str(banner.render())
+            # the next try, counted down in whole seconds to "now" (it said "1.0 s" all along)
+            assert screen.retry_at is not None
+            said = str(banner.render())
+            assert ".0 s" not in said and " s · " in said, said
+            screen.retry_at = time.monotonic() + 2.4
+            screen._tick()
+            assert "trying again in 3 s" in str(banner.render())
+            screen.retry_at = time.monotonic() + 0.6
+            screen._tick()
+            assert "trying again in 1 s" in str(banner.render())
+            screen.retry_at = time.monotonic() - 0.1
+            screen._tick()
+            assert "trying again now" in str(banner.render())
             before = str(turn.render())
             await pilot.pause(1.2)
             assert str(turn.render()) == before, "the timer does not count on screen while the server is gone"
