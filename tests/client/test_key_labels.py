@@ -20,7 +20,8 @@ from cardtui.client.models import TableModel, action_kind
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.words import label, label_of, word
 from cardtui.engine.games import GAMES
-from cardtui.engine.truco import argentino_rules, paulista_rules
+from cardtui.engine.truco.argentino import rules as argentino_rules
+from cardtui.engine.truco.paulista import rules as paulista_rules
 from cardtui.i18n import speaking
 from cardtui.server import wire
 from cardtui.v1 import common_pb2
