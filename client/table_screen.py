@@ -12,7 +12,6 @@ match's summary offers to play again or leave.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from textual.style import Style as TextualStyle
 from textual.visual import Visual
 from textual.widgets import Button, Header, Input, RichLog, Static
 
+from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards import board_for
 from cardtui.client.boards.base import Board
@@ -954,8 +954,8 @@ class TableScreen(Screen[None]):
             await self.leave()
 
     async def leave(self) -> None:
-        with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
-            await self.conn.leave(self.token)
+        # A leave the server does not hear is said so and sent again until it is (client.leaving).
+        await leaving.leave(self.app, self.conn, self.token, self.model.summary.name or self.model.summary.id)
         # This screen's workers only: ``self.workers`` is the app's, and cancelling them all would
         # stop the screen underneath too (a tournament's standings would freeze where they were).
         self.workers.cancel_node(self)
