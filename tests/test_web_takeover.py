@@ -80,6 +80,7 @@ async def test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his(
                 if table.match.logged() >= 4 or table.match.hand_over():
                     break
                 await asyncio.sleep(0.05)
+            table.config.bot_delay = 60.0  # then wait (a move on its timer lands): the hand so far fits the log
             await guest.type("lucho\r")
             await guest.until("noite")  # the lobby lists the table
             await guest.type("\r")  # enter: sit down at the one free seat, ana's

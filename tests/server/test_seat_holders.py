@@ -228,6 +228,10 @@ async def test_a_person_who_drops_and_never_comes_back_gets_no_match_they_did_no
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await ana.act(common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS))
             assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED, "her token opens nothing now"
+            await until(lambda: any(h["match"] == 3 for h in records(running, table_id)), "a hand of match 3")
+            match3 = next(h for h in records(running, table_id) if h["match"] == 3)
+            assert match3["seats"][ana.seat] == {"seat": ana.seat, "name": f"bot {ana.seat + 1}",
+                                                 "team": ana.seat, "bot": "easy"}, "the history: a bot's open seat"
             dan = await Player(address).join(table_id, "dan")
             assert dan.seat == ana.seat
             await dan.close()
