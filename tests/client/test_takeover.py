@@ -18,14 +18,14 @@ import grpc
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import OptionList, RichLog
+from textual.widgets import DataTable, OptionList, RichLog
 
 from cardtui.client.app import CardApp
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import card_text
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.players import SeatsScreen
-from cardtui.client.replay import ReplayScreen, open_replay
+from cardtui.client.replay import HandsScreen, ReplayScreen, ServerHands, open_replay
 from cardtui.client.table_screen import TableLog, TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
@@ -189,6 +189,16 @@ async def test_a_seat_taken_over_mid_hand_is_named_truly_on_every_screen(
                 assert "carla" in end and "beto" not in end, f"the knock was carla's:\n{end}"
                 told = replay_log(replay)
                 assert beto_discards in told and carla_knocks in told, told
+
+                # The table's hands as the history lists them: dealt to beto, ended carla's.
+                await pilot.press("escape")
+                await app.push_screen(HandsScreen(ServerHands(app.conn, table_id)))
+                await until(pilot, lambda: isinstance(app.screen, HandsScreen) and bool(app.screen.hand_list),
+                            "the hands")
+                grid = app.screen.query_one("#hands", DataTable)
+                _hand, _game, players, result = (str(cell) for cell in grid.get_row_at(0))
+                assert "beto → carla" in players, players
+                assert "carla" in result and "beto" not in result, result
         await ana.close()
     finally:
         await running.stop(grace=0.1)

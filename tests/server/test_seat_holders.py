@@ -89,6 +89,8 @@ async def test_a_history_and_its_replay_name_each_seat_as_it_was_at_every_step(s
         said = step.view.seats[seat]
         assert (said.name, said.away) == expected, f"step {n}"
     assert problems(hand) == [], "docs/history.md's schema knows the keys"
+    listed = replays.hand_summary(hand)  # a table's hands as the history lists them
+    assert (listed.seats[seat].name, listed.ended[seat].name) == ("ana", "dan"), "dealt to ana, ended dan's"
     # An earlier hand of the match that ana played herself names her plainly.
     first = next(r for r in records(server, table_id) if r["hand"] == 1)
     assert first["seats"][seat] == {"seat": seat, "name": "ana", "team": seat % 2}
