@@ -9,6 +9,8 @@ the hand goes the same way every time) and the real app under Pilot, at 80x24.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -24,15 +26,19 @@ from cardtui.client.app import CardApp
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import card_text
 from cardtui.client.lobby import LobbyScreen
+from cardtui.client.models import Holders, event_body, holders_of, names_then
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import HandsScreen, ReplayScreen, ServerHands, open_replay
 from cardtui.client.table_screen import TableLog, TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start
+from cardtui.server.fanout import Fanout
+from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, rummy_pb2
 from tests.client.rummy_rig import rigged_deck
 from tests.conftest import Player
+from tests.conftest import create as create_table
 
 SMALL = (80, 24)
 DRAW = common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK)
@@ -200,5 +206,92 @@ async def test_a_seat_taken_over_mid_hand_is_named_truly_on_every_screen(
                 assert "beto → carla" in players, players
                 assert "carla" in result and "beto" not in result, result
         await ana.close()
+    finally:
+        await running.stop(grace=0.1)
+
+
+# -- an outsider's harness: seats changing hands at random ---------------------------------------
+SEATED_EVENTS = ("acted", "showed", "pot_won")
+"""Events that name a seat's player: each must be named for whoever held the seat when it happened."""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_every_move_is_named_for_whoever_held_its_seat_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """People sit down (often in a seat someone left, mid-hand), leave, act or let their timer act,
+    at random, beside bots, at Cacho. A watcher follows the table from its start, and names every
+    move as the client does (walking back from each message's seat list): each must be the name of
+    whoever held the seat when the server numbered it — the person (or "name (bot)" while a bot
+    played for them), or the seat's own bot — never whoever sat there later."""
+    import random
+
+    truth: dict[int, list[tuple[str, bool]]] = {}
+    """Each event's number → every seat as the table held it then: (name, a bot's own seat)."""
+    tables: list[Table] = []
+    number = Fanout.number
+
+    def numbered(self: Fanout, events: Any, holders: Any) -> Any:
+        batch = number(self, events, holders)
+        seating = next(t.seating for t in tables if t.fanout is self)
+        for seq, *_rest in batch:
+            truth[seq] = [(s.name, s.bot) for s in seating.seats]
+        return batch
+
+    monkeypatch.setattr(Fanout, "number", numbered)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    address = f"127.0.0.1:{running.port}"
+    rng = random.Random(seed)
+    try:
+        table_id = await create_table(running, game="cacho", seats=3, bots=1,
+                                      options={"chips": common_pb2.OptionValue(number=20)})
+        table = running.room.tables[table_id]
+        tables.append(table)
+        table.config.turn_seconds = 0.15  # a person who does not act soon has their timer act, then a bot
+        watcher = await Player(address).spectate(table_id)
+        watcher.subscribe()
+        seated: list[Player] = []
+        for step in range(60):
+            free = [s for s in table.summary().seats if not s.taken]
+            roll = rng.random()
+            if free and (roll < 0.35 or len(seated) < 2):
+                seated.append(await Player(address).join(table_id, f"p{seed}{step}"))
+            elif seated and roll < 0.55:
+                gone = seated.pop(rng.randrange(len(seated)))
+                await gone.lobby.Leave(lobby_pb2.LeaveRequest(token=gone.token))
+                await gone.close()
+            elif seated:
+                p = rng.choice(seated)
+                legal = list(table.view(p.seat).legal)
+                if legal:
+                    with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on meanwhile
+                        await p.act(rng.choice(legal))
+            await asyncio.sleep(rng.choice((0.0, 0.05, 0.2)))
+        final = table.seq
+        await watcher.wait_for(lambda q: bool(q.messages) and q.messages[-1].seq >= final)
+        checked = 0
+        holders: Holders = {}
+        for msg in watcher.messages:
+            if msg.HasField("snapshot"):
+                holders = holders_of(msg.snapshot.view.seats)
+                continue
+            if not msg.HasField("update"):
+                continue
+            events = list(msg.update.events)
+            now = holders_of(msg.update.view.seats) if msg.update.HasField("view") else holders
+            for ev, then in zip(events, names_then(events, now), strict=True):
+                kind, body = event_body(ev)
+                if kind not in SEATED_EVENTS or body is None or ev.seq not in truth:
+                    continue
+                seat = body.seat
+                name, bot = truth[ev.seq][seat]
+                said = then.names[seat]
+                allowed = {name} if bot else {name, _("{name} (bot)").format(name=name)}
+                assert said in allowed, f"event {ev.seq} ({kind}) of seat {seat + 1} named {said!r}, held by {name!r}"
+                checked += 1
+            holders = now
+        assert checked > 20, "the table played on while seats changed hands"
+        for p in [*seated, watcher]:
+            await p.close()
     finally:
         await running.stop(grace=0.1)
