@@ -249,8 +249,8 @@ async def test_who_played_the_match_in_play_survives_a_restart(tmp_path: Path) -
     store = Store(path)
     room = Room(store, bot_delay=60, next_hand_delay=60, cut_window=0)
     table, _ = room.create("cacho", "t", 2, 0, {"chips": 5})
-    room.join(table.id, "ana", -1, "")
-    room.join(table.id, "bia", -1, "")
+    table.sit("ana", -1, "ana's token")
+    table.sit("bia", -1, "bia's token")
     match = table.match
     assert match is not None and not any(s.played for s in table.seating.seats), "nobody was here at the deal"
     (first,) = match.to_act()
