@@ -12,7 +12,6 @@ match's summary offers to play again or leave.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from textual.style import Style as TextualStyle
 from textual.visual import Visual
 from textual.widgets import Button, Header, Input, RichLog, Static
 
+from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
@@ -47,7 +47,7 @@ from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
-from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
+from cardtui.client.models import Holders, TableModel, Then, holders_of, names_then, played_after
 from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
@@ -454,8 +454,9 @@ class TableScreen(Screen[None]):
         self.summary_open = False
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
-        self.ended_names: dict[int, str] | None = None
-        """Who played each seat when the hand ended (the summary names them, not today's seats)."""
+        self.ended_then: Then | None = None
+        """Who played each seat when the hand ended (the summary names them, not today's seats), and
+        whether the viewer's seat was theirs then."""
         self.dealt_names: dict[int, str] | None = None
         """Who held each seat when the hand was dealt: whose seeds went into its deal."""
         self.help_closed = 0.0
@@ -623,10 +624,10 @@ class TableScreen(Screen[None]):
             events = list(msg.update.events)
             now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
             played = self.model.played_by
-            for ev, names in zip(events, names_then(events, now), strict=True):
-                self._note(ev, names)
-                played = played_after(played, ev, names)
-                self.write_log(self._telling(replace(self.model, names=names), ev))
+            for ev, then in zip(events, names_then(events, now, self.seat), strict=True):
+                self._note(ev, then)
+                played = played_after(played, ev, then.names)
+                self.write_log(self._telling(self.model.then(then), ev))
             self.model = replace(self.model, played_by=played)
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
@@ -647,18 +648,18 @@ class TableScreen(Screen[None]):
             self.showing = True
             self.call_later(self._show)
 
-    def _note(self, event: table_pb2.Event, names: dict[int, str]) -> None:
+    def _note(self, event: table_pb2.Event, then: Then) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
         kind = event.WhichOneof("body")
         if kind == "hand_started":
             self.verdict = None
             self.hand_ended = None
             self.match_ended = None
-            self.ended_names = None
-            self.dealt_names = names
+            self.ended_then = None
+            self.dealt_names = then.names
         elif kind == "hand_ended":
             self.hand_ended = event.hand_ended
-            self.ended_names = names
+            self.ended_then = then
         elif kind == "match_ended":
             self.match_ended = event.match_ended
 
@@ -731,8 +732,8 @@ class TableScreen(Screen[None]):
         """The board's account of the hand (or match), or a plain one from the events; each seat
         named as it was when the hand ended."""
         model = self.model
-        if self.ended_names is not None:
-            model = replace(model, names=self.ended_names)
+        if self.ended_then is not None:
+            model = model.then(self.ended_then)
         view = model.view
         assert view is not None
         parts: list[RenderableType] = []
@@ -993,8 +994,8 @@ class TableScreen(Screen[None]):
             await self.leave()
 
     async def leave(self) -> None:
-        with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
-            await self.conn.leave(self.token)
+        # A leave the server does not hear is said so and sent again until it is (client.leaving).
+        await leaving.leave(self.app, self.conn, self.token, self.model.summary.name or self.model.summary.id)
         # This screen's workers only: ``self.workers`` is the app's, and cancelling them all would
         # stop the screen underneath too (a tournament's standings would freeze where they were).
         self.workers.cancel_node(self)

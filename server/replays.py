@@ -75,6 +75,8 @@ def hand_summary(record: Mapping[str, Any]) -> replay_pb2.HandSummary:
         deltas=[int(deltas.get(str(s.seat), 0)) for s in seats],
         actions=sum(1 for a in record["actions"] if a.get("seat") is not None),
     )
+    if record.get("holders"):  # a seat changed hands during the hand: who held each at its end
+        out.ended.extend(seats_by_step(record)[-1])
     winner = result.get("winner")
     if isinstance(winner, int) and not isinstance(winner, bool):
         out.winner = winner

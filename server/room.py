@@ -358,6 +358,17 @@ class Room:
     def at_once(self) -> AbstractContextManager[None]:
         return self.store.transaction()
 
+    def let_go(self, table: Table, seat: int) -> None:
+        """A person who played none of the match that just ended (away or dropped all of it): their
+        token lapses, here and in the store, and their seat opens as if they had left."""
+        s = table.seating[seat]
+        name, key = s.name, s.token
+        if key is not None:
+            self.tokens.pop(key, None)
+            self.store.drop_token(key)
+        table.leave(seat, N_("You played no hand of the match that ended: your seat is open to others now."))
+        log.info("table %s: %s played no hand of the match; seat %d is open", table.id, name, seat + 1)
+
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play.
 

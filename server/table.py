@@ -126,6 +126,10 @@ class Journal(Protocol):
     def at_once(self) -> AbstractContextManager[None]:
         """What is written inside is kept all together or not at all (one change's writes)."""
 
+    def let_go(self, table: Table, seat: int) -> None:
+        """The person at ``seat`` played none of the match that just ended: their token lapses and
+        the seat opens as if they had left (``Table.leave``)."""
+
 
 class Table:
     """A table's whole life, driven by the event loop."""
@@ -180,8 +184,8 @@ class Table:
         """When the window the rules time (a claim window) closes, on the loop's clock: set as it
         opens, so that answers in it do not stretch it."""
         self.leavers: dict[int, list[str]] = {}
-        """Remembered players who left a seat during the match in play and whose seat someone else
-        took since: the match's result is still theirs (leaving does not dodge a loss)."""
+        """Remembered players who played a seat during the match in play, left it, and whose seat
+        someone else took since: the match's result is still theirs (leaving does not dodge a loss)."""
 
     @property
     def seq(self) -> int:
@@ -214,7 +218,7 @@ class Table:
 
     # -- seats ---------------------------------------------------------------------
     def sit(self, name: str, seat: int, token: str, player: str | None = None) -> int:
-        left = self._leaver(seat)
+        left = self._leaver(self.seating.pick(seat).index)  # "any free seat" too: the seat it gives
         target, event = self.seating.sit(name, seat, token, player)
         self.journal.seats(self)
         self._holder_changed(target.index, left)
@@ -237,12 +241,12 @@ class Table:
         if self.match is not None:
             self._schedule()
 
-    def leave(self, seat: int) -> None:
-        """A person leaves: every stream of theirs ends; during a match a bot plays on."""
+    def leave(self, seat: int, reason: str = N_("You left the table.")) -> None:
+        """A person leaves: every stream of theirs ends (told ``reason``); during a match a bot plays on."""
         token, event = self.seating.leave(seat, playing=self.match is not None)
         self.journal.seats(self)
         if token is not None:
-            self.fanout.end(N_("You left the table."), resubscribe=False, token=token)
+            self.fanout.end(reason, resubscribe=False, token=token)
         self._holder_changed(seat)
         self._note([event])
         if self.match is not None:
@@ -271,6 +275,10 @@ class Table:
                 assert seat is not None
                 self._recall_holder(seat, data)
                 continue
+            if kind == "played":  # the seat's person made a move of their own
+                assert seat is not None
+                self.seating[seat].played = True
+                continue
             if kind == "commit":
                 awaited = tuple(int(s) for s in data["awaited"])
                 cut = Cut(int(data["hand"]), bytes.fromhex(data["server_seed"]), bool(data["new_match"]),
@@ -292,6 +300,9 @@ class Table:
                 self._dealt(data.get("holders"))
                 if kind == "start":
                     self.leavers = {}
+                    for s in self.seating.seats:
+                        s.played = False
+                self._present(self.awaited)
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
                 self.match, events = self.rules.open(self.options, seats, seed)
@@ -315,6 +326,8 @@ class Table:
             self.cut = cut
             self.pacer.cut(self.config.cut_window if cut.waiting else 0.0, self._deal)
         elif self.match is not None and self.match.hand_over():
+            if self.match.match_over():
+                self._open_absent()  # in case the server stopped before it could
             self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
         else:
             self._maybe_start()
@@ -410,6 +423,8 @@ class Table:
         data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(cut.awaited)}
         if cut.new_match:
             self.leavers = {}
+            for s in self.seating.seats:  # nobody has played the new match yet
+                s.played = False
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
@@ -422,6 +437,7 @@ class Table:
             events = self.match.next_hand(seed)
             step = ("next", None, data)
         self.deal_seed, self.awaited = seed, cut.awaited
+        self._present(cut.awaited)
         self._changed([*committed, *events], step)
 
     def _reveal(self) -> list[Event]:
@@ -441,6 +457,7 @@ class Table:
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         self._apply(seat, action)
         self.back(seat)
+        self._played(seat)  # a move of their own: this match is theirs
         return self.seq
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -483,6 +500,8 @@ class Table:
                 self._hand_done()
         self._schedule()
         self.fanout.send(batch)
+        if ended and self.match.match_over():
+            self._open_absent()
 
     def _note(self, events: list[Event], *steps: Step) -> None:
         """Table events (seats, chat, a commitment): numbered and marked in the journal (or
@@ -520,12 +539,42 @@ class Table:
         return [h.data() for h in self.hand_holders]
 
     def _leaver(self, seat: int) -> str | None:
-        """The remembered player who left ``seat`` during the match, if a newcomer now takes it over."""
-        if 0 <= seat < len(self.seating):
-            s = self.seating[seat]
-            if self.match is not None and s.token is None and s.away and s.player is not None:
-                return s.player
+        """The remembered player who played ``seat`` during the match and left it, if a newcomer now
+        takes it over: the match is theirs still."""
+        s = self.seating[seat]
+        if self.match is not None and s.token is None and s.away and s.player is not None and s.played:
+            return s.player
         return None
+
+    def _present(self, seats: Sequence[int]) -> None:
+        """A hand is dealt: the people seated here with the table open (``Cut.awaited``) play it."""
+        for seat in seats:
+            self.seating[seat].played = True
+
+    def _played(self, seat: int) -> None:
+        """The person at ``seat`` plays the match in play (a move of their own, or the table opened
+        during a hand dealt to them); the journal keeps it the first time."""
+        if not self.seating[seat].played:
+            self.seating[seat].played = True
+            self.journal.step(self, ("played", seat, {}), self.seq)
+
+    def _dealt_in(self, seat: int) -> bool:
+        """The person at ``seat`` now was dealt the hand in play: held the seat, not away, at its deal."""
+        match = self.match
+        if match is None or match.hand_over() or seat >= len(self.hand_holders):
+            return False
+        dealt, now = self.hand_holders[seat], self.seating[seat]
+        return dealt.person and not dealt.away and (dealt.name, dealt.player) == (now.name, now.player)
+
+    def _open_absent(self) -> None:
+        """The match is over: a person who played none of it (away or dropped from before its first
+        deal to its end) did not play it, and their seat opens as if they had left; a seat of a
+        tournament's table stays its player's."""
+        if self.config.tournament:
+            return
+        for s in self.seating.seats:
+            if s.token is not None and not s.bot and not s.played:
+                self.journal.let_go(self, s.index)
 
     def _holder_changed(self, seat: int, left: str | None = None) -> None:
         """A seat changed hands (or a bot took over for a person, or gave the seat back): during a
@@ -533,7 +582,7 @@ class Table:
         if self.match is None:
             return
         holder = self.seating[seat].holder()
-        data = holder.data()
+        data: dict[str, Any] = {**holder.data(), "played": self.seating[seat].played}
         if left is not None:
             data["left"] = left
         self.journal.step(self, ("seat", seat, data), self.seq)
@@ -542,6 +591,8 @@ class Table:
     def _recall_holder(self, seat: int, data: Mapping[str, Any]) -> None:
         if left := data.get("left"):
             self.leavers.setdefault(seat, []).append(str(left))
+        if "played" in data:  # a journal written before the flag was kept leaves it as it is
+            self.seating[seat].played = bool(data["played"])
         if self.match is not None and not self.match.hand_over():
             fields = {k: data[k] for k in ("name", "bot", "away", "player", "level")}
             self.hand_changes.append((self.match.logged(), seat, Holder(**fields)))
@@ -755,6 +806,8 @@ class Table:
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:
         opened = self.fanout.subscribe(token, seat, after_seq, self.summary())
+        if seat is not None and self.seating[seat].token == token and self._dealt_in(seat):
+            self._played(seat)  # here, with a hand dealt to them in play: it is theirs to play
         if self.starting and not self._absent():  # the last stream a new match waited for
             self.pacer.stop_cut()
             self._start_anyway()

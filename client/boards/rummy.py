@@ -31,7 +31,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.boards.base import Board, bot_tag
+from cardtui.client.boards.base import Board, bot_tag, holder
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import SILENT, Said, family_words, fill, fmt, game_keys, game_words, key_for, line, who
@@ -468,8 +468,7 @@ class RummyBoard(Board):
         grid.add_column("", overflow="ellipsis")  # the one column the table may narrow: each note is one line
         for s in v.seats:
             mark = Text("▶", style="bold yellow") if v.HasField("turn") and s.seat == v.turn else Text(" ")
-            name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
-                        else "bold")
+            name = Text(holder(view, s.seat), style="bold green" if s.seat == model.seat else "bold")
             notes = Text(no_wrap=True, overflow="ellipsis")
             if s.seat == view.dealer:
                 notes.append(_("dealer") + " ", style="cyan")
@@ -502,7 +501,7 @@ class RummyBoard(Board):
         for s in v.seats:
             if not s.cards:
                 continue
-            row = Text(f"{(s.name or _('seat {n}').format(n=s.seat + 1))[:10]:<11}", style="bold")
+            row = Text(f"{holder(model.view, s.seat)[:10]:<11}", style="bold")
             row.append_text(cards_text(s.cards))
             row.no_wrap, row.overflow = True, "ellipsis"
             out.append(row)
@@ -815,8 +814,7 @@ class RummyBoard(Board):
             delta = r.deltas[s.seat] if s.seat < len(r.deltas) else 0
             if s.status == Status.RUMMY_SEAT_STATUS_OUT and not delta and s.seat not in gone:
                 continue  # out before this hand
-            name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
-                        else "bold")
+            name = who(model, s.seat)  # as the log names them when the hand ended
             tone = "green" if delta > 0 else "red" if delta < 0 else "dim"
             change = Text(f"{delta:+d}" if delta else "·", style=tone)
             note = Text()

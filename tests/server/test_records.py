@@ -181,6 +181,7 @@ async def test_a_player_who_left_keeps_the_match_and_the_hand_they_were_dealt_th
             made = await new_table(lobby, game="truco_paulista", seats=4, bots=3)
             table_id = made.table.id
             me = await sit(address, table_id, create(tmp_path / "ana.pem"), "ana")
+            me.subscribe()  # at the table when the first hand is dealt
             await started(running, table_id)
             await lobby.Leave(lobby_pb2.LeaveRequest(token=me.token))  # a bot plays on, for ana's record
             watcher = await Player(address).spectate(table_id)
