@@ -19,7 +19,7 @@ from typing import Any
 from cardtui.engine.core import Action, GameView
 from cardtui.server import wire
 from cardtui.server.fanout import Subscriber
-from cardtui.server.room import Room
+from cardtui.server.room import Room, TableRequest
 from cardtui.server.store import Store
 from cardtui.server.table import Table
 
@@ -35,7 +35,7 @@ async def seated(tables: int) -> list[tuple[Table, list[Subscriber]]]:
     room = Room(Store(":memory:"), next_hand_delay=0.0, cut_window=0.0)
     playing = []
     for _ in range(tables):
-        table, _ = room.create("cacho", "", 4, 0, {"chips": 50}, turn_seconds=3600)
+        table, _ = room.create(TableRequest("cacho", "", 4, 0, {"chips": 50}, turn_seconds=3600))
         tokens = [(await room.join(table.id, f"p{s}", -1, ""))[0] for s in range(4)]
         tokens += [(await room.spectate(table.id, f"w{w}", ""))[0] for w in range(2)]
         playing.append((table, [table.subscribe(t, room.grant(t).seat, 0)[0] for t in tokens]))

@@ -357,11 +357,16 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print("cardtui: " + _("{game} is played by {allowed} players.").format(game=game.title, allowed=allowed),
               file=sys.stderr)
         return 2
+    if args.level not in game.bot_levels:
+        print("cardtui: " + _("there is no bot level {level} at {game}; try one of: {levels}.").format(
+            level=repr(args.level), game=game.title, levels=", ".join(game.bot_levels)), file=sys.stderr)
+        return 2
     try:
         options = json.loads(args.options) if args.options else {}
         with contextlib.ExitStack() as stack:
             out = stack.enter_context(open(args.history, "w", encoding="utf-8")) if args.history else None
-            report = simulate(args.game, players, args.hands, args.seed, options, out, fair=args.fair)
+            report = simulate(args.game, players, args.hands, args.seed, options, out, fair=args.fair,
+                              level=args.level)
     except (ValueError, OSError) as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
@@ -370,7 +375,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.vs_random:
         from cardtui.sim import versus_random
 
-        rate = versus_random(args.game, players, args.vs_random, args.seed)
+        rate = versus_random(args.game, players, args.vs_random, args.seed, args.level)
         print(rate.line(f"{game.title}, {players} players"))
     if args.history:
         print(f"hand histories: {args.history}")
@@ -639,7 +644,10 @@ def parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("sim", help=_("play bot hands through the engine"))
     m.add_argument("--game", default="cacho", help=_("the game to play (default: cacho)"))
-    m.add_argument("--players", type=int, default=0, help=_("players at the table (default: the fewest allowed)"))
+    m.add_argument("--players", type=int, default=0, help=_("players at the table (default: the most allowed)"))
+    m.add_argument("--level", default="easy",
+                   help=_("the bots' level (easy, normal, hard: the game's levels; default easy, the quickest, "
+                          "since a simulation checks the rules at scale; cardtui arena measures their strength)"))
     m.add_argument("--hands", type=int, default=1000, help=_("hands to play (default 1000)"))
     m.add_argument("--seed", type=int, default=1, help=_("the seed of the first hand, so a run can be repeated "
                                                           "(default 1)"))

@@ -183,8 +183,9 @@ def random_policy(view: GameView, legal: list[Action], rng: random.Random) -> Ac
     return rng.choice(legal)
 
 
-def versus_random(game_name: str, players: int, matches: int, seed: int = 7) -> WinRate:
-    """Bots on one side, random play on the other, sides swapped every match.
+def versus_random(game_name: str, players: int, matches: int, seed: int = 7, level: str | None = None) -> WinRate:
+    """Bots on one side (at ``level``; None: the game's default), random play on the other, sides
+    swapped every match.
 
     Partnership games pit team against team; elsewhere seat 0 is the bot and the rest
     play at random. A match counts for the bots when their side finishes ahead.
@@ -202,7 +203,7 @@ def versus_random(game_name: str, players: int, matches: int, seed: int = 7) -> 
                 continue
             seat = rng.choice(match.to_act())
             if seats[seat].team == seats[side].team:
-                action = match.bot_action(seat, rng)
+                action = match.bot_action(seat, rng) if level is None else match.bot_action(seat, rng, level)
             else:
                 action = random_policy(match.view(seat), match.legal_actions(seat), rng)
             match.apply(seat, action)

@@ -35,7 +35,7 @@ from cardtui.server.store import SavedTable, Store, token_digest
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import BadText
 from cardtui.server.thinking import Thinker
-from cardtui.v1 import common_pb2
+from cardtui.v1 import common_pb2, lobby_pb2
 
 log = logging.getLogger("cardtui.room")
 
@@ -124,6 +124,44 @@ class Pass:
     the store know it by. The token itself is its client's alone."""
 
 
+@dataclass(frozen=True)
+class TableRequest:
+    """What a new table is asked to be, as ``CreateTableRequest`` (lobby.proto) says it, before any
+    check: ``Room.config`` checks each field and makes the table's settings of it. One record for the
+    lobby's tables and a tournament's, so that both are checked by the same lines."""
+
+    game: str
+    name: str = ""
+    seats: int = 0
+    """0: the game's fewest players."""
+    bots: int = 0
+    options: Mapping[str, Raw] = dataclasses.field(default_factory=dict)
+    turn_seconds: float = 0
+    """0: the default."""
+    bot_delay_ms: int | None = None
+    """None: the server's."""
+    password: str = ""
+    private: bool = False
+    away_after: int = 0
+    """0: the default (2 missed turns)."""
+    idle_minutes: int = 0
+    """0: the server's."""
+    delayed_view: bool = False
+    bot_levels: Sequence[str] = ()
+
+    @classmethod
+    def of(cls, request: lobby_pb2.CreateTableRequest, options: Mapping[str, Raw]) -> TableRequest:
+        """The record of a lobby's request (its options already read from the wire)."""
+        return cls(
+            game=request.game, name=request.name, seats=request.seats, bots=request.bots, options=options,
+            turn_seconds=request.turn_seconds,
+            bot_delay_ms=request.bot_delay_ms if request.HasField("bot_delay_ms") else None,
+            password=request.password, private=request.private, away_after=request.away_after,
+            idle_minutes=request.idle_minutes, delayed_view=request.delayed_spectator_view,
+            bot_levels=tuple(request.bot_levels),
+        )
+
+
 class Room:
     def __init__(
         self,
@@ -157,22 +195,7 @@ class Room:
         self.tournaments: TableWatcher | None = None
         """The tournaments, told of each hand at their tables (``server.tournaments``)."""
 
-    def create(
-        self,
-        game: str,
-        name: str,
-        seats: int,
-        bots: int,
-        options: Mapping[str, Raw],
-        turn_seconds: float = 0,
-        bot_delay_ms: int | None = None,
-        password: str = "",
-        private: bool = False,
-        away_after: int = 0,
-        idle_minutes: int = 0,
-        delayed_view: bool = False,
-        bot_levels: Sequence[str] = (),
-    ) -> tuple[Table, str]:
+    def create(self, request: TableRequest) -> tuple[Table, str]:
         """A new table, and the owner token that may close it.
 
         Every field is checked against the bounds ``CreateTableRequest`` states (lobby.proto),
@@ -180,12 +203,11 @@ class Room:
         """
         if len(self.tables) >= MAX_TABLES:
             raise ResourceExhausted("This server holds as many tables as it can.")
-        config = self.config(game, name, seats, bots, options, turn_seconds, bot_delay_ms, password, private,
-                             away_after, idle_minutes, delayed_view, bot_levels)
+        config = self.config(request)
         owner = new_token()
         config.owner = digest(owner)
         table = self.open_table(config)
-        log.info("table %s opened: %s, %d seats, %d bots (%s)", table.id, game, config.seats, bots,
+        log.info("table %s opened: %s, %d seats, %d bots (%s)", table.id, config.game, config.seats, config.bots,
                  ", ".join(level for level in config.bot_levels if level) or "no bots")
         table.open()
         return table, owner
@@ -202,23 +224,10 @@ class Room:
         self.seats(table)
         return table
 
-    def config(
-        self,
-        game: str,
-        name: str,
-        seats: int,
-        bots: int,
-        options: Mapping[str, Raw],
-        turn_seconds: float = 0,
-        bot_delay_ms: int | None = None,
-        password: str = "",
-        private: bool = False,
-        away_after: int = 0,
-        idle_minutes: int = 0,
-        delayed_view: bool = False,
-        bot_levels: Sequence[str] = (),
-    ) -> TableConfig:
+    def config(self, request: TableRequest) -> TableConfig:
         """A table's settings, each field checked against ``CreateTableRequest``'s bounds (lobby.proto)."""
+        game, seats, bots, turn_seconds = request.game, request.seats, request.bots, request.turn_seconds
+        away_after, bot_delay_ms, idle_minutes = request.away_after, request.bot_delay_ms, request.idle_minutes
         rules = GAMES.get(game)
         if rules is None:
             raise InvalidArgument("There is no game called {game}; try one of: {games}.", game=quote(game),
@@ -247,18 +256,18 @@ class Room:
         if not 0 <= idle_minutes <= MAX_IDLE:
             raise InvalidArgument("Idle minutes before a table finishes must be between 1 and {high} (0 for the "
                                   "server's default).", high=MAX_IDLE)
-        if len(password) > MAX_PASSWORD:
+        if len(request.password) > MAX_PASSWORD:
             raise InvalidArgument("A table's password may be at most {most} characters long.", most=MAX_PASSWORD)
         try:
-            checked = rules.check_options(options)
-            name = read_name(name or f"{rules.title} table").shown
+            checked = rules.check_options(request.options)
+            name = read_name(request.name or f"{rules.title} table").shown
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
         except InvalidOptions as e:
             raise InvalidArgument(e.template, **e.args_) from None
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
-        levels = seat_levels(rules, seats, bots, bot_levels)
+        levels = seat_levels(rules, seats, bots, request.bot_levels)
         return TableConfig(
             game=game,
             name=name,
@@ -268,12 +277,12 @@ class Room:
             turn_seconds=turn_seconds or DEFAULT_TURN,
             bot_delay=self.bot_delay if bot_delay_ms is None else bot_delay_ms / 1000,
             next_hand_delay=self.next_hand_delay,
-            password=passwords.kept(password) if password else "",
-            private=private,
+            password=passwords.kept(request.password) if request.password else "",
+            private=request.private,
             away_after=away_after or 2,
             idle_minutes=idle_minutes or self.idle_minutes,
             cut_window=self.cut_window,
-            delayed_view=delayed_view,
+            delayed_view=request.delayed_view,
             bot_levels=levels,
         )
 

@@ -20,7 +20,7 @@ from cardtui.i18n import N_
 from cardtui.server import replays, wire
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
-from cardtui.server.room import Room
+from cardtui.server.room import Room, TableRequest
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
@@ -78,21 +78,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
         options = raw_options(request.options)
-        table, owner = self.room.create(
-            request.game,
-            request.name,
-            request.seats,
-            request.bots,
-            options,
-            request.turn_seconds,
-            request.bot_delay_ms if request.HasField("bot_delay_ms") else None,
-            request.password,
-            request.private,
-            request.away_after,
-            request.idle_minutes,
-            request.delayed_spectator_view,
-            list(request.bot_levels),
-        )
+        table, owner = self.room.create(TableRequest.of(request, options))
         return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:

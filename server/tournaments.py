@@ -52,7 +52,7 @@ from cardtui.server.errors import (
     quote,
 )
 from cardtui.server.names import Name, key_of, read_name, stored_name
-from cardtui.server.room import MAX_PASSWORD, Room, digest, new_token
+from cardtui.server.room import MAX_PASSWORD, Room, TableRequest, digest, new_token
 from cardtui.server.table import Table
 from cardtui.server.text import BadText
 from cardtui.v1 import tournament_pb2
@@ -243,8 +243,8 @@ class Tournaments:
         name = _read(request.name or (fallback if len(fallback) <= MAX_TEAM_NAME else rules.title)).shown
         bot_delay = request.bot_delay_ms if request.HasField("bot_delay_ms") else None
         # The tables' settings, checked now as a table checks them (a round must not fail to open).
-        config = self.room.config(request.game, name, request.table_size, 0, options, request.turn_seconds,
-                                  bot_delay, "", False, request.away_after)
+        config = self.room.config(TableRequest(request.game, name, request.table_size, 0, options,
+                                               request.turn_seconds, bot_delay, away_after=request.away_after))
         team_size = config.seats // 2 if rules.teams else 1
         per_table = config.seats // team_size
         if request.max_entries < per_table:
@@ -435,8 +435,8 @@ class Tournaments:
                 seats[seat], at[seat] = member, entry
         suffix = f" {plan.number}.{number + 1}"
         name = s.name if len(s.name + suffix) <= MAX_TEAM_NAME else s.name[:MAX_TEAM_NAME - len(suffix) - 1] + "…"
-        config = self.room.config(s.game, "", s.table_size, 0, s.options,
-                                  s.turn_seconds, s.bot_delay_ms, "", False, s.away_after)
+        config = self.room.config(TableRequest(s.game, "", s.table_size, 0, s.options, s.turn_seconds,
+                                               s.bot_delay_ms, away_after=s.away_after))
         config.name = name + suffix  # made here of the tournament's name, read when it was created
         config.bot_levels = [m.level if m is not None and m.player is None else "" for m in seats]
         config.tournament = {"id": t.id, "round": plan.number, "table": number, "entries": at,

@@ -48,6 +48,22 @@ def test_sim_refuses_bad_input_with_a_sentence() -> None:
     assert bad.returncode == 2 and "no game 'poker'" in bad.stderr
     bad = run("sim", "--game", "cacho", "--players", "9")
     assert bad.returncode == 2 and "2, 3, 4 players" in bad.stderr
+    bad = run("sim", "--game", "cacho", "--level", "genius")
+    assert bad.returncode == 2 and "no bot level 'genius' at Cacho; try one of: easy, normal, hard." in bad.stderr
+
+
+def test_sim_plays_the_bots_at_the_level_asked(tmp_path: Path) -> None:
+    """The same seed at two levels: the deals are the same, the play is the level's own."""
+    plays = {}
+    for level in ("easy", "hard"):
+        out = tmp_path / f"{level}.jsonl"
+        done = run("sim", "--game", "truco_argentino", "--players", "2", "--hands", "12", "--seed", "5",
+                   "--level", level, "--history", str(out))
+        assert done.returncode == 0, done.stderr
+        records = [json.loads(line) for line in out.read_text().splitlines()]
+        plays[level] = ([r["deal"] for r in records[:1]], [r["actions"] for r in records])
+    assert plays["easy"][0] == plays["hard"][0], "the first deal is the seed's"
+    assert plays["easy"][1] != plays["hard"][1], "hard does not play as easy does"
 
 
 def test_serve_refuses_a_bad_number_of_bot_workers_with_a_sentence(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ import pytest
 from cardtui.identity import create as new_identity
 from cardtui.server import replays, thinking
 from cardtui.server.app import Running, start
-from cardtui.server.room import Room
+from cardtui.server.room import Room, TableRequest
 from cardtui.server.store import Store
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
@@ -248,7 +248,7 @@ async def test_who_played_the_match_in_play_survives_a_restart(tmp_path: Path) -
     path = tmp_path / "store.db"
     store = Store(path)
     room = Room(store, bot_delay=60, next_hand_delay=60, cut_window=0)
-    table, _ = room.create("cacho", "t", 2, 0, {"chips": 5})
+    table, _ = room.create(TableRequest("cacho", "t", 2, 0, {"chips": 5}))
     table.sit("ana", -1, "ana's token")
     table.sit("bia", -1, "bia's token")
     match = table.match

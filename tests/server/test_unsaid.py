@@ -406,7 +406,7 @@ async def test_a_kill_9_at_any_kind_of_event_unsays_nothing(tmp_path: Path) -> N
 async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_a_dropped_one_is_not(tmp_path: Path) -> None:
     """The journal's side of a cut, from the store itself: a restart brings back the commitment and
     the seeds taken for it; a deal dropped because a seat emptied before its match stays dropped."""
-    from cardtui.server.room import Room
+    from cardtui.server.room import Room, TableRequest
     from cardtui.server.store import Store
 
     path = tmp_path / "store.db"
@@ -423,7 +423,7 @@ async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_a_dropped_one_is_not
 
     store = Store(path)
     room = Room(store, cut_window=60)
-    table, _ = room.create("cacho", "t", 2, 0, {})
+    table, _ = room.create(TableRequest("cacho", "t", 2, 0, {}))
     tokens = []
     for name in ("bia", "caio"):
         joined: Any = room.join(table.id, name, -1, "")  # a coroutine where a password is checked off the loop
