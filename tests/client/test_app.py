@@ -8,7 +8,8 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.help import HelpScreen
 from cardtui.client.models import action_name
-from cardtui.client.table_screen import TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import cacho_pb2
 from tests.conftest import create

@@ -9,9 +9,11 @@ from textual.widgets._footer import FooterKey
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.footer import Footer
+from cardtui.client.leaving import LeaveScreen
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.name_screen import NameScreen, plain_name
-from cardtui.client.table_screen import LeaveScreen, TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2
 from tests.conftest import create

@@ -14,8 +14,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from cardtui.client.app import CardApp
+from cardtui.client.leaving import LeaveScreen
 from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import LeaveScreen, TableScreen
+from cardtui.client.table_screen import TableScreen
 from cardtui.server.app import start
 from tests.conftest import create
 

@@ -18,6 +18,7 @@ from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.rummy import RummyBoard
+from cardtui.client.boards.rummy_table import game_line, seats_grid
 from cardtui.client.models import TableModel, action_kind
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.words import event_words
@@ -541,7 +542,7 @@ def test_pif_paf_betting_line_is_whole_beside_the_log_at_80_columns(lang: str) -
     with speaking(lang):
         for level in (0, 12):
             view = rummy_pb2.RummyView(pot=120, betting=rummy_pb2.PifPafBetting(level=level, cap=50, min_raise=5))
-            said = RummyBoard()._game_line(model, view)
+            said = game_line(model, view)
             assert said is not None and cell_len(said.plain) <= 50, said.plain
 
 
@@ -562,7 +563,7 @@ def test_long_notes_give_way_to_names_on_a_watchers_board(lang: str) -> None:
     model = TableModel(common_pb2.TableSummary(game="pifpaf"), None)
     with speaking(lang):
         console = Console(width=50, record=True)
-        console.print(RummyBoard()._seats(model, view, False))
+        console.print(seats_grid(model, view, False))
         headings = [i18n._("chips"), i18n._("in pot"), i18n._("cards")]
     lines = console.export_text().splitlines()
     assert all(heading in lines[0] for heading in headings), lines[0]

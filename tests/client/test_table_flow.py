@@ -24,10 +24,12 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.help import HelpScreen
+from cardtui.client.leaving import LeaveScreen
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.models import action_name
 from cardtui.client.password_screen import PasswordScreen
-from cardtui.client.table_screen import FULL_AFTER, LeaveScreen, TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import FULL_AFTER, TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start

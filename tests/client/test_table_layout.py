@@ -215,7 +215,7 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
     from rich.text import Text
     from textual.visual import Visual
 
-    from cardtui.client.table_screen import Account
+    from cardtui.client.table_summary import Account
 
     app = TableApp(stream("cacho", over=True), "cacho")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cardtui.client.table_screen import TableLog, bar_rows_changed
+from cardtui.client.table_log import TableLog, bar_rows_changed
 
 
 class LogApp(App[None]):

@@ -29,7 +29,8 @@ from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import Holders, event_body, holders_of, names_then
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import HandsScreen, ReplayScreen, ServerHands, open_replay
-from cardtui.client.table_screen import TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start
