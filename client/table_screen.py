@@ -49,6 +49,7 @@ from cardtui.client.replay import open_last_hand
 from cardtui.client.rounds import rounds_of
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
 from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
+from cardtui.client.textual_internals import use_compositor
 from cardtui.client.turn_line import turn_line
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
@@ -121,7 +122,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
-        self._compositor = MapKeepingCompositor()  # the map of widgets made once per layout
+        use_compositor(self, MapKeepingCompositor())  # the map of widgets made once per layout
         self.conn = conn
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)

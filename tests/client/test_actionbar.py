@@ -7,15 +7,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
-from textual.screen import Screen
 
 import cardtui.client.boards.cacho  # noqa: F401  (Cacho's keys: p passes, b bets)
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.models import TableModel
+from cardtui.client.textual_internals import on_layout
 from cardtui.v1 import common_pb2
 
 STYLES = Path(__file__).parents[2] / "client" / "app.tcss"
@@ -58,20 +57,12 @@ async def test_choices_that_come_and_go_lay_nothing_out() -> None:
     """Buttons shown for a turn, a row turned keypad and back, and the bar idle again: each a
     repaint of the bar's rows, never a layout of the screen."""
     app = BarApp()
-    layouts = 0
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         bar = app.query_one(ActionBar)
         await pilot.pause(0.1)
-        original = Screen._refresh_layout
-
-        def counted(*args: Any, **kwargs: Any) -> None:
-            nonlocal layouts
-            if screen._layout_required:
-                layouts += 1
-            original(screen, *args, **kwargs)
-
-        screen._refresh_layout = counted  # type: ignore[method-assign]
+        passes: list[bool] = []  # each of the screen's layout passes: True where it arranged the widgets again
+        on_layout(screen, passes.append)
         for model, shown in ((MANY, 5), (TURN, 2), (IDLE, 0), (MANY, 5), (TURN, 2), (MANY, 5), (IDLE, 0)):
             bar.model = model
             await pilot.pause(0.1)
@@ -79,6 +70,7 @@ async def test_choices_that_come_and_go_lay_nothing_out() -> None:
             assert all(str(b.label) in bar.text for b in bar.buttons)
             if not shown:
                 assert "Nothing to do right now." in bar.text
+        layouts = sum(passes)
         assert layouts == 0, f"{layouts} layouts for the bar's changes"
         assert bar.region.height == 3
 

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from textual.app import App
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets._footer import FooterKey
 
 from cardtui.client.footer import Footer
+from cardtui.client.textual_internals import FooterKey, drawn_lines
 
 
 class Keys(App[None]):
@@ -103,10 +103,10 @@ async def test_keys_that_come_and_go_are_shown_and_hidden_in_place() -> None:
         for offer in (False, True, False):
             assert await change(offer) == (["a", "g", "plus", "minus", "b"] if offer else ["a", "b"])
             assert set(map(id, footer.query(FooterKey))) == composed, "no key mounted again"
-        bottom = "".join(s.text for s in app.screen._compositor.render_strips()[-1])
+        bottom = "".join(s.text for s in drawn_lines(app.screen)[-1])
         assert "Apple" in bottom and "Bee" in bottom and "Go on" not in bottom and "More/less" not in bottom
         await change(True)
-        bottom = "".join(s.text for s in app.screen._compositor.render_strips()[-1])
+        bottom = "".join(s.text for s in drawn_lines(app.screen)[-1])
         assert bottom.index("Apple") < bottom.index("Go on") < bottom.index("More/less") < bottom.index("Bee")
         await change(True, greyed=True)
         bee = next(k for k in footer.keys_shown() if k.key == "b")

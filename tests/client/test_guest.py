@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from textual.widgets._footer import FooterKey
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
@@ -14,6 +13,7 @@ from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.name_screen import NameScreen, plain_name
 from cardtui.client.table_log import TableLog
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import FooterKey
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2
 from tests.conftest import create

@@ -16,6 +16,7 @@ from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
 from cardtui.client.lobby import STATUS, LobbyScreen, Seats
 from cardtui.client.replay import TablesScreen
+from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import Player, create
@@ -91,7 +92,7 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 def screen_lines(app: App[Any]) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    return [strip.text for strip in drawn_lines(app.screen)]
 
 
 def test_seats_add_up_people_bots_and_open() -> None:
@@ -219,6 +220,6 @@ async def test_where_guests_join_is_a_line_of_the_lobby_not_a_toast_over_it(serv
         assert isinstance(lobby, LobbyScreen)
         line = lobby.query_one("#guests-line")
         assert line.display and note in str(line.render())
-        assert not list(app.query("Toast")) and not app._notifications, "no toast over the tables"
+        assert not list(app.query("Toast")) and not notices(app), "no toast over the tables"
         tables, said = lobby.query_one("#tables", DataTable).region, line.region
         assert said.bottom <= tables.y, "the line sits above the list, covering none of it"

@@ -16,6 +16,7 @@ from cardtui.client.lobby import LobbyScreen
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.players import LeaderboardScreen, PlayerCardScreen, SeatsScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.identity import create
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
@@ -105,7 +106,7 @@ def test_player_card_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-
 
 
 def screen_words(app: App[None]) -> list[str]:
-    return " ".join(strip.text for strip in app.screen._compositor.render_strips()).split()
+    return " ".join(strip.text for strip in drawn_lines(app.screen)).split()
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
@@ -135,7 +136,7 @@ async def test_the_card_and_the_leaderboard_show_every_column_whole_at_80_column
             await settle(pilot)
             board = app.screen.query_one("#leaderboard", DataTable)
             assert board.max_scroll_x == 0, f"the {game} leaderboard's columns fit"
-            text = " ".join(strip.text for strip in app.screen._compositor.render_strips())
+            text = " ".join(strip.text for strip in drawn_lines(app.screen))
             assert longest in text
             for heading in [*headings, figure]:
                 assert set(i18n._(heading).split()) <= set(text.split()), (game, heading)

@@ -12,6 +12,7 @@ import pytest
 from textual.app import App
 
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines, layout_pending
 from cardtui.v1 import cacho_pb2, common_pb2, table_pb2
 
 IN, PASSED = cacho_pb2.CACHO_SEAT_STATUS_IN, cacho_pb2.CACHO_SEAT_STATUS_PASSED
@@ -173,7 +174,7 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
         body = screen.query_one("#summary-body", Static)
 
         def on_screen() -> str:
-            return "\n".join(strip.text for strip in screen._compositor.render_strips())
+            return "\n".join(strip.text for strip in drawn_lines(screen))
 
         updates: list[object] = []
         update, repaint = body.update, board.repaint_at_paint
@@ -237,11 +238,11 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
         Visual.to_strips = classmethod(counted)  # type: ignore[method-assign, assignment]
         try:
             def on_screen() -> str:
-                return "\n".join(strip.text for strip in screen._compositor.render_strips())
+                return "\n".join(strip.text for strip in drawn_lines(screen))
 
             for _ in range(100):  # the panel laid out and painted (a busy machine may take a while)
                 await pilot.pause(0.05)
-                if not screen._layout_required and "Hand 3: ana wins the pot of 8" in on_screen():
+                if not layout_pending(screen) and "Hand 3: ana wins the pot of 8" in on_screen():
                     break
             await pilot.pause(0.1)
             draws.clear()

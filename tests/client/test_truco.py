@@ -21,6 +21,7 @@ from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_name
 from cardtui.client.table_log import TableLog
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.client.words import event_words
 from cardtui.engine.core import Bound
 from cardtui.engine.games import GAMES
@@ -57,7 +58,7 @@ def table(app: CardApp | ScreenApp) -> TableScreen:
 
 def screen_text(app: CardApp | ScreenApp) -> str:
     """What the terminal shows now, as text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.text for strip in drawn_lines(app.screen))
 
 
 def board_text(app: CardApp | ScreenApp) -> str:

@@ -240,7 +240,7 @@ async def closing(server: Running, other: str) -> None:
         await until(pilot, lambda: i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)})
         await pilot.press("ctrl+q")  # the key works whether or not the footer shows it
         await pilot.pause(0.3)
-        assert app._exit
+        assert app.return_code == 0, "ctrl+q quits"
 
 
 def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
