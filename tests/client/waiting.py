@@ -1,0 +1,124 @@
+"""How the client's tests wait: for a state of the app (a message handled, words on screen, a
+layout done), never for an amount of time.
+
+A fixed pause (``pilot.pause(0.3)``) stands in for "the stream worker has delivered and the screen
+has drawn it": on a quiet machine it has, on a busy one it has not yet, and the test fails for
+no fault of the client. So a test says what it waits for:
+
+- ``until(pilot, ok, what)``: the app runs, one ``pilot.pause()`` at a time (every message queued
+  handled, the layout and repaint done), until ``ok()`` holds;
+- ``settled(pilot)``: until the app has nothing left to do (no message queued anywhere, no layout,
+  repaint or after-refresh callback pending), as a snapshot or a layout check needs it;
+- ``Script``: a fake connection whose stream says its messages, then stays quiet, and says
+  (``delivered``) when all of them have gone to the screen; ``shown(pilot)`` waits for that and
+  for the screen to have handled and drawn them.
+
+``seconds`` bounds each wait only so that a broken test ends with a sentence rather than at the
+suite's timeout: it is never what the test waits for, and it is long (a busy machine may take
+seconds for what takes milliseconds on a quiet one).
+
+A pause that checks that nothing happens ("no message in 0.2 s") may stay a fixed pause: a busy
+machine cannot make it fail, only let it see less. Each such pause says so where it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+from textual.app import App
+from textual.pilot import Pilot
+
+from cardtui.v1 import common_pb2, table_pb2
+
+PATIENCE = 60.0
+"""Seconds a wait may take before the test fails: far beyond what any wait here needs, even on
+a machine under heavy load."""
+
+
+async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str, seconds: float = PATIENCE) -> None:
+    """Let the app run until ``ok()`` holds (looked at after each of its turns); fail saying that
+    ``what`` never happened if it has not after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not ok():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {seconds:.0f} s for {what}")
+        await pilot.pause()
+
+
+def busy(app: App[Any]) -> list[str]:
+    """What the app still has to do now: queued messages (by whom), and the screen's layout, repaint
+    or callbacks after its refresh. Empty: it is quiet until a timer, a key or a stream wakes it.
+
+    The screen's pending work is read from Textual's private fields (there is no public way to
+    ask): if a new Textual renames them, this fails at once with an AttributeError, never
+    by waiting less."""
+    screen = app.screen
+    out = [f"{node!r}: {node.message_queue_size} messages" for node in (app, *screen.walk_children(with_self=True))
+           if node.message_queue_size]
+    pending = {"layout": screen._layout_required, "repaint": screen._repaint_required,
+               "widgets to refresh": bool(screen._dirty_widgets), "callbacks": bool(screen._callbacks),
+               "recompose": screen._recompose_required}
+    return out + [name for name, due in pending.items() if due]
+
+
+async def settled(pilot: Pilot[Any], seconds: float = PATIENCE) -> None:
+    """Until the app has handled every message and laid out and painted what they changed, and the
+    callbacks waiting for that (a footer fitting its keys to the width) have run too."""
+    deadline = time.monotonic() + seconds
+    while True:
+        await pilot.pause()
+        left = busy(pilot.app)
+        if not left:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the app was still busy after {seconds:.0f} s: {left}")
+
+
+class Script:
+    """A connection's stand-in for the table screen: its stream says ``messages`` and then stays
+    quiet (the table goes on, as far as the screen knows); ``delivered`` says that the last of them
+    has gone to the screen. Actions and chat lines are kept, never sent."""
+
+    target = "127.0.0.1:50051"
+
+    def __init__(self, messages: Sequence[table_pb2.TableMessage]) -> None:
+        self.messages = list(messages)
+        self.delivered = False
+        self.sent: list[common_pb2.Action] = []
+        self.seen: list[int] = []
+        """The number of the last message the screen had seen when it sent each action."""
+        self.said: list[str] = []
+
+    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None,
+                     **_: object) -> AsyncIterator[table_pb2.TableMessage]:
+        for msg in self.messages:
+            yield msg
+        self.delivered = True  # the screen's worker asked for more: it has posted every message
+        await asyncio.Event().wait()
+
+    async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
+        self.sent.append(action)
+        self.seen.append(seen_seq)
+        return seen_seq
+
+    async def chat(self, token: str, text: str) -> None:
+        self.said.append(text)
+
+    async def leave(self, token: str) -> None:
+        return None
+
+
+async def shown(pilot: Pilot[Any], seconds: float = PATIENCE) -> None:
+    """Until the table screen on top has been handed every message of its ``Script``, has handled
+    them all and has drawn what they changed."""
+    from cardtui.client.table_screen import TableScreen
+
+    def delivered() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, TableScreen) and bool(getattr(screen.conn, "delivered", False))
+
+    await until(pilot, delivered, "the table screen to be handed its stream", seconds)
+    await settled(pilot, seconds)
