@@ -31,6 +31,8 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.table_screen import TableScreen
 from cardtui.v1 import common_pb2, table_pb2
 
 PATIENCE = 60.0
@@ -114,11 +116,34 @@ class Script:
 async def shown(pilot: Pilot[Any], seconds: float = PATIENCE) -> None:
     """Until the table screen on top has been handed every message of its ``Script``, has handled
     them all and has drawn what they changed."""
-    from cardtui.client.table_screen import TableScreen
-
     def delivered() -> bool:
         screen = pilot.app.screen
         return isinstance(screen, TableScreen) and bool(getattr(screen.conn, "delivered", False))
 
     await until(pilot, delivered, "the table screen to be handed its stream", seconds)
     await settled(pilot, seconds)
+
+
+async def in_lobby(pilot: Pilot[Any], seconds: float = PATIENCE) -> LobbyScreen:
+    """Until the app's lobby is up and has listed the server's tables once."""
+    def listed() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, LobbyScreen) and screen.wide is not None
+
+    await until(pilot, listed, "the lobby to list the tables", seconds)
+    screen = pilot.app.screen
+    assert isinstance(screen, LobbyScreen)
+    return screen
+
+
+async def at_table(pilot: Pilot[Any], ok: Callable[[TableScreen], object] = lambda screen: True,
+                   what: str = "the table", seconds: float = PATIENCE) -> TableScreen:
+    """Until a table screen is on top, has its table's view from the stream, and ``ok(screen)``."""
+    def there() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, TableScreen) and screen.model.view is not None and bool(ok(screen))
+
+    await until(pilot, there, what, seconds)
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen)
+    return screen
