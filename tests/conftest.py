@@ -41,9 +41,30 @@ def in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     i18n.use("en")
 
 
+PATIENT_CUTS = 60.0
+"""A cut window longer than any test waits (``start(..., cut_window=PATIENT_CUTS)``): a deal waits for
+the seeds it awaits (a real client sends its own at once), or for the test to end its window
+(``end_cut_window``), never for an amount of time a busy machine may overrun; a new match waits as
+long for the seated people's streams to open."""
+
+
 @pytest_asyncio.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Running]:
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+@pytest_asyncio.fixture
+async def patient_server(tmp_path: Path) -> AsyncIterator[Running]:
+    """As ``server``, but a deal waits for the seeds of the people seated with a stream open, and a new
+    match for their streams, as long as any test does (``PATIENT_CUTS``): for tests whose clients
+    all cut, and that must not see a deal go ahead without a seed because a busy machine was slow
+    to send it."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=PATIENT_CUTS)
     try:
         yield running
     finally:
@@ -147,6 +168,13 @@ async def started(server: Running, table_id: str, timeout: float = 5.0) -> Table
             return table
         await asyncio.sleep(0.02)
     raise AssertionError(f"table {table_id} never dealt its match")
+
+
+def end_cut_window(table: Table) -> None:
+    """The deal being cut waits no longer for seeds: its window runs out now, as its time running
+    out would end it (a test that gave it all the time it needed ends it when the test is ready)."""
+    assert table.cut is not None, "no deal is being cut"
+    table.pacer.cut(0.0, table._deal)
 
 
 async def one_person_with_bots(server: Running, **fields: Any) -> tuple[Player, Table, Match]:

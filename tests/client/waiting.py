@@ -9,6 +9,7 @@ no fault of the client. So a test says what it waits for:
   handled, the layout and repaint done), until ``ok()`` holds;
 - ``settled(pilot)``: until the app has nothing left to do (no message queued anywhere, no layout,
   repaint or after-refresh callback pending), as a snapshot or a layout check needs it;
+- ``play_by_keys(pilot, done)``: a seat played by its keys at each of its turns until ``done()``;
 - ``Script``: a fake connection whose stream says its messages, then stays quiet, and says
   (``delivered``) when all of them have gone to the screen; ``shown(pilot)`` waits for that and
   for the screen to have handled and drawn them.
@@ -31,7 +32,9 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
+from cardtui.client.actionbar import ActionBar
 from cardtui.client.lobby import LobbyScreen
+from cardtui.client.models import action_name
 from cardtui.client.table_screen import TableScreen
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -147,3 +150,31 @@ async def at_table(pilot: Pilot[Any], ok: Callable[[TableScreen], object] = lamb
     screen = pilot.app.screen
     assert isinstance(screen, TableScreen)
     return screen
+
+
+def bet_or_call(kinds: list[str]) -> int:
+    """Which action to take among those offered (by name): bet, call or check when offered, so that a
+    hand reaches a showdown now and then; else the first."""
+    return next((i for i, kind in enumerate(kinds) if kind in ("bet", "call", "check")), 0)
+
+
+async def play_by_keys(pilot: Pilot[Any], done: Callable[[], object],
+                       pick: Callable[[list[str]], int] = bet_or_call, seconds: float = 4 * PATIENCE) -> None:
+    """Play the seat of the table screen on top by its keys until ``done()``: whenever its action
+    bar offers something (once the screen has settled, so that the bar shows what the view
+    offers), press the key of the action ``pick`` chooses, then wait until the table has moved on."""
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen)
+    bar = screen.query_one(ActionBar)
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"still playing after {seconds:.0f} s"
+        await until(pilot, lambda: done() or bool(bar.choices), "something to do, or the end of the test's play")
+        await settled(pilot)
+        if done():
+            return
+        if not bar.choices:
+            continue
+        seq = screen.model.seq
+        await pilot.press(bar.keys[pick([action_name(group[0]) for group in bar.choices])])
+        await until(pilot, lambda seq=seq: done() or screen.model.seq != seq, "the table to take the move")
