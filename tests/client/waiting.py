@@ -43,13 +43,14 @@ PATIENCE = 60.0
 a machine under heavy load."""
 
 
-async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str, seconds: float = PATIENCE) -> None:
+async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callable[[], str],
+                seconds: float = PATIENCE) -> None:
     """Let the app run until ``ok()`` holds (looked at after each of its turns); fail saying that
-    ``what`` never happened if it has not after ``seconds``."""
+    ``what`` never happened if it has not after ``seconds`` (``what`` may say it as things stand then)."""
     deadline = time.monotonic() + seconds
     while not ok():
         if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds:.0f} s for {what}")
+            raise AssertionError(f"waited {seconds:.0f} s for {what if isinstance(what, str) else what()}")
         await pilot.pause()
 
 
