@@ -56,7 +56,8 @@ async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callabl
 
 def busy(app: App[Any]) -> list[str]:
     """What the app still has to do now: queued messages (by whom), and the screen's layout, repaint
-    or callbacks after its refresh. Empty: it is quiet until a timer, a key or a stream wakes it.
+    or callbacks after its refresh. Empty: nothing is waiting its turn (a handler may still be at
+    work, awaiting the server: ``settled`` sees it through a second turn).
 
     The screen's pending work is read from Textual's private fields (there is no public way to
     ask): if a new Textual renames them, this fails at once with an AttributeError, never
@@ -72,14 +73,18 @@ def busy(app: App[Any]) -> list[str]:
 
 async def settled(pilot: Pilot[Any], seconds: float = PATIENCE) -> None:
     """Until the app has handled every message and laid out and painted what they changed, and the
-    callbacks waiting for that (a footer fitting its keys to the width) have run too."""
+    callbacks waiting for that (a footer fitting its keys to the width) have run too.
+
+    Quiet after two turns in a row: a turn (``pilot.pause()``) ends only when every handler at work
+    when it began has finished (its own message to each widget waits behind them), so a handler
+    that was awaiting something at the first look has finished by the second."""
     deadline = time.monotonic() + seconds
-    while True:
+    quiet = 0
+    while quiet < 2:
         await pilot.pause()
         left = busy(pilot.app)
-        if not left:
-            return
-        if time.monotonic() > deadline:
+        quiet = 0 if left else quiet + 1
+        if left and time.monotonic() > deadline:
             raise AssertionError(f"the app was still busy after {seconds:.0f} s: {left}")
 
 
