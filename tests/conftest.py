@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,6 +176,21 @@ def end_cut_window(table: Table) -> None:
     out would end it (a test that gave it all the time it needed ends it when the test is ready)."""
     assert table.cut is not None, "no deal is being cut"
     table.pacer.cut(0.0, table._deal)
+
+
+def next_hand_now(table: Table) -> None:
+    """The pause between hands ends now, as its time running out would end it (a test that gave it
+    all the time it needed to read a hand's summary ends it when it has)."""
+    assert table.pacer.next_at is not None, "no next hand is waiting"
+    table.pacer.next_hand(0.0, table._next_hand)
+
+
+def bots_wait(table: Table, seconds: float = 60.0) -> None:
+    """The table's bots take ``seconds`` over each move from now on, a move already on its way too
+    (it is called off and planned again at that pace): the table stands where it is, however busy
+    the machine, until a person moves."""
+    table.config = dataclasses.replace(table.config, bot_delay=seconds)
+    table._schedule()
 
 
 async def one_person_with_bots(server: Running, **fields: Any) -> tuple[Player, Table, Match]:

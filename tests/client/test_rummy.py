@@ -29,6 +29,7 @@ from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.rummy_rig import Position, ScriptedTable, rigged_deck
 from tests.client.test_table_log import counting
+from tests.client.waiting import until
 from tests.conftest import Player, create
 
 SMALL = (80, 24)
@@ -151,14 +152,6 @@ def rummy(screen: TableScreen) -> rummy_pb2.RummyView:
 def bar_keys(screen: TableScreen) -> dict[str, str]:
     bar = screen.query_one(ActionBar)
     return {action_kind(group[0]): key for group, key in zip(bar.choices, bar.keys, strict=True)}
-
-
-async def until(pilot: Any, check: Any, what: str, tries: int = 60) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.05)
-        if check():
-            return
-    raise AssertionError(f"never: {what}")
 
 
 def action(kind: int, **fields: Any) -> common_pb2.Action:

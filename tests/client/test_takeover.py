@@ -12,14 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 from rich.console import Console
-from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, RichLog
 
 from cardtui.client.app import CardApp
@@ -37,6 +35,7 @@ from cardtui.server.fanout import Fanout
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, rummy_pb2
 from tests.client.rummy_rig import rigged_deck
+from tests.client.waiting import until
 from tests.conftest import Player
 from tests.conftest import create as create_table
 
@@ -50,14 +49,6 @@ STOCK = "JS 10C 5H 4C 9C"
 
 def discard(card: str) -> common_pb2.Action:
     return common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=[card])
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], what: str, tries: int = 200) -> None:
-    for _n in range(tries):
-        if ok():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 def drawn(renderable: Any, width: int) -> str:

@@ -4,7 +4,7 @@ register, start it and sit at one's table; the standings at 80x24 in three langu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -28,6 +28,7 @@ from cardtui.i18n import speaking
 from cardtui.identity import create
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
+from tests.client import waiting
 from tests.client.footer_check import cut_off, footer_items
 
 SMALL = (80, 24)
@@ -49,13 +50,10 @@ async def quick(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(grace=0.2)
 
 
-async def until(pilot: Pilot[None], check: object, what: str, seconds: float = 10) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if callable(check) and check():
-            await pilot.pause(0.05)
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never: {what}")
+async def until(pilot: Pilot[None], check: Callable[[], object], what: str) -> None:
+    """Until ``check()`` holds, and the screen has drawn what made it so."""
+    await waiting.until(pilot, check, what)
+    await waiting.settled(pilot)
 
 
 def rows(app: CardApp, grid: str) -> list[list[str]]:

@@ -25,6 +25,7 @@ machine cannot make it fail, only let it see less. Each such pause says so where
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
@@ -43,15 +44,25 @@ PATIENCE = 60.0
 a machine under heavy load."""
 
 
-async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callable[[], str],
+async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callable[[], str] | None = None,
                 seconds: float = PATIENCE) -> None:
     """Let the app run until ``ok()`` holds (looked at after each of its turns); fail saying that
-    ``what`` never happened if it has not after ``seconds`` (``what`` may say it as things stand then)."""
+    ``what`` never happened if it has not after ``seconds`` (``what`` may say it as things stand
+    then; without it, the failure quotes the condition's source)."""
     deadline = time.monotonic() + seconds
     while not ok():
         if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds:.0f} s for {what if isinstance(what, str) else what()}")
+            said = what() if callable(what) else what if what is not None else source_of(ok)
+            raise AssertionError(f"waited {seconds:.0f} s for {said}")
         await pilot.pause()
+
+
+def source_of(ok: Callable[[], object]) -> str:
+    """A condition as its source says it (a lambda's line), for a failure to quote."""
+    try:
+        return inspect.getsource(ok).strip()
+    except (OSError, TypeError):
+        return repr(ok)
 
 
 def busy(app: App[Any]) -> list[str]:
