@@ -195,3 +195,17 @@ async def play_by_keys(pilot: Pilot[Any], done: Callable[[], object],
         seq = screen.model.seq
         await pilot.press(bar.keys[pick([action_name(group[0]) for group in bar.choices])])
         await until(pilot, lambda seq=seq: done() or screen.model.seq != seq, "the table to take the move")
+
+
+async def loaded(pilot: Pilot[Any], what: str = "the screen's loads", seconds: float = PATIENCE) -> None:
+    """Until the screen on top has no worker of its own still at work (what it asked the server has
+    come back: a leaderboard, a card, a history) and the app has settled with what came. Not for a
+    table's screen, whose stream's worker runs as long as the screen."""
+    screen = pilot.app.screen
+
+    def done() -> bool:
+        return pilot.app.screen is screen and not [w for w in pilot.app.workers if w.node is screen
+                                                   and not w.is_finished]
+
+    await until(pilot, done, what, seconds)
+    await settled(pilot, seconds)
