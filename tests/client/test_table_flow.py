@@ -30,7 +30,7 @@ from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2
-from tests.client.waiting import PATIENCE, in_lobby, settled, until
+from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, next_hand_now
 
 SMALL = (80, 24)
@@ -221,7 +221,8 @@ async def test_a_bad_address_is_told_as_such() -> None:
         assert "not a port" in text_of(app.screen, "#connect-reason")
         assert not app.screen.query("#connect-retry"), "nothing to retry"
         await pilot.press("q")
-    assert app.return_code is not None or not app.is_running
+        await exited(app)
+    assert app.return_code is not None
 
 
 @pytest.mark.parametrize(("target", "words"), [(":notaport", "not a port"), (":99999", "no port 99999"),

@@ -209,3 +209,12 @@ async def loaded(pilot: Pilot[Any], what: str = "the screen's loads", seconds: f
 
     await until(pilot, done, what, seconds)
     await settled(pilot, seconds)
+
+
+async def exited(app: App[Any], seconds: float = PATIENCE) -> None:
+    """Until the app has asked to exit (its return code set). Waited for on the event loop, not
+    through the pilot: an app that exits leaves no screen for a pilot's turn."""
+    deadline = time.monotonic() + seconds
+    while app.return_code is None:
+        assert time.monotonic() < deadline, f"the app still runs after {seconds:.0f} s"
+        await asyncio.sleep(0.01)
