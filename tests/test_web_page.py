@@ -120,7 +120,12 @@ def drawn(page: Page) -> bool:
 
 async def whole(page: Page, reader: Page, where: str, out: Path) -> None:
     """The screenshot shows the terminal's first row at its top and its last at its bottom."""
-    await page.wait_for(lambda _text: drawn(page))
+    try:
+        await page.wait_for(lambda _text: drawn(page))
+    except TimeoutError as e:
+        raise AssertionError(f"{where}: a row never drawn at {page.screen.columns}x{page.screen.lines} after "
+                             f"{page.resizes} resizes; each row's background: "
+                             f"{[background(page, r) for r in range(page.screen.lines)]}") from e
     top, bottom = row_color(page, 0), row_color(page, page.screen.lines - 1)
     under = row_color(page, 1)
     assert not near(top, under), "the first row must look unlike the one under it, or this could not fail"

@@ -25,6 +25,7 @@ from cardtui.engine.options import OptionKind
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from tests.client.test_table_flow import SMALL, create_form, until
+from tests.client.waiting import settled
 from tests.conftest import create
 from tools.catalogs import LANGUAGES, read
 
@@ -199,7 +200,7 @@ async def closing(server: Running, other: str) -> None:
     async with app.run_test(size=SMALL) as pilot:
         dialog = await create_form(pilot, app)
         dialog.query_one("#game", Select).value = "cacho"
-        await pilot.pause(0.2)
+        await settled(pilot)
         from textual.widgets import Input
         dialog.query_one("#name", Input).value = "minha"
         await pilot.press("ctrl+s")
@@ -217,7 +218,7 @@ async def closing(server: Running, other: str) -> None:
             return i18n._("Close") in {words for _s, _e, words in footer_items(lobby)}
 
         lobby.query_one("#tables").move_cursor(row=lobby.rows.index(other))  # type: ignore[attr-defined]
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert not close_shown(), "someone else's table: no key to close it"
         assert i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)}, "elsewhere Quit shows"
         lobby.query_one("#tables").move_cursor(row=lobby.rows.index(mine))  # type: ignore[attr-defined]
@@ -230,7 +231,7 @@ async def closing(server: Running, other: str) -> None:
         assert "minha" in str(app.screen.query_one("#confirm-title").render())
         await pilot.press("escape")  # keep it
         await until(pilot, lambda: app.screen is lobby)
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert mine in server.room.tables, "asked, and kept"
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -239,7 +240,7 @@ async def closing(server: Running, other: str) -> None:
         assert other in server.room.tables
         await until(pilot, lambda: i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)})
         await pilot.press("ctrl+q")  # the key works whether or not the footer shows it
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.return_code is not None)
         assert app.return_code == 0, "ctrl+q quits"
 
 
@@ -274,7 +275,8 @@ async def test_the_away_tag_stays_on_the_name_line_at_80x24(lang: str) -> None:
     with speaking(lang):
         app = TableApp(conn, "cacho")
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause(0.4)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await settled(pilot)
             screen = app.screen
             assert isinstance(screen, TableScreen)
             board = screen.board
@@ -328,7 +330,7 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
             screen._tick()
             assert "trying again now" in str(banner.render())
             before = str(turn.render())
-            await pilot.pause(1.2)
+            await pilot.pause(1.2)  # a second without the server: nothing may change (load cannot make this fail)
             assert str(turn.render()) == before, "the timer does not count on screen while the server is gone"
             assert "the timer waits for the server" in before and screen.model.deadline is None
             running = await start("127.0.0.1", port, db)
@@ -358,7 +360,7 @@ async def test_escape_after_sending_a_chat_line_goes_back_to_the_table_not_out_o
         await until(pilot, lambda: any("ana: oi" in t.plain for t in table.query_one("#log").said))  # type: ignore[attr-defined]
         assert chat.has_focus and chat.value == "", "sent; the line is ready for the next one"
         await pilot.press("escape")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert app.screen is table and not chat.has_focus, "escape went back to the table, asking nothing"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
@@ -373,11 +375,12 @@ async def test_the_players_chat_line_says_how_to_go_back_in_full_at_80x24(lang: 
     with speaking(lang):
         app = TableApp(stream("cacho"), "cacho")
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause(0.3)
+            await until(pilot, lambda: bool(app.screen.query("#chat")))
+            await settled(pilot)
             chat = app.screen.query_one("#chat", Input)
             assert len(chat.placeholder) <= chat.content_region.width, chat.placeholder
             await pilot.press("slash")
-            await pilot.pause(0.1)
+            await settled(pilot)
             typing = chat.placeholder
             assert "esc" in typing and len(typing) <= chat.content_region.width, (typing, chat.content_region.width)
 
@@ -395,14 +398,13 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
         assert dialog.query_one("#game", Select).value == "cacho", "nothing remembered yet: the first game"
         dialog.query_one("#game", Select).value = "truco_argentino"
         await until(pilot, lambda: bool(dialog.query("#opt-ties")))
-        for _ in range(20):  # the form settles its own chain of changes (game, seats, bots) first
-            await pilot.pause(0.3)
-            dialog.query_one("#seats", Select).value = 4
-            dialog.query_one("#bots", Select).value = 2
-            await pilot.pause(0.3)
-            if (dialog.query_one("#bots", Select).value == 2 and len(dialog.levels()) == 2
-                    and "Select.NULL" not in dialog.levels()):
-                break
+        await settled(pilot)  # the form settles its own chain of changes (game, seats, bots) first
+        dialog.query_one("#seats", Select).value = 4
+        await settled(pilot)
+        dialog.query_one("#bots", Select).value = 2
+        await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels()
+                    and bool(dialog.query("#level-3")))
+        await settled(pilot)
         dialog.query_one("#level-3", Select).value = "hard"
         dialog.query_one("#opt-ties", Select).value = "first_trick"
         dialog.query_one("#opt-target", Select).value = 15
@@ -420,7 +422,7 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
         dialog = await create_form(pilot, app)
         await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels()
                     and bool(dialog.query("#opt-ties")))
-        await pilot.pause(0.3)  # the form's own changes settle (seats, then bots, then levels)
+        await settled(pilot)  # the form's own changes settle (seats, then bots, then levels)
         assert dialog.query_one("#game", Select).value == "truco_argentino"
         assert dialog.query_one("#seats", Select).value == 4 and dialog.query_one("#bots", Select).value == 2
         assert dialog.levels() == ["normal", "hard"]
@@ -435,7 +437,7 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
     app = CardApp(f"localhost:{server.port}", "ana")  # another address: its own choices (none yet)
     async with app.run_test(size=SMALL) as pilot:
         dialog = await create_form(pilot, app)
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert dialog.query_one("#game", Select).value == "cacho"
 
 
@@ -467,7 +469,7 @@ async def test_the_create_forms_labels_stand_apart_from_their_values(server: Run
         app = CardApp(f"127.0.0.1:{server.port}", "ana")
         async with app.run_test(size=SMALL) as pilot:
             dialog = await create_form(pilot, app)
-            await pilot.pause(0.3)
+            await settled(pilot)
             cells = list(dialog.query_one("#create-grid").children)
             said = {}
             for label, value in zip(cells[::2], cells[1::2], strict=True):
