@@ -18,6 +18,7 @@ from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.postgres import Cluster
 
 
 def pytest_report_header() -> str:
@@ -39,6 +40,26 @@ def in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("CARDTUI_LANG", "en")
     yield
     i18n.use("en")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """One real PostgreSQL cluster for the whole run (``tests.postgres``), skipped with the reason
+    where none can be started. Its tests are marked ``postgresql`` and grouped on one xdist worker."""
+    try:
+        cluster = Cluster.start()
+    except RuntimeError as e:
+        pytest.skip(f"PostgreSQL: {e}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Cluster) -> str:
+    """A fresh database of the session's cluster."""
+    return postgres.new_database()
 
 
 @pytest_asyncio.fixture
