@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from google.protobuf.descriptor import ServiceDescriptor
@@ -18,12 +18,14 @@ from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
 from cardtui.server import replays, wire
-from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
+from cardtui.server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
 from cardtui.server.room import Room, TableRequest
+from cardtui.server.routes import Router
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
+    common_pb2,
     lobby_pb2,
     lobby_pb2_grpc,
     players_pb2,
@@ -34,19 +36,30 @@ from cardtui.v1 import (
     tournament_pb2_grpc,
 )
 
+if TYPE_CHECKING:
+    from cardtui.server.workers import Workers
+
 log = logging.getLogger("cardtui.service")
 FELL_BEHIND = N_("This stream fell behind; resubscribe.")
 
 
-def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kind: str, sentence: str) -> None:
-    if not limiter.allow(context.peer(), kind):
+def peer_of(context: grpc.aio.ServicerContext[Any, Any], router: Router | None = None) -> str:
+    """Whose call this is, for the limits per address: the client's own address, also for a call
+    another process of the room passed on (``routes``)."""
+    return router.peer(context) if router is not None else str(context.peer())
+
+
+def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kind: str, sentence: str,
+          router: Router | None = None) -> None:
+    if not limiter.allow(peer_of(context, router), kind):
         raise ResourceExhausted(sentence)
 
 
-def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool) -> None:
+def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool,
+           router: Router | None = None) -> None:
     """A password tried where one is asked costs the host a slow hash: so many a second per address."""
     if password and locked:
-        limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."))
+        limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."), router)
 
 
 def game_info(name: str) -> lobby_pb2.GameInfo:
@@ -59,48 +72,101 @@ def game_info(name: str) -> lobby_pb2.GameInfo:
 
 
 class LobbyService(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, room: Room, limiter: RateLimiter) -> None:
+    """The lobby. Where other processes drive tables too (``router``: a server's table workers,
+    ``workers``; the hosts of one PostgreSQL store), a call about a table another process drives
+    is passed on to that process (``routes``), and the lists gather every process's tables."""
+
+    def __init__(self, room: Room, limiter: RateLimiter, router: Router | None = None,
+                 workers: Workers | None = None) -> None:
         self.room = room
         self.limiter = limiter
+        self.router = router
+        self.workers = workers
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
 
+    def _elsewhere(self, table_id: str) -> str | None:
+        """The address of the process that drives ``table_id``, if that is not this one."""
+        if self.router is None or table_id in self.room.tables:
+            return None
+        place = self.router.elsewhere(table_id)
+        return None if place is None else place.address
+
+    async def _all_tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
+        tables = [t.summary() for t in self.room.tables.values()]
+        if include_finished:
+            tables += reversed(self.room.finished.values())
+        if self.router is not None:
+            tables += await self.router.tables(include_finished)
+        return tables
+
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
-        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables),
+        tables = len(self.room.tables) if self.router is None else len(await self._all_tables(False))
+        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=tables,
                                     no_cuts=self.room.cut_window <= 0)
 
     async def ListTables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
-        tables = [t.summary() for t in self.room.tables.values()]
-        if request.include_finished:
-            tables += reversed(self.room.finished.values())
-        return lobby_pb2.ListTablesResponse(tables=tables)
+        return lobby_pb2.ListTablesResponse(tables=await self._all_tables(request.include_finished))
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
-        limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
+        passed_on = self.router is not None and self.router.trusted(context)
+        if not passed_on:  # counted once, by the lobby that took the call
+            limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."),
+                  self.router)
         options = raw_options(request.options)
+        if self.workers is not None and self.router is not None and not passed_on:
+            worker = self.workers.pick()
+            if worker is not None:  # a table worker drives it (none serving: this process does)
+                created: lobby_pb2.CreatedTable = await self.router.pass_on(worker, "CreateTable", request, context)
+                return created
         table, owner = self.room.create(TableRequest.of(request, options))
         return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
+        if (where := self._elsewhere(request.table_id)) is not None:
+            joined: lobby_pb2.JoinResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "JoinTable", request, context)
+            return joined
         seat = request.seat if request.HasField("seat") else -1
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
                                             request.session)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        if (where := self._elsewhere(request.table_id)) is not None:
+            watching: lobby_pb2.JoinResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "Spectate", request, context)
+            return watching
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
                                       first_seq=grant.table.seq + 1)
 
     async def Leave(self, request: lobby_pb2.LeaveRequest, context: Any) -> lobby_pb2.LeaveResponse:
+        if self.router is not None and self.room.find(request.token) is None:
+            place = self.router.token_place(request.token)
+            if place is not None:
+                left: lobby_pb2.LeaveResponse = await self.router.pass_on(place.address, "Leave", request, context)
+                return left
         self.room.leave(request.token)
         return lobby_pb2.LeaveResponse()
 
+    async def Locate(self, request: lobby_pb2.LocateRequest, context: Any) -> lobby_pb2.LocateResponse:
+        if self.room.find(request.token) is not None:
+            return lobby_pb2.LocateResponse(address="")
+        where = self.router.locate(request.token) if self.router is not None else None
+        if where is None:
+            raise PermissionDenied("That token does not open any seat or table here.")
+        return lobby_pb2.LocateResponse(address=where)
+
     async def CloseTable(self, request: lobby_pb2.CloseTableRequest, context: Any) -> lobby_pb2.CloseTableResponse:
+        if (where := self._elsewhere(request.table_id)) is not None:
+            closed: lobby_pb2.CloseTableResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "CloseTable", request, context)
+            return closed
         self.room.close_table(request.table_id, request.owner_token)
         return lobby_pb2.CloseTableResponse()
 
@@ -125,6 +191,10 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def PlayerCard(
         self, request: players_pb2.PlayerCardRequest, context: Any
     ) -> players_pb2.PlayerCardResponse:
+        if request.table_id and (where := self._elsewhere(request.table_id)) is not None:
+            card: players_pb2.PlayerCardResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "PlayerCard", request, context)
+            return card
         if request.table_id:
             if not request.HasField("seat"):
                 raise InvalidArgument("A player card at a table needs the seat.")
@@ -134,14 +204,24 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return self.room.records.card(request.name)
 
     async def ListHands(self, request: replay_pb2.ListHandsRequest, context: Any) -> replay_pb2.ListHandsResponse:
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        if (where := self._elsewhere(request.table_id)) is not None:
+            hands: replay_pb2.ListHandsResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "ListHands", request, context)
+            return hands
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         return await self.replays.hands(request.table_id, request.token, request.password)
 
     async def Replay(
         self, request: replay_pb2.ReplayRequest, context: Any
     ) -> AsyncIterator[replay_pb2.ReplayStep]:
-        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        if (where := self._elsewhere(request.table_id)) is not None:
+            async for passed in self.router.pass_on_stream(  # type: ignore[union-attr]
+                    where, "Replay", request, context):
+                yield passed
+            return
+        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."),
+              self.router)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         record = await self.replays.record(request.table_id, request.hand, request.token, request.password)
         try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
             steps = await asyncio.to_thread(replays.steps, record)

@@ -725,6 +725,11 @@ class Store:
             self.db.execute("DELETE FROM owners WHERE id = ?", (owner_id,))
         self._unlock_owner(owner_id, forget=not left)
 
+    def let_go_dead(self) -> None:
+        """Let go of every dead owner's lock ``dead`` took (``let_go_owner``)."""
+        for owner_id in [o for o in self._owner_locks if o != self.me]:
+            self.let_go_owner(owner_id)
+
     def orphans(self) -> list[Place]:
         """Tables whose owner is gone: its lock free (``dead``, which then holds it), or no owner."""
         alive: dict[str, bool] = {}

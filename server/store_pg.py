@@ -76,13 +76,13 @@ class Connection:
 
     def execute(self, sql: str, args: Sequence[Any] | dict[str, Any] = ()) -> _Cursor:
         with self.raw.cursor() as cur:
-            cur.execute(self._convert(sql), args if args else None)  # type: ignore[arg-type]
+            cur.execute(self._convert(sql), args if args else None)
             rows = cur.fetchall() if cur.description is not None else []
             return _Cursor(rows, cur.rowcount)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         with self.raw.cursor() as cur:
-            cur.executemany(self._convert(sql), list(rows))  # type: ignore[arg-type]
+            cur.executemany(self._convert(sql), list(rows))
 
     def executescript(self, script: str) -> None:
         self.raw.execute(script.encode())
@@ -104,7 +104,7 @@ class PostgresStore(Store):
     _TOURNAMENT_OF = "(t.config::jsonb -> 'tournament' ->> 'id')"
     _ROWID = "n"
 
-    def __init__(self, url: str) -> None:  # noqa: D107 - Store's fields, another connection
+    def __init__(self, url: str) -> None:
         self._lock = None
         self.path = _shown(url)
         self.shared = True
@@ -149,7 +149,7 @@ class PostgresStore(Store):
         key = _owner_key(owner_id)
         if wait:
             self.db.execute("SELECT pg_advisory_lock(?)", (key,))
-        elif not self.db.execute("SELECT pg_try_advisory_lock(?)", (key,)).fetchone()[0]:  # type: ignore[index]
+        elif not self.db.execute("SELECT pg_try_advisory_lock(?)", (key,)).fetchone()[0]:
             return False
         self._owner_locks[owner_id] = None  # type: ignore[assignment]
         return True

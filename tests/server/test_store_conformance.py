@@ -8,6 +8,7 @@ lines against each backend. What one writes the other reads; what the interface 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,10 +36,8 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Sto
         yield first, second
     finally:
         for store in (first, second):
-            try:
+            with contextlib.suppress(Exception):  # closed already by the test
                 store.close()
-            except Exception:
-                pass
 
 
 def hand(table_id: str, n: int, seats: list[dict[str, object]], **more: object) -> dict[str, object]:
