@@ -21,10 +21,10 @@ from cardtui.server.hosts import HostsService
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
-from cardtui.server.service import LobbyService, TableService, TournamentService, register
+from cardtui.server.service import TOURNAMENTS_AT, LobbyService, TableService, TournamentService, register
 from cardtui.server.service import log as service_log
 from cardtui.server.store import Store
-from cardtui.server.stores import is_url, open_store
+from cardtui.server.stores import open_store
 from cardtui.server.takeover import SWEEP_SECONDS, Keeper
 from cardtui.server.thinking import thinker
 from cardtui.server.tournaments import Tournaments
@@ -209,12 +209,20 @@ async def start(
              refusals)
     tables = TableService(room, limiter)
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
-    keeper = Keeper(room, router, team) if not worker else None
-    tournaments = None
+    keeper = None
     if not worker:
-        tournaments = Tournaments(room)
-        register(server, TournamentService(tournaments, limiter, tables.streams),
-                 tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals)
+        tournament_service = TournamentService(None, limiter, tables.streams, router)
+        register(server, tournament_service, tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals)
+
+        def lead() -> Tournaments | None:
+            """Run the room's tournaments here, if no other process does (the first host to ask)."""
+            if tournament_service.tournaments is None and store.lead("tournaments"):
+                tournament_service.tournaments = Tournaments(room)
+                store.set_meta(TOURNAMENTS_AT, store.address)
+                return tournament_service.tournaments
+            return None
+
+        keeper = Keeper(room, router, team, lead)
     if router is not None:
         register(server, HostsService(room, router), hosts_pb2.DESCRIPTOR.services_by_name["Hosts"], refusals)
     health_servicer = health.aio.HealthServicer()
@@ -235,10 +243,7 @@ async def start(
             log.info("restored %d tables from %s", restored, store.path)
         if team is not None:
             team.on_death = lambda slot: keeper.nudge()
-        if team is not None or is_url(where):
-            keeper.start(None if not is_url(where) else SWEEP_SECONDS)
-    if tournaments is not None and tournaments.restore():
-        log.info("restored %d tournaments from %s", len(tournaments.all), store.path)
+        keeper.start(SWEEP_SECONDS)  # a process still ending as this one started, another host that died
     room.start_sweeping()
     await server.start()
     # Table state is long-lived and allocation is constant: move what exists now out of the

@@ -32,7 +32,7 @@ from cardtui.server.errors import (
 from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
-from cardtui.server.store import Fenced, Place, SavedTable, Store, token_digest
+from cardtui.server.store import Fenced, Place, SavedTable, Store, StoreDown, token_digest
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import BadText
 from cardtui.server.thinking import Thinker
@@ -60,6 +60,9 @@ DEFAULT_CUT = 1.0
 SWEEP_SECONDS = 15.0
 MOVED = N_("This table is served by another process now; your client follows it there.")
 """Why a table's streams end where it was, once another process has taken it over."""
+STORE_AWAY = N_("The server cannot reach its store just now; the table comes back in a moment.")
+RETAKE_SECONDS = 1.0
+"""How soon a table let go while the store was away is brought back from its journal (and again)."""
 
 
 def digest(token: str) -> str:
@@ -356,19 +359,40 @@ class Room:
         except Fenced:
             self.lost(table)
             raise Unavailable(MOVED) from None
+        except StoreDown as e:
+            # What the table did in memory was not written: it comes back from its journal instead.
+            log.error("table %s: the store is away (%s); it comes back from its journal", table.id, e)
+            self.lost(table, STORE_AWAY)
+            self._retake_soon(table.id)
+            raise Unavailable(STORE_AWAY) from None
 
-    def lost(self, table: Table) -> None:
-        """Another process drives ``table`` now: it is let go here, and whoever follows it is told to
-        find it again (the lobby says where it is now)."""
+    def lost(self, table: Table, reason: str = MOVED) -> None:
+        """``table`` is driven no more here (another process drives it now, or its journal must bring
+        it back): it is let go, and whoever follows it is told to find it again (``Locate``)."""
         if self.tables.get(table.id) is not table:
             return
-        log.warning("table %s is driven by another process now; it is let go here", table.id)
+        if reason == MOVED:
+            log.warning("table %s is driven by another process now; it is let go here", table.id)
         del self.tables[table.id]
         for token in [t for t, g in self.tokens.items() if g.table is table]:
             del self.tokens[token]
         self._log_n.pop(table.id, None)
         self._last_hand.pop(table.id, None)
-        table.shutdown(MOVED)
+        table.shutdown(reason)
+
+    def _retake_soon(self, table_id: str) -> None:
+        """Bring a table this process let go (its store away) back from its journal, once the store
+        answers: taken with a new epoch, unless another process has taken it meanwhile."""
+
+        def retake() -> None:
+            try:
+                place = self.store.place(table_id)
+                if place is not None and place.owner == self.store.me and table_id not in self.tables:
+                    self.take_over([place])
+            except StoreDown:
+                self._retake_soon(table_id)
+
+        asyncio.get_running_loop().call_later(RETAKE_SECONDS, retake)
 
     def step(self, table: Table, step: Step, seq: int) -> None:
         kind, seat, data = step

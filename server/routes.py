@@ -140,10 +140,12 @@ class Router:
         return place.address
 
     # -- calls passed on ---------------------------------------------------------------------
-    async def pass_on(self, address: str, method: str, request: Message, context: Any) -> Any:
-        """``method`` of the Lobby, asked of the process at ``address`` (the one that drives the
-        table); its answer, or its refusal as it gave it. A ``JoinResponse`` is given the address."""
-        stub = lobby_pb2_grpc.LobbyStub(self.channel(address))
+    async def pass_on(self, address: str, method: str, request: Message, context: Any,
+                      service: Callable[[grpc.aio.Channel], Any] = lobby_pb2_grpc.LobbyStub) -> Any:
+        """``method`` of the Lobby (or of ``service``), asked of the process at ``address`` (the one
+        that drives the table); its answer, or its refusal as it gave it. A ``JoinResponse`` is
+        given the address."""
+        stub = service(self.channel(address))
         call = cast(Callable[..., Awaitable[Any]], getattr(stub, method))
         try:
             reply = await call(request, metadata=self._passing(context), timeout=PASS_ON_SECONDS)
@@ -154,11 +156,12 @@ class Router:
             reply.address = address
         return reply
 
-    async def pass_on_stream(self, address: str, method: str, request: Message, context: Any) -> AsyncIterator[Any]:
-        stub = lobby_pb2_grpc.LobbyStub(self.channel(address))
+    async def pass_on_stream(self, address: str, method: str, request: Message, context: Any,
+                             service: Callable[[grpc.aio.Channel], Any] = lobby_pb2_grpc.LobbyStub
+                             ) -> AsyncIterator[Any]:
+        stub = service(self.channel(address))
         try:
-            async for reply in getattr(stub, method)(request, metadata=self._passing(context),
-                                                     timeout=PASS_ON_SECONDS * 3):
+            async for reply in getattr(stub, method)(request, metadata=self._passing(context)):
                 yield reply
         except grpc.aio.AioRpcError as err:
             await _relay(err, context)

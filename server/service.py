@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,14 @@ from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
 from cardtui.server import replays, wire
-from cardtui.server.errors import FailedPrecondition, InvalidArgument, PermissionDenied, Refusal, ResourceExhausted
+from cardtui.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    PermissionDenied,
+    Refusal,
+    ResourceExhausted,
+    Unavailable,
+)
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
 from cardtui.server.room import Room, TableRequest
 from cardtui.server.routes import Router
@@ -40,6 +48,8 @@ if TYPE_CHECKING:
     from cardtui.server.workers import Workers
 
 log = logging.getLogger("cardtui.service")
+TOURNAMENTS_AT = "tournaments_at"
+"""The store's note of where the room's tournaments run (the address of the process that leads them)."""
 FELL_BEHIND = N_("This stream fell behind; resubscribe.")
 
 
@@ -311,66 +321,120 @@ def raw_options(options: Any) -> dict[str, Any]:
     return out
 
 
-class TournamentService(tournament_pb2_grpc.TournamentsServicer):
-    """Tournaments (tournament.proto): thin, as the lobby is; ``server.tournaments`` runs them."""
+def led(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A tournament call, answered by the process that runs the room's tournaments: passed on, as
+    it is, by every other (another host of the room, where several share a database)."""
+    name = method.__name__
+    if inspect.isasyncgenfunction(method):
+        async def stream(self: TournamentService, request: Any, context: Any) -> AsyncIterator[Any]:
+            if self.tournaments is None:
+                async for reply in self._router().pass_on_stream(self._leader(), name, request, context,
+                                                                 tournament_pb2_grpc.TournamentsStub):
+                    yield reply
+                return
+            async for reply in method(self, request, context):
+                yield reply
 
-    def __init__(self, tournaments: Tournaments, limiter: RateLimiter, streams: StreamCounter) -> None:
+        return stream
+
+    async def unary(self: TournamentService, request: Any, context: Any) -> Any:
+        if self.tournaments is None:
+            return await self._router().pass_on(self._leader(), name, request, context,
+                                                tournament_pb2_grpc.TournamentsStub)
+        return await method(self, request, context)
+
+    return unary
+
+
+class TournamentService(tournament_pb2_grpc.TournamentsServicer):
+    """Tournaments (tournament.proto): thin, as the lobby is; ``server.tournaments`` runs them.
+
+    One process runs the room's tournaments (``tournaments``); where several hosts share a
+    database, the others pass each call on to it (``led``), and one of them takes them on if it
+    goes (``server.takeover``)."""
+
+    def __init__(self, tournaments: Tournaments | None, limiter: RateLimiter, streams: StreamCounter,
+                 router: Router | None = None) -> None:
         self.tournaments = tournaments
         self.limiter = limiter
         self.streams = streams
         """Counted with the tables' streams: one limit per connection and per address for both."""
+        self.router = router
 
+    def _router(self) -> Router:
+        assert self.router is not None
+        return self.router
+
+    @property
+    def _here(self) -> Tournaments:
+        assert self.tournaments is not None  # ``led`` passed the call on otherwise
+        return self.tournaments
+
+    def _leader(self) -> str:
+        where = self._router().store.meta(TOURNAMENTS_AT)
+        if where is None or where == self._router().store.address:
+            raise Unavailable("The tournaments are being brought back; try again in a moment.")
+        return where
+
+    @led
     async def CreateTournament(
         self, request: tournament_pb2.CreateTournamentRequest, context: Any
     ) -> tournament_pb2.CreatedTournament:
         limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
-        t, owner = self.tournaments.create(request, raw_options(request.options))
-        return tournament_pb2.CreatedTournament(tournament=self.tournaments.summary(t), owner_token=owner)
+        t, owner = self._here.create(request, raw_options(request.options))
+        return tournament_pb2.CreatedTournament(tournament=self._here.summary(t), owner_token=owner)
 
+    @led
     async def ListTournaments(
         self, request: tournament_pb2.ListTournamentsRequest, context: Any
     ) -> tournament_pb2.ListTournamentsResponse:
-        return tournament_pb2.ListTournamentsResponse(tournaments=self.tournaments.listing(request.include_finished))
+        return tournament_pb2.ListTournamentsResponse(tournaments=self._here.listing(request.include_finished))
 
+    @led
     async def Register(self, request: tournament_pb2.RegisterRequest, context: Any) -> tournament_pb2.RegisterResponse:
-        t = self.tournaments.all.get(request.tournament_id)
+        t = self._here.all.get(request.tournament_id)
         trying(self.limiter, context, request.password, t is None or bool(t.settings.password))
-        entry = await self.tournaments.register(request.tournament_id, request.session, request.password,
+        entry = await self._here.register(request.tournament_id, request.session, request.password,
                                                 request.team)
-        t = self.tournaments.get(request.tournament_id)
-        return tournament_pb2.RegisterResponse(entry=entry, tournament=self.tournaments.summary(t))
+        t = self._here.get(request.tournament_id)
+        return tournament_pb2.RegisterResponse(entry=entry, tournament=self._here.summary(t))
 
+    @led
     async def Unregister(
         self, request: tournament_pb2.UnregisterRequest, context: Any
     ) -> tournament_pb2.UnregisterResponse:
-        self.tournaments.unregister(request.tournament_id, request.session)
+        self._here.unregister(request.tournament_id, request.session)
         return tournament_pb2.UnregisterResponse()
 
+    @led
     async def StartTournament(
         self, request: tournament_pb2.OwnerRequest, context: Any
     ) -> tournament_pb2.TournamentState:
-        return self.tournaments.state(self.tournaments.start_now(request.tournament_id, request.owner_token))
+        return self._here.state(self._here.start_now(request.tournament_id, request.owner_token))
 
+    @led
     async def CancelTournament(
         self, request: tournament_pb2.OwnerRequest, context: Any
     ) -> tournament_pb2.TournamentState:
-        return self.tournaments.state(self.tournaments.cancel(request.tournament_id, request.owner_token))
+        return self._here.state(self._here.cancel(request.tournament_id, request.owner_token))
 
+    @led
     async def GetTournament(
         self, request: tournament_pb2.TournamentRequest, context: Any
     ) -> tournament_pb2.TournamentState:
-        return self.tournaments.state(self.tournaments.get(request.tournament_id))
+        return self._here.state(self._here.get(request.tournament_id))
 
+    @led
     async def WatchTournament(
         self, request: tournament_pb2.TournamentRequest, context: Any
     ) -> AsyncIterator[tournament_pb2.TournamentState]:
-        self.tournaments.get(request.tournament_id)
+        self._here.get(request.tournament_id)
         peer = context.peer()
         refused = self.streams.open(peer)
         if refused is not None:
             raise ResourceExhausted(refused[0], n=refused[1])
         try:
-            async for state in self.tournaments.watch(request.tournament_id):
+            async for state in self._here.watch(request.tournament_id):
                 yield state
         finally:
             self.streams.close(peer)

@@ -154,6 +154,7 @@ _TABLE_COLUMNS = (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), (
                   ("played", "TEXT"), ("owner", "TEXT"), ("epoch", "INTEGER NOT NULL DEFAULT 0"))
 """Columns of ``tables`` later than its first version (``owner``: the process driving it; ``epoch``:
 raised each time a process takes it over)."""
+_OWNER_INDEX = "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)"
 
 PRIVATE = 0o600
 """The store's files: the owner's alone (it holds the live hands' server seeds)."""
@@ -292,6 +293,10 @@ class StoreInUse(OSError):
     """Another server holds this store: two servers on one store would play the same tables twice."""
 
 
+class StoreDown(Exception):
+    """The store cannot be reached just now (a database server gone away): nothing was written."""
+
+
 class Fenced(Exception):
     """This process no longer drives the table: another took it over (a higher epoch), so it may
     write nothing more about it."""
@@ -355,6 +360,8 @@ class Store:
         self.shared = shared
         self.me = ""
         """This process's id as an owner of tables (``register``); empty until it registers."""
+        self.address = ""
+        """Where this process's tables are served, as it registered."""
         self._owner_locks: dict[str, IO[str]] = {}
         """The owner locks this process holds: its own, and a dead owner's while taking its tables."""
         if read_only:
@@ -398,6 +405,7 @@ class Store:
         for column, kind in _TABLE_COLUMNS:
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+        self.db.execute(_OWNER_INDEX)
         if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
             self.db.execute("ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0")
         self._digest_tokens()
@@ -696,12 +704,8 @@ class Store:
         owner = secrets.token_hex(8)
         self._lock_owner(owner)
         self.db.execute("INSERT INTO owners (id, address, started) VALUES (?, ?, ?)", (owner, address, time.time()))
-        self.me = owner
+        self.me, self.address = owner, address
         return owner
-
-    def set_address(self, address: str) -> None:
-        """Where this process's tables are served (once it knows its port)."""
-        self.db.execute("UPDATE owners SET address = ? WHERE id = ?", (address, self.me))
 
     def owners(self) -> list[Owner]:
         """Every registered owner, alive or not, oldest first."""
@@ -725,6 +729,20 @@ class Store:
             self.db.execute("DELETE FROM owners WHERE id = ?", (owner_id,))
         self._unlock_owner(owner_id, forget=not left)
 
+    def lead(self, role: str) -> bool:
+        """Whether this process takes ``role`` in the room (running the tournaments): one process at a
+        time has it, for as long as it lives. On SQLite it is the server's own process, which holds
+        the store's lock."""
+        return not self.shared or self._lock is not None
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
     def let_go_dead(self) -> None:
         """Let go of every dead owner's lock ``dead`` took (``let_go_owner``)."""
         for owner_id in [o for o in self._owner_locks if o != self.me]:
@@ -732,15 +750,12 @@ class Store:
 
     def orphans(self) -> list[Place]:
         """Tables whose owner is gone: its lock free (``dead``, which then holds it), or no owner."""
-        alive: dict[str, bool] = {}
-        out = []
-        for place in self._places("t.damaged IS NULL", ()):
-            owner = place.owner
-            if owner is not None and owner not in alive:
-                alive[owner] = not self.dead(owner)
-            if owner is None or not alive[owner]:
-                out.append(place)
-        return out
+        owners = [row[0] for row in self.db.execute("SELECT DISTINCT owner FROM tables WHERE damaged IS NULL")]
+        gone = [str(o) for o in owners if o is not None and self.dead(str(o))]
+        if not gone and None not in owners:
+            return []
+        marks = ", ".join("?" * len(gone)) or "NULL"
+        return self._places(f"t.damaged IS NULL AND (t.owner IS NULL OR t.owner IN ({marks}))", tuple(gone))
 
     def place(self, table_id: str) -> Place | None:
         """Where a table stands (None: no such table)."""

@@ -16,18 +16,21 @@ blocking calls keep that order as it is, where asyncpg would make every write a 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from cardtui.server.store import _SCHEMA, SESSION_DAYS, Store, _owner_key
+from cardtui.server.store import _OWNER_INDEX, _SCHEMA, SESSION_DAYS, Store, StoreDown, _owner_key
 
 try:
     import psycopg
     from psycopg.pq import TransactionStatus
 except ImportError:  # pragma: no cover - said in a sentence by ``connect``
     psycopg = None  # type: ignore[assignment]
+
+log = logging.getLogger("cardtui.store")
 
 SCHEMA_LOCK = 0x63617264
 """The advisory lock two hosts starting at once take to create the schema one after the other."""
@@ -57,16 +60,39 @@ class _Cursor:
 
 
 class Connection:
-    """A psycopg connection that reads the store's SQL as written for SQLite (``?`` placeholders)."""
+    """A psycopg connection that reads the store's SQL as written for SQLite (``?`` placeholders).
 
-    def __init__(self, url: str) -> None:
+    A connection that breaks (the database restarted, the network dropped) is opened again at the
+    next statement, and ``reconnected`` is told (the session's locks went with the old one). A
+    statement outside a transaction is then sent again; one inside a transaction cannot be, and
+    raises ``StoreDown``, as does a database that cannot be reached at all."""
+
+    def __init__(self, url: str, reconnected: Callable[[], None] | None = None) -> None:
         if psycopg is None:
             raise OSError("A PostgreSQL store needs psycopg: pip install 'psycopg[binary]' (or cardtui[postgresql]).")
+        self.url = url
+        self.reconnected = reconnected
         try:
-            self.raw = psycopg.connect(url, autocommit=True, connect_timeout=10)
+            self.raw = self._connect()
         except psycopg.Error as e:
             raise OSError(f"The PostgreSQL store cannot be opened: {str(e).strip()}") from None
         self._sql: dict[str, str] = {}
+        self._open = False
+        """A transaction this connection began is open."""
+
+    def _connect(self) -> psycopg.Connection[tuple[Any, ...]]:
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+
+    def _revive(self) -> None:
+        try:
+            self.raw = self._connect()
+        except psycopg.Error as e:
+            raise StoreDown(f"the PostgreSQL store cannot be reached: {str(e).strip()}") from None
+        if self.reconnected is not None:
+            self.reconnected()
+
+    def _gone(self) -> bool:
+        return bool(self.raw.closed or self.raw.broken)
 
     def _convert(self, sql: str) -> str:
         done = self._sql.get(sql)
@@ -75,12 +101,34 @@ class Connection:
         return done
 
     def execute(self, sql: str, args: Sequence[Any] | dict[str, Any] = ()) -> _Cursor:
+        word = sql[:8].upper()
+        try:
+            found = self._run(sql, args)
+        except psycopg.OperationalError as e:
+            if not self._gone():
+                raise
+            was_open, self._open = self._open, False
+            self._revive()
+            if word.startswith("ROLLBACK"):
+                return _Cursor([], 0)  # the database rolled it back when the connection went
+            if was_open:
+                raise StoreDown(f"the connection to the PostgreSQL store was lost in a transaction ({e})") from None
+            found = self._run(sql, args)
+        if word.startswith("BEGIN"):
+            self._open = True
+        elif word.startswith(("COMMIT", "ROLLBACK")):
+            self._open = False
+        return found
+
+    def _run(self, sql: str, args: Sequence[Any] | dict[str, Any]) -> _Cursor:
         with self.raw.cursor() as cur:
             cur.execute(self._convert(sql), args if args else None)
             rows = cur.fetchall() if cur.description is not None else []
             return _Cursor(rows, cur.rowcount)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        if self._gone():
+            self.execute("SELECT 1")  # opens it again, outside any transaction, or says it cannot
         with self.raw.cursor() as cur:
             cur.executemany(self._convert(sql), list(rows))
 
@@ -110,9 +158,26 @@ class PostgresStore(Store):
         self.shared = True
         """Other hosts drive tables from this database: every write of a table is fenced."""
         self.me = ""
+        self.address = ""
+        self._roles: set[str] = set()
+        """The roles this process has in the room (``lead``): their locks are taken again with a new session."""
         self._owner_locks = {}
-        self.db = Connection(url)  # type: ignore[assignment]
+        self.db = Connection(url, self._reconnected)  # type: ignore[assignment]
         self._open()
+
+    def _reconnected(self) -> None:
+        """A new session: the locks the old one held are gone. This process's own is taken again
+        (after any process that found it free has finished taking its tables: those tables are
+        fenced from this process now), and its row is put back if that process removed it."""
+        self._owner_locks.clear()
+        for role in self._roles:
+            if not self.db.execute("SELECT pg_try_advisory_lock(?)", (_owner_key(f"lead:{role}"),)).fetchone()[0]:
+                log.error("another host took the %s while this one's session was away: two may run them now; "
+                          "restart this host", role)
+        if self.me:
+            self._lock_owner(self.me)
+            self.db.execute("INSERT INTO owners (id, address, started) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                            (self.me, self.address, time.time()))
 
     def _open(self) -> None:
         """The schema, created by one host at a time; the sessions that have expired forgotten."""
@@ -121,6 +186,7 @@ class PostgresStore(Store):
             self.db.executescript(_dialect(_SCHEMA))
             for column, kind in (("owner", "TEXT"), ("epoch", "BIGINT NOT NULL DEFAULT 0")):
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN IF NOT EXISTS {column} {kind}")
+            self.db.execute(_OWNER_INDEX)
         self._key_names()
         self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
 
@@ -152,6 +218,13 @@ class PostgresStore(Store):
         elif not self.db.execute("SELECT pg_try_advisory_lock(?)", (key,)).fetchone()[0]:
             return False
         self._owner_locks[owner_id] = None  # type: ignore[assignment]
+        return True
+
+    def lead(self, role: str) -> bool:
+        """One host at a time: a session advisory lock named for the role, held while it lives."""
+        if not self.db.execute("SELECT pg_try_advisory_lock(?)", (_owner_key(f"lead:{role}"),)).fetchone()[0]:
+            return False
+        self._roles.add(role)
         return True
 
     def _unlock_owner(self, owner_id: str, forget: bool) -> None:

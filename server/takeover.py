@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cardtui.server.room import Room
@@ -25,6 +26,7 @@ from cardtui.server.store import Place
 
 if TYPE_CHECKING:
     from cardtui.server.routes import Router
+    from cardtui.server.tournaments import Tournaments
     from cardtui.server.workers import Workers
 
 log = logging.getLogger("cardtui.takeover")
@@ -36,36 +38,42 @@ SWEEP_SECONDS = 2.0
 class Keeper:
     """Hands the tables of processes that are gone to live ones: this process, or its workers."""
 
-    def __init__(self, room: Room, router: Router | None = None, workers: Workers | None = None) -> None:
+    def __init__(self, room: Room, router: Router | None = None, workers: Workers | None = None,
+                 lead: Callable[[], Tournaments | None] | None = None) -> None:
         self.room = room
         self.router = router
         self.workers = workers
+        self.lead = lead
+        """Takes on the room's tournaments where no other process runs them (their new runner)."""
+        self.leads = False
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._again = asyncio.Event()
 
     def drives(self, place: Place) -> bool:
-        """Whether this process takes ``place``'s table itself: a tournament's (the tournaments run
-        here), or any where this host has no workers."""
-        return place.tournament or self.workers is None
+        """Whether this process takes ``place``'s table itself: a tournament's where the tournaments
+        run here, any other where this host has no workers."""
+        return self.leads if place.tournament else self.workers is None
 
     async def sweep(self) -> int:
         """Every table whose process is gone, handed to a live process; how many were taken."""
         async with self._lock:
             store = self.room.store
+            tournaments = self.lead() if self.lead is not None and not self.leads else None
+            self.leads = self.leads or tournaments is not None
             try:
                 places = store.orphans()  # holds the locks of the owners found gone, until let go below
-                if not places:
-                    return 0
                 taken = len(self.room.take_over([p for p in places if self.drives(p)]))
-                rest = [p for p in places if not self.drives(p)]
+                rest = [p for p in places if not p.tournament and not self.drives(p)]
                 if rest:
                     taken += await self._hand_out(rest)
                 if taken:
                     log.info("%d tables whose process was gone are driven again", taken)
-                return taken
             finally:
                 store.let_go_dead()
+            if tournaments is not None and tournaments.restore():  # their tables are back: they go on
+                log.info("the room's tournaments run here: %d restored", len(tournaments.all))
+            return taken
 
     async def _hand_out(self, places: list[Place]) -> int:
         """The tables shared among the live workers, in turn; a worker that does not answer leaves

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -184,3 +186,27 @@ def test_a_process_that_lost_a_table_can_never_write_it_again(stores: tuple[Stor
         b.fence("t1", 2)
         b.log("t1", 0, "act", 0, {"type": "call"}, 7)
     assert a.saved_tables()[0].log == [(0, "act", 0, {"type": "call"}, 7)]
+
+
+def test_two_processes_claiming_the_same_tables_at_once_take_each_exactly_once(stores: tuple[Store, Store]) -> None:
+    a, b = stores
+    gone = a.register(":1")
+    for n in range(40):
+        a.add_table(f"t{n}", "cacho", f"T{n}", {})
+    a.register(":2")  # a is another process now (a new owner); the tables' owner is gone
+    b.register(":3")
+    places = [p for p in (a.place(f"t{n}") for n in range(40)) if p is not None]
+    assert all(p.owner == gone for p in places)
+    start = threading.Barrier(2)
+
+    def claim_all(store: Store) -> list[str]:
+        start.wait()
+        return [p.table_id for p in places if store.claim(p) is not None]
+
+    with ThreadPoolExecutor(2) as pool:
+        won_a, won_b = pool.map(claim_all, (a, b))
+    assert not set(won_a) & set(won_b) and set(won_a) | set(won_b) == {p.table_id for p in places}
+    for table_id in won_a:
+        assert b.place(table_id).owner == a.me  # type: ignore[union-attr]
+    for table_id in won_b:
+        assert a.place(table_id).owner == b.me  # type: ignore[union-attr]
