@@ -428,12 +428,20 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_history_export(args: argparse.Namespace) -> int:
     from cardtui.server.app import default_db
     from cardtui.server.store import Store
+    from cardtui.server.stores import is_url, open_store
 
     path = Path(args.db) if args.db else default_db()
-    if not path.exists():
+    if is_url(args.db):  # the database several hosts share
+        try:
+            store = open_store(args.db)
+        except OSError as e:
+            print(f"cardtui: {e}", file=sys.stderr)
+            return 1
+    elif not path.exists():
         print("cardtui: " + _("there is no store at {path}.").format(path=path), file=sys.stderr)
         return 1
-    store = Store(path, read_only=True)
+    else:
+        store = Store(path, read_only=True)
     n = 0
     spans: dict[str, list[int]] = {}
     """Per table: its first and last deal number, its first and last match (what the lines hold)."""

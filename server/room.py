@@ -344,12 +344,13 @@ class Room:
     def writing(self, table: Table) -> Iterator[None]:
         """What is written inside is the table's, written only while this process still drives it.
 
-        Where other processes drive tables from the same store (``Store.shared``), each write is
-        fenced by the table's epoch (``Store.fence``), in one transaction with it: if another
-        process has taken the table over, nothing is written, the table is let go here (its
-        streams told to follow it), and the request that wrote is refused as ``Unavailable``.
+        Where a process can lose its table and live on (hosts sharing a PostgreSQL store:
+        ``Store.FENCES``), each write is fenced by the table's epoch (``Store.fence``), in one
+        transaction with it: if another process has taken the table over, nothing is written, the
+        table is let go here (its streams told to follow it), and the request that wrote is
+        refused as ``Unavailable``.
         """
-        if not self.store.shared:
+        if not self.store.FENCES:
             yield
             return
         try:

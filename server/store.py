@@ -341,6 +341,12 @@ class Store:
 
     BUSY_MS = 10_000
     """How long a write waits for another process of the server to finish its own (``shared``)."""
+    FENCES = False
+    """Whether a table's writes must be fenced by its epoch (``fence``). Not on SQLite: its processes
+    share one host, where an owner's lock is its process's (a ``flock`` the kernel holds for exactly
+    as long as the process lives), so a process that lost its lock is gone and writes nothing more.
+    On PostgreSQL a host can lose its session, and its lock with it, and live on: there each write is
+    fenced."""
 
     def __init__(self, path: str | Path, read_only: bool = False, own_folder: bool = False,
                  shared: bool = False) -> None:

@@ -146,6 +146,7 @@ class Connection:
 class PostgresStore(Store):
     """The store in a PostgreSQL database that every host of one card room shares."""
 
+    FENCES = True
     _BEGIN = "BEGIN"
     _FENCE = "SELECT epoch, owner FROM tables WHERE id = ? FOR UPDATE"
     _SAME = "IS NOT DISTINCT FROM"

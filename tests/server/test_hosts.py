@@ -67,51 +67,50 @@ async def until(check: Callable[[], object], timeout: float = 20.0) -> None:
 
 async def test_one_room_over_two_hosts_a_table_made_on_one_is_joined_from_the_other(pg_url: str,
                                                                                    tmp_path: Path) -> None:
-    async with host(pg_url) as a, host(pg_url) as b:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as ca, \
+    async with host(pg_url) as a, host(pg_url) as b, grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as ca, \
                 grpc.aio.insecure_channel(f"127.0.0.1:{b.port}") as cb:
-            lobby_a, lobby_b = lobby_pb2_grpc.LobbyStub(ca), lobby_pb2_grpc.LobbyStub(cb)
-            made = await lobby_a.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1,
-                                                                          bot_levels=["easy"]))
-            table_id = made.table.id
-            assert table_id in a.room.tables and table_id not in b.room.tables
-            # one lobby: either host lists every table
-            for lobby in (lobby_a, lobby_b):
-                listed = await lobby.ListTables(lobby_pb2.ListTablesRequest())
-                assert [t.id for t in listed.tables] == [table_id]
-            # joined from the other host: the seat is taken where the table is driven, and the answer
-            # says where that is; the table's calls go there
-            joined = await lobby_b.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="ana"))
-            assert joined.address == f":{a.port}"
-            assert a.room.tables[table_id].seating[joined.seat].name == "ana"
-            async with grpc.aio.insecure_channel(f"127.0.0.1{joined.address}") as there:
-                stream = table_pb2_grpc.TableStub(there).Subscribe(table_pb2.SubscribeRequest(token=joined.token))
-                assert (await stream.read()).HasField("snapshot")
-                stream.cancel()
-            with pytest.raises(grpc.aio.AioRpcError) as elsewhere:  # b does not drive it
-                await table_pb2_grpc.TableStub(cb).Chat(table_pb2.ChatRequest(token=joined.token, text="hi"))
-            assert elsewhere.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert (await lobby_b.Locate(lobby_pb2.LocateRequest(token=joined.token))).address == f":{a.port}"
-            # one set of names and keys: a name proved on one host is that key's on the other
-            me = create_identity(tmp_path / "key.pem")
-            hello = await lobby_a.Hello(players_pb2.HelloRequest(name="Bia", public_key=me.public_key))
-            await lobby_a.Prove(players_pb2.ProveRequest(name="Bia", public_key=me.public_key, nonce=hello.nonce,
-                                                         signature=me.sign(hello.server_id, hello.nonce, "Bia")))
-            with pytest.raises(grpc.aio.AioRpcError) as taken:
-                await lobby_b.Hello(players_pb2.HelloRequest(name="bia"))  # a guest, the name another's
-            assert taken.value.code() in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.ALREADY_EXISTS,
-                                          grpc.StatusCode.FAILED_PRECONDITION)
-            info_b = await lobby_b.Hello(players_pb2.HelloRequest(name="Bia", public_key=me.public_key))
-            assert info_b.server_id == hello.server_id and info_b.known  # one room: the same id, the key known
-            # one list of tournaments: made on b, run by the host that runs them, listed by both
-            from cardtui.v1 import tournament_pb2, tournament_pb2_grpc
+        lobby_a, lobby_b = lobby_pb2_grpc.LobbyStub(ca), lobby_pb2_grpc.LobbyStub(cb)
+        made = await lobby_a.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1,
+                                                                      bot_levels=["easy"]))
+        table_id = made.table.id
+        assert table_id in a.room.tables and table_id not in b.room.tables
+        # one lobby: either host lists every table
+        for lobby in (lobby_a, lobby_b):
+            listed = await lobby.ListTables(lobby_pb2.ListTablesRequest())
+            assert [t.id for t in listed.tables] == [table_id]
+        # joined from the other host: the seat is taken where the table is driven, and the answer
+        # says where that is; the table's calls go there
+        joined = await lobby_b.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="ana"))
+        assert joined.address == f":{a.port}"
+        assert a.room.tables[table_id].seating[joined.seat].name == "ana"
+        async with grpc.aio.insecure_channel(f"127.0.0.1{joined.address}") as there:
+            stream = table_pb2_grpc.TableStub(there).Subscribe(table_pb2.SubscribeRequest(token=joined.token))
+            assert (await stream.read()).HasField("snapshot")
+            stream.cancel()
+        with pytest.raises(grpc.aio.AioRpcError) as elsewhere:  # b does not drive it
+            await table_pb2_grpc.TableStub(cb).Chat(table_pb2.ChatRequest(token=joined.token, text="hi"))
+        assert elsewhere.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert (await lobby_b.Locate(lobby_pb2.LocateRequest(token=joined.token))).address == f":{a.port}"
+        # one set of names and keys: a name proved on one host is that key's on the other
+        me = create_identity(tmp_path / "key.pem")
+        hello = await lobby_a.Hello(players_pb2.HelloRequest(name="Bia", public_key=me.public_key))
+        await lobby_a.Prove(players_pb2.ProveRequest(name="Bia", public_key=me.public_key, nonce=hello.nonce,
+                                                     signature=me.sign(hello.server_id, hello.nonce, "Bia")))
+        with pytest.raises(grpc.aio.AioRpcError) as taken:
+            await lobby_b.Hello(players_pb2.HelloRequest(name="bia"))  # a guest, the name another's
+        assert taken.value.code() in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.ALREADY_EXISTS,
+                                      grpc.StatusCode.FAILED_PRECONDITION)
+        info_b = await lobby_b.Hello(players_pb2.HelloRequest(name="Bia", public_key=me.public_key))
+        assert info_b.server_id == hello.server_id and info_b.known  # one room: the same id, the key known
+        # one list of tournaments: made on b, run by the host that runs them, listed by both
+        from cardtui.v1 import tournament_pb2, tournament_pb2_grpc
 
-            made_t = await tournament_pb2_grpc.TournamentsStub(cb).CreateTournament(
-                tournament_pb2.CreateTournamentRequest(game="cacho", table_size=2, rounds=1, max_entries=4))
-            for ch in (ca, cb):
-                listed_t = await tournament_pb2_grpc.TournamentsStub(ch).ListTournaments(
-                    tournament_pb2.ListTournamentsRequest())
-                assert [t.id for t in listed_t.tournaments] == [made_t.tournament.id]
+        made_t = await tournament_pb2_grpc.TournamentsStub(cb).CreateTournament(
+            tournament_pb2.CreateTournamentRequest(game="cacho", table_size=2, rounds=1, max_entries=4))
+        for ch in (ca, cb):
+            listed_t = await tournament_pb2_grpc.TournamentsStub(ch).ListTournaments(
+                tournament_pb2.ListTournamentsRequest())
+            assert [t.id for t in listed_t.tournaments] == [made_t.tournament.id]
 
 
 async def test_the_host_driving_a_table_is_killed_mid_hand_and_the_survivor_takes_it(pg_url: str,
@@ -160,7 +159,7 @@ async def test_the_host_driving_a_table_is_killed_mid_hand_and_the_survivor_take
                 resumed = next(m for m in seen[count:] if m.HasField("snapshot"))
                 assert resumed.seq >= last_before
                 assert conn.routes[joined.token] == ""  # the survivor is the lobby the client knows
-                if resumed.snapshot.view.cacho.round == before.cacho.round:
+                if (resumed.snapshot.view.hand, resumed.snapshot.view.cacho.round) == (before.hand, before.cacho.round):
                     assert [list(s.cards) for s in resumed.snapshot.view.cacho.seats] == cards
                 await until(lambda: (v := view()) is not None and len(v.legal) > 0)
                 again = await conn.act(joined.token, view().legal[0])  # type: ignore[union-attr]
@@ -237,45 +236,44 @@ async def test_two_hosts_racing_for_one_table_leave_it_to_exactly_one(pg_url: st
 
 
 async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url: str) -> None:
-    async with host(pg_url) as a, host(pg_url) as b:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as ca:
-            lobby = lobby_pb2_grpc.LobbyStub(ca)
-            made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=0,
-                                                                        turn_seconds=3600))
-            table_id = made.table.id
-            seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=n))
-                      for n in ("ana", "bia")]
-            await until(lambda: a.room.tables[table_id].match is not None)
-            old = a.room.tables[table_id]
-            # a's database session ends (a network cut, an administrator): its lock goes with it
-            with psycopg.connect(pg_url, autocommit=True) as admin:
-                pid = admin.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = "
-                                    "(%s::bigint & 4294967295)::oid AND classid = ((%s::bigint >> 32) & 4294967295)::oid",
-                                    (owner_key(a.store.me), owner_key(a.store.me))).fetchone()
-                assert pid is not None
-                admin.execute("SELECT pg_terminate_backend(%s)", (pid[0],))
-            # b finds a's lock free and takes the table, with a new epoch
-            await b.keeper.sweep()  # type: ignore[union-attr]
-            assert table_id in b.room.tables and b.room.tables[table_id].epoch == old.epoch + 1
-            seq_b = b.room.tables[table_id].seq
-            # a still holds the table in memory: whatever it is asked now, it writes nothing
-            legal = [s for s in (0, 1) if old.match is not None and old.match.legal_actions(s)]
-            assert legal
-            token = seated[legal[0]].token
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as at_a:
-                stream = table_pb2_grpc.TableStub(at_a)
-                with pytest.raises(grpc.aio.AioRpcError) as refused:
-                    await stream.Chat(table_pb2.ChatRequest(token=token, text="still here?"))
-                assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert table_id not in a.room.tables  # let go at a: its clients told to find it again
-            with psycopg.connect(pg_url) as db:
-                kept = db.execute("SELECT seq, owner FROM tables WHERE id = %s", (table_id,)).fetchone()
-                steps = db.execute("SELECT max(seq) FROM log WHERE table_id = %s", (table_id,)).fetchone()
-            assert kept[1] == b.store.me
-            assert max(kept[0], steps[0] or 0) == seq_b  # nothing of a's after b took it
-            # and the table plays on at b, numbered after everything
-            where = (await lobby.Locate(lobby_pb2.LocateRequest(token=token))).address
-            assert where == f":{b.port}"
+    async with host(pg_url) as a, host(pg_url) as b, grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as ca:
+        lobby = lobby_pb2_grpc.LobbyStub(ca)
+        made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=0,
+                                                                    turn_seconds=3600))
+        table_id = made.table.id
+        seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=n))
+                  for n in ("ana", "bia")]
+        await until(lambda: a.room.tables[table_id].match is not None)
+        old = a.room.tables[table_id]
+        # a's database session ends (a network cut, an administrator): its lock goes with it
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            pid = admin.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = "
+                                "(%s::bigint & 4294967295)::oid AND classid = ((%s::bigint >> 32) & 4294967295)::oid",
+                                (owner_key(a.store.me), owner_key(a.store.me))).fetchone()
+            assert pid is not None
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid[0],))
+        # b finds a's lock free and takes the table, with a new epoch
+        await b.keeper.sweep()  # type: ignore[union-attr]
+        assert table_id in b.room.tables and b.room.tables[table_id].epoch == old.epoch + 1
+        seq_b = b.room.tables[table_id].seq
+        # a still holds the table in memory: whatever it is asked now, it writes nothing
+        legal = [s for s in (0, 1) if old.match is not None and old.match.legal_actions(s)]
+        assert legal
+        token = seated[legal[0]].token
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{a.port}") as at_a:
+            stream = table_pb2_grpc.TableStub(at_a)
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await stream.Chat(table_pb2.ChatRequest(token=token, text="still here?"))
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert table_id not in a.room.tables  # let go at a: its clients told to find it again
+        with psycopg.connect(pg_url) as db:
+            kept = db.execute("SELECT seq, owner FROM tables WHERE id = %s", (table_id,)).fetchone()
+            steps = db.execute("SELECT max(seq) FROM log WHERE table_id = %s", (table_id,)).fetchone()
+        assert kept[1] == b.store.me
+        assert max(kept[0], steps[0] or 0) == seq_b  # nothing of a's after b took it
+        # and the table plays on at b, numbered after everything
+        where = (await lobby.Locate(lobby_pb2.LocateRequest(token=token))).address
+        assert where == f":{b.port}"
 
 
 def owner_key(owner_id: str) -> int:
