@@ -20,7 +20,9 @@ import pytest_asyncio
 
 from cardtui.client.connection import Connection
 from cardtui.server.app import Running, start
-from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.server.limits import Limits
+from cardtui.server.routes import PEER, ROOM_KEY
+from cardtui.v1 import common_pb2, hosts_pb2, hosts_pb2_grpc, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
 @pytest_asyncio.fixture
@@ -162,3 +164,121 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
         await asyncio.gather(task, return_exceptions=True)
     finally:
         await conn.close()
+
+
+async def test_outsiders_reach_nothing_between_the_processes_and_limits_count_their_own_address(
+        tmp_path: Path) -> None:
+    """What only the room's own processes may ask (hosts.proto) is refused to anyone without the
+    room's key, and a caller who forges the metadata a lobby passes calls on with (another
+    address) is still counted as itself: the limits per address hold at every worker."""
+    limits = Limits(acts_per_second=0.01, passwords_per_second=0.01)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=0.0, workers=2, limits=limits)
+    try:
+        assert running.workers is not None
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            lobby = lobby_pb2_grpc.LobbyStub(channel)
+            locked = await created(lobby, seats=2, bots=0, password="right one")
+            open_table = await created(lobby, seats=2, bots=0, turn_seconds=3600)
+            seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=open_table, name=n))
+                      for n in ("ana", "bia")]
+            for where in [f"127.0.0.1:{running.port}", *(f"127.0.0.1{s.address}" for s in running.workers.slots)]:
+                async with grpc.aio.insecure_channel(where) as ch:
+                    hosts = hosts_pb2_grpc.HostsStub(ch)
+                    for metadata in ((), ((ROOM_KEY, "a guess"),), ((PEER, "ipv4:10.1.2.3:4"),)):
+                        with pytest.raises(grpc.aio.AioRpcError) as denied:
+                            await hosts.TakeOver(hosts_pb2.TakeOverRequest(table_ids=[open_table]),
+                                                 metadata=metadata)
+                        assert denied.value.code() in (grpc.StatusCode.PERMISSION_DENIED,
+                                                       grpc.StatusCode.UNIMPLEMENTED)
+                        with pytest.raises(grpc.aio.AioRpcError) as listing:
+                            await hosts.Tables(lobby_pb2.ListTablesRequest(), metadata=metadata)
+                        assert listing.value.code() in (grpc.StatusCode.PERMISSION_DENIED,
+                                                        grpc.StatusCode.UNIMPLEMENTED)
+            assert running.store.place(open_table).owner != running.store.me  # type: ignore[union-attr]
+            # wrong passwords through the lobby: counted at the worker against this address, whatever
+            # address the caller claims to pass on for
+            codes = []
+            for n in range(14):
+                forged = ((PEER, f"ipv4:10.0.0.{n}:5"),)
+                try:
+                    await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=locked, name=f"x{n}", password="wrong"),
+                                          metadata=forged)
+                except grpc.aio.AioRpcError as e:
+                    codes.append(e.code())
+            assert codes.count(grpc.StatusCode.PERMISSION_DENIED) == 10  # the burst: each a slow check
+            assert codes[10:] == [grpc.StatusCode.RESOURCE_EXHAUSTED] * 4
+            # actions at the worker that serves the table: its limit counts this address
+            where = f"127.0.0.1{seated[0].address}"
+            async with grpc.aio.insecure_channel(where) as ch:
+                table = table_pb2_grpc.TableStub(ch)
+                refused = []
+                for _ in range(4):
+                    try:
+                        await table.Chat(table_pb2.ChatRequest(token=seated[0].token, text="x"))
+                        await table.Act(table_pb2.ActRequest(token=seated[0].token,
+                                                             action=common_pb2.Action(type=common_pb2.ACTION_TYPE_CALL)))
+                    except grpc.aio.AioRpcError as e:
+                        refused.append(e.code())
+                assert grpc.StatusCode.RESOURCE_EXHAUSTED in refused
+    finally:
+        await running.stop(grace=0.2)
+
+
+async def test_each_seat_sees_its_own_cards_only_at_a_worker(two_workers: Running) -> None:
+    """Redaction holds where the table is served: a seat never sees another's cards, a watcher no one's."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        table_id = await created(lobby, seats=3, bots=0, turn_seconds=3600)
+        seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=n))
+                  for n in ("ana", "bia", "cris")]
+        watch = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="dora"))
+        async with grpc.aio.insecure_channel(f"127.0.0.1{watch.address}") as ch:
+            table = table_pb2_grpc.TableStub(ch)
+
+            async def dealt(token: str) -> table_pb2.View:
+                for _ in range(200):
+                    stream = table.Subscribe(table_pb2.SubscribeRequest(token=token))
+                    view = (await stream.read()).snapshot.view
+                    stream.cancel()
+                    if view.hand >= 1:
+                        return view
+                    await asyncio.sleep(0.05)
+                raise AssertionError("no hand dealt")
+
+            for joined in seated:
+                view = await dealt(joined.token)
+                for seat in view.cacho.seats:
+                    assert bool(seat.cards) == (seat.seat == joined.seat), (joined.seat, seat)
+            watched = await dealt(watch.token)
+            assert not any(seat.cards for seat in watched.cacho.seats)
+
+
+def test_a_call_passed_on_is_counted_against_its_caller_and_only_the_room_may_say_so(tmp_path: Path) -> None:
+    from cardtui.server.routes import Router
+    from cardtui.server.store import Store
+
+    store = Store(tmp_path / "store.db")
+    router = Router(store, "127.0.0.1")
+
+    class Context:
+        def __init__(self, peer: str, metadata: tuple[tuple[str, str], ...]) -> None:
+            self._peer, self._metadata = peer, metadata
+
+        def peer(self) -> str:
+            return self._peer
+
+        def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+            return self._metadata
+
+    client = Context("ipv4:192.168.1.7:5000", ())
+    passed = dict(router._passing(client))
+    assert passed == {ROOM_KEY: router.key, PEER: "ipv4:192.168.1.7:5000"}  # what the lobby sends on
+    at_worker = Context("ipv4:127.0.0.1:6000", tuple(passed.items()))
+    assert router.trusted(at_worker) and router.peer(at_worker) == "ipv4:192.168.1.7:5000"
+    forged = Context("ipv4:10.9.9.9:1", ((PEER, "ipv4:192.168.1.7:1"), (ROOM_KEY, "not the key")))
+    assert not router.trusted(forged) and router.peer(forged) == "ipv4:10.9.9.9:1"
+    assert Router(Store(tmp_path / "store.db", shared=True), "127.0.0.1").key == router.key  # one key per room
+    assert router.dialable(":7000") == "127.0.0.1:7000" and Router(store, "0.0.0.0").dialable(":7") == "127.0.0.1:7"
+    assert router.dialable("cards.example:50051") == "cards.example:50051"
+    store.close()
