@@ -25,6 +25,7 @@ from typing import Any, cast
 import grpc
 from google.protobuf.message import Message
 
+from cardtui.i18n import N_
 from cardtui.server.errors import Unavailable
 from cardtui.server.store import Place, Store, token_digest
 from cardtui.server.wire import PROBLEM_METADATA
@@ -44,7 +45,7 @@ CHANNEL_OPTIONS = [
     ("grpc.initial_reconnect_backoff_ms", 100),
     ("grpc.max_reconnect_backoff_ms", 1_000),
 ]
-AWAY = "The table's server cannot be reached just now; try again in a moment."
+AWAY = N_("The table's server cannot be reached just now; try again in a moment.")
 
 
 def room_key(store: Store) -> str:
