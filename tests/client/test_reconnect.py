@@ -135,3 +135,43 @@ async def test_back_within_seconds_of_the_server_and_no_action_meanwhile(tmp_pat
             assert took < 3.0, f"back {took:.1f} s after the server"
     finally:
         await running.stop(grace=0.1)
+
+
+async def test_the_table_screen_follows_a_table_whose_worker_was_killed(tmp_path: Path) -> None:
+    """A server with table workers: the worker serving the table is killed outright; the screen says
+    the server is gone, then shows the table again where another worker serves it now, with no
+    key pressed."""
+    import os
+    import signal
+
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.05, next_hand_delay=0.1, workers=2)
+    table_id = await create(running, game="cacho", seats=3, bots=3)
+    app = CardApp(f"127.0.0.1:{running.port}", "eve", spectate=table_id)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            for _ in range(50):
+                await pilot.pause(0.1)
+                screen = app.screen
+                if isinstance(screen, TableScreen) and screen.model.seq > 0:
+                    break
+            assert isinstance(screen, TableScreen)
+            assert app.conn is not None
+            where = app.conn.routes[screen.token]
+            assert where.startswith(":")  # a table worker serves it
+            assert running.workers is not None
+            [slot] = [s for s in running.workers.slots if s.address == where]
+            assert slot.process is not None and slot.process.pid is not None
+            os.kill(slot.process.pid, signal.SIGKILL)
+            seen_before = screen.model.seq
+            banner = screen.query_one("#conn-banner", Static)
+            came_back = False
+            for _ in range(150):
+                await pilot.pause(0.1)
+                if not banner.display and screen.model.seq > seen_before + 2:
+                    came_back = True
+                    break
+            assert came_back, "the table plays on where it is served now"
+            assert app.screen is screen, "the same screen: nobody had to open the table again"
+    finally:
+        await running.stop(grace=0.1)
