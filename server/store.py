@@ -787,7 +787,7 @@ class Store:
         with self.transaction():
             taken = self.db.execute(
                 f"UPDATE tables SET owner = ?, epoch = epoch + 1 WHERE id = ? AND epoch = ? AND owner {self._SAME} ?",
-                (self.me, place.table_id, place.epoch, place.owner)).rowcount
+                (self.me or None, place.table_id, place.epoch, place.owner)).rowcount
             if taken != 1:
                 return None
             return int(self.db.execute("SELECT epoch FROM tables WHERE id = ?", (place.table_id,)).fetchone()[0])

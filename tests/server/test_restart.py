@@ -17,7 +17,7 @@ from cardtui.engine.games import GAMES, get
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
-def serve(db: Path, workers: int) -> tuple[subprocess.Popen[str], int]:
+def serve(db: Path, workers: int = 1) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db),
          "--next-hand-delay", "100", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
