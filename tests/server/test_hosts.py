@@ -245,6 +245,7 @@ async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url:
                   for n in ("ana", "bia")]
         await until(lambda: a.room.tables[table_id].match is not None)
         old = a.room.tables[table_id]
+        await a.keeper.stop()  # type: ignore[union-attr]  # a is idle: nothing of it touches the database
         # a's database session ends (a network cut, an administrator): its lock goes with it
         with psycopg.connect(pg_url, autocommit=True) as admin:
             pid = admin.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = "
@@ -252,6 +253,8 @@ async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url:
                                 (owner_key(a.store.me), owner_key(a.store.me))).fetchone()
             assert pid is not None
             admin.execute("SELECT pg_terminate_backend(%s)", (pid[0],))
+            await until(lambda: admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
+                                              (pid[0],)).fetchone() == (0,))
         # b finds a's lock free and takes the table, with a new epoch
         await b.keeper.sweep()  # type: ignore[union-attr]
         assert table_id in b.room.tables and b.room.tables[table_id].epoch == old.epoch + 1
