@@ -258,8 +258,8 @@ async def start(
     if announce:
         from cardtui.server.announce import start_announcer
 
-        announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces,
-                                    web=web_url)
+        count = store.open_tables if store.shared else lambda: len(room.tables)  # the room's, its workers' too
+        announcer = start_announcer(bound, count, tls is not None, host, announce_interfaces, web=web_url)
     return Running(server, room, store, bound, health_servicer, announcer, team, keeper, router)
 
 

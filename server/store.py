@@ -687,6 +687,11 @@ class Store:
         row = self.db.execute("SELECT config, finished FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), row[1] is not None)
 
+    def open_tables(self) -> int:
+        """The room's tables still open, whichever process drives them."""
+        row = self.db.execute("SELECT count(*) FROM tables WHERE finished IS NULL AND damaged IS NULL").fetchone()
+        return int(row[0])
+
     def count_hands(self, table_id: str | None = None) -> int:
         if table_id is None:
             return int(self.db.execute("SELECT count(*) FROM hands").fetchone()[0])

@@ -74,7 +74,9 @@ def test_a_table_written_by_one_is_read_whole_by_the_other(stores: tuple[Store, 
     a.trim_log("t1", 1)
     assert [step[0] for step in b.saved_tables()[0].log] == [1]
     assert b.table_config("t1") == ({"seats": 2, "tournament": {}}, False)
+    assert b.open_tables() == 1
     a.finish("t1")
+    assert b.open_tables() == 0
     [done] = b.saved_tables()
     assert done.finished and done.log == [] and done.tokens == []
     b.set_aside("t1", "broken")
