@@ -253,7 +253,8 @@ async def start(
     gc.set_threshold(50_000, 50, 100)
     for name in ("", *names[:2]):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("serving on %s:%d%s, store %s", host, bound, " with TLS" if tls else "", store.path)
+    log.info("%s on %s:%d%s, store %s", "a table worker serving" if worker else "serving", host, bound,
+             " with TLS" if tls else "", store.path)
     announcer = None
     if announce:
         from cardtui.server.announce import start_announcer
