@@ -3,7 +3,8 @@
 Each browser session runs its own ``cardtui connect SERVER --ask-name`` process, which asks
 the guest's name and then talks to the table server over gRPC like any terminal client (its
 own connection, so the same per-connection rate limits apply). The processes are forked from
-a warm parent that has imported the client once (``cardtui.server.web_guests``), so a guest
+a warm parent that has imported the client once (``cardtui.guest_parent``, forking
+through ``cardtui.server.web_guests``), so a guest
 costs a fraction of a fresh interpreter and sees its name prompt at once. The page and its
 assets (xterm.js, its stylesheet, the Roboto Mono font) come from the installed textual-serve
 package: nothing is fetched from the internet, so the page works on a LAN without one.

@@ -8,15 +8,15 @@ and the seat is free (the token opens nothing, a bot plays the seat for whoever 
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable
 from pathlib import Path
 
-from textual.pilot import Pilot
-
 from cardtui.client.app import CardApp
+from cardtui.client.leaving import LeaveScreen
 from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import LeaveScreen, TableScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import notices
 from cardtui.server.app import start
+from tests.client.waiting import until
 from tests.conftest import create
 
 
@@ -24,14 +24,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], what: str, tries: int = 300) -> None:
-    for _n in range(tries):
-        if ok():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 async def test_a_leave_the_server_did_not_hear_is_said_and_sent_again_until_it_is(tmp_path: Path) -> None:
@@ -49,7 +41,7 @@ async def test_a_leave_the_server_did_not_hear_is_said_and_sent_again_until_it_i
             await until(pilot, lambda: isinstance(app.screen, LeaveScreen), "asked first")
             await pilot.press("y")
             await until(pilot, lambda: not isinstance(app.screen, TableScreen | LeaveScreen), "off the table")
-            said = [n.message for n in app._notifications]
+            said = [n.message for n in notices(app)]
             assert any("did not hear you leave night" in m for m in said), said
 
             running = await start("127.0.0.1", port, db, bot_delay=60, next_hand_delay=60)
@@ -59,7 +51,7 @@ async def test_a_leave_the_server_did_not_hear_is_said_and_sent_again_until_it_i
             assert (seat.name, seat.away, seat.bot, seat.taken) == ("ana", True, True, False), \
                 "a bot plays the seat she left until someone takes it"
             assert not [g for g in running.room.tokens.values() if g.table is table and g.seat == 0]
-            await until(pilot, lambda: any("You have left night" in n.message for n in app._notifications),
+            await until(pilot, lambda: any("You have left night" in n.message for n in notices(app)),
                         "told it is done")
     finally:
         await running.stop(grace=0.1)

@@ -240,11 +240,11 @@ async def closing(server: Running, other: str) -> None:
         await until(pilot, lambda: i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)})
         await pilot.press("ctrl+q")  # the key works whether or not the footer shows it
         await pilot.pause(0.3)
-        assert app._exit
+        assert app.return_code == 0, "ctrl+q quits"
 
 
 def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
-    from cardtui.client.table_screen import LeaveScreen
+    from cardtui.client.leaving import LeaveScreen
 
     with speaking("pt_BR"):
         cacheta, pifpaf = LeaveScreen("cacheta").detail, LeaveScreen("pifpaf").detail
@@ -342,7 +342,7 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
 async def test_escape_after_sending_a_chat_line_goes_back_to_the_table_not_out_of_it(server: Running) -> None:
     from textual.widgets import Input
 
-    from cardtui.client.table_screen import LeaveScreen
+    from cardtui.client.leaving import LeaveScreen
 
     table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
