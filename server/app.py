@@ -19,6 +19,7 @@ from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 from cardtui.i18n import N_
 from cardtui.server.hosts import HostsService
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
+from cardtui.server.pools import Pools, start_pools
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
 from cardtui.server.service import TOURNAMENTS_AT, LobbyService, TableService, TournamentService, register
@@ -26,7 +27,6 @@ from cardtui.server.service import log as service_log
 from cardtui.server.store import Store
 from cardtui.server.stores import open_store
 from cardtui.server.takeover import SWEEP_SECONDS, Keeper
-from cardtui.server.thinking import thinker
 from cardtui.server.tournaments import Tournaments
 from cardtui.server.workers import Workers, WorkerSettings, watch_parent
 from cardtui.v1 import hosts_pb2, lobby_pb2, table_pb2, tournament_pb2
@@ -113,6 +113,8 @@ class Running:
     """This host's table workers (``serve --workers``); None: this process drives every table."""
     keeper: Keeper | None = None
     router: Router | None = None
+    pools: Pools | None = None
+    """Every pool of processes of this process (``server.pools``): ended last."""
 
     async def stop(self, grace: float = 2.0) -> None:
         """Tell every client, stop taking calls, let streams finish, close the store."""
@@ -122,14 +124,14 @@ class Running:
         await self.health.enter_graceful_shutdown()
         if self.keeper is not None:
             await self.keeper.stop()
-        if self.workers is not None:
-            await self.workers.stop(grace)
+        if self.pools is not None:
+            await self.pools.stop_workers(grace)
         self.room.shutdown(N_("The server is shutting down."))
         await self.server.stop(grace)
         if self.router is not None:
             await self.router.close()
-        if self.room.thinker is not None:
-            self.room.thinker.close()
+        if self.pools is not None:
+            await self.pools.close(grace)
         self.store.close()
 
 
@@ -168,21 +170,18 @@ async def start(
     limits = limits or Limits()
     where = db if db is not None else default_db()
     store = open_store(where, own_folder=db is None, shared=worker)
-    team: Workers | None = None
+    table_workers = workers if not worker else 1
+    if table_workers > 1:
+        store.shared = True
     try:
-        if workers > 1 and not worker:
-            # Every process of the host starts now, before any gRPC server exists here.
-            store.shared = True
-            team = Workers(workers, WorkerSettings(
-                str(where), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
-                bot_workers, log_level), worker_main)
-            await team.start()
-        bots = thinker(bot_workers)
+        # Every process this one will have is made now, before any gRPC server exists here.
+        pools = await start_pools(table_workers, WorkerSettings(
+            str(where), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
+            bot_workers, log_level), worker_main, bot_workers)
     except BaseException:
-        if team is not None:
-            await team.stop(0)
         store.close()
         raise
+    team, bots = pools.workers, pools.bots
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     try:
         if tls is not None:
@@ -193,10 +192,7 @@ async def start(
     except RuntimeError:
         bound = 0
     if bound == 0:
-        if team is not None:
-            await team.stop(0)
-        if bots is not None:
-            bots.close()
+        await pools.close(0)
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
     store.register(f"{advertise}:{bound}")
@@ -261,7 +257,7 @@ async def start(
 
         count = store.open_tables if store.shared else lambda: len(room.tables)  # the room's, its workers' too
         announcer = start_announcer(bound, count, tls is not None, host, announce_interfaces, web=web_url)
-    return Running(server, room, store, bound, health_servicer, announcer, team, keeper, router)
+    return Running(server, room, store, bound, health_servicer, announcer, team, keeper, router, pools)
 
 
 def worker_main(settings: WorkerSettings, ready: Connection, alive: Connection) -> None:

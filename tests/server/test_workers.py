@@ -49,8 +49,28 @@ def worker_at(running: Running, where: str) -> int:
     return pid
 
 
+def parent_of(pid: int) -> int:
+    """A process's parent, as the system says it."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[1])
+
+
+def forked_clean(running: Running) -> None:
+    """Every table worker of the server is a child of its fork server (which never runs gRPC), not
+    of the server's process, whose gRPC server was made after them (``server.pools``)."""
+    assert running.workers is not None and running.pools is not None
+    pids = running.workers.pids()
+    assert pids
+    parents = {parent_of(pid) for pid in pids}
+    assert os.getpid() not in parents, "a table worker forked from the process that runs gRPC"
+    assert len(parents) == 1, parents
+    [fork_server] = parents
+    assert parent_of(fork_server) == os.getpid()
+
+
 async def test_the_lobby_shares_tables_among_workers_and_says_where_each_is(two_workers: Running) -> None:
     assert two_workers.workers is not None
+    forked_clean(two_workers)
     addresses = {s.address for s in two_workers.workers.slots}
     assert len(addresses) == 2 and all(a.startswith(":") for a in addresses)
     async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as channel:
@@ -160,6 +180,7 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
 
         await asyncio.wait_for(replaced(), 30)
         assert old_pid not in two_workers.workers.pids()
+        forked_clean(two_workers)  # the new one too, though the server's gRPC server runs now
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
     finally:
