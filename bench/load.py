@@ -91,6 +91,15 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return (sum(used(f"/proc/{p}/stat") for p in pids), sum(used(f"/proc/{p}/task/{p}/stat") for p in pids))
 
 
+def machine_ticks() -> tuple[int, int]:
+    """The machine's CPU time so far, in clock ticks over all its cores: (busy, all). Whatever runs
+    on it counts: the server, these clients, and anything else (a shared machine's other work)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle, and waiting for the disk
+    return sum(fields) - idle, sum(fields)
+
+
 def rss_kb(pid: int) -> int:
     """A server's resident memory, over all its processes (0 once they are gone)."""
     total = 0
@@ -238,6 +247,7 @@ class Load:
     async def _run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
         interval = 1.0 / per_table_rate
         cpu0 = cpu_seconds(self.pid) if self.pid else (0.0, 0.0)
+        clients0, machine0 = time.process_time(), machine_ticks()
         messages0 = self.messages
         start = time.perf_counter()
         pending: set[asyncio.Task[None]] = set()
@@ -256,6 +266,10 @@ class Load:
         await asyncio.sleep(0.5)
         out = self.summary(time.perf_counter() - start)
         out["messages"] = self.messages - messages0
+        machine1 = machine_ticks()
+        out["machine_busy"] = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
+        if out["acts"]:
+            out["clients_ms"] = 1000 * (time.process_time() - clients0) / out["acts"]
         if self.pid and out["acts"]:
             cpu1 = cpu_seconds(self.pid)
             out["cpu_ms"] = 1000 * (cpu1[0] - cpu0[0]) / out["acts"]
@@ -318,6 +332,8 @@ class Server:
         self.load: Load | None = None
         self.rss_per_table_kb = 0.0
         self.sustained = 0.0
+        self.at_limit: dict[str, Any] = {}
+        """The run at its sustained rate: the server's and the clients' CPU per act, how busy the machine was."""
         self.done = False
         """Past its rate: p99 went over 100 ms."""
 
@@ -463,6 +479,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
                 f"server CPU {b.get('cpu_ms', 0):.2f} ms/act (event loop's thread {b.get('main_ms', 0):.2f})  "
                 f"{b['messages'] / max(1, b['acts']):.1f} stream messages/act")
             server.sustained = b["rate"] if b["p99"] <= 100 else 0.0
+            server.at_limit = base[server.name][-1] if b["p99"] <= 100 else {}
             server.done = b["p99"] > 100
         for rate in stepped(ramp):
             for server in servers:
@@ -472,9 +489,11 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
                 r = await server.load.run(rate, max(3.0, seconds / 3))
                 ok = r["p99"] <= 100
                 out(f"  {server.name:8s} {rate:g} act/table/s: {r['rate']:7.0f} acts/s  p99 {r['p99']:7.1f} ms "
-                    f"{'ok' if ok else 'over 100 ms'}")
+                    f"{'ok' if ok else 'over 100 ms'}  (server CPU {r.get('cpu_ms', 0):.2f} ms/act, clients "
+                    f"{r.get('clients_ms', 0):.2f}; machine {r['machine_busy']:.0%} busy)")
                 if ok:
                     server.sustained = r["rate"]
+                    server.at_limit = r
                 server.done = not ok
             if all(s.done for s in servers):
                 break
@@ -487,6 +506,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
         for server in servers:
             await server.stop()
     got = {s.name: {"base": {k: v for k, v in bases[s.name].items() if k != "lat"}, "sustained": s.sustained,
+                    "at_limit": {k: v for k, v in s.at_limit.items() if k != "lat"},
                     "rss_per_table_kb": s.rss_per_table_kb, "errors": s.load.errors if s.load else 0}
            for s in servers}
     real, bare = got["cardtui"], got["bare"]
@@ -513,6 +533,10 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     return {"real": real, "bare": bare, "workers": by_count}
 
 
+def cores_here() -> int:
+    return os.cpu_count() or 1
+
+
 def workers_section(by_count: dict[int, dict[str, Any]], bare: dict[str, Any], default: int,
                     out: Callable[[str], Any]) -> None:
     """(f): the real server by its number of table workers, against 1 worker and the bare floor
@@ -533,6 +557,12 @@ def workers_section(by_count: dict[int, dict[str, Any]], bare: dict[str, Any], d
         out(f"    2 workers: sustained x{up:.2f} of 1 worker's (mark ≥ 1.6), x{floor:.2f} of the bare floor's "
             f"(mark ≥ 1.0); p99 at 1 act/table/s {tb['p99']:.1f} vs {bb['p99']:.1f} ms (x{tb['p99'] / bb['p99']:.2f}; "
             "mark ≤ 1.3)")
+    for name, got in [*((f"{n} {'worker' if n == 1 else 'workers'}", by_count[n]) for n in counts), ("bare", bare)]:
+        limit = got.get("at_limit") or {}
+        if limit.get("acts"):
+            out(f"    {name} at its sustained rate: server CPU {limit.get('cpu_ms', 0):.2f} ms/act over its processes, "
+                f"the clients' {limit.get('clients_ms', 0):.2f} ms/act, the machine's {cores_here()} cores "
+                f"{limit['machine_busy']:.0%} busy")
     memory = ", ".join(f"{n} {'worker' if n == 1 else 'workers'} {by_count[n]['rss_per_table_kb']:.0f} KB"
                        for n in counts)
     out(f"    server memory per table (every process of the server): {memory}; bare {bare['rss_per_table_kb']:.0f} KB")
