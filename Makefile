@@ -41,8 +41,9 @@ play: $(STAMP) $(NATIVE)
 ## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
 ## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
 ## and run on one worker of the four (the `postgresql` marker; skipped, and saying so, where none runs).
+## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) $(NATIVE) lint chromium postgresql
-	$(BIN)/pytest -n 4
+	$(BIN)/pytest -n 4 $(ARGS)
 
 chromium:
 	command -v chromium >/dev/null || $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium' \
