@@ -13,6 +13,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import grpc
@@ -119,7 +120,8 @@ async def test_the_store_holds_no_token_and_only_its_owner_may_read_it_even_afte
             lobby = lobby_pb2_grpc.LobbyStub(ch)
             for token, seat in seats.items():  # every token opens its own seat again, or its view
                 where = ""
-                for _ in range(200):  # back on a worker once the old server's workers have ended
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:  # back on a worker once the old server's workers have ended
                     where = (await lobby.Locate(lobby_pb2.LocateRequest(token=token))).address
                     if where and table_id in [t.id for t in (await lobby.ListTables(
                             lobby_pb2.ListTablesRequest())).tables]:

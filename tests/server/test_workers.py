@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -122,7 +123,7 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
             seen.append(msg)
             changed.set()
 
-    async def until(predicate: object, timeout: float = 20.0) -> None:
+    async def until(predicate: object, timeout: float = 60.0) -> None:
         async def loop() -> None:
             while not predicate():  # type: ignore[operator]
                 changed.clear()
@@ -258,7 +259,8 @@ async def test_each_seat_sees_its_own_cards_only_at_a_worker(two_workers: Runnin
             table = table_pb2_grpc.TableStub(ch)
 
             async def dealt(token: str) -> table_pb2.View:
-                for _ in range(200):
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
                     stream = table.Subscribe(table_pb2.SubscribeRequest(token=token))
                     view = (await stream.read()).snapshot.view
                     stream.cancel()
