@@ -7,7 +7,7 @@ NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) 
 	tools/native.py tools/layout.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench arena sim clean web-shots i18n native chromium
+.PHONY: play test lint proto bench arena sim clean web-shots i18n native chromium postgresql
 
 ## The package's parts live in folders of their own (pyproject.toml maps them), so setuptools installs
 ## it in development with an import finder, and says so once in a notice that asks nothing of anyone.
@@ -38,13 +38,21 @@ play: $(STAMP) $(NATIVE)
 ## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (four workers: most tests wait
 ## on real servers, bots and timers more than they compute, so four keep two cores busy). The browser
 ## page is tested in a real browser: Debian's Chromium, installed if missing (the test is skipped, and
-## says so, only where it cannot be).
-test: $(STAMP) $(NATIVE) lint chromium
-	$(BIN)/pytest -n 4
+## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
+## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
+## and run on one worker of the four (the `postgresql` marker; skipped, and saying so, where none runs).
+## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
+test: $(STAMP) $(NATIVE) lint chromium postgresql
+	$(BIN)/pytest -n 4 $(ARGS)
 
 chromium:
 	command -v chromium >/dev/null || $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium' \
 		|| echo "make: no chromium could be installed: the browser page's tests are skipped"
+
+postgresql:
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
+		|| $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql' \
+		|| echo "make: no PostgreSQL could be installed: the PostgreSQL store's tests are skipped"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -2,13 +2,17 @@
 
 Every subscriber notes when each event number reaches it; every Act notes when it was sent
 and the last event number it produced. Latency is arrival minus send, for every subscriber.
-The same run drives the real server and the bare fan-out server.
+The same run drives the real server and the bare fan-out server. The real server runs as
+``cardtui serve`` starts by default (a table worker per core), and beside it with 1 worker, 2,
+and so on up to the cores the machine has: what each more core buys. Clients talk to each
+table where the lobby says it is served (``JoinResponse.address``), as every client does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import json
 import os
 import random
@@ -55,11 +59,23 @@ def start_process(args: list[str], marker: str, env: dict[str, str] | None = Non
     return proc, int(line.split()[-1] if marker == "port" else line.split()[3].rsplit(":", 1)[1])
 
 
+def family(pid: int) -> list[int]:
+    """A server's processes: the one started and every process under it (its table workers, the
+    fork servers they come from, the bots' pools)."""
+    try:
+        import psutil
+
+        return [pid, *(child.pid for child in psutil.Process(pid).children(recursive=True))]
+    except Exception:
+        return [pid]
+
+
 def cpu_seconds(pid: int) -> tuple[float, float]:
-    """A process's CPU time in seconds: all its threads, and its main thread (the event loop's).
+    """A server's CPU time in seconds, over all its processes: all their threads, and their main
+    threads (each process's event loop).
 
     gRPC's own threads do part of the network work; everything the server does in Python
-    runs on the main thread, which is what saturates first.
+    runs on a process's main thread, which is what saturates first.
     """
     tick = os.sysconf("SC_CLK_TCK")
 
@@ -67,23 +83,35 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
         try:
             with open(path) as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):
             return 0.0
         return (int(fields[11]) + int(fields[12])) / tick
 
-    return used(f"/proc/{pid}/stat"), used(f"/proc/{pid}/task/{pid}/stat")
+    pids = family(pid)
+    return (sum(used(f"/proc/{p}/stat") for p in pids), sum(used(f"/proc/{p}/task/{p}/stat") for p in pids))
+
+
+def machine_ticks() -> tuple[int, int]:
+    """The machine's CPU time so far, in clock ticks over all its cores: (busy, all). Whatever runs
+    on it counts: the server, these clients, and anything else (a shared machine's other work)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle, and waiting for the disk
+    return sum(fields) - idle, sum(fields)
 
 
 def rss_kb(pid: int) -> int:
-    """A process's resident memory (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except FileNotFoundError:
-        pass
-    return 0
+    """A server's resident memory, over all its processes (0 once they are gone)."""
+    total = 0
+    for p in family(pid):
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
 
 
 class Load:
@@ -94,6 +122,10 @@ class Load:
         self.bare = bare
         self.n = tables
         self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for _ in range(CHANNELS)]
+        self.elsewhere: dict[str, list[grpc.aio.Channel]] = {}
+        """Channels to where tables are served other than the lobby (table workers), by address."""
+        self.where: list[str] = []
+        """Where each table is served (``JoinResponse.address``; "": the lobby's server)."""
         self.tables: list[TableLoad] = []
         self.readers: list[asyncio.Task[None]] = []
         self.rng = random.Random(1)
@@ -102,8 +134,16 @@ class Load:
         self.messages = 0
         """Messages every subscriber got, added up: what the server wrote to its streams."""
 
-    def stub(self, i: int) -> table_pb2_grpc.TableStub:
-        return table_pb2_grpc.TableStub(self.channels[i % CHANNELS])
+    def stub(self, i: int, k: int = 0) -> table_pb2_grpc.TableStub:
+        """A stub for table ``i``'s calls, on the ``k``-th channel to where it is served."""
+        where = self.where[i] if i < len(self.where) else ""
+        if not where:
+            return table_pb2_grpc.TableStub(self.channels[(i + k) % CHANNELS])
+        channels = self.elsewhere.get(where)
+        if channels is None:
+            channels = self.elsewhere[where] = [grpc.aio.insecure_channel(f"127.0.0.1{where}")
+                                                for _ in range(CHANNELS)]
+        return table_pb2_grpc.TableStub(channels[(i + k) % CHANNELS])
 
     async def setup(self) -> None:
         for t in range(self.n):
@@ -121,6 +161,7 @@ class Load:
                 for s in range(4):
                     r = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=tid, name=f"c{s}"))
                     seats.append(Seat(r.token))
+                self.where.append(r.address)
                 specs = [(await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=tid, name=f"w{w}"))).token
                          for w in range(2)]
             self.tables.append(TableLoad(tid, seats, specs))
@@ -137,7 +178,7 @@ class Load:
     def _reader(self, i: int, table: TableLoad, token: str, seat: Seat | None) -> Callable[
             [asyncio.Event], Awaitable[None]]:
         async def read(ready: asyncio.Event) -> None:
-            stream = self.stub(i + (hash(token) & 7)).Subscribe(table_pb2.SubscribeRequest(token=token))
+            stream = self.stub(i, hash(token) & 7).Subscribe(table_pb2.SubscribeRequest(token=token))
             try:
                 async for msg in stream:
                     now = time.perf_counter()
@@ -206,6 +247,7 @@ class Load:
     async def _run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
         interval = 1.0 / per_table_rate
         cpu0 = cpu_seconds(self.pid) if self.pid else (0.0, 0.0)
+        clients0, machine0 = time.process_time(), machine_ticks()
         messages0 = self.messages
         start = time.perf_counter()
         pending: set[asyncio.Task[None]] = set()
@@ -224,6 +266,10 @@ class Load:
         await asyncio.sleep(0.5)
         out = self.summary(time.perf_counter() - start)
         out["messages"] = self.messages - messages0
+        machine1 = machine_ticks()
+        out["machine_busy"] = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
+        if out["acts"]:
+            out["clients_ms"] = 1000 * (time.process_time() - clients0) / out["acts"]
         if self.pid and out["acts"]:
             cpu1 = cpu_seconds(self.pid)
             out["cpu_ms"] = 1000 * (cpu1[0] - cpu0[0]) / out["acts"]
@@ -250,7 +296,7 @@ class Load:
         for r in self.readers:
             r.cancel()
         await asyncio.gather(*self.readers, return_exceptions=True)
-        for ch in self.channels:
+        for ch in [*self.channels, *(c for chs in self.elsewhere.values() for c in chs)]:
             await ch.close()
 
 
@@ -273,15 +319,21 @@ def pooled(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
 class Server:
     """One server under test with its clients: the real one or the bare one."""
 
-    def __init__(self, bare: bool, pure: bool = False) -> None:
+    def __init__(self, bare: bool, pure: bool = False, workers: int | None = None) -> None:
         self.bare = bare
         self.pure = pure
         """The real server in plain Python (``CARDTUI_PURE=1``), not the compiled build (``cardtui.native``)."""
-        self.name = "bare" if bare else "plain" if pure else "cardtui"
+        self.workers = workers
+        """The real server's table workers (``--workers``); None: as ``cardtui serve`` starts by default."""
+        self.name = ("bare" if bare else "plain" if pure else "cardtui" if workers is None
+                     else f"{workers} worker" + ("s" if workers > 1 else ""))
+        self.folder: tempfile.TemporaryDirectory[str] | None = None
         self.proc: subprocess.Popen[str] | None = None
         self.load: Load | None = None
         self.rss_per_table_kb = 0.0
         self.sustained = 0.0
+        self.at_limit: dict[str, Any] = {}
+        """The run at its sustained rate: the server's and the clients' CPU per act, how busy the machine was."""
         self.done = False
         """Past its rate: p99 went over 100 ms."""
 
@@ -293,8 +345,12 @@ class Server:
             if self.pure:
                 env["CARDTUI_PURE"] = "1"
             # These clients do not cut (fair deals): a cut window would time the wait, not the server.
+            # A store on disk, as a server keeps it (table workers share it; one in memory is one process's).
+            self.folder = tempfile.TemporaryDirectory(prefix="cardtui-load-")
+            workers = [] if self.workers is None else ["--workers", str(self.workers)]
             self.proc, port = start_process(
-                ["-m", "cardtui.cli", "serve", "--port", "0", "--db", ":memory:", "--next-hand-delay", "50",
+                ["-m", "cardtui.cli", "serve", "--port", "0", "--db", f"{self.folder.name}/store.db",
+                 "--next-hand-delay", "50", *workers,
                  "--log-level", "warning", "--no-announce", "--max-actions", "1e6", "--max-tables", "1e6",
                  "--cut-ms", "0", "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on", env)
         rss0 = rss_kb(self.proc.pid)
@@ -311,9 +367,11 @@ class Server:
         if self.proc is not None:
             self.proc.terminate()
             try:
-                self.proc.wait(5)
+                self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+        if self.folder is not None:
+            self.folder.cleanup()
 
 
 def stepped(ramp: Sequence[float], top: float = 64.0) -> Iterator[float]:
@@ -366,8 +424,9 @@ async def parts(server: Server, seconds: float, out: Callable[[str], Any]) -> di
         return {}
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "samples.txt"
+        every = ["--subprocesses"] if not server.bare and server.workers != 1 else []  # the table workers too
         proc = await asyncio.create_subprocess_exec(
-            spy, "record", "-p", str(server.proc.pid), "-o", str(raw), "-f", "raw", "-r", "250",
+            spy, "record", "-p", str(server.proc.pid), *every, "-o", str(raw), "-f", "raw", "-r", "250",
             "-d", str(int(seconds) + 1), stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         await asyncio.sleep(0.5)
         await server.load.run(1.0, seconds)
@@ -387,15 +446,22 @@ async def parts(server: Server, seconds: float, out: Callable[[str], Any]) -> di
 
 
 async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | None = None,
-                  out: Callable[[str], Any] = print, rounds: int = 3, components: bool = True) -> dict[str, Any]:
-    """Both servers run side by side, each with its own clients, and are measured in turn.
+                  out: Callable[[str], Any] = print, rounds: int = 3, components: bool = True,
+                  workers: Sequence[int] | None = None) -> dict[str, Any]:
+    """The servers run side by side, each with its own clients, and are measured in turn: the real
+    one as ``cardtui serve`` starts by default, the bare one, and the real one with each number of
+    table workers in ``workers`` (default: 1 up to the cores but the default's own number).
 
-    A shared machine's speed drifts over minutes; measuring the two in alternation (the base
+    A shared machine's speed drifts over minutes; measuring them in alternation (the base
     rate in ``rounds`` short turns each, pooled; each step of the ramp one turn each) puts
     the drift on both sides of every ratio instead of between them.
     """
+    from cardtui.server.workers import cores
+
     ramp = ramp or [2, 3, 3.5, 4, 4.5, 5, 6, 8]
-    servers = [Server(False), Server(True)]
+    default = cores()
+    counts = [n for n in (workers if workers is not None else range(1, default + 1)) if n != default]
+    servers = [Server(False), *(Server(False, workers=n) for n in counts), Server(True)]
     costs: dict[str, dict[str, float]] = {}
     try:
         for server in servers:
@@ -413,6 +479,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
                 f"server CPU {b.get('cpu_ms', 0):.2f} ms/act (event loop's thread {b.get('main_ms', 0):.2f})  "
                 f"{b['messages'] / max(1, b['acts']):.1f} stream messages/act")
             server.sustained = b["rate"] if b["p99"] <= 100 else 0.0
+            server.at_limit = base[server.name][-1] if b["p99"] <= 100 else {}
             server.done = b["p99"] > 100
         for rate in stepped(ramp):
             for server in servers:
@@ -422,23 +489,27 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
                 r = await server.load.run(rate, max(3.0, seconds / 3))
                 ok = r["p99"] <= 100
                 out(f"  {server.name:8s} {rate:g} act/table/s: {r['rate']:7.0f} acts/s  p99 {r['p99']:7.1f} ms "
-                    f"{'ok' if ok else 'over 100 ms'}")
+                    f"{'ok' if ok else 'over 100 ms'}  (server CPU {r.get('cpu_ms', 0):.2f} ms/act, clients "
+                    f"{r.get('clients_ms', 0):.2f}; machine {r['machine_busy']:.0%} busy)")
                 if ok:
                     server.sustained = r["rate"]
+                    server.at_limit = r
                 server.done = not ok
             if all(s.done for s in servers):
                 break
         for server in servers:
-            if components:
+            if components and server.name in ("cardtui", "bare"):
                 share = await parts(server, seconds=max(3.0, seconds / 3), out=out)
                 if share:
                     costs[server.name] = share
     finally:
         for server in servers:
             await server.stop()
-    real, bare = ({"base": {k: v for k, v in bases[s.name].items() if k != "lat"}, "sustained": s.sustained,
-                   "rss_per_table_kb": s.rss_per_table_kb, "errors": s.load.errors if s.load else 0}
-                  for s in servers)
+    got = {s.name: {"base": {k: v for k, v in bases[s.name].items() if k != "lat"}, "sustained": s.sustained,
+                    "at_limit": {k: v for k, v in s.at_limit.items() if k != "lat"},
+                    "rss_per_table_kb": s.rss_per_table_kb, "errors": s.load.errors if s.load else 0}
+           for s in servers}
+    real, bare = got["cardtui"], got["bare"]
     rb, bb = real["base"], bare["base"]
     out(f"(b/c) at 1 act/table/s: p50 {rb['p50']:.1f} vs {bb['p50']:.1f} ms (x{rb['p50'] / bb['p50']:.2f}), "
         f"p99 {rb['p99']:.1f} vs {bb['p99']:.1f} ms (x{rb['p99'] / bb['p99']:.2f}; mark ≤ 1.3)")
@@ -450,14 +521,51 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
             f"(x{rb['cpu_ms'] / bb['cpu_ms']:.2f}); on the event loop's thread {rb['main_ms']:.2f} vs "
             f"{bb['main_ms']:.2f} ms (x{rb['main_ms'] / bb['main_ms']:.2f}): what a single loop can sustain")
     for name, share in costs.items():
-        main = (real if name == "cardtui" else bare)["base"].get("main_ms", 0.0)
+        main = got[name]["base"].get("main_ms", 0.0)
         out(f"(c) {name}: CPU per act on the event loop's thread by part (sampled at 1 act/table/s), "
             f"of {main:.2f} ms:")
         for part, frac in sorted(share.items(), key=lambda kv: -kv[1]):
             out(f"      {part:34s} {frac * main:5.2f} ms  ({frac:5.1%})")
     out(f"(e) server memory per table (4 players + 2 spectators subscribed): cardtui "
         f"{real['rss_per_table_kb']:.0f} KB, bare {bare['rss_per_table_kb']:.0f} KB")
-    return {"real": real, "bare": bare}
+    by_count = {default: real, **{n: got[f"{n} worker" + ("s" if n > 1 else "")] for n in counts}}
+    workers_section(by_count, bare, default, out)
+    return {"real": real, "bare": bare, "workers": by_count}
+
+
+def cores_here() -> int:
+    return os.cpu_count() or 1
+
+
+def workers_section(by_count: dict[int, dict[str, Any]], bare: dict[str, Any], default: int,
+                    out: Callable[[str], Any]) -> None:
+    """(f): the real server by its number of table workers, against 1 worker and the bare floor
+    (one process): what each more core buys, and the marks of 2 workers."""
+    counts = sorted(by_count)
+    line = ", ".join(f"{n} {'worker' if n == 1 else 'workers'} {by_count[n]['sustained']:.0f}" for n in counts)
+    out(f"(f) table workers (cardtui serve's default here: {default}): sustained with p99 ≤ 100 ms: {line} acts/s; "
+        f"bare {bare['sustained']:.0f}")
+    for n, m in itertools.pairwise(counts):
+        was, now = by_count[n]["sustained"], by_count[m]["sustained"]
+        buys = now / was if was else float("nan")
+        out(f"    {n} → {m} workers: {now - was:+.0f} acts/s (x{buys:.2f})")
+    if 1 in by_count and 2 in by_count:
+        one, two = by_count[1], by_count[2]
+        up = two["sustained"] / one["sustained"] if one["sustained"] else float("nan")
+        floor = two["sustained"] / bare["sustained"] if bare["sustained"] else float("nan")
+        tb, bb = two["base"], bare["base"]
+        out(f"    2 workers: sustained x{up:.2f} of 1 worker's (mark ≥ 1.6), x{floor:.2f} of the bare floor's "
+            f"(mark ≥ 1.0); p99 at 1 act/table/s {tb['p99']:.1f} vs {bb['p99']:.1f} ms (x{tb['p99'] / bb['p99']:.2f}; "
+            "mark ≤ 1.3)")
+    for name, got in [*((f"{n} {'worker' if n == 1 else 'workers'}", by_count[n]) for n in counts), ("bare", bare)]:
+        limit = got.get("at_limit") or {}
+        if limit.get("acts"):
+            out(f"    {name} at its sustained rate: server CPU {limit.get('cpu_ms', 0):.2f} ms/act over its processes, "
+                f"the clients' {limit.get('clients_ms', 0):.2f} ms/act, the machine's {cores_here()} cores "
+                f"{limit['machine_busy']:.0%} busy")
+    memory = ", ".join(f"{n} {'worker' if n == 1 else 'workers'} {by_count[n]['rss_per_table_kb']:.0f} KB"
+                       for n in counts)
+    out(f"    server memory per table (every process of the server): {memory}; bare {bare['rss_per_table_kb']:.0f} KB")
 
 
 async def builds(tables: int = 100, seconds: float = 2.0, rounds: int = 6, out: Callable[[str], Any] = print
@@ -465,7 +573,9 @@ async def builds(tables: int = 100, seconds: float = 2.0, rounds: int = 6, out: 
     """The real server as built (compiled, ``cardtui.native``) against itself in plain Python, side
     by side, each with its own clients, measured in alternation at 1 act/table/s (``rounds`` turns
     of ``seconds`` each, pooled): what compiling buys per act, gRPC included."""
-    servers = [Server(False), Server(False, pure=True)]
+    servers = [Server(False, workers=1), Server(False, pure=True, workers=1)]
+    for server in servers:
+        server.name = "plain" if server.pure else "cardtui"
     try:
         for server in servers:
             await server.start(tables, out)

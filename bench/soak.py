@@ -300,7 +300,8 @@ async def _soak_one(bare: bool, tables: int, seconds: float, acts_per_second: fl
         server = start_process(["-m", "cardtui.cli", "serve", "--port", str(port), "--db", db,
                               "--next-hand-delay", "500", "--log-level", "warning", "--no-announce",
                               "--max-actions", "1e6", "--max-tables", "1e6", "--max-chat", "1e6",
-                              "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on")
+                              "--max-streams", "100000", "--max-streams-per-address", "100000",
+                              "--workers", "1"], "server on")  # one process, restarted on its own port
         started.append(server[0])
         return server
 

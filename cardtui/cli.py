@@ -86,6 +86,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
               file=sys.stderr)
         return 2
+    from cardtui.server.workers import cores
+
+    workers = cores() if args.workers is None else args.workers
+    if not 1 <= workers <= 64:
+        print("cardtui: " + _("--workers must be between 1 and 64 (1: one process drives every table)."),
+              file=sys.stderr)
+        return 2
+    if args.db == ":memory:" and workers > 1:
+        if args.workers is not None:
+            print("cardtui: " + _("A store in memory cannot be shared by table workers: give --db a file, or "
+                                  "--workers 1."), file=sys.stderr)
+            return 2
+        workers = 1  # a throwaway store is one process's: the default gives way to it
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
 
@@ -107,7 +120,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   next_hand_delay=args.next_hand_delay / 1000,
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
                                   idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000,
-                                  bot_workers=args.bot_workers))
+                                  bot_workers=args.bot_workers, workers=workers, advertise=args.advertise,
+                                  log_level=logging.getLevelName(args.log_level.upper())))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -414,12 +428,20 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_history_export(args: argparse.Namespace) -> int:
     from cardtui.server.app import default_db
     from cardtui.server.store import Store
+    from cardtui.server.stores import is_url, open_store
 
     path = Path(args.db) if args.db else default_db()
-    if not path.exists():
+    if is_url(args.db):  # the database several hosts share
+        try:
+            store = open_store(args.db)
+        except OSError as e:
+            print(f"cardtui: {e}", file=sys.stderr)
+            return 1
+    elif not path.exists():
         print("cardtui: " + _("there is no store at {path}.").format(path=path), file=sys.stderr)
         return 1
-    store = Store(path, read_only=True)
+    else:
+        store = Store(path, read_only=True)
     n = 0
     spans: dict[str, list[int]] = {}
     """Per table: its first and last deal number, its first and last match (what the lines hold)."""
@@ -535,7 +557,15 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--config", metavar="FILE", help=_("read settings from this TOML file first"))
     s.add_argument("--host", default="127.0.0.1", help=_("address to listen on (0.0.0.0 for the LAN)"))
     s.add_argument("--port", type=int, default=50051, help=_("port to listen on (0: any free port)"))
-    s.add_argument("--db", default=None, help=_("SQLite store (default: in the user's data directory)"))
+    s.add_argument("--db", default=None,
+                   help=_("SQLite store (default: in the user's data directory), or a PostgreSQL database that "
+                          "several hosts share (postgresql://USER@HOST/DB)"))
+    s.add_argument("--workers", type=int, default=None, metavar="N",
+                   help=_("table workers: processes that each drive a share of the tables (default: one per "
+                          "core; 1: this process drives them all). With --port P they listen on P+1 to P+N"))
+    s.add_argument("--advertise", default="", metavar="HOST",
+                   help=_("the name or address clients and the other hosts reach this host at (default: the "
+                          "one a client reached the lobby at); needed when several hosts share a database"))
     s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help=_("pause before bots act"))
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help=_("pause after a hand ends, so people see the result"))

@@ -1,4 +1,9 @@
-"""The client's side of the wire: one channel, the stubs, and a table stream that resumes.
+"""The client's side of the wire: the lobby's channel, the stubs, and a table stream that resumes.
+
+A table may be served elsewhere than the lobby (a server's table worker, another host of the
+same card room): joining or watching says where (``JoinResponse.address``), and the table's
+calls go there, on a channel of their own. When that address stops answering, or says the
+table moved, the stream asks the lobby where the table is now (``Locate``) and follows it.
 
 Channels are made inside the running loop (grpc.aio binds them to it).
 """
@@ -35,6 +40,13 @@ CHANNEL_OPTIONS = [
 ]
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
+
+
+def _channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
+    if tls_ca is not None:
+        return grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=tls_ca),
+                                       options=CHANNEL_OPTIONS)
+    return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
 
 
 class BadAddress(ValueError):
@@ -170,20 +182,61 @@ class Connection:
     session: str = ""
     """What the last proof earned, for the name ``proved``."""
     proved: str = ""
+    tls_ca: bytes | None = None
+    routes: dict[str, str] = field(default_factory=dict)
+    """Where each token's table is served, as the lobby said it ("": the lobby's own server)."""
+    elsewhere: dict[str, tuple[grpc.aio.Channel, table_pb2_grpc.TableAsyncStub]] = field(default_factory=dict,
+                                                                                         repr=False)
+    """The channels to tables served elsewhere than the lobby, by address."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
         """A channel to ``target``; with ``tls_ca`` (PEM) it is TLS and trusts that certificate only."""
         addr = address(target)
-        if tls_ca is not None:
-            creds = grpc.ssl_channel_credentials(root_certificates=tls_ca)
-            channel = grpc.aio.secure_channel(addr, creds, options=CHANNEL_OPTIONS)
-        else:
-            channel = grpc.aio.insecure_channel(addr, options=CHANNEL_OPTIONS)
-        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), table_pb2_grpc.TableStub(channel))
+        channel = _channel(addr, tls_ca)
+        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), table_pb2_grpc.TableStub(channel),
+                   tls_ca=tls_ca)
 
     async def close(self) -> None:
+        for channel, _stub in self.elsewhere.values():
+            await channel.close()
+        self.elsewhere.clear()
         await self.channel.close()
+
+    # -- where a table is served ------------------------------------------------------------
+    def dialable(self, where: str) -> str:
+        """A table's address as the lobby says it, as this client dials it: "" is the lobby's own
+        server, ":PORT" the lobby's host on another port."""
+        if not where:
+            return self.target
+        if where.startswith(":"):
+            host = self.target.rpartition(":")[0]
+            return f"{host}{where}"
+        return address(where)
+
+    def table_for(self, token: str) -> table_pb2_grpc.TableAsyncStub:
+        """The stub that reaches the table ``token`` opens."""
+        target = self.dialable(self.routes.get(token, ""))
+        if target == self.target:
+            return self.table
+        found = self.elsewhere.get(target)
+        if found is None:
+            channel = _channel(target, self.tls_ca)
+            found = self.elsewhere[target] = (channel, table_pb2_grpc.TableStub(channel))
+        return found[1]
+
+    def _route(self, joined: lobby_pb2.JoinResponse) -> lobby_pb2.JoinResponse:
+        self.routes[joined.token] = joined.address
+        return joined
+
+    async def locate(self, token: str) -> None:
+        """Ask the lobby where the table ``token`` opens is served now (it moves when the process
+        that served it stops); kept as it was if the lobby cannot say."""
+        try:
+            found = await self.lobby.Locate(lobby_pb2.LocateRequest(token=token), timeout=5)
+        except grpc.aio.AioRpcError:  # the lobby is away too, or older than tables served elsewhere
+            return
+        self.routes[token] = found.address
 
     async def info(self) -> lobby_pb2.ServerInfo:
         return await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
@@ -204,14 +257,14 @@ class Connection:
     async def join(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session)
-            return await self.lobby.JoinTable(request, timeout=5)
+            return self._route(await self.lobby.JoinTable(request, timeout=5))
 
         return await self._as_player(name, once)
 
     async def spectate(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password, session=session)
-            return await self.lobby.Spectate(request, timeout=5)
+            return self._route(await self.lobby.Spectate(request, timeout=5))
 
         return await self._as_player(name, once)
 
@@ -270,12 +323,12 @@ class Connection:
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
-        return (await self.table.Act(request, timeout=5)).seq
+        return (await self.table_for(token).Act(request, timeout=5)).seq
 
     async def cut(self, token: str, hand: int, seed: bytes) -> bool:
         """This seat's seed for the hand being dealt; whether it went into the deal."""
         request = table_pb2.CutRequest(token=token, hand=hand, seed=seed)
-        return (await self.table.Cut(request, timeout=5)).taken
+        return (await self.table_for(token).Cut(request, timeout=5)).taken
 
     def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
         async def send() -> None:
@@ -298,7 +351,7 @@ class Connection:
         return [step async for step in self.lobby.Replay(request, timeout=30)]
 
     async def chat(self, token: str, text: str) -> None:
-        await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
+        await self.table_for(token).Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
@@ -310,12 +363,19 @@ class Connection:
         within a second or two; ``on_retry`` hears of each wait. With ``fair``, every message
         goes through it first, and the seeds it asks for (a fair deal's cut, for a seated
         token) are sent at once, without waiting for a reader.
+
+        Each time the stream drops, the lobby is asked where the table is now (``locate``) before
+        the stream opens again there: a table whose process stopped comes back on another.
         """
         last = 0
         backoff = 0.2
+        dropped = False
         while True:
+            if dropped:
+                await self.locate(token)
+            dropped = True
             try:
-                stream = self.table.Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last))
+                stream = self.table_for(token).Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last))
                 async for msg in stream:
                     backoff = 0.2
                     if msg.HasField("closing"):

@@ -33,7 +33,7 @@ import textual.screen
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, LayoutUpdate, ReflowResult
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.cache import FIFOCache
@@ -56,6 +56,7 @@ __all__ = [
     "FooterKey",
     "FooterLabel",
     "KeyGroup",
+    "LayoutUpdate",
     "Part",
     "ReflowResult",
     "after_each_frame",

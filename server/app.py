@@ -7,6 +7,7 @@ import gc
 import logging
 import signal
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,14 +17,19 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
+from cardtui.server.hosts import HostsService
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
+from cardtui.server.pools import Pools, start_pools
 from cardtui.server.room import Room
-from cardtui.server.service import LobbyService, TableService, TournamentService, register
+from cardtui.server.routes import Router
+from cardtui.server.service import TOURNAMENTS_AT, LobbyService, TableService, TournamentService, register
 from cardtui.server.service import log as service_log
 from cardtui.server.store import Store
-from cardtui.server.thinking import thinker
+from cardtui.server.stores import open_store
+from cardtui.server.takeover import SWEEP_SECONDS, Keeper
 from cardtui.server.tournaments import Tournaments
-from cardtui.v1 import lobby_pb2, table_pb2, tournament_pb2
+from cardtui.server.workers import Workers, WorkerSettings, watch_parent
+from cardtui.v1 import hosts_pb2, lobby_pb2, table_pb2, tournament_pb2
 
 if TYPE_CHECKING:
     from cardtui.server.announce import Announcer
@@ -103,6 +109,12 @@ class Running:
     port: int
     health: health.aio.HealthServicer
     announcer: Announcer | None = None
+    workers: Workers | None = None
+    """This host's table workers (``serve --workers``); None: this process drives every table."""
+    keeper: Keeper | None = None
+    router: Router | None = None
+    pools: Pools | None = None
+    """Every pool of processes of this process (``server.pools``): ended last."""
 
     async def stop(self, grace: float = 2.0) -> None:
         """Tell every client, stop taking calls, let streams finish, close the store."""
@@ -110,10 +122,16 @@ class Running:
             await self.announcer.stop()
             self.announcer = None
         await self.health.enter_graceful_shutdown()
+        if self.keeper is not None:
+            await self.keeper.stop()
+        if self.pools is not None:
+            await self.pools.stop_workers(grace)
         self.room.shutdown(N_("The server is shutting down."))
         await self.server.stop(grace)
-        if self.room.thinker is not None:
-            self.room.thinker.close()
+        if self.router is not None:
+            await self.router.close()
+        if self.pools is not None:
+            await self.pools.close(grace)
         self.store.close()
 
 
@@ -132,14 +150,38 @@ async def start(
     web_url: str | None = None,
     cut_window: float = 1.0,
     bot_workers: int = 1,
+    workers: int = 1,
+    advertise: str = "",
+    worker: bool = False,
+    log_level: int = logging.INFO,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
     ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
+    ``workers``: table workers (``server.workers``): 1, this process drives every table; more,
+    each drives a share of them in a process of its own, and this one keeps the lobby.
+    ``advertise``: the host name or address clients and the room's other hosts reach this host at
+    (empty: the one a client reached the lobby at). ``db``: an SQLite file, or a PostgreSQL
+    database (``postgresql://…``) that several hosts share.
+    ``worker``: this process is a table worker of a server (``worker_main``).
     """
-    store = Store(db if db is not None else default_db(), own_folder=db is None)
+    limits = limits or Limits()
+    where = db if db is not None else default_db()
+    store = open_store(where, own_folder=db is None, shared=worker)
+    table_workers = workers if not worker else 1
+    if table_workers > 1:
+        store.shared = True
+    try:
+        # Every process this one will have is made now, before any gRPC server exists here.
+        pools = await start_pools(table_workers, WorkerSettings(
+            str(where), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
+            bot_workers, log_level), worker_main, bot_workers)
+    except BaseException:
+        store.close()
+        raise
+    team, bots = pools.workers, pools.bots
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     try:
         if tls is not None:
@@ -150,19 +192,35 @@ async def start(
     except RuntimeError:
         bound = 0
     if bound == 0:
+        await pools.close(0)
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
-    limits = limits or Limits()
+    store.register(f"{advertise}:{bound}")
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
-                cut_window=cut_window, thinker=thinker(bot_workers), names_per_key=limits.names_per_key)
+                cut_window=cut_window, thinker=bots, names_per_key=limits.names_per_key)
+    router = Router(store, host, tls[0] if tls else None) if store.shared else None
     limiter = RateLimiter(limits)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
-    register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
+    register(server, LobbyService(room, limiter, router, team), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"],
+             refusals)
     tables = TableService(room, limiter)
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
-    tournaments = Tournaments(room)
-    register(server, TournamentService(tournaments, limiter, tables.streams),
-             tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals)
+    keeper = None
+    if not worker:
+        tournament_service = TournamentService(None, limiter, tables.streams, router)
+        register(server, tournament_service, tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals)
+
+        def lead() -> Tournaments | None:
+            """Run the room's tournaments here, if no other process does (the first host to ask)."""
+            if tournament_service.tournaments is None and store.lead("tournaments"):
+                tournament_service.tournaments = Tournaments(room)
+                store.set_meta(TOURNAMENTS_AT, store.address)
+                return tournament_service.tournaments
+            return None
+
+        keeper = Keeper(room, router, team, lead)
+    if router is not None:
+        register(server, HostsService(room, router), hosts_pb2.DESCRIPTOR.services_by_name["Hosts"], refusals)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (
@@ -175,11 +233,13 @@ async def start(
     )
     reflection.enable_server_reflection(names, server)
     serve_reflection_v1(server, names)
-    restored = room.restore()
-    if restored:
-        log.info("restored %d tables from %s", restored, store.path)
-    if tournaments.restore():
-        log.info("restored %d tournaments from %s", len(tournaments.all), store.path)
+    if keeper is not None:
+        restored = await keeper.sweep()  # after a restart, every table: its process is gone
+        if restored:
+            log.info("restored %d tables from %s", restored, store.path)
+        if team is not None:
+            team.on_death = lambda slot: keeper.nudge()
+        keeper.start(SWEEP_SECONDS)  # a process still ending as this one started, another host that died
     room.start_sweeping()
     await server.start()
     # Table state is long-lived and allocation is constant: move what exists now out of the
@@ -189,14 +249,42 @@ async def start(
     gc.set_threshold(50_000, 50, 100)
     for name in ("", *names[:2]):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("serving on %s:%d%s, store %s", host, bound, " with TLS" if tls else "", store.path)
+    log.info("%s on %s:%d%s, store %s", "a table worker serving" if worker else "serving", host, bound,
+             " with TLS" if tls else "", store.path)
     announcer = None
     if announce:
         from cardtui.server.announce import start_announcer
 
-        announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces,
-                                    web=web_url)
-    return Running(server, room, store, bound, health_servicer, announcer)
+        count = store.open_tables if store.shared else lambda: len(room.tables)  # the room's, its workers' too
+        announcer = start_announcer(bound, count, tls is not None, host, announce_interfaces, web=web_url)
+    return Running(server, room, store, bound, health_servicer, announcer, team, keeper, router, pools)
+
+
+def worker_main(settings: WorkerSettings, ready: Connection, alive: Connection) -> None:
+    """A table worker's process (``server.workers``): its own event loop and gRPC server, driving
+    the tables the server's process hands it, until the server stops it (or stops itself)."""
+    watch_parent(alive)
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(name)s %(message)s")
+    asyncio.run(_serve_worker(settings, ready))
+
+
+async def _serve_worker(settings: WorkerSettings, ready: Connection) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        running = await start(settings.host, settings.port, settings.db, settings.bot_delay,
+                              settings.next_hand_delay, tls=settings.tls, limits=settings.limits,
+                              idle_minutes=settings.idle_minutes, cut_window=settings.cut_window,
+                              bot_workers=settings.bot_workers, advertise=settings.advertise, worker=True)
+    except Exception as e:
+        ready.send(("failed", str(e)))
+        return
+    ready.send(("ready", running.store.me, f"{settings.advertise}:{running.port}"))
+    ready.close()
+    await stop.wait()
+    await running.stop(grace=1.0)
 
 
 async def serve_forever(
@@ -214,6 +302,9 @@ async def serve_forever(
     web: WebOptions | None = None,
     cut_window: float = 1.0,
     bot_workers: int = 1,
+    workers: int = 1,
+    advertise: str = "",
+    log_level: int = logging.INFO,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
 
@@ -236,7 +327,7 @@ async def serve_forever(
         running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
                               web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window,
-                              bot_workers=bot_workers)
+                              bot_workers=bot_workers, workers=workers, advertise=advertise, log_level=log_level)
     except BaseException:
         if sock is not None:
             sock.close()
@@ -255,7 +346,8 @@ async def serve_forever(
             raise
     secure = ", TLS" if tls else ""
     also = f" · web: {web_line}" if web_line else ""
-    print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}){also}", flush=True)
+    spread = f", {workers} table workers" if running.workers is not None else ""
+    print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}{spread}){also}", flush=True)
     await stop.wait()
     if guests is not None:
         await guests.stop()

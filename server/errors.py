@@ -54,6 +54,13 @@ class NotFound(Refusal):
     code = grpc.StatusCode.NOT_FOUND
 
 
+class Unavailable(Refusal):
+    """Not here, not now: the table is served by another process (the lobby says where), or
+    its process is being replaced. A client tries again."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+
+
 class ResourceExhausted(Refusal):
     """A limit: no free seat, too many tables or streams, too fast."""
 

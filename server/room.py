@@ -8,8 +8,8 @@ import hashlib
 import json
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -26,12 +26,13 @@ from cardtui.server.errors import (
     NotFound,
     PermissionDenied,
     ResourceExhausted,
+    Unavailable,
     quote,
 )
 from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
-from cardtui.server.store import SavedTable, Store, token_digest
+from cardtui.server.store import Fenced, Place, SavedTable, Store, StoreDown, token_digest
 from cardtui.server.table import Step, Table, TableConfig
 from cardtui.server.text import BadText
 from cardtui.server.thinking import Thinker
@@ -57,6 +58,11 @@ MAX_PASSWORD = 128
 DEFAULT_CUT = 1.0
 """Seconds a deal waits at most for the seated people's seeds."""
 SWEEP_SECONDS = 15.0
+MOVED = N_("This table is served by another process now; your client follows it there.")
+"""Why a table's streams end where it was, once another process has taken it over."""
+STORE_AWAY = N_("The server cannot reach its store just now; the table comes back in a moment.")
+RETAKE_SECONDS = 1.0
+"""How soon a table let go while the store was away is brought back from its journal (and again)."""
 
 
 def digest(token: str) -> str:
@@ -217,10 +223,11 @@ class Room:
         rules = GAMES[config.game]
         table_id = secrets.token_hex(4)
         table = Table(table_id, rules, config, self, thinker=self.thinker)
+        table.epoch = 1
         if prepare is not None:
             prepare(table)
         self.tables[table_id] = table
-        self.store.add_table(table_id, config.game, config.name, dataclasses.asdict(config))
+        self.store.add_table(table_id, config.game, config.name, dataclasses.asdict(config), epoch=table.epoch)
         self.seats(table)
         return table
 
@@ -296,7 +303,8 @@ class Room:
     def finish(self, table: Table, reason: str, args: Mapping[str, str] | None = None) -> None:
         """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished.
         ``reason``: an English template (a message id), ``args`` its fields."""
-        self.store.finish(table.id)  # kept before the streams hear of it
+        with self.writing(table):
+            self.store.finish(table.id)  # kept before the streams hear of it
         table.finish(reason, args)
         for token in [t for t, g in self.tokens.items() if g.table is table]:
             del self.tokens[token]
@@ -332,16 +340,73 @@ class Room:
         self._sweeper = loop.call_later(every, tick)
 
     # -- the journal: what a restart needs ---------------------------------------------
+    @contextmanager
+    def writing(self, table: Table) -> Iterator[None]:
+        """What is written inside is the table's, written only while this process still drives it.
+
+        Where a process can lose its table and live on (hosts sharing a PostgreSQL store:
+        ``Store.FENCES``), each write is fenced by the table's epoch (``Store.fence``), in one
+        transaction with it: if another process has taken the table over, nothing is written, the
+        table is let go here (its streams told to follow it), and the request that wrote is
+        refused as ``Unavailable``.
+        """
+        if not self.store.FENCES:
+            yield
+            return
+        try:
+            with self.store.transaction():
+                self.store.fence(table.id, table.epoch)
+                yield
+        except Fenced:
+            self.lost(table)
+            raise Unavailable(MOVED) from None
+        except StoreDown as e:
+            # What the table did in memory was not written: it comes back from its journal instead.
+            log.error("table %s: the store is away (%s); it comes back from its journal", table.id, e)
+            self.lost(table, STORE_AWAY)
+            self._retake_soon(table.id)
+            raise Unavailable(STORE_AWAY) from None
+
+    def lost(self, table: Table, reason: str = MOVED) -> None:
+        """``table`` is driven no more here (another process drives it now, or its journal must bring
+        it back): it is let go, and whoever follows it is told to find it again (``Locate``)."""
+        if self.tables.get(table.id) is not table:
+            return
+        if reason == MOVED:
+            log.warning("table %s is driven by another process now; it is let go here", table.id)
+        del self.tables[table.id]
+        for token in [t for t, g in self.tokens.items() if g.table is table]:
+            del self.tokens[token]
+        self._log_n.pop(table.id, None)
+        self._last_hand.pop(table.id, None)
+        table.shutdown(reason)
+
+    def _retake_soon(self, table_id: str) -> None:
+        """Bring a table this process let go (its store away) back from its journal, once the store
+        answers: taken with a new epoch, unless another process has taken it meanwhile."""
+
+        def retake() -> None:
+            try:
+                place = self.store.place(table_id)
+                if place is not None and place.owner == self.store.me and table_id not in self.tables:
+                    self.take_over([place])
+            except StoreDown:
+                self._retake_soon(table_id)
+
+        asyncio.get_running_loop().call_later(RETAKE_SECONDS, retake)
+
     def step(self, table: Table, step: Step, seq: int) -> None:
         kind, seat, data = step
         n = self._log_n.get(table.id, 0)
+        with self.writing(table):
+            self.store.log(table.id, n, kind, seat, data, seq)
+            if kind == "start" and n:
+                self.store.trim_log(table.id, n)
         self._log_n[table.id] = n + 1
-        self.store.log(table.id, n, kind, seat, data, seq)
-        if kind == "start" and n:
-            self.store.trim_log(table.id, n)
 
     def mark(self, table: Table, seq: int) -> None:
-        self.store.mark(table.id, seq)
+        with self.writing(table):
+            self.store.mark(table.id, seq)
 
     def hand(self, table: Table, record: JsonObject) -> None:
         """Store a finished hand, linked to the table's previous one (its hash in ``prev``), so
@@ -351,7 +416,7 @@ class Room:
         if previous is None:
             previous = self.store.last_hand(table.id)
         record = json.loads(dumps(linked(record, previous)))  # hashed later exactly as stored
-        with self.store.transaction():
+        with self.store.transaction(), self.writing(table):
             self.store.add_hand(table.id, record)
             self.records.hand_done(table)
             if table.config.tournament and self.tournaments is not None:
@@ -361,8 +426,9 @@ class Room:
         log.info("table %s hand %s: %s", table.id, record["hand"], seats_said(deltas))
 
     def seats(self, table: Table) -> None:
-        self.store.save_seats(table.id, table.seating.saved())
-        self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
+        with self.writing(table):
+            self.store.save_seats(table.id, table.seating.saved())
+            self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
 
     def at_once(self) -> AbstractContextManager[None]:
         return self.store.transaction()
@@ -373,24 +439,41 @@ class Room:
         s = table.seating[seat]
         name, key = s.name, s.token
         if key is not None:
+            with self.writing(table):
+                self.store.drop_token(key)
             self.tokens.pop(key, None)
-            self.store.drop_token(key)
         table.leave(seat, N_("You played no hand of the match that ended: your seat is open to others now."))
         log.info("table %s: %s played no hand of the match; seat %d is open", table.id, name, seat + 1)
 
-    def restore(self) -> int:
-        """Bring back every stored table where it was: seats, tokens, the match in play.
+    def restore(self, may: Callable[[Place], bool] | None = None) -> int:
+        """Bring back every stored table whose process is gone (after a restart, every table) where
+        it was: seats, tokens, the match in play (``may``: only the tables it accepts). Returns how
+        many tables this room drives now."""
+        try:
+            self.take_over(place for place in self.store.orphans() if may is None or may(place))
+        finally:
+            self.store.let_go_dead()
+        return len(self.tables)
+
+    def take_over(self, places: Iterable[Place]) -> list[str]:
+        """Drive these tables from now on, taken from their owners that are gone, from the journal
+        as a restart brings them back; the ids of those taken (another process may have been first).
 
         A table that cannot be brought back is set aside as damaged (logged, kept in the store)
-        and the server starts with the rest.
+        and the rest come back.
         """
-        for saved in self.store.saved_tables():
+        claimed: dict[str, int] = {}
+        for place in places:
+            epoch = self.store.claim(place)
+            if epoch is not None:
+                claimed[place.table_id] = epoch
+        for saved in self.store.saved_tables(only=claimed):
             rules = GAMES.get(saved.game)
             if rules is None:
                 log.warning("table %s: game %r is no longer offered; not restored", saved.id, saved.game)
                 continue
             try:
-                self._restore_one(saved, rules)
+                self._restore_one(saved, rules, claimed[saved.id])
             except Exception as e:  # a store written by a broken or older server: keep it aside
                 self.tables.pop(saved.id, None)
                 for token in [t for t, g in self.tokens.items() if g.table.id == saved.id]:
@@ -398,14 +481,15 @@ class Room:
                 reason = f"{type(e).__name__}: {e}"
                 self.store.set_aside(saved.id, reason)
                 log.error("table %s could not be restored and is set aside as damaged (%s)", saved.id, reason)
-        return len(self.tables)
+        return [table_id for table_id in claimed if table_id in self.tables or table_id in self.finished]
 
-    def _restore_one(self, saved: SavedTable, rules: Rules) -> None:
+    def _restore_one(self, saved: SavedTable, rules: Rules, epoch: int) -> None:
         known = {f.name for f in dataclasses.fields(TableConfig)}
         config = TableConfig(**{k: v for k, v in saved.config.items() if k in known})
         config.next_hand_delay = self.next_hand_delay
         config.cut_window = self.cut_window
         table = Table(saved.id, rules, config, self, thinker=self.thinker)
+        table.epoch = epoch
         for saved_seat in saved.seats:
             seat = table.seating[saved_seat.seat]
             seat.name, seat.bot, seat.away = saved_seat.name, saved_seat.bot, saved_seat.away
@@ -461,8 +545,9 @@ class Room:
             if seat >= 0 and seat != held.index:
                 raise FailedPrecondition("You already sit at this table, at seat {seat}.", seat=held.index)
             if held.token is not None:
+                with self.writing(table):
+                    self.store.drop_token(held.token)
                 self.tokens.pop(held.token, None)
-                self.store.drop_token(held.token)
             table.reclaim(held.index, key)
             index = held.index
             if table.config.tournament and self.tournaments is not None:
@@ -471,9 +556,10 @@ class Room:
             raise PermissionDenied("This is a tournament's table: only its players sit here (anyone may watch).")
         else:
             index = table.sit(name, seat, key, player)
+        with self.writing(table):
+            self.store.add_token(key, table.id, index, name)
         grant = Pass(table, index, name, key)
         self.tokens[key] = grant
-        self.store.add_token(key, table.id, index, name)
         log.info("table %s: %s joined at seat %d", table.id, name, index + 1)  # seats from 1, as every screen
         return token, grant
 
@@ -484,10 +570,11 @@ class Room:
         name, _ = self.players.who(session, name or ("" if session else "guest"))
         token = new_token()
         key = token_digest(token)
+        with self.writing(table):
+            self.store.add_token(key, table.id, None, name)
         table.spectators[key] = name
         grant = Pass(table, None, name, key)
         self.tokens[key] = grant
-        self.store.add_token(key, table.id, None, name)
         return token, grant
 
     def find(self, token: str) -> Pass | None:
@@ -497,6 +584,8 @@ class Room:
     def grant(self, token: str) -> Pass:
         found = self.find(token)
         if found is None:
+            if self.store.shared and self.store.token_table(token_digest(token)) is not None:
+                raise Unavailable(MOVED)  # another process drives its table: the lobby says where (Locate)
             raise PermissionDenied("That token does not open any seat or table here.")
         return found
 
@@ -508,8 +597,9 @@ class Room:
 
     def leave(self, token: str) -> None:
         grant = self.grant(token)
+        with self.writing(grant.table):
+            self.store.drop_token(grant.key)
         del self.tokens[grant.key]
-        self.store.drop_token(grant.key)
         if grant.seat is None:
             grant.table.stop_watching(grant.key)
         else:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from google.protobuf.descriptor import ServiceDescriptor
@@ -18,12 +19,21 @@ from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
 from cardtui.server import replays, wire
-from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
+from cardtui.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    PermissionDenied,
+    Refusal,
+    ResourceExhausted,
+    Unavailable,
+)
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
 from cardtui.server.room import Room, TableRequest
+from cardtui.server.routes import Router
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
+    common_pb2,
     lobby_pb2,
     lobby_pb2_grpc,
     players_pb2,
@@ -34,19 +44,32 @@ from cardtui.v1 import (
     tournament_pb2_grpc,
 )
 
+if TYPE_CHECKING:
+    from cardtui.server.workers import Workers
+
 log = logging.getLogger("cardtui.service")
+TOURNAMENTS_AT = "tournaments_at"
+"""The store's note of where the room's tournaments run (the address of the process that leads them)."""
 FELL_BEHIND = N_("This stream fell behind; resubscribe.")
 
 
-def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kind: str, sentence: str) -> None:
-    if not limiter.allow(context.peer(), kind):
+def peer_of(context: grpc.aio.ServicerContext[Any, Any], router: Router | None = None) -> str:
+    """Whose call this is, for the limits per address: the client's own address, also for a call
+    another process of the room passed on (``routes``)."""
+    return router.peer(context) if router is not None else str(context.peer())
+
+
+def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kind: str, sentence: str,
+          router: Router | None = None) -> None:
+    if not limiter.allow(peer_of(context, router), kind):
         raise ResourceExhausted(sentence)
 
 
-def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool) -> None:
+def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool,
+           router: Router | None = None) -> None:
     """A password tried where one is asked costs the host a slow hash: so many a second per address."""
     if password and locked:
-        limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."))
+        limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."), router)
 
 
 def game_info(name: str) -> lobby_pb2.GameInfo:
@@ -59,48 +82,101 @@ def game_info(name: str) -> lobby_pb2.GameInfo:
 
 
 class LobbyService(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, room: Room, limiter: RateLimiter) -> None:
+    """The lobby. Where other processes drive tables too (``router``: a server's table workers,
+    ``workers``; the hosts of one PostgreSQL store), a call about a table another process drives
+    is passed on to that process (``routes``), and the lists gather every process's tables."""
+
+    def __init__(self, room: Room, limiter: RateLimiter, router: Router | None = None,
+                 workers: Workers | None = None) -> None:
         self.room = room
         self.limiter = limiter
+        self.router = router
+        self.workers = workers
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
 
+    def _elsewhere(self, table_id: str) -> str | None:
+        """The address of the process that drives ``table_id``, if that is not this one."""
+        if self.router is None or table_id in self.room.tables:
+            return None
+        place = self.router.elsewhere(table_id)
+        return None if place is None else place.address
+
+    async def _all_tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
+        tables = [t.summary() for t in self.room.tables.values()]
+        if include_finished:
+            tables += reversed(self.room.finished.values())
+        if self.router is not None:
+            tables += await self.router.tables(include_finished)
+        return tables
+
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
-        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables),
+        tables = len(self.room.tables) if self.router is None else len(await self._all_tables(False))
+        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=tables,
                                     no_cuts=self.room.cut_window <= 0)
 
     async def ListTables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
-        tables = [t.summary() for t in self.room.tables.values()]
-        if request.include_finished:
-            tables += reversed(self.room.finished.values())
-        return lobby_pb2.ListTablesResponse(tables=tables)
+        return lobby_pb2.ListTablesResponse(tables=await self._all_tables(request.include_finished))
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
-        limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
+        passed_on = self.router is not None and self.router.trusted(context)
+        if not passed_on:  # counted once, by the lobby that took the call
+            limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."),
+                  self.router)
         options = raw_options(request.options)
+        if self.workers is not None and self.router is not None and not passed_on:
+            worker = self.workers.pick()
+            if worker is not None:  # a table worker drives it (none serving: this process does)
+                created: lobby_pb2.CreatedTable = await self.router.pass_on(worker, "CreateTable", request, context)
+                return created
         table, owner = self.room.create(TableRequest.of(request, options))
         return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
+        if (where := self._elsewhere(request.table_id)) is not None:
+            joined: lobby_pb2.JoinResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "JoinTable", request, context)
+            return joined
         seat = request.seat if request.HasField("seat") else -1
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
                                             request.session)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        if (where := self._elsewhere(request.table_id)) is not None:
+            watching: lobby_pb2.JoinResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "Spectate", request, context)
+            return watching
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
                                       first_seq=grant.table.seq + 1)
 
     async def Leave(self, request: lobby_pb2.LeaveRequest, context: Any) -> lobby_pb2.LeaveResponse:
+        if self.router is not None and self.room.find(request.token) is None:
+            place = self.router.token_place(request.token)
+            if place is not None:
+                left: lobby_pb2.LeaveResponse = await self.router.pass_on(place.address, "Leave", request, context)
+                return left
         self.room.leave(request.token)
         return lobby_pb2.LeaveResponse()
 
+    async def Locate(self, request: lobby_pb2.LocateRequest, context: Any) -> lobby_pb2.LocateResponse:
+        if self.room.find(request.token) is not None:
+            return lobby_pb2.LocateResponse(address="")
+        where = self.router.locate(request.token) if self.router is not None else None
+        if where is None:
+            raise PermissionDenied("That token does not open any seat or table here.")
+        return lobby_pb2.LocateResponse(address=where)
+
     async def CloseTable(self, request: lobby_pb2.CloseTableRequest, context: Any) -> lobby_pb2.CloseTableResponse:
+        if (where := self._elsewhere(request.table_id)) is not None:
+            closed: lobby_pb2.CloseTableResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "CloseTable", request, context)
+            return closed
         self.room.close_table(request.table_id, request.owner_token)
         return lobby_pb2.CloseTableResponse()
 
@@ -125,6 +201,10 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def PlayerCard(
         self, request: players_pb2.PlayerCardRequest, context: Any
     ) -> players_pb2.PlayerCardResponse:
+        if request.table_id and (where := self._elsewhere(request.table_id)) is not None:
+            card: players_pb2.PlayerCardResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "PlayerCard", request, context)
+            return card
         if request.table_id:
             if not request.HasField("seat"):
                 raise InvalidArgument("A player card at a table needs the seat.")
@@ -134,14 +214,24 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return self.room.records.card(request.name)
 
     async def ListHands(self, request: replay_pb2.ListHandsRequest, context: Any) -> replay_pb2.ListHandsResponse:
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        if (where := self._elsewhere(request.table_id)) is not None:
+            hands: replay_pb2.ListHandsResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "ListHands", request, context)
+            return hands
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         return await self.replays.hands(request.table_id, request.token, request.password)
 
     async def Replay(
         self, request: replay_pb2.ReplayRequest, context: Any
     ) -> AsyncIterator[replay_pb2.ReplayStep]:
-        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        if (where := self._elsewhere(request.table_id)) is not None:
+            async for passed in self.router.pass_on_stream(  # type: ignore[union-attr]
+                    where, "Replay", request, context):
+                yield passed
+            return
+        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."),
+              self.router)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         record = await self.replays.record(request.table_id, request.hand, request.token, request.password)
         try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
             steps = await asyncio.to_thread(replays.steps, record)
@@ -231,66 +321,120 @@ def raw_options(options: Any) -> dict[str, Any]:
     return out
 
 
-class TournamentService(tournament_pb2_grpc.TournamentsServicer):
-    """Tournaments (tournament.proto): thin, as the lobby is; ``server.tournaments`` runs them."""
+def led(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A tournament call, answered by the process that runs the room's tournaments: passed on, as
+    it is, by every other (another host of the room, where several share a database)."""
+    name = method.__name__
+    if inspect.isasyncgenfunction(method):
+        async def stream(self: TournamentService, request: Any, context: Any) -> AsyncIterator[Any]:
+            if self.tournaments is None:
+                async for reply in self._router().pass_on_stream(self._leader(), name, request, context,
+                                                                 tournament_pb2_grpc.TournamentsStub):
+                    yield reply
+                return
+            async for reply in method(self, request, context):
+                yield reply
 
-    def __init__(self, tournaments: Tournaments, limiter: RateLimiter, streams: StreamCounter) -> None:
+        return stream
+
+    async def unary(self: TournamentService, request: Any, context: Any) -> Any:
+        if self.tournaments is None:
+            return await self._router().pass_on(self._leader(), name, request, context,
+                                                tournament_pb2_grpc.TournamentsStub)
+        return await method(self, request, context)
+
+    return unary
+
+
+class TournamentService(tournament_pb2_grpc.TournamentsServicer):
+    """Tournaments (tournament.proto): thin, as the lobby is; ``server.tournaments`` runs them.
+
+    One process runs the room's tournaments (``tournaments``); where several hosts share a
+    database, the others pass each call on to it (``led``), and one of them takes them on if it
+    goes (``server.takeover``)."""
+
+    def __init__(self, tournaments: Tournaments | None, limiter: RateLimiter, streams: StreamCounter,
+                 router: Router | None = None) -> None:
         self.tournaments = tournaments
         self.limiter = limiter
         self.streams = streams
         """Counted with the tables' streams: one limit per connection and per address for both."""
+        self.router = router
 
+    def _router(self) -> Router:
+        assert self.router is not None
+        return self.router
+
+    @property
+    def _here(self) -> Tournaments:
+        assert self.tournaments is not None  # ``led`` passed the call on otherwise
+        return self.tournaments
+
+    def _leader(self) -> str:
+        where = self._router().store.meta(TOURNAMENTS_AT)
+        if where is None or where == self._router().store.address:
+            raise Unavailable("The tournaments are being brought back; try again in a moment.")
+        return where
+
+    @led
     async def CreateTournament(
         self, request: tournament_pb2.CreateTournamentRequest, context: Any
     ) -> tournament_pb2.CreatedTournament:
         limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
-        t, owner = self.tournaments.create(request, raw_options(request.options))
-        return tournament_pb2.CreatedTournament(tournament=self.tournaments.summary(t), owner_token=owner)
+        t, owner = self._here.create(request, raw_options(request.options))
+        return tournament_pb2.CreatedTournament(tournament=self._here.summary(t), owner_token=owner)
 
+    @led
     async def ListTournaments(
         self, request: tournament_pb2.ListTournamentsRequest, context: Any
     ) -> tournament_pb2.ListTournamentsResponse:
-        return tournament_pb2.ListTournamentsResponse(tournaments=self.tournaments.listing(request.include_finished))
+        return tournament_pb2.ListTournamentsResponse(tournaments=self._here.listing(request.include_finished))
 
+    @led
     async def Register(self, request: tournament_pb2.RegisterRequest, context: Any) -> tournament_pb2.RegisterResponse:
-        t = self.tournaments.all.get(request.tournament_id)
+        t = self._here.all.get(request.tournament_id)
         trying(self.limiter, context, request.password, t is None or bool(t.settings.password))
-        entry = await self.tournaments.register(request.tournament_id, request.session, request.password,
+        entry = await self._here.register(request.tournament_id, request.session, request.password,
                                                 request.team)
-        t = self.tournaments.get(request.tournament_id)
-        return tournament_pb2.RegisterResponse(entry=entry, tournament=self.tournaments.summary(t))
+        t = self._here.get(request.tournament_id)
+        return tournament_pb2.RegisterResponse(entry=entry, tournament=self._here.summary(t))
 
+    @led
     async def Unregister(
         self, request: tournament_pb2.UnregisterRequest, context: Any
     ) -> tournament_pb2.UnregisterResponse:
-        self.tournaments.unregister(request.tournament_id, request.session)
+        self._here.unregister(request.tournament_id, request.session)
         return tournament_pb2.UnregisterResponse()
 
+    @led
     async def StartTournament(
         self, request: tournament_pb2.OwnerRequest, context: Any
     ) -> tournament_pb2.TournamentState:
-        return self.tournaments.state(self.tournaments.start_now(request.tournament_id, request.owner_token))
+        return self._here.state(self._here.start_now(request.tournament_id, request.owner_token))
 
+    @led
     async def CancelTournament(
         self, request: tournament_pb2.OwnerRequest, context: Any
     ) -> tournament_pb2.TournamentState:
-        return self.tournaments.state(self.tournaments.cancel(request.tournament_id, request.owner_token))
+        return self._here.state(self._here.cancel(request.tournament_id, request.owner_token))
 
+    @led
     async def GetTournament(
         self, request: tournament_pb2.TournamentRequest, context: Any
     ) -> tournament_pb2.TournamentState:
-        return self.tournaments.state(self.tournaments.get(request.tournament_id))
+        return self._here.state(self._here.get(request.tournament_id))
 
+    @led
     async def WatchTournament(
         self, request: tournament_pb2.TournamentRequest, context: Any
     ) -> AsyncIterator[tournament_pb2.TournamentState]:
-        self.tournaments.get(request.tournament_id)
+        self._here.get(request.tournament_id)
         peer = context.peer()
         refused = self.streams.open(peer)
         if refused is not None:
             raise ResourceExhausted(refused[0], n=refused[1])
         try:
-            async for state in self.tournaments.watch(request.tournament_id):
+            async for state in self._here.watch(request.tournament_id):
                 yield state
         finally:
             self.streams.close(peer)

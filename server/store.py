@@ -1,7 +1,17 @@
-"""Where tables and hand histories are kept: one small interface, SQLite underneath.
+"""Where tables and hand histories are kept: one small interface, two backends.
 
-The interface is what the rest of the server uses, so a server-grade database can
-replace SQLite by configuration when one host is no longer enough.
+``Store`` is the interface the rest of the server uses, written in the SQL both backends
+share, on SQLite: the embedded default, one file beside the host. ``store_pg.PostgresStore``
+is the same interface on PostgreSQL (``--db postgresql://…``), for several hosts sharing one
+lobby; it overrides only what the two dialects say differently. ``open_store`` picks one.
+
+Several processes may drive tables from one store (``serve --workers``, or several hosts on
+PostgreSQL). Each is an *owner*: it registers (``register``) and holds a lock that lives as
+long as it does (a lock file's ``flock`` on SQLite, a session's advisory lock on PostgreSQL),
+so that its death frees the lock however it dies. A table names its owner and an *epoch*; a
+process takes a dead owner's table (``claim``) by raising the epoch, and every write a table's
+owner makes is fenced by its epoch (``fence``): a process that lost a table can never write to
+it again, whatever it still believes.
 """
 
 from __future__ import annotations
@@ -130,6 +140,21 @@ CREATE TABLE IF NOT EXISTS tournaments (
 );
 """
 """Each tournament whole (entries, rounds, tables, results) as one JSON document, rewritten at each change."""
+_SCHEMA += """
+CREATE TABLE IF NOT EXISTS owners (
+    id TEXT PRIMARY KEY,
+    address TEXT NOT NULL,
+    started REAL NOT NULL
+);
+"""
+"""The processes that drive tables from this store, each with the address its tables are served at
+(``:PORT`` for the host a client reached the lobby at). A row outlives its process until another
+finds its lock free and takes its tables."""
+_TABLE_COLUMNS = (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT"),
+                  ("played", "TEXT"), ("owner", "TEXT"), ("epoch", "INTEGER NOT NULL DEFAULT 0"))
+"""Columns of ``tables`` later than its first version (``owner``: the process driving it; ``epoch``:
+raised each time a process takes it over)."""
+_OWNER_INDEX = "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)"
 
 PRIVATE = 0o600
 """The store's files: the owner's alone (it holds the live hands' server seeds)."""
@@ -268,22 +293,83 @@ class StoreInUse(OSError):
     """Another server holds this store: two servers on one store would play the same tables twice."""
 
 
+class StoreDown(Exception):
+    """The store cannot be reached just now (a database server gone away): nothing was written."""
+
+
+class Fenced(Exception):
+    """This process no longer drives the table: another took it over (a higher epoch), so it may
+    write nothing more about it."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is driven by another process now")
+        self.table_id = table_id
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """A process that drives tables from this store, and where its tables are served."""
+
+    id: str
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a table stands in the store: its owner (None: nobody yet), the owner's address, the
+    epoch of its ownership, whether it has finished, and whether it is a tournament's."""
+
+    table_id: str
+    owner: str | None
+    address: str
+    epoch: int
+    finished: bool
+    tournament: bool
+
+
+def _owner_key(owner_id: str) -> int:
+    """An owner's lock as PostgreSQL's advisory locks name them: a signed 64-bit number."""
+    return int.from_bytes(hashlib.sha256(f"cardtui-owner:{owner_id}".encode()).digest()[:8], "big", signed=True)
+
+
 class Store:
     """Tables and hand histories in one SQLite file (``:memory:`` for a throwaway).
 
-    One server at a time: a lock file beside the store is held while it is open.
+    One server at a time: a lock file beside the store is held while it is open. The processes
+    of that server (``serve --workers``) open it ``shared``, under the server's lock.
     """
 
-    def __init__(self, path: str | Path, read_only: bool = False, own_folder: bool = False) -> None:
+    BUSY_MS = 10_000
+    """How long a write waits for another process of the server to finish its own (``shared``)."""
+    FENCES = False
+    """Whether a table's writes must be fenced by its epoch (``fence``). Not on SQLite: its processes
+    share one host, where an owner's lock is its process's (a ``flock`` the kernel holds for exactly
+    as long as the process lives), so a process that lost its lock is gone and writes nothing more.
+    On PostgreSQL a host can lose its session, and its lock with it, and live on: there each write is
+    fenced."""
+
+    def __init__(self, path: str | Path, read_only: bool = False, own_folder: bool = False,
+                 shared: bool = False) -> None:
         """Open (or create) the store; ``read_only`` reads beside a running server, taking no lock.
 
         The store is its owner's alone (``PRIVATE``): created so, and tightened if an older
         server left it readable by others. Its folder is made private when the store creates it,
         or when it is the store's ``own_folder`` (the default one); a folder named with ``--db``
         that already exists is left as its owner set it.
+
+        ``shared``: other processes drive tables from this store too. A worker of a server opens it
+        so beside the server's process, which holds the lock and brought the store up to date; the
+        server's process says so too, once it starts workers. Then every write of a table is fenced.
         """
         self._lock: IO[str] | None = None
         self.path = str(path)
+        self.shared = shared
+        self.me = ""
+        """This process's id as an owner of tables (``register``); empty until it registers."""
+        self.address = ""
+        """Where this process's tables are served, as it registered."""
+        self._owner_locks: dict[str, IO[str]] = {}
+        """The owner locks this process holds: its own, and a dead owner's while taking its tables."""
         if read_only:
             self.db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
             return
@@ -300,24 +386,32 @@ class Store:
                 _tighten(folder, FOLDER_MODE)
             for existing in _files(path):
                 _tighten(existing, PRIVATE)
-            self._lock = _hold(Path(f"{path}.lock"))
+            if not shared:
+                self._lock = _hold(Path(f"{path}.lock"))
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._open()
+            if shared:  # the server's process holds the lock and has brought the store up to date
+                self._settings()
+            else:
+                self._open()
         finally:
             os.umask(mask)
         for created in _files(path):
             _tighten(created, PRIVATE)
 
-    def _open(self) -> None:
-        """Settings, schema, and what a store written by an earlier version needs to be current."""
+    def _settings(self) -> None:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute(f"PRAGMA busy_timeout={self.BUSY_MS}")
+
+    def _open(self) -> None:
+        """Settings, schema, and what a store written by an earlier version needs to be current."""
+        self._settings()
         self.db.executescript(_SCHEMA)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
-        for column, kind in (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), ("damaged", "TEXT"),
-                             ("played", "TEXT")):
+        for column, kind in _TABLE_COLUMNS:
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+        self.db.execute(_OWNER_INDEX)
         if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
             self.db.execute("ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0")
         self._digest_tokens()
@@ -410,33 +504,43 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        for held in self._owner_locks.values():
+            held.close()
+        self._owner_locks.clear()
         if self._lock is not None:
             self._lock.close()
             self._lock = None
 
-    def add_table(self, table_id: str, game: str, name: str, config: Mapping[str, Any]) -> None:
+    def add_table(self, table_id: str, game: str, name: str, config: Mapping[str, Any], epoch: int = 1) -> None:
+        """A new table, driven by this process (``register``) from ``epoch`` on."""
         self.db.execute(
-            "INSERT OR REPLACE INTO tables (id, game, name, config, created) VALUES (?, ?, ?, ?, ?)",
-            (table_id, game, name, json.dumps(dict(config)), time.time()),
+            "INSERT INTO tables (id, game, name, config, created, owner, epoch) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET game = excluded.game, name = excluded.name, config = excluded.config",
+            (table_id, game, name, json.dumps(dict(config)), time.time(), self.me or None, epoch),
         )
 
     def add_hand(self, table_id: str, record: Mapping[str, Any]) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO hands (table_id, hand, game, record) VALUES (?, ?, ?, ?)",
+            "INSERT INTO hands (table_id, hand, game, record) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (table_id, hand) DO UPDATE SET game = excluded.game, record = excluded.record",
             (table_id, int(record["hand"]), str(record["game"]), dumps(record)),
         )
 
     # -- what a restart needs: seats, tokens, and each table's log of seeds and actions --
     def save_seats(self, table_id: str, seats: list[SavedSeat]) -> None:
         self.db.executemany(
-            "INSERT OR REPLACE INTO seats (table_id, seat, name, bot, away, open) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (table_id, seat, name, bot, away, open) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id, seat) DO UPDATE SET name = excluded.name, bot = excluded.bot, "
+            "away = excluded.away, open = excluded.open",
             [(table_id, s.seat, s.name, int(s.bot), int(s.away), int(s.open)) for s in seats],
         )
 
     def add_token(self, digest: str, table_id: str, seat: int | None, name: str) -> None:
         """A seat or spectator token, by its digest (``token_digest``): never the token itself."""
         self.db.execute(
-            "INSERT OR REPLACE INTO tokens (digest, table_id, seat, name) VALUES (?, ?, ?, ?)",
+            "INSERT INTO tokens (digest, table_id, seat, name) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (digest) DO UPDATE SET table_id = excluded.table_id, seat = excluded.seat, "
+            "name = excluded.name",
             (digest, table_id, seat, name),
         )
 
@@ -446,7 +550,9 @@ class Store:
     def log(self, table_id: str, n: int, kind: str, seat: int | None, data: Mapping[str, Any], seq: int) -> None:
         """One step of a table's match: ``start``/``next`` with a seed, or ``act``."""
         self.db.execute(
-            "INSERT OR REPLACE INTO log (table_id, n, kind, seat, data, seq) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO log (table_id, n, kind, seat, data, seq) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id, n) DO UPDATE SET kind = excluded.kind, seat = excluded.seat, "
+            "data = excluded.data, seq = excluded.seq",
             (table_id, n, kind, seat, json.dumps(dict(data), separators=(",", ":")), seq),
         )
 
@@ -467,17 +573,7 @@ class Store:
         if row is not None and row[0] is not None:
             kept = json.loads(row[0])
             return Played(tuple(kept[0]), tuple(kept[1]))
-        holders = self.db.execute(
-            "SELECT name, bot FROM ("
-            " SELECT h.hand AS hand, 0 AS part, j.id AS at, json_extract(j.value, '$.name') AS name,"
-            "  json_extract(j.value, '$.bot') AS bot FROM hands h, json_each(h.record, '$.seats') j"
-            "  WHERE h.table_id = :t"
-            " UNION ALL"
-            " SELECT h.hand, 1, j.id, json_extract(j.value, '$.name'), json_extract(j.value, '$.bot')"
-            "  FROM hands h, json_each(h.record, '$.holders') j WHERE h.table_id = :t"
-            ") ORDER BY hand, part, at",  # each hand's seats at the deal, then its changes of hands
-            {"t": table_id},
-        )
+        holders = self._holders(table_id)
         people: dict[str, None] = {}  # dicts: each once, in the order they first played
         bots: dict[str, None] = {}
         for name, bot in holders:
@@ -491,6 +587,20 @@ class Store:
                             (json.dumps([played.people, played.bots]), table_id))
         return played
 
+    def _holders(self, table_id: str) -> Iterable[tuple[Any, Any]]:
+        """Who held each seat of a table's hands, in order: (name, bot level or a false value)."""
+        return self.db.execute(
+            "SELECT name, bot FROM ("
+            " SELECT h.hand AS hand, 0 AS part, j.id AS at, json_extract(j.value, '$.name') AS name,"
+            "  json_extract(j.value, '$.bot') AS bot FROM hands h, json_each(h.record, '$.seats') j"
+            "  WHERE h.table_id = :t"
+            " UNION ALL"
+            " SELECT h.hand, 1, j.id, json_extract(j.value, '$.name'), json_extract(j.value, '$.bot')"
+            "  FROM hands h, json_each(h.record, '$.holders') j WHERE h.table_id = :t"
+            ") ORDER BY hand, part, at",  # each hand's seats at the deal, then its changes of hands
+            {"t": table_id},
+        )
+
     def set_aside(self, table_id: str, reason: str) -> None:
         """A table that cannot be brought back is kept as damaged, out of the way, for a person to look at."""
         self.db.execute("UPDATE tables SET damaged = ? WHERE id = ?", (reason[:500], table_id))
@@ -499,11 +609,15 @@ class Store:
         """A new match makes the old one's steps unnecessary for a restart."""
         self.db.execute("DELETE FROM log WHERE table_id = ? AND n < ?", (table_id, before))
 
-    def saved_tables(self) -> list[SavedTable]:
+    def saved_tables(self, only: Iterable[str] | None = None) -> list[SavedTable]:
+        """Every table that is not set aside as damaged, oldest first (``only``: these tables)."""
         out = []
         rows = self.db.execute(
             "SELECT id, game, name, config, seq, finished FROM tables WHERE damaged IS NULL ORDER BY created"
         ).fetchall()
+        if only is not None:
+            wanted = set(only)
+            rows = [row for row in rows if row[0] in wanted]
         for table_id, game, name, config, seq, finished in rows:
             seats = self.db.execute(
                 "SELECT seat, name, bot, away, open FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
@@ -538,7 +652,7 @@ class Store:
             query += " WHERE h.table_id = ?"
             args = (table_id,)
         elif tournament is not None:
-            query += " WHERE json_extract(t.config, '$.tournament.id') = ?"
+            query += f" WHERE {self._TOURNAMENT_OF} = ?"
             args = (tournament,)
         query += " ORDER BY t.created, h.table_id, h.hand"
         for (record,) in self.db.execute(query, args):
@@ -573,10 +687,151 @@ class Store:
         row = self.db.execute("SELECT config, finished FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), row[1] is not None)
 
+    def open_tables(self) -> int:
+        """The room's tables still open, whichever process drives them."""
+        row = self.db.execute("SELECT count(*) FROM tables WHERE finished IS NULL AND damaged IS NULL").fetchone()
+        return int(row[0])
+
     def count_hands(self, table_id: str | None = None) -> int:
         if table_id is None:
             return int(self.db.execute("SELECT count(*) FROM hands").fetchone()[0])
         return int(self.db.execute("SELECT count(*) FROM hands WHERE table_id = ?", (table_id,)).fetchone()[0])
+
+    # -- owners: which process drives which table -------------------------------------------
+    _BEGIN = "BEGIN IMMEDIATE"
+    """A transaction takes the write lock at once: one that read first and then wrote could find
+    another process of the server writing, and fail instead of waiting."""
+    _FENCE = "SELECT epoch, owner FROM tables WHERE id = ?"
+    _SAME = "IS"
+    """SQL's null-safe equality, as the dialect spells it."""
+    _TOURNAMENT_OF = "json_extract(t.config, '$.tournament.id')"
+    """A table's tournament, read from its config (``t``)."""
+    _ROWID = "rowid"
+    """The order rows of ``names`` were written in."""
+
+    def register(self, address: str) -> str:
+        """This process becomes an owner of tables, served at ``address``; its lock is held for as
+        long as the store is open (or the process lives)."""
+        owner = secrets.token_hex(8)
+        self._lock_owner(owner)
+        self.db.execute("INSERT INTO owners (id, address, started) VALUES (?, ?, ?)", (owner, address, time.time()))
+        self.me, self.address = owner, address
+        return owner
+
+    def owners(self) -> list[Owner]:
+        """Every registered owner, alive or not, oldest first."""
+        rows = self.db.execute("SELECT id, address FROM owners ORDER BY started, id")
+        return [Owner(str(owner), str(address)) for owner, address in rows]
+
+    def dead(self, owner_id: str) -> bool:
+        """Whether ``owner_id``'s process is gone: its lock is free. If so, this process holds that
+        lock from now until ``let_go_owner``, so that no other takes the dead one's tables meanwhile."""
+        if owner_id == self.me:
+            return False
+        if owner_id in self._owner_locks:
+            return True
+        return self._lock_owner(owner_id, wait=False)
+
+    def let_go_owner(self, owner_id: str) -> None:
+        """Done with a dead owner's tables: its row goes once it has none left, and its lock is let go."""
+        left = self.db.execute("SELECT count(*) FROM tables WHERE owner = ? AND damaged IS NULL",
+                               (owner_id,)).fetchone()[0]
+        if not left:
+            self.db.execute("DELETE FROM owners WHERE id = ?", (owner_id,))
+        self._unlock_owner(owner_id, forget=not left)
+
+    def lead(self, role: str) -> bool:
+        """Whether this process takes ``role`` in the room (running the tournaments): one process at a
+        time has it, for as long as it lives. On SQLite it is the server's own process, which holds
+        the store's lock."""
+        return not self.shared or self._lock is not None
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                        "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def let_go_dead(self) -> None:
+        """Let go of every dead owner's lock ``dead`` took (``let_go_owner``)."""
+        for owner_id in [o for o in self._owner_locks if o != self.me]:
+            self.let_go_owner(owner_id)
+
+    def orphans(self) -> list[Place]:
+        """Tables whose owner is gone: its lock free (``dead``, which then holds it), or no owner."""
+        owners = [row[0] for row in self.db.execute("SELECT DISTINCT owner FROM tables WHERE damaged IS NULL")]
+        gone = [str(o) for o in owners if o is not None and self.dead(str(o))]
+        if not gone and None not in owners:
+            return []
+        marks = ", ".join("?" * len(gone)) or "NULL"
+        return self._places(f"t.damaged IS NULL AND (t.owner IS NULL OR t.owner IN ({marks}))", tuple(gone))
+
+    def place(self, table_id: str) -> Place | None:
+        """Where a table stands (None: no such table)."""
+        found = self._places("t.id = ?", (table_id,))
+        return found[0] if found else None
+
+    def token_table(self, digest: str) -> str | None:
+        """The table a seat or spectator token (by its digest) opens, wherever it is driven."""
+        row = self.db.execute("SELECT table_id FROM tokens WHERE digest = ?", (digest,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _places(self, where: str, args: tuple[str, ...]) -> list[Place]:
+        rows = self.db.execute(
+            "SELECT t.id, t.owner, o.address, t.epoch, t.finished, t.config FROM tables t "
+            f"LEFT JOIN owners o ON o.id = t.owner WHERE {where} ORDER BY t.created", args)
+        return [Place(str(table_id), None if owner is None else str(owner), "" if address is None else str(address),
+                      int(epoch), finished is not None, bool(json.loads(str(config)).get("tournament")))
+                for table_id, owner, address, epoch, finished, config in rows]
+
+    def claim(self, place: Place) -> int | None:
+        """Take ``place``'s table from its dead owner: this process drives it from a new epoch on,
+        returned; None if another process took it first (its epoch or owner moved)."""
+        with self.transaction():
+            taken = self.db.execute(
+                f"UPDATE tables SET owner = ?, epoch = epoch + 1 WHERE id = ? AND epoch = ? AND owner {self._SAME} ?",
+                (self.me or None, place.table_id, place.epoch, place.owner)).rowcount
+            if taken != 1:
+                return None
+            return int(self.db.execute("SELECT epoch FROM tables WHERE id = ?", (place.table_id,)).fetchone()[0])
+
+    def fence(self, table_id: str, epoch: int) -> None:
+        """Inside a write's transaction: raise ``Fenced`` unless this process still drives the
+        table at ``epoch``. On PostgreSQL the table's row stays locked until the write commits, so
+        a process taking the table over waits for it, then reads the journal with it."""
+        row = self.db.execute(self._FENCE, (table_id,)).fetchone()
+        if row is None or int(row[0]) != epoch or row[1] != self.me:
+            raise Fenced(table_id)
+
+    def _owner_lock_path(self, owner_id: str) -> Path:
+        return Path(f"{self.path}.owner-{owner_id}")
+
+    def _lock_owner(self, owner_id: str, wait: bool = True) -> bool:
+        """Take an owner's lock: a lock file's ``flock`` beside the store, freed by the kernel when
+        its process ends however it ends (nothing to take in a store in memory, one process's alone)."""
+        if self.path == ":memory:":
+            return True
+        path = self._owner_lock_path(owner_id)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE)
+        handle = os.fdopen(fd, "a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except OSError:
+            handle.close()
+            return False
+        self._owner_locks[owner_id] = handle
+        return True
+
+    def _unlock_owner(self, owner_id: str, forget: bool) -> None:
+        held = self._owner_locks.pop(owner_id, None)
+        if held is None:
+            return
+        if forget:
+            with contextlib.suppress(OSError):
+                self._owner_lock_path(owner_id).unlink()
+        held.close()
 
     # -- tournaments ------------------------------------------------------------------------
     def save_tournament(self, tournament_id: str, data: Mapping[str, Any]) -> None:
@@ -597,7 +852,7 @@ class Store:
         if self.db.in_transaction:
             yield
             return
-        self.db.execute("BEGIN")
+        self.db.execute(self._BEGIN)
         try:
             yield
         except BaseException:
@@ -611,7 +866,7 @@ class Store:
         if row is not None:
             return str(row[0])
         made = secrets.token_hex(16)
-        self.db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('server_id', ?)", (made,))
+        self.db.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?) ON CONFLICT DO NOTHING", (made,))
         return str(self.db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()[0])
 
     def player(self, player_id: str) -> Player | None:
@@ -637,15 +892,16 @@ class Store:
         marks = ", ".join("?" * len(looks))
         rows = self.db.execute(
             f"SELECT name, player FROM names WHERE key IN (SELECT key FROM name_looks WHERE looks IN ({marks})) "
-            "ORDER BY rowid", tuple(looks))
+            f"ORDER BY {self._ROWID}", tuple(looks))
         return [(str(name), str(player)) for name, player in rows]
 
     def bind_name(self, key: str, name: str, player_id: str, looks: Iterable[str]) -> bool:
         """The name becomes the player's unless it is already someone's; whether it is the player's now."""
-        self.db.execute("INSERT OR IGNORE INTO names (key, name, player) VALUES (?, ?, ?)", (key, name, player_id))
+        self.db.execute("INSERT INTO names (key, name, player) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                        (key, name, player_id))
         if self.owner(key) != player_id:
             return False
-        self.db.executemany("INSERT OR IGNORE INTO name_looks (looks, key) VALUES (?, ?)",
+        self.db.executemany("INSERT INTO name_looks (looks, key) VALUES (?, ?) ON CONFLICT DO NOTHING",
                             [(skeleton, key) for skeleton in looks])
         return True
 
@@ -670,7 +926,8 @@ class Store:
             if player is None:
                 self.db.execute("DELETE FROM seat_players WHERE table_id = ? AND seat = ?", (table_id, seat))
             else:
-                self.db.execute("INSERT OR REPLACE INTO seat_players (table_id, seat, player) VALUES (?, ?, ?)",
+                self.db.execute("INSERT INTO seat_players (table_id, seat, player) VALUES (?, ?, ?) "
+                                "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player",
                                 (table_id, seat, player))
 
     def seat_players(self, table_id: str) -> dict[int, str]:
@@ -686,8 +943,10 @@ class Store:
 
     def save_record(self, r: Record) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO records (player, game, mu, sigma, matches, wins, hands, biggest_pot, "
-            "truco_calls_won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO records (player, game, mu, sigma, matches, wins, hands, biggest_pot, truco_calls_won) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, game) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, matches = excluded.matches, wins = excluded.wins, hands = excluded.hands, "
+            "biggest_pot = excluded.biggest_pot, truco_calls_won = excluded.truco_calls_won",
             (r.player, r.game, r.mu, r.sigma, r.matches, r.wins, r.hands, r.biggest_pot, r.truco_calls_won),
         )
 

@@ -139,6 +139,9 @@ class Table:
         thinker: Thinker | None = None,
     ) -> None:
         self.id = table_id
+        self.epoch = 0
+        """Which of its owners' turns this process drives the table in (``Store.claim``): its writes
+        are fenced by it."""
         self.rules = rules
         self.config = config
         self.options = rules.check_options(config.options)

@@ -19,6 +19,7 @@ from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.postgres import Cluster
 
 
 def pytest_report_header() -> str:
@@ -47,6 +48,26 @@ PATIENT_CUTS = 60.0
 the seeds it awaits (a real client sends its own at once), or for the test to end its window
 (``end_cut_window``), never for an amount of time a busy machine may overrun; a new match waits as
 long for the seated people's streams to open."""
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """One real PostgreSQL cluster for the whole run (``tests.postgres``), skipped with the reason
+    where none can be started. Its tests are marked ``postgresql`` and grouped on one xdist worker."""
+    try:
+        cluster = Cluster.start()
+    except RuntimeError as e:
+        pytest.skip(f"PostgreSQL: {e}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres: Cluster) -> str:
+    """A fresh database of the session's cluster."""
+    return postgres.new_database()
 
 
 @pytest_asyncio.fixture

@@ -7,7 +7,8 @@ per step, which the test reads; docs/client.md §9 shows such a run.
 
 1. Signs in with a key (docs/client.md §3): Hello, the signed challenge, Prove; a second key,
    and a guest, asking for the same name are refused with a ``Problem``.
-2. Creates a Cacho table for two, one seat a bot, and sits with its session (§2, §4).
+2. Creates a Cacho table for two, one seat a bot, and sits with its session (§2, §4); talks to the
+   table where the join says it is served (§4a: the server runs table workers).
 3. Subscribes (§5), cuts the deal (§6), plays the hand from its legal actions (§7): bets or
    stays in whenever it can; once, first, with a stale ``seen_seq``, which is refused (§8).
 4. Checks the deal from the reveal as docs/deal.md says (§3–§7, §10.1).
@@ -17,6 +18,7 @@ per step, which the test reads; docs/client.md §9 shows such a run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import os
@@ -126,7 +128,8 @@ def body(event: table_pb2.Event) -> tuple[str, object]:
 
 
 async def main(address: str) -> None:
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with contextlib.AsyncExitStack() as stack:
+        channel = await stack.enter_async_context(grpc.aio.insecure_channel(address))
         lobby = lobby_pb2_grpc.LobbyStub(channel)
         tables = table_pb2_grpc.TableStub(channel)
         info = await lobby.GetInfo(lobby_pb2.GetInfoRequest())
@@ -156,7 +159,14 @@ async def main(address: str) -> None:
         joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, session=proved.session))
         me = joined.seat
         assert joined.table.seats[me].name == NAME
-        say("joined", made.table.id, "seat", me, "first_seq", joined.first_seq)
+        say("joined", made.table.id, "seat", me, "first_seq", joined.first_seq, "at", joined.address or "the lobby")
+        # §4a: the table's calls go where it is served ("": here; ":PORT": this host, that port).
+        if joined.address:
+            host = address.rpartition(":")[0]
+            where = f"{host}{joined.address}" if joined.address.startswith(":") else joined.address
+            tables = table_pb2_grpc.TableStub(await stack.enter_async_context(grpc.aio.insecure_channel(where)))
+            located = await lobby.Locate(lobby_pb2.LocateRequest(token=joined.token))
+            assert located.address == joined.address, located
 
         # §5–§8: the stream, the cut, the hand.
         last = 0

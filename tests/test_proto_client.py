@@ -128,7 +128,7 @@ async def test_a_client_from_the_proto_and_the_docs_signs_in_with_a_key_and_play
 ) -> None:
     generate(tmp_path)
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.001, next_hand_delay=5.0,
-                          cut_window=2.0)
+                          cut_window=2.0, workers=2)  # the table is served by a worker: §4a
     try:
         client = await asyncio.create_subprocess_exec(
             sys.executable, str(ROOT / "tests" / "outside_client.py"), f"127.0.0.1:{running.port}",

@@ -32,7 +32,8 @@ SOURCES = ("cardtui", "client", "server", "engine")
 """Where the messages are: the package's own modules and the three folders it links to."""
 SKIP = ("cardtui/v1",)
 REFUSALS = ("Refusal", "InvalidArgument", "FailedPrecondition", "PermissionDenied", "Unauthenticated", "NotFound",
-            "ResourceExhausted", "IllegalAction", "NotYourTurn", "InvalidOptions", "BadAction", "BadText", "_Invalid")
+            "ResourceExhausted", "Unavailable", "IllegalAction", "NotYourTurn", "InvalidOptions", "BadAction",
+            "BadText", "_Invalid")
 """Calls whose first argument is a sentence the server sends as a message id."""
 KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REFUSALS}, "option": (2,),
                                "phrase": None, "NP_": ((1, "c"), 2)}

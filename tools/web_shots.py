@@ -127,6 +127,10 @@ class Page:
                 await asyncio.wait_for(self.changed.wait(), left)
         await asyncio.sleep(0.6)  # let the frame finish drawing
 
+    def found(self, label: str, rows: range | None = None) -> bool:
+        """Whether the screen shows ``label`` (within ``rows``)."""
+        return any(label in line for y, line in enumerate(self.screen.display) if rows is None or y in rows)
+
     def find(self, label: str, rows: range | None = None) -> tuple[int, int]:
         """Row and column of ``label`` on the screen (the last match within ``rows``)."""
         found = None
@@ -141,7 +145,9 @@ class Page:
         return found
 
     async def tap(self, label: str, touch: bool, rows: range | None = None) -> None:
-        """Tap (or click) the middle of ``label`` where the terminal draws it."""
+        """Tap (or click) the middle of ``label`` where the terminal draws it (once it does: a line
+        may come in more than one piece)."""
+        await self.wait_for(lambda _text: self.found(label, rows))
         y, x = self.find(label, rows)
         box = await self.call("Runtime.evaluate", returnByValue=True, expression=(
             "JSON.stringify(document.querySelector('.xterm-screen').getBoundingClientRect())"))

@@ -483,12 +483,19 @@ class JoinResponse(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     TABLE_FIELD_NUMBER: _builtins.int
     FIRST_SEQ_FIELD_NUMBER: _builtins.int
+    ADDRESS_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     seat: _builtins.int
     """-1 for a spectator"""
     first_seq: _builtins.int
     """The first event number that is this token's: what was private before it (a previous
     occupant's cards) never reaches it, not even in a replay.
+    """
+    address: _builtins.str
+    """Where the table is served, for Subscribe, Act, Chat and Cut (the lobby's calls stay with
+    the lobby). Empty: this same server. ":PORT": the host this lobby was reached at, on PORT
+    (a server's table worker, `cardtui serve --workers`). "HOST:PORT": another host of the same
+    card room. Connect there with the same TLS settings as to the lobby.
     """
     @_builtins.property
     def table(self) -> _common_pb2.TableSummary: ...
@@ -499,14 +506,55 @@ class JoinResponse(_message.Message):
         seat: _builtins.int = ...,
         table: _common_pb2.TableSummary | None = ...,
         first_seq: _builtins.int = ...,
+        address: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["first_seq", b"first_seq", "seat", b"seat", "table", b"table", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address", "first_seq", b"first_seq", "seat", b"seat", "table", b"table", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___JoinResponse: _TypeAlias = JoinResponse  # noqa: Y015
+
+@_typing.final
+class LocateRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """a seat or spectator token"""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LocateRequest: _TypeAlias = LocateRequest  # noqa: Y015
+
+@_typing.final
+class LocateResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ADDRESS_FIELD_NUMBER: _builtins.int
+    address: _builtins.str
+    """as JoinResponse.address says it"""
+    def __init__(
+        self,
+        *,
+        address: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["address", b"address"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LocateResponse: _TypeAlias = LocateResponse  # noqa: Y015
 
 @_typing.final
 class LeaveRequest(_message.Message):

@@ -67,6 +67,11 @@ class LobbyStub:
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.LeaveRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.LeaveResponse.FromString,
                 _registered_method=True)
+        self.Locate = channel.unary_unary(
+                '/cardtui.v1.Lobby/Locate',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.LocateRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.LocateResponse.FromString,
+                _registered_method=True)
         self.CloseTable = channel.unary_unary(
                 '/cardtui.v1.Lobby/CloseTable',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.CloseTableRequest.SerializeToString,
@@ -128,7 +133,8 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def JoinTable(self, request, context):
-        """Take a seat; the token it returns acts for that seat only.
+        """Take a seat; the token it returns acts for that seat only. The response says where the
+        table is served (`JoinResponse.address`): Subscribe, Act, Chat and Cut go there.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -143,6 +149,14 @@ class LobbyServicer:
 
     def Leave(self, request, context):
         """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Locate(self, request, context):
+        """Where the table a token opens is served now (it moves when the process that served it
+        stops): ask again when its address stops answering or says the table moved (UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -228,6 +242,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.Leave,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.LeaveRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.LeaveResponse.SerializeToString,
+            ),
+            'Locate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Locate,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.LocateRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.LocateResponse.SerializeToString,
             ),
             'CloseTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CloseTable,
@@ -428,6 +447,33 @@ class Lobby:
             '/cardtui.v1.Lobby/Leave',
             cardtui_dot_v1_dot_lobby__pb2.LeaveRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.LeaveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Locate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Locate',
+            cardtui_dot_v1_dot_lobby__pb2.LocateRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.LocateResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -40,11 +40,17 @@ class LobbyStub:
     CreateTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]
     """Open a table; the owner token it returns may close it."""
     JoinTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]
-    """Take a seat; the token it returns acts for that seat only."""
+    """Take a seat; the token it returns acts for that seat only. The response says where the
+    table is served (`JoinResponse.address`): Subscribe, Act, Chat and Cut go there.
+    """
     Spectate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.SpectateRequest, _lobby_pb2.JoinResponse]
     """Watch a table; the token it returns acts on nothing."""
     Leave: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LeaveRequest, _lobby_pb2.LeaveResponse]
     """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
+    Locate: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.LocateRequest, _lobby_pb2.LocateResponse]
+    """Where the table a token opens is served now (it moves when the process that served it
+    stops): ask again when its address stops answering or says the table moved (UNAVAILABLE).
+    """
     CloseTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]
     """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
     Hello: _grpc.UnaryUnaryMultiCallable[_players_pb2.HelloRequest, _players_pb2.HelloResponse]
@@ -70,11 +76,17 @@ class LobbyAsyncStub(LobbyStub):
     CreateTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]  # type: ignore[assignment]
     """Open a table; the owner token it returns may close it."""
     JoinTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]  # type: ignore[assignment]
-    """Take a seat; the token it returns acts for that seat only."""
+    """Take a seat; the token it returns acts for that seat only. The response says where the
+    table is served (`JoinResponse.address`): Subscribe, Act, Chat and Cut go there.
+    """
     Spectate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.SpectateRequest, _lobby_pb2.JoinResponse]  # type: ignore[assignment]
     """Watch a table; the token it returns acts on nothing."""
     Leave: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LeaveRequest, _lobby_pb2.LeaveResponse]  # type: ignore[assignment]
     """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
+    Locate: _aio.UnaryUnaryMultiCallable[_lobby_pb2.LocateRequest, _lobby_pb2.LocateResponse]  # type: ignore[assignment]
+    """Where the table a token opens is served now (it moves when the process that served it
+    stops): ask again when its address stops answering or says the table moved (UNAVAILABLE).
+    """
     CloseTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CloseTableRequest, _lobby_pb2.CloseTableResponse]  # type: ignore[assignment]
     """Finish a table for good (its hands are kept): only with the owner token CreateTable gave."""
     Hello: _aio.UnaryUnaryMultiCallable[_players_pb2.HelloRequest, _players_pb2.HelloResponse]  # type: ignore[assignment]
@@ -121,7 +133,9 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.JoinTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.JoinResponse, _abc.Awaitable[_lobby_pb2.JoinResponse]]:
-        """Take a seat; the token it returns acts for that seat only."""
+        """Take a seat; the token it returns acts for that seat only. The response says where the
+        table is served (`JoinResponse.address`): Subscribe, Act, Chat and Cut go there.
+        """
 
     @_abc_1.abstractmethod
     def Spectate(
@@ -138,6 +152,16 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.LeaveResponse, _abc.Awaitable[_lobby_pb2.LeaveResponse]]:
         """Give up a seat (a bot plays it on) or stop watching. Every stream of the token ends."""
+
+    @_abc_1.abstractmethod
+    def Locate(
+        self,
+        request: _lobby_pb2.LocateRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.LocateResponse, _abc.Awaitable[_lobby_pb2.LocateResponse]]:
+        """Where the table a token opens is served now (it moves when the process that served it
+        stops): ask again when its address stops answering or says the table moved (UNAVAILABLE).
+        """
 
     @_abc_1.abstractmethod
     def CloseTable(

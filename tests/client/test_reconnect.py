@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 from pathlib import Path
 
@@ -137,3 +139,31 @@ async def test_back_within_seconds_of_the_server_and_no_action_meanwhile(
     # grpc's channel, under the stream, tries to reconnect as often (its own default grows to two
     # minutes): a try of the stream's after the server is back finds it connecting, not waiting.
     assert dict(CHANNEL_OPTIONS)["grpc.max_reconnect_backoff_ms"] <= 2000
+
+
+async def test_the_table_screen_follows_a_table_whose_worker_was_killed(tmp_path: Path) -> None:
+    """A server with table workers: the worker serving the table is killed outright; the screen says
+    the server is gone, then shows the table again where another worker serves it now, with no
+    key pressed."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.05, next_hand_delay=0.1, workers=2)
+    table_id = await create(running, game="cacho", seats=3, bots=3)
+    app = CardApp(f"127.0.0.1:{running.port}", "eve", spectate=table_id)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await at_table(pilot, lambda s: s.online and s.model.seq > 0, "the table's stream up")
+            assert app.conn is not None
+            where = app.conn.routes[screen.token]
+            assert where.startswith(":")  # a table worker serves it
+            assert running.workers is not None
+            [slot] = [s for s in running.workers.slots if s.address == where]
+            assert slot.process is not None and slot.process.pid is not None
+            os.kill(slot.process.pid, signal.SIGKILL)
+            seen_before = screen.model.seq
+            banner = screen.query_one("#conn-banner", Static)
+            await until(pilot, lambda: app.conn is not None and app.conn.routes.get(screen.token) != where,
+                        "the client to ask where the table is served now")
+            await until(pilot, lambda: not banner.display and screen.model.seq > seen_before + 2,
+                        "the table playing on where it is served now")
+            assert app.screen is screen, "the same screen: nobody had to open the table again"
+    finally:
+        await running.stop(grace=0.1)

@@ -43,7 +43,8 @@ def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db), "--bot-delay", "30",
          "--next-hand-delay", "50", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
-         "--max-chat", "1e6", "--max-tables", "1e6", "--bot-workers", "0"],
+         "--max-chat", "1e6", "--max-tables", "1e6", "--workers", "1",  # the one process the harness kills
+         "--bot-workers", "0"],
         stdout=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None

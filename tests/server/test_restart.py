@@ -17,11 +17,11 @@ from cardtui.engine.games import GAMES, get
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
-def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
+def serve(db: Path, workers: int = 1) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db),
          "--next-hand-delay", "100", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
-         "--bot-delay", "5"],
+         "--bot-delay", "5", "--workers", str(workers)],
         stdout=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None
@@ -53,18 +53,38 @@ def comparable(msg: table_pb2.TableMessage) -> tuple[int, bytes]:
     return msg.seq, view.SerializeToString()
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: Path) -> None:
+def at(port: int, address: str) -> str:
+    """Where a table is served, as a client dials it (``JoinResponse.address``)."""
+    return f"127.0.0.1{address}" if address.startswith(":") else f"127.0.0.1:{port}"
+
+
+async def served(lobby: lobby_pb2_grpc.LobbyStub, table_id: str) -> None:
+    """Wait until the lobby lists the table again: a restarted server brings it back on a table
+    worker once the old server's workers have ended too."""
+    for _ in range(200):
+        if table_id in [x.id for x in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables]:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"table {table_id} did not come back")
+
+
+# Every other game on a server with two table workers (the whole server killed: the lobby's
+# process and its workers), the rest on a server of one process.
+@pytest.mark.parametrize(("game", "workers"), [(g, 2 if n % 2 == 0 else 1) for n, g in enumerate(sorted(GAMES))])
+async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, workers: int, tmp_path: Path) -> None:
     db = tmp_path / "store.db"
     n = get(game).player_counts[0]
-    proc, port = serve(db)
+    proc, port = serve(db, workers)
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
-            lobby, table = lobby_pb2_grpc.LobbyStub(ch), table_pb2_grpc.TableStub(ch)
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as lobby_ch:
+            lobby = lobby_pb2_grpc.LobbyStub(lobby_ch)
             request = lobby_pb2.CreateTableRequest(game=game, seats=n, bots=0, turn_seconds=3600)
             t = (await lobby.CreateTable(request)).table
-            tokens = [(await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name=f"p{i}"))).token
-                      for i in range(n)]
+            joined = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t.id, name=f"p{i}")) for i in range(n)]
+            tokens = [j.token for j in joined]
+            assert joined[0].address.startswith(":") == (workers > 1)
+            ch = grpc.aio.insecure_channel(at(port, joined[0].address))
+            table = table_pb2_grpc.TableStub(ch)
             # Play a few actions, always the first legal one of a seat that may act (between
             # hands, nobody may: the next deal waits up to a second for the players' seeds).
             acted = 0
@@ -85,13 +105,18 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
             await table.Chat(table_pb2.ChatRequest(token=watch, text="before the crash"))
             before = [comparable(await snapshot(table, tok)) for tok in tokens]
             last_seen = before[0][0]
+            await ch.close()
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(5)
-        proc, port = serve(db)  # a port of its own: the old one may have gone to another test's server
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
-            lobby, table = lobby_pb2_grpc.LobbyStub(ch), table_pb2_grpc.TableStub(ch)
+        proc, port = serve(db, workers)  # a port of its own: the old one may have gone to another test's server
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as lobby_ch:
+            lobby = lobby_pb2_grpc.LobbyStub(lobby_ch)
+            await served(lobby, t.id)
             listed = (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
             assert [x.id for x in listed] == [t.id]
+            where = (await lobby.Locate(lobby_pb2.LocateRequest(token=tokens[0]))).address
+            ch = grpc.aio.insecure_channel(at(port, where))
+            table = table_pb2_grpc.TableStub(ch)
             after = [comparable(await snapshot(table, tok)) for tok in tokens]
             assert after == before, "same cards, same turn, same numbering after the restart"
             # No number is handed out twice: the next event comes after every one seen before.
@@ -111,6 +136,7 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, tmp_path: P
                 if exported(db):
                     break
                 await asyncio.sleep(0.1)
+            await ch.close()
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)

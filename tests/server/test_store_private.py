@@ -13,6 +13,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import grpc
@@ -43,17 +44,26 @@ def stop(proc: subprocess.Popen[str], how: int = signal.SIGTERM) -> None:
 
 
 def files(db: Path) -> dict[str, bytes]:
-    """Every file of the store, as another reader of the disk sees it."""
-    return {p.name: p.read_bytes() for p in (Path(f"{db}{s}") for s in SUFFIXES) if p.exists()}
+    """Every file of the store, as another reader of the disk sees it (the locks of the processes
+    that drive its tables too, ``cardtui.db.owner-…``)."""
+    found = {p.name: p.read_bytes() for p in (Path(f"{db}{s}") for s in SUFFIXES) if p.exists()}
+    found.update({p.name: p.read_bytes() for p in db.parent.glob(f"{db.name}.owner-*")})
+    return found
 
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+def at(port: int, address: str) -> str:
+    """Where a table is served, as a client dials it (``JoinResponse.address``: a table worker's port)."""
+    return f"127.0.0.1{address}" if address.startswith(":") else f"127.0.0.1:{port}"
+
+
 async def a_table_in_play(port: int, tmp_path: Path) -> tuple[list[str], dict[str, int | None], str]:
     """Two guests and a proved player seated, a spectator, a hand dealt: every secret a client was
-    given (seat, spectator and owner tokens, a session), each token's seat, and the table's id."""
+    given (seat, spectator and owner tokens, a session), each token's seat, and the table's id.
+    With table workers, the table is served by one of them."""
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=0,
@@ -72,12 +82,13 @@ async def a_table_in_play(port: int, tmp_path: Path) -> tuple[list[str], dict[st
         seats[joined.token] = joined.seat
         watch = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="dora"))
         seats[watch.token] = None
-        table = table_pb2_grpc.TableStub(ch)
-        for _ in range(100):  # the table is full: the first hand is dealt
-            if (await snapshot(table, watch.token)).snapshot.view.hand >= 1:
-                break
-            await asyncio.sleep(0.1)
-        assert (await snapshot(table, watch.token)).snapshot.view.hand >= 1
+        async with grpc.aio.insecure_channel(at(port, watch.address)) as worker:
+            table = table_pb2_grpc.TableStub(worker)
+            for _ in range(100):  # the table is full: the first hand is dealt
+                if (await snapshot(table, watch.token)).snapshot.view.hand >= 1:
+                    break
+                await asyncio.sleep(0.1)
+            assert (await snapshot(table, watch.token)).snapshot.view.hand >= 1
     return [*seats, made.owner_token, proved.session], seats, table_id
 
 
@@ -96,18 +107,28 @@ def assert_private(db: Path, secrets: list[str], table_id: str) -> None:
 async def test_the_store_holds_no_token_and_only_its_owner_may_read_it_even_after_kill_9(tmp_path: Path) -> None:
     db = tmp_path / "host" / "data" / "cardtui.db"  # folders the store makes itself
     log = tmp_path / "server.log"
-    proc, port = serve(db, log)
+    proc, port = serve(db, log, "--workers", "2")
     try:
         secrets, seats, table_id = await a_table_in_play(port, tmp_path)
         assert_private(db, secrets, table_id)
+        assert any(".owner-" in name for name in files(db)), "each process's lock is the owner's alone too"
         assert mode(db.parent) == 0o700 and mode(db.parent.parent) == 0o700
         stop(proc, signal.SIGKILL)
         assert_private(db, secrets, table_id)  # what a crash leaves on disk, the journal too
-        proc, port = serve(db, log)
+        proc, port = serve(db, log, "--workers", "2")
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
-            table = table_pb2_grpc.TableStub(ch)
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
             for token, seat in seats.items():  # every token opens its own seat again, or its view
-                back = (await snapshot(table, token)).snapshot
+                where = ""
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:  # back on a worker once the old server's workers have ended
+                    where = (await lobby.Locate(lobby_pb2.LocateRequest(token=token))).address
+                    if where and table_id in [t.id for t in (await lobby.ListTables(
+                            lobby_pb2.ListTablesRequest())).tables]:
+                        break
+                    await asyncio.sleep(0.05)
+                async with grpc.aio.insecure_channel(at(port, where)) as worker:
+                    back = (await snapshot(table_pb2_grpc.TableStub(worker), token)).snapshot
                 assert (back.seat if back.HasField("seat") else None) == seat
         assert_private(db, secrets, table_id)
     finally:
@@ -162,7 +183,7 @@ async def test_a_store_that_kept_tokens_in_plain_text_keeps_only_their_digests_o
     them in place, leaves none of their bytes behind, and every token still opens its seat."""
     db = tmp_path / "cardtui.db"
     log = tmp_path / "server.log"
-    proc, port = serve(db, log)
+    proc, port = serve(db, log, "--workers", "1")
     try:
         secrets, seats, table_id = await a_table_in_play(port, tmp_path)
     finally:
@@ -174,7 +195,7 @@ async def test_a_store_that_kept_tokens_in_plain_text_keeps_only_their_digests_o
     old.commit()
     old.close()
     assert all(token.encode() in b"".join(files(db).values()) for token in seats)
-    proc, port = serve(db, log)
+    proc, port = serve(db, log, "--workers", "1")
     try:
         assert_private(db, secrets, table_id)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:

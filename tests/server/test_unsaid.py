@@ -36,7 +36,8 @@ from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_p
 from tests.conftest import kind
 
 SERVE = ("--next-hand-delay", "300", "--bot-delay", "200", "--cut-ms", "1500", "--log-level", "warning",
-         "--no-announce", "--max-actions", "1e6")
+         "--no-announce", "--max-actions", "1e6", "--workers", "1")
+"""One process, the one the harness kills (a table worker killed is tests/server/test_workers.py's)."""
 """Short pauses, so that a run is quick; a cut window long enough for every stream to be back
 before a deal a restart left waiting is made."""
 

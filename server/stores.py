@@ -1,0 +1,22 @@
+"""Which store a server opens: ``--db`` names an SQLite file (the default) or a PostgreSQL database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardtui.server.store import Store
+
+
+def is_url(db: object) -> bool:
+    """Whether ``--db`` names a PostgreSQL database rather than an SQLite file."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str | Path, own_folder: bool = False, shared: bool = False) -> Store:
+    """The store ``db`` names: a PostgreSQL database (``postgresql://…``), shared by every host that
+    names it, or an SQLite file (``shared``: opened by a worker beside its server's process)."""
+    if is_url(db):
+        from cardtui.server.store_pg import PostgresStore
+
+        return PostgresStore(str(db))
+    return Store(db, own_folder=own_folder, shared=shared)

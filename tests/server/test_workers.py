@@ -1,0 +1,307 @@
+"""Table workers (``serve --workers``): real processes, each with its own gRPC server, sharing one store.
+
+The lobby sends each new table to a worker; joining says where the table is served, and the
+client talks to that worker. A worker killed with SIGKILL mid-hand: its tables come back on a
+live worker from the journal, the client follows without anyone doing anything, nothing it saw
+is lost or numbered again, and a new worker takes the dead one's place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import pytest
+import pytest_asyncio
+
+from cardtui.client.connection import Connection
+from cardtui.server.app import Running, start
+from cardtui.server.limits import Limits
+from cardtui.server.routes import PEER, ROOM_KEY
+from cardtui.v1 import common_pb2, hosts_pb2, hosts_pb2_grpc, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+
+@pytest_asyncio.fixture
+async def two_workers(tmp_path: Path) -> AsyncIterator[Running]:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=0.0, workers=2)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+async def created(lobby: lobby_pb2_grpc.LobbyStub, **fields: object) -> str:
+    fields.setdefault("game", "cacho")
+    fields.setdefault("bot_levels", ["easy"])
+    reply = await lobby.CreateTable(lobby_pb2.CreateTableRequest(**fields))  # type: ignore[arg-type]
+    return str(reply.table.id)
+
+
+def worker_at(running: Running, where: str) -> int:
+    assert running.workers is not None
+    [pid] = [s.process.pid for s in running.workers.slots if s.address == where and s.process is not None]
+    assert pid is not None
+    return pid
+
+
+def parent_of(pid: int) -> int:
+    """A process's parent, as the system says it."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[1])
+
+
+def forked_clean(running: Running) -> None:
+    """Every table worker of the server is a child of its fork server (which never runs gRPC), not
+    of the server's process, whose gRPC server was made after them (``server.pools``)."""
+    assert running.workers is not None and running.pools is not None
+    pids = running.workers.pids()
+    assert pids
+    parents = {parent_of(pid) for pid in pids}
+    assert os.getpid() not in parents, "a table worker forked from the process that runs gRPC"
+    assert len(parents) == 1, parents
+    [fork_server] = parents
+    assert parent_of(fork_server) == os.getpid()
+
+
+async def test_the_lobby_shares_tables_among_workers_and_says_where_each_is(two_workers: Running) -> None:
+    assert two_workers.workers is not None
+    forked_clean(two_workers)
+    addresses = {s.address for s in two_workers.workers.slots}
+    assert len(addresses) == 2 and all(a.startswith(":") for a in addresses)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        ids = [await created(lobby, seats=2, bots=1) for _ in range(4)]
+        assert not two_workers.room.tables  # the lobby's process drives none of them
+        joined = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=t, name=f"p{n}"))
+                  for n, t in enumerate(ids)]
+        assert {j.address for j in joined} == addresses  # both workers, each named as :PORT
+        listed = await lobby.ListTables(lobby_pb2.ListTablesRequest())
+        assert sorted(t.id for t in listed.tables) == sorted(ids)
+        assert (await lobby.GetInfo(lobby_pb2.GetInfoRequest())).tables == 4
+        # the table's calls are answered where it is served, and only there
+        first = joined[0]
+        here = f"127.0.0.1{first.address}"
+        other = next(a for a in addresses if a != first.address)
+        async with grpc.aio.insecure_channel(here) as table_channel:
+            stream = table_pb2_grpc.TableStub(table_channel).Subscribe(table_pb2.SubscribeRequest(token=first.token))
+            opening = await stream.read()
+            assert opening.HasField("snapshot")
+            stream.cancel()
+        for elsewhere in (f"127.0.0.1:{two_workers.port}", f"127.0.0.1{other}"):
+            async with grpc.aio.insecure_channel(elsewhere) as wrong:
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await table_pb2_grpc.TableStub(wrong).Chat(table_pb2.ChatRequest(token=first.token, text="hi"))
+                assert refused.value.code() == grpc.StatusCode.UNAVAILABLE  # the lobby says where: Locate
+        located = await lobby.Locate(lobby_pb2.LocateRequest(token=first.token))
+        assert located.address == first.address
+        with pytest.raises(grpc.aio.AioRpcError) as unknown:
+            await lobby.Locate(lobby_pb2.LocateRequest(token="nobody's"))
+        assert unknown.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        # the lobby's calls about a table are passed on to its worker: watch, leave, close
+        watched = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=ids[1], name="w"))
+        assert watched.address == joined[1].address
+        await lobby.Leave(lobby_pb2.LeaveRequest(token=watched.token))
+        with pytest.raises(grpc.aio.AioRpcError) as not_owner:
+            await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=ids[2], owner_token="guess"))
+        assert not_owner.value.code() == grpc.StatusCode.PERMISSION_DENIED  # the worker's own refusal, handed back
+
+
+async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_follows(two_workers: Running) -> None:
+    assert two_workers.workers is not None
+    conn = Connection.open(f"127.0.0.1:{two_workers.port}")
+    seen: list[table_pb2.TableMessage] = []
+    changed = asyncio.Event()
+
+    async def follow(token: str) -> None:
+        async for msg in conn.follow(token, max_backoff=0.2):
+            seen.append(msg)
+            changed.set()
+
+    async def until(predicate: object, timeout: float = 60.0) -> None:
+        async def loop() -> None:
+            while not predicate():  # type: ignore[operator]
+                changed.clear()
+                await changed.wait()
+
+        await asyncio.wait_for(loop(), timeout)
+
+    def view() -> table_pb2.View | None:
+        for m in reversed(seen):
+            if m.HasField("snapshot"):
+                return m.snapshot.view
+            if m.HasField("update") and m.update.HasField("view"):
+                return m.update.view
+        return None
+
+    try:
+        lobby = conn.lobby
+        table_id = await created(lobby, seats=2, bots=1, turn_seconds=3600)
+        joined = await conn.join(table_id, "ana")
+        task = asyncio.create_task(follow(joined.token))
+        await until(lambda: (v := view()) is not None and len(v.legal) > 0)  # a hand dealt, ana to act
+        before = view()
+        assert before is not None
+        mine = [list(seat.cards) for seat in before.cacho.seats]  # what ana may see of the hand: her cards
+        acted = await conn.act(joined.token, before.legal[0], seen_seq=0)
+        await until(lambda: max((m.seq for m in seen), default=0) >= acted)
+        last_before = max(m.seq for m in seen)
+        events_before = [e.seq for m in seen if m.HasField("update") for e in m.update.events]
+        old_pid = worker_at(two_workers, joined.address)
+        count = len(seen)
+        os.kill(old_pid, signal.SIGKILL)  # mid-hand
+        # the client follows the table to its new process, with no one asking it to
+        await until(lambda: any(m.HasField("snapshot") for m in seen[count:]))
+        resumed = next(m for m in seen[count:] if m.HasField("snapshot"))
+        assert resumed.seq >= last_before  # everything seen was kept; nothing is numbered again
+        assert conn.routes[joined.token] != joined.address or worker_at(two_workers, joined.address) != old_pid
+        table_on = two_workers.workers.live()
+        assert any(s.address == conn.routes[joined.token] for s in table_on)
+        now = resumed.snapshot.view
+        if (now.hand, now.cacho.round) == (before.hand, before.cacho.round):  # the same hand: the same cards
+            assert [list(seat.cards) for seat in resumed.snapshot.view.cacho.seats] == mine
+        # play on where it is now: the next act is numbered after everything seen
+        await until(lambda: (v := view()) is not None and len(v.legal) > 0)
+        again = await conn.act(joined.token, view().legal[0])  # type: ignore[union-attr]
+        assert again > last_before
+        await until(lambda: max(m.seq for m in seen) >= again)
+        events_after = [e.seq for m in seen[count:] if m.HasField("update") for e in m.update.events]
+        assert events_after and min(events_after) > max(events_before)
+        everything = events_before + events_after
+        assert len(everything) == len(set(everything)) and everything == sorted(everything)
+        # and the dead worker's place is taken by a new one
+        async def replaced() -> None:
+            while len(two_workers.workers.live()) < 2:  # type: ignore[union-attr]
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(replaced(), 30)
+        assert old_pid not in two_workers.workers.pids()
+        forked_clean(two_workers)  # the new one too, though the server's gRPC server runs now
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    finally:
+        await conn.close()
+
+
+async def test_outsiders_reach_nothing_between_the_processes_and_limits_count_their_own_address(
+        tmp_path: Path) -> None:
+    """What only the room's own processes may ask (hosts.proto) is refused to anyone without the
+    room's key, and a caller who forges the metadata a lobby passes calls on with (another
+    address) is still counted as itself: the limits per address hold at every worker."""
+    limits = Limits(acts_per_second=0.01, passwords_per_second=0.01)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=0.0, workers=2, limits=limits)
+    try:
+        assert running.workers is not None
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            lobby = lobby_pb2_grpc.LobbyStub(channel)
+            locked = await created(lobby, seats=2, bots=0, password="right one")
+            open_table = await created(lobby, seats=2, bots=0, turn_seconds=3600)
+            seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=open_table, name=n))
+                      for n in ("ana", "bia")]
+            for where in [f"127.0.0.1:{running.port}", *(f"127.0.0.1{s.address}" for s in running.workers.slots)]:
+                async with grpc.aio.insecure_channel(where) as ch:
+                    hosts = hosts_pb2_grpc.HostsStub(ch)
+                    for metadata in ((), ((ROOM_KEY, "a guess"),), ((PEER, "ipv4:10.1.2.3:4"),)):
+                        with pytest.raises(grpc.aio.AioRpcError) as denied:
+                            await hosts.TakeOver(hosts_pb2.TakeOverRequest(table_ids=[open_table]),
+                                                 metadata=metadata)
+                        assert denied.value.code() in (grpc.StatusCode.PERMISSION_DENIED,
+                                                       grpc.StatusCode.UNIMPLEMENTED)
+                        with pytest.raises(grpc.aio.AioRpcError) as listing:
+                            await hosts.Tables(lobby_pb2.ListTablesRequest(), metadata=metadata)
+                        assert listing.value.code() in (grpc.StatusCode.PERMISSION_DENIED,
+                                                        grpc.StatusCode.UNIMPLEMENTED)
+            assert running.store.place(open_table).owner != running.store.me  # type: ignore[union-attr]
+            # wrong passwords through the lobby: counted at the worker against this address, whatever
+            # address the caller claims to pass on for
+            codes = []
+            for n in range(14):
+                forged = ((PEER, f"ipv4:10.0.0.{n}:5"),)
+                try:
+                    await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=locked, name=f"x{n}", password="wrong"),
+                                          metadata=forged)
+                except grpc.aio.AioRpcError as e:
+                    codes.append(e.code())
+            assert codes.count(grpc.StatusCode.PERMISSION_DENIED) == 10  # the burst: each a slow check
+            assert codes[10:] == [grpc.StatusCode.RESOURCE_EXHAUSTED] * 4
+            # actions at the worker that serves the table: its limit counts this address
+            where = f"127.0.0.1{seated[0].address}"
+            async with grpc.aio.insecure_channel(where) as ch:
+                table = table_pb2_grpc.TableStub(ch)
+                refused = []
+                for _ in range(4):
+                    try:
+                        await table.Chat(table_pb2.ChatRequest(token=seated[0].token, text="x"))
+                        await table.Act(table_pb2.ActRequest(token=seated[0].token,
+                                                             action=common_pb2.Action(type=common_pb2.ACTION_TYPE_CALL)))
+                    except grpc.aio.AioRpcError as e:
+                        refused.append(e.code())
+                assert grpc.StatusCode.RESOURCE_EXHAUSTED in refused
+    finally:
+        await running.stop(grace=0.2)
+
+
+async def test_each_seat_sees_its_own_cards_only_at_a_worker(two_workers: Running) -> None:
+    """Redaction holds where the table is served: a seat never sees another's cards, a watcher no one's."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        table_id = await created(lobby, seats=3, bots=0, turn_seconds=3600)
+        seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=n))
+                  for n in ("ana", "bia", "cris")]
+        watch = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="dora"))
+        async with grpc.aio.insecure_channel(f"127.0.0.1{watch.address}") as ch:
+            table = table_pb2_grpc.TableStub(ch)
+
+            async def dealt(token: str) -> table_pb2.View:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
+                    stream = table.Subscribe(table_pb2.SubscribeRequest(token=token))
+                    view = (await stream.read()).snapshot.view
+                    stream.cancel()
+                    if view.hand >= 1:
+                        return view
+                    await asyncio.sleep(0.05)
+                raise AssertionError("no hand dealt")
+
+            for joined in seated:
+                view = await dealt(joined.token)
+                for seat in view.cacho.seats:
+                    assert bool(seat.cards) == (seat.seat == joined.seat), (joined.seat, seat)
+            watched = await dealt(watch.token)
+            assert not any(seat.cards for seat in watched.cacho.seats)
+
+
+def test_a_call_passed_on_is_counted_against_its_caller_and_only_the_room_may_say_so(tmp_path: Path) -> None:
+    from cardtui.server.routes import Router
+    from cardtui.server.store import Store
+
+    store = Store(tmp_path / "store.db")
+    router = Router(store, "127.0.0.1")
+
+    class Context:
+        def __init__(self, peer: str, metadata: tuple[tuple[str, str], ...]) -> None:
+            self._peer, self._metadata = peer, metadata
+
+        def peer(self) -> str:
+            return self._peer
+
+        def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+            return self._metadata
+
+    client = Context("ipv4:192.168.1.7:5000", ())
+    passed = dict(router._passing(client))
+    assert passed == {ROOM_KEY: router.key, PEER: "ipv4:192.168.1.7:5000"}  # what the lobby sends on
+    at_worker = Context("ipv4:127.0.0.1:6000", tuple(passed.items()))
+    assert router.trusted(at_worker) and router.peer(at_worker) == "ipv4:192.168.1.7:5000"
+    forged = Context("ipv4:10.9.9.9:1", ((PEER, "ipv4:192.168.1.7:1"), (ROOM_KEY, "not the key")))
+    assert not router.trusted(forged) and router.peer(forged) == "ipv4:10.9.9.9:1"
+    assert Router(Store(tmp_path / "store.db", shared=True), "127.0.0.1").key == router.key  # one key per room
+    assert router.dialable(":7000") == "127.0.0.1:7000" and Router(store, "0.0.0.0").dialable(":7") == "127.0.0.1:7"
+    assert router.dialable("cards.example:50051") == "cards.example:50051"
+    store.close()
