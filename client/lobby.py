@@ -23,6 +23,7 @@ from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
+from cardtui.client.invite import InviteScreen
 from cardtui.client.option_words import option_label, value_label
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
@@ -117,8 +118,16 @@ class OpenTable(Message):
         """Whether the table has a password (None: not known here)."""
 
 
+class OpenCode(Message):
+    """The player has an invite's code (or link) to type: the app asks it and opens its table."""
+
+
 class LobbyScreen(Screen[None]):
     BINDINGS = [
+        # An invite (client.invite): the table you created under the cursor's, else the room's; and
+        # the way in with a friend's code. Out of the footer at 80 columns; the help lists them.
+        Binding("g", "invite", N_("Invite"), show=False),
+        Binding("j", "code", N_("Code"), show=False),
         Binding("n", "new", N_("New")),
         Binding("enter", "join", N_("Sit")),
         Binding("s", "spectate", N_("Watch")),
@@ -354,6 +363,14 @@ class LobbyScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))
+
+    def action_invite(self) -> None:
+        """The invite of the table you created under the cursor; elsewhere, the room's own."""
+        table_id = self._highlighted()
+        self.app.push_screen(InviteScreen(self.conn, table_id if table_id in self.conn.owned else ""))
+
+    def action_code(self) -> None:
+        self.post_message(OpenCode())
 
     def action_leaderboard(self) -> None:
         if self.info is None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import ipaddress
 import logging
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +19,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
+from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.room import Room
 from cardtui.server.service import LobbyService, TableService, TournamentService, register
@@ -132,12 +136,14 @@ async def start(
     web_url: str | None = None,
     cut_window: float = 1.0,
     bot_workers: int = 1,
+    web_pages: Sequence[str] = (),
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
     ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
+    ``web_pages``: every URL of the browser page, for invites (``web_url`` alone, if not given).
     """
     store = Store(db if db is not None else default_db(), own_folder=db is None)
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
@@ -175,6 +181,7 @@ async def start(
     )
     reflection.enable_server_reflection(names, server)
     serve_reflection_v1(server, names)
+    room.invites.where = where(host, bound, announce_interfaces, tuple(web_pages) or ((web_url,) if web_url else ()))
     restored = room.restore()
     if restored:
         log.info("restored %d tables from %s", restored, store.path)
@@ -197,6 +204,24 @@ async def start(
         announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces,
                                     web=web_url)
     return Running(server, room, store, bound, health_servicer, announcer)
+
+
+def where(host: str, port: int, interfaces: list[str] | None, pages: tuple[str, ...]) -> Where:
+    """Where friends reach this server, as an invite says it: its addresses on the LAN (this
+    machine's only, when it listens on a loopback address), and its page's URLs."""
+    from cardtui.server.announce import announced_addresses
+
+    try:
+        addresses = announced_addresses(host, interfaces)
+    except OSError:
+        addresses = []
+    addresses = addresses or [host.strip("[]") or "127.0.0.1"]
+    local = True
+    for a in addresses:
+        with contextlib.suppress(ValueError):
+            local = local and ipaddress.ip_address(a.split("%")[0]).is_loopback
+    servers = tuple(f"[{a}]:{port}" if ":" in a else f"{a}:{port}" for a in addresses)
+    return Where(servers, pages, local)
 
 
 async def serve_forever(
@@ -225,18 +250,20 @@ async def serve_forever(
         loop.add_signal_handler(sig, stop.set)
     sock = None
     web_url = web_line = None
+    web_pages: list[str] = []
     if web is not None:  # bound first, so the announcement can carry its URL
         from cardtui.server.web import describe, open_socket, web_urls
 
         sock = open_socket(host, web.port)
         web_port = int(sock.getsockname()[1])
-        web_url = web_urls(host, web_port, web.tls is not None)[0][0]
+        web_pages = web_urls(host, web_port, web.tls is not None)[0]
+        web_url = web_pages[0]
         web_line = describe(host, web_port, web.tls is not None)
     try:
         running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
                               web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window,
-                              bot_workers=bot_workers)
+                              bot_workers=bot_workers, web_pages=web_pages)
     except BaseException:
         if sock is not None:
             sock.close()

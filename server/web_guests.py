@@ -131,8 +131,11 @@ def guest_environment(columns: int, rows: int) -> dict[str, str]:
     return env
 
 
-def client_args(target: str, lang: str, tls_ca: Path | None) -> list[str]:
-    """The ``cardtui`` arguments of one guest: the client, asking the guest's name."""
+def client_args(target: str, lang: str, tls_ca: Path | None, table: str = "", code: str = "") -> list[str]:
+    """The ``cardtui`` arguments of one guest: the client, asking the guest's name; with ``table``
+    (an invite's link), the invite's ``cardtui://`` form, so the guest sits there once named."""
+    if table:
+        target = f"cardtui://{target}/table/{table}" + (f"?code={code}" if code else "")
     args = ["--lang", lang, "connect", target, "--ask-name"]
     if tls_ca is not None:
         args += ["--tls-ca", str(tls_ca.resolve())]
@@ -246,9 +249,9 @@ class Launcher:
     async def start(self) -> None:
         """Ready what launching needs (nothing, cold)."""
 
-    async def launch(self, columns: int, rows: int, lang: str) -> GuestProcess:
+    async def launch(self, columns: int, rows: int, lang: str, table: str = "", code: str = "") -> GuestProcess:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cardtui.cli", *client_args(self.target, lang, self.tls_ca),
+            sys.executable, "-m", "cardtui.cli", *client_args(self.target, lang, self.tls_ca, table, code),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env=guest_environment(columns, rows),
         )
@@ -360,20 +363,20 @@ class WarmLauncher(Launcher):
                 raise ValueError(f"the warm parent said {answer!r}")
             return answer, fds
 
-    async def launch(self, columns: int, rows: int, lang: str) -> GuestProcess:
+    async def launch(self, columns: int, rows: int, lang: str, table: str = "", code: str = "") -> GuestProcess:
         async with self.lock:
             if self.control is None and self.failures < self.GIVE_UP:
                 await self._start_parent()
             if self.control is not None:
                 try:
-                    return await asyncio.wait_for(self._fork(columns, rows, lang), START_SECONDS)
+                    return await asyncio.wait_for(self._fork(columns, rows, lang, table, code), START_SECONDS)
                 except (OSError, ValueError, TimeoutError) as err:
                     self.failures += 1
                     log.warning("the warm parent of browser guests failed (%s); this guest starts cold", err)
                     await self._stop_parent()
-        return await super().launch(columns, rows, lang)
+        return await super().launch(columns, rows, lang, table, code)
 
-    async def _fork(self, columns: int, rows: int, lang: str) -> GuestProcess:
+    async def _fork(self, columns: int, rows: int, lang: str, table: str = "", code: str = "") -> GuestProcess:
         await self._hello()
         assert self.control is not None
         self.asked += 1
@@ -383,7 +386,7 @@ class WarmLauncher(Launcher):
         try:
             with child_stdio, child_err:
                 socket.send_fds(self.control, [json.dumps({"n": asked, "columns": columns, "rows": rows,
-                                                           "lang": lang}).encode()],
+                                                           "lang": lang, "table": table, "code": code}).encode()],
                                 [child_stdio.fileno(), child_err.fileno()])
             while True:
                 answer, fds = await self._receive()
@@ -495,7 +498,8 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None, run: R
             request = json.loads(data)
             n = request["n"]
             size = {"columns": int(request["columns"]), "rows": int(request["rows"])}
-            args = client_args(target, str(request["lang"]), tls_ca)
+            args = client_args(target, str(request["lang"]), tls_ca, str(request.get("table", "")),
+                               str(request.get("code", "")))
             if len(fds) != 2:
                 raise ValueError(f"a request carries two sockets, not {len(fds)}")
         except (ValueError, KeyError, TypeError) as err:
