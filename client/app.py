@@ -18,6 +18,7 @@ from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.rounds import Entered, Rounds, ready
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.tournaments import TournamentsScreen
+from cardtui.client.turn_bell import bell_on, keep_bell
 from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
@@ -47,7 +48,9 @@ class CardApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "cardtui"
     BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True),
-                Binding("ctrl+l", "language", N_("Language"), priority=True)]
+                Binding("ctrl+l", "language", N_("Language"), priority=True),
+                # the bell at your turn (client.turn_bell): off until turned on, then remembered
+                Binding("ctrl+g", "toggle_bell", N_("Bell"), priority=True, show=False)]
 
     def __init__(
         self,
@@ -68,6 +71,8 @@ class CardApp(App[None]):
         """An invite to open once in the lobby (``cardtui connect 'cardtui://HOST:PORT/table/ID'``)."""
         self.room_invite = room_invite
         """Show the room's own invite over the lobby at first (the host's, ``cardtui play``)."""
+        self.bell_on = bell_on() if remember_language else False
+        """Ring at the start of each of this player's turns (a browser guest's starts off: not kept)."""
         self.servers: tuple[str, ...] = ()
         """Where friends reach this server, as its invites say (a link naming one of them is this server's)."""
         self.remember_language = remember_language
@@ -163,6 +168,14 @@ class CardApp(App[None]):
             remember(current())
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
+
+    def action_toggle_bell(self) -> None:
+        """The bell at the start of each of your turns, on or off (kept for the next time)."""
+        self.bell_on = not self.bell_on
+        if self.remember_language:
+            keep_bell(self.bell_on)
+        self.notify(_("Bell on: it rings when it becomes your turn.") if self.bell_on
+                    else _("Bell off."), timeout=3)
 
     def on_open_tournaments(self, message: OpenTournaments) -> None:
         self.push_screen(TournamentsScreen(message.conn, message.info, self.player))

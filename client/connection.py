@@ -313,6 +313,18 @@ class Connection:
     async def chat(self, token: str, text: str) -> None:
         await self.table.Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
 
+    async def phrase(self, token: str, phrase: int) -> None:
+        """A quick phrase (``Phrase``): each reader sees it in their own language."""
+        await self.table.Chat(table_pb2.ChatRequest(token=token, phrase=phrase), timeout=5)  # type: ignore[arg-type]
+
+    async def rematch(self, token: str, choice: table_pb2.RematchChoice.ValueType) -> None:
+        """At a match's end: play again, the same seats or the seats swapped."""
+        await self.table.Rematch(table_pb2.RematchRequest(token=token, choice=choice), timeout=5)
+
+    async def hint(self, token: str, card: str) -> table_pb2.HintResponse:
+        """The melds a card of this seat's hand joins or would complete (Pif Paf, Cacheta)."""
+        return await self.table.Hint(table_pb2.HintRequest(token=token, card=card), timeout=5)
+
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
         fair: FairDeals | None = None,

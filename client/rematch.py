@@ -1,0 +1,73 @@
+"""Playing again, as the table's summary tells it: who stays, and for which seats; who left.
+
+At a match's end each person staying asks for the same seats (``enter``) or the seats swapped
+(``w``; partners changed in team games); the next match starts once they all agree, and bots take
+the seats of those who leave (table.proto's ``Rematch``). This follows the answers as the events
+bring them (``RematchVoted``, ``Left``) and says them under the match's summary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from cardtui.client.models import TableModel
+from cardtui.i18n import _
+from cardtui.v1 import table_pb2
+
+SWAP = table_pb2.REMATCH_CHOICE_SWAP
+SAME = table_pb2.REMATCH_CHOICE_SAME
+
+
+@dataclass
+class Rematch:
+    """The answers since the match ended."""
+
+    votes: dict[int, int] = field(default_factory=dict)
+    """Seat → what its person asked for (``RematchChoice``)."""
+    left: dict[int, str] = field(default_factory=dict)
+    """Seat → who left it since the match ended (a bot takes it)."""
+
+    def reset(self) -> None:
+        self.votes.clear()
+        self.left.clear()
+
+    def heard(self, event: table_pb2.Event) -> None:
+        kind = event.WhichOneof("body")
+        if kind == "rematch_voted":
+            self.votes[event.rematch_voted.seat] = event.rematch_voted.choice
+        elif kind == "left":
+            self.left[event.left.seat] = event.left.name
+            self.votes.pop(event.left.seat, None)
+        elif kind in ("match_started", "match_ended"):
+            self.reset()
+
+    def text(self, model: TableModel) -> Text:
+        """Who stays and what each asked for, who has not said yet, who left."""
+        out = Text(_("Again?") + " ", style="bold magenta")
+        parts: list[Text] = []
+        view = model.view
+        seats = list(view.seats) if view is not None else []
+        for s in seats:
+            if s.seat in self.left:
+                parts.append(Text(_("{name} leaves: a bot takes the seat").format(name=self.left[s.seat]),
+                                  style="dim"))
+                continue
+            if s.bot or not s.taken:
+                continue
+            name = _("you") if s.seat == model.seat else s.name
+            choice = self.votes.get(s.seat)
+            if choice == SWAP:
+                parts.append(Text(_("{name} stays, seats swapped").format(name=name), style="bold"))
+            elif choice == SAME:
+                parts.append(Text(_("{name} stays, same seats").format(name=name), style="bold"))
+            else:
+                parts.append(Text(_("{name}: not yet").format(name=name), style="dim"))
+        for i, part in enumerate(parts):
+            if i:
+                out.append(" · ")
+            out.append_text(part)
+        out.append("\n" + _("The next game starts when everyone staying agrees; whoever leaves, a bot "
+                            "takes the seat."), style="dim")
+        return out
