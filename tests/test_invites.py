@@ -1,0 +1,214 @@
+"""Invites (README "Friends at the table in seconds"): a table's code, its links and its QR code.
+
+Attacked as an outsider would: a code typed at another server, a code mistyped, a code that is no
+code, a code of a table that has closed, the plain code of a table with a password (it opens no
+lock), the owner's code asked without the owner's token, and an invite that must never carry a seat
+token or the password. The QR code is decoded from the screen as drawn, by a decoder the tests alone
+use (zxing-cpp), and the links are followed by a real terminal client and a real browser.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import aiohttp
+import grpc
+import pytest
+import zxingcpp
+
+from cardtui.client.app import CardApp
+from cardtui.client.invite import CodeScreen, InviteScreen, Link, QrCode, page_link, qr_lines, read_link
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
+from cardtui.server.app import Running, start
+from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
+from tests.client.test_table_flow import SMALL, until
+from tests.conftest import create
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+async def lobby(server: Running) -> tuple[grpc.aio.Channel, lobby_pb2_grpc.LobbyStub]:
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")
+    return channel, lobby_pb2_grpc.LobbyStub(channel)
+
+
+async def refused(call: object, code: grpc.StatusCode) -> str:
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await call  # type: ignore[misc]
+    assert err.value.code() == code, err.value.details()
+    return err.value.details() or ""
+
+
+def decode(lines: list[str]) -> str:
+    """What a QR code drawn with half blocks says: each cell two modules, upper and lower, scaled up
+    into a grey image the decoder reads."""
+    scale = 4
+    width = max(len(line) for line in lines)
+    rows: list[list[int]] = []
+    for line in lines:
+        line = line.ljust(width)
+        upper = [0 if ch in "▀█" else 255 for ch in line]
+        lower = [0 if ch in "▄█" else 255 for ch in line]
+        for half in (upper, lower):
+            pixels = [v for v in half for _ in range(scale)]
+            rows += [pixels] * scale
+    quiet = [255] * (len(rows[0]) + 8 * scale)
+    image = [quiet] * 4 * scale + [[255] * 4 * scale + r + [255] * 4 * scale for r in rows] + [quiet] * 4 * scale
+    data = bytes(v for row in image for v in row)
+    view = memoryview(data).cast("B", (len(image), len(image[0])))
+    found = zxingcpp.read_barcodes(view)
+    assert found, "no QR code could be read"
+    return str(found[0].text)
+
+
+def test_the_qr_code_decodes_to_the_link() -> None:
+    link = page_link("http://192.168.1.20:8080/", "3fa2c1d0")
+    assert decode(qr_lines(link)) == link == "http://192.168.1.20:8080/table/3fa2c1d0"
+    assert decode(qr_lines(link + "?code=K7M2QX9P")) == link + "?code=K7M2QX9P"
+
+
+def test_links_read_as_invites() -> None:
+    assert read_link("cardtui://192.168.1.20:50051/table/3fa2c1d0") == Link("192.168.1.20:50051", "3fa2c1d0")
+    assert read_link("cardtui://host:7/table/ab?code=K7M2-QX9P") == Link("host:7", "ab", "K7M2-QX9P")
+    assert read_link("http://192.168.1.20:8080/table/ab") == Link(None, "ab")
+    assert read_link(" k7m2-qx9p ") == Link(code="k7m2-qx9p")
+    with pytest.raises(ValueError, match="not an invite"):
+        read_link("cardtui://host:7/tables")
+
+
+async def test_codes_open_their_table_and_nothing_else(server: Running, tmp_path: Path) -> None:
+    open_table = await create(server, game="cacho", seats=3, bots=1, bot_delay_ms=60_000, name="aberta")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        stub = lobby_pb2_grpc.LobbyStub(ch)
+        locked = await stub.CreateTable(lobby_pb2.CreateTableRequest(
+            game="cacho", seats=3, bots=1, bot_delay_ms=60_000, name="trancada", password="segredo"))
+        invite = await stub.Invite(lobby_pb2.InviteRequest(table_id=open_table))
+        assert len(invite.code) == 8 and invite.table.id == open_table and not invite.opens_lock
+        assert invite.servers == [f"127.0.0.1:{server.port}"] and invite.local
+        opened = await stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=f" {invite.code[:4].lower()}-{invite.code[4:]}"))
+        assert opened.table.id == open_table, "case and dashes do not matter"
+        # The plain code of a locked table opens the table, not its lock.
+        plain = await stub.Invite(lobby_pb2.InviteRequest(table_id=locked.table.id))
+        assert not plain.opens_lock
+        said = await refused(stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=locked.table.id, name="bia",
+                                                                       invite=plain.code)),
+                             grpc.StatusCode.PERMISSION_DENIED)
+        assert "password" in said
+        # The code that opens it is its owner's to give.
+        await refused(stub.Invite(lobby_pb2.InviteRequest(table_id=locked.table.id, with_password=True)),
+                      grpc.StatusCode.PERMISSION_DENIED)
+        await refused(stub.Invite(lobby_pb2.InviteRequest(table_id=locked.table.id, with_password=True,
+                                                          owner_token="not-the-owner")),
+                      grpc.StatusCode.PERMISSION_DENIED)
+        key = await stub.Invite(lobby_pb2.InviteRequest(table_id=locked.table.id, with_password=True,
+                                                        owner_token=locked.owner_token))
+        assert key.opens_lock and key.code != plain.code
+        wire = key.SerializeToString()
+        assert b"segredo" not in wire and locked.owner_token.encode() not in wire, "never the password nor a token"
+        joined = await stub.JoinTable(lobby_pb2.JoinTableRequest(table_id=locked.table.id, name="bia",
+                                                                 invite=key.code))
+        assert joined.seat >= 0
+        # A code that is no code, a code mistyped, one of another server, one of a closed table.
+        said = await refused(stub.OpenInvite(lobby_pb2.OpenInviteRequest(code="hello")),
+                             grpc.StatusCode.INVALID_ARGUMENT)
+        assert "8 letters and digits" in said
+        other = await start("127.0.0.1", 0, tmp_path / "other.db")
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{other.port}") as och:
+                there = lobby_pb2_grpc.LobbyStub(och)
+                theirs = await create(other, game="cacho", seats=2, bots=1, bot_delay_ms=60_000)
+                foreign = (await there.Invite(lobby_pb2.InviteRequest(table_id=theirs))).code
+        finally:
+            await other.stop(grace=0.1)
+        said = await refused(stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=foreign)), grpc.StatusCode.NOT_FOUND)
+        assert "not an invite of this server" in said and "connect to the server that gave it" in said
+        server.room.finish(server.room.tables[open_table], "closed")
+        said = await refused(stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=invite.code)), grpc.StatusCode.NOT_FOUND)
+        assert "has closed" in said
+
+
+async def test_the_invite_on_screen_decodes_to_its_link_and_a_code_opens_the_table(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=3, bots=1, bot_delay_ms=60_000, name="amigos")
+    server.room.invites.where = server.room.invites.where.__class__(
+        (f"127.0.0.1:{server.port}",), ("http://127.0.0.1:8080/",), True)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby_screen = app.screen
+        await pilot.press("g")  # not a table of ana's: the room's own invite
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen) and app.screen.invite is not None)
+        assert "this room" in str(app.screen.query_one("#invite-title").render())
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby_screen)
+        await app.push_screen(InviteScreen(app.conn, table_id))  # type: ignore[arg-type]
+        screen = app.screen
+        assert isinstance(screen, InviteScreen)
+        await until(pilot, lambda: screen.invite is not None and "table/" in screen.query_one(QrCode).data)
+        await pilot.pause(0.2)
+        qr = screen.query_one(QrCode)
+        region = qr.region
+        lines = [line.text[region.x:region.x + region.width] for line in drawn_lines(screen)[region.y:region.bottom]]
+        link = f"http://127.0.0.1:8080/table/{table_id}"
+        assert decode(lines) == link, "the QR code as drawn says the page's link to the table"
+        text = str(screen.query_one("#invite-text").render())
+        assert link in text and f"cardtui connect 'cardtui://127.0.0.1:{server.port}/table/{table_id}'" in text
+        code = screen.invite.code  # type: ignore[union-attr]
+        assert f"{code[:4]}-{code[4:]}" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is lobby_screen)
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, CodeScreen))
+        await pilot.press(*"zzzz-zzzz", "enter")  # a code this server did not make: said, and asked again
+        await until(pilot, lambda: isinstance(app.screen, CodeScreen) and bool(app.screen.problem))
+        assert "not an invite of this server" in app.screen.problem  # type: ignore[attr-defined]
+        await pilot.press(*f"{code[:4].lower()} {code[4:]}", "enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.screen.model.summary.id == table_id and app.screen.seat is not None  # type: ignore[attr-defined]
+
+
+async def test_cardtui_connect_with_an_invite_sits_at_its_table(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=3, bots=1, bot_delay_ms=60_000, name="convite")
+    link = read_link(f"cardtui://127.0.0.1:{server.port}/table/{table_id}")
+    app = CardApp(link.server or "", "bia", join=link)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.screen.model.summary.id == table_id  # type: ignore[attr-defined]
+    elsewhere = read_link(f"cardtui://10.9.8.7:{server.port}/table/{table_id}")
+    app = CardApp(f"127.0.0.1:{server.port}", "caio", join=elsewhere)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LobbyScreen), "another server's invite opens nothing here"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (make test installs Debian's chromium)")
+async def test_the_link_opens_the_table_in_a_real_browser(server: Running, tmp_path: Path) -> None:
+    from tools.web_shots import Device, launch, open_page
+
+    assert CHROMIUM is not None
+    table_id = await create(server, game="cacho", seats=3, bots=1, bot_delay_ms=60_000, name="navegador")
+    guests = WebServer(local_target("127.0.0.1", server.port), limits=WebLimits(per_address=4, total=8))
+    await guests.start(open_socket("127.0.0.1", 0))
+    device = Device("laptop", 1366, 768, 1.0, False, "Dora")
+    browser, devtools = await launch(CHROMIUM, device, tmp_path / "profile")
+    try:
+        async with aiohttp.ClientSession() as http:
+            page = await open_page(http, devtools, device)
+            await page.call("Page.bringToFront")
+            await page.call("Page.navigate", url=page_link(f"http://127.0.0.1:{guests.port}/", table_id))
+            await page.wait_for("Your name at the tables")
+            await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
+            await page.call("Input.insertText", text=device.guest)
+            await page.key("Enter", "Enter", 13, "\r")
+            await page.wait_for(lambda t: "seat 1" in t.splitlines()[0] and "navegador" in t.splitlines()[0])
+            table = server.room.tables[table_id]
+            assert [s.name for s in table.seating.seats if s.token is not None] == ["Dora"]
+            await page.ws.close()
+    finally:
+        browser.terminate()
+        browser.wait(10)
+        await guests.stop()
