@@ -36,7 +36,7 @@ class Chatted(EventBody):
     """None: a spectator."""
     name: str
     text: str
-    phrase: str = ""
+    phrase: str | None = None
     """A quick phrase (table.proto's ``Phrase``, e.g. ``good_game``) instead of text: each reader says
     it in their own language."""
 

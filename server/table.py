@@ -490,7 +490,7 @@ class Table:
             raise FailedPrecondition("Players may not talk during a hand here: chat between hands.")
         who = name if seat is None else self.seating[seat].name
         audience = Audience(frozenset(), spectators=True) if quiet else Audience()
-        self._note([Event(Chatted(seat, who, text, phrase), audience)])
+        self._note([Event(Chatted(seat, who, text, phrase or None), audience)])
 
     # -- playing again (server.rematch) -------------------------------------------------------
     def rematch(self, seat: int, choice: Choice) -> None:

@@ -89,7 +89,8 @@ async def test_codes_open_their_table_and_nothing_else(server: Running, tmp_path
         invite = await stub.Invite(lobby_pb2.InviteRequest(table_id=open_table))
         assert len(invite.code) == 8 and invite.table.id == open_table and not invite.opens_lock
         assert invite.servers == [f"127.0.0.1:{server.port}"] and invite.local
-        opened = await stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=f" {invite.code[:4].lower()}-{invite.code[4:]}"))
+        typed = f" {invite.code[:4].lower()}-{invite.code[4:]}"
+        opened = await stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=typed))
         assert opened.table.id == open_table, "case and dashes do not matter"
         # The plain code of a locked table opens the table, not its lock.
         plain = await stub.Invite(lobby_pb2.InviteRequest(table_id=locked.table.id))

@@ -268,14 +268,16 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     assert "The match is over after" in body and "wins the match" in body
                     assert screen.query_one("#summary-buttons").display
                     labels = [str(b.label) for b in screen.query("#summary-buttons Button").results(Button)]
-                    assert labels == ["Play again (enter)", "Leave (escape)"]
+                    assert labels == ["Again, same seats (enter)", "Seats swapped (w)", "Leave (escape)"]
+                    assert "Again? you: not yet" in body, "the summary says who stays"
                     matches += 1
                     if matches < 2 or hands_summed < 1:
-                        await pilot.press("enter")  # play again: stay for the next match
-                        await pilot.pause(0.1)
-                        assert not summary_shown(screen) and app.screen is screen
+                        await pilot.press("enter")  # play again: stay for the next match, the same seats
                         game = f"Game {matches + 1} begins."
                         await until(pilot, lambda game=game: game in log_text(screen), timeout=10)
+                        assert "ana: again, the same seats." in log_text(screen)
+                        await until(pilot, lambda: not summary_shown(screen), timeout=10)
+                        assert app.screen is screen
                     else:
                         await pilot.press("escape")  # leave, and nobody asks: the match is over
                         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
