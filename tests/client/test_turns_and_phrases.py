@@ -1,0 +1,147 @@
+"""At the table, under Pilot on a real server: the bell at your turn, quick phrases, meld hints,
+playing again with the seats swapped, and the host's first screen.
+
+The bell rings once for each turn of the player's (a count checked against the turns the server
+gave them), never for a bot's turn nor at a spectator's screen, and only once turned on (ctrl+g),
+which the next client remembers.
+"""
+
+from __future__ import annotations
+
+import time
+
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.app import CardApp
+from cardtui.client.invite import InviteScreen
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.phrases import PhraseScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.client.turn_bell import bell_on, my_turn, window_title
+from cardtui.i18n import speaking
+from cardtui.server.app import Running
+from cardtui.v1 import common_pb2, table_pb2
+from tests.client.test_table_flow import SMALL, log_text, until
+from tests.conftest import Player, create
+
+
+async def test_the_bell_rings_once_per_turn_and_never_for_anyone_elses(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=3, bots=2, turn_seconds=3600, bot_delay_ms=50,
+                            options={"chips": common_pb2.OptionValue(number=20)})
+    assert not bell_on(), "off by default"
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", remember_language=True)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("ctrl+g")
+        assert app.bell_on and bell_on(), "turned on, and kept for the next client"
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        bar = screen.query_one(ActionBar)
+        table = server.room.tables[table_id]
+        mine = 0
+        deadline = time.monotonic() + 60
+        while mine < 6 and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+            if screen.summary_open:
+                await pilot.press("enter")
+                continue
+            if not (my_turn(screen.model) and bar.choices and not bar.disabled):
+                continue
+            assert screen.model.seat is not None
+            assert "your turn" in window_title(screen.model, 12.0), "the countdown is in the window title"
+            kinds = [common_pb2.ActionType.Name(g[0].type) for g in bar.choices]
+            pick = next((i for i, k in enumerate(kinds) if k.endswith(("CHECK", "CALL", "PASS"))), 0)
+            seq = screen.model.seq
+            await pilot.press(bar.keys[pick])
+            mine += 1
+            await until(pilot, lambda seq=seq: screen.model.seq > seq)
+        assert mine >= 6
+        await pilot.pause(0.3)
+        seat = screen.model.seat
+        assert seat is not None
+        acted = sum(1 for _seq, _mask, _holders, body in table.fanout.buffer
+                    if (e := table_pb2.Event.FromString(body)).WhichOneof("body") == "acted" and e.acted.seat == seat)
+        waiting = 1 if my_turn(screen.model) else 0
+        assert screen.rung == acted + waiting, (screen.rung, acted, waiting)
+    # A spectator's screen never rings, however many turns go by (the bell on all the same).
+    watcher = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id, remember_language=True)
+    async with watcher.run_test(size=SMALL) as pilot:
+        assert watcher.bell_on, "remembered from the last client"
+        await until(pilot, lambda: isinstance(watcher.screen, TableScreen))
+        view = watcher.screen
+        assert isinstance(view, TableScreen)
+        start = view.model.seq
+        await until(pilot, lambda: view.model.seq > start + 3, timeout=20)
+        assert view.rung == 0
+
+
+async def test_a_phrase_arrives_in_the_readers_language_and_a_silent_table_refuses_it(server: Running) -> None:
+    table_id = await create(server, game="cacho", seats=3, bots=1, bot_delay_ms=60_000)
+    bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+    with speaking("pt_BR"):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.online)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            await pilot.press("exclamation_mark")
+            await until(pilot, lambda: isinstance(app.screen, PhraseScreen))
+            assert "Truco!" not in str(app.screen.phrases), "no truco phrase at Cacho"  # type: ignore[attr-defined]
+            await pilot.press("3")  # Hurry up
+            await until(pilot, lambda: "ana: Anda logo" in log_text(screen))
+            assert bia.channel is not None
+            from cardtui.v1 import table_pb2_grpc
+
+            await table_pb2_grpc.TableStub(bia.channel).Chat(
+                table_pb2.ChatRequest(token=bia.token, phrase=table_pb2.PHRASE_GOOD_GAME))
+            await until(pilot, lambda: "bia: Bom jogo" in log_text(screen))
+    await bia.close()
+
+
+async def test_the_hosts_first_screen_is_the_rooms_invite(server: Running) -> None:
+    app = CardApp(f"127.0.0.1:{server.port}", "host", room_invite=True)
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen) and app.screen.invite is not None)
+        text = str(app.screen.query_one("#invite-text").render())
+        assert f"cardtui connect 'cardtui://127.0.0.1:{server.port}'" in text
+        assert "this machine only" in text, "a server on 127.0.0.1 says friends cannot reach it"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_a_meld_hint_for_the_picked_card(server: Running) -> None:
+    table_id = await create(server, game="cacheta", seats=2, bots=1, turn_seconds=3600, bot_delay_ms=60_000)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.model.view is not None
+                    and app.screen.model.view.WhichOneof("game") == "rummy"
+                    and len(app.screen.model.view.rummy.cards) >= 9)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        screen.board.focus()
+        await pilot.press("right", "h")
+        await until(pilot, lambda: "Meld hint," in log_text(screen))
+
+
+def test_a_turn_rings_once_however_many_views_it_lasts() -> None:
+    from cardtui.client.models import TableModel
+    from cardtui.client.turn_bell import TurnNotice
+    from cardtui.v1 import common_pb2 as c
+
+    summary = c.TableSummary(id="t", game="cacho")
+    legal = [c.Action(type=c.ACTION_TYPE_CHECK)]
+
+    def at(to_act: list[int], seat: int | None = 0) -> TableModel:
+        return TableModel(summary, seat).with_view(table_pb2.View(to_act=to_act, legal=legal if seat in to_act
+                                                                  else []), 1)
+
+    notice = TurnNotice()
+    rang = [notice.rings(m) for m in (at([1]), at([0]), at([0]), at([0, 2]), at([1]), at([0]))]
+    assert rang == [False, True, False, False, False, True], "once as each turn begins, not at each view"
+    spectator = TurnNotice()
+    assert not any(spectator.rings(at([0, 1], seat=None)) for _ in range(3)), "a spectator's never rings"
