@@ -71,6 +71,7 @@ __all__ = [
     "on_layout",
     "problems",
     "restyle",
+    "screen_work",
     "styled",
     "use_compositor",
     "write_to_terminal",
@@ -158,6 +159,10 @@ PARTS: tuple[Part, ...] = (
          "the tests compare the map kept with the screen arranged whole (misplaced) and count arrangements"),
     Part("Widget", "_layout_required", _set_in(Widget.__init__, "_layout_required"),
          "the tests wait for a layout asked for to be done (layout_pending)"),
+    Part("Widget, Screen", "_repaint_required, _recompose_required, _dirty_widgets, _callbacks",
+         lambda: _set_in(Widget.__init__, "_repaint_required", "_recompose_required")()
+         and _set_in(Screen.__init__, "_dirty_widgets", "_callbacks")(),
+         "the tests wait until the screen has nothing left to lay out, paint or call back (screen_work)"),
     Part("Screen", "_refresh_layout(size, scroll)", _method(Screen, "_refresh_layout", ("size", "scroll")),
          "the tests count the screen's layouts (on_layout)"),
     Part("Screen", "_compositor_refresh()", _method(Screen, "_compositor_refresh", ()),
@@ -279,6 +284,14 @@ def restyle(widget: Widget) -> None:
 def layout_pending(screen: Screen[Any]) -> bool:
     """A layout of the screen was asked for and is not done yet."""
     return screen._layout_required
+
+
+def screen_work(screen: Screen[Any]) -> dict[str, bool]:
+    """What the screen still has to do after its messages, each named: a layout, a repaint, widgets
+    to refresh, callbacks waiting for the refresh, a recompose."""
+    return {"layout": screen._layout_required, "repaint": screen._repaint_required,
+            "widgets to refresh": bool(screen._dirty_widgets), "callbacks": bool(screen._callbacks),
+            "recompose": screen._recompose_required}
 
 
 def map_out_of_date(screen: Screen[Any]) -> bool:

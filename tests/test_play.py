@@ -72,9 +72,13 @@ def test_quitting_play_says_nothing_more(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
 def test_make_play_takes_the_ports() -> None:
-    said = subprocess.run(["make", "-n", "play", "HOST=127.0.0.1", "PORT=50999", "WEB_PORT=8999"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    # Run from inside another make (as CI does), make prints "Entering/Leaving directory" lines
+    # around the recipe: the line that starts the room is looked for, not assumed last.
+    said = subprocess.run(["make", "--no-print-directory", "-n", "play", "HOST=127.0.0.1", "PORT=50999",
+                           "WEB_PORT=8999"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert said.returncode == 0, said.stderr
-    play = said.stdout.strip().splitlines()[-1]
+    plays = [line for line in said.stdout.splitlines() if "cardtui play" in line]
+    assert len(plays) == 1, said.stdout
+    play = plays[0]
     assert "cardtui play" in play and "--host 127.0.0.1" in play, play
     assert "--port 50999" in play and "--web-port 8999" in play, play

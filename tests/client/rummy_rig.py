@@ -9,9 +9,8 @@ table screen reads that stream from.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from cardtui.engine.core import Action, Event, Game
 from cardtui.engine.rummy import DECK
 from cardtui.server import wire
 from cardtui.v1 import common_pb2, table_pb2
+from tests.client.waiting import Script
 
 
 def rigged_deck(
@@ -99,28 +99,9 @@ class Position:
         ]
 
 
-class ScriptedConnection:
-    """Stands in for ``Connection``: the stream is the script, then silence; actions are kept."""
-
-    def __init__(self, messages: Sequence[table_pb2.TableMessage]) -> None:
-        self.messages = list(messages)
-        self.sent: list[common_pb2.Action] = []
-
-    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None,
-                     max_backoff: float = 5.0, **_: object) -> AsyncIterator[table_pb2.TableMessage]:
-        for msg in self.messages:
-            yield msg
-        await asyncio.Event().wait()
-
-    async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
-        self.sent.append(action)
-        return 0
-
-    async def chat(self, token: str, text: str) -> None:
-        return None
-
-    async def leave(self, token: str) -> None:
-        return None
+class ScriptedConnection(Script):
+    """Stands in for ``Connection``: the stream is the script, then silence; actions are kept
+    (``sent``); ``delivered`` once the screen has been handed the whole script."""
 
 
 class ScriptedTable(App[None]):

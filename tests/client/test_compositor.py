@@ -32,6 +32,7 @@ from cardtui.client.textual_internals import (
 )
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from tests.client.waiting import settled, until
 from tests.conftest import create
 
 Cell = tuple[str, Style | None]
@@ -139,24 +140,23 @@ async def test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message(
     app = Watching(conn, token, table_id, game, shown)
     try:
         async with app.run_test(size=size) as pilot:
+            wrong: list[str] = []
+
+            def painted() -> bool:
+                """The screen has painted what the last message changed, and no layout is on its way."""
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                wrong[:] = differences(screen)
+                laid_out = not (layout_pending(screen) or map_out_of_date(screen))
+                if not wrong and laid_out:  # painted, and no layout on its way: the map is current
+                    wrong[:] = misplaced(screen)
+                return not wrong and laid_out
+
             for n in range(1, 41):
                 conn.permits.put_nowait(None)
-                for _ in range(200):
-                    if conn.handed == n:
-                        break
-                    await pilot.pause(0.02)
-                wrong: list[str] = []
-                for _ in range(40):  # until the screen has painted what the message changed
-                    await pilot.pause(0.05)
-                    screen = app.screen
-                    assert isinstance(screen, TableScreen)
-                    wrong = differences(screen)
-                    settled = not (layout_pending(screen) or map_out_of_date(screen))
-                    if not wrong and settled:  # painted, and no layout on its way: the map is current
-                        wrong = misplaced(screen)
-                    if not wrong and settled:
-                        break
-                assert not wrong, f"after message {n}:\n" + "\n".join(wrong[:3])
+                await until(pilot, lambda n=n: conn.handed == n, f"message {n} handed to the screen")
+                await until(pilot, painted, lambda n=n: f"the screen as drawn whole after message {n}:\n"  # type: ignore[misc]
+                            + "\n".join(wrong[:3]))
     finally:
         await conn.close()
     assert conn.handed == 40
@@ -184,7 +184,8 @@ async def test_a_widget_hidden_as_it_asks_for_a_paint_keeps_the_map_of_widgets()
 
     app = Two()
     async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TwoScreen), "the screen pushed")
+        await settled(pilot)
         assert isinstance(app.screen, TwoScreen)
         arranged = [0]
 

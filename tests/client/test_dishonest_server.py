@@ -22,6 +22,7 @@ from cardtui.client.fairness import GREY, Standing, Verdict
 from cardtui.client.table_screen import TableScreen
 from tests.client.dishonest import CHOOSING, STEERING, TABLE, Dealt, Dishonest, Trick, serving
 from tests.client.test_app import SIZE, log_text
+from tests.client.waiting import PATIENCE, until
 
 RED = "bold red"
 
@@ -63,12 +64,14 @@ async def play(cheat: Dishonest) -> tuple[list[Verdict], str]:
             await app.open_table(TABLE)
             screen = app.screen
             assert isinstance(screen, TableScreen)
-            for _ in range(3000):  # until the last hand's line is in the log (the lines come in order)
+
+            def all_said() -> bool:  # the last hand's line is in the log (the lines come in order)
                 verdicts = list(screen.fair.verdicts)
-                if len(verdicts) >= cheat.hands and verdicts[-1].said().text.plain in log_text(app):
-                    break
-                await pilot.pause(0.02)
-            return verdicts, log_text(app)
+                return len(verdicts) >= cheat.hands and verdicts[-1].said().text.plain in log_text(app)
+
+            await until(pilot, all_said, lambda: f"the log to say all {cheat.hands} hands: {len(screen.fair.verdicts)}"
+                        " said", seconds=4 * PATIENCE)
+            return list(screen.fair.verdicts), log_text(app)
 
 
 @pytest.mark.parametrize("trick", sorted(EXPECTED), ids=str)

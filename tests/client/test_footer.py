@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 from cardtui.client.footer import Footer
 from cardtui.client.textual_internals import FooterKey, drawn_lines
+from tests.client.waiting import settled
 
 
 class Keys(App[None]):
@@ -31,11 +32,10 @@ async def test_the_footer_keeps_no_key_a_refresh_replaced() -> None:
     app = Keys()
     async with app.run_test(size=(80, 24)) as pilot:
         footer = app.query_one(Footer)
-        await pilot.pause()
+        await settled(pilot)
         for _ in range(10):
             app.screen.refresh_bindings()  # the footer composes its keys again
-            await pilot.pause()
-            await pilot.pause()
+            await settled(pilot)
         shown = list(footer.query(FooterKey).results(FooterKey))
         assert [k.description for k in shown] == ["Apple", "Bee"]
         bound = [node for node, _ in getattr(footer, "__watchers", {}).get("compact", [])]
@@ -93,8 +93,7 @@ async def test_keys_that_come_and_go_are_shown_and_hidden_in_place() -> None:
         async def change(offer: bool, greyed: bool = False) -> list[str]:
             app.offer, app.greyed = offer, greyed
             app.screen.refresh_bindings()
-            await pilot.pause()
-            await pilot.pause()
+            await settled(pilot)
             return [k.key for k in footer.keys_shown()]
 
         assert await change(False) == ["a", "b"]

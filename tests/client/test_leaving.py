@@ -8,10 +8,7 @@ and the seat is free (the token opens nothing, a bot plays the seat for whoever 
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable
 from pathlib import Path
-
-from textual.pilot import Pilot
 
 from cardtui.client.app import CardApp
 from cardtui.client.leaving import LeaveScreen
@@ -19,6 +16,7 @@ from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.textual_internals import notices
 from cardtui.server.app import start
+from tests.client.waiting import until
 from tests.conftest import create
 
 
@@ -26,14 +24,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], what: str, tries: int = 300) -> None:
-    for _n in range(tries):
-        if ok():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never: {what}")
 
 
 async def test_a_leave_the_server_did_not_hear_is_said_and_sent_again_until_it_is(tmp_path: Path) -> None:

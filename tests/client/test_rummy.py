@@ -30,6 +30,7 @@ from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.rummy_rig import Position, ScriptedTable, rigged_deck
 from tests.client.test_table_log import counting
+from tests.client.waiting import in_lobby, shown, until
 from tests.conftest import Player, create
 
 SMALL = (80, 24)
@@ -154,14 +155,6 @@ def bar_keys(screen: TableScreen) -> dict[str, str]:
     return {action_kind(group[0]): key for group, key in zip(bar.choices, bar.keys, strict=True)}
 
 
-async def until(pilot: Any, check: Any, what: str, tries: int = 60) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.05)
-        if check():
-            return
-    raise AssertionError(f"never: {what}")
-
-
 def action(kind: int, **fields: Any) -> common_pb2.Action:
     return common_pb2.Action(type=kind, **fields)
 
@@ -191,7 +184,7 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
         bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
         screen = table_screen(app)
@@ -259,7 +252,7 @@ async def test_a_window_let_go_says_it_waits_for_the_others_not_your_turn(
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
         bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
         await Player(f"127.0.0.1:{server.port}").join(table_id, "caio")
@@ -295,7 +288,7 @@ async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
         bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
         caio = await Player(f"127.0.0.1:{server.port}").join(table_id, "caio")
@@ -349,7 +342,7 @@ async def test_a_spectator_sees_the_table_and_no_hand(server: Running) -> None:
     table_id = await create(server, game="cacheta", seats=3, bots=3)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         screen = table_screen(app)
         await until(pilot, lambda: "discards" in log_text(app), "play")
         board = screen.query_one(RummyBoard)
@@ -377,7 +370,7 @@ async def test_the_claim_prompt_shows_only_to_a_seat_that_may_take_the_card(game
     seat = {"claimant": claimant, "discarder": discarder, "other": other, "spectator": None}[who]
     app = ScriptedTable(position(), seat)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table_screen(app)
         text = board_text(screen.query_one(RummyBoard))
         assert window in text
@@ -392,7 +385,7 @@ async def test_the_claim_prompt_shows_only_to_a_seat_that_may_take_the_card(game
 async def keys_at(position: Position, seat: int) -> dict[str, str]:
     app = ScriptedTable(position, seat)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         return bar_keys(table_screen(app))
 
 
@@ -418,7 +411,7 @@ async def test_keys_keep_their_meaning_when_a_window_opens() -> None:
 async def test_the_drawn_card_is_marked_and_picked_and_wilds_are_marked() -> None:
     app = ScriptedTable(cacheta8_discard(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = table_screen(app).query_one(RummyBoard)
         assert board.picked() == "JC"
         text = board_text(board)
@@ -434,7 +427,7 @@ async def test_the_drawn_card_is_marked_and_picked_and_wilds_are_marked() -> Non
 async def test_reorder_the_hand_by_keys() -> None:
     app = ScriptedTable(pifpaf8_discard(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table_screen(app)
         board = screen.query_one(RummyBoard)
         melds = list(board.order)
@@ -452,14 +445,14 @@ async def test_reorder_the_hand_by_keys() -> None:
         assert board.sort == "rank" and board.order[:3] == ["AS", "2S", "3S"] and board.order[-1] == "KD"
         assert board.picked() == "9C", "sorting keeps the card picked"
         await pilot.press("home", "d")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.conn.sent, "the discard sent")
         assert list(app.conn.sent[-1].cards) == ["AS"], "d sends the card picked"
 
 
 async def test_the_result_summary_reads_at_80x24() -> None:
     app = ScriptedTable(cacheta_knocked(), 1)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table_screen(app)
         board = screen.query_one(RummyBoard)
         summary = board.result_summary(screen.model)
@@ -529,7 +522,7 @@ async def test_at_a_claim_window_the_language_key_shows_whole_in_every_language(
 
 
 async def _settle(pilot: Any) -> None:
-    await pilot.pause(0.3)
+    await shown(pilot)
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
@@ -580,15 +573,15 @@ async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
     p = cacheta8_drawn("5H 6H 9S QS QH QD 9C JC KD")
     app = ScriptedTable(p, 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = table_screen(app).query_one(RummyBoard)
         twins = [i for i, c in enumerate(board.order) if c == "JC"]
         assert len(twins) == 2 and board.cursor == twins[-1]
-        shown = board_text(board)
+        drawn_before = board_text(board)
         board.model = board.model  # a message that changes nothing of the hand (a chat line, a bot's signal)
         await pilot.pause()
         assert board.cursor == twins[-1]
-        assert board_text(board) == shown
+        assert board_text(board) == drawn_before
         assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
 
 
@@ -597,7 +590,7 @@ async def test_a_key_that_moves_the_cursor_repaints_only_the_lines_it_changed() 
     prompt naming the card) and leaves the seats, the pile and the cards as painted."""
     app = ScriptedTable(cacheta8_discard(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = table_screen(app).query_one(RummyBoard)
         before = list(board.painted)
         painted: list[int] = []
@@ -617,15 +610,27 @@ async def test_a_key_that_moves_the_cursor_repaints_only_the_lines_it_changed() 
         assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
 
 
-async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change() -> None:
+async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The clock ticks twice a second and the board shows whole seconds: a tick that would show the
-    same number draws nothing; one that shows another draws the countdown anew."""
+    same number draws nothing; one that shows another draws the countdown anew. (The board reads a
+    clock that stands still: on a busy machine the real one may cross a second between two lines.)"""
+    import cardtui.client.boards.rummy as rummy_board
+
+    class Still:
+        """A clock that stands still."""
+
+        @staticmethod
+        def monotonic() -> float:
+            return 1000.0
+
     app = ScriptedTable(pifpaf_window(), 2)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
+        monkeypatch.setattr(rummy_board, "time", Still)
         board = table_screen(app).query_one(RummyBoard)
         assert board.model is not None
-        board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 7.3)
+        board.model = dataclasses.replace(board.model, deadline=Still.monotonic() + 7.3)
         board.redraw()
         await pilot.pause()
         assert "· 7 s" in board_text(board)
@@ -633,7 +638,7 @@ async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change(
         board._tick()
         await pilot.pause()
         assert drawn == [0], "the same seconds: nothing drawn"
-        board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 4.2)
+        board.model = dataclasses.replace(board.model, deadline=Still.monotonic() + 4.2)
         board._tick()
         await pilot.pause()
         assert drawn == [1]

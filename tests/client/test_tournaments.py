@@ -4,7 +4,7 @@ register, start it and sit at one's table; the standings at 80x24 in three langu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -28,6 +28,7 @@ from cardtui.i18n import speaking
 from cardtui.identity import create
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
+from tests.client import waiting
 from tests.client.footer_check import cut_off, footer_items
 
 SMALL = (80, 24)
@@ -49,13 +50,10 @@ async def quick(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(grace=0.2)
 
 
-async def until(pilot: Pilot[None], check: object, what: str, seconds: float = 10) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if callable(check) and check():
-            await pilot.pause(0.05)
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never: {what}")
+async def until(pilot: Pilot[None], check: Callable[[], object], what: str, seconds: float = waiting.PATIENCE) -> None:
+    """Until ``check()`` holds, and the screen has drawn what made it so."""
+    await waiting.until(pilot, check, what, seconds)
+    await waiting.settled(pilot)
 
 
 def rows(app: CardApp, grid: str) -> list[list[str]]:
@@ -328,10 +326,10 @@ async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path
             await pilot.press("r")
             await until(pilot, lambda: screen.state is not None and len(screen.state.entries) == 1, "registered")
             await pilot.press("s")
-            await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table", 20)
-            await pilot.pause(0.5)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table")
             await pilot.press("escape")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) or app.screen is screen,
+                        "the question before leaving, or the standings")
             if isinstance(app.screen, ConfirmScreen):
                 await pilot.press("y")
             await until(pilot, lambda: app.screen is screen, "back at the standings")
