@@ -21,11 +21,12 @@ from cardtui.client.app import CardApp
 from cardtui.client.invite import CodeScreen, InviteScreen, Link, QrCode, page_link, qr_lines, read_link
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableScreen
-from cardtui.client.textual_internals import drawn_lines
+from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running, start
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.client.test_table_flow import SMALL, until
+from tests.client.test_table_flow import SMALL
+from tests.client.waiting import in_lobby, settled, until
 from tests.conftest import create
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -138,8 +139,7 @@ async def test_the_invite_on_screen_decodes_to_its_link_and_a_code_opens_the_tab
         (f"127.0.0.1:{server.port}",), ("http://127.0.0.1:8080/",), True)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        lobby_screen = app.screen
+        lobby_screen = await in_lobby(pilot)
         await pilot.press("g")  # not a table of ana's: the room's own invite
         await until(pilot, lambda: isinstance(app.screen, InviteScreen) and app.screen.invite is not None)
         assert "this room" in str(app.screen.query_one("#invite-title").render())
@@ -149,7 +149,7 @@ async def test_the_invite_on_screen_decodes_to_its_link_and_a_code_opens_the_tab
         screen = app.screen
         assert isinstance(screen, InviteScreen)
         await until(pilot, lambda: screen.invite is not None and "table/" in screen.query_one(QrCode).data)
-        await pilot.pause(0.2)
+        await settled(pilot)  # drawn as it says
         qr = screen.query_one(QrCode)
         region = qr.region
         lines = [line.text[region.x:region.x + region.width] for line in drawn_lines(screen)[region.y:region.bottom]]
@@ -181,9 +181,11 @@ async def test_cardtui_connect_with_an_invite_sits_at_its_table(server: Running)
     elsewhere = read_link(f"cardtui://10.9.8.7:{server.port}/table/{table_id}")
     app = CardApp(f"127.0.0.1:{server.port}", "caio", join=elsewhere)
     async with app.run_test(size=SMALL) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: any("10.9.8.7" in str(n.message) for n in notices(app)), "the invite refused")
+        await settled(pilot)
         assert isinstance(app.screen, LobbyScreen), "another server's invite opens nothing here"
+        said = next(str(n.message) for n in notices(app) if "10.9.8.7" in str(n.message))
+        assert "this client is connected to" in said and f"cardtui connect 'cardtui://10.9.8.7:{server.port}" in said
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (make test installs Debian's chromium)")
