@@ -240,7 +240,8 @@ def cmd_connect(args: argparse.Namespace) -> int:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
-            remember_language=not args.ask_name, join=join).run()  # a browser guest's choice is not the host's
+            remember_language=not args.ask_name,  # a browser guest's choice is not the host's
+            join=join, bell=args.bell).run()
     return 0
 
 
@@ -624,6 +625,8 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--ask-name", action="store_true",
                    help=_("a browser session: a guest (unless --identity), whose choices are not kept here"))
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
+    c.add_argument("--bell", action="store_true",
+                   help=_("the bell at your turn on from the start (ctrl+g turns it on and off)"))
     add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
                             "at) from the first line of FILE; without it, from the environment variable {env}; "
                             "without either you are asked. Never on the command line: every user of this "

@@ -17,8 +17,9 @@ from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.rounds import Entered, Rounds, ready
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import write_to_terminal
 from cardtui.client.tournaments import TournamentsScreen
-from cardtui.client.turn_bell import bell_on, keep_bell
+from cardtui.client.turn_bell import bell_on, keep_bell, page_keeps_bell
 from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
@@ -65,14 +66,16 @@ class CardApp(App[None]):
         remember_language: bool = False,
         join: Link | None = None,
         room_invite: bool = False,
+        bell: bool = False,
     ) -> None:
         super().__init__()
         self.join = join
         """An invite to open once in the lobby (``cardtui connect 'cardtui://HOST:PORT/table/ID'``)."""
         self.room_invite = room_invite
         """Show the room's own invite over the lobby at first (the host's, ``cardtui play``)."""
-        self.bell_on = bell_on() if remember_language else False
-        """Ring at the start of each of this player's turns (a browser guest's starts off: not kept)."""
+        self.bell_on = bell or (bell_on() if remember_language else False)
+        """Ring at the start of each of this player's turns (``bell``: on from the start, as a browser
+        guest's page remembers it)."""
         self.servers: tuple[str, ...] = ()
         """Where friends reach this server, as its invites say (a link naming one of them is this server's)."""
         self.remember_language = remember_language
@@ -174,6 +177,8 @@ class CardApp(App[None]):
         self.bell_on = not self.bell_on
         if self.remember_language:
             keep_bell(self.bell_on)
+        else:  # a browser guest: their page keeps it (the host's config directory is not theirs)
+            write_to_terminal(self, page_keeps_bell(self.bell_on))
         self.notify(_("Bell on: it rings when it becomes your turn.") if self.bell_on
                     else _("Bell off."), timeout=3)
 

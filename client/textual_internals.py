@@ -213,7 +213,7 @@ PARTS: tuple[Part, ...] = (
 )
 
 
-def write_to_terminal(app: App[object], data: str) -> None:
+def write_to_terminal(app: App[Any], data: str) -> None:
     """Write an escape sequence to the terminal (the window title), as ``App.bell`` writes the bell:
     through the app's driver, and not at all when headless."""
     driver = getattr(app, "_driver", None)

@@ -2,8 +2,10 @@
 default action's countdown in the window title.
 
 The bell is off until the player turns it on (``ctrl+g``), and the choice is kept in their config
-directory (``bell``, beside their key and language); a browser guest's is not kept, the host's
-config directory not being theirs. It rings once per turn: when the player's seat comes into the
+directory (``bell``, beside their key and language); a browser guest's is kept by their own browser,
+the host's config directory not being theirs: the client tells the page (``page_keeps_bell``), the
+page keeps it in a cookie, and the next session the page opens starts with the bell on
+(``cardtui connect --bell``). It rings once per turn: when the player's seat comes into the
 seats the table waits on, never while it stays there (drawing and then discarding is one turn),
 never for anyone else's turn, and never for a spectator. In the terminal it is the terminal's bell;
 in the browser page, the page turns the bell into a sound and the tab's title into "your turn".
@@ -80,6 +82,16 @@ def window_title(model: TableModel | None, left: float | None) -> str:
     if model is None or not my_turn(model) or left is None:
         return TITLE
     return _("{s} s · your turn · {title}").format(s=max(0, round(left)), title=TITLE)
+
+
+PAGE_OSC = 7705
+"""The private OSC the browser page listens to for the guest's bell (server/web_page/index.html);
+a terminal ignores an OSC it does not know."""
+
+
+def page_keeps_bell(on: bool) -> str:
+    """The escape sequence that asks the browser page to keep the guest's bell on, or off."""
+    return f"\x1b]{PAGE_OSC};bell={'on' if on else 'off'}\x1b\\"
 
 
 def title_sequence(title: str) -> str:

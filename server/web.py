@@ -112,6 +112,10 @@ def _number(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
+BELL_COOKIE = "cardtui_bell"
+"""The page's cookie that keeps a guest's bell on (set by the page when the guest turns it on)."""
+
+
 def invited(table: str, code: str) -> tuple[str, str]:
     """The table and code of an invite's link, as a guest's process may be given them: a table id is
     a few hex digits, a code letters, digits and dashes; anything else is dropped (the guest opens
@@ -558,7 +562,9 @@ class WebServer(Server):
         session = GuestSession(address, ws, size=size)
         self.sessions.add(session)  # counted from now until its process is gone
         try:
-            session.process = await self.launcher.launch(*size, lang, table, code)
+            # The bell at the guest's turn, on if their browser remembers it so (client.turn_bell).
+            bell = request.cookies.get(BELL_COOKIE) == "on"
+            session.process = await self.launcher.launch(*size, lang, table, code, bell)
             log.info("browser session from %s (%d open, pid %d)", address, self.open_sessions, session.process.pid)
             await session.run()
         except (asyncio.CancelledError, ConnectionError):

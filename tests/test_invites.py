@@ -9,7 +9,9 @@ use (zxing-cpp), and the links are followed by a real terminal client and a real
 
 from __future__ import annotations
 
+import asyncio
 import shutil
+import time
 from pathlib import Path
 
 import aiohttp
@@ -26,8 +28,8 @@ from cardtui.server.app import Running, start
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.client.test_table_flow import SMALL
-from tests.client.waiting import in_lobby, settled, until
-from tests.conftest import create
+from tests.client.waiting import PATIENCE, in_lobby, settled, until
+from tests.conftest import bots_wait, create, started
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -189,15 +191,31 @@ async def test_cardtui_connect_with_an_invite_sits_at_its_table(server: Running)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (make test installs Debian's chromium)")
-async def test_the_link_opens_the_table_in_a_real_browser(server: Running, tmp_path: Path) -> None:
-    from tools.web_shots import Device, launch, open_page
+async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the_guests_turn(
+        server: Running, tmp_path: Path) -> None:
+    """The page's link sits the guest at its table once named; then, the bell turned on (ctrl+g), the
+    tab's title says the turn's countdown and the page makes one sound as the guest's turn begins;
+    the browser keeps the choice for its next session."""
+    from tools.web_shots import Device, Page, launch, open_page
 
     assert CHROMIUM is not None
-    table_id = await create(server, game="cacho", seats=3, bots=1, bot_delay_ms=60_000, name="navegador")
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600,
+                            name="navegador")
     guests = WebServer(local_target("127.0.0.1", server.port), limits=WebLimits(per_address=4, total=8))
     await guests.start(open_socket("127.0.0.1", 0))
     device = Device("laptop", 1366, 768, 1.0, False, "Dora")
     browser, devtools = await launch(CHROMIUM, device, tmp_path / "profile")
+
+    async def value(page: Page, expression: str) -> object:
+        return (await page.call("Runtime.evaluate", expression=expression, returnByValue=True))["result"].get("value")
+
+    async def page_until(page: Page, expression: str, what: str) -> None:
+        """Until the page's ``expression`` holds (looked at as the page goes on)."""
+        deadline = time.monotonic() + PATIENCE
+        while not await value(page, expression):
+            assert time.monotonic() < deadline, f"waited for {what}: {page.text()}"
+            await asyncio.sleep(0.05)
+
     try:
         async with aiohttp.ClientSession() as http:
             page = await open_page(http, devtools, device)
@@ -207,9 +225,38 @@ async def test_the_link_opens_the_table_in_a_real_browser(server: Running, tmp_p
             await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
             await page.call("Input.insertText", text=device.guest)
             await page.key("Enter", "Enter", 13, "\r")
-            await page.wait_for(lambda t: "seat 1" in t.splitlines()[0] and "navegador" in t.splitlines()[0])
-            table = server.room.tables[table_id]
+            await page.wait_for(lambda t: "seat " in t.splitlines()[0] and "navegador" in t.splitlines()[0])
+            table = await started(server, table_id)
             assert [s.name for s in table.seating.seats if s.token is not None] == ["Dora"]
+            seat = next(s.index for s in table.seating.seats if s.token is not None)
+            assert await value(page, "window.cardtuiBells || 0") == 0, "off by default"
+            await page.key("g", "KeyG", 71, ctrl=True)
+            await page.wait_for("Bell on")
+            await page_until(page, "document.cookie.includes('cardtui_bell=on')", "the browser keeping the bell")
+            # The table goes on: the bot plays at once, and Dora's turn, if it is hers now, is played
+            # for her (as her own move); her next turn is the first since the bell was turned on.
+            bots_wait(table, 0.05)
+            match = table.match
+            assert match is not None
+            if seat in match.to_act():
+                table.act(seat, match.legal_actions(seat)[0])
+            await page_until(page, "(window.cardtuiBells || 0) > 0", "the bell at Dora's turn")
+            assert table.match is not None and seat in table.match.to_act(), "it rang at her turn"
+            await page_until(page, "document.title.includes('your turn')", "the countdown in the tab's title")
+            title = str(await value(page, "document.title"))
+            assert title.split(" s · ")[0].isdigit() and title.endswith("cardtui"), title
+            assert await value(page, "window.cardtuiBells") == 1, "once for the turn"
+            assert await value(page, "window.cardtuiSounds || 0") == 1, "and a sound"
+            # The next session this browser opens starts with the bell on: ctrl+g turns it off.
+            await page.call("Page.navigate", url=f"http://127.0.0.1:{guests.port}/")
+            await page.wait_for("Your name at the tables")
+            await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
+            await page.call("Input.insertText", text="Eva")
+            await page.key("Enter", "Enter", 13, "\r")
+            await page.wait_for(lambda t: "People" in t and "Eva @" in t)
+            await page.key("g", "KeyG", 71, ctrl=True)
+            await page.wait_for("Bell off")
+            await page_until(page, "!document.cookie.includes('cardtui_bell')", "the browser forgetting the bell")
             await page.ws.close()
     finally:
         browser.terminate()
