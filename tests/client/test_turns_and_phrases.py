@@ -8,6 +8,8 @@ which the next client remembers.
 
 from __future__ import annotations
 
+import asyncio
+
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.invite import InviteScreen
@@ -17,6 +19,7 @@ from cardtui.client.table_screen import TableScreen
 from cardtui.client.turn_bell import bell_on, my_turn, window_title
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
+from cardtui.server.rematch import swapped
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.test_table_flow import SMALL, log_text
 from tests.client.waiting import in_lobby, settled, until
@@ -149,3 +152,52 @@ def test_a_turn_rings_once_however_many_views_it_lasts() -> None:
     assert rang == [False, True, False, False, False, True], "once as each turn begins, not at each view"
     spectator = TurnNotice()
     assert not any(spectator.rings(at([0, 1], seat=None)) for _ in range(3)), "a spectator's never rings"
+
+
+async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running) -> None:
+    """Ana and bia play a match out, one against one (3 chips: a few hands); bia leaves, and ana's
+    summary says a bot takes her seat; ana asks for the seats swapped and, the only one staying, starts the next match at
+    once: her screen follows her to her new seat, and plays it."""
+    from tests.client.test_table_flow import summary_shown, text_of
+    from tests.client.waiting import at_table, play_by_keys
+    from tests.server.test_rematch import leave, play_to_match_end
+
+    table_id = await create(server, game="cacho", seats=2, bots=0, turn_seconds=3600,
+                            options={"chips": common_pb2.OptionValue(number=3)})
+    bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+    bia.subscribe()
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        screen = await at_table(pilot)
+        playing = asyncio.create_task(play_to_match_end([bia]))
+        await play_by_keys(pilot, lambda: screen.model.view is not None and screen.model.view.match_over)
+        await playing
+        await until(pilot, lambda: summary_shown(screen) and "Again?" in text_of(screen, "#summary-body"))
+        body = text_of(screen, "#summary-body")
+        assert "you: not yet" in body and "bia: not yet" in body, body
+        await leave(server, bia)
+        await until(pilot, lambda: "bia leaves: a bot takes the seat" in text_of(screen, "#summary-body"),
+                    lambda: text_of(screen, "#summary-body"))
+        before = screen.seat
+        assert before is not None
+        table = server.room.tables[table_id]
+        started_at = table.seq
+        await pilot.press("w")
+        await until(pilot, lambda: "Game 2 begins, the seats swapped." in log_text(screen), lambda: log_text(screen))
+        assert "ana: again, the seats swapped." in log_text(screen)
+        now = swapped(2, False).index(before)
+        assert now != before
+        held = server.room.find(screen.token)
+        assert held is not None and held.seat == now == screen.seat, (before, now, screen.seat)
+        await until(pilot, lambda: not summary_shown(screen) and screen.model.view is not None
+                    and screen.model.view.you == now, "the new match's view of ana's new seat")
+        assert screen.sub_title == f"seat {now + 1}"
+
+        def played_there() -> bool:  # a move of ana's new seat in the new match
+            return any(seq > started_at and (e := table_pb2.Event.FromString(body)).WhichOneof("body") == "acted"
+                       and e.acted.seat == now for seq, _mask, _holders, body in table.fanout.buffer)
+
+        await play_by_keys(pilot, played_there)
+    await bia.close()

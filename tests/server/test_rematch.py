@@ -169,15 +169,18 @@ async def test_quick_phrases_follow_the_chat_rules(server: Running) -> None:
 def test_meld_hints_come_from_the_hand_alone() -> None:
     hand = parse_cards("5H 6H 7H 7S 7D KC 2C 9D QS JD")
     hints = meld_hints(parse_cards("7H")[0], hand, PIFPAF)
-    made = [h for h in hints if not h.needs]
-    assert {tuple(map(str, h.cards)) for h in made} >= {("5H", "6H", "7H"), ("7S", "7H", "7D")} or len(made) == 2
-    near = [h for h in hints if h.needs]
-    assert all(c not in hand for h in near for c in h.needs), "a card needed is one not held"
+    told = [(" ".join(map(str, h.cards)), " ".join(map(str, h.needs))) for h in hints]
+    assert told == [("5H 6H 7H", ""), ("7S 7H 7D", ""),  # the melds it makes, then what one more card would
+                    ("6H 7H", "8H"), ("7S 7H", "7C"), ("7H 7D", "7C")], told
+    assert all(c not in hand for h in hints for c in h.needs), "a card needed is one not held"
+    with pytest.raises(ValueError, match="not in the hand"):
+        meld_hints(parse_cards("8H")[0], hand, PIFPAF)
     # Cacheta's wild card joins what it may act in.
     wild_hand = parse_cards("4C 5C 9H 9S AD 2D 3S 8H 10C KH")
     wilds = parse_cards("9H 9D")
     hints = meld_hints(parse_cards("9H")[0], wild_hand, CACHETA, wilds)
-    assert any(not h.needs and {str(c) for c in h.cards} == {"4C", "5C", "9H"} for h in hints)
+    assert [" ".join(map(str, h.cards)) for h in hints if not h.needs] == ["AD 2D 9H", "4C 5C 9H"]
+    assert not [h for h in meld_hints(parse_cards("9H")[0], wild_hand, CACHETA) if not h.needs], "9H a plain card"
 
 
 async def test_a_hint_is_refused_where_there_are_no_melds(server: Running) -> None:
@@ -189,3 +192,36 @@ async def test_a_hint_is_refused_where_there_are_no_melds(server: Running) -> No
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "Pif Paf and Cacheta" in (
         err.value.details() or "")
     await ana.close()
+
+
+async def test_a_hint_tells_of_the_askers_own_cards_only(server: Running) -> None:
+    """A card of someone else's, a card that is no card, a spectator asking: each refused with a sentence."""
+    table_id = await create(server, game="cacheta", seats=2, bots=1, bot_delay_ms=60_000)
+    address = f"127.0.0.1:{server.port}"
+    ana = await Player(address).join(table_id, "ana")
+    ana.subscribe()
+    await ana.wait_for(lambda p: p.last_view is not None and len(p.last_view.rummy.cards) >= 9)
+    assert ana.channel is not None and ana.last_view is not None
+    stub = table_pb2_grpc.TableStub(ana.channel)
+    mine = list(ana.last_view.rummy.cards)
+    told = await stub.Hint(table_pb2.HintRequest(token=ana.token, card=mine[0]))
+    assert all(mine[0] in m.cards and set(m.cards) <= set(mine) for m in told.melds), "its melds are of her cards"
+    assert all(c not in mine for m in told.melds for c in m.needs)
+    table = server.room.tables[table_id]
+    assert table.match is not None
+    bots = next(s.index for s in table.seating.seats if s.bot)
+    theirs = next(str(c) for c in table.match.view(bots).cards if str(c) not in mine)  # type: ignore[attr-defined]
+    for card, code, words in ((theirs, grpc.StatusCode.FAILED_PRECONDITION, "not in your hand"),
+                              ("ZZ", grpc.StatusCode.INVALID_ARGUMENT, "not a card")):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await stub.Hint(table_pb2.HintRequest(token=ana.token, card=card))
+        assert err.value.code() == code and words in (err.value.details() or ""), err.value.details()
+    eve = await Player(address).spectate(table_id, "eve")
+    assert eve.channel is not None
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await table_pb2_grpc.TableStub(eve.channel).Hint(table_pb2.HintRequest(token=eve.token, card=mine[0]))
+    assert err.value.code() in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.FAILED_PRECONDITION)
+    assert "watch" in (err.value.details() or "").lower() or "seat" in (err.value.details() or "").lower(), \
+        err.value.details()
+    await ana.close()
+    await eve.close()
