@@ -156,8 +156,8 @@ def test_a_turn_rings_once_however_many_views_it_lasts() -> None:
 
 async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running) -> None:
     """Ana and bia play a match out, one against one (3 chips: a few hands); bia leaves, and ana's
-    summary says a bot takes her seat; ana asks for the seats swapped and, the only one staying, starts the next match at
-    once: her screen follows her to her new seat, and plays it."""
+    summary says a bot takes her seat; ana asks for the seats swapped and, the only one staying,
+    starts the next match at once: her screen follows her to her new seat, and plays it."""
     from tests.client.test_table_flow import summary_shown, text_of
     from tests.client.waiting import at_table, play_by_keys
     from tests.server.test_rematch import leave, play_to_match_end
