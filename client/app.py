@@ -209,21 +209,22 @@ class CardApp(App[None]):
             except BadLink as err:
                 self.ask_code(str(err))
                 return
-            problem = await self.open_link(link)
+            problem = await self.open_link(link, say=False)  # the dialog says it, asking again
             if problem:
                 self.ask_code(problem)
 
         self.push_screen(CodeScreen(problem), answered)
 
-    async def open_link(self, link: Link) -> str:
+    async def open_link(self, link: Link, say: bool = True) -> str:
         """Open what an invite names: its table, sat at (asked the password unless the invite opens it).
-        Returns why it cannot be opened (said too), or "" once it is."""
+        Returns why it cannot be opened (``say``: said in a notification too), or "" once it is."""
         assert self.conn is not None
         if link.server is not None and not await self._here(link.server):
             problem = _("That invite is for the server at {server}; this client is connected to {target}. "
                         "Open it with: cardtui connect '{link}'").format(
                 server=link.server, target=self.conn.target, link=terminal_link(link.server, link.table, link.code))
-            self.notify(problem, title=_("Another server's invite"), severity="error", timeout=12)
+            if say:
+                self.notify(problem, title=_("Another server's invite"), severity="error", timeout=12)
             return problem
         table_id, opens, locked = link.table, False, None
         if link.code:
@@ -231,11 +232,13 @@ class CardApp(App[None]):
                 opened = await self.conn.open_invite(link.code)
             except grpc.aio.AioRpcError as err:
                 problem = error_text(err)
-                self.notify(problem, title=_("Cannot open the invite"), severity="error", timeout=12)
+                if say:
+                    self.notify(problem, title=_("Cannot open the invite"), severity="error", timeout=12)
                 return problem
             if link.table and opened.table.id != link.table:
                 problem = _("That invite's code is not the one of table {table}.").format(table=link.table)
-                self.notify(problem, title=_("Cannot open the invite"), severity="error")
+                if say:
+                    self.notify(problem, title=_("Cannot open the invite"), severity="error")
                 return problem
             table_id, opens, locked = opened.table.id, opened.opens_lock, opened.table.has_password
         if not table_id:

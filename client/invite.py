@@ -138,7 +138,10 @@ def invite_text(invite: lobby_pb2.InviteResponse, owner: bool) -> Text:
     else:
         out.append(_("This server has no browser page (cardtui serve --web serves one).") + "\n\n", style="dim")
     out.append(_("In a terminal:") + "\n", style="bold")
-    out.append(f"cardtui connect '{terminal_link(server, table.id if table else '', secret)}'\n\n")
+    if table is not None:
+        out.append(f"cardtui connect '{terminal_link(server, table.id, secret)}'\n\n")
+    else:  # the room: its address, as anyone would type it
+        out.append(f"cardtui connect {server}\n\n")
     if table is not None:
         out.append(_("Or type this code in the lobby (j):") + " ", style="bold")
         out.append(shown_code(invite.code) + "\n", style="bold reverse")

@@ -125,7 +125,8 @@ class OpenCode(Message):
 class LobbyScreen(Screen[None]):
     BINDINGS = [
         # An invite (client.invite): the table you created under the cursor's, else the room's; and
-        # the way in with a friend's code. Out of the footer at 80 columns; the help lists them.
+        # the way in with a friend's code. Out of the footer, full at 80 columns: the line under the
+        # list says g on a table you created, the empty lobby says j, and the help lists both.
         Binding("g", "invite", N_("Invite"), show=False),
         Binding("j", "code", N_("Code"), show=False),
         Binding("n", "new", N_("New")),
@@ -166,7 +167,7 @@ class LobbyScreen(Screen[None]):
         yield guests
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
-        yield Static(_("No tables yet: press n to create one."), id="empty-hint")
+        yield Static(_("No tables yet: press n to create one, or j to type a friend's invite."), id="empty-hint")
         yield Static(_("Finished tables (their hands are kept)"), id="finished-title")
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
         done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
@@ -266,6 +267,8 @@ class LobbyScreen(Screen[None]):
         if t.no_cuts:  # said before anyone sits: no hand there is one the players cut
             said.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         said.append(" · " + seated_text(t), style="dim")
+        if t.id in self.conn.owned:  # yours: the way friends get here (client.invite)
+            said.append(" · " + _("g: invite friends"), style="bold")
         line.update(said)
 
     def on_resize(self, event: events.Resize) -> None:

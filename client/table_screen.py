@@ -125,12 +125,12 @@ class TableScreen(Screen[None]):
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
         # Friends at the table (client.invite), the quick phrases (client.phrases), and at a match's
-        # end, the seats swapped for the next (client.rematch): the help and the summary say them.
-        Binding("g", "invite", N_("Invite"), show=False),
-        Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!", show=False),
+        # end, the seats swapped for the next (client.rematch; its button says w).
+        Binding("g", "invite", N_("Invite")),
+        Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!"),
         Binding("w", "swap", N_("Swap seats"), show=False),
     ]
-    footer_gives_way = ("quit", "chat")
+    footer_gives_way = ("quit", "invite", "phrases", "chat")
     """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
     way in the footer, whole: ctrl+q still quits, and the chat line under the log says "/ chat"."""
 
@@ -264,6 +264,13 @@ class TableScreen(Screen[None]):
         self.froze = True
         young, middle, _full = self.thresholds
         gc.set_threshold(young, middle, FULL_AFTER)
+
+    def on_screen_resume(self) -> None:
+        """Back on top (a dialog closed: the invite, the help, the phrases): the board is drawn whole
+        as the view stands now. The paints it asked for while the dialog was up were let go (a screen
+        under a dialog is not painted), and the screen back on top shows the lines it kept: a match
+        begun meanwhile would still show the seats waiting for players."""
+        self.board.refresh()
 
     def on_unmount(self) -> None:
         """Leaving the table: what this screen froze is the collector's again (its widgets, which

@@ -28,8 +28,8 @@ from cardtui.server.app import Running, start
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.client.test_table_flow import SMALL
-from tests.client.waiting import PATIENCE, in_lobby, settled, until
-from tests.conftest import bots_wait, create, started
+from tests.client.waiting import PATIENCE, at_table, in_lobby, settled, until
+from tests.conftest import Player, bots_wait, create, started
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -168,6 +168,7 @@ async def test_the_invite_on_screen_decodes_to_its_link_and_a_code_opens_the_tab
         await pilot.press(*"zzzz-zzzz", "enter")  # a code this server did not make: said, and asked again
         await until(pilot, lambda: isinstance(app.screen, CodeScreen) and bool(app.screen.problem))
         assert "not an invite of this server" in app.screen.problem  # type: ignore[attr-defined]
+        assert not [n for n in notices(app) if "not an invite" in str(n.message)], "said once, in the dialog"
         await pilot.press(*f"{code[:4].lower()} {code[4:]}", "enter")
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.screen.model.summary.id == table_id and app.screen.seat is not None  # type: ignore[attr-defined]
@@ -262,3 +263,27 @@ async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the
         browser.terminate()
         browser.wait(10)
         await guests.stop()
+
+
+async def test_the_table_under_an_invite_shows_the_match_begun_while_it_was_open(server: Running) -> None:
+    """The host shows the invite while waiting; a friend sits and the match begins; the invite
+    closed, the board shows the match, not the seats it was waiting for."""
+    table_id = await create(server, game="cacho", seats=2, bots=0, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        screen = await at_table(pilot)
+        await settled(pilot)
+        assert "Waiting for players" in "\n".join(line.text for line in drawn_lines(screen))
+        await pilot.press("g")
+        await until(pilot, lambda: isinstance(app.screen, InviteScreen) and app.screen.invite is not None)
+        bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+        await until(pilot, lambda: screen.model.view is not None and screen.model.view.WhichOneof("game") == "cacho")
+        await settled(pilot)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen)
+        await settled(pilot)
+        drawn = "\n".join(line.text for line in drawn_lines(screen))
+        assert "Waiting for players" not in drawn and "bia" in drawn and "Pot" in drawn, drawn
+        await bia.close()
