@@ -56,10 +56,13 @@ def keep_bell(on: bool, file: Path | None = None) -> None:
 
 
 def my_turn(model: TableModel) -> bool:
-    """The table waits on this player's seat now (their turn, or a claim window open to them)."""
+    """The table waits on this player's seat now (their turn, or a claim window open to them); not
+    while they are away and a bot plays the seat for them (the bot does not wait on them)."""
     view = model.view
-    return (model.seat is not None and view is not None and not view.hand_over
-            and model.seat in view.to_act and bool(model.legal))
+    if not (model.seat is not None and view is not None and not view.hand_over
+            and model.seat in view.to_act and bool(model.legal)):
+        return False
+    return not any(s.seat == model.seat and s.away and s.bot for s in view.seats)
 
 
 @dataclass

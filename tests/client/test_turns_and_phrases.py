@@ -150,6 +150,10 @@ def test_a_turn_rings_once_however_many_views_it_lasts() -> None:
     notice = TurnNotice()
     rang = [notice.rings(m) for m in (at([1]), at([0]), at([0]), at([0, 2]), at([1]), at([0]))]
     assert rang == [False, True, False, False, False, True], "once as each turn begins, not at each view"
+    away = [c.SeatSummary(seat=0, name="ana", bot=True, taken=True, away=True)]
+    gone = TurnNotice()
+    assert not any(gone.rings(TableModel(summary, 0).with_view(table_pb2.View(to_act=[0], legal=legal, seats=away), 1))
+                   for _ in range(2)), "a bot plays the seat of a player away: it does not wait on them"
     spectator = TurnNotice()
     assert not any(spectator.rings(at([0, 1], seat=None)) for _ in range(3)), "a spectator's never rings"
 
