@@ -115,6 +115,9 @@ class TableScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "leave", N_("Leave")),
         Binding("enter", "go_on", N_("Go on")),
+        # At a match's end (client.rematch): again with the same seats, or with the seats swapped.
+        Binding("enter", "again", N_("Again")),
+        Binding("w", "swap", N_("Swap seats")),
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "help", N_("Rules")),
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
@@ -124,11 +127,9 @@ class TableScreen(Screen[None]):
         Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
-        # Friends at the table (client.invite), the quick phrases (client.phrases), and at a match's
-        # end, the seats swapped for the next (client.rematch; its button says w).
+        # Friends at the table (client.invite), the quick phrases (client.phrases).
         Binding("g", "invite", N_("Invite")),
         Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!"),
-        Binding("w", "swap", N_("Swap seats"), show=False),
     ]
     footer_gives_way = ("quit", "invite", "phrases", "chat")
     """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
@@ -481,10 +482,15 @@ class TableScreen(Screen[None]):
         return (not self.spectating and not self.gone and view is not None and view.match_over
                 and not self.model.summary.tournament_id)
 
-    async def action_go_on(self) -> None:
-        """Enter: close a hand's summary; at a match's end, stay for the next with the same seats."""
+    async def action_again(self) -> None:
+        """Enter at a match's end: stay for the next, with the same seats."""
         if self.again():
             await self.ask_again(table_pb2.REMATCH_CHOICE_SAME)
+
+    async def action_go_on(self) -> None:
+        """Enter: close a hand's summary (at a match's end, enter asks to play again: ``action_again``)."""
+        if self.again():
+            await self.action_again()
             return
         if self.summary_open:
             self.summary_open = False
@@ -599,8 +605,8 @@ class TableScreen(Screen[None]):
         if action == "adjust":
             return self.adjustable
         if action == "go_on":
-            return self.summary_open or self.again()
-        if action == "swap":
+            return self.summary_open and not self.again()
+        if action in ("again", "swap"):
             return self.again()
         if action == "phrases":
             return not self.spectating

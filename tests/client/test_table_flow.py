@@ -32,6 +32,7 @@ from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2
+from tests.client.footer_check import footer_items
 from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, next_hand_now
 
@@ -272,6 +273,8 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     labels = [str(b.label) for b in screen.query("#summary-buttons Button").results(Button)]
                     assert labels == ["Again, same seats (enter)", "Seats swapped (w)", "Leave (escape)"]
                     assert "Again? you: not yet" in body, "the summary says who stays"
+                    keys = {words for _, _, words in footer_items(screen)}
+                    assert {"Again", "Swap seats"} <= keys and "Go on" not in keys, keys  # the buttons may scroll
                     matches += 1
                     if matches < 2 or hands_summed < 1:
                         await pilot.press("enter")  # play again: stay for the next match, the same seats
