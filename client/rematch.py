@@ -43,8 +43,9 @@ class Rematch:
         elif kind in ("match_started", "match_ended"):
             self.reset()
 
-    def text(self, model: TableModel) -> Text:
-        """Who stays and what each asked for, who has not said yet, who left."""
+    def who(self, model: TableModel) -> Text:
+        """One line, the summary's first: who stays and what each asked for, who has not said yet,
+        who left."""
         out = Text(_("Again?") + " ", style="bold magenta")
         parts: list[Text] = []
         view = model.view
@@ -56,18 +57,25 @@ class Rematch:
                 continue
             if s.bot or not s.taken:
                 continue
-            name = _("you") if s.seat == model.seat else s.name
-            choice = self.votes.get(s.seat)
-            if choice == SWAP:
-                parts.append(Text(_("{name} stays, seats swapped").format(name=name), style="bold"))
-            elif choice == SAME:
-                parts.append(Text(_("{name} stays, same seats").format(name=name), style="bold"))
-            else:
-                parts.append(Text(_("{name}: not yet").format(name=name), style="dim"))
+            parts.append(self._answer(s.seat == model.seat, s.name, self.votes.get(s.seat)))
         for i, part in enumerate(parts):
             if i:
                 out.append(" · ")
             out.append_text(part)
-        out.append("\n" + _("The next game starts when everyone staying agrees; whoever leaves, a bot "
-                            "takes the seat."), style="dim")
         return out
+
+    @staticmethod
+    def _answer(yours: bool, name: str, choice: int | None) -> Text:
+        if choice == SWAP:
+            said = _("you stay, seats swapped") if yours else _("{name} stays, seats swapped").format(name=name)
+            return Text(said, style="bold")
+        if choice == SAME:
+            said = _("you stay, same seats") if yours else _("{name} stays, same seats").format(name=name)
+            return Text(said, style="bold")
+        return Text(_("you: not yet") if yours else _("{name}: not yet").format(name=name), style="dim")
+
+    @staticmethod
+    def how() -> Text:
+        """How the next match comes, said once in the summary."""
+        return Text(_("The next game starts when everyone staying agrees; whoever leaves, a bot takes the seat."),
+                    style="dim")

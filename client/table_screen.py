@@ -473,7 +473,8 @@ class TableScreen(Screen[None]):
                             self.match_ended)
         view = self.model.view
         if view is not None and view.match_over and not self.model.summary.tournament_id:
-            return Group(said, Text(""), self.rematch.text(self.model))  # who stays, for which seats
+            # who stays first, where the panel shows it whatever its size (it scrolls below)
+            return Group(self.rematch.who(self.model), Text(""), said, Text(""), self.rematch.how())
         return said
 
     def again(self) -> bool:

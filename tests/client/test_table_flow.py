@@ -272,7 +272,8 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     assert screen.query_one("#summary-buttons").display
                     labels = [str(b.label) for b in screen.query("#summary-buttons Button").results(Button)]
                     assert labels == ["Again, same seats (enter)", "Seats swapped (w)", "Leave (escape)"]
-                    assert "Again? you: not yet" in body, "the summary says who stays"
+                    assert body.startswith("Again? you: not yet"), "the summary says who stays, first"
+                    assert "everyone staying agrees" in " ".join(body.split())
                     keys = {words for _, _, words in footer_items(screen)}
                     assert {"Again", "Swap seats"} <= keys and "Go on" not in keys, keys  # the buttons may scroll
                     matches += 1
