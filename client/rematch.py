@@ -20,6 +20,16 @@ SWAP = table_pb2.REMATCH_CHOICE_SWAP
 SAME = table_pb2.REMATCH_CHOICE_SAME
 
 
+def seat_after(events: list[table_pb2.Event], seat: int | None) -> int | None:
+    """The viewer's seat after ``events`` (``seat`` before them): a new match with the seats swapped
+    moves it (``MatchStarted.seats_from``: where each new seat's holder comes from)."""
+    for ev in events:
+        moved = list(ev.match_started.seats_from) if ev.WhichOneof("body") == "match_started" else []
+        if seat is not None and seat in moved:
+            seat = moved.index(seat)
+    return seat
+
+
 @dataclass
 class Rematch:
     """The answers since the match ended."""

@@ -49,7 +49,7 @@ from cardtui.client.models import Holders, TableModel, Then, holders_of, names_t
 from cardtui.client.option_words import table_options
 from cardtui.client.phrases import PhraseScreen
 from cardtui.client.players import SeatsScreen
-from cardtui.client.rematch import Rematch
+from cardtui.client.rematch import Rematch, seat_after
 from cardtui.client.replay import open_last_hand
 from cardtui.client.rounds import rounds_of
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
@@ -350,7 +350,7 @@ class TableScreen(Screen[None]):
             events = list(msg.update.events)
             now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
             played = self.model.played_by
-            for ev, then in zip(events, names_then(events, now, self.seat), strict=True):
+            for ev, then in zip(events, names_then(events, now, seat_after(events, self.seat)), strict=True):
                 self._note(ev, then)
                 played = played_after(played, ev, then.names)
                 self.write_log(event_told(self.model.then(then), ev))

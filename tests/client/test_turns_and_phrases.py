@@ -191,6 +191,8 @@ async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running)
         await pilot.press("w")
         await until(pilot, lambda: "Game 2 begins, the seats swapped." in log_text(screen), lambda: log_text(screen))
         assert "ana: again, the seats swapped." in log_text(screen)
+        game2 = log_text(screen).split("Game 2 begins, the seats swapped.")[1]
+        assert "You receive" in game2 and "ana is dealt" not in game2, "her own cards, told to her at her new seat"
         now = swapped(2, False).index(before)
         assert now != before
         held = server.room.find(screen.token)
@@ -205,3 +207,24 @@ async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running)
 
         await play_by_keys(pilot, played_there)
     await bia.close()
+
+
+def test_who_held_each_seat_across_a_swap() -> None:
+    """A batch that swaps the seats: its events before the new match are told as the seats were held
+    then, those after as they are held now, the viewer's own included."""
+    from cardtui.client.models import names_then
+    from cardtui.client.rematch import seat_after
+
+    def ev(**body: object) -> table_pb2.Event:
+        return table_pb2.Event(**body)  # type: ignore[arg-type]
+
+    events = [ev(rematch_voted=table_pb2.RematchVoted(seat=0, name="ana", choice=table_pb2.REMATCH_CHOICE_SWAP)),
+              ev(match_started=table_pb2.MatchStarted(match=2, seats_from=[2, 1, 0])),
+              ev(cards_dealt=table_pb2.CardsDealt(seat=2))]
+    now = {0: ("caio", False), 1: ("bia", False), 2: ("ana", False)}
+    me = seat_after(events, 0)
+    assert me == 2
+    before, started, dealt = names_then(events, now, me)
+    assert (before.seat, before.names[0], before.names[2]) == (0, "ana", "caio"), "as they sat before"
+    assert (dealt.seat, dealt.names[2]) == (2, "ana"), "ana's cards, dealt to her new seat, are hers"
+    assert started.names == dealt.names
