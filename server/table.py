@@ -418,7 +418,6 @@ class Table:
         self.pacer.stop_cut()
         if cut is None or self.closed:
             return
-        seed = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.id, cut.hand)
         moved: tuple[int, ...] = ()
         if cut.new_match:
             # seats people left mid-match are open bots' seats now (a tournament's stay its players')
@@ -433,7 +432,12 @@ class Table:
                     self.journal.step(self, ("void", None, {"hand": cut.hand}), self.seq)
                 return
             moved = self._swap_seats()
-        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(cut.awaited)}
+        seeds, awaited = cut.seeds, cut.awaited
+        if moved:  # the seats were swapped after the cut: each seed, and each seat waited for, goes with its holder
+            seeds = {moved.index(s): b for s, b in seeds.items()}
+            awaited = tuple(sorted(moved.index(s) for s in awaited))
+        seed = DealSeed(cut.server_seed, tuple(sorted(seeds.items())), self.id, cut.hand)
+        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(awaited)}
         if cut.new_match:
             self.leavers = {}
             for s in self.seating.seats:  # nobody has played the new match yet
@@ -449,8 +453,8 @@ class Table:
             assert self.match is not None
             events = self.match.next_hand(seed)
             step = ("next", None, data)
-        self.deal_seed, self.awaited = seed, cut.awaited
-        self._present(cut.awaited)
+        self.deal_seed, self.awaited = seed, awaited
+        self._present(awaited)
         self._changed([*committed, *events], step)
 
     def _reveal(self) -> list[Event]:

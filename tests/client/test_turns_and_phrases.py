@@ -206,6 +206,10 @@ async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running)
                        and e.acted.seat == now for seq, _mask, _holders, body in table.fanout.buffer)
 
         await play_by_keys(pilot, played_there)
+        # The new match's first hand checked as ana's own deal at her new seat: it checks out.
+        await play_by_keys(pilot, lambda: "✔ Hand 1" in log_text(screen).split("the seats swapped.")[-1]
+                           or "does not check out" in log_text(screen))
+        assert "does not check out" not in log_text(screen), log_text(screen)
     await bia.close()
 
 
