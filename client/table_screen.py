@@ -131,9 +131,10 @@ class TableScreen(Screen[None]):
         Binding("g", "invite", N_("Invite")),
         Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!"),
     ]
-    footer_gives_way = ("quit", "invite", "phrases", "chat")
-    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
-    way in the footer, whole: ctrl+q still quits, and the chat line under the log says "/ chat"."""
+    footer_gives_way = ("hint", "quit", "invite", "phrases", "chat")
+    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), the rummy board's meld
+    hint, Quit, Invite, Phrases and then Chat give way in the footer, whole: the help lists them all,
+    ctrl+q still quits, and the chat line under the log says "/ chat"."""
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()

@@ -68,7 +68,7 @@ class RummyBoard(Board):
         Binding(KEYS["pifpaf"]["knock"], "knock", N_("Knock"), show=False),
         Binding("o", "sort", N_("Sort")),
         # On request, the melds the picked card joins or would complete, from your own cards only.
-        Binding("h", "hint", N_("Meld hint"), show=False),
+        Binding("h", "hint", N_("Meld hint")),
     ]
 
     def __init__(self, id: str | None = None) -> None:
