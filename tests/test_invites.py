@@ -287,3 +287,23 @@ async def test_the_table_under_an_invite_shows_the_match_begun_while_it_was_open
         drawn = "\n".join(line.text for line in drawn_lines(screen))
         assert "Waiting for players" not in drawn and "bia" in drawn and "Pot" in drawn, drawn
         await bia.close()
+
+
+def test_cardtui_connect_reads_an_invite(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardtui connect 'cardtui://HOST:PORT/table/ID?code=CODE'`` opens the client on that server,
+    bound for that table with that code; the page's link, or one that is no invite, is refused with
+    a sentence before anything is dialled."""
+    from cardtui import cli
+
+    opened: list[tuple[str, Link | None, bool]] = []
+    monkeypatch.setattr(CardApp, "run", lambda self: opened.append((self.target, self.join, self.bell_on)))
+    monkeypatch.setenv("CARDTUI_PASSWORD", "")
+    assert cli.main(["connect", "cardtui://192.168.1.20:50051/table/3fa2c1d0?code=K7M2-QX9P", "--guest",
+                     "--name", "bia", "--bell"]) == 0
+    assert opened == [("192.168.1.20:50051", Link("192.168.1.20:50051", "3fa2c1d0", "K7M2-QX9P"), True)]
+    for link, words in (("http://192.168.1.20:8080/table/3fa2c1d0", "is not a cardtui invite"),
+                        ("cardtui://192.168.1.20:50051/tables", "is not an invite"),
+                        ("cardtui://192.168.1.20:notaport/table/ab", "no port")):
+        assert cli.main(["connect", link, "--guest", "--name", "bia"]) == 2
+        assert words in capsys.readouterr().err, link
+    assert len(opened) == 1
