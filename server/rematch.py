@@ -1,9 +1,10 @@
 """Playing again: at a match's end, each person staying asks for the same seats or the seats swapped.
 
-The next match starts once every person seated with the table open has asked, all for the same
-thing; a person who leaves meanwhile leaves their seat to a bot (``Seating.forget_left``) and is
-waited for no more. When the table's time for it runs out (its turn timer), the match starts with
-what most asked for, the same seats on a tie or when nobody asked: a person who said nothing stays.
+The next match starts once every person seated with the table open (not away, a bot playing for
+them) has asked, all for the same thing; a person who leaves meanwhile leaves their seat to a bot
+(``Seating.forget_left``) and is waited for no more. When the table's time for it runs out (its
+turn timer), the match starts with what most asked for, the same seats on a tie or when nobody
+asked: a person who said nothing stays.
 
 Seats swapped means a new order at the table: in a team game the partners change (the second and
 third seats trade places, so each pair of partners is split; one against one, the two trade), in

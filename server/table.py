@@ -507,9 +507,10 @@ class Table:
         self._maybe_rematch()
 
     def _voters(self) -> list[int]:
-        """Whose answer the next match waits for: people seated here with the table open."""
+        """Whose answer the next match waits for: people seated here with the table open, playing their
+        seats themselves (not one a bot plays for them while they are away)."""
         here = {sub.token for sub in self.fanout.subscribers}
-        return [s.index for s in self.seating.seats if s.token is not None and s.token in here]
+        return [s.index for s in self.seating.seats if s.token is not None and not s.bot and s.token in here]
 
     def _maybe_rematch(self) -> None:
         if self.votes is not None and agreed(self.votes, self._voters()) is not None:

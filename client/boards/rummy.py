@@ -111,7 +111,7 @@ class RummyBoard(Board):
     # -- the hand, in the order shown ------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A spectator has no hand: the board's keys are for players only."""
-        if action in ("pick", "pick_end", "move", "sort", "discard", "knock"):
+        if action in ("pick", "pick_end", "move", "sort", "discard", "knock", "hint"):
             return self.model is not None and self.model.seat is not None
         return True
 

@@ -20,7 +20,7 @@ from cardtui.engine.melds import CACHETA, PIFPAF
 from cardtui.server.app import Running
 from cardtui.server.rematch import Choice, agreed, outcome, swapped
 from cardtui.v1 import common_pb2, table_pb2, table_pb2_grpc
-from tests.conftest import Player, create, kind
+from tests.conftest import Player, create, kind, next_hand_now
 
 
 async def play_to_match_end(players: list[Player]) -> None:
@@ -115,6 +115,23 @@ async def test_a_leaver_leaves_the_seat_to_a_bot_and_the_one_staying_starts_it(s
         await rematch(ana, table_pb2.REMATCH_CHOICE_SAME)
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "match ends" in (err.value.details() or "")
     await ana.close()
+
+
+async def test_when_the_time_runs_out_what_most_asked_for_starts_and_the_silent_stay(server: Running) -> None:
+    """Ana asks for the seats swapped, bia says nothing: when the table's time for it runs out, the
+    match starts as most asked (the seats swapped), bia seated in it like everyone who said nothing."""
+    table_id, ana, bia = await two_at_the_end(server)
+    table = server.room.tables[table_id]
+    await rematch(ana, table_pb2.REMATCH_CHOICE_SWAP)
+    await ana.wait_for(lambda _p: any(kind(e) == "rematch_voted" for e in ana.events))
+    assert len(started_matches(ana)) == 1, "bia has not answered: the match waits"
+    next_hand_now(table)  # the time for it runs out
+    await bia.wait_for(lambda _p: len(started_matches(bia)) == 2, timeout=10)
+    assert list(started_matches(bia)[-1].seats_from) == [2, 1, 0]
+    held = server.room.find(bia.token)
+    assert held is not None and table.seating[held.seat].name == "bia" and not table.seating[held.seat].bot
+    await ana.close()
+    await bia.close()
 
 
 async def leave(server: Running, p: Player) -> None:
