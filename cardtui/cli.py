@@ -202,6 +202,20 @@ def cmd_connect(args: argparse.Namespace) -> int:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
     target = args.target
+    join = None
+    if target is not None and "://" in target:  # an invite: cardtui://HOST:PORT/table/ID[?code=CODE]
+        from cardtui.client.invite import SCHEME, BadLink, read_link
+
+        try:
+            join = read_link(target)
+        except BadLink as e:
+            print(f"cardtui: {e}", file=sys.stderr)
+            return 2
+        if join.server is None:
+            print("cardtui: " + _("{link} is not a cardtui invite: one reads {scheme}://HOST:PORT/table/ID.").format(
+                link=repr(target[:80]), scheme=SCHEME), file=sys.stderr)
+            return 2
+        target = join.server
     if target is not None:
         from cardtui.client.connection import BadAddress, address
 
@@ -240,7 +254,8 @@ def cmd_connect(args: argparse.Namespace) -> int:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
-            remember_language=not args.ask_name).run()  # a browser guest's choice is not the host's
+            remember_language=not args.ask_name,  # a browser guest's choice is not the host's
+            join=join, bell=args.bell).run()
     return 0
 
 
@@ -316,24 +331,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     from cardtui.client.app import CardApp
     from cardtui.server.app import start
 
-    note = None
     sock = None
+    pages: list[str] = []
     if not args.no_web:
-        from cardtui.server.web import describe, open_socket
+        from cardtui.server.web import describe, open_socket, web_urls
 
         try:
             sock = open_socket(args.host, args.web_port)
         except OSError:  # the port is busy: any free one will do
             sock = open_socket(args.host, 0)
+        pages = web_urls(args.host, sock.getsockname()[1])[0]
         note = _("Guests join from a browser at {url}").format(url=describe(args.host, sock.getsockname()[1]))
         print(f"cardtui play: {note}", flush=True)
 
     async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
         lan = args.host not in ("127.0.0.1", "localhost", "::1")
         try:
-            running = await start(args.host, args.port, args.db, announce=lan)
+            running = await start(args.host, args.port, args.db, announce=lan, web_pages=pages)
         except OSError:  # the port is busy: any free one will do
-            running = await start(args.host, 0, args.db, announce=lan)
+            running = await start(args.host, 0, args.db, announce=lan, web_pages=pages)
         from cardtui.server.web import WebServer, local_target
 
         if sock is None:
@@ -352,7 +368,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity, remember_language=True).run()
+    # The host's first screen shows the room's own invite (its page, its address, a QR code).
+    CardApp("127.0.0.1", args.name, host=host, identity=identity, remember_language=True, room_invite=True).run()
     return 0
 
 
@@ -631,12 +648,15 @@ def parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("connect", help=_("open the client on a server"))
     c.add_argument("target", nargs="?", default=None,
-                   help=_("HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN"))
+                   help=_("HOST[:PORT] (port 50051 if left out), or an invite, 'cardtui://HOST:PORT/table/ID': "
+                          "straight to that table; without it, look for servers on the LAN"))
     c.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate (PEM): connect with TLS, trusting it"))
     c.add_argument("--name", default=None, help=_("your name at the tables (default: the client asks it)"))
     c.add_argument("--ask-name", action="store_true",
                    help=_("a browser session: a guest (unless --identity), whose choices are not kept here"))
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
+    c.add_argument("--bell", action="store_true",
+                   help=_("the bell at your turn on from the start (ctrl+g turns it on and off)"))
     add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
                             "at) from the first line of FILE; without it, from the environment variable {env}; "
                             "without either you are asked. Never on the command line: every user of this "

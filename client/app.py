@@ -11,12 +11,15 @@ from textual.binding import Binding
 
 from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.connection import BadAddress, Connection, error_text, unreachable
-from cardtui.client.lobby import LobbyScreen, OpenTable, OpenTournaments
+from cardtui.client.invite import BadLink, CodeScreen, InviteScreen, Link, read_link, same_server, terminal_link
+from cardtui.client.lobby import LobbyScreen, OpenCode, OpenTable, OpenTournaments
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.rounds import Entered, Rounds, ready
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import write_to_terminal
 from cardtui.client.tournaments import TournamentsScreen
+from cardtui.client.turn_bell import bell_on, keep_bell, page_keeps_bell
 from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
@@ -46,7 +49,9 @@ class CardApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "cardtui"
     BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True),
-                Binding("ctrl+l", "language", N_("Language"), priority=True)]
+                Binding("ctrl+l", "language", N_("Language"), priority=True),
+                # the bell at your turn (client.turn_bell): off until turned on, then remembered
+                Binding("ctrl+g", "toggle_bell", N_("Bell"), priority=True, show=False)]
 
     def __init__(
         self,
@@ -59,8 +64,20 @@ class CardApp(App[None]):
         password: str = "",
         identity: Identity | None = None,
         remember_language: bool = False,
+        join: Link | None = None,
+        room_invite: bool = False,
+        bell: bool = False,
     ) -> None:
         super().__init__()
+        self.join = join
+        """An invite to open once in the lobby (``cardtui connect 'cardtui://HOST:PORT/table/ID'``)."""
+        self.room_invite = room_invite
+        """Show the room's own invite over the lobby at first (the host's, ``cardtui play``)."""
+        self.bell_on = bell or (bell_on() if remember_language else False)
+        """Ring at the start of each of this player's turns (``bell``: on from the start, as a browser
+        guest's page remembers it)."""
+        self.servers: tuple[str, ...] = ()
+        """Where friends reach this server, as its invites say (a link naming one of them is this server's)."""
         self.remember_language = remember_language
         """Keep the language chosen with ctrl+l in the person's config directory (not a browser guest's:
         the host's config directory is not theirs)."""
@@ -128,6 +145,10 @@ class CardApp(App[None]):
             self.run_worker(self.rounds.keep_looking(), group="rounds", exit_on_error=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
+        elif self.join is not None:
+            await self.open_link(self.join)
+        elif self.room_invite:
+            await self.push_screen(InviteScreen(self.conn))
 
     async def _sign_in(self) -> bool:
         """Prove the name (or, as a guest, check nobody owns it); a name that is another's asks for another."""
@@ -151,6 +172,16 @@ class CardApp(App[None]):
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
 
+    def action_toggle_bell(self) -> None:
+        """The bell at the start of each of your turns, on or off (kept for the next time)."""
+        self.bell_on = not self.bell_on
+        if self.remember_language:
+            keep_bell(self.bell_on)
+        else:  # a browser guest: their page keeps it (the host's config directory is not theirs)
+            write_to_terminal(self, page_keeps_bell(self.bell_on))
+        self.notify(_("Bell on: it rings when it becomes your turn.") if self.bell_on
+                    else _("Bell off."), timeout=3)
+
     def on_open_tournaments(self, message: OpenTournaments) -> None:
         self.push_screen(TournamentsScreen(message.conn, message.info, self.player))
 
@@ -164,6 +195,70 @@ class CardApp(App[None]):
             return
         self.notify(ready(round_number))
         await self.open_table(table_id, locked=False)
+
+    async def on_open_code(self, message: OpenCode) -> None:
+        self.ask_code("")
+
+    def ask_code(self, problem: str) -> None:
+        """Ask for an invite's code (or link), again with ``problem`` when the last one would not do."""
+        async def answered(typed: str | None) -> None:
+            if typed is None:
+                return
+            try:
+                link = read_link(typed)
+            except BadLink as err:
+                self.ask_code(str(err))
+                return
+            problem = await self.open_link(link, say=False)  # the dialog says it, asking again
+            if problem:
+                self.ask_code(problem)
+
+        self.push_screen(CodeScreen(problem), answered)
+
+    async def open_link(self, link: Link, say: bool = True) -> str:
+        """Open what an invite names: its table, sat at (asked the password unless the invite opens it).
+        Returns why it cannot be opened (``say``: said in a notification too), or "" once it is."""
+        assert self.conn is not None
+        if link.server is not None and not await self._here(link.server):
+            problem = _("That invite is for the server at {server}; this client is connected to {target}. "
+                        "Open it with: cardtui connect '{link}'").format(
+                server=link.server, target=self.conn.target, link=terminal_link(link.server, link.table, link.code))
+            if say:
+                self.notify(problem, title=_("Another server's invite"), severity="error", timeout=12)
+            return problem
+        table_id, opens, locked = link.table, False, None
+        if link.code:
+            try:
+                opened = await self.conn.open_invite(link.code)
+            except grpc.aio.AioRpcError as err:
+                problem = error_text(err)
+                if say:
+                    self.notify(problem, title=_("Cannot open the invite"), severity="error", timeout=12)
+                return problem
+            if link.table and opened.table.id != link.table:
+                problem = _("That invite's code is not the one of table {table}.").format(table=link.table)
+                if say:
+                    self.notify(problem, title=_("Cannot open the invite"), severity="error")
+                return problem
+            table_id, opens, locked = opened.table.id, opened.opens_lock, opened.table.has_password
+        if not table_id:
+            return ""
+        if opens:
+            await self._try_open(table_id, False, "", locked=True, invite=link.code)
+        else:
+            await self.open_table(table_id, locked=locked)
+        return ""
+
+    async def _here(self, server: str) -> bool:
+        """Whether ``HOST:PORT`` is this server: as this client dialled it, or as its invites name it."""
+        assert self.conn is not None
+        if not self.servers:
+            try:
+                self.servers = tuple((await self.conn.invite()).servers)
+            except grpc.aio.AioRpcError:
+                self.servers = ()
+        named = server if ":" in server.rstrip("]") else f"{server}:50051"
+        return same_server(named, self.conn.target, self.servers)
 
     async def on_open_table(self, message: OpenTable) -> None:
         await self.open_table(message.table_id, message.spectate, message.password, message.locked)
@@ -194,13 +289,13 @@ class CardApp(App[None]):
             return False
         return any(t.id == table_id and t.has_password for t in tables)
 
-    async def _try_open(self, table_id: str, spectate: bool, password: str, locked: bool) -> bool:
+    async def _try_open(self, table_id: str, spectate: bool, password: str, locked: bool, invite: str = "") -> bool:
         assert self.conn is not None
         try:
             if spectate:
-                joined = await self.conn.spectate(table_id, self.player, password)
+                joined = await self.conn.spectate(table_id, self.player, password, invite)
             else:
-                joined = await self.conn.join(table_id, self.player, password)
+                joined = await self.conn.join(table_id, self.player, password, invite)
         except grpc.aio.AioRpcError as err:
             wrong = err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or "")
             if wrong and (locked or password or await self._locked(table_id)):

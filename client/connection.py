@@ -254,19 +254,32 @@ class Connection:
         request = lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=self.owned.get(table_id, ""))
         await self.lobby.CloseTable(request, timeout=5)
 
-    async def join(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
+    async def join(self, table_id: str, name: str, password: str = "", invite: str = "") -> lobby_pb2.JoinResponse:
         async def once(session: str) -> lobby_pb2.JoinResponse:
-            request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session)
+            request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session,
+                                                 invite=invite)
             return self._route(await self.lobby.JoinTable(request, timeout=5))
 
         return await self._as_player(name, once)
 
-    async def spectate(self, table_id: str, name: str, password: str = "") -> lobby_pb2.JoinResponse:
+    async def spectate(self, table_id: str, name: str, password: str = "", invite: str = "") -> lobby_pb2.JoinResponse:
         async def once(session: str) -> lobby_pb2.JoinResponse:
-            request = lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password, session=session)
+            request = lobby_pb2.SpectateRequest(table_id=table_id, name=name, password=password, session=session,
+                                                invite=invite)
             return self._route(await self.lobby.Spectate(request, timeout=5))
 
         return await self._as_player(name, once)
+
+    async def invite(self, table_id: str = "", with_password: bool = False) -> lobby_pb2.InviteResponse:
+        """A table's invite (the room's own, with no table); one that opens its password takes the
+        owner token this client was given."""
+        request = lobby_pb2.InviteRequest(table_id=table_id, with_password=with_password,
+                                          owner_token=self.owned.get(table_id, "") if with_password else "")
+        return await self.lobby.Invite(request, timeout=5)
+
+    async def open_invite(self, code: str) -> lobby_pb2.InviteResponse:
+        """The table an invite's code opens (refused with a sentence if this server did not make it)."""
+        return await self.lobby.OpenInvite(lobby_pb2.OpenInviteRequest(code=code), timeout=5)
 
     # -- players who are remembered ----------------------------------------------------------
     async def sign_in(self, name: str) -> players_pb2.ProveResponse | None:
@@ -352,6 +365,18 @@ class Connection:
 
     async def chat(self, token: str, text: str) -> None:
         await self.table_for(token).Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
+
+    async def phrase(self, token: str, phrase: int) -> None:
+        """A quick phrase (``Phrase``): each reader sees it in their own language."""
+        await self.table.Chat(table_pb2.ChatRequest(token=token, phrase=phrase), timeout=5)  # type: ignore[arg-type]
+
+    async def rematch(self, token: str, choice: table_pb2.RematchChoice.ValueType) -> None:
+        """At a match's end: play again, the same seats or the seats swapped."""
+        await self.table.Rematch(table_pb2.RematchRequest(token=token, choice=choice), timeout=5)
+
+    async def hint(self, token: str, card: str) -> table_pb2.HintResponse:
+        """The melds a card of this seat's hand joins or would complete (Pif Paf, Cacheta)."""
+        return await self.table.Hint(table_pb2.HintRequest(token=token, card=card), timeout=5)
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,

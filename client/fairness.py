@@ -314,6 +314,8 @@ class FairDeals:
                     self.watch, self.following = None, False
             self.last = ev.seq
             name, inner = event_body(ev)
+            if isinstance(inner, table_pb2.MatchStarted) and self.seat is not None and self.seat in inner.seats_from:
+                self.seat = list(inner.seats_from).index(self.seat)  # the seats swapped: this one's moved
             if isinstance(inner, table_pb2.DealCommitted):
                 told += self._committed(inner, ev.replay, batched=i < len(events) - 1, cuts=cuts)
             elif isinstance(inner, table_pb2.DealRevealed):

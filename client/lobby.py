@@ -23,6 +23,7 @@ from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
+from cardtui.client.invite import InviteScreen
 from cardtui.client.option_words import option_label, value_label
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
@@ -117,8 +118,17 @@ class OpenTable(Message):
         """Whether the table has a password (None: not known here)."""
 
 
+class OpenCode(Message):
+    """The player has an invite's code (or link) to type: the app asks it and opens its table."""
+
+
 class LobbyScreen(Screen[None]):
     BINDINGS = [
+        # An invite (client.invite): the table you created under the cursor's, else the room's; and
+        # the way in with a friend's code. Out of the footer, full at 80 columns: the line under the
+        # list says g on a table you created, the empty lobby says j, and the help lists both.
+        Binding("g", "invite", N_("Invite"), show=False),
+        Binding("j", "code", N_("Code"), show=False),
         Binding("n", "new", N_("New")),
         Binding("enter", "join", N_("Sit")),
         Binding("s", "spectate", N_("Watch")),
@@ -157,7 +167,7 @@ class LobbyScreen(Screen[None]):
         yield guests
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
-        yield Static(_("No tables yet: press n to create one."), id="empty-hint")
+        yield Static(_("No tables yet: press n to create one, or j to type a friend's invite."), id="empty-hint")
         yield Static(_("Finished tables (their hands are kept)"), id="finished-title")
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
         done.add_columns(_("Table"), _("Game"), _("Name"), _("Seats"))
@@ -257,6 +267,8 @@ class LobbyScreen(Screen[None]):
         if t.no_cuts:  # said before anyone sits: no hand there is one the players cut
             said.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         said.append(" · " + seated_text(t), style="dim")
+        if t.id in self.conn.owned:  # yours: the way friends get here (client.invite)
+            said.append(" · " + _("g: invite friends"), style="bold")
         line.update(said)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -354,6 +366,14 @@ class LobbyScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(None))
+
+    def action_invite(self) -> None:
+        """The invite of the table you created under the cursor; elsewhere, the room's own."""
+        table_id = self._highlighted()
+        self.app.push_screen(InviteScreen(self.conn, table_id if table_id in self.conn.owned else ""))
+
+    def action_code(self) -> None:
+        self.post_message(OpenCode())
 
     def action_leaderboard(self) -> None:
         if self.info is None:

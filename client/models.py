@@ -150,6 +150,11 @@ def names_then(events: list[table_pb2.Event], now: Holders, me: int | None = Non
             holders[ev.went_away.seat] = (ev.went_away.name, False)
         elif kind == "came_back":
             holders[ev.came_back.seat] = (ev.came_back.name, True)
+        elif kind == "match_started" and ev.match_started.seats_from:
+            # The seats were swapped (a match again): before it, each holder sat where it came from.
+            order = list(ev.match_started.seats_from)
+            holders = {(order[s] if 0 <= s < len(order) else s): h for s, h in holders.items()}
+            mine = order[mine] if mine is not None and 0 <= mine < len(order) else mine
     return out[::-1]
 
 

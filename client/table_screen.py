@@ -20,6 +20,7 @@ import gc
 import time
 from dataclasses import replace
 from math import ceil
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -41,18 +42,26 @@ from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
+from cardtui.client.invite import InviteScreen
 from cardtui.client.leaving import LeaveScreen
+from cardtui.client.meld_hints import hint_told
 from cardtui.client.models import Holders, TableModel, Then, holders_of, names_then, played_after
 from cardtui.client.option_words import table_options
+from cardtui.client.phrases import PhraseScreen
 from cardtui.client.players import SeatsScreen
+from cardtui.client.rematch import Rematch, seat_after
 from cardtui.client.replay import open_last_hand
 from cardtui.client.rounds import rounds_of
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
 from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
-from cardtui.client.textual_internals import use_compositor
+from cardtui.client.textual_internals import use_compositor, write_to_terminal
+from cardtui.client.turn_bell import TurnNotice, title_sequence, window_title
 from cardtui.client.turn_line import turn_line
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.rummy import RummyBoard
 
 NARROW = 100
 """Below this many columns the board gives up its side padding (an 80x24 terminal)."""
@@ -106,6 +115,9 @@ class TableScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "leave", N_("Leave")),
         Binding("enter", "go_on", N_("Go on")),
+        # At a match's end (client.rematch): again with the same seats, or with the seats swapped.
+        Binding("enter", "again", N_("Again")),
+        Binding("w", "swap", N_("Swap seats")),
         Binding("slash", "chat", N_("Chat")),
         Binding("question_mark", "help", N_("Rules")),
         # In the footer (so a finger reaches them) only while there is an amount or a signal to change.
@@ -115,10 +127,14 @@ class TableScreen(Screen[None]):
         Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
+        # Friends at the table (client.invite), the quick phrases (client.phrases).
+        Binding("g", "invite", N_("Invite")),
+        Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!"),
     ]
-    footer_gives_way = ("quit", "chat")
-    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
-    way in the footer, whole: ctrl+q still quits, and the chat line under the log says "/ chat"."""
+    footer_gives_way = ("hint", "quit", "invite", "phrases", "chat")
+    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), the rummy board's meld
+    hint, Quit, Invite, Phrases and then Chat give way in the footer, whole: the help lists them all,
+    ctrl+q still quits, and the chat line under the log says "/ chat"."""
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
@@ -167,6 +183,14 @@ class TableScreen(Screen[None]):
         """At a tournament's table: how many rounds the tournament plays, once the server said."""
         self.retry_at: float | None = None
         """While the server is gone: when the client dials it again (the banner counts down to it)."""
+        self.notice = TurnNotice()
+        """Whether a view begins a turn of this player's: the bell rings once per turn (client.turn_bell)."""
+        self.rung = 0
+        """Times the bell rang at this table."""
+        self.titled = ""
+        """The window title as last set (the turn's countdown)."""
+        self.rematch = Rematch()
+        """At a match's end, who stays and for which seats (client.rematch)."""
 
     @property
     def seat(self) -> int | None:
@@ -194,7 +218,8 @@ class TableScreen(Screen[None]):
                     yield Account(id="summary-body")
                     yield Static("", id="summary-foot")
                     with Horizontal(id="summary-buttons"):
-                        yield KeyButton(_("Play again (enter)"), variant="primary", id="summary-again")
+                        yield KeyButton(_("Again, same seats (enter)"), variant="primary", id="summary-again")
+                        yield KeyButton(_("Seats swapped (w)"), id="summary-swap")
                         yield KeyButton(_("Leave (escape)"), id="summary-leave")
                 yield Static("", id="turn-line")
                 if not self.spectating:
@@ -242,9 +267,18 @@ class TableScreen(Screen[None]):
         young, middle, _full = self.thresholds
         gc.set_threshold(young, middle, FULL_AFTER)
 
+    def on_screen_resume(self) -> None:
+        """Back on top (a dialog closed: the invite, the help, the phrases): the board is drawn whole
+        as the view stands now. The paints it asked for while the dialog was up were let go (a screen
+        under a dialog is not painted), and the screen back on top shows the lines it kept: a match
+        begun meanwhile would still show the seats waiting for players."""
+        self.board.refresh()
+
     def on_unmount(self) -> None:
         """Leaving the table: what this screen froze is the collector's again (its widgets, which
-        are garbage now, among it)."""
+        are garbage now, among it). The window title is the app's again."""
+        if self.titled and self.titled != window_title(None, None):
+            write_to_terminal(self.app, title_sequence(window_title(None, None)))
         if self.froze:
             self.froze = False
             gc.unfreeze()
@@ -266,7 +300,8 @@ class TableScreen(Screen[None]):
         if self.spectating:
             self.query_one("#spectator-banner", Static).update(
                 Text(_("SPECTATING · read-only: public play only"), style="bold black on yellow"))
-        self.query_one("#summary-again", Button).label = _("Play again (enter)")
+        self.query_one("#summary-again", Button).label = _("Again, same seats (enter)")
+        self.query_one("#summary-swap", Button).label = _("Seats swapped (w)")
         self.query_one("#summary-leave", Button).label = _("Leave (escape)")
         chat = self.query_one("#chat", Input)
         chat.placeholder = _(CHAT_TYPING if chat.has_focus else CHAT_IDLE)
@@ -316,7 +351,7 @@ class TableScreen(Screen[None]):
             events = list(msg.update.events)
             now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
             played = self.model.played_by
-            for ev, then in zip(events, names_then(events, now, self.seat), strict=True):
+            for ev, then in zip(events, names_then(events, now, seat_after(events, self.seat)), strict=True):
                 self._note(ev, then)
                 played = played_after(played, ev, then.names)
                 self.write_log(event_told(self.model.then(then), ev))
@@ -324,6 +359,8 @@ class TableScreen(Screen[None]):
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
                 self.holders = now
+            if self.notice.rings(self.model):
+                self.ring()
         elif body == "closing":
             closing = msg.closing
             self.write_log(lambda: Text(closing_text(closing)), "red")
@@ -343,6 +380,12 @@ class TableScreen(Screen[None]):
     def _note(self, event: table_pb2.Event, then: Then) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
         kind = event.WhichOneof("body")
+        self.rematch.heard(event)
+        if kind == "match_started" and event.match_started.seats_from and self.seat is not None:
+            moved = list(event.match_started.seats_from)  # the seats were swapped: this player's moved too
+            if self.seat in moved:
+                self.model = replace(self.model, seat=moved.index(self.seat))
+                self.sub_title = _("seat {n}").format(n=self.model.seat + 1 if self.model.seat is not None else 0)
         if kind == "hand_started":
             self.verdict = None
             self.hand_ended = None
@@ -413,6 +456,7 @@ class TableScreen(Screen[None]):
             self.query_one("#summary-buttons").display = buttons
             # a tournament's table plays one match: no next one to stay for
             self.query_one("#summary-again").display = not self.model.summary.tournament_id
+            self.query_one("#summary-swap").display = not self.model.summary.tournament_id
         if was != self.summary_open:
             self.refresh_bindings()
 
@@ -426,18 +470,52 @@ class TableScreen(Screen[None]):
         model = self.model
         if self.ended_then is not None:
             model = model.then(self.ended_then)
-        return summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
+        said = summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
                             self.match_ended)
+        view = self.model.view
+        if view is not None and view.match_over and not self.model.summary.tournament_id:
+            # who stays first, where the panel shows it whatever its size (it scrolls below)
+            return Group(self.rematch.who(self.model), Text(""), said, Text(""), self.rematch.how())
+        return said
 
-    def action_go_on(self) -> None:
-        """Enter: close the summary (at a match's end, stay for the next match)."""
+    def again(self) -> bool:
+        """At a match's end, a seat may ask to play again (a tournament's table plays one match)."""
+        view = self.model.view
+        return (not self.spectating and not self.gone and view is not None and view.match_over
+                and not self.model.summary.tournament_id)
+
+    async def action_again(self) -> None:
+        """Enter at a match's end: stay for the next, with the same seats."""
+        if self.again():
+            await self.ask_again(table_pb2.REMATCH_CHOICE_SAME)
+
+    async def action_go_on(self) -> None:
+        """Enter: close a hand's summary (at a match's end, enter asks to play again: ``action_again``)."""
+        if self.again():
+            await self.action_again()
+            return
         if self.summary_open:
             self.summary_open = False
             self._show_summary()
 
+    async def action_swap(self) -> None:
+        """W at a match's end: stay for the next, with the seats swapped (partners changed in team games)."""
+        if self.again():
+            await self.ask_again(table_pb2.REMATCH_CHOICE_SWAP)
+
+    async def ask_again(self, choice: table_pb2.RematchChoice.ValueType) -> None:
+        try:
+            await self.conn.rematch(self.token, choice)
+        except Exception as err:
+            self.notify(error_text(err), title=_("Not allowed"), severity="warning")
+
     @on(Button.Pressed, "#summary-again")
-    def _again(self) -> None:
-        self.action_go_on()
+    async def _again(self) -> None:
+        await self.action_go_on()
+
+    @on(Button.Pressed, "#summary-swap")
+    async def _swap(self) -> None:
+        await self.action_swap()
 
     @on(Button.Pressed, "#summary-leave")
     async def _summary_leave(self) -> None:
@@ -474,6 +552,22 @@ class TableScreen(Screen[None]):
             foot = summary_foot(self.model, self.rounds, self.spectating)
             self._say(self.query_one("#summary-foot", Static), foot, layout=True)
         self._say(self.query_one("#turn-line", Static), turn_line(self.model, self.online, self.gone))
+        self._title()
+
+    def _title(self) -> None:
+        """The window title: at this player's turn, the seconds left before the default is played."""
+        deadline = self.model.deadline
+        left = deadline - time.monotonic() if deadline is not None and self.online else None
+        title = window_title(self.model, left)
+        if title != self.titled:
+            self.titled = title
+            write_to_terminal(self.app, title_sequence(title))
+
+    def ring(self) -> None:
+        """A turn of this player's begins: the bell, if they turned it on (ctrl+g)."""
+        if getattr(self.app, "bell_on", False):
+            self.rung += 1
+            self.app.bell()
 
     def _say(self, where: Static, text: Text, layout: bool = False) -> None:
         """A line put on screen only when its words or style changed: the same again costs nothing.
@@ -513,10 +607,39 @@ class TableScreen(Screen[None]):
         if action == "adjust":
             return self.adjustable
         if action == "go_on":
-            return self.summary_open
+            return self.summary_open and not self.again()
+        if action in ("again", "swap"):
+            return self.again()
+        if action == "phrases":
+            return not self.spectating
         if action == "last_hand":
             return self.spectating and self.model.summary.delayed_spectator_view
         return True
+
+    async def on_rummy_board_hint_asked(self, message: RummyBoard.HintAsked) -> None:
+        """The melds the picked card joins or would complete, from the server, in the log."""
+        if self.spectating:
+            return
+        try:
+            hint = await self.conn.hint(self.token, message.card)
+        except Exception as err:
+            self.notify(error_text(err), severity="warning")
+            return
+        self.write_log(lambda: hint_told(message.card, hint))
+
+    def action_invite(self) -> None:
+        self.app.push_screen(InviteScreen(self.conn, self.model.summary.id))
+
+    def action_phrases(self) -> None:
+        async def chosen(phrase: int | None) -> None:
+            if phrase is None:
+                return
+            try:
+                await self.conn.phrase(self.token, phrase)
+            except Exception as err:
+                self.notify(error_text(err), severity="warning")
+
+        self.app.push_screen(PhraseScreen(self.model.game), chosen)
 
     async def action_last_hand(self) -> None:
         await open_last_hand(self.app, self.conn, self.model.summary.id, self.token)

@@ -75,6 +75,7 @@ __all__ = [
     "screen_work",
     "styled",
     "use_compositor",
+    "write_to_terminal",
 ]
 
 TESTED = (">=8.2", "<9")
@@ -208,7 +209,17 @@ PARTS: tuple[Part, ...] = (
     Part("rich", "_emoji_codes", lambda: all(importlib.util.find_spec(m) for m in LOADED_LATE),
          "browser guests share the emoji table Rich loads late"),
     Part("rich Column", "_cells", _has(rich.table.Column, "_cells"), "the boards draw a table's cells themselves"),
+    Part("App", "_driver", _set_in(App.__init__, "_driver"),
+         "client.turn_bell: the window title with the turn's countdown, written as App.bell writes the bell"),
 )
+
+
+def write_to_terminal(app: App[Any], data: str) -> None:
+    """Write an escape sequence to the terminal (the window title), as ``App.bell`` writes the bell:
+    through the app's driver, and not at all when headless."""
+    driver = getattr(app, "_driver", None)
+    if not app.is_headless and driver is not None:
+        driver.write(data)
 
 
 def problems() -> list[str]:

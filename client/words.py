@@ -21,6 +21,7 @@ from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel, action_kind, action_name, event_body
+from cardtui.client.phrases import phrase_text
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -213,14 +214,20 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
         speaker = Text(body.name, style="bold cyan")
         if not body.HasField("seat"):
             speaker.append(" " + _("(watching)"), style="cyan")
-        return Said(line(speaker, ": ", Text(body.text)), "cyan")
+        return Said(line(speaker, ": ", Text(phrase_text(body.phrase) if body.phrase else body.text)), "cyan")
     if isinstance(body, table_pb2.WentAway):
         return Said(fmt(_("{name} is away: a bot plays for them until they return."),
                         name=Text(body.name, style="bold")), "yellow")
     if isinstance(body, table_pb2.CameBack):
         return Said(fmt(_("{name} is back and plays again."), name=Text(body.name, style="bold")), "yellow")
     if isinstance(body, table_pb2.MatchStarted):
+        if body.seats_from:
+            return Said(fmt(_("Game {n} begins, the seats swapped."), n=body.match), "bold")
         return Said(fmt(_("Game {n} begins."), n=body.match), "bold")
+    if isinstance(body, table_pb2.RematchVoted):
+        asked = (_("{name}: again, the seats swapped.") if body.choice == table_pb2.REMATCH_CHOICE_SWAP
+                 else _("{name}: again, the same seats."))
+        return Said(fmt(asked, name=Text(body.name, style="bold")), "magenta")
     if isinstance(body, table_pb2.HandStarted):
         return Said(fmt(_("Hand {n}: {name} deals."), n=body.hand, name=who(model, body.dealer)), "bold")
     if isinstance(body, table_pb2.CardsDealt):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import ipaddress
 import logging
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -18,6 +21,7 @@ from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
 from cardtui.server.hosts import HostsService
+from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.pools import Pools, start_pools
 from cardtui.server.room import Room
@@ -154,6 +158,7 @@ async def start(
     advertise: str = "",
     worker: bool = False,
     log_level: int = logging.INFO,
+    web_pages: Sequence[str] = (),
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
@@ -166,17 +171,18 @@ async def start(
     (empty: the one a client reached the lobby at). ``db``: an SQLite file, or a PostgreSQL
     database (``postgresql://…``) that several hosts share.
     ``worker``: this process is a table worker of a server (``worker_main``).
+    ``web_pages``: every URL of the browser page, for invites (``web_url`` alone, if not given).
     """
     limits = limits or Limits()
-    where = db if db is not None else default_db()
-    store = open_store(where, own_folder=db is None, shared=worker)
+    location = db if db is not None else default_db()
+    store = open_store(location, own_folder=db is None, shared=worker)
     table_workers = workers if not worker else 1
     if table_workers > 1:
         store.shared = True
     try:
         # Every process this one will have is made now, before any gRPC server exists here.
         pools = await start_pools(table_workers, WorkerSettings(
-            str(where), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
+            str(location), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
             bot_workers, log_level), worker_main, bot_workers)
     except BaseException:
         store.close()
@@ -233,6 +239,7 @@ async def start(
     )
     reflection.enable_server_reflection(names, server)
     serve_reflection_v1(server, names)
+    room.invites.where = where(host, bound, announce_interfaces, tuple(web_pages) or ((web_url,) if web_url else ()))
     if keeper is not None:
         restored = await keeper.sweep()  # after a restart, every table: its process is gone
         if restored:
@@ -287,6 +294,24 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection) -> None:
     await running.stop(grace=1.0)
 
 
+def where(host: str, port: int, interfaces: list[str] | None, pages: tuple[str, ...]) -> Where:
+    """Where friends reach this server, as an invite says it: its addresses on the LAN (this
+    machine's only, when it listens on a loopback address), and its page's URLs."""
+    from cardtui.server.announce import announced_addresses
+
+    try:
+        addresses = announced_addresses(host, interfaces)
+    except OSError:
+        addresses = []
+    addresses = addresses or [host.strip("[]") or "127.0.0.1"]
+    local = True
+    for a in addresses:
+        with contextlib.suppress(ValueError):
+            local = local and ipaddress.ip_address(a.split("%")[0]).is_loopback
+    servers = tuple(f"[{a}]:{port}" if ":" in a else f"{a}:{port}" for a in addresses)
+    return Where(servers, pages, local)
+
+
 async def serve_forever(
     host: str,
     port: int,
@@ -316,18 +341,21 @@ async def serve_forever(
         loop.add_signal_handler(sig, stop.set)
     sock = None
     web_url = web_line = None
+    web_pages: list[str] = []
     if web is not None:  # bound first, so the announcement can carry its URL
         from cardtui.server.web import describe, open_socket, web_urls
 
         sock = open_socket(host, web.port)
         web_port = int(sock.getsockname()[1])
-        web_url = web_urls(host, web_port, web.tls is not None)[0][0]
+        web_pages = web_urls(host, web_port, web.tls is not None)[0]
+        web_url = web_pages[0]
         web_line = describe(host, web_port, web.tls is not None)
     try:
         running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
                               web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window,
-                              bot_workers=bot_workers, workers=workers, advertise=advertise, log_level=log_level)
+                              bot_workers=bot_workers, workers=workers, advertise=advertise, log_level=log_level,
+                              web_pages=web_pages)
     except BaseException:
         if sock is not None:
             sock.close()

@@ -36,6 +36,9 @@ class Chatted(EventBody):
     """None: a spectator."""
     name: str
     text: str
+    phrase: str | None = None
+    """A quick phrase (table.proto's ``Phrase``, e.g. ``good_game``) instead of text: each reader says
+    it in their own language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,8 @@ class CameBack(EventBody):
 @dataclass(frozen=True, slots=True)
 class MatchStarted(EventBody):
     match: int
+    seats_from: tuple[int, ...] = ()
+    """The seats were swapped for this match: seat i's holder sat at ``seats_from[i]`` before."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from cardtui.server.errors import (
     Unavailable,
     quote,
 )
+from cardtui.server.invites import Invites
 from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
@@ -200,6 +201,8 @@ class Room:
         self._sweeper: asyncio.TimerHandle | None = None
         self.tournaments: TableWatcher | None = None
         """The tournaments, told of each hand at their tables (``server.tournaments``)."""
+        self.invites = Invites(self, store.secret("invites"), self.players.server_id)
+        """The tables' invite codes, and where friends reach this server (``server.invites``)."""
 
     def create(self, request: TableRequest) -> tuple[Table, str]:
         """A new table, and the owner token that may close it.
@@ -294,9 +297,13 @@ class Room:
         )
 
     # -- a table's end ---------------------------------------------------------------------
+    def owns(self, table: Table, owner_token: str) -> bool:
+        """Whether ``owner_token`` is the one CreateTable gave for this table."""
+        return bool(table.config.owner) and secrets.compare_digest(table.config.owner, digest(owner_token))
+
     def close_table(self, table_id: str, owner_token: str) -> None:
         table = self.table(table_id)
-        if not table.config.owner or not secrets.compare_digest(table.config.owner, digest(owner_token)):
+        if not self.owns(table, owner_token):
             raise PermissionDenied("Only the table's owner (who created it) may close it.")
         self.finish(table, N_("The table's owner closed it."))
 
@@ -445,6 +452,16 @@ class Room:
         table.leave(seat, N_("You played no hand of the match that ended: your seat is open to others now."))
         log.info("table %s: %s played no hand of the match; seat %d is open", table.id, name, seat + 1)
 
+    def moved(self, table: Table, order: Sequence[int]) -> None:
+        """The seats were swapped for a new match (seat i's holder came from ``order[i]``): each token
+        acts for its holder's new seat, here and in the store."""
+        for key, grant in list(self.tokens.items()):
+            if grant.table is table and grant.seat is not None:
+                seat = order.index(grant.seat)
+                self.tokens[key] = Pass(table, seat, grant.name, key)
+                self.store.add_token(key, table.id, seat, grant.name)
+        log.info("table %s: the seats are swapped for the next match", table.id)
+
     def restore(self, may: Callable[[Place], bool] | None = None) -> int:
         """Bring back every stored table whose process is gone (after a restart, every table) where
         it was: seats, tokens, the match in play (``may``: only the tables it accepts). Returns how
@@ -524,17 +541,20 @@ class Room:
         table = self.tables.get(table_id)
         return table is None or bool(table.config.password)
 
-    async def unlocked(self, table_id: str, password: str) -> Table:
+    async def unlocked(self, table_id: str, password: str, invite: str = "") -> Table:
         """The table, once ``password`` is found to open it (checked off the loop: it is slow on
-        purpose); refused if it is wrong."""
+        purpose), or ``invite`` is the code its owner gave to open it; refused if it is wrong."""
         table = self.table(table_id)
+        if table.config.password and self.invites.opens(table.id, invite):
+            return table
         if table.config.password and not await passwords.check(table.config.password, password):
             raise PermissionDenied("That table's password is wrong.")
         return self.table(table_id)  # still open after the wait
 
-    async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
+    async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "",
+                   invite: str = "") -> tuple[str, Pass]:
         """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
-        table = await self.unlocked(table_id, password)
+        table = await self.unlocked(table_id, password, invite)
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
@@ -563,8 +583,9 @@ class Room:
         log.info("table %s: %s joined at seat %d", table.id, name, index + 1)  # seats from 1, as every screen
         return token, grant
 
-    async def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
-        table = await self.unlocked(table_id, password)
+    async def spectate(self, table_id: str, name: str, password: str, session: str = "",
+                       invite: str = "") -> tuple[str, Pass]:
+        table = await self.unlocked(table_id, password, invite)
         if table.config.private:
             raise PermissionDenied("This table is private: it takes no spectators.")
         name, _ = self.players.who(session, name or ("" if session else "guest"))

@@ -13,6 +13,7 @@ a seat that changes hands is told as it was then, never as it is now.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -228,6 +229,14 @@ class Seating:
         if left:
             self._wire = None
         return bool(left)
+
+    def permute(self, order: Sequence[int]) -> None:
+        """The seats in a new order, each with whoever held it (a new match's seats swapped): seat i
+        is now what seat ``order[i]`` was."""
+        self.seats = [self.seats[old] for old in order]
+        for index, seat in enumerate(self.seats):
+            seat.index = index
+        self._wire = None
 
     def back(self, seat: int) -> Event | None:
         """The person at ``seat`` is here (acted or reconnected): their seat is theirs again."""

@@ -18,7 +18,7 @@ from cardtui import __version__
 from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
-from cardtui.server import replays, wire
+from cardtui.server import hints, invites_wire, replays, wire
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -28,6 +28,7 @@ from cardtui.server.errors import (
     Unavailable,
 )
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
+from cardtui.server.rematch import Choice
 from cardtui.server.room import Room, TableRequest
 from cardtui.server.routes import Router
 from cardtui.server.text import BadText, clean_chat
@@ -141,7 +142,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
         trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
-                                            request.session)
+                                            request.session, request.invite)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
@@ -151,7 +152,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 where, "Spectate", request, context)
             return watching
         trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
-        token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session)
+        token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session,
+                                                request.invite)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
                                       first_seq=grant.table.seq + 1)
 
@@ -179,6 +181,32 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             return closed
         self.room.close_table(request.table_id, request.owner_token)
         return lobby_pb2.CloseTableResponse()
+
+    # -- invites (server.invites) ---------------------------------------------------------------
+    async def Invite(self, request: lobby_pb2.InviteRequest, context: Any) -> lobby_pb2.InviteResponse:
+        invites = self.room.invites
+        if not request.table_id:
+            return invites_wire.response(invites.where)
+        if (where := self._elsewhere(request.table_id)) is not None:
+            made: lobby_pb2.InviteResponse = await self.router.pass_on(  # type: ignore[union-attr]
+                where, "Invite", request, context)
+            return invites_wire.response(invites.where, made.code, made.table, made.opens_lock)  # the room's addresses
+        table, code, opens = invites.invite(request.table_id, request.with_password, request.owner_token)
+        return invites_wire.response(invites.where, code, table.summary(), opens)
+
+    async def OpenInvite(self, request: lobby_pb2.OpenInviteRequest, context: Any) -> lobby_pb2.InviteResponse:
+        passed_on = self.router is not None and self.router.trusted(context)
+        if not passed_on:  # counted once, by the lobby that took the call
+            limit(self.limiter, context, "password", N_("This address has tried codes too fast; wait a little."),
+                  self.router)
+        invites = self.room.invites
+        if self.router is not None and not passed_on:  # a table a worker or another host drives
+            table_id = invites.find(request.code, [t.id for t in await self.router.tables(False)])
+            if table_id is not None and (where := self._elsewhere(table_id)) is not None:
+                made: lobby_pb2.InviteResponse = await self.router.pass_on(where, "OpenInvite", request, context)
+                return invites_wire.response(invites.where, made.code, made.table, made.opens_lock)
+        table, opens = invites.open(request.code)
+        return invites_wire.response(invites.where, invites.code(table.id, opens), table.summary(), opens)
 
     # -- players who are remembered (players.proto) ------------------------------------------
     async def Hello(self, request: players_pb2.HelloRequest, context: Any) -> players_pb2.HelloResponse:
@@ -302,12 +330,32 @@ class TableService(table_pb2_grpc.TableServicer):
     async def Chat(self, request: table_pb2.ChatRequest, context: Any) -> table_pb2.ChatResponse:
         limit(self.limiter, context, "chat", N_("Too many chat lines from this connection; slow down."))
         grant = self.room.grant(request.token)
+        if request.phrase:  # a quick phrase: said in each reader's language, under the same rules
+            phrase = wire.enum_value(table_pb2.Phrase.DESCRIPTOR, request.phrase)
+            if not phrase or request.text:
+                raise InvalidArgument("A quick phrase is one of the list, sent without text.")
+            grant.table.chat(grant.seat, grant.name, "", phrase)
+            return table_pb2.ChatResponse()
         try:
             text = clean_chat(request.text)
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
         grant.table.chat(grant.seat, grant.name, text)
         return table_pb2.ChatResponse()
+
+    async def Rematch(self, request: table_pb2.RematchRequest, context: Any) -> table_pb2.RematchResponse:
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
+        table, seat = self.room.seat_grant(request.token)
+        choice = wire.enum_value(table_pb2.RematchChoice.DESCRIPTOR, request.choice)
+        if not choice:
+            raise InvalidArgument("Say the same seats or the seats swapped.")
+        table.rematch(seat, Choice(choice))
+        return table_pb2.RematchResponse()
+
+    async def Hint(self, request: table_pb2.HintRequest, context: Any) -> table_pb2.HintResponse:
+        limit(self.limiter, context, "act", N_("Too many actions from this connection; slow down."))
+        table, seat = self.room.seat_grant(request.token)
+        return hints.hint(table, seat, request.card)
 
 
 def raw_options(options: Any) -> dict[str, Any]:

@@ -869,6 +869,13 @@ class Store:
         self.db.execute("INSERT INTO meta (key, value) VALUES ('server_id', ?) ON CONFLICT DO NOTHING", (made,))
         return str(self.db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()[0])
 
+    def secret(self, key: str) -> bytes:
+        """A random secret of this store's, made once and kept in ``meta`` (an invite's code is keyed
+        with one, so nobody works a code out from a table's id)."""
+        name = f"secret:{key}"
+        self.db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (name, secrets.token_hex(32)))
+        return bytes.fromhex(str(self.db.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()[0]))
+
     def player(self, player_id: str) -> Player | None:
         row = self.db.execute("SELECT id, name, public_key, created FROM players WHERE id = ?", (player_id,)).fetchone()
         return None if row is None else Player(str(row[0]), str(row[1]), row[2], float(row[3]))

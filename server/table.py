@@ -43,6 +43,7 @@ from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchSta
 from cardtui.server.fanout import Fanout, Subscriber
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
+from cardtui.server.rematch import Choice, RematchVoted, agreed, outcome, swapped
 from cardtui.server.seating import Holder, Seating
 from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2, table_pb2
@@ -130,6 +131,10 @@ class Journal(Protocol):
         """The person at ``seat`` played none of the match that just ended: their token lapses and
         the seat opens as if they had left (``Table.leave``)."""
 
+    def moved(self, table: Table, order: Sequence[int]) -> None:
+        """The seats were swapped for a new match: each token now acts for the seat its holder moved
+        to (seat i's holder came from ``order[i]``)."""
+
 
 class Table:
     """A table's whole life, driven by the event loop."""
@@ -189,6 +194,8 @@ class Table:
         self.leavers: dict[int, list[str]] = {}
         """Remembered players who played a seat during the match in play, left it, and whose seat
         someone else took since: the match's result is still theirs (leaving does not dodge a loss)."""
+        self.votes: dict[int, Choice] | None = None
+        """At a match's end, what each person staying asked for (``server.rematch``); None otherwise."""
 
     @property
     def seq(self) -> int:
@@ -254,6 +261,9 @@ class Table:
         self._note([event])
         if self.match is not None:
             self._schedule()
+        if self.votes is not None:
+            self.votes.pop(seat, None)
+            self._maybe_rematch()  # one waited for fewer: the others may all agree now
 
     def stop_watching(self, token: str) -> None:
         self.spectators.pop(token, None)
@@ -411,19 +421,26 @@ class Table:
         self.pacer.stop_cut()
         if cut is None or self.closed:
             return
-        seed = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.id, cut.hand)
+        moved: tuple[int, ...] = ()
         if cut.new_match:
             # seats people left mid-match are open bots' seats now (a tournament's stay its players')
             if not self.config.tournament and self.seating.forget_left():
                 self.journal.seats(self)
             if not self.seating.full:  # someone left before the match began: wait for the seats to fill again
                 self.match = None
+                self.votes = None
                 if committed:
                     self._note(list(committed))
                 else:  # its commitment is out and journaled: a restart must not cut it again
                     self.journal.step(self, ("void", None, {"hand": cut.hand}), self.seq)
                 return
-        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(cut.awaited)}
+            moved = self._swap_seats()
+        seeds, awaited = cut.seeds, cut.awaited
+        if moved:  # the seats were swapped after the cut: each seed, and each seat waited for, goes with its holder
+            seeds = {moved.index(s): b for s, b in seeds.items()}
+            awaited = tuple(sorted(moved.index(s) for s in awaited))
+        seed = DealSeed(cut.server_seed, tuple(sorted(seeds.items())), self.id, cut.hand)
+        data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(awaited)}
         if cut.new_match:
             self.leavers = {}
             for s in self.seating.seats:  # nobody has played the new match yet
@@ -433,14 +450,14 @@ class Table:
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
             self.match.keep_time()  # a window the rules time stays open its whole time: how long says nothing
             self.tally.start(self.match.scores())
-            events = [Event(MatchStarted(self.matches)), *events]
+            events = [Event(MatchStarted(self.matches, moved)), *events]
             step: Step = ("start", None, {**data, "names": names, "match": self.matches})
         else:
             assert self.match is not None
             events = self.match.next_hand(seed)
             step = ("next", None, data)
-        self.deal_seed, self.awaited = seed, cut.awaited
-        self._present(cut.awaited)
+        self.deal_seed, self.awaited = seed, awaited
+        self._present(awaited)
         self._changed([*committed, *events], step)
 
     def _reveal(self) -> list[Event]:
@@ -471,16 +488,51 @@ class Table:
             raise FailedPrecondition(e.template or str(e), **e.args_) from None
         self._changed(events, ("act", seat, action_data(action)))
 
-    def chat(self, seat: int | None, name: str, text: str) -> None:
-        """Table talk. Where the game's ``chat`` option says so, players talk only between hands,
-        and what spectators say during a hand reaches only spectators."""
+    def chat(self, seat: int | None, name: str, text: str, phrase: str = "") -> None:
+        """Table talk (a quick ``phrase`` too). Where the game's ``chat`` option says so, players talk
+        only between hands, and what spectators say during a hand reaches only spectators."""
         in_hand = self.match is not None and not self.match.hand_over()
         quiet = in_hand and self.options.get("chat") == NO_TALK
         if seat is not None and quiet:
             raise FailedPrecondition("Players may not talk during a hand here: chat between hands.")
         who = name if seat is None else self.seating[seat].name
         audience = Audience(frozenset(), spectators=True) if quiet else Audience()
-        self._note([Event(Chatted(seat, who, text), audience)])
+        self._note([Event(Chatted(seat, who, text, phrase or None), audience)])
+
+    # -- playing again (server.rematch) -------------------------------------------------------
+    def rematch(self, seat: int, choice: Choice) -> None:
+        """A person staying for the next match asks for the same seats or the seats swapped."""
+        if self.votes is None:
+            raise FailedPrecondition("There is no match to play again now: that is asked when a match ends.")
+        self.votes[seat] = choice
+        self.back(seat)
+        self._note([Event(RematchVoted(seat, self.seating[seat].name, choice))])
+        self._maybe_rematch()
+
+    def _voters(self) -> list[int]:
+        """Whose answer the next match waits for: people seated here with the table open, playing their
+        seats themselves (not one a bot plays for them while they are away)."""
+        here = {sub.token for sub in self.fanout.subscribers}
+        return [s.index for s in self.seating.seats if s.token is not None and not s.bot and s.token in here]
+
+    def _maybe_rematch(self) -> None:
+        if self.votes is not None and agreed(self.votes, self._voters()) is not None:
+            self.pacer.next_hand(0.0, self._next_hand)  # everyone staying agrees: now
+
+    def _swap_seats(self) -> tuple[int, ...]:
+        """A new match after a match's end: the seats swapped if that is what the people staying asked
+        for (the tokens, the streams and the store follow their holders); the order, or () if none."""
+        votes, self.votes = self.votes, None
+        if votes is None or outcome(votes) is not Choice.SWAP:
+            return ()
+        order = swapped(len(self.seating), self.rules.teams)
+        self.seating.permute(order)
+        for sub in self.fanout.subscribers:
+            if sub.seat is not None:
+                sub.seat = order.index(sub.seat)
+        self.journal.moved(self, order)
+        self.journal.seats(self)
+        return order
 
     # -- what follows a change -------------------------------------------------------------
     def _changed(self, events: list[Event], *steps: Step, away: Sequence[int] = ()) -> None:
@@ -528,6 +580,11 @@ class Table:
                 record["tournament"] = dict(self.config.tournament)
             self._name_holders(record)
             self.journal.hand(self, record)
+        if self.match.match_over() and not self.config.tournament and self._voters():
+            # Again? The next match waits for the people staying to agree, at most the turn timer.
+            self.votes = {}
+            self.pacer.next_hand(max(self.config.next_hand_delay, self.config.turn_seconds), self._next_hand)
+            return
         self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
 
     # -- who played each seat, when --------------------------------------------------------

@@ -112,6 +112,20 @@ def _number(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
+BELL_COOKIE = "cardtui_bell"
+"""The page's cookie that keeps a guest's bell on (set by the page when the guest turns it on)."""
+
+
+def invited(table: str, code: str) -> tuple[str, str]:
+    """The table and code of an invite's link, as a guest's process may be given them: a table id is
+    a few hex digits, a code letters, digits and dashes; anything else is dropped (the guest opens
+    the lobby), so nothing a URL holds reaches a command line unread."""
+    table = table if 0 < len(table) <= 32 and all(c in "0123456789abcdef" for c in table) else ""
+    readable = 0 < len(code) <= 16 and all(c.isascii() and (c.isalnum() or c == "-") for c in code)
+    code = code if table and readable else ""
+    return table, code
+
+
 def origin_of(url: str) -> str | None:
     """``scheme://host[:port]`` of a URL or an ``Origin`` header, lower case, default ports left out;
     None if it has no host."""
@@ -474,7 +488,11 @@ class WebServer(Server):
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path), autoescape=True)
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
+            # An invite's link: the same page, its guest taken to the table once named (client.invite).
+            web.get("/table/{table}", self.handle_index, name="invite"),
             web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/ws/table/{table}", self.handle_websocket, name="invite-websocket"),
+            web.get("/ws/table/{table}/{code}", self.handle_websocket, name="invite-websocket-code"),
             web.static("/static", self.statics_path, name="static"),
         ])
         return app
@@ -540,10 +558,13 @@ class WebServer(Server):
             await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=reason.encode())
             return ws
         size = terminal_size(request.query.get("width", 80), request.query.get("height", 24)) or (80, 24)
+        table, code = invited(request.match_info.get("table", ""), request.match_info.get("code", ""))
         session = GuestSession(address, ws, size=size)
         self.sessions.add(session)  # counted from now until its process is gone
         try:
-            session.process = await self.launcher.launch(*size, lang)
+            # The bell at the guest's turn, on if their browser remembers it so (client.turn_bell).
+            bell = request.cookies.get(BELL_COOKIE) == "on"
+            session.process = await self.launcher.launch(*size, lang, table, code, bell)
             log.info("browser session from %s (%d open, pid %d)", address, self.open_sessions, session.process.pid)
             await session.run()
         except (asyncio.CancelledError, ConnectionError):

@@ -54,6 +54,8 @@ def test_quitting_play_says_nothing_more(tmp_path: Path) -> None:
         out = bytearray()
         assert read_until(fd, b"Your name at the tables", out), "asked, not taken from the login"
         os.write(fd, b"zoe\r")
+        assert read_until(fd, b"Invite friends to this room", out), "the host's first screen: the room's invite"
+        os.write(fd, b"\x1b")  # escape: the lobby under it
         assert read_until(fd, b"Tournaments", out), "the lobby, with its keys"
         assert read_until(fd, b"zoe @", out)
         os.write(fd, b"\x11")  # ctrl+q

@@ -418,6 +418,7 @@ class JoinTableRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     PASSWORD_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
+    INVITE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     seat: _builtins.int
@@ -427,6 +428,8 @@ class JoinTableRequest(_message.Message):
     """From Prove: sit as that player, under the name proved (`name` may then be left empty).
     Empty: a guest, under a name nobody owns.
     """
+    invite: _builtins.str
+    """An invite's code (Invite) that opens this table's password: `password` may then be empty."""
     def __init__(
         self,
         *,
@@ -435,10 +438,11 @@ class JoinTableRequest(_message.Message):
         seat: _builtins.int | None = ...,
         password: _builtins.str = ...,
         session: _builtins.str = ...,
+        invite: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "name", b"name", "password", b"password", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "password", b"password", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -454,10 +458,13 @@ class SpectateRequest(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     PASSWORD_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
+    INVITE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     password: _builtins.str
     session: _builtins.str
+    """as in JoinTableRequest"""
+    invite: _builtins.str
     """as in JoinTableRequest"""
     def __init__(
         self,
@@ -466,10 +473,11 @@ class SpectateRequest(_message.Message):
         name: _builtins.str = ...,
         password: _builtins.str = ...,
         session: _builtins.str = ...,
+        invite: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "password", b"password", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["invite", b"invite", "name", b"name", "password", b"password", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -589,3 +597,102 @@ class LeaveResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LeaveResponse: _TypeAlias = LeaveResponse  # noqa: Y015
+
+@_typing.final
+class InviteRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    WITH_PASSWORD_FIELD_NUMBER: _builtins.int
+    OWNER_TOKEN_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    """empty: the room's own invite (its page and address, no table)"""
+    with_password: _builtins.bool
+    """Only with the table's owner token: a code that opens the table's password, so whoever has
+    the invite sits without typing it. The password itself never travels in an invite.
+    """
+    owner_token: _builtins.str
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        with_password: _builtins.bool = ...,
+        owner_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["owner_token", b"owner_token", "table_id", b"table_id", "with_password", b"with_password"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InviteRequest: _TypeAlias = InviteRequest  # noqa: Y015
+
+@_typing.final
+class OpenInviteRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CODE_FIELD_NUMBER: _builtins.int
+    code: _builtins.str
+    """as a person typed it: case, spaces and dashes do not matter"""
+    def __init__(
+        self,
+        *,
+        code: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___OpenInviteRequest: _TypeAlias = OpenInviteRequest  # noqa: Y015
+
+@_typing.final
+class InviteResponse(_message.Message):
+    """An invite carries no token: whoever opens it sits (or is asked the password) like anyone else."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CODE_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    OPENS_LOCK_FIELD_NUMBER: _builtins.int
+    SERVERS_FIELD_NUMBER: _builtins.int
+    PAGES_FIELD_NUMBER: _builtins.int
+    LOCAL_FIELD_NUMBER: _builtins.int
+    code: _builtins.str
+    """8 letters and digits, shown as XXXX-XXXX; empty for the room's own"""
+    opens_lock: _builtins.bool
+    """the code opens the table's password (its owner said so)"""
+    local: _builtins.bool
+    """reachable from this machine only"""
+    @_builtins.property
+    def table(self) -> _common_pb2.TableSummary:
+        """unset for the room's own invite"""
+
+    @_builtins.property
+    def servers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """HOST:PORT a friend dials this server at, best first (its LAN addresses; 127.0.0.1 alone when
+        it listens on this machine only, `local`).
+        """
+
+    @_builtins.property
+    def pages(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The browser page's address, `http(s)://HOST:PORT/`, best first; empty when it serves none."""
+
+    def __init__(
+        self,
+        *,
+        code: _builtins.str = ...,
+        table: _common_pb2.TableSummary | None = ...,
+        opens_lock: _builtins.bool = ...,
+        servers: _abc.Iterable[_builtins.str] | None = ...,
+        pages: _abc.Iterable[_builtins.str] | None = ...,
+        local: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["table", b"table"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "local", b"local", "opens_lock", b"opens_lock", "pages", b"pages", "servers", b"servers", "table", b"table"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___InviteResponse: _TypeAlias = InviteResponse  # noqa: Y015

@@ -107,6 +107,16 @@ class LobbyStub:
                 request_serializer=cardtui_dot_v1_dot_replay__pb2.ReplayRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_replay__pb2.ReplayStep.FromString,
                 _registered_method=True)
+        self.Invite = channel.unary_unary(
+                '/cardtui.v1.Lobby/Invite',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.InviteRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.InviteResponse.FromString,
+                _registered_method=True)
+        self.OpenInvite = channel.unary_unary(
+                '/cardtui.v1.Lobby/OpenInvite',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.OpenInviteRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.InviteResponse.FromString,
+                _registered_method=True)
 
 
 class LobbyServicer:
@@ -210,6 +220,22 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Invite(self, request, context):
+        """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+        code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
+        that opens a table's password instead of asking it takes the owner token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def OpenInvite(self, request, context):
+        """What a code typed in the lobby opens: refused with a sentence if this server did not make it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -282,6 +308,16 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.Replay,
                     request_deserializer=cardtui_dot_v1_dot_replay__pb2.ReplayRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_replay__pb2.ReplayStep.SerializeToString,
+            ),
+            'Invite': grpc.unary_unary_rpc_method_handler(
+                    servicer.Invite,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.InviteRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.InviteResponse.SerializeToString,
+            ),
+            'OpenInvite': grpc.unary_unary_rpc_method_handler(
+                    servicer.OpenInvite,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.OpenInviteRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.InviteResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -663,6 +699,60 @@ class Lobby:
             '/cardtui.v1.Lobby/Replay',
             cardtui_dot_v1_dot_replay__pb2.ReplayRequest.SerializeToString,
             cardtui_dot_v1_dot_replay__pb2.ReplayStep.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Invite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Invite',
+            cardtui_dot_v1_dot_lobby__pb2.InviteRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.InviteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def OpenInvite(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Lobby/OpenInvite',
+            cardtui_dot_v1_dot_lobby__pb2.OpenInviteRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.InviteResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -65,6 +65,13 @@ class LobbyStub:
     replay.proto for who may open which).
     """
     Replay: _grpc.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]
+    Invite: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.InviteRequest, _lobby_pb2.InviteResponse]
+    """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+    code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
+    that opens a table's password instead of asking it takes the owner token.
+    """
+    OpenInvite: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.OpenInviteRequest, _lobby_pb2.InviteResponse]
+    """What a code typed in the lobby opens: refused with a sentence if this server did not make it."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -101,6 +108,13 @@ class LobbyAsyncStub(LobbyStub):
     replay.proto for who may open which).
     """
     Replay: _aio.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]  # type: ignore[assignment]
+    Invite: _aio.UnaryUnaryMultiCallable[_lobby_pb2.InviteRequest, _lobby_pb2.InviteResponse]  # type: ignore[assignment]
+    """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+    code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
+    that opens a table's password instead of asking it takes the owner token.
+    """
+    OpenInvite: _aio.UnaryUnaryMultiCallable[_lobby_pb2.OpenInviteRequest, _lobby_pb2.InviteResponse]  # type: ignore[assignment]
+    """What a code typed in the lobby opens: refused with a sentence if this server did not make it."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -218,5 +232,24 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _replay_pb2.ReplayRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_replay_pb2.ReplayStep], _abc.AsyncIterator[_replay_pb2.ReplayStep]]: ...
+
+    @_abc_1.abstractmethod
+    def Invite(
+        self,
+        request: _lobby_pb2.InviteRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.InviteResponse, _abc.Awaitable[_lobby_pb2.InviteResponse]]:
+        """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+        code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
+        that opens a table's password instead of asking it takes the owner token.
+        """
+
+    @_abc_1.abstractmethod
+    def OpenInvite(
+        self,
+        request: _lobby_pb2.OpenInviteRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lobby_pb2.InviteResponse, _abc.Awaitable[_lobby_pb2.InviteResponse]]:
+        """What a code typed in the lobby opens: refused with a sentence if this server did not make it."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -11,6 +11,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -21,6 +22,51 @@ else:
     from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class _Phrase:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PhraseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Phrase.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PHRASE_UNSPECIFIED: _Phrase.ValueType  # 0
+    PHRASE_GOOD_GAME: _Phrase.ValueType  # 1
+    PHRASE_TRUCO: _Phrase.ValueType  # 2
+    PHRASE_WELL_PLAYED: _Phrase.ValueType  # 3
+    PHRASE_HURRY_UP: _Phrase.ValueType  # 4
+    PHRASE_OOPS: _Phrase.ValueType  # 5
+
+class Phrase(_Phrase, metaclass=_PhraseEnumTypeWrapper):
+    """The quick phrases: none of them says anything about anyone's cards."""
+
+PHRASE_UNSPECIFIED: Phrase.ValueType  # 0
+PHRASE_GOOD_GAME: Phrase.ValueType  # 1
+PHRASE_TRUCO: Phrase.ValueType  # 2
+PHRASE_WELL_PLAYED: Phrase.ValueType  # 3
+PHRASE_HURRY_UP: Phrase.ValueType  # 4
+PHRASE_OOPS: Phrase.ValueType  # 5
+Global___Phrase: _TypeAlias = Phrase  # noqa: Y015
+
+class _RematchChoice:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RematchChoiceEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RematchChoice.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    REMATCH_CHOICE_UNSPECIFIED: _RematchChoice.ValueType  # 0
+    REMATCH_CHOICE_SAME: _RematchChoice.ValueType  # 1
+    """again, the same seats"""
+    REMATCH_CHOICE_SWAP: _RematchChoice.ValueType  # 2
+    """again, the seats swapped: partners changed in team games"""
+
+class RematchChoice(_RematchChoice, metaclass=_RematchChoiceEnumTypeWrapper): ...
+
+REMATCH_CHOICE_UNSPECIFIED: RematchChoice.ValueType  # 0
+REMATCH_CHOICE_SAME: RematchChoice.ValueType  # 1
+"""again, the same seats"""
+REMATCH_CHOICE_SWAP: RematchChoice.ValueType  # 2
+"""again, the seats swapped: partners changed in team games"""
+Global___RematchChoice: _TypeAlias = RematchChoice  # noqa: Y015
 
 @_typing.final
 class SubscribeRequest(_message.Message):
@@ -360,24 +406,31 @@ Global___Left: _TypeAlias = Left  # noqa: Y015
 
 @_typing.final
 class Chatted(_message.Message):
+    """seat unset: a spectator. A quick phrase has `phrase` set and no text: each reader says it in
+    their own language.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    PHRASE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     text: _builtins.str
+    phrase: Global___Phrase.ValueType
     def __init__(
         self,
         *,
         seat: _builtins.int | None = ...,
         name: _builtins.str = ...,
         text: _builtins.str = ...,
+        phrase: Global___Phrase.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "name", b"name", "seat", b"seat", "text", b"text"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "name", b"name", "phrase", b"phrase", "seat", b"seat", "text", b"text"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -431,22 +484,57 @@ Global___CameBack: _TypeAlias = CameBack  # noqa: Y015
 
 @_typing.final
 class MatchStarted(_message.Message):
+    """`seats_from`, when the seats were swapped for this match: the seat each seat's holder sat at
+    in the match before (seat i's holder came from seats_from[i]); empty: nobody moved.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     MATCH_FIELD_NUMBER: _builtins.int
+    SEATS_FROM_FIELD_NUMBER: _builtins.int
     match: _builtins.int
+    @_builtins.property
+    def seats_from(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
         match: _builtins.int = ...,
+        seats_from: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match", "seats_from", b"seats_from"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchStarted: _TypeAlias = MatchStarted  # noqa: Y015
+
+@_typing.final
+class RematchVoted(_message.Message):
+    """At a match's end, what a person staying asked for (RematchRequest)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    CHOICE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    name: _builtins.str
+    choice: Global___RematchChoice.ValueType
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        name: _builtins.str = ...,
+        choice: Global___RematchChoice.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "name", b"name", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RematchVoted: _TypeAlias = RematchVoted  # noqa: Y015
 
 @_typing.final
 class DealCommitted(_message.Message):
@@ -714,6 +802,7 @@ class Event(_message.Message):
     CACHO_FIELD_NUMBER: _builtins.int
     RUMMY_FIELD_NUMBER: _builtins.int
     TRUCO_FIELD_NUMBER: _builtins.int
+    REMATCH_VOTED_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     replay: _builtins.bool
     """sent again after a reconnect; already in the view"""
@@ -751,6 +840,8 @@ class Event(_message.Message):
     def rummy(self) -> _rummy_pb2.RummyEvent: ...
     @_builtins.property
     def truco(self) -> _truco_pb2.TrucoEvent: ...
+    @_builtins.property
+    def rematch_voted(self) -> Global___RematchVoted: ...
     def __init__(
         self,
         *,
@@ -773,12 +864,13 @@ class Event(_message.Message):
         cacho: _cacho_pb2.CachoEvent | None = ...,
         rummy: _rummy_pb2.RummyEvent | None = ...,
         truco: _truco_pb2.TrucoEvent | None = ...,
+        rematch_voted: Global___RematchVoted | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rummy", b"rummy", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rematch_voted", b"rematch_voted", "rummy", b"rummy", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "replay", b"replay", "rummy", b"rummy", "seq", b"seq", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["acted", b"acted", "body", b"body", "cacho", b"cacho", "came_back", b"came_back", "cards_dealt", b"cards_dealt", "chatted", b"chatted", "deal_committed", b"deal_committed", "deal_revealed", b"deal_revealed", "hand_ended", b"hand_ended", "hand_started", b"hand_started", "hidden", b"hidden", "joined", b"joined", "left", b"left", "match_ended", b"match_ended", "match_started", b"match_started", "rematch_voted", b"rematch_voted", "replay", b"replay", "rummy", b"rummy", "seq", b"seq", "truco", b"truco", "went_away", b"went_away"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hidden", "joined", "left", "chatted", "went_away", "came_back", "match_started", "deal_committed", "deal_revealed", "hand_started", "cards_dealt", "acted", "hand_ended", "match_ended", "cacho", "rummy", "truco"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["hidden", "joined", "left", "chatted", "went_away", "came_back", "match_started", "deal_committed", "deal_revealed", "hand_started", "cards_dealt", "acted", "hand_ended", "match_ended", "cacho", "rummy", "truco", "rematch_voted"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -842,21 +934,135 @@ class ChatRequest(_message.Message):
 
     TOKEN_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    PHRASE_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     text: _builtins.str
+    phrase: Global___Phrase.ValueType
+    """A quick phrase instead of text (`text` empty): the same rules as any chat line."""
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
         text: _builtins.str = ...,
+        phrase: Global___Phrase.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["text", b"text", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["phrase", b"phrase", "text", b"text", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ChatRequest: _TypeAlias = ChatRequest  # noqa: Y015
+
+@_typing.final
+class RematchRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    CHOICE_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """a seat's token"""
+    choice: Global___RematchChoice.ValueType
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        choice: Global___RematchChoice.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RematchRequest: _TypeAlias = RematchRequest  # noqa: Y015
+
+@_typing.final
+class RematchResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RematchResponse: _TypeAlias = RematchResponse  # noqa: Y015
+
+@_typing.final
+class HintRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """a seat's token"""
+    card: _builtins.str
+    """a card of the seat's hand"""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HintRequest: _TypeAlias = HintRequest  # noqa: Y015
+
+@_typing.final
+class MeldHint(_message.Message):
+    """One meld the card is in: `cards` from the seat's own hand (the card among them), `needs` the
+    cards any one of which would complete it (empty: it is a meld already).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARDS_FIELD_NUMBER: _builtins.int
+    NEEDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def needs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+        needs: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "needs", b"needs"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MeldHint: _TypeAlias = MeldHint  # noqa: Y015
+
+@_typing.final
+class HintResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MELDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def melds(self) -> _containers.RepeatedCompositeFieldContainer[Global___MeldHint]: ...
+    def __init__(
+        self,
+        *,
+        melds: _abc.Iterable[Global___MeldHint] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["melds", b"melds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___HintResponse: _TypeAlias = HintResponse  # noqa: Y015
 
 @_typing.final
 class ChatResponse(_message.Message):

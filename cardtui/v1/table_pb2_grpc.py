@@ -55,6 +55,16 @@ class TableStub:
                 request_serializer=cardtui_dot_v1_dot_table__pb2.CutRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_table__pb2.CutResponse.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/cardtui.v1.Table/Rematch',
+                request_serializer=cardtui_dot_v1_dot_table__pb2.RematchRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_table__pb2.RematchResponse.FromString,
+                _registered_method=True)
+        self.Hint = channel.unary_unary(
+                '/cardtui.v1.Table/Hint',
+                request_serializer=cardtui_dot_v1_dot_table__pb2.HintRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_table__pb2.HintResponse.FromString,
+                _registered_method=True)
 
 
 class TableServicer:
@@ -91,6 +101,23 @@ class TableServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """At a match's end: play again with the same seats, or with the seats swapped (partners changed
+        in team games). The next match starts once every person staying has said the same (or when
+        the table's time for it runs out: the choice most asked for, the same seats on a tie).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Hint(self, request, context):
+        """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
+        that hand alone (nothing anyone else holds, nothing of the pile).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TableServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -113,6 +140,16 @@ def add_TableServicer_to_server(servicer, server):
                     servicer.Cut,
                     request_deserializer=cardtui_dot_v1_dot_table__pb2.CutRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_table__pb2.CutResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=cardtui_dot_v1_dot_table__pb2.RematchRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_table__pb2.RematchResponse.SerializeToString,
+            ),
+            'Hint': grpc.unary_unary_rpc_method_handler(
+                    servicer.Hint,
+                    request_deserializer=cardtui_dot_v1_dot_table__pb2.HintRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_table__pb2.HintResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -224,6 +261,60 @@ class Table:
             '/cardtui.v1.Table/Cut',
             cardtui_dot_v1_dot_table__pb2.CutRequest.SerializeToString,
             cardtui_dot_v1_dot_table__pb2.CutResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Table/Rematch',
+            cardtui_dot_v1_dot_table__pb2.RematchRequest.SerializeToString,
+            cardtui_dot_v1_dot_table__pb2.RematchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Hint(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cardtui.v1.Table/Hint',
+            cardtui_dot_v1_dot_table__pb2.HintRequest.SerializeToString,
+            cardtui_dot_v1_dot_table__pb2.HintResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -45,6 +45,15 @@ class TableStub:
     """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
     random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
     """
+    Rematch: _grpc.UnaryUnaryMultiCallable[_table_pb2.RematchRequest, _table_pb2.RematchResponse]
+    """At a match's end: play again with the same seats, or with the seats swapped (partners changed
+    in team games). The next match starts once every person staying has said the same (or when
+    the table's time for it runs out: the choice most asked for, the same seats on a tie).
+    """
+    Hint: _grpc.UnaryUnaryMultiCallable[_table_pb2.HintRequest, _table_pb2.HintResponse]
+    """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
+    that hand alone (nothing anyone else holds, nothing of the pile).
+    """
 
 @_typing.type_check_only
 class TableAsyncStub(TableStub):
@@ -62,6 +71,15 @@ class TableAsyncStub(TableStub):
     Cut: _aio.UnaryUnaryMultiCallable[_table_pb2.CutRequest, _table_pb2.CutResponse]  # type: ignore[assignment]
     """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
     random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+    """
+    Rematch: _aio.UnaryUnaryMultiCallable[_table_pb2.RematchRequest, _table_pb2.RematchResponse]  # type: ignore[assignment]
+    """At a match's end: play again with the same seats, or with the seats swapped (partners changed
+    in team games). The next match starts once every person staying has said the same (or when
+    the table's time for it runs out: the choice most asked for, the same seats on a tie).
+    """
+    Hint: _aio.UnaryUnaryMultiCallable[_table_pb2.HintRequest, _table_pb2.HintResponse]  # type: ignore[assignment]
+    """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
+    that hand alone (nothing anyone else holds, nothing of the pile).
     """
 
 class TableServicer(metaclass=_abc_1.ABCMeta):
@@ -101,6 +119,27 @@ class TableServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_table_pb2.CutResponse, _abc.Awaitable[_table_pb2.CutResponse]]:
         """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
         random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+        """
+
+    @_abc_1.abstractmethod
+    def Rematch(
+        self,
+        request: _table_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_table_pb2.RematchResponse, _abc.Awaitable[_table_pb2.RematchResponse]]:
+        """At a match's end: play again with the same seats, or with the seats swapped (partners changed
+        in team games). The next match starts once every person staying has said the same (or when
+        the table's time for it runs out: the choice most asked for, the same seats on a tie).
+        """
+
+    @_abc_1.abstractmethod
+    def Hint(
+        self,
+        request: _table_pb2.HintRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_table_pb2.HintResponse, _abc.Awaitable[_table_pb2.HintResponse]]:
+        """Pif Paf and Cacheta: the melds a card of the seat's own hand joins or would complete, from
+        that hand alone (nothing anyone else holds, nothing of the pile).
         """
 
 def add_TableServicer_to_server(servicer: TableServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

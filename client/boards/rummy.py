@@ -29,6 +29,7 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.message import Message
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards.base import Board
@@ -66,6 +67,8 @@ class RummyBoard(Board):
         Binding(KEYS["pifpaf"]["discard"], "discard", N_("Discard"), show=False),
         Binding(KEYS["pifpaf"]["knock"], "knock", N_("Knock"), show=False),
         Binding("o", "sort", N_("Sort")),
+        # On request, the melds the picked card joins or would complete, from your own cards only.
+        Binding("h", "hint", N_("Meld hint")),
     ]
 
     def __init__(self, id: str | None = None) -> None:
@@ -108,7 +111,7 @@ class RummyBoard(Board):
     # -- the hand, in the order shown ------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A spectator has no hand: the board's keys are for players only."""
-        if action in ("pick", "pick_end", "move", "sort", "discard", "knock"):
+        if action in ("pick", "pick_end", "move", "sort", "discard", "knock", "hint"):
             return self.model is not None and self.model.seat is not None
         return True
 
@@ -204,6 +207,20 @@ class RummyBoard(Board):
 
     def _send(self, action: common_pb2.Action) -> None:
         self.post_message(ActionBar.Chosen(action))
+
+    class HintAsked(Message):
+        """The player asks which melds the picked card joins (the table screen asks the server)."""
+
+        def __init__(self, card: str) -> None:
+            super().__init__()
+            self.card = card
+
+    def action_hint(self) -> None:
+        picked = self.picked()
+        if picked is None:
+            self.notify(_("Pick a card of your hand first (←/→)."), severity="warning")
+            return
+        self.post_message(self.HintAsked(picked))
 
     def action_discard(self) -> None:
         picked = self.picked()

@@ -32,6 +32,7 @@ from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2
+from tests.client.footer_check import footer_items
 from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, next_hand_now
 
@@ -270,15 +271,19 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     assert "The match is over after" in body and "wins the match" in body
                     assert screen.query_one("#summary-buttons").display
                     labels = [str(b.label) for b in screen.query("#summary-buttons Button").results(Button)]
-                    assert labels == ["Play again (enter)", "Leave (escape)"]
+                    assert labels == ["Again, same seats (enter)", "Seats swapped (w)", "Leave (escape)"]
+                    assert body.startswith("Again? you: not yet"), "the summary says who stays, first"
+                    assert "everyone staying agrees" in " ".join(body.split())
+                    keys = {words for _, _, words in footer_items(screen)}
+                    assert {"Again", "Swap seats"} <= keys and "Go on" not in keys, keys  # the buttons may scroll
                     matches += 1
                     if matches < 2 or hands_summed < 1:
-                        await pilot.press("enter")  # play again: stay for the next match
-                        await settled(pilot)
-                        assert not summary_shown(screen) and app.screen is screen
-                        next_hand_now(table)
+                        await pilot.press("enter")  # play again: stay for the next match, the same seats
                         game = f"Game {matches + 1} begins."
                         await until(pilot, lambda game=game: game in log_text(screen))
+                        assert "ana: again, the same seats." in log_text(screen)
+                        await until(pilot, lambda: not summary_shown(screen))
+                        assert app.screen is screen
                     else:
                         await pilot.press("escape")  # leave, and nobody asks: the match is over
                         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))

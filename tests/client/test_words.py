@@ -121,7 +121,8 @@ def test_rules_pages_name_options_as_the_form_does(lang: str) -> None:
 
 # -- the keys: the README's table, the help's, and the bindings --------------------------------
 GLYPHS = {"←": "left", "→": "right", "+": "plus", "-": "minus", "/": "slash", "?": "question_mark",
-          "pgup": "pageup", "pgdn": "pagedown", "shift+←": "shift+left", "shift+→": "shift+right"}
+          "!": "exclamation_mark", "pgup": "pageup", "pgdn": "pagedown", "shift+←": "shift+left",
+          "shift+→": "shift+right"}
 
 
 def readme_key_rows() -> list[tuple[str, str, str]]:

@@ -305,3 +305,30 @@ def test_a_call_passed_on_is_counted_against_its_caller_and_only_the_room_may_sa
     assert router.dialable(":7000") == "127.0.0.1:7000" and Router(store, "0.0.0.0").dialable(":7") == "127.0.0.1:7"
     assert router.dialable("cards.example:50051") == "cards.example:50051"
     store.close()
+
+
+async def test_an_invite_to_a_table_a_worker_drives_names_the_room_and_opens_the_table(two_workers: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        locked = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=1,
+                                                                      bot_levels=["easy"], password="segredo"))
+        table_id = locked.table.id
+        assert table_id not in two_workers.room.tables, "a worker drives it, not the lobby's process"
+        plain = await lobby.Invite(lobby_pb2.InviteRequest(table_id=table_id))
+        assert plain.servers == [f"127.0.0.1:{two_workers.port}"], "friends dial the room, never a worker"
+        assert plain.table.id == table_id and not plain.opens_lock
+        key = await lobby.Invite(lobby_pb2.InviteRequest(table_id=table_id, with_password=True,
+                                                         owner_token=locked.owner_token))
+        assert key.opens_lock and key.code != plain.code
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.Invite(lobby_pb2.InviteRequest(table_id=table_id, with_password=True, owner_token="x"))
+        assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+        opened = await lobby.OpenInvite(lobby_pb2.OpenInviteRequest(code=key.code.lower()))
+        assert opened.table.id == table_id and opened.opens_lock
+        assert opened.servers == [f"127.0.0.1:{two_workers.port}"]
+        joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="bia", invite=key.code))
+        assert joined.seat >= 0 and joined.address, "seated by the worker, which says where it is"
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await lobby.OpenInvite(lobby_pb2.OpenInviteRequest(code=plain.code[:-1] + ("2" if plain.code[-1] != "2"
+                                                                                        else "3")))
+        assert refused.value.code() == grpc.StatusCode.NOT_FOUND

@@ -1,0 +1,276 @@
+"""Invites: a table's (or the room's) way in, for friends, shown to whoever asks (``g``).
+
+An invite says four things, each for a way of joining: the browser page's link straight to the
+table's name prompt, the command for a terminal (``cardtui connect 'cardtui://HOST:PORT/table/ID'``),
+a short code to type in the lobby (``j``), and the link again as a QR code drawn in the terminal,
+for phones on the same Wi-Fi. The codes and addresses are the server's (lobby.proto's ``Invite``);
+the QR code is the segno library's, drawn two modules a row with half blocks.
+
+An invite never carries a seat token, nor the password of a table: at a table with one, only its
+owner may give an invite that opens it (``p``), and that invite carries a code that opens it, not
+the password. Typed in the lobby, a code or a link is read here (``Link``); a code is refused by
+the server with a sentence when it is another server's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import parse_qs, quote, urlsplit
+
+import grpc
+import segno
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from cardtui.client.connection import Connection, error_text
+from cardtui.client.footer import Footer
+from cardtui.i18n import N_, _
+from cardtui.v1 import common_pb2, lobby_pb2
+
+SCHEME = "cardtui"
+"""``cardtui://HOST:PORT/table/ID[?code=CODE]``: an invite for ``cardtui connect``."""
+
+
+def shown_code(code: str) -> str:
+    """A code as people read it: ``K7M2-QX9P``."""
+    return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
+
+
+def terminal_link(server: str, table: str = "", code: str = "") -> str:
+    """The invite for ``cardtui connect``: ``cardtui://HOST:PORT/table/ID``, with the code that opens
+    the table's password when its owner gave one."""
+    link = f"{SCHEME}://{server}"
+    if table:
+        link += f"/table/{quote(table)}"
+    if code:
+        link += f"?code={quote(code)}"
+    return link
+
+
+def page_link(page: str, table: str = "", code: str = "") -> str:
+    """The browser page's link straight to the table's name prompt (``PAGE/table/ID``)."""
+    link = page if page.endswith("/") else page + "/"
+    if table:
+        link += f"table/{quote(table)}"
+    if code:
+        link += f"?code={quote(code)}"
+    return link
+
+
+@dataclass(frozen=True)
+class Link:
+    """What an invite typed or given on the command line names: a server (None: the one this client
+    is on), a table, the code that opens it."""
+
+    server: str | None = None
+    table: str = ""
+    code: str = ""
+
+
+class BadLink(ValueError):
+    """An invite that cannot be read; the sentence says why."""
+
+
+def read_link(text: str) -> Link:
+    """A ``cardtui://`` invite, the page's link to a table, or a bare code, as typed."""
+    text = text.strip()
+    if "://" not in text:
+        return Link(code=text)
+    parts = urlsplit(text)
+    if not parts.hostname:
+        raise BadLink(_("{link} names no server.").format(link=repr(text[:60])))
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    try:
+        port = parts.port
+    except ValueError:
+        raise BadLink(_("{link} has no port a server can be at.").format(link=repr(text[:60]))) from None
+    path = [p for p in parts.path.split("/") if p]
+    table = path[1] if len(path) == 2 and path[0] == "table" else ""
+    if path and not table:
+        raise BadLink(_("{link} is not an invite: an invite's path is /table/ID.").format(link=repr(text[:60])))
+    code = parse_qs(parts.query).get("code", [""])[0]
+    server = f"{host}:{port}" if port else host
+    return Link(server if parts.scheme == SCHEME else None, table, code)
+
+
+def qr_lines(data: str) -> list[str]:
+    """A QR code of ``data`` (error correction M, a quiet zone of two modules), two modules a row:
+    ``▀`` the upper dark, ``▄`` the lower, ``█`` both, a space neither. Drawn black on white, the
+    way a phone's camera reads it whatever the terminal's colours."""
+    qr = segno.make(data, error="m", micro=False)
+    rows = [[bool(m) for m in row] for row in qr.matrix_iter(scale=1, border=2)]
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    glyph = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+    return ["".join(glyph[top, bottom] for top, bottom in zip(upper, lower, strict=True))
+            for upper, lower in zip(rows[::2], rows[1::2], strict=True)]
+
+
+class QrCode(Static):
+    """A QR code drawn in the terminal (``qr_lines``)."""
+
+    def __init__(self, data: str, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.data = data
+        self.show(data)
+
+    def show(self, data: str) -> None:
+        self.data = data
+        self.update(Text("\n".join(qr_lines(data)), style="black on white", no_wrap=True) if data else "")
+
+
+def invite_text(invite: lobby_pb2.InviteResponse, owner: bool) -> Text:
+    """What an invite says, line by line: where, the link, the command, the code, and its warnings."""
+    table = invite.table if invite.HasField("table") else None
+    out = Text()
+    server = invite.servers[0] if invite.servers else ""
+    page = invite.pages[0] if invite.pages else ""
+    secret = invite.code if invite.opens_lock else ""
+    if page:
+        out.append(_("In a browser (a phone: scan the code):") + "\n", style="bold")
+        out.append(page_link(page, table.id if table else "", secret) + "\n\n")
+    else:
+        out.append(_("This server has no browser page (cardtui serve --web serves one).") + "\n\n", style="dim")
+    out.append(_("In a terminal:") + "\n", style="bold")
+    if table is not None:
+        out.append(f"cardtui connect '{terminal_link(server, table.id, secret)}'\n\n")
+    else:  # the room: its address, as anyone would type it
+        out.append(f"cardtui connect {server}\n\n")
+    if table is not None:
+        out.append(_("Or type this code in the lobby (j):") + " ", style="bold")
+        out.append(shown_code(invite.code) + "\n", style="bold reverse")
+        if table.has_password and invite.opens_lock:
+            out.append("\n🔒 " + _("This invite opens the table's password: give it only to those you would "
+                                  "tell the password.") + "\n", style="bold yellow")
+        elif table.has_password:
+            out.append("\n🔒 " + _("Whoever comes is asked the table's password.") + "\n", style="dim")
+            if owner:
+                out.append(_("p: an invite that opens it, so nobody types it") + "\n", style="dim")
+    if invite.local:
+        out.append("\n⚠ " + _("This server listens on this machine only: friends cannot reach it (start it "
+                             "with --host 0.0.0.0, or make play HOST=0.0.0.0).") + "\n", style="bold yellow")
+    return out
+
+
+class InviteScreen(ModalScreen[None]):
+    """A table's invite (``table_id``), or the room's own (none): escape closes it."""
+
+    CSS_PATH = "invite.tcss"
+    BINDINGS = [Binding("escape,g", "close", N_("Close")),
+                Binding("p", "password", N_("Password in the invite"))]
+
+    def __init__(self, conn: Connection, table_id: str = "") -> None:
+        super().__init__()
+        self.conn = conn
+        self.table_id = table_id
+        self.with_password = False
+        self.invite: lobby_pb2.InviteResponse | None = None
+
+    @property
+    def owner(self) -> bool:
+        return self.table_id in self.conn.owned
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite-dialog"):
+            yield Label(self._title(None), id="invite-title")
+            with Horizontal(id="invite-body"):
+                with VerticalScroll(id="invite-words"):
+                    yield Static(Text(_("Asking the server…"), style="dim"), id="invite-text")
+                yield QrCode("", id="invite-qr")
+        yield Footer()
+
+    def _title(self, table: common_pb2.TableSummary | None) -> str:
+        if not self.table_id:
+            return _("Invite friends to this room")
+        name = table.name if table is not None else self.table_id
+        return _("Invite friends to the table “{name}”").format(name=name)
+
+    def on_mount(self) -> None:
+        self.fetch()
+
+    @work(exclusive=True, exit_on_error=False)
+    async def fetch(self) -> None:
+        try:
+            invite = await self.conn.invite(self.table_id, self.with_password)
+        except grpc.aio.AioRpcError as err:
+            self.query_one("#invite-text", Static).update(Text(error_text(err), style="bold red"))
+            return
+        self.invite = invite
+        self.show(invite)
+
+    def show(self, invite: lobby_pb2.InviteResponse) -> None:
+        table = invite.table if invite.HasField("table") else None
+        self.query_one("#invite-title", Label).update(self._title(table))
+        self.query_one("#invite-text", Static).update(invite_text(invite, self.owner))
+        qr = self.query_one("#invite-qr", QrCode)
+        page = invite.pages[0] if invite.pages else ""
+        qr.show(page_link(page, table.id if table else "", invite.code if invite.opens_lock else "") if page else "")
+        qr.display = bool(page)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "password":
+            invite = self.invite
+            return self.owner and invite is not None and invite.table.has_password
+        return True
+
+    def action_password(self) -> None:
+        """The owner's choice: an invite that opens the table's password, or one that has it asked."""
+        self.with_password = not self.with_password
+        self.fetch()
+
+    async def relabel(self) -> None:
+        if self.invite is not None:
+            self.show(self.invite)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class CodeScreen(ModalScreen[str | None]):
+    """One line: an invite's code (or a link) to open. Enter goes on, escape gives up (None)."""
+
+    CSS_PATH = "invite.tcss"
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+
+    def __init__(self, problem: str = "") -> None:
+        super().__init__()
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="code-dialog"):
+            yield Label(_("An invite's code"), id="code-title")
+            yield Static(Text(_("The code a friend gave you (like K7M2-QX9P), or their cardtui:// link."),
+                              style="dim"))
+            yield Input(placeholder="XXXX-XXXX", id="code-input", max_length=200)
+            yield Static(Text(self.problem, style="bold red"), id="code-error")
+            with Horizontal(id="code-buttons"):
+                yield Button(_("Open"), variant="primary", id="code-go")
+                yield Button(_("Cancel"), id="code-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#code-error", Static).display = bool(self.problem)
+        self.query_one("#code-input", Input).focus()
+
+    @on(Input.Submitted, "#code-input")
+    @on(Button.Pressed, "#code-go")
+    def _go(self) -> None:
+        typed = self.query_one("#code-input", Input).value.strip()
+        if typed:
+            self.dismiss(typed)
+
+    @on(Button.Pressed, "#code-cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def same_server(named: str, target: str, known: Iterable[str]) -> bool:
+    """Whether a link's ``HOST:PORT`` is the server this client is connected to (as dialled, or as
+    the server says friends reach it)."""
+    return named in (target, *known)
