@@ -873,7 +873,8 @@ class Store:
         """A random secret of this store's, made once and kept in ``meta`` (an invite's code is keyed
         with one, so nobody works a code out from a table's id)."""
         name = f"secret:{key}"
-        self.db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (name, secrets.token_hex(32)))
+        self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                        (name, secrets.token_hex(32)))
         return bytes.fromhex(str(self.db.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()[0]))
 
     def player(self, player_id: str) -> Player | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -160,8 +161,10 @@ def test_an_owner_is_alive_while_its_process_is_and_its_tables_go_to_one_claimer
     a.fence("t1", 1)  # a drives it at epoch 1
     with pytest.raises(Fenced):
         b.fence("t1", 1)  # b never drove it
-    a.close()  # a's process ends: its lock is free
-    orphans = b.orphans()
+    a.close()  # a's process ends: its lock is free (PostgreSQL's server lets it go as its session ends)
+    deadline = time.monotonic() + 60
+    while not (orphans := b.orphans()) and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert sorted(p.table_id for p in orphans) == ["t1", "t2"] and b.dead(first)
     claimed = [b.claim(p) for p in orphans]
     assert claimed == [2, 2]
