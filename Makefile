@@ -7,7 +7,7 @@ NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) 
 	tools/native.py tools/layout.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench arena sim clean web-shots i18n native chromium postgresql
+.PHONY: play test lint proto bench arena sim clean web-shots i18n native chromium postgresql packages
 
 ## The package's parts live in folders of their own (pyproject.toml maps them), so setuptools installs
 ## it in development with an import finder, and says so once in a notice that asks nothing of anyone.
@@ -45,14 +45,15 @@ play: $(STAMP) $(NATIVE)
 test: $(STAMP) $(NATIVE) lint chromium postgresql
 	$(BIN)/pytest -n 4 $(ARGS)
 
-chromium:
-	command -v chromium >/dev/null || $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium' \
-		|| echo "make: no chromium could be installed: the browser page's tests are skipped"
-
-postgresql:
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null \
-		|| $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql' \
-		|| echo "make: no PostgreSQL could be installed: the PostgreSQL store's tests are skipped"
+## What the tests need from Debian and this machine lacks, fetched with one look at the archive.
+MISSING := $(shell command -v chromium >/dev/null || echo chromium) \
+	$(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || echo postgresql)
+packages:
+	@if [ -n "$(strip $(MISSING))" ]; then \
+		$(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(strip $(MISSING))' \
+		|| echo "make: no $(strip $(MISSING)) could be installed: the tests that need it are skipped, and say so"; \
+	fi
+chromium postgresql: packages
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
