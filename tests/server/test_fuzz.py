@@ -26,6 +26,10 @@ from cardtui.server.limits import Limits
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
+pytestmark = pytest.mark.xdist_group("fuzz")
+"""One worker runs the module's tests, in order: the second reads what the first did to their one
+server (``--dist loadgroup`` sends a test without a group wherever it likes)."""
+
 REFUSALS = {
     grpc.StatusCode.INVALID_ARGUMENT,
     grpc.StatusCode.FAILED_PRECONDITION,
