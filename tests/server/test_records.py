@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -47,8 +47,19 @@ async def sit(address: str, table_id: str, me: Identity, name: str) -> Player:
     return p
 
 
-async def play_out_the_match(players: Sequence[Player]) -> table_pb2.View:
-    """Each person plays boldly from their own stream until the match is over."""
+def meekest(acts: Sequence[common_pb2.Action]) -> common_pb2.Action:
+    """Stay out, else fold, else check, else the least there is: a hand that risks nothing."""
+    for kind in (common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_FOLD, common_pb2.ACTION_TYPE_CHECK):
+        of_kind = [a for a in acts if a.type == kind]
+        if of_kind:
+            return of_kind[0]
+    return min(acts, key=lambda a: a.chips)
+
+
+async def play_out_the_match(players: Sequence[Player],
+                             choose: Callable[[table_pb2.View], common_pb2.Action] | None = None,
+                             ) -> table_pb2.View:
+    """Each person plays from their own stream until the match is over: boldly, unless ``choose``."""
     for p in players:
         p.subscribe()
     while True:
@@ -58,7 +69,7 @@ async def play_out_the_match(players: Sequence[Player]) -> table_pb2.View:
         for p, v in zip(players, views, strict=True):
             if v is not None and v.legal and not v.hand_over:
                 with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on meanwhile: look again
-                    await p.act(boldest(v.legal))
+                    await p.act(choose(v) if choose is not None else boldest(v.legal))
         await asyncio.wait([asyncio.ensure_future(p.changed.wait()) for p in players], timeout=2,
                            return_when=asyncio.FIRST_COMPLETED)
         for p in players:
