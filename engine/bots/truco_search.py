@@ -312,8 +312,11 @@ class Searcher:
         part = v.argentino
         won = part.points if part is not None else (0, 0)
         us, them = v.scores[self.team] + won[self.team], v.scores[1 - self.team] + won[1 - self.team]
-        if us + stakes.refused >= v.target:
-            return False
+        # A refused truco ends the round; a refused envido leaves the truco to be played, which may still
+        # bring the others its top stake.
+        later = 0 if move[0] == CALL else (PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES)[-1]
+        if us + stakes.refused >= v.target and us + stakes.refused > them + later:
+            return False  # a refusal wins the match
         if move[0] == ENVIDO:
             without = them  # the envido is a bet of its own: not made, the other side takes nothing by it
         else:
@@ -322,13 +325,32 @@ class Searcher:
             without = them + (pending.value if answering and pending is not None else v.stake)
         return them + stakes.accepted >= v.target > without
 
+    def hands_over(self, move: Move | None) -> bool:
+        """Whether ``move`` refuses a call (or leaves for the deck under one) whose refusal gives the others
+        the match, more than this team could still make this round: accepting can only do better."""
+        v = self.view
+        pending = v.pending
+        if move is None or move[0] not in (REFUSE, E_REFUSE, MAZO) or pending is None or pending.team == self.team:
+            return False
+        part = v.argentino
+        won = part.points if part is not None else (0, 0)
+        theirs = v.scores[1 - self.team] + won[1 - self.team] + pending.refused
+        most = (PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES)[-1]
+        return theirs >= v.target and v.scores[self.team] + won[self.team] + most < theirs
+
+    def dominated(self, move: Move | None, k: Knowledge) -> bool:
+        """A move that can only lose: a bluff that only adds a way to lose the match, or a refusal that
+        hands the match over (see ``sound``)."""
+        return (self.bluffing(move, k) and self.risks_the_match(move)) or self.hands_over(move)
+
     def sound(self, cands: list[Candidate], k: Knowledge) -> list[Candidate]:
         """The candidates less every bluff that can only lose: one that, accepted and lost, hands the
         others the match where not betting would not, for a refusal that does not win it. Against that,
         a sound answerer accepts every bet (a bluff's refusal gains the bettor too little to matter), so
         the bluff only adds a way to lose: at 20–29 of 30, an envido on nothing; facing a truco at
-        20–28, an envido worth the two points the others lack; truco paulista at 5–9, a truco."""
-        out = [c for c in cands if not (self.bluffing(c[1], k) and self.risks_the_match(c[1]))]
+        20–28, an envido worth the two points the others lack; truco paulista at 5–9, a truco. And less
+        every refusal that hands the others the match (``hands_over``)."""
+        out = [c for c in cands if not self.dominated(c[1], k)]
         return out or cands
 
     def mix(self, cands: list[Candidate], k: Knowledge) -> tuple[Action | None, list[Candidate]]:
@@ -517,3 +539,11 @@ def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
 def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed."""
     return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True).decide()
+
+
+def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:
+    """Whether ``action`` is a move that can only lose here (``Searcher.sound``): for bots that decide
+    without the search, to check their choice by."""
+    s = Searcher(view, legal, random.Random(0), 1)
+    moves = [m for group, m in s.choices() if action in group]
+    return bool(moves) and s.dominated(moves[0], Knowledge.of(view))
