@@ -113,7 +113,7 @@ def weighed(unit: Unit, groups: Sequence[Sequence[Action]], values: Sequence[Seq
             gap = means[lead] - means[j]
             gap_error = _error(weights, diffs, gap, total)
         choices += [Estimate(a, means[j], errors[j], gap, gap_error) for a in group]
-    return Evaluation(unit, tuple(choices), n, total * total / squares)
+    return Evaluation(unit, tuple(choices), n, min(float(n), total * total / squares))
 
 
 def _error(weights: Sequence[float], xs: Sequence[float], mean: float, total: float) -> float:
