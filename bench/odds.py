@@ -3,21 +3,26 @@
 ``python -m bench.odds [--level hard] [--hands N]`` plays bots of one level against each other
 through the engines and writes ``engine/bots/hand_odds.py``: how many points a truco paulista
 hand brings its winner, how often a team on 11 runs and how often it wins when it plays,
-the points a truco argentino hand brings each team, and how often a Cacheta knock melds all
-ten cards. The match odds are worked out from these exactly; ship the file it writes.
+the points a truco argentino hand brings each team, how often a Cacheta knock melds all
+ten cards, and how a Pif Paf hand's chance of winning grows with its value at the deal. The
+match odds are worked out from these exactly; ship the file it writes.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from cardtui.engine.betting import CALL, CHECK
 from cardtui.engine.bots.players import player
+from cardtui.engine.bots.rummy_levels import Seen
 from cardtui.engine.games import get
+from cardtui.engine.rummy_records import RummyView
 from cardtui.engine.truco.views import TrucoView
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "bots" / "hand_odds.py"
@@ -97,6 +102,50 @@ def cacheta(level: str, hands: int, seed: int) -> float:
     return knocks[True] / max(1, sum(knocks.values()))
 
 
+def pifpaf(hands: int, seed: int) -> tuple[float, float]:
+    """Pif Paf, three normal bots that check and call: each seat's hand value at the deal and whether it won;
+    the strength ``b`` that makes ``exp(b v) / (exp(b v) + 2 W)`` (``W`` the mean of ``exp(b v)``) fit best."""
+    rules = get("pifpaf")
+    bot = player("pifpaf", "normal")
+    rng = random.Random(seed)
+    seats = rules.seat_infos(["a", "b", "c"])
+    rows: list[tuple[float, bool]] = []
+    done = 0
+    while done < hands:
+        match, _ = rules.open({}, seats, rng.getrandbits(63))
+        for _ in range(20):
+            values = {s: Seen(_rummy(match.view(s))).value(_rummy(match.view(s)).cards) for s in range(3)}
+            while not match.hand_over():
+                seat = next(s for s in match.to_act() if match.legal_actions(s))
+                legal = match.legal_actions(seat)
+                easy = next((a for a in legal if a.type in (CHECK, CALL)), None)
+                match.apply(seat, easy or bot(match.view(seat), legal, rng))
+            history = match.history()
+            assert isinstance(history, dict)
+            knock = history["result"].get("knock") or {}
+            rows += [(v, knock.get("seat") == s) for s, v in values.items()]
+            done += 1
+            if match.match_over() or done >= hands:
+                break
+            match.next_hand(rng.getrandbits(63))
+
+    def fit(b: float) -> tuple[float, float]:
+        field = sum(math.exp(b * v) for v, _ in rows) / len(rows)
+        ll = 0.0
+        for v, won in rows:
+            p = math.exp(b * v) / (math.exp(b * v) + 2 * field)
+            ll += math.log(p if won else 1 - p)
+        return ll, field
+
+    best = max(((*fit(b / 100), b / 100) for b in range(5, 120)), key=lambda t: t[0])
+    return best[2], best[1]
+
+
+def _rummy(view: object) -> RummyView:
+    assert isinstance(view, RummyView)
+    return view
+
+
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m bench.odds")
     p.add_argument("--level", default="hard", help="the bots' level at every seat")
@@ -107,6 +156,7 @@ def main() -> None:
     pau, run, won = paulista(args.level, args.hands, args.seed)
     arg = argentino(args.level, args.hands, args.seed)
     ten = cacheta(args.level, max(1, args.hands // 4), args.seed)
+    strength, field = pifpaf(max(1, args.hands // 4), args.seed)
 
     def pairs(items: list[tuple[object, float]]) -> str:
         return "".join(f"\n    ({k}, {p:.5f})," for k, p in items)
@@ -129,6 +179,11 @@ ARGENTINO_POINTS: tuple[tuple[tuple[int, int], float], ...] = ({pairs(list(arg))
 """Truco argentino, two players: the points a hand brings each (the mano's side first or not, alike)."""
 CACHETA_TEN = {ten:.5f}
 """Cacheta, two players: how often a knock melds all ten cards (every other player loses 2, not 1)."""
+PIFPAF_STRENGTH = {strength:.3f}
+"""Pif Paf, three players: how a hand's chance of winning grows with its value at the deal
+(``rummy_levels.Seen.value``): its weight is ``exp(PIFPAF_STRENGTH * value)``..."""
+PIFPAF_FIELD = {field:.3f}
+"""... against the mean weight of a hand dealt, this (measured with the normal bots checking and calling)."""
 ''')
     print(f"wrote {OUT} in {time.perf_counter() - t:.0f} s")
 

@@ -14,3 +14,8 @@ ARGENTINO_POINTS: tuple[tuple[tuple[int, int], float], ...] = (
 """Truco argentino, two players: the points a hand brings each (the mano's side first or not, alike)."""
 CACHETA_TEN = 0.2
 """Cacheta, two players: how often a knock melds all ten cards (every other player loses 2, not 1)."""
+PIFPAF_STRENGTH = 0.32
+"""Pif Paf, three players: how a hand's chance of winning grows with its value at the deal
+(``rummy_levels.Seen.value``): its weight is ``exp(PIFPAF_STRENGTH * value)``..."""
+PIFPAF_FIELD = 2.98
+"""... against the mean weight of a hand dealt, this."""

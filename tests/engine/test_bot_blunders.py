@@ -432,3 +432,20 @@ def test_the_exploiters_answer_as_named() -> None:
     nuts, eldest, other = cacho("AS 5C", "2H 6C 3C 4C")  # the other holds a cacho of clubs
     CACHO.apply(nuts, eldest, Action("bet", 1))
     assert decide(CACHO, nuts, other, player("cacho", "nuts-call")).type == CALL
+
+
+def test_the_ten_line_cacheta_players_discard_as_named() -> None:
+    from cardtui.engine.bots.players import player
+
+    # Loose: 2S 4S (a pair, 3S makes them a run), 9D and KC: the pairs player throws the highest unpaired one.
+    flip = Card.parse("5C")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
+                      cards=cards("7H 8H 9H JC JD JS 2S 4S 9D KC"), pile=cards("2D 8C"))
+    legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
+    assert player("cacheta", "cacheta-pairs")(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("KC"))
+    # The other player took QC and KD from the pile: KC is linked to both, so the guarded player keeps it.
+    other = 1 - (view.you or 0)
+    seats = list(view.seats)
+    seats[other] = dataclasses.replace(seats[other], taken=cards("QC KD"))
+    guarded = dataclasses.replace(view, seats=tuple(seats))
+    assert player("cacheta", "cacheta-guarded")(guarded, legal, random.Random(1)) == Action(DISCARD, cards=cards("9D"))
