@@ -7,7 +7,7 @@ NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) 
 	tools/native.py tools/layout.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench arena sim clean web-shots i18n native
+.PHONY: play test lint proto bench arena sim clean web-shots i18n native chromium
 
 ## The package's parts live in folders of their own (pyproject.toml maps them), so setuptools installs
 ## it in development with an import finder, and says so once in a notice that asks nothing of anyone.
@@ -27,16 +27,24 @@ native: $(NATIVE)
 
 ## Set up, start a server with bots that friends on the LAN may join (terminal or browser) and
 ## open the client at its lobby; it prints the page browsers join at. `make play HOST=127.0.0.1`
-## keeps it to this machine.
+## keeps it to this machine; `PORT=` and `WEB_PORT=` choose the server's and the page's ports.
 HOST ?= 0.0.0.0
+PORT ?= 50051
+WEB_PORT ?= 8080
 play: $(STAMP) $(NATIVE)
-	$(BIN)/cardtui play --host $(HOST)
+	$(BIN)/cardtui play --host $(HOST) --port $(PORT) --web-port $(WEB_PORT)
 
 ## Set up and run every check: lint, types, import contracts (both read the package's layout from
 ## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (four workers: most tests wait
-## on real servers, bots and timers more than they compute, so four keep two cores busy).
-test: $(STAMP) $(NATIVE) lint
+## on real servers, bots and timers more than they compute, so four keep two cores busy). The browser
+## page is tested in a real browser: Debian's Chromium, installed if missing (the test is skipped, and
+## says so, only where it cannot be).
+test: $(STAMP) $(NATIVE) lint chromium
 	$(BIN)/pytest -n 4
+
+chromium:
+	command -v chromium >/dev/null || $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium' \
+		|| echo "make: no chromium could be installed: the browser page's tests are skipped"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

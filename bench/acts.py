@@ -30,7 +30,7 @@ async def play(acts: int = ACTS, tables: int = TABLES, seed: int = 5) -> float:
     """Seconds of this process's CPU per act over ``acts`` random acts."""
     from bench.views import seated
 
-    playing = seated(tables)
+    playing = await seated(tables)
     rng = random.Random(seed)
     await asyncio.sleep(0.01)
     done = 0

@@ -46,6 +46,7 @@ import cardtui.client
 from bench.load import start_process
 from cardtui.client.connection import Connection
 from cardtui.client.table_screen import Streamed, TableScreen
+from cardtui.client.textual_internals import after_each_frame
 from cardtui.engine.rummy import SHORTEST_WINDOW
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
@@ -126,13 +127,7 @@ class Clock:
 
 def timed_refresh(screen: Screen[Any], clock: Clock) -> None:
     """The screen's compositor refresh, stamped at its end (the frame is composed)."""
-    refresh = screen._compositor_refresh
-
-    def stamped() -> None:
-        refresh()
-        clock.painted()
-
-    screen._compositor_refresh = stamped  # type: ignore[method-assign]
+    after_each_frame(screen, clock.painted)
 
 
 class TimedConnection(Connection):

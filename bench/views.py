@@ -19,7 +19,7 @@ from typing import Any
 from cardtui.engine.core import Action, GameView
 from cardtui.server import wire
 from cardtui.server.fanout import Subscriber
-from cardtui.server.room import Room
+from cardtui.server.room import Room, TableRequest
 from cardtui.server.store import Store
 from cardtui.server.table import Table
 
@@ -29,22 +29,22 @@ TABLES = 200
 Change = list[tuple[GameView, list[Action]]]
 
 
-def seated(tables: int) -> list[tuple[Table, list[Subscriber]]]:
+async def seated(tables: int) -> list[tuple[Table, list[Subscriber]]]:
     """``tables`` Cacho tables in a fresh in-memory room, four people seated and two watching each,
     every one of them subscribed: the tables and each one's subscribers."""
     room = Room(Store(":memory:"), next_hand_delay=0.0, cut_window=0.0)
     playing = []
     for _ in range(tables):
-        table, _ = room.create("cacho", "", 4, 0, {"chips": 50}, turn_seconds=3600)
-        tokens = [room.join(table.id, f"p{s}", -1, "")[0] for s in range(4)]
-        tokens += [room.spectate(table.id, f"w{w}", "")[0] for w in range(2)]
+        table, _ = room.create(TableRequest("cacho", "", 4, 0, {"chips": 50}, turn_seconds=3600))
+        tokens = [(await room.join(table.id, f"p{s}", -1, ""))[0] for s in range(4)]
+        tokens += [(await room.spectate(table.id, f"w{w}", ""))[0] for w in range(2)]
         playing.append((table, [table.subscribe(t, room.grant(t).seat, 0)[0] for t in tokens]))
     return playing
 
 
 async def play(acts: int, tables: int) -> tuple[float, list[Change]]:
     """Seconds of ``Table.act`` per act, and the views (with legal lists) of the changes played."""
-    playing = seated(tables)
+    playing = await seated(tables)
     rng = random.Random(5)
     await asyncio.sleep(0.01)
     changes: list[Change] = []

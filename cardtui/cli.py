@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import getpass
 import json
 import logging
 import os
@@ -19,16 +18,9 @@ if TYPE_CHECKING:
     from cardtui.client.discovery import Found
     from cardtui.identity import Identity
 
-from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, use
+from cardtui.i18n import LANGUAGES, N_, _, choose, flag_in, ngettext, normalize, remembered, use
 
 DISCOVERY_SECONDS = 2.0
-
-
-def _name() -> str:
-    try:
-        return getpass.getuser()[:24] or "player"
-    except Exception:
-        return "player"
 
 
 def identity_of(args: argparse.Namespace) -> tuple[Identity | None, str | None]:
@@ -143,9 +135,49 @@ def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> 
         print(_("Type a number from 1 to {n}.").format(n=len(found)))
 
 
+PASSWORD_ENV = "CARDTUI_PASSWORD"
+"""Where ``connect`` and ``replay`` find a table's password when no file is named: a process's
+environment is its user's alone to read, where its command line is anyone's (``ps``)."""
+
+
+def table_password(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The table's password the command was given (``--password-file``, else ``CARDTUI_PASSWORD``;
+    empty: none, asked for when a table wants one), or the sentence saying why it cannot be had.
+
+    Never from the command line: every user of the machine reads it (``ps``, ``/proc/PID/cmdline``),
+    so ``--password PW`` is refused, before anything is sent. A browser session (``--ask-name``)
+    is a guest's, and never takes the host's password from the environment it was started in."""
+    if args.password is not None:
+        return "", _("--password is not taken on the command line, where every user of this machine can read it "
+                     "(ps); put the password in a file (--password-file FILE) or in {env}, or leave it out and "
+                     "you are asked.").format(env=PASSWORD_ENV)
+    if args.password_file:
+        try:
+            lines = Path(args.password_file).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            return "", _("cannot read the password file {file}: {error}.").format(file=args.password_file,
+                                                                                  error=why.lower())
+        return (lines[0] if lines else ""), None
+    if getattr(args, "ask_name", False):
+        return "", None
+    return os.environ.get(PASSWORD_ENV, ""), None
+
+
+def add_password_flags(p: argparse.ArgumentParser, said: str) -> None:
+    """``--password-file`` with its help (which names ``CARDTUI_PASSWORD``), and ``--password``,
+    kept out of the help, only to refuse it with a sentence that says what to do instead."""
+    p.add_argument("--password-file", metavar="FILE", help=said.format(env=PASSWORD_ENV))
+    p.add_argument("--password", metavar="PW", help=argparse.SUPPRESS)
+
+
 def cmd_connect(args: argparse.Namespace) -> int:
     from cardtui.client.app import CardApp
 
+    password, problem = table_password(args)
+    if problem:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
     tls_ca: bytes | None = None
     if args.tls_ca:
         from cardtui.certs import load_ca
@@ -188,13 +220,13 @@ def cmd_connect(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         target = chosen.target
-    name = args.name if args.name is not None else "" if args.ask_name else _name()
+    name = args.name or ""  # none given: the client asks (never the login name, "root" on many a host)
     identity, problem = identity_of(args)
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    password = args.password or ""
-    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity).run()
+    CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
+            remember_language=not args.ask_name).run()  # a browser guest's choice is not the host's
     return 0
 
 
@@ -306,7 +338,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
-    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity).run()
+    CardApp("127.0.0.1", args.name, host=host, note=note, identity=identity, remember_language=True).run()
     return 0
 
 
@@ -325,11 +357,16 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print("cardtui: " + _("{game} is played by {allowed} players.").format(game=game.title, allowed=allowed),
               file=sys.stderr)
         return 2
+    if args.level not in game.bot_levels:
+        print("cardtui: " + _("there is no bot level {level} at {game}; try one of: {levels}.").format(
+            level=repr(args.level), game=game.title, levels=", ".join(game.bot_levels)), file=sys.stderr)
+        return 2
     try:
         options = json.loads(args.options) if args.options else {}
         with contextlib.ExitStack() as stack:
             out = stack.enter_context(open(args.history, "w", encoding="utf-8")) if args.history else None
-            report = simulate(args.game, players, args.hands, args.seed, options, out, fair=args.fair)
+            report = simulate(args.game, players, args.hands, args.seed, options, out, fair=args.fair,
+                              level=args.level)
     except (ValueError, OSError) as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
@@ -338,7 +375,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.vs_random:
         from cardtui.sim import versus_random
 
-        rate = versus_random(args.game, players, args.vs_random, args.seed)
+        rate = versus_random(args.game, players, args.vs_random, args.seed, args.level)
         print(rate.line(f"{game.title}, {players} players"))
     if args.history:
         print(f"hand histories: {args.history}")
@@ -436,13 +473,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(check.line())
         heads[check.table] = (check.hand, check.digest)
     good = sum(c.ok for c in checks)
+    full = sum(c.full for c in checks)
     failed = sum(bool(c.problems) for c in checks) + unreadable
     plain = sum(not c.fair and not c.problems for c in checks)
     unlinked = sum(c.unlinked and not c.problems for c in checks)
     for table, (hand, digest) in heads.items():
         print(f"table {table or '?'}: last hand {hand}, hash {digest}")
-    print(f"{len(checks) + unreadable} hands: {good} fair and verified, {failed} failed, "
-          f"{plain} with a plain seed (not fair deals)"
+    print(f"{len(checks) + unreadable} hands: {good} verified ({full} ✔, every seated player's seed in), "
+          f"{failed} failed, {plain} with a plain seed (not fair deals)"
           + (f", {unlinked} linked to a hand not in the file" if unlinked else "") + ".")
     print_standings(records)
     if not checks and not unreadable:
@@ -469,6 +507,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Finished hands face up: a file's, a stored table's, or a table's on a server."""
     from cardtui.replay import app
 
+    args.password, problem = table_password(args)
+    if problem:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
     try:
         replay = app(args)
     except (ValueError, OSError) as e:
@@ -498,7 +540,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help=_("pause after a hand ends, so people see the result"))
     s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
-                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000)"))
+                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000). 0: no "
+                          "cuts, the host alone chooses every deck, and every client says so"))
     s.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
@@ -531,8 +574,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--web-max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     s.add_argument("--web-origin", action="append", metavar="URL",
-                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
-                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
+                   help=_("also accept browser sessions opened by a page at this origin, and serve the page "
+                          "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
+                          "only the page's own, under this machine's names and addresses"))
     s.set_defaults(run=cmd_serve)
 
     w = sub.add_parser("web", help=_("serve the client to browsers on the LAN, connected to a table server"))
@@ -548,8 +592,9 @@ def parser() -> argparse.ArgumentParser:
     w.add_argument("--max-sessions", type=int, default=32, metavar="N",
                    help=_("browser sessions open at once in all, each a process on this host (default 32)"))
     w.add_argument("--origin", action="append", metavar="URL",
-                   help=_("also accept browser sessions opened by a page at this origin (e.g. "
-                        "https://cards.example.org; repeat it; * for any); by default only the page's own"))
+                   help=_("also accept browser sessions opened by a page at this origin, and serve the page "
+                          "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
+                          "only the page's own, under this machine's names and addresses"))
     w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help=_("how much to log (default: info)"))
     w.set_defaults(run=cmd_web)
@@ -558,13 +603,14 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("target", nargs="?", default=None,
                    help=_("HOST[:PORT] (port 50051 if left out); without it, look for servers on the LAN"))
     c.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate (PEM): connect with TLS, trusting it"))
-    c.add_argument("--name", default=None, help=_("your name at the tables (default: your login name)"))
+    c.add_argument("--name", default=None, help=_("your name at the tables (default: the client asks it)"))
     c.add_argument("--ask-name", action="store_true",
-                   help=_("without --name, ask for one in the app (what browser sessions do)"))
+                   help=_("a browser session: a guest (unless --identity), whose choices are not kept here"))
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
-    c.add_argument("--password", metavar="PW",
-                   help=_("the password of a table that has one (--spectate's table, or the one you sit at); "
-                        "without it you are asked"))
+    add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
+                            "at) from the first line of FILE; without it, from the environment variable {env}; "
+                            "without either you are asked. Never on the command line: every user of this "
+                            "machine can read that"))
     add_identity_flags(c)
     c.set_defaults(run=cmd_connect)
 
@@ -579,7 +625,7 @@ def parser() -> argparse.ArgumentParser:
     ce.set_defaults(run=cmd_cert)
 
     pl = sub.add_parser("play", help=_("start a local server and open the client on it"))
-    pl.add_argument("--name", default=_name(), help=_("your name at the tables (default: your login name)"))
+    pl.add_argument("--name", default="", help=_("your name at the tables (default: the client asks it)"))
     pl.add_argument("--host", default="127.0.0.1",
                     help=_("address for the server and the browser page (0.0.0.0: guests on the LAN join too)"))
     pl.add_argument("--port", type=int, default=50051,
@@ -598,7 +644,10 @@ def parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("sim", help=_("play bot hands through the engine"))
     m.add_argument("--game", default="cacho", help=_("the game to play (default: cacho)"))
-    m.add_argument("--players", type=int, default=0, help=_("players at the table (default: the fewest allowed)"))
+    m.add_argument("--players", type=int, default=0, help=_("players at the table (default: the most allowed)"))
+    m.add_argument("--level", default="easy",
+                   help=_("the bots' level (easy, normal, hard: the game's levels; default easy, the quickest, "
+                          "since a simulation checks the rules at scale; cardtui arena measures their strength)"))
     m.add_argument("--hands", type=int, default=1000, help=_("hands to play (default 1000)"))
     m.add_argument("--seed", type=int, default=1, help=_("the seed of the first hand, so a run can be repeated "
                                                           "(default 1)"))
@@ -612,7 +661,9 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help=_("check fair deals in hand histories (JSON Lines)"),
                        description=_("Re-derive every deck from its seeds and check each commitment, deal, result "
-                                   "and chain link; one line per hand, exit status 1 on any mismatch."))
+                                   "and chain link; one line per hand, with whose seeds went in and who was seated "
+                                   "but not in it (seats numbered from 1), exit status 1 on any mismatch. ✔ only "
+                                   "where every person seated put a seed in."))
     v.add_argument("file", metavar="FILE", help=_("hand histories, one a line (from cardtui history export or "
                                                 "cardtui sim --fair --history); - for standard input"))
     v.add_argument("--strict", action="store_true",
@@ -654,7 +705,9 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--hand", type=int, metavar="N", help=_("open this hand at once (else: the list of hands)"))
     r.add_argument("--server", metavar="HOST:PORT", help=_("the server holding the table (default 127.0.0.1:50051)"))
     r.add_argument("--db", metavar="PATH", help=_("read the table's hands from this store, with no server"))
-    r.add_argument("--password", default="", help=_("the table's password, if it has one"))
+    add_password_flags(r, _("read the table's password, if it has one, from the first line of FILE; without "
+                            "it, from the environment variable {env}. Never on the command line: every user of "
+                            "this machine can read that"))
     r.add_argument("--tls-ca", metavar="FILE", help=_("the server's certificate, if it uses TLS"))
     r.set_defaults(run=cmd_replay)
     return p
@@ -728,7 +781,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardtui: --lang {lang}: " + _("choose one of {langs}.").format(langs=", ".join(LANGUAGES)),
               file=sys.stderr)
         return 2
-    use(choose(lang))
+    use(choose(lang, remembered=remembered()))
     if lang is not None:  # the browser sessions `cardtui web` starts read it too
         os.environ["CARDTUI_LANG"] = normalize(lang) or "en"
     argparse._ = _  # type: ignore[attr-defined]  # argparse's own words ("usage:") in the reader's language

@@ -2,8 +2,10 @@
 
 Sentences are looked up in gettext catalogs that Babel builds (``make i18n``: extract, update,
 compile) and that ship in the package (``cardtui/locale/{pt_BR,es}/LC_MESSAGES/cardtui.mo``).
-The language is chosen by ``--lang``, else ``CARDTUI_LANG``, ``LC_ALL``, ``LC_MESSAGES`` or
-``LANG``, else English. A message missing from a catalog is said in English.
+The language is chosen by ``--lang``, else ``CARDTUI_LANG``, else the one the person last chose
+in the client (``ctrl+l``, kept in ``language`` in their config directory), else ``LC_ALL``,
+``LC_MESSAGES`` or ``LANG`` (the system's, the first time), else English. A message missing from
+a catalog is said in English.
 
 Game terms are not looked up: a truco call is said in the language the game is played in,
 whatever the reader's language. Templates marked with ``N_`` are extracted but looked up only
@@ -19,11 +21,13 @@ from __future__ import annotations
 import contextlib
 import gettext
 import os
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 DOMAIN = "cardtui"
 LANGUAGES = ("en", "pt_BR", "es")
@@ -49,17 +53,53 @@ def normalize(tag: str | None) -> str | None:
     return None
 
 
-def choose(flag: str | None = None, env: Mapping[str, str] | None = None) -> str:
-    """The language to use: ``--lang`` first, then the environment, then English."""
+def choose(flag: str | None = None, env: Mapping[str, str] | None = None, remembered: str | None = None) -> str:
+    """The language to use: ``--lang`` first, then ``CARDTUI_LANG``, then the one ``remembered``
+    (the person's last choice), then the system's locale, then English."""
     chosen = normalize(flag)
     if chosen is not None:
         return chosen
     env = os.environ if env is None else env
-    for name in ENV:
+    if env.get(ENV[0]):
+        return normalize(env[ENV[0]]) or "en"
+    chosen = normalize(remembered)
+    if chosen is not None:
+        return chosen
+    for name in ENV[1:]:
         value = env.get(name)
         if value:  # the first one set decides, as for gettext (LANG=C means English)
             return normalize(value) or "en"
     return "en"
+
+
+LANGUAGE_FILE = "language"
+"""Where a person's last choice of language is kept, in their config directory."""
+
+
+def language_file() -> Path:
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("cardtui")) / LANGUAGE_FILE
+
+
+def remembered(file: Path | None = None) -> str | None:
+    """The language this person last chose, or None (never chose one, or the file is unreadable)."""
+    try:
+        return normalize((file or language_file()).read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def remember(lang: str, file: Path | None = None) -> None:
+    """Keep ``lang`` as this person's language: the next client starts in it. A file that cannot be
+    written is left as it was (remembering is a convenience, never in the way)."""
+    file = file or language_file()
+    with contextlib.suppress(OSError):
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".language.")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(lang + "\n")
+        os.replace(tmp, file)
 
 
 def flag_in(argv: list[str]) -> str | None:
@@ -139,6 +179,19 @@ def N_(message: str) -> str:
     return message
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as said of ``context`` (a word whose form depends on what it is said of: a table
+    "terminada", a tournament "terminado")."""
+    if not message:
+        return message
+    return translations(current()).pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """``N_`` for a message with a context: looked up with ``pgettext`` where it is shown."""
+    return message
+
+
 def render(template: str, args: Mapping[str, str] | None = None) -> str:
     """A template sent as an id (a refusal), said in the reader's language with its arguments;
     the English template if the translation's fields do not fit the arguments."""
@@ -155,5 +208,5 @@ def render(template: str, args: Mapping[str, str] | None = None) -> str:
             return template
 
 
-__all__ = ["LANGUAGES", "NAMES", "N_", "_", "choose", "current", "flag_in", "next_language", "ngettext",
-           "normalize", "render", "speaking", "translations", "use"]
+__all__ = ["LANGUAGES", "NAMES", "NP_", "N_", "_", "choose", "current", "flag_in", "language_file", "next_language",
+           "ngettext", "normalize", "pgettext", "remember", "remembered", "render", "speaking", "translations", "use"]

@@ -1,4 +1,11 @@
-"""Bot hands straight through the engine: hand histories and a summary."""
+"""Bot hands straight through the engine: hand histories and a summary.
+
+A simulation checks the rules and the histories at scale, so now and then it plays a hand off
+the bots' usual path (``detour``), to write what bots seldom do: a Cacho redeal (everyone passes
+the first card) and a rummy stock rebuilt (everyone draws from the stock and throws the card
+drawn until the stock runs out). With ``fair`` each history also holds ``awaited``, as a server
+writes it.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +16,39 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cardtui.engine.core import Action, GameView, Match, SeatInfo
+from cardtui.engine.cacho_records import CachoView
+from cardtui.engine.core import Action, Event, GameView, Match, SeatInfo
 from cardtui.engine.fairness import DealSeed, Seed, linked
 from cardtui.engine.games import get
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
+from cardtui.engine.rummy_records import DISCARD, DRAW, PASS, STOCK, Phase, RummyView
+
+DETOUR_EVERY = 8
+"""One hand in this many, from the second (the 2nd, the 10th, …), is played off the bots' path
+until it has written what the detour is for (``detour``); a Pif Paf hand everyone folds before
+play carries the detour on to the next hand."""
+
+DETOURED = frozenset({"CachoRedealt", "RummyStockRebuilt"})
+"""The events a detour plays for: once one comes, the bots play the hand on."""
+
+
+def detour(view: GameView, legal: list[Action]) -> Action | None:
+    """A seat's action off the bots' path, or None to let its bot play: in Cacho's round 1 a pass
+    (everyone passing, the deal is void and dealt again); in Pif Paf and Cacheta a draw from the
+    stock, the card drawn thrown, every claim window let go (until the stock runs out and the
+    pile becomes the stock)."""
+    wanted: Action | None = None
+    if isinstance(view, CachoView):
+        wanted = Action(PASS) if view.round == 1 else None
+    elif isinstance(view, RummyView):
+        if view.phase is Phase.CLAIM:
+            wanted = Action(PASS)
+        elif view.phase is Phase.DRAW:
+            wanted = Action(DRAW, value=STOCK)
+        elif view.phase is Phase.DISCARD and view.drawn is not None:
+            wanted = Action(DISCARD, cards=(view.drawn,))
+    return wanted if wanted in legal else None
 
 
 @dataclass
@@ -68,13 +103,15 @@ def simulate(
     start = time.perf_counter()
     match, _ = rules.open(opts, seats, hand_seed())
     report.matches = 1
+    detouring = False
     while report.hands < hands:
         if match.hand_over():
             record = match.history()
             report.hands += 1
             if record is not None:
                 record = dict(record, table=table, hand=report.hands, match=report.matches)
-                if fair:
+                if fair:  # as a server writes it: the seats the deal waited for (every simulated seed came in time)
+                    record["awaited"] = sorted(int(s) for s in record["fair"]["player_seeds"])
                     record = previous = linked(record, previous)
                 for seat, d in record["result"]["deltas"].items():
                     report.deltas[int(seat)] += int(d)
@@ -89,10 +126,14 @@ def simulate(
                 report.matches += 1
             else:
                 match.next_hand(hand_seed())
+            detouring = detouring or report.hands % DETOUR_EVERY == 1
             continue
         for seat in match.to_act():
-            if match.legal_actions(seat):
-                match.apply(seat, match.bot_action(seat, rng, level))
+            legal = match.legal_actions(seat)
+            if legal:
+                action = detour(match.view(seat), legal) if detouring else None
+                events: list[Event] = match.apply(seat, action or match.bot_action(seat, rng, level))
+                detouring = detouring and not any(e.kind in DETOURED for e in events)
                 report.actions += 1
                 break
         else:
@@ -142,8 +183,9 @@ def random_policy(view: GameView, legal: list[Action], rng: random.Random) -> Ac
     return rng.choice(legal)
 
 
-def versus_random(game_name: str, players: int, matches: int, seed: int = 7) -> WinRate:
-    """Bots on one side, random play on the other, sides swapped every match.
+def versus_random(game_name: str, players: int, matches: int, seed: int = 7, level: str | None = None) -> WinRate:
+    """Bots on one side (at ``level``; None: the game's default), random play on the other, sides
+    swapped every match.
 
     Partnership games pit team against team; elsewhere seat 0 is the bot and the rest
     play at random. A match counts for the bots when their side finishes ahead.
@@ -161,7 +203,7 @@ def versus_random(game_name: str, players: int, matches: int, seed: int = 7) -> 
                 continue
             seat = rng.choice(match.to_act())
             if seats[seat].team == seats[side].team:
-                action = match.bot_action(seat, rng)
+                action = match.bot_action(seat, rng) if level is None else match.bot_action(seat, rng, level)
             else:
                 action = random_policy(match.view(seat), match.legal_actions(seat), rng)
             match.apply(seat, action)

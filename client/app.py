@@ -14,9 +14,10 @@ from cardtui.client.connection import BadAddress, Connection, error_text, unreac
 from cardtui.client.lobby import LobbyScreen, OpenTable, OpenTournaments
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.password_screen import PasswordScreen
+from cardtui.client.rounds import Entered, Rounds, ready
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.tournaments import TournamentsScreen
-from cardtui.i18n import N_, NAMES, _, current, next_language, use
+from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -35,10 +36,11 @@ class CardApp(App[None]):
     """``cardtui connect``: talks to one server; ``host`` starts one in-process first.
 
     Until the server answers, a connection screen says why not and tries again. Without a
-    ``player`` name (a browser guest) the app asks for one before the lobby; ``note`` is shown
-    once the lobby is up (where browsers join, when hosting). ``password`` opens the table to
-    ``spectate`` (and any other table it fits) without asking.
+    ``player`` name (none given, or a browser guest) the app asks for one before the lobby;
+    ``note`` is shown on the lobby's line under the server's (where browsers join, when hosting).
+    ``password`` opens the table to ``spectate`` (and any other table it fits) without asking.
     With an ``identity`` the name is proved with the player's key (and remembered); without, a guest.
+    With ``remember_language``, the language chosen with ctrl+l is where the next client starts.
     """
 
     CSS_PATH = "app.tcss"
@@ -56,8 +58,12 @@ class CardApp(App[None]):
         note: str | None = None,
         password: str = "",
         identity: Identity | None = None,
+        remember_language: bool = False,
     ) -> None:
         super().__init__()
+        self.remember_language = remember_language
+        """Keep the language chosen with ctrl+l in the person's config directory (not a browser guest's:
+        the host's config directory is not theirs)."""
         self.target = target
         self.player = player
         self.spectate_id = spectate
@@ -69,6 +75,8 @@ class CardApp(App[None]):
         self.password = password
         self.conn: Connection | None = None
         self.info: lobby_pb2.ServerInfo | None = None
+        self.rounds: Rounds | None = None
+        """The tournaments this player is entered in, followed wherever they are in the client."""
 
     async def on_mount(self) -> None:
         if self.host is not None:  # `cardtui play` hosts a server in this process first
@@ -113,9 +121,11 @@ class CardApp(App[None]):
         if not await self._sign_in():
             return
         self.sub_title = f"{self.player} @ {self.conn.target}"
-        await self.push_screen(LobbyScreen(self.conn, self.info))
-        if self.note:
-            self.notify(self.note, title=_("Guests"), timeout=20, markup=False)
+        await self.push_screen(LobbyScreen(self.conn, self.info, self.note or ""))
+        if self.identity is not None:  # only a player with a key may enter a tournament
+            self.rounds = Rounds(self.conn, self.player, self._to_round_table,
+                                 lambda follow: self.run_worker(follow, group="rounds", exit_on_error=False))
+            self.run_worker(self.rounds.keep_looking(), group="rounds", exit_on_error=False)
         if self.spectate_id:
             await self.open_table(self.spectate_id, spectate=True)
 
@@ -136,11 +146,24 @@ class CardApp(App[None]):
         """The next language (English, Português (Brasil), Español): the screens open now say
         again what they show, every screen opened after speaks it from the start."""
         use(next_language())
+        if self.remember_language:
+            remember(current())
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
 
     def on_open_tournaments(self, message: OpenTournaments) -> None:
         self.push_screen(TournamentsScreen(message.conn, message.info, self.player))
+
+    def on_entered(self, message: Entered) -> None:
+        if self.rounds is not None:
+            self.rounds.follow(message.tournament_id)
+
+    async def _to_round_table(self, table_id: str, round_number: int) -> None:
+        """A round opened with a table for the player: to it, from wherever they are (unless there)."""
+        if any(isinstance(s, TableScreen) and s.model.summary.id == table_id for s in self.screen_stack):
+            return
+        self.notify(ready(round_number))
+        await self.open_table(table_id, locked=False)
 
     async def on_open_table(self, message: OpenTable) -> None:
         await self.open_table(message.table_id, message.spectate, message.password, message.locked)

@@ -5,18 +5,27 @@ client answers with a seed of its own (``feed`` hands the connection a fresh
 ``secrets.token_bytes(32)`` to send). The hand's last event, ``DealRevealed``, gives the
 server's seed and every seed used; ``FairDeals`` then checks, on its own, that
 
-- the revealed seed hashes to the commitment published before the deal;
-- this client's seed is in the deal, unchanged (or says it came too late);
+- the commitment came before any of the hand's events, and the revealed seed hashes to it;
+- this client's seed is in the deal, unchanged, at its own seat, and no other seat's seed is
+  one this client sent or one that only the host could have made (a bot's seat, a seat the
+  table does not have);
 - the deck those seeds make, dealt by the game's rule, gives exactly the cards this client
   was dealt, and the cards shown publicly (Cacheta's flip, a Cacho showdown, truco plays and
   shows, rejected hands, the stock cards this client drew) came from where they should.
+
+A green ✔ "fair deal" says one thing only: this client saw the commitment before any card of
+the hand, its own seed was sent at once and is in the revealed deal, and everything checked
+(docs/deal.md §12). Whatever the server says of itself (a cut window of 0, a commitment sent
+with the deal or marked as a replay, its ``awaited`` list), every other case has a standing
+of its own, in words (``Standing``), never ✔: a deck the host alone chose, a seed of this
+client's left out, a spectator's check, a check that could not compare the cards, a deal that
+does not check out.
 
 The deck comes from ``cardtui.fair``, the scheme's one implementation (docs/deal.md), which the engine
 deals through too (the client imports nothing of the engine). How each game takes its cards
 from the deck is the public rule written out there; this module follows it from the
 stream's public deal events (who was dealt in, the dealer, the mão's choices), so it knows
-no more than any player at the table. It says what it found in a log line: ✔, or a warning
-in words.
+no more than any player at the table.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from google.protobuf.message import Message
 from rich.text import Text
@@ -40,10 +50,20 @@ from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 Seen = list[tuple[str, Message]]
 """A hand's events this client saw, by name (``event_body``), in order."""
 
+GREY = "grey62"
+"""How a check that proves less than a fair deal looks: neither the green of ✔ nor a warning."""
+REMEMBERED = 16
+"""How many of its past seeds a client keeps, to name one the server deals again."""
+NO_CUTS = N_("This table deals without cuts: no player's seed is asked for, so the host alone chooses every deck,"
+             " and no hand here can be a fair deal ✔.")
+"""What a table without cuts (``TableSummary.no_cuts``) says before its first hand."""
+NO_CUTS_SHORT = N_("no cuts: the host alone chooses every deck")
+"""The same, where a table is listed (the lobby)."""
+
 
 @dataclass
 class Watch:
-    """One hand followed from its commitment."""
+    """One hand followed from its commitment (or, ``bare``, from a start that came without one)."""
 
     hand: int
     commitment: str
@@ -62,6 +82,26 @@ class Watch:
     seen: Seen = field(default_factory=list)
     gap: bool = False
     """Some of the hand's events never reached this client (a reconnect that resynced)."""
+    unasked: str = ""
+    """Why this seated client's seed was not asked for (a cut window of 0, a commitment that came
+    with more events or as a replay): the host alone chose the deck, as far as this client knows."""
+    live: bool = False
+    """The commitment came as news, not as a replay: this client had the table open when the hand
+    was committed, so a seated one was waited for, whatever the reveal's ``awaited`` says."""
+    bare: bool = False
+    """The hand began (``HandStarted`` or cards) with no commitment before it."""
+    missed: bool = False
+    """A bare hand that this client could not tell was dealt without a commitment: it had not
+    seen everything since a hand ended (it opened the table during this hand, or lost part of
+    the stream), so the commitment may have come before it was here."""
+    after_cards: bool = False
+    """The commitment came only after the hand had begun."""
+    started: bool = False
+    """The hand was dealt (its start, or cards, reached this client)."""
+    ended: bool = False
+    """``HandEnded`` came: the reveal is due."""
+    bots: frozenset[int] = frozenset()
+    """Seats a bot played (not standing in for a person away) when the hand was committed."""
 
 
 class Phrase(str):
@@ -85,6 +125,25 @@ def said(finding: str) -> str:
     return render(finding.template, finding.args) if isinstance(finding, Phrase) else _(finding)
 
 
+class Standing(StrEnum):
+    """What a checked hand proves to this client: each its own words and colour; only ``FAIR`` is ✔."""
+
+    FAIR = "fair"
+    """Committed before any card, this client's seed in, everything checked: ✔, green."""
+    UNASKED = "unasked"
+    """Seated, but no seed of this client's was asked for: the host alone chose the deck (grey)."""
+    WATCHED = "watched"
+    """A spectator's check: it adds no seed, so it cannot show the host did not choose the deck (grey)."""
+    PARTIAL = "partial"
+    """This client's seed is in, but the cards were not all compared (grey)."""
+    UNUSED = "unused"
+    """This client's seed was sent and left out: the host could have chosen the deck (red)."""
+    BROKEN = "broken"
+    """The deal does not check out (red)."""
+    UNCHECKED = "unchecked"
+    """Not followed from its start here: nothing checked (dim)."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What the check of one hand found."""
@@ -103,14 +162,36 @@ class Verdict:
     used: tuple[int, ...] = ()
     """The seats whose seeds the deal used."""
     awaited: tuple[int, ...] = ()
-    """The seats the deal waited for (seated, connected): one of them not in ``used`` was dropped."""
+    """The seats the deal waited for (seated, connected): one of them not in ``used`` was dropped.
+    This client's own seat is among them whenever it had the table open at the commitment."""
     dropped: str = ""
     """This client's seed was left out though nothing shows the server cheated (it came late, or
     no answer came): the deal is not marked fair for this player, in words that say why."""
+    unasked: str = ""
+    """Why this seated client's seed was not asked for (``Watch.unasked``)."""
+    compared: bool = True
+    """The cards were compared with the deck (not when part of the hand never arrived)."""
+
+    @property
+    def standing(self) -> Standing:
+        if not self.checked:
+            return Standing.UNCHECKED
+        if self.problems:
+            return Standing.BROKEN
+        if self.dropped:
+            return Standing.UNUSED
+        if not self.seated:
+            return Standing.WATCHED
+        if not self.cut:
+            return Standing.UNASKED
+        if not self.compared:
+            return Standing.PARTIAL
+        return Standing.FAIR
 
     @property
     def ok(self) -> bool:
-        return self.checked and not self.problems and not self.dropped
+        """A fair deal (✔), and nothing less."""
+        return self.standing is Standing.FAIR
 
     @property
     def missing(self) -> tuple[int, ...]:
@@ -125,21 +206,35 @@ class Verdict:
 
     def said(self) -> Said:
         where = self._where()
-        if not self.checked:
+        standing = self.standing
+        if standing is Standing.UNCHECKED:
             return Said(Text(_("{where}: joined mid-deal, not checked.").format(where=where)), "dim")
         notes = "".join(" " + n[0].upper() + n[1:] + "." for n in (said(n) for n in self.notes))
-        if self.problems:
+        if standing is Standing.BROKEN:
             text = Text("⚠ " + _("{where}: this deal does not check out:").format(where=where) + " ")
             text.append("; ".join(said(p) for p in self.problems) + "." + notes)
             return Said(text, "bold red")
-        found = [_("committed before the cut"), *([_("your seed in")] if self.cut else []),
-                 _("your cards match") if self.seated else _("the cards shown match")]
-        if self.dropped:
-            text = Text("⚠ " + _("{where}: your seed was not used in this deal ({why}); the rest checks out"
-                                 " ({found}).").format(where=where, why=said(self.dropped), found="; ".join(found)))
-            return Said(Text(text.plain + notes), "bold yellow")
-        text = Text("✔ " + _("{where}: fair deal ({found}).").format(where=where, found="; ".join(found)))
-        return Said(Text(text.plain + notes), "green")
+        if standing is Standing.FAIR:
+            found = "; ".join([_("committed before the cut"), _("your seed in"), _("your cards match")])
+            return Said(Text("✔ " + _("{where}: fair deal ({found}).").format(where=where, found=found) + notes),
+                        "green")
+        cards = [] if not self.compared else [_("your cards match") if self.seated else _("the cards shown match")]
+        found = "; ".join([_("the commitment matches"), *cards])
+        if standing is Standing.UNUSED:
+            line = _("{where}: your seed was not used in this deal ({why}): the host could have chosen this deck;"
+                     " the rest checks out ({found}).").format(where=where, why=said(self.dropped), found=found)
+            return Said(Text("⚠ " + line + notes), "bold red")
+        if standing is Standing.WATCHED:
+            line = _("{where}: the deal checks out ({found}), but you are watching: no seed of yours went in, so"
+                     " this does not show that the host did not choose the deck.").format(where=where, found=found)
+        elif standing is Standing.UNASKED:
+            why = said(self.unasked) if self.unasked else _("no seed of yours went in")
+            line = _("{where}: the host alone chose this deck: your seed was not asked for ({why}); the rest checks"
+                     " out ({found}).").format(where=where, why=why, found=found)
+        else:
+            line = _("{where}: your seed is in and the commitment matches, but not everything was checked.").format(
+                where=where)
+        return Said(Text("○ " + line + notes), GREY)
 
     def seeds_said(self, name: Callable[[int], str]) -> Said | None:
         """For the hand's summary: whose seeds the deal used, and anyone seated and connected
@@ -176,6 +271,19 @@ class FairDeals:
         self.watch: Watch | None = None
         self.verdicts: list[Verdict] = []
         self._told: dict[int, list[Verdict]] = {}
+        self.following = False
+        """Every event since a hand ended reached this client, as it happened: a hand that starts
+        now is seen from its start, so one that starts with no commitment before it is caught.
+        Not so when the table was just opened: its next commitment may have come before."""
+        self.bots: frozenset[int] = frozenset()
+        """Seats a bot plays (not standing in for a person away), as the latest view says."""
+        self.sent: dict[bytes, int] = {}
+        """This client's recent seeds, each with the table deal it was sent for."""
+        self.deal = 0
+        """The last table deal number heard of (a commitment's or a reveal's)."""
+        self.opened: int | None = None
+        """The first snapshot's number: the events up to it that follow it, marked as replays, are
+        the table before this client came (``_caught_up``)."""
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -184,41 +292,133 @@ class FairDeals:
             snap = msg.snapshot
             self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
             self.seat = snap.seat if snap.HasField("seat") else None
+            self._seated(snap.view)
+            if self.opened is None:
+                self.opened = msg.seq
             self.last = self.last or msg.seq
             return []
         if body != "update":
             return []
         cuts: list[tuple[int, bytes]] = []
-        said: list[Verdict] = []
+        told: list[Verdict] = []
         events = msg.update.events
         for i, ev in enumerate(events):
             if ev.seq <= self.last:
+                if ev.replay and self.opened is not None and ev.seq <= self.opened:
+                    self._caught_up(ev)
                 continue
-            if self.watch is not None and ev.seq != self.last + 1:
-                self.watch.gap = True
+            if ev.seq != self.last + 1:  # a hole: what was missed is not known
+                if self.watch is not None and not self.watch.bare:
+                    self.watch.gap = True
+                else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
+                    self.watch, self.following = None, False
             self.last = ev.seq
             name, inner = event_body(ev)
             if isinstance(inner, table_pb2.DealCommitted):
-                # A seed goes only for a deal still waiting: a commitment replayed, or followed in
-                # its own message by more of the table's events, was dealt before this client saw it.
-                live = not ev.replay and i == len(events) - 1
-                seed = secrets.token_bytes(32) if self.seat is not None and inner.cut_ms > 0 and live else None
-                self.watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock())
-                if seed is not None:
-                    cuts.append((inner.hand, seed))
-            elif isinstance(inner, table_pb2.HandStarted) and self.watch is not None:
-                self.watch.hand_no = inner.hand
-                self.watch.seen.append((name, inner))
+                told += self._committed(inner, ev.replay, batched=i < len(events) - 1, cuts=cuts)
             elif isinstance(inner, table_pb2.DealRevealed):
+                self.deal = max(self.deal, inner.hand)
                 verdict = self.check(inner)
-                self.verdicts.append(verdict)
-                said.append(verdict)
+                told.append(verdict)
                 self.watch = None
-            elif self.watch is not None and inner is not None and name != "hidden":
-                self.watch.seen.append((name, inner))
-        if said:
-            self._told.setdefault(msg.seq, []).extend(said)
+                self.following = True
+            else:
+                self._during(name, inner, told)
+        if msg.update.HasField("view"):
+            self._seated(msg.update.view)
+        self.verdicts += told
+        if told:
+            self._told.setdefault(msg.seq, []).extend(told)
         return cuts
+
+    def _caught_up(self, ev: table_pb2.Event) -> None:
+        """An event from before this client opened the table, replayed after its first snapshot (the
+        snapshot's view has it already): nothing is said of it, but a commitment among them is the
+        hand's, which came too late for a seed of this client's, and the hand is followed from it."""
+        name, inner = event_body(ev)
+        if isinstance(inner, table_pb2.DealCommitted):
+            unasked = N_("the commitment came marked as a replay, after the cut") if self.seat is not None else ""
+            self.deal = max(self.deal, inner.hand)
+            self.watch = Watch(inner.hand, inner.commitment, cut_ms=inner.cut_ms, arrived=self.clock(),
+                               unasked=unasked, bots=self.bots)
+        elif isinstance(inner, table_pb2.DealRevealed):
+            self.watch = None
+        elif self.watch is not None and inner is not None and name != "hidden":
+            w = self.watch
+            w.started = w.started or isinstance(inner, table_pb2.HandStarted | table_pb2.CardsDealt)
+            if isinstance(inner, table_pb2.HandStarted):
+                w.hand_no = inner.hand
+            w.ended = w.ended or isinstance(inner, table_pb2.HandEnded)
+            w.seen.append((name, inner))
+
+    def _seated(self, view: table_pb2.View) -> None:
+        if view.seats:
+            self.bots = frozenset(s.seat for s in view.seats if s.bot and not s.away)
+
+    def _committed(self, inner: table_pb2.DealCommitted, replay: bool, batched: bool,
+                   cuts: list[tuple[int, bytes]]) -> list[Verdict]:
+        """A hand's commitment: follow the hand from here, and cut if it is still waiting for seeds.
+
+        A seed goes only for a deal still waiting: a commitment replayed, or followed in its own
+        message by more of the table's events, or with no wait, was dealt before this client could
+        add anything, and the check says so."""
+        told: list[Verdict] = []
+        self.deal = max(self.deal, inner.hand)
+        old = self.watch
+        carried = old if old is not None and old.bare and not old.ended else None
+        if old is not None and old.started and carried is None:
+            told.append(self._unrevealed(old))
+        seated = self.seat is not None
+        unasked = ""
+        if seated and inner.cut_ms <= 0:
+            unasked = N_("the server said it would not wait for seeds")
+        elif seated and replay:
+            unasked = N_("the commitment came marked as a replay, after the cut")
+        elif seated and batched:
+            unasked = N_("the commitment came together with the hand's next events, too late to cut")
+        seed = secrets.token_bytes(32) if seated and not unasked and carried is None else None
+        watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock(), unasked=unasked,
+                      live=not replay, bots=self.bots)
+        if carried is not None:  # the hand had begun before its commitment came
+            watch.after_cards, watch.started, watch.hand_no = True, True, carried.hand_no
+            watch.seen, watch.gap = carried.seen, carried.gap
+        self.watch = watch
+        if seed is not None:
+            self.sent[seed] = inner.hand
+            while len(self.sent) > REMEMBERED:
+                del self.sent[next(iter(self.sent))]
+            cuts.append((inner.hand, seed))
+        return told
+
+    def _during(self, name: str, inner: Message | None, told: list[Verdict]) -> None:
+        """An event of the table's other than the commitment and the reveal."""
+        starts = isinstance(inner, table_pb2.HandStarted | table_pb2.CardsDealt)
+        if isinstance(inner, table_pb2.HandStarted) and self.watch is not None and self.watch.started:
+            told.append(self._unrevealed(self.watch))  # a new hand, and the last one's reveal never came
+            self.watch = None
+        if starts and self.watch is None:  # dealt with no commitment before it, or none this client saw
+            self.watch = Watch(self.deal + 1, "", bare=True, missed=not self.following)
+        w = self.watch
+        if isinstance(inner, table_pb2.HandEnded):
+            self.following = True  # the next hand is seen from its start
+        if w is None:
+            return
+        if starts:
+            w.started = True
+        if isinstance(inner, table_pb2.HandStarted):
+            w.hand_no = inner.hand
+        elif isinstance(inner, table_pb2.HandEnded):
+            w.ended = True
+        if inner is not None and name != "hidden":
+            w.seen.append((name, inner))
+
+    def _unrevealed(self, w: Watch) -> Verdict:
+        """A hand that was dealt and never revealed: nothing of it can be checked."""
+        if w.missed:
+            return Verdict(w.hand, checked=False, seated=self.seat is not None, hand_no=w.hand_no)
+        problems = [N_("no commitment came before this hand's cards")] if w.bare else []
+        problems.append(N_("its seeds were never revealed, so nothing of it could be checked"))
+        return Verdict(w.hand, tuple(problems), seated=self.seat is not None, hand_no=w.hand_no)
 
     def taken(self, hand: int, taken: bool) -> None:
         """The server's answer to this seat's seed for ``hand``, noted with how long it took."""
@@ -238,46 +438,64 @@ class FairDeals:
     def check(self, reveal: table_pb2.DealRevealed) -> Verdict:
         """The hand ``reveal`` closes, checked against what this client saw of it (docs/deal.md §12)."""
         w = self.watch
-        if w is None or w.hand != reveal.hand:
-            return Verdict(reveal.hand, checked=False)
+        seated = self.seat is not None
+        if w is None or (w.hand != reveal.hand and not w.started and not w.bare):
+            return Verdict(reveal.hand, checked=False, seated=seated)
+        if w.missed:  # not followed from its start here
+            return Verdict(reveal.hand, checked=False, seated=seated, hand_no=w.hand_no)
+        hand = reveal.hand if w.bare else w.hand
         problems: list[str] = []
         notes: list[str] = []
         if reveal.scheme != SCHEME:
-            return Verdict(w.hand, (phrase("it names a deal scheme this client does not know ({scheme})",
-                                           scheme=repr(reveal.scheme[:40])),))
-        if commitment(reveal.server_seed) != w.commitment:
+            return Verdict(hand, (phrase("it names a deal scheme this client does not know ({scheme})",
+                                         scheme=repr(reveal.scheme[:40])),), seated=seated, hand_no=w.hand_no)
+        if w.bare:
+            problems.append(N_("no commitment came before this hand's cards: the host could have chosen the deck"
+                               " after dealing it"))
+        elif commitment(reveal.server_seed) != w.commitment:
             problems.append(N_("the revealed server seed does not match the commitment published before the deal"))
+        if w.after_cards:
+            problems.append(N_("the commitment came only after the hand had begun: the host could have chosen the deck"
+                               " after dealing it"))
+        if not w.bare and reveal.hand != w.hand:
+            problems.append(phrase("the seeds revealed are for table deal {shown}, but the commitment was for table"
+                                   " deal {deal}", shown=reveal.hand, deal=w.hand))
         if reveal.table != self.table:
             problems.append(phrase("the deck was keyed to another table ({table})", table=repr(reveal.table[:40])))
         try:
             seed = DealSeed(reveal.server_seed, tuple((s.seat, s.seed) for s in reveal.seeds), reveal.table,
                             reveal.hand)
         except ValueError as e:
-            return Verdict(w.hand, (*problems, phrase("the revealed seeds are malformed ({error})", error=e)))
+            return Verdict(hand, (*problems, phrase("the revealed seeds are malformed ({error})", error=e)),
+                           seated=seated, hand_no=w.hand_no)
         seeds = dict(seed.player_seeds)
-        mine = seeds.get(self.seat) if self.seat is not None else None
-        dropped = ""
-        if w.seed is not None and mine == w.seed:
-            pass
-        elif mine is not None:
-            problems.append(N_("the deal used a seed for your seat that this client did not send"))
-        elif w.taken:
-            problems.append(N_("the server took your seed but dealt without it"))
-        elif w.seed is not None and w.answered_ms is not None and w.answered_ms * 2 <= w.cut_ms:
-            # Refused as late, though its answer was back within half the window: the server had it in
-            # time and chose to deal without it, which is how a host picks among decks.
-            problems.append(phrase("your seed was not used in this deal, though the server had it within {ms} ms"
-                                   " of its {cut} ms wait", ms=w.answered_ms, cut=w.cut_ms))
-        elif w.seed is not None:
-            dropped = (phrase("the server's answer came {ms} ms into its {cut} ms wait: too late",
-                              ms=w.answered_ms, cut=w.cut_ms) if w.answered_ms is not None
-                       else N_("the server never answered it"))
-        awaited = tuple(sorted(reveal.awaited))
+        dropped = self._mine(w, seeds, problems)
+        for s, b in seeds.items():
+            if s == self.seat:
+                continue
+            if s >= self.seats:
+                problems.append(phrase("the deal used a seed for seat {seat}, which this table does not have",
+                                       seat=s + 1))
+            elif s in w.bots and s in self.bots:
+                problems.append(phrase("the deal used a seed for seat {seat}, where a bot plays: one the host chose",
+                                       seat=s + 1))
+            if b in self.sent:
+                problems.append(phrase("the deal gives seat {seat} a seed this client sent (for table deal {deal})",
+                                       seat=s + 1, deal=self.sent[b]))
+        told = tuple(sorted(set(reveal.awaited)))
+        awaited = told
+        if seated and w.live and not w.bare and self.seat is not None:
+            # This client had the table open when the hand was committed: it was waited for.
+            awaited = tuple(sorted({*told, self.seat}))
+            if self.seat not in told:
+                notes.append(N_("the server's list of the seats it waited for leaves yours out, though this client"
+                                " had the table open when the hand was committed"))
         for s in awaited:
             if s not in seeds and s != self.seat:
                 notes.append(phrase("seat {seat} was seated and connected, but its seed was not used", seat=s + 1))
-        if not seeds:
+        if not seeds and not w.unasked and w.seed is None:  # (a seed of this client's left out says so already)
             notes.append(N_("no player's seed went in: the host alone fixed this deck"))
+        compared = False
         if w.gap:
             notes.append(N_("part of the hand did not reach this client, so its cards were not compared"))
         else:
@@ -287,9 +505,40 @@ class FairDeals:
                                     game=repr(self.game[:40])))
             else:
                 problems += rule(FairRandom(seed), w.seen, self.seat, self.seats)
-        return Verdict(w.hand, tuple(problems), tuple(notes), cut=mine is not None and mine == w.seed,
-                       seated=self.seat is not None, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
-                       dropped=dropped)
+                compared = True
+        mine = seeds.get(self.seat) if self.seat is not None else None
+        return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
+                       seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
+                       dropped=dropped, unasked=w.unasked, compared=compared)
+
+    def _mine(self, w: Watch, seeds: dict[int, bytes], problems: list[str]) -> str:
+        """This client's own seed in the reveal: the problems it shows, or why it was left out
+        (returned) when nothing shows the server chose to leave it out."""
+        mine = seeds.get(self.seat) if self.seat is not None else None
+        if mine is not None and mine == w.seed:
+            return ""
+        if mine is not None:
+            if mine in self.sent:  # the server knew this one before it committed to this hand
+                problems.append(phrase("the deal used your seed of table deal {old}, not the one you sent for this"
+                                       " deal", old=self.sent[mine]))
+            else:
+                problems.append(N_("the deal used a seed for your seat that this client did not send"))
+            return ""
+        if w.seed is None:
+            return ""
+        if w.taken:
+            problems.append(N_("the server took your seed but dealt without it"))
+        elif w.answered_ms is not None and w.answered_ms * 2 <= w.cut_ms:
+            # Refused as late, though its answer was back within half the window: the server had it in
+            # time and chose to deal without it, which is how a host picks among decks.
+            problems.append(phrase("your seed was not used in this deal, though the server had it within {ms} ms"
+                                   " of its {cut} ms wait", ms=w.answered_ms, cut=w.cut_ms))
+        elif w.answered_ms is not None:
+            return phrase("the server's answer came {ms} ms into its {cut} ms wait: too late", ms=w.answered_ms,
+                          cut=w.cut_ms)
+        else:
+            return N_("the server never answered it")
+        return ""
 
 
 # -- how each game deals from the deck (docs/deal.md §10), followed from public events ----------

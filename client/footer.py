@@ -13,6 +13,12 @@ place. It composes again only for a key it never had, or the language.
 
 The command palette's hint is left out: at 80 columns its room goes to the screen's own keys
 (``ctrl+p`` still opens it, and the help says so).
+
+A key is shown whole or not at all: when the keys on offer run past the footer's width (a
+language with longer words, a narrow terminal), some give way, hidden whole rather than cut
+("^l Idio"): first those the screen names (``footer_gives_way``; the app's Quit by default:
+ctrl+q quits anywhere, and the help says so), then from the right. Each key's width is read
+from the footer as last laid out.
 """
 
 from __future__ import annotations
@@ -64,6 +70,10 @@ class Footer(TextualFooter):
         """Each composed item's widgets: its key, or its group and the group's label."""
         self.language = ""
         """The language the items were composed in."""
+        self.widths: dict[Ident, int] = {}
+        """Each item's width, as last laid out (cells, with the room up to the next item)."""
+        self.gave_way: frozenset[Ident] = frozenset()
+        """Items on offer hidden because the footer is too narrow for them all."""
 
     @staticmethod
     def showing(screen: Screen[object]) -> Hashable:
@@ -73,8 +83,8 @@ class Footer(TextualFooter):
         return keys, current(), leaves_out(screen)
 
     def keys_shown(self) -> list[FooterKey]:
-        """The keys on show, left to right (a key kept for later is hidden)."""
-        live = set(self.live)
+        """The keys on show, left to right (a key kept for later, or giving way, is hidden)."""
+        live = set(self.live) - self.gave_way
         keys: list[FooterKey] = []
         for ident in self.order:
             for widget in self.parts.get(ident, ()) if ident in live else ():
@@ -96,11 +106,74 @@ class Footer(TextualFooter):
         self.live = [item.ident for item in items]
         if self._bindings_ready and self.language == current() and self._in_place():
             self.shown = shown
+            self.call_after_refresh(self._fit)
             return
         self.order = merged(self.order, self.live) if self.language == current() else list(self.live)
+        if self.language != current():
+            self.widths = {}  # other words, other widths
         if screen.app.app_focus:  # else composed when the app has the focus again (as Textual's)
             self.shown = shown
         super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._fit)  # once the new keys are laid out
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Measure the items as laid out; hide whole those that do not fit (see the module's note)."""
+        if not self.is_attached:
+            return
+        self._measure()
+        gave_way = self._giving_way()
+        if gave_way != self.gave_way:
+            self.gave_way = gave_way
+            self._show_live()
+
+    def _measure(self) -> None:
+        """Each shown item's width: from its first widget's left edge to where the next item begins
+        (the last one: to its own right edge), margins included."""
+        spans: list[tuple[Ident, int, int]] = []
+        for ident in self.order:
+            widgets = [w for w in self.parts.get(ident, ()) if w.display]
+            if not widgets or not all(w.region.width for w in widgets):
+                continue
+            start = widgets[0].region.x - widgets[0].styles.margin.left
+            end = widgets[-1].region.right + widgets[-1].styles.margin.right
+            spans.append((ident, start, end))
+        nexts: list[int | None] = [span[1] for span in spans[1:]]
+        for (ident, start, end), after in zip(spans, [*nexts, None][: len(spans)], strict=True):
+            self.widths[ident] = (after if after is not None and after >= end else end) - start
+
+    def _giving_way(self) -> frozenset[Ident]:
+        """The items on offer to hide so that the rest fit: those the screen lets go first, then
+        from the right (an item never laid out counts as fitting until it is measured)."""
+        room = self.size.width
+        total = sum(self.widths.get(ident, 0) for ident in self.live)
+        if total <= room:
+            return frozenset()
+        first = gives_way(self.screen)
+        ranked = [ident for action in first for ident in self.live
+                  if any(b.action == action for b, _e, _t in self.items[ident].keys)]
+        ranked += [ident for ident in reversed(self.live) if ident not in ranked]
+        hidden: set[Ident] = set()
+        for ident in ranked:
+            if total <= room:
+                break
+            if ident in self.widths:
+                total -= self.widths[ident]
+                hidden.add(ident)
+        return frozenset(hidden)
+
+    def _show_live(self) -> None:
+        """The items on offer shown, those giving way and the rest hidden."""
+        live = set(self.live) - self.gave_way
+        for ident, widgets in self.parts.items():
+            for widget in widgets:
+                if widget.display != (ident in live):
+                    widget.display = ident in live
 
     def _in_place(self) -> bool:
         """The items on offer shown, the rest hidden, each key's state brought up to date, if
@@ -111,7 +184,7 @@ class Footer(TextualFooter):
         at = [self.order.index(ident) for ident in self.live]
         if at != sorted(at):
             return False
-        live = set(self.live)
+        live = set(self.live) - self.gave_way
         for ident, widgets in self.parts.items():
             on = ident in live
             for widget in widgets:
@@ -141,7 +214,7 @@ class Footer(TextualFooter):
             return
         self.language = current()
         self.parts = {}
-        live = set(self.live)
+        live = set(self.live) - self.gave_way
         for ident in self.order:
             widgets = tuple(self._widgets(self.items[ident]))
             for widget in widgets:
@@ -205,6 +278,13 @@ def merged(before: list[Ident], now: list[Ident]) -> list[Ident]:
         after = next((out.index(prev) + 1 for prev in reversed(before[:i]) if prev in out), 0)
         out.insert(after, ident)
     return out
+
+
+def gives_way(screen: Screen[object]) -> tuple[str, ...]:
+    """The actions whose keys a screen hides first when its footer is too narrow for them all
+    (``footer_gives_way``; the app's Quit if it says none)."""
+    first: object = getattr(screen, "footer_gives_way", ("quit",))
+    return tuple(first) if isinstance(first, tuple) else ("quit",)
 
 
 def leaves_out(screen: Screen[object]) -> frozenset[str]:

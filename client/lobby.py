@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 from cardtui.client import choices
 from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
+from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.option_words import option_label, value_label
@@ -133,10 +134,13 @@ class LobbyScreen(Screen[None]):
         Binding("t", "tournaments", N_("Tournaments")),
     ]
 
-    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None) -> None:
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None, note: str = "") -> None:
         super().__init__()
         self.conn = conn
         self.info = info
+        self.note = note
+        """Where browser guests join, when this client hosts: a line under the server's, not a toast
+        over the tables."""
         self.rows: list[str] = []
         self.locked: set[str] = set()
         """The listed tables that have a password."""
@@ -148,6 +152,9 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="server-line")
+        guests = Static(Text(self.note), id="guests-line")
+        guests.display = bool(self.note)
+        yield guests
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
         yield Static(_("No tables yet: press n to create one."), id="empty-hint")
@@ -171,10 +178,11 @@ class LobbyScreen(Screen[None]):
             self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
             return
         games = ", ".join(g.title for g in self.info.games)
-        self.query_one("#server-line", Static).update(
-            Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
-                                                                           version=self.info.version, games=games))
-        )
+        server = Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
+                                                                              version=self.info.version, games=games))
+        if self.info.no_cuts:  # before anyone creates a table or sits at one
+            server.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
+        self.query_one("#server-line", Static).update(server)
         keep = self.query_one("#tables", DataTable).cursor_row
         self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}
@@ -246,6 +254,8 @@ class LobbyScreen(Screen[None]):
         said.append(" · " + t.name)
         if t.has_password:
             said.append(" · 🔒 " + _("asks for a password"))
+        if t.no_cuts:  # said before anyone sits: no hand there is one the players cut
+            said.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         said.append(" · " + seated_text(t), style="dim")
         line.update(said)
 

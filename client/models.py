@@ -93,6 +93,11 @@ class TableModel:
     def with_summary(self, summary: common_pb2.TableSummary) -> TableModel:
         return replace(self, summary=summary)
 
+    def then(self, then: Then) -> TableModel:
+        """The table as an event is told: each seat named as it was held then, the viewer's own
+        seat only if it was theirs then."""
+        return replace(self, names=then.names, seat=then.seat)
+
 
 Holders = dict[int, tuple[str, bool]]
 """Who plays each seat: the name the seat list gives, and whether a bot plays for that person."""
@@ -108,22 +113,37 @@ def shown(holders: Holders) -> dict[int, str]:
             for seat, (name, botted) in holders.items()}
 
 
-def names_then(events: list[table_pb2.Event], now: Holders) -> list[dict[int, str]]:
-    """Who held each seat when each event happened, from who holds them ``now`` (after them).
+@dataclass(frozen=True)
+class Then:
+    """Who held each seat when an event happened, as a log line names them, and the viewer's seat
+    then: None before the viewer sat down (what came before was someone else's, never "You")."""
+
+    names: dict[int, str]
+    seat: int | None
+
+
+def names_then(events: list[table_pb2.Event], now: Holders, me: int | None = None) -> list[Then]:
+    """Who held each seat when each event happened, from who holds them ``now`` (after them), and
+    whether the viewer (at seat ``me`` now) held theirs then.
 
     Seats change hands (the hand so far told to a newcomer, a batch with someone sitting down):
     walking back from now, every event that changes a seat's holder says who held it before
-    (``Joined.before``), so every earlier event is named as it was then (docs/client.md).
+    (``Joined.before``), so every earlier event is named as it was then (docs/client.md). Before
+    the viewer's own sitting down, their seat was another's: those events are told as a watcher
+    reads them.
     """
     holders = dict(now)
-    out: list[dict[int, str]] = []
+    mine = me
+    out: list[Then] = []
     for ev in reversed(events):
         kind = ev.WhichOneof("body")
         if kind == "joined":  # the newcomer's own line names them
             holders[ev.joined.seat] = (ev.joined.name, False)
-        out.append(shown(holders))
+        out.append(Then(shown(holders), mine))
         if kind == "joined":
             holders[ev.joined.seat] = (ev.joined.before, ev.joined.before_away)
+            if ev.joined.seat == mine:
+                mine = None
         elif kind == "left":
             holders[ev.left.seat] = (ev.left.name, False)
         elif kind == "went_away":

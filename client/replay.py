@@ -97,6 +97,16 @@ def result_text(model: TableModel, hand: replay_pb2.HandSummary) -> Text:
     return out
 
 
+def hand_players(hand: replay_pb2.HandSummary) -> list[Text]:
+    """Who played each seat of a hand: as dealt, and "beto → carla" where a newcomer took it over."""
+    ended = {s.seat: s.name for s in hand.ended}
+    out = []
+    for s in hand.seats:
+        last = ended.get(s.seat, s.name)
+        out.append(Text(s.name) if last == s.name else Text(f"{s.name} → {last}"))
+    return out
+
+
 GAME_TITLES = {"cacho": "Cacho", "pifpaf": "Pif Paf", "cacheta": "Cacheta", "truco_paulista": "Truco paulista",
                "truco_argentino": "Truco argentino"}
 """Each game's title as the server gives it (``GameInfo.title``), for lists read without a server
@@ -311,7 +321,9 @@ class HandsScreen(Screen[None]):
         for h in self.hand_list:
             model = hand_model(h)
             number = f"{h.hand}" + (" (" + _("game {n}").format(n=h.match) + ")" if h.match > 1 else "")
-            names = Text(", ").join(Text(s.name) for s in h.seats)
+            names = Text(", ").join(hand_players(h))
+            if h.ended:  # what each seat came to, named as it was held when the hand ended
+                model = replace(model, names=shown(holders_of(h.ended)))
             grid.add_row(Text(number), Text(game_title(h.game)), names, result_text(model, h))
         grid.move_cursor(row=len(self.hand_list) - 1)
 

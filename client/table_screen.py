@@ -8,51 +8,50 @@ While the stream is down the action bar is off and action keys do nothing, so no
 pressed on a screen that no longer shows the table. When a hand ends, its summary stands in
 for the board until the next deal (a countdown says when) or a key; when a match ends, the
 match's summary offers to play again or leave.
+
+What the screen shows has modules of its own: the board (``client.boards``), the action bar
+(``client.actionbar``), the log (``client.table_log``), the summaries (``client.table_summary``),
+the turn line (``client.turn_line``), and the question before leaving a match (``client.leaving``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from math import ceil
-from typing import Literal
 
 from rich.console import Group, RenderableType
-from rich.style import Style
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Offset, Region, Size
 from textual.message import Message
-from textual.reactive import Reactive
 from textual.screen import Screen
-from textual.scrollbar import ScrollBar
-from textual.strip import Strip
-from textual.style import Style as TextualStyle
-from textual.visual import Visual
-from textual.widgets import Button, Header, Input, RichLog, Static
+from textual.widgets import Button, Header, Input, Static
 
+from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.boards.registry import board_for
 from cardtui.client.compositor import MapKeepingCompositor
-from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, closing_text, error_text
-from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
-from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
+from cardtui.client.leaving import LeaveScreen
+from cardtui.client.models import Holders, TableModel, Then, holders_of, names_then, played_after
 from cardtui.client.option_words import table_options
 from cardtui.client.players import SeatsScreen
 from cardtui.client.replay import open_last_hand
-from cardtui.client.words import event_words, fmt, line, who
-from cardtui.i18n import N_, _, ngettext
+from cardtui.client.rounds import rounds_of
+from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
+from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
+from cardtui.client.textual_internals import use_compositor
+from cardtui.client.turn_line import turn_line
+from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 NARROW = 100
@@ -88,317 +87,11 @@ class Reconnecting(Message):
         self.delay = delay
 
 
-Telling = Callable[[], Text | None]
-"""A log line as it is said now: in the reader's language of the moment (None: nothing to say)."""
-
-
-
 class Column(Vertical):
     """The board's column (board or summary, turn line, action bar): its size is the screen's
     layout's, so a layout that changed what is in it asks for no second one."""
 
     virtual_size = sized_by_layout()
-
-
-def bar_rows_changed(before: tuple[int, ...], after: tuple[int, ...]) -> list[int] | None:
-    """The rows of the log's scrollbar drawn differently with its thumb at ``after`` than at
-    ``before`` (``TableLog._thumb``: the bar's height and the thumb's ends, in eighths of a row);
-    None: every row. A row is drawn from where the thumb's ends fall in it: a line written moves
-    an end or two by an eighth, a row or two repainted instead of the bar's every row."""
-    if before == after or (len(before) == len(after) == 4 and before[0] == after[0]):
-        return []  # the same thumb, or none before and after (the bar's background only)
-    if len(before) != 3 or len(after) != 3 or before[0] != after[0]:
-        return None  # the thumb came or went, or the bar's height changed
-    size, start, end = after
-    _size, was_start, was_end = before
-    return [y for y in range(size)
-            if (_eighths(start, y), _eighths(end, y)) != (_eighths(was_start, y), _eighths(was_end, y))]
-
-
-def _eighths(end: int, row: int) -> int:
-    """How far into ``row`` a thumb's end falls, in eighths (0: above it, 8: below it)."""
-    return max(0, min(8, end - 8 * row))
-
-
-class TableLog(RichLog):
-    """The log, wrapped at its own width: what it said is wrapped again when the width changes,
-    and said again (in the reader's new language) when the language changes.
-
-    A line written costs a repaint of the log, not a layout of the screen: the log's size is set
-    by the screen, not by its lines, so its scrollable (virtual) size changes without the layout
-    pass Textual gives a change of a widget's virtual size (only the scrollbar's coming needs
-    one), and it scrolls to its end at once rather than after the next frame (which painted the
-    screen twice). Each line is styled once, not again at every frame."""
-
-    KEEP = 500
-
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
-
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, markup=False, max_lines=self.KEEP, min_width=10)
-        self.lines_: list[tuple[Telling, Text]] = []
-        self.wrapped_at = 0
-        self.styled: dict[tuple[int, ...], Strip] = {}
-        """Each line as shown (cropped and styled), by (line, scroll x, width); and as a row of the
-        log (padded to its width, under the scrollbar), by (line, scroll x, width, the log's width)."""
-        self.style_now: Style | None = None
-        """The log's own style, for the lines of the frame being drawn."""
-        self.frame: tuple[Offset, int] | None = None
-        """The scroll offset and width of the frame being drawn (looked up once, not once a row)."""
-
-    @property
-    def said(self) -> list[Text]:
-        return [text for _tell, text in self.lines_]
-
-    def say(self, text: Text | Telling) -> bool:
-        """Write a line (False: there was nothing to say)."""
-        tell: Telling = (lambda: text) if isinstance(text, Text) else text
-        told = tell()
-        if told is None:
-            return False
-        self.lines_.append((tell, told))
-        del self.lines_[: -self.KEEP]
-        self._write(told)
-        return True
-
-    def _write(self, text: Text) -> None:
-        """A line at the end, the log scrolled to it."""
-        self._append(text)
-        self._settle()
-
-    def _append(self, text: Text) -> None:
-        """A line wrapped at the log's width into its rows (as ``RichLog.write`` wraps it, without
-        measuring it first: a row is as wide as the log)."""
-        if not self._size_known:
-            self.write(text, scroll_end=False)  # kept until the log has its size (Textual's own deferral)
-            return
-        console = self.app.console
-        width = max(self.scrollable_content_region.width, self.min_width)
-        rows = [Strip(list(row.render(console))) for row in text.wrap(console, width)] or [Strip.blank(width)]
-        self.lines.extend(rows)
-        if self.max_lines is not None and len(self.lines) > self.max_lines:
-            self._start_line += len(self.lines) - self.max_lines
-            self.lines = self.lines[-self.max_lines:]
-        self._widest_line_width = max(self._widest_line_width, *(row.cell_length for row in rows))
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
-
-    def _settle(self) -> None:
-        """The scrollbar brought up to the lines, and the log scrolled to its end at once: only
-        the log repainted, and its scrollbar when the thumb moved (a layout only when the
-        scrollbar comes or goes)."""
-        if not (self._size_known and self.is_mounted):
-            return  # written once the log has its size (Textual's own deferral), settled then
-        bar = self.show_vertical_scrollbar
-        self._scroll_update(self.virtual_size)
-        if self.show_vertical_scrollbar != bar:
-            self.refresh(layout=True)  # the compositor places the scrollbar
-        self.scroll_y = self.max_scroll_y
-        self.refresh(self._text_region())
-
-    def _text_region(self) -> Region:
-        """The log's lines, without the scrollbar's column: a repaint of the whole log drew the
-        scrollbar again too (a widget of its own, every row of it), where its thumb had not moved."""
-        return Region(0, 0, self.scrollable_content_region.width, self.size.height)
-
-    def _scroll_update(self, virtual_size: Size) -> None:
-        """As Textual's, the vertical scrollbar repainted only if its thumb moved (once the log
-        holds its most lines, a line written moves it no more)."""
-        self._refresh_scrollbars()
-        if self.show_horizontal_scrollbar:
-            super()._scroll_update(virtual_size)
-            return
-        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
-            self._set_bar(window_virtual_size=virtual_size.height,
-                          window_size=self.container_size.height - self.scrollbar_size_horizontal)
-        self.scroll_x = self.validate_scroll_x(self.scroll_x)
-        self.scroll_y = self.validate_scroll_y(self.scroll_y)
-
-    def watch_scroll_y(self, old: float, new: float) -> None:
-        if self.show_vertical_scrollbar:
-            self._set_bar(position=int(new * 8) / 8)  # the bar's own granularity
-        if round(old) != round(new):
-            self.refresh(self._text_region())
-
-    def _set_bar(self, **values: float) -> None:
-        bar = self.vertical_scrollbar
-        before = self._thumb()
-        for name, value in values.items():
-            bar.set_reactive(getattr(ScrollBar, name), value)
-        after = self._thumb()
-        if after != before:
-            rows = bar_rows_changed(before, after)
-            if rows is None:
-                bar.refresh()
-            elif rows:
-                bar.refresh(*(Region(0, y, bar.size.width, 1) for y in rows))
-
-    def _thumb(self) -> tuple[int, ...]:
-        """Where the scrollbar's thumb is drawn, in eighths of a row (as ``ScrollBarRender`` draws it)."""
-        bar = self.vertical_scrollbar
-        size = bar.size.height
-        virtual = ceil(bar.window_virtual_size)
-        window = ceil(bar.window_size) if bar.window_size < bar.window_virtual_size else 0
-        if not (window and size and virtual and size != virtual):
-            return (size, -1, virtual, window)  # no thumb: the bar's background only
-        thumb = max(1, window / (virtual / size))
-        start = int((size - thumb) * (bar.position / (virtual - window)) * 8)
-        return (size, start, start + ceil(thumb * 8))
-
-    def retell(self) -> None:
-        """Every line said again: a line that came as words is put in the reader's language now."""
-        self.lines_ = [(tell, told) for tell, old in self.lines_ if (told := tell() or old) is not None]
-        self._rewrite()
-
-    def _rewrite(self) -> None:
-        self.clear()
-        self.styled.clear()
-        for text in self.said:
-            self._append(text)
-        self._settle()
-
-    def on_resize(self, event: events.Resize) -> None:
-        width = self.scrollable_content_region.width
-        if self.wrapped_at and width != self.wrapped_at:
-            self._rewrite()
-        elif not self.wrapped_at:
-            self.call_later(self._settle)  # after the lines written before the log had its size
-        self.wrapped_at = width
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self.styled.clear()
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        style = self.rich_style  # once a frame, not once a row
-        if style != self.style_now:
-            self.style_now = style
-            self.styled.clear()
-        self.frame = (self.scroll_offset, self.scrollable_content_region.width)
-        try:
-            if not self._plain():
-                return super().render_lines(crop)
-            return self._rows(crop)
-        finally:
-            self.frame = None
-
-    def _plain(self) -> bool:
-        """The log's styles add nothing to its lines but a background (no border, outline, padding,
-        tint, hatch, transparency or links under the mouse), as at the table."""
-        styles = self.styles
-        return (not any(edge for edge, _ in styles.border) and not any(edge for edge, _ in styles.outline)
-                and styles.padding == (0, 0, 0, 0) and not styles.tint.a and self.opacity == 1
-                and styles.text_opacity == 1 and not (styles.has_rule("hatch") and styles.hatch != "none")
-                and not self.hover_style._link_id)
-
-    def _rows(self, crop: Region) -> list[Strip]:
-        """The rows Textual's styles cache would give a log of plain styles, without it: each row
-        through it cost a new strip per row and frame (its padding to the log's width, under the
-        scrollbar, and the effects a plain log has none of), and the log draws all its rows at every
-        line written, as they all scroll. A row is padded to the width with the same style as there,
-        and goes through the app's line filters as there."""
-        base, background = self.background_colors
-        pad = TextualStyle(background=base + background).rich_style
-        width = self.size.width
-        filters = self.get_line_filters()
-        assert self.frame is not None  # drawn within render_lines, which looked these up for the frame
-        (scroll_x, scroll_y), text_width = self.frame
-        written = len(self.lines)
-        rows = []
-        for y in crop.line_range:
-            at = scroll_y + y
-            key = (at + self._start_line, scroll_x, text_width, width)
-            row = self.styled.get(key) if at < written else None
-            if row is None:
-                row = self.render_line(y).adjust_cell_length(width, pad)
-                if at < written:
-                    self.styled[key] = row  # a line written: the same row until the log's style or width changes
-            for line_filter in filters:
-                row = row.apply_filter(line_filter, background)
-            rows.append(row)
-        if crop.column_span != (0, self.outer_size.width):
-            x1, x2 = crop.column_span
-            rows = [row.crop(x1, x2) for row in rows]
-        return rows
-
-    def render_line(self, y: int) -> Strip:
-        (scroll_x, scroll_y), width = self.frame or (self.scroll_offset, self.scrollable_content_region.width)
-        style = self.style_now if self.style_now is not None else self.rich_style
-        at = scroll_y + y
-        if at >= len(self.lines):
-            return Strip.blank(width, style)
-        key = (at + self._start_line, scroll_x, width)
-        strip = self.styled.get(key)
-        if strip is None:
-            strip = self.lines[at].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
-            if len(self.styled) > 4 * self.KEEP:
-                self.styled.clear()
-            self.styled[key] = strip
-        return strip
-
-
-LEAVING = {
-    "cacho": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
-    "pifpaf": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
-    "cacheta": N_("A bot plays your seat until someone takes it; your points stay with the seat."),
-    "truco_paulista": N_("A bot plays your seat until someone takes it; your team plays on with it."),
-    "truco_argentino": N_("A bot plays your seat until someone takes it; your team plays on with it."),
-}
-"""What leaving mid-match does to the seat, in the game's own terms (chips, points, a team)."""
-LEAVING_ANY = N_("A bot plays your seat until someone takes it.")
-LEAVING_TOURNAMENT = N_("A bot plays your seat until you come back (nobody else may take it); "
-                        "the match still counts for you.")
-"""At a tournament's table the seat stays its player's: only they may sit there again."""
-
-
-class LeaveScreen(ConfirmScreen):
-    """Asks before leaving a hand in progress: a bot takes the seat."""
-
-    def __init__(self, game: str, seats: int = 0, tournament: bool = False) -> None:
-        said = LEAVING.get(game, LEAVING_ANY)
-        if tournament:
-            said = LEAVING_TOURNAMENT
-        elif seats == 2 and game.startswith("truco"):
-            said = LEAVING_ANY  # one against one: there is no team to play on with
-        super().__init__(_("Leave the table in the middle of the match?"), _(said),
-                         _("Stay (escape)"), _("Leave (y)"))
-
-
-class KeyButton(Button):
-    """A button that has a key of its own: it never takes the focus, so keys keep their meaning."""
-
-    can_focus = False
-
-    def __init__(self, label: str, variant: Literal["default", "primary"] = "default", id: str | None = None) -> None:
-        super().__init__(label, variant=variant, id=id)
-        self.compact = True
-
-
-class Account(Static):
-    """A hand's summary: drawn once for each account at each width. Textual drew it once to
-    measure its height, again to paint it, and again whenever the panel was repainted (a hand's
-    end at a table of bots is a layout or two in every few messages, and its table is the
-    costliest thing on screen to draw)."""
-
-    def __init__(self, id: str | None = None) -> None:
-        super().__init__("", id=id)
-        self._drawn: tuple[object, object, int, list[Strip]] | None = None
-        """The visual, its style and the width it was last drawn at, and its lines."""
-
-    def drawn(self, width: int) -> list[Strip]:
-        visual, style = self.visual, self.visual_style
-        if self._drawn is not None and self._drawn[:3] == (visual, style, width):
-            return self._drawn[3]
-        strips = Visual.to_strips(self, visual, width, None, style)
-        self._drawn = (visual, style, width, strips)
-        return strips
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.drawn(width)) if width else 0
-
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        strips = self.drawn(width)
-        return strips[y].adjust_cell_length(width) if y < len(strips) else Strip.blank(width, self.rich_style)
 
 
 ADJUST = Binding.Group(N_("More/less"), compact=True)
@@ -423,10 +116,13 @@ class TableScreen(Screen[None]):
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
     ]
+    footer_gives_way = ("quit", "chat")
+    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
+    way in the footer, whole: ctrl+q still quits, and the chat line under the log says "/ chat"."""
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()
-        self._compositor = MapKeepingCompositor()  # the map of widgets made once per layout
+        use_compositor(self, MapKeepingCompositor())  # the map of widgets made once per layout
         self.conn = conn
         self.token = token
         self.model = TableModel(table, seat if seat >= 0 else None)
@@ -450,8 +146,9 @@ class TableScreen(Screen[None]):
         self.summary_open = False
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
-        self.ended_names: dict[int, str] | None = None
-        """Who played each seat when the hand ended (the summary names them, not today's seats)."""
+        self.ended_then: Then | None = None
+        """Who played each seat when the hand ended (the summary names them, not today's seats), and
+        whether the viewer's seat was theirs then."""
         self.dealt_names: dict[int, str] | None = None
         """Who held each seat when the hand was dealt: whose seeds went into its deal."""
         self.help_closed = 0.0
@@ -466,6 +163,10 @@ class TableScreen(Screen[None]):
         """The collector's thresholds before the table opened, put back when it is left."""
         self.showing = False
         """The widgets are to catch up with the messages handled so far (``_show`` is on its way)."""
+        self.rounds: int | None = None
+        """At a tournament's table: how many rounds the tournament plays, once the server said."""
+        self.retry_at: float | None = None
+        """While the server is gone: when the client dials it again (the banner counts down to it)."""
 
     @property
     def seat(self) -> int | None:
@@ -513,9 +214,18 @@ class TableScreen(Screen[None]):
         self.query_one("#conn-banner", Static).display = False
         self.query_one("#summary").display = False
         self._set_online(False)
+        if summary.no_cuts:  # before anyone's first hand: no deal here will be one the players cut
+            self.write_log(lambda: Text(_(NO_CUTS)), GREY)
         self.follow()
         self.set_interval(0.5, self._tick)
         self.call_after_refresh(self._settle_memory)
+        if summary.tournament_id:
+            self._tournament_rounds()
+
+    @work(exit_on_error=False)
+    async def _tournament_rounds(self) -> None:
+        """How many rounds the tournament plays: the last round's end speaks of no next one."""
+        self.rounds = await rounds_of(self.conn, self.model.summary.tournament_id)
 
     def _settle_memory(self) -> None:
         """Once the table is on screen: what the lobby left behind collected, and what lives now
@@ -584,9 +294,9 @@ class TableScreen(Screen[None]):
 
     def on_reconnecting(self, message: Reconnecting) -> None:
         self._set_online(False)
+        self.retry_at = time.monotonic() + message.delay
         banner = self.query_one("#conn-banner", Static)
-        banner.update(Text(_("Server gone · trying again in {s} s · keys do nothing until we are back")
-                           .format(s=f"{message.delay:.1f}"), style="bold white on red"))
+        self._say_outage()
         banner.display = True
         if self.model.deadline is not None:  # the timer runs on the server, which is gone: none counts here
             self.model = replace(self.model, deadline=None)
@@ -598,6 +308,7 @@ class TableScreen(Screen[None]):
         body = msg.WhichOneof("body")
         if body == "snapshot":
             self.query_one("#conn-banner", Static).display = False
+            self.retry_at = None
             self.model = self.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
             self.holders = holders_of(msg.snapshot.view.seats)
             self._set_online(True)
@@ -605,10 +316,10 @@ class TableScreen(Screen[None]):
             events = list(msg.update.events)
             now = (holders_of(msg.update.view.seats) if msg.update.HasField("view") else self.holders)
             played = self.model.played_by
-            for ev, names in zip(events, names_then(events, now), strict=True):
-                self._note(ev, names)
-                played = played_after(played, ev, names)
-                self.write_log(self._telling(replace(self.model, names=names), ev))
+            for ev, then in zip(events, names_then(events, now, self.seat), strict=True):
+                self._note(ev, then)
+                played = played_after(played, ev, then.names)
+                self.write_log(event_told(self.model.then(then), ev))
             self.model = replace(self.model, played_by=played)
             if msg.update.HasField("view"):
                 self.model = self.model.with_view(msg.update.view, msg.seq)
@@ -621,7 +332,7 @@ class TableScreen(Screen[None]):
                 self.gone = True
                 self.model = replace(self.model, legal=(), deadline=None)
         for verdict in self.fair.told(msg):  # a finished hand's deal, checked: ✔ or a warning
-            self.write_log(self._verdict(verdict))
+            self.write_log(verdict_told(verdict))
             self.verdict = verdict
         self._ending()
         self.board.model = self.model  # every view (truco's card keys stay where each card was dealt)
@@ -629,18 +340,18 @@ class TableScreen(Screen[None]):
             self.showing = True
             self.call_later(self._show)
 
-    def _note(self, event: table_pb2.Event, names: dict[int, str]) -> None:
+    def _note(self, event: table_pb2.Event, then: Then) -> None:
         """Keep what a summary needs from the events that end hands and matches."""
         kind = event.WhichOneof("body")
         if kind == "hand_started":
             self.verdict = None
             self.hand_ended = None
             self.match_ended = None
-            self.ended_names = None
-            self.dealt_names = names
+            self.ended_then = None
+            self.dealt_names = then.names
         elif kind == "hand_ended":
             self.hand_ended = event.hand_ended
-            self.ended_names = names
+            self.ended_then = then
         elif kind == "match_ended":
             self.match_ended = event.match_ended
 
@@ -707,65 +418,16 @@ class TableScreen(Screen[None]):
 
     def _account(self, said: RenderableType) -> Group:
         """A summary as the board draws it: the account, then what comes next (the foot)."""
-        return Group(*flat(said), Text(""), self._summary_foot())
+        return Group(*flat(said), Text(""), summary_foot(self.model, self.rounds, self.spectating))
 
     def summary_text(self) -> RenderableType:
         """The board's account of the hand (or match), or a plain one from the events; each seat
-        named as it was when the hand ended."""
+        named as it was when the hand ended (``client.table_summary``)."""
         model = self.model
-        if self.ended_names is not None:
-            model = replace(model, names=self.ended_names)
-        view = model.view
-        assert view is not None
-        parts: list[RenderableType] = []
-        if view.match_over:
-            parts.append(Text(ngettext("The match is over after {n} hand.", "The match is over after {n} hands.",
-                                       view.hand).format(n=view.hand), style="bold magenta"))
-        told = self.board.result_summary(model)
-        parts.append(told if told is not None else self._plain_summary(model))
-        dealt = self.dealt_names or {}  # the seeds are the dealt-to seats' holders', whoever sits there now
-        seeds = self.verdict.seeds_said(lambda seat: dealt.get(seat) or model.name(seat)) \
-            if self.verdict is not None else None
-        if seeds is not None:  # whose seeds the deal used; anyone seated and connected left out is flagged
-            parts.append(Text(""))
-            parts.append(Text(seeds.text.plain, style=seeds.style))
-        return Group(*parts)
-
-    def _plain_summary(self, model: TableModel) -> Text:
-        view = model.view
-        assert view is not None
-        out = Text(_("Hand {n} is over.").format(n=view.hand), style="bold")
-        ended = self.hand_ended
-        if ended is not None:
-            if ended.HasField("team"):
-                out.append(" " + _("Team {n} wins it.").format(n=ended.team + 1))
-            elif ended.HasField("winner"):
-                out.append_text(line(" ", fmt(_("{name} wins it."), name=who(model, ended.winner))))
-            for seat, delta in enumerate(ended.deltas):
-                out.append_text(line("\n  ", who(model, seat), f"  {delta:+d}"))
-        if self.match_ended is not None:
-            m = self.match_ended
-            if m.HasField("team"):
-                out.append("\n" + _("Team {n} wins the match.").format(n=m.team + 1), style="bold magenta")
-            elif m.HasField("winner"):
-                out.append_text(line("\n", fmt(_("{name} wins the match."), name=who(model, m.winner))))
-        return out
-
-    def _summary_foot(self) -> Text:
-        view = self.model.view
-        deadline = self.model.deadline
-        secs = f"{max(0, deadline - time.monotonic()):.0f}" if deadline is not None else None
-        if view is not None and view.match_over and self.model.summary.tournament_id:
-            return Text(_("This table's game for the tournament is over: the next round opens when every "
-                          "table's is (escape: back to the standings)."), style="italic")
-        if view is not None and view.match_over:
-            text = _("A new game begins in {s} s.") if secs is not None else _("A new game begins soon.")
-            text = text.format(s=secs)
-            if self.spectating:
-                text += " · " + _("enter: back to the table")
-            return Text(text, style="italic")
-        text = _("Next hand in {s} s") if secs is not None else _("Next hand soon")
-        return Text(text.format(s=secs) + " · " + _("enter: back to the table"), style="italic")
+        if self.ended_then is not None:
+            model = model.then(self.ended_then)
+        return summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
+                            self.match_ended)
 
     def action_go_on(self) -> None:
         """Enter: close the summary (at a match's end, stay for the next match)."""
@@ -781,31 +443,7 @@ class TableScreen(Screen[None]):
     async def _summary_leave(self) -> None:
         await self.leave()
 
-    @staticmethod
-    def _telling(model: TableModel, event: table_pb2.Event) -> Telling:
-        """An event's log line, said in the reader's language of the moment it is read."""
-        def tell() -> Text | None:
-            said = event_words(model, event)
-            if said is None:
-                return None
-            text = said.text
-            if said.style:
-                text = text.copy()
-                text.stylize(said.style)
-            return text
-
-        return tell
-
-    @staticmethod
-    def _verdict(verdict: Verdict) -> Telling:
-        def tell() -> Text:
-            said = verdict.said()
-            text = said.text.copy()
-            text.stylize(said.style)
-            return text
-
-        return tell
-
+    # -- the log, the outage banner and the turn line ----------------------------------
     def write_log(self, text: Text | Telling, style: str = "") -> None:
         def styled() -> Text | None:
             told = text() if not isinstance(text, Text) else text
@@ -817,39 +455,25 @@ class TableScreen(Screen[None]):
         if self.query_one("#log", TableLog).say(styled):
             self.log_lines += 1
 
+    def _say_outage(self) -> None:
+        """The outage banner, counting down to the next try in whole seconds (it said "1.0 s" until
+        the server came back)."""
+        if self.retry_at is None:
+            return
+        left = ceil(max(0.0, self.retry_at - time.monotonic()))
+        said = (_("Server gone · trying again in {s} s · keys do nothing until we are back").format(s=left) if left
+                else _("Server gone · trying again now · keys do nothing until we are back"))
+        self._say(self.query_one("#conn-banner", Static), Text(said, style="bold white on red"))
+
     def _tick(self) -> None:
-        line_ = self.query_one("#turn-line", Static)
+        if not self.online:
+            self._say_outage()
         if self.summary_open and self.said_on_board is not None:  # the countdown under the summary
             self.board.show_account(self._account(self.said_on_board))
         elif self.summary_open:
-            self._say(self.query_one("#summary-foot", Static), self._summary_foot(), layout=True)
-        view = self.model.view
-        if view is None or view.WhichOneof("game") in (None, "waiting"):
-            self._say(line_, Text(_("Waiting for players to take the open seats…"), style="italic"))
-            return
-        if self.gone:
-            self._say(line_, Text(_("This table is over for you · escape: back to the lobby"), style="bold"))
-            return
-        waiting = list(view.to_act)
-        deadline = self.model.deadline
-        secs = max(0, deadline - time.monotonic()) if deadline is not None else None
-        left = f" · {secs:.0f} s" if secs is not None else ""
-        if not self.online:
-            left = " · " + _("the timer waits for the server")
-        if not waiting:
-            s = f"{secs:.0f}" if secs is not None else None
-            if view.match_over:
-                said = _("Match over · a new game begins in {s} s") if s else _("Match over · a new game begins soon")
-                self._say(line_, Text(said.format(s=s), style="bold"))
-            else:
-                said = _("Hand over · next hand in {s} s") if s else _("Hand over · next hand soon")
-                self._say(line_, Text(said.format(s=s) if view.hand_over else ""))
-            return
-        mine = self.seat in waiting
-        names = ", ".join(self.model.name(s) for s in waiting)
-        text = _("Your turn") if mine else ngettext("{names} to act", "{names} to act", len(waiting)).format(
-            names=names)
-        self._say(line_, Text(text + left, style="bold reverse" if mine else "bold"))
+            foot = summary_foot(self.model, self.rounds, self.spectating)
+            self._say(self.query_one("#summary-foot", Static), foot, layout=True)
+        self._say(self.query_one("#turn-line", Static), turn_line(self.model, self.online, self.gone))
 
     def _say(self, where: Static, text: Text, layout: bool = False) -> None:
         """A line put on screen only when its words or style changed: the same again costs nothing.
@@ -953,8 +577,8 @@ class TableScreen(Screen[None]):
             await self.leave()
 
     async def leave(self) -> None:
-        with contextlib.suppress(Exception):  # the server may be gone; leaving is what matters
-            await self.conn.leave(self.token)
+        # A leave the server does not hear is said so and sent again until it is (client.leaving).
+        await leaving.leave(self.app, self.conn, self.token, self.model.summary.name or self.model.summary.id)
         # This screen's workers only: ``self.workers`` is the app's, and cancelling them all would
         # stop the screen underneath too (a tournament's standings would freeze where they were).
         self.workers.cancel_node(self)

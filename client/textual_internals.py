@@ -4,11 +4,15 @@ The client is fast at a table because it reaches into a few of Textual's private
 compositor (``client.compositor``), its footer's key widgets (``client.footer``), a log's first
 line and scroll bars (the table's log), a widget's repaint regions (the boards), Rich's style
 metadata and a table column's cells (the boards' drawing), and, in the browser guests' forked
-processes, a strip's caches (``server.web_guests``). Nothing promises these stay as they are from
-one release to the next, so:
+processes, a strip's caches (``server.web_guests``). The tests and the benches read the screen
+as Textual draws it (its lines, its layouts, its frames, its notifications): through the functions
+at the end of this module, never by Textual's private names. Nothing promises these stay as they
+are from one release to the next, so:
 
 - pyproject.toml allows only the Textual releases these were tested with (``TESTED``);
-- the modules above import the private classes from here, never from Textual directly;
+- the modules above import the private classes from here, never from Textual directly, and the
+  tests and benches read the screen through the functions here (a test reads every test's and
+  bench's source for any private name of Textual's used anywhere else);
 - ``PARTS`` lists each private attribute the client reads, writes or overrides, and why, and
   ``problems()`` says in a sentence each one the installed Textual or Rich no longer has
   (``tests/client/test_textual_internals.py`` fails on any, so a new Textual breaks a test
@@ -22,13 +26,20 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import version
+from typing import Any
 
 import rich.table
 import textual.screen
+from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import Compositor, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, ReflowResult
+from textual._styles_cache import StylesCache
+from textual.app import App
 from textual.cache import FIFOCache
+from textual.geometry import Size
+from textual.notifications import Notification
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog
@@ -39,14 +50,30 @@ __all__ = [
     "PARTS",
     "STRIP_CACHES",
     "TESTED",
+    "ChopsUpdate",
     "Compositor",
+    "CompositorUpdate",
     "FooterKey",
     "FooterLabel",
     "KeyGroup",
     "Part",
     "ReflowResult",
+    "after_each_frame",
+    "compositor_of",
+    "drawn_afresh",
+    "drawn_lines",
+    "layout_pending",
+    "map_out_of_date",
+    "misplaced",
+    "notices",
+    "on_arrange",
+    "on_display",
+    "on_layout",
     "problems",
+    "restyle",
+    "screen_work",
     "styled",
+    "use_compositor",
 ]
 
 TESTED = (">=8.2", "<9")
@@ -105,6 +132,11 @@ def _caches() -> bool:
     return all(isinstance(getattr(strip, name, None), FIFOCache) for name in STRIP_CACHES)
 
 
+def _set_in(init: Callable[..., object], *names: str) -> Callable[[], bool]:
+    """Each of ``names`` is an attribute the constructor sets (an instance's, not its class's)."""
+    return lambda: all(f"self.{name}" in inspect.getsource(init) for name in names)
+
+
 PARTS: tuple[Part, ...] = (
     Part("Compositor", "reflow(parent, size)", _method(Compositor, "reflow", ("parent", "size")),
          "client.compositor keeps the map of every widget after a layout"),
@@ -118,7 +150,33 @@ PARTS: tuple[Part, ...] = (
     Part("Compositor", "visible_widgets", lambda: isinstance(getattr(Compositor, "visible_widgets", None), property),
          "client.compositor: the widgets on screen and where"),
     Part("Screen", "_compositor", lambda: "_compositor" in inspect.getsource(textual.screen.Screen.__init__),
-         "the table screen installs its compositor"),
+         "the table screen installs its compositor (use_compositor), and the tests read the screen through it"),
+    Part("Compositor", "render_strips(size)", _method(Compositor, "render_strips", ("size",)),
+         "the tests read the screen's lines as drawn (drawn_lines, drawn_afresh)"),
+    Part("Compositor", "_arrange_root(root, size, visible_only)",
+         _method(Compositor, "_arrange_root", ("root", "size", "visible_only")),
+         "the tests compare the map kept with the screen arranged whole (misplaced) and count arrangements"),
+    Part("Widget", "_layout_required", _set_in(Widget.__init__, "_layout_required"),
+         "the tests wait for a layout asked for to be done (layout_pending)"),
+    Part("Widget, Screen", "_repaint_required, _recompose_required, _dirty_widgets, _callbacks",
+         lambda: _set_in(Widget.__init__, "_repaint_required", "_recompose_required")()
+         and _set_in(Screen.__init__, "_dirty_widgets", "_callbacks")(),
+         "the tests wait until the screen has nothing left to lay out, paint or call back (screen_work)"),
+    Part("Screen", "_refresh_layout(size, scroll)", _method(Screen, "_refresh_layout", ("size", "scroll")),
+         "the tests count the screen's layouts (on_layout)"),
+    Part("Screen", "_compositor_refresh()", _method(Screen, "_compositor_refresh", ()),
+         "the screen bench stamps each frame composed (after_each_frame)"),
+    Part("Widget", "_styles_cache, _render_cache, _dirty_regions, scroll bars",
+         _set_in(Widget.__init__, "_styles_cache", "_render_cache", "_dirty_regions", "_vertical_scrollbar",
+                 "_horizontal_scrollbar"),
+         "the tests draw the screen anew, no line from a cache (drawn_afresh, restyle)"),
+    Part("StylesCache", "_cache, _dirty_lines, clear()",
+         lambda: _set_in(StylesCache.__init__, "_cache", "_dirty_lines")() and callable(StylesCache.clear),
+         "the tests draw the screen anew and put the caches back (drawn_afresh)"),
+    Part("App", "_notifications", _set_in(App.__init__, "_notifications"),
+         "the tests read the notifications on screen (notices)"),
+    Part("App", "_display(screen, renderable)", _method(App, "_display", ("screen", "renderable")),
+         "the tests see each update the app sends the terminal (on_display)"),
     Part("Widget", "_exchange_repaint_regions()", _method(Widget, "_exchange_repaint_regions", ()),
          "the boards paint at the paint, not at each message"),
     Part("Widget", "_set_dirty(*regions)", _method(Widget, "_set_dirty", ("regions",)),
@@ -137,6 +195,12 @@ PARTS: tuple[Part, ...] = (
          "the table's log keeps its first line when it drops old ones"),
     Part("RichLog", "_refresh_scrollbars()", lambda: callable(getattr(RichLog, "_refresh_scrollbars", None)),
          "the table's log sets its scroll bars when its lines change"),
+    Part("RichLog", "_size_known", _has(RichLog, "_size_known"),
+         "the table's log writes its lines once its width is known"),
+    Part("RichLog", "_widest_line_width", _has(RichLog, "_widest_line_width"),
+         "the table's log keeps its virtual width as Textual's log does"),
+    Part("Widget", "_scroll_update(virtual_size)", _method(Widget, "_scroll_update", ("virtual_size",)),
+         "the table's log updates its scroll bars only when its size changed"),
     Part("Strip", "its seven caches", _caches, "browser guests' strips keep no caches"),
     Part("rich Style", "_meta", _has(Style, "_meta"), "styled() asks a style's metadata only where it has some"),
     Part("rich Style", "_link_id", _has(Style, "_link_id"), "the table's log: a hovered line that is no link"),
@@ -162,3 +226,125 @@ def problems() -> list[str]:
             found.append(f"Textual {version('textual')} (Rich {version('rich')}) changed {part.owner}.{part.name}"
                          f"{part_error}, which {part.why}.")
     return found
+
+
+# -- the screen as drawn: for the tests and the benches ----------------------------------------------
+def use_compositor(screen: Screen[Any], compositor: Compositor) -> None:
+    """The screen composes its frames with ``compositor`` (set before it is mounted)."""
+    screen._compositor = compositor
+
+
+def compositor_of(screen: Screen[Any]) -> Compositor:
+    """The compositor the screen composes its frames with."""
+    return screen._compositor
+
+
+def drawn_lines(screen: Screen[Any]) -> list[Strip]:
+    """The screen's lines as its compositor draws them now (what the terminal shows once the frame
+    on its way is painted): a strip a row, its characters in ``strip.text``."""
+    return screen._compositor.render_strips()
+
+
+def drawn_afresh(screen: Screen[Any]) -> list[Strip]:
+    """The screen's lines drawn anew from every widget, none taken from a widget's cache of styled
+    lines or of its content drawn (a line a widget failed to mark for repaint comes out right here,
+    and stale on the terminal); the caches are put back as they were after."""
+    widgets: list[Widget] = [screen, *screen.walk_children(Widget, with_self=False)]
+    widgets += [bar for w in list(widgets) for bar in (w._vertical_scrollbar, w._horizontal_scrollbar)
+                if bar is not None]
+    kept = [(w._styles_cache._cache.copy(), w._styles_cache._dirty_lines.copy(), w._render_cache,
+             w._dirty_regions.copy()) for w in widgets]
+    for w in widgets:
+        w._styles_cache.clear()
+        w._dirty_regions.add(w.size.region)  # its content drawn again, as it is now
+    try:
+        return screen._compositor.render_strips()
+    finally:
+        for w, (cache, dirty, content, regions) in zip(widgets, kept, strict=True):
+            w._styles_cache._cache, w._styles_cache._dirty_lines = cache, dirty
+            w._render_cache, w._dirty_regions = content, regions
+
+
+def restyle(widget: Widget) -> None:
+    """The widget's styled lines forgotten: Textual styles each again when it is next drawn."""
+    widget._styles_cache.clear()
+
+
+def layout_pending(screen: Screen[Any]) -> bool:
+    """A layout of the screen was asked for and is not done yet."""
+    return screen._layout_required
+
+
+def screen_work(screen: Screen[Any]) -> dict[str, bool]:
+    """What the screen still has to do after its messages, each named: a layout, a repaint, widgets
+    to refresh, callbacks waiting for the refresh, a recompose."""
+    return {"layout": screen._layout_required, "repaint": screen._repaint_required,
+            "widgets to refresh": bool(screen._dirty_widgets), "callbacks": bool(screen._callbacks),
+            "recompose": screen._recompose_required}
+
+
+def map_out_of_date(screen: Screen[Any]) -> bool:
+    """The compositor's map of every widget is marked out of date: the next widget to ask where it
+    is has the whole screen arranged again."""
+    return screen._compositor._full_map_invalidated
+
+
+def misplaced(screen: Screen[Any]) -> list[str]:
+    """Where the compositor's map of every widget differs from the screen arranged whole now, a line
+    each (none while the map is current)."""
+    compositor = screen._compositor
+    fresh, _widgets = compositor._arrange_root(screen, compositor.size, visible_only=False)
+    kept = compositor._full_map
+    wrong = [f"{w!r}: {kept.get(w)} kept, {g} arranged" for w, g in fresh.items() if kept.get(w) != g]
+    return wrong + [f"{w!r} kept, not arranged" for w in kept.keys() - fresh.keys()]
+
+
+def on_layout(screen: Screen[Any], seen: Callable[[bool], None]) -> None:
+    """From now on, ``seen`` at each of the screen's layout passes (before it), told whether its
+    widgets are arranged again (True: a layout was asked for) or only scrolled into place."""
+    refresh = screen._refresh_layout
+
+    def counted(size: Size | None = None, scroll: bool = False) -> None:
+        seen(screen._layout_required)
+        refresh(size, scroll)
+
+    screen._refresh_layout = counted  # type: ignore[method-assign]
+
+
+def on_arrange(screen: Screen[Any], seen: Callable[[], None]) -> None:
+    """From now on, ``seen`` each time the screen's compositor arranges the whole screen."""
+    compositor = screen._compositor
+    arrange = compositor._arrange_root
+
+    def counted(root: Widget, size: Size, visible_only: bool = True) -> Any:
+        seen()
+        return arrange(root, size, visible_only)
+
+    compositor._arrange_root = counted  # type: ignore[method-assign]
+
+
+def after_each_frame(screen: Screen[Any], then: Callable[[], None]) -> None:
+    """From now on, ``then`` at the end of each frame the screen's compositor composes."""
+    refresh = screen._compositor_refresh
+
+    def stamped() -> None:
+        refresh()
+        then()
+
+    screen._compositor_refresh = stamped  # type: ignore[method-assign]
+
+
+def on_display(app: App[Any], seen: Callable[[Screen[Any], RenderableType | None], None]) -> None:
+    """From now on, ``seen`` with each update the app sends the terminal, before it is sent."""
+    display = app._display
+
+    def shown(screen: Screen[Any], renderable: RenderableType | None) -> None:
+        seen(screen, renderable)
+        display(screen, renderable)
+
+    app._display = shown  # type: ignore[method-assign]
+
+
+def notices(app: App[Any]) -> list[Notification]:
+    """The notifications the app shows now (or is about to), oldest first."""
+    return list(app._notifications)

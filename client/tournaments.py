@@ -26,15 +26,17 @@ from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.lobby import CreateTableScreen, OpenTable
 from cardtui.client.password_screen import PasswordScreen
-from cardtui.i18n import N_, _
+from cardtui.client.rounds import Entered, my_table
+from cardtui.i18n import N_, NP_, _, pgettext
 from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
 
 STATUS = {
-    tournament_pb2.TOURNAMENT_STATUS_REGISTERING: N_("registering"),
-    tournament_pb2.TOURNAMENT_STATUS_PLAYING: N_("playing"),
-    tournament_pb2.TOURNAMENT_STATUS_FINISHED: N_("finished"),
-    tournament_pb2.TOURNAMENT_STATUS_CANCELLED: N_("cancelled"),
+    tournament_pb2.TOURNAMENT_STATUS_REGISTERING: NP_("tournament", "registering"),
+    tournament_pb2.TOURNAMENT_STATUS_PLAYING: NP_("tournament", "playing"),
+    tournament_pb2.TOURNAMENT_STATUS_FINISHED: NP_("tournament", "finished"),
+    tournament_pb2.TOURNAMENT_STATUS_CANCELLED: NP_("tournament", "cancelled"),
 }
+"""Said of a tournament (``pgettext``): "terminado", where a table is "terminada"."""
 STARTS = ((N_("when full"), 0), (N_("in 5 minutes"), 5), (N_("in 15 minutes"), 15), (N_("in 30 minutes"), 30),
           (N_("in 1 hour"), 60))
 """When a new tournament starts: when its places are taken, or so many minutes from now."""
@@ -48,7 +50,7 @@ def stub(conn: Connection) -> tournament_pb2_grpc.TournamentsAsyncStub:
 
 
 def status_text(summary: tournament_pb2.TournamentSummary) -> str:
-    said = _(STATUS.get(summary.status, "?"))
+    said = pgettext("tournament", STATUS.get(summary.status, "?"))
     if summary.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING:
         return _("{status}: round {round}/{rounds}").format(status=said, round=summary.round, rounds=summary.rounds)
     return said
@@ -263,6 +265,7 @@ async def _register(screen: Screen[Any], conn: Connection, summary: tournament_p
     if password:
         conn.passwords[summary.id] = password
     screen.notify(_("Registered for {name}.").format(name=summary.name))
+    screen.post_message(Entered(summary.id))  # its rounds are followed from now, wherever the player is
 
 
 class CreateTournamentScreen(CreateTableScreen):
@@ -389,11 +392,6 @@ class TournamentScreen(Screen[None]):
         self.tid = tournament_id
         self.player = player
         self.state: tournament_pb2.TournamentState | None = None
-        self.sent: set[str] = set()
-        """Tables this screen has taken the player to already (each round's, once)."""
-        self.seen = False
-        """Whether a state came yet: a round already in play when the screen opens is not opening
-        now, so the player (who may have left that table on purpose) is not taken back to it (p is)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -442,10 +440,6 @@ class TournamentScreen(Screen[None]):
 
     def show(self, state: tournament_pb2.TournamentState) -> None:
         s = state.summary
-        if not self.seen:
-            self.seen = True
-            if s.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING:
-                self.sent |= {t.table_id for t in state.tables if t.round == s.round}
         titles = {g.name: g.title for g in self.info.games}
         line = _("{name} · {game} · {status} · {entries}/{places} entries").format(
             name=s.name, game=titles.get(s.game, s.game), status=status_text(s), entries=s.entries,
@@ -480,28 +474,11 @@ class TournamentScreen(Screen[None]):
                            Text(str(t.hands), justify="right"), _("over") if t.done else _("playing"))
         if current:
             tables.move_cursor(row=min(keep, len(current) - 1))
-        self._to_my_table()
 
     def _mine(self) -> tournament_pb2.TournamentTable | None:
-        """The player's table of the round in play, while its match goes on."""
-        state = self.state
-        if state is None:
-            return None
-        entries = {e.entry for e in state.entries if self.player in e.names}
-        return next((t for t in state.tables if t.round == state.summary.round and not t.done
-                     and entries & set(t.entries)), None)
-
-    def _to_my_table(self) -> None:
-        """A round opens with a table for the player: to it (once a round), if this screen is in front."""
-        mine = self._mine()
-        if mine is None or mine.table_id in self.sent or not self.is_current:
-            return
-        self.sent.add(mine.table_id)
-        self.notify(_("Round {round}: your table is ready.").format(round=mine.round))
-        self.post_message(OpenTable(mine.table_id, locked=False))
-
-    def on_screen_resume(self) -> None:
-        self._to_my_table()
+        """The player's table of the round in play, while its match goes on (the app takes the
+        player to it when the round opens, wherever they are: ``client.rounds``)."""
+        return None if self.state is None else my_table(self.state, self.player)
 
     def _table(self) -> str | None:
         state = self.state

@@ -88,12 +88,18 @@ def key_for(model: TableModel, kind: str) -> str | None:
     return keys.get(kind) or keys.get(kind.partition(":")[0])
 
 
+def label_of(game: str, kind: str) -> str | None:
+    """The label a game gives an action of this kind, as registered (English, or a game's own term);
+    None if it gives none (the kind's own name is shown, in English: a test holds every game to this)."""
+    labels = _GAME_WORDS.get(game, {})
+    base = kind.partition(":")[0]
+    return labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
+
+
 def word(model: TableModel, kind: str) -> str:
     """What an action of this kind is called at this table, without its amount or cards ("Raise to")."""
-    labels = _GAME_WORDS.get(model.game, {})
-    base = kind.partition(":")[0]
-    said = labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
-    return _(said) if said else base.replace("_", " ").capitalize()
+    said = label_of(model.game, kind)
+    return _(said) if said else kind.partition(":")[0].replace("_", " ").capitalize()
 
 
 def who(model: TableModel, seat: int) -> Text:
@@ -234,4 +240,4 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
 
 
 __all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fill", "fmt", "game_keys", "game_labels",
-           "game_words", "key_for", "label", "line", "ngettext", "who", "word"]
+           "game_words", "key_for", "label", "label_of", "line", "ngettext", "who", "word"]

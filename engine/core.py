@@ -327,8 +327,10 @@ class Game(Rules, Generic[S, O, V]):
         The dealer's entries (a redeal, a stock rebuilt) are skipped: they follow from the
         actions before them."""
         seats = seats_of(record)
+        known = {spec.name for spec in self.option_specs}  # an option a later version added is ignored
+        options = self.options({k: v for k, v in record["options"].items() if k in known})
         state, events = self.resume(
-            self.options(record["options"]), seats, start_of(record, len(seats)), int(record["dealer"]),
+            options, seats, start_of(record, len(seats)), int(record["dealer"]),
             int(record["hand"]), record_seed(record), record,
         )
         yield None, None, events, state

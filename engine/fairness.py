@@ -17,8 +17,10 @@ import json
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any, Protocol
 
+from cardtui.engine.options import OptionSpec
 from cardtui.fair import SCHEME, DealSeed, FairRandom, commitment, stream_block
 
 __all__ = [
@@ -109,6 +111,11 @@ class Replayer(Protocol):
         named now), so that a history written before a rename still checks out."""
         ...
 
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The options the game has: any other a history names is a later version's, ignored."""
+        ...
+
 
 STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings", "awaited"})
 """Keys the replay of one hand does not remake: those set by whoever stores a history, and
@@ -144,33 +151,66 @@ class HandCheck:
     unlinked: bool = False
     """Its chain link could not be checked: the table's previous hand is not in the file."""
     seeds: str = ""
-    """Whose seeds the deal used, in words ("seat 0 ana, seat 2 caio")."""
+    """Whose seeds the deal used, in words ("seat 1 ana, seat 3 caio"): seats numbered from 1, as
+    players and the README number them (the history's seat 0 is seat 1)."""
     dropped: tuple[str, ...] = ()
     """Seats the deal waited for (seated, connected) whose seed is not in it: the deal may have
     been chosen without them. Flagged, not failed: a seed that truly came late looks the same."""
     match: Any = None
+    absent: tuple[str, ...] = ()
+    """Every person seated whose seed is not in the deal (the ``dropped`` ones among them), from
+    the history's seats alone: a server can empty ``awaited``, not the seats."""
+    hosted: tuple[str, ...] = ()
+    """Seats a bot played whose seed is in the deal: no person's, so one the host made."""
 
     @property
     def ok(self) -> bool:
+        """Verified: the commitment, the deal, the replay and the chain check (whoever cut)."""
         return self.fair and not self.problems
+
+    @property
+    def full(self) -> bool:
+        """A fair deal for everyone at the table (✔): verified, and every person seated, and nobody
+        else, put a seed in it."""
+        return self.ok and not self.absent and not self.hosted and self.seeds not in ("", "none")
 
     def line(self) -> str:
         """One line: the table's deal number (the history's ``hand``, counted across matches), labelled
-        as such, since a player's screen numbers hands within the match."""
+        as such, since a player's screen numbers hands within the match; whose seeds went in, and who
+        was seated but not in it."""
         of = f", match {self.match}" if self.match is not None else ""
         where = f"table {self.table or '?'} deal {self.hand}{of} ({self.game or '?'})"
+        checks = "commitment, deal and chain check, but"
         if self.problems:
             text = f"{where}: ✘ " + "; ".join(self.problems)
         elif not self.fair:
             text = f"{where}: plain seed: not a fair deal"
         elif self.dropped:
-            text = f"{where}: ⚠ commitment, deal and chain check, but the seed of " + ", ".join(self.dropped) + (
+            text = f"{where}: ⚠ {checks} the seed of " + ", ".join(self.dropped) + (
                 " was not used: seated and connected, it was dropped")
+        elif self.hosted:
+            text = f"{where}: ⚠ {checks} the seed of " + ", ".join(self.hosted) + (
+                " is the host's own: a bot played that seat")
+        elif self.seeds == "none":
+            text = f"{where}: ○ {checks} no player's seed went in: the host alone chose this deck"
+        elif self.absent:
+            text = f"{where}: ○ {checks} not every seated player's seed is in it"
         else:
             text = f"{where}: ✔ commitment, deal and chain"
-        if self.seeds and self.fair and (self.seeds != "none" or self.dropped):
-            text += f" (seeds used: {self.seeds})"
+        if self.seeds and self.fair:
+            text += f" (seeds used: {self.seeds}; seated, not in it: {', '.join(self.absent) or 'nobody'})"
         return text + "".join(f" ({n})" for n in self.notes)
+
+
+def _known(theirs: Any, mine: Any) -> Any:
+    """``theirs`` less the keys ``mine`` does not have, at every level: keys a later version added,
+    which a reader ignores (docs/history.md §1). A seat's number keys an object by seat (``deal``,
+    ``deltas``): that is data, never ignored; nor is an entry of a list."""
+    if isinstance(theirs, Mapping) and isinstance(mine, Mapping):
+        return {k: _known(v, mine.get(k)) for k, v in theirs.items() if k in mine or str(k).isdigit()}
+    if isinstance(theirs, list) and isinstance(mine, list):
+        return [_known(t, m) for t, m in zip_longest(theirs, mine)]
+    return theirs
 
 
 def _compare(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
@@ -180,11 +220,12 @@ def _compare(replayed: Mapping[str, Any], record: Mapping[str, Any]) -> list[str
         if key == "seats" and isinstance(theirs, list):
             theirs = [{k: v for k, v in s.items() if k not in SEAT_KEYS} if isinstance(s, Mapping) else s
                       for s in theirs]
+        theirs = _known(theirs, replayed[key])
         if replayed[key] == theirs:
             continue
         if key == "deal":
             mine, theirs = replayed["deal"], record.get("deal")
-            seats = [s for s in mine if not isinstance(theirs, Mapping) or theirs.get(s) != mine[s]]
+            seats = [_seat(s) for s in mine if not isinstance(theirs, Mapping) or theirs.get(s) != mine[s]]
             problems.append(f"{_WHAT['deal']} (seat {', '.join(seats) or '?'})")
         else:
             problems.append(_WHAT.get(key, f"the record's {key!r} differs from the replay"))
@@ -204,15 +245,17 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     if seed.table != record.get("table") or seed.hand != record.get("hand"):
         problems.append(f"the deal seed is for table {seed.table} hand {seed.hand}, not this hand")
     seats = {s.get("seat") for s in record.get("seats", ()) if isinstance(s, Mapping)}
-    strangers = [str(seat) for seat, _ in seed.player_seeds if seat not in seats]
+    strangers = [_seat(seat) for seat, _ in seed.player_seeds if seat not in seats]
     if strangers:
         problems.append(f"a seed comes from seat {', '.join(strangers)}, not at this table")
-    if not seed.player_seeds and not record.get("awaited"):
-        notes.append("no player's seed: the host alone fixed this deck")
     game = games.get(str(record.get("game")))
     if game is None:
         problems.append(f"there is no game {record.get('game')!r} to replay it")
         return problems, notes
+    options = record.get("options")
+    if isinstance(options, Mapping):  # an option a later version added is not this version's to read
+        names = {spec.name for spec in game.option_specs}
+        record = dict(record, options={k: v for k, v in options.items() if k in names})
     try:
         match = game.replay_match(record)
         replayed = match.history() if match.hand_over() else None
@@ -229,20 +272,51 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     return problems + _compare(replayed, read), notes
 
 
-def _seeds(record: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
-    """Whose seeds the deal used, and the seats it waited for whose seed is missing (``awaited``)."""
+def _seat(seat: object) -> str:
+    """A seat of the history (numbered from 0) as ``verify`` says it: from 1, as players number
+    seats (anything that is not a seat number, as it is)."""
+    text = str(seat)
+    return str(int(text) + 1) if text.isascii() and text.isdigit() else repr(text[:12])
+
+
+@dataclass(frozen=True, slots=True)
+class Seeds:
+    """Whose seeds a hand's deal used and whose it lacks, in words, from the history alone."""
+
+    used: str = ""
+    """Every seat whose seed went in ("none": nobody's)."""
+    dropped: tuple[str, ...] = ()
+    """People seated that the deal waited for (``awaited``) whose seed is not in it."""
+    absent: tuple[str, ...] = ()
+    """Every person seated whose seed is not in it, waited for or not."""
+    hosted: tuple[str, ...] = ()
+    """Seats a bot played (not standing in for a person away) whose seed is in it."""
+
+
+def _seeds(record: Mapping[str, Any]) -> Seeds:
+    """Whose seeds the deal used, and who was seated but not in it: the seats a person held (a
+    seat with no ``bot``, or whose bot stood in for the person ``away``); ``awaited`` says which of
+    them the deal waited for, and a server can leave that list out or empty, so a person seated and
+    missing is named whatever it says."""
     try:
-        names = {int(s["seat"]): str(s.get("name", "")) for s in record.get("seats", ()) if isinstance(s, Mapping)}
+        seats = {int(s["seat"]): s for s in record.get("seats", ()) if isinstance(s, Mapping)}
         used = sorted(int(seat) for seat in (record["fair"].get("player_seeds") or {}))
-        awaited = [int(seat) for seat in record.get("awaited") or ()]
+        awaited = {int(seat) for seat in record.get("awaited") or ()}
     except (KeyError, TypeError, ValueError, AttributeError):
-        return "", ()
+        return Seeds()
 
     def who(seat: int) -> str:
-        return f"seat {seat} {names.get(seat, '?')}"
+        return f"seat {seat + 1} {seats[seat].get('name', '?') if seat in seats else '?'}"
 
-    return (", ".join(who(s) for s in used) or "none",
-            tuple(who(s) for s in awaited if s not in used))
+    def person(seat: int) -> bool:
+        entry = seats[seat]
+        return entry.get("bot") is None or entry.get("away") is True
+
+    people = [s for s in sorted(seats) if person(s)]
+    return Seeds(", ".join(who(s) for s in used) or "none",
+                 tuple(who(s) for s in sorted(awaited) if s not in used),
+                 tuple(who(s) for s in people if s not in used),
+                 tuple(who(s) for s in used if s in seats and not person(s)))
 
 
 def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) -> list[HandCheck]:
@@ -291,8 +365,8 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
             digest = hand_hash(record)
         except (TypeError, ValueError):
             digest = ""
-        seeds, dropped = _seeds(record) if fair else ("", ())
+        seeds = _seeds(record) if fair else Seeds()
         out.append(HandCheck(table, hand, str(record.get("game", "")), fair, tuple(problems), tuple(notes), digest,
-                             unlinked, seeds, dropped, record.get("match")))
+                             unlinked, seeds.used, seeds.dropped, record.get("match"), seeds.absent, seeds.hosted))
         last[table] = record
     return out

@@ -12,6 +12,10 @@ from dataclasses import dataclass, field
 
 from cardtui.i18n import N_
 
+PASSWORD_BURST = 10.0
+"""Passwords an address may try at once before ``Limits.passwords_per_second`` holds it back
+(a person who mistypes a few times, a client that opens a table's replays one after another)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -27,6 +31,9 @@ class Limits:
     """Names one key may own on this server (people who share a machine each prove their own)."""
     refusal_log_seconds: float = 10.0
     """The log says each kind of refusal at most once in this many seconds, then how many it left out."""
+    passwords_per_second: float = 2.0
+    """Passwords one address may try on locked tables and tournaments (each check is a slow
+    scrypt on the host: ``passwords``): a burst of ``PASSWORD_BURST``, then this rate."""
 
 
 @dataclass
@@ -79,6 +86,9 @@ class RateLimiter:
             elif kind == "replay":
                 rate = self.limits.replays_per_second
                 bucket = Bucket(rate, max(1.0, rate * 2))
+            elif kind == "password":
+                rate = self.limits.passwords_per_second
+                bucket = Bucket(rate, PASSWORD_BURST)
             else:
                 bucket = Bucket(1 / 3, self.limits.tables_per_minute)
             self.buckets[key] = bucket

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from cardtui.identity import KEY_BYTES, challenge, fingerprint, verify
 from cardtui.server.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated, quote
 from cardtui.server.limits import Limits
-from cardtui.server.names import Name, key_of, person_name, skeleton
+from cardtui.server.names import Name, key_of, read_name
 from cardtui.server.store import Store
 from cardtui.server.text import BadText
 
@@ -28,6 +28,7 @@ MAX_NONCES = 10_000
 """Nonces waiting for their proof; past this the oldest are dropped."""
 BOT_NAME = "bot"
 """The start of every bot's name: bot levels ("bot", "bot (easy)") and bot seats ("bot 3")."""
+BOT_LOOKS = read_name(BOT_NAME).looks
 NAMES_PER_KEY = Limits().names_per_key
 """Names one key may own on a server, unless ``cardtui serve --max-names-per-key`` says otherwise."""
 
@@ -50,9 +51,8 @@ def session_digest(session: str) -> str:
 
 
 def bots_name(name: Name) -> bool:
-    """Names that would pass for a bot's: nobody may prove them."""
-    bot = skeleton(BOT_NAME)
-    return name.looks == bot or name.looks.startswith(bot + " ")
+    """Names that would pass for a bot's, in any case: nobody may prove them."""
+    return any(looks == bot or looks.startswith(bot + " ") for looks in name.looks for bot in BOT_LOOKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ class Players:
 
     def _name(self, typed: str) -> Name:
         try:
-            return person_name(typed)
+            return read_name(typed)
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
 
@@ -87,6 +87,11 @@ class Players:
         raise PermissionDenied(
             "The name {name} belongs to another player on this server; choose another name.", name=quote(name.shown)
         )
+
+    @staticmethod
+    def _refuse_bots(name: Name) -> None:
+        if bots_name(name):
+            raise InvalidArgument("Names starting with {bot} are the bots'; choose another name.", bot=repr(BOT_NAME))
 
     def _refuse_lookalike(self, name: Name, public_key: bytes | None) -> None:
         """A name that looks like one another player owns (UTS #39), though it is spelled otherwise."""
@@ -110,16 +115,30 @@ class Players:
 
     def _check_new(self, name: Name, public_key: bytes) -> None:
         """What a key must meet to own one more name: not a bot's, not like another's, within the bound."""
-        if bots_name(name):
-            raise InvalidArgument("Names starting with {bot} are the bots'; choose another name.", bot=repr(BOT_NAME))
+        self._refuse_bots(name)
         self._refuse_lookalike(name, public_key)
         owned = self.store.names_of_key(public_key)
         if owned >= self.names_per_key:
             raise ResourceExhausted("This key owns {n} names on this server, the most one key may own; play under "
                                     "one of them.", n=owned)
 
+    def check_team(self, name: Name, player: str) -> None:
+        """A new team's name (tournaments), named by ``player``: not a bot's, nor a name another key
+        owns or one like it, so no team passes for a person it is not (the names of the
+        player's own key are theirs to use)."""
+        self._refuse_bots(name)
+        known = self.store.player(player)
+        public_key = known.public_key if known is not None else None
+        owner = self.store.owner(name.key)
+        if owner is not None:
+            owned = self.store.player(owner)
+            if owned is None or owned.public_key != public_key:
+                self._refuse_taken(name)
+        self._refuse_lookalike(name, public_key)
+
     def check_guest(self, name: Name) -> None:
-        """A guest (no key) may use any name nobody owns, nor looks like one somebody owns."""
+        """A guest (no key) may use any name nobody owns, nor looks like one somebody owns, nor a bot's."""
+        self._refuse_bots(name)
         if self.store.owner(name.key) is not None:
             raise PermissionDenied(
                 "The name {name} belongs to a player on this server who proves it with their key; "

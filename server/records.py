@@ -17,10 +17,12 @@ Who is credited with what:
   person who leaves or drops during a hand keeps that hand; the hands a bot plays for them
   after that are the bot's. Only hands a person played count at all, so bots among themselves
   add nothing.
-- a match (rating, played, won) goes to the seat's remembered player at its end, also when a
-  bot finished it for them (leaving does not dodge a loss), and to every remembered player who
-  left that seat during the match and whose seat someone else took over: each is rated as if
-  they had played the seat to its end. A guest counts as a newcomer of the library's default
+- a match (rating, played, won) goes to every person who played the seat in it (``Seat.played``:
+  the table open while a hand of it dealt to them was in play, or a move of their own), also
+  when a bot finished it for them (leaving does not dodge a loss), and when a newcomer took the
+  seat over (both are rated as if they had played the seat to its end). A person who played none of it (away or
+  dropped all along) gets nothing of it, and their seat opens at its end (``Table``); a seat no
+  person played goes to its bot's level. A guest counts as a newcomer of the library's default
   rating, and nothing is kept. A match that no person played any of counts for nothing.
 
 A bot level that plays several seats of one match (several bots at the table) takes the mean
@@ -30,7 +32,7 @@ the level fared against the people.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 from typing import TYPE_CHECKING
@@ -180,20 +182,44 @@ class Records:
                 r.biggest_pot = max(r.biggest_pot, tally.pots.get(seat, 0))
                 r.truco_calls_won += tally.calls_won.get(seat, 0)
                 self.store.save_record(r)
-        seats = table.seating.seats
         if not match.match_over():
             return
-        if not any(s.player is not None or s.token is not None for s in seats) and not table.leavers:
+        credits = self.match_credits(table)
+        if credits is None:
             return
-        credits = [self.credit(table, s) for s in seats]
-        teams = [table.seating.team(s) for s in range(len(seats))]
-        self._rate(game, credits, match.scores(), teams, tally)
-        for seat, players in table.leavers.items():
-            for player in players:  # rated as if they had played the seat to the end; only they are saved
+        teams = [table.seating.team(s) for s in range(len(credits))]
+        # Everyone is rated from where they stood before the match, the earlier holders of a seat
+        # against the same opponents as the last (not against ratings this match already moved).
+        before = {c.id: self.store.record(c.id, game) for each in credits for c in each if c is not None}
+        last = [each[-1] for each in credits]
+        self._rate(game, last, match.scores(), teams, tally, before)
+        for seat, each in enumerate(credits):
+            for earlier in each[:-1]:  # rated as if they had played the seat to the end; only they are saved
+                if earlier is not None:
+                    self._rate(game, [earlier if s == seat else c for s, c in enumerate(last)], match.scores(),
+                               teams, tally, before, only=earlier.id)
+
+    def match_credits(self, table: Table) -> list[list[Credit | None]] | None:
+        """Whom each seat's result in the match just ended goes to, in the order they held it: every
+        person who played the seat in it (``Seat.played``; those who left it to a newcomer first,
+        ``Table.leavers``; None for a guest), or, where no person did, the level of the bot that
+        played it all. None: no person played any of the match."""
+        out: list[list[Credit | None]] = []
+        for s in table.seating.seats:
+            each: list[Credit | None] = []
+            for player in table.leavers.get(s.index, ()):
                 known = self.store.player(player)
-                leaver = Credit(player, known.name if known else player)
-                self._rate(game, [leaver if s == seat else c for s, c in enumerate(credits)], match.scores(), teams,
-                           tally, only=player)
+                each.append(Credit(player, known.name if known else player))
+            if s.played and not s.bot:
+                each.append(self.credit(table, s))
+            out.append(each)
+        if not any(out):
+            return None
+        for s, each in zip(table.seating.seats, out, strict=True):
+            if not each:  # nobody played it in person: its bot did
+                level = bot_level(table, s.index)
+                each.append(Credit(bot_id(level), level, bot=True))
+        return out
 
     def _record(self, credit: Credit, game: str) -> Record:
         r = self.store.record(credit.id, game)
@@ -208,13 +234,14 @@ class Records:
         return self.model.rating() if r is None else self.model.rating(mu=r.mu, sigma=r.sigma)
 
     def _rate(self, game: str, credits: Sequence[Credit | None], scores: Sequence[int], teams: Sequence[int],
-              tally: Tally, only: str | None = None) -> None:
-        """Rate a finished match (``only``: save that player's record alone)."""
+              tally: Tally, records: Mapping[str, Record | None], only: str | None = None) -> None:
+        """Rate a finished match from each one's record before it (``records``; a guest, or a
+        first match: the library's default rating); ``only``: save that player's record alone."""
         places = tally.places(scores, teams)
         order = sorted(places)
         members = [[s for s in range(len(teams)) if teams[s] == team] for team in order]
-        before = [[self.rating(self.store.record(c.id, game) if (c := credits[s]) else None) for s in seats]
-                  for seats in members]
+        # A rating each seat of its own: the library tells players apart by their rating objects.
+        before = [[self.rating(records[c.id] if (c := credits[s]) else None) for s in seats] for seats in members]
         after = self.model.rate(before, ranks=[float(places[team]) for team in order])
         results: dict[str, list[tuple[PlackettLuceRating, bool]]] = {}
         for team, seats, rated in zip(order, members, after, strict=True):

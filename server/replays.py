@@ -13,16 +13,15 @@ Who may open a table's hands (``replay.proto`` says it for clients):
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardtui.engine.core import Event, ReplayStep
 from cardtui.engine.games import GAMES
-from cardtui.server import wire
+from cardtui.server import passwords, wire
 from cardtui.server.errors import FailedPrecondition, NotFound, PermissionDenied, quote
-from cardtui.server.room import Room, digest
+from cardtui.server.room import Room
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, replay_pb2
 
@@ -76,6 +75,8 @@ def hand_summary(record: Mapping[str, Any]) -> replay_pb2.HandSummary:
         deltas=[int(deltas.get(str(s.seat), 0)) for s in seats],
         actions=sum(1 for a in record["actions"] if a.get("seat") is not None),
     )
+    if record.get("holders"):  # a seat changed hands during the hand: who held each at its end
+        out.ended.extend(seats_by_step(record)[-1])
     winner = result.get("winner")
     if isinstance(winner, int) and not isinstance(winner, bool):
         out.winner = winner
@@ -131,7 +132,7 @@ class Replays:
     def __init__(self, room: Room) -> None:
         self.room = room
 
-    def open(self, table_id: str, token: str, password: str) -> Opened:
+    async def open(self, table_id: str, token: str, password: str) -> Opened:
         """The table's hands for this caller, or the refusal that says why not."""
         table = self.room.tables.get(table_id)
         if table is not None:
@@ -143,7 +144,7 @@ class Replays:
         if config.get("private"):
             raise PermissionDenied("That table was private: its hands are not shown.")
         kept = str(config.get("password") or "")
-        if kept and not secrets.compare_digest(kept, digest(password)):
+        if kept and not await passwords.check(kept, password):
             raise PermissionDenied("That table's password is wrong.")
         summary = self.room.finished.get(table_id)
         if summary is None:
@@ -167,16 +168,16 @@ class Replays:
             raise PermissionDenied("This table does not show its spectators past hands while it plays.")
         return Opened(table.id, table.summary(), table.in_play)
 
-    def hands(self, table_id: str, token: str, password: str) -> replay_pb2.ListHandsResponse:
-        opened = self.open(table_id, token, password)
+    async def hands(self, table_id: str, token: str, password: str) -> replay_pb2.ListHandsResponse:
+        opened = await self.open(table_id, token, password)
         records = (json.loads(line) for line in self.room.store.last_hands(table_id, LISTED))
         return replay_pb2.ListHandsResponse(
             table=opened.summary, hands=[hand_summary(r) for r in records], in_play=opened.in_play
         )
 
-    def record(self, table_id: str, hand: int, token: str, password: str) -> dict[str, Any]:
+    async def record(self, table_id: str, hand: int, token: str, password: str) -> dict[str, Any]:
         """The history of a finished hand this caller may replay."""
-        opened = self.open(table_id, token, password)
+        opened = await self.open(table_id, token, password)
         if opened.in_play and hand == opened.in_play:
             raise FailedPrecondition("Hand {hand} is still being played: it opens once it is over.", hand=hand)
         line = self.room.store.hand(table_id, hand) if hand > 0 else None

@@ -9,6 +9,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +19,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
 from cardtui.i18n import N_
+from cardtui.server import passwords
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -26,13 +28,14 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
+from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
 from cardtui.server.store import SavedTable, Store, token_digest
 from cardtui.server.table import Step, Table, TableConfig
-from cardtui.server.text import BadText, clean_name
+from cardtui.server.text import BadText
 from cardtui.server.thinking import Thinker
-from cardtui.v1 import common_pb2
+from cardtui.v1 import common_pb2, lobby_pb2
 
 log = logging.getLogger("cardtui.room")
 
@@ -56,9 +59,10 @@ DEFAULT_CUT = 1.0
 SWEEP_SECONDS = 15.0
 
 
-def digest(password: str) -> str:
-    """Passwords are kept (and compared) only as digests."""
-    return hashlib.sha256(password.encode()).hexdigest()
+def digest(token: str) -> str:
+    """An owner token is kept (and compared) only as its digest (random, so a plain one will do;
+    a password is kept otherwise: ``cardtui.server.passwords``)."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_token() -> str:
@@ -83,6 +87,23 @@ def seat_levels(rules: Rules, seats: int, bots: int, asked: Sequence[str]) -> li
     return [""] * (seats - bots) + [level or default for level in chosen]
 
 
+def said(template: str, args: Mapping[str, str] | None = None) -> str:
+    """A reason sent as a message id, filled in for the host's log (in English, as the log is)."""
+    try:
+        return template.format(**(args or {}))
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def seats_said(deltas: Mapping[str, object]) -> str:
+    """A hand's chips or points by seat, numbered from 1 as every screen numbers them: "seat 1 -3, seat 2 +3"."""
+    def number(seat: str) -> int:
+        return int(seat) + 1 if seat.isdigit() else 0
+
+    return ", ".join(f"seat {number(seat)} {delta:+d}" if isinstance(delta, int) else f"seat {number(seat)} {delta}"
+                     for seat, delta in sorted(deltas.items(), key=lambda kv: number(kv[0])))
+
+
 class TableWatcher(Protocol):
     def hand_done(self, table: Table) -> None:
         """A hand ended at a tournament's table; called inside the hand's store transaction."""
@@ -101,6 +122,44 @@ class Pass:
     key: str
     """The token's digest (``token_digest``): what the room, the table's seats and streams and
     the store know it by. The token itself is its client's alone."""
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """What a new table is asked to be, as ``CreateTableRequest`` (lobby.proto) says it, before any
+    check: ``Room.config`` checks each field and makes the table's settings of it. One record for the
+    lobby's tables and a tournament's, so that both are checked by the same lines."""
+
+    game: str
+    name: str = ""
+    seats: int = 0
+    """0: the game's fewest players."""
+    bots: int = 0
+    options: Mapping[str, Raw] = dataclasses.field(default_factory=dict)
+    turn_seconds: float = 0
+    """0: the default."""
+    bot_delay_ms: int | None = None
+    """None: the server's."""
+    password: str = ""
+    private: bool = False
+    away_after: int = 0
+    """0: the default (2 missed turns)."""
+    idle_minutes: int = 0
+    """0: the server's."""
+    delayed_view: bool = False
+    bot_levels: Sequence[str] = ()
+
+    @classmethod
+    def of(cls, request: lobby_pb2.CreateTableRequest, options: Mapping[str, Raw]) -> TableRequest:
+        """The record of a lobby's request (its options already read from the wire)."""
+        return cls(
+            game=request.game, name=request.name, seats=request.seats, bots=request.bots, options=options,
+            turn_seconds=request.turn_seconds,
+            bot_delay_ms=request.bot_delay_ms if request.HasField("bot_delay_ms") else None,
+            password=request.password, private=request.private, away_after=request.away_after,
+            idle_minutes=request.idle_minutes, delayed_view=request.delayed_spectator_view,
+            bot_levels=tuple(request.bot_levels),
+        )
 
 
 class Room:
@@ -136,22 +195,7 @@ class Room:
         self.tournaments: TableWatcher | None = None
         """The tournaments, told of each hand at their tables (``server.tournaments``)."""
 
-    def create(
-        self,
-        game: str,
-        name: str,
-        seats: int,
-        bots: int,
-        options: Mapping[str, Raw],
-        turn_seconds: float = 0,
-        bot_delay_ms: int | None = None,
-        password: str = "",
-        private: bool = False,
-        away_after: int = 0,
-        idle_minutes: int = 0,
-        delayed_view: bool = False,
-        bot_levels: Sequence[str] = (),
-    ) -> tuple[Table, str]:
+    def create(self, request: TableRequest) -> tuple[Table, str]:
         """A new table, and the owner token that may close it.
 
         Every field is checked against the bounds ``CreateTableRequest`` states (lobby.proto),
@@ -159,12 +203,11 @@ class Room:
         """
         if len(self.tables) >= MAX_TABLES:
             raise ResourceExhausted("This server holds as many tables as it can.")
-        config = self.config(game, name, seats, bots, options, turn_seconds, bot_delay_ms, password, private,
-                             away_after, idle_minutes, delayed_view, bot_levels)
+        config = self.config(request)
         owner = new_token()
         config.owner = digest(owner)
         table = self.open_table(config)
-        log.info("table %s opened: %s, %d seats, %d bots (%s)", table.id, game, config.seats, bots,
+        log.info("table %s opened: %s, %d seats, %d bots (%s)", table.id, config.game, config.seats, config.bots,
                  ", ".join(level for level in config.bot_levels if level) or "no bots")
         table.open()
         return table, owner
@@ -181,23 +224,10 @@ class Room:
         self.seats(table)
         return table
 
-    def config(
-        self,
-        game: str,
-        name: str,
-        seats: int,
-        bots: int,
-        options: Mapping[str, Raw],
-        turn_seconds: float = 0,
-        bot_delay_ms: int | None = None,
-        password: str = "",
-        private: bool = False,
-        away_after: int = 0,
-        idle_minutes: int = 0,
-        delayed_view: bool = False,
-        bot_levels: Sequence[str] = (),
-    ) -> TableConfig:
+    def config(self, request: TableRequest) -> TableConfig:
         """A table's settings, each field checked against ``CreateTableRequest``'s bounds (lobby.proto)."""
+        game, seats, bots, turn_seconds = request.game, request.seats, request.bots, request.turn_seconds
+        away_after, bot_delay_ms, idle_minutes = request.away_after, request.bot_delay_ms, request.idle_minutes
         rules = GAMES.get(game)
         if rules is None:
             raise InvalidArgument("There is no game called {game}; try one of: {games}.", game=quote(game),
@@ -226,18 +256,18 @@ class Room:
         if not 0 <= idle_minutes <= MAX_IDLE:
             raise InvalidArgument("Idle minutes before a table finishes must be between 1 and {high} (0 for the "
                                   "server's default).", high=MAX_IDLE)
-        if len(password) > MAX_PASSWORD:
+        if len(request.password) > MAX_PASSWORD:
             raise InvalidArgument("A table's password may be at most {most} characters long.", most=MAX_PASSWORD)
         try:
-            checked = rules.check_options(options)
-            name = clean_name(name or f"{rules.title} table")
+            checked = rules.check_options(request.options)
+            name = read_name(request.name or f"{rules.title} table").shown
         except BadText as e:
             raise InvalidArgument(e.template, **e.args_) from None
         except InvalidOptions as e:
             raise InvalidArgument(e.template, **e.args_) from None
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
-        levels = seat_levels(rules, seats, bots, bot_levels)
+        levels = seat_levels(rules, seats, bots, request.bot_levels)
         return TableConfig(
             game=game,
             name=name,
@@ -247,12 +277,12 @@ class Room:
             turn_seconds=turn_seconds or DEFAULT_TURN,
             bot_delay=self.bot_delay if bot_delay_ms is None else bot_delay_ms / 1000,
             next_hand_delay=self.next_hand_delay,
-            password=digest(password) if password else "",
-            private=private,
+            password=passwords.kept(request.password) if request.password else "",
+            private=request.private,
             away_after=away_after or 2,
             idle_minutes=idle_minutes or self.idle_minutes,
             cut_window=self.cut_window,
-            delayed_view=delayed_view,
+            delayed_view=request.delayed_view,
             bot_levels=levels,
         )
 
@@ -266,15 +296,15 @@ class Room:
     def finish(self, table: Table, reason: str, args: Mapping[str, str] | None = None) -> None:
         """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished.
         ``reason``: an English template (a message id), ``args`` its fields."""
+        self.store.finish(table.id)  # kept before the streams hear of it
         table.finish(reason, args)
         for token in [t for t, g in self.tokens.items() if g.table is table]:
             del self.tokens[token]
-        self.store.finish(table.id)
         del self.tables[table.id]
         self._log_n.pop(table.id, None)
         self._last_hand.pop(table.id, None)
         self._remember(table)
-        log.info("table %s finished: %s", table.id, reason)
+        log.info("table %s finished: %s", table.id, said(reason, args))
 
     def _remember(self, table: Table) -> None:
         summary = table.summary()
@@ -328,11 +358,25 @@ class Room:
                 self.tournaments.hand_done(table)  # a match's result is scored with its last hand, once
         self._last_hand[table.id] = record
         deltas = record.get("result", {}).get("deltas", {})
-        log.info("table %s hand %s: %s", table.id, record["hand"], deltas)
+        log.info("table %s hand %s: %s", table.id, record["hand"], seats_said(deltas))
 
     def seats(self, table: Table) -> None:
         self.store.save_seats(table.id, table.seating.saved())
         self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
+
+    def at_once(self) -> AbstractContextManager[None]:
+        return self.store.transaction()
+
+    def let_go(self, table: Table, seat: int) -> None:
+        """A person who played none of the match that just ended (away or dropped all of it): their
+        token lapses, here and in the store, and their seat opens as if they had left."""
+        s = table.seating[seat]
+        name, key = s.name, s.token
+        if key is not None:
+            self.tokens.pop(key, None)
+            self.store.drop_token(key)
+        table.leave(seat, N_("You played no hand of the match that ended: your seat is open to others now."))
+        log.info("table %s: %s played no hand of the match; seat %d is open", table.id, name, seat + 1)
 
     def restore(self) -> int:
         """Bring back every stored table where it was: seats, tokens, the match in play.
@@ -390,14 +434,23 @@ class Room:
         except KeyError:
             raise NotFound("There is no table {table}.", table=quote(table_id)) from None
 
-    def _check_password(self, table: Table, password: str) -> None:
-        if table.config.password and not secrets.compare_digest(table.config.password, digest(password)):
-            raise PermissionDenied("That table's password is wrong.")
+    def locked(self, table_id: str) -> bool:
+        """Whether opening the table may take a password: it has one, or it is not open here (a
+        finished table's replays are checked against its stored config)."""
+        table = self.tables.get(table_id)
+        return table is None or bool(table.config.password)
 
-    def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
-        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
+    async def unlocked(self, table_id: str, password: str) -> Table:
+        """The table, once ``password`` is found to open it (checked off the loop: it is slow on
+        purpose); refused if it is wrong."""
         table = self.table(table_id)
-        self._check_password(table, password)
+        if table.config.password and not await passwords.check(table.config.password, password):
+            raise PermissionDenied("That table's password is wrong.")
+        return self.table(table_id)  # still open after the wait
+
+    async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "") -> tuple[str, Pass]:
+        """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
+        table = await self.unlocked(table_id, password)
         if seat < -1:
             raise InvalidArgument("A seat number is 0 or more (leave it out for any free seat).")
         name, player = self.players.who(session, name)
@@ -421,12 +474,11 @@ class Room:
         grant = Pass(table, index, name, key)
         self.tokens[key] = grant
         self.store.add_token(key, table.id, index, name)
-        log.info("table %s: %s joined at seat %d", table.id, name, index)
+        log.info("table %s: %s joined at seat %d", table.id, name, index + 1)  # seats from 1, as every screen
         return token, grant
 
-    def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
-        table = self.table(table_id)
-        self._check_password(table, password)
+    async def spectate(self, table_id: str, name: str, password: str, session: str = "") -> tuple[str, Pass]:
+        table = await self.unlocked(table_id, password)
         if table.config.private:
             raise PermissionDenied("This table is private: it takes no spectators.")
         name, _ = self.players.who(session, name or ("" if session else "guest"))
@@ -462,7 +514,7 @@ class Room:
             grant.table.stop_watching(grant.key)
         else:
             grant.table.leave(grant.seat)
-            log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat)
+            log.info("table %s: %s left seat %d", grant.table.id, grant.name, grant.seat + 1)
 
     def shutdown(self, reason: str) -> None:
         if self._sweeper is not None:

@@ -41,6 +41,10 @@ class Seat:
     """The remembered player (proved with a key) this seat's results go to; None for a guest or a bot."""
     level: str = ""
     """The level of the bot that plays this seat (a bot's seat; a person's while they are away)."""
+    played: bool = False
+    """The person holding this seat has played in the match in play: had the table open while a hand
+    dealt to them was in play, or made a move of their own. A match they played none of is not
+    theirs (``Table``)."""
 
     @property
     def taken(self) -> bool:
@@ -161,22 +165,26 @@ class Seating:
             for s in self.seats
         ]
 
-    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> tuple[Seat, Event]:
-        """Seat a person (``seat`` < 0: the first free one); a seat a person left may be taken over."""
+    def pick(self, seat: int) -> Seat:
+        """The seat a person asking for ``seat`` would take (< 0: the first free one), or the refusal."""
         if seat < 0:
             free = [s for s in self.seats if not s.taken]
             if not free:
                 raise ResourceExhausted("This table has no free seat.")
-            target = min(free, key=lambda s: s.filled)  # an empty seat first, then one a bot plays
-        else:
-            if seat >= len(self.seats):
-                raise InvalidArgument("This table has seats 0 to {last}.", last=len(self.seats) - 1)
-            target = self.seats[seat]
-            if target.taken:
-                raise FailedPrecondition("Seat {seat} is taken.", seat=seat)
+            return min(free, key=lambda s: s.filled)  # an empty seat first, then one a bot plays
+        if seat >= len(self.seats):
+            raise InvalidArgument("This table has seats 0 to {last}.", last=len(self.seats) - 1)
+        target = self.seats[seat]
+        if target.taken:
+            raise FailedPrecondition("Seat {seat} is taken.", seat=seat)
+        return target
+
+    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> tuple[Seat, Event]:
+        """Seat a person (``seat`` < 0: the first free one); a seat a person left may be taken over."""
+        target = self.pick(seat)
         before = target.holder() if target.filled else None
         target.name, target.token, target.away, target.missed = name, token, False, 0
-        target.bot = target.open = False
+        target.bot = target.open = target.played = False
         target.player = player
         self._wire = None
         joined = Joined(target.index, name)
@@ -216,6 +224,7 @@ class Seating:
         left = [s for s in self.seats if s.token is None and s.away]
         for s in left:
             s.player, s.away, s.bot, s.open, s.name = None, False, True, True, f"bot {s.index + 1}"
+            s.played = False
         if left:
             self._wire = None
         return bool(left)

@@ -20,7 +20,7 @@ from cardtui.i18n import N_
 from cardtui.server import replays, wire
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
-from cardtui.server.room import Room
+from cardtui.server.room import Room, TableRequest
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
@@ -43,6 +43,12 @@ def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kin
         raise ResourceExhausted(sentence)
 
 
+def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool) -> None:
+    """A password tried where one is asked costs the host a slow hash: so many a second per address."""
+    if password and locked:
+        limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."))
+
+
 def game_info(name: str) -> lobby_pb2.GameInfo:
     rules = GAMES[name]
     return lobby_pb2.GameInfo(
@@ -60,7 +66,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.replays = replays.Replays(room)
 
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
-        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables))
+        return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables),
+                                    no_cuts=self.room.cut_window <= 0)
 
     async def ListTables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
         tables = [t.summary() for t in self.room.tables.values()]
@@ -71,32 +78,21 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         limit(self.limiter, context, "table", N_("This connection has opened tables too fast; wait a little."))
         options = raw_options(request.options)
-        table, owner = self.room.create(
-            request.game,
-            request.name,
-            request.seats,
-            request.bots,
-            options,
-            request.turn_seconds,
-            request.bot_delay_ms if request.HasField("bot_delay_ms") else None,
-            request.password,
-            request.private,
-            request.away_after,
-            request.idle_minutes,
-            request.delayed_spectator_view,
-            list(request.bot_levels),
-        )
+        table, owner = self.room.create(TableRequest.of(request, options))
         return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
         seat = request.seat if request.HasField("seat") else -1
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
-        token, grant = self.room.join(request.table_id, request.name, seat, request.password, request.session)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
+                                            request.session)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
-        token, grant = self.room.spectate(request.table_id, request.name, request.password, request.session)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
                                       first_seq=grant.table.seq + 1)
 
@@ -138,13 +134,15 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return self.room.records.card(request.name)
 
     async def ListHands(self, request: replay_pb2.ListHandsRequest, context: Any) -> replay_pb2.ListHandsResponse:
-        return self.replays.hands(request.table_id, request.token, request.password)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        return await self.replays.hands(request.table_id, request.token, request.password)
 
     async def Replay(
         self, request: replay_pb2.ReplayRequest, context: Any
     ) -> AsyncIterator[replay_pb2.ReplayStep]:
         limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
-        record = self.replays.record(request.table_id, request.hand, request.token, request.password)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        record = await self.replays.record(request.table_id, request.hand, request.token, request.password)
         try:  # the engine rebuilds the hand: off the loop, so the tables keep moving meanwhile
             steps = await asyncio.to_thread(replays.steps, record)
         except ValueError as e:
@@ -255,7 +253,10 @@ class TournamentService(tournament_pb2_grpc.TournamentsServicer):
         return tournament_pb2.ListTournamentsResponse(tournaments=self.tournaments.listing(request.include_finished))
 
     async def Register(self, request: tournament_pb2.RegisterRequest, context: Any) -> tournament_pb2.RegisterResponse:
-        entry = self.tournaments.register(request.tournament_id, request.session, request.password, request.team)
+        t = self.tournaments.all.get(request.tournament_id)
+        trying(self.limiter, context, request.password, t is None or bool(t.settings.password))
+        entry = await self.tournaments.register(request.tournament_id, request.session, request.password,
+                                                request.team)
         t = self.tournaments.get(request.tournament_id)
         return tournament_pb2.RegisterResponse(entry=entry, tournament=self.tournaments.summary(t))
 

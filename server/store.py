@@ -15,13 +15,15 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from cardtui.engine.history import dumps
-from cardtui.server.names import key_of, skeleton
+from cardtui.server import passwords
+from cardtui.server.names import key_of, stored_name
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -106,12 +108,20 @@ _NAMES = """
 CREATE TABLE IF NOT EXISTS names (
     key TEXT PRIMARY KEY,
     name TEXT NOT NULL,
-    player TEXT NOT NULL,
-    looks TEXT NOT NULL
+    player TEXT NOT NULL
 );
 """
-"""Each name a key owns, by its comparison key (PRECIS), with what it looks like (UTS #39)."""
-_SCHEMA += _NAMES + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
+"""Each name a key owns, by its comparison key (PRECIS)."""
+_LOOKS = """
+CREATE TABLE IF NOT EXISTS name_looks (
+    looks TEXT NOT NULL,
+    key TEXT NOT NULL,
+    PRIMARY KEY (looks, key)
+);
+"""
+"""What each owned name looks like: the UTS #39 skeletons of its case forms (``names.looks_of``),
+one row each, so a name that looks like an owned one is found by any of its own."""
+_SCHEMA += _NAMES + _LOOKS + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
 _SCHEMA += """
 CREATE TABLE IF NOT EXISTS tournaments (
     id TEXT PRIMARY KEY,
@@ -222,6 +232,18 @@ class Record:
     truco_calls_won: int = 0
 
 
+def _old_password(document: str, *within: str) -> bool:
+    """Whether a stored table's config (or a tournament's settings) keeps its password as an
+    earlier version did: an unsalted SHA-256."""
+    try:
+        found: Any = json.loads(document)
+        for key in within:
+            found = found[key]
+        return passwords.is_old(str(found["password"]))
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
 def _hold(lock: Path) -> IO[str]:
     """Take the store's lock file, or say who holds it."""
     handle = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 - held open while the store is
@@ -299,6 +321,7 @@ class Store:
         if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
             self.db.execute("ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0")
         self._digest_tokens()
+        self._salt_passwords()
         self._key_names()
         self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
 
@@ -318,12 +341,50 @@ class Store:
         log.warning("store %s: %d seat and spectator tokens were kept in plain text; now only their digests are",
                     self.path, count)
 
+    def _salt_passwords(self) -> None:
+        """A store written before passwords were salted keeps each table's and tournament's as an
+        unsalted SHA-256: each becomes the scrypt of that digest in place (``passwords.upgraded``;
+        scrypt is given the same digest of the password the people type, so they type nothing
+        again), the old bytes overwritten and the journal emptied, as ``_digest_tokens`` does."""
+        # A password of 64 characters (LIKE's _ is any one), with or without a space after its
+        # colon: the rows worth reading; json then decides.
+        like = [f'%"password":{space}"{"_" * 64}"%' for space in ("", " ")]
+        tables = [(table_id, config) for table_id, config in self.db.execute(
+            "SELECT id, config FROM tables WHERE config LIKE ? OR config LIKE ?", like) if _old_password(config)]
+        tournaments = [(tid, data) for tid, data in self.db.execute(
+            "SELECT id, data FROM tournaments WHERE data LIKE ? OR data LIKE ?", like)
+            if _old_password(data, "settings")]
+        if not tables and not tournaments:
+            return
+        configs = [json.loads(config) for _, config in tables]
+        datas = [json.loads(data) for _, data in tournaments]
+        olds = [c["password"] for c in configs] + [d["settings"]["password"] for d in datas]
+        with ThreadPoolExecutor() as pool:  # scrypt lets go of the GIL: every core takes a share
+            salted = iter(list(pool.map(passwords.upgraded, olds)))
+        for config in configs:
+            config["password"] = next(salted)
+        for data in datas:
+            data["settings"]["password"] = next(salted)
+        self.db.execute("PRAGMA secure_delete=ON")
+        with self.transaction():
+            self.db.executemany("UPDATE tables SET config = ? WHERE id = ?",
+                                [(json.dumps(c), table_id) for c, (table_id, _) in zip(configs, tables, strict=True)])
+            self.db.executemany("UPDATE tournaments SET data = ? WHERE id = ?",
+                                [(json.dumps(d, separators=(",", ":")), tid)
+                                 for d, (tid, _) in zip(datas, tournaments, strict=True)])
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.db.execute("PRAGMA secure_delete=OFF")
+        log.warning("store %s: %d passwords were kept as unsalted SHA-256; now each is a salted scrypt", self.path,
+                    len(olds))
+
     def _key_names(self) -> None:
-        """Names compared by their PRECIS key and looked up by their UTS #39 skeleton
+        """Names compared by their PRECIS key and looked up by their UTS #39 skeletons
         (``cardtui.server.names``). A store that compared them case-folded is rewritten: two names
         that are now one keep the older owner (the other's player keeps their records, not the name).
-        Skeletons are brought up to the installed confusables data on every open."""
-        if "folded" in {row[1] for row in self.db.execute("PRAGMA table_info(names)")}:
+        A store that kept one skeleton a name (of its lower case alone) loses that column. The
+        skeletons are brought up to the installed confusables data on every open."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(names)")}
+        if "folded" in columns:
             rows = self.db.execute("SELECT name, player FROM names ORDER BY rowid").fetchall()
             with self.transaction():
                 self.db.execute("DROP TABLE names")
@@ -334,13 +395,18 @@ class Store:
                         log.warning("store %s: the name %r is spelled as one with an older owner's now; it stays "
                                     "theirs", self.path, str(name))
                         continue
-                    self.db.execute("INSERT INTO names (key, name, player, looks) VALUES (?, ?, ?, ?)",
-                                    (key, str(name), str(player), skeleton(key)))
-        self.db.execute("CREATE INDEX IF NOT EXISTS names_looks ON names (looks)")
-        stale = [(skeleton(str(key)), str(key)) for key, looks in self.db.execute("SELECT key, looks FROM names")
-                 if skeleton(str(key)) != looks]
-        if stale:
-            self.db.executemany("UPDATE names SET looks = ? WHERE key = ?", stale)
+                    self.db.execute("INSERT INTO names (key, name, player) VALUES (?, ?, ?)",
+                                    (key, str(name), str(player)))
+        elif "looks" in columns:
+            with self.transaction():
+                self.db.execute("DROP INDEX IF EXISTS names_looks")
+                self.db.execute("ALTER TABLE names DROP COLUMN looks")
+        wanted = {(looks, str(key)) for key, name in self.db.execute("SELECT key, name FROM names")
+                  for looks in stored_name(str(name)).looks}
+        if wanted != set(self.db.execute("SELECT looks, key FROM name_looks")):
+            with self.transaction():
+                self.db.execute("DELETE FROM name_looks")
+                self.db.executemany("INSERT INTO name_looks (looks, key) VALUES (?, ?)", sorted(wanted))
 
     def close(self) -> None:
         self.db.close()
@@ -565,16 +631,23 @@ class Store:
         row = self.db.execute("SELECT player FROM names WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def lookalikes(self, looks: str) -> list[tuple[str, str]]:
-        """The owned names (as their owners spell them) that look like ``looks``, with their players."""
-        rows = self.db.execute("SELECT name, player FROM names WHERE looks = ? ORDER BY rowid", (looks,))
+    def lookalikes(self, looks: Sequence[str]) -> list[tuple[str, str]]:
+        """The owned names (as their owners spell them) that share one of the skeletons ``looks``,
+        with their players."""
+        marks = ", ".join("?" * len(looks))
+        rows = self.db.execute(
+            f"SELECT name, player FROM names WHERE key IN (SELECT key FROM name_looks WHERE looks IN ({marks})) "
+            "ORDER BY rowid", tuple(looks))
         return [(str(name), str(player)) for name, player in rows]
 
-    def bind_name(self, key: str, name: str, player_id: str, looks: str) -> bool:
+    def bind_name(self, key: str, name: str, player_id: str, looks: Iterable[str]) -> bool:
         """The name becomes the player's unless it is already someone's; whether it is the player's now."""
-        self.db.execute("INSERT OR IGNORE INTO names (key, name, player, looks) VALUES (?, ?, ?, ?)",
-                        (key, name, player_id, looks))
-        return self.owner(key) == player_id
+        self.db.execute("INSERT OR IGNORE INTO names (key, name, player) VALUES (?, ?, ?)", (key, name, player_id))
+        if self.owner(key) != player_id:
+            return False
+        self.db.executemany("INSERT OR IGNORE INTO name_looks (looks, key) VALUES (?, ?)",
+                            [(skeleton, key) for skeleton in looks])
+        return True
 
     def names_of_key(self, public_key: bytes) -> int:
         """How many names the players of one public key own here."""

@@ -7,7 +7,11 @@ coordinates four parts that each do one job: ``Seating`` (who sits where), ``Pac
 works on engine records; ``wire`` turns them into messages.
 
 Order of a change: journal it, record a finished hand, restart the timers, then send — so
-no client sees what a restart would not bring back, and views carry the new deadline.
+no client sees what a restart would not bring back, and views carry the new deadline. That
+holds for what no request made as much as for what one did: a claim window's time running
+out, a turn timer's default and the away mark it brings, a bot's move, a cut window closing on
+its deal, a commitment published and the seeds taken for it. What one change writes to the
+journal is written at once (``Journal.at_once``), so a kill -9 keeps all of it or none.
 
 Every hand is a fair deal (``cardtui.fair``): the table draws a secret seed, publishes its
 commitment (``DealCommitted``), takes the seated people's seeds for a short window (``Cut``)
@@ -22,6 +26,7 @@ import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -100,7 +105,10 @@ class Cut:
 
 Step = tuple[str, int | None, dict[str, Any]]
 """A journal step: ``start``/``next`` with the hand's deal seed (``fair``, as the hand history
-holds it: the server's seed too), or ``act`` with a seat's action."""
+holds it: the server's seed too), ``act`` with a seat's action, ``lapse`` (a window the rules
+time ran out), ``seat`` (a seat changed hands), or a deal being cut: ``commit`` (its commitment
+published: the hand, the server's seed, whose seeds it waits for), ``seed`` (a seat's seed
+taken for it) and ``void`` (dealt no more: the seats emptied before a new match)."""
 
 
 class Journal(Protocol):
@@ -114,6 +122,13 @@ class Journal(Protocol):
     def hand(self, table: Table, record: JsonObject) -> None: ...
 
     def seats(self, table: Table) -> None: ...
+
+    def at_once(self) -> AbstractContextManager[None]:
+        """What is written inside is kept all together or not at all (one change's writes)."""
+
+    def let_go(self, table: Table, seat: int) -> None:
+        """The person at ``seat`` played none of the match that just ended: their token lapses and
+        the seat opens as if they had left (``Table.leave``)."""
 
 
 class Table:
@@ -169,8 +184,8 @@ class Table:
         """When the window the rules time (a claim window) closes, on the loop's clock: set as it
         opens, so that answers in it do not stretch it."""
         self.leavers: dict[int, list[str]] = {}
-        """Remembered players who left a seat during the match in play and whose seat someone else
-        took since: the match's result is still theirs (leaving does not dodge a loss)."""
+        """Remembered players who played a seat during the match in play, left it, and whose seat
+        someone else took since: the match's result is still theirs (leaving does not dodge a loss)."""
 
     @property
     def seq(self) -> int:
@@ -198,11 +213,12 @@ class Table:
             delayed_spectator_view=self.config.delayed_view,
             tournament_id=str(self.config.tournament.get("id", "")),
             tournament_round=int(self.config.tournament.get("round", 0)),
+            no_cuts=self.config.cut_window <= 0,
         )
 
     # -- seats ---------------------------------------------------------------------
     def sit(self, name: str, seat: int, token: str, player: str | None = None) -> int:
-        left = self._leaver(seat)
+        left = self._leaver(self.seating.pick(seat).index)  # "any free seat" too: the seat it gives
         target, event = self.seating.sit(name, seat, token, player)
         self.journal.seats(self)
         self._holder_changed(target.index, left)
@@ -216,21 +232,21 @@ class Table:
     def reclaim(self, seat: int, token: str) -> None:
         """A remembered player takes their seat back under a new token; the old one's streams end."""
         old, event = self.seating.reclaim(seat, token)
+        self.journal.seats(self)
         if old is not None:
             self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
-        self.journal.seats(self)
         if event is not None:
             self._holder_changed(seat)
             self._note([event])
         if self.match is not None:
             self._schedule()
 
-    def leave(self, seat: int) -> None:
-        """A person leaves: every stream of theirs ends; during a match a bot plays on."""
+    def leave(self, seat: int, reason: str = N_("You left the table.")) -> None:
+        """A person leaves: every stream of theirs ends (told ``reason``); during a match a bot plays on."""
         token, event = self.seating.leave(seat, playing=self.match is not None)
-        if token is not None:
-            self.fanout.end(N_("You left the table."), resubscribe=False, token=token)
         self.journal.seats(self)
+        if token is not None:
+            self.fanout.end(reason, resubscribe=False, token=token)
         self._holder_changed(seat)
         self._note([event])
         if self.match is not None:
@@ -251,19 +267,42 @@ class Table:
 
     # -- the match -------------------------------------------------------------------
     def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int) -> None:
-        """Replay the journal of the match in play: same cards, same turn; timers restart."""
+        """Replay the journal of the match in play: same cards, same turn; timers restart. A deal
+        that was being cut is cut on: the commitment everyone saw, the seeds already taken."""
+        cut: Cut | None = None
         for (kind, seat, data), _ in steps:
             if kind == "seat":  # a seat changed hands: who plays it from here on is in the seats
                 assert seat is not None
                 self._recall_holder(seat, data)
                 continue
+            if kind == "played":  # the seat's person made a move of their own
+                assert seat is not None
+                self.seating[seat].played = True
+                continue
+            if kind == "commit":
+                awaited = tuple(int(s) for s in data["awaited"])
+                cut = Cut(int(data["hand"]), bytes.fromhex(data["server_seed"]), bool(data["new_match"]),
+                          set(awaited), awaited=awaited)
+                continue
+            if kind == "seed":
+                if cut is not None and seat is not None and cut.hand == data["hand"]:
+                    cut.seeds[seat] = bytes.fromhex(data["seed"])
+                    cut.waiting.discard(seat)
+                continue
+            if kind == "void":
+                cut = None
+                continue
             if kind in ("start", "next"):
+                cut = None
                 seed = record_seed(data)
                 self.deal_seed = seed if isinstance(seed, DealSeed) else None
                 self.awaited = tuple(int(s) for s in data.get("awaited") or ())
                 self._dealt(data.get("holders"))
                 if kind == "start":
                     self.leavers = {}
+                    for s in self.seating.seats:
+                        s.played = False
+                self._present(self.awaited)
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
                 self.match, events = self.rules.open(self.options, seats, seed)
@@ -273,6 +312,9 @@ class Table:
             elif kind == "next":
                 assert self.match is not None
                 events = self.match.next_hand(seed)
+            elif kind == "lapse":
+                assert self.match is not None
+                events = self.match.lapse()
             else:
                 assert self.match is not None and seat is not None
                 action = action_of(data)
@@ -280,7 +322,12 @@ class Table:
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
         self.hands_played = hands
-        if self.match is not None and self.match.hand_over():
+        if cut is not None:  # its window runs again: a seed still coming may yet go in
+            self.cut = cut
+            self.pacer.cut(self.config.cut_window if cut.waiting else 0.0, self._deal)
+        elif self.match is not None and self.match.hand_over():
+            if self.match.match_over():
+                self._open_absent()  # in case the server stopped before it could
             self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
         else:
             self._maybe_start()
@@ -322,15 +369,21 @@ class Table:
         """Draw the hand's secret seed and publish its commitment, the hand's first event;
         then wait for the seated people's seeds, at most ``cut_window`` seconds."""
         server_seed = secrets.token_bytes(32)
+        # Everyone seated here with a stream open, away or not: each of their clients sees this
+        # commitment as it happens, cuts, and counts itself waited for (a bot standing in for a
+        # person away plays their cards, but the deck is theirs to cut all the same).
         waiting = {
             sub.seat for sub in self.fanout.subscribers
-            if sub.seat is not None and not self.seating[sub.seat].botted and self.seating[sub.seat].token == sub.token
+            if sub.seat is not None and self.seating[sub.seat].token == sub.token
         }
         window = self.config.cut_window if waiting else 0.0
         self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting, awaited=tuple(sorted(waiting)))
         committed = Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))
         if waiting and window > 0:
-            self._note([committed])
+            # Journaled with its seed, so that a restart cuts this deal on rather than commit
+            # to another deck for the hand.
+            self._note([committed], ("commit", None, {"hand": self.cut.hand, "server_seed": server_seed.hex(),
+                                                      "new_match": new_match, "awaited": list(self.cut.awaited)}))
             self.pacer.cut(window, self._deal)
         else:  # nobody to wait for: the commitment goes out with the deal, one message, not two
             self._deal((committed,))
@@ -341,10 +394,12 @@ class Table:
         cut = self.cut
         if cut is None or cut.hand != hand or seat in cut.seeds:
             return False
-        cut.seeds[seat] = seed
-        cut.waiting.discard(seat)
-        if not cut.waiting:
-            self._deal()
+        with self.journal.at_once():  # a seed the seat is told was taken is in the deal, restart or not
+            self.journal.step(self, ("seed", seat, {"hand": hand, "seed": seed.hex()}), self.seq)
+            cut.seeds[seat] = seed
+            cut.waiting.discard(seat)
+            if not cut.waiting:
+                self._deal()
         return True
 
     def _deal(self, committed: tuple[Event, ...] = ()) -> None:
@@ -362,10 +417,14 @@ class Table:
                 self.match = None
                 if committed:
                     self._note(list(committed))
+                else:  # its commitment is out and journaled: a restart must not cut it again
+                    self.journal.step(self, ("void", None, {"hand": cut.hand}), self.seq)
                 return
         data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(cut.awaited)}
         if cut.new_match:
             self.leavers = {}
+            for s in self.seating.seats:  # nobody has played the new match yet
+                s.played = False
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
@@ -378,6 +437,7 @@ class Table:
             events = self.match.next_hand(seed)
             step = ("next", None, data)
         self.deal_seed, self.awaited = seed, cut.awaited
+        self._present(cut.awaited)
         self._changed([*committed, *events], step)
 
     def _reveal(self) -> list[Event]:
@@ -397,6 +457,7 @@ class Table:
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         self._apply(seat, action)
         self.back(seat)
+        self._played(seat)  # a move of their own: this match is theirs
         return self.seq
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -419,24 +480,37 @@ class Table:
         self._note([Event(Chatted(seat, who, text), audience)])
 
     # -- what follows a change -------------------------------------------------------------
-    def _changed(self, events: list[Event], *steps: Step) -> None:
+    def _changed(self, events: list[Event], *steps: Step, away: Sequence[int] = ()) -> None:
+        """The match moved (``steps`` say how, for the journal); ``away``: seats a bot plays for
+        from now on, their people having missed their turns."""
         assert self.match is not None
         ended = self.match.hand_over() and not self.pacer.between_hands
         if ended:
             events = [*events, *self._reveal()]
         batch = self.fanout.number(events, self.seating.holders())
-        for step in steps:
-            self.journal.step(self, step, self.seq)
-        self.tally.observe(events, self.match.scores)
-        if ended:
-            self._hand_done()
+        with self.journal.at_once():
+            for step in steps:
+                self.journal.step(self, step, self.seq)
+            if away:
+                self.journal.seats(self)
+                for seat in away:
+                    self._holder_changed(seat)
+            self.tally.observe(events, self.match.scores)
+            if ended:
+                self._hand_done()
         self._schedule()
         self.fanout.send(batch)
+        if ended and self.match.match_over():
+            self._open_absent()
 
-    def _note(self, events: list[Event]) -> None:
-        """Table events (seats, chat): numbered and marked in the journal, so no number is reused."""
+    def _note(self, events: list[Event], *steps: Step) -> None:
+        """Table events (seats, chat, a commitment): numbered and marked in the journal (or
+        journaled as ``steps``), so no number is reused."""
         batch = self.fanout.number(events, self.seating.holders())
-        self.journal.mark(self, self.seq)
+        for step in steps:
+            self.journal.step(self, step, self.seq)
+        if not steps:
+            self.journal.mark(self, self.seq)
         self.fanout.send(batch)
 
     def _hand_done(self) -> None:
@@ -465,12 +539,42 @@ class Table:
         return [h.data() for h in self.hand_holders]
 
     def _leaver(self, seat: int) -> str | None:
-        """The remembered player who left ``seat`` during the match, if a newcomer now takes it over."""
-        if 0 <= seat < len(self.seating):
-            s = self.seating[seat]
-            if self.match is not None and s.token is None and s.away and s.player is not None:
-                return s.player
+        """The remembered player who played ``seat`` during the match and left it, if a newcomer now
+        takes it over: the match is theirs still."""
+        s = self.seating[seat]
+        if self.match is not None and s.token is None and s.away and s.player is not None and s.played:
+            return s.player
         return None
+
+    def _present(self, seats: Sequence[int]) -> None:
+        """A hand is dealt: the people seated here with the table open (``Cut.awaited``) play it."""
+        for seat in seats:
+            self.seating[seat].played = True
+
+    def _played(self, seat: int) -> None:
+        """The person at ``seat`` plays the match in play (a move of their own, or the table opened
+        during a hand dealt to them); the journal keeps it the first time."""
+        if not self.seating[seat].played:
+            self.seating[seat].played = True
+            self.journal.step(self, ("played", seat, {}), self.seq)
+
+    def _dealt_in(self, seat: int) -> bool:
+        """The person at ``seat`` now was dealt the hand in play: held the seat, not away, at its deal."""
+        match = self.match
+        if match is None or match.hand_over() or seat >= len(self.hand_holders):
+            return False
+        dealt, now = self.hand_holders[seat], self.seating[seat]
+        return dealt.person and not dealt.away and (dealt.name, dealt.player) == (now.name, now.player)
+
+    def _open_absent(self) -> None:
+        """The match is over: a person who played none of it (away or dropped from before its first
+        deal to its end) did not play it, and their seat opens as if they had left; a seat of a
+        tournament's table stays its player's."""
+        if self.config.tournament:
+            return
+        for s in self.seating.seats:
+            if s.token is not None and not s.bot and not s.played:
+                self.journal.let_go(self, s.index)
 
     def _holder_changed(self, seat: int, left: str | None = None) -> None:
         """A seat changed hands (or a bot took over for a person, or gave the seat back): during a
@@ -478,7 +582,7 @@ class Table:
         if self.match is None:
             return
         holder = self.seating[seat].holder()
-        data = holder.data()
+        data: dict[str, Any] = {**holder.data(), "played": self.seating[seat].played}
         if left is not None:
             data["left"] = left
         self.journal.step(self, ("seat", seat, data), self.seq)
@@ -487,6 +591,8 @@ class Table:
     def _recall_holder(self, seat: int, data: Mapping[str, Any]) -> None:
         if left := data.get("left"):
             self.leavers.setdefault(seat, []).append(str(left))
+        if "played" in data:  # a journal written before the flag was kept leaves it as it is
+            self.seating[seat].played = bool(data["played"])
         if self.match is not None and not self.match.hand_over():
             fields = {k: data[k] for k in ("name", "bot", "away", "player", "level")}
             self.hand_changes.append((self.match.logged(), seat, Holder(**fields)))
@@ -619,7 +725,7 @@ class Table:
         window = match.timeout_ms() is not None
         if window:  # the window's time is up: whoever did not answer lets it go, and it closes for all at once
             self.window_ends = None
-            self._changed(match.lapse())
+            self._changed(match.lapse(), ("lapse", None, {}))
             return
         events: list[Event] = []
         steps: list[Step] = []
@@ -637,11 +743,7 @@ class Table:
                 if away is not None:
                     events.append(away)
                     went.append(seat)
-        self._changed(events, *steps)
-        if went:  # a bot plays for them from the next action on
-            self.journal.seats(self)
-            for seat in went:
-                self._holder_changed(seat)
+        self._changed(events, *steps, away=went)
 
     def _bots_move(self) -> None:
         match = self.match
@@ -704,6 +806,8 @@ class Table:
 
     def subscribe(self, token: str, seat: int | None, after_seq: int) -> tuple[Subscriber, list[bytes]]:
         opened = self.fanout.subscribe(token, seat, after_seq, self.summary())
+        if seat is not None and self.seating[seat].token == token and self._dealt_in(seat):
+            self._played(seat)  # here, with a hand dealt to them in play: it is theirs to play
         if self.starting and not self._absent():  # the last stream a new match waited for
             self.pacer.stop_cut()
             self._start_anyway()

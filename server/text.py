@@ -41,19 +41,6 @@ def clean(text: str) -> str:
     return " ".join(kept.split())
 
 
-def clean_name(name: str) -> str:
-    """A table's name; ``ValueError`` with a sentence when nothing usable is left.
-
-    A person's name is stricter (``cardtui.server.names``): it must also be one name however it
-    is spelled."""
-    out = clean(name)
-    if not out:
-        raise BadText(N_("A name needs at least one visible character."))
-    if len(out) > MAX_NAME:
-        raise BadText(N_("A name may be at most {most} characters long."), most=MAX_NAME)
-    return out
-
-
 def clean_chat(text: str) -> str:
     out = clean(text)
     if not out:

@@ -42,7 +42,7 @@ from cardtui.engine.tournament import (
     swiss_round,
 )
 from cardtui.i18n import N_
-from cardtui.server import wire
+from cardtui.server import passwords, wire
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -51,9 +51,10 @@ from cardtui.server.errors import (
     ResourceExhausted,
     quote,
 )
-from cardtui.server.room import MAX_PASSWORD, Room, digest, new_token
+from cardtui.server.names import Name, key_of, read_name, stored_name
+from cardtui.server.room import MAX_PASSWORD, Room, TableRequest, digest, new_token
 from cardtui.server.table import Table
-from cardtui.server.text import BadText, clean_name
+from cardtui.server.text import BadText
 from cardtui.v1 import tournament_pb2
 
 log = logging.getLogger("cardtui.tournaments")
@@ -64,6 +65,23 @@ MAX_OPEN = 100
 """Tournaments registering or playing at once."""
 MAX_TEAM_NAME = 24
 """A team's name, like a table's, at most this long."""
+
+
+def _read(typed: str) -> Name:
+    """A tournament's or a team's name, read as every name is (``names.read_name``)."""
+    try:
+        return read_name(typed)
+    except BadText as e:
+        raise InvalidArgument(e.template, **e.args_) from None
+
+
+def _same_team(team: str, named: Name) -> bool:
+    """Whether a team's name as registered and one typed now name one team: one name however it is
+    spelled (an accent typed either way, fullwidth letters, case), or names drawn alike (a
+    Cyrillic ``А`` for a Latin ``A``), so partners always find each other and no second team
+    reads the same as the first."""
+    registered = stored_name(team)
+    return registered.key == named.key or registered.looks_like(named)
 
 
 class Status(StrEnum):
@@ -221,17 +239,12 @@ class Tournaments:
         if level not in rules.bot_levels:
             raise InvalidArgument("There is no bot level {level} at {game}; try one of: {choices}.",
                                   level=quote(level), game=rules.title, choices=", ".join(rules.bot_levels))
-        try:
-            fallback = f"{rules.title} tournament"
-            name = clean_name(request.name or (fallback if len(fallback) <= MAX_TEAM_NAME else rules.title))
-        except BadText as e:
-            raise InvalidArgument(e.template, **e.args_) from None
-        except ValueError as e:
-            raise InvalidArgument(str(e)) from None
+        fallback = f"{rules.title} tournament"
+        name = _read(request.name or (fallback if len(fallback) <= MAX_TEAM_NAME else rules.title)).shown
         bot_delay = request.bot_delay_ms if request.HasField("bot_delay_ms") else None
         # The tables' settings, checked now as a table checks them (a round must not fail to open).
-        config = self.room.config(request.game, name, request.table_size, 0, options, request.turn_seconds,
-                                  bot_delay, "", False, request.away_after)
+        config = self.room.config(TableRequest(request.game, name, request.table_size, 0, options,
+                                               request.turn_seconds, bot_delay, away_after=request.away_after))
         team_size = config.seats // 2 if rules.teams else 1
         per_table = config.seats // team_size
         if request.max_entries < per_table:
@@ -240,7 +253,7 @@ class Tournaments:
         settings = Settings(
             game=request.game, name=name, rounds=request.rounds, table_size=config.seats, team_size=team_size,
             options=dict(config.options), max_entries=request.max_entries, start_at=float(request.start_unix),
-            password=digest(request.password) if request.password else "", bots_fill=request.bots_fill,
+            password=passwords.kept(request.password) if request.password else "", bots_fill=request.bots_fill,
             bot_level=level, turn_seconds=request.turn_seconds, bot_delay_ms=bot_delay,
             away_after=request.away_after, owner=digest(owner),
         )
@@ -258,12 +271,13 @@ class Tournaments:
         except KeyError:
             raise NotFound("There is no tournament {id}.", id=quote(tournament_id)) from None
 
-    def register(self, tournament_id: str, session: str, password: str, team: str) -> int:
+    async def register(self, tournament_id: str, session: str, password: str, team: str) -> int:
         t = self.get(tournament_id)
-        if t.status is not Status.REGISTERING:
-            raise FailedPrecondition("Registration for this tournament is closed.")
-        if t.settings.password and not secrets.compare_digest(t.settings.password, digest(password)):
+        if (t.status is Status.REGISTERING and t.settings.password
+                and not await passwords.check(t.settings.password, password)):
             raise PermissionDenied("That tournament's password is wrong.")
+        if t.status is not Status.REGISTERING:  # closed before, or while the password was checked
+            raise FailedPrecondition("Registration for this tournament is closed.")
         if not session:
             raise PermissionDenied("Registering needs your key (a guest cannot keep a seat from round to round).")
         name, player = self.room.players.who(session, "")
@@ -273,24 +287,21 @@ class Tournaments:
             raise FailedPrecondition("You are registered already.")
         if len(team) > MAX_TEAM_NAME:
             raise InvalidArgument("A team's name may be at most {most} characters long.", most=MAX_TEAM_NAME)
-        if team.strip():
-            try:
-                team = clean_name(team)
-            except BadText as e:
-                raise InvalidArgument(e.template, **e.args_) from None
-            except ValueError as e:
-                raise InvalidArgument(str(e)) from None
-        else:
-            team = ""
+        named = _read(team) if team.strip() else None
+        if t.settings.team_size == 1 and named is not None and named.key != key_of(name):
+            raise InvalidArgument("At {game} each entry is one player, under their own name: leave the team's name "
+                                  "out.", game=GAMES[t.settings.game].title)
         entry = None
-        if t.settings.team_size > 1 and team:
-            entry = next((e for e in t.entries if e.team.casefold() == team.casefold()), None)
-            if entry is not None and len(entry.members) >= t.settings.team_size:
+        if t.settings.team_size > 1 and named is not None:
+            entry = next((e for e in t.entries if _same_team(e.team, named)), None)
+            if entry is None:
+                self.room.players.check_team(named, player)
+            elif len(entry.members) >= t.settings.team_size:
                 raise FailedPrecondition("The team {team} is complete.", team=quote(entry.team))
         if entry is None:
             if len(t.entries) >= t.settings.max_entries:
                 raise FailedPrecondition("This tournament is full.")
-            entry = Entry(len(t.entries), team or name)
+            entry = Entry(len(t.entries), named.shown if named is not None and t.settings.team_size > 1 else name)
             t.entries.append(entry)
         entry.members.append(Member(name, player))
         self._save(t)
@@ -424,8 +435,9 @@ class Tournaments:
                 seats[seat], at[seat] = member, entry
         suffix = f" {plan.number}.{number + 1}"
         name = s.name if len(s.name + suffix) <= MAX_TEAM_NAME else s.name[:MAX_TEAM_NAME - len(suffix) - 1] + "…"
-        config = self.room.config(s.game, name + suffix, s.table_size, 0, s.options,
-                                  s.turn_seconds, s.bot_delay_ms, "", False, s.away_after)
+        config = self.room.config(TableRequest(s.game, "", s.table_size, 0, s.options, s.turn_seconds,
+                                               s.bot_delay_ms, away_after=s.away_after))
+        config.name = name + suffix  # made here of the tournament's name, read when it was created
         config.bot_levels = [m.level if m is not None and m.player is None else "" for m in seats]
         config.tournament = {"id": t.id, "round": plan.number, "table": number, "entries": at,
                              "byes": list(plan.byes), "draw": list(t.draw)}
@@ -474,7 +486,7 @@ class Tournaments:
             result = outcome(rt.round, rt.number, table.config.tournament["entries"], teams, team_place,
                              [table.tally.dealt(s) for s in seats], [s in rt.bot_seats for s in seats])
             rt.result = [dataclasses.asdict(f) for f in result.finishes]
-            log.info("tournament %s: round %d table %d scored", t.id, rt.round, rt.number)
+            log.info("tournament %s: round %d table %d scored", t.id, rt.round, rt.number + 1)  # as screens number it
             asyncio.get_running_loop().call_soon(self._advance, t.id)
         self._save(t)
         self._changed(t)

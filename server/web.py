@@ -3,14 +3,16 @@
 Each browser session runs its own ``cardtui connect SERVER --ask-name`` process, which asks
 the guest's name and then talks to the table server over gRPC like any terminal client (its
 own connection, so the same per-connection rate limits apply). The processes are forked from
-a warm parent that has imported the client once (``cardtui.server.web_guests``), so a guest
+a warm parent that has imported the client once (``cardtui.guest_parent``, forking
+through ``cardtui.server.web_guests``), so a guest
 costs a fraction of a fresh interpreter and sees its name prompt at once. The page and its
 assets (xterm.js, its stylesheet, the Roboto Mono font) come from the installed textual-serve
 package: nothing is fetched from the internet, so the page works on a LAN without one.
 
 A guest cannot take the host down: every size it sends is clamped (its process draws a screen
 of that size), a message that is not one of the page's is dropped, the websocket must come
-from the page's own origin (or one the host allows), and its process is ended in every path
+from the page's own origin (or one the host allows), every request must name the page by one of
+the names it is served on (no DNS rebinding), and its process is ended in every path
 out of the session; a process that outlives its guest anyway is killed by a sweep, and counts
 against the limits until it is gone.
 
@@ -40,6 +42,7 @@ from urllib.parse import urlsplit
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler
 from textual_serve.server import Server
 
 from cardtui import i18n
@@ -56,6 +59,9 @@ COLUMNS = (20, 320)
 320 columns is a 4K screen at the page's largest font, and a bound on what a guest may cost."""
 ROWS = (10, 120)
 """The shortest and tallest terminal a guest may ask for (see ``COLUMNS``)."""
+HOSTS_SECONDS = 10.0
+"""This machine's addresses are looked up again (an address can change) at most this often, when a
+request names an address not known to be the machine's."""
 REAP_SECONDS = 2.0
 """How often the sweep looks for a session process whose guest has gone."""
 LOCAL_HINT = "this machine only; --host 0.0.0.0 opens it to the LAN"
@@ -121,6 +127,40 @@ def origin_of(url: str) -> str | None:
     host = f"[{host}]" if ":" in host else host
     default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
     return f"{scheme}://{host}" + ("" if port is None or port == default else f":{port}")
+
+
+def host_name(header: str) -> str | None:
+    """The name in a ``Host`` header (``name[:port]``, ``[v6]:port``), lower case, brackets and an
+    IPv6 zone left out; None if it holds none."""
+    try:
+        name = urlsplit(f"//{header.strip()}").hostname
+    except ValueError:
+        return None
+    return name.split("%", 1)[0] if name else None
+
+
+def this_machine() -> set[str]:
+    """The names a browser on the LAN may reach this machine by: ``localhost``, its host name (and
+    that name's ``.local``, which mDNS answers), and the address of each of its interfaces."""
+    import ifaddr
+
+    names = {"localhost"}
+    host = socket.gethostname().strip().lower()
+    if host:
+        names |= {host, f"{host}.local"} if "." not in host else {host}
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            address = (ip.ip if isinstance(ip.ip, str) else ip.ip[0]).split("%", 1)[0]
+            names.add(_address(address) or address.lower())
+    return names
+
+
+def _address(name: str) -> str | None:
+    """``name`` as an IP address is written plainly (``0:0::1`` is ``::1``), or None if it is none."""
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        return None
 
 
 def browser_language(request: web.Request) -> str:
@@ -320,6 +360,13 @@ class WebServer(Server):
         self.limits = limits or WebLimits()
         self.any_origin = "*" in origins
         self.origins = {o for o in (origin_of(u) for u in origins if u != "*") if o is not None}
+        self.hosts = {h for h in (host_name(urlsplit(o).netloc) for o in self.origins) if h is not None}
+        """The names the page is served on besides this machine's own: those of ``--web-origin``."""
+        self.own: set[str] = set()
+        """This machine's names and addresses, as last looked up (``this_machine``), and the page's."""
+        self.own_at = -math.inf
+        self.bound = ""
+        """The address the page's socket is bound to."""
         self.launcher = (WarmLauncher if warm else Launcher)(target, tls_ca)
         self.sessions: set[GuestSession] = set()
         self.runner: web.AppRunner | None = None
@@ -341,6 +388,9 @@ class WebServer(Server):
     async def start(self, sock: socket.socket) -> None:
         """Serve on an already bound socket (see ``open_socket``)."""
         self.port = int(sock.getsockname()[1])
+        bound = str(sock.getsockname()[0])
+        self.bound = _address(bound) or bound.lower()
+        self.look_up_own()
         await self.launcher.start()
         app = await self._make_app()
         self.runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=QUIT_SECONDS)
@@ -377,8 +427,50 @@ class WebServer(Server):
             await asyncio.sleep(REAP_SECONDS)
             self.sweep()
 
+    def look_up_own(self) -> None:
+        self.own = this_machine() | {self.bound}
+        self.own_at = asyncio.get_running_loop().time()
+
+    def foreign_host(self, request: web.Request) -> str | None:
+        """The ``Host`` of a request that names none of the names the page is served on, or None.
+
+        A page elsewhere cannot read this one, nor open its websocket with this page's ``Origin``
+        (``foreign_origin``), unless its own name comes to point here: DNS rebinding, where
+        ``evil.example`` resolves to the attacker's server and then to this machine, and the
+        browser, seeing one origin, lets that page do what this one may. Its requests then name
+        ``evil.example`` in ``Host``, not this machine. So only this machine's names and
+        addresses (``this_machine``, and the address the page is bound to) and the hosts of
+        ``--web-origin`` are served; ``--web-origin *`` lets any page in, and so any name. A
+        client that sends no ``Host`` is no browser, and is let through."""
+        sent = request.headers.get("Host")
+        if sent is None or self.any_origin:
+            return None
+        name = host_name(sent)
+        if name is None:
+            return sent[:200]
+        address = _address(name)
+        if (address or name) in self.own or name in self.hosts:
+            return None
+        if address is not None and ipaddress.ip_address(address).is_loopback:
+            return None  # this machine's, whatever its interfaces say
+        if address is not None and asyncio.get_running_loop().time() - self.own_at > HOSTS_SECONDS:
+            self.look_up_own()  # an address this machine took since
+            if address in self.own:
+                return None
+        return sent[:200]
+
+    @web.middleware
+    async def guard_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every request, the page's assets and websocket too, names a host the page is served on."""
+        foreign = self.foreign_host(request)
+        if foreign is not None:
+            log.info("refused a request from %s for %r: the page is not served under that name", request.remote,
+                     foreign)
+            raise web.HTTPForbidden(text="This page is not served under that name: open the room's own address.")
+        return await handler(request)
+
     async def _make_app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self.guard_host])
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path), autoescape=True)
         app.add_routes([
             web.get("/", self.handle_index, name="index"),

@@ -30,6 +30,10 @@ Each guest dies with the parent (``PR_SET_PDEATHSIG``) and the parent with the p
 so nothing outlives the server. Where there is no fork or pidfd (macOS, Windows, an old
 kernel), or the warm parent fails, a guest is started cold, as before.
 
+The parent's entry is ``cardtui.guest_parent``, at the package's root beside the command line: it
+hands this module what the parent imports before it forks and what a guest runs (the command
+line), so the server imports nothing of the command line, which imports the server.
+
 The wire between the page and the parent is a SOCK_SEQPACKET socket pair: a request is one
 JSON message (columns, rows, language) with the guest's two sockets (stdio, stderr) attached;
 the answer is ``{"pid": N}`` with the pidfd attached, or ``{"error": "..."}``.
@@ -49,11 +53,17 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, NoReturn
 
 log = logging.getLogger("cardtui.web")
+
+PARENT = "cardtui.guest_parent"
+"""The warm parent's module, run as ``python -m PARENT FD TARGET [TLS_CA]``."""
+Run = Callable[[list[str]], int]
+"""What a guest runs: the command line, given the guest's arguments (``client_args``); its exit code."""
 
 QUIT_SECONDS = 3.0
 """How long a guest's process has to quit when its browser leaves, before it is killed."""
@@ -105,8 +115,10 @@ def trim_heap_every(seconds: float = HEAP_TRIM_SECONDS) -> threading.Thread | No
 
 def guest_environment(columns: int, rows: int) -> dict[str, str]:
     """What textual-serve sets for an app it serves (``AppService._build_environment``): the web
-    driver, its frame rate and colours, and the terminal's first size."""
+    driver, its frame rate and colours, and the terminal's first size. Never the host's table
+    password (``cardtui.cli.PASSWORD_ENV``): a guest is a stranger."""
     env = dict(os.environ)
+    env.pop("CARDTUI_PASSWORD", None)
     env.update({
         "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
         "TEXTUAL_FPS": "60",
@@ -295,7 +307,7 @@ class WarmLauncher(Launcher):
 
     async def _start_parent(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        args = [sys.executable, "-m", "cardtui.server.web_guests", str(theirs.fileno()), self.target]
+        args = [sys.executable, "-m", PARENT, str(theirs.fileno()), self.target]
         if self.tls_ca is not None:
             args.append(str(self.tls_ca.resolve()))
         try:
@@ -411,7 +423,7 @@ class WarmLauncher(Launcher):
             self.failures = self.GIVE_UP
 
 
-# The warm parent: its own process, ``python -m cardtui.server.web_guests FD TARGET [TLS_CA]``.
+# The warm parent: its own process, ``python -m cardtui.guest_parent FD TARGET [TLS_CA]`` (``PARENT``).
 
 
 def die_with_parent(sig: int) -> None:
@@ -433,8 +445,8 @@ def reap(*_: object) -> None:
             return
 
 
-def guest(parent: int, stdio: int, stderr: int, size: dict[str, int], args: list[str]) -> NoReturn:
-    """The forked child: become the guest's client on the sockets it was given, then exit."""
+def guest(parent: int, stdio: int, stderr: int, size: dict[str, int], args: list[str], run: Run) -> NoReturn:
+    """The forked child: become the guest's client on the sockets it was given (``run(args)``), then exit."""
     code = 1
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -454,9 +466,7 @@ def guest(parent: int, stdio: int, stderr: int, size: dict[str, int], args: list
         gc.set_threshold(*GUEST_GC)
         gc.enable()
         trim_heap_every()
-        from cardtui.cli import main
-
-        code = main(args)
+        code = run(args)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else 1
     except BaseException:
@@ -470,11 +480,14 @@ def guest(parent: int, stdio: int, stderr: int, size: dict[str, int], args: list
         os._exit(code)
 
 
-def serve_forks(control: socket.socket, target: str, tls_ca: Path | None) -> None:
-    """Fork a guest per request on ``control`` until the page closes it."""
+def serve_forks(control: socket.socket, target: str, tls_ca: Path | None, run: Run) -> None:
+    """Fork a guest per request on ``control``, each running ``run``, until the page closes it."""
     me = os.getpid()
     while True:
-        data, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        try:
+            data, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        except ConnectionError:  # the page's end closed with our "ready" unread (no guest came): the end
+            return
         if not data:
             return
         n: object = None
@@ -498,7 +511,7 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None) -> Non
             pid = os.fork()
             if pid == 0:
                 control.close()
-                guest(me, fds[0], fds[1], size, args)
+                guest(me, fds[0], fds[1], size, args, run)
             try:
                 pidfd = os.pidfd_open(pid)
             except OSError:
@@ -620,35 +633,10 @@ def lighter_strips() -> bool:
     return True
 
 
-def warm_up() -> None:
-    """Import what every guest needs, once, before any fork: the client, and what Textual and Rich
-    load only when an app first runs (layouts, the scrollbar, the emoji and cell-width tables)."""
-    import importlib
-    import pwd  # noqa: F401
-
-    import rich.cells
-    import textual.drivers.headless_driver
-    import textual.drivers.web_driver
-    import textual.layouts.factory
-    import textual.layouts.horizontal
-    import textual.layouts.stream
-    import textual.pilot
-    import textual.scrollbar  # noqa: F401
-
-    import cardtui.cli
-    import cardtui.client.app
-    from cardtui.client.textual_internals import LOADED_LATE
-
-    for module in LOADED_LATE:
-        importlib.import_module(module)
-
-    rich.cells.cell_len("ação ♣ 🂡")  # loads the table of cell widths
-    lighter_strips()
-
-    del cardtui
-
-
-def main(argv: list[str]) -> int:
+def warm_parent(argv: list[str], warm_up: Callable[[], None], run: Run) -> int:
+    """The warm parent, on the socket and for the server named in ``argv`` (``FD TARGET [TLS_CA]``):
+    ``warm_up`` imports what every guest needs, once, before any fork; each guest forked then runs
+    ``run`` on its arguments and exits with what it returns."""
     control = socket.socket(fileno=int(argv[0]))
     target = argv[1]
     tls_ca = Path(argv[2]) if len(argv) > 2 else None
@@ -658,11 +646,9 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     warm_up()
     fill_heap_holes()  # last: nothing the parent allocates after it can land in a hole
-    control.send(json.dumps({"ready": True}).encode())
-    with contextlib.suppress(KeyboardInterrupt):
-        serve_forks(control, target, tls_ca)
+    # The page may close its end at any time (the server stopping, before any guest came): an end,
+    # said by the socket's close or its reset, never a traceback on the host's terminal.
+    with contextlib.suppress(KeyboardInterrupt, ConnectionError):
+        control.send(json.dumps({"ready": True}).encode())
+        serve_forks(control, target, tls_ca, run)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,9 +42,30 @@ def in_english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     i18n.use("en")
 
 
+PATIENT_CUTS = 60.0
+"""A cut window longer than any test waits (``start(..., cut_window=PATIENT_CUTS)``): a deal waits for
+the seeds it awaits (a real client sends its own at once), or for the test to end its window
+(``end_cut_window``), never for an amount of time a busy machine may overrun; a new match waits as
+long for the seated people's streams to open."""
+
+
 @pytest_asyncio.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Running]:
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+@pytest_asyncio.fixture
+async def patient_server(tmp_path: Path) -> AsyncIterator[Running]:
+    """As ``server``, but a deal waits for the seeds of the people seated with a stream open, and a new
+    match for their streams, as long as any test does (``PATIENT_CUTS``): for tests whose clients
+    all cut, and that must not see a deal go ahead without a seed because a busy machine was slow
+    to send it."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=PATIENT_CUTS)
     try:
         yield running
     finally:
@@ -147,6 +169,28 @@ async def started(server: Running, table_id: str, timeout: float = 5.0) -> Table
             return table
         await asyncio.sleep(0.02)
     raise AssertionError(f"table {table_id} never dealt its match")
+
+
+def end_cut_window(table: Table) -> None:
+    """The deal being cut waits no longer for seeds: its window runs out now, as its time running
+    out would end it (a test that gave it all the time it needed ends it when the test is ready)."""
+    assert table.cut is not None, "no deal is being cut"
+    table.pacer.cut(0.0, table._deal)
+
+
+def next_hand_now(table: Table) -> None:
+    """The pause between hands ends now, as its time running out would end it (a test that gave it
+    all the time it needed to read a hand's summary ends it when it has)."""
+    assert table.pacer.next_at is not None, "no next hand is waiting"
+    table.pacer.next_hand(0.0, table._next_hand)
+
+
+def bots_wait(table: Table, seconds: float = 60.0) -> None:
+    """The table's bots take ``seconds`` over each move from now on, a move already on its way too
+    (it is called off and planned again at that pace): the table stands where it is, however busy
+    the machine, until a person moves."""
+    table.config = dataclasses.replace(table.config, bot_delay=seconds)
+    table._schedule()
 
 
 async def one_person_with_bots(server: Running, **fields: Any) -> tuple[Player, Table, Match]:

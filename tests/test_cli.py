@@ -48,6 +48,22 @@ def test_sim_refuses_bad_input_with_a_sentence() -> None:
     assert bad.returncode == 2 and "no game 'poker'" in bad.stderr
     bad = run("sim", "--game", "cacho", "--players", "9")
     assert bad.returncode == 2 and "2, 3, 4 players" in bad.stderr
+    bad = run("sim", "--game", "cacho", "--level", "genius")
+    assert bad.returncode == 2 and "no bot level 'genius' at Cacho; try one of: easy, normal, hard." in bad.stderr
+
+
+def test_sim_plays_the_bots_at_the_level_asked(tmp_path: Path) -> None:
+    """The same seed at two levels: the deals are the same, the play is the level's own."""
+    plays = {}
+    for level in ("easy", "hard"):
+        out = tmp_path / f"{level}.jsonl"
+        done = run("sim", "--game", "truco_argentino", "--players", "2", "--hands", "12", "--seed", "5",
+                   "--level", level, "--history", str(out))
+        assert done.returncode == 0, done.stderr
+        records = [json.loads(line) for line in out.read_text().splitlines()]
+        plays[level] = ([r["deal"] for r in records[:1]], [r["actions"] for r in records])
+    assert plays["easy"][0] == plays["hard"][0], "the first deal is the seed's"
+    assert plays["easy"][1] != plays["hard"][1], "hard does not play as easy does"
 
 
 def test_serve_refuses_a_bad_number_of_bot_workers_with_a_sentence(tmp_path: Path) -> None:
@@ -117,10 +133,19 @@ def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> N
     ok = run("verify", str(fair))
     assert ok.returncode == 0, ok.stdout
     lines = ok.stdout.splitlines()
-    assert sum("✔" in line for line in lines) == 30
-    assert "30 hands: 30 fair and verified, 0 failed" in lines[-1]
-    # One card changed in hand 10: that hand fails, and so does the link of hand 11.
     records = [json.loads(line) for line in fair.read_text().splitlines()]
+    # A simulated hand is cut by 0 to 3 of its 4 players: never by every person seated, so never ✔.
+    # Each line names whose seeds went in and who was seated but not in it, seats numbered from 1.
+    hands = [line for line in lines if " deal " in line]
+    assert len(hands) == 30 and not any("✔" in line for line in hands)
+    for record, line in zip(records, hands, strict=True):
+        seeded = sorted(int(s) for s in record["fair"]["player_seeds"])
+        used = ", ".join(f"seat {s + 1} {record['seats'][s]['name']}" for s in seeded) or "none"
+        absent = ", ".join(f"seat {s + 1} {record['seats'][s]['name']}" for s in range(4) if s not in seeded)
+        assert line.endswith(f"(seeds used: {used}; seated, not in it: {absent})"), line
+        assert (": ○ commitment, deal and chain check, but no player's seed went in" in line) == (not seeded)
+    assert "30 hands: 30 verified (0 ✔, every seated player's seed in), 0 failed" in lines[-1]
+    # One card changed in hand 10: that hand fails, and so does the link of hand 11.
     deal = records[9]["deal"]["1"]
     deal[0] = "4C" if deal[0] != "4C" else "5C"
     altered = tmp_path / "altered.jsonl"
@@ -129,7 +154,8 @@ def test_verify_checks_fair_sims_and_names_what_was_altered(tmp_path: Path) -> N
     assert bad.returncode == 1
     # Each line labels the table's deal number (the history's ``hand``) and the match it was in.
     by_deal = {line.split(" deal ")[1].split(",")[0]: line for line in bad.stdout.splitlines() if " deal " in line}
-    assert "(truco_paulista): ✘" in by_deal["10"] and "dealt cards differ" in by_deal["10"]
+    assert "(truco_paulista): ✘" in by_deal["10"] and "dealt cards differ from the deck these seeds make (seat 2)" \
+        in by_deal["10"], "the history's seat 1 is the players' seat 2"
     assert f"match {records[9]['match']} " in by_deal["10"]
     assert "(truco_paulista): ✘ the chain link" in by_deal["11"]
     assert "2 failed" in bad.stdout.splitlines()[-1]

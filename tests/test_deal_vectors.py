@@ -42,7 +42,22 @@ def test_stream(vector: dict[str, Any]) -> None:
     assert seed.message().hex() == vector["message"]
     assert [stream_block(seed, i).hex() for i in range(len(vector["blocks"]))] == vector["blocks"]
     rng = FairRandom(seed)
-    assert [[k, rng.getrandbits(k)] for k, _ in vector["getrandbits"]] == vector["getrandbits"]
+    assert [[k, str(rng.getrandbits(k))] for k, _ in vector["getrandbits"]] == vector["getrandbits"]
+
+
+def test_every_number_in_the_vectors_reads_the_same_as_a_double() -> None:
+    """A reader whose JSON numbers are doubles (JavaScript's JSON.parse) reads every number of the
+    file exactly: a value that may need more bits (bits(k) up to 256) is written as a string."""
+    def numbers(value: Any) -> list[int | float]:
+        if isinstance(value, dict):
+            return [n for v in value.values() for n in numbers(v)]
+        if isinstance(value, list):
+            return [n for v in value for n in numbers(v)]
+        return [value] if isinstance(value, int | float) and not isinstance(value, bool) else []
+
+    found = numbers(VECTORS)
+    assert found and [n for n in found if isinstance(n, int) and abs(n) > 2**53] == []
+    assert max(int(v) for s in VECTORS["streams"] for _, v in s["getrandbits"]).bit_length() > 200
 
 
 @pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
@@ -228,9 +243,13 @@ def test_the_chain() -> None:
         previous = link["hash"]
     checks = verify([link["history"] for link in chain], GAMES)
     assert all(c.ok for c in checks), [c.line() for c in checks]
-    # Hand 2 waited for seat 1 and dealt without its seed: flagged, not failed; the others are clean.
-    assert [c.dropped for c in checks] == [(), ('seat 1 Ana "la Tía"',), ()]
-    assert "(seeds used: seat 0 João Ñandú, seat 3 李雷)" in checks[1].line()
+    # Hand 2 waited for the history's seat 1 (the players' seat 2) and dealt without its seed: flagged,
+    # not failed. In every hand two people sat without a seed in the deal: none of them is ✔.
+    assert [c.dropped for c in checks] == [(), ('seat 2 Ana "la Tía"',), ()]
+    assert not any(c.full for c in checks)
+    assert checks[1].line().endswith('(seeds used: seat 1 João Ñandú, seat 4 李雷; seated, not in it: seat 2 Ana'
+                                     ' "la Tía", seat 3 Zé \\o/)')
+    assert ": ○ commitment, deal and chain check, but not every seated player's seed is in it" in checks[0].line()
 
 
 def test_every_value_the_document_quotes_is_in_the_vectors() -> None:
@@ -258,3 +277,24 @@ def test_a_history_that_names_an_option_value_as_it_was_once_named_still_checks_
     record["options"]["target"] = 17  # not a value the game knows: still refused
     [check] = verify([record], GAMES)
     assert not check.ok
+
+
+def test_the_number_rule_of_section_13_decides_how_a_fraction_is_hashed() -> None:
+    """deal.md §13: a number with a fraction or an exponent is written back as the shortest
+    decimal that reads as the same double, whatever text the line held (``0.250`` is ``0.25``)."""
+    said = {"0.250": "0.25", "2.5e-1": "0.25", "0.25": "0.25", "1.0": "1.0", "0.0": "0.0", "0.1": "0.1",
+            "0.00001": "1e-05", "15000000000000000.0": "1.5e+16", "7": "7", "-3": "-3"}
+    for text, canon in said.items():
+        assert canonical(json.loads(f'{{"signals_seen": {text}}}')) == f'{{"signals_seen":{canon}}}'.encode(), text
+    text = (DOCS / "deal.md").read_text(encoding="utf-8")
+    assert "`0.250` and `2.5e-1` are both\n  written `0.25`" in text
+
+
+def test_section_14_quotes_the_first_step_of_the_draws_as_the_vectors_hold_it() -> None:
+    text = (DOCS / "deal.md").read_text(encoding="utf-8")
+    quoted = re.search(r'The first step is `(\{"i": .*?\})`', text)
+    assert quoted is not None
+    assert json.loads(quoted.group(1)) == DEALS[0]["draws"][0]
+    assert [step["i"] for step in DEALS[0]["draws"]] == list(range(len(DEALS[0]["packs"][0]) - 1, 0, -1))
+    blocks = [d["blocks"] for d in DEALS if "blocks" in d]
+    assert blocks and all(set(b) == {"to", "cards"} and len(b["cards"]) == 3 for bs in blocks for b in bs)

@@ -23,7 +23,7 @@ import pytest
 
 from cardtui.cli import main as cardtui
 from cardtui.engine.core import Action
-from cardtui.engine.fairness import linked
+from cardtui.engine.fairness import linked, verify
 from cardtui.engine.games import GAMES
 from cardtui.sim import sim_deal_seed, simulate
 
@@ -81,9 +81,26 @@ def test_every_history_sim_writes_validates(
     for line in lines:
         record = json.loads(line)
         assert problems(record) == [], (game, record["hand"])
-        assert ("fair" in record) == fair and ("prev" in record) == fair
+        assert ("fair" in record) == fair and ("prev" in record) == fair and ("awaited" in record) == fair
         keys |= set(record)
     assert expect <= keys
+
+
+@pytest.mark.parametrize(("game", "players", "kind"), [("cacho", 2, "redeal"), ("cacho", 4, "redeal"),
+                                                       ("pifpaf", 3, "rebuild"), ("pifpaf", 8, "rebuild"),
+                                                       ("cacheta", 2, "rebuild"), ("cacheta", 6, "rebuild")])
+def test_sim_writes_what_bots_seldom_do_and_awaited(game: str, players: int, kind: str) -> None:
+    """One hand in eight from the second is played off the bots' path, so the histories sim writes
+    (and every test that reads them: the schema, verify, replays) hold a Cacho redeal and a rummy
+    stock rebuilt, not only the vectors; a fair one holds ``awaited`` as a server writes it."""
+    records = [json.loads(line) for line in sim_lines(game, players, {}, 10, "easy", True)]
+    with_it = [r["hand"] for r in records if any(a["type"] == kind for a in r["actions"])]
+    assert 2 in with_it and 10 in with_it, with_it
+    assert all(r["awaited"] == sorted(int(s) for s in r["fair"]["player_seeds"]) for r in records)
+    assert any(r["awaited"] for r in records)
+    assert [problems(r) for r in records if problems(r)] == []
+    checks = verify(records, GAMES)
+    assert [c.line() for c in checks if not c.ok or c.dropped] == []
 
 
 def test_the_command_line_s_file_validates(tmp_path: Path) -> None:
@@ -262,3 +279,79 @@ def test_keys_the_schema_does_not_know_are_allowed(samples: dict[str, dict[str, 
             r["result"].update(notes=["anything"]),
         ))
         assert problems(grown) == []
+
+
+# -- keys a later version adds, at every level: the schema and cardtui verify let them through ----
+LATER = {"added": [1, None, 0.5], "by": "a later version"}
+"""What a later version might write under a key this one does not know."""
+
+
+def with_later_keys(value: Any) -> Any:
+    """A copy with a key no version writes in every object at every level: the hand, its options,
+    each seat, the fair record, each action, the result and everything inside it. An object whose
+    keys are all seat (or team) numbers is data by seat, not an object of keys: left as it is."""
+    if isinstance(value, list):
+        return [with_later_keys(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: with_later_keys(v) for k, v in value.items()}
+    if value and not all(k.isdigit() for k in value):
+        out["later_key"] = copy.deepcopy(LATER)
+    return out
+
+
+def chained(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each table's hands linked again in order, as a server that wrote the new keys would have."""
+    last: dict[str, dict[str, Any]] = {}
+    out = []
+    for record in records:
+        record = linked({k: v for k, v in record.items() if k != "prev"}, last.get(record["table"]))
+        last[record["table"]] = record
+        out.append(record)
+    return out
+
+
+def fair_histories() -> list[dict[str, Any]]:
+    """Fair hands of every game (``sim --fair``), and the vectors' rare records (a redeal, a rebuilt
+    stock, claims, flor, pica-pica, a mão de onze and de ferro, a dropped seat's ``awaited``)."""
+    vectors = json.loads((DOCS / "deal-vectors.json").read_text(encoding="utf-8"))
+    records = [d["history"] for d in vectors["deals"]] + [c["history"] for c in vectors["chain"]]
+    for game, players, options in (("cacho", 3, {}), ("pifpaf", 3, {"rebuy": True, "chips": 2}), ("cacheta", 3, {}),
+                                   ("truco_paulista", 4, {}), ("truco_argentino", 6, {"flor": True})):
+        records += [json.loads(line) for line in sim_lines(game, players, options, 3, "easy", True)]
+    return records
+
+
+def test_keys_a_later_version_adds_at_every_level_validate_and_replay() -> None:
+    for record in fair_histories():
+        grown = with_later_keys(record)
+        assert "later_key" in grown["options"] and "later_key" in grown["result"]
+        assert problems(grown) == [], (record["game"], record["table"], record["hand"])
+        game = GAMES[record["game"]]
+        assert game.replay_steps(grown) == game.replay_steps(record), "cardtui replay reads it as today's"
+
+
+def test_cardtui_verify_checks_out_hands_with_keys_a_later_version_adds(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/history.md §1: a reader ignores keys it does not know, at every level, so a history a
+    later version writes verifies as today's does, and a tamper still shows among the new keys."""
+    records = fair_histories()
+    grown = chained([with_later_keys(r) for r in records])
+    plain = tmp_path / "today.jsonl"
+    plain.write_text("".join(json.dumps(r) + "\n" for r in chained(records)), encoding="utf-8")
+    later = tmp_path / "later.jsonl"
+    later.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in grown), encoding="utf-8")
+    def verdicts(path: Path) -> list[str]:
+        """Each hand's line (each table's last hash differs, the new keys being in the hands)."""
+        assert cardtui(["verify", str(path)]) == 0, capsys.readouterr().out
+        return [line for line in capsys.readouterr().out.splitlines() if " deal " in line]
+
+    lines = verdicts(later)
+    assert lines == verdicts(plain)
+    assert len(lines) == len(records) and not any("✘" in line or "not a fair deal" in line for line in lines), lines
+    tampered = copy.deepcopy(grown)
+    first_delta = next(iter(tampered[0]["result"]["deltas"]))
+    tampered[0]["result"]["deltas"][first_delta] += 1
+    later.write_text("".join(json.dumps(r) + "\n" for r in chained(tampered)), encoding="utf-8")
+    assert cardtui(["verify", str(later)]) == 1
+    assert "the result differs from the replay" in capsys.readouterr().out

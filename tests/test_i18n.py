@@ -9,6 +9,7 @@ import ast
 import asyncio
 import contextlib
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,6 +105,51 @@ def test_the_flag_wins_then_the_environment_then_english() -> None:
     assert i18n.flag_in(["--lang=pt-BR", "play"]) == "pt-BR"
 
 
+def test_the_language_last_chosen_comes_after_the_flag_and_cardtui_lang_before_the_system(tmp_path: Path) -> None:
+    assert i18n.choose(None, {"LANG": "es_AR.UTF-8"}, remembered="pt_BR") == "pt_BR"
+    assert i18n.choose(None, {"LANG": "es_AR.UTF-8", "CARDTUI_LANG": "en"}, remembered="pt_BR") == "en"
+    assert i18n.choose("es", {}, remembered="pt_BR") == "es"
+    assert i18n.choose(None, {"LANG": "es_AR.UTF-8"}, remembered="klingon") == "es"
+    file = tmp_path / "cfg" / "language"
+    assert i18n.remembered(file) is None
+    i18n.remember("es", file)
+    assert i18n.remembered(file) == "es"
+    file.write_bytes(b"\xff\xfe")
+    assert i18n.remembered(file) is None, "an unreadable file is as if there were none"
+
+
+def test_each_person_starts_in_the_language_they_last_chose(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The first time, the system's locale; after ctrl+l, the language chosen, kept in the config
+    directory: every connect started in English."""
+    monkeypatch.delenv("CARDTUI_LANG")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "es_AR.UTF-8")
+    first = help_text("--help")
+    assert first.startswith("uso: cardtui") and "muestra esta ayuda y sale" in first, first[:200]
+    i18n.use("en")
+    i18n.remember("pt_BR")
+    assert (tmp_path / "config" / "cardtui" / "language").read_text().strip() == "pt_BR"
+    assert "mostra esta ajuda e sai" in help_text("--help")
+
+
+async def test_ctrl_l_is_remembered_by_a_persons_client_not_by_a_browser_guests(server: Running,
+                                                                               tmp_path: Path) -> None:
+    from cardtui.client.app import CardApp
+    from tests.client.test_languages import SMALL, until_lobby
+
+    file = tmp_path / "config" / "cardtui" / "language"
+    for remember, kept in ((False, None), (True, "pt_BR")):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana", remember_language=remember)
+        async with app.run_test(size=SMALL) as pilot:
+            await until_lobby(pilot, app)
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            assert i18n.current() == "pt_BR"
+        i18n.use("en")
+        assert i18n.remembered(file) == kept
+
+
 def test_the_language_goes_round() -> None:
     assert [i18n.next_language(lang) for lang in i18n.LANGUAGES] == ["pt_BR", "es", "en"]
 
@@ -125,6 +171,31 @@ def test_game_terms_are_not_in_the_catalogs() -> None:
         catalog = catalogs.read(lang)
         for term in ("Truco!", "Seis!", "Aceito", "Corro", "Quiero", "No quiero", "¡Envido!", "Son buenas", "Na boa"):
             assert catalog.get(term) is None, (lang, term)
+
+
+VOSEO = re.compile(
+    r"\b(vos|sos|podés|tenés|querés|sabés|jugás|sentás|conectás|recibís|jugá|usá|pedí|pedila|pedile|contestá|"
+    r"aceptá|corré|subí|subilo|elegí|descartá|robá|quedate|pasalas|rechazalas|dejá|dejala|dejalo|escribí|"
+    r"escribilo|escribila|apretá|copiá|cantá|cantala|firmalo|probá|abrí|mirá|tomá|cortá|esperá|cerrá|pasá|jugala|"
+    r"decí|poné|sacá|declará|empezá|indicá|revisá|apostá|repasá|conectate|guardala|repetilo|servilo|suscribite|"
+    r"fijate|vení|andá|hacé|tocá|volvé|sentate)\b", re.IGNORECASE)
+"""Voseo: the pronoun, and the forms of the verbs a card room asks for (Spanish speaks *tú* here)."""
+PRESENT = re.compile(r"\b\w+(?:ás|és|ís)\b")
+NOT_VOSEO = {"más", "después", "demás", "además", "atrás", "jamás", "quizás", "estás", "país", "inglés", "francés",
+             "interés", "través", "detrás", "portugués", "cortés", "japonés"}
+"""Words ending as a voseo present does (podés, tenés) that are not one."""
+
+
+def test_spanish_speaks_tu_throughout() -> None:
+    """The catalog and the rules pages address the reader as tú, never vos ("Podés contestar un
+    Truco" beside "puedes gritar Truco")."""
+    said = [(str(m.id), m.string if isinstance(m.string, str) else " ".join(m.string))
+            for m in catalogs.read("es") if m.id]
+    said += [(page.name, page.read_text(encoding="utf-8")) for page in (ROOT / "client" / "rules" / "es").glob("*.md")]
+    found = [(where, m.group(0)) for where, text in said for m in VOSEO.finditer(text)]
+    found += [(where, m.group(0)) for where, text in said for m in PRESENT.finditer(text)
+              if m.group(0).lower() not in NOT_VOSEO]
+    assert not found, found
 
 
 def test_the_engine_knows_no_language() -> None:
@@ -199,7 +270,7 @@ async def test_an_engine_refusal_comes_as_an_id_with_arguments(server: Running) 
         with speaking("pt_BR"):
             assert error_text(refused) == f"É a vez de {problem.args['name']}, não a sua."
         with speaking("es"):
-            assert error_text(refused) == f"Le toca a {problem.args['name']}, no a vos."
+            assert error_text(refused) == f"Le toca a {problem.args['name']}, no a ti."
     finally:
         await conn.close()
 
@@ -237,13 +308,14 @@ async def test_the_browser_page_speaks_the_browsers_language(server: Running) ->
                 page = await r.text()
             assert '<html lang="pt-BR">' in page and "A sessão terminou." in page and "Abrir outra" in page
             async with http.get(f"{base}/", headers={"Accept-Language": "es-AR,es;q=0.9"}) as r:
-                assert "abriendo una sala de mesas para vos" in await r.text()
+                assert "abriendo una sala de mesas para ti" in await r.text()
             async with http.get(f"{base}/", headers={"Accept-Language": "de"}) as r:
                 assert "The session ended." in await r.text()  # none of ours: the server's own, English here
             ws = await http.ws_connect(f"{base}/ws", headers={"Accept-Language": "es"})
             closed = await ws.receive()  # per_address=0: refused, in the browser's language
-            assert closed.extra == "Esta dirección ya tiene 0 sesiones abiertas: cerrá una para abrir otra."
+            assert closed.extra == "Esta dirección ya tiene 0 sesiones abiertas: cierra una para abrir otra."
     finally:
         await guests.stop()
-    assert guests.refusal("10.0.0.1", "es") == "Esta dirección ya tiene 0 sesiones abiertas: cerrá una para abrir otra."
+    assert guests.refusal("10.0.0.1", "es") == (
+        "Esta dirección ya tiene 0 sesiones abiertas: cierra una para abrir otra.")
     assert guests.refusal("10.0.0.1") == "This address already has 0 sessions open: close one to open another."

@@ -28,6 +28,7 @@ import pytest_asyncio
 
 from cardtui.server.app import Running
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket, origin_of, terminal_size
+from cardtui.server.web_guests import PARENT
 from tests.test_web import Guest
 
 MB = 1024 * 1024
@@ -47,7 +48,7 @@ class Served:
 
     def warm_parent(self) -> psutil.Process:
         for child in self.process.children():
-            if "cardtui.server.web_guests" in child.cmdline():
+            if PARENT in child.cmdline():
                 return child
         raise AssertionError(f"no warm parent among {self.process.children()}")
 

@@ -35,7 +35,7 @@ REFUSALS = ("Refusal", "InvalidArgument", "FailedPrecondition", "PermissionDenie
             "ResourceExhausted", "IllegalAction", "NotYourTurn", "InvalidOptions", "BadAction", "BadText", "_Invalid")
 """Calls whose first argument is a sentence the server sends as a message id."""
 KEYWORDS: dict[str, object] = {**DEFAULT_KEYWORDS, **{name: None for name in REFUSALS}, "option": (2,),
-                               "phrase": None}
+                               "phrase": None, "NP_": ((1, "c"), 2)}
 """``option(default, help)``: a game option's line of help, which the lobby shows in the reader's language."""
 with (ROOT / "babel.cfg").open() as _cfg:
     MAPPING, OPTIONS = parse_mapping_cfg(_cfg)

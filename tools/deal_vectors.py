@@ -59,7 +59,8 @@ def stream_vector(seed: DealSeed, bits: Sequence[int]) -> dict[str, Any]:
         "seed": seed_record(seed),
         "message": seed.message().hex(),
         "blocks": [stream_block(seed, i).hex() for i in range(3)],
-        "getrandbits": [[k, rng.getrandbits(k)] for k in bits],
+        # bits(k) as a decimal string: up to 256 bits, more than a reader's double would hold exactly
+        "getrandbits": [[k, str(rng.getrandbits(k))] for k in bits],
     }
 
 
@@ -292,7 +293,8 @@ def chain() -> list[dict[str, Any]]:
 def vectors() -> dict[str, Any]:
     return {
         "scheme": SCHEME,
-        "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2).",
+        "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2); a number "
+                 "that may need more than 53 bits (a bits(k) value) is a string of decimal digits.",
         "genesis": GENESIS,
         "streams": [
             stream_vector(DealSeed(bytes(range(32)), (), "t", 1), [1, 5, 8, 13, 64, 3, 200, 53]),

@@ -243,14 +243,14 @@ async def visit(http: aiohttp.ClientSession, devtools: str, url: str, device: De
         await page.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
     await page.call("Input.insertText", text=device.guest)
     await page.key("Enter", "Enter", 13, "\r")
-    await page.wait_for(lambda t: "Seats" in t and "Watching" in t and f"{device.guest} @" in t)
+    await page.wait_for(lambda t: "People" in t and "Watching" in t and f"{device.guest} @" in t)
     print(f"  loaded: {await check_fit(page, device, device.width, device.height)}")
     await page.shot(out / f"lobby-{device.name}.png")
     if device.touch:  # turned after the page loaded, and back
         await turn(page, device, device.height, device.width, out / f"lobby-{device.name}-turned.png")
         await turn(page, device, device.width, device.height, out / f"lobby-{device.name}-turned-back.png")
     if device.touch:
-        await page.tap("New table", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
+        await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
         await page.wait_for("Turn timer")
         await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
     else:

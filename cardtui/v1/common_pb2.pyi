@@ -468,6 +468,7 @@ class TableSummary(_message.Message):
     PLAYED_BOTS_FIELD_NUMBER: _builtins.int
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     TOURNAMENT_ROUND_FIELD_NUMBER: _builtins.int
+    NO_CUTS_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     game: _builtins.str
     """a GameInfo.name"""
@@ -485,6 +486,10 @@ class TableSummary(_message.Message):
     Such a table plays one match and never finishes for being idle; anyone may watch it.
     """
     tournament_round: _builtins.int
+    no_cuts: _builtins.bool
+    """The table deals without cuts (`cardtui serve --cut-ms 0`): no player's seed is asked for, so
+    the host alone chooses every deck; clients say so before anyone sits (docs/client.md §6).
+    """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatSummary]: ...
     @_builtins.property
@@ -519,10 +524,11 @@ class TableSummary(_message.Message):
         played_bots: _abc.Iterable[_builtins.str] | None = ...,
         tournament_id: _builtins.str = ...,
         tournament_round: _builtins.int = ...,
+        no_cuts: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "options", b"options", "played_bots", b"played_bots", "played_people", b"played_people", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "tournament_id", b"tournament_id", "tournament_round", b"tournament_round", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delayed_spectator_view", b"delayed_spectator_view", "game", b"game", "has_password", b"has_password", "id", b"id", "name", b"name", "no_cuts", b"no_cuts", "options", b"options", "played_bots", b"played_bots", "played_people", b"played_people", "private", b"private", "seats", b"seats", "spectators", b"spectators", "status", b"status", "tournament_id", b"tournament_id", "tournament_round", b"tournament_round", "turn_seconds", b"turn_seconds"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

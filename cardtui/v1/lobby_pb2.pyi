@@ -173,8 +173,13 @@ class ServerInfo(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
     TABLES_FIELD_NUMBER: _builtins.int
+    NO_CUTS_FIELD_NUMBER: _builtins.int
     version: _builtins.str
     tables: _builtins.int
+    no_cuts: _builtins.bool
+    """Its tables deal without cuts (`cardtui serve --cut-ms 0`): the host alone chooses every deck
+    (each table says so too, `TableSummary.no_cuts`).
+    """
     @_builtins.property
     def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameInfo]: ...
     def __init__(
@@ -183,10 +188,11 @@ class ServerInfo(_message.Message):
         version: _builtins.str = ...,
         games: _abc.Iterable[Global___GameInfo] | None = ...,
         tables: _builtins.int = ...,
+        no_cuts: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "tables", b"tables", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "no_cuts", b"no_cuts", "tables", b"tables", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -277,7 +283,9 @@ class CreateTableRequest(_message.Message):
     game: _builtins.str
     """one of ServerInfo.games (GameInfo.name)"""
     name: _builtins.str
-    """at most 24 characters; empty: "<game title> table" """
+    """At most 24 characters, held to the rules of a person's name (docs/client.md §3).
+    Empty: "<game title> table".
+    """
     seats: _builtins.int
     """how many players: one of GameInfo.player_counts; 0: GameInfo.min_players"""
     bots: _builtins.int

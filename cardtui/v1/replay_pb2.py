@@ -26,7 +26,7 @@ from cardtui.v1 import common_pb2 as cardtui_dot_v1_dot_common__pb2
 from cardtui.v1 import table_pb2 as cardtui_dot_v1_dot_table__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61rdtui/v1/replay.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\x1a\x16\x63\x61rdtui/v1/table.proto\"\xcf\x01\n\x0bHandSummary\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04hand\x18\x02 \x01(\x05\x12\r\n\x05match\x18\x03 \x01(\x05\x12\x0c\n\x04game\x18\x04 \x01(\t\x12&\n\x05seats\x18\x05 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\x12\x0e\n\x06\x64\x65ltas\x18\x06 \x03(\x05\x12\x13\n\x06winner\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04team\x18\x08 \x01(\x05H\x01\x88\x01\x01\x12\x0f\n\x07\x61\x63tions\x18\t \x01(\x05\x42\t\n\x07_winnerB\x07\n\x05_team\"E\n\x10ListHandsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\"u\n\x11ListHandsResponse\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12&\n\x05hands\x18\x02 \x03(\x0b\x32\x17.cardtui.v1.HandSummary\x12\x0f\n\x07in_play\x18\x03 \x01(\x05\"P\n\rReplayRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04hand\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\x12\x10\n\x08password\x18\x04 \x01(\t\"\xc4\x01\n\nReplayStep\x12\x0c\n\x04step\x18\x01 \x01(\x05\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\"\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x12.cardtui.v1.Action\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.cardtui.v1.Event\x12\x1e\n\x04view\x18\x05 \x01(\x0b\x32\x10.cardtui.v1.View\x12%\n\x04hand\x18\x06 \x01(\x0b\x32\x17.cardtui.v1.HandSummaryB\x07\n\x05_seatb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x63\x61rdtui/v1/replay.proto\x12\ncardtui.v1\x1a\x17\x63\x61rdtui/v1/common.proto\x1a\x16\x63\x61rdtui/v1/table.proto\"\xf7\x01\n\x0bHandSummary\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04hand\x18\x02 \x01(\x05\x12\r\n\x05match\x18\x03 \x01(\x05\x12\x0c\n\x04game\x18\x04 \x01(\t\x12&\n\x05seats\x18\x05 \x03(\x0b\x32\x17.cardtui.v1.SeatSummary\x12\x0e\n\x06\x64\x65ltas\x18\x06 \x03(\x05\x12\x13\n\x06winner\x18\x07 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04team\x18\x08 \x01(\x05H\x01\x88\x01\x01\x12\x0f\n\x07\x61\x63tions\x18\t \x01(\x05\x12&\n\x05\x65nded\x18\n \x03(\x0b\x32\x17.cardtui.v1.SeatSummaryB\t\n\x07_winnerB\x07\n\x05_team\"E\n\x10ListHandsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x10\n\x08password\x18\x03 \x01(\t\"u\n\x11ListHandsResponse\x12\'\n\x05table\x18\x01 \x01(\x0b\x32\x18.cardtui.v1.TableSummary\x12&\n\x05hands\x18\x02 \x03(\x0b\x32\x17.cardtui.v1.HandSummary\x12\x0f\n\x07in_play\x18\x03 \x01(\x05\"P\n\rReplayRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04hand\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\x12\x10\n\x08password\x18\x04 \x01(\t\"\xc4\x01\n\nReplayStep\x12\x0c\n\x04step\x18\x01 \x01(\x05\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\"\n\x06\x61\x63tion\x18\x03 \x01(\x0b\x32\x12.cardtui.v1.Action\x12!\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x11.cardtui.v1.Event\x12\x1e\n\x04view\x18\x05 \x01(\x0b\x32\x10.cardtui.v1.View\x12%\n\x04hand\x18\x06 \x01(\x0b\x32\x17.cardtui.v1.HandSummaryB\x07\n\x05_seatb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,13 +34,13 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cardtui.v1.replay_pb2', _gl
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_HANDSUMMARY']._serialized_start=89
-  _globals['_HANDSUMMARY']._serialized_end=296
-  _globals['_LISTHANDSREQUEST']._serialized_start=298
-  _globals['_LISTHANDSREQUEST']._serialized_end=367
-  _globals['_LISTHANDSRESPONSE']._serialized_start=369
-  _globals['_LISTHANDSRESPONSE']._serialized_end=486
-  _globals['_REPLAYREQUEST']._serialized_start=488
-  _globals['_REPLAYREQUEST']._serialized_end=568
-  _globals['_REPLAYSTEP']._serialized_start=571
-  _globals['_REPLAYSTEP']._serialized_end=767
+  _globals['_HANDSUMMARY']._serialized_end=336
+  _globals['_LISTHANDSREQUEST']._serialized_start=338
+  _globals['_LISTHANDSREQUEST']._serialized_end=407
+  _globals['_LISTHANDSRESPONSE']._serialized_start=409
+  _globals['_LISTHANDSRESPONSE']._serialized_end=526
+  _globals['_REPLAYREQUEST']._serialized_start=528
+  _globals['_REPLAYREQUEST']._serialized_end=608
+  _globals['_REPLAYSTEP']._serialized_start=611
+  _globals['_REPLAYSTEP']._serialized_end=807
 # @@protoc_insertion_point(module_scope)

@@ -48,6 +48,7 @@ class HandSummary(_message.Message):
     WINNER_FIELD_NUMBER: _builtins.int
     TEAM_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
+    ENDED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     hand: _builtins.int
     """the table's hand number (counted over its matches): what Replay asks for"""
@@ -69,6 +70,10 @@ class HandSummary(_message.Message):
     def deltas(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """what each seat won or lost (chips, points or its team's points)"""
 
+    @_builtins.property
+    def ended(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.SeatSummary]:
+        """who held each seat when it ended, where a seat changed hands"""
+
     def __init__(
         self,
         *,
@@ -81,10 +86,11 @@ class HandSummary(_message.Message):
         winner: _builtins.int | None = ...,
         team: _builtins.int | None = ...,
         actions: _builtins.int = ...,
+        ended: _abc.Iterable[_common_pb2.SeatSummary] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "team", b"team", "winner", b"winner"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "actions", b"actions", "deltas", b"deltas", "game", b"game", "hand", b"hand", "match", b"match", "seats", b"seats", "table_id", b"table_id", "team", b"team", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_team", b"_team", "_winner", b"_winner", "actions", b"actions", "deltas", b"deltas", "ended", b"ended", "game", b"game", "hand", b"hand", "match", b"match", "seats", b"seats", "table_id", b"table_id", "team", b"team", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__team: _TypeAlias = _typing.Literal["team"]  # noqa: Y015
     _WhichOneofArgType__team: _TypeAlias = _typing.Literal["_team", b"_team"]  # noqa: Y015

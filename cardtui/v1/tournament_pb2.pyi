@@ -84,7 +84,9 @@ class CreateTournamentRequest(_message.Message):
     game: _builtins.str
     """one of ServerInfo.games"""
     name: _builtins.str
-    """at most 24 characters; empty: "<game title> tournament" """
+    """At most 24 characters, held to the rules of a person's name (docs/client.md §3).
+    Empty: "<game title> tournament".
+    """
     rounds: _builtins.int
     """1 to 10"""
     table_size: _builtins.int
@@ -309,7 +311,10 @@ class RegisterRequest(_message.Message):
     team: _builtins.str
     """Team games: partners give the same team name (at most 24 characters); a team takes
     TournamentSummary.team_size people. Empty: a team of one's own, completed by others who name
-    it, or by bots at the start.
+    it, or by bots at the start. Team names are compared as people's names are (docs/client.md
+    §3): one however it is spelled or drawn alike, so a partner's spelling finds the team; a new
+    team may not take a name another key owns, nor one like it, nor a bot's. Games played each
+    for themselves (team_size 1): leave it empty (or give the player's own name).
     """
     def __init__(
         self,

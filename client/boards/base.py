@@ -59,6 +59,14 @@ def bot_tag(seat: common_pb2.SeatSummary, away: str) -> str:
     return _("bot {level}").format(level=seat.bot_level) if seat.bot_level else _("bot")
 
 
+def holder(view: table_pb2.View | None, seat: int) -> str:
+    """Who holds the seat as the table's seat list says (whoever sat down last, a bot, a person a bot
+    plays for), never the name a game's view was dealt with: a seat that changed hands mid-match is
+    its new holder's on the board, as in the seat list."""
+    summary = next((s for s in view.seats if s.seat == seat), None) if view is not None else None
+    return summary.name if summary is not None and summary.name else _("seat {n}").format(n=seat + 1)
+
+
 class Board(Widget):
     """Shows the table model's view; a game's board overrides ``draw``.
 
@@ -478,7 +486,7 @@ class Board(Widget):
         summary = None
         if model is not None and model.view is not None:
             summary = next((s for s in model.view.seats if s.seat == seat), None)
-        name = summary.name if summary is not None and summary.name else _("seat {n}").format(n=seat + 1)
+        name = holder(model.view if model is not None else None, seat)
         out = Text(name, style="bold green" if seat == self.seat else "bold")
         if summary is not None and summary.bot:
             if summary.away:

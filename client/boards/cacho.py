@@ -40,6 +40,14 @@ def worth(strength: cacho_pb2.CachoStrength) -> str:
     return name if strength.category == cacho_pb2.CACHO_CATEGORY_SIXES else f"{name} ({strength.points})"
 
 
+def tied_with(result: cacho_pb2.CachoResult) -> list[int]:
+    """The seats whose shown hand is as good as the winner's (the pot went to the eldest of them)."""
+    best = next((sh.strength for sh in result.showdown if sh.seat == result.winner), None)
+    if best is None:
+        return []
+    return [sh.seat for sh in result.showdown if sh.seat != result.winner and sh.strength == best]
+
+
 class CachoBoard(Board):
     def draw(self, model: TableModel, view: table_pb2.View) -> RenderableType:
         v = view.cacho
@@ -103,6 +111,11 @@ class CachoBoard(Board):
             if best is not None:
                 why.append(_(", with {hand}").format(hand=worth(best.strength)), style="italic")
             parts.append(why)
+            tied = tied_with(result)
+            if tied:
+                parts.append(Text("  ").append_text(fill(
+                    _("Tied with {names}: a tie goes to the eldest, nearest the dealer's left."),
+                    {"names": Text(", ").join(who(model, s) for s in tied)}, "italic")))
             shown = Table.grid(padding=(0, 2))
             for sh in sorted(result.showdown, key=lambda sh: sh.seat != result.winner):
                 shown.add_row(Text("  ") + who(model, sh.seat), hand(sh.cards), Text(worth(sh.strength)))

@@ -12,6 +12,10 @@ The board takes the focus: ``←``/``→`` pick a card, ``shift+←``/``→`` mo
 cutting, passing, na boa and the bets are the action bar's, each on a key of its own
 (``game_keys``). Every fact comes from the view and the legal list; the board sends only an
 action the server listed.
+
+What the board shows around your hand (``rummy_table``), the hand's and the game's end
+(``rummy_result``), the cards' orders and melds (``rummy_cards``) and every event in words with
+each action's key (``rummy_words``) have modules of their own.
 """
 
 from __future__ import annotations
@@ -20,153 +24,27 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
-from google.protobuf.message import Message
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.boards.base import Board, bot_tag
+from cardtui.client.boards.base import Board
+from cardtui.client.boards.rummy_cards import ACTING, ITSELF, Slot, by_rank, by_suit, slots
+from cardtui.client.boards.rummy_result import game_end, hand_result
+from cardtui.client.boards.rummy_table import Phase, Status, game_line, open_hands, pile_rows, seats_grid, title
+from cardtui.client.boards.rummy_words import KEYS
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
-from cardtui.client.words import SILENT, Said, family_words, fill, fmt, game_keys, game_words, key_for, line, who
-from cardtui.i18n import N_, _, current, ngettext
+from cardtui.client.words import fill, fmt, key_for, line, who
+from cardtui.i18n import N_, _, current
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
 SORTS = (N_("melds"), N_("suit"), N_("rank"))
 OWN = N_("your order")
 """The order the player made by moving cards: kept as cards come and go."""
-SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}
-"""Suits alternate colours when a hand is sorted by suit."""
-RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
-ACTING = "*"
-"""After a wild card acting as wild in its meld."""
-ITSELF = "°"
-"""After a wild card standing as itself."""
-
-Phase = rummy_pb2.RummyPhase
-Status = rummy_pb2.RummySeatStatus
-PHASES = {
-    Phase.RUMMY_PHASE_BETTING: N_("betting"),
-    Phase.RUMMY_PHASE_DRAW: N_("play"),
-    Phase.RUMMY_PHASE_DISCARD: N_("play"),
-    Phase.RUMMY_PHASE_CLAIM: N_("claim window"),
-    Phase.RUMMY_PHASE_KNOCK: N_("knock"),
-    Phase.RUMMY_PHASE_OVER: N_("hand over"),
-}
-STATUS = {
-    Status.RUMMY_SEAT_STATUS_FOLDED: (N_("folded"), "dim"),
-    Status.RUMMY_SEAT_STATUS_OUT: (N_("out"), "red"),
-    Status.RUMMY_SEAT_STATUS_WAITING: (N_("sits out"), "dim"),
-}
-
-KEYS = {
-    "pifpaf": {"draw:stock": "s", "draw:pile": "p", "discard": "d", "knock": "k", "claim": "c", "pass": "x",
-               "check": "c", "call": "c", "bet": "b", "raise": "r", "fold": "f"},
-    "cacheta": {"draw:stock": "s", "draw:pile": "p", "discard": "d", "knock": "k", "cut": "c", "pass": "x",
-                "declare": "n"},
-}
-"""One key per action at each game. ``c`` is claim or cut in a claim window and check or call
-while betting: never both on offer at once. ``d`` and ``k`` are the board's own."""
-LABELS = {
-    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass")},
-    "cacheta": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "cut": N_("Cut"), "pass": N_("Pass"),
-                "declare": "Na boa"},
-}
-
-
-def rank_of(code: str) -> int:
-    r = code[:-1]
-    return RANKS.get(r) or int(r)
-
-
-def by_suit(code: str) -> tuple[int, int]:
-    return SUIT_ORDER.get(code[-1], 9), rank_of(code)
-
-
-def by_rank(code: str) -> tuple[int, int]:
-    return rank_of(code), SUIT_ORDER.get(code[-1], 9)
-
-
-def wild_kinds(wilds: Sequence[str]) -> list[str]:
-    """The wild cards, each kind once (two decks hold two of each)."""
-    return sorted(set(wilds), key=by_suit)
-
-
-def fitting(cards: Sequence[str], room: int) -> list[str]:
-    """The last of these cards that fit in ``room`` cells, a space after each (and room for "… ")."""
-    out: list[str] = []
-    used = 2
-    for code in reversed(cards):
-        used += len(code) + 1
-        if used > room:
-            break
-        out.append(code)
-    return out[::-1]
-
-
-def points(n: int) -> str:
-    return ngettext("{n} point", "{n} points", abs(n)).format(n=n)
-
-
-def is_pifpaf(model: TableModel) -> bool:
-    return model.game == "pifpaf"
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A card of your hand and where the view put it: a meld (its index) or loose (-1)."""
-
-    code: str
-    group: int
-    acting: bool
-    """A wild card acting as wild in its meld."""
-
-
-def slots(v: rummy_pb2.RummyView) -> list[Slot]:
-    """Your cards as the view groups them: each meld in turn, then the loose cards."""
-    out: list[Slot] = []
-    for i, meld in enumerate(v.melds):
-        acting = max((j for j, c in enumerate(meld.cards) if c == meld.wild), default=-1) if meld.HasField(
-            "wild") else -1
-        out += [Slot(c, i, j == acting) for j, c in enumerate(meld.cards)]
-    out += [Slot(c, -1, False) for c in sorted(v.loose, key=by_suit)]
-    grouped = Counter(s.code for s in out)
-    for c in v.cards:  # cards the view did not group (the hand is over, or you are out of it)
-        if grouped[c]:
-            grouped[c] -= 1
-        else:
-            out.append(Slot(c, -1, False))
-    return out
-
-
-def meld_text(meld: rummy_pb2.RummyMeld, wilds: Sequence[str]) -> Text:
-    """A meld's cards, the card acting as wild marked."""
-    out = Text()
-    acting = max((j for j, c in enumerate(meld.cards) if c == meld.wild), default=-1) if meld.HasField("wild") else -1
-    for j, c in enumerate(meld.cards):
-        if j:
-            out.append(" ")
-        out.append_text(card_text(c))
-        if j == acting:
-            out.append(ACTING, style="bold magenta")
-        elif c in wilds:
-            out.append(ITSELF, style="magenta")
-    return out
-
-
-def melds_text(melds: Sequence[rummy_pb2.RummyMeld], wilds: Sequence[str]) -> Text:
-    out = Text()
-    for i, meld in enumerate(melds):
-        if i:
-            out.append(" │ ", style="dim")
-        out.append_text(meld_text(meld, wilds))
-    return out
-
 
 PICK = Binding.Group(N_("Pick"), compact=True)
 MOVE = Binding.Group(N_("Move"), compact=True)
@@ -377,21 +255,21 @@ class RummyBoard(Board):
         parts: list[tuple[int, RenderableType, int]] = []
         """(priority, renderable, lines): the lowest priorities go first when the board is short."""
 
-        parts.append((9, self._title(model, view, width), 1))
+        parts.append((9, title(model, view, width), 1))
         if view.hand_over and v.HasField("result"):
             summary = self.result_summary(model)
             if summary is not None:
                 parts.append((8, summary, self._lines(summary, width)))
-            parts += [(8, row, 1) for row in self._open_hands(model, v)]
+            parts += [(8, row, 1) for row in open_hands(model, v)]
         else:
-            parts.append((8, self._seats(model, view, big), len(v.seats) + 1))
-            parts += [(8, row, 1) for row in self._open_hands(model, v)]
-            game = self._game_line(model, v)
+            parts.append((8, seats_grid(model, view, big), len(v.seats) + 1))
+            parts += [(8, row, 1) for row in open_hands(model, v)]
+            game = game_line(model, v)
             if game is not None:
                 parts.append((7, game, 1))
             if big:
                 parts.append((2, Text(""), 1))
-            parts += [(8, row, 1) for row in self._pile(v, width, big)]
+            parts += [(8, row, 1) for row in pile_rows(v, width, big)]
             if big:
                 parts.append((2, Text(""), 1))
             window = self._window(model, v)
@@ -405,7 +283,7 @@ class RummyBoard(Board):
             if prompt is not None:
                 parts.append((9, prompt, self._lines(prompt, width)))
         if view.match_over:
-            end = self._match_end(model, v)
+            end = game_end(model, v)
             parts.append((9, end, self._lines(end, width)))
         return Group(*self._fit(parts, height))
 
@@ -427,138 +305,6 @@ class RummyBoard(Board):
             del keep[i]
         return [r for _, r, _ in keep]
 
-    def _title(self, model: TableModel, view: table_pb2.View, width: int) -> Text:
-        v = view.rummy
-        name = "Pif Paf" if is_pifpaf(model) else "Cacheta"
-        phase = _(PHASES.get(v.phase, ""))
-        out = Text(f"{name} · " + _("hand {n}").format(n=view.hand) + f" · {phase}", style="bold")
-        rules = v.rules
-        notes = []
-        if rules.group_suits == rummy_pb2.RUMMY_GROUP_RULE_EXACTLY3:
-            notes.append(_("groups of exactly 3 suits"))
-        elif rules.group_suits == rummy_pb2.RUMMY_GROUP_RULE_ATLEAST3:
-            notes.append(_("groups of 3+ suits"))
-        if rules.ace_high:
-            notes.append(_("Q-K-A counts"))
-        if rules.wild_acts:
-            notes.append(_("one wild per meld"))
-        more = " · " + ", ".join(notes)
-        if notes and out.cell_len + len(more) <= width:
-            out.append(more, style="dim")
-        out.no_wrap, out.overflow = True, "ellipsis"
-        return out
-
-    def _seats(self, model: TableModel, view: table_pb2.View, big: bool) -> Table:
-        v = view.rummy
-        pifpaf = is_pifpaf(model)
-        grid = Table(box=None, padding=(0, 1), pad_edge=False, collapse_padding=True, show_header=True,
-                     header_style="dim", show_edge=False, expand=False)
-        grid.add_column("", no_wrap=True, width=1)
-        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=16 if big else 10)
-        grid.add_column(_("chips") if pifpaf else _("points"), justify="right", no_wrap=True)
-        if pifpaf:
-            grid.add_column(_("in pot"), justify="right", no_wrap=True)
-        grid.add_column(_("cards"), justify="right", no_wrap=True)
-        grid.add_column("", no_wrap=True, overflow="ellipsis")
-        for s in v.seats:
-            mark = Text("▶", style="bold yellow") if v.HasField("turn") and s.seat == v.turn else Text(" ")
-            name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
-                        else "bold")
-            notes = Text()
-            if s.seat == view.dealer:
-                notes.append(_("dealer") + " ", style="cyan")
-            summary = next((x for x in view.seats if x.seat == s.seat), None)
-            if summary is not None and summary.bot:
-                notes.append(bot_tag(summary, _("away")) + " ", style="dim")
-            status, style = STATUS.get(s.status, ("", ""))
-            if status:
-                notes.append(_(status) + " ", style=style)
-            if s.declared:
-                notes.append("na boa ", style="bold yellow")
-            if s.burned:
-                notes.append(_("burned") + " ", style="bold red")
-            if s.taken:
-                notes.append(_("took") + " ", style="dim")
-                shown = list(s.taken) if big else list(s.taken)[-3:]
-                if len(shown) < len(s.taken):
-                    notes.append("… ", style="dim")
-                notes.append_text(cards_text(shown))
-            row: list[RenderableType] = [mark, name, Text(str(s.score))]
-            if pifpaf:
-                row.append(Text(str(s.put) if s.put else "·", style="" if s.put else "dim"))
-            row += [Text(str(s.card_count) if s.card_count else "·", style="" if s.card_count else "dim"), notes]
-            grid.add_row(*row)
-        return grid
-
-    def _open_hands(self, model: TableModel, v: rummy_pb2.RummyView) -> list[Text]:
-        """Every seat's hand, where the view shows them all (a replay): a line each."""
-        out = []
-        for s in v.seats:
-            if not s.cards:
-                continue
-            row = Text(f"{(s.name or _('seat {n}').format(n=s.seat + 1))[:10]:<11}", style="bold")
-            row.append_text(cards_text(s.cards))
-            row.no_wrap, row.overflow = True, "ellipsis"
-            out.append(row)
-        return out
-
-    def _game_line(self, model: TableModel, v: rummy_pb2.RummyView) -> Text | None:
-        if is_pifpaf(model):
-            out = Text(_("Pot") + " ")
-            out.append(str(v.pot), style="bold yellow")
-            if v.HasField("betting"):
-                b = v.betting
-                out.append(" · " + (_("bet to match {n}").format(n=b.level) if b.level else _("no bet yet")))
-                out.append(" · " + _("cap {cap} · raise by {n}+").format(cap=b.cap, n=b.min_raise))
-            out.no_wrap, out.overflow = True, "ellipsis"
-            return out
-        if v.HasField("flip"):
-            out = Text(_("Flip") + " ")
-            out.append_text(card_text(v.flip))
-            out.append(" · " + _("wild") + ": ")
-            out.append_text(cards_text(wild_kinds(v.wilds)))
-            return out
-        return None
-
-    def _pile(self, v: rummy_pb2.RummyView, width: int, big: bool) -> list[Text]:
-        """The stock and the discard pile: its top set apart, the discards before it in order."""
-        pile = list(v.pile)
-        top, under = (pile[-1], pile[:-1]) if pile else (None, [])
-        if big:  # the stock and the top drawn as cards, the discards before the top between them
-            recent = fitting(under, width - 16)
-            between = Text("… " if len(recent) < len(under) else "", style="dim")
-            between.append_text(cards_text(recent))
-            pad = max(between.cell_len, 8) + 2
-            edge = "bold yellow" if v.HasField("window") else "bold"
-            face = card_text(top) if top is not None else Text("   ")
-            rows = [
-                line(Text("╭───╮", style="dim"), " " * pad, Text("╭───╮", style=edge)),
-                line(Text("│", style="dim"), Text("▒▒▒" if v.stock_count else "   ", style="blue"),
-                     Text("│ ", style="dim"), between, " " * (pad - 1 - between.cell_len), Text("│", style=edge), face,
-                     " " * (3 - face.cell_len), Text("│", style=edge)),
-                line(Text("╰───╯", style="dim"), " " * pad, Text("╰───╯", style=edge)),
-                line(_("stock {n}").format(n=v.stock_count).ljust(5 + pad),
-                     _("pile {n}").format(n=len(pile)) if pile else _("pile empty")),
-            ]
-            for row in rows:
-                row.no_wrap, row.overflow = True, "crop"
-            return rows
-        out = Text(_("Stock") + " ")
-        out.append(str(v.stock_count), style="bold")
-        out.append("   " + (_("Pile ({n})").format(n=len(pile)) + " " if pile else _("Pile empty")))
-        if top is not None:
-            recent = fitting(under, width - out.cell_len - 6)
-            if len(recent) < len(under):
-                out.append("…", style="dim")
-            out.append_text(cards_text(recent))
-            out.append(" ▐" if recent else "▐", style="bold")
-            top_text = card_text(top)
-            top_text.stylize("reverse")
-            out.append_text(top_text)
-            out.append("▌", style="bold")
-        out.no_wrap, out.overflow = True, "ellipsis"
-        return [out]
-
     def _window(self, model: TableModel, v: rummy_pb2.RummyView) -> Text | None:
         if not v.HasField("window"):
             return None
@@ -571,9 +317,10 @@ class RummyBoard(Board):
             out.append(" (", style="yellow")
             out.append_text(fill(_("{name}'s discard"), {"name": Text(model.name(w.discarder))}, "yellow"))
             out.append(")", style="yellow")
-        if model.deadline is not None:
+        if model.deadline is not None:  # at 0 s the window is closing (the server closes it): no "0 s"
             self.window_shown = self._seconds_left(model.deadline)
-            out.append(f" · {self.window_shown} s", style="bold")
+            out.append(f" · {self.window_shown} s" if self.window_shown != "0" else " · " + _("closing"),
+                       style="bold")
         take = self._legal("claim") or self._legal("cut")
         if take and not v.answered:
             action = take[0]
@@ -749,215 +496,8 @@ class RummyBoard(Board):
             out.append(" " + _("declares na boa"), style="bold yellow")
         return out if out else None
 
-    def _match_end(self, model: TableModel, v: rummy_pb2.RummyView) -> Text:
-        out = Text(_("The game is over."), style="bold magenta")
-        for p in v.standings:
-            out.append(f"\n  {p.place}. ")
-            out.append_text(who(model, p.seat))
-            out.append(f" · {points(p.points)}")
-            if p.HasField("vp"):
-                out.append(f" · {p.vp} VP")
-            if p.HasField("gp"):
-                out.append(f" · {p.gp} GP")
-        return out
-
     # -- the hand's end ----------------------------------------------------------------------
     def result_summary(self, model: TableModel) -> RenderableType | None:
         """The finished hand: the knock (melds and discard) or the pot taken unseen, and each seat's
-        chips or points before and after, with those it put out of the game."""
-        view = model.view
-        if view is None or view.WhichOneof("game") != "rummy" or not view.rummy.HasField("result"):
-            return None
-        v = view.rummy
-        r = v.result
-        pifpaf = is_pifpaf(model)
-        wilds = list(v.wilds)
-        head = Text(_("Hand {n}").format(n=view.hand) + ": ", style="bold")
-        if r.HasField("knock"):
-            k = r.knock
-            if not k.HasField("claimed"):
-                template = _("{name} knocks")
-            else:
-                template = _("{name} knocks with the claimed {card}") if pifpaf else _(
-                    "{name} knocks cutting the line with {card}")
-            claimed = card_text(k.claimed) if k.HasField("claimed") else Text("")
-            head.append_text(fmt(template, name=who(model, k.seat), card=claimed))
-            melded = Text("  ")
-            melded.append_text(melds_text(k.melds, wilds))
-            melded.append("\n  ")
-            if k.HasField("discard"):
-                melded.append(_("discards") + " ")
-                melded.append_text(card_text(k.discard))
-            else:
-                melded.append(_("all ten melded, no discard"))
-            parts: list[RenderableType] = [head, melded]
-        else:
-            head.append_text(fmt(_("{name} takes the pot of {pot} unseen: everyone else folded."),
-                                 name=who(model, r.winner), pot=v.pot))
-            parts = [head]
-        unit = _("chips") if pifpaf else _("points")
-        grid = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, header_style="dim")
-        grid.add_column("", no_wrap=True, overflow="ellipsis", max_width=14)
-        grid.add_column(unit, justify="right", no_wrap=True)
-        grid.add_column("", no_wrap=True)
-        grid.add_column("", justify="right", no_wrap=True)
-        grid.add_column("", justify="right", no_wrap=True)
-        grid.add_column("", no_wrap=True)
-        gone = set(r.eliminated)
-        for s in v.seats:
-            delta = r.deltas[s.seat] if s.seat < len(r.deltas) else 0
-            if s.status == Status.RUMMY_SEAT_STATUS_OUT and not delta and s.seat not in gone:
-                continue  # out before this hand
-            name = Text(s.name or _("seat {n}").format(n=s.seat + 1), style="bold green" if s.seat == model.seat
-                        else "bold")
-            tone = "green" if delta > 0 else "red" if delta < 0 else "dim"
-            change = Text(f"{delta:+d}" if delta else "·", style=tone)
-            note = Text()
-            if s.seat == r.winner:
-                note.append(_("wins"), style="bold green")
-            if s.seat in gone or (pifpaf and s.score == 0 and delta < 0):
-                note.append(_("out of the game") if not pifpaf else _("no chips left"), style="bold red")
-            grid.add_row(name, Text(str(s.score - delta)), Text("→", style="dim"), Text(str(s.score), style="bold"),
-                         change, note)
-        parts.append(grid)
-        return Group(*parts)
-
-
-# -- the log -----------------------------------------------------------------------------------
-def you(model: TableModel, seat: int) -> Text:
-    """The seat's person, or "You" for the viewer."""
-    return Text(_("You"), style="bold green") if seat == model.seat else who(model, seat)
-
-
-def says(model: TableModel, seat: int, mine: str, theirs: str, **parts: str | int | Text) -> Text:
-    """A sentence about a seat: ``mine`` (in the reader's language) if the seat is the viewer's
-    ("You draw {card}."), else ``theirs`` ("{name} draws {card}."), the subject in its colour."""
-    if seat == model.seat:
-        said = fmt(mine, **parts)
-        first = len(said.plain) - len(said.plain.lstrip())
-        word = said.plain.lstrip().split(" ")[0]
-        said.stylize("bold green", first, first + len(word))
-        return said
-    return fmt(theirs, name=who(model, seat), **parts)
-
-
-def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
-    """Every rummy event in plain words; the window that opens after each discard is not news."""
-    R = rummy_pb2
-    if isinstance(body, R.RummyDealt):
-        if model.seat in body.seats:
-            return None  # "You receive …" says it
-        n = len(body.seats)
-        return Said(Text(ngettext("{count} cards to each of {n} player.", "{count} cards to each of {n} players.", n)
-                         .format(count=body.count, n=n)), "dim")
-    if isinstance(body, R.RummyDrew):
-        if body.source == common_pb2.DRAW_SOURCE_PILE:
-            return Said(says(model, body.seat, _("You take {card} from the pile."),
-                             _("{name} takes {card} from the pile."), card=card_text(body.card)))
-        if body.seat == model.seat:
-            return None  # "You draw 7♥" follows
-        return Said(says(model, body.seat, _("You draw from the stock."), _("{name} draws from the stock.")), "dim")
-    if isinstance(body, R.RummyDrawnCard):
-        return Said(says(model, body.seat, _("You draw {card} from the stock."),
-                         _("{name} draws {card} from the stock."), card=card_text(body.card)))
-    if isinstance(body, R.RummyStockRebuilt):
-        return Said(Text(_("The stock ran out: the pile, less its top card, is turned over as the new stock "
-                           "({n} cards).").format(n=body.stock)), "yellow")
-    if isinstance(body, R.RummyDiscarded):
-        return Said(says(model, body.seat, _("You discard {card}."), _("{name} discards {card}."),
-                         card=card_text(body.card)))
-    if isinstance(body, R.RummyWindowOpened):
-        return None
-    if isinstance(body, R.RummyWindowClosed):
-        if not body.HasField("taken_by"):
-            return None
-        if is_pifpaf(model):
-            took = says(model, body.taken_by, _("You claim {card}!"), _("{name} claims {card}!"),
-                        card=card_text(body.card))
-        else:
-            took = says(model, body.taken_by, _("You cut the line for {card}!"),
-                        _("{name} cuts the line for {card}!"), card=card_text(body.card))
-        return Said(took, "bold yellow")
-    if isinstance(body, R.RummyKnocked):
-        melds = melds_text(body.melds, list(model.view.rummy.wilds) if model.view is not None and
-                           model.view.WhichOneof("game") == "rummy" else [])
-        if body.HasField("discard"):
-            out = says(model, body.seat, _("You knock: {melds}, discarding {card}."),
-                       _("{name} knocks: {melds}, discarding {card}."), melds=melds, card=card_text(body.discard))
-        else:
-            out = says(model, body.seat, _("You knock: {melds}, all ten melded."),
-                       _("{name} knocks: {melds}, all ten melded."), melds=melds)
-        return Said(out, "bold")
-    if isinstance(body, R.PifPafAntes):
-        paid = [a for a in body.antes if a]
-        if paid and all(a == paid[0] for a in paid):
-            return Said(Text(_("Everyone antes {n}: the pot is {pot}.").format(n=paid[0], pot=body.pot)), "dim")
-        antes = Text(", ").join(line(who(model, s), f" {a}") for s, a in enumerate(body.antes) if a)
-        return Said(fmt(_("Antes: {antes}; the pot is {pot}."), antes=antes, pot=body.pot), "dim")
-    if isinstance(body, R.PifPafRebought):
-        return Said(says(model, body.seat, _("You buy back in with {n} chips."),
-                         _("{name} buys back in with {n} chips."), n=body.chips), "yellow")
-    if isinstance(body, R.PifPafPotWon):
-        if body.side:
-            mine, theirs = ((_("You win a side pot of {n}: everyone else folded."),
-                             _("{name} wins a side pot of {n}: everyone else folded.")) if body.uncontested else
-                            (_("You win a side pot of {n}."), _("{name} wins a side pot of {n}.")))
-        else:
-            mine, theirs = ((_("You win the pot of {n}: everyone else folded."),
-                             _("{name} wins the pot of {n}: everyone else folded.")) if body.uncontested else
-                            (_("You win the pot of {n}."), _("{name} wins the pot of {n}.")))
-        return Said(says(model, body.seat, mine, theirs, n=body.chips), "bold green")
-    if isinstance(body, R.CachetaFlipped):
-        return Said(fmt(_("The flip is {card}: {wilds} are wild."), card=card_text(body.flip),
-                        wilds=cards_text(wild_kinds(body.wilds), sep=" " + _("and") + " ")))
-    if isinstance(body, R.CachetaDeclared):
-        return Said(says(model, body.seat, _("You declare na boa!"), _("{name} declares na boa!")), "bold yellow")
-    if isinstance(body, R.CachetaBurned):
-        return Said(says(model, body.seat,
-                         _("You cut for {card} and could not knock: burned, no more cuts this hand."),
-                         _("{name} cut for {card} and could not knock: burned, no more cuts this hand."),
-                         card=card_text(body.card)), "bold red")
-    if isinstance(body, R.CachetaEliminated):
-        return Said(says(model, body.seat, _("You are out of points: out of the game."),
-                         _("{name} is out of points: out of the game.")), "red")
-    if isinstance(body, R.CachetaStandings):
-        out = Text(_("Standings") + ": ")
-        for i, p in enumerate(body.places):
-            if i:
-                out.append(", ")
-            out.append(f"{p.place}. ")
-            out.append_text(who(model, p.seat))
-            out.append(f" ({points(p.points)}")
-            if p.HasField("vp"):
-                out.append(f", {p.vp} VP, {p.gp} GP")
-            out.append(")")
-        out.append(".")
-        return Said(out, "bold magenta")
-    # The common events, as a rummy table says them.
-    if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
-        return SILENT  # what came of it follows: the card taken, or burned
-    if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass":
-        return Said(says(model, body.seat, _("You let it go."), _("{name} lets it go.")), "dim")
-    if isinstance(body, table_pb2.HandEnded) and not is_pifpaf(model):
-        lost = [(s, d) for s, d in enumerate(body.deltas) if d]
-        if body.HasField("winner"):
-            out = says(model, body.winner, _("You win the hand"), _("{name} wins the hand"))
-        else:
-            out = Text(_("The hand is over"))
-        out.append(": " if lost else ".")
-        for i, (s, d) in enumerate(lost):
-            if i:
-                out.append(", ")
-            out.append_text(who(model, s))
-            out.append(f" {d:+d}")
-        if lost:
-            one = all(abs(d) == 1 for _s, d in lost) and len(lost) == 1
-            out.append(" " + (ngettext("point.", "points.", 1) if one else ngettext("point.", "points.", 2)))
-        return Said(out, "bold green")
-    return None
-
-
-family_words("rummy", rummy_words)
-for _game, _keys in KEYS.items():
-    game_keys(_game, _keys)
-    game_words(_game, LABELS[_game])
+        chips or points before and after, with those it put out of the game (``rummy_result``)."""
+        return hand_result(model)

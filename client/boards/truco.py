@@ -753,9 +753,12 @@ class TrucoBoard(Board):
     def _envido_result(self, model: TableModel, t: truco_pb2.TrucoView) -> list[RenderableType]:
         a = t.argentino
         out: list[RenderableType] = []
+        # The labels in a column as wide as the longest, a space or more after each ("Mostradas" is
+        # longer than "Envido": the name ran into it).
+        column = max(len("Envido"), len(_("Shown"))) + 2
         said = [s for s in t.seats if s.HasField("envido")]
         if a.envido_calls or said:
-            env = Text("Envido  ", style="bold")
+            env = Text("Envido".ljust(column), style="bold")
             env.append(" + ".join(plain_word(model, w) for w in a.envido_calls) or "—")
             if said:
                 env.append(" · " + _("said") + ": ")
@@ -764,14 +767,14 @@ class TrucoBoard(Board):
                 env.append(" · " + _("not played"), style="dim")
             out.append(env)
         if a.flor_calls or a.flor_sung:
-            flor = Text("Flor    ", style="bold")
+            flor = Text("Flor".ljust(column), style="bold")
             flor.append_text(Text(", ").join(self._short(model, s) for s in a.flor_sung) or Text("—"))
             if a.flor_calls:
                 flor.append(" · " + " + ".join(plain_word(model, w) for w in a.flor_calls))
             out.append(flor)
         for shown in a.shown:
             why_shown = "flor" if shown.reason == T.TRUCO_SHOW_REASON_FLOR else "envido"
-            out.append(line(Text(_("Shown").ljust(8), style="bold"), self._short(model, shown.seat), " ",
+            out.append(line(Text(_("Shown").ljust(column), style="bold"), self._short(model, shown.seat), " ",
                             cards_text(shown.cards), " — ", _("the {why} that won").format(why=why_shown)))
         return out
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from textual.screen import Screen
-from textual.widgets._footer import FooterLabel
 
 from cardtui.client.footer import Footer
+from cardtui.client.textual_internals import FooterLabel
 
 
 def footer_items(screen: Screen[object]) -> list[tuple[int, int, str]]:

@@ -9,21 +9,22 @@ table screen reads that stream from.
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 
 import cardtui.client
+from cardtui.client.app import CardApp
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Event, Game
 from cardtui.engine.rummy import DECK
 from cardtui.server import wire
 from cardtui.v1 import common_pb2, table_pb2
+from tests.client.waiting import Script
 
 
 def rigged_deck(
@@ -98,34 +99,20 @@ class Position:
         ]
 
 
-class ScriptedConnection:
-    """Stands in for ``Connection``: the stream is the script, then silence; actions are kept."""
-
-    def __init__(self, messages: Sequence[table_pb2.TableMessage]) -> None:
-        self.messages = list(messages)
-        self.sent: list[common_pb2.Action] = []
-
-    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None,
-                     max_backoff: float = 5.0, **_: object) -> AsyncIterator[table_pb2.TableMessage]:
-        for msg in self.messages:
-            yield msg
-        await asyncio.Event().wait()
-
-    async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
-        self.sent.append(action)
-        return 0
-
-    async def chat(self, token: str, text: str) -> None:
-        return None
-
-    async def leave(self, token: str) -> None:
-        return None
+class ScriptedConnection(Script):
+    """Stands in for ``Connection``: the stream is the script, then silence; actions are kept
+    (``sent``); ``delivered`` once the screen has been handed the whole script."""
 
 
 class ScriptedTable(App[None]):
-    """The real table screen over a scripted stream."""
+    """The real table screen over a scripted stream (with the app's own keys, as the footer shows them)."""
 
     CSS_PATH = str(Path(cardtui.client.__file__).parent / "app.tcss")
+    BINDINGS = CardApp.BINDINGS
+    remember_language = False
+
+    async def action_language(self) -> None:
+        await CardApp.action_language(self)  # type: ignore[arg-type]
 
     def __init__(self, position: Position, seat: int | None, deadline_ms: int = 0) -> None:
         super().__init__()

@@ -24,6 +24,7 @@ from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import GridRow, part_key
 from tests.client.test_table_layout import TableApp, stream
 from tests.client.test_table_log import counting
+from tests.client.waiting import shown
 
 CELLS: list[Text] = [
     Text(""),
@@ -87,7 +88,7 @@ def with_chips(board: Board, seat: int, chips: int) -> None:
 async def test_a_board_drawn_from_kept_parts_shows_what_drawing_it_whole_shows(size: tuple[int, int]) -> None:
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board", Board)
         assert board.lines() == whole(board)
         for chips in (5, 123, 5, 17):  # new parts, then parts drawn before
@@ -102,7 +103,7 @@ async def test_messages_that_come_together_are_drawn_once() -> None:
     of them: the board does not draw the views the screen would never show."""
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board", Board)
         drawn = counting(board, "lines")
         for chips in (5, 6, 7, 123):
@@ -118,7 +119,7 @@ async def test_the_seats_grid_drawn_a_cell_and_a_line_at_a_time_shows_what_drawi
     with kept lines reused in other cells (the same words in another column or another row)."""
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board", Board)
         width = board.size.width
         for i in range(len(CELLS)):
@@ -155,7 +156,7 @@ async def test_a_line_drawn_without_rich_wrapping_it_shows_what_rich_draws(size:
     grid and as a line of a cell, they come out as Rich and Textual draw them."""
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board", Board)
         width = board.size.width
         lines = texts(300)
@@ -191,7 +192,7 @@ async def test_a_plain_table_drawn_a_line_and_a_cell_at_a_time_shows_what_rich_d
     (Rich draws it), for tables of every setting a board uses and more."""
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board", Board)
         width = board.size.width
         rng = random.Random(31)

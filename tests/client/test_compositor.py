@@ -13,15 +13,26 @@ import pytest
 from rich.console import Console
 from rich.segment import ControlType, Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate, CompositorUpdate
 from textual.app import App
-from textual.widget import Widget
 
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.connection import Connection
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import (
+    ChopsUpdate,
+    CompositorUpdate,
+    compositor_of,
+    drawn_afresh,
+    layout_pending,
+    map_out_of_date,
+    misplaced,
+    on_arrange,
+    on_display,
+    use_compositor,
+)
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from tests.client.waiting import settled, until
 from tests.conftest import create
 
 Cell = tuple[str, Style | None]
@@ -57,23 +68,9 @@ class Terminal:
 def drawn_whole(screen: TableScreen, width: int, height: int) -> list[list[Cell]]:
     """The screen drawn whole from its widgets' lines, none taken from a widget's cache of styled
     lines or of its content drawn (a line a widget failed to mark for repaint would come out the
-    same there as on the terminal); the caches are put back as they were after."""
-    widgets: list[Widget] = [screen, *screen.walk_children(Widget, with_self=False)]
-    widgets += [bar for w in list(widgets) for bar in (w._vertical_scrollbar, w._horizontal_scrollbar)
-                if bar is not None]
-    kept = [(w._styles_cache._cache.copy(), w._styles_cache._dirty_lines.copy(), w._render_cache,
-             w._dirty_regions.copy()) for w in widgets]
-    for w in widgets:
-        w._styles_cache.clear()
-        w._dirty_regions.add(w.size.region)  # its content drawn again, as it is now
-    try:
-        strips = screen._compositor.render_strips()
-    finally:
-        for w, (cache, dirty, content, regions) in zip(widgets, kept, strict=True):
-            w._styles_cache._cache, w._styles_cache._dirty_lines = cache, dirty
-            w._render_cache, w._dirty_regions = content, regions
+    same there as on the terminal)."""
     cells: list[list[Cell]] = [[(" ", None)] * width for _ in range(height)]
-    for y, strip in enumerate(strips):
+    for y, strip in enumerate(drawn_afresh(screen)):
         x = 0
         for segment in strip:
             for char in segment.text:
@@ -104,11 +101,8 @@ class Watching(App[None]):
     def __init__(self, conn: Connection, token: str, table_id: str, game: str,
                  seen: Callable[[Any, Any], None]) -> None:
         super().__init__()
-        self.conn, self.token, self.table_id, self.game, self.seen = conn, token, table_id, game, seen
-
-    def _display(self, screen: Any, renderable: Any) -> None:
-        self.seen(screen, renderable)
-        super()._display(screen, renderable)
+        self.conn, self.token, self.table_id, self.game = conn, token, table_id, game
+        on_display(self, seen)
 
     def on_mount(self) -> None:
         table = common_pb2.TableSummary(id=self.table_id, game=self.game, name="sexta")
@@ -134,17 +128,9 @@ async def test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message(
 
     def shown(screen: Any, update: Any) -> None:
         if isinstance(screen, TableScreen) and isinstance(update, CompositorUpdate):
-            assert isinstance(screen._compositor, MapKeepingCompositor)
+            assert isinstance(compositor_of(screen), MapKeepingCompositor)
             terminal.apply(update)
             partial[0] += isinstance(update, ChopsUpdate)
-
-    def misplaced(screen: TableScreen) -> list[str]:
-        """Where the kept map of every widget differs from the screen arranged whole now."""
-        compositor = screen._compositor
-        fresh, _widgets = compositor._arrange_root(screen, compositor.size, visible_only=False)
-        kept = compositor._full_map
-        wrong = [f"{w!r}: {kept.get(w)} kept, {g} arranged" for w, g in fresh.items() if kept.get(w) != g]
-        return wrong + [f"{w!r} kept, not arranged" for w in kept.keys() - fresh.keys()]
 
     def differences(screen: TableScreen) -> list[str]:
         return [f"row {y}: {''.join(c for c, _ in held)!r} shown, {''.join(c for c, _ in drawn)!r} drawn"
@@ -154,24 +140,23 @@ async def test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message(
     app = Watching(conn, token, table_id, game, shown)
     try:
         async with app.run_test(size=size) as pilot:
+            wrong: list[str] = []
+
+            def painted() -> bool:
+                """The screen has painted what the last message changed, and no layout is on its way."""
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                wrong[:] = differences(screen)
+                laid_out = not (layout_pending(screen) or map_out_of_date(screen))
+                if not wrong and laid_out:  # painted, and no layout on its way: the map is current
+                    wrong[:] = misplaced(screen)
+                return not wrong and laid_out
+
             for n in range(1, 41):
                 conn.permits.put_nowait(None)
-                for _ in range(200):
-                    if conn.handed == n:
-                        break
-                    await pilot.pause(0.02)
-                wrong: list[str] = []
-                for _ in range(40):  # until the screen has painted what the message changed
-                    await pilot.pause(0.05)
-                    screen = app.screen
-                    assert isinstance(screen, TableScreen)
-                    wrong = differences(screen)
-                    settled = not (screen._layout_required or screen._compositor._full_map_invalidated)
-                    if not wrong and settled:  # painted, and no layout on its way: the map is current
-                        wrong = misplaced(screen)
-                    if not wrong and settled:
-                        break
-                assert not wrong, f"after message {n}:\n" + "\n".join(wrong[:3])
+                await until(pilot, lambda n=n: conn.handed == n, f"message {n} handed to the screen")
+                await until(pilot, painted, lambda n=n: f"the screen as drawn whole after message {n}:\n"  # type: ignore[misc]
+                            + "\n".join(wrong[:3]))
     finally:
         await conn.close()
     assert conn.handed == 40
@@ -187,7 +172,7 @@ async def test_a_widget_hidden_as_it_asks_for_a_paint_keeps_the_map_of_widgets()
     class TwoScreen(Screen[None]):
         def __init__(self) -> None:
             super().__init__()
-            self._compositor = MapKeepingCompositor()
+            use_compositor(self, MapKeepingCompositor())
 
         def compose(self) -> Any:
             yield Static("board", id="board")
@@ -199,17 +184,15 @@ async def test_a_widget_hidden_as_it_asks_for_a_paint_keeps_the_map_of_widgets()
 
     app = Two()
     async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, TwoScreen), "the screen pushed")
+        await settled(pilot)
         assert isinstance(app.screen, TwoScreen)
-        compositor = app.screen._compositor
         arranged = [0]
-        arrange = compositor._arrange_root
 
-        def counted(*args: Any, **kwargs: Any) -> Any:
+        def counted() -> None:
             arranged[0] += 1
-            return arrange(*args, **kwargs)
 
-        compositor._arrange_root = counted  # type: ignore[method-assign]
+        on_arrange(app.screen, counted)
         button = app.screen.query_one("#one", Button)
         board = app.screen.query_one("#board", Static)
         for n in range(5):

@@ -20,7 +20,8 @@ from unittest import mock
 import pytest
 
 from cardtui.client import fairness
-from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.app import CardApp
+from cardtui.client.fairness import GREY, FairDeals, Standing, Verdict
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine.core import Event, Match, Rules
 from cardtui.engine.games import GAMES
@@ -29,7 +30,8 @@ from cardtui.server import wire
 from cardtui.server.app import Running
 from cardtui.server.events import DealCommitted, DealRevealed, PlayerSeed
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
-from tests.conftest import create
+from tests.client.waiting import at_table, in_lobby, play_by_keys, until
+from tests.conftest import PATIENT_CUTS, create, end_cut_window
 
 TABLE = "t-fair"
 
@@ -113,7 +115,7 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
             seat = next(s for s in match.to_act() if match.legal_actions(s))
             table.send(match.apply(seat, match.bot_action(seat, rng, "easy")))
         shown = tuple(PlayerSeed(s, b) for s, b in reveal.player_seeds)
-        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown))])
+        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown, tuple(range(players))))])
 
 
 def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
@@ -137,16 +139,21 @@ def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, play
         said = x.said().text.plain
         where = f"Hand {x.hand_no} (table deal {x.hand})"
         assert x.hand_no is not None and 1 <= x.hand_no <= x.hand
-        if v is None:
-            assert said == f"✔ {where}: fair deal (committed before the cut; the cards shown match)."
+        if v is None:  # a spectator adds no seed: its check proves less than a fair deal, and says so
+            assert x.standing is Standing.WATCHED and x.said().style == GREY
+            assert said == (f"○ {where}: the deal checks out (the commitment matches; the cards shown match), but you"
+                            " are watching: no seed of yours went in, so this does not show that the host did not"
+                            " choose the deck. Seat 2 was seated and connected, but its seed was not used.")
         elif v == 1:  # its seed came late: not ✔, in words, though the rest checks out
-            assert not x.ok
+            assert x.standing is Standing.UNUSED and x.said().style == "bold red"
             assert said == (f"⚠ {where}: your seed was not used in this deal (the server's answer came 800 ms "
-                            "into its 1000 ms wait: too late); the rest checks out (committed before the cut; "
-                            "your cards match).")
+                            "into its 1000 ms wait: too late): the host could have chosen this deck; the rest checks"
+                            " out (the commitment matches; your cards match).")
         else:
             assert x.ok
-            assert said == f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match)."
+            # seat 1's seed came late: the others' lines say so (seats are numbered from 1 on screen)
+            assert said == (f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match). Seat 2"
+                            " was seated and connected, but its seed was not used.")
 
 
 def _drop_mine(seat: int) -> Tamper:
@@ -198,8 +205,8 @@ def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> 
     table = play(game, 4, 3, seed=5, tamper=tamper)
     caught: dict[int | None, list[bool]] = {}
     for v, x in verdicts(table):
-        caught.setdefault(v, []).append(not x.ok)
-        if not x.ok:
+        caught.setdefault(v, []).append(bool(x.problems))
+        if x.problems:
             assert v in flagged and any(words in p for p in x.problems), (v, x)
             said = x.said()
             assert said.text.plain.startswith(f"⚠ Hand {x.hand_no} (table deal {x.hand}): this deal does not"
@@ -242,7 +249,7 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
 
 def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
     table = play("cacho", 3, 1, seed=2)
-    assert all(x.ok for _, x in verdicts(table))
+    assert all(x.ok for v, x in verdicts(table) if v is not None)
     checker = FairDeals()
     summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 3)
     checker.feed(table_pb2.TableMessage(seq=1, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
@@ -255,34 +262,41 @@ def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
                                                                          server_seed=server))
     checker.feed(table_pb2.TableMessage(seq=9, update=table_pb2.Update(events=[reveal])))
     [x] = checker.verdicts
-    assert x.ok and "its cards were not compared" in " ".join(x.notes)
-    assert "the host alone fixed this deck" in " ".join(x.notes)
+    assert not x.problems and "its cards were not compared" in " ".join(x.notes)
+    assert x.standing is Standing.UNASKED and not x.ok, "no seed was asked for: the host alone chose this deck"
+    assert "the host alone chose this deck: your seed was not asked for (the server said it would not wait for" \
+           " seeds)" in x.said().text.plain
+
+
+def test_a_hand_begun_unseen_then_a_hole_is_no_evidence_of_a_late_commitment() -> None:
+    """A client that opened the table mid-hand sees that hand's last card come, then loses part of
+    the stream (a resync past the buffer): the next commitment it sees is a new hand's, not one
+    that came after the cards it saw."""
+    checker = FairDeals()
+    summary = common_pb2.TableSummary(id=TABLE, game="cacho", seats=[common_pb2.SeatSummary()] * 2)
+    checker.feed(table_pb2.TableMessage(seq=5, snapshot=table_pb2.Snapshot(table=summary, seat=0)))
+    card = table_pb2.Event(seq=6, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["AS"]))
+    checker.feed(table_pb2.TableMessage(seq=6, update=table_pb2.Update(events=[card])))
+    server = b"\x03" * 32
+    commit = table_pb2.Event(seq=40, deal_committed=table_pb2.DealCommitted(
+        hand=3, commitment=hashlib.sha256(server).hexdigest(), cut_ms=1000))
+    [(hand, _seed)] = checker.feed(table_pb2.TableMessage(seq=40, update=table_pb2.Update(events=[commit])))
+    assert hand == 3 and checker.watch is not None and not checker.watch.after_cards
 
 
 # -- the real client on a real server ----------------------------------------------------------
-async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Running) -> None:
-    from cardtui.client.actionbar import ActionBar
-    from cardtui.client.app import CardApp
-    from cardtui.client.models import action_name
+async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(patient_server: Running) -> None:
+    """Each deal waits for ana's seed, however long her client takes to send it."""
     from tests.client.test_app import SIZE, log_text
 
+    server = patient_server
     table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
-        await pilot.pause(0.3)
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
-        for _ in range(600):
-            await pilot.pause(0.05)
-            if "✔ Hand 2" in log_text(app):
-                break
-            bar = screen.query_one(ActionBar)
-            if bar.choices:
-                kinds = [action_name(g[0]) for g in bar.choices]
-                key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")), bar.keys[0])
-                await pilot.press(key)
+        screen = await at_table(pilot)
+        await play_by_keys(pilot, lambda: "✔ Hand 2" in log_text(app))
         text = " ".join(log_text(app).split())  # the log wraps its lines
         # Ana's sitting down filled the table: the first hand waited for her stream, so she cut
         # and checked it like the next.
@@ -296,16 +310,61 @@ async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(server: Runn
         assert server.store.count_hands(table_id) >= 2
 
 
+async def test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a_tick(tmp_path: Path) -> None:
+    """A stock server started with ``--cut-ms 0``: the lobby's line for the table and the table's
+    log, before the first hand, say that the host alone chooses every deck; every hand is said in
+    grey in those words, never ✔; and ``cardtui verify`` gives none a ✔ either."""
+    import json
+
+    from textual.widgets import Static
+
+    from cardtui.engine.fairness import verify
+    from cardtui.engine.games import GAMES
+    from cardtui.server.app import start
+    from tests.client.test_app import SIZE, log_text
+
+    server = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05, cut_window=0)
+    try:
+        table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await in_lobby(pilot)
+            await until(pilot, lambda: table_id in str(lobby.query_one("#table-line", Static).render()),
+                        "the table's line in the lobby")
+            line = str(lobby.query_one("#table-line", Static).render())
+            heading = str(lobby.query_one("#server-line", Static).render())
+            assert "⚠ no cuts: the host alone chooses every deck" in line, line
+            assert heading.endswith("· ⚠ no cuts: the host alone chooses every deck"), heading
+            await app.open_table(table_id)
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            first = log_text(app).splitlines()[0]
+            assert first == ("This table deals without cuts: no player's seed is asked for, so the host alone chooses"
+                             " every deck, and no hand here can be a fair deal ✔.")
+            # (with no wait, the first hand may be dealt before the stream opens)
+            await play_by_keys(pilot, lambda: sum(v.checked for v in screen.fair.verdicts) >= 2)
+            text = log_text(app)
+            verdicts = [v for v in screen.fair.verdicts if v.checked]
+            assert len(verdicts) >= 2 and not any(v.ok for v in verdicts) and "✔ Hand" not in text
+            for v in verdicts:
+                assert v.standing is Standing.UNASKED and v.said().style == GREY and v.awaited == (0,)
+                assert (f"○ Hand {v.hand_no} (table deal {v.hand}): the host alone chose this deck: your seed was not"
+                        " asked for (the server said it would not wait for seeds); the rest checks out (the commitment"
+                        " matches; your cards match).") in text
+        records = [json.loads(line) for line in server.store.hands(table_id)]
+    finally:
+        await server.stop(grace=0.2)
+    checks = verify(records, GAMES)
+    assert checks and all(c.ok and not c.full and "✔" not in c.line() for c in checks)
+
+
 async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_summary_and_verify(
-        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+        patient_server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that answers a seat's seed "too late" at once, and deals without it (a test double
     of the server's fairness step): the real client shows ⚠ in words, its hand summary flags the
     seat, and the stored history says whose seeds the deal waited for, which ``verify`` flags."""
     import json
 
-    from cardtui.client.actionbar import ActionBar
-    from cardtui.client.app import CardApp
-    from cardtui.client.models import action_name
     from cardtui.engine.fairness import verify
     from cardtui.engine.games import GAMES
     from cardtui.server.table import Table as ServerTable
@@ -315,31 +374,35 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     dropped: list[int] = []
 
     def drop(self: ServerTable, seat: int, hand: int, seed: bytes) -> bool:
-        """Refuse every seed as late, in time or not: the deal waits out its window without it."""
+        """Refuse every seed as late, in time or not, and deal without it: the first hand's window ends
+        now; the second's once the test has read the first's summary (its deal would close it)."""
         dropped.append(hand)
+        if hand == 1:
+            end_cut_window(self)
         return False
 
     monkeypatch.setattr(ServerTable, "take_cut", drop)
+    server = patient_server  # a new match waits for ana's stream, however long her client takes to open it
     table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
-        await pilot.pause(0.3)
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
+        screen = await at_table(pilot)
         summary = ""
-        for _ in range(600):
-            await pilot.pause(0.05)
-            if screen.summary_open and screen.verdict is not None and not summary:
+        show_summary = screen._show_summary
+
+        def shown() -> None:  # read as it shows
+            nonlocal summary
+            show_summary()
+            if not summary and screen.summary_open and screen.verdict is not None and screen.verdict.hand == 1:
                 summary = " ".join(summary_of(screen).split())
-            if "Hand 2 (table deal 2)" in log_text(app) and summary:
-                break
-            bar = screen.query_one(ActionBar)
-            if bar.choices and not screen.summary_open:
-                kinds = [action_name(g[0]) for g in bar.choices]
-                key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("bet", "call", "check")), bar.keys[0])
-                await pilot.press(key)
+
+        screen._show_summary = shown  # type: ignore[method-assign]
+        await play_by_keys(pilot, lambda: bool(summary))
+        await until(pilot, lambda: dropped[1:] == [2], "the client's seed for the second hand")
+        end_cut_window(server.room.tables[table_id])
+        await play_by_keys(pilot, lambda: "Hand 2 (table deal 2)" in log_text(app))
         text = " ".join(log_text(app).split())
         assert dropped[:2] == [1, 2], "the client sent its seed for each hand"
         assert "⚠ Hand 1 (table deal 1): this deal does not check out: your seed was not used in this deal, though" \
@@ -353,13 +416,15 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
     check = verify(records[:1], GAMES)[0]
-    assert check.ok and check.dropped == ("seat 0 ana",)
+    assert check.ok and check.dropped == ("seat 1 ana",) and not check.full
     assert check.line() == (f"table {table_id} deal 1, match 1 (cacho): ⚠ commitment, deal and chain check, but the"
-                            " seed of seat 0 ana was not used: seated and connected, it was dropped (seeds used: none)")
+                            " seed of seat 1 ana was not used: seated and connected, it was dropped (seeds used: none;"
+                            " seated, not in it: seat 1 ana)")
 
 
-async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Running) -> None:
-    """An honest server: the seated person's seed is awaited and used; verify lists it and flags nothing."""
+async def test_every_seed_in_time_is_used_and_the_history_says_whose(patient_server: Running) -> None:
+    """An honest server: the seated person's seed is awaited and used; verify lists it and flags nothing.
+    (Its deal waits for that seed however long it takes to come.)"""
     import asyncio
     import json
 
@@ -367,6 +432,7 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
     from cardtui.engine.games import GAMES
     from tests.conftest import Player
 
+    server = patient_server
     table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
     ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
     fair = FairDeals()
@@ -382,7 +448,7 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
             if msg.WhichOneof("body") == "update" and ana.seat in msg.update.view.to_act and msg.update.view.legal:
                 await ana.act(msg.update.view.legal[0])
 
-    await asyncio.wait_for(play(), 20)
+    await asyncio.wait_for(play(), 60)
     stream.cancel()
     [verdict] = fair.verdicts
     assert verdict.ok and verdict.cut and verdict.used == (0,) and verdict.awaited == (0,) and not verdict.missing
@@ -390,18 +456,19 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(server: Run
     records = [json.loads(line) for line in server.store.hands(table_id)]
     assert records[0]["awaited"] == [0] and list(records[0]["fair"]["player_seeds"]) == ["0"]
     check = verify(records[:1], GAMES)[0]
-    assert check.ok and not check.dropped
-    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 0 ana)")
+    assert check.ok and not check.dropped and check.full
+    assert check.line().endswith("✔ commitment, deal and chain (seeds used: seat 1 ana; seated, not in it: nobody)")
 
 
 async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: Path) -> None:
     """bia is dealt in (her stream open, no seed sent), leaves mid-hand, and dan takes her seat: the
-    summary's seeds line flags bia, whose seed the deal lacked, not dan, who sat down after it. (A
-    pause of a second between hands, as tables pause: with 50 ms, a busy machine could start the next hand
-    before the summary showed the seeds line.)"""
+    summary's seeds line flags bia, whose seed the deal lacked, not dan, who sat down after it. The
+    first deal waits for ana's seed (and her stream) however long her client takes, then its window
+    ends without bia's; the next hand waits a minute, so the summary stays until the test has read it."""
     from cardtui.server.app import start
 
-    server = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=1.0)
+    server = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=60,
+                         cut_window=PATIENT_CUTS)
     try:
         await seeds_named_as_held(server)
     finally:
@@ -409,31 +476,31 @@ async def test_the_summarys_seeds_name_who_held_the_seats_at_the_deal(tmp_path: 
 
 
 async def seeds_named_as_held(server: Running) -> None:
-    from cardtui.client.app import CardApp
     from tests.client.test_app import SIZE
     from tests.conftest import Player
 
-    table_id = await create(server, game="cacho", seats=2, bots=0, short_turns=1.5)
+    table_id = await create(server, game="cacho", seats=2, bots=0, turn_seconds=600)
     bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
     bia.subscribe()
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
+        screen = await at_table(pilot)
         table = server.room.tables[table_id]
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if table.match is not None and not table.match.hand_over():
-                break
+        await until(pilot, lambda: table.cut is not None and screen.seat in table.cut.seeds, "ana's seed for the deal")
+        assert table.cut is not None and bia.seat in table.cut.waiting, "bia's stream is open: her seed is awaited"
+        end_cut_window(table)  # dealt without bia's seed
+        await until(pilot, lambda: table.match is not None, "the first hand dealt")
         assert table.hands_played == 0, "still the first hand"
+        # From her leaving on, the hand plays itself out: a bot in her seat, the turn timer for the others.
+        table.config.turn_seconds = 1.5  # shorter than any table may ask for, set in the server's memory
         await bia.lobby.Leave(lobby_pb2.LeaveRequest(token=bia.token))
         await bia.close()
         summary = ""
         show_summary = screen._show_summary
 
-        def shown() -> None:  # read as it shows: on a busy machine the next hand may close it between polls
+        def shown() -> None:  # read as it shows
             nonlocal summary
             show_summary()
             if not summary and screen.summary_open and screen.verdict is not None and screen.verdict.hand == 1:
@@ -441,12 +508,74 @@ async def seeds_named_as_held(server: Running) -> None:
 
         screen._show_summary = shown  # type: ignore[method-assign]
         dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
-        for _ in range(400):
-            await pilot.pause(0.05)
-            if summary:
-                break
+        await until(pilot, lambda: bool(summary), "the first hand's summary with its seeds")
         await dan.close()
     assert "Seeds used in table deal 1: ana." in summary, (
         f"{summary!r}; verdict {screen.verdict}, hands played {table.hands_played}")
     assert "their seed was not used: bia." in summary, summary
     assert "dan" not in summary
+
+
+async def test_a_client_that_opens_the_table_while_a_deal_waits_for_seeds_is_not_told_it_was_cheated(
+        patient_server: Running) -> None:
+    """ana is seated and her first stream is open, but it sends no seed: each deal waits its whole
+    window. Meanwhile a spectator and a second stream of ana's open the table afresh. During the
+    first hand's window the server has no hand to replay: they see the hand start with no
+    commitment before it, and say it was not checked (they came too late to tell), not that the
+    host dealt without one. During the second hand's, the commitment reaches them in the replay of
+    the table so far, before any card: they may not cut now, and the seated one hears the host
+    alone chose the deck as far as it knows, the spectator that it is watching. (Each window lasts
+    until both have opened the table: then the test ends it.)"""
+    import asyncio
+
+    from tests.conftest import Player
+
+    server = patient_server
+    table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
+    table = server.room.tables[table_id]
+    address = f"127.0.0.1:{server.port}"
+    ana = await Player(address).join(table_id, "ana")
+    watcher = await Player(address).spectate(table_id)
+    ana.subscribe()
+
+    def committed(n: int) -> Callable[[Player], bool]:
+        return lambda p: sum(e.WhichOneof("body") == "deal_committed" for m in p.messages
+                             for e in m.update.events) >= n
+
+    async def first_verdict(token: str, opened: asyncio.Event) -> Verdict:
+        fair = FairDeals()
+        call = ana.table.Subscribe(table_pb2.SubscribeRequest(token=token))
+        try:
+            async for msg in call:
+                opened.set()  # the server has this stream: it hears the deal being cut go on
+                assert fair.feed(msg) == [], "a commitment that came as a replay, or none, is not cut"
+                if fair.verdicts:
+                    return fair.verdicts[0]
+        finally:
+            call.cancel()
+        raise AssertionError("the stream ended before any hand did")
+
+    async def opened_now() -> tuple[Verdict, Verdict]:
+        opened = asyncio.Event(), asyncio.Event()
+        both = asyncio.gather(first_verdict(ana.token, opened[0]), first_verdict(watcher.token, opened[1]))
+        try:
+            await asyncio.wait_for(asyncio.gather(*(o.wait() for o in opened)), 60)
+            assert table.cut is not None, "the deal is still being cut"
+            end_cut_window(table)
+            seated, watching = await asyncio.wait_for(both, 60)
+        finally:
+            both.cancel()
+        return seated, watching
+
+    await ana.wait_for(committed(1), 60)
+    for v in await opened_now():
+        assert v.hand == 1 and v.standing is Standing.UNCHECKED and not v.problems, v
+        assert v.said().text.plain == "Hand 1 (table deal 1): joined mid-deal, not checked."
+    await ana.wait_for(committed(2), 60)
+    seated, watching = await opened_now()
+    assert seated.hand == watching.hand == 2 and not seated.problems and not watching.problems
+    assert seated.standing is Standing.UNASKED and watching.standing is Standing.WATCHED
+    assert "your seed was not asked for (the commitment came marked as a replay, after the cut)" in \
+        seated.said().text.plain
+    await ana.close()
+    await watcher.close()

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 from textual.app import App
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets._footer import FooterKey
 
 from cardtui.client.footer import Footer
+from cardtui.client.textual_internals import FooterKey, drawn_lines
+from tests.client.waiting import settled
 
 
 class Keys(App[None]):
@@ -31,11 +32,10 @@ async def test_the_footer_keeps_no_key_a_refresh_replaced() -> None:
     app = Keys()
     async with app.run_test(size=(80, 24)) as pilot:
         footer = app.query_one(Footer)
-        await pilot.pause()
+        await settled(pilot)
         for _ in range(10):
             app.screen.refresh_bindings()  # the footer composes its keys again
-            await pilot.pause()
-            await pilot.pause()
+            await settled(pilot)
         shown = list(footer.query(FooterKey).results(FooterKey))
         assert [k.description for k in shown] == ["Apple", "Bee"]
         bound = [node for node, _ in getattr(footer, "__watchers", {}).get("compact", [])]
@@ -93,8 +93,7 @@ async def test_keys_that_come_and_go_are_shown_and_hidden_in_place() -> None:
         async def change(offer: bool, greyed: bool = False) -> list[str]:
             app.offer, app.greyed = offer, greyed
             app.screen.refresh_bindings()
-            await pilot.pause()
-            await pilot.pause()
+            await settled(pilot)
             return [k.key for k in footer.keys_shown()]
 
         assert await change(False) == ["a", "b"]
@@ -103,10 +102,10 @@ async def test_keys_that_come_and_go_are_shown_and_hidden_in_place() -> None:
         for offer in (False, True, False):
             assert await change(offer) == (["a", "g", "plus", "minus", "b"] if offer else ["a", "b"])
             assert set(map(id, footer.query(FooterKey))) == composed, "no key mounted again"
-        bottom = "".join(s.text for s in app.screen._compositor.render_strips()[-1])
+        bottom = "".join(s.text for s in drawn_lines(app.screen)[-1])
         assert "Apple" in bottom and "Bee" in bottom and "Go on" not in bottom and "More/less" not in bottom
         await change(True)
-        bottom = "".join(s.text for s in app.screen._compositor.render_strips()[-1])
+        bottom = "".join(s.text for s in drawn_lines(app.screen)[-1])
         assert bottom.index("Apple") < bottom.index("Go on") < bottom.index("More/less") < bottom.index("Bee")
         await change(True, greyed=True)
         bee = next(k for k in footer.keys_shown() if k.key == "b")

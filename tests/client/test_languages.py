@@ -18,12 +18,14 @@ from cardtui.client.app import CardApp, relabel
 from cardtui.client.footer import Footer
 from cardtui.client.help import rules_page, rules_text
 from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import TableScreen
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_truco import argentino_envido, paulista_truco
 from tests.client.truco_positions import Position, ScreenApp
+from tests.client.waiting import at_table, in_lobby, settled, shown, until
 from tests.conftest import create
 
 SMALL = (80, 24)
@@ -44,7 +46,7 @@ async def read_in(lang: str, position: Position) -> tuple[str, str]:
     with speaking(lang):
         app = ScreenApp(position, 0)
         async with app.run_test(size=SMALL) as pilot:
-            await pilot.pause(0.3)
+            await shown(pilot)
             turn = str(app.screen.query_one("#turn-line").render())
             return log_of(app), turn
 
@@ -75,7 +77,7 @@ async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running)
     await create(server, game="cacho", name="noite", seats=4, bots=2)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.4)
+        await in_lobby(pilot)
 
         def columns() -> list[str]:
             grid = app.screen.query_one("#tables", DataTable)
@@ -86,22 +88,22 @@ async def test_ctrl_l_switches_the_lobby_and_every_screen_after(server: Running)
 
         assert columns()[:3] == ["Table", "Game", "Name"]
         await pilot.press("ctrl+l")
-        await pilot.pause(0.4)
+        await settled(pilot)
         assert i18n.current() == "pt_BR"
         assert columns()[:6] == ["Mesa", "Jogo", "Nome", "Pessoas", "Bots", "Vagas"]
         assert "Novo" in footer()
         grid = app.screen.query_one("#tables", DataTable)
         assert [str(c) for c in grid.get_row_at(0)[3:6]] == ["0", "2", "2"]
         await pilot.press("ctrl+l")
-        await pilot.pause(0.4)
+        await settled(pilot)
         assert columns()[:6] == ["Mesa", "Juego", "Nombre", "Personas", "Bots", "Libres"]
         assert "Nuevo" in footer()
         await pilot.press("s")  # a screen opened after speaks it from the start
-        await pilot.pause(0.4)
+        await at_table(pilot)
         assert isinstance(app.screen, TableScreen)
         assert "MIRANDO" in str(app.screen.query_one("#spectator-banner").render())
         await pilot.press("ctrl+l")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert i18n.current() == "en"
         assert "SPECTATING" in str(app.screen.query_one("#spectator-banner").render())
 
@@ -117,8 +119,9 @@ async def test_the_lobbys_and_leaderboards_keys_fit_at_80_columns_in_every_langu
             assert {i18n._(w) for w in wanted} <= shown, shown
             assert cut_off(app.screen, SMALL[0]) == []
             await pilot.press("l")  # the leaderboard's too
-            await pilot.pause(0.4)
-            assert i18n._("Player card") in {words for _, _, words in footer_items(app.screen)}
+            await until(pilot, lambda: i18n._("Player card") in {words for _, _, words in footer_items(app.screen)},
+                        "the leaderboard's keys in the footer")
+            await settled(pilot)
             assert cut_off(app.screen, SMALL[0]) == []
 
 
@@ -128,12 +131,12 @@ async def test_ctrl_l_says_the_leaderboard_and_the_history_again(server: Running
         await until_lobby(pilot, app)
         for key, english, portuguese in (("l", "Leaderboard", "Ranking"), ("h", "History", "Histórico")):
             await pilot.press(key)
-            await pilot.pause(0.4)
-            assert app.screen.title == english
+            await until(pilot, lambda english=english: app.screen.title == english, f"the {english.lower()}")
+            await settled(pilot)
             grid = app.screen.query_one(DataTable)
             assert "Name" in [str(c.label) for c in grid.columns.values()] or key == "h"
             await pilot.press("ctrl+l")
-            await pilot.pause(0.4)
+            await settled(pilot)
             assert app.screen.title == portuguese
             words = " ".join(str(c.label) for c in app.screen.query_one(DataTable).columns.values())
             assert ("Nome" if key == "l" else "Mesa") in words, words
@@ -142,22 +145,18 @@ async def test_ctrl_l_says_the_leaderboard_and_the_history_again(server: Running
 
 
 async def until_lobby(pilot: Pilot[None], app: CardApp) -> None:
-    for _ in range(100):
-        if isinstance(app.screen, LobbyScreen):
-            await pilot.pause(0.1)
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the lobby never showed")
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    await settled(pilot)
 
 
 async def test_switching_says_the_log_again() -> None:
     app = ScreenApp(paulista_truco(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         assert "ana plays 4♦." in log_of(app)
         i18n.use("es")
         await relabel(app)
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert "ana juega 4♦." in log_of(app) and "ana plays 4♦." not in log_of(app)
         assert "bia: Truco! — por 3" in log_of(app)  # the call itself stays as the game says it
         assert str(app.screen.query_one("#turn-line").render()) == "Te toca"
@@ -177,7 +176,7 @@ def test_rules_pages_fall_back_to_english() -> None:
 
 # -- snapshots: one board in each language at 80x24 ---------------------------------------------
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.pause(0.3)
+    await shown(pilot)
 
 
 @pytest.mark.parametrize("lang", ["pt_BR", "es"])

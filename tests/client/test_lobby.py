@@ -16,8 +16,10 @@ from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
 from cardtui.client.lobby import STATUS, LobbyScreen, Seats
 from cardtui.client.replay import TablesScreen
+from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2
+from tests.client.waiting import in_lobby, settled, until
 from tests.conftest import Player, create
 from tests.server.test_played import ana_left_and_dan_took_her_seat
 from tests.server.test_trust import address
@@ -87,11 +89,12 @@ class LobbyApp(App[None]):
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.pause(0.3)
+    await in_lobby(pilot)
+    await settled(pilot)
 
 
 def screen_lines(app: App[Any]) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    return [strip.text for strip in drawn_lines(app.screen)]
 
 
 def test_seats_add_up_people_bots_and_open() -> None:
@@ -126,12 +129,12 @@ async def test_every_column_shows_whole_at_80_columns(lang: str) -> None:
         said = "\n".join(lines)
         assert i18n._("Table {id}").format(id="a1b2c3d4") in said, "the highlighted table's id, under the list"
         await pilot.press("down")
-        await pilot.pause(0.1)
+        await settled(pilot)
         said = "\n".join(screen_lines(app))
         assert "Mesa de Truco argentino" in said.replace("\n", " "), "its whole name"
         assert "🔒 " + i18n._("asks for a password") in said
         await pilot.press("down")
-        await pilot.pause(0.1)
+        await settled(pilot)
         said = " ".join(line.strip() for line in screen_lines(app))
         assert i18n._("open (a bot plays it)") in said, "the seat someone left, which a bot plays meanwhile"
 
@@ -150,7 +153,8 @@ async def test_a_wide_lobby_lists_the_ids_too() -> None:
         assert [str(c) for c in grid.get_row_at(1)][:3] == ["e5f6a7b8", "Truco argentino",
                                                             "🔒 Mesa de Truco argentino"]
         await pilot.resize_terminal(*SMALL)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.screen.size.width == SMALL[0], "the lobby at 80 columns")
+        await settled(pilot)
         assert [str(c) for c in grid.get_row_at(0)][:2] == ["Cacho", "noite"], "at 80 columns the ids go under"
 
 
@@ -163,18 +167,12 @@ async def test_the_lobby_counts_people_bots_open_seats_and_watchers_there_now(se
     await cris.wait_for(lambda q: bool(q.messages))
     app = CardApp(address(server), "eva")
     async with app.run_test(size=WIDE) as pilot:
-        await pilot.pause(0.4)
-        screen = app.screen
-        assert isinstance(screen, LobbyScreen)
+        screen = await in_lobby(pilot)
         grid = screen.query_one("#tables", DataTable)
         assert [str(c) for c in grid.get_row_at(0)][:7] == [table_id, "Cacho", "noite", "1", "2", "1", "1"]
         await cris.unsubscribe()
-        for _ in range(50):
-            await screen.action_refresh()
-            if str(grid.get_row_at(0)[6]) == "0":
-                break
-            await pilot.pause(0.05)
-        assert str(grid.get_row_at(0)[6]) == "0", "a watcher who is gone does not count"
+        # the lobby looks again every 2 s, until the server has seen the stream go
+        await until(pilot, lambda: str(grid.get_row_at(0)[6]) == "0", "a watcher who is gone not counted")
     for p in (ana, cris, idle):
         await p.close()
 
@@ -185,15 +183,14 @@ async def test_the_history_names_everyone_who_played_a_table_at_80_columns(serve
     table_id = await ana_left_and_dan_took_her_seat(server)
     app = CardApp(address(server), "eva")
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.4)
+        await in_lobby(pilot)
         await pilot.press("h")
-        await pilot.pause(0.4)
-        screen = app.screen
-        assert isinstance(screen, TablesScreen)
+        await until(pilot, lambda: isinstance(app.screen, TablesScreen), "the tables' history")
+        await settled(pilot)
         for lang in LANGS:
             if lang != "en":
                 await pilot.press("ctrl+l")
-                await pilot.pause(0.4)
+                await settled(pilot)
             assert i18n.current() == lang
             grid = app.screen.query_one("#history", DataTable)
             row = [str(c) for c in grid.get_row_at(0)]
@@ -203,3 +200,20 @@ async def test_the_history_names_everyone_who_played_a_table_at_80_columns(serve
             text = "\n".join(screen_lines(app))
             assert f"ana, dan · {bots}" in text
             assert i18n._("Played at {name}:").format(name="noite") in text
+
+
+async def test_where_guests_join_is_a_line_of_the_lobby_not_a_toast_over_it(server: Running) -> None:
+    """Hosting (cardtui play), the page's address is said under the server's line: a toast of six
+    rows covered half the lobby at 80x24."""
+    note = "Guests join from a browser at http://192.168.1.20:8080/"
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", note=note)
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        await settled(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        line = lobby.query_one("#guests-line")
+        assert line.display and note in str(line.render())
+        assert not list(app.query("Toast")) and not notices(app), "no toast over the tables"
+        tables, said = lobby.query_one("#tables", DataTable).region, line.region
+        assert said.bottom <= tables.y, "the line sits above the list, covering none of it"

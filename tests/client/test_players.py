@@ -12,13 +12,13 @@ from textual.widgets import DataTable
 
 from cardtui import i18n
 from cardtui.client.app import CardApp
-from cardtui.client.lobby import LobbyScreen
 from cardtui.client.name_screen import NameScreen
 from cardtui.client.players import LeaderboardScreen, PlayerCardScreen, SeatsScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.identity import create
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
+from tests.client.waiting import at_table, in_lobby, loaded, settled, until
 from tests.server.test_records import play_out_the_match, sit
 
 SMALL = (80, 24)
@@ -93,7 +93,11 @@ class BoardApp(App[None]):
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.pause(0.3)
+    """Until the screen on top (the leaderboard, or the card over it) has what it asked for, drawn."""
+    app = pilot.app
+    assert isinstance(app, BoardApp)
+    await until(pilot, lambda: isinstance(app.screen, PlayerCardScreen if app.card else LeaderboardScreen))
+    await loaded(pilot)
 
 
 def test_leaderboard_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -105,7 +109,7 @@ def test_player_card_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-
 
 
 def screen_words(app: App[None]) -> list[str]:
-    return " ".join(strip.text for strip in app.screen._compositor.render_strips()).split()
+    return " ".join(strip.text for strip in drawn_lines(app.screen)).split()
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
@@ -125,17 +129,18 @@ async def test_the_card_and_the_leaderboard_show_every_column_whole_at_80_column
         assert [str(c) for c in card.get_row_at(1)][-2:] == ["—", "9"]
         assert "9" in words
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await loaded(pilot)
         screen = app.screen
         assert isinstance(screen, LeaderboardScreen)
         for game, figure, longest in (("cacho", "Best pot", "[red]ana"), ("truco_argentino", "Trucos won",
                                                                          "Maria Eduarda dos Santos")):
             while screen.game != game:
                 await pilot.press("right")
-            await settle(pilot)
+            await loaded(pilot)
             board = app.screen.query_one("#leaderboard", DataTable)
             assert board.max_scroll_x == 0, f"the {game} leaderboard's columns fit"
-            text = " ".join(strip.text for strip in app.screen._compositor.render_strips())
+            text = " ".join(strip.text for strip in drawn_lines(app.screen))
             assert longest in text
             for heading in [*headings, figure]:
                 assert set(i18n._(heading).split()) <= set(text.split()), (game, heading)
@@ -145,23 +150,25 @@ async def test_the_card_and_the_leaderboard_show_every_column_whole_at_80_column
 async def test_leaderboard_keys_change_the_game_and_open_a_card() -> None:
     app = BoardApp()
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.2)
+        await settle(pilot)
         grid = app.screen.query_one("#leaderboard", DataTable)
         assert [str(c) for c in grid.get_row_at(2)][:3] == ["3", "[red]ana", "6.1"], "a name is plain text"
         assert "Best pot" in [c.label.plain.replace("\n", " ") for c in grid.columns.values()]
         await pilot.press("right")
-        await pilot.pause(0.2)
+        await loaded(pilot)
         assert app.screen.query_one("#leaderboard", DataTable).row_count == 0
         assert "Nobody is rated at Truco paulista yet" in str(app.screen.query_one("#leaderboard-note").render())
-        await pilot.press("left", "down", "i")
-        await pilot.pause(0.2)
+        await pilot.press("left")
+        await loaded(pilot)  # cacho's board back, its rows listed
+        await pilot.press("down", "i")
+        await until(pilot, lambda: isinstance(app.screen, PlayerCardScreen))
+        await loaded(pilot)
         assert isinstance(app.screen, PlayerCardScreen)
         assert app.source.asked == [("bot", "", None)]
         card = app.screen.query_one("#card-games", DataTable)
         assert [str(card.get_row_at(i)[0]) for i in range(card.row_count)] == ["Cacho", "Truco paulista", "Cacheta"]
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, LeaderboardScreen)
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
 
 
 async def test_a_player_sees_the_ranks_and_cards_the_server_keeps(server: Running, tmp_path: Path) -> None:
@@ -180,31 +187,29 @@ async def test_a_player_sees_the_ranks_and_cards_the_server_keeps(server: Runnin
         table_id = (await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=2))).table.id
     app = CardApp(address, "ana", identity=ana)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, LobbyScreen)
+        await in_lobby(pilot)
         await pilot.press("l")
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, LeaderboardScreen)
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await loaded(pilot)
         grid = app.screen.query_one("#leaderboard", DataTable)
         shown = [[str(c) for c in grid.get_row_at(i)] for i in range(grid.row_count)]
         assert shown == [[str(s.place), s.name, f"{s.rating.ordinal:.1f}", str(s.stats.matches), str(s.stats.wins),
                           str(s.stats.hands), str(s.stats.biggest_pot)] for s in board.standings]
         await pilot.press("enter")
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, PlayerCardScreen)
+        await until(pilot, lambda: isinstance(app.screen, PlayerCardScreen))
+        await loaded(pilot)
         first = {"ana": ana, "bia": bia}[board.standings[0].name]  # the row the cursor starts on
         assert first.fingerprint in str(app.screen.query_one("#card-line").render())
         await pilot.press("escape", "escape")
-        await pilot.pause(0.2)
+        await in_lobby(pilot)
         await app.open_table(table_id)
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, TableScreen)
+        await at_table(pilot)
         await pilot.press("i")
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, SeatsScreen)
+        await until(pilot, lambda: isinstance(app.screen, SeatsScreen))
+        await settled(pilot)
         await pilot.press("enter")  # the first seat: ana's own
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, PlayerCardScreen)
+        await until(pilot, lambda: isinstance(app.screen, PlayerCardScreen))
+        await loaded(pilot)
         assert ana.fingerprint in str(app.screen.query_one("#card-line").render())
         card = app.screen.query_one("#card-games", DataTable)
         mine = next(s for s in board.standings if s.name == "ana")
@@ -215,17 +220,16 @@ async def test_a_name_another_key_owns_is_refused_and_another_asked_for(server: 
     address = f"127.0.0.1:{server.port}"
     owner = CardApp(address, "ana", identity=create(tmp_path / "ana.pem"))
     async with owner.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.4)
-        assert isinstance(owner.screen, LobbyScreen)
+        await in_lobby(pilot)
     app = CardApp(address, "ana", identity=create(tmp_path / "other.pem"))
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, NameScreen)
+        await until(pilot, lambda: isinstance(app.screen, NameScreen))
+        await settled(pilot)
         assert "belongs to another player" in str(app.screen.query_one("#name-error").render())
         await pilot.press(*"bea", "enter")
-        await pilot.pause(0.4)
-        assert isinstance(app.screen, LobbyScreen) and app.player == "bea"
+        await in_lobby(pilot)
+        assert app.player == "bea"
     guest = CardApp(address, "Ana")  # no key: a guest may not use it either
     async with guest.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.4)
-        assert isinstance(guest.screen, NameScreen)
+        await until(pilot, lambda: isinstance(guest.screen, NameScreen))
+        await settled(pilot)

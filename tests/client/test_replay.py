@@ -3,7 +3,6 @@ from ``cardtui replay FILE``, and from a spectator's table screen (the delayed f
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from cardtui.replay import RecordHands, app
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2
 from tests.client.footer_check import cut_off, footer_items
+from tests.client.waiting import at_table, exited, in_lobby, loaded, settled, until
 from tests.conftest import create
 from tests.engine.test_replays import RIGGED
 from tests.server.test_replays import store_finished
@@ -34,6 +34,12 @@ def log_text(screen: ReplayScreen) -> str:
 
 def status(screen: ReplayScreen) -> str:
     return str(screen.query_one("#replay-line", Static).render())
+
+
+async def on(pilot: Pilot[None], kind: type[object]) -> None:
+    """Until the screen on top is a ``kind`` and has what it asked for, drawn."""
+    await until(pilot, lambda: isinstance(pilot.app.screen, kind), f"the {kind.__name__}")
+    await loaded(pilot)
 
 
 async def step_both_ways(pilot: Pilot[None], screen: ReplayScreen) -> None:
@@ -72,24 +78,22 @@ async def test_the_lobby_history_opens_a_rigged_hand_and_steps_both_ways(server:
         id=f"rig-{game}", game=game, name="rigged", status=common_pb2.TABLE_STATUS_FINISHED)
     client = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with client.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await pilot.press("h")
-        await pilot.pause(0.3)
+        await on(pilot, TablesScreen)
         assert isinstance(client.screen, TablesScreen)
         assert [t.id for t in client.screen.tables] == [f"rig-{game}"]
         await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert isinstance(client.screen, HandsScreen)
+        await on(pilot, HandsScreen)
         assert client.screen.query_one("#hands", DataTable).row_count == 1
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await on(pilot, ReplayScreen)
         screen = client.screen
         assert isinstance(screen, ReplayScreen)
         assert len(screen.steps) == len(actors)
         await step_both_ways(pilot, screen)
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert isinstance(client.screen, HandsScreen)
+        await until(pilot, lambda: isinstance(client.screen, HandsScreen), "back to the hands")
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
@@ -103,15 +107,10 @@ async def test_a_replays_keys_fit_at_80_columns_in_every_language(server: Runnin
     with speaking(lang):
         client = CardApp(f"127.0.0.1:{server.port}", "ana")
         async with client.run_test(size=SMALL) as pilot:
-            await pilot.pause(0.3)
+            await in_lobby(pilot)
             for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
                 await pilot.press(key)
-                for _ in range(40):
-                    await pilot.pause(0.05)
-                    if isinstance(client.screen, screen):
-                        break
-                assert isinstance(client.screen, screen)
-            await pilot.pause(0.2)
+                await on(pilot, screen)
             shown = {words for _, _, words in footer_items(client.screen)}
             assert {i18n._(w) for w in ("Close", "Step", "Deal/end", "Hand", "Quit", "Language")} <= shown, shown
             assert cut_off(client.screen, SMALL[0]) == []
@@ -123,22 +122,22 @@ async def test_cardtui_replay_opens_a_sim_history_file(tmp_path: Path) -> None:
                  "--history", str(path)]) == 0
     replay = app(parser().parse_args(["replay", str(path)]))
     async with replay.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
-        assert isinstance(replay.screen, HandsScreen)
+        await on(pilot, HandsScreen)
         assert replay.screen.query_one("#hands", DataTable).row_count == 3
         await pilot.press("up", "enter")
-        await pilot.pause(0.3)
+        await on(pilot, ReplayScreen)
         screen = replay.screen
         assert isinstance(screen, ReplayScreen) and screen.hand.hand == 2
         await step_both_ways(pilot, screen)
         await pilot.press("pagedown")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: screen.hand.hand == 3, "the next hand")
+        await loaded(pilot)
         assert screen.hand.hand == 3 and screen.at == 0
         await pilot.press("pagedown")  # there is none after it: a notice, nothing changes
+        await settled(pilot)
         assert screen.hand.hand == 3
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert isinstance(replay.screen, HandsScreen)
+        await until(pilot, lambda: isinstance(replay.screen, HandsScreen), "back to the hands")
 
 
 def test_cardtui_replay_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -158,11 +157,10 @@ async def test_one_hand_opens_at_once_and_escape_quits(tmp_path: Path) -> None:
     record, _, _ = RIGGED["cacho"]()
     replay = ReplayApp(lambda: RecordHands([record], "rigged"))
     async with replay.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
-        assert isinstance(replay.screen, ReplayScreen)
+        await on(pilot, ReplayScreen)
         assert not replay.screen.check_action("hand", (1,)), "no other hand to go to"
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await exited(replay)
     assert replay.return_code == 0
 
 
@@ -171,21 +169,17 @@ async def test_a_spectator_opens_the_last_finished_hand_never_the_one_in_play(se
     plain = await create(server, game="cacho", seats=3, bots=3, bot_delay_ms=60_000)
     client = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=plain)
     async with client.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.5)
+        await at_table(pilot)
         assert isinstance(client.screen, TableScreen)
         assert not client.screen.check_action("last_hand", ()), "this table keeps its hands while it plays"
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await in_lobby(pilot)
         await client.open_table(table_id, spectate=True)
-        await pilot.pause(0.3)
-        table = client.screen
-        assert isinstance(table, TableScreen) and table.check_action("last_hand", ())
-        for _ in range(100):
-            if server.store.count_hands(table_id) >= 1:
-                break
-            await asyncio.sleep(0.05)
+        table = await at_table(pilot)
+        assert table.check_action("last_hand", ())
+        await until(pilot, lambda: server.store.count_hands(table_id) >= 1, "a hand finished")
         await pilot.press("v")
-        await pilot.pause(0.5)
+        await on(pilot, ReplayScreen)
         screen = client.screen
         assert isinstance(screen, ReplayScreen)
         in_play = server.room.tables[table_id].in_play
@@ -195,8 +189,7 @@ async def test_a_spectator_opens_the_last_finished_hand_never_the_one_in_play(se
         assert screen.board.model is not None and screen.board.model.view is not None
         assert screen.board.model.view.hand_over
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert client.screen is table
+        await until(pilot, lambda: client.screen is table, "back at the table")
 
 
 class RiggedReplay(ReplayApp):
@@ -207,10 +200,10 @@ class RiggedReplay(ReplayApp):
 
 
 async def _to(pilot: Pilot[None]) -> None:
-    await pilot.pause(0.3)
+    await on(pilot, ReplayScreen)
     assert isinstance(pilot.app, RiggedReplay)
     await pilot.press(pilot.app.at)
-    await pilot.pause(0.2)
+    await settled(pilot)
 
 
 @pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
@@ -226,11 +219,11 @@ async def test_cardtui_replay_from_a_server_opens_a_hand_or_says_why_not(server:
     address = f"127.0.0.1:{server.port}"
     replay = app(parser().parse_args(["replay", "--table", "rig", "--hand", "1", "--server", address]))
     async with replay.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.5)
+        await on(pilot, ReplayScreen)
         assert isinstance(replay.screen, ReplayScreen) and len(replay.screen.steps) == len(actors)
         await pilot.press("end")
         assert "step" in status(replay.screen)
     refused = app(parser().parse_args(["replay", "--table", playing, "--server", address]))
-    async with refused.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.5)
+    async with refused.run_test(size=SMALL):
+        await exited(refused)
     assert refused.return_code == 1

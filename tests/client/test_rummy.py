@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.rummy import RummyBoard
+from cardtui.client.boards.rummy_table import game_line, seats_grid
 from cardtui.client.models import TableModel, action_kind
 from cardtui.client.table_screen import TableScreen
 from cardtui.client.words import event_words
@@ -24,10 +26,11 @@ from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.pifpaf import GAME as PIFPAF
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
-from cardtui.v1 import common_pb2, rummy_pb2
+from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.rummy_rig import Position, ScriptedTable, rigged_deck
 from tests.client.test_table_log import counting
+from tests.client.waiting import in_lobby, shown, until
 from tests.conftest import Player, create
 
 SMALL = (80, 24)
@@ -152,14 +155,6 @@ def bar_keys(screen: TableScreen) -> dict[str, str]:
     return {action_kind(group[0]): key for group, key in zip(bar.choices, bar.keys, strict=True)}
 
 
-async def until(pilot: Any, check: Any, what: str, tries: int = 60) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.05)
-        if check():
-            return
-    raise AssertionError(f"never: {what}")
-
-
 def action(kind: int, **fields: Any) -> common_pb2.Action:
     return common_pb2.Action(type=kind, **fields)
 
@@ -189,7 +184,7 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
         bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
         screen = table_screen(app)
@@ -244,6 +239,46 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         await bia.close()
 
 
+async def test_a_window_let_go_says_it_waits_for_the_others_not_your_turn(
+    server: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three at Cacheta: bia discards, ana lets the window go (x) while caio has not answered. The
+    window stays open its whole time; ana has nothing to do, and the line above the bar says the
+    table waits for the others, not "Your turn" over "Nothing to do right now"."""
+    hands = {0: "AS 5D 9H KC 3C 7D JH 2H 6S", 1: "QH QS QC 9D 10D JD 5C 5S 2C", 2: "4C 4D 4S 7S 8S 9S JH QC 8D"}
+    deck = rigged_deck(hands, [1, 2, 0], flip="2D", stock="JS 10D 9C 6C")  # ana's cards meld nothing: no na boa
+    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    table_id = await create(server, game="cacheta", seats=3, bots=0, turn_seconds=600,
+                            options={"claim_ms": common_pb2.OptionValue(number=60000)})
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+        await Player(f"127.0.0.1:{server.port}").join(table_id, "caio")
+        screen = table_screen(app)
+        await until(pilot, lambda: rummy(screen).phase == rummy_pb2.RUMMY_PHASE_DRAW, "the deal")
+        await bia.act(STOCK)
+        await bia.act(discard("JS"))
+        await ana_lets_go(pilot, screen)
+        await until(pilot, lambda: rummy(screen).answered and not screen.model.legal, "ana's answer")
+        line = screen.query_one("#turn-line", Static)
+        await until(pilot, lambda: "Waiting for the others" in str(line.render()), "the line saying so")  # it ticks
+        assert "Your turn" not in str(line.render()) and " s" in str(line.render()), "the window's time still shows"
+        assert "Nothing to do right now" in screen.query_one(ActionBar).text
+        assert "you have answered" in " ".join(board_text(screen.query_one(RummyBoard)).split())
+
+
+def test_the_window_says_closing_when_its_time_is_up() -> None:
+    """Its last half second the window said "0 s"; it is closing (the server closes it)."""
+    board = RummyBoard()
+    for left, said in ((3.2, "· 3 s"), (0.2, "· closing")):
+        model = dataclasses.replace(TableModel(cacheta_window().summary(), 1).with_view(cacheta_window().view(1), 1),
+                                    deadline=time.monotonic() + left)
+        text = board._window(model, model.view.rummy)  # type: ignore[union-attr]
+        assert text is not None and said in text.plain and "0 s" not in text.plain, text
+
+
 async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """Call by its key, draw, discard the drawn card; a claim prompt only for the seat it completes."""
     hands = {0: "AS 2S 3S 4H 5H 6H 7C 8C KD", 1: "QH QS QC 9D 10D JD 5C 5S 2C", 2: "4C 4D 4S 7S 8S 9S JH JC 3D"}
@@ -253,7 +288,7 @@ async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await in_lobby(pilot)
         await app.open_table(table_id)
         bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
         caio = await Player(f"127.0.0.1:{server.port}").join(table_id, "caio")
@@ -307,7 +342,7 @@ async def test_a_spectator_sees_the_table_and_no_hand(server: Running) -> None:
     table_id = await create(server, game="cacheta", seats=3, bots=3)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
         screen = table_screen(app)
         await until(pilot, lambda: "discards" in log_text(app), "play")
         board = screen.query_one(RummyBoard)
@@ -335,7 +370,7 @@ async def test_the_claim_prompt_shows_only_to_a_seat_that_may_take_the_card(game
     seat = {"claimant": claimant, "discarder": discarder, "other": other, "spectator": None}[who]
     app = ScriptedTable(position(), seat)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table_screen(app)
         text = board_text(screen.query_one(RummyBoard))
         assert window in text
@@ -350,7 +385,7 @@ async def test_the_claim_prompt_shows_only_to_a_seat_that_may_take_the_card(game
 async def keys_at(position: Position, seat: int) -> dict[str, str]:
     app = ScriptedTable(position, seat)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         return bar_keys(table_screen(app))
 
 
@@ -376,7 +411,7 @@ async def test_keys_keep_their_meaning_when_a_window_opens() -> None:
 async def test_the_drawn_card_is_marked_and_picked_and_wilds_are_marked() -> None:
     app = ScriptedTable(cacheta8_discard(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = table_screen(app).query_one(RummyBoard)
         assert board.picked() == "JC"
         text = board_text(board)
@@ -392,7 +427,7 @@ async def test_the_drawn_card_is_marked_and_picked_and_wilds_are_marked() -> Non
 async def test_reorder_the_hand_by_keys() -> None:
     app = ScriptedTable(pifpaf8_discard(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table_screen(app)
         board = screen.query_one(RummyBoard)
         melds = list(board.order)
@@ -410,14 +445,14 @@ async def test_reorder_the_hand_by_keys() -> None:
         assert board.sort == "rank" and board.order[:3] == ["AS", "2S", "3S"] and board.order[-1] == "KD"
         assert board.picked() == "9C", "sorting keeps the card picked"
         await pilot.press("home", "d")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.conn.sent, "the discard sent")
         assert list(app.conn.sent[-1].cards) == ["AS"], "d sends the card picked"
 
 
 async def test_the_result_summary_reads_at_80x24() -> None:
     app = ScriptedTable(cacheta_knocked(), 1)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table_screen(app)
         board = screen.query_one(RummyBoard)
         summary = board.result_summary(screen.model)
@@ -462,19 +497,32 @@ def test_cacheta_window_snapshot(snap_compare: Any, size: tuple[int, int]) -> No
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns(lang: str) -> None:
-    """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered."""
+    """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered,
+    the app's own keys (Quit, Language) included: one that has no room gives way whole, never cut
+    ("^l Idio" in Spanish)."""
     with speaking(lang):
         app = ScriptedTable(pifpaf_betting(), 0)
         async with app.run_test(size=SMALL) as pilot:
             await _settle(pilot)
             shown = {words for _, _, words in footer_items(app.screen)}
             assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Pick", "Move", "More/less")} <= shown, shown
-            # The app's own keys come last, and may go off the edge; nothing of the hand's may.
-            assert cut_off(app.screen, SMALL[0], may_go=(i18n._("Quit"), i18n._("Language"))) == []
+            assert cut_off(app.screen, SMALL[0]) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_at_a_claim_window_the_language_key_shows_whole_in_every_language(lang: str) -> None:
+    """Cacheta's window at 80 columns: Quit gives way so that the language key shows, whole."""
+    with speaking(lang):
+        app = ScriptedTable(cacheta_window(), 0)
+        async with app.run_test(size=SMALL) as pilot:
+            await _settle(pilot)
+            shown = {words for _, _, words in footer_items(app.screen)}
+            assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Chat", "Language")} <= shown, shown
+            assert cut_off(app.screen, SMALL[0]) == []
 
 
 async def _settle(pilot: Any) -> None:
-    await pilot.pause(0.3)
+    await shown(pilot)
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
@@ -487,8 +535,36 @@ def test_pif_paf_betting_line_is_whole_beside_the_log_at_80_columns(lang: str) -
     with speaking(lang):
         for level in (0, 12):
             view = rummy_pb2.RummyView(pot=120, betting=rummy_pb2.PifPafBetting(level=level, cap=50, min_raise=5))
-            said = RummyBoard()._game_line(model, view)
+            said = game_line(model, view)
             assert said is not None and cell_len(said.plain) <= 50, said.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_long_notes_give_way_to_names_on_a_watchers_board(lang: str) -> None:
+    """Eight at Pif Paf, watched at 80x24 (the seats get 50 columns): a dealer who folded and took
+    cards, a bot's level, someone away. The notes are cut (…), never the names, the numbers or
+    their headings: in Spanish the names were cut to three letters."""
+    names = ["ana", "Lucho2", "carolina", "duda", "edu", "fabiana", "gustavo", "heloísa"]
+    seats = [rummy_pb2.RummySeat(seat=i, name=n, score=49, put=1, card_count=9) for i, n in enumerate(names)]
+    seats[0].status = seats[2].status = rummy_pb2.RUMMY_SEAT_STATUS_FOLDED
+    seats[0].taken.extend(["5H", "6H", "7H"])
+    seats[3].taken.extend(["5S", "6S", "7S", "8S"])
+    seats[4].status = rummy_pb2.RUMMY_SEAT_STATUS_WAITING
+    view = table_pb2.View(dealer=0, rummy=rummy_pb2.RummyView(seats=seats, turn=1), seats=[
+        common_pb2.SeatSummary(seat=i, name=n, bot=i in (0, 5, 6), bot_level="normal", away=i == 6)
+        for i, n in enumerate(names)])
+    model = TableModel(common_pb2.TableSummary(game="pifpaf"), None)
+    with speaking(lang):
+        console = Console(width=50, record=True)
+        console.print(seats_grid(model, view, False))
+        headings = [i18n._("chips"), i18n._("in pot"), i18n._("cards")]
+    lines = console.export_text().splitlines()
+    assert all(heading in lines[0] for heading in headings), lines[0]
+    for n, name in enumerate(names):
+        assert lines[n + 1].split()[0 if n != 1 else 1] == name, lines
+        assert "49" in lines[n + 1].split(), lines
+    assert lines[2].startswith("▶ Lucho2"), lines
+    assert "…" in lines[1], "the dealer's long notes are what gives way"
 
 
 async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
@@ -497,15 +573,15 @@ async def test_the_cursor_stays_on_the_drawn_card_beside_its_twin() -> None:
     p = cacheta8_drawn("5H 6H 9S QS QH QD 9C JC KD")
     app = ScriptedTable(p, 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = table_screen(app).query_one(RummyBoard)
         twins = [i for i, c in enumerate(board.order) if c == "JC"]
         assert len(twins) == 2 and board.cursor == twins[-1]
-        shown = board_text(board)
+        drawn_before = board_text(board)
         board.model = board.model  # a message that changes nothing of the hand (a chat line, a bot's signal)
         await pilot.pause()
         assert board.cursor == twins[-1]
-        assert board_text(board) == shown
+        assert board_text(board) == drawn_before
         assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
 
 
@@ -514,7 +590,7 @@ async def test_a_key_that_moves_the_cursor_repaints_only_the_lines_it_changed() 
     prompt naming the card) and leaves the seats, the pile and the cards as painted."""
     app = ScriptedTable(cacheta8_discard(), 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = table_screen(app).query_one(RummyBoard)
         before = list(board.painted)
         painted: list[int] = []
@@ -534,15 +610,27 @@ async def test_a_key_that_moves_the_cursor_repaints_only_the_lines_it_changed() 
         assert [strip.text for strip in board.painted] == [strip.text for strip in board.lines()]
 
 
-async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change() -> None:
+async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The clock ticks twice a second and the board shows whole seconds: a tick that would show the
-    same number draws nothing; one that shows another draws the countdown anew."""
+    same number draws nothing; one that shows another draws the countdown anew. (The board reads a
+    clock that stands still: on a busy machine the real one may cross a second between two lines.)"""
+    import cardtui.client.boards.rummy as rummy_board
+
+    class Still:
+        """A clock that stands still."""
+
+        @staticmethod
+        def monotonic() -> float:
+            return 1000.0
+
     app = ScriptedTable(pifpaf_window(), 2)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
+        monkeypatch.setattr(rummy_board, "time", Still)
         board = table_screen(app).query_one(RummyBoard)
         assert board.model is not None
-        board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 7.3)
+        board.model = dataclasses.replace(board.model, deadline=Still.monotonic() + 7.3)
         board.redraw()
         await pilot.pause()
         assert "· 7 s" in board_text(board)
@@ -550,7 +638,7 @@ async def test_the_window_countdown_is_drawn_again_only_when_its_seconds_change(
         board._tick()
         await pilot.pause()
         assert drawn == [0], "the same seconds: nothing drawn"
-        board.model = dataclasses.replace(board.model, deadline=time.monotonic() + 4.2)
+        board.model = dataclasses.replace(board.model, deadline=Still.monotonic() + 4.2)
         board._tick()
         await pilot.pause()
         assert drawn == [1]

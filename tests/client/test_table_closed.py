@@ -15,7 +15,8 @@ from cardtui.client.lobby import LobbyScreen
 from cardtui.client.table_screen import TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
-from tests.client.test_table_flow import SMALL, text_of, until
+from tests.client.test_table_flow import SMALL, text_of
+from tests.client.waiting import settled, until
 
 
 async def test_a_table_closed_under_a_player_offers_nothing_and_counts_no_turn(server: Running) -> None:
@@ -35,7 +36,7 @@ async def test_a_table_closed_under_a_player_offers_nothing_and_counts_no_turn(s
             await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=created.table.id,
                                                                owner_token=created.owner_token))
             await until(pilot, lambda: screen.gone)
-            await pilot.pause(0.3)
+            await settled(pilot)
             assert "over for you" in text_of(screen, "#turn-line")
             assert "Your turn" not in text_of(screen, "#turn-line")
             assert not screen.model.legal and screen.model.deadline is None

@@ -6,12 +6,10 @@ A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import gc
 import io
 import socket
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,15 +22,18 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.help import HelpScreen
+from cardtui.client.leaving import LeaveScreen
 from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.models import action_name
 from cardtui.client.password_screen import PasswordScreen
-from cardtui.client.table_screen import FULL_AFTER, LeaveScreen, TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import FULL_AFTER, TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2
-from tests.conftest import Player, create
+from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
+from tests.conftest import Player, bots_wait, create, next_hand_now
 
 SMALL = (80, 24)
 BET = common_pb2.ACTION_TYPE_BET
@@ -42,14 +43,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not ok():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {ok.__doc__ or 'a condition'}")
-        await pilot.pause(0.05)
 
 
 def log_text(screen: TableScreen) -> str:
@@ -91,7 +84,8 @@ async def test_a_password_table_asks_others_and_never_its_creator(server: Runnin
     async with ana.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: isinstance(ana.screen, LobbyScreen))
         await pilot.press("n")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: isinstance(ana.screen, CreateTableScreen))
+        await settled(pilot)  # its fields built for the server's games
         ana.screen.query_one("#password", Input).value = "segredo"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(ana.screen, TableScreen))
@@ -122,18 +116,24 @@ async def test_a_password_table_asks_others_and_never_its_creator(server: Runnin
         assert bea.screen.spectating
 
 
-async def test_connect_password_opens_the_table_without_asking(server: Running) -> None:
+async def test_connect_password_opens_the_table_without_asking(server: Running, tmp_path: Path) -> None:
     table_id = await create(server, game="cacho", seats=3, bots=3, password="pw")
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id, password="pw")
     async with app.run_test(size=SMALL) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.screen.spectating
-    args = cli.parser().parse_args(["connect", "host", "--password", "pw", "--spectate", table_id])
-    assert (args.password, args.spectate, args.target) == ("pw", table_id, "host")
+    (tmp_path / "pw").write_text("pw\n")
+    args = cli.parser().parse_args(["connect", "host", "--password-file", str(tmp_path / "pw"), "--spectate", table_id])
+    assert (cli.table_password(args), args.spectate, args.target) == (("pw", None), table_id, "host")
 
 
 # -- leaving ----------------------------------------------------------------------------------
-async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_count(server: Running) -> None:
+async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_count(
+        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second escape comes within the help's grace however slow the machine (a grace of an
+    hour), and the next once it is over (none)."""
+    from cardtui.client import table_screen
+
     table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
@@ -144,10 +144,11 @@ async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_co
         # The help closes with escape; pressed twice, the second is not a wish to leave.
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        monkeypatch.setattr(table_screen, "HELP_GRACE", 3600.0)
         await pilot.press("escape", "escape")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert app.screen is table, "still at the table, and nothing asked"
-        await pilot.pause(0.6)
+        monkeypatch.setattr(table_screen, "HELP_GRACE", 0.0)  # the grace is over
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LeaveScreen))
         assert "middle of the match" in str(app.screen.query_one("#confirm-title").render())
@@ -205,11 +206,10 @@ async def test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_th
             assert "trying again in" in text_of(screen, "#connect-status")
             running = await start("127.0.0.1", port, tmp_path / "store.db")
             await pilot.press("r")
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.pause(0.3)
+            await in_lobby(pilot)
             assert "cardtui" in text_of(app.screen, "#server-line")
             await pilot.press("n")  # the server is known: the dialog opens
-            await pilot.pause(0.3)
+            await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
             assert app.screen.query("#create-dialog")
     finally:
         if running is not None:
@@ -223,8 +223,8 @@ async def test_a_bad_address_is_told_as_such() -> None:
         assert "not a port" in text_of(app.screen, "#connect-reason")
         assert not app.screen.query("#connect-retry"), "nothing to retry"
         await pilot.press("q")
-        await pilot.pause(0.2)
-    assert app.return_code is not None or not app.is_running
+        await exited(app)
+    assert app.return_code is not None
 
 
 @pytest.mark.parametrize(("target", "words"), [(":notaport", "not a port"), (":99999", "no port 99999"),
@@ -237,7 +237,8 @@ def test_the_command_line_tells_a_bad_address(target: str, words: str, capsys: p
 # -- summaries ---------------------------------------------------------------------------------
 async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_path: Path) -> None:
     """Two players and three chips each: a match ends within a few hands."""
-    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=1.0)
+    # Each pause between hands lasts until the test has read the summary (then it ends it).
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
     try:
         table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
                                 options={"chips": common_pb2.OptionValue(number=3)})
@@ -248,16 +249,20 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
             await until(pilot, lambda: isinstance(app.screen, TableScreen))
             screen = app.screen
             assert isinstance(screen, TableScreen)
+            table = running.room.tables[table_id]
             bar = screen.query_one(ActionBar)
             hands_summed = 0
             matches = 0
-            deadline = time.monotonic() + 90
+            deadline = time.monotonic() + 4 * PATIENCE
             # Until two match summaries and a hand's have shown: with 3 chips most hands end
             # the match, and only a hand someone passes ends without ending it.
             # Then the next match summary is left by escape.
             left = False
-            while not left and time.monotonic() < deadline:
-                await pilot.pause(0.05)
+            while not left:
+                assert time.monotonic() < deadline, f"{matches} matches summed, {hands_summed} hands"
+                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                            "a summary, or ana's turn")
+                await settled(pilot)
                 view = screen.model.view
                 if screen.query_one("#summary").display and view is not None and view.match_over:
                     assert screen.board.account is None, "a match's summary, with its buttons, has a panel"
@@ -269,10 +274,11 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     matches += 1
                     if matches < 2 or hands_summed < 1:
                         await pilot.press("enter")  # play again: stay for the next match
-                        await pilot.pause(0.1)
+                        await settled(pilot)
                         assert not summary_shown(screen) and app.screen is screen
+                        next_hand_now(table)
                         game = f"Game {matches + 1} begins."
-                        await until(pilot, lambda game=game: game in log_text(screen), timeout=10)
+                        await until(pilot, lambda game=game: game in log_text(screen))
                     else:
                         await pilot.press("escape")  # leave, and nobody asks: the match is over
                         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -285,8 +291,11 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     assert screen.board.account is not None, "the summary stands in for the board's drawing"
                     hands_summed += 1
                     await pilot.press("enter")
-                    await pilot.pause(0.05)
+                    await settled(pilot)
                     assert not summary_shown(screen)
+                    next_hand_now(table)
+                    await until(pilot, lambda: screen.model.view is not None and not screen.model.view.hand_over,
+                                "the next hand dealt")
                     continue
                 if bar.choices and not bar.disabled:
                     kinds = [action_name(g[0]) for g in bar.choices]
@@ -294,8 +303,9 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                         bar.adjust(1000)  # all in: the match ends sooner
                     key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("raise", "bet", "call", "check")),
                                bar.keys[0])
+                    seq = screen.model.seq
                     await pilot.press(key)
-                    await pilot.pause(0.1)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
             assert matches >= 2 and hands_summed >= 1, f"{matches} matches summed, {hands_summed} hands"
             assert isinstance(app.screen, LobbyScreen)
     finally:
@@ -334,24 +344,17 @@ async def test_a_seat_that_changed_hands_is_told_as_it_was_then(server: Running,
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
     await ana.close()
     table = server.room.tables[table_id]
-    fast = table.config
 
     def mid_hand() -> bool:  # a later hand, the bot has played in it
         return (table.hands_played >= 1 and table.match is not None and table.match.logged() >= 2
                 and not table.match.hand_over())
 
-    deadline = time.monotonic() + 30
-    while True:
-        while not mid_hand():
-            assert time.monotonic() < deadline, "the bots play on"
-            await asyncio.sleep(0.005)
-        table.config = dataclasses.replace(fast, bot_delay=60.0)  # the bots wait while dan sits down
-        landed = time.monotonic() + 1.0  # a move already on its timer lands (at most 2.5 × 0.15 s)
-        while time.monotonic() < landed and mid_hand():
-            await asyncio.sleep(0.005)
-        if mid_hand():
-            break
-        table.config = fast  # that move ended the hand: the next deal (50 ms on) paced as before
+    deadline = time.monotonic() + PATIENCE
+    while not mid_hand():
+        assert time.monotonic() < deadline, "the bots play on"
+        await asyncio.sleep(0.005)
+    bots_wait(table)  # the bots wait while dan sits down (a move on its way too)
+    assert mid_hand()
     with speaking(lang):
         played_for_ana = _("{name} (bot)").format(name="ana")
         app = CardApp(f"127.0.0.1:{server.port}", "dan")
@@ -372,11 +375,12 @@ async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running)
     table_id = await create(server, game="cacho", seats=4, bots=4, bot_delay_ms=20)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.log_lines > 30, timeout=20)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.log_lines > 30)
         log = app.screen.query_one("#log")
         for size in ((80, 24), (120, 40)):
             await pilot.resize_terminal(*size)
-            await pilot.pause(0.3)
+            await until(pilot, lambda size=size: app.screen.size == size, f"the screen at {size}")
+            await settled(pilot)
             width = log.scrollable_content_region.width
             widths = [line.cell_length for line in log.lines]  # type: ignore[attr-defined]
             assert widths and max(widths) <= width, f"a line wider than the log at {size}"
@@ -386,10 +390,11 @@ async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running)
 
 # -- the create dialog -------------------------------------------------------------------------
 async def create_form(pilot: Pilot[None], app: CardApp) -> CreateTableScreen:
-    """The new-table dialog, opened from the lobby with n."""
-    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    """The new-table dialog, opened from the lobby with n (its fields built for the server's games)."""
+    await in_lobby(pilot)
     await pilot.press("n")
     await until(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    await settled(pilot)
     assert isinstance(app.screen, CreateTableScreen)
     return app.screen
 
@@ -405,6 +410,7 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         dialog = await create_form(pilot, app)
         dialog.query_one("#game", Select).value = "truco_argentino"
         await until(pilot, lambda: bool(dialog.query("#opt-ties")))
+        await settled(pilot)  # the game's change handled whole
         assert isinstance(dialog.query_one("#opt-flor"), Checkbox), "yes or no: a toggle"
         assert isinstance(dialog.query_one("#opt-ties"), Select), "one of several: a choice"
         mazo = dialog.query_one("#opt-mazo_first", Input)
@@ -422,13 +428,13 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         seats = dialog.query_one("#seats", Select)
         assert seats.value == 6
         bots_select = dialog.query_one("#bots", Select)
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert max(v for _, v in bots_select._options if isinstance(v, int)) == 5  # type: ignore[attr-defined]
         # Out of range: said beside the field, the dialog stays and keeps what was typed.
         dialog.query_one("#name", Input).value = "noite"
         mazo.value = "9"
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert app.screen is dialog
         beside = dialog.query_one("#err-opt-mazo_first", Static)
         said = str(beside.render())
@@ -436,7 +442,7 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         dialog.query_one("#turn", Input).value = "0"
         mazo.value = "2"
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert not beside.display
         assert "5 to 3600" in str(dialog.query_one("#err-turn", Static).render()), "timer 0 is refused, not 30 s"
         # A refusal from the server about one option lands beside it too.
@@ -449,7 +455,7 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         assert app.conn is not None
         app.conn.create = refuse  # type: ignore[method-assign]
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
         assert "must be from 1 to 2" in str(dialog.query_one("#err-opt-mazo_first", Static).render())
 
@@ -463,12 +469,14 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
         dialog = await create_form(pilot, app)
         dialog.query_one("#game", Select).value = "cacho"
         await until(pilot, lambda: len(dialog.levels()) == 3)  # four seats, three bots: seats 2 to 4
+        await settled(pilot)  # the game's change handled whole: its levels are not built again after
         assert dialog.levels() == ["normal"] * 3
         assert dialog.query_one("#level-3", Select).selection == "normal"
         dialog.query_one("#level-3", Select).value = "hard"
         dialog.query_one("#level-1", Select).value = "easy"
         dialog.query_one("#bots", Select).value = 2
         await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels())  # mounted, set
+        await settled(pilot)
         assert dialog.levels() == ["normal", "hard"], "bots 3 and 4 stay; bot 4 keeps hard"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))

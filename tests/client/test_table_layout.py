@@ -4,36 +4,24 @@ the pictures are the same on every run."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from textual.app import App
 
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.v1 import cacho_pb2, common_pb2, table_pb2
+from tests.client.waiting import Script, settled, shown, until
 
 IN, PASSED = cacho_pb2.CACHO_SEAT_STATUS_IN, cacho_pb2.CACHO_SEAT_STATUS_PASSED
 NAMES = ["ana", "bea", "caio", "duda"]
+RESULT = "Hand 3: ana wins the pot of 8"
+FOOT = "Next hand soon · enter: back to the table"
 
 
-class FixedStream:
+class FixedStream(Script):
     """Just enough of a connection: a stream that says its piece and then stays quiet."""
-
-    target = "127.0.0.1:50051"
-
-    def __init__(self, messages: list[table_pb2.TableMessage]) -> None:
-        self.messages = messages
-
-    async def follow(self, token: str, on_retry: Callable[[float], None] | None = None, **_: object
-                     ) -> AsyncIterator[table_pb2.TableMessage]:
-        for msg in self.messages:
-            yield msg
-        await asyncio.Event().wait()
-
-    async def leave(self, token: str) -> None:
-        return None
 
 
 def seats() -> list[common_pb2.SeatSummary]:
@@ -104,7 +92,7 @@ class TableApp(App[None]):
 
 
 async def settle(pilot: Any) -> None:
-    await pilot.pause(0.3)
+    await shown(pilot)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -133,7 +121,7 @@ async def test_a_phone_held_upright_has_the_log_under_the_board(size: tuple[int,
     """Tall and narrow: the board takes the whole width and most of the height, the log goes under it."""
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board").region
         log = app.screen.query_one("#log").region
         width, height = size
@@ -147,7 +135,7 @@ async def test_a_phone_held_upright_has_the_log_under_the_board(size: tuple[int,
 async def test_a_wide_or_short_screen_keeps_the_log_beside_the_board(size: tuple[int, int]) -> None:
     app = TableApp(stream("cacho"), "cacho")
     async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         board = app.screen.query_one("#board").region
         log = app.screen.query_one("#log").region
         assert log.x >= board.right and log.y < board.bottom, (board, log)
@@ -165,7 +153,7 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
 
     app = TableApp(stream("cacho", over=True), "cacho")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen.summary_open
         board = screen.board
@@ -173,7 +161,7 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
         body = screen.query_one("#summary-body", Static)
 
         def on_screen() -> str:
-            return "\n".join(strip.text for strip in screen._compositor.render_strips())
+            return "\n".join(strip.text for strip in drawn_lines(screen))
 
         updates: list[object] = []
         update, repaint = body.update, board.repaint_at_paint
@@ -193,19 +181,21 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
             if panel:  # a match's end: its summary has buttons, and a panel
                 screen.ended = (True, True)
                 screen._show_summary()
-                await pilot.pause()
+                # its foot is written at the screen's next tick: until then the panel is not as it stays
+                await until(pilot, lambda: not board.display and FOOT in on_screen(), "the summary in its panel")
+                await settled(pilot)
                 assert board.account is None and not board.display
                 updates.clear()
-            shown = on_screen()
+            shown_now = on_screen()
             for _ in range(3):
                 screen._show_summary()
                 await pilot.pause()
-            assert updates == [] and on_screen() == shown
+            assert updates == [] and on_screen() == shown_now
             more = f"and one line more ({'panel' if panel else 'board'})"
             screen.summary_text = lambda more=more: Group(told(), Text(more))  # type: ignore[method-assign]
             screen._show_summary()
-            await pilot.pause()
-            assert len(updates) == 1 and more in on_screen(), updates
+            await until(pilot, lambda more=more: more in on_screen(), "the summary's new words on screen")  # type: ignore[misc]
+            assert len(updates) == 1, updates
 
 
 async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
@@ -215,16 +205,15 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
     from rich.text import Text
     from textual.visual import Visual
 
-    from cardtui.client.table_screen import Account
+    from cardtui.client.table_summary import Account
 
     app = TableApp(stream("cacho", over=True), "cacho")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = app.screen
         assert isinstance(screen, TableScreen) and screen.summary_open
         screen.ended = (True, True)  # a match's end: the summary in its panel
         screen._show_summary()
-        await pilot.pause(0.1)
         body = screen.query_one("#summary-body", Account)
         draws: list[int] = []
         original = Visual.to_strips.__func__  # type: ignore[attr-defined]
@@ -237,28 +226,27 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
         Visual.to_strips = classmethod(counted)  # type: ignore[method-assign, assignment]
         try:
             def on_screen() -> str:
-                return "\n".join(strip.text for strip in screen._compositor.render_strips())
+                return "\n".join(strip.text for strip in drawn_lines(screen))
 
-            for _ in range(100):  # the panel laid out and painted (a busy machine may take a while)
-                await pilot.pause(0.05)
-                if not screen._layout_required and "Hand 3: ana wins the pot of 8" in on_screen():
-                    break
-            await pilot.pause(0.1)
+            # the panel laid out and painted, its foot written at the screen's next tick
+            await until(pilot, lambda: RESULT in on_screen() and FOOT in on_screen(), "the summary in its panel")
+            await settled(pilot)
             draws.clear()
-            shown = on_screen()
-            assert "Hand 3: ana wins the pot of 8" in shown
+            shown_now = on_screen()
             for _ in range(3):
                 screen.refresh(layout=True)
                 body.refresh()
                 await pilot.pause()
-            assert draws == [] and on_screen() == shown
+            assert draws == [] and on_screen() == shown_now
             await pilot.resize_terminal(120, 40)
-            await pilot.pause(0.1)
-            assert len(draws) == 1 and "Hand 3: ana wins the pot of 8" in on_screen()
+            await until(pilot, lambda: screen.size.width == 120, "the screen at its new width")
+            await settled(pilot)
+            assert len(draws) == 1 and RESULT in on_screen()
             told = screen.summary_text
             screen.summary_text = lambda: Group(told(), Text("and one line more"))  # type: ignore[method-assign]
             screen._show_summary()
-            await pilot.pause(0.1)
-            assert len(draws) == 2 and "and one line more" in on_screen()
+            await until(pilot, lambda: "and one line more" in on_screen(), "the summary's new words on screen")
+            await settled(pilot)
+            assert len(draws) == 2
         finally:
             Visual.to_strips = classmethod(original)  # type: ignore[method-assign, assignment]

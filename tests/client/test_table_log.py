@@ -14,7 +14,8 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static
 
-from cardtui.client.table_screen import TableLog, bar_rows_changed
+from cardtui.client.table_log import TableLog, bar_rows_changed
+from cardtui.client.textual_internals import drawn_lines, on_layout, restyle
 
 
 class LogApp(App[None]):
@@ -44,7 +45,7 @@ def counting(obj: Any, name: str) -> list[int]:
 
 def bottom_row(app: App[None], log: TableLog) -> str:
     """The log's last row as the screen shows it."""
-    strips = app.screen._compositor.render_strips()
+    strips = drawn_lines(app.screen)
     region = log.content_region
     return strips[region.bottom - 1].crop(region.x, region.right).text.rstrip()
 
@@ -57,19 +58,20 @@ async def test_a_line_written_repaints_the_log_without_a_layout() -> None:
             log.say(Text(f"line {n}"))
         await pilot.pause()
         assert log.show_vertical_scrollbar, "more lines than rows: the scrollbar came (with a layout)"
-        layouts = counting(app.screen, "_refresh_layout")
+        layouts: list[bool] = []  # each of the screen's layout passes
+        on_layout(app.screen, layouts.append)
         for n in range(40, 50):
             log.say(Text(f"line {n} and words enough to wrap at thirty columns"))
             await pilot.pause()
             assert log.scroll_y == log.max_scroll_y, "the log shows its last line"
             assert bottom_row(app, log) == "wrap at thirty columns"
-        assert layouts[0] == 0, f"{layouts[0]} layouts of the screen for 10 lines written"
+        assert len(layouts) == 0, f"{len(layouts)} layouts of the screen for 10 lines written"
         assert log.vertical_scrollbar.window_virtual_size == len(log.lines) == 60
         assert log.vertical_scrollbar.position == log.max_scroll_y
         assert all(line.cell_length <= log.scrollable_content_region.width for line in log.lines)
         log.scroll_to(y=0, animate=False)  # scrollback: the first lines are still there
         await pilot.pause()
-        assert "line 0" in "".join(s.text for s in app.screen._compositor.render_strips())
+        assert "line 0" in "".join(s.text for s in drawn_lines(app.screen))
 
 
 async def test_a_full_log_does_not_repaint_its_scrollbar_for_each_line() -> None:
@@ -148,7 +150,7 @@ async def test_the_logs_rows_are_those_textuals_styles_would_give() -> None:
             log.scroll_to(y=scroll, animate=False)
             await pilot.pause()
             for crop in (Region(0, 0, width, height), Region(0, 3, width, 5), Region(2, 0, width - 4, height)):
-                log._styles_cache.clear()
+                restyle(log)
                 theirs = TextualWidget.render_lines(log, crop)
                 ours = log.render_lines(crop)
                 assert [list(row) for row in ours] == [list(row) for row in theirs], (scroll, crop)

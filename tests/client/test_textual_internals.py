@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 import tomllib
 from importlib.metadata import version
@@ -43,3 +44,54 @@ def test_only_one_module_imports_textuals_private_modules() -> None:
     private = re.compile(r"^\s*(from|import)\s+(textual|rich)(\.\w+)*\._", re.M)
     found = [name for name, path in layout.modules().items() if private.search(path.read_text())]
     assert found == ["cardtui.client.textual_internals"]
+
+
+def textual_private_names() -> set[str]:
+    """The private names of the Textual classes the tests and benches meet (the app, its screens and
+    widgets, the compositor, the log, a strip, a widget's styles cache, the notifications): their
+    methods and attributes, and what their constructors set."""
+    from textual._compositor import Compositor
+    from textual._styles_cache import StylesCache
+    from textual.app import App
+    from textual.notifications import Notifications
+    from textual.screen import Screen
+    from textual.strip import Strip
+    from textual.widget import Widget
+    from textual.widgets import Button, DataTable, Footer, Input, RichLog, Static
+
+    names: set[str] = set()
+    for cls in (App, Screen, Widget, Compositor, RichLog, Static, Button, DataTable, Input, Footer, Strip,
+                StylesCache, Notifications):
+        names |= {n for n in dir(cls) if n.startswith("_") and not n.startswith("__")}
+        for klass in cls.__mro__:
+            init = klass.__dict__.get("__init__")
+            if init is not None and hasattr(init, "__code__"):
+                names |= set(re.findall(r"self\.(_[a-z]\w*)\s*[:=]", inspect.getsource(init)))
+    return names
+
+
+def test_the_tests_and_benches_read_textual_only_through_its_one_module() -> None:
+    """No test or bench imports a private module of Textual or Rich, or reads a private name of
+    Textual's: each goes through ``client.textual_internals``, so a Textual that changes breaks one
+    function there, and ``problems()`` names it. A name is ours where code that imports nothing of
+    Textual defines it (a test's own ``_task``, the server's ``_loop``); in code that does, a name
+    Textual has too is Textual's (an override of ``_display`` is a private use of it)."""
+    files = sorted([*ROOT.glob("tests/**/*.py"), *ROOT.glob("bench/*.py")])
+    files = [f for f in files if f.name != Path(__file__).name]
+    textual = re.compile(r"^\s*(from|import)\s+textual\b", re.M)
+    ours: set[str] = set()
+    for path in [*files, *layout.modules().values()]:
+        text = path.read_text()
+        if not textual.search(text):
+            ours |= set(re.findall(r"def (_[a-z]\w*)", text))
+            ours |= set(re.findall(r"self\.(_[a-z]\w*)\s*(?::[^=\n]*)?=", text))
+    private = textual_private_names() - ours
+    assert {"_compositor", "_layout_required", "_refresh_layout", "_notifications", "_display"} <= private
+    module = re.compile(r"^\s*(from|import)\s+(textual|rich)(\.\w+)*\._")
+    found = []
+    for path in files:
+        for n, text in enumerate(path.read_text().splitlines(), 1):
+            used = [m.group(1) for m in re.finditer(r"\.(_[a-z]\w*)\b", text) if m.group(1) in private]
+            if used or module.match(text):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {', '.join(used) or text.strip()}")
+    assert found == []

@@ -4,7 +4,7 @@ register, start it and sit at one's table; the standings at 80x24 in three langu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -28,6 +28,7 @@ from cardtui.i18n import speaking
 from cardtui.identity import create
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
+from tests.client import waiting
 from tests.client.footer_check import cut_off, footer_items
 
 SMALL = (80, 24)
@@ -49,13 +50,10 @@ async def quick(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(grace=0.2)
 
 
-async def until(pilot: Pilot[None], check: object, what: str, seconds: float = 10) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if callable(check) and check():
-            await pilot.pause(0.05)
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never: {what}")
+async def until(pilot: Pilot[None], check: Callable[[], object], what: str, seconds: float = waiting.PATIENCE) -> None:
+    """Until ``check()`` holds, and the screen has drawn what made it so."""
+    await waiting.until(pilot, check, what, seconds)
+    await waiting.settled(pilot)
 
 
 def rows(app: CardApp, grid: str) -> list[list[str]]:
@@ -242,9 +240,62 @@ async def test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one(qui
         assert isinstance(screen, TableScreen)
         await until(pilot, lambda: screen.ended[1] and screen.query_one("#summary").display, "the match's end")
         foot = str(screen.query_one("#summary-foot", Static).render())
-        assert "next round opens when every table's is" in foot and "new game" not in foot
+        # one round: no next one to speak of; and one way back, the Leave button's (escape), not two
+        assert "the tournament ends when every table's is" in foot and "new game" not in foot, foot
+        assert "next round" not in foot and "escape" not in foot, foot
         assert not screen.query_one("#summary-again").display, "no next match to stay for"
         assert screen.query_one("#summary-leave").display
+
+
+async def test_when_a_round_opens_each_entrant_is_taken_to_their_table_wherever_they_are(quick: Running,
+                                                                                          tmp_path: Path) -> None:
+    """eva registers from the list of tournaments and stays there; bia, entered from another
+    machine, waits in the lobby. The owner starts it: both are taken to their tables (only a
+    tournament's own screen did, and only while in front)."""
+    me = create(tmp_path / "bia.pem")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+        lobby = lobby_pb2_grpc.LobbyStub(ch)
+        hello = await lobby.Hello(players_pb2.HelloRequest(name="bia", public_key=me.public_key))
+        proved = await lobby.Prove(players_pb2.ProveRequest(name="bia", public_key=me.public_key, nonce=hello.nonce,
+                                                            signature=me.sign(hello.server_id, hello.nonce, "bia")))
+        stub = tournament_pb2_grpc.TournamentsStub(ch)
+        created = await stub.CreateTournament(tournament_pb2.CreateTournamentRequest(
+            game="cacho", name="Noite", rounds=1, table_size=2, max_entries=4, bots_fill=True, bot_level="easy",
+            options={}))
+        tid = created.tournament.id
+        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=tid, session=proved.session))
+    eva = CardApp(f"127.0.0.1:{quick.port}", "eva", identity=create(tmp_path / "eva.pem"))
+    bia = CardApp(f"127.0.0.1:{quick.port}", "bia", identity=me)
+    async with eva.run_test(size=SMALL) as pilot, bia.run_test(size=SMALL) as bia_pilot:
+        await until(pilot, lambda: isinstance(eva.screen, LobbyScreen), "eva's lobby")
+        await until(bia_pilot, lambda: isinstance(bia.screen, LobbyScreen), "bia's lobby")
+        await until(bia_pilot, lambda: bia.rounds is not None and tid in bia.rounds.followed, "bia's entry found")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(eva.screen, TournamentsScreen) and rows(eva, "#tournaments"),
+                    "the list")
+        await pilot.press("r")
+        await until(pilot, lambda: eva.rounds is not None and tid in eva.rounds.followed, "eva registered")
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+            await tournament_pb2_grpc.TournamentsStub(ch).StartTournament(
+                tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=created.owner_token))
+        for app, app_pilot, name in ((eva, pilot, "eva"), (bia, bia_pilot, "bia")):
+            await until(app_pilot, lambda app=app: isinstance(app.screen, TableScreen), f"{name}'s table")
+            screen = app.screen
+            assert isinstance(screen, TableScreen) and screen.model.summary.tournament_id == tid
+            assert screen.seat is not None, f"{name} sits at it"
+
+
+@pytest.mark.parametrize(("lang", "tournament", "table"), [
+    ("en", "finished", "finished"), ("pt_BR", "terminado", "terminada"), ("es", "terminado", "terminada")])
+def test_a_tournament_is_said_finished_in_its_own_gender(lang: str, tournament: str, table: str) -> None:
+    """A tournament is "terminado", a table "terminada" (the tournament was said "terminada")."""
+    from cardtui.client.lobby import STATUS as TABLE_STATUS
+    from cardtui.client.tournaments import status_text
+
+    with speaking(lang):
+        said = status_text(tournament_pb2.TournamentSummary(status=tournament_pb2.TOURNAMENT_STATUS_FINISHED))
+        assert said == tournament
+        assert i18n._(TABLE_STATUS[common_pb2.TABLE_STATUS_FINISHED]) == table
 
 
 async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path: Path) -> None:
@@ -275,10 +326,10 @@ async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path
             await pilot.press("r")
             await until(pilot, lambda: screen.state is not None and len(screen.state.entries) == 1, "registered")
             await pilot.press("s")
-            await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table", 20)
-            await pilot.pause(0.5)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "her table")
             await pilot.press("escape")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen) or app.screen is screen,
+                        "the question before leaving, or the standings")
             if isinstance(app.screen, ConfirmScreen):
                 await pilot.press("y")
             await until(pilot, lambda: app.screen is screen, "back at the standings")

@@ -5,24 +5,31 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 from rich.console import Console
+from rich.text import Text
 from textual.pilot import Pilot
 
+from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.table_screen import TableLog, TableScreen
+from cardtui.client.table_log import TableLog
+from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.client.words import event_words
 from cardtui.engine.core import Bound
 from cardtui.engine.games import GAMES
+from cardtui.i18n import speaking
 from cardtui.server.app import Running, start
+from cardtui.v1 import common_pb2, table_pb2, truco_pb2
 from tests.client.truco_positions import Position, ScreenApp
+from tests.client.waiting import at_table, in_lobby, settled, shown, until
 from tests.conftest import create
 
 SMALL = (80, 24)
@@ -52,7 +59,7 @@ def table(app: CardApp | ScreenApp) -> TableScreen:
 
 def screen_text(app: CardApp | ScreenApp) -> str:
     """What the terminal shows now, as text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.text for strip in drawn_lines(app.screen))
 
 
 def board_text(app: CardApp | ScreenApp) -> str:
@@ -81,31 +88,44 @@ def legal(app: CardApp | ScreenApp) -> set[str]:
 
 
 async def open_table(pilot: Pilot[None], app: CardApp, table_id: str) -> TableScreen:
-    await pilot.pause(0.2)
+    await in_lobby(pilot)
     await app.open_table(table_id)
-    for _ in range(60):
-        await pilot.pause(0.05)
-        screen = app.screen
-        if isinstance(screen, TableScreen) and screen.model.view is not None and screen.model.view.HasField("truco"):
-            return screen
-    raise AssertionError("the table did not open")
+    return await at_table(pilot, lambda screen: screen.model.view is not None and screen.model.view.HasField("truco"),
+                          "the truco table dealt")
 
 
 async def check_fits(pilot: Pilot[None], app: CardApp) -> None:
     """The hand and every action's button are on screen, no label cut (once the bar, just
     rebuilt for new actions, has been laid out)."""
     bar = table(app).query_one(ActionBar)
-    for _ in range(25):
-        if all(button.region.width for button in bar.buttons):
-            break
-        await pilot.pause(0.02)
+    await settled(pilot)
     drawn = bar.text
     for button in bar.buttons:
         assert button.region.bottom <= SMALL[1] - 1, "the action bar is on screen"
         text = str(button.label)
         assert text in drawn, f"{text!r} is cut: {drawn!r}"
-    if table(app).model.view is not None and table(app).model.view.truco.cards:
+    screen = table(app)
+    # (the table may have moved on meanwhile: at a hand's end its summary stands in the board's place)
+    if screen.model.view is not None and screen.model.view.truco.cards and not screen.summary_open:
         assert "Your cards" in screen_text(app), "your hand is on screen"
+
+
+async def my_move(pilot: Pilot[None], app: CardApp, over: Callable[[], bool]) -> bool:
+    """Until ana has something to do, the screen drawn for it (its action bar checked whole), or
+    the test has seen what it plays for (``over``): False then."""
+    while True:
+        await until(pilot, lambda: over() or bool(legal(app)), "ana's turn, or the end of the test's hand")
+        await settled(pilot)  # the action bar shows what the view offers
+        if over():
+            return False
+        if legal(app):
+            await check_fits(pilot, app)
+            return True
+
+
+async def moved(pilot: Pilot[None], screen: TableScreen, seq: int, over: Callable[[], bool]) -> None:
+    """Until the table has moved on from ``seq`` (ana's move taken, or another's), or ``over``."""
+    await until(pilot, lambda: over() or screen.model.seq != seq, "the table to move on")
 
 
 async def press_card(pilot: Pilot[None], app: CardApp) -> bool:
@@ -130,16 +150,17 @@ async def test_paulista_hand_by_keys_with_a_truco_answered(table_server: Running
         called = answered = False
         prompts: list[str] = []
         mark = 0
-        for _ in range(600):
-            await pilot.pause(0.04)
+
+        def taken() -> bool:
             after = log_text(app).splitlines()[mark:]
-            if called and any("take the hand" in line or "takes the hand" in line for line in after):
+            return called and any("take the hand" in line or "takes the hand" in line for line in after)
+
+        for _ in range(600):
+            if not await my_move(pilot, app, taken):
                 break
-            keys = offered(app)
+            seq = screen.model.seq
             kinds = legal(app)
-            if not kinds:
-                continue
-            await check_fits(pilot, app)
+            keys = offered(app)
             if {"accept", "run"} & kinds and screen.model.view is not None and \
                     screen.model.view.truco.HasField("pending"):
                 text = " ".join(board_text(app).split())
@@ -158,6 +179,7 @@ async def test_paulista_hand_by_keys_with_a_truco_answered(table_server: Running
                 await pilot.press("k")
             elif kinds & {"play", "play_blind"}:
                 assert await press_card(pilot, app)
+            await moved(pilot, screen, seq, taken)
         log = log_text(app)
         assert called, log
         assert "ana: Truco!" in log, log
@@ -177,15 +199,16 @@ async def test_argentino_hand_by_keys_with_an_envido_called_and_settled(table_se
         called = False
         seen_envido = False
         mark = 0
-        for _ in range(600):
-            await pilot.pause(0.04)
+
+        def taken() -> bool:
             log = log_text(app).splitlines()[mark:]
-            if called and any("take the round" in line or "takes the round" in line for line in log):
+            return called and any("take the round" in line or "takes the round" in line for line in log)
+
+        for _ in range(600):
+            if not await my_move(pilot, app, taken):
                 break
+            seq = screen.model.seq
             kinds = legal(app)
-            if not kinds:
-                continue
-            await check_fits(pilot, app)
             keys = offered(app)
             view = screen.model.view
             assert view is not None
@@ -207,6 +230,7 @@ async def test_argentino_hand_by_keys_with_an_envido_called_and_settled(table_se
                 await pilot.press("q")
             elif "play" in kinds:
                 assert await press_card(pilot, app)
+            await moved(pilot, screen, seq, taken)
         log = log_text(app)
         assert called and seen_envido, log
         after = log.split("ana: ¡Envido!", 1)[1]
@@ -221,10 +245,7 @@ async def test_signals_by_plus_and_minus_then_the_key(table_server: Running) -> 
     app = CardApp(f"127.0.0.1:{table_server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
         await open_table(pilot, app, table_id)
-        for _ in range(200):
-            if "signal" in offered(app):
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: "signal" in offered(app), "a signal on offer")
         assert offered(app)["signal"] == "s"
         first = next(label for label in labels(app) if label.startswith("s "))
         assert first.startswith("s Seña 1⚔"), first  # the first gesture: an eyebrow, the 1 of espadas
@@ -235,10 +256,7 @@ async def test_signals_by_plus_and_minus_then_the_key(table_server: Running) -> 
         assert next(label for label in labels(app) if label.startswith("s ")).startswith("s Seña tanto")
         await pilot.press("plus")
         await pilot.press("s")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if "You raise an eyebrow" in log_text(app):
-                break
+        await until(pilot, lambda: "You raise an eyebrow" in log_text(app), "the signal in the log")
         assert "You raise an eyebrow — 1⚔." in log_text(app)
         # Said on the signals line, which wraps when a bot has signalled too.
         assert "you raise an eyebrow: 1⚔" in " ".join(board_text(app).split())
@@ -264,12 +282,9 @@ async def test_the_prompt_never_offers_a_raise_the_view_forbids(table_server: Ru
             table_.act(seat, action)
 
         async def settle() -> None:
-            """Until the screen has shown the table's last change (a busy machine may take seconds)."""
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if screen.model.seq == table_.seq:
-                    await pilot.pause()  # what arrived together is drawn after the last of it
-                    return
+            """Until the screen has shown the table's last change."""
+            await until(pilot, lambda: screen.model.seq == table_.seq, "the screen to catch up with the table")
+            await settled(pilot)  # what arrived together is drawn after the last of it
 
         bot(1, "keep")
         bot(1, "truco")
@@ -346,17 +361,17 @@ async def test_card_keys_stay_with_their_cards_and_d_plays_face_down() -> None:
     ])
     app = ScreenApp(pos, 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         text = board_text(app)
         assert "Your cards:  1 4♦  3 5♠" in text, text  # 5♦ (key 2) is gone; 5♠ keeps key 3
         assert "d face down" in text
         await pilot.press("2")  # the card played: nothing
-        await pilot.pause(0.1)
+        await settled(pilot)
         assert not app.conn.acted
         await pilot.press("d")
         assert "Face down:" in board_text(app)
         await pilot.press("3")
-        await pilot.pause(0.1)
+        await until(pilot, lambda: app.conn.acted, "the card sent")
         assert [(action_name(a), list(a.cards)) for a in app.conn.acted] == [("play_down", ["5S"])]
         assert app.conn.seen == [table(app).model.seq], "the press says what the screen had seen"
 
@@ -365,19 +380,19 @@ async def test_a_finger_plays_a_card_by_tapping_it() -> None:
     pos = Position("truco_paulista", FOUR, seed=5, scores=(4, 7)).play([(0, "keep", None)])
     app = ScreenApp(pos, 0)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         rows = screen_text(app).splitlines()
         y = next(i for i, row in enumerate(rows) if "Your cards:" in row)
         x = rows[y].index("5♠")
         assert await pilot.click(offset=(x, y))
-        await pilot.pause(0.1)
+        await until(pilot, lambda: app.conn.acted, "the card sent")
         assert [(action_name(a), list(a.cards)) for a in app.conn.acted] == [("play", ["5S"])]
 
 
 async def test_spectators_see_teams_by_number_and_no_hand() -> None:
     app = ScreenApp(paulista_truco(), None)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         text = " ".join(board_text(app).split())
         assert "Team 1 4 · Team 2 7 tentos" in text, text
         assert "Team 2: Truco! — Team 1 answers Aceito / Corro / Seis" in text, text
@@ -432,6 +447,37 @@ def test_every_truco_event_in_the_players_words() -> None:
     assert "raises an eyebrow" not in text or "(you caught it)" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_the_log_calls_the_mano_what_the_board_calls_it(lang: str) -> None:
+    """The argentino board tags the seat that leads "mano"; the log said "mão" in Portuguese."""
+    pos = argentino_six().lead(first_choice)
+    started = table_pb2.Event(seq=1, truco=truco_pb2.TrucoEvent(
+        argentino_round_started=truco_pb2.ArgentinoRoundStarted(round=1, seats=list(range(6)), mano=1)))
+    with speaking(lang):
+        said = event_words(TableModel(pos.summary(), 0).with_view(pos.view(0), 1), started)
+    assert said is not None and said.text.plain.endswith(" mano."), said
+    assert "mão" not in said.text.plain
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_the_envido_summary_keeps_its_labels_apart_from_what_follows(lang: str) -> None:
+    """Envido, Flor and Shown in one column with room after the longest ("Mostradasbot 4" ran together)."""
+    view = truco_pb2.TrucoView(
+        seats=[truco_pb2.TrucoSeat(seat=i) for i in range(2)],
+        argentino=truco_pb2.ArgentinoPart(
+            envido_calls=[truco_pb2.TRUCO_WORD_ENVIDO], flor_sung=[1],
+            shown=[truco_pb2.TrucoShown(seat=1, cards=["10S", "12S"], reason=truco_pb2.TRUCO_SHOW_REASON_FLOR)]))
+    summary = common_pb2.TableSummary(game="truco_argentino", seats=[
+        common_pb2.SeatSummary(seat=0, name="ana", team=0), common_pb2.SeatSummary(seat=1, name="bot 4", team=1)])
+    with speaking(lang):
+        lines = [r.plain for r in TrucoBoard()._envido_result(TableModel(summary, 0), view) if isinstance(r, Text)]
+        labels = ("Envido", "Flor", i18n._("Shown"))
+    assert [text.split()[0] for text in lines] == [label.split()[0] for label in labels], lines
+    after = {len(text) - len(text[len(label):].lstrip()) for text, label in zip(lines, labels, strict=True)}
+    assert len(after) == 1, f"what follows each label starts in one column: {lines}"
+    assert all(text[len(label)] == " " for text, label in zip(lines, labels, strict=True)), lines
+
+
 # -- snapshots -----------------------------------------------------------------------------------
 POSITIONS = {
     "paulista-4": (paulista_truco, 0),
@@ -448,7 +494,7 @@ def test_board_snapshot(snap_compare, name: str, size: tuple[int, int]) -> None:
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.pause(0.3)
+    await shown(pilot)
 
 
 
@@ -460,24 +506,24 @@ async def test_the_board_has_its_keys_back_when_a_summary_closes() -> None:
     build, seat = POSITIONS["paulista-4"]
     app = ScreenApp(build(), seat)
     async with app.run_test(size=SMALL) as pilot:
-        await pilot.pause(0.3)
+        await shown(pilot)
         screen = table(app)
         board = screen.query_one(TrucoBoard)
         assert screen.focused is board
         screen.summary_open = True
         screen._show_summary()
-        await pilot.pause(0.1)
+        await settled(pilot)
         assert board.display and board.account is not None and screen.focused is board
         assert "enter: back to the table" in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await settled(pilot)
         assert board.account is None and screen.focused is board
         assert "enter: back to the table" not in screen_text(app)
         screen.ended = (True, True)
         screen.summary_open = True
         screen._show_summary()
-        await pilot.pause(0.1)
+        await settled(pilot)
         assert not board.display and screen.focused is not board
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await settled(pilot)
         assert board.display and screen.focused is board, screen.focused

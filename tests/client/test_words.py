@@ -7,6 +7,7 @@ as shipped for the words themselves.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -239,11 +240,11 @@ async def closing(server: Running, other: str) -> None:
         await until(pilot, lambda: i18n._("Quit") in {words for _s, _e, words in footer_items(lobby)})
         await pilot.press("ctrl+q")  # the key works whether or not the footer shows it
         await pilot.pause(0.3)
-        assert app._exit
+        assert app.return_code == 0, "ctrl+q quits"
 
 
 def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
-    from cardtui.client.table_screen import LeaveScreen
+    from cardtui.client.leaving import LeaveScreen
 
     with speaking("pt_BR"):
         cacheta, pifpaf = LeaveScreen("cacheta").detail, LeaveScreen("pifpaf").detail
@@ -313,6 +314,19 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
             await until(pilot, lambda: bool(banner.display))
             assert "keys do nothing until we are back" in str(banner.render())
             assert "actions wait" not in str(banner.render())
+            # the next try, counted down in whole seconds to "now" (it said "1.0 s" all along)
+            assert screen.retry_at is not None
+            said = str(banner.render())
+            assert ".0 s" not in said and " s · " in said, said
+            screen.retry_at = time.monotonic() + 2.4
+            screen._tick()
+            assert "trying again in 3 s" in str(banner.render())
+            screen.retry_at = time.monotonic() + 0.6
+            screen._tick()
+            assert "trying again in 1 s" in str(banner.render())
+            screen.retry_at = time.monotonic() - 0.1
+            screen._tick()
+            assert "trying again now" in str(banner.render())
             before = str(turn.render())
             await pilot.pause(1.2)
             assert str(turn.render()) == before, "the timer does not count on screen while the server is gone"
@@ -328,7 +342,7 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
 async def test_escape_after_sending_a_chat_line_goes_back_to_the_table_not_out_of_it(server: Running) -> None:
     from textual.widgets import Input
 
-    from cardtui.client.table_screen import LeaveScreen
+    from cardtui.client.leaving import LeaveScreen
 
     table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")

@@ -9,8 +9,7 @@ per step with that audience's events and view. ``ScreenApp`` shows them on the r
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from cardtui.engine.core import Bound, Event
 from cardtui.engine.games import GAMES
 from cardtui.server import wire
 from cardtui.v1 import common_pb2, table_pb2
+from tests.client.waiting import Script
 
 Step = tuple[int, str, str | int | None]
 """A seat, an action type, and its card ("7H"), position/points (int) or signal ("wink")."""
@@ -121,29 +121,13 @@ class Position:
         return out
 
 
-class Replaying:
-    """A connection that streams fixed messages, then waits; actions are kept, never sent."""
+class Replaying(Script):
+    """A connection that streams fixed messages, then waits; actions are kept (``acted``, with the
+    number each was sent at in ``seen``), never sent."""
 
-    def __init__(self, messages: list[table_pb2.TableMessage]) -> None:
-        self.messages = messages
-        self.acted: list[common_pb2.Action] = []
-        self.seen: list[int] = []
-
-    async def follow(self, token: str, on_retry: Any = None, **_: object) -> AsyncIterator[table_pb2.TableMessage]:
-        for m in self.messages:
-            yield m
-        await asyncio.Event().wait()
-
-    async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
-        self.acted.append(action)
-        self.seen.append(seen_seq)
-        return seen_seq
-
-    async def chat(self, token: str, text: str) -> None:
-        return None
-
-    async def leave(self, token: str) -> None:
-        return None
+    @property
+    def acted(self) -> list[common_pb2.Action]:
+        return self.sent
 
 
 class ScreenApp(App[None]):

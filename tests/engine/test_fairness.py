@@ -381,6 +381,44 @@ def test_tables_chain_separately_and_plain_hands_are_told_apart() -> None:
     assert "no game 'poker'" in verify([other_game], REGISTRY)[0].line()
 
 
+def cacho_hand(seeds: tuple[int, ...], bot: int | None, awaited: list[int]) -> dict[str, Any]:
+    """One fair Cacho hand of three seats, cut by ``seeds``, with seat ``bot`` a bot's and
+    ``awaited`` as a server stores it."""
+    game = REGISTRY["cacho"]
+    rng = random.Random(5)
+    deal = DealSeed(rng.randbytes(32), tuple((s, rng.randbytes(32)) for s in seeds), "t-who", 1)
+    match, _ = game.open({}, game.seat_infos(["ana", "bia", "bot 3"]), deal)
+    while not match.hand_over():
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "easy"))
+    record = dict(match.history() or {}, table="t-who", hand=1, awaited=awaited)
+    record["seats"] = [dict(entry, bot="easy") if entry["seat"] == bot else entry for entry in record["seats"]]
+    return linked(record, None)
+
+
+def test_verify_gives_a_tick_only_where_every_person_seated_cut_whatever_awaited_says() -> None:
+    """From the history alone: a person seated whose seed is missing is named (seats numbered from
+    1), whether the server listed them as waited for or left ``awaited`` empty; a seed at a bot's
+    seat is the host's own. Only a deal every person seated cut, and nobody else, gets ✔."""
+    [full] = verify([cacho_hand((0, 1), bot=2, awaited=[0, 1])], REGISTRY)
+    assert full.ok and full.full
+    assert full.line() == ("table t-who deal 1 (cacho): ✔ commitment, deal and chain (seeds used: seat 1 ana, seat 2"
+                           " bia; seated, not in it: nobody)")
+    [dropped] = verify([cacho_hand((0,), bot=2, awaited=[0, 1])], REGISTRY)
+    assert dropped.ok and not dropped.full and dropped.dropped == ("seat 2 bia",)
+    assert "⚠ commitment, deal and chain check, but the seed of seat 2 bia was not used" in dropped.line()
+    [emptied] = verify([cacho_hand((0,), bot=2, awaited=[])], REGISTRY)  # the server emptied ``awaited``
+    assert emptied.ok and not emptied.full and "✔" not in emptied.line()
+    assert emptied.line() == ("table t-who deal 1 (cacho): ○ commitment, deal and chain check, but not every seated"
+                              " player's seed is in it (seeds used: seat 1 ana; seated, not in it: seat 2 bia)")
+    [nobody] = verify([cacho_hand((), bot=None, awaited=[])], REGISTRY)
+    assert not nobody.full and ": ○ commitment, deal and chain check, but no player's seed went in: the host alone" \
+        " chose this deck (seeds used: none; seated, not in it: seat 1 ana, seat 2 bia, seat 3 bot 3)" in nobody.line()
+    [hosted] = verify([cacho_hand((0, 1, 2), bot=2, awaited=[0, 1])], REGISTRY)
+    assert hosted.ok and not hosted.full and hosted.hosted == ("seat 3 bot 3",)
+    assert "⚠ commitment, deal and chain check, but the seed of seat 3 bot 3 is the host's own" in hosted.line()
+
+
 # -- the stream -----------------------------------------------------------------------------
 SEED = DealSeed(bytes(range(32)), ((2, b"ana"), (0, b"\x01" * 32)), "t1", 7)
 

@@ -176,7 +176,7 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
     # And cardtui verify, on the export of the store, passes every hand.
     checked = run("verify", str(export))
     assert checked.returncode == 0, checked.stdout
-    assert f"{len(records)} fair and verified, 0 failed" in checked.stdout
+    assert f"{len(records)} verified ({len(records)} ✔, every seated player's seed in), 0 failed" in checked.stdout
     await ana.close()
     await bia.close()
 
@@ -329,3 +329,40 @@ def test_the_fair_events_cross_the_wire_and_back_unchanged() -> None:
         msg = wire.event_message(7, Event(record), 1)
         assert msg.WhichOneof("body") == field
         assert wire.record(getattr(msg, field), type(record)) == record
+
+
+async def test_a_person_away_with_the_table_open_is_waited_for_and_cuts(server: Running) -> None:
+    """A bot plays for ana once she is away (missed turns), but her client still has the table open:
+    each later hand waits for her seed, takes it and names her in ``awaited``. Her client, seated
+    from the commitment, counts itself waited for: the server's list agrees, and her deal is ✔."""
+    from cardtui.client.fairness import FairDeals
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
+    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    fair = FairDeals()
+    stream = ana.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
+    went_away = False
+    reveals: list[table_pb2.DealRevealed] = []
+
+    async def follow() -> None:
+        nonlocal went_away
+        async for msg in stream:
+            for hand, seed in fair.feed(msg):
+                fair.taken(hand, (await ana.table.Cut(table_pb2.CutRequest(token=ana.token, hand=hand,
+                                                                           seed=seed))).taken)
+            for e in msg.update.events:
+                if kind(e) == "went_away":
+                    went_away = True
+                elif kind(e) == "deal_committed" and went_away:
+                    reveals.append(table_pb2.DealRevealed(hand=e.deal_committed.hand))  # a hand dealt while away
+                elif kind(e) == "deal_revealed" and reveals and reveals[-1].hand == e.deal_revealed.hand:
+                    reveals[-1] = e.deal_revealed
+                    return  # she never acts: her turns time out until she is away
+
+    await asyncio.wait_for(follow(), 30)
+    stream.cancel()
+    [away] = reveals
+    assert list(away.awaited) == [ana.seat] and [s.seat for s in away.seeds] == [ana.seat]
+    verdict = fair.verdicts[-1]
+    assert verdict.hand == away.hand and verdict.ok and verdict.cut, verdict.said().text.plain
+    await ana.close()

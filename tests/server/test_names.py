@@ -168,8 +168,7 @@ async def test_a_store_that_compared_names_case_folded_is_migrated_on_open(tmp_p
         await prove(lobby_pb2_grpc.LobbyStub(ch), jose, "José")
     await running.stop(grace=0.1)
     old = sqlite3.connect(db)
-    old.executescript("DROP INDEX names_looks; ALTER TABLE names DROP COLUMN looks; "
-                      "ALTER TABLE names RENAME COLUMN key TO folded;")
+    old.executescript("DROP TABLE name_looks; ALTER TABLE names RENAME COLUMN key TO folded;")
     old.execute("INSERT INTO players (id, name, public_key, created) VALUES ('key:other', ?, ?, 0)",
                 (JOSE_NFD, other.public_key))
     old.execute("INSERT INTO names (folded, name, player) VALUES (?, ?, 'key:other')", (JOSE_NFD.casefold(), JOSE_NFD))
@@ -182,7 +181,36 @@ async def test_a_store_that_compared_names_case_folded_is_migrated_on_open(tmp_p
             assert (await lobby.Hello(players_pb2.HelloRequest(name="josé", public_key=jose.public_key))).known
             await refused(hello(lobby, JOSE_NFD, other))
             await refused(hello(lobby, "José"))
-        rows = running.store.db.execute("SELECT key, name, looks FROM names").fetchall()
-        assert rows == [("josé", "José", "jose\u0301")]
+        rows = running.store.db.execute("SELECT key, name FROM names").fetchall()
+        assert rows == [("josé", "José")]
+        looks = running.store.db.execute("SELECT looks FROM name_looks WHERE key = 'josé'").fetchall()
+        assert sorted(row[0] for row in looks) == ["JOSE\u0301", "Jose\u0301", "jose\u0301"]
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_a_store_that_kept_one_lower_case_skeleton_a_name_is_brought_up_to_every_case(tmp_path: Path) -> None:
+    """The previous store kept one skeleton a name, of its lower-cased key, in ``names.looks``: a
+    Cyrillic capital ``М`` (whose small ``м`` looks like no ``m``) passed beside an owned ``Maria``.
+    Opened now, the column is gone, the name's every case form is looked up, and it is refused."""
+    db = tmp_path / "store.db"
+    maria, mallory = create(tmp_path / "maria.pem"), create(tmp_path / "mallory.pem")
+    running = await start("127.0.0.1", 0, db)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+        await prove(lobby_pb2_grpc.LobbyStub(ch), maria, "Maria")
+    await running.stop(grace=0.1)
+    old = sqlite3.connect(db)
+    old.executescript("DROP TABLE name_looks; ALTER TABLE names ADD COLUMN looks TEXT NOT NULL DEFAULT 'maria'; "
+                      "CREATE INDEX names_looks ON names (looks);")
+    old.close()
+    running = await start("127.0.0.1", 0, db)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            said = await refused(hello(lobby, "\u041caria", mallory))
+            assert said == "That name looks like 'Maria', which belongs to another player.", said
+            assert (await lobby.Hello(players_pb2.HelloRequest(name="MARIA", public_key=maria.public_key))).known
+        columns = {row[1] for row in running.store.db.execute("PRAGMA table_info(names)")}
+        assert columns == {"key", "name", "player"}
     finally:
         await running.stop(grace=0.1)

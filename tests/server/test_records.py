@@ -181,6 +181,7 @@ async def test_a_player_who_left_keeps_the_match_and_the_hand_they_were_dealt_th
             made = await new_table(lobby, game="truco_paulista", seats=4, bots=3)
             table_id = made.table.id
             me = await sit(address, table_id, create(tmp_path / "ana.pem"), "ana")
+            me.subscribe()  # at the table when the first hand is dealt
             await started(running, table_id)
             await lobby.Leave(lobby_pb2.LeaveRequest(token=me.token))  # a bot plays on, for ana's record
             watcher = await Player(address).spectate(table_id)
@@ -227,14 +228,14 @@ async def test_a_player_who_left_keeps_the_match_and_the_hand_they_were_dealt_th
 async def test_what_a_hand_said_survives_a_restart_mid_match(tmp_path: Path) -> None:
     """The tally is rebuilt from the replayed match: a restart loses no truco call or elimination."""
     from cardtui.server.records import Tally
-    from cardtui.server.room import Room
+    from cardtui.server.room import Room, TableRequest
     from cardtui.server.store import Store
 
     async def restart_when(game: str, options: dict[str, Any], ready: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         path = tmp_path / f"{game}.db"
         store = Store(path)
         room = Room(store, bot_delay=0.001, next_hand_delay=0.01)
-        table, _ = room.create(game, "t", 4, 4, options)
+        table, _ = room.create(TableRequest(game, "t", 4, 4, options))
         for _ in range(3000):
             await asyncio.sleep(0.002)
             if table.match is not None and not table.match.hand_over() and ready(table.tally):

@@ -129,9 +129,9 @@ async def test_who_may_open_a_tables_hands(server: Running, lobby: lobby_pb2_grp
     await refused(replay(lobby, table_id, 0), grpc.StatusCode.NOT_FOUND)
     # Locked and private tables keep their hands to themselves.
     record, _, _ = RIGGED["cacho"]()
-    from cardtui.server.room import digest
+    from cardtui.server.passwords import kept
 
-    store_finished(server, "locked", record, password=digest("sesame"))
+    store_finished(server, "locked", record, password=kept("sesame"))
     store_finished(server, "private", record, private=True)
     await refused(lobby.ListHands(ask(table_id="locked")), grpc.StatusCode.PERMISSION_DENIED)
     await refused(replay(lobby, "locked", 1, password="open"), grpc.StatusCode.PERMISSION_DENIED)

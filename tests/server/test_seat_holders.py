@@ -19,10 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 
 from cardtui.identity import create as new_identity
 from cardtui.server import replays, thinking
 from cardtui.server.app import Running, start
+from cardtui.server.room import Room, TableRequest
+from cardtui.server.store import Store
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import Player, create
@@ -86,6 +89,8 @@ async def test_a_history_and_its_replay_name_each_seat_as_it_was_at_every_step(s
         said = step.view.seats[seat]
         assert (said.name, said.away) == expected, f"step {n}"
     assert problems(hand) == [], "docs/history.md's schema knows the keys"
+    listed = replays.hand_summary(hand)  # a table's hands as the history lists them
+    assert (listed.seats[seat].name, listed.ended[seat].name) == ("ana", "dan"), "dealt to ana, ended dan's"
     # An earlier hand of the match that ana played herself names her plainly.
     first = next(r for r in records(server, table_id) if r["hand"] == 1)
     assert first["seats"][seat] == {"seat": seat, "name": "ana", "team": seat % 2}
@@ -104,6 +109,7 @@ async def test_a_hand_counts_for_whoever_played_its_deal_and_a_bot_standing_in_c
             table_id = made.table.id
             ana = await sit(address, table_id, new_identity(tmp_path / "ana.pem"), "ana")
             bia = await sit(address, table_id, new_identity(tmp_path / "bia.pem"), "bia")
+            bia.subscribe()  # at the table when the first hand is dealt
             table: Table = running.room.tables[table_id]
             await until(lambda: table.match is not None, "the match starts")
             await lobby.Leave(lobby_pb2.LeaveRequest(token=bia.token))  # in the first hand: a bot plays on
@@ -156,6 +162,109 @@ async def test_after_a_match_a_seat_its_person_left_is_an_open_bots_seat_and_the
             await dan.close()
     finally:
         await running.stop(grace=0.1)
+
+
+async def test_a_seat_taken_over_mid_match_gives_the_match_to_both_who_played_it(tmp_path: Path) -> None:
+    """beto plays a Cacheta hand and leaves; carla sits down at "any free seat", which is his: both
+    played the seat in the match, so both get it, each rated as if they had played it to the end."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.002, next_hand_delay=0.05)
+    address = f"127.0.0.1:{running.port}"
+    try:
+        async with grpc.aio.insecure_channel(address) as ch:
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            made = await new_table(lobby, game="cacheta", seats=3, bots=1,
+                                   options={"start_points": common_pb2.OptionValue(number=2),
+                                            "claim_ms": common_pb2.OptionValue(number=0)})
+            table_id = made.table.id
+            ana = await sit(address, table_id, new_identity(tmp_path / "ana.pem"), "ana")
+            beto = await sit(address, table_id, new_identity(tmp_path / "beto.pem"), "beto")
+            ana.subscribe()
+            beto.subscribe()
+            table: Table = running.room.tables[table_id]
+            await until(lambda: table.match is not None, "the match starts")
+            await lobby.Leave(lobby_pb2.LeaveRequest(token=beto.token))  # escape, yes: a bot keeps the seat
+            await beto.close()
+            carla = await sit(address, table_id, new_identity(tmp_path / "carla.pem"), "carla")  # no seat asked
+            assert carla.seat == beto.seat, "the only free seat is beto's"
+            await asyncio.wait_for(play_out_the_match([ana, carla]), 120)
+            board = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacheta"))
+            his, hers = standing(board, "beto"), standing(board, "carla")
+            assert (his.stats.matches, hers.stats.matches) == (1, 1), "the match counts for both"
+            assert (his.rating.mu, his.rating.sigma) == (hers.rating.mu, hers.rating.sigma), \
+                "each rated as the seat's result, as if they had played it to the end"
+            assert standing(board, "ana").stats.matches == 1
+            await ana.close()
+            await carla.close()
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_a_person_who_drops_and_never_comes_back_gets_no_match_they_did_not_play(tmp_path: Path) -> None:
+    """ana plays the first hand of match 1 and drops (her client closes, no leave). The bots finish
+    match 1 for her (hers: she played in it) and play match 2 in her seat, away all of it: match 2
+    is not hers, and at its end her seat opens as if she had left; match 3 starts with an open bot
+    seat that anyone may take, and her old token acts for nothing."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.002, next_hand_delay=0.02)
+    address = f"127.0.0.1:{running.port}"
+    try:
+        async with grpc.aio.insecure_channel(address) as ch:
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            made = await new_table(lobby, game="cacho", seats=2, bots=1,
+                                   options={"chips": common_pb2.OptionValue(number=3)})
+            table_id = made.table.id
+            table: Table = running.room.tables[table_id]
+            table.config.turn_seconds = 0.1  # her missed turns pass quickly: away after two
+            ana = await sit(address, table_id, new_identity(tmp_path / "ana.pem"), "ana")
+            ana.subscribe()
+            await ana.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
+            await ana.unsubscribe()  # the laptop closes
+            await until(lambda: table.matches >= 3, "the bots play on, match after match", timeout=60)
+            hands = records(running, table_id)
+            match2 = [h for h in hands if h["match"] == 2]
+            assert match2 and all(h["seats"][ana.seat].get("away") for h in match2), "a bot played all of match 2"
+            seat = table.summary().seats[ana.seat]
+            assert (seat.name, seat.bot, seat.taken, seat.away) == (f"bot {ana.seat + 1}", True, False, False), \
+                "an open seat a bot plays until someone sits"
+            board = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacho"))
+            assert standing(board, "ana").stats.matches == 1, "match 1 only: she played none of match 2"
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await ana.act(common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS))
+            assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED, "her token opens nothing now"
+            await until(lambda: any(h["match"] == 3 for h in records(running, table_id)), "a hand of match 3")
+            match3 = next(h for h in records(running, table_id) if h["match"] == 3)
+            assert match3["seats"][ana.seat] == {"seat": ana.seat, "name": f"bot {ana.seat + 1}",
+                                                 "team": ana.seat, "bot": "easy"}, "the history: a bot's open seat"
+            dan = await Player(address).join(table_id, "dan")
+            assert dan.seat == ana.seat
+            await dan.close()
+            await ana.close()
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_who_played_the_match_in_play_survives_a_restart(tmp_path: Path) -> None:
+    """Whether each person played the match so far is in the journal: a move of their own, as a
+    restart finds it (nobody had the table open at the deal here, so only the move counts)."""
+    path = tmp_path / "store.db"
+    store = Store(path)
+    room = Room(store, bot_delay=60, next_hand_delay=60, cut_window=0)
+    table, _ = room.create(TableRequest("cacho", "t", 2, 0, {"chips": 5}))
+    table.sit("ana", -1, "ana's token")
+    table.sit("bia", -1, "bia's token")
+    match = table.match
+    assert match is not None and not any(s.played for s in table.seating.seats), "nobody was here at the deal"
+    (first,) = match.to_act()
+    table.act(first, match.legal_actions(first)[0])
+    assert [s.played for s in table.seating.seats] == [s == first for s in range(2)]
+    room.shutdown("restart")
+    store.close()
+    store = Store(path)
+    again = Room(store, bot_delay=60, next_hand_delay=60, cut_window=0)
+    assert again.restore() == 1
+    back = again.tables[table.id].seating.seats
+    assert [s.played for s in back] == [s == first for s in range(2)], "the journal kept who played"
+    again.shutdown("done")
+    store.close()
 
 
 async def test_a_broken_bot_worker_pool_is_replaced_and_the_table_plays_on(tmp_path: Path) -> None:

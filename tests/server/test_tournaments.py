@@ -25,6 +25,7 @@ from cardtui.identity import challenge
 from cardtui.server.app import Running, start
 from cardtui.server.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
+from tests.conftest import Player
 
 FINISHED = tournament_pb2.TOURNAMENT_STATUS_FINISHED
 
@@ -194,6 +195,9 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         # both sit down (their sessions hold their seats): the match starts; then they drop out
         joined = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table.table_id, session=p.session))
                   for p in people]
+        streams = [Player(address, token=j.token, seat=j.seat) for j in joined]
+        for stream in streams:  # at the table when the match is dealt: it is theirs
+            stream.subscribe()
         assert joined[0].table.tournament_id == tid
         seat = live.seating[joined[0].seat]
         assert seat.player is not None and not seat.away
@@ -202,8 +206,12 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
                 break
             await asyncio.sleep(0.01)
         assert live.match is not None and not live.match.match_over()
+        for stream in streams:  # each has the table open, the hand dealt to them in play
+            await stream.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
         for j in joined:
             await lobby.Leave(lobby_pb2.LeaveRequest(token=j.token))
+        for stream in streams:
+            await stream.close()
         assert seat.away and seat.name == "ana", "her seat, played by a bot"
         listed = next(t for t in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables
                       if t.id == table.table_id)

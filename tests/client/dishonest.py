@@ -1,0 +1,306 @@
+"""A dishonest server: real gRPC on 127.0.0.1 (port 0), speaking the .proto, that cheats on fair deals.
+
+It seats the client at seat 0 of a two-seat Cacho table (a bot at seat 1) and deals hand after
+hand, each by one ``Trick``: every one of them a way a host could pick the deck, or hide that it
+did, while sending what looks like a fair deal. It wants a six as the client's first card (an
+honest deck gives one a hand in six) and steers towards it wherever its trick lets it choose.
+The game itself is real (the engine makes the events, as a server would); only the fair-deal
+messages lie. ``dealt`` records, for each table deal, the trick, whether the client's first card
+was a six and whether the host's choice put it there, for the tests to hold against what the
+client's screen said.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import grpc
+
+from cardtui.engine.core import Event, Match
+from cardtui.engine.games import GAMES
+from cardtui.fair import SCHEME, DealSeed, commitment
+from cardtui.server import wire
+from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+
+TABLE = "cheat-01"
+CUT_MS = 5000
+"""What the server says it waits for seeds: long, so that no honest seed of the client's is late."""
+LATE_MS = 300
+"""The short window the ``LATE`` trick announces; it answers 200 ms after the seed comes."""
+WAIT_FOR_CUT = 60.0
+"""How long at most it waits for the client's seed where a trick needs one: it comes at once, and the
+hand is dealt when it has (this bound only ends a test that broke, on a machine however busy)."""
+TOKEN = "ana-token"
+SEATS = [common_pb2.SeatSummary(seat=0, name="ana", taken=True, team=0),
+         common_pb2.SeatSummary(seat=1, name="bot 2", bot=True, taken=True, team=1, bot_level="easy")]
+
+
+class Trick(StrEnum):
+    """How one hand is dealt."""
+
+    HONEST = "honest"
+    """Commits, waits for the client's seed, deals with it and reveals it: nothing to steer."""
+    NO_WAIT = "no_wait"
+    """Says it waits for no seed (``cut_ms`` 0), having drawn its own seed until the deck gives the six."""
+    BATCHED = "batched"
+    """Sends the commitment in one message with the deal, its seed drawn until six."""
+    REPLAYED = "replayed"
+    """Sends the commitment alone but marked ``replay``, its seed drawn until six."""
+    REFUSED = "refused"
+    """Answers the client's seed "too late" at once (and deals without it) whenever that gives the six."""
+    LATE = "late"
+    """Waits out most of a short window before answering "too late" (and deals without the seed)
+    whenever that gives the six: a slow network's alibi."""
+    SILENT = "silent"
+    """Never answers the client's seed; deals without it whenever that gives the six."""
+    AFTER_CARDS = "after_cards"
+    """Deals first, a six drawn for the client, and sends the commitment after the first card."""
+    SWAPPED = "swapped"
+    """Reveals (and deals with) the client's seed as the bot's seat's whenever that gives the six."""
+    OLD_SEED = "old_seed"
+    """Deals with the client's seed of an earlier hand, known before it commits: its seed drawn until six."""
+    BOT_SEED = "bot_seed"
+    """Takes the client's seed, then draws a seed for the bot's seat until the deck gives the six."""
+    OTHER_HAND = "other_hand"
+    """Keys the deck to another hand number, tried after the client's seed came until one gives the six."""
+    OTHER_TABLE = "other_table"
+    """Keys the deck to another table id, tried after the client's seed came until one gives the six."""
+    NO_COMMIT = "no_commit"
+    """Deals with no commitment at all (its seed drawn until six), and reveals at the end."""
+    UNREVEALED = "unrevealed"
+    """Commits and deals honestly, and never reveals."""
+    AWAITED_EMPTIED = "awaited_emptied"
+    """Deals honestly with the client's seed but says it waited for nobody."""
+
+
+STEERING = frozenset({Trick.NO_WAIT, Trick.BATCHED, Trick.REPLAYED, Trick.AFTER_CARDS, Trick.OLD_SEED,
+                      Trick.BOT_SEED, Trick.NO_COMMIT})
+"""Tricks that let the host try decks until it likes one: the six comes every hand."""
+CHOOSING = frozenset({Trick.REFUSED, Trick.LATE, Trick.SILENT, Trick.SWAPPED, Trick.OTHER_HAND, Trick.OTHER_TABLE})
+"""Tricks the host plays once it has the client's seed, where the honest deck lacks the six: two
+decks or more to pick from."""
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """What the server did in one table deal."""
+
+    hand: int
+    trick: Trick
+    six: bool
+    """The client's first card was a six."""
+    steered: bool
+    """The host's choice made the deck (drawing its seed again, dropping or moving a seed, ...)."""
+
+
+def first_card(deal: DealSeed) -> str:
+    """The client's first card in the Cacho hand ``deal`` makes (seat 0 of two)."""
+    rules = GAMES["cacho"]
+    _match, events = rules.open({}, rules.seat_infos(["ana", "bot 2"]), deal)
+    return next(wire.note(ev.body.cards[0]) for ev in events if ev.kind == "CardsDealt" and ev.body.seat == 0)
+
+
+def is_six(deal: DealSeed) -> bool:
+    return first_card(deal).startswith("6")
+
+
+@dataclass
+class Dishonest:
+    """The server's state: the plan, the seeds the client sent, and what was dealt."""
+
+    plan: Callable[[int], Trick]
+    hands: int
+    always: bool = True
+    """Play the trick every time (a test of what the client says); otherwise only where it gives the
+    six (the steering that a host would do, for the statistics)."""
+    rng: random.Random = field(default_factory=lambda: random.Random(36))
+    cuts: asyncio.Queue[tuple[int, bytes, asyncio.Future[bool]]] = field(default_factory=asyncio.Queue)
+    seeds: list[bytes] = field(default_factory=list)
+    """Every seed the client sent, in order."""
+    dealt: list[Dealt] = field(default_factory=list)
+    seq: int = 0
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+    """Every hand of the plan has been sent."""
+
+    # -- the wire --------------------------------------------------------------------------
+    def summary(self) -> common_pb2.TableSummary:
+        return common_pb2.TableSummary(id=TABLE, game="cacho", name="steered", seats=SEATS,
+                                       status=common_pb2.TABLE_STATUS_PLAYING, turn_seconds=30)
+
+    def event(self, body: Event | table_pb2.Event, replay: bool = False) -> table_pb2.Event:
+        """The next event number, on an engine event (as the client's seat sees it) or a fair-deal one."""
+        self.seq += 1
+        if isinstance(body, Event):
+            return wire.event_message(self.seq, body, 0, replay=replay)
+        body.seq, body.replay = self.seq, replay
+        return body
+
+    def update(self, events: list[table_pb2.Event], match: Match | None) -> table_pb2.TableMessage:
+        view = wire.view_message(match.view(0) if match is not None else None, (), 0, SEATS)
+        return table_pb2.TableMessage(seq=self.seq, update=table_pb2.Update(events=events, view=view))
+
+    def committed(self, hand: int, server: bytes, cut_ms: int = CUT_MS) -> table_pb2.Event:
+        return table_pb2.Event(deal_committed=table_pb2.DealCommitted(hand=hand, commitment=commitment(server),
+                                                                      cut_ms=cut_ms))
+
+    def revealed(self, deal: DealSeed, awaited: tuple[int, ...] = (0,)) -> table_pb2.Event:
+        seeds = [table_pb2.PlayerSeed(seat=s, seed=b) for s, b in deal.player_seeds]
+        return table_pb2.Event(deal_revealed=table_pb2.DealRevealed(
+            hand=deal.hand, scheme=SCHEME, table=deal.table, server_seed=deal.server_seed, seeds=seeds,
+            awaited=awaited))
+
+    def steer(self, make: Callable[[bytes], DealSeed]) -> DealSeed:
+        """The server's seed drawn again and again until the deck gives the client a six."""
+        while True:
+            deal = make(self.rng.randbytes(32))
+            if is_six(deal):
+                return deal
+
+    async def cut(self, hand: int) -> tuple[bytes, asyncio.Future[bool]] | None:
+        """The client's seed for ``hand``, when it comes, and the answer to give it."""
+        with contextlib.suppress(TimeoutError):
+            while True:
+                got, seed, answer = await asyncio.wait_for(self.cuts.get(), WAIT_FOR_CUT)
+                if got == hand:
+                    self.seeds.append(seed)
+                    return seed, answer
+                answer.set_result(False)
+        return None
+
+    # -- a hand --------------------------------------------------------------------------
+    async def deal(self, hand: int, trick: Trick) -> AsyncIterator[table_pb2.TableMessage]:
+        """One hand's messages, dealt by ``trick``."""
+        fresh = self.rng.randbytes(32)
+
+        def keyed(server: bytes, *seeds: tuple[int, bytes], table: str = TABLE, number: int = hand) -> DealSeed:
+            return DealSeed(server, seeds, table, number)
+
+        opening: list[table_pb2.Event] = []
+        steered = trick in STEERING
+        awaited: tuple[int, ...] = (0,)
+        if trick in (Trick.NO_WAIT, Trick.BATCHED, Trick.REPLAYED, Trick.AFTER_CARDS, Trick.NO_COMMIT):
+            deal = self.steer(keyed)
+            if trick is Trick.NO_WAIT:
+                yield self.update([self.event(self.committed(hand, deal.server_seed, cut_ms=0))], None)
+            elif trick is Trick.REPLAYED:
+                yield self.update([self.event(self.committed(hand, deal.server_seed), replay=True)], None)
+            elif trick is Trick.BATCHED:
+                opening = [self.committed(hand, deal.server_seed)]
+        elif trick is Trick.OLD_SEED and self.seeds:
+            old = self.seeds[-1]
+            deal = self.steer(lambda server: keyed(server, (0, old)))
+            yield self.update([self.event(self.committed(hand, deal.server_seed))], None)
+            came = await self.cut(hand)
+            if came is not None:
+                came[1].set_result(True)
+        else:
+            window = LATE_MS if trick is Trick.LATE else CUT_MS
+            yield self.update([self.event(self.committed(hand, fresh, cut_ms=window))], None)
+            came = await self.cut(hand)
+            seed, answer = came if came is not None else (b"", None)
+            honest = keyed(fresh, (0, seed)) if seed else keyed(fresh)
+            deal, taken, steered = honest, True, False
+            choose = bool(seed) and (self.always or not is_six(honest))
+            if choose and trick in (Trick.REFUSED, Trick.LATE, Trick.SILENT) and (self.always
+                                                                                  or is_six(keyed(fresh))):
+                deal, taken, steered = keyed(fresh), False, True
+            elif choose and trick is Trick.SWAPPED and (self.always or is_six(keyed(fresh, (1, seed)))):
+                deal, steered = keyed(fresh, (1, seed)), True
+            elif seed and trick is Trick.BOT_SEED:
+                deal, steered = self.steer(lambda bot: keyed(fresh, (0, seed), (1, bot[:16]))), True
+            elif choose and trick in (Trick.OTHER_HAND, Trick.OTHER_TABLE):
+                tries = (keyed(fresh, (0, seed), number=hand + 1000 * k) if trick is Trick.OTHER_HAND
+                         else keyed(fresh, (0, seed), table=f"{TABLE}-{k}") for k in range(1, 400))
+                deal, steered = next(d for d in tries if is_six(d)), True
+            if answer is not None and trick is not Trick.SILENT:
+                if trick is Trick.LATE and not taken:
+                    await asyncio.sleep(0.2)  # more than half the window: the client cannot say it came in time
+                answer.set_result(taken)
+            if trick is Trick.AWAITED_EMPTIED:
+                awaited = ()
+        self.dealt.append(Dealt(hand, trick, is_six(deal), steered))
+        match, events = GAMES["cacho"].open({}, GAMES["cacho"].seat_infos(["ana", "bot 2"]), deal)
+        started = [self.event(table_pb2.Event(match_started=table_pb2.MatchStarted(match=hand)))]
+        if trick is Trick.AFTER_CARDS:  # the hand's start and the client's first card, then the commitment
+            mine = next(i for i, ev in enumerate(events) if ev.kind == "CardsDealt" and ev.body.seat == 0)
+            yield self.update([*started, *(self.event(ev) for ev in events[: mine + 1])], match)
+            yield self.update([self.event(self.committed(hand, deal.server_seed))], match)
+            events = events[mine + 1:]
+            started = []
+        dealt = [*(self.event(ev) for ev in opening), *started, *(self.event(ev) for ev in events)]
+        yield self.update(dealt, match)
+        rng = random.Random(hand)
+        played: list[table_pb2.Event] = []
+        while not match.hand_over():
+            seat = next(s for s in match.to_act() if match.legal_actions(s))
+            played += [self.event(ev) for ev in match.apply(seat, match.bot_action(seat, rng, "easy"))]
+        if trick is not Trick.UNREVEALED:
+            played.append(self.event(self.revealed(deal, awaited)))
+        yield self.update(played, match)
+
+
+class Lobby(lobby_pb2_grpc.LobbyServicer):
+    """Just enough of a lobby for the client to find the table and sit at it."""
+
+    def __init__(self, cheat: Dishonest) -> None:
+        self.cheat = cheat
+
+    async def GetInfo(self, request: Any, context: Any) -> lobby_pb2.ServerInfo:
+        game = lobby_pb2.GameInfo(name="cacho", title="Cacho", min_players=2, max_players=6,
+                                  player_counts=[2, 3, 4, 5, 6], bot_levels=["easy"])
+        return lobby_pb2.ServerInfo(version="0.0-dishonest", games=[game], tables=1)
+
+    async def Hello(self, request: Any, context: Any) -> Any:
+        await context.abort(grpc.StatusCode.UNIMPLEMENTED, "Names are not proved here: play as a guest.")
+
+    async def ListTables(self, request: Any, context: Any) -> lobby_pb2.ListTablesResponse:
+        return lobby_pb2.ListTablesResponse(tables=[self.cheat.summary()])
+
+    async def JoinTable(self, request: Any, context: Any) -> lobby_pb2.JoinResponse:
+        return lobby_pb2.JoinResponse(token=TOKEN, seat=0, table=self.cheat.summary(), first_seq=1)
+
+
+class Table(table_pb2_grpc.TableServicer):
+    """The table: one stream (the client's), its seeds, and nothing it does counts."""
+
+    def __init__(self, cheat: Dishonest) -> None:
+        self.cheat = cheat
+
+    async def Subscribe(self, request: Any, context: Any) -> AsyncIterator[table_pb2.TableMessage]:
+        cheat = self.cheat
+        view = wire.view_message(None, (), 0, SEATS)
+        yield table_pb2.TableMessage(seq=cheat.seq, snapshot=table_pb2.Snapshot(
+            table=cheat.summary(), seat=0, view=view, first_seq=cheat.seq + 1))
+        for hand in range(1, cheat.hands + 1):
+            async for msg in cheat.deal(hand, cheat.plan(hand)):
+                yield msg
+        cheat.finished.set()
+        await asyncio.Event().wait()  # the stream stays open: the table goes on, as far as the client knows
+
+    async def Cut(self, request: table_pb2.CutRequest, context: Any) -> table_pb2.CutResponse:
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        await self.cheat.cuts.put((request.hand, bytes(request.seed), answer))
+        return table_pb2.CutResponse(taken=await answer)  # a trick may never answer
+
+    async def Act(self, request: Any, context: Any) -> table_pb2.ActResponse:
+        return table_pb2.ActResponse(seq=self.cheat.seq)
+
+
+@contextlib.asynccontextmanager
+async def serving(cheat: Dishonest) -> AsyncIterator[int]:
+    """The dishonest server on 127.0.0.1, a free port: yields the port."""
+    server = grpc.aio.server()
+    lobby_pb2_grpc.add_LobbyServicer_to_server(Lobby(cheat), server)
+    table_pb2_grpc.add_TableServicer_to_server(Table(cheat), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        yield port
+    finally:
+        await server.stop(grace=None)

@@ -1,0 +1,57 @@
+"""Leaving a table is heard by the server, or the screen says it was not and tries again.
+
+The adversary is the network: the server goes away just as the player leaves mid-match. The
+screen must not pretend the seat is given up; once the server is back, the leave is sent again
+and the seat is free (the token opens nothing, a bot plays the seat for whoever takes it).
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from cardtui.client.app import CardApp
+from cardtui.client.leaving import LeaveScreen
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import notices
+from cardtui.server.app import start
+from tests.client.waiting import until
+from tests.conftest import create
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_a_leave_the_server_did_not_hear_is_said_and_sent_again_until_it_is(tmp_path: Path) -> None:
+    port, db = free_port(), tmp_path / "store.db"
+    running = await start("127.0.0.1", port, db, bot_delay=60, next_hand_delay=60)
+    table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600, name="night")
+    app = CardApp(f"127.0.0.1:{port}", "ana")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.in_match(), "the match")
+            await running.stop(grace=0.1)  # the server goes away as ana leaves
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LeaveScreen), "asked first")
+            await pilot.press("y")
+            await until(pilot, lambda: not isinstance(app.screen, TableScreen | LeaveScreen), "off the table")
+            said = [n.message for n in notices(app)]
+            assert any("did not hear you leave night" in m for m in said), said
+
+            running = await start("127.0.0.1", port, db, bot_delay=60, next_hand_delay=60)
+            table = running.room.tables[table_id]
+            await until(pilot, lambda: table.seating[0].token is None, "the leave heard at last")
+            seat = table.summary().seats[0]
+            assert (seat.name, seat.away, seat.bot, seat.taken) == ("ana", True, True, False), \
+                "a bot plays the seat she left until someone takes it"
+            assert not [g for g in running.room.tokens.values() if g.table is table and g.seat == 0]
+            await until(pilot, lambda: any("You have left night" in n.message for n in notices(app)),
+                        "told it is done")
+    finally:
+        await running.stop(grace=0.1)
