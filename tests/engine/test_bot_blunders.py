@@ -294,16 +294,49 @@ def test_a_bet_is_answered_at_four_players_with_a_seat_out_since_round_two() -> 
 def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
     # All nine cards meld: any tenth card knocks for 1 point. A pile card that melds nothing more (2D, or
     # 7H that waits on 6H) knocks for 1; the stock's card knocks too, and a 2H, 6H, 9H or JH (or a wild)
-    # makes it a knock with ten, 2 points. Hard used to take any of them; normal still takes 7H.
+    # makes it a knock with ten, 2 points. Hard used to take any of them; normal took 7H until it took
+    # only a card that melds more at once.
     flip = Card.parse("5C")
     legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE)]
     for top in ("2D", "7H"):
         view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip),
                           cards=cards("3H 4H 5H 9C 9D 9S JC JD JS"), pile=cards(f"8C {top}"))
         assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=STOCK), top
-    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)  # normal
+    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)) == Action(DRAW, value=STOCK)  # normal
     # A pile card that melds all ten is taken: a sure 2-point knock.
     view = dataclasses.replace(view, pile=cards("8C 6H"))
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
+
+
+def test_cacheta_normal_takes_the_pile_only_for_a_meld_and_throws_only_a_loose_card() -> None:
+    # 7C beside 7D 7C makes no group (three suits are needed): it melds nothing more, and the plain rummy
+    # value took it for a hand that only looked better.
+    legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE)]
+    flip = Card.parse("2D")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), cards=cards("2D 7D 7C 8D JS JC QD KH KD"),
+                      pile=cards("AH 2S 7C"))
+    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)) == Action(DRAW, value=STOCK)
+    # 6D makes a sequence of 7D 8D: taken.
+    view = dataclasses.replace(view, pile=cards("AH 2S 6D"))
+    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
+    # With 7C 8C 9C and QH QD QC (QC wild) melded, a loose card goes, never QD out of its group.
+    flip = Card.parse("JC")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
+                      cards=cards("5H 5D 6H 7C 8C 9C 10H QH QD QC"), pile=cards("9S AC"))
+    legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
+    card = LEVELS["cacheta"]["normal"](view, legal, random.Random(1)).cards[0]
+    assert card in cards("5H 5D 6H 10H")
+
+
+def test_cacheta_hard_takes_the_pile_only_for_a_meld() -> None:
+    # 9S beside 9S is a second copy, no meld; it only looked better, and hard used to take it.
+    legal = [Action(DRAW, value=STOCK), Action(DRAW, value=PILE)]
+    flip = Card.parse("AS")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), cards=cards("AD 3H 6S 6D 8H 9S JS JC KH"),
+                      pile=cards("9S"))
+    assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=STOCK)
+    # 6H makes a group of 6S 6D: taken.
+    view = dataclasses.replace(view, pile=cards("6H"))
     assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
 
 
