@@ -133,10 +133,11 @@ def arena(
     progress: Callable[[ArenaResult], None] | None = None,
     policies: tuple[Policy, Policy] | None = None,
     seconds: float = 0.0,
+    stop: Callable[[ArenaResult], bool] | None = None,
 ) -> ArenaResult:
     """Play ``pairs`` duplicate deals of ``a`` against ``b`` (names ``player`` knows); with
-    ``seconds``, stop after the deal that runs past that much wall time (``pairs`` then says
-    how many deals were played)."""
+    ``seconds``, stop after the deal that runs past that much wall time, and with ``stop``, after
+    the deal at which it says so (``pairs`` then says how many deals were played)."""
     rules = get(game)
     if players not in rules.player_counts:
         allowed = ", ".join(map(str, rules.player_counts))
@@ -196,7 +197,7 @@ def arena(
         result.chips.values.append(statistics.fmean(per_hand))
         if progress is not None:
             progress(result)
-        if seconds and time.perf_counter() - started > seconds:
+        if (seconds and time.perf_counter() - started > seconds) or (stop is not None and stop(result)):
             result.pairs = done
             break
     result.seconds = time.perf_counter() - started

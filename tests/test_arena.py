@@ -29,8 +29,14 @@ def test_a_time_bound_stops_after_the_deal_in_progress() -> None:
     assert result.pairs == 1 and result.matches == 2
 
 
+def test_a_run_stops_after_the_deal_at_which_it_is_told_to() -> None:
+    result = arena("cacho", 2, "easy", "random", pairs=1000, seed=1, hands=1, stop=lambda r: r.matches >= 6)
+    assert result.pairs == 3 and result.matches == 6
+
+
 def test_players_by_name() -> None:
-    assert {"random", "today", "easy", "normal", "hard", "cacheta-isolated"} <= set(names("cacheta"))
+    assert {"random", "today", "easy", "normal", "hard", "cacheta-isolated", "cacheta-pairs",
+            "cacheta-guarded"} <= set(names("cacheta"))
     assert player("pifpaf", "cardtui.engine.bots.pifpaf:choose").__name__ == "choose"
     with pytest.raises(ValueError, match="no player 'grandmaster'"):
         player("cacho", "grandmaster")

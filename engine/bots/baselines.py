@@ -14,6 +14,9 @@ deliberately plain; ``BASELINES`` names them per game for the arena (``cardtui a
 - ``cacho-value``: minimum bets with value, call with 28+.
 - ``cacheta-isolated`` / ``pifpaf-isolated``: take a discard only when it melds, discard the
   most isolated loose card, knock, declare and cut whenever possible; Pif Paf checks and calls.
+- ``cacheta-pairs``: the same, but it keeps its loose pairs and throws its highest loose card.
+- ``cacheta-guarded``: the same as pairs, but it never throws a card linked to one another
+  player took from the pile.
 
 Exploiters: fixed answers that farm a bot whose bluffs come too often or too rarely. Each
 plays as its game's baseline except in answering a bet:
@@ -209,7 +212,16 @@ def _isolation(card: Card, others: Sequence[Card]) -> int:
     )
 
 
-def rummy_isolated(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+Discard = Callable[[RummyView, Sequence[Card], Sequence[Card]], Card]
+"""Which card a rummy baseline throws: from its view, the natural loose cards (or its hand) and its hand."""
+
+
+def _most_isolated(view: RummyView, pool: Sequence[Card], hand: Sequence[Card]) -> Card:
+    return min(pool, key=lambda c: (_isolation(c, [o for o in hand if o != c]), -c.rank))
+
+
+def rummy_isolated(view: GameView, legal: list[Action], rng: random.Random, discard: Discard = _most_isolated
+                   ) -> Action:
     """Take a discard only when it joins a meld; discard the most isolated loose card; knock, declare,
     claim or cut whenever the rules let it go out; Pif Paf: check, or call."""
     assert isinstance(view, RummyView)
@@ -240,9 +252,30 @@ def rummy_isolated(view: GameView, legal: list[Action], rng: random.Random) -> A
     if DISCARD in kinds:
         _, loose = m.arrange(hand)
         pool = [c for c in (loose or hand) if c not in m.wilds] or list(loose or hand)
-        card = min(pool, key=lambda c: (_isolation(c, [o for o in hand if o != c]), -c.rank))
-        return Action(DISCARD, cards=(card,))
+        return Action(DISCARD, cards=(discard(view, pool, hand),))
     return legal[0]
+
+
+def _highest_unpaired(view: RummyView, pool: Sequence[Card], hand: Sequence[Card]) -> Card:
+    unpaired = [c for c in pool if not any(_isolation(c, [o]) for o in pool if o is not c)]
+    return max(unpaired or pool, key=lambda c: (c.rank, c.suit.value))
+
+
+def cacheta_pairs(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """``rummy_isolated``, but it keeps its loose pairs and throws the highest loose card outside them."""
+    return rummy_isolated(view, legal, rng, _highest_unpaired)
+
+
+def _unlinked(view: RummyView, pool: Sequence[Card], hand: Sequence[Card]) -> Card:
+    taken = [c for s in view.seats if s.seat != view.you for c in s.taken]
+    safe = [c for c in pool if not any(_isolation(c, [t]) or c == t for t in taken)]
+    return _highest_unpaired(view, safe or pool, hand)
+
+
+def cacheta_guarded(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """``cacheta_pairs``, but it never throws a card linked to one another player took from the pile
+    (the same card, its rank in another suit, or its suit within two) while it has another loose card."""
+    return rummy_isolated(view, legal, rng, _unlinked)
 
 
 # -- exploiters -----------------------------------------------------------------------------------
@@ -294,7 +327,8 @@ BASELINES: dict[str, dict[str, Policy]] = {
     "truco_argentino": {"argentino-simple": argentino_simple, "argentino-caller": argentino_caller,
                         **EXPLOITERS["truco_argentino"]},
     "cacho": {"cacho-value": cacho_value, **EXPLOITERS["cacho"]},
-    "cacheta": {"cacheta-isolated": rummy_isolated},
+    "cacheta": {"cacheta-isolated": rummy_isolated, "cacheta-pairs": cacheta_pairs,
+                "cacheta-guarded": cacheta_guarded},
     "pifpaf": {"pifpaf-isolated": rummy_isolated},
 }
 """The simple baselines each game's arena knows by name (``random`` is every game's)."""

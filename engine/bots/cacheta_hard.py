@@ -5,7 +5,10 @@ only 1. So among hands one card from going out, this bot values each live out by
 pays: an out that melds all ten cards (a sequence or group of four beside the pair it
 completes, say) counts ``1 + TEN_BONUS`` times, unless every other player is on 1 point.
 Draws and discards are then chosen as in ``rummy_levels.hard``: the pile's card for sure
-against the stock's by its chances, and the few best discards valued one draw ahead.
+against the stock's by its chances, and the few best discards valued one draw ahead; but the
+pile's card is taken only when it melds more of the hand at once (as ``cacheta_normal`` does:
+a card taken for a hand that only looks better lost more than it gained, measured on duplicate
+deals, and it tells the other players what this one collects).
 
 It holds a discard back only where it most likely hands the game over: a player who has
 declared na boa and took from the pile two cards that this one makes a meld of. A broader
@@ -146,8 +149,8 @@ def _draw(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
         if seen.ten_bonus and not seen.loose(hand) and top not in seen.tens(hand):
             return stock  # nine melded already: any card from the stock knocks too, and some knock with ten
         return pile
-    if top not in seen.m.wilds and not any(pair_links(top, c, seen.m.rules) or c in seen.m.wilds for c in hand):
-        return stock
+    if len(seen.loose([*hand, top])) >= len(seen.loose(hand)) + 1:
+        return stock  # it melds nothing more at once: a card that only looks better (see the module)
     ten = [*hand, top]
     with_top = max((seen.value(_minus(ten, d)) - seen.cost(d) for d in _natural(seen, ten) if d != top),
                    default=-1e9)

@@ -22,7 +22,9 @@ from itertools import combinations
 from cardtui.engine.betting import BET as OPEN
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE, Pots
 from cardtui.engine.bots import cacho as old
+from cardtui.engine.bots import estimates
 from cardtui.engine.bots.bluffs import bet_bluff_rate
+from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
 from cardtui.engine.cacho import BET, DECK, PASS, CachoView, SeatStatus, strength
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
@@ -306,6 +308,7 @@ class Search:
         self.rng = rng
         self.worlds = worlds
         self.you = view.you if view.you is not None else 0
+        self.alive: list[int] = []
 
     def hand(self) -> tuple[Hand, list[int]]:
         """The hand in play as far as the seat knows it (others' cards to be dealt), and the unseen cards."""
@@ -382,19 +385,26 @@ class Search:
             out += [(a, RAISE, a.amount) for a in raises if a.amount in wanted]
         return out
 
-    def decide(self) -> Action:
-        """Every candidate is played out on the same deals, so two candidates are compared deal by deal.
-        Every ``BATCH`` deals, a candidate whose shortfall behind the leader is ``CLEAR`` standard
-        errors out of reach leaves the race: clear choices end after a few dozen deals, close ones
-        use every deal allowed."""
-        cands = self.candidates()
-        if len(cands) == 1:
-            return cands[0][0]
+    def evaluate(self) -> Evaluation:
+        """Every legal action (each amount a raise may take) valued in chips on the same weighed deals:
+        the chips this seat holds once the hand is over, less what it holds now."""
+        cands = [(a, RAISE if a.type in (OPEN, RAISE) and self.view.round == 3 else a.type, a.amount)
+                 for a in self.legal]
+        values, weights = self.play_outs(cands, race_every=0)
+        now = self.view.seats[self.you].chips
+        rows = [[x - now for x in row] for row in values]
+        return weighed(Unit.CHIPS, [[a] for a, _, _ in cands], rows, weights)
+
+    def play_outs(self, cands: list[tuple[Action, str, int]], race_every: int | None = None
+                  ) -> tuple[list[list[float]], list[float]]:
+        """Each candidate's chips on each kept deal, and the deals' weights; every ``race_every`` deals
+        (``BATCH`` by default, 0 never) a candidate clearly behind leaves (its row stops growing: ``race``)."""
+        race_every = BATCH if race_every is None else race_every
         base, unseen = self.hand()
         others = [s for s in base.order if s != self.you]
         mine = tuple(INDEX[c] for c in self.view.seats[self.you].cards)
         alive = list(range(len(cands)))
-        values: list[list[float]] = [[] for _ in cands]  # per candidate, its chips on each kept deal
+        values: list[list[float]] = [[] for _ in cands]
         weights: list[float] = []
         rng = self.rng
         for n in range(1, self.worlds + 1):
@@ -417,10 +427,23 @@ class Search:
                         c.late(self.you, kind, to)
                     MODEL.play_out(c)
                     values[j].append(c.final(self.you))
-            if n % BATCH == 0 and len(weights) >= BATCH:
+            if race_every and n % race_every == 0 and len(weights) >= race_every:
                 alive = race(alive, values, weights)
                 if len(alive) == 1:
                     break
+        self.alive = alive
+        return values, weights
+
+    def decide(self) -> Action:
+        """Every candidate is played out on the same deals, so two candidates are compared deal by deal.
+        Every ``BATCH`` deals, a candidate whose shortfall behind the leader is ``CLEAR`` standard
+        errors out of reach leaves the race: clear choices end after a few dozen deals, close ones
+        use every deal allowed."""
+        cands = self.candidates()
+        if len(cands) == 1:
+            return cands[0][0]
+        values, weights = self.play_outs(cands)
+        alive = self.alive
         if not weights:
             return cands[0][0]
         best = max(alive, key=lambda j: sum(w * v for w, v in zip(weights, values[j], strict=True)))
@@ -463,7 +486,8 @@ def race(alive: list[int], values: list[list[float]], weights: list[float]) -> l
     return [lead] if close else sorted(kept)
 
 
-NORMAL_WORLDS = 60
+NORMAL_WORLDS = 30
+"""Deals normal searches: enough to beat simple play, few enough that close choices fall to the deals' luck."""
 HARD_WORLDS = 300
 
 
@@ -549,3 +573,8 @@ def easy(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
 
 def card_ids(cards: tuple[Card, ...]) -> tuple[int, ...]:
     return tuple(sorted(INDEX[c] for c in cards))
+
+
+def evaluate(view: CachoView, legal: list[Action], rng: random.Random, budget: Budget = estimates.PLAY) -> Evaluation:
+    """Every legal choice of ``view``'s seat, in chips, from hard's search with ``budget``."""
+    return Search(view, legal, rng, budget.deals(HARD_WORLDS), temper=TEMPER).evaluate()

@@ -17,12 +17,14 @@ pairs of loose cards a live card would turn into a meld. Levels:
 - ``normal``: discards and draws by ``value``, and no discard the next players are known to want.
 - ``hard``: each discard valued one draw ahead: the chance of each live card coming, and the
   best discard after it.
-Pif Paf's betting goes by the same value: bet and raise a hand near going out, call a fair one,
-fold a poor one to a bet.
+Pif Paf's betting goes by the same value: at ``normal``, bet and raise a hand near going out, call a
+fair one, fold a poor one to a bet; at ``hard``, by the hand's chance of winning (``win_chance``, from
+self-play): call when the pot pays for the call, bet a hand better than an even share.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -30,12 +32,13 @@ from functools import cache
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import cacheta as old_cacheta
+from cardtui.engine.bots import hand_odds
 from cardtui.engine.bots import pifpaf as old_pifpaf
 from cardtui.engine.cacheta import CUT, DECLARE
 from cardtui.engine.cards import FRENCH_SUITS, Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import CARDS, GroupRule, Melder, Ruleset, index, melder
-from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView
+from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView, SeatStatus
 
 WIDTH = 3
 """How many discards ``hard`` looks a draw ahead on."""
@@ -347,9 +350,48 @@ def _bet(seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
     return kinds.get(FOLD) or legal[0]
 
 
+AGGRESSOR = 2.0
+"""How much stronger than an unknown hand a Pif Paf player who bet or raised this round is taken to hold."""
+VALUE_BET = 1.15
+"""A Pif Paf hand bets when its chance of winning is this many times an even share (raises all the way
+from ``VALUE_RAISE``)."""
+VALUE_RAISE = 1.5
+
+
+def win_chance(seen: Seen) -> float:
+    """Pif Paf, at the betting round: the chance that these nine cards win the hand against the players
+    still in (``hand_odds.PIFPAF_STRENGTH``: a hand's weight grows as ``exp(strength * value)``, an unknown
+    hand weighs ``PIFPAF_FIELD``, one that bet or raised ``AGGRESSOR`` times that)."""
+    view = seen.view
+    me = view.you or 0
+    live = [s for s in view.seats if s.status is SeatStatus.IN]
+    ante = min((s.put for s in live), default=0)
+    field = sum(hand_odds.PIFPAF_FIELD * (AGGRESSOR if s.put > ante else 1.0) for s in live if s.seat != me)
+    mine = math.exp(hand_odds.PIFPAF_STRENGTH * seen.value(view.cards))
+    return mine / (mine + field)
+
+
+def _bet_by_odds(seen: Seen, legal: Sequence[Action]) -> Action:
+    """Pif Paf's betting round by the hand's chance of winning (``win_chance``): call when the pot pays for
+    the call, fold when it does not; bet with a better hand than the even share, raise all the way with a
+    much better one."""
+    kinds = {a.type: a for a in legal}
+    raises = [a for a in legal if a.type in (BET, RAISE)]
+    p = win_chance(seen)
+    even = 1.0 / sum(1 for s in seen.view.seats if s.status is SeatStatus.IN)
+    if CALL in kinds:
+        owe = kinds[CALL].amount
+        if p * (seen.view.pot + owe) < owe:
+            return kinds.get(FOLD) or kinds[CALL]
+        return raises[-1] if raises and p > VALUE_RAISE * even else kinds[CALL]
+    if raises and p > VALUE_BET * even:
+        return raises[-1] if p > VALUE_RAISE * even else raises[0]
+    return kinds.get(CHECK) or legal[0]
+
+
 def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) -> Action:
     if any(a.type in (FOLD, CHECK, CALL) for a in legal):
-        return _bet(Seen(view), legal, rng)
+        return _bet_by_odds(Seen(view), legal) if deep else _bet(Seen(view), legal, rng)
     knock = _knock(legal)
     if knock is not None:
         return knock

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from cardtui.engine.bots import truco as old
 from cardtui.engine.bots.baselines import first as _find
+from cardtui.engine.bots.truco_search import can_only_lose
 from cardtui.engine.bots.truco_worlds import SIGNAL_STRENGTHS, Knowledge
 from cardtui.engine.bots.trucosim import hand_winner
 from cardtui.engine.cards import Card
@@ -188,7 +189,7 @@ def _envido(read: Read, legal: Sequence[Action]) -> Action | None:
     return None
 
 
-def choose(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
+def _choose(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     """The easy bot's action for ``view.you``: the checks first, then the old heuristics."""
     part = view.paulista
     playing = part is None or part.phase is PaulistaPhase.PLAY
@@ -202,3 +203,13 @@ def choose(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     if read is not None and action.type == "play":
         return _card(read, legal, rng) or action
     return action
+
+
+def choose(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
+    """The easy bot's action for ``view.you``; never a move that can only lose (``truco_search.can_only_lose``):
+    such a choice is made again without it."""
+    action = _choose(view, legal, rng)
+    if not can_only_lose(view, legal, action):
+        return action
+    rest = [a for a in legal if not can_only_lose(view, legal, a)]
+    return _choose(view, rest, rng) if rest else action

@@ -8,10 +8,18 @@ agreeing with what it announced and signalled; ``Knowledge.sim(hands)`` builds t
 on such a deal. Signals are read by seed 003's table: the eyebrow for the top card, the
 wink for the second, lips aside for the third or fourth, then a 3, a 2, an ace, bad cards
 (close the eyes) and a good envido (tilt the head).
+
+What the others did tells about their cards too, less surely than an announced envido: a
+truco called or accepted, an envido called, refused, or not called by one who played a card
+while it could have been, a mão de onze played. ``Knowledge.of(view, reads=True)`` lists
+those acts (``Read``) and ``weight(hands)`` says how likely a deal makes all of them, each
+by how often a sound player does it with such cards (``Reading``): a deal is weighed by that,
+never dropped, since players bluff.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,9 +34,11 @@ from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.signals import Signal
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoView
 
 Check = Callable[[Sequence[Card]], bool]
+Read = Callable[[dict[int, list[Card]]], float]
+"""One act of the others, read: how likely a deal of the unseen cards makes it (0 to 1)."""
 
 SIGNAL_STRENGTHS: dict[Signal, frozenset[int]] = {
     Signal.EYEBROW: frozenset({14}),
@@ -79,6 +89,10 @@ class Knowledge:
     pool: list[Card] = field(default_factory=list)
     checks: dict[int, list[Check]] = field(default_factory=dict)
     unsuited: Unsuited = Unsuited.SUM_TWO
+    blind: bool = False
+    """A mão de ferro: this seat's own cards are unseen too."""
+    reads: list[Read] = field(default_factory=list)
+    """The others' acts this round, read (empty unless asked for)."""
     _listed: dict[int, list[tuple[Card, ...]]] = field(default_factory=dict)
 
     @staticmethod
@@ -86,7 +100,7 @@ class Knowledge:
         return PAU_RANK if paulista else ARG_RANK
 
     @staticmethod
-    def of(view: TrucoView) -> Knowledge:
+    def of(view: TrucoView, reads: bool = False) -> Knowledge:
         paulista = view.paulista is not None
         rank = PAU_RANK if paulista else ARG_RANK
         you = view.you if view.you is not None else 0
@@ -104,8 +118,10 @@ class Knowledge:
                     played.setdefault(p.seat, []).append(p.card)
                 else:
                     down[p.seat] = down.get(p.seat, 0) + 1
+        blind = view.paulista is not None and view.paulista.ferro
         k = Knowledge(view, paulista, rank, you, tuple(players), mano,
-                      {s: view.seats[s].card_count for s in players if s != you}, played, down)
+                      {s: view.seats[s].card_count for s in players if s != you or blind}, played, down)
+        k.blind = blind
         seen = set(view.cards)
         for cards in played.values():
             seen.update(cards)
@@ -132,7 +148,37 @@ class Knowledge:
                         checks.append(check)
             if checks:
                 k.checks[s] = checks
+        if part is not None:
+            k._conceded()
+        if reads:
+            Reading(k).gather()
         return k
+
+    def _conceded(self) -> None:
+        """An envido settled: each player of the losing team announced less, or said *son buenas*
+        (the engine asks every one of them), so none holds more than the winner's."""
+        v = self.view
+        part = v.argentino
+        if part is None or part.announcing is not None or part.best_envido is None:
+            return
+        best = part.best_envido
+        top = v.seats[best].envido
+        if top is None:
+            return
+        for s in self.players:
+            if s & 1 != best & 1 and s != self.you and s not in self.known and v.seats[s].envido is None:
+                self.checks.setdefault(s, []).append(_envido_at_most(top, self.unsuited))
+
+    def weight(self, hands: dict[int, list[Card]]) -> float:
+        """How likely this deal makes what the others did this round (1 with nothing read)."""
+        w = 1.0
+        for read in self.reads:
+            w *= read(hands)
+        return w
+
+    def whole(self, seat: int, hands: dict[int, list[Card]]) -> list[Card]:
+        """``seat``'s three cards on this deal: those it played and those it holds."""
+        return [*self.played.get(seat, ()), *hands.get(seat, ())]
 
     # -- dealing the unseen cards -----------------------------------------------------------
     def fits(self, seat: int, cards: Sequence[Card]) -> bool:
@@ -146,7 +192,7 @@ class Knowledge:
         by drawing until its hand agrees (or, when that is rare, from every hand that agrees); the rest
         share what is left at random.
         """
-        others = [s for s in self.players if s != self.you and s not in self.known]
+        others = [s for s in self.players if (s != self.you or self.blind) and s not in self.known]
         out: dict[int, list[Card]] = {}
         left = self.pool
         constrained = [s for s in others if s in self.checks]
@@ -189,7 +235,8 @@ class Knowledge:
     def _with_known(self, out: dict[int, list[Card]]) -> dict[int, list[Card]]:
         for s, cards in self.known.items():
             out[s] = list(cards)
-        out[self.you] = list(self.view.cards)
+        if not self.blind:
+            out[self.you] = list(self.view.cards)
         return out
 
     # -- the model round on a deal -------------------------------------------------------------
@@ -240,6 +287,7 @@ class Knowledge:
         if v.paulista is not None and v.paulista.onze_team is not None and v.paulista.phase is not PaulistaPhase.ONZE:
             sim.stake_base = 3
         sim.scores = [v.scores[0], v.scores[1]]
+        sim.left = tuple(s for s in self.players if v.seats[s].gone)
         part = v.argentino
         if part is not None:
             sim.pts = [part.points[0], part.points[1]]
@@ -299,6 +347,13 @@ def _unsuited_rule(view: TrucoView) -> Unsuited:
     return Unsuited.HIGHEST if envido(cards, Unsuited.HIGHEST)[0] == part.your_envido else Unsuited.SUM_TWO
 
 
+def _envido_at_most(points: int, unsuited: Unsuited) -> Check:
+    def check(cards: Sequence[Card]) -> bool:
+        return len(cards) != 3 or envido(cards, unsuited)[0] <= points
+
+    return check
+
+
 def _envido_is(points: int, unsuited: Unsuited) -> Check:
     def check(cards: Sequence[Card]) -> bool:
         return len(cards) != 3 or envido(cards, unsuited)[0] == points
@@ -315,3 +370,166 @@ def _signal_check(signal: Signal, rank: dict[Card, int], unsuited: Unsuited) -> 
     if signal is Signal.TILT_HEAD:
         return lambda cards: len(cards) != 3 or envido(cards, unsuited)[0] >= GOOD_ENVIDO
     return None
+
+
+def _sig(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def power(cards: Sequence[Card], rank: dict[Card, int]) -> float:
+    """0 to 1: the mean of the two best cards' strengths (14 the top card)."""
+    top = sorted((rank[c] for c in cards), reverse=True)[:2]
+    return sum(top) / (14.0 * len(top)) if top else 0.0
+
+
+class Reading:
+    """How a sound player acts with given cards, as chances: what the search reads the others' acts by.
+
+    Each chance has a floor, since anyone may bluff or slow-play: an act makes a deal that explains it
+    less likely, never impossible. The thresholds are where the model players (``trucosim.Policy``)
+    act: a truco from a hand about as good as the mean of a 3 and a 2 with an ace, an envido from 27.
+    """
+
+    CALL_AT, CALL_SPREAD, CALL_FLOOR = 0.70, 0.06, 0.15
+    ACCEPT_AT, ACCEPT_SPREAD, ACCEPT_FLOOR = 0.58, 0.07, 0.10
+    ENVIDO_AT, ENVIDO_SPREAD, ENVIDO_FLOOR = 26.5, 1.5, 0.08
+    ENVIDO_OK_AT, ENVIDO_OK_SPREAD, ENVIDO_OK_FLOOR = 24.5, 2.0, 0.05
+    ONZE_AT, ONZE_SPREAD, ONZE_FLOOR = 0.70, 0.05, 0.10
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k = k
+
+    @staticmethod
+    def chance(x: float, at: float, spread: float, floor: float) -> float:
+        return floor + (1.0 - floor) * _sig((x - at) / spread)
+
+    # -- what each act says --------------------------------------------------------------------
+    def _team_power(self, team: int, hands: dict[int, list[Card]]) -> float:
+        k = self.k
+        return max((power(k.whole(s, hands), k.rank) for s in k.players if s & 1 == team), default=0.0)
+
+    def _team_envido(self, team: int, hands: dict[int, list[Card]]) -> int:
+        k = self.k
+        best = 0
+        for s in k.players:
+            if s & 1 == team:
+                whole = k.whole(s, hands)
+                if len(whole) == 3:
+                    best = max(best, envido(whole, k.unsuited)[0])
+        return best
+
+    def truco_called(self, team: int) -> Read:
+        return lambda hands: self.chance(self._team_power(team, hands), self.CALL_AT, self.CALL_SPREAD,
+                                         self.CALL_FLOOR)
+
+    def truco_accepted(self, team: int) -> Read:
+        return lambda hands: self.chance(self._team_power(team, hands), self.ACCEPT_AT, self.ACCEPT_SPREAD,
+                                         self.ACCEPT_FLOOR)
+
+    def envido_called(self, team: int) -> Read:
+        return lambda hands: self.chance(self._team_envido(team, hands), self.ENVIDO_AT, self.ENVIDO_SPREAD,
+                                         self.ENVIDO_FLOOR)
+
+    def envido_refused(self, team: int) -> Read:
+        return lambda hands: 1.0 - self.chance(self._team_envido(team, hands), self.ENVIDO_OK_AT,
+                                               self.ENVIDO_OK_SPREAD, self.ENVIDO_OK_FLOOR)
+
+    def envido_passed(self, seat: int) -> Read:
+        """``seat`` played a card without calling the envido it could have called."""
+        k = self.k
+
+        def read(hands: dict[int, list[Card]]) -> float:
+            whole = k.whole(seat, hands)
+            if len(whole) != 3:
+                return 1.0
+            return 1.0 - self.chance(envido(whole, k.unsuited)[0], self.ENVIDO_AT, self.ENVIDO_SPREAD,
+                                     self.ENVIDO_FLOOR)
+
+        return read
+
+    def onze_played(self, team: int) -> Read:
+        k = self.k
+
+        def read(hands: dict[int, list[Card]]) -> float:
+            both = [c for s in k.players if s & 1 == team for c in k.whole(s, hands)]
+            return self.chance(power(both, k.rank), self.ONZE_AT, self.ONZE_SPREAD, self.ONZE_FLOOR)
+
+        return read
+
+    # -- the acts of this round, from the view ---------------------------------------------------
+    def gather(self) -> None:
+        """Every act of the other side this round the view lets one tell (a pending call is read by the
+        search itself, at the moment it was made)."""
+        k = self.k
+        v = k.view
+        mine = k.you & 1
+        theirs = 1 - mine
+        part = v.argentino
+        if part is not None:
+            for team, act in self._truco_acts():
+                if team == theirs:
+                    k.reads.append(self.truco_called(team) if act == "call" else self.truco_accepted(team))
+            self._envido_acts(theirs)
+        elif v.paulista is not None:
+            p = v.paulista
+            if p.onze_team == theirs and p.phase is PaulistaPhase.PLAY and not p.ferro:
+                k.reads.append(self.onze_played(theirs))
+
+    def _truco_acts(self) -> list[tuple[int, str]]:
+        """Truco argentino: who called and who accepted each rung already answered, where the view
+        tells (the team that accepted last is the one that may raise; the calls alternate)."""
+        v = self.k.view
+        pending = v.pending
+        if pending is not None and pending.bet is Bet.TRUCO:
+            calls = [st.call for st in v.ladder].index(pending.call) + 1
+            last_caller = pending.team
+            answered = calls - 1
+        elif v.level and len(v.raisers) == 1:
+            answered = calls = v.level
+            last_caller = 1 - v.raisers[0]
+        else:
+            return []
+        out: list[tuple[int, str]] = []
+        for rung in range(1, answered + 1):
+            caller = last_caller if (calls - rung) % 2 == 0 else 1 - last_caller
+            out += [(caller, "call"), (1 - caller, "accept")]
+        return out
+
+    def _envido_acts(self, theirs: int) -> None:
+        k = self.k
+        v = k.view
+        part = v.argentino
+        assert part is not None
+        calls = part.envido_calls
+        pending = v.pending is not None and v.pending.bet is Bet.ENVIDO
+        if not calls:
+            if part.flor_sung or v.level:
+                return  # a truco accepted may have closed the envido before they played: nothing to tell
+            for s in k.players:
+                if s & 1 == theirs and s not in k.known and any(p.seat == s for p in _first_trick(v)):
+                    k.reads.append(self.envido_passed(s))
+            return
+        if pending:
+            assert v.pending is not None
+            last = v.pending.team
+        elif part.best_envido is not None:
+            return  # accepted: the numbers announced tell far more
+        else:  # refused: the callers of the last call took the points
+            if part.points[0] == part.points[1]:
+                return
+            last = 0 if part.points[0] > part.points[1] else 1
+            if last == mine_team(k):
+                k.reads.append(self.envido_refused(theirs))
+        # Every call the other side made, besides a pending one (the search reads that one).
+        for i in range(len(calls) - (1 if pending else 0)):
+            team = last if (len(calls) - 1 - i) % 2 == 0 else 1 - last
+            if team == theirs:
+                k.reads.append(self.envido_called(theirs))
+
+
+def mine_team(k: Knowledge) -> int:
+    return k.you & 1
+
+
+def _first_trick(view: TrucoView) -> tuple[TrucoPlay, ...]:
+    return view.tricks[0].plays if view.tricks else view.trick

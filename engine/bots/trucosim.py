@@ -10,7 +10,8 @@ play), going to the deck, signals, calls out of turn, face-down cards (they neve
 telling the same story.
 
 Actions are small tuples ``(kind, x)``: a card played (its strength), a truco call, an
-answer, an envido call (its word as an int) or an envido answer.
+answer, an envido call (its word as an int), an envido answer, or going to the deck (``MAZO``,
+which only the search's own choices use: ``x`` is what a team leaving in the first trick gives).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 
-PLAY, DOWN, CALL, ACCEPT, REFUSE, ENVIDO, E_ACCEPT, E_REFUSE = range(8)
+PLAY, DOWN, CALL, ACCEPT, REFUSE, ENVIDO, E_ACCEPT, E_REFUSE, MAZO = range(9)
 Move = tuple[int, int]
 
 PAULISTA_VALUES = (1, 3, 6, 9, 12)
@@ -94,6 +95,7 @@ class Sim:
         "gone",
         "hands",
         "leader",
+        "left",
         "level",
         "order",
         "owner",
@@ -135,6 +137,8 @@ class Sim:
         """Cards of each strength everyone has seen: played face up, or out of play face up."""
         self.seen = 0
         """How many cards that is."""
+        self.left: tuple[int, ...] = ()
+        """Seats gone to the deck this round."""
 
     def copy(self) -> Sim:
         c = Sim.__new__(Sim)
@@ -155,6 +159,7 @@ class Sim:
         c.stake_base = self.stake_base
         c.gone = list(self.gone)
         c.seen = self.seen
+        c.left = self.left
         return c
 
     # -- state ---------------------------------------------------------------------
@@ -261,6 +266,31 @@ class Sim:
         elif kind == E_REFUSE:
             self.pts[self.e_pending] += env_refused(self.e_calls)
             self.e_pending = -1
+        elif kind == MAZO:
+            self._mazo(seat, x)
+
+    def _mazo(self, seat: int, first: int) -> None:
+        """``seat`` goes to the deck: a no quiero to a call awaiting its team's answer; its cards leave the
+        round, one it played this trick can no longer win; its team gone, the other takes the stake (or
+        ``first``, when the envido could still be called in the first trick)."""
+        team = seat & 1
+        floor = first if self.e_open and not self.res else 0
+        if self.e_pending >= 0:
+            self.apply(seat, (E_REFUSE, 0))
+        elif self.pending >= 0:
+            points = self.t.refused[self.calls]
+            self._finish(self.pending, max(points, floor))
+            return
+        self.hands[seat] = []
+        self.left = (*self.left, seat)
+        self.trick = [(s, -1 if s == seat else v) for s, v in self.trick]
+        if seat in self.order:
+            self.order.remove(seat)
+        if all(s in self.left for s in self.t.players if s & 1 == team):
+            self._finish(1 - team, max(self.stake, floor))
+            return
+        if not self.order:
+            self._end_trick()
 
     def _end_trick(self) -> None:
         plays = self.trick
@@ -446,6 +476,9 @@ class Policy:
         for v in ordered:
             if v > best:
                 return v
+        if best in ordered and hand_winner([*sim.res, None], sim.t.mano & 1, sim.t.last_takes_all) == team and (
+                last or not any(self.copies[v] - sim.gone[v] for v in range(best + 1, 15))):
+            return best  # a tie that wins the hand, and nobody left can beat it
         return ordered[0]
 
 
