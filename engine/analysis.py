@@ -1,0 +1,468 @@
+"""The analysis of a finished hand: at each of a seat's decisions, what each legal choice was worth.
+
+A hand history plus the engine replays the hand exactly; at every decision with a real choice the
+analysis asks the bots' search (``engine.bots.search.evaluate``, at the ``estimates.ANALYSIS``
+budget) what each legal choice was worth, judged from the deciding seat's view at that moment:
+its own cards and everything public, never the revealed deal (double-dummy judgement misleads in
+hidden-card games). The cards the seat could not see are dealt many ways, each consistent with
+what was public; so a decision's analysis does not change when they are reshuffled.
+
+Values are in the unit that decides the game (``estimates.Unit``): the chance of winning the match
+for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A loss is turned into
+*points* so that the labels and the accuracy read alike in every game:
+
+- match odds: one point is one percentage point of the chance to win the match (lichess's scale);
+- chips: one stake (``stake``) lost is 125 points, so that gnubg's equity thresholds (0.04, 0.08,
+  0.16 of the stake for doubtful, bad, very bad) fall on 5, 10 and 20 points.
+
+A decision is labelled only when its loss is above the label's threshold **and** above twice the
+standard error of the loss (the gap to the best choice measured deal by deal): what the estimate
+cannot tell apart is "as good". The thresholds (``THRESHOLDS``) start from lichess's 5 / 10 / 15
+points and gnubg's equity ones, checked on self-play: in hands of hard bot against hard bot, few
+of the bot's own decisions are flagged a mistake or worse (``make bench --only analysis``).
+
+Nothing here reads a clock or global random state: a hand analysed with the same seed gives the
+same analysis, and each decision's generator is drawn from the seed and the decision's place in the
+hand, never from a card.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from cardtui.engine.bots import estimates, search
+from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
+from cardtui.engine.cards import parse_cards
+from cardtui.engine.core import Action, Game, GameView
+from cardtui.engine.fairness import record_seed
+from cardtui.engine.games import GAMES
+from cardtui.engine.history import action_of, seats_of, start_of
+
+FORMAT = "cardtui-analysis/1"
+"""The ``format`` of an analysis as JSON (docs/history.md §8)."""
+
+
+class Label(StrEnum):
+    """How a decision is judged. The README says what each means to a player."""
+
+    BEST = "best"
+    """The choice the search values highest."""
+    GOOD = "good"
+    """Below the best by less than a threshold, or by less than the estimate can tell apart."""
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+    MISSED_WIN = "missed_win"
+    """A sure win of the match was on the table (every deal of the unseen cards won it) and the
+    choice made left it."""
+
+
+FLAGGED = (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
+"""The labels that say a decision lost something."""
+SERIOUS = (Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
+"""A mistake or worse: what a hand's summary line counts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The losses, in points, from which each label starts."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+THRESHOLDS = Thresholds(inaccuracy=5.0, mistake=10.0, blunder=15.0)
+"""Lichess's points of win probability; in chips, gnubg's 0.04 / 0.08 of the stake fall on 5 / 10 and
+its 0.16 ("very bad") on 20, above this blunder line: a chip blunder is 0.12 of the stake here."""
+CHIP_POINTS = 125.0
+"""Points per stake lost, in a game played for chips."""
+SEPARATION = 2.0
+"""A loss is told apart from a tie when it exceeds this many of its standard errors."""
+SURE = 1e-9
+"""A match value within this of 1, on every deal, is a sure win."""
+DRILL_POINTS = THRESHOLDS.inaccuracy
+"""The drill's "within a few points of the best": as good as an unflagged choice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal choice at a decision, as the search valued it (``estimates.Estimate``)."""
+
+    action: Action
+    value: float
+    error: float
+    gap: float
+    gap_error: float
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One decision of one seat: its choices, what it chose, and the verdict."""
+
+    step: int
+    """The replay's step of this action (the deal is step 0, each seat's action one more)."""
+    seat: int
+    chosen: Action
+    best: Action
+    choices: tuple[Choice, ...]
+    loss: float
+    """How far the chosen choice stands below the best, in the unit (0 when it is the best)."""
+    loss_error: float
+    points: float
+    """The loss in points (see the module), counted only where the estimate tells it from a tie."""
+    label: Label
+    accuracy: float
+    """0 to 100, lichess's curve of the points lost."""
+    deals: int
+    """The deals of the unseen cards the verdict was judged on."""
+
+    def of(self, action: Action) -> Choice | None:
+        """The choice ``action`` is (the same cards in any order), or None when it was not legal."""
+        for c in self.choices:
+            if same(c.action, action):
+                return c
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """Every analysed decision of one hand, in the order they were made."""
+
+    game: str
+    table: str
+    hand: int
+    match: int
+    unit: Unit
+    stake: float
+    """Chips per stake (games played for chips; 1 for match odds)."""
+    seed: int
+    budget: float
+    """The search's budget (``estimates.Budget.scale``)."""
+    seats: tuple[int, ...]
+    """The seats analysed."""
+    moments: tuple[Moment, ...]
+
+    def of_seat(self, seat: int) -> tuple[Moment, ...]:
+        return tuple(m for m in self.moments if m.seat == seat)
+
+    def flagged(self, seat: int, labels: Sequence[Label] = SERIOUS) -> int:
+        """How many of ``seat``'s decisions carry one of ``labels`` (a hand summary's count)."""
+        return sum(1 for m in self.moments if m.seat == seat and m.label in labels)
+
+    def only(self, seats: Sequence[int]) -> HandAnalysis:
+        """The same analysis kept to ``seats`` (what one person may be shown)."""
+        keep = tuple(s for s in self.seats if s in seats)
+        return HandAnalysis(self.game, self.table, self.hand, self.match, self.unit, self.stake, self.seed,
+                            self.budget, keep, tuple(m for m in self.moments if m.seat in keep))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A seat's decision as a replay meets it: what the seat saw, could do and did."""
+
+    step: int
+    seat: int
+    view: GameView
+    legal: tuple[Action, ...]
+    chosen: Action
+
+
+# -- the verdict on one decision -------------------------------------------------------------------
+def same(a: Action, b: Action) -> bool:
+    """One action, whatever order its cards are named in."""
+    return a == b or (a.type == b.type and a.amount == b.amount and a.value == b.value
+                      and sorted(map(str, a.cards)) == sorted(map(str, b.cards)))
+
+
+def points(loss: float, unit: Unit, stake: float) -> float:
+    """A loss in the unit as points (see the module)."""
+    return 100.0 * loss if unit is Unit.MATCH else CHIP_POINTS * loss / stake
+
+
+def accuracy(lost: float) -> float:
+    """Lichess's accuracy of a move that lost ``lost`` points of win probability: 100 for none,
+    about 65 for a mistake's 10, falling towards 0."""
+    return max(0.0, min(100.0, 103.1668100711649 * math.exp(-0.04354415386753951 * lost) - 3.166924740191411))
+
+
+def label(choice: Choice, best: Choice, unit: Unit, stake: float,
+          thresholds: Thresholds = THRESHOLDS) -> tuple[Label, float]:
+    """The label of ``choice`` beside ``best``, and the points it lost (0 unless told apart)."""
+    if choice.gap <= 0.0 or same(choice.action, best.action):
+        return Label.BEST, 0.0
+    lost = points(choice.gap, unit, stake)
+    if choice.gap <= SEPARATION * choice.gap_error:
+        return Label.GOOD, 0.0
+    if lost <= thresholds.inaccuracy:
+        return Label.GOOD, lost
+    if unit is Unit.MATCH and best.value >= 1.0 - SURE and best.error <= SURE and choice.value < 1.0 - SURE:
+        return Label.MISSED_WIN, lost
+    if lost > thresholds.blunder:
+        return Label.BLUNDER, lost
+    if lost > thresholds.mistake:
+        return Label.MISTAKE, lost
+    return Label.INACCURACY, lost
+
+
+def judge(position: Position, evaluation: Evaluation, stake: float) -> Moment:
+    """The verdict on one decision from the search's evaluation of it."""
+    choices = tuple(_choice(e) for e in evaluation.choices)
+    best = _choice(evaluation.best())
+    mine = next((c for c in choices if same(c.action, position.chosen)), None)
+    if mine is None:
+        raise ValueError(f"{position.chosen.describe()!r} was not a legal choice at step {position.step}.")
+    verdict, lost = label(mine, best, evaluation.unit, stake)
+    return Moment(position.step, position.seat, position.chosen, best.action, choices, mine.gap, mine.gap_error,
+                  lost, verdict, accuracy(lost), evaluation.deals)
+
+
+def _choice(e: Estimate) -> Choice:
+    return Choice(e.action, e.value, e.error, e.gap, e.gap_error)
+
+
+def retry(analysis: HandAnalysis, moment: Moment, action: Action) -> tuple[bool, float]:
+    """The drill: is ``action``, tried again at ``moment``, within a few points of the best? Also the
+    points it stands below the best. ``ValueError`` when it was not a legal choice there."""
+    choice = moment.of(action)
+    best = moment.of(moment.best)
+    if choice is None or best is None:
+        raise ValueError(f"{action.describe()!r} was not a legal choice at step {moment.step}.")
+    verdict, lost = label(choice, best, analysis.unit, analysis.stake)
+    return verdict in (Label.BEST, Label.GOOD) or lost <= DRILL_POINTS, lost
+
+
+# -- a hand, decision by decision ------------------------------------------------------------------
+def stake(record: Mapping[str, Any]) -> float:
+    """The chips a hand is played for, to scale a chip loss by: Pif Paf's antes (the pot every
+    hand starts from), Cacho's first two bets (what a player in for the third round has put in)."""
+    game = str(record.get("game", ""))
+    if game == "pifpaf":
+        return float(int((record.get("options") or {}).get("ante", 1)) * len(record["seats"]))
+    if game == "cacho":
+        return 3.0
+    return 1.0
+
+
+def positions(record: Mapping[str, Any]) -> Iterator[Position]:
+    """Every action of a seat in the hand, with the seat's view and legal actions just before it.
+
+    The hand is replayed as ``Game.replaying`` does it, but each view is taken before its action is
+    applied. ``ValueError`` for a history this engine cannot replay."""
+    rules = GAMES.get(str(record.get("game", "")))
+    if not isinstance(rules, Game):
+        raise ValueError(f"There is no game called {str(record.get('game', ''))[:40]!r} here.")
+    seats = seats_of(record)
+    known = {spec.name for spec in rules.option_specs}
+    options = rules.options({k: v for k, v in (record.get("options") or {}).items() if k in known})
+    state, _ = rules.resume(options, seats, start_of(record, len(seats)), int(record["dealer"]), int(record["hand"]),
+                            record_seed(record), record)
+    rules.keep_time(state)
+    step = 0
+    for entry in record["actions"]:
+        if entry.get("seat") is None:
+            continue
+        step += 1
+        seat, action = int(entry["seat"]), action_of(entry)
+        rules.catch_up(state, seat, action)
+        legal = tuple(rules.legal_actions(state, seat))
+        yield Position(step, seat, rules.view(state, seat), legal, action)
+        rules.apply(state, seat, action)
+
+
+def choices(position: Position) -> int:
+    """How many real choices the seat had (a signal is talk, not a move)."""
+    return sum(1 for a in position.legal if a.type != "signal")
+
+
+def worth_judging(position: Position) -> bool:
+    """A decision with more than one real choice, where the seat made a move (not a signal)."""
+    return position.chosen.type != "signal" and choices(position) > 1
+
+
+def decision_rng(seed: int, step: int, seat: int) -> random.Random:
+    """A decision's own generator: from the analysis's seed and the decision's place, never a card."""
+    return random.Random(f"cardtui-analysis:{seed}:{step}:{seat}")
+
+
+SCREEN = estimates.PLAY
+"""A first, cheaper look at each decision: the hard bot's own budget."""
+
+
+def clears(evaluation: Evaluation, chosen: Action, unit: Unit, stake_chips: float,
+           thresholds: Thresholds = THRESHOLDS) -> bool:
+    """Whether ``chosen`` is within the inaccuracy line of every other choice even at the top of the
+    estimate's interval (its loss plus ``SEPARATION`` errors): then no label but "best" or "good" could
+    come of a larger budget's look, and the decision is judged from this one."""
+    mine = next((e for e in evaluation.choices if same(e.action, chosen)), None)
+    if mine is None:
+        return False
+    for other in evaluation.choices:
+        if other is mine:
+            continue
+        if mine.gap == 0.0:
+            error = other.gap_error
+        elif other.gap == 0.0:
+            error = mine.gap_error
+        else:
+            error = mine.gap_error + other.gap_error  # no pairwise error is kept: the triangle's bound
+        if points(mine.gap - other.gap + SEPARATION * error, unit, stake_chips) > thresholds.inaccuracy:
+            return False
+    return True
+
+
+def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
+                     budget: Budget = estimates.ANALYSIS) -> Moment:
+    """One decision's verdict, judged from the seat's view alone.
+
+    The decision is looked at with the hard bot's budget first (``SCREEN``); only a choice that
+    look cannot clear (``clears``) is looked at again with the full ``budget``, on fresh deals. Most
+    decisions are easy: the analysis spends its time on the ones that are not."""
+    view, legal = position.view, list(position.legal)
+    rng = decision_rng(seed, position.step, position.seat)
+    if budget.scale > SCREEN.scale:
+        first = search.evaluate(view, legal, rng, SCREEN)
+        if clears(first, position.chosen, first.unit, stake_chips):
+            return judge(position, first, stake_chips)
+    return judge(position, search.evaluate(view, legal, rng, budget), stake_chips)
+
+
+Progress = Callable[[int, int], None]
+"""Told (decisions done, decisions in all) as an analysis goes."""
+
+
+def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | None = None,
+            budget: Budget = estimates.ANALYSIS, progress: Progress | None = None) -> HandAnalysis:
+    """The analysis of a finished hand's decisions (of ``seats``; every seat when None).
+
+    ``ValueError`` for a history that does not replay, or whose hand is not over."""
+    if not record.get("result"):
+        raise ValueError("That hand is not finished: only finished hands are analysed.")
+    every = [p for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats)]
+    chips = stake(record)
+    moments: list[Moment] = []
+    unit = Unit.MATCH if str(record["game"]).startswith("truco") or record["game"] == "cacheta" else Unit.CHIPS
+    if progress is not None:
+        progress(0, len(every))
+    for n, position in enumerate(every, 1):
+        moment = analyse_position(position, seed, chips, budget)
+        moments.append(moment)
+        if progress is not None:
+            progress(n, len(every))
+    analysed = tuple(sorted(set(seats) if seats is not None else {int(s["seat"]) for s in record["seats"]}))
+    return HandAnalysis(str(record["game"]), str(record.get("table", "")), int(record["hand"]),
+                        int(record.get("match", 0)), unit, chips, seed, budget.scale, analysed, tuple(moments))
+
+
+def decisions(record: Mapping[str, Any], seats: Sequence[int] | None = None) -> int:
+    """How many decisions ``analyse`` would judge (for a progress bar over many hands)."""
+    return sum(1 for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats))
+
+
+# -- a match: accuracy per player, the worst moments -----------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat over the hands analysed: lichess-style accuracy and its counts of each label."""
+
+    seat: int
+    decisions: int
+    accuracy: float
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Worst:
+    """One of a match's worst moments: which hand, and the decision."""
+
+    hand: int
+    moment: Moment
+
+
+def game_accuracy(moments: Sequence[Moment]) -> float:
+    """Lichess's way of summing moves' accuracies: the mean of their arithmetic and harmonic means
+    (the harmonic one keeps a single blunder from hiding among many easy moves)."""
+    if not moments:
+        return 100.0
+    values = [m.accuracy for m in moments]
+    mean = sum(values) / len(values)
+    harmonic = len(values) / sum(1.0 / max(v, 1.0) for v in values)
+    return (mean + harmonic) / 2.0
+
+
+def summary(hands: Sequence[HandAnalysis], worst: int = 3) -> tuple[tuple[SeatSummary, ...], tuple[Worst, ...]]:
+    """A match's accuracy per seat, and its ``worst`` most costly flagged decisions (most points first)."""
+    seats = sorted({s for h in hands for s in h.seats})
+    out = []
+    for seat in seats:
+        mine = [m for h in hands for m in h.of_seat(seat)]
+        counts = {str(lab): sum(1 for m in mine if m.label is lab) for lab in FLAGGED}
+        out.append(SeatSummary(seat, len(mine), game_accuracy(mine), counts))
+    ranked = sorted(((h.hand, m) for h in hands for m in h.moments if m.label in FLAGGED),
+                    key=lambda hm: (-hm[1].points, hm[0], hm[1].step))
+    return tuple(out), tuple(Worst(h, m) for h, m in ranked[:worst])
+
+
+# -- as JSON (the store, the command line, tools) ----------------------------------------------------
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as hand histories name it (docs/history.md)."""
+    out: dict[str, Any] = {"type": action.type}
+    if action.amount:
+        out["amount"] = action.amount
+    if action.cards:
+        out["cards"] = [str(c) for c in action.cards]
+    if action.value:
+        out["value"] = action.value
+    return out
+
+
+def _action(data: Mapping[str, Any]) -> Action:
+    return Action(str(data["type"]), int(data.get("amount", 0)), parse_cards(data.get("cards", [])),
+                  str(data.get("value", "")))
+
+
+def _num(x: float) -> float | None:
+    return None if math.isinf(x) or math.isnan(x) else x
+
+
+def _float(x: Any) -> float:
+    return math.inf if x is None else float(x)
+
+
+def to_json(analysis: HandAnalysis) -> dict[str, Any]:
+    """The analysis as a JSON document (docs/history.md §8)."""
+    return {
+        "format": FORMAT, "game": analysis.game, "table": analysis.table, "hand": analysis.hand,
+        "match": analysis.match, "unit": str(analysis.unit), "stake": analysis.stake, "seed": analysis.seed,
+        "budget": analysis.budget, "seats": list(analysis.seats),
+        "decisions": [{
+            "step": m.step, "seat": m.seat, "chosen": action_json(m.chosen), "best": action_json(m.best),
+            "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points,
+            "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals,
+            "choices": [{"action": action_json(c.action), "value": _num(c.value), "error": _num(c.error),
+                         "gap": _num(c.gap), "gap_error": _num(c.gap_error)} for c in m.choices],
+        } for m in analysis.moments],
+    }
+
+
+def from_json(data: Mapping[str, Any]) -> HandAnalysis:
+    """An analysis read back from ``to_json``; ``ValueError`` when it is not one."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"That is not an analysis in the {FORMAT} format.")
+    try:
+        moments = tuple(Moment(
+            int(d["step"]), int(d["seat"]), _action(d["chosen"]), _action(d["best"]),
+            tuple(Choice(_action(c["action"]), _float(c["value"]), _float(c["error"]), _float(c["gap"]),
+                         _float(c["gap_error"])) for c in d["choices"]),
+            _float(d["loss"]), _float(d["loss_error"]), float(d["points"]), Label(d["label"]), float(d["accuracy"]),
+            int(d.get("deals", 0)),
+        ) for d in data["decisions"])
+        return HandAnalysis(str(data["game"]), str(data["table"]), int(data["hand"]), int(data["match"]),
+                            Unit(data["unit"]), float(data["stake"]), int(data["seed"]), float(data["budget"]),
+                            tuple(int(s) for s in data["seats"]), moments)
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"That analysis is missing {err}.") from None

@@ -1,0 +1,131 @@
+"""The analysis of a hand (``engine.analysis``): known blunders named, right moves never flagged, the
+verdict judged from what the seat knew (the reshuffle test), a loss flagged only when the estimate
+tells it apart, and a hand's analysis as JSON and over a match."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from bench.analysis_rigs import RIGS, Rig
+from cardtui.engine import analysis
+from cardtui.engine.analysis import FLAGGED, SERIOUS, Choice, Label, Position
+from cardtui.engine.bots import estimates
+from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.core import Action
+from cardtui.engine.games import get
+from tests.engine.test_search import positions, reshuffled
+
+
+@pytest.mark.parametrize("rig", RIGS, ids=[r.game + ":" + r.name[:30] for r in RIGS])
+def test_a_known_blunder_is_named_and_the_right_move_never_flagged(rig: Rig) -> None:
+    stake = 3.0 if rig.game in ("cacho", "pifpaf") else 1.0
+    for seed in range(2):
+        wrong = analysis.analyse_position(rig.position(rig.wrong), seed, stake)
+        right = analysis.analyse_position(rig.position(rig.right), seed, stake)
+        assert wrong.label in SERIOUS, (seed, wrong.label, wrong.points)
+        assert right.label not in FLAGGED, (seed, right.label, right.points)
+
+
+@pytest.mark.parametrize(("game", "players", "scale"), [
+    ("truco_argentino", 2, 2.0), ("truco_paulista", 4, 2.0), ("cacho", 3, 2.0), ("cacheta", 2, 0.25),
+    ("pifpaf", 3, 0.25)])
+def test_a_decisions_analysis_does_not_change_when_the_unseen_cards_are_dealt_otherwise(
+        game: str, players: int, scale: float) -> None:
+    moved = 0
+    for match, seat in positions(game, players, count=2, seed=17):
+        legal = match.legal_actions(seat)
+        chosen = next(a for a in legal if a.type != "signal")
+        before = analysis.analyse_position(Position(3, seat, match.view(seat), tuple(legal), chosen), 5, 1.0,
+                                           estimates.Budget(scale))
+        for shuffle in range(2):
+            other = reshuffled(match, seat, shuffle)
+            moved += other.state.hands != match.state.hands
+            after = analysis.analyse_position(Position(3, seat, other.view(seat), tuple(other.legal_actions(seat)),
+                                                       chosen), 5, 1.0, estimates.Budget(scale))
+            assert after == before
+    assert moved, "no reshuffle moved a card"
+
+
+def test_a_loss_is_flagged_only_above_its_threshold_and_twice_its_error() -> None:
+    best = Choice(Action("a"), 0.6, 0.01, 0.0, 0.0)
+    for gap, error, expected in ((0.20, 0.01, Label.BLUNDER), (0.12, 0.01, Label.MISTAKE),
+                                 (0.07, 0.01, Label.INACCURACY), (0.04, 0.001, Label.GOOD),
+                                 (0.20, 0.11, Label.GOOD), (0.12, 0.07, Label.GOOD)):
+        lab, _ = analysis.label(Choice(Action("b"), 0.6 - gap, 0.01, gap, error), best, Unit.MATCH, 1.0)
+        assert lab is expected, (gap, error)
+    sure = Choice(Action("a"), 1.0, 0.0, 0.0, 0.0)
+    assert analysis.label(Choice(Action("b"), 0.8, 0.02, 0.2, 0.02), sure, Unit.MATCH, 1.0)[0] is Label.MISSED_WIN
+    # Chips: a tenth of the stake is 12.5 points, a mistake; the same chips at ten times the stake are nothing.
+    chips = Choice(Action("b"), -0.3, 0.01, 0.3, 0.01)
+    assert analysis.label(chips, best, Unit.CHIPS, 3.0)[0] is Label.MISTAKE
+    assert analysis.label(chips, best, Unit.CHIPS, 30.0)[0] is Label.GOOD
+    assert analysis.accuracy(0.0) == pytest.approx(100.0, abs=0.01) and 60 < analysis.accuracy(10.0) < 70
+
+
+def hands(game: str, players: int, count: int, seed: int = 3) -> list[dict[str, Any]]:
+    rules = get(game)
+    rng = random.Random(seed)
+    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            out.append(record)
+            match.next_hand(rng.getrandbits(63))
+            continue
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "easy"))
+    return out
+
+
+def test_a_hands_analysis_reads_its_history_and_round_trips_as_json() -> None:
+    records = hands("truco_argentino", 2, 3)
+    seen: list[tuple[int, int]] = []
+    done = []
+    analysed = [analysis.analyse(r, seed=1, budget=estimates.Budget(0.5),
+                                 progress=lambda n, total: seen.append((n, total))) for r in records]
+    assert seen[0][0] == 0 and all(n == total for n, total in seen if n == seen[-1][0])
+    for record, hand in zip(records, analysed, strict=True):
+        steps = [a for a in record["actions"] if a.get("seat") is not None]
+        for m in hand.moments:
+            entry = steps[m.step - 1]
+            assert entry["seat"] == m.seat and entry["type"] == m.chosen.type
+            assert m.of(m.chosen) is not None and m.of(m.best) is not None
+        assert analysis.from_json(analysis.to_json(hand)) == hand
+        mine = hand.only([0])
+        assert mine.seats == (0,) and all(m.seat == 0 for m in mine.moments)
+        done.append(hand)
+    seats, worst = analysis.summary(done)
+    assert [s.seat for s in seats] == [0, 1] and all(0.0 <= s.accuracy <= 100.0 for s in seats)
+    assert len(worst) <= 3 and [w.moment.points for w in worst] == sorted((w.moment.points for w in worst),
+                                                                           reverse=True)
+    # The same seed, the same analysis.
+    assert analysis.analyse(records[0], seed=1, budget=estimates.Budget(0.5)) == analysed[0]
+
+
+def test_only_a_finished_hand_that_replays_is_analysed() -> None:
+    record = hands("cacho", 2, 1)[0]
+    with pytest.raises(ValueError, match="not finished"):
+        analysis.analyse({**record, "result": None})
+    forged = dict(record, actions=[dict(record["actions"][0], type="raise", amount=999), *record["actions"][1:]])
+    with pytest.raises(ValueError):
+        analysis.analyse(forged, budget=estimates.Budget(0.25))
+    with pytest.raises(ValueError, match="no game"):
+        analysis.analyse(dict(record, game="poker"))
+
+
+def test_the_drill_says_whether_a_new_choice_is_within_a_few_points() -> None:
+    rig = RIGS[0]
+    wrong = analysis.analyse_position(rig.position(rig.wrong), 0)
+    hand = analysis.HandAnalysis("truco_argentino", "t", 1, 0, Unit.MATCH, 1.0, 0, 8.0, (0,), (wrong,))
+    assert analysis.retry(hand, wrong, rig.right)[0] is True
+    ok, lost = analysis.retry(hand, wrong, rig.wrong)
+    assert ok is False and lost > 10.0
+    with pytest.raises(ValueError, match="not a legal choice"):
+        analysis.retry(hand, wrong, Action("flor"))
+    assert dataclasses.replace(wrong, label=Label.GOOD) != wrong
