@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, replay."""
+"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, analyze, replay."""
 
 from __future__ import annotations
 
@@ -491,6 +491,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Each decision of exported hands judged, offline."""
+    from cardtui.analyze import run
+
+    return run(args.file, args.hand, args.seat, args.json, args.seed, sys.stdout, sys.stderr)
+
+
 def print_standings(records: list[dict[str, object]]) -> None:
     """The standings of every tournament whose hands the histories hold, worked out from them alone."""
     from cardtui.engine.tournament import recompute
@@ -695,6 +702,17 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--tournament", default=None, metavar="ID", help=_("only the hands of this tournament's tables"))
     e.add_argument("--out", default=None, help=_("file to write (default: standard output)"))
     e.set_defaults(run=cmd_history_export)
+
+    an = sub.add_parser("analyze", help=_("judge each decision of finished hands: the odds of every legal choice, "
+                                          "the best, the loss and a label; each player's accuracy"))
+    an.add_argument("file", metavar="HISTORY.jsonl", help=_("hand histories, one a line (cardtui history export, "
+                                                           "cardtui sim --history); - for standard input"))
+    an.add_argument("--hand", type=int, metavar="N", help=_("only hand N"))
+    an.add_argument("--seat", type=int, metavar="N", help=_("only seat N's decisions"))
+    an.add_argument("--json", action="store_true", help=_("one JSON document a hand, then a summary, for tools"))
+    an.add_argument("--seed", type=int, default=0, metavar="N",
+                    help=_("the seed of the search's deals (the same seed, the same analysis)"))
+    an.set_defaults(run=cmd_analyze)
 
     r = sub.add_parser("replay", help=_("replay finished hands step by step, every card face up"),
                        epilog=_("Keys: left/right step, Home/End to the deal or the end, PgUp/PgDn the hand "
