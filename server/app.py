@@ -16,6 +16,8 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
+from cardtui.server import analysis_pool
+from cardtui.server.analysis_pool import AnalysisPool
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.room import Room
 from cardtui.server.service import LobbyService, TableService, TournamentService, register
@@ -103,6 +105,7 @@ class Running:
     port: int
     health: health.aio.HealthServicer
     announcer: Announcer | None = None
+    analyst: AnalysisPool | None = None
 
     async def stop(self, grace: float = 2.0) -> None:
         """Tell every client, stop taking calls, let streams finish, close the store."""
@@ -114,6 +117,8 @@ class Running:
         await self.server.stop(grace)
         if self.room.thinker is not None:
             self.room.thinker.close()
+        if self.analyst is not None:
+            self.analyst.close()
         self.store.close()
 
 
@@ -132,14 +137,17 @@ async def start(
     web_url: str | None = None,
     cut_window: float = 1.0,
     bot_workers: int = 1,
+    analysis_workers: int = 1,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
     ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
+    ``analysis_workers``: processes finished hands are analysed in, at most one per core (0: none).
     """
     store = Store(db if db is not None else default_db(), own_folder=db is None)
+    analyst = analysis_pool.pool(analysis_workers)  # before the gRPC server: forking one that runs is unsafe
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     try:
         if tls is not None:
@@ -151,13 +159,15 @@ async def start(
         bound = 0
     if bound == 0:
         store.close()
+        if analyst is not None:
+            analyst.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
     limits = limits or Limits()
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
                 cut_window=cut_window, thinker=thinker(bot_workers), names_per_key=limits.names_per_key)
     limiter = RateLimiter(limits)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
-    register(server, LobbyService(room, limiter), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
+    register(server, LobbyService(room, limiter, analyst), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
     tables = TableService(room, limiter)
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
     tournaments = Tournaments(room)
@@ -196,7 +206,7 @@ async def start(
 
         announcer = start_announcer(bound, lambda: len(room.tables), tls is not None, host, announce_interfaces,
                                     web=web_url)
-    return Running(server, room, store, bound, health_servicer, announcer)
+    return Running(server, room, store, bound, health_servicer, announcer, analyst)
 
 
 async def serve_forever(
@@ -214,6 +224,7 @@ async def serve_forever(
     web: WebOptions | None = None,
     cut_window: float = 1.0,
     bot_workers: int = 1,
+    analysis_workers: int = 1,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
 
@@ -236,7 +247,7 @@ async def serve_forever(
         running = await start(host, port, db, bot_delay=bot_delay, next_hand_delay=next_hand_delay, tls=tls,
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
                               web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window,
-                              bot_workers=bot_workers)
+                              bot_workers=bot_workers, analysis_workers=analysis_workers)
     except BaseException:
         if sock is not None:
             sock.close()

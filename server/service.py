@@ -18,12 +18,15 @@ from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
 from cardtui.server import replays, wire
+from cardtui.server.analysis import Analyses
+from cardtui.server.analysis_pool import AnalysisPool
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, Refusal, ResourceExhausted
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
 from cardtui.server.room import Room, TableRequest
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
+    analysis_pb2,
     lobby_pb2,
     lobby_pb2_grpc,
     players_pb2,
@@ -59,11 +62,12 @@ def game_info(name: str) -> lobby_pb2.GameInfo:
 
 
 class LobbyService(lobby_pb2_grpc.LobbyServicer):
-    def __init__(self, room: Room, limiter: RateLimiter) -> None:
+    def __init__(self, room: Room, limiter: RateLimiter, analyst: AnalysisPool | None = None) -> None:
         self.room = room
         self.limiter = limiter
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
+        self.analyses = Analyses(room, self.replays, analyst)
 
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=len(self.room.tables),
@@ -150,6 +154,16 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             raise FailedPrecondition("That hand's history does not replay on this server.") from None
         for step in steps:
             yield step
+
+    async def Analyze(
+        self, request: analysis_pb2.AnalyzeRequest, context: Any
+    ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."))
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id))
+        seat = request.seat if request.HasField("seat") else None
+        async for update in self.analyses.analyze(request.table_id, request.hand, request.token, request.password,
+                                                  seat):
+            yield update
 
 
 class TableService(table_pb2_grpc.TableServicer):

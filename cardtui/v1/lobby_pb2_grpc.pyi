@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from cardtui.v1 import analysis_pb2 as _analysis_pb2
 from cardtui.v1 import lobby_pb2 as _lobby_pb2
 from cardtui.v1 import players_pb2 as _players_pb2
 from cardtui.v1 import replay_pb2 as _replay_pb2
@@ -59,6 +60,8 @@ class LobbyStub:
     replay.proto for who may open which).
     """
     Replay: _grpc.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]
+    Analyze: _grpc.UnaryStreamMultiCallable[_analysis_pb2.AnalyzeRequest, _analysis_pb2.AnalyzeUpdate]
+    """A finished hand's decisions judged (see analysis.proto for who may have which seat's)."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -89,6 +92,8 @@ class LobbyAsyncStub(LobbyStub):
     replay.proto for who may open which).
     """
     Replay: _aio.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]  # type: ignore[assignment]
+    Analyze: _aio.UnaryStreamMultiCallable[_analysis_pb2.AnalyzeRequest, _analysis_pb2.AnalyzeUpdate]  # type: ignore[assignment]
+    """A finished hand's decisions judged (see analysis.proto for who may have which seat's)."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -194,5 +199,13 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _replay_pb2.ReplayRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_replay_pb2.ReplayStep], _abc.AsyncIterator[_replay_pb2.ReplayStep]]: ...
+
+    @_abc_1.abstractmethod
+    def Analyze(
+        self,
+        request: _analysis_pb2.AnalyzeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_analysis_pb2.AnalyzeUpdate], _abc.AsyncIterator[_analysis_pb2.AnalyzeUpdate]]:
+        """A finished hand's decisions judged (see analysis.proto for who may have which seat's)."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

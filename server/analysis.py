@@ -1,0 +1,178 @@
+"""``Lobby.Analyze``: a finished hand's decisions judged, to whoever may see them.
+
+Who may have which seat's analysis (``analysis.proto`` says it for clients):
+
+- a table still playing: a seat's holder, with their seat token, of that seat's decisions in the
+  table's finished hands that they made themselves (a decision made while someone else held the
+  seat, or a bot stood in for them, is not theirs); spectators and the other seats get nothing;
+- a table that has finished: anyone who may replay its hands (``server.replays``), every seat.
+
+Only stored hands are analysed, and a hand is stored only once it is over: a hand in play never is,
+and nothing of it reaches anyone through an analysis. Each seat's analysis is kept in the store once
+made (``Store.add_analysis``), so a hand is analysed once; the work runs in the analysis pool
+(``server.analysis_pool``), never on the loop, and whoever waits is told where it stands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from cardtui.engine import analysis
+from cardtui.engine.analysis import HandAnalysis, Label
+from cardtui.engine.bots.estimates import Unit
+from cardtui.server import wire
+from cardtui.server.analysis_pool import AnalysisPool, Status
+from cardtui.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    quote,
+)
+from cardtui.server.replays import Replays, seats_by_step
+from cardtui.server.room import Room
+from cardtui.v1 import analysis_pb2
+
+log = logging.getLogger("cardtui.analysis")
+
+UNITS = {Unit.MATCH: analysis_pb2.ANALYSIS_UNIT_MATCH, Unit.CHIPS: analysis_pb2.ANALYSIS_UNIT_CHIPS}
+LABELS = {
+    Label.BEST: analysis_pb2.ANALYSIS_LABEL_BEST, Label.GOOD: analysis_pb2.ANALYSIS_LABEL_GOOD,
+    Label.INACCURACY: analysis_pb2.ANALYSIS_LABEL_INACCURACY, Label.MISTAKE: analysis_pb2.ANALYSIS_LABEL_MISTAKE,
+    Label.BLUNDER: analysis_pb2.ANALYSIS_LABEL_BLUNDER, Label.MISSED_WIN: analysis_pb2.ANALYSIS_LABEL_MISSED_WIN,
+}
+
+
+def seed_of(table_id: str, hand: int) -> int:
+    """The search's seed for a stored hand: from its place, so that it is the same wherever it is analysed."""
+    return int.from_bytes(hashlib.sha256(f"{table_id}:{hand}".encode()).digest()[:6], "big")
+
+
+def _finite(x: float) -> float:
+    return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
+
+
+def message(hand: HandAnalysis) -> analysis_pb2.HandAnalysis:
+    """An analysis as the wire gives it."""
+    seats, _ = analysis.summary([hand])
+    return analysis_pb2.HandAnalysis(
+        table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
+        seats=list(hand.seats),
+        moments=[analysis_pb2.AnalysisMoment(
+            step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
+            choices=[analysis_pb2.AnalysisChoice(action=wire.action_message(c.action), value=c.value,
+                                                 error=_finite(c.error), gap=c.gap, gap_error=_finite(c.gap_error))
+                     for c in m.choices],
+            loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals)
+            for m in hand.moments],
+        accuracy=[analysis_pb2.SeatAccuracy(seat=s.seat, decisions=s.decisions, accuracy=s.accuracy,
+                                            flagged=sum(s.counts.get(str(lab), 0) for lab in analysis.SERIOUS))
+                  for s in seats],
+    )
+
+
+def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:
+    """Several seats' analyses of one hand as one, their decisions in the hand's order."""
+    first = parts[0]
+    moments = tuple(sorted((m for p in parts for m in p.moments), key=lambda m: m.step))
+    seats = tuple(sorted({s for p in parts for s in p.seats}))
+    return HandAnalysis(first.game, str(record.get("table", first.table)), int(record["hand"]), first.match,
+                        first.unit, first.stake, first.seed, first.budget, seats, moments)
+
+
+def held_by(record: Mapping[str, Any], seat: int, name: str) -> set[int]:
+    """The steps at which ``name`` held ``seat`` and decided for themselves (no bot standing in)."""
+    return {step for step, seats in enumerate(seats_by_step(record))
+            if seat < len(seats) and seats[seat].name == name and not seats[seat].bot}
+
+
+class Analyses:
+    """The room's analyses: who may have which, from the store or the pool."""
+
+    def __init__(self, room: Room, replays: Replays, pool: AnalysisPool | None) -> None:
+        self.room, self.replays, self.pool = room, replays, pool
+
+    async def allowed(self, table_id: str, hand: int, token: str, password: str, seat: int | None
+                      ) -> tuple[dict[str, Any], list[int], str | None]:
+        """The hand's history, the seats this caller may have, and whose decisions only (a live
+        table's holder), or the refusal that says why not."""
+        table = self.room.tables.get(table_id)
+        holder: str | None = None
+        if table is not None:
+            grant = self.room.find(token) if token else None
+            if grant is None or grant.table is not table:
+                raise PermissionDenied("That table is still playing: a seat's analysis is its holder's alone "
+                                       "until the table has finished.")
+            if grant.seat is None:
+                raise PermissionDenied("Spectators see the analysis of a table's hands once it has finished.")
+            if seat is not None and seat != grant.seat:
+                raise PermissionDenied("That seat's analysis is its holder's alone while the table plays.")
+            if hand == table.in_play:
+                raise FailedPrecondition("Hand {hand} is still being played: it is analysed once it is over.",
+                                         hand=hand)
+            seats, holder = [grant.seat], grant.name
+        else:
+            await self.replays.open(table_id, token, password)
+            seats = []
+        line = self.room.store.hand(table_id, hand) if hand > 0 else None
+        if line is None:
+            raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
+        record: dict[str, Any] = json.loads(line)
+        every = [int(s["seat"]) for s in record["seats"]]
+        if seat is not None and seat not in every:
+            raise InvalidArgument("There is no seat {seat} in that hand.", seat=seat)
+        if not seats:
+            seats = [seat] if seat is not None else every
+        return record, seats, holder
+
+    async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None
+                      ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        record, seats, holder = await self.allowed(table_id, hand, token, password, seat)
+        kept = self.room.store.analyses(table_id, hand)
+        missing = [s for s in seats if s not in kept]
+        if missing:
+            if self.pool is None:
+                raise FailedPrecondition("This server does not analyse hands.")
+            updates: asyncio.Queue[Status] = asyncio.Queue()
+            work = self.pool.submit((table_id, hand, tuple(missing)), json.dumps(record), seed_of(table_id, hand),
+                                    missing, updates.put_nowait)
+            if work is None:
+                raise ResourceExhausted("Too many hands are waiting to be analysed; ask again in a while.")
+            try:
+                while not work.done():
+                    waiting = asyncio.ensure_future(updates.get())
+                    await asyncio.wait((waiting, work), return_when=asyncio.FIRST_COMPLETED)
+                    if not waiting.done():
+                        waiting.cancel()
+                        continue
+                    status = waiting.result()
+                    if status.started:
+                        yield analysis_pb2.AnalyzeUpdate(
+                            progress=analysis_pb2.AnalysisProgress(done=status.done, total=status.total))
+                    else:
+                        yield analysis_pb2.AnalyzeUpdate(queued=status.ahead)
+                try:
+                    done = analysis.from_json(json.loads(work.result()))
+                except (ValueError, KeyError, asyncio.CancelledError) as e:
+                    log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
+                    raise FailedPrecondition("That hand could not be analysed on this server.") from None
+            finally:
+                self.pool.forget(work, updates.put_nowait)
+            for s in missing:
+                text = json.dumps(analysis.to_json(done.only([s])))
+                self.room.store.add_analysis(table_id, hand, s, text)
+                kept[s] = text
+        parts = [analysis.from_json(json.loads(kept[s])) for s in seats]
+        whole = merged(record, parts)
+        if holder is not None:
+            mine = held_by(record, seats[0], holder)
+            whole = HandAnalysis(whole.game, whole.table, whole.hand, whole.match, whole.unit, whole.stake,
+                                 whole.seed, whole.budget, whole.seats,
+                                 tuple(m for m in whole.moments if m.step in mine))
+        yield analysis_pb2.AnalyzeUpdate(analysis=message(whole))
