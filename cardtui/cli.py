@@ -86,7 +86,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
               file=sys.stderr)
         return 2
+    if args.analysis_workers is not None and not 0 <= args.analysis_workers <= 64:
+        print("cardtui: " + _("--analysis-workers must be between 0 and 64 (0: no hand is analysed)."),
+              file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    from cardtui.server.analysis_pool import cores
     from cardtui.server.limits import Limits
 
     limits = Limits(args.max_actions, args.max_chat, args.max_tables, args.max_streams,
@@ -107,7 +112,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   next_hand_delay=args.next_hand_delay / 1000,
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
                                   idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000,
-                                  bot_workers=args.bot_workers))
+                                  bot_workers=args.bot_workers,
+                                  analysis_workers=cores() if args.analysis_workers is None else args.analysis_workers))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -551,6 +557,9 @@ def parser() -> argparse.ArgumentParser:
                           "cuts, the host alone chooses every deck, and every client says so"))
     s.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
+    s.add_argument("--analysis-workers", type=int, default=None, metavar="N",
+                   help=_("processes finished hands are analysed in, at most one per core (0: none; default: one "
+                          "per core)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
                    help=_("actions per second one address may send (default 20)"))
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",

@@ -33,6 +33,7 @@ from textual.widgets import Button, Header, Input, Static
 
 from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
+from cardtui.client.analysis import AnalysisScreen, play_line
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.boards.registry import board_for
@@ -52,7 +53,7 @@ from cardtui.client.table_summary import Account, KeyButton, summary_foot, summa
 from cardtui.client.textual_internals import use_compositor
 from cardtui.client.turn_line import turn_line
 from cardtui.i18n import N_, _
-from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, table_pb2
 
 NARROW = 100
 """Below this many columns the board gives up its side padding (an 80x24 terminal)."""
@@ -115,6 +116,8 @@ class TableScreen(Screen[None]):
         Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
+        # A player's own decisions in the hand just over, judged (once the summary says how they played).
+        Binding("a", "analysis", N_("Analysis")),
     ]
     footer_gives_way = ("quit", "chat")
     """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
@@ -144,6 +147,10 @@ class TableScreen(Screen[None]):
         self.said_on_board: RenderableType | None = None
         """The summary's account as the board draws it now (its countdown is drawn under it)."""
         self.summary_open = False
+        self.play_analysis: analysis_pb2.HandAnalysis | None = None
+        """The player's decisions in the hand just over, judged (``a`` opens them)."""
+        self.play_said: Text | None = None
+        """What the summary says of them: being analysed, or how many mistakes."""
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
         self.ended_then: Then | None = None
@@ -364,6 +371,8 @@ class TableScreen(Screen[None]):
         if ended != self.ended:
             if any(now and not before for now, before in zip(ended, self.ended, strict=True)):
                 self.summary_open = True  # a new ending: sum it up
+                if ended[0] and not self.spectating:
+                    self._analyse_play()
             if not ended[0]:
                 self.summary_open = False  # the next hand is dealt
             self.ended = ended
@@ -426,8 +435,9 @@ class TableScreen(Screen[None]):
         model = self.model
         if self.ended_then is not None:
             model = model.then(self.ended_then)
-        return summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
+        said = summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
                             self.match_ended)
+        return said if self.play_said is None else Group(said, Text(""), self.play_said)
 
     def action_go_on(self) -> None:
         """Enter: close the summary (at a match's end, stay for the next match)."""
@@ -516,7 +526,28 @@ class TableScreen(Screen[None]):
             return self.summary_open
         if action == "last_hand":
             return self.spectating and self.model.summary.delayed_spectator_view
+        if action == "analysis":
+            return self.summary_open and self.play_analysis is not None
         return True
+
+    def action_analysis(self) -> None:
+        if self.play_analysis is not None:
+            self.app.push_screen(AnalysisScreen(self.model, hand=self.play_analysis))
+
+    @work(group="analysis", exclusive=True, exit_on_error=False)
+    async def _analyse_play(self) -> None:
+        """How the player played the hand just over, for its summary (the server analyses it)."""
+        self.play_analysis, self.play_said = None, Text(_("Your play: being analysed…"), style="dim")
+        self._show_summary()
+        try:
+            async for update in self.conn.analyze(self.model.summary.id, 0, self.token):
+                if update.WhichOneof("update") == "analysis":
+                    self.play_analysis = update.analysis
+                    self.play_said = play_line(update.analysis, -1 if self.seat is None else self.seat)
+        except Exception:  # an older server, or one that analyses nothing: the summary says nothing of it
+            self.play_said = None
+        self._show_summary()
+        self.refresh_bindings()
 
     async def action_last_hand(self) -> None:
         await open_last_hand(self.app, self.conn, self.model.summary.id, self.token)

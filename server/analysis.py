@@ -100,8 +100,8 @@ class Analyses:
 
     async def allowed(self, table_id: str, hand: int, token: str, password: str, seat: int | None
                       ) -> tuple[dict[str, Any], list[int], str | None]:
-        """The hand's history, the seats this caller may have, and whose decisions only (a live
-        table's holder), or the refusal that says why not."""
+        """The hand's history (``hand`` 0: the table's last finished hand), the seats this caller may
+        have, and whose decisions only (a live table's holder), or the refusal that says why not."""
         table = self.room.tables.get(table_id)
         holder: str | None = None
         if table is not None:
@@ -113,6 +113,7 @@ class Analyses:
                 raise PermissionDenied("Spectators see the analysis of a table's hands once it has finished.")
             if seat is not None and seat != grant.seat:
                 raise PermissionDenied("That seat's analysis is its holder's alone while the table plays.")
+            hand = hand or table.hands_played
             if hand == table.in_play:
                 raise FailedPrecondition("Hand {hand} is still being played: it is analysed once it is over.",
                                          hand=hand)
@@ -120,6 +121,9 @@ class Analyses:
         else:
             await self.replays.open(table_id, token, password)
             seats = []
+            if hand == 0:
+                last = self.room.store.last_hands(table_id, 1)
+                hand = int(json.loads(last[0])["hand"]) if last else 0
         line = self.room.store.hand(table_id, hand) if hand > 0 else None
         if line is None:
             raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
@@ -134,6 +138,7 @@ class Analyses:
     async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None
                       ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
         record, seats, holder = await self.allowed(table_id, hand, token, password, seat)
+        hand = int(record["hand"])
         kept = self.room.store.analyses(table_id, hand)
         missing = [s for s in seats if s not in kept]
         if missing:

@@ -105,7 +105,7 @@ class AnalyzeRequest(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     hand: _builtins.int
-    """HandSummary.hand"""
+    """HandSummary.hand; 0: the table's last finished hand"""
     token: _builtins.str
     """a seat token of the table (its holder's own decisions)"""
     password: _builtins.str

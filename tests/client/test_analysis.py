@@ -1,0 +1,73 @@
+"""A hand's analysis on screen at 80x24 in every language: from the replay viewer (`a`), each step's
+verdict on the replay's line after it; and the line a hand's summary says of a player's play."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from cardtui import i18n
+from cardtui.client.analysis import AnalysisScreen, play_line
+from cardtui.client.app import CardApp
+from cardtui.client.replay import HandsScreen, ReplayScreen, TablesScreen
+from cardtui.i18n import speaking
+from cardtui.server.app import Running
+from cardtui.v1 import analysis_pb2, common_pb2
+from tests.client.footer_check import cut_off
+from tests.client.test_replay import on, status
+from tests.client.waiting import in_lobby, until
+from tests.server.test_analysis import played
+from tests.server.test_replays import store_finished
+
+SMALL = (80, 24)
+WORDS = {"en": ("accuracy", "chosen"), "pt_BR": ("precisão", "escolhida"), "es": ("precisión", "elegida")}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_replay_viewer_shows_a_finished_hands_analysis_step_by_step(server: Running, lang: str) -> None:
+    record = played("truco_argentino", ["ana", "bia"], seed=6)
+    store_finished(server, "done", record)
+    server.room.finished["done"] = common_pb2.TableSummary(
+        id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
+    with speaking(lang):
+        client = CardApp(f"127.0.0.1:{server.port}", "eve")
+        async with client.run_test(size=SMALL) as pilot:
+            await in_lobby(pilot)
+            for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+                await pilot.press(key)
+                await on(pilot, screen)
+            replay = client.screen
+            assert isinstance(replay, ReplayScreen)
+            assert cut_off(replay, SMALL[0]) == []
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(client.screen, AnalysisScreen)
+                        and client.screen.result is not None, "the analysis")
+            shown = str(client.screen.query_one("#analysis-body", Static).render())
+            accuracy, chosen = WORDS[lang]
+            assert accuracy in shown and chosen in shown and "ana" in shown and "bia" in shown
+            result = client.screen.result
+            assert result is not None and set(result.seats) == {0, 1} and result.moments
+            await pilot.press("escape")
+            await until(pilot, lambda: client.screen is replay and replay.analysis is not None, "back to the replay")
+            step = result.moments[0].step
+            replay.go(step)
+            await pilot.pause()
+            label = {analysis_pb2.ANALYSIS_LABEL_BEST: "best", analysis_pb2.ANALYSIS_LABEL_GOOD: "as good",
+                     analysis_pb2.ANALYSIS_LABEL_INACCURACY: "inaccuracy", analysis_pb2.ANALYSIS_LABEL_MISTAKE:
+                     "mistake", analysis_pb2.ANALYSIS_LABEL_BLUNDER: "blunder",
+                     analysis_pb2.ANALYSIS_LABEL_MISSED_WIN: "missed win"}[result.moments[0].label]
+            assert i18n._(label) in status(replay)
+
+
+def test_a_summary_says_how_many_mistakes_in_every_language() -> None:
+    hand = analysis_pb2.HandAnalysis(moments=[
+        analysis_pb2.AnalysisMoment(seat=0, label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
+        analysis_pb2.AnalysisMoment(seat=0, label=analysis_pb2.ANALYSIS_LABEL_INACCURACY),
+        analysis_pb2.AnalysisMoment(seat=1, label=analysis_pb2.ANALYSIS_LABEL_MISTAKE)])
+    with speaking("en"):
+        assert play_line(hand, 0).plain.startswith("Your play: 1 mistake")
+        assert play_line(hand, 2).plain.startswith("Your play: no mistakes")
+    with speaking("pt_BR"):
+        assert play_line(hand, 0).plain.startswith("Sua jogada: 1 erro")
+    with speaking("es"):
+        assert play_line(hand, 0).plain.startswith("Tu juego: 1 error")
