@@ -147,6 +147,8 @@ class ReplayScreen(Screen[None]):
         Binding("pagedown", "hand(1)", N_("Next hand"), key_display="pgdn", group=HANDS),
         Binding("a", "analysis", N_("Analysis")),
     ]
+    footer_gives_way = ("quit", "analysis")
+    """At 80 columns Quit gives way (ctrl+q still quits), then, in longer languages, the analysis's key."""
 
     def __init__(self, source: HandSource, hands: list[replay_pb2.HandSummary], index: int, steps: Steps) -> None:
         super().__init__()
@@ -259,6 +261,8 @@ class ReplayScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hand":
             return len(self.hand_list) > 1
+        if action == "analysis":  # a server's hands (a file's are analysed with cardtui analyze)
+            return isinstance(self.source, ServerHands)
         return True
 
     # -- other hands -----------------------------------------------------------------
