@@ -180,6 +180,18 @@ def same(a: Action, b: Action) -> bool:
                       and sorted(map(str, a.cards)) == sorted(map(str, b.cards)))
 
 
+def as_legal(action: Action, legal: Sequence[Action]) -> Action:
+    """``action`` as the legal actions name it: a history names what a move turned out to move (the card
+    a blind play turned up), the legal action only what was chosen (which card, unseen)."""
+    for a in legal:
+        if same(a, action):
+            return a
+    for a in legal:
+        if not a.cards and (a.type, a.amount, a.value) == (action.type, action.amount, action.value):
+            return a
+    return action
+
+
 def points(loss: float, unit: Unit, stake: float) -> float:
     """A loss in the unit as points (see the module)."""
     return 100.0 * loss if unit is Unit.MATCH else CHIP_POINTS * loss / stake
@@ -271,7 +283,7 @@ def positions(record: Mapping[str, Any]) -> Iterator[Position]:
         seat, action = int(entry["seat"]), action_of(entry)
         rules.catch_up(state, seat, action)
         legal = tuple(rules.legal_actions(state, seat))
-        yield Position(step, seat, rules.view(state, seat), legal, action)
+        yield Position(step, seat, rules.view(state, seat), legal, as_legal(action, legal))
         rules.apply(state, seat, action)
 
 

@@ -15,6 +15,7 @@ from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS, Choice, Label, Position
 from cardtui.engine.bots import estimates
 from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.games import get
 from tests.engine.test_search import positions, reshuffled
@@ -129,3 +130,11 @@ def test_the_drill_says_whether_a_new_choice_is_within_a_few_points() -> None:
     with pytest.raises(ValueError, match="not a legal choice"):
         analysis.retry(hand, wrong, Action("flor"))
     assert dataclasses.replace(wrong, label=Label.GOOD) != wrong
+
+
+def test_a_blind_play_is_judged_as_the_choice_it_was() -> None:
+    # A history names the card a blind play turned up; the legal action names only its place.
+    legal = (Action("play_blind", amount=1), Action("play_blind", amount=2), Action("run"))
+    history = Action("play_blind", amount=1, cards=(Card.parse("6H"),))
+    assert analysis.as_legal(history, legal) == legal[0]
+    assert analysis.as_legal(Action("run"), legal) is legal[2]
