@@ -306,11 +306,13 @@ class Connection:
         request = replay_pb2.ReplayRequest(table_id=table_id, hand=hand, token=token, password=password)
         return [step async for step in self.lobby.Replay(request, timeout=30)]
 
-    def analyze(self, table_id: str, hand: int, token: str = "", password: str = "", seat: int | None = None
-                ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+    def analyze(self, table_id: str, hand: int, token: str = "", password: str = "", seat: int | None = None,
+                when_idle: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
         """A finished hand's analysis as it comes: where it waits, its progress, then the analysis
-        (``hand`` 0: the table's last finished hand)."""
-        request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=hand, token=token, password=password)
+        (``hand`` 0: the table's last finished hand). ``when_idle``: only if the server analyses it now
+        without anyone asking (else the answer is ``deferred``)."""
+        request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=hand, token=token, password=password,
+                                              when_idle=when_idle)
         if seat is not None:
             request.seat = seat
         return aiter(self.lobby.Analyze(request, timeout=600))

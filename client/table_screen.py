@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from math import ceil
 
@@ -527,23 +528,46 @@ class TableScreen(Screen[None]):
         if action == "last_hand":
             return self.spectating and self.model.summary.delayed_spectator_view
         if action == "analysis":
-            return self.summary_open and self.play_analysis is not None
+            return self.summary_open and self.play_said is not None
         return True
 
     def action_analysis(self) -> None:
+        """The player's decisions in the hand just over, judged: at once when the summary has them, else
+        asked for now (the screen shows the queue and the progress)."""
         if self.play_analysis is not None:
             self.app.push_screen(AnalysisScreen(self.model, hand=self.play_analysis))
+            return
+        table_id, token = self.model.summary.id, self.token
+
+        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return self.conn.analyze(table_id, 0, token)
+
+        def analysed(result: analysis_pb2.HandAnalysis | None) -> None:
+            if result is not None and self.summary_open:
+                self._played(result)
+
+        self.app.push_screen(AnalysisScreen(self.model, updates), analysed)
+
+    def _played(self, hand: analysis_pb2.HandAnalysis) -> None:
+        self.play_analysis = hand
+        self.play_said = play_line(hand, -1 if self.seat is None else self.seat)
+        self._show_summary()
+        self.refresh_bindings()
 
     @work(group="analysis", exclusive=True, exit_on_error=False)
     async def _analyse_play(self) -> None:
-        """How the player played the hand just over, for its summary (the server analyses it)."""
+        """How the player played the hand just over, for its summary: analysed at once where the server
+        finds it cheap and has a worker free (``when_idle``), else when the player presses ``a``."""
         self.play_analysis, self.play_said = None, Text(_("Your play: being analysed…"), style="dim")
         self._show_summary()
         try:
-            async for update in self.conn.analyze(self.model.summary.id, 0, self.token):
-                if update.WhichOneof("update") == "analysis":
-                    self.play_analysis = update.analysis
-                    self.play_said = play_line(update.analysis, -1 if self.seat is None else self.seat)
+            async for update in self.conn.analyze(self.model.summary.id, 0, self.token, when_idle=True):
+                what = update.WhichOneof("update")
+                if what == "analysis":
+                    self._played(update.analysis)
+                    return
+                if what == "deferred":
+                    self.play_said = Text(_("Your play: a to analyse it"), style="dim")
         except Exception:  # an older server, or one that analyses nothing: the summary says nothing of it
             self.play_said = None
         self._show_summary()

@@ -42,6 +42,7 @@ from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_of, seats_of, start_of
+from cardtui.engine.rummy_records import RummyView
 
 FORMAT = "cardtui-analysis/1"
 """The ``format`` of an analysis as JSON (docs/history.md §8)."""
@@ -61,6 +62,11 @@ class Label(StrEnum):
     """A sure win of the match was on the table (every deal of the unseen cards won it) and the
     choice made left it."""
 
+
+CHEAP = frozenset({"truco_argentino", "truco_paulista", "cacho"})
+"""The games whose hand is analysed in well under a second of one core (``make bench --only analysis``): a
+hand's summary may say how its player played it without anyone asking. A Pif Paf or Cacheta hand takes
+seconds: it is analysed only when asked for."""
 
 FLAGGED = (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
 """The labels that say a decision lost something."""
@@ -222,16 +228,37 @@ def label(choice: Choice, best: Choice, unit: Unit, stake: float,
     return Label.INACCURACY, lost
 
 
-def judge(position: Position, evaluation: Evaluation, stake: float) -> Moment:
-    """The verdict on one decision from the search's evaluation of it."""
-    choices = tuple(_choice(e) for e in evaluation.choices)
-    best = _choice(evaluation.best())
-    mine = next((c for c in choices if same(c.action, position.chosen)), None)
-    if mine is None:
+def judge(position: Position, evaluation: Evaluation, stake: float, fresh: Evaluation | None = None) -> Moment:
+    """The verdict on one decision from the search's evaluation of every choice, and, where some were looked
+    at again on fresh deals (``analyse_position``), from that look: the choices it holds are valued by it,
+    the others by the first look, measured from the choice made."""
+    if fresh is None:
+        choices = tuple(_choice(e) for e in evaluation.choices)
+        best = _choice(evaluation.best())
+        deals = evaluation.deals
+    else:
+        mine = _row(evaluation, position.chosen)
+        base = fresh.choices[_row(fresh, position.chosen)]
+        top = fresh.best()
+        _, top_error = above(fresh, fresh.choices.index(top), _row(fresh, position.chosen))
+        out = []
+        for i, e in enumerate(evaluation.choices):
+            again = next((f for f in fresh.choices if same(f.action, e.action)), None)
+            if again is not None:
+                out.append(_choice(again))
+                continue
+            up, error = above(evaluation, i, mine)
+            value = base.value + up
+            out.append(Choice(e.action, value, e.error, top.value - value, math.hypot(error, top_error)))
+        choices = tuple(out)
+        best = _choice(top)
+        deals = fresh.deals
+    mine_choice = next((c for c in choices if same(c.action, position.chosen)), None)
+    if mine_choice is None:
         raise ValueError(f"{position.chosen.describe()!r} was not a legal choice at step {position.step}.")
-    verdict, lost = label(mine, best, evaluation.unit, stake)
-    return Moment(position.step, position.seat, position.chosen, best.action, choices, mine.gap, mine.gap_error,
-                  lost, verdict, accuracy(lost), evaluation.deals)
+    verdict, lost = label(mine_choice, best, evaluation.unit, stake)
+    return Moment(position.step, position.seat, position.chosen, best.action, choices, mine_choice.gap,
+                  mine_choice.gap_error, lost, verdict, accuracy(lost), deals)
 
 
 def _choice(e: Estimate) -> Choice:
@@ -303,45 +330,142 @@ def decision_rng(seed: int, step: int, seat: int) -> random.Random:
 
 
 SCREEN = estimates.PLAY
-"""A first, cheaper look at each decision: the hard bot's own budget."""
+"""The first look at every choice of a decision: the hard bot's own budget."""
+CONTENDERS = 3
+"""Beside the choice made, how many of the first look's best choices are looked at again, on fresh deals."""
+NEAR = 2.0
+"""A verdict is settled when its label would be the same with the loss this many standard errors either way."""
+MOST = 8.0
+"""Where a verdict is not settled, the contenders are looked at again on up to this many times the budget's
+deals (doubling each time)."""
 
 
-def clears(evaluation: Evaluation, chosen: Action, unit: Unit, stake_chips: float,
-           thresholds: Thresholds = THRESHOLDS) -> bool:
-    """Whether ``chosen`` is within the inaccuracy line of every other choice even at the top of the
-    estimate's interval (its loss plus ``SEPARATION`` errors): then no label but "best" or "good" could
-    come of a larger budget's look, and the decision is judged from this one."""
-    mine = next((e for e in evaluation.choices if same(e.action, chosen)), None)
-    if mine is None:
-        return False
-    for other in evaluation.choices:
-        if other is mine:
+RUMMY = 0.25
+"""Pif Paf's and Cacheta's looks at the contenders, as a share of the budget (see ``plan``)."""
+RUMMY_SCREEN = Budget(0.5)
+"""Pif Paf's and Cacheta's first look."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What one decision's analysis may spend: a first look at every choice, a look at the contenders on
+    fresh deals, and at most this much on them where the verdict sits near a label's line."""
+
+    screen: Budget
+    look: Budget
+    most: Budget
+    contenders: int = CONTENDERS
+    """Beside the choice made, how many of the first look's best choices are looked at again."""
+
+
+def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
+    """The plan for ``budget`` (the contenders' look). A deal of Pif Paf or Cacheta is a whole hand played
+    out turn by turn, far dearer than a truco or Cacho deal: there the first look is half the hard budget's
+    (8 deals), the look at the two best contenders a quarter of the budget (32 deals at the analysis
+    budget), and the most twice that. Measured in ``make bench --only analysis``."""
+    if isinstance(view, RummyView):
+        look = Budget(budget.scale * RUMMY)
+        return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * 2.0), 2)
+    return Plan(Budget(min(SCREEN.scale, budget.scale)), budget, Budget(budget.scale * MOST))
+
+
+def _row(evaluation: Evaluation, action: Action) -> int:
+    for i, e in enumerate(evaluation.choices):
+        if same(e.action, action):
+            return i
+    raise ValueError(f"{action.describe()!r} was not a legal choice.")
+
+
+def above(evaluation: Evaluation, i: int, j: int) -> tuple[float, float]:
+    """How far choice ``i`` stands above choice ``j`` (negative: below), and the standard error of that,
+    measured deal by deal on the evaluation's deals."""
+    a, b = evaluation.choices[i], evaluation.choices[j]
+    if not evaluation.rows:
+        return a.value - b.value, a.error + b.error
+    pair = estimates.weighed(evaluation.unit, [[a.action], [b.action]], [evaluation.rows[i], evaluation.rows[j]],
+                             evaluation.weights)
+    lower = pair.choices[1] if pair.choices[0].gap == 0.0 else pair.choices[0]
+    sign = 1.0 if lower is pair.choices[1] else -1.0
+    return sign * lower.gap, lower.gap_error
+
+
+def joined(first: Evaluation, then: Evaluation) -> Evaluation:
+    """Two evaluations of the same choices on different deals, as one on all of them."""
+    rows = [a + b for a, b in zip(first.rows, then.rows, strict=True)]
+    return estimates.weighed(first.unit, [[e.action] for e in first.choices], rows, first.weights + then.weights)
+
+
+def floor(evaluation: Evaluation) -> float:
+    """The least standard error a gap on these deals is taken to have: the values' range over the deals (or,
+    when every choice came out the same on every deal, that value's size) over their number. Two choices that
+    came out alike on each of a few deals are not known to be alike (the rule of three)."""
+    values = [x for row in evaluation.rows for x in row]
+    if not values or not evaluation.deals:
+        return 0.0
+    hi, lo = max(values), min(values)
+    return (hi - lo if hi > lo else abs(hi)) / evaluation.deals
+
+
+def grade(lost: float, error: float, thresholds: Thresholds = THRESHOLDS) -> int:
+    """The rank of the label a loss of ``lost`` points with ``error`` points of standard error gets: 0 for
+    none (best, as good), then inaccuracy, mistake, blunder (``label``)."""
+    if lost <= SEPARATION * error or lost <= thresholds.inaccuracy:
+        return 0
+    return 3 if lost > thresholds.blunder else 2 if lost > thresholds.mistake else 1
+
+
+def settled(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float) -> bool:
+    """Whether the verdict on choice ``mine`` would be the same with its loss ``NEAR`` errors either way."""
+    worst = max((above(evaluation, i, mine) for i in range(len(evaluation.choices)) if i != mine), default=None)
+    if worst is None:
+        return True
+    lost, error = points(worst[0], unit, stake_chips), points(max(worst[1], floor(evaluation)), unit, stake_chips)
+    return grade(lost - NEAR * error, error) == grade(lost + NEAR * error, error)
+
+
+def contenders(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float, most: int = CONTENDERS,
+               thresholds: Thresholds = THRESHOLDS) -> list[int]:
+    """The choices that may stand above choice ``mine`` by more than the inaccuracy line (the top of the
+    estimate's interval, ``SEPARATION`` errors up): the best ``most`` of them by value. None: no label but
+    best or as good could come of a longer look."""
+    out = []
+    least = floor(evaluation)
+    for i in range(len(evaluation.choices)):
+        if i == mine:
             continue
-        if mine.gap == 0.0:
-            error = other.gap_error
-        elif other.gap == 0.0:
-            error = mine.gap_error
-        else:
-            error = mine.gap_error + other.gap_error  # no pairwise error is kept: the triangle's bound
-        if points(mine.gap - other.gap + SEPARATION * error, unit, stake_chips) > thresholds.inaccuracy:
-            return False
-    return True
+        up, error = above(evaluation, i, mine)
+        if points(up + SEPARATION * max(error, least), unit, stake_chips) > thresholds.inaccuracy:
+            out.append(i)
+    return sorted(out, key=lambda i: -evaluation.choices[i].value)[:most]
 
 
 def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
                      budget: Budget = estimates.ANALYSIS) -> Moment:
     """One decision's verdict, judged from the seat's view alone.
 
-    The decision is looked at with the hard bot's budget first (``SCREEN``); only a choice that
-    look cannot clear (``clears``) is looked at again with the full ``budget``, on fresh deals. Most
-    decisions are easy: the analysis spends its time on the ones that are not."""
+    Every choice is looked at first with a small budget (``plan``). Where some other choice may stand
+    above the one made by more than the inaccuracy line (``contenders``), the one made and the best few
+    of those are looked at again on fresh deals (a choice picked for looking well on the first deals
+    would look too good on them), and again on twice the deals while the verdict sits near a label's
+    line (``settled``), up to the plan's most: easy decisions are settled at a glance, the time goes to
+    the ones that are not, and the same hand analysed with another seed gets the same labels."""
     view, legal = position.view, list(position.legal)
     rng = decision_rng(seed, position.step, position.seat)
-    if budget.scale > SCREEN.scale:
-        first = search.evaluate(view, legal, rng, SCREEN)
-        if clears(first, position.chosen, first.unit, stake_chips):
-            return judge(position, first, stake_chips)
-    return judge(position, search.evaluate(view, legal, rng, budget), stake_chips)
+    p = plan(view, budget)
+    first = search.evaluate(view, legal, rng, p.screen)
+    if p.look.scale <= p.screen.scale:
+        return judge(position, first, stake_chips)
+    mine = _row(first, position.chosen)
+    others = contenders(first, mine, first.unit, stake_chips, p.contenders)
+    if not others:
+        return judge(position, first, stake_chips)
+    looked = [first.choices[i].action for i in (mine, *others)]
+    fresh = search.evaluate(view, looked, rng, p.look)
+    spent = p.look.scale
+    while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips):
+        fresh = joined(fresh, search.evaluate(view, looked, rng, Budget(spent)))
+        spent *= 2.0
+    return judge(position, first, stake_chips, fresh)
 
 
 Progress = Callable[[int, int], None]

@@ -11,6 +11,10 @@ Only stored hands are analysed, and a hand is stored only once it is over: a han
 and nothing of it reaches anyone through an analysis. Each seat's analysis is kept in the store once
 made (``Store.add_analysis``), so a hand is analysed once; the work runs in the analysis pool
 (``server.analysis_pool``), never on the loop, and whoever waits is told where it stands.
+
+A hand is analysed when someone asks (``a`` after a hand, the replay viewer): asked with nobody
+asking (``when_idle``, for a hand's summary line), only a game whose analysis is cheap is analysed,
+and only while a worker of the pool is free, so that many tables' summaries never fill the pool.
 """
 
 from __future__ import annotations
@@ -135,12 +139,19 @@ class Analyses:
             seats = [seat] if seat is not None else every
         return record, seats, holder
 
-    async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None
-                      ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+    async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None,
+                      when_idle: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        """The analysis of a hand's seats this caller may have (``allowed``), from the store or the pool.
+        ``when_idle``: asked with nobody asking (a hand's summary), so made only where it is cheap and a
+        worker is free now (``analysis.CHEAP``), else ``deferred``."""
         record, seats, holder = await self.allowed(table_id, hand, token, password, seat)
         hand = int(record["hand"])
         kept = self.room.store.analyses(table_id, hand)
         missing = [s for s in seats if s not in kept]
+        if missing and when_idle and (record.get("game") not in analysis.CHEAP or self.pool is None
+                                      or not self.pool.idle):
+            yield analysis_pb2.AnalyzeUpdate(deferred=True)
+            return
         if missing:
             if self.pool is None:
                 raise FailedPrecondition("This server does not analyse hands.")

@@ -2,10 +2,15 @@
 
 An analysis searches every decision of a hand at the analysis budget: seconds of work that would
 stall every table of the process if it ran on the event loop. So it runs in worker processes, at
-most one job per core (``workers``), each job one finished hand's history (a table's loop hands the
+most one per core (``workers``), each job one finished hand's history (a table's loop hands the
 pool a history and waits for nothing from it). Jobs past the pool's size wait in a queue, and whoever
 waits is told where their job stands (how many are ahead, then how many decisions are judged).
-The same hand asked for twice while it is queued or worked on is one job.
+The same hand asked for twice while it is queued or worked on is one job. A job that starts while
+more than one worker is free has its seats shared out among them (each seat's decisions are judged
+apart, so the parts join into the same analysis), so a hand asked for alone comes back sooner.
+
+The workers run at the lowest priority (``NICE``): the tables' processes come first on every core,
+and an analysis only takes what they leave.
 
 The workers come from a fork server, like the bots' pool (``server.thinking``): the pool is made
 before the gRPC server exists, since forking a process that runs gRPC is not safe.
@@ -36,6 +41,8 @@ log = logging.getLogger("cardtui.analysis")
 
 QUEUED = 64
 """Jobs that may wait at once; past it a request is refused (RESOURCE_EXHAUSTED)."""
+NICE = 19
+"""How much the workers' priority is lowered (19: the lowest)."""
 
 Job = Callable[[str, int, tuple[int, ...], Callable[[int, int], None]], str]
 """What a worker runs: (a hand history's JSON, a seed, the seats, a progress callback) → the analysis's JSON."""
@@ -55,15 +62,35 @@ def analyse_hand(record: str, seed: int, seats: tuple[int, ...], progress: Calla
 def _start(alive: Connection, reports: Any) -> None:
     global _progress
     _progress = reports
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
     _watch(alive)
 
 
-def _run(job: Job, job_id: int, record: str, seed: int, seats: tuple[int, ...]) -> str:
+def _run(job: Job, job_id: int, part: int, record: str, seed: int, seats: tuple[int, ...]) -> str:
     def progress(done: int, total: int) -> None:
         if _progress is not None:
-            _progress.put((job_id, done, total))
+            _progress.put((job_id, part, done, total))
 
     return job(record, seed, seats, progress)
+
+
+def merge(parts: Sequence[str]) -> str:
+    """Analyses of one hand's seats, made apart, as one (``engine.analysis.to_json``): every seat, every
+    decision in the hand's order."""
+    if len(parts) == 1:
+        return parts[0]
+    docs = [json.loads(p) for p in parts]
+    whole = dict(docs[0])
+    whole["seats"] = sorted({int(s) for d in docs for s in d["seats"]})
+    whole["decisions"] = sorted((m for d in docs for m in d["decisions"]), key=lambda m: int(m["step"]))
+    return json.dumps(whole)
+
+
+def shares(seats: tuple[int, ...], workers: int) -> list[tuple[int, ...]]:
+    """``seats`` dealt out among at most ``workers`` parts (no part empty; no seats named: one part)."""
+    count = max(1, min(workers, len(seats)))
+    return [seats[i::count] for i in range(count)]
 
 
 def cores() -> int:
@@ -98,6 +125,9 @@ class _Job:
     future: asyncio.Future[str]
     listeners: list[Listener] = field(default_factory=list)
     status: Status = Status()
+    parts: list[tuple[int, int]] = field(default_factory=list)
+    """Each running part's progress: (decisions judged, decisions in all)."""
+    results: dict[int, str] = field(default_factory=dict)
 
     def tell(self, status: Status) -> None:
         self.status = status
@@ -123,6 +153,8 @@ class AnalysisPool:
         self._ids = itertools.count(1)
         self._waiting: deque[_Job] = deque()
         self._running: dict[int, _Job] = {}
+        self._busy = 0
+        """Workers at work: a job's parts each take one."""
         self._by_key: dict[tuple[Any, ...], _Job] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._reader = threading.Thread(target=self._read, daemon=True, name="cardtui-analysis-progress")
@@ -146,10 +178,11 @@ class AnalysisPool:
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._progress, *item)
 
-    def _progress(self, job_id: int, done: int, total: int) -> None:
+    def _progress(self, job_id: int, part: int, done: int, total: int) -> None:
         job = self._running.get(job_id)
-        if job is not None:
-            job.tell(Status(0, done, total, True))
+        if job is not None and part < len(job.parts):
+            job.parts[part] = (done, total)
+            job.tell(Status(0, sum(d for d, _ in job.parts), sum(t for _, t in job.parts), True))
 
     # -- jobs ------------------------------------------------------------------------------------
     @property
@@ -159,6 +192,11 @@ class AnalysisPool:
     @property
     def running(self) -> int:
         return len(self._running)
+
+    @property
+    def idle(self) -> bool:
+        """Whether a job asked for now would start at once (a worker free, nobody waiting)."""
+        return not self._waiting and self._busy < self.workers
 
     def submit(self, key: tuple[Any, ...], record: str, seed: int, seats: Sequence[int],
                listener: Listener | None = None) -> asyncio.Future[str] | None:
@@ -187,34 +225,43 @@ class AnalysisPool:
 
     def _schedule(self) -> None:
         assert self._loop is not None
-        while self._waiting and len(self._running) < self.workers:
+        while self._waiting and self._busy < self.workers:
             job = self._waiting.popleft()
             self._running[job.id] = job
+            parts = shares(job.seats, self.workers - self._busy)
+            self._busy += len(parts)
+            job.parts = [(0, 0)] * len(parts)
             job.tell(Status(0, 0, 0, True))
-            self._launch(job)
+            for n, seats in enumerate(parts):
+                self._launch(job, n, seats, len(parts))
         for ahead, job in enumerate(self._waiting):
             if job.status != Status(ahead=ahead):
                 job.tell(Status(ahead=ahead))
 
-    def _launch(self, job: _Job) -> None:
+    def _launch(self, job: _Job, part: int, seats: tuple[int, ...], parts: int) -> None:
         assert self._loop is not None
+        args = (self._job, job.id, part, job.record, job.seed, seats)
         try:
-            work = self._loop.run_in_executor(self._pool, _run, self._job, job.id, job.record, job.seed, job.seats)
+            work = self._loop.run_in_executor(self._pool, _run, *args)
         except BrokenProcessPool:
             log.warning("An analysis worker process died; the analysis workers start again.")
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = self._new_pool()
-            work = self._loop.run_in_executor(self._pool, _run, self._job, job.id, job.record, job.seed, job.seats)
+            work = self._loop.run_in_executor(self._pool, _run, *args)
 
         def settle(done: asyncio.Future[str]) -> None:
-            if job.future.done():
-                return
-            if done.cancelled():
-                job.future.cancel()
-            elif done.exception() is not None:
-                job.future.set_exception(done.exception())  # type: ignore[arg-type]
-            else:
-                job.future.set_result(done.result())
+            self._busy -= 1
+            if not job.future.done():
+                if done.cancelled():
+                    job.future.cancel()
+                elif done.exception() is not None:
+                    job.future.set_exception(done.exception())  # type: ignore[arg-type]
+                else:
+                    job.results[part] = done.result()
+                    if len(job.results) == parts:
+                        job.future.set_result(merge([job.results[n] for n in range(parts)]))
+            if self._loop is not None and not self._loop.is_closed():
+                self._schedule()
 
         work.add_done_callback(settle)
 

@@ -103,6 +103,7 @@ class AnalyzeRequest(_message.Message):
     TOKEN_FIELD_NUMBER: _builtins.int
     PASSWORD_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    WHEN_IDLE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     hand: _builtins.int
     """HandSummary.hand; 0: the table's last finished hand"""
@@ -112,6 +113,11 @@ class AnalyzeRequest(_message.Message):
     """a finished table's password, if it had one"""
     seat: _builtins.int
     """only this seat (unset: every seat the caller may have)"""
+    when_idle: _builtins.bool
+    """Asked without a person asking (a hand's summary): analyse it only where that is cheap (truco,
+    Cacho) and a worker of the pool is free now; otherwise the answer is `deferred` and nothing is
+    queued. An analysis already kept is given either way.
+    """
     def __init__(
         self,
         *,
@@ -120,10 +126,11 @@ class AnalyzeRequest(_message.Message):
         token: _builtins.str = ...,
         password: _builtins.str = ...,
         seat: _builtins.int | None = ...,
+        when_idle: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "hand", b"hand", "password", b"password", "seat", b"seat", "table_id", b"table_id", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "hand", b"hand", "password", b"password", "seat", b"seat", "table_id", b"table_id", "token", b"token", "when_idle", b"when_idle"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -306,8 +313,11 @@ class AnalyzeUpdate(_message.Message):
     QUEUED_FIELD_NUMBER: _builtins.int
     PROGRESS_FIELD_NUMBER: _builtins.int
     ANALYSIS_FIELD_NUMBER: _builtins.int
+    DEFERRED_FIELD_NUMBER: _builtins.int
     queued: _builtins.int
     """jobs ahead of this one in the analysis queue"""
+    deferred: _builtins.bool
+    """when_idle: not analysed now (the last message); ask again without it"""
     @_builtins.property
     def progress(self) -> Global___AnalysisProgress: ...
     @_builtins.property
@@ -320,12 +330,13 @@ class AnalyzeUpdate(_message.Message):
         queued: _builtins.int = ...,
         progress: Global___AnalysisProgress | None = ...,
         analysis: Global___HandAnalysis | None = ...,
+        deferred: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "deferred", b"deferred", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "deferred", b"deferred", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["queued", "progress", "analysis"]  # noqa: Y015
+    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["queued", "progress", "analysis", "deferred"]  # noqa: Y015
     _WhichOneofArgType_update: _TypeAlias = _typing.Literal["update", b"update"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_update) -> _WhichOneofReturnType_update | None: ...
 

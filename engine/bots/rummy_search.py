@@ -188,11 +188,12 @@ class Arranger:
     rollout asks about the same few hands over and over (every choice of a decision is played out on the
     same deals, and most of the others' turns go alike), so most questions are a lookup."""
 
-    __slots__ = ("m", "memo", "pairs", "wild")
+    __slots__ = ("m", "memo", "outs", "pairs", "wild")
 
     def __init__(self, m: Melder) -> None:
         self.m = m
         self.memo: dict[Hand, Loose] = {}
+        self.outs: dict[Hand, bool] = {}
         self.wild = mask(m.wilds)[0]
         self.pairs = partners(m.rules)
 
@@ -205,6 +206,16 @@ class Arranger:
             _, rest = self.m.arrange(cards_of(hand))
             la, lb = mask(rest)
             hit = self.memo[hand] = (la, lb, len(rest))
+        return hit
+
+    def goes_out(self, hand: Hand) -> bool:
+        """Whether ``hand`` melds all but one card at most (``melds.Melder.goes_out``: a search that stops at
+        the first way, cheaper than the best arrangement)."""
+        hit = self.outs.get(hand)
+        if hit is None:
+            if len(self.outs) >= ARRANGED:
+                self.outs.clear()
+            hit = self.outs[hand] = self.m.goes_out(cards_of(hand))
         return hit
 
     def joins(self, hand: Hand, card: int) -> bool:
@@ -328,6 +339,8 @@ class Rollout:
         for s in self.order[i + 1 :] + self.order[:i]:
             hand = self.hands[s]
             if (self.loose(s)[2] > CLAIMABLE and not self.arr.wild) or not self.arr.joins(hand, card):
+                continue
+            if not self.arr.goes_out(add(hand, card)):
                 continue
             left, _, count = self.arr.loose(add(hand, card))
             if count <= 1 and not left >> card & 1:

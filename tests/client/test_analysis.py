@@ -1,21 +1,31 @@
 """A hand's analysis on screen at 80x24 in every language: from the replay viewer (`a`), each step's
-verdict on the replay's line after it; and the line a hand's summary says of a player's play."""
+verdict on the replay's line after it; and the line a hand's summary says of a player's play, there at
+once where the server analyses the hand without being asked, or once the player presses `a`."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
 from cardtui import i18n
+from cardtui.client.actionbar import ActionBar
 from cardtui.client.analysis import AnalysisScreen, play_line
 from cardtui.client.app import CardApp
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.models import action_name
 from cardtui.client.replay import HandsScreen, ReplayScreen, TablesScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine import analysis
 from cardtui.i18n import speaking
-from cardtui.server.app import Running
+from cardtui.server.app import Running, start
 from cardtui.v1 import analysis_pb2, common_pb2
 from tests.client.footer_check import cut_off
 from tests.client.test_replay import on, status
-from tests.client.waiting import in_lobby, until
+from tests.client.test_table_flow import summary_of, summary_shown
+from tests.client.waiting import PATIENCE, in_lobby, settled, until
+from tests.conftest import create
 from tests.server.test_analysis import played
 from tests.server.test_replays import store_finished
 
@@ -71,3 +81,53 @@ def test_a_summary_says_how_many_mistakes_in_every_language() -> None:
         assert play_line(hand, 0).plain.startswith("Sua jogada: 1 erro")
     with speaking("es"):
         assert play_line(hand, 0).plain.startswith("Tu juego: 1 error")
+
+
+@pytest.mark.parametrize("cheap", [True, False], ids=["analysed-at-once", "on-asking"])
+async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cheap: bool) -> None:
+    """Cacho is analysed without anyone asking; played as a game that is not (``analysis.CHEAP`` empty), the
+    summary offers `a`, which asks for it, and the summary then says how the hand was played."""
+    if not cheap:
+        monkeypatch.setattr(analysis, "CHEAP", frozenset())
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=3)})
+        app = CardApp(f"127.0.0.1:{running.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar = screen.query_one(ActionBar)
+            while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
+                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                            "a summary, or ana's turn")
+                if bar.choices and not bar.disabled and not summary_shown(screen):
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
+                    seq = screen.model.seq
+                    await pilot.press(key)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+            said = ("Your play: no mistakes", "Your play: 1 mistake", "Your play: 2 mistakes")
+            if cheap:
+                await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
+                assert screen.play_analysis is not None
+            else:
+                await until(pilot, lambda: "Your play: a to analyse it" in summary_of(screen),
+                            lambda: summary_of(screen))
+                assert running.store.analyses(table_id, 1) == {}, "nothing analysed before ana asks"
+            await settled(pilot)
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                        "the analysis")
+            shown = str(app.screen.query_one("#analysis-body", Static).render())
+            assert "accuracy" in shown and "ana" in shown
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen, "back at the table")
+            await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
+            assert set(running.store.analyses(table_id, 1)) == {screen.seat}
+    finally:
+        await running.stop(grace=0.1)

@@ -138,3 +138,42 @@ def test_a_blind_play_is_judged_as_the_choice_it_was() -> None:
     history = Action("play_blind", amount=1, cards=(Card.parse("6H"),))
     assert analysis.as_legal(history, legal) == legal[0]
     assert analysis.as_legal(Action("run"), legal) is legal[2]
+
+
+def test_more_deals_join_and_a_gap_is_measured_deal_by_deal() -> None:
+    a, b, c = Action("a"), Action("b"), Action("c")
+    first = estimates.weighed(Unit.CHIPS, [[a], [b]], [[1.0, 2.0, 3.0], [0.0, 2.0, 1.0]], [1.0, 1.0, 1.0])
+    then = estimates.weighed(Unit.CHIPS, [[a], [b]], [[2.0, 2.0], [1.0, 3.0]], [1.0, 1.0])
+    both = analysis.joined(first, then)
+    assert both == estimates.weighed(Unit.CHIPS, [[a], [b]], [[1.0, 2.0, 3.0, 2.0, 2.0], [0.0, 2.0, 1.0, 1.0, 3.0]],
+                                     [1.0] * 5)
+    up, error = analysis.above(both, 0, 1)
+    assert up == pytest.approx(0.6) and error == pytest.approx(both.choices[1].gap_error)
+    assert analysis.above(both, 1, 0) == (pytest.approx(-0.6), error)
+    # Two choices alike on every one of a few deals are not known to be alike: a rival is looked at again.
+    alike = estimates.weighed(Unit.CHIPS, [[a], [c]], [[3.0] * 8, [3.0] * 8], [1.0] * 8)
+    assert analysis.floor(alike) == pytest.approx(3.0 / 8)
+    assert analysis.contenders(alike, 0, Unit.CHIPS, 3.0) == [1]
+    far = estimates.weighed(Unit.CHIPS, [[a], [c]], [[3.0] * 400, [3.0] * 400], [1.0] * 400)
+    assert analysis.contenders(far, 0, Unit.CHIPS, 3.0) == []
+
+
+def test_a_verdict_is_settled_only_away_from_every_line() -> None:
+    a, b = Action("a"), Action("b")
+
+    def gap(mean: float, spread: float, n: int = 400) -> estimates.Evaluation:
+        rows = [[mean + (spread if i % 2 else -spread) for i in range(n)], [0.0] * n]
+        return estimates.weighed(Unit.MATCH, [[b], [a]], rows, [1.0] * n)
+
+    assert analysis.settled(gap(0.30, 0.01), 1, Unit.MATCH, 1.0)  # a blunder, however it is looked at
+    assert analysis.settled(gap(0.001, 0.01), 1, Unit.MATCH, 1.0)  # as good
+    assert not analysis.settled(gap(0.10, 0.4), 1, Unit.MATCH, 1.0)  # on the mistake line
+    assert analysis.grade(12.0, 1.0) == 2 and analysis.grade(12.0, 7.0) == 0 and analysis.grade(4.0, 0.1) == 0
+
+
+def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:
+    rig = next(r for r in RIGS if r.game == "pifpaf")
+    rummy = analysis.plan(rig.position(rig.wrong).view)
+    truco = analysis.plan(RIGS[0].position(RIGS[0].wrong).view)
+    assert (rummy.screen.scale, rummy.look.scale, rummy.most.scale, rummy.contenders) == (0.5, 2.0, 4.0, 2)
+    assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 64.0)

@@ -176,3 +176,40 @@ async def test_tables_play_on_while_the_pool_analyses_and_a_second_job_is_told_i
         assert (await rest(first))[-1].WhichOneof("update") == "analysis"
         assert (await rest(second))[-1].WhichOneof("update") == "analysis"
         assert set(slow_server.store.analyses("two", 1)) == {0, 1, 2}
+
+
+# -- asked with nobody asking: only what is cheap, only while a worker is free -----------------------
+async def test_a_summarys_request_analyses_a_cheap_game_when_a_worker_is_free_and_defers_the_rest(
+        server: Running, lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    store_finished(server, "cacho", played("cacho", ["ana", "bob", "cy"]))
+    store_finished(server, "pifpaf", played("pifpaf", ["ana", "bob", "cy"]))
+    ask = analysis_pb2.AnalyzeRequest
+    cheap = [u async for u in lobby.Analyze(ask(table_id="cacho", hand=1, seat=0, when_idle=True))]
+    assert cheap[-1].WhichOneof("update") == "analysis" and list(cheap[-1].analysis.seats) == [0]
+    dear = [u async for u in lobby.Analyze(ask(table_id="pifpaf", hand=1, seat=0, when_idle=True))]
+    assert [u.WhichOneof("update") for u in dear] == ["deferred"]
+    assert server.store.analyses("pifpaf", 1) == {}, "nothing analysed, nothing queued"
+    assert server.analyst is not None and server.analyst.idle
+    # Kept analyses are given either way: asked for, then asked for again with nobody asking.
+    asked = [u async for u in lobby.Analyze(ask(table_id="pifpaf", hand=1, seat=0))]
+    assert asked[-1].WhichOneof("update") == "analysis"
+    again = [u async for u in lobby.Analyze(ask(table_id="pifpaf", hand=1, seat=0, when_idle=True))]
+    assert [u.WhichOneof("update") for u in again] == ["analysis"] and again[0].analysis == asked[-1].analysis
+
+
+async def test_a_summarys_request_waits_for_nobody(slow_server: Running, tmp_path: Path) -> None:
+    """With the pool's one worker at work, a summary's request is deferred at once (a request someone
+    makes is queued)."""
+    release = tmp_path / "release"
+    record = dict(played("cacho", ["ana", "bob", "cy"]), release=str(release))
+    for table_id in ("one", "two"):
+        store_finished(slow_server, table_id, record)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        first = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
+        assert (await first.read()).WhichOneof("update") == "progress"
+        idle = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="two", hand=1, when_idle=True))]
+        assert [u.WhichOneof("update") for u in idle] == ["deferred"]
+        assert slow_server.analyst is not None and slow_server.analyst.waiting == 0
+        release.write_text("go")
+        assert (await rest(first))[-1].WhichOneof("update") == "analysis"
