@@ -1,5 +1,6 @@
 """A finished hand's analysis on screen: each decision's choices with their odds, the one chosen and the
-best marked, the loss and its label; a line for the hand's summary ("Your play: 1 mistake").
+best marked, the loss and its label; a line for the hand's summary ("Your play: 1 mistake"); a match's,
+summed up: each player's accuracy and the worst three moments.
 
 The analysis comes from the server (``Lobby.Analyze``): it may wait in the server's queue and takes a
 moment to work out, so the screen says where it stands until it arrives.
@@ -42,6 +43,7 @@ FLAGGED = frozenset(STYLES)
 SERIOUS = FLAGGED - {analysis_pb2.ANALYSIS_LABEL_INACCURACY}
 
 Updates = Callable[[], AsyncIterator[analysis_pb2.AnalyzeUpdate]]
+Result = analysis_pb2.HandAnalysis | analysis_pb2.MatchAnalysis
 
 
 def label_text(value: int) -> Text:
@@ -91,6 +93,57 @@ def step_verdict(model: TableModel, hand: analysis_pb2.HandAnalysis, step: int) 
     return None
 
 
+def match_line(match: analysis_pb2.MatchAnalysis, seat: int) -> Text:
+    """What a match's summary says of a player's play over the match: their accuracy and mistakes."""
+    mine = next((a for a in match.accuracy if a.seat == seat), None)
+    if mine is None or not mine.decisions:
+        return Text(_("Your match: no decision to judge"), style="dim")
+    said = _("Your match: accuracy {a} of 100").format(a=f"{mine.accuracy:.0f}")
+    if mine.flagged:
+        said += ", " + ngettext("{n} mistake", "{n} mistakes", mine.flagged).format(n=mine.flagged)
+    return Text(said + " · " + _("m: the match"), style="bold red" if mine.flagged else "green")
+
+
+def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis) -> Text:
+    """A match summed up: each player's accuracy over its hands, then its worst three moments."""
+    parts = [Text(ngettext("Match {m}: {n} hand judged", "Match {m}: {n} hands judged", len(match.hands)).format(
+        m=match.match, n=len(match.hands)), style="bold")]
+    for a in match.accuracy:
+        row = line(who(model, a.seat), "  " + _("accuracy {a} of 100").format(a=f"{a.accuracy:.0f}"))
+        if a.flagged:
+            row.append(" · " + ngettext("{n} mistake", "{n} mistakes", a.flagged).format(n=a.flagged), style="bold")
+        parts.append(row)
+    parts.append(Text(""))
+    if not match.worst:
+        parts.append(Text(_("No mistake worth naming: no decision lost more than an inaccuracy."), style="italic"))
+    else:
+        parts.append(Text(_("The worst moments"), style="bold"))
+    for n, w in enumerate(match.worst, 1):
+        m = w.moment
+        head = line(f"{n}. ", _("hand {h}, step {s}").format(h=w.hand, s=m.step), " · ", who(model, m.seat), ": ",
+                    label(model, m.chosen), " — ")
+        head.append_text(label_text(m.label))
+        head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
+        parts.append(head)
+        parts.append(Text("   " + _("best: {action}").format(action=label(model, m.best).plain)))
+    return Text("\n").join(parts)
+
+
+def progress_text(update: analysis_pb2.AnalyzeUpdate) -> str | None:
+    """Where an analysis asked for stands: waiting in the queue, or how far it is."""
+    what = update.WhichOneof("update")
+    if what == "queued":
+        return ngettext("Waiting for the analysis: {n} hand before it.",
+                        "Waiting for the analysis: {n} hands before it.", update.queued).format(n=update.queued)
+    if what != "progress":
+        return None
+    p = update.progress
+    said = _("Analysing: {done} of {total} decisions.").format(done=p.done, total=p.total or "?")
+    if p.hands:
+        said = _("Hand {n} of {hands}.").format(n=p.hand, hands=p.hands) + " " + said
+    return said
+
+
 def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis) -> Text:
     """The whole analysis: each seat's accuracy, then every decision in the hand's order."""
     parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand), style="bold")]
@@ -104,13 +157,12 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis) -> Text:
     return Text("\n").join(parts)
 
 
-class AnalysisScreen(ModalScreen[analysis_pb2.HandAnalysis | None]):
-    """One hand's analysis, asked for when opened (or given): escape closes it."""
+class AnalysisScreen(ModalScreen[Result | None]):
+    """One hand's analysis, or a match's summed up, asked for when opened (or given): escape closes it."""
 
     BINDINGS = [Binding("escape", "close", N_("Close"))]
 
-    def __init__(self, model: TableModel, updates: Updates | None = None,
-                 hand: analysis_pb2.HandAnalysis | None = None) -> None:
+    def __init__(self, model: TableModel, updates: Updates | None = None, hand: Result | None = None) -> None:
         super().__init__()
         self.model = model
         self.updates = updates
@@ -127,9 +179,11 @@ class AnalysisScreen(ModalScreen[analysis_pb2.HandAnalysis | None]):
         elif self.updates is not None:
             self._load()
 
-    def _show(self, hand: analysis_pb2.HandAnalysis) -> None:
-        self.result = hand
-        self.query_one("#analysis-body", Static).update(analysis_text(self.model, hand))
+    def _show(self, result: Result) -> None:
+        self.result = result
+        said = (match_text(self.model, result) if isinstance(result, analysis_pb2.MatchAnalysis)
+                else analysis_text(self.model, result))
+        self.query_one("#analysis-body", Static).update(said)
 
     @work(exclusive=True, exit_on_error=False)
     async def _load(self) -> None:
@@ -138,15 +192,13 @@ class AnalysisScreen(ModalScreen[analysis_pb2.HandAnalysis | None]):
         try:
             async for update in self.updates():
                 what = update.WhichOneof("update")
-                if what == "queued":
-                    body.update(ngettext("Waiting for the analysis: {n} hand before it.",
-                                         "Waiting for the analysis: {n} hands before it.",
-                                         update.queued).format(n=update.queued))
-                elif what == "progress":
-                    body.update(_("Analysing: {done} of {total} decisions.").format(
-                        done=update.progress.done, total=update.progress.total or "?"))
+                said = progress_text(update)
+                if said is not None:
+                    body.update(said)
                 elif what == "analysis":
                     self._show(update.analysis)
+                elif what == "match":
+                    self._show(update.match)
         except Exception as err:
             body.update(Text(error_text(err), style="bold red"))
 

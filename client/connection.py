@@ -307,12 +307,12 @@ class Connection:
         return [step async for step in self.lobby.Replay(request, timeout=30)]
 
     def analyze(self, table_id: str, hand: int, token: str = "", password: str = "", seat: int | None = None,
-                when_idle: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+                when_idle: bool = False, match: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
         """A finished hand's analysis as it comes: where it waits, its progress, then the analysis
-        (``hand`` 0: the table's last finished hand). ``when_idle``: only if the server analyses it now
-        without anyone asking (else the answer is ``deferred``)."""
+        (``hand`` 0: the table's last finished hand); ``match``: its whole match's, summed up. ``when_idle``:
+        only if the server analyses it now without anyone asking (else the answer is ``deferred``)."""
         request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=hand, token=token, password=password,
-                                              when_idle=when_idle)
+                                              when_idle=when_idle, match=match)
         if seat is not None:
             request.seat = seat
         return aiter(self.lobby.Analyze(request, timeout=600))

@@ -28,7 +28,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, RichLog, Static
 
-from cardtui.client.analysis import AnalysisScreen, step_verdict
+from cardtui.client.analysis import AnalysisScreen, Result, step_verdict
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.registry import board_for
 from cardtui.client.connection import Connection, error_text
@@ -146,9 +146,10 @@ class ReplayScreen(Screen[None]):
         Binding("pageup", "hand(-1)", N_("Prev hand"), key_display="pgup", group=HANDS),
         Binding("pagedown", "hand(1)", N_("Next hand"), key_display="pgdn", group=HANDS),
         Binding("a", "analysis", N_("Analysis")),
+        Binding("m", "match", N_("Match")),
     ]
-    footer_gives_way = ("quit", "analysis")
-    """At 80 columns Quit gives way (ctrl+q still quits), then, in longer languages, the analysis's key."""
+    footer_gives_way = ("quit", "match", "analysis")
+    """At 80 columns Quit gives way (ctrl+q still quits), then, in longer languages, the analyses' keys."""
 
     def __init__(self, source: HandSource, hands: list[replay_pb2.HandSummary], index: int, steps: Steps) -> None:
         super().__init__()
@@ -261,7 +262,7 @@ class ReplayScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hand":
             return len(self.hand_list) > 1
-        if action == "analysis":  # a server's hands (a file's are analysed with cardtui analyze)
+        if action in ("analysis", "match"):  # a server's hands (a file's are analysed with cardtui analyze)
             return isinstance(self.source, ServerHands)
         return True
 
@@ -300,12 +301,25 @@ class ReplayScreen(Screen[None]):
         def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
             return source.conn.analyze(source.table_id, number, source.token, source.password)
 
-        def analysed(result: analysis_pb2.HandAnalysis | None) -> None:
-            if result is not None and result.hand == self.hand.hand:
+        def analysed(result: Result | None) -> None:
+            if isinstance(result, analysis_pb2.HandAnalysis) and result.hand == self.hand.hand:
                 self.analysis = result
                 self._show()
 
         self.app.push_screen(AnalysisScreen(self.model, updates, self.analysis), analysed)
+
+    def action_match(self) -> None:
+        """The match this hand belongs to, summed up: each seat's accuracy and the worst three moments."""
+        source = self.source
+        if not isinstance(source, ServerHands):
+            self.notify(_("Hands read from a file are analysed with: cardtui analyze FILE"))
+            return
+        number = self.hand.hand
+
+        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return source.conn.analyze(source.table_id, number, source.token, source.password, match=True)
+
+        self.app.push_screen(AnalysisScreen(self.model, updates))
 
 
 class HandsScreen(Screen[None]):

@@ -34,7 +34,7 @@ from textual.widgets import Button, Header, Input, Static
 
 from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
-from cardtui.client.analysis import AnalysisScreen, play_line
+from cardtui.client.analysis import AnalysisScreen, Result, match_line, play_line
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.boards.registry import board_for
@@ -117,8 +117,10 @@ class TableScreen(Screen[None]):
         Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
-        # A player's own decisions in the hand just over, judged (once the summary says how they played).
+        # A player's own decisions in the hand just over, judged (once the summary says how they played);
+        # at a match's end, the whole match summed up.
         Binding("a", "analysis", N_("Analysis")),
+        Binding("m", "match", N_("Match")),
     ]
     footer_gives_way = ("quit", "chat")
     """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit and then Chat give
@@ -152,6 +154,9 @@ class TableScreen(Screen[None]):
         """The player's decisions in the hand just over, judged (``a`` opens them)."""
         self.play_said: Text | None = None
         """What the summary says of them: being analysed, or how many mistakes."""
+        self.match_analysis: analysis_pb2.MatchAnalysis | None = None
+        """At a match's end, the player's decisions over the match summed up (``m`` opens it)."""
+        self.match_said: Text | None = None
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
         self.ended_then: Then | None = None
@@ -373,7 +378,7 @@ class TableScreen(Screen[None]):
             if any(now and not before for now, before in zip(ended, self.ended, strict=True)):
                 self.summary_open = True  # a new ending: sum it up
                 if ended[0] and not self.spectating:
-                    self._analyse_play()
+                    self._analyse_play(ended[1])
             if not ended[0]:
                 self.summary_open = False  # the next hand is dealt
             self.ended = ended
@@ -438,7 +443,8 @@ class TableScreen(Screen[None]):
             model = model.then(self.ended_then)
         said = summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
                             self.match_ended)
-        return said if self.play_said is None else Group(said, Text(""), self.play_said)
+        lines = [t for t in (self.play_said, self.match_said) if t is not None]
+        return Group(said, Text(""), *lines) if lines else said
 
     def action_go_on(self) -> None:
         """Enter: close the summary (at a match's end, stay for the next match)."""
@@ -529,6 +535,8 @@ class TableScreen(Screen[None]):
             return self.spectating and self.model.summary.delayed_spectator_view
         if action == "analysis":
             return self.summary_open and self.play_said is not None
+        if action == "match":
+            return self.summary_open and self.ended[1] and self.match_said is not None
         return True
 
     def action_analysis(self) -> None:
@@ -542,9 +550,26 @@ class TableScreen(Screen[None]):
         def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
             return self.conn.analyze(table_id, 0, token)
 
-        def analysed(result: analysis_pb2.HandAnalysis | None) -> None:
-            if result is not None and self.summary_open:
+        def analysed(result: Result | None) -> None:
+            if isinstance(result, analysis_pb2.HandAnalysis) and self.summary_open:
                 self._played(result)
+
+        self.app.push_screen(AnalysisScreen(self.model, updates), analysed)
+
+    def action_match(self) -> None:
+        """The player's decisions over the match just over, summed up: at once when the summary has them,
+        else asked for now (every hand of the match not yet analysed is, one after the other)."""
+        if self.match_analysis is not None:
+            self.app.push_screen(AnalysisScreen(self.model, hand=self.match_analysis))
+            return
+        table_id, token = self.model.summary.id, self.token
+
+        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return self.conn.analyze(table_id, 0, token, match=True)
+
+        def analysed(result: Result | None) -> None:
+            if isinstance(result, analysis_pb2.MatchAnalysis) and self.summary_open:
+                self._matched(result)
 
         self.app.push_screen(AnalysisScreen(self.model, updates), analysed)
 
@@ -554,22 +579,42 @@ class TableScreen(Screen[None]):
         self._show_summary()
         self.refresh_bindings()
 
-    @work(group="analysis", exclusive=True, exit_on_error=False)
-    async def _analyse_play(self) -> None:
-        """How the player played the hand just over, for its summary: analysed at once where the server
-        finds it cheap and has a worker free (``when_idle``), else when the player presses ``a``."""
-        self.play_analysis, self.play_said = None, Text(_("Your play: being analysed…"), style="dim")
+    def _matched(self, match: analysis_pb2.MatchAnalysis) -> None:
+        self.match_analysis = match
+        self.match_said = match_line(match, -1 if self.seat is None else self.seat)
         self._show_summary()
+        self.refresh_bindings()
+
+    @work(group="analysis", exclusive=True, exit_on_error=False)
+    async def _analyse_play(self, match_over: bool = False) -> None:
+        """How the player played the hand just over (and, at a match's end, the match), for its summary:
+        analysed at once where the server finds it cheap and has a worker free (``when_idle``), else when
+        the player presses ``a`` (``m``)."""
+        self.play_analysis, self.play_said = None, Text(_("Your play: being analysed…"), style="dim")
+        self.match_analysis, self.match_said = None, None
+        self._show_summary()
+        table_id = self.model.summary.id
         try:
-            async for update in self.conn.analyze(self.model.summary.id, 0, self.token, when_idle=True):
+            async for update in self.conn.analyze(table_id, 0, self.token, when_idle=True):
                 what = update.WhichOneof("update")
                 if what == "analysis":
                     self._played(update.analysis)
-                    return
-                if what == "deferred":
+                elif what == "deferred":
                     self.play_said = Text(_("Your play: a to analyse it"), style="dim")
+            if match_over:
+                self.match_said = Text(_("Your match: being analysed…"), style="dim")
+                self._show_summary()
+                async for update in self.conn.analyze(table_id, 0, self.token, when_idle=True, match=True):
+                    what = update.WhichOneof("update")
+                    if what == "match":
+                        self._matched(update.match)
+                    elif what == "deferred":
+                        self.match_said = Text(_("Your match: m to analyse it"), style="dim")
         except Exception:  # an older server, or one that analyses nothing: the summary says nothing of it
-            self.play_said = None
+            if self.play_analysis is None:
+                self.play_said = None
+            if self.match_analysis is None:
+                self.match_said = None
         self._show_summary()
         self.refresh_bindings()
 

@@ -45,6 +45,8 @@ from cardtui.v1 import analysis_pb2
 
 log = logging.getLogger("cardtui.analysis")
 
+MATCH_HANDS = 200
+"""Hands of one match analysed at most (the last ones): a match's analysis is bounded work."""
 UNITS = {Unit.MATCH: analysis_pb2.ANALYSIS_UNIT_MATCH, Unit.CHIPS: analysis_pb2.ANALYSIS_UNIT_CHIPS}
 LABELS = {
     Label.BEST: analysis_pb2.ANALYSIS_LABEL_BEST, Label.GOOD: analysis_pb2.ANALYSIS_LABEL_GOOD,
@@ -62,23 +64,37 @@ def _finite(x: float) -> float:
     return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
 
 
+def moment_message(m: analysis.Moment) -> analysis_pb2.AnalysisMoment:
+    return analysis_pb2.AnalysisMoment(
+        step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
+        choices=[analysis_pb2.AnalysisChoice(action=wire.action_message(c.action), value=c.value,
+                                             error=_finite(c.error), gap=c.gap, gap_error=_finite(c.gap_error))
+                 for c in m.choices],
+        loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals)
+
+
+def accuracy_messages(seats: Sequence[analysis.SeatSummary]) -> list[analysis_pb2.SeatAccuracy]:
+    return [analysis_pb2.SeatAccuracy(seat=s.seat, decisions=s.decisions, accuracy=s.accuracy,
+                                      flagged=sum(s.counts.get(str(lab), 0) for lab in analysis.SERIOUS))
+            for s in seats]
+
+
 def message(hand: HandAnalysis) -> analysis_pb2.HandAnalysis:
     """An analysis as the wire gives it."""
     seats, _ = analysis.summary([hand])
     return analysis_pb2.HandAnalysis(
         table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
-        seats=list(hand.seats),
-        moments=[analysis_pb2.AnalysisMoment(
-            step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
-            choices=[analysis_pb2.AnalysisChoice(action=wire.action_message(c.action), value=c.value,
-                                                 error=_finite(c.error), gap=c.gap, gap_error=_finite(c.gap_error))
-                     for c in m.choices],
-            loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals)
-            for m in hand.moments],
-        accuracy=[analysis_pb2.SeatAccuracy(seat=s.seat, decisions=s.decisions, accuracy=s.accuracy,
-                                            flagged=sum(s.counts.get(str(lab), 0) for lab in analysis.SERIOUS))
-                  for s in seats],
-    )
+        seats=list(hand.seats), moments=[moment_message(m) for m in hand.moments], accuracy=accuracy_messages(seats))
+
+
+def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis]) -> analysis_pb2.MatchAnalysis:
+    """A match's analyses summed up as the wire gives it: each seat's accuracy, the worst three moments."""
+    seats, worst = analysis.summary(hands)
+    return analysis_pb2.MatchAnalysis(
+        table_id=table_id, match=match, game=hands[0].game if hands else "",
+        unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
+        hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
+        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment)) for w in worst])
 
 
 def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:
@@ -139,19 +155,61 @@ class Analyses:
             seats = [seat] if seat is not None else every
         return record, seats, holder
 
+    def match_of(self, table_id: str, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """The stored hands of ``record``'s match, in order (at most ``MATCH_HANDS``, the last ones)."""
+        match, hand = record.get("match"), int(record["hand"])
+        out = [record]
+        for step in (-1, 1):
+            h = hand + step
+            while h > 0 and len(out) < MATCH_HANDS:
+                line = self.room.store.hand(table_id, h)
+                other = json.loads(line) if line is not None else None
+                if other is None or other.get("match") != match:
+                    break
+                if step < 0:
+                    out.insert(0, other)
+                else:
+                    out.append(other)
+                h += step
+        return out
+
     async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None,
-                      when_idle: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
-        """The analysis of a hand's seats this caller may have (``allowed``), from the store or the pool.
-        ``when_idle``: asked with nobody asking (a hand's summary), so made only where it is cheap and a
-        worker is free now (``analysis.CHEAP``), else ``deferred``."""
+                      when_idle: bool = False, match: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        """The analysis of a hand's seats this caller may have (``allowed``), from the store or the pool;
+        ``match``: of every hand of its match, summed up. ``when_idle``: asked with nobody asking (a hand's
+        summary), so made only where it is cheap and a worker is free now (``analysis.CHEAP``), else
+        ``deferred``."""
         record, seats, holder = await self.allowed(table_id, hand, token, password, seat)
-        hand = int(record["hand"])
-        kept = self.room.store.analyses(table_id, hand)
-        missing = [s for s in seats if s not in kept]
+        records = self.match_of(table_id, record) if match else [record]
+        wanted = [seats if holder is not None or seat is not None else [int(s["seat"]) for s in r["seats"]]
+                  for r in records]
+        missing = any(s not in self.room.store.analyses(table_id, int(r["hand"]))
+                      for r, want in zip(records, wanted, strict=True) for s in want)
         if missing and when_idle and (record.get("game") not in analysis.CHEAP or self.pool is None
                                       or not self.pool.idle):
             yield analysis_pb2.AnalyzeUpdate(deferred=True)
             return
+        done: list[HandAnalysis] = []
+        for n, (r, want) in enumerate(zip(records, wanted, strict=True), 1):
+            async for item in self._judged(table_id, r, want, holder):
+                if isinstance(item, HandAnalysis):
+                    done.append(item)
+                    continue
+                if match and item.WhichOneof("update") == "progress":
+                    item.progress.hand, item.progress.hands = n, len(records)
+                yield item
+        if match:
+            yield analysis_pb2.AnalyzeUpdate(match=match_message(table_id, int(record.get("match", 0)), done))
+        else:
+            yield analysis_pb2.AnalyzeUpdate(analysis=message(done[0]))
+
+    async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None
+                      ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:
+        """One hand's analysis of ``seats`` (a live table's ``holder``: the decisions they made), from the
+        store or the pool: where it waits and how far it is, then the analysis."""
+        hand = int(record["hand"])
+        kept = self.room.store.analyses(table_id, hand)
+        missing = [s for s in seats if s not in kept]
         if missing:
             if self.pool is None:
                 raise FailedPrecondition("This server does not analyse hands.")
@@ -191,4 +249,4 @@ class Analyses:
             whole = HandAnalysis(whole.game, whole.table, whole.hand, whole.match, whole.unit, whole.stake,
                                  whole.seed, whole.budget, whole.seats,
                                  tuple(m for m in whole.moments if m.step in mine))
-        yield analysis_pb2.AnalyzeUpdate(analysis=message(whole))
+        yield whole

@@ -162,7 +162,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         trying(self.limiter, context, request.password, self.room.locked(request.table_id))
         seat = request.seat if request.HasField("seat") else None
         async for update in self.analyses.analyze(request.table_id, request.hand, request.token, request.password,
-                                                  seat, request.when_idle):
+                                                  seat, request.when_idle, request.match):
             yield update
 
 

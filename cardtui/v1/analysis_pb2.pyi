@@ -104,6 +104,7 @@ class AnalyzeRequest(_message.Message):
     PASSWORD_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     WHEN_IDLE_FIELD_NUMBER: _builtins.int
+    MATCH_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     hand: _builtins.int
     """HandSummary.hand; 0: the table's last finished hand"""
@@ -118,6 +119,10 @@ class AnalyzeRequest(_message.Message):
     Cacho) and a worker of the pool is free now; otherwise the answer is `deferred` and nothing is
     queued. An analysis already kept is given either way.
     """
+    match: _builtins.bool
+    """The whole match `hand` belongs to: every finished hand of it (a live table's holder: those of
+    their decisions they made), analysed hand by hand, summed up in a MatchAnalysis.
+    """
     def __init__(
         self,
         *,
@@ -127,10 +132,11 @@ class AnalyzeRequest(_message.Message):
         password: _builtins.str = ...,
         seat: _builtins.int | None = ...,
         when_idle: _builtins.bool = ...,
+        match: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "hand", b"hand", "password", b"password", "seat", b"seat", "table_id", b"table_id", "token", b"token", "when_idle", b"when_idle"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "hand", b"hand", "match", b"match", "password", b"password", "seat", b"seat", "table_id", b"table_id", "token", b"token", "when_idle", b"when_idle"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -314,6 +320,7 @@ class AnalyzeUpdate(_message.Message):
     PROGRESS_FIELD_NUMBER: _builtins.int
     ANALYSIS_FIELD_NUMBER: _builtins.int
     DEFERRED_FIELD_NUMBER: _builtins.int
+    MATCH_FIELD_NUMBER: _builtins.int
     queued: _builtins.int
     """jobs ahead of this one in the analysis queue"""
     deferred: _builtins.bool
@@ -324,6 +331,10 @@ class AnalyzeUpdate(_message.Message):
     def analysis(self) -> Global___HandAnalysis:
         """the last message"""
 
+    @_builtins.property
+    def match(self) -> Global___MatchAnalysis:
+        """the last message, when the match was asked for"""
+
     def __init__(
         self,
         *,
@@ -331,12 +342,13 @@ class AnalyzeUpdate(_message.Message):
         progress: Global___AnalysisProgress | None = ...,
         analysis: Global___HandAnalysis | None = ...,
         deferred: _builtins.bool = ...,
+        match: Global___MatchAnalysis | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "deferred", b"deferred", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "deferred", b"deferred", "match", b"match", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "deferred", b"deferred", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["analysis", b"analysis", "deferred", b"deferred", "match", b"match", "progress", b"progress", "queued", b"queued", "update", b"update"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["queued", "progress", "analysis", "deferred"]  # noqa: Y015
+    _WhichOneofReturnType_update: _TypeAlias = _typing.Literal["queued", "progress", "analysis", "deferred", "match"]  # noqa: Y015
     _WhichOneofArgType_update: _TypeAlias = _typing.Literal["update", b"update"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_update) -> _WhichOneofReturnType_update | None: ...
 
@@ -348,19 +360,96 @@ class AnalysisProgress(_message.Message):
 
     DONE_FIELD_NUMBER: _builtins.int
     TOTAL_FIELD_NUMBER: _builtins.int
+    HAND_FIELD_NUMBER: _builtins.int
+    HANDS_FIELD_NUMBER: _builtins.int
     done: _builtins.int
-    """decisions judged"""
+    """decisions judged (of the hand being analysed)"""
     total: _builtins.int
+    hand: _builtins.int
+    """a match: the place of the hand being analysed, from 1"""
+    hands: _builtins.int
+    """a match: its hands to analyse"""
     def __init__(
         self,
         *,
         done: _builtins.int = ...,
         total: _builtins.int = ...,
+        hand: _builtins.int = ...,
+        hands: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["done", b"done", "total", b"total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["done", b"done", "hand", b"hand", "hands", b"hands", "total", b"total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AnalysisProgress: _TypeAlias = AnalysisProgress  # noqa: Y015
+
+@_typing.final
+class MatchAnalysis(_message.Message):
+    """A match summed up: each seat's accuracy over every decision of it analysed, and its worst moments."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    MATCH_FIELD_NUMBER: _builtins.int
+    GAME_FIELD_NUMBER: _builtins.int
+    UNIT_FIELD_NUMBER: _builtins.int
+    HANDS_FIELD_NUMBER: _builtins.int
+    ACCURACY_FIELD_NUMBER: _builtins.int
+    WORST_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    match: _builtins.int
+    game: _builtins.str
+    unit: Global___AnalysisUnit.ValueType
+    @_builtins.property
+    def hands(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """the hands analysed, in order"""
+
+    @_builtins.property
+    def accuracy(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatAccuracy]: ...
+    @_builtins.property
+    def worst(self) -> _containers.RepeatedCompositeFieldContainer[Global___WorstMoment]:
+        """the three most costly flagged decisions, most points first"""
+
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        match: _builtins.int = ...,
+        game: _builtins.str = ...,
+        unit: Global___AnalysisUnit.ValueType = ...,
+        hands: _abc.Iterable[_builtins.int] | None = ...,
+        accuracy: _abc.Iterable[Global___SeatAccuracy] | None = ...,
+        worst: _abc.Iterable[Global___WorstMoment] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "game", b"game", "hands", b"hands", "match", b"match", "table_id", b"table_id", "unit", b"unit", "worst", b"worst"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MatchAnalysis: _TypeAlias = MatchAnalysis  # noqa: Y015
+
+@_typing.final
+class WorstMoment(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HAND_FIELD_NUMBER: _builtins.int
+    MOMENT_FIELD_NUMBER: _builtins.int
+    hand: _builtins.int
+    @_builtins.property
+    def moment(self) -> Global___AnalysisMoment: ...
+    def __init__(
+        self,
+        *,
+        hand: _builtins.int = ...,
+        moment: Global___AnalysisMoment | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["moment", b"moment"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "moment", b"moment"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WorstMoment: _TypeAlias = WorstMoment  # noqa: Y015

@@ -23,9 +23,9 @@ from cardtui.server.app import Running, start
 from cardtui.v1 import analysis_pb2, common_pb2
 from tests.client.footer_check import cut_off
 from tests.client.test_replay import on, status
-from tests.client.test_table_flow import summary_of, summary_shown
+from tests.client.test_table_flow import summary_of, summary_shown, text_of
 from tests.client.waiting import PATIENCE, in_lobby, settled, until
-from tests.conftest import create
+from tests.conftest import create, next_hand_now
 from tests.server.test_analysis import played
 from tests.server.test_replays import store_finished
 
@@ -131,3 +131,93 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
             assert set(running.store.analyses(table_id, 1)) == {screen.seat}
     finally:
         await running.stop(grace=0.1)
+
+
+MATCH_WORDS = {"en": ("Your match: accuracy", "worst moments"), "pt_BR": ("Sua partida: precisão", "piores momentos"),
+               "es": ("Tu partida: precisión", "peores momentos")}
+NOTHING = {"en": "No mistake worth naming", "pt_BR": "Nenhum erro a apontar", "es": "Ningún error que señalar"}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_moments(tmp_path: Path, lang: str) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=3)})
+        table = running.room.tables[table_id]
+        with speaking(lang):
+            app = CardApp(f"127.0.0.1:{running.port}", "ana")
+            async with app.run_test(size=SMALL) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                await app.open_table(table_id)
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                bar = screen.query_one(ActionBar)
+                while True:
+                    await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                                "a summary, or ana's turn")
+                    view = screen.model.view
+                    if summary_shown(screen) and view is not None and view.match_over:
+                        break
+                    if summary_shown(screen) and view is not None and view.hand_over:
+                        # Each hand's own analysis done before the next: a worker is free at the match's end.
+                        await until(pilot, lambda: screen.play_analysis is not None, "the hand's analysis")
+                        await pilot.press("enter")
+                        await settled(pilot)
+                        next_hand_now(table)
+                        await until(pilot, lambda: screen.model.view is not None
+                                    and not screen.model.view.hand_over, "the next hand dealt")
+                        continue
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    if "bet" in kinds or "raise" in kinds:
+                        bar.adjust(1000)  # all in: the match ends sooner
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("raise", "bet", "call", "check")),
+                               bar.keys[0])
+                    seq = screen.model.seq
+                    await pilot.press(key)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+                said, worst = MATCH_WORDS[lang]
+                await until(pilot, lambda: said in text_of(screen, "#summary-body"),
+                            lambda: text_of(screen, "#summary-body"))
+                await settled(pilot)
+                assert cut_off(screen, SMALL[0]) == []
+                hands = screen.model.view.hand if screen.model.view is not None else 0
+                await pilot.press("m")
+                await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                            "the match's analysis")
+                result = app.screen.result
+                assert isinstance(result, analysis_pb2.MatchAnalysis) and len(result.hands) == hands
+                assert [a.seat for a in result.accuracy] == [screen.seat]
+                shown = str(app.screen.query_one("#analysis-body", Static).render())
+                assert "ana" in shown and (worst in shown if result.worst else NOTHING[lang] in shown)
+                assert cut_off(app.screen, SMALL[0]) == []
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is screen, "back at the table")
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running) -> None:
+    server.store.add_table("done", "truco_argentino", "done", {"game": "truco_argentino", "name": "done"})
+    for hand, seed in ((1, 6), (2, 7)):
+        server.store.add_hand("done", dict(played("truco_argentino", ["ana", "bia"], seed=seed), table="done",
+                                           hand=hand, match=1))
+    server.store.finish("done")
+    server.room.finished["done"] = common_pb2.TableSummary(
+        id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
+    client = CardApp(f"127.0.0.1:{server.port}", "eve")
+    async with client.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+            await pilot.press(key)
+            await on(pilot, screen)
+        assert cut_off(client.screen, SMALL[0]) == []
+        await pilot.press("m")
+        await until(pilot, lambda: isinstance(client.screen, AnalysisScreen) and client.screen.result is not None,
+                    "the match's analysis")
+        result = client.screen.result
+        assert isinstance(result, analysis_pb2.MatchAnalysis) and list(result.hands) == [1, 2]
+        assert [a.seat for a in result.accuracy] == [0, 1]
+        shown = str(client.screen.query_one("#analysis-body", Static).render())
+        assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown

@@ -19,6 +19,7 @@ from cardtui.engine import analysis
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.games import get
 from cardtui.server import analysis_pool
+from cardtui.server.analysis import seed_of as analysis_seed
 from cardtui.server.app import Running, start
 from cardtui.v1 import analysis_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, started
@@ -95,6 +96,14 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
     # Analysed once: asked again, it comes from the store at once.
     again = await analyze(lobby, table_id, 900, ana.token)
     assert [u.WhichOneof("update") for u in again] == ["analysis"] and again[0].analysis == mine
+    # Her match: her seat alone, from what is kept; bob's asked for with her token is refused.
+    request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=900, token=ana.token, match=True)
+    summed = [u async for u in lobby.Analyze(request)][-1].match
+    assert list(summed.hands) == [900] and [a.seat for a in summed.accuracy] == [ana.seat]
+    assert all(w.moment.seat == ana.seat for w in summed.worst)
+    request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=900, token=ana.token, seat=bob.seat, match=True)
+    await refused(lobby.Analyze(request).read(), grpc.StatusCode.PERMISSION_DENIED)
+    assert set(server.store.analyses(table_id, 900)) == {ana.seat}
     for p in (ana, bob, watcher):
         await p.close()
 
@@ -213,3 +222,31 @@ async def test_a_summarys_request_waits_for_nobody(slow_server: Running, tmp_pat
         assert slow_server.analyst is not None and slow_server.analyst.waiting == 0
         release.write_text("go")
         assert (await rest(first))[-1].WhichOneof("update") == "analysis"
+
+
+# -- a match summed up ---------------------------------------------------------------------------
+async def test_a_match_is_summed_up_over_its_hands_for_whoever_may_have_them(
+        server: Running, lobby: lobby_pb2_grpc.LobbyStub) -> None:
+    hands = [(1, 1, 4), (2, 1, 5), (3, 1, 6), (4, 2, 7)]  # (hand, match, seed): the fourth begins match 2
+    server.store.add_table("m", "truco_argentino", "rigged", {"game": "truco_argentino", "name": "rigged"})
+    records = {}
+    for hand, match, seed in hands:
+        records[hand] = dict(played("truco_argentino", ["ana", "bob"], seed), table="m", hand=hand, match=match)
+        server.store.add_hand("m", records[hand])
+    server.store.finish("m")
+    updates = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", hand=2, match=True))]
+    summed = updates[-1].match
+    assert updates[-1].WhichOneof("update") == "match" and list(summed.hands) == [1, 2, 3] and summed.match == 1
+    places = [(u.progress.hand, u.progress.hands) for u in updates if u.WhichOneof("update") == "progress"]
+    assert places and {h for _, h in places} == {3} and sorted({p for p, _ in places}) == [1, 2, 3]
+    # The same figures as the engine gives the same three hands, each seat's and the worst moments.
+    seats, worst = analysis.summary([analysis.analyse(records[h], seed=analysis_seed("m", h)) for h in (1, 2, 3)])
+    assert [(a.seat, a.decisions) for a in summed.accuracy] == [(s.seat, s.decisions) for s in seats]
+    assert [a.accuracy for a in summed.accuracy] == pytest.approx([s.accuracy for s in seats])
+    assert [(w.hand, w.moment.step) for w in summed.worst] == [(w.hand, w.moment.step) for w in worst]
+    assert [w.moment.points for w in summed.worst] == sorted((w.moment.points for w in summed.worst), reverse=True)
+    # One seat only; and the last match by hand 0.
+    one = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", hand=1, seat=1, match=True))]
+    assert [a.seat for a in one[-1].match.accuracy] == [1] and all(w.moment.seat == 1 for w in one[-1].match.worst)
+    last = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", match=True))]
+    assert list(last[-1].match.hands) == [4] and last[-1].match.match == 2
