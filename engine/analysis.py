@@ -15,9 +15,11 @@ for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A los
 - chips: one stake (``stake``) lost is 125 points, so that gnubg's equity thresholds (0.04, 0.08,
   0.16 of the stake for doubtful, bad, very bad) fall on 5, 10 and 20 points.
 
-A decision is labelled only when its loss is above the label's threshold **and** above twice the
-standard error of the loss (the gap to the best choice measured deal by deal): what the estimate
-cannot tell apart is "as good". The thresholds (``THRESHOLDS``) start from lichess's 5 / 10 / 15
+A decision is labelled only when its loss is above twice the standard error of the loss (the gap to
+the best choice measured deal by deal): what the estimate cannot tell apart is "as good". It gets the
+label whose threshold lies below its loss less two standard errors (``MARGIN``): a loss near a line
+gets the label below it, whatever the deals drawn, and the analysis looks again on more deals while a
+verdict sits near a line (``settled``). The thresholds (``THRESHOLDS``) start from lichess's 5 / 10 / 15
 points and gnubg's equity ones, checked on self-play: in hands of hard bot against hard bot, few
 of the bot's own decisions are flagged a mistake or worse (``make bench --only analysis``).
 
@@ -42,7 +44,7 @@ from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_of, seats_of, start_of
-from cardtui.engine.rummy_records import RummyView
+from cardtui.engine.rummy_records import Phase, RummyView
 
 FORMAT = "cardtui-analysis/1"
 """The ``format`` of an analysis as JSON (docs/history.md §8)."""
@@ -90,6 +92,8 @@ CHIP_POINTS = 125.0
 """Points per stake lost, in a game played for chips."""
 SEPARATION = 2.0
 """A loss is told apart from a tie when it exceeds this many of its standard errors."""
+MARGIN = 2.0
+"""A label's line counts only below the loss less this many of its standard errors (``grade``)."""
 SURE = 1e-9
 """A match value within this of 1, on every deal, is a sure win."""
 DRILL_POINTS = THRESHOLDS.inaccuracy
@@ -211,45 +215,43 @@ def accuracy(lost: float) -> float:
 
 def label(choice: Choice, best: Choice, unit: Unit, stake: float,
           thresholds: Thresholds = THRESHOLDS) -> tuple[Label, float]:
-    """The label of ``choice`` beside ``best``, and the points it lost (0 unless told apart)."""
+    """The label of ``choice`` beside ``best``, and the points it lost (0 unless told apart): the label whose
+    line lies below the loss less ``MARGIN`` of its standard errors (``grade``)."""
     if choice.gap <= 0.0 or same(choice.action, best.action):
         return Label.BEST, 0.0
     lost = points(choice.gap, unit, stake)
     if choice.gap <= SEPARATION * choice.gap_error:
         return Label.GOOD, 0.0
-    if lost <= thresholds.inaccuracy:
+    rank = grade(lost, points(choice.gap_error, unit, stake), thresholds)
+    if rank == 0:
         return Label.GOOD, lost
     if unit is Unit.MATCH and best.value >= 1.0 - SURE and best.error <= SURE and choice.value < 1.0 - SURE:
         return Label.MISSED_WIN, lost
-    if lost > thresholds.blunder:
-        return Label.BLUNDER, lost
-    if lost > thresholds.mistake:
-        return Label.MISTAKE, lost
-    return Label.INACCURACY, lost
+    return (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER)[rank - 1], lost
 
 
-def judge(position: Position, evaluation: Evaluation, stake: float, fresh: Evaluation | None = None) -> Moment:
+def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Evaluation) -> Moment:
     """The verdict on one decision from the search's evaluation of every choice, and, where some were looked
     at again on fresh deals (``analyse_position``), from that look: the choices it holds are valued by it,
-    the others by the first look, measured from the choice made."""
-    if fresh is None:
+    the others by the first look (their gap to the best measured across the two looks' deals)."""
+    if not looks:
         choices = tuple(_choice(e) for e in evaluation.choices)
         best = _choice(evaluation.best())
         deals = evaluation.deals
     else:
-        mine = _row(evaluation, position.chosen)
-        base = fresh.choices[_row(fresh, position.chosen)]
+        fresh = looks[-1]
         top = fresh.best()
-        _, top_error = above(fresh, fresh.choices.index(top), _row(fresh, position.chosen))
         out = []
-        for i, e in enumerate(evaluation.choices):
-            again = next((f for f in fresh.choices if same(f.action, e.action)), None)
-            if again is not None:
+        for e in evaluation.choices:
+            again = next((f for look in reversed(looks) for f in look.choices if same(f.action, e.action)), None)
+            if again is not None and again in fresh.choices:
                 out.append(_choice(again))
                 continue
-            up, error = above(evaluation, i, mine)
-            value = base.value + up
-            out.append(Choice(e.action, value, e.error, top.value - value, math.hypot(error, top_error)))
+            if again is not None:  # looked at again, then left out of the longer look: behind the best by far
+                out.append(Choice(e.action, again.value, again.error, top.value - again.value,
+                                  math.hypot(again.error, top.error)))
+                continue
+            out.append(Choice(e.action, e.value, e.error, top.value - e.value, math.hypot(e.error, top.error)))
         choices = tuple(out)
         best = _choice(top)
         deals = fresh.deals
@@ -320,7 +322,12 @@ def choices(position: Position) -> int:
 
 
 def worth_judging(position: Position) -> bool:
-    """A decision with more than one real choice, where the seat made a move (not a signal)."""
+    """A decision with more than one real choice, where the seat made a move (not a signal). Pif Paf's betting
+    round is not judged: the search plays the others' answers to a bet by a rough rule (a hand far from going
+    out folds), too rough to call a bet or a check a mistake."""
+    view = position.view
+    if isinstance(view, RummyView) and view.phase is Phase.BETTING:
+        return False
     return position.chosen.type != "signal" and choices(position) > 1
 
 
@@ -344,6 +351,8 @@ RUMMY = 0.25
 """Pif Paf's and Cacheta's looks at the contenders, as a share of the budget (see ``plan``)."""
 RUMMY_SCREEN = Budget(0.5)
 """Pif Paf's and Cacheta's first look."""
+RUMMY_MOST = 8.0
+"""Pif Paf's and Cacheta's most, as a multiple of their look."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +374,7 @@ def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
     budget), and the most twice that. Measured in ``make bench --only analysis``."""
     if isinstance(view, RummyView):
         look = Budget(budget.scale * RUMMY)
-        return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * 2.0), 2)
+        return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * RUMMY_MOST), 2)
     return Plan(Budget(min(SCREEN.scale, budget.scale)), budget, Budget(budget.scale * MOST))
 
 
@@ -408,19 +417,37 @@ def floor(evaluation: Evaluation) -> float:
 
 def grade(lost: float, error: float, thresholds: Thresholds = THRESHOLDS) -> int:
     """The rank of the label a loss of ``lost`` points with ``error`` points of standard error gets: 0 for
-    none (best, as good), then inaccuracy, mistake, blunder (``label``)."""
-    if lost <= SEPARATION * error or lost <= thresholds.inaccuracy:
+    none (best, as good), then inaccuracy, mistake, blunder. A line counts only when the loss less ``MARGIN``
+    errors is above it: a loss the estimate puts near a line is given the label below, so that another look
+    on other deals, which puts it a little higher or lower, gives the same label."""
+    sure = lost - MARGIN * error
+    if lost <= SEPARATION * error or sure <= thresholds.inaccuracy:
         return 0
-    return 3 if lost > thresholds.blunder else 2 if lost > thresholds.mistake else 1
+    return 3 if sure > thresholds.blunder else 2 if sure > thresholds.mistake else 1
 
 
 def settled(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float) -> bool:
-    """Whether the verdict on choice ``mine`` would be the same with its loss ``NEAR`` errors either way."""
+    """Whether the verdict on choice ``mine`` would be as serious with its loss ``NEAR`` errors either way: a
+    mistake or a blunder, or neither (between an inaccuracy and nothing, a longer look is not worth its cost)."""
     worst = max((above(evaluation, i, mine) for i in range(len(evaluation.choices)) if i != mine), default=None)
     if worst is None:
         return True
     lost, error = points(worst[0], unit, stake_chips), points(max(worst[1], floor(evaluation)), unit, stake_chips)
-    return grade(lost - NEAR * error, error) == grade(lost + NEAR * error, error)
+    low, high = grade(lost - NEAR * error, error), grade(lost + NEAR * error, error)
+    return max(low, 1) == max(high, 1)
+
+
+def narrowed(evaluation: Evaluation, mine: int) -> list[int]:
+    """The choice made and the best of the others: what a longer look needs to settle the verdict."""
+    best = max((i for i in range(len(evaluation.choices)) if i != mine),
+               key=lambda i: evaluation.choices[i].value, default=None)
+    return [mine] if best is None else [mine, best]
+
+
+def restricted(evaluation: Evaluation, keep: Sequence[int]) -> Evaluation:
+    """The same evaluation, of the choices ``keep`` only."""
+    return estimates.weighed(evaluation.unit, [[evaluation.choices[i].action] for i in keep],
+                             [evaluation.rows[i] for i in keep], evaluation.weights)
 
 
 def contenders(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float, most: int = CONTENDERS,
@@ -461,11 +488,15 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
         return judge(position, first, stake_chips)
     looked = [first.choices[i].action for i in (mine, *others)]
     fresh = search.evaluate(view, looked, rng, p.look)
+    looks = [fresh]
     spent = p.look.scale
     while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips):
-        fresh = joined(fresh, search.evaluate(view, looked, rng, Budget(spent)))
+        if len(fresh.choices) > 2:
+            fresh = restricted(fresh, narrowed(fresh, 0))
+        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(spent)))
+        looks.append(fresh)
         spent *= 2.0
-    return judge(position, first, stake_chips, fresh)
+    return judge(position, first, stake_chips, *looks)
 
 
 Progress = Callable[[int, int], None]

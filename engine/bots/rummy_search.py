@@ -9,7 +9,8 @@ quick plain policy: take the discard when it melds more cards, throw the loosest
 whenever the rules allow, claim a discard that goes out (Pif Paf). What the hand's end leaves
 is valued in the game's unit: Cacheta, the chance of winning the match from the points left
 (``odds.cacheta``); Pif Paf, the chips won or lost. Pif Paf's betting is played out the same
-way: the others stay in with any hand that is not far from going out.
+way: a player who has already put in as much as the bet stays in, and the others match it with any
+hand that is not far from going out, or fold.
 """
 
 from __future__ import annotations
@@ -404,11 +405,13 @@ class Search:
         if kind in (FOLD, CHECK, CALL, BET, RAISE):
             if kind == FOLD:
                 return self.value(None, paid=0, folded=True)
-            paid = action.amount
-            r.order = [s for s in r.order if s == self.you or self._stays(r, s)]
+            target = self._target(action)
+            paid = target - v.seats[self.you].put
+            r.order = [s for s in r.order if s == self.you or v.seats[s].put >= target or self._stays(r, s)]
             if len(r.order) == 1:
                 return self.value((self.you, False), paid=paid)
-            return self.value(r.play(self._before_first(r)), paid=paid, extra=self._calls(r, paid))
+            extra = sum(target - v.seats[s].put for s in r.order if s != self.you and v.seats[s].put < target)
+            return self.value(r.play(self._before_first(r)), paid=paid, extra=extra)
         end: tuple[int, bool] | None
         if kind == KNOCK:
             end = (self.you, not action.cards)
@@ -448,12 +451,19 @@ class Search:
     def _stays(self, r: Rollout, seat: int) -> bool:
         return r.loose(seat)[2] <= STAYS
 
-    def _calls(self, r: Rollout, paid: int) -> int:
-        """Chips the others who stay put in to match this seat's bet (what the pot gains)."""
-        b = self.view.betting
-        level = b.level if b is not None else 0
-        mine = self.view.seats[self.you].put + paid
-        return sum(max(0, mine - self.view.seats[s].put) for s in r.order if s != self.you) if mine > level else 0
+    def _target(self, action: Action) -> int:
+        """The chips each player must have put in (ante and bets) once this seat has taken a betting ``action``:
+        a check leaves it, a call matches the most anyone has put in, a bet or raise names the round's new
+        level (the ante is what the highest bettor put in beyond the round's level)."""
+        v = self.view
+        mine = v.seats[self.you].put
+        if action.type == CALL:
+            return mine + action.amount
+        if action.type in (BET, RAISE):
+            level = v.betting.level if v.betting is not None else 0
+            most = max(s.put for s in v.seats if s.status is SeatStatus.IN)
+            return most - level + action.amount
+        return max(mine, max(s.put for s in v.seats if s.status is SeatStatus.IN))
 
     def value(self, end: tuple[int, bool] | None, paid: int, folded: bool = False, extra: int = 0) -> float:
         """What the hand's end is worth to this seat, in the game's unit."""
