@@ -1,6 +1,7 @@
 """A finished hand's analysis on screen: each decision's choices with their odds, the one chosen and the
 best marked, the loss and its label; a line for the hand's summary ("Your play: 1 mistake"); a match's,
-summed up: each player's accuracy and the worst three moments.
+summed up: each player's accuracy and the worst three moments; and the drill, "try again", on a decision
+that was flagged.
 
 The analysis comes from the server (``Lobby.Analyze``): it may wait in the server's queue and takes a
 moment to work out, so the screen says where it stands until it arrives.
@@ -16,7 +17,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
@@ -160,13 +162,15 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis) -> Text:
 class AnalysisScreen(ModalScreen[Result | None]):
     """One hand's analysis, or a match's summed up, asked for when opened (or given): escape closes it."""
 
-    BINDINGS = [Binding("escape", "close", N_("Close"))]
+    BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
 
     def __init__(self, model: TableModel, updates: Updates | None = None, hand: Result | None = None) -> None:
         super().__init__()
         self.model = model
         self.updates = updates
         self.result = hand
+        self.drilled = 0
+        """How many of the flagged decisions the drill has put back so far (it goes round them, worst first)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="analysis"):
@@ -184,6 +188,34 @@ class AnalysisScreen(ModalScreen[Result | None]):
         said = (match_text(self.model, result) if isinstance(result, analysis_pb2.MatchAnalysis)
                 else analysis_text(self.model, result))
         self.query_one("#analysis-body", Static).update(said)
+        self.refresh_bindings()
+
+    def flagged(self) -> list[analysis_pb2.AnalysisMoment]:
+        """The decisions the drill may put back: those flagged, most points lost first."""
+        result = self.result
+        if isinstance(result, analysis_pb2.MatchAnalysis):
+            moments = [w.moment for w in result.worst]
+        elif result is not None:
+            moments = [m for m in result.moments if m.label in FLAGGED]
+        else:
+            moments = []
+        return sorted(moments, key=lambda m: -m.points)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "drill":
+            return bool(self.flagged())
+        return True
+
+    def action_drill(self) -> None:
+        """Try again: the next flagged decision, worst first, back on screen without its odds."""
+        moments = self.flagged()
+        if moments:
+            self.app.push_screen(DrillScreen(self.model, moments[self.drilled % len(moments)], self.unit()))
+            self.drilled += 1
+
+    def unit(self) -> int:
+        result = self.result
+        return result.unit if result is not None else analysis_pb2.ANALYSIS_UNIT_MATCH
 
     @work(exclusive=True, exit_on_error=False)
     async def _load(self) -> None:
@@ -204,3 +236,53 @@ class AnalysisScreen(ModalScreen[Result | None]):
 
     def action_close(self) -> None:
         self.dismiss(self.result)
+
+
+class DrillScreen(ModalScreen[None]):
+    """Try again: a decision that was flagged, its choices without their odds. The one picked is told whether it
+    is within a few points of the best (what the analysis would have called best or as good), then every
+    choice's odds are shown; another may be picked."""
+
+    BINDINGS = [Binding("escape", "close", N_("Close"))]
+
+    def __init__(self, model: TableModel, moment: analysis_pb2.AnalysisMoment, unit: int) -> None:
+        super().__init__()
+        self.model = model
+        self.moment = moment
+        self.unit = unit
+        self.picked: analysis_pb2.AnalysisChoice | None = None
+
+    def compose(self) -> ComposeResult:
+        m = self.moment
+        with VerticalScroll(id="drill"):
+            yield Static(line(_("step {n}").format(n=m.step), " · ", who(self.model, m.seat), ": ",
+                              _("this choice lost {points} points. Try again: which would you choose?").format(
+                                  points=f"{m.points:.1f}")), id="drill-head")
+            yield OptionList(*[Option(label(self.model, c.action), id=str(i)) for i, c in enumerate(m.choices)],
+                             id="drill-choices")
+            yield Static("", id="drill-said")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        choice = self.moment.choices[int(event.option.id or 0)]
+        self.picked = choice
+        self.query_one("#drill-said", Static).update(drill_text(self.model, self.moment, choice, self.unit))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analysis_pb2.AnalysisChoice,
+               unit: int) -> Text:
+    """The drill's answer to a choice tried again: within a few points of the best, or how far below it; then
+    every choice's odds (``moment_text``)."""
+    if choice.label in (analysis_pb2.ANALYSIS_LABEL_BEST, analysis_pb2.ANALYSIS_LABEL_GOOD):
+        said = Text(_("Within a few points of the best: well played."), style="bold green")
+    else:
+        said = line(_("{points} points below the best").format(points=f"{choice.points:.1f}"), " (")
+        said.append_text(label_text(choice.label))
+        said.append("). " + _("best: {action}").format(action=label(model, m.best).plain))
+    return Text("\n").join([said, Text(""), moment_text(model, m, unit)])

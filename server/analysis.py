@@ -64,13 +64,18 @@ def _finite(x: float) -> float:
     return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
 
 
-def moment_message(m: analysis.Moment) -> analysis_pb2.AnalysisMoment:
+def moment_message(m: analysis.Moment, unit: Unit, stake: float) -> analysis_pb2.AnalysisMoment:
+    """One judged decision as the wire gives it, each choice with the label it would have had (the drill)."""
+    best = m.of(m.best)
+    choices = []
+    for c in m.choices:
+        said, lost = analysis.label(c, best, unit, stake) if best is not None else (Label.BEST, 0.0)
+        choices.append(analysis_pb2.AnalysisChoice(
+            action=wire.action_message(c.action), value=c.value, error=_finite(c.error), gap=c.gap,
+            gap_error=_finite(c.gap_error), label=LABELS[said], points=lost))
     return analysis_pb2.AnalysisMoment(
         step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
-        choices=[analysis_pb2.AnalysisChoice(action=wire.action_message(c.action), value=c.value,
-                                             error=_finite(c.error), gap=c.gap, gap_error=_finite(c.gap_error))
-                 for c in m.choices],
-        loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals)
+        choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals)
 
 
 def accuracy_messages(seats: Sequence[analysis.SeatSummary]) -> list[analysis_pb2.SeatAccuracy]:
@@ -84,17 +89,20 @@ def message(hand: HandAnalysis) -> analysis_pb2.HandAnalysis:
     seats, _ = analysis.summary([hand])
     return analysis_pb2.HandAnalysis(
         table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
-        seats=list(hand.seats), moments=[moment_message(m) for m in hand.moments], accuracy=accuracy_messages(seats))
+        seats=list(hand.seats), moments=[moment_message(m, hand.unit, hand.stake) for m in hand.moments],
+        accuracy=accuracy_messages(seats))
 
 
 def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis]) -> analysis_pb2.MatchAnalysis:
     """A match's analyses summed up as the wire gives it: each seat's accuracy, the worst three moments."""
     seats, worst = analysis.summary(hands)
+    of = {h.hand: h for h in hands}
     return analysis_pb2.MatchAnalysis(
         table_id=table_id, match=match, game=hands[0].game if hands else "",
         unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
         hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
-        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment)) for w in worst])
+        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit,
+                                                                           of[w.hand].stake)) for w in worst])
 
 
 def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:

@@ -153,6 +153,8 @@ class AnalysisChoice(_message.Message):
     ERROR_FIELD_NUMBER: _builtins.int
     GAP_FIELD_NUMBER: _builtins.int
     GAP_ERROR_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
     value: _builtins.float
     """in the unit"""
     error: _builtins.float
@@ -161,6 +163,10 @@ class AnalysisChoice(_message.Message):
     """below the best (0 for the best)"""
     gap_error: _builtins.float
     """the gap's standard error, deal by deal (-1: unknown)"""
+    label: Global___AnalysisLabel.ValueType
+    """what this choice would have been called, had it been chosen"""
+    points: _builtins.float
+    """and the points it would have lost"""
     @_builtins.property
     def action(self) -> _common_pb2.Action: ...
     def __init__(
@@ -171,10 +177,12 @@ class AnalysisChoice(_message.Message):
         error: _builtins.float = ...,
         gap: _builtins.float = ...,
         gap_error: _builtins.float = ...,
+        label: Global___AnalysisLabel.ValueType = ...,
+        points: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "error", b"error", "gap", b"gap", "gap_error", b"gap_error", "value", b"value"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "error", b"error", "gap", b"gap", "gap_error", b"gap_error", "label", b"label", "points", b"points", "value", b"value"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.analysis import AnalysisScreen, play_line
+from cardtui.client.analysis import AnalysisScreen, DrillScreen, play_line
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import action_name
@@ -21,7 +21,7 @@ from cardtui.engine import analysis
 from cardtui.i18n import speaking
 from cardtui.server.app import Running, start
 from cardtui.v1 import analysis_pb2, common_pb2
-from tests.client.footer_check import cut_off
+from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_replay import on, status
 from tests.client.test_table_flow import summary_of, summary_shown, text_of
 from tests.client.waiting import PATIENCE, in_lobby, settled, until
@@ -221,3 +221,60 @@ async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running
         assert [a.seat for a in result.accuracy] == [0, 1]
         shown = str(client.screen.query_one("#analysis-body", Static).render())
         assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown
+
+
+DRILL = {"en": ("Try again", "Within a few points of the best", "points below the best"),
+         "pt_BR": ("Tentar de novo", "A poucos pontos da melhor", "pontos abaixo da melhor"),
+         "es": ("Intentar de nuevo", "A pocos puntos de la mejor", "puntos por debajo de la mejor")}
+
+
+def flagged_hand() -> analysis_pb2.HandAnalysis:
+    """A hand of one decision, a blunder: going to the deck, where playing the 1e was best."""
+    mazo = common_pb2.Action(type=common_pb2.ACTION_TYPE_MAZO)
+    play = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["1e"])
+    return analysis_pb2.HandAnalysis(
+        table_id="done", hand=1, game="truco_argentino", unit=analysis_pb2.ANALYSIS_UNIT_MATCH, stake=1.0, seats=[0],
+        moments=[analysis_pb2.AnalysisMoment(
+            step=3, seat=0, chosen=mazo, best=play, points=42.0, loss=0.42,
+            label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480,
+            choices=[analysis_pb2.AnalysisChoice(action=mazo, value=0.5, gap=0.42, points=42.0,
+                                                 label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
+                     analysis_pb2.AnalysisChoice(action=play, value=0.92, label=analysis_pb2.ANALYSIS_LABEL_BEST)])],
+        accuracy=[analysis_pb2.SeatAccuracy(seat=0, decisions=1, accuracy=20.0, flagged=1)])
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choice_does(
+        server: Running, lang: str) -> None:
+    record = played("truco_argentino", ["ana", "bia"], seed=6)
+    store_finished(server, "done", record)
+    server.room.finished["done"] = common_pb2.TableSummary(
+        id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
+    with speaking(lang):
+        client = CardApp(f"127.0.0.1:{server.port}", "eve")
+        async with client.run_test(size=SMALL) as pilot:
+            await in_lobby(pilot)
+            for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+                await pilot.press(key)
+                await on(pilot, screen)
+            replay = client.screen
+            assert isinstance(replay, ReplayScreen)
+            client.push_screen(AnalysisScreen(replay.model, hand=flagged_hand()))
+            await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "the analysis")
+            await settled(pilot)
+            assert cut_off(client.screen, SMALL[0]) == []
+            assert DRILL[lang][0] in [words for _, _, words in footer_items(client.screen)]
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(client.screen, DrillScreen), "the drill")
+            await settled(pilot)
+            drill = client.screen
+            assert isinstance(drill, DrillScreen) and cut_off(drill, SMALL[0]) == []
+            said = lambda: str(drill.query_one("#drill-said", Static).render())  # noqa: E731
+            assert said() == "" and "0.5" not in str(drill.query_one("#drill-head", Static).render())
+            _, well, below = DRILL[lang]
+            await pilot.press("enter")  # the first choice: going to the deck again
+            await until(pilot, lambda: below in said(), said)
+            await pilot.press("down", "enter")  # then playing the 1e
+            await until(pilot, lambda: well in said(), said)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "back to the analysis")

@@ -118,6 +118,10 @@ async def test_a_finished_tables_hands_are_analysed_for_anyone_who_may_replay_th
     assert list(whole.seats) == [0, 1, 2] and whole.unit == analysis_pb2.ANALYSIS_UNIT_CHIPS
     assert {m.seat for m in whole.moments} <= {0, 1, 2} and whole.moments
     assert [m.step for m in whole.moments] == sorted(m.step for m in whole.moments)
+    for m in whole.moments:  # each choice says what it would have been called (the drill reads it)
+        labels = {c.action.SerializeToString(): c.label for c in m.choices}
+        assert labels[m.chosen.SerializeToString()] == m.label
+        assert labels[m.best.SerializeToString()] == analysis_pb2.ANALYSIS_LABEL_BEST
     one = (await analyze(lobby, "done", 1, seat=1))[-1].analysis
     assert list(one.seats) == [1] and [m for m in whole.moments if m.seat == 1] == list(one.moments)
     said = await refused(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="secret", hand=1)).read(),
