@@ -109,8 +109,9 @@ def screen_section(quick: bool) -> None:
 def analysis_section(quick: bool) -> None:
     from bench import analysis
 
-    print("== analysis of a hand: the blunder suite, hard against hard analysed twice, one hand's wall time")
-    analysis.run(print=lambda s: print(s, flush=True), quick=quick)
+    print("== analysis of a hand: the blunder suite, hard against hard analysed twice, one hand's time, the "
+          "analysis's choice against hard")
+    analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds)
 
 
 SECTIONS = {

@@ -5,6 +5,7 @@
 - hands of hard against hard: at most 5% of hard's own decisions flagged a mistake or worse;
 - the same hands analysed again with another seed: the two agree on every mistake and blunder
   (a decision flagged a mistake or worse by one is by the other) at least 95% of the time;
+- the analysis's own choice, played as a bot, against hard on duplicate deals: a lower bound above 52%;
 - the wall time of one hand's analysis in the server's pool, idle but for it (the hand's seats shared
   among its workers), its 95th percentile: at most 3 s; and of one seat's (what a player waits for).
 """
@@ -20,8 +21,10 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.analysis_rigs import RIGS, SEEDS
+from cardtui.arena import arena
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
+from cardtui.engine.bots.players import levels
 from cardtui.engine.games import get
 from cardtui.server.analysis_pool import AnalysisPool, cores, shares
 
@@ -141,9 +144,37 @@ def self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, 
     return asyncio.run(_self_play(print, hands, games))
 
 
-def run(print: Callable[[str], None], quick: bool = False, hands: int = 500) -> bool:
+BOT_TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 2), ("cacheta", 2), ("pifpaf", 3))
+"""Where the analysis's own choice plays the hard bot: two players, or two teams, where there may be."""
+PIFPAF_HANDS = 10
+"""Pif Paf matches last until one player holds every chip: each is cut at this many hands, and A's chips per
+hand say who played better."""
+
+
+def as_bot(print: Callable[[str], None], seconds: float, games: tuple[tuple[str, int], ...] = BOT_TABLES) -> bool:
+    """The analysis's choice (``analysis.choose``, the analysis budget) against hard on duplicate deals, each
+    game for at most ``seconds``: its lower bound must be above 52% (Pif Paf: chips per hand above nothing)."""
+    print(f"-- the analysis's choice as a bot against hard, duplicate deals, at most {seconds:.0f} s a game")
+    met = True
+    for game, players in games:
+        hard = levels(game)["hard"]
+        hands = PIFPAF_HANDS if game == "pifpaf" else 0
+        result = arena(game, players, "analysis", "hard", pairs=100_000, seed=12, hands=hands,
+                       policies=(analysis.choose, hard), seconds=seconds)
+        lo, hi = result.rate.interval
+        clo, chi = result.chips.interval
+        ok = clo > 0.0 if game == "pifpaf" else lo > 0.52
+        met &= ok
+        print(f"  {game} {players}p: {result.rate.rate:.1%} of {result.matches} matches (95% {lo:.1%}–{hi:.1%}); "
+              f"chips a hand {result.chips.mean:+.3f} ({clo:+.3f} to {chi:+.3f}) over {result.hands} hands; "
+              f"{result.times['analysis'].line('analysis')}" + ("" if ok else ": NOT met"))
+    return met
+
+
+def run(print: Callable[[str], None], quick: bool = False, hands: int = 500, seconds: float = 1800.0) -> bool:
     suite = blunder_suite(print)
     games = TABLES[:3] if quick else TABLES
     played = self_play(print, 20 if quick else hands, games)
-    print(f"  analysis marks: {'met' if suite and played else 'NOT all met'}")
-    return suite and played
+    strong = as_bot(print, 60.0 if quick else seconds, BOT_TABLES[:1] if quick else BOT_TABLES)
+    print(f"  analysis marks: {'met' if suite and played and strong else 'NOT all met'}")
+    return suite and played and strong

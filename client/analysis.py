@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardtui.client.cards import cards_text
 from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel
@@ -60,20 +61,38 @@ def play_line(hand: analysis_pb2.HandAnalysis, seat: int) -> Text:
     return Text(said + " · " + _("a: the analysis"), style="bold red" if n else "green")
 
 
+def deferred_line() -> Text:
+    """What a hand's summary says of a player's play the server did not analyse unasked."""
+    return Text(_("Your play: a to analyse it"), style="dim")
+
+
+def hand_line(number: int, said: Text) -> Text:
+    """A summary's line of a player's play, for the table's log (which outlasts the summary): the hand named."""
+    return Text(_("Hand {n}").format(n=number) + " · ", style="dim") + said
+
+
 def value_text(value: float, unit: int) -> str:
     if unit == analysis_pb2.ANALYSIS_UNIT_MATCH:
         return f"{100.0 * value:5.1f}%"
     return _("{chips} chips").format(chips=f"{value:+.2f}")
 
 
+OTHERS = 4
+"""Beside the best and the chosen one, how many choices a decision lists (the best valued of them): a bet of
+every size is a choice, and a screen of 24 rows reads better without the twentieth."""
+
+
 def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int) -> Text:
-    """One decision: who chose what and its label, then each choice with its odds, the best first."""
+    """One decision: who chose what and its label, then its choices with their odds: the best and the chosen
+    one first, then the best valued others (``OTHERS``; how many more are left unlisted)."""
     head = line(_("step {n}").format(n=m.step), " · ", who(model, m.seat), ": ", label(model, m.chosen), " — ")
     head.append_text(label_text(m.label))
     if m.label in FLAGGED:
         head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
     out = [head]
-    for c in sorted(m.choices, key=lambda c: -c.value):
+    marked = [c for c in m.choices if c.action in (m.best, m.chosen)]
+    others = sorted((c for c in m.choices if c not in marked), key=lambda c: -c.value)
+    for c in sorted(marked, key=lambda c: -c.value) + others[:OTHERS]:
         marks = [word for word, on in ((_("best"), c.action == m.best), (_("chosen"), c.action == m.chosen)) if on]
         row = Text("   ▸ " if marks else "     ")
         row.append_text(label(model, c.action))
@@ -81,6 +100,10 @@ def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int) ->
         if marks:
             row.append("  " + ", ".join(marks), style="bold")
         out.append(row)
+    if len(others) > OTHERS:
+        more = len(others) - OTHERS
+        out.append(Text("     " + ngettext("and {n} more choice", "and {n} more choices", more).format(n=more),
+                        style="dim"))
     return Text("\n").join(out)
 
 
@@ -146,9 +169,11 @@ def progress_text(update: analysis_pb2.AnalyzeUpdate) -> str | None:
     return said
 
 
-def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis) -> Text:
-    """The whole analysis: each seat's accuracy, then every decision in the hand's order."""
-    parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand), style="bold")]
+def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: int | None = None) -> Text:
+    """The whole analysis: each seat's accuracy, then every decision in the hand's order. ``number``: the hand
+    as the table names it (its place in the match; a finished table's hands go by the table's count)."""
+    parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand if number is None else number),
+                  style="bold")]
     for a in hand.accuracy:
         parts.append(line(who(model, a.seat), "  " + _("accuracy {a} of 100").format(a=f"{a.accuracy:.0f}")))
     if not hand.moments:
@@ -164,11 +189,14 @@ class AnalysisScreen(ModalScreen[Result | None]):
 
     BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
 
-    def __init__(self, model: TableModel, updates: Updates | None = None, hand: Result | None = None) -> None:
+    def __init__(self, model: TableModel, updates: Updates | None = None, hand: Result | None = None,
+                 number: int | None = None) -> None:
         super().__init__()
         self.model = model
         self.updates = updates
         self.result = hand
+        self.number = number
+        """The hand as the table names it (``analysis_text``)."""
         self.drilled = 0
         """How many of the flagged decisions the drill has put back so far (it goes round them, worst first)."""
 
@@ -186,7 +214,7 @@ class AnalysisScreen(ModalScreen[Result | None]):
     def _show(self, result: Result) -> None:
         self.result = result
         said = (match_text(self.model, result) if isinstance(result, analysis_pb2.MatchAnalysis)
-                else analysis_text(self.model, result))
+                else analysis_text(self.model, result, self.number))
         self.query_one("#analysis-body", Static).update(said)
         self.refresh_bindings()
 
@@ -254,10 +282,16 @@ class DrillScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         m = self.moment
+        head = line(_("step {n}").format(n=m.step), " · ", who(self.model, m.seat))
+        if m.cards:
+            head.append(" · " + _("holding") + " ")
+            head.append_text(cards_text(m.cards))
+        head.append("\n")
+        head.append_text(label(self.model, m.chosen))
+        points = f"{m.points:.1f}"
+        head.append(" " + _("lost {points} points. Try again: which would you choose?").format(points=points))
         with VerticalScroll(id="drill"):
-            yield Static(line(_("step {n}").format(n=m.step), " · ", who(self.model, m.seat), ": ",
-                              _("this choice lost {points} points. Try again: which would you choose?").format(
-                                  points=f"{m.points:.1f}")), id="drill-head")
+            yield Static(head, id="drill-head")
             yield OptionList(*[Option(label(self.model, c.action), id=str(i)) for i, c in enumerate(m.choices)],
                              id="drill-choices")
             yield Static("", id="drill-said")
@@ -284,5 +318,5 @@ def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analys
     else:
         said = line(_("{points} points below the best").format(points=f"{choice.points:.1f}"), " (")
         said.append_text(label_text(choice.label))
-        said.append("). " + _("best: {action}").format(action=label(model, m.best).plain))
+        said.append(") · " + _("best: {action}").format(action=label(model, m.best).plain))
     return Text("\n").join([said, Text(""), moment_text(model, m, unit)])

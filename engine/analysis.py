@@ -39,12 +39,14 @@ from typing import Any
 
 from cardtui.engine.bots import estimates, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
-from cardtui.engine.cards import parse_cards
+from cardtui.engine.cacho_records import CachoView
+from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_of, seats_of, start_of
 from cardtui.engine.rummy_records import Phase, RummyView
+from cardtui.engine.truco.views import TrucoView
 
 FORMAT = "cardtui-analysis/1"
 """The ``format`` of an analysis as JSON (docs/history.md §8)."""
@@ -131,6 +133,8 @@ class Moment:
     """0 to 100, lichess's curve of the points lost."""
     deals: int
     """The deals of the unseen cards the verdict was judged on."""
+    held: tuple[Card, ...] = ()
+    """The seat's own cards at the decision (what it knew of its hand: the drill shows them)."""
 
     def of(self, action: Action) -> Choice | None:
         """The choice ``action`` is (the same cards in any order), or None when it was not legal."""
@@ -260,7 +264,16 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
         raise ValueError(f"{position.chosen.describe()!r} was not a legal choice at step {position.step}.")
     verdict, lost = label(mine_choice, best, evaluation.unit, stake)
     return Moment(position.step, position.seat, position.chosen, best.action, choices, mine_choice.gap,
-                  mine_choice.gap_error, lost, verdict, accuracy(lost), deals)
+                  mine_choice.gap_error, lost, verdict, accuracy(lost), deals, held(position.view))
+
+
+def held(view: GameView) -> tuple[Card, ...]:
+    """A seat's own cards in its view."""
+    if isinstance(view, RummyView | TrucoView):
+        return view.cards
+    if isinstance(view, CachoView) and view.you is not None:
+        return view.seats[view.you].cards
+    return ()
 
 
 def _choice(e: Estimate) -> Choice:
@@ -342,7 +355,7 @@ CONTENDERS = 3
 """Beside the choice made, how many of the first look's best choices are looked at again, on fresh deals."""
 NEAR = 2.0
 """A verdict is settled when its label would be the same with the loss this many standard errors either way."""
-MOST = 8.0
+MOST = 16.0
 """Where a verdict is not settled, the contenders are looked at again on up to this many times the budget's
 deals (doubling each time)."""
 
@@ -427,14 +440,20 @@ def grade(lost: float, error: float, thresholds: Thresholds = THRESHOLDS) -> int
 
 
 def settled(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float) -> bool:
-    """Whether the verdict on choice ``mine`` would be as serious with its loss ``NEAR`` errors either way: a
-    mistake or a blunder, or neither (between an inaccuracy and nothing, a longer look is not worth its cost)."""
+    """Whether a longer look could not change how serious the verdict on choice ``mine`` is: the loss, known
+    exactly, would be as serious anywhere within ``NEAR`` errors of the estimate, and the label given now
+    (``MARGIN`` errors below the estimate) is as serious too (a mistake, a blunder, or neither: between an
+    inaccuracy and nothing a longer look is not worth its cost)."""
     worst = max((above(evaluation, i, mine) for i in range(len(evaluation.choices)) if i != mine), default=None)
     if worst is None:
         return True
     lost, error = points(worst[0], unit, stake_chips), points(max(worst[1], floor(evaluation)), unit, stake_chips)
-    low, high = grade(lost - NEAR * error, error), grade(lost + NEAR * error, error)
-    return max(low, 1) == max(high, 1)
+    return serious(lost - (NEAR + MARGIN) * error) == serious(lost + NEAR * error)
+
+
+def serious(lost: float, thresholds: Thresholds = THRESHOLDS) -> int:
+    """How serious a loss known exactly would be: 0 (at most an inaccuracy), 1 (a mistake), 2 (a blunder)."""
+    return 0 if lost <= thresholds.mistake else 1 if lost <= thresholds.blunder else 2
 
 
 def narrowed(evaluation: Evaluation, mine: int) -> list[int]:
@@ -497,6 +516,16 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
         looks.append(fresh)
         spent *= 2.0
     return judge(position, first, stake_chips, *looks)
+
+
+def choose(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """The analysis's own choice, played as a bot (the arena's ``cardtui.engine.analysis:choose``): every legal
+    choice valued by the search at the analysis budget, the best taken. Its advice is only worth what it wins:
+    ``make bench --only analysis`` plays it against the hard bot."""
+    moves = [a for a in legal if a.type != "signal"]
+    if len(moves) <= 1:
+        return moves[0] if moves else legal[0]
+    return search.evaluate(view, moves, rng, estimates.ANALYSIS).best().action
 
 
 Progress = Callable[[int, int], None]
@@ -609,7 +638,7 @@ def to_json(analysis: HandAnalysis) -> dict[str, Any]:
         "decisions": [{
             "step": m.step, "seat": m.seat, "chosen": action_json(m.chosen), "best": action_json(m.best),
             "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points,
-            "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals,
+            "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals, "held": [str(c) for c in m.held],
             "choices": [{"action": action_json(c.action), "value": _num(c.value), "error": _num(c.error),
                          "gap": _num(c.gap), "gap_error": _num(c.gap_error)} for c in m.choices],
         } for m in analysis.moments],
@@ -626,7 +655,7 @@ def from_json(data: Mapping[str, Any]) -> HandAnalysis:
             tuple(Choice(_action(c["action"]), _float(c["value"]), _float(c["error"]), _float(c["gap"]),
                          _float(c["gap_error"])) for c in d["choices"]),
             _float(d["loss"]), _float(d["loss_error"]), float(d["points"]), Label(d["label"]), float(d["accuracy"]),
-            int(d.get("deals", 0)),
+            int(d.get("deals", 0)), parse_cards(d.get("held", [])),
         ) for d in data["decisions"])
         return HandAnalysis(str(data["game"]), str(data["table"]), int(data["hand"]), int(data["match"]),
                             Unit(data["unit"]), float(data["stake"]), int(data["seed"]), float(data["budget"]),

@@ -75,7 +75,8 @@ def moment_message(m: analysis.Moment, unit: Unit, stake: float) -> analysis_pb2
             gap_error=_finite(c.gap_error), label=LABELS[said], points=lost))
     return analysis_pb2.AnalysisMoment(
         step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
-        choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals)
+        choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals,
+        cards=[str(c) for c in m.held])
 
 
 def accuracy_messages(seats: Sequence[analysis.SeatSummary]) -> list[analysis_pb2.SeatAccuracy]:

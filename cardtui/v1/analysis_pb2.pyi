@@ -202,6 +202,7 @@ class AnalysisMoment(_message.Message):
     LABEL_FIELD_NUMBER: _builtins.int
     ACCURACY_FIELD_NUMBER: _builtins.int
     DEALS_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
     step: _builtins.int
     """the replay's step of this action (ReplayStep.step)"""
     seat: _builtins.int
@@ -220,6 +221,10 @@ class AnalysisMoment(_message.Message):
     def best(self) -> _common_pb2.Action: ...
     @_builtins.property
     def choices(self) -> _containers.RepeatedCompositeFieldContainer[Global___AnalysisChoice]: ...
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the seat's own cards at the decision (its holder saw them)"""
+
     def __init__(
         self,
         *,
@@ -233,10 +238,11 @@ class AnalysisMoment(_message.Message):
         label: Global___AnalysisLabel.ValueType = ...,
         accuracy: _builtins.float = ...,
         deals: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "chosen", b"chosen"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "best", b"best", "choices", b"choices", "chosen", b"chosen", "deals", b"deals", "label", b"label", "loss", b"loss", "points", b"points", "seat", b"seat", "step", b"step"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "best", b"best", "cards", b"cards", "choices", b"choices", "chosen", b"chosen", "deals", b"deals", "label", b"label", "loss", b"loss", "points", b"points", "seat", b"seat", "step", b"step"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -11,10 +11,10 @@ from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.analysis import AnalysisScreen, DrillScreen, play_line
+from cardtui.client.analysis import AnalysisScreen, DrillScreen, moment_text, play_line
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import LobbyScreen
-from cardtui.client.models import action_name
+from cardtui.client.models import TableModel, action_name
 from cardtui.client.replay import HandsScreen, ReplayScreen, TablesScreen
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine import analysis
@@ -23,7 +23,7 @@ from cardtui.server.app import Running, start
 from cardtui.v1 import analysis_pb2, common_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_replay import on, status
-from tests.client.test_table_flow import summary_of, summary_shown, text_of
+from tests.client.test_table_flow import log_text, summary_of, summary_shown, text_of
 from tests.client.waiting import PATIENCE, in_lobby, settled, until
 from tests.conftest import create, next_hand_now
 from tests.server.test_analysis import played
@@ -114,7 +114,7 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
             said = ("Your play: no mistakes", "Your play: 1 mistake", "Your play: 2 mistakes")
             if cheap:
                 await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
-                assert screen.play_analysis is not None
+                assert screen.kept is not None and screen.play_state == "done"
             else:
                 await until(pilot, lambda: "Your play: a to analyse it" in summary_of(screen),
                             lambda: summary_of(screen))
@@ -129,6 +129,21 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
             await until(pilot, lambda: app.screen is screen, "back at the table")
             await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
             assert set(running.store.analyses(table_id, 1)) == {screen.seat}
+            # The log keeps it once the next hand is dealt, and a still opens it.
+            assert any(f"Hand 1 · {s}" in log_text(screen) for s in said), log_text(screen)
+            # A hand in which ana decides nothing (out of chips, say) says nothing and keeps hers for a.
+            kept, lines = screen.kept, log_text(screen)
+            screen._played(analysis_pb2.HandAnalysis(hand=99, seats=[screen.seat or 0]))
+            assert screen.kept == kept and screen.play_said is None and log_text(screen) == lines
+            if not (screen.model.view is not None and screen.model.view.match_over):
+                await pilot.press("enter")
+                next_hand_now(running.room.tables[table_id])
+                await until(pilot, lambda: screen.model.view is not None and not screen.model.view.hand_over,
+                            "the next hand dealt")
+                await settled(pilot)
+                await pilot.press("a")
+                await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                            "the last hand's analysis, during the next")
     finally:
         await running.stop(grace=0.1)
 
@@ -162,7 +177,7 @@ async def test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_momen
                         break
                     if summary_shown(screen) and view is not None and view.hand_over:
                         # Each hand's own analysis done before the next: a worker is free at the match's end.
-                        await until(pilot, lambda: screen.play_analysis is not None, "the hand's analysis")
+                        await until(pilot, lambda: screen.play_state == "done", "the hand's analysis")
                         await pilot.press("enter")
                         await settled(pilot)
                         next_hand_now(table)
@@ -236,7 +251,7 @@ def flagged_hand() -> analysis_pb2.HandAnalysis:
         table_id="done", hand=1, game="truco_argentino", unit=analysis_pb2.ANALYSIS_UNIT_MATCH, stake=1.0, seats=[0],
         moments=[analysis_pb2.AnalysisMoment(
             step=3, seat=0, chosen=mazo, best=play, points=42.0, loss=0.42,
-            label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480,
+            label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480, cards=["1e", "7o"],
             choices=[analysis_pb2.AnalysisChoice(action=mazo, value=0.5, gap=0.42, points=42.0,
                                                  label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
                      analysis_pb2.AnalysisChoice(action=play, value=0.92, label=analysis_pb2.ANALYSIS_LABEL_BEST)])],
@@ -270,7 +285,8 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
             drill = client.screen
             assert isinstance(drill, DrillScreen) and cut_off(drill, SMALL[0]) == []
             said = lambda: str(drill.query_one("#drill-said", Static).render())  # noqa: E731
-            assert said() == "" and "0.5" not in str(drill.query_one("#drill-head", Static).render())
+            head = str(drill.query_one("#drill-head", Static).render())
+            assert said() == "" and "0.5" not in head and "1⚔ 7●" in head and "42.0" in head
             _, well, below = DRILL[lang]
             await pilot.press("enter")  # the first choice: going to the deck again
             await until(pilot, lambda: below in said(), said)
@@ -278,3 +294,22 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
             await until(pilot, lambda: well in said(), said)
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "back to the analysis")
+
+
+def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> None:
+    """A Cacho bet of every size is a choice: the list keeps to the best, the chosen one and the four best
+    valued others, and says how many are left out."""
+    model = TableModel(common_pb2.TableSummary(game="cacho"), 0, names={0: "ana"})
+    fold = common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD)
+    check = common_pb2.Action(type=common_pb2.ACTION_TYPE_CHECK)
+    bets = [common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=n) for n in range(1, 11)]
+    choices = [analysis_pb2.AnalysisChoice(action=fold, value=0.0),
+               analysis_pb2.AnalysisChoice(action=check, value=6.0),
+               *(analysis_pb2.AnalysisChoice(action=b, value=5.0 - 0.1 * n) for n, b in enumerate(bets))]
+    moment = analysis_pb2.AnalysisMoment(step=10, seat=0, chosen=fold, best=check, choices=choices, points=250.0,
+                                         label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
+    with speaking("en"):
+        rows = moment_text(model, moment, analysis_pb2.ANALYSIS_UNIT_CHIPS).plain.splitlines()
+    assert "Fold" in rows[0] and "blunder" in rows[0] and "250.0 points lost" in rows[0]
+    assert "Check" in rows[1] and "best" in rows[1] and "Fold" in rows[2] and "chosen" in rows[2]
+    assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]

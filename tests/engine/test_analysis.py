@@ -15,7 +15,7 @@ from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS, Choice, Label, Position
 from cardtui.engine.bots import estimates
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.cards import Card
+from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action
 from cardtui.engine.games import get
 from tests.engine.test_search import positions, reshuffled
@@ -99,6 +99,7 @@ def test_a_hands_analysis_reads_its_history_and_round_trips_as_json() -> None:
             entry = steps[m.step - 1]
             assert entry["seat"] == m.seat and entry["type"] == m.chosen.type
             assert m.of(m.chosen) is not None and m.of(m.best) is not None
+            assert m.held and set(m.held) <= set(parse_cards(record["deal"][str(m.seat)]))  # its own cards
         assert analysis.from_json(analysis.to_json(hand)) == hand
         mine = hand.only([0])
         assert mine.seats == (0,) and all(m.seat == 0 for m in mine.moments)
@@ -179,7 +180,7 @@ def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:
     rummy = analysis.plan(rig.position(rig.wrong).view)
     truco = analysis.plan(RIGS[0].position(RIGS[0].wrong).view)
     assert (rummy.screen.scale, rummy.look.scale, rummy.most.scale, rummy.contenders) == (0.5, 2.0, 16.0, 2)
-    assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 64.0)
+    assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 128.0)
 
 
 def test_pif_pafs_betting_round_is_not_judged_and_a_bettor_stays_in_against_a_call() -> None:
