@@ -44,6 +44,10 @@ def load_section(quick: bool) -> None:
 
     print(f"== the server compiled (mypyc) against itself in plain Python, side by side: {tables} tables")
     asyncio.run(builds(tables=tables, seconds=1.0 if quick else 4.0, rounds=4 if quick else 6))
+    from bench.analysis import load_with_analyses
+
+    print(f"== the same tables with the analysis pool idle, then working flat out, in turns: {tables} tables")
+    asyncio.run(load_with_analyses(tables=tables, seconds=4 if quick else 15))
 
 
 def views_section(quick: bool) -> None:

@@ -178,3 +178,69 @@ def run(print: Callable[[str], None], quick: bool = False, hands: int = 500, sec
     strong = as_bot(print, 60.0 if quick else seconds, BOT_TABLES[:1] if quick else BOT_TABLES)
     print(f"  analysis marks: {'met' if suite and played and strong else 'NOT all met'}")
     return suite and played and strong
+
+
+# -- the tables while the analysis pool works flat out ---------------------------------------------
+FLOOD = 4
+"""Analyses asked for at once while the pool is kept busy (its queue holds the rest)."""
+FLOODED: list[dict[str, int]] = []
+"""Each flood's refusals by status (what a run that analysed nothing was told)."""
+
+
+async def _flood(load: Any, done: list[int]) -> None:
+    """Ask, without end, for the analysis of the last finished hand of one load table or another (each
+    seat's, by its holder), ``FLOOD`` at a time: the pool's workers never idle."""
+    import grpc
+
+    from cardtui.v1 import analysis_pb2, lobby_pb2_grpc
+
+    rng = random.Random(5)
+    refused: dict[str, int] = {}
+    FLOODED.append(refused)
+
+    async def one(k: int) -> None:
+        stub = lobby_pb2_grpc.LobbyStub(load.channels[k % len(load.channels)])
+        while True:
+            table = rng.choice(load.tables)
+            seat = rng.choice(table.seats)
+            try:
+                async for update in stub.Analyze(analysis_pb2.AnalyzeRequest(table_id=table.id, token=seat.token)):
+                    if update.WhichOneof("update") == "analysis":
+                        done[0] += 1
+            except grpc.aio.AioRpcError as err:
+                refused[err.code().name] = refused.get(err.code().name, 0) + 1
+                await asyncio.sleep(0.05)  # no finished hand there yet, or the queue is full
+
+    await asyncio.gather(*(one(k) for k in range(FLOOD)))
+
+
+async def load_with_analyses(tables: int = 200, seconds: float = 15.0, rounds: int = 3,
+                             out: Callable[[str], Any] = print) -> bool:
+    """The load bench's tables (``bench.load``) at 1 act/table/s, measured in turns with the analysis pool
+    idle and with it kept working flat out (``_flood``), pooled: p99 with analyses within x1.2 of without."""
+    from bench.load import Server, pooled
+
+    server = Server(False)
+    await server.start(tables, out)
+    assert server.load is not None
+    quiet, busy, done = [], [], [0]
+    try:
+        for _ in range(rounds):
+            quiet.append(await server.load.run(1.0, seconds / rounds))
+            flood = asyncio.create_task(_flood(server.load, done))
+            await asyncio.sleep(2.0)  # the workers at work before the turn is measured
+            before = done[0]
+            busy.append(await server.load.run(1.0, seconds / rounds))
+            flood.cancel()
+            await asyncio.gather(flood, return_exceptions=True)
+            out(f"    a turn with analyses: {done[0] - before} hands analysed meanwhile; refused {FLOODED[-1]}")
+    finally:
+        await server.stop()
+    q, b = pooled(quiet), pooled(busy)
+    ratio = b["p99"] / q["p99"] if q["p99"] else float("nan")
+    load = os.getloadavg()[0]
+    ok = ratio <= 1.2
+    out(f"  {tables} tables at 1 act/table/s: p99 {q['p99']:.1f} ms with the analysis pool idle, {b['p99']:.1f} ms "
+        f"with it flat out (x{ratio:.2f}; mark ≤ 1.2); p50 {q['p50']:.1f} vs {b['p50']:.1f} ms; "
+        f"{done[0]} hands analysed; load average {load:.1f}" + ("" if ok else ": NOT met"))
+    return ok

@@ -227,6 +227,7 @@ class Analyses:
                                     missing, updates.put_nowait)
             if work is None:
                 raise ResourceExhausted("Too many hands are waiting to be analysed; ask again in a while.")
+            waiting: asyncio.Future[Status] | None = None
             try:
                 while not work.done():
                     waiting = asyncio.ensure_future(updates.get())
@@ -245,7 +246,9 @@ class Analyses:
                 except (ValueError, KeyError, asyncio.CancelledError) as e:
                     log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
                     raise FailedPrecondition("That hand could not be analysed on this server.") from None
-            finally:
+            finally:  # a caller gone mid-way leaves no read of the queue behind
+                if waiting is not None and not waiting.done():
+                    waiting.cancel()
                 self.pool.forget(work, updates.put_nowait)
             for s in missing:
                 text = json.dumps(analysis.to_json(done.only([s])))

@@ -4,6 +4,7 @@ the queue told to whoever waits, and a table that keeps playing while the pool w
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -254,3 +255,21 @@ async def test_a_match_is_summed_up_over_its_hands_for_whoever_may_have_them(
     assert [a.seat for a in one[-1].match.accuracy] == [1] and all(w.moment.seat == 1 for w in one[-1].match.worst)
     last = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", match=True))]
     assert list(last[-1].match.hands) == [4] and last[-1].match.match == 2
+
+
+async def test_a_caller_who_leaves_mid_analysis_leaves_nothing_waiting_behind(
+        slow_server: Running, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    release = tmp_path / "release"
+    store_finished(slow_server, "one", dict(played("cacho", ["ana", "bob", "cy"]), release=str(release)))
+    pool = slow_server.analyst
+    assert pool is not None
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
+        call = lobby_pb2_grpc.LobbyStub(channel).Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
+        assert (await call.read()).WhichOneof("update") == "progress"
+        call.cancel()
+        while any(job.listeners for job in pool._running.values()):  # the server has let the caller go
+            await asyncio.sleep(0.01)
+    gc.collect()
+    await asyncio.sleep(0)
+    assert "Task was destroyed" not in caplog.text
+    release.write_text("go")
