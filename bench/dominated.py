@@ -7,8 +7,9 @@ again), and must never pick one. The positions, by what makes the choice dominat
 - a bluff that only adds a way to lose: a bet on a weak hand whose acceptance, if lost, takes
   the others to the target where not betting would not, for a refusal that does not win the
   match (an envido at 20–29 of 30 or 28 facing a truco, real or falta envido at 20–27, a truco or
-  a retruco that the others' two or three points end the match by, truco paulista's truco
-  against a team on 9 or 10, a seis against one on 6 to 8): a sound answerer accepts every one;
+  a retruco that the others' two or three points end the match by, a vale cuatro that takes
+  them from 26 to 30, the same bands in a match to 15, truco paulista's truco against a team
+  on 9 or 10, a seis against one on 6 to 8): a sound answerer accepts every one;
 - a refusal that hands the others the match, where accepting can only do better;
 - running from a mão de onze the team on 11 cannot lose (both of the two best cards in hand).
 
@@ -66,8 +67,8 @@ def decide(game: Any, state: object, seat: int, policy: Callable[..., Action], s
 
 # -- truco argentino, two players to 30: seat 0 is "us"; dealer 1 makes seat 0 the mano ------------------
 def argentino(us: int, them: int, mano: bool = True, seed: int = 1, mine: str = WEAK_ARG,
-              theirs: str = "7e 3o 2c") -> ArgentinoState:
-    state, _ = ARG.resume(ARG.options({}), [SeatInfo(i, f"p{i}", i) for i in range(2)], [us, them],
+              theirs: str = "7e 3o 2c", target: int = 30) -> ArgentinoState:
+    state, _ = ARG.resume(ARG.options({"target": target}), [SeatInfo(i, f"p{i}", i) for i in range(2)], [us, them],
                           1 if mano else 0, 1, seed)
     state.give(0, parse_cards(mine))
     state.give(1, parse_cards(theirs))
@@ -108,6 +109,17 @@ def _they_call(us: int, them: int, word: str) -> Callable[[int], ArgentinoState]
     return build
 
 
+def _facing_retruco(us: int, them: int) -> Callable[[int], ArgentinoState]:
+    """We are mano and called truco on nothing; they raised to retruco: quiero, no quiero or vale cuatro."""
+    def build(seed: int) -> ArgentinoState:
+        st = argentino(us, them, seed=seed)
+        ARG.apply(st, 0, Action("truco"))
+        ARG.apply(st, 1, Action("retruco"))
+        return st
+
+    return build
+
+
 def _argentino_positions() -> list[Position]:
     out = []
     for us in (0, 20, 26):
@@ -129,7 +141,24 @@ def _argentino_positions() -> list[Position]:
     # At 20 nothing this round can take us past them; at 27 a vale cuatro could.
     out.append(arg_position("argentino 20–29, facing an envido: refusing", _they_call(20, 29, "envido"),
                             ("no_quiero", "mazo")))
+    # A vale cuatro accepted and lost takes them from 26 to 30; the retruco only to 29, and refused it brings us 3.
+    for us in (20, 26):
+        out.append(arg_position(f"argentino {us}–26, facing a retruco on nothing: vale cuatro",
+                                _facing_retruco(us, 26), ("vale_cuatro",)))
+    # The same bands in a match to 15: 12 to 14.
+    for us, them, words in ((5, 14, ENVIDOS), (10, 13, ENVIDOS | {"truco"}), (3, 12, {"real_envido", "falta_envido"})):
+        out.append(arg_position(
+            f"argentino to 15, {us}–{them}, mano, envido 11: {', '.join(sorted(words))}",
+            lambda s, u=us, t=them: argentino(u, t, seed=s, target=15), words))
+    out.append(arg_position("argentino to 15, 9–14, facing a truco: refusing",
+                            lambda s: _they_call_to(9, 14, "truco", s), ("no_quiero", "mazo")))
     return out
+
+
+def _they_call_to(us: int, them: int, word: str, seed: int) -> ArgentinoState:
+    st = argentino(us, them, mano=False, seed=seed, target=15)
+    ARG.apply(st, 1, Action(word))
+    return st
 
 
 # -- truco paulista to 12: seat 0 deals, seat 1 is the mão; team 1 (seats 1 and 3) is "us" -------------------
