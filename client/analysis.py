@@ -129,8 +129,9 @@ def match_line(match: analysis_pb2.MatchAnalysis, seat: int) -> Text:
     return Text(said + " · " + _("m: the match"), style="bold red" if mine.flagged else "green")
 
 
-def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis) -> Text:
-    """A match summed up: each player's accuracy over its hands, then its worst three moments."""
+def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: bool = False) -> Text:
+    """A match summed up: each player's accuracy over its hands, then its worst three moments. ``places``: each
+    hand named by its place in the match, as the table names it (else by the table's count, as replays do)."""
     parts = [Text(ngettext("Match {m}: {n} hand judged", "Match {m}: {n} hands judged", len(match.hands)).format(
         m=match.match, n=len(match.hands)), style="bold")]
     for a in match.accuracy:
@@ -145,7 +146,8 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis) -> Text:
         parts.append(Text(_("The worst moments"), style="bold"))
     for n, w in enumerate(match.worst, 1):
         m = w.moment
-        head = line(f"{n}. ", _("hand {h}, step {s}").format(h=w.hand, s=m.step), " · ", who(model, m.seat), ": ",
+        hand = list(match.hands).index(w.hand) + 1 if places and w.hand in match.hands else w.hand
+        head = line(f"{n}. ", _("hand {h}, step {s}").format(h=hand, s=m.step), " · ", who(model, m.seat), ": ",
                     label(model, m.chosen), " — ")
         head.append_text(label_text(m.label))
         head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
@@ -190,13 +192,15 @@ class AnalysisScreen(ModalScreen[Result | None]):
     BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
 
     def __init__(self, model: TableModel, updates: Updates | None = None, hand: Result | None = None,
-                 number: int | None = None) -> None:
+                 number: int | None = None, places: bool = False) -> None:
         super().__init__()
         self.model = model
         self.updates = updates
         self.result = hand
         self.number = number
         """The hand as the table names it (``analysis_text``)."""
+        self.places = places
+        """A match's hands named by their place in it (``match_text``)."""
         self.drilled = 0
         """How many of the flagged decisions the drill has put back so far (it goes round them, worst first)."""
 
@@ -213,7 +217,7 @@ class AnalysisScreen(ModalScreen[Result | None]):
 
     def _show(self, result: Result) -> None:
         self.result = result
-        said = (match_text(self.model, result) if isinstance(result, analysis_pb2.MatchAnalysis)
+        said = (match_text(self.model, result, self.places) if isinstance(result, analysis_pb2.MatchAnalysis)
                 else analysis_text(self.model, result, self.number))
         self.query_one("#analysis-body", Static).update(said)
         self.refresh_bindings()

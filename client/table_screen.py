@@ -574,7 +574,7 @@ class TableScreen(Screen[None]):
         """The player's decisions over the match just over, summed up: at once when the summary has them,
         else asked for now (every hand of the match not yet analysed is, one after the other)."""
         if self.match_analysis is not None:
-            self.app.push_screen(AnalysisScreen(self.model, hand=self.match_analysis))
+            self.app.push_screen(AnalysisScreen(self.model, hand=self.match_analysis, places=True))
             return
         table_id, token = self.model.summary.id, self.token
 
@@ -585,7 +585,7 @@ class TableScreen(Screen[None]):
             if isinstance(result, analysis_pb2.MatchAnalysis) and self.summary_open:
                 self._matched(result)
 
-        self.app.push_screen(AnalysisScreen(self.model, updates), analysed)
+        self.app.push_screen(AnalysisScreen(self.model, updates, places=True), analysed)
 
     def _played(self, hand: analysis_pb2.HandAnalysis) -> None:
         """The hand just over, judged: the summary and the log say how the player played it, and ``a`` opens

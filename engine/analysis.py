@@ -384,7 +384,7 @@ def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
     """The plan for ``budget`` (the contenders' look). A deal of Pif Paf or Cacheta is a whole hand played
     out turn by turn, far dearer than a truco or Cacho deal: there the first look is half the hard budget's
     (8 deals), the look at the two best contenders a quarter of the budget (32 deals at the analysis
-    budget), and the most twice that. Measured in ``make bench --only analysis``."""
+    budget), and the most eight times that (256 deals). Measured in ``make bench --only analysis``."""
     if isinstance(view, RummyView):
         look = Budget(budget.scale * RUMMY)
         return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * RUMMY_MOST), 2)

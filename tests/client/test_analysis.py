@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.analysis import AnalysisScreen, DrillScreen, moment_text, play_line
+from cardtui.client.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
 from cardtui.client.app import CardApp
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import TableModel, action_name
@@ -313,3 +313,19 @@ def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> No
     assert "Fold" in rows[0] and "blunder" in rows[0] and "250.0 points lost" in rows[0]
     assert "Check" in rows[1] and "best" in rows[1] and "Fold" in rows[2] and "chosen" in rows[2]
     assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
+
+
+def test_a_matchs_worst_moments_name_each_hand_as_the_place_it_is_read_from() -> None:
+    """At the table a hand goes by its place in the match (the log's numbers); in a replay, by the table's."""
+    model = TableModel(common_pb2.TableSummary(game="cacho"), 0, names={0: "ana"})
+    fold = common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD)
+    check = common_pb2.Action(type=common_pb2.ACTION_TYPE_CHECK)
+    moment = analysis_pb2.AnalysisMoment(step=4, seat=0, chosen=fold, best=check, points=40.0,
+                                         label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
+    match = analysis_pb2.MatchAnalysis(
+        match=2, hands=[7, 8, 9], worst=[analysis_pb2.WorstMoment(hand=8, moment=moment)],
+        accuracy=[analysis_pb2.SeatAccuracy(seat=0, decisions=5, accuracy=61, flagged=1)])
+    with speaking("en"):
+        assert "1. hand 2, step 4 · ana: Fold" in match_text(model, match, places=True).plain
+        shown = match_text(model, match).plain
+    assert "1. hand 8, step 4" in shown and "Match 2: 3 hands judged" in shown and "accuracy 61 of 100" in shown
