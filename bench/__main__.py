@@ -8,7 +8,8 @@ simple baselines on duplicate deals, with decision times), soak (minutes of bots
 duplicated events, latency against the bare server, memory at the start and the end), guests (browser
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
-trivial Textual app).
+trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
+seeds agreeing, one hand's wall time).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -43,6 +44,10 @@ def load_section(quick: bool) -> None:
 
     print(f"== the server compiled (mypyc) against itself in plain Python, side by side: {tables} tables")
     asyncio.run(builds(tables=tables, seconds=1.0 if quick else 4.0, rounds=4 if quick else 6))
+    from bench.analysis import load_with_analyses
+
+    print(f"== the same tables with the analysis pool idle, then working flat out, in turns: {tables} tables")
+    asyncio.run(load_with_analyses(tables=tables, seconds=4 if quick else 15))
 
 
 def views_section(quick: bool) -> None:
@@ -105,6 +110,14 @@ def screen_section(quick: bool) -> None:
     screen.run(print=lambda s: print(s, flush=True), messages=n, runs=ARGS.runs)
 
 
+def analysis_section(quick: bool) -> None:
+    from bench import analysis
+
+    print("== analysis of a hand: the blunder suite, hard against hard analysed twice, one hand's time, the "
+          "analysis's choice against hard")
+    analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds)
+
+
 SECTIONS = {
     "engine": engine_section,
     "load": load_section,
@@ -115,6 +128,7 @@ SECTIONS = {
     "arena": arena_section,
     "guests": guests_section,
     "screen": screen_section,
+    "analysis": analysis_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", runs=1)
 

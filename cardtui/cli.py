@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, replay."""
+"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, analyze, replay."""
 
 from __future__ import annotations
 
@@ -99,6 +99,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "--workers 1."), file=sys.stderr)
             return 2
         workers = 1  # a throwaway store is one process's: the default gives way to it
+    if args.analysis_workers is not None and not 0 <= args.analysis_workers <= 64:
+        print("cardtui: " + _("--analysis-workers must be between 0 and 64 (0: no hand is analysed)."),
+              file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     from cardtui.server.limits import Limits
 
@@ -121,7 +125,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
                                   idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000,
                                   bot_workers=args.bot_workers, workers=workers, advertise=args.advertise,
-                                  log_level=logging.getLevelName(args.log_level.upper())))
+                                  log_level=logging.getLevelName(args.log_level.upper()),
+                                  analysis_workers=cores() if args.analysis_workers is None else args.analysis_workers))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -530,6 +535,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Each decision of exported hands judged, offline."""
+    from cardtui.analyze import run
+
+    return run(args.file, args.hand, args.seat, args.json, args.seed, sys.stdout, sys.stderr)
+
+
 def print_standings(records: list[dict[str, object]]) -> None:
     """The standings of every tournament whose hands the histories hold, worked out from them alone."""
     from cardtui.engine.tournament import recompute
@@ -591,6 +603,9 @@ def parser() -> argparse.ArgumentParser:
                           "cuts, the host alone chooses every deck, and every client says so"))
     s.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
+    s.add_argument("--analysis-workers", type=int, default=None, metavar="N",
+                   help=_("processes finished hands are analysed in, at most one per core (0: none; default: one "
+                          "per core)"))
     s.add_argument("--max-actions", type=float, default=20.0, metavar="N",
                    help=_("actions per second one address may send (default 20)"))
     s.add_argument("--max-chat", type=float, default=2.0, metavar="N",
@@ -745,6 +760,17 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--tournament", default=None, metavar="ID", help=_("only the hands of this tournament's tables"))
     e.add_argument("--out", default=None, help=_("file to write (default: standard output)"))
     e.set_defaults(run=cmd_history_export)
+
+    an = sub.add_parser("analyze", help=_("judge each decision of finished hands: the odds of every legal choice, "
+                                          "the best, the loss and a label; each player's accuracy"))
+    an.add_argument("file", metavar="HISTORY.jsonl", help=_("hand histories, one a line (cardtui history export, "
+                                                           "cardtui sim --history); - for standard input"))
+    an.add_argument("--hand", type=int, metavar="N", help=_("only hand N"))
+    an.add_argument("--seat", type=int, metavar="N", help=_("only seat N's decisions"))
+    an.add_argument("--json", action="store_true", help=_("one JSON document a hand, then a summary, for tools"))
+    an.add_argument("--seed", type=int, default=0, metavar="N",
+                    help=_("the seed of the search's deals (the same seed, the same analysis)"))
+    an.set_defaults(run=cmd_analyze)
 
     r = sub.add_parser("replay", help=_("replay finished hands step by step, every card face up"),
                        epilog=_("Keys: left/right step, Home/End to the deal or the end, PgUp/PgDn the hand "

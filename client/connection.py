@@ -20,7 +20,16 @@ import grpc
 
 from cardtui.i18n import _, render
 from cardtui.identity import Identity
-from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, replay_pb2, table_pb2, table_pb2_grpc
+from cardtui.v1 import (
+    analysis_pb2,
+    common_pb2,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    players_pb2,
+    replay_pb2,
+    table_pb2,
+    table_pb2_grpc,
+)
 
 if TYPE_CHECKING:
     from cardtui.client.fairness import FairDeals
@@ -362,6 +371,17 @@ class Connection:
         """A finished hand's steps, every card face up (refused for a hand in play)."""
         request = replay_pb2.ReplayRequest(table_id=table_id, hand=hand, token=token, password=password)
         return [step async for step in self.lobby.Replay(request, timeout=30)]
+
+    def analyze(self, table_id: str, hand: int, token: str = "", password: str = "", seat: int | None = None,
+                when_idle: bool = False, match: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        """A finished hand's analysis as it comes: where it waits, its progress, then the analysis
+        (``hand`` 0: the table's last finished hand); ``match``: its whole match's, summed up. ``when_idle``:
+        only if the server analyses it now without anyone asking (else the answer is ``deferred``)."""
+        request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=hand, token=token, password=password,
+                                              when_idle=when_idle, match=match)
+        if seat is not None:
+            request.seat = seat
+        return aiter(self.lobby.Analyze(request, timeout=600))
 
     async def chat(self, token: str, text: str) -> None:
         await self.table_for(token).Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)

@@ -14,7 +14,7 @@ spectator's table screen); ``ReplayApp`` is the app ``cardtui replay`` runs.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,6 +28,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, RichLog, Static
 
+from cardtui.client.analysis import AnalysisScreen, Result, step_verdict
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.registry import board_for
 from cardtui.client.connection import Connection, error_text
@@ -35,7 +36,7 @@ from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel, holders_of, shown
 from cardtui.client.words import event_words, label, line, who
 from cardtui.i18n import N_, _, ngettext
-from cardtui.v1 import common_pb2, replay_pb2
+from cardtui.v1 import analysis_pb2, common_pb2, replay_pb2
 
 Steps = list[replay_pb2.ReplayStep]
 
@@ -144,7 +145,11 @@ class ReplayScreen(Screen[None]):
         # In the footer only when there are other hands to go to.
         Binding("pageup", "hand(-1)", N_("Prev hand"), key_display="pgup", group=HANDS),
         Binding("pagedown", "hand(1)", N_("Next hand"), key_display="pgdn", group=HANDS),
+        Binding("a", "analysis", N_("Analysis")),
+        Binding("m", "match", N_("Match")),
     ]
+    footer_gives_way = ("quit", "match", "analysis")
+    """At 80 columns Quit gives way (ctrl+q still quits), then, in longer languages, the analyses' keys."""
 
     def __init__(self, source: HandSource, hands: list[replay_pb2.HandSummary], index: int, steps: Steps) -> None:
         super().__init__()
@@ -156,6 +161,8 @@ class ReplayScreen(Screen[None]):
         self.logged = 0
         """Lines the log holds: every step's so far."""
         self.model = self._model()
+        self.analysis: analysis_pb2.HandAnalysis | None = None
+        """The hand's analysis, once asked for: each step's verdict is on the replay's line."""
 
     @property
     def hand(self) -> replay_pb2.HandSummary:
@@ -219,6 +226,10 @@ class ReplayScreen(Screen[None]):
             said.append_text(line(who(self.model, step.seat), ": ", label(self.model, step.action)))
         else:
             said.append(_("the deal"))
+        verdict = step_verdict(self.model, self.analysis, self.at) if self.analysis is not None else None
+        if verdict is not None:
+            said.append(" · ")
+            said.append_text(verdict)
         if self.at == len(self.steps) - 1:
             said.append(" · ")
             said.append_text(result_text(self.model, hand))
@@ -251,6 +262,8 @@ class ReplayScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hand":
             return len(self.hand_list) > 1
+        if action in ("analysis", "match"):  # a server's hands (a file's are analysed with cardtui analyze)
+            return isinstance(self.source, ServerHands)
         return True
 
     # -- other hands -----------------------------------------------------------------
@@ -265,7 +278,7 @@ class ReplayScreen(Screen[None]):
             self.notify(error_text(err), title=_("Cannot open that hand"), severity="error")
             return
         game = self.model.game
-        self.index, self.steps, self.at = index, steps, 0
+        self.index, self.steps, self.at, self.analysis = index, steps, 0, None
         self.model = self._model()
         if self.model.game != game:  # a file may hold hands of several games
             await self.board.remove()
@@ -276,6 +289,37 @@ class ReplayScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_analysis(self) -> None:
+        """Every seat's decisions in this hand judged (a finished table's hands, from its server)."""
+        source = self.source
+        if not isinstance(source, ServerHands):
+            self.notify(_("Hands read from a file are analysed with: cardtui analyze FILE"))
+            return
+        number = self.hand.hand
+
+        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return source.conn.analyze(source.table_id, number, source.token, source.password)
+
+        def analysed(result: Result | None) -> None:
+            if isinstance(result, analysis_pb2.HandAnalysis) and result.hand == self.hand.hand:
+                self.analysis = result
+                self._show()
+
+        self.app.push_screen(AnalysisScreen(self.model, updates, self.analysis), analysed)
+
+    def action_match(self) -> None:
+        """The match this hand belongs to, summed up: each seat's accuracy and the worst three moments."""
+        source = self.source
+        if not isinstance(source, ServerHands):
+            self.notify(_("Hands read from a file are analysed with: cardtui analyze FILE"))
+            return
+        number = self.hand.hand
+
+        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return source.conn.analyze(source.table_id, number, source.token, source.password, match=True)
+
+        self.app.push_screen(AnalysisScreen(self.model, updates))
 
 
 class HandsScreen(Screen[None]):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from math import ceil
 from typing import TYPE_CHECKING
@@ -34,6 +35,7 @@ from textual.widgets import Button, Header, Input, Static
 
 from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
+from cardtui.client.analysis import AnalysisScreen, Result, deferred_line, hand_line, match_line, play_line
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.boards.registry import board_for
@@ -58,7 +60,7 @@ from cardtui.client.textual_internals import use_compositor, write_to_terminal
 from cardtui.client.turn_bell import TurnNotice, title_sequence, window_title
 from cardtui.client.turn_line import turn_line
 from cardtui.i18n import N_, _
-from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, table_pb2
 
 if TYPE_CHECKING:
     from cardtui.client.boards.rummy import RummyBoard
@@ -130,6 +132,10 @@ class TableScreen(Screen[None]):
         # Friends at the table (client.invite), the quick phrases (client.phrases).
         Binding("g", "invite", N_("Invite")),
         Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!"),
+        # A player's own decisions in the hand just over, judged (once the summary says how they played);
+        # at a match's end, the whole match summed up.
+        Binding("a", "analysis", N_("Analysis")),
+        Binding("m", "match", N_("Match")),
     ]
     footer_gives_way = ("hint", "quit", "invite", "phrases", "chat")
     """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), the rummy board's meld
@@ -160,6 +166,21 @@ class TableScreen(Screen[None]):
         self.said_on_board: RenderableType | None = None
         """The summary's account as the board draws it now (its countdown is drawn under it)."""
         self.summary_open = False
+        self.kept: tuple[analysis_pb2.HandAnalysis, int] | None = None
+        """The player's decisions in the last hand they played, judged, and its number (``a`` opens them)."""
+        self.play_state = "none"
+        """Where the analysis of the hand just over stands: none, waiting, deferred (until asked) or done."""
+        self.play_said: Text | None = None
+        """What the summary says of them: being analysed, or how many mistakes."""
+        self.bar_takes_a = False
+        """Whether the hand's own keys take a (then it is not the analysis's)."""
+        self.hands_ended = 0
+        """Hands this screen has seen end (so an analysis asked for one is not taken for the next's)."""
+        self.ended_hand = 0
+        """The number of the hand the summary's analysis is of (the log names it)."""
+        self.match_analysis: analysis_pb2.MatchAnalysis | None = None
+        """At a match's end, the player's decisions over the match summed up (``m`` opens it)."""
+        self.match_said: Text | None = None
         self.hand_ended: table_pb2.HandEnded | None = None
         self.match_ended: table_pb2.MatchEnded | None = None
         self.ended_then: Then | None = None
@@ -407,8 +428,12 @@ class TableScreen(Screen[None]):
         if ended != self.ended:
             if any(now and not before for now, before in zip(ended, self.ended, strict=True)):
                 self.summary_open = True  # a new ending: sum it up
+                if ended[0] and not self.spectating:
+                    self.hands_ended += 1
+                    self._analyse_play(ended[1], view.hand if view is not None else 0)
             if not ended[0]:
                 self.summary_open = False  # the next hand is dealt
+                self.refresh_bindings()
             self.ended = ended
 
     def _show(self) -> None:
@@ -421,8 +446,9 @@ class TableScreen(Screen[None]):
             bar = self.query_one(ActionBar)
             bar.model = self.model
             adjustable = any(len(group) > 1 for group in bar.choices)
-            if adjustable != self.adjustable:  # the footer offers More/Less only then
-                self.adjustable = adjustable
+            takes_a = "a" in bar.keys
+            if adjustable != self.adjustable or takes_a != self.bar_takes_a:  # More/Less, a: only then
+                self.adjustable, self.bar_takes_a = adjustable, takes_a
                 self.refresh_bindings()
         self._show_summary()
         self._tick()
@@ -472,6 +498,9 @@ class TableScreen(Screen[None]):
             model = model.then(self.ended_then)
         said = summary_text(model, self.board, self.verdict, self.dealt_names or {}, self.hand_ended,
                             self.match_ended)
+        lines = [t for t in (self.play_said, self.match_said) if t is not None]
+        if lines:
+            said = Group(said, Text(""), *lines)
         view = self.model.view
         if view is not None and view.match_over and not self.model.summary.tournament_id:
             # who stays first, where the panel shows it whatever its size (it scrolls below)
@@ -614,6 +643,13 @@ class TableScreen(Screen[None]):
             return not self.spectating
         if action == "last_hand":
             return self.spectating and self.model.summary.delayed_spectator_view
+        if action == "analysis":
+            # Also once the next hand is dealt (the log says how the last one was played), unless the
+            # hand's own keys take a.
+            there = self.kept is not None or self.play_state in ("waiting", "deferred")
+            return there and (self.summary_open or not self.bar_takes_a)
+        if action == "match":
+            return self.summary_open and self.ended[1] and self.match_said is not None
         return True
 
     async def on_rummy_board_hint_asked(self, message: RummyBoard.HintAsked) -> None:
@@ -640,6 +676,95 @@ class TableScreen(Screen[None]):
                 self.notify(error_text(err), severity="warning")
 
         self.app.push_screen(PhraseScreen(self.model.game), chosen)
+    def action_analysis(self) -> None:
+        """The player's decisions in the last hand they played, judged: at once when they are here, else
+        asked for now (the screen shows the queue and the progress)."""
+        if self.play_state in ("waiting", "deferred"):
+            table_id, token, asked, number = self.model.summary.id, self.token, self.hands_ended, self.ended_hand
+
+            def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+                return self.conn.analyze(table_id, 0, token)
+
+            def analysed(result: Result | None) -> None:
+                if isinstance(result, analysis_pb2.HandAnalysis) and self.hands_ended == asked:
+                    self._played(result)
+
+            self.app.push_screen(AnalysisScreen(self.model, updates, number=number), analysed)
+        elif self.kept is not None:
+            self.app.push_screen(AnalysisScreen(self.model, hand=self.kept[0], number=self.kept[1]))
+
+    def action_match(self) -> None:
+        """The player's decisions over the match just over, summed up: at once when the summary has them,
+        else asked for now (every hand of the match not yet analysed is, one after the other)."""
+        if self.match_analysis is not None:
+            self.app.push_screen(AnalysisScreen(self.model, hand=self.match_analysis, places=True))
+            return
+        table_id, token = self.model.summary.id, self.token
+
+        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return self.conn.analyze(table_id, 0, token, match=True)
+
+        def analysed(result: Result | None) -> None:
+            if isinstance(result, analysis_pb2.MatchAnalysis) and self.summary_open:
+                self._matched(result)
+
+        self.app.push_screen(AnalysisScreen(self.model, updates, places=True), analysed)
+
+    def _played(self, hand: analysis_pb2.HandAnalysis) -> None:
+        """The hand just over, judged: the summary and the log say how the player played it, and ``a`` opens
+        it; a hand in which they decided nothing (out of chips, say) says nothing, and ``a`` still opens the
+        last one they played."""
+        seat, number = -1 if self.seat is None else self.seat, self.ended_hand
+        self.play_state = "done"
+        if any(m.seat == seat for m in hand.moments):
+            self.kept = (hand, number)
+            self.play_said = play_line(hand, seat)
+            self.query_one("#log", TableLog).say(lambda: hand_line(number, play_line(hand, seat)))
+        else:
+            self.play_said = None
+        self._show_summary()
+        self.refresh_bindings()
+
+    def _matched(self, match: analysis_pb2.MatchAnalysis) -> None:
+        self.match_analysis = match
+        self.match_said = match_line(match, -1 if self.seat is None else self.seat)
+        self._show_summary()
+        self.refresh_bindings()
+
+    @work(group="analysis", exclusive=True, exit_on_error=False)
+    async def _analyse_play(self, match_over: bool = False, number: int = 0) -> None:
+        """How the player played the hand just over (and, at a match's end, the match), for its summary:
+        analysed at once where the server finds it cheap and has a worker free (``when_idle``), else when
+        the player presses ``a`` (``m``)."""
+        self.play_state, self.play_said = "waiting", Text(_("Your play: being analysed…"), style="dim")
+        self.match_analysis, self.match_said = None, None
+        self.ended_hand = number
+        self._show_summary()
+        table_id = self.model.summary.id
+        try:
+            async for update in self.conn.analyze(table_id, 0, self.token, when_idle=True):
+                what = update.WhichOneof("update")
+                if what == "analysis":
+                    self._played(update.analysis)
+                elif what == "deferred":
+                    self.play_state, self.play_said = "deferred", deferred_line()
+                    self.query_one("#log", TableLog).say(lambda: hand_line(number, deferred_line()))
+            if match_over:
+                self.match_said = Text(_("Your match: being analysed…"), style="dim")
+                self._show_summary()
+                async for update in self.conn.analyze(table_id, 0, self.token, when_idle=True, match=True):
+                    what = update.WhichOneof("update")
+                    if what == "match":
+                        self._matched(update.match)
+                    elif what == "deferred":
+                        self.match_said = Text(_("Your match: m to analyse it"), style="dim")
+        except Exception:  # an older server, or one that analyses nothing: the summary says nothing of it
+            if self.play_state == "waiting":
+                self.play_state, self.play_said = "none", None
+            if self.match_analysis is None:
+                self.match_said = None
+        self._show_summary()
+        self.refresh_bindings()
 
     async def action_last_hand(self) -> None:
         await open_last_hand(self.app, self.conn, self.model.summary.id, self.token)

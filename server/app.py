@@ -36,6 +36,7 @@ from cardtui.server.workers import Workers, WorkerSettings, watch_parent
 from cardtui.v1 import hosts_pb2, lobby_pb2, table_pb2, tournament_pb2
 
 if TYPE_CHECKING:
+    from cardtui.server.analysis_pool import AnalysisPool
     from cardtui.server.announce import Announcer
     from cardtui.server.web import WebOptions
 
@@ -120,6 +121,11 @@ class Running:
     pools: Pools | None = None
     """Every pool of processes of this process (``server.pools``): ended last."""
 
+    @property
+    def analyst(self) -> AnalysisPool | None:
+        """Where this process analyses finished hands (the lobby's process only)."""
+        return None if self.pools is None else self.pools.analyst
+
     async def stop(self, grace: float = 2.0) -> None:
         """Tell every client, stop taking calls, let streams finish, close the store."""
         if self.announcer is not None:  # first, so nobody on the LAN picks a server that is leaving
@@ -159,6 +165,7 @@ async def start(
     worker: bool = False,
     log_level: int = logging.INFO,
     web_pages: Sequence[str] = (),
+    analysis_workers: int = 1,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
@@ -172,6 +179,8 @@ async def start(
     database (``postgresql://…``) that several hosts share.
     ``worker``: this process is a table worker of a server (``worker_main``).
     ``web_pages``: every URL of the browser page, for invites (``web_url`` alone, if not given).
+    ``analysis_workers``: processes finished hands are analysed in, at most one per core (0: none);
+    the lobby's process only (a table worker analyses nothing: ``server.pools``).
     """
     limits = limits or Limits()
     location = db if db is not None else default_db()
@@ -183,7 +192,7 @@ async def start(
         # Every process this one will have is made now, before any gRPC server exists here.
         pools = await start_pools(table_workers, WorkerSettings(
             str(location), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
-            bot_workers, log_level), worker_main, bot_workers)
+            bot_workers, log_level), worker_main, bot_workers, 0 if worker else analysis_workers)
     except BaseException:
         store.close()
         raise
@@ -207,8 +216,8 @@ async def start(
     router = Router(store, host, tls[0] if tls else None) if store.shared else None
     limiter = RateLimiter(limits)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
-    register(server, LobbyService(room, limiter, router, team), lobby_pb2.DESCRIPTOR.services_by_name["Lobby"],
-             refusals)
+    register(server, LobbyService(room, limiter, router, team, pools.analyst),
+             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
     tables = TableService(room, limiter)
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
     keeper = None
@@ -330,6 +339,7 @@ async def serve_forever(
     workers: int = 1,
     advertise: str = "",
     log_level: int = logging.INFO,
+    analysis_workers: int = 1,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
 
@@ -355,7 +365,7 @@ async def serve_forever(
                               announce=announce, announce_interfaces=announce_interfaces, limits=limits,
                               web_url=web_url, idle_minutes=idle_minutes, cut_window=cut_window,
                               bot_workers=bot_workers, workers=workers, advertise=advertise, log_level=log_level,
-                              web_pages=web_pages)
+                              web_pages=web_pages, analysis_workers=analysis_workers)
     except BaseException:
         if sock is not None:
             sock.close()

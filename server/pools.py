@@ -26,6 +26,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from cardtui.server import analysis_pool
+from cardtui.server.analysis_pool import AnalysisPool
 from cardtui.server.thinking import Thinker, thinker
 from cardtui.server.workers import Target, Workers, WorkerSettings
 
@@ -41,6 +43,8 @@ class Pools:
     drives every table, or is a table worker itself."""
     bots: Thinker | None
     """Where the bots of this process's tables think (None: on the event loop)."""
+    analyst: AnalysisPool | None = None
+    """Where finished hands are analysed (the lobby's process; None: nowhere, as in a table worker)."""
 
     async def stop_workers(self, grace: float) -> None:
         """The table workers told to stop (``grace`` seconds for their streams), and ended if they
@@ -50,19 +54,24 @@ class Pools:
             self.workers = None
 
     async def close(self, grace: float) -> None:
-        """Every pool ended: the table workers (if still running), then the bots' workers."""
+        """Every pool ended: the table workers (if still running), then the bots' and the analysis's."""
         await self.stop_workers(grace)
         if self.bots is not None:
             self.bots.close()
             self.bots = None
+        if self.analyst is not None:
+            self.analyst.close()
+            self.analyst = None
 
 
-async def start_pools(workers: int, settings: WorkerSettings, target: Target, bot_workers: int) -> Pools:
+async def start_pools(workers: int, settings: WorkerSettings, target: Target, bot_workers: int,
+                      analysis_workers: int = 0) -> Pools:
     """Every pool of a server process, started and ready; the one place where a server process
     makes processes, called before it makes its gRPC server.
 
     ``workers``: table workers to start (above 1, in the lobby's process only), each running
-    ``target`` with ``settings``; ``bot_workers``: the bots' pool's processes. The table workers
+    ``target`` with ``settings``; ``bot_workers``: the bots' pool's processes; ``analysis_workers``:
+    the analysis pool's (0 in a table worker). The table workers
     come first: their fork server is then the first, and the pools after them fork from it. A
     pool for work that must never slow a table (analysing finished hands) is made here too, in
     the lobby's process, after the table workers."""
@@ -71,7 +80,8 @@ async def start_pools(workers: int, settings: WorkerSettings, target: Target, bo
         if workers > 1:
             team = Workers(workers, settings, target)
             await team.start()
-        return Pools(team, thinker(bot_workers))
+        bots = thinker(bot_workers)
+        return Pools(team, bots, analysis_pool.pool(analysis_workers))
     except BaseException:
         if team is not None:
             await team.stop(0)

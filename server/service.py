@@ -19,6 +19,8 @@ from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED
 from cardtui.i18n import N_
 from cardtui.server import hints, invites_wire, replays, wire
+from cardtui.server.analysis import Analyses
+from cardtui.server.analysis_pool import AnalysisPool
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -34,6 +36,7 @@ from cardtui.server.routes import Router
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
+    analysis_pb2,
     common_pb2,
     lobby_pb2,
     lobby_pb2_grpc,
@@ -85,16 +88,19 @@ def game_info(name: str) -> lobby_pb2.GameInfo:
 class LobbyService(lobby_pb2_grpc.LobbyServicer):
     """The lobby. Where other processes drive tables too (``router``: a server's table workers,
     ``workers``; the hosts of one PostgreSQL store), a call about a table another process drives
-    is passed on to that process (``routes``), and the lists gather every process's tables."""
+    is passed on to that process (``routes``), and the lists gather every process's tables.
+    Finished hands are analysed here, in the lobby's process (``analyst``), whichever process drove
+    their table (``server.analysis``)."""
 
     def __init__(self, room: Room, limiter: RateLimiter, router: Router | None = None,
-                 workers: Workers | None = None) -> None:
+                 workers: Workers | None = None, analyst: AnalysisPool | None = None) -> None:
         self.room = room
         self.limiter = limiter
         self.router = router
         self.workers = workers
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
+        self.analyses = Analyses(room, self.replays, analyst, router)
 
     def _elsewhere(self, table_id: str) -> str | None:
         """The address of the process that drives ``table_id``, if that is not this one."""
@@ -268,6 +274,18 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             raise FailedPrecondition("That hand's history does not replay on this server.") from None
         for step in steps:
             yield step
+
+    async def Analyze(
+        self, request: analysis_pb2.AnalyzeRequest, context: Any
+    ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        # Analysed here, in the lobby's process, whichever process drives the table (``server.analysis``).
+        limit(self.limiter, context, "replay", N_("This connection has asked for replays too fast; wait a little."),
+              self.router)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
+        seat = request.seat if request.HasField("seat") else None
+        async for update in self.analyses.analyze(request.table_id, request.hand, request.token, request.password,
+                                                  seat, request.when_idle, request.match):
+            yield update
 
 
 class TableService(table_pb2_grpc.TableServicer):

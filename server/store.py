@@ -131,7 +131,18 @@ CREATE TABLE IF NOT EXISTS name_looks (
 """
 """What each owned name looks like: the UTS #39 skeletons of its case forms (``names.looks_of``),
 one row each, so a name that looks like an owned one is found by any of its own."""
-_SCHEMA += _NAMES + _LOOKS + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
+_ANALYSES = """
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id TEXT NOT NULL,
+    hand INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    analysis TEXT NOT NULL,
+    PRIMARY KEY (table_id, hand, seat)
+);
+"""
+"""Each finished hand's analysis, one seat's decisions a row (``engine.analysis.to_json``): a hand is
+analysed once, and each seat's kept apart, as it is shown."""
+_SCHEMA += _NAMES + _LOOKS + _ANALYSES + "CREATE INDEX IF NOT EXISTS players_key ON players (public_key);\n"
 _SCHEMA += """
 CREATE TABLE IF NOT EXISTS tournaments (
     id TEXT PRIMARY KEY,
@@ -675,6 +686,18 @@ class Store:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def analyses(self, table_id: str, hand: int) -> dict[int, str]:
+        """A stored hand's analyses kept so far, by seat (JSON documents)."""
+        rows = self.db.execute("SELECT seat, analysis FROM analyses WHERE table_id = ? AND hand = ?",
+                               (table_id, hand)).fetchall()
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    def add_analysis(self, table_id: str, hand: int, seat: int, analysis: str) -> None:
+        """One seat's analysis of a stored hand (the same analysis again replaces nothing of value)."""
+        self.db.execute("INSERT INTO analyses (table_id, hand, seat, analysis) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (table_id, hand, seat) DO UPDATE SET analysis = excluded.analysis",
+                        (table_id, hand, seat, analysis))
+
     def last_hands(self, table_id: str, limit: int) -> list[str]:
         """A table's last ``limit`` hand histories, oldest first."""
         rows = self.db.execute(
@@ -775,8 +798,14 @@ class Store:
 
     def token_table(self, digest: str) -> str | None:
         """The table a seat or spectator token (by its digest) opens, wherever it is driven."""
-        row = self.db.execute("SELECT table_id FROM tokens WHERE digest = ?", (digest,)).fetchone()
-        return None if row is None else str(row[0])
+        found = self.token_grant(digest)
+        return None if found is None else found[0]
+
+    def token_grant(self, digest: str) -> tuple[str, int | None, str] | None:
+        """What a seat or spectator token (by its digest) opens, wherever its table is driven: the
+        table, the seat (None: watching) and the name it was given to."""
+        row = self.db.execute("SELECT table_id, seat, name FROM tokens WHERE digest = ?", (digest,)).fetchone()
+        return None if row is None else (str(row[0]), None if row[1] is None else int(row[1]), str(row[2]))
 
     def _places(self, where: str, args: tuple[str, ...]) -> list[Place]:
         rows = self.db.execute(

@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from cardtui.v1 import analysis_pb2 as cardtui_dot_v1_dot_analysis__pb2
 from cardtui.v1 import lobby_pb2 as cardtui_dot_v1_dot_lobby__pb2
 from cardtui.v1 import players_pb2 as cardtui_dot_v1_dot_players__pb2
 from cardtui.v1 import replay_pb2 as cardtui_dot_v1_dot_replay__pb2
@@ -116,6 +117,11 @@ class LobbyStub:
                 '/cardtui.v1.Lobby/OpenInvite',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.OpenInviteRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.InviteResponse.FromString,
+                _registered_method=True)
+        self.Analyze = channel.unary_stream(
+                '/cardtui.v1.Lobby/Analyze',
+                request_serializer=cardtui_dot_v1_dot_analysis__pb2.AnalyzeRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_analysis__pb2.AnalyzeUpdate.FromString,
                 _registered_method=True)
 
 
@@ -236,6 +242,13 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Analyze(self, request, context):
+        """A finished hand's decisions judged (see analysis.proto for who may have which seat's).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LobbyServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -318,6 +331,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.OpenInvite,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.OpenInviteRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.InviteResponse.SerializeToString,
+            ),
+            'Analyze': grpc.unary_stream_rpc_method_handler(
+                    servicer.Analyze,
+                    request_deserializer=cardtui_dot_v1_dot_analysis__pb2.AnalyzeRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_analysis__pb2.AnalyzeUpdate.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -753,6 +771,33 @@ class Lobby:
             '/cardtui.v1.Lobby/OpenInvite',
             cardtui_dot_v1_dot_lobby__pb2.OpenInviteRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.InviteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Analyze(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/cardtui.v1.Lobby/Analyze',
+            cardtui_dot_v1_dot_analysis__pb2.AnalyzeRequest.SerializeToString,
+            cardtui_dot_v1_dot_analysis__pb2.AnalyzeUpdate.FromString,
             options,
             channel_credentials,
             insecure,

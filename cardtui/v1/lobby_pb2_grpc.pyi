@@ -3,6 +3,7 @@
 isort:skip_file
 """
 
+from cardtui.v1 import analysis_pb2 as _analysis_pb2
 from cardtui.v1 import lobby_pb2 as _lobby_pb2
 from cardtui.v1 import players_pb2 as _players_pb2
 from cardtui.v1 import replay_pb2 as _replay_pb2
@@ -72,6 +73,8 @@ class LobbyStub:
     """
     OpenInvite: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.OpenInviteRequest, _lobby_pb2.InviteResponse]
     """What a code typed in the lobby opens: refused with a sentence if this server did not make it."""
+    Analyze: _grpc.UnaryStreamMultiCallable[_analysis_pb2.AnalyzeRequest, _analysis_pb2.AnalyzeUpdate]
+    """A finished hand's decisions judged (see analysis.proto for who may have which seat's)."""
 
 @_typing.type_check_only
 class LobbyAsyncStub(LobbyStub):
@@ -115,6 +118,8 @@ class LobbyAsyncStub(LobbyStub):
     """
     OpenInvite: _aio.UnaryUnaryMultiCallable[_lobby_pb2.OpenInviteRequest, _lobby_pb2.InviteResponse]  # type: ignore[assignment]
     """What a code typed in the lobby opens: refused with a sentence if this server did not make it."""
+    Analyze: _aio.UnaryStreamMultiCallable[_analysis_pb2.AnalyzeRequest, _analysis_pb2.AnalyzeUpdate]  # type: ignore[assignment]
+    """A finished hand's decisions judged (see analysis.proto for who may have which seat's)."""
 
 class LobbyServicer(metaclass=_abc_1.ABCMeta):
     """The room: what the server offers, its tables, and the way to a seat or a view."""
@@ -251,5 +256,13 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.InviteResponse, _abc.Awaitable[_lobby_pb2.InviteResponse]]:
         """What a code typed in the lobby opens: refused with a sentence if this server did not make it."""
+
+    @_abc_1.abstractmethod
+    def Analyze(
+        self,
+        request: _analysis_pb2.AnalyzeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_analysis_pb2.AnalyzeUpdate], _abc.AsyncIterator[_analysis_pb2.AnalyzeUpdate]]:
+        """A finished hand's decisions judged (see analysis.proto for who may have which seat's)."""
 
 def add_LobbyServicer_to_server(servicer: LobbyServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -74,6 +74,11 @@ class Evaluation:
     """Deals of the unseen cards played out."""
     effective: float
     """How many equally weighed deals the weighed ones are worth (Kish's effective sample size)."""
+    rows: tuple[tuple[float, ...], ...] = ()
+    """Each choice's value deal by deal (one row per choice): what another evaluation on more deals joins
+    (``weighed``), and what the gap between any two choices is measured from."""
+    weights: tuple[float, ...] = ()
+    """Each deal's weight."""
 
     def best(self) -> Estimate:
         """The choice with the highest value (the first of equals)."""
@@ -113,7 +118,8 @@ def weighed(unit: Unit, groups: Sequence[Sequence[Action]], values: Sequence[Seq
             gap = means[lead] - means[j]
             gap_error = _error(weights, diffs, gap, total)
         choices += [Estimate(a, means[j], errors[j], gap, gap_error) for a in group]
-    return Evaluation(unit, tuple(choices), n, min(float(n), total * total / squares))
+    rows = tuple(tuple(row) for row, group in zip(values, groups, strict=True) for _ in group)
+    return Evaluation(unit, tuple(choices), n, min(float(n), total * total / squares), rows, tuple(weights))
 
 
 def _error(weights: Sequence[float], xs: Sequence[float], mean: float, total: float) -> float:

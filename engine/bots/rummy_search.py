@@ -9,7 +9,8 @@ quick plain policy: take the discard when it melds more cards, throw the loosest
 whenever the rules allow, claim a discard that goes out (Pif Paf). What the hand's end leaves
 is valued in the game's unit: Cacheta, the chance of winning the match from the points left
 (``odds.cacheta``); Pif Paf, the chips won or lost. Pif Paf's betting is played out the same
-way: the others stay in with any hand that is not far from going out.
+way: a player who has already put in as much as the bet stays in, and the others match it with any
+hand that is not far from going out, or fold.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import estimates, odds
@@ -26,7 +29,7 @@ from cardtui.engine.bots.rummy_levels import rules_of
 from cardtui.engine.cacheta import CUT
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
-from cardtui.engine.melds import CARDS, Melder, melder
+from cardtui.engine.melds import CARDS, Melder, Ruleset, index, is_meld, melder
 from cardtui.engine.rummy_records import (
     CLAIM,
     DISCARD,
@@ -46,14 +49,10 @@ LONGEST = 120
 """Turns a hand played out may last; one still going is valued as it stands (nobody knocked)."""
 STAYS = 5
 """A player the model asks to pay into a Pif Paf bet stays in with at most this many loose cards."""
-
-
-def _isolation(card: Card, others: Sequence[Card]) -> int:
-    return sum(
-        1 for o in others
-        if (o.rank == card.rank and o.suit is not card.suit)
-        or (o.suit is card.suit and 0 < abs(o.rank - card.rank) <= 2)
-    )
+CLAIMABLE = 5
+"""A hand with more loose cards than this cannot go out with one more card: the card a player claims joins
+one meld, and taken out of it, that meld leaves at most four cards loose (a run of five broken in the middle,
+a group left with two suits)."""
 
 
 @dataclass
@@ -111,15 +110,168 @@ def deal(view: RummyView, rng: random.Random) -> Deal:
     return Deal(hands, pool[i : i + view.stock_count])
 
 
-class Rollout:
-    """A hand played out from a known deal, every seat by the quick policy (see the module)."""
+# -- cards as numbers, hands as masks (what a rollout plays with) ------------------------------------
+def _neighbours(i: int) -> int:
+    """The cards that make card ``i`` less loose: its rank in another suit, its suit two ranks either way."""
+    card = CARDS[i]
+    out = 0
+    for j, o in enumerate(CARDS):
+        beside = o.suit is card.suit and 0 < abs(o.rank - card.rank) <= 2
+        if beside or (o.rank == card.rank and o.suit is not card.suit):
+            out |= 1 << j
+    return out
 
-    __slots__ = ("claims", "hands", "m", "order", "pile", "stock")
 
-    def __init__(self, m: Melder, hands: dict[int, list[Card]], stock: list[Card], pile: list[Card],
-                 order: list[int], claims: bool) -> None:
+NEIGHBOURS = tuple(_neighbours(i) for i in range(len(CARDS)))
+NEAR = tuple(n | sum(1 << j for j, o in enumerate(CARDS) if o.suit is c.suit and {o.rank, c.rank} in ({1, 12}, {1, 13}))
+             for n, c in zip(NEIGHBOURS, CARDS, strict=True))
+"""``NEIGHBOURS`` and, for an ace, the queen and king of its suit (and theirs the ace): every card that may share
+a meld of three with a card, one wild card acting in it."""
+RANKS = tuple(c.rank for c in CARDS)
+ARRANGED = 200_000
+"""Hands an ``Arranger`` keeps the answer for; past it, it starts again."""
+
+Hand = tuple[int, int]
+"""A hand as two masks over ``melds.CARDS``: the cards held at least once, the cards held twice."""
+Loose = tuple[int, int, int]
+"""The cards a hand's best arrangement leaves outside melds: as a ``Hand``'s two masks, and how many."""
+
+
+def add(hand: Hand, card: int) -> Hand:
+    """``hand`` with one more ``card``."""
+    a, b = hand
+    bit = 1 << card
+    return (a, b | bit) if a & bit else (a | bit, b)
+
+
+def remove(hand: Hand, card: int) -> Hand:
+    """``hand`` with one copy of ``card`` fewer (it holds one)."""
+    a, b = hand
+    bit = 1 << card
+    return (a, b ^ bit) if b & bit else (a ^ bit, b)
+
+
+def mask(cards: Sequence[Card]) -> Hand:
+    hand = (0, 0)
+    for c in cards:
+        hand = add(hand, index(c))
+    return hand
+
+
+def cards_of(hand: Hand) -> list[Card]:
+    a, b = hand
+    out: list[Card] = []
+    while a:
+        t = a & -a
+        a ^= t
+        c = CARDS[t.bit_length() - 1]
+        out += (c, c) if b & t else (c,)
+    return out
+
+
+@cache
+def partners(rules: Ruleset) -> tuple[tuple[int, ...], ...]:
+    """For each card, the pairs of other cards it makes a natural three-card meld with (each pair a mask).
+
+    A card joins a meld of a hand only if the hand holds such a pair: a natural run of three or more
+    holds a run of three through any of its cards, a group of three suits or more a group of three
+    suits through any of its cards. A card with no pair in a hand without wild cards is loose there."""
+    out: list[tuple[int, ...]] = []
+    for i, card in enumerate(CARDS):
+        near = [j for j, o in enumerate(CARDS) if j != i and (o.rank == card.rank or o.suit is card.suit)]
+        out.append(tuple((1 << j) | (1 << k) for j, k in combinations(near, 2)
+                         if is_meld((card, CARDS[j], CARDS[k]), rules)))
+    return tuple(out)
+
+
+class Arranger:
+    """The meld search (``melds.Melder.arrange``) asked about hands held as masks, each answer kept: a
+    rollout asks about the same few hands over and over (every choice of a decision is played out on the
+    same deals, and most of the others' turns go alike), so most questions are a lookup."""
+
+    __slots__ = ("m", "memo", "outs", "pairs", "wild")
+
+    def __init__(self, m: Melder) -> None:
         self.m = m
-        self.hands = {s: list(h) for s, h in hands.items()}
+        self.memo: dict[Hand, Loose] = {}
+        self.outs: dict[Hand, bool] = {}
+        self.wild = mask(m.wilds)[0]
+        self.pairs = partners(m.rules)
+
+    def loose(self, hand: Hand) -> Loose:
+        """The cards ``hand``'s best arrangement leaves outside melds (``Loose``)."""
+        hit = self.memo.get(hand)
+        if hit is None:
+            if len(self.memo) >= ARRANGED:
+                self.memo.clear()
+            _, rest = self.m.arrange(cards_of(hand))
+            la, lb = mask(rest)
+            hit = self.memo[hand] = (la, lb, len(rest))
+        return hit
+
+    def goes_out(self, hand: Hand) -> bool:
+        """Whether ``hand`` melds all but one card at most (``melds.Melder.goes_out``: a search that stops at
+        the first way, cheaper than the best arrangement)."""
+        hit = self.outs.get(hand)
+        if hit is None:
+            if len(self.outs) >= ARRANGED:
+                self.outs.clear()
+            hit = self.outs[hand] = self.m.goes_out(cards_of(hand))
+        return hit
+
+    def joins(self, hand: Hand, card: int) -> bool:
+        """Whether ``card`` might join a meld of ``hand`` plus it; when not, it would only be one more loose
+        card (a wild card in either may join anything)."""
+        a, bit = hand[0], 1 << card
+        if bit & self.wild:
+            return True
+        if a & self.wild:
+            # A meld of ``card`` and a wild card acting holds another card near it (standing as itself).
+            return bool(a & NEAR[card])
+        return any(a & pair == pair for pair in self.pairs[card])
+
+    def loosest(self, hand: Hand, left: int) -> int:
+        """The policy's discard among the loose cards ``left``: a natural one (a wild card only when no other
+        is loose) with the fewest cards near it, the highest of equals, the lowest suit of those."""
+        a, b = hand
+        natural = left & ~self.wild or left
+        best, key = -1, (99, 0)
+        while natural:
+            t = natural & -natural
+            natural ^= t
+            i = t.bit_length() - 1
+            near = NEIGHBOURS[i]
+            k = ((a & near).bit_count() + (b & near).bit_count(), -RANKS[i])
+            if k < key:
+                best, key = i, k
+        return best
+
+
+_ARRANGERS: dict[Melder, Arranger] = {}
+
+
+def arranger(m: Melder) -> Arranger:
+    """The (kept) ``Arranger`` of a meld search."""
+    found = _ARRANGERS.get(m)
+    if found is None:
+        found = _ARRANGERS[m] = Arranger(m)
+    return found
+
+
+class Rollout:
+    """A hand played out from a known deal, every seat by the quick policy (see the module). Cards are
+    their indices in ``melds.CARDS``, hands masks (``Hand``). Each seat's loose cards are kept as it
+    draws and throws: a card that joins nothing is one more loose card, a loose card thrown one fewer;
+    only a card that may join a meld asks the meld search (``Arranger``)."""
+
+    __slots__ = ("arr", "claims", "hands", "left", "order", "pile", "stock")
+
+    def __init__(self, arr: Arranger, hands: dict[int, Hand], stock: list[int], pile: list[int],
+                 order: list[int], claims: bool) -> None:
+        self.arr = arr
+        self.hands = dict(hands)
+        self.left: dict[int, Loose] = {}
+        """Each seat's loose cards, where known."""
         self.stock = list(stock)
         self.pile = list(pile)
         self.order = order
@@ -127,54 +279,74 @@ class Rollout:
         self.claims = claims
         """Pif Paf: a discard that lets another player go out is claimed."""
 
-    def melded(self, hand: Sequence[Card]) -> int:
-        return len(hand) - len(self.m.arrange(hand)[1])
+    def loose(self, seat: int) -> Loose:
+        found = self.left.get(seat)
+        if found is None:
+            found = self.left[seat] = self.arr.loose(self.hands[seat])
+        return found
+
+    def take(self, seat: int, card: int) -> None:
+        """``card`` into ``seat``'s hand."""
+        hand = self.hands[seat]
+        known = self.left.pop(seat, None)
+        if known is not None and not self.arr.joins(hand, card):
+            la, lb = add((known[0], known[1]), card)
+            self.left[seat] = (la, lb, known[2] + 1)
+        self.hands[seat] = add(hand, card)
+
+    def drop(self, seat: int, card: int) -> None:
+        """``card`` out of ``seat``'s hand onto the pile."""
+        self.hands[seat] = remove(self.hands[seat], card)
+        self.pile.append(card)
+        known = self.left.pop(seat, None)
+        if known is not None and known[0] >> card & 1:
+            la, lb = remove((known[0], known[1]), card)
+            self.left[seat] = (la, lb, known[2] - 1)
 
     def draw(self, seat: int, pile: bool | None = None) -> None:
         """``seat`` draws: the pile's top when ``pile`` (or, unsaid, when it melds more), else the stock."""
-        hand = self.hands[seat]
         if pile is None:
-            pile = bool(self.pile) and self.melded([*hand, self.pile[-1]]) > self.melded(hand)
+            # One more card melds more when no more cards are left loose: only a card that joins a meld can.
+            pile = bool(self.pile) and self.arr.joins(self.hands[seat], self.pile[-1]) and (
+                self.arr.loose(add(self.hands[seat], self.pile[-1]))[2] <= self.loose(seat)[2])
         if pile and self.pile:
-            hand.append(self.pile.pop())
+            self.take(seat, self.pile.pop())
             return
         if not self.stock:
             if len(self.pile) <= 1:
                 if self.pile:
-                    hand.append(self.pile.pop())
+                    self.take(seat, self.pile.pop())
                 return
             top = self.pile.pop()
             self.stock, self.pile = list(reversed(self.pile)), [top]
-        hand.append(self.stock.pop())
+        self.take(seat, self.stock.pop())
 
     def finish(self, seat: int) -> tuple[int, bool] | None:
         """After a draw: knock if the ten cards allow (returns who and whether all ten meld), else throw
         the loosest card (None)."""
-        hand = self.hands[seat]
-        _, loose = self.m.arrange(hand)
-        if len(loose) <= 1:
-            if loose:
-                hand.remove(loose[0])
-                self.pile.append(loose[0])
-            return seat, not loose
-        wilds = self.m.wilds
-        natural = [c for c in loose if c not in wilds] or list(loose)
-        card = min(natural, key=lambda c: (_isolation(c, [o for o in hand if o is not c]), -c.rank))
-        return self.throw(seat, card)
+        left, _, count = self.loose(seat)
+        if count <= 1:
+            if count:
+                self.drop(seat, left.bit_length() - 1)
+            return seat, not count
+        return self.throw(seat, self.arr.loosest(self.hands[seat], left))
 
-    def throw(self, seat: int, card: Card) -> tuple[int, bool] | None:
+    def throw(self, seat: int, card: int) -> tuple[int, bool] | None:
         """``seat`` discards ``card``; a player it lets go out may claim it (Pif Paf)."""
-        self.hands[seat].remove(card)
-        self.pile.append(card)
+        self.drop(seat, card)
         if not self.claims:
             return None
         i = self.order.index(seat)
         for s in self.order[i + 1 :] + self.order[:i]:
-            hand = [*self.hands[s], card]
-            _, loose = self.m.arrange(hand)
-            if len(loose) <= 1 and card not in loose:
+            hand = self.hands[s]
+            if (self.loose(s)[2] > CLAIMABLE and not self.arr.wild) or not self.arr.joins(hand, card):
+                continue
+            if not self.arr.goes_out(add(hand, card)):
+                continue
+            left, _, count = self.arr.loose(add(hand, card))
+            if count <= 1 and not left >> card & 1:
                 self.pile.pop()
-                return s, not loose
+                return s, not count
         return None
 
     def play(self, after: int, turns: int = LONGEST) -> tuple[int, bool] | None:
@@ -200,8 +372,10 @@ class Search:
         self.deals = deals
         self.you = view.you if view.you is not None else 0
         self.m = melder(rules_of(view), view.wilds)
+        self.arr = arranger(self.m)
         self.cacheta = view.flip is not None
         self.order = [s.seat for s in self._in_turn()]
+        self.pile = [index(c) for c in view.pile]
 
     def _in_turn(self) -> list[RummySeat]:
         v = self.view
@@ -215,45 +389,47 @@ class Search:
         values: list[list[float]] = [[] for _ in groups]
         for _ in range(self.deals):
             d = deal(self.view, self.rng)
+            hands = {s: mask(cards) for s, cards in d.hands.items()}
+            stock = [index(c) for c in d.stock]
             for j, (a,) in enumerate(groups):
-                values[j].append(self.outcome(d, a))
+                values[j].append(self.outcome(hands, stock, a))
         return weighed(Unit.MATCH if self.cacheta else Unit.CHIPS, groups, values, [1.0] * self.deals)
 
     # -- one choice on one deal ----------------------------------------------------------------
-    def outcome(self, d: Deal, action: Action) -> float:
+    def outcome(self, hands: dict[int, tuple[int, int]], stock: list[int], action: Action) -> float:
+        """``action`` played out on one deal (the seats' hands as masks, the stock as cards, ``Rollout``)."""
         v = self.view
-        r = Rollout(self.m, d.hands, d.stock, list(v.pile), self.order, claims=not self.cacheta)
+        r = Rollout(self.arr, hands, stock, self.pile, self.order, claims=not self.cacheta)
         kind = action.type
         paid = 0
         if kind in (FOLD, CHECK, CALL, BET, RAISE):
             if kind == FOLD:
                 return self.value(None, paid=0, folded=True)
-            paid = action.amount
-            r.order = [s for s in r.order if s == self.you or self._stays(r, s)]
+            target = self._target(action)
+            paid = target - v.seats[self.you].put
+            r.order = [s for s in r.order if s == self.you or v.seats[s].put >= target or self._stays(r, s)]
             if len(r.order) == 1:
                 return self.value((self.you, False), paid=paid)
-            return self.value(r.play(self._before_first(r)), paid=paid, extra=self._calls(r, paid))
+            extra = sum(target - v.seats[s].put for s in r.order if s != self.you and v.seats[s].put < target)
+            return self.value(r.play(self._before_first(r)), paid=paid, extra=extra)
         end: tuple[int, bool] | None
         if kind == KNOCK:
-            hand = r.hands[self.you]
             end = (self.you, not action.cards)
-            if action.cards:
-                hand.remove(action.cards[0])
         elif kind in (CLAIM, CUT):
             assert v.window is not None
-            if r.pile and r.pile[-1] == v.window.card:
+            card = index(v.window.card)
+            if r.pile and r.pile[-1] == card:
                 r.pile.pop()
-            hand = [*r.hands[self.you], v.window.card]
-            _, loose = self.m.arrange(hand)
-            end = (self.you, not loose) if len(loose) <= 1 and v.window.card not in loose else None
+            left, _, count = self.arr.loose(add(r.hands[self.you], card))
+            end = (self.you, not count) if count <= 1 and not left >> card & 1 else None
             if end is None:  # a failed cut: the card goes back, play goes on
-                r.pile.append(v.window.card)
+                r.pile.append(card)
                 end = r.play(v.window.discarder)
         elif kind == DRAW:
             r.draw(self.you, action.value == PILE)
             end = r.finish(self.you) or r.play(self.you)
         elif kind == DISCARD:
-            end = r.throw(self.you, action.cards[0]) or r.play(self.you)
+            end = r.throw(self.you, index(action.cards[0])) or r.play(self.you)
         elif kind == PASS and v.window is not None:
             end = r.play(v.window.discarder)
         else:  # declaring na boa, or a turn by the policy
@@ -273,14 +449,21 @@ class Search:
         return r.order[(r.order.index(first) - 1) % len(r.order)]
 
     def _stays(self, r: Rollout, seat: int) -> bool:
-        return len(self.m.arrange(r.hands[seat])[1]) <= STAYS
+        return r.loose(seat)[2] <= STAYS
 
-    def _calls(self, r: Rollout, paid: int) -> int:
-        """Chips the others who stay put in to match this seat's bet (what the pot gains)."""
-        b = self.view.betting
-        level = b.level if b is not None else 0
-        mine = self.view.seats[self.you].put + paid
-        return sum(max(0, mine - self.view.seats[s].put) for s in r.order if s != self.you) if mine > level else 0
+    def _target(self, action: Action) -> int:
+        """The chips each player must have put in (ante and bets) once this seat has taken a betting ``action``:
+        a check leaves it, a call matches the most anyone has put in, a bet or raise names the round's new
+        level (the ante is what the highest bettor put in beyond the round's level)."""
+        v = self.view
+        mine = v.seats[self.you].put
+        if action.type == CALL:
+            return mine + action.amount
+        if action.type in (BET, RAISE):
+            level = v.betting.level if v.betting is not None else 0
+            most = max(s.put for s in v.seats if s.status is SeatStatus.IN)
+            return most - level + action.amount
+        return max(mine, max(s.put for s in v.seats if s.status is SeatStatus.IN))
 
     def value(self, end: tuple[int, bool] | None, paid: int, folded: bool = False, extra: int = 0) -> float:
         """What the hand's end is worth to this seat, in the game's unit."""

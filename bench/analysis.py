@@ -1,0 +1,246 @@
+"""`make bench --only analysis`: the marks of the analysis of a hand (``engine.analysis``).
+
+- the blunder suite (``bench.analysis_rigs``), ten seeds each: the wrong move flagged at least a
+  mistake in at least 90% of seeds, the right move never flagged;
+- hands of hard against hard: at most 5% of hard's own decisions flagged a mistake or worse;
+- the same hands analysed again with another seed: the two agree on every mistake and blunder
+  (a decision flagged a mistake or worse by one is by the other) at least 95% of the time;
+- the analysis's own choice, played as a bot, against hard on duplicate deals: a lower bound above 52%;
+- the wall time of one hand's analysis in the server's pool, idle but for it (the hand's seats shared
+  among its workers), its 95th percentile: at most 3 s; and of one seat's (what a player waits for).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from bench.analysis_rigs import RIGS, SEEDS
+from cardtui.arena import arena
+from cardtui.engine import analysis
+from cardtui.engine.analysis import FLAGGED, SERIOUS
+from cardtui.engine.bots.players import levels
+from cardtui.engine.games import get
+from cardtui.server.analysis_pool import AnalysisPool, cores, shares
+
+TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 3), ("cacheta", 2), ("pifpaf", 3))
+SEAT_HANDS = 20
+"""Hands whose seats are each also analysed alone (what a player at the table waits for)."""
+
+
+def hard_hands(game: str, players: int, count: int, seed: int = 1) -> list[dict[str, Any]]:
+    """``count`` hands of ``game`` with every seat played by the hard bot."""
+    rules = get(game)
+    rng = random.Random(seed)
+    names = [f"hard{i}" for i in range(players)]
+    match, _ = rules.open({}, rules.seat_infos(names), seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            out.append(record)
+            if match.match_over():
+                match, _ = rules.open({}, rules.seat_infos(names), rng.getrandbits(32))
+            else:
+                match.next_hand(rng.getrandbits(63))
+            continue
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "hard"))
+    return out
+
+
+def blunder_suite(print: Callable[[str], None]) -> bool:
+    print(f"-- the blunder suite: {len(RIGS)} rigged positions, {len(SEEDS)} seeds each")
+    met = True
+    for rig in RIGS:
+        stake = 3.0 if rig.game in ("cacho", "pifpaf") else 1.0
+        named = sum(analysis.analyse_position(rig.position(rig.wrong), s, stake).label in SERIOUS for s in SEEDS)
+        flagged = sum(analysis.analyse_position(rig.position(rig.right), s, stake).label in FLAGGED for s in SEEDS)
+        ok = named >= 0.9 * len(SEEDS) and flagged == 0
+        met &= ok
+        print(f"  {rig.name}: wrong flagged ≥ mistake {named}/{len(SEEDS)}, right flagged {flagged}/{len(SEEDS)}"
+              + ("" if ok else ": NOT met"))
+    return met
+
+
+def _p(times: list[float], q: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+async def _analysed(pool: AnalysisPool, record: dict[str, Any], seed: int, seats: list[int]
+                    ) -> tuple[analysis.HandAnalysis, float]:
+    """One job of the server's pool (the pool idle but for it): the analysis and its wall time."""
+    start = time.perf_counter()
+    future = pool.submit((record["hand"], seed, tuple(seats)), json.dumps(record), seed, seats)
+    assert future is not None
+    done = analysis.from_json(json.loads(await future))
+    return done, time.perf_counter() - start
+
+
+def _seat_cpu(record: dict[str, Any], seats: list[int]) -> dict[int, float]:
+    """Each seat's analysis alone, in this process, on a seed of its own (nothing of the pool's work kept):
+    the CPU time it takes."""
+    out = {}
+    for s in seats:
+        start = time.process_time()
+        analysis.analyse(record, seed=3, seats=[s])
+        out[s] = time.process_time() - start
+    return out
+
+
+async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, int], ...]) -> bool:
+    pool = AnalysisPool(cores())
+    met = True
+    try:
+        for game, players in games:
+            count = hands if game.startswith("truco") or game == "cacho" else max(2, hands // 25)
+            records = hard_hands(game, players, count)
+            wall, seat, whole, decisions, serious, agree, either = [], [], [], 0, 0, 0, 0
+            load = os.getloadavg()[0]
+            for n, record in enumerate(records):
+                every = [int(s["seat"]) for s in record["seats"]]
+                first, took = await _analysed(pool, record, 1, every)
+                wall.append(took)
+                second, _ = await _analysed(pool, record, 2, every)
+                if n < SEAT_HANDS:
+                    cpu = _seat_cpu(record, every)
+                    seat += cpu.values()
+                    whole.append(max(sum(cpu[s] for s in part) for part in shares(tuple(every), pool.workers)))
+                decisions += len(first.moments)
+                serious += sum(m.label in SERIOUS for m in first.moments)
+                for a, b in zip(first.moments, second.moments, strict=True):
+                    if a.label in SERIOUS or b.label in SERIOUS:
+                        either += 1
+                        agree += (a.label in SERIOUS) == (b.label in SERIOUS)
+            load = max(load, os.getloadavg()[0])
+            share = serious / max(1, decisions)
+            agreement = agree / either if either else 1.0
+            ok = share <= 0.05 and agreement >= 0.95 and _p(whole, 0.95) <= 3.0
+            met &= ok
+            print(f"  {game} {players}p: {len(records)} hands, {decisions} decisions, flagged ≥ mistake "
+                  f"{100 * share:.1f}% (mark ≤ 5%), two seeds agree on {agree}/{either} flagged "
+                  f"({100 * agreement:.0f}%, mark ≥ 95%)")
+            print(f"    one hand, every seat shared among {pool.workers} idle workers: p50 {_p(whole, 0.5):.2f} s "
+                  f"p95 {_p(whole, 0.95):.2f} s of the busier worker's CPU (mark ≤ 3 s); one seat: p50 "
+                  f"{_p(seat, 0.5):.2f} s p95 {_p(seat, 0.95):.2f} s; wall in the pool on this machine: p50 "
+                  f"{_p(wall, 0.5):.2f} s p95 {_p(wall, 0.95):.2f} s, load average up to {load:.1f}"
+                  + ("" if ok else ": NOT met"))
+    finally:
+        pool.close()
+    return met
+
+
+def self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, int], ...] = TABLES) -> bool:
+    print("-- hard against hard, analysed twice (seeds 1 and 2) in the server's analysis pool; the time of one")
+    print(f"   hand and of one seat as CPU time (the first {SEAT_HANDS} hands: the pool's workers run at the lowest")
+    print("   priority, so on a shared machine their wall time is the other work's), and the pool's wall time")
+    return asyncio.run(_self_play(print, hands, games))
+
+
+BOT_TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 2), ("cacheta", 2), ("pifpaf", 3))
+"""Where the analysis's own choice plays the hard bot: two players, or two teams, where there may be."""
+PIFPAF_HANDS = 10
+"""Pif Paf matches last until one player holds every chip: each is cut at this many hands, and A's chips per
+hand say who played better."""
+
+
+def as_bot(print: Callable[[str], None], seconds: float, games: tuple[tuple[str, int], ...] = BOT_TABLES) -> bool:
+    """The analysis's choice (``analysis.choose``, the analysis budget) against hard on duplicate deals, each
+    game for at most ``seconds``: its lower bound must be above 52% (Pif Paf: chips per hand above nothing)."""
+    print(f"-- the analysis's choice as a bot against hard, duplicate deals, at most {seconds:.0f} s a game")
+    met = True
+    for game, players in games:
+        hard = levels(game)["hard"]
+        hands = PIFPAF_HANDS if game == "pifpaf" else 0
+        result = arena(game, players, "analysis", "hard", pairs=100_000, seed=12, hands=hands,
+                       policies=(analysis.choose, hard), seconds=seconds)
+        lo, hi = result.rate.interval
+        clo, chi = result.chips.interval
+        ok = clo > 0.0 if game == "pifpaf" else lo > 0.52
+        met &= ok
+        print(f"  {game} {players}p: {result.rate.rate:.1%} of {result.matches} matches (95% {lo:.1%}–{hi:.1%}); "
+              f"chips a hand {result.chips.mean:+.3f} ({clo:+.3f} to {chi:+.3f}) over {result.hands} hands; "
+              f"{result.times['analysis'].line('analysis')}" + ("" if ok else ": NOT met"))
+    return met
+
+
+def run(print: Callable[[str], None], quick: bool = False, hands: int = 500, seconds: float = 1800.0) -> bool:
+    suite = blunder_suite(print)
+    games = TABLES[:3] if quick else TABLES
+    played = self_play(print, 20 if quick else hands, games)
+    strong = as_bot(print, 60.0 if quick else seconds, BOT_TABLES[:1] if quick else BOT_TABLES)
+    print(f"  analysis marks: {'met' if suite and played and strong else 'NOT all met'}")
+    return suite and played and strong
+
+
+# -- the tables while the analysis pool works flat out ---------------------------------------------
+FLOOD = 4
+"""Analyses asked for at once while the pool is kept busy (its queue holds the rest)."""
+FLOODED: list[dict[str, int]] = []
+"""Each flood's refusals by status (what a run that analysed nothing was told)."""
+
+
+async def _flood(load: Any, done: list[int]) -> None:
+    """Ask, without end, for the analysis of the last finished hand of one load table or another (each
+    seat's, by its holder), ``FLOOD`` at a time: the pool's workers never idle."""
+    import grpc
+
+    from cardtui.v1 import analysis_pb2, lobby_pb2_grpc
+
+    rng = random.Random(5)
+    refused: dict[str, int] = {}
+    FLOODED.append(refused)
+
+    async def one(k: int) -> None:
+        stub = lobby_pb2_grpc.LobbyStub(load.channels[k % len(load.channels)])
+        while True:
+            table = rng.choice(load.tables)
+            seat = rng.choice(table.seats)
+            try:
+                async for update in stub.Analyze(analysis_pb2.AnalyzeRequest(table_id=table.id, token=seat.token)):
+                    if update.WhichOneof("update") == "analysis":
+                        done[0] += 1
+            except grpc.aio.AioRpcError as err:
+                refused[err.code().name] = refused.get(err.code().name, 0) + 1
+                await asyncio.sleep(0.05)  # no finished hand there yet, or the queue is full
+
+    await asyncio.gather(*(one(k) for k in range(FLOOD)))
+
+
+async def load_with_analyses(tables: int = 200, seconds: float = 15.0, rounds: int = 3,
+                             out: Callable[[str], Any] = print) -> bool:
+    """The load bench's tables (``bench.load``) at 1 act/table/s, measured in turns with the analysis pool
+    idle and with it kept working flat out (``_flood``), pooled: p99 with analyses within x1.2 of without."""
+    from bench.load import Server, pooled
+
+    server = Server(False)
+    await server.start(tables, out)
+    assert server.load is not None
+    quiet, busy, done = [], [], [0]
+    try:
+        for _ in range(rounds):
+            quiet.append(await server.load.run(1.0, seconds / rounds))
+            flood = asyncio.create_task(_flood(server.load, done))
+            await asyncio.sleep(2.0)  # the workers at work before the turn is measured
+            before = done[0]
+            busy.append(await server.load.run(1.0, seconds / rounds))
+            flood.cancel()
+            await asyncio.gather(flood, return_exceptions=True)
+            out(f"    a turn with analyses: {done[0] - before} hands analysed meanwhile; refused {FLOODED[-1]}")
+    finally:
+        await server.stop()
+    q, b = pooled(quiet), pooled(busy)
+    ratio = b["p99"] / q["p99"] if q["p99"] else float("nan")
+    load = os.getloadavg()[0]
+    ok = ratio <= 1.2
+    out(f"  {tables} tables at 1 act/table/s: p99 {q['p99']:.1f} ms with the analysis pool idle, {b['p99']:.1f} ms "
+        f"with it flat out (x{ratio:.2f}; mark ≤ 1.2); p50 {q['p50']:.1f} vs {b['p50']:.1f} ms; "
+        f"{done[0]} hands analysed; load average {load:.1f}" + ("" if ok else ": NOT met"))
+    return ok

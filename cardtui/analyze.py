@@ -1,0 +1,201 @@
+"""``cardtui analyze HISTORY.jsonl``: each decision of exported hands judged offline (``engine.analysis``).
+
+Text for people (every analysed decision with its choices, the odds of each, the one chosen and
+the best marked, the loss and the label; then each player's accuracy and the worst three
+moments), JSON for tools (one ``cardtui-analysis/1`` document a line, then a summary line).
+A long file shows a progress bar on standard error while it works (when that is a terminal).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from cardtui.engine import analysis
+from cardtui.engine.analysis import FLAGGED, HandAnalysis, Label, Moment
+from cardtui.engine.bots.estimates import Unit
+from cardtui.i18n import N_, _, ngettext
+
+LABELS: Mapping[Label, str] = {
+    Label.BEST: N_("best"),
+    Label.GOOD: N_("as good"),
+    Label.INACCURACY: N_("inaccuracy"),
+    Label.MISTAKE: N_("mistake"),
+    Label.BLUNDER: N_("blunder"),
+    Label.MISSED_WIN: N_("missed win"),
+}
+LONG = 20
+"""Decisions from which a file is long enough for a progress bar."""
+
+
+def label_word(label: Label) -> str:
+    return _(LABELS[label])
+
+
+def value_text(value: float, unit: Unit) -> str:
+    """A choice's value as a person reads it: the chance of winning the match, or chips."""
+    if unit is Unit.MATCH:
+        return f"{100.0 * value:5.1f}%"
+    return _("{chips} chips").format(chips=f"{value:+.2f}")
+
+
+def error_text(error: float, unit: Unit) -> str:
+    if error != error or error == float("inf"):
+        return "±?"
+    return f"±{100.0 * error:.1f}" if unit is Unit.MATCH else f"±{error:.2f}"
+
+
+@dataclass(frozen=True)
+class Named:
+    """A hand's analysis with the names of its seats (the history's)."""
+
+    analysis: HandAnalysis
+    names: Mapping[int, str]
+
+
+def moment_lines(m: Moment, unit: Unit, name: str) -> list[str]:
+    """One decision: who chose what, the verdict, then each choice with its odds."""
+    verdict = label_word(m.label)
+    head = _("step {step}, {name}: {action} — {label}").format(step=m.step, name=name, action=m.chosen.describe(),
+                                                               label=verdict)
+    if m.label in FLAGGED:
+        head += " " + _("({points} points lost)").format(points=f"{m.points:.1f}")
+    out = ["  " + head]
+    for c in sorted(m.choices, key=lambda c: -c.value):
+        marks = []
+        if analysis.same(c.action, m.best):
+            marks.append(_("best"))
+        if analysis.same(c.action, m.chosen):
+            marks.append(_("chosen"))
+        out.append(f"      {'▸' if marks else ' '} {c.action.describe():<22} {value_text(c.value, unit)} "
+                   f"{error_text(c.error, unit):>7}  {', '.join(marks)}".rstrip())
+    return out
+
+
+def hand_lines(named: Named) -> list[str]:
+    a = named.analysis
+    flagged = sum(1 for m in a.moments if m.label in FLAGGED)
+    out = [_("{game}, table {table}, hand {hand}: {n} decisions judged, {flagged} flagged").format(
+        game=a.game, table=a.table or "-", hand=a.hand, n=len(a.moments), flagged=flagged)]
+    for m in a.moments:
+        out += moment_lines(m, a.unit, named.names.get(m.seat, f"#{m.seat}"))
+    return out
+
+
+def summary_lines(hands: Sequence[Named]) -> list[str]:
+    seats, worst = analysis.summary([h.analysis for h in hands])
+    names: dict[int, str] = {}
+    for h in hands:
+        names.update(h.names)
+    out = [_("Accuracy (0 to 100):")]
+    for s in seats:
+        counts = ", ".join(f"{label_word(Label(k))} {v}" for k, v in s.counts.items() if v)
+        out.append(f"  {names.get(s.seat, f'#{s.seat}'):<16} {s.accuracy:5.1f}  "
+                   + ngettext("{n} decision", "{n} decisions", s.decisions).format(n=s.decisions)
+                   + (f"; {counts}" if counts else ""))
+    if worst:
+        out.append(_("The worst moments:"))
+        for w in worst:
+            m = w.moment
+            out.append("  " + _("hand {hand}, step {step}, {name}: {action} — {label} ({points} points lost); "
+                                "best: {best}").format(
+                hand=w.hand, step=m.step, name=names.get(m.seat, f"#{m.seat}"), action=m.chosen.describe(),
+                label=label_word(m.label), points=f"{m.points:.1f}", best=m.best.describe()))
+    return out
+
+
+class Bar:
+    """A progress bar on a terminal's standard error, drawn at most ten times a second."""
+
+    def __init__(self, total: int, out: IO[str]) -> None:
+        self.total, self.out, self.done, self._drawn = total, out, 0, 0.0
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self._drawn >= 0.1 or self.done >= self.total:
+            self._drawn = now
+            width = 30
+            filled = width * self.done // max(1, self.total)
+            self.out.write("\r" + _("analysing") + f" [{'#' * filled}{'.' * (width - filled)}] "
+                           f"{self.done}/{self.total}")
+            self.out.flush()
+
+    def end(self) -> None:
+        self.out.write("\n")
+        self.out.flush()
+
+
+def read(path: str) -> list[dict[str, Any]]:
+    """The hand histories of a JSON Lines file; ``ValueError`` naming a line that is not one."""
+    with open(path, encoding="utf-8") if path != "-" else sys.stdin as f:
+        lines = list(f)
+    records = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            record = None
+        if not isinstance(record, dict) or "actions" not in record:
+            raise ValueError(_("line {n} of {file} is not a hand history.").format(n=n, file=path))
+        records.append(record)
+    return records
+
+
+def run(path: str, hand: int | None, seat: int | None, as_json: bool, seed: int, out: IO[str], err: IO[str],
+        bar: Callable[[int], Bar | None] | None = None) -> int:
+    """The command's work; its exit status."""
+    try:
+        records = read(path)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        print(f"cardtui: {e}", file=err)
+        return 2
+    if hand is not None:
+        records = [r for r in records if int(r.get("hand", 0)) == hand]
+    if not records:
+        print("cardtui: " + _("there are no hand histories in {file}.").format(file=path)
+              if hand is None else "cardtui: " + _("there is no hand {hand} in {file}.").format(hand=hand, file=path),
+              file=err)
+        return 1
+    seats = None if seat is None else [seat]
+    try:
+        total = sum(analysis.decisions(r, seats) for r in records)
+    except (ValueError, KeyError, TypeError) as e:
+        print("cardtui: " + _("a hand of {file} does not replay: {why}").format(file=path, why=e), file=err)
+        return 2
+    progress = (bar or (lambda n: Bar(n, err) if n >= LONG and err.isatty() else None))(total)
+    done: list[Named] = []
+    for record in records:
+        names = {int(s["seat"]): str(s.get("name", "")) for s in record["seats"]}
+        try:
+            a = analysis.analyse(record, seed=seed, seats=seats,
+                                 progress=(lambda n, _t: progress.step() if n else None) if progress else None)
+        except (ValueError, KeyError, TypeError) as e:
+            if progress is not None:
+                progress.end()
+            print("cardtui: " + _("hand {hand} does not replay: {why}").format(hand=record.get("hand"), why=e),
+                  file=err)
+            return 2
+        done.append(Named(a, names))
+        if as_json:
+            print(json.dumps(analysis.to_json(a), ensure_ascii=False), file=out)
+        else:
+            print("\n".join(hand_lines(done[-1])), file=out)
+    if progress is not None:
+        progress.end()
+    if as_json:
+        seats_summary, worst = analysis.summary([n.analysis for n in done])
+        print(json.dumps({"format": "cardtui-analysis-summary/1", "seats": [
+            {"seat": s.seat, "decisions": s.decisions, "accuracy": s.accuracy, "counts": dict(s.counts)}
+            for s in seats_summary], "worst": [{"hand": w.hand, "step": w.moment.step, "seat": w.moment.seat,
+                                                "label": str(w.moment.label), "points": w.moment.points}
+                                               for w in worst]}), file=out)
+    else:
+        print("\n".join(summary_lines(done)), file=out)
+    return 0

@@ -1,0 +1,664 @@
+"""The analysis of a finished hand: at each of a seat's decisions, what each legal choice was worth.
+
+A hand history plus the engine replays the hand exactly; at every decision with a real choice the
+analysis asks the bots' search (``engine.bots.search.evaluate``, at the ``estimates.ANALYSIS``
+budget) what each legal choice was worth, judged from the deciding seat's view at that moment:
+its own cards and everything public, never the revealed deal (double-dummy judgement misleads in
+hidden-card games). The cards the seat could not see are dealt many ways, each consistent with
+what was public; so a decision's analysis does not change when they are reshuffled.
+
+Values are in the unit that decides the game (``estimates.Unit``): the chance of winning the match
+for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A loss is turned into
+*points* so that the labels and the accuracy read alike in every game:
+
+- match odds: one point is one percentage point of the chance to win the match (lichess's scale);
+- chips: one stake (``stake``) lost is 125 points, so that gnubg's equity thresholds (0.04, 0.08,
+  0.16 of the stake for doubtful, bad, very bad) fall on 5, 10 and 20 points.
+
+A decision is labelled only when its loss is above twice the standard error of the loss (the gap to
+the best choice measured deal by deal): what the estimate cannot tell apart is "as good". It gets the
+label whose threshold lies below its loss less two standard errors (``MARGIN``): a loss near a line
+gets the label below it, whatever the deals drawn, and the analysis looks again on more deals while a
+verdict sits near a line (``settled``). The thresholds (``THRESHOLDS``) start from lichess's 5 / 10 / 15
+points and gnubg's equity ones, checked on self-play: in hands of hard bot against hard bot, few
+of the bot's own decisions are flagged a mistake or worse (``make bench --only analysis``).
+
+Nothing here reads a clock or global random state: a hand analysed with the same seed gives the
+same analysis, and each decision's generator is drawn from the seed and the decision's place in the
+hand, never from a card.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from cardtui.engine.bots import estimates, search
+from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
+from cardtui.engine.cacho_records import CachoView
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, Game, GameView
+from cardtui.engine.fairness import record_seed
+from cardtui.engine.games import GAMES
+from cardtui.engine.history import action_of, seats_of, start_of
+from cardtui.engine.rummy_records import Phase, RummyView
+from cardtui.engine.truco.views import TrucoView
+
+FORMAT = "cardtui-analysis/1"
+"""The ``format`` of an analysis as JSON (docs/history.md §8)."""
+
+
+class Label(StrEnum):
+    """How a decision is judged. The README says what each means to a player."""
+
+    BEST = "best"
+    """The choice the search values highest."""
+    GOOD = "good"
+    """Below the best by less than a threshold, or by less than the estimate can tell apart."""
+    INACCURACY = "inaccuracy"
+    MISTAKE = "mistake"
+    BLUNDER = "blunder"
+    MISSED_WIN = "missed_win"
+    """A sure win of the match was on the table (every deal of the unseen cards won it) and the
+    choice made left it."""
+
+
+CHEAP = frozenset({"truco_argentino", "truco_paulista", "cacho"})
+"""The games whose hand is analysed in well under a second of one core (``make bench --only analysis``): a
+hand's summary may say how its player played it without anyone asking. A Pif Paf or Cacheta hand takes
+seconds: it is analysed only when asked for."""
+
+FLAGGED = (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
+"""The labels that say a decision lost something."""
+SERIOUS = (Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
+"""A mistake or worse: what a hand's summary line counts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The losses, in points, from which each label starts."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+
+
+THRESHOLDS = Thresholds(inaccuracy=5.0, mistake=10.0, blunder=15.0)
+"""Lichess's points of win probability; in chips, gnubg's 0.04 / 0.08 of the stake fall on 5 / 10 and
+its 0.16 ("very bad") on 20, above this blunder line: a chip blunder is 0.12 of the stake here."""
+CHIP_POINTS = 125.0
+"""Points per stake lost, in a game played for chips."""
+SEPARATION = 2.0
+"""A loss is told apart from a tie when it exceeds this many of its standard errors."""
+MARGIN = 2.0
+"""A label's line counts only below the loss less this many of its standard errors (``grade``)."""
+SURE = 1e-9
+"""A match value within this of 1, on every deal, is a sure win."""
+DRILL_POINTS = THRESHOLDS.inaccuracy
+"""The drill's "within a few points of the best": as good as an unflagged choice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal choice at a decision, as the search valued it (``estimates.Estimate``)."""
+
+    action: Action
+    value: float
+    error: float
+    gap: float
+    gap_error: float
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One decision of one seat: its choices, what it chose, and the verdict."""
+
+    step: int
+    """The replay's step of this action (the deal is step 0, each seat's action one more)."""
+    seat: int
+    chosen: Action
+    best: Action
+    choices: tuple[Choice, ...]
+    loss: float
+    """How far the chosen choice stands below the best, in the unit (0 when it is the best)."""
+    loss_error: float
+    points: float
+    """The loss in points (see the module), counted only where the estimate tells it from a tie."""
+    label: Label
+    accuracy: float
+    """0 to 100, lichess's curve of the points lost."""
+    deals: int
+    """The deals of the unseen cards the verdict was judged on."""
+    held: tuple[Card, ...] = ()
+    """The seat's own cards at the decision (what it knew of its hand: the drill shows them)."""
+
+    def of(self, action: Action) -> Choice | None:
+        """The choice ``action`` is (the same cards in any order), or None when it was not legal."""
+        for c in self.choices:
+            if same(c.action, action):
+                return c
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """Every analysed decision of one hand, in the order they were made."""
+
+    game: str
+    table: str
+    hand: int
+    match: int
+    unit: Unit
+    stake: float
+    """Chips per stake (games played for chips; 1 for match odds)."""
+    seed: int
+    budget: float
+    """The search's budget (``estimates.Budget.scale``)."""
+    seats: tuple[int, ...]
+    """The seats analysed."""
+    moments: tuple[Moment, ...]
+
+    def of_seat(self, seat: int) -> tuple[Moment, ...]:
+        return tuple(m for m in self.moments if m.seat == seat)
+
+    def flagged(self, seat: int, labels: Sequence[Label] = SERIOUS) -> int:
+        """How many of ``seat``'s decisions carry one of ``labels`` (a hand summary's count)."""
+        return sum(1 for m in self.moments if m.seat == seat and m.label in labels)
+
+    def only(self, seats: Sequence[int]) -> HandAnalysis:
+        """The same analysis kept to ``seats`` (what one person may be shown)."""
+        keep = tuple(s for s in self.seats if s in seats)
+        return HandAnalysis(self.game, self.table, self.hand, self.match, self.unit, self.stake, self.seed,
+                            self.budget, keep, tuple(m for m in self.moments if m.seat in keep))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A seat's decision as a replay meets it: what the seat saw, could do and did."""
+
+    step: int
+    seat: int
+    view: GameView
+    legal: tuple[Action, ...]
+    chosen: Action
+
+
+# -- the verdict on one decision -------------------------------------------------------------------
+def same(a: Action, b: Action) -> bool:
+    """One action, whatever order its cards are named in."""
+    return a == b or (a.type == b.type and a.amount == b.amount and a.value == b.value
+                      and sorted(map(str, a.cards)) == sorted(map(str, b.cards)))
+
+
+def as_legal(action: Action, legal: Sequence[Action]) -> Action:
+    """``action`` as the legal actions name it: a history names what a move turned out to move (the card
+    a blind play turned up), the legal action only what was chosen (which card, unseen)."""
+    for a in legal:
+        if same(a, action):
+            return a
+    for a in legal:
+        if not a.cards and (a.type, a.amount, a.value) == (action.type, action.amount, action.value):
+            return a
+    return action
+
+
+def points(loss: float, unit: Unit, stake: float) -> float:
+    """A loss in the unit as points (see the module)."""
+    return 100.0 * loss if unit is Unit.MATCH else CHIP_POINTS * loss / stake
+
+
+def accuracy(lost: float) -> float:
+    """Lichess's accuracy of a move that lost ``lost`` points of win probability: 100 for none,
+    about 65 for a mistake's 10, falling towards 0."""
+    return max(0.0, min(100.0, 103.1668100711649 * math.exp(-0.04354415386753951 * lost) - 3.166924740191411))
+
+
+def label(choice: Choice, best: Choice, unit: Unit, stake: float,
+          thresholds: Thresholds = THRESHOLDS) -> tuple[Label, float]:
+    """The label of ``choice`` beside ``best``, and the points it lost (0 unless told apart): the label whose
+    line lies below the loss less ``MARGIN`` of its standard errors (``grade``)."""
+    if choice.gap <= 0.0 or same(choice.action, best.action):
+        return Label.BEST, 0.0
+    lost = points(choice.gap, unit, stake)
+    if choice.gap <= SEPARATION * choice.gap_error:
+        return Label.GOOD, 0.0
+    rank = grade(lost, points(choice.gap_error, unit, stake), thresholds)
+    if rank == 0:
+        return Label.GOOD, lost
+    if unit is Unit.MATCH and best.value >= 1.0 - SURE and best.error <= SURE and choice.value < 1.0 - SURE:
+        return Label.MISSED_WIN, lost
+    return (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER)[rank - 1], lost
+
+
+def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Evaluation) -> Moment:
+    """The verdict on one decision from the search's evaluation of every choice, and, where some were looked
+    at again on fresh deals (``analyse_position``), from that look: the choices it holds are valued by it,
+    the others by the first look (their gap to the best measured across the two looks' deals)."""
+    if not looks:
+        choices = tuple(_choice(e) for e in evaluation.choices)
+        best = _choice(evaluation.best())
+        deals = evaluation.deals
+    else:
+        fresh = looks[-1]
+        top = fresh.best()
+        out = []
+        for e in evaluation.choices:
+            again = next((f for look in reversed(looks) for f in look.choices if same(f.action, e.action)), None)
+            if again is not None and again in fresh.choices:
+                out.append(_choice(again))
+                continue
+            if again is not None:  # looked at again, then left out of the longer look: behind the best by far
+                out.append(Choice(e.action, again.value, again.error, top.value - again.value,
+                                  math.hypot(again.error, top.error)))
+                continue
+            out.append(Choice(e.action, e.value, e.error, top.value - e.value, math.hypot(e.error, top.error)))
+        choices = tuple(out)
+        best = _choice(top)
+        deals = fresh.deals
+    mine_choice = next((c for c in choices if same(c.action, position.chosen)), None)
+    if mine_choice is None:
+        raise ValueError(f"{position.chosen.describe()!r} was not a legal choice at step {position.step}.")
+    verdict, lost = label(mine_choice, best, evaluation.unit, stake)
+    return Moment(position.step, position.seat, position.chosen, best.action, choices, mine_choice.gap,
+                  mine_choice.gap_error, lost, verdict, accuracy(lost), deals, held(position.view))
+
+
+def held(view: GameView) -> tuple[Card, ...]:
+    """A seat's own cards in its view."""
+    if isinstance(view, RummyView | TrucoView):
+        return view.cards
+    if isinstance(view, CachoView) and view.you is not None:
+        return view.seats[view.you].cards
+    return ()
+
+
+def _choice(e: Estimate) -> Choice:
+    return Choice(e.action, e.value, e.error, e.gap, e.gap_error)
+
+
+def retry(analysis: HandAnalysis, moment: Moment, action: Action) -> tuple[bool, float]:
+    """The drill: is ``action``, tried again at ``moment``, within a few points of the best? Also the
+    points it stands below the best. ``ValueError`` when it was not a legal choice there."""
+    choice = moment.of(action)
+    best = moment.of(moment.best)
+    if choice is None or best is None:
+        raise ValueError(f"{action.describe()!r} was not a legal choice at step {moment.step}.")
+    verdict, lost = label(choice, best, analysis.unit, analysis.stake)
+    return verdict in (Label.BEST, Label.GOOD) or lost <= DRILL_POINTS, lost
+
+
+# -- a hand, decision by decision ------------------------------------------------------------------
+def stake(record: Mapping[str, Any]) -> float:
+    """The chips a hand is played for, to scale a chip loss by: Pif Paf's antes (the pot every
+    hand starts from), Cacho's first two bets (what a player in for the third round has put in)."""
+    game = str(record.get("game", ""))
+    if game == "pifpaf":
+        return float(int((record.get("options") or {}).get("ante", 1)) * len(record["seats"]))
+    if game == "cacho":
+        return 3.0
+    return 1.0
+
+
+def positions(record: Mapping[str, Any]) -> Iterator[Position]:
+    """Every action of a seat in the hand, with the seat's view and legal actions just before it.
+
+    The hand is replayed as ``Game.replaying`` does it, but each view is taken before its action is
+    applied. ``ValueError`` for a history this engine cannot replay."""
+    rules = GAMES.get(str(record.get("game", "")))
+    if not isinstance(rules, Game):
+        raise ValueError(f"There is no game called {str(record.get('game', ''))[:40]!r} here.")
+    seats = seats_of(record)
+    known = {spec.name for spec in rules.option_specs}
+    options = rules.options({k: v for k, v in (record.get("options") or {}).items() if k in known})
+    state, _ = rules.resume(options, seats, start_of(record, len(seats)), int(record["dealer"]), int(record["hand"]),
+                            record_seed(record), record)
+    rules.keep_time(state)
+    step = 0
+    for entry in record["actions"]:
+        if entry.get("seat") is None:
+            continue
+        step += 1
+        seat, action = int(entry["seat"]), action_of(entry)
+        rules.catch_up(state, seat, action)
+        legal = tuple(rules.legal_actions(state, seat))
+        yield Position(step, seat, rules.view(state, seat), legal, as_legal(action, legal))
+        rules.apply(state, seat, action)
+
+
+def choices(position: Position) -> int:
+    """How many real choices the seat had (a signal is talk, not a move)."""
+    return sum(1 for a in position.legal if a.type != "signal")
+
+
+def worth_judging(position: Position) -> bool:
+    """A decision with more than one real choice, where the seat made a move (not a signal). Pif Paf's betting
+    round is not judged: the search plays the others' answers to a bet by a rough rule (a hand far from going
+    out folds), too rough to call a bet or a check a mistake."""
+    view = position.view
+    if isinstance(view, RummyView) and view.phase is Phase.BETTING:
+        return False
+    return position.chosen.type != "signal" and choices(position) > 1
+
+
+def decision_rng(seed: int, step: int, seat: int) -> random.Random:
+    """A decision's own generator: from the analysis's seed and the decision's place, never a card."""
+    return random.Random(f"cardtui-analysis:{seed}:{step}:{seat}")
+
+
+SCREEN = estimates.PLAY
+"""The first look at every choice of a decision: the hard bot's own budget."""
+CONTENDERS = 3
+"""Beside the choice made, how many of the first look's best choices are looked at again, on fresh deals."""
+NEAR = 2.0
+"""A verdict is settled when its label would be the same with the loss this many standard errors either way."""
+MOST = 16.0
+"""Where a verdict is not settled, the contenders are looked at again on up to this many times the budget's
+deals (doubling each time)."""
+
+
+RUMMY = 0.25
+"""Pif Paf's and Cacheta's looks at the contenders, as a share of the budget (see ``plan``)."""
+RUMMY_SCREEN = Budget(0.5)
+"""Pif Paf's and Cacheta's first look."""
+RUMMY_MOST = 8.0
+"""Pif Paf's and Cacheta's most, as a multiple of their look."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What one decision's analysis may spend: a first look at every choice, a look at the contenders on
+    fresh deals, and at most this much on them where the verdict sits near a label's line."""
+
+    screen: Budget
+    look: Budget
+    most: Budget
+    contenders: int = CONTENDERS
+    """Beside the choice made, how many of the first look's best choices are looked at again."""
+
+
+def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
+    """The plan for ``budget`` (the contenders' look). A deal of Pif Paf or Cacheta is a whole hand played
+    out turn by turn, far dearer than a truco or Cacho deal: there the first look is half the hard budget's
+    (8 deals), the look at the two best contenders a quarter of the budget (32 deals at the analysis
+    budget), and the most eight times that (256 deals). Measured in ``make bench --only analysis``."""
+    if isinstance(view, RummyView):
+        look = Budget(budget.scale * RUMMY)
+        return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * RUMMY_MOST), 2)
+    return Plan(Budget(min(SCREEN.scale, budget.scale)), budget, Budget(budget.scale * MOST))
+
+
+def _row(evaluation: Evaluation, action: Action) -> int:
+    for i, e in enumerate(evaluation.choices):
+        if same(e.action, action):
+            return i
+    raise ValueError(f"{action.describe()!r} was not a legal choice.")
+
+
+def above(evaluation: Evaluation, i: int, j: int) -> tuple[float, float]:
+    """How far choice ``i`` stands above choice ``j`` (negative: below), and the standard error of that,
+    measured deal by deal on the evaluation's deals."""
+    a, b = evaluation.choices[i], evaluation.choices[j]
+    if not evaluation.rows:
+        return a.value - b.value, a.error + b.error
+    pair = estimates.weighed(evaluation.unit, [[a.action], [b.action]], [evaluation.rows[i], evaluation.rows[j]],
+                             evaluation.weights)
+    lower = pair.choices[1] if pair.choices[0].gap == 0.0 else pair.choices[0]
+    sign = 1.0 if lower is pair.choices[1] else -1.0
+    return sign * lower.gap, lower.gap_error
+
+
+def joined(first: Evaluation, then: Evaluation) -> Evaluation:
+    """Two evaluations of the same choices on different deals, as one on all of them."""
+    rows = [a + b for a, b in zip(first.rows, then.rows, strict=True)]
+    return estimates.weighed(first.unit, [[e.action] for e in first.choices], rows, first.weights + then.weights)
+
+
+def floor(evaluation: Evaluation) -> float:
+    """The least standard error a gap on these deals is taken to have: the values' range over the deals (or,
+    when every choice came out the same on every deal, that value's size) over their number. Two choices that
+    came out alike on each of a few deals are not known to be alike (the rule of three)."""
+    values = [x for row in evaluation.rows for x in row]
+    if not values or not evaluation.deals:
+        return 0.0
+    hi, lo = max(values), min(values)
+    return (hi - lo if hi > lo else abs(hi)) / evaluation.deals
+
+
+def grade(lost: float, error: float, thresholds: Thresholds = THRESHOLDS) -> int:
+    """The rank of the label a loss of ``lost`` points with ``error`` points of standard error gets: 0 for
+    none (best, as good), then inaccuracy, mistake, blunder. A line counts only when the loss less ``MARGIN``
+    errors is above it: a loss the estimate puts near a line is given the label below, so that another look
+    on other deals, which puts it a little higher or lower, gives the same label."""
+    sure = lost - MARGIN * error
+    if lost <= SEPARATION * error or sure <= thresholds.inaccuracy:
+        return 0
+    return 3 if sure > thresholds.blunder else 2 if sure > thresholds.mistake else 1
+
+
+def settled(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float) -> bool:
+    """Whether a longer look could not change how serious the verdict on choice ``mine`` is: the loss, known
+    exactly, would be as serious anywhere within ``NEAR`` errors of the estimate, and the label given now
+    (``MARGIN`` errors below the estimate) is as serious too (a mistake, a blunder, or neither: between an
+    inaccuracy and nothing a longer look is not worth its cost)."""
+    worst = max((above(evaluation, i, mine) for i in range(len(evaluation.choices)) if i != mine), default=None)
+    if worst is None:
+        return True
+    lost, error = points(worst[0], unit, stake_chips), points(max(worst[1], floor(evaluation)), unit, stake_chips)
+    return serious(lost - (NEAR + MARGIN) * error) == serious(lost + NEAR * error)
+
+
+def serious(lost: float, thresholds: Thresholds = THRESHOLDS) -> int:
+    """How serious a loss known exactly would be: 0 (at most an inaccuracy), 1 (a mistake), 2 (a blunder)."""
+    return 0 if lost <= thresholds.mistake else 1 if lost <= thresholds.blunder else 2
+
+
+def narrowed(evaluation: Evaluation, mine: int) -> list[int]:
+    """The choice made and the best of the others: what a longer look needs to settle the verdict."""
+    best = max((i for i in range(len(evaluation.choices)) if i != mine),
+               key=lambda i: evaluation.choices[i].value, default=None)
+    return [mine] if best is None else [mine, best]
+
+
+def restricted(evaluation: Evaluation, keep: Sequence[int]) -> Evaluation:
+    """The same evaluation, of the choices ``keep`` only."""
+    return estimates.weighed(evaluation.unit, [[evaluation.choices[i].action] for i in keep],
+                             [evaluation.rows[i] for i in keep], evaluation.weights)
+
+
+def contenders(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float, most: int = CONTENDERS,
+               thresholds: Thresholds = THRESHOLDS) -> list[int]:
+    """The choices that may stand above choice ``mine`` by more than the inaccuracy line (the top of the
+    estimate's interval, ``SEPARATION`` errors up): the best ``most`` of them by value. None: no label but
+    best or as good could come of a longer look."""
+    out = []
+    least = floor(evaluation)
+    for i in range(len(evaluation.choices)):
+        if i == mine:
+            continue
+        up, error = above(evaluation, i, mine)
+        if points(up + SEPARATION * max(error, least), unit, stake_chips) > thresholds.inaccuracy:
+            out.append(i)
+    return sorted(out, key=lambda i: -evaluation.choices[i].value)[:most]
+
+
+def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
+                     budget: Budget = estimates.ANALYSIS) -> Moment:
+    """One decision's verdict, judged from the seat's view alone.
+
+    Every choice is looked at first with a small budget (``plan``). Where some other choice may stand
+    above the one made by more than the inaccuracy line (``contenders``), the one made and the best few
+    of those are looked at again on fresh deals (a choice picked for looking well on the first deals
+    would look too good on them), and again on twice the deals while the verdict sits near a label's
+    line (``settled``), up to the plan's most: easy decisions are settled at a glance, the time goes to
+    the ones that are not, and the same hand analysed with another seed gets the same labels."""
+    view, legal = position.view, list(position.legal)
+    rng = decision_rng(seed, position.step, position.seat)
+    p = plan(view, budget)
+    first = search.evaluate(view, legal, rng, p.screen)
+    if p.look.scale <= p.screen.scale:
+        return judge(position, first, stake_chips)
+    mine = _row(first, position.chosen)
+    others = contenders(first, mine, first.unit, stake_chips, p.contenders)
+    if not others:
+        return judge(position, first, stake_chips)
+    looked = [first.choices[i].action for i in (mine, *others)]
+    fresh = search.evaluate(view, looked, rng, p.look)
+    looks = [fresh]
+    spent = p.look.scale
+    while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips):
+        if len(fresh.choices) > 2:
+            fresh = restricted(fresh, narrowed(fresh, 0))
+        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(spent)))
+        looks.append(fresh)
+        spent *= 2.0
+    return judge(position, first, stake_chips, *looks)
+
+
+def choose(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+    """The analysis's own choice, played as a bot (the arena's ``cardtui.engine.analysis:choose``): every legal
+    choice valued by the search at the analysis budget, the best taken. Its advice is only worth what it wins:
+    ``make bench --only analysis`` plays it against the hard bot."""
+    moves = [a for a in legal if a.type != "signal"]
+    if len(moves) <= 1:
+        return moves[0] if moves else legal[0]
+    return search.evaluate(view, moves, rng, estimates.ANALYSIS).best().action
+
+
+Progress = Callable[[int, int], None]
+"""Told (decisions done, decisions in all) as an analysis goes."""
+
+
+def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | None = None,
+            budget: Budget = estimates.ANALYSIS, progress: Progress | None = None) -> HandAnalysis:
+    """The analysis of a finished hand's decisions (of ``seats``; every seat when None).
+
+    ``ValueError`` for a history that does not replay, or whose hand is not over."""
+    if not record.get("result"):
+        raise ValueError("That hand is not finished: only finished hands are analysed.")
+    every = [p for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats)]
+    chips = stake(record)
+    moments: list[Moment] = []
+    unit = Unit.MATCH if str(record["game"]).startswith("truco") or record["game"] == "cacheta" else Unit.CHIPS
+    if progress is not None:
+        progress(0, len(every))
+    for n, position in enumerate(every, 1):
+        moment = analyse_position(position, seed, chips, budget)
+        moments.append(moment)
+        if progress is not None:
+            progress(n, len(every))
+    analysed = tuple(sorted(set(seats) if seats is not None else {int(s["seat"]) for s in record["seats"]}))
+    return HandAnalysis(str(record["game"]), str(record.get("table", "")), int(record["hand"]),
+                        int(record.get("match", 0)), unit, chips, seed, budget.scale, analysed, tuple(moments))
+
+
+def decisions(record: Mapping[str, Any], seats: Sequence[int] | None = None) -> int:
+    """How many decisions ``analyse`` would judge (for a progress bar over many hands)."""
+    return sum(1 for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats))
+
+
+# -- a match: accuracy per player, the worst moments -----------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat over the hands analysed: lichess-style accuracy and its counts of each label."""
+
+    seat: int
+    decisions: int
+    accuracy: float
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Worst:
+    """One of a match's worst moments: which hand, and the decision."""
+
+    hand: int
+    moment: Moment
+
+
+def game_accuracy(moments: Sequence[Moment]) -> float:
+    """Lichess's way of summing moves' accuracies: the mean of their arithmetic and harmonic means
+    (the harmonic one keeps a single blunder from hiding among many easy moves)."""
+    if not moments:
+        return 100.0
+    values = [m.accuracy for m in moments]
+    mean = sum(values) / len(values)
+    harmonic = len(values) / sum(1.0 / max(v, 1.0) for v in values)
+    return (mean + harmonic) / 2.0
+
+
+def summary(hands: Sequence[HandAnalysis], worst: int = 3) -> tuple[tuple[SeatSummary, ...], tuple[Worst, ...]]:
+    """A match's accuracy per seat, and its ``worst`` most costly flagged decisions (most points first)."""
+    seats = sorted({s for h in hands for s in h.seats})
+    out = []
+    for seat in seats:
+        mine = [m for h in hands for m in h.of_seat(seat)]
+        counts = {str(lab): sum(1 for m in mine if m.label is lab) for lab in FLAGGED}
+        out.append(SeatSummary(seat, len(mine), game_accuracy(mine), counts))
+    ranked = sorted(((h.hand, m) for h in hands for m in h.moments if m.label in FLAGGED),
+                    key=lambda hm: (-hm[1].points, hm[0], hm[1].step))
+    return tuple(out), tuple(Worst(h, m) for h, m in ranked[:worst])
+
+
+# -- as JSON (the store, the command line, tools) ----------------------------------------------------
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as hand histories name it (docs/history.md)."""
+    out: dict[str, Any] = {"type": action.type}
+    if action.amount:
+        out["amount"] = action.amount
+    if action.cards:
+        out["cards"] = [str(c) for c in action.cards]
+    if action.value:
+        out["value"] = action.value
+    return out
+
+
+def _action(data: Mapping[str, Any]) -> Action:
+    return Action(str(data["type"]), int(data.get("amount", 0)), parse_cards(data.get("cards", [])),
+                  str(data.get("value", "")))
+
+
+def _num(x: float) -> float | None:
+    return None if math.isinf(x) or math.isnan(x) else x
+
+
+def _float(x: Any) -> float:
+    return math.inf if x is None else float(x)
+
+
+def to_json(analysis: HandAnalysis) -> dict[str, Any]:
+    """The analysis as a JSON document (docs/history.md §8)."""
+    return {
+        "format": FORMAT, "game": analysis.game, "table": analysis.table, "hand": analysis.hand,
+        "match": analysis.match, "unit": str(analysis.unit), "stake": analysis.stake, "seed": analysis.seed,
+        "budget": analysis.budget, "seats": list(analysis.seats),
+        "decisions": [{
+            "step": m.step, "seat": m.seat, "chosen": action_json(m.chosen), "best": action_json(m.best),
+            "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points,
+            "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals, "held": [str(c) for c in m.held],
+            "choices": [{"action": action_json(c.action), "value": _num(c.value), "error": _num(c.error),
+                         "gap": _num(c.gap), "gap_error": _num(c.gap_error)} for c in m.choices],
+        } for m in analysis.moments],
+    }
+
+
+def from_json(data: Mapping[str, Any]) -> HandAnalysis:
+    """An analysis read back from ``to_json``; ``ValueError`` when it is not one."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"That is not an analysis in the {FORMAT} format.")
+    try:
+        moments = tuple(Moment(
+            int(d["step"]), int(d["seat"]), _action(d["chosen"]), _action(d["best"]),
+            tuple(Choice(_action(c["action"]), _float(c["value"]), _float(c["error"]), _float(c["gap"]),
+                         _float(c["gap_error"])) for c in d["choices"]),
+            _float(d["loss"]), _float(d["loss_error"]), float(d["points"]), Label(d["label"]), float(d["accuracy"]),
+            int(d.get("deals", 0)), parse_cards(d.get("held", [])),
+        ) for d in data["decisions"])
+        return HandAnalysis(str(data["game"]), str(data["table"]), int(data["hand"]), int(data["match"]),
+                            Unit(data["unit"]), float(data["stake"]), int(data["seed"]), float(data["budget"]),
+                            tuple(int(s) for s in data["seats"]), moments)
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"That analysis is missing {err}.") from None

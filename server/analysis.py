@@ -1,0 +1,283 @@
+"""``Lobby.Analyze``: a finished hand's decisions judged, to whoever may see them.
+
+Who may have which seat's analysis (``analysis.proto`` says it for clients):
+
+- a table still playing: a seat's holder, with their seat token, of that seat's decisions in the
+  table's finished hands that they made themselves (a decision made while someone else held the
+  seat, or a bot stood in for them, is not theirs); spectators and the other seats get nothing;
+- a table that has finished: anyone who may replay its hands (``server.replays``), every seat.
+
+Only stored hands are analysed, and a hand is stored only once it is over: a hand in play never is,
+and nothing of it reaches anyone through an analysis. Each seat's analysis is kept in the store once
+made (``Store.add_analysis``), so a hand is analysed once; the work runs in the analysis pool
+(``server.analysis_pool``), never on the loop, and whoever waits is told where it stands.
+
+A hand is analysed when someone asks (``a`` after a hand, the replay viewer): asked with nobody
+asking (``when_idle``, for a hand's summary line), only a game whose analysis is cheap is analysed,
+and only while a worker of the pool is free, so that many tables' summaries never fill the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from cardtui.engine import analysis
+from cardtui.engine.analysis import HandAnalysis, Label
+from cardtui.engine.bots.estimates import Unit
+from cardtui.server import wire
+from cardtui.server.analysis_pool import AnalysisPool, Status
+from cardtui.server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    quote,
+)
+from cardtui.server.replays import Replays, seats_by_step
+from cardtui.server.room import Room
+from cardtui.server.routes import Router
+from cardtui.server.store import token_digest
+from cardtui.v1 import analysis_pb2
+
+log = logging.getLogger("cardtui.analysis")
+
+MATCH_HANDS = 200
+"""Hands of one match analysed at most (the last ones): a match's analysis is bounded work."""
+UNITS = {Unit.MATCH: analysis_pb2.ANALYSIS_UNIT_MATCH, Unit.CHIPS: analysis_pb2.ANALYSIS_UNIT_CHIPS}
+LABELS = {
+    Label.BEST: analysis_pb2.ANALYSIS_LABEL_BEST, Label.GOOD: analysis_pb2.ANALYSIS_LABEL_GOOD,
+    Label.INACCURACY: analysis_pb2.ANALYSIS_LABEL_INACCURACY, Label.MISTAKE: analysis_pb2.ANALYSIS_LABEL_MISTAKE,
+    Label.BLUNDER: analysis_pb2.ANALYSIS_LABEL_BLUNDER, Label.MISSED_WIN: analysis_pb2.ANALYSIS_LABEL_MISSED_WIN,
+}
+
+
+def seed_of(table_id: str, hand: int) -> int:
+    """The search's seed for a stored hand: from its place, so that it is the same wherever it is analysed."""
+    return int.from_bytes(hashlib.sha256(f"{table_id}:{hand}".encode()).digest()[:6], "big")
+
+
+def _finite(x: float) -> float:
+    return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
+
+
+def moment_message(m: analysis.Moment, unit: Unit, stake: float) -> analysis_pb2.AnalysisMoment:
+    """One judged decision as the wire gives it, each choice with the label it would have had (the drill)."""
+    best = m.of(m.best)
+    choices = []
+    for c in m.choices:
+        said, lost = analysis.label(c, best, unit, stake) if best is not None else (Label.BEST, 0.0)
+        choices.append(analysis_pb2.AnalysisChoice(
+            action=wire.action_message(c.action), value=c.value, error=_finite(c.error), gap=c.gap,
+            gap_error=_finite(c.gap_error), label=LABELS[said], points=lost))
+    return analysis_pb2.AnalysisMoment(
+        step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
+        choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals,
+        cards=[str(c) for c in m.held])
+
+
+def accuracy_messages(seats: Sequence[analysis.SeatSummary]) -> list[analysis_pb2.SeatAccuracy]:
+    return [analysis_pb2.SeatAccuracy(seat=s.seat, decisions=s.decisions, accuracy=s.accuracy,
+                                      flagged=sum(s.counts.get(str(lab), 0) for lab in analysis.SERIOUS))
+            for s in seats]
+
+
+def message(hand: HandAnalysis) -> analysis_pb2.HandAnalysis:
+    """An analysis as the wire gives it."""
+    seats, _ = analysis.summary([hand])
+    return analysis_pb2.HandAnalysis(
+        table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
+        seats=list(hand.seats), moments=[moment_message(m, hand.unit, hand.stake) for m in hand.moments],
+        accuracy=accuracy_messages(seats))
+
+
+def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis]) -> analysis_pb2.MatchAnalysis:
+    """A match's analyses summed up as the wire gives it: each seat's accuracy, the worst three moments."""
+    seats, worst = analysis.summary(hands)
+    of = {h.hand: h for h in hands}
+    return analysis_pb2.MatchAnalysis(
+        table_id=table_id, match=match, game=hands[0].game if hands else "",
+        unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
+        hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
+        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit,
+                                                                           of[w.hand].stake)) for w in worst])
+
+
+def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:
+    """Several seats' analyses of one hand as one, their decisions in the hand's order."""
+    first = parts[0]
+    moments = tuple(sorted((m for p in parts for m in p.moments), key=lambda m: m.step))
+    seats = tuple(sorted({s for p in parts for s in p.seats}))
+    return HandAnalysis(first.game, str(record.get("table", first.table)), int(record["hand"]), first.match,
+                        first.unit, first.stake, first.seed, first.budget, seats, moments)
+
+
+def held_by(record: Mapping[str, Any], seat: int, name: str) -> set[int]:
+    """The steps at which ``name`` held ``seat`` and decided for themselves (no bot standing in)."""
+    return {step for step, seats in enumerate(seats_by_step(record))
+            if seat < len(seats) and seats[seat].name == name and not seats[seat].bot}
+
+
+class Analyses:
+    """The room's analyses: who may have which, from the store or the pool."""
+
+    def __init__(self, room: Room, replays: Replays, pool: AnalysisPool | None, router: Router | None = None
+                 ) -> None:
+        self.room, self.replays, self.pool, self.router = room, replays, pool, router
+
+    def _last_stored(self, table_id: str) -> int:
+        last = self.room.store.last_hands(table_id, 1)
+        return int(json.loads(last[0])["hand"]) if last else 0
+
+    def _holder(self, table_id: str, token: str) -> tuple[int | None, str] | None:
+        """The seat (None: watching) and name a token of a live table gives, None if it opens
+        no part of it: from the room for a table this process drives, else from the store (a table
+        a worker or another host drives: its finished hands are analysed here, in the lobby's pool)."""
+        table = self.room.tables.get(table_id)
+        if table is not None:
+            grant = self.room.find(token) if token else None
+            return None if grant is None or grant.table is not table else (grant.seat, grant.name)
+        found = self.room.store.token_grant(token_digest(token)) if token else None
+        return None if found is None or found[0] != table_id else (found[1], found[2])
+
+    async def allowed(self, table_id: str, hand: int, token: str, password: str, seat: int | None
+                      ) -> tuple[dict[str, Any], list[int], str | None]:
+        """The hand's history (``hand`` 0: the table's last finished hand), the seats this caller may
+        have, and whose decisions only (a live table's holder), or the refusal that says why not."""
+        table = self.room.tables.get(table_id)
+        live = table is not None or (self.router is not None and self.router.elsewhere(table_id) is not None)
+        holder: str | None = None
+        if live:
+            held = self._holder(table_id, token)
+            if held is None:
+                raise PermissionDenied("That table is still playing: a seat's analysis is its holder's alone "
+                                       "until the table has finished.")
+            if held[0] is None:
+                raise PermissionDenied("Spectators see the analysis of a table's hands once it has finished.")
+            if seat is not None and seat != held[0]:
+                raise PermissionDenied("That seat's analysis is its holder's alone while the table plays.")
+            last = table.hands_played if table is not None else self._last_stored(table_id)
+            hand = hand or last
+            if (table is not None and hand == table.in_play) or (table is None and hand == last + 1):
+                raise FailedPrecondition("Hand {hand} is still being played: it is analysed once it is over.",
+                                         hand=hand)
+            seats, holder = [held[0]], held[1]
+        else:
+            await self.replays.open(table_id, token, password)
+            seats = []
+            if hand == 0:
+                hand = self._last_stored(table_id)
+        line = self.room.store.hand(table_id, hand) if hand > 0 else None
+        if line is None:
+            raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
+        record: dict[str, Any] = json.loads(line)
+        every = [int(s["seat"]) for s in record["seats"]]
+        if seat is not None and seat not in every:
+            raise InvalidArgument("There is no seat {seat} in that hand.", seat=seat)
+        if not seats:
+            seats = [seat] if seat is not None else every
+        return record, seats, holder
+
+    def match_of(self, table_id: str, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """The stored hands of ``record``'s match, in order (at most ``MATCH_HANDS``, the last ones)."""
+        match, hand = record.get("match"), int(record["hand"])
+        out = [record]
+        for step in (-1, 1):
+            h = hand + step
+            while h > 0 and len(out) < MATCH_HANDS:
+                line = self.room.store.hand(table_id, h)
+                other = json.loads(line) if line is not None else None
+                if other is None or other.get("match") != match:
+                    break
+                if step < 0:
+                    out.insert(0, other)
+                else:
+                    out.append(other)
+                h += step
+        return out
+
+    async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None,
+                      when_idle: bool = False, match: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+        """The analysis of a hand's seats this caller may have (``allowed``), from the store or the pool;
+        ``match``: of every hand of its match, summed up. ``when_idle``: asked with nobody asking (a hand's
+        summary), so made only where it is cheap and a worker is free now (``analysis.CHEAP``), else
+        ``deferred``."""
+        record, seats, holder = await self.allowed(table_id, hand, token, password, seat)
+        records = self.match_of(table_id, record) if match else [record]
+        wanted = [seats if holder is not None or seat is not None else [int(s["seat"]) for s in r["seats"]]
+                  for r in records]
+        missing = any(s not in self.room.store.analyses(table_id, int(r["hand"]))
+                      for r, want in zip(records, wanted, strict=True) for s in want)
+        if missing and when_idle and (record.get("game") not in analysis.CHEAP or self.pool is None
+                                      or not self.pool.idle):
+            yield analysis_pb2.AnalyzeUpdate(deferred=True)
+            return
+        done: list[HandAnalysis] = []
+        for n, (r, want) in enumerate(zip(records, wanted, strict=True), 1):
+            async for item in self._judged(table_id, r, want, holder):
+                if isinstance(item, HandAnalysis):
+                    done.append(item)
+                    continue
+                if match and item.WhichOneof("update") == "progress":
+                    item.progress.hand, item.progress.hands = n, len(records)
+                yield item
+        if match:
+            yield analysis_pb2.AnalyzeUpdate(match=match_message(table_id, int(record.get("match", 0)), done))
+        else:
+            yield analysis_pb2.AnalyzeUpdate(analysis=message(done[0]))
+
+    async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None
+                      ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:
+        """One hand's analysis of ``seats`` (a live table's ``holder``: the decisions they made), from the
+        store or the pool: where it waits and how far it is, then the analysis."""
+        hand = int(record["hand"])
+        kept = self.room.store.analyses(table_id, hand)
+        missing = [s for s in seats if s not in kept]
+        if missing:
+            if self.pool is None:
+                raise FailedPrecondition("This server does not analyse hands.")
+            updates: asyncio.Queue[Status] = asyncio.Queue()
+            work = self.pool.submit((table_id, hand, tuple(missing)), json.dumps(record), seed_of(table_id, hand),
+                                    missing, updates.put_nowait)
+            if work is None:
+                raise ResourceExhausted("Too many hands are waiting to be analysed; ask again in a while.")
+            waiting: asyncio.Future[Status] | None = None
+            try:
+                while not work.done():
+                    waiting = asyncio.ensure_future(updates.get())
+                    await asyncio.wait((waiting, work), return_when=asyncio.FIRST_COMPLETED)
+                    if not waiting.done():
+                        waiting.cancel()
+                        continue
+                    status = waiting.result()
+                    if status.started:
+                        yield analysis_pb2.AnalyzeUpdate(
+                            progress=analysis_pb2.AnalysisProgress(done=status.done, total=status.total))
+                    else:
+                        yield analysis_pb2.AnalyzeUpdate(queued=status.ahead)
+                try:
+                    done = analysis.from_json(json.loads(work.result()))
+                except (ValueError, KeyError, asyncio.CancelledError) as e:
+                    log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
+                    raise FailedPrecondition("That hand could not be analysed on this server.") from None
+            finally:  # a caller gone mid-way leaves no read of the queue behind
+                if waiting is not None and not waiting.done():
+                    waiting.cancel()
+                self.pool.forget(work, updates.put_nowait)
+            for s in missing:
+                text = json.dumps(analysis.to_json(done.only([s])))
+                self.room.store.add_analysis(table_id, hand, s, text)
+                kept[s] = text
+        parts = [analysis.from_json(json.loads(kept[s])) for s in seats]
+        whole = merged(record, parts)
+        if holder is not None:
+            mine = held_by(record, seats[0], holder)
+            whole = HandAnalysis(whole.game, whole.table, whole.hand, whole.match, whole.unit, whole.stake,
+                                 whole.seed, whole.budget, whole.seats,
+                                 tuple(m for m in whole.moments if m.step in mine))
+        yield whole

@@ -1,0 +1,292 @@
+"""Where finished hands are analysed: a bounded pool of worker processes, never a table's loop.
+
+An analysis searches every decision of a hand at the analysis budget: seconds of work that would
+stall every table of the process if it ran on the event loop. So it runs in worker processes, at
+most one per core (``workers``), each job one finished hand's history (a table's loop hands the
+pool a history and waits for nothing from it). Jobs past the pool's size wait in a queue, and whoever
+waits is told where their job stands (how many are ahead, then how many decisions are judged).
+The same hand asked for twice while it is queued or worked on is one job. A job that starts while
+more than one worker is free has its seats shared out among them (each seat's decisions are judged
+apart, so the parts join into the same analysis), so a hand asked for alone comes back sooner.
+
+The workers run at the lowest priority (``NICE``): the tables' processes come first on every core,
+and an analysis only takes what they leave.
+
+The workers come from a fork server, like the bots' pool (``server.thinking``): the pool is made
+before the gRPC server exists, since forking a process that runs gRPC is not safe.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing import forkserver, resource_tracker
+from multiprocessing.connection import Connection
+from typing import Any
+
+from cardtui.server.thinking import _stderr_with_a_descriptor, _watch
+from cardtui.server.workers import cores
+
+log = logging.getLogger("cardtui.analysis")
+
+QUEUED = 64
+"""Jobs that may wait at once; past it a request is refused (RESOURCE_EXHAUSTED)."""
+NICE = 19
+"""How much the workers' priority is lowered (19: the lowest)."""
+
+Job = Callable[[str, int, tuple[int, ...], Callable[[int, int], None]], str]
+"""What a worker runs: (a hand history's JSON, a seed, the seats, a progress callback) → the analysis's JSON."""
+
+_progress: Any = None
+"""In each worker: the queue its jobs report progress on."""
+
+
+def analyse_hand(record: str, seed: int, seats: tuple[int, ...], progress: Callable[[int, int], None]) -> str:
+    """The real job: one hand's analysis (``engine.analysis``), as JSON."""
+    from cardtui.engine import analysis
+
+    done = analysis.analyse(json.loads(record), seed=seed, seats=seats or None, progress=progress)
+    return json.dumps(analysis.to_json(done))
+
+
+def _start(alive: Connection, reports: Any) -> None:
+    global _progress
+    _progress = reports
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
+    _watch(alive)
+
+
+def _run(job: Job, job_id: int, part: int, record: str, seed: int, seats: tuple[int, ...]) -> str:
+    def progress(done: int, total: int) -> None:
+        if _progress is not None:
+            _progress.put((job_id, part, done, total))
+
+    return job(record, seed, seats, progress)
+
+
+def merge(parts: Sequence[str]) -> str:
+    """Analyses of one hand's seats, made apart, as one (``engine.analysis.to_json``): every seat, every
+    decision in the hand's order."""
+    if len(parts) == 1:
+        return parts[0]
+    docs = [json.loads(p) for p in parts]
+    whole = dict(docs[0])
+    whole["seats"] = sorted({int(s) for d in docs for s in d["seats"]})
+    whole["decisions"] = sorted((m for d in docs for m in d["decisions"]), key=lambda m: int(m["step"]))
+    return json.dumps(whole)
+
+
+def shares(seats: tuple[int, ...], workers: int) -> list[tuple[int, ...]]:
+    """``seats`` dealt out among at most ``workers`` parts (no part empty; no seats named: one part)."""
+    count = max(1, min(workers, len(seats)))
+    return [seats[i::count] for i in range(count)]
+
+
+Listener = Callable[["Status"], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Where a job stands: waiting with ``ahead`` jobs before it in the queue (0: it starts next), or
+    ``started``, with ``done`` of ``total`` decisions judged."""
+
+    ahead: int = 0
+    done: int = 0
+    total: int = 0
+    started: bool = False
+
+
+@dataclass
+class _Job:
+    id: int
+    key: tuple[Any, ...]
+    record: str
+    seed: int
+    seats: tuple[int, ...]
+    future: asyncio.Future[str]
+    listeners: list[Listener] = field(default_factory=list)
+    status: Status = Status()
+    parts: list[tuple[int, int]] = field(default_factory=list)
+    """Each running part's progress: (decisions judged, decisions in all)."""
+    results: dict[int, str] = field(default_factory=dict)
+
+    def tell(self, status: Status) -> None:
+        self.status = status
+        for listener in list(self.listeners):
+            listener(status)
+
+
+class AnalysisPool:
+    """At most ``workers`` analyses at once, in worker processes; the rest queued, in order."""
+
+    def __init__(self, workers: int, job: Job = analyse_hand, queued: int = QUEUED) -> None:
+        self.workers = max(1, min(workers, cores()))
+        self.queued = queued
+        self._job = job
+        context = multiprocessing.get_context("forkserver")
+        with _stderr_with_a_descriptor():
+            resource_tracker.ensure_running()
+            forkserver.ensure_running()
+            watched, self._alive = context.Pipe(duplex=False)
+            self._reports: Any = context.Queue()
+        self._context, self._watched = context, watched
+        self._pool = self._new_pool()
+        self._ids = itertools.count(1)
+        self._waiting: deque[_Job] = deque()
+        self._running: dict[int, _Job] = {}
+        self._busy = 0
+        """Workers at work: a job's parts each take one."""
+        self._by_key: dict[tuple[Any, ...], _Job] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._reader = threading.Thread(target=self._read, daemon=True, name="cardtui-analysis-progress")
+        self._reader.start()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context, initializer=_start,
+                                   initargs=(self._watched, self._reports))
+
+    # -- progress from the workers ---------------------------------------------------------------
+    def _read(self) -> None:
+        while True:
+            try:
+                item = self._reports.get()
+            except (EOFError, OSError, ValueError):
+                return
+            if item is None:
+                return
+            loop = self._loop
+            if loop is not None and not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._progress, *item)
+
+    def _progress(self, job_id: int, part: int, done: int, total: int) -> None:
+        job = self._running.get(job_id)
+        if job is not None and part < len(job.parts):
+            job.parts[part] = (done, total)
+            job.tell(Status(0, sum(d for d, _ in job.parts), sum(t for _, t in job.parts), True))
+
+    # -- jobs ------------------------------------------------------------------------------------
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    @property
+    def running(self) -> int:
+        return len(self._running)
+
+    @property
+    def idle(self) -> bool:
+        """Whether a job asked for now would start at once (a worker free, nobody waiting)."""
+        return not self._waiting and self._busy < self.workers
+
+    def submit(self, key: tuple[Any, ...], record: str, seed: int, seats: Sequence[int],
+               listener: Listener | None = None) -> asyncio.Future[str] | None:
+        """The analysis of ``record`` (its JSON when done); the same ``key`` in flight is the same job.
+        ``listener`` is told where the job stands as it moves. None when the queue is full."""
+        self._loop = asyncio.get_running_loop()
+        job = self._by_key.get(key)
+        if job is None:
+            if len(self._waiting) >= self.queued:
+                return None
+            job = _Job(next(self._ids), key, record, seed, tuple(seats), self._loop.create_future())
+            self._by_key[key] = job
+            self._waiting.append(job)
+            job.future.add_done_callback(self._finisher(job))
+            self._schedule()
+        if listener is not None:
+            job.listeners.append(listener)
+            listener(job.status)
+        return job.future
+
+    def forget(self, future: asyncio.Future[str], listener: Listener) -> None:
+        """A waiter that left: it is told nothing more (the job goes on, its result is kept)."""
+        for job in (*self._waiting, *self._running.values()):
+            if job.future is future and listener in job.listeners:
+                job.listeners.remove(listener)
+
+    def _schedule(self) -> None:
+        assert self._loop is not None
+        while self._waiting and self._busy < self.workers:
+            job = self._waiting.popleft()
+            self._running[job.id] = job
+            parts = shares(job.seats, self.workers - self._busy)
+            self._busy += len(parts)
+            job.parts = [(0, 0)] * len(parts)
+            job.tell(Status(0, 0, 0, True))
+            for n, seats in enumerate(parts):
+                self._launch(job, n, seats, len(parts))
+        for ahead, job in enumerate(self._waiting):
+            if job.status != Status(ahead=ahead):
+                job.tell(Status(ahead=ahead))
+
+    def _launch(self, job: _Job, part: int, seats: tuple[int, ...], parts: int) -> None:
+        assert self._loop is not None
+        args = (self._job, job.id, part, job.record, job.seed, seats)
+        try:
+            work = self._loop.run_in_executor(self._pool, _run, *args)
+        except BrokenProcessPool:
+            log.warning("An analysis worker process died; the analysis workers start again.")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+            work = self._loop.run_in_executor(self._pool, _run, *args)
+
+        def settle(done: asyncio.Future[str]) -> None:
+            self._busy -= 1
+            if not job.future.done():
+                if done.cancelled():
+                    job.future.cancel()
+                elif done.exception() is not None:
+                    job.future.set_exception(done.exception())  # type: ignore[arg-type]
+                else:
+                    job.results[part] = done.result()
+                    if len(job.results) == parts:
+                        job.future.set_result(merge([job.results[n] for n in range(parts)]))
+            if self._loop is not None and not self._loop.is_closed():
+                self._schedule()
+
+        work.add_done_callback(settle)
+
+    def _finisher(self, job: _Job) -> Callable[[asyncio.Future[str]], None]:
+        return lambda _done: self._finished(job)
+
+    def _finished(self, job: _Job) -> None:
+        self._running.pop(job.id, None)
+        if self._by_key.get(job.key) is job:
+            del self._by_key[job.key]
+        with contextlib.suppress(ValueError):
+            self._waiting.remove(job)
+        if self._loop is not None and not self._loop.is_closed():
+            self._schedule()
+
+    def close(self) -> None:
+        for job in (*self._waiting, *self._running.values()):
+            if not job.future.done():
+                job.future.cancel()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(OSError, ValueError):
+            self._reports.put(None)
+        self._alive.close()
+
+
+def pool(workers: int, job: Job = analyse_hand) -> AnalysisPool | None:
+    """A pool of ``workers`` analysis processes (at most one per core); None for none, or if this system
+    will not start one (then the server analyses nothing, and says so to whoever asks)."""
+    if workers <= 0:
+        return None
+    try:
+        return AnalysisPool(workers, job)
+    except (OSError, ValueError) as err:
+        log.warning("No analysis worker process could start (%s): hands are not analysed.", err)
+        return None

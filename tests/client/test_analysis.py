@@ -1,0 +1,331 @@
+"""A hand's analysis on screen at 80x24 in every language: from the replay viewer (`a`), each step's
+verdict on the replay's line after it; and the line a hand's summary says of a player's play, there at
+once where the server analyses the hand without being asked, or once the player presses `a`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from cardtui import i18n
+from cardtui.client.actionbar import ActionBar
+from cardtui.client.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
+from cardtui.client.app import CardApp
+from cardtui.client.lobby import LobbyScreen
+from cardtui.client.models import TableModel, action_name
+from cardtui.client.replay import HandsScreen, ReplayScreen, TablesScreen
+from cardtui.client.table_screen import TableScreen
+from cardtui.engine import analysis
+from cardtui.i18n import speaking
+from cardtui.server.app import Running, start
+from cardtui.v1 import analysis_pb2, common_pb2
+from tests.client.footer_check import cut_off, footer_items
+from tests.client.test_replay import on, status
+from tests.client.test_table_flow import log_text, summary_of, summary_shown, text_of
+from tests.client.waiting import PATIENCE, in_lobby, settled, until
+from tests.conftest import create, next_hand_now
+from tests.server.test_analysis import played
+from tests.server.test_replays import store_finished
+
+SMALL = (80, 24)
+WORDS = {"en": ("accuracy", "chosen"), "pt_BR": ("precisão", "escolhida"), "es": ("precisión", "elegida")}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_replay_viewer_shows_a_finished_hands_analysis_step_by_step(server: Running, lang: str) -> None:
+    record = played("truco_argentino", ["ana", "bia"], seed=6)
+    store_finished(server, "done", record)
+    server.room.finished["done"] = common_pb2.TableSummary(
+        id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
+    with speaking(lang):
+        client = CardApp(f"127.0.0.1:{server.port}", "eve")
+        async with client.run_test(size=SMALL) as pilot:
+            await in_lobby(pilot)
+            for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+                await pilot.press(key)
+                await on(pilot, screen)
+            replay = client.screen
+            assert isinstance(replay, ReplayScreen)
+            assert cut_off(replay, SMALL[0]) == []
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(client.screen, AnalysisScreen)
+                        and client.screen.result is not None, "the analysis")
+            shown = str(client.screen.query_one("#analysis-body", Static).render())
+            accuracy, chosen = WORDS[lang]
+            assert accuracy in shown and chosen in shown and "ana" in shown and "bia" in shown
+            result = client.screen.result
+            assert result is not None and set(result.seats) == {0, 1} and result.moments
+            await pilot.press("escape")
+            await until(pilot, lambda: client.screen is replay and replay.analysis is not None, "back to the replay")
+            step = result.moments[0].step
+            replay.go(step)
+            await pilot.pause()
+            label = {analysis_pb2.ANALYSIS_LABEL_BEST: "best", analysis_pb2.ANALYSIS_LABEL_GOOD: "as good",
+                     analysis_pb2.ANALYSIS_LABEL_INACCURACY: "inaccuracy", analysis_pb2.ANALYSIS_LABEL_MISTAKE:
+                     "mistake", analysis_pb2.ANALYSIS_LABEL_BLUNDER: "blunder",
+                     analysis_pb2.ANALYSIS_LABEL_MISSED_WIN: "missed win"}[result.moments[0].label]
+            assert i18n._(label) in status(replay)
+
+
+def test_a_summary_says_how_many_mistakes_in_every_language() -> None:
+    hand = analysis_pb2.HandAnalysis(moments=[
+        analysis_pb2.AnalysisMoment(seat=0, label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
+        analysis_pb2.AnalysisMoment(seat=0, label=analysis_pb2.ANALYSIS_LABEL_INACCURACY),
+        analysis_pb2.AnalysisMoment(seat=1, label=analysis_pb2.ANALYSIS_LABEL_MISTAKE)])
+    with speaking("en"):
+        assert play_line(hand, 0).plain.startswith("Your play: 1 mistake")
+        assert play_line(hand, 2).plain.startswith("Your play: no mistakes")
+    with speaking("pt_BR"):
+        assert play_line(hand, 0).plain.startswith("Sua jogada: 1 erro")
+    with speaking("es"):
+        assert play_line(hand, 0).plain.startswith("Tu juego: 1 error")
+
+
+@pytest.mark.parametrize("cheap", [True, False], ids=["analysed-at-once", "on-asking"])
+async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cheap: bool) -> None:
+    """Cacho is analysed without anyone asking; played as a game that is not (``analysis.CHEAP`` empty), the
+    summary offers `a`, which asks for it, and the summary then says how the hand was played."""
+    if not cheap:
+        monkeypatch.setattr(analysis, "CHEAP", frozenset())
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=3)})
+        app = CardApp(f"127.0.0.1:{running.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar = screen.query_one(ActionBar)
+            while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
+                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                            "a summary, or ana's turn")
+                if bar.choices and not bar.disabled and not summary_shown(screen):
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
+                    seq = screen.model.seq
+                    await pilot.press(key)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+            said = ("Your play: no mistakes", "Your play: 1 mistake", "Your play: 2 mistakes")
+            if cheap:
+                await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
+                assert screen.kept is not None and screen.play_state == "done"
+            else:
+                await until(pilot, lambda: "Your play: a to analyse it" in summary_of(screen),
+                            lambda: summary_of(screen))
+                assert running.store.analyses(table_id, 1) == {}, "nothing analysed before ana asks"
+            await settled(pilot)
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                        "the analysis")
+            shown = str(app.screen.query_one("#analysis-body", Static).render())
+            assert "accuracy" in shown and "ana" in shown
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is screen, "back at the table")
+            await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
+            assert set(running.store.analyses(table_id, 1)) == {screen.seat}
+            # The log keeps it once the next hand is dealt, and a still opens it.
+            assert any(f"Hand 1 · {s}" in log_text(screen) for s in said), log_text(screen)
+            # A hand in which ana decides nothing (out of chips, say) says nothing and keeps hers for a.
+            kept, lines = screen.kept, log_text(screen)
+            screen._played(analysis_pb2.HandAnalysis(hand=99, seats=[screen.seat or 0]))
+            assert screen.kept == kept and screen.play_said is None and log_text(screen) == lines
+            if not (screen.model.view is not None and screen.model.view.match_over):
+                await pilot.press("enter")
+                next_hand_now(running.room.tables[table_id])
+                await until(pilot, lambda: screen.model.view is not None and not screen.model.view.hand_over,
+                            "the next hand dealt")
+                await settled(pilot)
+                await pilot.press("a")
+                await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                            "the last hand's analysis, during the next")
+    finally:
+        await running.stop(grace=0.1)
+
+
+MATCH_WORDS = {"en": ("Your match: accuracy", "worst moments"), "pt_BR": ("Sua partida: precisão", "piores momentos"),
+               "es": ("Tu partida: precisión", "peores momentos")}
+NOTHING = {"en": "No mistake worth naming", "pt_BR": "Nenhum erro a apontar", "es": "Ningún error que señalar"}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_moments(tmp_path: Path, lang: str) -> None:
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=3)})
+        table = running.room.tables[table_id]
+        with speaking(lang):
+            app = CardApp(f"127.0.0.1:{running.port}", "ana")
+            async with app.run_test(size=SMALL) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+                await app.open_table(table_id)
+                await until(pilot, lambda: isinstance(app.screen, TableScreen))
+                screen = app.screen
+                assert isinstance(screen, TableScreen)
+                bar = screen.query_one(ActionBar)
+                while True:
+                    await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                                "a summary, or ana's turn")
+                    view = screen.model.view
+                    if summary_shown(screen) and view is not None and view.match_over:
+                        break
+                    if summary_shown(screen) and view is not None and view.hand_over:
+                        # Each hand's own analysis done before the next: a worker is free at the match's end.
+                        await until(pilot, lambda: screen.play_state == "done", "the hand's analysis")
+                        await pilot.press("enter")
+                        await settled(pilot)
+                        next_hand_now(table)
+                        await until(pilot, lambda: screen.model.view is not None
+                                    and not screen.model.view.hand_over, "the next hand dealt")
+                        continue
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    if "bet" in kinds or "raise" in kinds:
+                        bar.adjust(1000)  # all in: the match ends sooner
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("raise", "bet", "call", "check")),
+                               bar.keys[0])
+                    seq = screen.model.seq
+                    await pilot.press(key)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+                said, worst = MATCH_WORDS[lang]
+                await until(pilot, lambda: said in text_of(screen, "#summary-body"),
+                            lambda: text_of(screen, "#summary-body"))
+                await settled(pilot)
+                assert cut_off(screen, SMALL[0]) == []
+                hands = screen.model.view.hand if screen.model.view is not None else 0
+                await pilot.press("m")
+                await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                            "the match's analysis")
+                result = app.screen.result
+                assert isinstance(result, analysis_pb2.MatchAnalysis) and len(result.hands) == hands
+                assert [a.seat for a in result.accuracy] == [screen.seat]
+                shown = str(app.screen.query_one("#analysis-body", Static).render())
+                assert "ana" in shown and (worst in shown if result.worst else NOTHING[lang] in shown)
+                assert cut_off(app.screen, SMALL[0]) == []
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is screen, "back at the table")
+    finally:
+        await running.stop(grace=0.1)
+
+
+async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running) -> None:
+    server.store.add_table("done", "truco_argentino", "done", {"game": "truco_argentino", "name": "done"})
+    for hand, seed in ((1, 6), (2, 7)):
+        server.store.add_hand("done", dict(played("truco_argentino", ["ana", "bia"], seed=seed), table="done",
+                                           hand=hand, match=1))
+    server.store.finish("done")
+    server.room.finished["done"] = common_pb2.TableSummary(
+        id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
+    client = CardApp(f"127.0.0.1:{server.port}", "eve")
+    async with client.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+            await pilot.press(key)
+            await on(pilot, screen)
+        assert cut_off(client.screen, SMALL[0]) == []
+        await pilot.press("m")
+        await until(pilot, lambda: isinstance(client.screen, AnalysisScreen) and client.screen.result is not None,
+                    "the match's analysis")
+        result = client.screen.result
+        assert isinstance(result, analysis_pb2.MatchAnalysis) and list(result.hands) == [1, 2]
+        assert [a.seat for a in result.accuracy] == [0, 1]
+        shown = str(client.screen.query_one("#analysis-body", Static).render())
+        assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown
+
+
+DRILL = {"en": ("Try again", "Within a few points of the best", "points below the best"),
+         "pt_BR": ("Tentar de novo", "A poucos pontos da melhor", "pontos abaixo da melhor"),
+         "es": ("Intentar de nuevo", "A pocos puntos de la mejor", "puntos por debajo de la mejor")}
+
+
+def flagged_hand() -> analysis_pb2.HandAnalysis:
+    """A hand of one decision, a blunder: going to the deck, where playing the 1e was best."""
+    mazo = common_pb2.Action(type=common_pb2.ACTION_TYPE_MAZO)
+    play = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["1e"])
+    return analysis_pb2.HandAnalysis(
+        table_id="done", hand=1, game="truco_argentino", unit=analysis_pb2.ANALYSIS_UNIT_MATCH, stake=1.0, seats=[0],
+        moments=[analysis_pb2.AnalysisMoment(
+            step=3, seat=0, chosen=mazo, best=play, points=42.0, loss=0.42,
+            label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480, cards=["1e", "7o"],
+            choices=[analysis_pb2.AnalysisChoice(action=mazo, value=0.5, gap=0.42, points=42.0,
+                                                 label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
+                     analysis_pb2.AnalysisChoice(action=play, value=0.92, label=analysis_pb2.ANALYSIS_LABEL_BEST)])],
+        accuracy=[analysis_pb2.SeatAccuracy(seat=0, decisions=1, accuracy=20.0, flagged=1)])
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choice_does(
+        server: Running, lang: str) -> None:
+    record = played("truco_argentino", ["ana", "bia"], seed=6)
+    store_finished(server, "done", record)
+    server.room.finished["done"] = common_pb2.TableSummary(
+        id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
+    with speaking(lang):
+        client = CardApp(f"127.0.0.1:{server.port}", "eve")
+        async with client.run_test(size=SMALL) as pilot:
+            await in_lobby(pilot)
+            for key, screen in (("h", TablesScreen), ("enter", HandsScreen), ("enter", ReplayScreen)):
+                await pilot.press(key)
+                await on(pilot, screen)
+            replay = client.screen
+            assert isinstance(replay, ReplayScreen)
+            client.push_screen(AnalysisScreen(replay.model, hand=flagged_hand()))
+            await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "the analysis")
+            await settled(pilot)
+            assert cut_off(client.screen, SMALL[0]) == []
+            assert DRILL[lang][0] in [words for _, _, words in footer_items(client.screen)]
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(client.screen, DrillScreen), "the drill")
+            await settled(pilot)
+            drill = client.screen
+            assert isinstance(drill, DrillScreen) and cut_off(drill, SMALL[0]) == []
+            said = lambda: str(drill.query_one("#drill-said", Static).render())  # noqa: E731
+            head = str(drill.query_one("#drill-head", Static).render())
+            assert said() == "" and "0.5" not in head and "1⚔ 7●" in head and "42.0" in head
+            _, well, below = DRILL[lang]
+            await pilot.press("enter")  # the first choice: going to the deck again
+            await until(pilot, lambda: below in said(), said)
+            await pilot.press("down", "enter")  # then playing the 1e
+            await until(pilot, lambda: well in said(), said)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "back to the analysis")
+
+
+def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> None:
+    """A Cacho bet of every size is a choice: the list keeps to the best, the chosen one and the four best
+    valued others, and says how many are left out."""
+    model = TableModel(common_pb2.TableSummary(game="cacho"), 0, names={0: "ana"})
+    fold = common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD)
+    check = common_pb2.Action(type=common_pb2.ACTION_TYPE_CHECK)
+    bets = [common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=n) for n in range(1, 11)]
+    choices = [analysis_pb2.AnalysisChoice(action=fold, value=0.0),
+               analysis_pb2.AnalysisChoice(action=check, value=6.0),
+               *(analysis_pb2.AnalysisChoice(action=b, value=5.0 - 0.1 * n) for n, b in enumerate(bets))]
+    moment = analysis_pb2.AnalysisMoment(step=10, seat=0, chosen=fold, best=check, choices=choices, points=250.0,
+                                         label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
+    with speaking("en"):
+        rows = moment_text(model, moment, analysis_pb2.ANALYSIS_UNIT_CHIPS).plain.splitlines()
+    assert "Fold" in rows[0] and "blunder" in rows[0] and "250.0 points lost" in rows[0]
+    assert "Check" in rows[1] and "best" in rows[1] and "Fold" in rows[2] and "chosen" in rows[2]
+    assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
+
+
+def test_a_matchs_worst_moments_name_each_hand_as_the_place_it_is_read_from() -> None:
+    """At the table a hand goes by its place in the match (the log's numbers); in a replay, by the table's."""
+    model = TableModel(common_pb2.TableSummary(game="cacho"), 0, names={0: "ana"})
+    fold = common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD)
+    check = common_pb2.Action(type=common_pb2.ACTION_TYPE_CHECK)
+    moment = analysis_pb2.AnalysisMoment(step=4, seat=0, chosen=fold, best=check, points=40.0,
+                                         label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
+    match = analysis_pb2.MatchAnalysis(
+        match=2, hands=[7, 8, 9], worst=[analysis_pb2.WorstMoment(hand=8, moment=moment)],
+        accuracy=[analysis_pb2.SeatAccuracy(seat=0, decisions=5, accuracy=61, flagged=1)])
+    with speaking("en"):
+        assert "1. hand 2, step 4 · ana: Fold" in match_text(model, match, places=True).plain
+        shown = match_text(model, match).plain
+    assert "1. hand 8, step 4" in shown and "Match 2: 3 hands judged" in shown and "accuracy 61 of 100" in shown

@@ -1,0 +1,209 @@
+"""The analysis of a hand (``engine.analysis``): known blunders named, right moves never flagged, the
+verdict judged from what the seat knew (the reshuffle test), a loss flagged only when the estimate
+tells it apart, and a hand's analysis as JSON and over a match."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+from bench.analysis_rigs import RIGS, Rig
+from cardtui.engine import analysis
+from cardtui.engine.analysis import FLAGGED, SERIOUS, Choice, Label, Position
+from cardtui.engine.bots import estimates
+from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action
+from cardtui.engine.games import get
+from tests.engine.test_search import positions, reshuffled
+
+
+@pytest.mark.parametrize("rig", RIGS, ids=[r.game + ":" + r.name[:30] for r in RIGS])
+def test_a_known_blunder_is_named_and_the_right_move_never_flagged(rig: Rig) -> None:
+    stake = 3.0 if rig.game in ("cacho", "pifpaf") else 1.0
+    for seed in range(2):
+        wrong = analysis.analyse_position(rig.position(rig.wrong), seed, stake)
+        right = analysis.analyse_position(rig.position(rig.right), seed, stake)
+        assert wrong.label in SERIOUS, (seed, wrong.label, wrong.points)
+        assert right.label not in FLAGGED, (seed, right.label, right.points)
+
+
+@pytest.mark.parametrize(("game", "players", "scale"), [
+    ("truco_argentino", 2, 2.0), ("truco_paulista", 4, 2.0), ("cacho", 3, 2.0), ("cacheta", 2, 0.25),
+    ("pifpaf", 3, 0.25)])
+def test_a_decisions_analysis_does_not_change_when_the_unseen_cards_are_dealt_otherwise(
+        game: str, players: int, scale: float) -> None:
+    moved = 0
+    for match, seat in positions(game, players, count=2, seed=17):
+        legal = match.legal_actions(seat)
+        chosen = next(a for a in legal if a.type != "signal")
+        before = analysis.analyse_position(Position(3, seat, match.view(seat), tuple(legal), chosen), 5, 1.0,
+                                           estimates.Budget(scale))
+        for shuffle in range(2):
+            other = reshuffled(match, seat, shuffle)
+            moved += other.state.hands != match.state.hands
+            after = analysis.analyse_position(Position(3, seat, other.view(seat), tuple(other.legal_actions(seat)),
+                                                       chosen), 5, 1.0, estimates.Budget(scale))
+            assert after == before
+    assert moved, "no reshuffle moved a card"
+
+
+def test_a_loss_is_flagged_only_above_its_threshold_and_twice_its_error() -> None:
+    """A label's line is counted from the loss less two standard errors: near a line, the label below."""
+    best = Choice(Action("a"), 0.6, 0.01, 0.0, 0.0)
+    for gap, error, expected in ((0.20, 0.01, Label.BLUNDER), (0.12, 0.005, Label.MISTAKE),
+                                 (0.12, 0.015, Label.INACCURACY), (0.16, 0.01, Label.MISTAKE),
+                                 (0.07, 0.005, Label.INACCURACY), (0.07, 0.02, Label.GOOD),
+                                 (0.04, 0.001, Label.GOOD), (0.20, 0.11, Label.GOOD), (0.12, 0.07, Label.GOOD)):
+        lab, _ = analysis.label(Choice(Action("b"), 0.6 - gap, 0.01, gap, error), best, Unit.MATCH, 1.0)
+        assert lab is expected, (gap, error)
+    sure = Choice(Action("a"), 1.0, 0.0, 0.0, 0.0)
+    assert analysis.label(Choice(Action("b"), 0.8, 0.02, 0.2, 0.02), sure, Unit.MATCH, 1.0)[0] is Label.MISSED_WIN
+    # Chips: a tenth of the stake is 12.5 points, a mistake; the same chips at ten times the stake are nothing.
+    chips = Choice(Action("b"), -0.3, 0.01, 0.3, 0.01)
+    assert analysis.label(chips, best, Unit.CHIPS, 3.0)[0] is Label.MISTAKE
+    assert analysis.label(chips, best, Unit.CHIPS, 30.0)[0] is Label.GOOD
+    assert analysis.accuracy(0.0) == pytest.approx(100.0, abs=0.01) and 60 < analysis.accuracy(10.0) < 70
+
+
+def hands(game: str, players: int, count: int, seed: int = 3) -> list[dict[str, Any]]:
+    rules = get(game)
+    rng = random.Random(seed)
+    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            out.append(record)
+            match.next_hand(rng.getrandbits(63))
+            continue
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "easy"))
+    return out
+
+
+def test_a_hands_analysis_reads_its_history_and_round_trips_as_json() -> None:
+    records = hands("truco_argentino", 2, 3)
+    seen: list[tuple[int, int]] = []
+    done = []
+    analysed = [analysis.analyse(r, seed=1, budget=estimates.Budget(0.5),
+                                 progress=lambda n, total: seen.append((n, total))) for r in records]
+    assert seen[0][0] == 0 and all(n == total for n, total in seen if n == seen[-1][0])
+    for record, hand in zip(records, analysed, strict=True):
+        steps = [a for a in record["actions"] if a.get("seat") is not None]
+        for m in hand.moments:
+            entry = steps[m.step - 1]
+            assert entry["seat"] == m.seat and entry["type"] == m.chosen.type
+            assert m.of(m.chosen) is not None and m.of(m.best) is not None
+            assert m.held and set(m.held) <= set(parse_cards(record["deal"][str(m.seat)]))  # its own cards
+        assert analysis.from_json(analysis.to_json(hand)) == hand
+        mine = hand.only([0])
+        assert mine.seats == (0,) and all(m.seat == 0 for m in mine.moments)
+        done.append(hand)
+    seats, worst = analysis.summary(done)
+    assert [s.seat for s in seats] == [0, 1] and all(0.0 <= s.accuracy <= 100.0 for s in seats)
+    assert len(worst) <= 3 and [w.moment.points for w in worst] == sorted((w.moment.points for w in worst),
+                                                                           reverse=True)
+    # The same seed, the same analysis.
+    assert analysis.analyse(records[0], seed=1, budget=estimates.Budget(0.5)) == analysed[0]
+
+
+def test_only_a_finished_hand_that_replays_is_analysed() -> None:
+    record = hands("cacho", 2, 1)[0]
+    with pytest.raises(ValueError, match="not finished"):
+        analysis.analyse({**record, "result": None})
+    forged = dict(record, actions=[dict(record["actions"][0], type="raise", amount=999), *record["actions"][1:]])
+    with pytest.raises(ValueError):
+        analysis.analyse(forged, budget=estimates.Budget(0.25))
+    with pytest.raises(ValueError, match="no game"):
+        analysis.analyse(dict(record, game="poker"))
+
+
+def test_the_drill_says_whether_a_new_choice_is_within_a_few_points() -> None:
+    rig = RIGS[0]
+    wrong = analysis.analyse_position(rig.position(rig.wrong), 0)
+    hand = analysis.HandAnalysis("truco_argentino", "t", 1, 0, Unit.MATCH, 1.0, 0, 8.0, (0,), (wrong,))
+    assert analysis.retry(hand, wrong, rig.right)[0] is True
+    ok, lost = analysis.retry(hand, wrong, rig.wrong)
+    assert ok is False and lost > 10.0
+    with pytest.raises(ValueError, match="not a legal choice"):
+        analysis.retry(hand, wrong, Action("flor"))
+    assert dataclasses.replace(wrong, label=Label.GOOD) != wrong
+
+
+def test_a_blind_play_is_judged_as_the_choice_it_was() -> None:
+    # A history names the card a blind play turned up; the legal action names only its place.
+    legal = (Action("play_blind", amount=1), Action("play_blind", amount=2), Action("run"))
+    history = Action("play_blind", amount=1, cards=(Card.parse("6H"),))
+    assert analysis.as_legal(history, legal) == legal[0]
+    assert analysis.as_legal(Action("run"), legal) is legal[2]
+
+
+def test_more_deals_join_and_a_gap_is_measured_deal_by_deal() -> None:
+    a, b, c = Action("a"), Action("b"), Action("c")
+    first = estimates.weighed(Unit.CHIPS, [[a], [b]], [[1.0, 2.0, 3.0], [0.0, 2.0, 1.0]], [1.0, 1.0, 1.0])
+    then = estimates.weighed(Unit.CHIPS, [[a], [b]], [[2.0, 2.0], [1.0, 3.0]], [1.0, 1.0])
+    both = analysis.joined(first, then)
+    assert both == estimates.weighed(Unit.CHIPS, [[a], [b]], [[1.0, 2.0, 3.0, 2.0, 2.0], [0.0, 2.0, 1.0, 1.0, 3.0]],
+                                     [1.0] * 5)
+    up, error = analysis.above(both, 0, 1)
+    assert up == pytest.approx(0.6) and error == pytest.approx(both.choices[1].gap_error)
+    assert analysis.above(both, 1, 0) == (pytest.approx(-0.6), error)
+    # Two choices alike on every one of a few deals are not known to be alike: a rival is looked at again.
+    alike = estimates.weighed(Unit.CHIPS, [[a], [c]], [[3.0] * 8, [3.0] * 8], [1.0] * 8)
+    assert analysis.floor(alike) == pytest.approx(3.0 / 8)
+    assert analysis.contenders(alike, 0, Unit.CHIPS, 3.0) == [1]
+    far = estimates.weighed(Unit.CHIPS, [[a], [c]], [[3.0] * 400, [3.0] * 400], [1.0] * 400)
+    assert analysis.contenders(far, 0, Unit.CHIPS, 3.0) == []
+
+
+def test_a_verdict_is_settled_only_away_from_every_line() -> None:
+    a, b = Action("a"), Action("b")
+
+    def gap(mean: float, spread: float, n: int = 400) -> estimates.Evaluation:
+        rows = [[mean + (spread if i % 2 else -spread) for i in range(n)], [0.0] * n]
+        return estimates.weighed(Unit.MATCH, [[b], [a]], rows, [1.0] * n)
+
+    assert analysis.settled(gap(0.30, 0.01), 1, Unit.MATCH, 1.0)  # a blunder, however it is looked at
+    assert analysis.settled(gap(0.001, 0.01), 1, Unit.MATCH, 1.0)  # as good
+    assert not analysis.settled(gap(0.11, 0.4), 1, Unit.MATCH, 1.0)  # near the mistake line
+    assert analysis.grade(12.0, 0.5) == 2 and analysis.grade(12.0, 1.5) == 1 and analysis.grade(12.0, 7.0) == 0
+    assert analysis.grade(4.0, 0.1) == 0
+
+
+def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:
+    rig = next(r for r in RIGS if r.game == "pifpaf")
+    rummy = analysis.plan(rig.position(rig.wrong).view)
+    truco = analysis.plan(RIGS[0].position(RIGS[0].wrong).view)
+    assert (rummy.screen.scale, rummy.look.scale, rummy.most.scale, rummy.contenders) == (0.5, 2.0, 16.0, 2)
+    assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 128.0)
+
+
+def test_pif_pafs_betting_round_is_not_judged_and_a_bettor_stays_in_against_a_call() -> None:
+    record = hands("pifpaf", 3, 1)[0]
+    betting = [p for p in analysis.positions(record) if p.view.phase.value == "betting"]
+    assert betting and not any(analysis.worth_judging(p) for p in betting)
+    # Facing a bet, a call is no sure win: the player who bet is still in (the search used to let everyone
+    # with a poor hand fold, the bettor too, and valued the call at the whole pot on every deal).
+    rules = get("pifpaf")
+    match, _ = rules.open({}, rules.seat_infos(["p0", "p1", "p2"]), 3)
+    while True:
+        seat = match.to_act()[0]
+        legal = match.legal_actions(seat)
+        bets = [a for a in legal if a.type in ("bet", "raise")]
+        if any(a.type == "call" for a in legal):
+            break
+        match.apply(seat, bets[-1] if bets else next(a for a in legal if a.type == "check"))
+    call = next(a for a in legal if a.type == "call")
+    ev = estimates_of(match.view(seat), [call, next(a for a in legal if a.type == "fold")])
+    assert ev.of(call).error > 0.0 and ev.of(call).value < match.view(seat).pot / 2
+
+
+def estimates_of(view: Any, legal: list[Action]) -> estimates.Evaluation:
+    from cardtui.engine.bots import search
+
+    return search.evaluate(view, legal, random.Random(2), estimates.Budget(2.0))

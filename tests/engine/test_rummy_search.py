@@ -1,0 +1,127 @@
+"""The rummy search's rollouts keep each seat's loose cards as it draws and throws, asking the meld search
+only when a card may join a meld: the shortcuts must give what the meld search gives, on every hand.
+
+Hands are drawn from two shuffled packs (Pif Paf's rules, Cacheta's with wild cards), so each test checks
+thousands of hands in well under a second; the rollout test plays real positions out.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtui.engine.bots import rummy_search
+from cardtui.engine.bots.rummy_search import CLAIMABLE, Arranger, Rollout, add, arranger, mask, remove
+from cardtui.engine.cards import Card
+from cardtui.engine.melds import CACHETA, CARDS, PIFPAF, Melder, index, melder, wild_cards
+
+PACK = [c for c in CARDS for _ in range(2)]
+
+
+def hands(rng: random.Random, count: int, size: int) -> list[tuple[list[Card], Card]]:
+    """``count`` hands of ``size`` cards with one more card from the same pack."""
+    out = []
+    for _ in range(count):
+        cards = rng.sample(PACK, size + 1)
+        out.append((cards[:size], cards[size]))
+    return out
+
+
+def melders(rng: random.Random) -> list[Melder]:
+    return [melder(PIFPAF), *(melder(CACHETA, wild_cards(rng.choice(CARDS))) for _ in range(3))]
+
+
+@pytest.mark.parametrize("size", [9, 10])
+def test_a_card_that_joins_nothing_is_one_more_loose_card(size: int) -> None:
+    rng = random.Random(size)
+    joined = 0
+    for m in melders(rng):
+        arr = Arranger(m)
+        for cards, extra in hands(rng, 600, size):
+            hand, card = mask(cards), index(extra)
+            before, after = arr.loose(hand), arr.loose(add(hand, card))
+            if arr.joins(hand, card):
+                joined += 1
+                continue
+            assert after[2] == before[2] + 1, (cards, extra, m.wilds)
+            assert after[0] >> card & 1, (cards, extra, m.wilds)
+    assert joined > 100  # the test also met cards that do join
+
+
+def out_hands(rng: random.Random, count: int) -> list[list[Card]]:
+    """``count`` ten-card Pif Paf hands that go out: runs and groups of three suits, and at most one card more."""
+    out = []
+    while len(out) < count:
+        cards: list[Card] = []
+        while len(cards) < 8:
+            size = rng.randint(3, min(6, 10 - len(cards)))
+            if rng.random() < 0.5:
+                rank = rng.randint(1, 13)
+                suits = rng.sample(range(4), 3)
+                meld = [Card.of(rank, CARDS[s].suit) for s in suits]
+                meld += [Card.of(rank, CARDS[rng.choice(suits)].suit) for _ in range(size - 3)]
+            else:
+                low = rng.randint(1, 14 - size)
+                suit = rng.choice(CARDS[:4]).suit
+                meld = [Card.of(r, suit) for r in range(low, low + size)]
+            cards += meld
+        if len(cards) == 9:
+            cards.append(rng.choice(CARDS))
+        if len(cards) == 10 and all(cards.count(c) <= 2 for c in cards):
+            out.append(cards)
+    return out
+
+
+def test_a_hand_that_goes_out_with_one_more_card_has_at_most_claimable_loose_cards() -> None:
+    """A claimed card joins a meld of a hand that goes out; without it the hand has no more than ``CLAIMABLE``
+    loose cards, and some hands have that many (a run of five broken in the middle)."""
+    rng = random.Random(3)
+    arr = Arranger(melder(PIFPAF))
+    most = 0
+    for cards in out_hands(rng, 300):
+        whole = mask(cards)
+        left, _, count = arr.loose(whole)
+        assert count <= 1
+        for card in {index(c) for c in cards}:
+            if left >> card & 1:
+                continue
+            most = max(most, arr.loose(remove(whole, card))[2])
+    assert most == CLAIMABLE
+
+
+def test_the_loose_cards_a_rollout_keeps_are_the_meld_searchs() -> None:
+    """Every seat's loose cards, wherever the rollout keeps them, are as many as the meld search finds."""
+    checked = 0
+
+    class Checked(Rollout):
+        def take(self, seat: int, card: int) -> None:
+            super().take(seat, card)
+            self.check(seat)
+
+        def drop(self, seat: int, card: int) -> None:
+            super().drop(seat, card)
+            self.check(seat)
+
+        def check(self, seat: int) -> None:
+            nonlocal checked
+            kept = self.left.get(seat)
+            if kept is not None:
+                checked += 1
+                assert kept[2] == self.arr.loose(self.hands[seat])[2]
+                assert kept[0] & ~self.hands[seat][0] == 0
+
+    rng = random.Random(8)
+    for m in melders(rng):
+        for _ in range(40):
+            deck = rng.sample(PACK, len(PACK))
+            seats = {s: mask(deck[9 * s : 9 * s + 9]) for s in range(3)}
+            r = Checked(arranger(m), seats, [index(c) for c in deck[27:]], [], [0, 1, 2], claims=not m.wilds)
+            r.play(2)
+    assert checked > 1000
+
+
+def test_the_arrangers_are_kept_per_meld_search() -> None:
+    m = melder(PIFPAF)
+    assert arranger(m) is arranger(m)
+    assert rummy_search.partners(PIFPAF) is rummy_search.partners(PIFPAF)

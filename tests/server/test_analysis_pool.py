@@ -1,0 +1,78 @@
+"""The analysis pool on its own: a hand's seats shared out among the workers that are free (each part in a
+process of its own, the parts joined into one analysis, their progress summed), the workers at the lowest
+priority, and a pool that is told apart as idle or not."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cardtui.server import analysis_pool
+from cardtui.server.analysis_pool import AnalysisPool, Status
+
+WAIT = 60.0
+"""Seconds a part waits for the others to start before it gives up (a pool that ran the parts one after
+the other never gets there)."""
+
+
+def side_by_side(record: str, seed: int, seats: tuple[int, ...], progress: Callable[[int, int], None]) -> str:
+    """A fake analysis whose parts each wait until every part has started, then name their process."""
+    data = json.loads(record)
+    folder = Path(data["folder"])
+    (folder / f"started-{os.getpid()}-{seats[0]}").write_text("")
+    progress(0, 2 * len(seats))
+    deadline = time.monotonic() + WAIT
+    while len(list(folder.glob("started-*"))) < data["parts"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    progress(2 * len(seats), 2 * len(seats))
+    deadline = time.monotonic() + WAIT  # until the pool has told the waiter both parts' progress, summed
+    while not (folder / "summed").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return json.dumps({"format": "cardtui-analysis/1", "seats": list(seats), "decisions": [
+        {"step": 10 * s, "seat": s, "pid": os.getpid(), "nice": os.nice(0),
+         "together": len(list(folder.glob("started-*"))) >= data["parts"]} for s in seats]})
+
+
+@pytest.mark.skipif(analysis_pool.cores() < 2, reason="one core: one worker, nothing to share a hand among")
+async def test_a_hand_asked_for_alone_is_shared_among_the_free_workers(tmp_path: Path) -> None:
+    pool = AnalysisPool(2, job=side_by_side)
+    try:
+        assert pool.idle
+        seen: list[Status] = []
+
+        def told(status: Status) -> None:
+            seen.append(status)
+            if status == Status(0, 6, 6, True):  # both parts' decisions, summed
+                (tmp_path / "summed").write_text("")
+
+        record = json.dumps({"folder": str(tmp_path), "parts": 2})
+        future = pool.submit(("t", 1, (0, 1, 2)), record, 7, [0, 1, 2], told)
+        assert future is not None and not pool.idle
+        whole = json.loads(await asyncio.wait_for(future, WAIT + 30))
+        assert whole["seats"] == [0, 1, 2]
+        assert [d["step"] for d in whole["decisions"]] == [0, 10, 20]
+        assert all(d["together"] for d in whole["decisions"]), "the parts ran one after the other"
+        assert len({d["pid"] for d in whole["decisions"]}) == 2
+        assert {d["nice"] for d in whole["decisions"]} == {analysis_pool.NICE}
+        assert Status(0, 6, 6, True) in seen
+        while not pool.idle:  # each part gives its worker back once its result is in
+            await asyncio.sleep(0.01)
+    finally:
+        pool.close()
+
+
+def test_seats_are_dealt_out_among_the_free_workers() -> None:
+    assert analysis_pool.shares((0, 1, 2), 2) == [(0, 2), (1,)]
+    assert analysis_pool.shares((3,), 2) == [(3,)]
+    assert analysis_pool.shares((), 2) == [()]
+    assert analysis_pool.shares((0, 1), 1) == [(0, 1)]
+    one = json.dumps({"seats": [1], "decisions": [{"step": 4}], "game": "cacho"})
+    two = json.dumps({"seats": [0, 2], "decisions": [{"step": 1}, {"step": 9}], "game": "cacho"})
+    merged = json.loads(analysis_pool.merge([one, two]))
+    assert merged["seats"] == [0, 1, 2] and [d["step"] for d in merged["decisions"]] == [1, 4, 9]

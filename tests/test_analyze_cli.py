@@ -1,0 +1,88 @@
+"""``cardtui analyze``: exported hand histories judged offline, as text, as JSON, with a progress bar."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cardtui import analyze
+from cardtui.engine import analysis
+from cardtui.server.store import Store
+from cardtui.sim import simulate
+
+CARDTUI = [sys.executable, "-m", "cardtui.cli"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CARDTUI, *args], capture_output=True, text=True, timeout=300)
+
+
+def exported(tmp_path: Path) -> Path:
+    """Hands played by bots, kept in a store and exported as a host would (``cardtui history export``)."""
+    sim = tmp_path / "sim.jsonl"
+    done = run("sim", "--game", "truco_argentino", "--players", "2", "--hands", "3", "--seed", "3", "--history",
+               str(sim))
+    assert done.returncode == 0, done.stderr
+    store = Store(tmp_path / "s.db")
+    store.add_table("t1", "truco_argentino", "one", {})
+    for line in sim.read_text().splitlines():
+        store.add_hand("t1", dict(json.loads(line), table="t1"))
+    store.close()
+    out = tmp_path / "t1.jsonl"
+    done = run("history", "export", "--db", str(tmp_path / "s.db"), "--table", "t1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -> None:
+    path = exported(tmp_path)
+    text = run("analyze", str(path))
+    assert text.returncode == 0, text.stderr
+    assert "table t1, hand 1:" in text.stdout and "chosen" in text.stdout and "best" in text.stdout
+    assert "Accuracy (0 to 100):" in text.stdout
+    as_json = run("analyze", str(path), "--json", "--hand", "2", "--seat", "1")
+    assert as_json.returncode == 0, as_json.stderr
+    lines = [json.loads(line) for line in as_json.stdout.splitlines()]
+    hand = analysis.from_json(lines[0])
+    assert hand.hand == 2 and hand.seats == (1,) and all(m.seat == 1 for m in hand.moments)
+    assert lines[-1]["format"] == "cardtui-analysis-summary/1" and [s["seat"] for s in lines[-1]["seats"]] == [1]
+    # The same seed gives the same analysis; Portuguese for people.
+    again = run("analyze", str(path), "--json", "--hand", "2", "--seat", "1")
+    assert again.stdout == as_json.stdout
+    pt = run("--lang", "pt_BR", "analyze", str(path), "--hand", "1")
+    assert pt.returncode == 0 and "Precisão" in pt.stdout
+
+
+def test_analyze_refuses_what_is_not_a_finished_hand_with_a_sentence(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    done = run("analyze", str(bad))
+    assert done.returncode == 2 and "line 1" in done.stderr and "Traceback" not in done.stderr
+    path = exported(tmp_path)
+    record = json.loads(path.read_text().splitlines()[0])
+    record["actions"][0] = dict(record["actions"][0], type="retruco")
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(json.dumps(record) + "\n")
+    done = run("analyze", str(forged))
+    assert done.returncode == 2 and "does not replay" in done.stderr and "Traceback" not in done.stderr
+    missing = run("analyze", str(path), "--hand", "99")
+    assert missing.returncode == 1 and "no hand 99" in missing.stderr
+
+
+def test_a_long_file_shows_a_progress_bar(tmp_path: Path) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    path = tmp_path / "long.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        simulate("truco_paulista", 4, 6, 11, {}, f)
+    out, err = io.StringIO(), Tty()
+    assert analyze.run(str(path), None, None, True, 0, out, err) == 0
+    total = sum(analysis.decisions(json.loads(line)) for line in path.read_text().splitlines())
+    assert total >= analyze.LONG
+    assert f"{total}/{total}" in err.getvalue() and "[" + "#" * 30 + "]" in err.getvalue()
+    assert len(out.getvalue().splitlines()) == len(path.read_text().splitlines()) + 1
