@@ -9,6 +9,7 @@ is lost or numbered again, and a new worker takes the dead one's place.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
@@ -23,7 +24,18 @@ from cardtui.client.connection import Connection
 from cardtui.server.app import Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.routes import PEER, ROOM_KEY
-from cardtui.v1 import common_pb2, hosts_pb2, hosts_pb2_grpc, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from cardtui.v1 import (
+    analysis_pb2,
+    common_pb2,
+    hosts_pb2,
+    hosts_pb2_grpc,
+    lobby_pb2,
+    lobby_pb2_grpc,
+    table_pb2,
+    table_pb2_grpc,
+)
+from tests.conftest import Player
+from tests.server.test_records import boldest
 
 
 @pytest_asyncio.fixture
@@ -332,3 +344,47 @@ async def test_an_invite_to_a_table_a_worker_drives_names_the_room_and_opens_the
             await lobby.OpenInvite(lobby_pb2.OpenInviteRequest(code=plain.code[:-1] + ("2" if plain.code[-1] != "2"
                                                                                         else "3")))
         assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+async def test_a_hand_a_worker_played_is_analysed_in_the_lobbys_process_for_its_holder_alone(
+        two_workers: Running) -> None:
+    """The analysis pool is the lobby's (``server.pools``): a finished hand of a table a worker drives is
+    analysed there, for the seat's holder (checked against the store's tokens), never for a watcher or
+    another seat while the table plays; the workers have no pool of their own."""
+    assert two_workers.analyst is not None
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{two_workers.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        table_id = await created(lobby, seats=2, bots=1)
+        ana = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name="ana"))
+        watch = await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="dora"))
+        assert not two_workers.room.tables and ana.address  # a worker drives it
+        player = Player(f"127.0.0.1{ana.address}", ana.token, ana.seat)
+        player.subscribe()
+        deadline = time.monotonic() + 60
+        while two_workers.store.count_hands(table_id) < 1:  # ana plays her first hand herself
+            assert time.monotonic() < deadline, "no hand finished"
+            view = player.last_view
+            if view is not None and view.legal and not view.hand_over:
+                with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on meanwhile
+                    await player.act(boldest(list(view.legal)))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(player.changed.wait(), 0.5)
+            player.changed.clear()
+        await player.close()
+
+        def ask(token: str, seat: int | None = None) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=1, token=token)
+            if seat is not None:
+                request.seat = seat
+            return lobby.Analyze(request)
+
+        for token, seat, refusal in ((watch.token, None, "Spectators"), ("", None, "still playing"),
+                                     (ana.token, 1 - ana.seat, "holder's alone")):
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                [u async for u in ask(token, seat)]
+            assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED and refusal in str(refused.value.details())
+        updates = [u async for u in ask(ana.token)]
+        assert updates[-1].WhichOneof("update") == "analysis"
+        got = updates[-1].analysis
+        assert list(got.seats) == [ana.seat] and got.moments and all(m.seat == ana.seat for m in got.moments)
+        assert set(two_workers.store.analyses(table_id, 1)) == {ana.seat}, "kept in the shared store"
