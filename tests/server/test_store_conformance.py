@@ -105,6 +105,23 @@ def test_hands_in_order_with_who_played_them(stores: tuple[Store, Store]) -> Non
     assert a.played("t1") == played  # kept beside the finished table, read back the same
 
 
+def test_each_seats_analysis_kept_once_and_a_token_read_where_it_was_given(stores: tuple[Store, Store]) -> None:
+    """What the lobby's analysis reads of a table another process drives: its analyses, and who a token
+    was given to (``Store.token_grant``)."""
+    a, b = stores
+    a.register(":1")
+    a.add_table("t1", "cacho", "One", {})
+    a.add_analysis("t1", 1, 0, '{"seat": 0}')
+    a.add_analysis("t1", 1, 0, '{"seat": 0, "again": true}')  # the same analysis again: one row
+    b.add_analysis("t1", 1, 1, '{"seat": 1}')
+    assert a.analyses("t1", 1) == {0: '{"seat": 0, "again": true}', 1: '{"seat": 1}'} and b.analyses("t1", 2) == {}
+    a.add_token(token_digest("seat-token"), "t1", 0, "ana")
+    a.add_token(token_digest("watch-token"), "t1", None, "dora")
+    assert b.token_grant(token_digest("seat-token")) == ("t1", 0, "ana")
+    assert b.token_grant(token_digest("watch-token")) == ("t1", None, "dora")
+    assert b.token_grant(token_digest("nobody")) is None and b.token_table(token_digest("seat-token")) == "t1"
+
+
 def test_players_names_sessions_and_records(stores: tuple[Store, Store]) -> None:
     a, b = stores
     assert a.server_id() == b.server_id() != ""
