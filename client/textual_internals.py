@@ -33,10 +33,12 @@ import textual.screen
 from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual._compositor import ChopsUpdate, Compositor, CompositorUpdate, LayoutUpdate, ReflowResult
 from textual._styles_cache import StylesCache
 from textual.app import App
 from textual.cache import FIFOCache
+from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
 from textual.notifications import Notification
 from textual.screen import Screen
@@ -209,9 +211,35 @@ PARTS: tuple[Part, ...] = (
     Part("rich", "_emoji_codes", lambda: all(importlib.util.find_spec(m) for m in LOADED_LATE),
          "browser guests share the emoji table Rich loads late"),
     Part("rich Column", "_cells", _has(rich.table.Column, "_cells"), "the boards draw a table's cells themselves"),
+    Part("WebDriver", "_size, on_meta(packet_type, payload)",
+         lambda: _set_in(WebDriver.on_meta, "_size")() and tuple(inspect.signature(WebDriver.on_meta).parameters)[1:]
+         == ("packet_type", "payload"),
+         "browser guests' sizes reach the app in the order the browser sent them (GuestDriver)"),
     Part("App", "_driver", _set_in(App.__init__, "_driver"),
          "client.turn_bell: the window title with the turn's countdown, written as App.bell writes the bell"),
 )
+
+
+class GuestDriver(WebDriver):
+    """A browser guest's driver (``server.web_guests``): Textual's web driver, each size the browser
+    sends reaching the app in the order it was sent.
+
+    Textual's web driver posts the terminal's first size from the event loop, in a task it schedules
+    as the app starts, and each size the browser sends straight from its input thread. A size the
+    browser sends while the app starts (a phone turned, its keyboard coming up as the page loads)
+    can then reach the app before the first one, which undoes it: the app stays at the size the page
+    opened at, its last rows never drawn or cut off. Here every size takes the first one's way
+    (``Driver.send_message``), so the last size sent is the one the app ends at."""
+
+    def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
+        if packet_type != "resize":
+            super().on_meta(packet_type, payload)
+            return
+        width, height = payload.get("width"), payload.get("height")
+        if not isinstance(width, int) or not isinstance(height, int):
+            return
+        self._size = (width, height)
+        self.send_message(events.Resize(Size(width, height), Size(width, height)))
 
 
 def write_to_terminal(app: App[Any], data: str) -> None:

@@ -115,12 +115,13 @@ def trim_heap_every(seconds: float = HEAP_TRIM_SECONDS) -> threading.Thread | No
 
 def guest_environment(columns: int, rows: int) -> dict[str, str]:
     """What textual-serve sets for an app it serves (``AppService._build_environment``): the web
-    driver, its frame rate and colours, and the terminal's first size. Never the host's table
+    driver (Textual's, its sizes kept in order: ``client.textual_internals.GuestDriver``), its frame
+    rate and colours, and the terminal's first size. Never the host's table
     password (``cardtui.cli.PASSWORD_ENV``): a guest is a stranger."""
     env = dict(os.environ)
     env.pop("CARDTUI_PASSWORD", None)
     env.update({
-        "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
+        "TEXTUAL_DRIVER": "cardtui.client.textual_internals:GuestDriver",  # the web driver, sizes in order
         "TEXTUAL_FPS": "60",
         "TEXTUAL_COLOR_SYSTEM": "truecolor",
         "TERM_PROGRAM": "textual",

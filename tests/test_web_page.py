@@ -124,7 +124,7 @@ async def whole(page: Page, reader: Page, where: str, out: Path) -> None:
         await page.wait_for(lambda _text: drawn(page))
     except TimeoutError as e:
         raise AssertionError(f"{where}: a row never drawn at {page.screen.columns}x{page.screen.lines} after "
-                             f"{page.resizes} resizes; each row's background: "
+                             f"{page.resizes} resizes ({page.sizes}); each row's background: "
                              f"{[background(page, r) for r in range(page.screen.lines)]}") from e
     top, bottom = row_color(page, 0), row_color(page, page.screen.lines - 1)
     under = row_color(page, 1)

@@ -74,6 +74,8 @@ class Page:
         self.stream = pyte.ByteStream(self.screen)
         self.changed = asyncio.Event()
         self.resizes = 0
+        self.sizes: list[tuple[int, int]] = []
+        """Each size the page sent, in order (columns, rows)."""
         """Terminal sizes the page has sent."""
         self.closed_reason: str | None = None
         self.reader = asyncio.create_task(self._read())
@@ -95,6 +97,7 @@ class Page:
                 if sent[0] == "resize":
                     self.screen.resize(sent[1]["height"], sent[1]["width"])
                     self.resizes += 1
+                    self.sizes.append((sent[1]["width"], sent[1]["height"]))
                     self.changed.set()
             elif data.get("method") == "Network.webSocketClosed":
                 self.closed_reason = "closed"
