@@ -735,20 +735,20 @@ def parser() -> argparse.ArgumentParser:
                    help=_("also fail on hands with a plain seed and on chains that start past a table's first hand"))
     v.set_defaults(run=cmd_verify)
 
-    ar = sub.add_parser("arena", help="two players on duplicate deals: win rate with its interval, decision times",
-                        description="Players: random, the game's baselines, today (the bots before levels), "
-                                    "easy, normal, hard, or module:function with the bot signature.")
-    ar.add_argument("game", help="the game, by name (cacho, pifpaf, cacheta, truco_paulista, truco_argentino)")
-    ar.add_argument("a", help="player A")
-    ar.add_argument("b", help="player B")
-    ar.add_argument("--players", type=int, default=0, help="players at the table (default: the fewest allowed)")
-    ar.add_argument("--pairs", type=int, default=100, help="deals, each played once per side or seat of A")
-    ar.add_argument("--seed", type=int, default=1, help="the seed of the first deal, so a run can be repeated")
-    ar.add_argument("--hands", type=int, default=0, help="hands per match (0: play every match out)")
-    ar.add_argument("--options", default="", help="game options as JSON")
+    ar = sub.add_parser("arena", help=_("two players on duplicate deals: win rate with its interval, decision times"),
+                        description=_("Players: random, the game's baselines, today (the bots before levels), "
+                                      "easy, normal, hard, or module:function with the bot signature."))
+    ar.add_argument("game", help=_("the game, by name (cacho, pifpaf, cacheta, truco_paulista, truco_argentino)"))
+    ar.add_argument("a", help=_("player A"))
+    ar.add_argument("b", help=_("player B"))
+    ar.add_argument("--players", type=int, default=0, help=_("players at the table (default: the fewest allowed)"))
+    ar.add_argument("--pairs", type=int, default=100, help=_("deals, each played once per side or seat of A"))
+    ar.add_argument("--seed", type=int, default=1, help=_("the seed of the first deal, so a run can be repeated"))
+    ar.add_argument("--hands", type=int, default=0, help=_("hands per match (0: play every match out)"))
+    ar.add_argument("--options", default="", help=_("game options as JSON"))
     ar.add_argument("--seconds", type=float, default=0.0,
-                    help="stop after the deal that runs past this many seconds (0: play every deal)")
-    ar.add_argument("--progress", type=int, default=0, metavar="N", help="report every N deals on stderr")
+                    help=_("stop after the deal that runs past this many seconds (0: play every deal)"))
+    ar.add_argument("--progress", type=int, default=0, metavar="N", help=_("report every N deals on stderr"))
     ar.set_defaults(run=cmd_arena)
 
     h = sub.add_parser("history", help=_("hand histories in the store"))

@@ -195,3 +195,35 @@ def test_every_flag_of_every_command_says_what_it_does() -> None:
         return missing
 
     assert walk(cli.parser(), "cardtui") == []
+
+
+def test_every_flag_of_every_command_is_said_in_each_language() -> None:
+    """Each command's help, and each flag's, in the reader's language: none left in English."""
+    import argparse
+
+    from cardtui import i18n
+
+    def helps(p: argparse.ArgumentParser, name: str) -> dict[str, str]:
+        found = {f"{name} (description)": p.description or ""}
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    found |= helps(sub, f"{name} {sub_name}")
+                for choice in action._choices_actions:
+                    found[f"{name} {choice.dest} (command)"] = choice.help or ""
+            elif action.help and action.help != argparse.SUPPRESS and action.dest != "help":
+                found[f"{name}: {'/'.join(action.option_strings) or action.dest}"] = action.help
+        return found
+
+    before = i18n.current()
+    try:
+        i18n.use("en")
+        english = helps(cli.parser(), "cardtui")
+        for lang in ("pt_BR", "es"):
+            i18n.use(lang)
+            said = helps(cli.parser(), "cardtui")
+            same = [k for k, text in english.items() if text and said.get(k) == text and any(c.isalpha() for c in text)
+                    and len(text.split()) > 1]
+            assert same == [], f"{lang}: said in English still: {same}"
+    finally:
+        i18n.use(before)

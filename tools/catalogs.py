@@ -21,7 +21,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import PoFileError, read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "cardtui" / "locale"
@@ -111,9 +111,20 @@ def compile_all() -> None:
 
 def problems() -> list[str]:
     """What the catalogs lack: messages in the code and not in a catalog, untranslated or fuzzy
-    ones, plural forms not the language's, compiled files older than their ``.po``."""
+    ones, plural forms not the language's, compiled files older than their ``.po``; a template
+    other than the code's messages, or a file that does not read cleanly (two branches' entries
+    joined line by line can leave an entry twice, or one without its ``msgstr``)."""
     template = extract()
     out: list[str] = []
+    for path in (POT, *(po_path(lang) for lang in LANGUAGES)):
+        with path.open("rb") as f:
+            try:
+                kept = read_po(f, abort_invalid=True)
+            except PoFileError as e:
+                out.append(f"{path.name} ({path.parent.parent.name}) does not read cleanly: {e}: run make i18n")
+                continue
+        if path == POT and not _same(kept, template):
+            out.append(f"{path.name} is not the code's messages: run make i18n")
     for lang in LANGUAGES:
         catalog = read(lang)
         for message in template:
