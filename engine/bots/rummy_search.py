@@ -262,9 +262,18 @@ class Rollout:
     """A hand played out from a known deal, every seat by the quick policy (see the module). Cards are
     their indices in ``melds.CARDS``, hands masks (``Hand``). Each seat's loose cards are kept as it
     draws and throws: a card that joins nothing is one more loose card, a loose card thrown one fewer;
-    only a card that may join a meld asks the meld search (``Arranger``)."""
+    only a card that may join a meld asks the meld search (``Arranger``).
 
-    __slots__ = ("arr", "claims", "hands", "left", "order", "pile", "stock")
+    The stock's order is unknown, so which of its places a draw takes does not change what it may
+    bring: any place not yet drawn from holds any card not yet seen, alike. Each seat draws from places
+    of its own (its ``k``-th draw from the stock the ``k``-th of every ``len(order)``, in turn order), the
+    first free place when its own are gone: the choices of one decision played out on one deal then
+    bring each seat the same cards from the stock, whoever took the pile's card instead in between, and
+    the gap between two choices is measured on the same luck (common random numbers) rather than on two
+    stocks shifted by a card. A stock made again from the pile is in a known order: it is drawn in turn."""
+
+    __slots__ = ("arr", "claims", "drawn", "free", "hands", "lanes", "left", "low", "order", "pile", "stock",
+                 "used")
 
     def __init__(self, arr: Arranger, hands: dict[int, Hand], stock: list[int], pile: list[int],
                  order: list[int], claims: bool) -> None:
@@ -273,6 +282,16 @@ class Rollout:
         self.left: dict[int, Loose] = {}
         """Each seat's loose cards, where known."""
         self.stock = list(stock)
+        """The stock, its first place last."""
+        self.used = bytearray(len(stock))
+        """Which places of the stock have been drawn from."""
+        self.free = len(stock)
+        self.low = 0
+        """No place below this one is free."""
+        self.drawn: dict[int, int] = {}
+        """Each seat's draws from this stock."""
+        self.lanes = True
+        """Whether each seat draws from places of its own (the stock as dealt, in an unknown order)."""
         self.pile = list(pile)
         self.order = order
         """The seats in play, in turn order."""
@@ -312,14 +331,31 @@ class Rollout:
         if pile and self.pile:
             self.take(seat, self.pile.pop())
             return
-        if not self.stock:
+        if not self.free:
             if len(self.pile) <= 1:
                 if self.pile:
                     self.take(seat, self.pile.pop())
                 return
             top = self.pile.pop()
             self.stock, self.pile = list(reversed(self.pile)), [top]
-        self.take(seat, self.stock.pop())
+            self.used, self.free, self.low, self.lanes = bytearray(len(self.stock)), len(self.stock), 0, False
+        self.take(seat, self.from_stock(seat))
+
+    def from_stock(self, seat: int) -> int:
+        """The card ``seat`` draws from the stock (it holds one): from its own places while they last."""
+        used = self.used
+        i = len(used)
+        if self.lanes:
+            k = self.drawn.get(seat, 0)
+            self.drawn[seat] = k + 1
+            i = k * len(self.order) + self.order.index(seat)
+        if i >= len(used) or used[i]:
+            while used[self.low]:
+                self.low += 1
+            i = self.low
+        used[i] = 1
+        self.free -= 1
+        return self.stock[-1 - i]
 
     def finish(self, seat: int) -> tuple[int, bool] | None:
         """After a draw: knock if the ten cards allow (returns who and whether all ten meld), else throw
