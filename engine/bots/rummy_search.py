@@ -94,10 +94,13 @@ def unseen(view: RummyView, known: dict[int, list[Card]]) -> list[Card]:
     return out
 
 
-def deal(view: RummyView, rng: random.Random) -> Deal:
-    """A deal of the unseen cards agreeing with everything the seat knows."""
-    known = known_holdings(view)
-    pool = unseen(view, known)
+def deal(view: RummyView, rng: random.Random, known: dict[int, list[Card]] | None = None,
+         cards: Sequence[Card] | None = None) -> Deal:
+    """A deal of the unseen cards agreeing with everything the seat knows (``known``, the others' known
+    holdings, and ``cards``, the unseen ones, when already read from the view: they are the same each deal)."""
+    if known is None:
+        known = known_holdings(view)
+    pool = list(unseen(view, known) if cards is None else cards)
     rng.shuffle(pool)
     hands = {view.you or 0: list(view.cards)}
     i = 0
@@ -189,12 +192,13 @@ class Arranger:
     rollout asks about the same few hands over and over (every choice of a decision is played out on the
     same deals, and most of the others' turns go alike), so most questions are a lookup."""
 
-    __slots__ = ("m", "memo", "outs", "pairs", "wild")
+    __slots__ = ("m", "memo", "outs", "pairs", "thrown", "wild")
 
     def __init__(self, m: Melder) -> None:
         self.m = m
         self.memo: dict[Hand, Loose] = {}
         self.outs: dict[Hand, bool] = {}
+        self.thrown: dict[tuple[int, int, int], int] = {}
         self.wild = mask(m.wilds)[0]
         self.pairs = partners(m.rules)
 
@@ -204,9 +208,7 @@ class Arranger:
         if hit is None:
             if len(self.memo) >= ARRANGED:
                 self.memo.clear()
-            _, rest = self.m.arrange(cards_of(hand))
-            la, lb = mask(rest)
-            hit = self.memo[hand] = (la, lb, len(rest))
+            hit = self.memo[hand] = self.m.loose_masks(*hand)
         return hit
 
     def goes_out(self, hand: Hand) -> bool:
@@ -216,7 +218,7 @@ class Arranger:
         if hit is None:
             if len(self.outs) >= ARRANGED:
                 self.outs.clear()
-            hit = self.outs[hand] = self.m.goes_out(cards_of(hand))
+            hit = self.outs[hand] = self.m.goes_out_masks(*hand)
         return hit
 
     def joins(self, hand: Hand, card: int) -> bool:
@@ -228,22 +230,31 @@ class Arranger:
         if a & self.wild:
             # A meld of ``card`` and a wild card acting holds another card near it (standing as itself).
             return bool(a & NEAR[card])
-        return any(a & pair == pair for pair in self.pairs[card])
+        for pair in self.pairs[card]:  # noqa: SIM110 - a loop, not any(): asked millions of times a hand
+            if a & pair == pair:
+                return True
+        return False
 
     def loosest(self, hand: Hand, left: int) -> int:
         """The policy's discard among the loose cards ``left``: a natural one (a wild card only when no other
         is loose) with the fewest cards near it, the highest of equals, the lowest suit of those."""
         a, b = hand
+        found = self.thrown.get((a, b, left))
+        if found is not None:
+            return found
         natural = left & ~self.wild or left
-        best, key = -1, (99, 0)
+        best, key = -1, 1 << 30
         while natural:
             t = natural & -natural
             natural ^= t
             i = t.bit_length() - 1
             near = NEIGHBOURS[i]
-            k = ((a & near).bit_count() + (b & near).bit_count(), -RANKS[i])
+            k = ((a & near).bit_count() + (b & near).bit_count()) * 16 - RANKS[i]  # fewest near, then highest
             if k < key:
                 best, key = i, k
+        if len(self.thrown) >= ARRANGED:
+            self.thrown.clear()
+        self.thrown[(a, b, left)] = best
         return best
 
 
@@ -423,8 +434,10 @@ class Search:
     def evaluate(self) -> Evaluation:
         groups = [[a] for a in self.legal]
         values: list[list[float]] = [[] for _ in groups]
+        known = known_holdings(self.view)
+        cards = unseen(self.view, known)
         for _ in range(self.deals):
-            d = deal(self.view, self.rng)
+            d = deal(self.view, self.rng, known, cards)
             hands = {s: mask(cards) for s, cards in d.hands.items()}
             stock = [index(c) for c in d.stock]
             for j, (a,) in enumerate(groups):
