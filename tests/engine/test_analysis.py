@@ -175,6 +175,22 @@ def test_a_verdict_is_settled_only_away_from_every_line() -> None:
     assert analysis.grade(4.0, 0.1) == 0
 
 
+def test_a_longer_look_stops_once_the_deals_left_could_not_change_the_label() -> None:
+    a, b = Action("a"), Action("b")
+
+    def gap(mean: float, spread: float, n: int = 400) -> estimates.Evaluation:
+        rows = [[mean + (spread if i % 2 else -spread) for i in range(n)], [0.0] * n]
+        return estimates.weighed(Unit.MATCH, [[b], [a]], rows, [1.0] * n)
+
+    tie = gap(0.0, 1.2)  # level, with an error of six points: not settled (a mistake is under two errors away)
+    assert not analysis.settled(tie, 1, Unit.MATCH, 1.0)
+    assert not analysis.decided(tie, 1, Unit.MATCH, 1.0, 0.125)  # eight times the deals could bring it near
+    assert analysis.decided(tie, 1, Unit.MATCH, 1.0, 0.5)  # twice the deals could not lift it over a line
+    near = gap(0.19, 1.2)  # near the mistake line on these deals and on twice as many
+    assert not analysis.settled(near, 1, Unit.MATCH, 1.0) and not analysis.decided(near, 1, Unit.MATCH, 1.0, 0.5)
+    assert analysis.decided(near, 1, Unit.MATCH, 1.0, 1.0)  # the most is spent
+
+
 def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:
     rig = next(r for r in RIGS if r.game == "pifpaf")
     rummy = analysis.plan(rig.position(rig.wrong).view)
