@@ -556,13 +556,19 @@ Progress = Callable[[int, int], None]
 
 
 def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | None = None,
-            budget: Budget = estimates.ANALYSIS, progress: Progress | None = None) -> HandAnalysis:
+            budget: Budget = estimates.ANALYSIS, progress: Progress | None = None, part: int = 0,
+            parts: int = 1) -> HandAnalysis:
     """The analysis of a finished hand's decisions (of ``seats``; every seat when None).
+
+    ``part`` of ``parts``: only every ``parts``-th of those decisions, from the ``part``-th (0 first). Each
+    decision is judged on its own generator (``decision_rng``), so the parts, made apart (by the analysis
+    pool's workers side by side) and joined, are the analysis made whole.
 
     ``ValueError`` for a history that does not replay, or whose hand is not over."""
     if not record.get("result"):
         raise ValueError("That hand is not finished: only finished hands are analysed.")
     every = [p for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats)]
+    every = every[part::parts]
     chips = stake(record)
     moments: list[Moment] = []
     unit = Unit.MATCH if str(record["game"]).startswith("truco") or record["game"] == "cacheta" else Unit.CHIPS

@@ -108,8 +108,12 @@ def test_a_hands_analysis_reads_its_history_and_round_trips_as_json() -> None:
     assert [s.seat for s in seats] == [0, 1] and all(0.0 <= s.accuracy <= 100.0 for s in seats)
     assert len(worst) <= 3 and [w.moment.points for w in worst] == sorted((w.moment.points for w in worst),
                                                                            reverse=True)
-    # The same seed, the same analysis.
+    # The same seed, the same analysis; made in two parts (two workers side by side), the same once joined.
     assert analysis.analyse(records[0], seed=1, budget=estimates.Budget(0.5)) == analysed[0]
+    halves = [analysis.analyse(records[0], seed=1, budget=estimates.Budget(0.5), part=k, parts=2) for k in (0, 1)]
+    assert all(h.moments for h in halves)
+    joined = sorted((m for h in halves for m in h.moments), key=lambda m: m.step)
+    assert tuple(joined) == analysed[0].moments and halves[0].seats == analysed[0].seats
 
 
 def test_only_a_finished_hand_that_replays_is_analysed() -> None:
