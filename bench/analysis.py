@@ -102,8 +102,8 @@ def _decision_cpu(record: dict[str, Any]) -> list[tuple[int, float]]:
 
 def _busier(times: list[float], workers: int) -> float:
     """The CPU time of the busier worker when ``times``' decisions are dealt out among ``workers`` as the pool
-    deals them (every ``workers``-th to each, ``engine.analysis.analyse``'s parts)."""
-    return max(sum(times[k::workers]) for k in range(workers))
+    deals them (``engine.analysis.dealt``)."""
+    return max(sum(times[i] for i in analysis.dealt(len(times), k, workers)) for k in range(workers))
 
 
 async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, int], ...]) -> bool:

@@ -560,15 +560,15 @@ def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | Non
             parts: int = 1) -> HandAnalysis:
     """The analysis of a finished hand's decisions (of ``seats``; every seat when None).
 
-    ``part`` of ``parts``: only every ``parts``-th of those decisions, from the ``part``-th (0 first). Each
-    decision is judged on its own generator (``decision_rng``), so the parts, made apart (by the analysis
-    pool's workers side by side) and joined, are the analysis made whole.
+    ``part`` of ``parts``: only that part's share of those decisions (``dealt``). Each decision is judged on
+    its own generator (``decision_rng``), so the parts, made apart (by the analysis pool's workers side by
+    side) and joined, are the analysis made whole.
 
     ``ValueError`` for a history that does not replay, or whose hand is not over."""
     if not record.get("result"):
         raise ValueError("That hand is not finished: only finished hands are analysed.")
     every = [p for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats)]
-    every = every[part::parts]
+    every = [every[i] for i in dealt(len(every), part, parts)]
     chips = stake(record)
     moments: list[Moment] = []
     unit = Unit.MATCH if str(record["game"]).startswith("truco") or record["game"] == "cacheta" else Unit.CHIPS
@@ -582,6 +582,13 @@ def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | Non
     analysed = tuple(sorted(set(seats) if seats is not None else {int(s["seat"]) for s in record["seats"]}))
     return HandAnalysis(str(record["game"]), str(record.get("table", "")), int(record["hand"]),
                         int(record.get("match", 0)), unit, chips, seed, budget.scale, analysed, tuple(moments))
+
+
+def dealt(count: int, part: int, parts: int) -> list[int]:
+    """Which of ``count`` decisions, in the hand's order, fall to ``part`` of ``parts``: dealt out one each in
+    turn, back and forth (0 1 1 0 0 1 ...), since a rummy hand's decisions alternate a draw (cheap) and a
+    discard (dear): dealt round and round, one part would draw every draw and the other every discard."""
+    return [i for i in range(count) if (i % parts if i // parts % 2 == 0 else parts - 1 - i % parts) == part]
 
 
 def decisions(record: Mapping[str, Any], seats: Sequence[int] | None = None) -> int:

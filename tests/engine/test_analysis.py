@@ -116,6 +116,17 @@ def test_a_hands_analysis_reads_its_history_and_round_trips_as_json() -> None:
     assert tuple(joined) == analysed[0].moments and halves[0].seats == analysed[0].seats
 
 
+def test_a_hands_decisions_are_dealt_out_once_each_and_a_draw_and_a_discard_alike() -> None:
+    for count in range(12):
+        for parts in (1, 2, 3):
+            shares = [analysis.dealt(count, k, parts) for k in range(parts)]
+            assert sorted(i for share in shares for i in share) == list(range(count))
+    # A rummy hand alternates a draw and a discard: each of two parts gets as many of each.
+    for k in (0, 1):
+        share = analysis.dealt(40, k, 2)
+        assert sum(i % 2 == 0 for i in share) == sum(i % 2 == 1 for i in share) == 10
+
+
 def test_only_a_finished_hand_that_replays_is_analysed() -> None:
     record = hands("cacho", 2, 1)[0]
     with pytest.raises(ValueError, match="not finished"):

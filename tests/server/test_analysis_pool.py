@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from cardtui.engine.analysis import dealt
 from cardtui.server import analysis_pool
 from cardtui.server.analysis_pool import AnalysisPool, Status
 
@@ -28,7 +29,7 @@ def side_by_side(record: str, seed: int, seats: tuple[int, ...], part: int, part
     data = json.loads(record)
     folder = Path(data["folder"])
     (folder / f"started-{os.getpid()}-{part}").write_text("")
-    seats = seats[part::parts]
+    seats = tuple(seats[i] for i in dealt(len(seats), part, parts))
     progress(0, 2 * len(seats))
     deadline = time.monotonic() + WAIT
     while len(list(folder.glob("started-*"))) < data["parts"] and time.monotonic() < deadline:
