@@ -57,10 +57,11 @@ a group left with two suits)."""
 
 @dataclass
 class Deal:
-    """One way the unseen cards may lie: each seat's hand and the stock (its next card last)."""
+    """One way the unseen cards may lie: each seat's hand and the stock (its next card last), as a rollout
+    plays with them (hands as masks, cards as indices in ``melds.CARDS``)."""
 
-    hands: dict[int, list[Card]]
-    stock: list[Card]
+    hands: dict[int, Hand]
+    stock: list[int]
 
 
 def known_holdings(view: RummyView) -> dict[int, list[Card]]:
@@ -94,23 +95,31 @@ def unseen(view: RummyView, known: dict[int, list[Card]]) -> list[Card]:
     return out
 
 
-def deal(view: RummyView, rng: random.Random, known: dict[int, list[Card]] | None = None,
-         cards: Sequence[Card] | None = None) -> Deal:
-    """A deal of the unseen cards agreeing with everything the seat knows (``known``, the others' known
-    holdings, and ``cards``, the unseen ones, when already read from the view: they are the same each deal)."""
-    if known is None:
+class Dealer:
+    """Deals of the unseen cards agreeing with everything a seat knows, one after another (``deal``): what the
+    seat knows is read from its view once."""
+
+    def __init__(self, view: RummyView) -> None:
         known = known_holdings(view)
-    pool = list(unseen(view, known) if cards is None else cards)
-    rng.shuffle(pool)
-    hands = {view.you or 0: list(view.cards)}
-    i = 0
-    for s in view.seats:
-        if s.seat not in known:
-            continue
-        need = max(0, s.card_count - len(known[s.seat]))
-        hands[s.seat] = [*known[s.seat], *pool[i : i + need]]
-        i += need
-    return Deal(hands, pool[i : i + view.stock_count])
+        self.pool = [index(c) for c in unseen(view, known)]
+        self.you = view.you or 0
+        self.mine = mask(view.cards)
+        self.others = [(s.seat, mask(known[s.seat]), max(0, s.card_count - len(known[s.seat])))
+                       for s in view.seats if s.seat in known]
+        self.stock = view.stock_count
+
+    def deal(self, rng: random.Random) -> Deal:
+        """A deal: the unseen cards shuffled, each other seat given its known cards and the rest from them."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands = {self.you: self.mine}
+        i = 0
+        for seat, held, need in self.others:
+            for c in pool[i : i + need]:
+                held = add(held, c)
+            hands[seat] = held
+            i += need
+        return Deal(hands, pool[i : i + self.stock])
 
 
 # -- cards as numbers, hands as masks (what a rollout plays with) ------------------------------------
@@ -434,14 +443,11 @@ class Search:
     def evaluate(self) -> Evaluation:
         groups = [[a] for a in self.legal]
         values: list[list[float]] = [[] for _ in groups]
-        known = known_holdings(self.view)
-        cards = unseen(self.view, known)
+        dealer = Dealer(self.view)
         for _ in range(self.deals):
-            d = deal(self.view, self.rng, known, cards)
-            hands = {s: mask(cards) for s, cards in d.hands.items()}
-            stock = [index(c) for c in d.stock]
+            d = dealer.deal(self.rng)
             for j, (a,) in enumerate(groups):
-                values[j].append(self.outcome(hands, stock, a))
+                values[j].append(self.outcome(d.hands, d.stock, a))
         return weighed(Unit.MATCH if self.cacheta else Unit.CHIPS, groups, values, [1.0] * self.deals)
 
     # -- one choice on one deal ----------------------------------------------------------------
