@@ -355,6 +355,9 @@ CONTENDERS = 3
 """Beside the choice made, how many of the first look's best choices are looked at again, on fresh deals."""
 NEAR = 2.0
 """A verdict is settled when its label would be the same with the loss this many standard errors either way."""
+GROWTH = 1.5
+"""Each longer look adds half as many deals again: a verdict is looked at again often enough to stop near the
+deals it needs (``settled``, ``decided``), not up to twice them."""
 FUTILE = 3.0
 """A label is decided (``decided``) when the deals left to the most would have to move the estimate this many
 of their standard deviations to change it."""
@@ -513,7 +516,7 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
     Every choice is looked at first with a small budget (``plan``). Where some other choice may stand
     above the one made by more than the inaccuracy line (``contenders``), the one made and the best few
     of those are looked at again on fresh deals (a choice picked for looking well on the first deals
-    would look too good on them), and again on twice the deals while the verdict sits near a label's
+    would look too good on them), and again on more deals (``GROWTH``) while the verdict sits near a label's
     line (``settled``) and the deals left to the plan's most could still change its label (``decided``):
     easy decisions are settled at a glance, the time goes to the ones that are not, and the same hand
     analysed with another seed gets the same labels."""
@@ -535,9 +538,10 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
             fresh, 0, fresh.unit, stake_chips, spent / p.most.scale):
         if len(fresh.choices) > 2:
             fresh = restricted(fresh, narrowed(fresh, 0))
-        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(spent)))
+        more = min(spent * (GROWTH - 1.0), p.most.scale - spent)
+        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(more)))
         looks.append(fresh)
-        spent *= 2.0
+        spent += more
     return judge(position, first, stake_chips, *looks)
 
 
