@@ -115,7 +115,7 @@ def analysis_section(quick: bool) -> None:
 
     print("== analysis of a hand: the blunder suite, hard against hard analysed twice, one hand's time, the "
           "analysis's choice against hard")
-    analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds)
+    analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds, hands=ARGS.hands)
 
 
 SECTIONS = {
@@ -130,7 +130,7 @@ SECTIONS = {
     "screen": screen_section,
     "analysis": analysis_section,
 }
-ARGS = argparse.Namespace(seconds=600.0, mark="", runs=1)
+ARGS = argparse.Namespace(seconds=600.0, mark="", runs=1, hands=500)
 
 
 def main() -> None:
@@ -140,8 +140,10 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=600.0, help="arena: wall time each mark may take at most")
     p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
     p.add_argument("--runs", type=int, default=1, help="screen: how many times each case is measured")
+    p.add_argument("--hands", type=int, default=500,
+                   help="analysis: hands of hard against hard a truco or Cacho table (Pif Paf and Cacheta: a 25th)")
     args = p.parse_args()
-    ARGS.seconds, ARGS.mark, ARGS.runs = args.seconds, args.mark, args.runs
+    ARGS.seconds, ARGS.mark, ARGS.runs, ARGS.hands = args.seconds, args.mark, args.runs, args.hands
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

@@ -6,7 +6,7 @@
 - the same hands analysed again with another seed: the two agree on every mistake and blunder
   (a decision flagged a mistake or worse by one is by the other) at least 95% of the time;
 - the analysis's own choice, played as a bot, against hard on duplicate deals: a lower bound above 52%;
-- the wall time of one hand's analysis in the server's pool, idle but for it (the hand's seats shared
+- the wall time of one hand's analysis in the server's pool, idle but for it (the hand's decisions shared
   among its workers), its 95th percentile: at most 3 s; and of one seat's (what a player waits for).
 """
 
@@ -26,7 +26,7 @@ from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
 from cardtui.engine.bots.players import levels
 from cardtui.engine.games import get
-from cardtui.server.analysis_pool import AnalysisPool, cores, shares
+from cardtui.server.analysis_pool import AnalysisPool, cores
 
 TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 3), ("cacheta", 2), ("pifpaf", 3))
 SEAT_HANDS = 20
@@ -84,15 +84,26 @@ async def _analysed(pool: AnalysisPool, record: dict[str, Any], seed: int, seats
     return done, time.perf_counter() - start
 
 
-def _seat_cpu(record: dict[str, Any], seats: list[int]) -> dict[int, float]:
-    """Each seat's analysis alone, in this process, on a seed of its own (nothing of the pool's work kept):
-    the CPU time it takes."""
-    out = {}
-    for s in seats:
-        start = time.process_time()
-        analysis.analyse(record, seed=3, seats=[s])
-        out[s] = time.process_time() - start
-    return out
+def _decision_cpu(record: dict[str, Any]) -> list[tuple[int, float]]:
+    """Each decision of the hand analysed in this process on a seed of its own (nothing of the pool's work
+    kept): its seat and the CPU time it took."""
+    times: list[float] = []
+    last = [time.process_time()]
+
+    def tick(done: int, total: int) -> None:
+        now = time.process_time()
+        if done:
+            times.append(now - last[0])
+        last[0] = now
+
+    done = analysis.analyse(record, seed=3, progress=tick)
+    return [(m.seat, t) for m, t in zip(done.moments, times, strict=True)]
+
+
+def _busier(times: list[float], workers: int) -> float:
+    """The CPU time of the busier worker when ``times``' decisions are dealt out among ``workers`` as the pool
+    deals them (``engine.analysis.dealt``)."""
+    return max(sum(times[i] for i in analysis.dealt(len(times), k, workers)) for k in range(workers))
 
 
 async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tuple[str, int], ...]) -> bool:
@@ -110,9 +121,9 @@ async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tupl
                 wall.append(took)
                 second, _ = await _analysed(pool, record, 2, every)
                 if n < SEAT_HANDS:
-                    cpu = _seat_cpu(record, every)
-                    seat += cpu.values()
-                    whole.append(max(sum(cpu[s] for s in part) for part in shares(tuple(every), pool.workers)))
+                    cpu = _decision_cpu(record)
+                    whole.append(_busier([t for _, t in cpu], pool.workers))
+                    seat += [_busier([t for s, t in cpu if s == mine], pool.workers) for mine in every]
                 decisions += len(first.moments)
                 serious += sum(m.label in SERIOUS for m in first.moments)
                 for a, b in zip(first.moments, second.moments, strict=True):
@@ -127,7 +138,7 @@ async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tupl
             print(f"  {game} {players}p: {len(records)} hands, {decisions} decisions, flagged ≥ mistake "
                   f"{100 * share:.1f}% (mark ≤ 5%), two seeds agree on {agree}/{either} flagged "
                   f"({100 * agreement:.0f}%, mark ≥ 95%)")
-            print(f"    one hand, every seat shared among {pool.workers} idle workers: p50 {_p(whole, 0.5):.2f} s "
+            print(f"    one hand, its decisions shared among {pool.workers} idle workers: p50 {_p(whole, 0.5):.2f} s "
                   f"p95 {_p(whole, 0.95):.2f} s of the busier worker's CPU (mark ≤ 3 s); one seat: p50 "
                   f"{_p(seat, 0.5):.2f} s p95 {_p(seat, 0.95):.2f} s; wall in the pool on this machine: p50 "
                   f"{_p(wall, 0.5):.2f} s p95 {_p(wall, 0.95):.2f} s, load average up to {load:.1f}"

@@ -355,6 +355,12 @@ CONTENDERS = 3
 """Beside the choice made, how many of the first look's best choices are looked at again, on fresh deals."""
 NEAR = 2.0
 """A verdict is settled when its label would be the same with the loss this many standard errors either way."""
+GROWTH = 1.5
+"""Each longer look adds half as many deals again: a verdict is looked at again often enough to stop near the
+deals it needs (``settled``, ``decided``), not up to twice them."""
+FUTILE = 3.0
+"""A label is decided (``decided``) when the deals left to the most would have to move the estimate this many
+of their standard deviations to change it."""
 MOST = 16.0
 """Where a verdict is not settled, the contenders are looked at again on up to this many times the budget's
 deals (doubling each time)."""
@@ -451,6 +457,24 @@ def settled(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float) -
     return serious(lost - (NEAR + MARGIN) * error) == serious(lost + NEAR * error)
 
 
+def decided(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float, share: float) -> bool:
+    """Whether looking on until the plan's most could not change how serious the label of choice ``mine`` is,
+    though the verdict is not ``settled``: these deals are ``share`` of the most. On all of them the loss's
+    error would be ``error * sqrt(share)``, so a label's line would stand ``MARGIN`` of that above each
+    threshold; the estimate would move from this one by about ``error * sqrt(1 - share)`` (the deals still to
+    come), and the label is decided when every such line lies more than ``FUTILE`` of those away. A near tie
+    whose error no deals left could bring under the lines is not looked at to the end for nothing."""
+    if share >= 1.0:
+        return True
+    worst = max((above(evaluation, i, mine) for i in range(len(evaluation.choices)) if i != mine), default=None)
+    if worst is None:
+        return True
+    lost, error = points(worst[0], unit, stake_chips), points(max(worst[1], floor(evaluation)), unit, stake_chips)
+    move = FUTILE * error * math.sqrt(1.0 - share)
+    lines = (THRESHOLDS.mistake, THRESHOLDS.blunder)
+    return all(abs(lost - (line + MARGIN * error * math.sqrt(share))) > move for line in lines)
+
+
 def serious(lost: float, thresholds: Thresholds = THRESHOLDS) -> int:
     """How serious a loss known exactly would be: 0 (at most an inaccuracy), 1 (a mistake), 2 (a blunder)."""
     return 0 if lost <= thresholds.mistake else 1 if lost <= thresholds.blunder else 2
@@ -492,9 +516,10 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
     Every choice is looked at first with a small budget (``plan``). Where some other choice may stand
     above the one made by more than the inaccuracy line (``contenders``), the one made and the best few
     of those are looked at again on fresh deals (a choice picked for looking well on the first deals
-    would look too good on them), and again on twice the deals while the verdict sits near a label's
-    line (``settled``), up to the plan's most: easy decisions are settled at a glance, the time goes to
-    the ones that are not, and the same hand analysed with another seed gets the same labels."""
+    would look too good on them), and again on more deals (``GROWTH``) while the verdict sits near a label's
+    line (``settled``) and the deals left to the plan's most could still change its label (``decided``):
+    easy decisions are settled at a glance, the time goes to the ones that are not, and the same hand
+    analysed with another seed gets the same labels."""
     view, legal = position.view, list(position.legal)
     rng = decision_rng(seed, position.step, position.seat)
     p = plan(view, budget)
@@ -509,12 +534,14 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
     fresh = search.evaluate(view, looked, rng, p.look)
     looks = [fresh]
     spent = p.look.scale
-    while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips):
+    while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips) and not decided(
+            fresh, 0, fresh.unit, stake_chips, spent / p.most.scale):
         if len(fresh.choices) > 2:
             fresh = restricted(fresh, narrowed(fresh, 0))
-        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(spent)))
+        more = min(spent * (GROWTH - 1.0), p.most.scale - spent)
+        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(more)))
         looks.append(fresh)
-        spent *= 2.0
+        spent += more
     return judge(position, first, stake_chips, *looks)
 
 
@@ -533,13 +560,19 @@ Progress = Callable[[int, int], None]
 
 
 def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | None = None,
-            budget: Budget = estimates.ANALYSIS, progress: Progress | None = None) -> HandAnalysis:
+            budget: Budget = estimates.ANALYSIS, progress: Progress | None = None, part: int = 0,
+            parts: int = 1) -> HandAnalysis:
     """The analysis of a finished hand's decisions (of ``seats``; every seat when None).
+
+    ``part`` of ``parts``: only that part's share of those decisions (``dealt``). Each decision is judged on
+    its own generator (``decision_rng``), so the parts, made apart (by the analysis pool's workers side by
+    side) and joined, are the analysis made whole.
 
     ``ValueError`` for a history that does not replay, or whose hand is not over."""
     if not record.get("result"):
         raise ValueError("That hand is not finished: only finished hands are analysed.")
     every = [p for p in positions(record) if worth_judging(p) and (seats is None or p.seat in seats)]
+    every = [every[i] for i in dealt(len(every), part, parts)]
     chips = stake(record)
     moments: list[Moment] = []
     unit = Unit.MATCH if str(record["game"]).startswith("truco") or record["game"] == "cacheta" else Unit.CHIPS
@@ -553,6 +586,13 @@ def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | Non
     analysed = tuple(sorted(set(seats) if seats is not None else {int(s["seat"]) for s in record["seats"]}))
     return HandAnalysis(str(record["game"]), str(record.get("table", "")), int(record["hand"]),
                         int(record.get("match", 0)), unit, chips, seed, budget.scale, analysed, tuple(moments))
+
+
+def dealt(count: int, part: int, parts: int) -> list[int]:
+    """Which of ``count`` decisions, in the hand's order, fall to ``part`` of ``parts``: dealt out one each in
+    turn, back and forth (0 1 1 0 0 1 ...), since a rummy hand's decisions alternate a draw (cheap) and a
+    discard (dear): dealt round and round, one part would draw every draw and the other every discard."""
+    return [i for i in range(count) if (i % parts if i // parts % 2 == 0 else parts - 1 - i % parts) == part]
 
 
 def decisions(record: Mapping[str, Any], seats: Sequence[int] | None = None) -> int:

@@ -192,6 +192,8 @@ class Melder:
         self._go_memo: dict[tuple[int, int, int], bool] = {}
         self._hole_memo: dict[tuple[int, int, int], int] = {}
         self._best_memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
+        self._left_memo: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self._wild_idx = tuple(wild_idx)
 
     # -- building ----------------------------------------------------------------
     def _masks(self, positions: Iterable[int]) -> tuple[int, int]:
@@ -367,7 +369,7 @@ class Melder:
 
     # -- queries -------------------------------------------------------------------
     def _trim(self) -> None:
-        for memo in (self._go_memo, self._hole_memo, self._best_memo):
+        for memo in (self._go_memo, self._hole_memo, self._best_memo, self._left_memo):
             if len(memo) > MEMO:
                 memo.clear()
 
@@ -467,6 +469,78 @@ class Melder:
             assert melds is not None
             out.append(Knock(c, melds))
         return out
+
+    # -- hands as masks over ``CARDS`` (the bots' rollouts: no card objects on the way) -------------
+    def _in(self, x: int) -> int:
+        """A mask over ``CARDS`` as this search's bits (wild cards moved last)."""
+        wild = self._wild_idx
+        if not wild:
+            return x
+        out, prev = 0, 0
+        for k, w in enumerate(wild):
+            out |= (x & ((1 << w) - (1 << prev))) >> k
+            out |= (x >> w & 1) << (52 - len(wild) + k)
+            prev = w + 1
+        return out | (x >> prev << (prev - len(wild)))
+
+    def _out(self, x: int) -> int:
+        """This search's bits as a mask over ``CARDS`` (``_in`` undone)."""
+        wild = self._wild_idx
+        if not wild:
+            return x
+        out, prev = 0, 0
+        for k, w in enumerate(wild):
+            out |= (x & ((1 << (w - k)) - (1 << (prev - k)))) << k
+            out |= (x >> (52 - len(wild) + k) & 1) << w
+            prev = w + 1
+        natural = x & ((1 << (52 - len(wild))) - 1)
+        return out | (natural >> (prev - len(wild)) << prev)
+
+    def loose_masks(self, once: int, twice: int) -> tuple[int, int, int]:
+        """The cards ``arrange`` leaves outside melds, for a hand given as two masks over ``CARDS`` (the cards
+        held at least once, the cards held twice): the same two masks of the loose cards, and how many."""
+        self._trim()
+        _, la, lb = self._left(self._in(once), self._in(twice))
+        return self._out(la), self._out(lb), la.bit_count() + lb.bit_count()
+
+    def goes_out_masks(self, once: int, twice: int) -> bool:
+        """``goes_out`` for a hand given as two masks over ``CARDS``."""
+        self._trim()
+        return self._go(self._in(once), self._in(twice), 1)
+
+    def _left(self, a: int, b: int) -> tuple[int, int, int]:
+        """``_best`` counting, not listing: the cards melded, and the masks of the cards left (the same choice
+        among equals as ``_best``, so both leave the same cards)."""
+        if not a & self.natural_mask:
+            return 0, a, b
+        key = (a, b)
+        memo = self._left_memo
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        low = a & -a
+        c = low.bit_length() - 1
+        n, la, lb = self._left(a if b & low else a ^ low, b & ~low)
+        best = (n, la, lb | low) if la & low else (n, la | low, lb)
+        for m1, m2, n1, m1x in self.nat[c]:
+            if a & m1 == m1 and b & m2 == m2:
+                n, la, lb = self._left((a & n1) | (b & m1x), b & n1)
+                size = m1.bit_count() + m2.bit_count()
+                if n + size > best[0]:
+                    best = (n + size, la, lb)
+        if a & self.wild_mask:
+            for m1, m2, n1, m1x in self.jok[c]:
+                if a & m1 == m1 and b & m2 == m2:
+                    a2, b2 = (a & n1) | (b & m1x), b & n1
+                    t = (a2 & self.wild_mask) & -(a2 & self.wild_mask)
+                    if not t:
+                        continue
+                    n, la, lb = self._left(a2 ^ t if not b2 & t else a2, b2 & ~t)
+                    size = m1.bit_count() + m2.bit_count() + 1
+                    if n + size > best[0]:
+                        best = (n + size, la, lb)
+        memo[key] = best
+        return best
 
     def arrange(self, hand: Iterable[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
         """The hand's best partial arrangement: melds covering most cards, and the rest.

@@ -6,8 +6,10 @@ most one per core (``workers``), each job one finished hand's history (a table's
 pool a history and waits for nothing from it). Jobs past the pool's size wait in a queue, and whoever
 waits is told where their job stands (how many are ahead, then how many decisions are judged).
 The same hand asked for twice while it is queued or worked on is one job. A job that starts while
-more than one worker is free has its seats shared out among them (each seat's decisions are judged
-apart, so the parts join into the same analysis), so a hand asked for alone comes back sooner.
+more than one worker is free has its decisions shared out among them, every other one to each of two
+(each decision is judged apart, on its own generator, so the parts join into the same analysis): a
+hand, or one seat of it, asked for alone comes back sooner, and a hand of three seats is not left to
+the worker that drew two of them.
 
 The workers run at the lowest priority (``NICE``): the tables' processes come first on every core,
 and an analysis only takes what they leave.
@@ -45,18 +47,21 @@ QUEUED = 64
 NICE = 19
 """How much the workers' priority is lowered (19: the lowest)."""
 
-Job = Callable[[str, int, tuple[int, ...], Callable[[int, int], None]], str]
-"""What a worker runs: (a hand history's JSON, a seed, the seats, a progress callback) → the analysis's JSON."""
+Job = Callable[[str, int, tuple[int, ...], int, int, Callable[[int, int], None]], str]
+"""What a worker runs: (a hand history's JSON, a seed, the seats, which part of how many parts of their decisions,
+a progress callback) → the analysis's JSON."""
 
 _progress: Any = None
 """In each worker: the queue its jobs report progress on."""
 
 
-def analyse_hand(record: str, seed: int, seats: tuple[int, ...], progress: Callable[[int, int], None]) -> str:
-    """The real job: one hand's analysis (``engine.analysis``), as JSON."""
+def analyse_hand(record: str, seed: int, seats: tuple[int, ...], part: int, parts: int,
+                 progress: Callable[[int, int], None]) -> str:
+    """The real job: one hand's analysis (``engine.analysis``), or one part of it, as JSON."""
     from cardtui.engine import analysis
 
-    done = analysis.analyse(json.loads(record), seed=seed, seats=seats or None, progress=progress)
+    done = analysis.analyse(json.loads(record), seed=seed, seats=seats or None, progress=progress, part=part,
+                            parts=parts)
     return json.dumps(analysis.to_json(done))
 
 
@@ -68,16 +73,16 @@ def _start(alive: Connection, reports: Any) -> None:
     _watch(alive)
 
 
-def _run(job: Job, job_id: int, part: int, record: str, seed: int, seats: tuple[int, ...]) -> str:
+def _run(job: Job, job_id: int, part: int, parts: int, record: str, seed: int, seats: tuple[int, ...]) -> str:
     def progress(done: int, total: int) -> None:
         if _progress is not None:
             _progress.put((job_id, part, done, total))
 
-    return job(record, seed, seats, progress)
+    return job(record, seed, seats, part, parts, progress)
 
 
 def merge(parts: Sequence[str]) -> str:
-    """Analyses of one hand's seats, made apart, as one (``engine.analysis.to_json``): every seat, every
+    """Parts of one hand's analysis, made apart, as one (``engine.analysis.to_json``): every seat, every
     decision in the hand's order."""
     if len(parts) == 1:
         return parts[0]
@@ -86,12 +91,6 @@ def merge(parts: Sequence[str]) -> str:
     whole["seats"] = sorted({int(s) for d in docs for s in d["seats"]})
     whole["decisions"] = sorted((m for d in docs for m in d["decisions"]), key=lambda m: int(m["step"]))
     return json.dumps(whole)
-
-
-def shares(seats: tuple[int, ...], workers: int) -> list[tuple[int, ...]]:
-    """``seats`` dealt out among at most ``workers`` parts (no part empty; no seats named: one part)."""
-    count = max(1, min(workers, len(seats)))
-    return [seats[i::count] for i in range(count)]
 
 
 Listener = Callable[["Status"], None]
@@ -221,19 +220,19 @@ class AnalysisPool:
         while self._waiting and self._busy < self.workers:
             job = self._waiting.popleft()
             self._running[job.id] = job
-            parts = shares(job.seats, self.workers - self._busy)
-            self._busy += len(parts)
-            job.parts = [(0, 0)] * len(parts)
+            parts = max(1, self.workers - self._busy)
+            self._busy += parts
+            job.parts = [(0, 0)] * parts
             job.tell(Status(0, 0, 0, True))
-            for n, seats in enumerate(parts):
-                self._launch(job, n, seats, len(parts))
+            for n in range(parts):
+                self._launch(job, n, parts)
         for ahead, job in enumerate(self._waiting):
             if job.status != Status(ahead=ahead):
                 job.tell(Status(ahead=ahead))
 
-    def _launch(self, job: _Job, part: int, seats: tuple[int, ...], parts: int) -> None:
+    def _launch(self, job: _Job, part: int, parts: int) -> None:
         assert self._loop is not None
-        args = (self._job, job.id, part, job.record, job.seed, seats)
+        args = (self._job, job.id, part, parts, job.record, job.seed, job.seats)
         try:
             work = self._loop.run_in_executor(self._pool, _run, *args)
         except BrokenProcessPool:

@@ -425,6 +425,10 @@ class Search:
                         c.early(self.you, kind == BET)
                     else:
                         c.late(self.you, kind, to)
+                    if self.you in c.pots.folded and not c.pots.put[self.you]:
+                        # Out with nothing put in: however the others play on, this seat's chips stay.
+                        values[j].append(c.stacks[self.you])
+                        continue
                     MODEL.play_out(c)
                     values[j].append(c.final(self.you))
             if race_every and n % race_every == 0 and len(weights) >= race_every:

@@ -57,10 +57,11 @@ a group left with two suits)."""
 
 @dataclass
 class Deal:
-    """One way the unseen cards may lie: each seat's hand and the stock (its next card last)."""
+    """One way the unseen cards may lie: each seat's hand and the stock (its next card last), as a rollout
+    plays with them (hands as masks, cards as indices in ``melds.CARDS``)."""
 
-    hands: dict[int, list[Card]]
-    stock: list[Card]
+    hands: dict[int, Hand]
+    stock: list[int]
 
 
 def known_holdings(view: RummyView) -> dict[int, list[Card]]:
@@ -94,20 +95,31 @@ def unseen(view: RummyView, known: dict[int, list[Card]]) -> list[Card]:
     return out
 
 
-def deal(view: RummyView, rng: random.Random) -> Deal:
-    """A deal of the unseen cards agreeing with everything the seat knows."""
-    known = known_holdings(view)
-    pool = unseen(view, known)
-    rng.shuffle(pool)
-    hands = {view.you or 0: list(view.cards)}
-    i = 0
-    for s in view.seats:
-        if s.seat not in known:
-            continue
-        need = max(0, s.card_count - len(known[s.seat]))
-        hands[s.seat] = [*known[s.seat], *pool[i : i + need]]
-        i += need
-    return Deal(hands, pool[i : i + view.stock_count])
+class Dealer:
+    """Deals of the unseen cards agreeing with everything a seat knows, one after another (``deal``): what the
+    seat knows is read from its view once."""
+
+    def __init__(self, view: RummyView) -> None:
+        known = known_holdings(view)
+        self.pool = [index(c) for c in unseen(view, known)]
+        self.you = view.you or 0
+        self.mine = mask(view.cards)
+        self.others = [(s.seat, mask(known[s.seat]), max(0, s.card_count - len(known[s.seat])))
+                       for s in view.seats if s.seat in known]
+        self.stock = view.stock_count
+
+    def deal(self, rng: random.Random) -> Deal:
+        """A deal: the unseen cards shuffled, each other seat given its known cards and the rest from them."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        hands = {self.you: self.mine}
+        i = 0
+        for seat, held, need in self.others:
+            for c in pool[i : i + need]:
+                held = add(held, c)
+            hands[seat] = held
+            i += need
+        return Deal(hands, pool[i : i + self.stock])
 
 
 # -- cards as numbers, hands as masks (what a rollout plays with) ------------------------------------
@@ -189,12 +201,13 @@ class Arranger:
     rollout asks about the same few hands over and over (every choice of a decision is played out on the
     same deals, and most of the others' turns go alike), so most questions are a lookup."""
 
-    __slots__ = ("m", "memo", "outs", "pairs", "wild")
+    __slots__ = ("m", "memo", "outs", "pairs", "thrown", "wild")
 
     def __init__(self, m: Melder) -> None:
         self.m = m
         self.memo: dict[Hand, Loose] = {}
         self.outs: dict[Hand, bool] = {}
+        self.thrown: dict[tuple[int, int, int], int] = {}
         self.wild = mask(m.wilds)[0]
         self.pairs = partners(m.rules)
 
@@ -204,9 +217,7 @@ class Arranger:
         if hit is None:
             if len(self.memo) >= ARRANGED:
                 self.memo.clear()
-            _, rest = self.m.arrange(cards_of(hand))
-            la, lb = mask(rest)
-            hit = self.memo[hand] = (la, lb, len(rest))
+            hit = self.memo[hand] = self.m.loose_masks(*hand)
         return hit
 
     def goes_out(self, hand: Hand) -> bool:
@@ -216,7 +227,7 @@ class Arranger:
         if hit is None:
             if len(self.outs) >= ARRANGED:
                 self.outs.clear()
-            hit = self.outs[hand] = self.m.goes_out(cards_of(hand))
+            hit = self.outs[hand] = self.m.goes_out_masks(*hand)
         return hit
 
     def joins(self, hand: Hand, card: int) -> bool:
@@ -228,22 +239,31 @@ class Arranger:
         if a & self.wild:
             # A meld of ``card`` and a wild card acting holds another card near it (standing as itself).
             return bool(a & NEAR[card])
-        return any(a & pair == pair for pair in self.pairs[card])
+        for pair in self.pairs[card]:  # noqa: SIM110 - a loop, not any(): asked millions of times a hand
+            if a & pair == pair:
+                return True
+        return False
 
     def loosest(self, hand: Hand, left: int) -> int:
         """The policy's discard among the loose cards ``left``: a natural one (a wild card only when no other
         is loose) with the fewest cards near it, the highest of equals, the lowest suit of those."""
         a, b = hand
+        found = self.thrown.get((a, b, left))
+        if found is not None:
+            return found
         natural = left & ~self.wild or left
-        best, key = -1, (99, 0)
+        best, key = -1, 1 << 30
         while natural:
             t = natural & -natural
             natural ^= t
             i = t.bit_length() - 1
             near = NEIGHBOURS[i]
-            k = ((a & near).bit_count() + (b & near).bit_count(), -RANKS[i])
+            k = ((a & near).bit_count() + (b & near).bit_count()) * 16 - RANKS[i]  # fewest near, then highest
             if k < key:
                 best, key = i, k
+        if len(self.thrown) >= ARRANGED:
+            self.thrown.clear()
+        self.thrown[(a, b, left)] = best
         return best
 
 
@@ -262,9 +282,18 @@ class Rollout:
     """A hand played out from a known deal, every seat by the quick policy (see the module). Cards are
     their indices in ``melds.CARDS``, hands masks (``Hand``). Each seat's loose cards are kept as it
     draws and throws: a card that joins nothing is one more loose card, a loose card thrown one fewer;
-    only a card that may join a meld asks the meld search (``Arranger``)."""
+    only a card that may join a meld asks the meld search (``Arranger``).
 
-    __slots__ = ("arr", "claims", "hands", "left", "order", "pile", "stock")
+    The stock's order is unknown, so which of its places a draw takes does not change what it may
+    bring: any place not yet drawn from holds any card not yet seen, alike. Each seat draws from places
+    of its own (its ``k``-th draw from the stock the ``k``-th of every ``len(order)``, in turn order), the
+    first free place when its own are gone: the choices of one decision played out on one deal then
+    bring each seat the same cards from the stock, whoever took the pile's card instead in between, and
+    the gap between two choices is measured on the same luck (common random numbers) rather than on two
+    stocks shifted by a card. A stock made again from the pile is in a known order: it is drawn in turn."""
+
+    __slots__ = ("arr", "claims", "drawn", "free", "hands", "lanes", "left", "low", "order", "pile", "stock",
+                 "used")
 
     def __init__(self, arr: Arranger, hands: dict[int, Hand], stock: list[int], pile: list[int],
                  order: list[int], claims: bool) -> None:
@@ -273,6 +302,16 @@ class Rollout:
         self.left: dict[int, Loose] = {}
         """Each seat's loose cards, where known."""
         self.stock = list(stock)
+        """The stock, its first place last."""
+        self.used = bytearray(len(stock))
+        """Which places of the stock have been drawn from."""
+        self.free = len(stock)
+        self.low = 0
+        """No place below this one is free."""
+        self.drawn: dict[int, int] = {}
+        """Each seat's draws from this stock."""
+        self.lanes = True
+        """Whether each seat draws from places of its own (the stock as dealt, in an unknown order)."""
         self.pile = list(pile)
         self.order = order
         """The seats in play, in turn order."""
@@ -312,14 +351,31 @@ class Rollout:
         if pile and self.pile:
             self.take(seat, self.pile.pop())
             return
-        if not self.stock:
+        if not self.free:
             if len(self.pile) <= 1:
                 if self.pile:
                     self.take(seat, self.pile.pop())
                 return
             top = self.pile.pop()
             self.stock, self.pile = list(reversed(self.pile)), [top]
-        self.take(seat, self.stock.pop())
+            self.used, self.free, self.low, self.lanes = bytearray(len(self.stock)), len(self.stock), 0, False
+        self.take(seat, self.from_stock(seat))
+
+    def from_stock(self, seat: int) -> int:
+        """The card ``seat`` draws from the stock (it holds one): from its own places while they last."""
+        used = self.used
+        i = len(used)
+        if self.lanes:
+            k = self.drawn.get(seat, 0)
+            self.drawn[seat] = k + 1
+            i = k * len(self.order) + self.order.index(seat)
+        if i >= len(used) or used[i]:
+            while used[self.low]:
+                self.low += 1
+            i = self.low
+        used[i] = 1
+        self.free -= 1
+        return self.stock[-1 - i]
 
     def finish(self, seat: int) -> tuple[int, bool] | None:
         """After a draw: knock if the ten cards allow (returns who and whether all ten meld), else throw
@@ -387,12 +443,11 @@ class Search:
     def evaluate(self) -> Evaluation:
         groups = [[a] for a in self.legal]
         values: list[list[float]] = [[] for _ in groups]
+        dealer = Dealer(self.view)
         for _ in range(self.deals):
-            d = deal(self.view, self.rng)
-            hands = {s: mask(cards) for s, cards in d.hands.items()}
-            stock = [index(c) for c in d.stock]
+            d = dealer.deal(self.rng)
             for j, (a,) in enumerate(groups):
-                values[j].append(self.outcome(hands, stock, a))
+                values[j].append(self.outcome(d.hands, d.stock, a))
         return weighed(Unit.MATCH if self.cacheta else Unit.CHIPS, groups, values, [1.0] * self.deals)
 
     # -- one choice on one deal ----------------------------------------------------------------

@@ -108,8 +108,23 @@ def test_a_hands_analysis_reads_its_history_and_round_trips_as_json() -> None:
     assert [s.seat for s in seats] == [0, 1] and all(0.0 <= s.accuracy <= 100.0 for s in seats)
     assert len(worst) <= 3 and [w.moment.points for w in worst] == sorted((w.moment.points for w in worst),
                                                                            reverse=True)
-    # The same seed, the same analysis.
+    # The same seed, the same analysis; made in two parts (two workers side by side), the same once joined.
     assert analysis.analyse(records[0], seed=1, budget=estimates.Budget(0.5)) == analysed[0]
+    halves = [analysis.analyse(records[0], seed=1, budget=estimates.Budget(0.5), part=k, parts=2) for k in (0, 1)]
+    assert all(h.moments for h in halves)
+    joined = sorted((m for h in halves for m in h.moments), key=lambda m: m.step)
+    assert tuple(joined) == analysed[0].moments and halves[0].seats == analysed[0].seats
+
+
+def test_a_hands_decisions_are_dealt_out_once_each_and_a_draw_and_a_discard_alike() -> None:
+    for count in range(12):
+        for parts in (1, 2, 3):
+            shares = [analysis.dealt(count, k, parts) for k in range(parts)]
+            assert sorted(i for share in shares for i in share) == list(range(count))
+    # A rummy hand alternates a draw and a discard: each of two parts gets as many of each.
+    for k in (0, 1):
+        share = analysis.dealt(40, k, 2)
+        assert sum(i % 2 == 0 for i in share) == sum(i % 2 == 1 for i in share) == 10
 
 
 def test_only_a_finished_hand_that_replays_is_analysed() -> None:
@@ -173,6 +188,22 @@ def test_a_verdict_is_settled_only_away_from_every_line() -> None:
     assert not analysis.settled(gap(0.11, 0.4), 1, Unit.MATCH, 1.0)  # near the mistake line
     assert analysis.grade(12.0, 0.5) == 2 and analysis.grade(12.0, 1.5) == 1 and analysis.grade(12.0, 7.0) == 0
     assert analysis.grade(4.0, 0.1) == 0
+
+
+def test_a_longer_look_stops_once_the_deals_left_could_not_change_the_label() -> None:
+    a, b = Action("a"), Action("b")
+
+    def gap(mean: float, spread: float, n: int = 400) -> estimates.Evaluation:
+        rows = [[mean + (spread if i % 2 else -spread) for i in range(n)], [0.0] * n]
+        return estimates.weighed(Unit.MATCH, [[b], [a]], rows, [1.0] * n)
+
+    tie = gap(0.0, 1.2)  # level, with an error of six points: not settled (a mistake is under two errors away)
+    assert not analysis.settled(tie, 1, Unit.MATCH, 1.0)
+    assert not analysis.decided(tie, 1, Unit.MATCH, 1.0, 0.125)  # eight times the deals could bring it near
+    assert analysis.decided(tie, 1, Unit.MATCH, 1.0, 0.5)  # twice the deals could not lift it over a line
+    near = gap(0.19, 1.2)  # near the mistake line on these deals and on twice as many
+    assert not analysis.settled(near, 1, Unit.MATCH, 1.0) and not analysis.decided(near, 1, Unit.MATCH, 1.0, 0.5)
+    assert analysis.decided(near, 1, Unit.MATCH, 1.0, 1.0)  # the most is spent
 
 
 def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:

@@ -140,6 +140,30 @@ def test_completing_cards_on_many_hands(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["pifpaf", "cacheta"])
+@pytest.mark.parametrize("size", [9, 10, 11])
+def test_a_hand_as_masks_leaves_the_cards_arrange_leaves(name: str, size: int) -> None:
+    """The rollouts ask about hands as masks over ``CARDS`` (wild cards where they fall there, not last as the
+    search keeps them): the loose cards are those ``arrange`` lists, and the go-out check is the same."""
+    rules = RULESETS[name]
+    for seed in range(400):
+        hand, wilds = make_hand(seed, rules, size)
+        m = melder(rules, wilds)
+        once = twice = 0
+        for c in hand:
+            bit = 1 << index(c)
+            twice |= once & bit
+            once |= bit
+        _, rest = m.arrange(hand)
+        left_once = left_twice = 0
+        for c in rest:
+            bit = 1 << index(c)
+            left_twice |= left_once & bit
+            left_once |= bit
+        assert m.loose_masks(once, twice) == (left_once, left_twice, len(rest)), (hand, rest)
+        assert m.goes_out_masks(once, twice) == m.goes_out(hand)
+
+
+@pytest.mark.parametrize("name", ["pifpaf", "cacheta"])
 def test_filling_cards_are_those_that_meld_every_card(name: str) -> None:
     """The cards that meld all ten (no discard) are exactly the candidates the all-melded check accepts."""
     rules = RULESETS[name]

@@ -125,3 +125,37 @@ def test_the_arrangers_are_kept_per_meld_search() -> None:
     m = melder(PIFPAF)
     assert arranger(m) is arranger(m)
     assert rummy_search.partners(PIFPAF) is rummy_search.partners(PIFPAF)
+
+
+def test_each_seat_draws_the_same_stock_cards_whoever_took_the_piles_card_before() -> None:
+    """Two choices played out on one deal bring the others the same cards from the stock: taking the pile's
+    card instead of the stock's does not shift every later draw by a card (common random numbers)."""
+    rng = random.Random(3)
+    deck = rng.sample(range(len(CARDS)), 40)
+    seats = {s: mask([CARDS[i] for i in deck[9 * s : 9 * s + 9]]) for s in range(3)}
+    stock = deck[27:39]
+    brought = []
+    for pile in (True, False):
+        r = Rollout(arranger(melder(PIFPAF)), seats, stock, [deck[39]], [0, 1, 2], claims=False)
+        r.draw(0, pile)
+        before = r.hands[1]
+        r.draw(1, False)
+        brought.append(r.hands[1][0] & ~before[0])
+    assert brought[0] == brought[1]
+
+
+def test_the_stock_deals_each_card_once_then_is_made_again_from_the_pile_in_its_order() -> None:
+    rng = random.Random(4)
+    deck = rng.sample(range(len(CARDS)), 35)
+    seats = {s: (0, 0) for s in range(3)}
+    stock = deck[:30]
+    r = Rollout(arranger(melder(PIFPAF)), seats, stock, deck[30:], [0, 1, 2], claims=False)
+    drawn = []
+    for k in range(len(stock)):
+        seat = (k * 2) % 3  # seats out of turn: some of them run out of places of their own
+        before = r.hands[seat][0]
+        r.draw(seat, False)
+        drawn.append((r.hands[seat][0] & ~before).bit_length() - 1)
+    assert sorted(drawn) == sorted(stock)
+    r.draw(1, False)  # the stock is gone: the pile but its top, turned over, is drawn from its bottom up
+    assert r.hands[1][0] >> deck[30] & 1 and r.pile == [deck[34]]

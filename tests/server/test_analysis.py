@@ -135,7 +135,8 @@ async def test_a_finished_tables_hands_are_analysed_for_anyone_who_may_replay_th
 
 
 # -- the pool never slows a table ------------------------------------------------------------------
-def slow(record: str, seed: int, seats: tuple[int, ...], progress: Callable[[int, int], None]) -> str:
+def slow(record: str, seed: int, seats: tuple[int, ...], part: int, parts: int,
+         progress: Callable[[int, int], None]) -> str:
     """A fake analysis that keeps its core busy until the test lets it go (a file appears)."""
     data = json.loads(record)
     progress(0, 1)

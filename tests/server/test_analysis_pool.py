@@ -1,4 +1,4 @@
-"""The analysis pool on its own: a hand's seats shared out among the workers that are free (each part in a
+"""The analysis pool on its own: a hand's decisions shared out among the workers that are free (each part in a
 process of its own, the parts joined into one analysis, their progress summed), the workers at the lowest
 priority, and a pool that is told apart as idle or not."""
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from cardtui.engine.analysis import dealt
 from cardtui.server import analysis_pool
 from cardtui.server.analysis_pool import AnalysisPool, Status
 
@@ -21,11 +22,14 @@ WAIT = 60.0
 the other never gets there)."""
 
 
-def side_by_side(record: str, seed: int, seats: tuple[int, ...], progress: Callable[[int, int], None]) -> str:
-    """A fake analysis whose parts each wait until every part has started, then name their process."""
+def side_by_side(record: str, seed: int, seats: tuple[int, ...], part: int, parts: int,
+                 progress: Callable[[int, int], None]) -> str:
+    """A fake analysis whose parts each wait until every part has started, then name their process: it judges
+    one decision a seat (step ten times the seat), dealt out among the parts as the real one deals them."""
     data = json.loads(record)
     folder = Path(data["folder"])
-    (folder / f"started-{os.getpid()}-{seats[0]}").write_text("")
+    (folder / f"started-{os.getpid()}-{part}").write_text("")
+    seats = tuple(seats[i] for i in dealt(len(seats), part, parts))
     progress(0, 2 * len(seats))
     deadline = time.monotonic() + WAIT
     while len(list(folder.glob("started-*"))) < data["parts"] and time.monotonic() < deadline:
@@ -67,11 +71,7 @@ async def test_a_hand_asked_for_alone_is_shared_among_the_free_workers(tmp_path:
         pool.close()
 
 
-def test_seats_are_dealt_out_among_the_free_workers() -> None:
-    assert analysis_pool.shares((0, 1, 2), 2) == [(0, 2), (1,)]
-    assert analysis_pool.shares((3,), 2) == [(3,)]
-    assert analysis_pool.shares((), 2) == [()]
-    assert analysis_pool.shares((0, 1), 1) == [(0, 1)]
+def test_the_parts_of_an_analysis_join_in_the_hands_order() -> None:
     one = json.dumps({"seats": [1], "decisions": [{"step": 4}], "game": "cacho"})
     two = json.dumps({"seats": [0, 2], "decisions": [{"step": 1}, {"step": 9}], "game": "cacho"})
     merged = json.loads(analysis_pool.merge([one, two]))
