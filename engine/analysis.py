@@ -102,15 +102,9 @@ DRILL_POINTS = THRESHOLDS.inaccuracy
 """The drill's "within a few points of the best": as good as an unflagged choice."""
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One legal choice at a decision, as the search valued it (``estimates.Estimate``)."""
-
-    action: Action
-    value: float
-    error: float
-    gap: float
-    gap_error: float
+Choice = Estimate
+"""One legal choice at a decision, as the search valued it: its value, error, gap to the best and
+the gap's error (``estimates.Estimate``, kept as the search gave it or as a longer look revalued it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +233,8 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
     at again on fresh deals (``analyse_position``), from that look: the choices it holds are valued by it,
     the others by the first look (their gap to the best measured across the two looks' deals)."""
     if not looks:
-        choices = tuple(_choice(e) for e in evaluation.choices)
-        best = _choice(evaluation.best())
+        choices = evaluation.choices
+        best = evaluation.best()
         deals = evaluation.deals
     else:
         fresh = looks[-1]
@@ -249,7 +243,7 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
         for e in evaluation.choices:
             again = next((f for look in reversed(looks) for f in look.choices if same(f.action, e.action)), None)
             if again is not None and again in fresh.choices:
-                out.append(_choice(again))
+                out.append(again)
                 continue
             if again is not None:  # looked at again, then left out of the longer look: behind the best by far
                 out.append(Choice(e.action, again.value, again.error, top.value - again.value,
@@ -257,7 +251,7 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
                 continue
             out.append(Choice(e.action, e.value, e.error, top.value - e.value, math.hypot(e.error, top.error)))
         choices = tuple(out)
-        best = _choice(top)
+        best = top
         deals = fresh.deals
     mine_choice = next((c for c in choices if same(c.action, position.chosen)), None)
     if mine_choice is None:
@@ -276,8 +270,6 @@ def held(view: GameView) -> tuple[Card, ...]:
     return ()
 
 
-def _choice(e: Estimate) -> Choice:
-    return Choice(e.action, e.value, e.error, e.gap, e.gap_error)
 
 
 def retry(analysis: HandAnalysis, moment: Moment, action: Action) -> tuple[bool, float]:
