@@ -290,16 +290,25 @@ class ReplayScreen(Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def action_analysis(self) -> None:
-        """Every seat's decisions in this hand judged (a finished table's hands, from its server)."""
+    def _asking(self, match: bool = False) -> Callable[[], AsyncIterator[analysis_pb2.AnalyzeUpdate]] | None:
+        """How to ask the server for this hand's analysis (``match``: its match's), or None for hands
+        read from a file (said so)."""
         source = self.source
         if not isinstance(source, ServerHands):
             self.notify(_("Hands read from a file are analysed with: cardtui analyze FILE"))
-            return
+            return None
         number = self.hand.hand
 
         def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
-            return source.conn.analyze(source.table_id, number, source.token, source.password)
+            return source.conn.analyze(source.table_id, number, source.token, source.password, match=match)
+
+        return updates
+
+    def action_analysis(self) -> None:
+        """Every seat's decisions in this hand judged (a finished table's hands, from its server)."""
+        updates = self._asking()
+        if updates is None:
+            return
 
         def analysed(result: Result | None) -> None:
             if isinstance(result, analysis_pb2.HandAnalysis) and result.hand == self.hand.hand:
@@ -310,16 +319,9 @@ class ReplayScreen(Screen[None]):
 
     def action_match(self) -> None:
         """The match this hand belongs to, summed up: each seat's accuracy and the worst three moments."""
-        source = self.source
-        if not isinstance(source, ServerHands):
-            self.notify(_("Hands read from a file are analysed with: cardtui analyze FILE"))
-            return
-        number = self.hand.hand
-
-        def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
-            return source.conn.analyze(source.table_id, number, source.token, source.password, match=True)
-
-        self.app.push_screen(AnalysisScreen(self.model, updates))
+        updates = self._asking(match=True)
+        if updates is not None:
+            self.app.push_screen(AnalysisScreen(self.model, updates))
 
 
 class HandsScreen(Screen[None]):
