@@ -44,7 +44,7 @@ from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
-from cardtui.engine.history import action_of, seats_of, start_of
+from cardtui.engine.history import action_entry, action_of, seats_of, start_of
 from cardtui.engine.rummy_records import Phase, RummyView
 from cardtui.engine.truco.views import TrucoView
 
@@ -636,23 +636,6 @@ def summary(hands: Sequence[HandAnalysis], worst: int = 3) -> tuple[tuple[SeatSu
 
 
 # -- as JSON (the store, the command line, tools) ----------------------------------------------------
-def action_json(action: Action) -> dict[str, Any]:
-    """An action as hand histories name it (docs/history.md)."""
-    out: dict[str, Any] = {"type": action.type}
-    if action.amount:
-        out["amount"] = action.amount
-    if action.cards:
-        out["cards"] = [str(c) for c in action.cards]
-    if action.value:
-        out["value"] = action.value
-    return out
-
-
-def _action(data: Mapping[str, Any]) -> Action:
-    return Action(str(data["type"]), int(data.get("amount", 0)), parse_cards(data.get("cards", [])),
-                  str(data.get("value", "")))
-
-
 def _num(x: float) -> float | None:
     return None if math.isinf(x) or math.isnan(x) else x
 
@@ -668,10 +651,10 @@ def to_json(analysis: HandAnalysis) -> dict[str, Any]:
         "match": analysis.match, "unit": str(analysis.unit), "stake": analysis.stake, "seed": analysis.seed,
         "budget": analysis.budget, "seats": list(analysis.seats),
         "decisions": [{
-            "step": m.step, "seat": m.seat, "chosen": action_json(m.chosen), "best": action_json(m.best),
+            "step": m.step, "seat": m.seat, "chosen": action_entry(m.chosen), "best": action_entry(m.best),
             "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points,
             "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals, "held": [str(c) for c in m.held],
-            "choices": [{"action": action_json(c.action), "value": _num(c.value), "error": _num(c.error),
+            "choices": [{"action": action_entry(c.action), "value": _num(c.value), "error": _num(c.error),
                          "gap": _num(c.gap), "gap_error": _num(c.gap_error)} for c in m.choices],
         } for m in analysis.moments],
     }
@@ -683,8 +666,8 @@ def from_json(data: Mapping[str, Any]) -> HandAnalysis:
         raise ValueError(f"That is not an analysis in the {FORMAT} format.")
     try:
         moments = tuple(Moment(
-            int(d["step"]), int(d["seat"]), _action(d["chosen"]), _action(d["best"]),
-            tuple(Choice(_action(c["action"]), _float(c["value"]), _float(c["error"]), _float(c["gap"]),
+            int(d["step"]), int(d["seat"]), action_of(d["chosen"]), action_of(d["best"]),
+            tuple(Choice(action_of(c["action"]), _float(c["value"]), _float(c["error"]), _float(c["gap"]),
                          _float(c["gap_error"])) for c in d["choices"]),
             _float(d["loss"]), _float(d["loss_error"]), float(d["points"]), Label(d["label"]), float(d["accuracy"]),
             int(d.get("deals", 0)), parse_cards(d.get("held", [])),

@@ -205,6 +205,18 @@ def start_of(record: Mapping[str, Any], n: int) -> list[int]:
     return [int(record["start"][str(i)]) for i in range(n)]
 
 
+def action_entry(action: Action) -> dict[str, Any]:
+    """An action as a history entry records it (docs/history.md): what ``action_of`` reads back."""
+    out: dict[str, Any] = {"type": action.type}
+    if action.amount:
+        out["amount"] = action.amount
+    if action.cards:
+        out["cards"] = [str(c) for c in action.cards]
+    if action.value:
+        out["value"] = action.value
+    return out
+
+
 def action_of(entry: Mapping[str, Any]) -> Action:
     """The engine action a history entry records (for replays)."""
     return Action(

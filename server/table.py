@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from cardtui.engine.bots import pacing
 from cardtui.engine.core import DEFAULT_LEVEL, Action, Audience, Event, IllegalAction, JsonObject, Match, Rules
 from cardtui.engine.fairness import SCHEME, DealSeed, commitment, record_seed
-from cardtui.engine.history import action_of
+from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.options import Raw
 from cardtui.i18n import N_
 from cardtui.server import wire
@@ -486,7 +486,7 @@ class Table:
             events = self.match.apply(seat, action)
         except IllegalAction as e:
             raise FailedPrecondition(e.template or str(e), **e.args_) from None
-        self._changed(events, ("act", seat, action_data(action)))
+        self._changed(events, ("act", seat, action_entry(action)))
 
     def chat(self, seat: int | None, name: str, text: str, phrase: str = "") -> None:
         """Table talk (a quick ``phrase`` too). Where the game's ``chat`` option says so, players talk
@@ -797,7 +797,7 @@ class Table:
                 continue
             action = match.default_action(seat)
             events += match.apply(seat, action)
-            steps.append(("act", seat, action_data(action)))
+            steps.append(("act", seat, action_entry(action)))
             if not window:
                 away = self.seating.missed_turn(seat, self.config.away_after)
                 if away is not None:
@@ -828,7 +828,7 @@ class Table:
                 log.exception("table %s: the bot's %s was refused; it plays the default", self.id, action)
                 action = match.default_action(seat)
                 events = match.apply(seat, action)
-            self._changed(events, ("act", seat, action_data(action)))
+            self._changed(events, ("act", seat, action_entry(action)))
             return  # one bot move at a time, so people can follow
         self._schedule()
 
@@ -909,16 +909,3 @@ class Table:
         self.pacer.stop()
         self._thinking = None
         self.fanout.end(reason, resubscribe=True)
-
-
-def action_data(action: Action) -> dict[str, Any]:
-    """An action as the journal keeps it (the hand-history entry format)."""
-    data: dict[str, Any] = {"type": action.type}
-    if action.amount:
-        data["amount"] = action.amount
-    if action.cards:
-        data["cards"] = [str(c) for c in action.cards]
-    if action.value:
-        data["value"] = action.value
-    return data
-
