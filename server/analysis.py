@@ -131,8 +131,8 @@ class Analyses:
         self.room, self.replays, self.pool, self.router = room, replays, pool, router
 
     def _last_stored(self, table_id: str) -> int:
-        last = self.room.store.last_hands(table_id, 1)
-        return int(json.loads(last[0])["hand"]) if last else 0
+        last = self.room.store.last_hand(table_id)
+        return int(last["hand"]) if last is not None else 0
 
     def _holder(self, table_id: str, token: str) -> tuple[int | None, str] | None:
         """The seat (None: watching) and name a token of a live table gives, None if it opens
