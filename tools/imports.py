@@ -69,6 +69,18 @@ def imports(known: dict[str, Path], exclude_type_checking: bool) -> Iterator[tup
                 yield module, target, node.lineno, lines[node.lineno - 1].strip()
 
 
+def external(known: dict[str, Path]) -> set[tuple[str, str | None]]:
+    """(module, name imported from it) for every import of another package in the package, by its full
+    dotted name (``("textual.widgets", "Footer")``; ``("grpc", None)`` for ``import grpc``)."""
+    found: set[tuple[str, str | None]] = set()
+    for module, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                found.update((target, name) for target, name in _named(module, path.name == "__init__.py", node)
+                             if target.split(".")[0] != layout.PACKAGE)
+    return found
+
+
 class PackageGraphBuilder(GraphBuilder):
     """The graph of the package as ``tools.layout`` maps it (the only root package is ``cardtui``)."""
 

@@ -67,24 +67,28 @@ def modules() -> dict[str, Path]:
 
 def imported_alone(names: list[str]) -> dict[str, str]:
     """Import each module in a process of its own in which no module of the package was imported
-    before; what failed, with the last line of its error. The third-party packages the package
-    imports are loaded once first and the processes forked from that one, which makes the check
-    a matter of seconds: a module that imports only because another was imported first (a circle)
+    before; what failed, with the last line of its error. Every module and name the package imports
+    from other packages (``textual.widgets``'s ``Footer``, say, which Textual loads when first read)
+    is loaded once first and the processes forked from that one, which makes the check a matter of
+    seconds: a module that imports only because another was imported first (a circle)
     fails here as it does in a fresh interpreter."""
     import importlib
     import os
     import sys
     import traceback
 
-    from tools.imports import imports
+    from tools.imports import external
 
     known = modules()
     assert not any(m == PACKAGE or m.startswith(PACKAGE + ".") for m in sys.modules), "the package is loaded already"
-    for other in sorted({imported for _, imported, _, _ in imports(known, False) if imported not in known}):
+    for other, name in sorted(external(known), key=lambda imported: (imported[0], imported[1] or "")):
         try:
-            importlib.import_module(other)
+            loaded = importlib.import_module(other)
+            if name is not None and name != "*" and not hasattr(loaded, name):
+                importlib.import_module(f"{other}.{name}")  # a submodule, or a name loaded when first read
         except Exception:
             continue
+    assert not any(m == PACKAGE or m.startswith(PACKAGE + ".") for m in sys.modules), "another package loaded this one"
     failed: dict[str, str] = {}
     for name in names:
         read, write = os.pipe()
