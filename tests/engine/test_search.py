@@ -185,3 +185,18 @@ def test_cacheta_odds_share_the_match_among_the_players_left() -> None:
                 assert shares[s] > shares[t]
     assert odds.cacheta((10, 10), 0) == pytest.approx(0.5)
     assert odds.cacheta((0, 4), 0) == 0.0 and odds.cacheta((0, 4), 1) == 1.0
+
+
+def test_a_process_keeps_a_few_arrangers_not_one_per_wild_set() -> None:
+    """A bot worker meets every Cacheta wild set in turn; each arranger keeps hundreds of thousands of answers."""
+    from cardtui.engine.bots import rummy_search
+    from cardtui.engine.bots.rummy_levels import rules_of
+    from cardtui.engine.melds import melder, wild_cards
+
+    view = next(match.view(seat) for match, seat in positions("cacheta", 2, count=1))
+    assert isinstance(view, RummyView)
+    rules = rules_of(view)
+    made = [rummy_search.arranger(melder(rules, wild_cards(Card.parse(f"{rank}S")))) for rank in
+            ("A", "2", "3", "4", "5", "6", "7", "8")]
+    assert len(rummy_search._ARRANGERS) <= rummy_search.KEPT
+    assert rummy_search.arranger(made[-1].m) is made[-1]  # the latest is kept, not made again
