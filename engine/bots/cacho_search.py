@@ -100,9 +100,8 @@ def p_bet_early(rnd: int, cards: tuple[int, ...]) -> float:
 
     A bet there buys one more card for a chip or two: players stay on a card's promise against one
     hand, not on beating every seat at the table. Scaled to the count (the chance of beating all
-    three at four), the model passed round 1 with anything but a six, so it saw three tight
-    opponents where every table has three loose ones, and at four normal lost to a player that
-    bets every first card and plays tight later."""
+    three at four), the model passed round 1 with anything but a six: the deals played out had three
+    tight opponents where a table has loose ones, and a bet in round 1 read as a six."""
     return 0.05 + 0.9 * _sig((equity(tuple(sorted(cards))) - (R1_AT if rnd == 1 else R2_AT)) / 0.05)
 
 
