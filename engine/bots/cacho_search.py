@@ -95,11 +95,14 @@ def _power(cards: tuple[int, ...], opponents: int) -> float:
 
 
 @cache
-def p_bet_early(rnd: int, cards: tuple[int, ...], opponents: int) -> float:
-    """The model's chance of betting in round 1 or 2 with these cards against ``opponents``."""
-    fair = 1.0 / (opponents + 1)
-    at = (R1_AT if rnd == 1 else R2_AT) * 2 * fair
-    return 0.05 + 0.9 * _sig((_power(cards, opponents) - at) / 0.05)
+def p_bet_early(rnd: int, cards: tuple[int, ...]) -> float:
+    """The model's chance of betting in round 1 or 2 with these cards, however many are in.
+
+    A bet there buys one more card for a chip or two: players stay on a card's promise against one
+    hand, not on beating every seat at the table. Scaled to the count (the chance of beating all
+    three at four), the model passed round 1 with anything but a six: the deals played out had three
+    tight opponents where a table has loose ones, and a bet in round 1 read as a six."""
+    return 0.05 + 0.9 * _sig((equity(tuple(sorted(cards))) - (R1_AT if rnd == 1 else R2_AT)) / 0.05)
 
 
 @cache
@@ -265,7 +268,7 @@ class Model:
     def decide(self, h: Hand, seat: int) -> tuple[str, int]:
         opponents = len(h.live) - 1
         if h.rnd < 3:
-            return (BET, 0) if p_bet_early(h.rnd, h.seen(seat), opponents) >= 0.5 else (PASS, 0)
+            return (BET, 0) if p_bet_early(h.rnd, h.seen(seat)) >= 0.5 else (PASS, 0)
         cards = h.cards[seat]
         owe = h.owe(seat)
         lo, hi = h.raise_range(seat)
@@ -354,14 +357,14 @@ class Search:
         for s, cards in deal.items():
             seat = v.seats[s]
             if v.round >= 2 and s in h.live:
-                w *= p_bet_early(1, cards[:1], opponents)
+                w *= p_bet_early(1, cards[:1])
             if v.round == 3 and s in h.live:
                 pre = max((v.seats[x].put for x in h.live), default=0) - v.level
-                w *= p_bet_early(2, cards[:2], opponents) if pre >= 3 else 1 - p_bet_early(2, cards[:2], opponents)
+                w *= p_bet_early(2, cards[:2]) if pre >= 3 else 1 - p_bet_early(2, cards[:2])
                 if h.bet.get(s, 0) > 0:
                     w *= p_aggressive(cards, opponents) if h.bet[s] == v.level else 0.5
             if v.round == 2 and seat.put >= 3:
-                w *= p_bet_early(2, cards[:2], opponents)
+                w *= p_bet_early(2, cards[:2])
         return w
 
     def candidates(self) -> list[tuple[Action, str, int]]:
@@ -383,6 +386,11 @@ class Search:
                 # Nobody can beat it: a bet about the pot gets paid; everything only makes everyone fold.
                 wanted = {w for w in wanted if w <= level + max(1, pot)} or {raises[0].amount}
             out += [(a, RAISE, a.amount) for a in raises if a.amount in wanted]
+        if any(kind == CHECK for _, kind, _ in out):
+            # A fold when a check is free is never better: the seat may still fold to a bet. The play-outs
+            # make this seat's later choices with the model, which calls more than it should, so they
+            # rated a free check below a fold and the search folded weak hands nobody had bet against.
+            out = [c for c in out if c[1] != FOLD]
         return out
 
     def evaluate(self) -> Evaluation:
