@@ -17,9 +17,10 @@ pairs of loose cards a live card would turn into a meld. Levels:
 - ``normal``: discards and draws by ``value``, and no discard the next players are known to want.
 - ``hard``: each discard valued one draw ahead: the chance of each live card coming, and the
   best discard after it.
-Pif Paf's betting goes by the same value: at ``normal``, bet and raise a hand near going out, call a
-fair one, fold a poor one to a bet; at ``hard``, by the hand's chance of winning (``win_chance``, from
-self-play): call when the pot pays for the call, bet a hand better than an even share.
+Pif Paf's betting goes by the same value at both: by the hand's chance of winning (``win_chance``, from
+self-play): call when the pot pays for the call, bet a hand better than an even share. (Normal once bet
+only a hand near going out and folded a fair hand to a bet of one chip: against players who call nearly
+every bet it took under its share of the matches.)
 """
 
 from __future__ import annotations
@@ -335,21 +336,6 @@ def _discard(seen: Seen, legal: Sequence[Action], deep: bool) -> Action | None:
     return Action(DISCARD, cards=(best,))
 
 
-def _bet(seen: Seen, legal: Sequence[Action], rng: random.Random) -> Action:
-    """Pif Paf's betting round: by how close the nine cards are to going out."""
-    kinds = {a.type: a for a in legal}
-    raises = [a for a in legal if a.type in (BET, RAISE)]
-    v = seen.value(seen.view.cards)
-    if raises and v >= 7.5:
-        return raises[min(len(raises) - 1, int((v - 7.5) * 2))]
-    if CHECK in kinds:
-        return kinds[CHECK]
-    owe = kinds[CALL].amount if CALL in kinds else 0
-    if CALL in kinds and (v >= 5.0 or (v >= 3.5 and owe <= 1)):
-        return kinds[CALL]
-    return kinds.get(FOLD) or legal[0]
-
-
 AGGRESSOR = 2.0
 """How much stronger than an unknown hand a Pif Paf player who bet or raised this round is taken to hold."""
 VALUE_BET = 1.15
@@ -391,7 +377,7 @@ def _bet_by_odds(seen: Seen, legal: Sequence[Action]) -> Action:
 
 def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) -> Action:
     if any(a.type in (FOLD, CHECK, CALL) for a in legal):
-        return _bet_by_odds(Seen(view), legal) if deep else _bet(Seen(view), legal, rng)
+        return _bet_by_odds(Seen(view), legal)
     knock = _knock(legal)
     if knock is not None:
         return knock
@@ -403,12 +389,12 @@ def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) 
 
 
 def normal(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
-    """The normal rummy bot: draws and discards by the hand's value now."""
+    """The normal rummy bot: draws and discards by the hand's value now; bets (Pif Paf) by its chance of winning."""
     return _play(view, legal, rng, deep=False)
 
 
 def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
-    """The hard rummy bot: draws and discards by the hand's value one draw ahead."""
+    """The hard rummy bot: draws and discards by the hand's value one draw ahead; bets as normal does."""
     return _play(view, legal, rng, deep=True)
 
 

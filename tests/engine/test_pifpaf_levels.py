@@ -1,0 +1,58 @@
+"""Pif Paf's betting round at each level, in rigged positions of a real three-player table.
+
+The old normal bet only a hand a card or two from going out and folded a fair hand to a bet of
+one chip: against players who call nearly every bet (``today``) it took under its share of the
+matches. Normal now bets as hard does, by the hand's chance of winning (``win_chance``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from cardtui.engine.betting import BET, CALL, FOLD
+from cardtui.engine.bots.levels import LEVELS
+from cardtui.engine.bots.rummy_levels import Seen, win_chance
+from cardtui.engine.cards import parse_cards
+from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.games import get
+from cardtui.engine.rummy_records import Phase, RummyView
+
+SEATS = [SeatInfo(i, f"p{i}", i) for i in range(3)]
+
+
+def betting(hand: str, bets: int = 0) -> tuple[RummyView, list[Action]]:
+    """The view and legal actions of the seat to speak at a real table's betting round, after ``bets``
+    bets of one chip by the seats before it, holding ``hand``."""
+    match, _ = get("pifpaf").open({}, SEATS, 5)
+    for _ in range(bets):
+        match.apply(match.to_act()[0], Action(BET, 1))
+    seat = match.to_act()[0]
+    view = match.view(seat)
+    assert isinstance(view, RummyView) and view.phase is Phase.BETTING
+    return dataclasses.replace(view, cards=parse_cards(hand)), match.legal_actions(seat)
+
+
+def decide(level: str, view: RummyView, legal: list[Action]) -> Action:
+    return LEVELS["pifpaf"][level](view, legal, random.Random(1))
+
+
+def test_a_hand_better_than_an_even_share_is_bet_not_checked() -> None:
+    # Six cards melded and three loose: more than half the chance of the hand among three players.
+    view, legal = betting("4H 5H 6H 7C 7D 7S KC 2D 10S")
+    assert win_chance(Seen(view)) > 0.5
+    for level in ("normal", "hard"):
+        assert decide(level, view, legal).type == BET, level
+
+
+def test_a_fair_hand_calls_a_bet_the_pot_pays_for() -> None:
+    # One run and six loose cards: about a fifth of the hand, and a call of one chip into four pays
+    # when the hand wins one time in five. A hand with nothing melded or paired folds.
+    view, legal = betting("4H 5H 6H 9C 2D JS KC 8S QH", bets=1)
+    assert view.pot == 4 and Action(CALL, 1) in legal
+    assert win_chance(Seen(view)) * (view.pot + 1) > 1
+    for level in ("normal", "hard"):
+        assert decide(level, view, legal) == Action(CALL, 1), level
+    view = dataclasses.replace(view, cards=parse_cards("AC 3D 5S 7H 9C JD KS 2H 8S"))
+    for level in ("normal", "hard"):
+        assert decide(level, view, legal).type == FOLD, level
