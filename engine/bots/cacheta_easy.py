@@ -1,0 +1,80 @@
+"""Cacheta's easy bot: a beginner who plays what the hand looks like, not what the cards left say.
+
+The levels above weigh each card by the copies still to come and by what the other players
+collect; a beginner sees pairs and high cards:
+
+- it takes the pile's card whenever it pairs anything in the hand (the same rank, or its suit
+  within two) or is wild, not only when it melds; otherwise it draws from the stock;
+- it keeps its melds and its pairs and throws a card that pairs nothing, the lowest first:
+  kings and aces (an ace is high to a beginner) are held long after they stopped helping;
+- it pays no attention to what the other players took from the pile, nor to the score, and
+  knocks as soon as it can.
+
+It is never absurd: it knocks with all ten cards melded when it can, takes a card that lets
+it go out, never breaks a meld while a loose card is left, never throws a wild while it has
+another card, nor the pile's card it has just taken. It sees only its seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardtui.engine.bots.rummy_levels import Seen, _declare, _knock, _links, _window, draw_open
+from cardtui.engine.cacheta import DECLARE
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action
+from cardtui.engine.melds import index
+from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, RummyView
+
+
+def _pairs(seen: Seen, card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` pairs something else in ``hand``: one more card would make the two a meld."""
+    rest = list(hand)
+    if card in rest:
+        rest.remove(card)
+    return any(o in seen.m.wilds or _links(card, o, seen.m.rules) for o in rest)
+
+
+def _draw(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    open_ = draw_open(seen, legal)
+    if not isinstance(open_, tuple):
+        return open_
+    top, hand = open_
+    take = top in seen.m.wilds or seen.m.goes_out([*hand, top]) or _pairs(seen, top, hand)
+    return Action(DRAW, value=PILE if take else STOCK)
+
+
+def looks(card: Card) -> int:
+    """How much a beginner likes holding ``card``: its rank, an ace above the king."""
+    return 14 if card.rank == 1 else card.rank
+
+
+def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    if not any(a.type == DISCARD for a in legal):
+        return None
+    view = seen.view
+    hand = list(view.cards)
+    m = seen.m
+    mine = view.seats[seen.you]
+    kept = view.drawn if view.drawn is not None and view.drawn in mine.taken else None  # just taken from the pile
+    loose = sorted(set(m.arrange(hand)[1]), key=index)
+    pool = [c for c in loose if c not in m.wilds and c != kept]
+    if not pool:
+        everything = sorted(set(hand), key=index)
+        pool = [c for c in everything if c not in m.wilds and c != kept] or everything
+    stray = [c for c in pool if not _pairs(seen, c, loose)]
+    card = min(stray or pool, key=lambda c: (looks(c), index(c)))
+    return Action(DISCARD, cards=(card,))
+
+
+def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """Cacheta's easy bot (see the module)."""
+    knock = _knock(legal)
+    if knock is not None:
+        return knock
+    seen = Seen(view)
+    for pick in (_window(seen, legal), _declare(seen, legal), _draw(seen, legal), _discard(seen, legal)):
+        if pick is not None:
+            return pick
+    return next((a for a in legal if a.type != DECLARE), legal[0])
