@@ -8,14 +8,15 @@ that sort the same way every time, whoever bets and whatever the pot:
 - round 3, first to bet: bets only a hand that looks strong (a cacho, three sixes, or two of a
   suit worth ``GOOD`` or more), and then only a little (``SMALL`` of the pot, never the
   bigger bet the hand could carry); it never bluffs;
-- facing a bet: calls with any two of a suit when the bet is no bigger than the pot was before it, folds
-  a high card whatever the price; once it has bet and is raised, it gives up unless the hand
-  is a cacho or three sixes.
+- facing a bet: calls only with a hand that looks strong, and only a bet no bigger than the pot
+  was before it; anything less it gives up, whatever the price; once it has bet and is raised,
+  it gives up unless the hand is a cacho or three sixes.
 
-It is beatable the way a beginner is: it pays off value bets with middling hands, folds to a
-raise too often, and makes too little of its good hands. It is never absurd: it never folds
-when it may check, never folds a cacho or three sixes, and takes the pot back unseen when
-everyone else has passed. It sees only its seat's view.
+It is beatable the way a timid beginner is: a bet takes the pot from it far too often (a
+player who bets most hands when it opens wins three chips each time it folds), and it makes
+too little of its good hands. It is never absurd: it never folds when it may check, never
+folds a cacho or three sixes, and takes the pot back unseen when everyone else has passed.
+It sees only its seat's view.
 """
 
 from __future__ import annotations
@@ -79,6 +80,6 @@ def easy(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
         return call  # a beginner does not fold what looks this good, nor raise it
     if _raised(view, me.seat):
         return kinds.get(FOLD, call)
-    if cat == FLUSH2 and 2 * call.amount <= view.pot:  # the bet at most what was in the pot before it
+    if strong and 2 * call.amount <= view.pot:  # the bet at most what was in the pot before it
         return call
     return kinds.get(FOLD, call)

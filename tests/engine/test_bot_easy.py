@@ -57,10 +57,19 @@ def test_cacho_easy_gives_up_a_good_hand_to_a_raise_but_never_three_sixes() -> N
         assert decide(CACHO, st, eldest, EASY_CACHO, seed).type == CALL
 
 
-def test_cacho_easy_calls_a_middling_hand_and_folds_a_high_card() -> None:
-    st, eldest, other = cacho("6H 4S", "6C 2S 5D 3H")  # the caller: 4S 2S 3H, two of a suit worth 26
+def test_cacho_easy_gives_up_a_middling_hand_to_a_bet_and_calls_a_strong_one() -> None:
+    # The caller holds 4S 2S 3H, two of a suit worth 26 (better than 59% of hands); the old easy called.
+    st, eldest, other = cacho("6H 4S", "6C 2S 5D 3H")
+    _act(st, eldest, BET, 3)
+    assert {decide(CACHO, st, other, EASY_CACHO, seed).type for seed in SEEDS} == {FOLD}
+    # 6S 5S 4H, two of a suit worth 31: called.
+    st, eldest, other = cacho("2D 6S", "3C 5S 2H 4H")
     _act(st, eldest, BET, 3)
     assert {decide(CACHO, st, other, EASY_CACHO, seed).type for seed in SEEDS} == {CALL}
+    # ... but not a bet bigger than the pot was before it.
+    st, eldest, other = cacho("2D 6S", "3C 5S 2H 4H")
+    _act(st, eldest, BET, 7)
+    assert {decide(CACHO, st, other, EASY_CACHO, seed).type for seed in SEEDS} == {FOLD}
     st, eldest, other = cacho("5S 6H", "4S 2C 2S 4D")  # the caller: 6H 2C 4D, a high six
     _act(st, eldest, BET, 3)
     assert {decide(CACHO, st, other, EASY_CACHO, seed).type for seed in SEEDS} == {FOLD}
