@@ -5,8 +5,10 @@ collect; a beginner sees pairs and high cards:
 
 - it takes the pile's card whenever it pairs anything in the hand (the same rank, or its suit
   within two) or is wild, not only when it melds; otherwise it draws from the stock;
-- it keeps its melds and its pairs and throws a card that pairs nothing, the lowest first:
-  kings and aces (an ace is high to a beginner) are held long after they stopped helping;
+- it throws the card that leaves the hand closest to going out as plainly counted (outs that
+  may still come, then the fewest loose cards, then the most pairs), and between cards that
+  leave the same, the lowest: kings and aces (an ace is high to a beginner) are held long
+  after they stopped helping;
 - it pays no attention to what the other players took from the pile, nor to the score, and
   knocks as soon as it can.
 
@@ -51,6 +53,8 @@ def looks(card: Card) -> int:
 
 
 def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    """The plain discard (a card that leaves live outs, then the fewest loose cards, then the most pairs),
+    with the beginner's taste between cards that leave the same: the lowest goes, high cards stay."""
     if not any(a.type == DISCARD for a in legal):
         return None
     view = seen.view
@@ -58,14 +62,20 @@ def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
     m = seen.m
     mine = view.seats[seen.you]
     kept = view.drawn if view.drawn is not None and view.drawn in mine.taken else None  # just taken from the pile
+    everything = sorted(set(hand), key=index)
     loose = sorted(set(m.arrange(hand)[1]), key=index)
-    pool = [c for c in loose if c not in m.wilds and c != kept]
-    if not pool:
-        everything = sorted(set(hand), key=index)
-        pool = [c for c in everything if c not in m.wilds and c != kept] or everything
-    stray = [c for c in pool if not _pairs(seen, c, loose)]
-    card = min(stray or pool, key=lambda c: (looks(c), index(c)))
-    return Action(DISCARD, cards=(card,))
+    pool = ([c for c in loose if c not in m.wilds and c != kept]
+            or [c for c in everything if c not in m.wilds and c != kept] or everything)
+
+    def leaves(card: Card) -> tuple[int, int, int, int, int]:
+        rest = list(hand)
+        rest.remove(card)
+        _, left = m.arrange(rest)
+        n = seen.live_outs(rest)[0] if len(left) <= 4 else 0
+        pairs = sum(1 for i, a in enumerate(left) for b in left[i + 1 :] if _links(a, b, m.rules) or b in m.wilds)
+        return (1 if n else 0, n, -len(left), pairs, -looks(card))
+
+    return Action(DISCARD, cards=(max(pool, key=leaves),))
 
 
 def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
