@@ -3,8 +3,9 @@
 The levels above search the deals; a beginner sorts a hand into what it looks like and plays
 that sort the same way every time, whoever bets and whatever the pot:
 
-- rounds 1 and 2: in with almost anything (a card above a two; then two of a suit or a high
-  card), since what is shown so far always looks as if it could come good;
+- round 1: in with almost anything (a card above a two);
+- round 2: goes on only with two of a suit, giving up the chip it put in with anything else,
+  a pair of high cards of two suits included (they look like nothing yet);
 - round 3, first to bet: bets only a hand that looks strong (a cacho, three sixes, or two of a
   suit worth ``GOOD`` or more), and then only a little (``SMALL`` of the pot, never the
   bigger bet the hand could carry); it never bluffs;
@@ -12,9 +13,9 @@ that sort the same way every time, whoever bets and whatever the pot:
   was before it; anything less it gives up, whatever the price; once it has bet and is raised,
   it gives up unless the hand is a cacho or three sixes.
 
-It is beatable the way a timid beginner is: a bet takes the pot from it far too often (a
-player who bets most hands when it opens wins three chips each time it folds), and it makes
-too little of its good hands. It is never absurd: it never folds when it may check, never
+It is beatable the way a timid beginner is: it gives up too early (a chip each time in round
+2) and a bet takes the pot from it far too often (three chips each time it folds), and it
+makes too little of its good hands. It is never absurd: it never folds when it may check, never
 folds a cacho or three sixes, and takes the pot back unseen when everyone else has passed.
 It sees only its seat's view.
 """
@@ -45,7 +46,7 @@ def looks_playable(cards: tuple[Card, ...], rnd: int) -> bool:
     """Rounds 1 and 2: whether what is shown so far looks worth going on with."""
     if rnd == 1:
         return cards[0].rank > 2
-    return cards[0].suit is cards[1].suit or max(c.rank for c in cards) >= 5
+    return cards[0].suit is cards[1].suit
 
 
 def _raised(view: CachoView, seat: int) -> bool:

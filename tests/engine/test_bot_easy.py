@@ -14,10 +14,10 @@ import random
 from cardtui.engine.betting import CALL, CHECK, FOLD
 from cardtui.engine.bots import rummy_levels
 from cardtui.engine.bots.levels import LEVELS
-from cardtui.engine.cacho import BET, CachoState
+from cardtui.engine.cacho import BET, PASS, CachoState
 from cardtui.engine.cacho import GAME as CACHO
-from cardtui.engine.cards import Card
-from cardtui.engine.core import Action
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.melds import wild_cards
 from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase
 from tests.engine.test_bot_blunders import cacho, cards, decide, rummy_view
@@ -32,6 +32,20 @@ def _act(state: CachoState, seat: int, kind: str, amount: int) -> None:
 
 
 # -- Cacho -------------------------------------------------------------------------------------------
+def test_cacho_easy_goes_on_in_round_two_only_with_two_of_a_suit() -> None:
+    state, _ = CACHO.start(CACHO.options({"chips": 20}), [SeatInfo(i, f"p{i}", i) for i in range(2)], 1)
+    eldest, other = state.playing
+    state.hands[eldest], state.hands[other] = [Card.parse("6S")], [Card.parse("2D")]
+    state.deck = list(reversed(parse_cards("5H 3D 4S AC")))
+    CACHO.apply(state, eldest, Action(BET, 1))
+    CACHO.apply(state, other, Action(BET, 1))
+    # 6S 5H: the two best ranks, two suits; the old easy went on (completed, it beats a random hand 57% of the time).
+    assert {decide(CACHO, state, eldest, EASY_CACHO, seed).type for seed in SEEDS} == {PASS}
+    CACHO.apply(state, eldest, Action(BET, 2))
+    # 2D 3D: two of a suit, low as they are.
+    assert {decide(CACHO, state, other, EASY_CACHO, seed).type for seed in SEEDS} == {BET}
+
+
 def test_cacho_easy_bets_a_good_hand_small_and_a_poor_one_never() -> None:
     # 6S 5S 4H: two of a suit worth 31, better than 94% of hands. The old easy bet the whole pot.
     st, eldest, _ = cacho("6S 2D", "5S 3C 4H 2H")
