@@ -4,7 +4,8 @@ The levels above weigh each card by the copies still to come and by what the oth
 collect; a beginner sees pairs and high cards:
 
 - it takes the pile's card whenever it pairs anything in the hand (the same rank, or its suit
-  within two) or is wild, not only when it melds; otherwise it draws from the stock;
+  within two) and leaves the hand better once a card is thrown, or is wild, not only when it
+  melds; otherwise it draws from the stock;
 - it throws the card that leaves the hand closest to going out as plainly counted (outs that
   may still come, then the fewest loose cards, then the most pairs), and between cards that
   leave the same, the lowest: kings and aces (an ace is high to a beginner) are held long
@@ -43,8 +44,15 @@ def _draw(seen: Seen, legal: Sequence[Action]) -> Action | None:
     if not isinstance(open_, tuple):
         return open_
     top, hand = open_
-    take = top in seen.m.wilds or seen.m.goes_out([*hand, top]) or _pairs(seen, top, hand)
-    return Action(DRAW, value=PILE if take else STOCK)
+    if top in seen.m.wilds or seen.m.goes_out([*hand, top]):
+        return Action(DRAW, value=PILE)
+    if not _pairs(seen, top, hand):
+        return Action(DRAW, value=STOCK)
+    # Taken only when the hand is better for it once a card is thrown: a card that is only traded for
+    # another as good would pass between two beginners for ever, the stock untouched.
+    ten = [*hand, top]
+    ten.remove(_throw(seen, ten, kept=top))
+    return Action(DRAW, value=PILE if count(seen, ten) > count(seen, hand) else STOCK)
 
 
 def looks(card: Card) -> int:
@@ -52,16 +60,19 @@ def looks(card: Card) -> int:
     return 14 if card.rank == 1 else card.rank
 
 
-def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
-    """The plain discard (a card that leaves live outs, then the fewest loose cards, then the most pairs),
-    with the beginner's taste between cards that leave the same: the lowest goes, high cards stay."""
-    if not any(a.type == DISCARD for a in legal):
-        return None
-    view = seen.view
-    hand = list(view.cards)
+def count(seen: Seen, hand: Sequence[Card]) -> tuple[int, int, int, int]:
+    """The plain count of a hand of nine: live outs (whether any, how many), fewer loose cards, more pairs."""
     m = seen.m
-    mine = view.seats[seen.you]
-    kept = view.drawn if view.drawn is not None and view.drawn in mine.taken else None  # just taken from the pile
+    _, left = m.arrange(hand)
+    n = seen.live_outs(hand)[0] if len(left) <= 4 else 0
+    pairs = sum(1 for i, a in enumerate(left) for b in left[i + 1 :] if _links(a, b, m.rules) or b in m.wilds)
+    return (1 if n else 0, n, -len(left), pairs)
+
+
+def _throw(seen: Seen, hand: Sequence[Card], kept: Card | None) -> Card:
+    """The card a beginner throws from ten: the one that leaves the best plain count, the lowest of equals;
+    a loose card while there is one, never a wild while there is another, never ``kept``."""
+    m = seen.m
     everything = sorted(set(hand), key=index)
     loose = sorted(set(m.arrange(hand)[1]), key=index)
     pool = ([c for c in loose if c not in m.wilds and c != kept]
@@ -70,12 +81,20 @@ def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
     def leaves(card: Card) -> tuple[int, int, int, int, int]:
         rest = list(hand)
         rest.remove(card)
-        _, left = m.arrange(rest)
-        n = seen.live_outs(rest)[0] if len(left) <= 4 else 0
-        pairs = sum(1 for i, a in enumerate(left) for b in left[i + 1 :] if _links(a, b, m.rules) or b in m.wilds)
-        return (1 if n else 0, n, -len(left), pairs, -looks(card))
+        return (*count(seen, rest), -looks(card))
 
-    return Action(DISCARD, cards=(max(pool, key=leaves),))
+    return max(pool, key=leaves)
+
+
+def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
+    """The plain discard (a card that leaves live outs, then the fewest loose cards, then the most pairs),
+    with the beginner's taste between cards that leave the same: the lowest goes, high cards stay."""
+    if not any(a.type == DISCARD for a in legal):
+        return None
+    view = seen.view
+    mine = view.seats[seen.you]
+    kept = view.drawn if view.drawn is not None and view.drawn in mine.taken else None  # just taken from the pile
+    return Action(DISCARD, cards=(_throw(seen, list(view.cards), kept),))
 
 
 def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:

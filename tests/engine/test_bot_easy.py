@@ -136,3 +136,11 @@ def test_cacheta_easy_never_throws_the_piles_card_it_has_just_taken() -> None:
     seats[you] = dataclasses.replace(seats[you], taken=cards("5D"))
     assert _discard(hand, drawn=Card.parse("5D"), seats=tuple(seats)) == Card.parse("KC")
     assert _discard(hand) == Card.parse("5D")  # drawn from the stock, it may go
+
+
+def test_cacheta_easy_does_not_take_a_card_only_to_trade_it_for_another_as_good() -> None:
+    # 7C pairs 9C, but 9C sits in a group: taken, it would only be thrown again (or 10H for it). Four
+    # beginners once passed 7C, 10H and JH round the table for ever, the stock untouched.
+    view = rummy_view("cacheta", flip=FLIP, wilds=wild_cards(FLIP), cards=cards("9S 9D 9C 10S 10H QS QS QH QD"),
+                      pile=cards("8S 4D 7C"))
+    assert EASY_CACHETA(view, DRAWS, random.Random(1)) == Action(DRAW, value=STOCK)
