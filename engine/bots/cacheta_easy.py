@@ -4,8 +4,8 @@ The levels above weigh each card by the copies still to come and by what the oth
 collect; a beginner sees pairs and high cards:
 
 - it takes the pile's card whenever it pairs anything in the hand (the same rank, or its suit
-  within two) and leaves the hand better once a card is thrown, or is wild, not only when it
-  melds; otherwise it draws from the stock;
+  within two) or is wild, not only when it melds, and then holds on to what it picked up;
+  otherwise it draws from the stock;
 - it throws the card that leaves the hand closest to going out as plainly counted (outs that
   may still come, then the fewest loose cards, then the most pairs), and between cards that
   leave the same, the lowest: kings and aces (an ace is high to a beginner) are held long
@@ -15,7 +15,7 @@ collect; a beginner sees pairs and high cards:
 
 It is never absurd: it knocks with all ten cards melded when it can, takes a card that lets
 it go out, never breaks a meld while a loose card is left, never throws a wild while it has
-another card, nor the pile's card it has just taken. It sees only its seat's view.
+another card, nor a card it picked up from the pile while it has another. It sees only its seat's view.
 """
 
 from __future__ import annotations
@@ -46,13 +46,11 @@ def _draw(seen: Seen, legal: Sequence[Action]) -> Action | None:
     top, hand = open_
     if top in seen.m.wilds or seen.m.goes_out([*hand, top]):
         return Action(DRAW, value=PILE)
-    if not _pairs(seen, top, hand):
-        return Action(DRAW, value=STOCK)
-    # Taken only when the hand is better for it once a card is thrown: a card that is only traded for
-    # another as good would pass between two beginners for ever, the stock untouched.
-    ten = [*hand, top]
-    ten.remove(_throw(seen, ten, kept=top))
-    return Action(DRAW, value=PILE if count(seen, ten) > count(seen, hand) else STOCK)
+    # A card it picked up, a beginner keeps: taken only while a loose card it did not pick up is left to
+    # throw for it (so that each take holds one more card and two beginners cannot trade the same cards
+    # for ever, the stock untouched).
+    free = [c for c in seen.m.arrange(hand)[1] if c not in seen.m.wilds and c not in _picked(seen)]
+    return Action(DRAW, value=PILE if free and _pairs(seen, top, hand) else STOCK)
 
 
 def looks(card: Card) -> int:
@@ -69,14 +67,22 @@ def count(seen: Seen, hand: Sequence[Card]) -> tuple[int, int, int, int]:
     return (1 if n else 0, n, -len(left), pairs)
 
 
-def _throw(seen: Seen, hand: Sequence[Card], kept: Card | None) -> Card:
+def _picked(seen: Seen) -> set[Card]:
+    """The cards this seat took from the pile and holds."""
+    return set(seen.view.seats[seen.you].taken)
+
+
+def _throw(seen: Seen, hand: Sequence[Card]) -> Card:
     """The card a beginner throws from ten: the one that leaves the best plain count, the lowest of equals;
-    a loose card while there is one, never a wild while there is another, never ``kept``."""
+    a loose card while there is one, never a wild while there is another, never one it picked up from the
+    pile while there is another."""
     m = seen.m
     everything = sorted(set(hand), key=index)
     loose = sorted(set(m.arrange(hand)[1]), key=index)
-    pool = ([c for c in loose if c not in m.wilds and c != kept]
-            or [c for c in everything if c not in m.wilds and c != kept] or everything)
+    kept = _picked(seen)
+    pool = ([c for c in loose if c not in m.wilds and c not in kept]
+            or [c for c in everything if c not in m.wilds and c not in kept]
+            or [c for c in everything if c not in m.wilds] or everything)
 
     def leaves(card: Card) -> tuple[int, int, int, int, int]:
         rest = list(hand)
@@ -91,10 +97,7 @@ def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
     with the beginner's taste between cards that leave the same: the lowest goes, high cards stay."""
     if not any(a.type == DISCARD for a in legal):
         return None
-    view = seen.view
-    mine = view.seats[seen.you]
-    kept = view.drawn if view.drawn is not None and view.drawn in mine.taken else None  # just taken from the pile
-    return Action(DISCARD, cards=(_throw(seen, list(view.cards), kept),))
+    return Action(DISCARD, cards=(_throw(seen, list(seen.view.cards)),))
 
 
 def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
+
+import pytest
 
 from cardtui.engine.betting import CALL, CHECK, FOLD
 from cardtui.engine.bots import rummy_levels
@@ -19,7 +22,8 @@ from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase
+from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
+from cardtui.sim import simulate
 from tests.engine.test_bot_blunders import cacho, cards, decide, rummy_view
 
 SEEDS = range(5)
@@ -138,9 +142,20 @@ def test_cacheta_easy_never_throws_the_piles_card_it_has_just_taken() -> None:
     assert _discard(hand) == Card.parse("5D")  # drawn from the stock, it may go
 
 
-def test_cacheta_easy_does_not_take_a_card_only_to_trade_it_for_another_as_good() -> None:
-    # 7C pairs 9C, but 9C sits in a group: taken, it would only be thrown again (or 10H for it). Four
-    # beginners once passed 7C, 10H and JH round the table for ever, the stock untouched.
-    view = rummy_view("cacheta", flip=FLIP, wilds=wild_cards(FLIP), cards=cards("9S 9D 9C 10S 10H QS QS QH QD"),
-                      pile=cards("8S 4D 7C"))
-    assert EASY_CACHETA(view, DRAWS, random.Random(1)) == Action(DRAW, value=STOCK)
+def test_four_cacheta_beginners_finish_their_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Four beginners taking every card that pairs once passed 7C, 10H and JH round the table for ever (the
+    # 12th hand of this run), the stock untouched: what one picks up, it now holds.
+    acted = 0
+
+    def counted(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+        nonlocal acted
+        acted += 1
+        assert acted < 5000, "a hand that does not end"
+        return EASY_CACHETA(view, legal, rng)
+
+    def ended(record: dict[str, Any]) -> None:
+        nonlocal acted
+        acted = 0
+
+    monkeypatch.setitem(LEVELS["cacheta"], "easy", counted)
+    assert simulate("cacheta", 4, 12, 3, {}, on_hand=ended, fair=True, table="t").hands == 12
