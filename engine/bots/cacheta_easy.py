@@ -15,7 +15,8 @@ collect; a beginner sees pairs and high cards:
 
 It is never absurd: it knocks with all ten cards melded when it can, takes a card that lets
 it go out, never breaks a meld while a loose card is left, never throws a wild while it has
-another card, nor a card it picked up from the pile while it has another. It sees only its seat's view.
+another card, nor a card it picked up from the pile while it has another. It sees only its
+seat's view.
 """
 
 from __future__ import annotations
