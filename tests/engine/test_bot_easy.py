@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from cardtui.engine.betting import CALL, CHECK, FOLD
-from cardtui.engine.bots import rummy_levels
+from cardtui.engine.bots import cacheta_easy, rummy_levels
 from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cacho import BET, PASS, CachoState
 from cardtui.engine.cacho import GAME as CACHO
@@ -29,6 +30,8 @@ from tests.engine.test_bot_blunders import cacho, cards, decide, rummy_view
 SEEDS = range(5)
 EASY_CACHO = LEVELS["cacho"]["easy"]
 EASY_CACHETA = LEVELS["cacheta"]["easy"]
+BEGINNER = cacheta_easy.beginner
+"""Cacheta's easy plays the beginner's choice half the time, the plain rules' the other half."""
 
 
 def _act(state: CachoState, seat: int, kind: str, amount: int) -> None:
@@ -105,18 +108,18 @@ def test_cacheta_easy_takes_the_piles_card_whenever_it_pairs_anything() -> None:
         assert rummy_levels.easy(view, DRAWS, random.Random(1)) == Action(DRAW, value=STOCK), top  # the old easy
         for level in ("normal", "hard"):
             assert LEVELS["cacheta"][level](view, DRAWS, random.Random(1)) == Action(DRAW, value=STOCK), (level, top)
-        assert EASY_CACHETA(view, DRAWS, random.Random(1)) == Action(DRAW, value=PILE), top
+        assert BEGINNER(view, DRAWS, random.Random(1)) == Action(DRAW, value=PILE), top
     # A card that pairs nothing is left on the pile.
     view = rummy_view("cacheta", flip=FLIP, wilds=wild_cards(FLIP), cards=cards("3H 4H 5H 9C 9D 9S JC 7D KC"),
                       pile=cards("8C 2C"))
-    assert EASY_CACHETA(view, DRAWS, random.Random(1)) == Action(DRAW, value=STOCK)
+    assert BEGINNER(view, DRAWS, random.Random(1)) == Action(DRAW, value=STOCK)
 
 
 def _discard(hand: str, **changes: object) -> Card:
     view = rummy_view("cacheta", flip=FLIP, wilds=wild_cards(FLIP), phase=Phase.DISCARD, cards=cards(hand),
                       pile=cards("2D 8C"), **changes)
     legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
-    return EASY_CACHETA(view, legal, random.Random(1)).cards[0]
+    return BEGINNER(view, legal, random.Random(1)).cards[0]
 
 
 def test_cacheta_easy_holds_its_high_cards_and_keeps_its_melds() -> None:
@@ -142,7 +145,17 @@ def test_cacheta_easy_never_throws_the_piles_card_it_has_just_taken() -> None:
     assert _discard(hand) == Card.parse("5D")  # drawn from the stock, it may go
 
 
-def test_four_cacheta_beginners_finish_their_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cacheta_easy_plays_the_beginners_choice_half_the_time() -> None:
+    view = rummy_view("cacheta", flip=FLIP, wilds=wild_cards(FLIP), cards=cards("3H 4H 5H 9C 9D 9S JC 7D KC"),
+                      pile=cards("8C KS"))
+    picks = [EASY_CACHETA(view, DRAWS, random.Random(seed)).value for seed in range(200)]
+    assert 70 <= picks.count(PILE) <= 130 and picks.count(PILE) + picks.count(STOCK) == 200
+
+
+@pytest.mark.parametrize("policy", [EASY_CACHETA, BEGINNER], ids=["easy", "beginner"])
+def test_four_cacheta_beginners_finish_their_hands(monkeypatch: pytest.MonkeyPatch,
+                                                    policy: Callable[[RummyView, list[Action], random.Random], Action]
+                                                    ) -> None:
     # Four beginners taking every card that pairs once passed 7C, 10H and JH round the table for ever (the
     # 12th hand of this run), the stock untouched: what one picks up, it now holds.
     acted = 0
@@ -151,7 +164,7 @@ def test_four_cacheta_beginners_finish_their_hands(monkeypatch: pytest.MonkeyPat
         nonlocal acted
         acted += 1
         assert acted < 5000, "a hand that does not end"
-        return EASY_CACHETA(view, legal, rng)
+        return policy(view, legal, rng)
 
     def ended(record: dict[str, Any]) -> None:
         nonlocal acted
