@@ -1,4 +1,4 @@
-"""Cacho bots by level: ``easy`` (the old thresholds, made sane) and the search behind ``normal`` and ``hard``.
+"""Cacho bots by level: the search behind ``normal`` and ``hard`` (``easy`` is ``cacho_easy``).
 
 The search deals the other players' cards many ways from the cards this seat cannot see,
 weighs each deal by how likely it makes what they did (who bet in each round, who bet or
@@ -21,7 +21,6 @@ from itertools import combinations
 
 from cardtui.engine.betting import BET as OPEN
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE, Pots
-from cardtui.engine.bots import cacho as old
 from cardtui.engine.bots import estimates
 from cardtui.engine.bots.bluffs import bet_bluff_rate
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
@@ -559,28 +558,6 @@ def hard(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
     if bluff is not None:
         return bluff
     return Search(view, rest, rng, HARD_WORLDS, temper=TEMPER).decide()
-
-
-def easy(view: CachoView, legal: list[Action], rng: random.Random) -> Action:
-    """The old thresholds, made sane: a bet is called only with what beats a betting hand (not a random
-    one), and a strong hand bets about the pot, not everything, so it gets paid."""
-    action = old.choose(view, legal, rng)
-    me = view.seats[view.you or 0]
-    cards = tuple(sorted(INDEX[c] for c in me.cards))
-    opponents = sum(1 for s in view.seats if s.status is SeatStatus.IN and s.seat != me.seat)
-    if view.round < 3 or not opponents:
-        return action
-    power = _power(cards, opponents)
-    kinds = {a.type: a for a in legal}
-    if action.type == CALL:
-        owe = action.amount
-        if power < min(0.95, owe / (view.pot + owe) + 0.25 * owe / max(1, view.pot)):
-            return kinds.get(FOLD, action)
-    if action.type in (OPEN, RAISE):
-        raises = [a for a in legal if a.type == action.type]
-        want = view.level + max(1, view.pot // 2 + (view.pot if power > 0.9 else 0) // 2)
-        return min(raises, key=lambda a: abs(a.amount - want))
-    return action
 
 
 def card_ids(cards: tuple[Card, ...]) -> tuple[int, ...]:
