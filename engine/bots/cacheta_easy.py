@@ -29,8 +29,7 @@ import random
 from collections.abc import Sequence
 
 from cardtui.engine.bots import rummy_levels
-from cardtui.engine.bots.rummy_levels import Seen, _declare, _knock, _links, _window, draw_open
-from cardtui.engine.cacheta import DECLARE
+from cardtui.engine.bots.rummy_levels import Seen, _links, draw_open, turn
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import index
@@ -122,11 +121,4 @@ def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
 
 def beginner(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """The beginner's own choice: a hand played by its look (see the module)."""
-    knock = _knock(legal)
-    if knock is not None:
-        return knock
-    seen = Seen(view)
-    for pick in (_window(seen, legal), _declare(seen, legal), _draw(seen, legal), _discard(seen, legal)):
-        if pick is not None:
-            return pick
-    return next((a for a in legal if a.type != DECLARE), legal[0])
+    return turn(view, legal, Seen, _draw, _discard)

@@ -24,16 +24,13 @@ from collections.abc import Sequence
 from cardtui.engine.bots.rummy_levels import (
     OUT_WEIGHT,
     Seen,
-    _declare,
-    _knock,
     _minus,
     _relevant,
-    _window,
     draw_open,
     pair_links,
     pairs_worth,
+    turn,
 )
-from cardtui.engine.cacheta import DECLARE
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import index
@@ -180,13 +177,6 @@ def _discard(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
 
 def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """Cacheta's hard bot."""
-    knock = _knock(legal)
-    if knock is not None:
-        return knock
-    seen = CachetaSeen(view)
-    for pick in (_window(seen, legal), _declare(seen, legal), _draw(seen, legal), _discard(seen, legal)):
-        if pick is not None:
-            return pick
-    return next((a for a in legal if a.type != DECLARE), legal[0])
+    return turn(view, legal, CachetaSeen, _draw, _discard)
 
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardtui.engine.bots.rummy_levels import Seen, _declare, _knock, _window, draw_open
-from cardtui.engine.cacheta import DECLARE
+from cardtui.engine.bots.rummy_levels import Seen, draw_open, turn
 from cardtui.engine.core import Action
 from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, RummyView
 
@@ -50,11 +49,4 @@ def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
 
 def normal(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """Cacheta's normal bot."""
-    knock = _knock(legal)
-    if knock is not None:
-        return knock
-    seen = Seen(view)
-    for pick in (_window(seen, legal), _declare(seen, legal), _draw(seen, legal), _discard(seen, legal)):
-        if pick is not None:
-            return pick
-    return next((a for a in legal if a.type != DECLARE), legal[0])
+    return turn(view, legal, Seen, _draw, _discard)

@@ -30,6 +30,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import cacheta as old_cacheta
@@ -277,6 +278,25 @@ def _declare(seen: Seen, legal: Sequence[Action]) -> Action | None:
     players = sum(1 for s in seen.view.seats if s.status.value == "in")
     n, _ = seen.live_outs(seen.view.cards)
     return Action(DECLARE) if players >= 3 and n >= 2 else None
+
+
+Choice = Callable[[Any, Sequence[Action]], Action | None]
+"""One part of a turn (a draw, a discard) as a level makes it, from what it has seen; None where it does not apply."""
+
+
+def turn(view: RummyView, legal: Sequence[Action], seen: Callable[[RummyView], Seen], draw: Choice,
+         discard: Choice) -> Action:
+    """A Cacheta level's turn: a knock whenever one is legal, then the claim window and na boa as every
+    level plays them, then the level's own ``draw`` and ``discard`` (``seen`` reads the view as the level
+    does)."""
+    knock = _knock(legal)
+    if knock is not None:
+        return knock
+    read = seen(view)
+    for pick in (_window(read, legal), _declare(read, legal), draw(read, legal), discard(read, legal)):
+        if pick is not None:
+            return pick
+    return next((a for a in legal if a.type != DECLARE), legal[0])
 
 
 def draw_open(seen: Seen, legal: Sequence[Action]) -> Action | tuple[Card, list[Card]] | None:
