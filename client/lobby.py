@@ -24,7 +24,7 @@ from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
 from cardtui.client.help import HelpScreen
 from cardtui.client.invite import InviteScreen
-from cardtui.client.option_words import option_label, value_label
+from cardtui.client.option_words import level_words, option_label, value_label
 from cardtui.client.players import LeaderboardScreen
 from cardtui.client.replay import TablesScreen
 from cardtui.i18n import N_, _
@@ -69,7 +69,7 @@ def seated_text(table: common_pb2.TableSummary) -> str:
         elif s.bot and s.away:
             parts.append(_("{name} (away)").format(name=s.name))
         elif s.bot:
-            parts.append(f"{s.name} ({s.bot_level})" if s.bot_level else s.name)
+            parts.append(f"{s.name} ({level_words(s.bot_level)})" if s.bot_level else s.name)
         else:
             parts.append(s.name)
     return ", ".join(parts)
@@ -482,8 +482,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     @staticmethod
     def _levels(game: lobby_pb2.GameInfo, seat: int) -> list[tuple[str, str]]:
         """A bot seat's choices, each naming the bot as the table will ("bot 4: hard")."""
-        return [(_("bot {n}: {level}").format(n=seat + 1, level=level), level) for level in game.bot_levels] or [
-            (_("bot {n}").format(n=seat + 1), "")]
+        return [(_("bot {n}: {level}").format(n=seat + 1, level=level_words(level)), level)
+                for level in game.bot_levels] or [(_("bot {n}").format(n=seat + 1), "")]
 
     @staticmethod
     def _level(game: lobby_pb2.GameInfo) -> str:

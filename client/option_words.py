@@ -1,8 +1,9 @@
 """A table option and each of its values in words a player understands.
 
 The server describes each game's options with identifiers (``ties``, ``sum_two``) and one line
-of help in English; this module is the one place the client turns them into words: an option's
-label, and each value's label saying the rule it plays (``sum_two``: "two best cards, even of
+of help in English, and names its bots' levels the same way (``level_words``); this module is the
+one place the client turns them into words: an option's label, and each value's label saying the
+rule it plays (``sum_two``: "two best cards, even of
 different suits"), never where the rule came from. The create form offers these labels and a
 table's help lists them as the table plays them (``table_options``).
 
@@ -105,6 +106,16 @@ OPTIONS: dict[str, dict[str, OptionWords]] = {
     },
 }
 """Each game's options by name, as the server names them (``GameInfo.options``)."""
+
+
+LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+"""The bots' levels as the server names them (``GameInfo.bot_levels``, a seat's ``bot_level``)."""
+
+
+def level_words(level: str) -> str:
+    """A bot level in the player's language; one this client does not know, by its identifier."""
+    known = LEVELS.get(level)
+    return _(known) if known is not None else level
 
 
 def spaced(name: str) -> str:

@@ -38,6 +38,7 @@ from cardtui.client.boards.parts import (
     text_key,
 )
 from cardtui.client.models import TableModel
+from cardtui.client.option_words import level_words
 from cardtui.client.textual_internals import styled
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, table_pb2
@@ -56,7 +57,7 @@ def bot_tag(seat: common_pb2.SeatSummary, away: str) -> str:
     """A bot's seat in a seat list: "bot hard" (its level), or ``away`` where a bot plays for someone away."""
     if seat.away:
         return away
-    return _("bot {level}").format(level=seat.bot_level) if seat.bot_level else _("bot")
+    return _("bot {level}").format(level=level_words(seat.bot_level)) if seat.bot_level else _("bot")
 
 
 def holder(view: table_pb2.View | None, seat: int) -> str:
@@ -439,8 +440,8 @@ class Board(Widget):
             out.append("  " + _("seat {n}").format(n=s.seat + 1) + ": ")
             out.append(s.name or _("open"), style="" if s.name else "dim italic")
             if s.bot:
-                out.append("  " + (_("(bot, {level})").format(level=s.bot_level) if s.bot_level else _("(bot)")),
-                           style="dim")
+                level = level_words(s.bot_level)
+                out.append("  " + (_("(bot, {level})").format(level=level) if s.bot_level else _("(bot)")), style="dim")
             if s.seat == self.seat:
                 out.append("  " + _("← you"), style="bold green")
             out.append("\n")
@@ -495,7 +496,7 @@ class Board(Widget):
             else:  # a bot's seat is named "bot N" already: its level is what is left to say
                 said = _("({level})") if summary.bot_level else ""
             if said:
-                out.append(" " + said.format(level=summary.bot_level), style="dim")
+                out.append(" " + said.format(level=level_words(summary.bot_level)), style="dim")
         if seat == self.seat:
             out.append(" " + _("(you)"), style="green")
         return out

@@ -18,12 +18,13 @@ from cardtui.client.app import CardApp, relabel
 from cardtui.client.footer import Footer
 from cardtui.client.help import rules_page, rules_text
 from cardtui.client.lobby import LobbyScreen
+from cardtui.client.option_words import level_words
 from cardtui.client.table_log import TableLog
 from cardtui.client.table_screen import TableScreen
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from tests.client.footer_check import cut_off, footer_items
-from tests.client.test_truco import argentino_envido, paulista_truco
+from tests.client.test_truco import argentino_envido, paulista_truco, screen_text
 from tests.client.truco_positions import Position, ScreenApp
 from tests.client.waiting import at_table, in_lobby, settled, shown, until
 from tests.conftest import create
@@ -189,3 +190,22 @@ def test_paulista_board_snapshot(snap_compare: Any, lang: str) -> None:
 def test_argentino_board_snapshot(snap_compare: Any, lang: str) -> None:
     i18n.use(lang)
     assert snap_compare(ScreenApp(argentino_envido(), 0), terminal_size=SMALL, run_before=settle)
+
+
+
+async def test_the_bots_levels_are_named_in_the_readers_language(server: Running) -> None:
+    """The server names levels by identifier (``easy``, ``hard``); the board says them in the reader's
+    language, as the create form does (``level_words``)."""
+    await create(server, game="cacho", name="níveis", seats=3, bots=2, bot_levels=["easy", "hard"])
+    with speaking("pt_BR"):
+        app = CardApp(f"127.0.0.1:{server.port}", "ana")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await in_lobby(pilot)
+            await pilot.press("s")
+            await at_table(pilot)
+            await until(pilot, lambda: "difícil" in screen_text(app), "the hard bot named in Portuguese")
+            shown_now = screen_text(app)
+            assert "fácil" in shown_now and "easy" not in shown_now and "hard" not in shown_now, shown_now
+    with speaking("es"):
+        assert level_words("hard") == "difícil" and level_words("normal") == "normal"
+        assert level_words("genius") == "genius"  # a level a newer server offers: by its identifier
