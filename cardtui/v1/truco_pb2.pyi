@@ -542,7 +542,7 @@ class PaulistaPart(_message.Message):
     trick_decides: _builtins.bool
     """an accepted truco: the trick in play decides the hand"""
     call_decides: _builtins.bool
-    """no truco accepted yet: one accepted now makes the trick in play decide"""
+    """no trick deciding yet: a call (or raise) accepted now makes the trick in play decide"""
     @_builtins.property
     def rejected(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """face up, out of play"""

@@ -349,7 +349,8 @@ class TrucoBoard(Board):
         if call.bet == T.TRUCO_BET_FLOR and call.call == T.TRUCO_WORD_FLOR:
             return _boxed(out, style)  # a flor sung is met by flores, not by quiero or no quiero
         paulista = view.truco.paulista if view.truco.HasField("paulista") else None
-        decides = call.bet == T.TRUCO_BET_TRUCO and paulista is not None and paulista.call_decides
+        decides = call.bet == T.TRUCO_BET_TRUCO and paulista is not None and \
+            (paulista.call_decides or paulista.trick_decides)
         what = {T.TRUCO_BET_TRUCO: _("{yes} plays the hand for {n}"),
                 T.TRUCO_BET_ENVIDO: _("{yes} plays the envido for {n}")}.get(call.bet,
                                                                               _("{yes} plays the flor for {n}"))

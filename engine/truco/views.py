@@ -141,8 +141,8 @@ class PaulistaPart:
     trick_decides: bool
     """A truco was accepted with ``truco_decides = trick``: the trick in play decides the hand."""
     call_decides: bool
-    """With ``truco_decides = trick`` and no truco accepted yet: a truco accepted now (called, or awaiting
-    its answer) makes the trick in play decide the hand."""
+    """With ``truco_decides = trick`` and no trick deciding yet: a call accepted now (a truco, or a raise
+    awaiting its answer, which itself accepted the truco) makes the trick in play decide the hand."""
 
 
 @dataclass(frozen=True, slots=True)

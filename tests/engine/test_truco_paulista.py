@@ -284,6 +284,20 @@ def test_an_accepted_truco_lets_the_trick_in_play_decide() -> None:
     assert st.result is not None and st.scores == [3, 0] and len(GAME.view(st, 0).tricks) == 1
 
 
+def test_a_raise_awaiting_its_answer_still_tells_that_the_trick_in_play_will_decide() -> None:
+    st = kept(s1="4S 5S 6S", s2="3H 2H KH", s3="4D 5D 6D", s0="4H 5H 6H")
+    do(st, 1, "truco")
+    do(st, 0, "seis")  # raising accepts the truco, but no trick decides until the six is accepted
+    for seat in (1, 2, 3):
+        part = GAME.view(st, seat).paulista
+        assert part is not None and part.call_decides and not part.trick_decides, seat
+    do(st, 1, "accept")
+    part = GAME.view(st, 1).paulista
+    assert part is not None and part.trick_decides and not part.call_decides
+    play_out(st, "4S", "3H", "4D", "4H")
+    assert st.result is not None and st.scores == [6, 0] and len(GAME.view(st, 0).tricks) == 1
+
+
 def test_a_tied_deciding_trick_falls_back_to_the_usual_tie_rules() -> None:
     st = kept(s1="3S 4S KS", s2="4H 3H 5C", s3="5S 6S 7S", s0="5H 6H 7C")
     play_out(st, "3S", "4H", "5S", "5H")  # team 1 takes trick 1; seat 1 leads

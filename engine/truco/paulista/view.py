@@ -62,7 +62,7 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
         onze_team=st.onze if st.onze >= 0 else None,
         ferro=st.ferro,
         trick_decides=playing and st.decides_from >= 0,
-        call_decides=st.options.truco_decides is TrucoDecides.TRICK and not truco.level and playing,
+        call_decides=st.options.truco_decides is TrucoDecides.TRICK and st.decides_from < 0 and playing,
     )
     return TrucoView(
         hand=st.hand_no,
