@@ -12,6 +12,7 @@ from cardtui.engine.bots import (
     cacheta_normal,
     cacho_easy,
     cacho_search,
+    pifpaf_hard,
     rummy_levels,
     truco_easy,
     truco_search,
@@ -24,7 +25,7 @@ Policy = Callable[[Any, list[Action], random.Random], Action]
 
 LEVELS: dict[str, dict[str, Policy]] = {
     "cacho": {"easy": cacho_easy.easy, "normal": cacho_search.normal, "hard": cacho_search.hard},
-    "pifpaf": {"easy": rummy_levels.easy, "normal": rummy_levels.normal, "hard": rummy_levels.hard},
+    "pifpaf": {"easy": rummy_levels.easy, "normal": rummy_levels.normal, "hard": pifpaf_hard.hard},
     "cacheta": {"easy": cacheta_easy.easy, "normal": cacheta_normal.normal, "hard": cacheta_hard.hard},
     "truco_paulista": {"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},
     "truco_argentino": {"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},

@@ -17,10 +17,11 @@ pairs of loose cards a live card would turn into a meld. Levels:
 - ``normal``: discards and draws by ``value``, and no discard the next players are known to want.
 - ``hard``: each discard valued one draw ahead: the chance of each live card coming, and the
   best discard after it.
-Pif Paf's betting goes by the same value at both: by the hand's chance of winning (``win_chance``, from
+Pif Paf's normal bets by the same value: by the hand's chance of winning (``win_chance``, from
 self-play): call when the pot pays for the call, bet a hand better than an even share. (Normal once bet
 only a hand near going out and folded a fair hand to a bet of one chip: against players who call nearly
-every bet it took under its share of the matches.)
+every bet it took under its share of the matches.) Pif Paf's hard bot (``pifpaf_hard``) draws and
+discards as ``hard`` here and bets by playing the hand out.
 """
 
 from __future__ import annotations
@@ -414,7 +415,8 @@ def normal(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
 
 
 def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
-    """The hard rummy bot: draws and discards by the hand's value one draw ahead; bets as normal does."""
+    """The hard rummy bot's draws and discards, by the hand's value one draw ahead (bets, if asked, as normal
+    does: ``pifpaf_hard`` bets by playing the hand out)."""
     return _play(view, legal, rng, deep=True)
 
 

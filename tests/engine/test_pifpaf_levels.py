@@ -2,7 +2,8 @@
 
 The old normal bet only a hand a card or two from going out and folded a fair hand to a bet of
 one chip: against players who call nearly every bet (``today``) it took under its share of the
-matches. Normal now bets as hard does, by the hand's chance of winning (``win_chance``).
+matches. Normal now bets by the hand's chance of winning (``win_chance``); hard by playing the hand
+out (``pifpaf_hard``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from cardtui.engine.betting import BET, CALL, FOLD
+from cardtui.engine.betting import BET, CALL, FOLD, RAISE
 from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.bots.rummy_levels import Seen, win_chance
 from cardtui.engine.cards import parse_cards
@@ -51,8 +52,16 @@ def test_a_fair_hand_calls_a_bet_the_pot_pays_for() -> None:
     view, legal = betting("4H 5H 6H 9C 2D JS KC 8S QH", bets=1)
     assert view.pot == 4 and Action(CALL, 1) in legal
     assert win_chance(Seen(view)) * (view.pot + 1) > 1
-    for level in ("normal", "hard"):
-        assert decide(level, view, legal) == Action(CALL, 1), level
+    assert decide("normal", view, legal) == Action(CALL, 1)
+    assert decide("hard", view, legal).type in (CALL, RAISE)  # played out, the hand is worth more than a call
     view = dataclasses.replace(view, cards=parse_cards("AC 3D 5S 7H 9C JD KS 2H 8S"))
-    for level in ("normal", "hard"):
-        assert decide(level, view, legal).type == FOLD, level
+    assert decide("normal", view, legal).type == FOLD
+
+
+def test_hard_raises_all_the_way_with_a_hand_one_card_from_going_out() -> None:
+    # Nine cards melded: any card drawn knocks. Normal raises too, by its formula.
+    view, legal = betting("4H 5H 6H 7C 7D 7S 8S 9S 10S", bets=1)
+    for seed in range(5):
+        assert LEVELS["pifpaf"]["hard"](view, legal, random.Random(seed)) == Action(RAISE, 3), seed
+    assert decide("normal", view, legal) == Action(RAISE, 3)
+
