@@ -357,8 +357,6 @@ def _discard(seen: Seen, legal: Sequence[Action], deep: bool) -> Action | None:
     return Action(DISCARD, cards=(best,))
 
 
-AGGRESSOR = 2.0
-"""How much stronger than an unknown hand a Pif Paf player who bet or raised this round is taken to hold."""
 VALUE_BET = 1.15
 """A Pif Paf hand bets when its chance of winning is this many times an even share (raises all the way
 from ``VALUE_RAISE``)."""
@@ -368,12 +366,12 @@ VALUE_RAISE = 1.5
 def win_chance(seen: Seen) -> float:
     """Pif Paf, at the betting round: the chance that these nine cards win the hand against the players
     still in (``hand_odds.PIFPAF_STRENGTH``: a hand's weight grows as ``exp(strength * value)``, an unknown
-    hand weighs ``PIFPAF_FIELD``, one that bet or raised ``AGGRESSOR`` times that)."""
+    hand weighs ``PIFPAF_FIELD``, whatever it bet). A bettor is not taken to be stronger: counting one that
+    bet or raised twice as strong, normal folded nearly every hand to a player who raises every hand and
+    kept 4% of the matches (29% counted alike), and against today's bots it took less (41.5% against 43.2%)."""
     view = seen.view
     me = view.you or 0
-    live = [s for s in view.seats if s.status is SeatStatus.IN]
-    ante = min((s.put for s in live), default=0)
-    field = sum(hand_odds.PIFPAF_FIELD * (AGGRESSOR if s.put > ante else 1.0) for s in live if s.seat != me)
+    field = sum(hand_odds.PIFPAF_FIELD for s in view.seats if s.status is SeatStatus.IN and s.seat != me)
     mine = math.exp(hand_odds.PIFPAF_STRENGTH * seen.value(view.cards))
     return mine / (mine + field)
 

@@ -65,3 +65,17 @@ def test_hard_raises_all_the_way_with_a_hand_one_card_from_going_out() -> None:
         assert LEVELS["pifpaf"]["hard"](view, legal, random.Random(seed)) == Action(RAISE, 3), seed
     assert decide("normal", view, legal) == Action(RAISE, 3)
 
+
+
+def test_a_bet_alone_does_not_make_normal_fold_a_hand_the_pot_pays_for() -> None:
+    # A run and a pair facing a bet of the most (3 into 6): counted as one unknown hand, the bettor leaves
+    # this hand over a third of the pot, which pays for the call. Counting every bettor twice as strong,
+    # normal folded it, and a player who raised every hand took nearly every pot from it unseen.
+    match, _ = get("pifpaf").open({}, SEATS, 5)
+    match.apply(match.to_act()[0], Action(BET, 3))
+    seat = match.to_act()[0]
+    view = dataclasses.replace(match.view(seat), cards=parse_cards("4H 5H 6H 9C 9D JS KC 8S QH"))
+    legal = match.legal_actions(seat)
+    assert view.pot == 6 and Action(CALL, 3) in legal
+    assert win_chance(Seen(view)) * (view.pot + 3) > 3
+    assert decide("normal", view, legal) == Action(CALL, 3)
