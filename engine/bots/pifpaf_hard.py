@@ -3,7 +3,7 @@ hand out.
 
 Betting is where Pif Paf's chips move: a hand is played for a pot every player paid into, and a fold
 gives up what was put in. Normal bets by a formula of the hand's chance of winning (``win_chance``: its
-value against an even field, a bettor counted stronger). This bot values each betting choice as the
+value against unknown hands). This bot values each betting choice as the
 analysis does (``rummy_search``): the unseen cards dealt many ways consistent with what it saw, each choice
 played out to the hand's end with the others staying in or folding as their hands allow, and the chips it
 leaves counted. So it sees what the formula cannot: how far a hand is from going out against how far the
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 
-from cardtui.engine.betting import CALL, CHECK, FOLD
 from cardtui.engine.bots import rummy_levels, rummy_search
 from cardtui.engine.bots.estimates import Budget
 from cardtui.engine.core import Action
@@ -31,6 +30,6 @@ milliseconds a decision, and only at the betting round."""
 
 def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """Pif Paf's hard bot (see the module)."""
-    if any(a.type in (FOLD, CHECK, CALL) for a in legal):
+    if rummy_levels.betting(legal):
         return rummy_search.evaluate(view, legal, rng, BETTING).best().action
     return rummy_levels.hard(view, legal, rng)

@@ -370,10 +370,20 @@ def win_chance(seen: Seen) -> float:
     bet or raised twice as strong, normal folded nearly every hand to a player who raises every hand and
     kept 4% of the matches (29% counted alike), and it took no more from today's bots (41.5% against 43.2%)."""
     view = seen.view
-    me = view.you or 0
-    field = sum(hand_odds.PIFPAF_FIELD for s in view.seats if s.status is SeatStatus.IN and s.seat != me)
-    mine = math.exp(hand_odds.PIFPAF_STRENGTH * seen.value(view.cards))
-    return mine / (mine + field)
+    players = sum(1 for s in view.seats if s.status is SeatStatus.IN)
+    return chance_of(seen.value(view.cards), players)
+
+
+def chance_of(value: float, players: int) -> float:
+    """Pif Paf: the chance that a hand of ``value`` (``Seen.value``) wins against ``players - 1`` unknown
+    hands (see ``win_chance``; the search's model of a player answering a bet reads it too)."""
+    mine = math.exp(hand_odds.PIFPAF_STRENGTH * value)
+    return mine / (mine + (players - 1) * hand_odds.PIFPAF_FIELD)
+
+
+def betting(legal: Sequence[Action]) -> bool:
+    """Whether these are the choices of Pif Paf's betting round."""
+    return any(a.type in (FOLD, CHECK, CALL) for a in legal)
 
 
 def _bet_by_odds(seen: Seen, legal: Sequence[Action]) -> Action:
@@ -395,7 +405,7 @@ def _bet_by_odds(seen: Seen, legal: Sequence[Action]) -> Action:
 
 
 def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) -> Action:
-    if any(a.type in (FOLD, CHECK, CALL) for a in legal):
+    if betting(legal):
         return _bet_by_odds(Seen(view), legal)
     knock = _knock(legal)
     if knock is not None:
@@ -425,7 +435,7 @@ def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
         legal = [a for a in legal if a.type != DECLARE]
         if not legal:
             return Action(DECLARE)
-    if any(a.type == DRAW for a in legal) and not any(a.type in (FOLD, CHECK, CALL) for a in legal):
+    if any(a.type == DRAW for a in legal) and not betting(legal):
         pick = _draw(seen, legal, deep=False, quick=True)
         if pick is not None:
             return pick

@@ -15,7 +15,6 @@ hand's chance of winning pays for the call, as a player who reads the pot does, 
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -24,9 +23,9 @@ from functools import cache
 from itertools import combinations
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
-from cardtui.engine.bots import estimates, hand_odds, odds
+from cardtui.engine.bots import estimates, odds
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
-from cardtui.engine.bots.rummy_levels import rules_of
+from cardtui.engine.bots.rummy_levels import chance_of, rules_of
 from cardtui.engine.cacheta import CUT
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
@@ -517,10 +516,7 @@ class Search:
         pays for the call. The chance is read as ``rummy_levels.win_chance`` reads it, the hand's value taken
         as the cards it melds. (A rule of loose cards alone, deaf to the pot, let the hard bot that bets by
         this search take 43% of the matches from normal, which calls by the pot; this one, 63%.)"""
-        players = len(self.order)
-        weight = math.exp(hand_odds.PIFPAF_STRENGTH * (CARDS_HELD - r.loose(seat)[2]))
-        chance = weight / (weight + (players - 1) * hand_odds.PIFPAF_FIELD)
-        return chance * (pot + owe) >= owe
+        return chance_of(CARDS_HELD - r.loose(seat)[2], len(self.order)) * (pot + owe) >= owe
 
     def _target(self, action: Action) -> int:
         """The chips each player must have put in (ante and bets) once this seat has taken a betting ``action``:
