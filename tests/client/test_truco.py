@@ -63,7 +63,10 @@ def screen_text(app: CardApp | ScreenApp) -> str:
 
 
 def board_text(app: CardApp | ScreenApp) -> str:
-    board = table(app).query_one(TrucoBoard)
+    return drawn(table(app).query_one(TrucoBoard))
+
+
+def drawn(board: TrucoBoard) -> str:
     console = Console(width=board.content_size.width, record=True, file=io.StringIO())
     console.print(board.render())
     return console.export_text()
@@ -125,7 +128,12 @@ async def my_move(pilot: Pilot[None], app: CardApp, over: Callable[[], bool]) ->
 
 async def moved(pilot: Pilot[None], screen: TableScreen, seq: int, over: Callable[[], bool]) -> None:
     """Until the table has moved on from ``seq`` (ana's move taken, or another's), or ``over``."""
-    await until(pilot, lambda: over() or screen.model.seq != seq, "the table to move on")
+    def stuck() -> str:
+        legal = sorted(action_name(a) for a in screen.model.legal)
+        board = " ".join(drawn(screen.query_one(TrucoBoard)).split())
+        return f"the table to move on from {seq} (ana may {legal}; the board: {board!r})"
+
+    await until(pilot, lambda: over() or screen.model.seq != seq, stuck)
 
 
 async def press_card(pilot: Pilot[None], app: CardApp) -> bool:
