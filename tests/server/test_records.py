@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from statistics import fmean
@@ -59,10 +60,18 @@ def meekest(acts: Sequence[common_pb2.Action]) -> common_pb2.Action:
 async def play_out_the_match(players: Sequence[Player],
                              choose: Callable[[table_pb2.View], common_pb2.Action] | None = None,
                              ) -> table_pb2.View:
-    """Each person plays from their own stream until the match is over: boldly, unless ``choose``."""
+    """Each person plays from their own stream until the match is over: boldly, unless ``choose``. Each cuts
+    every deal as soon as it is committed, as the client does (a deal waits for the people's seeds)."""
+    cut: list[set[int]] = [set() for _ in players]
     for p in players:
         p.subscribe()
     while True:
+        for p, done in zip(players, cut, strict=True):
+            for e in p.events:
+                hand = e.deal_committed.hand
+                if e.HasField("deal_committed") and e.deal_committed.cut_ms and hand not in done:
+                    done.add(hand)
+                    await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=secrets.token_bytes(32)))
         views = [p.last_view for p in players]
         if any(v is not None and v.match_over for v in views):
             return next(v for v in views if v is not None and v.match_over)
