@@ -244,9 +244,3 @@ async def create(running: Running, *, short_turns: float = 0, **fields: Any) -> 
     if short_turns:
         running.room.tables[created.table.id].config.turn_seconds = short_turns
     return created.table.id
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``long`` first, the rest in their order: the workers are dealt tests in this order,
-    and a test of tens of seconds dealt near the end keeps one worker running after the others are done."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)

@@ -44,7 +44,6 @@ def test_the_interpreter_loads_each_module_from_the_file_the_tools_read() -> Non
         assert Path(module.__file__ or "").resolve() == layout.modules()[module.__name__].resolve()
 
 
-@pytest.mark.long
 def test_every_module_imports_on_its_own() -> None:
     """Each in a process of its own that has loaded no module of the package before (a circle of
     imports works only when another module happens to be imported first: this finds it)."""

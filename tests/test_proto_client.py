@@ -18,8 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from cardtui.server.app import start
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +99,6 @@ def generate(into: Path) -> None:
                     f"--grpc_python_out={out}", *map(str, sorted(protos.glob("*.proto")))], check=True)
 
 
-@pytest.mark.long
 async def test_a_client_from_the_proto_alone_plays_a_hand_of_every_game(tmp_path: Path) -> None:
     generate(tmp_path)
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.001, next_hand_delay=5.0,

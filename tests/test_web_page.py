@@ -150,7 +150,6 @@ async def zoom_into_the_focused_field(page: Page) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[s.device.name for s in SIZES])
-@pytest.mark.long
 async def test_the_first_row_shows_in_the_lobby_and_at_a_table(web: WebServer, size: Size, tmp_path: Path) -> None:
     assert CHROMIUM is not None
     device = size.device

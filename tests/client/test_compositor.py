@@ -111,7 +111,6 @@ class Watching(App[None]):
 
 @pytest.mark.parametrize(("game", "seats"), [("truco_paulista", 4), ("cacho", 4), ("pifpaf", 3)])
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-@pytest.mark.long
 async def test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message(
         server: Running, game: str, seats: int, size: tuple[int, int]) -> None:
     """Only the board lines a new view changed are repainted: a line it missed would stay wrong on

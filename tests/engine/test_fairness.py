@@ -153,7 +153,6 @@ FAIR_HANDS = int(os.environ.get("FAIR_HANDS", "1000"))
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES, ids=[c[0] for c in CASES])
-@pytest.mark.long
 def test_a_thousand_fair_hands_of_every_game_verify(name: str, players: int, options: dict[str, Any]) -> None:
     records = fair_hands(name, players, options, FAIR_HANDS, seed=14, table=f"t-{name}")
     checks = verify(records, REGISTRY)

@@ -80,7 +80,6 @@ HANDS = int(os.environ.get("MELD_HANDS", "2500"))
 @pytest.mark.parametrize(
     ("name", "examples"), [("pifpaf", HANDS), ("pifpaf-atleast3-acehigh", HANDS // 5), ("cacheta", HANDS)]
 )
-@pytest.mark.long
 def test_ten_cards_agree_with_reference(name: str, examples: int) -> None:
     rules = RULESETS[name]
 
@@ -119,7 +118,6 @@ def test_completing_cards_agree_with_reference(name: str, examples: int) -> None
 
 
 @pytest.mark.parametrize("name", ["pifpaf", "cacheta"])
-@pytest.mark.long
 def test_completing_cards_on_many_hands(name: str) -> None:
     """Completing cards on many hands each (``HANDS``), against the go-out check itself.
 
@@ -272,7 +270,6 @@ def test_a_third_copy_is_refused() -> None:
 
 
 @pytest.mark.parametrize("name", ["pifpaf", "cacheta"])
-@pytest.mark.long
 def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A melder keeps what its searches found between calls, and starts again when a memo is full
     (tiny here, so it empties many times): every answer equals that of a melder with nothing kept."""

@@ -225,7 +225,6 @@ def test_a_cacheta_hand_to_its_knock() -> None:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-@pytest.mark.long
 def test_an_unfinished_history_does_not_replay(game: str) -> None:
     rules = GAMES[game]
     n = rules.min_players if rules.min_players > 2 or game != "truco_argentino" else 2

@@ -398,7 +398,6 @@ Churn.TestCase.settings = settings(
 # A guard against a hang, not a budget: the run is bounded by its count of examples and steps, and on
 # a loaded machine it may take several minutes.
 @pytest.mark.timeout(900)
-@pytest.mark.long
 def test_people_come_and_go_and_the_server_restarts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHURN_TMP", str(tmp_path))
     Churn.TestCase("runTest").runTest()

@@ -99,7 +99,6 @@ async def test_everyone_staying_with_the_seats_swapped(server: Running) -> None:
     await bia.close()
 
 
-@pytest.mark.long
 async def test_a_leaver_leaves_the_seat_to_a_bot_and_the_one_staying_starts_it(server: Running) -> None:
     table_id, ana, bia = await two_at_the_end(server)
     table = server.room.tables[table_id]

@@ -245,7 +245,6 @@ def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
     return proc, int(line.split()[3].rsplit(":", 1)[1])
 
 
-@pytest.mark.long
 async def test_kill_9_mid_round_resumes_with_nothing_lost_or_scored_twice(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
     proc, port = serve(db)

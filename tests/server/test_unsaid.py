@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import pytest
 
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.conftest import kind
@@ -365,7 +364,6 @@ def plays(run: Run) -> React:
     return react
 
 
-@pytest.mark.long
 async def test_a_kill_9_at_any_kind_of_event_unsays_nothing(tmp_path: Path) -> None:
     run = Run(tmp_path / "store.db")
     run.start()
