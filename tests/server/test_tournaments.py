@@ -290,7 +290,8 @@ async def test_kill_9_mid_round_resumes_with_nothing_lost_or_scored_twice(tmp_pa
     exported.write_text(out.stdout, encoding="utf-8")
     verified = subprocess.run([sys.executable, "-m", "cardtui.cli", "verify", str(exported)], capture_output=True,
                               text=True)
-    assert verified.returncode == 0, verified.stdout[-2000:]
+    assert verified.returncode == 0, "\n".join(  # the hands that failed, not the many fair deals without a seed
+        line for line in verified.stdout.splitlines() if "no player's seed went in" not in line)[-3000:]
     assert f"tournament {tid}, after round 2:" in verified.stdout
     names = {e.entry: " + ".join(e.names) for e in state.entries}
     printed = [line.split() for line in verified.stdout.splitlines()[-8:]]
