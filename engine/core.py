@@ -339,6 +339,8 @@ class Game(Rules, Generic[S, O, V]):
             if entry.get("seat") is None:
                 continue  # what the dealer does (a redeal): it follows from the actions before it
             seat, action = int(entry["seat"]), action_of(entry)
+            if self.outdated(state, seat, action):
+                continue
             yield seat, action, [*self.catch_up(state, seat, action), *self.apply(state, seat, action)], state
 
     def replay_steps(self, record: Mapping[str, Any]) -> list[ReplayStep]:
@@ -394,6 +396,13 @@ class Game(Rules, Generic[S, O, V]):
 
     def catch_up(self, state: S, seat: int, action: Action) -> list[Event]:
         return []
+
+    def outdated(self, state: S, seat: int, action: Action) -> bool:
+        """Replaying a history: whether ``seat``'s ``action`` is an entry an earlier version wrote
+        that changes nothing here (docs/history.md §4). Such an entry is not played; the game keeps
+        it in the hand's history as written, so the replay's history is the record's. None, for
+        most games."""
+        return False
 
     def logged(self, state: S) -> int:
         """See ``Match.logged``: every game keeps its hand's ``HandLog`` as ``state.log``."""

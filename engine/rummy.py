@@ -485,18 +485,35 @@ class RummyGame(Game[RS, RO, RummyView]):
             return self.lapse(state)
         return []
 
+    def outdated(self, state: RS, seat: int, action: Action) -> bool:
+        """A pass after the window's card was taken, while the taker knocks: histories written
+        before the passes stopped at the taker (``lapse``) hold those of the seats after it."""
+        if action.type != PASS or state.phase is not Phase.KNOCK or state.claimed is None:
+            return False
+        state.hand_log.act(seat, Action(PASS), card=str(state.claimed))
+        return True
+
     def lapse(self, state: RS) -> list[Event]:
         """A timed window's time is up: whoever may claim and has not answered lets it go (in the
-        history, as a pass), and the window closes, or goes to the best claim."""
+        history, as a pass), and the window closes, or goes to the best claim.
+
+        The passes are written one at a time in the window's order, and stop once a claim takes
+        the card: a replay resolves the window as each pass arrives, so a pass written after the
+        card was taken (a seat later in the order than the taker) would come when the taker is
+        knocking, and the history would not replay."""
         w = state.window
         if state.phase is not Phase.CLAIM or w is None:
             return []
+        events: list[Event] = []
         for s in w.claimers:
             if s in w.pending:
                 state.hand_log.act(s, Action(PASS), card=str(w.card))
                 w.pending.discard(s)
                 w.answered.add(s)
-        return self._resolve(state, lapsed=True)
+                events += self._resolve(state)
+                if state.window is not w:
+                    return events  # taken: those after the taker were never asked
+        return events + self._resolve(state, lapsed=True)
 
     def _resolve(self, state: RS, lapsed: bool = False) -> list[Event]:
         """Close the window once the best claim is certain: no one earlier may still claim. On a
@@ -509,8 +526,8 @@ class RummyGame(Game[RS, RO, RummyView]):
                 if s in w.pending:
                     return events
                 entry = w.claims.get(s)
-                if entry is None:
-                    continue
+                if entry is None or "outcome" in entry:
+                    continue  # no claim, or one already burned while a later seat had yet to answer
                 if self.melder(state).goes_out([*state.hands[s], w.card]):
                     entry["outcome"] = "took"
                     for later in w.claims.values():
