@@ -76,7 +76,8 @@ its history, those seats, and the card."""
 def play_on_a_clock(game: Any, players: int, seed: int, level: str) -> tuple[int, list[Early], list[str]]:
     """A match as a table plays it: the level's bots on their turns; in a window every seat that
     may cut or claim a card that takes it out does, one who may declare na boa does, and every
-    other says nothing, so the window closes by ``lapse``. Returns the hands played, those whose
+    other says nothing (now and then a seat that could not take the card lets it go aloud), so the
+    window closes by ``lapse``. Returns the hands played, those whose
     window went to a claim at the lapse with a seat after the taker silent, and the hands whose
     history did not replay to the same result."""
     rng = random.Random(seed)
@@ -102,6 +103,9 @@ def play_on_a_clock(game: Any, players: int, seed: int, level: str) -> tuple[int
                         game.apply(state, seat, Action(DECLARE))
                         break
                 else:
+                    for seat in window.order:  # a seat that could not take it lets it go aloud, now and then
+                        if seat not in window.claimers and seat not in window.answered and rng.random() < 0.25:
+                            game.apply(state, seat, Action(PASS))
                     first = min((window.order.index(s) for s in window.claims), default=len(window.order))
                     quiet = tuple(s for s in window.claimers if s in window.pending and window.order.index(s) > first)
                     game.lapse(state)
@@ -150,14 +154,15 @@ def as_written_before(record: dict[str, Any], silent: tuple[int, ...], card: str
 
 def test_cacheta_hands_whose_windows_the_clock_closed_replay() -> None:
     hands, early = 0, []
-    for players, seed in [(4, s) for s in range(4)] + [(6, s) for s in range(10)]:
+    for players, seed in [(4, s) for s in range(4)] + [(6, s) for s in range(40)]:
         played, taken_early, failed = play_on_a_clock(CACHETA, players, seed, "easy")
         assert not failed, f"{players} players, seed {seed}: " + "; ".join(failed)
         hands, early = hands + played, early + taken_early
-    assert hands >= 100
+        if hands >= 100 and len(early) >= 4:
+            break
     # the case that once broke the replay (a cut taken at the lapse, a later seat silent), met
     # often enough that the replays above cover it
-    assert len(early) >= 3, f"only {len(early)} windows went to a claim with a later seat silent"
+    assert len(early) >= 4, f"only {len(early)} windows went to a claim with a later seat silent"
     # and the histories earlier versions wrote of such hands replay too, to the same history
     for record, silent, card in early:
         old = as_written_before(record, silent, card)
