@@ -315,6 +315,8 @@ def positions(record: Mapping[str, Any]) -> Iterator[Position]:
             continue
         step += 1
         seat, action = int(entry["seat"]), action_of(entry)
+        if rules.outdated(state, seat, action):
+            continue  # an entry an earlier version wrote that moves nothing: no decision to judge
         rules.catch_up(state, seat, action)
         legal = tuple(rules.legal_actions(state, seat))
         yield Position(step, seat, rules.view(state, seat), legal, as_legal(action, legal))

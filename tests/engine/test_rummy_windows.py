@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cardtui.engine import analysis
 from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cacheta import CUT, DECLARE
 from cardtui.engine.cacheta import GAME as CACHETA
@@ -168,3 +169,8 @@ def test_cacheta_hands_whose_windows_the_clock_closed_replay() -> None:
         old = as_written_before(record, silent, card)
         again = CACHETA.replay_match(old).history()
         assert again is not None and again["actions"] == old["actions"] and again["result"] == old["result"]
+        # the replay viewer shows each entry as a step (the stale pass moves nothing); the analysis reads it
+        steps = CACHETA.replay_steps(old)
+        assert len(steps) == 1 + sum(1 for a in old["actions"] if a.get("seat") is not None)
+        assert [s.events for s in steps[-1 - len(silent):-1]] == [()] * len(silent)
+        assert len(list(analysis.positions(old))) == len(steps) - 1 - len(silent)
