@@ -402,7 +402,7 @@ class Game(Rules, Generic[S, O, V]):
         """Replaying a history: whether ``seat``'s ``action`` is an entry an earlier version wrote
         that changes nothing here (docs/history.md §4). Such an entry is not played (a replay shows
         it as a step that moves nothing, an analysis does not judge it); the game keeps it in the
-        hand's history as written, so the replay's history is the record's. None, for most games."""
+        hand's history as written, so the replay's history is the record's. False for most games."""
         return False
 
     def logged(self, state: S) -> int:
