@@ -262,7 +262,8 @@ async def envido_by_keys(table_server: Running) -> tuple[bool, str, list[str]]:
         log = log_text(app)
         refused = [str(n.message) for n in app._notifications]
         if not called:
-            assert view is not None and view.match_over, (log, refused)
+            final = screen.model.view
+            assert final is not None and final.match_over, (log, refused)
             return False, log, refused
         assert seen_envido, (log, refused)
         return True, log, refused
