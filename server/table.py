@@ -196,6 +196,10 @@ class Table:
         someone else took since: the match's result is still theirs (leaving does not dodge a loss)."""
         self.votes: dict[int, Choice] | None = None
         """At a match's end, what each person staying asked for (``server.rematch``); None otherwise."""
+        self.moved_seq = 0
+        """The number of the last event the match made (a move, a deal, a window closed): an action
+        chosen on a screen older than it is refused. A chat line, a vote, a seat's comings and goings
+        change no one's choices, so they refuse nothing: a watcher's chatter cannot stop the play."""
 
     @property
     def seq(self) -> int:
@@ -334,6 +338,7 @@ class Table:
                 events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
+        self.moved_seq = self.fanout.seq  # what moved last before the restart is not known: anything before counts
         self.hands_played = hands
         if cut is not None:  # its window runs again: a seed still coming may yet go in
             self.cut = cut
@@ -473,7 +478,7 @@ class Table:
         """Apply a person's action; returns the last sequence number it produced."""
         if self.match is None:
             raise FailedPrecondition("The game has not started: seats are still open.")
-        if seen_seq and seen_seq < self.seq:
+        if seen_seq and seen_seq < self.moved_seq:
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         self._apply(seat, action)
         self.back(seat)
@@ -543,6 +548,7 @@ class Table:
         if ended:
             events = [*events, *self._reveal()]
         batch = self.fanout.number(events, self.seating.holders())
+        self.moved_seq = self.seq
         with self.journal.at_once():
             for step in steps:
                 self.journal.step(self, step, self.seq)

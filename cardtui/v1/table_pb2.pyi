@@ -887,9 +887,10 @@ class ActRequest(_message.Message):
     SEEN_SEQ_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     seen_seq: _builtins.int
-    """Optional: the last event number the actor saw. If the table has moved on since (an
-    event this seat could see came after it), the action is refused with FAILED_PRECONDITION
-    and nothing changes, so a key pressed on a stale screen never does something unseen.
+    """Optional: the last event number the actor saw. If the game has moved on since (an event
+    of the match came after it: not a chat line, a vote or a seat's comings and goings), the
+    action is refused with FAILED_PRECONDITION and nothing changes, so a key pressed on a stale
+    screen never does something unseen.
     """
     @_builtins.property
     def action(self) -> _common_pb2.Action: ...

@@ -217,17 +217,47 @@ async def test_an_action_on_a_stale_screen_is_refused_and_changes_nothing(server
     ana = await Player(address(server)).join(table_id, "ana")
     bea = await Player(address(server)).join(table_id, "bea")
     table = await started(server, table_id)
-    on_turn = next(p for p in (ana, bea) if table.view(p.seat).legal)
-    action = table.view(on_turn.seat).legal[0]
-    seq = table.seq
-    await ana.table.Chat(table_pb2.ChatRequest(token=ana.token, text="hi"))  # the table moves on by one
-    with pytest.raises(grpc.aio.AioRpcError) as err:
-        await on_turn.table.Act(table_pb2.ActRequest(token=on_turn.token, action=action, seen_seq=seq))
+    first = next(p for p in (ana, bea) if table.view(p.seat).legal)
+    second = bea if first is ana else ana
+    seen = table.seq  # what both screens show
+    opening = table.view(first.seat).legal[0]
+    await first.table.Act(table_pb2.ActRequest(token=first.token, action=opening, seen_seq=seen))
+    moved = table.seq
+    assert moved > seen and table.view(second.seat).legal  # the first moved: the second's turn
+    action = table.view(second.seat).legal[0]
+    with pytest.raises(grpc.aio.AioRpcError) as err:  # chosen on the screen from before that move
+        await second.table.Act(table_pb2.ActRequest(token=second.token, action=action, seen_seq=seen))
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "moved on" in (err.value.details() or "")
-    assert table.seq == seq + 1
-    done = await on_turn.table.Act(table_pb2.ActRequest(token=on_turn.token, action=action, seen_seq=seq + 1))
-    assert done.seq > seq + 1
+    assert table.seq == moved
+    done = await second.table.Act(table_pb2.ActRequest(token=second.token, action=action, seen_seq=moved))
+    assert done.seq > moved
     for p in (ana, bea):
+        await p.close()
+
+
+async def test_a_watchers_chatter_never_makes_a_players_screen_stale(server: Running) -> None:
+    """Only what the match does makes a screen stale: a chat line, a watcher's or a player's,
+    changes no one's choices, so a watcher talking flat out cannot keep a player from acting."""
+    table_id = await create(server, game="cacho", seats=2, turn_seconds=3600)
+    ana = await Player(address(server)).join(table_id, "ana")
+    bea = await Player(address(server)).join(table_id, "bea")
+    eve = await Player(address(server)).spectate(table_id, "eve")
+    table = await started(server, table_id)
+    assert table.match is not None
+    acted = 0
+    while acted < 2 and not table.match.hand_over():  # (this address's chat allowance: 6 lines at once)
+        on_turn = next(p for p in (ana, bea) if table.view(p.seat).legal)
+        seen = table.seq
+        # between what the player saw and the key they press, the watcher talks, and so does a player
+        await eve.table.Chat(table_pb2.ChatRequest(token=eve.token, text=f"go on {acted}"))
+        await ana.table.Chat(table_pb2.ChatRequest(token=ana.token, text="hmm"))
+        assert table.seq == seen + 2
+        action = table.view(on_turn.seat).legal[0]
+        done = await on_turn.table.Act(table_pb2.ActRequest(token=on_turn.token, action=action, seen_seq=seen))
+        assert done.seq > seen + 2
+        acted += 1
+    assert acted == 2
+    for p in (ana, bea, eve):
         await p.close()
 
 
