@@ -21,7 +21,7 @@ from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_name
 from cardtui.client.table_log import TableLog
 from cardtui.client.table_screen import TableScreen
-from cardtui.client.textual_internals import drawn_lines
+from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.client.words import event_words
 from cardtui.engine.core import Bound
 from cardtui.engine.games import GAMES
@@ -260,7 +260,7 @@ async def envido_by_keys(table_server: Running) -> tuple[bool, str, list[str]]:
                 assert await press_card(pilot, app)
             await moved(pilot, screen, seq, ended)
         log = log_text(app)
-        refused = [str(n.message) for n in app._notifications]
+        refused = [str(n.message) for n in notices(app)]
         if not called:
             final = screen.model.view
             assert final is not None and final.match_over, (log, refused)
