@@ -315,7 +315,7 @@ def positions(record: Mapping[str, Any]) -> Iterator[Position]:
             continue
         step += 1
         seat, action = int(entry["seat"]), action_of(entry)
-        if rules.outdated(state, seat, action):
+        if rules.keep_outdated(state, seat, action):
             continue  # an entry an earlier version wrote that moves nothing: no decision to judge
         rules.catch_up(state, seat, action)
         legal = tuple(rules.legal_actions(state, seat))

@@ -339,7 +339,7 @@ class Game(Rules, Generic[S, O, V]):
             if entry.get("seat") is None:
                 continue  # what the dealer does (a redeal): it follows from the actions before it
             seat, action = int(entry["seat"]), action_of(entry)
-            if self.outdated(state, seat, action):
+            if self.keep_outdated(state, seat, action):
                 yield seat, action, [], state  # a step of the history that moves nothing
                 continue
             yield seat, action, [*self.catch_up(state, seat, action), *self.apply(state, seat, action)], state
@@ -398,11 +398,11 @@ class Game(Rules, Generic[S, O, V]):
     def catch_up(self, state: S, seat: int, action: Action) -> list[Event]:
         return []
 
-    def outdated(self, state: S, seat: int, action: Action) -> bool:
-        """Replaying a history: whether ``seat``'s ``action`` is an entry an earlier version wrote
-        that changes nothing here (docs/history.md §4). Such an entry is not played (a replay shows
-        it as a step that moves nothing, an analysis does not judge it); the game keeps it in the
-        hand's history as written, so the replay's history is the record's. False for most games."""
+    def keep_outdated(self, state: S, seat: int, action: Action) -> bool:
+        """Replaying a history: if ``seat``'s ``action`` is an entry an earlier version wrote that
+        changes nothing here (docs/history.md §4), keep it in the hand's history as written, so the
+        replay's history is the record's, and return True: it is not played (a replay shows it as a
+        step that moves nothing, an analysis does not judge it). False for most games."""
         return False
 
     def logged(self, state: S) -> int:

@@ -485,9 +485,10 @@ class RummyGame(Game[RS, RO, RummyView]):
             return self.lapse(state)
         return []
 
-    def outdated(self, state: RS, seat: int, action: Action) -> bool:
-        """A pass after the window's card was taken, while the taker knocks: histories written
-        before the passes stopped at the taker (``lapse``) hold those of the seats after it."""
+    def keep_outdated(self, state: RS, seat: int, action: Action) -> bool:
+        """A pass after the window's card was taken, while the taker knocks, is kept as written:
+        histories written before the passes stopped at the taker (``lapse``) hold those of the
+        seats after it."""
         if action.type != PASS or state.phase is not Phase.KNOCK or state.claimed is None:
             return False
         state.hand_log.act(seat, Action(PASS), card=str(state.claimed))

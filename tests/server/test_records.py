@@ -68,10 +68,11 @@ async def play_out_the_match(players: Sequence[Player],
     while True:
         for p, done in zip(players, cut, strict=True):
             for e in p.events:
+                if not e.HasField("deal_committed") or not e.deal_committed.cut_ms or e.deal_committed.hand in done:
+                    continue
                 hand = e.deal_committed.hand
-                if e.HasField("deal_committed") and e.deal_committed.cut_ms and hand not in done:
-                    done.add(hand)
-                    await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=secrets.token_bytes(32)))
+                done.add(hand)
+                await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=secrets.token_bytes(32)))
         views = [p.last_view for p in players]
         if any(v is not None and v.match_over for v in views):
             return next(v for v in views if v is not None and v.match_over)
