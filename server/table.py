@@ -40,7 +40,7 @@ from cardtui.i18n import N_
 from cardtui.server import wire
 from cardtui.server.errors import FailedPrecondition
 from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerSeed
-from cardtui.server.fanout import Fanout, Subscriber
+from cardtui.server.fanout import Fanout, Subscriber, sees
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
 from cardtui.server.rematch import Choice, RematchVoted, agreed, outcome, swapped
@@ -197,9 +197,15 @@ class Table:
         self.votes: dict[int, Choice] | None = None
         """At a match's end, what each person staying asked for (``server.rematch``); None otherwise."""
         self.moved_seq = 0
-        """The number of the last event the match made (a move, a deal, a window closed): an action
-        chosen on a screen older than it is refused. A chat line, a vote, a seat's comings and goings
-        change no one's choices, so they refuse nothing: a watcher's chatter cannot stop the play."""
+        """Where every seat's screen starts to count from: the last event before a restart (what moved
+        then is not known), else 0. See ``moved``."""
+        self.moved: dict[int, int] = {}
+        """Per seat, the number of the last event of the match that seat could see (a move, a deal, a
+        window closed): an action chosen on a screen older than it is refused. An event hidden from the
+        seat (another seat letting a claim window go, which says nothing to the others) changes nothing
+        the seat can see, so it refuses nothing: two players letting a window go at once are both
+        taken. A chat line, a vote, a seat's comings and goings change no one's choices, so they refuse
+        nothing either: a watcher's chatter cannot stop the play."""
 
     @property
     def seq(self) -> int:
@@ -478,7 +484,7 @@ class Table:
         """Apply a person's action; returns the last sequence number it produced."""
         if self.match is None:
             raise FailedPrecondition("The game has not started: seats are still open.")
-        if seen_seq and seen_seq < self.moved_seq:
+        if seen_seq and seen_seq < max(self.moved_seq, self.moved.get(seat, 0)):
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         self._apply(seat, action)
         self.back(seat)
@@ -548,7 +554,10 @@ class Table:
         if ended:
             events = [*events, *self._reveal()]
         batch = self.fanout.number(events, self.seating.holders())
-        self.moved_seq = self.seq
+        for seat in range(len(self.seating)):
+            seen = [seq for seq, mask, _, _ in batch if sees(mask, seat)]
+            if seen:
+                self.moved[seat] = seen[-1]
         with self.journal.at_once():
             for step in steps:
                 self.journal.step(self, step, self.seq)

@@ -19,7 +19,7 @@ from cardtui.server.app import ClientGone, Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.store import Store, StoreInUse
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
-from tests.conftest import Player, buffered, create, kind, started
+from tests.conftest import Player, buffered, create, end_cut_window, kind, next_hand_now, started
 
 
 def address(server: Running) -> str:
@@ -258,6 +258,99 @@ async def test_a_watchers_chatter_never_makes_a_players_screen_stale(server: Run
         acted += 1
     assert acted == 2
     for p in (ana, bea, eve):
+        await p.close()
+
+
+async def test_what_a_seat_cannot_see_never_makes_its_screen_stale(server: Running) -> None:
+    """Two players let a claim window go at the same moment: each answer reaches the others hidden (it
+    says nothing of the cards), so the second, chosen on a screen from before the first, is taken; and
+    the window, answered by everyone, closes at once rather than when its time runs out. What a seat
+    can see still counts: a discard it has not seen yet makes its screen stale."""
+    table_id = await create(server, game="cacheta", seats=3, turn_seconds=3600,
+                            options={"claim_ms": common_pb2.OptionValue(number=60_000)})
+    people = [await Player(address(server)).join(table_id, name) for name in ("ana", "bea", "caio")]
+    table = await started(server, table_id)
+    assert table.match is not None
+    by_seat = {p.seat: p for p in people}
+
+    def on_turn() -> Player:
+        return next(p for p in people if table.view(p.seat).legal)
+
+    draw = common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK)
+    let_go = common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS)
+    windows = 0
+    while windows < 2:
+        mover = on_turn()
+        await mover.table.Act(table_pb2.ActRequest(token=mover.token, action=draw, seen_seq=table.seq))
+        before_discard = table.seq
+        throw = next(a for a in table.view(mover.seat).legal if a.type == common_pb2.ACTION_TYPE_DISCARD)
+        await mover.table.Act(table_pb2.ActRequest(token=mover.token, action=throw, seen_seq=table.seq))
+        assert table.window_ends is not None, "a window on the discard"
+        first, second = (by_seat[s] for s in table.match.state.after(mover.seat)[:2])  # type: ignore[attr-defined]
+        with pytest.raises(grpc.aio.AioRpcError) as err:  # the discard is news to them: their screen is stale
+            await second.table.Act(table_pb2.ActRequest(token=second.token, action=let_go, seen_seq=before_discard))
+        assert "moved on" in (err.value.details() or "")
+        seen = table.seq  # both screens show the window
+        await first.table.Act(table_pb2.ActRequest(token=first.token, action=let_go, seen_seq=seen))
+        assert table.seq > seen and table.window_ends is not None  # still open: the second has not answered
+        done = await second.table.Act(table_pb2.ActRequest(token=second.token, action=let_go, seen_seq=seen))
+        assert done.seq > seen
+        assert table.window_ends is None and table.view(first.seat).legal, "closed at once: the next one draws"
+        windows += 1
+    for p in people:
+        await p.close()
+
+
+PEOPLE_AT = {
+    "cacho": (3, {}),
+    "truco_paulista": (4, {}),
+    "truco_argentino": (4, {}),
+    "pifpaf": (3, {"claim_ms": common_pb2.OptionValue(number=60_000)}),
+    "cacheta": (3, {"claim_ms": common_pb2.OptionValue(number=60_000)}),
+}
+
+
+@pytest.mark.parametrize("game", sorted(PEOPLE_AT))
+async def test_a_screen_that_saw_all_it_could_see_is_never_stale(server: Running, game: str) -> None:
+    """People in every seat play at random, each choosing on the screen its own stream drew, and each
+    action names as seen the last event that reached that seat whole: whatever came since reached it
+    hidden (another seat's cards, a window let go, a partner's signal), so nothing is refused as stale."""
+    import random
+
+    seats, options = PEOPLE_AT[game]
+    table_id = await create(server, game=game, seats=seats, turn_seconds=3600, options=options)
+    people = [await Player(address(server)).join(table_id, f"p{i}") for i in range(seats)]
+    for p in people:
+        p.subscribe()
+    table = await started(server, table_id)
+    assert table.match is not None
+    rng = random.Random(f"stale:{game}")
+
+    def caught_up(p: Player) -> bool:
+        return bool(p.events) and p.events[-1].seq >= table.seq
+
+    acted = hidden_since = 0
+    while acted < 40 and not table.match.match_over():
+        for p in people:
+            await p.wait_for(caught_up)
+        movers = [p for p in people if table.view(p.seat).legal]
+        if not movers:  # between hands: the next one now, its deal cut with no seeds
+            now = table.seq
+            if table.cut is not None:
+                end_cut_window(table)
+            elif table.pacer.next_at is not None:
+                next_hand_now(table)
+            await people[0].wait_for(lambda p, now=now: p.events[-1].seq > now)
+            continue
+        mover = rng.choice(movers)
+        whole = [e.seq for e in mover.events if kind(e) != "hidden"]
+        hidden_since += sum(1 for e in mover.events if e.seq > whole[-1])
+        choice = rng.choice(list(table.view(mover.seat).legal))
+        await mover.table.Act(table_pb2.ActRequest(token=mover.token, action=choice, seen_seq=whole[-1]))
+        acted += 1
+    assert acted == 40 or table.match.match_over()
+    assert hidden_since > 0, "no action came after an event its seat saw hidden: the case was never met"
+    for p in people:
         await p.close()
 
 
