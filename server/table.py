@@ -196,12 +196,10 @@ class Table:
         someone else took since: the match's result is still theirs (leaving does not dodge a loss)."""
         self.votes: dict[int, Choice] | None = None
         """At a match's end, what each person staying asked for (``server.rematch``); None otherwise."""
-        self.moved_seq = 0
-        """Where every seat's screen starts to count from: the last event before a restart (what moved
-        then is not known), else 0. See ``moved``."""
         self.moved: dict[int, int] = {}
         """Per seat, the number of the last event of the match that seat could see (a move, a deal, a
-        window closed): an action chosen on a screen older than it is refused. An event hidden from the
+        window closed; after a restart, the last event before it, since what moved then is not known):
+        an action chosen on a screen older than it is refused. An event hidden from the
         seat (another seat letting a claim window go, which says nothing to the others) changes nothing
         the seat can see, so it refuses nothing: two players letting a window go at once are both
         taken. A chat line, a vote, a seat's comings and goings change no one's choices, so they refuse
@@ -344,7 +342,7 @@ class Table:
                 events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
             self.tally.observe(events, self.match.scores)
         self.fanout.seq = max([seq, *(s for _, s in steps)])
-        self.moved_seq = self.fanout.seq  # what moved last before the restart is not known: anything before counts
+        self.moved = dict.fromkeys(range(len(self.seating)), self.fanout.seq)  # what moved before is not known
         self.hands_played = hands
         if cut is not None:  # its window runs again: a seed still coming may yet go in
             self.cut = cut
@@ -484,7 +482,7 @@ class Table:
         """Apply a person's action; returns the last sequence number it produced."""
         if self.match is None:
             raise FailedPrecondition("The game has not started: seats are still open.")
-        if seen_seq and seen_seq < max(self.moved_seq, self.moved.get(seat, 0)):
+        if seen_seq and seen_seq < self.moved.get(seat, 0):
             raise FailedPrecondition("The table has moved on since what you saw; look again and choose.")
         self._apply(seat, action)
         self.back(seat)
@@ -554,10 +552,10 @@ class Table:
         if ended:
             events = [*events, *self._reveal()]
         batch = self.fanout.number(events, self.seating.holders())
-        for seat in range(len(self.seating)):
-            seen = [seq for seq, mask, _, _ in batch if sees(mask, seat)]
-            if seen:
-                self.moved[seat] = seen[-1]
+        for seq, mask, _, _ in batch:
+            for seat in range(len(self.seating)):
+                if sees(mask, seat):
+                    self.moved[seat] = seq
         with self.journal.at_once():
             for step in steps:
                 self.journal.step(self, step, self.seq)

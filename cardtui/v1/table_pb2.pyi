@@ -888,9 +888,9 @@ class ActRequest(_message.Message):
     token: _builtins.str
     seen_seq: _builtins.int
     """Optional: the last event number the actor saw. If the game has moved on since (an event
-    of the match came after it: not a chat line, a vote or a seat's comings and goings), the
-    action is refused with FAILED_PRECONDITION and nothing changes, so a key pressed on a stale
-    screen never does something unseen.
+    of the match that reached this seat whole came after it: not one it got as hidden, a chat
+    line, a vote or a seat's comings and goings), the action is refused with FAILED_PRECONDITION
+    and nothing changes, so a key pressed on a stale screen never does something unseen.
     """
     @_builtins.property
     def action(self) -> _common_pb2.Action: ...
