@@ -3,11 +3,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NATIVE := $(VENV)/cardtui-native/manifest.json
-NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) server/wire.py server/fanout.py \
+NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py \
+	server/wire.py server/fanout.py \
 	tools/native.py tools/layout.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench arena sim clean web-shots i18n native chromium postgresql packages
+.PHONY: play test lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
 
 ## The package's parts live in folders of their own (pyproject.toml maps them), so setuptools installs
 ## it in development with an import finder, and says so once in a notice that asks nothing of anyone.
@@ -18,7 +19,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 	$(BIN)/python -m tools.native
 
-## The hot path compiled with mypyc (the truco engine, betting, the server's wire and fan-out), where
+## The hot path compiled with mypyc (the truco engine, betting, Cacho's rules, the meld search and the
+## rummy playouts, the server's wire and fan-out), where
 ## a C compiler is (cardtui/native.py says how it is used); rebuilt when one of its sources changes.
 ## Without a compiler, or with CARDTUI_PURE=1, everything runs as plain Python.
 $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)

@@ -43,6 +43,8 @@ STATUS = "plain Python: not imported yet"
 
 SERVER = ("wire.py", "fanout.py")
 """The server's modules that are compiled (``tools.native``)."""
+BOTS = ("rummy_search.py",)
+"""The bots' modules that are compiled: the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis)."""
 
 
 def part(name: str) -> Path:
@@ -57,10 +59,11 @@ def part(name: str) -> Path:
 
 def sources() -> dict[str, Path]:
     """The sources a build depends on, by their path in the package (``engine/truco/base.py``):
-    the engine's modules, truco's included (not the bots'), and the server's compiled ones."""
+    the engine's modules, truco's included, the bots' compiled ones, and the server's compiled ones."""
     engine, server = part("engine"), part("server")
     found = {f"engine/{p.relative_to(engine).as_posix()}": p
              for p in (*engine.glob("*.py"), *(engine / "truco").rglob("*.py"))}
+    found.update({f"engine/bots/{b}": engine / "bots" / b for b in BOTS})
     found.update({f"server/{s}": server / s for s in SERVER})
     return dict(sorted(found.items()))
 

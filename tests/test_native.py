@@ -70,6 +70,29 @@ print(json.dumps({"file": wire.__file__, "status": STATUS, "digest": digest.hexd
 """
 
 
+# A hand of Pif Paf and one of Cacheta, every seat the hard bot (the meld search, and Pif Paf's bets
+# played out by the rummy search), and the analysis of the Cacheta hand's first seat: compiled or
+# not, the same choices and the same odds.
+RUMMY = """
+import json, random
+from cardtui.engine import analysis
+from cardtui.engine.games import get
+import cardtui.engine.bots.rummy_search as rummy_search
+from cardtui.native import STATUS
+def hand(game, players):
+    rules, rng = get(game), random.Random(6)
+    match, _ = rules.open({}, rules.seat_infos([f"hard{i}" for i in range(players)]), 6)
+    while not match.hand_over():
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "hard"))
+    return match.history()
+pifpaf, cacheta = hand("pifpaf", 3), hand("cacheta", 2)
+judged = analysis.to_json(analysis.analyse(cacheta, seed=2, seats=[0]))
+print(json.dumps({"file": rummy_search.__file__, "status": STATUS, "hands": [pifpaf, cacheta], "analysis": judged},
+                 sort_keys=True))
+"""
+
+
 def play(code: str = MATCH, **env: str) -> dict[str, object]:
     environment = {k: v for k, v in os.environ.items() if k != native.OFF} | env
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
@@ -100,14 +123,27 @@ def test_plain_python_sends_the_same_cacho_bytes_as_the_build_in_use() -> None:
     assert int(pure["views"]) > 500  # type: ignore[call-overload]
 
 
+def test_plain_python_plays_and_judges_the_same_rummy_hands_as_the_build_in_use() -> None:
+    pure = play(RUMMY, **{native.OFF: "1"})
+    assert str(pure["file"]).endswith(".py")
+    used = play(RUMMY)
+    if str(used["status"]).startswith("compiled"):
+        assert str(used["file"]).endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+    assert used["hands"] == pure["hands"]
+    assert used["analysis"] == pure["analysis"]
+    assert pure["analysis"]["decisions"]  # type: ignore[index]
+
+
 def test_this_process_runs_what_the_status_says() -> None:
     import cardtui.engine.betting as betting
+    import cardtui.engine.bots.rummy_search as rummy_search
+    import cardtui.engine.melds as melds
     import cardtui.engine.truco.argentino.state as state_module
     import cardtui.server.fanout as fanout
     import cardtui.server.wire as wire
 
     compiled = native.STATUS.startswith("compiled")
-    for module in (state_module, betting, wire, fanout):
+    for module in (state_module, betting, wire, fanout, melds, rummy_search):
         assert module.__file__ is not None
         assert module.__file__.endswith(sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py")
 

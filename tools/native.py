@@ -34,6 +34,8 @@ MODULES = (
         "base", "envido", "flor", "ladder", "tricks", "paulista/game", "paulista/state", "paulista/view",
     )),
     "cardtui/engine/history.py",
+    "cardtui/engine/melds.py",
+    "cardtui/engine/bots/rummy_search.py",
     "cardtui/engine/betting.py",
     "cardtui/engine/cacho.py",
     "cardtui/server/wire.py",
@@ -44,7 +46,10 @@ MODULES = (
 hand log (an entry per action) and the views' JSON (``jsonable``). On the server's path for
 every act at every table: Cacho's rules and the betting rounds (Cacho, Pif Paf; Cacho's records
 are ``engine.cacho_records``, plain Python), the wire mapping (each audience's view spliced
-into bytes) and the fan-out (numbering, queues)."""
+into bytes) and the fan-out (numbering, queues). Off the server's path but where the rummy games spend
+their CPU: the meld search (``melds``, masks of bits: every Pif Paf and Cacheta bot, and the rules'
+checks) and the rummy playouts (``bots/rummy_search``: Pif Paf's hard bets, and every Pif Paf and
+Cacheta analysis), each about half the CPU compiled."""
 GROUP = "cardtui_native"
 """mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
 

@@ -91,33 +91,32 @@ def test_a_hand_that_goes_out_with_one_more_card_has_at_most_claimable_loose_car
 
 
 def test_the_loose_cards_a_rollout_keeps_are_the_meld_searchs() -> None:
-    """Every seat's loose cards, wherever the rollout keeps them, are as many as the meld search finds."""
+    """Every seat's loose cards, wherever the rollout keeps them, are as many as the meld search finds:
+    checked after each draw and each discard of hands played out as ``Rollout.play`` plays them."""
     checked = 0
 
-    class Checked(Rollout):
-        def take(self, seat: int, card: int) -> None:
-            super().take(seat, card)
-            self.check(seat)
-
-        def drop(self, seat: int, card: int) -> None:
-            super().drop(seat, card)
-            self.check(seat)
-
-        def check(self, seat: int) -> None:
-            nonlocal checked
-            kept = self.left.get(seat)
-            if kept is not None:
-                checked += 1
-                assert kept[2] == self.arr.loose(self.hands[seat])[2]
-                assert kept[0] & ~self.hands[seat][0] == 0
+    def check(r: Rollout, seat: int) -> None:
+        nonlocal checked
+        kept = r.left.get(seat)
+        if kept is not None:
+            checked += 1
+            assert kept[2] == r.arr.loose(r.hands[seat])[2]
+            assert kept[0] & ~r.hands[seat][0] == 0
 
     rng = random.Random(8)
     for m in melders(rng):
         for _ in range(40):
             deck = rng.sample(PACK, len(PACK))
             seats = {s: mask(deck[9 * s : 9 * s + 9]) for s in range(3)}
-            r = Checked(arranger(m), seats, [index(c) for c in deck[27:]], [], [0, 1, 2], claims=not m.wilds)
-            r.play(2)
+            r = Rollout(arranger(m), seats, [index(c) for c in deck[27:]], [], [0, 1, 2], claims=not m.wilds)
+            for t in range(rummy_search.LONGEST):  # Rollout.play from seat 2, a step at a time
+                seat = r.order[t % len(r.order)]
+                r.draw(seat)
+                check(r, seat)
+                done = r.finish(seat)
+                check(r, seat)
+                if done is not None:
+                    break
     assert checked > 1000
 
 
