@@ -75,8 +75,31 @@ i18n: $(STAMP)
 	$(BIN)/python -m tools.catalogs all
 
 ## Benchmarks: ratios against baselines measured in the same run (`make bench ARGS="--only bots"`).
-bench: $(STAMP) $(NATIVE)
+bench: $(STAMP) $(NATIVE) loadclient
 	$(BIN)/python -m bench $(ARGS)
+
+## The load bench's clients in C++ (bench/loadclient.cc): the Python clients cost the machine as much
+## as the server they measure. Built with gRPC's C++ library from Debian (libgrpc++-dev,
+## protobuf-compiler-grpc; installed if missing), stubs from the same .proto files; where it cannot be
+## built, the bench runs its Python clients and says so.
+LOADCLIENT := $(VENV)/loadclient/loadclient
+LC_GEN := $(VENV)/loadclient/gen
+LC_MISSING = $(shell command -v g++ >/dev/null || echo g++) \
+	$(shell command -v grpc_cpp_plugin >/dev/null || echo protobuf-compiler-grpc) \
+	$(shell pkg-config --exists grpc++ protobuf 2>/dev/null || echo libgrpc++-dev libprotobuf-dev pkg-config)
+$(LOADCLIENT): bench/loadclient.cc $(wildcard proto/cardtui/v1/*.proto) | $(STAMP)
+	@if [ -n "$(strip $(LC_MISSING))" ]; then \
+		$(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(strip $(LC_MISSING))' \
+		|| echo "make: no $(strip $(LC_MISSING)) could be installed: the load bench runs its Python clients"; \
+	fi
+	rm -rf $(LC_GEN) && mkdir -p $(LC_GEN)
+	-protoc -Iproto --cpp_out=$(LC_GEN) --grpc_out=$(LC_GEN) --plugin=protoc-gen-grpc=$$(command -v grpc_cpp_plugin) \
+		proto/cardtui/v1/*.proto \
+	&& ls $(LC_GEN)/cardtui/v1/*.cc bench/loadclient.cc | xargs -P $$(nproc) -I{} sh -c \
+		'g++ -O2 -std=c++17 -I$(LC_GEN) $$(pkg-config --cflags grpc++ protobuf) -c {} -o $(LC_GEN)/$$(basename {}).o' \
+	&& g++ $(LC_GEN)/*.o -o $@ $$(pkg-config --libs grpc++ protobuf) -lpthread
+loadclient:
+	-@$(MAKE) --no-print-directory $(LOADCLIENT)
 
 ## Two players on duplicate deals, e.g. `make arena ARGS="truco_paulista hard today --pairs 200"`.
 arena: $(STAMP)

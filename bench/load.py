@@ -5,7 +5,9 @@ and the last event number it produced. Latency is arrival minus send, for every 
 The same run drives the real server and the bare fan-out server. The real server runs as
 ``cardtui serve`` starts by default (a table worker per core), and beside it with 1 worker, 2,
 and so on up to the cores the machine has: what each more core buys. Clients talk to each
-table where the lobby says it is served (``JoinResponse.address``), as every client does.
+table where the lobby says it is served (``JoinResponse.address``), as every client does. The clients
+are C++ (``bench/loadclient.cc``, ``NativeLoad``) where ``make bench`` could build them: on one machine
+they share its cores with the server, and in Python they cost as much CPU per act as the server does.
 """
 
 from __future__ import annotations
@@ -146,6 +148,11 @@ class Load:
         return table_pb2_grpc.TableStub(channels[(i + k) % CHANNELS])
 
     async def setup(self) -> None:
+        await self._create()
+        await self._subscribe()
+
+    async def _create(self) -> None:
+        """The tables, each with its seats' and watchers' tokens (through the lobby, as a client gets them)."""
         for t in range(self.n):
             if self.bare:
                 tid = f"t{t}"
@@ -165,6 +172,9 @@ class Load:
                 specs = [(await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=tid, name=f"w{w}"))).token
                          for w in range(2)]
             self.tables.append(TableLoad(tid, seats, specs))
+
+    async def _subscribe(self) -> None:
+        """Every seat's and watcher's stream, open and past its snapshot."""
         ready = []
         for i, table in enumerate(self.tables):
             for seat in table.seats:
@@ -245,9 +255,22 @@ class Load:
             gc.enable()
 
     async def _run(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
-        interval = 1.0 / per_table_rate
         cpu0 = cpu_seconds(self.pid) if self.pid else (0.0, 0.0)
         clients0, machine0 = time.process_time(), machine_ticks()
+        out = await self._drive(per_table_rate, seconds)
+        machine1 = machine_ticks()
+        out["machine_busy"] = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
+        if out["acts"]:
+            out.setdefault("clients_ms", 1000 * (time.process_time() - clients0) / out["acts"])
+        if self.pid and out["acts"]:
+            cpu1 = cpu_seconds(self.pid)
+            out["cpu_ms"] = 1000 * (cpu1[0] - cpu0[0]) / out["acts"]
+            out["main_ms"] = 1000 * (cpu1[1] - cpu0[1]) / out["acts"]
+        return out
+
+    async def _drive(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
+        """The acts of one run, and what reached the subscribers (``summary``)."""
+        interval = 1.0 / per_table_rate
         messages0 = self.messages
         start = time.perf_counter()
         pending: set[asyncio.Task[None]] = set()
@@ -266,31 +289,17 @@ class Load:
         await asyncio.sleep(0.5)
         out = self.summary(time.perf_counter() - start)
         out["messages"] = self.messages - messages0
-        machine1 = machine_ticks()
-        out["machine_busy"] = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1])
-        if out["acts"]:
-            out["clients_ms"] = 1000 * (time.process_time() - clients0) / out["acts"]
-        if self.pid and out["acts"]:
-            cpu1 = cpu_seconds(self.pid)
-            out["cpu_ms"] = 1000 * (cpu1[0] - cpu0[0]) / out["acts"]
-            out["main_ms"] = 1000 * (cpu1[1] - cpu0[1]) / out["acts"]
         return out
 
     def summary(self, elapsed: float) -> dict[str, Any]:
         lat: list[float] = []
         acts = 0
-        expected = 0
         for t in self.tables:
             for seq, sent in t.acts:
                 acts += 1
-                expected += 6
                 lat.extend((a - sent) * 1000 for a in t.arrivals.get(seq, []))
-        if len(lat) < 2:
-            return {"acts": acts, "rate": acts / elapsed, "p50": float("nan"), "p99": float("nan"),
-                    "delivered": len(lat), "expected": expected, "lat": lat}
-        q = quantiles(lat, n=100)
-        return {"acts": acts, "rate": acts / elapsed, "p50": q[49], "p99": q[98], "delivered": len(lat),
-                "expected": expected, "lat": lat}
+        return quantified({"acts": acts, "rate": acts / elapsed, "delivered": len(lat), "expected": 6 * acts,
+                           "lat": lat})
 
     async def close(self) -> None:
         for r in self.readers:
@@ -298,6 +307,79 @@ class Load:
         await asyncio.gather(*self.readers, return_exceptions=True)
         for ch in [*self.channels, *(c for chs in self.elsewhere.values() for c in chs)]:
             await ch.close()
+
+
+def quantified(run: dict[str, Any]) -> dict[str, Any]:
+    """``run`` with the median and 99th percentile of its latencies (``lat``, ms) added."""
+    lat = run["lat"]
+    q = quantiles(lat, n=100) if len(lat) >= 2 else [float("nan")] * 99
+    return {**run, "p50": q[49], "p99": q[98]}
+
+
+CLIENT = Path(sys.prefix) / "loadclient" / "loadclient"
+"""The clients in C++ (``bench/loadclient.cc``), where ``make bench`` could build them."""
+
+
+def clients_used() -> str:
+    """Which clients the load runs with, as the bench's output says it."""
+    if native_clients():
+        return f"clients: C++ ({CLIENT})"
+    why = "asked for" if CLIENT.exists() else f"the C++ ones are not built ({CLIENT}: `make loadclient`)"
+    return f"clients: Python, {why}"
+
+
+def native_clients() -> bool:
+    """Whether the load runs with the C++ clients: where they are built, unless
+    ``CARDTUI_BENCH_CLIENTS=python`` asks for the Python ones (the rounds before them used those)."""
+    return CLIENT.exists() and os.environ.get("CARDTUI_BENCH_CLIENTS", "") != "python"
+
+
+class NativeLoad(Load):
+    """The same clients, in C++ (``bench/loadclient.cc``): tables made through the lobby here, as
+    ``Load`` makes them, then every stream and every Act in a process that costs a small part of the
+    server's CPU per act. The Python clients cost as much as the server they measure, and on a
+    2-core machine they take the core a second table worker would use."""
+
+    def __init__(self, port: int, bare: bool, tables: int, pid: int = 0) -> None:
+        super().__init__(port, bare, tables, pid)
+        self.client: asyncio.subprocess.Process | None = None
+
+    async def _tell(self, line: str) -> str:
+        assert self.client is not None and self.client.stdin is not None and self.client.stdout is not None
+        self.client.stdin.write(line.encode() + b"\n")
+        await self.client.stdin.drain()
+        return (await self.client.stdout.readline()).decode()
+
+    async def _subscribe(self) -> None:
+        self.client = await asyncio.create_subprocess_exec(
+            str(CLIENT), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=1 << 26)
+        lines = ["bare" if self.bare else "real"]
+        for i, t in enumerate(self.tables):
+            where = (self.where[i] if i < len(self.where) else "") or f":{self.port}"
+            lines.append(f"table {where} {len(t.seats)} {len(t.spectators)} "
+                         + " ".join([*(s.token for s in t.seats), *t.spectators]))
+        assert self.client.stdin is not None
+        self.client.stdin.write("\n".join(lines).encode() + b"\n")
+        ready = await self._tell("go")
+        if not ready.startswith("ready "):
+            raise RuntimeError(f"the C++ clients did not start: {ready!r}")
+        self.failed = ["subscription failed (the clients' stderr says why)"] * int(ready.split()[1])
+
+    async def _drive(self, per_table_rate: float, seconds: float) -> dict[str, Any]:
+        got = json.loads(await self._tell(f"run {per_table_rate} {seconds}"))
+        self.errors = got.pop("errors")
+        return quantified(got)
+
+    async def close(self) -> None:
+        if self.client is not None and self.client.returncode is None:
+            assert self.client.stdin is not None
+            self.client.stdin.write(b"quit\n")
+            await self.client.stdin.drain()
+            try:
+                await asyncio.wait_for(self.client.wait(), 10)
+            except TimeoutError:
+                self.client.kill()
+        await super().close()
 
 
 def pooled(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -354,7 +436,7 @@ class Server:
                  "--log-level", "warning", "--no-announce", "--max-actions", "1e6", "--max-tables", "1e6",
                  "--cut-ms", "0", "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on", env)
         rss0 = rss_kb(self.proc.pid)
-        self.load = Load(port, self.bare, tables, self.proc.pid)
+        self.load = (NativeLoad if native_clients() else Load)(port, self.bare, tables, self.proc.pid)
         await self.load.setup()
         if self.load.failed:
             out(f"  {len(self.load.failed)} subscriptions failed to open: {sorted(set(self.load.failed))}")
@@ -463,6 +545,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     counts = [n for n in (workers if workers is not None else range(1, default + 1)) if n != default]
     servers = [Server(False), *(Server(False, workers=n) for n in counts), Server(True)]
     costs: dict[str, dict[str, float]] = {}
+    out(f"  {clients_used()}")
     try:
         for server in servers:
             await server.start(tables, out)
