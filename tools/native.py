@@ -7,9 +7,10 @@ It compiles ``MODULES`` (see ``cardtui.native`` for why and how they are used) i
 one line. With no C compiler, or ``CARDTUI_PURE=1`` set, or a build that fails, it says so,
 removes any older build and exits 0: the game runs as plain Python.
 
-What is compiled is the truco engine's logic and state, Cacho's rules, the betting rounds, and
-the server's wire mapping and fan-out: not the records (events, views, options: frozen dataclasses over
-``engine.core``'s plain Python bases, which a compiled class cannot extend).
+What is compiled is the truco engine's logic and state, Cacho's rules, the betting rounds, the meld
+search and the rummy playouts, and the server's wire mapping and fan-out: not the records (events,
+views, options: frozen dataclasses over ``engine.core``'s plain Python bases, which a compiled class
+cannot extend).
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from cardtui.native import DIR, OFF, check, digests, sources
 from tools import layout
@@ -69,7 +73,8 @@ def build(out: Path = DIR) -> str:
         shutil.rmtree(out, ignore_errors=True)
         return "native: no C compiler here: the engine runs as plain Python"
     opt = os.environ.get("MYPYC_OPT_LEVEL", "3")  # mypyc's own variable: 0 builds faster
-    if check(out)[0] is not None and _manifest(out).get("compiled") == [*MODULES, f"-O{opt}"]:
+    how = [*MODULES, f"-O{opt}", "multi_file"]  # what is compiled, and how: a build made otherwise is made again
+    if check(out)[0] is not None and _manifest(out).get("compiled") == how:
         return "native: the compiled engine is up to date"
     t0 = time.monotonic()
     before = digests(sources())
@@ -82,10 +87,12 @@ def build(out: Path = DIR) -> str:
                 from mypyc.build import mypycify
                 from setuptools import setup  # type: ignore[import-untyped]
 
-                extensions = mypycify(list(MODULES), opt_level=opt, target_dir=str(Path(tmp) / "c"), group_name=GROUP)
-                setup(name="cardtui-native", ext_modules=extensions, script_args=[
-                    "-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp) / "o"),
-                ])
+                extensions = mypycify(list(MODULES), opt_level=opt, target_dir=str(Path(tmp) / "c"), group_name=GROUP,
+                                      multi_file=True)
+                with _every_core():
+                    setup(name="cardtui-native", ext_modules=extensions, script_args=[
+                        "-q", "build_ext", "--build-lib", str(lib), "--build-temp", str(Path(tmp) / "o"),
+                    ])
         except (Exception, SystemExit) as err:  # a failed build leaves plain Python, and says why
             shutil.rmtree(out, ignore_errors=True)
             tail = "\n".join(log.getvalue().strip().splitlines()[-15:])
@@ -98,9 +105,39 @@ def build(out: Path = DIR) -> str:
     for so in sorted(out.rglob("*" + sysconfig.get_config_var("EXT_SUFFIX"))):
         rel = so.relative_to(out)
         modules[".".join((*rel.parent.parts, so.name.split(".")[0]))] = rel.as_posix()
-    manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": [*MODULES, f"-O{opt}"]}
+    manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": how}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
     return f"native: compiled {len(MODULES)} modules in {time.monotonic() - t0:.0f} s ({out})"
+
+
+@contextlib.contextmanager
+def _every_core() -> Iterator[None]:
+    """The build's C files compiled side by side, one per core. mypyc writes a C file per module
+    (``multi_file``); setuptools compiles an extension's files one after another, and the group's
+    single file took some 45 s of one core while the others idled (``make test`` waits for it)."""
+    from distutils import ccompiler
+
+    def compile_all(self: Any, sources: list[str], output_dir: str | None = None, macros: Any = None,
+                    include_dirs: Any = None, debug: bool = False, extra_preargs: Any = None,
+                    extra_postargs: Any = None, depends: Any = None) -> list[str]:
+        macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
+            output_dir, macros, include_dirs, sources, depends, extra_postargs)
+        cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
+
+        def one(obj: str) -> None:
+            src, ext = build[obj]
+            self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+
+        with ThreadPoolExecutor(len(os.sched_getaffinity(0))) as pool:
+            list(pool.map(one, objects))
+        return list(objects)
+
+    serial = ccompiler.CCompiler.compile
+    ccompiler.CCompiler.compile = compile_all
+    try:
+        yield
+    finally:
+        ccompiler.CCompiler.compile = serial
 
 
 def staged(tree: Path) -> Path:
