@@ -31,6 +31,23 @@ def test_a_known_blunder_is_named_and_the_right_move_never_flagged(rig: Rig) -> 
         assert right.label not in FLAGGED, (seed, right.label, right.points)
 
 
+RUMMY_RIGS = [r for r in RIGS if r.game in ("cacheta", "pifpaf")]
+
+
+@pytest.mark.parametrize("rig", RUMMY_RIGS, ids=[r.game for r in RUMMY_RIGS])
+def test_the_analysis_as_a_bot_plays_hards_move_unless_it_flags_it(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At Pif Paf and Cacheta the analysis's advice played as a bot is the hard bot's move where the verdict on
+    that move says nothing, and the analysis's own best where it flags it: a hard bot that played the rig's
+    known blunder is overruled; told that the same move is as good, the bot plays it."""
+    view, legal, _ = rig.make()
+    monkeypatch.setattr(analysis, "levels", lambda game: {"hard": lambda view, legal, rng: rig.wrong})
+    assert analysis.choose(view, list(legal), random.Random(1)) == rig.right
+    judged = analysis.analyse_position
+    monkeypatch.setattr(analysis, "analyse_position", lambda position, seed: dataclasses.replace(
+        judged(position, seed), label=Label.GOOD))
+    assert analysis.choose(view, list(legal), random.Random(1)) == rig.wrong
+
+
 @pytest.mark.parametrize(("game", "players", "scale"), [
     ("truco_argentino", 2, 2.0), ("truco_paulista", 4, 2.0), ("cacho", 3, 2.0), ("cacheta", 2, 0.25),
     ("pifpaf", 3, 0.25)])
