@@ -71,7 +71,8 @@ class Label(StrEnum):
 CHEAP = frozenset({"truco_argentino", "truco_paulista", "cacho"})
 """The games whose hand is analysed in well under a second of one core (``make bench --only analysis``): a
 hand's summary may say how its player played it without anyone asking. A Pif Paf or Cacheta hand takes
-seconds: it is analysed only when asked for."""
+longer (its decisions played out whole hands at a time, up to a second or two of one core): it is analysed
+only when asked for."""
 
 FLAGGED = (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
 """The labels that say a decision lost something."""
