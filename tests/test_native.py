@@ -113,22 +113,24 @@ def test_plain_python_plays_the_same_match_as_the_build_in_use() -> None:
     assert len(pure["histories"]) > 1  # type: ignore[arg-type]
 
 
-def test_plain_python_sends_the_same_cacho_bytes_as_the_build_in_use() -> None:
-    pure = play(WIRE, **{native.OFF: "1"})
+def both(code: str) -> tuple[dict[str, object], dict[str, object]]:
+    """``code`` run in plain Python and on the build in use, each checked to have run what it says."""
+    pure = play(code, **{native.OFF: "1"})
     assert str(pure["file"]).endswith(".py")
-    used = play(WIRE)
+    used = play(code)
     if str(used["status"]).startswith("compiled"):
         assert str(used["file"]).endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+    return pure, used
+
+
+def test_plain_python_sends_the_same_cacho_bytes_as_the_build_in_use() -> None:
+    pure, used = both(WIRE)
     assert used["digest"] == pure["digest"]
     assert int(pure["views"]) > 500  # type: ignore[call-overload]
 
 
 def test_plain_python_plays_and_judges_the_same_rummy_hands_as_the_build_in_use() -> None:
-    pure = play(RUMMY, **{native.OFF: "1"})
-    assert str(pure["file"]).endswith(".py")
-    used = play(RUMMY)
-    if str(used["status"]).startswith("compiled"):
-        assert str(used["file"]).endswith(sysconfig.get_config_var("EXT_SUFFIX"))
+    pure, used = both(RUMMY)
     assert used["hands"] == pure["hands"]
     assert used["analysis"] == pure["analysis"]
     assert all(judged["decisions"] for judged in pure["analysis"])  # type: ignore[attr-defined]

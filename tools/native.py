@@ -117,6 +117,8 @@ def _every_core() -> Iterator[None]:
     single file took some 45 s of one core while the others idled (``make test`` waits for it)."""
     from distutils import ccompiler
 
+    from cardtui.server.workers import cores
+
     def compile_all(self: Any, sources: list[str], output_dir: str | None = None, macros: Any = None,
                     include_dirs: Any = None, debug: bool = False, extra_preargs: Any = None,
                     extra_postargs: Any = None, depends: Any = None) -> list[str]:
@@ -128,7 +130,7 @@ def _every_core() -> Iterator[None]:
             src, ext = build[obj]
             self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
 
-        with ThreadPoolExecutor(len(os.sched_getaffinity(0))) as pool:
+        with ThreadPoolExecutor(cores()) as pool:
             list(pool.map(one, objects))
         return list(objects)
 
