@@ -102,6 +102,35 @@ def cacheta(level: str, hands: int, seed: int) -> float:
     return knocks[True] / max(1, sum(knocks.values()))
 
 
+def cacheta_knocks(hands: int, seed: int, longest: int = 16) -> tuple[float, ...]:
+    """Cacheta heads-up, normal against hard (seats swapped each match): the chance that normal can knock at its
+    n-th draw of a hand (index n, the last for any later draw), not having knocked before: how soon the other
+    player goes out, as ``cacheta_hard._wait`` counts it."""
+    rules = get("cacheta")
+    levels = (player("cacheta", "normal"), player("cacheta", "hard"))
+    rng = random.Random(seed)
+    drew: Counter[int] = Counter()
+    knocked: Counter[int] = Counter()
+    done = 0
+    while done < hands:
+        first = done % 2  # the seat normal plays this match
+        match, _ = rules.open({}, rules.seat_infos(["a", "b"]), rng.getrandbits(63))
+        while done < hands and not match.match_over():
+            draws = 0
+            while not match.hand_over():
+                seat = next(s for s in match.to_act() if match.legal_actions(s))
+                action = levels[seat != first](match.view(seat), match.legal_actions(seat), rng)
+                match.apply(seat, action)
+                if seat == first and action.type == "draw":
+                    draws = min(draws + 1, longest - 1)
+                    drew[draws] += 1
+                    knocked[draws] += any(a.type == "knock" for a in match.legal_actions(seat))
+            done += 1
+            if not match.match_over():
+                match.next_hand(rng.getrandbits(63))
+    return tuple([0.0] + [round(knocked[n] / max(1, drew[n]), 3) for n in range(1, longest)])
+
+
 def pifpaf(hands: int, seed: int) -> tuple[float, float]:
     """Pif Paf, three normal bots that check and call: each seat's hand value at the deal and whether it won;
     the strength ``b`` that makes ``exp(b v) / (exp(b v) + 2 W)`` (``W`` the mean of ``exp(b v)``) fit best."""
@@ -151,8 +180,13 @@ def main() -> None:
     p.add_argument("--level", default="hard", help="the bots' level at every seat")
     p.add_argument("--hands", type=int, default=4000, help="hands of each game")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--cacheta-knocks", action="store_true",
+                   help="only print how soon a Cacheta player can knock, heads-up (cacheta_hard.KNOCKS_AT)")
     args = p.parse_args()
     t = time.perf_counter()
+    if args.cacheta_knocks:
+        print(f"KNOCKS_AT = {cacheta_knocks(args.hands, args.seed)[1:]} ({time.perf_counter() - t:.0f} s)")
+        return
     pau, run, won = paulista(args.level, args.hands, args.seed)
     arg = argentino(args.level, args.hands, args.seed)
     ten = cacheta(args.level, max(1, args.hands // 4), args.seed)

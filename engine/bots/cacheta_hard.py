@@ -13,7 +13,16 @@ deals, and it tells the other players what this one collects).
 It holds a discard back only where it most likely hands the game over: a player who has
 declared na boa and took from the pile two cards that this one makes a meld of. A broader
 guess at what the others hold (every live copy by its chance of being in their hand) cost
-more speed than it saved in two-player tests. It sees only its seat's view.
+more speed than it saved in two-player tests.
+
+Heads-up, a knock of nine is not always taken (``_wait``). A hand whose nine cards all meld
+throws its tenth and keeps all nine melded whether it knocks or not; waiting, it knocks next
+turn with ten (2 points, not 1) if the stock or the other's discard brings a card that melds
+all ten, and with nine otherwise, unless the other player knocks first. It waits where that is
+worth more in match odds (``odds.cacheta``) than the point now: early in a hand, with many
+cards that meld all ten still live, and never when the other player has 1 point left. Measured
+on duplicate deals against normal (600 matches each, seeds 41 and 77): 58.5% and 59.7% of the
+matches always knocking, 61.2% and 62.7% waiting. It sees only its seat's view.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cardtui.engine.bots import odds
 from cardtui.engine.bots.rummy_levels import (
     OUT_WEIGHT,
     Seen,
@@ -34,7 +44,7 @@ from cardtui.engine.bots.rummy_levels import (
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import index
-from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, RummyView
+from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, RummyView, SeatStatus
 
 TEN_BONUS = 2.0
 """An out that melds all ten cards counts this much more than one that melds nine (measured: 0.5 and
@@ -45,6 +55,20 @@ CAP = 1
 """How many discards the look-ahead tries after each card it may draw."""
 FEED = 20.0
 """What throwing a card that likely lets a declared player go out costs (a sure out of one's own is 40)."""
+KNOCKS_AT = (0.005, 0.005, 0.018, 0.031, 0.057, 0.073, 0.115, 0.117, 0.115, 0.139, 0.163, 0.152, 0.158, 0.2,
+             0.2, 0.3)
+"""Heads-up, the chance that the other player can knock at its n-th draw of a hand (index n; the last for any
+later draw), not having knocked before: measured over 60 duplicate deals of normal against hard
+(``python -m bench.odds --cacheta-knocks``)."""
+CAUTION = 0.8
+"""How much of ``KNOCKS_AT`` ``_wait`` counts (1.0 and 1.6 waited less and won fewer points a hand, 0.4 won
+more points but fewer matches)."""
+PILE_TEN = 0.5
+"""How likely the other's next discard is a card that melds all ten, against a card from the stock."""
+LOOK = 4
+"""How many turns ahead ``_wait`` looks: it may wait again next turn, the other's chance of knocking growing."""
+OTHER_TEN = 0.37
+"""How often the other player's knock melds all ten cards (measured: normal's, 171 of 460)."""
 
 
 class CachetaSeen(Seen):
@@ -175,8 +199,48 @@ def _discard(seen: CachetaSeen, legal: Sequence[Action]) -> Action | None:
     return Action(DISCARD, cards=(best,))
 
 
+def _wait(view: RummyView, legal: Sequence[Action]) -> Action | None:
+    """Heads-up, where a knock of nine is legal and one of ten is not: its card thrown without knocking, when
+    waiting for a card that melds all ten is worth more in match odds than the point now (see the module)."""
+    knocks = [a for a in legal if a.type == KNOCK]
+    playing = [s for s in view.seats if s.status is SeatStatus.IN]
+    if not knocks or any(not a.cards for a in knocks) or len(playing) != 2 or view.you is None:
+        return None
+    seen = CachetaSeen(view)
+    if not seen.ten_bonus:
+        return None  # the other has 1 point left: any knock ends the match
+    best: tuple[float, Card] | None = None
+    for knock in knocks:
+        card = knock.cards[0]
+        if Action(DISCARD, cards=(card,)) in legal:
+            ten = sum(seen.live.get(c, 0) for c in seen.tens(_minus(view.cards, card))) / seen.unseen
+            if best is None or ten > best[0]:
+                best = (ten, card)
+    if best is None:
+        return None
+    ten, card = best
+    ten = 1 - (1 - ten) * (1 - PILE_TEN * ten)
+    me, other = view.you, next(s.seat for s in playing if s.seat != view.you)
+    points = [s.score for s in view.seats]
+
+    def chance(mine: int, theirs: int) -> float:
+        after = list(points)
+        after[me], after[other] = max(0, mine), max(0, theirs)
+        return odds.cacheta(after, me)
+
+    now = chance(points[me], points[other] - 1)
+    with_ten = chance(points[me], points[other] - 2)
+    beaten = (1 - OTHER_TEN) * chance(points[me] - 1, points[other]) + OTHER_TEN * chance(points[me] - 2, points[other])
+    draws = (len(view.pile) + sum(len(s.taken) for s in view.seats)) // 2 + 1
+    later = now
+    for step in reversed(range(LOOK)):
+        knocks_first = CAUTION * KNOCKS_AT[min(draws + step, len(KNOCKS_AT) - 1)]
+        later = (1 - knocks_first) * (ten * with_ten + (1 - ten) * max(now, later)) + knocks_first * beaten
+    return Action(DISCARD, cards=(card,)) if later > now else None
+
+
 def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """Cacheta's hard bot."""
-    return turn(view, legal, CachetaSeen, _draw, _discard)
+    return _wait(view, legal) or turn(view, legal, CachetaSeen, _draw, _discard)
 
 

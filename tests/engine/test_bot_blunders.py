@@ -30,7 +30,7 @@ from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import get
 from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
+from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
 from cardtui.engine.truco.paulista.game import GAME as PAU
@@ -306,6 +306,35 @@ def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
     # A pile card that melds all ten is taken: a sure 2-point knock.
     view = dataclasses.replace(view, pile=cards("8C 6H"))
     assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
+
+
+def _nine_to_knock(pile: str, points: tuple[int, int]) -> tuple[RummyView, list[Action]]:
+    """Heads-up, after a draw, with ``points`` (this seat's, the other's): nine melded and 2D loose, so a knock of
+    nine (2D thrown) is legal and one of ten is not. 2H, 6H, 9H, JH and the wild 6C and 6S would each meld all
+    ten: twelve live copies."""
+    flip = Card.parse("5C")
+    view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
+                      cards=cards("2D 3H 4H 5H 9C 9D 9S JC JD JS"), pile=cards(pile))
+    view = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, score=points[s.seat != view.you], taken=())
+                                                 for s in view.seats))
+    return view, [Action(KNOCK, cards=cards("2D")), *(Action(DISCARD, cards=(c,)) for c in view.cards)]
+
+
+def test_cacheta_hard_waits_for_a_knock_with_ten_only_where_it_pays() -> None:
+    hard = LEVELS["cacheta"]["hard"]
+    # Second turn of a fresh match: the other seldom knocks this early, and one card in four or so brings a
+    # knock of ten, 2 points: 2D goes without a knock, and all nine stay melded.
+    view, legal = _nine_to_knock("8C KD", (10, 10))
+    assert hard(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("2D"))
+    # The other on 1 point: any knock ends the match.
+    view, legal = _nine_to_knock("8C KD", (10, 1))
+    assert hard(view, legal, random.Random(1)).type == KNOCK
+    # Sixteen turns each into the hand: the other is as likely to knock first as the wait is to pay.
+    view, legal = _nine_to_knock(" ".join(["8C", "KD", "2S", "QH"] * 8), (10, 10))
+    assert hard(view, legal, random.Random(1)).type == KNOCK
+    # Normal knocks whenever it can.
+    view, legal = _nine_to_knock("8C KD", (10, 10))
+    assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)).type == KNOCK
 
 
 def test_cacheta_normal_takes_the_pile_only_for_a_meld_and_throws_only_a_loose_card() -> None:
