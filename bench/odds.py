@@ -21,6 +21,7 @@ from pathlib import Path
 from cardtui.engine.betting import CALL, CHECK
 from cardtui.engine.bots.players import player
 from cardtui.engine.bots.rummy_levels import Seen
+from cardtui.engine.bots.rummy_search import known_holdings
 from cardtui.engine.games import get
 from cardtui.engine.rummy_records import RummyView
 from cardtui.engine.truco.views import TrucoView
@@ -102,15 +103,14 @@ def cacheta(level: str, hands: int, seed: int) -> float:
     return knocks[True] / max(1, sum(knocks.values()))
 
 
-def cacheta_knocks(hands: int, seed: int, longest: int = 16) -> tuple[float, ...]:
-    """Cacheta heads-up, normal against hard (seats swapped each match): the chance that normal can knock at its
-    n-th draw of a hand (index n, the last for any later draw), not having knocked before: how soon the other
-    player goes out, as ``cacheta_hard._wait`` counts it."""
+def cacheta_knocks(hands: int, seed: int) -> tuple[float, float, float]:
+    """Cacheta heads-up, normal against hard (seats swapped each match): at each of normal's draws, whether it can
+    knock, against the draw's number n in the hand and the cards k it holds from the pile as hard sees them;
+    the logistic fit ``(a, b, c)`` of ``a + b ln n + c k`` (``cacheta_hard.KNOCK_ODDS``)."""
     rules = get("cacheta")
     levels = (player("cacheta", "normal"), player("cacheta", "hard"))
     rng = random.Random(seed)
-    drew: Counter[int] = Counter()
-    knocked: Counter[int] = Counter()
+    rows: list[tuple[float, float, bool]] = []
     done = 0
     while done < hands:
         first = done % 2  # the seat normal plays this match
@@ -122,13 +122,51 @@ def cacheta_knocks(hands: int, seed: int, longest: int = 16) -> tuple[float, ...
                 action = levels[seat != first](match.view(seat), match.legal_actions(seat), rng)
                 match.apply(seat, action)
                 if seat == first and action.type == "draw":
-                    draws = min(draws + 1, longest - 1)
-                    drew[draws] += 1
-                    knocked[draws] += any(a.type == "knock" for a in match.legal_actions(seat))
+                    draws += 1
+                    seen = _rummy(match.view(1 - first))
+                    took = len(known_holdings(seen).get(first, ()))
+                    can = any(a.type == "knock" for a in match.legal_actions(seat))
+                    rows.append((math.log(draws), float(took), can))
             done += 1
             if not match.match_over():
                 match.next_hand(rng.getrandbits(63))
-    return tuple([0.0] + [round(knocked[n] / max(1, drew[n]), 3) for n in range(1, longest)])
+    return _logistic(rows)
+
+
+def _logistic(rows: list[tuple[float, float, bool]]) -> tuple[float, float, float]:
+    """The maximum-likelihood ``(a, b, c)`` of ``P(y) = 1 / (1 + exp(-(a + b x + c z)))`` over ``(x, z, y)`` rows, by
+    Newton's method."""
+    w = [0.0, 0.0, 0.0]
+    for _ in range(50):
+        grad = [0.0, 0.0, 0.0]
+        hess = [[0.0] * 3 for _ in range(3)]
+        for x, z, y in rows:
+            f = (1.0, x, z)
+            p = 1.0 / (1.0 + math.exp(-(w[0] + w[1] * x + w[2] * z)))
+            for i in range(3):
+                grad[i] += (float(y) - p) * f[i]
+                for j in range(3):
+                    hess[i][j] += p * (1 - p) * f[i] * f[j]
+        step = _solve(hess, grad)
+        w = [a + b for a, b in zip(w, step, strict=True)]
+        if max(abs(x) for x in step) < 1e-9:
+            break
+    return w[0], w[1], w[2]
+
+
+def _solve(m: list[list[float]], v: list[float]) -> list[float]:
+    """``m x = v`` for a small symmetric positive definite ``m`` (Gaussian elimination)."""
+    n = len(v)
+    a = [[*row, v[i]] for i, row in enumerate(m)]
+    for i in range(n):
+        for k in range(i + 1, n):
+            f = a[k][i] / a[i][i]
+            for j in range(i, n + 1):
+                a[k][j] -= f * a[i][j]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (a[i][n] - sum(a[i][j] * x[j] for j in range(i + 1, n))) / a[i][i]
+    return x
 
 
 def pifpaf(hands: int, seed: int) -> tuple[float, float]:
@@ -181,11 +219,12 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=4000, help="hands of each game")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--cacheta-knocks", action="store_true",
-                   help="only print how soon a Cacheta player can knock, heads-up (cacheta_hard.KNOCKS_AT)")
+                   help="only print how soon a Cacheta player can knock, heads-up (cacheta_hard.KNOCK_ODDS)")
     args = p.parse_args()
     t = time.perf_counter()
     if args.cacheta_knocks:
-        print(f"KNOCKS_AT = {cacheta_knocks(args.hands, args.seed)[1:]} ({time.perf_counter() - t:.0f} s)")
+        a, b, c = cacheta_knocks(args.hands, args.seed)
+        print(f"KNOCK_ODDS = ({a:.3f}, {b:.3f}, {c:.3f}) ({time.perf_counter() - t:.0f} s)")
         return
     pau, run, won = paulista(args.level, args.hands, args.seed)
     arg = argentino(args.level, args.hands, args.seed)

@@ -308,15 +308,16 @@ def test_nine_melded_draws_from_the_stock_for_a_knock_with_ten() -> None:
     assert LEVELS["cacheta"]["hard"](view, legal, random.Random(1)) == Action(DRAW, value=PILE)
 
 
-def _nine_to_knock(pile: str, points: tuple[int, int]) -> tuple[RummyView, list[Action]]:
-    """Heads-up, after a draw, with ``points`` (this seat's, the other's): nine melded and 2D loose, so a knock of
-    nine (2D thrown) is legal and one of ten is not. 2H, 6H, 9H, JH and the wild 6C and 6S would each meld all
-    ten: twelve live copies."""
+def _nine_to_knock(pile: str, points: tuple[int, int], took: str = "") -> tuple[RummyView, list[Action]]:
+    """Heads-up, after a draw, with ``points`` (this seat's, the other's) and the other holding ``took`` from the
+    pile: nine melded and 2D loose, so a knock of nine (2D thrown) is legal and one of ten is not. 2H, 6H, 9H, JH
+    and the wild 6C and 6S would each meld all ten: twelve live copies."""
     flip = Card.parse("5C")
     view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
                       cards=cards("2D 3H 4H 5H 9C 9D 9S JC JD JS"), pile=cards(pile))
-    view = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, score=points[s.seat != view.you], taken=())
-                                                 for s in view.seats))
+    view = dataclasses.replace(view, seats=tuple(
+        dataclasses.replace(s, score=points[s.seat != view.you], taken=() if s.seat == view.you else cards(took))
+        for s in view.seats))
     return view, [Action(KNOCK, cards=cards("2D")), *(Action(DISCARD, cards=(c,)) for c in view.cards)]
 
 
@@ -329,9 +330,12 @@ def test_cacheta_hard_waits_for_a_knock_with_ten_only_where_it_pays() -> None:
     # The other on 1 point: any knock ends the match.
     view, legal = _nine_to_knock("8C KD", (10, 1))
     assert hard(view, legal, random.Random(1)).type == KNOCK
-    # Sixteen turns each into the hand: the other is as likely to knock first as the wait is to pay.
-    view, legal = _nine_to_knock(" ".join(["8C", "KD", "2S", "QH"] * 8), (10, 10))
+    # Eight turns each into the hand, the other holding two cards it took from the pile: it is as likely to
+    # knock first as the wait is to pay. Holding none, it is still far from going out, and hard waits.
+    view, legal = _nine_to_knock("8C KD 2S QH 8C KD 2S QH 3S 4D 5S 6D 7S", (10, 10), took="QS QD")
     assert hard(view, legal, random.Random(1)).type == KNOCK
+    view, legal = _nine_to_knock("8C KD 2S QH 8C KD 2S QH 3S 4D 5S 6D 7S QS QD", (10, 10))
+    assert hard(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("2D"))
     # Normal knocks whenever it can.
     view, legal = _nine_to_knock("8C KD", (10, 10))
     assert LEVELS["cacheta"]["normal"](view, legal, random.Random(1)).type == KNOCK
