@@ -81,7 +81,7 @@ def arena_section(quick: bool) -> None:
     from bench import marks
 
     marks.run(print=lambda s: print(s, flush=True), seconds=60.0 if quick else ARGS.seconds, only=ARGS.mark,
-              matches=200 if quick else marks.MATCHES)
+              matches=200 if quick else ARGS.matches)
 
 
 def soak_section(quick: bool) -> None:
@@ -130,7 +130,7 @@ SECTIONS = {
     "screen": screen_section,
     "analysis": analysis_section,
 }
-ARGS = argparse.Namespace(seconds=600.0, mark="", runs=1, hands=500)
+ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500)
 
 
 def main() -> None:
@@ -139,11 +139,14 @@ def main() -> None:
     p.add_argument("--quick", action="store_true", help="small runs, for a smoke check")
     p.add_argument("--seconds", type=float, default=600.0, help="arena: wall time each mark may take at most")
     p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
+    p.add_argument("--matches", type=int, default=1000,
+                   help="arena: matches a mark plays at most while its interval does not decide (at least 1,000)")
     p.add_argument("--runs", type=int, default=1, help="screen: how many times each case is measured")
     p.add_argument("--hands", type=int, default=500,
                    help="analysis: hands of hard against hard a truco or Cacho table (Pif Paf and Cacheta: a 25th)")
     args = p.parse_args()
-    ARGS.seconds, ARGS.mark, ARGS.runs, ARGS.hands = args.seconds, args.mark, args.runs, args.hands
+    ARGS.seconds, ARGS.mark, ARGS.matches = args.seconds, args.mark, args.matches
+    ARGS.runs, ARGS.hands = args.runs, args.hands
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 
