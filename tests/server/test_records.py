@@ -7,7 +7,6 @@ the stored hand histories, never from rating maths written here.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 from collections.abc import Callable, Sequence
@@ -61,8 +60,15 @@ async def play_out_the_match(players: Sequence[Player],
                              choose: Callable[[table_pb2.View], common_pb2.Action] | None = None,
                              ) -> table_pb2.View:
     """Each person plays from their own stream until the match is over: boldly, unless ``choose``. Each cuts
-    every deal as soon as it is committed, as the client does (a deal waits for the people's seeds)."""
+    every deal as soon as it is committed, as the client does (a deal waits for the people's seeds).
+
+    The people share one address, and so one bucket of actions a second, which a match of quick bots can
+    outrun: a refusal for the rate is tried again once the bucket has refilled, as a client's person would.
+    Each acts once on each view their stream brings, as a client does, not again at every change of
+    anyone's stream."""
     cut: list[set[int]] = [set() for _ in players]
+    answered = [-1 for _ in players]
+    """The index in each player's messages of the last view they acted on."""
     for p in players:
         p.subscribe()
     while True:
@@ -71,19 +77,45 @@ async def play_out_the_match(players: Sequence[Player],
                 if not e.HasField("deal_committed") or not e.deal_committed.cut_ms or e.deal_committed.hand in done:
                     continue
                 hand = e.deal_committed.hand
+                try:
+                    await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=secrets.token_bytes(32)))
+                except grpc.aio.AioRpcError as err:
+                    if err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        raise
+                    await asyncio.sleep(0.1)
+                    continue
                 done.add(hand)
-                await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=secrets.token_bytes(32)))
         views = [p.last_view for p in players]
         if any(v is not None and v.match_over for v in views):
             return next(v for v in views if v is not None and v.match_over)
-        for p, v in zip(players, views, strict=True):
-            if v is not None and v.legal and not v.hand_over:
-                with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on meanwhile: look again
-                    await p.act(choose(v) if choose is not None else boldest(v.legal))
-        await asyncio.wait([asyncio.ensure_future(p.changed.wait()) for p in players], timeout=2,
-                           return_when=asyncio.FIRST_COMPLETED)
+        for i, (p, v) in enumerate(zip(players, views, strict=True)):
+            at = viewed_at(p)
+            if v is None or not v.legal or v.hand_over or at == answered[i]:
+                continue
+            answered[i] = at
+            try:
+                await p.act(choose(v) if choose is not None else boldest(v.legal))
+            except grpc.aio.AioRpcError as err:  # the table moved on meanwhile: the next view says what now
+                if err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    answered[i] = -1
+                    await asyncio.sleep(0.1)
+        came, waiting = await asyncio.wait([asyncio.ensure_future(p.changed.wait()) for p in players], timeout=2,
+                                           return_when=asyncio.FIRST_COMPLETED)
+        for w in waiting:
+            w.cancel()
+        if not came:
+            answered = [-1 for _ in players]  # nothing came for a while: look at every view again
         for p in players:
             p.changed.clear()
+
+
+def viewed_at(p: Player) -> int:
+    """The index in ``p``'s messages of the last one that brought a view."""
+    for i in range(len(p.messages) - 1, -1, -1):
+        m = p.messages[i]
+        if m.HasField("snapshot") or (m.HasField("update") and m.update.HasField("view")):
+            return i
+    return -1
 
 
 async def new_table(lobby: lobby_pb2_grpc.LobbyStub, **fields: Any) -> lobby_pb2.CreatedTable:
