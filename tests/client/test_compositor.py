@@ -38,6 +38,10 @@ from tests.conftest import create
 Cell = tuple[str, Style | None]
 
 
+TURN = 0.02
+"""Seconds the app runs between two looks at what it has shown (``until``'s ``turn``)."""
+
+
 class Terminal:
     """A grid of cells that takes the updates a Textual app sends, as a terminal would."""
 
@@ -152,11 +156,11 @@ async def test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message(
                     wrong[:] = misplaced(screen)
                 return not wrong and laid_out
 
-            for n in range(1, 41):
+            for n in range(1, 41):  # the bots play on in this process: it never idles (``TURN``)
                 conn.permits.put_nowait(None)
-                await until(pilot, lambda n=n: conn.handed == n, f"message {n} handed to the screen")
+                await until(pilot, lambda n=n: conn.handed == n, f"message {n} handed to the screen", turn=TURN)
                 await until(pilot, painted, lambda n=n: f"the screen as drawn whole after message {n}:\n"  # type: ignore[misc]
-                            + "\n".join(wrong[:3]))
+                            + "\n".join(wrong[:3]), turn=TURN)
     finally:
         await conn.close()
     assert conn.handed == 40

@@ -46,16 +46,21 @@ a machine under heavy load."""
 
 
 async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callable[[], str] | None = None,
-                seconds: float = PATIENCE) -> None:
+                seconds: float = PATIENCE, turn: float | None = None) -> None:
     """Let the app run until ``ok()`` holds (looked at after each of its turns); fail saying that
     ``what`` never happened if it has not after ``seconds`` (``what`` may say it as things stand
-    then; without it, the failure quotes the condition's source)."""
+    then; without it, the failure quotes the condition's source).
+
+    A turn is ``pilot.pause()``: the app's queued messages handled, then a wait for the process to go
+    idle, for a second at most. With ``turn``, the wait is that many seconds instead: for a test whose
+    process never idles (a server in it whose bots play on at full speed), where each turn would
+    take the whole second."""
     deadline = time.monotonic() + seconds
     while not ok():
         if time.monotonic() > deadline:
             said = what() if callable(what) else what if what is not None else source_of(ok)
             raise AssertionError(f"waited {seconds:.0f} s for {said}")
-        await pilot.pause()
+        await pilot.pause(turn)
 
 
 def source_of(ok: Callable[[], object]) -> str:
