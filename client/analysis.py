@@ -10,20 +10,23 @@ moment to work out, so the screen says where it stands until it arrives.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import replace
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardtui.client.boards.base import Board
+from cardtui.client.boards.registry import board_for
 from cardtui.client.cards import cards_text
 from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
-from cardtui.client.models import TableModel
+from cardtui.client.models import TableModel, holders_of, shown
 from cardtui.client.words import label, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import analysis_pb2
@@ -271,14 +274,18 @@ class AnalysisScreen(ModalScreen[Result | None]):
 
 
 class DrillScreen(ModalScreen[None]):
-    """Try again: a decision that was flagged, its choices without their odds. The one picked is told whether it
-    is within a few points of the best (what the analysis would have called best or as good), then every
-    choice's odds are shown; another may be picked."""
+    """Try again: a decision that was flagged, back on the board as the seat saw it then (the moment's ``view``),
+    its choices without their odds. The one picked is told whether it is within a few points of the best (what the
+    analysis would have called best or as good), then every choice's odds are shown; another may be picked."""
 
     BINDINGS = [Binding("escape", "close", N_("Close"))]
 
     def __init__(self, model: TableModel, moment: analysis_pb2.AnalysisMoment, unit: int) -> None:
         super().__init__()
+        if moment.HasField("view"):  # the seat as its own, its view then, each seat named as it was held then
+            held = shown(holders_of(moment.view.seats))
+            model = replace(model, view=moment.view, legal=(), deadline=None, seat=moment.seat,
+                            names=held or model.names)
         self.model = model
         self.moment = moment
         self.unit = unit
@@ -294,14 +301,20 @@ class DrillScreen(ModalScreen[None]):
         head.append_text(label(self.model, m.chosen))
         points = f"{m.points:.1f}"
         head.append(" " + _("lost {points} points. Try again: which would you choose?").format(points=points))
-        with VerticalScroll(id="drill"):
-            yield Static(head, id="drill-head")
-            yield OptionList(*[Option(label(self.model, c.action), id=str(i)) for i, c in enumerate(m.choices)],
-                             id="drill-choices")
-            yield Static("", id="drill-said")
+        with Horizontal(id="drill"):
+            if m.HasField("view"):  # an older server's analysis has no view: the choices alone
+                yield board_for(self.model.game)
+            with VerticalScroll(id="drill-side"):
+                yield Static(head, id="drill-head")
+                yield OptionList(*[Option(label(self.model, c.action), id=str(i)) for i, c in enumerate(m.choices)],
+                                 id="drill-choices")
+                yield Static("", id="drill-said")
         yield Footer()
 
     def on_mount(self) -> None:
+        for board in self.query(Board):
+            board.can_focus = False  # nothing is played on it (no choices, no timer): the choices are the list's
+            board.model = self.model
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -23,7 +23,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any
 
 from cardtui.engine import analysis
@@ -43,7 +43,7 @@ from cardtui.server.replays import Replays, seats_by_step
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
 from cardtui.server.store import token_digest
-from cardtui.v1 import analysis_pb2
+from cardtui.v1 import analysis_pb2, table_pb2
 
 log = logging.getLogger("cardtui.analysis")
 
@@ -66,8 +66,10 @@ def _finite(x: float) -> float:
     return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
 
 
-def moment_message(m: analysis.Moment, unit: Unit, stake: float) -> analysis_pb2.AnalysisMoment:
-    """One judged decision as the wire gives it, each choice with the label it would have had (the drill)."""
+def moment_message(m: analysis.Moment, unit: Unit, stake: float, views: Mapping[int, table_pb2.View] | None = None
+                   ) -> analysis_pb2.AnalysisMoment:
+    """One judged decision as the wire gives it, each choice with the label it would have had, and the table as the
+    seat saw it then (``views``, by step; the drill draws it)."""
     best = m.of(m.best)
     choices = []
     for c in m.choices:
@@ -78,7 +80,20 @@ def moment_message(m: analysis.Moment, unit: Unit, stake: float) -> analysis_pb2
     return analysis_pb2.AnalysisMoment(
         step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
         choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals,
-        cards=[str(c) for c in m.held])
+        cards=[str(c) for c in m.held], view=(views or {}).get(m.step))
+
+
+def views_at(record: Mapping[str, Any], steps: Iterable[int]) -> dict[int, table_pb2.View]:
+    """The seat's own view just before each of ``steps`` (its decisions), as it was sent to the seat live, the seats
+    named as they were held then: the hand replayed (``analysis.positions``). None for a history this engine cannot
+    replay (its analysis could not have been made either)."""
+    wanted = set(steps)
+    seats = seats_by_step(record)
+    try:
+        return {p.step: wire.view_message(p.view, seats=seats[min(p.step, len(seats) - 1)])
+                for p in analysis.positions(record) if p.step in wanted}
+    except ValueError:
+        return {}
 
 
 def accuracy_messages(seats: Sequence[analysis.SeatSummary]) -> list[analysis_pb2.SeatAccuracy]:
@@ -87,25 +102,30 @@ def accuracy_messages(seats: Sequence[analysis.SeatSummary]) -> list[analysis_pb
             for s in seats]
 
 
-def message(hand: HandAnalysis) -> analysis_pb2.HandAnalysis:
-    """An analysis as the wire gives it."""
+def message(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> analysis_pb2.HandAnalysis:
+    """An analysis as the wire gives it; with the hand's ``record``, each decision with the seat's view then."""
     seats, _ = analysis.summary([hand])
+    views = views_at(record, (m.step for m in hand.moments)) if record is not None else {}
     return analysis_pb2.HandAnalysis(
         table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
-        seats=list(hand.seats), moments=[moment_message(m, hand.unit, hand.stake) for m in hand.moments],
+        seats=list(hand.seats), moments=[moment_message(m, hand.unit, hand.stake, views) for m in hand.moments],
         accuracy=accuracy_messages(seats))
 
 
-def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis]) -> analysis_pb2.MatchAnalysis:
-    """A match's analyses summed up as the wire gives it: each seat's accuracy, the worst three moments."""
+def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
+                  records: Sequence[Mapping[str, Any]] = ()) -> analysis_pb2.MatchAnalysis:
+    """A match's analyses summed up as the wire gives it: each seat's accuracy, the worst three moments (with the
+    ``records`` of its hands, each with the seat's view then)."""
     seats, worst = analysis.summary(hands)
     of = {h.hand: h for h in hands}
+    record_of = {int(r["hand"]): r for r in records}
+    views = {w.hand: views_at(record_of[w.hand], [w.moment.step]) for w in worst if w.hand in record_of}
     return analysis_pb2.MatchAnalysis(
         table_id=table_id, match=match, game=hands[0].game if hands else "",
         unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
         hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
-        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit,
-                                                                           of[w.hand].stake)) for w in worst])
+        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, of[w.hand].stake,
+                                                                           views.get(w.hand))) for w in worst])
 
 
 def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:
@@ -227,9 +247,9 @@ class Analyses:
                     item.progress.hand, item.progress.hands = n, len(records)
                 yield item
         if match:
-            yield analysis_pb2.AnalyzeUpdate(match=match_message(table_id, int(record.get("match", 0)), done))
+            yield analysis_pb2.AnalyzeUpdate(match=match_message(table_id, int(record.get("match", 0)), done, records))
         else:
-            yield analysis_pb2.AnalyzeUpdate(analysis=message(done[0]))
+            yield analysis_pb2.AnalyzeUpdate(analysis=message(done[0], record))
 
     async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None
                       ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:

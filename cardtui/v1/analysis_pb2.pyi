@@ -4,6 +4,7 @@ isort:skip_file
 """
 
 from cardtui.v1 import common_pb2 as _common_pb2
+from cardtui.v1 import table_pb2 as _table_pb2
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -203,6 +204,7 @@ class AnalysisMoment(_message.Message):
     ACCURACY_FIELD_NUMBER: _builtins.int
     DEALS_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
+    VIEW_FIELD_NUMBER: _builtins.int
     step: _builtins.int
     """the replay's step of this action (ReplayStep.step)"""
     seat: _builtins.int
@@ -225,6 +227,13 @@ class AnalysisMoment(_message.Message):
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """the seat's own cards at the decision (its holder saw them)"""
 
+    @_builtins.property
+    def view(self) -> _table_pb2.View:
+        """The table as the seat saw it just before the decision: its own view then (its own cards, what
+        was public), the same the seat's holder was sent while playing, never a card it could not see;
+        no legal actions (they are the choices) and no timer. The drill draws the board from it.
+        """
+
     def __init__(
         self,
         *,
@@ -239,10 +248,11 @@ class AnalysisMoment(_message.Message):
         accuracy: _builtins.float = ...,
         deals: _builtins.int = ...,
         cards: _abc.Iterable[_builtins.str] | None = ...,
+        view: _table_pb2.View | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "chosen", b"chosen"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "chosen", b"chosen", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "best", b"best", "cards", b"cards", "choices", b"choices", "chosen", b"chosen", "deals", b"deals", "label", b"label", "loss", b"loss", "points", b"points", "seat", b"seat", "step", b"step"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "best", b"best", "cards", b"cards", "choices", b"choices", "chosen", b"chosen", "deals", b"deals", "label", b"label", "loss", b"loss", "points", b"points", "seat", b"seat", "step", b"step", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -384,7 +384,7 @@ class RummyBoard(Board):
               big: bool) -> list[tuple[int, RenderableType, int]]:
         """Your hand's lines, made again only when what they show changed: most messages are
         another seat's play, and a hand of eleven cards is some hundred pieces of text."""
-        key = (width, big, current(), self.sort, tuple(self.order), self.cursor, model.seat is None,
+        key = (width, big, current(), self.sort, tuple(self.order), self.cursor, model.seat is None, self.can_focus,
                tuple(m.SerializeToString() for m in v.melds), tuple(v.loose), tuple(v.cards), tuple(v.wilds),
                v.drawn if v.HasField("drawn") else None, tuple(v.outs))
         if self.hand_drawn is None or self.hand_drawn[0] != key:
@@ -396,7 +396,7 @@ class RummyBoard(Board):
         wilds = set(v.wilds)
         shown = self.shown(v)
         gaps = self._gaps(shown)
-        cursor = self.cursor if model.seat is not None else -1
+        cursor = self.cursor if model.seat is not None and self.can_focus else -1  # none on a board not played on
         drawn = v.drawn if v.HasField("drawn") else None
         codes = [s.code for s in shown]
         drawn_at = len(codes) - 1 - codes[::-1].index(drawn) if drawn is not None and drawn in codes else -1
@@ -463,6 +463,7 @@ class RummyBoard(Board):
         me = model.seat
         turn = v.turn if v.HasField("turn") else None
         mine = next((s for s in v.seats if s.seat == me), None)
+        acting = me if model.legal else None  # a board shown without choices (the drill) says whose turn, no keys
         out = Text()
 
         def key(kind: str) -> Text:
@@ -474,7 +475,7 @@ class RummyBoard(Board):
             out.append(_("You are out of the game."), style="dim")
         elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_WAITING:
             out.append(_("You sit out this hand."), style="dim")
-        elif v.phase == Phase.RUMMY_PHASE_BETTING and turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_BETTING and turn == acting:
             out.append(_("Your bet"), style="bold")
             call = self._legal("call")
             if call:
@@ -482,13 +483,13 @@ class RummyBoard(Board):
             else:
                 out.append(": " + _("nobody has bet yet."))
             out.append(" " + _("± sets the amount."), style="dim")
-        elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == acting:
             out.append(_("Draw") + ": ", style="bold")
             out.append_text(fmt(_("{key} from the stock"), key=key("draw:stock")))
             if v.pile and any(action_kind(a) == "draw:pile" for a in model.legal):
                 out.append(" · ")
                 out.append_text(fmt(_("{key} takes {card}"), key=key("draw:pile"), card=card_text(v.pile[-1])))
-        elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == acting:
             out.append(_("Discard") + ": ", style="bold")
             picked = self.picked()
             out.append_text(fmt(_("←/→ pick, {key} discards {card}"), key=key("discard"),
@@ -497,7 +498,7 @@ class RummyBoard(Board):
                 out.append(" · ")
                 out.append_text(key("knock"))
                 out.append(" " + _("knocks!"), style="bold green")
-        elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == me:
+        elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == acting:
             out.append(_("You took the discard") + ": ", style="bold")
             out.append_text(key("knock"))
             out.append(" " + _("knocks."), style="bold green")

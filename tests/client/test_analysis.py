@@ -7,23 +7,31 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
 from cardtui.client.app import CardApp
+from cardtui.client.boards.base import Board
+from cardtui.client.boards.truco import TrucoBoard
+from cardtui.client.cards import card_text
 from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import TableModel, action_name
 from cardtui.client.replay import HandsScreen, ReplayScreen, TablesScreen
 from cardtui.client.table_screen import TableScreen
+from cardtui.client.textual_internals import drawn_lines
 from cardtui.engine import analysis
 from cardtui.i18n import speaking
+from cardtui.server import wire
+from cardtui.server.analysis import views_at
 from cardtui.server.app import Running, start
-from cardtui.v1 import analysis_pb2, common_pb2
+from cardtui.v1 import analysis_pb2, common_pb2, table_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_replay import on, status
 from tests.client.test_table_flow import log_text, summary_of, summary_shown, text_of
+from tests.client.test_truco import drawn
 from tests.client.waiting import PATIENCE, in_lobby, settled, until
 from tests.conftest import create, next_hand_now
 from tests.server.test_analysis import played
@@ -243,15 +251,16 @@ DRILL = {"en": ("Try again", "Within a few points of the best", "points below th
          "es": ("Intentar de nuevo", "A pocos puntos de la mejor", "puntos por debajo de la mejor")}
 
 
-def flagged_hand() -> analysis_pb2.HandAnalysis:
-    """A hand of one decision, a blunder: going to the deck, where playing the 1e was best."""
+def flagged_hand(view: table_pb2.View | None = None) -> analysis_pb2.HandAnalysis:
+    """A hand of one decision, a blunder: going to the deck, where playing the 1e was best; with the seat's ``view``
+    then (a server that sends it), or without (one that does not)."""
     mazo = common_pb2.Action(type=common_pb2.ACTION_TYPE_MAZO)
     play = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["1e"])
     return analysis_pb2.HandAnalysis(
         table_id="done", hand=1, game="truco_argentino", unit=analysis_pb2.ANALYSIS_UNIT_MATCH, stake=1.0, seats=[0],
         moments=[analysis_pb2.AnalysisMoment(
             step=3, seat=0, chosen=mazo, best=play, points=42.0, loss=0.42,
-            label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480, cards=["1e", "7o"],
+            label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480, cards=["1e", "7o"], view=view,
             choices=[analysis_pb2.AnalysisChoice(action=mazo, value=0.5, gap=0.42, points=42.0,
                                                  label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
                      analysis_pb2.AnalysisChoice(action=play, value=0.92, label=analysis_pb2.ANALYSIS_LABEL_BEST)])],
@@ -261,7 +270,11 @@ def flagged_hand() -> analysis_pb2.HandAnalysis:
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choice_does(
         server: Running, lang: str) -> None:
+    """On the board as the seat saw it then (the moment's view, here ana's at her first decision: her cards, bia's
+    face down), where the server sends it; the choices alone where it does not (the English run)."""
     record = played("truco_argentino", ["ana", "bia"], seed=6)
+    first = next(p for p in analysis.positions(record) if p.seat == 0)
+    view = None if lang == "en" else wire.view_message(first.view)
     store_finished(server, "done", record)
     server.room.finished["done"] = common_pb2.TableSummary(
         id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
@@ -274,7 +287,7 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
                 await on(pilot, screen)
             replay = client.screen
             assert isinstance(replay, ReplayScreen)
-            client.push_screen(AnalysisScreen(replay.model, hand=flagged_hand()))
+            client.push_screen(AnalysisScreen(replay.model, hand=flagged_hand(view)))
             await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "the analysis")
             await settled(pilot)
             assert cut_off(client.screen, SMALL[0]) == []
@@ -287,6 +300,15 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
             said = lambda: str(drill.query_one("#drill-said", Static).render())  # noqa: E731
             head = str(drill.query_one("#drill-head", Static).render())
             assert said() == "" and "0.5" not in head and "1⚔ 7●" in head and "42.0" in head
+            boards = list(drill.query(TrucoBoard))
+            if view is None:
+                assert not boards
+            else:
+                assert len(boards) == 1 and boards[0].model is not None and boards[0].model.view == view
+                assert boards[0].model.seat == 0 and not boards[0].model.legal
+                shown = drawn(boards[0])
+                assert all(card_text(c).plain in shown for c in view.truco.cards), shown  # her cards, as she saw them
+                assert "ana" in shown and "bia" in shown
             _, well, below = DRILL[lang]
             await pilot.press("enter")  # the first choice: going to the deck again
             await until(pilot, lambda: below in said(), said)
@@ -329,3 +351,49 @@ def test_a_matchs_worst_moments_name_each_hand_as_the_place_it_is_read_from() ->
         assert "1. hand 2, step 4 · ana: Fold" in match_text(model, match, places=True).plain
         shown = match_text(model, match).plain
     assert "1. hand 8, step 4" in shown and "Match 2: 3 hands judged" in shown and "accuracy 61 of 100" in shown
+
+
+class DrillApp(App[None]):
+    """The drill alone, on a decision of a real hand."""
+
+    CSS_PATH = "../../client/app.tcss"
+
+    def __init__(self, model: TableModel, moment: analysis_pb2.AnalysisMoment) -> None:
+        super().__init__()
+        self.model, self.moment = model, moment
+
+    def on_mount(self) -> None:
+        self.push_screen(DrillScreen(self.model, self.moment, analysis_pb2.ANALYSIS_UNIT_MATCH))
+
+
+@pytest.mark.parametrize(("game", "players"), [("cacho", 3), ("pifpaf", 3), ("cacheta", 2), ("truco_paulista", 4),
+                                               ("truco_argentino", 2)])
+@pytest.mark.parametrize("size", [SMALL, (120, 40)], ids=["80x24", "120x40"])
+async def test_the_drill_draws_every_games_board_as_the_seat_saw_it(game: str, players: int,
+                                                                     size: tuple[int, int]) -> None:
+    """Each game's board, from the seat's view at its first real choice of a real hand: the seat's own cards on the
+    terminal beside the choices, nothing cut off."""
+    names = ["ana", "bia", "cy", "di"][:players]
+    record = played(game, names)
+    first = next(p for p in analysis.positions(record) if p.seat == 0 and analysis.choices(p) > 1)
+    view = views_at(record, [first.step])[first.step]  # as the server sends it
+    legal = [wire.action_message(a) for a in first.legal if a.type != "signal"][:3]
+    moment = analysis_pb2.AnalysisMoment(
+        step=first.step, seat=0, chosen=legal[0], best=legal[-1], points=30.0,
+        label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, view=view,
+        choices=[analysis_pb2.AnalysisChoice(action=a, label=analysis_pb2.ANALYSIS_LABEL_BEST) for a in legal])
+    model = TableModel(common_pb2.TableSummary(id="t", game=game), None)  # names: the view's, as they sat then
+    app = DrillApp(model, moment)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DrillScreen), "the drill")
+        await settled(pilot)
+        drill = app.screen
+        assert cut_off(drill, size[0]) == []
+        board = drill.query_one(Board)
+        assert board.model is not None and board.model.seat == 0 and board.model.view == view
+        family = getattr(view, view.WhichOneof("game"))
+        own = list(getattr(family, "cards", ())) or [c for s in family.seats if s.seat == 0 for c in s.cards]
+        text = "\n".join(strip.text for strip in drawn_lines(drill))
+        assert own and all(card_text(c).plain in text for c in own), text
+        assert "ana" in text and "bia" in text, text
+        assert drill.query_one("#drill-choices").region.right <= size[0]

@@ -19,7 +19,7 @@ import pytest_asyncio
 from cardtui.engine import analysis
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.games import get
-from cardtui.server import analysis_pool
+from cardtui.server import analysis_pool, wire
 from cardtui.server.analysis import seed_of as analysis_seed
 from cardtui.server.app import Running, start
 from cardtui.v1 import analysis_pb2, lobby_pb2, lobby_pb2_grpc
@@ -52,6 +52,31 @@ async def analyze(lobby: lobby_pb2_grpc.LobbyStub, table_id: str, hand: int, tok
     if seat is not None:
         request.seat = seat
     return [u async for u in lobby.Analyze(request)]
+
+
+def strings(msg: Any) -> set[str]:
+    """Every string anywhere in a message (a card is one: "6b")."""
+    out: set[str] = set()
+    for fd, value in msg.ListFields():
+        for v in value if fd.is_repeated else [value]:
+            if fd.type == fd.TYPE_MESSAGE:
+                out |= strings(v)
+            elif fd.type == fd.TYPE_STRING:
+                out.add(v)
+    return out
+
+
+def unplayed(record: dict[str, Any], seat: int, step: int) -> set[str]:
+    """The cards the other seats were dealt and had not yet played just before the replay's ``step``."""
+    held = {c for s, cards in record["deal"].items() if int(s) != seat for c in cards}
+    n = 0
+    for entry in record["actions"]:
+        if entry.get("seat") is not None:
+            n += 1
+            if n >= step:
+                break
+            held -= set(entry.get("cards", ()))
+    return held
 
 
 async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Running,
@@ -94,6 +119,15 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
     assert all(m.seat == ana.seat and len(m.choices) > 1 for m in mine.moments)
     assert [a.seat for a in mine.accuracy] == [ana.seat]
     assert set(server.store.analyses(table_id, 900)) == {ana.seat}
+    # Each decision comes with the table as ana saw it then (the drill draws it): her own view, the very one the
+    # engine gives her seat at that step, so never a card of bob's she could not see.
+    seen = {p.step: p.view for p in analysis.positions(record) if p.seat == ana.seat}
+    for m in mine.moments:
+        assert m.view.you == ana.seat and not m.view.legal and not m.view.deadline_ms
+        assert m.view == wire.view_message(seen[m.step], seats=m.view.seats)
+        assert [s.name for s in m.view.seats] == names  # each seat named as it was held then
+        leaked = strings(m.view) & unplayed(record, ana.seat, m.step)
+        assert not leaked, f"step {m.step}: bob's {sorted(leaked)} in ana's view"
     # Analysed once: asked again, it comes from the store at once.
     again = await analyze(lobby, table_id, 900, ana.token)
     assert [u.WhichOneof("update") for u in again] == ["analysis"] and again[0].analysis == mine
@@ -123,6 +157,7 @@ async def test_a_finished_tables_hands_are_analysed_for_anyone_who_may_replay_th
         labels = {c.action.SerializeToString(): c.label for c in m.choices}
         assert labels[m.chosen.SerializeToString()] == m.label
         assert labels[m.best.SerializeToString()] == analysis_pb2.ANALYSIS_LABEL_BEST
+    assert all(m.view.you == m.seat and m.view.WhichOneof("game") == "cacho" for m in whole.moments)
     one = (await analyze(lobby, "done", 1, seat=1))[-1].analysis
     assert list(one.seats) == [1] and [m for m in whole.moments if m.seat == 1] == list(one.moments)
     said = await refused(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="secret", hand=1)).read(),
