@@ -397,3 +397,29 @@ async def test_the_drill_draws_every_games_board_as_the_seat_saw_it(game: str, p
         assert own and all(card_text(c).plain in text for c in own), text
         assert "ana" in text and "bia" in text, text
         assert drill.query_one("#drill-choices").region.right <= size[0]
+
+
+async def test_the_drill_draws_what_a_dishonest_server_sends_without_falling_over() -> None:
+    """A moment's view is the server's word: another game's view, an empty one, a seat that is not at the table. The
+    drill still opens on each, its choices there to pick (the board draws what it can)."""
+    games = [("cacho", 3), ("pifpaf", 3), ("cacheta", 2), ("truco_paulista", 4), ("truco_argentino", 2)]
+    views = []
+    for game, players in games:
+        record = played(game, ["ana", "bia", "cy", "di"][:players])
+        first = next(p for p in analysis.positions(record) if p.seat == 0 and analysis.choices(p) > 1)
+        views.append(views_at(record, [first.step])[first.step])
+    mazo = common_pb2.Action(type=common_pb2.ACTION_TYPE_MAZO)
+    for n, (game, _) in enumerate(games):
+        stranger = table_pb2.View()
+        stranger.CopyFrom(views[n])
+        stranger.you = 42
+        for view in (views[(n + 1) % len(views)], table_pb2.View(), stranger):
+            moment = analysis_pb2.AnalysisMoment(step=3, seat=7, chosen=mazo, points=30.0, view=view,
+                                                 choices=[analysis_pb2.AnalysisChoice(action=mazo)])
+            app = DrillApp(TableModel(common_pb2.TableSummary(id="t", game=game), None), moment)
+            async with app.run_test(size=SMALL) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, DrillScreen), "the drill")  # noqa: B023
+                await settled(pilot)
+                await pilot.press("enter")
+                await until(pilot, lambda: str(app.screen.query_one("#drill-said", Static).render()) != "",  # noqa: B023
+                            "the answer")
