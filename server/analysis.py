@@ -119,7 +119,8 @@ def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
     seats, worst = analysis.summary(hands)
     of = {h.hand: h for h in hands}
     record_of = {int(r["hand"]): r for r in records}
-    views = {w.hand: views_at(record_of[w.hand], [w.moment.step]) for w in worst if w.hand in record_of}
+    views = {hand: views_at(record_of[hand], [w.moment.step for w in worst if w.hand == hand])
+             for hand in {w.hand for w in worst} if hand in record_of}
     return analysis_pb2.MatchAnalysis(
         table_id=table_id, match=match, game=hands[0].game if hands else "",
         unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,

@@ -136,6 +136,8 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
     summed = [u async for u in lobby.Analyze(request)][-1].match
     assert list(summed.hands) == [900] and [a.seat for a in summed.accuracy] == [ana.seat]
     assert all(w.moment.seat == ana.seat for w in summed.worst)
+    assert all(w.moment.view == next(m.view for m in mine.moments if m.step == w.moment.step)
+               for w in summed.worst), "each worst moment on the board as ana saw it"
     request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=900, token=ana.token, seat=bob.seat, match=True)
     await refused(lobby.Analyze(request).read(), grpc.StatusCode.PERMISSION_DENIED)
     assert set(server.store.analyses(table_id, 900)) == {ana.seat}
@@ -286,6 +288,10 @@ async def test_a_match_is_summed_up_over_its_hands_for_whoever_may_have_them(
     assert [a.accuracy for a in summed.accuracy] == pytest.approx([s.accuracy for s in seats])
     assert [(w.hand, w.moment.step) for w in summed.worst] == [(w.hand, w.moment.step) for w in worst]
     assert [w.moment.points for w in summed.worst] == sorted((w.moment.points for w in summed.worst), reverse=True)
+    for w in summed.worst:  # each on the board as its seat saw it then, in its own hand
+        seen = next(p.view for p in analysis.positions(records[w.hand]) if p.step == w.moment.step)
+        assert w.moment.view == wire.view_message(seen, seats=w.moment.view.seats)
+        assert w.moment.view.you == w.moment.seat
     # One seat only; and the last match by hand 0.
     one = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", hand=1, seat=1, match=True))]
     assert [a.seat for a in one[-1].match.accuracy] == [1] and all(w.moment.seat == 1 for w in one[-1].match.worst)
