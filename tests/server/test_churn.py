@@ -18,8 +18,6 @@ import json
 import os
 import signal
 import sqlite3
-import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,23 +32,19 @@ from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_of
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests import forked
+from tests.forked import Served
 from tests.server.test_audit import event_cards, message_cards
 
 SEATS = 3
 
 
-def serve(db: Path) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db), "--bot-delay", "30",
-         "--next-hand-delay", "50", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
-         "--max-chat", "1e6", "--max-tables", "1e6", "--workers", "1",  # the one process the harness kills
-         "--bot-workers", "0"],
-        stdout=subprocess.PIPE, text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert "server on" in line, line
-    return proc, int(line.split()[3].rsplit(":", 1)[1])
+def serve(db: Path) -> tuple[Served, int]:
+    return forked.serve(
+        ["--port", "0", "--db", str(db), "--bot-delay", "30", "--next-hand-delay", "50", "--log-level", "warning",
+         "--no-announce", "--max-actions", "1e6", "--max-chat", "1e6", "--max-tables", "1e6",
+         "--workers", "1",  # the one process the harness kills
+         "--bot-workers", "0"])
 
 
 @dataclass
@@ -113,7 +107,7 @@ class Churn(RuleBasedStateMachine):
         self.dir = Path(os.environ.get("CHURN_TMP", "/tmp")) / f"churn-{os.getpid()}-{id(self)}"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.db = self.dir / "store.db"
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: Served | None = None
         self.port = 0
         self.channel: grpc.aio.Channel | None = None
         self.table = ""

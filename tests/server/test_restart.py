@@ -15,19 +15,13 @@ import pytest
 
 from cardtui.engine.games import GAMES, get
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests import forked
+from tests.forked import Served
 
 
-def serve(db: Path, workers: int = 1) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db),
-         "--next-hand-delay", "100", "--log-level", "warning", "--no-announce", "--max-actions", "1e6",
-         "--bot-delay", "5", "--workers", str(workers)],
-        stdout=subprocess.PIPE, text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    assert "server on" in line, line
-    return proc, int(line.split()[3].rsplit(":", 1)[1])
+def serve(db: Path, workers: int = 1) -> tuple[Served, int]:
+    return forked.serve(["--port", "0", "--db", str(db), "--next-hand-delay", "100", "--log-level", "warning",
+                         "--no-announce", "--max-actions", "1e6", "--bot-delay", "5", "--workers", str(workers)])
 
 
 def exported(db: Path) -> list[dict[str, object]]:

@@ -1,11 +1,11 @@
 """A restart never unsays what everyone saw: kill -9 at every kind of event no request made.
 
-A real server (a subprocess on 127.0.0.1 with a real SQLite store) is killed with SIGKILL the
-moment a client has received each kind of change that a timer or the server itself makes: a
-seed taken for a deal being cut, a commitment published, a cut window closing on its deal, a
-Cacho redeal, a bot's move, a claim window lapsing, a turn timer's default with the away mark
-it brings. It is started again on the same store each time, and every stream comes back from
-the last number it got.
+A real server (``cardtui serve`` in a process of its own on 127.0.0.1, forked by ``tests.forked``,
+with a real SQLite store) is killed with SIGKILL the moment a client has received each kind of
+change that a timer or the server itself makes: a seed taken for a deal being cut, a commitment
+published, a cut window closing on its deal, a Cacho redeal, a bot's move, a claim window lapsing,
+a turn timer's default with the away mark it brings. It is started again on the same store each
+time, and every stream comes back from the last number it got.
 
 What each stream saw is kept across every kill and held against what it sees after: an event
 number never names two different events; a stream never finds the table behind what it last
@@ -23,8 +23,6 @@ import inspect
 import os
 import secrets
 import signal
-import subprocess
-import sys
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +31,9 @@ from typing import Any
 import grpc
 
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests import forked
 from tests.conftest import kind
+from tests.forked import Served
 
 SERVE = ("--next-hand-delay", "300", "--bot-delay", "200", "--cut-ms", "1500", "--log-level", "warning",
          "--no-announce", "--max-actions", "1e6", "--workers", "1")
@@ -101,7 +101,7 @@ class Run:
 
     def __init__(self, db: Path) -> None:
         self.db = db
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: Served | None = None
         self.channel: grpc.aio.Channel | None = None
         self.streams: list[Stream] = []
         self.wanted = set(KINDS)
@@ -123,13 +123,7 @@ class Run:
 
     # -- the server ---------------------------------------------------------------------------
     def start(self) -> None:
-        proc = subprocess.Popen([sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(self.db),
-                                 *SERVE], stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "server on" in line, line
-        self.proc = proc
-        port = int(line.split()[3].rsplit(":", 1)[1])
+        self.proc, port = forked.serve(["--port", "0", "--db", str(self.db), *SERVE])
         self.channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
         self.lobby = lobby_pb2_grpc.LobbyStub(self.channel)
         self.table = table_pb2_grpc.TableStub(self.channel)
