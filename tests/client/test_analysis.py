@@ -397,6 +397,9 @@ async def test_the_drill_draws_every_games_board_as_the_seat_saw_it(game: str, p
         assert own and all(card_text(c).plain in text for c in own), text
         assert "ana" in text and "bia" in text, text
         assert drill.query_one("#drill-choices").region.right <= size[0]
+        if view.WhichOneof("game") == "rummy":  # whose turn it was, and no keys for a board not played on
+            keys = ("from the stock", "discards", "sets the amount")
+            assert "ana to " in text and not any(k in text for k in keys), text
 
 
 async def test_the_drill_draws_what_a_dishonest_server_sends_without_falling_over() -> None:
