@@ -228,7 +228,7 @@ def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:
     rummy = analysis.plan(rig.position(rig.wrong).view)
     truco = analysis.plan(RIGS[0].position(RIGS[0].wrong).view)
     assert (rummy.screen.scale, rummy.look.scale, rummy.most.scale, rummy.contenders) == (0.5, 2.0, 16.0, 2)
-    assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 128.0)
+    assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 256.0)
 
 
 def test_pif_pafs_betting_round_is_not_judged_and_a_bettor_stays_in_against_a_call() -> None:
