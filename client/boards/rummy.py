@@ -463,7 +463,7 @@ class RummyBoard(Board):
         me = model.seat
         turn = v.turn if v.HasField("turn") else None
         mine = next((s for s in v.seats if s.seat == me), None)
-        acting = me if model.legal else None  # a board shown without choices (the drill) says whose turn, no keys
+        acting = me if self.can_focus else None  # a board not played on (the drill) says whose turn, no keys
         out = Text()
 
         def key(kind: str) -> Text:
