@@ -11,8 +11,9 @@ more than one worker is free has its decisions shared out among them, every othe
 hand, or one seat of it, asked for alone comes back sooner, and a hand of three seats is not left to
 the worker that drew two of them.
 
-The workers run at the lowest priority (``NICE``): the tables' processes come first on every core,
-and an analysis only takes what they leave.
+The workers run in the idle scheduling class (``idle_class``), and at the lowest priority (``NICE``)
+where there is none: the tables' processes come first on every core, and an analysis only takes what
+they leave.
 
 The workers come from a fork server, like the bots' pool (``server.thinking``): the pool is made
 before the gRPC server exists, since forking a process that runs gRPC is not safe.
@@ -65,11 +66,26 @@ def analyse_hand(record: str, seed: int, seats: tuple[int, ...], part: int, part
     return json.dumps(analysis.to_json(done))
 
 
+def idle_class() -> bool:
+    """Put this process in the idle scheduling class (``SCHED_IDLE``): it runs only on a core no other
+    process wants, and a table's thread that wakes takes that core back at once, where a process that is
+    only niced may keep it for the rest of its slice. False where the system has no such class."""
+    policy = getattr(os, "SCHED_IDLE", None)
+    if policy is None:
+        return False
+    try:
+        os.sched_setscheduler(0, policy, os.sched_param(0))
+    except OSError:
+        return False
+    return True
+
+
 def _start(alive: Connection, reports: Any) -> None:
     global _progress
     _progress = reports
     with contextlib.suppress(OSError):
         os.nice(NICE)
+    idle_class()
     _watch(alive)
 
 

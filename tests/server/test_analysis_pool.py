@@ -40,6 +40,7 @@ def side_by_side(record: str, seed: int, seats: tuple[int, ...], part: int, part
         time.sleep(0.01)
     return json.dumps({"format": "cardtui-analysis/1", "seats": list(seats), "decisions": [
         {"step": 10 * s, "seat": s, "pid": os.getpid(), "nice": os.nice(0),
+         "policy": os.sched_getscheduler(0),
          "together": len(list(folder.glob("started-*"))) >= data["parts"]} for s in seats]})
 
 
@@ -64,6 +65,7 @@ async def test_a_hand_asked_for_alone_is_shared_among_the_free_workers(tmp_path:
         assert all(d["together"] for d in whole["decisions"]), "the parts ran one after the other"
         assert len({d["pid"] for d in whole["decisions"]}) == 2
         assert {d["nice"] for d in whole["decisions"]} == {analysis_pool.NICE}
+        assert {d["policy"] for d in whole["decisions"]} == {os.SCHED_IDLE}, "a table's thread would wait for them"
         assert Status(0, 6, 6, True) in seen
         while not pool.idle:  # each part gives its worker back once its result is in
             await asyncio.sleep(0.01)
