@@ -47,7 +47,7 @@ def load_section(quick: bool) -> None:
     from bench.analysis import load_with_analyses
 
     print(f"== the same tables with the analysis pool idle, then working flat out, in turns: {tables} tables")
-    asyncio.run(load_with_analyses(tables=tables, seconds=4 if quick else 15))
+    asyncio.run(load_with_analyses(tables=tables, seconds=4 if quick else 60, rounds=2 if quick else 12))
 
 
 def views_section(quick: bool) -> None:

@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from cardtui.engine import analysis
@@ -37,6 +38,7 @@ from cardtui.server.errors import (
     NotFound,
     PermissionDenied,
     ResourceExhausted,
+    Unavailable,
     quote,
 )
 from cardtui.server.replays import Replays, seats_by_step
@@ -284,6 +286,8 @@ class Analyses:
                         yield analysis_pb2.AnalyzeUpdate(queued=status.ahead)
                 try:
                     done = analysis.from_json(json.loads(work.result()))
+                except BrokenProcessPool:
+                    raise Unavailable("The analysis stopped before it was done; ask for it again.") from None
                 except (ValueError, KeyError, asyncio.CancelledError) as e:
                     log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
                     raise FailedPrecondition("That hand could not be analysed on this server.") from None

@@ -259,11 +259,12 @@ class AnalysisPool:
 
         def settle(done: asyncio.Future[str]) -> None:
             self._busy -= 1
+            failed = None if done.cancelled() else done.exception()  # read, even when another part's is told
             if not job.future.done():
                 if done.cancelled():
                     job.future.cancel()
-                elif done.exception() is not None:
-                    job.future.set_exception(done.exception())  # type: ignore[arg-type]
+                elif failed is not None:
+                    job.future.set_exception(failed)
                 else:
                     job.results[part] = done.result()
                     if len(job.results) == parts:
@@ -277,6 +278,8 @@ class AnalysisPool:
         return lambda _done: self._finished(job)
 
     def _finished(self, job: _Job) -> None:
+        if not job.future.cancelled():
+            job.future.exception()  # whoever waits is told; with nobody left waiting, it is not an error to log
         self._running.pop(job.id, None)
         if self._by_key.get(job.key) is job:
             del self._by_key[job.key]

@@ -315,3 +315,35 @@ async def test_a_caller_who_leaves_mid_analysis_leaves_nothing_waiting_behind(
     await asyncio.sleep(0)
     assert "Task was destroyed" not in caplog.text
     release.write_text("go")
+
+
+async def test_a_worker_that_dies_mid_analysis_is_told_and_the_hand_asked_again_is_analysed(
+        slow_server: Running, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A worker killed under an analysis (the system's memory killer, a host's stray kill): the one waiting is
+    told so in a sentence (UNAVAILABLE: ask again), nothing is stored, nothing unread is logged, and the same
+    hand asked again starts new workers and is analysed."""
+    import signal
+
+    release = tmp_path / "release"
+    store_finished(slow_server, "one", dict(played("cacho", ["ana", "bob", "cy"]), release=str(release)))
+    pool = slow_server.analyst
+    assert pool is not None
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        call = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
+        assert (await call.read()).WhichOneof("update") == "progress"
+        for pid in list(pool._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            while await call.read() is not grpc.aio.EOF:
+                pass
+        assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert err.value.details() == "The analysis stopped before it was done; ask for it again."
+        assert slow_server.store.analyses("one", 1) == {}
+        release.write_text("go")
+        again = await rest(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1)))
+        assert again[-1].WhichOneof("update") == "analysis"
+        assert set(slow_server.store.analyses("one", 1)) == {0, 1, 2}
+    gc.collect()
+    await asyncio.sleep(0)
+    assert "never retrieved" not in caplog.text

@@ -78,3 +78,39 @@ def test_the_parts_of_an_analysis_join_in_the_hands_order() -> None:
     two = json.dumps({"seats": [0, 2], "decisions": [{"step": 1}, {"step": 9}], "game": "cacho"})
     merged = json.loads(analysis_pool.merge([one, two]))
     assert merged["seats"] == [0, 1, 2] and [d["step"] for d in merged["decisions"]] == [1, 4, 9]
+
+
+def started_then_waits(record: str, seed: int, seats: tuple[int, ...], part: int, parts: int,
+                       progress: Callable[[int, int], None]) -> str:
+    """A fake analysis that says it has started, then works until its process is ended."""
+    progress(0, 1)
+    while True:
+        time.sleep(0.05)
+
+
+async def test_a_worker_ended_mid_analysis_that_nobody_waits_for_leaves_no_error_unread(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A server stopped while a hand is analysed (its workers ended with it, the one who asked gone): the work
+    ends quietly, with no "exception was never retrieved" in the host's log."""
+    import gc
+    import signal
+
+    pool = AnalysisPool(2, job=started_then_waits)
+    seen: list[Status] = []
+    future = pool.submit(("t", 1, (0,)), "{}", 7, [0], seen.append)
+    assert future is not None
+    while not any(s.started and s.total for s in seen):
+        await asyncio.sleep(0.01)
+    with caplog.at_level("ERROR", logger="asyncio"):
+        del future  # the one who asked has left
+        for pid in list(pool._pool._processes):  # as a Ctrl-C to the host's terminal ends them all
+            os.kill(pid, signal.SIGTERM)
+        for _ in range(100):  # the workers' ends reach the loop from the pool's own thread
+            if not pool.running:
+                break
+            await asyncio.sleep(0.02)
+        assert not pool.running
+        gc.collect()
+        await asyncio.sleep(0.05)
+        pool.close()
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
