@@ -114,6 +114,7 @@ async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tupl
             count = hands if game.startswith("truco") or game == "cacho" else max(2, hands // 25)
             records = hard_hands(game, players, count)
             wall, seat, whole, decisions, serious, agree, either = [], [], [], 0, 0, 0, 0
+            alike, flagged_hands = 0, 0
             load = os.getloadavg()[0]
             for n, record in enumerate(records):
                 every = [int(s["seat"]) for s in record["seats"]]
@@ -130,6 +131,9 @@ async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tupl
                     if a.label in SERIOUS or b.label in SERIOUS:
                         either += 1
                         agree += (a.label in SERIOUS) == (b.label in SERIOUS)
+                ones = [{m.step for m in done.moments if m.label in SERIOUS} for done in (first, second)]
+                alike += ones[0] == ones[1]
+                flagged_hands += bool(ones[0] | ones[1])
             load = max(load, os.getloadavg()[0])
             share = serious / max(1, decisions)
             agreement = agree / either if either else 1.0
@@ -138,6 +142,9 @@ async def _self_play(print: Callable[[str], None], hands: int, games: tuple[tupl
             print(f"  {game} {players}p: {len(records)} hands, {decisions} decisions, flagged ≥ mistake "
                   f"{100 * share:.1f}% (mark ≤ 5%), two seeds agree on {agree}/{either} flagged "
                   f"({100 * agreement:.0f}%, mark ≥ 95%)")
+            print(f"    hands whose two analyses flag the same mistakes and blunders: {alike} of {len(records)} "
+                  f"({100 * alike / max(1, len(records)):.0f}%); of the {flagged_hands} where either flags one, "
+                  f"{alike - (len(records) - flagged_hands)} (the mark is judged on the flags, above)")
             print(f"    one hand, its decisions shared among {pool.workers} idle workers: p50 {_p(whole, 0.5):.2f} s "
                   f"p95 {_p(whole, 0.95):.2f} s of the busier worker's CPU (mark ≤ 3 s); one seat: p50 "
                   f"{_p(seat, 0.5):.2f} s p95 {_p(seat, 0.95):.2f} s; wall in the pool on this machine: p50 "

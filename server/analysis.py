@@ -23,7 +23,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -113,6 +113,17 @@ def message(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> anal
         table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
         seats=list(hand.seats), moments=[moment_message(m, hand.unit, hand.stake, views) for m in hand.moments],
         accuracy=accuracy_messages(seats))
+
+
+def message_bytes(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> bytes:
+    """``message``, serialized: what the pool's builder makes, in its own process."""
+    return message(hand, record).SerializeToString()
+
+
+def match_bytes(table_id: str, match: int, hands: Sequence[HandAnalysis],
+                records: Sequence[Mapping[str, Any]] = ()) -> bytes:
+    """``match_message``, serialized: what the pool's builder makes, in its own process."""
+    return match_message(table_id, match, hands, records).SerializeToString()
 
 
 def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
@@ -250,10 +261,17 @@ class Analyses:
                 if match and item.WhichOneof("update") == "progress":
                     item.progress.hand, item.progress.hands = n, len(records)
                 yield item
+        update = analysis_pb2.AnalyzeUpdate()
         if match:
-            yield analysis_pb2.AnalyzeUpdate(match=match_message(table_id, int(record.get("match", 0)), done, records))
+            update.match.MergeFromString(await self._built(match_bytes, table_id, int(record.get("match", 0)), done,
+                                                           records))
         else:
-            yield analysis_pb2.AnalyzeUpdate(analysis=message(done[0], record))
+            update.analysis.MergeFromString(await self._built(message_bytes, done[0], record))
+        yield update
+
+    async def _built(self, make: Callable[..., bytes], *args: Any) -> bytes:
+        """A message's bytes, made by the pool's builder, off this loop (here where there is no pool)."""
+        return make(*args) if self.pool is None else await self.pool.build(make, *args)
 
     async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None
                       ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:

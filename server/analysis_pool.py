@@ -15,6 +15,10 @@ The workers run in the idle scheduling class (``idle_class``), and at the lowest
 where there is none: the tables' processes come first on every core, and an analysis only takes what
 they leave.
 
+An analysis made or kept is put in its wire message by one more process (``build``), at the tables'
+priority, not on the loop: a Pif Paf hand's message replays the hand for each decision's view, some
+10 to 20 ms that would hold every table of the process.
+
 The workers come from a fork server, like the bots' pool (``server.thinking``): the pool is made
 before the gRPC server exists, since forking a process that runs gRPC is not safe.
 """
@@ -158,6 +162,7 @@ class AnalysisPool:
             self._reports: Any = context.Queue()
         self._context, self._watched = context, watched
         self._pool = self._new_pool()
+        self._builder = self._new_builder()
         self._ids = itertools.count(1)
         self._waiting: deque[_Job] = deque()
         self._running: dict[int, _Job] = {}
@@ -171,6 +176,22 @@ class AnalysisPool:
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context, initializer=_start,
                                    initargs=(self._watched, self._reports))
+
+    def _new_builder(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=_watch,
+                                   initargs=(self._watched,))
+
+    async def build(self, make: Callable[..., bytes], *args: Any) -> bytes:
+        """``make(*args)`` in the builder's process (a wire message's bytes, made off the tables' loop); a
+        builder that died is started again once."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._builder, make, *args)
+        except BrokenProcessPool:
+            log.warning("The analysis's message builder died; it starts again.")
+            self._builder.shutdown(wait=False, cancel_futures=True)
+            self._builder = self._new_builder()
+            return await loop.run_in_executor(self._builder, make, *args)
 
     # -- progress from the workers ---------------------------------------------------------------
     def _read(self) -> None:
@@ -293,6 +314,7 @@ class AnalysisPool:
             if not job.future.done():
                 job.future.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._builder.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(OSError, ValueError):
             self._reports.put(None)
         self._alive.close()

@@ -347,3 +347,49 @@ async def test_a_worker_that_dies_mid_analysis_is_told_and_the_hand_asked_again_
     gc.collect()
     await asyncio.sleep(0)
     assert "never retrieved" not in caplog.text
+
+
+def slow_bytes(hand: analysis.HandAnalysis, record: dict[str, Any] | None = None) -> bytes:
+    """The wire message of an analysis, made only once the test lets it go (a file appears; at most 20 s)."""
+    import dataclasses
+    import time
+
+    from cardtui.server.analysis import message
+
+    deadline = time.monotonic() + 20.0
+    while record is not None and not os.path.exists(record["built"]):
+        if time.monotonic() > deadline:  # never let go: as if made before the tables could play on
+            return message(dataclasses.replace(hand, table="never let go"), record).SerializeToString()
+        time.sleep(0.01)
+    return message(hand, record).SerializeToString()
+
+
+async def test_an_analysis_is_put_in_its_message_off_the_tables_loop(
+        slow_server: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its message (each decision's view, the hand replayed: 10 to 20 ms for a Pif Paf hand) is made by the
+    pool's builder process: while it is being made, a table of bots plays on."""
+    from cardtui.server import analysis as server_analysis
+
+    monkeypatch.setattr(server_analysis, "message_bytes", slow_bytes)
+    built, release = tmp_path / "built", tmp_path / "release"
+    release.write_text("go")
+    store_finished(slow_server, "one", dict(played("cacho", ["ana", "bob", "cy"]), release=str(release),
+                                            built=str(built)))
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        call = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
+        while slow_server.store.analyses("one", 1) == {}:  # analysed and kept: its message is being made
+            await asyncio.sleep(0.01)
+        created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=3,
+                                                                       bot_delay_ms=0))
+        await started(slow_server, created.table.id)
+
+        async def three_hands() -> None:
+            while slow_server.store.count_hands(created.table.id) < 3:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(three_hands(), 15.0)
+        built.write_text("go")
+        last = (await rest(call))[-1]
+        assert last.WhichOneof("update") == "analysis" and last.analysis.table_id == "one"
+        assert list(last.analysis.seats) == [0, 1, 2]

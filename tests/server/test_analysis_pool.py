@@ -114,3 +114,25 @@ async def test_a_worker_ended_mid_analysis_that_nobody_waits_for_leaves_no_error
         await asyncio.sleep(0.05)
         pool.close()
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+
+
+def pid_bytes(extra: bytes) -> bytes:
+    """What the builder makes here: its process's id, and what it was given."""
+    return str(os.getpid()).encode() + b":" + extra
+
+
+async def test_messages_are_built_in_a_process_of_their_own_started_again_if_it_dies() -> None:
+    import signal
+
+    pool = AnalysisPool(1, job=started_then_waits)
+    try:
+        first = await pool.build(pid_bytes, b"a")
+        pid, said = first.split(b":")
+        assert said == b"a" and int(pid) != os.getpid()
+        os.kill(int(pid), signal.SIGKILL)
+        while pool._builder._processes and all(p.is_alive() for p in pool._builder._processes.values()):
+            await asyncio.sleep(0.01)
+        again = await pool.build(pid_bytes, b"b")
+        assert again.endswith(b":b") and again.split(b":")[0] not in (pid, str(os.getpid()).encode())
+    finally:
+        pool.close()
