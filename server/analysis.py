@@ -161,9 +161,13 @@ def held_by(record: Mapping[str, Any], seat: int, name: str) -> set[int]:
 class Analyses:
     """The room's analyses: who may have which, from the store or the pool."""
 
-    def __init__(self, room: Room, replays: Replays, pool: AnalysisPool | None, router: Router | None = None
-                 ) -> None:
+    def __init__(self, room: Room, replays: Replays, pool: AnalysisPool | None, router: Router | None = None,
+                 per_address: int = 4) -> None:
         self.room, self.replays, self.pool, self.router = room, replays, pool, router
+        self.per_address = per_address
+        """Jobs one address may have in the pool at once (``Limits.analyses_per_address``)."""
+        self._asked: dict[str, set[tuple[Any, ...]]] = {}
+        """Each address's jobs in the pool, by key, while they are queued or at work."""
 
     def _last_stored(self, table_id: str) -> int:
         last = self.room.store.last_hand(table_id)
@@ -237,7 +241,8 @@ class Analyses:
         return out
 
     async def analyze(self, table_id: str, hand: int, token: str, password: str, seat: int | None,
-                      when_idle: bool = False, match: bool = False) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+                      when_idle: bool = False, match: bool = False, address: str = ""
+                      ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
         """The analysis of a hand's seats this caller may have (``allowed``), from the store or the pool;
         ``match``: of every hand of its match, summed up. ``when_idle``: asked with nobody asking (a hand's
         summary), so made only where it is cheap and a worker is free now (``analysis.CHEAP``), else
@@ -254,7 +259,7 @@ class Analyses:
             return
         done: list[HandAnalysis] = []
         for n, (r, want) in enumerate(zip(records, wanted, strict=True), 1):
-            async for item in self._judged(table_id, r, want, holder):
+            async for item in self._judged(table_id, r, want, holder, address):
                 if isinstance(item, HandAnalysis):
                     done.append(item)
                     continue
@@ -273,8 +278,15 @@ class Analyses:
         """A message's bytes, made by the pool's builder, off this loop (here where there is no pool)."""
         return make(*args) if self.pool is None else await self.pool.build(make, *args)
 
-    async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None
-                      ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:
+    def _done(self, address: str, key: tuple[Any, ...]) -> None:
+        mine = self._asked.get(address)
+        if mine is not None:
+            mine.discard(key)
+            if not mine:
+                del self._asked[address]
+
+    async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None,
+                      address: str = "") -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:
         """One hand's analysis of ``seats`` (a live table's ``holder``: the decisions they made), from the
         store or the pool: where it waits and how far it is, then the analysis."""
         hand = int(record["hand"])
@@ -284,10 +296,19 @@ class Analyses:
             if self.pool is None:
                 raise FailedPrecondition("This server does not analyse hands.")
             updates: asyncio.Queue[Status] = asyncio.Queue()
-            work = self.pool.submit((table_id, hand, tuple(missing)), json.dumps(record), seed_of(table_id, hand),
-                                    missing, updates.put_nowait)
+            key = (table_id, hand, tuple(missing))
+            mine = self._asked.setdefault(address, set())
+            if key not in mine and len(mine) >= self.per_address:
+                raise ResourceExhausted("This address has {n} hands being analysed already; wait for one of them.",
+                                        n=len(mine))
+            work = self.pool.submit(key, json.dumps(record), seed_of(table_id, hand), missing, updates.put_nowait)
             if work is None:
+                if not mine:
+                    del self._asked[address]
                 raise ResourceExhausted("Too many hands are waiting to be analysed; ask again in a while.")
+            if key not in mine:
+                mine.add(key)
+                work.add_done_callback(lambda _done: self._done(address, key))
             waiting: asyncio.Future[Status] | None = None
             try:
                 while not work.done():

@@ -247,10 +247,14 @@ class AnalysisPool:
         return job.future
 
     def forget(self, future: asyncio.Future[str], listener: Listener) -> None:
-        """A waiter that left: it is told nothing more (the job goes on, its result is kept)."""
+        """A waiter that left: it is told nothing more. A job at work goes on (its result is kept); one still
+        queued that nobody waits for any more is dropped, so that asking and leaving, again and again, does
+        not fill the queue with work nobody will read."""
         for job in (*self._waiting, *self._running.values()):
             if job.future is future and listener in job.listeners:
                 job.listeners.remove(listener)
+                if not job.listeners and job in self._waiting:
+                    job.future.cancel()  # ``_finished`` takes it out of the queue
 
     def _schedule(self) -> None:
         assert self._loop is not None

@@ -31,6 +31,9 @@ class Limits:
     """Names one key may own on this server (people who share a machine each prove their own)."""
     refusal_log_seconds: float = 10.0
     """The log says each kind of refusal at most once in this many seconds, then how many it left out."""
+    analyses_per_address: int = 4
+    """Hands one address may have in the analysis pool at once (queued or at work): one guest cannot fill
+    the pool's queue and leave everyone else told it is full."""
     passwords_per_second: float = 2.0
     """Passwords one address may try on locked tables and tournaments (each check is a slow
     scrypt on the host: ``passwords``): a burst of ``PASSWORD_BURST``, then this rate."""

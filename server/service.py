@@ -29,7 +29,7 @@ from cardtui.server.errors import (
     ResourceExhausted,
     Unavailable,
 )
-from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter
+from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter, address
 from cardtui.server.rematch import Choice
 from cardtui.server.room import Room, TableRequest
 from cardtui.server.routes import Router
@@ -100,7 +100,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self.workers = workers
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
-        self.analyses = Analyses(room, self.replays, analyst, router)
+        self.analyses = Analyses(room, self.replays, analyst, router, limiter.limits.analyses_per_address)
 
     def _elsewhere(self, table_id: str) -> str | None:
         """The address of the process that drives ``table_id``, if that is not this one."""
@@ -284,7 +284,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
         seat = request.seat if request.HasField("seat") else None
         async for update in self.analyses.analyze(request.table_id, request.hand, request.token, request.password,
-                                                  seat, request.when_idle, request.match):
+                                                  seat, request.when_idle, request.match,
+                                                  address(peer_of(context, self.router))):
             yield update
 
 

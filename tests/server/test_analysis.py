@@ -22,6 +22,7 @@ from cardtui.engine.games import get
 from cardtui.server import analysis_pool, wire
 from cardtui.server.analysis import seed_of as analysis_seed
 from cardtui.server.app import Running, start
+from cardtui.server.limits import Limits
 from cardtui.v1 import analysis_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, started
 from tests.server.test_replays import refused, store_finished
@@ -393,3 +394,49 @@ async def test_an_analysis_is_put_in_its_message_off_the_tables_loop(
         last = (await rest(call))[-1]
         assert last.WhichOneof("update") == "analysis" and last.analysis.table_id == "one"
         assert list(last.analysis.seats) == [0, 1, 2]
+
+
+# -- one guest cannot fill the pool ---------------------------------------------------------------------
+async def test_an_address_has_at_most_its_share_of_the_pool_and_asking_and_leaving_fills_nothing(
+        slow_server: Running, tmp_path: Path) -> None:
+    """Finished tables' hands are anyone's to analyse: one address asking for hand after hand, or asking and
+    leaving again and again, must not fill the pool's queue and leave everyone else told it is full."""
+    release = tmp_path / "release"
+    record = dict(played("cacho", ["ana", "bob", "cy"]), release=str(release))
+    for n in range(12):
+        store_finished(slow_server, f"t{n}", record)
+    pool = slow_server.analyst
+    assert pool is not None
+    share = Limits().analyses_per_address
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        # Asking and leaving: each leaves the queue as its asker does.
+        for n in range(8):
+            call = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id=f"t{n}", hand=1))
+            assert (await call.read()).WhichOneof("update") in ("progress", "queued")
+            call.cancel()
+        async def drained() -> None:
+            while pool.waiting:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(drained(), 10.0)
+        assert pool.running == 1, "the first is at work and goes on; the seven queued were dropped"
+        # Asking and staying: a share, then a sentence.
+        calls = []
+        for n in range(8, 8 + share - 1):
+            calls.append(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id=f"t{n}", hand=1)))
+            assert (await calls[-1].read()).WhichOneof("update") == "queued"
+        over = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="t11", hand=1))
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await over.read()
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert err.value.details() == (f"This address has {share} hands being analysed already; "
+                                       "wait for one of them.")
+        assert pool.waiting == share - 1, "the refused one queued nothing"
+        again = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="t8", hand=1))  # one it has asked for: joins it
+        assert (await again.read()).WhichOneof("update") == "queued"
+        release.write_text("go")
+        for call in (*calls, again):
+            assert (await rest(call))[-1].WhichOneof("update") == "analysis"
+        assert (await rest(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="t11", hand=1))))[-1].WhichOneof(
+            "update") == "analysis"
