@@ -297,17 +297,17 @@ class Analyses:
                 raise FailedPrecondition("This server does not analyse hands.")
             updates: asyncio.Queue[Status] = asyncio.Queue()
             key = (table_id, hand, tuple(missing))
-            mine = self._asked.setdefault(address, set())
-            if key not in mine and len(mine) >= self.per_address:
+            asked = self._asked.setdefault(address, set())
+            if key not in asked and len(asked) >= self.per_address:
                 raise ResourceExhausted("This address has {n} hands being analysed already; wait for one of them.",
-                                        n=len(mine))
+                                        n=len(asked))
             work = self.pool.submit(key, json.dumps(record), seed_of(table_id, hand), missing, updates.put_nowait)
             if work is None:
-                if not mine:
+                if not asked:
                     del self._asked[address]
                 raise ResourceExhausted("Too many hands are waiting to be analysed; ask again in a while.")
-            if key not in mine:
-                mine.add(key)
+            if key not in asked:
+                asked.add(key)
                 work.add_done_callback(lambda _done: self._done(address, key))
             waiting: asyncio.Future[Status] | None = None
             try:
