@@ -440,3 +440,24 @@ async def test_an_address_has_at_most_its_share_of_the_pool_and_asking_and_leavi
             assert (await rest(call))[-1].WhichOneof("update") == "analysis"
         assert (await rest(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="t11", hand=1))))[-1].WhichOneof(
             "update") == "analysis"
+
+
+async def test_a_summarys_request_from_an_address_at_its_share_is_deferred_not_refused(server: Running) -> None:
+    """A hand's summary asks with nobody asking: where its address has its share of the pool already, the
+    summary is told to wait for an ``a`` (deferred), not given a refusal; a request made by a person is refused
+    with the sentence."""
+    from cardtui.server.analysis import Analyses
+    from cardtui.server.errors import ResourceExhausted
+    from cardtui.server.replays import Replays
+
+    store_finished(server, "cacho", played("cacho", ["ana", "bob", "cy"]))
+    assert server.analyst is not None and server.analyst.idle
+    full = Analyses(server.room, Replays(server.room), server.analyst, per_address=0)
+    said = [u async for u in full.analyze("cacho", 1, "", "", 0, when_idle=True, address="10.0.0.5")]
+    assert [u.WhichOneof("update") for u in said] == ["deferred"]
+    with pytest.raises(ResourceExhausted, match="hands being analysed already"):
+        _ = [u async for u in full.analyze("cacho", 1, "", "", 0, address="10.0.0.5")]
+    assert server.store.analyses("cacho", 1) == {}, "nothing analysed, nothing queued"
+    room = Analyses(server.room, Replays(server.room), server.analyst, per_address=1)
+    said = [u async for u in room.analyze("cacho", 1, "", "", 0, when_idle=True, address="10.0.0.5")]
+    assert said[-1].WhichOneof("update") == "analysis"
