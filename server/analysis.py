@@ -20,12 +20,14 @@ and only while a worker of the pool is free, so that many tables' summaries neve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from cardtui.engine import analysis
 from cardtui.engine.analysis import HandAnalysis, Label
@@ -46,6 +48,8 @@ from cardtui.server.room import Room
 from cardtui.server.routes import Router
 from cardtui.server.store import token_digest
 from cardtui.v1 import analysis_pb2, table_pb2
+
+T = TypeVar("T")
 
 log = logging.getLogger("cardtui.analysis")
 
@@ -115,15 +119,40 @@ def message(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> anal
         accuracy=accuracy_messages(seats))
 
 
-def message_bytes(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> bytes:
-    """``message``, serialized: what the pool's builder makes, in its own process."""
-    return message(hand, record).SerializeToString()
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """One hand's analysis as the store keeps it (each asked-for seat's JSON) and whose part of it is given (a
+    live table's ``holder`` of ``seat``: the decisions they made): what the pool's builder reads."""
+
+    record: dict[str, Any]
+    texts: tuple[str, ...]
+    holder: str | None = None
+    seat: int = 0
+
+    def judged(self) -> HandAnalysis:
+        whole = merged(self.record, [analysis.from_json(json.loads(t)) for t in self.texts])
+        if self.holder is None:
+            return whole
+        mine = held_by(self.record, self.seat, self.holder)
+        return dataclasses.replace(whole, moments=tuple(m for m in whole.moments if m.step in mine))
 
 
-def match_bytes(table_id: str, match: int, hands: Sequence[HandAnalysis],
-                records: Sequence[Mapping[str, Any]] = ()) -> bytes:
-    """``match_message``, serialized: what the pool's builder makes, in its own process."""
-    return match_message(table_id, match, hands, records).SerializeToString()
+def by_seat(text: str, seats: Sequence[int]) -> list[str]:
+    """A pool's analysis (JSON) as the store keeps it: one JSON for each of ``seats``."""
+    done = analysis.from_json(json.loads(text))
+    return [json.dumps(analysis.to_json(done.only([s]))) for s in seats]
+
+
+def message_bytes(kept: Kept) -> bytes:
+    """A hand's analysis as the wire gives it, serialized (``message``): what the pool's builder makes, in its own
+    process."""
+    return message(kept.judged(), kept.record).SerializeToString()
+
+
+def match_bytes(table_id: str, match: int, hands: Sequence[Kept]) -> bytes:
+    """A match's analyses summed up as the wire gives it, serialized (``match_message``): what the pool's builder
+    makes, in its own process."""
+    return match_message(table_id, match, [k.judged() for k in hands], [k.record for k in hands]).SerializeToString()
 
 
 def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
@@ -257,10 +286,10 @@ class Analyses:
                                       or not self.pool.idle or len(self._asked.get(address, ())) >= self.per_address):
             yield analysis_pb2.AnalyzeUpdate(deferred=True)
             return
-        done: list[HandAnalysis] = []
+        done: list[Kept] = []
         for n, (r, want) in enumerate(zip(records, wanted, strict=True), 1):
             async for item in self._judged(table_id, r, want, holder, address):
-                if isinstance(item, HandAnalysis):
+                if isinstance(item, Kept):
                     done.append(item)
                     continue
                 if match and item.WhichOneof("update") == "progress":
@@ -268,14 +297,14 @@ class Analyses:
                 yield item
         update = analysis_pb2.AnalyzeUpdate()
         if match:
-            update.match.MergeFromString(await self._built(match_bytes, table_id, int(record.get("match", 0)), done,
-                                                           records))
+            update.match.MergeFromString(await self._built(match_bytes, table_id, int(record.get("match", 0)), done))
         else:
-            update.analysis.MergeFromString(await self._built(message_bytes, done[0], record))
+            update.analysis.MergeFromString(await self._built(message_bytes, done[0]))
         yield update
 
-    async def _built(self, make: Callable[..., bytes], *args: Any) -> bytes:
-        """A message's bytes, made by the pool's builder, off this loop (here where there is no pool)."""
+    async def _built(self, make: Callable[..., T], *args: Any) -> T:
+        """``make(*args)`` (a message's bytes, the store's JSON) by the pool's builder, off this loop (here where
+        there is no pool)."""
         return make(*args) if self.pool is None else await self.pool.build(make, *args)
 
     def _done(self, address: str, key: tuple[Any, ...]) -> None:
@@ -286,7 +315,7 @@ class Analyses:
                 del self._asked[address]
 
     async def _judged(self, table_id: str, record: dict[str, Any], seats: list[int], holder: str | None,
-                      address: str = "") -> AsyncIterator[analysis_pb2.AnalyzeUpdate | HandAnalysis]:
+                      address: str = "") -> AsyncIterator[analysis_pb2.AnalyzeUpdate | Kept]:
         """One hand's analysis of ``seats`` (a live table's ``holder``: the decisions they made), from the
         store or the pool: where it waits and how far it is, then the analysis."""
         hand = int(record["hand"])
@@ -324,7 +353,7 @@ class Analyses:
                     else:
                         yield analysis_pb2.AnalyzeUpdate(queued=status.ahead)
                 try:
-                    done = analysis.from_json(json.loads(work.result()))
+                    result = work.result()
                 except BrokenProcessPool:
                     raise Unavailable("The analysis stopped before it was done; ask for it again.") from None
                 except (ValueError, KeyError, asyncio.CancelledError) as e:
@@ -334,15 +363,12 @@ class Analyses:
                 if waiting is not None and not waiting.done():
                     waiting.cancel()
                 self.pool.forget(work, updates.put_nowait)
-            for s in missing:
-                text = json.dumps(analysis.to_json(done.only([s])))
+            try:
+                texts = await self._built(by_seat, result, missing)
+            except (ValueError, KeyError) as e:
+                log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
+                raise FailedPrecondition("That hand could not be analysed on this server.") from None
+            for s, text in zip(missing, texts, strict=True):
                 self.room.store.add_analysis(table_id, hand, s, text)
                 kept[s] = text
-        parts = [analysis.from_json(json.loads(kept[s])) for s in seats]
-        whole = merged(record, parts)
-        if holder is not None:
-            mine = held_by(record, seats[0], holder)
-            whole = HandAnalysis(whole.game, whole.table, whole.hand, whole.match, whole.unit, whole.stake,
-                                 whole.seed, whole.budget, whole.seats,
-                                 tuple(m for m in whole.moments if m.step in mine))
-        yield whole
+        yield Kept(record, tuple(kept[s] for s in seats), holder, seats[0])

@@ -40,12 +40,14 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import forkserver, resource_tracker
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, TypeVar
 
 from cardtui.server.thinking import _stderr_with_a_descriptor, _watch
 from cardtui.server.workers import cores
 
 log = logging.getLogger("cardtui.analysis")
+
+T = TypeVar("T")
 
 QUEUED = 64
 """Jobs that may wait at once; past it a request is refused (RESOURCE_EXHAUSTED)."""
@@ -181,9 +183,9 @@ class AnalysisPool:
         return ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=_watch,
                                    initargs=(self._watched,))
 
-    async def build(self, make: Callable[..., bytes], *args: Any) -> bytes:
-        """``make(*args)`` in the builder's process (a wire message's bytes, made off the tables' loop); a
-        builder that died is started again once."""
+    async def build(self, make: Callable[..., T], *args: Any) -> T:
+        """``make(*args)`` in the builder's process (a wire message's bytes, the store's JSON: made off the tables'
+        loop); a builder that died is started again once."""
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._builder, make, *args)

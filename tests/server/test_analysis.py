@@ -350,7 +350,7 @@ async def test_a_worker_that_dies_mid_analysis_is_told_and_the_hand_asked_again_
     assert "never retrieved" not in caplog.text
 
 
-def slow_bytes(hand: analysis.HandAnalysis, record: dict[str, Any] | None = None) -> bytes:
+def slow_bytes(kept: Any) -> bytes:
     """The wire message of an analysis, made only once the test lets it go (a file appears; at most 20 s)."""
     import dataclasses
     import time
@@ -358,11 +358,11 @@ def slow_bytes(hand: analysis.HandAnalysis, record: dict[str, Any] | None = None
     from cardtui.server.analysis import message
 
     deadline = time.monotonic() + 20.0
-    while record is not None and not os.path.exists(record["built"]):
+    while not os.path.exists(kept.record["built"]):
         if time.monotonic() > deadline:  # never let go: as if made before the tables could play on
-            return message(dataclasses.replace(hand, table="never let go"), record).SerializeToString()
+            return message(dataclasses.replace(kept.judged(), table="never let go"), kept.record).SerializeToString()
         time.sleep(0.01)
-    return message(hand, record).SerializeToString()
+    return message(kept.judged(), kept.record).SerializeToString()
 
 
 async def test_an_analysis_is_put_in_its_message_off_the_tables_loop(
