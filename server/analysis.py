@@ -187,6 +187,12 @@ def held_by(record: Mapping[str, Any], seat: int, name: str) -> set[int]:
             if seat < len(seats) and seats[seat].name == name and not seats[seat].bot}
 
 
+def unanalysed(table_id: str, hand: int, error: BaseException) -> FailedPrecondition:
+    """The refusal for a hand the pool could not analyse (said in the host's log, with why)."""
+    log.error("table %s hand %d was not analysed: %s", table_id, hand, error)
+    return FailedPrecondition("That hand could not be analysed on this server.")
+
+
 class Analyses:
     """The room's analyses: who may have which, from the store or the pool."""
 
@@ -283,7 +289,7 @@ class Analyses:
         missing = any(s not in self.room.store.analyses(table_id, int(r["hand"]))
                       for r, want in zip(records, wanted, strict=True) for s in want)
         if missing and when_idle and (record.get("game") not in analysis.CHEAP or self.pool is None
-                                      or not self.pool.idle or len(self._asked.get(address, ())) >= self.per_address):
+                                      or not self.pool.idle or self._full(address)):
             yield analysis_pb2.AnalyzeUpdate(deferred=True)
             return
         done: list[Kept] = []
@@ -307,6 +313,12 @@ class Analyses:
         there is no pool)."""
         return make(*args) if self.pool is None else await self.pool.build(make, *args)
 
+    def _full(self, address: str, key: tuple[Any, ...] | None = None) -> bool:
+        """Whether ``address`` has its share of the pool already (asking again for one of its own, ``key``, joins
+        it)."""
+        asked = self._asked.get(address, set())
+        return key not in asked and len(asked) >= self.per_address
+
     def _done(self, address: str, key: tuple[Any, ...]) -> None:
         mine = self._asked.get(address)
         if mine is not None:
@@ -326,15 +338,13 @@ class Analyses:
                 raise FailedPrecondition("This server does not analyse hands.")
             updates: asyncio.Queue[Status] = asyncio.Queue()
             key = (table_id, hand, tuple(missing))
-            asked = self._asked.setdefault(address, set())
-            if key not in asked and len(asked) >= self.per_address:
+            if self._full(address, key):
                 raise ResourceExhausted("This address has {n} hands being analysed already; wait for one of them.",
-                                        n=len(asked))
+                                        n=len(self._asked.get(address, ())))
             work = self.pool.submit(key, json.dumps(record), seed_of(table_id, hand), missing, updates.put_nowait)
             if work is None:
-                if not asked:
-                    del self._asked[address]
                 raise ResourceExhausted("Too many hands are waiting to be analysed; ask again in a while.")
+            asked = self._asked.setdefault(address, set())
             if key not in asked:
                 asked.add(key)
                 work.add_done_callback(lambda _done: self._done(address, key))
@@ -357,8 +367,7 @@ class Analyses:
                 except BrokenProcessPool:
                     raise Unavailable("The analysis stopped before it was done; ask for it again.") from None
                 except (ValueError, KeyError, asyncio.CancelledError) as e:
-                    log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
-                    raise FailedPrecondition("That hand could not be analysed on this server.") from None
+                    raise unanalysed(table_id, hand, e) from None
             finally:  # a caller gone mid-way leaves no read of the queue behind
                 if waiting is not None and not waiting.done():
                     waiting.cancel()
@@ -366,8 +375,7 @@ class Analyses:
             try:
                 texts = await self._built(by_seat, result, missing)
             except (ValueError, KeyError) as e:
-                log.error("table %s hand %d was not analysed: %s", table_id, hand, e)
-                raise FailedPrecondition("That hand could not be analysed on this server.") from None
+                raise unanalysed(table_id, hand, e) from None
             for s, text in zip(missing, texts, strict=True):
                 self.room.store.add_analysis(table_id, hand, s, text)
                 kept[s] = text
