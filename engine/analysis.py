@@ -131,6 +131,8 @@ class Moment:
     """The deals of the unseen cards the verdict was judged on."""
     held: tuple[Card, ...] = ()
     """The seat's own cards at the decision (what it knew of its hand: the drill shows them)."""
+    stake: float = 1.0
+    """The chips the decision was played for (``at_stake``; 1 for match odds): its points are the loss over it."""
 
     def of(self, action: Action) -> Choice | None:
         """The choice ``action`` is (the same cards in any order), or None when it was not legal."""
@@ -260,7 +262,7 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
         raise ValueError(f"{position.chosen.describe()!r} was not a legal choice at step {position.step}.")
     verdict, lost = label(mine_choice, best, evaluation.unit, stake)
     return Moment(position.step, position.seat, position.chosen, best.action, choices, mine_choice.gap,
-                  mine_choice.gap_error, lost, verdict, accuracy(lost), deals, held(position.view))
+                  mine_choice.gap_error, lost, verdict, accuracy(lost), deals, held(position.view), stake)
 
 
 def held(view: GameView) -> tuple[Card, ...]:
@@ -281,20 +283,32 @@ def retry(analysis: HandAnalysis, moment: Moment, action: Action) -> tuple[bool,
     best = moment.of(moment.best)
     if choice is None or best is None:
         raise ValueError(f"{action.describe()!r} was not a legal choice at step {moment.step}.")
-    verdict, lost = label(choice, best, analysis.unit, analysis.stake)
+    verdict, lost = label(choice, best, analysis.unit, moment.stake)
     return verdict in (Label.BEST, Label.GOOD) or lost <= DRILL_POINTS, lost
 
 
 # -- a hand, decision by decision ------------------------------------------------------------------
 def stake(record: Mapping[str, Any]) -> float:
     """The chips a hand is played for, to scale a chip loss by: Pif Paf's antes (the pot every
-    hand starts from), Cacho's first two bets (what a player in for the third round has put in)."""
+    hand starts from; a decision after the betting round is played for the pot, ``at_stake``), Cacho's
+    first two bets (what a player in for the third round has put in)."""
     game = str(record.get("game", ""))
     if game == "pifpaf":
         return float(int((record.get("options") or {}).get("ante", 1)) * len(record["seats"]))
     if game == "cacho":
         return 3.0
     return 1.0
+
+
+def at_stake(view: GameView, base: float) -> float:
+    """The chips a decision is played for, ``base`` the hand's (``stake``): in Pif Paf the pot as it stands,
+    the bets of its betting round in it. A draw or a discard that gives up a tenth of the chance to take a pot
+    of twelve chips costs 1.2 chips; measured against the three of the antes it was 50 points, a blunder, where
+    a tenth of the chance to win a match is 10, a mistake. gnubg likewise measures a loss against the cube's
+    value when the move was made, not the stake the game started from."""
+    if isinstance(view, RummyView) and view.flip is None:
+        return max(base, float(view.pot))
+    return base
 
 
 def positions(record: Mapping[str, Any]) -> Iterator[Position]:
@@ -382,6 +396,8 @@ class Plan:
     most: Budget
     contenders: int = CONTENDERS
     """Beside the choice made, how many of the first look's best choices are looked at again."""
+    halving: bool = False
+    """Whether the first look narrows many choices down to the contenders by halving (``screened``)."""
 
 
 def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
@@ -391,7 +407,7 @@ def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
     budget), and the most eight times that (256 deals). Measured in ``make bench --only analysis``."""
     if isinstance(view, RummyView):
         look = Budget(budget.scale * RUMMY)
-        return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * RUMMY_MOST), 2)
+        return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * RUMMY_MOST), 2, True)
     return Plan(Budget(min(SCREEN.scale, budget.scale)), budget, Budget(budget.scale * MOST))
 
 
@@ -507,6 +523,28 @@ def contenders(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float
     return sorted(out, key=lambda i: -evaluation.choices[i].value)[:most]
 
 
+def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Random, p: Plan) -> list[Evaluation]:
+    """Where the plan says so, the first look narrowed down to the contenders by halving: the better half
+    of the choices (and the one made) looked at on as many deals again, until no more than the contenders
+    and the choice made are left. A first look of a few deals at ten discards ranks them mostly by its
+    noise: taking its two best as the contenders left out, often enough, a discard that a look of 32
+    deals put three chips above the one made, and the verdict on a blunder was "best". Each round's
+    evaluation, on all the deals its choices were played out on so far."""
+    rounds: list[Evaluation] = []
+    current = first
+    while p.halving and len(current.choices) > p.contenders + 1:
+        mine = _row(current, chosen)
+        ranked = sorted(range(len(current.choices)), key=lambda i: -current.choices[i].value)
+        keep = sorted(set(ranked[:max(p.contenders, (len(ranked) + 1) // 2)]) | {mine})
+        if len(keep) == len(current.choices):
+            break
+        kept = restricted(current, keep)
+        again = Budget(p.screen.scale * current.deals / first.deals)
+        current = joined(kept, search.evaluate(view, [e.action for e in kept.choices], rng, again))
+        rounds.append(current)
+    return rounds
+
+
 def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
                      budget: Budget = estimates.ANALYSIS) -> Moment:
     """One decision's verdict, judged from the seat's view alone.
@@ -519,18 +557,21 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
     easy decisions are settled at a glance, the time goes to the ones that are not, and the same hand
     analysed with another seed gets the same labels."""
     view, legal = position.view, list(position.legal)
+    stake_chips = at_stake(view, stake_chips)
     rng = decision_rng(seed, position.step, position.seat)
     p = plan(view, budget)
     first = search.evaluate(view, legal, rng, p.screen)
     if p.look.scale <= p.screen.scale:
         return judge(position, first, stake_chips)
-    mine = _row(first, position.chosen)
-    others = contenders(first, mine, first.unit, stake_chips, p.contenders)
+    rounds = screened(view, first, position.chosen, rng, p)
+    last = rounds[-1] if rounds else first
+    mine = _row(last, position.chosen)
+    others = contenders(last, mine, last.unit, stake_chips, p.contenders)
     if not others:
-        return judge(position, first, stake_chips)
-    looked = [first.choices[i].action for i in (mine, *others)]
+        return judge(position, first, stake_chips, *rounds)
+    looked = [last.choices[i].action for i in (mine, *others)]
     fresh = search.evaluate(view, looked, rng, p.look)
-    looks = [fresh]
+    looks = [*rounds, fresh]
     spent = p.look.scale
     while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips) and not decided(
             fresh, 0, fresh.unit, stake_chips, spent / p.most.scale):
@@ -673,7 +714,7 @@ def to_json(analysis: HandAnalysis) -> dict[str, Any]:
         "budget": analysis.budget, "seats": list(analysis.seats),
         "decisions": [{
             "step": m.step, "seat": m.seat, "chosen": action_entry(m.chosen), "best": action_entry(m.best),
-            "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points,
+            "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points, "stake": m.stake,
             "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals, "held": [str(c) for c in m.held],
             "choices": [{"action": action_entry(c.action), "value": _num(c.value), "error": _num(c.error),
                          "gap": _num(c.gap), "gap_error": _num(c.gap_error)} for c in m.choices],
@@ -691,7 +732,7 @@ def from_json(data: Mapping[str, Any]) -> HandAnalysis:
             tuple(Choice(action_of(c["action"]), _float(c["value"]), _float(c["error"]), _float(c["gap"]),
                          _float(c["gap_error"])) for c in d["choices"]),
             _float(d["loss"]), _float(d["loss_error"]), float(d["points"]), Label(d["label"]), float(d["accuracy"]),
-            int(d.get("deals", 0)), parse_cards(d.get("held", [])),
+            int(d.get("deals", 0)), parse_cards(d.get("held", [])), float(d.get("stake", data["stake"])),
         ) for d in data["decisions"])
         return HandAnalysis(str(data["game"]), str(data["table"]), int(data["hand"]), int(data["match"]),
                             Unit(data["unit"]), float(data["stake"]), int(data["seed"]), float(data["budget"]),

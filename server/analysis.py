@@ -72,14 +72,14 @@ def _finite(x: float) -> float:
     return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
 
 
-def moment_message(m: analysis.Moment, unit: Unit, stake: float, views: Mapping[int, table_pb2.View] | None = None
+def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2.View] | None = None
                    ) -> analysis_pb2.AnalysisMoment:
     """One judged decision as the wire gives it, each choice with the label it would have had, and the table as the
     seat saw it then (``views``, by step; the drill draws it)."""
     best = m.of(m.best)
     choices = []
     for c in m.choices:
-        said, lost = analysis.label(c, best, unit, stake) if best is not None else (Label.BEST, 0.0)
+        said, lost = analysis.label(c, best, unit, m.stake) if best is not None else (Label.BEST, 0.0)
         choices.append(analysis_pb2.AnalysisChoice(
             action=wire.action_message(c.action), value=c.value, error=_finite(c.error), gap=c.gap,
             gap_error=_finite(c.gap_error), label=LABELS[said], points=lost))
@@ -115,7 +115,7 @@ def message(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> anal
     views = views_at(record, (m.step for m in hand.moments)) if record is not None else {}
     return analysis_pb2.HandAnalysis(
         table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
-        seats=list(hand.seats), moments=[moment_message(m, hand.unit, hand.stake, views) for m in hand.moments],
+        seats=list(hand.seats), moments=[moment_message(m, hand.unit, views) for m in hand.moments],
         accuracy=accuracy_messages(seats))
 
 
@@ -168,8 +168,7 @@ def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
         table_id=table_id, match=match, game=hands[0].game if hands else "",
         unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
         hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
-        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, of[w.hand].stake,
-                                                                           views.get(w.hand))) for w in worst])
+        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, views.get(w.hand))) for w in worst])
 
 
 def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:

@@ -86,7 +86,7 @@ def test_a_loss_is_flagged_only_above_its_threshold_and_twice_its_error() -> Non
     assert analysis.accuracy(0.0) == pytest.approx(100.0, abs=0.01) and 60 < analysis.accuracy(10.0) < 70
 
 
-def hands(game: str, players: int, count: int, seed: int = 3) -> list[dict[str, Any]]:
+def hands(game: str, players: int, count: int, seed: int = 3, level: str = "easy") -> list[dict[str, Any]]:
     rules = get(game)
     rng = random.Random(seed)
     match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), seed)
@@ -99,7 +99,7 @@ def hands(game: str, players: int, count: int, seed: int = 3) -> list[dict[str, 
             match.next_hand(rng.getrandbits(63))
             continue
         seat = next(s for s in match.to_act() if match.legal_actions(s))
-        match.apply(seat, match.bot_action(seat, rng, "easy"))
+        match.apply(seat, match.bot_action(seat, rng, level))
     return out
 
 
@@ -255,3 +255,62 @@ def estimates_of(view: Any, legal: list[Action]) -> estimates.Evaluation:
     from cardtui.engine.bots import search
 
     return search.evaluate(view, legal, random.Random(2), estimates.Budget(2.0))
+
+
+def test_a_pif_paf_decision_is_measured_against_the_pot_it_is_played_for() -> None:
+    record = hands("pifpaf", 3, 1, level="hard")[0]  # the hard bot bets
+    base = analysis.stake(record)
+    later = [p for p in analysis.positions(record) if analysis.worth_judging(p) and p.view.pot > base]
+    assert later, "the betting round put no chips in the pot"
+    position = later[0]
+    moment = analysis.analyse_position(position, 1, base, estimates.Budget(1.0))
+    assert moment.stake == position.view.pot
+    assert moment.points == pytest.approx(0.0 if moment.label in (Label.BEST, Label.GOOD) and moment.points == 0.0
+                                          else analysis.CHIP_POINTS * moment.loss / position.view.pot)
+    # The same chips lost at the antes' stake would read three or four times as many points.
+    chips = Choice(Action("b"), -1.2, 0.01, 1.2, 0.01)
+    top = Choice(Action("a"), 0.0, 0.01, 0.0, 0.0)
+    assert analysis.label(chips, top, Unit.CHIPS, 12.0)[0] is Label.MISTAKE
+    assert analysis.label(chips, top, Unit.CHIPS, base)[0] is Label.BLUNDER
+    # Each decision keeps its own stake as JSON; an analysis kept before decisions had one reads the hand's.
+    hand = analysis.HandAnalysis("pifpaf", "t", 1, 0, Unit.CHIPS, base, 1, 1.0, (position.seat,), (moment,))
+    assert analysis.from_json(analysis.to_json(hand)) == hand
+    older = analysis.to_json(hand)
+    del older["decisions"][0]["stake"]
+    assert analysis.from_json(older).moments[0].stake == base
+    # The drill measures a new choice against the decision's stake, as the verdict was.
+    assert analysis.retry(hand, moment, moment.best) == (True, 0.0)
+    # A truco or Cacho decision is played for the hand's stake, whatever its view.
+    assert analysis.at_stake(RIGS[0].position(RIGS[0].wrong).view, 1.0) == 1.0
+
+
+def test_many_choices_are_narrowed_to_the_contenders_by_halving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten choices; the best looks only fourth on the first look's eight deals: taken by the first look's two
+    best, the contenders would leave it out, and the choice made would be judged against lesser ones."""
+    choices = [Action(f"c{i}") for i in range(10)]
+    truth = {c.type: 1.0 for c in choices} | {"c0": 0.0, "c7": 2.0}
+    looked: list[list[str]] = []
+
+    def evaluate(view: Any, legal: list[Action], rng: random.Random, budget: estimates.Budget
+                 ) -> estimates.Evaluation:
+        n = budget.deals(16)
+        first = not looked
+        looked.append([a.type for a in legal])
+        rows = [[(truth[a.type] if not first else 1.5 if a.type in ("c1", "c2", "c3") else
+                  1.2 if a.type == "c7" else truth[a.type]) + (0.1 if i % 2 else -0.1) for i in range(n)]
+                for a in legal]
+        return estimates.weighed(Unit.CHIPS, [[a] for a in legal], rows, [1.0] * n)
+
+    monkeypatch.setattr(analysis.search, "evaluate", evaluate)
+    plan = analysis.Plan(estimates.Budget(0.5), estimates.Budget(2.0), estimates.Budget(16.0), 2, True)
+    first = evaluate(None, choices, random.Random(1), plan.screen)
+    assert sorted(first.choices, key=lambda e: -e.value)[3].action.type == "c7"  # fourth of ten
+    rounds = analysis.screened(None, first, choices[0], random.Random(1), plan)  # type: ignore[arg-type]
+    last = rounds[-1]
+    assert len(last.choices) <= plan.contenders + 1 and {"c0", "c7"} <= {e.action.type for e in last.choices}
+    assert last.best().action.type == "c7" and all(len(r.choices) < len(first.choices) for r in rounds)
+    assert [len(k) for k in looked] == [10, 6, 4, 3]  # each round halves the choices (the one made kept)
+    mine = analysis._row(last, choices[0])
+    assert analysis.contenders(last, mine, Unit.CHIPS, 3.0, plan.contenders)[0] == analysis._row(last, choices[7])
+    # Without halving, the plan keeps the first look as it is.
+    assert analysis.screened(None, first, choices[0], random.Random(1), dataclasses.replace(plan, halving=False)) == []
