@@ -12,8 +12,9 @@ for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A los
 *points* so that the labels and the accuracy read alike in every game:
 
 - match odds: one point is one percentage point of the chance to win the match (lichess's scale);
-- chips: one stake (``stake``) lost is 125 points, so that gnubg's equity thresholds (0.04, 0.08,
-  0.16 of the stake for doubtful, bad, very bad) fall on 5, 10 and 20 points.
+- chips: one stake lost is 125 points, so that gnubg's equity thresholds (0.04, 0.08, 0.16 of the
+  stake for doubtful, bad, very bad) fall on 5, 10 and 20 points; the stake is the decision's
+  (``at_stake``): the hand's (``stake``), or in Pif Paf the pot with the betting round's bets in it.
 
 A decision is labelled only when its loss is above twice the standard error of the loss (the gap to
 the best choice measured deal by deal): what the estimate cannot tell apart is "as good". It gets the

@@ -211,8 +211,9 @@ class AnalysisMoment(_message.Message):
     loss: _builtins.float
     """the chosen one's gap, in the unit"""
     points: _builtins.float
-    """the loss in points (a point of match odds is 1%; chips: 125 a stake)"""
+    """the loss in points (a point of match odds is 1%; chips: 125 a stake, the"""
     label: Global___AnalysisLabel.ValueType
+    """decision's: in Pif Paf the pot as it stood, the betting round's bets in it)"""
     accuracy: _builtins.float
     """0 to 100"""
     deals: _builtins.int
