@@ -235,8 +235,11 @@ def label(choice: Choice, best: Choice, unit: Unit, stake: float,
 
 def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Evaluation) -> Moment:
     """The verdict on one decision from the search's evaluation of every choice, and, where some were looked
-    at again on fresh deals (``analyse_position``), from that look: the choices it holds are valued by it,
-    the others by the first look (their gap to the best measured across the two looks' deals)."""
+    at again (``analyse_position``), from the last look: the choices it holds are valued by it. Each of the
+    others was left out of a longer look for trailing that look's best, which no later look put above the
+    best: it is put below the best by that gap, measured deal by deal on the deals of the last look that
+    held it. (Its value from a look of a few deals, read beside the best's from many others, showed a
+    discard left out for trailing on the same deals above the best, a luckier few deals its only merit.)"""
     if not looks:
         choices = evaluation.choices
         best = evaluation.best()
@@ -246,15 +249,15 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
         top = fresh.best()
         out = []
         for e in evaluation.choices:
-            again = next((f for look in reversed(looks) for f in look.choices if same(f.action, e.action)), None)
-            if again is not None and again in fresh.choices:
+            again = next((f for f in fresh.choices if same(f.action, e.action)), None)
+            if again is not None:
                 out.append(again)
                 continue
-            if again is not None:  # looked at again, then left out of the longer look: behind the best by far
-                out.append(Choice(e.action, again.value, again.error, top.value - again.value,
-                                  math.hypot(again.error, top.error)))
-                continue
-            out.append(Choice(e.action, e.value, e.error, top.value - e.value, math.hypot(e.error, top.error)))
+            last = next(look for look in (*reversed(looks), evaluation)
+                        if any(same(f.action, e.action) for f in look.choices))
+            mine = _row(last, e.action)
+            gap, error = above(last, _row(last, last.best().action), mine)
+            out.append(Choice(e.action, top.value - gap, last.choices[mine].error, gap, error))
         choices = tuple(out)
         best = top
         deals = fresh.deals

@@ -168,7 +168,8 @@ def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
         table_id=table_id, match=match, game=hands[0].game if hands else "",
         unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
         hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
-        worst=[analysis_pb2.WorstMoment(hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, views.get(w.hand))) for w in worst])
+        worst=[analysis_pb2.WorstMoment(
+            hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, views.get(w.hand))) for w in worst])
 
 
 def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:

@@ -314,3 +314,16 @@ def test_many_choices_are_narrowed_to_the_contenders_by_halving(monkeypatch: pyt
     assert analysis.contenders(last, mine, Unit.CHIPS, 3.0, plan.contenders)[0] == analysis._row(last, choices[7])
     # Without halving, the plan keeps the first look as it is.
     assert analysis.screened(None, first, choices[0], random.Random(1), dataclasses.replace(plan, halving=False)) == []
+
+
+@pytest.mark.parametrize(("game", "players"), [("truco_argentino", 2), ("cacho", 3), ("pifpaf", 3)])
+def test_no_choice_is_shown_above_the_best(game: str, players: int) -> None:
+    """A choice left out of a longer look is put below the best by its gap on the deals it was last played on
+    (``judge``): never above the best on the strength of a luckier few deals of its own."""
+    record = hands(game, players, 1, level="hard")[0]
+    done = analysis.analyse(record, seed=2, seats=[0])
+    assert done.moments
+    for m in done.moments:
+        best = m.of(m.best)
+        assert best is not None and best.gap == 0.0
+        assert all(c.value <= best.value + 1e-12 and c.gap >= 0.0 for c in m.choices), (m.step, m.choices)
