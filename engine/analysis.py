@@ -529,8 +529,10 @@ def contenders(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float
 
 def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Random, p: Plan) -> list[Evaluation]:
     """Where the plan says so, the first look narrowed down to the contenders by halving: the better half
-    of the choices (and the one made) looked at on as many deals again, until no more than the contenders
-    and the choice made are left. A first look of a few deals at ten discards ranks them mostly by its
+    of the choices (and the one made) looked at on as many deals again as the first look's, until no more
+    than the contenders and the choice made are left (ten discards: 8 deals each, then 6 of them on 8 more,
+    4 on 8 more, 3 on 8 more: 184 hands played out where the first look alone played 80; doubling the deals
+    each round played 288, and put a Pif Paf hand's analysis past 3 s at the 95th percentile). A first look of a few deals at ten discards ranks them mostly by its
     noise: taking its two best as the contenders left out, often enough, a discard that a look of 32
     deals put three chips above the one made, and the verdict on a blunder was "best". Each round's
     evaluation, on all the deals its choices were played out on so far."""
@@ -543,8 +545,7 @@ def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Rand
         if len(keep) == len(current.choices):
             break
         kept = restricted(current, keep)
-        again = Budget(p.screen.scale * current.deals / first.deals)
-        current = joined(kept, search.evaluate(view, [e.action for e in kept.choices], rng, again))
+        current = joined(kept, search.evaluate(view, [e.action for e in kept.choices], rng, p.screen))
         rounds.append(current)
     return rounds
 
