@@ -532,10 +532,11 @@ def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Rand
     of the choices (and the one made) looked at on as many deals again as the first look's, until no more
     than the contenders and the choice made are left (ten discards: 8 deals each, then 6 of them on 8 more,
     4 on 8 more, 3 on 8 more: 184 hands played out where the first look alone played 80; doubling the deals
-    each round played 288, and put a Pif Paf hand's analysis past 3 s at the 95th percentile). A first look of a few deals at ten discards ranks them mostly by its
-    noise: taking its two best as the contenders left out, often enough, a discard that a look of 32
-    deals put three chips above the one made, and the verdict on a blunder was "best". Each round's
-    evaluation, on all the deals its choices were played out on so far."""
+    each round played 288, and put a Pif Paf hand's analysis past 3 s at the 95th percentile). A first look
+    of a few deals at ten discards ranks them mostly by its noise: taking its two best as the contenders
+    left out, often enough, a discard that a look of 32 deals put three chips above the one made, and the
+    verdict on a blunder was "best". Each round's evaluation, on all the deals its choices were played out
+    on so far."""
     rounds: list[Evaluation] = []
     current = first
     while p.halving and len(current.choices) > p.contenders + 1:
