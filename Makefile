@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NATIVE := $(VENV)/cardtui-native/manifest.json
-NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py \
+NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py engine/bots/cacho_search.py \
 	server/wire.py server/fanout.py \
 	tools/native.py tools/layout.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

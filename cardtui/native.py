@@ -43,8 +43,9 @@ STATUS = "plain Python: not imported yet"
 
 SERVER = ("wire.py", "fanout.py")
 """The server's modules that are compiled (``tools.native``)."""
-BOTS = ("rummy_search.py",)
-"""The bots' modules that are compiled: the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis)."""
+BOTS = ("rummy_search.py", "cacho_search.py", "trucosim.py", "truco_worlds.py", "truco_search.py")
+"""The bots' modules that are compiled: the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis),
+and the searches of truco's and Cacho's bots (every normal and hard turn at those tables, and their analysis)."""
 
 
 def part(name: str) -> Path:

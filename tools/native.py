@@ -40,6 +40,10 @@ MODULES = (
     "cardtui/engine/history.py",
     "cardtui/engine/melds.py",
     "cardtui/engine/bots/rummy_search.py",
+    "cardtui/engine/bots/cacho_search.py",
+    "cardtui/engine/bots/trucosim.py",
+    "cardtui/engine/bots/truco_worlds.py",
+    "cardtui/engine/bots/truco_search.py",
     "cardtui/engine/betting.py",
     "cardtui/engine/cacho.py",
     "cardtui/server/wire.py",
@@ -53,7 +57,9 @@ are ``engine.cacho_records``, plain Python), the wire mapping (each audience's v
 into bytes) and the fan-out (numbering, queues). Off the server's path but where the rummy games spend
 their CPU: the meld search (``melds``, masks of bits: every Pif Paf and Cacheta bot, and the rules'
 checks) and the rummy playouts (``bots/rummy_search``: Pif Paf's hard bets, and every Pif Paf and
-Cacheta analysis), each about half the CPU compiled."""
+Cacheta analysis), each about half the CPU compiled; and the searches of truco's and Cacho's normal and
+hard bots and of their analysis (``bots/trucosim``, ``truco_worlds``, ``truco_search``, ``cacho_search``),
+which every bot's turn at a truco or Cacho table runs: a hard bot's decision about 0.4 of its CPU."""
 GROUP = "cardtui_native"
 """mypyc's shared library is ``cardtui_native__mypyc``, served by ``cardtui.native`` too."""
 

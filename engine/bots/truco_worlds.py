@@ -390,11 +390,21 @@ class Reading:
     act: a truco from a hand about as good as the mean of a 3 and a 2 with an ace, an envido from 27.
     """
 
-    CALL_AT, CALL_SPREAD, CALL_FLOOR = 0.70, 0.06, 0.15
-    ACCEPT_AT, ACCEPT_SPREAD, ACCEPT_FLOOR = 0.58, 0.07, 0.10
-    ENVIDO_AT, ENVIDO_SPREAD, ENVIDO_FLOOR = 26.5, 1.5, 0.08
-    ENVIDO_OK_AT, ENVIDO_OK_SPREAD, ENVIDO_OK_FLOOR = 24.5, 2.0, 0.05
-    ONZE_AT, ONZE_SPREAD, ONZE_FLOOR = 0.70, 0.05, 0.10
+    CALL_AT = 0.70
+    CALL_SPREAD = 0.06
+    CALL_FLOOR = 0.15
+    ACCEPT_AT = 0.58
+    ACCEPT_SPREAD = 0.07
+    ACCEPT_FLOOR = 0.10
+    ENVIDO_AT = 26.5
+    ENVIDO_SPREAD = 1.5
+    ENVIDO_FLOOR = 0.08
+    ENVIDO_OK_AT = 24.5
+    ENVIDO_OK_SPREAD = 2.0
+    ENVIDO_OK_FLOOR = 0.05
+    ONZE_AT = 0.70
+    ONZE_SPREAD = 0.05
+    ONZE_FLOOR = 0.10
 
     def __init__(self, k: Knowledge) -> None:
         self.k = k

@@ -141,7 +141,7 @@ class Sim:
         """Seats gone to the deck this round."""
 
     def copy(self) -> Sim:
-        c = Sim.__new__(Sim)
+        c = Sim(self.t)  # a compiled class is made by its __init__: its fields are set again below
         c.t = self.t
         c.hands = [list(h) for h in self.hands]
         c.trick = list(self.trick)
