@@ -93,6 +93,30 @@ print(json.dumps({"file": rummy_search.__file__, "status": STATUS, "hands": [pif
 """
 
 
+# A hand each of truco paulista, truco argentino and Cacho, every seat the hard bot (the searches behind the truco
+# and Cacho bots: the worlds dealt, read and played out), and the analysis of every seat: compiled or not, the same
+# choices and the same odds.
+SEARCHES = """
+import json, random
+from cardtui.engine import analysis
+from cardtui.engine.games import get
+import cardtui.engine.bots.cacho_search as cacho_search
+import cardtui.engine.bots.truco_search as truco_search
+from cardtui.native import STATUS
+def hand(game, players, seed):
+    rules, rng = get(game), random.Random(seed)
+    match, _ = rules.open({}, rules.seat_infos([f"hard{i}" for i in range(players)]), seed)
+    while not match.hand_over():
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "hard"))
+    return match.history()
+hands = [hand("truco_paulista", 4, 3), hand("truco_argentino", 2, 4), hand("cacho", 3, 5), hand("cacho", 4, 8)]
+judged = [analysis.to_json(analysis.analyse(h, seed=2)) for h in hands]
+print(json.dumps({"file": truco_search.__file__, "files": [truco_search.__file__, cacho_search.__file__],
+                  "status": STATUS, "hands": hands, "analysis": judged}, sort_keys=True))
+"""
+
+
 def play(code: str = MATCH, **env: str) -> dict[str, object]:
     environment = {k: v for k, v in os.environ.items() if k != native.OFF} | env
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
@@ -136,16 +160,30 @@ def test_plain_python_plays_and_judges_the_same_rummy_hands_as_the_build_in_use(
     assert all(judged["decisions"] for judged in pure["analysis"])  # type: ignore[attr-defined]
 
 
+def test_plain_python_plays_and_judges_the_same_truco_and_cacho_hands_as_the_build_in_use() -> None:
+    pure, used = both(SEARCHES)
+    if str(used["status"]).startswith("compiled"):
+        assert all(str(f).endswith(sysconfig.get_config_var("EXT_SUFFIX")) for f in used["files"])  # type: ignore[attr-defined]
+    assert used["hands"] == pure["hands"]
+    assert used["analysis"] == pure["analysis"]
+    assert all(judged["decisions"] for judged in pure["analysis"])  # type: ignore[attr-defined]
+
+
 def test_this_process_runs_what_the_status_says() -> None:
     import cardtui.engine.betting as betting
+    import cardtui.engine.bots.cacho_search as cacho_search
     import cardtui.engine.bots.rummy_search as rummy_search
+    import cardtui.engine.bots.truco_search as truco_search
+    import cardtui.engine.bots.truco_worlds as truco_worlds
+    import cardtui.engine.bots.trucosim as trucosim
     import cardtui.engine.melds as melds
     import cardtui.engine.truco.argentino.state as state_module
     import cardtui.server.fanout as fanout
     import cardtui.server.wire as wire
 
     compiled = native.STATUS.startswith("compiled")
-    for module in (state_module, betting, wire, fanout, melds, rummy_search):
+    for module in (state_module, betting, wire, fanout, melds, rummy_search, cacho_search, truco_search, truco_worlds,
+                   trucosim):
         assert module.__file__ is not None
         assert module.__file__.endswith(sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py")
 
