@@ -56,12 +56,25 @@ _FRENCH_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2
 _SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 
 
+_MAKING = False
+"""True only while ``_all_cards`` makes the one object of each card."""
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """One card. ``str(card)`` is its notation; ``Card.parse`` reads it back."""
 
     rank: int
     suit: Suit
+
+    __hash__ = object.__hash__
+    """By identity: there is one object per card (``Card.of``; made only by ``_all_cards``, ``__post_init__``
+    refuses any other), so equal cards are the same object and hash alike. The fields' hash was a Python call
+    at every lookup of a card in a set or dict: a fifth of a rummy bot's time."""
+
+    def __post_init__(self) -> None:
+        if _MAKING is not True:
+            raise TypeError(f"Cards are not made anew: Card.of({self.rank}, Suit.{self.suit.name}) is the card.")
 
     def __str__(self) -> str:
         if self.suit.spanish:
@@ -111,8 +124,10 @@ def _all_cards() -> dict[str, Card]:
     return out
 
 
+_MAKING = True
 _PARSED = _all_cards()
 _INTERNED = {(c.rank, c.suit): c for c in _PARSED.values()}
+_MAKING = False
 
 
 def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 
 import pytest
@@ -19,6 +20,18 @@ def test_every_way_of_making_a_card_gives_the_same_object() -> None:
     two_decks = french_deck(copies=2)
     assert len(two_decks) == 104 and len({id(c) for c in two_decks}) == 52
     assert all(c is Card.parse(str(c)) for c in (*two_decks, *spanish_deck()))
+
+
+def test_a_card_is_not_made_anew_so_a_card_hashes_by_its_one_object() -> None:
+    ace = Card.parse("AS")
+    with pytest.raises(TypeError, match=r"Card.of\(1, Suit.SPADES\) is the card"):
+        Card(1, Suit.SPADES)
+    with pytest.raises(TypeError, match="not made anew"):
+        dataclasses.replace(ace, rank=2)
+    # Identity hashing holds only while equal cards are one object: every card of every deck is.
+    every = {c for c in french_deck(copies=2) + spanish_deck()}
+    assert all(Card.of(c.rank, c.suit) is c for c in every)
+    assert {ace: "found"}[pickle.loads(pickle.dumps(Card.of(1, Suit.SPADES)))] == "found"
 
 
 def test_a_card_of_no_deck_is_refused_with_a_sentence() -> None:

@@ -39,8 +39,8 @@ REFUSALS = {
 }
 """The codes DESIGN.md names for refusals; UNKNOWN or INTERNAL would mean a crash in a handler."""
 
-CARDS = [str(Card(r, s)) for s in FRENCH_SUITS for r in range(1, 14)] + [
-    str(Card(r, s)) for s in SPANISH_SUITS for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+CARDS = [str(Card.of(r, s)) for s in FRENCH_SUITS for r in range(1, 14)] + [
+    str(Card.of(r, s)) for s in SPANISH_SUITS for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 ]
 TYPES = list(common_pb2.ActionType.values())
 OPTION_VALUES = st.one_of(
