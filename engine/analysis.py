@@ -456,7 +456,8 @@ def grade(lost: float, error: float, thresholds: Thresholds = THRESHOLDS) -> int
     """The rank of the label a loss of ``lost`` points with ``error`` points of standard error gets: 0 for
     none (best, as good), then inaccuracy, mistake, blunder. A line counts only when the loss less ``MARGIN``
     errors is above it: a loss the estimate puts near a line is given the label below, so that another look
-    on other deals, which puts it a little higher or lower, gives the same label."""
+    on other deals, which puts it a little higher or lower, mostly gives the same label (a loss within an
+    error or two of a line still falls either side of it: README, "What each label means")."""
     sure = lost - MARGIN * error
     if lost <= SEPARATION * error or sure <= thresholds.inaccuracy:
         return 0
@@ -560,8 +561,8 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
     of those are looked at again on fresh deals (a choice picked for looking well on the first deals
     would look too good on them), and again on more deals (``GROWTH``) while the verdict sits near a label's
     line (``settled``) and the deals left to the plan's most could still change its label (``decided``):
-    easy decisions are settled at a glance, the time goes to the ones that are not, and the same hand
-    analysed with another seed gets the same labels."""
+    easy decisions are settled at a glance, and the time goes to the ones that are not, so that the same
+    hand analysed with another seed mostly gets the same labels."""
     view, legal = position.view, list(position.legal)
     stake_chips = at_stake(view, stake_chips)
     rng = decision_rng(seed, position.step, position.seat)
