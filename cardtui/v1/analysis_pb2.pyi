@@ -211,9 +211,10 @@ class AnalysisMoment(_message.Message):
     loss: _builtins.float
     """the chosen one's gap, in the unit"""
     points: _builtins.float
-    """the loss in points (a point of match odds is 1%; chips: 125 a stake, the"""
+    """The loss in points: a point of match odds is 1%; in chips, 125 are the decision's stake (in Pif Paf the pot
+    as it stood, the betting round's bets in it).
+    """
     label: Global___AnalysisLabel.ValueType
-    """decision's: in Pif Paf the pot as it stood, the betting round's bets in it)"""
     accuracy: _builtins.float
     """0 to 100"""
     deals: _builtins.int
