@@ -56,8 +56,8 @@ _FRENCH_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2
 _SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 
 
-_MAKING = False
-"""True only while ``_all_cards`` makes the one object of each card."""
+_MAKING = True
+"""True only while ``_all_cards`` makes the one object of each card (at import, below)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -73,7 +73,7 @@ class Card:
     at every lookup of a card in a set or dict: a fifth of a rummy bot's time."""
 
     def __post_init__(self) -> None:
-        if _MAKING is not True:
+        if not _MAKING:
             raise TypeError(f"Cards are not made anew: Card.of({self.rank}, Suit.{self.suit.name}) is the card.")
 
     def __str__(self) -> str:
@@ -124,7 +124,6 @@ def _all_cards() -> dict[str, Card]:
     return out
 
 
-_MAKING = True
 _PARSED = _all_cards()
 _INTERNED = {(c.rank, c.suit): c for c in _PARSED.values()}
 _MAKING = False
