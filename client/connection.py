@@ -2,8 +2,10 @@
 
 A table may be served elsewhere than the lobby (a server's table worker, another host of the
 same card room): joining or watching says where (``JoinResponse.address``), and the table's
-calls go there, on a channel of their own. When that address stops answering, or says the
-table moved, the stream asks the lobby where the table is now (``Locate``) and follows it.
+calls go there, on a channel of their own. Every call of the ``Table`` service goes one way,
+``Connection._at_table``: it finds the stub of the process that serves the token's table now, and
+when that process stops answering, or says the table moved, asks the lobby where the table is now
+(``Locate``) and follows it. There is no other stub a feature could reach a table by.
 
 Channels are made inside the running loop (grpc.aio binds them to it).
 """
@@ -47,6 +49,9 @@ CHANNEL_OPTIONS = [
     ("grpc.min_reconnect_backoff_ms", 250),
     ("grpc.max_reconnect_backoff_ms", BACKOFF_MS),
 ]
+MOVES = 3
+"""How many times a table call follows its table to another process before it gives up (a
+failover moves a table once; a second move in one call is a host going down as it is retried)."""
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -179,7 +184,6 @@ class Connection:
     target: str
     channel: grpc.aio.Channel
     lobby: lobby_pb2_grpc.LobbyAsyncStub
-    table: table_pb2_grpc.TableAsyncStub
     owned: dict[str, str] = field(default_factory=dict)
     """Owner tokens of the tables this client created: they close them."""
     passwords: dict[str, str] = field(default_factory=dict)
@@ -194,22 +198,24 @@ class Connection:
     tls_ca: bytes | None = None
     routes: dict[str, str] = field(default_factory=dict)
     """Where each token's table is served, as the lobby said it ("": the lobby's own server)."""
-    elsewhere: dict[str, tuple[grpc.aio.Channel, table_pb2_grpc.TableAsyncStub]] = field(default_factory=dict,
-                                                                                         repr=False)
+    elsewhere: dict[str, grpc.aio.Channel] = field(default_factory=dict, repr=False)
     """The channels to tables served elsewhere than the lobby, by address."""
+    _tables: dict[str, table_pb2_grpc.TableAsyncStub] = field(default_factory=dict, repr=False)
+    """The ``Table`` stub of each address a table is served at (the lobby's own among them): reached
+    only through ``_at_table`` and ``follow``."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
         """A channel to ``target``; with ``tls_ca`` (PEM) it is TLS and trusts that certificate only."""
         addr = address(target)
         channel = _channel(addr, tls_ca)
-        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), table_pb2_grpc.TableStub(channel),
-                   tls_ca=tls_ca)
+        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), tls_ca=tls_ca)
 
     async def close(self) -> None:
-        for channel, _stub in self.elsewhere.values():
+        for channel in self.elsewhere.values():
             await channel.close()
         self.elsewhere.clear()
+        self._tables.clear()
         await self.channel.close()
 
     # -- where a table is served ------------------------------------------------------------
@@ -223,16 +229,36 @@ class Connection:
             return f"{host}{where}"
         return address(where)
 
-    def table_for(self, token: str) -> table_pb2_grpc.TableAsyncStub:
-        """The stub that reaches the table ``token`` opens."""
+    def _table_stub(self, token: str) -> table_pb2_grpc.TableAsyncStub:
+        """The stub of the process that serves the table ``token`` opens, as last heard."""
         target = self.dialable(self.routes.get(token, ""))
-        if target == self.target:
-            return self.table
-        found = self.elsewhere.get(target)
-        if found is None:
-            channel = _channel(target, self.tls_ca)
-            found = self.elsewhere[target] = (channel, table_pb2_grpc.TableStub(channel))
-        return found[1]
+        stub = self._tables.get(target)
+        if stub is None:
+            if target == self.target:
+                channel = self.channel
+            else:
+                channel = self.elsewhere[target] = _channel(target, self.tls_ca)
+            stub = self._tables[target] = table_pb2_grpc.TableStub(channel)
+        return stub
+
+    async def _at_table(self, token: str, call: Callable[[table_pb2_grpc.TableAsyncStub], Awaitable[Reply]]) -> Reply:
+        """The one way a call reaches the table ``token`` opens: at the process that serves it now.
+
+        A process that does not answer, or answers that the table is served elsewhere now
+        (``UNAVAILABLE``), sends the call after the table: the lobby is asked where it is
+        (``Locate``) and the call goes there, up to ``MOVES`` times. Any other answer is the table's.
+        """
+        for attempt in range(MOVES):
+            try:
+                return await call(self._table_stub(token))
+            except grpc.aio.AioRpcError as err:
+                if err.code() != grpc.StatusCode.UNAVAILABLE or attempt == MOVES - 1:
+                    raise
+            where = self.routes.get(token)
+            await self.locate(token)
+            if self.routes.get(token) == where:  # not moved (yet): its process may be coming back
+                await asyncio.sleep(0.25 * (attempt + 1))
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     def _route(self, joined: lobby_pb2.JoinResponse) -> lobby_pb2.JoinResponse:
         self.routes[joined.token] = joined.address
@@ -345,12 +371,12 @@ class Connection:
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
-        return (await self.table_for(token).Act(request, timeout=5)).seq
+        return (await self._at_table(token, lambda table: table.Act(request, timeout=5))).seq
 
     async def cut(self, token: str, hand: int, seed: bytes) -> bool:
         """This seat's seed for the hand being dealt; whether it went into the deal."""
         request = table_pb2.CutRequest(token=token, hand=hand, seed=seed)
-        return (await self.table_for(token).Cut(request, timeout=5)).taken
+        return (await self._at_table(token, lambda table: table.Cut(request, timeout=5))).taken
 
     def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
         async def send() -> None:
@@ -384,19 +410,23 @@ class Connection:
         return aiter(self.lobby.Analyze(request, timeout=600))
 
     async def chat(self, token: str, text: str) -> None:
-        await self.table_for(token).Chat(table_pb2.ChatRequest(token=token, text=text), timeout=5)
+        request = table_pb2.ChatRequest(token=token, text=text)
+        await self._at_table(token, lambda table: table.Chat(request, timeout=5))
 
     async def phrase(self, token: str, phrase: int) -> None:
         """A quick phrase (``Phrase``): each reader sees it in their own language."""
-        await self.table.Chat(table_pb2.ChatRequest(token=token, phrase=phrase), timeout=5)  # type: ignore[arg-type]
+        request = table_pb2.ChatRequest(token=token, phrase=phrase)  # type: ignore[arg-type]
+        await self._at_table(token, lambda table: table.Chat(request, timeout=5))
 
     async def rematch(self, token: str, choice: table_pb2.RematchChoice.ValueType) -> None:
         """At a match's end: play again, the same seats or the seats swapped."""
-        await self.table.Rematch(table_pb2.RematchRequest(token=token, choice=choice), timeout=5)
+        request = table_pb2.RematchRequest(token=token, choice=choice)
+        await self._at_table(token, lambda table: table.Rematch(request, timeout=5))
 
     async def hint(self, token: str, card: str) -> table_pb2.HintResponse:
         """The melds a card of this seat's hand joins or would complete (Pif Paf, Cacheta)."""
-        return await self.table.Hint(table_pb2.HintRequest(token=token, card=card), timeout=5)
+        request = table_pb2.HintRequest(token=token, card=card)
+        return await self._at_table(token, lambda table: table.Hint(request, timeout=5))
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
@@ -420,7 +450,7 @@ class Connection:
                 await self.locate(token)
             dropped = True
             try:
-                stream = self.table_for(token).Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last))
+                stream = self._table_stub(token).Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last))
                 async for msg in stream:
                     backoff = 0.2
                     if msg.HasField("closing"):
