@@ -70,9 +70,11 @@ def limit(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], kin
 
 
 def trying(limiter: RateLimiter, context: grpc.aio.ServicerContext[Any, Any], password: str, locked: bool,
-           router: Router | None = None) -> None:
-    """A password tried where one is asked costs the host a slow hash: so many a second per address."""
-    if password and locked:
+           router: Router | None = None, code: str = "") -> None:
+    """A password tried where one is asked costs the host a slow hash: so many a second per address.
+    An invite's code that opens the lock (``code``) stands for the password, so it is tried at the
+    same rate: guessing codes is no quicker than guessing passwords."""
+    if (password or code) and locked:
         limit(limiter, context, "password", N_("This address has tried passwords too fast; wait a little."), router)
 
 
@@ -146,7 +148,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             return joined
         seat = request.seat if request.HasField("seat") else -1
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router,
+               request.invite)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
                                             request.session, request.invite)
         assert grant.seat is not None
@@ -157,7 +160,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
             watching: lobby_pb2.JoinResponse = await self.router.pass_on(  # type: ignore[union-attr]
                 where, "Spectate", request, context)
             return watching
-        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router)
+        trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router,
+               request.invite)
         token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session,
                                                 request.invite)
         return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
