@@ -128,6 +128,26 @@ class Fanout:
                 self._match_opening = kind == "MatchStarted"
         return batch
 
+    def restore(self, seq: int, kept: Sequence[Numbered]) -> None:
+        """A table brought back at event ``seq``: its buffer holds again the latest events as they
+        were kept (``Journal.sent``), so a stream that resumes from before them gets them, even those
+        its process journaled and died before sending. Only an unbroken run up to ``seq`` is kept
+        (a store older than the kept events gives none: a snapshot then)."""
+        self.seq = seq
+        run: list[Numbered] = []
+        for entry in reversed(kept):
+            if entry[0] != (run[-1][0] - 1 if run else seq):
+                break
+            run.append(entry)
+        self.buffer.clear()
+        self.buffer.extend(reversed(run[:BUFFER]))
+        self.hand_seq = 0
+        for number, _, _, body in self.buffer:
+            kind = table_pb2.Event.FromString(wire.event_bytes(number, body)).WhichOneof("body")
+            if kind == "match_started" or (kind == "hand_started" and not self._match_opening):
+                self.hand_seq = number
+            self._match_opening = kind == "match_started"
+
     def send(self, batch: Sequence[Numbered]) -> None:
         """Each audience with a subscriber: its version of every event, then its view."""
         if not self.subscribers or not batch:

@@ -29,6 +29,7 @@ from cardtui.server.errors import (
     Unavailable,
     quote,
 )
+from cardtui.server.fanout import BUFFER, Numbered
 from cardtui.server.invites import Invites
 from cardtui.server.names import read_name
 from cardtui.server.players import NAMES_PER_KEY, Players
@@ -415,6 +416,10 @@ class Room:
         with self.writing(table):
             self.store.mark(table.id, seq)
 
+    def sent(self, table: Table, batch: Sequence[Numbered]) -> None:
+        with self.writing(table):
+            self.store.keep_sent(table.id, batch, BUFFER)
+
     def hand(self, table: Table, record: JsonObject) -> None:
         """Store a finished hand, linked to the table's previous one (its hash in ``prev``), so
         that a stored history cannot be rewritten without breaking the chain; and what it adds
@@ -526,7 +531,7 @@ class Room:
         self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
         self.tables[saved.id] = table
         steps = [((kind, seat_no, data), seq) for _, kind, seat_no, data, seq in saved.log]
-        table.restore(steps, saved.hands, saved.seq)
+        table.restore(steps, saved.hands, saved.seq, saved.sent)
         log.info("table %s restored at event %d", saved.id, table.seq)
 
     def table(self, table_id: str) -> Table:

@@ -71,6 +71,15 @@ CREATE TABLE IF NOT EXISTS log (
     seq INTEGER NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS sent (
+    table_id TEXT NOT NULL,
+    slot INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    audience INTEGER NOT NULL,
+    holders TEXT NOT NULL,
+    body BLOB NOT NULL,
+    PRIMARY KEY (table_id, slot)
+);
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL,
     hand INTEGER NOT NULL,
@@ -221,6 +230,12 @@ class Played:
     bots: tuple[str, ...]
 
 
+Kept = tuple[int, int, tuple[str | None, ...], bytes]
+"""An event as a table's stream sends it, kept for a restart: its number, its audience, the digests of
+the tokens holding each seat when it happened (None: a bot or nobody) and its body's bytes
+(``server.fanout.Numbered``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SavedTable:
     """Everything stored about one table: enough to bring it back after a crash."""
@@ -240,6 +255,8 @@ class SavedTable:
     """The table has closed for good: its hands are kept, nobody plays there."""
     players: dict[int, str] = field(default_factory=dict)
     """The remembered player at each seat that has one (seat -> player id)."""
+    sent: list[Kept] = field(default_factory=list)
+    """The table's latest events as its streams were sent them (``Store.keep_sent``), oldest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,6 +584,24 @@ class Store:
             (table_id, n, kind, seat, json.dumps(dict(data), separators=(",", ":")), seq),
         )
 
+    def keep_sent(self, table_id: str, events: Sequence[Kept], slots: int) -> None:
+        """The events a table has just numbered, each in the slot its number gives among ``slots``
+        (a ring: the latest ``slots`` events stay), so that a restart replays what a stream missed,
+        even what a process that died had journaled and not yet sent."""
+        self.db.executemany(
+            "INSERT INTO sent (table_id, slot, seq, audience, holders, body) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id, slot) DO UPDATE SET seq = excluded.seq, audience = excluded.audience, "
+            "holders = excluded.holders, body = excluded.body",
+            [(table_id, seq % slots, seq, mask, json.dumps(holders, separators=(",", ":")), body)
+             for seq, mask, holders, body in events],
+        )
+
+    def sent(self, table_id: str) -> list[Kept]:
+        """The events ``keep_sent`` kept for a table, oldest first."""
+        rows = self.db.execute("SELECT seq, audience, holders, body FROM sent WHERE table_id = ? ORDER BY seq",
+                               (table_id,)).fetchall()
+        return [(int(seq), int(mask), tuple(json.loads(holders)), bytes(body)) for seq, mask, holders, body in rows]
+
     def mark(self, table_id: str, seq: int) -> None:
         """The last event number a table handed out, so a restart never hands it out again."""
         self.db.execute("UPDATE tables SET seq = ? WHERE id = ?", (seq, table_id))
@@ -575,6 +610,7 @@ class Store:
         """A table closes for good: what a restart would need to bring it back goes, its hands stay."""
         self.db.execute("UPDATE tables SET finished = ? WHERE id = ?", (time.time(), table_id))
         self.db.execute("DELETE FROM log WHERE table_id = ?", (table_id,))
+        self.db.execute("DELETE FROM sent WHERE table_id = ?", (table_id,))
         self.db.execute("DELETE FROM tokens WHERE table_id = ?", (table_id,))
 
     def played(self, table_id: str) -> Played:
@@ -650,6 +686,7 @@ class Store:
                     seq=int(seq),
                     finished=finished is not None,
                     players=self.seat_players(table_id),
+                    sent=self.sent(table_id),
                 )
             )
         return out

@@ -22,6 +22,7 @@ each hand's whole deal seed, the server's included, so a restart deals the same 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -29,10 +30,20 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from cardtui.engine.bots import pacing
-from cardtui.engine.core import DEFAULT_LEVEL, Action, Audience, Event, IllegalAction, JsonObject, Match, Rules
+from cardtui.engine.core import (
+    DEFAULT_LEVEL,
+    Action,
+    Audience,
+    Event,
+    GameView,
+    IllegalAction,
+    JsonObject,
+    Match,
+    Rules,
+)
 from cardtui.engine.fairness import SCHEME, DealSeed, commitment, record_seed
 from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.options import Raw
@@ -40,13 +51,16 @@ from cardtui.i18n import N_
 from cardtui.server import wire
 from cardtui.server.errors import FailedPrecondition
 from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerSeed
-from cardtui.server.fanout import Fanout, Subscriber, sees
+from cardtui.server.fanout import Fanout, Numbered, Subscriber, sees
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
 from cardtui.server.rematch import Choice, RematchVoted, agreed, outcome, swapped
 from cardtui.server.seating import Holder, Seating
 from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2, table_pb2
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 log = logging.getLogger("cardtui.table")
 
@@ -120,6 +134,10 @@ class Journal(Protocol):
     def mark(self, table: Table, seq: int) -> None:
         """The last number handed out, for events that are not steps (chat, seats)."""
 
+    def sent(self, table: Table, batch: Sequence[Numbered]) -> None:
+        """Events just numbered, kept (the latest ``fanout.BUFFER``) for a restart to replay to a
+        stream that missed them: journaled with the change that made them, before any is sent."""
+
     def hand(self, table: Table, record: JsonObject) -> None: ...
 
     def seats(self, table: Table) -> None: ...
@@ -188,6 +206,10 @@ class Table:
         self.hand_changes: list[tuple[int, int, Holder]] = []
         """Seats that changed hands during the hand in play: (the seats' entries its history held
         then, seat, who then)."""
+        self.fresh: set[int] = set()
+        """Seats a person sat down at while no hand was in play (between hands, or between matches):
+        until the next deal, each sees the hand that ended as a spectator does, never the cards its
+        earlier holder held and nobody was shown (``JoinResponse.first_seq``'s promise)."""
         self.window_ends: float | None = None
         """When the window the rules time (a claim window) closes, on the loop's clock: set as it
         opens, so that answers in it do not stretch it."""
@@ -239,6 +261,8 @@ class Table:
         left = self._leaver(self.seating.pick(seat).index)  # "any free seat" too: the seat it gives
         target, event = self.seating.sit(name, seat, token, player)
         self.journal.seats(self)
+        if self.match is not None and self.match.hand_over():
+            self.fresh.add(target.index)
         self._holder_changed(target.index, left)
         self._note([event])
         if self.match is not None:
@@ -287,9 +311,10 @@ class Table:
             self._schedule()
 
     # -- the match -------------------------------------------------------------------
-    def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int) -> None:
+    def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int, sent: Sequence[Numbered] = ()) -> None:
         """Replay the journal of the match in play: same cards, same turn; timers restart. A deal
-        that was being cut is cut on: the commitment everyone saw, the seeds already taken."""
+        that was being cut is cut on: the commitment everyone saw, the seeds already taken. ``sent``:
+        the latest events as they were kept, replayed to a stream that resumes from before them."""
         cut: Cut | None = None
         for (kind, seat, data), _ in steps:
             if kind == "seat":  # a seat changed hands: who plays it from here on is in the seats
@@ -341,7 +366,7 @@ class Table:
                 action = action_of(data)
                 events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
             self.tally.observe(events, self.match.scores)
-        self.fanout.seq = max([seq, *(s for _, s in steps)])
+        self.fanout.restore(max([seq, *(s for _, s in steps)]), sent)
         self.moved = dict.fromkeys(range(len(self.seating)), self.fanout.seq)  # what moved before is not known
         self.hands_played = hands
         if cut is not None:  # its window runs again: a seed still coming may yet go in
@@ -557,6 +582,7 @@ class Table:
                 if sees(mask, seat):
                     self.moved[seat] = seq
         with self.journal.at_once():
+            self.journal.sent(self, batch)
             for step in steps:
                 self.journal.step(self, step, self.seq)
             if away:
@@ -575,10 +601,12 @@ class Table:
         """Table events (seats, chat, a commitment): numbered and marked in the journal (or
         journaled as ``steps``), so no number is reused."""
         batch = self.fanout.number(events, self.seating.holders())
-        for step in steps:
-            self.journal.step(self, step, self.seq)
-        if not steps:
-            self.journal.mark(self, self.seq)
+        with self.journal.at_once():
+            self.journal.sent(self, batch)
+            for step in steps:
+                self.journal.step(self, step, self.seq)
+            if not steps:
+                self.journal.mark(self, self.seq)
         self.fanout.send(batch)
 
     def _hand_done(self) -> None:
@@ -609,6 +637,7 @@ class Table:
         else:
             self.hand_holders = self.seating.holders_now()
         self.hand_changes = []
+        self.fresh.clear()  # whoever sits now is dealt this hand: it is theirs to see
         return [h.data() for h in self.hand_holders]
 
     def _leaver(self, seat: int) -> str | None:
@@ -658,10 +687,14 @@ class Table:
         data: dict[str, Any] = {**holder.data(), "played": self.seating[seat].played}
         if left is not None:
             data["left"] = left
+        if seat in self.fresh:  # a restart between hands keeps the ended hand out of the newcomer's view
+            data["fresh"] = True
         self.journal.step(self, ("seat", seat, data), self.seq)
         self._recall_holder(seat, data)
 
     def _recall_holder(self, seat: int, data: Mapping[str, Any]) -> None:
+        if data.get("fresh"):
+            self.fresh.add(seat)
         if left := data.get("left"):
             self.leavers.setdefault(seat, []).append(str(left))
         if "played" in data:  # a journal written before the flag was kept leaves it as it is
@@ -857,7 +890,17 @@ class Table:
         if match is None:
             return wire.view_message(None, seats=self.seating.summaries())
         legal = match.legal_actions(seat) if seat is not None else []
-        return wire.view_message(match.view(seat), legal, self.pacer.left_ms(), self.seating.summaries())
+        [view] = self._views(match, [seat])
+        return wire.view_message(view, legal, self.pacer.left_ms(), self.seating.summaries())
+
+    def _views(self, match: Match, audiences: Sequence[int | None]) -> list[GameView]:
+        """Each audience's view of the match; a seat taken since the last hand ended (``fresh``) sees
+        that hand as a spectator does, told which seat is its own."""
+        if not self.fresh or not any(seat in self.fresh for seat in audiences):
+            return match.views(audiences)
+        views = match.views([None if seat in self.fresh else seat for seat in audiences])
+        return [cast(GameView, dataclasses.replace(cast("DataclassInstance", view), you=seat)) if seat in self.fresh
+                else view for seat, view in zip(audiences, views, strict=True)]
 
     def view_bytes(self, audiences: Sequence[int | None]) -> list[bytes]:
         """Several audiences' views serialized for the wire, built together.
@@ -872,7 +915,7 @@ class Table:
         seats = self.seating.wire()
         out = []
         with wire.sharing():
-            for seat, view in zip(audiences, match.views(audiences), strict=True):
+            for seat, view in zip(audiences, self._views(match, audiences), strict=True):
                 legal = match.legal_actions(seat) if seat is not None else []
                 out.append(wire.view_bytes(view, legal, left, seats))
         return out
