@@ -430,9 +430,10 @@ class Connection:
 
     async def follow(
         self, token: str, on_retry: Callable[[float], None] | None = None, max_backoff: float = BACKOFF_MS / 1000,
-        fair: FairDeals | None = None,
+        fair: FairDeals | None = None, after_seq: int = 0,
     ) -> AsyncIterator[table_pb2.TableMessage]:
-        """The table's messages for ever, resubscribing after drops from the last seq seen.
+        """The table's messages for ever, resubscribing after drops from the last seq seen (at first
+        ``after_seq``: a client that saw the table up to there before gets what it missed since).
 
         Tries again soon (at most ``max_backoff`` apart), so a server that comes back is found
         within a second or two; ``on_retry`` hears of each wait. With ``fair``, every message
@@ -442,7 +443,7 @@ class Connection:
         Each time the stream drops, the lobby is asked where the table is now (``locate``) before
         the stream opens again there: a table whose process stopped comes back on another.
         """
-        last = 0
+        last = after_seq
         backoff = 0.2
         dropped = False
         while True:

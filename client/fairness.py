@@ -472,6 +472,8 @@ class FairDeals:
                            seated=seated, hand_no=w.hand_no)
         seeds = dict(seed.player_seeds)
         dropped = self._mine(w, seeds, problems)
+        if self.seat in seeds and w.seed is None and not w.live:
+            notes.append(N_("the seed at your seat is the one whoever sat there before you sent for this deal"))
         for s, b in seeds.items():
             if s == self.seat:
                 continue
@@ -518,6 +520,10 @@ class FairDeals:
         (returned) when nothing shows the server chose to leave it out."""
         mine = seeds.get(self.seat) if self.seat is not None else None
         if mine is not None and mine == w.seed:
+            return ""
+        if mine is not None and w.seed is None and not w.live:
+            # This client opened the table after the hand was committed (its commitment came as a replay): it
+            # was not asked for a seed, and the seat's is the one its earlier holder sent (``check`` notes it).
             return ""
         if mine is not None:
             if mine in self.sent:  # the server knew this one before it committed to this hand

@@ -262,9 +262,8 @@ class TableScreen(Screen[None]):
         self._set_online(False)
         if summary.no_cuts:  # before anyone's first hand: no deal here will be one the players cut
             self.write_log(lambda: Text(_(NO_CUTS)), GREY)
-        self.follow()
         self.set_interval(0.5, self._tick)
-        self.call_after_refresh(self._settle_memory)
+        self.call_after_refresh(self._opened)
         if summary.tournament_id:
             self._tournament_rounds()
 
@@ -272,6 +271,14 @@ class TableScreen(Screen[None]):
     async def _tournament_rounds(self) -> None:
         """How many rounds the tournament plays: the last round's end speaks of no next one."""
         self.rounds = await rounds_of(self.conn, self.model.summary.tournament_id)
+
+    def _opened(self) -> None:
+        """The screen is drawn and its memory settled: now the table's stream opens. Opened sooner, the
+        first hand's commitment (a match starts as the last seat's stream opens) would wait on this
+        screen's first paint and collection, and on a busy machine its seed reach the table after the cut
+        window had closed: a seed dropped for the client's own slowness, read as the host's choice."""
+        self._settle_memory()
+        self.follow()
 
     def _settle_memory(self) -> None:
         """Once the table is on screen: what the lobby left behind collected, and what lives now

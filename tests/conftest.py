@@ -19,7 +19,24 @@ from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.arrangements import ARRANGEMENTS, Arrangement
 from tests.postgres import Cluster
+
+REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
+"""Each test's reports by phase, for a fixture that checks more once the test itself passed."""
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report: pytest.TestReport = yield
+    item.stash.setdefault(REPORTS, {})[report.when] = report
+    return report
+
+
+def passed(node: pytest.Item) -> bool:
+    """The test's own body passed (read in a fixture's teardown)."""
+    report = node.stash.get(REPORTS, {}).get("call")
+    return report is not None and report.passed
 
 
 def pytest_report_header() -> str:
@@ -62,6 +79,37 @@ def postgres() -> Iterator[Cluster]:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def arrangements() -> Iterator[dict[str, Arrangement]]:
+    """The arrangements this test process has started (``tests.arrangements``), each once, stopped at the end."""
+    started: dict[str, Arrangement] = {}
+    try:
+        yield started
+    finally:
+        for running in started.values():
+            running.stop()
+
+
+def _arrangement_param(name: str) -> Any:
+    """Each arrangement's tests run in one test process (``xdist_group``), which starts it once; the hosts' with
+    the other PostgreSQL tests, whose process has the cluster."""
+    if name == "hosts":
+        return pytest.param(name, marks=[pytest.mark.postgresql, pytest.mark.xdist_group("postgresql")])
+    return pytest.param(name, marks=pytest.mark.xdist_group(f"arrangement-{name}"))
+
+
+@pytest.fixture(params=[_arrangement_param(name) for name in ARRANGEMENTS])
+def arrangement(request: pytest.FixtureRequest, arrangements: dict[str, Arrangement],
+                tmp_path_factory: pytest.TempPathFactory) -> Arrangement:
+    """A room in each arrangement (one process, table workers, two hosts on PostgreSQL), shared by the tests of
+    this process that ask for it: a test makes tables of its own."""
+    name = str(request.param)
+    if name not in arrangements:
+        url = request.getfixturevalue("postgres").new_database() if name == "hosts" else ""
+        arrangements[name] = Arrangement.start(name, tmp_path_factory.mktemp(f"room-{name}"), url)
+    return arrangements[name]
 
 
 @pytest.fixture

@@ -78,9 +78,10 @@ def _ask(request: dict[str, Any]) -> dict[str, Any]:
     return said
 
 
-def serve(args: list[str]) -> tuple[Served, int]:
-    """``cardtui serve ARGS`` forked, once it listens: the process and its port."""
-    said = _ask({"serve": ["serve", *args]})
+def serve(args: list[str], log: Path | None = None) -> tuple[Served, int]:
+    """``cardtui serve ARGS`` forked, once it listens: the process and its port (``log``: a file its standard
+    error, where it logs, goes to, added to)."""
+    said = _ask({"serve": ["serve", *args], "log": str(log) if log is not None else ""})
     line = str(said["line"])
     assert "server on" in line, line
     return Served(int(said["pid"]), line), int(line.split()[3].rsplit(":", 1)[1])
@@ -104,7 +105,7 @@ def _drain(fd: int) -> None:
     os.close(fd)
 
 
-def _start(args: list[str], answers: IO[str]) -> dict[str, Any]:
+def _start(args: list[str], answers: IO[str], log: str = "") -> dict[str, Any]:
     import cardtui.cli
 
     read, write = os.pipe()
@@ -119,6 +120,10 @@ def _start(args: list[str], answers: IO[str]) -> dict[str, Any]:
             null = os.open(os.devnull, os.O_RDONLY)
             os.dup2(null, 0)
             os.close(null)
+            if log:
+                err = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                os.dup2(err, 2)
+                os.close(err)
             sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115  the server's own stdout
             code = cardtui.cli.main(args)
         except BaseException:
@@ -157,7 +162,7 @@ def main() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         if "serve" in request:
-            said = _start([str(a) for a in request["serve"]], answers)
+            said = _start([str(a) for a in request["serve"]], answers, str(request.get("log") or ""))
             started.append(int(said["pid"]))
         else:
             said = _wait(int(request["wait"]), float(request["timeout"]), done)

@@ -1,0 +1,320 @@
+"""The arrangements a room runs in, for the matrix every table feature goes through (``tests/test_matrix.py``).
+
+- ``one``: one process drives every table and keeps the lobby (``cardtui serve --workers 1``, as ``make play``);
+- ``workers``: ``cardtui serve`` as it starts by default: the lobby in the front process, the tables driven by
+  table workers (two here), each on a port of its own;
+- ``hosts``: two hosts sharing one PostgreSQL database: a table is made on the second and the people reach it
+  through the first, whose lobby passes their calls on.
+
+Each is real: ``cardtui serve`` processes forked by ``tests.forked`` on 127.0.0.1, their stores on disk, killed with
+-9 like any. One of each is started per test process, the first time a test asks for it, and shared by the tests
+that ask for it after (each makes tables of its own, so none sees another's); a test that kills a process of one
+leaves it whole again (``Arrangement.kill``).
+
+People reach the tables as the real client does: through ``cardtui.client.connection.Connection``, the one way a
+client has to a table, with ``cardtui.client.fairness.FairDeals`` cutting and checking every deal (``Person``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psutil
+
+from cardtui.client.connection import Connection
+from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from tests import forked
+from tests.forked import Served
+
+ARRANGEMENTS = ("one", "workers", "hosts")
+PATIENCE = 60.0
+"""How long a wait may take before the test is taken to be broken (never how long a thing should take: every wait
+ends on the event it waits for, whatever the machine's load)."""
+SERVE = ("--no-announce", "--log-level", "warning", "--bot-delay", "10", "--next-hand-delay", "50",
+         "--cut-ms", "10000", "--max-actions", "1e6", "--max-chat", "1e6", "--max-tables", "1e6",
+         "--analysis-workers", "1")
+"""Quick bots and pauses; a deal waits for the seeds of the people seated with the table open (a real client sends
+its own at once), and a new match for their streams, as long as any test does: a test holds a table between hands
+by keeping a seed back (``Person(cuts=False)``), never by racing a clock."""
+
+
+async def eventually(check: Callable[[], Any], what: str, timeout: float = PATIENCE) -> Any:
+    """``check()``'s first true answer, looked at every few milliseconds; ``what`` says what never came."""
+    async def loop() -> Any:
+        while not (found := check()):
+            await asyncio.sleep(0.01)
+        return found
+
+    try:
+        return await asyncio.wait_for(loop(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"never came: {what}") from None
+
+
+def listening(pid: int) -> set[int]:
+    """The TCP ports a process listens on."""
+    try:
+        return {c.laddr.port for c in psutil.Process(pid).net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+    except psutil.NoSuchProcess:
+        return set()
+
+
+@dataclass
+class Arrangement:
+    """One arrangement's processes; ``lobby`` is where people connect, ``maker`` where tables are made."""
+
+    name: str
+    folder: Path
+    db: str
+    extra: tuple[str, ...]
+    fronts: list[Served] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)
+
+    @property
+    def lobby(self) -> str:
+        return f"127.0.0.1:{self.ports[0]}"
+
+    @property
+    def maker(self) -> str:
+        """Where tables are made: the second host (so a person at the first reaches it through the first's lobby);
+        else the lobby (which, with workers, hands it to a worker)."""
+        return f"127.0.0.1:{self.ports[-1]}"
+
+    @property
+    def log(self) -> Path:
+        """Where its processes log (every one of them, appended)."""
+        return self.folder / "server.log"
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size if self.log.exists() else 0
+
+    def troubles(self, since: int) -> list[str]:
+        """What its processes logged as an error since ``since`` (a ``log_size``): an exception, an error."""
+        if not self.log.exists():
+            return []
+        with self.log.open("rb") as f:
+            f.seek(since)
+            lines = f.read().decode(errors="replace").splitlines()
+        return [line for line in lines if "Traceback" in line or " ERROR " in line or "Exception" in line]
+
+    def _serve(self, index: int, port: int = 0) -> None:
+        env_db = self.db if self.name == "hosts" else str(self.folder / "store.db")
+        served, got = forked.serve(["--port", str(port), "--db", env_db, *SERVE, *self.extra], self.log)
+        if index < len(self.fronts):
+            self.fronts[index], self.ports[index] = served, got
+        else:
+            self.fronts.append(served)
+            self.ports.append(got)
+
+    @classmethod
+    def start(cls, name: str, folder: Path, pg_url: str = "") -> Arrangement:
+        folder.mkdir(parents=True, exist_ok=True)
+        extra = {"one": ("--workers", "1"), "workers": ("--workers", "2"), "hosts": ("--workers", "1")}[name]
+        made = cls(name, folder, pg_url, extra)
+        for i in range(2 if name == "hosts" else 1):
+            made._serve(i)
+        return made
+
+    def processes(self) -> Iterator[tuple[int, Served | None]]:
+        """Every process that may drive a table: (pid, the front it is, or None for a table worker)."""
+        for front in self.fronts:
+            yield front.pid, front
+            if self.name == "workers":
+                for child in psutil.Process(front.pid).children(recursive=True):
+                    yield child.pid, None
+
+    def pid_at(self, address: str) -> int:
+        """The process that serves ``address`` as ``JoinResponse.address`` or ``Locate`` say it ("": the lobby)."""
+        port = self.ports[0] if not address else int(address.rsplit(":", 1)[1])
+        for pid, _front in self.processes():
+            if port in listening(pid):
+                return pid
+        raise AssertionError(f"no process of the {self.name} arrangement listens on {port}")
+
+    def kill(self, pid: int) -> None:
+        """kill -9 of one of its processes; a front killed is started again on its port (its tables come back
+        from the store, or, for a host, on the other host first), a table worker is replaced by its front."""
+        os.kill(pid, signal.SIGKILL)
+        for i, front in enumerate(self.fronts):
+            if front.pid == pid:  # (its table workers follow it out: ``server.workers.watch_parent``)
+                front.wait(timeout=PATIENCE)
+                self._serve(i, self.ports[i])
+
+    def stop(self) -> None:
+        for front in self.fronts:
+            front.terminate()
+        for front in self.fronts:
+            try:
+                front.wait(timeout=20)
+            except Exception:
+                front.kill()
+
+
+@dataclass(eq=False)
+class Person:
+    """A person at a table, through the client's own connection; every message their stream brings is kept, and
+    their client's fair-deal check runs on it (``cuts``: they send their seed for each deal at once, as the client
+    does; without, the deal waits for it until ``cut`` sends it)."""
+
+    conn: Connection
+    name: str
+    cuts: bool = True
+    token: str = ""
+    seat: int | None = None
+    joined: lobby_pb2.JoinResponse | None = None
+    messages: list[table_pb2.TableMessage] = field(default_factory=list)
+    fair: FairDeals = field(default_factory=FairDeals)
+    task: asyncio.Task[None] | None = None
+    ended: BaseException | None = None
+
+    @classmethod
+    def at(cls, arrangement: Arrangement, name: str, cuts: bool = True) -> Person:
+        return cls(Connection.open(arrangement.lobby), name, cuts)
+
+    async def sit(self, table_id: str, invite: str = "") -> Person:
+        self.joined = await self.conn.join(table_id, self.name, invite=invite)
+        self.token, self.seat = self.joined.token, self.joined.seat
+        return self
+
+    async def watch(self, table_id: str) -> Person:
+        self.joined = await self.conn.spectate(table_id, self.name)
+        self.token, self.seat = self.joined.token, None
+        return self
+
+    def follow(self, after_seq: int = 0) -> None:
+        """Open the table as the client does (``Connection.follow``: it resumes, and follows the table to another
+        process); from ``after_seq``, as a client that had seen the table up to there."""
+        async def read() -> None:
+            try:
+                fair = self.fair if self.cuts else None
+                async for msg in self.conn.follow(self.token, fair=fair, after_seq=after_seq):
+                    if not self.cuts:
+                        self.fair.feed(msg)  # checked all the same; its seeds are kept back
+                    self.messages.append(msg)
+            except BaseException as e:
+                self.ended = e
+                raise
+
+        self.task = asyncio.create_task(read())
+
+    async def unfollow(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+            self.task = None
+
+    async def cut(self) -> bool:
+        """The seed kept back for the deal waiting, sent now (``cuts=False``)."""
+        watch = self.fair.watch
+        assert watch is not None, f"{self.name}: no deal is being cut"
+        seed = watch.seed = os.urandom(32)  # as the client's own cut would: its check looks for it in the deal
+        self.fair.sent[seed] = watch.hand
+        taken = await self.conn.cut(self.token, watch.hand, seed)
+        self.fair.taken(watch.hand, taken)
+        return taken
+
+    async def until(self, check: Callable[[Person], Any], what: str) -> Any:
+        def looked() -> Any:
+            if self.ended is not None and not isinstance(self.ended, asyncio.CancelledError):
+                raise AssertionError(f"{self.name}'s stream ended: {self.ended!r}")
+            return check(self)
+
+        return await eventually(looked, f"{self.name}: {what}")
+
+    async def act(self, kind: int, **fields: Any) -> int:
+        return await self.conn.act(self.token, common_pb2.Action(type=kind, **fields))
+
+    async def leave(self) -> None:
+        await self.conn.leave(self.token)
+        await self.unfollow()
+
+    async def close(self) -> None:
+        await self.unfollow()
+        await self.conn.close()
+
+    # -- what the stream brought ----------------------------------------------------------------
+    @property
+    def snapshots(self) -> list[table_pb2.Snapshot]:
+        return [m.snapshot for m in self.messages if m.HasField("snapshot")]
+
+    @property
+    def events(self) -> list[table_pb2.Event]:
+        return [e for m in self.messages if m.HasField("update") for e in m.update.events]
+
+    @property
+    def view(self) -> table_pb2.View | None:
+        for m in reversed(self.messages):
+            if m.HasField("update") and m.update.HasField("view"):
+                return m.update.view
+            if m.HasField("snapshot"):
+                return m.snapshot.view
+        return None
+
+    @property
+    def last_seq(self) -> int:
+        return max((m.seq for m in self.messages), default=0)
+
+    def legal(self, kind: int) -> common_pb2.Action | None:
+        view = self.view
+        return next((a for a in view.legal if a.type == kind), None) if view is not None else None
+
+    @property
+    def verdicts(self) -> list[Verdict]:
+        return self.fair.verdicts
+
+
+async def make_table(arrangement: Arrangement, owner: Person | None = None, **fields: Any) -> str:
+    """A table, made where the arrangement makes them (``Arrangement.maker``) with the client's own call;
+    ``owner``'s client is given its owner token (it may close it, and make an invite that opens its lock)."""
+    fields.setdefault("bot_levels", ["easy"])
+    maker = Connection.open(arrangement.maker)
+    try:
+        made = await maker.create(lobby_pb2.CreateTableRequest(**fields))
+    finally:
+        await maker.close()
+    if owner is not None:
+        owner.conn.owned[made.id] = maker.owned[made.id]
+    return str(made.id)
+
+
+def _method(details: grpc.aio.ClientCallDetails) -> str:
+    method = details.method.decode() if isinstance(details.method, bytes) else str(details.method)
+    service, _, name = method.strip("/").partition("/")
+    return f"{service.rpartition('.')[2]}/{name}"
+
+
+class _Unary(grpc.aio.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+    def __init__(self, called: set[str]) -> None:
+        self.called = called
+
+    async def intercept_unary_unary(self, continuation: Any, details: grpc.aio.ClientCallDetails,
+                                    request: Any) -> Any:
+        self.called.add(_method(details))
+        return await continuation(details, request)
+
+
+class _Streaming(grpc.aio.UnaryStreamClientInterceptor):  # type: ignore[misc]
+    def __init__(self, called: set[str]) -> None:
+        self.called = called
+
+    async def intercept_unary_stream(self, continuation: Any, details: grpc.aio.ClientCallDetails,
+                                     request: Any) -> Any:
+        self.called.add(_method(details))
+        return await continuation(details, request)
+
+
+class Calls:
+    """The methods a client's channels called (``Service/Method``), for the matrix's account of what it covers:
+    ``interceptors`` go on each channel (grpc.aio takes one kind of call from each interceptor)."""
+
+    def __init__(self) -> None:
+        self.called: set[str] = set()
+        self.interceptors = [_Unary(self.called), _Streaming(self.called)]

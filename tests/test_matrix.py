@@ -1,0 +1,442 @@
+"""Every table feature, wherever the table lives, whenever a person sits: the matrix.
+
+Each test runs in each arrangement a room has (``tests.arrangements``: one process, ``cardtui serve``'s table
+workers, two hosts sharing PostgreSQL), with people who reach the table as the real client does (its one path,
+``Connection``) and whose client checks every deal (``FairDeals``). The moments a person may sit are a dimension of
+their own: before the first deal, filling the last seat (which starts the match), between hands, mid-hand, and
+after the process that drove the table was killed and another took it over. At each, the first snapshot holds
+nothing of an earlier holder's, and the fair-deal check says what is true: ✔ where this client's seed went in, a
+grey ○ where it was not asked for, never a false alarm.
+
+``test_every_rpc_a_table_uses_is_in_the_matrix`` holds the matrix to the ``.proto``: every method of the Table and
+Lobby services is called here, so one added later fails it until a test here calls it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from cardtui import identity
+from cardtui.client import connection
+from cardtui.client.fairness import Standing
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from tests.arrangements import Arrangement, Calls, Person, make_table
+from tests.conftest import passed
+
+A = common_pb2.ActionType
+COVERED = ("Lobby", "Table")
+"""The services whose every method a test here calls (``test_every_rpc_a_table_uses_is_in_the_matrix``)."""
+
+
+@pytest.fixture(autouse=True)
+def calls(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
+    """Every channel the client opens in the test records the methods it calls; once the test has passed, each
+    method its ``rpcs`` mark names was called (the mark is this module's account of what it covers)."""
+    recorded = Calls()
+
+    def channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
+        assert tls_ca is None
+        return grpc.aio.insecure_channel(target, options=connection.CHANNEL_OPTIONS, interceptors=recorded.interceptors)
+
+    monkeypatch.setattr(connection, "_channel", channel)
+    yield recorded.called
+    mark = request.node.get_closest_marker("rpcs")
+    if mark is not None and passed(request.node):
+        assert set(mark.args) <= recorded.called, f"named but never called: {set(mark.args) - recorded.called}"
+
+
+@pytest.fixture(autouse=True)
+def quiet_servers(request: pytest.FixtureRequest) -> Iterator[None]:
+    """No process of the arrangement logs an error or an exception while the test runs."""
+    if "arrangement" not in request.fixturenames:
+        yield
+        return
+    arrangement: Arrangement = request.getfixturevalue("arrangement")
+    since = arrangement.log_size()
+    yield
+    if passed(request.node):
+        assert not arrangement.troubles(since), "\n".join(arrangement.troubles(since)[:20])
+
+
+def no_false_alarm(*people: Person) -> None:
+    """Nobody's client found a deal that does not check out, or a seed of theirs left out."""
+    for person in people:
+        for verdict in person.verdicts:
+            assert verdict.standing not in (Standing.BROKEN, Standing.UNUSED), (person.name, verdict)
+
+
+def fair_hand(person: Person, deal: int) -> None:
+    """``person``'s client checked table deal ``deal`` and found it fair: committed first, their seed in, cards
+    matching (✔)."""
+    [verdict] = [v for v in person.verdicts if v.hand == deal]
+    assert verdict.ok, (person.name, verdict)
+
+
+def without_me(view: table_pb2.View) -> bytes:
+    """A view less what is only the viewer's own: their seat, their actions and the clock."""
+    copy = table_pb2.View()
+    copy.CopyFrom(view)
+    copy.ClearField("you")
+    del copy.legal[:]
+    copy.deadline_ms = 0
+    return copy.SerializeToString(deterministic=True)
+
+
+def contiguous(person: Person) -> None:
+    """Every event reached ``person`` once, numbered without a hole from the first after their first snapshot."""
+    seen: list[int] = []
+    start = person.snapshots[0].first_seq if person.snapshots else 1
+    for event in person.events:
+        if event.seq not in seen:
+            seen.append(event.seq)
+    numbers = sorted(n for n in seen if n >= start)
+    assert numbers == list(range(numbers[0], numbers[-1] + 1)), f"{person.name}: a hole in {numbers}"
+    live = [e.seq for e in person.events if not e.replay]
+    assert len(live) == len(set(live)), f"{person.name}: an event twice"
+
+
+async def go_to_the_deck(person: Person) -> None:
+    """The hand ends: ``person`` goes to the deck (truco argentino), once the hand lets them."""
+    await person.until(lambda p: p.legal(A.ACTION_TYPE_MAZO) is not None, "may go to the deck")
+    await person.act(A.ACTION_TYPE_MAZO)
+
+
+def hand_over(person: Person) -> bool:
+    view = person.view
+    return view is not None and view.hand_over
+
+
+def deals_seen(person: Person) -> list[int]:
+    return [e.deal_committed.hand for e in person.events if e.HasField("deal_committed")]
+
+
+async def closing(people: Iterable[Person]) -> None:
+    await asyncio.gather(*(p.close() for p in people))
+
+
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Cut", "Table/Act")
+async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangement: Arrangement) -> None:
+    """ana sits at an empty table (before the first deal), bia fills the last seat and so starts the match: both
+    see the first hand's commitment before its cards, cut it, and their clients call the deal fair."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
+    ana, bia = Person.at(arrangement, "ana"), Person.at(arrangement, "bia")
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await ana.until(lambda p: p.snapshots, "the table opens")
+        assert ana.snapshots[0].view.HasField("waiting")
+        await bia.sit(table_id)
+        bia.follow()
+        for p in (ana, bia):
+            await p.until(lambda p: any(e.HasField("cards_dealt") for e in p.events), "cards")
+        await go_to_the_deck(ana)
+        for p in (ana, bia):
+            await p.until(lambda p: p.verdicts, "the first deal checked")
+            fair_hand(p, 1)
+        no_false_alarm(ana, bia)
+    finally:
+        await closing([ana, bia])
+
+
+@pytest.mark.rpcs("Lobby/Spectate", "Lobby/Leave")
+async def test_a_seat_taken_between_hands_shows_nothing_of_its_earlier_holder(arrangement: Arrangement) -> None:
+    """bia goes to the deck (her cards never shown) and leaves before the next deal; cris sits in her seat. His
+    first view is the ended hand as a watcher sees it: none of bia's cards. The deal he came too late to cut is
+    grey, the next one ✔."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
+    ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
+    bia, cris, wes = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "wes")
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await bia.sit(table_id)
+        bia.follow()
+        await wes.watch(table_id)
+        wes.follow()
+        await ana.until(lambda p: p.fair.watch is not None and p.fair.watch.hand == 1, "the first commitment")
+        await ana.cut()
+        await go_to_the_deck(bia)
+        await ana.until(lambda p: 2 in deals_seen(p), "the second deal's commitment")
+        await bia.until(lambda p: p.fair.watch is not None and p.fair.watch.hand == 2, "the second commitment")
+        await bia.leave()
+        await cris.sit(table_id)
+        assert cris.seat == bia.seat
+        cris.follow()
+        await cris.until(lambda p: p.snapshots, "the table opens")
+        first = cris.snapshots[0].view
+        assert first.hand_over and first.you == cris.seat
+        assert not first.truco.cards and not first.truco.argentino.your_envido_cards, first
+        await wes.until(lambda p: any(e.HasField("joined") and e.joined.name == "cris" for e in p.events),
+                        "cris sits")
+        assert wes.view is not None
+        assert without_me(first) == without_me(wes.view), "cris's first view is more than a watcher's"
+        await ana.cut()
+        await cris.until(lambda p: any(e.HasField("cards_dealt") and e.cards_dealt.seat == p.seat
+                                       for e in p.events), "cris's cards")
+        await go_to_the_deck(cris)
+        await cris.until(lambda p: p.verdicts, "the deal cris came to checked")
+        [late] = cris.verdicts
+        assert late.standing is Standing.UNASKED, late
+        await ana.until(lambda p: 3 in deals_seen(p), "the third deal's commitment")
+        await ana.cut()
+        await go_to_the_deck(cris)
+        await cris.until(lambda p: len(p.verdicts) == 2, "the third deal checked")
+        fair_hand(cris, 3)
+        no_false_alarm(ana, bia, cris, wes)
+    finally:
+        await closing([ana, bia, cris, wes])
+
+
+async def test_a_seat_taken_mid_hand_gets_the_hand_so_far_and_nothing_private(arrangement: Arrangement) -> None:
+    """bia leaves mid-hand (a bot plays her seat on) and cris sits there: he holds the seat's cards (the hand is his
+    to play now), the hand so far as a replay, none of what was private to bia; his client says it joined the deal
+    mid-way, no alarm."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600)
+    ana, bia, cris = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "cris")
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await bia.sit(table_id)
+        bia.follow()
+        await bia.until(lambda p: any(e.HasField("cards_dealt") for e in p.events), "bia's cards")
+        await bia.leave()
+        await cris.sit(table_id)
+        cris.follow()
+        await cris.until(lambda p: p.snapshots, "the table opens")
+        first = cris.snapshots[0]
+        if not first.view.hand_over:  # the bot may have ended the hand (gone to the deck) before cris came
+            assert len(first.view.truco.cards) == 3 - sum(
+                1 for t in [*first.view.truco.tricks] for play in t.plays if play.seat == cris.seat)
+        replayed = [e for e in cris.events if e.replay]
+        for event in replayed:
+            assert not event.HasField("cards_dealt"), f"cris got bia's private event {event}"
+        await go_to_the_deck(cris)
+        await cris.until(lambda p: p.verdicts, "the deal checked")
+        assert cris.verdicts[0].standing in (Standing.UNCHECKED, Standing.FAIR, Standing.UNASKED), cris.verdicts[0]
+        no_false_alarm(ana, bia, cris)
+    finally:
+        await closing([ana, bia, cris])
+
+
+def the(person: Person, kind: int) -> common_pb2.Action:
+    action = person.legal(kind)
+    assert action is not None, f"{person.name} may not {common_pb2.ActionType.Name(kind)}"
+    return action
+
+
+@pytest.mark.rpcs("Lobby/GetInfo", "Lobby/ListTables", "Lobby/Hello", "Lobby/Prove", "Table/Chat", "Table/Hint",
+                  "Lobby/PlayerCard", "Lobby/Invite", "Lobby/OpenInvite", "Lobby/Leaderboard", "Lobby/CloseTable")
+async def test_talk_hints_cards_and_invites_reach_the_table_where_it_is_served(arrangement: Arrangement,
+                                                                               tmp_path: Path) -> None:
+    """vera (with her key) and wes (watching) at a Pif Paf table made on another process than their lobby: chat, a
+    quick phrase, a meld hint, a seat's card, an invite and its code, the lists; she closes the table she owns."""
+    ana, wes = Person.at(arrangement, "vera"), Person.at(arrangement, "wes")
+    ana.conn.identity = identity.create(tmp_path / "vera.pem")  # a name a key owns: no other test uses it
+    try:
+        info = await ana.conn.info()
+        assert "pifpaf" in {g.name for g in info.games}
+        table_id = await make_table(arrangement, ana, game="pifpaf", seats=3, bots=2)
+        await ana.sit(table_id)
+        ana.follow()
+        await wes.watch(table_id)
+        wes.follow()
+        await ana.until(lambda p: p.view is not None and p.view.rummy.cards, "vera's cards")
+        assert ana.view is not None
+        card = ana.view.rummy.cards[0]
+        hint = await ana.conn.hint(ana.token, card)
+        assert all(card in meld.cards for meld in hint.melds), hint
+        with pytest.raises(grpc.aio.AioRpcError) as not_hers:
+            await ana.conn.hint(ana.token, next(c for c in ("AS", "2H", "3D", "4C", "5S") if c not in
+                                                 ana.view.rummy.cards))
+        assert not_hers.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        await ana.conn.chat(ana.token, "boa sorte")
+        await wes.until(lambda p: any(e.chatted.text == "boa sorte" for e in p.events if e.HasField("chatted")),
+                        "vera's line")
+        await wes.conn.phrase(wes.token, table_pb2.PHRASE_GOOD_GAME)
+        await ana.until(lambda p: any(e.chatted.phrase == table_pb2.PHRASE_GOOD_GAME and e.chatted.name == "wes"
+                                      for e in p.events if e.HasField("chatted")), "wes's phrase")
+        card_of_ana = await ana.conn.player_card(table_id=table_id, seat=ana.seat)
+        assert card_of_ana.name == "vera" and card_of_ana.fingerprint, card_of_ana
+        invite = await ana.conn.invite(table_id)
+        assert invite.code and invite.table.id == table_id
+        opened = await wes.conn.open_invite(invite.code)
+        assert opened.table.id == table_id
+        assert table_id in {t.id for t in await wes.conn.tables()}
+        await ana.conn.leaderboard("pifpaf")
+        await wes.leave()
+        await ana.conn.close_table(table_id)
+        await ana.until(lambda p: any(m.HasField("closing") and not m.closing.resubscribe for m in p.messages),
+                        "the table closes")
+        finished = {t.id: t for t in await ana.conn.tables(include_finished=True)}
+        assert finished[table_id].status == common_pb2.TABLE_STATUS_FINISHED
+    finally:
+        await closing([ana, wes])
+
+
+async def settle_the_envido(people: list[Person]) -> None:
+    """Whoever is asked about the envido answers it (accepts, then says their points) until nobody is."""
+    asked = (A.ACTION_TYPE_QUIERO, A.ACTION_TYPE_ANNOUNCE, A.ACTION_TYPE_SON_BUENAS)
+    while True:
+        found = next(((p, a) for p in people for a in (p.view.legal if p.view else []) if a.type in asked), None)
+        if found is None:
+            return
+        person, action = found
+        seq = await person.conn.act(person.token, action, person.last_seq)
+        for p in people:
+            await p.until(lambda q, seq=seq: q.last_seq >= seq, f"event {seq}")
+
+
+@pytest.mark.rpcs("Table/Rematch")
+async def test_again_after_a_match_in_each_arrangement(arrangement: Arrangement) -> None:
+    """A match to 15 decided in one hand (a falta envido accepted), then again with the same seats: the next match
+    starts at once, its first deal fair for both, and nothing on any server's log (no stale timer)."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0,
+                                options={"target": common_pb2.OptionValue(number=15)})
+    ana, bia = Person.at(arrangement, "ana"), Person.at(arrangement, "bia")
+    people = [ana, bia]
+    try:
+        for p in people:
+            await p.sit(table_id)
+            p.follow()
+        for p in people:
+            await p.until(lambda p: p.view is not None and p.view.truco.cards, "cards")
+        caller = await ana.until(lambda _: next((p for p in people if p.legal(A.ACTION_TYPE_FALTA_ENVIDO)), None),
+                                 "someone may call falta envido")
+        await caller.conn.act(caller.token, the(caller, A.ACTION_TYPE_FALTA_ENVIDO), caller.last_seq)
+        other = bia if caller is ana else ana
+        await other.until(lambda p: p.legal(A.ACTION_TYPE_QUIERO) is not None, "the call")
+        await settle_the_envido(people)
+        for p in people:  # the envido is settled; the round ends as soon as someone goes to the deck
+            if p.legal(A.ACTION_TYPE_MAZO) is not None:
+                await p.act(A.ACTION_TYPE_MAZO)
+                break
+        for p in people:
+            await p.until(lambda p: p.view is not None and p.view.match_over, "the match's end")
+        await asyncio.gather(*(p.conn.rematch(p.token, table_pb2.REMATCH_CHOICE_SAME) for p in people))
+        for p in people:
+            await p.until(lambda p: any(e.HasField("match_started") and e.match_started.match == 2
+                                        for e in p.events), "game 2")
+        await go_to_the_deck(ana)
+        for p in people:
+            await p.until(lambda p: len(p.verdicts) == 2, "game 2's first deal checked")
+            assert all(v.ok for v in p.verdicts), p.verdicts
+        no_false_alarm(*people)
+    finally:
+        await closing(people)
+
+
+@pytest.mark.rpcs("Lobby/ListHands", "Lobby/Replay", "Lobby/Analyze")
+async def test_a_finished_hand_is_listed_replayed_and_analysed_wherever_its_table_is(arrangement: Arrangement) -> None:
+    """ana plays a hand of Cacho against a bot and closes her table: its hand is listed, replayed and analysed
+    through her lobby, whichever process drove the table."""
+    ana = Person.at(arrangement, "ana")
+    table_id = await make_table(arrangement, ana, game="cacho", seats=2, bots=1)
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        while not any(e.HasField("hand_ended") for e in ana.events):
+            await ana.until(lambda p: any(e.HasField("hand_ended") for e in p.events) or (
+                p.view is not None and not p.view.hand_over and p.view.legal), "ana's turn or the hand's end")
+            choice = next((a for a in (ana.view.legal if ana.view else []) if a.type in (
+                A.ACTION_TYPE_PASS, A.ACTION_TYPE_CHECK, A.ACTION_TYPE_FOLD)), None)
+            if choice is not None and not any(e.HasField("hand_ended") for e in ana.events):
+                try:
+                    await ana.conn.act(ana.token, choice, ana.last_seq)
+                except grpc.aio.AioRpcError as e:  # the bot moved first: look again
+                    assert e.code() == grpc.StatusCode.FAILED_PRECONDITION, e
+        await ana.conn.close_table(table_id)  # its hands are anyone's now: listed, replayed face up, analysed
+        listed = await ana.conn.list_hands(table_id)
+        assert listed.hands and listed.table.id == table_id
+        steps = await ana.conn.replay(table_id, listed.hands[0].hand)
+        assert steps and steps[0].hand.hand == listed.hands[0].hand
+        analysis = None
+        async for update in ana.conn.analyze(table_id, listed.hands[0].hand):
+            if update.HasField("analysis"):
+                analysis = update.analysis
+        assert analysis is not None
+    finally:
+        await ana.close()
+
+
+KILLED = ("driver", "front")
+"""Which process is killed: the one that drives the table, or the one whose lobby the people use (in one process
+the same)."""
+
+
+@pytest.mark.rpcs("Lobby/Locate")
+@pytest.mark.parametrize("killed", KILLED)
+@pytest.mark.parametrize("last", ["act", "chat", "bot move", "seat"])
+async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: Arrangement, killed: str,
+                                                                  last: str) -> None:
+    """bia stops reading; the table moves on (the last event of a given kind: a move of ana's, a chat line, a bot's
+    move, a person sitting down); the process is killed -9 the moment that event is journaled. When the table is
+    back (the same process again, or another), bia resumes from the last event she read and gets every event
+    since, once, as does ana, who never stopped."""
+    if killed == "front" and arrangement.name == "one":
+        pytest.skip("one process is both: its kill is the driver's")
+    table_id = await make_table(arrangement, game="cacho", seats=4, bots=1, turn_seconds=3600)
+    ana, bia, cris = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "cris")
+    try:
+        for p in (ana, bia, cris):
+            await p.sit(table_id)
+            p.follow()
+        await bia.until(lambda p: p.view is not None and p.view.cacho.seats, "the first deal")
+        where = await ana.until(lambda p: p.conn.routes.get(p.token) is not None, "where the table is")
+        await bia.unfollow()
+        read = bia.last_seq
+        if last == "act":
+            action = await ana.until(lambda p: next(iter(p.view.legal), None) if p.view else None, "ana's turn")
+            journaled = await ana.conn.act(ana.token, action)
+        elif last == "chat":
+            await ana.conn.chat(ana.token, "already?")
+            journaled = await ana.until(lambda p: max((e.seq for e in p.events if e.HasField("chatted")), default=0),
+                                        "the chat line")
+        elif last == "bot move":
+            bot = 3
+            await cris.leave()  # a bot plays cris's seat: its moves come on the bots' timer
+            journaled = await ana.until(lambda p: max((e.seq for e in p.events if e.HasField("cacho")
+                                                       and _seat_of(e) in (2, bot)), default=0), "a bot's move")
+        else:
+            await cris.leave()
+            dan = Person.at(arrangement, "dan")
+            await dan.sit(table_id)
+            journaled = await ana.until(lambda p: max((e.seq for e in p.events if e.HasField("joined")
+                                                       and e.joined.name == "dan"), default=0), "dan sits")
+            await dan.close()
+        pid = arrangement.pid_at(where if killed == "driver" else "")
+        arrangement.kill(pid)
+        bia.follow(after_seq=read)
+        for p in (ana, bia):
+            await p.until(lambda p, n=journaled: p.last_seq >= n, f"event {journaled} again")
+            contiguous(p)
+        missed = [e.seq for e in bia.events if e.seq > read]
+        assert missed[: journaled - read] == list(range(read + 1, journaled + 1)), (read, journaled, missed)
+    finally:
+        await closing([ana, bia, cris])
+
+
+def _seat_of(event: table_pb2.Event) -> int:
+    body = event.cacho
+    inner = getattr(body, body.WhichOneof("body") or "", None)
+    return int(getattr(inner, "seat", -1))
+
+
+def test_every_rpc_a_table_uses_is_in_the_matrix() -> None:
+    """Every method of the Lobby and Table services is named by a test here (and the test checks it called it):
+    one added to the ``.proto`` fails this until the matrix calls it."""
+    methods = {f"{s.name}/{m.name}" for module in (lobby_pb2, table_pb2)
+               for s in module.DESCRIPTOR.services_by_name.values() for m in s.methods if s.name in COVERED}
+    named: set[str] = set()
+    for name, test in vars(sys.modules[__name__]).items():
+        if name.startswith("test_"):
+            for mark in getattr(test, "pytestmark", []):
+                if mark.name == "rpcs":
+                    named.update(mark.args)
+    assert methods - named == set(), f"no test of the matrix calls {sorted(methods - named)}"
+    assert named - methods == set(), f"the matrix names methods the .proto has not: {sorted(named - methods)}"
