@@ -134,6 +134,7 @@ class Running:
         await self.health.enter_graceful_shutdown()
         if self.keeper is not None:
             await self.keeper.stop()
+        await self.room.outage.stop()
         if self.pools is not None:
             await self.pools.stop_workers(grace)
         self.room.shutdown(N_("The server is shutting down."))
@@ -217,13 +218,14 @@ async def start(
     limiter = RateLimiter(limits)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
     register(server, LobbyService(room, limiter, router, team, pools.analyst),
-             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals)
+             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     tables = TableService(room, limiter)
-    register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals)
+    register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals, room.outage)
     keeper = None
     if not worker:
         tournament_service = TournamentService(None, limiter, tables.streams, router)
-        register(server, tournament_service, tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals)
+        register(server, tournament_service, tournament_pb2.DESCRIPTOR.services_by_name["Tournaments"], refusals,
+                 room.outage)
 
         def lead() -> Tournaments | None:
             """Run the room's tournaments here, if no other process does (the first host to ask)."""
@@ -235,7 +237,8 @@ async def start(
 
         keeper = Keeper(room, router, team, lead)
     if router is not None:
-        register(server, HostsService(room, router), hosts_pb2.DESCRIPTOR.services_by_name["Hosts"], refusals)
+        register(server, HostsService(room, router), hosts_pb2.DESCRIPTOR.services_by_name["Hosts"], refusals,
+                 room.outage)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     names = (
@@ -263,8 +266,14 @@ async def start(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    for name in ("", *names[:2]):
-        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    async def serving(ok: bool) -> None:
+        """The health service follows the store: NOT_SERVING while it is out of reach (``server.outage``)."""
+        status = health_pb2.HealthCheckResponse.SERVING if ok else health_pb2.HealthCheckResponse.NOT_SERVING
+        for name in ("", *names[:2]):
+            await health_servicer.set(name, status)
+
+    room.outage.serving = serving
+    await serving(not room.outage.away)
     log.info("%s on %s:%d%s, store %s", "a table worker serving" if worker else "serving", host, bound,
              " with TLS" if tls else "", store.path)
     announcer = None

@@ -128,6 +128,15 @@ class Fanout:
                 self._match_opening = kind == "MatchStarted"
         return batch
 
+    def unnumber(self, batch: Sequence[Numbered]) -> None:
+        """The numbers ``number`` just gave, taken back: the change could not be journaled (the table is let go,
+        and its closing word must not name a number nobody will ever see)."""
+        if batch and batch[-1][0] == self.seq:
+            self.seq = batch[0][0] - 1
+            for _ in batch:
+                if self.buffer and self.buffer[-1][0] > self.seq:
+                    self.buffer.pop()
+
     def restore(self, seq: int, kept: Sequence[Numbered]) -> None:
         """A table brought back at event ``seq``: its buffer holds again the latest events as they
         were kept (``Journal.sent``), so a stream that resumes from before them gets them, even those

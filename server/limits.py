@@ -137,11 +137,9 @@ class StreamCounter:
                 counts.pop(key, None)
 
 
-class RefusalLog:
-    """Refusals in the log at a rate nobody outside can raise: one line per kind of refusal (its
-    status and sentence template) per ``every`` seconds; the next line says how many like it
-    were left out meanwhile. A client sending thousands of bad requests a second costs the
-    disk a line every few seconds, not a line a request."""
+class Throttle:
+    """Lines for the log at a rate nobody outside can raise: one per kind per ``every`` seconds; the next
+    line of a kind says how many like it were left out meanwhile."""
 
     MOST_KINDS = 512
     """Kinds remembered at once; past this, kinds whose window has passed are forgotten, and
@@ -151,11 +149,10 @@ class RefusalLog:
         self.log = logger
         self.every = every
         self.kinds: dict[str, tuple[float, int]] = {}
-        """Each kind's last line (monotonic time) and the refusals left out since."""
+        """Each kind's last line (monotonic time) and the lines left out since."""
 
-    def refused(self, code: str, template: str, sentence: str) -> None:
+    def say(self, level: int, kind: str, message: str, *args: object) -> None:
         now = time.monotonic()
-        kind = f"{code} {template}"
         if kind not in self.kinds and len(self.kinds) >= self.MOST_KINDS:
             self.kinds = {k: v for k, v in self.kinds.items() if now - v[0] < self.every}
             if len(self.kinds) >= self.MOST_KINDS:
@@ -166,7 +163,18 @@ class RefusalLog:
             return
         self.kinds[kind] = (now, 0)
         if quiet:
-            self.log.info("refused (%s): %s (and %d more like it in %.0f s, not logged)", code, sentence, quiet,
-                          now - last)
+            self.log.log(level, message + " (and %d more like it in %.0f s, not logged)", *args, quiet, now - last)
         else:
-            self.log.info("refused (%s): %s", code, sentence)
+            self.log.log(level, message, *args)
+
+
+class RefusalLog:
+    """Refusals in the log at a rate nobody outside can raise: one line per kind of refusal (its
+    status and sentence template) per ``every`` seconds (``Throttle``). A client sending thousands of
+    bad requests a second costs the disk a line every few seconds, not a line a request."""
+
+    def __init__(self, logger: logging.Logger, every: float) -> None:
+        self.throttle = Throttle(logger, every)
+
+    def refused(self, code: str, template: str, sentence: str) -> None:
+        self.throttle.say(logging.INFO, f"{code} {template}", "refused (%s): %s", code, sentence)

@@ -9,9 +9,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from cardtui.server.errors import Unavailable
+from cardtui.server.store import StoreDown
+
 
 class Pacer:
-    def __init__(self) -> None:
+    """A table's timers. Each runs its callback to completion, as a request would; a callback that meets the
+    table let go meanwhile (``Unavailable``: another process drives it now, or its store is away and it comes
+    back from its journal) has nothing left to do, and one that meets the store out of reach is handed to
+    ``unreachable`` (the room lets the table go until the store answers)."""
+
+    def __init__(self, unreachable: Callable[[StoreDown], None] | None = None) -> None:
+        self.unreachable = unreachable
         self._turn: asyncio.TimerHandle | None = None
         self._bots: asyncio.TimerHandle | None = None
         self._next: asyncio.TimerHandle | None = None
@@ -25,6 +34,17 @@ class Pacer:
     @staticmethod
     def _loop() -> asyncio.AbstractEventLoop:
         return asyncio.get_running_loop()
+
+    def run(self, callback: Callable[[], None]) -> None:
+        """``callback`` as a timer (or a decision come back) runs it: see the class."""
+        try:
+            callback()
+        except Unavailable:
+            pass
+        except StoreDown as e:
+            if self.unreachable is None:
+                raise
+            self.unreachable(e)
 
     def stop_turn(self) -> None:
         """Cancel the turn timer and any bot about to move."""
@@ -58,14 +78,14 @@ class Pacer:
             self._turn = loop.call_at(self.deadline, self._fire_turn)
             return
         expire, self.deadline, self._expire = self._expire, None, None
-        expire()
+        self.run(expire)
 
     def bots(self, seconds: float, move: Callable[[], None]) -> None:
         self._bots = self._loop().call_later(seconds, self._fire_bots, move)
 
     def _fire_bots(self, move: Callable[[], None]) -> None:
         self._bots = None
-        move()
+        self.run(move)
 
     @property
     def between_hands(self) -> bool:
@@ -78,7 +98,7 @@ class Pacer:
 
     def _fire_cut(self, deal: Callable[[], None]) -> None:
         self._cut = None
-        deal()
+        self.run(deal)
 
     def stop_cut(self) -> None:
         if self._cut is not None:
@@ -95,7 +115,7 @@ class Pacer:
     def _fire_next(self, deal: Callable[[], None]) -> None:
         self._next = None
         self.next_at = None
-        deal()
+        self.run(deal)
 
     def left_ms(self) -> int:
         """Time left on the turn timer; between hands, until the next deal (0: no clock runs)."""

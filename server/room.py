@@ -32,6 +32,7 @@ from cardtui.server.errors import (
 from cardtui.server.fanout import BUFFER, Numbered
 from cardtui.server.invites import Invites
 from cardtui.server.names import read_name
+from cardtui.server.outage import Outage
 from cardtui.server.players import NAMES_PER_KEY, Players
 from cardtui.server.records import Records
 from cardtui.server.store import Fenced, Place, SavedTable, Store, StoreDown, token_digest
@@ -182,6 +183,8 @@ class Room:
         names_per_key: int = NAMES_PER_KEY,
     ) -> None:
         self.store = store
+        self.outage = Outage(store)
+        """Whether the store answers (``server.outage``): a failure is said once and the process not serving."""
         self.thinker = thinker
         """Where the tables' bots think (None: on the event loop)."""
         self.cut_window = cut_window
@@ -342,7 +345,12 @@ class Room:
         loop = asyncio.get_running_loop()
 
         def tick() -> None:
-            self.sweep(loop.time())
+            try:
+                self.sweep(loop.time())
+            except StoreDown as e:  # (a table it finished is let go: ``writing``)
+                self.outage.down("the idle sweep", e)
+            except Unavailable:
+                pass
             self._sweeper = loop.call_later(every, tick)
 
         self._sweeper = loop.call_later(every, tick)
@@ -369,11 +377,17 @@ class Room:
             self.lost(table)
             raise Unavailable(MOVED) from None
         except StoreDown as e:
-            # What the table did in memory was not written: it comes back from its journal instead.
-            log.error("table %s: the store is away (%s); it comes back from its journal", table.id, e)
-            self.lost(table, STORE_AWAY)
-            self._retake_soon(table.id)
+            self.unreachable(table, e)
             raise Unavailable(STORE_AWAY) from None
+
+    def unreachable(self, table: Table, error: StoreDown) -> None:
+        """The store failed in the middle of a change of ``table``'s: what the table did in memory was not
+        written, so it is let go and comes back from its journal once the store answers."""
+        self.outage.down("a table's change", error)
+        self.outage.said("let go", "table %s is let go until the store answers; it comes back from its journal",
+                         table.id)
+        self.lost(table, STORE_AWAY)
+        self._retake_soon(table.id)
 
     def lost(self, table: Table, reason: str = MOVED) -> None:
         """``table`` is driven no more here (another process drives it now, or its journal must bring

@@ -30,9 +30,12 @@ from cardtui.server.errors import (
     Unavailable,
 )
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter, address
+from cardtui.server.outage import AWAY as STORE_AWAY
+from cardtui.server.outage import Outage
 from cardtui.server.rematch import Choice
 from cardtui.server.room import Room, TableRequest
 from cardtui.server.routes import Router
+from cardtui.server.store import StoreDown
 from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
@@ -511,13 +514,15 @@ class TournamentService(tournament_pb2_grpc.TournamentsServicer):
             self.streams.close(peer)
 
 
-def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor, refusals: RefusalLog) -> None:
+def register(server: grpc.aio.Server, servicer: object, service: ServiceDescriptor, refusals: RefusalLog,
+             outage: Outage | None = None) -> None:
     """Add a servicer whose requests are decoded here, and whose refusals become statuses here.
 
     The generated ``add_*Servicer_to_server`` decode in grpc's own code, which answers a
     broken request with a bare UNKNOWN; decoding inside the handler lets us say what is wrong.
     Every ``Refusal`` a servicer raises is answered with its status code and sentence: the one
-    place errors map to codes. Streams may yield messages already serialized (``bytes``).
+    place errors map to codes. The store out of reach (``StoreDown``) is ``UNAVAILABLE``, said once
+    (``outage``). Streams may yield messages already serialized (``bytes``).
     """
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for method in service.methods:
@@ -525,10 +530,11 @@ def register(server: grpc.aio.Server, servicer: object, service: ServiceDescript
         reply_type = GetMessageClass(method.output_type)
         behaviour = getattr(servicer, method.name)
         if method.server_streaming:
-            handlers[method.name] = grpc.unary_stream_rpc_method_handler(_streaming(behaviour, request_type, refusals))
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                _streaming(behaviour, request_type, refusals, outage))
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                _unary(behaviour, request_type, refusals), response_serializer=reply_type.SerializeToString
+                _unary(behaviour, request_type, refusals, outage), response_serializer=reply_type.SerializeToString
             )
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
 
@@ -548,18 +554,29 @@ async def _refuse(context: Any, error: Refusal, refusals: RefusalLog) -> None:
     await context.abort(error.code, str(error), trailing_metadata=wire.problem_metadata(error.template, error.args_))
 
 
-def _unary(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog) -> Callable[..., Any]:
+def _away(behaviour: Callable[..., Any], error: StoreDown, outage: Outage | None) -> Refusal:
+    """The store out of reach under a call: the refusal it is answered with."""
+    if outage is not None:
+        outage.down(getattr(behaviour, "__name__", "a call"), error)
+    return Unavailable(STORE_AWAY)
+
+
+def _unary(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog,
+           outage: Outage | None = None) -> Callable[..., Any]:
     async def handle(raw: bytes, context: Any) -> Any:
         request = await _decode(raw, request_type, context)
         try:
             return await behaviour(request, context)
         except Refusal as e:
             await _refuse(context, e, refusals)
+        except StoreDown as e:
+            await _refuse(context, _away(behaviour, e, outage), refusals)
 
     return handle
 
 
-def _streaming(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog) -> Callable[..., Any]:
+def _streaming(behaviour: Callable[..., Any], request_type: Any, refusals: RefusalLog,
+               outage: Outage | None = None) -> Callable[..., Any]:
     """A stream's handler: a coroutine that writes each reply itself (``context.write``), so a
     message passes through one generator (the servicer's) on its way out, not two; replies are
     serialized here, so grpc is given bytes and calls no serializer of ours."""
@@ -574,5 +591,7 @@ def _streaming(behaviour: Callable[..., Any], request_type: Any, refusals: Refus
                     await write(reply if type(reply) is bytes else reply.SerializeToString())
         except Refusal as e:
             await _refuse(context, e, refusals)
+        except StoreDown as e:
+            await _refuse(context, _away(behaviour, e, outage), refusals)
 
     return handle

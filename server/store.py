@@ -530,6 +530,10 @@ class Store:
                 self.db.execute("DELETE FROM name_looks")
                 self.db.executemany("INSERT INTO name_looks (looks, key) VALUES (?, ?)", sorted(wanted))
 
+    def ping(self) -> None:
+        """Ask the store something: ``StoreDown`` if it cannot be reached."""
+        self.db.execute("SELECT 1").fetchone()
+
     def close(self) -> None:
         self.db.close()
         for held in self._owner_locks.values():

@@ -26,8 +26,8 @@ import dataclasses
 import logging
 import random
 import secrets
-from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -56,6 +56,7 @@ from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
 from cardtui.server.rematch import Choice, RematchVoted, agreed, outcome, swapped
 from cardtui.server.seating import Holder, Seating
+from cardtui.server.store import StoreDown
 from cardtui.server.thinking import Thinker
 from cardtui.v1 import common_pb2, table_pb2
 
@@ -153,6 +154,10 @@ class Journal(Protocol):
         """The seats were swapped for a new match: each token now acts for the seat its holder moved
         to (seat i's holder came from ``order[i]``)."""
 
+    def unreachable(self, table: Table, error: StoreDown) -> None:
+        """The store failed under a change no request made (a timer's, a bot's): the table is let go and
+        comes back from its journal once the store answers."""
+
 
 class Table:
     """A table's whole life, driven by the event loop."""
@@ -185,7 +190,7 @@ class Table:
         self.spectators: dict[str, str] = {}  # token -> name
         self.match: Match | None = None
         self.fanout = Fanout(self.view, self.view_bytes)
-        self.pacer = Pacer()
+        self.pacer = Pacer(lambda error: self.journal.unreachable(self, error))
         self.hands_played = 0
         self.tally = Tally()
         """What the match's events say for the players' records (pots taken, truco calls won)."""
@@ -581,7 +586,7 @@ class Table:
             for seat in range(len(self.seating)):
                 if sees(mask, seat):
                     self.moved[seat] = seq
-        with self.journal.at_once():
+        with self._journaling(batch), self.journal.at_once():
             self.journal.sent(self, batch)
             for step in steps:
                 self.journal.step(self, step, self.seq)
@@ -601,13 +606,22 @@ class Table:
         """Table events (seats, chat, a commitment): numbered and marked in the journal (or
         journaled as ``steps``), so no number is reused."""
         batch = self.fanout.number(events, self.seating.holders())
-        with self.journal.at_once():
+        with self._journaling(batch), self.journal.at_once():
             self.journal.sent(self, batch)
             for step in steps:
                 self.journal.step(self, step, self.seq)
             if not steps:
                 self.journal.mark(self, self.seq)
         self.fanout.send(batch)
+
+    @contextmanager
+    def _journaling(self, batch: Sequence[Numbered]) -> Iterator[None]:
+        """A change being journaled: if it cannot be (the table was let go), its numbers are taken back."""
+        try:
+            yield
+        except BaseException:
+            self.fanout.unnumber(batch)
+            raise
 
     def _hand_done(self) -> None:
         assert self.match is not None
@@ -772,7 +786,8 @@ class Table:
                     self._pace(cap)
                     return
                 self._thinking = moment = object()
-                future.add_done_callback(lambda done: self._thought(moment, seat, started, cap, done))
+                future.add_done_callback(
+                    lambda done: self.pacer.run(lambda: self._thought(moment, seat, started, cap, done)))
                 return
         self._pace(cap)
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cardtui.server.room import Room
-from cardtui.server.store import Place
+from cardtui.server.store import Place, StoreDown
 
 if TYPE_CHECKING:
     from cardtui.server.routes import Router
@@ -108,6 +108,8 @@ class Keeper:
                 self._again.clear()
                 try:
                     await self.sweep()
+                except StoreDown as e:  # said once; the next sweep, once it answers, takes what is due
+                    self.room.outage.down("the sweep for tables whose process is gone", e)
                 except Exception:
                     log.exception("a sweep for tables whose process is gone failed; the next one tries again")
                     await asyncio.sleep(1.0)

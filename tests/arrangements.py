@@ -260,7 +260,8 @@ class Person:
 
     @property
     def last_seq(self) -> int:
-        return max((m.seq for m in self.messages), default=0)
+        """The last event number seen, as the client counts it (a closing word says none)."""
+        return max((m.seq for m in self.messages if not m.HasField("closing")), default=0)
 
     def legal(self, kind: int) -> common_pb2.Action | None:
         view = self.view

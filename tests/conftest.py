@@ -105,7 +105,18 @@ def arrangement(request: pytest.FixtureRequest, arrangements: dict[str, Arrangem
                 tmp_path_factory: pytest.TempPathFactory) -> Arrangement:
     """A room in each arrangement (one process, table workers, two hosts on PostgreSQL), shared by the tests of
     this process that ask for it: a test makes tables of its own."""
-    name = str(request.param)
+    return arrangement_named(str(request.param), request, arrangements, tmp_path_factory)
+
+
+@pytest.fixture
+def hosts(request: pytest.FixtureRequest, arrangements: dict[str, Arrangement],
+          tmp_path_factory: pytest.TempPathFactory) -> Arrangement:
+    """The two hosts on PostgreSQL alone (a test of the database itself: mark it ``postgresql``)."""
+    return arrangement_named("hosts", request, arrangements, tmp_path_factory)
+
+
+def arrangement_named(name: str, request: pytest.FixtureRequest, arrangements: dict[str, Arrangement],
+                      tmp_path_factory: pytest.TempPathFactory) -> Arrangement:
     if name not in arrangements:
         url = request.getfixturevalue("postgres").new_database() if name == "hosts" else ""
         arrangements[name] = Arrangement.start(name, tmp_path_factory.mktemp(f"room-{name}"), url)

@@ -72,14 +72,22 @@ class Cluster:
                             "--no-sync")
         if made.returncode:
             raise RuntimeError(f"initdb failed: {made.stderr.strip()[-500:]}")
-        options = (f"-c listen_addresses=127.0.0.1 -c port={cluster.port} -c unix_socket_directories={folder} "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        started = cluster._run("pg_ctl", "-D", str(folder / "data"), "-o", options, "-l", str(folder / "log"),
-                               "-w", "-t", "60", "start")
-        if started.returncode:
-            log = (folder / "log").read_text(errors="replace")[-800:] if (folder / "log").exists() else ""
-            raise RuntimeError(f"PostgreSQL did not start: {started.stderr.strip()[-300:]} {log}")
+        cluster.resume()
         return cluster
+
+    def resume(self) -> None:
+        """Start the server (again, after ``pause``: the same port, the same databases)."""
+        options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder} "
+                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        started = self._run("pg_ctl", "-D", str(self.folder / "data"), "-o", options, "-l", str(self.folder / "log"),
+                            "-w", "-t", "60", "start")
+        if started.returncode:
+            log = (self.folder / "log").read_text(errors="replace")[-800:] if (self.folder / "log").exists() else ""
+            raise RuntimeError(f"PostgreSQL did not start: {started.stderr.strip()[-300:]} {log}")
+
+    def pause(self) -> None:
+        """Stop the server, its connections cut at once (``resume`` starts it again): a database gone away."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://cardtui@127.0.0.1:{self.port}/{database}"

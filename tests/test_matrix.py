@@ -21,13 +21,15 @@ from pathlib import Path
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui import identity
 from cardtui.client import connection
 from cardtui.client.fairness import Standing
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
-from tests.arrangements import Arrangement, Calls, Person, make_table
+from tests.arrangements import Arrangement, Calls, Person, eventually, make_table
 from tests.conftest import passed
+from tests.postgres import Cluster
 
 A = common_pb2.ActionType
 COVERED = ("Lobby", "Table")
@@ -426,6 +428,77 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
         assert missed[: journaled - read] == list(range(read + 1, journaled + 1)), (read, journaled, missed)
     finally:
         await closing([ana, cris, wes])
+
+
+class Health:
+    """A host's health as its gRPC health service streams it (``Health.Watch``): each status as it comes."""
+
+    def __init__(self, address: str) -> None:
+        self.channel = grpc.aio.insecure_channel(address)
+        self.said: list[int] = []
+        self.task = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        stream = health_pb2_grpc.HealthStub(self.channel).Watch(health_pb2.HealthCheckRequest(service=""))
+        async for reply in stream:
+            self.said.append(reply.status)
+
+    async def says(self, status: int, what: str) -> None:
+        await eventually(lambda: self.said and self.said[-1] == status, what)
+
+    async def close(self) -> None:
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+        await self.channel.close()
+
+
+@pytest.mark.postgresql
+@pytest.mark.xdist_group("postgresql")
+async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itself(hosts: Arrangement,
+                                                                                    postgres: Cluster) -> None:
+    """PostgreSQL stops under two hosts mid-hand: their calls answer UNAVAILABLE with a sentence (never UNKNOWN),
+    their health says NOT_SERVING, their logs say it without a traceback and at most once per kind every 10 s;
+    when it is back they say SERVING again and ana's table comes back by itself, where she plays on."""
+    table_id = await make_table(hosts, game="cacho", seats=2, bots=1, turn_seconds=3600)
+    ana = Person.at(hosts, "ana")
+    health = [Health(f"127.0.0.1:{port}") for port in hosts.ports]
+    since = hosts.log_size()
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await ana.until(lambda p: p.view is not None and p.view.legal, "ana's turn")
+        for h in health:
+            await h.says(health_pb2.HealthCheckResponse.SERVING, "serving")
+        postgres.pause()
+        try:
+            with pytest.raises(grpc.aio.AioRpcError) as listing:
+                await ana.conn.tables()
+            assert listing.value.code() == grpc.StatusCode.UNAVAILABLE, listing.value
+            assert "store" in (listing.value.details() or ""), listing.value.details()
+            with pytest.raises(grpc.aio.AioRpcError) as talking:  # a change at her table: it cannot be written
+                await ana.conn.chat(ana.token, "hello?")
+            assert talking.value.code() == grpc.StatusCode.UNAVAILABLE, talking.value
+            with pytest.raises(grpc.aio.AioRpcError) as joining:
+                await Person.at(hosts, "bia").conn.join(table_id, "bia")
+            assert joining.value.code() == grpc.StatusCode.UNAVAILABLE, joining.value
+            for h in health:
+                await h.says(health_pb2.HealthCheckResponse.NOT_SERVING, "not serving while the store is away")
+        finally:
+            postgres.resume()
+        for h in health:
+            await h.says(health_pb2.HealthCheckResponse.SERVING, "serving again")
+        snapshots = len(ana.snapshots)
+        await ana.until(lambda p: len(p.snapshots) > snapshots and p.view is not None and p.view.legal,
+                        "ana's table back, her turn")
+        assert ana.view is not None
+        await ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq)
+        logged = hosts.log.read_bytes()[since:].decode(errors="replace").splitlines()
+        assert not [line for line in logged if "Traceback" in line or "Unexpected" in line], logged[:30]
+        outage = [line for line in logged if "out of reach" in line]
+        assert 0 < len(outage) <= 12, outage
+    finally:
+        await asyncio.gather(*(h.close() for h in health))
+        await ana.close()
 
 
 def test_every_rpc_a_table_uses_is_in_the_matrix() -> None:
