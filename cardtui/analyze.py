@@ -15,10 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from cardtui.client.models import TableModel
+from cardtui.client.words import label
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, HandAnalysis, Label, Moment
 from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.core import Action
 from cardtui.i18n import N_, _, ngettext
+from cardtui.server import wire
+from cardtui.v1 import common_pb2
 
 LABELS: Mapping[Label, str] = {
     Label.BEST: N_("best"),
@@ -49,19 +54,51 @@ def error_text(error: float, unit: Unit) -> str:
     return f"±{100.0 * error:.1f}" if unit is Unit.MATCH else f"±{error:.2f}"
 
 
+def holder_name(entry: Mapping[str, Any]) -> str:
+    """A seat's holder as the history names it (docs/history.md §2.1), as the table's log does: "ana (bot)"
+    while a bot plays for ana, a bot by its name."""
+    name = str(entry.get("name", ""))
+    return _("{name} (bot)").format(name=name) if entry.get("away") and entry.get("bot") else name
+
+
 @dataclass(frozen=True)
 class Named:
-    """A hand's analysis with the names of its seats (the history's)."""
+    """A hand's analysis with the names of its seats as they were at each of its steps: ``names`` as dealt
+    (the history's ``seats``), ``changes`` each change of hands from the step it took effect (its ``holders``)."""
 
     analysis: HandAnalysis
     names: Mapping[int, str]
+    changes: tuple[tuple[int, int, str], ...] = ()
+    """(the step from which, seat, who): ``holders``, its ``from`` read as the replay's step."""
+
+    @classmethod
+    def of(cls, a: HandAnalysis, record: Mapping[str, Any]) -> Named:
+        names = {int(s["seat"]): holder_name(s) for s in record["seats"]}
+        steps = {int(e["seq"]): n for n, e in enumerate((e for e in record["actions"] if e.get("seat") is not None),
+                                                         1)}
+        changes = tuple((steps.get(int(h["from"]), len(steps) + 1), int(h["seat"]), holder_name(h))
+                        for h in record.get("holders") or ())
+        return cls(a, names, changes)
+
+    def name(self, seat: int, step: int) -> str:
+        """Who held ``seat`` at ``step``."""
+        found = self.names.get(seat, f"#{seat}")
+        for since, changed, who in self.changes:
+            if changed == seat and since <= step:
+                found = who
+        return found
+
+    def said(self, action: Action) -> str:
+        """An action in words, in the reader's language, as the table says it ("Falta envido", "Play 11♧")."""
+        return label(TableModel(common_pb2.TableSummary(game=self.analysis.game), None),
+                     wire.action_message(action)).plain
 
 
-def moment_lines(m: Moment, unit: Unit, name: str) -> list[str]:
+def moment_lines(m: Moment, unit: Unit, named: Named) -> list[str]:
     """One decision: who chose what, the verdict, then each choice with its odds."""
     verdict = label_word(m.label)
-    head = _("step {step}, {name}: {action} — {label}").format(step=m.step, name=name, action=m.chosen.describe(),
-                                                               label=verdict)
+    head = _("step {step}, {name}: {action} — {label}").format(step=m.step, name=named.name(m.seat, m.step),
+                                                               action=named.said(m.chosen), label=verdict)
     if m.label in FLAGGED:
         head += " " + _("({points} points lost)").format(points=f"{m.points:.1f}")
     out = ["  " + head]
@@ -71,7 +108,7 @@ def moment_lines(m: Moment, unit: Unit, name: str) -> list[str]:
             marks.append(_("best"))
         if analysis.same(c.action, m.chosen):
             marks.append(_("chosen"))
-        out.append(f"      {'▸' if marks else ' '} {c.action.describe():<22} {value_text(c.value, unit)} "
+        out.append(f"      {'▸' if marks else ' '} {named.said(c.action):<22} {value_text(c.value, unit)} "
                    f"{error_text(c.error, unit):>7}  {', '.join(marks)}".rstrip())
     return out
 
@@ -82,15 +119,20 @@ def hand_lines(named: Named) -> list[str]:
     out = [_("{game}, table {table}, hand {hand}: {n} decisions judged, {flagged} flagged").format(
         game=a.game, table=a.table or "-", hand=a.hand, n=len(a.moments), flagged=flagged)]
     for m in a.moments:
-        out += moment_lines(m, a.unit, named.names.get(m.seat, f"#{m.seat}"))
+        out += moment_lines(m, a.unit, named)
     return out
 
 
 def summary_lines(hands: Sequence[Named]) -> list[str]:
     seats, worst = analysis.summary([h.analysis for h in hands])
-    names: dict[int, str] = {}
+    held: dict[int, dict[str, None]] = {}  # each seat's holders, in order, each once
     for h in hands:
-        names.update(h.names)
+        for seat, name in h.names.items():
+            held.setdefault(seat, {})[name] = None
+        for _step, seat, name in h.changes:
+            held.setdefault(seat, {})[name] = None
+    names = {seat: ", ".join(who) for seat, who in held.items()}
+    by_hand = {h.analysis.hand: h for h in hands}
     out = [_("Accuracy (0 to 100):")]
     for s in seats:
         counts = ", ".join(f"{label_word(Label(k))} {v}" for k, v in s.counts.items() if v)
@@ -101,10 +143,11 @@ def summary_lines(hands: Sequence[Named]) -> list[str]:
         out.append(_("The worst moments:"))
         for w in worst:
             m = w.moment
+            named = by_hand.get(w.hand, hands[0])
             out.append("  " + _("hand {hand}, step {step}, {name}: {action} — {label} ({points} points lost); "
                                 "best: {best}").format(
-                hand=w.hand, step=m.step, name=names.get(m.seat, f"#{m.seat}"), action=m.chosen.describe(),
-                label=label_word(m.label), points=f"{m.points:.1f}", best=m.best.describe()))
+                hand=w.hand, step=m.step, name=named.name(m.seat, m.step), action=named.said(m.chosen),
+                label=label_word(m.label), points=f"{m.points:.1f}", best=named.said(m.best)))
     return out
 
 
@@ -172,7 +215,6 @@ def run(path: str, hand: int | None, seat: int | None, as_json: bool, seed: int,
     progress = (bar or (lambda n: Bar(n, err) if n >= LONG and err.isatty() else None))(total)
     done: list[Named] = []
     for record in records:
-        names = {int(s["seat"]): str(s.get("name", "")) for s in record["seats"]}
         try:
             a = analysis.analyse(record, seed=seed, seats=seats,
                                  progress=(lambda n, _t: progress.step() if n else None) if progress else None)
@@ -182,7 +224,7 @@ def run(path: str, hand: int | None, seat: int | None, as_json: bool, seed: int,
             print("cardtui: " + _("hand {hand} does not replay: {why}").format(hand=record.get("hand"), why=e),
                   file=err)
             return 2
-        done.append(Named(a, names))
+        done.append(Named.of(a, record))
         if as_json:
             print(json.dumps(analysis.to_json(a), ensure_ascii=False), file=out)
         else:

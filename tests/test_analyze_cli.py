@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cardtui import analyze
+from cardtui import analyze, i18n
 from cardtui.engine import analysis
 from cardtui.server.store import Store
 from cardtui.sim import simulate
@@ -86,3 +86,33 @@ def test_a_long_file_shows_a_progress_bar(tmp_path: Path) -> None:
     assert total >= analyze.LONG
     assert f"{total}/{total}" in err.getvalue() and "[" + "#" * 30 + "]" in err.getvalue()
     assert len(out.getvalue().splitlines()) == len(path.read_text().splitlines()) + 1
+
+
+def test_each_decision_is_named_for_whoever_held_its_seat_then_and_said_in_words(tmp_path: Path) -> None:
+    """A seat that changed hands mid-hand (its history's ``holders``): each decision names the seat's holder at
+    that step, not its first; a bot playing for a person away is said as the table's log says it; every action
+    and choice is in words in the reader's language, never the history's codes."""
+    path = tmp_path / "hands.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        simulate("truco_argentino", 2, 1, 5, {}, f)
+    record = json.loads(path.read_text().splitlines()[0])
+    mine = [e for e in record["actions"] if e.get("seat") == 1]
+    assert len(mine) >= 2, "seat 2 moves twice in the hand simulated"
+    record["seats"][1] = dict(record["seats"][1], name="dan")
+    record["holders"] = [{"seat": 1, "from": mine[1]["seq"], "name": "bia", "bot": "hard", "away": True},
+                         {"seat": 1, "from": mine[-1]["seq"] + 1, "name": "fay"}]
+    path.write_text(json.dumps(record) + "\n")
+    steps = {e["seq"]: n for n, e in enumerate((e for e in record["actions"] if e.get("seat") is not None), 1)}
+    first, second = steps[mine[0]["seq"]], steps[mine[1]["seq"]]
+    codes = {e["type"] for e in record["actions"] if "_" in e["type"] or e["type"] in ("play", "quiero")}
+    for lang, bot in (("en", "bia (bot)"), ("pt_BR", "bia (bot)"), ("es", "bia (bot)")):
+        i18n.use(lang)
+        out, err = io.StringIO(), io.StringIO()
+        assert analyze.run(str(path), None, 1, False, 0, out, err) == 0, err.getvalue()
+        lines = out.getvalue().splitlines()
+        head = {int(line.split()[1].rstrip(",")): line for line in lines if line.lstrip().split(" ")[0] in (
+            "step", "passo", "paso")}
+        assert "dan" in head[first] and bot.split()[0] in head[second] and "dan" not in head[second], lines
+        for line in lines:
+            for code in codes:
+                assert f" {code}" not in line, (lang, code, line)
