@@ -28,8 +28,12 @@ from typing import Any
 import grpc
 import psutil
 
+from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
 from cardtui.client.connection import Connection
 from cardtui.client.fairness import FairDeals, Verdict
+from cardtui.client.models import Holders, TableModel, holders_of, names_then
+from cardtui.client.rematch import seat_after
+from cardtui.client.table_log import event_told
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests import forked
 from tests.forked import Served
@@ -262,6 +266,33 @@ class Person:
     def last_seq(self) -> int:
         """The last event number seen, as the client counts it (a closing word says none)."""
         return max((m.seq for m in self.messages if not m.HasField("closing")), default=0)
+
+    def log(self) -> list[str]:
+        """The table's log as this person's client writes it (``TableScreen.on_streamed``): each event told with
+        each seat named as it was held then, in the reader's language now."""
+        return [text for _event, text in self.told()]
+
+    def told(self) -> list[tuple[table_pb2.Event, str]]:
+        """Each event the log tells, with its line (``log``)."""
+        model: TableModel | None = None
+        holders: Holders = {}
+        lines: list[tuple[table_pb2.Event, str]] = []
+        for msg in self.messages:
+            if msg.HasField("snapshot"):
+                snap = msg.snapshot
+                model = TableModel(snap.table, snap.seat if snap.HasField("seat") else None).with_view(snap.view,
+                                                                                                      msg.seq)
+                holders = holders_of(snap.view.seats)
+            elif msg.HasField("update") and model is not None:
+                events = list(msg.update.events)
+                now = holders_of(msg.update.view.seats) if msg.update.HasField("view") else holders
+                for ev, then in zip(events, names_then(events, now, seat_after(events, model.seat)), strict=True):
+                    text = event_told(model.then(then), ev)()
+                    if text is not None:
+                        lines.append((ev, text.plain))
+                if msg.update.HasField("view"):
+                    model, holders = model.with_view(msg.update.view, msg.seq), now
+        return lines
 
     def legal(self, kind: int) -> common_pb2.Action | None:
         view = self.view

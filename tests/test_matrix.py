@@ -15,6 +15,7 @@ Lobby services is called here, so one added later fails it until a test here cal
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from cardtui import identity
+from cardtui import i18n, identity
 from cardtui.client import connection
 from cardtui.client.fairness import Standing
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
@@ -107,6 +108,18 @@ async def go_to_the_deck(person: Person) -> None:
     """The hand ends: ``person`` goes to the deck (truco argentino), once the hand lets them."""
     await person.until(lambda p: p.legal(A.ACTION_TYPE_MAZO) is not None, "may go to the deck")
     await person.act(A.ACTION_TYPE_MAZO)
+
+
+async def end_the_hand(people: list[Person]) -> None:
+    """The hand in play ends: whoever may go to the deck does (truco argentino), until it is over."""
+    def over_or_mazo(p: Person) -> object:
+        return hand_over(p) or next((q for q in people if q.legal(A.ACTION_TYPE_MAZO)), None)
+
+    while not hand_over(people[0]):
+        found = await people[0].until(over_or_mazo, "the hand's end, or someone who may go to the deck")
+        if isinstance(found, Person):
+            with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved first: look again
+                await found.conn.act(found.token, the(found, A.ACTION_TYPE_MAZO), found.last_seq)
 
 
 def hand_over(person: Person) -> bool:
@@ -196,9 +209,10 @@ async def test_a_seat_taken_between_hands_shows_nothing_of_its_earlier_holder(ar
 
 
 async def test_a_seat_taken_mid_hand_gets_the_hand_so_far_and_nothing_private(arrangement: Arrangement) -> None:
-    """bia leaves mid-hand (a bot plays her seat on) and cris sits there: he holds the seat's cards (the hand is his
-    to play now), the hand so far as a replay, none of what was private to bia; his client says it joined the deal
-    mid-way, no alarm."""
+    """bia plays a card and leaves mid-hand, a bot plays her seat on, and cris sits there: he holds the seat's
+    cards (the hand is his to play now) and the hand so far as a replay, none of what was private to bia, each
+    move told in his log for whoever made it (bia's own, then "bia (bot)"), in each language; his client says it
+    joined the deal mid-way, no alarm."""
     table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600)
     ana, bia, cris = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "cris")
     try:
@@ -207,22 +221,51 @@ async def test_a_seat_taken_mid_hand_gets_the_hand_so_far_and_nothing_private(ar
         await bia.sit(table_id)
         bia.follow()
         await bia.until(lambda p: any(e.HasField("cards_dealt") for e in p.events), "bia's cards")
+        mover = await ana.until(lambda _: next((p for p in (ana, bia) if p.legal(A.ACTION_TYPE_PLAY)), None),
+                                "someone's card")
+        if mover is ana:
+            await ana.conn.act(ana.token, the(ana, A.ACTION_TYPE_PLAY), ana.last_seq)
+            await bia.until(lambda p: p.legal(A.ACTION_TYPE_PLAY) is not None, "bia's card")
+        await bia.conn.act(bia.token, the(bia, A.ACTION_TYPE_PLAY), bia.last_seq)
         await bia.leave()
+        left = await ana.until(lambda p: max((e.seq for e in p.events if e.HasField("left")), default=0), "bia left")
+
+        def bot_moved(p: Person) -> int:
+            return max((e.seq for e in p.events if e.seq > left and e.HasField("truco")
+                        and getattr(getattr(e.truco, e.truco.WhichOneof("body") or ""), "seat", -1) == bia.seat),
+                       default=0)
+
+        while not bot_moved(ana):  # ana plays on until the bot has played for bia
+            await ana.until(lambda p: bot_moved(p) or (p.view is not None and p.view.legal), "a move")
+            action = ana.legal(A.ACTION_TYPE_PLAY) or ana.legal(A.ACTION_TYPE_QUIERO)
+            if not bot_moved(ana) and action is not None:
+                with contextlib.suppress(grpc.aio.AioRpcError):  # the bot moved first: look again
+                    await ana.conn.act(ana.token, action, ana.last_seq)
         await cris.sit(table_id)
+        assert cris.seat == bia.seat
         cris.follow()
-        await cris.until(lambda p: p.snapshots, "the table opens")
+        await cris.until(lambda p: any(e.HasField("joined") and e.joined.name == "cris" for e in p.events),
+                         "the hand so far")
         first = cris.snapshots[0]
-        if not first.view.hand_over:  # the bot may have ended the hand (gone to the deck) before cris came
-            assert len(first.view.truco.cards) == 3 - sum(
-                1 for t in [*first.view.truco.tricks] for play in t.plays if play.seat == cris.seat)
+        if not first.view.hand_over:
+            assert first.view.truco.cards, "the seat's cards are cris's to play"
         replayed = [e for e in cris.events if e.replay]
-        for event in replayed:
-            assert not event.HasField("cards_dealt"), f"cris got bia's private event {event}"
-        await go_to_the_deck(cris)
-        await cris.until(lambda p: p.verdicts, "the deal checked")
-        assert cris.verdicts[0].standing in (Standing.UNCHECKED, Standing.FAIR, Standing.UNASKED), cris.verdicts[0]
+        assert not [e for e in replayed if e.HasField("cards_dealt")], "cris got bia's cards as they were dealt"
+        for lang in ("en", "pt_BR", "es"):
+            i18n.use(lang)
+            told = cris.told()
+            before = [text for e, text in told if e.seq < left and "bia" in text]
+            after = [text for e, text in told if left < e.seq <= bot_moved(ana) and "bia" in text]
+            assert before and all("(bot)" not in text for text in before), (lang, told)
+            assert after and all("bia (bot)" in text for text in after), (lang, told)
+        i18n.use("en")
+        await end_the_hand([ana, cris])
+        if not first.view.hand_over:  # (a hand over before he came is not his to check)
+            await cris.until(lambda p: p.verdicts, "the deal checked")
+            assert cris.verdicts[0].standing in (Standing.UNCHECKED, Standing.UNASKED), cris.verdicts[0]
         no_false_alarm(ana, bia, cris)
     finally:
+        i18n.use("en")
         await closing([ana, bia, cris])
 
 
