@@ -160,10 +160,13 @@ async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangeme
 
 
 @pytest.mark.rpcs("Lobby/Spectate", "Lobby/Leave")
-async def test_a_seat_taken_between_hands_shows_nothing_of_its_earlier_holder(arrangement: Arrangement) -> None:
-    """bia goes to the deck (her cards never shown) and leaves before the next deal; cris sits in her seat. His
-    first view is the ended hand as a watcher sees it: none of bia's cards. The deal he came too late to cut is
-    grey, the next one ✔."""
+@pytest.mark.parametrize("taken_over", [False, True], ids=["", "after-a-takeover"])
+async def test_a_seat_taken_between_hands_shows_nothing_of_its_earlier_holder(arrangement: Arrangement,
+                                                                               taken_over: bool) -> None:
+    """bia goes to the deck (her cards never shown) and leaves before the next deal; cris sits in her seat (and,
+    ``taken_over``, the process driving the table is then killed -9 and the table comes back from its journal
+    before cris opens it). His first view is the ended hand as a watcher sees it: none of bia's cards. The deal
+    he came too late to cut is grey, the next one ✔."""
     table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0)
     ana = Person.at(arrangement, "ana", cuts=False)  # holds the table between hands by keeping her seed back
     bia, cris, wes = Person.at(arrangement, "bia"), Person.at(arrangement, "cris"), Person.at(arrangement, "wes")
@@ -182,6 +185,9 @@ async def test_a_seat_taken_between_hands_shows_nothing_of_its_earlier_holder(ar
         await bia.leave()
         await cris.sit(table_id)
         assert cris.seat == bia.seat
+        if taken_over:
+            arrangement.kill(arrangement.pid_at(cris.conn.routes[cris.token]))
+            await wes.until(lambda p: len(p.snapshots) >= 2, "the table back")
         cris.follow()
         await cris.until(lambda p: p.snapshots, "the table opens")
         first = cris.snapshots[0].view
@@ -471,6 +477,35 @@ async def test_a_killed_process_loses_no_event_and_says_none_twice(arrangement: 
         assert missed[: journaled - read] == list(range(read + 1, journaled + 1)), (read, journaled, missed)
     finally:
         await closing([ana, cris, wes])
+
+
+@pytest.mark.rpcs("Lobby/JoinTable", "Lobby/Invite")
+async def test_a_code_that_opens_a_lock_is_guessed_no_faster_than_a_password(arrangement: Arrangement) -> None:
+    """The owner's invite that opens the table's password is a code of 8 symbols: it opens the table to a friend;
+    tried as a JoinTable's ``invite``, wrong codes from one address run out as wrong passwords do (a burst of ten,
+    then RESOURCE_EXHAUSTED with a sentence)."""
+    owner = Person.at(arrangement, "ana")
+    guesser = Person.at(arrangement, "mallory")
+    try:
+        table_id = await make_table(arrangement, owner, game="cacho", seats=3, bots=1, password="s3cret-pw")
+        opening = await owner.conn.invite(table_id, with_password=True)
+        assert opening.opens_lock and opening.code
+        friend = Person.at(arrangement, "bia")
+        try:
+            await friend.sit(table_id, invite=opening.code)  # (first: all the tests' clients share one address)
+            assert friend.seat is not None
+        finally:
+            await friend.close()
+        guesses = [f"{n:04d}ZZZZ"[-8:].replace("0", "A").replace("1", "B") for n in range(14)]
+        tries = await asyncio.gather(*(guesser.conn.join(table_id, "mallory", invite=g) for g in guesses),
+                                     return_exceptions=True)
+        codes = {t.code() for t in tries if isinstance(t, grpc.aio.AioRpcError)}
+        assert not [t for t in tries if not isinstance(t, grpc.aio.AioRpcError)], "a guess opened the table"
+        assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes, codes
+        assert codes <= {grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.PERMISSION_DENIED,
+                         grpc.StatusCode.INVALID_ARGUMENT}, codes
+    finally:
+        await closing([owner, guesser])
 
 
 class Health:
