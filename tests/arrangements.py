@@ -18,6 +18,7 @@ client has to a table, with ``cardtui.client.fairness.FairDeals`` cutting and ch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Iterator
@@ -43,7 +44,7 @@ PATIENCE = 60.0
 """How long a wait may take before the test is taken to be broken (never how long a thing should take: every wait
 ends on the event it waits for, whatever the machine's load)."""
 SERVE = ("--no-announce", "--log-level", "warning", "--bot-delay", "10", "--next-hand-delay", "50",
-         "--cut-ms", "10000", "--max-actions", "1e6", "--max-chat", "1e6", "--max-tables", "1e6",
+         "--idle-minutes", "1", "--cut-ms", "10000", "--max-actions", "1e6", "--max-chat", "1e6", "--max-tables", "1e6",
          "--analysis-workers", "1")
 """Quick bots and pauses; a deal waits for the seeds of the people seated with the table open (a real client sends
 its own at once), and a new match for their streams, as long as any test does: a test holds a table between hands
@@ -81,6 +82,8 @@ class Arrangement:
     extra: tuple[str, ...]
     fronts: list[Served] = field(default_factory=list)
     ports: list[int] = field(default_factory=list)
+    made: dict[str, str] = field(default_factory=dict)
+    """The owner token of each table made here and still open (``make_table``; ``close_tables`` closes them)."""
 
     @property
     def lobby(self) -> str:
@@ -312,9 +315,24 @@ async def make_table(arrangement: Arrangement, owner: Person | None = None, **fi
         made = await maker.create(lobby_pb2.CreateTableRequest(**fields))
     finally:
         await maker.close()
+    arrangement.made[made.id] = maker.owned[made.id]
     if owner is not None:
         owner.conn.owned[made.id] = maker.owned[made.id]
     return str(made.id)
+
+
+async def close_tables(arrangement: Arrangement) -> None:
+    """Every table the tests made here and left open, closed by its owner: none plays on behind the next test
+    (a table whose people went quiet goes on with bots standing in, as fast as the bots move)."""
+    made, arrangement.made = arrangement.made, {}
+    closer = Connection.open(arrangement.lobby)
+    try:
+        for table_id, owner in made.items():
+            closer.owned[table_id] = owner
+            with contextlib.suppress(grpc.aio.AioRpcError):  # closed already (by its test)
+                await closer.close_table(table_id)
+    finally:
+        await closer.close()
 
 
 def _method(details: grpc.aio.ClientCallDetails) -> str:

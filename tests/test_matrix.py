@@ -17,18 +17,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from pathlib import Path
 
 import grpc
 import pytest
+import pytest_asyncio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui import i18n, identity
 from cardtui.client import connection
 from cardtui.client.fairness import Standing
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
-from tests.arrangements import Arrangement, Calls, Person, eventually, make_table
+from tests.arrangements import Arrangement, Calls, Person, close_tables, eventually, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
 
@@ -54,16 +55,21 @@ def calls(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
         assert set(mark.args) <= recorded.called, f"named but never called: {set(mark.args) - recorded.called}"
 
 
-@pytest.fixture(autouse=True)
-def quiet_servers(request: pytest.FixtureRequest) -> Iterator[None]:
-    """No process of the arrangement logs an error or an exception while the test runs."""
-    if "arrangement" not in request.fixturenames:
+@pytest_asyncio.fixture(autouse=True)
+async def quiet_servers(request: pytest.FixtureRequest) -> AsyncIterator[None]:
+    """No process of the arrangement logs an error or an exception while the test runs; the tables it made are
+    closed after it."""
+    name = next((n for n in ("arrangement", "hosts") if n in request.fixturenames), None)
+    if name is None:
         yield
         return
-    arrangement: Arrangement = request.getfixturevalue("arrangement")
+    arrangement: Arrangement = request.getfixturevalue(name)
     since = arrangement.log_size()
-    yield
-    if passed(request.node):
+    try:
+        yield
+    finally:
+        await close_tables(arrangement)
+    if passed(request.node) and name == "arrangement":
         assert not arrangement.troubles(since), "\n".join(arrangement.troubles(since)[:20])
 
 

@@ -142,7 +142,7 @@ async def test_refusals_reach_the_log_at_a_bounded_rate(
         caplog.set_level(logging.INFO, logger="cardtui.service")
         kinds = ["ana", ANA_CYRILLIC, JOSE_SOFT_HYPHEN, "x" * 30]  # four reasons to refuse
         began, sent = time.monotonic(), 0
-        while time.monotonic() - began < 2.0:
+        for _ in range(6):  # 1,200 refusals, however long they take: the bound below is counted from it
             calls = [hello(lobby, kinds[i % len(kinds)]) for i in range(200)]
             outcomes = await asyncio.gather(*calls, return_exceptions=True)  # type: ignore[call-overload]
             assert all(isinstance(o, grpc.aio.AioRpcError) for o in outcomes)
@@ -150,7 +150,6 @@ async def test_refusals_reach_the_log_at_a_bounded_rate(
         elapsed = time.monotonic() - began
     lines = [r.getMessage() for r in caplog.records if r.name == "cardtui.service"]
     refusals = [line for line in lines if line.startswith("refused (")]
-    assert sent >= 1000, sent
     windows = elapsed / 0.5 + 1
     assert 4 <= len(refusals) <= 4 * (windows + 1), (len(refusals), sent, elapsed)
     assert any("more like it" in line for line in refusals), refusals[:8]
