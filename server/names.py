@@ -35,7 +35,9 @@ its key and skeletons decide whose it is.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import sys
 import unicodedata
 from dataclasses import dataclass
 
@@ -129,8 +131,14 @@ def stored_name(name: str) -> Name:
 
 def case_forms(text: str) -> tuple[str, ...]:
     """The ways a name may be written without becoming another: as typed, lower case, upper case,
-    and each word capitalised (its owner may show it in any of them)."""
-    return tuple(dict.fromkeys((text, text.lower(), text.upper(), text.title())))
+    and each word capitalised (its owner may show it in any of them); and with each small capital as
+    the capital it is drawn as (``ᴍike`` as ``Mike``: ``_small_capitals``), beside what
+    ``confusables.txt`` says it looks like (``ᴦ``, a small capital gamma, like ``r``)."""
+    forms = (text, text.lower(), text.upper(), text.title())
+    capitals = _small_capitals()
+    if any(c in capitals for c in text):
+        forms += tuple("".join(capitals.get(c, c) for c in form) for form in forms)
+    return tuple(dict.fromkeys(forms))
 
 
 def looks_of(text: str) -> tuple[str, ...]:
@@ -163,6 +171,23 @@ def _prototypes() -> dict[str, str]:
             out[char] = other
     for _ in range(4):  # a prototype of several characters may hold one that maps on ("(日)" → "(⽇)")
         out = {char: _mapped(out, target) for char, target in out.items()}
+    return out
+
+
+@functools.cache
+def _small_capitals() -> dict[str, str]:
+    """Each small capital letter and the capital it is drawn as (``ᴍ``, LATIN LETTER SMALL CAPITAL M, as ``M``),
+    from the characters' own Unicode names. ``confusables.txt`` leaves most of them out, or maps them to another
+    small letter (``ᴍ`` to ``ʍ``): ``ᴍike`` would pass beside ``mike``, whose capitalised form is ``Mike``."""
+    out: dict[str, str] = {}
+    for code in range(sys.maxunicode + 1):
+        name = unicodedata.name(chr(code), "")
+        head, small, letter = name.partition("SMALL CAPITAL ")
+        if not small or "COMBINING" in head:
+            continue
+        script = head.split()[0] if head.split()[0] in ("LATIN", "GREEK", "CYRILLIC") else "LATIN"
+        with contextlib.suppress(KeyError):
+            out[chr(code)] = unicodedata.lookup(f"{script} CAPITAL LETTER {letter.removeprefix('LETTER ')}")
     return out
 
 
