@@ -259,7 +259,7 @@ def cmd_connect(args: argparse.Namespace) -> int:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
-            remember_language=not args.ask_name,  # a browser guest's choice is not the host's
+            own_config=not args.ask_name,  # a browser guest's choice is not the host's
             join=join, bell=args.bell).run()
     return 0
 
@@ -374,7 +374,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
     # The host's first screen shows the room's own invite (its page, its address, a QR code).
-    CardApp("127.0.0.1", args.name, host=host, identity=identity, remember_language=True, room_invite=True).run()
+    CardApp("127.0.0.1", args.name, host=host, identity=identity, own_config=True, room_invite=True).run()
     return 0
 
 

@@ -43,7 +43,8 @@ class CardApp(App[None]):
     ``note`` is shown on the lobby's line under the server's (where browsers join, when hosting).
     ``password`` opens the table to ``spectate`` (and any other table it fits) without asking.
     With an ``identity`` the name is proved with the player's key (and remembered); without, a guest.
-    With ``remember_language``, the language chosen with ctrl+l is where the next client starts.
+    With ``own_config`` (the config directory is the person's own, not a browser guest's on the host), the
+    language chosen with ctrl+l, the bell and the create form's last choices are kept there for the next client.
     """
 
     CSS_PATH = "app.tcss"
@@ -63,7 +64,7 @@ class CardApp(App[None]):
         note: str | None = None,
         password: str = "",
         identity: Identity | None = None,
-        remember_language: bool = False,
+        own_config: bool = False,
         join: Link | None = None,
         room_invite: bool = False,
         bell: bool = False,
@@ -73,14 +74,14 @@ class CardApp(App[None]):
         """An invite to open once in the lobby (``cardtui connect 'cardtui://HOST:PORT/table/ID'``)."""
         self.room_invite = room_invite
         """Show the room's own invite over the lobby at first (the host's, ``cardtui play``)."""
-        self.bell_on = bell or (bell_on() if remember_language else False)
+        self.bell_on = bell or (bell_on() if own_config else False)
         """Ring at the start of each of this player's turns (``bell``: on from the start, as a browser
         guest's page remembers it)."""
         self.servers: tuple[str, ...] = ()
         """Where friends reach this server, as its invites say (a link naming one of them is this server's)."""
-        self.remember_language = remember_language
-        """Keep the language chosen with ctrl+l in the person's config directory (not a browser guest's:
-        the host's config directory is not theirs)."""
+        self.own_config = own_config
+        """The config directory is the person's: the language chosen with ctrl+l, the bell and the create form's
+        last choices are kept there (not a browser guest's: the host's config directory is not theirs)."""
         self.target = target
         self.player = player
         self.spectate_id = spectate
@@ -138,7 +139,7 @@ class CardApp(App[None]):
         if not await self._sign_in():
             return
         self.sub_title = f"{self.player} @ {self.conn.target}"
-        await self.push_screen(LobbyScreen(self.conn, self.info, self.note or ""))
+        await self.push_screen(LobbyScreen(self.conn, self.info, self.note or "", keeps=self.own_config))
         if self.identity is not None:  # only a player with a key may enter a tournament
             self.rounds = Rounds(self.conn, self.player, self._to_round_table,
                                  lambda follow: self.run_worker(follow, group="rounds", exit_on_error=False))
@@ -167,7 +168,7 @@ class CardApp(App[None]):
         """The next language (English, Português (Brasil), Español): the screens open now say
         again what they show, every screen opened after speaks it from the start."""
         use(next_language())
-        if self.remember_language:
+        if self.own_config:
             remember(current())
         await relabel(self)
         self.notify(_("Language: {name}").format(name=NAMES[current()]), timeout=3)
@@ -175,7 +176,7 @@ class CardApp(App[None]):
     def action_toggle_bell(self) -> None:
         """The bell at the start of each of your turns, on or off (kept for the next time)."""
         self.bell_on = not self.bell_on
-        if self.remember_language:
+        if self.own_config:
             keep_bell(self.bell_on)
         else:  # a browser guest: their page keeps it (the host's config directory is not theirs)
             write_to_terminal(self, page_keeps_bell(self.bell_on))

@@ -144,10 +144,13 @@ class LobbyScreen(Screen[None]):
         Binding("t", "tournaments", N_("Tournaments")),
     ]
 
-    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None, note: str = "") -> None:
+    def __init__(self, conn: Connection, info: lobby_pb2.ServerInfo | None = None, note: str = "",
+                 keeps: bool = True) -> None:
         super().__init__()
         self.conn = conn
         self.info = info
+        self.keeps = keeps
+        """The config directory is the player's own (not a browser guest's): the create form keeps choices there."""
         self.note = note
         """Where browser guests join, when this client hosts: a line under the server's, not a toast
         over the tables."""
@@ -355,7 +358,7 @@ class LobbyScreen(Screen[None]):
         if self.info is None:
             self.notify(_("The server has not answered yet: see the line at the top."), severity="warning")
             return
-        self.app.push_screen(CreateTableScreen(self.info, self.conn), self._created)
+        self.app.push_screen(CreateTableScreen(self.info, self.conn, self.keeps), self._created)
 
     def _created(self, created: tuple[common_pb2.TableSummary, str] | None) -> None:
         if created is not None:
@@ -403,15 +406,18 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     """Below this many rows (a phone on its side, an 80x24 terminal) the fields lose their borders,
     so the whole dialog, its Create button included, stays in view and can be tapped."""
 
-    def __init__(self, info: lobby_pb2.ServerInfo, conn: Connection) -> None:
+    def __init__(self, info: lobby_pb2.ServerInfo, conn: Connection, keeps: bool = True) -> None:
         super().__init__()
         self.info = info
         self.conn = conn
+        self.keeps = keeps
+        """The config directory is the player's own: the form starts from their last choices, and keeps these
+        (a browser guest's is the host's: nothing is read from it or written to it)."""
         self.games = {g.name: g for g in info.games}
         self.game = info.games[0]
         self.fresh_game = False
         self.fresh_levels = False
-        remembered = choices.load(conn.target)
+        remembered = choices.load(conn.target) if keeps else None
         self.remembered = remembered if remembered is not None and remembered.game in self.games else None
         """The choices last used at this server: the form starts from them (``client.choices``)."""
         if self.remembered is not None:
@@ -686,7 +692,8 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
             english = (err.details() or "") if isinstance(err, grpc.aio.AioRpcError) else str(err)
             self._error(error_text(err), self._field_of(english))  # the server's English names the field
             return
-        choices.save(self.conn.target, choices.Choices.of(request))
+        if self.keeps:
+            choices.save(self.conn.target, choices.Choices.of(request))
         self.dismiss((table, request.password))
 
     @on(Button.Pressed, "#cancel")

@@ -140,7 +140,7 @@ async def test_ctrl_l_is_remembered_by_a_persons_client_not_by_a_browser_guests(
 
     file = tmp_path / "config" / "cardtui" / "language"
     for remember, kept in ((False, None), (True, "pt_BR")):
-        app = CardApp(f"127.0.0.1:{server.port}", "ana", remember_language=remember)
+        app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=remember)
         async with app.run_test(size=SMALL) as pilot:
             await until_lobby(pilot, app)
             await pilot.press("ctrl+l")

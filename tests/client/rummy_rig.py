@@ -109,7 +109,7 @@ class ScriptedTable(App[None]):
 
     CSS_PATH = str(Path(cardtui.client.__file__).parent / "app.tcss")
     BINDINGS = CardApp.BINDINGS
-    remember_language = False
+    own_config = False
 
     async def action_language(self) -> None:
         await CardApp.action_language(self)  # type: ignore[arg-type]

@@ -30,7 +30,7 @@ async def test_the_bell_rings_once_per_turn_and_never_for_anyone_elses(server: R
     table_id = await create(server, game="cacho", seats=3, bots=2, turn_seconds=3600, bot_delay_ms=50,
                             options={"chips": common_pb2.OptionValue(number=20)})
     assert not bell_on(), "off by default"
-    app = CardApp(f"127.0.0.1:{server.port}", "ana", remember_language=True)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=True)
     async with app.run_test(size=SMALL) as pilot:
         await in_lobby(pilot)
         await pilot.press("ctrl+g")
@@ -72,7 +72,7 @@ async def test_the_bell_rings_once_per_turn_and_never_for_anyone_elses(server: R
         assert screen.rung == acted + waiting, (screen.rung, acted, waiting)
     bots_wait(table, 0.05)
     # A spectator's screen never rings, however many turns go by (the bell on all the same).
-    watcher = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id, remember_language=True)
+    watcher = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id, own_config=True)
     async with watcher.run_test(size=SMALL) as pilot:
         assert watcher.bell_on, "remembered from the last client"
         await until(pilot, lambda: isinstance(watcher.screen, TableScreen))

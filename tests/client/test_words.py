@@ -393,7 +393,7 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
     from cardtui.client import choices
     from cardtui.client.lobby import CreateTableScreen
 
-    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=True)
     async with app.run_test(size=SMALL) as pilot:
         dialog = await create_form(pilot, app)
         assert dialog.query_one("#game", Select).value == "cacho", "nothing remembered yet: the first game"
@@ -418,7 +418,7 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
         await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
     assert choices.path().exists() and "segredo" not in choices.path().read_text(), "never the password"
 
-    app = CardApp(f"127.0.0.1:{server.port}", "ana")  # a new run of the client, the same server
+    app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=True)  # a new run of the client, the same server
     async with app.run_test(size=SMALL) as pilot:
         dialog = await create_form(pilot, app)
         await until(pilot, lambda: len(dialog.levels()) == 2 and "Select.NULL" not in dialog.levels()
@@ -462,6 +462,7 @@ def test_remembered_choices_that_no_longer_fit_are_left_out(tmp_path: Path) -> N
 
 # -- Portuguese and Spanish as players say them ------------------------------------------------------
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+
 async def test_the_create_forms_labels_stand_apart_from_their_values(server: Running, lang: str) -> None:
     from rich.cells import cell_len
     from textual.widgets import Label
@@ -489,3 +490,22 @@ def test_lists_name_games_as_the_server_does() -> None:
 
     assert game_title("pifpaf") == "Pif Paf"
     assert {name: rules.title for name, rules in GAMES.items()} == GAME_TITLES
+
+
+async def test_a_browser_guests_create_form_reads_and_writes_nothing_of_the_hosts(server: Running) -> None:
+    """A browser guest runs in the host's account: its create form starts from the defaults, not from the host's
+    (or another guest's) last choices, and leaves the host's config directory as it was."""
+    from cardtui.client import choices
+    from cardtui.client.lobby import CreateTableScreen
+
+    target = f"127.0.0.1:{server.port}"
+    choices.save(target, choices.Choices("truco_argentino", 4, 2, ["normal", "hard"], 45, True, {"target": 15}))
+    kept = choices.path().read_bytes()
+    app = CardApp(target, "guest", own_config=False)
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        await settled(pilot)
+        assert dialog.query_one("#game", Select).value == "cacho", "the host's last choices are not the guest's"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
+    assert choices.path().read_bytes() == kept, "the guest's choices were written to the host's config directory"
