@@ -123,9 +123,10 @@ async def end_the_hand(people: list[Person]) -> None:
 
     while not hand_over(people[0]):
         found = await people[0].until(over_or_mazo, "the hand's end, or someone who may go to the deck")
-        if isinstance(found, Person):
+        mazo = found.legal(A.ACTION_TYPE_MAZO) if isinstance(found, Person) else None
+        if isinstance(found, Person) and mazo is not None:  # (still: the table may have moved since)
             with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved first: look again
-                await found.conn.act(found.token, the(found, A.ACTION_TYPE_MAZO), found.last_seq)
+                await found.conn.act(found.token, mazo, found.last_seq)
 
 
 def hand_over(person: Person) -> bool:
