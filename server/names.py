@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import sys
 import unicodedata
 from dataclasses import dataclass
 
@@ -174,13 +173,20 @@ def _prototypes() -> dict[str, str]:
     return out
 
 
+_SMALL_CAPITAL_BLOCKS = ((0x0180, 0x0300), (0x1D00, 0x1E00), (0x2C60, 0x2C80), (0xA720, 0xA800), (0xAB30, 0xAB70),
+                         (0x10780, 0x107C0), (0x1DF00, 0x1E000))
+"""The blocks Unicode keeps its small capitals in (Latin Extended-B, IPA and the modifier letters, the phonetic
+extensions and their marks, Latin Extended-C, -D, -E, -F and -G): a test holds this to every character of
+Unicode whose name says it is one."""
+
+
 @functools.cache
 def _small_capitals() -> dict[str, str]:
     """Each small capital letter and the capital it is drawn as (``ᴍ``, LATIN LETTER SMALL CAPITAL M, as ``M``),
     from the characters' own Unicode names. ``confusables.txt`` leaves most of them out, or maps them to another
     small letter (``ᴍ`` to ``ʍ``): ``ᴍike`` would pass beside ``mike``, whose capitalised form is ``Mike``."""
     out: dict[str, str] = {}
-    for code in range(sys.maxunicode + 1):
+    for code in (c for start, end in _SMALL_CAPITAL_BLOCKS for c in range(start, end)):
         name = unicodedata.name(chr(code), "")
         head, small, letter = name.partition("SMALL CAPITAL ")
         if not small or "COMBINING" in head:

@@ -104,6 +104,15 @@ SMALL_CAPITALS = {chr(c): unicodedata.name(chr(c)) for c in range(0x110000)
 """The Latin small capitals, by Unicode's names: ``ᴍ`` is an ``M`` drawn small."""
 
 
+def test_the_small_capitals_are_all_where_the_names_look_for_them() -> None:
+    """Every character whose Unicode name says it is a small capital lies in the blocks the names read them from."""
+    from cardtui.server.names import _SMALL_CAPITAL_BLOCKS
+
+    everywhere = [c for c in range(0x110000) if "SMALL CAPITAL" in unicodedata.name(chr(c), "")]
+    assert len(everywhere) > 50
+    assert [hex(c) for c in everywhere if not any(a <= c < b for a, b in _SMALL_CAPITAL_BLOCKS)] == []
+
+
 def test_a_small_capital_in_place_of_its_letter_in_an_owned_name_is_refused() -> None:
     """``ᴍike`` beside an owned ``mike``, ``ᴀnna`` beside ``anna``: each small capital of a plain letter, in place of
     that letter (either case) anywhere in an owned name, is the same name to the eye. (Most of them are not in
