@@ -133,7 +133,7 @@ def case_forms(text: str) -> tuple[str, ...]:
     and each word capitalised (its owner may show it in any of them); and with each small capital as
     the capital it is drawn as (``ᴍike`` as ``Mike``: ``_small_capitals``), beside what
     ``confusables.txt`` says it looks like (``ᴦ``, a small capital gamma, like ``r``)."""
-    forms = (text, text.lower(), text.upper(), text.title())
+    forms: tuple[str, ...] = (text, text.lower(), text.upper(), text.title())
     capitals = _small_capitals()
     if any(c in capitals for c in text):
         forms += tuple("".join(capitals.get(c, c) for c in form) for form in forms)
