@@ -105,7 +105,7 @@ def contiguous(person: Person) -> None:
         if event.seq not in seen:
             seen.append(event.seq)
     numbers = sorted(n for n in seen if n >= start)
-    assert numbers, f"{person.name}: no event from {start} on: {[(m.WhichOneof('body'), m.seq) for m in person.messages]}"
+    assert numbers, (person.name, start, [(m.WhichOneof("body"), m.seq) for m in person.messages])
     assert numbers == list(range(numbers[0], numbers[-1] + 1)), f"{person.name}: a hole in {numbers}"
     live = [e.seq for e in person.events if not e.replay]
     assert len(live) == len(set(live)), f"{person.name}: an event twice"
