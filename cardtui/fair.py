@@ -34,25 +34,75 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-SCHEME = "cardtui-deal/1"
-"""The name of this scheme in histories (``fair.scheme``), on the wire and in the stream's message."""
+SCHEMES = ("cardtui-deal/1", "cardtui-deal/2")
+"""Every version of the scheme this module deals and checks by (docs/deal.md §16)."""
+SCHEME = SCHEMES[-1]
+"""The scheme a table deals by now: ``cardtui-deal/2``, whose players' seeds are the links of chains pledged
+before any of them is seen (§3a). Its name is in histories (``fair.scheme``), on the wire and in the stream's
+message; ``cardtui-deal/1`` hands are still read and checked."""
 
 SEED_BYTES = 32
 """A server seed is 32 bytes (256 bits), and so is the seed a client sends."""
 MAX_PLAYER_SEED = 64
 """A player's seed is 1 to 64 bytes."""
 
-_TAG = SCHEME.encode() + b"\x00"
 _STATE = "cardtui-fair-random/1"
+LINK_TAG = b"cardtui-deal/2 link\x00"
+"""What a link is hashed with to give the one before it (docs/deal.md §3a)."""
+CHAIN_LINKS = 4096
+"""How many hands a pledged chain lasts (a client that sits again pledges a new one)."""
 
 
 def commitment(server_seed: bytes) -> str:
     """The published commitment to a server seed: its SHA-256, in hex."""
     return hashlib.sha256(server_seed).hexdigest()
+
+
+def before(link: bytes) -> bytes:
+    """The value a link follows in its chain: ``SHA-256(LINK_TAG ‖ link)`` (docs/deal.md §3a). A seat's pledge is
+    the first value of its chain; its link for a hand is the one whose ``before`` the hand's commitment names."""
+    return hashlib.sha256(LINK_TAG + link).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A seat's hash chain (docs/deal.md §3a): ``links[0]`` is the pledge sent when sitting down, and each hand
+    takes the next link, ``before(links[i + 1]) == links[i]``. Every link is fixed when the pledge is made, so no
+    seat, the host's own included, can choose its contribution to a hand after seeing another's."""
+
+    links: tuple[bytes, ...] = field(repr=False)
+
+    @classmethod
+    def make(cls, top: bytes | None = None, length: int = CHAIN_LINKS) -> Chain:
+        """A new chain from a secret ``top`` (random when not given): its last link."""
+        link = top if top is not None else secrets.token_bytes(SEED_BYTES)
+        out = [link]
+        for _ in range(length):
+            link = before(link)
+            out.append(link)
+        return cls(tuple(reversed(out)))
+
+    @property
+    def pledge(self) -> bytes:
+        return self.links[0]
+
+    def place(self, link: bytes) -> int | None:
+        """Where ``link`` is in the chain (0: the pledge), or None if it is none of its links."""
+        try:
+            return self.links.index(link)
+        except ValueError:
+            return None
+
+    def after(self, expect: bytes) -> bytes | None:
+        """The link that follows ``expect`` (the one a hand's commitment names for this seat), or None if ``expect``
+        is no link of this chain but its last."""
+        at = self.place(expect)
+        return self.links[at + 1] if at is not None and at + 1 < len(self.links) else None
 
 
 def _unhex(value: Any, what: str) -> bytes:
@@ -77,8 +127,17 @@ class DealSeed:
     player_seeds: tuple[tuple[int, bytes], ...] = ()
     table: str = ""
     hand: int = 0
+    scheme: str = SCHEME
+    pledges: tuple[tuple[int, bytes], ...] = ()
+    """``cardtui-deal/2``: each pledged seat the hand took a link from, and the value that link follows (the
+    commitment named them before any link was seen, §3a). Not part of the message: it decides no card."""
 
     def __post_init__(self) -> None:
+        if self.scheme not in SCHEMES:
+            raise ValueError(f"The deal scheme {self.scheme!r} is not one this version knows ({', '.join(SCHEMES)}).")
+        if self.pledges and self.scheme == SCHEMES[0]:
+            raise ValueError(f"{SCHEMES[0]} has no pledges.")
+        object.__setattr__(self, "pledges", tuple(sorted(self.pledges)))
         if not isinstance(self.server_seed, bytes) or len(self.server_seed) != SEED_BYTES:
             raise ValueError(f"A server seed is {SEED_BYTES} bytes (256 bits).")
         if not isinstance(self.table, str) or len(self.table.encode()) > 1024:
@@ -106,7 +165,7 @@ class DealSeed:
     def message(self) -> bytes:
         """The canonical encoding the stream's HMAC runs over (before the block counter): docs/deal.md §4."""
         table = self.table.encode()
-        parts = [_TAG, len(table).to_bytes(4, "big"), table, self.hand.to_bytes(8, "big"),
+        parts = [self.scheme.encode() + b"\x00", len(table).to_bytes(4, "big"), table, self.hand.to_bytes(8, "big"),
                  len(self.player_seeds).to_bytes(4, "big")]
         for seat, seed in self.player_seeds:
             parts += [seat.to_bytes(4, "big"), len(seed).to_bytes(4, "big"), seed]
@@ -114,38 +173,59 @@ class DealSeed:
 
     def as_record(self) -> dict[str, Any]:
         """The hand history's ``fair`` object: the commitment, every seed and the reveal (docs/deal.md §3)."""
-        return {
-            "scheme": SCHEME,
+        record: dict[str, Any] = {
+            "scheme": self.scheme,
             "commitment": self.commitment,
             "server_seed": self.server_seed.hex(),
             "player_seeds": {str(seat): seed.hex() for seat, seed in self.player_seeds},
             "table": self.table,
             "hand": self.hand,
         }
+        if self.scheme != SCHEMES[0]:
+            record["pledges"] = {str(seat): value.hex() for seat, value in self.pledges}
+        return record
+
+    def unfollowed(self) -> list[int]:
+        """``cardtui-deal/2``: the seats whose seed is not the link their pledge names (§3a), or was never pledged."""
+        pledged = dict(self.pledges)
+        return [seat for seat, seed in self.player_seeds if pledged.get(seat) != before(seed)]
+
+    def withheld(self) -> list[int]:
+        """``cardtui-deal/2``: the pledged seats with no link in the deal: whoever held it back had two decks to
+        choose from (§3a)."""
+        seeded = {seat for seat, _ in self.player_seeds}
+        return [seat for seat, _ in self.pledges if seat not in seeded]
 
     @staticmethod
     def from_record(fair: Mapping[str, Any]) -> DealSeed:
         """Read a history's ``fair`` object back; ``ValueError`` with a sentence if it is malformed."""
         if not isinstance(fair, Mapping):
             raise ValueError("The fair record is not an object.")
-        scheme = fair.get("scheme", SCHEME)
-        if scheme != SCHEME:
-            raise ValueError(f"The deal scheme {scheme!r} is not one this version knows ({SCHEME}).")
-        players = fair.get("player_seeds", {})
-        if not isinstance(players, Mapping):
-            raise ValueError("The players' seeds are not an object of seat: hex.")
-        seeds = []
-        for seat, value in players.items():
-            if not (str(seat).isascii() and str(seat).isdigit()):
-                raise ValueError(f"{seat!r} in the players' seeds is not a seat number.")
-            seeds.append((int(seat), _unhex(value, f"seed of seat {seat}")))
+        scheme = fair.get("scheme", SCHEMES[0])
+        if scheme not in SCHEMES:
+            raise ValueError(f"The deal scheme {scheme!r} is not one this version knows ({', '.join(SCHEMES)}).")
+
+        def by_seat(key: str, what: str) -> list[tuple[int, bytes]]:
+            values = fair.get(key, {})
+            if not isinstance(values, Mapping):
+                raise ValueError(f"The players' {what}s are not an object of seat: hex.")
+            out = []
+            for seat, value in values.items():
+                if not (str(seat).isascii() and str(seat).isdigit()):
+                    raise ValueError(f"{seat!r} in the players' {what}s is not a seat number.")
+                out.append((int(seat), _unhex(value, f"{what} of seat {seat}")))
+            return out
+
+        seeds = by_seat("player_seeds", "seed")
+        pledges = by_seat("pledges", "pledge") if scheme != SCHEMES[0] else []
         hand = fair.get("hand")
         if not isinstance(hand, int) or isinstance(hand, bool):
             raise ValueError("The fair record's hand is not a whole number.")
         table = fair.get("table")
         if not isinstance(table, str):
             raise ValueError("The fair record's table is not a string.")
-        return DealSeed(_unhex(fair.get("server_seed"), "revealed server seed"), tuple(seeds), table, hand)
+        return DealSeed(_unhex(fair.get("server_seed"), "revealed server seed"), tuple(seeds), table, hand, scheme,
+                        tuple(pledges))
 
 
 def stream_block(seed: DealSeed, counter: int) -> bytes:

@@ -23,6 +23,7 @@ from cardtui.engine.games import get
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
 from cardtui.engine.rummy_records import DISCARD, DRAW, PASS, STOCK, Phase, RummyView
+from cardtui.fair import SCHEME, SCHEMES, before
 
 DETOUR_EVERY = 8
 """One hand in this many, from the second (the 2nd, the 10th, …), is played off the bots' path
@@ -82,13 +83,15 @@ def simulate(
     fair: bool = False,
     table: str = "sim",
     level: str = "easy",
+    scheme: str = SCHEME,
 ) -> SimReport:
     """Play ``hands`` hands of bots; every seed comes from ``seed``, so runs repeat exactly.
     The bots play at ``level``: easy by default, the quick one, since a simulation checks the
     rules and the histories at scale, not the bots' strength (that is ``cardtui arena``).
 
-    ``fair``: deal each hand from a fresh ``DealSeed`` (``sim_deal_seed``) and chain the
-    histories (``prev``), so that ``cardtui verify`` can check them; otherwise plain seeds.
+    ``fair``: deal each hand from a fresh ``DealSeed`` (``sim_deal_seed``, under ``scheme``: a run pinned
+    under the first version deals as it did) and chain the histories (``prev``), so that ``cardtui verify``
+    can check them; otherwise plain seeds.
     """
     rules = get(game_name)
     opts = options or {}
@@ -97,7 +100,7 @@ def simulate(
     report = SimReport(game_name, players, deltas=[0] * players)
 
     def hand_seed() -> Seed:
-        return sim_deal_seed(rng, table, report.hands + 1, players) if fair else rng.getrandbits(63)
+        return sim_deal_seed(rng, table, report.hands + 1, players, scheme) if fair else rng.getrandbits(63)
 
     previous: dict[str, Any] | None = None
     start = time.perf_counter()
@@ -142,15 +145,20 @@ def simulate(
     return report
 
 
-def sim_deal_seed(rng: random.Random, table: str, hand: int, players: int) -> DealSeed:
-    """A fair deal seed for a simulated hand: a server seed and 0 to 3 players' seeds, all from ``rng``.
+def sim_deal_seed(rng: random.Random, table: str, hand: int, players: int, scheme: str = SCHEME) -> DealSeed:
+    """A fair deal seed for a simulated hand: a server seed and 0 to 3 players' links, with the pledges they
+    follow, all from ``rng``.
 
     A real table draws its server seed from ``secrets``; a simulation draws it from its own
     seed, so that a run repeats exactly.
     """
     server = rng.randbytes(32)
     seats = sorted(rng.sample(range(players), rng.randint(0, min(3, players))))
-    return DealSeed(server, tuple((s, rng.randbytes(32)) for s in seats), table, hand)
+    links = {s: rng.randbytes(32) for s in seats}  # each the next link of a chain its pledge named (§3a)
+    if scheme == SCHEMES[0]:
+        return DealSeed(server, tuple(links.items()), table, hand, scheme)
+    return DealSeed(server, tuple(links.items()), table, hand, scheme,
+                    tuple((s, before(link)) for s, link in links.items()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import grpc
 
+from cardtui.fair import Chain
 from cardtui.i18n import _, render
 from cardtui.identity import Identity
 from cardtui.v1 import (
@@ -200,6 +201,9 @@ class Connection:
     """Where each token's table is served, as the lobby said it ("": the lobby's own server)."""
     elsewhere: dict[str, grpc.aio.Channel] = field(default_factory=dict, repr=False)
     """The channels to tables served elsewhere than the lobby, by address."""
+    chains: dict[str, Chain] = field(default_factory=dict, repr=False)
+    """Each seat token's chain (``cardtui-deal/2``): pledged when sitting down, its links are the seeds this
+    client sends for that seat's deals."""
     _tables: dict[str, table_pb2_grpc.TableAsyncStub] = field(default_factory=dict, repr=False)
     """The ``Table`` stub of each address a table is served at (the lobby's own among them): reached
     only through ``_at_table`` and ``follow``."""
@@ -290,12 +294,18 @@ class Connection:
         await self.lobby.CloseTable(request, timeout=5)
 
     async def join(self, table_id: str, name: str, password: str = "", invite: str = "") -> lobby_pb2.JoinResponse:
+        """A seat, with a new chain pledged for its fair deals (``cardtui.fair.Chain``): every seed this client
+        will send for it is fixed now, before it sees anyone else's."""
+        chain = Chain.make()
+
         async def once(session: str) -> lobby_pb2.JoinResponse:
             request = lobby_pb2.JoinTableRequest(table_id=table_id, name=name, password=password, session=session,
-                                                 invite=invite)
+                                                 invite=invite, pledge=chain.pledge)
             return self._route(await self.lobby.JoinTable(request, timeout=5))
 
-        return await self._as_player(name, once)
+        joined = await self._as_player(name, once)
+        self.chains[joined.token] = chain
+        return joined
 
     async def spectate(self, table_id: str, name: str, password: str = "", invite: str = "") -> lobby_pb2.JoinResponse:
         async def once(session: str) -> lobby_pb2.JoinResponse:
@@ -446,6 +456,8 @@ class Connection:
         last = after_seq
         backoff = 0.2
         dropped = False
+        if fair is not None:
+            fair.chain = self.chains.get(token)
         while True:
             if dropped:
                 await self.locate(token)

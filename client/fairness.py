@@ -43,7 +43,7 @@ from rich.text import Text
 from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
 from cardtui.client.words import Said
-from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, commitment, sample_positions, shuffled
+from cardtui.fair import PACKS, SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
 from cardtui.i18n import N_, _, render
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 
@@ -102,6 +102,15 @@ class Watch:
     """``HandEnded`` came: the reveal is due."""
     bots: frozenset[int] = frozenset()
     """Seats a bot played (not standing in for a person away) when the hand was committed."""
+    scheme: str = SCHEMES[0]
+    """The scheme the commitment named (``cardtui-deal/2``: with pledges)."""
+    pledges: dict[int, bytes] = field(default_factory=dict)
+    """``cardtui-deal/2``: each seat the commitment named and what its link must follow."""
+    foreign: bool = False
+    """The commitment named for this client's seat a value its chain does not hold: not its pledge."""
+    dealer: int | None = None
+    """The dealer the rules give for this hand, from the table's history as this client followed it (None:
+    it did not follow enough of it to tell)."""
 
 
 class Phrase(str):
@@ -138,6 +147,9 @@ class Standing(StrEnum):
     """This client's seed is in, but the cards were not all compared (grey)."""
     UNUSED = "unused"
     """This client's seed was sent and left out: the host could have chosen the deck (red)."""
+    WITHHELD = "withheld"
+    """A seat pledged a link and it is not in the deal: whoever held it back (the seat or the host) could
+    choose between two decks (``cardtui-deal/2``); said to everyone, naming the seat (red)."""
     BROKEN = "broken"
     """The deal does not check out (red)."""
     UNCHECKED = "unchecked"
@@ -171,6 +183,9 @@ class Verdict:
     """Why this seated client's seed was not asked for (``Watch.unasked``)."""
     compared: bool = True
     """The cards were compared with the deck (not when part of the hand never arrived)."""
+    withheld: tuple[str, ...] = ()
+    """``cardtui-deal/2``: who held a pledged link back (or had it left out), each as the table named the
+    seat then ("seat 2 (bia)")."""
 
     @property
     def standing(self) -> Standing:
@@ -180,6 +195,8 @@ class Verdict:
             return Standing.BROKEN
         if self.dropped:
             return Standing.UNUSED
+        if self.withheld:
+            return Standing.WITHHELD
         if not self.seated:
             return Standing.WATCHED
         if not self.cut:
@@ -223,6 +240,11 @@ class Verdict:
         if standing is Standing.UNUSED:
             line = _("{where}: your seed was not used in this deal ({why}): the host could have chosen this deck;"
                      " the rest checks out ({found}).").format(where=where, why=said(self.dropped), found=found)
+            return Said(Text("⚠ " + line + notes), "bold red")
+        if standing is Standing.WITHHELD:
+            line = _("{where}: {seats} pledged a seed and it is not in this deal: whoever held it back (that seat, or"
+                     " the host) could choose between two decks; the rest checks out ({found}).").format(
+                where=where, seats=", ".join(self.withheld), found=found)
             return Said(Text("⚠ " + line + notes), "bold red")
         if standing is Standing.WATCHED:
             line = _("{where}: the deal checks out ({found}), but you are watching: no seed of yours went in, so"
@@ -284,6 +306,25 @@ class FairDeals:
         self.opened: int | None = None
         """The first snapshot's number: the events up to it that follow it, marked as replays, are
         the table before this client came (``_caught_up``)."""
+        self.chain: Chain | None = None
+        """This seat's pledged chain (``cardtui-deal/2``): its links are the seeds this client sends."""
+        self.revealed = 0
+        """The furthest place in the chain this client has sent a link from: it never sends one twice (a link the
+        server has seen, it could deal around before committing to a hand)."""
+        self.names: dict[int, str] = {}
+        """Who sits at each seat, as the latest view says (a withheld link is named by its seat's holder)."""
+        self.options: dict[str, common_pb2.OptionValue] = {}
+        """The table's options (Pif Paf's ``dealer`` and ``rebuy`` decide who deals next)."""
+        self.stacks: dict[int, int] = {}
+        """Each seat's chips or points as the latest view says: who is still in decides who deals next."""
+        self.last_dealer: int | None = None
+        """The dealer of the last hand this client saw begin, while it has followed the table since."""
+        self.last_winner: int | None = None
+        """The winner of that hand (``HandEnded``), once it ended."""
+        self.opening = False
+        """A match began (``MatchStarted``) and its first hand has not: its first dealer is the rules' own."""
+        self.duels = False
+        """The last hand was a pica-pica hand's three 1v1s (truco argentino for six)."""
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -292,6 +333,8 @@ class FairDeals:
             snap = msg.snapshot
             self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
             self.seat = snap.seat if snap.HasField("seat") else None
+            self.options = dict(snap.table.options)
+            self.last_dealer, self.last_winner, self.opening = None, None, False  # the history before: unknown
             self._seated(snap.view)
             if self.opened is None:
                 self.opened = msg.seq
@@ -308,14 +351,25 @@ class FairDeals:
                     self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
+                self.last_dealer, self.opening = None, False
                 if self.watch is not None and not self.watch.bare:
                     self.watch.gap = True
                 else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
                     self.watch, self.following = None, False
             self.last = ev.seq
             name, inner = event_body(ev)
-            if isinstance(inner, table_pb2.MatchStarted) and self.seat is not None and self.seat in inner.seats_from:
-                self.seat = list(inner.seats_from).index(self.seat)  # the seats swapped: this one's moved
+            if isinstance(inner, table_pb2.MatchStarted) and inner.seats_from:
+                order = list(inner.seats_from)
+                if self.seat is not None and self.seat in order:
+                    self.seat = order.index(self.seat)  # the seats swapped: this one's moved
+                if self.watch is not None:  # the deal being cut goes with its holders: so do its pledges
+                    self.watch.pledges = {order.index(s): f for s, f in self.watch.pledges.items() if s in order}
+            if isinstance(inner, table_pb2.MatchStarted):
+                self.opening = True
+            elif isinstance(inner, table_pb2.HandEnded):
+                self.last_winner = inner.winner if inner.HasField("winner") else None
+            elif isinstance(inner, truco_pb2.ArgentinoRoundStarted) and inner.duel:
+                self.duels = True
             if isinstance(inner, table_pb2.DealCommitted):
                 told += self._committed(inner, ev.replay, batched=i < len(events) - 1, cuts=cuts)
             elif isinstance(inner, table_pb2.DealRevealed):
@@ -342,7 +396,8 @@ class FairDeals:
             unasked = N_("the commitment came marked as a replay, after the cut") if self.seat is not None else ""
             self.deal = max(self.deal, inner.hand)
             self.watch = Watch(inner.hand, inner.commitment, cut_ms=inner.cut_ms, arrived=self.clock(),
-                               unasked=unasked, bots=self.bots)
+                               unasked=unasked, bots=self.bots, scheme=inner.scheme or SCHEMES[0],
+                               pledges={p.seat: p.follows for p in inner.pledges})
         elif isinstance(inner, table_pb2.DealRevealed):
             self.watch = None
         elif self.watch is not None and inner is not None and name != "hidden":
@@ -356,6 +411,12 @@ class FairDeals:
     def _seated(self, view: table_pb2.View) -> None:
         if view.seats:
             self.bots = frozenset(s.seat for s in view.seats if s.bot and not s.away)
+            self.names = {s.seat: s.name for s in view.seats}
+        game = view.WhichOneof("game")
+        if game == "cacho":
+            self.stacks = {s.seat: s.chips for s in view.cacho.seats}
+        elif game == "rummy":
+            self.stacks = {s.seat: s.score for s in view.rummy.seats}
 
     def _committed(self, inner: table_pb2.DealCommitted, replay: bool, batched: bool,
                    cuts: list[tuple[int, bytes]]) -> list[Verdict]:
@@ -371,6 +432,13 @@ class FairDeals:
         if old is not None and old.started and carried is None:
             told.append(self._unrevealed(old))
         seated = self.seat is not None
+        scheme = inner.scheme or SCHEMES[0]
+        pledges = {p.seat: p.follows for p in inner.pledges}
+        named = pledges.get(self.seat) if self.seat is not None else None
+        chain = self.chain
+        at = chain.place(named) if chain is not None and named is not None else None
+        link = chain.links[at + 1] if chain is not None and at is not None and at + 1 < len(chain.links) else None
+        again = at is not None and at + 1 <= self.revealed
         unasked = ""
         if seated and inner.cut_ms <= 0:
             unasked = N_("the server said it would not wait for seeds")
@@ -378,9 +446,23 @@ class FairDeals:
             unasked = N_("the commitment came marked as a replay, after the cut")
         elif seated and batched:
             unasked = N_("the commitment came together with the hand's next events, too late to cut")
-        seed = secrets.token_bytes(32) if seated and not unasked and carried is None else None
+        elif seated and scheme == SCHEMES[0] and self.chain is not None:
+            unasked = N_("the commitment is of the deal scheme's first version, where whoever sends a seed last"
+                         " may choose the deck, so none of yours was sent")
+        elif seated and scheme != SCHEMES[0] and named is None:
+            unasked = N_("the commitment named no pledge of yours, so no seed of yours was asked for")
+        elif seated and again:
+            unasked = N_("the commitment asked again for a seed your client had already sent, which the host knew"
+                         " before it committed, so none was sent")
+        if scheme == SCHEMES[0]:
+            seed = secrets.token_bytes(32) if seated and not unasked and carried is None else None
+        else:  # the link that follows what the commitment named: fixed when this client sat down
+            seed = link if seated and not unasked and carried is None else None
+            if seed is not None and at is not None:
+                self.revealed = at + 1
         watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock(), unasked=unasked,
-                      live=not replay, bots=self.bots)
+                      live=not replay, bots=self.bots, scheme=scheme, pledges=pledges,
+                      foreign=named is not None and at is None)
         if carried is not None:  # the hand had begun before its commitment came
             watch.after_cards, watch.started, watch.hand_no = True, True, carried.hand_no
             watch.seen, watch.gap = carried.seen, carried.gap
@@ -394,6 +476,7 @@ class FairDeals:
 
     def _during(self, name: str, inner: Message | None, told: list[Verdict]) -> None:
         """An event of the table's other than the commitment and the reveal."""
+        expected = self._dealer(inner) if isinstance(inner, table_pb2.HandStarted) else None
         starts = isinstance(inner, table_pb2.HandStarted | table_pb2.CardsDealt)
         if isinstance(inner, table_pb2.HandStarted) and self.watch is not None and self.watch.started:
             told.append(self._unrevealed(self.watch))  # a new hand, and the last one's reveal never came
@@ -408,11 +491,34 @@ class FairDeals:
         if starts:
             w.started = True
         if isinstance(inner, table_pb2.HandStarted):
-            w.hand_no = inner.hand
+            w.hand_no, w.dealer = inner.hand, expected
         elif isinstance(inner, table_pb2.HandEnded):
             w.ended = True
         if inner is not None and name != "hidden":
             w.seen.append((name, inner))
+
+    def _dealer(self, started: table_pb2.HandStarted) -> int | None:
+        """The dealer the rules give the hand ``started`` begins (docs/deal.md §9), from the table's history as
+        this client followed it: the first hand of a match is the rules' first dealer's, every other follows the
+        last one's by the game's rotation. None where this client did not see enough to tell."""
+        n = self.seats
+        if self.opening:
+            expected: int | None = FIRST_DEALER.get(self.game)
+            if expected == -1:
+                expected = n - 1
+        elif self.last_dealer is None or not n or (self.game == "pifpaf" and self.last_winner is None) or (
+                not self.game.startswith("truco") and len(self.stacks) != n):  # who is still in: not known
+            expected = None
+        elif self.game == "truco_argentino" and n == 6 and not self.duels and self.options.get(
+                "pica_pica", common_pb2.OptionValue(flag=True)).flag:
+            expected = self.last_dealer  # a 3v3 round's dealer deals the pica-pica 1v1s too
+        else:
+            expected = next_dealer(self.game, self.last_dealer, n, self.stacks, self.last_winner, self.options)
+        # The rotation goes on from the rules' dealer, not the one the server named (a lie is flagged once, and
+        # the rotation stays right for the hands after it).
+        self.opening, self.last_winner, self.duels = False, None, False
+        self.last_dealer = expected if expected is not None else started.dealer
+        return expected
 
     def _unrevealed(self, w: Watch) -> Verdict:
         """A hand that was dealt and never revealed: nothing of it can be checked."""
@@ -448,9 +554,17 @@ class FairDeals:
         hand = reveal.hand if w.bare else w.hand
         problems: list[str] = []
         notes: list[str] = []
-        if reveal.scheme != SCHEME:
+        if reveal.scheme not in SCHEMES:
             return Verdict(hand, (phrase("it names a deal scheme this client does not know ({scheme})",
                                          scheme=repr(reveal.scheme[:40])),), seated=seated, hand_no=w.hand_no)
+        revealed = {p.seat: p.follows for p in reveal.pledges}
+        if not w.bare and reveal.scheme != w.scheme:
+            problems.append(phrase("the seeds are revealed under {shown}, but the commitment was made under {scheme}",
+                                   shown=repr(reveal.scheme[:40]), scheme=repr(w.scheme[:40])))
+        elif not w.bare and revealed != w.pledges:
+            problems.append(N_("the reveal names other pledges than the commitment did"))
+        if w.foreign:
+            problems.append(N_("the commitment named a pledge for your seat that is not the one your client made"))
         if w.bare:
             problems.append(N_("no commitment came before this hand's cards: the host could have chosen the deck"
                                " after dealing it"))
@@ -466,7 +580,7 @@ class FairDeals:
             problems.append(phrase("the deck was keyed to another table ({table})", table=repr(reveal.table[:40])))
         try:
             seed = DealSeed(reveal.server_seed, tuple((s.seat, s.seed) for s in reveal.seeds), reveal.table,
-                            reveal.hand)
+                            reveal.hand, reveal.scheme, tuple(revealed.items()))
         except ValueError as e:
             return Verdict(hand, (*problems, phrase("the revealed seeds are malformed ({error})", error=e)),
                            seated=seated, hand_no=w.hand_no)
@@ -474,6 +588,16 @@ class FairDeals:
         dropped = self._mine(w, seeds, problems)
         if self.seat in seeds and w.seed is None and not w.live:
             notes.append(N_("the seed at your seat is the one whoever sat there before you sent for this deal"))
+        withheld: tuple[str, ...] = ()
+        if seed.scheme != SCHEMES[0]:
+            for s in seed.unfollowed():
+                problems.append(phrase("the deal used a seed for seat {seat} that is not the link its pledge named:"
+                                       " one that could be chosen after the others were seen", seat=s + 1))
+            for s in revealed:
+                if s in w.bots and s in self.bots:
+                    problems.append(phrase("the commitment took a pledge at seat {seat}, where a bot plays: one the"
+                                           " host made", seat=s + 1))
+            withheld = tuple(self._named(s) for s in seed.withheld() if s != self.seat)
         for s, b in seeds.items():
             if s == self.seat:
                 continue
@@ -495,7 +619,7 @@ class FairDeals:
                 notes.append(N_("the server's list of the seats it waited for leaves yours out, though this client"
                                 " had the table open when the hand was committed"))
         for s in awaited:
-            if s not in seeds and s != self.seat:
+            if s not in seeds and s != self.seat and (seed.scheme == SCHEMES[0] or s in revealed):
                 notes.append(phrase("seat {seat} was seated and connected, but its seed was not used", seat=s + 1))
         if not seeds and not w.unasked and w.seed is None:  # (a seed of this client's left out says so already)
             notes.append(N_("no player's seed went in: the host alone fixed this deck"))
@@ -503,6 +627,10 @@ class FairDeals:
         if w.gap:
             notes.append(N_("part of the hand did not reach this client, so its cards were not compared"))
         else:
+            started = next((b for _, b in w.seen if isinstance(b, table_pb2.HandStarted)), None)
+            if started is not None and w.dealer is not None and started.dealer != w.dealer:
+                problems.append(phrase("the server named seat {named} to deal, but by the rules it was seat {seat}'s"
+                                       " turn", named=started.dealer + 1, seat=w.dealer + 1))
             rule = RULES.get(self.game)
             if rule is None:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
@@ -513,7 +641,13 @@ class FairDeals:
         mine = seeds.get(self.seat) if self.seat is not None else None
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
-                       dropped=dropped, unasked=w.unasked, compared=compared)
+                       dropped=dropped, unasked=w.unasked, compared=compared, withheld=withheld)
+
+    def _named(self, seat: int) -> str:
+        """A seat as a verdict names it: its number, and who sits there."""
+        name = self.names.get(seat, "")
+        return _("seat {seat} ({name})").format(seat=seat + 1, name=name) if name else _("seat {seat}").format(
+            seat=seat + 1)
 
     def _mine(self, w: Watch, seeds: dict[int, bytes], problems: list[str]) -> str:
         """This client's own seed in the reveal: the problems it shows, or why it was left out
@@ -549,6 +683,41 @@ class FairDeals:
         return ""
 
 
+# -- who deals (docs/deal.md §9), from the rules and the table's history ------------------------
+FIRST_DEALER = {"cacho": -1, "pifpaf": 0, "cacheta": 0, "truco_paulista": 0, "truco_argentino": 0}
+"""Who deals a match's first hand: seat 0, or (-1) the last seat."""
+
+
+def next_dealer(game: str, dealer: int, n: int, stacks: dict[int, int], winner: int | None,
+                options: dict[str, common_pb2.OptionValue]) -> int:
+    """Who deals after ``dealer``: the trucos pass the deal on; Cacho and Cacheta pass it left to the next
+    player still in (chips or points); Pif Paf gives it to the hand's winner (its ``dealer`` option, by default)
+    if they have chips, else passes it left to the next with chips (anyone, with ``rebuy``)."""
+    if game.startswith("truco"):
+        return (dealer + 1) % n
+    rebuy = game == "pifpaf" and options.get("rebuy", common_pb2.OptionValue()).flag
+    if game == "pifpaf" and winner is not None and stacks.get(winner, 0) > 0 and (
+            options.get("dealer", common_pb2.OptionValue(choice="winner")).choice or "winner") == "winner":
+        return winner
+    d = dealer
+    for _step in range(n):
+        d = (d + 1) % n
+        if stacks.get(d, 0) > 0 or rebuy:
+            return d
+    return d
+
+
+def _in_turn(seats: Sequence[int], dealer: int | None, n: int) -> bool:
+    """Whether ``seats`` are named in the order of dealing: from the dealer's next seat on (§9)."""
+    if dealer is None or not n:
+        return True
+    return list(seats) == sorted(seats, key=lambda s: (s - dealer - 1) % n)
+
+
+def _dealt_by(seen: Seen) -> int | None:
+    return next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
+
+
 # -- how each game deals from the deck (docs/deal.md §10), followed from public events ----------
 def _shown(cards: Sequence[str]) -> str:
     """Cards as the log shows them everywhere: glyphs, not codes."""
@@ -566,6 +735,7 @@ def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     pack = shuffled(PACKS["cacho"], rng)
     held: dict[int, list[str]] = {}
     got: list[str] = []
+    dealer = _dealt_by(seen)
 
     def compare() -> None:
         if me is not None and got != held.get(me, []):
@@ -577,6 +747,9 @@ def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
             compare()
             pack, held, got = shuffled(PACKS["cacho"], rng), {}, []
         elif isinstance(body, cacho_pb2.CachoRoundDealt):
+            if not _in_turn(body.seats, dealer, n):
+                problems.append(phrase("round {round} was dealt in another order than the rules' (from the"
+                                       " dealer's left)", round=body.round))
             for s in body.seats:
                 held.setdefault(s, []).append(pack.pop())
         elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
@@ -590,18 +763,40 @@ def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
 
 def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]]:
     def follow(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
-        """A shuffled pack dealt from its end, one card at a time round the seats dealt in;
-        then Cacheta's flip; the stock is what is left, drawn from the end until it is rebuilt."""
+        """A shuffled pack dealt from its end, one card at a time round the seats dealt in, from the dealer's
+        left; then Cacheta's flip; the stock is what is left, drawn from the end until it is rebuilt. Every
+        card a seat shows later (a discard, its knock's melds) must be one it holds: dealt it, drawn from the
+        stock (the deck says which), or taken from the pile (everyone saw which)."""
         problems: list[str] = []
         pack: list[str] | None = shuffled(PACKS[game], rng)
         held: dict[int, list[str]] = {}
+        holds: dict[int, Counter[str]] = {}
+        unseen: Counter[int] = Counter()
+        """Cards a seat drew from a rebuilt stock: cards it holds that this check cannot name."""
         got: list[str] = []
         drawn: str | None = None
+        dealer = _dealt_by(seen)
+
+        def shows(seat: int, card: str, how: str) -> None:
+            mine = holds.setdefault(seat, Counter())
+            if mine[card] > 0:
+                mine[card] -= 1
+            elif unseen[seat] > 0:
+                unseen[seat] -= 1
+            else:
+                problems.append(phrase("seat {seat} {how} {card}, a card the deck never gave it", seat=seat + 1,
+                                       how=_(how), card=glyphs(card)))
+
         for _name, body in seen:
             if isinstance(body, rummy_pb2.RummyDealt) and pack is not None:
-                for _ in range(body.count):
+                if not _in_turn(body.seats, dealer, n):
+                    problems.append(N_("the cards were dealt in another order than the rules' (from the dealer's"
+                                       " left)"))
+                for _round in range(body.count):
                     for s in body.seats:
-                        held.setdefault(s, []).append(pack.pop())
+                        card = pack.pop()
+                        held.setdefault(s, []).append(card)
+                        holds.setdefault(s, Counter())[card] += 1
             elif isinstance(body, table_pb2.CardsDealt) and body.seat == me:
                 got.extend(body.cards)
             elif isinstance(body, rummy_pb2.CachetaFlipped) and pack is not None:
@@ -611,9 +806,22 @@ def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]
                 pack = None  # the stock is now the discard pile turned over: no longer the deck's
             elif isinstance(body, rummy_pb2.RummyDrew) and body.source == common_pb2.DRAW_SOURCE_STOCK:
                 drawn = pack.pop() if pack else None
+                if drawn is None:
+                    unseen[body.seat] += 1
+                else:
+                    holds.setdefault(body.seat, Counter())[drawn] += 1
+            elif isinstance(body, rummy_pb2.RummyDrew) and body.HasField("card"):  # the pile's top, seen by all
+                holds.setdefault(body.seat, Counter())[body.card] += 1
+            elif isinstance(body, rummy_pb2.RummyWindowClosed) and body.HasField("taken_by"):
+                holds.setdefault(body.taken_by, Counter())[body.card] += 1
             elif isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == me and drawn not in (None, body.card):
                 problems.append(phrase("you drew {card} from the stock, but the deck's next card is {next}",
                                        card=glyphs(body.card), next=glyphs(drawn or "?")))
+            elif isinstance(body, rummy_pb2.RummyDiscarded):
+                shows(body.seat, body.card, N_("discarded"))
+            elif isinstance(body, rummy_pb2.RummyKnocked):
+                for card in [c for meld in body.melds for c in meld.cards] + ([body.discard] if body.discard else []):
+                    shows(body.seat, card, N_("knocked with"))
         if me is not None and got != held.get(me, []):
             problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=_shown(got),
                                    dealt=_shown(held.get(me, [])) or "—"))
@@ -635,6 +843,10 @@ def _paulista(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
 
     for _name, body in seen:
         if isinstance(body, truco_pb2.PaulistaHandDealt):
+            dealer = _dealt_by(seen)
+            if dealer is not None and body.mao != (dealer + 1) % 4:
+                problems.append(phrase("seat {seat} was named the mão, but the mão sits at the dealer's right",
+                                       seat=body.mao + 1))
             if body.ferro or body.HasField("onze_team"):
                 for i in range(4):
                     give((body.mao + i) % 4)

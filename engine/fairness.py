@@ -21,7 +21,7 @@ from itertools import zip_longest
 from typing import Any, Protocol
 
 from cardtui.engine.options import OptionSpec
-from cardtui.fair import SCHEME, DealSeed, FairRandom, commitment, stream_block
+from cardtui.fair import SCHEME, SCHEMES, DealSeed, FairRandom, commitment, stream_block
 
 __all__ = [
     "GENESIS", "SCHEME", "DealSeed", "FairRandom", "HandCheck", "Seed", "canonical", "chain_link", "commitment",
@@ -162,6 +162,9 @@ class HandCheck:
     the history's seats alone: a server can empty ``awaited``, not the seats."""
     hosted: tuple[str, ...] = ()
     """Seats a bot played whose seed is in the deal: no person's, so one the host made."""
+    withheld: tuple[str, ...] = ()
+    """``cardtui-deal/2``: seats that pledged a link and whose link is not in the deal: whoever held it back
+    (the seat, or the host) could choose between two decks."""
 
     @property
     def ok(self) -> bool:
@@ -172,7 +175,7 @@ class HandCheck:
     def full(self) -> bool:
         """A fair deal for everyone at the table (✔): verified, and every person seated, and nobody
         else, put a seed in it."""
-        return self.ok and not self.absent and not self.hosted and self.seeds not in ("", "none")
+        return self.ok and not self.absent and not self.hosted and not self.withheld and self.seeds not in ("", "none")
 
     def line(self) -> str:
         """One line: the table's deal number (the history's ``hand``, counted across matches), labelled
@@ -185,6 +188,9 @@ class HandCheck:
             text = f"{where}: ✘ " + "; ".join(self.problems)
         elif not self.fair:
             text = f"{where}: plain seed: not a fair deal"
+        elif self.withheld:
+            text = f"{where}: ⚠ {checks} " + ", ".join(self.withheld) + (
+                " pledged a link that is not in the deal: whoever held it back could choose between two decks")
         elif self.dropped:
             text = f"{where}: ⚠ {checks} the seed of " + ", ".join(self.dropped) + (
                 " was not used: seated and connected, it was dropped")
@@ -248,6 +254,9 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     strangers = [_seat(seat) for seat, _ in seed.player_seeds if seat not in seats]
     if strangers:
         problems.append(f"a seed comes from seat {', '.join(strangers)}, not at this table")
+    unfollowed = [_seat(seat) for seat in seed.unfollowed()] if seed.scheme != SCHEMES[0] else []
+    if unfollowed:  # docs/deal.md §3a: a seed that is not its pledge's link could be chosen after others were seen
+        problems.append(f"the seed of seat {', '.join(unfollowed)} is not the link its pledge named")
     game = games.get(str(record.get("game")))
     if game is None:
         problems.append(f"there is no game {record.get('game')!r} to replay it")
@@ -291,6 +300,8 @@ class Seeds:
     """Every person seated whose seed is not in it, waited for or not."""
     hosted: tuple[str, ...] = ()
     """Seats a bot played (not standing in for a person away) whose seed is in it."""
+    withheld: tuple[str, ...] = ()
+    """``cardtui-deal/2``: seats the commitment named a pledge for whose link is not in the deal."""
 
 
 def _seeds(record: Mapping[str, Any]) -> Seeds:
@@ -302,6 +313,7 @@ def _seeds(record: Mapping[str, Any]) -> Seeds:
         seats = {int(s["seat"]): s for s in record.get("seats", ()) if isinstance(s, Mapping)}
         used = sorted(int(seat) for seat in (record["fair"].get("player_seeds") or {}))
         awaited = {int(seat) for seat in record.get("awaited") or ()}
+        pledged = sorted(int(seat) for seat in (record["fair"].get("pledges") or {}))
     except (KeyError, TypeError, ValueError, AttributeError):
         return Seeds()
 
@@ -316,7 +328,8 @@ def _seeds(record: Mapping[str, Any]) -> Seeds:
     return Seeds(", ".join(who(s) for s in used) or "none",
                  tuple(who(s) for s in sorted(awaited) if s not in used),
                  tuple(who(s) for s in people if s not in used),
-                 tuple(who(s) for s in used if s in seats and not person(s)))
+                 tuple(who(s) for s in used if s in seats and not person(s)),
+                 tuple(who(s) for s in pledged if s not in used))
 
 
 def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) -> list[HandCheck]:
@@ -367,6 +380,7 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
             digest = ""
         seeds = _seeds(record) if fair else Seeds()
         out.append(HandCheck(table, hand, str(record.get("game", "")), fair, tuple(problems), tuple(notes), digest,
-                             unlinked, seeds.used, seeds.dropped, record.get("match"), seeds.absent, seeds.hosted))
+                             unlinked, seeds.used, seeds.dropped, record.get("match"), seeds.absent, seeds.hosted,
+                             seeds.withheld))
         last[table] = record
     return out

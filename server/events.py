@@ -68,12 +68,21 @@ class DealCommitted(EventBody):
     commitment: str
     cut_ms: int
     """How long the table waits for the players' seeds before it deals."""
+    scheme: str = ""
+    pledges: tuple[PlayerPledge, ...] = ()
+    """``cardtui-deal/2``: each pledged seat whose link the deal waits for, and what that link must follow."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerSeed:
     seat: int
     seed: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPledge:
+    seat: int
+    follows: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,5 +95,7 @@ class DealRevealed(EventBody):
     server_seed: bytes
     seeds: tuple[PlayerSeed, ...]
     awaited: tuple[int, ...] = ()
-    """The seats the deal waited for (people seated with a stream open at the commitment): one
-    of them with no seed in ``seeds`` was dropped."""
+    """The people seated with a stream open at the commitment: one of them with no seed in ``seeds``
+    was dropped."""
+    pledges: tuple[PlayerPledge, ...] = ()
+    """``cardtui-deal/2``: the pledges the commitment named; one with no link in ``seeds`` was held back."""

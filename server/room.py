@@ -529,7 +529,7 @@ class Room:
         for saved_seat in saved.seats:
             seat = table.seating[saved_seat.seat]
             seat.name, seat.bot, seat.away = saved_seat.name, saved_seat.bot, saved_seat.away
-            seat.open = saved_seat.open
+            seat.open, seat.pledge = saved_seat.open, saved_seat.pledge
             seat.player = saved.players.get(saved_seat.seat)
         table.seating.changed()
         if saved.finished:
@@ -571,7 +571,7 @@ class Room:
         return self.table(table_id)  # still open after the wait
 
     async def join(self, table_id: str, name: str, seat: int, password: str, session: str = "",
-                   invite: str = "") -> tuple[str, Pass]:
+                   invite: str = "", pledge: bytes | None = None) -> tuple[str, Pass]:
         """A seat for a guest (no ``session``: a name nobody owns) or for the player a session proved."""
         table = await self.unlocked(table_id, password, invite)
         if seat < -1:
@@ -587,14 +587,14 @@ class Room:
                 with self.writing(table):
                     self.store.drop_token(held.token)
                 self.tokens.pop(held.token, None)
-            table.reclaim(held.index, key)
+            table.reclaim(held.index, key, pledge)
             index = held.index
             if table.config.tournament and self.tournaments is not None:
                 self.tournaments.arrived(table)
         elif table.config.tournament:
             raise PermissionDenied("This is a tournament's table: only its players sit here (anyone may watch).")
         else:
-            index = table.sit(name, seat, key, player)
+            index = table.sit(name, seat, key, player, pledge)
         with self.writing(table):
             self.store.add_token(key, table.id, index, name)
         grant = Pass(table, index, name, key)

@@ -46,6 +46,9 @@ class Seat:
     """The person holding this seat has played in the match in play: had the table open while a hand
     dealt to them was in play, or made a move of their own. A match they played none of is not
     theirs (``Table``)."""
+    pledge: bytes | None = None
+    """What this seat's next link must follow (``cardtui-deal/2``, docs/deal.md §3a): the pledge its person's
+    client made when sitting down, then each link the table took from it. None: its deals take nothing from it."""
 
     @property
     def taken(self) -> bool:
@@ -66,7 +69,7 @@ class Seat:
         return Holder(self.name, self.botted, self.away, self.player, self.level or DEFAULT_LEVEL)
 
     def saved(self) -> SavedSeat:
-        return SavedSeat(self.index, self.name, self.bot, self.away, self.open)
+        return SavedSeat(self.index, self.name, self.bot, self.away, self.open, self.pledge)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,13 +183,14 @@ class Seating:
             raise FailedPrecondition("Seat {seat} is taken.", seat=seat)
         return target
 
-    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> tuple[Seat, Event]:
+    def sit(self, name: str, seat: int, token: str, player: str | None = None,
+            pledge: bytes | None = None) -> tuple[Seat, Event]:
         """Seat a person (``seat`` < 0: the first free one); a seat a person left may be taken over."""
         target = self.pick(seat)
         before = target.holder() if target.filled else None
         target.name, target.token, target.away, target.missed = name, token, False, 0
         target.bot = target.open = target.played = False
-        target.player = player
+        target.player, target.pledge = player, pledge
         self._wire = None
         joined = Joined(target.index, name)
         if before is not None:
@@ -200,7 +204,7 @@ class Seating:
         """
         s = self.seats[seat]
         token, name = s.token, s.name
-        s.token, s.missed = None, 0
+        s.token, s.missed, s.pledge = None, 0, None
         if playing:
             s.away = True  # the match's results still go to the person who left it
         else:
@@ -208,12 +212,12 @@ class Seating:
         self._wire = None
         return token, Event(Left(seat, name, playing))
 
-    def reclaim(self, seat: int, token: str) -> tuple[str | None, Event | None]:
+    def reclaim(self, seat: int, token: str, pledge: bytes | None = None) -> tuple[str | None, Event | None]:
         """A remembered player sits again at the seat that is theirs (from another client, or after
-        leaving mid-match): the new token holds it. Returns the token it replaces, and an event if
-        a bot was playing for them."""
+        leaving mid-match): the new token holds it, and the new client's pledge. Returns the token it
+        replaces, and an event if a bot was playing for them."""
         s = self.seats[seat]
-        old, s.token, s.missed = s.token, token, 0
+        old, s.token, s.missed, s.pledge = s.token, token, 0, pledge
         self._wire = None
         if not s.away:
             return old, None

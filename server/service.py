@@ -16,7 +16,7 @@ from google.protobuf.message_factory import GetMessageClass
 
 from cardtui import __version__
 from cardtui.engine.games import GAMES
-from cardtui.fair import MAX_PLAYER_SEED
+from cardtui.fair import MAX_PLAYER_SEED, SEED_BYTES
 from cardtui.i18n import N_
 from cardtui.server import hints, invites_wire, replays, wire
 from cardtui.server.analysis import Analyses
@@ -153,8 +153,11 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         first = self.room.table(request.table_id).seq + 1 if request.table_id in self.room.tables else 0
         trying(self.limiter, context, request.password, self.room.locked(request.table_id), self.router,
                request.invite)
+        if request.pledge and len(request.pledge) != SEED_BYTES:
+            raise InvalidArgument("A pledge is {n} bytes: the first value of the seat's chain (docs/deal.md).",
+                                  n=SEED_BYTES)
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
-                                            request.session, request.invite)
+                                            request.session, request.invite, bytes(request.pledge) or None)
         assert grant.seat is not None
         return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
 

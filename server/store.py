@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS seats (
     bot INTEGER NOT NULL,
     away INTEGER NOT NULL,
     open INTEGER NOT NULL DEFAULT 0,
+    pledge TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS tokens (
@@ -175,6 +176,8 @@ _TABLE_COLUMNS = (("seq", "INTEGER NOT NULL DEFAULT 0"), ("finished", "REAL"), (
 """Columns of ``tables`` later than its first version (``owner``: the process driving it; ``epoch``:
 raised each time a process takes it over)."""
 _OWNER_INDEX = "CREATE INDEX IF NOT EXISTS tables_owner ON tables (owner)"
+_SEAT_COLUMNS = (("open", "INTEGER NOT NULL DEFAULT 0"), ("pledge", "TEXT NOT NULL DEFAULT ''"))
+"""Columns of ``seats`` later than its first version (``pledge``: what the seat's next link must follow, in hex)."""
 
 PRIVATE = 0o600
 """The store's files: the owner's alone (it holds the live hands' server seeds)."""
@@ -219,6 +222,7 @@ class SavedSeat:
     bot: bool
     away: bool
     open: bool = False
+    pledge: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,8 +444,10 @@ class Store:
             if column not in columns:  # a store from an earlier version
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
         self.db.execute(_OWNER_INDEX)
-        if "open" not in {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}:
-            self.db.execute("ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0")
+        seat_columns = {row[1] for row in self.db.execute("PRAGMA table_info(seats)")}
+        for column, kind in _SEAT_COLUMNS:
+            if column not in seat_columns:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN {column} {kind}")
         self._digest_tokens()
         self._salt_passwords()
         self._key_names()
@@ -561,10 +567,10 @@ class Store:
     # -- what a restart needs: seats, tokens, and each table's log of seeds and actions --
     def save_seats(self, table_id: str, seats: list[SavedSeat]) -> None:
         self.db.executemany(
-            "INSERT INTO seats (table_id, seat, name, bot, away, open) VALUES (?, ?, ?, ?, ?, ?) "
+            "INSERT INTO seats (table_id, seat, name, bot, away, open, pledge) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (table_id, seat) DO UPDATE SET name = excluded.name, bot = excluded.bot, "
-            "away = excluded.away, open = excluded.open",
-            [(table_id, s.seat, s.name, int(s.bot), int(s.away), int(s.open)) for s in seats],
+            "away = excluded.away, open = excluded.open, pledge = excluded.pledge",
+            [(table_id, s.seat, s.name, int(s.bot), int(s.away), int(s.open), (s.pledge or b"").hex()) for s in seats],
         )
 
     def add_token(self, digest: str, table_id: str, seat: int | None, name: str) -> None:
@@ -671,7 +677,7 @@ class Store:
             rows = [row for row in rows if row[0] in wanted]
         for table_id, game, name, config, seq, finished in rows:
             seats = self.db.execute(
-                "SELECT seat, name, bot, away, open FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+                "SELECT seat, name, bot, away, open, pledge FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
             ).fetchall()
             log = self.db.execute(
                 "SELECT n, kind, seat, data, seq FROM log WHERE table_id = ? ORDER BY n", (table_id,)
@@ -682,7 +688,8 @@ class Store:
             out.append(
                 SavedTable(
                     id=table_id, game=game, name=name, config=json.loads(config),
-                    seats=[SavedSeat(int(s), str(n), bool(b), bool(a), bool(o)) for s, n, b, a, o in seats],
+                    seats=[SavedSeat(int(s), str(n), bool(b), bool(a), bool(o), bytes.fromhex(p) if p else None)
+                           for s, n, b, a, o, p in seats],
                     log=[(int(n), str(k), None if s is None else int(s), json.loads(d), int(q))
                          for n, k, s, d, q in log],
                     tokens=[(str(t), None if s is None else int(s), str(n)) for t, s, n in tokens],

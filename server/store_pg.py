@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from cardtui.server.store import _OWNER_INDEX, _SCHEMA, SESSION_DAYS, Store, StoreDown, _owner_key
+from cardtui.server.store import _OWNER_INDEX, _SCHEMA, _SEAT_COLUMNS, SESSION_DAYS, Store, StoreDown, _owner_key
 
 try:
     import psycopg
@@ -187,6 +187,8 @@ class PostgresStore(Store):
             self.db.executescript(_dialect(_SCHEMA))
             for column, kind in (("owner", "TEXT"), ("epoch", "BIGINT NOT NULL DEFAULT 0")):
                 self.db.execute(f"ALTER TABLE tables ADD COLUMN IF NOT EXISTS {column} {kind}")
+            for column, kind in _SEAT_COLUMNS:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN IF NOT EXISTS {column} {_dialect(' ' + kind).strip()}")
             self.db.execute(_OWNER_INDEX)
         self._key_names()
         self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))

@@ -47,10 +47,11 @@ from cardtui.engine.core import (
 from cardtui.engine.fairness import SCHEME, DealSeed, commitment, record_seed
 from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.options import Raw
+from cardtui.fair import before
 from cardtui.i18n import N_
 from cardtui.server import wire
 from cardtui.server.errors import FailedPrecondition
-from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerSeed
+from cardtui.server.events import Chatted, DealCommitted, DealRevealed, MatchStarted, PlayerPledge, PlayerSeed
 from cardtui.server.fanout import Fanout, Numbered, Subscriber, sees
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
@@ -113,10 +114,13 @@ class Cut:
     server_seed: bytes
     new_match: bool
     waiting: set[int]
-    """Seats whose seed the deal still waits for: people seated here with a stream open."""
+    """Seats whose link the deal still waits for: the pledged people seated here with a stream open."""
     seeds: dict[int, bytes] = field(default_factory=dict)
     awaited: tuple[int, ...] = ()
-    """Every seat the deal waited for when it was committed (what the reveal and the history say)."""
+    """Every person seated with a stream open when it was committed (what the reveal and the history say)."""
+    follows: dict[int, bytes] = field(default_factory=dict)
+    """Each pledged seat among them and what its link must follow (``cardtui-deal/2``): the commitment names
+    them, and the deal waits for their links (``waiting``)."""
 
 
 Step = tuple[str, int | None, dict[str, Any]]
@@ -262,9 +266,9 @@ class Table:
         )
 
     # -- seats ---------------------------------------------------------------------
-    def sit(self, name: str, seat: int, token: str, player: str | None = None) -> int:
+    def sit(self, name: str, seat: int, token: str, player: str | None = None, pledge: bytes | None = None) -> int:
         left = self._leaver(self.seating.pick(seat).index)  # "any free seat" too: the seat it gives
-        target, event = self.seating.sit(name, seat, token, player)
+        target, event = self.seating.sit(name, seat, token, player, pledge)
         self.journal.seats(self)
         if self.match is not None and self.match.hand_over():
             self.fresh.add(target.index)
@@ -276,9 +280,10 @@ class Table:
             self._maybe_start()
         return target.index
 
-    def reclaim(self, seat: int, token: str) -> None:
-        """A remembered player takes their seat back under a new token; the old one's streams end."""
-        old, event = self.seating.reclaim(seat, token)
+    def reclaim(self, seat: int, token: str, pledge: bytes | None = None) -> None:
+        """A remembered player takes their seat back under a new token (and its client's pledge); the old one's
+        streams end."""
+        old, event = self.seating.reclaim(seat, token, pledge)
         self.journal.seats(self)
         if old is not None:
             self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
@@ -332,8 +337,9 @@ class Table:
                 continue
             if kind == "commit":
                 awaited = tuple(int(s) for s in data["awaited"])
+                follows = {int(s): bytes.fromhex(v) for s, v in (data.get("follows") or {}).items()}
                 cut = Cut(int(data["hand"]), bytes.fromhex(data["server_seed"]), bool(data["new_match"]),
-                          set(awaited), awaited=awaited)
+                          set(follows), awaited=awaited, follows=follows)
                 continue
             if kind == "seed":
                 if cut is not None and seat is not None and cut.hand == data["hand"]:
@@ -424,32 +430,52 @@ class Table:
         # Everyone seated here with a stream open, away or not: each of their clients sees this
         # commitment as it happens, cuts, and counts itself waited for (a bot standing in for a
         # person away plays their cards, but the deck is theirs to cut all the same).
-        waiting = {
+        here = {
             sub.seat for sub in self.fanout.subscribers
             if sub.seat is not None and self.seating[sub.seat].token == sub.token
         }
-        window = self.config.cut_window if waiting else 0.0
-        self.cut = Cut(self.hands_played + 1, server_seed, new_match, waiting, awaited=tuple(sorted(waiting)))
-        committed = Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000)))
-        if waiting and window > 0:
+        # Of those, each whose client pledged a chain gives this hand the link that follows what its seat's
+        # pledge stands at (docs/deal.md §3a): named now, before anyone's link is sent.
+        follows = {seat: pledge for seat in sorted(here) if (pledge := self.seating[seat].pledge) is not None}
+        window = self.config.cut_window if follows else 0.0
+        self.cut = Cut(self.hands_played + 1, server_seed, new_match, set(follows), awaited=tuple(sorted(here)),
+                       follows=follows)
+        pledges = tuple(PlayerPledge(seat, value) for seat, value in follows.items())
+        committed = Event(DealCommitted(self.cut.hand, commitment(server_seed), int(window * 1000), SCHEME, pledges))
+        if follows and window > 0:
             # Journaled with its seed, so that a restart cuts this deal on rather than commit
             # to another deck for the hand.
             self._note([committed], ("commit", None, {"hand": self.cut.hand, "server_seed": server_seed.hex(),
-                                                      "new_match": new_match, "awaited": list(self.cut.awaited)}))
+                                                      "new_match": new_match, "awaited": list(self.cut.awaited),
+                                                      "follows": {str(s): v.hex() for s, v in follows.items()}}))
             self.pacer.cut(window, self._deal)
         else:  # nobody to wait for: the commitment goes out with the deal, one message, not two
             self._deal((committed,))
 
     def take_cut(self, seat: int, hand: int, seed: bytes) -> bool:
-        """A seated person's seed for the hand being cut; False (and unused) if it is too late,
-        for another hand, or a second one. The last seed awaited deals at once."""
+        """A seated person's link for the hand being cut; False (and unused) if it is too late, for another
+        hand, a second one, or not the link that follows what the commitment named for the seat (a seed chosen
+        now, after others' could be seen). The last link awaited deals at once."""
         cut = self.cut
+        held = self.seating[seat]
+        if held.pledge is not None and before(seed) == held.pledge and not (cut is not None and cut.hand == hand
+                                                                               and seat in cut.follows):
+            # Its next link, come too late for its deal: seen now, so never asked for again (a later deal's
+            # link is the one after it, which nobody has seen).
+            held.pledge = seed
+            self.journal.seats(self)
+            return False
         if cut is None or cut.hand != hand or seat in cut.seeds:
+            return False
+        follows = cut.follows.get(seat)
+        if follows is None or before(seed) != follows:
             return False
         with self.journal.at_once():  # a seed the seat is told was taken is in the deal, restart or not
             self.journal.step(self, ("seed", seat, {"hand": hand, "seed": seed.hex()}), self.seq)
             cut.seeds[seat] = seed
             cut.waiting.discard(seat)
+            held.pledge = seed  # the seat's next link follows this one (kept with the seats, for a restart)
+            self.journal.seats(self)
             if not cut.waiting:
                 self._deal()
         return True
@@ -474,11 +500,13 @@ class Table:
                     self.journal.step(self, ("void", None, {"hand": cut.hand}), self.seq)
                 return
             moved = self._swap_seats()
-        seeds, awaited = cut.seeds, cut.awaited
+        seeds, awaited, follows = cut.seeds, cut.awaited, cut.follows
         if moved:  # the seats were swapped after the cut: each seed, and each seat waited for, goes with its holder
             seeds = {moved.index(s): b for s, b in seeds.items()}
             awaited = tuple(sorted(moved.index(s) for s in awaited))
-        seed = DealSeed(cut.server_seed, tuple(sorted(seeds.items())), self.id, cut.hand)
+            follows = {moved.index(s): b for s, b in follows.items()}
+        seed = DealSeed(cut.server_seed, tuple(sorted(seeds.items())), self.id, cut.hand, SCHEME,
+                        tuple(follows.items()))
         data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(awaited)}
         if cut.new_match:
             self.leavers = {}
@@ -505,7 +533,9 @@ class Table:
         if seed is None:
             return []
         seeds = tuple(PlayerSeed(seat, s) for seat, s in seed.player_seeds)
-        return [Event(DealRevealed(seed.hand, SCHEME, seed.table, seed.server_seed, seeds, self.awaited))]
+        pledges = tuple(PlayerPledge(seat, value) for seat, value in seed.pledges)
+        return [Event(DealRevealed(seed.hand, seed.scheme, seed.table, seed.server_seed, seeds, self.awaited,
+                                   pledges))]
 
     # -- acting --------------------------------------------------------------------
     def act(self, seat: int, action: Action, seen_seq: int = 0) -> int:

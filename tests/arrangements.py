@@ -199,6 +199,8 @@ class Person:
     def follow(self, after_seq: int = 0) -> None:
         """Open the table as the client does (``Connection.follow``: it resumes, and follows the table to another
         process); from ``after_seq``, as a client that had seen the table up to there."""
+        self.fair.chain = self.conn.chains.get(self.token)
+
         async def read() -> None:
             try:
                 fair = self.fair if self.cuts else None
@@ -222,8 +224,14 @@ class Person:
         """The seed kept back for the deal waiting, sent now (``cuts=False``)."""
         watch = self.fair.watch
         assert watch is not None, f"{self.name}: no deal is being cut"
-        seed = watch.seed = os.urandom(32)  # as the client's own cut would: its check looks for it in the deal
+        chain = self.conn.chains[self.token]
+        named = watch.pledges.get(self.seat) if self.seat is not None else None
+        at = chain.place(named) if named is not None else None
+        assert at is not None, f"{self.name}: the commitment names no link of this seat's chain"
+        # as the client's own cut would: the link after the one named, which its check looks for in the deal
+        seed = watch.seed = chain.links[at + 1]
         self.fair.sent[seed] = watch.hand
+        self.fair.revealed = max(self.fair.revealed, at + 1)
         taken = await self.conn.cut(self.token, watch.hand, seed)
         self.fair.taken(watch.hand, taken)
         return taken

@@ -15,6 +15,7 @@ import pytest_asyncio
 
 from cardtui import i18n, native
 from cardtui.engine.core import Match
+from cardtui.fair import Chain
 from cardtui.server import wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
@@ -163,6 +164,8 @@ class Player:
     channel: grpc.aio.Channel | None = None
     task: asyncio.Task[None] | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    chain: Chain = field(default_factory=lambda: Chain.make(length=64))
+    """The seat's pledged chain (docs/deal.md §3a): ``link`` gives the seed each deal takes from it."""
 
     def __post_init__(self) -> None:
         self.channel = grpc.aio.insecure_channel(self.address)
@@ -170,7 +173,8 @@ class Player:
         self.table = table_pb2_grpc.TableStub(self.channel)
 
     async def join(self, table_id: str, name: str) -> Player:
-        r = await self.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name))
+        r = await self.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name,
+                                                                  pledge=self.chain.pledge))
         self.token, self.seat = r.token, r.seat
         return self
 
@@ -220,6 +224,16 @@ class Player:
                 await self.changed.wait()
 
         await asyncio.wait_for(loop(), timeout)
+
+    def link(self, hand: int) -> bytes:
+        """This seat's seed for table deal ``hand``: the link of its chain after the one the hand's commitment
+        names for it (32 zero bytes, which no chain holds, if it names none)."""
+        named = None
+        for e in reversed(self.events):
+            if e.HasField("deal_committed") and e.deal_committed.hand == hand:
+                named = {p.seat: p.follows for p in e.deal_committed.pledges}.get(self.seat)
+                break
+        return (self.chain.after(named) if named is not None else None) or bytes(32)
 
     async def act(self, action: common_pb2.Action) -> int:
         return (await self.table.Act(table_pb2.ActRequest(token=self.token, action=action))).seq

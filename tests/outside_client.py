@@ -68,13 +68,26 @@ def fingerprint(public: bytes) -> str:
     return " ".join(digest[i:i + 4] for i in range(0, 20, 4))
 
 
+# -- docs/deal.md §3a: the seat's chain, pledged when it sits -----------------------------------
+def link_before(link: bytes) -> bytes:
+    return hashlib.sha256(b"cardtui-deal/2 link\x00" + link).digest()
+
+
+def chain(length: int = 64) -> list[bytes]:
+    """links[0] is the pledge; each hand takes the link after the one its commitment names."""
+    links = [os.urandom(32)]
+    for _ in range(length):
+        links.append(link_before(links[-1]))
+    return links[::-1]
+
+
 # -- docs/deal.md: the Cacho deal, from the reveal ----------------------------------------------
 class Stream:
     """deal.md §4–§6: the message, the HMAC-SHA256 blocks, bits(k) and below(n)."""
 
-    def __init__(self, server_seed: bytes, seeds: dict[int, bytes], table: str, hand: int) -> None:
+    def __init__(self, server_seed: bytes, seeds: dict[int, bytes], table: str, hand: int, scheme: str) -> None:
         t = table.encode("utf-8")
-        self.message = b"cardtui-deal/1\x00" + len(t).to_bytes(4, "big") + t + hand.to_bytes(8, "big")
+        self.message = scheme.encode() + b"\x00" + len(t).to_bytes(4, "big") + t + hand.to_bytes(8, "big")
         self.message += len(seeds).to_bytes(4, "big")
         for seat in sorted(seeds):
             self.message += seat.to_bytes(4, "big") + len(seeds[seat]).to_bytes(4, "big") + seeds[seat]
@@ -156,7 +169,9 @@ async def main(address: str) -> None:
         # §4: a table for two, the second seat a bot; sit with the session (no name needed).
         made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(
             game="cacho", name="guide", seats=2, bots=1, turn_seconds=600, bot_delay_ms=1))
-        joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, session=proved.session))
+        links = chain()  # docs/deal.md §3a: every seed this seat will send, fixed as it sits
+        joined = await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, session=proved.session,
+                                                                  pledge=links[0]))
         me = joined.seat
         assert joined.table.seats[me].name == NAME
         say("joined", made.table.id, "seat", me, "first_seq", joined.first_seq, "at", joined.address or "the lobby")
@@ -171,7 +186,7 @@ async def main(address: str) -> None:
         # §5–§8: the stream, the cut, the hand.
         last = 0
         seen: list[tuple[int, str, object]] = []
-        my_seed = os.urandom(32)
+        my_seed = b""
         commitment, taken, stale_tried = "", None, False
         stream = tables.Subscribe(table_pb2.SubscribeRequest(token=joined.token))
         async for msg in stream:
@@ -189,7 +204,9 @@ async def main(address: str) -> None:
                 say("event", event.seq, name, *_detail(name, inner, me))
                 if name == "deal_committed":
                     commitment = inner.commitment
-                    if inner.cut_ms:
+                    follows = {p.seat: p.follows for p in inner.pledges}.get(me)
+                    if inner.cut_ms and follows in links[:-1]:  # the link after the one it names
+                        my_seed = links[links.index(follows) + 1]
                         cut = await tables.Cut(table_pb2.CutRequest(token=joined.token, hand=inner.hand, seed=my_seed))
                         taken = cut.taken
                         say("cut", "taken" if taken else "too late")
@@ -215,6 +232,8 @@ async def main(address: str) -> None:
         assert hashlib.sha256(reveal.server_seed).hexdigest() == commitment
         seeds = {s.seat: s.seed for s in reveal.seeds}
         assert (seeds.get(me) == my_seed) == bool(taken), (taken, seeds)
+        pledged = {p.seat: p.follows for p in reveal.pledges}  # §3a: every seed follows its seat's pledge
+        assert all(link_before(seed) == pledged.get(seat) for seat, seed in seeds.items()), (seeds, pledged)
         hand_events = [(n, i) for _, n, i in seen if n.startswith("cacho.") or n in ("hand_started", "cards_dealt")]
         rounds = [list(i.seats) for n, i in hand_events if n == "cacho.round_dealt"]
         redeals, count = [], 0
@@ -222,7 +241,8 @@ async def main(address: str) -> None:
             count += n == "cacho.round_dealt"
             if n == "cacho.redealt":
                 redeals.append(count)
-        dealt = cacho_deal(Stream(reveal.server_seed, seeds, reveal.table, reveal.hand), rounds, redeals)
+        dealt = cacho_deal(Stream(reveal.server_seed, seeds, reveal.table, reveal.hand, reveal.scheme), rounds,
+                           redeals)
         mine: list[str] = []
         for n, i in hand_events:  # the cards of the last deal: a redeal voids the ones before
             if n == "cacho.redealt":

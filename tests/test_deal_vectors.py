@@ -8,6 +8,7 @@ document cannot go stale unnoticed either.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -18,11 +19,32 @@ import pytest
 from cardtui.engine.core import Game
 from cardtui.engine.fairness import GENESIS, canonical, hand_hash, verify
 from cardtui.engine.games import GAMES
-from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, commitment, sample_positions, shuffled, stream_block
+from cardtui.fair import (
+    LINK_TAG,
+    PACKS,
+    SCHEME,
+    SCHEMES,
+    Chain,
+    DealSeed,
+    FairRandom,
+    commitment,
+    sample_positions,
+    shuffled,
+    stream_block,
+)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 VECTORS = json.loads((DOCS / "deal-vectors.json").read_text(encoding="utf-8"))
-DEALS = VECTORS["deals"]
+SECOND = VECTORS["cardtui-deal/2"]
+"""The second version's vectors (§3a): the same hands dealt from links of pledged chains."""
+DEALS = [*VECTORS["deals"], *SECOND["deals"]]
+STREAMS = [*VECTORS["streams"], *SECOND["streams"]]
+
+
+def named(vector: dict[str, Any]) -> str:
+    """A vector's test id: its scheme and its title (or table)."""
+    fair = vector["history"]["fair"] if "history" in vector else vector["seed"]
+    return f"{fair['scheme'][-1]}: {vector.get('title') or fair['table']}"
 
 
 def seed_of(vector: dict[str, Any]) -> DealSeed:
@@ -30,11 +52,32 @@ def seed_of(vector: dict[str, Any]) -> DealSeed:
 
 
 def test_the_file_names_the_scheme() -> None:
-    assert VECTORS["scheme"] == SCHEME and VECTORS["genesis"] == GENESIS
-    assert {d["game"] for d in DEALS} == set(GAMES)
+    assert VECTORS["scheme"] == SCHEMES[0] and VECTORS["genesis"] == GENESIS
+    assert SECOND["scheme"] == SCHEME == SCHEMES[1] and SECOND["link_tag"].encode().decode("unicode_escape") == \
+        LINK_TAG.decode()
+    for section in (VECTORS, SECOND):
+        assert {d["game"] for d in section["deals"]} == set(GAMES)
+        assert {d["history"]["fair"]["scheme"] for d in section["deals"]} == {section["scheme"]}
 
 
-@pytest.mark.parametrize("vector", VECTORS["streams"], ids=lambda v: v["seed"]["table"])
+@pytest.mark.parametrize("vector", SECOND["chains"], ids=lambda v: v["pledge"][:8])
+def test_a_chain(vector: dict[str, Any]) -> None:
+    """§3a: from its top, each link is SHA-256 of the tag and the link after it; the pledge is the first."""
+    links = [bytes.fromhex(x) for x in vector["links"]]
+    assert len(links) == vector["length"] + 1
+    assert links[-1].hex() == vector["top"] and links[0].hex() == vector["pledge"]
+    assert all(hashlib.sha256(LINK_TAG + links[i + 1]).digest() == links[i] for i in range(len(links) - 1))
+    assert Chain.make(links[-1], length=vector["length"]).links == tuple(links)
+
+
+@pytest.mark.parametrize("vector", SECOND["deals"], ids=named)
+def test_every_seed_of_a_second_version_deal_follows_its_pledge(vector: dict[str, Any]) -> None:
+    seed = seed_of(vector)
+    assert seed.scheme == SCHEME and seed.unfollowed() == [] and seed.withheld() == []
+    assert {s for s, _ in seed.pledges} == {s for s, _ in seed.player_seeds}
+
+
+@pytest.mark.parametrize("vector", STREAMS, ids=named)
 def test_stream(vector: dict[str, Any]) -> None:
     seed = DealSeed.from_record(vector["seed"])
     assert vector["seed"]["commitment"] == commitment(seed.server_seed) == seed.commitment
@@ -60,7 +103,7 @@ def test_every_number_in_the_vectors_reads_the_same_as_a_double() -> None:
     assert max(int(v) for s in VECTORS["streams"] for _, v in s["getrandbits"]).bit_length() > 200
 
 
-@pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
+@pytest.mark.parametrize("vector", DEALS, ids=named)
 def test_packs_come_from_the_stream(vector: dict[str, Any]) -> None:
     seed = seed_of(vector)
     rng = FairRandom(seed)
@@ -86,13 +129,13 @@ def test_the_step_by_step_draws_of_a_shuffle() -> None:
     assert pack == vector["packs"][0]
 
 
-@pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
+@pytest.mark.parametrize("vector", DEALS, ids=named)
 def test_the_engine_replays_each_hand_to_the_same_deal_and_result(vector: dict[str, Any]) -> None:
     [check] = verify([vector["history"]], GAMES)
     assert check.ok and not check.unlinked, check.line()
 
 
-@pytest.mark.parametrize("vector", [d for d in DEALS if "stock" in d], ids=lambda v: v["title"])
+@pytest.mark.parametrize("vector", [d for d in DEALS if "stock" in d], ids=named)
 def test_the_rummy_stock_left_after_the_deal(vector: dict[str, Any]) -> None:
     record = vector["history"]
     game = GAMES[record["game"]]
@@ -103,7 +146,7 @@ def test_the_rummy_stock_left_after_the_deal(vector: dict[str, Any]) -> None:
     assert [str(c) for c in reversed(state.stock)] == vector["stock"]
 
 
-@pytest.mark.parametrize("vector", [d for d in DEALS if "blocks" in d], ids=lambda v: v["title"])
+@pytest.mark.parametrize("vector", [d for d in DEALS if "blocks" in d], ids=named)
 def test_the_paulista_blocks(vector: dict[str, Any]) -> None:
     from tools.deal_vectors import paulista_blocks
 
@@ -225,7 +268,7 @@ RULES = {"cacho": cacho_deal, "pifpaf": rummy_deal, "cacheta": rummy_deal, "truc
          "truco_argentino": argentino_deal}
 
 
-@pytest.mark.parametrize("vector", DEALS, ids=lambda v: v["title"])
+@pytest.mark.parametrize("vector", DEALS, ids=named)
 def test_the_document_s_dealing_rules_give_each_vector_s_deal(vector: dict[str, Any]) -> None:
     assert RULES[vector["game"]](vector) == vector["history"]["deal"]
 

@@ -7,6 +7,9 @@ The file is published: implementations in other languages check themselves again
 same file; if it does not, a deal has changed, and every stored history dealt before the
 change would stop verifying. That is a new scheme (``cardtui-deal/2``), never an edit.
 
+The first version's vectors, published before the second's, are read back from the file as they stand; the
+second version's are made anew each time, and must come out the same.
+
 Each hand here is played from a chosen position (``Game.resume``: the dealer, the scores
 before the hand) by a script where the vector needs one (a redeal, the mão's choices) and by
 the easy bots elsewhere, on a fixed generator: the actions are stored with the hand, so the
@@ -20,12 +23,23 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from cardtui.engine.core import Action, Bound, Game
 from cardtui.engine.fairness import GENESIS, canonical, hand_hash, linked
 from cardtui.engine.games import GAMES
-from cardtui.fair import PACKS, SCHEME, DealSeed, FairRandom, sample_positions, shuffled, stream_block
+from cardtui.fair import (
+    PACKS,
+    SCHEMES,
+    Chain,
+    DealSeed,
+    FairRandom,
+    before,
+    sample_positions,
+    shuffled,
+    stream_block,
+)
 
 Policy = Callable[[Any, int, list[Action]], Action | None]
 """A script's choice for a seat (None: let the easy bot choose)."""
@@ -34,6 +48,19 @@ Policy = Callable[[Any, int, list[Action]], Action | None]
 def h(label: str) -> bytes:
     """A 32-byte value anyone can make again: the SHA-256 of a label."""
     return hashlib.sha256(label.encode()).digest()
+
+
+SCHEME_NOW = [SCHEMES[0]]
+"""The scheme the vectors being made deal by: each version's section is made with its own."""
+
+
+def deal_seed(server: bytes, seeds: tuple[tuple[int, bytes], ...], table: str, hand: int) -> DealSeed:
+    """A deal seed under the scheme of the section being made: ``cardtui-deal/2`` takes each seat's seed as the
+    next link of its chain, and names the pledge that link follows (§3a)."""
+    scheme = SCHEME_NOW[0]
+    if scheme == SCHEMES[0]:
+        return DealSeed(server, seeds, table, hand, scheme)
+    return DealSeed(server, seeds, table, hand, scheme, tuple((seat, before(link)) for seat, link in seeds))
 
 
 def seed_record(seed: DealSeed) -> dict[str, Any]:
@@ -117,7 +144,7 @@ def hand(
 # -- each game's vectors ------------------------------------------------------------------
 def cacho_redeal() -> dict[str, Any]:
     """Three players, the dealer seat 1: everyone passes the first card (a redeal), then two bet."""
-    seed = DealSeed(bytes(range(32)), ((0, h("ana")), (2, b"\x07")), "vectors-cacho", 1)
+    seed = deal_seed(bytes(range(32)), ((0, h("ana")), (2, b"\x07")), "vectors-cacho", 1)
     first_round = {"redealt": False}
 
     def policy(state: Any, seat: int, legal: list[Action]) -> Action | None:
@@ -138,7 +165,7 @@ def cacho_redeal() -> dict[str, Any]:
 
 def cacho_bust() -> dict[str, Any]:
     """Four players, seat 2 out of chips: it is skipped; the dealer is seat 3."""
-    seed = DealSeed(h("cacho server 2"), ((1, h("bia 2")), (3, h("duda 2"))), "vectors-cacho-2", 1)
+    seed = deal_seed(h("cacho server 2"), ((1, h("bia 2")), (3, h("duda 2"))), "vectors-cacho-2", 1)
     record = hand("cacho", ["ana", "bia", "caio", "duda"], seed, 3, [5, 3, 0, 7], bots=2)
     packs = [shuffled(PACKS["cacho"], FairRandom(seed))]
     return {"title": "Cacho, 4 players, seat 2 has no chips, dealer seat 3", "game": "cacho", "packs": packs,
@@ -180,13 +207,13 @@ def until_rebuilt(state: Any, seat: int, legal: list[Action]) -> Action | None:
 
 
 def pifpaf() -> dict[str, Any]:
-    seed = DealSeed(h("pifpaf server"), ((0, h("ana 3")), (1, bytes(64)), (3, h("duda 3"))), "vectors-pifpaf", 1)
+    seed = deal_seed(h("pifpaf server"), ((0, h("ana 3")), (1, bytes(64)), (3, h("duda 3"))), "vectors-pifpaf", 1)
     return rummy("pifpaf", "Pif Paf, 4 players, dealer seat 2: the stock runs out and is rebuilt", seed,
                  ["ana", "bia", "caio", "duda"], 2, [50, 50, 50, 50], policy=until_rebuilt)
 
 
 def cacheta() -> dict[str, Any]:
-    seed = DealSeed(h("cacheta server"), ((2, h("caio 4")),), "vectors-cacheta", 1)
+    seed = deal_seed(h("cacheta server"), ((2, h("caio 4")),), "vectors-cacheta", 1)
     return rummy("cacheta", "Cacheta, 3 players, dealer seat 0: the flip", seed, ["ana", "bia", "caio"], 0,
                  [10, 10, 10])
 
@@ -215,7 +242,7 @@ def game_deck(record: dict[str, Any]) -> list[str]:
 
 def paulista_choices() -> dict[str, Any]:
     """The mão rejects, passes to the partner, then keeps; the others are dealt in turn."""
-    seed = DealSeed(h("paulista server"), ((1, h("bia 5")), (2, h("caio 5"))), "vectors-paulista", 1)
+    seed = deal_seed(h("paulista server"), ((1, h("bia 5")), (2, h("caio 5"))), "vectors-paulista", 1)
     script = ["reject", "pass_cards", "keep"]
 
     def policy(state: Any, seat: int, legal: list[Action]) -> Action | None:
@@ -231,14 +258,14 @@ def paulista_choices() -> dict[str, Any]:
 
 
 def paulista_onze() -> dict[str, Any]:
-    seed = DealSeed(h("paulista server 2"), ((0, h("ana 6")),), "vectors-paulista-2", 1)
+    seed = deal_seed(h("paulista server 2"), ((0, h("ana 6")),), "vectors-paulista-2", 1)
     record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 0, [11, 7, 11, 7])
     return {"title": "Truco paulista, mão de onze (team 0 on 11), dealer seat 0", "game": "truco_paulista",
             "packs": [game_deck(record)], "blocks": paulista_blocks(record), "history": record}
 
 
 def paulista_ferro() -> dict[str, Any]:
-    seed = DealSeed(h("paulista server 3"), (), "vectors-paulista-3", 1)
+    seed = deal_seed(h("paulista server 3"), (), "vectors-paulista-3", 1)
     record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 2, [11, 11, 11, 11])
     return {"title": "Truco paulista, mão de ferro (both on 11), dealer seat 2, no player's seed",
             "game": "truco_paulista", "packs": [game_deck(record)], "blocks": paulista_blocks(record),
@@ -248,7 +275,7 @@ def paulista_ferro() -> dict[str, Any]:
 def argentino(players: int, dealer: int, options: dict[str, Any], title: str, pica: bool = False) -> dict[str, Any]:
     names = ["ana", "bia", "caio", "duda", "eva", "fabi"][:players]
     table = f"vectors-argentino-{players}" + ("-pica" if pica else "")
-    seed = DealSeed(h(f"argentino server {players}{' pica' if pica else ''}"),
+    seed = deal_seed(h(f"argentino server {players}{' pica' if pica else ''}"),
                     ((0, h(f"ana {players}")), (players - 1, b"cut")), table, 1)
     record = hand("truco_argentino", names, seed, dealer, [0] * players, options=options,
                   recall={"pica_pica": True} if pica else None)
@@ -271,7 +298,7 @@ def chain() -> list[dict[str, Any]]:
     previous: dict[str, Any] | None = None
     match = None
     for n in range(1, 4):
-        seed = DealSeed(h(f"chain server {n}"), ((0, h(f"João {n}")), (3, h(f"李雷 {n}"))), table, n)
+        seed = deal_seed(h(f"chain server {n}"), ((0, h(f"João {n}")), (3, h(f"李雷 {n}"))), table, n)
         if match is None:
             match, _ = game.open(options, seats, seed)
         else:
@@ -290,16 +317,13 @@ def chain() -> list[dict[str, Any]]:
     return out
 
 
-def vectors() -> dict[str, Any]:
+def section() -> dict[str, Any]:
+    """The streams, the deals and the chain of hands, under the scheme being made (``SCHEME_NOW``)."""
     return {
-        "scheme": SCHEME,
-        "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2); a number "
-                 "that may need more than 53 bits (a bits(k) value) is a string of decimal digits.",
-        "genesis": GENESIS,
         "streams": [
-            stream_vector(DealSeed(bytes(range(32)), (), "t", 1), [1, 5, 8, 13, 64, 3, 200, 53]),
-            stream_vector(DealSeed(h("stream server"), ((0, h("seat 0")), (3, bytes(range(64))), (5, b"\xff")),
-                                   "mesa-ñ", 70000), [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 256, 9]),
+            stream_vector(deal_seed(bytes(range(32)), (), "t", 1), [1, 5, 8, 13, 64, 3, 200, 53]),
+            stream_vector(deal_seed(h("stream server"), ((0, h("seat 0")), (3, bytes(range(64))), (5, b"\xff")),
+                                    "mesa-ñ", 70000), [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 256, 9]),
         ],
         "deals": [
             cacho_redeal(),
@@ -315,6 +339,36 @@ def vectors() -> dict[str, Any]:
             argentino(6, 1, {}, "Truco argentino, 6 players: a pica-pica deal (three 1v1s), dealer seat 1", pica=True),
         ],
         "chain": chain(),
+    }
+
+
+def chain_vector() -> dict[str, Any]:
+    """A seat's chain (§3a): its secret top, every link from the pledge on, each the one before's preimage."""
+    chain = Chain.make(h("a chain's top"), length=4)
+    return {"top": chain.links[-1].hex(), "length": 4, "links": [link.hex() for link in chain.links],
+            "pledge": chain.pledge.hex()}
+
+
+PUBLISHED = Path(__file__).resolve().parent.parent / "docs" / "deal-vectors.json"
+
+
+def vectors() -> dict[str, Any]:
+    """Every version's vectors. The first version's are published and stay exactly as they were published
+    (the bots and the option names that made its hands have changed since; its deals have not, and the tests
+    hold them to this code): they are read back from the file. The second version's are made here."""
+    SCHEME_NOW[0] = SCHEMES[0]
+    published = json.loads(PUBLISHED.read_text(encoding="utf-8")) if PUBLISHED.exists() else {}
+    first = {key: published[key] for key in ("streams", "deals", "chain") if key in published} or section()
+    SCHEME_NOW[0] = SCHEMES[1]
+    second = {"scheme": SCHEMES[1], "link_tag": "cardtui-deal/2 link\\x00", "chains": [chain_vector()], **section()}
+    return {
+        "scheme": SCHEMES[0],
+        "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2); a number "
+                 "that may need more than 53 bits (a bits(k) value) is a string of decimal digits. The top level is "
+                 "cardtui-deal/1; \"cardtui-deal/2\" holds the same under the second version, and its chains.",
+        "genesis": GENESIS,
+        **first,
+        "cardtui-deal/2": second,
     }
 
 

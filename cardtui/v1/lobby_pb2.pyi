@@ -419,6 +419,7 @@ class JoinTableRequest(_message.Message):
     PASSWORD_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
     INVITE_FIELD_NUMBER: _builtins.int
+    PLEDGE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     name: _builtins.str
     seat: _builtins.int
@@ -430,6 +431,11 @@ class JoinTableRequest(_message.Message):
     """
     invite: _builtins.str
     """An invite's code (Invite) that opens this table's password: `password` may then be empty."""
+    pledge: _builtins.bytes
+    """A fair deal's pledge (scheme "cardtui-deal/2", docs/deal.md §3a): the first value of a hash chain
+    whose later links this seat will send, one a hand, as its seeds (`Table.Cut`). 32 bytes; empty: this
+    client sends no seeds, and the table's deals wait for none of its.
+    """
     def __init__(
         self,
         *,
@@ -439,10 +445,11 @@ class JoinTableRequest(_message.Message):
         password: _builtins.str = ...,
         session: _builtins.str = ...,
         invite: _builtins.str = ...,
+        pledge: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "password", b"password", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "invite", b"invite", "name", b"name", "password", b"password", "pledge", b"pledge", "seat", b"seat", "session", b"session", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

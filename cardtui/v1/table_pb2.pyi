@@ -538,11 +538,12 @@ Global___RematchVoted: _TypeAlias = RematchVoted  # noqa: Y015
 
 @_typing.final
 class DealCommitted(_message.Message):
-    """Fair deals (scheme "cardtui-deal/1", README "Deals anyone can verify"). Before each hand
-    the server draws a secret 32-byte seed and publishes its SHA-256 in `DealCommitted`, the
-    hand's first event. Each seated client then sends a seed of its own (`Table.Cut`); the
-    server deals once every seated person connected has sent one, or when `cut_ms` has passed
-    (late seeds are not used). The deck is a Fisher-Yates shuffle driven by HMAC-SHA256 keyed
+    """Fair deals (scheme "cardtui-deal/2", README "Deals anyone can verify"). A client sitting down
+    pledges a hash chain (`JoinTableRequest.pledge`): every seed it will send is fixed then. Before
+    each hand the server draws a secret 32-byte seed and publishes its SHA-256 in `DealCommitted`,
+    the hand's first event, with the value each pledged seat's next link must follow. Each of those
+    seated clients then sends that link (`Table.Cut`); the server deals once every one of them has,
+    or when `cut_ms` has passed (late links are not used, and the reveal shows who is missing). The deck is a Fisher-Yates shuffle driven by HMAC-SHA256 keyed
     by the server's seed over the players' seeds, the table id and `hand`, with rejection
     sampling; every byte and every step is in docs/deal.md. When the hand ends,
     `DealRevealed` gives the server's seed and every seed used, so that any client can
@@ -554,22 +555,34 @@ class DealCommitted(_message.Message):
     HAND_FIELD_NUMBER: _builtins.int
     COMMITMENT_FIELD_NUMBER: _builtins.int
     CUT_MS_FIELD_NUMBER: _builtins.int
+    SCHEME_FIELD_NUMBER: _builtins.int
+    PLEDGES_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
     """the table's hand number (the hand history's `hand`), not the match's"""
     commitment: _builtins.str
     """SHA-256 of the server's seed, lower-case hex"""
     cut_ms: _builtins.int
     """the longest the server waits for seeds (0: it deals at once)"""
+    scheme: _builtins.str
+    """"cardtui-deal/2" ("": "cardtui-deal/1", whose seeds are free bytes)"""
+    @_builtins.property
+    def pledges(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerPledge]:
+        """"cardtui-deal/2": each seat whose link the deal takes, and the value that link must follow (its
+        pledge, or the link it sent for its last hand). Fixed here, before any link of the hand is sent.
+        """
+
     def __init__(
         self,
         *,
         hand: _builtins.int = ...,
         commitment: _builtins.str = ...,
         cut_ms: _builtins.int = ...,
+        scheme: _builtins.str = ...,
+        pledges: _abc.Iterable[Global___PlayerPledge] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "cut_ms", b"cut_ms", "hand", b"hand"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "cut_ms", b"cut_ms", "hand", b"hand", "pledges", b"pledges", "scheme", b"scheme"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -598,6 +611,32 @@ class PlayerSeed(_message.Message):
 Global___PlayerSeed: _TypeAlias = PlayerSeed  # noqa: Y015
 
 @_typing.final
+class PlayerPledge(_message.Message):
+    """A seat's chain as a hand's commitment names it: the next link's SHA-256 over the link tag and the
+    link must be `follows` (docs/deal.md §3a).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    FOLLOWS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    follows: _builtins.bytes
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        follows: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["follows", b"follows", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerPledge: _TypeAlias = PlayerPledge  # noqa: Y015
+
+@_typing.final
 class DealRevealed(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -607,6 +646,7 @@ class DealRevealed(_message.Message):
     SERVER_SEED_FIELD_NUMBER: _builtins.int
     SEEDS_FIELD_NUMBER: _builtins.int
     AWAITED_FIELD_NUMBER: _builtins.int
+    PLEDGES_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
     """as in DealCommitted"""
     scheme: _builtins.str
@@ -626,6 +666,12 @@ class DealRevealed(_message.Message):
         deal or never came, or the server left it out (README "A dropped seed").
         """
 
+    @_builtins.property
+    def pledges(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerPledge]:
+        """"cardtui-deal/2": the pledges the commitment named. A pledged seat with no seed in `seeds` held its
+        link back (or the server left it out): either way the deck could have been chosen between two.
+        """
+
     def __init__(
         self,
         *,
@@ -635,10 +681,11 @@ class DealRevealed(_message.Message):
         server_seed: _builtins.bytes = ...,
         seeds: _abc.Iterable[Global___PlayerSeed] | None = ...,
         awaited: _abc.Iterable[_builtins.int] | None = ...,
+        pledges: _abc.Iterable[Global___PlayerPledge] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaited", b"awaited", "hand", b"hand", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaited", b"awaited", "hand", b"hand", "pledges", b"pledges", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1092,7 +1139,9 @@ class CutRequest(_message.Message):
     hand: _builtins.int
     """DealCommitted.hand"""
     seed: _builtins.bytes
-    """1 to 64 random bytes; clients send 32 fresh ones per hand"""
+    """"cardtui-deal/2": the link of the seat's chain that follows what `DealCommitted.pledges` names for it
+    (32 bytes). A link that does not follow it is not taken.
+    """
     def __init__(
         self,
         *,

@@ -16,15 +16,15 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 import grpc
 
-from cardtui.engine.core import Event, Match
+from cardtui.engine.core import Bound, Event, Game, Match
 from cardtui.engine.games import GAMES
-from cardtui.fair import SCHEME, DealSeed, commitment
+from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed, before, commitment
 from cardtui.server import wire
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
@@ -39,6 +39,8 @@ hand is dealt when it has (this bound only ends a test that broke, on a machine 
 TOKEN = "ana-token"
 SEATS = [common_pb2.SeatSummary(seat=0, name="ana", taken=True, team=0),
          common_pb2.SeatSummary(seat=1, name="bot 2", bot=True, taken=True, team=1, bot_level="easy")]
+HOSTED = [SEATS[0], common_pb2.SeatSummary(seat=1, name="bia", taken=True, team=1)]
+"""The seats where the host plays seat 2 itself, as a person for all anyone can see."""
 
 
 class Trick(StrEnum):
@@ -77,14 +79,32 @@ class Trick(StrEnum):
     """Commits and deals honestly, and never reveals."""
     AWAITED_EMPTIED = "awaited_emptied"
     """Deals honestly with the client's seed but says it waited for nobody."""
+    # A host that plays at its own table: seat 2 is a person's as far as anyone can see, and the host plays it.
+    HOST_GRIND = "host_grind"
+    """Its seat's seed is drawn after the client's link came, again and again until the deck gives the six."""
+    HOST_WITHHOLD = "host_withhold"
+    """Its seat's pledged link goes in if that deck gives the six; else it is held back if that deck does."""
+    OTHER_SCHEME = "other_scheme"
+    """Commits under ``cardtui-deal/1`` (no pledges), and its seat's seed is drawn after the client's came."""
+    # Who is dealt what, named after the cut.
+    DEALER = "dealer"
+    """Names the dealer (so the order of dealing) after the cut, whichever gives the client the six."""
+    ROUND_ORDER = "round_order"
+    """Names the dealer the rules give, but deals the first round in the order that gives the six."""
+    # The client's own chain.
+    SEED_REUSED = "seed_reused"
+    """Names a link of the client's already seen (so its seed is known before committing), seed drawn until six."""
 
 
 STEERING = frozenset({Trick.NO_WAIT, Trick.BATCHED, Trick.REPLAYED, Trick.AFTER_CARDS, Trick.OLD_SEED,
-                      Trick.BOT_SEED, Trick.NO_COMMIT})
+                      Trick.BOT_SEED, Trick.NO_COMMIT, Trick.HOST_GRIND, Trick.OTHER_SCHEME, Trick.SEED_REUSED})
 """Tricks that let the host try decks until it likes one: the six comes every hand."""
-CHOOSING = frozenset({Trick.REFUSED, Trick.LATE, Trick.SILENT, Trick.SWAPPED, Trick.OTHER_HAND, Trick.OTHER_TABLE})
+CHOOSING = frozenset({Trick.REFUSED, Trick.LATE, Trick.SILENT, Trick.SWAPPED, Trick.OTHER_HAND, Trick.OTHER_TABLE,
+                      Trick.HOST_WITHHOLD, Trick.DEALER, Trick.ROUND_ORDER})
 """Tricks the host plays once it has the client's seed, where the honest deck lacks the six: two
 decks or more to pick from."""
+HOST_TRICKS = frozenset({Trick.HOST_GRIND, Trick.HOST_WITHHOLD, Trick.OTHER_SCHEME})
+"""Tricks of a host that plays seat 2 itself (``Dishonest.hosted``)."""
 
 
 @dataclass(frozen=True)
@@ -99,15 +119,25 @@ class Dealt:
     """The host's choice made the deck (drawing its seed again, dropping or moving a seed, ...)."""
 
 
-def first_card(deal: DealSeed) -> str:
-    """The client's first card in the Cacho hand ``deal`` makes (seat 0 of two)."""
+def opened(deal: DealSeed, dealer: int | None = None) -> tuple[Match, list[Event]]:
+    """The Cacho match ``deal`` opens, its first dealer the rules' (the last seat) unless ``dealer`` is named."""
     rules = GAMES["cacho"]
-    _match, events = rules.open({}, rules.seat_infos(["ana", "bot 2"]), deal)
+    seats = rules.seat_infos(["ana", "bot 2"])
+    if dealer is None:
+        return rules.open({}, seats, deal)
+    game = cast(Game[Any, Any, Any], rules)
+    state, events = game.resume(game.options({}), seats, [20, 20], dealer, 1, deal)
+    return Bound(game, state), events
+
+
+def first_card(deal: DealSeed, dealer: int | None = None) -> str:
+    """The client's first card in the Cacho hand ``deal`` makes (seat 0 of two)."""
+    _match, events = opened(deal, dealer)
     return next(wire.note(ev.body.cards[0]) for ev in events if ev.kind == "CardsDealt" and ev.body.seat == 0)
 
 
-def is_six(deal: DealSeed) -> bool:
-    return first_card(deal).startswith("6")
+def is_six(deal: DealSeed, dealer: int | None = None) -> bool:
+    return first_card(deal, dealer).startswith("6")
 
 
 @dataclass
@@ -127,10 +157,21 @@ class Dishonest:
     seq: int = 0
     finished: asyncio.Event = field(default_factory=asyncio.Event)
     """Every hand of the plan has been sent."""
+    follows: bytes = b""
+    """Where the client's chain stands (docs/deal.md §3a): its pledge (from ``JoinTable``), then each link taken."""
+    hosted: bool = False
+    """The host plays seat 2 itself, shown as a person's (``HOSTED``): its chain is the host's."""
+    host: Chain = field(default_factory=lambda: Chain.make(length=512))
+    host_follows: bytes = b""
+    """Where the host seat's chain stands: its pledge, then each link it put in."""
 
     # -- the wire --------------------------------------------------------------------------
+    @property
+    def seats(self) -> list[common_pb2.SeatSummary]:
+        return HOSTED if self.hosted else SEATS
+
     def summary(self) -> common_pb2.TableSummary:
-        return common_pb2.TableSummary(id=TABLE, game="cacho", name="steered", seats=SEATS,
+        return common_pb2.TableSummary(id=TABLE, game="cacho", name="steered", seats=self.seats,
                                        status=common_pb2.TABLE_STATUS_PLAYING, turn_seconds=30)
 
     def event(self, body: Event | table_pb2.Event, replay: bool = False) -> table_pb2.Event:
@@ -142,18 +183,34 @@ class Dishonest:
         return body
 
     def update(self, events: list[table_pb2.Event], match: Match | None) -> table_pb2.TableMessage:
-        view = wire.view_message(match.view(0) if match is not None else None, (), 0, SEATS)
+        view = wire.view_message(match.view(0) if match is not None else None, (), 0, self.seats)
         return table_pb2.TableMessage(seq=self.seq, update=table_pb2.Update(events=events, view=view))
 
-    def committed(self, hand: int, server: bytes, cut_ms: int = CUT_MS) -> table_pb2.Event:
-        return table_pb2.Event(deal_committed=table_pb2.DealCommitted(hand=hand, commitment=commitment(server),
-                                                                      cut_ms=cut_ms))
+    def pledges(self) -> tuple[tuple[int, bytes], ...]:
+        """What the commitment names: the client's seat and where its chain stands (and the host's seat's)."""
+        if self.hosted and not self.host_follows:
+            self.host_follows = self.host.pledge
+        mine = ((0, self.follows),) if self.follows else ()
+        return (*mine, (1, self.host_follows)) if self.hosted else mine
+
+    def host_link(self) -> bytes:
+        """The host seat's next link: the one its chain fixed when it "sat down"."""
+        link = self.host.after(self.host_follows)
+        assert link is not None
+        return link
+
+    def committed(self, hand: int, server: bytes, cut_ms: int = CUT_MS,
+                  pledges: tuple[tuple[int, bytes], ...] | None = None, scheme: str = SCHEME) -> table_pb2.Event:
+        named = self.pledges() if pledges is None else pledges
+        return table_pb2.Event(deal_committed=table_pb2.DealCommitted(
+            hand=hand, commitment=commitment(server), cut_ms=cut_ms, scheme=scheme if scheme != SCHEMES[0] else "",
+            pledges=[table_pb2.PlayerPledge(seat=s, follows=f) for s, f in named]))
 
     def revealed(self, deal: DealSeed, awaited: tuple[int, ...] = (0,)) -> table_pb2.Event:
         seeds = [table_pb2.PlayerSeed(seat=s, seed=b) for s, b in deal.player_seeds]
         return table_pb2.Event(deal_revealed=table_pb2.DealRevealed(
-            hand=deal.hand, scheme=SCHEME, table=deal.table, server_seed=deal.server_seed, seeds=seeds,
-            awaited=awaited))
+            hand=deal.hand, scheme=deal.scheme, table=deal.table, server_seed=deal.server_seed, seeds=seeds,
+            awaited=awaited, pledges=[table_pb2.PlayerPledge(seat=s, follows=f) for s, f in deal.pledges]))
 
     def steer(self, make: Callable[[bytes], DealSeed]) -> DealSeed:
         """The server's seed drawn again and again until the deck gives the client a six."""
@@ -177,13 +234,17 @@ class Dishonest:
     async def deal(self, hand: int, trick: Trick) -> AsyncIterator[table_pb2.TableMessage]:
         """One hand's messages, dealt by ``trick``."""
         fresh = self.rng.randbytes(32)
+        named = self.pledges()  # as the commitment names them, before any link comes
+        scheme = SCHEMES[0] if trick is Trick.OTHER_SCHEME else SCHEME
 
         def keyed(server: bytes, *seeds: tuple[int, bytes], table: str = TABLE, number: int = hand) -> DealSeed:
-            return DealSeed(server, seeds, table, number)
+            return DealSeed(server, seeds, table, number, scheme, () if scheme == SCHEMES[0] else named)
 
         opening: list[table_pb2.Event] = []
         steered = trick in STEERING
         awaited: tuple[int, ...] = (0,)
+        dealer: int | None = None  # the rules' (the last seat), unless a trick names another
+        told_dealer: int | None = None  # what HandStarted says, where it is not the dealer who dealt
         if trick in (Trick.NO_WAIT, Trick.BATCHED, Trick.REPLAYED, Trick.AFTER_CARDS, Trick.NO_COMMIT):
             deal = self.steer(keyed)
             if trick is Trick.NO_WAIT:
@@ -192,46 +253,69 @@ class Dishonest:
                 yield self.update([self.event(self.committed(hand, deal.server_seed), replay=True)], None)
             elif trick is Trick.BATCHED:
                 opening = [self.committed(hand, deal.server_seed)]
-        elif trick is Trick.OLD_SEED and self.seeds:
-            old = self.seeds[-1]
+        elif trick in (Trick.OLD_SEED, Trick.SEED_REUSED) and self.seeds:
+            old = self.seeds[-1]  # a link of the client's, seen already: the server knows it before it commits
+            if trick is Trick.SEED_REUSED:  # the commitment names what that old link follows: asked again
+                named = ((0, before(old)),)
             deal = self.steer(lambda server: keyed(server, (0, old)))
-            yield self.update([self.event(self.committed(hand, deal.server_seed))], None)
-            came = await self.cut(hand)
-            if came is not None:
-                came[1].set_result(True)
+            yield self.update([self.event(self.committed(hand, deal.server_seed, pledges=named))], None)
+            if trick is Trick.OLD_SEED:  # (asked again for a link it sent, the client sends nothing)
+                came = await self.cut(hand)
+                if came is not None:
+                    came[1].set_result(True)
+                    self.follows = came[0]
+        elif trick is Trick.OTHER_SCHEME:  # under the first version a client with a chain sends nothing
+            yield self.update([self.event(self.committed(hand, fresh, pledges=(), scheme=scheme))], None)
+            deal = self.steer(lambda drawn: DealSeed(fresh, ((1, drawn),), TABLE, hand, scheme))
         else:
             window = LATE_MS if trick is Trick.LATE else CUT_MS
-            yield self.update([self.event(self.committed(hand, fresh, cut_ms=window))], None)
+            pledges = () if scheme == SCHEMES[0] else named
+            yield self.update([self.event(self.committed(hand, fresh, cut_ms=window, pledges=pledges))], None)
             came = await self.cut(hand)
             seed, answer = came if came is not None else (b"", None)
-            honest = keyed(fresh, (0, seed)) if seed else keyed(fresh)
+            mine = ((0, seed),) if seed else ()
+            host = ((1, self.host_link()),) if self.hosted else ()
+            honest = keyed(fresh, *mine, *host)
             deal, taken, steered = honest, True, False
-            choose = bool(seed) and (self.always or not is_six(honest))
-            if choose and trick in (Trick.REFUSED, Trick.LATE, Trick.SILENT) and (self.always
-                                                                                  or is_six(keyed(fresh))):
-                deal, taken, steered = keyed(fresh), False, True
-            elif choose and trick is Trick.SWAPPED and (self.always or is_six(keyed(fresh, (1, seed)))):
+            choose = self.always or not is_six(honest)
+            if choose and seed and trick in (Trick.REFUSED, Trick.LATE, Trick.SILENT) and (
+                    self.always or is_six(keyed(fresh, *host))):
+                deal, taken, steered = keyed(fresh, *host), False, True
+            elif choose and seed and trick is Trick.SWAPPED and (self.always or is_six(keyed(fresh, (1, seed)))):
                 deal, steered = keyed(fresh, (1, seed)), True
             elif seed and trick is Trick.BOT_SEED:
                 deal, steered = self.steer(lambda bot: keyed(fresh, (0, seed), (1, bot[:16]))), True
-            elif choose and trick in (Trick.OTHER_HAND, Trick.OTHER_TABLE):
-                tries = (keyed(fresh, (0, seed), number=hand + 1000 * k) if trick is Trick.OTHER_HAND
-                         else keyed(fresh, (0, seed), table=f"{TABLE}-{k}") for k in range(1, 400))
+            elif choose and seed and trick in (Trick.OTHER_HAND, Trick.OTHER_TABLE):
+                tries = (keyed(fresh, *mine, number=hand + 1000 * k) if trick is Trick.OTHER_HAND
+                         else keyed(fresh, *mine, table=f"{TABLE}-{k}") for k in range(1, 400))
                 deal, steered = next(d for d in tries if is_six(d)), True
+            elif trick is Trick.HOST_GRIND:  # its own seat's seed, drawn after the client's came
+                deal, steered = self.steer(lambda drawn: keyed(fresh, *mine, (1, drawn))), True
+            elif choose and trick is Trick.HOST_WITHHOLD and (self.always or is_six(keyed(fresh, *mine))):
+                deal, steered = keyed(fresh, *mine), True  # its pledged link held back: the other deck
+            elif choose and trick in (Trick.DEALER, Trick.ROUND_ORDER) and (self.always or is_six(honest, 0)):
+                dealer, steered = 0, True
+                told_dealer = 1 if trick is Trick.ROUND_ORDER else None
             if answer is not None and trick is not Trick.SILENT:
                 if trick is Trick.LATE and not taken:
                     await asyncio.sleep(0.2)  # more than half the window: the client cannot say it came in time
                 answer.set_result(taken)
+            if seed:
+                self.follows = seed  # the client's chain moves on: a link seen is never asked for again
+            if host and dict(deal.player_seeds).get(1) == host[0][1]:
+                self.host_follows = host[0][1]
             if trick is Trick.AWAITED_EMPTIED:
                 awaited = ()
-        self.dealt.append(Dealt(hand, trick, is_six(deal), steered))
-        match, events = GAMES["cacho"].open({}, GAMES["cacho"].seat_infos(["ana", "bot 2"]), deal)
+        self.dealt.append(Dealt(hand, trick, is_six(deal, dealer), steered))
+        match, events = opened(deal, dealer)
+        if told_dealer is not None:  # the dealer the rules give, said over a deal made from another seat
+            events = [Event(replace(ev.body, dealer=told_dealer)) if ev.kind == "HandStarted" else ev for ev in events]
         started = [self.event(table_pb2.Event(match_started=table_pb2.MatchStarted(match=hand)))]
         if trick is Trick.AFTER_CARDS:  # the hand's start and the client's first card, then the commitment
-            mine = next(i for i, ev in enumerate(events) if ev.kind == "CardsDealt" and ev.body.seat == 0)
-            yield self.update([*started, *(self.event(ev) for ev in events[: mine + 1])], match)
+            first = next(i for i, ev in enumerate(events) if ev.kind == "CardsDealt" and ev.body.seat == 0)
+            yield self.update([*started, *(self.event(ev) for ev in events[: first + 1])], match)
             yield self.update([self.event(self.committed(hand, deal.server_seed))], match)
-            events = events[mine + 1:]
+            events = events[first + 1:]
             started = []
         dealt = [*(self.event(ev) for ev in opening), *started, *(self.event(ev) for ev in events)]
         yield self.update(dealt, match)
@@ -263,6 +347,7 @@ class Lobby(lobby_pb2_grpc.LobbyServicer):
         return lobby_pb2.ListTablesResponse(tables=[self.cheat.summary()])
 
     async def JoinTable(self, request: Any, context: Any) -> lobby_pb2.JoinResponse:
+        self.cheat.follows = bytes(request.pledge)
         return lobby_pb2.JoinResponse(token=TOKEN, seat=0, table=self.cheat.summary(), first_seq=1)
 
 

@@ -20,7 +20,7 @@ import pytest
 from cardtui.client.app import CardApp
 from cardtui.client.fairness import GREY, Standing, Verdict
 from cardtui.client.table_screen import TableScreen
-from tests.client.dishonest import CHOOSING, STEERING, TABLE, Dealt, Dishonest, Trick, serving
+from tests.client.dishonest import CHOOSING, HOST_TRICKS, STEERING, TABLE, Dealt, Dishonest, Trick, serving
 from tests.client.test_app import SIZE, log_text
 from tests.client.waiting import PATIENCE, until
 
@@ -53,6 +53,18 @@ EXPECTED: dict[Trick, tuple[frozenset[Standing], str, str]] = {
     Trick.NO_COMMIT: (frozenset({Standing.BROKEN}), RED, "no commitment came before this hand's cards"),
     Trick.UNREVEALED: (frozenset({Standing.BROKEN}), RED, "its seeds were never revealed, so nothing of it could be"
                        " checked"),
+    Trick.HOST_GRIND: (frozenset({Standing.BROKEN}), RED, "the deal used a seed for seat 2 that is not the link its"
+                       " pledge named: one that could be chosen after the others were seen"),
+    Trick.HOST_WITHHOLD: (frozenset({Standing.WITHHELD}), RED, "seat 2 (bia) pledged a seed and it is not in this deal:"
+                          " whoever held it back (that seat, or the host) could choose between two decks"),
+    Trick.OTHER_SCHEME: (frozenset({Standing.UNASKED}), GREY, "the commitment is of the deal scheme's first version,"
+                         " where whoever sends a seed last may choose the deck"),
+    Trick.DEALER: (frozenset({Standing.BROKEN}), RED, "the server named seat 1 to deal, but by the rules it was seat"
+                   " 2's turn"),
+    Trick.ROUND_ORDER: (frozenset({Standing.BROKEN}), RED, "round 1 was dealt in another order than the rules'"),
+    # asked again for a link it sent, the client sends none; the server deals it anyway: the reveal shows it
+    Trick.SEED_REUSED: (frozenset({Standing.BROKEN}), RED, "the deal used your seed of table deal 1, not the one you"
+                        " sent for this deal"),
 }
 
 
@@ -76,8 +88,9 @@ async def play(cheat: Dishonest) -> tuple[list[Verdict], str]:
 
 @pytest.mark.parametrize("trick", sorted(EXPECTED), ids=str)
 async def test_no_trick_of_a_dishonest_server_gets_a_tick(trick: Trick) -> None:
-    """An honest hand, the trick, an honest hand: ✔, the trick's own words (never ✔), ✔."""
-    cheat = Dishonest(plan=lambda hand: trick if hand == 2 else Trick.HONEST, hands=3)
+    """An honest hand, the trick, an honest hand: ✔, the trick's own words (never ✔), ✔. The host's own tricks are
+    played at a table where it plays seat 2 itself, shown as a person's."""
+    cheat = Dishonest(plan=lambda hand: trick if hand == 2 else Trick.HONEST, hands=3, hosted=trick in HOST_TRICKS)
     verdicts, log = await play(cheat)
     by_hand = {v.hand: v for v in verdicts}
     assert sorted(by_hand) == [1, 2, 3], [v.said().text.plain for v in verdicts]
@@ -106,7 +119,8 @@ async def test_a_client_seated_from_the_commitment_knows_it_was_waited_for() -> 
             " when the hand was committed.") in log
 
 
-async def test_the_steered_six_never_gets_a_tick() -> None:
+@pytest.mark.parametrize("hosted", [False, True], ids=["", "the-host-plays-seat-2"])
+async def test_the_steered_six_never_gets_a_tick(hosted: bool) -> None:
     """The issue's statistics, on the real screen: hand after hand the host plays a trick chosen at
     random (or deals honestly) and steers a six to the client's first card wherever its trick lets
     it choose. Every hand it steered is said in words other than ✔; where it could try decks at
@@ -115,7 +129,7 @@ async def test_the_steered_six_never_gets_a_tick() -> None:
     tricks = [Trick.HONEST] * 4 + sorted(STEERING | CHOOSING | {Trick.UNREVEALED})
     hands = 120
     plan = [rng.choice(tricks) for _ in range(hands - 1)] + [Trick.HONEST]  # the last: an unrevealed one shows
-    cheat = Dishonest(plan=lambda hand: plan[hand - 1], hands=hands, always=False)
+    cheat = Dishonest(plan=lambda hand: plan[hand - 1], hands=hands, always=False, hosted=hosted)
     verdicts, _log = await play(cheat)
     by_hand = {v.hand: v for v in verdicts}
     assert sorted(by_hand) == list(range(1, hands + 1))

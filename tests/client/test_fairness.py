@@ -25,11 +25,11 @@ from cardtui.client.fairness import GREY, FairDeals, Standing, Verdict
 from cardtui.client.table_screen import TableScreen
 from cardtui.engine.core import Event, Match, Rules
 from cardtui.engine.games import GAMES
-from cardtui.fair import SCHEME, DealSeed
+from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed
 from cardtui.server import wire
 from cardtui.server.app import Running
-from cardtui.server.events import DealCommitted, DealRevealed, PlayerSeed
-from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
+from cardtui.server.events import DealCommitted, DealRevealed, MatchStarted, PlayerPledge, PlayerSeed
+from cardtui.v1 import common_pb2, lobby_pb2, rummy_pb2, table_pb2
 from tests.client.waiting import at_table, in_lobby, play_by_keys, until
 from tests.conftest import PATIENT_CUTS, create, end_cut_window
 
@@ -45,6 +45,7 @@ class Table:
     viewers: list[int | None]
     checkers: dict[int | None, FairDeals] = field(default_factory=dict)
     seq: int = 0
+    matches: int = 0
     now: float = 0.0
     """The checkers' clock, in seconds: a test moves it to say when an answer came."""
 
@@ -58,13 +59,16 @@ class Table:
             self.checkers[v] = FairDeals(clock=lambda: self.now)
             self.checkers[v].feed(table_pb2.TableMessage(seq=0, snapshot=snap))
 
-    def send(self, events: list[Event]) -> dict[int | None, list[tuple[int, bytes]]]:
-        """One batch to every audience; the cuts each checker asks for."""
+    def send(self, events: list[Event], match: Match | None = None) -> dict[int | None, list[tuple[int, bytes]]]:
+        """One batch to every audience, with its view of ``match`` after it, as the server sends it; the cuts each
+        checker asks for."""
         first = self.seq + 1
         self.seq += len(events)
         cuts = {}
         for v, checker in self.checkers.items():
             update = table_pb2.Update(events=[wire.event_message(first + i, ev, v) for i, ev in enumerate(events)])
+            if match is not None:
+                update.view.CopyFrom(wire.view_message(match.view(v)))
             cuts[v] = checker.feed(table_pb2.TableMessage(seq=self.seq, update=update))
         return cuts
 
@@ -89,13 +93,21 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
     players = table.players
     seats = rules.seat_infos([f"p{i}" for i in range(players)])
     match: Match | None = None
+    follows: dict[int, bytes] = {}  # where each seat's chain stands (docs/deal.md §3a)
+    for v, checker in table.checkers.items():
+        if v is not None:
+            checker.chain = Chain.make(rng.randbytes(32), length=hands + 1)
+            follows[v] = checker.chain.pledge
     for hand in range(1, hands + 1):
         server = rng.randbytes(32)
-        commit = DealCommitted(hand, hashlib.sha256(server).hexdigest(), 1000)
-        cuts = table.send([Event(commit)])
+        named = dict(follows)
+        pledges = tuple(PlayerPledge(s, b) for s, b in sorted(named.items()))
+        commit = DealCommitted(hand, hashlib.sha256(server).hexdigest(), 1000, SCHEME, pledges)
+        cuts = table.send([Event(commit)], match)
         sent = {v: c[0][1] for v, c in cuts.items() if c}
         assert set(sent) == set(range(players)), "every seated checker cuts, the spectator does not"
         used = {s: b for s, b in sent.items() if s not in late}
+        follows.update(sent)  # a link the server has seen, late or not, is never asked for again
         for v, checker in table.checkers.items():
             if v is not None and v in used:
                 checker.taken(hand, True)
@@ -103,19 +115,23 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
         for v, checker in table.checkers.items():
             if v is not None and v not in used:
                 checker.taken(hand, False)
-        deal = reveal = DealSeed(server, tuple(sorted(used.items())), TABLE, hand)
+        deal = reveal = DealSeed(server, tuple(sorted(used.items())), TABLE, hand, SCHEME, tuple(named.items()))
         if tamper is not None:
             deal, reveal = tamper(deal, reveal)
         if match is None or match.match_over():
             match, events = rules.open(options or {}, seats, deal)
+            events = [Event(MatchStarted(table.matches + 1)), *events]
+            table.matches += 1
         else:
             events = match.next_hand(deal)
-        table.send(events)
+        table.send(events, match)
         while not match.hand_over():
             seat = next(s for s in match.to_act() if match.legal_actions(s))
-            table.send(match.apply(seat, match.bot_action(seat, rng, "easy")))
+            table.send(match.apply(seat, match.bot_action(seat, rng, "easy")), match)
         shown = tuple(PlayerSeed(s, b) for s, b in reveal.player_seeds)
-        table.send([Event(DealRevealed(hand, SCHEME, reveal.table, reveal.server_seed, shown, tuple(range(players))))])
+        table.send([Event(DealRevealed(hand, reveal.scheme, reveal.table, reveal.server_seed, shown,
+                                       tuple(range(players)), tuple(PlayerPledge(s, b) for s, b in reveal.pledges)))],
+                   match)
 
 
 def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
@@ -128,38 +144,48 @@ CASES = [("cacho", 4, 120), ("truco_paulista", 4, 120), ("truco_argentino", 6, 1
          ("cacheta", 4, 12)]
 
 
+@pytest.mark.parametrize("late", [False, True], ids=["", "a-late-seed"])
 @pytest.mark.parametrize(("game", "players", "hands"), CASES, ids=[c[0] for c in CASES])
-def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, players: int, hands: int) -> None:
+def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, players: int, hands: int,
+                                                                 late: bool) -> None:
+    """Every seat cuts with its pledged chain's links; with ``late``, seat 2's link comes too late every hand: its
+    client says its seed was not used, and everyone else's, the spectator's too, that seat 2's pledged link is not
+    in the deal (whoever held it back could choose between two decks), never ✔."""
     options = {"pica_pica": True} if game == "truco_argentino" else None
-    table = play(game, players, hands, seed=14, late=frozenset({1}), options=options)
+    table = play(game, players, hands, seed=14, late=frozenset({1}) if late else frozenset(), options=options)
     found = list(verdicts(table))
     assert len(found) == hands * (players + 1)
     assert [(v, x) for v, x in found if x.problems or not x.checked] == []
+    withheld = " Seat 2 was seated and connected, but its seed was not used." if late else ""
     for v, x in found:
         said = x.said().text.plain
         where = f"Hand {x.hand_no} (table deal {x.hand})"
         assert x.hand_no is not None and 1 <= x.hand_no <= x.hand
-        if v is None:  # a spectator adds no seed: its check proves less than a fair deal, and says so
+        if late and v != 1:
+            assert x.standing is Standing.WITHHELD and x.said().style == "bold red" and x.withheld == ("seat 2",)
+            cards = "the cards shown match" if v is None else "your cards match"
+            assert said == (f"⚠ {where}: seat 2 pledged a seed and it is not in this deal: whoever held it back (that"
+                            " seat, or the host) could choose between two decks; the rest checks out (the commitment"
+                            f" matches; {cards}).{withheld}")
+        elif v is None:  # a spectator adds no seed: its check proves less than a fair deal, and says so
             assert x.standing is Standing.WATCHED and x.said().style == GREY
             assert said == (f"○ {where}: the deal checks out (the commitment matches; the cards shown match), but you"
                             " are watching: no seed of yours went in, so this does not show that the host did not"
-                            " choose the deck. Seat 2 was seated and connected, but its seed was not used.")
-        elif v == 1:  # its seed came late: not ✔, in words, though the rest checks out
+                            " choose the deck.")
+        elif late and v == 1:  # its seed came late: not ✔, in words, though the rest checks out
             assert x.standing is Standing.UNUSED and x.said().style == "bold red"
             assert said == (f"⚠ {where}: your seed was not used in this deal (the server's answer came 800 ms "
                             "into its 1000 ms wait: too late): the host could have chosen this deck; the rest checks"
                             " out (the commitment matches; your cards match).")
         else:
             assert x.ok
-            # seat 1's seed came late: the others' lines say so (seats are numbered from 1 on screen)
-            assert said == (f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match). Seat 2"
-                            " was seated and connected, but its seed was not used.")
+            assert said == f"✔ {where}: fair deal (committed before the cut; your seed in; your cards match)."
 
 
 def _drop_mine(seat: int) -> Tamper:
     def tamper(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
         """The server took the seat's seed, then dealt (and revealed) without it."""
-        gone = DealSeed(deal.server_seed, tuple(p for p in deal.player_seeds if p[0] != seat), deal.table, deal.hand)
+        gone = dataclasses.replace(deal, player_seeds=tuple(p for p in deal.player_seeds if p[0] != seat))
         return gone, gone
     return tamper
 
@@ -168,7 +194,7 @@ def _swap_mine(seat: int) -> Tamper:
     def tamper(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed]:
         """The server dealt from a seed of its own choosing for the seat, and revealed it."""
         other = tuple((s, b"chosen" if s == seat else b) for s, b in deal.player_seeds)
-        chosen = DealSeed(deal.server_seed, other, deal.table, deal.hand)
+        chosen = dataclasses.replace(deal, player_seeds=other)
         return chosen, chosen
     return tamper
 
@@ -191,7 +217,8 @@ def _another_table(deal: DealSeed, reveal: DealSeed) -> tuple[DealSeed, DealSeed
 
 TAMPERS: dict[str, tuple[Tamper, str, frozenset[int | None]]] = {
     "seed dropped": (_drop_mine(0), "the server took your seed but dealt without it", frozenset({0})),
-    "seed replaced": (_swap_mine(0), "a seed for your seat that this client did not send", frozenset({0})),
+    # (and to everyone else: not the link its pledge named)
+    "seed replaced": (_swap_mine(0), "seed for", frozenset({0, 1, 2, 3, None})),
     "server seed changed": (_other_server_seed, "does not match the commitment", frozenset({0, 1, 2, 3, None})),
     "another deck": (_deal_another_deck, "the deck", frozenset({0, 1, 2, 3, None})),
     "another table": (_another_table, "keyed to another table", frozenset({0, 1, 2, 3, None})),
@@ -233,7 +260,7 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
     assert hand == 9 and len(mine) == 32
     checker.taken(9, True)
     bad = table_pb2.Event(seq=5, deal_revealed=table_pb2.DealRevealed(
-        hand=9, scheme=SCHEME, table=TABLE, server_seed=bytes(32), seeds=[table_pb2.PlayerSeed(seat=0, seed=mine)]))
+        hand=9, scheme=SCHEMES[0], table=TABLE, server_seed=bytes(32), seeds=[table_pb2.PlayerSeed(seat=0, seed=mine)]))
     msg = table_pb2.TableMessage(seq=5, update=table_pb2.Update(events=[bad]))
     checker.feed(msg)
     [said] = checker.said(msg)
@@ -241,7 +268,7 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
                                       " not match the commitment published before the deal")
     assert checker.said(msg) == [], "each line is given once"
     # A reveal for a hand this client never saw committed is said to be unchecked, not passed.
-    other = table_pb2.Event(seq=6, deal_revealed=table_pb2.DealRevealed(hand=10, scheme=SCHEME, table=TABLE,
+    other = table_pb2.Event(seq=6, deal_revealed=table_pb2.DealRevealed(hand=10, scheme=SCHEMES[0], table=TABLE,
                                                                         server_seed=server))
     checker.feed(table_pb2.TableMessage(seq=6, update=table_pb2.Update(events=[other])))
     assert not checker.verdicts[-1].checked and "not checked" in checker.verdicts[-1].said().text.plain
@@ -258,7 +285,7 @@ def test_a_gap_in_the_stream_skips_the_card_comparison_and_says_so() -> None:
         hand=1, commitment=hashlib.sha256(server).hexdigest(), cut_ms=0))
     assert checker.feed(table_pb2.TableMessage(seq=2, update=table_pb2.Update(events=[commit]))) == [], (
         "nobody waits for a cut (cut_ms 0): none is sent")
-    reveal = table_pb2.Event(seq=9, deal_revealed=table_pb2.DealRevealed(hand=1, scheme=SCHEME, table=TABLE,
+    reveal = table_pb2.Event(seq=9, deal_revealed=table_pb2.DealRevealed(hand=1, scheme=SCHEMES[0], table=TABLE,
                                                                          server_seed=server))
     checker.feed(table_pb2.TableMessage(seq=9, update=table_pb2.Update(events=[reveal])))
     [x] = checker.verdicts
@@ -377,6 +404,7 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
         """Refuse every seed as late, in time or not, and deal without it: the first hand's window ends
         now; the second's once the test has read the first's summary (its deal would close it)."""
         dropped.append(hand)
+        self.seating[seat].pledge = seed  # seen: the next deal asks for the link after it
         if hand == 1:
             end_cut_window(self)
         return False
@@ -417,9 +445,10 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
     check = verify(records[:1], GAMES)[0]
     assert check.ok and check.dropped == ("seat 1 ana",) and not check.full
-    assert check.line() == (f"table {table_id} deal 1, match 1 (cacho): ⚠ commitment, deal and chain check, but the"
-                            " seed of seat 1 ana was not used: seated and connected, it was dropped (seeds used: none;"
-                            " seated, not in it: seat 1 ana)")
+    assert check.withheld == ("seat 1 ana",)
+    assert check.line() == (f"table {table_id} deal 1, match 1 (cacho): ⚠ commitment, deal and chain check, but"
+                            " seat 1 ana pledged a link that is not in the deal: whoever held it back could choose"
+                            " between two decks (seeds used: none; seated, not in it: seat 1 ana)")
 
 
 async def test_every_seed_in_time_is_used_and_the_history_says_whose(patient_server: Running) -> None:
@@ -436,6 +465,7 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(patient_ser
     table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
     ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
     fair = FairDeals()
+    fair.chain = ana.chain
     stream = ana.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
 
     async def play() -> None:
@@ -524,8 +554,9 @@ async def test_a_client_that_opens_the_table_while_a_deal_waits_for_seeds_is_not
     commitment before it, and say it was not checked (they came too late to tell), not that the
     host dealt without one. During the second hand's, the commitment reaches them in the replay of
     the table so far, before any card: they may not cut now, and the seated one hears the host
-    alone chose the deck as far as it knows, the spectator that it is watching. (Each window lasts
-    until both have opened the table: then the test ends it.)"""
+    alone chose the deck as far as it knows; the spectator, that ana's seat pledged a link that is not in
+    the deal (her first stream never sent it). (Each window lasts until both have opened the table: then
+    the test ends it.)"""
     import asyncio
 
     from tests.conftest import Player
@@ -574,8 +605,131 @@ async def test_a_client_that_opens_the_table_while_a_deal_waits_for_seeds_is_not
     await ana.wait_for(committed(2), 60)
     seated, watching = await opened_now()
     assert seated.hand == watching.hand == 2 and not seated.problems and not watching.problems
-    assert seated.standing is Standing.UNASKED and watching.standing is Standing.WATCHED
+    assert seated.standing is Standing.UNASKED
     assert "your seed was not asked for (the commitment came marked as a replay, after the cut)" in \
         seated.said().text.plain
+    # ana's first stream held her pledged link back: to the watcher, whoever did could choose between two decks
+    assert watching.standing is Standing.WITHHELD and watching.withheld == ("seat 1 (ana)",), watching
     await ana.close()
     await watcher.close()
+
+
+def test_a_seat_nobody_sees_knocking_with_cards_the_deck_never_gave_it_gets_no_tick() -> None:
+    """A host's friend at Pif Paf, whose hand nobody sees, goes out at once with melds and a discard the deck never
+    gave it (the host knows every hand): every client, the spectator's too, holds each card a seat shows to what
+    the deck gave it, and not one of the forged hands is ✔; an honest knock checks out."""
+    rules = GAMES["pifpaf"]
+    rng = random.Random(8)
+    players, hands = 3, 30
+    table = Table("pifpaf", players, [*range(players), None])
+    follows: dict[int, bytes] = {}
+    for v, checker in table.checkers.items():
+        if v is not None:
+            checker.chain = Chain.make(rng.randbytes(32), length=hands + 1)
+            follows[v] = checker.chain.pledge
+    forged = 0
+    for hand in range(1, hands + 1):
+        server = rng.randbytes(32)
+        named = dict(follows)
+        commit = DealCommitted(hand, hashlib.sha256(server).hexdigest(), 1000, SCHEME,
+                               tuple(PlayerPledge(s, b) for s, b in sorted(named.items())))
+        cuts = table.send([Event(commit)])
+        sent = {v: c[0][1] for v, c in cuts.items() if c}
+        follows.update(sent)
+        for v, checker in table.checkers.items():
+            if v is not None:
+                checker.taken(hand, True)
+        deal = DealSeed(server, tuple(sorted(sent.items())), TABLE, hand, SCHEME, tuple(named.items()))
+        match, events = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), deal)
+        table.send([Event(MatchStarted(hand)), *events], match)
+        honest = hand % 3 == 0
+        if honest:  # played out: whoever knocks knocks with its own cards
+            while not match.hand_over():
+                seat = next(s for s in match.to_act() if match.legal_actions(s))
+                table.send(match.apply(seat, match.bot_action(seat, rng, "easy")), match)
+            ended: list[table_pb2.Event] = []
+        else:  # seat 3 "goes out" at once with seat 1's cards, which it never held
+            forged += 1
+            theirs = [str(c) for c in match.state.hands[0]]  # type: ignore[attr-defined]
+            knock = rummy_pb2.RummyKnocked(seat=2, melds=[rummy_pb2.RummyMeld(cards=theirs[i:i + 3])
+                                                          for i in (0, 3, 6)], discard=theirs[8])
+            ended = [table_pb2.Event(rummy=rummy_pb2.RummyEvent(knocked=knock)),
+                     table_pb2.Event(hand_ended=table_pb2.HandEnded(winner=2))]
+        if ended:
+            first = table.seq + 1
+            table.seq += len(ended)
+            for i, ev in enumerate(ended):
+                ev.seq = first + i
+            for checker in table.checkers.values():
+                checker.feed(table_pb2.TableMessage(seq=table.seq, update=table_pb2.Update(events=ended)))
+        shown = tuple(PlayerSeed(s, b) for s, b in deal.player_seeds)
+        table.send([Event(DealRevealed(hand, SCHEME, TABLE, server, shown, tuple(range(players)),
+                                       tuple(PlayerPledge(s, b) for s, b in deal.pledges)))])
+    found = list(verdicts(table))
+    assert len(found) == hands * (players + 1)
+    for v, x in found:
+        if x.hand % 3 == 0:
+            assert not x.problems, (v, x)
+            assert x.ok or v is None, (v, x)
+        else:
+            assert not x.ok and x.standing is Standing.BROKEN, (v, x)
+            assert any("seat 3 knocked with" in p and "a card the deck never gave it" in p for p in x.problems), x
+    assert forged == 20 and not [x for _v, x in found if x.ok and x.hand % 3], "a forged knock got ✔"
+
+
+def test_a_dealer_named_after_the_cut_to_give_a_friend_the_best_card_gets_no_tick() -> None:
+    """Truco argentino for two: after the links are in, the host names whichever dealer gives its friend (seat 2)
+    the 1 of swords. Each client works out the dealer from the rotation the rules fix (seat 1 deals the first hand,
+    then the deal passes on), so every hand dealt by the wrong seat is flagged, and only the rules' dealer's is ✔."""
+    from typing import Any, cast
+
+    from cardtui.engine.core import Bound, Game
+
+    rules = cast(Game[Any, Any, Any], GAMES["truco_argentino"])
+    rng = random.Random(11)
+    players, hands = 2, 40
+    seats = rules.seat_infos(["p0", "p1"])
+    table = Table("truco_argentino", players, [*range(players), None])
+    follows: dict[int, bytes] = {}
+    for v, checker in table.checkers.items():
+        if v is not None:
+            checker.chain = Chain.make(rng.randbytes(32), length=hands + 1)
+            follows[v] = checker.chain.pledge
+    dealer, named_wrong = 0, set()
+    table.send([Event(MatchStarted(1))])
+    for hand in range(1, hands + 1):
+        server = rng.randbytes(32)
+        named = dict(follows)
+        commit = DealCommitted(hand, hashlib.sha256(server).hexdigest(), 1000, SCHEME,
+                               tuple(PlayerPledge(s, b) for s, b in sorted(named.items())))
+        cuts = table.send([Event(commit)])
+        sent = {v: c[0][1] for v, c in cuts.items() if c}
+        follows.update(sent)
+        for v, checker in table.checkers.items():
+            if v is not None:
+                checker.taken(hand, True)
+        deal = DealSeed(server, tuple(sorted(sent.items())), TABLE, hand, SCHEME, tuple(named.items()))
+
+        state, events = rules.resume(rules.options({}), seats, [0, 0], dealer, hand, deal)
+        if "1e" not in [str(c) for c in state.hands[1]]:
+            other, other_events = rules.resume(rules.options({}), seats, [0, 0], 1 - dealer, hand, deal)
+            if "1e" in [str(c) for c in other.hands[1]]:  # the friend's 1 of swords, by naming the other dealer
+                state, events = other, other_events
+                named_wrong.add(hand)
+        match = Bound(rules, state)
+        table.send(events, match)
+        while not match.hand_over():
+            seat = next(s for s in match.to_act() if match.legal_actions(s))
+            table.send(match.apply(seat, match.bot_action(seat, rng, "easy")), match)
+        shown = tuple(PlayerSeed(s, b) for s, b in deal.player_seeds)
+        table.send([Event(DealRevealed(hand, SCHEME, TABLE, server, shown, (0, 1),
+                                       tuple(PlayerPledge(s, b) for s, b in deal.pledges)))], match)
+        dealer = 1 - dealer  # the rules' rotation, whoever the host named
+    found = list(verdicts(table))
+    assert len(found) == hands * (players + 1) and named_wrong
+    for v, x in found:
+        if x.hand in named_wrong:
+            assert x.standing is Standing.BROKEN and any("to deal, but by the rules it was seat" in p
+                                                         for p in x.problems), (v, x)
+        else:
+            assert not x.problems and (x.ok or v is None), (v, x)

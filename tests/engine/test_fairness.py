@@ -43,6 +43,7 @@ from cardtui.engine.fairness import (
 )
 from cardtui.engine.games import GAMES
 from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase
+from cardtui.fair import LINK_TAG, SCHEME, SCHEMES, Chain, before
 from cardtui.sim import sim_deal_seed, simulate
 
 REGISTRY = GAMES
@@ -386,7 +387,9 @@ def cacho_hand(seeds: tuple[int, ...], bot: int | None, awaited: list[int]) -> d
     ``awaited`` as a server stores it."""
     game = REGISTRY["cacho"]
     rng = random.Random(5)
-    deal = DealSeed(rng.randbytes(32), tuple((s, rng.randbytes(32)) for s in seeds), "t-who", 1)
+    links = {s: rng.randbytes(32) for s in seeds}
+    deal = DealSeed(rng.randbytes(32), tuple(links.items()), "t-who", 1, SCHEME,
+                    tuple((s, before(link)) for s, link in links.items()))
     match, _ = game.open({}, game.seat_infos(["ana", "bia", "bot 3"]), deal)
     while not match.hand_over():
         seat = next(s for s in match.to_act() if match.legal_actions(s))
@@ -420,12 +423,13 @@ def test_verify_gives_a_tick_only_where_every_person_seated_cut_whatever_awaited
 
 
 # -- the stream -----------------------------------------------------------------------------
-SEED = DealSeed(bytes(range(32)), ((2, b"ana"), (0, b"\x01" * 32)), "t1", 7)
+SEED = DealSeed(bytes(range(32)), ((2, b"ana"), (0, b"\x01" * 32)), "t1", 7, SCHEMES[0])
+"""A ``cardtui-deal/1`` seed: stored histories of that scheme keep dealing what they dealt."""
 
 
-def spec_message(table: str, hand: int, seeds: list[tuple[int, bytes]]) -> bytes:
+def spec_message(table: str, hand: int, seeds: list[tuple[int, bytes]], scheme: str = "cardtui-deal/1") -> bytes:
     """The canonical encoding, written out from the module docstring's description."""
-    out = b"cardtui-deal/1\x00" + len(table.encode()).to_bytes(4, "big") + table.encode()
+    out = scheme.encode() + b"\x00" + len(table.encode()).to_bytes(4, "big") + table.encode()
     out += hand.to_bytes(8, "big") + len(seeds).to_bytes(4, "big")
     for seat, seed in sorted(seeds):
         out += seat.to_bytes(4, "big") + len(seed).to_bytes(4, "big") + seed
@@ -467,7 +471,7 @@ def test_the_encoding_is_unambiguous() -> None:
 def test_the_same_deal_seed_deals_the_same_deck_and_a_known_one() -> None:
     deck = french_deck(copies=2)
     first = shuffled(deck, hand_rng(SEED))
-    reordered = DealSeed(bytes(range(32)), ((0, b"\x01" * 32), (2, b"ana")), "t1", 7)
+    reordered = DealSeed(bytes(range(32)), ((0, b"\x01" * 32), (2, b"ana")), "t1", 7, SCHEMES[0])
     assert shuffled(deck, hand_rng(reordered)) == first
     assert reordered == SEED
     # Pinned: a change to the stream or the shuffle would strand every stored history.
@@ -555,7 +559,8 @@ def test_no_mersenne_twister_stands_in_for_the_stream() -> None:
             game = GAMES[name]
             seats = game.seat_infos([f"p{i}" for i in range(players)])
             bots = FairRandom(DealSeed(bytes(32), (), "bots", 1))
-            state, _ = game.start(game.options(options), seats, DealSeed(b"\x07" * 32, ((0, b"cut"),), "t", 1))
+            cut = DealSeed(b"\x07" * 32, ((0, b"cut"),), "t", 1, SCHEME, ((0, before(b"cut")),))
+            state, _ = game.start(game.options(options), seats, cut)
             while not game.hand_over(state):
                 seat, legal = next((s, a) for s in game.to_act(state) if (a := game.legal_actions(state, s)))
                 view = game.view(state, seat)
@@ -636,3 +641,39 @@ def test_the_shared_packs_are_the_engines_decks_and_deal_the_same() -> None:
         assert [str(c) for c in shuffled(deck, hand_rng(SEED))] == fair.shuffled(fair.PACKS[name], hand_rng(SEED))
     for k in (6, 12, 18):
         assert argentino.draw(hand_rng(SEED), k) == fair.sample_positions(hand_rng(SEED), 40, k)
+
+
+def test_a_chain_pledges_every_link_before_any_is_seen() -> None:
+    """``cardtui-deal/2`` (docs/deal.md §3a): a seat's links are fixed by its pledge, each the preimage of the one
+    before under SHA-256 with the link tag: knowing a link, nobody can make the next one, and the seat has no
+    choice of it either."""
+    chain = Chain.make(bytes(range(32)), length=5)
+    assert len(chain.links) == 6 and chain.links[-1] == bytes(range(32))
+    assert all(before(chain.links[i + 1]) == chain.links[i] for i in range(5))
+    assert before(b"x") == hashlib.sha256(LINK_TAG + b"x").digest()
+    assert chain.after(chain.pledge) == chain.links[1] and chain.after(chain.links[4]) == chain.links[5]
+    assert chain.after(chain.links[5]) is None and chain.after(b"\x00" * 32) is None
+    assert Chain.make().pledge != Chain.make().pledge
+
+
+def test_a_second_version_deal_follows_its_pledges_and_names_who_withheld() -> None:
+    chains = {0: Chain.make(bytes([1]) * 32, 3), 2: Chain.make(bytes([2]) * 32, 3)}
+    pledges = tuple((seat, chain.pledge) for seat, chain in chains.items())
+    links = tuple((seat, chain.links[1]) for seat, chain in chains.items())
+    deal = DealSeed(bytes(range(32)), links, "t1", 7, SCHEME, pledges)
+    assert deal.scheme == "cardtui-deal/2" == SCHEMES[-1]
+    assert deal.message() == spec_message("t1", 7, list(links), scheme=SCHEME)
+    assert deal.message() != DealSeed(bytes(range(32)), links, "t1", 7, SCHEMES[0]).message()
+    assert deal.unfollowed() == [] and deal.withheld() == []
+    assert DealSeed.from_record(deal.as_record()) == deal
+    assert deal.as_record()["pledges"] == {"0": chains[0].pledge.hex(), "2": chains[2].pledge.hex()}
+    chosen = DealSeed(bytes(range(32)), ((0, chains[0].links[1]), (2, b"ground by the host")), "t1", 7, SCHEME, pledges)
+    assert chosen.unfollowed() == [2]
+    held_back = DealSeed(bytes(range(32)), ((0, chains[0].links[1]),), "t1", 7, SCHEME, pledges)
+    assert held_back.withheld() == [2]
+    stray = DealSeed(bytes(range(32)), ((0, chains[0].links[1]), (1, b"x")), "t1", 7, SCHEME, pledges)
+    assert stray.unfollowed() == [1], "a seed at a seat that pledged nothing follows no pledge"
+    with pytest.raises(ValueError, match="no pledges"):
+        DealSeed(bytes(32), (), "t", 1, SCHEMES[0], pledges)
+    with pytest.raises(ValueError, match="not one this version knows"):
+        DealSeed(bytes(32), (), "t", 1, "cardtui-deal/3")

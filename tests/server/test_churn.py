@@ -81,8 +81,8 @@ def journal_events(db: Path, table: str) -> dict[int, Event]:
     match = None
     for kind, seat, data, seq in rows:
         step = json.loads(data)
-        if kind in ("commit", "seed", "void", "seat"):
-            continue  # a deal being cut (its commitment is the table's event), a seat changing hands
+        if kind in ("commit", "seed", "void", "seat", "played"):
+            continue  # a deal being cut (its commitment is the table's event), a seat changing hands or played
         if kind == "start":
             match, events = rules.open({}, rules.seat_infos(step["names"]), record_seed(step))
             events = [Event(type("MatchStarted", (), {})()), *events]  # the table adds its match event first

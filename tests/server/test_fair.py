@@ -12,7 +12,6 @@ import hashlib
 import itertools
 import json
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -26,6 +25,7 @@ import pytest_asyncio
 
 from cardtui.engine.fairness import GENESIS, DealSeed, hand_hash
 from cardtui.engine.games import GAMES
+from cardtui.fair import before
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
@@ -70,7 +70,7 @@ class Cutter:
                 self.committed_at[hand] = time.monotonic()
                 if self.delay:
                     await asyncio.sleep(self.delay)
-                seed = secrets.token_bytes(32)
+                seed = self.p.link(hand)
                 self.sent[hand] = seed
                 reply = await self.p.table.Cut(table_pb2.CutRequest(token=self.p.token, hand=hand, seed=seed))
                 self.taken[hand] = reply.taken
@@ -159,7 +159,11 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
             assert not [e for e in p.events if commit.seq < e.seq < started_at and kind(e) != "match_started"]
             # The reveal opens the commitment, and holds every seed the players sent, unchanged.
             r = reveal.deal_revealed
-            assert r.scheme == "cardtui-deal/1" and r.table == table_id and len(r.server_seed) == 32
+            assert r.scheme == "cardtui-deal/2" and r.table == table_id and len(r.server_seed) == 32
+            # Each seed is the link its seat's pledge named in the commitment, before any was sent (§3a).
+            named = {pl.seat: pl.follows for pl in commit.deal_committed.pledges}
+            assert {pl.seat: pl.follows for pl in r.pledges} == named and set(named) == {0, 1}
+            assert all(before(sd.seed) == named[sd.seat] for sd in r.seeds)
             assert hashlib.sha256(r.server_seed).hexdigest() == commit.deal_committed.commitment
             taken = {q.seat: c.sent[hand] for q, c in zip(players, cutters, strict=True) if c.taken.get(hand)}
             assert {s.seat: s.seed for s in r.seeds} == taken
@@ -167,7 +171,8 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
             assert len(taken) == 2
             # The engine dealt this player exactly what the revealed seeds make.
             record = records[hand - 1]
-            seed = DealSeed(r.server_seed, tuple((s.seat, s.seed) for s in r.seeds), r.table, int(r.hand))
+            seed = DealSeed(r.server_seed, tuple((s.seat, s.seed) for s in r.seeds), r.table, int(r.hand), r.scheme,
+                            tuple(named.items()))
             assert record["fair"] == seed.as_record()
             assert [c for e in cards for c in e.cards_dealt.cards] == record["deal"][str(p.seat)]
             replayed = GAMES["cacho"].replay_match(record).history()
@@ -340,6 +345,7 @@ async def test_a_person_away_with_the_table_open_is_waited_for_and_cuts(server: 
     table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
     ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
     fair = FairDeals()
+    fair.chain = ana.chain
     stream = ana.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
     went_away = False
     reveals: list[table_pb2.DealRevealed] = []

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from statistics import fmean
@@ -42,7 +41,8 @@ def boldest(acts: Sequence[common_pb2.Action]) -> common_pb2.Action:
 async def sit(address: str, table_id: str, me: Identity, name: str) -> Player:
     p = Player(address)
     proved = await prove(p.lobby, me, name)
-    joined = await p.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, session=proved.session))
+    joined = await p.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, session=proved.session,
+                                                                 pledge=p.chain.pledge))
     p.token, p.seat = joined.token, joined.seat
     return p
 
@@ -78,7 +78,7 @@ async def play_out_the_match(players: Sequence[Player],
                     continue
                 hand = e.deal_committed.hand
                 try:
-                    await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=secrets.token_bytes(32)))
+                    await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=p.link(hand)))
                 except grpc.aio.AioRpcError as err:
                     if err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
                         raise

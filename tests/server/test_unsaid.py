@@ -21,7 +21,6 @@ import asyncio
 import hashlib
 import inspect
 import os
-import secrets
 import signal
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import Any
 
 import grpc
 
+from cardtui.fair import Chain
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests import forked
 from tests.conftest import kind
@@ -90,6 +90,8 @@ class Stream:
     """The state the last message brought (``view_key``)."""
     following: bool = True
     task: asyncio.Task[None] | None = None
+    chain: Chain = field(default_factory=lambda: Chain.make(length=64))
+    """The seat's pledged chain (docs/deal.md §3a): its links are the seeds it cuts with."""
 
 
 React = Callable[[Stream, int, table_pb2.View, Sequence[table_pb2.Event]], None]
@@ -200,8 +202,9 @@ class Run:
 
     # -- the streams ------------------------------------------------------------------------------
     async def join(self, table_id: str, name: str, label: str) -> Stream:
-        r = await self.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name))
-        return self.add(Stream(label, table_id, r.token, r.seat))
+        chain = Chain.make(length=64)
+        r = await self.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=name, pledge=chain.pledge))
+        return self.add(Stream(label, table_id, r.token, r.seat, chain=chain))
 
     async def watch(self, table_id: str, label: str) -> Stream:
         r = await self.lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name=label))
@@ -314,10 +317,11 @@ class Run:
 
         self.spawn(send())
 
-    def cut(self, s: Stream, hand: int) -> None:
-        """Send this seat's seed; once the server says it took it, kill it."""
+    def cut(self, s: Stream, hand: int, follows: bytes) -> None:
+        """Send this seat's seed (the link after the one its commitment named); once the server says it took it,
+        kill it."""
         async def send() -> None:
-            seed = secrets.token_bytes(32)
+            seed = s.chain.after(follows) or bytes(32)
             reply = await self.table.Cut(table_pb2.CutRequest(token=s.token, hand=hand, seed=seed))
             if reply.taken:
                 assert s.seat is not None
@@ -334,7 +338,9 @@ def passes(run: Run) -> React:
         last = events[-1] if events else None
         if (s.label == "bia" and last is not None and kind(last) == "deal_committed" and not last.replay
                 and last.deal_committed.cut_ms and "seed taken" in run.wanted):
-            run.cut(s, last.deal_committed.hand)
+            named = {p.seat: p.follows for p in last.deal_committed.pledges}
+            if s.seat in named:
+                run.cut(s, last.deal_committed.hand, named[s.seat])
         if "redeal" in run.wanted and any(a.type == common_pb2.ACTION_TYPE_PASS for a in view.legal):
             run.act(s, seq, common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS))
 
@@ -420,15 +426,16 @@ async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_a_dropped_one_is_not
     room = Room(store, cut_window=60)
     table, _ = room.create(TableRequest("cacho", "t", 2, 0, {}))
     tokens = []
-    for name in ("bia", "caio"):
-        joined: Any = room.join(table.id, name, -1, "")  # a coroutine where a password is checked off the loop
+    chains = [Chain.make(length=8), Chain.make(length=8)]
+    for name, chain in zip(("bia", "caio"), chains, strict=True):
+        joined: Any = room.join(table.id, name, -1, "", pledge=chain.pledge)  # a coroutine: a password is checked
         token, grant = await joined if inspect.isawaitable(joined) else joined
         tokens.append(token)
         table.subscribe(grant.key, grant.seat, 0)
     cut = table.cut
     assert cut is not None and cut.waiting == {0, 1}, "both people are awaited"
-    seed = secrets.token_bytes(32)
-    assert table.take_cut(0, cut.hand, seed)
+    seed = chains[0].after(cut.follows[0])
+    assert seed is not None and table.take_cut(0, cut.hand, seed)
     seq = table.seq
 
     store, room = crash(room, store, cut_window=0.05)
