@@ -9,7 +9,8 @@ duplicated events, latency against the bare server, memory at the start and the 
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
-seeds agreeing, one hand's wall time).
+seeds agreeing, one hand's wall time), fair (a dishonest host's tricks against the real client's fair-deal check:
+hands steered under ✔, against an honest host's six).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -118,6 +119,15 @@ def analysis_section(quick: bool) -> None:
     analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds, hands=ARGS.hands)
 
 
+def fair_section(quick: bool) -> None:
+    from bench import fairdeal
+
+    hands = 20 if quick else fairdeal.HANDS
+    print(f"== the fair deal: {hands} hands of Cacho a trick, played wherever it gives the client a six; hands"
+          " steered under ✔ (mark 0), against the honest host")
+    fairdeal.run(print=lambda s: print(s, flush=True), hands=hands)
+
+
 SECTIONS = {
     "engine": engine_section,
     "load": load_section,
@@ -129,6 +139,7 @@ SECTIONS = {
     "guests": guests_section,
     "screen": screen_section,
     "analysis": analysis_section,
+    "fair": fair_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500)
 

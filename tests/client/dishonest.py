@@ -84,6 +84,10 @@ class Trick(StrEnum):
     """Its seat's seed is drawn after the client's link came, again and again until the deck gives the six."""
     HOST_WITHHOLD = "host_withhold"
     """Its seat's pledged link goes in if that deck gives the six; else it is held back if that deck does."""
+    REPLEDGED = "repledged"
+    """Its seat's seed is drawn after the client's link came, and the reveal names that seed's own pledge."""
+    SKIPPED = "skipped"
+    """Its seat puts in a link further down its own chain (of the next hundreds, whichever gives the six)."""
     OTHER_SCHEME = "other_scheme"
     """Commits under ``cardtui-deal/1`` (no pledges), and its seat's seed is drawn after the client's came."""
     # Who is dealt what, named after the cut.
@@ -97,13 +101,14 @@ class Trick(StrEnum):
 
 
 STEERING = frozenset({Trick.NO_WAIT, Trick.BATCHED, Trick.REPLAYED, Trick.AFTER_CARDS, Trick.OLD_SEED,
-                      Trick.BOT_SEED, Trick.NO_COMMIT, Trick.HOST_GRIND, Trick.OTHER_SCHEME, Trick.SEED_REUSED})
+                      Trick.BOT_SEED, Trick.NO_COMMIT, Trick.HOST_GRIND, Trick.REPLEDGED, Trick.OTHER_SCHEME,
+                      Trick.SEED_REUSED})
 """Tricks that let the host try decks until it likes one: the six comes every hand."""
 CHOOSING = frozenset({Trick.REFUSED, Trick.LATE, Trick.SILENT, Trick.SWAPPED, Trick.OTHER_HAND, Trick.OTHER_TABLE,
-                      Trick.HOST_WITHHOLD, Trick.DEALER, Trick.ROUND_ORDER})
+                      Trick.HOST_WITHHOLD, Trick.SKIPPED, Trick.DEALER, Trick.ROUND_ORDER})
 """Tricks the host plays once it has the client's seed, where the honest deck lacks the six: two
 decks or more to pick from."""
-HOST_TRICKS = frozenset({Trick.HOST_GRIND, Trick.HOST_WITHHOLD, Trick.OTHER_SCHEME})
+HOST_TRICKS = frozenset({Trick.HOST_GRIND, Trick.HOST_WITHHOLD, Trick.REPLEDGED, Trick.SKIPPED, Trick.OTHER_SCHEME})
 """Tricks of a host that plays seat 2 itself (``Dishonest.hosted``)."""
 
 
@@ -291,6 +296,18 @@ class Dishonest:
                 deal, steered = next(d for d in tries if is_six(d)), True
             elif trick is Trick.HOST_GRIND:  # its own seat's seed, drawn after the client's came
                 deal, steered = self.steer(lambda drawn: keyed(fresh, *mine, (1, drawn))), True
+            elif trick is Trick.REPLEDGED:  # drawn after, and named in the reveal as if it had been pledged
+                deal = self.steer(lambda drawn: replace(keyed(fresh, *mine, (1, drawn)), pledges=(
+                    *((0, f) for s, f in named if s == 0), (1, before(drawn)))))
+                steered = True
+            elif choose and trick is Trick.SKIPPED and host:
+                at = self.host.place(self.host_follows)
+                assert at is not None
+                links = self.host.links[at + 2:][:300]  # the next link skipped, and any after it
+                pick = next((keyed(fresh, *mine, (1, link)) for link in links
+                             if is_six(keyed(fresh, *mine, (1, link)))), None)
+                if pick is not None:
+                    deal, steered = pick, True
             elif choose and trick is Trick.HOST_WITHHOLD and (self.always or is_six(keyed(fresh, *mine))):
                 deal, steered = keyed(fresh, *mine), True  # its pledged link held back: the other deck
             elif choose and trick in (Trick.DEALER, Trick.ROUND_ORDER) and (self.always or is_six(honest, 0)):

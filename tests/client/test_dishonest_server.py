@@ -57,6 +57,9 @@ EXPECTED: dict[Trick, tuple[frozenset[Standing], str, str]] = {
                        " pledge named: one that could be chosen after the others were seen"),
     Trick.HOST_WITHHOLD: (frozenset({Standing.WITHHELD}), RED, "seat 2 (bia) pledged a seed and it is not in this deal:"
                           " whoever held it back (that seat, or the host) could choose between two decks"),
+    Trick.REPLEDGED: (frozenset({Standing.BROKEN}), RED, "the reveal names other pledges than the commitment did"),
+    Trick.SKIPPED: (frozenset({Standing.BROKEN}), RED, "the deal used a seed for seat 2 that is not the link its"
+                    " pledge named"),
     Trick.OTHER_SCHEME: (frozenset({Standing.UNASKED}), GREY, "the commitment is of the deal scheme's first version,"
                          " where whoever sends a seed last may choose the deck"),
     Trick.DEALER: (frozenset({Standing.BROKEN}), RED, "the server named seat 1 to deal, but by the rules it was seat"
