@@ -470,7 +470,7 @@ def cmd_history_export(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         stack.callback(store.close)
         out = stack.enter_context(open(args.out, "w", encoding="utf-8")) if args.out else sys.stdout
-        for line in store.hands(args.table, tournament=args.tournament):
+        for line in store.hands.all(args.table, tournament=args.tournament):
             out.write(line + "\n")
             n += 1
             record = json.loads(line)

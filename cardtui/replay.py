@@ -85,7 +85,7 @@ def app(args: argparse.Namespace) -> ReplayApp:
             raise ValueError(f"There is no store at {path}.")
         store = Store(path, read_only=True)
         try:
-            records = [json.loads(line) for line in store.hands(args.table)]
+            records = [json.loads(line) for line in store.hands.all(args.table)]
         finally:
             store.close()
         if not records:

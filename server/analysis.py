@@ -9,7 +9,7 @@ Who may have which seat's analysis (``analysis.proto`` says it for clients):
 
 Only stored hands are analysed, and a hand is stored only once it is over: a hand in play never is,
 and nothing of it reaches anyone through an analysis. Each seat's analysis is kept in the store once
-made (``Store.add_analysis``), so a hand is analysed once; the work runs in the analysis pool
+made (``Hands.add_analysis``), so a hand is analysed once; the work runs in the analysis pool
 (``server.analysis_pool``), never on the loop, and whoever waits is told where it stands.
 
 A hand is analysed when someone asks (``a`` after a hand, the replay viewer): asked with nobody
@@ -205,7 +205,7 @@ class Analyses:
         """Each address's jobs in the pool, by key, while they are queued or at work."""
 
     def _last_stored(self, table_id: str) -> int:
-        last = self.room.store.last_hand(table_id)
+        last = self.room.store.hands.last_hand(table_id)
         return int(last["hand"]) if last is not None else 0
 
     def _holder(self, table_id: str, token: str) -> tuple[int | None, str] | None:
@@ -216,7 +216,7 @@ class Analyses:
         if table is not None:
             grant = self.room.find(token) if token else None
             return None if grant is None or grant.table is not table else (grant.seat, grant.name)
-        found = self.room.store.token_grant(token_digest(token)) if token else None
+        found = self.room.store.tables.token_grant(token_digest(token)) if token else None
         return None if found is None or found[0] != table_id else (found[1], found[2])
 
     async def allowed(self, table_id: str, hand: int, token: str, password: str, seat: int | None
@@ -246,7 +246,7 @@ class Analyses:
             seats = []
             if hand == 0:
                 hand = self._last_stored(table_id)
-        line = self.room.store.hand(table_id, hand) if hand > 0 else None
+        line = self.room.store.hands.hand(table_id, hand) if hand > 0 else None
         if line is None:
             raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
         record: dict[str, Any] = json.loads(line)
@@ -264,7 +264,7 @@ class Analyses:
         for step in (-1, 1):
             h = hand + step
             while h > 0 and len(out) < MATCH_HANDS:
-                line = self.room.store.hand(table_id, h)
+                line = self.room.store.hands.hand(table_id, h)
                 other = json.loads(line) if line is not None else None
                 if other is None or other.get("match") != match:
                     break
@@ -286,7 +286,7 @@ class Analyses:
         records = self.match_of(table_id, record) if match else [record]
         wanted = [seats if holder is not None or seat is not None else [int(s["seat"]) for s in r["seats"]]
                   for r in records]
-        missing = any(s not in self.room.store.analyses(table_id, int(r["hand"]))
+        missing = any(s not in self.room.store.hands.analyses(table_id, int(r["hand"]))
                       for r, want in zip(records, wanted, strict=True) for s in want)
         if missing and when_idle and (record.get("game") not in analysis.CHEAP or self.pool is None
                                       or not self.pool.idle or self._full(address)):
@@ -331,7 +331,7 @@ class Analyses:
         """One hand's analysis of ``seats`` (a live table's ``holder``: the decisions they made), from the
         store or the pool: where it waits and how far it is, then the analysis."""
         hand = int(record["hand"])
-        kept = self.room.store.analyses(table_id, hand)
+        kept = self.room.store.hands.analyses(table_id, hand)
         missing = [s for s in seats if s not in kept]
         if missing:
             if self.pool is None:
@@ -377,6 +377,6 @@ class Analyses:
             except (ValueError, KeyError) as e:
                 raise unanalysed(table_id, hand, e) from None
             for s, text in zip(missing, texts, strict=True):
-                self.room.store.add_analysis(table_id, hand, s, text)
+                self.room.store.hands.add_analysis(table_id, hand, s, text)
                 kept[s] = text
         yield Kept(record, tuple(kept[s] for s in seats), holder, seats[0])

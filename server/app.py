@@ -188,7 +188,7 @@ async def start(
     store = open_store(location, own_folder=db is None, shared=worker)
     table_workers = workers if not worker else 1
     if table_workers > 1:
-        store.shared = True
+        store.owners.shared = True
     try:
         # Every process this one will have is made now, before any gRPC server exists here.
         pools = await start_pools(table_workers, WorkerSettings(
@@ -211,10 +211,10 @@ async def start(
         await pools.close(0)
         store.close()
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
-    store.register(f"{advertise}:{bound}")
+    store.owners.register(f"{advertise}:{bound}")
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
                 cut_window=cut_window, thinker=bots, names_per_key=limits.names_per_key)
-    router = Router(store, host, tls[0] if tls else None) if store.shared else None
+    router = Router(store, host, tls[0] if tls else None) if store.owners.shared else None
     limiter = RateLimiter(limits)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds)
     register(server, LobbyService(room, limiter, router, team, pools.analyst),
@@ -229,9 +229,9 @@ async def start(
 
         def lead() -> Tournaments | None:
             """Run the room's tournaments here, if no other process does (the first host to ask)."""
-            if tournament_service.tournaments is None and store.lead("tournaments"):
+            if tournament_service.tournaments is None and store.owners.lead("tournaments"):
                 tournament_service.tournaments = Tournaments(room)
-                store.set_meta(TOURNAMENTS_AT, store.address)
+                store.meta.set(TOURNAMENTS_AT, store.owners.address)
                 return tournament_service.tournaments
             return None
 
@@ -280,7 +280,8 @@ async def start(
     if announce:
         from cardtui.server.announce import start_announcer
 
-        count = store.open_tables if store.shared else lambda: len(room.tables)  # the room's, its workers' too
+        count = (store.tables.open_tables if store.owners.shared  # the room's, its workers' too
+                 else lambda: len(room.tables))
         announcer = start_announcer(bound, count, tls is not None, host, announce_interfaces, web=web_url)
     return Running(server, room, store, bound, health_servicer, announcer, team, keeper, router, pools)
 
@@ -306,7 +307,7 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection) -> None:
     except Exception as e:
         ready.send(("failed", str(e)))
         return
-    ready.send(("ready", running.store.me, f"{settings.advertise}:{running.port}"))
+    ready.send(("ready", running.store.owners.me, f"{settings.advertise}:{running.port}"))
     ready.close()
     await stop.wait()
     await running.stop(grace=1.0)

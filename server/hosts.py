@@ -24,8 +24,8 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
     async def TakeOver(self, request: hosts_pb2.TakeOverRequest, context: Any) -> hosts_pb2.TakeOverResponse:
         self._check(context)
         store = self.room.store
-        places = [p for p in (store.place(table_id) for table_id in request.table_ids)
-                  if p is not None and p.owner != store.me]
+        places = [p for p in (store.owners.place(table_id) for table_id in request.table_ids)
+                  if p is not None and p.owner != store.owners.me]
         return hosts_pb2.TakeOverResponse(taken=self.room.take_over(places))
 
     async def Tables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:

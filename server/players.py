@@ -73,7 +73,7 @@ class Pending:
 class Players:
     def __init__(self, store: Store, names_per_key: int = NAMES_PER_KEY) -> None:
         self.store = store
-        self.server_id = store.server_id()
+        self.server_id = store.meta.server_id()
         self.nonces: dict[bytes, Pending] = {}
         self.names_per_key = names_per_key
 
@@ -95,8 +95,8 @@ class Players:
 
     def _refuse_lookalike(self, name: Name, public_key: bytes | None) -> None:
         """A name that looks like one another player owns (UTS #39), though it is spelled otherwise."""
-        for owned, player in self.store.lookalikes(name.looks):
-            known = self.store.player(player)
+        for owned, player in self.store.identity.lookalikes(name.looks):
+            known = self.store.identity.player(player)
             if public_key and known is not None and known.public_key == public_key:
                 continue  # the same key's own names may look alike
             raise PermissionDenied("That name looks like {owned}, which belongs to another player.",
@@ -105,10 +105,10 @@ class Players:
     def _player(self, name: Name, public_key: bytes) -> tuple[str, bool]:
         """The player this key is under this name, and whether the name is the key's already;
         refused if it is another's. A name owned already is the player it was first proved as."""
-        owner = self.store.owner(name.key)
+        owner = self.store.identity.owner(name.key)
         if owner is None:
             return person_id(public_key, name.key), False
-        known = self.store.player(owner)
+        known = self.store.identity.player(owner)
         if known is None or known.public_key != public_key:
             self._refuse_taken(name)
         return owner, True
@@ -117,7 +117,7 @@ class Players:
         """What a key must meet to own one more name: not a bot's, not like another's, within the bound."""
         self._refuse_bots(name)
         self._refuse_lookalike(name, public_key)
-        owned = self.store.names_of_key(public_key)
+        owned = self.store.identity.names_of_key(public_key)
         if owned >= self.names_per_key:
             raise ResourceExhausted("This key owns {n} names on this server, the most one key may own; play under "
                                     "one of them.", n=owned)
@@ -127,11 +127,11 @@ class Players:
         owns or one like it, so no team passes for a person it is not (the names of the
         player's own key are theirs to use)."""
         self._refuse_bots(name)
-        known = self.store.player(player)
+        known = self.store.identity.player(player)
         public_key = known.public_key if known is not None else None
-        owner = self.store.owner(name.key)
+        owner = self.store.identity.owner(name.key)
         if owner is not None:
-            owned = self.store.player(owner)
+            owned = self.store.identity.player(owner)
             if owned is None or owned.public_key != public_key:
                 self._refuse_taken(name)
         self._refuse_lookalike(name, public_key)
@@ -139,7 +139,7 @@ class Players:
     def check_guest(self, name: Name) -> None:
         """A guest (no key) may use any name nobody owns, nor looks like one somebody owns, nor a bot's."""
         self._refuse_bots(name)
-        if self.store.owner(name.key) is not None:
+        if self.store.identity.owner(name.key) is not None:
             raise PermissionDenied(
                 "The name {name} belongs to a player on this server who proves it with their key; "
                 "choose another name.", name=quote(name.shown)
@@ -189,15 +189,15 @@ class Players:
             player, owned = self._player(name, public_key)
             if not owned:
                 self._check_new(name, public_key)
-                if not self.store.bind_name(name.key, name.shown, player, name.looks):
+                if not self.store.identity.bind_name(name.key, name.shown, player, name.looks):
                     self._refuse_taken(name)
-            self.store.add_player(player, name.shown, public_key)
+            self.store.identity.add_player(player, name.shown, public_key)
             session = secrets.token_urlsafe(24)
-            self.store.add_session(session_digest(session), player, name.shown)
+            self.store.identity.add_session(session_digest(session), player, name.shown)
         return session, Proved(player, name.shown), not owned
 
     def session(self, session: str) -> Proved:
-        found = self.store.session(session_digest(session))
+        found = self.store.identity.session(session_digest(session))
         if found is None:
             raise Unauthenticated("That session is not known on this server; prove your key again (Hello, Prove).")
         return Proved(*found)

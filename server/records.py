@@ -151,7 +151,7 @@ class Records:
             level = bot_level(table, seat.index)
             return Credit(bot_id(level), level, bot=True)
         if seat.player is not None:
-            known = self.store.player(seat.player)
+            known = self.store.identity.player(seat.player)
             return Credit(seat.player, known.name if known else seat.name)
         return None
 
@@ -161,7 +161,7 @@ class Records:
             level = level_name(holder.level)
             return Credit(bot_id(level), level, bot=True)
         if holder.player is not None:
-            known = self.store.player(holder.player)
+            known = self.store.identity.player(holder.player)
             return Credit(holder.player, known.name if known else holder.name)
         return None
 
@@ -181,7 +181,7 @@ class Records:
                 r.hands += 1
                 r.biggest_pot = max(r.biggest_pot, tally.pots.get(seat, 0))
                 r.truco_calls_won += tally.calls_won.get(seat, 0)
-                self.store.save_record(r)
+                self.store.ratings.save_record(r)
         if not match.match_over():
             return
         credits = self.match_credits(table)
@@ -190,7 +190,7 @@ class Records:
         teams = [table.seating.team(s) for s in range(len(credits))]
         # Everyone is rated from where they stood before the match, the earlier holders of a seat
         # against the same opponents as the last (not against ratings this match already moved).
-        before = {c.id: self.store.record(c.id, game) for each in credits for c in each if c is not None}
+        before = {c.id: self.store.ratings.record(c.id, game) for each in credits for c in each if c is not None}
         last = [each[-1] for each in credits]
         self._rate(game, last, match.scores(), teams, tally, before)
         for seat, each in enumerate(credits):
@@ -208,7 +208,7 @@ class Records:
         for s in table.seating.seats:
             each: list[Credit | None] = []
             for player in table.leavers.get(s.index, ()):
-                known = self.store.player(player)
+                known = self.store.identity.player(player)
                 each.append(Credit(player, known.name if known else player))
             if s.played and not s.bot:
                 each.append(self.credit(table, s))
@@ -222,10 +222,10 @@ class Records:
         return out
 
     def _record(self, credit: Credit, game: str) -> Record:
-        r = self.store.record(credit.id, game)
+        r = self.store.ratings.record(credit.id, game)
         if r is None:
             if credit.bot:  # a bot level is remembered from its first hand with people
-                self.store.add_player(credit.id, credit.name, None)
+                self.store.identity.add_player(credit.id, credit.name, None)
             fresh = self.model.rating()
             r = Record(credit.id, game, fresh.mu, fresh.sigma)
         return r
@@ -258,11 +258,11 @@ class Records:
             r.sigma = fmean(rating.sigma for rating, _ in got)
             r.matches += len(got)
             r.wins += sum(1 for _, won in got if won)
-            self.store.save_record(r)
+            self.store.ratings.save_record(r)
 
     # -- what the lobby shows --------------------------------------------------------------
     def _ranked(self, game: str) -> list[tuple[Record, Player]]:
-        rows = self.store.records(game=game)
+        rows = self.store.ratings.records(game=game)
         return sorted(rows, key=lambda row: (-self.rating(row[0]).ordinal(), row[1].name))
 
     def _rating_message(self, r: Record) -> players_pb2.Rating:
@@ -296,7 +296,8 @@ class Records:
     def card_of(self, player: Player, kind: players_pb2.PlayerKind.ValueType) -> players_pb2.PlayerCardResponse:
         games = []
         order = {game: i for i, game in enumerate(GAMES)}
-        for r, _ in sorted(self.store.records(player_id=player.id), key=lambda row: order.get(row[0].game, len(order))):
+        rows = self.store.ratings.records(player_id=player.id)
+        for r, _ in sorted(rows, key=lambda row: order.get(row[0].game, len(order))):
             place = next((i for i, (o, _) in enumerate(self._ranked(r.game), start=1) if o.player == player.id), 0)
             games.append(players_pb2.GameRecord(game=r.game, place=place, rating=self._rating_message(r),
                                                 stats=self.stats(r)))
@@ -307,10 +308,10 @@ class Records:
 
     def card(self, name: str) -> players_pb2.PlayerCardResponse:
         """A card by name: a remembered person's (any name they own), or a bot level's."""
-        owner = self.store.owner(folded(name.strip()))
-        if owner is not None and (person := self.store.player(owner)) is not None:
+        owner = self.store.identity.owner(folded(name.strip()))
+        if owner is not None and (person := self.store.identity.player(owner)) is not None:
             return self.card_of(person, players_pb2.PLAYER_KIND_PERSON)
-        bot = self.store.player(bot_id(name.strip()))
+        bot = self.store.identity.player(bot_id(name.strip()))
         if bot is not None:
             return self.card_of(bot, players_pb2.PLAYER_KIND_BOT)
         if folded(name.strip()).split(" ")[0] == BOT_NAME:  # a level nobody has played against yet
@@ -329,7 +330,7 @@ class Records:
             return players_pb2.PlayerCardResponse(name=s.name, kind=players_pb2.PLAYER_KIND_GUEST)
         if credit.bot:
             return self.card(credit.name)
-        player = self.store.player(credit.id)
+        player = self.store.identity.player(credit.id)
         if player is None:
             return players_pb2.PlayerCardResponse(name=s.name, kind=players_pb2.PLAYER_KIND_PERSON)
         return self.card_of(player, players_pb2.PLAYER_KIND_PERSON)

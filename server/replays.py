@@ -137,7 +137,7 @@ class Replays:
         table = self.room.tables.get(table_id)
         if table is not None:
             return self._playing(table, token)
-        stored = self.room.store.table_config(table_id)
+        stored = self.room.store.tables.table_config(table_id)
         if stored is None:
             raise NotFound("There is no table {table}.", table=quote(table_id))
         config, _ = stored
@@ -170,7 +170,7 @@ class Replays:
 
     async def hands(self, table_id: str, token: str, password: str) -> replay_pb2.ListHandsResponse:
         opened = await self.open(table_id, token, password)
-        records = (json.loads(line) for line in self.room.store.last_hands(table_id, LISTED))
+        records = (json.loads(line) for line in self.room.store.hands.last_hands(table_id, LISTED))
         return replay_pb2.ListHandsResponse(
             table=opened.summary, hands=[hand_summary(r) for r in records], in_play=opened.in_play
         )
@@ -180,7 +180,7 @@ class Replays:
         opened = await self.open(table_id, token, password)
         if opened.in_play and hand == opened.in_play:
             raise FailedPrecondition("Hand {hand} is still being played: it opens once it is over.", hand=hand)
-        line = self.room.store.hand(table_id, hand) if hand > 0 else None
+        line = self.room.store.hands.hand(table_id, hand) if hand > 0 else None
         if line is None:
             raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
         record: dict[str, Any] = json.loads(line)

@@ -205,7 +205,7 @@ class Room:
         self._sweeper: asyncio.TimerHandle | None = None
         self.tournaments: TableWatcher | None = None
         """The tournaments, told of each hand at their tables (``server.tournaments``)."""
-        self.invites = Invites(self, store.secret("invites"), self.players.server_id)
+        self.invites = Invites(self, store.meta.secret("invites"), self.players.server_id)
         """The tables' invite codes, and where friends reach this server (``server.invites``)."""
 
     def create(self, request: TableRequest) -> tuple[Table, str]:
@@ -234,7 +234,7 @@ class Room:
         if prepare is not None:
             prepare(table)
         self.tables[table_id] = table
-        self.store.add_table(table_id, config.game, config.name, dataclasses.asdict(config), epoch=table.epoch)
+        self.store.tables.add_table(table_id, config.game, config.name, dataclasses.asdict(config), epoch=table.epoch)
         self.seats(table)
         return table
 
@@ -315,7 +315,7 @@ class Room:
         """A table closes for good: its tokens lapse, its hands stay, the lobby lists it as finished.
         ``reason``: an English template (a message id), ``args`` its fields."""
         with self.writing(table):
-            self.store.finish(table.id)  # kept before the streams hear of it
+            self.store.tables.finish(table.id)  # kept before the streams hear of it
         table.finish(reason, args)
         for token in [t for t, g in self.tokens.items() if g.table is table]:
             del self.tokens[token]
@@ -327,7 +327,7 @@ class Room:
 
     def _remember(self, table: Table) -> None:
         summary = table.summary()
-        played = self.store.played(table.id)
+        played = self.store.hands.played(table.id)
         summary.played_people.extend(played.people)
         summary.played_bots.extend(played.bots)
         self.finished[table.id] = summary
@@ -361,17 +361,17 @@ class Room:
         """What is written inside is the table's, written only while this process still drives it.
 
         Where a process can lose its table and live on (hosts sharing a PostgreSQL store:
-        ``Store.FENCES``), each write is fenced by the table's epoch (``Store.fence``), in one
+        ``Owners.FENCES``), each write is fenced by the table's epoch (``Owners.fence``), in one
         transaction with it: if another process has taken the table over, nothing is written, the
         table is let go here (its streams told to follow it), and the request that wrote is
         refused as ``Unavailable``.
         """
-        if not self.store.FENCES:
+        if not self.store.owners.FENCES:
             yield
             return
         try:
             with self.store.transaction():
-                self.store.fence(table.id, table.epoch)
+                self.store.owners.fence(table.id, table.epoch)
                 yield
         except Fenced:
             self.lost(table)
@@ -409,8 +409,8 @@ class Room:
 
         def retake() -> None:
             try:
-                place = self.store.place(table_id)
-                if place is not None and place.owner == self.store.me and table_id not in self.tables:
+                place = self.store.owners.place(table_id)
+                if place is not None and place.owner == self.store.owners.me and table_id not in self.tables:
                     self.take_over([place])
             except StoreDown:
                 self._retake_soon(table_id)
@@ -421,18 +421,18 @@ class Room:
         kind, seat, data = step
         n = self._log_n.get(table.id, 0)
         with self.writing(table):
-            self.store.log(table.id, n, kind, seat, data, seq)
+            self.store.tables.log(table.id, n, kind, seat, data, seq)
             if kind == "start" and n:
-                self.store.trim_log(table.id, n)
+                self.store.tables.trim_log(table.id, n)
         self._log_n[table.id] = n + 1
 
     def mark(self, table: Table, seq: int) -> None:
         with self.writing(table):
-            self.store.mark(table.id, seq)
+            self.store.tables.mark(table.id, seq)
 
     def sent(self, table: Table, batch: Sequence[Numbered]) -> None:
         with self.writing(table):
-            self.store.keep_sent(table.id, batch, BUFFER)
+            self.store.tables.keep_sent(table.id, batch, BUFFER)
 
     def hand(self, table: Table, record: JsonObject) -> None:
         """Store a finished hand, linked to the table's previous one (its hash in ``prev``), so
@@ -440,10 +440,10 @@ class Room:
         to the players' records, in the same transaction."""
         previous = self._last_hand.get(table.id)
         if previous is None:
-            previous = self.store.last_hand(table.id)
+            previous = self.store.hands.last_hand(table.id)
         record = json.loads(dumps(linked(record, previous)))  # hashed later exactly as stored
         with self.store.transaction(), self.writing(table):
-            self.store.add_hand(table.id, record)
+            self.store.hands.add_hand(table.id, record)
             self.records.hand_done(table)
             if table.config.tournament and self.tournaments is not None:
                 self.tournaments.hand_done(table)  # a match's result is scored with its last hand, once
@@ -453,8 +453,8 @@ class Room:
 
     def seats(self, table: Table) -> None:
         with self.writing(table):
-            self.store.save_seats(table.id, table.seating.saved())
-            self.store.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
+            self.store.tables.save_seats(table.id, table.seating.saved())
+            self.store.tables.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
 
     def at_once(self) -> AbstractContextManager[None]:
         return self.store.transaction()
@@ -466,7 +466,7 @@ class Room:
         name, key = s.name, s.token
         if key is not None:
             with self.writing(table):
-                self.store.drop_token(key)
+                self.store.tables.drop_token(key)
             self.tokens.pop(key, None)
         table.leave(seat, N_("You played no hand of the match that ended: your seat is open to others now."))
         log.info("table %s: %s played no hand of the match; seat %d is open", table.id, name, seat + 1)
@@ -478,7 +478,7 @@ class Room:
             if grant.table is table and grant.seat is not None:
                 seat = order.index(grant.seat)
                 self.tokens[key] = Pass(table, seat, grant.name, key)
-                self.store.add_token(key, table.id, seat, grant.name)
+                self.store.tables.add_token(key, table.id, seat, grant.name)
         log.info("table %s: the seats are swapped for the next match", table.id)
 
     def restore(self, may: Callable[[Place], bool] | None = None) -> int:
@@ -486,9 +486,9 @@ class Room:
         it was: seats, tokens, the match in play (``may``: only the tables it accepts). Returns how
         many tables this room drives now."""
         try:
-            self.take_over(place for place in self.store.orphans() if may is None or may(place))
+            self.take_over(place for place in self.store.owners.orphans() if may is None or may(place))
         finally:
-            self.store.let_go_dead()
+            self.store.owners.let_go_dead()
         return len(self.tables)
 
     def take_over(self, places: Iterable[Place]) -> list[str]:
@@ -500,10 +500,10 @@ class Room:
         """
         claimed: dict[str, int] = {}
         for place in places:
-            epoch = self.store.claim(place)
+            epoch = self.store.owners.claim(place)
             if epoch is not None:
                 claimed[place.table_id] = epoch
-        for saved in self.store.saved_tables(only=claimed):
+        for saved in self.store.tables.saved_tables(only=claimed):
             rules = GAMES.get(saved.game)
             if rules is None:
                 log.warning("table %s: game %r is no longer offered; not restored", saved.id, saved.game)
@@ -515,7 +515,7 @@ class Room:
                 for token in [t for t, g in self.tokens.items() if g.table.id == saved.id]:
                     del self.tokens[token]
                 reason = f"{type(e).__name__}: {e}"
-                self.store.set_aside(saved.id, reason)
+                self.store.tables.set_aside(saved.id, reason)
                 log.error("table %s could not be restored and is set aside as damaged (%s)", saved.id, reason)
         return [table_id for table_id in claimed if table_id in self.tables or table_id in self.finished]
 
@@ -585,7 +585,7 @@ class Room:
                 raise FailedPrecondition("You already sit at this table, at seat {seat}.", seat=held.index)
             if held.token is not None:
                 with self.writing(table):
-                    self.store.drop_token(held.token)
+                    self.store.tables.drop_token(held.token)
                 self.tokens.pop(held.token, None)
             table.reclaim(held.index, key, pledge)
             index = held.index
@@ -596,7 +596,7 @@ class Room:
         else:
             index = table.sit(name, seat, key, player, pledge)
         with self.writing(table):
-            self.store.add_token(key, table.id, index, name)
+            self.store.tables.add_token(key, table.id, index, name)
         grant = Pass(table, index, name, key)
         self.tokens[key] = grant
         log.info("table %s: %s joined at seat %d", table.id, name, index + 1)  # seats from 1, as every screen
@@ -611,7 +611,7 @@ class Room:
         token = new_token()
         key = token_digest(token)
         with self.writing(table):
-            self.store.add_token(key, table.id, None, name)
+            self.store.tables.add_token(key, table.id, None, name)
         table.spectators[key] = name
         grant = Pass(table, None, name, key)
         self.tokens[key] = grant
@@ -624,7 +624,7 @@ class Room:
     def grant(self, token: str) -> Pass:
         found = self.find(token)
         if found is None:
-            if self.store.shared and self.store.token_table(token_digest(token)) is not None:
+            if self.store.owners.shared and self.store.tables.token_table(token_digest(token)) is not None:
                 raise Unavailable(MOVED)  # another process drives its table: the lobby says where (Locate)
             raise PermissionDenied("That token does not open any seat or table here.")
         return found
@@ -638,7 +638,7 @@ class Room:
     def leave(self, token: str) -> None:
         grant = self.grant(token)
         with self.writing(grant.table):
-            self.store.drop_token(grant.key)
+            self.store.tables.drop_token(grant.key)
         del self.tokens[grant.key]
         if grant.seat is None:
             grant.table.stop_watching(grant.key)

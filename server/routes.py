@@ -119,24 +119,24 @@ class Router:
     def elsewhere(self, table_id: str) -> Place | None:
         """Where a table another process drives is: None for one this process drives, one that
         has finished (its hands are in the store, for anyone to read), or no such table."""
-        place = self.store.place(table_id)
-        if place is None or place.finished or place.owner is None or place.owner == self.store.me:
+        place = self.store.owners.place(table_id)
+        if place is None or place.finished or place.owner is None or place.owner == self.store.owners.me:
             return None
         return place
 
     def token_place(self, token: str) -> Place | None:
         """Where the table a token opens is driven, if another process drives it."""
-        table_id = self.store.token_table(token_digest(token))
+        table_id = self.store.tables.token_table(token_digest(token))
         return None if table_id is None else self.elsewhere(table_id)
 
     def locate(self, token: str) -> str | None:
         """The address of the table a token opens, as ``JoinResponse.address`` says it; None if the
         store knows no such token."""
-        table_id = self.store.token_table(token_digest(token))
+        table_id = self.store.tables.token_table(token_digest(token))
         if table_id is None:
             return None
-        place = self.store.place(table_id)
-        if place is None or place.owner in (None, self.store.me):
+        place = self.store.owners.place(table_id)
+        if place is None or place.owner in (None, self.store.owners.me):
             return ""
         return place.address
 
@@ -176,7 +176,7 @@ class Router:
 
     async def tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
         """Every other process's own tables (those that answer in time): the rest of the room's lobby."""
-        others = [o for o in self.store.owners() if o.id != self.store.me]
+        others = [o for o in self.store.owners.all() if o.id != self.store.owners.me]
 
         async def ask(address: str) -> list[common_pb2.TableSummary]:
             stub = hosts_pb2_grpc.HostsStub(self.channel(address))

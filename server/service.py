@@ -448,8 +448,8 @@ class TournamentService(tournament_pb2_grpc.TournamentsServicer):
         return self.tournaments
 
     def _leader(self) -> str:
-        where = self._router().store.meta(TOURNAMENTS_AT)
-        if where is None or where == self._router().store.address:
+        where = self._router().store.meta.get(TOURNAMENTS_AT)
+        if where is None or where == self._router().store.owners.address:
             raise Unavailable("The tournaments are being brought back; try again in a moment.")
         return where
 

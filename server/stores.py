@@ -16,7 +16,7 @@ def open_store(db: str | Path, own_folder: bool = False, shared: bool = False) -
     """The store ``db`` names: a PostgreSQL database (``postgresql://…``), shared by every host that
     names it, or an SQLite file (``shared``: opened by a worker beside its server's process)."""
     if is_url(db):
-        from cardtui.server.store_pg import PostgresStore
+        from cardtui.server.store.postgresql import PostgresStore
 
         return PostgresStore(str(db))
     return Store(db, own_folder=own_folder, shared=shared)

@@ -1,10 +1,10 @@
 """Tables whose process is gone, driven again: a worker that died, a host that died, a restart.
 
-A process that drives tables holds its owner's lock for as long as it lives (``Store.register``).
+A process that drives tables holds its owner's lock for as long as it lives (``Owners.register``).
 A sweep tries the lock of every owner the store names: a lock that is free is a process that is
 gone, however it went (kill -9 included). The sweeping process holds that lock while its tables
 are handed out, so no other sweep hands them out too, and each table is taken with its epoch
-raised (``Store.claim``): whichever process takes a table first drives it, and the one that
+raised (``Owners.claim``): whichever process takes a table first drives it, and the one that
 drove it before can never write to it again. Each table comes back from its journal, as a
 restart brings it back: the same cards, the same turn, no event number used twice.
 
@@ -62,7 +62,7 @@ class Keeper:
             tournaments = self.lead() if self.lead is not None and not self.leads else None
             self.leads = self.leads or tournaments is not None
             try:
-                places = store.orphans()  # holds the locks of the owners found gone, until let go below
+                places = store.owners.orphans()  # holds the locks of the owners found gone, until let go below
                 taken = len(self.room.take_over([p for p in places if self.drives(p)]))
                 rest = [p for p in places if not p.tournament and not self.drives(p)]
                 if rest:
@@ -70,7 +70,7 @@ class Keeper:
                 if taken:
                     log.info("%d tables whose process was gone are driven again", taken)
             finally:
-                store.let_go_dead()
+                store.owners.let_go_dead()
             if tournaments is not None and tournaments.restore():  # their tables are back: they go on
                 log.info("the room's tournaments run here: %d restored", len(tournaments.all))
             return taken

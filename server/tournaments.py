@@ -521,11 +521,11 @@ class Tournaments:
 
     # -- the store and restarts ---------------------------------------------------------------
     def _save(self, t: Tournament) -> None:
-        self.store.save_tournament(t.id, t.data())
+        self.store.tournaments.save(t.id, t.data())
 
     def restore(self) -> int:
         """Every stored tournament, where it was: timers re-armed, a round all scored moves on."""
-        for data in self.store.tournaments():
+        for data in self.store.tournaments.all():
             try:
                 t = Tournament.of(data)
             except (KeyError, TypeError, ValueError) as e:

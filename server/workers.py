@@ -87,7 +87,7 @@ class Slot:
     port: int
     process: BaseProcess | None = None
     owner: str = ""
-    """The worker's id as an owner of tables (``Store.register``)."""
+    """The worker's id as an owner of tables (``Owners.register``)."""
     address: str = ""
     """Where its tables are served (as ``JoinResponse.address`` says it)."""
     ready: asyncio.Event = field(default_factory=asyncio.Event)

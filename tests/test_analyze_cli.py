@@ -27,9 +27,9 @@ def exported(tmp_path: Path) -> Path:
                str(sim))
     assert done.returncode == 0, done.stderr
     store = Store(tmp_path / "s.db")
-    store.add_table("t1", "truco_argentino", "one", {})
+    store.tables.add_table("t1", "truco_argentino", "one", {})
     for line in sim.read_text().splitlines():
-        store.add_hand("t1", dict(json.loads(line), table="t1"))
+        store.hands.add_hand("t1", dict(json.loads(line), table="t1"))
     store.close()
     out = tmp_path / "t1.jsonl"
     done = run("history", "export", "--db", str(tmp_path / "s.db"), "--table", "t1", "--out", str(out))

@@ -78,9 +78,9 @@ def test_history_export_writes_the_store_as_json_lines(tmp_path: Path) -> None:
 
     db = tmp_path / "s.db"
     store = Store(db)
-    store.add_table("t1", "cacho", "one", {})
+    store.tables.add_table("t1", "cacho", "one", {})
     for hand in (1, 2):
-        store.add_hand("t1", {"format": "cardtui-hand/1", "game": "cacho", "table": "t1", "hand": hand,
+        store.hands.add_hand("t1", {"format": "cardtui-hand/1", "game": "cacho", "table": "t1", "hand": hand,
                               "match": hand, "result": {}})
     store.close()
     done = run("history", "export", "--db", str(db), "--table", "t1")

@@ -126,7 +126,7 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
             else:
                 await until(pilot, lambda: "Your play: a to analyse it" in summary_of(screen),
                             lambda: summary_of(screen))
-                assert running.store.analyses(table_id, 1) == {}, "nothing analysed before ana asks"
+                assert running.store.hands.analyses(table_id, 1) == {}, "nothing analysed before ana asks"
             await settled(pilot)
             await pilot.press("a")
             await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
@@ -136,7 +136,7 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is screen, "back at the table")
             await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
-            assert set(running.store.analyses(table_id, 1)) == {screen.seat}
+            assert set(running.store.hands.analyses(table_id, 1)) == {screen.seat}
             # The log keeps it once the next hand is dealt, and a still opens it.
             assert any(f"Hand 1 · {s}" in log_text(screen) for s in said), log_text(screen)
             # A hand in which ana decides nothing (out of chips, say) says nothing and keeps hers for a.
@@ -222,11 +222,11 @@ async def test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_momen
 
 
 async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running) -> None:
-    server.store.add_table("done", "truco_argentino", "done", {"game": "truco_argentino", "name": "done"})
+    server.store.tables.add_table("done", "truco_argentino", "done", {"game": "truco_argentino", "name": "done"})
     for hand, seed in ((1, 6), (2, 7)):
-        server.store.add_hand("done", dict(played("truco_argentino", ["ana", "bia"], seed=seed), table="done",
+        server.store.hands.add_hand("done", dict(played("truco_argentino", ["ana", "bia"], seed=seed), table="done",
                                            hand=hand, match=1))
-    server.store.finish("done")
+    server.store.tables.finish("done")
     server.room.finished["done"] = common_pb2.TableSummary(
         id="done", game="truco_argentino", name="done", status=common_pb2.TABLE_STATUS_FINISHED)
     client = CardApp(f"127.0.0.1:{server.port}", "eve")

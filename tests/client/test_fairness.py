@@ -334,7 +334,7 @@ async def test_the_client_cuts_and_marks_a_real_hand_it_played_fair(patient_serv
         checked = [v for v in screen.fair.verdicts if v.checked]
         assert [v.hand for v in checked][:2] == [1, 2] and all(v.ok for v in checked)
         assert not any("too late" in n for v in checked for n in v.notes)
-        assert server.store.count_hands(table_id) >= 2
+        assert server.store.hands.count_hands(table_id) >= 2
 
 
 async def test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a_tick(tmp_path: Path) -> None:
@@ -378,7 +378,7 @@ async def test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a
                 assert (f"○ Hand {v.hand_no} (table deal {v.hand}): the host alone chose this deck: your seed was not"
                         " asked for (the server said it would not wait for seeds); the rest checks out (the commitment"
                         " matches; your cards match).") in text
-        records = [json.loads(line) for line in server.store.hands(table_id)]
+        records = [json.loads(line) for line in server.store.hands.all(table_id)]
     finally:
         await server.stop(grace=0.2)
     checks = verify(records, GAMES)
@@ -441,7 +441,7 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
         assert "Seeds used in table deal 1: nobody's (the host alone fixed this deck)." in summary, summary
         assert "(table deal 1))" not in summary, "no hand number nested in another's brackets"
         assert "Seated and connected, but their seed was not used: ana." in summary, summary
-    records = [json.loads(line) for line in server.store.hands(table_id)]
+    records = [json.loads(line) for line in server.store.hands.all(table_id)]
     assert records[0]["awaited"] == [0] and records[0]["fair"]["player_seeds"] == {}
     check = verify(records[:1], GAMES)[0]
     assert check.ok and check.dropped == ("seat 1 ana",) and not check.full
@@ -483,7 +483,7 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(patient_ser
     [verdict] = fair.verdicts
     assert verdict.ok and verdict.cut and verdict.used == (0,) and verdict.awaited == (0,) and not verdict.missing
     await ana.close()
-    records = [json.loads(line) for line in server.store.hands(table_id)]
+    records = [json.loads(line) for line in server.store.hands.all(table_id)]
     assert records[0]["awaited"] == [0] and list(records[0]["fair"]["player_seeds"]) == ["0"]
     check = verify(records[:1], GAMES)[0]
     assert check.ok and not check.dropped and check.full

@@ -101,7 +101,7 @@ async def test_a_replays_keys_fit_at_80_columns_in_every_language(server: Runnin
     """Stepping, the deal and the end, and the other hands: each pair is one footer item."""
     record = RIGGED["cacho"]()[0]
     store_finished(server, "rig-two", record)
-    server.store.add_hand("rig-two", dict(record, table="rig-two", hand=2, match=1))
+    server.store.hands.add_hand("rig-two", dict(record, table="rig-two", hand=2, match=1))
     server.room.finished["rig-two"] = common_pb2.TableSummary(
         id="rig-two", game="cacho", name="rigged", status=common_pb2.TABLE_STATUS_FINISHED)
     with speaking(lang):
@@ -180,13 +180,13 @@ async def test_a_spectator_opens_the_last_finished_hand_never_the_one_in_play(se
         await client.open_table(table_id, spectate=True)
         table = await at_table(pilot)
         assert table.check_action("last_hand", ())
-        await until(pilot, lambda: server.store.count_hands(table_id) >= 1, "a hand finished")
+        await until(pilot, lambda: server.store.hands.count_hands(table_id) >= 1, "a hand finished")
         await pilot.press("v")
         await on(pilot, ReplayScreen)
         screen = client.screen
         assert isinstance(screen, ReplayScreen)
         in_play = server.room.tables[table_id].in_play
-        assert screen.hand.hand != in_play and server.store.hand(table_id, screen.hand.hand) is not None
+        assert screen.hand.hand != in_play and server.store.hands.hand(table_id, screen.hand.hand) is not None
         assert screen.hand.hand == max(h.hand for h in screen.hand_list)
         await pilot.press("end")
         assert screen.board.model is not None and screen.board.model.view is not None

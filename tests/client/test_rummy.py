@@ -230,7 +230,7 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
         assert "k knocks!" in board_text(board)
         await pilot.press("k")
         await until(pilot, lambda: "You knock:" in log_text(app), "the knock")
-        (record,) = [json.loads(line) for line in server.store.hands(table_id)]
+        (record,) = [json.loads(line) for line in server.store.hands.all(table_id)]
         knock = record["result"]["knock"]
         assert knock["seat"] == 0 and knock["discard"] == "10D"
         assert record["result"]["deltas"]["1"] == -1

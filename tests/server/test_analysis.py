@@ -94,7 +94,7 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
     names = ["", ""]
     names[ana.seat], names[bob.seat] = "ana", "bob"
     record = dict(played("truco_argentino", names), table=table_id, hand=900)
-    server.store.add_hand(table_id, record)
+    server.store.hands.add_hand(table_id, record)
     ask = analysis_pb2.AnalyzeRequest
     said = await refused(lobby.Analyze(ask(table_id=table_id, hand=900)).read(), grpc.StatusCode.PERMISSION_DENIED)
     assert "holder" in said
@@ -108,7 +108,7 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
                          grpc.StatusCode.FAILED_PRECONDITION)
     assert "still being played" in said
     await refused(lobby.Analyze(ask(table_id=table_id, hand=901, token=ana.token)).read(), grpc.StatusCode.NOT_FOUND)
-    assert server.store.analyses(table_id, table.in_play) == {}, "nothing computed for the hand in play"
+    assert server.store.hands.analyses(table_id, table.in_play) == {}, "nothing computed for the hand in play"
     # Ana gets her own decisions, judged; nothing of bob's, and bob's seat is not analysed for her.
     updates = await analyze(lobby, table_id, 900, ana.token)
     assert updates[-1].WhichOneof("update") == "analysis"
@@ -119,7 +119,7 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
     assert [m.step for m in mine.moments] == [m.step for m in expected.moments] and mine.moments
     assert all(m.seat == ana.seat and len(m.choices) > 1 for m in mine.moments)
     assert [a.seat for a in mine.accuracy] == [ana.seat]
-    assert set(server.store.analyses(table_id, 900)) == {ana.seat}
+    assert set(server.store.hands.analyses(table_id, 900)) == {ana.seat}
     # Each decision comes with the table as ana saw it then (the drill draws it): her own view, the very one the
     # engine gives her seat at that step, so never a card of bob's she could not see.
     seen = {p.step: p.view for p in analysis.positions(record) if p.seat == ana.seat}
@@ -141,7 +141,7 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
                for w in summed.worst), "each worst moment on the board as ana saw it"
     request = analysis_pb2.AnalyzeRequest(table_id=table_id, hand=900, token=ana.token, seat=bob.seat, match=True)
     await refused(lobby.Analyze(request).read(), grpc.StatusCode.PERMISSION_DENIED)
-    assert set(server.store.analyses(table_id, 900)) == {ana.seat}
+    assert set(server.store.hands.analyses(table_id, 900)) == {ana.seat}
     for p in (ana, bob, watcher):
         await p.close()
 
@@ -222,13 +222,13 @@ async def test_tables_play_on_while_the_pool_analyses_and_a_second_job_is_told_i
                                                                        bot_delay_ms=0))
         created_tables.append(created.table.id)
         await started(slow_server, created.table.id)
-        while slow_server.store.count_hands(created.table.id) < 3:
+        while slow_server.store.hands.count_hands(created.table.id) < 3:
             await asyncio.sleep(0.02)
-        assert slow_server.store.analyses("one", 1) == {}, "the job is still at work"
+        assert slow_server.store.hands.analyses("one", 1) == {}, "the job is still at work"
         release.write_text("go")
         assert (await rest(first))[-1].WhichOneof("update") == "analysis"
         assert (await rest(second))[-1].WhichOneof("update") == "analysis"
-        assert set(slow_server.store.analyses("two", 1)) == {0, 1, 2}
+        assert set(slow_server.store.hands.analyses("two", 1)) == {0, 1, 2}
 
 
 # -- asked with nobody asking: only what is cheap, only while a worker is free -----------------------
@@ -241,7 +241,7 @@ async def test_a_summarys_request_analyses_a_cheap_game_when_a_worker_is_free_an
     assert cheap[-1].WhichOneof("update") == "analysis" and list(cheap[-1].analysis.seats) == [0]
     dear = [u async for u in lobby.Analyze(ask(table_id="pifpaf", hand=1, seat=0, when_idle=True))]
     assert [u.WhichOneof("update") for u in dear] == ["deferred"]
-    assert server.store.analyses("pifpaf", 1) == {}, "nothing analysed, nothing queued"
+    assert server.store.hands.analyses("pifpaf", 1) == {}, "nothing analysed, nothing queued"
     assert server.analyst is not None and server.analyst.idle
     # Kept analyses are given either way: asked for, then asked for again with nobody asking.
     asked = [u async for u in lobby.Analyze(ask(table_id="pifpaf", hand=1, seat=0))]
@@ -272,12 +272,12 @@ async def test_a_summarys_request_waits_for_nobody(slow_server: Running, tmp_pat
 async def test_a_match_is_summed_up_over_its_hands_for_whoever_may_have_them(
         server: Running, lobby: lobby_pb2_grpc.LobbyStub) -> None:
     hands = [(1, 1, 4), (2, 1, 5), (3, 1, 6), (4, 2, 7)]  # (hand, match, seed): the fourth begins match 2
-    server.store.add_table("m", "truco_argentino", "rigged", {"game": "truco_argentino", "name": "rigged"})
+    server.store.tables.add_table("m", "truco_argentino", "rigged", {"game": "truco_argentino", "name": "rigged"})
     records = {}
     for hand, match, seed in hands:
         records[hand] = dict(played("truco_argentino", ["ana", "bob"], seed), table="m", hand=hand, match=match)
-        server.store.add_hand("m", records[hand])
-    server.store.finish("m")
+        server.store.hands.add_hand("m", records[hand])
+    server.store.tables.finish("m")
     updates = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", hand=2, match=True))]
     summed = updates[-1].match
     assert updates[-1].WhichOneof("update") == "match" and list(summed.hands) == [1, 2, 3] and summed.match == 1
@@ -340,11 +340,11 @@ async def test_a_worker_that_dies_mid_analysis_is_told_and_the_hand_asked_again_
                 pass
         assert err.value.code() == grpc.StatusCode.UNAVAILABLE
         assert err.value.details() == "The analysis stopped before it was done; ask for it again."
-        assert slow_server.store.analyses("one", 1) == {}
+        assert slow_server.store.hands.analyses("one", 1) == {}
         release.write_text("go")
         again = await rest(lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1)))
         assert again[-1].WhichOneof("update") == "analysis"
-        assert set(slow_server.store.analyses("one", 1)) == {0, 1, 2}
+        assert set(slow_server.store.hands.analyses("one", 1)) == {0, 1, 2}
     gc.collect()
     await asyncio.sleep(0)
     assert "never retrieved" not in caplog.text
@@ -379,14 +379,14 @@ async def test_an_analysis_is_put_in_its_message_off_the_tables_loop(
     async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)
         call = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
-        while slow_server.store.analyses("one", 1) == {}:  # analysed and kept: its message is being made
+        while slow_server.store.hands.analyses("one", 1) == {}:  # analysed and kept: its message is being made
             await asyncio.sleep(0.01)
         created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=3,
                                                                        bot_delay_ms=0))
         await started(slow_server, created.table.id)
 
         async def three_hands() -> None:
-            while slow_server.store.count_hands(created.table.id) < 3:
+            while slow_server.store.hands.count_hands(created.table.id) < 3:
                 await asyncio.sleep(0.02)
 
         await asyncio.wait_for(three_hands(), 15.0)
@@ -457,7 +457,7 @@ async def test_a_summarys_request_from_an_address_at_its_share_is_deferred_not_r
     assert [u.WhichOneof("update") for u in said] == ["deferred"]
     with pytest.raises(ResourceExhausted, match="hands being analysed already"):
         _ = [u async for u in full.analyze("cacho", 1, "", "", 0, address="10.0.0.5")]
-    assert server.store.analyses("cacho", 1) == {}, "nothing analysed, nothing queued"
+    assert server.store.hands.analyses("cacho", 1) == {}, "nothing analysed, nothing queued"
     room = Analyses(server.room, Replays(server.room), server.analyst, per_address=1)
     said = [u async for u in room.analyze("cacho", 1, "", "", 0, when_idle=True, address="10.0.0.5")]
     assert said[-1].WhichOneof("update") == "analysis"

@@ -282,7 +282,7 @@ async def finish(server: Running, audit: Audit, hands: int, timeout: float = 20.
     table = audit.table
 
     async def played() -> None:
-        while server.store.count_hands(table.id) < hands:
+        while server.store.hands.count_hands(table.id) < hands:
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(played(), timeout)
@@ -293,7 +293,7 @@ async def finish(server: Running, audit: Audit, hands: int, timeout: float = 20.
         await p.close()
     table.shutdown("The audit is over.")
     log = Log(dict(LOGS[table.fanout]))
-    records = [json.loads(line) for line in server.store.hands(table.id)]
+    records = [json.loads(line) for line in server.store.hands.all(table.id)]
     return log, records
 
 

@@ -231,10 +231,10 @@ async def test_a_seed_late_or_never_sent_does_not_stall_the_table(tmp_path: Path
         await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
         await bia.lobby.Leave(lobby_pb2.LeaveRequest(token=bia.token))
         for _ in range(200):
-            if running.store.count_hands(table_id):
+            if running.store.hands.count_hands(table_id):
                 break
             await asyncio.sleep(0.05)
-        record = json.loads(next(running.store.hands(table_id)))
+        record = json.loads(next(running.store.hands.all(table_id)))
         assert record["fair"]["player_seeds"] == {} and record["fair"]["commitment"] == commit.commitment
         for p in (ana, bia, watcher):
             await p.close()
@@ -248,10 +248,10 @@ async def test_a_table_of_bots_deals_at_once(tmp_path: Path) -> None:
     try:
         table_id = await create(running, game="cacho", seats=3, bots=3)
         for _ in range(200):
-            if running.store.count_hands(table_id) >= 3:
+            if running.store.hands.count_hands(table_id) >= 3:
                 break
             await asyncio.sleep(0.05)
-        hands = [json.loads(line) for line in running.store.hands(table_id)]
+        hands = [json.loads(line) for line in running.store.hands.all(table_id)]
         assert len(hands) >= 3, "nobody to wait for: no window"
         assert all(h["fair"]["player_seeds"] == {} for h in hands)
         assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1))

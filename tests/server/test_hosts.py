@@ -253,7 +253,7 @@ async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url:
         with psycopg.connect(pg_url, autocommit=True) as admin:
             pid = admin.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = "
                                 "(%s::bigint & 4294967295)::oid AND classid = ((%s::bigint >> 32) & 4294967295)::oid",
-                                (owner_key(a.store.me), owner_key(a.store.me))).fetchone()
+                                (owner_key(a.store.owners.me), owner_key(a.store.owners.me))).fetchone()
             assert pid is not None
             admin.execute("SELECT pg_terminate_backend(%s)", (pid[0],))
             await until(lambda: admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
@@ -275,7 +275,7 @@ async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url:
         with psycopg.connect(pg_url) as db:
             kept = db.execute("SELECT seq, owner FROM tables WHERE id = %s", (table_id,)).fetchone()
             steps = db.execute("SELECT max(seq) FROM log WHERE table_id = %s", (table_id,)).fetchone()
-        assert kept[1] == b.store.me
+        assert kept[1] == b.store.owners.me
         assert max(kept[0], steps[0] or 0) == seq_b  # nothing of a's after b took it
         # and the table plays on at b, numbered after everything
         where = (await lobby.Locate(lobby_pb2.LocateRequest(token=token))).address

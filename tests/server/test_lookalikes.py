@@ -284,5 +284,5 @@ async def test_a_table_or_tournament_name_is_read_as_every_name_is(roomy: Runnin
         state = await stub.StartTournament(tournament_pb2.OwnerRequest(tournament_id=made.tournament.id,
                                                                        owner_token=made.owner_token))
         [table] = state.tables
-        stored = roomy.store.table_config(table.table_id)
+        stored = roomy.store.tables.table_config(table.table_id)
         assert stored is not None and stored[0]["name"] == "Campeonato de Cacho… 1.1", stored

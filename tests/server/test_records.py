@@ -124,7 +124,7 @@ async def new_table(lobby: lobby_pb2_grpc.LobbyStub, **fields: Any) -> lobby_pb2
 
 
 def hands_of(running: Running, table_id: str, match: int = 1) -> list[dict[str, Any]]:
-    return [r for r in map(json.loads, running.store.hands(table_id)) if r.get("match") == match]
+    return [r for r in map(json.loads, running.store.hands.all(table_id)) if r.get("match") == match]
 
 
 def places(hands: list[dict[str, Any]], n: int) -> list[int]:

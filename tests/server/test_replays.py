@@ -55,9 +55,10 @@ async def refused(call: Any, code: grpc.StatusCode) -> str:
 
 def store_finished(running: Running, table_id: str, record: dict[str, Any], **config: Any) -> None:
     """A finished table holding one hand, as the store keeps it after the table closed."""
-    running.store.add_table(table_id, record["game"], "rigged", {"game": record["game"], "name": "rigged", **config})
-    running.store.add_hand(table_id, dict(record, table=table_id, hand=1, match=1))
-    running.store.finish(table_id)
+    running.store.tables.add_table(table_id, record["game"], "rigged",
+                                   {"game": record["game"], "name": "rigged", **config})
+    running.store.hands.add_hand(table_id, dict(record, table=table_id, hand=1, match=1))
+    running.store.tables.finish(table_id)
 
 
 @pytest.mark.parametrize("game", list(RIGGED))
@@ -114,7 +115,7 @@ async def test_who_may_open_a_tables_hands(server: Running, lobby: lobby_pb2_grp
     await started(server, table_id)
     await lobby.Leave(lobby_pb2.LeaveRequest(token=player.token))
     for _ in range(200):
-        if server.store.count_hands(table_id) >= 2:
+        if server.store.hands.count_hands(table_id) >= 2:
             break
         await asyncio.sleep(0.05)
     await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=created.owner_token))
@@ -241,7 +242,7 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
                 number, cards = in_play_deal(busy_server, table_id)
                 assert steps[-1].view.hand_over and steps[0].hand.hand == hand
                 assert hand != number, "a replay of the hand in play"
-                line = busy_server.store.hand(table_id, hand)
+                line = busy_server.store.hands.hand(table_id, hand)
                 assert line is not None, "a replay of a hand not stored"
                 # The hand in play is told apart by its secret seed: two deals of one card to each of
                 # two players (late Cacho hands) may well be the same cards.
@@ -258,11 +259,11 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
                     refusals += 1
                 else:  # it finished between the two calls: then it is stored, and no longer in play
                     assert in_play_deal(busy_server, table_id)[0] != listed.in_play
-                    assert busy_server.store.hand(table_id, listed.in_play) is not None
+                    assert busy_server.store.hands.hand(table_id, listed.in_play) is not None
         # Every hand was opened while a later one was in play: every hand the watcher looked at
         # the table after. A short hand (the last, or one lost at once at eleven) may come and go
         # between two looks.
-        ended = json.loads(busy_server.store.last_hands(table_id, 1)[0])["hand"]
+        ended = json.loads(busy_server.store.hands.last_hands(table_id, 1)[0])["hand"]
         assert {h for h in range(1, ended) if any(later > h for later in in_play)} <= set(seen)
         assert len(seen) >= ended // 2
         assert moments > 3 and refusals > 0

@@ -41,7 +41,7 @@ async def until(ok: Callable[[], bool], what: str, timeout: float = 30.0) -> Non
 
 
 def records(running: Running, table_id: str) -> list[dict[str, Any]]:
-    return [json.loads(r) for r in running.store.hands(table_id)]
+    return [json.loads(r) for r in running.store.hands.all(table_id)]
 
 
 async def play_until(p: Player, ok: Callable[[], bool]) -> None:

@@ -92,7 +92,7 @@ async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(serv
             for s in v.cacho.seats:
                 if not v.hand_over:
                     assert not s.cards
-    assert server.store.count_hands() >= 1
+    assert server.store.hands.count_hands() >= 1
     for p in [*players, watcher]:
         await p.close()
 
@@ -277,7 +277,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
     watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
     watcher.subscribe()
     await watcher.wait_for(lambda q: q.kinds().count("hand_ended") >= 3, timeout=20)
-    lines = list(server.store.hands(table_id))
+    lines = list(server.store.hands.all(table_id))
     assert len(lines) >= 3
     record = json.loads(lines[0])
     assert record["format"] == "cardtui-hand/1" and record["table"] == table_id and record["hand"] == 1

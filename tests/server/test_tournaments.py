@@ -122,7 +122,7 @@ async def test_a_whole_tournament_of_bots_whose_standings_the_histories_give_aga
     assert len(tables) == len(ours) and all(t.tournament_id == tid for t in tables)
     assert {t.tournament_round for t in tables} == {1, 2, 3}
     # standings from the stored histories alone, worked out apart from the server's own reckoning
-    records = [json.loads(line) for line in quick.store.hands(tournament=tid)]
+    records = [json.loads(line) for line in quick.store.hands.all(tournament=tid)]
     assert {r["table"] for r in records} == ours
     assert recomputed_rows(records, tid) == rows(state)
     assert sum(r.vp for r in state.standings) > 0
@@ -227,9 +227,9 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
     marked = {names[r.entry][0]: r.bot_played for r in state.standings}
     assert marked["ana"] and marked["bia"], "both were played by a bot for part of the match"
     assert not any(marked[n] for n in marked if n.startswith("bot"))
-    records = [json.loads(line) for line in quick.store.hands(tournament=tid)]
+    records = [json.loads(line) for line in quick.store.hands.all(tournament=tid)]
     assert recomputed_rows(records, tid) == rows(state)
-    ana = quick.store.record(quick.room.players.session(people[0].session).player, "cacheta")
+    ana = quick.store.ratings.record(quick.room.players.session(people[0].session).player, "cacheta")
     assert ana is not None and ana.matches == 1, "the match counts for her rating as an ordinary one"
 
 

@@ -160,7 +160,7 @@ async def test_a_table_nobody_is_at_finishes_and_the_cap_counts_open_tables_only
     assert {t.id: t.status for t in listed} == {watched: common_pb2.TABLE_STATUS_PLAYING,
                                                  idle: common_pb2.TABLE_STATUS_FINISHED,
                                                  deserted: common_pb2.TABLE_STATUS_FINISHED}
-    assert server.store.count_hands(idle) >= 0  # its hands stay in the store
+    assert server.store.hands.count_hands(idle) >= 0  # its hands stay in the store
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await watcher.lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=idle, name="late"))
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
@@ -197,17 +197,17 @@ async def test_a_finished_table_stays_finished_after_a_restart(tmp_path: Path) -
     db = tmp_path / "s.db"
     running = await start("127.0.0.1", 0, db, bot_delay=0.01, next_hand_delay=0.01)
     table_id = await create(running, game="cacho", seats=2, bots=2, idle_minutes=1)
-    while running.store.count_hands(table_id) < 2:
+    while running.store.hands.count_hands(table_id) < 2:
         await asyncio.sleep(0.02)
     loop = asyncio.get_running_loop()
     running.room.sweep(loop.time())
     running.room.sweep(loop.time() + 61)
-    hands = running.store.count_hands(table_id)
+    hands = running.store.hands.count_hands(table_id)
     await running.stop(grace=0.1)
     running = await start("127.0.0.1", 0, db)
     try:
         assert table_id not in running.room.tables and table_id in running.room.finished
-        assert running.store.count_hands(table_id) == hands
+        assert running.store.hands.count_hands(table_id) == hands
     finally:
         await running.stop(grace=0.1)
 
@@ -430,7 +430,7 @@ def test_store_read_only_beside_a_running_server(tmp_path: Path) -> None:
         with pytest.raises(StoreInUse):
             Store(db)
         reader = Store(db, read_only=True)
-        assert reader.count_hands() == 0
+        assert reader.hands.count_hands() == 0
         reader.close()
     finally:
         held.close()

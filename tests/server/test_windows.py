@@ -153,7 +153,8 @@ async def play_until(server: Running, table_id: str, players: list[Player], disc
     table = server.room.tables[table_id]
 
     def closed() -> int:
-        return sum(a["type"] == "discard" for line in server.store.hands(table_id) for a in json.loads(line)["actions"])
+        return sum(a["type"] == "discard" for line in server.store.hands.all(table_id)
+                   for a in json.loads(line)["actions"])
 
     async def played() -> None:
         while closed() < discards:
@@ -176,7 +177,7 @@ async def test_a_window_looks_the_same_whether_or_not_anyone_can_claim(server: R
     target = DISCARDS
     while True:
         await play_until(server, table_id, audit.players, target, timeout=60)
-        records = [json.loads(line) for line in server.store.hands(table_id)]
+        records = [json.loads(line) for line in server.store.hands.all(table_id)]
         windows = {p.seat if p.seat >= 0 else None: windows_seen(p.messages, p.seat if p.seat >= 0 else None, 4)
                    for p in audit.players}
         figures = compare(windows, records)
@@ -239,7 +240,7 @@ async def test_with_a_person_at_the_table_every_window_lasts_claim_ms(server: Ru
     final = table.seq
     for p in (ana, eve):
         await p.wait_for(lambda q: q.messages[-1].seq >= final, timeout=10)
-    records = [json.loads(line) for line in server.store.hands(table_id)]
+    records = [json.loads(line) for line in server.store.hands.all(table_id)]
     seen = {ana.seat: windows_seen(ana.messages, ana.seat, 3), None: windows_seen(eve.messages, None, 3)}
     figures = compare(seen, records)
     stored = {r["hand"] for r in records}
@@ -253,7 +254,7 @@ async def test_with_a_person_at_the_table_every_window_lasts_claim_ms(server: Ru
 
 
 async def _hand_stored(server: Running, table_id: str) -> None:
-    while not server.store.count_hands(table_id):
+    while not server.store.hands.count_hands(table_id):
         await asyncio.sleep(0.05)
 
 

@@ -229,7 +229,7 @@ async def test_outsiders_reach_nothing_between_the_processes_and_limits_count_th
                             await hosts.Tables(lobby_pb2.ListTablesRequest(), metadata=metadata)
                         assert listing.value.code() in (grpc.StatusCode.PERMISSION_DENIED,
                                                         grpc.StatusCode.UNIMPLEMENTED)
-            assert running.store.place(open_table).owner != running.store.me  # type: ignore[union-attr]
+            assert running.store.owners.place(open_table).owner != running.store.owners.me  # type: ignore[union-attr]
             # wrong passwords through the lobby: counted at the worker against this address, whatever
             # address the caller claims to pass on for
             codes = []
@@ -361,7 +361,7 @@ async def test_a_hand_a_worker_played_is_analysed_in_the_lobbys_process_for_its_
         player = Player(f"127.0.0.1{ana.address}", ana.token, ana.seat)
         player.subscribe()
         deadline = time.monotonic() + 60
-        while two_workers.store.count_hands(table_id) < 1:  # ana plays her first hand herself
+        while two_workers.store.hands.count_hands(table_id) < 1:  # ana plays her first hand herself
             assert time.monotonic() < deadline, "no hand finished"
             view = player.last_view
             if view is not None and view.legal and not view.hand_over:
@@ -387,4 +387,4 @@ async def test_a_hand_a_worker_played_is_analysed_in_the_lobbys_process_for_its_
         assert updates[-1].WhichOneof("update") == "analysis"
         got = updates[-1].analysis
         assert list(got.seats) == [ana.seat] and got.moments and all(m.seat == ana.seat for m in got.moments)
-        assert set(two_workers.store.analyses(table_id, 1)) == {ana.seat}, "kept in the shared store"
+        assert set(two_workers.store.hands.analyses(table_id, 1)) == {ana.seat}, "kept in the shared store"

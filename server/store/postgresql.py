@@ -1,7 +1,8 @@
 """The store on PostgreSQL: what several hosts share (``cardtui serve --db postgresql://…``).
 
-The interface and its SQL are ``store.Store``'s; this module says only what PostgreSQL says
-otherwise: its placeholders and types, JSON read with its own functions, and the two locks
+The parts and their SQL are ``sqlite.Store``'s; this module says only what PostgreSQL says
+otherwise, in a part of its own where a part's SQL differs (``PgHands``, ``PgIdentity``,
+``PgOwners``): its placeholders and types, JSON read with its own functions, and the two locks
 that make one database safe for many processes. An owner's lock is a session-level advisory
 lock (``pg_advisory_lock``): it lives exactly as long as the owner's connection, so a host that
 dies, or loses the database, frees it at once. A table's fence is its row, locked (``FOR
@@ -16,21 +17,27 @@ blocking calls keep that order as it is, where asyncpg would make every write a 
 from __future__ import annotations
 
 import json
-import logging
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from cardtui.server.store import _OWNER_INDEX, _SCHEMA, _SEAT_COLUMNS, SESSION_DAYS, Store, StoreDown, _owner_key
+from cardtui.server.store import schema
+from cardtui.server.store.base import Link, StoreDown, log
+from cardtui.server.store.hands import Hands
+from cardtui.server.store.identity import Identity
+from cardtui.server.store.meta import Meta
+from cardtui.server.store.owners import Owners, _owner_key
+from cardtui.server.store.ratings import Ratings
+from cardtui.server.store.sqlite import Store
+from cardtui.server.store.tables import Tables
+from cardtui.server.store.tournaments import Tournaments
 
 try:
     import psycopg
     from psycopg.pq import TransactionStatus
 except ImportError:  # pragma: no cover - said in a sentence by ``connect``
     psycopg = None  # type: ignore[assignment]
-
-log = logging.getLogger("cardtui.store")
 
 SCHEMA_LOCK = 0x63617264
 """The advisory lock two hosts starting at once take to create the schema one after the other."""
@@ -143,30 +150,46 @@ class Connection:
         self.raw.close()
 
 
-class PostgresStore(Store):
-    """The store in a PostgreSQL database that every host of one card room shares."""
+class PgLink(Link):
+    """A transaction on PostgreSQL begins plainly (``BEGIN IMMEDIATE`` is SQLite's)."""
 
-    FENCES = True
-    _BEGIN = "BEGIN"
-    _FENCE = "SELECT epoch, owner FROM tables WHERE id = ? FOR UPDATE"
-    _SAME = "IS NOT DISTINCT FROM"
+    BEGIN = "BEGIN"
+
+
+class PgHands(Hands):
+    """Hand histories, their JSON read with PostgreSQL's functions."""
+
     _TOURNAMENT_OF = "(t.config::jsonb -> 'tournament' ->> 'id')"
+
+    def _holders(self, table_id: str) -> Iterable[tuple[Any, Any]]:
+        out: list[tuple[Any, Any]] = []
+        for (record,) in self.db.execute("SELECT record FROM hands WHERE table_id = ? ORDER BY hand", (table_id,)):
+            hand = json.loads(record)
+            for entry in [*hand.get("seats", ()), *(hand.get("holders") or ())]:
+                bot = entry.get("bot")
+                out.append((entry.get("name"), bot if isinstance(bot, str) else None))
+        return out
+
+
+class PgIdentity(Identity):
+    """Names in the order they were written: a column of their own (PostgreSQL has no rowid)."""
+
     _ROWID = "n"
 
-    def __init__(self, url: str) -> None:
-        self._lock = None
-        self.path = _shown(url)
-        self.shared = True
-        """Other hosts drive tables from this database: every write of a table is fenced."""
-        self.me = ""
-        self.address = ""
+
+class PgOwners(Owners):
+    """Owners whose locks are the session's advisory locks, and whose every write is fenced."""
+
+    FENCES = True
+    _FENCE = "SELECT epoch, owner FROM tables WHERE id = ? FOR UPDATE"
+    _SAME = "IS NOT DISTINCT FROM"
+
+    def __init__(self, link: Link, path: str) -> None:
+        super().__init__(link, path, shared=True)
         self._roles: set[str] = set()
         """The roles this process has in the room (``lead``): their locks are taken again with a new session."""
-        self._owner_locks = {}
-        self.db = Connection(url, self._reconnected)  # type: ignore[assignment]
-        self._open()
 
-    def _reconnected(self) -> None:
+    def reconnected(self) -> None:
         """A new session: the locks the old one held are gone. This process's own is taken again
         (after any process that found it free has finished taking its tables: those tables are
         fenced from this process now), and its row is put back if that process removed it."""
@@ -179,39 +202,6 @@ class PostgresStore(Store):
             self._lock_owner(self.me)
             self.db.execute("INSERT INTO owners (id, address, started) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                             (self.me, self.address, time.time()))
-
-    def _open(self) -> None:
-        """The schema, created by one host at a time; the sessions that have expired forgotten."""
-        with self.transaction():
-            self.db.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
-            self.db.executescript(_dialect(_SCHEMA))
-            for column, kind in (("owner", "TEXT"), ("epoch", "BIGINT NOT NULL DEFAULT 0")):
-                self.db.execute(f"ALTER TABLE tables ADD COLUMN IF NOT EXISTS {column} {kind}")
-            for column, kind in _SEAT_COLUMNS:
-                self.db.execute(f"ALTER TABLE seats ADD COLUMN IF NOT EXISTS {column} {_dialect(' ' + kind).strip()}")
-            self.db.execute(_OWNER_INDEX)
-        self._key_names()
-        self.db.execute("DELETE FROM sessions WHERE created < ?", (time.time() - SESSION_DAYS * 86400,))
-
-    def _key_names(self) -> None:
-        """The skeletons of owned names brought up to the installed confusables data, as SQLite's are."""
-        from cardtui.server.names import stored_name
-
-        wanted = {(looks, str(key)) for key, name in self.db.execute("SELECT key, name FROM names")
-                  for looks in stored_name(str(name)).looks}
-        if wanted != set(self.db.execute("SELECT looks, key FROM name_looks")):
-            with self.transaction():
-                self.db.execute("DELETE FROM name_looks")
-                self.db.executemany("INSERT INTO name_looks (looks, key) VALUES (?, ?)", sorted(wanted))
-
-    def _holders(self, table_id: str) -> Iterable[tuple[Any, Any]]:
-        out: list[tuple[Any, Any]] = []
-        for (record,) in self.db.execute("SELECT record FROM hands WHERE table_id = ? ORDER BY hand", (table_id,)):
-            hand = json.loads(record)
-            for entry in [*hand.get("seats", ()), *(hand.get("holders") or ())]:
-                bot = entry.get("bot")
-                out.append((entry.get("name"), bot if isinstance(bot, str) else None))
-        return out
 
     def _lock_owner(self, owner_id: str, wait: bool = True) -> bool:
         """An owner's lock: a session advisory lock, freed when its connection ends however it ends."""
@@ -237,6 +227,46 @@ class PostgresStore(Store):
 
     def close(self) -> None:
         self._owner_locks.clear()
+
+
+class PostgresStore(Store):
+    """The store in a PostgreSQL database that every host of one card room shares: other hosts drive
+    tables from it, so every write of a table is fenced (``owners.shared``)."""
+
+    owners: PgOwners
+
+    def __init__(self, url: str) -> None:
+        self.path = _shown(url)
+        self.db = Connection(url, self._reconnected)  # type: ignore[assignment]
+        self.link = PgLink(self.db)
+        self.owners = PgOwners(self.link, self.path)
+        self.hands = PgHands(self.link)
+        self.tables = Tables(self.link, self.owners, self.hands)
+        self.identity = PgIdentity(self.link)
+        self.ratings = Ratings(self.link)
+        self.tournaments = Tournaments(self.link)
+        self.meta = Meta(self.link)
+        self._open()
+
+    def _reconnected(self) -> None:
+        """A new session: the owners' locks are taken again (``PgOwners.reconnected``)."""
+        self.owners.reconnected()
+
+    def _open(self) -> None:
+        """The schema, created by one host at a time; the sessions that have expired forgotten."""
+        with self.transaction():
+            self.db.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+            self.db.executescript(_dialect(schema.SCHEMA))
+            for column, kind in (("owner", "TEXT"), ("epoch", "BIGINT NOT NULL DEFAULT 0")):
+                self.db.execute(f"ALTER TABLE tables ADD COLUMN IF NOT EXISTS {column} {kind}")
+            for column, kind in schema.SEAT_COLUMNS:
+                self.db.execute(f"ALTER TABLE seats ADD COLUMN IF NOT EXISTS {column} {_dialect(' ' + kind).strip()}")
+            self.db.execute(schema.OWNER_INDEX)
+        schema.refresh_looks(self.link)
+        schema.forget_sessions(self.link)
+
+    def close(self) -> None:
+        self.owners.close()
         self.db.close()
 
 

@@ -1,0 +1,221 @@
+"""Which process drives which table: the store's owners, their locks, and the fence on each write.
+
+Several processes may drive tables from one store (``serve --workers``, or several hosts on
+PostgreSQL). Each is an *owner*: it registers (``register``) and holds a lock that lives as
+long as it does (a lock file's ``flock`` on SQLite, a session's advisory lock on PostgreSQL),
+so that its death frees the lock however it dies. A table names its owner and an *epoch*; a
+process takes a dead owner's table (``claim``) by raising the epoch, and every write a table's
+owner makes is fenced by its epoch (``fence``): a process that lost a table can never write to
+it again, whatever it still believes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from cardtui.server.store.base import PRIVATE, Fenced, Link, Part, StoreInUse
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """A process that drives tables from this store, and where its tables are served."""
+
+    id: str
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a table stands in the store: its owner (None: nobody yet), the owner's address, the
+    epoch of its ownership, whether it has finished, and whether it is a tournament's."""
+
+    table_id: str
+    owner: str | None
+    address: str
+    epoch: int
+    finished: bool
+    tournament: bool
+
+
+def _owner_key(owner_id: str) -> int:
+    """An owner's lock as PostgreSQL's advisory locks name them: a signed 64-bit number."""
+    return int.from_bytes(hashlib.sha256(f"cardtui-owner:{owner_id}".encode()).digest()[:8], "big", signed=True)
+
+
+def hold(lock: Path) -> IO[str]:
+    """Take the store's lock file, or say who holds it."""
+    handle = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 - held open while the store is
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise StoreInUse(
+            f"The store {str(lock)[:-5]} is in use by another cardtui server ({holder}); "
+            "stop it first, or give this one another --db."
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}")
+    handle.flush()
+    return handle
+
+
+class Owners(Part):
+    """The processes that drive tables from this store, and which of them drives each table."""
+
+    FENCES = False
+    """Whether a table's writes must be fenced by its epoch (``fence``). Not on SQLite: its processes
+    share one host, where an owner's lock is its process's (a ``flock`` the kernel holds for exactly
+    as long as the process lives), so a process that lost its lock is gone and writes nothing more.
+    On PostgreSQL a host can lose its session, and its lock with it, and live on: there each write is
+    fenced."""
+    _FENCE = "SELECT epoch, owner FROM tables WHERE id = ?"
+    _SAME = "IS"
+    """SQL's null-safe equality, as the dialect spells it."""
+
+    def __init__(self, link: Link, path: str, shared: bool, lock: IO[str] | None = None) -> None:
+        """``lock``: the store's lock file, held by the server's process (``hold``); None in a worker
+        (``shared``), a reader, or a store in memory."""
+        super().__init__(link)
+        self.path = path
+        self.shared = shared
+        """Other processes drive tables from this store too (a server's workers, other hosts): every
+        write of a table is fenced."""
+        self.me = ""
+        """This process's id as an owner of tables (``register``); empty until it registers."""
+        self.address = ""
+        """Where this process's tables are served, as it registered."""
+        self._lock = lock
+        self._owner_locks: dict[str, IO[str]] = {}
+        """The owner locks this process holds: its own, and a dead owner's while taking its tables."""
+
+    def register(self, address: str) -> str:
+        """This process becomes an owner of tables, served at ``address``; its lock is held for as
+        long as the store is open (or the process lives)."""
+        owner = secrets.token_hex(8)
+        self._lock_owner(owner)
+        self.db.execute("INSERT INTO owners (id, address, started) VALUES (?, ?, ?)", (owner, address, time.time()))
+        self.me, self.address = owner, address
+        return owner
+
+    def all(self) -> list[Owner]:
+        """Every registered owner, alive or not, oldest first."""
+        rows = self.db.execute("SELECT id, address FROM owners ORDER BY started, id")
+        return [Owner(str(owner), str(address)) for owner, address in rows]
+
+    def dead(self, owner_id: str) -> bool:
+        """Whether ``owner_id``'s process is gone: its lock is free. If so, this process holds that
+        lock from now until ``let_go_owner``, so that no other takes the dead one's tables meanwhile."""
+        if owner_id == self.me:
+            return False
+        if owner_id in self._owner_locks:
+            return True
+        return self._lock_owner(owner_id, wait=False)
+
+    def let_go_owner(self, owner_id: str) -> None:
+        """Done with a dead owner's tables: its row goes once it has none left, and its lock is let go."""
+        left = self.db.execute("SELECT count(*) FROM tables WHERE owner = ? AND damaged IS NULL",
+                               (owner_id,)).fetchone()[0]
+        if not left:
+            self.db.execute("DELETE FROM owners WHERE id = ?", (owner_id,))
+        self._unlock_owner(owner_id, forget=not left)
+
+    def lead(self, role: str) -> bool:
+        """Whether this process takes ``role`` in the room (running the tournaments): one process at a
+        time has it, for as long as it lives. On SQLite it is the server's own process, which holds
+        the store's lock."""
+        return not self.shared or self._lock is not None
+
+    def let_go_dead(self) -> None:
+        """Let go of every dead owner's lock ``dead`` took (``let_go_owner``)."""
+        for owner_id in [o for o in self._owner_locks if o != self.me]:
+            self.let_go_owner(owner_id)
+
+    def orphans(self) -> list[Place]:
+        """Tables whose owner is gone: its lock free (``dead``, which then holds it), or no owner."""
+        owners = [row[0] for row in self.db.execute("SELECT DISTINCT owner FROM tables WHERE damaged IS NULL")]
+        gone = [str(o) for o in owners if o is not None and self.dead(str(o))]
+        if not gone and None not in owners:
+            return []
+        marks = ", ".join("?" * len(gone)) or "NULL"
+        return self._places(f"t.damaged IS NULL AND (t.owner IS NULL OR t.owner IN ({marks}))", tuple(gone))
+
+    def place(self, table_id: str) -> Place | None:
+        """Where a table stands (None: no such table)."""
+        found = self._places("t.id = ?", (table_id,))
+        return found[0] if found else None
+
+    def _places(self, where: str, args: tuple[str, ...]) -> list[Place]:
+        rows = self.db.execute(
+            "SELECT t.id, t.owner, o.address, t.epoch, t.finished, t.config FROM tables t "
+            f"LEFT JOIN owners o ON o.id = t.owner WHERE {where} ORDER BY t.created", args)
+        return [Place(str(table_id), None if owner is None else str(owner), "" if address is None else str(address),
+                      int(epoch), finished is not None, bool(json.loads(str(config)).get("tournament")))
+                for table_id, owner, address, epoch, finished, config in rows]
+
+    def claim(self, place: Place) -> int | None:
+        """Take ``place``'s table from its dead owner: this process drives it from a new epoch on,
+        returned; None if another process took it first (its epoch or owner moved)."""
+        with self.link.transaction():
+            taken = self.db.execute(
+                f"UPDATE tables SET owner = ?, epoch = epoch + 1 WHERE id = ? AND epoch = ? AND owner {self._SAME} ?",
+                (self.me or None, place.table_id, place.epoch, place.owner)).rowcount
+            if taken != 1:
+                return None
+            return int(self.db.execute("SELECT epoch FROM tables WHERE id = ?", (place.table_id,)).fetchone()[0])
+
+    def fence(self, table_id: str, epoch: int) -> None:
+        """Inside a write's transaction: raise ``Fenced`` unless this process still drives the
+        table at ``epoch``. On PostgreSQL the table's row stays locked until the write commits, so
+        a process taking the table over waits for it, then reads the journal with it."""
+        row = self.db.execute(self._FENCE, (table_id,)).fetchone()
+        if row is None or int(row[0]) != epoch or row[1] != self.me:
+            raise Fenced(table_id)
+
+    def close(self) -> None:
+        """The locks this process holds are let go (the store's connection is closed by the store)."""
+        for held in self._owner_locks.values():
+            held.close()
+        self._owner_locks.clear()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def _owner_lock_path(self, owner_id: str) -> Path:
+        return Path(f"{self.path}.owner-{owner_id}")
+
+    def _lock_owner(self, owner_id: str, wait: bool = True) -> bool:
+        """Take an owner's lock: a lock file's ``flock`` beside the store, freed by the kernel when
+        its process ends however it ends (nothing to take in a store in memory, one process's alone)."""
+        if self.path == ":memory:":
+            return True
+        path = self._owner_lock_path(owner_id)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE)
+        handle = os.fdopen(fd, "a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except OSError:
+            handle.close()
+            return False
+        self._owner_locks[owner_id] = handle
+        return True
+
+    def _unlock_owner(self, owner_id: str, forget: bool) -> None:
+        held = self._owner_locks.pop(owner_id, None)
+        if held is None:
+            return
+        if forget:
+            with contextlib.suppress(OSError):
+                self._owner_lock_path(owner_id).unlink()
+        held.close()
