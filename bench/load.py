@@ -466,7 +466,7 @@ def stepped(ramp: Sequence[float], top: float = 64.0) -> Iterator[float]:
 
 PARTS = (
     # (part, a function on the stack that marks it), first match from the stack's root wins
-    ("next deal (between hands)", ("Table._next_hand", "Table._commit", "Table._deal", "Pacer._fire_next")),
+    ("next deal (between hands)", ("Table._next_hand", "Dealing.commit", "Table._deal", "Pacer._fire_next")),
     ("views (build and serialize)", ("Table.view_bytes", "Table.view", "Fanout.subscribe")),
     ("journal (SQLite)", ("Store.", "Journal.", "Room.step", "Room.mark")),
     ("engine (rules)", ("Bound.apply", "Match.apply", "Game.apply")),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardtui.server import wire
 from cardtui.server.errors import PermissionDenied
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
@@ -30,7 +31,7 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
 
     async def Tables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
         self._check(context)
-        tables = [t.summary() for t in self.room.tables.values()]
+        tables = [wire.table_summary(t.summary()) for t in self.room.tables.values()]
         if request.include_finished:
             tables += reversed(self.room.finished.values())
         return lobby_pb2.ListTablesResponse(tables=tables)

@@ -9,15 +9,23 @@ asked: a person who said nothing stays.
 Seats swapped means a new order at the table: in a team game the partners change (the second and
 third seats trade places, so each pair of partners is split; one against one, the two trade), in
 the others the order goes the other way round (whoever played after you plays before you).
+
+A table's ``Rematcher`` holds the answers (``votes``) from a match's end to the next match's deal;
+the rules it follows are the functions below.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from cardtui.engine.core import EventBody
+from cardtui.engine.core import Event, EventBody
+from cardtui.server.errors import FailedPrecondition
+
+if TYPE_CHECKING:
+    from cardtui.server.table import Notes, Table
 
 
 class Choice(StrEnum):
@@ -60,3 +68,70 @@ def outcome(votes: Mapping[int, Choice]) -> Choice:
     """What most asked for when the time ran out: the same seats on a tie, or when nobody asked."""
     swaps = sum(1 for choice in votes.values() if choice is Choice.SWAP)
     return Choice.SWAP if swaps > len(votes) - swaps else Choice.SAME
+
+
+class Rematcher:
+    """At a table's match's end, who stays and in which seats; the next match waits for them."""
+
+    def __init__(self, table: Table, note: Notes, next_match: Callable[[], None]) -> None:
+        self.table = table
+        self.note = note
+        self.next_match = next_match
+        """The table deals the next match now (``Table._next_hand``)."""
+        self.votes: dict[int, Choice] | None = None
+        """At a match's end, what each person staying asked for; None otherwise."""
+
+    def ask(self) -> bool:
+        """A match ended: if anyone here may answer (not at a tournament's table), the next match waits for the
+        people staying to agree, at most the turn timer. Whether it does."""
+        table = self.table
+        if table.config.tournament or not self._voters():
+            return False
+        self.votes = {}
+        table.pacer.next_hand(max(table.config.next_hand_delay, table.config.turn_seconds), self.next_match)
+        return True
+
+    def vote(self, seat: int, choice: Choice) -> None:
+        """A person staying for the next match asks for the same seats or the seats swapped."""
+        if self.votes is None:
+            raise FailedPrecondition("There is no match to play again now: that is asked when a match ends.")
+        self.votes[seat] = choice
+        self.table.back(seat)
+        self.note([Event(RematchVoted(seat, self.table.seating[seat].name, choice))])
+        self._maybe()
+
+    def left(self, seat: int) -> None:
+        """The person at ``seat`` left: the next match waits for one fewer, and the others may all agree now."""
+        if self.votes is not None:
+            self.votes.pop(seat, None)
+            self._maybe()
+
+    def drop(self) -> None:
+        """No next match after all (its seats emptied): nobody is asked any more."""
+        self.votes = None
+
+    def swap(self) -> tuple[int, ...]:
+        """A new match after a match's end: the seats swapped if that is what the people staying asked
+        for (the tokens, the streams and the store follow their holders); the order, or () if none."""
+        table = self.table
+        votes, self.votes = self.votes, None
+        if votes is None or outcome(votes) is not Choice.SWAP:
+            return ()
+        order = swapped(len(table.seating), table.rules.teams)
+        table.seating.permute(order)
+        for sub in table.fanout.subscribers:
+            if sub.seat is not None:
+                sub.seat = order.index(sub.seat)
+        table.journal.moved(table, order)
+        table.journal.seats(table)
+        return order
+
+    def _voters(self) -> list[int]:
+        """Whose answer the next match waits for: people seated here with the table open, playing their
+        seats themselves (not one a bot plays for them while they are away)."""
+        here = {sub.token for sub in self.table.fanout.subscribers}
+        return [s.index for s in self.table.seating.seats if s.token is not None and not s.bot and s.token in here]
+
+    def _maybe(self) -> None:
+        if self.votes is not None and agreed(self.votes, self._voters()) is not None:
+            self.table.pacer.next_hand(0.0, self.next_match)  # everyone staying agrees: now

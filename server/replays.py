@@ -166,7 +166,7 @@ class Replays:
             raise PermissionDenied("Players see past hands face up once the table has finished.")
         if not table.config.delayed_view:
             raise PermissionDenied("This table does not show its spectators past hands while it plays.")
-        return Opened(table.id, table.summary(), table.in_play)
+        return Opened(table.id, wire.table_summary(table.summary()), table.in_play)
 
     async def hands(self, table_id: str, token: str, password: str) -> replay_pb2.ListHandsResponse:
         opened = await self.open(table_id, token, password)

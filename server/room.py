@@ -19,7 +19,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
 from cardtui.i18n import N_
-from cardtui.server import passwords
+from cardtui.server import passwords, wire
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -328,9 +328,8 @@ class Room:
     def _remember(self, table: Table) -> None:
         summary = table.summary()
         played = self.store.hands.played(table.id)
-        summary.played_people.extend(played.people)
-        summary.played_bots.extend(played.bots)
-        self.finished[table.id] = summary
+        self.finished[table.id] = wire.table_summary(
+            dataclasses.replace(summary, played_people=played.people, played_bots=played.bots))
         while len(self.finished) > FINISHED_KEPT:
             del self.finished[next(iter(self.finished))]
 

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtui.engine.core import DEFAULT_LEVEL, Event
+from cardtui.server import wire
 from cardtui.server.errors import FailedPrecondition, InvalidArgument, ResourceExhausted
 from cardtui.server.events import CameBack, Joined, Left, WentAway
 from cardtui.server.store import SavedSeat
+from cardtui.server.summary import SeatSummary
 from cardtui.v1 import common_pb2, table_pb2
 
 
@@ -160,14 +162,18 @@ class Seating:
         return self._wire
 
     def summaries(self) -> list[common_pb2.SeatSummary]:
-        return [
-            common_pb2.SeatSummary(
+        return [wire.seat_summary(seat) for seat in self.listed()]
+
+    def listed(self) -> tuple[SeatSummary, ...]:
+        """Each seat as the seat list shows it now."""
+        return tuple(
+            SeatSummary(
                 seat=s.index, name=s.name, bot=s.botted, taken=s.taken or (self.keeps_left and s.away),
                 team=self.team(s.index), away=s.away,
                 bot_level=(s.level or DEFAULT_LEVEL) if s.botted else "",
             )
             for s in self.seats
-        ]
+        )
 
     def pick(self, seat: int) -> Seat:
         """The seat a person asking for ``seat`` would take (< 0: the first free one), or the refusal."""

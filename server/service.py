@@ -115,7 +115,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         return None if place is None else place.address
 
     async def _all_tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
-        tables = [t.summary() for t in self.room.tables.values()]
+        tables = [wire.table_summary(t.summary()) for t in self.room.tables.values()]
         if include_finished:
             tables += reversed(self.room.finished.values())
         if self.router is not None:
@@ -142,7 +142,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 created: lobby_pb2.CreatedTable = await self.router.pass_on(worker, "CreateTable", request, context)
                 return created
         table, owner = self.room.create(TableRequest.of(request, options))
-        return lobby_pb2.CreatedTable(table=table.summary(), owner_token=owner)
+        return lobby_pb2.CreatedTable(table=wire.table_summary(table.summary()), owner_token=owner)
 
     async def JoinTable(self, request: lobby_pb2.JoinTableRequest, context: Any) -> lobby_pb2.JoinResponse:
         if (where := self._elsewhere(request.table_id)) is not None:
@@ -159,7 +159,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         token, grant = await self.room.join(request.table_id, request.name, seat, request.password,
                                             request.session, request.invite, bytes(request.pledge) or None)
         assert grant.seat is not None
-        return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=grant.table.summary(), first_seq=first)
+        return lobby_pb2.JoinResponse(token=token, seat=grant.seat, table=wire.table_summary(grant.table.summary()),
+                                     first_seq=first)
 
     async def Spectate(self, request: lobby_pb2.SpectateRequest, context: Any) -> lobby_pb2.JoinResponse:
         if (where := self._elsewhere(request.table_id)) is not None:
@@ -170,7 +171,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                request.invite)
         token, grant = await self.room.spectate(request.table_id, request.name, request.password, request.session,
                                                 request.invite)
-        return lobby_pb2.JoinResponse(token=token, seat=-1, table=grant.table.summary(),
+        return lobby_pb2.JoinResponse(token=token, seat=-1, table=wire.table_summary(grant.table.summary()),
                                       first_seq=grant.table.seq + 1)
 
     async def Leave(self, request: lobby_pb2.LeaveRequest, context: Any) -> lobby_pb2.LeaveResponse:
@@ -208,7 +209,7 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 where, "Invite", request, context)
             return invites_wire.response(invites.where, made.code, made.table, made.opens_lock)  # the room's addresses
         table, code, opens = invites.invite(request.table_id, request.with_password, request.owner_token)
-        return invites_wire.response(invites.where, code, table.summary(), opens)
+        return invites_wire.response(invites.where, code, wire.table_summary(table.summary()), opens)
 
     async def OpenInvite(self, request: lobby_pb2.OpenInviteRequest, context: Any) -> lobby_pb2.InviteResponse:
         passed_on = self.router is not None and self.router.trusted(context)
@@ -222,7 +223,8 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
                 made: lobby_pb2.InviteResponse = await self.router.pass_on(where, "OpenInvite", request, context)
                 return invites_wire.response(invites.where, made.code, made.table, made.opens_lock)
         table, opens = invites.open(request.code)
-        return invites_wire.response(invites.where, invites.code(table.id, opens), table.summary(), opens)
+        return invites_wire.response(invites.where, invites.code(table.id, opens), wire.table_summary(table.summary()),
+                                     opens)
 
     # -- players who are remembered (players.proto) ------------------------------------------
     async def Hello(self, request: players_pb2.HelloRequest, context: Any) -> players_pb2.HelloResponse:

@@ -10,7 +10,9 @@ same name. So one converter serves every game, driven by the message descriptors
 - an engine ``Action`` becomes a wire ``Action`` with a field for each meaning of its amount
   and value (chips, a card's position, envido points, a signal, a draw's source);
 - a view's common facts (hand, dealer, you, to_act, …) go on ``View`` and the rest on the
-  game family's message; an event record goes where the ``Event`` oneof has its message.
+  game family's message; an event record goes where the ``Event`` oneof has its message;
+- the server's own records of a table and its seats (``server.summary``) become the lobby's
+  ``TableSummary`` and ``SeatSummary``.
 
 The conformance suite checks that every record converts and converts back unchanged.
 """
@@ -34,6 +36,7 @@ from google.protobuf.message_factory import GetMessageClass
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, EventBody, GameView
 from cardtui.engine.options import OptionKind, OptionSpec, Raw
+from cardtui.server.summary import SeatSummary, TableSummary
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 _NOTES: dict[Card, str] = {Card.parse(t): t for t in (
@@ -671,6 +674,33 @@ def option_spec(spec: OptionSpec) -> lobby_pb2.OptionSpec:
         default=option_value(spec, spec.default), help=spec.help, values=spec.values,
     )
 
+
+# -- the lobby's summaries ------------------------------------------------------------------
+def seat_summary(seat: SeatSummary) -> common_pb2.SeatSummary:
+    return common_pb2.SeatSummary(seat=seat.seat, name=seat.name, bot=seat.bot, taken=seat.taken, team=seat.team,
+                                  away=seat.away, bot_level=seat.bot_level)
+
+
+def table_summary(summary: TableSummary) -> common_pb2.TableSummary:
+    """A table as the lobby lists it: its record (``Table.summary``) for the wire."""
+    return common_pb2.TableSummary(
+        id=summary.id,
+        game=summary.game,
+        name=summary.name,
+        seats=[seat_summary(seat) for seat in summary.seats],
+        spectators=summary.spectators,
+        options={spec.name: option_value(spec, value) for spec, value in summary.options},
+        has_password=summary.has_password,
+        private=summary.private,
+        status=common_pb2.TableStatus.Value(f"TABLE_STATUS_{summary.status.value.upper()}"),
+        turn_seconds=summary.turn_seconds,
+        delayed_spectator_view=summary.delayed_spectator_view,
+        played_people=summary.played_people,
+        played_bots=summary.played_bots,
+        tournament_id=summary.tournament_id,
+        tournament_round=summary.tournament_round,
+        no_cuts=summary.no_cuts,
+    )
 
 # -- sentences as message ids ---------------------------------------------------------------
 PROBLEM_METADATA = "cardtui-problem-bin"
