@@ -209,7 +209,7 @@ def cmd_connect(args: argparse.Namespace) -> int:
     target = args.target
     join = None
     if target is not None and "://" in target:  # an invite: cardtui://HOST:PORT/table/ID[?code=CODE]
-        from cardtui.client.invite import SCHEME, BadLink, read_link
+        from cardtui.client.invite_links import SCHEME, BadLink, read_link
 
         try:
             join = read_link(target)

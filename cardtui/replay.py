@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cardtui.client.replay import ReplayApp, ServerHands, Steps
+from cardtui.client.screens.replay import ReplayApp, ServerHands, Steps
 from cardtui.server.replays import hand_summary, steps
 from cardtui.v1 import replay_pb2
 

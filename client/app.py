@@ -9,16 +9,17 @@ import grpc
 from textual.app import App
 from textual.binding import Binding
 
-from cardtui.client.connect_screen import ConnectScreen
 from cardtui.client.connection import BadAddress, Connection, error_text, unreachable
-from cardtui.client.invite import BadLink, CodeScreen, InviteScreen, Link, read_link, same_server, terminal_link
-from cardtui.client.lobby import LobbyScreen, OpenCode, OpenTable, OpenTournaments
-from cardtui.client.name_screen import NameScreen
-from cardtui.client.password_screen import PasswordScreen
+from cardtui.client.invite_links import BadLink, Link, read_link, same_server, terminal_link
 from cardtui.client.rounds import Entered, Rounds, ready
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.connect import ConnectScreen
+from cardtui.client.screens.invite import CodeScreen, InviteScreen
+from cardtui.client.screens.lobby import LobbyScreen, OpenCode, OpenTable, OpenTournaments
+from cardtui.client.screens.name import NameScreen
+from cardtui.client.screens.password import PasswordScreen
+from cardtui.client.screens.table import TableScreen
+from cardtui.client.screens.tournaments import TournamentsScreen
 from cardtui.client.textual_internals import write_to_terminal
-from cardtui.client.tournaments import TournamentsScreen
 from cardtui.client.turn_bell import bell_on, keep_bell, page_keeps_bell
 from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity

@@ -488,7 +488,7 @@ class WebServer(Server):
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path), autoescape=True)
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
-            # An invite's link: the same page, its guest taken to the table once named (client.invite).
+            # An invite's link: the same page, its guest taken to the table once named (client.invite_links).
             web.get("/table/{table}", self.handle_index, name="invite"),
             web.get("/ws", self.handle_websocket, name="websocket"),
             web.get("/ws/table/{table}", self.handle_websocket, name="invite-websocket"),

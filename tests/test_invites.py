@@ -20,9 +20,10 @@ import pytest
 import zxingcpp
 
 from cardtui.client.app import CardApp
-from cardtui.client.invite import CodeScreen, InviteScreen, Link, QrCode, page_link, qr_lines, read_link
-from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.invite_links import Link, page_link, read_link
+from cardtui.client.screens.invite import CodeScreen, InviteScreen, QrCode, qr_lines
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running, start
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket

@@ -57,7 +57,7 @@ def test_the_import_contracts_read_every_module_by_its_installed_name() -> None:
     graph = PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
                                         exclude_type_checking_imports=True)
     assert set(layout.modules()) <= graph.modules
-    assert "cardtui.client.actionbar" in graph.find_modules_directly_imported_by("cardtui.client.table_screen")
+    assert "cardtui.client.actionbar" in graph.find_modules_directly_imported_by("cardtui.client.screens.table")
     assert "textual" in graph.find_modules_directly_imported_by("cardtui.client.actionbar")
     assert "grpc" not in {m for m in graph.find_upstream_modules("cardtui.engine.games")}
 

@@ -18,7 +18,7 @@ from textual.app import App
 
 import cardtui.client
 from cardtui.client.app import CardApp
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Event, Game
 from cardtui.engine.rummy import DECK

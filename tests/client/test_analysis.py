@@ -12,15 +12,15 @@ from textual.widgets import Static
 
 from cardtui import i18n
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
 from cardtui.client.app import CardApp
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.cards import card_text
-from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.replay import HandsScreen, ReplayScreen, TablesScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.replay import HandsScreen, ReplayScreen, TablesScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines
 from cardtui.engine import analysis
 from cardtui.i18n import speaking

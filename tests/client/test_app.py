@@ -6,11 +6,11 @@ from textual.app import App
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
-from cardtui.client.help import HelpScreen
-from cardtui.client.lobby import CreateTableScreen
 from cardtui.client.models import action_name
+from cardtui.client.screens.help import HelpScreen
+from cardtui.client.screens.lobby import CreateTableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.table_log import TableLog
-from cardtui.client.table_screen import TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import cacho_pb2
 from tests.client.waiting import at_table, in_lobby, play_by_keys, settled, until

@@ -17,7 +17,7 @@ from textual.app import App
 
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.connection import Connection
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import (
     ChopsUpdate,
     CompositorUpdate,

@@ -19,7 +19,7 @@ import pytest
 
 from cardtui.client.app import CardApp
 from cardtui.client.fairness import GREY, Standing, Verdict
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from tests.client.dishonest import CHOOSING, HOST_TRICKS, STEERING, TABLE, Dealt, Dishonest, Trick, serving
 from tests.client.test_app import SIZE, log_text
 from tests.client.waiting import PATIENCE, until

@@ -22,7 +22,7 @@ import pytest
 from cardtui.client import fairness
 from cardtui.client.app import CardApp
 from cardtui.client.fairness import GREY, FairDeals, Standing, Verdict
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.engine.core import Event, Match, Rules
 from cardtui.engine.games import GAMES
 from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed

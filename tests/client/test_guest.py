@@ -8,11 +8,11 @@ from textual.widgets import Input, Static
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.footer import Footer
-from cardtui.client.leaving import LeaveScreen
-from cardtui.client.lobby import CreateTableScreen
-from cardtui.client.name_screen import NameScreen, plain_name
+from cardtui.client.screens.leaving import LeaveScreen
+from cardtui.client.screens.lobby import CreateTableScreen
+from cardtui.client.screens.name import NameScreen, plain_name
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.table_log import TableLog
-from cardtui.client.table_screen import TableScreen
 from cardtui.client.textual_internals import FooterKey
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2

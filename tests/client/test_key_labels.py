@@ -17,7 +17,7 @@ from cardtui.client.boards.cacho import CachoBoard
 from cardtui.client.boards.rummy import RummyBoard
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_kind
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.words import label, label_of, word
 from cardtui.engine.games import GAMES
 from cardtui.engine.truco.argentino import rules as argentino_rules

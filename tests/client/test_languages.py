@@ -16,11 +16,11 @@ from textual.widgets import DataTable
 from cardtui import i18n
 from cardtui.client.app import CardApp, relabel
 from cardtui.client.footer import Footer
-from cardtui.client.help import rules_page, rules_text
-from cardtui.client.lobby import LobbyScreen
 from cardtui.client.option_words import level_words
+from cardtui.client.screens.help import rules_page, rules_text
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.table_log import TableLog
-from cardtui.client.table_screen import TableScreen
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from tests.client.footer_check import cut_off, footer_items

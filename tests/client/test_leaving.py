@@ -11,9 +11,9 @@ import socket
 from pathlib import Path
 
 from cardtui.client.app import CardApp
-from cardtui.client.leaving import LeaveScreen
-from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.leaving import LeaveScreen
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import notices
 from cardtui.server.app import start
 from tests.client.waiting import until

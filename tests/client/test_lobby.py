@@ -14,8 +14,8 @@ from textual.widgets import DataTable
 from cardtui import i18n
 from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
-from cardtui.client.lobby import STATUS, LobbyScreen, Seats
-from cardtui.client.replay import TablesScreen
+from cardtui.client.screens.lobby import STATUS, LobbyScreen, Seats
+from cardtui.client.screens.replay import TablesScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2

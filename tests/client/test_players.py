@@ -12,8 +12,8 @@ from textual.widgets import DataTable
 
 from cardtui import i18n
 from cardtui.client.app import CardApp
-from cardtui.client.name_screen import NameScreen
-from cardtui.client.players import LeaderboardScreen, PlayerCardScreen, SeatsScreen
+from cardtui.client.screens.name import NameScreen
+from cardtui.client.screens.players import LeaderboardScreen, PlayerCardScreen, SeatsScreen
 from cardtui.client.textual_internals import drawn_lines
 from cardtui.identity import create
 from cardtui.server.app import Running

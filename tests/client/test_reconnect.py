@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import Static
 
 from cardtui.client.app import CardApp
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.server.app import start
 from tests.client.waiting import at_table, in_lobby, until
 from tests.conftest import create
@@ -95,7 +95,7 @@ async def test_back_within_seconds_of_the_server_and_no_action_meanwhile(
     a try or two fails (one under way, one grpc's channel fails at once while it reconnects)."""
     from cardtui.client.actionbar import ActionBar
     from cardtui.client.connection import CHANNEL_OPTIONS
-    from cardtui.client.table_screen import Reconnecting
+    from cardtui.client.screens.table import Reconnecting
 
     waits: list[float] = []
     """Each wait between tries the screen heard of, in seconds."""

@@ -12,8 +12,8 @@ from textual.widgets import DataTable, RichLog, Static
 from cardtui import i18n
 from cardtui.cli import main, parser
 from cardtui.client.app import CardApp
-from cardtui.client.replay import HandsScreen, ReplayApp, ReplayScreen, TablesScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.replay import HandsScreen, ReplayApp, ReplayScreen, TablesScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.i18n import speaking
 from cardtui.replay import RecordHands, app
 from cardtui.server.app import Running

@@ -20,7 +20,7 @@ from cardtui.client.app import CardApp
 from cardtui.client.boards.rummy import RummyBoard
 from cardtui.client.boards.rummy_table import game_line, seats_grid
 from cardtui.client.models import TableModel, action_kind
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.words import event_words
 from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.pifpaf import GAME as PIFPAF

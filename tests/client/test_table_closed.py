@@ -11,8 +11,8 @@ import grpc
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
-from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.server.app import Running
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.client.test_table_flow import SMALL, text_of

@@ -20,14 +20,14 @@ from textual.widgets import Button, Input, Static
 from cardtui import cli
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
-from cardtui.client.connect_screen import ConnectScreen
-from cardtui.client.help import HelpScreen
-from cardtui.client.leaving import LeaveScreen
-from cardtui.client.lobby import CreateTableScreen, LobbyScreen
 from cardtui.client.models import action_name
-from cardtui.client.password_screen import PasswordScreen
+from cardtui.client.screens.connect import ConnectScreen
+from cardtui.client.screens.help import HelpScreen
+from cardtui.client.screens.leaving import LeaveScreen
+from cardtui.client.screens.lobby import CreateTableScreen, LobbyScreen
+from cardtui.client.screens.password import PasswordScreen
+from cardtui.client.screens.table import FULL_AFTER, TableScreen
 from cardtui.client.table_log import TableLog
-from cardtui.client.table_screen import FULL_AFTER, TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
@@ -134,7 +134,7 @@ async def test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_co
         server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second escape comes within the help's grace however slow the machine (a grace of an
     hour), and the next once it is over (none)."""
-    from cardtui.client import table_screen
+    from cardtui.client.screens import table as table_screen
 
     table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")

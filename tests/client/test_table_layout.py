@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.app import App
 
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines
 from cardtui.v1 import cacho_pb2, common_pb2, table_pb2
 from tests.client.waiting import Script, settled, shown, until
@@ -149,7 +149,7 @@ async def test_a_summary_said_again_in_the_same_words_is_not_put_on_screen_again
     from rich.text import Text
     from textual.widgets import Static
 
-    from cardtui.client.table_screen import TableScreen
+    from cardtui.client.screens.table import TableScreen
 
     app = TableApp(stream("cacho", over=True), "cacho")
     async with app.run_test(size=(80, 24)) as pilot:

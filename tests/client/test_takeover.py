@@ -23,12 +23,12 @@ from textual.widgets import DataTable, OptionList, RichLog
 from cardtui.client.app import CardApp
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import card_text
-from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import Holders, event_body, holders_of, names_then
-from cardtui.client.players import SeatsScreen
-from cardtui.client.replay import HandsScreen, ReplayScreen, ServerHands, open_replay
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.players import SeatsScreen
+from cardtui.client.screens.replay import HandsScreen, ReplayScreen, ServerHands, open_replay
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.table_log import TableLog
-from cardtui.client.table_screen import TableScreen
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start

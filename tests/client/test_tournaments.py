@@ -15,9 +15,9 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from cardtui import i18n
 from cardtui.client.app import CardApp
-from cardtui.client.lobby import LobbyScreen
-from cardtui.client.table_screen import TableScreen
-from cardtui.client.tournaments import (
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
+from cardtui.client.screens.tournaments import (
     CreateTournamentScreen,
     TeamScreen,
     TournamentPasswordScreen,
@@ -289,8 +289,8 @@ async def test_when_a_round_opens_each_entrant_is_taken_to_their_table_wherever_
     ("en", "finished", "finished"), ("pt_BR", "terminado", "terminada"), ("es", "terminado", "terminada")])
 def test_a_tournament_is_said_finished_in_its_own_gender(lang: str, tournament: str, table: str) -> None:
     """A tournament is "terminado", a table "terminada" (the tournament was said "terminada")."""
-    from cardtui.client.lobby import STATUS as TABLE_STATUS
-    from cardtui.client.tournaments import status_text
+    from cardtui.client.screens.lobby import STATUS as TABLE_STATUS
+    from cardtui.client.screens.tournaments import status_text
 
     with speaking(lang):
         said = status_text(tournament_pb2.TournamentSummary(status=tournament_pb2.TOURNAMENT_STATUS_FINISHED))
@@ -301,7 +301,7 @@ def test_a_tournament_is_said_finished_in_its_own_gender(lang: str, tournament: 
 async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path: Path) -> None:
     """Leaving a round's table goes back to the tournament's screen, which goes on counting its hands
     (leaving once stopped every worker of the app, and the standings froze where they were)."""
-    from cardtui.client.confirm import ConfirmScreen
+    from cardtui.client.screens.confirm import ConfirmScreen
 
     quick = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.2, next_hand_delay=0.0, cut_window=0.0,
                         bot_workers=0)

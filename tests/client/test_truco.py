@@ -19,8 +19,8 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.models import TableModel, action_name
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.table_log import TableLog
-from cardtui.client.table_screen import TableScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.client.words import event_words
 from cardtui.engine.core import Bound

@@ -12,10 +12,10 @@ import asyncio
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
-from cardtui.client.invite import InviteScreen
-from cardtui.client.lobby import LobbyScreen
-from cardtui.client.phrases import PhraseScreen
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.invite import InviteScreen
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.phrase import PhraseScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.turn_bell import bell_on, my_turn, window_title
 from cardtui.i18n import speaking
 from cardtui.server.app import Running

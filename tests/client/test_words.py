@@ -16,10 +16,10 @@ from textual.widgets import Markdown, Select
 
 from cardtui import i18n
 from cardtui.client.app import CardApp
-from cardtui.client.help import HelpScreen
-from cardtui.client.lobby import LobbyScreen
 from cardtui.client.option_words import OPTIONS, option_label, value_label
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.help import HelpScreen
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import OptionKind
 from cardtui.i18n import speaking
@@ -108,7 +108,7 @@ async def test_a_tables_help_says_what_its_options_make_the_game(server: Running
 @pytest.mark.parametrize("lang", ["en", *LANGUAGES])
 def test_rules_pages_name_options_as_the_form_does(lang: str) -> None:
     """A page refers to an option by the label the create form shows, never by its identifier."""
-    from cardtui.client.help import rules_page
+    from cardtui.client.screens.help import rules_page
 
     for game, rules in GAMES.items():
         page = rules_page(game, lang) or ""
@@ -135,7 +135,7 @@ def readme_key_rows() -> list[tuple[str, str, str]]:
 
 
 def test_the_readmes_key_table_is_the_helps() -> None:
-    from cardtui.client.help import KEY_ROWS
+    from cardtui.client.screens.help import KEY_ROWS
 
     assert readme_key_rows() == [(r.where, r.keys, r.what) for r in KEY_ROWS]
 
@@ -147,10 +147,10 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
     from textual.binding import Binding
 
     from cardtui.client.boards.rummy import RummyBoard
-    from cardtui.client.connect_screen import ConnectScreen
-    from cardtui.client.help import KEY_ROWS
-    from cardtui.client.replay import ReplayScreen
-    from cardtui.client.tournaments import TournamentScreen
+    from cardtui.client.screens.connect import ConnectScreen
+    from cardtui.client.screens.help import KEY_ROWS
+    from cardtui.client.screens.replay import ReplayScreen
+    from cardtui.client.screens.tournaments import TournamentScreen
     from cardtui.client.words import _GAME_KEYS
 
     def bound(*owners: type) -> dict[str, set[str]]:
@@ -194,7 +194,7 @@ async def test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_
 
 
 async def closing(server: Running, other: str) -> None:
-    from cardtui.client.confirm import ConfirmScreen
+    from cardtui.client.screens.confirm import ConfirmScreen
     from tests.client.footer_check import cut_off, footer_items
 
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
@@ -246,7 +246,7 @@ async def closing(server: Running, other: str) -> None:
 
 
 def test_leaving_mid_match_speaks_of_what_the_game_plays_for() -> None:
-    from cardtui.client.leaving import LeaveScreen
+    from cardtui.client.screens.leaving import LeaveScreen
 
     with speaking("pt_BR"):
         cacheta, pifpaf = LeaveScreen("cacheta").detail, LeaveScreen("pifpaf").detail
@@ -345,7 +345,7 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
 async def test_escape_after_sending_a_chat_line_goes_back_to_the_table_not_out_of_it(server: Running) -> None:
     from textual.widgets import Input
 
-    from cardtui.client.leaving import LeaveScreen
+    from cardtui.client.screens.leaving import LeaveScreen
 
     table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
@@ -391,7 +391,7 @@ async def test_the_create_form_starts_from_the_last_choices_at_that_server(serve
     from textual.widgets import Checkbox, Input
 
     from cardtui.client import choices
-    from cardtui.client.lobby import CreateTableScreen
+    from cardtui.client.screens.lobby import CreateTableScreen
 
     app = CardApp(f"127.0.0.1:{server.port}", "ana", own_config=True)
     async with app.run_test(size=SMALL) as pilot:
@@ -486,7 +486,7 @@ async def test_the_create_forms_labels_stand_apart_from_their_values(server: Run
 
 
 def test_lists_name_games_as_the_server_does() -> None:
-    from cardtui.client.replay import GAME_TITLES, game_title
+    from cardtui.client.screens.replay import GAME_TITLES, game_title
 
     assert game_title("pifpaf") == "Pif Paf"
     assert {name: rules.title for name, rules in GAMES.items()} == GAME_TITLES
@@ -496,7 +496,7 @@ async def test_a_browser_guests_create_form_reads_and_writes_nothing_of_the_host
     """A browser guest runs in the host's account: its create form starts from the defaults, not from the host's
     (or another guest's) last choices, and leaves the host's config directory as it was."""
     from cardtui.client import choices
-    from cardtui.client.lobby import CreateTableScreen
+    from cardtui.client.screens.lobby import CreateTableScreen
 
     target = f"127.0.0.1:{server.port}"
     choices.save(target, choices.Choices("truco_argentino", 4, 2, ["normal", "hard"], 45, True, {"target": 15}))

@@ -15,7 +15,7 @@ from typing import Any
 
 from textual.app import App
 
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.engine.core import Bound, Event
 from cardtui.engine.games import GAMES
 from cardtui.server import wire

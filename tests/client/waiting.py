@@ -34,9 +34,9 @@ from textual.app import App
 from textual.pilot import Pilot
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.lobby import LobbyScreen
 from cardtui.client.models import action_name
-from cardtui.client.table_screen import TableScreen
+from cardtui.client.screens.lobby import LobbyScreen
+from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import screen_work
 from cardtui.v1 import common_pb2, table_pb2
 

@@ -157,7 +157,7 @@ async def test_where_no_worker_can_start_the_bots_think_on_the_loop(
 HOSTED = """
 import asyncio, sys
 from cardtui.client.app import CardApp
-from cardtui.client.lobby import LobbyScreen
+from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.server.app import start
 from cardtui.v1 import lobby_pb2
 

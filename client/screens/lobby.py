@@ -18,15 +18,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
 from cardtui.client import choices
-from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
-from cardtui.client.help import HelpScreen
-from cardtui.client.invite import InviteScreen
 from cardtui.client.option_words import level_words, option_label, value_label
-from cardtui.client.players import LeaderboardScreen
-from cardtui.client.replay import TablesScreen
+from cardtui.client.screens.confirm import ConfirmScreen
+from cardtui.client.screens.help import HelpScreen
+from cardtui.client.screens.invite import InviteScreen
+from cardtui.client.screens.players import LeaderboardScreen
+from cardtui.client.screens.replay import TablesScreen
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -124,7 +124,7 @@ class OpenCode(Message):
 
 class LobbyScreen(Screen[None]):
     BINDINGS = [
-        # An invite (client.invite): the table you created under the cursor's, else the room's; and
+        # An invite (client.screens.invite): the table you created under the cursor's, else the room's; and
         # the way in with a friend's code. Out of the footer, full at 80 columns: the line under the
         # list says g on a table you created, the empty lobby says j, and the help lists both.
         Binding("g", "invite", N_("Invite"), show=False),
@@ -270,7 +270,7 @@ class LobbyScreen(Screen[None]):
         if t.no_cuts:  # said before anyone sits: no hand there is one the players cut
             said.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         said.append(" · " + seated_text(t), style="dim")
-        if t.id in self.conn.owned:  # yours: the way friends get here (client.invite)
+        if t.id in self.conn.owned:  # yours: the way friends get here (client.screens.invite)
             said.append(" · " + _("g: invite friends"), style="bold")
         line.update(said)
 

@@ -17,8 +17,8 @@ from typing import Any
 import grpc
 from textual.app import App
 
-from cardtui.client.confirm import ConfirmScreen
 from cardtui.client.connection import Connection, error_text
+from cardtui.client.screens.confirm import ConfirmScreen
 from cardtui.i18n import N_, _
 
 AGAIN = (0.5, 1.0, 2.0, 4.0, 8.0)

@@ -11,7 +11,7 @@ match's summary offers to play again or leave.
 
 What the screen shows has modules of its own: the board (``client.boards``), the action bar
 (``client.actionbar``), the log (``client.table_log``), the summaries (``client.table_summary``),
-the turn line (``client.turn_line``), and the question before leaving a match (``client.leaving``).
+the turn line (``client.turn_line``), and the question before leaving a match (``client.screens.leaving``).
 """
 
 from __future__ import annotations
@@ -33,9 +33,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Static
 
-from cardtui.client import leaving
 from cardtui.client.actionbar import ActionBar, sized_by_layout
-from cardtui.client.analysis import AnalysisScreen, Result, deferred_line, hand_line, match_line, play_line
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
 from cardtui.client.boards.registry import board_for
@@ -43,17 +41,19 @@ from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
 from cardtui.client.footer import Footer
-from cardtui.client.help import HelpScreen
-from cardtui.client.invite import InviteScreen
-from cardtui.client.leaving import LeaveScreen
 from cardtui.client.meld_hints import hint_told
 from cardtui.client.models import Holders, TableModel, Then, holders_of, names_then, played_after
 from cardtui.client.option_words import table_options
-from cardtui.client.phrases import PhraseScreen
-from cardtui.client.players import SeatsScreen
 from cardtui.client.rematch import Rematch, seat_after
-from cardtui.client.replay import open_last_hand
 from cardtui.client.rounds import rounds_of
+from cardtui.client.screens import leaving
+from cardtui.client.screens.analysis import AnalysisScreen, Result, deferred_line, hand_line, match_line, play_line
+from cardtui.client.screens.help import HelpScreen
+from cardtui.client.screens.invite import InviteScreen
+from cardtui.client.screens.leaving import LeaveScreen
+from cardtui.client.screens.phrase import PhraseScreen
+from cardtui.client.screens.players import SeatsScreen
+from cardtui.client.screens.replay import open_last_hand
 from cardtui.client.table_log import TableLog, Telling, event_told, verdict_told
 from cardtui.client.table_summary import Account, KeyButton, summary_foot, summary_text
 from cardtui.client.textual_internals import use_compositor, write_to_terminal
@@ -129,7 +129,7 @@ class TableScreen(Screen[None]):
         Binding("i", "players", N_("Players"), show=False),
         # Spectators of a table with the delayed full view: the hands already over, every card face up.
         Binding("v", "last_hand", N_("Last hand face up")),
-        # Friends at the table (client.invite), the quick phrases (client.phrases).
+        # Friends at the table (client.screens.invite), the quick phrases (client.screens.phrase).
         Binding("g", "invite", N_("Invite")),
         Binding("exclamation_mark", "phrases", N_("Phrases"), key_display="!"),
         # A player's own decisions in the hand just over, judged (once the summary says how they played);
@@ -832,7 +832,7 @@ class TableScreen(Screen[None]):
             await self.leave()
 
     async def leave(self) -> None:
-        # A leave the server does not hear is said so and sent again until it is (client.leaving).
+        # A leave the server does not hear is said so and sent again until it is (client.screens.leaving).
         await leaving.leave(self.app, self.conn, self.token, self.model.summary.name or self.model.summary.id)
         # This screen's workers only: ``self.workers`` is the app's, and cancelling them all would
         # stop the screen underneath too (a tournament's standings would freeze where they were).

@@ -8,15 +8,11 @@ the QR code is the segno library's, drawn two modules a row with half blocks.
 
 An invite never carries a seat token, nor the password of a table: at a table with one, only its
 owner may give an invite that opens it (``p``), and that invite carries a code that opens it, not
-the password. Typed in the lobby, a code or a link is read here (``Link``); a code is refused by
-the server with a sentence when it is another server's.
+the password. Typed in the lobby (``CodeScreen``), a code or a link is read by
+``client.invite_links``; a code is refused by the server with a sentence when it is another server's.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
-from dataclasses import dataclass
-from urllib.parse import parse_qs, quote, urlsplit
 
 import grpc
 import segno
@@ -30,73 +26,9 @@ from textual.widgets import Button, Input, Label, Static
 
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
+from cardtui.client.invite_links import page_link, shown_code, terminal_link
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
-
-SCHEME = "cardtui"
-"""``cardtui://HOST:PORT/table/ID[?code=CODE]``: an invite for ``cardtui connect``."""
-
-
-def shown_code(code: str) -> str:
-    """A code as people read it: ``K7M2-QX9P``."""
-    return f"{code[:4]}-{code[4:]}" if len(code) == 8 else code
-
-
-def terminal_link(server: str, table: str = "", code: str = "") -> str:
-    """The invite for ``cardtui connect``: ``cardtui://HOST:PORT/table/ID``, with the code that opens
-    the table's password when its owner gave one."""
-    link = f"{SCHEME}://{server}"
-    if table:
-        link += f"/table/{quote(table)}"
-    if code:
-        link += f"?code={quote(code)}"
-    return link
-
-
-def page_link(page: str, table: str = "", code: str = "") -> str:
-    """The browser page's link straight to the table's name prompt (``PAGE/table/ID``)."""
-    link = page if page.endswith("/") else page + "/"
-    if table:
-        link += f"table/{quote(table)}"
-    if code:
-        link += f"?code={quote(code)}"
-    return link
-
-
-@dataclass(frozen=True)
-class Link:
-    """What an invite typed or given on the command line names: a server (None: the one this client
-    is on), a table, the code that opens it."""
-
-    server: str | None = None
-    table: str = ""
-    code: str = ""
-
-
-class BadLink(ValueError):
-    """An invite that cannot be read; the sentence says why."""
-
-
-def read_link(text: str) -> Link:
-    """A ``cardtui://`` invite, the page's link to a table, or a bare code, as typed."""
-    text = text.strip()
-    if "://" not in text:
-        return Link(code=text)
-    parts = urlsplit(text)
-    if not parts.hostname:
-        raise BadLink(_("{link} names no server.").format(link=repr(text[:60])))
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    try:
-        port = parts.port
-    except ValueError:
-        raise BadLink(_("{link} has no port a server can be at.").format(link=repr(text[:60]))) from None
-    path = [p for p in parts.path.split("/") if p]
-    table = path[1] if len(path) == 2 and path[0] == "table" else ""
-    if path and not table:
-        raise BadLink(_("{link} is not an invite: an invite's path is /table/ID.").format(link=repr(text[:60])))
-    code = parse_qs(parts.query).get("code", [""])[0]
-    server = f"{host}:{port}" if port else host
-    return Link(server if parts.scheme == SCHEME else None, table, code)
 
 
 def qr_lines(data: str) -> list[str]:
@@ -268,9 +200,3 @@ class CodeScreen(ModalScreen[str | None]):
     @on(Button.Pressed, "#code-cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-def same_server(named: str, target: str, known: Iterable[str]) -> bool:
-    """Whether a link's ``HOST:PORT`` is the server this client is connected to (as dialled, or as
-    the server says friends reach it)."""
-    return named in (target, *known)

@@ -28,12 +28,12 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, RichLog, Static
 
-from cardtui.client.analysis import AnalysisScreen, Result, step_verdict
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.registry import board_for
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel, holders_of, shown
+from cardtui.client.screens.analysis import AnalysisScreen, Result, step_verdict
 from cardtui.client.words import event_words, label, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import analysis_pb2, common_pb2, replay_pb2
@@ -545,7 +545,7 @@ class ReplayApp(App[None]):
     ``hand`` opens that hand at once, else the list of hands does (one hand opens at once).
     """
 
-    CSS_PATH = str(Path(__file__).with_name("app.tcss"))  # beside this module, whoever subclasses the app
+    CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # the app's, beside client/app.py, whoever subclasses it
     TITLE = "cardtui replay"
     ENABLE_COMMAND_PALETTE = False  # its footer room goes to the replay's keys
     BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True)]

@@ -24,9 +24,9 @@ from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, S
 
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
-from cardtui.client.lobby import CreateTableScreen, OpenTable
-from cardtui.client.password_screen import PasswordScreen
 from cardtui.client.rounds import Entered, my_table
+from cardtui.client.screens.lobby import CreateTableScreen, OpenTable
+from cardtui.client.screens.password import PasswordScreen
 from cardtui.i18n import N_, NP_, _, pgettext
 from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
 
