@@ -487,7 +487,7 @@ def part_of(frames: Sequence[str]) -> str:
     for part, marks in PARTS:
         if any(n.startswith(m) for n in names for m in marks):
             return part
-    if any(("(cardtui/" in f and "cli.py" not in f) or f.startswith("BareTable.") for f in frames):
+    if any(("(cardtui/" in f and "(cardtui/cli/" not in f) or f.startswith("BareTable.") for f in frames):
         return "server, other (service, room, records)"
     if any("select" in n.lower() for n in names[-3:]):
         return "idle"

@@ -117,7 +117,7 @@ def guest_environment(columns: int, rows: int) -> dict[str, str]:
     """What textual-serve sets for an app it serves (``AppService._build_environment``): the web
     driver (Textual's, its sizes kept in order: ``client.textual_internals.GuestDriver``), its frame
     rate and colours, and the terminal's first size. Never the host's table
-    password (``cardtui.cli.PASSWORD_ENV``): a guest is a stranger."""
+    password (``cardtui.cli.flags.PASSWORD_ENV``): a guest is a stranger."""
     env = dict(os.environ)
     env.pop("CARDTUI_PASSWORD", None)
     env.update({

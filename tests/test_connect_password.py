@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from cardtui import cli
+from cardtui.cli.flags import PASSWORD_ENV, table_password
 from cardtui.server.app import Running
 from cardtui.server.web_guests import guest_environment
 from tests.conftest import create
@@ -56,7 +57,7 @@ async def test_the_password_from_a_file_or_the_environment_is_not_on_the_command
     from_file = await client("connect", target, "--guest", "--name", "eve", "--spectate", table_id,
                              "--password-file", str(secret_file), env=env)
     from_env = await client("connect", target, "--guest", "--name", "fay", "--spectate", table_id,
-                            env={**env, cli.PASSWORD_ENV: SECRET})
+                            env={**env, PASSWORD_ENV: SECRET})
     try:
         await asyncio.wait_for(asyncio.gather(watching(server, table_id, "eve", from_file),
                                               watching(server, table_id, "fay", from_env)), 90)
@@ -89,12 +90,12 @@ async def test_a_password_on_the_command_line_is_refused_before_anything_is_sent
 
 def test_a_browser_guest_never_gets_the_hosts_password(monkeypatch: pytest.MonkeyPatch) -> None:
     """A host who keeps ``CARDTUI_PASSWORD`` set and serves browsers hands it to no guest."""
-    monkeypatch.setenv(cli.PASSWORD_ENV, SECRET)
-    assert cli.PASSWORD_ENV not in guest_environment(80, 24)
+    monkeypatch.setenv(PASSWORD_ENV, SECRET)
+    assert PASSWORD_ENV not in guest_environment(80, 24)
     args = cli.parser().parse_args(["connect", "host", "--ask-name"])
-    assert cli.table_password(args) == ("", None), "a browser session is a guest's, whatever its environment"
+    assert table_password(args) == ("", None), "a browser session is a guest's, whatever its environment"
     args = cli.parser().parse_args(["connect", "host"])
-    assert cli.table_password(args) == (SECRET, None)
+    assert table_password(args) == (SECRET, None)
     replay = cli.parser().parse_args(["replay", "--table", "t1", "--password", SECRET])
-    password, problem = cli.table_password(replay)
+    password, problem = table_password(replay)
     assert password == "" and problem is not None and "--password-file" in problem, "replay refuses it too"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardtui.cli import identity_of, main, parser
+from cardtui.cli import main, parser
+from cardtui.cli.flags import identity_of
 
 
 def test_cardtui_identity_makes_a_private_key_once_and_shows_its_fingerprint(

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, Static
 
 from cardtui import cli
+from cardtui.cli.flags import table_password
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.models import action_name
@@ -126,7 +127,7 @@ async def test_connect_password_opens_the_table_without_asking(server: Running, 
         assert app.screen.spectating
     (tmp_path / "pw").write_text("pw\n")
     args = cli.parser().parse_args(["connect", "host", "--password-file", str(tmp_path / "pw"), "--spectate", table_id])
-    assert (cli.table_password(args), args.spectate, args.target) == (("pw", None), table_id, "host")
+    assert (table_password(args), args.spectate, args.target) == (("pw", None), table_id, "host")
 
 
 # -- leaving ----------------------------------------------------------------------------------

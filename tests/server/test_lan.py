@@ -18,6 +18,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncZeroconf
 import cardtui
 from cardtui import cli
 from cardtui.certs import generate
+from cardtui.cli.connect import choose_server
 from cardtui.client.discovery import QUESTION, SERVICE_TYPE, Found, discover
 from cardtui.server.announce import announced_addresses, instance_name
 from cardtui.server.app import Running, start
@@ -144,7 +145,7 @@ FOUND = [Found("ana", "192.0.2.7", 50051, "0.1.0", 2, False), Found("bia", "192.
 
 def test_choosing_a_server_by_number(capsys: pytest.CaptureFixture[str]) -> None:
     answers = iter(["9", "two", "2"])
-    assert cli.choose_server(FOUND, ask=lambda _prompt: next(answers)) == FOUND[1]
+    assert choose_server(FOUND, ask=lambda _prompt: next(answers)) == FOUND[1]
     out = capsys.readouterr().out
     assert "1. ana — 192.0.2.7:50051" in out and "2. bia — 192.0.2.8:50052" in out
     assert out.count("Type a number from 1 to 2.") == 2
@@ -154,9 +155,9 @@ def test_choosing_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     def eof(_prompt: str) -> str:
         raise EOFError
 
-    assert cli.choose_server(FOUND, ask=eof) is None
-    assert cli.choose_server(FOUND, ask=lambda _prompt: "") is None
-    assert cli.choose_server(FOUND[:1], ask=eof) == FOUND[0]  # the only one: no question asked
+    assert choose_server(FOUND, ask=eof) is None
+    assert choose_server(FOUND, ask=lambda _prompt: "") is None
+    assert choose_server(FOUND[:1], ask=eof) == FOUND[0]  # the only one: no question asked
     assert "Found ana" in capsys.readouterr().out
 
 
