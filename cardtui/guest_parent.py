@@ -4,9 +4,11 @@ The page (``cardtui.server.web``) starts it once and asks it for a guest per bro
 imports the client once, then forks each guest, which runs the command line (``cardtui connect
 TARGET --ask-name``) on the sockets it was handed. How it forks, and what a forked guest does to
 share more of the parent's memory, is the server's (``cardtui.server.web_guests``); this module,
-at the package's root beside the command line, hands it what to import first and what a guest
-runs. So the server imports nothing of the command line, which imports the server: no circle of
-imports at any level of the package (the acyclic contract in pyproject.toml).
+at the package's root beside the command line, hands it what to import first (the client, whose
+strips it makes lighter: Textual's parts are the client's) and what a guest runs. So the server
+imports nothing of the command line, which imports the server: no circle of imports at any level of
+the package (the acyclic contract in pyproject.toml); nor anything of the client (the server's
+contract there).
 """
 
 from __future__ import annotations
@@ -33,13 +35,13 @@ def warm_up() -> None:
 
     import cardtui.cli
     import cardtui.client.app
-    from cardtui.client.textual_internals import LOADED_LATE
+    from cardtui.client.textual_internals import LOADED_LATE, lighter_strips
 
     for module in LOADED_LATE:
         importlib.import_module(module)
 
     rich.cells.cell_len("ação ♣ 🂡")  # loads the table of cell widths
-    web_guests.lighter_strips()
+    lighter_strips()
 
     del cardtui
 

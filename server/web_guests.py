@@ -20,8 +20,9 @@ pages end up copied whatever is done. Four things keep the rest down (``bench/ma
 issue 29 §2): the parent takes up the holes of its C heap before it forks
 (``fill_heap_holes``), so a guest's own mallocs go to pages of their own rather than into
 pages it shares; a guest collects cyclic garbage sooner (``GUEST_GC``), so a screen's
-discarded objects do not pile up; a guest's strips keep no caches of their own
-(``lighter_strips``); and a guest hands the free pages inside its heap back to the system
+discarded objects do not pile up; a guest's strips keep no caches of their own (the client's
+``textual_internals.lighter_strips``, which the parent's warm-up calls: this module imports nothing
+of the client); and a guest hands the free pages inside its heap back to the system
 (``trim_heap_every``).
 
 The page tracks a forked guest by a pidfd (Linux 5.3+) that the parent opens before it can
@@ -56,7 +57,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 log = logging.getLogger("cardtui.web")
 
@@ -595,53 +596,6 @@ def fill_heap_holes(limit: int = 32 * 1024, rounds: int = 8) -> int:
             for _ in range(count):  # a chunk of this class, or the most of a larger one
                 malloc(max(smallest - 16, 8))
     return left
-
-
-class NoCache:
-    """A cache that keeps nothing: what is asked of it is worked out again."""
-
-    __slots__ = ()
-
-    def get(self, key: object, default: object = None) -> object:
-        return default
-
-    def __setitem__(self, key: object, value: object) -> None:
-        pass
-
-    def clear(self) -> None:
-        pass
-
-
-def lighter_strips() -> bool:
-    """Textual's strips (a rendered line each) keep no caches of their own; whether it was done.
-
-    Every ``Strip`` makes seven small caches when it is created, and keeps what it derives in
-    them (up to 16 crops, each a strip with seven caches of its own); a guest at a table holds
-    some 1,350 strips, most never cropped or styled twice. With one shared ``NoCache`` in their
-    place a guest holds about 1.3 MB less at a table for no measurable CPU (the compositor keeps
-    its own caches of whole lines). Done in the warm parent, so only forked guests have it; if
-    this Textual's strips are not made as expected, they are left alone."""
-    from textual.cache import FIFOCache
-    from textual.strip import Strip
-
-    from cardtui.client.textual_internals import STRIP_CACHES
-
-    if getattr(Strip.__init__, "lighter", False):
-        return True
-    probe = Strip([])
-    if not all(isinstance(getattr(probe, name, None), FIFOCache) for name in STRIP_CACHES):
-        return False
-    made = Strip.__init__
-    none = NoCache()
-
-    def __init__(self: Strip, *args: Any, **kwargs: Any) -> None:
-        made(self, *args, **kwargs)
-        for name in STRIP_CACHES:
-            setattr(self, name, none)
-
-    __init__.lighter = True  # type: ignore[attr-defined]
-    Strip.__init__ = __init__  # type: ignore[method-assign]
-    return True
 
 
 def warm_parent(argv: list[str], warm_up: Callable[[], None], run: Run) -> int:

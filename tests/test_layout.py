@@ -103,3 +103,30 @@ def test_every_bench_module_imports_on_its_own() -> None:
                           text=True, timeout=240)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {}
+
+
+def test_the_server_importing_the_client_breaks_its_contract() -> None:
+    """The server's contract holds over the package as it is, and breaks when the browser guests'
+    machinery imports the client's Textual parts again, as it did to make a guest's strips lighter
+    before the warm parent (the package root's) took that over."""
+    import tomllib
+
+    from importlinter.contracts.forbidden import ForbiddenContract
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (options,) = [c for c in contracts if c["type"] == "forbidden" and c["source_modules"] == ["cardtui.server"]]
+    assert "cardtui.client" in options["forbidden_modules"] and options["allow_indirect_imports"] is False
+    graph = PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
+                                        exclude_type_checking_imports=True)
+
+    def kept() -> bool:
+        session = {"root_packages": ["cardtui"], "include_external_packages": "true"}
+        chosen = {"source_modules": options["source_modules"], "forbidden_modules": options["forbidden_modules"],
+                  "allow_indirect_imports": "false"}
+        contract = ForbiddenContract(name="server", session_options=session, contract_options=chosen)
+        return bool(contract.check(graph, verbose=False).kept)
+
+    assert kept()
+    graph.add_import(importer="cardtui.server.web_guests", imported="cardtui.client.textual_internals",
+                     line_number=1, line_contents="from cardtui.client.textual_internals import STRIP_CACHES")
+    assert not kept(), "the server importing the client"

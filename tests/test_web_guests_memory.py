@@ -67,7 +67,7 @@ def test_strips_without_caches_of_their_own_render_the_same() -> None:
         from textual.filter import Monochrome
         from textual.strip import Strip
         from cardtui.client.textual_internals import STRIP_CACHES as NO_CACHE_SLOTS
-        from cardtui.server.web_guests import NoCache, lighter_strips
+        from cardtui.client.textual_internals import NoCache, lighter_strips
 
         def work():
             bold, red = Style(bold=True), Style(color="red")
