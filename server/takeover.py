@@ -71,6 +71,8 @@ class Keeper:
                     log.info("%d tables whose process was gone are driven again", taken)
             finally:
                 store.owners.let_go_dead()
+            if forgotten := store.owners.clear_dead():
+                log.info("%d processes gone, driving no table, forgotten", forgotten)
             if tournaments is not None and tournaments.restore():  # their tables are back: they go on
                 log.info("the room's tournaments run here: %d restored", len(tournaments.all))
             return taken

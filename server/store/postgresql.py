@@ -16,6 +16,7 @@ blocking calls keep that order as it is, where asyncpg would make every write a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -225,6 +226,9 @@ class PgOwners(Owners):
             del self._owner_locks[owner_id]
             self.db.execute("SELECT pg_advisory_unlock(?)", (_owner_key(owner_id),))
 
+    def _clear_files(self, registered: set[str]) -> int:
+        return 0  # an owner's lock is its session's: no file is left behind
+
     def close(self) -> None:
         self._owner_locks.clear()
 
@@ -266,6 +270,8 @@ class PostgresStore(Store):
         schema.forget_sessions(self.link)
 
     def close(self) -> None:
+        with contextlib.suppress(StoreDown, psycopg.Error):  # a store away: the next start forgets this owner
+            self.owners.retire()
         self.owners.close()
         self.db.close()
 
