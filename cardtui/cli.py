@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, analyze, replay."""
+"""The ``cardtui`` command: serve, db, connect, web, cert, play, sim, history, verify, analyze, replay."""
 
 from __future__ import annotations
 
@@ -140,6 +140,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def cmd_db_init(args: argparse.Namespace) -> int:
+    from cardtui.server.dbinit import command
+
+    return command(args.url)
 
 
 def choose_server(found: Sequence[Found], ask: Callable[[str], str] = input) -> Found | None:
@@ -660,6 +666,14 @@ def parser() -> argparse.ArgumentParser:
                           "under its name (e.g. https://cards.example.org; repeat it; * for any); by default "
                           "only the page's own, under this machine's names and addresses"))
     s.set_defaults(run=cmd_serve)
+
+    db = sub.add_parser("db", help=_("set up the PostgreSQL database several hosts share"))
+    dbs = db.add_subparsers(dest="what", required=True, metavar="init", help=_("what to do with it"))
+    di = dbs.add_parser("init", help=_("make the store's schema in a PostgreSQL database (its role and the database "
+                                       "made first: docs/operating.md)"))
+    di.add_argument("url", metavar="URL", help=_("the database, postgresql://ROLE[:PASSWORD]@HOST[:PORT]/DB, as "
+                                               "cardtui serve --db will name it"))
+    di.set_defaults(run=cmd_db_init)
 
     w = sub.add_parser("web", help=_("serve the client to browsers on the LAN, connected to a table server"))
     w.add_argument("--host", default="127.0.0.1", help=_("address to listen on (0.0.0.0 for the LAN)"))

@@ -250,7 +250,11 @@ class PostgresStore(Store):
         self.ratings = Ratings(self.link)
         self.tournaments = Tournaments(self.link)
         self.meta = Meta(self.link)
-        self._open()
+        try:
+            self._open()
+        except psycopg.Error as e:
+            self.db.close()
+            raise OSError(unusable(self.path, e)) from None
 
     def _reconnected(self) -> None:
         """A new session: the owners' locks are taken again (``PgOwners.reconnected``)."""
@@ -274,6 +278,17 @@ class PostgresStore(Store):
             self.owners.retire()
         self.owners.close()
         self.db.close()
+
+
+RIGHTS = ("The role needs to own the database (createdb -O ROLE DB), or at least USAGE and CREATE on its schema and "
+          "ownership of the store's tables: see cardtui db init.")
+"""What a role needs to serve from a database: the schema is brought up to date at each start."""
+
+
+def unusable(shown: str, error: BaseException) -> str:
+    """The sentence for a database the store cannot use (the role's rights, most often), and what it needs."""
+    said = " ".join(str(error).split()).rstrip(".")
+    return f"The PostgreSQL store {shown} cannot be used: {said}. {RIGHTS}"
 
 
 def _shown(url: str) -> str:
