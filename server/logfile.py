@@ -68,6 +68,14 @@ def _handler(handler: logging.Handler, level: int, repeats: Repeats) -> logging.
     return handler
 
 
+def rotating(path: str, max_mb: int = MAX_MB, backups: int = BACKUPS) -> logging.handlers.RotatingFileHandler:
+    """The log file, its folder made if need be; renamed to ``PATH.1`` (and the older ones along) once it would
+    grow past ``max_mb`` megabytes, ``backups`` old files kept."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return logging.handlers.RotatingFileHandler(path, maxBytes=max_mb * 1024 * 1024, backupCount=backups,
+                                                encoding="utf-8")
+
+
 def setup(level: str, path: str | None = None, max_mb: int = MAX_MB, backups: int = BACKUPS) -> str | None:
     """The front's log: standard error, or ``path`` rotated at ``max_mb`` megabytes with ``backups`` old files
     kept, where the table workers' records go too (``worker``). None, or the sentence saying why the file cannot
@@ -83,12 +91,9 @@ def setup(level: str, path: str | None = None, max_mb: int = MAX_MB, backups: in
     if not 0 <= backups <= 1000:
         return _("--log-backups must be between 0 and 1000 (0: the file is emptied when full).")
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        rotating = logging.handlers.RotatingFileHandler(path, maxBytes=max_mb * 1024 * 1024, backupCount=backups,
-                                                        encoding="utf-8")
+        file = _handler(rotating(path, max_mb, backups), number, repeats)
     except OSError as e:
         return _("cannot write the log file {file}: {error}.").format(file=path, error=e.strerror or e)
-    file = _handler(rotating, number, repeats)
     logging.basicConfig(level=number, handlers=[file])
     _queue = multiprocessing.get_context("forkserver").Queue()
     listener = logging.handlers.QueueListener(_queue, file, respect_handler_level=True)

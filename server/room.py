@@ -510,10 +510,11 @@ class Room:
         and the rest come back.
         """
         claimed: dict[str, int] = {}
-        for place in places:
-            epoch = self.store.owners.claim(place)
-            if epoch is not None:
-                claimed[place.table_id] = epoch
+        with self.store.transaction():  # one write for them all: a restart claims every table of the room
+            for place in places:
+                epoch = self.store.owners.claim(place)
+                if epoch is not None:
+                    claimed[place.table_id] = epoch
         for saved in self.store.tables.saved_tables(only=claimed):
             rules = GAMES.get(saved.game)
             if rules is None:
