@@ -20,9 +20,11 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
+from cardtui.server import logfile, systemd
 from cardtui.server.hosts import HostsService
 from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
+from cardtui.server.metrics import answer, standing
 from cardtui.server.pools import Pools, start_pools
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
@@ -193,7 +195,7 @@ async def start(
         # Every process this one will have is made now, before any gRPC server exists here.
         pools = await start_pools(table_workers, WorkerSettings(
             str(location), host, port, advertise, tls, bot_delay, next_hand_delay, limits, idle_minutes, cut_window,
-            bot_workers, log_level), worker_main, bot_workers, 0 if worker else analysis_workers)
+            bot_workers, log_level, logfile.shared()), worker_main, bot_workers, 0 if worker else analysis_workers)
     except BaseException:
         store.close()
         raise
@@ -216,10 +218,11 @@ async def start(
                 cut_window=cut_window, thinker=bots, names_per_key=limits.names_per_key)
     router = Router(store, host, tls[0] if tls else None) if store.owners.shared else None
     limiter = RateLimiter(limits)
-    refusals = RefusalLog(service_log, limits.refusal_log_seconds)
+    refusals = RefusalLog(service_log, limits.refusal_log_seconds, room.figures.refused)
     register(server, LobbyService(room, limiter, router, team, pools.analyst),
              lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     tables = TableService(room, limiter)
+    room.figures.watch(lambda: standing(room, tables.streams, pools.analyst))
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals, room.outage)
     keeper = None
     if not worker:
@@ -286,15 +289,16 @@ async def start(
     return Running(server, room, store, bound, health_servicer, announcer, team, keeper, router, pools)
 
 
-def worker_main(settings: WorkerSettings, ready: Connection, alive: Connection) -> None:
+def worker_main(settings: WorkerSettings, ready: Connection, alive: Connection, figures: Connection) -> None:
     """A table worker's process (``server.workers``): its own event loop and gRPC server, driving
-    the tables the server's process hands it, until the server stops it (or stops itself)."""
+    the tables the server's process hands it, until the server stops it (or stops itself); it answers the
+    front's questions for its figures on ``figures`` (``server.metrics``)."""
     watch_parent(alive)
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(name)s %(message)s")
-    asyncio.run(_serve_worker(settings, ready))
+    logfile.worker(settings.log_level, settings.logs)
+    asyncio.run(_serve_worker(settings, ready, figures))
 
 
-async def _serve_worker(settings: WorkerSettings, ready: Connection) -> None:
+async def _serve_worker(settings: WorkerSettings, ready: Connection, figures: Connection) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -307,6 +311,7 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection) -> None:
     except Exception as e:
         ready.send(("failed", str(e)))
         return
+    answer(running.room.figures, figures)
     ready.send(("ready", running.store.owners.me, f"{settings.advertise}:{running.port}"))
     ready.close()
     await stop.wait()
@@ -350,10 +355,13 @@ async def serve_forever(
     advertise: str = "",
     log_level: int = logging.INFO,
     analysis_workers: int = 1,
+    metrics: tuple[str, int] | None = None,
 ) -> None:
     """Run until SIGINT or SIGTERM, then shut down gracefully within seconds.
 
-    With ``web``, browsers join too: the page is served on ``host`` at ``web.port``.
+    With ``web``, browsers join too: the page is served on ``host`` at ``web.port``. With ``metrics`` (a host
+    and a port), the figures of every process of the server are served there (``server.metrics``). Under
+    systemd (``Type=notify``) the service manager is told when the server is ready, once it listens.
     """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -392,11 +400,30 @@ async def serve_forever(
             sock.close()
             await running.stop()
             raise
+    page = None
+    if metrics is not None:
+        from cardtui.server.metrics import serve as serve_metrics
+
+        try:
+            page = await serve_metrics(metrics[0], metrics[1], running.room.figures, lambda: running.workers)
+        except BaseException:
+            if guests is not None:
+                await guests.stop()
+            await running.stop()
+            raise
     secure = ", TLS" if tls else ""
     also = f" · web: {web_line}" if web_line else ""
+    if page is not None and metrics is not None:
+        shown = f"[{metrics[0]}]" if ":" in metrics[0] else metrics[0]
+        also += f" · metrics: http://{shown}:{page.port}/metrics"
     spread = f", {workers} table workers" if running.workers is not None else ""
-    print(f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}{spread}){also}", flush=True)
+    line = f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}{spread}){also}"
+    print(line, flush=True)
+    systemd.ready(line)
     await stop.wait()
+    systemd.stopping()
+    if page is not None:
+        await page.stop()
     if guests is not None:
         await guests.stop()
     await running.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardtui.i18n import N_
@@ -151,7 +152,9 @@ class Throttle:
         self.kinds: dict[str, tuple[float, int]] = {}
         """Each kind's last line (monotonic time) and the lines left out since."""
 
-    def say(self, level: int, kind: str, message: str, *args: object) -> None:
+    def let(self, kind: str) -> tuple[int, float] | None:
+        """Whether a line of ``kind`` may go to the log now: None if not (it is counted as left out), else how
+        many like it were left out since the last, and over how many seconds."""
         now = time.monotonic()
         if kind not in self.kinds and len(self.kinds) >= self.MOST_KINDS:
             self.kinds = {k: v for k, v in self.kinds.items() if now - v[0] < self.every}
@@ -160,10 +163,17 @@ class Throttle:
         last, quiet = self.kinds.get(kind, (-self.every, 0))
         if now - last < self.every:
             self.kinds[kind] = (last, quiet + 1)
-            return
+            return None
         self.kinds[kind] = (now, 0)
+        return quiet, now - last
+
+    def say(self, level: int, kind: str, message: str, *args: object) -> None:
+        let = self.let(kind)
+        if let is None:
+            return
+        quiet, seconds = let
         if quiet:
-            self.log.log(level, message + " (and %d more like it in %.0f s, not logged)", *args, quiet, now - last)
+            self.log.log(level, message + " (and %d more like it in %.0f s, not logged)", *args, quiet, seconds)
         else:
             self.log.log(level, message, *args)
 
@@ -173,8 +183,12 @@ class RefusalLog:
     status and sentence template) per ``every`` seconds (``Throttle``). A client sending thousands of
     bad requests a second costs the disk a line every few seconds, not a line a request."""
 
-    def __init__(self, logger: logging.Logger, every: float) -> None:
+    def __init__(self, logger: logging.Logger, every: float, counted: Callable[[str], None] | None = None) -> None:
         self.throttle = Throttle(logger, every)
+        self.counted = counted
+        """Told the status of every refusal, logged or not (the figures: ``server.metrics``)."""
 
     def refused(self, code: str, template: str, sentence: str) -> None:
+        if self.counted is not None:
+            self.counted(code)
         self.throttle.say(logging.INFO, f"{code} {template}", "refused (%s): %s", code, sentence)

@@ -9,7 +9,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,6 +31,7 @@ from cardtui.server.errors import (
 )
 from cardtui.server.fanout import BUFFER, Numbered
 from cardtui.server.invites import Invites
+from cardtui.server.metrics import Figures
 from cardtui.server.names import read_name
 from cardtui.server.outage import Outage
 from cardtui.server.players import NAMES_PER_KEY, Players
@@ -184,6 +185,8 @@ class Room:
     ) -> None:
         self.store = store
         self.outage = Outage(store)
+        self.figures = Figures()
+        """This process's figures (``server.metrics``): its moves, takeovers and journal writes counted here."""
         """Whether the store answers (``server.outage``): a failure is said once and the process not serving."""
         self.thinker = thinker
         """Where the tables' bots think (None: on the event loop)."""
@@ -418,6 +421,8 @@ class Room:
 
     def step(self, table: Table, step: Step, seq: int) -> None:
         kind, seat, data = step
+        if kind == "act":
+            self.figures.acted(table.rules.name)
         n = self._log_n.get(table.id, 0)
         with self.writing(table):
             self.store.tables.log(table.id, n, kind, seat, data, seq)
@@ -455,8 +460,15 @@ class Room:
             self.store.tables.save_seats(table.id, table.seating.saved())
             self.store.tables.save_seat_players(table.id, [(s.index, s.player) for s in table.seating.seats])
 
-    def at_once(self) -> AbstractContextManager[None]:
-        return self.store.transaction()
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        """One journal write of a table's change, timed for the figures (the outermost only)."""
+        if self.store.db.in_transaction:
+            with self.store.transaction():
+                yield
+            return
+        with self.figures.journaling(), self.store.transaction():
+            yield
 
     def let_go(self, table: Table, seat: int) -> None:
         """A person who played none of the match that just ended (away or dropped all of it): their
@@ -498,10 +510,11 @@ class Room:
         and the rest come back.
         """
         claimed: dict[str, int] = {}
-        for place in places:
-            epoch = self.store.owners.claim(place)
-            if epoch is not None:
-                claimed[place.table_id] = epoch
+        with self.store.transaction():  # one write for them all: a restart claims every table of the room
+            for place in places:
+                epoch = self.store.owners.claim(place)
+                if epoch is not None:
+                    claimed[place.table_id] = epoch
         for saved in self.store.tables.saved_tables(only=claimed):
             rules = GAMES.get(saved.game)
             if rules is None:
@@ -516,7 +529,9 @@ class Room:
                 reason = f"{type(e).__name__}: {e}"
                 self.store.tables.set_aside(saved.id, reason)
                 log.error("table %s could not be restored and is set aside as damaged (%s)", saved.id, reason)
-        return [table_id for table_id in claimed if table_id in self.tables or table_id in self.finished]
+        taken = [table_id for table_id in claimed if table_id in self.tables or table_id in self.finished]
+        self.figures.took_over(len(taken))
+        return taken
 
     def _restore_one(self, saved: SavedTable, rules: Rules, epoch: int) -> None:
         known = {f.name for f in dataclasses.fields(TableConfig)}

@@ -71,6 +71,8 @@ class Keeper:
                     log.info("%d tables whose process was gone are driven again", taken)
             finally:
                 store.owners.let_go_dead()
+            if forgotten := store.owners.clear_dead():
+                log.info("%d processes gone, driving no table, forgotten", forgotten)
             if tournaments is not None and tournaments.restore():  # their tables are back: they go on
                 log.info("the room's tournaments run here: %d restored", len(tournaments.all))
             return taken
@@ -85,14 +87,19 @@ class Keeper:
         shares: dict[str, list[str]] = {}
         for n, place in enumerate(places):
             shares.setdefault(live[n % len(live)].address, []).append(place.table_id)
-        taken = 0
-        for address, ids in shares.items():
+        router = self.router
+
+        async def hand(address: str, ids: list[str]) -> int:
             try:
-                taken += len(await self.router.take_over(address, ids))
+                return len(await router.take_over(address, ids))
             except Exception as e:  # a worker gone meanwhile: the next sweep finds these tables again
                 log.warning("a worker did not take %d tables (%s); they are handed out again", len(ids), e)
                 self.nudge()
-        return taken
+                return 0
+
+        # every worker restores its share at once: one after the other, a restart took as long as all the
+        # tables' journals replayed on one core, however many workers the host has
+        return sum(await asyncio.gather(*(hand(address, ids) for address, ids in shares.items())))
 
     def nudge(self) -> None:
         """Sweep soon (a worker died)."""

@@ -28,8 +28,10 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from cardtui.server.limits import Limits
+from cardtui.server.metrics import Asker
 
 log = logging.getLogger("cardtui.workers")
 
@@ -65,6 +67,9 @@ class WorkerSettings:
     cut_window: float
     bot_workers: int
     log_level: int
+    logs: Any = None
+    """Where the worker sends its log records: the front's queue when it writes a log file (``server.logfile``);
+    None: standard error."""
 
 
 def watch_parent(alive: Connection) -> None:
@@ -91,9 +96,13 @@ class Slot:
     address: str = ""
     """Where its tables are served (as ``JoinResponse.address`` says it)."""
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    figures: Asker | None = None
+    """Where the front asks the worker in it for its figures (``server.metrics``)."""
 
 
-Target = Callable[[WorkerSettings, Connection, Connection], None]
+Target = Callable[[WorkerSettings, Connection, Connection, Connection], None]
+"""A worker's process: its settings, where it says it is ready, the server's life (``watch_parent``), and
+where the front asks for its figures."""
 
 
 class Workers:
@@ -124,11 +133,15 @@ class Workers:
     async def _spawn(self, slot: Slot) -> None:
         settings = WorkerSettings(**{**self.settings.__dict__, "port": slot.port})
         replies, reply_end = self.context.Pipe(duplex=False)
-        process = self.context.Process(target=self.target, args=(settings, reply_end, self._watched),
+        asking, answering = self.context.Pipe()
+        process = self.context.Process(target=self.target, args=(settings, reply_end, self._watched, answering),
                                        name=f"cardtui-worker-{slot.index + 1}", daemon=False)
         process.start()
         reply_end.close()
-        slot.process, slot.ready = process, asyncio.Event()
+        answering.close()
+        if slot.figures is not None:
+            slot.figures.close()
+        slot.process, slot.ready, slot.figures = process, asyncio.Event(), Asker(asking)
         loop = asyncio.get_running_loop()
         try:
             said = await asyncio.wait_for(loop.run_in_executor(None, _receive, replies), START_SECONDS)
@@ -199,6 +212,10 @@ class Workers:
             await loop.run_in_executor(None, process.join, grace + 3)
             if process.is_alive():
                 process.kill()
+        for slot in self.slots:
+            if slot.figures is not None:
+                slot.figures.close()
+                slot.figures = None
         self._alive.close()
 
 

@@ -1,4 +1,4 @@
-"""The ``cardtui`` command: serve, connect, web, cert, play, sim, history, verify, analyze, replay.
+"""The ``cardtui`` command: serve, db, connect, web, cert, play, sim, history, verify, analyze, replay.
 
 A module per command (or per family: ``history export``), each with its ``cmd_*`` and the ``add``
 that gives the command its flags; what several share (a key, a password, a settings file,
@@ -13,11 +13,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from cardtui.cli import analyze, arena, cert, connect, history, identity, play, replay, serve, sim, verify, web
+from cardtui.cli import analyze, arena, cert, connect, db, history, identity, play, replay, serve, sim, verify, web
 from cardtui.cli.flags import apply_config, take_lang
 from cardtui.i18n import LANGUAGES, _, choose, ngettext, normalize, remembered, use
 
-COMMANDS = (serve.add, web.add, connect.add, cert.add, play.add, identity.add, sim.add, verify.add, arena.add,
+COMMANDS = (serve.add, db.add, web.add, connect.add, cert.add, play.add, identity.add, sim.add, verify.add, arena.add,
             history.add, analyze.add, replay.add)
 """Each command's ``add`` (its subparser and its flags), in the order ``cardtui --help`` lists them."""
 

@@ -59,7 +59,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--analysis-workers must be between 0 and 64 (0: no hand is analysed)."),
               file=sys.stderr)
         return 2
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
+        print("cardtui: " + _("--metrics-port must be between 0 and 65535 (0: any free port)."), file=sys.stderr)
+        return 2
+    from cardtui.server.logfile import setup
+
+    if (problem := setup(args.log_level, args.log_file, args.log_max_mb, args.log_backups)) is not None:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
     from cardtui.server.limits import Limits
 
     limits = Limits(args.max_actions, args.max_chat, args.max_tables, args.max_streams,
@@ -82,7 +89,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000,
                                   bot_workers=args.bot_workers, workers=workers, advertise=args.advertise,
                                   log_level=logging.getLevelName(args.log_level.upper()),
-                                  analysis_workers=cores() if args.analysis_workers is None else args.analysis_workers))
+                                  analysis_workers=cores() if args.analysis_workers is None else args.analysis_workers,
+                                  metrics=None if args.metrics_port is None else (args.metrics_host,
+                                                                                  args.metrics_port)))
     except OSError as e:
         print(f"cardtui: {e}", file=sys.stderr)
         return 1
@@ -135,6 +144,17 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=_("names one player's key may own on this server (default 8)"))
     s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help=_("how much the server logs (default: info)"))
+    s.add_argument("--log-file", metavar="PATH",
+                   help=_("log to this file instead of standard error, rotated when it grows past --log-max-mb"))
+    s.add_argument("--log-max-mb", type=int, default=10, metavar="N",
+                   help=_("the log file's size before it rotates, in megabytes (default 10)"))
+    s.add_argument("--log-backups", type=int, default=5, metavar="N",
+                   help=_("rotated log files kept, PATH.1 to PATH.N (default 5)"))
+    s.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                   help=_("serve the server's figures for Prometheus at http://--metrics-host:PORT/metrics "
+                          "(0: any free port; default: none)"))
+    s.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
+                   help=_("address the figures are served on (default 127.0.0.1: this machine only)"))
     s.add_argument("--tls-cert", metavar="FILE", help=_("serve TLS with this PEM certificate (see: cardtui cert)"))
     s.add_argument("--tls-key", metavar="FILE", help=_("the PEM private key of --tls-cert"))
     s.add_argument("--no-announce", action="store_true",

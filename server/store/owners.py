@@ -142,6 +142,49 @@ class Owners(Part):
         for owner_id in [o for o in self._owner_locks if o != self.me]:
             self.let_go_owner(owner_id)
 
+    def clear_dead(self) -> int:
+        """Forget the owners that are gone and drive no table: their rows, and the lock files nobody holds (a
+        process killed outright leaves both, and one that drove no table is never found by ``orphans``). An owner
+        gone with tables is left to the sweep that hands them out. How many were forgotten."""
+        forgotten = 0
+        registered = set()
+        for owner in self.all():
+            registered.add(owner.id)
+            if owner.id == self.me or owner.id in self._owner_locks or not self.dead(owner.id):
+                continue
+            left = self.db.execute("SELECT count(*) FROM tables WHERE owner = ? AND damaged IS NULL",
+                                   (owner.id,)).fetchone()[0]
+            self.let_go_owner(owner.id)
+            forgotten += not left
+        return forgotten + self._clear_files(registered)
+
+    def _clear_files(self, registered: set[str]) -> int:
+        """Lock files of owners the store no longer names, removed where their lock is free (held: a process
+        registering now, whose row is on its way)."""
+        if self.path == ":memory:":
+            return 0
+        store = Path(self.path)
+        cleared = 0
+        for lock in store.parent.glob(f"{store.name}.owner-*"):
+            owner_id = lock.name.rsplit(".owner-", 1)[1]
+            if owner_id in registered or owner_id in self._owner_locks or not self._lock_owner(owner_id, wait=False):
+                continue
+            self._unlock_owner(owner_id, forget=True)
+            cleared += 1
+        return cleared
+
+    def retire(self) -> None:
+        """This process stops driving tables (a graceful stop): its row and lock file go if it drives none; if it
+        does, they stay, for the next start to take its tables over from."""
+        if not self.me:
+            return
+        left = self.db.execute("SELECT count(*) FROM tables WHERE owner = ? AND damaged IS NULL",
+                               (self.me,)).fetchone()[0]
+        if not left:
+            self.db.execute("DELETE FROM owners WHERE id = ?", (self.me,))
+            self._unlock_owner(self.me, forget=True)
+            self.me = ""
+
     def orphans(self) -> list[Place]:
         """Tables whose owner is gone: its lock free (``dead``, which then holds it), or no owner."""
         owners = [row[0] for row in self.db.execute("SELECT DISTINCT owner FROM tables WHERE damaged IS NULL")]
@@ -201,13 +244,21 @@ class Owners(Part):
         if self.path == ":memory:":
             return True
         path = self._owner_lock_path(owner_id)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE)
-        handle = os.fdopen(fd, "a+", encoding="utf-8")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except OSError:
-            handle.close()
-            return False
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE)
+            handle = os.fdopen(fd, "a+", encoding="utf-8")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except OSError:
+                handle.close()
+                return False
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            handle.close()  # removed (``_clear_files``) between opening and locking it: the lock is the new file's
         self._owner_locks[owner_id] = handle
         return True
 

@@ -16,6 +16,7 @@ blocking calls keep that order as it is, where asyncpg would make every write a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -225,6 +226,9 @@ class PgOwners(Owners):
             del self._owner_locks[owner_id]
             self.db.execute("SELECT pg_advisory_unlock(?)", (_owner_key(owner_id),))
 
+    def _clear_files(self, registered: set[str]) -> int:
+        return 0  # an owner's lock is its session's: no file is left behind
+
     def close(self) -> None:
         self._owner_locks.clear()
 
@@ -246,7 +250,11 @@ class PostgresStore(Store):
         self.ratings = Ratings(self.link)
         self.tournaments = Tournaments(self.link)
         self.meta = Meta(self.link)
-        self._open()
+        try:
+            self._open()
+        except psycopg.Error as e:
+            self.db.close()
+            raise OSError(unusable(self.path, e)) from None
 
     def _reconnected(self) -> None:
         """A new session: the owners' locks are taken again (``PgOwners.reconnected``)."""
@@ -266,8 +274,21 @@ class PostgresStore(Store):
         schema.forget_sessions(self.link)
 
     def close(self) -> None:
+        with contextlib.suppress(StoreDown, psycopg.Error):  # a store away: the next start forgets this owner
+            self.owners.retire()
         self.owners.close()
         self.db.close()
+
+
+RIGHTS = ("The role needs to own the database (createdb -O ROLE DB), or at least USAGE and CREATE on its schema and "
+          "ownership of the store's tables: see cardtui db init.")
+"""What a role needs to serve from a database: the schema is brought up to date at each start."""
+
+
+def unusable(shown: str, error: BaseException) -> str:
+    """The sentence for a database the store cannot use (the role's rights, most often), and what it needs."""
+    said = " ".join(str(error).split()).rstrip(".")
+    return f"The PostgreSQL store {shown} cannot be used: {said}. {RIGHTS}"
 
 
 def _shown(url: str) -> str:

@@ -11,6 +11,7 @@ otherwise. ``server.stores.open_store`` picks one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from contextlib import AbstractContextManager
@@ -146,6 +147,8 @@ class Store:
         self.db.execute("SELECT 1").fetchone()
 
     def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # read-only, or a store in trouble: the next start forgets it
+            self.owners.retire()
         self.db.close()
         self.owners.close()
 
