@@ -62,8 +62,9 @@ class Repeats(logging.Filter):
 
 def _handler(handler: logging.Handler, level: int, repeats: Repeats) -> logging.Handler:
     handler.setLevel(level)
-    if not isinstance(handler, logging.handlers.QueueHandler):  # the front's handler formats what a worker sends
-        handler.setFormatter(logging.Formatter(FORMAT))
+    # The front's handler formats what a worker sends: a worker's queue passes the message alone on.
+    queued = isinstance(handler, logging.handlers.QueueHandler)
+    handler.setFormatter(logging.Formatter("%(message)s" if queued else FORMAT))
     handler.addFilter(repeats)
     return handler
 

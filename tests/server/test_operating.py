@@ -92,7 +92,11 @@ def test_the_log_file_holds_the_table_workers_lines(tmp_path: Path) -> None:
         while "a table worker serving" not in (log.read_text() if log.exists() else ""):
             assert time.monotonic() < deadline, "a worker's line never reached the front's log file"
             time.sleep(0.02)
-        assert " INFO cardtui.workers table worker 1 serving" in log.read_text()
+        said = log.read_text()
+        assert " INFO cardtui.workers table worker 1 serving" in said
+        # A worker's line is formatted once, by the front: its level and logger are not said twice.
+        assert " INFO cardtui.server a table worker serving on " in said
+        assert "INFO:cardtui" not in said
     finally:
         served.terminate()
         served.wait(timeout=PATIENCE)
