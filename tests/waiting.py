@@ -10,6 +10,8 @@ on a busy one: it only sees less. So a test waits for what proves the thing it c
   test), looked at between short sleeps of the calling thread;
 - a server's time that the test moves itself: ``cardtui.server.clock.ManualClock`` and its
   ``advance``, so that "after the turn timer" is a step the test takes, not a wait;
+  ``timers_until(clock, check, what)`` runs a table's quick timers (its bots' moves, the next
+  deal) on such a clock until ``check()`` holds;
 - the client's own waits for its screens (``tests.client.waiting``).
 
 ``PATIENCE`` bounds a wait only so that a broken test ends with a sentence rather than at the
@@ -23,6 +25,8 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
+
+from cardtui.server.clock import ManualClock
 
 PATIENCE = 60.0
 """Seconds any wait may take before the test is taken to be broken."""
@@ -62,3 +66,14 @@ def eventually_sync(check: Callable[[], T], what: str, patience: float = PATIENC
         time.sleep(LOOK)
     return found
 
+
+async def timers_until(clock: ManualClock, done: Callable[[], object], what: str) -> None:
+    """Run a table's timers on ``clock``, soonest first, until ``done()``: bots move, hands end and the
+    next are dealt without the test waiting for any of their times. A timer further off than a bot's move
+    (a turn timer, the idle sweep) is left alone: what the test waits for comes first."""
+    async def step() -> bool:
+        if not done() and clock.pending and clock.pending[0] - clock.now() <= 1.0:
+            await clock.advance(clock.pending[0] - clock.now())
+        return bool(done())
+
+    await eventually_async(step, what)

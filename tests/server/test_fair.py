@@ -31,7 +31,7 @@ from cardtui.server.clock import ManualClock
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
 from tests.server.test_restart import exported, serve
-from tests.waiting import eventually, eventually_async
+from tests.waiting import eventually, timers_until
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -183,18 +183,6 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
     assert f"{len(records)} verified ({len(records)} ✔, every seated player's seed in), 0 failed" in checked.stdout
     await ana.close()
     await bia.close()
-
-
-async def timers_until(clock: ManualClock, done: Callable[[], object], what: str) -> None:
-    """Run a table's timers on ``clock``, soonest first, until ``done()``: bots move, hands end and the
-    next are dealt without the test waiting for any of their times. A timer further off than a bot's move
-    (a turn timer, the idle sweep) is left alone: what the test waits for comes first."""
-    async def step() -> bool:
-        if not done() and clock.pending and clock.pending[0] - clock.now() <= 1.0:
-            await clock.advance(clock.pending[0] - clock.now())
-        return bool(done())
-
-    await eventually_async(step, what)
 
 
 @pytest.mark.parametrize("late", [True, False], ids=["late", "never"])
