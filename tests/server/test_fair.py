@@ -30,7 +30,7 @@ from cardtui.server.app import Running, start
 from cardtui.server.clock import ManualClock
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
-from tests.server.test_restart import exported, serve
+from tests.server.test_restart import exported, serve, stored
 from tests.waiting import eventually, timers_until
 
 
@@ -300,7 +300,7 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
             lobby = lobby_pb2_grpc.LobbyStub(ch)
             for p in players:  # everyone leaves: bots finish hand 2 on the restored deal
                 await lobby.Leave(lobby_pb2.LeaveRequest(token=p.token))
-        await eventually(lambda: len(exported(db)) >= 2, "hand 2, finished by the bots after the restart")
+        await eventually(lambda: stored(db) >= 2, "hand 2, finished by the bots after the restart")
         records = exported(db)
         hand2 = records[1]
         assert hand2["hand"] == 2 and hand2["fair"]["commitment"] == commit.commitment
