@@ -18,6 +18,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceInfo
 from zeroconf.asyncio import AsyncZeroconf
 
 import cardtui
+from cardtui.server.clock import REAL, Clock
 
 log = logging.getLogger("cardtui.announce")
 
@@ -73,8 +74,10 @@ class Announcer:
         name: str | None = None,
         interval: float = 3.0,
         web: str | None = None,
+        clock: Clock = REAL,
     ) -> None:
         self.port = port
+        self.clock = clock
         self.web = web
         """The browser page's URL, if the server has one (``serve --web``)."""
         self.tables = tables
@@ -165,7 +168,7 @@ class Announcer:
 
     async def _keep_current(self) -> None:
         while True:
-            await asyncio.sleep(self.interval)
+            await self.clock.sleep(self.interval)
             try:
                 await self.refresh()
             except Exception as err:  # a LAN hiccup must not stop the server

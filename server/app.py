@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui.i18n import N_
 from cardtui.server import logfile, systemd
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.hosts import HostsService
 from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
@@ -169,6 +170,7 @@ async def start(
     log_level: int = logging.INFO,
     web_pages: Sequence[str] = (),
     analysis_workers: int = 1,
+    clock: Clock = REAL,
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
@@ -184,6 +186,8 @@ async def start(
     ``web_pages``: every URL of the browser page, for invites (``web_url`` alone, if not given).
     ``analysis_workers``: processes finished hands are analysed in, at most one per core (0: none);
     the lobby's process only (a table worker analyses nothing: ``server.pools``).
+    ``clock``: what the tables' timers, the rate limits and the room's sweeps read (``server.clock``); a
+    test's own moves only when the test says (the table workers' processes keep the real one).
     """
     limits = limits or Limits()
     location = db if db is not None else default_db()
@@ -215,10 +219,10 @@ async def start(
         raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
     store.owners.register(f"{advertise}:{bound}")
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
-                cut_window=cut_window, thinker=bots, names_per_key=limits.names_per_key)
+                cut_window=cut_window, thinker=bots, names_per_key=limits.names_per_key, clock=clock)
     router = Router(store, host, tls[0] if tls else None) if store.owners.shared else None
-    limiter = RateLimiter(limits)
-    refusals = RefusalLog(service_log, limits.refusal_log_seconds, room.figures.refused)
+    limiter = RateLimiter(limits, clock)
+    refusals = RefusalLog(service_log, limits.refusal_log_seconds, clock, room.figures.refused)
     register(server, LobbyService(room, limiter, router, team, pools.analyst),
              lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     tables = TableService(room, limiter)

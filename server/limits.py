@@ -1,17 +1,17 @@
 """Limits per address: a token bucket per address and kind of request, and streams held.
 
 Keyed by the peer's address, not its connection, so that opening a new connection does not
-reset them.
+reset them. Their time is a ``Clock``'s (``server.clock``): the loop's, or one a test moves.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardtui.i18n import N_
+from cardtui.server.clock import REAL, Clock
 
 PASSWORD_BURST = 10.0
 """Passwords an address may try at once before ``Limits.passwords_per_second`` holds it back
@@ -44,11 +44,15 @@ class Limits:
 class Bucket:
     rate: float
     burst: float
+    clock: Clock = REAL
     tokens: float = -1.0
-    stamp: float = field(default_factory=time.monotonic)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stamp = self.clock.now()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock.now()
         if self.tokens < 0:
             self.tokens = self.burst
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
@@ -72,10 +76,11 @@ def address(peer: str) -> str:
 class RateLimiter:
     """Buckets keyed by (address, kind); addresses that go quiet are forgotten."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Clock = REAL) -> None:
         self.limits = limits
+        self.clock = clock
         self.buckets: dict[tuple[str, str], Bucket] = {}
-        self._swept = time.monotonic()
+        self._swept = clock.now()
 
     def allow(self, peer: str, kind: str) -> bool:
         key = (address(peer), kind)
@@ -83,24 +88,24 @@ class RateLimiter:
         if bucket is None:
             if kind == "act":
                 rate = self.limits.acts_per_second
-                bucket = Bucket(rate, max(1.0, rate * 2))
+                bucket = Bucket(rate, max(1.0, rate * 2), self.clock)
             elif kind == "chat":
                 rate = self.limits.chats_per_second
-                bucket = Bucket(rate, max(1.0, rate * 3))
+                bucket = Bucket(rate, max(1.0, rate * 3), self.clock)
             elif kind == "replay":
                 rate = self.limits.replays_per_second
-                bucket = Bucket(rate, max(1.0, rate * 2))
+                bucket = Bucket(rate, max(1.0, rate * 2), self.clock)
             elif kind == "password":
                 rate = self.limits.passwords_per_second
-                bucket = Bucket(rate, PASSWORD_BURST)
+                bucket = Bucket(rate, PASSWORD_BURST, self.clock)
             else:
-                bucket = Bucket(1 / 3, self.limits.tables_per_minute)
+                bucket = Bucket(1 / 3, self.limits.tables_per_minute, self.clock)
             self.buckets[key] = bucket
         self._sweep()
         return bucket.take()
 
     def _sweep(self) -> None:
-        now = time.monotonic()
+        now = self.clock.now()
         if now - self._swept < 60:
             return
         self._swept = now
@@ -146,16 +151,17 @@ class Throttle:
     """Kinds remembered at once; past this, kinds whose window has passed are forgotten, and
     any others share one line."""
 
-    def __init__(self, logger: logging.Logger, every: float) -> None:
+    def __init__(self, logger: logging.Logger, every: float, clock: Clock = REAL) -> None:
         self.log = logger
         self.every = every
+        self.clock = clock
         self.kinds: dict[str, tuple[float, int]] = {}
-        """Each kind's last line (monotonic time) and the lines left out since."""
+        """Each kind's last line (``clock.now()``) and the lines left out since."""
 
     def let(self, kind: str) -> tuple[int, float] | None:
         """Whether a line of ``kind`` may go to the log now: None if not (it is counted as left out), else how
         many like it were left out since the last, and over how many seconds."""
-        now = time.monotonic()
+        now = self.clock.now()
         if kind not in self.kinds and len(self.kinds) >= self.MOST_KINDS:
             self.kinds = {k: v for k, v in self.kinds.items() if now - v[0] < self.every}
             if len(self.kinds) >= self.MOST_KINDS:
@@ -183,8 +189,9 @@ class RefusalLog:
     status and sentence template) per ``every`` seconds (``Throttle``). A client sending thousands of
     bad requests a second costs the disk a line every few seconds, not a line a request."""
 
-    def __init__(self, logger: logging.Logger, every: float, counted: Callable[[str], None] | None = None) -> None:
-        self.throttle = Throttle(logger, every)
+    def __init__(self, logger: logging.Logger, every: float, clock: Clock = REAL,
+                 counted: Callable[[str], None] | None = None) -> None:
+        self.throttle = Throttle(logger, every, clock)
         self.counted = counted
         """Told the status of every refusal, logged or not (the figures: ``server.metrics``)."""
 

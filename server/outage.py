@@ -21,6 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from cardtui.i18n import N_
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.limits import Throttle
 from cardtui.server.store import Store, StoreDown
 
@@ -35,9 +36,10 @@ PROBE_SECONDS = 1.0
 class Outage:
     """Whether this process's store answers, and what follows when it stops and starts again."""
 
-    def __init__(self, store: Store, every: float = LINE_SECONDS) -> None:
+    def __init__(self, store: Store, every: float = LINE_SECONDS, clock: Clock = REAL) -> None:
         self.store = store
-        self.throttle = Throttle(log, every)
+        self.clock = clock
+        self.throttle = Throttle(log, every, clock)
         self.away = False
         self.serving: Callable[[bool], Awaitable[None]] | None = None
         """Told False when the store goes away, True when it is back (the health service's status)."""
@@ -62,7 +64,7 @@ class Outage:
         if self.serving is not None:
             await self.serving(False)
         while True:
-            await asyncio.sleep(PROBE_SECONDS)
+            await self.clock.sleep(PROBE_SECONDS)
             try:
                 self.store.ping()
             except StoreDown:

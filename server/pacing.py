@@ -1,14 +1,15 @@
 """A table's clocks: the turn timer, the bots' thinking time, the pause between hands and
 the window in which the players' seeds for a fair deal come in.
 
-Only the event loop runs them, so a timer's callback runs to completion like any request.
+Only the event loop runs them, so a timer's callback runs to completion like any request. They
+read and set the table's ``Clock`` (``server.clock``): the loop's, or one a test moves.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
+from cardtui.server.clock import REAL, Clock, Timer
 from cardtui.server.errors import Unavailable
 from cardtui.server.store import StoreDown
 
@@ -19,21 +20,22 @@ class Pacer:
     back from its journal) has nothing left to do, and one that meets the store out of reach is handed to
     ``unreachable`` (the room lets the table go until the store answers)."""
 
-    def __init__(self, unreachable: Callable[[StoreDown], None] | None = None) -> None:
+    def __init__(self, unreachable: Callable[[StoreDown], None] | None = None, clock: Clock = REAL) -> None:
         self.unreachable = unreachable
-        self._turn: asyncio.TimerHandle | None = None
-        self._bots: asyncio.TimerHandle | None = None
-        self._next: asyncio.TimerHandle | None = None
-        self._cut: asyncio.TimerHandle | None = None
+        self.clock = clock
+        self._turn: Timer | None = None
+        self._bots: Timer | None = None
+        self._next: Timer | None = None
+        self._cut: Timer | None = None
         self._expire: Callable[[], None] | None = None
         self.deadline: float | None = None
-        """When the turn timer runs out (the loop's clock), or None."""
+        """When the turn timer runs out (``clock.now()``), or None."""
         self.next_at: float | None = None
-        """When the next hand is dealt (the loop's clock), while between hands."""
+        """When the next hand is dealt (``clock.now()``), while between hands."""
 
-    @staticmethod
-    def _loop() -> asyncio.AbstractEventLoop:
-        return asyncio.get_running_loop()
+    def now(self) -> float:
+        """The time on the table's clock, which its deadlines are on."""
+        return self.clock.now()
 
     def run(self, callback: Callable[[], None]) -> None:
         """``callback`` as a timer (or a decision come back) runs it: see the class."""
@@ -60,28 +62,26 @@ class Pacer:
         loop's timer stays where it is, and when it comes due it looks at the deadline and waits
         on if that has moved. Only a deadline earlier than the timer sets a new one.
         """
-        loop = self._loop()
-        self.deadline = loop.time() + seconds
+        self.deadline = self.clock.now() + seconds
         self._expire = expire
         if self._turn is not None and self._turn.when() > self.deadline:
             self._turn.cancel()
             self._turn = None
         if self._turn is None:
-            self._turn = loop.call_at(self.deadline, self._fire_turn)
+            self._turn = self.clock.call_at(self.deadline, self._fire_turn)
 
     def _fire_turn(self) -> None:
         self._turn = None
         if self.deadline is None or self._expire is None:
             return
-        loop = self._loop()
-        if self.deadline > loop.time():  # set again since: wait for the new deadline
-            self._turn = loop.call_at(self.deadline, self._fire_turn)
+        if self.deadline > self.clock.now():  # set again since: wait for the new deadline
+            self._turn = self.clock.call_at(self.deadline, self._fire_turn)
             return
         expire, self.deadline, self._expire = self._expire, None, None
         self.run(expire)
 
     def bots(self, seconds: float, move: Callable[[], None]) -> None:
-        self._bots = self._loop().call_later(seconds, self._fire_bots, move)
+        self._bots = self.clock.call_later(seconds, self._fire_bots, move)
 
     def _fire_bots(self, move: Callable[[], None]) -> None:
         self._bots = None
@@ -94,7 +94,7 @@ class Pacer:
     def cut(self, seconds: float, deal: Callable[[], None]) -> None:
         """Deal after ``seconds`` at the latest, whatever seeds have come in by then."""
         self.stop_cut()
-        self._cut = self._loop().call_later(seconds, self._fire_cut, deal)
+        self._cut = self.clock.call_later(seconds, self._fire_cut, deal)
 
     def _fire_cut(self, deal: Callable[[], None]) -> None:
         self._cut = None
@@ -108,9 +108,8 @@ class Pacer:
     def next_hand(self, seconds: float, deal: Callable[[], None]) -> None:
         if self._next is not None:
             self._next.cancel()
-        loop = self._loop()
-        self.next_at = loop.time() + seconds
-        self._next = loop.call_later(seconds, self._fire_next, deal)
+        self.next_at = self.clock.now() + seconds
+        self._next = self.clock.call_later(seconds, self._fire_next, deal)
 
     def _fire_next(self, deal: Callable[[], None]) -> None:
         self._next = None
@@ -122,7 +121,7 @@ class Pacer:
         deadline = self.deadline if self.deadline is not None else self.next_at
         if deadline is None:
             return 0
-        return max(0, int((deadline - self._loop().time()) * 1000))
+        return max(0, int((deadline - self.clock.now()) * 1000))
 
     def stop(self) -> None:
         self.stop_turn()

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from dataclasses import dataclass
 
 from cardtui.identity import KEY_BYTES, challenge, fingerprint, verify
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated, quote
 from cardtui.server.limits import Limits
 from cardtui.server.names import Name, key_of, read_name
@@ -71,7 +71,8 @@ class Pending:
 
 
 class Players:
-    def __init__(self, store: Store, names_per_key: int = NAMES_PER_KEY) -> None:
+    def __init__(self, store: Store, names_per_key: int = NAMES_PER_KEY, clock: Clock = REAL) -> None:
+        self.clock = clock
         self.store = store
         self.server_id = store.meta.server_id()
         self.nonces: dict[bytes, Pending] = {}
@@ -161,11 +162,11 @@ class Players:
             self._check_new(name, public_key)
         self._sweep()
         nonce = secrets.token_bytes(NONCE_BYTES)
-        self.nonces[nonce] = Pending(public_key, name.shown, time.monotonic() + NONCE_SECONDS)
+        self.nonces[nonce] = Pending(public_key, name.shown, self.clock.now() + NONCE_SECONDS)
         return nonce, owned
 
     def _sweep(self) -> None:
-        now = time.monotonic()
+        now = self.clock.now()
         for nonce in [n for n, p in self.nonces.items() if p.until < now]:
             del self.nonces[nonce]
         while len(self.nonces) >= MAX_NONCES:
@@ -178,7 +179,7 @@ class Players:
         that name made plain, as ``hello`` made it, so a name sent with stray spaces proves too.
         """
         pending = self.nonces.pop(nonce, None)
-        if pending is None or pending.until < time.monotonic():
+        if pending is None or pending.until < self.clock.now():
             raise PermissionDenied("That proof is stale or was used already: ask for a new nonce (Hello) and sign it.")
         name = self._name(typed)
         if pending.public_key != public_key or pending.name != name.shown:

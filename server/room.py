@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import hashlib
 import json
@@ -20,6 +19,7 @@ from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
 from cardtui.i18n import N_
 from cardtui.server import passwords, wire
+from cardtui.server.clock import REAL, Clock, Timer
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -182,16 +182,19 @@ class Room:
         cut_window: float = DEFAULT_CUT,
         thinker: Thinker | None = None,
         names_per_key: int = NAMES_PER_KEY,
+        clock: Clock = REAL,
     ) -> None:
         self.store = store
-        self.outage = Outage(store)
+        self.clock = clock
+        """What the room's timers and its tables' read (``server.clock``)."""
+        self.outage = Outage(store, clock=clock)
         self.figures = Figures()
         """This process's figures (``server.metrics``): its moves, takeovers and journal writes counted here."""
         """Whether the store answers (``server.outage``): a failure is said once and the process not serving."""
         self.thinker = thinker
         """Where the tables' bots think (None: on the event loop)."""
         self.cut_window = cut_window
-        self.players = Players(store, names_per_key)
+        self.players = Players(store, names_per_key, clock)
         self.records = Records(store)
         self.tables: dict[str, Table] = {}
         """Open tables."""
@@ -205,7 +208,7 @@ class Room:
         self._log_n: dict[str, int] = {}
         self._last_hand: dict[str, JsonObject] = {}
         """Each table's last stored hand history, which the next one links to (``prev``)."""
-        self._sweeper: asyncio.TimerHandle | None = None
+        self._sweeper: Timer | None = None
         self.tournaments: TableWatcher | None = None
         """The tournaments, told of each hand at their tables (``server.tournaments``)."""
         self.invites = Invites(self, store.meta.secret("invites"), self.players.server_id)
@@ -232,7 +235,7 @@ class Room:
         """A table of ``config``, registered and stored; ``prepare`` seats it before it is stored."""
         rules = GAMES[config.game]
         table_id = secrets.token_hex(4)
-        table = Table(table_id, rules, config, self, thinker=self.thinker)
+        table = Table(table_id, rules, config, self, thinker=self.thinker, clock=self.clock)
         table.epoch = 1
         if prepare is not None:
             prepare(table)
@@ -344,18 +347,16 @@ class Room:
                 self.finish(table, N_("Nobody was at the table for {minutes} minutes."), {"minutes": str(minutes)})
 
     def start_sweeping(self, every: float = SWEEP_SECONDS) -> None:
-        loop = asyncio.get_running_loop()
-
         def tick() -> None:
             try:
-                self.sweep(loop.time())
+                self.sweep(self.clock.now())
             except StoreDown as e:  # (a table it finished is let go: ``writing``)
                 self.outage.down("the idle sweep", e)
             except Unavailable:
                 pass
-            self._sweeper = loop.call_later(every, tick)
+            self._sweeper = self.clock.call_later(every, tick)
 
-        self._sweeper = loop.call_later(every, tick)
+        self._sweeper = self.clock.call_later(every, tick)
 
     # -- the journal: what a restart needs ---------------------------------------------
     @contextmanager
@@ -417,7 +418,7 @@ class Room:
             except StoreDown:
                 self._retake_soon(table_id)
 
-        asyncio.get_running_loop().call_later(RETAKE_SECONDS, retake)
+        self.clock.call_later(RETAKE_SECONDS, retake)
 
     def step(self, table: Table, step: Step, seq: int) -> None:
         kind, seat, data = step
@@ -538,7 +539,7 @@ class Room:
         config = TableConfig(**{k: v for k, v in saved.config.items() if k in known})
         config.next_hand_delay = self.next_hand_delay
         config.cut_window = self.cut_window
-        table = Table(saved.id, rules, config, self, thinker=self.thinker)
+        table = Table(saved.id, rules, config, self, thinker=self.thinker, clock=self.clock)
         table.epoch = epoch
         for saved_seat in saved.seats:
             seat = table.seating[saved_seat.seat]

@@ -47,6 +47,7 @@ from cardtui.engine.history import action_entry, action_of
 from cardtui.engine.options import Raw
 from cardtui.i18n import N_
 from cardtui.server import wire
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.dealing import Cut, Dealing
 from cardtui.server.errors import FailedPrecondition
 from cardtui.server.events import Chatted, MatchStarted
@@ -156,7 +157,7 @@ class Table:
 
     def __init__(
         self, table_id: str, rules: Rules, config: TableConfig, journal: Journal, rng: random.Random | None = None,
-        thinker: Thinker | None = None,
+        thinker: Thinker | None = None, clock: Clock = REAL,
     ) -> None:
         self.id = table_id
         self.epoch = 0
@@ -178,7 +179,7 @@ class Table:
         self.spectators: dict[str, str] = {}  # token -> name
         self.match: Match | None = None
         self.fanout = Fanout(self.view, self.view_bytes)
-        self.pacer = Pacer(lambda error: self.journal.unreachable(self, error))
+        self.pacer = Pacer(lambda error: self.journal.unreachable(self, error), clock)
         self.hands_played = 0
         self.tally = Tally()
         """What the match's events say for the players' records (pots taken, truco calls won)."""

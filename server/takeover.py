@@ -110,8 +110,7 @@ class Keeper:
 
         async def run() -> None:
             while True:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._again.wait(), every)
+                await self.room.clock.wait(self._again, every)
                 self._again.clear()
                 try:
                     await self.sweep()
@@ -119,7 +118,7 @@ class Keeper:
                     self.room.outage.down("the sweep for tables whose process is gone", e)
                 except Exception:
                     log.exception("a sweep for tables whose process is gone failed; the next one tries again")
-                    await asyncio.sleep(1.0)
+                    await self.room.clock.sleep(1.0)
 
         self._task = asyncio.get_running_loop().create_task(run())
 

@@ -19,7 +19,6 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -43,6 +42,7 @@ from cardtui.engine.tournament import (
 )
 from cardtui.i18n import N_
 from cardtui.server import passwords, wire
+from cardtui.server.clock import Timer
 from cardtui.server.errors import (
     FailedPrecondition,
     InvalidArgument,
@@ -210,9 +210,10 @@ class Tournaments:
         self.room = room
         self.store = room.store
         self.all: dict[str, Tournament] = {}
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.clock = room.clock
+        self._timers: dict[str, Timer] = {}
         self._watchers: dict[str, set[asyncio.Queue[None]]] = {}
-        self._arrivals: dict[str, asyncio.TimerHandle] = {}
+        self._arrivals: dict[str, Timer] = {}
         """Tables of a new round waiting for their players to sit down (at most the turn timer)."""
         """Each tournament's open WatchTournament streams, told of every change."""
         room.tournaments = self
@@ -363,8 +364,7 @@ class Tournaments:
         """A tournament with a start time starts then (or now, if the time has passed)."""
         if t.status is not Status.REGISTERING or not t.settings.start_at:
             return
-        loop = asyncio.get_running_loop()
-        self._timers[t.id] = loop.call_later(max(0.0, t.settings.start_at - time.time()), self._due, t.id)
+        self._timers[t.id] = self.clock.call_later(max(0.0, t.settings.start_at - self.clock.wall()), self._due, t.id)
 
     def _due(self, tournament_id: str) -> None:
         self._timers.pop(tournament_id, None)
@@ -415,11 +415,10 @@ class Tournaments:
                 t.tables.append(RoundTable(plan.number, number, table.id, list(entries)))
                 opened.append(table)
             self._save(t)
-        loop = asyncio.get_running_loop()
         for table in opened:
             if any(seat.player is not None for seat in table.seating.seats):
                 # the players have the turn timer's time to sit down before bots play for them
-                self._arrivals[table.id] = loop.call_later(table.config.turn_seconds, self._begin, table.id)
+                self._arrivals[table.id] = self.clock.call_later(table.config.turn_seconds, self._begin, table.id)
             else:
                 table.open()
         log.info("tournament %s: round %d, %d tables, byes %s", t.id, plan.number, len(opened), list(plan.byes))

@@ -58,7 +58,7 @@ class Turns:
                 return
             seconds = table.config.turn_seconds
         else:  # a claim window: its whole time from its opening, whoever may claim (nobody, perhaps)
-            now = asyncio.get_running_loop().time()
+            now = table.pacer.now()
             if self.window_ends is None:
                 self.window_ends = now + self._window_span(window)
             seconds = max(0.0, self.window_ends - now)
@@ -90,7 +90,7 @@ class Turns:
             elif table.thinker is None:
                 self.planned = seat, table.rules.decide(decision, table.rng)
             else:  # decided in a worker: the timer is set when the answer is back
-                started = asyncio.get_running_loop().time()
+                started = self.table.pacer.now()
                 try:
                     future = table.thinker.decide(decision, table.rng.getrandbits(64))
                 except Exception:  # no worker can take it: decide here, the table plays on
@@ -132,7 +132,7 @@ class Turns:
             log.exception("table %s: a bot's decision failed elsewhere; it decides on the loop", table.id)
             action = match.bot_action(seat, table.rng, self._level(seat))
         self.planned = seat, action
-        self._pace(cap, asyncio.get_running_loop().time() - started)
+        self._pace(cap, self.table.pacer.now() - started)
 
     def _pace(self, cap: float | None, spent: float = 0.0) -> None:
         """Set the bots' timer for the move planned: its thinking time, less what deciding took."""

@@ -47,6 +47,7 @@ from textual_serve.server import Server
 
 from cardtui import i18n
 from cardtui.i18n import _, ngettext
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.web_guests import QUIT_SECONDS, STDERR_KEPT, GuestProcess, Launcher, WarmLauncher, client_args
 
 log = logging.getLogger("cardtui.web")
@@ -367,9 +368,11 @@ class WebServer(Server):
         origins: Sequence[str] = (),
         title: str = "cardtui",
         warm: bool = True,
+        clock: Clock = REAL,
     ) -> None:
         super().__init__(" ".join(["cardtui", *session_command(target, tls_ca)]), title=title, templates_path=PAGE)
         self.target = target
+        self.clock = clock
         self.tls = tls
         self.limits = limits or WebLimits()
         self.any_origin = "*" in origins
@@ -438,12 +441,12 @@ class WebServer(Server):
 
     async def sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(REAP_SECONDS)
+            await self.clock.sleep(REAP_SECONDS)
             self.sweep()
 
     def look_up_own(self) -> None:
         self.own = this_machine() | {self.bound}
-        self.own_at = asyncio.get_running_loop().time()
+        self.own_at = self.clock.now()
 
     def foreign_host(self, request: web.Request) -> str | None:
         """The ``Host`` of a request that names none of the names the page is served on, or None.
@@ -467,7 +470,7 @@ class WebServer(Server):
             return None
         if address is not None and ipaddress.ip_address(address).is_loopback:
             return None  # this machine's, whatever its interfaces say
-        if address is not None and asyncio.get_running_loop().time() - self.own_at > HOSTS_SECONDS:
+        if address is not None and self.clock.now() - self.own_at > HOSTS_SECONDS:
             self.look_up_own()  # an address this machine took since
             if address in self.own:
                 return None

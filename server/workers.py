@@ -30,6 +30,7 @@ from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.limits import Limits
 from cardtui.server.metrics import Asker
 
@@ -108,8 +109,9 @@ where the front asks for its figures."""
 class Workers:
     """The worker processes of this host, kept at their number: one that dies is replaced."""
 
-    def __init__(self, count: int, settings: WorkerSettings, target: Target) -> None:
+    def __init__(self, count: int, settings: WorkerSettings, target: Target, clock: Clock = REAL) -> None:
         self.settings = settings
+        self.clock = clock
         self.target = target
         """What a worker runs (``server.app.worker_main``): given by the server's module, which
         imports this one."""
@@ -182,7 +184,7 @@ class Workers:
                 return
             except OSError as e:
                 log.error("%s; trying again in %.0f s", e, delay)
-                await asyncio.sleep(delay)
+                await self.clock.sleep(delay)
                 delay = min(10.0, delay * 2)
 
     def live(self) -> list[Slot]:

@@ -38,30 +38,15 @@ from cardtui.client.table_log import event_told
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests import forked
 from tests.forked import Served
+from tests.waiting import PATIENCE, eventually
 
 ARRANGEMENTS = ("one", "workers", "hosts")
-PATIENCE = 60.0
-"""How long a wait may take before the test is taken to be broken (never how long a thing should take: every wait
-ends on the event it waits for, whatever the machine's load)."""
 SERVE = ("--no-announce", "--log-level", "warning", "--bot-delay", "10", "--next-hand-delay", "50",
          "--idle-minutes", "1", "--cut-ms", "10000", "--max-actions", "1e6", "--max-chat", "1e6", "--max-tables", "1e6",
          "--analysis-workers", "1")
 """Quick bots and pauses; a deal waits for the seeds of the people seated with the table open (a real client sends
 its own at once), and a new match for their streams, as long as any test does: a test holds a table between hands
 by keeping a seed back (``Person(cuts=False)``), never by racing a clock."""
-
-
-async def eventually(check: Callable[[], Any], what: str, timeout: float = PATIENCE) -> Any:
-    """``check()``'s first true answer, looked at every few milliseconds; ``what`` says what never came."""
-    async def loop() -> Any:
-        while not (found := check()):
-            await asyncio.sleep(0.01)
-        return found
-
-    try:
-        return await asyncio.wait_for(loop(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"never came: {what}") from None
 
 
 def listening(pid: int) -> set[int]:

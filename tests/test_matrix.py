@@ -29,9 +29,10 @@ from cardtui import i18n, identity
 from cardtui.client import connection
 from cardtui.client.fairness import Standing
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
-from tests.arrangements import Arrangement, Calls, Person, close_tables, eventually, make_table
+from tests.arrangements import Arrangement, Calls, Person, close_tables, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
+from tests.waiting import eventually
 
 A = common_pb2.ActionType
 COVERED = ("Lobby", "Table")

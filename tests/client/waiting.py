@@ -39,10 +39,7 @@ from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import screen_work
 from cardtui.v1 import common_pb2, table_pb2
-
-PATIENCE = 60.0
-"""Seconds a wait may take before the test fails: far beyond what any wait here needs, even on
-a machine under heavy load."""
+from tests.waiting import PATIENCE
 
 
 async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callable[[], str] | None = None,

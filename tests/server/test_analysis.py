@@ -26,6 +26,7 @@ from cardtui.server.limits import Limits
 from cardtui.v1 import analysis_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, started
 from tests.server.test_replays import refused, store_finished
+from tests.waiting import eventually, eventually_sync
 
 
 @pytest_asyncio.fixture
@@ -222,8 +223,8 @@ async def test_tables_play_on_while_the_pool_analyses_and_a_second_job_is_told_i
                                                                        bot_delay_ms=0))
         created_tables.append(created.table.id)
         await started(slow_server, created.table.id)
-        while slow_server.store.hands.count_hands(created.table.id) < 3:
-            await asyncio.sleep(0.02)
+        await eventually(lambda: slow_server.store.hands.count_hands(created.table.id) >= 3,
+                         "three hands of bots while the pool works")
         assert slow_server.store.hands.analyses("one", 1) == {}, "the job is still at work"
         release.write_text("go")
         assert (await rest(first))[-1].WhichOneof("update") == "analysis"
@@ -310,8 +311,8 @@ async def test_a_caller_who_leaves_mid_analysis_leaves_nothing_waiting_behind(
         call = lobby_pb2_grpc.LobbyStub(channel).Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
         assert (await call.read()).WhichOneof("update") == "progress"
         call.cancel()
-        while any(job.listeners for job in pool._running.values()):  # the server has let the caller go
-            await asyncio.sleep(0.01)
+        await eventually(lambda: not any(job.listeners for job in pool._running.values()),
+                         "the server has let the caller go")
     gc.collect()
     await asyncio.sleep(0)
     assert "Task was destroyed" not in caplog.text
@@ -351,17 +352,16 @@ async def test_a_worker_that_dies_mid_analysis_is_told_and_the_hand_asked_again_
 
 
 def slow_bytes(kept: Any) -> bytes:
-    """The wire message of an analysis, made only once the test lets it go (a file appears; at most 20 s)."""
+    """The wire message of an analysis, made only once the test lets it go (a file appears; at most the tests'
+    patience)."""
     import dataclasses
-    import time
 
     from cardtui.server.analysis import message
 
-    deadline = time.monotonic() + 20.0
-    while not os.path.exists(kept.record["built"]):
-        if time.monotonic() > deadline:  # never let go: as if made before the tables could play on
-            return message(dataclasses.replace(kept.judged(), table="never let go"), kept.record).SerializeToString()
-        time.sleep(0.01)
+    try:
+        eventually_sync(lambda: os.path.exists(kept.record["built"]), "the test lets the message be made")
+    except AssertionError:  # never let go: as if made before the tables could play on
+        return message(dataclasses.replace(kept.judged(), table="never let go"), kept.record).SerializeToString()
     return message(kept.judged(), kept.record).SerializeToString()
 
 
@@ -379,17 +379,14 @@ async def test_an_analysis_is_put_in_its_message_off_the_tables_loop(
     async with grpc.aio.insecure_channel(f"127.0.0.1:{slow_server.port}") as channel:
         lobby = lobby_pb2_grpc.LobbyStub(channel)
         call = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="one", hand=1))
-        while slow_server.store.hands.analyses("one", 1) == {}:  # analysed and kept: its message is being made
-            await asyncio.sleep(0.01)
+        await eventually(lambda: slow_server.store.hands.analyses("one", 1) != {},
+                         "analysed and kept: its message is being made")
         created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=3, bots=3,
                                                                        bot_delay_ms=0))
         await started(slow_server, created.table.id)
 
-        async def three_hands() -> None:
-            while slow_server.store.hands.count_hands(created.table.id) < 3:
-                await asyncio.sleep(0.02)
-
-        await asyncio.wait_for(three_hands(), 15.0)
+        await eventually(lambda: slow_server.store.hands.count_hands(created.table.id) >= 3,
+                         "three hands of bots while the message is made")
         built.write_text("go")
         last = (await rest(call))[-1]
         assert last.WhichOneof("update") == "analysis" and last.analysis.table_id == "one"
@@ -415,11 +412,7 @@ async def test_an_address_has_at_most_its_share_of_the_pool_and_asking_and_leavi
             call = lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id=f"t{n}", hand=1))
             assert (await call.read()).WhichOneof("update") in ("progress", "queued")
             call.cancel()
-        async def drained() -> None:
-            while pool.waiting:
-                await asyncio.sleep(0.01)
-
-        await asyncio.wait_for(drained(), 10.0)
+        await eventually(lambda: not pool.waiting, "the queue drained of the askers who left")
         assert pool.running == 1, "the first is at work and goes on; the seven queued were dropped"
         # Asking and staying: a share, then a sentence.
         calls = []

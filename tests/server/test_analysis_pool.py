@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,10 +16,7 @@ import pytest
 from cardtui.engine.analysis import dealt
 from cardtui.server import analysis_pool
 from cardtui.server.analysis_pool import AnalysisPool, Status
-
-WAIT = 60.0
-"""Seconds a part waits for the others to start before it gives up (a pool that ran the parts one after
-the other never gets there)."""
+from tests.waiting import PATIENCE, eventually, eventually_sync
 
 
 def side_by_side(record: str, seed: int, seats: tuple[int, ...], part: int, parts: int,
@@ -31,13 +28,10 @@ def side_by_side(record: str, seed: int, seats: tuple[int, ...], part: int, part
     (folder / f"started-{os.getpid()}-{part}").write_text("")
     seats = tuple(seats[i] for i in dealt(len(seats), part, parts))
     progress(0, 2 * len(seats))
-    deadline = time.monotonic() + WAIT
-    while len(list(folder.glob("started-*"))) < data["parts"] and time.monotonic() < deadline:
-        time.sleep(0.01)
+    # (a pool that ran the parts one after the other never gets past this: the first part gives up)
+    eventually_sync(lambda: len(list(folder.glob("started-*"))) >= data["parts"], "every part started")
     progress(2 * len(seats), 2 * len(seats))
-    deadline = time.monotonic() + WAIT  # until the pool has told the waiter both parts' progress, summed
-    while not (folder / "summed").exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    eventually_sync((folder / "summed").exists, "the pool told the waiter both parts' progress, summed")
     return json.dumps({"format": "cardtui-analysis/1", "seats": list(seats), "decisions": [
         {"step": 10 * s, "seat": s, "pid": os.getpid(), "nice": os.nice(0),
          "policy": os.sched_getscheduler(0),
@@ -59,7 +53,7 @@ async def test_a_hand_asked_for_alone_is_shared_among_the_free_workers(tmp_path:
         record = json.dumps({"folder": str(tmp_path), "parts": 2})
         future = pool.submit(("t", 1, (0, 1, 2)), record, 7, [0, 1, 2], told)
         assert future is not None and not pool.idle
-        whole = json.loads(await asyncio.wait_for(future, WAIT + 30))
+        whole = json.loads(await asyncio.wait_for(future, 2 * PATIENCE + 30))
         assert whole["seats"] == [0, 1, 2]
         assert [d["step"] for d in whole["decisions"]] == [0, 10, 20]
         assert all(d["together"] for d in whole["decisions"]), "the parts ran one after the other"
@@ -67,8 +61,7 @@ async def test_a_hand_asked_for_alone_is_shared_among_the_free_workers(tmp_path:
         assert {d["nice"] for d in whole["decisions"]} == {analysis_pool.NICE}
         assert {d["policy"] for d in whole["decisions"]} == {os.SCHED_IDLE}, "a table's thread would wait for them"
         assert Status(0, 6, 6, True) in seen
-        while not pool.idle:  # each part gives its worker back once its result is in
-            await asyncio.sleep(0.01)
+        await eventually(lambda: pool.idle, "each part gives its worker back once its result is in")
     finally:
         pool.close()
 
@@ -84,8 +77,8 @@ def started_then_waits(record: str, seed: int, seats: tuple[int, ...], part: int
                        progress: Callable[[int, int], None]) -> str:
     """A fake analysis that says it has started, then works until its process is ended."""
     progress(0, 1)
-    while True:
-        time.sleep(0.05)
+    threading.Event().wait()  # set by nobody: only the process's end ends it
+    raise AssertionError("unreachable")
 
 
 async def test_a_worker_ended_mid_analysis_that_nobody_waits_for_leaves_no_error_unread(
@@ -99,19 +92,16 @@ async def test_a_worker_ended_mid_analysis_that_nobody_waits_for_leaves_no_error
     seen: list[Status] = []
     future = pool.submit(("t", 1, (0,)), "{}", 7, [0], seen.append)
     assert future is not None
-    while not any(s.started and s.total for s in seen):
-        await asyncio.sleep(0.01)
+    await eventually(lambda: any(s.started and s.total for s in seen), "the analysis started")
     with caplog.at_level("ERROR", logger="asyncio"):
         del future  # the one who asked has left
         for pid in list(pool._pool._processes):  # as a Ctrl-C to the host's terminal ends them all
             os.kill(pid, signal.SIGTERM)
-        for _ in range(100):  # the workers' ends reach the loop from the pool's own thread
-            if not pool.running:
-                break
-            await asyncio.sleep(0.02)
+        # the workers' ends reach the loop from the pool's own thread
+        await eventually(lambda: not pool.running, "the workers' ends heard on the loop")
         assert not pool.running
-        gc.collect()
-        await asyncio.sleep(0.05)
+        gc.collect()  # a future whose error nobody read says so as it is collected
+        await asyncio.sleep(0)  # and what that put on the loop runs
         pool.close()
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
 
@@ -130,8 +120,9 @@ async def test_messages_are_built_in_a_process_of_their_own_started_again_if_it_
         pid, said = first.split(b":")
         assert said == b"a" and int(pid) != os.getpid()
         os.kill(int(pid), signal.SIGKILL)
-        while pool._builder._processes and all(p.is_alive() for p in pool._builder._processes.values()):
-            await asyncio.sleep(0.01)
+        await eventually(lambda: not (pool._builder._processes
+                                      and all(p.is_alive() for p in pool._builder._processes.values())),
+                         "the builder's death noticed")
         again = await pool.build(pid_bytes, b"b")
         assert again.endswith(b":b") and again.split(b":")[0] not in (pid, str(os.getpid()).encode())
     finally:

@@ -27,9 +27,11 @@ from cardtui.engine.fairness import GENESIS, DealSeed, hand_hash
 from cardtui.engine.games import GAMES
 from cardtui.fair import before
 from cardtui.server.app import Running, start
+from cardtui.server.clock import ManualClock
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
-from tests.server.test_restart import exported, serve
+from tests.server.test_restart import exported, serve, stored
+from tests.waiting import eventually, timers_until
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -43,9 +45,8 @@ def events_of(p: Player, name: str) -> list[table_pb2.Event]:
 class Cutter:
     """A seated client's side of the cut: a fresh seed for every commitment it sees, sent at once."""
 
-    def __init__(self, p: Player, delay: float = 0.0) -> None:
+    def __init__(self, p: Player) -> None:
         self.p = p
-        self.delay = delay
         self.sent: dict[int, bytes] = {}
         self.taken: dict[int, bool] = {}
         self.committed_at: dict[int, float] = {}
@@ -68,8 +69,6 @@ class Cutter:
             for e in commits[done:]:
                 hand = e.deal_committed.hand
                 self.committed_at[hand] = time.monotonic()
-                if self.delay:
-                    await asyncio.sleep(self.delay)
                 seed = self.p.link(hand)
                 self.sent[hand] = seed
                 reply = await self.p.table.Cut(table_pb2.CutRequest(token=self.p.token, hand=hand, seed=seed))
@@ -189,24 +188,32 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
 @pytest.mark.parametrize("late", [True, False], ids=["late", "never"])
 async def test_a_seed_late_or_never_sent_does_not_stall_the_table(tmp_path: Path, late: bool) -> None:
     window = 0.4
+    clock = ManualClock()  # the windows run out when the test moves the clock past them, not before
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
-                          cut_window=window)
+                          cut_window=window, bot_workers=0, clock=clock)
     try:
         table_id = await create(running, game="truco_paulista", seats=4, bots=2, turn_seconds=3600)
         address = f"127.0.0.1:{running.port}"
         ana = await Player(address).join(table_id, "ana")
         ana.subscribe()
         await ana.wait_for(lambda q: q.last_view is not None)
-        sat = time.monotonic()
+        sat = clock.now()
         bia = await Player(address).join(table_id, "bia")  # full; bia never opens a stream
         seen: dict[str, float] = {}
 
         def arrived(q: Player) -> bool:
             for e in q.events:
-                seen.setdefault(kind(e), time.monotonic())
+                seen.setdefault(kind(e), clock.now())
             return "hand_started" in seen
 
-        await ana.wait_for(lambda q: "deal_committed" in [kind(e) for e in q.events] and arrived(q), timeout=10)
+        await clock.advance(window * 0.9)
+        assert running.room.tables[table_id].match is None, "the new match waits for bia's stream"
+        await clock.advance(window * 0.1)  # bia's stream never came: the match is dealt, its deal committed
+        await ana.wait_for(lambda q: "deal_committed" in [kind(e) for e in q.events] and not arrived(q))
+        await clock.advance(window * 0.9)
+        assert running.room.tables[table_id].cut is not None, "the deal waits for ana's seed"
+        await clock.advance(window * 0.1)  # ana's seed never came: the hand is dealt without it
+        await ana.wait_for(arrived)
         commit = events_of(ana, "deal_committed")[0].deal_committed
         assert commit.hand == 1 and commit.cut_ms == int(window * 1000)
         # The new match waited for bia's stream, but no longer than the window; then it
@@ -230,10 +237,7 @@ async def test_a_seed_late_or_never_sent_does_not_stall_the_table(tmp_path: Path
         # Both people leave: the bots finish the hand, and its reveal shows no player's seed.
         await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
         await bia.lobby.Leave(lobby_pb2.LeaveRequest(token=bia.token))
-        for _ in range(200):
-            if running.store.hands.count_hands(table_id):
-                break
-            await asyncio.sleep(0.05)
+        await timers_until(clock, lambda: running.store.hands.count_hands(table_id), "the hand the bots finished")
         record = json.loads(next(running.store.hands.all(table_id)))
         assert record["fair"]["player_seeds"] == {} and record["fair"]["commitment"] == commit.commitment
         for p in (ana, bia, watcher):
@@ -247,10 +251,7 @@ async def test_a_table_of_bots_deals_at_once(tmp_path: Path) -> None:
                           cut_window=5.0)
     try:
         table_id = await create(running, game="cacho", seats=3, bots=3)
-        for _ in range(200):
-            if running.store.hands.count_hands(table_id) >= 3:
-                break
-            await asyncio.sleep(0.05)
+        await eventually(lambda: running.store.hands.count_hands(table_id) >= 3, "three hands of bots")
         hands = [json.loads(line) for line in running.store.hands.all(table_id)]
         assert len(hands) >= 3, "nobody to wait for: no window"
         assert all(h["fair"]["player_seeds"] == {} for h in hands)
@@ -281,10 +282,8 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
         await ana.wait_for(lambda q: any(e.seq > events_of(q, "deal_revealed")[0].seq
                                          for e in events_of(q, "cards_dealt")), timeout=20)
         commit = next(e.deal_committed for e in events_of(ana, "deal_committed") if e.deal_committed.hand == 2)
-        for _ in range(100):  # the replies to the cuts may come after the deal they made
-            if all(2 in c.taken for c in cutters):
-                break
-            await asyncio.sleep(0.05)
+        # the replies to the cuts may come after the deal they made
+        await eventually(lambda: all(2 in c.taken for c in cutters), "the replies to hand 2's cuts")
         assert cutters[0].taken.get(2) and cutters[1].taken.get(2), "both streams were open: both seeds went in"
         before = {p.seat: [c for e in events_of(p, "cards_dealt") if e.seq > events_of(p, "deal_revealed")[0].seq
                            for c in e.cards_dealt.cards] for p in players}
@@ -301,10 +300,7 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
             lobby = lobby_pb2_grpc.LobbyStub(ch)
             for p in players:  # everyone leaves: bots finish hand 2 on the restored deal
                 await lobby.Leave(lobby_pb2.LeaveRequest(token=p.token))
-        for _ in range(300):
-            if len(exported(db)) >= 2:
-                break
-            await asyncio.sleep(0.1)
+        await eventually(lambda: stored(db) >= 2, "hand 2, finished by the bots after the restart")
         records = exported(db)
         hand2 = records[1]
         assert hand2["hand"] == 2 and hand2["fair"]["commitment"] == commit.commitment

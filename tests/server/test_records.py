@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from statistics import fmean
 from typing import Any
@@ -21,6 +22,7 @@ from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2
 from tests.conftest import Player, started
 from tests.server.test_identity import prove
+from tests.waiting import eventually, eventually_async
 
 PREFERRED = (common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE, common_pb2.ACTION_TYPE_CALL,
              common_pb2.ACTION_TYPE_CHECK)
@@ -63,7 +65,8 @@ async def play_out_the_match(players: Sequence[Player],
     every deal as soon as it is committed, as the client does (a deal waits for the people's seeds).
 
     The people share one address, and so one bucket of actions a second, which a match of quick bots can
-    outrun: a refusal for the rate is tried again once the bucket has refilled, as a client's person would.
+    outrun: a refusal for the rate is tried again until the bucket has refilled and the server takes it, as a
+    client's person would.
     Each acts once on each view their stream brings, as a client does, not again at every change of
     anyone's stream."""
     cut: list[set[int]] = [set() for _ in players]
@@ -77,13 +80,7 @@ async def play_out_the_match(players: Sequence[Player],
                 if not e.HasField("deal_committed") or not e.deal_committed.cut_ms or e.deal_committed.hand in done:
                     continue
                 hand = e.deal_committed.hand
-                try:
-                    await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=p.link(hand)))
-                except grpc.aio.AioRpcError as err:
-                    if err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
-                        raise
-                    await asyncio.sleep(0.1)
-                    continue
+                await eventually_async(partial(cut_taken, p, hand), f"hand {hand}'s cut taken")
                 done.add(hand)
         views = [p.last_view for p in players]
         if any(v is not None and v.match_over for v in views):
@@ -93,12 +90,8 @@ async def play_out_the_match(players: Sequence[Player],
             if v is None or not v.legal or v.hand_over or at == answered[i]:
                 continue
             answered[i] = at
-            try:
-                await p.act(choose(v) if choose is not None else boldest(v.legal))
-            except grpc.aio.AioRpcError as err:  # the table moved on meanwhile: the next view says what now
-                if err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED:
-                    answered[i] = -1
-                    await asyncio.sleep(0.1)
+            action = choose(v) if choose is not None else boldest(v.legal)
+            await eventually_async(partial(act_answered, p, action), "an act the rate allows")
         came, waiting = await asyncio.wait([asyncio.ensure_future(p.changed.wait()) for p in players], timeout=2,
                                            return_when=asyncio.FIRST_COMPLETED)
         for w in waiting:
@@ -107,6 +100,27 @@ async def play_out_the_match(players: Sequence[Player],
             answered = [-1 for _ in players]  # nothing came for a while: look at every view again
         for p in players:
             p.changed.clear()
+
+
+async def cut_taken(p: Player, hand: int) -> bool:
+    """``p`` cuts ``hand``; False if the rate refused it (its address's bucket is empty for now)."""
+    try:
+        await p.table.Cut(table_pb2.CutRequest(token=p.token, hand=hand, seed=p.link(hand)))
+    except grpc.aio.AioRpcError as err:
+        if err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
+            raise
+        return False
+    return True
+
+
+async def act_answered(p: Player, action: common_pb2.Action) -> bool:
+    """``p`` acts; False only if the rate refused it. A refusal for anything else is an answer: the table
+    moved on meanwhile, and the next view says what now."""
+    try:
+        await p.act(action)
+    except grpc.aio.AioRpcError as err:
+        return err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED
+    return True
 
 
 def viewed_at(p: Player) -> int:
@@ -214,8 +228,8 @@ async def test_bots_are_rated_by_level_against_the_people(server: Running, tmp_p
         card = await lobby.PlayerCard(players_pb2.PlayerCardRequest(table_id=other.table.id, seat=guest.seat))
         assert card.kind == players_pb2.PLAYER_KIND_GUEST and card.name == "zoe" and not card.games
         # Bots alone move nothing: a table of bots plays hands nobody's record counts.
-        await new_table(lobby, game="cacho", seats=2, bots=2)
-        await asyncio.sleep(0.5)
+        alone = await new_table(lobby, game="cacho", seats=2, bots=2)
+        await eventually(lambda: hands_of(server, alone.table.id), "a hand the bots played, stored")
         again = await lobby.Leaderboard(players_pb2.LeaderboardRequest(game="cacho"))
         assert standing(again, "bot easy").stats == bot.stats
     await me.close()
@@ -289,10 +303,8 @@ async def test_what_a_hand_said_survives_a_restart_mid_match(tmp_path: Path) -> 
         store = Store(path)
         room = Room(store, bot_delay=0.001, next_hand_delay=0.01)
         table, _ = room.create(TableRequest(game, "t", 4, 4, options))
-        for _ in range(3000):
-            await asyncio.sleep(0.002)
-            if table.match is not None and not table.match.hand_over() and ready(table.tally):
-                break
+        await eventually(lambda: table.match is not None and not table.match.hand_over() and ready(table.tally),
+                         f"{game}: a hand in play that has said what the test restarts on")
         room.shutdown("restart")
         before = dict(vars(table.tally))
         store.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -14,9 +13,11 @@ import grpc
 import pytest
 
 from cardtui.engine.games import GAMES, get
+from cardtui.server.store import Store
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests import forked
 from tests.forked import Served
+from tests.waiting import eventually, eventually_async
 
 
 def serve(db: Path, workers: int = 1) -> tuple[Served, int]:
@@ -28,6 +29,16 @@ def exported(db: Path) -> list[dict[str, object]]:
     out = subprocess.run([sys.executable, "-m", "cardtui.cli", "history", "export", "--db", str(db)],
                          capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def stored(db: Path) -> int:
+    """Hands in the store, read beside the server that writes it (cheaper to ask again and again than an
+    export, which starts an interpreter)."""
+    reader = Store(db, read_only=True)
+    try:
+        return reader.hands.count_hands()
+    finally:
+        reader.close()
 
 
 async def snapshot(stub: table_pb2_grpc.TableStub, token: str) -> table_pb2.TableMessage:
@@ -55,11 +66,11 @@ def at(port: int, address: str) -> str:
 async def served(lobby: lobby_pb2_grpc.LobbyStub, table_id: str) -> None:
     """Wait until the lobby lists the table again: a restarted server brings it back on a table
     worker once the old server's workers have ended too."""
-    for _ in range(200):
-        if table_id in [x.id for x in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables]:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"table {table_id} did not come back")
+
+    async def listed() -> bool:
+        return table_id in [x.id for x in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables]
+
+    await eventually_async(listed, f"table {table_id} listed again after the restart")
 
 
 # Every other game on a server with two table workers (the whole server killed: the lobby's
@@ -81,18 +92,18 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, workers: in
             table = table_pb2_grpc.TableStub(ch)
             # Play a few actions, always the first legal one of a seat that may act (between
             # hands, nobody may: the next deal waits up to a second for the players' seeds).
-            acted = 0
-            for _ in range(200):
-                if acted >= 5:
-                    break
+            async def act_once() -> bool:
                 for token in tokens:
                     legal = (await snapshot(table, token)).snapshot.view.legal
                     if legal:
                         await table.Act(table_pb2.ActRequest(token=token, action=legal[0]))
-                        acted += 1
-                        break
-                else:
-                    await asyncio.sleep(0.05)
+                        return True
+                return False
+
+            acted = 0
+            while acted < 5:
+                await eventually_async(act_once, "a seat that may act")
+                acted += 1
             assert acted >= 5
             # Talk is numbered too (a spectator's, so that every game allows it mid-hand).
             watch = (await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=t.id, name="w"))).token
@@ -126,10 +137,7 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, workers: in
             # Then everyone leaves and bots finish the hand; its history is stored.
             for token in tokens:
                 await lobby.Leave(lobby_pb2.LeaveRequest(token=token))
-            for _ in range(300):
-                if exported(db):
-                    break
-                await asyncio.sleep(0.1)
+            await eventually(lambda: stored(db), "the hand the bots finished, in the store")
             await ch.close()
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -11,8 +12,10 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from cardtui.server.app import Running, start
+from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, buffered, create, kind, started
+from tests.waiting import eventually
 
 PASS, BET, RAISE, CHECK = (common_pb2.ACTION_TYPE_PASS, common_pb2.ACTION_TYPE_BET, common_pb2.ACTION_TYPE_RAISE,
                            common_pb2.ACTION_TYPE_CHECK)
@@ -62,6 +65,16 @@ async def play_one_hand(players: list[Player], pick: int = 1) -> None:
             p.changed.clear()
 
 
+async def act_until(p: Player, table: Table, done: Callable[[], bool],
+                    pick: Callable[[list[common_pb2.Action]], common_pb2.Action]) -> None:
+    """``p`` acts (``pick`` of what it may do) each time its turn comes, by its token alone (it needs no
+    stream), until ``done()``; between its turns the table's bots move."""
+    while not done():
+        found = await eventually(lambda: done() or list(table.view(p.seat).legal), "a turn, or what was waited for")
+        if isinstance(found, list):
+            await p.act(pick(found))
+
+
 async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(server: Running) -> None:
     table_id, players = await seated(server, 3)
     watcher = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
@@ -69,7 +82,7 @@ async def test_several_clients_play_a_hand_and_each_sees_only_its_own_cards(serv
         p.subscribe()
     await asyncio.gather(*(p.wait_for(lambda q: q.last_view is not None) for p in [*players, watcher]))
     await play_one_hand(players)
-    await asyncio.sleep(0.1)
+    await eventually(lambda: server.store.hands.count_hands() >= 1, "the hand played, stored")
     final = max(m.seq for m in players[0].events)
     for p in [*players, watcher]:
         await p.wait_for(lambda q: q.events and q.events[-1].seq >= final)
@@ -113,19 +126,11 @@ async def test_reconnect_after_seq_gets_exactly_the_missed_events_once(server: R
     table = server.room.tables[table_id]
     a.subscribe()
     await a.wait_for(lambda q: bool(q.messages))
-    while len(a.events) < 2:
-        acts = table.view(a.seat).legal
-        if acts:
-            await a.act(acts[1])
-        await asyncio.sleep(0.02)
+    await act_until(a, table, lambda: len(a.events) >= 2, lambda acts: acts[1])
     seen = max(seqs(a))
     await a.unsubscribe()
     # While a is away the hand goes on: a acts by token alone, the bot answers.
-    while table.seq < seen + 8:
-        acts = table.view(a.seat).legal
-        if acts:
-            await a.act(acts[min(1, len(acts) - 1)])
-        await asyncio.sleep(0.02)
+    await act_until(a, table, lambda: table.seq >= seen + 8, lambda acts: acts[min(1, len(acts) - 1)])
     back = Player(a.address, token=a.token, seat=a.seat)
     back.subscribe(after_seq=seen)
     await back.wait_for(lambda q: bool(q.messages))
@@ -135,10 +140,7 @@ async def test_reconnect_after_seq_gets_exactly_the_missed_events_once(server: R
     replayed = [m.seq for m in back.events if m.replay]
     assert replayed == list(range(seen + 1, first.seq + 1)), "exactly what was missed"
     # Live play goes on after the replay; no number twice, none lost.
-    acts = table.view(a.seat).legal
-    while not acts:
-        await asyncio.sleep(0.02)
-        acts = table.view(a.seat).legal
+    acts = await eventually(lambda: list(table.view(a.seat).legal), "a's turn after the replay")
     await a.act(acts[0])
     await back.wait_for(lambda q: any(not m.replay for m in q.events))
     got = [m.seq for m in back.events]

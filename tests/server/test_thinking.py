@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import grpc
@@ -19,6 +18,8 @@ from cardtui.server import thinking
 from cardtui.server.app import Running, start
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, create, one_person_with_bots
+from tests.forked import ROOT
+from tests.waiting import PATIENCE, eventually
 
 
 class Held:
@@ -31,6 +32,14 @@ class Held:
         future: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
         self.asked.append((decision, future))
         return future
+
+
+async def heard(decision: asyncio.Future[Action]) -> None:
+    """Until the table has heard ``decision`` come back: a future's callbacks run in the order they were
+    added, so one added now runs after the table's own, added when it asked."""
+    done = asyncio.Event()
+    decision.add_done_callback(lambda _: done.set())
+    await done.wait()
 
 
 async def test_a_decision_made_elsewhere_stands_only_if_the_table_has_not_moved(server: Running) -> None:
@@ -47,10 +56,10 @@ async def test_a_decision_made_elsewhere_stands_only_if_the_table_has_not_moved(
     (first, early), (second, late) = held.asked
     assert first == second and first.legal == tuple(match.legal_actions(bot))
     early.set_result(first.legal[0])
-    await asyncio.sleep(0.05)
+    await heard(early)
     assert table.planned is None, "a decision for an earlier moment is dropped"
     late.set_result(second.legal[-1])
-    await asyncio.sleep(0.05)
+    await heard(late)
     assert table.planned == (bot, second.legal[-1])
     await person.close()
 
@@ -113,18 +122,16 @@ async def test_the_bots_workers_end_with_a_server_killed_outright(tmp_path: Path
             made = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=1,
                                                                         turn_seconds=5))
             await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=made.table.id, name="ana"))
-            workers: set[int] = set()
-            for _ in range(100):  # the person's turns run out; the bots decide in a worker
+            def started() -> set[int]:  # the fork server, its worker, and the tracker of their locks
                 workers = children(proc.pid)
-                if len(workers) >= 3:  # the fork server, its worker, and the tracker of their locks
-                    break
-                await asyncio.sleep(0.1)
+                return workers if len(workers) >= 3 else set()
+
+            # the person's turns run out; the bots decide in a worker
+            workers = await eventually(started, "the bots' workers started")
             assert len(workers) >= 3, workers
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        deadline = time.monotonic() + 10
-        while any(alive(p) for p in workers) and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
+        await eventually(lambda: not any(alive(p) for p in workers), "the bots' workers gone with their server")
         assert not any(alive(p) for p in workers), "a bot worker outlived its server"
     finally:
         if proc.poll() is None:
@@ -145,10 +152,7 @@ async def test_where_no_worker_can_start_the_bots_think_on_the_loop(
         assert "no worker process could start (no semaphores here)" in caplog.text
         table_id = await create(running, game="cacho", seats=2, bots=2)
         table = running.room.tables[table_id]
-        for _ in range(200):
-            await asyncio.sleep(0.02)
-            if table.hands_played >= 1:
-                break
+        await eventually(lambda: table.hands_played >= 1, "a hand the bots played on the loop")
         assert table.hands_played >= 1, "the bots played on the loop"
     finally:
         await running.stop(grace=0.1)
@@ -160,6 +164,7 @@ from cardtui.client.app import CardApp
 from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.server.app import start
 from cardtui.v1 import lobby_pb2
+from tests.client.waiting import until
 
 async def main(db):
     hosted = []
@@ -171,17 +176,11 @@ async def main(db):
 
     app = CardApp("", "ana", host=host)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, LobbyScreen):
-                break
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
         assert isinstance(app.screen, LobbyScreen), app.screen
         made = await app.conn.create(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=2, turn_seconds=30))
         table = hosted[0].room.tables[made.id]
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if table.hands_played >= 2:
-                break
+        await until(pilot, lambda: table.hands_played >= 2, "two hands the bots played")
         assert table.hands_played >= 2, table.hands_played
     print("bots played", table.hands_played, "hands")
 
@@ -194,5 +193,5 @@ def test_a_client_that_hosts_the_server_starts_its_bot_workers(tmp_path: Path) -
     with no descriptor. Its bots still get their worker, and play. (Run in a process of its own:
     multiprocessing starts its helpers once a process, and another test may have started them.)"""
     done = subprocess.run([sys.executable, "-c", HOSTED, str(tmp_path / "store.db")], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=2 * PATIENCE, cwd=ROOT)
     assert done.returncode == 0 and "bots played" in done.stdout, done.stderr[-3000:]

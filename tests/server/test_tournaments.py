@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,9 +22,12 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cardtui.engine.tournament import recompute
 from cardtui.identity import challenge
 from cardtui.server.app import Running, start
+from cardtui.server.clock import ManualClock
 from cardtui.server.limits import Limits
+from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 from tests.conftest import Player
+from tests.waiting import eventually
 
 FINISHED = tournament_pb2.TOURNAMENT_STATUS_FINISHED
 
@@ -201,10 +203,7 @@ async def test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored
         assert joined[0].table.tournament_id == tid
         seat = live.seating[joined[0].seat]
         assert seat.player is not None and not seat.away
-        for _ in range(100):
-            if live.match is not None:
-                break
-            await asyncio.sleep(0.01)
+        await eventually(lambda: live.match is not None, "the match dealt once both sat down")
         assert live.match is not None and not live.match.match_over()
         for stream in streams:  # each has the table open, the hand dealt to them in play
             await stream.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
@@ -327,33 +326,47 @@ async def test_partners_register_as_a_team_and_sit_facing_each_other(quick: Runn
         assert [s.bot for s in seating.seats].count(True) == 1
 
 
-async def test_it_starts_when_full_or_at_its_time_and_is_cancelled_at_its_time_with_too_few(quick: Running) -> None:
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
-        stub = tournament_pb2_grpc.TournamentsStub(ch)
-        lobby = lobby_pb2_grpc.LobbyStub(ch)
-        ana, bia = [await sign_in(lobby, name) for name in ("ana", "bia")]
-        full = await stub.CreateTournament(request(game="cacho", table_size=2, max_entries=2, rounds=1))
-        fid = full.tournament.id
-        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=ana.session))
-        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
-        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING
-        await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=bia.session))
-        got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
-        assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING and len(got.tables) == 1
-        assert got.draw_seed and sorted(r.entry for r in got.standings) == [0, 1]
-        soon = int(time.time()) + 1
-        timed = await stub.CreateTournament(request(start_unix=soon, max_entries=4, bots_fill=True, rounds=1))
-        empty = await stub.CreateTournament(request(start_unix=soon, max_entries=4, rounds=1))
-        assert timed.tournament.start_unix == soon
-        await asyncio.sleep(max(0.0, soon - time.time()) + 0.3)
-        statuses = {}
-        for created in (timed, empty):
-            got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=created.tournament.id))
-            statuses[created.tournament.id] = got.summary.status
-        assert statuses[timed.tournament.id] in (tournament_pb2.TOURNAMENT_STATUS_PLAYING, FINISHED), "bots filled it"
-        assert statuses[empty.tournament.id] == tournament_pb2.TOURNAMENT_STATUS_CANCELLED
-        listed = await stub.ListTournaments(tournament_pb2.ListTournamentsRequest())
-        assert empty.tournament.id not in {t.id for t in listed.tournaments}, "over: listed only when asked"
+async def test_it_starts_when_full_or_at_its_time_and_is_cancelled_at_its_time_with_too_few(tmp_path: Path) -> None:
+    clock = ManualClock()  # the time the tournaments start at is one the test moves past
+    quick = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.0, next_hand_delay=0.0, cut_window=0.0,
+                        bot_workers=0, clock=clock)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{quick.port}") as ch:
+            stub = tournament_pb2_grpc.TournamentsStub(ch)
+            lobby = lobby_pb2_grpc.LobbyStub(ch)
+            ana, bia = [await sign_in(lobby, name) for name in ("ana", "bia")]
+            full = await stub.CreateTournament(request(game="cacho", table_size=2, max_entries=2, rounds=1))
+            fid = full.tournament.id
+            await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=ana.session))
+            got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
+            assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING
+            await stub.Register(tournament_pb2.RegisterRequest(tournament_id=fid, session=bia.session))
+            got = await stub.GetTournament(tournament_pb2.TournamentRequest(tournament_id=fid))
+            assert got.summary.status == tournament_pb2.TOURNAMENT_STATUS_PLAYING and len(got.tables) == 1
+            assert got.draw_seed and sorted(r.entry for r in got.standings) == [0, 1]
+            soon = int(clock.wall()) + 1
+            timed = await stub.CreateTournament(request(start_unix=soon, max_entries=4, bots_fill=True, rounds=1))
+            empty = await stub.CreateTournament(request(start_unix=soon, max_entries=4, rounds=1))
+            assert timed.tournament.start_unix == soon
+
+            async def status_of() -> dict[str, int]:
+                out = {}
+                for created in (timed, empty):
+                    asked = tournament_pb2.TournamentRequest(tournament_id=created.tournament.id)
+                    out[created.tournament.id] = (await stub.GetTournament(asked)).summary.status
+                return out
+
+            await clock.advance(soon - clock.wall() - 0.01)  # not yet its time: both still take entries
+            assert set((await status_of()).values()) == {tournament_pb2.TOURNAMENT_STATUS_REGISTERING}
+            await clock.advance(0.02)  # its time
+            statuses = await status_of()
+            playing = (tournament_pb2.TOURNAMENT_STATUS_PLAYING, FINISHED)
+            assert statuses[timed.tournament.id] in playing, "bots filled it"
+            assert statuses[empty.tournament.id] == tournament_pb2.TOURNAMENT_STATUS_CANCELLED
+            listed = await stub.ListTournaments(tournament_pb2.ListTournamentsRequest())
+            assert empty.tournament.id not in {t.id for t in listed.tournaments}, "over: listed only when asked"
+    finally:
+        await quick.stop(grace=0.2)
 
 
 async def test_watching_tournaments_counts_against_the_stream_limits(tmp_path: Path) -> None:
@@ -370,7 +383,9 @@ async def test_watching_tournaments_counts_against_the_stream_limits(tmp_path: P
                 await third.read()
             assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             watches[0].cancel()
-            await asyncio.sleep(0.1)
+            tournaments = running.room.tournaments
+            assert isinstance(tournaments, Tournaments)
+            await eventually(lambda: len(tournaments._watchers[tid]) < 2, "the cancelled watch let go at the server")
             again = stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
             assert (await again.read()).summary.id == tid, "a closed stream frees its place"
             with pytest.raises(grpc.aio.AioRpcError) as e:

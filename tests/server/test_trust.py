@@ -16,10 +16,12 @@ import pytest
 
 from cardtui.server import wire
 from cardtui.server.app import ClientGone, Running, start
+from cardtui.server.clock import ManualClock
 from cardtui.server.limits import Limits
 from cardtui.server.store import Store, StoreInUse
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.conftest import Player, buffered, create, end_cut_window, kind, next_hand_now, started
+from tests.waiting import eventually, timers_until
 
 
 def address(server: Running) -> str:
@@ -44,9 +46,7 @@ async def test_leave_ends_every_stream_of_the_token_and_the_next_occupant_starts
     # bea takes the seat over from the bot: nothing of hers reaches ana's old streams
     bea = await Player(address(server)).join(table_id, "bea")
     assert bea.seat == ana.seat
-    before = len(ana.messages)
-    await asyncio.sleep(0.2)
-    assert len(ana.messages) == before
+    before = len(ana.messages), len(second.messages)
     with pytest.raises(grpc.aio.AioRpcError) as err:
         again = Player(address(server), token=ana.token)
         stream = again.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
@@ -55,6 +55,8 @@ async def test_leave_ends_every_stream_of_the_token_and_the_next_occupant_starts
     # bea asks for a replay from before she sat: ana's cards come to her only as placeholders
     bea.subscribe(after_seq=1)
     await bea.wait_for(lambda q: len(q.messages) >= 2)
+    # by now her sitting down and all since have reached her: none of it reached ana's old streams
+    assert (len(ana.messages), len(second.messages)) == before
     replayed = {e.seq: e for e in bea.events if e.replay}
     for seq in dealt:
         assert kind(replayed[seq]) == "hidden", "a private event from before she sat"
@@ -112,8 +114,10 @@ async def test_streams_are_limited_per_connection_and_per_address(tmp_path: Path
         assert got == [grpc.StatusCode.OK] * 5 + [grpc.StatusCode.RESOURCE_EXHAUSTED], "5 per connection"
         got = [await open_on(second, t) for t in tokens[5:9]]
         assert got == [grpc.StatusCode.OK] * 3 + [grpc.StatusCode.RESOURCE_EXHAUSTED], "8 per address"
-        calls.pop().cancel()
-        await asyncio.sleep(0.2)
+        table = running.room.tables[table_id]
+        streams = len(table.fanout.subscribers)
+        calls.pop().cancel()  # the server lets its place go as it lets the table's subscriber go
+        await eventually(lambda: len(table.fanout.subscribers) < streams, "the cancelled stream let go at the server")
         assert await open_on(second, tokens[8]) == grpc.StatusCode.OK, "a closed stream frees its place"
         info = await first.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
         assert info.tables == 1
@@ -143,10 +147,7 @@ async def test_a_table_nobody_is_at_finishes_and_the_cap_counts_open_tables_only
         p.subscribe()
         await p.wait_for(lambda q: bool(q.messages))
         await p.unsubscribe()
-    for _ in range(100):  # the server hears the streams end
-        if not server.room.tables[deserted].present:
-            break
-        await asyncio.sleep(0.02)
+    await eventually(lambda: not server.room.tables[deserted].present, "the server hears the streams end")
     counted = {t.id: t.spectators for t in (await watcher.lobby.ListTables(lobby_pb2.ListTablesRequest())).tables}
     assert counted == {idle: 0, watched: 1, deserted: 0}, "watchers who are there now"
     loop = asyncio.get_running_loop()
@@ -197,8 +198,7 @@ async def test_a_finished_table_stays_finished_after_a_restart(tmp_path: Path) -
     db = tmp_path / "s.db"
     running = await start("127.0.0.1", 0, db, bot_delay=0.01, next_hand_delay=0.01)
     table_id = await create(running, game="cacho", seats=2, bots=2, idle_minutes=1)
-    while running.store.hands.count_hands(table_id) < 2:
-        await asyncio.sleep(0.02)
+    await eventually(lambda: running.store.hands.count_hands(table_id) >= 2, "two hands of bots")
     loop = asyncio.get_running_loop()
     running.room.sweep(loop.time())
     running.room.sweep(loop.time() + 61)
@@ -436,36 +436,44 @@ def test_store_read_only_beside_a_running_server(tmp_path: Path) -> None:
         held.close()
 
 
-async def test_a_bot_partner_never_answers_a_team_call_before_the_person(server: Running) -> None:
+async def test_a_bot_partner_never_answers_a_team_call_before_the_person(tmp_path: Path) -> None:
     """Issue 11: when a person and a bot share a team, the person decides the team's calls."""
     from cardtui.engine.core import Action
 
-    table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000, turn_seconds=3600)
-    ana = await Player(address(server)).join(table_id, "ana")
-    table = await started(server, table_id)
-    match = table.match
-    assert match is not None and ana.seat == 0
-    # Play by hand (the bots wait a minute) until an opponent may call truco, and call it.
-    for _ in range(50):
-        waiting = match.to_act()
-        caller = next((s for s in waiting if s % 2 == 1 and Action("truco") in match.legal_actions(s)), None)
-        if caller is not None:
-            table._apply(caller, Action("truco"))
-            break
-        seat = waiting[0]
-        table._apply(seat, next(a for a in match.legal_actions(seat) if a.type != "signal"))
-    else:
-        raise AssertionError("no truco came up")
-    assert set(match.to_act()) == {0, 2}, "both partners may answer"
-    table.config.bot_delay = 0.01
-    table._schedule()
-    await asyncio.sleep(0.5)
-    assert set(match.to_act()) == {0, 2}, "the bot partner waited for the person"
-    accept = common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)
-    await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=accept))
-    answers = [wire.event_record(e) for e in buffered(table) if kind(e) == "answered"]
-    assert answers and answers[-1].seat == 0
-    await ana.close()
+    clock = ManualClock()  # the bots' time passes when the test says, and only then
+    server = await start("127.0.0.1", 0, tmp_path / "s.db", bot_delay=0.01, next_hand_delay=0.05, cut_window=0.0,
+                         clock=clock)
+    try:
+        table_id = await create(server, game="truco_paulista", seats=4, bots=3, bot_delay_ms=60_000,
+                                turn_seconds=3600)
+        ana = await Player(address(server)).join(table_id, "ana")
+        await timers_until(clock, lambda: server.room.tables[table_id].match is not None, "the match dealt")
+        table = await started(server, table_id)
+        match = table.match
+        assert match is not None and ana.seat == 0
+        # Play by hand (the bots wait a minute) until an opponent may call truco, and call it.
+        for _ in range(50):
+            waiting = match.to_act()
+            caller = next((s for s in waiting if s % 2 == 1 and Action("truco") in match.legal_actions(s)), None)
+            if caller is not None:
+                table._apply(caller, Action("truco"))
+                break
+            seat = waiting[0]
+            table._apply(seat, next(a for a in match.legal_actions(seat) if a.type != "signal"))
+        else:
+            raise AssertionError("no truco came up")
+        assert set(match.to_act()) == {0, 2}, "both partners may answer"
+        table.config.bot_delay = 0.01
+        table._schedule()
+        await clock.advance(0.5)  # many times a bot's longest thought at this pace
+        assert set(match.to_act()) == {0, 2}, "the bot partner waited for the person"
+        accept = common_pb2.Action(type=common_pb2.ACTION_TYPE_ACCEPT)
+        await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=accept))
+        answers = [wire.event_record(e) for e in buffered(table) if kind(e) == "answered"]
+        assert answers and answers[-1].seat == 0
+        await ana.close()
+    finally:
+        await server.stop(grace=0.1)
 
 
 async def test_letting_claim_windows_pass_is_never_a_missed_turn(server: Running,
@@ -492,8 +500,9 @@ async def test_letting_claim_windows_pass_is_never_a_missed_turn(server: Running
         view = ana.last_view
         assert view is not None
         if view.rummy.HasField("window"):
-            windows += 1  # not answered: it lapses
-            await asyncio.sleep(0.6)
+            windows += 1  # not answered: it lapses, and the next message says so
+            seen = len(ana.messages)
+            await ana.wait_for(lambda q, n=seen: len(q.messages) > n)
             continue
         declare = [a for a in view.legal if a.type == common_pb2.ACTION_TYPE_DECLARE]
         if declare:  # na boa: from now on the windows wait for her answer (she may cut)
@@ -501,11 +510,12 @@ async def test_letting_claim_windows_pass_is_never_a_missed_turn(server: Running
                 await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=declare[0]))
             continue
         legal = [a for a in view.legal if a.type in (common_pb2.ACTION_TYPE_DRAW, common_pb2.ACTION_TYPE_DISCARD)]
+        seen = len(ana.messages)
         if legal:
             with contextlib.suppress(grpc.aio.AioRpcError):  # a window opened meanwhile
                 await ana.table.Act(table_pb2.ActRequest(token=ana.token, action=legal[0]))
             turns += 1
-        await asyncio.sleep(0.05)
+        await ana.wait_for(lambda q, n=seen: len(q.messages) > n)  # what her move, or the table's, brought
     assert windows >= 3, "windows waited on her answer"
     assert "went_away" not in ana.kinds() and not table.seating[ana.seat].away
     await ana.close()

@@ -25,6 +25,7 @@ from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 from tests.conftest import Player, create
 from tests.server.test_audit import watch
+from tests.waiting import PATIENCE, eventually
 
 DISCARDS = 100
 """Windows to see at a table of bots, at least: enough that many could have been taken."""
@@ -148,7 +149,7 @@ def compare(windows: dict[int | None, list[Window]], records: list[dict[str, Any
     return figures
 
 
-async def play_until(server: Running, table_id: str, players: list[Player], discards: int, timeout: float) -> None:
+async def play_until(server: Running, table_id: str, players: list[Player], discards: int) -> None:
     """Until ``discards`` windows have closed in finished hands, and every stream has caught up."""
     table = server.room.tables[table_id]
 
@@ -156,11 +157,7 @@ async def play_until(server: Running, table_id: str, players: list[Player], disc
         return sum(a["type"] == "discard" for line in server.store.hands.all(table_id)
                    for a in json.loads(line)["actions"])
 
-    async def played() -> None:
-        while closed() < discards:
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(played(), timeout)
+    await eventually(lambda: closed() >= discards, f"{discards} discards in stored hands")
     final = table.seq
     for p in players:
         await p.wait_for(lambda q: bool(q.messages) and q.messages[-1].seq >= final, timeout=10)
@@ -176,7 +173,7 @@ async def test_a_window_looks_the_same_whether_or_not_anyone_can_claim(server: R
     audit = await watch(server, table_id)
     target = DISCARDS
     while True:
-        await play_until(server, table_id, audit.players, target, timeout=60)
+        await play_until(server, table_id, audit.players, target)
         records = [json.loads(line) for line in server.store.hands.all(table_id)]
         windows = {p.seat if p.seat >= 0 else None: windows_seen(p.messages, p.seat if p.seat >= 0 else None, 4)
                    for p in audit.players}
@@ -234,9 +231,9 @@ async def test_with_a_person_at_the_table_every_window_lasts_claim_ms(server: Ru
                 with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved on meanwhile: look again
                     await ana.act(choice)
 
-    await asyncio.wait_for(play(), 60)
+    await asyncio.wait_for(play(), PATIENCE)
     table = server.room.tables[table_id]
-    await asyncio.wait_for(_hand_stored(server, table_id), 60)
+    await eventually(lambda: server.store.hands.count_hands(table_id), "a hand stored")
     final = table.seq
     for p in (ana, eve):
         await p.wait_for(lambda q: q.messages[-1].seq >= final, timeout=10)
@@ -251,11 +248,6 @@ async def test_with_a_person_at_the_table_every_window_lasts_claim_ms(server: Ru
     assert figures["claimable windows"] >= 1, "ana on na boa could have cut some windows"
     await ana.close()
     await eve.close()
-
-
-async def _hand_stored(server: Running, table_id: str) -> None:
-    while not server.store.hands.count_hands(table_id):
-        await asyncio.sleep(0.05)
 
 
 def _ana_plays(view: table_pb2.View) -> common_pb2.Action | None:

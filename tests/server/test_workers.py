@@ -36,6 +36,7 @@ from cardtui.v1 import (
 )
 from tests.conftest import Player
 from tests.server.test_records import boldest
+from tests.waiting import PATIENCE, eventually, eventually_async
 
 
 @pytest_asyncio.fixture
@@ -128,20 +129,10 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
     assert two_workers.workers is not None
     conn = Connection.open(f"127.0.0.1:{two_workers.port}")
     seen: list[table_pb2.TableMessage] = []
-    changed = asyncio.Event()
 
     async def follow(token: str) -> None:
         async for msg in conn.follow(token, max_backoff=0.2):
             seen.append(msg)
-            changed.set()
-
-    async def until(predicate: object, timeout: float = 60.0) -> None:
-        async def loop() -> None:
-            while not predicate():  # type: ignore[operator]
-                changed.clear()
-                await changed.wait()
-
-        await asyncio.wait_for(loop(), timeout)
 
     def view() -> table_pb2.View | None:
         for m in reversed(seen):
@@ -156,19 +147,19 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
         table_id = await created(lobby, seats=2, bots=1, turn_seconds=3600)
         joined = await conn.join(table_id, "ana")
         task = asyncio.create_task(follow(joined.token))
-        await until(lambda: (v := view()) is not None and len(v.legal) > 0)  # a hand dealt, ana to act
+        await eventually(lambda: (v := view()) is not None and len(v.legal) > 0, "a hand dealt, ana to act")
         before = view()
         assert before is not None
         mine = [list(seat.cards) for seat in before.cacho.seats]  # what ana may see of the hand: her cards
         acted = await conn.act(joined.token, before.legal[0], seen_seq=0)
-        await until(lambda: max((m.seq for m in seen), default=0) >= acted)
+        await eventually(lambda: max((m.seq for m in seen), default=0) >= acted, "ana's act on her stream")
         last_before = max(m.seq for m in seen)
         events_before = [e.seq for m in seen if m.HasField("update") for e in m.update.events]
         old_pid = worker_at(two_workers, joined.address)
         count = len(seen)
         os.kill(old_pid, signal.SIGKILL)  # mid-hand
         # the client follows the table to its new process, with no one asking it to
-        await until(lambda: any(m.HasField("snapshot") for m in seen[count:]))
+        await eventually(lambda: any(m.HasField("snapshot") for m in seen[count:]), "a snapshot from the new process")
         resumed = next(m for m in seen[count:] if m.HasField("snapshot"))
         assert resumed.seq >= last_before  # everything seen was kept; nothing is numbered again
         assert conn.routes[joined.token] != joined.address or worker_at(two_workers, joined.address) != old_pid
@@ -178,20 +169,17 @@ async def test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_foll
         if (now.hand, now.cacho.round) == (before.hand, before.cacho.round):  # the same hand: the same cards
             assert [list(seat.cards) for seat in resumed.snapshot.view.cacho.seats] == mine
         # play on where it is now: the next act is numbered after everything seen
-        await until(lambda: (v := view()) is not None and len(v.legal) > 0)
+        await eventually(lambda: (v := view()) is not None and len(v.legal) > 0, "ana to act again")
         again = await conn.act(joined.token, view().legal[0])  # type: ignore[union-attr]
         assert again > last_before
-        await until(lambda: max(m.seq for m in seen) >= again)
+        await eventually(lambda: max(m.seq for m in seen) >= again, "ana's act after the move on her stream")
         events_after = [e.seq for m in seen[count:] if m.HasField("update") for e in m.update.events]
         assert events_after and min(events_after) > max(events_before)
         everything = events_before + events_after
         assert len(everything) == len(set(everything)) and everything == sorted(everything)
         # and the dead worker's place is taken by a new one
-        async def replaced() -> None:
-            while len(two_workers.workers.live()) < 2:  # type: ignore[union-attr]
-                await asyncio.sleep(0.05)
-
-        await asyncio.wait_for(replaced(), 30)
+        workers = two_workers.workers
+        await eventually(lambda: len(workers.live()) >= 2, "a new worker in the dead one's place")
         assert old_pid not in two_workers.workers.pids()
         forked_clean(two_workers)  # the new one too, though the server's gRPC server runs now
         task.cancel()
@@ -271,15 +259,13 @@ async def test_each_seat_sees_its_own_cards_only_at_a_worker(two_workers: Runnin
             table = table_pb2_grpc.TableStub(ch)
 
             async def dealt(token: str) -> table_pb2.View:
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline:
+                async def snapshot() -> table_pb2.View | None:
                     stream = table.Subscribe(table_pb2.SubscribeRequest(token=token))
                     view = (await stream.read()).snapshot.view
                     stream.cancel()
-                    if view.hand >= 1:
-                        return view
-                    await asyncio.sleep(0.05)
-                raise AssertionError("no hand dealt")
+                    return view if view.hand >= 1 else None
+
+                return await eventually_async(snapshot, "a hand dealt")
 
             for joined in seated:
                 view = await dealt(joined.token)
@@ -360,7 +346,7 @@ async def test_a_hand_a_worker_played_is_analysed_in_the_lobbys_process_for_its_
         assert not two_workers.room.tables and ana.address  # a worker drives it
         player = Player(f"127.0.0.1{ana.address}", ana.token, ana.seat)
         player.subscribe()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE
         while two_workers.store.hands.count_hands(table_id) < 1:  # ana plays her first hand herself
             assert time.monotonic() < deadline, "no hand finished"
             view = player.last_view
