@@ -258,6 +258,11 @@ def cmd_connect(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
+    if args.screen_reader:  # lines of plain text, for a screen reader (client.lines)
+        from cardtui.client.lines.loop import Start, run
+
+        return run(Start(target, name, spectate=args.spectate, password=password, identity=identity, tls_ca=tls_ca,
+                         join=join, bell=args.bell, own_config=not args.ask_name))
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
             own_config=not args.ask_name,  # a browser guest's choice is not the host's
             join=join, bell=args.bell).run()
@@ -373,6 +378,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
+    if args.screen_reader:  # lines of plain text, for a screen reader (client.lines)
+        from cardtui.client.lines.loop import Start, run
+
+        return run(Start("127.0.0.1", args.name, identity=identity, host=host))
     # The host's first screen shows the room's own invite (its page, its address, a QR code).
     CardApp("127.0.0.1", args.name, host=host, identity=identity, own_config=True, room_invite=True).run()
     return 0
@@ -571,6 +580,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return replay.return_code or 0
 
 
+SCREEN_READER = N_("lines of plain text for a screen reader: each event a sentence, answered by typing; "
+                   "nothing redrawn")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtui", description=_("A LAN card room in the terminal."))
     p.add_argument("--lang", metavar="LANG",
@@ -672,6 +685,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
     c.add_argument("--bell", action="store_true",
                    help=_("the bell at your turn on from the start (ctrl+g turns it on and off)"))
+    c.add_argument("--screen-reader", action="store_true", help=_(SCREEN_READER))
     add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
                             "at) from the first line of FILE; without it, from the environment variable {env}; "
                             "without either you are asked. Never on the command line: every user of this "
@@ -700,6 +714,7 @@ def parser() -> argparse.ArgumentParser:
     pl.add_argument("--web-port", type=int, default=8080, metavar="PORT",
                     help=_("port of the browser page (default 8080; if it is busy, any free one)"))
     pl.add_argument("--no-web", action="store_true", help=_("no browser page"))
+    pl.add_argument("--screen-reader", action="store_true", help=_(SCREEN_READER))
     add_identity_flags(pl)
     pl.set_defaults(run=cmd_play)
 
