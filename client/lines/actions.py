@@ -13,11 +13,15 @@ from dataclasses import dataclass
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
-from cardtui.i18n import _
+from cardtui.i18n import _, ngettext
 from cardtui.v1 import common_pb2
 
 SIZED = ("bet", "raise")
 """Action types offered at many amounts: one choice, the amount said with the answer."""
+CYCLED = ("signal",)
+"""Action types offered in many kinds (a truco signal's promises): one choice, the kind's number said with the
+answer; alone, the number lists the kinds."""
+GROUPED = SIZED + CYCLED
 
 
 @dataclass(frozen=True)
@@ -29,10 +33,12 @@ class Choice:
     key: str
     words: str
     actions: tuple[common_pb2.Action, ...]
+    kinds: tuple[str, ...] = ()
+    """For a choice of many kinds: each kind's words, in order (answered by its number)."""
 
     @property
     def amounts(self) -> tuple[int, ...]:
-        return tuple(a.chips for a in self.actions) if len(self.actions) > 1 else ()
+        return tuple(a.chips for a in self.actions) if len(self.actions) > 1 and not self.kinds else ()
 
 
 @dataclass(frozen=True)
@@ -49,25 +55,30 @@ def choices(model: TableModel) -> list[Choice]:
     by_kind: dict[str, list[common_pb2.Action]] = {}
     for action in model.legal:
         kind = action_name(action)
-        if kind in SIZED and kind in by_kind:
+        if kind in GROUPED and kind in by_kind:
             by_kind[kind].append(action)
             continue
         group = [action]
-        if kind in SIZED:
+        if kind in GROUPED:
             by_kind[kind] = group
         groups.append(group)
-    kinds = [action_kind(g[0]) for g in groups]
+    named = [action_kind(g[0]) for g in groups]
     out = []
-    for n, (group, kind) in enumerate(zip(groups, kinds, strict=True), start=1):
+    for n, (group, kind) in enumerate(zip(groups, named, strict=True), start=1):
         key = key_for(model, kind) or ""
-        if key and sum(1 for k in kinds if key_for(model, k) == key) > 1:
+        if key and sum(1 for k in named if key_for(model, k) == key) > 1:
             key = ""  # several choices share the key (a discard of each card): their numbers answer
-        if len(group) > 1:
+        kinds: tuple[str, ...] = ()
+        if len(group) > 1 and action_name(group[0]) in CYCLED:
+            kinds = tuple(spoken(label(model, a).plain, stop=False) for a in group)
+            words = ngettext("{action}, {n} kind", "{action}, {n} kinds", len(group)).format(
+                action=word(model, kind), n=len(group))
+        elif len(group) > 1:
             words = _("{action}, {low} to {high}").format(action=word(model, kind), low=group[0].chips,
                                                           high=group[-1].chips)
         else:
             words = label(model, group[0]).plain
-        out.append(Choice(n, key, spoken(words), tuple(group)))
+        out.append(Choice(n, key, spoken(words, stop=False), tuple(group), kinds))
     return out
 
 
@@ -98,6 +109,8 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
             return Picked(problem=_("There is no choice {n}: choose from 1 to {last}.").format(
                 n=head, last=len(offered)) if offered else _("There is nothing to do right now."))
         return None
+    if chosen.kinds:
+        return _kind(chosen, words[1:])
     if not chosen.amounts:
         return Picked(chosen.actions[0]) if len(words) == 1 else Picked(
             problem=_("{what} takes no amount: answer {n} alone.").format(what=chosen.words, n=chosen.number))
@@ -111,3 +124,12 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
             return Picked(action)
     return Picked(problem=_("{amount} is not an amount on offer: from {low} to {high}.").format(
         amount=amount, low=low, high=high))
+
+
+def _kind(chosen: Choice, rest: list[str]) -> Picked:
+    """One of a choice's kinds, by its number after the choice's ("5 2"); without it, the kinds listed."""
+    if len(rest) == 1 and rest[0].isdigit() and 1 <= int(rest[0]) <= len(chosen.kinds):
+        return Picked(chosen.actions[int(rest[0]) - 1])
+    listed = ", ".join(f"{n} {words}" for n, words in enumerate(chosen.kinds, start=1))
+    return Picked(problem=_("Which one? {kinds}. Answer {n} and its number: for example {n} 1.").format(
+        kinds=listed, n=chosen.number))

@@ -28,13 +28,17 @@ SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_(
 """The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
 SPANISH = frozenset("ebco")
 _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
+_ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
 _CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
-_BACK = re.compile(r"(?:▒▒▒\s*)+")
-MARKS = {
-    "✔": "", "✓": "", "⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:"), "▸": "", "±": "",
-    "★": "", "•": "", "→": N_("to"), "·": ",", "—": ",", "–": N_("to"), "│": ",", "…": "...",
-}
-"""Marks the screen uses for the eye, as a listener hears them: a word, a pause (a comma), or nothing."""
+_RUN = re.compile(rf"(?<![\w]){_ONE}(?: {_ONE})+")
+"""Cards side by side ("A♣ 3♡ 7♡"): said as a list, with commas and an "and"."""
+_BACK = re.compile(r"▒▒▒(?: ?▒▒▒)*")
+WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:"), "→": N_("to"), "–": N_("to")}
+"""Marks the screen uses for the eye that a listener needs as a word."""
+PAUSES = {"·": ",", "—": ",", "│": ",", "•": ",", "…": "...", "±": ""}
+"""Marks heard as a pause (a comma), said as they read, or not at all."""
+_EITHER = re.compile(rf"({_ONE})/({_ONE})")
+"""Two cards either of which ("7⚔/7●", a signal's promise)."""
 SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
 """Box drawing, blocks, geometric shapes, dingbats and emoji left after the marks above: said by none."""
 
@@ -61,20 +65,34 @@ def cards_words(codes: Iterable[str]) -> str:
     return _("{some} and {last}").format(some=", ".join(names[:-1]), last=names[-1])
 
 
-def spoken(text: str) -> str:
+def spoken(text: str, stop: bool = True) -> str:
     """A line of the screen's as it is heard: cards named, marks in words, the eye's decorations gone,
-    one line (a screen's several rows joined by full stops)."""
+    one line (a screen's several rows joined by full stops; ``stop``: the last one too)."""
+    text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1))),
+                                                              other=card_words(_code(m.group(2)))), text)
+    text = _RUN.sub(lambda m: cards_words(_code(card) for card in m.group(0).split()), text)
     text = _CARD.sub(lambda m: _name(m.group(1), _MARK_OF[m.group(2)]), text)
-    text = _BACK.sub(_("a face-down card") + " ", text)
-    for mark, said in MARKS.items():
-        if mark in text:
-            text = text.replace(mark, f" {_(said)} " if said and said not in ",..." else said)
+    text = _BACK.sub(lambda m: _backs(m.group(0).count("▒▒▒")), text)
+    for mark, word in WORDS.items():
+        text = text.replace(mark, f" {_(word)} ")
+    for mark, pause in PAUSES.items():
+        text = text.replace(mark, pause)
     text = SILENT_MARKS.sub("", text)
-    rows = [" ".join(row.split()) for row in text.splitlines()]
-    text = " ".join(_stop(row) for row in rows if row.strip(" ,"))
+    rows = [" ".join(row.split()).strip(" ,") for row in text.splitlines()]
+    rows = [row for row in rows if row]
+    text = " ".join(_stop(row) if stop or n < len(rows) - 1 else row for n, row in enumerate(rows))
     text = re.sub(r"\s+([,.:;!?])", r"\1", text)
     text = re.sub(r",(\s*,)+", ",", text)
     return re.sub(r"([:;,])\.", ".", text).strip(" ,")
+
+
+def _code(card: str) -> str:
+    """A card as the log writes it (``7♥``) back to its code (``7H``)."""
+    return card[:-1] + _MARK_OF[card[-1]]
+
+
+def _backs(n: int) -> str:
+    return ngettext("a face-down card", "{n} face-down cards", n).format(n=n)
 
 
 def _stop(row: str) -> str:

@@ -67,13 +67,26 @@ class TerminalLines:
         self.incoming: Incoming | None = None
 
     def _reader(self) -> None:
+        """Lines read from the file descriptor itself: a thread blocked in a buffered reader holds its lock, and
+        the interpreter's exit, flushing standard input, would wait on it for ever."""
         assert self.incoming is not None
+        fd = self.stdin.fileno()
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        pending = ""
         while True:
-            raw = self.stdin.readline()
+            try:
+                raw = os.read(fd, 4096)
+            except OSError:
+                raw = b""
             if not raw:
+                if pending:
+                    self.incoming.put(pending)
                 self.incoming.put(None)
                 return
-            self.incoming.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            pending += decoder.decode(raw)
+            *lines, pending = pending.split("\n")
+            for line in lines:
+                self.incoming.put(line.rstrip("\r"))
 
     async def read(self) -> str | None:
         if self.incoming is None:
@@ -124,7 +137,7 @@ class BrowserLines:
     def _exactly(self, n: int) -> bytes:
         data = b""
         while len(data) < n:
-            chunk = self.stdin.read(n - len(data))
+            chunk = os.read(self.stdin.fileno(), n - len(data))  # unbuffered: see TerminalLines._reader
             if not chunk:
                 raise EOFError
             data += chunk
