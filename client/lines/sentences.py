@@ -15,14 +15,14 @@ from collections.abc import Iterable
 
 from cardtui.client.cards import SUITS
 from cardtui.client.models import TableModel
-from cardtui.i18n import N_, _, ngettext
+from cardtui.i18n import N_, NP_, _, ngettext, pgettext
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
 
-SUIT_NAMES = {
-    "S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds"),
-    "e": N_("swords"), "b": N_("clubs"), "o": N_("coins"), "c": N_("cups"),
-}
-"""Each suit's name: the Spanish deck's bastos are clubs too, as English names them."""
+SUIT_NAMES = {"S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds")}
+SPANISH_SUIT_NAMES = {"e": NP_("spanish deck", "swords"), "b": NP_("spanish deck", "clubs"),
+                      "o": NP_("spanish deck", "coins"), "c": NP_("spanish deck", "cups")}
+"""The Spanish deck's suits: its bastos are clubs in English, but not the French deck's clubs in Spanish
+(tréboles), hence a context of their own."""
 FRENCH_RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
 SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_("king")}
 """The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
@@ -52,7 +52,9 @@ def card_words(code: str) -> str:
 def _name(rank: str, suit: str) -> str:
     ranks = SPANISH_RANKS if suit in SPANISH else FRENCH_RANKS
     named = _(ranks[rank]) if rank in ranks else rank
-    return _("{rank} of {suit}").format(rank=named, suit=_(SUIT_NAMES.get(suit, suit)))
+    suit_name = (pgettext("spanish deck", SPANISH_SUIT_NAMES[suit]) if suit in SPANISH_SUIT_NAMES
+                 else _(SUIT_NAMES.get(suit, suit)))
+    return _("{rank} of {suit}").format(rank=named, suit=suit_name)
 
 
 def cards_words(codes: Iterable[str]) -> str:

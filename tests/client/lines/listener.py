@@ -89,7 +89,9 @@ class Listener:
         heard = self.heard
         seen = 0
         while True:
-            n = await heard.until(lambda s: done(s) or s.startswith(turn) or EXAMPLE.search(s), what, seen)
+            # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
+            n = await heard.until(lambda s: done(s) or s.startswith(turn) or EXAMPLE.search(s), what, seen,
+                                  seconds=4 * PATIENCE)
             said = heard.said[n]
             seen = n + 1
             if done(said):

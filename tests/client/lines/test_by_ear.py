@@ -45,8 +45,9 @@ def markers(lang: str) -> tuple[str, str, str, str]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str) -> None:
-    """The player creates a table of bots (``new`` and the game, enter for the usual choices), sits, plays each
-    turn by number from the sentences alone, and hears the hand end, its deal checked fair, and the next begin."""
+    """The player creates a table of bots (``new`` and the game, ``change``, the fewest players, enter for every
+    other choice), sits, plays each turn by number from the sentences alone, and hears the hand end, its deal
+    checked fair, and the next begin."""
     turn, second, over, fair = markers(lang)
     with speaking(lang):
         player = Listener(f"127.0.0.1:{patient_server.port}")
@@ -57,7 +58,16 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         with speaking(lang):
             described = _("Press enter to create it, or type change to choose each thing, or cancel.")
         await heard.until(lambda s: s.endswith(described), "the table described")
-        heard.type("")
+        heard.type(_("change"))  # the fewest players, and every other question's answer kept (enter)
+        with speaking(lang):
+            sat = _("You sit at {name}, seat {n}.").split("{name}")[0]
+        n = await heard.until(lambda s: s.endswith("?") or "?" in s, "how many players")
+        heard.type(re.findall(r"\d+", heard.said[n])[0])
+        while True:
+            n = await heard.until(lambda s: s.startswith(sat) or "enter" in s, "the next question", n + 1)
+            if heard.said[n].startswith(sat):
+                break
+            heard.type("")
         end = await player.play_until(lambda s: s.startswith(second) or s.startswith(over), turn,
                                       "the second hand, or the match's end")
         heard.type("hand")
