@@ -79,7 +79,8 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         assert await player.stop() == 0
     said = heard.said
     assert any(fair in s for s in said), f"no fair deal heard in {said[-20:]}"
-    assert heard.rung >= 1, "the bell never sounded at a turn"
+    if any(s.startswith(turn) for s in said):  # a hand may end before the player's first turn (a bot ran)
+        assert heard.rung >= 1, "the bell never sounded at a turn"
     for line in heard.raw:
         found = EYE_ONLY.findall(line.replace("\a", "").removesuffix("\n"))
         assert not found, f"drawn for the eye: {found} in {line!r}"
