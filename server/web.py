@@ -496,6 +496,10 @@ class WebServer(Server):
             web.get("/ws", self.handle_websocket, name="websocket"),
             web.get("/ws/table/{table}", self.handle_websocket, name="invite-websocket"),
             web.get("/ws/table/{table}/{code}", self.handle_websocket, name="invite-websocket-code"),
+            # The page asked with ?screen-reader=1: the guest's client in lines, for a screen reader (client.lines).
+            web.get("/ws/reader", self.handle_websocket, name="reader-websocket"),
+            web.get("/ws/reader/table/{table}", self.handle_websocket, name="reader-invite-websocket"),
+            web.get("/ws/reader/table/{table}/{code}", self.handle_websocket, name="reader-invite-websocket-code"),
             web.static("/static", self.statics_path, name="static"),
         ])
         return app
@@ -567,7 +571,8 @@ class WebServer(Server):
         try:
             # The bell at the guest's turn, on if their browser remembers it so (client.turn_bell).
             bell = request.cookies.get(BELL_COOKIE) == "on"
-            session.process = await self.launcher.launch(*size, lang, table, code, bell)
+            reader = request.path.startswith("/ws/reader")
+            session.process = await self.launcher.launch(*size, lang, table, code, bell, reader)
             log.info("browser session from %s (%d open, pid %d)", address, self.open_sessions, session.process.pid)
             await session.run()
         except (asyncio.CancelledError, ConnectionError):

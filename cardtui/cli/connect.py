@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from cardtui.client.discovery import Found
 
-from cardtui.cli.flags import add_identity_flags, add_password_flags, identity_of, table_password
+from cardtui.cli.flags import SCREEN_READER, add_identity_flags, add_password_flags, identity_of, table_password
 from cardtui.i18n import _
 
 DISCOVERY_SECONDS = 2.0
@@ -106,6 +106,11 @@ def cmd_connect(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
+    if args.screen_reader:  # lines of plain text, for a screen reader (client.lines)
+        from cardtui.client.lines.loop import Start, run
+
+        return run(Start(target, name, spectate=args.spectate, password=password, identity=identity, tls_ca=tls_ca,
+                         join=join, bell=args.bell, own_config=not args.ask_name))
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
             own_config=not args.ask_name,  # a browser guest's choice is not the host's
             join=join, bell=args.bell).run()
@@ -125,6 +130,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--spectate", metavar="TABLE", help=_("watch this table, read-only"))
     c.add_argument("--bell", action="store_true",
                    help=_("the bell at your turn on from the start (ctrl+g turns it on and off)"))
+    c.add_argument("--screen-reader", action="store_true", help=_(SCREEN_READER))
     add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
                             "at) from the first line of FILE; without it, from the environment variable {env}; "
                             "without either you are asked. Never on the command line: every user of this "

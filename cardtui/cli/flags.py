@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 
 from cardtui.i18n import N_, _, flag_in
 
+SCREEN_READER = N_("lines of plain text for a screen reader: each event a sentence, answered by typing; "
+                   "nothing redrawn")
+"""The help of ``--screen-reader`` (``connect``, ``play``): the line mode, ``client.lines``."""
+
 
 def identity_of(args: argparse.Namespace) -> tuple[Identity | None, str | None]:
     """The player's key (made on first use), or None for a guest; or the sentence saying why it cannot be used.

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Awaitable, Callable
 
-from cardtui.cli.flags import add_identity_flags, identity_of
+from cardtui.cli.flags import SCREEN_READER, add_identity_flags, identity_of
 from cardtui.i18n import _
 
 
@@ -52,6 +52,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardtui: {problem} " + _("(or play as a guest with --guest)"), file=sys.stderr)
         return 2
+    if args.screen_reader:  # lines of plain text, for a screen reader (client.lines)
+        from cardtui.client.lines.loop import Start, run
+
+        return run(Start("127.0.0.1", args.name, identity=identity, host=host))
     # The host's first screen shows the room's own invite (its page, its address, a QR code).
     CardApp("127.0.0.1", args.name, host=host, identity=identity, own_config=True, room_invite=True).run()
     return 0
@@ -70,5 +74,6 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pl.add_argument("--web-port", type=int, default=8080, metavar="PORT",
                     help=_("port of the browser page (default 8080; if it is busy, any free one)"))
     pl.add_argument("--no-web", action="store_true", help=_("no browser page"))
+    pl.add_argument("--screen-reader", action="store_true", help=_(SCREEN_READER))
     add_identity_flags(pl)
     pl.set_defaults(run=cmd_play)

@@ -1,0 +1,115 @@
+"""The line mode's commands: words in the reader's language, each with a line of help.
+
+A command is a word ("hand", in Portuguese "mão", in Spanish "mano"), understood in the reader's language and
+in English, with or without its accents, and by any start of it two letters or longer that no other command
+of the moment shares ("ha" for hand): a single letter or a number is always an action's answer at the
+table, never a command. ``help`` lists the commands of the moment with their help.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from enum import Enum
+
+from cardtui.i18n import N_, _
+
+
+class Where(Enum):
+    """Where a command makes sense."""
+
+    ANYWHERE = "anywhere"
+    LOBBY = "lobby"
+    TABLE = "table"
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    """Its word in English (the command's identity), marked for translation."""
+    help: str
+    where: Where
+    args: str = ""
+    """What follows the word, as the help shows it (marked for translation)."""
+
+
+COMMANDS = (
+    Command(N_("help"), N_("these commands"), Where.ANYWHERE),
+    Command(N_("tables"), N_("the tables on this server, numbered"), Where.LOBBY),
+    Command(N_("new"), N_("create a table: the game, then its seats, bots, timer and options"), Where.LOBBY,
+            N_("game")),
+    Command(N_("sit"), N_("take a seat at a table, by its number in the list or its id"), Where.LOBBY, N_("table")),
+    Command(N_("watch"), N_("watch a table, read-only"), Where.LOBBY, N_("table")),
+    Command(N_("code"), N_("open a friend's invite: its code or its link"), Where.LOBBY, N_("code")),
+    Command(N_("hand"), N_("the cards you hold"), Where.TABLE),
+    Command(N_("table"), N_("who sits where, chips or score, whose turn and the time left"), Where.TABLE),
+    Command(N_("actions"), N_("what you may do now, with numbers and keys"), Where.TABLE),
+    Command(N_("time"), N_("the time left on the turn"), Where.TABLE),
+    Command(N_("last"), N_("the last events again (5, or as many as you say)"), Where.TABLE, N_("count")),
+    Command(N_("say"), N_("chat: say something to the table"), Where.TABLE, N_("words")),
+    Command(N_("phrases"), N_("the quick phrases; phrases and a number sends one"), Where.TABLE, N_("number")),
+    Command(N_("analysis"), N_("your decisions in the last hand you played, judged"), Where.TABLE),
+    Command(N_("match"), N_("your decisions over the match just over, summed up"), Where.TABLE),
+    Command(N_("again"), N_("at a match's end: play again, the same seats"), Where.TABLE),
+    Command(N_("swap"), N_("at a match's end: play again, the seats swapped"), Where.TABLE),
+    Command(N_("leave"), N_("leave the table, back to the lobby"), Where.TABLE),
+    Command(N_("invite"), N_("how friends get here: a link, a command and a code"), Where.ANYWHERE),
+    Command(N_("rules"), N_("the rules of the game (at a table: its game), as plain text"), Where.ANYWHERE,
+            N_("game")),
+    Command(N_("language"), N_("speak the next language: English, Portuguese, Spanish"), Where.ANYWHERE),
+    Command(N_("bell"), N_("the sound at the start of your turn, on or off"), Where.ANYWHERE),
+    Command(N_("quit"), N_("leave the room (and the table you are at)"), Where.ANYWHERE),
+)
+
+
+def plain(word: str) -> str:
+    """A word as it is compared: lower case, without accents ("Mão" and "mao" are one)."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def offered(at_table: bool) -> list[Command]:
+    here = Where.TABLE if at_table else Where.LOBBY
+    return [c for c in COMMANDS if c.where in (Where.ANYWHERE, here)]
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A line read as a command: which one and the rest of the line; or the sentence saying why not."""
+
+    command: Command | None
+    rest: str = ""
+    problem: str = ""
+
+
+def heard(line: str, at_table: bool) -> Heard:
+    """The command a line starts with ("?" is help), in the reader's language or in English."""
+    head, _sep, rest = line.strip().partition(" ")
+    rest = rest.strip()
+    if head == "?":
+        return Heard(COMMANDS[0], rest)
+    said = plain(head)
+    commands = offered(at_table)
+    for c in commands:
+        if said in (plain(c.name), plain(_(c.name))):
+            return Heard(c, rest)
+    if len(said) < 2:
+        return Heard(None, problem=_("{word} is not a command here. Type help for the commands.").format(word=head))
+    starts = [c for c in commands if plain(_(c.name)).startswith(said) or plain(c.name).startswith(said)]
+    if len(starts) == 1:
+        return Heard(starts[0], rest)
+    if starts:
+        return Heard(None, problem=_("{word} could be {commands}: type more of it.").format(
+            word=head, commands=", ".join(_(c.name) for c in starts)))
+    return Heard(None, problem=_("{word} is not a command here. Type help for the commands.").format(word=head))
+
+
+def help_lines(at_table: bool) -> list[str]:
+    """The commands of the moment, one a line: the word, what follows it, and what it does."""
+    out = [_("At your turn, answer with the action's number or key; for an amount, the number and the amount.")
+           if at_table else _("Commands:")]
+    for c in offered(at_table):
+        word = _(c.name) + (f" ({_(c.args)})" if c.args else "")
+        out.append(f"{word}: {_(c.help)}.")
+    out.append(_("A command can be cut short to its first letters, two or more."))
+    return out

@@ -1,0 +1,807 @@
+"""The line mode's loop: the lobby and the table as sentences, the player's lines as commands and actions.
+
+One reader of lines (the player), one writer of sentences, and while at a table one follower of its stream.
+The stream goes through ``Connection.follow`` with ``FairDeals``, as the screen client's table does: this
+seat's seed is sent for every deal, and every finished deal is checked and the check said. Each event is
+said once, as it comes, in the log's words (``client.words``) made fit to be heard (``sentences.spoken``);
+when a turn of the player's begins the bell sounds once and the choices are said, numbered; a turn timer is
+said ahead (30, 10 and 5 seconds left), never run out in silence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+
+import grpc
+
+from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
+from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
+from cardtui.client.fairness import NO_CUTS, FairDeals
+from cardtui.client.invite_links import BadLink, Link, read_link
+from cardtui.client.lines.actions import choices, keyed_menu, menu, pick
+from cardtui.client.lines.commands import Command, heard, help_lines
+from cardtui.client.lines.creating import Cancelled, create_form, game_named
+from cardtui.client.lines.sentences import hand_words, seconds_left, spoken, table_words, turn_words
+from cardtui.client.lines.terminal import Lines
+from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
+from cardtui.client.option_words import level_words
+from cardtui.client.phrases import offered, phrase_text
+from cardtui.client.rematch import seat_after
+from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
+from cardtui.client.screens.help import rules_page
+from cardtui.client.screens.invite import invite_text
+from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
+from cardtui.client.words import event_words
+from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use
+from cardtui.identity import Identity
+from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, table_pb2
+
+WARNINGS = (30, 10, 5)
+"""Seconds left on the player's turn at which the time is said (each only if the turn began with more)."""
+TICK = 0.25
+"""How often the turn's time is looked at."""
+KEPT = 50
+"""Sentences of the table kept for ``last``."""
+LAST = 5
+
+
+class Quit(Exception):
+    """Input ended, or the player quit."""
+
+
+@dataclass(frozen=True)
+class Start:
+    """What the command line gives the line mode."""
+
+    target: str
+    name: str = ""
+    spectate: str | None = None
+    password: str = ""
+    identity: Identity | None = None
+    tls_ca: bytes | None = None
+    join: Link | None = None
+    bell: bool = False
+    own_config: bool = True
+    host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None
+    """``cardtui play``: a server started in this process first (its address, and how to stop it)."""
+
+
+@dataclass
+class Seat:
+    """The table the player is at (or watches), as last heard."""
+
+    token: str
+    model: TableModel
+    fair: FairDeals = field(default_factory=FairDeals)
+    holders: Holders = field(default_factory=dict)
+    said: deque[str] = field(default_factory=lambda: deque(maxlen=KEPT))
+    """The table's sentences so far, for ``last``."""
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    online: bool = False
+    opened: bool = False
+    gone: bool = False
+    waiting: bool = False
+    """The table waited on the player at the last view (a turn begins when it starts to)."""
+    offered: tuple[bytes, ...] = ()
+    """The choices last said, so the same ones are not said twice in one turn."""
+    warned: set[int] = field(default_factory=set)
+    began_with: float = 0.0
+    """Seconds the turn had when it began."""
+    hands_ended: int = 0
+    ended: tuple[bool, bool] = (False, False)
+    analysis: tuple[analysis_pb2.HandAnalysis, int] | None = None
+    """The player's decisions in the last hand they played, judged, and its number."""
+
+    @property
+    def spectating(self) -> bool:
+        return self.model.seat is None
+
+
+class LineRoom:
+    """The lobby and one table at a time, in lines."""
+
+    def __init__(self, start: Start, lines: Lines) -> None:
+        self.start = start
+        self.lines = lines
+        self.conn: Connection | None = None
+        self.info: lobby_pb2.ServerInfo | None = None
+        self.name = start.name
+        self.at: Seat | None = None
+        self.listed: list[str] = []
+        """The ids of the tables as last listed, in order: ``sit 2`` is the second."""
+        self.bell = start.bell or _bell_wanted(start.own_config)
+        self.stop_host: Callable[[], Awaitable[None]] | None = None
+
+    # -- saying --------------------------------------------------------------------------------
+    def say(self, text: str, keep: bool = False) -> None:
+        """A sentence, heard (``keep``: the table's, kept for ``last``)."""
+        said = spoken(text)
+        if not said:
+            return
+        if keep and self.at is not None:
+            self.at.said.append(said)
+        self.lines.write(said)
+
+    async def ask(self, question: str) -> str:
+        self.say(question)
+        answer = await self.lines.read()
+        if answer is None:
+            raise Quit
+        return answer
+
+    # -- the room ------------------------------------------------------------------------------
+    async def run(self) -> int:
+        try:
+            if not await self._connect():
+                return 1
+            await self._named()
+            await self._enter()
+            while True:
+                line = await self.lines.read()
+                if line is None:
+                    break
+                await self.handle(line)
+        except Quit:
+            pass
+        finally:
+            await self._close()
+        return 0
+
+    async def _connect(self) -> bool:
+        if self.start.host is not None:
+            target, self.stop_host = await self.start.host()
+        else:
+            target = self.start.target
+        try:
+            self.conn = Connection.open(target, tls_ca=self.start.tls_ca)
+            self.conn.identity = self.start.identity
+            self.info = await self.conn.info()
+        except (BadAddress, grpc.aio.AioRpcError) as err:
+            self.say(unreachable(err, target))
+            return False
+        return True
+
+    async def _named(self) -> None:
+        """The player's name, proved (or, as a guest, free): asked until one will do."""
+        assert self.conn is not None
+        while True:
+            while not self.name.strip():
+                self.name = (await self.ask(_("Your name at the tables?"))).strip()
+            try:
+                await self.conn.sign_in(self.name)
+                return
+            except grpc.aio.AioRpcError as err:
+                if err.code() not in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.INVALID_ARGUMENT):
+                    return  # unreachable for now: the lobby says so when it is asked
+                self.say(error_text(err))
+                self.name = ""
+
+    async def _enter(self) -> None:
+        assert self.conn is not None and self.info is not None
+        games = ", ".join(g.title for g in self.info.games)
+        self.say(_("Welcome, {name}. This is the card room at {target}, with {games}. Type help for the "
+                   "commands, at any time.").format(name=self.name, target=self.conn.target, games=games))
+        if self.info.no_cuts:
+            self.say(_(NO_CUTS))
+        if self.start.spectate:
+            await self.open_table(self.start.spectate, spectate=True)
+        elif self.start.join is not None:
+            await self.open_link(self.start.join)
+        else:
+            await self.list_tables()
+
+    async def _close(self) -> None:
+        if self.at is not None:
+            await self._leave_table(quietly=True)
+        if self.conn is not None:
+            await self.conn.close()
+        if self.stop_host is not None:
+            await self.stop_host()
+
+    # -- a line --------------------------------------------------------------------------------
+    async def handle(self, line: str) -> None:
+        """A line typed: an action's answer at the table, else a command; a line that is neither is said so."""
+        line = line.strip()
+        at = self.at
+        if not line:
+            if at is not None:
+                self._say_turn(at, again=True)
+            return
+        if at is not None and not at.spectating and (line.split()[0].isdigit() or len(line.split()[0]) == 1):
+            offered_now = choices(at.model) if at.online and my_turn(at.model) else []
+            picked = pick(offered_now, line)
+            if picked is not None or not offered_now:
+                if picked is None or picked.problem:
+                    self.say(picked.problem if picked is not None else _("It is not your turn: nothing was sent."))
+                    return
+                assert picked.action is not None
+                await self.act(at, picked.action)
+                return
+        what = heard(line, at is not None)
+        if what.command is None:
+            self.say(what.problem)
+            return
+        await self.command(what.command, what.rest)
+
+    async def command(self, command: Command, rest: str) -> None:
+        name = command.name
+        handlers: dict[str, Callable[[str], Awaitable[None]]] = {
+            "help": self.help, "tables": lambda _rest: self.list_tables(), "new": self.new, "sit": self.sit,
+            "watch": self.watch, "code": self.code, "hand": self.hand, "table": self.table,
+            "actions": self.actions, "time": self.time, "last": self.last, "say": self.chat,
+            "phrases": self.phrases, "analysis": self.analysis, "match": self.match, "again": self.again,
+            "swap": self.swap, "leave": self.leave, "invite": self.invite, "rules": self.rules,
+            "language": self.language, "bell": self.toggle_bell, "quit": self.quit,
+        }
+        await handlers[name](rest)
+
+    async def help(self, _rest: str) -> None:
+        for line in help_lines(self.at is not None):
+            self.say(line)
+
+    async def quit(self, _rest: str) -> None:
+        raise Quit
+
+    async def language(self, _rest: str) -> None:
+        use(next_language())
+        if self.start.own_config:
+            remember(current())
+        self.say(_("Language: {name}").format(name=NAMES[current()]) + ".")
+
+    async def toggle_bell(self, _rest: str) -> None:
+        self.bell = not self.bell
+        if self.start.own_config:
+            keep_bell(self.bell)
+        self.say(_("Bell on: it rings when it becomes your turn.") if self.bell else _("Bell off."))
+
+    async def rules(self, rest: str) -> None:
+        game = self.at.model.game if self.at is not None and not rest else None
+        if game is None and self.info is not None:
+            found = game_named(self.info, rest) if rest else None
+            if found is None:
+                self.say(_("Which game's rules? {games}. Type rules and the game.").format(
+                    games=", ".join(g.title for g in self.info.games)))
+                return
+            game = found.name
+        page = rules_page(game) if game else None
+        if page is None:
+            self.say(_("No rules page yet."))
+            return
+        for line in markdown_lines(page):
+            self.say(line)
+
+    # -- the lobby -----------------------------------------------------------------------------
+    async def list_tables(self) -> None:
+        assert self.conn is not None and self.info is not None
+        try:
+            tables = [t for t in await self.conn.tables() if t.status != common_pb2.TABLE_STATUS_FINISHED]
+        except grpc.aio.AioRpcError as err:
+            self.say(unreachable(err, self.conn.target))
+            return
+        self.listed = [t.id for t in tables]
+        if not tables:
+            self.say(_("No tables yet: type new to create one, or code to open a friend's invite."))
+            return
+        titles = {g.name: g.title for g in self.info.games}
+        self.say(_("Tables:"))
+        for n, t in enumerate(tables, start=1):
+            self.say(f"{n}: " + table_line(t, titles.get(t.game, t.game)))
+        self.say(_("Type sit and a number to take a seat, or watch and a number to watch."))
+
+    def _table_id(self, rest: str) -> str | None:
+        rest = rest.strip()
+        if rest.isdigit() and 1 <= int(rest) <= len(self.listed):
+            return self.listed[int(rest) - 1]
+        if rest and not rest.isdigit():
+            return rest
+        if not rest and len(self.listed) == 1:
+            return self.listed[0]
+        self.say(_("Which table? Give its number in the list (type tables to hear it) or its id."))
+        return None
+
+    async def sit(self, rest: str) -> None:
+        if self.at is not None:
+            self.say(_("You are at a table: leave it first."))
+            return
+        table_id = self._table_id(rest)
+        if table_id is not None:
+            await self.open_table(table_id)
+
+    async def watch(self, rest: str) -> None:
+        if self.at is not None:
+            self.say(_("You are at a table: leave it first."))
+            return
+        table_id = self._table_id(rest)
+        if table_id is not None:
+            await self.open_table(table_id, spectate=True)
+
+    async def new(self, rest: str) -> None:
+        assert self.conn is not None and self.info is not None
+        if self.at is not None:
+            self.say(_("You are at a table: leave it first."))
+            return
+        try:
+            request = await create_form(self.info, self.ask, rest)
+        except Cancelled:
+            self.say(_("No table was created."))
+            return
+        try:
+            table = await self.conn.create(request)
+        except Exception as err:
+            self.say(error_text(err) + " " + _("No table was created."))
+            return
+        if request.password:
+            self.conn.passwords[table.id] = request.password
+        await self.open_table(table.id, password=request.password)
+
+    async def code(self, rest: str) -> None:
+        if self.at is not None:
+            self.say(_("You are at a table: leave it first."))
+            return
+        typed = rest or await self.ask(_("The invite's code or link?"))
+        try:
+            link = read_link(typed)
+        except BadLink as err:
+            self.say(str(err))
+            return
+        await self.open_link(link)
+
+    async def open_link(self, link: Link) -> None:
+        """What an invite names: its table, sat at (the password asked unless the invite opens it)."""
+        assert self.conn is not None
+        table_id, invite = link.table, ""
+        if link.code:
+            try:
+                opened = await self.conn.open_invite(link.code)
+            except grpc.aio.AioRpcError as err:
+                self.say(error_text(err))
+                return
+            table_id = opened.table.id
+            invite = link.code if opened.opens_lock else ""
+        if table_id:
+            await self.open_table(table_id, invite=invite)
+
+    async def open_table(self, table_id: str, spectate: bool = False, password: str = "", invite: str = "") -> None:
+        """Sit at (or watch) a table and follow it; its password asked if it has one and none was given."""
+        conn = self.conn
+        assert conn is not None
+        password = password or conn.passwords.get(table_id, "") or self.start.password
+        while True:
+            try:
+                if spectate:
+                    joined = await conn.spectate(table_id, self.name, password, invite)
+                else:
+                    joined = await conn.join(table_id, self.name, password, invite)
+                break
+            except grpc.aio.AioRpcError as err:
+                wrong = err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or "")
+                if not wrong:
+                    self.say(error_text(err))
+                    return
+                if password:
+                    self.say(error_text(err))
+                password = await self.ask(_("This table asks for a password. Type it, or enter to give up."))
+                if not password:
+                    return
+        if password:
+            conn.passwords[table_id] = password
+        seat = joined.seat if joined.seat >= 0 and not spectate else None
+        at = Seat(joined.token, TableModel(joined.table, seat))
+        self.at = at
+        at.tasks = [asyncio.create_task(self._follow(at)), asyncio.create_task(self._clock(at))]
+
+    # -- the table -----------------------------------------------------------------------------
+    async def _follow(self, at: Seat) -> None:
+        assert self.conn is not None
+        try:
+            async for msg in self.conn.follow(at.token, on_retry=lambda delay: self._retrying(at), fair=at.fair):
+                if self.at is not at:
+                    return
+                self.heard(at, msg)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            at.online = False
+            self.say(_("The table's stream ended: {why}").format(why=error_text(err)))
+
+    def _retrying(self, at: Seat) -> None:
+        if at.online:
+            at.online = False
+            self.say(_("The server is gone: trying again. Your answers wait until it is back."))
+
+    def heard(self, at: Seat, msg: table_pb2.TableMessage) -> None:
+        """One message of the table's stream, said."""
+        body = msg.WhichOneof("body")
+        if body == "snapshot":
+            was_online, at.online = at.online, True
+            at.model = at.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
+            at.holders = holders_of(msg.snapshot.view.seats)
+            if not at.opened:
+                at.opened = True
+                self._opened(at)
+            elif not was_online:
+                self.say(_("Back at the table."))
+        elif body == "update":
+            events = list(msg.update.events)
+            now = holders_of(msg.update.view.seats) if msg.update.HasField("view") else at.holders
+            played = at.model.played_by
+            for ev, then in zip(events, names_then(events, now, seat_after(events, at.model.seat)), strict=True):
+                self._moved(at, ev)
+                played = played_after(played, ev, then.names)
+                said = event_words(at.model.then(then), ev)
+                if said is not None:
+                    self.say(said.text.plain, keep=True)
+            at.model = replace(at.model, played_by=played)
+            if msg.update.HasField("view"):
+                at.model = at.model.with_view(msg.update.view, msg.seq)
+                at.holders = now
+        elif body == "closing":
+            self.say(closing_text(msg.closing), keep=True)
+            if not msg.closing.resubscribe:
+                at.gone = True
+                at.online = False
+                at.model = replace(at.model, legal=(), deadline=None)
+                self.say(_("This table is over for you: type leave to go back to the lobby."))
+        for verdict in at.fair.told(msg):
+            self.say(verdict.said().text.plain, keep=True)
+        self._ending(at)
+        if at.opened and at.online:
+            self._turn(at)
+
+    def _moved(self, at: Seat, event: table_pb2.Event) -> None:
+        """A new match with the seats swapped moves the player's seat too."""
+        if event.WhichOneof("body") == "match_started" and event.match_started.seats_from and at.model.seat is not None:
+            moved = list(event.match_started.seats_from)
+            if at.model.seat in moved:
+                at.model = replace(at.model, seat=moved.index(at.model.seat))
+
+    def _opened(self, at: Seat) -> None:
+        model = at.model
+        where = (_("You are watching {name}.") if at.spectating
+                 else _("You sit at {name}, seat {n}.")).format(name=model.summary.name or model.summary.id,
+                                                                n=(model.seat or 0) + 1)
+        self.say(where)
+        if model.summary.no_cuts:
+            self.say(_(NO_CUTS))
+        for line in table_words(model):
+            self.say(line)
+        if not at.spectating and model.view is not None and model.view.WhichOneof("game") not in (None, "waiting"):
+            self.say(hand_words(model))
+        self.say(_("Type help for the commands; at your turn, the action's number."))
+
+    def _turn(self, at: Seat) -> None:
+        """A turn of the player's that begins is rung and said; new choices within it are said too."""
+        model = at.model
+        now = my_turn(model)
+        began = now and not at.waiting
+        at.waiting = now
+        if not now:
+            at.offered = ()
+            return
+        offered_now = tuple(a.SerializeToString() for a in model.legal)
+        if began:
+            at.warned = set()
+            at.began_with = model.deadline - time.monotonic() if model.deadline is not None else 0.0
+            if self.bell:
+                self.lines.bell()
+        if began or offered_now != at.offered:
+            at.offered = offered_now
+            self._say_turn(at, with_hand=began)
+
+    def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
+        model = at.model
+        if not my_turn(model):
+            if again:
+                self.say(turn_words(model, self._left(at)))
+            return
+        if with_hand and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
+            self.say(hand_words(model))
+        said = _("Your turn: {choices}.").format(choices=menu(choices(model)))
+        left = self._left(at)
+        if again and left is not None:
+            said += " " + seconds_left(left)
+        self.say(said)
+
+    def _left(self, at: Seat) -> float | None:
+        deadline = at.model.deadline
+        return max(0.0, deadline - time.monotonic()) if deadline is not None and at.online else None
+
+    async def _clock(self, at: Seat) -> None:
+        """The time left on the player's turn, said ahead: never a timeout in silence."""
+        while True:
+            await asyncio.sleep(TICK)
+            left = self._left(at)
+            if left is None or not my_turn(at.model):
+                continue
+            for mark in WARNINGS:
+                if left <= mark and mark not in at.warned and at.began_with > mark + 1:
+                    at.warned.add(mark)
+                    if left > 0.5:
+                        self.say(seconds_left(left))
+            if left <= 0 and 0 not in at.warned:
+                at.warned.add(0)
+                self.say(_("Time is up: the table plays for you."))
+
+    def _ending(self, at: Seat) -> None:
+        """A hand that ends: its analysis asked for (the server may give it at once); a match that ends: the
+        way to play again said."""
+        view = at.model.view
+        playing = view is not None and view.WhichOneof("game") not in (None, "waiting")
+        ended = (playing and view is not None and view.hand_over, playing and view is not None and view.match_over)
+        if ended == at.ended:
+            return
+        new = [now and not before for now, before in zip(ended, at.ended, strict=True)]
+        at.ended = ended
+        if new[0] and not at.spectating and view is not None:
+            at.hands_ended += 1
+            at.tasks.append(asyncio.create_task(self._analysed(at, view.hand)))
+        if new[1] and not at.spectating and not at.model.summary.tournament_id:
+            self.say(_("The match is over. Type again to play again with the same seats, swap to play again "
+                       "with the seats swapped, or leave."), keep=True)
+
+    async def _analysed(self, at: Seat, number: int) -> None:
+        """How the player played the hand just over, if the server analyses it now without being asked."""
+        assert self.conn is not None
+        try:
+            async for update in self.conn.analyze(at.model.summary.id, 0, at.token, when_idle=True):
+                if update.WhichOneof("update") == "analysis" and self.at is at:
+                    hand = update.analysis
+                    mine = [m for m in hand.moments if m.seat == at.model.seat]
+                    if mine:
+                        at.analysis = (hand, number)
+                        mistakes = sum(1 for m in mine if m.label in SERIOUS)
+                        self.say(_("Hand {n}: your play judged, {count}. Type analysis to hear it.").format(
+                            n=number, count=_mistakes(mistakes)), keep=True)
+        except (grpc.aio.AioRpcError, asyncio.CancelledError):
+            return
+
+    async def act(self, at: Seat, action: common_pb2.Action) -> None:
+        assert self.conn is not None
+        if not at.online:
+            self.say(_("Not connected to the table: the action was not sent."))
+            return
+        try:
+            await self.conn.act(at.token, action, at.model.seq)
+        except grpc.aio.AioRpcError as err:
+            self.say(_("Not allowed: {why}").format(why=error_text(err)))
+
+    def _at(self) -> Seat | None:
+        if self.at is None:
+            self.say(_("You are not at a table: type tables, then sit and a number."))
+        return self.at
+
+    async def hand(self, _rest: str) -> None:
+        if (at := self._at()) is not None:
+            self.say(hand_words(at.model))
+
+    async def table(self, _rest: str) -> None:
+        if (at := self._at()) is not None:
+            model = at.model
+            for line in table_words(model):
+                self.say(line)
+            left = self._left(at)
+            if left is not None and model.view is not None and model.view.to_act:
+                self.say(seconds_left(left))
+
+    async def actions(self, _rest: str) -> None:
+        if (at := self._at()) is None:
+            return
+        if at.spectating:
+            self.say(_("You are watching: you have no actions."))
+        elif not my_turn(at.model):
+            self.say(turn_words(at.model, self._left(at)))
+        else:
+            self.say(keyed_menu(choices(at.model)) + ".")
+
+    async def time(self, _rest: str) -> None:
+        if (at := self._at()) is not None:
+            self.say(turn_words(at.model, self._left(at)) or _("No timer runs now."))
+
+    async def last(self, rest: str) -> None:
+        if (at := self._at()) is None:
+            return
+        n = int(rest) if rest.isdigit() and int(rest) > 0 else LAST
+        kept = list(at.said)[-n:]
+        if not kept:
+            self.say(_("Nothing has happened at this table yet."))
+        for line in kept:
+            self.lines.write(line)
+
+    async def chat(self, rest: str) -> None:
+        if (at := self._at()) is None:
+            return
+        assert self.conn is not None
+        if not rest:
+            self.say(_("Say what? Type say and your words."))
+            return
+        try:
+            await self.conn.chat(at.token, rest)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+
+    async def phrases(self, rest: str) -> None:
+        if (at := self._at()) is None:
+            return
+        assert self.conn is not None
+        listed = offered(at.model.game)
+        if not (rest.isdigit() and 1 <= int(rest) <= len(listed)):
+            said = ", ".join(f"{n} {phrase_text(p)}" for n, p in enumerate(listed, start=1))
+            self.say(_("Quick phrases: {phrases}. Type phrases and a number to send one.").format(phrases=said))
+            return
+        try:
+            await self.conn.phrase(at.token, listed[int(rest) - 1])
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+
+    async def again(self, _rest: str) -> None:
+        await self._rematch(table_pb2.REMATCH_CHOICE_SAME)
+
+    async def swap(self, _rest: str) -> None:
+        await self._rematch(table_pb2.REMATCH_CHOICE_SWAP)
+
+    async def _rematch(self, choice: table_pb2.RematchChoice.ValueType) -> None:
+        if (at := self._at()) is None:
+            return
+        assert self.conn is not None
+        view = at.model.view
+        if at.spectating or view is None or not view.match_over or at.model.summary.tournament_id:
+            self.say(_("There is no match to play again now."))
+            return
+        try:
+            await self.conn.rematch(at.token, choice)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+
+    async def analysis(self, _rest: str) -> None:
+        if (at := self._at()) is None:
+            return
+        if at.analysis is not None:
+            hand, number = at.analysis
+            self._say_text(analysis_text(at.model, hand, number).plain)
+            return
+        if at.spectating or not at.hands_ended:
+            self.say(_("No hand of yours has ended at this table yet."))
+            return
+        await self._analyse(at, match=False)
+
+    async def match(self, _rest: str) -> None:
+        if (at := self._at()) is None:
+            return
+        if at.spectating or at.model.view is None or not at.model.view.match_over:
+            self.say(_("The match is not over yet."))
+            return
+        await self._analyse(at, match=True)
+
+    async def _analyse(self, at: Seat, match: bool) -> None:
+        assert self.conn is not None
+        self.say(_("Asking for the analysis…"))
+        try:
+            async for update in self.conn.analyze(at.model.summary.id, 0, at.token, match=match):
+                what = update.WhichOneof("update")
+                if what == "analysis":
+                    number = at.model.view.hand if at.model.view is not None else update.analysis.hand
+                    at.analysis = (update.analysis, number)
+                    self._say_text(analysis_text(at.model, update.analysis, number).plain)
+                elif what == "match":
+                    self._say_text(match_text(at.model, update.match, places=True).plain)
+                elif (progress := progress_text(update)) is not None:
+                    self.say(progress)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+
+    def _say_text(self, text: str) -> None:
+        for line in text.splitlines():
+            self.say(line)
+
+    async def invite(self, _rest: str) -> None:
+        assert self.conn is not None
+        table_id = self.at.model.summary.id if self.at is not None else ""
+        try:
+            invite = await self.conn.invite(table_id)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        text = invite_text(invite, table_id in self.conn.owned).plain
+        self._say_text(re.sub(r"\(j\)", "(" + _("code") + ")", text))
+
+    async def leave(self, _rest: str) -> None:
+        if self._at() is not None:
+            await self._leave_table()
+            await self.list_tables()
+
+    async def _leave_table(self, quietly: bool = False) -> None:
+        at, self.at = self.at, None
+        assert at is not None and self.conn is not None
+        for task in at.tasks:
+            task.cancel()
+        await asyncio.gather(*at.tasks, return_exceptions=True)
+        try:
+            await self.conn.leave(at.token)
+        except grpc.aio.AioRpcError as err:
+            if not quietly:
+                self.say(error_text(err))
+            return
+        if not quietly:
+            self.say(_("You left the table."))
+
+
+def table_line(t: common_pb2.TableSummary, title: str) -> str:
+    """A table as the list says it: its game and name, who sits there, and whether it is locked."""
+    seated = []
+    for s in t.seats:
+        if not s.taken:
+            seated.append(_("open"))
+        elif s.bot and not s.away:
+            seated.append(_("{name}, a bot, {level}").format(name=s.name, level=level_words(s.bot_level))
+                          if s.bot_level else _("{name}, a bot").format(name=s.name))
+        else:
+            seated.append(s.name)
+    said = _("{game}, {name}, id {id}; seats: {seats}.").format(game=title, name=t.name, id=t.id,
+                                                                seats="; ".join(seated))
+    if t.has_password:
+        said += " " + _("It asks for a password.")
+    if t.tournament_id:
+        said += " " + _("A tournament's table.")
+    return said
+
+
+def markdown_lines(page: str) -> list[str]:
+    """A rules page as plain sentences: no heading marks, emphasis, code marks or table rules."""
+    out = []
+    for raw in page.splitlines():
+        line = raw.strip()
+        if not line or set(line) <= set("|-: "):
+            continue
+        line = re.sub(r"^#+\s*", "", line)
+        line = re.sub(r"^[-*+]\s+", "", line)
+        line = line.replace("**", "").replace("`", "").replace("__", "")
+        line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)
+        if line.startswith("|"):
+            line = ", ".join(cell.strip() for cell in line.strip("|").split("|") if cell.strip())
+        out.append(line)
+    return out
+
+
+def _mistakes(n: int) -> str:
+    return ngettext("{n} mistake", "{n} mistakes", n).format(n=n) if n else _("no mistakes")
+
+
+def _bell_wanted(own_config: bool) -> bool:
+    """The bell sounds at the start of each turn unless the player turned it off (it is the line mode's way of
+    saying a turn began without a word); a browser guest's is on, their page keeping no choice of it here."""
+    if not own_config:
+        return True
+    try:
+        return bell_file().read_text(encoding="utf-8").strip() != "off"
+    except (OSError, UnicodeDecodeError):
+        return True
+
+
+async def run_lines(start: Start, lines: Lines) -> int:
+    """The line mode until the player quits or input ends; its exit code."""
+    return await LineRoom(start, lines).run()
+
+
+def run(start: Start) -> int:
+    """``cardtui connect --screen-reader`` (and ``play``): the line mode on this terminal, or on the browser
+    page's terminal for a browser guest."""
+    from cardtui.client.lines.terminal import BrowserLines, TerminalLines, in_browser
+
+    lines: Lines
+    if in_browser():
+        browser = BrowserLines()
+        lines = browser
+        try:
+            return asyncio.run(run_lines(start, lines))
+        finally:
+            browser.close()
+    lines = TerminalLines()
+    return asyncio.run(run_lines(start, lines))
+
+
+__all__ = ["LineRoom", "Quit", "Start", "run", "run_lines"]

@@ -1,0 +1,258 @@
+"""What the line mode says: the log's sentences made fit to be heard, and the table, the hand and the turn
+told in words.
+
+The table's log writes cards as a rank and a suit mark (``7♥``) and decorates with marks (``✔``, ``·``,
+``⚠``): on a screen they are quick to read, but a speech synthesiser reads ``7♥`` as "seven black heart
+suit", or skips it. ``spoken`` turns each card into its name ("7 of hearts", "rei de paus") and each mark
+into a word or a pause, so the sentence read aloud is the sentence a person would say. Everything else here
+is built from the view the server sent: nothing knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from cardtui.client.cards import SUITS
+from cardtui.client.models import TableModel
+from cardtui.i18n import N_, NP_, _, ngettext, pgettext
+from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
+
+SUIT_NAMES = {"S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds")}
+SPANISH_SUIT_NAMES = {"e": NP_("spanish deck", "swords"), "b": NP_("spanish deck", "clubs"),
+                      "o": NP_("spanish deck", "coins"), "c": NP_("spanish deck", "cups")}
+"""The Spanish deck's suits: its bastos are clubs in English, but not the French deck's clubs in Spanish
+(tréboles), hence a context of their own."""
+FRENCH_RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king")}
+SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_("king")}
+"""The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
+SPANISH = frozenset("ebco")
+_MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
+_ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
+_CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
+_RUN = re.compile(rf"(?<![\w]){_ONE}(?: {_ONE})+")
+"""Cards side by side ("A♣ 3♡ 7♡"): said as a list, with commas and an "and"."""
+_BACK = re.compile(r"▒▒▒(?: ?▒▒▒)*")
+WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:"), "→": N_("to"), "–": N_("to")}
+"""Marks the screen uses for the eye that a listener needs as a word."""
+PAUSES = {"·": ",", "—": ",", "│": ",", "•": ",", "…": "...", "±": ""}
+"""Marks heard as a pause (a comma), said as they read, or not at all."""
+_EITHER = re.compile(rf"({_ONE})/({_ONE})")
+"""Two cards either of which ("7⚔/7●", a signal's promise)."""
+SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
+"""Box drawing, blocks, geometric shapes, dingbats and emoji left after the marks above: said by none."""
+
+
+def card_words(code: str) -> str:
+    """``"7H"`` → "7 of hearts", ``"12b"`` → "king of clubs": a card as a person names it."""
+    rank, suit = code[:-1], code[-1]
+    return _name(rank, suit)
+
+
+def _name(rank: str, suit: str) -> str:
+    ranks = SPANISH_RANKS if suit in SPANISH else FRENCH_RANKS
+    named = _(ranks[rank]) if rank in ranks else rank
+    suit_name = (pgettext("spanish deck", SPANISH_SUIT_NAMES[suit]) if suit in SPANISH_SUIT_NAMES
+                 else _(SUIT_NAMES.get(suit, suit)))
+    return _("{rank} of {suit}").format(rank=named, suit=suit_name)
+
+
+def cards_words(codes: Iterable[str]) -> str:
+    """Cards as a list said aloud: "7 of swords, 3 of cups and king of clubs"."""
+    names = [card_words(c) for c in codes]
+    if not names:
+        return _("no cards")
+    if len(names) == 1:
+        return names[0]
+    return _("{some} and {last}").format(some=", ".join(names[:-1]), last=names[-1])
+
+
+def spoken(text: str, stop: bool = True) -> str:
+    """A line of the screen's as it is heard: cards named, marks in words, the eye's decorations gone,
+    one line (a screen's several rows joined by full stops; ``stop``: the last one too)."""
+    text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1))),
+                                                              other=card_words(_code(m.group(2)))), text)
+    text = _RUN.sub(lambda m: cards_words(_code(card) for card in m.group(0).split()), text)
+    text = _CARD.sub(lambda m: _name(m.group(1), _MARK_OF[m.group(2)]), text)
+    text = _BACK.sub(lambda m: _backs(m.group(0).count("▒▒▒")), text)
+    for mark, word in WORDS.items():
+        text = text.replace(mark, f" {_(word)} ")
+    for mark, pause in PAUSES.items():
+        text = text.replace(mark, pause)
+    text = SILENT_MARKS.sub("", text)
+    rows = [" ".join(row.split()).strip(" ,") for row in text.splitlines()]
+    rows = [row for row in rows if row]
+    text = " ".join(_stop(row) if stop or n < len(rows) - 1 else row for n, row in enumerate(rows))
+    text = re.sub(r"\s+([,.:;!?])", r"\1", text)
+    text = re.sub(r",(\s*,)+", ",", text)
+    return re.sub(r"([:;,])\.", ".", text).strip(" ,")
+
+
+def _code(card: str) -> str:
+    """A card as the log writes it (``7♥``) back to its code (``7H``)."""
+    return card[:-1] + _MARK_OF[card[-1]]
+
+
+def _backs(n: int) -> str:
+    return ngettext("a face-down card", "{n} face-down cards", n).format(n=n)
+
+
+def _stop(row: str) -> str:
+    """A row that ends without a stop gets one, so that rows joined on one line are heard apart."""
+    row = row.strip(" ,")
+    return row if not row or row[-1] in ".:;!?" else row + "."
+
+
+def seat_line(model: TableModel, seat: common_pb2.SeatSummary) -> str:
+    """One seat as the ``table`` command says it: who holds it, and how ("seat 2, bea, a bot, easy")."""
+    if not seat.taken and seat.bot:
+        who = _("open, a bot plays it")
+    elif not seat.taken:
+        who = _("open")
+    elif seat.bot and seat.away:
+        who = _("{name}, away: a bot plays for them").format(name=seat.name)
+    elif seat.bot:
+        who = _("{name}, a bot").format(name=seat.name)
+    else:
+        who = seat.name
+    said = _("seat {n}: {who}").format(n=seat.seat + 1, who=who)
+    if seat.seat == model.seat:
+        said += " " + _("(you)")
+    return said
+
+
+def table_words(model: TableModel) -> list[str]:
+    """The ``table`` command: the game and the hand, who sits where with their chips or points, the state of
+    play (the pot, the pile, the trick), and whose turn it is with the time left."""
+    summary = model.summary
+    view = model.view
+    out = [_("Table {name}, {game}.").format(name=summary.name or summary.id, game=summary.game.replace("_", " "))]
+    if model.seat is None:
+        out.append(_("You are watching."))
+    if view is None or view.WhichOneof("game") in (None, "waiting"):
+        seats = [seat_line(model, s) for s in (view.seats if view is not None else summary.seats)]
+        out.append("; ".join(seats) + ".")
+        out.append(_("Waiting for players to take the open seats."))
+        return out
+    out.append(_("Hand {n}, {name} deals.").format(n=view.hand, name=model.name(view.dealer)))
+    out.append("; ".join(_seat_state(model, view, s) for s in view.seats) + ".")
+    out.extend(_play_state(model, view))
+    out.append(turn_words(model))
+    return [spoken(line) for line in out if line]
+
+
+def _seat_state(model: TableModel, view: table_pb2.View, seat: common_pb2.SeatSummary) -> str:
+    said = seat_line(model, seat)
+    kind = view.WhichOneof("game")
+    if kind == "cacho":
+        s = next((c for c in view.cacho.seats if c.seat == seat.seat), None)
+        if s is not None:
+            said += ", " + ngettext("{n} chip", "{n} chips", s.chips).format(n=s.chips)
+            if s.put:
+                said += ", " + _("{n} in the pot").format(n=s.put)
+            if s.status == cacho_pb2.CACHO_SEAT_STATUS_PASSED:
+                said += ", " + _("out of this hand")
+    elif kind == "rummy":
+        r = next((c for c in view.rummy.seats if c.seat == seat.seat), None)
+        if r is not None:
+            if model.game == "pifpaf":
+                said += ", " + ngettext("{n} chip", "{n} chips", r.score).format(n=r.score)
+            else:
+                said += ", " + ngettext("{n} point", "{n} points", r.score).format(n=r.score)
+            said += ", " + ngettext("{n} card", "{n} cards", r.card_count).format(n=r.card_count)
+            if r.status == rummy_pb2.RUMMY_SEAT_STATUS_FOLDED:
+                said += ", " + _("out of this hand")
+    elif kind == "truco":
+        t = next((c for c in view.truco.seats if c.seat == seat.seat), None)
+        if t is not None:
+            said += ", " + _("team {n}").format(n=t.team + 1)
+            if t.gone:
+                said += ", " + _("gone to the deck")
+    return said
+
+
+def _play_state(model: TableModel, view: table_pb2.View) -> list[str]:
+    kind = view.WhichOneof("game")
+    out: list[str] = []
+    if kind == "cacho":
+        c = view.cacho
+        out.append(_("Round {n}, the pot holds {pot}.").format(n=c.round, pot=c.pot))
+    elif kind == "rummy":
+        r = view.rummy
+        if r.pot:
+            out.append(_("The pot holds {pot}.").format(pot=r.pot))
+        if r.HasField("flip"):
+            out.append(_("The flip is {card}; wild: {wilds}.").format(card=card_words(r.flip),
+                                                                    wilds=cards_words(r.wilds)))
+        top = _("the pile's top is {card}").format(card=card_words(r.pile[-1])) if r.pile else _("the pile is empty")
+        out.append(_("{n} cards in the stock, {top}.").format(n=r.stock_count, top=top))
+    elif kind == "truco":
+        t = view.truco
+        scores = ", ".join(_("team {n}: {points}").format(n=i + 1, points=p) for i, p in enumerate(t.scores))
+        out.append(_("Score {scores}; the game is to {target}. This round is worth {stake}.").format(
+            scores=scores, target=t.target, stake=t.stake))
+        if t.trick:
+            plays = ", ".join(_("{name} played {card}").format(
+                name=model.name(p.seat), card=card_words(p.card) if p.HasField("card") else _("a face-down card"))
+                for p in t.trick)
+            out.append(_("On the table: {plays}.").format(plays=plays))
+    return out
+
+
+def hand_words(model: TableModel) -> str:
+    """The ``hand`` command: the cards this player holds, as the view shows them."""
+    view = model.view
+    if model.seat is None:
+        return _("You are watching: you hold no cards.")
+    if view is None or view.WhichOneof("game") in (None, "waiting"):
+        return _("No hand has been dealt yet.")
+    kind = view.WhichOneof("game")
+    if kind == "truco":
+        cards = list(view.truco.cards)
+        return _("You hold {cards}.").format(cards=cards_words(cards)) if cards else _("You hold no cards.")
+    if kind == "cacho":
+        mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
+        cards = list(mine.cards) if mine is not None else []
+        return _("You hold {cards}.").format(cards=cards_words(cards)) if cards else _("You hold no cards.")
+    r = view.rummy
+    if not r.cards:
+        return _("You hold no cards.")
+    out = [ngettext("You hold {n} card.", "You hold {n} cards.", len(r.cards)).format(n=len(r.cards))]
+    for n, meld in enumerate(r.melds, start=1):
+        out.append(_("Meld {n}: {cards}.").format(n=n, cards=cards_words(meld.cards)))
+    if r.loose:
+        out.append(_("Loose: {cards}.").format(cards=cards_words(r.loose)))
+    if r.HasField("drawn"):
+        out.append(_("You just drew {card}.").format(card=card_words(r.drawn)))
+    if r.outs:
+        out.append(_("Any of these lets you go out: {cards}.").format(cards=cards_words(r.outs)))
+    return " ".join(out)
+
+
+def turn_words(model: TableModel, left: float | None = None) -> str:
+    """Whose turn it is, and the time left on it."""
+    view = model.view
+    if view is None or view.WhichOneof("game") in (None, "waiting"):
+        return _("Waiting for players.")
+    if view.match_over:
+        return _("The match is over.")
+    if view.hand_over:
+        return _("The hand is over; the next one comes soon.")
+    waiting = list(view.to_act)
+    if not waiting:
+        return ""
+    if model.seat in waiting and model.legal:
+        said = _("It is your turn.")
+    elif model.seat in waiting:
+        said = _("Waiting for the others.")
+    else:
+        names = ", ".join(model.name(s) for s in waiting)
+        said = ngettext("{names} to act.", "{names} to act.", len(waiting)).format(names=names)
+    if left is not None:
+        said += " " + seconds_left(left)
+    return said
+
+
+def seconds_left(left: float) -> str:
+    n = max(0, round(left))
+    return ngettext("{n} second left.", "{n} seconds left.", n).format(n=n)

@@ -1,0 +1,100 @@
+"""A player who reads only what the line mode says: sentences in, lines out, in memory.
+
+``Heard`` stands where the terminal would: the line mode writes its sentences into it and reads the lines the
+test types. ``Listener`` plays a seat by those sentences alone: at each "Your turn: 1 …, 2 …" it answers the
+first choice, and when the line mode asks which amount or which kind (its sentence ends with an example such as
+"for example 3 1"), it answers with that example. Every wait is for a sentence, bounded only so that a broken
+test ends with words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+
+from cardtui.client.lines.loop import LineRoom, Start
+
+PATIENCE = 60.0
+EXAMPLE = re.compile(r"(\d+ \d+)\.$")
+"""The example an answer needing more ends with ("… for example 3 1.")."""
+
+
+class Heard:
+    """The line mode's terminal, in memory."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.typed: asyncio.Queue[str | None] = asyncio.Queue()
+        self.rung = 0
+        self.raw: list[str] = []
+        """Everything written, control characters included (the bell)."""
+        self.changed = asyncio.Event()
+
+    async def read(self) -> str | None:
+        return await self.typed.get()
+
+    def write(self, text: str) -> None:
+        self.said.append(text)
+        self.raw.append(text + "\n")
+        self.changed.set()
+
+    def bell(self) -> None:
+        self.rung += 1
+        self.raw.append("\a")
+        self.changed.set()
+
+    def type(self, line: str) -> None:
+        self.typed.put_nowait(line)
+
+    async def until(self, ok: Callable[[str], object], what: str, after: int = 0,
+                    seconds: float = PATIENCE) -> int:
+        """The index of the first sentence from ``after`` on that ``ok`` holds for."""
+        async def look() -> int:
+            seen = after
+            while True:
+                for n in range(seen, len(self.said)):
+                    if ok(self.said[n]):
+                        return n
+                seen = len(self.said)
+                self.changed.clear()
+                await self.changed.wait()
+
+        try:
+            return await asyncio.wait_for(look(), seconds)
+        except TimeoutError:
+            tail = "\n".join(self.said[-15:])
+            raise AssertionError(f"never heard {what}; the last sentences:\n{tail}") from None
+
+
+class Listener:
+    """The line mode on a real server, and a player at it who answers by what it hears."""
+
+    def __init__(self, target: str, name: str = "ana") -> None:
+        self.heard = Heard()
+        self.room = LineRoom(Start(target, name, bell=True, own_config=False), self.heard)
+        self.task: asyncio.Task[int] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.room.run())
+
+    async def stop(self) -> int:
+        self.heard.type("quit")
+        assert self.task is not None
+        return await asyncio.wait_for(self.task, PATIENCE)
+
+    async def play_until(self, done: Callable[[str], object], turn: str, what: str, answer: str = "1") -> int:
+        """Answer every turn (a sentence starting with ``turn``) with ``answer``, and any question for more with
+        its example, until a sentence ``done`` holds for; its index."""
+        heard = self.heard
+        seen = 0
+        while True:
+            # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
+            n = await heard.until(lambda s: done(s) or s.startswith(turn) or EXAMPLE.search(s), what, seen,
+                                  seconds=4 * PATIENCE)
+            said = heard.said[n]
+            seen = n + 1
+            if done(said):
+                return n
+            example = EXAMPLE.search(said)
+            heard.type(example.group(1) if example and not said.startswith(turn) else answer)

@@ -1,0 +1,66 @@
+"""``cardtui connect --screen-reader`` itself, in a terminal (a pty): a hand of Cacho played by a script that
+reads only what the command prints, and what it prints holds nothing drawn for the eye.
+
+The server runs in the test's event loop (127.0.0.1, port 0); the command is a real process, driven through
+pexpect in a thread of its own so that the server goes on serving while the script waits on the terminal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from cardtui.server.app import Running
+from tests.client.lines.test_by_ear import EYE_ONLY
+
+PATIENCE = 60
+
+
+def play_a_hand(port: int, home: Path) -> str:
+    """The command, a table created by its questions, turns answered by number until the second hand begins;
+    the transcript."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "CARDTUI_LANG": "en", "NO_COLOR": "1"}
+    transcript = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "cardtui.cli", "connect", f"127.0.0.1:{port}", "--screen-reader",
+                                           "--guest", "--name", "ana"],
+                          env=env, encoding="utf-8", timeout=PATIENCE, dimensions=(24, 80))
+    child.logfile_read = transcript
+    try:
+        child.expect("Type help for the commands")
+        child.sendline("new cacho")
+        child.expect("Press enter to create it")
+        child.sendline("change")
+        child.expect(r"How many players\? (\d+)")
+        child.sendline(child.match.group(1))
+        while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
+            child.sendline("")
+        while True:
+            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", r"Hand 2: ", r"The match is over"],
+                                timeout=4 * PATIENCE)
+            if seen >= 2:
+                break
+            child.sendline("1" if seen == 0 else child.match.group(1))
+        child.sendline("hand")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    return transcript.getvalue()
+
+
+async def test_a_hand_of_cacho_through_the_command_in_a_terminal(patient_server: Running, tmp_path: Path) -> None:
+    transcript = await asyncio.to_thread(play_a_hand, patient_server.port, tmp_path / "config")
+    assert "fair deal" in transcript
+    assert "\a" in transcript, "the bell never sounded at a turn"
+    typed = {"new cacho", "change", "hand", "quit"}
+    for line in transcript.replace("\r\n", "\n").split("\n"):
+        if line.strip() in typed or re.fullmatch(r"\d+( \d+)?", line.strip()):
+            continue  # the terminal's echo of what was typed
+        found = EYE_ONLY.findall(line.replace("\a", ""))
+        assert not found, f"drawn for the eye: {found} in {line!r}"
