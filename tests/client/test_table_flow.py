@@ -201,7 +201,9 @@ async def test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_th
     running: Running | None = None
     try:
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+            # between two tries (a busy machine may be at the second already): the countdown to the next
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen)
+                        and "trying again in" in text_of(app.screen, "#connect-status"), "the countdown to a try")
             screen = app.screen
             assert f"127.0.0.1:{port}" in text_of(screen, "#connect-address")
             assert "refused" in text_of(screen, "#connect-reason")
@@ -388,6 +390,7 @@ async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.log_lines > 30)
+        bots_wait(server.room.tables[table_id])  # the table stands still: the screen settles after each resize
         log = app.screen.query_one("#log")
         for size in ((80, 24), (120, 40)):
             await pilot.resize_terminal(*size)
