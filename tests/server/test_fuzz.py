@@ -7,7 +7,6 @@ changes nothing at any table.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from cardtui.server.app import Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 """One worker runs the module's tests, in order: the second reads what the first did to their one
@@ -128,9 +128,8 @@ def comparable(t: Table) -> bool:
 async def settled(w: World) -> list[Table]:
     """The tables to compare, once at least one is comparable. Truco's and Cacho's tables time no
     window, and the next hand follows the last at once (no pause, no cut window), so this waits for
-    the next hand's deal at most, however busy the machine (the test's timeout bounds it)."""
-    while not any(comparable(t) for t in w.targets):
-        await asyncio.sleep(0.005)
+    the next hand's deal at most, however busy the machine."""
+    await eventually(lambda: any(comparable(t) for t in w.targets), "a table between two of its moves")
     return [t for t in w.targets if comparable(t)]
 
 
