@@ -5,7 +5,6 @@ A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import io
 import socket
@@ -36,6 +35,7 @@ from cardtui.v1 import common_pb2, lobby_pb2
 from tests.client.footer_check import footer_items
 from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, next_hand_now
+from tests.waiting import eventually
 
 SMALL = (80, 24)
 BET = common_pb2.ACTION_TYPE_BET
@@ -361,10 +361,8 @@ async def test_a_seat_that_changed_hands_is_told_as_it_was_then(server: Running,
         first = table.match
         await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
         await ana.close()
-        deadline = time.monotonic() + PATIENCE
-        while not mid_hand(table, first) and table.match is first:
-            assert time.monotonic() < deadline, "the bots play on"
-            await asyncio.sleep(0.005)
+        await eventually(lambda table=table, first=first: mid_hand(table, first) or table.match is not first,
+                         "the bots playing on")
         bots_wait(table)  # the bots wait while dan sits down (a move on its way too)
         if mid_hand(table, first):
             break
