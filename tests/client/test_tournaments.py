@@ -51,7 +51,8 @@ async def quick(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(grace=0.2)
 
 
-async def until(pilot: Pilot[None], check: Callable[[], object], what: str, seconds: float = waiting.PATIENCE) -> None:
+async def until(pilot: Pilot[None], check: Callable[[], object], what: str | Callable[[], str],
+                seconds: float = waiting.PATIENCE) -> None:
     """Until ``check()`` holds, and the screen has drawn what made it so."""
     await waiting.until(pilot, check, what, seconds)
     await waiting.settled(pilot)
@@ -246,7 +247,8 @@ async def test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one(qui
             return screen.rounds is not None and drawn == summary_foot(screen.model, screen.rounds,
                                                                        screen.spectating).plain
 
-        await until(pilot, foot_drawn, "the foot drawn once the screen knows how many rounds the tournament plays")
+        await until(pilot, foot_drawn, lambda: f"the foot drawn once the screen knows how many rounds the tournament "
+                    f"plays (rounds: {screen.rounds}; foot: {screen.query_one('#summary-foot', Static).render()})")
         foot = str(screen.query_one("#summary-foot", Static).render())
         # one round: no next one to speak of; and one way back, the Leave button's (escape), not two
         assert "the tournament ends when every table's is" in foot and "new game" not in foot, foot
@@ -287,7 +289,8 @@ async def test_when_a_round_opens_each_entrant_is_taken_to_their_table_wherever_
             await tournament_pb2_grpc.TournamentsStub(ch).StartTournament(
                 tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=created.owner_token))
         for app, app_pilot, name in ((eva, pilot, "eva"), (bia, bia_pilot, "bia")):
-            await until(app_pilot, lambda app=app: isinstance(app.screen, TableScreen), f"{name}'s table")
+            # (not settled: a bot may play a seat whose person is slow to come, at full speed)
+            await waiting.until(app_pilot, lambda app=app: isinstance(app.screen, TableScreen), f"{name}'s table")
             screen = app.screen
             assert isinstance(screen, TableScreen) and screen.model.summary.tournament_id == tid
             assert screen.seat is not None, f"{name} sits at it"
