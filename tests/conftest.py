@@ -22,6 +22,7 @@ from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.arrangements import ARRANGEMENTS, Arrangement
 from tests.postgres import Cluster
+from tests.waiting import PATIENCE, eventually
 
 REPORTS = pytest.StashKey[dict[str, pytest.TestReport]]()
 """Each test's reports by phase, for a fixture that checks more once the test itself passed."""
@@ -217,7 +218,7 @@ class Player:
     def kinds(self) -> list[str]:
         return [kind(e) for e in self.events]
 
-    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> None:
+    async def wait_for(self, predicate: Any, timeout: float = PATIENCE) -> None:
         async def loop() -> None:
             while not predicate(self):
                 self.changed.clear()
@@ -254,15 +255,12 @@ def kind(event: table_pb2.Event) -> str:
     return name
 
 
-async def started(server: Running, table_id: str, timeout: float = 5.0) -> Table:
+async def started(server: Running, table_id: str) -> Table:
     """The table once its match is dealt: a new match waits, at most the cut window, for the
     seated people's streams, and these tests' people may have none open."""
     table = server.room.tables[table_id]
-    for _ in range(int(timeout / 0.02)):
-        if table.match is not None:
-            return table
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"table {table_id} never dealt its match")
+    await eventually(lambda: table.match is not None, f"table {table_id} dealing its match")
+    return table
 
 
 def end_cut_window(table: Table) -> None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -140,15 +140,17 @@ def _start(args: list[str], answers: IO[str], log: str = "") -> dict[str, Any]:
 
 
 def _wait(pid: int, timeout: float, done: dict[int, int]) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while pid not in done:
-        got, status = os.waitpid(pid, os.WNOHANG)
-        if got == pid:
-            done[pid] = os.waitstatus_to_exitcode(status)
-        elif time.monotonic() >= deadline:
+    """The child's exit, waited for on its pidfd (readable once it has exited), at most ``timeout`` seconds."""
+    if pid not in done:
+        fd = os.pidfd_open(pid)
+        try:
+            exited, _, _ = select.select([fd], [], [], timeout)
+        finally:
+            os.close(fd)
+        if not exited:
             return {"status": None}
-        else:
-            time.sleep(0.01)
+        _, status = os.waitpid(pid, 0)
+        done[pid] = os.waitstatus_to_exitcode(status)
     return {"status": done[pid]}
 
 

@@ -21,6 +21,7 @@ from cardtui.cli.flags import PASSWORD_ENV, table_password
 from cardtui.server.app import Running
 from cardtui.server.web_guests import guest_environment
 from tests.conftest import create
+from tests.waiting import eventually
 
 SECRET = "pão-de-queijo 42"
 CARDTUI = [sys.executable, "-m", "cardtui.cli"]
@@ -30,9 +31,12 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason=
 async def watching(server: Running, table_id: str, name: str, process: asyncio.subprocess.Process) -> None:
     """Until ``name`` watches the table (the client got in with the password), or the client ends."""
     table = server.room.tables[table_id]
-    while name not in table.spectators.values():
+
+    def there() -> bool:
         assert process.returncode is None, "the client ended before it got in"
-        await asyncio.sleep(0.05)
+        return name in table.spectators.values()
+
+    await eventually(there, f"{name} watching the table")
 
 
 async def client(*args: str, env: dict[str, str]) -> asyncio.subprocess.Process:

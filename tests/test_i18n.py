@@ -6,7 +6,6 @@ it too."""
 from __future__ import annotations
 
 import ast
-import asyncio
 import contextlib
 import io
 import re
@@ -26,6 +25,7 @@ from cardtui.server.app import Running
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import create, started
+from tests.waiting import eventually_async
 from tools import catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -255,15 +255,15 @@ async def test_an_engine_refusal_comes_as_an_id_with_arguments(server: Running) 
         ana = await conn.join(table_id, "ana")
         await conn.join(table_id, "bia")
         await started(server, table_id)
-        refused = None
-        for _try in range(3):  # whoever is on turn passes; the same seat again is out of turn
+        async def out_of_turn() -> grpc.aio.AioRpcError | None:  # whoever is on turn passes; then ana is out of it
             try:
                 await conn.act(ana.token, common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS))
             except grpc.aio.AioRpcError as err:
                 if "turn" in (err.details() or ""):
-                    refused = err
-                    break
-            await asyncio.sleep(0.05)
+                    return err
+            return None
+
+        refused = await eventually_async(out_of_turn, "ana's pass refused as out of her turn")
         assert refused is not None and refused.code() == grpc.StatusCode.FAILED_PRECONDITION, refused
         problem = problem_of(refused)
         assert problem is not None and problem.id == "It is {name}'s turn, not yours."

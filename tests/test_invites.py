@@ -9,9 +9,7 @@ use (zxing-cpp), and the links are followed by a real terminal client and a real
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import time
 from pathlib import Path
 
 import aiohttp
@@ -29,8 +27,9 @@ from cardtui.server.app import Running, start
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.client.test_table_flow import SMALL
-from tests.client.waiting import PATIENCE, at_table, in_lobby, settled, until
+from tests.client.waiting import at_table, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, started
+from tests.waiting import eventually_async
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -213,10 +212,7 @@ async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the
 
     async def page_until(page: Page, expression: str, what: str) -> None:
         """Until the page's ``expression`` holds (looked at as the page goes on)."""
-        deadline = time.monotonic() + PATIENCE
-        while not await value(page, expression):
-            assert time.monotonic() < deadline, f"waited for {what}: {page.text()}"
-            await asyncio.sleep(0.05)
+        await eventually_async(lambda: value(page, expression), what)
 
     try:
         async with aiohttp.ClientSession() as http:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from cardtui.server.app import start
+from cardtui.server.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +64,6 @@ async def one_hand(channel, game, rng):
             if action.max_chips:  # a range: any amount in it
                 action.chips = rng.randint(action.chips, action.max_chips)
                 action.max_chips = 0
-            await asyncio.sleep(0.06)  # a person's pace: the server takes 20 actions a second from one address
             try:
                 await tables.Act(table_pb2.ActRequest(token=joined.token, action=action))
                 acted += 1
@@ -102,7 +102,7 @@ def generate(into: Path) -> None:
 async def test_a_client_from_the_proto_alone_plays_a_hand_of_every_game(tmp_path: Path) -> None:
     generate(tmp_path)
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.001, next_hand_delay=5.0,
-                          cut_window=0.05)
+                          cut_window=0.05, limits=Limits(acts_per_second=1e6))  # the client acts as fast as it reads
     try:
         client = await asyncio.create_subprocess_exec(
             sys.executable, "-c", CLIENT, f"127.0.0.1:{running.port}", cwd=tmp_path / "gen",

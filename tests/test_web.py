@@ -34,6 +34,7 @@ from cardtui.server.web import (
     open_socket,
     session_command,
 )
+from tests.waiting import PATIENCE, eventually
 
 ASSET = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']|url\(["']?([^"')]+)""")
 
@@ -50,7 +51,7 @@ class Guest:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    async def until(self, wanted: str, timeout: float = 15.0) -> None:
+    async def until(self, wanted: str, timeout: float = PATIENCE) -> None:
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while wanted not in self.text:
@@ -139,10 +140,7 @@ async def test_one_address_gets_only_so_many_sessions(web: WebServer, http: aioh
         assert web.open_sessions == 2
     finally:
         await first.ws.close()
-    for _ in range(100):  # the closed tab's place is free again
-        if web.open_sessions < 2:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: web.open_sessions < 2, "the closed tab's place free again")
     fourth = await open_guest(http, url)
     try:
         await fourth.until("Your name at the tables")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import psutil
@@ -20,9 +21,13 @@ from cardtui.server.app import Running
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from tests.test_web import open_guest
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def run_python(code: str) -> str:
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    """``code`` in a fresh interpreter, run from the project's root (it may import ``tests.waiting``)."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -126,8 +131,9 @@ async def test_a_forked_guest_plays_at_a_table(server: Running, http: aiohttp.Cl
 def test_a_guest_hands_the_free_pages_inside_its_heap_back() -> None:
     """Memory freed below the heap's top stays counted as the process's own until trimmed."""
     out = run_python("""
-        import ctypes, os, time
+        import ctypes, os
         from cardtui.server.web_guests import trim_heap_every
+        from tests.waiting import eventually_sync
 
         libc = ctypes.CDLL(None)
         libc.malloc.restype = ctypes.c_void_p
@@ -147,7 +153,7 @@ def test_a_guest_hands_the_free_pages_inside_its_heap_back() -> None:
             libc.free(block)
         before = resident()
         thread = trim_heap_every(0.05)
-        time.sleep(0.5)
+        eventually_sync(lambda: before - resident() > 20 * 1024 * 1024, "the heap trimmed")
         print(before, resident(), thread is not None and thread.daemon and thread.is_alive())
     """)
     before, after, running = out.split()

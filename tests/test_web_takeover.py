@@ -9,7 +9,6 @@ he sat as his own ("You discard…"), in English, Portuguese and Spanish.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2
 from tests.conftest import Player, create
 from tests.test_web import Guest
+from tests.waiting import eventually
 
 TALL = (80, 50)
 """A terminal taller than wide as it looks, as a phone held upright: the log goes under the board,
@@ -65,10 +65,8 @@ async def test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his(
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))  # a bot plays her seat on
     await ana.close()
     assert table.match is not None
-    for _n in range(200):  # the bots play some of the hand for ana and themselves (or all of it)
-        if table.match.logged() >= 4 or table.match.hand_over():
-            break
-        await asyncio.sleep(0.05)
+    match = table.match  # the bots play some of the hand for ana and themselves (or all of it)
+    await eventually(lambda: match.logged() >= 4 or match.hand_over(), "four moves of the hand, or its end")
     # Then they wait (a move on its timer lands), before the guest comes: however long the page takes
     # to start on a busy machine, the hand so far fits the log.
     table.config.bot_delay = 60.0

@@ -267,9 +267,12 @@ class TableScreen(Screen[None]):
         if summary.tournament_id:
             self._tournament_rounds()
 
-    @work(exit_on_error=False)
+    @work(group="tournament", exit_on_error=False)
     async def _tournament_rounds(self) -> None:
-        """How many rounds the tournament plays: the last round's end speaks of no next one."""
+        """How many rounds the tournament plays: the last round's end speaks of no next one. A group
+        of its own: the stream's worker, exclusive in the default group, starts once the screen is
+        drawn and would cancel this one if the server had not answered by then (a busy host), and
+        the foot would speak of a next round forever."""
         self.rounds = await rounds_of(self.conn, self.model.summary.tournament_id)
 
     def _opened(self) -> None:

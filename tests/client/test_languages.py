@@ -26,7 +26,7 @@ from cardtui.server.app import Running
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_truco import argentino_envido, paulista_truco, screen_text
 from tests.client.truco_positions import Position, ScreenApp
-from tests.client.waiting import at_table, in_lobby, settled, shown, until
+from tests.client.waiting import at_table, in_lobby, loaded, settled, shown, until
 from tests.conftest import create
 
 SMALL = (80, 24)
@@ -133,11 +133,12 @@ async def test_ctrl_l_says_the_leaderboard_and_the_history_again(server: Running
         for key, english, portuguese in (("l", "Leaderboard", "Ranking"), ("h", "History", "Histórico")):
             await pilot.press(key)
             await until(pilot, lambda english=english: app.screen.title == english, f"the {english.lower()}")
-            await settled(pilot)
+            await loaded(pilot, f"the {english.lower()} from the server")  # its columns come with its rows
             grid = app.screen.query_one(DataTable)
             assert "Name" in [str(c.label) for c in grid.columns.values()] or key == "h"
             await pilot.press("ctrl+l")
-            await settled(pilot)
+            await until(pilot, lambda portuguese=portuguese: app.screen.title == portuguese, "the title in Portuguese")
+            await loaded(pilot, "what the screen asked the server again, said in Portuguese")
             assert app.screen.title == portuguese
             words = " ".join(str(c.label) for c in app.screen.query_one(DataTable).columns.values())
             assert ("Nome" if key == "l" else "Mesa") in words, words

@@ -15,6 +15,7 @@ from cardtui.client.screens.table import TableScreen
 from cardtui.server.app import start
 from tests.client.waiting import at_table, in_lobby, until
 from tests.conftest import create
+from tests.waiting import eventually
 
 
 def free_port() -> int:
@@ -67,14 +68,12 @@ async def test_the_stream_resumes_across_a_restart_with_no_event_twice(tmp_path:
 
     reader = asyncio.create_task(read())
     try:
-        while len(seqs) < 20:
-            await asyncio.sleep(0.05)
+        await eventually(lambda: len(seqs) >= 20, "20 events")
         await running.stop(grace=0.1)
-        await asyncio.sleep(0.5)
+        await eventually(lambda: retries, "the stream trying again while the server is gone")
         running = await start("127.0.0.1", port, db, bot_delay=0.02, next_hand_delay=0.05)
         mark = len(seqs)
-        while len(seqs) < mark + 20:
-            await asyncio.sleep(0.05)
+        await eventually(lambda: len(seqs) >= mark + 20, "20 events more after the restart")
         assert retries, "the stream noticed the server was gone"
         assert len(seqs) == len(set(seqs)), "no event twice"
         assert seqs == sorted(seqs), "in order"
@@ -124,8 +123,10 @@ async def test_back_within_seconds_of_the_server_and_no_action_meanwhile(
             assert banner.display and bar.disabled, "the action bar is off while the stream is down"
             seq = screen.model.seq
             for _ in range(6):  # keys pressed in the outage do nothing (and send nothing)
+                tries = len(waits)
                 await pilot.press("b", "p", "c")
-                await pilot.pause(1.0)  # down a while, on purpose: the time grpc's own backoff would grow in
+                # down a while, on purpose: a try more each time, as many as grpc's own backoff would grow over
+                await until(pilot, lambda tries=tries: len(waits) > tries, "the client's next try")
             assert screen.model.seq == seq
             assert waits and max(waits) <= 2.0, waits
             running = await start("127.0.0.1", port, db)

@@ -5,7 +5,6 @@ A real server on 127.0.0.1 and the real app under Pilot, driven by keys.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import io
 import socket
@@ -37,6 +36,7 @@ from cardtui.v1 import common_pb2, lobby_pb2
 from tests.client.footer_check import footer_items
 from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until
 from tests.conftest import Player, bots_wait, create, next_hand_now
+from tests.waiting import eventually
 
 SMALL = (80, 24)
 BET = common_pb2.ACTION_TYPE_BET
@@ -202,7 +202,9 @@ async def test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_th
     running: Running | None = None
     try:
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, ConnectScreen))
+            # between two tries (a busy machine may be at the second already): the countdown to the next
+            await until(pilot, lambda: isinstance(app.screen, ConnectScreen)
+                        and "trying again in" in text_of(app.screen, "#connect-status"), "the countdown to a try")
             screen = app.screen
             assert f"127.0.0.1:{port}" in text_of(screen, "#connect-address")
             assert "refused" in text_of(screen, "#connect-reason")
@@ -360,10 +362,8 @@ async def test_a_seat_that_changed_hands_is_told_as_it_was_then(server: Running,
         first = table.match
         await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
         await ana.close()
-        deadline = time.monotonic() + PATIENCE
-        while not mid_hand(table, first) and table.match is first:
-            assert time.monotonic() < deadline, "the bots play on"
-            await asyncio.sleep(0.005)
+        await eventually(lambda table=table, first=first: mid_hand(table, first) or table.match is not first,
+                         "the bots playing on")
         bots_wait(table)  # the bots wait while dan sits down (a move on its way too)
         if mid_hand(table, first):
             break
@@ -389,6 +389,7 @@ async def test_the_log_wraps_at_its_width_and_rewraps_on_resize(server: Running)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.log_lines > 30)
+        bots_wait(server.room.tables[table_id])  # the table stands still: the screen settles after each resize
         log = app.screen.query_one("#log")
         for size in ((80, 24), (120, 40)):
             await pilot.resize_terminal(*size)

@@ -24,6 +24,7 @@ from cardtui.client.screens.tournaments import (
     TournamentScreen,
     TournamentsScreen,
 )
+from cardtui.client.table_summary import summary_foot
 from cardtui.i18n import speaking
 from cardtui.identity import create
 from cardtui.server.app import Running, start
@@ -50,7 +51,8 @@ async def quick(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(grace=0.2)
 
 
-async def until(pilot: Pilot[None], check: Callable[[], object], what: str, seconds: float = waiting.PATIENCE) -> None:
+async def until(pilot: Pilot[None], check: Callable[[], object], what: str | Callable[[], str],
+                seconds: float = waiting.PATIENCE) -> None:
     """Until ``check()`` holds, and the screen has drawn what made it so."""
     await waiting.until(pilot, check, what, seconds)
     await waiting.settled(pilot)
@@ -80,11 +82,11 @@ async def from_the_lobby(quick: Running, tmp_path: Path) -> None:
         await until(pilot, lambda: isinstance(app.screen, CreateTournamentScreen), "the form")
         form = app.screen
         form.query_one("#game", Select).value = "cacheta"
-        await pilot.pause(0.3)
+        await until(pilot, lambda: bool(form.query("#opt-start_points")), "cacheta's options in the form")
         form.query_one("#seats", Select).value = 4
         form.query_one("#entries", Input).value = "1"
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: str(form.query_one("#err-entries", Static).render()), "the places' field's error")
         assert "2 to 64" in str(form.query_one("#err-entries", Static).render()), "said beside the field"
         form.query_one("#entries", Input).value = "4"
         form.query_one("#opt-start_points", Input).value = "2"
@@ -239,6 +241,14 @@ async def test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one(qui
         screen = app.screen
         assert isinstance(screen, TableScreen)
         await until(pilot, lambda: screen.ended[1] and screen.query_one("#summary").display, "the match's end")
+
+        def foot_drawn() -> bool:  # how many rounds come in a call of their own; the countdown's tick draws them
+            drawn = str(screen.query_one("#summary-foot", Static).render())
+            return screen.rounds is not None and drawn == summary_foot(screen.model, screen.rounds,
+                                                                       screen.spectating).plain
+
+        await until(pilot, foot_drawn, lambda: f"the foot drawn once the screen knows how many rounds the tournament "
+                    f"plays (rounds: {screen.rounds}; foot: {screen.query_one('#summary-foot', Static).render()})")
         foot = str(screen.query_one("#summary-foot", Static).render())
         # one round: no next one to speak of; and one way back, the Leave button's (escape), not two
         assert "the tournament ends when every table's is" in foot and "new game" not in foot, foot
@@ -279,7 +289,8 @@ async def test_when_a_round_opens_each_entrant_is_taken_to_their_table_wherever_
             await tournament_pb2_grpc.TournamentsStub(ch).StartTournament(
                 tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=created.owner_token))
         for app, app_pilot, name in ((eva, pilot, "eva"), (bia, bia_pilot, "bia")):
-            await until(app_pilot, lambda app=app: isinstance(app.screen, TableScreen), f"{name}'s table")
+            # (not settled: a bot may play a seat whose person is slow to come, at full speed)
+            await waiting.until(app_pilot, lambda app=app: isinstance(app.screen, TableScreen), f"{name}'s table")
             screen = app.screen
             assert isinstance(screen, TableScreen) and screen.model.summary.tournament_id == tid
             assert screen.seat is not None, f"{name} sits at it"
@@ -298,6 +309,22 @@ def test_a_tournament_is_said_finished_in_its_own_gender(lang: str, tournament: 
         assert i18n._(TABLE_STATUS[common_pb2.TABLE_STATUS_FINISHED]) == table
 
 
+def states_handled(app: CardApp) -> list[int]:
+    """The round of each tournament state the app's rounds' follower has handled (a list that grows
+    as it handles more): what the follower would take the player to a table on."""
+    rounds = app.rounds
+    assert rounds is not None, "the app follows rounds once it has reached the lobby"
+    handled: list[int] = []
+    handle = rounds.arrived
+
+    async def counted(state: tournament_pb2.TournamentState) -> None:
+        await handle(state)
+        handled.append(state.summary.round)
+
+    rounds.arrived = counted  # type: ignore[method-assign]
+    return handled
+
+
 async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path: Path) -> None:
     """Leaving a round's table goes back to the tournament's screen, which goes on counting its hands
     (leaving once stopped every worker of the app, and the standings froze where they were)."""
@@ -309,13 +336,15 @@ async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path
         app = CardApp(f"127.0.0.1:{quick.port}", "ana", identity=create(tmp_path / "ana.pem"))
         async with app.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            handled = states_handled(app)
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TournamentsScreen), "the tournaments")
             await pilot.press("n")
             await until(pilot, lambda: isinstance(app.screen, CreateTournamentScreen), "the form")
             form = app.screen
+            assert isinstance(form, CreateTournamentScreen)
             form.query_one("#game", Select).value = "cacho"
-            await pilot.pause(0.3)
+            await until(pilot, lambda: form.game.name == "cacho", "cacho's options in the form")
             form.query_one("#seats", Select).value = 4
             form.query_one("#entries", Input).value = "4"
             await pilot.press("ctrl+s")
@@ -351,7 +380,11 @@ async def test_the_standings_keep_following_after_one_leaves_ones_table(tmp_path
             await until(pilot, lambda: isinstance(app.screen, TournamentScreen) and app.screen.state is not None,
                         "the standings again")
             again = app.screen
-            await pilot.pause(0.5)
+            # the rounds' follower takes a player to their table when a state of the round comes: once it
+            # has handled one that came after the standings opened again, she would have been taken
+            mark = len(handled)
+            await until(pilot, lambda: len(handled) > mark or played() >= 10**6,
+                        "the rounds' follower to handle a later state of the round")
             assert app.screen is again, "not taken back to the table she left"
             await pilot.press("p")
             await until(pilot, lambda: isinstance(app.screen, TableScreen) or played() >= 10**6, "p: her table")

@@ -9,6 +9,7 @@ which the next client remembers.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
@@ -23,7 +24,7 @@ from cardtui.server.rematch import swapped
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.test_table_flow import SMALL, log_text
 from tests.client.waiting import in_lobby, settled, until
-from tests.conftest import Player, bots_wait, create
+from tests.conftest import PATIENT_CUTS, Player, bots_wait, create
 
 
 async def test_the_bell_rings_once_per_turn_and_never_for_anyone_elses(server: Running) -> None:
@@ -187,6 +188,9 @@ async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running)
         before = screen.seat
         assert before is not None
         table = server.room.tables[table_id]
+        # ana alone is seated now: each deal of the next match waits for her seed, however long a busy
+        # machine takes to send it (her client's check of it is what the test reads at the end)
+        table.config = dataclasses.replace(table.config, cut_window=PATIENT_CUTS)
         started_at = table.seq
         await pilot.press("w")
         await until(pilot, lambda: "Game 2 begins, the seats swapped." in log_text(screen), lambda: log_text(screen))

@@ -292,12 +292,22 @@ async def test_the_away_tag_stays_on_the_name_line_at_80x24(lang: str) -> None:
 
 
 # -- an outage says what keys do, and its timers stop ----------------------------------------------
-async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_stops(tmp_path: Path) -> None:
+async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_stops(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.widgets import Static
 
     from cardtui.server.app import start
     from tests.client.test_reconnect import free_port
 
+    ticks: list[float] = []
+    """When the table screen's timer (the one that counts the turn down on screen) has ticked."""
+    tick = TableScreen._tick
+
+    def counted(self: TableScreen) -> None:
+        tick(self)
+        ticks.append(time.monotonic())
+
+    monkeypatch.setattr(TableScreen, "_tick", counted)
     port, db = free_port(), tmp_path / "store.db"
     running = await start("127.0.0.1", port, db)
     table_id = await create(running, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=600)
@@ -331,7 +341,9 @@ async def test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_s
             screen._tick()
             assert "trying again now" in str(banner.render())
             before = str(turn.render())
-            await pilot.pause(1.2)  # a second without the server: nothing may change (load cannot make this fail)
+            # a second without the server, and the screen's timer ticked after it: nothing may change
+            since = time.monotonic()
+            await until(pilot, lambda: any(t > since + 1.0 for t in ticks), "the screen's timer a second on")
             assert str(turn.render()) == before, "the timer does not count on screen while the server is gone"
             assert "the timer waits for the server" in before and screen.model.deadline is None
             running = await start("127.0.0.1", port, db)

@@ -18,8 +18,9 @@ no fault of the client. So a test says what it waits for:
 suite's timeout: it is never what the test waits for, and it is long (a busy machine may take
 seconds for what takes milliseconds on a quiet one).
 
-A pause that checks that nothing happens ("no message in 0.2 s") may stay a fixed pause: a busy
-machine cannot make it fail, only let it see less. Each such pause says so where it is.
+A check that nothing happens ("no message in 0.2 s") waits for what proves it instead: the answer
+to a later call, the screen's own timer ticking past the time, the key's handler done: a fixed
+pause there cannot fail on a busy machine, only see less.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import screen_work
 from cardtui.v1 import common_pb2, table_pb2
-from tests.waiting import PATIENCE
+from tests.waiting import PATIENCE, eventually
 
 
 async def until(pilot: Pilot[Any], ok: Callable[[], object], what: str | Callable[[], str] | None = None,
@@ -213,7 +214,4 @@ async def loaded(pilot: Pilot[Any], what: str = "the screen's loads", seconds: f
 async def exited(app: App[Any], seconds: float = PATIENCE) -> None:
     """Until the app has asked to exit (its return code set). Waited for on the event loop, not
     through the pilot: an app that exits leaves no screen for a pilot's turn."""
-    deadline = time.monotonic() + seconds
-    while app.return_code is None:
-        assert time.monotonic() < deadline, f"the app still runs after {seconds:.0f} s"
-        await asyncio.sleep(0.01)
+    await eventually(lambda: app.return_code is not None, "the app to exit", seconds)

@@ -9,7 +9,6 @@ reaches an audience before that audience may know it in that hand.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import re
@@ -33,6 +32,7 @@ from cardtui.server.store import token_digest
 from cardtui.server.table import Table
 from cardtui.v1 import table_pb2
 from tests.conftest import Player, create
+from tests.waiting import eventually
 
 HANDS = 6
 RUMMY_HANDS = 2
@@ -277,18 +277,13 @@ async def watch(server: Running, table_id: str) -> Audit:
     return audit
 
 
-async def finish(server: Running, audit: Audit, hands: int, timeout: float = 20.0) -> tuple[Log, list[dict[str, Any]]]:
+async def finish(server: Running, audit: Audit, hands: int) -> tuple[Log, list[dict[str, Any]]]:
     """Let ``hands`` hands finish, drain every stream up to then, and return the log and histories."""
     table = audit.table
-
-    async def played() -> None:
-        while server.store.hands.count_hands(table.id) < hands:
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(played(), timeout)
+    await eventually(lambda: server.store.hands.count_hands(table.id) >= hands, f"{hands} hands stored")
     final = table.seq
     for p in audit.players:
-        await p.wait_for(lambda q: bool(q.messages) and q.messages[-1].seq >= final, timeout=10)
+        await p.wait_for(lambda q: bool(q.messages) and q.messages[-1].seq >= final)
     for p in audit.players:
         await p.close()
     table.shutdown("The audit is over.")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 import pytest
 
 from cardtui.server.app import Running
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, create, one_person_with_bots
+from tests.waiting import eventually
 
 
 async def summary(server: Running, table_id: str) -> lobby_pb2.ListTablesResponse:
@@ -75,9 +74,7 @@ async def test_a_bot_never_answers_a_team_call_before_its_human_partner(server: 
     assert table.planned is None, "the bot partner waits for the person"
     match.apply(human, next(a for a in match.legal_actions(human) if a.type == "accept"))
     table._schedule()
-    for _ in range(500):  # the bots decide in a worker process: the plan comes back a moment later
-        if table.planned is not None:
-            break
-        await asyncio.sleep(0.01)
+    # the bots decide in a worker process: the plan comes back a moment later
+    await eventually(lambda: table.planned is not None, "the bots' plan from their worker")
     assert table.planned is not None and table.planned[0] != human
     await p.close()

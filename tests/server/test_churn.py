@@ -35,6 +35,7 @@ from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_p
 from tests import forked
 from tests.forked import Served
 from tests.server.test_audit import event_cards, message_cards
+from tests.waiting import eventually_async
 
 SEATS = 3
 
@@ -322,26 +323,22 @@ class Churn(RuleBasedStateMachine):
     # -- what must hold after every step ---------------------------------------------------------
     def settle(self) -> None:
         """Wait until every listening client has what the server has handed out."""
-        async def wait() -> None:
-            for _ in range(600):
-                live = self.listening()
-                tops = []
-                for c in live:
-                    stream = self.stub.Subscribe(table_pb2.SubscribeRequest(token=c.token))
-                    try:
-                        first = await stream.read()
-                    except grpc.aio.AioRpcError:
-                        first = None
-                    finally:
-                        stream.cancel()
-                    tops.append(first)
-                if all(t is not None and c.last >= t.seq and c.view is not None and same(c.view, t.snapshot.view)
-                       for c, t in zip(live, tops, strict=True)):
-                    return
-                await asyncio.sleep(0.05)
-            raise AssertionError("clients did not converge to the server's views")
+        async def converged() -> bool:
+            live = self.listening()
+            tops = []
+            for c in live:
+                stream = self.stub.Subscribe(table_pb2.SubscribeRequest(token=c.token))
+                try:
+                    first = await stream.read()
+                except grpc.aio.AioRpcError:
+                    first = None
+                finally:
+                    stream.cancel()
+                tops.append(first)
+            return all(t is not None and c.last >= t.seq and c.view is not None and same(c.view, t.snapshot.view)
+                       for c, t in zip(live, tops, strict=True))
 
-        self.run(wait())
+        self.run(eventually_async(converged, "the clients converging to the server's views"))
 
     @invariant()
     def nothing_leaks_nothing_repeats_everyone_converges(self) -> None:

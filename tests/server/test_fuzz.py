@@ -7,7 +7,6 @@ changes nothing at any table.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from cardtui.server.app import Running, start
 from cardtui.server.limits import Limits
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
+from tests.waiting import PATIENCE, eventually
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 """One worker runs the module's tests, in order: the second reads what the first did to their one
@@ -128,9 +128,8 @@ def comparable(t: Table) -> bool:
 async def settled(w: World) -> list[Table]:
     """The tables to compare, once at least one is comparable. Truco's and Cacho's tables time no
     window, and the next hand follows the last at once (no pause, no cut window), so this waits for
-    the next hand's deal at most, however busy the machine (the test's timeout bounds it)."""
-    while not any(comparable(t) for t in w.targets):
-        await asyncio.sleep(0.005)
+    the next hand's deal at most, however busy the machine."""
+    await eventually(lambda: any(comparable(t) for t in w.targets), "a table between two of its moves")
     return [t for t in w.targets if comparable(t)]
 
 
@@ -193,12 +192,12 @@ async def send(data: st.DataObject, w: World) -> str:
         req = table_pb2.ActRequest(token=tok, action=action(data, w, tok), seen_seq=data.draw(uint64))
         if data.draw(st.integers(0, 9), label="no action") == 0:
             req.ClearField("action")
-        await w.table.Act(req, timeout=5)
+        await w.table.Act(req, timeout=PATIENCE)
     elif kind == "chat":
-        await w.table.Chat(table_pb2.ChatRequest(token=token(data, w), text=data.draw(texts)), timeout=5)
+        await w.table.Chat(table_pb2.ChatRequest(token=token(data, w), text=data.draw(texts)), timeout=PATIENCE)
     elif kind == "subscribe":
         tok = token(data, w)
-        call = w.table.Subscribe(table_pb2.SubscribeRequest(token=tok, after_seq=data.draw(uint64)), timeout=5)
+        call = w.table.Subscribe(table_pb2.SubscribeRequest(token=tok, after_seq=data.draw(uint64)), timeout=PATIENCE)
         try:
             first = await call.read()
             assert first.HasField("snapshot"), "a subscription opens with a snapshot"
@@ -215,7 +214,7 @@ async def send(data: st.DataObject, w: World) -> str:
         )
         if data.draw(st.booleans(), label="with seat"):
             req.seat = data.draw(int32, label="seat")
-        await w.lobby.JoinTable(req, timeout=5)
+        await w.lobby.JoinTable(req, timeout=PATIENCE)
     elif kind == "create":
         req = lobby_pb2.CreateTableRequest(
             game=data.draw(st.one_of(st.sampled_from(list(GAMES)), texts), label="game"),
@@ -230,21 +229,21 @@ async def send(data: st.DataObject, w: World) -> str:
         )
         if data.draw(st.booleans(), label="with delay"):
             req.bot_delay_ms = data.draw(int32, label="delay")
-        await w.lobby.CreateTable(req, timeout=5)
+        await w.lobby.CreateTable(req, timeout=PATIENCE)
     elif kind == "spectate":
         req_s = lobby_pb2.SpectateRequest(
             table_id=data.draw(st.one_of(st.sampled_from(table_ids), texts), label="table"),
             name=data.draw(texts, label="name"),
             password=data.draw(st.one_of(st.just(""), texts), label="password"),
         )
-        await w.lobby.Spectate(req_s, timeout=5)
+        await w.lobby.Spectate(req_s, timeout=PATIENCE)
     else:
         # Never a seat token of a watched table: a bot would take the seat and play on its own.
         if data.draw(st.booleans(), label="a watcher's token"):
             tok = str(pick(w.watch_tokens, data.draw(PICK, label="watch token")))
         else:
             tok = data.draw(texts, label="token")
-        await w.lobby.Leave(lobby_pb2.LeaveRequest(token=tok), timeout=5)
+        await w.lobby.Leave(lobby_pb2.LeaveRequest(token=tok), timeout=PATIENCE)
     return kind
 
 
@@ -277,7 +276,7 @@ async def test_any_request_succeeds_or_is_refused_properly_and_a_refusal_changes
         if t not in w.targets and not t.closed:
             t.shutdown("The fuzz is done with this table.")
             t.closed = True
-    info = await w.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
+    info = await w.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=PATIENCE)
     assert set(GAMES) <= {g.name for g in info.games}, "the server still answers"
 
 
@@ -287,7 +286,7 @@ async def test_the_fuzz_reached_the_tables_and_the_server_is_healthy(world: Worl
     assert world.refused >= 100 and world.compared == world.refused, (world.refused, world.compared)
     assert any(t.seq > 1 and t.hands_played + 1 for t in world.targets)
     health = health_pb2_grpc.HealthStub(world.channel)
-    reply = await health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+    reply = await health.Check(health_pb2.HealthCheckRequest(service=""), timeout=PATIENCE)
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
 
 
@@ -296,8 +295,8 @@ async def test_bytes_that_are_no_protobuf_leave_the_server_serving(world: World)
     raw = world.channel.unary_unary("/cardtui.v1.Table/Act")
     for junk in (b"\xff" * 40, b"\x0a\xff\xff\xff\xff\x0f", b"\x12" + b"\x80" * 20):
         with pytest.raises(grpc.aio.AioRpcError):
-            await raw(junk, timeout=5)
-    info = await world.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
+            await raw(junk, timeout=PATIENCE)
+    info = await world.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=PATIENCE)
     assert set(GAMES) <= {g.name for g in info.games}
 
 
@@ -305,5 +304,5 @@ async def test_bytes_that_are_no_protobuf_leave_the_server_serving(world: World)
 async def test_bytes_that_are_no_protobuf_are_refused_as_malformed(world: World) -> None:
     raw = world.channel.unary_unary("/cardtui.v1.Table/Act")
     with pytest.raises(grpc.aio.AioRpcError) as err:
-        await raw(b"\xff" * 40, timeout=5)
+        await raw(b"\xff" * 40, timeout=PATIENCE)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT

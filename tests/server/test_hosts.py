@@ -15,8 +15,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from cardtui.identity import create as create_identity
 from cardtui.server.app import Running, start
 from cardtui.server.routes import ROOM_KEY
 from cardtui.v1 import hosts_pb2_grpc, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
+from tests.waiting import eventually, eventually_async
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.xdist_group("postgresql")]
 
@@ -56,15 +56,6 @@ def host_process(url: str, tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
     line = proc.stdout.readline()
     assert "server on" in line, line
     return proc, int(line.split()[3].rsplit(":", 1)[1])
-
-
-async def until(check: Callable[[], object], timeout: float = 60.0) -> None:
-    """Until ``check()`` holds; ``timeout`` only ends a broken test (a busy machine takes seconds)."""
-    async def loop() -> None:
-        while not check():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(loop(), timeout)
 
 
 async def test_one_room_over_two_hosts_a_table_made_on_one_is_joined_from_the_other(pg_url: str,
@@ -144,29 +135,29 @@ async def test_the_host_driving_a_table_is_killed_mid_hand_and_the_survivor_take
                 joined = await conn.join(table_id, "ana")
                 assert joined.address == f":{port}"
                 task = asyncio.create_task(follow(joined.token))
-                await until(lambda: (v := view()) is not None and len(v.legal) > 0)
+                await eventually(lambda: (v := view()) is not None and len(v.legal) > 0, "ana's turn")
                 before = view()
                 assert before is not None
                 cards = [list(s.cards) for s in before.cacho.seats]
                 acted = await conn.act(joined.token, before.legal[0])
-                await until(lambda: max((m.seq for m in seen), default=0) >= acted)
+                await eventually(lambda: max((m.seq for m in seen), default=0) >= acted, "ana's move in her stream")
                 last_before = max(m.seq for m in seen)
                 events_before = [e.seq for m in seen if m.HasField("update") for e in m.update.events]
                 count = len(seen)
                 os.kill(proc.pid, signal.SIGKILL)  # mid-hand, the host that drives the table
                 proc.wait(10)
                 # the survivor finds the dead host's lock free and takes its tables; the client follows
-                await until(lambda: table_id in survivor.room.tables)
-                await until(lambda: any(m.HasField("snapshot") for m in seen[count:]))
+                await eventually(lambda: table_id in survivor.room.tables, "the survivor taking the table")
+                await eventually(lambda: any(m.HasField("snapshot") for m in seen[count:]), "the survivor's snapshot")
                 resumed = next(m for m in seen[count:] if m.HasField("snapshot"))
                 assert resumed.seq >= last_before
                 assert conn.routes[joined.token] == ""  # the survivor is the lobby the client knows
                 if (resumed.snapshot.view.hand, resumed.snapshot.view.cacho.round) == (before.hand, before.cacho.round):
                     assert [list(s.cards) for s in resumed.snapshot.view.cacho.seats] == cards
-                await until(lambda: (v := view()) is not None and len(v.legal) > 0)
+                await eventually(lambda: (v := view()) is not None and len(v.legal) > 0, "ana's turn again")
                 again = await conn.act(joined.token, view().legal[0])  # type: ignore[union-attr]
                 assert again > last_before
-                await until(lambda: max(m.seq for m in seen) >= again)
+                await eventually(lambda: max(m.seq for m in seen) >= again, "ana's move on the survivor")
                 events_after = [e.seq for m in seen[count:] if m.HasField("update") for e in m.update.events]
                 assert events_after and min(events_after) > max(events_before)
                 everything = events_before + events_after
@@ -217,13 +208,11 @@ async def test_two_hosts_racing_for_one_table_leave_it_to_exactly_one(pg_url: st
                                                                   metadata=((ROOM_KEY, key),))
             return {t.id for t in reply.tables}
 
-        drives: list[set[str]] = [set(), set()]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # until every table is driven somewhere (each host sweeps as it starts)
+        async def all_driven() -> list[set[str]] | None:  # each host sweeps as it starts
             drives = [await driven(racer_port) for racer_port in ports]
-            if drives[0] | drives[1] >= set(ids):
-                break
-            await asyncio.sleep(0.05)
+            return drives if drives[0] | drives[1] >= set(ids) else None
+
+        drives = await eventually_async(all_driven, "every table driven somewhere")
         assert not drives[0] & drives[1], "no table is driven by both"
         assert drives[0] | drives[1] == set(ids), "every table is driven"
         with psycopg.connect(pg_url) as db:
@@ -246,7 +235,7 @@ async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url:
         table_id = made.table.id
         seated = [await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=table_id, name=n))
                   for n in ("ana", "bia")]
-        await until(lambda: a.room.tables[table_id].match is not None)
+        await eventually(lambda: a.room.tables[table_id].match is not None, "the match dealt")
         old = a.room.tables[table_id]
         await a.keeper.stop()  # type: ignore[union-attr]  # a is idle: nothing of it touches the database
         # a's database session ends (a network cut, an administrator): its lock goes with it
@@ -256,8 +245,8 @@ async def test_a_host_that_lost_its_session_never_writes_its_table_again(pg_url:
                                 (owner_key(a.store.owners.me), owner_key(a.store.owners.me))).fetchone()
             assert pid is not None
             admin.execute("SELECT pg_terminate_backend(%s)", (pid[0],))
-            await until(lambda: admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
-                                              (pid[0],)).fetchone() == (0,))
+            await eventually(lambda: admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s",
+                                                   (pid[0],)).fetchone() == (0,), "a's database session ended")
         # b finds a's lock free and takes the table, with a new epoch
         await b.keeper.sweep()  # type: ignore[union-attr]
         assert table_id in b.room.tables and b.room.tables[table_id].epoch == old.epoch + 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest_asyncio
 
 from cardtui.identity import Identity, create
 from cardtui.server.app import Running, start
+from cardtui.server.clock import ManualClock
 from cardtui.server.limits import Limits
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import create as create_table
@@ -122,32 +122,35 @@ async def test_one_key_owns_a_bounded_number_of_names(few_names: Running, tmp_pa
 
 
 @pytest_asyncio.fixture
-async def quick_log(tmp_path: Path) -> AsyncIterator[Running]:
-    """No rate limit on names, and a short window for the refusals' log."""
+async def quick_log(tmp_path: Path) -> AsyncIterator[tuple[Running, ManualClock]]:
+    """No rate limit on names, and a short window for the refusals' log, on a clock the test moves."""
+    clock = ManualClock()
     running = await start("127.0.0.1", 0, tmp_path / "store.db",
-                          limits=Limits(tables_per_minute=1e9, refusal_log_seconds=0.5))
+                          limits=Limits(tables_per_minute=1e9, refusal_log_seconds=0.5), clock=clock)
     try:
-        yield running
+        yield running, clock
     finally:
         await running.stop(grace=0.1)
 
 
 async def test_refusals_reach_the_log_at_a_bounded_rate(
-    quick_log: Running, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    quick_log: tuple[Running, ManualClock], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    running, clock = quick_log
     ana = create(tmp_path / "ana.pem")
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{quick_log.port}") as ch:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:
         lobby = lobby_pb2_grpc.LobbyStub(ch)
         await prove(lobby, ana, "ana")
         caplog.set_level(logging.INFO, logger="cardtui.service")
         kinds = ["ana", ANA_CYRILLIC, JOSE_SOFT_HYPHEN, "x" * 30]  # four reasons to refuse
-        began, sent = time.monotonic(), 0
-        for _ in range(6):  # 1,200 refusals, however long they take: the bound below is counted from it
+        began, sent = clock.now(), 0
+        for _ in range(6):  # 1,200 refusals, a window's time apart, however long the machine takes over them
             calls = [hello(lobby, kinds[i % len(kinds)]) for i in range(200)]
             outcomes = await asyncio.gather(*calls, return_exceptions=True)  # type: ignore[call-overload]
             assert all(isinstance(o, grpc.aio.AioRpcError) for o in outcomes)
             sent += len(calls)
-        elapsed = time.monotonic() - began
+            await clock.advance(0.5)
+        elapsed = clock.now() - began
     lines = [r.getMessage() for r in caplog.records if r.name == "cardtui.service"]
     refusals = [line for line in lines if line.startswith("refused (")]
     windows = elapsed / 0.5 + 1

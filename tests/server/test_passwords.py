@@ -121,7 +121,7 @@ async def test_a_check_leaves_the_loop_free() -> None:
     async def count() -> None:
         nonlocal rounds
         while True:
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # a turn of the loop: what the test counts, not a wait
             rounds += 1
 
     counter = asyncio.create_task(count())

@@ -13,7 +13,8 @@ from cardtui.server.app import Running, start
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player
-from tests.server.test_seat_holders import play_until, until
+from tests.server.test_seat_holders import play_until
+from tests.waiting import eventually
 
 
 async def finished(address: str, table_id: str) -> common_pb2.TableSummary:
@@ -37,7 +38,7 @@ async def ana_left_and_dan_took_her_seat(running: Running) -> str:
         await ana.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
         await lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))  # a bot plays on for ana
         await ana.close()
-        await until(lambda: table.hands_played >= 1, "a hand the bot finishes for ana")
+        await eventually(lambda: table.hands_played >= 1, "a hand the bot finishes for ana")
         dan = await Player(address).join(table_id, "dan")
         played = table.hands_played
         await play_until(dan, lambda: table.hands_played >= played + 1)

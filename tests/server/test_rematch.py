@@ -21,6 +21,7 @@ from cardtui.server.app import Running
 from cardtui.server.rematch import Choice, agreed, outcome, swapped
 from cardtui.v1 import common_pb2, table_pb2, table_pb2_grpc
 from tests.conftest import Player, create, kind, next_hand_now
+from tests.waiting import PATIENCE
 
 
 async def play_to_match_end(players: list[Player]) -> None:
@@ -52,7 +53,7 @@ async def play_to_match_end(players: list[Player]) -> None:
             await asyncio.wait([asyncio.ensure_future(p.changed.wait()) for p in players], timeout=0.5,
                                return_when=asyncio.FIRST_COMPLETED)
 
-    await asyncio.wait_for(loop(), 60)
+    await asyncio.wait_for(loop(), 4 * PATIENCE)  # a bound for a broken test, not a pace: a busy machine is slow
 
 
 async def rematch(p: Player, choice: int) -> None:

@@ -3,7 +3,6 @@ delayed full view that never holds the hand in play."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,10 +16,12 @@ from cardtui.engine.core import Bound, GameView
 from cardtui.engine.games import GAMES
 from cardtui.server import wire
 from cardtui.server.app import Running, start
+from cardtui.server.clock import ManualClock
 from cardtui.server.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2
 from tests.conftest import Player, kind, started
 from tests.engine.test_replays import RIGGED
+from tests.waiting import eventually
 
 
 def view_record(view: table_pb2.View) -> GameView:
@@ -114,10 +115,7 @@ async def test_who_may_open_a_tables_hands(server: Running, lobby: lobby_pb2_grp
     # The person leaves, bots play on; once some hands are over the owner closes the table.
     await started(server, table_id)
     await lobby.Leave(lobby_pb2.LeaveRequest(token=player.token))
-    for _ in range(200):
-        if server.store.hands.count_hands(table_id) >= 2:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: server.store.hands.count_hands(table_id) >= 2, "two hands stored")
     await lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=created.owner_token))
     listed = await lobby.ListHands(ask(table_id=table_id))
     assert listed.table.status == 3 and listed.in_play == 0
@@ -283,7 +281,22 @@ def test_summaries_name_teams_and_winners() -> None:
     assert summary.winner == record["result"]["winner"] and not summary.HasField("team")
 
 
-async def test_odd_requests_get_refusals_never_a_crash(server: Running, lobby: lobby_pb2_grpc.LobbyStub) -> None:
+@pytest_asyncio.fixture
+async def timed(tmp_path: Path) -> AsyncIterator[tuple[Running, ManualClock, lobby_pb2_grpc.LobbyStub]]:
+    """A server whose rate limits run on a clock the test moves, and a lobby to it."""
+    clock = ManualClock()
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05, clock=clock)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            yield running, clock, lobby_pb2_grpc.LobbyStub(channel)
+    finally:
+        await running.stop(grace=0.2)
+
+
+async def test_odd_requests_get_refusals_never_a_crash(
+    timed: tuple[Running, ManualClock, lobby_pb2_grpc.LobbyStub]
+) -> None:
+    server, clock, lobby = timed
     record, _, _ = RIGGED["cacho"]()
     store_finished(server, "rig", record)
     created = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=2, bot_delay_ms=60_000,
@@ -306,5 +319,5 @@ async def test_odd_requests_get_refusals_never_a_crash(server: Running, lobby: l
     assert codes <= {grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED,
                      grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.RESOURCE_EXHAUSTED}, codes
     assert grpc.StatusCode.RESOURCE_EXHAUSTED in codes, "replays are rate-limited"
-    await asyncio.sleep(0.3)  # the bucket refills
+    await clock.advance(0.3)  # the bucket refills
     assert len(await replay(lobby, "rig", 1)) > 1, "the server still serves"

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,13 +30,7 @@ from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import Player, create
 from tests.server.test_records import boldest, meekest, new_table, play_out_the_match, sit, standing
 from tests.test_history_schema import problems
-
-
-async def until(ok: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not ok():
-        assert time.monotonic() < deadline, f"timed out: {what}"
-        await asyncio.sleep(0.02)
+from tests.waiting import eventually
 
 
 def records(running: Running, table_id: str) -> list[dict[str, Any]]:
@@ -69,7 +62,7 @@ async def a_hand_dan_took_over(server: Running) -> tuple[str, int, dict[str, Any
     seat = ana.seat
     await ana.lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))  # a bot plays on for ana
     await ana.close()
-    await until(lambda: table.hands_played >= 1 and table.match is not None and table.match.logged() >= 1
+    await eventually(lambda: table.hands_played >= 1 and table.match is not None and table.match.logged() >= 1
                 and not table.match.hand_over(), "a later hand the bot has begun for ana")
     in_play = table.hands_played + 1
     dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
@@ -160,13 +153,13 @@ async def test_after_a_match_a_seat_its_person_left_is_an_open_bots_seat_and_the
             table_id = made.table.id
             table: Table = running.room.tables[table_id]
             ana = await Player(address).join(table_id, "ana")
-            await until(lambda: table.match is not None, "the match starts")
+            await eventually(lambda: table.match is not None, "the match starts")
             await lobby.Leave(lobby_pb2.LeaveRequest(token=ana.token))
             await ana.close()
             (stand_in,) = [s for s in table.summary().seats if s.seat == ana.seat]
             assert (stand_in.name, stand_in.bot, stand_in.away, stand_in.bot_level) == ("ana", True, True, "easy"), \
                 "the bot standing in plays at the table's bot level"
-            await until(lambda: table.matches >= 2, "the next match starts by itself")
+            await eventually(lambda: table.matches >= 2, "the next match starts by itself")
             listed = {t.id: t for t in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables}[table_id]
             assert listed.status == common_pb2.TABLE_STATUS_PLAYING
             seat = listed.seats[ana.seat]
@@ -203,7 +196,7 @@ async def test_a_seat_taken_over_mid_match_gives_the_match_to_both_who_played_it
             ana.subscribe()
             beto.subscribe()
             table: Table = running.room.tables[table_id]
-            await until(lambda: table.match is not None, "the match starts")
+            await eventually(lambda: table.match is not None, "the match starts")
             await lobby.Leave(lobby_pb2.LeaveRequest(token=beto.token))  # escape, yes: a bot keeps the seat
             await beto.close()
             carla = await sit(address, table_id, new_identity(tmp_path / "carla.pem"), "carla")  # no seat asked
@@ -240,7 +233,7 @@ async def test_a_person_who_drops_and_never_comes_back_gets_no_match_they_did_no
             ana.subscribe()
             await ana.wait_for(lambda q: q.last_view is not None and q.last_view.hand >= 1)
             await ana.unsubscribe()  # the laptop closes
-            await until(lambda: table.matches >= 3, "the bots play on, match after match", timeout=60)
+            await eventually(lambda: table.matches >= 3, "the bots play on, match after match")
             hands = records(running, table_id)
             match2 = [h for h in hands if h["match"] == 2]
             assert match2 and all(h["seats"][ana.seat].get("away") for h in match2), "a bot played all of match 2"
@@ -252,7 +245,7 @@ async def test_a_person_who_drops_and_never_comes_back_gets_no_match_they_did_no
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await ana.act(common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS))
             assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED, "her token opens nothing now"
-            await until(lambda: any(h["match"] == 3 for h in records(running, table_id)), "a hand of match 3")
+            await eventually(lambda: any(h["match"] == 3 for h in records(running, table_id)), "a hand of match 3")
             match3 = next(h for h in records(running, table_id) if h["match"] == 3)
             assert match3["seats"][ana.seat] == {"seat": ana.seat, "name": f"bot {ana.seat + 1}",
                                                  "team": ana.seat, "bot": "easy"}, "the history: a bot's open seat"
@@ -297,13 +290,13 @@ async def test_a_broken_bot_worker_pool_is_replaced_and_the_table_plays_on(tmp_p
         assert isinstance(thinker, thinking.Thinker)
         table_id = await create(running, game="cacho", seats=2, bots=2)
         table: Table = running.room.tables[table_id]
-        await until(lambda: table.hands_played >= 1, "the bots play a hand in their worker")
+        await eventually(lambda: table.hands_played >= 1, "the bots play a hand in their worker")
         broken = thinker._pool
         for pid in list(broken._processes or {}):  # the worker dies (killed, out of memory)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         played = table.hands_played
-        await until(lambda: table.hands_played >= played + 2, "the bots play on")
+        await eventually(lambda: table.hands_played >= played + 2, "the bots play on")
         assert thinker._pool is not broken, "a new pool took the broken one's place"
     finally:
         await running.stop(grace=0.1)

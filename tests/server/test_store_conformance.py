@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from cardtui.server.store import Fenced, Record, SavedSeat, Store, token_digest
 from cardtui.server.stores import open_store
 from tests.postgres import Cluster
+from tests.waiting import eventually_sync
 
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=[pytest.mark.postgresql, pytest.mark.xdist_group("postgresql")])]
 
@@ -181,9 +181,7 @@ def test_an_owner_is_alive_while_its_process_is_and_its_tables_go_to_one_claimer
     with pytest.raises(Fenced):
         b.owners.fence("t1", 1)  # b never drove it
     a.close()  # a's process ends: its lock is free (PostgreSQL's server lets it go as its session ends)
-    deadline = time.monotonic() + 60
-    while not (orphans := b.owners.orphans()) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    orphans = eventually_sync(b.owners.orphans, "a's tables orphaned once its lock is free")
     assert sorted(p.table_id for p in orphans) == ["t1", "t2"] and b.owners.dead(first)
     claimed = [b.owners.claim(p) for p in orphans]
     assert claimed == [2, 2]

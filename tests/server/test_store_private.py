@@ -6,14 +6,12 @@ for byte, as anyone on the host could if the modes let them, and checks the mode
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import sqlite3
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import grpc
@@ -22,6 +20,7 @@ from cardtui.identity import create as create_identity
 from cardtui.server.store import SUFFIXES, token_digest
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2_grpc
 from tests.server.test_restart import snapshot
+from tests.waiting import eventually_async
 
 
 def serve(db: Path, log: Path, *flags: str) -> tuple[subprocess.Popen[str], int]:
@@ -84,10 +83,10 @@ async def a_table_in_play(port: int, tmp_path: Path) -> tuple[list[str], dict[st
         seats[watch.token] = None
         async with grpc.aio.insecure_channel(at(port, watch.address)) as worker:
             table = table_pb2_grpc.TableStub(worker)
-            for _ in range(100):  # the table is full: the first hand is dealt
-                if (await snapshot(table, watch.token)).snapshot.view.hand >= 1:
-                    break
-                await asyncio.sleep(0.1)
+            async def dealt() -> bool:  # the table is full: the first hand is dealt
+                return (await snapshot(table, watch.token)).snapshot.view.hand >= 1
+
+            await eventually_async(dealt, "the first hand dealt")
             assert (await snapshot(table, watch.token)).snapshot.view.hand >= 1
     return [*seats, made.owner_token, proved.session], seats, table_id
 
@@ -119,14 +118,12 @@ async def test_the_store_holds_no_token_and_only_its_owner_may_read_it_even_afte
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
             lobby = lobby_pb2_grpc.LobbyStub(ch)
             for token, seat in seats.items():  # every token opens its own seat again, or its view
-                where = ""
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline:  # back on a worker once the old server's workers have ended
+                async def located(token: str = token) -> str:  # on a worker once the old server's workers have ended
                     where = (await lobby.Locate(lobby_pb2.LocateRequest(token=token))).address
-                    if where and table_id in [t.id for t in (await lobby.ListTables(
-                            lobby_pb2.ListTablesRequest())).tables]:
-                        break
-                    await asyncio.sleep(0.05)
+                    listed = [t.id for t in (await lobby.ListTables(lobby_pb2.ListTablesRequest())).tables]
+                    return where if where and table_id in listed else ""
+
+                where = await eventually_async(located, "the table back on a worker")
                 async with grpc.aio.insecure_channel(at(port, where)) as worker:
                     back = (await snapshot(table_pb2_grpc.TableStub(worker), token)).snapshot
                 assert (back.seat if back.HasField("seat") else None) == seat

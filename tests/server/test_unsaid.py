@@ -34,6 +34,7 @@ from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_p
 from tests import forked
 from tests.conftest import kind
 from tests.forked import Served
+from tests.waiting import PATIENCE, eventually
 
 SERVE = ("--next-hand-delay", "300", "--bot-delay", "200", "--cut-ms", "1500", "--log-level", "warning",
          "--no-announce", "--max-actions", "1e6", "--workers", "1")
@@ -166,7 +167,7 @@ class Run:
         if self.channel is not None:
             await self.channel.close()
 
-    async def until(self, done: Callable[[], bool], timeout: float = 60) -> None:
+    async def until(self, done: Callable[[], bool], timeout: float = PATIENCE) -> None:
         """Wait for ``done``, restarting the server whenever a kill brought it down."""
         try:
             async with asyncio.timeout(timeout):
@@ -447,10 +448,7 @@ async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_a_dropped_one_is_not
     assert table.seq == seq and table.match is None
 
     room.leave(tokens[1])  # a seat empties before the match begins: its window ends, the deal is dropped
-    for _ in range(500):
-        if table.cut is None:
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: table.cut is None, "the deal dropped")
     assert table.cut is None and table.match is None
     store, room = crash(room, store)
     table = room.tables[table.id]
