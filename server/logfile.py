@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtui.i18n import _
+from cardtui.server.clock import REAL, Clock
 from cardtui.server.limits import Throttle
 from cardtui.server.outage import LINE_SECONDS
 
@@ -40,9 +41,9 @@ class Repeats(logging.Filter):
     """Failures (ERROR and above) at most one line per kind every ``every`` seconds: the kind is the logger and
     the message's template, so the same failure about a thousand tables is one line and a count."""
 
-    def __init__(self, every: float = LINE_SECONDS) -> None:
+    def __init__(self, every: float = LINE_SECONDS, clock: Clock = REAL) -> None:
         super().__init__()
-        self.throttle = Throttle(logging.getLogger("cardtui"), every)
+        self.throttle = Throttle(logging.getLogger("cardtui"), every, clock)
 
     def filter(self, record: logging.LogRecord) -> bool:
         decided = getattr(record, "cardtui_let", None)  # the same record passes every handler: decided once

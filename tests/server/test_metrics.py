@@ -20,6 +20,7 @@ from cardtui.client.connection import Connection
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests import forked
 from tests.arrangements import SERVE, Person, listening
+from tests.waiting import eventually_async
 
 A = common_pb2.ActionType
 Figures = dict[str, dict[tuple[tuple[str, str], ...], float]]
@@ -98,11 +99,7 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
             now = await scraped(url)
             return one(now, "cardtui_takeovers_total") >= 1 and one(now, "cardtui_tables", game="truco_argentino") == 1
 
-        async def poll() -> None:
-            while not await taken_over():
-                await asyncio.sleep(0.05)
-
-        await asyncio.wait_for(poll(), 60)
+        await eventually_async(taken_over, "a takeover counted and the table back on the page")
     finally:
         await ana.close()
         await maker.close()

@@ -11,15 +11,16 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from cardtui.server import logfile
+from cardtui.server.clock import ManualClock
 from cardtui.server.systemd import notify
 from tests import forked
-from tests.arrangements import PATIENCE, SERVE
+from tests.arrangements import SERVE
+from tests.waiting import PATIENCE, eventually_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "docs" / "cardtui.service"
@@ -88,10 +89,8 @@ def test_the_log_file_holds_the_table_workers_lines(tmp_path: Path) -> None:
     served, _port = forked.serve(["--port", "0", "--db", str(tmp_path / "store.db"), *SERVE, "--log-level", "info",
                                   "--workers", "2", "--log-file", str(log)], tmp_path / "stderr.log")
     try:
-        deadline = time.monotonic() + PATIENCE
-        while "a table worker serving" not in (log.read_text() if log.exists() else ""):
-            assert time.monotonic() < deadline, "a worker's line never reached the front's log file"
-            time.sleep(0.02)
+        eventually_sync(lambda: "a table worker serving" in (log.read_text() if log.exists() else ""),
+                        "a worker's line in the front's log file")
         said = log.read_text()
         assert " INFO cardtui.workers table worker 1 serving" in said
         # A worker's line is formatted once, by the front: its level and logger are not said twice.
@@ -117,8 +116,9 @@ def test_the_log_file_rotates(tmp_path: Path) -> None:
     assert all(p.stat().st_size <= 1024 * 1024 for p in tmp_path.iterdir())
 
 
-def test_repeated_failures_are_said_once_per_kind_with_a_count() -> None:
-    repeats = logfile.Repeats(every=2.0)
+async def test_repeated_failures_are_said_once_per_kind_with_a_count() -> None:
+    clock = ManualClock()
+    repeats = logfile.Repeats(every=2.0, clock=clock)
 
     def record(message: str, level: int = logging.ERROR, *args: object) -> logging.LogRecord:
         return logging.LogRecord("cardtui.store", level, __file__, 1, message, args, None)
@@ -129,9 +129,10 @@ def test_repeated_failures_are_said_once_per_kind_with_a_count() -> None:
     assert left_out == 1000
     assert repeats.filter(record("another failure"))  # another kind is said at once
     assert all(repeats.filter(record("a warning", logging.WARNING)) for _ in range(10))  # not failures: all said
-    while True:  # the window passes: the next line of the kind says how many were left out
-        later = record("the store is out of reach: %s", logging.ERROR, "c")
-        if repeats.filter(later):
-            break
-        time.sleep(0.01)
+    early = record("the store is out of reach: %s", logging.ERROR, "c")
+    await clock.advance(1.9)  # not yet two seconds on: still held back
+    assert not repeats.filter(early)
+    await clock.advance(0.2)  # the window has passed: the next line of the kind says how many were left out
+    later = record("the store is out of reach: %s", logging.ERROR, "c")
+    assert repeats.filter(later)
     assert "the store is out of reach: c (and" in later.getMessage() and "more like it" in later.getMessage()
