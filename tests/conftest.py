@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,53 @@ def passed(node: pytest.Item) -> bool:
     """The test's own body passed (read in a fixture's teardown)."""
     report = node.stash.get(REPORTS, {}).get("call")
     return report is not None and report.passed
+
+
+BROWSER_FIXTURES = frozenset({"chromium"})
+"""Fixtures that start a real browser: a test using one is marked ``browser``."""
+
+POSTGRESQL_FIXTURES = frozenset({"postgres", "pg_url", "hosts"})
+"""Fixtures that need the real PostgreSQL cluster: a test using one is marked ``postgresql``."""
+
+SLOW: frozenset[str] = frozenset()
+"""The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
+left out of ``make check``, run by ``make test``. Chosen from one full run's ``--durations``."""
+
+
+def _needs_browser(item: pytest.Item) -> bool:
+    """A test that starts Chromium: it asks for the ``chromium`` fixture, or names its module's
+    ``CHROMIUM`` (the browser found on the PATH) in its own code."""
+    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    return code is not None and "CHROMIUM" in code.co_names
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    name = item.nodeid.split("[", 1)[0]
+    return name in SLOW or name.split("::", 1)[0] in SLOW
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs, from the fixtures it uses, so that ``make check`` can leave out
+    with ``-m "not slow and not browser and not postgresql"`` what needs root to install or time to run,
+    and no test file has to say it."""
+    for item in items:
+        if _needs_browser(item):
+            item.add_marker(pytest.mark.browser)
+        if POSTGRESQL_FIXTURES & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("postgresql"):
+            item.add_marker(pytest.mark.postgresql)
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Chromium's path, or the test is skipped saying why (``make test`` installs Debian's chromium)."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.skip("no Chromium here (make test installs Debian's chromium)")
+    return found
 
 
 def pytest_report_header() -> str:
