@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 README_LINES = 150
-"""The README is read by a player in five minutes: what it is, a picture, two commands, the LAN, the
-keys, where to read on. What does not fit goes to a guide in docs/."""
+"""The README is read by a player in five minutes: what it is, a picture, two commands, the LAN, where to
+read on. What does not fit goes to a guide in docs/."""
 
 LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
