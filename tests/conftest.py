@@ -47,9 +47,77 @@ BROWSER_FIXTURES = frozenset({"chromium"})
 POSTGRESQL_FIXTURES = frozenset({"postgres", "pg_url", "hosts"})
 """Fixtures that need the real PostgreSQL cluster: a test using one is marked ``postgresql``."""
 
-SLOW: frozenset[str] = frozenset()
+SLOW: frozenset[str] = frozenset({
+    # the engine's long random runs and reference comparisons: many games or hands each
+    "tests/engine/test_analysis.py::"
+    "test_a_decisions_analysis_does_not_change_when_the_unseen_cards_are_dealt_otherwise",
+    "tests/engine/test_fairness.py::test_a_thousand_fair_hands_of_every_game_verify",
+    "tests/engine/test_fairness.py::test_every_card_is_equally_likely_in_every_position",
+    "tests/engine/test_melds.py::test_answers_kept_across_calls_are_those_of_a_fresh_search",
+    "tests/engine/test_melds.py::test_completing_cards_agree_with_reference",
+    "tests/engine/test_melds.py::test_completing_cards_on_many_hands",
+    "tests/engine/test_melds.py::test_filling_cards_are_those_that_meld_every_card",
+    "tests/engine/test_melds.py::test_ten_cards_agree_with_reference",
+    "tests/engine/test_rummy.py::test_histories_account_for_every_card",
+    "tests/engine/test_rummy_windows.py::test_cacheta_hands_whose_windows_the_clock_closed_replay",
+    "tests/engine/test_rummy_windows.py::test_pif_paf_hands_whose_windows_the_clock_closed_replay",
+    "tests/engine/test_truco_argentino.py::test_bots_play_whole_matches_against_random_play",
+    "tests/engine/test_truco_argentino.py::test_random_matches_keep_the_invariants",
+    "tests/engine/test_truco_argentino.py::test_random_matches_with_flor_replay_exactly",
+    "tests/engine/test_truco_contract.py::test_random_play_keeps_the_contract_with_options",
+    "tests/engine/test_truco_histories.py::test_deal_and_actions_account_for_every_card",
+    "tests/engine/test_truco_paulista.py::test_random_matches_keep_the_invariants",
+    # whole files: each test starts servers, workers or browser guests' processes and plays hands
+    "tests/server/test_analysis.py",
+    "tests/server/test_store_private.py",
+    "tests/test_analyze_cli.py",
+    "tests/test_matrix.py",
+    "tests/test_web_guard.py",
+    # servers killed and restarted, whole matches played, pools of processes, packages built
+    "tests/server/test_analysis_pool.py::test_a_hand_asked_for_alone_is_shared_among_the_free_workers",
+    "tests/server/test_audit.py::test_no_audience_receives_a_card_before_it_may_see_it",
+    "tests/server/test_churn.py::test_people_come_and_go_and_the_server_restarts",
+    "tests/server/test_fair.py::test_a_table_deals_from_the_committed_seed_and_the_players_cuts",
+    "tests/server/test_fair.py::test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain",
+    "tests/server/test_fuzz.py::test_any_request_succeeds_or_is_refused_properly_and_a_refusal_changes_nothing@fuzz",
+    "tests/server/test_lookalikes.py::test_every_confusable_substitution_of_an_owned_name_is_refused",
+    "tests/server/test_rematch.py::test_a_leaver_leaves_the_seat_to_a_bot_and_the_one_staying_starts_it",
+    "tests/server/test_restart.py::test_kill_9_mid_hand_and_every_table_comes_back",
+    "tests/server/test_thinking.py::test_a_client_that_hosts_the_server_starts_its_bot_workers",
+    "tests/server/test_thinking.py::test_the_bots_workers_end_with_a_server_killed_outright",
+    "tests/server/test_tournaments.py::test_a_whole_tournament_of_bots_whose_standings_the_histories_give_again",
+    "tests/server/test_tournaments.py::test_kill_9_mid_round_resumes_with_nothing_lost_or_scored_twice",
+    "tests/server/test_trust.py::test_a_screen_that_saw_all_it_could_see_is_never_stale",
+    "tests/server/test_trust.py::test_letting_claim_windows_pass_is_never_a_missed_turn",
+    "tests/server/test_unsaid.py::test_a_kill_9_at_any_kind_of_event_unsays_nothing",
+    "tests/server/test_windows.py::test_a_window_looks_the_same_whether_or_not_anyone_can_claim",
+    "tests/server/test_windows.py::test_with_a_person_at_the_table_every_window_lasts_claim_ms",
+    "tests/test_cli.py::test_history_export_writes_the_store_as_json_lines",
+    "tests/test_cli.py::test_serve_refuses_a_bad_number_of_bot_workers_with_a_sentence",
+    "tests/test_cli.py::test_sim_plays_the_bots_at_the_level_asked",
+    "tests/test_cli.py::test_sim_refuses_bad_input_with_a_sentence",
+    "tests/test_cli.py::test_verify_tells_plain_seeds_apart_and_strict_fails_them",
+    "tests/test_conformance.py::test_a_bots_decision_is_a_snapshot_another_process_can_make",
+    "tests/test_conformance.py::test_random_play_keeps_the_contract",
+    "tests/test_connect_password.py::test_the_password_from_a_file_or_the_environment_is_not_on_the_command_line",
+    "tests/test_history_schema.py::test_every_history_sim_writes_validates",
+    "tests/test_history_schema.py::test_sim_writes_what_bots_seldom_do_and_awaited",
+    "tests/test_i18n.py::test_a_new_message_shows_up_as_missing",
+    "tests/test_i18n.py::test_a_stale_compiled_catalog_shows_up",
+    "tests/test_i18n.py::test_every_message_in_the_code_is_translated_and_compiled",
+    "tests/test_layout.py::test_a_circle_between_the_packages_parts_breaks_the_contract",
+    "tests/test_layout.py::test_every_bench_module_imports_on_its_own",
+    "tests/test_layout.py::test_every_module_imports_on_its_own",
+    "tests/test_native.py::test_plain_python_plays_and_judges_the_same_rummy_hands_as_the_build_in_use",
+    "tests/test_native.py::test_plain_python_plays_and_judges_the_same_truco_and_cacho_hands_as_the_build_in_use",
+    "tests/test_play.py::test_quitting_play_says_nothing_more",
+    "tests/test_proto_client.py::test_a_client_from_the_proto_alone_plays_a_hand_of_every_game",
+    "tests/test_web.py::test_serve_web_with_tls_reaches_the_lobby_over_wss_and_grpc_tls",
+    "tests/test_web_takeover.py::test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his",
+})
 """The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
-left out of ``make check``, run by ``make test``. Chosen from one full run's ``--durations``."""
+left out of ``make check``, run by ``make test``. Chosen from the fast subset's ``--durations`` (run
+with ``CARDTUI_PURE=1`` on two workers): each takes seconds where most tests take a fraction of one."""
 
 
 def _needs_browser(item: pytest.Item) -> bool:
