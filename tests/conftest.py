@@ -114,6 +114,26 @@ SLOW: frozenset[str] = frozenset({
     "tests/test_proto_client.py::test_a_client_from_the_proto_alone_plays_a_hand_of_every_game",
     "tests/test_web.py::test_serve_web_with_tls_reaches_the_lobby_over_wss_and_grpc_tls",
     "tests/test_web_takeover.py::test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his",
+    # the client under Pilot: whole matches, many hands checked, screens at many sizes and languages
+    "tests/client/test_analysis.py::test_a_hands_summary_says_how_the_player_played_and_a_opens_it",
+    "tests/client/test_analysis.py::test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_moments",
+    "tests/client/test_analysis.py::test_the_drill_draws_what_a_dishonest_server_sends_without_falling_over",
+    "tests/client/test_analysis.py::test_the_replay_viewer_shows_a_finished_hands_analysis_step_by_step",
+    "tests/client/test_app.py::test_create_a_table_and_play_a_hand_by_keys",
+    "tests/client/test_board_parts.py::test_a_plain_table_drawn_a_line_and_a_cell_at_a_time_shows_what_rich_draws",
+    "tests/client/test_compositor.py::test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message",
+    "tests/client/test_dishonest_server.py::test_no_trick_of_a_dishonest_server_gets_a_tick",
+    "tests/client/test_dishonest_server.py::test_the_steered_six_never_gets_a_tick",
+    "tests/client/test_fairness.py::test_every_seat_and_a_spectator_find_every_honest_hand_sound",
+    "tests/client/test_fairness.py::test_the_summarys_seeds_name_who_held_the_seats_at_the_deal",
+    "tests/client/test_reconnect.py::test_back_within_seconds_of_the_server_and_no_action_meanwhile",
+    "tests/client/test_replay.py::test_the_lobby_history_opens_a_rigged_hand_and_steps_both_ways",
+    "tests/client/test_table_flow.py::test_a_seat_that_changed_hands_is_told_as_it_was_then",
+    "tests/client/test_takeover.py::test_a_seat_taken_over_mid_hand_is_named_truly_on_every_screen",
+    "tests/client/test_takeover.py::test_every_move_is_named_for_whoever_held_its_seat_then",
+    "tests/client/test_tournaments.py::test_the_standings_at_80x24_in_three_languages",
+    "tests/client/test_tournaments.py::test_the_standings_keep_following_after_one_leaves_ones_table",
+    "tests/client/test_words.py::test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_table",
 })
 """The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
 left out of ``make check``, run by ``make test``. Chosen from the fast subset's ``--durations`` (run
