@@ -52,7 +52,7 @@ test: $(STAMP) $(NATIVE) lint chromium postgresql
 ## Installs nothing from Debian and builds nothing: plain Python where the compiled build is missing or
 ## stale, the same game byte for byte. Two workers; `ARGS=` goes to pytest.
 check: $(STAMP) lint
-	$(BIN)/pytest -n 2 -q -m "not slow and not browser and not postgresql" $(ARGS)
+	$(BIN)/pytest -n 2 -m "not slow and not browser and not postgresql" $(ARGS)
 
 ## What the tests need from Debian and this machine lacks, fetched with one look at the archive.
 MISSING := $(shell command -v chromium >/dev/null || echo chromium) \
