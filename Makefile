@@ -8,7 +8,7 @@ NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) 
 	tools/native.py tools/layout.py
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
+.PHONY: play test check lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
 
 ## The package's parts live in folders of their own (pyproject.toml maps them), so setuptools installs
 ## it in development with an import finder, and says so once in a notice that asks nothing of anyone.
@@ -46,6 +46,13 @@ play: $(STAMP) $(NATIVE)
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) $(NATIVE) lint chromium postgresql
 	$(BIN)/pytest -n 4 $(ARGS)
+
+## The quick check before a commit: lint, types and import contracts, then the tests that need neither
+## root nor minutes (not the `slow`, `browser` or `postgresql` markers: tests/conftest.py applies them).
+## Installs nothing from Debian and builds nothing: plain Python where the compiled build is missing or
+## stale, the same game byte for byte. Two workers; `ARGS=` goes to pytest.
+check: $(STAMP) lint
+	$(BIN)/pytest -n 2 -m "not slow and not browser and not postgresql" $(ARGS)
 
 ## What the tests need from Debian and this machine lacks, fetched with one look at the archive.
 MISSING := $(shell command -v chromium >/dev/null || echo chromium) \

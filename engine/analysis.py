@@ -377,9 +377,8 @@ FUTILE = 3.0
 of their standard deviations to change it."""
 MOST = 32.0
 """Where a verdict is not settled, the contenders are looked at again on up to this many times the budget's
-deals (half as many again each time). 32 rather than 16: Cacho's two seeds agreed on 78% of the flags rather than
-68% over 500 hands, one hand's analysis at the 95th percentile 2.07 s of the busier worker's CPU rather than 1.17
-(bench/marks.md); 64 took it past 3 s."""
+deals (half as many again each time). 32 rather than 16: two seeds agree on more of the flags, for a hand's
+analysis still within its time at the 95th percentile; 64 took it past that (measured in ``bench/marks.md``)."""
 
 
 RUMMY = 0.25
@@ -600,8 +599,8 @@ def choose(view: GameView, legal: list[Action], rng: random.Random) -> Action:
     move made (``analyse_position``), and where the verdict is an inaccuracy or worse, the best move the
     analysis found instead. There the search plays each choice out by a quick plain policy, good for telling
     a move that loses from one that does not, and no better than hard between near equals, which it picks
-    among by its noise: the best by the estimate alone won 30.6% of 36 Cacheta matches against hard and 1 of
-    42 Pif Paf matches. So the bot plays as the analysis would have a player play who chose as hard does:
+    among by its noise: the best by the estimate alone lost most matches against hard (``bench/marks.md``).
+    So the bot plays as the analysis would have a player play who chose as hard does:
     hard's move where it would say nothing of it."""
     moves = [a for a in legal if a.type != "signal"]
     if len(moves) <= 1 or view.you is None:

@@ -91,8 +91,8 @@ def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2
 
 def views_at(record: Mapping[str, Any], steps: Iterable[int]) -> dict[int, table_pb2.View]:
     """The seat's own view just before each of ``steps`` (its decisions), as it was sent to the seat live, the
-    seats named as they were held then: the hand replayed (``analysis.positions``; a Pif Paf hand's every decision
-    in under 10 ms, as a replay's steps are made); no views for a history this engine cannot replay (nor could it
+    seats named as they were held then: the hand replayed (``analysis.positions``, as a replay's steps are
+    made); no views for a history this engine cannot replay (nor could it
     be analysed)."""
     wanted = set(steps)
     seats = seats_by_step(record)

@@ -16,8 +16,8 @@ where there is none: the tables' processes come first on every core, and an anal
 they leave.
 
 An analysis made or kept is put in its wire message by one more process (``build``), at the tables'
-priority, not on the loop: a Pif Paf hand's message replays the hand for each decision's view, some
-10 to 20 ms that would hold every table of the process.
+priority, not on the loop: a Pif Paf hand's message replays the hand for each decision's view, time
+that would hold every table of the process (measured in ``bench/marks.md``).
 
 The workers come from a fork server, like the bots' pool (``server.thinking``): the pool is made
 before the gRPC server exists, since forking a process that runs gRPC is not safe.

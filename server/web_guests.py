@@ -2,8 +2,8 @@
 
 Each browser tab is one client process (``cardtui connect SERVER --ask-name``) talking
 textual-serve's protocol on its stdin and stdout. Started cold, every tab pays for a Python
-interpreter and for importing Textual, grpc and the client: about 70 MB and a second or two
-before the name prompt. So the page keeps one warm parent that has imported all of that once
+interpreter and for importing Textual, grpc and the client, in memory and in time before the
+name prompt (``bench/marks.md``, "Browser guests"). So the page keeps one warm parent that has imported all of that once
 (and nothing else: no event loop, no gRPC channel, no thread) and forks a guest per tab. The
 guests share the parent's pages copy-on-write (``gc.freeze()`` before each fork keeps the
 collector from writing to them), and a guest is on screen as soon as its app has composed.
@@ -78,8 +78,8 @@ GUEST_GC = (700, 2, 2)
 older two collected five times as often as by default (10, 10). Textual leaves its discarded
 nodes in cycles (each node and its styles point at each other, and every restyle of a widget
 with component classes makes and drops a node per class), so going from the lobby to a table
-leaves some 4 MB of garbage that only a full collection frees; collected sooner, a guest at a
-table holds 1.3–1.8 MB less, for about a tenth more CPU. The parent's objects are frozen
+leaves garbage that only a full collection frees; collected sooner, a guest at a table holds
+less, for a little more CPU (``bench/marks.md``). The parent's objects are frozen
 (``gc.freeze``), so a full collection walks only the guest's own."""
 
 
@@ -93,9 +93,9 @@ def trim_heap_every(seconds: float = HEAP_TRIM_SECONDS) -> threading.Thread | No
 
     glibc gives memory back to the system from the top of its heap only. Going from the lobby to
     a table frees a good deal below the top (the lobby's widgets, grpc's and protobuf's buffers),
-    and those pages stayed counted as the guest's own. Trimmed, a guest at a table holds 0.35–0.5
-    MB less (``make bench --only guests``: 24.85–24.89 → 24.34–24.50 MB), for no CPU the bench
-    can see (a trim walks the heap's free chunks: well under a millisecond each second)."""
+    and those pages stayed counted as the guest's own. Trimmed, a guest at a table holds less
+    (``make bench --only guests``; the figures in ``bench/marks.md``), for no CPU the bench can see
+    (a trim walks the heap's free chunks)."""
     import ctypes
     import platform
 
@@ -550,7 +550,7 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None, run: R
 def fill_heap_holes(limit: int = 32 * 1024, rounds: int = 8) -> int:
     """Allocate (and keep) the free chunks of glibc's main heap; the bytes left free in them.
 
-    The warm parent's imports leave some 3 MB of holes in its C heap, between blocks that the
+    The warm parent's imports leave holes in its C heap (``bench/marks.md``), between blocks that the
     guests share. A guest's mallocs (Python's objects over 512 bytes, grpc's and protobuf's
     buffers) would fill those holes first, and each one would copy a page the guest otherwise
     shares, for a few bytes of its own; with the holes taken, they go to fresh pages at the top

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,252 @@ def passed(node: pytest.Item) -> bool:
     """The test's own body passed (read in a fixture's teardown)."""
     report = node.stash.get(REPORTS, {}).get("call")
     return report is not None and report.passed
+
+
+BROWSER_FIXTURES = frozenset({"chromium"})
+"""Fixtures that start a real browser: a test using one is marked ``browser``."""
+
+POSTGRESQL_FIXTURES = frozenset({"postgres", "pg_url", "hosts"})
+"""Fixtures that need the real PostgreSQL cluster: a test using one is marked ``postgresql``."""
+
+SLOW: frozenset[str] = frozenset({
+    # the engine's long random runs and reference comparisons: many games or hands each
+    "tests/engine/test_analysis.py::"
+    "test_a_decisions_analysis_does_not_change_when_the_unseen_cards_are_dealt_otherwise",
+    "tests/engine/test_fairness.py::test_a_thousand_fair_hands_of_every_game_verify",
+    "tests/engine/test_fairness.py::test_every_card_is_equally_likely_in_every_position",
+    "tests/engine/test_melds.py::test_answers_kept_across_calls_are_those_of_a_fresh_search",
+    "tests/engine/test_melds.py::test_completing_cards_agree_with_reference",
+    "tests/engine/test_melds.py::test_completing_cards_on_many_hands",
+    "tests/engine/test_melds.py::test_filling_cards_are_those_that_meld_every_card",
+    "tests/engine/test_melds.py::test_ten_cards_agree_with_reference",
+    "tests/engine/test_rummy.py::test_histories_account_for_every_card",
+    "tests/engine/test_rummy_windows.py::test_cacheta_hands_whose_windows_the_clock_closed_replay",
+    "tests/engine/test_rummy_windows.py::test_pif_paf_hands_whose_windows_the_clock_closed_replay",
+    "tests/engine/test_truco_argentino.py::test_bots_play_whole_matches_against_random_play",
+    "tests/engine/test_truco_argentino.py::test_random_matches_keep_the_invariants",
+    "tests/engine/test_truco_argentino.py::test_random_matches_with_flor_replay_exactly",
+    "tests/engine/test_truco_contract.py::test_random_play_keeps_the_contract_with_options",
+    "tests/engine/test_truco_histories.py::test_deal_and_actions_account_for_every_card",
+    "tests/engine/test_truco_paulista.py::test_random_matches_keep_the_invariants",
+    # whole files: each test starts servers, workers or browser guests' processes and plays hands
+    "tests/server/test_analysis.py",
+    "tests/server/test_fuzz.py",
+    "tests/server/test_store_private.py",
+    "tests/test_analyze_cli.py",
+    "tests/test_matrix.py",
+    "tests/test_web_guard.py",
+    # servers killed and restarted, whole matches played, pools of processes, packages built
+    "tests/server/test_analysis_pool.py::test_a_hand_asked_for_alone_is_shared_among_the_free_workers",
+    "tests/server/test_audit.py::test_no_audience_receives_a_card_before_it_may_see_it",
+    "tests/server/test_churn.py::test_people_come_and_go_and_the_server_restarts",
+    "tests/server/test_fair.py::test_a_table_deals_from_the_committed_seed_and_the_players_cuts",
+    "tests/server/test_fair.py::test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain",
+    "tests/server/test_lookalikes.py::test_every_confusable_substitution_of_an_owned_name_is_refused",
+    "tests/server/test_rematch.py::test_a_leaver_leaves_the_seat_to_a_bot_and_the_one_staying_starts_it",
+    "tests/server/test_restart.py::test_kill_9_mid_hand_and_every_table_comes_back",
+    "tests/server/test_thinking.py::test_a_client_that_hosts_the_server_starts_its_bot_workers",
+    "tests/server/test_thinking.py::test_the_bots_workers_end_with_a_server_killed_outright",
+    "tests/server/test_tournaments.py::test_a_whole_tournament_of_bots_whose_standings_the_histories_give_again",
+    "tests/server/test_tournaments.py::test_kill_9_mid_round_resumes_with_nothing_lost_or_scored_twice",
+    "tests/server/test_trust.py::test_a_screen_that_saw_all_it_could_see_is_never_stale",
+    "tests/server/test_trust.py::test_letting_claim_windows_pass_is_never_a_missed_turn",
+    "tests/server/test_unsaid.py::test_a_kill_9_at_any_kind_of_event_unsays_nothing",
+    "tests/server/test_windows.py::test_a_window_looks_the_same_whether_or_not_anyone_can_claim",
+    "tests/server/test_windows.py::test_with_a_person_at_the_table_every_window_lasts_claim_ms",
+    "tests/test_cli.py::test_history_export_writes_the_store_as_json_lines",
+    "tests/test_cli.py::test_serve_refuses_a_bad_number_of_bot_workers_with_a_sentence",
+    "tests/test_cli.py::test_sim_plays_the_bots_at_the_level_asked",
+    "tests/test_cli.py::test_sim_refuses_bad_input_with_a_sentence",
+    "tests/test_cli.py::test_verify_tells_plain_seeds_apart_and_strict_fails_them",
+    "tests/test_conformance.py::test_a_bots_decision_is_a_snapshot_another_process_can_make",
+    "tests/test_conformance.py::test_random_play_keeps_the_contract",
+    "tests/test_connect_password.py::test_the_password_from_a_file_or_the_environment_is_not_on_the_command_line",
+    "tests/test_history_schema.py::test_every_history_sim_writes_validates",
+    "tests/test_history_schema.py::test_sim_writes_what_bots_seldom_do_and_awaited",
+    "tests/test_i18n.py::test_a_new_message_shows_up_as_missing",
+    "tests/test_i18n.py::test_a_stale_compiled_catalog_shows_up",
+    "tests/test_i18n.py::test_every_message_in_the_code_is_translated_and_compiled",
+    "tests/test_layout.py::test_a_circle_between_the_packages_parts_breaks_the_contract",
+    "tests/test_layout.py::test_every_bench_module_imports_on_its_own",
+    "tests/test_layout.py::test_every_module_imports_on_its_own",
+    "tests/test_native.py::test_plain_python_plays_and_judges_the_same_rummy_hands_as_the_build_in_use",
+    "tests/test_native.py::test_plain_python_plays_and_judges_the_same_truco_and_cacho_hands_as_the_build_in_use",
+    "tests/test_play.py::test_quitting_play_says_nothing_more",
+    "tests/test_proto_client.py::test_a_client_from_the_proto_alone_plays_a_hand_of_every_game",
+    "tests/test_web.py::test_serve_web_with_tls_reaches_the_lobby_over_wss_and_grpc_tls",
+    "tests/test_web_takeover.py::test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his",
+    # the client under Pilot: whole matches, many hands checked, screens at many sizes and languages
+    "tests/client/test_analysis.py::test_a_hands_summary_says_how_the_player_played_and_a_opens_it",
+    "tests/client/test_analysis.py::test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_moments",
+    "tests/client/test_analysis.py::test_the_drill_draws_what_a_dishonest_server_sends_without_falling_over",
+    "tests/client/test_analysis.py::test_the_replay_viewer_shows_a_finished_hands_analysis_step_by_step",
+    "tests/client/test_app.py::test_create_a_table_and_play_a_hand_by_keys",
+    "tests/client/test_board_parts.py::test_a_plain_table_drawn_a_line_and_a_cell_at_a_time_shows_what_rich_draws",
+    "tests/client/test_compositor.py::test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message",
+    "tests/client/test_dishonest_server.py::test_no_trick_of_a_dishonest_server_gets_a_tick",
+    "tests/client/test_dishonest_server.py::test_the_steered_six_never_gets_a_tick",
+    "tests/client/test_fairness.py::test_every_seat_and_a_spectator_find_every_honest_hand_sound",
+    "tests/client/test_fairness.py::test_the_summarys_seeds_name_who_held_the_seats_at_the_deal",
+    "tests/client/test_reconnect.py::test_back_within_seconds_of_the_server_and_no_action_meanwhile",
+    "tests/client/test_replay.py::test_the_lobby_history_opens_a_rigged_hand_and_steps_both_ways",
+    "tests/client/test_table_flow.py::test_a_seat_that_changed_hands_is_told_as_it_was_then",
+    "tests/client/test_takeover.py::test_a_seat_taken_over_mid_hand_is_named_truly_on_every_screen",
+    "tests/client/test_takeover.py::test_every_move_is_named_for_whoever_held_its_seat_then",
+    "tests/client/test_tournaments.py::test_the_standings_at_80x24_in_three_languages",
+    "tests/client/test_tournaments.py::test_the_standings_keep_following_after_one_leaves_ones_table",
+    "tests/client/test_words.py::test_closing_a_table_you_created_asks_first_and_its_key_shows_on_your_table",
+    # a second or more each on a quiet machine: a server, an app or a subprocess per test, or many hands
+    "tests/client/test_analysis.py::test_the_drill_draws_every_games_board_as_the_seat_saw_it",
+    "tests/client/test_analysis.py::test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choice_does",
+    "tests/client/test_analysis.py::test_the_replay_viewer_sums_up_a_finished_tables_match",
+    "tests/client/test_board_parts.py::test_a_line_drawn_without_rich_wrapping_it_shows_what_rich_draws",
+    "tests/client/test_fairness.py::"
+    "test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_summary_and_verify",
+    "tests/client/test_fairness.py::test_an_altered_deal_or_reveal_is_flagged_in_words",
+    "tests/client/test_fairness.py::test_the_client_cuts_and_marks_a_real_hand_it_played_fair",
+    "tests/client/test_guest.py::test_a_hand_played_by_taps_alone",
+    "tests/client/test_languages.py::test_ctrl_l_says_the_leaderboard_and_the_history_again",
+    "tests/client/test_lobby.py::test_the_history_names_everyone_who_played_a_table_at_80_columns",
+    "tests/client/test_players.py::test_the_card_and_the_leaderboard_show_every_column_whole_at_80_columns",
+    "tests/client/test_reconnect.py::test_the_table_screen_follows_a_table_whose_worker_was_killed",
+    "tests/client/test_replay.py::test_a_spectator_opens_the_last_finished_hand_never_the_one_in_play",
+    "tests/client/test_replay.py::test_replay_snapshot",
+    "tests/client/test_rummy.py::test_keys_keep_their_meaning_when_a_window_opens",
+    "tests/client/test_rummy.py::test_the_claim_prompt_shows_only_to_a_seat_that_may_take_the_card",
+    "tests/client/test_table_flow.py::test_a_password_table_asks_others_and_never_its_creator",
+    "tests/client/test_table_flow.py::test_hand_and_match_summaries_with_a_countdown_and_two_choices",
+    "tests/client/test_table_flow.py::"
+    "test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_beside_the_field",
+    "tests/client/test_table_flow.py::test_the_log_wraps_at_its_width_and_rewraps_on_resize",
+    "tests/client/test_table_layout.py::test_a_hand_in_play",
+    "tests/client/test_table_layout.py::test_a_wide_or_short_screen_keeps_the_log_beside_the_board",
+    "tests/client/test_tournaments.py::test_at_a_tournament_table_the_end_of_its_match_offers_no_next_one",
+    "tests/client/test_tournaments.py::test_from_the_lobby_create_register_start_and_sit_at_ones_table",
+    "tests/client/test_tournaments.py::test_in_truco_partners_name_their_team_when_they_register",
+    "tests/client/test_truco.py::test_board_snapshot",
+    "tests/client/test_turns_and_phrases.py::test_again_with_the_seats_swapped_after_a_friend_left",
+    "tests/client/test_turns_and_phrases.py::test_the_bell_rings_once_per_turn_and_never_for_anyone_elses",
+    "tests/client/test_words.py::test_in_an_outage_the_banner_says_keys_do_nothing_and_the_turn_timer_stops",
+    "tests/client/test_words.py::test_the_create_form_starts_from_the_last_choices_at_that_server",
+    "tests/client/test_words.py::test_the_create_forms_labels_stand_apart_from_their_values",
+    "tests/engine/test_analysis.py::test_no_choice_is_shown_above_the_best",
+    "tests/engine/test_bot_easy.py::test_four_cacheta_beginners_finish_their_hands",
+    "tests/engine/test_cacheta.py::test_bot_games_follow_the_points_and_replay",
+    "tests/engine/test_fairness.py::test_altering_any_hand_before_the_last_is_caught",
+    "tests/engine/test_fairness.py::test_altering_seeds_cards_or_result_is_caught_by_the_hand_itself",
+    "tests/engine/test_fairness.py::test_the_uniformity_test_catches_modulo_bias",
+    "tests/engine/test_pifpaf.py::test_bot_sessions_conserve_chips_and_replay",
+    "tests/engine/test_pifpaf.py::test_bots_go_out_quickly",
+    "tests/engine/test_rummy_memory.py::test_views_remember_the_discards_the_takes_and_the_declarations",
+    "tests/server/test_analysis_pool.py::test_a_worker_ended_mid_analysis_that_nobody_waits_for_leaves_no_error_unread",
+    "tests/server/test_fair.py::test_a_seed_late_or_never_sent_does_not_stall_the_table",
+    "tests/server/test_lan.py::test_a_served_table_is_found_and_gone_after_stop",
+    "tests/server/test_lan.py::test_txt_tells_tls_and_follows_the_table_count",
+    "tests/server/test_lookalikes.py::test_many_substitutions_at_once_and_in_any_case_are_refused",
+    "tests/server/test_names.py::test_refusals_reach_the_log_at_a_bounded_rate",
+    "tests/server/test_passwords.py::test_a_password_is_kept_as_a_salted_scrypt_and_still_opens_its_table",
+    "tests/server/test_passwords.py::test_passwords_tried_from_one_address_are_bounded",
+    "tests/server/test_played.py::test_a_finished_table_names_the_people_and_the_bots_who_played_it",
+    "tests/server/test_records.py::"
+    "test_a_player_who_left_keeps_the_match_and_the_hand_they_were_dealt_the_bot_nothing_more",
+    "tests/server/test_rematch.py::test_everyone_staying_with_the_seats_swapped",
+    "tests/server/test_rematch.py::test_when_the_time_runs_out_what_most_asked_for_starts_and_the_silent_stay",
+    "tests/server/test_replays.py::test_the_delayed_view_never_holds_the_hand_in_play",
+    "tests/server/test_seat_holders.py::test_a_person_who_drops_and_never_comes_back_gets_no_match_they_did_not_play",
+    "tests/server/test_seat_holders.py::test_a_seat_taken_over_mid_match_gives_the_match_to_both_who_played_it",
+    "tests/server/test_seat_holders.py::"
+    "test_after_a_match_a_seat_its_person_left_is_an_open_bots_seat_and_the_next_match_starts",
+    "tests/server/test_server.py::test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back",
+    "tests/server/test_tournaments.py::test_a_person_who_drops_mid_round_is_played_by_a_bot_marked_and_scored",
+    "tests/server/test_workers.py::test_a_hand_a_worker_played_is_analysed_in_the_lobbys_process_for_its_holder_alone",
+    "tests/server/test_workers.py::test_a_worker_killed_mid_hand_its_tables_come_back_and_the_client_follows",
+    "tests/server/test_workers.py::test_an_invite_to_a_table_a_worker_drives_names_the_room_and_opens_the_table",
+    "tests/server/test_workers.py::test_each_seat_sees_its_own_cards_only_at_a_worker",
+    "tests/server/test_workers.py::"
+    "test_outsiders_reach_nothing_between_the_processes_and_limits_count_their_own_address",
+    "tests/test_arena.py::test_every_level_plays_a_hand_of_every_game",
+    "tests/test_cli.py::test_a_wheel_holds_one_package_cardtui",
+    "tests/test_cli.py::test_serve_reads_a_config_file_and_flags_win",
+    "tests/test_cli.py::test_sim_writes_replayable_histories_and_a_summary",
+    "tests/test_cli.py::test_verify_checks_fair_sims_and_names_what_was_altered",
+    "tests/test_conformance.py::test_every_action_type_of_every_game_is_on_the_wire",
+    "tests/test_connect_password.py::test_a_password_on_the_command_line_is_refused_before_anything_is_sent",
+    "tests/test_contract.py::test_the_import_contracts_hold",
+    "tests/test_history_schema.py::test_cardtui_verify_checks_out_hands_with_keys_a_later_version_adds",
+    "tests/test_history_schema.py::test_keys_a_later_version_adds_at_every_level_validate_and_replay",
+    "tests/test_i18n.py::test_ctrl_l_is_remembered_by_a_persons_client_not_by_a_browser_guests",
+    "tests/test_i18n.py::test_refusals_are_said_in_the_readers_language",
+    "tests/test_i18n.py::test_the_browser_page_speaks_the_browsers_language",
+    "tests/test_invites.py::test_cardtui_connect_with_an_invite_sits_at_its_table",
+    "tests/test_invites.py::test_the_invite_on_screen_decodes_to_its_link_and_a_code_opens_the_table",
+    "tests/test_invites.py::test_the_table_under_an_invite_shows_the_match_begun_while_it_was_open",
+    "tests/test_layout.py::test_the_import_contracts_read_every_module_by_its_installed_name",
+    "tests/test_native.py::test_plain_python_sends_the_same_cacho_bytes_as_the_build_in_use",
+    "tests/test_packaging.py::test_a_wheel_holds_the_one_package_with_every_module_in_its_place",
+    "tests/test_packaging.py::test_an_editable_install_builds_without_a_warning_block",
+    "tests/test_proto_client.py::"
+    "test_a_client_from_the_proto_and_the_docs_signs_in_with_a_key_and_plays_the_guides_hand",
+    "tests/test_web.py::test_a_guest_types_a_name_and_reaches_the_lobby",
+    "tests/test_web.py::test_serve_web_prints_the_page_and_stops_cleanly",
+    "tests/test_web.py::test_the_page_and_its_assets_come_from_this_server_only",
+    "tests/test_web_guests_memory.py::test_a_forked_guest_plays_at_a_table",
+    # the slowest left in make check once the above were out (two seconds or more under load)
+    "tests/client/test_fairness.py::test_a_table_without_cuts_says_so_before_anyone_sits_and_never_shows_a_tick",
+    "tests/client/test_lobby.py::test_the_lobby_counts_people_bots_open_seats_and_watchers_there_now",
+    "tests/client/test_replay.py::test_cardtui_replay_opens_a_sim_history_file",
+    "tests/client/test_rummy.py::test_cacheta_hand_to_a_knock_by_keys",
+    "tests/client/test_rummy.py::test_pifpaf_betting_and_a_discard_by_keys",
+    "tests/client/test_table_flow.py::test_a_refused_port_shows_the_connection_screen_and_a_retry_reaches_the_lobby",
+    "tests/client/test_table_flow.py::test_each_bot_seat_gets_its_own_level",
+    "tests/client/test_table_flow.py::test_escape_asks_before_leaving_a_hand_and_the_help_escape_does_not_count",
+    "tests/client/test_tournaments.py::test_registering_for_a_tournament_with_a_password_asks_it",
+    "tests/client/test_truco.py::test_argentino_hand_by_keys_with_an_envido_called_and_settled",
+    "tests/client/test_truco.py::test_paulista_hand_by_keys_with_a_truco_answered",
+    "tests/server/test_records.py::test_ratings_after_a_scripted_match_are_what_openskill_computes",
+    "tests/server/test_server.py::test_reconnect_after_seq_gets_exactly_the_missed_events_once",
+    "tests/server/test_server.py::test_turn_timer_plays_the_default_action",
+    "tests/server/test_trust.py::test_a_table_that_cannot_be_restored_is_set_aside_and_the_rest_start",
+})
+"""The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
+left out of ``make check``, run by ``make test``. Chosen from the fast subset's ``--durations`` (run
+with ``CARDTUI_PURE=1`` on two workers): each takes seconds where most tests take a fraction of one."""
+
+
+def _needs_browser(item: pytest.Item) -> bool:
+    """A test that starts Chromium: it asks for the ``chromium`` fixture, or names its module's
+    ``CHROMIUM`` (the browser found on the PATH) in its own code."""
+    if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    return code is not None and "CHROMIUM" in code.co_names
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    name = item.nodeid.split("[", 1)[0]
+    return name in SLOW or name.split("::", 1)[0] in SLOW
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it needs, from the fixtures it uses, so that ``make check`` can leave out
+    with ``-m "not slow and not browser and not postgresql"`` what needs root to install or time to run,
+    and no test file has to say it."""
+    for item in items:
+        if _needs_browser(item):
+            item.add_marker(pytest.mark.browser)
+        if POSTGRESQL_FIXTURES & set(getattr(item, "fixturenames", ())) and not item.get_closest_marker("postgresql"):
+            item.add_marker(pytest.mark.postgresql)
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Chromium's path, or the test is skipped saying why (``make test`` installs Debian's chromium)."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.skip("no Chromium here (make test installs Debian's chromium)")
+    return found
 
 
 def pytest_report_header() -> str:

@@ -1,4 +1,4 @@
-"""Invites (README "Friends at the table in seconds"): a table's code, its links and its QR code.
+"""Invites (docs/players.md, "Friends at the table in seconds"): a table's code, its links and its QR code.
 
 Attacked as an outsider would: a code typed at another server, a code mistyped, a code that is no
 code, a code of a table that has closed, the plain code of a table with a password (it opens no

@@ -148,7 +148,7 @@ class Board(Widget):
     def repaint_at_paint(self) -> None:
         """Draw the board at the next paint, once for any number of messages before it, and repaint
         the lines that came out different only. A whole repaint would send every line of the board
-        through Textual's styles again (its padding, background, links: some 50 µs a line), and the
+        through Textual's styles again (its padding, background, links: ``bench/marks.md``), and the
         screen would draw every widget behind and beside those lines; a new view mostly changes a
         few lines (a seat's chips, the turn's mark, the pile). The lines are compared when the screen
         gathers what to paint (``_exchange_repaint_regions``): at the paint, not at each message."""

@@ -70,8 +70,8 @@ NARROW = 100
 FULL_AFTER = 100
 """At a table, the collector's full passes come after this many of its middle ones (Python's: 10).
 What lived when the table opened is out of their sight (``_settle_memory``), and what is born at
-the table mostly dies young: a full pass finds little, yet took 14 ms in the middle of play, three
-times in 500 truco messages at full pace, each a frame of several messages that late."""
+the table mostly dies young: a full pass finds little, yet its time in the middle of play makes a frame
+of several messages late (measured in ``bench/marks.md``)."""
 CHAT_IDLE = N_("/ chat")
 CHAT_TYPING = N_("enter sends, esc back")
 """The chat line's placeholder before and while typing in it: short, so that all of it shows in
@@ -286,9 +286,9 @@ class TableScreen(Screen[None]):
     def _settle_memory(self) -> None:
         """Once the table is on screen: what the lobby left behind collected, and what lives now
         (the imported modules, the app, this screen's widgets: over 100,000 objects) moved out of
-        the collector's sight until the table is left. A full collection otherwise walks them all:
-        about one every hundred messages at full pace, each 50–100 ms on a busy 2-core machine, a
-        frame late by that much (the screen's slowest paints were these, not its own work).
+        the collector's sight until the table is left. A full collection otherwise walks them all,
+        every so many messages, a frame late by as long as it takes (the screen's slowest paints were
+        these, not its own work: ``bench/marks.md``).
         A browser guest's parent froze what the guests share before forking it: left as it is."""
         if gc.get_freeze_count():
             return

@@ -38,8 +38,8 @@ from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, RummyView
 SOUND = 0.5
 """How often a beginner sees what the plain rules see (``rummy_levels.easy``: take the pile's card only when
 it brings the hand closer to going out than the stock is likely to, count outs only while a copy is live):
-half its choices. Always the beginner's, easy won no match of 100
-against normal or hard at two (hard's share then 100%); half and half, hard wins 86% (77.9–91.5%)."""
+half its choices. Always the beginner's, easy won no match against normal or hard at two; half and half,
+hard still wins most (measured in ``bench/marks.md``)."""
 
 
 def _pairs(seen: Seen, card: Card, hand: Sequence[Card]) -> bool:

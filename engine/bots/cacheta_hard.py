@@ -22,10 +22,9 @@ all ten, and with nine otherwise, unless the other player knocks first. It waits
 worth more in match odds (``odds.cacheta``) than the point now, counting the other's chance of
 knocking first from how far into the hand it is and how many cards it holds from the pile
 (``KNOCK_ODDS``): early in a hand, with many cards that meld all ten still live, and never when
-the other player has 1 point left. Measured on duplicate deals against normal (600 matches
-each, seeds 41 and 77): 58.5% and 59.7% of the matches always knocking; 62.5% and 64.5%
-waiting, with ``TEN_BONUS`` at 3.5 rather than 2.0 (waiting by the turn alone: 61.8% and
-64.8%; with ``TEN_BONUS`` at 2.0, 61.2% and 62.7%). It sees only its seat's view.
+the other player has 1 point left. Against normal on duplicate deals, waiting so wins more
+matches than always knocking, and more with ``TEN_BONUS`` at 3.5 than at 2.0 (measured in
+``bench/marks.md``). It sees only its seat's view.
 """
 
 from __future__ import annotations
@@ -52,9 +51,8 @@ from cardtui.engine.melds import index
 from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, RummyView, SeatStatus
 
 TEN_BONUS = 3.5
-"""An out that melds all ten cards counts this much more than one that melds nine. Measured against normal
-on duplicate deals (seeds 41 and 77, 1,200 matches each): with ``_wait``, 2.0 won 61.9% of the matches, 3.5
-63.3% and 5.0 62.9%; before ``_wait``, 0.5 and 1.0 gained less than 2.0 and 3.5 no more."""
+"""An out that melds all ten cards counts this much more than one that melds nine: against normal on
+duplicate deals, 3.5 won more matches than 2.0 or 5.0 (measured in ``bench/marks.md``)."""
 WIDTH = 3
 """How many discards are valued one draw ahead."""
 CAP = 1
@@ -64,16 +62,15 @@ FEED = 20.0
 KNOCK_ODDS = (-4.77, 0.852, 0.755)
 """Heads-up, how likely the other player can knock at its n-th draw of a hand, holding k cards it took from the
 pile: ``1 / (1 + exp(-(a + b ln n + c k)))`` with these ``(a, b, c)``: 0.8% at its first draw holding none,
-2.7% at its fourth, 11% at its fourth holding two, 18% at its eighth holding two. Fitted to normal's 15,339
-draws of 2,000 hands against hard as it then was (``python -m bench.odds --cacheta-knocks --hands 2000 --seed
-7``); against hard as it is now the same command gives (-4.801, 0.866, 0.761). By the draw alone (no k)
-the fit tells knocks apart less well: an area under the ROC curve of 0.73, against 0.79."""
+2.7% at its fourth, 11% at its fourth holding two, 18% at its eighth holding two. Fitted to normal's draws
+against hard (``python -m bench.odds --cacheta-knocks --hands 2000 --seed 7``); by the draw alone (no k) the
+fit tells knocks apart less well (the fit's figures: ``bench/marks.md``)."""
 PILE_TEN = 0.5
 """How likely the other's next discard is a card that melds all ten, against a card from the stock."""
 LOOK = 4
 """How many turns ahead ``_wait`` looks: it may wait again next turn, the other's chance of knocking growing."""
 OTHER_TEN = 0.37
-"""How often the other player's knock melds all ten cards (measured: normal's, 171 of 460)."""
+"""How often the other player's knock melds all ten cards (normal's, measured in ``bench/marks.md``)."""
 
 
 class CachetaSeen(Seen):

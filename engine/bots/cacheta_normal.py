@@ -2,7 +2,7 @@
 
 Measured on duplicate deals (``cardtui arena``), the rummy value played plainly
 (``rummy_levels.normal``) lost to players of ten lines: one that takes the pile's card only
-when it melds at once and throws a loose card outside its pairs beat it 52% to 48%. The
+when it melds at once and throws a loose card outside its pairs beat it (``bench/marks.md``). The
 value took the pile's card for a hand that only looked better, and threw a card out of a
 meld for a loose pair. This bot keeps the value where it judges well and the simple habits
 where they win:

@@ -7,9 +7,9 @@ value against unknown hands). This bot values each betting choice as the
 analysis does (``rummy_search``): the unseen cards dealt many ways consistent with what it saw, each choice
 played out to the hand's end with the others staying in or folding as their hands allow, and the chips it
 leaves counted. So it sees what the formula cannot: how far a hand is from going out against how far the
-others' are likely to be, who is still in to pay a raise, and what the pot already holds. Measured on
-duplicate deals (three players, 20 hands a match), it took 64% of the matches from two normal bots, where
-an even share is 33% (``bench/marks.md``, "Pif Paf's hard bets by playing the hand out").
+others' are likely to be, who is still in to pay a raise, and what the pot already holds. On duplicate
+deals it takes well over an even share of the matches from two normal bots (``bench/marks.md``, "Pif Paf's
+hard bets by playing the hand out").
 
 It sees only its seat's view; the deals come from its own generator, so a decision repeats.
 """

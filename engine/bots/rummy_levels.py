@@ -368,7 +368,7 @@ def win_chance(seen: Seen) -> float:
     still in (``hand_odds.PIFPAF_STRENGTH``: a hand's weight grows as ``exp(strength * value)``, an unknown
     hand weighs ``PIFPAF_FIELD``, whatever it bet). A bettor is not taken to be stronger: counting one that
     bet or raised twice as strong, normal folded nearly every hand to a player who raises every hand and
-    kept 4% of the matches (29% counted alike), and it took no more from today's bots (41.5% against 43.2%)."""
+    kept few of the matches, and it took no more from today's bots (measured in ``bench/marks.md``)."""
     view = seen.view
     players = sum(1 for s in view.seats if s.status is SeatStatus.IN)
     return chance_of(seen.value(view.cards), players)

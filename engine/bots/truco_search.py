@@ -518,8 +518,7 @@ def _env_calls(words: Sequence[str]) -> tuple[int, ...]:
 NORMAL_WORLDS = 2
 """Deals normal searches: few, so that its choice among close ones
 is left to the luck of its deals (more buy little beyond 16 without a reading of the others). Two
-are enough to beat every simple player (argentino, measured: 62% against ``argentino-simple``, 59%
-against ``argentino-caller``, the 95% lower bounds 60% and 57%)."""
+are enough to beat every simple player at argentino (measured in ``bench/marks.md``)."""
 HARD_WORLDS = 60
 
 

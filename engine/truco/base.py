@@ -74,7 +74,8 @@ _LAST: tuple[GameOptions | None, dict[str, Any]] = (None, {})
 """The options record asked for last, and its values."""
 _UNDEALT = random.Random(0)
 """A match's generator before its first deal, which replaces it: nothing draws from it (a seat
-acts only in a hand dealt), so matches share it rather than seed one each (4 µs)."""
+acts only in a hand dealt), so matches share it rather than seed one each (a cost measured in
+``bench/marks.md``)."""
 
 
 _SHARED: dict[tuple[Any, ...], Event] = {}

@@ -1,5 +1,5 @@
 """Words a player understands: option values named by their rule, a table's help saying what its
-options make the game, the keys the README gives, and what the screens say when things go wrong.
+options make the game, the keys the players' guide gives, and what the screens say when things go wrong.
 
 A real server on 127.0.0.1 and the real app under Pilot where a screen is concerned; the catalogs
 as shipped for the words themselves.
@@ -119,25 +119,25 @@ def test_rules_pages_name_options_as_the_form_does(lang: str) -> None:
                     assert f"`{ident}" not in page and f"*{ident}*" not in page, (game, lang, ident)
 
 
-# -- the keys: the README's table, the help's, and the bindings --------------------------------
+# -- the keys: the players' guide's table, the help's, and the bindings ------------------------
 GLYPHS = {"←": "left", "→": "right", "+": "plus", "-": "minus", "/": "slash", "?": "question_mark",
           "!": "exclamation_mark", "pgup": "pageup", "pgdn": "pagedown", "shift+←": "shift+left",
           "shift+→": "shift+right"}
 
 
-def readme_key_rows() -> list[tuple[str, str, str]]:
+def guide_key_rows() -> list[tuple[str, str, str]]:
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "players.md").read_text(encoding="utf-8")
     section = text.split("\n## Keys\n", 1)[1].split("\n## ", 1)[0]
     rows = [line.strip("|").split(" | ") for line in section.splitlines() if line.startswith("| ")]
     return [(w.strip(), k.strip(), x.strip()) for w, k, x in rows[1:]]  # the first is the header
 
 
-def test_the_readmes_key_table_is_the_helps() -> None:
+def test_the_guides_key_table_is_the_helps() -> None:
     from cardtui.client.screens.help import KEY_ROWS
 
-    assert readme_key_rows() == [(r.where, r.keys, r.what) for r in KEY_ROWS]
+    assert guide_key_rows() == [(r.where, r.keys, r.what) for r in KEY_ROWS]
 
 
 def test_every_key_the_help_gives_does_what_it_says() -> None:
@@ -179,7 +179,7 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
                 assert action in screens[row.where].get(key, set()), (row.where, key, action)
             checked += 1
     assert checked > 30
-    # The rummy hand sorts with o; s draws from the stock (the README once said s sorts).
+    # The rummy hand sorts with o; s draws from the stock (the keys' table once said s sorts).
     assert "sort" in screens["Pif Paf, Cacheta"]["o"] and _GAME_KEYS["pifpaf"]["draw:stock"] == "s"
 
 

@@ -1,4 +1,4 @@
-"""Playing again, quick phrases and meld hints over real gRPC (README "Friends at the table in seconds").
+"""Playing again, quick phrases and meld hints over real gRPC (docs/players.md, "Friends at the table in seconds").
 
 Two people and a bot at Cacho with 3 chips each: a match ends within a few hands. Then they ask for
 the seats swapped, or one leaves and the other stays: the next match starts at once (the table's

@@ -30,7 +30,7 @@ class Record:
     """A frozen record of what was played in a round, kept in the match state.
 
     Not a dataclass: compiled (``cardtui.native``), a dataclass is built through the Python
-    ``__init__`` the dataclass decorator writes (0.5 µs, several a hand), while a native class
+    ``__init__`` the dataclass decorator writes (several a hand: ``bench/marks.md``), while a native class
     with its own ``__init__`` is a C struct filled directly. Its attributes are ``Final``
     (read only to mypy, and compiled, at run time too); equality, hashing and ``repr`` go by
     the attributes, as a dataclass's would.
