@@ -265,7 +265,7 @@ def lighter_strips() -> bool:
     Every ``Strip`` makes seven small caches when it is created, and keeps what it derives in
     them (up to 16 crops, each a strip with seven caches of its own); a guest at a table holds
     some 1,350 strips, most never cropped or styled twice. With one shared ``NoCache`` in their
-    place a guest holds about 1.3 MB less at a table for no measurable CPU (the compositor keeps
+    place a guest holds less at a table for no measurable CPU (bench/marks.md; the compositor keeps
     its own caches of whole lines). Done in the browser guests' warm parent
     (``cardtui.guest_parent``), so only forked guests have it; if this Textual's strips are not
     made as expected, they are left alone."""
