@@ -38,8 +38,12 @@ T = TypeVar("T")
 
 
 async def eventually(check: Callable[[], T], what: str, patience: float = PATIENCE) -> T:
-    """``check()``'s first true answer; fail saying ``what`` never came after ``patience`` seconds."""
+    """``check()``'s first true answer; fail saying ``what`` never came after ``patience`` seconds.
+
+    The loop always takes a turn first, even when the answer is already there: a test that waits in a
+    loop (``while …: await eventually(…)``) then never starves the streams that would change it."""
     deadline = time.monotonic() + patience
+    await asyncio.sleep(0)
     while not (found := check()):
         if time.monotonic() > deadline:
             raise AssertionError(f"never came: {what}")
