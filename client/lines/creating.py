@@ -9,16 +9,21 @@ again; nothing is sent until the end.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from cardtui.client.lines.commands import plain
 from cardtui.client.option_words import option_label, shown_value, value_label
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
 
-Ask = Callable[[str], Awaitable[str]]
-"""Say a question, and the answer typed (``Quit`` raised when input ends)."""
+
+class Ask(Protocol):
+    """Say a question, and the answer typed (``Quit`` raised when input ends); ``secret``: not echoed."""
+
+    async def __call__(self, question: str, secret: bool = False) -> str: ...
+
+
 YES = (N_("yes"), "y")
 NO = (N_("no"), "n")
 CHANGE = N_("change")
@@ -91,8 +96,8 @@ async def create_form(info: lobby_pb2.ServerInfo, ask: Ask, game: str = "") -> l
     return form.request()
 
 
-async def _answer(ask: Ask, question: str) -> str:
-    answer = (await ask(question)).strip()
+async def _answer(ask: Ask, question: str, secret: bool = False) -> str:
+    answer = (await ask(question, secret)).strip()
     if plain(answer) in ("cancel", plain(_("cancel"))):
         raise Cancelled
     return answer
@@ -129,7 +134,7 @@ async def _changed(form: Form, ask: Ask) -> Form:
         value = await _option(game.name, spec, ask)
         if value is not None:
             options.append((spec.name, value))
-    password = await _answer(ask, _("A password for the table? Type it, or enter for none."))
+    password = await _answer(ask, _("A password for the table? Type it, or enter for none."), secret=True)
     return Form(game, seats, bots, turn, tuple(options), password)
 
 

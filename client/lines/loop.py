@@ -127,9 +127,10 @@ class LineRoom:
             self.at.said.append(said)
         self.lines.write(said)
 
-    async def ask(self, question: str) -> str:
+    async def ask(self, question: str, secret: bool = False) -> str:
+        """A question said, and the line typed (``secret``: a password, not echoed)."""
         self.say(question)
-        answer = await self.lines.read()
+        answer = await self.lines.read(secret)
         if answer is None:
             raise Quit
         return answer
@@ -385,7 +386,8 @@ class LineRoom:
                     return
                 if password:
                     self.say(error_text(err))
-                password = await self.ask(_("This table asks for a password. Type it, or enter to give up."))
+                password = await self.ask(_("This table asks for a password. Type it, or enter to give up."),
+                                          secret=True)
                 if not password:
                     return
         if password:

@@ -30,8 +30,11 @@ class Heard:
         self.raw: list[str] = []
         """Everything written, control characters included (the bell)."""
         self.changed = asyncio.Event()
+        self.secrets = 0
+        """Lines read as passwords (not echoed)."""
 
-    async def read(self) -> str | None:
+    async def read(self, secret: bool = False) -> str | None:
+        self.secrets += secret
         return await self.typed.get()
 
     def write(self, text: str) -> None:
