@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from cardtui.client.lines.loop import LineRoom, Start
+from cardtui.identity import Identity
 
 PATIENCE = 60.0
 EXAMPLE = re.compile(r"(\d+ \d+)\.$")
@@ -73,9 +74,9 @@ class Heard:
 class Listener:
     """The line mode on a real server, and a player at it who answers by what it hears."""
 
-    def __init__(self, target: str, name: str = "ana") -> None:
+    def __init__(self, target: str, name: str = "ana", identity: Identity | None = None) -> None:
         self.heard = Heard()
-        self.room = LineRoom(Start(target, name, bell=True, own_config=False), self.heard)
+        self.room = LineRoom(Start(target, name, bell=True, own_config=False, identity=identity), self.heard)
         self.task: asyncio.Task[int] | None = None
 
     def start(self) -> None:
