@@ -272,8 +272,11 @@ class LineRoom:
         await self.command(what.command, what.rest)
 
     async def command(self, command: Command, rest: str) -> None:
-        name = command.name
-        handlers: dict[str, Callable[[str], Awaitable[None]]] = {
+        await self.handlers()[command.name](rest)
+
+    def handlers(self) -> dict[str, Callable[[str], Awaitable[None]]]:
+        """Each command's handler, by its English word."""
+        return {
             "help": self.help, "tables": lambda _rest: self.list_tables(), "new": self.new, "sit": self.sit,
             "watch": self.watch, "code": self.code, "hand": self.hand, "table": self.table,
             "actions": self.actions, "time": self.time, "last": self.last, "say": self.chat,
@@ -285,7 +288,6 @@ class LineRoom:
             "register": self.register, "withdraw": self.withdraw, "start": self.start_tournament,
             "discard": self.discard, "hint": self.hint,
         }
-        await handlers[name](rest)
 
     async def help(self, _rest: str) -> None:
         for line in help_lines(self.at is not None):

@@ -107,3 +107,19 @@ async def test_a_table_one_created_is_closed_from_the_lobby_and_anothers_is_not(
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as ch:
         tables = (await lobby_pb2_grpc.LobbyStub(ch).ListTables(lobby_pb2.ListTablesRequest())).tables
     assert [t.name for t in tables] == ["Alheia"]
+
+
+def test_every_command_is_in_help_and_has_a_handler() -> None:
+    """A command added to the list is heard in ``help`` where it is offered, and the loop answers it."""
+    from cardtui.client.lines.commands import COMMANDS, help_lines
+    from cardtui.client.lines.loop import LineRoom, Start
+
+    room = LineRoom(Start("127.0.0.1:1"), Listener("127.0.0.1:1").heard)
+    for lang in LANGUAGES:
+        with speaking(lang):
+            said = "\n".join(help_lines(False) + help_lines(True))
+            for c in COMMANDS:
+                assert f"\n{_(c.name)}" in said, f"{c.name} is not in help ({lang})"
+    names = {c.name for c in COMMANDS}
+    handled = set(room.handlers())
+    assert names == handled, f"without a handler: {names - handled}; handled but no command: {handled - names}"
