@@ -3,14 +3,17 @@
 The view's legal actions, in the server's order, each get a number; an action a game gives a key (``b`` bets,
 ``t`` calls truco: ``client.words.key_for``) answers to it too, when it is the only one of its kind on offer.
 A bet or a raise offered at many amounts is one choice with its range ("3: bet, 1 to 20"), answered with
-the amount after it ("3 5" or "b 5"). Nothing here knows a game's rules: the server says what is legal.
+the amount after it ("3 5" or "b 5"). Choices of one kind that differ by their card alone (a rummy hand's
+discards) are said together, the word once and the cards in order ("3 to 13, discard in this order: 7 of
+hearts, ..."); the player may answer by the number or, at Pif Paf and Cacheta, name the card ("discard 7 of
+hearts"). Nothing here knows a game's rules: the server says what is legal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardtui.client.lines.sentences import spoken
+from cardtui.client.lines.sentences import card_named, cards_words, spoken
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
 from cardtui.i18n import _, ngettext
@@ -22,6 +25,8 @@ CYCLED = ("signal",)
 """Action types offered in many kinds (a truco signal's promises): one choice, the kind's number said with the
 answer; alone, the number lists the kinds."""
 GROUPED = SIZED + CYCLED
+RUN = 3
+"""Choices of one kind, each with its cards, said together from this many on."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,10 @@ class Choice:
     actions: tuple[common_pb2.Action, ...]
     kinds: tuple[str, ...] = ()
     """For a choice of many kinds: each kind's words, in order (answered by its number)."""
+    kind: str = ""
+    """The action's kind ("discard", "draw:pile"): a run of one kind is said together."""
+    action_word: str = ""
+    """The kind's word, without cards or amount ("discard")."""
 
     @property
     def amounts(self) -> tuple[int, ...]:
@@ -78,13 +87,49 @@ def choices(model: TableModel) -> list[Choice]:
                                                           high=group[-1].chips)
         else:
             words = label(model, group[0]).plain
-        out.append(Choice(n, key, spoken(words, stop=False), tuple(group), kinds))
+        out.append(Choice(n, key, spoken(words, stop=False), tuple(group), kinds, kind,
+                          spoken(word(model, kind), stop=False)))
     return out
 
 
+def _carded(c: Choice) -> bool:
+    return len(c.actions) == 1 and bool(c.actions[0].cards) and not c.kinds
+
+
 def menu(offered: list[Choice]) -> str:
-    """The choices as the turn's sentence says them: "1 accept, 2 raise to retruco, 3 refuse"."""
-    return ", ".join(f"{c.number} {c.words}" for c in offered)
+    """The choices as the turn's sentence says them: "1 accept, 2 raise to retruco, 3 refuse"; a run of one
+    kind, each with its cards, said once: "3 to 13, discard in this order: 7 of hearts, 8 of hearts"."""
+    parts = []
+    at = 0
+    while at < len(offered):
+        c = offered[at]
+        end = at + 1
+        while end < len(offered) and _carded(c) and offered[end].kind == c.kind and _carded(offered[end]):
+            end += 1
+        if end - at >= RUN:
+            run = offered[at:end]
+            parts.append(_("{low} to {high}, {action} in this order: {cards}").format(
+                low=run[0].number, high=run[-1].number, action=c.action_word.lower(),
+                cards=("; " if any(len(r.actions[0].cards) > 1 for r in run) else ", ").join(
+                    cards_words(r.actions[0].cards) for r in run)))
+        else:
+            parts.extend(f"{r.number} {r.words}" for r in offered[at:end])
+        at = end
+    return ", ".join(parts)
+
+
+def discard_of(offered: list[Choice], said: str) -> Picked:
+    """The discard of the card a player names ("7 of hearts", "7h"), or the sentence saying why there is none."""
+    discards = [c for c in offered if action_name(c.actions[0]) == "discard" and len(c.actions[0].cards) == 1]
+    if not discards:
+        return Picked(problem=_("There is no discard to make now."))
+    if not said.strip():
+        return Picked(problem=_("Discard which card? Type discard and the card: for example discard {card}.").format(
+            card=cards_words(discards[0].actions[0].cards)))
+    code = card_named(said, [c.actions[0].cards[0] for c in discards])
+    if code is None:
+        return Picked(problem=_("{card} is not a card you may discard now.").format(card=said.strip()))
+    return Picked(next(c.actions[0] for c in discards if c.actions[0].cards[0] == code))
 
 
 def keyed_menu(offered: list[Choice]) -> str:

@@ -9,16 +9,21 @@ again; nothing is sent until the end.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from cardtui.client.lines.commands import plain
 from cardtui.client.option_words import option_label, shown_value, value_label
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
 
-Ask = Callable[[str], Awaitable[str]]
-"""Say a question, and the answer typed (``Quit`` raised when input ends)."""
+
+class Ask(Protocol):
+    """Say a question, and the answer typed (``Quit`` raised when input ends); ``secret``: not echoed."""
+
+    async def __call__(self, question: str, secret: bool = False) -> str: ...
+
+
 YES = (N_("yes"), "y")
 NO = (N_("no"), "n")
 CHANGE = N_("change")
@@ -78,11 +83,11 @@ async def create_form(info: lobby_pb2.ServerInfo, ask: Ask, game: str = "") -> l
     chosen = game_named(info, game) if game else None
     while chosen is None:
         unknown = _("There is no game {name} here.").format(name=game) + " " if game else ""
-        game = await _answer(ask, unknown + _("Which game? {games}.").format(games=games_said(info)))
+        game = await answered(ask, unknown + _("Which game? {games}.").format(games=games_said(info)))
         chosen = game_named(info, game)
     seats = chosen.player_counts[-1]
     form = Form(chosen, seats, seats - 1)
-    answer = await _answer(ask, form.said() + " " + _("Press enter to create it, or type change to choose each "
+    answer = await answered(ask, form.said() + " " + _("Press enter to create it, or type change to choose each "
                                                      "thing, or cancel."))
     if plain(answer) in (plain(CHANGE), plain(_(CHANGE))):
         form = await _changed(form, ask)
@@ -91,25 +96,25 @@ async def create_form(info: lobby_pb2.ServerInfo, ask: Ask, game: str = "") -> l
     return form.request()
 
 
-async def _answer(ask: Ask, question: str) -> str:
-    answer = (await ask(question)).strip()
+async def answered(ask: Ask, question: str, secret: bool = False) -> str:
+    answer = (await ask(question, secret)).strip()
     if plain(answer) in ("cancel", plain(_("cancel"))):
         raise Cancelled
     return answer
 
 
-async def _number(ask: Ask, question: str, allowed: list[int], now: int) -> int:
+async def number_asked(ask: Ask, question: str, allowed: list[int], now: int) -> int:
     while True:
-        answer = await _answer(ask, question)
+        answer = await answered(ask, question)
         if not answer:
             return now
         if answer.isdigit() and int(answer) in allowed:
             return int(answer)
         question = _("{answer} will not do: answer one of {allowed}, or enter to keep {now}.").format(
-            answer=answer, allowed=_spans(allowed), now=now)
+            answer=answer, allowed=spans(allowed), now=now)
 
 
-def _spans(allowed: list[int]) -> str:
+def spans(allowed: list[int]) -> str:
     if len(allowed) > 2 and allowed == list(range(allowed[0], allowed[-1] + 1)):
         return _("{low} to {high}").format(low=allowed[0], high=allowed[-1])
     return ", ".join(str(n) for n in allowed)
@@ -117,23 +122,23 @@ def _spans(allowed: list[int]) -> str:
 
 async def _changed(form: Form, ask: Ask) -> Form:
     game = form.game
-    seats = await _number(ask, _("How many players? {allowed}; enter keeps {now}.").format(
-        allowed=_spans(list(game.player_counts)), now=form.seats), list(game.player_counts), form.seats)
+    seats = await number_asked(ask, _("How many players? {allowed}; enter keeps {now}.").format(
+        allowed=spans(list(game.player_counts)), now=form.seats), list(game.player_counts), form.seats)
     bots = min(form.bots, seats - 1)
-    bots = await _number(ask, _("How many of them bots? 0 to {most}; enter keeps {now}.").format(
+    bots = await number_asked(ask, _("How many of them bots? 0 to {most}; enter keeps {now}.").format(
         most=seats - 1, now=bots), list(range(seats)), bots)
-    turn = await _number(ask, _("Seconds for each turn? 5 to 3600; enter keeps {now}.").format(now=form.turn),
+    turn = await number_asked(ask, _("Seconds for each turn? 5 to 3600; enter keeps {now}.").format(now=form.turn),
                          list(range(5, 3601)), form.turn)
     options = []
     for spec in game.options:
-        value = await _option(game.name, spec, ask)
+        value = await option_asked(game.name, spec, ask)
         if value is not None:
             options.append((spec.name, value))
-    password = await _answer(ask, _("A password for the table? Type it, or enter for none."))
+    password = await answered(ask, _("A password for the table? Type it, or enter for none."), secret=True)
     return Form(game, seats, bots, turn, tuple(options), password)
 
 
-async def _option(game: str, spec: lobby_pb2.OptionSpec, ask: Ask) -> common_pb2.OptionValue | None:
+async def option_asked(game: str, spec: lobby_pb2.OptionSpec, ask: Ask) -> common_pb2.OptionValue | None:
     """One option asked: None keeps its default."""
     label = option_label(game, spec.name)
     now = shown_value(game, spec, spec.default)
@@ -151,7 +156,7 @@ async def _option(game: str, spec: lobby_pb2.OptionSpec, ask: Ask) -> common_pb2
         question = _("{option}: {help} From {min} to {max}; now {value}, enter keeps it.").format(
             option=label, help=_stop(_(spec.help)), min=f"{spec.min:g}", max=f"{spec.max:g}", value=now)
     while True:
-        answer = await _answer(ask, question)
+        answer = await answered(ask, question)
         if not answer:
             return None
         value = _read_option(spec, answer)

@@ -23,23 +23,36 @@ from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401 
 from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS, FairDeals
 from cardtui.client.invite_links import BadLink, Link, read_link
-from cardtui.client.lines.actions import choices, keyed_menu, menu, pick
-from cardtui.client.lines.commands import Command, heard, help_lines
+from cardtui.client.lines.actions import choices, discard_of, keyed_menu, menu, pick
+from cardtui.client.lines.commands import Command, heard, help_lines, plain
 from cardtui.client.lines.creating import Cancelled, create_form, game_named
-from cardtui.client.lines.sentences import hand_words, seconds_left, spoken, table_words, turn_words
+from cardtui.client.lines.records import Replay, card_lines, finished_table_line, hand_line, leaderboard_lines
+from cardtui.client.lines.sentences import (
+    card_named,
+    cards_words,
+    hand_words,
+    seconds_left,
+    spoken,
+    table_words,
+    turn_words,
+)
 from cardtui.client.lines.terminal import Lines
+from cardtui.client.lines.tournaments import round_tables, state_lines, tournament_form, tournament_line
+from cardtui.client.meld_hints import hint_told
 from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
 from cardtui.client.option_words import level_words
 from cardtui.client.phrases import offered, phrase_text
 from cardtui.client.rematch import seat_after
+from cardtui.client.rounds import OVER, my_table
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
+from cardtui.client.screens.tournaments import stub
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
 from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use
 from cardtui.identity import Identity
-from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, table_pb2
+from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, replay_pb2, table_pb2, tournament_pb2
 
 WARNINGS = (30, 10, 5)
 """Seconds left on the player's turn at which the time is said (each only if the turn began with more)."""
@@ -48,6 +61,8 @@ TICK = 0.25
 KEPT = 50
 """Sentences of the table kept for ``last``."""
 LAST = 5
+RETRY = 2.0
+"""Seconds before a tournament's stream, dropped, is followed again."""
 
 
 class Quit(Exception):
@@ -69,6 +84,15 @@ class Start:
     own_config: bool = True
     host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None
     """``cardtui play``: a server started in this process first (its address, and how to stop it)."""
+
+
+@dataclass(frozen=True)
+class HandsOf:
+    """Whose finished hands are listed: a table's, opened by a seat's token or its password if need be."""
+
+    table_id: str
+    token: str = ""
+    password: str = ""
 
 
 @dataclass
@@ -116,6 +140,19 @@ class LineRoom:
         """The ids of the tables as last listed, in order: ``sit 2`` is the second."""
         self.bell = start.bell or _bell_wanted(start.own_config)
         self.stop_host: Callable[[], Awaitable[None]] | None = None
+        self.ranked: list[str] = []
+        """The names of the leaderboard as last said: ``ranks 2`` is the second's card."""
+        self.finished: list[str] = []
+        """The finished tables as the history last listed them."""
+        self.hands: tuple[HandsOf, list[replay_pb2.HandSummary]] | None = None
+        """The hands last listed, and whose they are: ``replay 2`` replays the second."""
+        self.replaying: Replay | None = None
+        self.contests: list[tournament_pb2.TournamentSummary] = []
+        """The tournaments as last listed: ``tournament 2`` is the second."""
+        self.contest = ""
+        """The tournament last told (``register``, ``start`` and ``withdraw`` with no number mean it)."""
+        self.following: dict[str, asyncio.Task[None]] = {}
+        """The tournaments the player entered here, followed so that each new table of theirs is said."""
 
     # -- saying --------------------------------------------------------------------------------
     def say(self, text: str, keep: bool = False) -> None:
@@ -127,9 +164,10 @@ class LineRoom:
             self.at.said.append(said)
         self.lines.write(said)
 
-    async def ask(self, question: str) -> str:
+    async def ask(self, question: str, secret: bool = False) -> str:
+        """A question said, and the line typed (``secret``: a password, not echoed)."""
         self.say(question)
-        answer = await self.lines.read()
+        answer = await self.lines.read(secret)
         if answer is None:
             raise Quit
         return answer
@@ -196,6 +234,9 @@ class LineRoom:
             await self.list_tables()
 
     async def _close(self) -> None:
+        for task in self.following.values():
+            task.cancel()
+        await asyncio.gather(*self.following.values(), return_exceptions=True)
         if self.at is not None:
             await self._leave_table(quietly=True)
         if self.conn is not None:
@@ -209,7 +250,9 @@ class LineRoom:
         line = line.strip()
         at = self.at
         if not line:
-            if at is not None:
+            if self.replaying is not None and not (at is not None and my_turn(at.model)):
+                await self.next_step("")
+            elif at is not None:
                 self._say_turn(at, again=True)
             return
         if at is not None and not at.spectating and (line.split()[0].isdigit() or len(line.split()[0]) == 1):
@@ -229,16 +272,22 @@ class LineRoom:
         await self.command(what.command, what.rest)
 
     async def command(self, command: Command, rest: str) -> None:
-        name = command.name
-        handlers: dict[str, Callable[[str], Awaitable[None]]] = {
+        await self.handlers()[command.name](rest)
+
+    def handlers(self) -> dict[str, Callable[[str], Awaitable[None]]]:
+        """Each command's handler, by its English word."""
+        return {
             "help": self.help, "tables": lambda _rest: self.list_tables(), "new": self.new, "sit": self.sit,
             "watch": self.watch, "code": self.code, "hand": self.hand, "table": self.table,
             "actions": self.actions, "time": self.time, "last": self.last, "say": self.chat,
             "phrases": self.phrases, "analysis": self.analysis, "match": self.match, "again": self.again,
             "swap": self.swap, "leave": self.leave, "invite": self.invite, "rules": self.rules,
-            "language": self.language, "bell": self.toggle_bell, "quit": self.quit,
+            "language": self.language, "bell": self.toggle_bell, "quit": self.quit, "close": self.close,
+            "ranks": self.ranks, "history": self.history, "replay": self.replay, "next": self.next_step,
+            "tournaments": lambda _rest: self.list_tournaments(), "tournament": self.tournament,
+            "register": self.register, "withdraw": self.withdraw, "start": self.start_tournament,
+            "discard": self.discard, "hint": self.hint,
         }
-        await handlers[name](rest)
 
     async def help(self, _rest: str) -> None:
         for line in help_lines(self.at is not None):
@@ -385,7 +434,8 @@ class LineRoom:
                     return
                 if password:
                     self.say(error_text(err))
-                password = await self.ask(_("This table asks for a password. Type it, or enter to give up."))
+                password = await self.ask(_("This table asks for a password. Type it, or enter to give up."),
+                                          secret=True)
                 if not password:
                     return
         if password:
@@ -728,6 +778,380 @@ class LineRoom:
             return
         if not quietly:
             self.say(_("You left the table."))
+
+    # -- closing a table, the records, the history and replays ------------------------------------
+    async def close(self, rest: str) -> None:
+        """Close a table this player created (its owner token is this connection's), once they say yes."""
+        assert self.conn is not None
+        table_id = self._table_id(rest)
+        if table_id is None:
+            return
+        if table_id not in self.conn.owned:
+            self.say(_("Only the table's owner (who created it) may close it."))
+            return
+        answer = await self.ask(_("Close the table {id}? Everyone at it is told it closed; its hands are kept. Yes "
+                                  "or no.").format(id=table_id))
+        if plain(answer) not in ("y", "yes", plain(_("yes"))):
+            self.say(_("The table stays open."))
+            return
+        try:
+            await self.conn.close_table(table_id)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        self.say(_("The table is closed."))
+        await self.list_tables()
+
+    def _titles(self) -> dict[str, str]:
+        return {g.name: g.title for g in self.info.games} if self.info is not None else {}
+
+    async def ranks(self, rest: str) -> None:
+        """The leaderboard of a game (the table's, the one named, else the first), or a listed player's card."""
+        assert self.conn is not None and self.info is not None
+        rest = rest.strip()
+        try:
+            if rest.isdigit():
+                n = int(rest)
+                if not 1 <= n <= len(self.ranked):
+                    self.say(_("There is no player {n} on the leaderboard last heard: type ranks to hear it.").format(
+                        n=n))
+                    return
+                card = await self.conn.player_card(self.ranked[n - 1])
+                for line in card_lines(card, self._titles()):
+                    self.say(line)
+                return
+            if rest:
+                found = game_named(self.info, rest)
+                if found is None:
+                    self.say(_("There is no game {name} here. Which game? {games}.").format(
+                        name=rest, games=", ".join(g.title for g in self.info.games)))
+                    return
+                game = found.name
+            else:
+                game = self.at.model.game if self.at is not None else self.info.games[0].name
+            board = await self.conn.leaderboard(game)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        self.ranked = [s.name for s in board.standings]
+        for line in leaderboard_lines(board, self._titles().get(game, game)):
+            self.say(line)
+
+    async def history(self, rest: str) -> None:
+        """The finished tables, numbered; with a number (or at a table), that table's finished hands."""
+        assert self.conn is not None
+        rest = rest.strip()
+        if not rest and self.at is not None:
+            table_id = self.at.model.summary.id
+            await self._list_hands(HandsOf(table_id, self.at.token, self.conn.passwords.get(table_id, "")))
+            return
+        if rest:
+            if rest.isdigit() and not 1 <= int(rest) <= len(self.finished):
+                self.say(_("There is no finished table {n} in the list: type history to hear it.").format(n=rest))
+                return
+            table_id = self.finished[int(rest) - 1] if rest.isdigit() else rest
+            await self._list_hands(HandsOf(table_id, "", self.conn.passwords.get(table_id, "")))
+            return
+        try:
+            tables = await self.conn.tables(include_finished=True)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        finished = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED and not t.private]
+        self.finished = [t.id for t in finished]
+        if not finished:
+            self.say(_("No table has finished yet: their hands can be heard here once they have."))
+            return
+        self.say(_("Finished tables:"))
+        for n, t in enumerate(finished, start=1):
+            self.say(finished_table_line(n, t))
+        self.say(_("Type history and a number for that table's hands."))
+
+    async def _hands_of(self, of: HandsOf) -> tuple[HandsOf, list[replay_pb2.HandSummary]] | None:
+        """A table's finished hands, its password asked once if it has one; None (said why) if refused."""
+        assert self.conn is not None
+        try:
+            listed = await self.conn.list_hands(of.table_id, of.token, of.password)
+        except grpc.aio.AioRpcError as err:
+            if err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or "") and (
+                    not of.password):
+                password = await self.ask(_("That table asks for a password. Type it, or enter to give up."),
+                                          secret=True)
+                return await self._hands_of(replace(of, password=password)) if password else None
+            self.say(error_text(err))
+            return None
+        if of.password:
+            self.conn.passwords[of.table_id] = of.password
+        return of, list(listed.hands)
+
+    async def _list_hands(self, of: HandsOf) -> None:
+        found = await self._hands_of(of)
+        if found is None:
+            return
+        self.hands = found
+        hands = found[1]
+        if not hands:
+            self.say(_("No hand has finished at this table yet."))
+            return
+        self.say(ngettext("{n} finished hand:", "{n} finished hands:", len(hands)).format(n=len(hands)))
+        for h in hands:
+            self.say(hand_line(h))
+        self.say(_("Type replay and a hand's number to hear it step by step."))
+
+    async def replay(self, rest: str) -> None:
+        """A hand of the list last heard (the last one with no number), told a step at a time."""
+        assert self.conn is not None
+        if self.hands is None and self.at is not None:
+            table_id = self.at.model.summary.id
+            self.hands = await self._hands_of(HandsOf(table_id, self.at.token, self.conn.passwords.get(table_id, "")))
+        if self.hands is None:
+            self.say(_("Which hands? Type history, then history and a table's number."))
+            return
+        of, hands = self.hands
+        rest = rest.strip()
+        hand = next((h for h in hands if str(h.hand) == rest), None) if rest else (hands[-1] if hands else None)
+        if hand is None:
+            numbers = ", ".join(str(h.hand) for h in hands)
+            self.say(_("There is no finished hand {n} in the list; its hands are {numbers}.").format(
+                n=rest, numbers=numbers) if hands else _("No hand has finished at this table yet."))
+            return
+        try:
+            steps = await self.conn.replay(of.table_id, hand.hand, of.token, of.password)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        summary = steps[0].hand if steps and steps[0].HasField("hand") else hand
+        self.replaying = Replay(summary, steps)
+        self.say(self.replaying.start_line())
+        await self.next_step("")
+
+    async def next_step(self, rest: str) -> None:
+        """The replay's next step; ``all``: every step left."""
+        playing = self.replaying
+        if playing is None:
+            self.say(_("No replay is open: type replay and a hand's number."))
+            return
+        every = plain(rest) in ("all", plain(_("all")))
+        while True:
+            for line in playing.step_lines():
+                self.say(line)
+            if playing.over or not every:
+                break
+        if playing.over:
+            self.replaying = None
+
+    # -- tournaments ---------------------------------------------------------------------------
+    async def list_tournaments(self) -> None:
+        assert self.conn is not None
+        try:
+            listed = await stub(self.conn).ListTournaments(
+                tournament_pb2.ListTournamentsRequest(include_finished=True), timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        self.contests = list(reversed(listed.tournaments))
+        if not self.contests:
+            self.say(_("No tournaments yet: type tournament new to create one."))
+            return
+        self.say(_("Tournaments:"))
+        for n, t in enumerate(self.contests, start=1):
+            self.say(tournament_line(n, t, self._titles()))
+        self.say(_("Type tournament and a number for its standings and tables, register and a number to enter it."))
+
+    def _contest_id(self, rest: str) -> str | None:
+        rest = rest.strip()
+        if rest.isdigit() and 1 <= int(rest) <= len(self.contests):
+            return self.contests[int(rest) - 1].id
+        if not rest and self.contest:
+            return self.contest
+        if not rest and len(self.contests) == 1:
+            return self.contests[0].id
+        self.say(_("Which tournament? Give its number in the list (type tournaments to hear it)."))
+        return None
+
+    async def _contest(self, tid: str) -> tournament_pb2.TournamentState | None:
+        assert self.conn is not None
+        try:
+            return await stub(self.conn).GetTournament(tournament_pb2.TournamentRequest(tournament_id=tid), timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return None
+
+    async def tournament(self, rest: str) -> None:
+        """A tournament's standings and its round's tables (``sit`` and a number takes one); ``new`` creates one."""
+        if plain(rest) in ("new", plain(_("new"))):
+            await self._new_tournament()
+            return
+        tid = self._contest_id(rest)
+        state = await self._contest(tid) if tid is not None else None
+        if tid is None or state is None:
+            return
+        self.contest = tid
+        tables = round_tables(state)
+        if tables:
+            self.listed = [t.table_id for t in tables]
+        for line in state_lines(state, self._titles(), self.name):
+            self.say(line)
+        if state.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING:
+            self.say(_("Type register to enter it, start to start it now.") if self.conn is not None
+                     and tid in self.conn.owned else _("Type register to enter it."))
+        elif tables:
+            self.say(_("Type sit or watch and a table's number."))
+
+    async def _new_tournament(self) -> None:
+        assert self.conn is not None and self.info is not None
+        try:
+            request = await tournament_form(self.info, self.ask)
+        except Cancelled:
+            self.say(_("No tournament was created."))
+            return
+        try:
+            created = await stub(self.conn).CreateTournament(request, timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err) + " " + _("No tournament was created."))
+            return
+        tid = created.tournament.id
+        self.conn.owned[tid] = created.owner_token
+        if request.password:
+            self.conn.passwords[tid] = request.password
+        self.contest = tid
+        self.say(_("{name} is created. Type register to enter it, start to start it now.").format(
+            name=created.tournament.name))
+
+    async def register(self, rest: str) -> None:
+        """Enter a tournament: its team asked in a team game, its password if it has one; then its rounds
+        followed, each new table of the player's said."""
+        conn = self.conn
+        assert conn is not None
+        tid = self._contest_id(rest)
+        state = await self._contest(tid) if tid is not None else None
+        if tid is None or state is None:
+            return
+        summary = state.summary
+        team = ""
+        if summary.team_size > 1:
+            team = (await self.ask(_("Your team's name? Partners type the same one; enter for a team of your own (a "
+                                     "bot partners you if nobody joins it)."))).strip()
+        password = conn.passwords.get(tid, "")
+        if summary.has_password and not password:
+            password = await self.ask(_("This tournament asks for a password. Type it, or enter to give up."),
+                                      secret=True)
+            if not password:
+                return
+        try:
+            await conn.with_session(self.name, lambda session: stub(conn).Register(tournament_pb2.RegisterRequest(
+                tournament_id=tid, session=session, password=password, team=team), timeout=5))
+        except grpc.aio.AioRpcError as err:
+            conn.passwords.pop(tid, None)
+            self.say(_("Not registered: {why}").format(why=error_text(err)))
+            return
+        if password:
+            conn.passwords[tid] = password
+        self.contest = tid
+        self.say(_("You are entered in {name}. When a round gives you a table, you are told.").format(
+            name=summary.name))
+        if tid not in self.following:
+            self.following[tid] = asyncio.create_task(self._follow_contest(tid))
+
+    async def _follow_contest(self, tid: str) -> None:
+        """A tournament the player entered: each new table of theirs said, with how to sit at it."""
+        assert self.conn is not None
+        told: set[str] = set()
+        while True:
+            try:
+                async for state in stub(self.conn).WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid)):
+                    mine = my_table(state, self.name)
+                    if mine is not None and mine.table_id not in told:
+                        told.add(mine.table_id)
+                        self.say(_("{name}, round {round}: your table is ready. Type sit {id} to take your seat.")
+                                 .format(name=state.summary.name, round=mine.round, id=mine.table_id))
+                    if state.summary.status in OVER:
+                        self.say(_("{name} is over: type tournament for its standings.").format(
+                            name=state.summary.name))
+                        return
+                return
+            except grpc.aio.AioRpcError as err:
+                if err.code() == grpc.StatusCode.NOT_FOUND:
+                    return
+            await asyncio.sleep(RETRY)
+
+    async def withdraw(self, rest: str) -> None:
+        conn = self.conn
+        assert conn is not None
+        tid = self._contest_id(rest)
+        if tid is None:
+            return
+        try:
+            await conn.with_session(self.name, lambda session: stub(conn).Unregister(
+                tournament_pb2.UnregisterRequest(tournament_id=tid, session=session), timeout=5))
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        task = self.following.pop(tid, None)
+        if task is not None:
+            task.cancel()
+        self.say(_("You have withdrawn."))
+
+    async def start_tournament(self, rest: str) -> None:
+        assert self.conn is not None
+        tid = self._contest_id(rest)
+        if tid is None:
+            return
+        owner = self.conn.owned.get(tid)
+        if owner is None:
+            self.say(_("Only the tournament's owner (who created it) may start it early."))
+            return
+        try:
+            await stub(self.conn).StartTournament(tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=owner),
+                                                  timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        self.say(_("The tournament starts: bots take the places left."))
+
+    # -- a rummy hand's own commands -----------------------------------------------------------
+    async def discard(self, rest: str) -> None:
+        """Discard the card named ("7 of hearts", "7h"), as the numbered choice would."""
+        if (at := self._at()) is None:
+            return
+        if at.spectating or not (at.online and my_turn(at.model)):
+            self.say(_("It is not your turn: nothing was sent."))
+            return
+        picked = discard_of(choices(at.model), rest)
+        if picked.action is None:
+            self.say(picked.problem)
+            return
+        await self.act(at, picked.action)
+
+    async def hint(self, rest: str) -> None:
+        """The melds a card of the player's makes or would complete (Pif Paf, Cacheta): the card named, else
+        the one just drawn."""
+        if (at := self._at()) is None:
+            return
+        assert self.conn is not None
+        view = at.model.view
+        if view is None or view.WhichOneof("game") != "rummy":
+            self.say(_("Meld hints are for Pif Paf and Cacheta."))
+            return
+        if at.spectating:
+            self.say(_("You are watching: you hold no cards."))
+            return
+        cards = list(view.rummy.cards)
+        if not cards:
+            self.say(_("You hold no cards."))
+            return
+        code = card_named(rest, cards) if rest.strip() else (view.rummy.drawn or None)
+        if code is None:
+            self.say(_("{card} is not a card you hold.").format(card=rest.strip()) if rest.strip() else _(
+                "Which card? Type hint and a card of yours: for example hint {card}.").format(
+                card=cards_words(cards[:1])))
+            return
+        try:
+            hint = await self.conn.hint(at.token, code)
+        except grpc.aio.AioRpcError as err:
+            self.say(error_text(err))
+            return
+        self.say(hint_told(code, hint).plain)
 
 
 def table_line(t: common_pb2.TableSummary, title: str) -> str:

@@ -14,8 +14,9 @@ import re
 from collections.abc import Iterable
 
 from cardtui.client.cards import SUITS
+from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
-from cardtui.i18n import N_, NP_, _, ngettext, pgettext
+from cardtui.i18n import N_, NP_, _, ngettext, pgettext, speaking
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
 
 SUIT_NAMES = {"S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds")}
@@ -50,10 +51,7 @@ def card_words(code: str) -> str:
 
 
 def _name(rank: str, suit: str) -> str:
-    ranks = SPANISH_RANKS if suit in SPANISH else FRENCH_RANKS
-    named = _(ranks[rank]) if rank in ranks else rank
-    suit_name = (pgettext("spanish deck", SPANISH_SUIT_NAMES[suit]) if suit in SPANISH_SUIT_NAMES
-                 else _(SUIT_NAMES.get(suit, suit)))
+    named, suit_name = _rank_and_suit(rank, suit)
     return _("{rank} of {suit}").format(rank=named, suit=suit_name)
 
 
@@ -65,6 +63,39 @@ def cards_words(codes: Iterable[str]) -> str:
     if len(names) == 1:
         return names[0]
     return _("{some} and {last}").format(some=", ".join(names[:-1]), last=names[-1])
+
+
+def card_named(said: str, codes: Iterable[str]) -> str | None:
+    """The card of ``codes`` a player names: as the ``hand`` command says it ("7 of hearts", "rei de paus"), in
+    the reader's language or in English, with or without its "of" ("7 hearts"), or by its code ("7h", "kh");
+    None if it names none of them."""
+    wanted = " ".join(plain(said).split())
+    for code in codes:
+        if wanted in _spellings(code):
+            return code
+    return None
+
+
+def _spellings(code: str) -> set[str]:
+    rank, suit = code[:-1], code[-1]
+    out = {plain(code)}
+    with speaking("en"):
+        english = _rank_and_suit(rank, suit)
+    for rank_word, suit_word in (_rank_and_suit(rank, suit), english):
+        out.add(plain(f"{rank_word} {suit_word}"))
+        out.add(plain(_("{rank} of {suit}").format(rank=rank_word, suit=suit_word)))
+        out.add(plain(f"{rank} {suit_word}"))
+    with speaking("en"):
+        out.add(plain(_name(rank, suit)))
+    return {" ".join(s.split()) for s in out}
+
+
+def _rank_and_suit(rank: str, suit: str) -> tuple[str, str]:
+    """A card's rank and suit words, in the reader's language."""
+    ranks = SPANISH_RANKS if suit in SPANISH else FRENCH_RANKS
+    suit_name = (pgettext("spanish deck", SPANISH_SUIT_NAMES[suit]) if suit in SPANISH_SUIT_NAMES
+                 else _(SUIT_NAMES.get(suit, suit)))
+    return (_(ranks[rank]) if rank in ranks else rank), suit_name
 
 
 def spoken(text: str, stop: bool = True) -> str:

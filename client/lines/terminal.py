@@ -7,17 +7,22 @@ lines and writes whole sentences: no cursor motion, no colour, nothing redrawn. 
 side echoes what is typed, takes a backspace back, hands on the line at enter, and when a sentence comes
 while a line is half typed, says the sentence on a line of its own and writes the half line again after it,
 so the typing goes on at the end, where the cursor is.
+
+A password is never echoed: a terminal's own echo is turned off while it is asked (as ``getpass`` does, with
+``termios``), and the browser page's terminal is not sent its characters.
 """
 
 from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import json
 import os
 import sys
+import termios
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import BinaryIO, Protocol
 
 BELL = "\a"
@@ -30,8 +35,9 @@ page's packets, not a terminal."""
 class Lines(Protocol):
     """Lines in and out."""
 
-    async def read(self) -> str | None:
-        """The next line the player typed, without its end; None when input has ended (they quit)."""
+    async def read(self, secret: bool = False) -> str | None:
+        """The next line the player typed, without its end; None when input has ended (they quit).
+        ``secret``: a password, not echoed as it is typed."""
 
     def write(self, text: str) -> None:
         """One sentence, on a line of its own."""
@@ -88,11 +94,17 @@ class TerminalLines:
             for line in lines:
                 self.incoming.put(line.rstrip("\r"))
 
-    async def read(self) -> str | None:
+    async def read(self, secret: bool = False) -> str | None:
         if self.incoming is None:
             self.incoming = Incoming()
             self.incoming.start(self._reader)
-        return await self.incoming.get()
+        if not secret:
+            return await self.incoming.get()
+        with unechoed(self.stdin.fileno()) as hidden:
+            line = await self.incoming.get()
+        if hidden:
+            self.write("")  # the enter that ended it was not echoed either
+        return line
 
     def write(self, text: str) -> None:
         self.stdout.write((text + "\n").encode("utf-8", "replace"))
@@ -117,6 +129,8 @@ class BrowserLines:
         self.typed = ""
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._escape = False
+        self.secret = False
+        """A password is being typed: its characters are not sent back to the page."""
         self.stdout.write(b"__GANGLION__\n")
         self.stdout.flush()
 
@@ -153,28 +167,35 @@ class BrowserLines:
             if ch == "\x1b":
                 self._escape = True
             elif ch in "\r\n":
-                line, self.typed = self.typed, ""
+                line, self.typed, self.secret = self.typed, "", False
                 self._send("\r\n")
                 self.incoming.queue.put_nowait(line)
             elif ch in "\x7f\b":
                 if self.typed:
                     self.typed = self.typed[:-1]
-                    self._send(self.ERASE)
+                    if not self.secret:
+                        self._send(self.ERASE)
             elif ch == "\x04" and not self.typed:  # ctrl+d on an empty line: the end, as in a terminal
                 self.incoming.queue.put_nowait(None)
             elif ch.isprintable():
                 self.typed += ch
-                self._send(ch)
+                if not self.secret:
+                    self._send(ch)
 
-    async def read(self) -> str | None:
+    async def read(self, secret: bool = False) -> str | None:
         if self.incoming is None:
             self.incoming = Incoming()
             self.incoming.start(self._packets)
-        return await self.incoming.get()
+        self.secret = secret and not self.typed  # a line begun before the question is not the password
+        try:
+            return await self.incoming.get()
+        finally:
+            self.secret = False
 
     def write(self, text: str) -> None:
-        lead = "\r\n" if self.typed else ""
-        self._send(lead + text.replace("\n", "\r\n") + "\r\n" + self.typed)
+        shown = "" if self.secret else self.typed
+        lead = "\r\n" if shown else ""
+        self._send(lead + text.replace("\n", "\r\n") + "\r\n" + shown)
 
     def bell(self) -> None:
         self._send(BELL)
@@ -189,6 +210,24 @@ class BrowserLines:
         payload = json.dumps({"type": "exit"}).encode()
         self.stdout.write(b"M" + len(payload).to_bytes(4, "big") + payload)
         self.stdout.flush()
+
+
+@contextlib.contextmanager
+def unechoed(fd: int) -> Iterator[bool]:
+    """The terminal on ``fd`` without its echo for the block (whether it was one: standard input may be a pipe
+    or a file, read plainly then), as it was again after it."""
+    try:
+        before = termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        yield False
+        return
+    quiet = list(before)
+    quiet[3] &= ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
+    try:
+        yield True
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, before)
 
 
 def in_browser() -> bool:

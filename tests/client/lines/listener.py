@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from cardtui.client.lines.loop import LineRoom, Start
+from cardtui.identity import Identity
 
 PATIENCE = 60.0
 EXAMPLE = re.compile(r"(\d+ \d+)\.$")
@@ -30,8 +31,11 @@ class Heard:
         self.raw: list[str] = []
         """Everything written, control characters included (the bell)."""
         self.changed = asyncio.Event()
+        self.secrets = 0
+        """Lines read as passwords (not echoed)."""
 
-    async def read(self) -> str | None:
+    async def read(self, secret: bool = False) -> str | None:
+        self.secrets += secret
         return await self.typed.get()
 
     def write(self, text: str) -> None:
@@ -70,9 +74,9 @@ class Heard:
 class Listener:
     """The line mode on a real server, and a player at it who answers by what it hears."""
 
-    def __init__(self, target: str, name: str = "ana") -> None:
+    def __init__(self, target: str, name: str = "ana", identity: Identity | None = None) -> None:
         self.heard = Heard()
-        self.room = LineRoom(Start(target, name, bell=True, own_config=False), self.heard)
+        self.room = LineRoom(Start(target, name, bell=True, own_config=False, identity=identity), self.heard)
         self.task: asyncio.Task[int] | None = None
 
     def start(self) -> None:

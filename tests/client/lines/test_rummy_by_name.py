@@ -1,0 +1,46 @@
+"""By ear at Pif Paf and Cacheta: the discards said briefly (the word once, the cards in order), a card
+discarded by its name in the reader's language, and the meld hint of a card named.
+
+A real server on 127.0.0.1 (port 0); the line mode with its lines in memory (``listener``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardtui.i18n import _, speaking
+from cardtui.server.app import Running
+from tests.client.lines.listener import Listener
+from tests.client.lines.test_by_ear import EYE_ONLY, LANGUAGES, markers
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_card_is_discarded_by_its_name_and_hinted(patient_server: Running, lang: str) -> None:
+    turn = markers(lang)[0]
+    with speaking(lang):
+        run = _("{low} to {high}, {action} in this order: {cards}").split("{cards}")[0].split("{action}")[1]
+        player = Listener(f"127.0.0.1:{patient_server.port}")
+        player.start()
+        heard = player.heard
+        await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
+        heard.type(f"{_('new')} cacheta")
+        described = _("Press enter to create it, or type change to choose each thing, or cancel.")
+        await heard.until(lambda s: s.endswith(described), "the table described")
+        heard.type("")
+        n = await player.play_until(lambda s: s.startswith(turn) and run in s, turn, "a turn to discard")
+        said = heard.said[n]
+        first = re.split(r"[,;.]", said.split(run, 1)[1])[0].strip()
+        heard.type(f"{_('hint')} {first}")
+        hint = _("Meld hint, {card}:").split("{card}")[0]
+        await heard.until(lambda s: s.startswith(hint) and first in s, "the hint", n)
+        heard.type(f"{_('discard')} xyz")
+        await heard.until(lambda s: s == _("{card} is not a card you may discard now.").format(card="xyz"),
+                          "a name that is no card, said", n)
+        heard.type(f"{_('discard')} {first}")
+        gone = _("You discard {card}.").format(card=first)
+        await heard.until(lambda s: s == gone, "the card named, discarded", n)
+        assert await player.stop() == 0
+    for line in heard.said:
+        assert not EYE_ONLY.findall(line), f"drawn for the eye: {line!r}"
