@@ -1224,8 +1224,11 @@ def run(start: Start) -> int:
             return asyncio.run(run_lines(start, lines))
         finally:
             browser.close()
-    lines = TerminalLines()
-    return asyncio.run(run_lines(start, lines))
+    terminal = TerminalLines()
+    try:
+        return asyncio.run(run_lines(start, terminal))
+    finally:
+        terminal.close()  # the terminal's own echo and line editing back as they were
 
 
 __all__ = ["LineRoom", "Quit", "Start", "run", "run_lines"]

@@ -1,12 +1,12 @@
 """Where the line mode's lines go and come from: a terminal's standard input and output, or the browser
 page's terminal (a guest of ``cardtui web``), or memory (tests).
 
-A terminal keeps the line being typed itself (the tty's own line editing), so this side only reads whole
-lines and writes whole sentences: no cursor motion, no colour, nothing redrawn. The browser page's terminal
-(xterm.js, in its screen reader mode) sends each key as it is pressed, in textual-serve's packets: there this
-side echoes what is typed, takes a backspace back, hands on the line at enter, and when a sentence comes
-while a line is half typed, says the sentence on a line of its own and writes the half line again after it,
-so the typing goes on at the end, where the cursor is.
+Both a terminal and the browser page's terminal (xterm.js, in its screen reader mode, through textual-serve's
+packets) are read a key at a time (``Typing``): this side echoes what is typed, takes a backspace back, hands
+on the line at enter, and when a sentence comes while a line is half typed, says the sentence on a line of its
+own and writes the half line again after it, so the typing goes on at the end of the input line, where the
+cursor is. Nothing else is drawn: no cursor motion, no colour. Standard input that is not a terminal (a pipe,
+a file) is read a line at a time.
 
 A password is never echoed: a terminal's own echo is turned off while it is asked (as ``getpass`` does, with
 ``termios``), and the browser page's terminal is not sent its characters.
@@ -15,6 +15,7 @@ A password is never echoed: a terminal's own echo is turned off while it is aske
 from __future__ import annotations
 
 import asyncio
+import atexit
 import codecs
 import contextlib
 import json
@@ -23,7 +24,7 @@ import sys
 import termios
 import threading
 from collections.abc import Callable, Iterator
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 BELL = "\a"
 """The terminal's bell: the one control character the line mode writes, once at the start of a turn."""
@@ -55,7 +56,8 @@ class Incoming:
         self.loop = asyncio.get_running_loop()
 
     def put(self, line: str | None) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, line)
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the line mode is over, nobody reads
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, line)
 
     def start(self, reader: Callable[[], None]) -> None:
         threading.Thread(target=reader, name="cardtui-lines", daemon=True).start()
@@ -64,13 +66,117 @@ class Incoming:
         return await self.queue.get()
 
 
+class Typing:
+    """The line being typed, a key at a time: echoed through ``send``, edited, handed on at enter; and each
+    sentence written so that a half-typed line comes back after it, where the cursor is."""
+
+    ERASE = "\b \b"
+    """How a backspace takes a typed character back on the terminal (the echo is this side's)."""
+
+    def __init__(self, send: Callable[[str], None], newline: str) -> None:
+        self.send = send
+        self.newline = newline
+        """What ends a line on this terminal: ``\\r\\n`` on the page's, ``\\n`` on a tty (which adds the return)."""
+        self.typed = ""
+        self.secret = False
+        """A password is being typed: its characters are not echoed."""
+        self._escape = False
+
+    def keys(self, keys: str, hand_on: Callable[[str | None], None]) -> None:
+        """Keys as they were pressed: echoed, edited, and each line handed on at enter (None: ctrl+d on an
+        empty line, the end, as in a terminal)."""
+        for ch in keys:
+            if self._escape:  # an arrow or a function key's sequence: not text
+                self._escape = not (ch.isalpha() or ch == "~")
+                continue
+            if ch == "\x1b":
+                self._escape = True
+            elif ch in "\r\n":
+                line, self.typed, self.secret = self.typed, "", False
+                self.send(self.newline)
+                hand_on(line)
+            elif ch in "\x7f\b":
+                if self.typed:
+                    self.typed = self.typed[:-1]
+                    if not self.secret:
+                        self.send(self.ERASE)
+            elif ch == "\x04" and not self.typed:
+                hand_on(None)
+            elif ch.isprintable():
+                self.typed += ch
+                if not self.secret:
+                    self.send(ch)
+
+    def sentence(self, text: str) -> None:
+        """``text`` on a line of its own, then the half-typed line again (none of a password's)."""
+        shown = "" if self.secret else self.typed
+        lead = self.newline if shown else ""
+        self.send(lead + text.replace("\n", self.newline) + self.newline + shown)
+
+
 class TerminalLines:
-    """Standard input and output, a line at a time (``cardtui connect --screen-reader`` in a terminal)."""
+    """Standard input and output (``cardtui connect --screen-reader`` in a terminal): a terminal is read a key
+    at a time (``Typing``, the terminal's own echo and line editing off while the line mode runs, as they were
+    at its end); a pipe or a file a line at a time."""
 
     def __init__(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
         self.incoming: Incoming | None = None
+        self.typing: Typing | None = None
+        """The line being typed, where standard input is a terminal (read a key at a time)."""
+        self._restore: list[Any] | None = None
+
+    def _keyed(self) -> bool:
+        """Standard input is a terminal: its own line editing and echo off (``ISIG`` kept: ctrl+c still
+        stops), so that this side echoes and can write a half-typed line again after a sentence."""
+        fd = self.stdin.fileno()
+        if not os.isatty(fd):
+            return False
+        try:
+            before = termios.tcgetattr(fd)
+        except (termios.error, OSError):
+            return False
+        keyed = list(before)
+        keyed[3] &= ~(termios.ICANON | termios.ECHO)
+        keyed[6] = list(keyed[6])
+        keyed[6][termios.VMIN], keyed[6][termios.VTIME] = 1, 0
+        termios.tcsetattr(fd, termios.TCSADRAIN, keyed)
+        self._restore = before
+        atexit.register(self.close)
+        self.typing = Typing(self._send, "\n")  # the terminal's own output processing adds the return
+        return True
+
+    def close(self) -> None:
+        """The terminal as it was before the line mode."""
+        if self._restore is not None:
+            with contextlib.suppress(termios.error, OSError):
+                termios.tcsetattr(self.stdin.fileno(), termios.TCSADRAIN, self._restore)
+            self._restore = None
+
+    def _send(self, data: str) -> None:
+        self.stdout.write(data.encode("utf-8", "replace"))
+        self.stdout.flush()
+
+    def _keys_read(self) -> None:
+        """Keys from the terminal, handed to the loop's ``Typing`` as they come."""
+        assert self.incoming is not None and self.typing is not None
+        incoming, typing = self.incoming, self.typing
+        fd = self.stdin.fileno()
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        while True:
+            try:
+                raw = os.read(fd, 4096)
+            except OSError:
+                raw = b""
+            if not raw:
+                incoming.put(None)
+                return
+            keys = decoder.decode(raw)
+            try:
+                incoming.loop.call_soon_threadsafe(typing.keys, keys, incoming.queue.put_nowait)
+            except RuntimeError:  # the loop is closed: the line mode is over
+                return
 
     def _reader(self) -> None:
         """Lines read from the file descriptor itself: a thread blocked in a buffered reader holds its lock, and
@@ -97,7 +203,13 @@ class TerminalLines:
     async def read(self, secret: bool = False) -> str | None:
         if self.incoming is None:
             self.incoming = Incoming()
-            self.incoming.start(self._reader)
+            self.incoming.start(self._keys_read if self._keyed() else self._reader)
+        if self.typing is not None:
+            self.typing.secret = secret and not self.typing.typed  # a line begun before is not the password
+            try:
+                return await self.incoming.get()
+            finally:
+                self.typing.secret = False
         if not secret:
             return await self.incoming.get()
         with unechoed(self.stdin.fileno()) as hidden:
@@ -107,8 +219,10 @@ class TerminalLines:
         return line
 
     def write(self, text: str) -> None:
-        self.stdout.write((text + "\n").encode("utf-8", "replace"))
-        self.stdout.flush()
+        if self.typing is not None:
+            self.typing.sentence(text)
+            return
+        self._send(text + "\n")
 
     def bell(self) -> None:
         self.stdout.write(BELL.encode())
@@ -119,18 +233,12 @@ class BrowserLines:
     """The browser page's terminal, through textual-serve's packets (``server.web``): ``D`` data and ``M``
     meta, each a kind byte, a 4-byte length and the payload, after a first line that says the app is one."""
 
-    ERASE = "\b \b"
-    """How a backspace takes a typed character back on the page's terminal (its own echo)."""
-
     def __init__(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         self.stdin = stdin or sys.stdin.buffer
         self.stdout = stdout or sys.stdout.buffer
         self.incoming: Incoming | None = None
-        self.typed = ""
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self._escape = False
-        self.secret = False
-        """A password is being typed: its characters are not sent back to the page."""
+        self.typing = Typing(self._send, "\r\n")
         self.stdout.write(b"__GANGLION__\n")
         self.stdout.flush()
 
@@ -160,42 +268,20 @@ class BrowserLines:
     def _keys(self, keys: str) -> None:
         """Keys as the page sent them: echoed, edited, and each line handed on at enter."""
         assert self.incoming is not None
-        for ch in keys:
-            if self._escape:  # an arrow or a function key's sequence: not text
-                self._escape = not (ch.isalpha() or ch == "~")
-                continue
-            if ch == "\x1b":
-                self._escape = True
-            elif ch in "\r\n":
-                line, self.typed, self.secret = self.typed, "", False
-                self._send("\r\n")
-                self.incoming.queue.put_nowait(line)
-            elif ch in "\x7f\b":
-                if self.typed:
-                    self.typed = self.typed[:-1]
-                    if not self.secret:
-                        self._send(self.ERASE)
-            elif ch == "\x04" and not self.typed:  # ctrl+d on an empty line: the end, as in a terminal
-                self.incoming.queue.put_nowait(None)
-            elif ch.isprintable():
-                self.typed += ch
-                if not self.secret:
-                    self._send(ch)
+        self.typing.keys(keys, self.incoming.queue.put_nowait)
 
     async def read(self, secret: bool = False) -> str | None:
         if self.incoming is None:
             self.incoming = Incoming()
             self.incoming.start(self._packets)
-        self.secret = secret and not self.typed  # a line begun before the question is not the password
+        self.typing.secret = secret and not self.typing.typed  # a line begun before is not the password
         try:
             return await self.incoming.get()
         finally:
-            self.secret = False
+            self.typing.secret = False
 
     def write(self, text: str) -> None:
-        shown = "" if self.secret else self.typed
-        lead = "\r\n" if shown else ""
-        self._send(lead + text.replace("\n", "\r\n") + "\r\n" + shown)
+        self.typing.sentence(text)
 
     def bell(self) -> None:
         self._send(BELL)
