@@ -246,6 +246,13 @@ SLOW: frozenset[str] = frozenset({
     "tests/server/test_server.py::test_reconnect_after_seq_gets_exactly_the_missed_events_once",
     "tests/server/test_server.py::test_turn_timer_plays_the_default_action",
     "tests/server/test_trust.py::test_a_table_that_cannot_be_restored_is_set_aside_and_the_rest_start",
+    # the line mode's whole hands and matches, in three languages each; the operator's servers killed and scraped
+    "tests/client/lines/test_by_ear.py::test_a_whole_hand_of_each_game_by_ear",
+    "tests/client/lines/test_records.py",
+    "tests/client/lines/test_rummy_by_name.py",
+    "tests/client/lines/test_tournaments_by_ear.py",
+    "tests/server/test_metrics.py",
+    "tests/server/test_owner_litter.py",
 })
 """The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
 left out of ``make check``, run by ``make test``. Chosen from the fast subset's ``--durations`` (run
