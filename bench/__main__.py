@@ -10,7 +10,8 @@ guests forked from a warm parent vs started cold: memory per guest at 10 guests,
 prompt), screen (the table screen's first paint after each message and its CPU, against a
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
 seeds agreeing, one hand's wall time), fair (a dishonest host's tricks against the real client's fair-deal check:
-hands steered under ✔, against an honest host's six).
+hands steered under ✔, against an honest host's six), startup (seconds to ready: a first start, and a
+restart with tables open, after SIGTERM and after kill -9).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -128,6 +129,12 @@ def fair_section(quick: bool) -> None:
     fairdeal.run(print=lambda s: print(s, flush=True), hands=hands)
 
 
+def startup_section(quick: bool) -> None:
+    from bench import startup
+
+    startup.run(quick)
+
+
 SECTIONS = {
     "engine": engine_section,
     "load": load_section,
@@ -140,6 +147,7 @@ SECTIONS = {
     "screen": screen_section,
     "analysis": analysis_section,
     "fair": fair_section,
+    "startup": startup_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500)
 

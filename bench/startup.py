@@ -1,0 +1,94 @@
+"""`make bench --only startup`: how long `cardtui serve` takes to be ready, first and after a restart.
+
+Ready is what a service manager is told (``READY=1`` on ``$NOTIFY_SOCKET``, ``server.systemd``): the server
+listens and its tables are back. A first start is on an empty store; a restart is on the same store with
+``tables`` tables open mid-hand (a person seated at each, three bots), after a SIGTERM and after a kill -9 of
+the whole process group. Each is timed from the process's start, table workers as ``cardtui serve`` runs them
+by default (two here), and given as a ratio to the first start of the same round: the issue's mark is a
+restart no slower than a first start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
+
+SERVE = ("--no-announce", "--log-level", "warning", "--workers", "2", "--bot-delay", "10",
+         "--analysis-workers", "0", "--max-tables", "1e6", "--max-actions", "1e6")
+PATIENCE = 120.0
+"""Seconds a start may take before the run is taken to be broken."""
+
+
+def start(db: Path, notify: socket.socket, path: str) -> tuple[subprocess.Popen[bytes], float, int]:
+    """``cardtui serve`` on ``db``; the process, the seconds until it said READY=1, and its port."""
+    env = dict(os.environ, NOTIFY_SOCKET=path)
+    began = time.perf_counter()
+    served = subprocess.Popen([sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db), *SERVE],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    notify.settimeout(PATIENCE)
+    while True:
+        said = notify.recv(65536).decode()
+        if "READY=1" in said:
+            took = time.perf_counter() - began
+            status = next(line for line in said.splitlines() if line.startswith("STATUS="))
+            port = int(status.split(" on ", 1)[1].split(" ", 1)[0].rsplit(":", 1)[1])
+            return served, took, port
+
+
+async def open_tables(port: int, tables: int) -> None:
+    """``tables`` Cacho tables, each with a person seated and three bots: the bots play until the person's turn."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        for t in range(tables):
+            summary = await lobby.CreateTable(lobby_pb2.CreateTableRequest(game="cacho", seats=4, bots=3,
+                                                                           turn_seconds=3600))
+            await lobby.JoinTable(lobby_pb2.JoinTableRequest(table_id=summary.table.id, name=f"p{t}"))
+
+
+def stop(served: subprocess.Popen[bytes], how: signal.Signals) -> None:
+    """The server stopped by ``how``: its front alone for SIGTERM (it stops its workers), its whole group for a kill."""
+    if how == signal.SIGKILL:
+        os.killpg(served.pid, signal.SIGKILL)
+    else:
+        served.send_signal(how)
+    served.wait(timeout=PATIENCE)
+
+
+def run(quick: bool) -> None:
+    tables = 20 if quick else 50
+    rounds = 1 if quick else 3
+    print(f"== startup: seconds to READY=1, two table workers; a restart with {tables} tables open mid-hand")
+    firsts: list[float] = []
+    ratios: dict[str, list[float]] = {"SIGTERM": [], "kill -9": []}
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "notify")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            notify.bind(path)
+            for r in range(rounds):
+                db = Path(folder) / f"store{r}.db"
+                served, first, port = start(db, notify, path)
+                asyncio.run(open_tables(port, tables))
+                line = [f"first {first:5.2f} s"]
+                for name, how in (("SIGTERM", signal.SIGTERM), ("kill -9", signal.SIGKILL)):
+                    stop(served, how)
+                    served, again, _port = start(db, notify, path)
+                    ratios[name].append(again / first)
+                    line.append(f"after {name} {again:5.2f} s (x{again / first:.2f})")
+                stop(served, signal.SIGTERM)
+                firsts.append(first)
+                print(f"  round {r + 1}: " + ", ".join(line))
+    print(f"  median: first {statistics.median(firsts):.2f} s; restart after SIGTERM "
+          f"x{statistics.median(ratios['SIGTERM']):.2f}, after kill -9 x{statistics.median(ratios['kill -9']):.2f} "
+          "of the same round's first start (mark: x1.00 or less)")
