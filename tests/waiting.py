@@ -28,8 +28,9 @@ from typing import TypeVar
 
 from cardtui.server.clock import ManualClock
 
-PATIENCE = 60.0
-"""Seconds any wait may take before the test is taken to be broken."""
+PATIENCE = 120.0
+"""Seconds any wait may take before the test is taken to be broken: with both cores busy elsewhere, a hand's
+analysis (a process of the pool started, the engine imported, every decision searched) has taken over 60."""
 
 LOOK = 0.01
 """Seconds between two looks: short enough that a test ends soon after its event."""
