@@ -346,8 +346,8 @@ class LineRoom:
         rest = rest.strip()
         if rest.isdigit() and 1 <= int(rest) <= len(self.listed):
             return self.listed[int(rest) - 1]
-        if rest and not rest.isdigit():
-            return rest
+        if rest and (not rest.isdigit() or rest in self.listed or len(rest) > len(str(len(self.listed)))):
+            return rest  # an id: some are all digits (a number longer than the list's is not its place in it)
         if not rest and len(self.listed) == 1:
             return self.listed[0]
         self.say(_("Which table? Give its number in the list (type tables to hear it) or its id."))

@@ -64,3 +64,17 @@ async def test_a_hand_of_cacho_through_the_command_in_a_terminal(patient_server:
             continue  # the terminal's echo of what was typed
         found = EYE_ONLY.findall(line.replace("\a", ""))
         assert not found, f"drawn for the eye: {found} in {line!r}"
+
+
+async def test_a_table_is_named_by_its_place_in_the_list_or_by_its_id_even_an_id_of_digits_alone() -> None:
+    """Table ids are hex: some are all digits ("78485025"), and must not be taken for a place in the list."""
+    from cardtui.client.lines.loop import LineRoom, Start
+    from tests.client.lines.listener import Heard
+
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", own_config=False), heard)
+    room.listed = ["a1b2c3d4", "78485025", "0f0f0f0f"]
+    assert room._table_id("2") == "78485025"
+    assert room._table_id("78485025") == "78485025"
+    assert room._table_id("0f0f0f0f") == "0f0f0f0f"
+    assert room._table_id("4") is None and heard.said[-1].startswith("Which table?")
