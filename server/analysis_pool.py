@@ -13,7 +13,9 @@ the worker that drew two of them.
 
 The workers run in the idle scheduling class (``idle_class``), and at the lowest priority (``NICE``)
 where there is none: the tables' processes come first on every core, and an analysis only takes what
-they leave.
+they leave. On a machine whose cores something else keeps busy, analyses then wait for it to let go;
+``CARDTUI_ANALYSIS_YIELDS=0`` in the server's environment runs them at the usual priority instead (the
+tests do, so that they pass while another process keeps both cores busy).
 
 An analysis made or kept is put in its wire message by one more process (``build``), at the tables'
 priority, not on the loop: a Pif Paf hand's message replays the hand for each decision's view, time
@@ -53,6 +55,14 @@ QUEUED = 64
 """Jobs that may wait at once; past it a request is refused (RESOURCE_EXHAUSTED)."""
 NICE = 19
 """How much the workers' priority is lowered (19: the lowest)."""
+YIELDS_ENV = "CARDTUI_ANALYSIS_YIELDS"
+"""``0`` in the server's environment: the workers keep the usual priority (``yields``)."""
+
+
+def yields() -> bool:
+    """Whether the workers give way to every other process (the idle class, the lowest nice): unless the
+    environment says ``CARDTUI_ANALYSIS_YIELDS=0``."""
+    return os.environ.get(YIELDS_ENV, "1") != "0"
 
 Job = Callable[[str, int, tuple[int, ...], int, int, Callable[[int, int], None]], str]
 """What a worker runs: (a hand history's JSON, a seed, the seats, which part of how many parts of their decisions,
@@ -86,12 +96,13 @@ def idle_class() -> bool:
     return True
 
 
-def _start(alive: Connection, reports: Any) -> None:
+def _start(alive: Connection, reports: Any, yielding: bool) -> None:
     global _progress
     _progress = reports
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
-    idle_class()
+    if yielding:
+        with contextlib.suppress(OSError):
+            os.nice(NICE)
+        idle_class()
     _watch(alive)
 
 
@@ -152,8 +163,11 @@ class _Job:
 class AnalysisPool:
     """At most ``workers`` analyses at once, in worker processes; the rest queued, in order."""
 
-    def __init__(self, workers: int, job: Job = analyse_hand, queued: int = QUEUED) -> None:
+    def __init__(self, workers: int, job: Job = analyse_hand, queued: int = QUEUED, yielding: bool | None = None
+                 ) -> None:
         self.workers = max(1, min(workers, cores()))
+        self.yielding = yields() if yielding is None else yielding
+        """The workers give way to every other process (``yields``)."""
         self.queued = queued
         self._job = job
         context = multiprocessing.get_context("forkserver")
@@ -177,7 +191,7 @@ class AnalysisPool:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context, initializer=_start,
-                                   initargs=(self._watched, self._reports))
+                                   initargs=(self._watched, self._reports, self.yielding))
 
     def _new_builder(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=_watch,

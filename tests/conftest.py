@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ import pytest_asyncio
 from cardtui import i18n, native
 from cardtui.engine.core import Match
 from cardtui.fair import Chain
-from cardtui.server import wire
+from cardtui.server import analysis_pool, wire
 from cardtui.server.app import Running, start
 from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
@@ -47,6 +48,11 @@ BROWSER_FIXTURES = frozenset({"chromium"})
 
 POSTGRESQL_FIXTURES = frozenset({"postgres", "pg_url", "hosts"})
 """Fixtures that need the real PostgreSQL cluster: a test using one is marked ``postgresql``."""
+
+os.environ[analysis_pool.YIELDS_ENV] = "0"
+"""The analyses of every server the tests start (in this process or forked) run at the usual priority: in the
+idle class they would wait for ever on a machine whose cores another process keeps busy, where the suite must
+pass too. ``test_analysis_pool`` checks the idle class itself."""
 
 SLOW: frozenset[str] = frozenset({
     # the engine's long random runs and reference comparisons: many games or hands each
