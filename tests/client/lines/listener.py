@@ -10,13 +10,19 @@ test ends with words.
 from __future__ import annotations
 
 import asyncio
+import io
+import os
 import re
+import sys
 from collections.abc import Callable
+from pathlib import Path
+
+import pexpect
 
 from cardtui.client.lines.loop import LineRoom, Start
 from cardtui.identity import Identity
+from tests.waiting import PATIENCE
 
-PATIENCE = 60.0
 EXAMPLE = re.compile(r"(\d+ \d+)\.$")
 """The example an answer needing more ends with ("… for example 3 1.")."""
 
@@ -102,3 +108,15 @@ class Listener:
                 return n
             example = EXAMPLE.search(said)
             heard.type(example.group(1) if example and not said.startswith(turn) else answer)
+
+
+def spawned(port: int, home: Path) -> tuple[pexpect.spawn, io.StringIO]:
+    """``cardtui connect --screen-reader`` on a real terminal (80x24), as the guest ana, in English, its config in
+    ``home``; and the transcript of what it says."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "CARDTUI_LANG": "en", "NO_COLOR": "1"}
+    transcript = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "cardtui.cli", "connect", f"127.0.0.1:{port}", "--screen-reader",
+                                           "--guest", "--name", "ana"],
+                          env=env, encoding="utf-8", timeout=PATIENCE, dimensions=(24, 80))
+    child.logfile_read = transcript
+    return child, transcript

@@ -8,15 +8,13 @@ pexpect in a thread of its own so that the server goes on serving while the scri
 from __future__ import annotations
 
 import asyncio
-import io
-import os
 import re
-import sys
 from pathlib import Path
 
 import pexpect
 
 from cardtui.server.app import Running
+from tests.client.lines.listener import spawned
 from tests.client.lines.test_by_ear import EYE_ONLY
 
 PATIENCE = 60
@@ -25,12 +23,7 @@ PATIENCE = 60
 def play_a_hand(port: int, home: Path) -> str:
     """The command, a table created by its questions, turns answered by number until the second hand begins;
     the transcript."""
-    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "CARDTUI_LANG": "en", "NO_COLOR": "1"}
-    transcript = io.StringIO()
-    child = pexpect.spawn(sys.executable, ["-m", "cardtui.cli", "connect", f"127.0.0.1:{port}", "--screen-reader",
-                                           "--guest", "--name", "ana"],
-                          env=env, encoding="utf-8", timeout=PATIENCE, dimensions=(24, 80))
-    child.logfile_read = transcript
+    child, transcript = spawned(port, home)
     try:
         child.expect("Type help for the commands")
         child.sendline("new cacho")

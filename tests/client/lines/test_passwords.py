@@ -8,9 +8,6 @@ web endpoint.
 from __future__ import annotations
 
 import asyncio
-import io
-import os
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -20,7 +17,7 @@ import pexpect
 from cardtui.server.app import Running
 from cardtui.server.web import WebServer
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
-from tests.client.lines.listener import Listener
+from tests.client.lines.listener import Listener, spawned
 from tests.test_web import http, open_guest, web  # noqa: F401  (the fixtures)
 
 PATIENCE = 60
@@ -29,12 +26,7 @@ SECRET = "sesamo42"
 
 def create_with_a_password(port: int, home: Path) -> str:
     """``new``, ``change``, every question kept but the password's, typed; the transcript, to the seat."""
-    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "CARDTUI_LANG": "en", "NO_COLOR": "1"}
-    transcript = io.StringIO()
-    child = pexpect.spawn(sys.executable, ["-m", "cardtui.cli", "connect", f"127.0.0.1:{port}", "--screen-reader",
-                                           "--guest", "--name", "ana"],
-                          env=env, encoding="utf-8", timeout=PATIENCE, dimensions=(24, 80))
-    child.logfile_read = transcript
+    child, transcript = spawned(port, home)
     try:
         child.expect("Type help for the commands")
         child.sendline("new cacho")
