@@ -29,11 +29,15 @@ SERVE = ("--no-announce", "--log-level", "warning", "--workers", "2", "--bot-del
          "--analysis-workers", "0", "--max-tables", "1e6", "--max-actions", "1e6")
 PATIENCE = 120.0
 """Seconds a start may take before the run is taken to be broken."""
+SETTLE = 1.0
+"""Seconds every start waits first, the first start as a restart: straight after a stop (and the tables' burst of
+play before it), a restart began on a machine still busy with it, and timed that too."""
 
 
 def start(db: Path, notify: socket.socket, path: str) -> tuple[subprocess.Popen[bytes], float, int]:
     """``cardtui serve`` on ``db``; the process, the seconds until it said READY=1, and its port."""
     env = dict(os.environ, NOTIFY_SOCKET=path)
+    time.sleep(SETTLE)
     began = time.perf_counter()
     served = subprocess.Popen([sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db", str(db), *SERVE],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -58,17 +62,29 @@ async def open_tables(port: int, tables: int) -> None:
 
 
 def stop(served: subprocess.Popen[bytes], how: signal.Signals) -> None:
-    """The server stopped by ``how``: its front alone for SIGTERM (it stops its workers), its whole group for a kill."""
+    """The server stopped by ``how``: its front alone for SIGTERM (it stops its workers), its whole group for a kill;
+    back once every process of it has ended."""
     if how == signal.SIGKILL:
         os.killpg(served.pid, signal.SIGKILL)
     else:
         served.send_signal(how)
     served.wait(timeout=PATIENCE)
+    # Gone is every process of its group (workers, the fork server, the pools), as a service manager
+    # waits for before it starts the service again: a start among processes still ending timed their
+    # ending too.
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(served.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.01)
+    raise RuntimeError("the stopped server's processes did not end")
 
 
 def run(quick: bool) -> None:
     tables = 20 if quick else 50
-    rounds = 1 if quick else 3
+    rounds = 1 if quick else 5
     print(f"== startup: seconds to READY=1, two table workers; a restart with {tables} tables open mid-hand")
     firsts: list[float] = []
     ratios: dict[str, list[float]] = {"SIGTERM": [], "kill -9": []}

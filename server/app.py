@@ -259,20 +259,24 @@ async def start(
     reflection.enable_server_reflection(names, server)
     serve_reflection_v1(server, names)
     room.invites.where = where(host, bound, announce_interfaces, tuple(web_pages) or ((web_url,) if web_url else ()))
-    if keeper is not None:
-        restored = await keeper.sweep()  # after a restart, every table: its process is gone
+    # After a restart, every table: its process is gone. The workers replay their shares' journals while
+    # this process collects and starts its server (a restart took that much longer than a first start).
+    sweeping = asyncio.create_task(keeper.sweep()) if keeper is not None else None
+    await asyncio.sleep(0)  # the sweep's tables of this process taken, its workers' handed out
+    # Table state is long-lived and allocation is constant: move what exists now out of the
+    # collector's sight and collect less often, so a full collection never stalls a table.
+    gc.collect()
+    if keeper is not None and sweeping is not None:
+        restored = await sweeping
         if restored:
             log.info("restored %d tables from %s", restored, store.path)
         if team is not None:
             team.on_death = lambda slot: keeper.nudge()
         keeper.start(SWEEP_SECONDS)  # a process still ending as this one started, another host that died
-    room.start_sweeping()
-    await server.start()
-    # Table state is long-lived and allocation is constant: move what exists now out of the
-    # collector's sight and collect less often, so a full collection never stalls a table.
-    gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+    room.start_sweeping()
+    await server.start()
     async def serving(ok: bool) -> None:
         """The health service follows the store: NOT_SERVING while it is out of reach (``server.outage``)."""
         status = health_pb2.HealthCheckResponse.SERVING if ok else health_pb2.HealthCheckResponse.NOT_SERVING

@@ -42,6 +42,14 @@ PRELOAD = ["cardtui.server.app"]
 """What the fork server imports once for every worker: the whole server, the games with it."""
 
 
+def warm() -> None:
+    """The fork server started, importing the server's modules: called as soon as a host knows it runs
+    workers, it does so while the server's own process imports the same modules on the other core (one
+    after the other, they were most of a start)."""
+    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD)
+    forkserver.ensure_running()
+
+
 def cores() -> int:
     """The cores this process may run on: the default number of workers."""
     try:
@@ -117,8 +125,7 @@ class Workers:
         imports this one."""
         self.slots = [Slot(i, settings.port + 1 + i if settings.port else 0) for i in range(count)]
         self.context: ForkServerContext = multiprocessing.get_context("forkserver")
-        self.context.set_forkserver_preload(PRELOAD)
-        forkserver.ensure_running()
+        warm()  # started already, when ``cardtui serve`` knew it would run workers
         watched, self._alive = self.context.Pipe(duplex=False)
         self._watched = watched
         self._turn = itertools.count()

@@ -13,8 +13,6 @@ from cardtui.i18n import _
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from cardtui.server.app import serve_forever
-
     tls: tuple[bytes, bytes] | None = None
     if bool(args.tls_cert) != bool(args.tls_key):
         print("cardtui: " + _("TLS needs both --tls-cert and --tls-key."), file=sys.stderr)
@@ -42,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
               file=sys.stderr)
         return 2
-    from cardtui.server.workers import cores
+    from cardtui.server.workers import cores, warm
 
     workers = cores() if args.workers is None else args.workers
     if not 1 <= workers <= 64:
@@ -55,6 +53,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                   "--workers 1."), file=sys.stderr)
             return 2
         workers = 1  # a throwaway store is one process's: the default gives way to it
+    if workers > 1:
+        warm()
     if args.analysis_workers is not None and not 0 <= args.analysis_workers <= 64:
         print("cardtui: " + _("--analysis-workers must be between 0 and 64 (0: no hand is analysed)."),
               file=sys.stderr)
@@ -82,6 +82,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         web = WebOptions(args.web_port, WebLimits(args.web_max_per_address, args.web_max_sessions),
                          (Path(args.tls_cert), Path(args.tls_key)) if tls else None,
                          origins=tuple(args.web_origin or ()))
+    from cardtui.server.app import serve_forever
+
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
