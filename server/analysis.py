@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from cardtui.engine import analysis
+from cardtui.engine import analysis, match_chart
 from cardtui.engine.analysis import HandAnalysis, Label
 from cardtui.engine.bots.estimates import Unit
 from cardtui.server import wire
@@ -158,7 +158,8 @@ def match_bytes(table_id: str, match: int, hands: Sequence[Kept]) -> bytes:
 def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
                   records: Sequence[Mapping[str, Any]] = ()) -> analysis_pb2.MatchAnalysis:
     """A match's analyses summed up as the wire gives it: each seat's accuracy, the worst three moments (with the
-    ``records`` of its hands, each with the seat's view then)."""
+    ``records`` of its hands, each with the seat's view then), and with the records each seat's match drawn hand by
+    hand (``engine.match_chart``)."""
     seats, worst = analysis.summary(hands)
     of = {h.hand: h for h in hands}
     record_of = {int(r["hand"]): r for r in records}
@@ -169,7 +170,16 @@ def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
         unit=UNITS[hands[0].unit] if hands else analysis_pb2.ANALYSIS_UNIT_UNSPECIFIED,
         hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
         worst=[analysis_pb2.WorstMoment(
-            hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, views.get(w.hand))) for w in worst])
+            hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, views.get(w.hand))) for w in worst],
+        charts=chart_messages(match_chart.chart(records, [s.seat for s in seats])))
+
+
+def chart_messages(chart: match_chart.Chart | None) -> list[analysis_pb2.MatchChart]:
+    """A match drawn, each seat's chart as the wire gives it (``engine.match_chart``)."""
+    if chart is None:
+        return []
+    return [analysis_pb2.MatchChart(seat=c.seat, unit=UNITS[chart.unit], even=chart.even, points=[
+        analysis_pb2.MatchPoint(hand=p.hand, value=p.value, held=p.held) for p in c.points]) for c in chart.seats]
 
 
 def merged(record: Mapping[str, Any], parts: Sequence[HandAnalysis]) -> HandAnalysis:

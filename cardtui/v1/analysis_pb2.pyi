@@ -424,6 +424,7 @@ class MatchAnalysis(_message.Message):
     HANDS_FIELD_NUMBER: _builtins.int
     ACCURACY_FIELD_NUMBER: _builtins.int
     WORST_FIELD_NUMBER: _builtins.int
+    CHARTS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     match: _builtins.int
     game: _builtins.str
@@ -438,6 +439,12 @@ class MatchAnalysis(_message.Message):
     def worst(self) -> _containers.RepeatedCompositeFieldContainer[Global___WorstMoment]:
         """the three most costly flagged decisions, most points first"""
 
+    @_builtins.property
+    def charts(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchChart]:
+        """The match drawn hand by hand, for each seat analysed (`accuracy`'s): where it stood before the first hand of
+        `hands`' match and after each of its finished hands, in what means winning the match (MatchChart.unit).
+        """
+
     def __init__(
         self,
         *,
@@ -448,14 +455,83 @@ class MatchAnalysis(_message.Message):
         hands: _abc.Iterable[_builtins.int] | None = ...,
         accuracy: _abc.Iterable[Global___SeatAccuracy] | None = ...,
         worst: _abc.Iterable[Global___WorstMoment] | None = ...,
+        charts: _abc.Iterable[Global___MatchChart] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "game", b"game", "hands", b"hands", "match", b"match", "table_id", b"table_id", "unit", b"unit", "worst", b"worst"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "charts", b"charts", "game", b"game", "hands", b"hands", "match", b"match", "table_id", b"table_id", "unit", b"unit", "worst", b"worst"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MatchAnalysis: _TypeAlias = MatchAnalysis  # noqa: Y015
+
+@_typing.final
+class MatchChart(_message.Message):
+    """One seat's match drawn: its standing before the first hand and after each (docs/client.md §11)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    UNIT_FIELD_NUMBER: _builtins.int
+    EVEN_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    unit: Global___AnalysisUnit.ValueType
+    """ANALYSIS_UNIT_MATCH: `value` is the chance of winning the match, 0 to 1, between equal players: from the score
+    by the table of match odds (truco: the seat's team; Cacheta: the last player left), or the seat's share of the
+    chips on the table (Cacho, Pif Paf without rebuys: a freeze-out, won by holding every chip).
+    ANALYSIS_UNIT_CHIPS: `value` is the chips won since the match began (Pif Paf with rebuys, whose match no stack
+    of chips ends; chips restocked not counted).
+    """
+    even: _builtins.float
+    """the line of even chances: 1 over the teams or players at the start; 0 in chips"""
+    @_builtins.property
+    def points(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchPoint]:
+        """in order: before the first hand, then after each"""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        unit: Global___AnalysisUnit.ValueType = ...,
+        even: _builtins.float = ...,
+        points: _abc.Iterable[Global___MatchPoint] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["even", b"even", "points", b"points", "seat", b"seat", "unit", b"unit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MatchChart: _TypeAlias = MatchChart  # noqa: Y015
+
+@_typing.final
+class MatchPoint(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    HAND_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    HELD_FIELD_NUMBER: _builtins.int
+    hand: _builtins.int
+    """the hand just played (MatchAnalysis.hands' count); 0: before the first"""
+    value: _builtins.float
+    """in the chart's unit"""
+    held: _builtins.int
+    """the seat's team's points (truco), its points (Cacheta) or its chips, then"""
+    def __init__(
+        self,
+        *,
+        hand: _builtins.int = ...,
+        value: _builtins.float = ...,
+        held: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "held", b"held", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MatchPoint: _TypeAlias = MatchPoint  # noqa: Y015
 
 @_typing.final
 class WorstMoment(_message.Message):

@@ -16,7 +16,7 @@ import grpc
 import pytest
 import pytest_asyncio
 
-from cardtui.engine import analysis
+from cardtui.engine import analysis, match_chart
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.games import get
 from cardtui.server import analysis_pool, wire
@@ -294,9 +294,18 @@ async def test_a_match_is_summed_up_over_its_hands_for_whoever_may_have_them(
         seen = next(p.view for p in analysis.positions(records[w.hand]) if p.step == w.moment.step)
         assert w.moment.view == wire.view_message(seen, seats=w.moment.view.seats)
         assert w.moment.view.you == w.moment.seat
+    # Each seat's match drawn hand by hand, the engine's figures: before the first hand, then after each.
+    chart = match_chart.chart([records[h] for h in (1, 2, 3)], [0, 1])
+    assert chart is not None and [c.seat for c in summed.charts] == [0, 1]
+    for sent, made in zip(summed.charts, chart.seats, strict=True):
+        assert sent.unit == analysis_pb2.ANALYSIS_UNIT_MATCH and sent.even == 0.5
+        assert [(p.hand, p.held) for p in sent.points] == [(p.hand, p.held) for p in made.points]
+        assert [p.hand for p in sent.points] == [0, 1, 2, 3]
+        assert [p.value for p in sent.points] == pytest.approx([p.value for p in made.points])
     # One seat only; and the last match by hand 0.
     one = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", hand=1, seat=1, match=True))]
     assert [a.seat for a in one[-1].match.accuracy] == [1] and all(w.moment.seat == 1 for w in one[-1].match.worst)
+    assert [c.seat for c in one[-1].match.charts] == [1]
     last = [u async for u in lobby.Analyze(analysis_pb2.AnalyzeRequest(table_id="m", match=True))]
     assert list(last[-1].match.hands) == [4] and last[-1].match.match == 2
 
