@@ -2,7 +2,8 @@
 
 Text for people (every analysed decision with its choices, the odds of each, the one chosen and
 the best marked, the loss and the label; then each player's accuracy and the worst three
-moments), JSON for tools (one ``cardtui-analysis/1`` document a line, then a summary line).
+moments, and each match drawn hand by hand: ``engine.match_chart``), JSON for tools (one
+``cardtui-analysis/1`` document a line, then a summary line).
 A long file shows a progress bar on standard error while it works (when that is a terminal).
 """
 
@@ -17,7 +18,7 @@ from typing import IO, Any
 
 from cardtui.client.models import TableModel
 from cardtui.client.words import label
-from cardtui.engine import analysis
+from cardtui.engine import analysis, match_chart
 from cardtui.engine.analysis import FLAGGED, HandAnalysis, Label, Moment
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.core import Action
@@ -151,6 +152,62 @@ def summary_lines(hands: Sequence[Named]) -> list[str]:
     return out
 
 
+SPARKS = "▁▂▃▄▅▆▇█"
+"""A value drawn in one character, low to high (a text chart's row)."""
+COLUMNS = 16
+"""Hands a row of figures holds (so that a long match wraps into rows a terminal of 80 columns keeps whole)."""
+
+
+def matches(records: Sequence[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """The records grouped into their matches (a table's match: the history's ``table`` and ``match``), each in the
+    file's order: a match's chart is drawn from its own hands."""
+    out: dict[tuple[str, int], list[Mapping[str, Any]]] = {}
+    for r in records:
+        out.setdefault((str(r.get("table", "")), int(r.get("match", 0))), []).append(r)
+    return list(out.values())
+
+
+def spark(values: Sequence[float], low: float, high: float) -> str:
+    span = high - low
+    return "".join(SPARKS[min(len(SPARKS) - 1, int((v - low) / span * len(SPARKS)))] if span > 0 else SPARKS[0]
+                   for v in values)
+
+
+def figure(value: float, unit: Unit) -> str:
+    return f"{100.0 * value:.0f}" if unit is Unit.MATCH else f"{value:+.0f}"
+
+
+def chart_lines(records: Sequence[Mapping[str, Any]], seats: Sequence[int] | None, names: Mapping[int, str]
+                ) -> list[str]:
+    """One match drawn as text: what is charted, each seat's values as a row of bars, then the figures hand by hand
+    (``engine.match_chart``: the chance of winning the match in %, or the chips won)."""
+    chart = match_chart.chart(records, seats)
+    if chart is None or not chart.seats:
+        return []
+    first = records[0]
+    what = (_("each player's chance of winning it (%), before the first hand and after each")
+            if chart.unit is Unit.MATCH else _("the chips each player has won, before the first hand and after each"))
+    out = [_("Match {match} of table {table} drawn: {what}").format(
+        match=first.get("match", 0), table=first.get("table") or "-", what=what)]
+    width = max(len(names.get(c.seat, f"#{c.seat}")) for c in chart.seats)
+    every = [p.value for c in chart.seats for p in c.points]
+    low, high = (0.0, 1.0) if chart.unit is Unit.MATCH else (min(every), max(every))
+    for c in chart.seats:
+        values = [p.value for p in c.points]
+        out.append(f"  {names.get(c.seat, f'#{c.seat}'):<{width}}  {spark(values, low, high)}  "
+                   f"{figure(values[0], chart.unit)} → {figure(values[-1], chart.unit)}")
+    hands = [p.hand for p in chart.seats[0].points]
+    head = _("hand")
+    width = max(width, len(head))
+    for at in range(0, len(hands), COLUMNS):
+        row = slice(at, at + COLUMNS)
+        out.append(f"  {head:<{width}}" + "".join(f"{h:>5}" for h in hands[row]))
+        for c in chart.seats:
+            out.append(f"  {names.get(c.seat, f'#{c.seat}'):<{width}}"
+                       + "".join(f"{figure(p.value, chart.unit):>5}" for p in c.points[row]))
+    return out
+
+
 class Bar:
     """A progress bar on a terminal's standard error, drawn at most ten times a second."""
 
@@ -237,7 +294,11 @@ def run(path: str, hand: int | None, seat: int | None, as_json: bool, seed: int,
             {"seat": s.seat, "decisions": s.decisions, "accuracy": s.accuracy, "counts": dict(s.counts)}
             for s in seats_summary], "worst": [{"hand": w.hand, "step": w.moment.step, "seat": w.moment.seat,
                                                 "label": str(w.moment.label), "points": w.moment.points}
-                                               for w in worst]}), file=out)
+                                               for w in worst],
+            "charts": [dict(match_chart.to_json(c), table=str(m[0].get("table", "")), match=int(m[0].get("match", 0)))
+                       for m in matches(records) if (c := match_chart.chart(m, seats)) is not None]}), file=out)
     else:
         print("\n".join(summary_lines(done)), file=out)
+        for m in matches(records):
+            print("\n".join(chart_lines(m, seats, {int(e["seat"]): holder_name(e) for e in m[0]["seats"]})), file=out)
     return 0

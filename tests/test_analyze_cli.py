@@ -43,12 +43,20 @@ def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -
     assert text.returncode == 0, text.stderr
     assert "table t1, hand 1:" in text.stdout and "chosen" in text.stdout and "best" in text.stdout
     assert "Accuracy (0 to 100):" in text.stdout
+    # Then the match drawn: each player's chance of winning it before the first hand and after each.
+    drawn = text.stdout.split("Match 1 of table t1 drawn: ", 1)[1].splitlines()
+    assert drawn[0].startswith("each player's chance of winning it (%)")
+    assert drawn[3].split() == ["hand", "0", "1", "2", "3"] and drawn[4].split()[-4] == "50"  # two players
     as_json = run("analyze", str(path), "--json", "--hand", "2", "--seat", "1")
     assert as_json.returncode == 0, as_json.stderr
     lines = [json.loads(line) for line in as_json.stdout.splitlines()]
     hand = analysis.from_json(lines[0])
     assert hand.hand == 2 and hand.seats == (1,) and all(m.seat == 1 for m in hand.moments)
     assert lines[-1]["format"] == "cardtui-analysis-summary/1" and [s["seat"] for s in lines[-1]["seats"]] == [1]
+    charts = lines[-1]["charts"]
+    assert [(c["table"], c["match"], c["unit"], c["even"]) for c in charts] == [("t1", 1, "match", 0.5)]
+    assert [s["seat"] for s in charts[0]["seats"]] == [1]
+    assert [p["hand"] for p in charts[0]["seats"][0]["points"]] == [0, 2]
     # The same seed gives the same analysis; Portuguese for people.
     again = run("analyze", str(path), "--json", "--hand", "2", "--seat", "1")
     assert again.stdout == as_json.stdout
