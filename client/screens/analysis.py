@@ -26,6 +26,7 @@ from cardtui.client.boards.registry import board_for
 from cardtui.client.cards import cards_text
 from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
+from cardtui.client.match_chart import MatchChart
 from cardtui.client.models import TableModel, holders_of, shown
 from cardtui.client.words import label, line, who
 from cardtui.i18n import N_, _, ngettext
@@ -49,6 +50,8 @@ FLAGGED = frozenset(STYLES)
 SERIOUS = FLAGGED - {analysis_pb2.ANALYSIS_LABEL_INACCURACY}
 
 Updates = Callable[[], AsyncIterator[analysis_pb2.AnalyzeUpdate]]
+Hands = Callable[[int], AsyncIterator[analysis_pb2.AnalyzeUpdate]]
+"""One hand's analysis asked for, by the table's number of the hand."""
 Result = analysis_pb2.HandAnalysis | analysis_pb2.MatchAnalysis
 
 
@@ -193,10 +196,13 @@ class AnalysisScreen(ModalScreen[Result | None]):
     """One hand's analysis, or a match's summed up, asked for when opened (or given): escape closes it."""
 
     BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
+    CSS_PATH = "../match_chart.tcss"
 
     def __init__(self, model: TableModel, updates: Updates | None = None, hand: Result | None = None,
-                 number: int | None = None, places: bool = False) -> None:
+                 number: int | None = None, places: bool = False, hands: Hands | None = None) -> None:
         super().__init__()
+        self.hands = hands
+        """How to ask for one hand of the match by its number (the chart's ``enter``), where the screen can."""
         self.model = model
         self.updates = updates
         self.result = hand
@@ -223,7 +229,18 @@ class AnalysisScreen(ModalScreen[Result | None]):
         said = (match_text(self.model, result, self.places) if isinstance(result, analysis_pb2.MatchAnalysis)
                 else analysis_text(self.model, result, self.number))
         self.query_one("#analysis-body", Static).update(said)
+        if isinstance(result, analysis_pb2.MatchAnalysis) and result.charts and not self.query(MatchChart):
+            chart = MatchChart(self.model, result, self.model.seat, self.places, self.hands is not None)
+            self.query_one("#analysis", VerticalScroll).mount(chart, before="#analysis-body")
+            chart.focus()
         self.refresh_bindings()
+
+    def on_match_chart_opened(self, message: MatchChart.Opened) -> None:
+        """``enter`` on a hand of the match drawn: that hand's analysis, asked for, over this one."""
+        if self.hands is not None:
+            hands, number = self.hands, message.hand
+            self.app.push_screen(AnalysisScreen(self.model, lambda: hands(number),
+                                                number=message.place if self.places else None))
 
     def flagged(self) -> list[analysis_pb2.AnalysisMoment]:
         """The decisions the drill may put back: those flagged, most points lost first."""

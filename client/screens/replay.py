@@ -320,8 +320,13 @@ class ReplayScreen(Screen[None]):
     def action_match(self) -> None:
         """The match this hand belongs to, summed up: each seat's accuracy and the worst three moments."""
         updates = self._asking(match=True)
-        if updates is not None:
-            self.app.push_screen(AnalysisScreen(self.model, updates))
+        source = self.source
+        if updates is not None and isinstance(source, ServerHands):
+
+            def hand(number: int) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+                return source.conn.analyze(source.table_id, number, source.token, source.password)
+
+            self.app.push_screen(AnalysisScreen(self.model, updates, hands=hand))
 
 
 class HandsScreen(Screen[None]):

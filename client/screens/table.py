@@ -706,10 +706,14 @@ class TableScreen(Screen[None]):
     def action_match(self) -> None:
         """The player's decisions over the match just over, summed up: at once when the summary has them,
         else asked for now (every hand of the match not yet analysed is, one after the other)."""
-        if self.match_analysis is not None:
-            self.app.push_screen(AnalysisScreen(self.model, hand=self.match_analysis, places=True))
-            return
         table_id, token = self.model.summary.id, self.token
+
+        def hand(number: int) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
+            return self.conn.analyze(table_id, number, token)
+
+        if self.match_analysis is not None:
+            self.app.push_screen(AnalysisScreen(self.model, hand=self.match_analysis, places=True, hands=hand))
+            return
 
         def updates() -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
             return self.conn.analyze(table_id, 0, token, match=True)
@@ -718,7 +722,7 @@ class TableScreen(Screen[None]):
             if isinstance(result, analysis_pb2.MatchAnalysis) and self.summary_open:
                 self._matched(result)
 
-        self.app.push_screen(AnalysisScreen(self.model, updates, places=True), analysed)
+        self.app.push_screen(AnalysisScreen(self.model, updates, places=True, hands=hand), analysed)
 
     def _played(self, hand: analysis_pb2.HandAnalysis) -> None:
         """The hand just over, judged: the summary and the log say how the player played it, and ``a`` opens
