@@ -185,8 +185,8 @@ def chart_lines(records: Sequence[Mapping[str, Any]], seats: Sequence[int] | Non
     if chart is None or not chart.seats:
         return []
     first = records[0]
-    what = (_("each player's chance of winning it (%), before the first hand and after each")
-            if chart.unit is Unit.MATCH else _("the chips each player has won, before the first hand and after each"))
+    what = (_("each one's chance of winning it (%), before the first hand and after each")
+            if chart.unit is Unit.MATCH else _("the chips each one has won, before the first hand and after each"))
     out = [_("Match {match} of table {table} drawn: {what}").format(
         match=first.get("match", 0), table=first.get("table") or "-", what=what)]
     width = max(len(names.get(c.seat, f"#{c.seat}")) for c in chart.seats)

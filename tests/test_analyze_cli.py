@@ -45,7 +45,7 @@ def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -
     assert "Accuracy (0 to 100):" in text.stdout
     # Then the match drawn: each player's chance of winning it before the first hand and after each.
     drawn = text.stdout.split("Match 1 of table t1 drawn: ", 1)[1].splitlines()
-    assert drawn[0].startswith("each player's chance of winning it (%)")
+    assert drawn[0].startswith("each one's chance of winning it (%)")
     assert drawn[3].split() == ["hand", "0", "1", "2", "3"] and drawn[4].split()[-4] == "50"  # two players
     as_json = run("analyze", str(path), "--json", "--hand", "2", "--seat", "1")
     assert as_json.returncode == 0, as_json.stderr
