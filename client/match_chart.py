@@ -102,12 +102,15 @@ class Scale:
 
 
 def scale(chart: analysis_pb2.MatchChart, rows: int) -> Scale:
-    """A chance from 0 to 1 around the line of even chances; chips from the fewest to the most, around none won."""
+    """A chance from 0 around the line of even chances up to 1 (where there are many players and nobody went
+    past twice the even chance, up to that: eight at Pif Paf start on an eighth each, and a chart to 100% would
+    draw them all flat); chips from the fewest to the most, around none won."""
     values = [p.value for p in chart.points] or [0.0]
     if chart.unit == analysis_pb2.ANALYSIS_UNIT_CHIPS:
         low, base, high = min(min(values), 0.0), 0.0, max(max(values), 0.0)
-    else:
-        low, base, high = 0.0, min(max(chart.even, 0.0), 1.0), 1.0
+    else:  # up to a sure win, or for many players up to twice the even chance where nobody went higher
+        base = min(max(chart.even, 0.0), 1.0)
+        low, high = 0.0, min(1.0, max(max(values), 2.0 * base))
     share = (base - low) / (high - low) if high > low else 0.0
     edge = 8 * min(rows - (1 if base < high else 0), max(1 if base > low else 0, round(share * rows)))
     return Scale(low, base, high, rows, edge)
@@ -168,15 +171,13 @@ def point_text(model: TableModel, match: analysis_pb2.MatchAnalysis, chart: anal
     return out
 
 
-def title_text(model: TableModel, chart: analysis_pb2.MatchChart, others: bool) -> Text:
-    """What the chart draws, and whose."""
+def title_text(model: TableModel, chart: analysis_pb2.MatchChart) -> Text:
+    """What the chart draws, and whose (the footer offers ``p`` for another player's)."""
     what = (_("chips won, hand by hand") if chart.unit == analysis_pb2.ANALYSIS_UNIT_CHIPS
             else _("chance of winning the match, hand by hand"))
     out = Text(_("The match drawn") + " · ", style="bold")
     out.append_text(who(model, chart.seat))
     out.append(": " + what)
-    if others:
-        out.append(" · " + _("p: another player"), style="dim")
     return out
 
 
@@ -200,7 +201,7 @@ class ChartPlot(Widget):
         return parent
 
     def rows(self) -> int:
-        return ROWS_TALL if self.app.size.height >= TALL else ROWS
+        return ROWS_TALL if self.screen.size.height >= TALL else ROWS
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return self.rows() + 2
@@ -378,7 +379,7 @@ class MatchChart(Widget, can_focus=True):
         chart = self.chart
         if chart is None or not self.query("#chart-words"):
             return  # not composed yet: on_mount says it
-        self.query_one("#chart-title", Static).update(title_text(self.model, chart, len(self.charts) > 1))
+        self.query_one("#chart-title", Static).update(title_text(self.model, chart))
         self.query_one("#chart-words", Static).update(
             point_text(self.model, self.match, chart, min(self.cursor, len(chart.points) - 1), self.places,
                        self.opens))

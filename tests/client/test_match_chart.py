@@ -121,8 +121,12 @@ def test_bars_stand_on_the_line_of_even_chances() -> None:
     assert cell(32, 48, 32) == ("█", False) and cell(40, 44, 32) == ("▄", False) and cell(24, 48, 32) == (" ", False)
     assert cell(24, 29, 32) == ("▅", True)  # three eighths hang from the top of the cell under the line
     assert cell(16, 0, 32) == ("█", False) and cell(32, 0, 32) == (" ", False)
-    three = analysis_pb2.MatchChart(unit=analysis_pb2.ANALYSIS_UNIT_MATCH, even=1 / 3)
+    three = analysis_pb2.MatchChart(unit=analysis_pb2.ANALYSIS_UNIT_MATCH, even=1 / 3, points=[
+        analysis_pb2.MatchPoint(value=v) for v in (1 / 3, 1.0)])
     assert scale(three, 8).edge == 24 and scale(three, 8).eighths(1 / 3) == 24  # even chances draw no bar
+    eight = analysis_pb2.MatchChart(unit=analysis_pb2.ANALYSIS_UNIT_MATCH, even=1 / 8, points=[
+        analysis_pb2.MatchPoint(value=v) for v in (1 / 8, 0.15)])
+    assert scale(eight, 8).high == 0.25 and scale(eight, 8).edge == 32  # many players: up to twice the even chance
     chips = analysis_pb2.MatchChart(unit=analysis_pb2.ANALYSIS_UNIT_CHIPS, points=[
         analysis_pb2.MatchPoint(value=v) for v in (0.0, 30.0, -10.0)])
     s = scale(chips, 8)
