@@ -164,7 +164,7 @@ def point_text(model: TableModel, match: analysis_pb2.MatchAnalysis, chart: anal
     else:
         out.append(", " + _("{chance} chance of winning the match ({held})").format(
             chance=value_words(chart, p.value), held=held))
-    if p.hand in worst_hands(match, chart.seat):
+    if p.hand in worst_hands(match):
         out.append(" · " + _("one of the worst moments"), style=MARK)
     if opens and p.hand:
         out.append(" · " + _("enter: its analysis"), style="dim")
@@ -181,10 +181,9 @@ def title_text(model: TableModel, chart: analysis_pb2.MatchChart) -> Text:
     return out
 
 
-def worst_hands(match: analysis_pb2.MatchAnalysis, seat: int) -> set[int]:
-    """The hands of the match's worst moments that were ``seat``'s (all of them when none was)."""
-    mine = {w.hand for w in match.worst if w.moment.seat == seat}
-    return mine or {w.hand for w in match.worst}
+def worst_hands(match: analysis_pb2.MatchAnalysis) -> set[int]:
+    """The hands of the match's worst moments (the ones its summary lists under the chart), whoever's they were."""
+    return {w.hand for w in match.worst}
 
 
 class ChartPlot(Widget):
@@ -269,7 +268,7 @@ class ChartPlot(Widget):
         return out
 
     def _marks(self, chart: analysis_pb2.MatchChart, left: int, cols: Columns, base: Style) -> list[Segment]:
-        worst = worst_hands(self.holder.match, chart.seat) if self.holder.match is not None else set()
+        worst = worst_hands(self.holder.match)
         out = [Segment(" " * left, base)]
         for i in range(cols.count):
             hand = chart.points[cols.first + i].hand
