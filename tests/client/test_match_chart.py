@@ -72,6 +72,14 @@ async def test_a_matchs_analysis_draws_the_match_and_enter_opens_the_hand_under_
         assert words(client).startswith("After hand 3: ana, ") and "chance of winning the match" in words(client)
         assert "enter: its analysis" in words(client)
         assert cut_off(summed, size[0]) == []
+        # Up and down still scroll the summary under the chart, where it runs past the screen.
+        scroll = summed.query_one("#analysis")
+        if size == (80, 24):
+            assert scroll.max_scroll_y > 0
+            await pilot.press("down")
+            await until(pilot, lambda: scroll.scroll_y > 0, "the summary scrolled")
+            await pilot.press("up")
+            await until(pilot, lambda: scroll.scroll_y == 0, "the summary scrolled back")
         # The arrows move the cursor, the words follow; before the first hand there is nothing to open.
         await pilot.press("left")
         await until(pilot, lambda: words(client).startswith("After hand 2: "), lambda: words(client))
