@@ -16,6 +16,7 @@ from cardtui.client.app import CardApp
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.cards import card_text
+from cardtui.client.match_chart import MatchChart
 from cardtui.client.models import TableModel, action_name
 from cardtui.client.screens.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
 from cardtui.client.screens.lobby import LobbyScreen
@@ -215,6 +216,16 @@ async def test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_momen
                 shown = str(app.screen.query_one("#analysis-body", Static).render())
                 assert "ana" in shown and (worst in shown if result.worst else NOTHING[lang] in shown)
                 assert cut_off(app.screen, SMALL[0]) == []
+                # The match drawn for ana, its last hand under the cursor: enter opens that hand's analysis.
+                summed = app.screen
+                assert [c.seat for c in result.charts] == [screen.seat] and summed.query_one(MatchChart).has_focus
+                await pilot.press("enter")
+                await until(pilot, lambda: app.screen is not summed and isinstance(app.screen, AnalysisScreen)
+                            and isinstance(app.screen.result, analysis_pb2.HandAnalysis), "the last hand's analysis")
+                opened = app.screen.result
+                assert isinstance(opened, analysis_pb2.HandAnalysis) and opened.hand == result.hands[-1]
+                await pilot.press("escape")
+                await until(pilot, lambda: app.screen is summed, "back to the match")
                 await pilot.press("escape")
                 await until(pilot, lambda: app.screen is screen, "back at the table")
     finally:
