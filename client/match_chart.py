@@ -5,7 +5,9 @@ with the arrows or a click, and a line under it that says in words where the pla
 the hand under the cursor (``MatchChart.Opened``): the screen that holds the chart opens its analysis.
 
 Drawn a line at a time from eighths of a cell (``▁`` to ``█``), so that no plotting library is needed and the
-chart reads the same in a terminal and on the browser page. A bar below the line is drawn from the top of its cell
+chart reads the same in a terminal and on the browser page: Textual's ``Sparkline`` draws one row of bars from
+the bottom, with no line to stand on, no marks and no cursor, and a plotting package (textual-plotext) would be a
+dependency for a chart this small. A bar below the line is drawn from the top of its cell
 down: the same block with its colours swapped (the glyph in the background's colour, the rest in the bar's).
 """
 
@@ -412,7 +414,10 @@ class MatchChart(Widget, can_focus=True):
     def action_player(self) -> None:
         if len(self.charts) > 1:
             self.which = (self.which + 1) % len(self.charts)
+            chart = self.charts[self.which]
+            self.cursor = min(self.cursor, len(chart.points) - 1)
             self._said()
+            self.refresh_bindings()
 
     def clicked(self, at: int) -> None:
         """A click on point ``at``: the cursor goes there; on the cursor's own, the hand opens."""
