@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardtui.client import advice
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.registry import board_for
 from cardtui.client.cards import cards_text
@@ -75,9 +76,8 @@ def hand_line(number: int, said: Text) -> Text:
 
 
 def value_text(value: float, unit: int) -> str:
-    if unit == analysis_pb2.ANALYSIS_UNIT_MATCH:
-        return f"{100.0 * value:5.1f}%"
-    return _("{chips} chips").format(chips=f"{value:+.2f}")
+    """A choice's value in the game's unit, named (``client.advice``)."""
+    return advice.value(value, unit)
 
 
 OTHERS = 4
@@ -86,13 +86,17 @@ every size is a choice, and a screen of 24 rows reads better without the twentie
 
 
 def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int) -> Text:
-    """One decision: who chose what and its label, then its choices with their odds: the best and the chosen
-    one first, then the best valued others (``OTHERS``; how many more are left unlisted)."""
+    """One decision: who chose what and its label (a flagged one: what it lost, in the unit, and why), then its
+    choices with their values: the best and the chosen one first, then the best valued others (``OTHERS``; how
+    many more are left unlisted)."""
     head = line(_("step {n}").format(n=m.step), " · ", who(model, m.seat), ": ", label(model, m.chosen), " — ")
     head.append_text(label_text(m.label))
     if m.label in FLAGGED:
-        head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
+        head.append(" " + advice.lost(m.loss, unit), style="dim")
     out = [head]
+    why = advice.reason_text(model, m.reason) if m.label in FLAGGED and m.HasField("reason") else None
+    if why is not None:
+        out.append(Text("   ") + why)
     marked = [c for c in m.choices if c.action in (m.best, m.chosen)]
     others = sorted((c for c in m.choices if c not in marked), key=lambda c: -c.value)
     for c in sorted(marked, key=lambda c: -c.value) + others[:OTHERS]:
@@ -142,6 +146,7 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: boo
         if a.flagged:
             row.append(" · " + ngettext("{n} mistake", "{n} mistakes", a.flagged).format(n=a.flagged), style="bold")
         parts.append(row)
+    parts.append(Text(advice.accuracy_line(), style="dim"))
     parts.append(Text(""))
     if not match.worst:
         parts.append(Text(_("No mistake worth naming: no decision lost more than an inaccuracy."), style="italic"))
@@ -153,7 +158,7 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: boo
         head = line(f"{n}. ", _("hand {h}, step {s}").format(h=hand, s=m.step), " · ", who(model, m.seat), ": ",
                     label(model, m.chosen), " — ")
         head.append_text(label_text(m.label))
-        head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
+        head.append(" " + advice.lost(m.loss, match.unit), style="dim")
         parts.append(head)
         parts.append(Text("   " + _("best: {action}").format(action=label(model, m.best).plain)))
     return Text("\n").join(parts)
@@ -178,9 +183,11 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     """The whole analysis: each seat's accuracy, then every decision in the hand's order. ``number``: the hand
     as the table names it (its place in the match; a finished table's hands go by the table's count)."""
     parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand if number is None else number),
-                  style="bold")]
+                  style="bold"), Text(advice.unit_line(hand.unit), style="dim")]
     for a in hand.accuracy:
         parts.append(line(who(model, a.seat), "  " + _("accuracy {a} of 100").format(a=f"{a.accuracy:.0f}")))
+    if hand.accuracy:
+        parts.append(Text(advice.accuracy_line(), style="dim"))
     if not hand.moments:
         parts.append(Text(_("No decision with a real choice to judge."), style="italic"))
     for m in hand.moments:
@@ -275,8 +282,9 @@ class AnalysisScreen(ModalScreen[Result | None]):
 
 class DrillScreen(ModalScreen[None]):
     """Try again: a decision that was flagged, back on the board as the seat saw it then (the moment's ``view``),
-    its choices without their odds. The one picked is told whether it is within a few points of the best (what the
-    analysis would have called best or as good), then every choice's odds are shown; another may be picked."""
+    its choices without their values. The one picked is repeated and told whether it is the best, as good, or how
+    far below the best (in the game's unit) and why; then every choice's value is shown; another may be
+    picked."""
 
     BINDINGS = [Binding("escape", "close", N_("Close"))]
 
@@ -299,8 +307,8 @@ class DrillScreen(ModalScreen[None]):
             head.append_text(cards_text(m.cards))
         head.append("\n")
         head.append_text(label(self.model, m.chosen))
-        points = f"{m.points:.1f}"
-        head.append(" " + _("lost {points} points. Try again: which would you choose?").format(points=points))
+        head.append(" " + _("lost {amount}. Try again: which would you choose?").format(
+            amount=advice.amount(m.loss, self.unit)))
         with Horizontal(id="drill"):
             if m.HasField("view"):  # an older server's analysis has no view: the choices alone
                 yield board_for(self.model.game)
@@ -328,12 +336,21 @@ class DrillScreen(ModalScreen[None]):
 
 def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analysis_pb2.AnalysisChoice,
                unit: int) -> Text:
-    """The drill's answer to a choice tried again: within a few points of the best, or how far below it; then
-    every choice's odds (``moment_text``)."""
-    if choice.label in (analysis_pb2.ANALYSIS_LABEL_BEST, analysis_pb2.ANALYSIS_LABEL_GOOD):
-        said = Text(_("Within a few points of the best: well played."), style="bold green")
+    """The drill's answer to a choice tried again: the choice repeated, then whether it is the best, as good (how
+    far below, in the unit, within what the estimate tells apart), or how far below the best and why (the
+    decision's reason); then every choice's values (``moment_text``)."""
+    out = [line(_("You chose: "), label(model, choice.action))]
+    if choice.label == analysis_pb2.ANALYSIS_LABEL_BEST or choice.action == m.best:
+        out.append(Text(_("That is the best choice."), style="bold green"))
+    elif choice.label == analysis_pb2.ANALYSIS_LABEL_GOOD:
+        out.append(Text(_("As good as the best: {amount} below it, closer than the analysis can tell apart.").format(
+            amount=advice.amount(choice.gap, unit)), style="bold green"))
     else:
-        said = line(_("{points} points below the best").format(points=f"{choice.points:.1f}"), " (")
+        said = line(_("{amount} below the best").format(amount=advice.amount(choice.gap, unit)), " (")
         said.append_text(label_text(choice.label))
         said.append(") · " + _("best: {action}").format(action=label(model, m.best).plain))
-    return Text("\n").join([said, Text(""), moment_text(model, m, unit)])
+        out.append(said)
+        why = advice.reason_text(model, m.reason) if m.HasField("reason") else None
+        if why is not None:
+            out.append(why)
+    return Text("\n").join([*out, Text(""), moment_text(model, m, unit)])
