@@ -196,7 +196,23 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     return Text("\n").join(parts)
 
 
-class AnalysisScreen(ModalScreen[Result | None]):
+class TableClock:
+    """The table's turn line on a screen over it (the analysis, the drill): a player reading at a table still sees
+    whose turn it is and the seconds left (``show_turn``, from the table's own tick); hidden elsewhere."""
+
+    def turn_static(self) -> Static:
+        line = Static("", classes="turn-over")
+        line.display = False
+        return line
+
+    def show_turn(self, said: Text) -> None:
+        """The table's turn line now (an empty one hides it)."""
+        for where in self.query(".turn-over").results(Static):  # type: ignore[attr-defined]
+            where.display = bool(said.plain)
+            where.update(said)
+
+
+class AnalysisScreen(TableClock, ModalScreen[Result | None]):
     """One hand's analysis, or a match's summed up, asked for when opened (or given): escape closes it."""
 
     BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
@@ -217,6 +233,7 @@ class AnalysisScreen(ModalScreen[Result | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="analysis"):
             yield Static(_("Asking the server for the analysis…"), id="analysis-body")
+        yield self.turn_static()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -279,8 +296,12 @@ class AnalysisScreen(ModalScreen[Result | None]):
     def action_close(self) -> None:
         self.dismiss(self.result)
 
+    def step_aside(self) -> None:
+        """Back to the board (the player's turn came): closed with what it holds, so that it opens again at once."""
+        self.dismiss(self.result)
 
-class DrillScreen(ModalScreen[None]):
+
+class DrillScreen(TableClock, ModalScreen[None]):
     """Try again: a decision that was flagged, back on the board as the seat saw it then (the moment's ``view``),
     its choices without their values. The one picked is repeated and told whether it is the best, as good, or how
     far below the best (in the game's unit) and why; then every choice's value is shown; another may be
@@ -317,6 +338,7 @@ class DrillScreen(ModalScreen[None]):
                 yield OptionList(*[Option(label(self.model, c.action), id=str(i)) for i, c in enumerate(m.choices)],
                                  id="drill-choices")
                 yield Static("", id="drill-said")
+        yield self.turn_static()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -331,6 +353,9 @@ class DrillScreen(ModalScreen[None]):
         self.query_one("#drill-said", Static).update(drill_text(self.model, self.moment, choice, self.unit))
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+    def step_aside(self) -> None:
         self.dismiss(None)
 
 
