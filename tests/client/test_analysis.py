@@ -246,9 +246,14 @@ async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running
         assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown
 
 
-DRILL = {"en": ("Try again", "Within a few points of the best", "points below the best"),
-         "pt_BR": ("Tentar de novo", "A poucos pontos da melhor", "pontos abaixo da melhor"),
-         "es": ("Intentar de nuevo", "A pocos puntos de la mejor", "puntos por debajo de la mejor")}
+DRILL = {"en": ("Try again", "That is the best choice.", "42.0 points below the best", "You chose: ",
+               "Your best card beats 100% of the cards you had not seen"),
+         "pt_BR": ("Tentar de novo", "Essa é a melhor escolha.", "42.0 pontos abaixo da melhor", "Você escolheu: ",
+                   "Sua melhor carta ganha de 100% das cartas"),
+         "es": ("Intentar de nuevo", "Esa es la mejor elección.", "42.0 puntos por debajo de la mejor", "Elegiste: ",
+                "Tu mejor carta le gana al 100% de las cartas")}
+"""The drill's words: its key, the best tried again, the blunder tried again (how far, in points of match odds),
+the choice repeated, and the decision's reason."""
 
 
 def flagged_hand(view: table_pb2.View | None = None) -> analysis_pb2.HandAnalysis:
@@ -261,6 +266,7 @@ def flagged_hand(view: table_pb2.View | None = None) -> analysis_pb2.HandAnalysi
         moments=[analysis_pb2.AnalysisMoment(
             step=3, seat=0, chosen=mazo, best=play, points=42.0, loss=0.42,
             label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480, cards=["1e", "7o"], view=view,
+            reason=analysis_pb2.AnalysisReason(truco=analysis_pb2.TrucoAdvice(first=1.0, second=0.25, won=1)),
             choices=[analysis_pb2.AnalysisChoice(action=mazo, value=0.5, gap=0.42, points=42.0,
                                                  label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
                      analysis_pb2.AnalysisChoice(action=play, value=0.92, label=analysis_pb2.ANALYSIS_LABEL_BEST)])],
@@ -309,11 +315,13 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
                 shown = drawn(boards[0])
                 assert all(card_text(c).plain in shown for c in view.truco.cards), shown  # her cards, as she saw them
                 assert "ana" in shown and "bia" in shown
-            _, well, below = DRILL[lang]
+            _, well, below, chose, why = DRILL[lang]
             await pilot.press("enter")  # the first choice: going to the deck again
             await until(pilot, lambda: below in said(), said)
+            assert chose in said() and why in said(), said()
             await pilot.press("down", "enter")  # then playing the 1e
             await until(pilot, lambda: well in said(), said)
+            assert chose in said() and below not in said() and "few points" not in said(), said()
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "back to the analysis")
 
@@ -329,12 +337,15 @@ def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> No
                analysis_pb2.AnalysisChoice(action=check, value=6.0),
                *(analysis_pb2.AnalysisChoice(action=b, value=5.0 - 0.1 * n) for n, b in enumerate(bets))]
     moment = analysis_pb2.AnalysisMoment(step=10, seat=0, chosen=fold, best=check, choices=choices, points=250.0,
-                                         label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
+                                         loss=6.0, label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
     with speaking("en"):
         rows = moment_text(model, moment, analysis_pb2.ANALYSIS_UNIT_CHIPS).plain.splitlines()
-    assert "Fold" in rows[0] and "blunder" in rows[0] and "250.0 points lost" in rows[0]
-    assert "Check" in rows[1] and "best" in rows[1] and "Fold" in rows[2] and "chosen" in rows[2]
+    # In chips throughout (the loss and every value): never the points the labels are drawn from.
+    assert "Fold" in rows[0] and "blunder" in rows[0] and "(6.00 chips lost)" in rows[0]
+    assert "Check" in rows[1] and "best" in rows[1] and "+6.00 chips" in rows[1]
+    assert "Fold" in rows[2] and "chosen" in rows[2] and "+0.00 chips" in rows[2]
     assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
+    assert not any("point" in r for r in rows)
 
 
 def test_a_matchs_worst_moments_name_each_hand_as_the_place_it_is_read_from() -> None:
