@@ -22,6 +22,7 @@ from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.replay import HandsScreen, ReplayScreen, TablesScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines
+from cardtui.client.turn_bell import my_turn
 from cardtui.engine import analysis
 from cardtui.i18n import speaking
 from cardtui.server import wire
@@ -437,3 +438,61 @@ async def test_the_drill_draws_what_a_dishonest_server_sends_without_falling_ove
                 await pilot.press("enter")
                 await until(pilot, lambda: str(app.screen.query_one("#drill-said", Static).render()) != "",  # noqa: B023
                             "the answer")
+
+
+async def test_at_a_table_the_analysis_shows_the_turn_timer_and_a_turn_brings_the_board_back(tmp_path: Path) -> None:
+    """ana reads her last hand's analysis, and drills a decision, between hands: the table's turn line shows over
+    both (the seconds counting down); the next hand deals and her turn comes: the drill and the analysis step
+    aside, the board is back for her move, and `a` opens the analysis again at once (nothing was lost)."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=50)})
+        app = CardApp(f"127.0.0.1:{running.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar = screen.query_one(ActionBar)
+            while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
+                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                            "a summary, or ana's turn")
+                if bar.choices and not bar.disabled and not summary_shown(screen):
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
+                    seq = screen.model.seq
+                    await pilot.press(key)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+            assert screen.model.view is not None and not screen.model.view.match_over
+            await until(pilot, lambda: screen.kept is not None, "the hand analysed")
+            await settled(pilot)
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                        "the analysis")
+            analysis_screen = app.screen
+            over = analysis_screen.query_one(".turn-over", Static)
+            shown = lambda: str(over.render())  # noqa: E731
+            await until(pilot, lambda: over.display and "Hand over · next hand in" in shown(), shown)
+            first = shown()
+            await until(pilot, lambda: shown() != first, "the seconds counting down")
+            app.push_screen(DrillScreen(screen.model, flagged_hand().moments[0], analysis_pb2.ANALYSIS_UNIT_MATCH))
+            await until(pilot, lambda: isinstance(app.screen, DrillScreen), "the drill")
+            await settled(pilot)
+            drill_over = app.screen.query_one(".turn-over", Static)
+            await until(pilot, lambda: drill_over.display and "next hand in" in str(drill_over.render()),
+                        "the timer over the drill")
+            next_hand_now(running.room.tables[table_id])
+            await until(pilot, lambda: app.screen is screen and my_turn(screen.model), "the board back at ana's turn")
+            assert not any(isinstance(s, AnalysisScreen | DrillScreen) for s in app.screen_stack)
+            await settled(pilot)
+            assert "Your turn" in str(screen.query_one("#turn-line", Static).render())
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                        "the analysis again")
+            reopened = app.screen
+            assert isinstance(reopened, AnalysisScreen) and isinstance(analysis_screen, AnalysisScreen)
+            assert reopened.result == analysis_screen.result
+    finally:
+        await running.stop(grace=0.1)
