@@ -213,7 +213,8 @@ class AnalysisMoment(_message.Message):
     """the chosen one's gap, in the unit"""
     points: _builtins.float
     """The loss in points: a point of match odds is 1%; in chips, 125 are the decision's stake (in Pif Paf the pot
-    as it stood, the betting round's bets in it).
+    as it stood, the betting round's bets in it). The scale the labels are drawn on: a client shows a player the
+    loss in the unit (`loss`, a choice's `gap`), never these beside chips.
     """
     label: Global___AnalysisLabel.ValueType
     accuracy: _builtins.float
