@@ -85,18 +85,18 @@ OTHERS = 4
 every size is a choice, and a screen of 24 rows reads better without the twentieth."""
 
 
-def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int) -> Text:
+def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int, why: bool = True) -> Text:
     """One decision: who chose what and its label (a flagged one: what it lost, in the unit, and why), then its
     choices with their values: the best and the chosen one first, then the best valued others (``OTHERS``; how
-    many more are left unlisted)."""
+    many more are left unlisted). ``why``: with the reason (the drill says it above instead)."""
     head = line(_("step {n}").format(n=m.step), " · ", who(model, m.seat), ": ", label(model, m.chosen), " — ")
     head.append_text(label_text(m.label))
     if m.label in FLAGGED:
         head.append(" " + advice.lost(m.loss, unit), style="dim")
     out = [head]
-    why = advice.reason_text(model, m.reason) if m.label in FLAGGED and m.HasField("reason") else None
-    if why is not None:
-        out.append(Text("   ") + why)
+    said = advice.reason_text(model, m.reason) if why and m.label in FLAGGED and m.HasField("reason") else None
+    if said is not None:
+        out.append(Text("   ") + said)
     marked = [c for c in m.choices if c.action in (m.best, m.chosen)]
     others = sorted((c for c in m.choices if c not in marked), key=lambda c: -c.value)
     for c in sorted(marked, key=lambda c: -c.value) + others[:OTHERS]:
@@ -378,4 +378,4 @@ def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analys
         why = advice.reason_text(model, m.reason) if m.HasField("reason") else None
         if why is not None:
             out.append(why)
-    return Text("\n").join([*out, Text(""), moment_text(model, m, unit)])
+    return Text("\n").join([*out, Text(""), moment_text(model, m, unit, why=False)])
