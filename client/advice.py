@@ -55,8 +55,13 @@ def value(x: float, unit: int) -> str:
 
 
 def lost(x: float, unit: int) -> str:
-    """A decision's loss, in the unit: "(9.4 points lost)"."""
-    return _("({amount} lost)").format(amount=amount(x, unit))
+    """A decision's loss, in the unit: "(9.4 points lost)", "(0.57 chips lost)" (each its own sentence: the word
+    for lost agrees with the unit's in Portuguese and Spanish)."""
+    if match_odds(unit):
+        n = f"{100.0 * x:.1f}"
+        return ngettext("({n} point lost)", "({n} points lost)", 1 if n == "1.0" else 2).format(n=n)
+    n = f"{x:.2f}"
+    return ngettext("({n} chip lost)", "({n} chips lost)", 1 if n == "1.00" else 2).format(n=n)
 
 
 def _pct(share: float) -> str:
@@ -151,7 +156,8 @@ def _bet(r: analysis_pb2.BetAdvice) -> str:
     else:
         said = _("The pot held {pot} chips and staying in was free.").format(pot=r.pot)
     if r.chance >= 0:
-        said += " " + ngettext("Your chance of taking it against {n} player still in: {p}.",
-                               "Your chance of taking it against {n} players still in: {p}.",
-                               r.opponents).format(n=r.opponents, p=_pct(r.chance))
+        said += " " + ngettext(
+            "Against a hand dealt at random to the other player still in, yours wins {p} of the time.",
+            "Against hands dealt at random to the {n} other players still in, yours wins {p} of the time.",
+            r.opponents).format(n=r.opponents, p=_pct(r.chance))
     return said

@@ -31,7 +31,7 @@ SAID = {
            "out": ["Taking the 6♥ let you go out with all ten cards melded"],
            "discard": ["Throwing the K♣ kept 3", "with 8 live cards", "throwing the 2♠ kept 3, with 14"],
            "knock": ["melded 9 of your cards", "4 of the 93 unseen", "40 left in the stock"],
-           "bet": ["The pot held 23 chips and staying in cost 17", "42%", "1 player still in: 7%"]},
+           "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time"]},
     "pt_BR": {"envido": ["Seu envido era 2", "2%", "Placar 10 a 12"],
               "answer": ["Seu envido era 33", "Real envido", "30 ou mais", "90%"],
               "truco": ["Sua melhor carta ganha de 100%", "25%", "1 ganhas, 0 perdidas"],
@@ -39,7 +39,7 @@ SAID = {
               "out": ["Pegar o 6♥ deixava você bater com as dez cartas"],
               "discard": ["Descartar o K♣ deixava 3", "com 8 cartas vivas", "descartar o 2♠ deixava 3, com 14"],
               "knock": ["baixava 9 das suas cartas", "4 das 93 cartas não vistas", "com 40 no monte"],
-              "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "1 jogador ainda na mão: 7%"]},
+              "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "a sua ganha 7% das vezes"]},
     "es": {"envido": ["Tu envido era 2", "2%", "Tanteador 10 a 12"],
            "answer": ["Tu envido era 33", "Real envido", "30 o más", "90%"],
            "truco": ["Tu mejor carta le gana al 100%", "25%", "1 ganadas, 0 perdidas"],
@@ -47,7 +47,7 @@ SAID = {
            "out": ["Tomar el 6♥ te dejaba cortar con las diez cartas"],
            "discard": ["Tirar el K♣ dejaba 3", "con 8 cartas vivas", "tirar el 2♠ dejaba 3, con 14"],
            "knock": ["ligaba 9 de tus cartas", "4 de las 93 cartas no vistas", "con 40 en el mazo"],
-           "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "1 jugador todavía en la mano: 7%"]},
+           "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "la tuya gana el 7% de las veces"]},
 }
 
 
@@ -64,17 +64,20 @@ def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: s
         assert advice.reason_text(TableModel(common_pb2.TableSummary(game="cacho"), 0), A.AnalysisReason()) is None
 
 
-@pytest.mark.parametrize(("lang", "match", "chips", "accuracy"), [
-    ("en", "9.4 points", "0.23 chips", "Accuracy (0 to 100) measures"),
-    ("pt_BR", "9.4 pontos", "0.23 fichas", "Precisão (0 a 100) mede"),
-    ("es", "9.4 puntos", "0.23 fichas", "Precisión (0 a 100) mide")])
-def test_a_loss_a_gap_and_a_value_are_in_the_games_one_unit_named(lang: str, match: str, chips: str,
-                                                                    accuracy: str) -> None:
+@pytest.mark.parametrize(("lang", "match", "chips", "accuracy", "lost"), [
+    ("en", "9.4 points", "0.23 chips", "Accuracy (0 to 100) measures", ("(9.4 points lost)", "(0.57 chips lost)")),
+    ("pt_BR", "9.4 pontos", "0.23 fichas", "Precisão (0 a 100) mede",
+     ("(9.4 pontos perdidos)", "(0.57 fichas perdidas)")),
+    ("es", "9.4 puntos", "0.23 fichas", "Precisión (0 a 100) mide",
+     ("(9.4 puntos perdidos)", "(0.57 fichas perdidas)"))])
+def test_a_loss_a_gap_and_a_value_are_in_the_games_one_unit_named(lang: str, match: str, chips: str, accuracy: str,
+                                                                    lost: tuple[str, str]) -> None:
     with speaking(lang):
         assert advice.amount(0.094, A.ANALYSIS_UNIT_MATCH) == match
         assert advice.amount(0.23, A.ANALYSIS_UNIT_CHIPS) == chips
         assert advice.value(-0.23, A.ANALYSIS_UNIT_CHIPS) == "-" + chips
         assert advice.value(0.547, A.ANALYSIS_UNIT_MATCH) == match.replace("9.4", "54.7")
-        assert match in advice.lost(0.094, A.ANALYSIS_UNIT_MATCH)
+        assert advice.lost(0.094, A.ANALYSIS_UNIT_MATCH) == lost[0]
+        assert advice.lost(0.57, A.ANALYSIS_UNIT_CHIPS) == lost[1]  # the word for lost agrees with the unit's
         assert advice.accuracy_line().startswith(accuracy)
         assert "1%" in advice.unit_line(A.ANALYSIS_UNIT_MATCH)
