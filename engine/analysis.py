@@ -558,15 +558,15 @@ def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Rand
 
 def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
                      budget: Budget = estimates.ANALYSIS) -> Moment:
-    """One decision's verdict (``verdict``), and for a flagged one, why (``engine.advice``)."""
-    moment = verdict(position, seed, stake_chips, budget)
+    """One decision's verdict (``weighed``), and for a flagged one, why (``engine.advice``)."""
+    moment = weighed(position, seed, stake_chips, budget)
     if moment.label not in FLAGGED:
         return moment
     return dataclasses.replace(moment, reason=advice.reason(position.view, position.legal, position.chosen,
                                                             moment.best))
 
 
-def verdict(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS) -> Moment:
+def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS) -> Moment:
     """One decision's verdict, judged from the seat's view alone.
 
     Every choice is looked at first with a small budget (``plan``). Where some other choice may stand

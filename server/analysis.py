@@ -64,6 +64,13 @@ LABELS = {
 }
 
 
+REASONS: Mapping[advice.Kind, Callable[..., Any]] = {
+    advice.Kind.ENVIDO: analysis_pb2.EnvidoAdvice, advice.Kind.TRUCO: analysis_pb2.TrucoAdvice,
+    advice.Kind.DRAW: analysis_pb2.DrawAdvice, advice.Kind.DISCARD: analysis_pb2.DiscardAdvice,
+    advice.Kind.KNOCK: analysis_pb2.KnockAdvice, advice.Kind.BET: analysis_pb2.BetAdvice}
+"""Each kind of reason's message (``AnalysisReason``'s field of the kind's name), its fields the reason's."""
+
+
 def seed_of(table_id: str, hand: int) -> int:
     """The search's seed for a stored hand: from its place, so that it is the same wherever it is analysed."""
     return int.from_bytes(hashlib.sha256(f"{table_id}:{hand}".encode()).digest()[:6], "big")
@@ -95,11 +102,7 @@ def reason_message(r: advice.Reason) -> analysis_pb2.AnalysisReason:
     """A decision's reason (``engine.advice``) as the wire gives it: its kind's message, its fields by name."""
     values = {f.name: str(v) if isinstance(v := getattr(r, f.name), Card) else ("" if v is None else v)
               for f in dataclasses.fields(r)}
-    kinds: dict[advice.Kind, Callable[..., Any]] = {
-        advice.Kind.ENVIDO: analysis_pb2.EnvidoAdvice, advice.Kind.TRUCO: analysis_pb2.TrucoAdvice,
-        advice.Kind.DRAW: analysis_pb2.DrawAdvice, advice.Kind.DISCARD: analysis_pb2.DiscardAdvice,
-        advice.Kind.KNOCK: analysis_pb2.KnockAdvice, advice.Kind.BET: analysis_pb2.BetAdvice}
-    return analysis_pb2.AnalysisReason(**{str(r.kind): kinds[r.kind](**values)})
+    return analysis_pb2.AnalysisReason(**{str(r.kind): REASONS[r.kind](**values)})
 
 
 def views_at(record: Mapping[str, Any], steps: Iterable[int]) -> dict[int, table_pb2.View]:

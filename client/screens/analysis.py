@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import replace
+from typing import TypeVar
 
 from rich.text import Text
 from textual import work
@@ -50,6 +51,7 @@ FLAGGED = frozenset(STYLES)
 SERIOUS = FLAGGED - {analysis_pb2.ANALYSIS_LABEL_INACCURACY}
 
 Updates = Callable[[], AsyncIterator[analysis_pb2.AnalyzeUpdate]]
+R = TypeVar("R")
 Result = analysis_pb2.HandAnalysis | analysis_pb2.MatchAnalysis
 
 
@@ -196,9 +198,10 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     return Text("\n").join(parts)
 
 
-class TableClock:
-    """The table's turn line on a screen over it (the analysis, the drill): a player reading at a table still sees
-    whose turn it is and the seconds left (``show_turn``, from the table's own tick); hidden elsewhere."""
+class TableClock(ModalScreen[R]):
+    """A screen over a table (the analysis, the drill) with the table's turn line at its foot: a player reading
+    at a table still sees whose turn it is and the seconds left (``show_turn``, from the table's own tick); hidden
+    elsewhere (the replay viewer's). ``step_aside``: back to the board, when the player's turn begins."""
 
     def turn_static(self) -> Static:
         line = Static("", classes="turn-over")
@@ -207,12 +210,15 @@ class TableClock:
 
     def show_turn(self, said: Text) -> None:
         """The table's turn line now (an empty one hides it)."""
-        for where in self.query(".turn-over").results(Static):  # type: ignore[attr-defined]
+        for where in self.query(".turn-over").results(Static):
             where.display = bool(said.plain)
             where.update(said)
 
+    def step_aside(self) -> None:
+        raise NotImplementedError
 
-class AnalysisScreen(TableClock, ModalScreen[Result | None]):
+
+class AnalysisScreen(TableClock[Result | None]):
     """One hand's analysis, or a match's summed up, asked for when opened (or given): escape closes it."""
 
     BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
@@ -301,7 +307,7 @@ class AnalysisScreen(TableClock, ModalScreen[Result | None]):
         self.dismiss(self.result)
 
 
-class DrillScreen(TableClock, ModalScreen[None]):
+class DrillScreen(TableClock[None]):
     """Try again: a decision that was flagged, back on the board as the seat saw it then (the moment's ``view``),
     its choices without their values. The one picked is repeated and told whether it is the best, as good, or how
     far below the best (in the game's unit) and why; then every choice's value is shown; another may be

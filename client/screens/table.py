@@ -49,8 +49,8 @@ from cardtui.client.rounds import rounds_of
 from cardtui.client.screens import leaving
 from cardtui.client.screens.analysis import (
     AnalysisScreen,
-    DrillScreen,
     Result,
+    TableClock,
     deferred_line,
     hand_line,
     match_line,
@@ -602,7 +602,7 @@ class TableScreen(Screen[None]):
         said = turn_line(self.model, self.online, self.gone)
         self._say(self.query_one("#turn-line", Static), said)
         for screen in self.app.screen_stack:  # the analysis or its drill, read over the table: the timer shows
-            if isinstance(screen, AnalysisScreen | DrillScreen):
+            if isinstance(screen, TableClock):
                 screen.show_turn(said)
         self._title()
 
@@ -611,7 +611,7 @@ class TableScreen(Screen[None]):
         board, the analysis closed with what it holds (``a`` and ``m`` open it again at once), so that the turn is
         not run out unseen. Only those screens step aside: a dialog the player opened on purpose stays."""
         stack = self.app.screen_stack
-        while stack and stack[-1] is not self and isinstance(stack[-1], AnalysisScreen | DrillScreen):
+        while stack and stack[-1] is not self and isinstance(stack[-1], TableClock):
             stack[-1].step_aside()
             stack = self.app.screen_stack
     def _title(self) -> None:
