@@ -269,13 +269,13 @@ def _strength(view: TrucoView) -> TrucoReason:
 # -- Pif Paf and Cacheta -------------------------------------------------------------------------------
 def live(view: RummyView) -> Counter[Card]:
     """Each kind of card's copies the seat had not seen: not in its hand, the discard pile or the turned card,
-    nor taken from the pile by anyone (a card taken is public)."""
-    left = Counter(RUMMY_DECK)
-    seen = [*view.cards, *view.pile, *(c for s in view.seats for c in s.taken)]
+    nor taken from the pile by another seat (a card taken is public; one the seat took itself is in its hand or
+    back on the pile). A card taken and thrown back may be counted twice: never more than its copies."""
+    seen = Counter(view.cards) + Counter(view.pile) + Counter(
+        c for s in view.seats if s.seat != view.you for c in s.taken)
     if view.flip is not None:
-        seen.append(view.flip)
-    left.subtract(seen)
-    return Counter({c: n for c, n in left.items() if n > 0})
+        seen[view.flip] += 1
+    return Counter({c: n - seen[c] for c, n in Counter(RUMMY_DECK).items() if n > seen[c]})
 
 
 def _loose(m: Melder, hand: Sequence[Card]) -> int:

@@ -75,7 +75,11 @@ def test_live_cards_leave_out_every_copy_the_seat_saw() -> None:
     assert left[parse_cards("KH")[0]] == 1 and left[parse_cards("KS")[0]] == 2 and left[parse_cards("4H")[0]] == 1
     seen = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, taken=parse_cards("KS")) if s.seat != view.you
                                                  else s for s in view.seats))
-    assert advice.live(seen)[parse_cards("KS")[0]] == 2 - (len(view.seats) - 1)
+    assert advice.live(seen)[parse_cards("KS")[0]] == max(0, 2 - (len(view.seats) - 1))
+    # The seat's own taken card is in its hand: counted once.
+    mine = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, taken=parse_cards("KC")) if s.seat == view.you
+                                                 else s for s in view.seats))
+    assert advice.live(mine)[parse_cards("KC")[0]] == 1
 
 
 def test_a_discard_names_the_cards_left_loose_and_the_live_cards_to_help_them_beside_the_best() -> None:
