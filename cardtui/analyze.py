@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from cardtui.client import advice
 from cardtui.client.models import TableModel
 from cardtui.client.words import label
 from cardtui.engine import analysis, match_chart
@@ -24,7 +25,8 @@ from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.core import Action
 from cardtui.i18n import N_, _, ngettext
 from cardtui.server import wire
-from cardtui.v1 import common_pb2
+from cardtui.server.analysis import reason_message
+from cardtui.v1 import analysis_pb2, common_pb2
 
 LABELS: Mapping[Label, str] = {
     Label.BEST: N_("best"),
@@ -42,11 +44,14 @@ def label_word(label: Label) -> str:
     return _(LABELS[label])
 
 
+def wire_unit(unit: Unit) -> int:
+    return analysis_pb2.ANALYSIS_UNIT_MATCH if unit is Unit.MATCH else analysis_pb2.ANALYSIS_UNIT_CHIPS
+
+
 def value_text(value: float, unit: Unit) -> str:
-    """A choice's value as a person reads it: the chance of winning the match, or chips."""
-    if unit is Unit.MATCH:
-        return f"{100.0 * value:5.1f}%"
-    return _("{chips} chips").format(chips=f"{value:+.2f}")
+    """A choice's value in the game's one unit, as the analysis screen says it (``client.advice``): points of
+    match odds (the chance of winning the match), or chips."""
+    return advice.value(value, wire_unit(unit))
 
 
 def error_text(error: float, unit: Unit) -> str:
@@ -89,10 +94,16 @@ class Named:
                 found = who
         return found
 
+    def model(self) -> TableModel:
+        return TableModel(common_pb2.TableSummary(game=self.analysis.game), None)
+
     def said(self, action: Action) -> str:
         """An action in words, in the reader's language, as the table says it ("Falta envido", "Play 11♧")."""
-        return label(TableModel(common_pb2.TableSummary(game=self.analysis.game), None),
-                     wire.action_message(action)).plain
+        return label(self.model(), wire.action_message(action)).plain
+
+    def why(self, m: Moment) -> str:
+        """A flagged decision's reason in words, as the analysis screen says it ("" without one)."""
+        return advice.reason_words(self.model(), reason_message(m.reason)) if m.reason is not None else ""
 
 
 def moment_lines(m: Moment, unit: Unit, named: Named) -> list[str]:
@@ -101,15 +112,18 @@ def moment_lines(m: Moment, unit: Unit, named: Named) -> list[str]:
     head = _("step {step}, {name}: {action} — {label}").format(step=m.step, name=named.name(m.seat, m.step),
                                                                action=named.said(m.chosen), label=verdict)
     if m.label in FLAGGED:
-        head += " " + _("({points} points lost)").format(points=f"{m.points:.1f}")
+        head += " " + advice.lost(m.loss, wire_unit(unit))
     out = ["  " + head]
+    why = named.why(m) if m.label in FLAGGED else ""
+    if why:
+        out.append("      " + why)
     for c in sorted(m.choices, key=lambda c: -c.value):
         marks = []
         if analysis.same(c.action, m.best):
             marks.append(_("best"))
         if analysis.same(c.action, m.chosen):
             marks.append(_("chosen"))
-        out.append(f"      {'▸' if marks else ' '} {named.said(c.action):<22} {value_text(c.value, unit)} "
+        out.append(f"      {'▸' if marks else ' '} {named.said(c.action):<22} {value_text(c.value, unit):>12} "
                    f"{error_text(c.error, unit):>7}  {', '.join(marks)}".rstrip())
     return out
 
@@ -118,7 +132,8 @@ def hand_lines(named: Named) -> list[str]:
     a = named.analysis
     flagged = sum(1 for m in a.moments if m.label in FLAGGED)
     out = [_("{game}, table {table}, hand {hand}: {n} decisions judged, {flagged} flagged").format(
-        game=a.game, table=a.table or "-", hand=a.hand, n=len(a.moments), flagged=flagged)]
+        game=a.game, table=a.table or "-", hand=a.hand, n=len(a.moments), flagged=flagged),
+        "  " + advice.unit_line(wire_unit(a.unit))]
     for m in a.moments:
         out += moment_lines(m, a.unit, named)
     return out
@@ -134,7 +149,7 @@ def summary_lines(hands: Sequence[Named]) -> list[str]:
             held.setdefault(seat, {})[name] = None
     names = {seat: ", ".join(who) for seat, who in held.items()}
     by_hand = {h.analysis.hand: h for h in hands}
-    out = [_("Accuracy (0 to 100):")]
+    out = [advice.accuracy_line()]
     for s in seats:
         counts = ", ".join(f"{label_word(Label(k))} {v}" for k, v in s.counts.items() if v)
         out.append(f"  {names.get(s.seat, f'#{s.seat}'):<16} {s.accuracy:5.1f}  "
@@ -145,10 +160,10 @@ def summary_lines(hands: Sequence[Named]) -> list[str]:
         for w in worst:
             m = w.moment
             named = by_hand.get(w.hand, hands[0])
-            out.append("  " + _("hand {hand}, step {step}, {name}: {action} — {label} ({points} points lost); "
-                                "best: {best}").format(
+            out.append("  " + _("hand {hand}, step {step}, {name}: {action} — {label} {lost}; best: {best}").format(
                 hand=w.hand, step=m.step, name=named.name(m.seat, m.step), action=named.said(m.chosen),
-                label=label_word(m.label), points=f"{m.points:.1f}", best=named.said(m.best)))
+                label=label_word(m.label), lost=advice.lost(m.loss, wire_unit(named.analysis.unit)),
+                best=named.said(m.best)))
     return out
 
 

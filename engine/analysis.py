@@ -31,6 +31,7 @@ hand, never from a card.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,6 +39,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from cardtui.engine import advice
+from cardtui.engine.advice import Reason
 from cardtui.engine.bots import estimates, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
 from cardtui.engine.bots.players import levels
@@ -134,6 +137,8 @@ class Moment:
     """The seat's own cards at the decision (what it knew of its hand: the drill shows them)."""
     stake: float = 1.0
     """The chips the decision was played for (``at_stake``; 1 for match odds): its points are the loss over it."""
+    reason: Reason | None = None
+    """Why, in facts the seat knew (``engine.advice``): worked out for a flagged decision only."""
 
     def of(self, action: Action) -> Choice | None:
         """The choice ``action`` is (the same cards in any order), or None when it was not legal."""
@@ -553,6 +558,15 @@ def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Rand
 
 def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
                      budget: Budget = estimates.ANALYSIS) -> Moment:
+    """One decision's verdict (``weighed``), and for a flagged one, why (``engine.advice``)."""
+    moment = weighed(position, seed, stake_chips, budget)
+    if moment.label not in FLAGGED:
+        return moment
+    return dataclasses.replace(moment, reason=advice.reason(position.view, position.legal, position.chosen,
+                                                            moment.best))
+
+
+def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS) -> Moment:
     """One decision's verdict, judged from the seat's view alone.
 
     Every choice is looked at first with a small budget (``plan``). Where some other choice may stand
@@ -722,6 +736,7 @@ def to_json(analysis: HandAnalysis) -> dict[str, Any]:
             "step": m.step, "seat": m.seat, "chosen": action_entry(m.chosen), "best": action_entry(m.best),
             "loss": _num(m.loss), "loss_error": _num(m.loss_error), "points": m.points, "stake": m.stake,
             "label": str(m.label), "accuracy": m.accuracy, "deals": m.deals, "held": [str(c) for c in m.held],
+            "reason": advice.to_json(m.reason) if m.reason is not None else None,
             "choices": [{"action": action_entry(c.action), "value": _num(c.value), "error": _num(c.error),
                          "gap": _num(c.gap), "gap_error": _num(c.gap_error)} for c in m.choices],
         } for m in analysis.moments],
@@ -739,6 +754,7 @@ def from_json(data: Mapping[str, Any]) -> HandAnalysis:
                          _float(c["gap_error"])) for c in d["choices"]),
             _float(d["loss"]), _float(d["loss_error"]), float(d["points"]), Label(d["label"]), float(d["accuracy"]),
             int(d.get("deals", 0)), parse_cards(d.get("held", [])), float(d.get("stake", data["stake"])),
+            advice.from_json(d.get("reason")),
         ) for d in data["decisions"])
         return HandAnalysis(str(data["game"]), str(data["table"]), int(data["hand"]), int(data["match"]),
                             Unit(data["unit"]), float(data["stake"]), int(data["seed"]), float(data["budget"]),

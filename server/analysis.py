@@ -29,9 +29,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from cardtui.engine import analysis, match_chart
+from cardtui.engine import advice, analysis, match_chart
 from cardtui.engine.analysis import HandAnalysis, Label
 from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.cards import Card
 from cardtui.server import wire
 from cardtui.server.analysis_pool import AnalysisPool, Status
 from cardtui.server.errors import (
@@ -63,6 +64,13 @@ LABELS = {
 }
 
 
+REASONS: Mapping[advice.Kind, Callable[..., Any]] = {
+    advice.Kind.ENVIDO: analysis_pb2.EnvidoAdvice, advice.Kind.TRUCO: analysis_pb2.TrucoAdvice,
+    advice.Kind.DRAW: analysis_pb2.DrawAdvice, advice.Kind.DISCARD: analysis_pb2.DiscardAdvice,
+    advice.Kind.KNOCK: analysis_pb2.KnockAdvice, advice.Kind.BET: analysis_pb2.BetAdvice}
+"""Each kind of reason's message (``AnalysisReason``'s field of the kind's name), its fields the reason's."""
+
+
 def seed_of(table_id: str, hand: int) -> int:
     """The search's seed for a stored hand: from its place, so that it is the same wherever it is analysed."""
     return int.from_bytes(hashlib.sha256(f"{table_id}:{hand}".encode()).digest()[:6], "big")
@@ -86,7 +94,15 @@ def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2
     return analysis_pb2.AnalysisMoment(
         step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
         choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals,
-        cards=[str(c) for c in m.held], view=(views or {}).get(m.step))
+        cards=[str(c) for c in m.held], view=(views or {}).get(m.step),
+        reason=reason_message(m.reason) if m.reason is not None else None)
+
+
+def reason_message(r: advice.Reason) -> analysis_pb2.AnalysisReason:
+    """A decision's reason (``engine.advice``) as the wire gives it: its kind's message, its fields by name."""
+    values = {f.name: str(v) if isinstance(v := getattr(r, f.name), Card) else ("" if v is None else v)
+              for f in dataclasses.fields(r)}
+    return analysis_pb2.AnalysisReason(**{str(r.kind): REASONS[r.kind](**values)})
 
 
 def views_at(record: Mapping[str, Any], steps: Iterable[int]) -> dict[int, table_pb2.View]:

@@ -10,6 +10,11 @@ from pathlib import Path
 
 from cardtui import analyze, i18n
 from cardtui.engine import analysis
+from cardtui.engine.advice import DrawReason
+from cardtui.engine.analysis import Label
+from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.cards import parse_cards
+from cardtui.engine.core import Action
 from cardtui.server.store import Store
 from cardtui.sim import simulate
 
@@ -42,7 +47,10 @@ def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -
     text = run("analyze", str(path))
     assert text.returncode == 0, text.stderr
     assert "table t1, hand 1:" in text.stdout and "chosen" in text.stdout and "best" in text.stdout
-    assert "Accuracy (0 to 100):" in text.stdout
+    assert "Accuracy (0 to 100) measures" in text.stdout  # said once, what it measures
+    assert "In points of match odds: 1 point is 1%" in text.stdout
+    rows = [line for line in text.stdout.splitlines() if "▸" in line]
+    assert rows and all("points" in r and "%" not in r for r in rows), rows  # values in the one unit
     # Then the match drawn: each player's chance of winning it before the first hand and after each.
     drawn = text.stdout.split("Match 1 of table t1 drawn: ", 1)[1].splitlines()
     assert drawn[0].startswith("each one's chance of winning it (%)")
@@ -124,3 +132,23 @@ def test_each_decision_is_named_for_whoever_held_its_seat_then_and_said_in_words
         for line in lines:
             for code in codes:
                 assert f" {code}" not in line, (lang, code, line)
+
+
+def test_a_flagged_decision_says_its_loss_in_chips_and_why() -> None:
+    """Pif Paf speaks chips: the loss and every value in chips, never the label's points, and the reason."""
+    draw = Action("draw", value="stock")
+    pile = Action("draw", value="pile")
+    why = DrawReason(parse_cards("KH")[0], 3, 0, True, False, 10, 93)
+    moment = analysis.Moment(4, 0, draw, pile, (analysis.Choice(pile, 1.5, 0.1, 0.0, 0.0),
+                                                analysis.Choice(draw, -0.75, 0.1, 2.25, 0.1)),
+                             2.25, 0.1, 280.9, Label.BLUNDER, 0.0, 64, (), 1.0, why)
+    hand = analysis.HandAnalysis("pifpaf", "t", 1, 1, Unit.CHIPS, 1.0, 0, 1.0, (0,), (moment,))
+    named = analyze.Named(hand, {0: "ana"})
+    i18n.use("en")
+    lines = analyze.moment_lines(moment, Unit.CHIPS, named)
+    assert "(2.25 chips lost)" in lines[0] and "280.9" not in "\n".join(lines)
+    assert "Taking the K♥ let you go out now." in lines[1]
+    assert any("+1.50 chips" in line for line in lines) and any("-0.75 chips" in line for line in lines)
+    assert "In chips" in "\n".join(analyze.hand_lines(named))
+    summary = "\n".join(analyze.summary_lines([named]))
+    assert "(2.25 chips lost)" in summary and "points" not in summary

@@ -205,6 +205,7 @@ class AnalysisMoment(_message.Message):
     DEALS_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
     VIEW_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     step: _builtins.int
     """the replay's step of this action (ReplayStep.step)"""
     seat: _builtins.int
@@ -212,7 +213,8 @@ class AnalysisMoment(_message.Message):
     """the chosen one's gap, in the unit"""
     points: _builtins.float
     """The loss in points: a point of match odds is 1%; in chips, 125 are the decision's stake (in Pif Paf the pot
-    as it stood, the betting round's bets in it).
+    as it stood, the betting round's bets in it). The scale the labels are drawn on: a client shows a player the
+    loss in the unit (`loss`, a choice's `gap`), never these beside chips.
     """
     label: Global___AnalysisLabel.ValueType
     accuracy: _builtins.float
@@ -236,6 +238,12 @@ class AnalysisMoment(_message.Message):
         no legal actions (they are the choices) and no timer. The drill draws the board from it.
         """
 
+    @_builtins.property
+    def reason(self) -> Global___AnalysisReason:
+        """Why, in facts the seat knew then (its own cards and what was public): set on a flagged decision (an
+        inaccuracy or worse) where its game's reasons cover it; the client says it in words.
+        """
+
     def __init__(
         self,
         *,
@@ -251,14 +259,306 @@ class AnalysisMoment(_message.Message):
         deals: _builtins.int = ...,
         cards: _abc.Iterable[_builtins.str] | None = ...,
         view: _table_pb2.View | None = ...,
+        reason: Global___AnalysisReason | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "chosen", b"chosen", "view", b"view"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "chosen", b"chosen", "reason", b"reason", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "best", b"best", "cards", b"cards", "choices", b"choices", "chosen", b"chosen", "deals", b"deals", "label", b"label", "loss", b"loss", "points", b"points", "seat", b"seat", "step", b"step", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "best", b"best", "cards", b"cards", "choices", b"choices", "chosen", b"chosen", "deals", b"deals", "label", b"label", "loss", b"loss", "points", b"points", "reason", b"reason", "seat", b"seat", "step", b"step", "view", b"view"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AnalysisMoment: _TypeAlias = AnalysisMoment  # noqa: Y015
+
+@_typing.final
+class AnalysisReason(_message.Message):
+    """Why a decision stands where it does, typed: numbers and cards, said in words by the client. A share is 0
+    to 1; -1 where it is not known. Cards are named as AnalysisMoment.cards names them.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENVIDO_FIELD_NUMBER: _builtins.int
+    TRUCO_FIELD_NUMBER: _builtins.int
+    DRAW_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
+    KNOCK_FIELD_NUMBER: _builtins.int
+    BET_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def envido(self) -> Global___EnvidoAdvice:
+        """truco argentino: an envido call, raise or answer"""
+
+    @_builtins.property
+    def truco(self) -> Global___TrucoAdvice:
+        """truco: a truco call or answer, a card played, the deck"""
+
+    @_builtins.property
+    def draw(self) -> Global___DrawAdvice:
+        """Pif Paf, Cacheta: a draw from the stock or the pile, a claim"""
+
+    @_builtins.property
+    def discard(self) -> Global___DiscardAdvice:
+        """Pif Paf, Cacheta: a discard, beside the best one"""
+
+    @_builtins.property
+    def knock(self) -> Global___KnockAdvice:
+        """Pif Paf, Cacheta: a knock made, or one left for a discard"""
+
+    @_builtins.property
+    def bet(self) -> Global___BetAdvice:
+        """Cacho (and Pif Paf's betting): the pot against the call"""
+
+    def __init__(
+        self,
+        *,
+        envido: Global___EnvidoAdvice | None = ...,
+        truco: Global___TrucoAdvice | None = ...,
+        draw: Global___DrawAdvice | None = ...,
+        discard: Global___DiscardAdvice | None = ...,
+        knock: Global___KnockAdvice | None = ...,
+        bet: Global___BetAdvice | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["bet", b"bet", "discard", b"discard", "draw", b"draw", "envido", b"envido", "knock", b"knock", "reason", b"reason", "truco", b"truco"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bet", b"bet", "discard", b"discard", "draw", b"draw", "envido", b"envido", "knock", b"knock", "reason", b"reason", "truco", b"truco"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_reason: _TypeAlias = _typing.Literal["envido", "truco", "draw", "discard", "knock", "bet"]  # noqa: Y015
+    _WhichOneofArgType_reason: _TypeAlias = _typing.Literal["reason", b"reason"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_reason) -> _WhichOneofReturnType_reason | None: ...
+
+Global___AnalysisReason: _TypeAlias = AnalysisReason  # noqa: Y015
+
+@_typing.final
+class EnvidoAdvice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENVIDO_FIELD_NUMBER: _builtins.int
+    BEATS_FIELD_NUMBER: _builtins.int
+    CALL_FIELD_NUMBER: _builtins.int
+    CALLER_FIELD_NUMBER: _builtins.int
+    BEATS_CALLER_FIELD_NUMBER: _builtins.int
+    MINE_FIELD_NUMBER: _builtins.int
+    THEIRS_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    envido: _builtins.int
+    """the seat's envido"""
+    beats: _builtins.float
+    """how often it beats one hand dealt from the cards the seat had not seen (ties half)"""
+    call: _builtins.str
+    """the call answered ("envido", "real_envido", "falta_envido"); "" when not answering"""
+    caller: _builtins.int
+    """the envido a caller of `call` usually holds at least (a convention of play); 0"""
+    beats_caller: _builtins.float
+    """how often the seat's envido beats such a hand"""
+    mine: _builtins.int
+    """the score: the seat's team,"""
+    theirs: _builtins.int
+    """the others,"""
+    target: _builtins.int
+    """and the match's target"""
+    def __init__(
+        self,
+        *,
+        envido: _builtins.int = ...,
+        beats: _builtins.float = ...,
+        call: _builtins.str = ...,
+        caller: _builtins.int = ...,
+        beats_caller: _builtins.float = ...,
+        mine: _builtins.int = ...,
+        theirs: _builtins.int = ...,
+        target: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["beats", b"beats", "beats_caller", b"beats_caller", "call", b"call", "caller", b"caller", "envido", b"envido", "mine", b"mine", "target", b"target", "theirs", b"theirs"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EnvidoAdvice: _TypeAlias = EnvidoAdvice  # noqa: Y015
+
+@_typing.final
+class TrucoAdvice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FIRST_FIELD_NUMBER: _builtins.int
+    SECOND_FIELD_NUMBER: _builtins.int
+    WON_FIELD_NUMBER: _builtins.int
+    LOST_FIELD_NUMBER: _builtins.int
+    first: _builtins.float
+    """the share of the cards the seat had not seen that its best card beats"""
+    second: _builtins.float
+    """the same of its second best card (-1: one card left)"""
+    won: _builtins.int
+    """tricks its team had won this round so far"""
+    lost: _builtins.int
+    """and lost"""
+    def __init__(
+        self,
+        *,
+        first: _builtins.float = ...,
+        second: _builtins.float = ...,
+        won: _builtins.int = ...,
+        lost: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["first", b"first", "lost", b"lost", "second", b"second", "won", b"won"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TrucoAdvice: _TypeAlias = TrucoAdvice  # noqa: Y015
+
+@_typing.final
+class DrawAdvice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    LOOSE_FIELD_NUMBER: _builtins.int
+    TAKING_FIELD_NUMBER: _builtins.int
+    GOES_OUT_FIELD_NUMBER: _builtins.int
+    ALL_TEN_FIELD_NUMBER: _builtins.int
+    OUTS_FIELD_NUMBER: _builtins.int
+    UNSEEN_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    """the card that could be taken (the pile's top, a claimed discard); "": none"""
+    loose: _builtins.int
+    """cards outside melds in the hand now"""
+    taking: _builtins.int
+    """cards outside melds with `card` taken and the best discard made (-1: none)"""
+    goes_out: _builtins.bool
+    """taking `card` lets the hand go out now"""
+    all_ten: _builtins.bool
+    """with all ten cards melded"""
+    outs: _builtins.int
+    """live cards (copies the seat had not seen) that would help the hand now,"""
+    unseen: _builtins.int
+    """of this many unseen"""
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+        loose: _builtins.int = ...,
+        taking: _builtins.int = ...,
+        goes_out: _builtins.bool = ...,
+        all_ten: _builtins.bool = ...,
+        outs: _builtins.int = ...,
+        unseen: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["all_ten", b"all_ten", "card", b"card", "goes_out", b"goes_out", "loose", b"loose", "outs", b"outs", "taking", b"taking", "unseen", b"unseen"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DrawAdvice: _TypeAlias = DrawAdvice  # noqa: Y015
+
+@_typing.final
+class DiscardAdvice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHOSEN_FIELD_NUMBER: _builtins.int
+    CHOSEN_LOOSE_FIELD_NUMBER: _builtins.int
+    CHOSEN_OUTS_FIELD_NUMBER: _builtins.int
+    BEST_FIELD_NUMBER: _builtins.int
+    BEST_LOOSE_FIELD_NUMBER: _builtins.int
+    BEST_OUTS_FIELD_NUMBER: _builtins.int
+    UNSEEN_FIELD_NUMBER: _builtins.int
+    chosen: _builtins.str
+    """the card thrown"""
+    chosen_loose: _builtins.int
+    """cards outside melds in what it kept"""
+    chosen_outs: _builtins.int
+    """live cards that would help what it kept"""
+    best: _builtins.str
+    """the best discard"""
+    best_loose: _builtins.int
+    best_outs: _builtins.int
+    unseen: _builtins.int
+    def __init__(
+        self,
+        *,
+        chosen: _builtins.str = ...,
+        chosen_loose: _builtins.int = ...,
+        chosen_outs: _builtins.int = ...,
+        best: _builtins.str = ...,
+        best_loose: _builtins.int = ...,
+        best_outs: _builtins.int = ...,
+        unseen: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "best_loose", b"best_loose", "best_outs", b"best_outs", "chosen", b"chosen", "chosen_loose", b"chosen_loose", "chosen_outs", b"chosen_outs", "unseen", b"unseen"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DiscardAdvice: _TypeAlias = DiscardAdvice  # noqa: Y015
+
+@_typing.final
+class KnockAdvice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MELDED_FIELD_NUMBER: _builtins.int
+    OUTS_FIELD_NUMBER: _builtins.int
+    UNSEEN_FIELD_NUMBER: _builtins.int
+    STOCK_FIELD_NUMBER: _builtins.int
+    melded: _builtins.int
+    """cards the best knock melds (10, or 9 and a discard)"""
+    outs: _builtins.int
+    """playing on (the best discard made): live cards that would go out,"""
+    unseen: _builtins.int
+    """of this many unseen;"""
+    stock: _builtins.int
+    """cards left in the stock"""
+    def __init__(
+        self,
+        *,
+        melded: _builtins.int = ...,
+        outs: _builtins.int = ...,
+        unseen: _builtins.int = ...,
+        stock: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["melded", b"melded", "outs", b"outs", "stock", b"stock", "unseen", b"unseen"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KnockAdvice: _TypeAlias = KnockAdvice  # noqa: Y015
+
+@_typing.final
+class BetAdvice(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    POT_FIELD_NUMBER: _builtins.int
+    CALL_FIELD_NUMBER: _builtins.int
+    NEEDED_FIELD_NUMBER: _builtins.int
+    CHANCE_FIELD_NUMBER: _builtins.int
+    OPPONENTS_FIELD_NUMBER: _builtins.int
+    pot: _builtins.int
+    """chips in the pot before the decision"""
+    call: _builtins.int
+    """chips to put in to stay in (0: free)"""
+    needed: _builtins.float
+    """pot odds: call / (pot + call), the share of the pot the call must win to pay"""
+    chance: _builtins.float
+    """the seat's chance of taking the pot against the seats still in (-1: unknown)"""
+    opponents: _builtins.int
+    """seats still in against it"""
+    def __init__(
+        self,
+        *,
+        pot: _builtins.int = ...,
+        call: _builtins.int = ...,
+        needed: _builtins.float = ...,
+        chance: _builtins.float = ...,
+        opponents: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "chance", b"chance", "needed", b"needed", "opponents", b"opponents", "pot", b"pot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BetAdvice: _TypeAlias = BetAdvice  # noqa: Y015
 
 @_typing.final
 class SeatAccuracy(_message.Message):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import replace
+from typing import TypeVar
 
 from rich.text import Text
 from textual import work
@@ -21,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardtui.client import advice
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.registry import board_for
 from cardtui.client.cards import cards_text
@@ -52,6 +54,7 @@ SERIOUS = FLAGGED - {analysis_pb2.ANALYSIS_LABEL_INACCURACY}
 Updates = Callable[[], AsyncIterator[analysis_pb2.AnalyzeUpdate]]
 Hands = Callable[[int], AsyncIterator[analysis_pb2.AnalyzeUpdate]]
 """One hand's analysis asked for, by the table's number of the hand."""
+R = TypeVar("R")
 Result = analysis_pb2.HandAnalysis | analysis_pb2.MatchAnalysis
 
 
@@ -78,9 +81,8 @@ def hand_line(number: int, said: Text) -> Text:
 
 
 def value_text(value: float, unit: int) -> str:
-    if unit == analysis_pb2.ANALYSIS_UNIT_MATCH:
-        return f"{100.0 * value:5.1f}%"
-    return _("{chips} chips").format(chips=f"{value:+.2f}")
+    """A choice's value in the game's unit, named (``client.advice``)."""
+    return advice.value(value, unit)
 
 
 OTHERS = 4
@@ -88,14 +90,18 @@ OTHERS = 4
 every size is a choice, and a screen of 24 rows reads better without the twentieth."""
 
 
-def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int) -> Text:
-    """One decision: who chose what and its label, then its choices with their odds: the best and the chosen
-    one first, then the best valued others (``OTHERS``; how many more are left unlisted)."""
+def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int, why: bool = True) -> Text:
+    """One decision: who chose what and its label (a flagged one: what it lost, in the unit, and why), then its
+    choices with their values: the best and the chosen one first, then the best valued others (``OTHERS``; how
+    many more are left unlisted). ``why``: with the reason (the drill says it above instead)."""
     head = line(_("step {n}").format(n=m.step), " · ", who(model, m.seat), ": ", label(model, m.chosen), " — ")
     head.append_text(label_text(m.label))
     if m.label in FLAGGED:
-        head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
+        head.append(" " + advice.lost(m.loss, unit), style="dim")
     out = [head]
+    said = advice.reason_text(model, m.reason) if why and m.label in FLAGGED and m.HasField("reason") else None
+    if said is not None:
+        out.append(Text("   ") + said)
     marked = [c for c in m.choices if c.action in (m.best, m.chosen)]
     others = sorted((c for c in m.choices if c not in marked), key=lambda c: -c.value)
     for c in sorted(marked, key=lambda c: -c.value) + others[:OTHERS]:
@@ -145,6 +151,7 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: boo
         if a.flagged:
             row.append(" · " + ngettext("{n} mistake", "{n} mistakes", a.flagged).format(n=a.flagged), style="bold")
         parts.append(row)
+    parts.append(Text(advice.accuracy_line(), style="dim"))
     parts.append(Text(""))
     if not match.worst:
         parts.append(Text(_("No mistake worth naming: no decision lost more than an inaccuracy."), style="italic"))
@@ -156,7 +163,7 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: boo
         head = line(f"{n}. ", _("hand {h}, step {s}").format(h=hand, s=m.step), " · ", who(model, m.seat), ": ",
                     label(model, m.chosen), " — ")
         head.append_text(label_text(m.label))
-        head.append(" " + _("({points} points lost)").format(points=f"{m.points:.1f}"), style="dim")
+        head.append(" " + advice.lost(m.loss, match.unit), style="dim")
         parts.append(head)
         parts.append(Text("   " + _("best: {action}").format(action=label(model, m.best).plain)))
     return Text("\n").join(parts)
@@ -181,9 +188,11 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     """The whole analysis: each seat's accuracy, then every decision in the hand's order. ``number``: the hand
     as the table names it (its place in the match; a finished table's hands go by the table's count)."""
     parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand if number is None else number),
-                  style="bold")]
+                  style="bold"), Text(advice.unit_line(hand.unit), style="dim")]
     for a in hand.accuracy:
         parts.append(line(who(model, a.seat), "  " + _("accuracy {a} of 100").format(a=f"{a.accuracy:.0f}")))
+    if hand.accuracy:
+        parts.append(Text(advice.accuracy_line(), style="dim"))
     if not hand.moments:
         parts.append(Text(_("No decision with a real choice to judge."), style="italic"))
     for m in hand.moments:
@@ -192,7 +201,27 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     return Text("\n").join(parts)
 
 
-class AnalysisScreen(ModalScreen[Result | None]):
+class TableClock(ModalScreen[R]):
+    """A screen over a table (the analysis, the drill) with the table's turn line at its foot: a player reading
+    at a table still sees whose turn it is and the seconds left (``show_turn``, from the table's own tick); hidden
+    elsewhere (the replay viewer's). ``step_aside``: back to the board, when the player's turn begins."""
+
+    def turn_static(self) -> Static:
+        line = Static("", classes="turn-over")
+        line.display = False
+        return line
+
+    def show_turn(self, said: Text) -> None:
+        """The table's turn line now (an empty one hides it)."""
+        for where in self.query(".turn-over").results(Static):
+            where.display = bool(said.plain)
+            where.update(said)
+
+    def step_aside(self) -> None:
+        raise NotImplementedError
+
+
+class AnalysisScreen(TableClock[Result | None]):
     """One hand's analysis, or a match's summed up, asked for when opened (or given): escape closes it."""
 
     BINDINGS = [Binding("escape", "close", N_("Close")), Binding("t", "drill", N_("Try again"))]
@@ -216,6 +245,7 @@ class AnalysisScreen(ModalScreen[Result | None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="analysis"):
             yield Static(_("Asking the server for the analysis…"), id="analysis-body")
+        yield self.turn_static()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -289,11 +319,16 @@ class AnalysisScreen(ModalScreen[Result | None]):
     def action_close(self) -> None:
         self.dismiss(self.result)
 
+    def step_aside(self) -> None:
+        """Back to the board (the player's turn came): closed with what it holds, so that it opens again at once."""
+        self.dismiss(self.result)
 
-class DrillScreen(ModalScreen[None]):
+
+class DrillScreen(TableClock[None]):
     """Try again: a decision that was flagged, back on the board as the seat saw it then (the moment's ``view``),
-    its choices without their odds. The one picked is told whether it is within a few points of the best (what the
-    analysis would have called best or as good), then every choice's odds are shown; another may be picked."""
+    its choices without their values. The one picked is repeated and told whether it is the best, as good, or how
+    far below the best (in the game's unit) and why; then every choice's value is shown; another may be
+    picked."""
 
     BINDINGS = [Binding("escape", "close", N_("Close"))]
 
@@ -316,8 +351,8 @@ class DrillScreen(ModalScreen[None]):
             head.append_text(cards_text(m.cards))
         head.append("\n")
         head.append_text(label(self.model, m.chosen))
-        points = f"{m.points:.1f}"
-        head.append(" " + _("lost {points} points. Try again: which would you choose?").format(points=points))
+        head.append(" " + _("lost {amount}. Try again: which would you choose?").format(
+            amount=advice.amount(m.loss, self.unit)))
         with Horizontal(id="drill"):
             if m.HasField("view"):  # an older server's analysis has no view: the choices alone
                 yield board_for(self.model.game)
@@ -326,6 +361,7 @@ class DrillScreen(ModalScreen[None]):
                 yield OptionList(*[Option(label(self.model, c.action), id=str(i)) for i, c in enumerate(m.choices)],
                                  id="drill-choices")
                 yield Static("", id="drill-said")
+        yield self.turn_static()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -342,15 +378,27 @@ class DrillScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def step_aside(self) -> None:
+        self.dismiss(None)
+
 
 def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analysis_pb2.AnalysisChoice,
                unit: int) -> Text:
-    """The drill's answer to a choice tried again: within a few points of the best, or how far below it; then
-    every choice's odds (``moment_text``)."""
-    if choice.label in (analysis_pb2.ANALYSIS_LABEL_BEST, analysis_pb2.ANALYSIS_LABEL_GOOD):
-        said = Text(_("Within a few points of the best: well played."), style="bold green")
+    """The drill's answer to a choice tried again: the choice repeated, then whether it is the best, as good (how
+    far below, in the unit, within what the estimate tells apart), or how far below the best and why (the
+    decision's reason); then every choice's values (``moment_text``)."""
+    out = [line(_("You chose: "), label(model, choice.action))]
+    if choice.label == analysis_pb2.ANALYSIS_LABEL_BEST or choice.action == m.best:
+        out.append(Text(_("That is the best choice."), style="bold green"))
+    elif choice.label == analysis_pb2.ANALYSIS_LABEL_GOOD:
+        out.append(Text(_("As good as the best: {amount} below it, closer than the analysis can tell apart.").format(
+            amount=advice.amount(choice.gap, unit)), style="bold green"))
     else:
-        said = line(_("{points} points below the best").format(points=f"{choice.points:.1f}"), " (")
+        said = line(_("{amount} below the best").format(amount=advice.amount(choice.gap, unit)), " (")
         said.append_text(label_text(choice.label))
         said.append(") · " + _("best: {action}").format(action=label(model, m.best).plain))
-    return Text("\n").join([said, Text(""), moment_text(model, m, unit)])
+        out.append(said)
+        why = advice.reason_text(model, m.reason) if m.HasField("reason") else None
+        if why is not None:
+            out.append(why)
+    return Text("\n").join([*out, Text(""), moment_text(model, m, unit, why=False)])

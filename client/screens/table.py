@@ -47,7 +47,15 @@ from cardtui.client.option_words import table_options
 from cardtui.client.rematch import Rematch, seat_after
 from cardtui.client.rounds import rounds_of
 from cardtui.client.screens import leaving
-from cardtui.client.screens.analysis import AnalysisScreen, Result, deferred_line, hand_line, match_line, play_line
+from cardtui.client.screens.analysis import (
+    AnalysisScreen,
+    Result,
+    TableClock,
+    deferred_line,
+    hand_line,
+    match_line,
+    play_line,
+)
 from cardtui.client.screens.help import HelpScreen
 from cardtui.client.screens.invite import InviteScreen
 from cardtui.client.screens.leaving import LeaveScreen
@@ -392,6 +400,7 @@ class TableScreen(Screen[None]):
                 self.holders = now
             if self.notice.rings(self.model):
                 self.ring()
+                self._back_to_board()
         elif body == "closing":
             closing = msg.closing
             self.write_log(lambda: Text(closing_text(closing)), "red")
@@ -590,9 +599,21 @@ class TableScreen(Screen[None]):
         elif self.summary_open:
             foot = summary_foot(self.model, self.rounds, self.spectating)
             self._say(self.query_one("#summary-foot", Static), foot, layout=True)
-        self._say(self.query_one("#turn-line", Static), turn_line(self.model, self.online, self.gone))
+        said = turn_line(self.model, self.online, self.gone)
+        self._say(self.query_one("#turn-line", Static), said)
+        for screen in self.app.screen_stack:  # the analysis or its drill, read over the table: the timer shows
+            if isinstance(screen, TableClock):
+                screen.show_turn(said)
         self._title()
 
+    def _back_to_board(self) -> None:
+        """A turn of the player's begins while they read the analysis (or drill it) over this table: back to the
+        board, the analysis closed with what it holds (``a`` and ``m`` open it again at once), so that the turn is
+        not run out unseen. Only those screens step aside: a dialog the player opened on purpose stays."""
+        stack = self.app.screen_stack
+        while stack and stack[-1] is not self and isinstance(stack[-1], TableClock):
+            stack[-1].step_aside()
+            stack = self.app.screen_stack
     def _title(self) -> None:
         """The window title: at this player's turn, the seconds left before the default is played."""
         deadline = self.model.deadline

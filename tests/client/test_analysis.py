@@ -23,6 +23,7 @@ from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.replay import HandsScreen, ReplayScreen, TablesScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines
+from cardtui.client.turn_bell import my_turn
 from cardtui.engine import analysis
 from cardtui.i18n import speaking
 from cardtui.server import wire
@@ -257,9 +258,14 @@ async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running
         assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown
 
 
-DRILL = {"en": ("Try again", "Within a few points of the best", "points below the best"),
-         "pt_BR": ("Tentar de novo", "A poucos pontos da melhor", "pontos abaixo da melhor"),
-         "es": ("Intentar de nuevo", "A pocos puntos de la mejor", "puntos por debajo de la mejor")}
+DRILL = {"en": ("Try again", "That is the best choice.", "42.0 points below the best", "You chose: ",
+               "Your best card beats 100% of the cards you had not seen"),
+         "pt_BR": ("Tentar de novo", "Essa é a melhor escolha.", "42.0 pontos abaixo da melhor", "Você escolheu: ",
+                   "Sua melhor carta ganha de 100% das cartas"),
+         "es": ("Intentar de nuevo", "Esa es la mejor elección.", "42.0 puntos por debajo de la mejor", "Elegiste: ",
+                "Tu mejor carta le gana al 100% de las cartas")}
+"""The drill's words: its key, the best tried again, the blunder tried again (how far, in points of match odds),
+the choice repeated, and the decision's reason."""
 
 
 def flagged_hand(view: table_pb2.View | None = None) -> analysis_pb2.HandAnalysis:
@@ -272,6 +278,7 @@ def flagged_hand(view: table_pb2.View | None = None) -> analysis_pb2.HandAnalysi
         moments=[analysis_pb2.AnalysisMoment(
             step=3, seat=0, chosen=mazo, best=play, points=42.0, loss=0.42,
             label=analysis_pb2.ANALYSIS_LABEL_BLUNDER, accuracy=20.0, deals=480, cards=["1e", "7o"], view=view,
+            reason=analysis_pb2.AnalysisReason(truco=analysis_pb2.TrucoAdvice(first=1.0, second=0.25, won=1)),
             choices=[analysis_pb2.AnalysisChoice(action=mazo, value=0.5, gap=0.42, points=42.0,
                                                  label=analysis_pb2.ANALYSIS_LABEL_BLUNDER),
                      analysis_pb2.AnalysisChoice(action=play, value=0.92, label=analysis_pb2.ANALYSIS_LABEL_BEST)])],
@@ -320,11 +327,13 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
                 shown = drawn(boards[0])
                 assert all(card_text(c).plain in shown for c in view.truco.cards), shown  # her cards, as she saw them
                 assert "ana" in shown and "bia" in shown
-            _, well, below = DRILL[lang]
+            _, well, below, chose, why = DRILL[lang]
             await pilot.press("enter")  # the first choice: going to the deck again
             await until(pilot, lambda: below in said(), said)
+            assert chose in said() and why in said(), said()
             await pilot.press("down", "enter")  # then playing the 1e
             await until(pilot, lambda: well in said(), said)
+            assert chose in said() and below not in said() and "few points" not in said(), said()
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(client.screen, AnalysisScreen), "back to the analysis")
 
@@ -340,12 +349,15 @@ def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> No
                analysis_pb2.AnalysisChoice(action=check, value=6.0),
                *(analysis_pb2.AnalysisChoice(action=b, value=5.0 - 0.1 * n) for n, b in enumerate(bets))]
     moment = analysis_pb2.AnalysisMoment(step=10, seat=0, chosen=fold, best=check, choices=choices, points=250.0,
-                                         label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
+                                         loss=6.0, label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
     with speaking("en"):
         rows = moment_text(model, moment, analysis_pb2.ANALYSIS_UNIT_CHIPS).plain.splitlines()
-    assert "Fold" in rows[0] and "blunder" in rows[0] and "250.0 points lost" in rows[0]
-    assert "Check" in rows[1] and "best" in rows[1] and "Fold" in rows[2] and "chosen" in rows[2]
+    # In chips throughout (the loss and every value): never the points the labels are drawn from.
+    assert "Fold" in rows[0] and "blunder" in rows[0] and "(6.00 chips lost)" in rows[0]
+    assert "Check" in rows[1] and "best" in rows[1] and "+6.00 chips" in rows[1]
+    assert "Fold" in rows[2] and "chosen" in rows[2] and "+0.00 chips" in rows[2]
     assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
+    assert not any("point" in r for r in rows)
 
 
 def test_a_matchs_worst_moments_name_each_hand_as_the_place_it_is_read_from() -> None:
@@ -437,3 +449,61 @@ async def test_the_drill_draws_what_a_dishonest_server_sends_without_falling_ove
                 await pilot.press("enter")
                 await until(pilot, lambda: str(app.screen.query_one("#drill-said", Static).render()) != "",  # noqa: B023
                             "the answer")
+
+
+async def test_at_a_table_the_analysis_shows_the_turn_timer_and_a_turn_brings_the_board_back(tmp_path: Path) -> None:
+    """ana reads her last hand's analysis, and drills a decision, between hands: the table's turn line shows over
+    both (the seconds counting down); the next hand deals and her turn comes: the drill and the analysis step
+    aside, the board is back for her move, and `a` opens the analysis again at once (nothing was lost)."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
+    try:
+        table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,
+                                options={"chips": common_pb2.OptionValue(number=50)})
+        app = CardApp(f"127.0.0.1:{running.port}", "ana")
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await app.open_table(table_id)
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar = screen.query_one(ActionBar)
+            while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
+                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                            "a summary, or ana's turn")
+                if bar.choices and not bar.disabled and not summary_shown(screen):
+                    kinds = [action_name(g[0]) for g in bar.choices]
+                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
+                    seq = screen.model.seq
+                    await pilot.press(key)
+                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+            assert screen.model.view is not None and not screen.model.view.match_over
+            await until(pilot, lambda: screen.kept is not None, "the hand analysed")
+            await settled(pilot)
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                        "the analysis")
+            analysis_screen = app.screen
+            over = analysis_screen.query_one(".turn-over", Static)
+            shown = lambda: str(over.render())  # noqa: E731
+            await until(pilot, lambda: over.display and "Hand over · next hand in" in shown(), shown)
+            first = shown()
+            await until(pilot, lambda: shown() != first, "the seconds counting down")
+            app.push_screen(DrillScreen(screen.model, flagged_hand().moments[0], analysis_pb2.ANALYSIS_UNIT_MATCH))
+            await until(pilot, lambda: isinstance(app.screen, DrillScreen), "the drill")
+            await settled(pilot)
+            drill_over = app.screen.query_one(".turn-over", Static)
+            await until(pilot, lambda: drill_over.display and "next hand in" in str(drill_over.render()),
+                        "the timer over the drill")
+            next_hand_now(running.room.tables[table_id])
+            await until(pilot, lambda: app.screen is screen and my_turn(screen.model), "the board back at ana's turn")
+            assert not any(isinstance(s, AnalysisScreen | DrillScreen) for s in app.screen_stack)
+            await settled(pilot)
+            assert "Your turn" in str(screen.query_one("#turn-line", Static).render())
+            await pilot.press("a")
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
+                        "the analysis again")
+            reopened = app.screen
+            assert isinstance(reopened, AnalysisScreen) and isinstance(analysis_screen, AnalysisScreen)
+            assert reopened.result == analysis_screen.result
+    finally:
+        await running.stop(grace=0.1)

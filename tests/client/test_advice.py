@@ -1,0 +1,83 @@
+"""An analysis's numbers and reasons in words (``client.advice``): one unit a game, named, and every kind of
+reason said in English, Portuguese and Spanish with its numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtui.client import advice
+from cardtui.client.models import TableModel
+from cardtui.i18n import speaking
+from cardtui.v1 import analysis_pb2, common_pb2
+
+A = analysis_pb2
+REASONS: dict[str, A.AnalysisReason] = {
+    "envido": A.AnalysisReason(envido=A.EnvidoAdvice(envido=2, beats=0.02, mine=10, theirs=12, target=30)),
+    "answer": A.AnalysisReason(envido=A.EnvidoAdvice(envido=33, beats=0.99, call="real_envido", caller=30,
+                                                      beats_caller=0.9, mine=12, theirs=10, target=30)),
+    "truco": A.AnalysisReason(truco=A.TrucoAdvice(first=1.0, second=0.25, won=1, lost=0)),
+    "draw": A.AnalysisReason(draw=A.DrawAdvice(card="KH", loose=3, taking=2, outs=10, unseen=93)),
+    "out": A.AnalysisReason(draw=A.DrawAdvice(card="6H", goes_out=True, all_ten=True, outs=17, unseen=92)),
+    "discard": A.AnalysisReason(discard=A.DiscardAdvice(chosen="KC", chosen_loose=3, chosen_outs=8, best="2S",
+                                                         best_loose=3, best_outs=14, unseen=93)),
+    "knock": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=4, unseen=93, stock=40)),
+    "bet": A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1)),
+}
+SAID = {
+    "en": {"envido": ["Your envido was 2", "2%", "Score 10 to 12, playing to 30."],
+           "answer": ["Your envido was 33", "Real envido", "30 or more", "90%"],
+           "truco": ["Your best card beats 100%", "25%", "Tricks so far: 1 won, 0 lost."],
+           "draw": ["Taking the K♥ left 2 cards outside melds (now 3)", "10 of the 93 unseen cards"],
+           "out": ["Taking the 6♥ let you go out with all ten cards melded"],
+           "discard": ["Throwing the K♣ kept 3", "with 8 live cards", "throwing the 2♠ kept 3, with 14"],
+           "knock": ["melded 9 of your cards", "4 of the 93 unseen", "40 left in the stock"],
+           "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time"]},
+    "pt_BR": {"envido": ["Seu envido era 2", "2%", "Placar 10 a 12"],
+              "answer": ["Seu envido era 33", "Real envido", "30 ou mais", "90%"],
+              "truco": ["Sua melhor carta ganha de 100%", "25%", "1 ganhas, 0 perdidas"],
+              "draw": ["Pegar o K♥ deixava 2 cartas fora dos jogos (agora 3)", "10 das 93 cartas não vistas"],
+              "out": ["Pegar o 6♥ deixava você bater com as dez cartas"],
+              "discard": ["Descartar o K♣ deixava 3", "com 8 cartas vivas", "descartar o 2♠ deixava 3, com 14"],
+              "knock": ["baixava 9 das suas cartas", "4 das 93 cartas não vistas", "com 40 no monte"],
+              "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "a sua ganha 7% das vezes"]},
+    "es": {"envido": ["Tu envido era 2", "2%", "Tanteador 10 a 12"],
+           "answer": ["Tu envido era 33", "Real envido", "30 o más", "90%"],
+           "truco": ["Tu mejor carta le gana al 100%", "25%", "1 ganadas, 0 perdidas"],
+           "draw": ["Tomar el K♥ dejaba 2 cartas fuera de los juegos (ahora 3)", "10 de las 93 cartas no vistas"],
+           "out": ["Tomar el 6♥ te dejaba cortar con las diez cartas"],
+           "discard": ["Tirar el K♣ dejaba 3", "con 8 cartas vivas", "tirar el 2♠ dejaba 3, con 14"],
+           "knock": ["ligaba 9 de tus cartas", "4 de las 93 cartas no vistas", "con 40 en el mazo"],
+           "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "la tuya gana el 7% de las veces"]},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: str) -> None:
+    game = {"envido": "truco_argentino", "answer": "truco_argentino", "truco": "truco_argentino", "bet": "cacho"}
+    with speaking(lang):
+        for kind, reason in REASONS.items():
+            model = TableModel(common_pb2.TableSummary(game=game.get(kind, "pifpaf")), 0)
+            text = advice.reason_text(model, reason)
+            assert text is not None, kind
+            for part in SAID[lang][kind]:
+                assert part in text.plain, (kind, part, text.plain)
+        assert advice.reason_text(TableModel(common_pb2.TableSummary(game="cacho"), 0), A.AnalysisReason()) is None
+
+
+@pytest.mark.parametrize(("lang", "match", "chips", "accuracy", "lost"), [
+    ("en", "9.4 points", "0.23 chips", "Accuracy (0 to 100) measures", ("(9.4 points lost)", "(0.57 chips lost)")),
+    ("pt_BR", "9.4 pontos", "0.23 fichas", "Precisão (0 a 100) mede",
+     ("(9.4 pontos perdidos)", "(0.57 fichas perdidas)")),
+    ("es", "9.4 puntos", "0.23 fichas", "Precisión (0 a 100) mide",
+     ("(9.4 puntos perdidos)", "(0.57 fichas perdidas)"))])
+def test_a_loss_a_gap_and_a_value_are_in_the_games_one_unit_named(lang: str, match: str, chips: str, accuracy: str,
+                                                                    lost: tuple[str, str]) -> None:
+    with speaking(lang):
+        assert advice.amount(0.094, A.ANALYSIS_UNIT_MATCH) == match
+        assert advice.amount(0.23, A.ANALYSIS_UNIT_CHIPS) == chips
+        assert advice.value(-0.23, A.ANALYSIS_UNIT_CHIPS) == "-" + chips
+        assert advice.value(0.547, A.ANALYSIS_UNIT_MATCH) == match.replace("9.4", "54.7")
+        assert advice.lost(0.094, A.ANALYSIS_UNIT_MATCH) == lost[0]
+        assert advice.lost(0.57, A.ANALYSIS_UNIT_CHIPS) == lost[1]  # the word for lost agrees with the unit's
+        assert advice.accuracy_line().startswith(accuracy)
+        assert "1%" in advice.unit_line(A.ANALYSIS_UNIT_MATCH)
