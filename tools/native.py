@@ -29,7 +29,7 @@ import argparse
 import contextlib
 import fcntl
 import hashlib
-import importlib.util
+import importlib.metadata
 import io
 import json
 import os
@@ -358,19 +358,28 @@ def background_build(root: Path = DIR) -> None:
 
 
 def needs() -> None:
-    """Install what the build needs and this venv lacks: mypy (mypyc), as pyproject.toml's dev tools pin it, and
-    setuptools. Under the venv's setup lock (``tools.setup_venv``), so no two pips write in it at once."""
+    """Install what the build needs and this venv lacks: mypy (mypyc) and the type stubs it checks the compiled
+    modules' imports against, as pyproject.toml's dev tools pin them, and setuptools. Under the venv's setup lock
+    (``tools.setup_venv``), so that no two pips write in it at once."""
     with (layout.ROOT / "pyproject.toml").open("rb") as f:
         project = tomllib.load(f)
-    wanted = [r for r in project["project"]["optional-dependencies"]["dev"] if re.match(r"mypy\b(?!-)", r)]
-    missing = [r for r, module in ((wanted[0], "mypy"), ("setuptools>=68", "setuptools"))
-               if importlib.util.find_spec(module) is None]
+    dev = project["project"]["optional-dependencies"]["dev"]
+    wanted = [r for r in dev if re.match(r"(mypy|types-[\w.-]+)\s*([<>=!~;]|$)", r)] + ["setuptools>=68"]
+    missing = [r for r in wanted if not installed(re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0])]
     if not missing:
         return
     print(f"native: installing {', '.join(missing)} from PyPI", flush=True)
     with (Path(sys.prefix) / ".setup.lock").open("a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], check=True)
+
+
+def installed(distribution: str) -> bool:
+    try:
+        importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
 
 
 @contextlib.contextmanager
