@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ## folders of their own (pyproject.toml maps them), so setuptools installs it in development with an import
 ## finder, and says so once in a notice that asks nothing of anyone (tools/setup_venv.py silences it).
 $(STAMP): pyproject.toml
-	@$(PY) -m tools.setup_venv dev
+	@$(PY) -m tools.setup_venv dev --venv $(VENV)
 	$(BIN)/python -m tools.native
 
 ## The hot path compiled with mypyc (the truco engine, betting, Cacho's rules, the meld search and the
@@ -39,7 +39,7 @@ play: play-setup
 	@echo "make: starting the room: the server, its bots, the page for browsers, then your client"
 	@$(BIN)/cardtui play --host $(HOST) --port $(PORT) --web-port $(WEB_PORT)
 play-setup:
-	@$(PY) -m tools.setup_venv play
+	@$(PY) -m tools.setup_venv play --venv $(VENV)
 	@$(BIN)/python -m tools.native --background
 
 ## Set up and run every check: lint, types, import contracts (both read the package's layout from
