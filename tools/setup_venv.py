@@ -33,10 +33,11 @@ from pathlib import Path
 STAMPS = {"play": (".installed-play", ".installed"), "dev": (".installed",)}
 """The stamps each kind writes (the first) and accepts (any), as the Makefile's ``$(STAMP)`` names the dev one."""
 
-PLAY_ESTIMATE = "about 20 s where pip's cache holds them, some 30 s more to download about 45 MB"
-"""How long ``pip install -e .`` took in a fresh venv on a quiet 2-core machine (bench/marks.md, first start)."""
-DEV_ESTIMATE = "about a minute, more to download them"
-"""The same for ``.[dev]``: some 60 packages more, mypy, ruff and psycopg's binary among the largest."""
+PLAY_ESTIMATE = "about 20 s, some 21 MB to download where pip's cache lacks them"
+"""How long ``pip install -e .`` took in a fresh venv on a 2-core machine, with pip's cache and without
+(bench/marks.md, "The first start"); a slow line adds the download's time."""
+DEV_ESTIMATE = "about half a minute, more where pip's cache lacks them"
+"""The same for ``.[dev]``: some 50 packages more, mypy, ruff and psycopg's binary among the largest."""
 
 
 def say(line: str) -> None:
@@ -102,7 +103,7 @@ def setup(kind: str, venv: Path, project: Path) -> None:
             return
         t0 = time.monotonic()
         python = venv / "bin" / "python"
-        if not python.exists():
+        if not python.exists() or not (venv / "bin" / "pip").exists():  # none, or one whose making was cut short
             say(f"making the virtual environment in {venv} (a few seconds)")
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         if kind == "dev":
