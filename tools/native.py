@@ -45,7 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
-from cardtui.native import BUILDS, CURRENT, DIR, IN_USE, OFF, check, current, digests, let_go, sources
+from cardtui.native import BUILDS, CURRENT, DIR, IN_USE, OFF, PLACE, check, current, digests, let_go, sources
 from tools import layout
 
 MODULES = (
@@ -179,7 +179,7 @@ def attempt(root: Path = DIR) -> tuple[str, bool]:
     manifest = {"python": sys.version, "sources": before, "modules": modules, "compiled": how()}
     (partial / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
     loads = subprocess.run([sys.executable, "-c", VERIFY, str(partial)], capture_output=True, text=True,
-                           env=os.environ | {"CARDTUI_NATIVE_DIR": str(partial / "none")})
+                           env=os.environ | {PLACE: str(partial / "none")})  # nothing but this build
     if loads.returncode:
         shutil.rmtree(partial, ignore_errors=True)
         unpublish(root)
@@ -322,8 +322,8 @@ def background(root: Path = DIR) -> str:
         return (f"native: plain Python this time: the compiled engine is being built in the background "
                 f"(log: {log}); a later start uses it")
     if (failure := failed(root)) is not None:
-        return (f"native: plain Python: the compiled build failed ({failure['why']}); its log: {failure['log'] or log}"
-                f" (make native tries again)")
+        where = f"its log: {failure['log']}" if failure["log"] else "make native shows why"
+        return f"native: plain Python: the compiled build failed ({failure['why']}); {where} (make native tries again)"
     command = [sys.executable, "-m", "tools.native", "--build-in-background"]
     if nice := shutil.which("nice"):
         command = [nice, "-n", "19", *command]
