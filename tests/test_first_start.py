@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -67,6 +68,10 @@ def holding(path: Path) -> Iterator[IO[str]]:
         yield lock
 
 
+NO_MAKE = pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
+
+
+@NO_MAKE
 def test_make_play_runs_neither_the_tools_nor_the_build_nor_debian() -> None:
     planned = subprocess.run(["make", "-n", "play"], cwd=ROOT, capture_output=True, text=True, check=True,
                              timeout=60).stdout
@@ -145,6 +150,7 @@ def test_a_failed_build_is_said_with_its_log_and_not_tried_again_for_the_same_so
     assert build_tool.failed(tmp_path) is None
 
 
+@NO_MAKE
 def test_the_play_setup_says_what_it_does_and_waits_for_another_make(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)
@@ -166,3 +172,19 @@ def test_the_play_setup_says_what_it_does_and_waits_for_another_make(tmp_path: P
                 "native: plain Python this time: the compiled engine is being built in the background "
                 f"(log: {native_root / build_tool.LOG}); a later start uses it")
     assert lines == [expected]
+
+
+def test_a_foreground_build_waits_for_the_one_under_way_and_says_so(tmp_path: Path) -> None:
+    with holding(tmp_path / build_tool.LOCK) as lock:
+        lock.write("4242\n")
+        lock.flush()
+        pure = environment(tmp_path, **{native.OFF: "1"})  # so that, once let in, it builds nothing
+        build = subprocess.Popen([sys.executable, "-m", "tools.native"], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                                 env=pure)
+        assert build.stdout is not None
+        assert build.stdout.readline() == (
+            f"native: waiting for the build under way (process 4242, log: {tmp_path / build_tool.LOG})\n")
+        assert build.poll() is None
+    rest, _ = build.communicate(timeout=60)
+    assert rest == f"native: skipped ({native.OFF} is set): the engine runs as plain Python\n"
+    assert build.returncode == 0
