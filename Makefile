@@ -6,7 +6,7 @@ NATIVE := $(VENV)/cardtui-native/current
 NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py engine/bots/cacho_search.py \
 	server/wire.py server/fanout.py \
 	tools/native.py tools/layout.py
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: play play-setup test check lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
 
@@ -61,7 +61,7 @@ check: $(STAMP) lint
 	$(BIN)/pytest -n 2 -m "not slow and not browser and not postgresql" $(ARGS)
 
 ## What the tests need from Debian and this machine lacks, fetched with one look at the archive.
-MISSING := $(shell command -v chromium >/dev/null || echo chromium) \
+MISSING = $(shell command -v chromium >/dev/null || echo chromium) \
 	$(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || echo postgresql)
 packages:
 	@if [ -n "$(strip $(MISSING))" ]; then \
