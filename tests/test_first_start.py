@@ -120,13 +120,15 @@ def test_a_background_build_killed_half_way_leaves_plain_python_and_the_lock_fre
                           text=True, check=True, env=environment(tmp_path), timeout=60).stdout
     assert said.startswith("native: plain Python this time") and str(tmp_path / build_tool.LOG) in said
     log = tmp_path / build_tool.LOG
-    eventually_sync(lambda: log.is_file() and "native: compiling" in log.read_text(), "the build compiling")
-    pid = int(build_tool.holder(tmp_path))
-    assert build_tool.under_way(tmp_path)
-    again = subprocess.run([sys.executable, "-m", "tools.native", "--background"], cwd=ROOT, capture_output=True,
-                           text=True, check=True, env=environment(tmp_path), timeout=60).stdout
-    assert "is being built in the background" in again  # one build at a time: the second start starts none
-    os.killpg(pid, signal.SIGKILL)
+    try:
+        eventually_sync(lambda: log.is_file() and "native: compiling" in log.read_text(), "the build compiling")
+        assert build_tool.under_way(tmp_path)
+        again = subprocess.run([sys.executable, "-m", "tools.native", "--background"], cwd=ROOT, capture_output=True,
+                               text=True, check=True, env=environment(tmp_path), timeout=60).stdout
+        assert "is being built in the background" in again  # one build at a time: the second start starts none
+    finally:  # the build this test started, killed half way (or left by a failed assertion)
+        if build_tool.under_way(tmp_path):
+            os.killpg(int(build_tool.holder(tmp_path)), signal.SIGKILL)
     eventually_sync(lambda: not build_tool.under_way(tmp_path), "the lock let go by the killed build")
     assert [p.name.startswith(".partial-") for p in (tmp_path / native.BUILDS).iterdir()] == [True]
     assert what_a_start_runs(tmp_path) == (
