@@ -359,12 +359,13 @@ def background_build(root: Path = DIR) -> None:
 
 def needs() -> None:
     """Install what the build needs and this venv lacks: mypy (mypyc) and the type stubs it checks the compiled
-    modules' imports against, as pyproject.toml's dev tools pin them, and setuptools. Under the venv's setup lock
-    (``tools.setup_venv``), so that no two pips write in it at once."""
+    modules' imports against, as pyproject.toml's dev tools pin them, and setuptools where this Python's venv has
+    none. Only what is missing: pip upgrades nothing a running room was started on (its default strategy). Under
+    the venv's setup lock (``tools.setup_venv``), so that no two pips write in it at once."""
     with (layout.ROOT / "pyproject.toml").open("rb") as f:
         project = tomllib.load(f)
     dev = project["project"]["optional-dependencies"]["dev"]
-    wanted = [r for r in dev if re.match(r"(mypy|types-[\w.-]+)\s*([<>=!~;]|$)", r)] + ["setuptools>=68"]
+    wanted = [r for r in dev if re.match(r"(mypy|types-[\w.-]+)\s*([<>=!~;]|$)", r)] + ["setuptools"]
     missing = [r for r in wanted if not installed(re.split(r"[\s<>=!~;\[]", r, maxsplit=1)[0])]
     if not missing:
         return
@@ -375,6 +376,7 @@ def needs() -> None:
 
 
 def installed(distribution: str) -> bool:
+    """Whether a distribution of that name is installed, in any version."""
     try:
         importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
