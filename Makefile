@@ -2,26 +2,25 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-NATIVE := $(VENV)/cardtui-native/manifest.json
+NATIVE := $(VENV)/cardtui-native/current
 NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py engine/bots/cacho_search.py \
 	server/wire.py server/fanout.py \
 	tools/native.py tools/layout.py
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test check lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
+.PHONY: play play-setup test check lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
 
-## The package's parts live in folders of their own (pyproject.toml maps them), so setuptools installs
-## it in development with an import finder, and says so once in a notice that asks nothing of anyone.
+## The venv with the tools (pyproject's dev extra), then the compiled build. The package's parts live in
+## folders of their own (pyproject.toml maps them), so setuptools installs it in development with an import
+## finder, and says so once in a notice that asks nothing of anyone (tools/setup_venv.py silences it).
 $(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@$(PY) -m tools.setup_venv dev --venv $(VENV)
 	$(BIN)/python -m tools.native
 
 ## The hot path compiled with mypyc (the truco engine, betting, Cacho's rules, the meld search and the
 ## rummy playouts, the server's wire and fan-out), where
-## a C compiler is (cardtui/native.py says how it is used); rebuilt when one of its sources changes.
+## a C compiler is (cardtui/native.py says how it is used); rebuilt when one of its sources changes, in the
+## foreground here (make test, bench), in the background for make play (tools/native.py).
 ## Without a compiler, or with CARDTUI_PURE=1, everything runs as plain Python.
 $(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
 	$(BIN)/python -m tools.native
@@ -30,11 +29,18 @@ native: $(NATIVE)
 ## Set up, start a server with bots that friends on the LAN may join (terminal or browser) and
 ## open the client at its lobby; it prints the page browsers join at. `make play HOST=127.0.0.1`
 ## keeps it to this machine; `PORT=` and `WEB_PORT=` choose the server's and the page's ports.
+## It waits for nothing it does not need: the venv gets only what playing needs (no tools, no Debian
+## packages), and the room starts on plain Python while the compiled build is made in the background, at
+## low priority, for the next start (its log: .venv/cardtui-native/build.log). Each step says what it does.
 HOST ?= 0.0.0.0
 PORT ?= 50051
 WEB_PORT ?= 8080
-play: $(STAMP) $(NATIVE)
-	$(BIN)/cardtui play --host $(HOST) --port $(PORT) --web-port $(WEB_PORT)
+play: play-setup
+	@echo "make: starting the room: the server, its bots, the page for browsers, then your client"
+	@$(BIN)/cardtui play --host $(HOST) --port $(PORT) --web-port $(WEB_PORT)
+play-setup:
+	@$(PY) -m tools.setup_venv play --venv $(VENV)
+	@$(BIN)/python -m tools.native --background
 
 ## Set up and run every check: lint, types, import contracts (both read the package's layout from
 ## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (four workers: most tests wait
@@ -55,7 +61,7 @@ check: $(STAMP) lint
 	$(BIN)/pytest -n 2 -m "not slow and not browser and not postgresql" $(ARGS)
 
 ## What the tests need from Debian and this machine lacks, fetched with one look at the archive.
-MISSING := $(shell command -v chromium >/dev/null || echo chromium) \
+MISSING = $(shell command -v chromium >/dev/null || echo chromium) \
 	$(shell ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null || echo postgresql)
 packages:
 	@if [ -n "$(strip $(MISSING))" ]; then \

@@ -3,17 +3,26 @@
 The engine and the server are ``mypy --strict`` Python, so mypyc (shipped with mypy) compiles
 modules of theirs to C extensions (``tools.native`` lists them): a random truco action costs
 about half the CPU, its match state being a C struct instead of a dict; the server's wire
-mapping and fan-out run on every act at every table. ``make play`` and ``make test`` build them (``python -m
-tools.native``) where a C compiler is present; elsewhere, or with ``CARDTUI_PURE=1`` set,
-everything runs as plain Python, with the same behaviour.
+mapping and fan-out run on every act at every table. ``make test`` builds them (``python -m
+tools.native``) where a C compiler is present, and ``make play`` in the background, for the next
+start; elsewhere, or with ``CARDTUI_PURE=1`` set, everything runs as plain Python, with the same
+behaviour.
 
-The build goes beside the interpreter, in ``<venv>/cardtui-native/``, never into the source
+The builds go beside the interpreter, in ``<venv>/cardtui-native/``, never into the source
 tree: an extension module sitting next to its ``.py`` would be imported in its place even
-after the ``.py`` changed. The build's manifest holds a SHA-256 of every engine source at
-build time; ``install`` (run when ``cardtui`` is imported) serves the compiled modules only
-if all of them still match, and otherwise none: compiled modules call each other directly,
-so a mix of old compiled code and new Python would not be the program one reads. A stale
-build costs speed, never correctness; ``make`` rebuilds it.
+after the ``.py`` changed. Each build has a folder of its own under ``builds/``, and the file
+``current`` names the one to use: a build is made in a folder no process reads, checked, and
+only then named there, by renaming a file over ``current`` (atomic), so a process that starts
+while a build is under way, or after one was killed half made, finds the last whole build or
+none. A process keeps the folder it chose for its whole life, and holds a shared lock on its
+``in-use`` file, so that the builder removes an older build only once no process uses it: the
+compiled modules are imported lazily, and a build swapped under a running process would mix two.
+
+A build's manifest holds a SHA-256 of every engine source at build time; ``install`` (run when
+``cardtui`` is imported) serves the compiled modules only if all of them still match, and
+otherwise none: compiled modules call each other directly, so a mix of old compiled code and
+new Python would not be the program one reads. A stale build costs speed, never correctness;
+``make`` rebuilds it.
 """
 
 from __future__ import annotations
@@ -30,12 +39,23 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["DIR", "OFF", "STATUS", "digests", "install", "part", "sources"]
+if sys.platform != "win32":
+    import fcntl
+
+__all__ = ["DIR", "OFF", "STATUS", "current", "digests", "hold", "install", "let_go", "part", "sources"]
 
 OFF = "CARDTUI_PURE"
 """Set (to anything but empty) to run plain Python even where a build is present, and to skip the build."""
-DIR = Path(sys.prefix) / "cardtui-native"
-"""Where the build lives: beside the interpreter it was built for."""
+PLACE = "CARDTUI_NATIVE_DIR"
+"""Set to keep the builds elsewhere than beside the interpreter: the tests build and switch in folders of their own."""
+DIR = Path(os.environ.get(PLACE) or Path(sys.prefix) / "cardtui-native")
+"""Where the builds live: beside the interpreter they were built for."""
+BUILDS = "builds"
+"""The folder under ``DIR`` that holds one folder per build; a half-made one's name starts with a dot."""
+CURRENT = "current"
+"""The file under ``DIR`` naming the build in use (a folder of ``BUILDS``), replaced whole, never edited."""
+IN_USE = "in-use"
+"""The file in a build's folder that each process using the build holds a shared lock on."""
 
 STATUS = "plain Python: not imported yet"
 """What ``install`` found: ``compiled: ...`` or ``plain Python: <why>``."""
@@ -89,14 +109,14 @@ class _Finder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(name, file, loader=loader)
 
 
-def check(directory: Path = DIR) -> tuple[dict[str, Path] | None, str]:
-    """The compiled modules to serve (None: none) and why, without installing anything."""
+def check(directory: Path) -> tuple[dict[str, Path] | None, str]:
+    """The compiled modules of the build in ``directory`` to serve (None: none) and why, without installing anything."""
     if os.environ.get(OFF):
         return None, f"plain Python: {OFF} is set"
     try:
         manifest = json.loads((directory / "manifest.json").read_text())
     except (OSError, ValueError):
-        return None, "plain Python: no compiled build (make builds one where a C compiler is present)"
+        return None, "plain Python: no compiled build (make play builds one in the background where a C compiler is)"
     if manifest.get("python") != sys.version:
         return None, "plain Python: the build is for another Python"
     built: dict[str, str] = manifest.get("sources", {})
@@ -110,10 +130,62 @@ def check(directory: Path = DIR) -> tuple[dict[str, Path] | None, str]:
     return files, f"compiled: {len(files) - 1} modules (mypyc)"
 
 
-def install(directory: Path = DIR) -> str:
-    """Serve the compiled modules if the build matches the sources; returns (and keeps) what it found."""
+def current(root: Path = DIR) -> Path | None:
+    """The folder of the build ``root/current`` names, or None where none is named."""
+    try:
+        name = (root / CURRENT).read_text().strip()
+    except OSError:
+        return None
+    if not name or name.startswith(".") or "/" in name:
+        return None
+    return root / BUILDS / name
+
+
+_HELD: list[int] = []
+"""The descriptors of the ``in-use`` files this process holds, open until it ends."""
+
+
+def hold(build: Path) -> bool:
+    """Mark ``build`` used by this process for as long as it runs (a shared lock the builder's cleaning respects);
+    False if the build was removed before the lock was taken, and then this process must not use it."""
+    if sys.platform == "win32":
+        return (build / "manifest.json").is_file()
+    try:
+        fd = os.open(build / IN_USE, os.O_RDONLY)
+    except OSError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    if not (build / "manifest.json").is_file():  # removed (renamed away first) before the lock was ours
+        os.close(fd)
+        return False
+    _HELD.append(fd)
+    return True
+
+
+def install(directory: Path | None = None) -> str:
+    """Serve the compiled modules if the build (by default the one ``DIR/current`` names) matches the sources;
+    returns (and keeps) what it found."""
     global STATUS
-    files, STATUS = check(directory)
+    build = directory if directory is not None else current()
+    files, STATUS = check(build if build is not None else DIR / BUILDS / "none")
+    if files is not None and build is not None and not hold(build):
+        files, STATUS = None, "plain Python: the build was replaced while this process started"
     if files is not None and not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder(files))
     return STATUS
+
+
+def let_go() -> bool:
+    """Give up the build this process holds, if it imported nothing from it: the builder does, so as not to keep
+    the build it replaces from being removed. True if it let go (the process then runs plain Python)."""
+    global STATUS
+    finders = [f for f in sys.meta_path if isinstance(f, _Finder)]
+    if any(name in sys.modules for f in finders for name in f.files):
+        return False
+    for f in finders:
+        sys.meta_path.remove(f)
+    while _HELD:
+        os.close(_HELD.pop())
+    if finders:
+        STATUS = "plain Python: let go of the build"
+    return True
