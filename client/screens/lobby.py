@@ -27,6 +27,7 @@ from cardtui.client.screens.help import HelpScreen
 from cardtui.client.screens.invite import InviteScreen
 from cardtui.client.screens.players import LeaderboardScreen
 from cardtui.client.screens.replay import TablesScreen
+from cardtui.client.typeahead import Built, Waits
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -394,14 +395,20 @@ class LobbyScreen(Screen[None]):
         self.post_message(OpenTournaments(self.conn, self.info))
 
 
-class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):
+class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] | None]):
     """Game, seats, bots and the game's options, as the server describes them.
 
     The form is built from ``GameInfo``: a yes/no option is a checkbox, a choice a list, a
-    number a field with its range. A refusal keeps the dialog open with the sentence.
+    number a field with its range. A refusal keeps the dialog open with the sentence. Keys typed
+    while it builds wait for it (``client.typeahead``), and Tab moves the focus as the key is read
+    (a priority binding), so the letters typed right after a Tab land in the next field.
     """
 
-    BINDINGS = [Binding("escape", "cancel", N_("Cancel")), Binding("ctrl+s", "create", N_("Create"))]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel")), Binding("ctrl+s", "create", N_("Create")),
+                Binding("tab", "app.focus_next", show=False, priority=True),
+                Binding("shift+tab", "app.focus_previous", show=False, priority=True)]
+    AUTO_FOCUS = "#game"
+    """The first field, not the scrolling box around the fields (a key typed there would go nowhere)."""
     SHORT = 36
     """Below this many rows (a phone on its side, an 80x24 terminal) the fields lose their borders,
     so the whole dialog, its Create button included, stays in view and can be tapped."""
@@ -470,7 +477,13 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     async def on_mount(self) -> None:
         await self._build_options()
         await self._build_levels()
-        self.query_one("#game", Select).focus()
+        self.ready()
+
+    def ready(self) -> None:
+        """Built: the focus on the game, and the keys typed meanwhile handed on (``client.typeahead``)."""
+        self.set_focus(self.query_one("#game", Select))  # now, not after this turn: the keys held go there
+        self.built = True
+        self.post_message(Built())
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.height)

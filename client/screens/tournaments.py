@@ -319,7 +319,7 @@ class CreateTournamentScreen(CreateTableScreen):
         for hidden in self.query(".hidden"):
             hidden.display = False
         await self._build_options()
-        self.query_one("#game", Select).focus()
+        self.ready()
 
     async def _build_levels(self) -> None:
         """A tournament's bots play at the server's default level: no level per seat here."""

@@ -413,6 +413,57 @@ async def create_form(pilot: Pilot[None], app: CardApp) -> CreateTableScreen:
     return app.screen
 
 
+def typed(app: CardApp, *keys: str) -> None:
+    """Keys as a terminal reads a quick typist's: all at once, none waiting for the one before it to be handled
+    (``pilot.press`` waits for each, and so hides what a key read too early does)."""
+    from textual import events
+
+    for key in keys:
+        event = events.Key(key, "\t" if key == "tab" else key)
+        event.set_sender(app)  # as the terminal's driver sends it
+        app.post_message(event)
+
+
+async def test_keys_typed_as_the_create_form_opens_land_in_its_fields(
+    server: Running, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player presses n and types at once: Tab, a name. The keys read while the form builds its fields wait
+    for them, the first field has the focus (not the box that scrolls them), and Tab moves on as it is read."""
+    import asyncio
+
+    from textual.widgets import Select
+
+    building = asyncio.Event()
+    build = CreateTableScreen._build_options
+
+    async def slow_build(self: CreateTableScreen) -> None:  # a busy machine: the fields come late
+        await building.wait()
+        await build(self)
+
+    monkeypatch.setattr(CreateTableScreen, "_build_options", slow_build)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        typed(app, "n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen) and bool(app.screen.query("#name")))
+        dialog = app.screen
+        try:
+            assert isinstance(dialog, CreateTableScreen) and not dialog.built
+            typed(app, "tab", *"noite")  # while the form is still building
+        finally:
+            building.set()
+        await settled(pilot)
+        assert dialog.query_one("#name", Input).value == "noite"
+        assert app.focused is dialog.query_one("#name", Input)
+        # Tabs and letters read in one go: each Tab has moved the focus before the next key goes anywhere.
+        chain = dialog.focus_chain
+        password = dialog.query_one("#password", Input)
+        typed(app, *["tab"] * (chain.index(password) - chain.index(app.focused)), *"segredo")
+        await settled(pilot)
+        assert password.value == "segredo" and app.focused is password
+        assert dialog.query_one("#game", Select).value == dialog.game.name, "no key went to the game's list"
+
+
 async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_beside_the_field(
     server: Running,
 ) -> None:
