@@ -442,7 +442,7 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
     def compose(self) -> ComposeResult:
         first = self.game
         last = self.remembered
-        seats = last.seats if last is not None and last.seats in first.player_counts else first.player_counts[-1]
+        seats = last.seats if last is not None and last.seats in first.player_counts else choices.usual_seats(first)
         bots = last.bots if last is not None and 0 <= last.bots < seats else seats - 1
         turn = last.turn if last is not None and 5 <= last.turn <= 3600 else 30
         with Vertical(id="create-dialog"):
@@ -589,7 +589,7 @@ class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] |
         self.fresh_game = True  # the new game's seats come with its default bots
         seats = self.query_one("#seats", Select)
         seats.set_options(self._counts(g))
-        seats.value = g.player_counts[-1]
+        seats.value = choices.usual_seats(g)
         self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
         self.fresh_levels = True  # the new game's levels, each at its default
         await self._build_options()

@@ -491,7 +491,8 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         assert request is not None and request.options["target"].number == 15
         # Bots fill at most all seats but one: the creator's.
         seats = dialog.query_one("#seats", Select)
-        assert seats.value == 6
+        assert seats.value == 2, "truco argentino starts as it is mostly played, one against one"
+        seats.value = 6
         bots_select = dialog.query_one("#bots", Select)
         await settled(pilot)
         assert max(v for _, v in bots_select._options if isinstance(v, int)) == 5  # type: ignore[attr-defined]
@@ -523,6 +524,34 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         await settled(pilot)
         assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
         assert "must be from 1 to 2" in str(dialog.query_one("#err-opt-mazo_first", Static).render())
+
+
+USUAL = {"cacho": 4, "truco_paulista": 4, "truco_argentino": 2, "pifpaf": 4, "cacheta": 4}
+"""How many usually play each game: where a new table's form starts."""
+
+
+async def test_a_new_table_starts_with_as_many_players_as_usually_play_its_game(server: Running) -> None:
+    """Not the most the game allows (truco argentino 6, Cacheta 8 with 7 bots): the usual table, bots in the
+    seats but the creator's; the server offers that count, and creating the form as it starts makes that table."""
+    from textual.widgets import Select
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        assert {g.name: g.usual_players for g in dialog.info.games} == USUAL
+        seats, bots = dialog.query_one("#seats", Select), dialog.query_one("#bots", Select)
+        for game, players in USUAL.items():
+            dialog.query_one("#game", Select).value = game
+            await until(pilot, lambda game=game, players=players: dialog.game.name == game  # type: ignore[misc]
+                        and (seats.value, bots.value) == (players, players - 1),
+                        lambda game=game: f"{game}: {seats.value} players, {bots.value} bots")  # type: ignore[misc]
+            await settled(pilot)
+            assert len(dialog.levels()) == players - 1
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
+        assert app.conn is not None
+        [table] = await app.conn.tables()
+        assert table.game == "cacheta" and len(table.seats) == 4 and sum(s.bot for s in table.seats) == 3
 
 
 async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
