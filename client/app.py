@@ -317,6 +317,10 @@ class CardApp(App[None]):
                 self.conn.passwords.pop(table_id, None)
                 self._ask_password(table_id, spectate, error_text(err) if password else "")
                 return False
+            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+            full = err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "free seat" in (err.details() or "")
+            if full and not spectate and lobby is not None and await lobby.say_full(table_id):
+                return False  # said where the player is left, in the lobby, with the way to watch it
             self.notify(error_text(err), title=_("Cannot open the table"), severity="error")
             return False
         if password:

@@ -97,6 +97,17 @@ def count_cell(n: int) -> Text:
     return Text(str(n), justify="right", style="dim" if not n else "")
 
 
+def full_text(table: common_pb2.TableSummary) -> str:
+    """Why a player who asked for a seat at ``table`` (by an invite, or Enter) is in the lobby instead: every
+    seat has a person in it; and whether watching is the way in (a private table takes no spectators, except
+    a tournament's, which anyone may watch)."""
+    if table.private and not table.tournament_id:
+        return _("Table {name} is full: all {seats} seats are taken, and it takes no spectators.").format(
+            name=table.name, seats=len(table.seats))
+    return _("Table {name} is full: all {seats} seats are taken. Press s to watch it.").format(
+        name=table.name, seats=len(table.seats))
+
+
 class OpenTournaments(Message):
     """The player asks for the tournaments (the app opens them: their screen builds on this module's
     table form, so this module does not import it)."""
@@ -171,6 +182,9 @@ class LobbyScreen(Screen[None]):
         yield guests
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
+        why = Static("", id="why-line")
+        why.display = False
+        yield why
         yield Static(_("No tables yet: press n to create one, or j to type a friend's invite."), id="empty-hint")
         yield Static(_("Finished tables (their hands are kept)"), id="finished-title")
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
@@ -275,6 +289,23 @@ class LobbyScreen(Screen[None]):
             said.append(" · " + _("g: invite friends"), style="bold")
         line.update(said)
 
+    async def say_full(self, table_id: str) -> bool:
+        """A seat was asked for at ``table_id`` and it is full: say so under the list, the cursor on that table
+        (so s watches it, where it may be watched). False if the list does not have it to point at."""
+        await self.action_refresh()
+        table = next((t for t in self.open_tables if t.id == table_id), None)
+        if table is None:
+            return False
+        self.query_one("#tables", DataTable).move_cursor(row=self.rows.index(table_id))
+        self.why(full_text(table))
+        return True
+
+    def why(self, sentence: str) -> None:
+        """Say (or, with "", stop saying) under the list why the player is here and not at a table."""
+        line = self.query_one("#why-line", Static)
+        line.update(Text(sentence, style="bold"))
+        line.display = bool(sentence)
+
     def on_resize(self, event: events.Resize) -> None:
         if self.titles:
             self._fill(self.query_one("#tables", DataTable).cursor_row)
@@ -293,11 +324,13 @@ class LobbyScreen(Screen[None]):
         return self.rows[min(grid.cursor_row, len(self.rows) - 1)]
 
     def action_join(self) -> None:
+        self.why("")
         table_id = self._selected()
         if table_id:
             self.post_message(OpenTable(table_id, locked=table_id in self.locked))
 
     def action_spectate(self) -> None:
+        self.why("")
         table_id = self._selected()
         if table_id:
             self.post_message(OpenTable(table_id, spectate=True, locked=table_id in self.locked))
