@@ -466,10 +466,10 @@ class TrucoBoard(Board):
         tags = self._tags(model, view, s, compact)
         # A seat's column (a third of the board) after the "▶ " before the name: the name is cut only where it
         # does not fit there by itself; its tags follow it on its line where they fit, else on the next.
-        room = max(4, self.content_size.width // 3 - 2) if compact else 18
+        room = max(4, self.content_size.width // 3 - 2)
         name = self._short(model, s.seat, room)
         out.append_text(name)
-        if compact and cell_len(name.plain) + sum(cell_len(tag) + 1 for tag, _ in tags) > room:
+        if cell_len(name.plain) + sum(cell_len(tag) + 1 for tag, _ in tags) > room:
             out.append("\n ")
         for tag, style in tags:
             out.append(f" {tag}", style=style)
