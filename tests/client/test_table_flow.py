@@ -283,7 +283,7 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     matches += 1
                     if matches < 2 or hands_summed < 1:
                         await pilot.press("enter")  # play again: stay for the next match, the same seats
-                        game = f"Game {matches + 1} begins."
+                        game = f"Game {matches + 1} begins: the same seats, as everyone asked."
                         await until(pilot, lambda game=game: game in log_text(screen))
                         assert "ana: again, the same seats." in log_text(screen)
                         await until(pilot, lambda: not summary_shown(screen))
