@@ -102,7 +102,9 @@ class CardApp(App[None]):
         """Keys read while a form was still building its fields, until it is ready for them."""
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and self.typeahead.hold(self.screen, event):
+        top = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(event, events.Key) and not event.is_forwarded and top is not None \
+                and self.typeahead.hold(top, event):
             return  # the form on top is building its fields: this key goes to them once they are there
         await super().on_event(event)
 
