@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -21,6 +22,7 @@ from cardtui.client.screens.table import TableScreen
 from cardtui.client.screens.tournaments import TournamentsScreen
 from cardtui.client.textual_internals import write_to_terminal
 from cardtui.client.turn_bell import bell_on, keep_bell, page_keeps_bell
+from cardtui.client.typeahead import Built, Typeahead
 from cardtui.i18n import N_, NAMES, _, current, next_language, remember, use
 from cardtui.identity import Identity
 from cardtui.v1 import common_pb2, lobby_pb2
@@ -96,6 +98,19 @@ class CardApp(App[None]):
         self.info: lobby_pb2.ServerInfo | None = None
         self.rounds: Rounds | None = None
         """The tournaments this player is entered in, followed wherever they are in the client."""
+        self.typeahead = Typeahead()
+        """Keys read while a form was still building its fields, until it is ready for them."""
+
+    async def on_event(self, event: events.Event) -> None:
+        top = self.screen_stack[-1] if self.screen_stack else None
+        if isinstance(event, events.Key) and not event.is_forwarded and top is not None \
+                and self.typeahead.hold(top, event):
+            return  # the form on top is building its fields: this key goes to them once they are there
+        await super().on_event(event)
+
+    async def on_built(self, message: Built) -> None:
+        for key in self.typeahead.release():
+            await super().on_event(key)
 
     async def on_mount(self) -> None:
         if self.host is not None:  # `cardtui play` hosts a server in this process first
@@ -304,6 +319,10 @@ class CardApp(App[None]):
                 self.conn.passwords.pop(table_id, None)
                 self._ask_password(table_id, spectate, error_text(err) if password else "")
                 return False
+            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+            full = err.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "free seat" in (err.details() or "")
+            if full and not spectate and lobby is not None and await lobby.say_full(table_id):
+                return False  # said where the player is left, in the lobby, with the way to watch it
             self.notify(error_text(err), title=_("Cannot open the table"), severity="error")
             return False
         if password:

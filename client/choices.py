@@ -26,6 +26,12 @@ KEPT = 32
 Raw = bool | int | float | str
 
 
+def usual_seats(game: lobby_pb2.GameInfo) -> int:
+    """The players a new table of ``game`` starts with: as many as usually play it (the engine says,
+    ``Rules.usual_players``), or the fewest allowed from a server that does not say."""
+    return game.usual_players if game.usual_players in game.player_counts else game.player_counts[0]
+
+
 @dataclass(frozen=True)
 class Choices:
     """What the form had when a table was created."""

@@ -155,8 +155,8 @@ class Footer(TextualFooter):
         if total <= room:
             return frozenset()
         first = gives_way(self.screen)
-        ranked = [ident for action in first for ident in self.live
-                  if any(b.action == action for b, _e, _t in self.items[ident].keys)]
+        ranked = [ident for action in first for ident in self.live  # an action named without its arguments
+                  if any(b.action.partition("(")[0] == action for b, _e, _t in self.items[ident].keys)]
         ranked += [ident for ident in reversed(self.live) if ident not in ranked]
         hidden: set[Ident] = set()
         for ident in ranked:

@@ -183,6 +183,29 @@ def said_action(model: TableModel, seat: int, action: common_pb2.Action) -> Text
     return out
 
 
+def match_begins(body: table_pb2.MatchStarted) -> Text:
+    """How a match begins: after a match's end, which seats won and how, as the server
+    decided it (``server.rematch``: everyone agreeing, else what most asked when the time ran out, a tie or
+    no answer keeping the same seats)."""
+    swapped, n = bool(body.seats_from), body.match
+    if not body.asked:
+        return fmt(_("Game {n} begins, the seats swapped.") if swapped else _("Game {n} begins."), n=n)
+    if body.agreed:
+        return fmt(_("Game {n} begins: the seats swapped, as everyone asked.") if swapped
+                   else _("Game {n} begins: the same seats, as everyone asked."), n=n)
+    won, lost = (body.swap_votes, body.same_votes) if swapped else (body.same_votes, body.swap_votes)
+    if not won:
+        return fmt(_("Game {n} begins: the same seats (nobody answered in time)."), n=n)
+    names = Text(", ".join(body.chosen_by), style="bold")
+    if swapped:
+        said = _("Game {n} begins: the seats swapped, as {names} asked ({won} to {lost} when the time ran out).")
+    elif won == lost:
+        said = _("Game {n} begins: the same seats, as {names} asked ({won} to {lost}: a tie keeps the seats).")
+    else:
+        said = _("Game {n} begins: the same seats, as {names} asked ({won} to {lost} when the time ran out).")
+    return fmt(said, n=n, names=names, won=won, lost=lost)
+
+
 def event_words(model: TableModel, event: table_pb2.Event) -> Said | None:
     """The log line for an event, or None when there is nothing to say (a hidden event)."""
     family = event.WhichOneof("body") or ""
@@ -221,9 +244,7 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, table_pb2.CameBack):
         return Said(fmt(_("{name} is back and plays again."), name=Text(body.name, style="bold")), "yellow")
     if isinstance(body, table_pb2.MatchStarted):
-        if body.seats_from:
-            return Said(fmt(_("Game {n} begins, the seats swapped."), n=body.match), "bold")
-        return Said(fmt(_("Game {n} begins."), n=body.match), "bold")
+        return Said(match_begins(body), "bold")
     if isinstance(body, table_pb2.RematchVoted):
         asked = (_("{name}: again, the seats swapped.") if body.choice == table_pb2.REMATCH_CHOICE_SWAP
                  else _("{name}: again, the same seats."))

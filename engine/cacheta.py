@@ -104,6 +104,8 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
     title: ClassVar[str] = "Cacheta"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
+    usual_players: ClassVar[int] = 4
+    """Four round a table is the usual Cacheta: eight take a long time between one's turns."""
     options_type = CachetaOptions
     claim_type: ClassVar[str] = CUT
 

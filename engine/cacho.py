@@ -132,6 +132,9 @@ class Cacho(Game[CachoState, CachoOptions, CachoView]):
     title: ClassVar[str] = "Cacho"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    usual_players: ClassVar[int] = 4
+    """Cacho is a betting game: with four in, a bet meets callers and three-card hands are worth comparing
+    (the 24 cards still leave half the deck unseen)."""
     options_type = CachoOptions
 
     # -- the hand lifecycle's hooks ---------------------------------------------------

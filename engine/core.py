@@ -177,6 +177,9 @@ class Rules(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    usual_players: ClassVar[int]
+    """How many usually sit at this game: a new table's form starts from it (the most allowed is rarely
+    what people play: truco argentino is mostly a game for two, Cacheta for four)."""
     teams: ClassVar[bool] = False
     """Played in partnerships: teams alternate seats (``team = seat % 2``)."""
 

@@ -116,6 +116,9 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
     title: ClassVar[str] = "Pif Paf"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 8
+    usual_players: ClassVar[int] = 4
+    """Four is the usual Pif Paf table: two decks keep a good draw pile, and the pot has callers enough to bet
+    on; with eight a round of turns drags."""
     options_type = PifPafOptions
     claim_type: ClassVar[str] = CLAIM
 

@@ -58,6 +58,15 @@ class MatchStarted(EventBody):
     match: int
     seats_from: tuple[int, ...] = ()
     """The seats were swapped for this match: seat i's holder sat at ``seats_from[i]`` before."""
+    asked: bool = False
+    """The people staying were asked how to play again (a match after a match's end, not a tournament's):
+    the fields below say how it was decided (``server.rematch``)."""
+    same_votes: int = 0
+    swap_votes: int = 0
+    agreed: bool = False
+    """Everyone staying asked for the same before the time ran out (else: what most asked, a tie the same seats)."""
+    chosen_by: tuple[str, ...] = ()
+    """Who asked for what was chosen, by name."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,18 @@ def outcome(votes: Mapping[int, Choice]) -> Choice:
     return Choice.SWAP if swaps > len(votes) - swaps else Choice.SAME
 
 
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """How the next match's seats were chosen, as its ``MatchStarted`` says it."""
+
+    same: int
+    swap: int
+    agreed: bool
+    """Everyone staying asked for the same (else the time ran out: ``outcome``)."""
+    chosen_by: tuple[str, ...]
+    """Who asked for the choice that won, by name."""
+
+
 class Rematcher:
     """At a table's match's end, who stays and in which seats; the next match waits for them."""
 
@@ -110,13 +122,21 @@ class Rematcher:
         """No next match after all (its seats emptied): nobody is asked any more."""
         self.votes = None
 
-    def swap(self) -> tuple[int, ...]:
+    def swap(self) -> tuple[tuple[int, ...], Decided | None]:
         """A new match after a match's end: the seats swapped if that is what the people staying asked
-        for (the tokens, the streams and the store follow their holders); the order, or () if none."""
+        for (the tokens, the streams and the store follow their holders); the order, or () if none, and
+        how it was decided (None: nobody was asked)."""
         table = self.table
         votes, self.votes = self.votes, None
-        if votes is None or outcome(votes) is not Choice.SWAP:
-            return ()
+        if votes is None:
+            return (), None
+        won = outcome(votes)
+        decided = Decided(same=sum(1 for c in votes.values() if c is Choice.SAME),
+                          swap=sum(1 for c in votes.values() if c is Choice.SWAP),
+                          agreed=agreed(votes, self._voters()) is not None,
+                          chosen_by=tuple(table.seating[seat].name for seat, c in votes.items() if c is won))
+        if won is not Choice.SWAP:
+            return (), decided
         order = swapped(len(table.seating), table.rules.teams)
         table.seating.permute(order)
         for sub in table.fanout.subscribers:
@@ -124,7 +144,7 @@ class Rematcher:
                 sub.seat = order.index(sub.seat)
         table.journal.moved(table, order)
         table.journal.seats(table)
-        return order
+        return order, decided
 
     def _voters(self) -> list[int]:
         """Whose answer the next match waits for: people seated here with the table open, playing their

@@ -86,7 +86,7 @@ def game_info(name: str) -> lobby_pb2.GameInfo:
     return lobby_pb2.GameInfo(
         name=name, title=rules.title, min_players=rules.min_players, max_players=rules.max_players,
         player_counts=rules.player_counts, options=[wire.option_spec(s) for s in rules.option_specs],
-        teams=rules.teams, bot_levels=rules.bot_levels,
+        teams=rules.teams, bot_levels=rules.bot_levels, usual_players=rules.usual_players,
     )
 
 

@@ -54,7 +54,7 @@ from cardtui.server.events import Chatted, MatchStarted
 from cardtui.server.fanout import Fanout, Numbered, Subscriber, sees
 from cardtui.server.pacing import Pacer
 from cardtui.server.records import Tally
-from cardtui.server.rematch import Choice, Rematcher
+from cardtui.server.rematch import Choice, Decided, Rematcher
 from cardtui.server.seating import Holder, Seating
 from cardtui.server.store import StoreDown
 from cardtui.server.summary import Status, TableSummary
@@ -406,6 +406,7 @@ class Table:
         if cut is None or self.closed:
             return
         moved: tuple[int, ...] = ()
+        decided: Decided | None = None
         if cut.new_match:
             # seats people left mid-match are open bots' seats now (a tournament's stay its players')
             if not self.config.tournament and self.seating.forget_left():
@@ -415,7 +416,7 @@ class Table:
                 self.rematches.drop()
                 self.dealing.void(cut, committed)
                 return
-            moved = self.rematches.swap()
+            moved, decided = self.rematches.swap()
         seed = self.dealing.seed(cut, moved)
         awaited = self.dealing.awaited
         data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(awaited)}
@@ -428,7 +429,10 @@ class Table:
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
             self.match.keep_time()  # a window the rules time stays open its whole time: how long says nothing
             self.tally.start(self.match.scores())
-            events = [Event(MatchStarted(self.matches, moved)), *events]
+            started = MatchStarted(self.matches, moved) if decided is None else MatchStarted(
+                self.matches, moved, asked=True, same_votes=decided.same, swap_votes=decided.swap,
+                agreed=decided.agreed, chosen_by=decided.chosen_by)
+            events = [Event(started), *events]
             step: Step = ("start", None, {**data, "names": names, "match": self.matches})
         else:
             assert self.match is not None

@@ -197,6 +197,7 @@ SLOW: frozenset[str] = frozenset({
     "test_a_player_who_left_keeps_the_match_and_the_hand_they_were_dealt_the_bot_nothing_more",
     "tests/server/test_rematch.py::test_everyone_staying_with_the_seats_swapped",
     "tests/server/test_rematch.py::test_when_the_time_runs_out_what_most_asked_for_starts_and_the_silent_stay",
+    "tests/server/test_rematch.py::test_a_one_to_one_vote_starts_the_same_seats_and_the_log_says_why",
     "tests/server/test_replays.py::test_the_delayed_view_never_holds_the_hand_in_play",
     "tests/server/test_seat_holders.py::test_a_person_who_drops_and_never_comes_back_gets_no_match_they_did_not_play",
     "tests/server/test_seat_holders.py::test_a_seat_taken_over_mid_match_gives_the_match_to_both_who_played_it",

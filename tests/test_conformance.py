@@ -297,3 +297,10 @@ def test_a_bots_decision_is_a_snapshot_another_process_can_make(game: str, playe
                 assert action == match.bot_action(seat, random.Random(seed), level)
                 assert action in match.legal_actions(seat)
     assert checked == 4
+
+
+def test_every_game_says_how_many_usually_play_it() -> None:
+    """Where a new table's form starts: one of the counts the game allows, not simply the most."""
+    for rules in GAMES.values():
+        assert rules.usual_players in rules.player_counts, rules.name
+    assert GAMES["truco_argentino"].usual_players == 2 and GAMES["cacheta"].usual_players == 4

@@ -304,3 +304,40 @@ def test_cardtui_connect_reads_an_invite(monkeypatch: pytest.MonkeyPatch, capsys
         assert cli.main(["connect", link, "--guest", "--name", "bia"]) == 2
         assert words in capsys.readouterr().err, link
     assert len(opened) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+async def test_an_invite_to_a_full_table_says_so_in_the_lobby_and_offers_to_watch(server: Running, lang: str) -> None:
+    """``cardtui connect`` with an invite to a table whose every seat has a person: the lobby says why the player
+    is there and not at the table, whole at 80x24, the cursor on that table, and s watches it; a private
+    table says that it takes no spectators."""
+    from textual.widgets import DataTable
+
+    from cardtui.i18n import _, speaking
+
+    open_id = await create(server, game="cacho", seats=2, bots=0, name="noite")
+    closed_id = await create(server, game="cacho", seats=2, bots=0, name="fechada", private=True)
+    for table_id in (open_id, closed_id):
+        for name in ("ana", "bia"):
+            await Player(f"127.0.0.1:{server.port}").join(table_id, name)
+    with speaking(lang):
+        for table_id, watch in ((closed_id, False), (open_id, True)):
+            link = read_link(f"cardtui://127.0.0.1:{server.port}/table/{table_id}")
+            app = CardApp(link.server or "", "cris", join=link)
+            async with app.run_test(size=SMALL) as pilot:
+                lobby = await in_lobby(pilot)
+                await until(pilot, lambda lobby=lobby: lobby.query_one("#why-line").display, "the lobby to say why")
+                await settled(pilot)
+                said = (_("Table {name} is full: all {seats} seats are taken. Press s to watch it.") if watch else
+                        _("Table {name} is full: all {seats} seats are taken, and it takes no spectators.")).format(
+                    name="noite" if watch else "fechada", seats=2)
+                assert lang == "en" or not said.startswith("Table "), "said in the reader's language"
+                screen = "\n".join(line.text for line in drawn_lines(lobby))
+                assert " ".join(said.split()) in " ".join(screen.split()), f"whole on screen:\n{screen}"
+                assert not notices(app), "said once, in the lobby, not in a toast as well"
+                assert lobby.rows[lobby.query_one("#tables", DataTable).cursor_row] == table_id, "the cursor on it"
+                if watch:
+                    await pilot.press("s")
+                    await until(pilot, lambda app=app: isinstance(app.screen, TableScreen))
+                    assert app.screen.spectating  # type: ignore[attr-defined]
+                    assert app.screen.model.summary.id == table_id  # type: ignore[attr-defined]

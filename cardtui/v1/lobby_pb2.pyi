@@ -128,6 +128,7 @@ class GameInfo(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     TEAMS_FIELD_NUMBER: _builtins.int
     BOT_LEVELS_FIELD_NUMBER: _builtins.int
+    USUAL_PLAYERS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """"cacho" """
     title: _builtins.str
@@ -136,6 +137,8 @@ class GameInfo(_message.Message):
     max_players: _builtins.int
     teams: _builtins.bool
     """played in partnerships: teams are seat % 2"""
+    usual_players: _builtins.int
+    """how many usually play: one of player_counts, where a form starts"""
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """every number of players allowed (truco argentino: 2, 4, 6)"""
@@ -157,10 +160,11 @@ class GameInfo(_message.Message):
         options: _abc.Iterable[Global___OptionSpec] | None = ...,
         teams: _builtins.bool = ...,
         bot_levels: _abc.Iterable[_builtins.str] | None = ...,
+        usual_players: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_levels", b"bot_levels", "max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "player_counts", b"player_counts", "teams", b"teams", "title", b"title"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_levels", b"bot_levels", "max_players", b"max_players", "min_players", b"min_players", "name", b"name", "options", b"options", "player_counts", b"player_counts", "teams", b"teams", "title", b"title", "usual_players", b"usual_players"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -486,24 +486,44 @@ Global___CameBack: _TypeAlias = CameBack  # noqa: Y015
 class MatchStarted(_message.Message):
     """`seats_from`, when the seats were swapped for this match: the seat each seat's holder sat at
     in the match before (seat i's holder came from seats_from[i]); empty: nobody moved.
+    `asked`: a match after a match's end, where the people staying were asked (not a tournament's): how
+    it was decided. `agreed`: everyone staying asked for the same; else the time ran out and what most
+    asked for won (`same_votes` against `swap_votes`; a tie, or no answer, keeps the same seats).
+    `chosen_by`: the names of those who asked for what was chosen.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     MATCH_FIELD_NUMBER: _builtins.int
     SEATS_FROM_FIELD_NUMBER: _builtins.int
+    ASKED_FIELD_NUMBER: _builtins.int
+    SAME_VOTES_FIELD_NUMBER: _builtins.int
+    SWAP_VOTES_FIELD_NUMBER: _builtins.int
+    AGREED_FIELD_NUMBER: _builtins.int
+    CHOSEN_BY_FIELD_NUMBER: _builtins.int
     match: _builtins.int
+    asked: _builtins.bool
+    same_votes: _builtins.int
+    swap_votes: _builtins.int
+    agreed: _builtins.bool
     @_builtins.property
     def seats_from(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def chosen_by(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
         self,
         *,
         match: _builtins.int = ...,
         seats_from: _abc.Iterable[_builtins.int] | None = ...,
+        asked: _builtins.bool = ...,
+        same_votes: _builtins.int = ...,
+        swap_votes: _builtins.int = ...,
+        agreed: _builtins.bool = ...,
+        chosen_by: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match", b"match", "seats_from", b"seats_from"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agreed", b"agreed", "asked", b"asked", "chosen_by", b"chosen_by", "match", b"match", "same_votes", b"same_votes", "seats_from", b"seats_from", "swap_votes", b"swap_votes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -77,6 +77,9 @@ class Board(Widget):
     """
 
     HANDLES: ClassVar[frozenset[str]] = frozenset()
+    FOOTER_GIVES_WAY: ClassVar[tuple[str, ...] | None] = None
+    """The actions whose keys give way first in the table's footer when it is too narrow for all of them
+    (``client.footer``), if this game's table wants its own order; None: the table screen's."""
 
     model: reactive[TableModel | None] = reactive(None, always_update=True, repaint=False)
     """Set on every message; the board repaints only when what it draws from changed (``watch_model``)."""

@@ -56,6 +56,10 @@ class RummyBoard(Board):
 
     can_focus = True
     HANDLES: ClassVar[frozenset[str]] = frozenset({"discard", "knock"})
+    FOOTER_GIVES_WAY: ClassVar[tuple[str, ...] | None] = ("quit", "invite", "language", "move", "sort", "help")
+    """At 80 columns the hint (h), the chat (/) and the phrases (!) stay in the footer: Quit, Invite and Language
+    give way first (ctrl+q and ctrl+l work anywhere, the help lists every key), then moving and sorting the hand
+    (the help and the rules say them), then the rules' key."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "pick(-1)", N_("Pick"), key_display="←", group=PICK),
         Binding("right", "pick(1)", N_("Pick"), key_display="→", group=PICK),
@@ -68,7 +72,7 @@ class RummyBoard(Board):
         Binding(KEYS["pifpaf"]["knock"], "knock", N_("Knock"), show=False),
         Binding("o", "sort", N_("Sort")),
         # On request, the melds the picked card joins or would complete, from your own cards only.
-        Binding("h", "hint", N_("Meld hint")),
+        Binding("h", "hint", N_("Hint")),  # a short word: the footer keeps it at 80 columns in every language
     ]
 
     def __init__(self, id: str | None = None) -> None:

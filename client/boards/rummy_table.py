@@ -86,10 +86,13 @@ def seats_grid(model: TableModel, view: table_pb2.View, big: bool) -> Table:
                  header_style="dim", show_edge=False, expand=False)
     # Where the notes are long (a dealer who folded and took cards, a bot's level, in Spanish), the
     # notes give up their room first: names (up to their cut), numbers and headings keep theirs.
-    longest = max((cell_len(s.name) for s in v.seats), default=1)
-    name_width = max(1, min(longest, 16 if big else 10))
+    # A name is cut only past what the board's columns leave it at 80x24 (14, room for the numbers and a note
+    # beside it), never where the row has room for it whole.
+    longest = max((cell_len(holder(view, s.seat)) for s in v.seats), default=1)
+    most = 24 if big else 14
+    name_width = max(1, min(longest, most))
     grid.add_column("", no_wrap=True, width=1, min_width=1)
-    grid.add_column("", no_wrap=True, overflow="ellipsis", min_width=name_width, max_width=16 if big else 10)
+    grid.add_column("", no_wrap=True, overflow="ellipsis", min_width=name_width, max_width=most)
     for heading in [_("chips") if pifpaf else _("points"), *([_("in pot")] if pifpaf else []), _("cards")]:
         grid.add_column(heading, justify="right", no_wrap=True, min_width=cell_len(heading))
     grid.add_column("", overflow="ellipsis")  # the one column the table may narrow: each note is one line

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
@@ -463,8 +464,13 @@ class TrucoBoard(Board):
         t = view.truco
         out = Text("▶ " if s.seat in view.to_act else "  ", style="bold yellow")
         tags = self._tags(model, view, s, compact)
-        room = max(4, self.content_size.width // 3 - 4 - sum(len(tag) + 1 for tag, _ in tags)) if compact else 18
-        out.append_text(self._short(model, s.seat, room))
+        # A seat's column (a third of the board) after the "▶ " before the name: the name is cut only where it
+        # does not fit there by itself; its tags follow it on its line where they fit, else on the next.
+        room = max(4, self.content_size.width // 3 - 2)
+        name = self._short(model, s.seat, room)
+        out.append_text(name)
+        if cell_len(name.plain) + sum(cell_len(tag) + 1 for tag, _ in tags) > room:
+            out.append("\n ")
         for tag, style in tags:
             out.append(f" {tag}", style=style)
         lines: list[Text] = []
@@ -515,7 +521,7 @@ class TrucoBoard(Board):
         elif not s.playing and not view.hand_over:
             tags.append((_("out") if compact else _("sits out"), "dim italic"))
         summary = next((x for x in view.seats if x.seat == s.seat), None)
-        if summary is not None and summary.bot and not compact:
+        if summary is not None and summary.bot and (summary.away or not compact):  # who plays for someone away
             tags.append((bot_tag(summary, _("away: bot")), "dim"))
         return tags
 

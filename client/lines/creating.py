@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from cardtui.client.choices import usual_seats
 from cardtui.client.lines.commands import plain
 from cardtui.client.option_words import option_label, shown_value, value_label
 from cardtui.i18n import N_, _
@@ -85,7 +86,7 @@ async def create_form(info: lobby_pb2.ServerInfo, ask: Ask, game: str = "") -> l
         unknown = _("There is no game {name} here.").format(name=game) + " " if game else ""
         game = await answered(ask, unknown + _("Which game? {games}.").format(games=games_said(info)))
         chosen = game_named(info, game)
-    seats = chosen.player_counts[-1]
+    seats = usual_seats(chosen)
     form = Form(chosen, seats, seats - 1)
     answer = await answered(ask, form.said() + " " + _("Press enter to create it, or type change to choose each "
                                                      "thing, or cancel."))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from cardtui.client.choices import usual_seats
 from cardtui.client.lines.commands import plain
 from cardtui.client.lines.creating import (
     Ask,
@@ -126,7 +127,7 @@ async def tournament_form(info: lobby_pb2.ServerInfo, ask: Ask) -> tournament_pb
     while chosen is None:
         game = await answered(ask, _("A tournament of which game? {games}.").format(games=games_said(info)))
         chosen = game_named(info, game)
-    form = TournamentForm(chosen, chosen.player_counts[-1])
+    form = TournamentForm(chosen, usual_seats(chosen))
     answer = await answered(ask, form.said() + " " + _("Press enter to create it, or type change to choose each "
                                                        "thing, or cancel."))
     if plain(answer) in ("change", plain(_("change"))):

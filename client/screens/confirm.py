@@ -1,7 +1,8 @@
 """A question before something that cannot be taken back: leaving a match, closing a table.
 
 One dialog for every such question: a title, a line saying what follows, and two answers, the
-safe one first and focused (escape or ``n``), the other on ``y``. It answers True for ``y``.
+safe one first and focused (escape or ``n``), the other on ``y``. It answers True for ``y``. The
+words come first, each as tall as it wraps to, and the buttons under them (app.tcss).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Static
 
 from cardtui.i18n import N_
 
@@ -28,7 +29,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
-            yield Label(self.title_text, id="confirm-title")
+            yield Static(Text(self.title_text), id="confirm-title")  # a Static wraps where a Label would cut
             yield Static(Text(self.detail, style="dim"), id="confirm-detail")
             with Horizontal(id="confirm-buttons"):
                 yield Button(self.stay, variant="primary", id="confirm-stay")

@@ -27,6 +27,7 @@ from cardtui.client.screens.help import HelpScreen
 from cardtui.client.screens.invite import InviteScreen
 from cardtui.client.screens.players import LeaderboardScreen
 from cardtui.client.screens.replay import TablesScreen
+from cardtui.client.typeahead import Built, Waits
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -94,6 +95,17 @@ def name_cell(table: common_pb2.TableSummary, width: int) -> Text:
 def count_cell(n: int) -> Text:
     """A count under a narrow heading: right-aligned, a zero dimmed so the others stand out."""
     return Text(str(n), justify="right", style="dim" if not n else "")
+
+
+def full_text(table: common_pb2.TableSummary) -> str:
+    """Why a player who asked for a seat at ``table`` (by an invite, or Enter) is in the lobby instead: every
+    seat has a person in it; and whether watching is the way in (a private table takes no spectators, except
+    a tournament's, which anyone may watch)."""
+    if table.private and not table.tournament_id:
+        return _("Table {name} is full: all {seats} seats are taken, and it takes no spectators.").format(
+            name=table.name, seats=len(table.seats))
+    return _("Table {name} is full: all {seats} seats are taken. Press s to watch it.").format(
+        name=table.name, seats=len(table.seats))
 
 
 class OpenTournaments(Message):
@@ -170,6 +182,9 @@ class LobbyScreen(Screen[None]):
         yield guests
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
+        why = Static("", id="why-line")
+        why.display = False
+        yield why
         yield Static(_("No tables yet: press n to create one, or j to type a friend's invite."), id="empty-hint")
         yield Static(_("Finished tables (their hands are kept)"), id="finished-title")
         done: DataTable[Any] = DataTable(id="finished", cursor_type="row", zebra_stripes=True)
@@ -274,6 +289,23 @@ class LobbyScreen(Screen[None]):
             said.append(" · " + _("g: invite friends"), style="bold")
         line.update(said)
 
+    async def say_full(self, table_id: str) -> bool:
+        """A seat was asked for at ``table_id`` and it is full: say so under the list, the cursor on that table
+        (so s watches it, where it may be watched). False if the list does not have it to point at."""
+        await self.action_refresh()
+        table = next((t for t in self.open_tables if t.id == table_id), None)
+        if table is None:
+            return False
+        self.query_one("#tables", DataTable).move_cursor(row=self.rows.index(table_id))
+        self.why(full_text(table))
+        return True
+
+    def why(self, sentence: str) -> None:
+        """Say (or, with "", stop saying) under the list why the player is here and not at a table."""
+        line = self.query_one("#why-line", Static)
+        line.update(Text(sentence, style="bold"))
+        line.display = bool(sentence)
+
     def on_resize(self, event: events.Resize) -> None:
         if self.titles:
             self._fill(self.query_one("#tables", DataTable).cursor_row)
@@ -292,11 +324,13 @@ class LobbyScreen(Screen[None]):
         return self.rows[min(grid.cursor_row, len(self.rows) - 1)]
 
     def action_join(self) -> None:
+        self.why("")
         table_id = self._selected()
         if table_id:
             self.post_message(OpenTable(table_id, locked=table_id in self.locked))
 
     def action_spectate(self) -> None:
+        self.why("")
         table_id = self._selected()
         if table_id:
             self.post_message(OpenTable(table_id, spectate=True, locked=table_id in self.locked))
@@ -394,14 +428,20 @@ class LobbyScreen(Screen[None]):
         self.post_message(OpenTournaments(self.conn, self.info))
 
 
-class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None]):
+class CreateTableScreen(Waits, ModalScreen[tuple[common_pb2.TableSummary, str] | None]):
     """Game, seats, bots and the game's options, as the server describes them.
 
     The form is built from ``GameInfo``: a yes/no option is a checkbox, a choice a list, a
-    number a field with its range. A refusal keeps the dialog open with the sentence.
+    number a field with its range. A refusal keeps the dialog open with the sentence. Keys typed
+    while it builds wait for it (``client.typeahead``), and Tab moves the focus as the key is read
+    (a priority binding), so the letters typed right after a Tab land in the next field.
     """
 
-    BINDINGS = [Binding("escape", "cancel", N_("Cancel")), Binding("ctrl+s", "create", N_("Create"))]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel")), Binding("ctrl+s", "create", N_("Create")),
+                Binding("tab", "app.focus_next", show=False, priority=True),
+                Binding("shift+tab", "app.focus_previous", show=False, priority=True)]
+    AUTO_FOCUS = "#game"
+    """The first field, not the scrolling box around the fields (a key typed there would go nowhere)."""
     SHORT = 36
     """Below this many rows (a phone on its side, an 80x24 terminal) the fields lose their borders,
     so the whole dialog, its Create button included, stays in view and can be tapped."""
@@ -435,7 +475,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     def compose(self) -> ComposeResult:
         first = self.game
         last = self.remembered
-        seats = last.seats if last is not None and last.seats in first.player_counts else first.player_counts[-1]
+        seats = last.seats if last is not None and last.seats in first.player_counts else choices.usual_seats(first)
         bots = last.bots if last is not None and 0 <= last.bots < seats else seats - 1
         turn = last.turn if last is not None and 5 <= last.turn <= 3600 else 30
         with Vertical(id="create-dialog"):
@@ -470,7 +510,13 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
     async def on_mount(self) -> None:
         await self._build_options()
         await self._build_levels()
-        self.query_one("#game", Select).focus()
+        self.ready()
+
+    def ready(self) -> None:
+        """Built: the focus on the game, and the keys typed meanwhile handed on (``client.typeahead``)."""
+        self.set_focus(self.query_one("#game", Select))  # now, not after this turn: the keys held go there
+        self.built = True
+        self.post_message(Built())
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.height)
@@ -576,7 +622,7 @@ class CreateTableScreen(ModalScreen[tuple[common_pb2.TableSummary, str] | None])
         self.fresh_game = True  # the new game's seats come with its default bots
         seats = self.query_one("#seats", Select)
         seats.set_options(self._counts(g))
-        seats.value = g.player_counts[-1]
+        seats.value = choices.usual_seats(g)
         self.query_one("#name", Input).placeholder = _("{game} table").format(game=g.title)
         self.fresh_levels = True  # the new game's levels, each at its default
         await self._build_options()

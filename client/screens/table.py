@@ -145,10 +145,16 @@ class TableScreen(Screen[None]):
         Binding("a", "analysis", N_("Analysis")),
         Binding("m", "match", N_("Match")),
     ]
-    footer_gives_way = ("hint", "quit", "invite", "phrases", "chat")
-    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), the rummy board's meld
-    hint, Quit, Invite, Phrases and then Chat give way in the footer, whole: the help lists them all,
-    ctrl+q still quits, and the chat line under the log says "/ chat"."""
+    GIVES_WAY = ("quit", "invite", "phrases", "chat")
+    """When the hand's keys leave no room at 80 columns (Portuguese, Spanish), Quit, Invite, Phrases and then
+    Chat give way in the footer, whole: the help lists them all, ctrl+q still quits, and the chat line under
+    the log says "/ chat". A board may say its own order (``Board.FOOTER_GIVES_WAY``: the rummy board's)."""
+
+    @property
+    def footer_gives_way(self) -> tuple[str, ...]:
+        boards = self.query("#board")
+        own = boards.first(Board).FOOTER_GIVES_WAY if boards else None
+        return own if own is not None else self.GIVES_WAY
 
     def __init__(self, conn: Connection, token: str, seat: int, table: common_pb2.TableSummary) -> None:
         super().__init__()

@@ -22,6 +22,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
+from cardtui.client.choices import usual_seats
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.rounds import Entered, my_table
@@ -282,7 +283,7 @@ class CreateTournamentScreen(CreateTableScreen):
                     yield Label(_("Rounds"))
                     yield Select([(str(n), n) for n in range(1, 11)], value=3, allow_blank=False, id="rounds")
                     yield Label(_("Table size"))
-                    yield Select(self._counts(first), value=first.player_counts[-1], allow_blank=False, id="seats")
+                    yield Select(self._counts(first), value=usual_seats(first), allow_blank=False, id="seats")
                     yield Label(_("Places"))
                     with Vertical(classes="field"):
                         yield Input("8", id="entries", type="integer", placeholder=_("2 to 64"))
@@ -319,7 +320,7 @@ class CreateTournamentScreen(CreateTableScreen):
         for hidden in self.query(".hidden"):
             hidden.display = False
         await self._build_options()
-        self.query_one("#game", Select).focus()
+        self.ready()
 
     async def _build_levels(self) -> None:
         """A tournament's bots play at the server's default level: no level per seat here."""
@@ -332,7 +333,7 @@ class CreateTournamentScreen(CreateTableScreen):
         self.game = g
         seats = self.query_one("#seats", Select)
         seats.set_options(self._counts(g))
-        seats.value = g.player_counts[-1]
+        seats.value = usual_seats(g)
         self.query_one("#name", Input).placeholder = self._title(g)
         await self._build_options()
 

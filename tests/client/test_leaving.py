@@ -16,7 +16,7 @@ from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import notices
 from cardtui.server.app import start
-from tests.client.waiting import until
+from tests.client.waiting import settled, until
 from tests.conftest import create
 
 
@@ -53,5 +53,48 @@ async def test_a_leave_the_server_did_not_hear_is_said_and_sent_again_until_it_i
             assert not [g for g in running.room.tokens.values() if g.table is table and g.seat == 0]
             await until(pilot, lambda: any("You have left night" in n.message for n in notices(app)),
                         "told it is done")
+    finally:
+        await running.stop(grace=0.1)
+
+
+def below(screen: object, upper: str, lower: str) -> bool:
+    """Whether the widget ``upper`` ends on a row above the one where ``lower`` begins."""
+    top = screen.query_one(upper).region  # type: ignore[attr-defined]
+    bottom = screen.query_one(lower).region  # type: ignore[attr-defined]
+    return bool(top.height) and top.bottom <= bottom.y
+
+
+async def test_the_leave_dialog_says_its_words_above_its_buttons_in_every_language() -> None:
+    """At a real table at 80x24 (Pif Paf) and at 120x40 (truco paulista), in English, Portuguese and Spanish:
+    the question and what leaving does are drawn whole, each on rows above the buttons' rows."""
+    from cardtui.client.textual_internals import drawn_lines
+    from cardtui.i18n import speaking
+
+    running = await start("127.0.0.1", free_port(), None, bot_delay=60, next_hand_delay=60)
+    try:
+        for game, seats, size in (("pifpaf", 4, (80, 24)), ("truco_paulista", 4, (120, 40))):
+            table_id = await create(running, game=game, seats=seats, bots=seats - 1, turn_seconds=3600)
+            for lang in ("en", "pt_BR", "es"):
+                with speaking(lang):
+                    app = CardApp(f"127.0.0.1:{running.port}", f"ana{lang[:2]}")
+                    async with app.run_test(size=size) as pilot:
+                        await until(pilot, lambda app=app: isinstance(app.screen, LobbyScreen), "the lobby")
+                        await app.open_table(table_id)
+                        await until(pilot, lambda app=app: isinstance(app.screen, TableScreen)
+                                    and app.screen.in_match(), "the match")
+                        await pilot.press("escape")
+                        await until(pilot, lambda app=app: isinstance(app.screen, LeaveScreen), "asked first")
+                        await settled(pilot)
+                        dialog = app.screen
+                        assert below(dialog, "#confirm-title", "#confirm-detail")
+                        assert below(dialog, "#confirm-detail", "#confirm-buttons"), (game, size, lang)
+                        box = dialog.query_one("#confirm-dialog").region
+                        rows = drawn_lines(dialog)[box.y:box.bottom]
+                        drawn = " ".join(" ".join(row.text[box.x:box.right].strip("█ ") for row in rows).split())
+                        for words in (dialog.title_text, dialog.detail):  # type: ignore[attr-defined]
+                            assert " ".join(words.split()) in drawn, (words, drawn)
+                        await pilot.press("escape")
+                        await until(pilot, lambda app=app: isinstance(app.screen, TableScreen), "back at the table")
+                        await pilot.press("escape", "y")
     finally:
         await running.stop(grace=0.1)

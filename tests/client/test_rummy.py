@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
 from cardtui.client.boards.rummy import RummyBoard
 from cardtui.client.boards.rummy_table import game_line, seats_grid
+from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel, action_kind
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.words import event_words
@@ -497,28 +499,37 @@ def test_cacheta_window_snapshot(snap_compare: Any, size: tuple[int, int]) -> No
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 async def test_every_key_of_a_betting_hand_fits_the_footer_at_80_columns(lang: str) -> None:
-    """Picking, moving, sorting and the amount's +/- are all on offer: none is cut off or covered,
-    the app's own keys (Quit, Language) included: one that has no room gives way whole, never cut
-    ("^l Idio" in Spanish)."""
+    """Picking, the amount's +/-, the hint (h), the chat (/), the phrases (!) and the rules show: none is cut
+    off or covered; a key that has no room gives way whole, never cut ("^l Idio" in Spanish): Quit, Invite,
+    Language, then moving and sorting the hand (all in the help)."""
     with speaking(lang):
         app = ScriptedTable(pifpaf_betting(), 0)
         async with app.run_test(size=SMALL) as pilot:
             await _settle(pilot)
             shown = {words for _, _, words in footer_items(app.screen)}
-            assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Pick", "Move", "More/less")} <= shown, shown
+            wanted = ("Hint", "Chat", "Phrases", "Leave", "Rules", "Pick", "More/less")
+            assert {i18n._(w) for w in wanted} <= shown, shown
             assert cut_off(app.screen, SMALL[0]) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
-async def test_at_a_claim_window_the_language_key_shows_whole_in_every_language(lang: str) -> None:
-    """Cacheta's window at 80 columns: Quit gives way so that the language key shows, whole."""
+@pytest.mark.parametrize("position", [cacheta_window, pifpaf8_discard, cacheta8_discard])
+async def test_at_a_rummy_table_the_hint_chat_and_phrases_keys_show_whole_in_every_language(
+    lang: str, position: Callable[[], Position],
+) -> None:
+    """Pif Paf and Cacheta at 80 columns, at a claim window and with a card to discard: h (the hint), / (the
+    chat) and ! (the phrases) show whole, beside Leave, Sort and the rules; Quit, Invite and Language give
+    way (ctrl+q and ctrl+l work anywhere, the help lists them)."""
     with speaking(lang):
-        app = ScriptedTable(cacheta_window(), 0)
+        app = ScriptedTable(position(), 0)
         async with app.run_test(size=SMALL) as pilot:
             await _settle(pilot)
-            shown = {words for _, _, words in footer_items(app.screen)}
-            assert {i18n._(w) for w in ("Sort", "Leave", "Rules", "Chat", "Language")} <= shown, shown
+            items = footer_items(app.screen)
+            shown = {words for _, _, words in items}
+            assert {i18n._(w) for w in ("Hint", "Chat", "Phrases", "Sort", "Leave", "Rules")} <= shown, shown
             assert cut_off(app.screen, SMALL[0]) == []
+            keys = {k.key for k in app.screen.query_one(Footer).keys_shown()}
+            assert {"h", "slash", "exclamation_mark"} <= keys, keys
 
 
 async def _settle(pilot: Any) -> None:

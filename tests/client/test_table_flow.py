@@ -283,7 +283,7 @@ async def test_hand_and_match_summaries_with_a_countdown_and_two_choices(tmp_pat
                     matches += 1
                     if matches < 2 or hands_summed < 1:
                         await pilot.press("enter")  # play again: stay for the next match, the same seats
-                        game = f"Game {matches + 1} begins."
+                        game = f"Game {matches + 1} begins: the same seats, as everyone asked."
                         await until(pilot, lambda game=game: game in log_text(screen))
                         assert "ana: again, the same seats." in log_text(screen)
                         await until(pilot, lambda: not summary_shown(screen))
@@ -413,6 +413,57 @@ async def create_form(pilot: Pilot[None], app: CardApp) -> CreateTableScreen:
     return app.screen
 
 
+def typed(app: CardApp, *keys: str) -> None:
+    """Keys as a terminal reads a quick typist's: all at once, none waiting for the one before it to be handled
+    (``pilot.press`` waits for each, and so hides what a key read too early does)."""
+    from textual import events
+
+    for key in keys:
+        event = events.Key(key, "\t" if key == "tab" else key)
+        event.set_sender(app)  # as the terminal's driver sends it
+        app.post_message(event)
+
+
+async def test_keys_typed_as_the_create_form_opens_land_in_its_fields(
+    server: Running, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player presses n and types at once: Tab, a name. The keys read while the form builds its fields wait
+    for them, the first field has the focus (not the box that scrolls them), and Tab moves on as it is read."""
+    import asyncio
+
+    from textual.widgets import Select
+
+    building = asyncio.Event()
+    build = CreateTableScreen._build_options
+
+    async def slow_build(self: CreateTableScreen) -> None:  # a busy machine: the fields come late
+        await building.wait()
+        await build(self)
+
+    monkeypatch.setattr(CreateTableScreen, "_build_options", slow_build)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        typed(app, "n")
+        await until(pilot, lambda: isinstance(app.screen, CreateTableScreen) and bool(app.screen.query("#name")))
+        dialog = app.screen
+        try:
+            assert isinstance(dialog, CreateTableScreen) and not dialog.built
+            typed(app, "tab", *"noite")  # while the form is still building
+        finally:
+            building.set()
+        await settled(pilot)
+        assert dialog.query_one("#name", Input).value == "noite"
+        assert app.focused is dialog.query_one("#name", Input)
+        # Tabs and letters read in one go: each Tab has moved the focus before the next key goes anywhere.
+        chain = dialog.focus_chain
+        password = dialog.query_one("#password", Input)
+        typed(app, *["tab"] * (chain.index(password) - chain.index(app.focused)), *"segredo")
+        await settled(pilot)
+        assert password.value == "segredo" and app.focused is password
+        assert dialog.query_one("#game", Select).value == dialog.game.name, "no key went to the game's list"
+
+
 async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_beside_the_field(
     server: Running,
 ) -> None:
@@ -440,7 +491,8 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         assert request is not None and request.options["target"].number == 15
         # Bots fill at most all seats but one: the creator's.
         seats = dialog.query_one("#seats", Select)
-        assert seats.value == 6
+        assert seats.value == 2, "truco argentino starts as it is mostly played, one against one"
+        seats.value = 6
         bots_select = dialog.query_one("#bots", Select)
         await settled(pilot)
         assert max(v for _, v in bots_select._options if isinstance(v, int)) == 5  # type: ignore[attr-defined]
@@ -472,6 +524,34 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         await settled(pilot)
         assert app.screen is dialog and dialog.query_one("#name", Input).value == "noite"
         assert "must be from 1 to 2" in str(dialog.query_one("#err-opt-mazo_first", Static).render())
+
+
+USUAL = {"cacho": 4, "truco_paulista": 4, "truco_argentino": 2, "pifpaf": 4, "cacheta": 4}
+"""How many usually play each game: where a new table's form starts."""
+
+
+async def test_a_new_table_starts_with_as_many_players_as_usually_play_its_game(server: Running) -> None:
+    """Not the most the game allows (truco argentino 6, Cacheta 8 with 7 bots): the usual table, bots in the
+    seats but the creator's; the server offers that count, and creating the form as it starts makes that table."""
+    from textual.widgets import Select
+
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        dialog = await create_form(pilot, app)
+        assert {g.name: g.usual_players for g in dialog.info.games} == USUAL
+        seats, bots = dialog.query_one("#seats", Select), dialog.query_one("#bots", Select)
+        for game, players in USUAL.items():
+            dialog.query_one("#game", Select).value = game
+            await until(pilot, lambda game=game, players=players: dialog.game.name == game  # type: ignore[misc]
+                        and (seats.value, bots.value) == (players, players - 1),
+                        lambda game=game: f"{game}: {seats.value} players, {bots.value} bots")  # type: ignore[misc]
+            await settled(pilot)
+            assert len(dialog.levels()) == players - 1
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, CreateTableScreen))
+        assert app.conn is not None
+        [table] = await app.conn.tables()
+        assert table.game == "cacheta" and len(table.seats) == 4 and sum(s.bot for s in table.seats) == 3
 
 
 async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:

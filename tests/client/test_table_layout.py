@@ -4,6 +4,7 @@ the pictures are the same on every run."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -250,3 +251,42 @@ async def test_a_summary_is_drawn_once_for_each_account_and_width() -> None:
             assert len(draws) == 2
         finally:
             Visual.to_strips = classmethod(original)  # type: ignore[method-assign, assignment]
+
+
+AWAY_MARK = {"cacho": "[away: bot", "truco_paulista": "away: bot", "truco_argentino": "away: bot", "pifpaf": "away",
+             "cacheta": "away"}
+"""How each board marks the seat of a person who left, a bot playing for them (in English)."""
+
+
+@pytest.mark.parametrize(("game", "seats"), [("cacho", 4), ("truco_paulista", 4), ("truco_argentino", 2),
+                                             ("truco_argentino", 6), ("pifpaf", 4), ("cacheta", 8)])
+async def test_at_80x24_every_seat_is_named_whole_with_its_bot_mark(server: Any, game: str, seats: int) -> None:
+    """A real server's table at 80x24, its bots as the server names them ("bot 3"), a person who left (a bot
+    plays for fay) and a player with a long name: each seat's name shows whole on the board, and fay's seat
+    says a bot plays it: nothing is cut where the row has room."""
+    from cardtui.client.app import CardApp
+    from cardtui.v1 import lobby_pb2
+    from tests.client.waiting import in_lobby
+    from tests.conftest import Player, create
+
+    table_id = await create(server, game=game, seats=seats, bots=seats - 2, bot_delay_ms=60_000)
+    fay = await Player(f"127.0.0.1:{server.port}").join(table_id, "fay")
+    app = CardApp(f"127.0.0.1:{server.port}", "mariaeduarda")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.in_match(), "the match")
+        await fay.lobby.Leave(lobby_pb2.LeaveRequest(token=fay.token))
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await until(pilot, lambda: any(s.away for s in screen.model.view.seats), "a bot playing for fay")  # type: ignore[union-attr]
+        await settled(pilot)
+        box = screen.board.region
+        board = [line.text[box.x:box.right] for line in drawn_lines(screen)[box.y:box.bottom]]
+        text = "\n".join(board)
+        names = [s.name for s in screen.model.view.seats]  # type: ignore[union-attr]
+        assert set(names) >= {"fay", "mariaeduarda"} and (seats == 2 or any(n.startswith("bot ") for n in names))
+        for name in names:
+            assert any(re.search(rf"(^|\s){re.escape(name)}(\s|$)", line) for line in board), f"{name}:\n{text}"
+        fays = [line for line in board if re.search(r"(^|\s)fay(\s|$)", line)]
+        assert any(AWAY_MARK[game] in line for line in fays), f"the bot playing for fay:\n{text}"

@@ -193,9 +193,10 @@ async def test_again_with_the_seats_swapped_after_a_friend_left(server: Running)
         table.config = dataclasses.replace(table.config, cut_window=PATIENT_CUTS)
         started_at = table.seq
         await pilot.press("w")
-        await until(pilot, lambda: "Game 2 begins, the seats swapped." in log_text(screen), lambda: log_text(screen))
+        begins = "Game 2 begins: the seats swapped, as everyone asked."  # ana, the only one staying, asked it
+        await until(pilot, lambda: begins in log_text(screen), lambda: log_text(screen))
         assert "ana: again, the seats swapped." in log_text(screen)
-        game2 = log_text(screen).split("Game 2 begins, the seats swapped.")[1]
+        game2 = log_text(screen).split(begins)[1]
         assert "You receive" in game2 and "ana is dealt" not in game2, "her own cards, told to her at her new seat"
         now = swapped(2, False).index(before)
         assert now != before

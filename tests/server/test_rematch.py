@@ -135,6 +135,51 @@ async def test_when_the_time_runs_out_what_most_asked_for_starts_and_the_silent_
     await bia.close()
 
 
+async def test_a_one_to_one_vote_starts_the_same_seats_and_the_log_says_why(server: Running) -> None:
+    """Ana asks for the same seats, bia for the seats swapped: when the time runs out, the tie keeps the seats,
+    and the match's first line says so, with who asked for it and the count, in the reader's language."""
+    from cardtui.client.models import TableModel
+    from cardtui.client.words import event_words
+    from cardtui.i18n import _, speaking
+
+    table_id, ana, bia = await two_at_the_end(server)
+    table = server.room.tables[table_id]
+    await rematch(ana, table_pb2.REMATCH_CHOICE_SAME)
+    await rematch(bia, table_pb2.REMATCH_CHOICE_SWAP)
+    await ana.wait_for(lambda _p: sum(kind(e) == "rematch_voted" for e in ana.events) == 2)
+    assert len(started_matches(ana)) == 1, "they do not agree: the match waits for the time to run out"
+    next_hand_now(table)
+    await bia.wait_for(lambda _p: len(started_matches(bia)) == 2, timeout=10)
+    started = next(e for e in reversed(bia.events) if kind(e) == "match_started")
+    body = started.match_started
+    assert not body.seats_from and body.asked and not body.agreed
+    assert (body.same_votes, body.swap_votes, list(body.chosen_by)) == (1, 1, ["ana"])
+    for lang in ("en", "pt_BR", "es"):
+        with speaking(lang):
+            said = event_words(TableModel(common_pb2.TableSummary(id=table_id, game="cacho"), bia.seat), started)
+            assert said is not None
+            assert said.text.plain == _("Game {n} begins: the same seats, as {names} asked ({won} to {lost}: a tie "
+                                        "keeps the seats).").format(n=2, names="ana", won=1, lost=1)
+            assert lang == "en" or not said.text.plain.startswith("Game"), "said in the reader's language"
+    with speaking("en"):
+        said = event_words(TableModel(common_pb2.TableSummary(id=table_id, game="cacho"), bia.seat), started)
+        assert said is not None and said.text.plain == "Game 2 begins: the same seats, as ana asked (1 to 1: a tie " \
+            "keeps the seats)."
+    # Both for the same: the next match starts at once, and says everyone asked.
+    await play_to_match_end([ana, bia])
+    await rematch(ana, table_pb2.REMATCH_CHOICE_SWAP)
+    await rematch(bia, table_pb2.REMATCH_CHOICE_SWAP)
+    await bia.wait_for(lambda _p: len(started_matches(bia)) == 3, timeout=10)
+    body = started_matches(bia)[-1]
+    assert body.agreed and (body.same_votes, body.swap_votes) == (0, 2) and body.seats_from
+    with speaking("en"):
+        said = event_words(TableModel(common_pb2.TableSummary(id=table_id, game="cacho"), bia.seat), next(
+            e for e in reversed(bia.events) if kind(e) == "match_started"))
+        assert said is not None and said.text.plain == "Game 3 begins: the seats swapped, as everyone asked."
+    await ana.close()
+    await bia.close()
+
+
 async def leave(server: Running, p: Player) -> None:
     from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 

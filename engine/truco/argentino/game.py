@@ -91,6 +91,8 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     title: ClassVar[str] = "Truco argentino"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    usual_players: ClassVar[int] = 2
+    """Truco argentino is most often played one against one; four and six are the partnership games."""
     options_type = ArgentinoOptions
 
     @property

@@ -91,6 +91,8 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     title: ClassVar[str] = "Truco paulista"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4
+    usual_players: ClassVar[int] = 4
+    """The paulista game is two partnerships facing each other, the only way this engine plays it."""
     options_type = PaulistaOptions
 
     # -- the deal -------------------------------------------------------------------
