@@ -114,7 +114,11 @@ class CardApp(App[None]):
 
     async def on_mount(self) -> None:
         if self.host is not None:  # `cardtui play` hosts a server in this process first
-            self.target, self.stop_host = await self.host()
+            try:
+                self.target, self.stop_host = await self.host()
+            except OSError as err:  # its store in use by another server, no port to listen on: said, not a traceback
+                self.exit(return_code=1, message=str(err))
+                return
         try:
             self.conn = Connection.open(self.target, tls_ca=self.tls_ca)
             self.conn.identity = self.identity

@@ -72,6 +72,35 @@ def test_quitting_play_says_nothing_more(tmp_path: Path) -> None:
     assert "Traceback" not in said and "Error" not in said, said[said.find("Traceback") - 200:][:3000]
 
 
+def test_a_second_room_on_the_same_store_says_so(tmp_path: Path) -> None:
+    """``cardtui play`` on a store another server holds (a second ``make play`` in the same clone) ends with the
+    store's sentence and a failing status, not a traceback, and leaves the first server's store alone."""
+    from cardtui.server.stores import open_store
+
+    db = tmp_path / "store.db"
+    held = open_store(str(db))  # the first room's server
+    env = dict(os.environ, TERM="xterm-256color", CARDTUI_PURE=os.environ.get("CARDTUI_PURE", "1"))
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(sys.executable, [sys.executable, "-m", "cardtui.cli", "play", "--port", "0", "--no-web",
+                                   "--name", "zoe", "--db", str(db)], env)
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        out = bytearray()
+        read_until(fd, None, out)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+    finally:
+        if pid:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
+        held.close()
+    said = " ".join(out.decode(errors="replace").split())  # the sentence wrapped at the terminal's width
+    assert os.waitstatus_to_exitcode(status) == 1, said[-2000:]
+    assert "is in use by another cardtui server" in said and "Traceback" not in said, said[-3000:]
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make here")
 def test_make_play_takes_the_ports() -> None:
     # Run from inside another make (as CI does), make prints "Entering/Leaving directory" lines

@@ -29,9 +29,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"cardtui play: {note}", flush=True)
 
     async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
+        from cardtui.server.store import StoreInUse
+
         lan = args.host not in ("127.0.0.1", "localhost", "::1")
         try:
             running = await start(args.host, args.port, args.db, announce=lan, web_pages=pages)
+        except StoreInUse:  # another room plays from this store: trying another port changes nothing
+            if sock is not None:
+                sock.close()
+            raise
         except OSError:  # the port is busy: any free one will do
             running = await start(args.host, 0, args.db, announce=lan, web_pages=pages)
         from cardtui.server.web import WebServer, local_target
@@ -57,8 +63,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         return run(Start("127.0.0.1", args.name, identity=identity, host=host))
     # The host's first screen shows the room's own invite (its page, its address, a QR code).
-    CardApp("127.0.0.1", args.name, host=host, identity=identity, own_config=True, room_invite=True).run()
-    return 0
+    app = CardApp("127.0.0.1", args.name, host=host, identity=identity, own_config=True, room_invite=True)
+    app.run()
+    return app.return_code or 0
 
 
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
