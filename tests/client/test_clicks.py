@@ -189,3 +189,29 @@ async def test_a_cacheta_hand_by_clicks_alone(table_server: Running) -> None:
             await taken(pilot, screen, seq, done)
         assert done(), "a whole hand was played"
         assert {"draw", "discard", "pick"} <= did, did
+
+
+async def test_a_signal_is_changed_by_the_footers_plus_and_sent_by_its_button(table_server: Running) -> None:
+    """A cycled button (truco's signals) by the mouse: the footer's ``+`` goes round the kinds, as the key
+    does, and a click on the button sends the kind it shows."""
+    table_id = await create(table_server, game="truco_argentino", seats=4, bots=3, bot_delay_ms=60_000,
+                            turn_seconds=600)
+    app = CardApp(f"127.0.0.1:{table_server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        await in_lobby(pilot)
+        await app.open_table(table_id)
+        screen = await at_table(pilot, lambda s: any(action_name(a) == "signal" for a in s.model.legal),
+                                "a signal on offer")
+        await settled(pilot)
+        bar = screen.query_one(ActionBar)
+
+        def signal() -> str:
+            return next(str(b.label) for b in bar.buttons if str(b.label).startswith("s "))
+
+        assert signal().startswith("s Seña 1⚔"), signal()
+        footer = len(rows_of(app)) - 1
+        plus = rows_of(app)[footer].index("+")
+        assert await pilot.click(offset=(plus, footer))
+        await until(pilot, lambda: signal().startswith("s Seña 1♧"), lambda: f"a wink on the button: {signal()}")
+        await click_button(pilot, screen, "signal")
+        await until(pilot, lambda: "You wink" in "\n".join(rows_of(app)), "the signal in the log")
