@@ -9,7 +9,9 @@ each time), opens a table with bots and waits until a hand is dealt and it is th
 or the run fails. The phone does it all by taps (the footer's "New table", the dialog's Create
 button, then an action button); the laptop by keys. What the page shows is read back by
 replaying the websocket's terminal output into a screen (pyte), so each step waits for text,
-not for time.
+not for time. A page's ``touch``, ``tap_cell`` and ``tap_element`` tap a point, a cell of the
+terminal or an element of the page (the row of keys under the terminal on a touch screen) as a
+finger does: ``tests/test_web_taps.py`` plays whole hands with them.
 
     .venv/bin/python -m tools.web_shots [--out shots] [--chromium chromium]
 """
