@@ -513,7 +513,13 @@ class WebServer(Server):
         lang = browser_language(request)
         with i18n.speaking(lang):
             words = {"opening": _("{title}: opening a table room for you…").format(title=self.title),
-                     "ended": _("The session ended."), "again": _("Open a new one")}
+                     "ended": _("The session ended."), "again": _("Open a new one"), "keys_said": _("Keys"),
+                     # The keys a phone's keyboard lacks, on the page under the terminal (touch screens only):
+                     # each sends the terminal its key's bytes (index.html), its words as the footer says them.
+                     "keys": [(name, key, word) for name, key, word in (
+                         ("escape", "esc", _("Back")), ("enter", "↵", _("Enter")), ("help", "?", _("Help")),
+                         ("chat", "/", _("Chat")), ("phrases", "!", _("Phrases")),
+                         ("language", "^l", _("Language")), ("bell", "^g", _("Bell")))]}
         return {"title": self.title, "static": "/static/", "websocket_url": f"{scheme}://{request.host}/ws",
                 "lang": lang.replace("_", "-"), **words}
 

@@ -127,6 +127,7 @@ SLOW: frozenset[str] = frozenset({
     "tests/client/test_analysis.py::test_the_drill_draws_what_a_dishonest_server_sends_without_falling_over",
     "tests/client/test_analysis.py::test_the_replay_viewer_shows_a_finished_hands_analysis_step_by_step",
     "tests/client/test_app.py::test_create_a_table_and_play_a_hand_by_keys",
+    "tests/client/test_clicks.py::test_a_cacheta_hand_by_clicks_alone",
     "tests/client/test_board_parts.py::test_a_plain_table_drawn_a_line_and_a_cell_at_a_time_shows_what_rich_draws",
     "tests/client/test_compositor.py::test_the_terminal_holds_the_screen_as_drawn_whole_after_each_message",
     "tests/client/test_dishonest_server.py::test_no_trick_of_a_dishonest_server_gets_a_tick",

@@ -9,7 +9,9 @@ each time), opens a table with bots and waits until a hand is dealt and it is th
 or the run fails. The phone does it all by taps (the footer's "New table", the dialog's Create
 button, then an action button); the laptop by keys. What the page shows is read back by
 replaying the websocket's terminal output into a screen (pyte), so each step waits for text,
-not for time.
+not for time. A page's ``touch``, ``tap_cell`` and ``tap_element`` tap a point, a cell of the
+terminal or an element of the page (the row of keys under the terminal on a touch screen) as a
+finger does: ``tests/test_web_taps.py`` plays whole hands with them.
 
     .venv/bin/python -m tools.web_shots [--out shots] [--chromium chromium]
 """
@@ -158,11 +160,35 @@ class Page:
         px = rect["left"] + (x + len(label) / 2) * rect["width"] / self.screen.columns
         py = rect["top"] + (y + 0.5) * rect["height"] / self.screen.lines
         if touch:
-            await self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": px, "y": py}])
-            await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+            await self.touch(px, py)
         else:
             for kind in ("mousePressed", "mouseReleased"):
                 await self.call("Input.dispatchMouseEvent", type=kind, x=px, y=py, button="left", clickCount=1)
+
+    async def touch(self, px: float, py: float) -> None:
+        """A finger's tap at a point of the window (CSS pixels): the browser makes the click of it."""
+        await self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": px, "y": py}])
+        await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+    async def cell(self, y: int, x: float) -> tuple[float, float]:
+        """The middle of the terminal's cell at row ``y``, column ``x``, in the window's CSS pixels."""
+        box = await self.call("Runtime.evaluate", returnByValue=True, expression=(
+            "JSON.stringify(document.querySelector('.xterm-screen').getBoundingClientRect())"))
+        rect = json.loads(box["result"]["value"])
+        return (rect["left"] + (x + 0.5) * rect["width"] / self.screen.columns,
+                rect["top"] + (y + 0.5) * rect["height"] / self.screen.lines)
+
+    async def tap_cell(self, y: int, x: float) -> None:
+        """Tap the terminal's cell at row ``y``, column ``x``."""
+        await self.touch(*await self.cell(y, x))
+
+    async def tap_element(self, selector: str) -> None:
+        """Tap the middle of the page's element ``selector`` (a key of the row under the terminal)."""
+        box = await self.call("Runtime.evaluate", returnByValue=True, expression=(
+            f"JSON.stringify(document.querySelector({json.dumps(selector)}).getBoundingClientRect())"))
+        rect = json.loads(box["result"]["value"])
+        assert rect["width"] > 0 and rect["height"] > 0, f"{selector} is not on the page"
+        await self.touch(rect["left"] + rect["width"] / 2, rect["top"] + rect["height"] / 2)
 
     async def key(self, key: str, code: str, vk: int, text: str = "", ctrl: bool = False) -> None:
         for kind in ("keyDown", "keyUp"):

@@ -17,6 +17,7 @@ from textual.strip import Strip
 from textual.visual import RichVisual, Visual, visualize
 from textual.widget import Widget
 
+from cardtui.client.actionbar import ActionBar
 from cardtui.client.boards.parts import (
     NARROWEST,
     Drawn,
@@ -37,7 +38,7 @@ from cardtui.client.boards.parts import (
     table_widths,
     text_key,
 )
-from cardtui.client.models import TableModel
+from cardtui.client.models import TableModel, action_kind
 from cardtui.client.option_words import level_words
 from cardtui.client.textual_internals import styled
 from cardtui.i18n import _
@@ -51,6 +52,12 @@ PLACES = {
     6: {0: (2, 1), 1: (1, 2), 2: (0, 2), 3: (0, 1), 4: (0, 0), 5: (1, 0)},
 }
 """Where each seat sits on a 3×3 grid, counted round from the viewer (bottom middle)."""
+
+
+def tapped(action: str) -> RichStyle:
+    """The style that makes a part of a board answer a click (a tap on a phone) by running ``action``,
+    one of the board's own actions: the same one its key runs."""
+    return RichStyle.from_meta({"@click": action})
 
 
 def bot_tag(seat: common_pb2.SeatSummary, away: str) -> str:
@@ -428,6 +435,14 @@ class Board(Widget):
     @property
     def seat(self) -> int | None:
         return None if self.model is None else self.model.seat
+
+    def action_choose(self, kind: str) -> None:
+        """A key the board shows for an action of the action bar (its words beside it), clicked: the
+        action the bar would send for that key (``ActionBar.Chosen``), if the server offers it now."""
+        model = self.model
+        action = next((a for a in model.legal if action_kind(a) == kind), None) if model is not None else None
+        if action is not None:
+            self.post_message(ActionBar.Chosen(action))
 
     def render(self) -> RenderableType:
         model = self.model

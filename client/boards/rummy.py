@@ -32,7 +32,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.boards.base import Board
+from cardtui.client.boards.base import Board, tapped
 from cardtui.client.boards.rummy_cards import ACTING, ITSELF, Slot, by_rank, by_suit, slots
 from cardtui.client.boards.rummy_result import game_end, hand_result
 from cardtui.client.boards.rummy_table import Phase, Status, game_line, open_hands, pile_rows, seats_grid, title
@@ -77,6 +77,9 @@ class RummyBoard(Board):
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
+        # Cards and the prompt's keys answer a click (``tapped``) without the links' underline: a hand
+        # of boxed cards underlined edge to edge reads worse, and the keys are marked already.
+        self.set_reactive(RummyBoard.auto_links, False)
         self.sort = SORTS[0]
         self.order: list[str] = []
         """Your cards in the order shown."""
@@ -115,7 +118,7 @@ class RummyBoard(Board):
     # -- the hand, in the order shown ------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A spectator has no hand: the board's keys are for players only."""
-        if action in ("pick", "pick_end", "move", "sort", "discard", "knock", "hint"):
+        if action in ("pick", "pick_at", "pick_end", "move", "sort", "discard", "knock", "hint", "choose"):
             return self.model is not None and self.model.seat is not None
         return True
 
@@ -179,6 +182,12 @@ class RummyBoard(Board):
     def action_pick(self, step: int) -> None:
         if self.order:
             self.cursor = (self.cursor + step) % len(self.order)
+            self.redraw()
+
+    def action_pick_at(self, i: int) -> None:
+        """A card of the hand clicked (tapped): picked, as ←/→ would pick it."""
+        if 0 <= i < len(self.order):
+            self.cursor = i
             self.redraw()
 
     def action_pick_end(self, last: int) -> None:
@@ -351,21 +360,27 @@ class RummyBoard(Board):
                 out.append(_("It completes your hand") + ": ", style="bold")
             else:
                 out.append(_("Not one of your outs (a cut burns)") + ": ", style="bold red")
+            start = len(out)
             out.append(f"{key}", style="bold reverse")
             out.append(" " + (_("cut") if kind == "cut" else _("claim")))
+            out.stylize(tapped(f"choose({action_kind(action)!r})"), start, len(out))
             passing = key_for(model, "pass")
             if passing and self._legal("pass"):
                 out.append(" · ")
+                start = len(out)
                 out.append(f"{passing}", style="bold reverse")
                 out.append(" " + _("pass"))
+                out.stylize(tapped("choose('pass')"), start, len(out))
         elif v.answered:
             out.append(" · " + _("you have answered"), style="dim")
         elif model.seat is not None and model.seat != w.discarder:
             passing = key_for(model, "pass")
             if passing and self._legal("pass"):  # anyone may let it go: saying so tells nothing of the cards
                 out.append("\n" + _("Not yours to take") + ": ", style="dim")
+                start = len(out)
                 out.append(f"{passing}", style="bold reverse")
                 out.append(" " + _("let it go (it stays open its whole time unless everyone does)"), style="dim")
+                out.stylize(tapped("choose('pass')"), start, len(out))
             else:
                 out.append("\n" + _("Not yours to take: play resumes after it."), style="dim")
         return out
@@ -416,10 +431,12 @@ class RummyBoard(Board):
                                 else ("", ""))
             edge = "bold yellow" if i == cursor else "green" if i == drawn_at else "dim"
             face = card_text(s.code)
+            click = tapped(f"pick_at({i})") if cursor >= 0 else None
             if i == drawn_at:
                 face.stylize("underline")
             if i == cursor:
                 face.stylize("reverse")
+            starts = [len(row) for row in rows]
             if boxed:
                 rows[0].append("╭───╮", style=edge)
                 rows[1].append_text(line(Text("│", style=edge), face, " " * (3 - face.cell_len), Text("│", style=edge)))
@@ -435,6 +452,9 @@ class RummyBoard(Board):
                 under = ("▲" if i == cursor else new if i == drawn_at and size > 3 else "^" if i == drawn_at
                          else "").center(size - 1).ljust(size)
             rows[-1].append(under, style="bold yellow" if i == cursor else "green")
+            if click is not None:  # the card, its box and the mark under it: a finger's width to tap
+                for row, start in zip(rows, starts, strict=True):
+                    row.stylize(click, start, len(row))
         rows[-1].rstrip()
         for row in rows:
             row.no_wrap, row.overflow = True, "crop"
@@ -473,6 +493,11 @@ class RummyBoard(Board):
         def key(kind: str) -> Text:
             return Text(f"{key_for(model, kind) or '?'}", style="bold reverse")
 
+        def click(kind: str, said: Text) -> Text:
+            """A key and its words, clicked (tapped) as the key is pressed."""
+            said.stylize(tapped(kind if kind in self.HANDLES else f"choose({kind!r})"))
+            return said
+
         if mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_FOLDED:
             out.append(_("You folded: you sit out the rest of this hand."), style="dim")
         elif mine is not None and mine.status == Status.RUMMY_SEAT_STATUS_OUT:
@@ -489,23 +514,22 @@ class RummyBoard(Board):
             out.append(" " + _("± sets the amount."), style="dim")
         elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == acting:
             out.append(_("Draw") + ": ", style="bold")
-            out.append_text(fmt(_("{key} from the stock"), key=key("draw:stock")))
+            out.append_text(click("draw:stock", fmt(_("{key} from the stock"), key=key("draw:stock"))))
             if v.pile and any(action_kind(a) == "draw:pile" for a in model.legal):
                 out.append(" · ")
-                out.append_text(fmt(_("{key} takes {card}"), key=key("draw:pile"), card=card_text(v.pile[-1])))
+                out.append_text(click("draw:pile", fmt(_("{key} takes {card}"), key=key("draw:pile"),
+                                                       card=card_text(v.pile[-1]))))
         elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == acting:
             out.append(_("Discard") + ": ", style="bold")
             picked = self.picked()
-            out.append_text(fmt(_("←/→ pick, {key} discards {card}"), key=key("discard"),
-                                card=card_text(picked) if picked else Text(_("it"))))
+            out.append_text(click("discard", fmt(_("←/→ pick, {key} discards {card}"), key=key("discard"),
+                                                 card=card_text(picked) if picked else Text(_("it")))))
             if self._legal("knock"):
                 out.append(" · ")
-                out.append_text(key("knock"))
-                out.append(" " + _("knocks!"), style="bold green")
+                out.append_text(click("knock", line(key("knock"), Text(" " + _("knocks!"), style="bold green"))))
         elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == acting:
             out.append(_("You took the discard") + ": ", style="bold")
-            out.append_text(key("knock"))
-            out.append(" " + _("knocks."), style="bold green")
+            out.append_text(click("knock", line(key("knock"), Text(" " + _("knocks."), style="bold green"))))
         elif turn is not None and v.phase in (Phase.RUMMY_PHASE_DRAW, Phase.RUMMY_PHASE_DISCARD,
                                                 Phase.RUMMY_PHASE_BETTING, Phase.RUMMY_PHASE_KNOCK):
             doing = {Phase.RUMMY_PHASE_DRAW: _("{name} to draw."), Phase.RUMMY_PHASE_DISCARD: _("{name} to discard."),
@@ -514,8 +538,8 @@ class RummyBoard(Board):
         if self._legal("declare"):
             if out:
                 out.append("  ")
-            out.append_text(key("declare"))
-            out.append(" " + _("declares na boa"), style="bold yellow")
+            out.append_text(click("declare", line(key("declare"), Text(" " + _("declares na boa"),
+                                                                       style="bold yellow"))))
         return out if out else None
 
     # -- the hand's end ----------------------------------------------------------------------

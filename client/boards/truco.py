@@ -22,7 +22,7 @@ from textual import events
 from textual.widgets import Input
 
 from cardtui.client.actionbar import ActionBar
-from cardtui.client.boards.base import Board, bot_tag
+from cardtui.client.boards.base import Board, bot_tag, tapped
 from cardtui.client.boards.truco_words import (
     NO,
     PAULISTA,
@@ -109,9 +109,13 @@ class TrucoBoard(Board):
             self.action_slot(int(event.key))
         elif event.key == "d" and self.model is not None and self.model.game == PAULISTA:
             event.stop()
-            if self._legal("play_down"):
-                self.face_down = not self.face_down
-                self.redraw()
+            self.action_face_down()
+
+    def action_face_down(self) -> None:
+        """``d`` (or its mark clicked): the next card goes face down, or face up again."""
+        if self._legal("play_down"):
+            self.face_down = not self.face_down
+            self.redraw()
 
     def action_slot(self, n: int) -> None:
         """Play the card at place ``n`` (its key): face up, face down after ``d``, or blind."""
@@ -388,11 +392,14 @@ class TrucoBoard(Board):
         for i, kind in enumerate(kinds):
             if i:
                 out.append(" / ")
+            start = len(out)
             key = key_for(model, kind) if model is not None else None
             if key:
                 out.append(f"{key} ", style="bold reverse")
             action = next((a for a in model.legal if action_name(a) == kind), None) if model is not None else None
             out.append_text(self._action_words(kind, action))
+            if action is not None:
+                out.stylize(tapped(f"choose({kind!r})"), start, len(out))
         return out
 
     def _action_words(self, kind: str, action: common_pb2.Action | None) -> Text:
@@ -574,8 +581,10 @@ class TrucoBoard(Board):
             out.append_text(shown)
         if self._legal("play_down"):
             out.append("  · ")
+            start = len(out)
             out.append("d", style="bold reverse")
             out.append(" " + _("face up") if down else " " + _("face down"))
+            out.stylize(tapped("face_down"), start, len(out))
         elif any(self._card_action(n) is not None for n in range(1, len(self.slots) + 1)):
             out.append("  ← " + _("your card"), style="bold yellow")
         return out

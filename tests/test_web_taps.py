@@ -1,0 +1,248 @@
+"""A phone's guest plays by touch alone: headless Chromium with touch emulation joins a real server's
+page, names the guest (typed on the phone's keyboard, sent by the page's own Enter key), opens a
+table of each game with bots by tapping the lobby's footer and the form's lists and button, and
+plays a whole hand by tapping its cards, the board's keys and the action bar, held upright (and on
+its side for one game). Every tap is at a cell found by reading what the terminal shows (the page's
+websocket output replayed into a screen), never at a fixed place. A screenshot of each table is
+saved in the test's directory.
+
+Chromium is Debian's; without one the test says so and is skipped (the ``chromium`` fixture).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from cardtui.server.app import Running
+from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from tools.web_shots import Device, Page, launch, open_page
+
+UPRIGHT = Device("upright", 390, 844, 3.0, True, "Ana")
+ON_ITS_SIDE = Device("on-its-side", 844, 390, 3.0, True, "Caio")
+FEW = ("2", "3")
+PLAYS = [("cacho", "Cacho", FEW, UPRIGHT), ("truco_paulista", "Truco paulista", None, UPRIGHT),
+         ("truco_argentino", "Truco argentino", FEW, UPRIGHT), ("pifpaf", "Pif Paf", FEW, UPRIGHT),
+         ("cacheta", "Cacheta", FEW, UPRIGHT), ("truco_argentino", "Truco argentino", FEW, ON_ITS_SIDE)]
+"""Each game: its name in the form's list, the players picked (the first of these the list shows; None:
+the game's only count), the phone."""
+BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
+"""The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
+else the bar's first button."""
+EDGES = "▊▎█▌▐│ "
+"""What a list's row has around its words."""
+
+
+@pytest_asyncio.fixture
+async def web(server: Running) -> AsyncIterator[WebServer]:
+    guests = WebServer(local_target("127.0.0.1", server.port), limits=WebLimits(per_address=4, total=8))
+    await guests.start(open_socket("127.0.0.1", 0))
+    try:
+        yield guests
+    finally:
+        await guests.stop()
+
+
+def rows(page: Page) -> list[str]:
+    return list(page.screen.display)
+
+
+def entry(row: str, column: int) -> str:
+    """The words a list shows on this row, from ``column`` (where the list's words begin) to its edge."""
+    return row[column:].strip(EDGES + "▼▲")
+
+
+async def shows(page: Page, found: Callable[[], int | None], timeout: float = 5) -> int:
+    """Until ``found()`` finds something on the screen (looked at whenever the page's terminal changes):
+    what it found, at once (``Page.wait_for`` lets the frame finish drawing first: a turn of a rummy
+    hand is a few of these, and a hand some thirty turns)."""
+    deadline = time.monotonic() + timeout
+    while (row := found()) is None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"not on the screen:\n{page.text()}")
+        page.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(page.changed.wait(), left)
+    return row
+
+
+async def until(page: Page, ok: Callable[[], bool], timeout: float) -> None:
+    """Until ``ok()`` holds, looked at whenever the page's terminal changes."""
+    await shows(page, lambda: 0 if ok() else None, timeout)
+
+
+async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
+    """Open the form's list beside ``label`` by a tap, and tap the first of ``values`` it shows (a long
+    list shows the part around its choice now). The form lays itself out again when its game
+    changes: a tap that came as it did is tapped again."""
+    for _ in range(4):
+        y = max(y for y, row in enumerate(rows(page)) if label in row)
+        line = rows(page)[y]
+        x = line.rfind(label)  # the form's, right of the lobby's columns (on its side, the form is beside them)
+        column = next(i for i in range(x + len(label), len(line)) if line[i] not in EDGES)
+        if entry(line, column) in values:
+            return
+        await page.tap_cell(y, column + 1)  # the list's choice now, beside its label
+
+        def offered(y: int = y, column: int = column) -> int | None:
+            return next((row for v in values for row in range(y + 1, page.screen.lines)
+                         if entry(rows(page)[row], column) == v), None)
+
+        try:
+            row = await shows(page, offered)  # tapped at once: an opened list may scroll to its choice
+            value = entry(rows(page)[row], column)
+            await page.tap_cell(row, column + len(value) / 2)
+            await page.wait_for(lambda _t, y=y, value=value, column=column: entry(rows(page)[y], column) == value,
+                                timeout=5)
+            return
+        except TimeoutError:
+            continue
+    raise AssertionError(f"none of {values} picked for {label!r}:\n{page.text()}")
+
+
+async def tap_first(page: Page, words: str, anchor: str | None = None) -> None:
+    """Tap ``words`` where the screen first shows them (on the first row that shows ``anchor`` too): the
+    board is above the log on a phone held upright, left of it on its side, and the log may say the
+    same words."""
+    y = next(y for y, row in enumerate(rows(page)) if words in row and (anchor is None or anchor in row))
+    await page.tap_cell(y, rows(page)[y].index(words) + len(words) / 2)
+
+
+def bar_rows(page: Page) -> range:
+    """The action bar's rows: under the line that says whose turn it is."""
+    y = page.find("Your turn")[0]
+    return range(y + 1, min(page.screen.lines - 1, y + 5))
+
+
+async def gone(page: Page, words: str) -> None:
+    """Until the board no longer offers ``words`` (the tap taken): a busy machine takes a while, and a
+    second tap meanwhile would be refused."""
+    with contextlib.suppress(TimeoutError):
+        await until(page, lambda: words not in page.text(), 20)
+
+
+async def step(page: Page) -> str:
+    """Ana's turn, taken by taps: what was tapped."""
+    text = page.text()
+    if "k knocks" in text:
+        await tap_first(page, "k knocks")
+        await gone(page, "k knocks")
+        return "knock"
+    if "Draw: s from the stock" in text:  # the prompt's (the log says "bot 2 draws from the stock")
+        await tap_first(page, "s from the stock", "Draw:")
+        await gone(page, "Draw: s from the stock")
+        return "draw"
+    if "d discards" in text:
+        hand = page.find("Your hand")[0]
+        cards = rows(page)[hand + 1]
+        first = len(cards) - len(cards.lstrip())
+        await page.tap_cell(hand + 1, first + 1)  # the hand's first card, picked
+        await until(page, lambda: any("▲" in row[first: first + 5] for row in rows(page)[hand + 2: hand + 6]),
+                    10)  # the cursor's mark under it
+        await tap_first(page, "d discards")
+        await gone(page, "d discards")
+        return "card, discard"
+    for words in ("· x pass", "x let it go"):  # the window's keys (the log says "You let it go.")
+        if words in text:
+            await tap_first(page, words)
+            await gone(page, words)
+            return words
+    if "Your cards:" in text and "your card" in text:
+        y = page.find("Your cards:")[0]
+        match = re.search(r"\b[1-3] (\S+)", rows(page)[y].split(":", 1)[1])
+        assert match is not None, rows(page)[y]
+        x = rows(page)[y].index(match.group(1), len(rows(page)[y].split(":", 1)[0]))
+        await page.tap_cell(y, x + 0.5)
+        return "card"
+    bar = bar_rows(page)
+    shown = "\n".join(rows(page)[y] for y in bar)
+    word = next((w for w in BUTTONS if re.search(rf"\b{w}\b", shown)), None)
+    if word is None:  # a button's words follow its key: "f Flor"
+        first = re.search(r"\b[a-z0-9] (\w[\w!¡ ]*?)(?:  |$)", shown)
+        assert first is not None, f"nothing to tap:\n{text}"
+        word = first.group(1)
+    await page.tap(word, touch=True, rows=bar)
+    return word
+
+
+async def play(page: Page, server: Running, device: Device, game: str, out: Path) -> list[str]:
+    """Until the table's first hand is stored: each of ana's turns taken by taps. What was tapped."""
+    await page.wait_for(lambda t: "table ·" in t.splitlines()[0], timeout=20)
+    match = re.search(r"table · ([0-9a-f]+)", rows(page)[0])
+    assert match is not None, rows(page)[0]
+    table = match.group(1)
+    tapped: list[str] = []
+    shot = False
+    deadline = time.monotonic() + 420
+    while not any(True for _ in server.store.hands.all(table)):
+        assert time.monotonic() < deadline, f"no hand ended; tapped {tapped}:\n{page.text()}"
+        try:
+            await until(page, lambda: "Your turn" in page.text() or any(True for _ in server.store.hands.all(table)),
+                        15)
+        except TimeoutError:
+            continue
+        if any(True for _ in server.store.hands.all(table)):
+            break
+        if not shot:
+            await page.shot(out / f"table-{game}-{device.name}.png")
+            shot = True
+        before = page.text()
+        tapped.append(await step(page))
+        await moved(page, before)
+    return tapped
+
+
+def timeless(text: str) -> str:
+    """The screen's text without its countdowns (the turn's, a claim window's): they tick on their own."""
+    return re.sub(r"\d+ s\b", "", text)
+
+
+async def moved(page: Page, before: str) -> None:
+    """Until the screen shows more than a countdown's tick since ``before`` (the tap's action taken, or
+    the table moved on as it came: the next turn looks again either way)."""
+    with contextlib.suppress(TimeoutError):
+        await page.wait_for(lambda t: timeless(t) != timeless(before), timeout=15)  # and the frame drawn whole
+
+
+@pytest.mark.timeout(600)  # a rummy hand is some thirty turns of taps, on a machine that may be busy
+@pytest.mark.parametrize(("game", "title", "players", "device"), PLAYS,
+                         ids=[f"{game}-{device.name}" for game, _t, _p, device in PLAYS])
+async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running, web: WebServer, game: str,
+                                                 title: str, players: tuple[str, ...] | None, device: Device,
+                                                 tmp_path: Path) -> None:
+    browser, devtools = await launch(chromium, device, tmp_path / "profile")
+    try:
+        async with aiohttp.ClientSession() as http:
+            page = await open_page(http, devtools, device)
+            await page.call("Page.navigate", url=f"http://127.0.0.1:{web.port}/")
+            await page.wait_for("Your name at the tables")
+            await page.tap("type it here", touch=True)
+            await page.call("Input.insertText", text=device.guest)
+            await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
+            await page.wait_for(lambda t: "Watching" in t and f"{device.guest} @" in t)
+            await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
+            await page.wait_for("Turn timer")
+            await pick(page, "Game", (title,))
+            if players is not None:
+                await pick(page, "Players", players)
+            await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
+            tapped = await play(page, server, device, game, tmp_path)
+            await page.shot(tmp_path / f"after-{game}-{device.name}.png")
+            assert tapped, "ana had a turn"
+            if game in ("cacheta", "pifpaf"):
+                assert "card, discard" in tapped, tapped
+            if game.startswith("truco"):
+                assert "card" in tapped, tapped
+            await page.ws.close()
+    finally:
+        browser.terminate()
+        browser.wait(10)
