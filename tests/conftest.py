@@ -121,6 +121,7 @@ SLOW: frozenset[str] = frozenset({
     "tests/test_proto_client.py::test_a_client_from_the_proto_alone_plays_a_hand_of_every_game",
     "tests/test_web.py::test_serve_web_with_tls_reaches_the_lobby_over_wss_and_grpc_tls",
     "tests/test_web_takeover.py::test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his",
+    "tests/test_web_taps.py::test_a_hand_of_each_game_by_taps_alone",
     # the client under Pilot: whole matches, many hands checked, screens at many sizes and languages
     "tests/client/test_analysis.py::test_a_hands_summary_says_how_the_player_played_and_a_opens_it",
     "tests/client/test_analysis.py::test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_moments",
@@ -292,6 +293,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgresql)
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
+    # The longest first: the workers take tests in this order, and a long one started last kept the whole
+    # run waiting for it alone (a hand of Cacheta by taps, minutes on a busy machine, after everything else).
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") and item.get_closest_marker("slow")
+               else 1 if item.get_closest_marker("slow") else 2)
 
 
 @pytest.fixture(scope="session")
