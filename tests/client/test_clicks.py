@@ -183,6 +183,8 @@ async def test_a_cacheta_hand_by_clicks_alone(table_server: Running) -> None:
                     if board.cursor != len(board.order) - 1:  # the table moved as the click came: look again
                         continue
                     did.add("pick")
+                if "d discards" not in "\n".join(rows_of(app)):  # the turn ended as the card was picked: look again
+                    continue
                 await click_words(pilot, "d discards")
                 did.add("discard")
             elif "pass" in kinds and rummy().HasField("window"):
