@@ -240,8 +240,8 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
             assert tapped, "ana had a turn"
             if game in ("cacheta", "pifpaf"):
                 assert "card, discard" in tapped, tapped
-            if game.startswith("truco"):
-                assert "card" in tapped, tapped
+            if game.startswith("truco"):  # a card tapped, unless the hand ended as the bots ran from ana's truco
+                assert "card" in tapped or tapped[-1] == "Truco", tapped
             await page.ws.close()
     finally:
         browser.terminate()
