@@ -5,9 +5,11 @@ once where the server analyses the hand without being asked, or once the player 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from cardtui import i18n
@@ -41,6 +43,26 @@ from tests.server.test_replays import store_finished
 
 SMALL = (80, 24)
 WORDS = {"en": ("accuracy", "chosen"), "pt_BR": ("precisão", "escolhida"), "es": ("precisión", "elegida")}
+
+
+async def a_hand_to_its_summary(pilot: Pilot[Any], app: CardApp, table_id: str) -> TableScreen:
+    """ana at ``table_id``, calling or checking each turn until the hand's summary shows: her table's screen."""
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await app.open_table(table_id)
+    await until(pilot, lambda: isinstance(app.screen, TableScreen))
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    bar = screen.query_one(ActionBar)
+    while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
+        await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
+                    "a summary, or ana's turn")
+        if bar.choices and not bar.disabled and not summary_shown(screen):
+            kinds = [action_name(g[0]) for g in bar.choices]
+            key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
+            seq = screen.model.seq
+            await pilot.press(key)
+            await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+    return screen
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
@@ -106,21 +128,7 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
                                 options={"chips": common_pb2.OptionValue(number=3)})
         app = CardApp(f"127.0.0.1:{running.port}", "ana")
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await app.open_table(table_id)
-            await until(pilot, lambda: isinstance(app.screen, TableScreen))
-            screen = app.screen
-            assert isinstance(screen, TableScreen)
-            bar = screen.query_one(ActionBar)
-            while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
-                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
-                            "a summary, or ana's turn")
-                if bar.choices and not bar.disabled and not summary_shown(screen):
-                    kinds = [action_name(g[0]) for g in bar.choices]
-                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
-                    seq = screen.model.seq
-                    await pilot.press(key)
-                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+            screen = await a_hand_to_its_summary(pilot, app, table_id)
             said = ("Your play: no mistakes", "Your play: 1 mistake", "Your play: 2 mistakes")
             if cheap:
                 await until(pilot, lambda: any(s in summary_of(screen) for s in said), lambda: summary_of(screen))
@@ -461,21 +469,7 @@ async def test_at_a_table_the_analysis_shows_the_turn_timer_and_a_turn_brings_th
                                 options={"chips": common_pb2.OptionValue(number=50)})
         app = CardApp(f"127.0.0.1:{running.port}", "ana")
         async with app.run_test(size=SMALL) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await app.open_table(table_id)
-            await until(pilot, lambda: isinstance(app.screen, TableScreen))
-            screen = app.screen
-            assert isinstance(screen, TableScreen)
-            bar = screen.query_one(ActionBar)
-            while not (summary_shown(screen) and screen.model.view is not None and screen.model.view.hand_over):
-                await until(pilot, lambda: summary_shown(screen) or (bool(bar.choices) and not bar.disabled),
-                            "a summary, or ana's turn")
-                if bar.choices and not bar.disabled and not summary_shown(screen):
-                    kinds = [action_name(g[0]) for g in bar.choices]
-                    key = next((bar.keys[i] for i, k in enumerate(kinds) if k in ("call", "check")), bar.keys[0])
-                    seq = screen.model.seq
-                    await pilot.press(key)
-                    await until(pilot, lambda seq=seq: screen.model.seq != seq, "the table to take ana's move")
+            screen = await a_hand_to_its_summary(pilot, app, table_id)
             assert screen.model.view is not None and not screen.model.view.match_over
             await until(pilot, lambda: screen.kept is not None, "the hand analysed")
             await settled(pilot)
