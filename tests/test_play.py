@@ -39,18 +39,23 @@ def read_until(fd: int, wanted: bytes | None, out: bytearray, timeout: float = 6
     return True
 
 
+def in_a_terminal(*args: str) -> tuple[int, int]:
+    """``cardtui ARGS`` started in a terminal of its own, 80x24: its process and the terminal's end to read and type."""
+    env = dict(os.environ, TERM="xterm-256color", CARDTUI_PURE=os.environ.get("CARDTUI_PURE", "1"))
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: cardtui in this terminal
+        os.execve(sys.executable, [sys.executable, "-m", "cardtui.cli", *args], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    return pid, fd
+
+
 def test_quitting_play_says_nothing_more(tmp_path: Path) -> None:
     """ctrl+q in ``cardtui play`` ends the client, the server and the browser page's processes, with
     no traceback: the browser guests' parent used to print one (a reset of the socket its page
     closed before any guest came). Without ``--name`` the client asks the host's name (it took the
     login name: "root" on many a host)."""
-    env = dict(os.environ, TERM="xterm-256color", CARDTUI_PURE=os.environ.get("CARDTUI_PURE", "1"))
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: cardtui play in this terminal
-        os.execve(sys.executable, [sys.executable, "-m", "cardtui.cli", "play", "--port", "0",
-                                   "--web-port", "0", "--db", str(tmp_path / "store.db")], env)
+    pid, fd = in_a_terminal("play", "--port", "0", "--web-port", "0", "--db", str(tmp_path / "store.db"))
     try:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         out = bytearray()
         assert read_until(fd, b"Your name at the tables", out), "asked, not taken from the login"
         os.write(fd, b"zoe\r")
@@ -79,13 +84,8 @@ def test_a_second_room_on_the_same_store_says_so(tmp_path: Path) -> None:
 
     db = tmp_path / "store.db"
     held = open_store(str(db))  # the first room's server
-    env = dict(os.environ, TERM="xterm-256color", CARDTUI_PURE=os.environ.get("CARDTUI_PURE", "1"))
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(sys.executable, [sys.executable, "-m", "cardtui.cli", "play", "--port", "0", "--no-web",
-                                   "--name", "zoe", "--db", str(db)], env)
+    pid, fd = in_a_terminal("play", "--port", "0", "--no-web", "--name", "zoe", "--db", str(db))
     try:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         out = bytearray()
         read_until(fd, None, out)
         _, status = os.waitpid(pid, 0)
