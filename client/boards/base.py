@@ -166,8 +166,24 @@ class Board(Widget):
             self.refresh()
             return
         self.stale = True  # drawn whole at the paint instead where it must be (``_changed``)
-        self.at_paint = True
+        if not self.at_paint:
+            self.at_paint = True
+            self.call_after_refresh(self._after_paint)
         super().refresh(Region(0, 0, 0, 0))  # asks for a paint without marking a line
+
+    def _after_paint(self) -> None:
+        """The paint asked for has been made: if the screen made it without asking the board which
+        lines changed, they are marked now. A paint of the whole screen (asked by the screen itself:
+        a tap's pointer moving over it, a notice) takes each widget's lines as the screen holds them
+        and forgets which widgets asked for a paint; the board's new view stayed off screen until
+        the board's next change, up to a claim window's whole time after the tap that let it go."""
+        if self.at_paint and self.is_mounted:
+            self.at_paint = False
+            changed = self._changed()
+            if changed is None:
+                self.refresh()
+            elif changed:
+                super().refresh(*changed)
 
     def _exchange_repaint_regions(self) -> Collection[Region]:
         """What the screen repaints of the board at this paint: for a new view, the lines that

@@ -290,3 +290,33 @@ async def test_at_80x24_every_seat_is_named_whole_with_its_bot_mark(server: Any,
             assert any(re.search(rf"(^|\s){re.escape(name)}(\s|$)", line) for line in board), f"{name}:\n{text}"
         fays = [line for line in board if re.search(r"(^|\s)fay(\s|$)", line)]
         assert any(AWAY_MARK[game] in line for line in fays), f"the bot playing for fay:\n{text}"
+
+
+@pytest.mark.parametrize("order", ["view first", "screen first"])
+async def test_a_new_view_reaches_the_screen_when_the_whole_screen_is_painted_with_it(order: str) -> None:
+    """The board asks for a paint of the lines a new view changes; the screen, asked at the same moment
+    to paint itself whole (a tap's pointer moving over it, a notice), took each widget's lines as it
+    held them and forgot which had asked: a player who let a claim window go by a tap saw the window
+    still open, and no turn, until the board's next change (the window's whole time). The new view
+    is on screen once the app has painted, whichever is asked first."""
+    app = TableApp(stream("cacho"), "cacho")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.model.view is not None
+
+        def on_screen() -> str:
+            return "\n".join(strip.text for strip in drawn_lines(screen))
+
+        assert "Pot 8" in on_screen()
+        for pot in (31, 47, 59):
+            view = table_pb2.View()
+            view.CopyFrom(screen.model.view)
+            view.cacho.pot = pot
+            if order == "screen first":
+                screen.refresh()
+            screen.board.model = screen.model.with_view(view, screen.model.seq)
+            if order == "view first":
+                screen.refresh()
+            await settled(pilot)
+            assert f"Pot {pot}" in on_screen(), on_screen()
