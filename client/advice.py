@@ -19,7 +19,7 @@ from cardtui.client.cards import card_text
 from cardtui.client.models import TableModel
 from cardtui.client.words import word
 from cardtui.i18n import _, ngettext
-from cardtui.v1 import analysis_pb2
+from cardtui.v1 import analysis_pb2, common_pb2
 
 
 def match_odds(unit: int) -> bool:
@@ -72,13 +72,17 @@ def _card(code: str) -> str:
     return card_text(code).plain
 
 
-def reason_text(model: TableModel, reason: analysis_pb2.AnalysisReason) -> Text | None:
-    """Why a decision stood where it did, in words, from what the seat knew then; None without a reason."""
-    said = reason_words(model, reason)
+def reason_text(model: TableModel, reason: analysis_pb2.AnalysisReason,
+                best: common_pb2.Action | None = None) -> Text | None:
+    """Why a decision stood where it did, in words, from what the seat knew then; None without a reason.
+    ``best``: the choice the analysis found best, for a reason that must say why it is not the one the
+    reason's own figures point to."""
+    said = reason_words(model, reason, best)
     return Text(said, style="italic") if said else None
 
 
-def reason_words(model: TableModel, reason: analysis_pb2.AnalysisReason) -> str:
+def reason_words(model: TableModel, reason: analysis_pb2.AnalysisReason,
+                 best: common_pb2.Action | None = None) -> str:
     """``reason_text``'s sentence, plain (the command line's)."""
     what = reason.WhichOneof("reason")
     if what == "envido":
@@ -92,7 +96,7 @@ def reason_words(model: TableModel, reason: analysis_pb2.AnalysisReason) -> str:
     if what == "knock":
         return _knock(reason.knock)
     if what == "bet":
-        return _bet(reason.bet)
+        return _bet(reason.bet, best)
     return ""
 
 
@@ -149,7 +153,7 @@ def _knock(r: analysis_pb2.KnockAdvice) -> str:
                                                                       unseen=r.unseen, stock=r.stock)
 
 
-def _bet(r: analysis_pb2.BetAdvice) -> str:
+def _bet(r: analysis_pb2.BetAdvice, best: common_pb2.Action | None) -> str:
     if r.call:
         said = _("The pot held {pot} chips and staying in cost {call}: the pot odds ask for a win {needed} of the "
                  "time.").format(pot=r.pot, call=r.call, needed=_pct(r.needed))
@@ -160,4 +164,14 @@ def _bet(r: analysis_pb2.BetAdvice) -> str:
             "Against a hand dealt at random to the other player still in, yours wins {p} of the time.",
             "Against hands dealt at random to the {n} other players still in, yours wins {p} of the time.",
             r.opponents).format(n=r.opponents, p=_pct(r.chance))
+    if best is not None and r.call and r.chance >= 0:
+        # The odds weigh a chance against random hands; the verdict comes from playing the hand out. Where
+        # they point different ways, say so, or the reason reads as arguing against its own verdict.
+        folds = best.type == common_pb2.ACTION_TYPE_FOLD
+        if folds and r.chance >= r.needed:
+            said += " " + _("So the odds alone favour staying in; but the playouts, which play the hand to its end "
+                            "as the players would bet it, find folding loses less.")
+        elif not folds and r.chance < r.needed:
+            said += " " + _("So the odds alone say fold; but the playouts, which play the hand to its end as the "
+                            "players would (later rounds, the others folding), find staying in loses less.")
     return said

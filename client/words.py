@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from string import Formatter
 
 from google.protobuf.message import Message
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
@@ -269,3 +271,29 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
 
 __all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fill", "fmt", "game_keys", "game_labels",
            "game_words", "key_for", "label", "label_of", "line", "ngettext", "who", "word"]
+
+
+class Hanging:
+    """A text whose indented lines wrap under their own indent, not at the margin: a flagged decision's
+    reason and its choices (indented under the decision) stay in their column however narrow the screen.
+    ``str()`` is the text's words, as a ``Text``'s ``plain``."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text.plain
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for paragraph in self.text.split("\n", allow_blank=True):
+            plain = paragraph.plain
+            indent = len(plain) - len(plain.lstrip(" "))
+            if not indent or indent > width // 2 or paragraph.cell_len <= width:
+                yield paragraph
+                continue
+            for row in paragraph[indent:].wrap(console, width - indent):
+                yield Text(" " * indent, end="\n").append_text(row)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)

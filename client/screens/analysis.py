@@ -30,7 +30,7 @@ from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
 from cardtui.client.match_chart import MatchChart
 from cardtui.client.models import TableModel, holders_of, shown
-from cardtui.client.words import label, line, who
+from cardtui.client.words import Hanging, label, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import analysis_pb2
 
@@ -99,7 +99,7 @@ def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int, wh
     if m.label in FLAGGED:
         head.append(" " + advice.lost(m.loss, unit), style="dim")
     out = [head]
-    said = advice.reason_text(model, m.reason) if why and m.label in FLAGGED and m.HasField("reason") else None
+    said = advice.reason_text(model, m.reason, m.best) if why and m.label in FLAGGED and m.HasField("reason") else None
     if said is not None:
         out.append(Text("   ") + said)
     marked = [c for c in m.choices if c.action in (m.best, m.chosen)]
@@ -258,7 +258,7 @@ class AnalysisScreen(TableClock[Result | None]):
         self.result = result
         said = (match_text(self.model, result, self.places) if isinstance(result, analysis_pb2.MatchAnalysis)
                 else analysis_text(self.model, result, self.number))
-        self.query_one("#analysis-body", Static).update(said)
+        self.query_one("#analysis-body", Static).update(Hanging(said))
         if isinstance(result, analysis_pb2.MatchAnalysis) and result.charts and not self.query(MatchChart):
             chart = MatchChart(self.model, result, self.model.seat, self.places, self.hands is not None)
             self.query_one("#analysis", VerticalScroll).mount(chart, before="#analysis-body")
@@ -373,7 +373,7 @@ class DrillScreen(TableClock[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         choice = self.moment.choices[int(event.option.id or 0)]
         self.picked = choice
-        self.query_one("#drill-said", Static).update(drill_text(self.model, self.moment, choice, self.unit))
+        self.query_one("#drill-said", Static).update(Hanging(drill_text(self.model, self.moment, choice, self.unit)))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -398,7 +398,7 @@ def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analys
         said.append_text(label_text(choice.label))
         said.append(") · " + _("best: {action}").format(action=label(model, m.best).plain))
         out.append(said)
-        why = advice.reason_text(model, m.reason) if m.HasField("reason") else None
+        why = advice.reason_text(model, m.reason, m.best) if m.HasField("reason") else None
         if why is not None:
             out.append(why)
     return Text("\n").join([*out, Text(""), moment_text(model, m, unit, why=False)])

@@ -81,3 +81,31 @@ def test_a_loss_a_gap_and_a_value_are_in_the_games_one_unit_named(lang: str, mat
         assert advice.lost(0.57, A.ANALYSIS_UNIT_CHIPS) == lost[1]  # the word for lost agrees with the unit's
         assert advice.accuracy_line().startswith(accuracy)
         assert "1%" in advice.unit_line(A.ANALYSIS_UNIT_MATCH)
+
+
+AT_ODDS = {"en": ("the odds alone favour staying in", "the odds alone say fold"),
+           "pt_BR": ("só pelas odds, valia continuar", "só pelas odds, era sair fora"),
+           "es": ("solo por las odds, convenía seguir", "solo por las odds, tocaba retirarse")}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_a_bet_reason_at_odds_with_its_verdict_says_why(lang: str) -> None:
+    """The pot odds count a win against random hands; the verdict plays the hand out. Where they point
+    different ways (the odds favour calling, the best is to fold; or the other way round) the reason
+    says so in words; where they agree it says nothing more."""
+    model = TableModel(common_pb2.TableSummary(game="cacho"), 0)
+    fold = common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD)
+    call = common_pb2.Action(type=common_pb2.ACTION_TYPE_CALL, chips=17)
+    good = A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.6, opponents=1))
+    poor = A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1))
+    favour, say_fold = AT_ODDS[lang]
+    with speaking(lang):
+        def said(reason: A.AnalysisReason, best: common_pb2.Action | None) -> str:
+            text = advice.reason_text(model, reason, best)
+            assert text is not None
+            return text.plain
+
+        assert favour in said(good, fold) and say_fold not in said(good, fold)
+        assert say_fold in said(poor, call) and favour not in said(poor, call)
+        for reason, best in ((good, call), (poor, fold), (good, None), (poor, None)):
+            assert favour not in said(reason, best) and say_fold not in said(reason, best)

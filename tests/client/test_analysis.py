@@ -84,7 +84,7 @@ async def test_the_replay_viewer_shows_a_finished_hands_analysis_step_by_step(se
             await pilot.press("a")
             await until(pilot, lambda: isinstance(client.screen, AnalysisScreen)
                         and client.screen.result is not None, "the analysis")
-            shown = str(client.screen.query_one("#analysis-body", Static).render())
+            shown = str(client.screen.query_one("#analysis-body", Static).content)
             accuracy, chosen = WORDS[lang]
             assert accuracy in shown and chosen in shown and "ana" in shown and "bia" in shown
             result = client.screen.result
@@ -141,7 +141,7 @@ async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
             await pilot.press("a")
             await until(pilot, lambda: isinstance(app.screen, AnalysisScreen) and app.screen.result is not None,
                         "the analysis")
-            shown = str(app.screen.query_one("#analysis-body", Static).render())
+            shown = str(app.screen.query_one("#analysis-body", Static).content)
             assert "accuracy" in shown and "ana" in shown
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is screen, "back at the table")
@@ -222,7 +222,7 @@ async def test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_momen
                 result = app.screen.result
                 assert isinstance(result, analysis_pb2.MatchAnalysis) and len(result.hands) == hands
                 assert [a.seat for a in result.accuracy] == [screen.seat]
-                shown = str(app.screen.query_one("#analysis-body", Static).render())
+                shown = str(app.screen.query_one("#analysis-body", Static).content)
                 assert "ana" in shown and (worst in shown if result.worst else NOTHING[lang] in shown)
                 assert cut_off(app.screen, SMALL[0]) == []
                 # The match drawn for ana, its last hand under the cursor: enter opens that hand's analysis.
@@ -262,7 +262,7 @@ async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running
         result = client.screen.result
         assert isinstance(result, analysis_pb2.MatchAnalysis) and list(result.hands) == [1, 2]
         assert [a.seat for a in result.accuracy] == [0, 1]
-        shown = str(client.screen.query_one("#analysis-body", Static).render())
+        shown = str(client.screen.query_one("#analysis-body", Static).content)
         assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown
 
 
@@ -323,7 +323,7 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
             await settled(pilot)
             drill = client.screen
             assert isinstance(drill, DrillScreen) and cut_off(drill, SMALL[0]) == []
-            said = lambda: str(drill.query_one("#drill-said", Static).render())  # noqa: E731
+            said = lambda: str(drill.query_one("#drill-said", Static).content)  # noqa: E731
             head = str(drill.query_one("#drill-head", Static).render())
             assert said() == "" and "0.5" not in head and "1⚔ 7●" in head and "42.0" in head
             boards = list(drill.query(TrucoBoard))
@@ -366,6 +366,37 @@ def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> No
     assert "Fold" in rows[2] and "chosen" in rows[2] and "+0.00 chips" in rows[2]
     assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
     assert not any("point" in r for r in rows)
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_a_reason_and_the_choices_wrap_under_their_own_indent(width: int) -> None:
+    """A flagged decision's reason is indented under the decision: on a narrow screen its wrapped lines
+    stay in that column, never back at the margin (nor do a choice's)."""
+    from rich.console import Console
+
+    from cardtui.client.words import Hanging
+
+    model = TableModel(common_pb2.TableSummary(game="cacho"), 0, names={0: "ana"})
+    fold = common_pb2.Action(type=common_pb2.ACTION_TYPE_FOLD)
+    call = common_pb2.Action(type=common_pb2.ACTION_TYPE_CALL, chips=17)
+    reason = analysis_pb2.AnalysisReason(bet=analysis_pb2.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07,
+                                                                    opponents=1))
+    moment = analysis_pb2.AnalysisMoment(
+        step=10, seat=0, chosen=call, best=fold, points=250.0, loss=6.0, label=analysis_pb2.ANALYSIS_LABEL_BLUNDER,
+        reason=reason, choices=[analysis_pb2.AnalysisChoice(action=fold, value=0.0),
+                                analysis_pb2.AnalysisChoice(action=call, value=-6.0)])
+    console = Console(width=width, record=True, color_system=None)
+    with speaking("en"):
+        text = moment_text(model, moment, analysis_pb2.ANALYSIS_UNIT_CHIPS)
+        console.print(Hanging(text))
+    rows = console.export_text().splitlines()
+    assert str(Hanging(text)) == text.plain
+    assert rows[0].startswith("step 10") and all(len(r) <= width for r in rows), rows
+    reason_rows = [r for r in rows[1:] if not r.lstrip().startswith("▸")]
+    assert len(reason_rows) >= (2 if width < 80 else 1), rows  # the reason is long: it wraps
+    first = next(i for i, r in enumerate(rows) if r.startswith("   "))  # the decision's own line may wrap first
+    assert all(r.startswith("   ") for r in rows[first:]), rows
+    assert rows[first].startswith("   The pot held 23 chips"), rows
 
 
 def test_a_matchs_worst_moments_name_each_hand_as_the_place_it_is_read_from() -> None:
@@ -455,7 +486,7 @@ async def test_the_drill_draws_what_a_dishonest_server_sends_without_falling_ove
                 await until(pilot, lambda: isinstance(app.screen, DrillScreen), "the drill")  # noqa: B023
                 await settled(pilot)
                 await pilot.press("enter")
-                await until(pilot, lambda: str(app.screen.query_one("#drill-said", Static).render()) != "",  # noqa: B023
+                await until(pilot, lambda: str(app.screen.query_one("#drill-said", Static).content) != "",  # noqa: B023
                             "the answer")
 
 

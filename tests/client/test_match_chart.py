@@ -106,7 +106,7 @@ async def test_a_matchs_analysis_draws_the_match_and_enter_opens_the_hand_under_
                     and isinstance(client.screen.result, analysis_pb2.HandAnalysis), "hand 2's analysis")
         opened = client.screen.result
         assert isinstance(opened, analysis_pb2.HandAnalysis) and opened.hand == 2
-        assert "Hand 2: the decisions judged" in str(client.screen.query_one("#analysis-body", Static).render())
+        assert "Hand 2: the decisions judged" in str(client.screen.query_one("#analysis-body", Static).content)
         await pilot.press("escape")
         await until(pilot, lambda: client.screen is summed, "back to the match")
 
