@@ -89,9 +89,28 @@ KEY_ROWS: list[KeyRow] = [
 README's key table is this one, in English (a test says so)."""
 
 
-def keys_text() -> str:
-    """The keys as a Markdown table, in the reader's language."""
-    rows = [f"| {_(row.where)} | {_(row.keys)} | {_(row.what)} |" for row in KEY_ROWS]
+KEY_LINK = "key:"
+"""A link in the keys table that runs its key's action on the screen the help was opened from."""
+
+
+def runs(row: KeyRow, where: str | None) -> str | None:
+    """The action a tap on ``row``'s words runs, opened from the screen ``where`` (``lobby``, ``table``): a
+    row of that screen with one action of its own (not a game's, nor one taking a value). A phone has no
+    key for what the footer leaves out for room (the lobby's invite and code, the table's players)."""
+    if where is None or row.where != where or len(row.actions) != 1:
+        return None
+    action = row.actions[0]
+    return None if ":" in action or "(" in action or action.startswith("app.") else action
+
+
+def keys_text(where: str | None = None) -> str:
+    """The keys as a Markdown table, in the reader's language; opened from ``where``, the words of that
+    screen's keys are links that run them (``runs``)."""
+    def what(row: KeyRow) -> str:
+        action = runs(row, where)
+        return _(row.what) if action is None else f"[{_(row.what)}]({KEY_LINK}{action})"
+
+    rows = [f"| {_(row.where)} | {_(row.keys)} | {what(row)} |" for row in KEY_ROWS]
     keys, where, key, what = _("Keys"), _("where"), _("key"), _("what")
     head = f"## {keys}\n| {where} | {key} | {what} |\n|---|---|---|\n"
     return "\n" + head + "\n".join(rows) + "\n"
@@ -111,30 +130,40 @@ def rules_page(game: str, lang: str | None = None) -> str | None:
     return None
 
 
-def rules_text(game: str | None, table: str = "") -> str:
-    """The game's rules, then ``table`` (what this table's options make the game), then the keys."""
+def rules_text(game: str | None, table: str = "", where: str | None = None) -> str:
+    """The game's rules, then ``table`` (what this table's options make the game), then the keys (those of
+    the screen ``where`` tappable)."""
     if game is None:
         about = _("A card room for Pif Paf, Cacheta, Truco paulista, Truco argentino and Cacho.")
-        return "# cardtui\n" + about + "\n" + keys_text()
+        return "# cardtui\n" + about + "\n" + keys_text(where)
     text = rules_page(game)
     if text is None:
         text = f"# {game}\n" + _("No rules page yet.") + "\n"
-    return text + table + keys_text()
+    return text + table + keys_text(where)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(ModalScreen[str | None]):
+    """The rules and the keys. Opened from ``where`` (the lobby, a table), a tap on the words of one of that
+    screen's keys closes the help with the key's action, for the screen to run (``runs``)."""
+
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", N_("Close"))]
 
-    def __init__(self, game: str | None, table: str = "") -> None:
+    def __init__(self, game: str | None, table: str = "", where: str | None = None) -> None:
         super().__init__()
         self.game = game
         self.table = table
         """A Markdown section on the table at hand (its options), shown after the rules."""
+        self.where = where
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(rules_text(self.game, self.table))
+            yield Markdown(rules_text(self.game, self.table, self.where), open_links=False)
         yield Footer()
 
-    async def action_dismiss(self, result: None = None) -> None:
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        if event.href.startswith(KEY_LINK):
+            event.stop()
+            self.dismiss(event.href.removeprefix(KEY_LINK))
+
+    async def action_dismiss(self, result: str | None = None) -> None:
         self.dismiss(None)

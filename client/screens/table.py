@@ -882,10 +882,13 @@ class TableScreen(Screen[None]):
         info: lobby_pb2.ServerInfo | None = getattr(self.app, "info", None)
         game = next((g for g in info.games if g.name == self.model.game), None) if info else None
         table = table_options(game, self.model.summary.options) if game else ""
-        self.app.push_screen(HelpScreen(self.model.game, table), self._help_closed)
+        self.app.push_screen(HelpScreen(self.model.game, table, "table"), self._help_closed)
 
-    def _help_closed(self, _closed: None) -> None:
+    async def _help_closed(self, action: str | None) -> None:
+        """The help closed; by a tap on one of the table's keys, that key's action runs now."""
         self.help_closed = time.monotonic()
+        if action is not None and self.check_action(action, ()) is not False:
+            await self.run_action(action)
 
     def action_players(self) -> None:
         self.app.push_screen(SeatsScreen(self.conn, self.model))

@@ -577,3 +577,44 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
         assert app.conn is not None
         [table] = await app.conn.tables()
         assert [(s.seat, s.bot_level) for s in table.seats if s.bot] == [(2, "normal"), (3, "hard")]
+
+
+async def tap_key_words(pilot: Pilot[CardApp], words: str) -> None:
+    """In the help: the keys table's words ``words`` (a cell of its last column), scrolled to and clicked."""
+    from textual.widgets._markdown import MarkdownTableCellContents
+
+    await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+    await settled(pilot)
+    cell = next(c for c in pilot.app.screen.query(MarkdownTableCellContents) if words in str(c.content))
+    cell.scroll_visible(animate=False, immediate=True)
+    await settled(pilot)
+    assert await pilot.click(cell, offset=(2, 0)), f"{words!r} not clicked"
+
+
+async def test_the_keys_the_footer_leaves_out_are_tapped_in_the_help(server: Running) -> None:
+    """A phone has no key for what the footer leaves out for room: in the help, the words of each of the
+    screen's own keys run it when tapped (the lobby's invite and code, the table's players); the words of
+    another screen's keys, or a game's, are plain."""
+    from cardtui.client.screens.invite import CodeScreen, InviteScreen
+    from cardtui.client.screens.players import SeatsScreen
+
+    table_id = await create(server, game="cacho", seats=2, bots=1, bot_delay_ms=60_000, turn_seconds=3600)
+    app = CardApp(f"127.0.0.1:{server.port}", "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        lobby = await in_lobby(pilot)
+        for words, opens in (("open a friend's invite", CodeScreen), ("an invite: to the table", InviteScreen)):
+            await pilot.press("question_mark")
+            help_text = str(app.screen.query_one("Markdown").source)  # type: ignore[attr-defined]
+            assert "](key:code)" in help_text and "](key:invite)" in help_text and "](key:players)" not in help_text
+            await tap_key_words(pilot, words)
+            await until(pilot, lambda opens=opens: isinstance(app.screen, opens), f"{opens.__name__} opened")  # type: ignore[misc]
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is lobby)
+        await app.open_table(table_id)
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.in_match())
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        help_text = str(app.screen.query_one("Markdown").source)  # type: ignore[attr-defined]
+        assert "](key:players)" in help_text and "](key:code)" not in help_text and "key:game" not in help_text
+        await tap_key_words(pilot, "the players at the table")
+        await until(pilot, lambda: isinstance(app.screen, SeatsScreen), "the players opened by a tap")
