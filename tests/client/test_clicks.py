@@ -19,7 +19,7 @@ from cardtui.client.models import action_kind, action_name
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running, start
-from cardtui.v1 import rummy_pb2
+from cardtui.v1 import common_pb2, rummy_pb2
 from tests.client.waiting import at_table, in_lobby, settled, until
 from tests.conftest import create
 
@@ -129,7 +129,9 @@ async def test_a_truco_hand_by_clicks_alone(table_server: Running) -> None:
 
 
 async def test_a_cacheta_hand_by_clicks_alone(table_server: Running) -> None:
-    table_id = await create(table_server, game="cacheta", seats=2, bots=1, turn_seconds=600)
+    # A window after every discard that the bot, which never says it lets one go, may claim: a short one.
+    table_id = await create(table_server, game="cacheta", seats=2, bots=1, turn_seconds=600,
+                            options={"claim_ms": common_pb2.OptionValue(number=1000)})
     app = CardApp(f"127.0.0.1:{table_server.port}", "ana")
     async with app.run_test(size=SMALL) as pilot:
         await in_lobby(pilot)

@@ -581,11 +581,9 @@ async def test_each_bot_seat_gets_its_own_level(server: Running) -> None:
 
 async def tap_key_words(pilot: Pilot[CardApp], words: str) -> None:
     """In the help: the keys table's words ``words`` (a cell of its last column), scrolled to and clicked."""
-    from textual.widgets._markdown import MarkdownTableCellContents
-
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
     await settled(pilot)
-    cell = next(c for c in pilot.app.screen.query(MarkdownTableCellContents) if words in str(c.content))
+    cell = next(c for c in pilot.app.screen.query("Markdown Static").results(Static) if words in str(c.content))
     cell.scroll_visible(animate=False, immediate=True)
     await settled(pilot)
     assert await pilot.click(cell, offset=(2, 0)), f"{words!r} not clicked"

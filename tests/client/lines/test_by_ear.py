@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 from cardtui.client.lines import loop  # noqa: F401  (the games' words, as the line mode has them)
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
+from cardtui.client.option_words import option_label
 from cardtui.client.words import event_words
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running
@@ -33,6 +34,10 @@ EYE_ONLY = re.compile(r"[\x00-\x06\x08-\x1f\x7f\u2500-\u259f\u25a0-\u25ff\u2600-
 drawing and blocks, shapes, suit marks and the screen's separators."""
 
 
+SHORT_WINDOW = "1000"
+"""The claim window the player asks for, in ms."""
+
+
 def markers(lang: str) -> tuple[str, str, str, str]:
     """What the scripted player listens for, in ``lang``: the turn, the second hand's start, the match's end,
     and a fair deal's check."""
@@ -45,9 +50,10 @@ def markers(lang: str) -> tuple[str, str, str, str]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str) -> None:
-    """The player creates a table of bots (``new`` and the game, ``change``, the fewest players, enter for every
-    other choice), sits, plays each turn by number from the sentences alone, and hears the hand end, its deal
-    checked fair, and the next begin."""
+    """The player creates a table of bots (``new`` and the game, ``change``, the fewest players, a short claim
+    window, enter for every other choice), sits, plays each turn by number from the sentences alone, and hears
+    the hand end, its deal checked fair, and the next begin. (A rummy hand waits out a window after each
+    discard that the bots, who never say they let one go, may claim: at the usual 2.5 s, half the hand.)"""
     turn, second, over, fair = markers(lang)
     with speaking(lang):
         player = Listener(f"127.0.0.1:{patient_server.port}")
@@ -61,13 +67,17 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         heard.type(_("change"))  # the fewest players, and every other question's answer kept (enter)
         with speaking(lang):
             sat = _("You sit at {name}, seat {n}.").split("{name}")[0]
+            claim = option_label(game, "claim_ms") + ":"
         n = await heard.until(lambda s: s.endswith("?") or "?" in s, "how many players")
         heard.type(re.findall(r"\d+", heard.said[n])[0])
+        windowed = False
         while True:
             n = await heard.until(lambda s: s.startswith(sat) or "enter" in s, "the next question", n + 1)
             if heard.said[n].startswith(sat):
                 break
-            heard.type("")
+            windowed = windowed or heard.said[n].startswith(claim)
+            heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
+        assert windowed == (FAMILY[game] == "rummy"), "a rummy table's claim window is asked for"
         end = await player.play_until(lambda s: s.startswith(second) or s.startswith(over), turn,
                                       "the second hand, or the match's end")
         heard.type("hand")
