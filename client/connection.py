@@ -57,6 +57,15 @@ RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.Status
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
 
+def replay_follows(msg: table_pb2.TableMessage, last: int) -> bool:
+    """Whether ``msg`` is a resumed stream's snapshot that the events missed since ``last`` follow (the
+    server replays them when it still holds them): until they come, the stream has not seen up to the
+    snapshot's number. Counted as seen at the snapshot, a stream dropped between the two resumed after
+    them, and the log never said them."""
+    return (msg.HasField("snapshot") and 0 < last < msg.seq
+            and msg.snapshot.first_seq <= last + 1)
+
+
 def _channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
     if tls_ca is not None:
         return grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=tls_ca),
@@ -476,7 +485,8 @@ class Connection:
                     if len(fresh) != len(events):  # already seen: never show an event twice
                         del events[:]
                         events.extend(fresh)
-                    last = max(last, msg.seq)
+                    if not replay_follows(msg, last):
+                        last = max(last, msg.seq)
                     if fair is not None:
                         for hand, seed in fair.feed(msg):
                             self._cut_soon(token, hand, seed, fair)

@@ -11,7 +11,8 @@ button, then an action button); the laptop by keys. What the page shows is read 
 replaying the websocket's terminal output into a screen (pyte), so each step waits for text,
 not for time. A page's ``touch``, ``tap_cell`` and ``tap_element`` tap a point, a cell of the
 terminal or an element of the page (the row of keys under the terminal on a touch screen) as a
-finger does: ``tests/test_web_taps.py`` plays whole hands with them.
+finger does, and ``swipe`` draws a finger up or down it: ``tests/test_web_taps.py`` plays whole
+hands with them.
 
     .venv/bin/python -m tools.web_shots [--out shots] [--chromium chromium]
 """
@@ -118,7 +119,9 @@ class Page:
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
-    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0) -> None:
+    async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0, settle: float = 0.6) -> None:
+        """Until the screen shows ``what`` (or ``what(text)`` holds), then ``settle`` seconds for the frame
+        to finish drawing: a frame may come in more than one piece."""
         test = what if callable(what) else (lambda text: what in text)
         deadline = time.monotonic() + timeout
         while not test(self.text()):
@@ -130,7 +133,7 @@ class Page:
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), left)
-        await asyncio.sleep(0.6)  # let the frame finish drawing
+        await asyncio.sleep(settle)
 
     def found(self, label: str, rows: range | None = None) -> bool:
         """Whether the screen shows ``label`` (within ``rows``)."""
@@ -181,6 +184,17 @@ class Page:
     async def tap_cell(self, y: int, x: float) -> None:
         """Tap the terminal's cell at row ``y``, column ``x``."""
         await self.touch(*await self.cell(y, x))
+
+    async def swipe(self, y: int, to: int, x: float, steps: int = 8) -> None:
+        """A finger drawn from the terminal's row ``y`` to row ``to`` at column ``x`` (up the screen when
+        ``to`` is above ``y``: what is under it scrolls on, as a phone's content does)."""
+        px, start = await self.cell(y, x)
+        _px, end = await self.cell(to, x)
+        await self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=[{"x": px, "y": start}])
+        for k in range(1, steps + 1):
+            await self.call("Input.dispatchTouchEvent", type="touchMove",
+                            touchPoints=[{"x": px, "y": start + (end - start) * k / steps}])
+        await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     async def tap_element(self, selector: str) -> None:
         """Tap the middle of the page's element ``selector`` (a key of the row under the terminal)."""

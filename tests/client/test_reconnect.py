@@ -5,14 +5,19 @@ from __future__ import annotations
 import os
 import signal
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import grpc
 import pytest
 from textual.widgets import Static
 
 from cardtui.client.app import CardApp
+from cardtui.client.connection import Connection
 from cardtui.client.screens.table import TableScreen
 from cardtui.server.app import start
+from cardtui.v1 import table_pb2, table_pb2_grpc
 from tests.client.waiting import at_table, in_lobby, until
 from tests.conftest import create
 from tests.waiting import eventually
@@ -168,3 +173,55 @@ async def test_the_table_screen_follows_a_table_whose_worker_was_killed(tmp_path
             assert app.screen is screen, "the same screen: nobody had to open the table again"
     finally:
         await running.stop(grace=0.1)
+
+
+class Breaking(table_pb2_grpc.TableServicer):
+    """A table whose streams break where a network would: the first after its events 1 to 5 (the hand so
+    far, replayed to a newcomer), the
+    second right after its resumed snapshot (number 9), before the replay of 6 to 9 that follows it;
+    the third delivers. Each request's ``after_seq`` is kept."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    async def Subscribe(self, request: table_pb2.SubscribeRequest, context: Any
+                        ) -> AsyncIterator[table_pb2.TableMessage]:
+        self.asked.append(request.after_seq)
+
+        def events(first: int, last: int, replay: bool = False) -> list[table_pb2.Event]:
+            return [table_pb2.Event(seq=n, replay=replay, chatted=table_pb2.Chatted(seat=0, name="bea", text=f"#{n}"))
+                    for n in range(first, last + 1)]
+
+        top = 5 if len(self.asked) == 1 else 9
+        yield table_pb2.TableMessage(seq=top, snapshot=table_pb2.Snapshot(first_seq=1))
+        if len(self.asked) == 1:
+            yield table_pb2.TableMessage(seq=5, update=table_pb2.Update(events=events(1, 5, replay=True)))
+        elif len(self.asked) == 3:
+            yield table_pb2.TableMessage(seq=9, update=table_pb2.Update(
+                events=events(request.after_seq + 1, 9, replay=True)))
+            yield table_pb2.TableMessage(seq=9, closing=table_pb2.Closing(reason="done", resubscribe=False))
+            return
+        await context.abort(grpc.StatusCode.UNAVAILABLE, "the network went")
+
+
+async def test_a_stream_broken_between_a_resumed_snapshot_and_its_replay_resumes_before_it() -> None:
+    """A stream that breaks after a resumed snapshot but before the replay of what was missed (a
+    laptop's Wi-Fi going, a killed server) resumes from the last event it had, not from the
+    snapshot's number: the events between are said, none is lost."""
+    table = Breaking()
+    server = grpc.aio.server()
+    table_pb2_grpc.add_TableServicer_to_server(table, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    conn = Connection.open(f"127.0.0.1:{port}")
+    said: list[int] = []
+    try:
+        async for msg in conn.follow("token", max_backoff=0.05):
+            said += [e.seq for e in msg.update.events]
+            if msg.HasField("closing"):
+                break
+    finally:
+        await conn.close()
+        await server.stop(grace=None)
+    assert table.asked == [0, 5, 5], table.asked
+    assert said == list(range(1, 10)), said

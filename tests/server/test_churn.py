@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from cardtui.client.connection import replay_follows
 from cardtui.engine.core import Event
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
@@ -187,7 +188,8 @@ class Churn(RuleBasedStateMachine):
                             c.seen[e.seq] = raw
                         if msg.update.HasField("view"):
                             c.view = msg.update.view
-                    c.last = max(c.last, msg.seq)
+                    if not replay_follows(msg, c.last):  # else its replay says where the stream is
+                        c.last = max(c.last, msg.seq)
             except grpc.aio.AioRpcError:
                 return
 
