@@ -106,13 +106,13 @@ def runs(row: KeyRow, where: str | None) -> str | None:
 def keys_text(where: str | None = None) -> str:
     """The keys as a Markdown table, in the reader's language; opened from ``where``, the words of that
     screen's keys are links that run them (``runs``)."""
-    def what(row: KeyRow) -> str:
+    def said(row: KeyRow) -> str:
         action = runs(row, where)
         return _(row.what) if action is None else f"[{_(row.what)}]({KEY_LINK}{action})"
 
-    rows = [f"| {_(row.where)} | {_(row.keys)} | {what(row)} |" for row in KEY_ROWS]
-    keys, where, key, what = _("Keys"), _("where"), _("key"), _("what")
-    head = f"## {keys}\n| {where} | {key} | {what} |\n|---|---|---|\n"
+    rows = [f"| {_(row.where)} | {_(row.keys)} | {said(row)} |" for row in KEY_ROWS]
+    title, place, key, does = _("Keys"), _("where"), _("key"), _("what")
+    head = f"## {title}\n| {place} | {key} | {does} |\n|---|---|---|\n"
     return "\n" + head + "\n".join(rows) + "\n"
 
 
