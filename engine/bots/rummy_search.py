@@ -48,6 +48,14 @@ PLAY_DEALS = 16
 """Deals a play-budget evaluation draws (``estimates.Budget``)."""
 LONGEST = 120
 """Turns a hand played out may last; one still going is valued as it stands (nobody knocked)."""
+WAITING = 3
+"""A hand with at most this many cards loose, two of them a pair, may go out with the next card (the pair and
+the card drawn make a meld, the third is thrown). Such a hand throws back a card from the stock that melds
+nothing more (``Rollout.waits``): the quick policy threw its loosest card, often one of the cards it waited
+with. Holding AS AH AD 4D 5D 6D QS KS KH, it drew 3D (which joins the run and melds nothing more) and threw
+KH, its wait for KC or KD; a useless card taken from the pile and thrown back kept the wait, and the search
+put that draw a quarter of a chip above the stock's, the only way to go out, where normal and hard playing
+the same deals out find the two level (``engine.analysis``: the stock's draw was flagged)."""
 CLAIMABLE = 5
 """A hand with more loose cards than this cannot go out with one more card: the card a player claims joins
 one meld, and taken out of it, that meld leaves at most four cards loose (a run of five broken in the middle,
@@ -297,7 +305,7 @@ class Rollout:
     the gap between two choices is measured on the same luck (common random numbers) rather than on two
     stocks shifted by a card. A stock made again from the pile is in a known order: it is drawn in turn."""
 
-    __slots__ = ("arr", "claims", "drawn", "free", "hands", "lanes", "left", "low", "order", "pile", "stock",
+    __slots__ = ("arr", "claims", "drawn", "free", "fresh", "hands", "lanes", "left", "low", "order", "pile", "stock",
                  "used")
 
     def __init__(self, arr: Arranger, hands: dict[int, Hand], stock: list[int], pile: list[int],
@@ -322,6 +330,9 @@ class Rollout:
         """The seats in play, in turn order."""
         self.claims = claims
         """Pif Paf: a discard that lets another player go out is claimed."""
+        self.fresh: tuple[int, int, int] | None = None
+        """The last card drawn from the stock by a seat that waited (``waits``): the seat, the card, and how
+        many cards it held loose before it (``finish``)."""
 
     def loose(self, seat: int) -> Loose:
         found = self.left.get(seat)
@@ -364,7 +375,25 @@ class Rollout:
             top = self.pile.pop()
             self.stock, self.pile = list(reversed(self.pile)), [top]
             self.used, self.free, self.low, self.lanes = bytearray(len(self.stock)), len(self.stock), 0, False
-        self.take(seat, self.from_stock(seat))
+        waiting = not self.arr.wild and self.waits(seat)
+        before = self.loose(seat)[2]
+        card = self.from_stock(seat)
+        self.take(seat, card)
+        self.fresh = (seat, card, before) if waiting else None
+
+    def waits(self, seat: int) -> bool:
+        """Whether ``seat``'s nine cards may go out with the next card: two or three of them loose, two of those
+        a pair that one card makes a meld of (the third, if any, to be thrown). Without wild cards only."""
+        left, _, count = self.loose(seat)
+        if not 2 <= count <= WAITING:
+            return False
+        rest = left
+        while rest:
+            t = rest & -rest
+            rest ^= t
+            if NEIGHBOURS[t.bit_length() - 1] & left:
+                return True
+        return False
 
     def from_stock(self, seat: int) -> int:
         """The card ``seat`` draws from the stock (it holds one): from its own places while they last."""
@@ -386,10 +415,13 @@ class Rollout:
         """After a draw: knock if the ten cards allow (returns who and whether all ten meld), else throw
         the loosest card (None)."""
         left, _, count = self.loose(seat)
+        fresh, self.fresh = self.fresh, None
         if count <= 1:
             if count:
                 self.drop(seat, left.bit_length() - 1)
             return seat, not count
+        if fresh is not None and fresh[0] == seat and count >= fresh[2]:
+            return self.throw(seat, fresh[1])  # a hand that waits keeps its wait
         return self.throw(seat, self.arr.loosest(self.hands[seat], left))
 
     def throw(self, seat: int, card: int) -> tuple[int, bool] | None:
