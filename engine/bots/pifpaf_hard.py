@@ -24,9 +24,10 @@ from cardtui.engine.bots.estimates import Budget, Evaluation, weighed
 from cardtui.engine.core import Action
 from cardtui.engine.rummy_records import RummyView
 
-BETTING = Budget(2.0)
-"""The deals a betting decision is played out on: twice the search's play budget (32), a few tens of
-milliseconds a decision, and only at the betting round."""
+BETTING = Budget(4.0)
+"""The deals a betting decision is played out on: four times the search's play budget (64), about 75 ms a
+decision of one core, and only at the betting round. Fewer deals leave more of a bet's edge inside its error,
+where ``steady`` checks instead (the chips a hand against hard's betting before: ``bench/marks.md``, issue 59)."""
 
 
 STEADY = 1.0
@@ -46,8 +47,8 @@ def steady(evaluation: Evaluation) -> Action:
     check or the call by more than ``STEADY`` standard errors of the gap; else the better of the check, call
     and fold. On a few tens of deals the chips a bet of nine unconnected cards leaves vary by most of a
     stake, and of four bets and a check valued on them one bet often comes out ahead by its luck alone: the
-    best of them by value alone bet such a hand on one seed in four, where a bet of the most loses chips
-    against normal (``bench/pifpaf_bets.py``). A bet that a hand's strength makes pay stands well clear."""
+    best of them by value alone (32 deals) bet such a hand on one seed in four, where a bet of the most loses
+    chips against normal (``bench/pifpaf_bets.py``). A bet that a hand's strength makes pay stands well clear."""
     best = evaluation.best()
     if best.action.type not in (BET, RAISE):
         return best.action
