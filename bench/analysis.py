@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench.analysis_rigs import RIGS, SEEDS
+from bench.analysis_rigs import LEVEL_RIGS, RIGS, SEEDS
 from cardtui.arena import arena
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
@@ -56,7 +56,7 @@ def hard_hands(game: str, players: int, count: int, seed: int = 1) -> list[dict[
 
 
 def blunder_suite(print: Callable[[str], None]) -> bool:
-    print(f"-- the blunder suite: {len(RIGS)} rigged positions, {len(SEEDS)} seeds each")
+    print(f"-- the blunder suite: {len(RIGS) + len(LEVEL_RIGS)} rigged positions, {len(SEEDS)} seeds each")
     met = True
     for rig in RIGS:
         stake = 3.0 if rig.game in ("cacho", "pifpaf") else 1.0
@@ -66,6 +66,10 @@ def blunder_suite(print: Callable[[str], None]) -> bool:
         met &= ok
         print(f"  {rig.name}: wrong flagged ≥ mistake {named}/{len(SEEDS)}, right flagged {flagged}/{len(SEEDS)}"
               + ("" if ok else ": NOT met"))
+    for level in LEVEL_RIGS:
+        flagged = sum(analysis.analyse_position(level.position(), s, 3.0).label in FLAGGED for s in SEEDS)
+        met &= flagged == 0
+        print(f"  {level.name}: right flagged {flagged}/{len(SEEDS)}" + ("" if flagged == 0 else ": NOT met"))
     return met
 
 

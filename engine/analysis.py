@@ -355,8 +355,8 @@ def choices(position: Position) -> int:
 
 def worth_judging(position: Position) -> bool:
     """A decision with more than one real choice, where the seat made a move (not a signal). Pif Paf's betting
-    round is not judged: the search plays the others' answers to a bet by a rough rule (a hand far from going
-    out folds), too rough to call a bet or a check a mistake."""
+    round is not judged: the search plays the others' answers to a bet as the normal bot answers, one kind of
+    player among many, too narrow to call a bet or a check a mistake."""
     view = position.view
     if isinstance(view, RummyView) and view.phase is Phase.BETTING:
         return False

@@ -209,6 +209,10 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
         b = state.betting
         assert b is not None
         moved = b.act(seat, action)
+        if action.type == FOLD:
+            # Out of the hand from now on: the views say so at once, so that the players still to answer the
+            # round count who is left (the round's end sets the same from the pots).
+            state.out.add(seat)
         if action.type == CALL:
             done = Action(CALL, moved)  # what calling moved (all in for less, perhaps)
         elif action.type in (FOLD, CHECK):

@@ -26,6 +26,7 @@ discards as ``hard`` here and bets by playing the hand out.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -41,7 +42,7 @@ from cardtui.engine.cacheta import CUT, DECLARE
 from cardtui.engine.cards import FRENCH_SUITS, Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import CARDS, GroupRule, Melder, Ruleset, index, melder
-from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView, SeatStatus
+from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase, RummyView, SeatStatus
 
 WIDTH = 3
 """How many discards ``hard`` looks a draw ahead on."""
@@ -325,10 +326,24 @@ def _draw(seen: Seen, legal: Sequence[Action], deep: bool, quick: bool = False) 
         return pile
     _, with_top = seen.best_discard([*hand, top], loose=quick)
     if deep:  # the pile's card for sure, against the stock's card by its chances
-        return pile if with_top > seen.ahead(hand) + 0.05 else stock
-    n, _ = seen.live_outs(hand) if len(seen.m.arrange(hand)[1]) <= 4 else (0, ())
-    stock_value = seen.value(hand) + 0.5 + OUT_WEIGHT * n / seen.unseen
-    return pile if with_top > stock_value else stock
+        take = with_top > seen.ahead(hand) + 0.05
+    else:
+        n, _ = seen.live_outs(hand) if len(seen.m.arrange(hand)[1]) <= 4 else (0, ())
+        take = with_top > seen.value(hand) + 0.5 + OUT_WEIGHT * n / seen.unseen
+    return pile if take and (quick or not _thrown_back(seen, top, deep)) else stock
+
+
+def _thrown_back(seen: Seen, top: Card, deep: bool) -> bool:
+    """Whether the level, having taken ``top`` from the pile, would throw it straight back: its discard weighs
+    what the draw does not (the others' want, a draw ahead). A card taken only to be thrown back is a turn
+    without a draw; two such players handing the same card back and forth never reach the stock, and the hand
+    never ends (two bots heads-up at Pif Paf did, each taking AC for a meld it would make and throwing it
+    again)."""
+    view = dataclasses.replace(seen.view, phase=Phase.DISCARD, cards=(*seen.view.cards, top), pile=seen.view.pile[:-1],
+                               drawn=top)
+    after = Seen(view)
+    throw = _discard(after, [Action(DISCARD, cards=(c,)) for c in sorted(set(view.cards), key=index)], deep)
+    return throw is not None and throw.cards == (top,)
 
 
 def _minus(cards: Sequence[Card], card: Card) -> list[Card]:

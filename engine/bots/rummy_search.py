@@ -15,6 +15,7 @@ hand's chance of winning pays for the call, as a player who reads the pot does, 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from itertools import combinations
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import estimates, odds
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
-from cardtui.engine.bots.rummy_levels import chance_of, rules_of
+from cardtui.engine.bots.rummy_levels import Seen, chance_of, rules_of
 from cardtui.engine.cacheta import CUT
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
@@ -47,8 +48,14 @@ PLAY_DEALS = 16
 """Deals a play-budget evaluation draws (``estimates.Budget``)."""
 LONGEST = 120
 """Turns a hand played out may last; one still going is valued as it stands (nobody knocked)."""
-CARDS_HELD = 9
-"""A Pif Paf hand between turns."""
+WAITING = 3
+"""A hand with at most this many cards loose, two of them a pair, may go out with the next card (the pair and
+the card drawn make a meld, the third is thrown). Such a hand throws back a card from the stock that melds
+nothing more (``Rollout.waits``): the quick policy threw its loosest card, often one of the cards it waited
+with. Holding AS AH AD 4D 5D 6D QS KS KH, it drew 3D (which joins the run and melds nothing more) and threw
+KH, its wait for KC or KD; a useless card taken from the pile and thrown back kept the wait, and the search
+put that draw a quarter of a chip above the stock's, the only way to go out, where normal and hard playing
+the same deals out find the two level (``engine.analysis``: the stock's draw was flagged)."""
 CLAIMABLE = 5
 """A hand with more loose cards than this cannot go out with one more card: the card a player claims joins
 one meld, and taken out of it, that meld leaves at most four cards loose (a run of five broken in the middle,
@@ -298,7 +305,7 @@ class Rollout:
     the gap between two choices is measured on the same luck (common random numbers) rather than on two
     stocks shifted by a card. A stock made again from the pile is in a known order: it is drawn in turn."""
 
-    __slots__ = ("arr", "claims", "drawn", "free", "hands", "lanes", "left", "low", "order", "pile", "stock",
+    __slots__ = ("arr", "claims", "drawn", "free", "fresh", "hands", "lanes", "left", "low", "order", "pile", "stock",
                  "used")
 
     def __init__(self, arr: Arranger, hands: dict[int, Hand], stock: list[int], pile: list[int],
@@ -323,6 +330,9 @@ class Rollout:
         """The seats in play, in turn order."""
         self.claims = claims
         """Pif Paf: a discard that lets another player go out is claimed."""
+        self.fresh: tuple[int, int, int] | None = None
+        """The last card drawn from the stock by a seat that waited (``waits``): the seat, the card, and how
+        many cards it held loose before it (``finish``)."""
 
     def loose(self, seat: int) -> Loose:
         found = self.left.get(seat)
@@ -365,7 +375,25 @@ class Rollout:
             top = self.pile.pop()
             self.stock, self.pile = list(reversed(self.pile)), [top]
             self.used, self.free, self.low, self.lanes = bytearray(len(self.stock)), len(self.stock), 0, False
-        self.take(seat, self.from_stock(seat))
+        waiting = not self.arr.wild and self.waits(seat)
+        before = self.loose(seat)[2]
+        card = self.from_stock(seat)
+        self.take(seat, card)
+        self.fresh = (seat, card, before) if waiting else None
+
+    def waits(self, seat: int) -> bool:
+        """Whether ``seat``'s nine cards may go out with the next card: two or three of them loose, two of those
+        a pair that one card makes a meld of (the third, if any, to be thrown). Without wild cards only."""
+        left, _, count = self.loose(seat)
+        if not 2 <= count <= WAITING:
+            return False
+        rest = left
+        while rest:
+            t = rest & -rest
+            rest ^= t
+            if NEIGHBOURS[t.bit_length() - 1] & left:
+                return True
+        return False
 
     def from_stock(self, seat: int) -> int:
         """The card ``seat`` draws from the stock (it holds one): from its own places while they last."""
@@ -387,10 +415,13 @@ class Rollout:
         """After a draw: knock if the ten cards allow (returns who and whether all ten meld), else throw
         the loosest card (None)."""
         left, _, count = self.loose(seat)
+        fresh, self.fresh = self.fresh, None
         if count <= 1:
             if count:
                 self.drop(seat, left.bit_length() - 1)
             return seat, not count
+        if fresh is not None and fresh[0] == seat and count >= fresh[2]:
+            return self.throw(seat, fresh[1])  # a hand that waits keeps its wait
         return self.throw(seat, self.arr.loosest(self.hands[seat], left))
 
     def throw(self, seat: int, card: int) -> tuple[int, bool] | None:
@@ -438,6 +469,7 @@ class Search:
         self.cacheta = view.flip is not None
         self.order = [s.seat for s in self._in_turn()]
         self.pile = [index(c) for c in view.pile]
+        self._worths: dict[tuple[int, Hand], float] = {}
 
     def _in_turn(self) -> list[RummySeat]:
         v = self.view
@@ -468,9 +500,7 @@ class Search:
                 return self.value(None, paid=0, folded=True)
             target = self._target(action)
             paid = target - v.seats[self.you].put
-            pot = v.pot + paid
-            r.order = [s for s in r.order
-                       if s == self.you or v.seats[s].put >= target or self._stays(r, s, target - v.seats[s].put, pot)]
+            r.order = self._answered(r, target, v.pot + paid)
             if len(r.order) == 1:
                 return self.value((self.you, False), paid=paid)
             extra = sum(target - v.seats[s].put for s in r.order if s != self.you and v.seats[s].put < target)
@@ -511,12 +541,44 @@ class Search:
         first = next(s for i in range(1, n + 1) if (s := (self.view.dealer + i) % n) in r.order)
         return r.order[(r.order.index(first) - 1) % len(r.order)]
 
-    def _stays(self, r: Rollout, seat: int, owe: int, pot: int) -> bool:
-        """Whether ``seat``, asked to pay ``owe`` into ``pot``, stays in: when its hand's chance of winning
-        pays for the call. The chance is read as ``rummy_levels.win_chance`` reads it, the hand's value taken
-        as the cards it melds. (A rule of loose cards alone, deaf to the pot, let the hard bot that bets by
-        this search take far fewer of the matches from normal, which calls by the pot: ``bench/marks.md``.)"""
-        return chance_of(CARDS_HELD - r.loose(seat)[2], len(self.order)) * (pot + owe) >= owe
+    def _answered(self, r: Rollout, target: int, pot: int) -> list[int]:
+        """The seats still in once each, in turn after this one, has answered a level of ``target`` chips put in
+        with ``pot`` in the middle: one that has put in as much stays, the others call or fold (``_stays``), each
+        seeing the pot with the calls before it and the players not yet folded."""
+        v = self.view
+        players = len(r.order)
+        kept = []
+        for s in r.order:
+            owe = target - v.seats[s].put
+            if s == self.you or owe <= 0:
+                kept.append(s)
+            elif self._stays(r.hands[s], s, owe, pot, players):
+                kept.append(s)
+                pot += owe
+            else:
+                players -= 1
+        return kept
+
+    def _stays(self, hand: Hand, seat: int, owe: int, pot: int, players: int) -> bool:
+        """Whether ``seat`` holding ``hand``, asked to pay ``owe`` into ``pot`` with ``players`` still in, stays
+        in: when its hand's chance of winning pays for the call, the hand valued as its player reads it from its
+        own seat (``rummy_levels.win_chance``, normal's betting: the cards it melds, how near its loose cards are
+        to a meld, how many live cards would make one). Read by the cards it melds alone, a dealt hand called a
+        bet of the most one time in twenty in the model, where normal calls it one time in three, and hard bet the
+        most with nine unconnected cards on every seed (``bench/pifpaf_bets.py``). (A rule of loose cards alone,
+        deaf to the pot, let the hard bot that bets by this search take far fewer of the matches from normal,
+        which calls by the pot: ``bench/marks.md``.)"""
+        return chance_of(self._worth(hand, seat), players) * (pot + owe) >= owe
+
+    def _worth(self, hand: Hand, seat: int) -> float:
+        """``hand`` as ``seat``'s player values it (``Seen.value`` from its own view), remembered: every choice
+        of the decision is played out on the same deals."""
+        found = self._worths.get((seat, hand))
+        if found is None:
+            cards = tuple(cards_of(hand))
+            seen = Seen(dataclasses.replace(self.view, you=seat, cards=cards))
+            found = self._worths[(seat, hand)] = seen.value(cards)
+        return found
 
     def _target(self, action: Action) -> int:
         """The chips each player must have put in (ante and bets) once this seat has taken a betting ``action``:

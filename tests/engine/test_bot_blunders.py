@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bench import pifpaf_bets
 from cardtui.engine.betting import CALL, FOLD
 from cardtui.engine.bots import cacheta as cacheta_today
 from cardtui.engine.bots import cacho as cacho_today
@@ -237,6 +238,30 @@ def test_a_discard_that_adds_no_out_is_left_on_the_pile() -> None:
     view = dataclasses.replace(view, pile=cards("3C KH"))
     for level in ALL:
         assert LEVELS["pifpaf"][level](view, legal, random.Random(1)) == Action(DRAW, value=PILE), level
+
+
+def test_a_pile_card_is_not_taken_only_to_be_thrown_back() -> None:
+    # A deal of bench/pifpaf_bets.py: the first seat (hard) bets the most with nine unconnected cards, one
+    # normal folds, and the hand is played heads-up. Hard and normal handed AC back and forth for ever there:
+    # each took it for the meld it might make and, weighing its discard as the draw does not, threw it again;
+    # the stock was never reached and the hand never ended. A level takes the pile's card only to keep it.
+    deal = random.Random(59)
+    for _ in range(990):
+        seed = deal.getrandbits(63)
+    state, seat = pifpaf_bets.rigged(seed, parse_cards(pifpaf_bets.NOTHING))
+    hard, normal = LEVELS["pifpaf"]["hard"], LEVELS["pifpaf"]["normal"]
+    pifpaf_bets.PIFPAF.apply(state, seat, Action(BET, 3))
+    rng, turns, back = random.Random(seed), 0, 0
+    while not pifpaf_bets.PIFPAF.hand_over(state) and turns < 1000:
+        s = next(s for s in pifpaf_bets.PIFPAF.to_act(state) if pifpaf_bets.PIFPAF.legal_actions(state, s))
+        view = pifpaf_bets.PIFPAF.view(state, s)
+        action = (hard if s == seat else normal)(view, pifpaf_bets.PIFPAF.legal_actions(state, s), rng)
+        back += action.type == DISCARD and view.drawn is not None and view.seats[s].taken[-1:] == (view.drawn,) \
+            and action.cards == (view.drawn,)
+        pifpaf_bets.PIFPAF.apply(state, s, action)
+        turns += 1
+    assert pifpaf_bets.PIFPAF.hand_over(state), turns
+    assert back == 0
 
 
 def test_na_boa_is_not_declared_at_once_where_it_buys_nothing() -> None:

@@ -126,6 +126,8 @@ def test_raise_call_and_fold_then_play_among_those_left() -> None:
         GAME.apply(state, 2, Action(BET, 4))
     GAME.apply(state, 2, Action(RAISE, 6))  # repique, to the cap
     GAME.apply(state, 3, Action(FOLD))  # estou fora: loses the ante
+    # Out at once, for the players still to answer: counting it in, normal folded hands the pot paid for.
+    assert [s.status for s in GAME.view(state, 0).seats] == ["in", "in", "in", "folded"]
     GAME.apply(state, 0, Action(CALL, 6))
     assert GAME.legal_actions(state, 1) == [Action(FOLD), Action(CALL, 4)]  # nobody raises past the cap
     GAME.apply(state, 1, Action(CALL, 4))
