@@ -105,6 +105,16 @@ async def test_kill_9_mid_hand_and_every_table_comes_back(game: str, workers: in
                 await eventually_async(act_once, "a seat that may act")
                 acted += 1
             assert acted >= 5
+
+            # Mid-hand: the last action may have ended the hand, and the next deal would then be cut in
+            # the second after (on either side of the kill, or after the restart, which resumes it).
+            async def in_play() -> bool:
+                for token in tokens:
+                    if (await snapshot(table, token)).snapshot.view.legal:
+                        return True
+                return False
+
+            await eventually_async(in_play, "a hand in play, not a deal being cut")
             # Talk is numbered too (a spectator's, so that every game allows it mid-hand).
             watch = (await lobby.Spectate(lobby_pb2.SpectateRequest(table_id=t.id, name="w"))).token
             await table.Chat(table_pb2.ChatRequest(token=watch, text="before the crash"))
