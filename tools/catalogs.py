@@ -116,7 +116,10 @@ def same_messages(shipped: bytes, fresh: bytes) -> bool:
 
         return catalog.plural_forms, {(m.context, key(m.id)): key(m.string) for m in catalog if m.id}
 
-    return shipped == fresh or messages(shipped) == messages(fresh)
+    try:
+        return shipped == fresh or messages(shipped) == messages(fresh)
+    except (OSError, ValueError):  # not a compiled catalog at all
+        return False
 
 
 def compile_all() -> None:
