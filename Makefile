@@ -43,15 +43,15 @@ play-setup:
 	@$(BIN)/python -m tools.native --background
 
 ## Set up and run every check: lint, types, import contracts (both read the package's layout from
-## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (four workers: most tests wait
-## on real servers, bots and timers more than they compute, so four keep two cores busy). The browser
+## pyproject.toml: tools/typecheck.py, tools/imports.py), then the test suite (five workers: most tests wait
+## on real servers, bots and timers more than they compute, so five keep two cores busy). The browser
 ## page is tested in a real browser: Debian's Chromium, installed if missing (the test is skipped, and
 ## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
 ## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
-## and run on one worker of the four (the `postgresql` marker; skipped, and saying so, where none runs).
+## and run on one worker of the five (the `postgresql` marker; skipped, and saying so, where none runs).
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) $(NATIVE) lint chromium postgresql
-	$(BIN)/pytest -n 4 $(ARGS)
+	$(BIN)/pytest -n 5 $(ARGS)
 
 ## The quick check before a commit: lint, types and import contracts, then the tests that need neither
 ## root nor minutes (not the `slow`, `browser` or `postgresql` markers: tests/conftest.py applies them).

@@ -572,10 +572,12 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
             for h in health:
                 await h.says(health_pb2.HealthCheckResponse.NOT_SERVING, "not serving while the store is away")
         finally:
+            # Counted before the store is back: her table may come back (a new snapshot) while the
+            # hosts' health is being asked.
+            snapshots = len(ana.snapshots)
             postgres.resume()
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving again")
-        snapshots = len(ana.snapshots)
         await ana.until(lambda p: len(p.snapshots) > snapshots and p.view is not None and p.view.legal,
                         "ana's table back, her turn")
         assert ana.view is not None
