@@ -241,8 +241,23 @@ async def create(page: Page, game: str, title: str, players: tuple[str, ...] | N
     raise AssertionError(f"the form closed three times:\n{page.text()}")
 
 
+SIGNS = re.compile(r"\b[a-z] (Sinal|Seña)\b[^▔▁]*?±")
+"""A truco signal's button: a partner may signal at any time, which is not a turn to play."""
+
+
+def her_turn(page: Page) -> bool:
+    """Whether the table waits on ana for more than a signal to her partner (the turn line says it is her
+    turn while the bar offers her a signal alone)."""
+    if "Your turn" not in page.text():
+        return False
+    shown = "\n".join(rows(page)[y] for y in bar_rows(page))
+    return re.sub(r"[\s▔▁]+", "", SIGNS.sub("", shown)) != "" or (
+        "Your cards:" in page.text() and "your card" in page.text())
+
+
 async def play(page: Page, server: Running, device: Device, game: str, out: Path) -> list[str]:
-    """Until the table's first hand is stored: each of ana's turns taken by taps. What was tapped."""
+    """Until a hand in which ana had a turn is stored (at four, truco's bots may end the first without
+    her: one calls, the other side runs): each of her turns taken by taps. What was tapped."""
     await page.wait_for(lambda t: "table ·" in t.splitlines()[0], timeout=20)
     match = re.search(r"table · ([0-9a-f]+)", rows(page)[0])
     assert match is not None, rows(page)[0]
@@ -250,15 +265,26 @@ async def play(page: Page, server: Running, device: Device, game: str, out: Path
     tapped: list[str] = []
     shot = False
     deadline = time.monotonic() + 420
-    while not any(True for _ in server.store.hands.all(table)):
+    before_her_turn = 0
+    """The hands stored before her first turn."""
+
+    def stored() -> int:
+        return sum(1 for _ in server.store.hands.all(table))
+
+    def over() -> bool:
+        return stored() > before_her_turn
+
+    while True:
         assert time.monotonic() < deadline, f"no hand ended; tapped {tapped}:\n{page.text()}"
         try:
-            await until(page, lambda: "Your turn" in page.text() or any(True for _ in server.store.hands.all(table)),
-                        15)
+            await until(page, lambda: her_turn(page) or over(), 15)
         except TimeoutError:
             continue
-        if any(True for _ in server.store.hands.all(table)):
-            break
+        if over():
+            if tapped:
+                break
+            before_her_turn = stored()  # a hand without her turn (stored before she looked, perhaps): the next
+            continue
         if not shot:
             await page.shot(out / f"table-{game}-{device.name}.png")
             shot = True
