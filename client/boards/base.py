@@ -179,11 +179,7 @@ class Board(Widget):
         the board's next change, up to a claim window's whole time after the tap that let it go."""
         if self.at_paint and self.is_mounted:
             self.at_paint = False
-            changed = self._changed()
-            if changed is None:
-                self.refresh()
-            elif changed:
-                super().refresh(*changed)
+            self._mark_changed()
 
     def _exchange_repaint_regions(self) -> Collection[Region]:
         """What the screen repaints of the board at this paint: for a new view, the lines that
@@ -247,9 +243,14 @@ class Board(Widget):
     def settle(self) -> None:
         """Draw the board now and mark for repaint the lines that differ from those shown."""
         self.settling = False
+        self._mark_changed()
+
+    def _mark_changed(self) -> None:
+        """Mark for repaint the lines that differ from those on screen (the whole board where that is not
+        known: hidden, a summary standing in for it, drawn when shown)."""
         changed = self._changed()
         if changed is None:
-            self.refresh()  # hidden (a summary stands in for it): drawn when shown, not now
+            self.refresh()
         elif changed:
             super().refresh(*changed)
 

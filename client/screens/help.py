@@ -142,9 +142,9 @@ def rules_text(game: str | None, table: str = "", where: str | None = None) -> s
     return text + table + keys_text(where)
 
 
-class HelpScreen(ModalScreen[str | None]):
+class HelpScreen(ModalScreen[None]):
     """The rules and the keys. Opened from ``where`` (the lobby, a table), a tap on the words of one of that
-    screen's keys closes the help with the key's action, for the screen to run (``runs``)."""
+    screen's keys closes the help and runs the key on that screen (``runs``), if it may run now."""
 
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", N_("Close"))]
 
@@ -161,9 +161,13 @@ class HelpScreen(ModalScreen[str | None]):
         yield Footer()
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
-        if event.href.startswith(KEY_LINK):
-            event.stop()
-            self.dismiss(event.href.removeprefix(KEY_LINK))
+        if not event.href.startswith(KEY_LINK):
+            return
+        event.stop()
+        action, below = event.href.removeprefix(KEY_LINK), self.app.screen_stack[-2]
+        self.dismiss(None)
+        if below.check_action(action, ()) is not False:
+            self.app.call_later(below.run_action, action)
 
-    async def action_dismiss(self, result: str | None = None) -> None:
+    async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(None)

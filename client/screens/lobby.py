@@ -402,12 +402,7 @@ class LobbyScreen(Screen[None]):
             self.post_message(OpenTable(table.id, password=password, locked=bool(password)))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(None, where="lobby"), self._help_closed)
-
-    async def _help_closed(self, action: str | None) -> None:
-        """The help closed; by a tap on one of the lobby's keys, that key's action runs now."""
-        if action is not None and self.check_action(action, ()) is not False:
-            await self.run_action(action)
+        self.app.push_screen(HelpScreen(None, where="lobby"))
 
     def action_invite(self) -> None:
         """The invite of the table you created under the cursor; elsewhere, the room's own."""

@@ -884,11 +884,8 @@ class TableScreen(Screen[None]):
         table = table_options(game, self.model.summary.options) if game else ""
         self.app.push_screen(HelpScreen(self.model.game, table, "table"), self._help_closed)
 
-    async def _help_closed(self, action: str | None) -> None:
-        """The help closed; by a tap on one of the table's keys, that key's action runs now."""
+    def _help_closed(self, _closed: None) -> None:
         self.help_closed = time.monotonic()
-        if action is not None and self.check_action(action, ()) is not False:
-            await self.run_action(action)
 
     def action_players(self) -> None:
         self.app.push_screen(SeatsScreen(self.conn, self.model))
