@@ -8,7 +8,7 @@ import json
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -44,6 +44,8 @@ from cardtui.v1 import common_pb2, lobby_pb2
 
 log = logging.getLogger("cardtui.room")
 
+_UNFENCED: AbstractContextManager[None] = nullcontext()
+"""A write where no other process can take the table (one host): nothing to fence it with."""
 MAX_TABLES = 2000
 """Open tables; finished ones do not count."""
 FINISHED_KEPT = 500
@@ -359,8 +361,7 @@ class Room:
         self._sweeper = self.clock.call_later(every, tick)
 
     # -- the journal: what a restart needs ---------------------------------------------
-    @contextmanager
-    def writing(self, table: Table) -> Iterator[None]:
+    def writing(self, table: Table) -> AbstractContextManager[None]:
         """What is written inside is the table's, written only while this process still drives it.
 
         Where a process can lose its table and live on (hosts sharing a PostgreSQL store:
@@ -369,9 +370,10 @@ class Room:
         table is let go here (its streams told to follow it), and the request that wrote is
         refused as ``Unavailable``.
         """
-        if not self.store.owners.FENCES:
-            yield
-            return
+        return self._fenced(table) if self.store.owners.FENCES else _UNFENCED
+
+    @contextmanager
+    def _fenced(self, table: Table) -> Iterator[None]:
         try:
             with self.store.transaction():
                 self.store.owners.fence(table.id, table.epoch)

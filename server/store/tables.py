@@ -138,12 +138,18 @@ class Tables(Part):
         """The events a table has just numbered, each in the slot its number gives among ``slots``
         (a ring: the latest ``slots`` events stay), so that a restart replays what a stream missed,
         even what a process that died had journaled and not yet sent."""
+        said: dict[tuple[str | None, ...], str] = {}  # a change's events share their holders: written once
+        rows = []
+        for seq, mask, holders, body in events:
+            who = said.get(holders)
+            if who is None:
+                who = said[holders] = json.dumps(holders, separators=(",", ":"))
+            rows.append((table_id, seq % slots, seq, mask, who, body))
         self.db.executemany(
             "INSERT INTO sent (table_id, slot, seq, audience, holders, body) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (table_id, slot) DO UPDATE SET seq = excluded.seq, audience = excluded.audience, "
             "holders = excluded.holders, body = excluded.body",
-            [(table_id, seq % slots, seq, mask, json.dumps(holders, separators=(",", ":")), body)
-             for seq, mask, holders, body in events],
+            rows,
         )
 
     def sent(self, table_id: str) -> list[Kept]:

@@ -323,11 +323,11 @@ async def test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back(ser
 
 
 async def test_a_stuck_subscriber_is_dropped_without_slowing_the_table(server: Running) -> None:
-    from cardtui.server.fanout import Subscriber
+    from cardtui.server.fanout import Mailbox, Subscriber
 
     table_id = await create(server, game="cacho", seats=4, bots=4)
     table = server.room.tables[table_id]
-    stuck = Subscriber("stuck", None, asyncio.Queue(5))  # never read; a tiny queue overflows fast
+    stuck = Subscriber("stuck", None, Mailbox(5))  # never read; a tiny queue overflows fast
     table.fanout.subscribers.add(stuck)
     reader = await Player(f"127.0.0.1:{server.port}").spectate(table_id)
     reader.subscribe()
