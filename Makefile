@@ -10,12 +10,11 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: play play-setup test check lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
 
-## The venv with the tools (pyproject's dev extra), then the compiled build. The package's parts live in
+## The venv with the tools (pyproject's dev extra). The package's parts live in
 ## folders of their own (pyproject.toml maps them), so setuptools installs it in development with an import
 ## finder, and says so once in a notice that asks nothing of anyone (tools/setup_venv.py silences it).
 $(STAMP): pyproject.toml
 	@$(PY) -m tools.setup_venv dev --venv $(VENV)
-	$(BIN)/python -m tools.native
 
 ## The hot path compiled with mypyc (the truco engine, betting, Cacho's rules, the meld search and the
 ## rummy playouts, the server's wire and fan-out), where
@@ -49,8 +48,10 @@ play-setup:
 ## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
 ## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
 ## and run on one worker of the five (the `postgresql` marker; skipped, and saying so, where none runs).
+## The compiled build and the lint run side by side (each keeps one core busy for most of a minute).
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
-test: $(STAMP) $(NATIVE) lint chromium postgresql
+test: $(STAMP) chromium postgresql
+	@$(MAKE) --no-print-directory -j2 $(NATIVE) lint
 	$(BIN)/pytest -n 5 $(ARGS)
 
 ## The quick check before a commit: lint, types and import contracts, then the tests that need neither
