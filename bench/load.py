@@ -492,10 +492,20 @@ def ours(frame: str) -> bool:
     return any(root in frame for root in OURS) and "(cardtui/cli/" not in frame
 
 
+LOOP_FRAMES = ("Handle._run", "BaseEventLoop._run_once")
+"""The event loop's frames: what is above them (the command that started the loop, a table worker's
+``worker_main``) runs every part, and what is under them is the part that ran."""
+
+
 def part_of(frames: Sequence[str]) -> str:
     """Which part of the server a sampled stack of the event loop's thread was in."""
     names = [f.split(" (", 1)[0] for f in frames]
-    if names and names[-1] in GRPC_CALLERS:
+    cut = max((i for i, n in enumerate(names) if n in LOOP_FRAMES), default=-1) + 1
+    if cut:
+        frames, names = frames[cut:], names[cut:]
+    if not names:
+        return "gRPC and asyncio (C and Python)"  # in the loop's own frame: its callbacks, grpc's among them
+    if names[-1] in GRPC_CALLERS:
         return "gRPC and asyncio (C and Python)"  # in grpc's compiled code, called from our frame
     for part, marks in PARTS:
         if any(n.startswith(m) for n in names for m in marks):

@@ -40,3 +40,9 @@ def test_samples_in_our_code_are_ours_whatever_folder_it_is_imported_from() -> N
     assert part_of([*loop, "Table._changed (server/table.py:505)", "Table.view_bytes (server/table.py:660)"]
                    ) == "views (build and serialize)"
     assert part_of([*loop, "Handle._run (asyncio/events.py:80)"]) == "gRPC and asyncio (C and Python)"
+    worker = ["worker_main (server/workers.py:120)", "BaseEventLoop.run_forever (asyncio/base_events.py:607)",
+              "BaseEventLoop._run_once (asyncio/base_events.py:1922)"]  # a table worker's loop, under our frame
+    assert part_of([*worker, "EpollSelector.select (selectors.py:468)"]) == "idle"
+    assert part_of([*worker, "Handle._run (asyncio/events.py:80)"]) == "gRPC and asyncio (C and Python)"
+    assert part_of([*worker, "Handle._run (asyncio/events.py:80)", "TableService.Act (server/service.py:352)"]
+                   ) == "server, other (service, room, records)"
