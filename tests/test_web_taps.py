@@ -158,7 +158,9 @@ async def tap_first(page: Page, words: str, anchor: str | None = None) -> None:
     """Tap ``words`` where the screen first shows them (on the first row that shows ``anchor`` too): the
     board is above the log on a phone held upright, left of it on its side, and the log may say the
     same words."""
-    y = next(y for y, row in enumerate(rows(page)) if words in row and (anchor is None or anchor in row))
+    y = next((y for y, row in enumerate(rows(page)) if words in row and (anchor is None or anchor in row)), None)
+    if y is None:
+        raise LookupError(f"{words!r} is not on the screen:\n{page.text()}")
     await page.tap_cell(y, rows(page)[y].index(words) + len(words) / 2)
 
 
@@ -180,6 +182,13 @@ async def step(page: Page) -> str | None:
     a claim window closed or a bar redrawn, and there is nothing of hers to tap now)."""
     if not her_turn(page):
         return None
+    try:
+        return await _step(page)
+    except LookupError:  # the words to tap went from the screen between the look and the tap
+        return None
+
+
+async def _step(page: Page) -> str | None:
     text = page.text()
     if "k knocks" in text:
         await tap_first(page, "k knocks")
