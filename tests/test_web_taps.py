@@ -279,7 +279,10 @@ def her_turn(page: Page) -> bool:
     turn while the bar offers her a signal alone)."""
     if "Your turn" not in page.text():
         return False
-    shown = "\n".join(rows(page)[y] for y in bar_rows(page))
+    try:
+        shown = "\n".join(rows(page)[y] for y in bar_rows(page))
+    except LookupError:  # gone between the two looks
+        return False
     return re.sub(r"[\s▔▁]+", "", SIGNS.sub("", shown)) != "" or (
         "Your cards:" in page.text() and "your card" in page.text())
 
