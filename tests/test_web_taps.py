@@ -216,7 +216,7 @@ async def _step(page: Page) -> str | None:
             await tap_first(page, words)
             await gone(page, words)
             return words
-    if "Your cards:" in text and "your card" in text:
+    if cards_to_play(text):
         y = page.find("Your cards:")[0]
         match = re.search(r"\b[1-3] (\S+)", rows(page)[y].split(":", 1)[1])
         assert match is not None, rows(page)[y]
@@ -283,8 +283,13 @@ def her_turn(page: Page) -> bool:
         shown = "\n".join(rows(page)[y] for y in bar_rows(page))
     except LookupError:  # gone between the two looks
         return False
-    return re.sub(r"[\s▔▁]+", "", SIGNS.sub("", shown)) != "" or (
-        "Your cards:" in page.text() and "your card" in page.text())
+    return re.sub(r"[\s▔▁─]+", "", SIGNS.sub("", shown)) != "" or cards_to_play(page.text())
+
+
+def cards_to_play(text: str) -> bool:
+    """Whether the truco board offers her cards to play: "← your card", or from the second trick "· d face
+    down" in its place."""
+    return "Your cards:" in text and ("your card" in text or "face down" in text)
 
 
 async def play(page: Page, server: Running, device: Device, game: str, out: Path) -> list[str]:
