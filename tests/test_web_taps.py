@@ -267,6 +267,8 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 if "Turn timer" not in page.text():
                     break  # the form closed without its table (the tap landed on Cancel): opened again
                 # the tap landed on another of the form's fields as it laid itself out again: Create again
+        else:
+            raise AssertionError(f"Create tapped three times, the form still open:\n{page.text()}")
     raise AssertionError(f"the form closed three times:\n{page.text()}")
 
 
