@@ -11,7 +11,6 @@ finished hand replays step by step to the open view the hand ended with.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import pickle
 import random
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
 from cardtui.server import wire
 from cardtui.v1 import table_pb2
+from tests.held import cards_in
 
 CASES = [(name, n) for name, rules in GAMES.items() for n in rules.player_counts]
 HYPOTHETICAL = ("outs",)
@@ -32,26 +32,6 @@ HYPOTHETICAL = ("outs",)
 REMEMBERED = ("your_",)
 """View fields in which a seat recalls its own cards once they have left the table (the envido
 of a pica-pica duel already played): the open view shows the table, not a seat's memory."""
-
-
-def cards_in(record: object, skip: tuple[str, ...] = ()) -> set[Card]:
-    """Every card a record holds, however deep."""
-    found: set[Card] = set()
-    if isinstance(record, Card):
-        found.add(record)
-    elif isinstance(record, tuple | list | frozenset | set):
-        for item in record:
-            found |= cards_in(item, skip)
-    elif isinstance(record, dict):
-        for item in record.values():
-            found |= cards_in(item, skip)
-    elif isinstance(record, Action):
-        found |= set(record.cards)
-    elif dataclasses.is_dataclass(record):
-        for f in dataclasses.fields(record):
-            if not any(word in f.name for word in skip):
-                found |= cards_in(getattr(record, f.name), skip)
-    return found
 
 
 def round_trip(view: GameView, legal: list[Action]) -> None:

@@ -1,35 +1,16 @@
-"""Helpers the rummy tests share: the cards a record holds, and a hand history read by the rules alone."""
+"""Helpers the rummy tests share: a hand history read by the rules alone."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from cardtui.engine.cards import Card, parse_cards
-from cardtui.engine.core import Action
 
 PACK = 104
 NO_CARDS = frozenset({"pass", "declare", "bet", "raise", "call", "check", "fold"})
 """Actions that move no card (a pass in a claim window names the window's card, but leaves it)."""
-
-
-def cards_in(record: object, skip: tuple[str, ...] = ()) -> set[Card]:
-    """Every card a record holds, however deep (fields whose name holds a word of ``skip`` left out)."""
-    found: set[Card] = set()
-    if isinstance(record, Card):
-        found.add(record)
-    elif isinstance(record, tuple | list | frozenset | set):
-        for item in record:
-            found |= cards_in(item, skip)
-    elif isinstance(record, Action):
-        found |= set(record.cards)
-    elif dataclasses.is_dataclass(record):
-        for f in dataclasses.fields(record):
-            if not any(word in f.name for word in skip):
-                found |= cards_in(getattr(record, f.name), skip)
-    return found
 
 
 def account(record: Mapping[str, Any]) -> None:

@@ -33,7 +33,7 @@ from cardtui.engine.rummy_records import (
     RummyMeld,
     RummyWindowClosed,
 )
-from tests.engine.rummy_helpers import cards_in
+from tests.held import cards_in
 
 
 def seats(n: int) -> list[SeatInfo]:

@@ -32,7 +32,7 @@ from cardtui.engine.rummy_records import (
     RummyWindowClosed,
     RummyWindowOpened,
 )
-from tests.engine.rummy_helpers import cards_in
+from tests.held import cards_in
 
 
 def seats(n: int) -> list[SeatInfo]:

@@ -9,7 +9,6 @@ reaches an audience before that audience may know it in that hand.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -21,7 +20,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Action, Bound, Event, Game
+from cardtui.engine.core import Bound, Event, Game
 from cardtui.engine.games import GAMES
 from cardtui.engine.melds import wild_cards
 from cardtui.server import wire
@@ -32,6 +31,7 @@ from cardtui.server.store import token_digest
 from cardtui.server.table import Table
 from cardtui.v1 import table_pb2
 from tests.conftest import Player, create
+from tests.held import cards_in as held_cards
 from tests.waiting import eventually
 
 HANDS = 6
@@ -90,20 +90,8 @@ def cards_in(texts: Iterable[str]) -> set[str]:
 
 
 def record_cards(record: object) -> set[str]:
-    """The cards an engine record names, however deep."""
-    found: set[str] = set()
-    if isinstance(record, Card):
-        found.add(str(record))
-    elif isinstance(record, Action):
-        found |= {str(c) for c in record.cards}
-    elif isinstance(record, tuple | list | frozenset | set):
-        for item in record:
-            found |= record_cards(item)
-    elif dataclasses.is_dataclass(record):
-        for f in dataclasses.fields(record):
-            if not any(word in f.name for word in NAMES_NOT_PLACES):
-                found |= record_cards(getattr(record, f.name))
-    return found
+    """The cards an engine record names, however deep (``tests.held``)."""
+    return {str(c) for c in held_cards(record, NAMES_NOT_PLACES)}
 
 
 def event_cards(ev: Event) -> set[str]:
