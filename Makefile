@@ -7,8 +7,12 @@ NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) 
 	server/wire.py server/fanout.py \
 	tools/native.py tools/layout.py
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+## Python keeps what it compiles (``__pycache__``, ignored by git) wherever this runs, even in a shell that
+## asks it not to: the tests start a few hundred processes (servers, forks, the command line), and each
+## would compile again every module it imports.
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: play play-setup test check lint proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
+.PHONY: play play-setup test check lint bytecode proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
 
 ## The venv with the tools (pyproject's dev extra). The package's parts live in
 ## folders of their own (pyproject.toml maps them), so setuptools installs it in development with an import
@@ -48,10 +52,11 @@ play-setup:
 ## says so, only where it cannot be). The store's PostgreSQL backend is tested against a real server:
 ## Debian's PostgreSQL, installed if missing; the tests start a cluster of their own (tests/postgres.py)
 ## and run on one worker of the five (the `postgresql` marker; skipped, and saying so, where none runs).
-## The compiled build and the lint run side by side (each keeps one core busy for most of a minute).
+## The compiled build and the lint run side by side (each keeps one core busy for most of a minute), with
+## the package's bytecode compiled once beside them (else the five workers would each compile it at once).
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) chromium postgresql
-	@$(MAKE) --no-print-directory -j2 $(NATIVE) lint
+	@$(MAKE) --no-print-directory -j2 $(NATIVE) lint bytecode
 	$(BIN)/pytest -n 5 $(ARGS)
 
 ## The quick check before a commit: lint, types and import contracts, then the tests that need neither
@@ -70,6 +75,9 @@ packages:
 		|| echo "make: no $(strip $(MISSING)) could be installed: the tests that need it are skipped, and say so"; \
 	fi
 chromium postgresql: packages
+
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q cardtui engine server client tools bench
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -64,6 +64,15 @@ class _Invalid(ValueError):
 
 
 _SPECS: dict[type, tuple[OptionSpec, ...]] = {}
+_HINTS: dict[type, dict[str, Any]] = {}
+"""Each options record's field types (``get_type_hints`` evaluates every annotation's string anew each call)."""
+
+
+def _hints(cls: type[DataclassInstance]) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
+    return hints
 
 
 def describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
@@ -75,7 +84,7 @@ def describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
 
 
 def _describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     out = []
     for f in dataclasses.fields(cls):
         kind_type = hints[f.name]
@@ -138,7 +147,7 @@ def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
 def read(cls: type[DataclassInstance], raw: Mapping[str, object], title: str) -> Any:
     """The options record ``cls`` from raw values; ``InvalidOptions`` with a sentence if any is bad."""
     specs = {s.name: s for s in describe(cls)}
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     values: dict[str, Any] = {}
     for key, value in raw.items():
         spec = specs.get(str(key))

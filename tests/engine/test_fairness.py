@@ -59,11 +59,15 @@ RUMMY = {"pifpaf", "cacheta"}
 
 
 # -- playing fair hands -----------------------------------------------------------------
-def _near(a: Any, b: Any) -> bool:
+def _together(a: Any, b: Any) -> bool:
     """Two cards a meld could hold together (ace next to king too)."""
     if a.rank == b.rank:
         return a.suit is not b.suit
     return a.suit is b.suit and (0 < abs(a.rank - b.rank) <= 2 or {a.rank, b.rank} <= {1, 12, 13})
+
+
+NEAR = {a: frozenset(b for b in french_deck() if _together(a, b)) for a in french_deck()}
+"""The cards each card could meld with (cards are one object each: a set looks them up by identity)."""
 
 
 def quick_rummy(game: Any, state: Any, seat: int, rng: random.Random, stuck: bool = False) -> Action:
@@ -78,7 +82,8 @@ def quick_rummy(game: Any, state: Any, seat: int, rng: random.Random, stuck: boo
     hand = state.hands[seat]
     if state.phase is Phase.CLAIM:
         card = state.window.card
-        likely = sum(_near(card, c) or card == c for c in hand) >= 2
+        near = NEAR[card]
+        likely = sum(c in near or card == c for c in hand) >= 2
         claim = Action(game.claim_type)
         return claim if likely and game.refusal(state, seat, claim) is None else Action(PASS)
     if state.phase is Phase.KNOCK:
@@ -89,11 +94,11 @@ def quick_rummy(game: Any, state: Any, seat: int, rng: random.Random, stuck: boo
     if state.phase is Phase.DRAW:
         top = state.pile[-1] if state.pile else None
         stock = bool(state.stock) or len(state.pile) > 1
-        take = top is not None and (not stock or sum(_near(top, c) for c in hand) >= 2)
+        take = top is not None and (not stock or len([c for c in hand if c in NEAR[top]]) >= 2)
         return Action(DRAW, value=PILE if take else STOCK)
     wilds = getattr(state, "wilds", ())
     natural = [c for c in hand if c not in wilds]
-    partners = [sum(_near(c, d) for d in natural) for c in natural]
+    partners = [len([d for d in natural if d in NEAR[c]]) for c in natural]
     # In a hand that goes out, every melded card has two near partners (one and a wild): search only then.
     needed = 1 if len(natural) < len(hand) else 2
     knocks = game.knocks(state, seat) if sum(p < needed for p in partners) <= 1 else []
