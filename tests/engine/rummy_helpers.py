@@ -1,16 +1,23 @@
-"""Helpers the rummy tests share: a hand history read by the rules alone."""
+"""Helpers the rummy tests share: which cards sit near which for their quick players, and a hand history read by
+the rules alone."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.cards import Card, french_deck, parse_cards
 
 PACK = 104
 NO_CARDS = frozenset({"pass", "declare", "bet", "raise", "call", "check", "fold"})
 """Actions that move no card (a pass in a claim window names the window's card, but leaves it)."""
+
+
+def near_sets(together: Callable[[Card, Card], bool]) -> dict[Card, frozenset[Card]]:
+    """For each card of the French deck, the cards ``together`` pairs it with: looked up in a set (a card is one
+    object) where the quick players called the predicate millions of times a run."""
+    return {a: frozenset(b for b in french_deck() if together(a, b)) for a in french_deck()}
 
 
 def account(record: Mapping[str, Any]) -> None:

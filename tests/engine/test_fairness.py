@@ -45,6 +45,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase
 from cardtui.fair import LINK_TAG, SCHEME, SCHEMES, Chain, before
 from cardtui.sim import sim_deal_seed, simulate
+from tests.engine.rummy_helpers import near_sets
 
 REGISTRY = GAMES
 
@@ -66,8 +67,8 @@ def _together(a: Any, b: Any) -> bool:
     return a.suit is b.suit and (0 < abs(a.rank - b.rank) <= 2 or {a.rank, b.rank} <= {1, 12, 13})
 
 
-NEAR = {a: frozenset(b for b in french_deck() if _together(a, b)) for a in french_deck()}
-"""The cards each card could meld with (cards are one object each: a set looks them up by identity)."""
+NEAR = near_sets(_together)
+"""The cards each card could meld with."""
 
 
 def quick_rummy(game: Any, state: Any, seat: int, rng: random.Random, stuck: bool = False) -> Action:

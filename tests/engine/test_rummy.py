@@ -16,7 +16,7 @@ from cardtui.engine.melds import wild_cards
 from cardtui.engine.pifpaf import GAME as PIFPAF
 from cardtui.engine.rummy import RummyGame
 from cardtui.engine.rummy_records import DISCARD, DRAW, PASS, PILE, STOCK, Phase, RummyMeld
-from tests.engine.rummy_helpers import account
+from tests.engine.rummy_helpers import account, near_sets
 
 HANDS = 500
 CASES = [("pifpaf", n) for n in range(3, 9)] + [("cacheta", n) for n in range(2, 9)]
@@ -27,10 +27,13 @@ def seats(n: int) -> list[SeatInfo]:
 
 
 # -- every card accounted for ---------------------------------------------------------------------
-def _near(a: Card, b: Card) -> bool:
+def _together(a: Card, b: Card) -> bool:
     if a.rank == b.rank:
         return a.suit != b.suit
     return a.suit == b.suit and 0 < abs(a.rank - b.rank) <= 2
+
+
+NEAR = near_sets(_together)
 
 
 def quick_policy(match: Bound[Any, Any, Any], seat: int, rng: random.Random) -> Action:
@@ -49,7 +52,7 @@ def quick_policy(match: Bound[Any, Any, Any], seat: int, rng: random.Random) -> 
     if phase is Phase.DRAW:
         if game is CACHETA and seat not in state.declared and rng.random() < 0.5 and game.completing(state, seat):
             return Action("declare")
-        useful = 0.5 if state.pile and any(_near(state.pile[-1], c) for c in hand) else 0.05
+        useful = 0.5 if state.pile and not NEAR[state.pile[-1]].isdisjoint(hand) else 0.05
         if state.pile and (rng.random() < useful or not (state.stock or len(state.pile) > 1)):
             return Action(DRAW, value=PILE)
         return Action(DRAW, value=STOCK)
@@ -58,7 +61,7 @@ def quick_policy(match: Bound[Any, Any, Any], seat: int, rng: random.Random) -> 
         k = rng.choice(knocks)
         return Action("knock", cards=() if k.discard is None else (k.discard,))
     choices = [c for c in hand if c != state.drawn] or hand  # never straight back: no endless swaps
-    worst = min(choices, key=lambda c: (sum(_near(c, d) for d in hand if d is not c), rng.random()))
+    worst = min(choices, key=lambda c: (len([d for d in hand if d is not c and d in NEAR[c]]), rng.random()))
     return Action(DISCARD, cards=(worst,))
 
 
