@@ -108,6 +108,8 @@ class Log:
 
     events: dict[int, Event]
     hand_of: dict[int, int] = field(default_factory=dict)
+    cards_of: dict[int, set[str]] = field(default_factory=dict)
+    """The cards each event names, by its number (``allowed`` reads the hand so far at every message)."""
 
     def __post_init__(self) -> None:
         hand, ended = 0, False
@@ -126,7 +128,10 @@ class Log:
         for seq in range(1, upto + 1):
             ev = self.events[seq]
             if self.hand_of[seq] == hand and ev.audience.sees(seat):
-                out |= event_cards(ev)
+                cards = self.cards_of.get(seq)
+                if cards is None:
+                    cards = self.cards_of[seq] = event_cards(ev)
+                out |= cards
         return out
 
     def hands(self) -> int:
