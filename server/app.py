@@ -19,6 +19,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
+from cardtui import heap
 from cardtui.i18n import N_
 from cardtui.server import logfile, systemd
 from cardtui.server.clock import REAL, Clock
@@ -273,7 +274,7 @@ async def start(
         if team is not None:
             team.on_death = lambda slot: keeper.nudge()
         keeper.start(SWEEP_SECONDS)  # a process still ending as this one started, another host that died
-    gc.freeze()
+    heap.freeze("the server")
     gc.set_threshold(50_000, 50, 100)
     room.start_sweeping()
     await server.start()

@@ -59,6 +59,8 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import NoReturn
 
+from cardtui import heap
+
 log = logging.getLogger("cardtui.web")
 
 PARENT = "cardtui.guest_parent"
@@ -522,7 +524,7 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None, run: R
             continue
         sys.stdout.flush()
         sys.stderr.flush()
-        gc.freeze()  # what the guests share is never written to by their collector
+        heap.freeze("the guests' parent")  # what the guests share is never written to by their collector
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})  # no reaping before the pidfd is open
         try:
             pid = os.fork()

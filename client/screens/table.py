@@ -33,6 +33,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Static
 
+from cardtui import heap
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
@@ -304,7 +305,7 @@ class TableScreen(Screen[None]):
         every so many messages, a frame late by as long as it takes (the screen's slowest paints were
         these, not its own work: ``bench/marks.md``).
         A browser guest's parent froze what the guests share before forking it: left as it is."""
-        if gc.get_freeze_count():
+        if heap.frozen():
             return
         gc.collect()
         gc.freeze()

@@ -16,7 +16,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Static
 
-from cardtui import cli
+from cardtui import cli, heap
 from cardtui.cli.flags import table_password
 from cardtui.client.actionbar import ActionBar
 from cardtui.client.app import CardApp
@@ -180,7 +180,7 @@ async def test_a_table_keeps_what_lived_when_it_opened_out_of_the_collector_unti
     in a hundred messages at full pace): at a table, what lived when it opened is frozen, and given
     back to the collector when the table is left (its widgets are garbage then); and the full
     passes come less often there, back to the collector's own pace when it is left."""
-    gc.unfreeze()  # the in-process server froze what it held at its start; a client runs apart from it
+    heap.unfreeze()  # the in-process server froze what it held at its start; a client runs apart from it
     before = gc.get_threshold()
     table_id = await create(server, game="cacho", seats=2, bots=2, bot_delay_ms=60_000)
     app = CardApp(f"127.0.0.1:{server.port}", "eve", spectate=table_id)
