@@ -90,6 +90,10 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
     list shows the part around its choice now). The form lays itself out again when its game
     changes: a tap that came as it did is tapped again (on a busy machine, a few times)."""
     for _ in range(8):
+        if "Dismiss menu" in page.text():  # a list left open (another's: a tap that landed as the form moved)
+            with contextlib.suppress(LookupError, TimeoutError):
+                await tap_first(page, "Dismiss menu")  # the footer's key, tapped
+                await page.wait_for(lambda t: "Dismiss menu" not in t, timeout=5)
         y = max(y for y, row in enumerate(rows(page)) if label in row)
         line = rows(page)[y]
         x = line.rfind(label)  # the form's, right of the lobby's columns (on its side, the form is beside them)
