@@ -179,11 +179,9 @@ async def test_a_cacheta_hand_by_clicks_alone(table_server: Running) -> None:
                     y = next(y for y, row in enumerate(rows) if "Your hand" in row) + 1
                     x = rows[y].rindex(glyphs(cards[last]))  # the rightmost card of the hand
                     assert await pilot.click(offset=(x, y))
-                    await until(pilot, lambda seq=seq, cards=cards: board.cursor == len(board.order) - 1
-                                or screen.model.seq != seq or list(board.order) != cards,
-                                "the last card picked by a click, or the table moved on")
-                    if board.cursor != len(board.order) - 1:  # the table moved as the click came: look again
-                        continue
+                    await settled(pilot)  # the click handled, whatever it did
+                    if board.cursor != len(board.order) - 1:  # the table moved as the click came, or it missed
+                        continue  # (a busy machine's frame behind the board's): look again
                     did.add("pick")
                 if "d discards" not in "\n".join(rows_of(app)):  # the turn ended as the card was picked: look again
                     continue
