@@ -44,13 +44,16 @@ class Mailbox:
     ``asyncio.Queue`` serves any number of readers and writers: a line of waiting getters, one of
     waiting putters and an ``Event`` for ``join``, about 3 KB a queue and a few calls more on each
     message. A stream has one reader and writers that never wait (a full line drops its stream),
-    so a deque and the one future its reader awaits are all it needs. Same calls as the queue's.
+    so a list and the one future its reader awaits are all it needs. Same calls as the queue's.
+    A list, not a deque: a deque keeps a block of 64 slots even empty (about 0.6 KB a stream, six
+    streams a table), and a stream's line is nearly always empty or one message long, where taking
+    from a list's front costs what a deque's does (a drop empties a full one at once: ``clear``).
     """
 
     __slots__ = ("_items", "_waiter", "maxsize")
 
     def __init__(self, maxsize: int = QUEUE) -> None:
-        self._items: deque[bytes | None] = deque()
+        self._items: list[bytes | None] = []
         self._waiter: asyncio.Future[None] | None = None
         self.maxsize = maxsize
 
@@ -67,10 +70,14 @@ class Mailbox:
     def get_nowait(self) -> bytes | None:
         if not self._items:
             raise asyncio.QueueEmpty
-        return self._items.popleft()
+        return self._items.pop(0)
 
     def empty(self) -> bool:
         return not self._items
+
+    def clear(self) -> None:
+        """Everything waiting dropped at once."""
+        self._items.clear()
 
     def qsize(self) -> int:
         return len(self._items)
@@ -85,7 +92,7 @@ class Mailbox:
             finally:
                 if self._waiter is waiter:
                     self._waiter = None
-        return self._items.popleft()
+        return self._items.pop(0)
 
 
 @dataclass(eq=False)
@@ -237,8 +244,7 @@ class Fanout:
             # resumes: a hole in the middle of its queue would be lost for good.
             sub.dropped = True
             self.subscribers.discard(sub)
-            while not sub.queue.empty():
-                sub.queue.get_nowait()
+            sub.queue.clear()
             sub.queue.put_nowait(None)
             return False
 
