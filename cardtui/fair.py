@@ -271,12 +271,16 @@ class FairRandom(random.Random):
 
     def getrandbits(self, k: int, /) -> int:
         """bits(k) of docs/deal.md §5: the next ⌈k/8⌉ bytes, big-endian, their top k bits."""
-        if k < 0:
-            raise ValueError("number of bits must be non-negative")
-        if k == 0:
+        if k <= 0:
+            if k < 0:
+                raise ValueError("number of bits must be non-negative")
             return 0
         n = (k + 7) >> 3
-        return int.from_bytes(self._take(n), "big") >> ((n << 3) - k)
+        pos = self._pos
+        if pos + n > len(self._buf):  # past the blocks made so far: the next ones (most draws are within)
+            return int.from_bytes(self._take(n), "big") >> ((n << 3) - k)
+        self._pos = pos + n
+        return int.from_bytes(self._buf[pos:pos + n], "big") >> ((n << 3) - k)
 
     def random(self) -> float:
         """random() of docs/deal.md §5: bits(53) / 2**53."""

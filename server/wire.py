@@ -575,45 +575,70 @@ def _hints(cls: type) -> dict[str, Any]:
     return hints
 
 
+Reader = Callable[[Message], Any]
+_PLANS: dict[tuple[type, Descriptor, bool], tuple[tuple[str, bool, Reader], ...]] = {}
+"""How to read each record class back from a message: per field, its name, whether a view's common
+part holds it, and its reader (made once per class and message: the field types are read by
+reflection, slow at every record of thousands of random hands)."""
+
+
 def record(msg: Message, cls: type[R]) -> R:
     """A message back as the engine record ``cls``: the inverse of ``message``."""
-    hints = _hints(cls)
-    values = {}
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        fd = typing.cast(FieldDescriptor, msg.DESCRIPTOR.fields_by_name[f.name])
-        values[f.name] = _python(getattr(msg, f.name), hints[f.name], fd, msg)
-    return cls(**values)
+    plan = _plan(cls, typing.cast(Descriptor, msg.DESCRIPTOR), False)
+    return cls(**{name: read(msg) for name, _common, read in plan})
 
 
-def _python(value: Any, hint: Any, fd: FieldDescriptor, parent: Message) -> Any:
+def _plan(cls: type, desc: Descriptor, view: bool) -> tuple[tuple[str, bool, Reader], ...]:
+    """``cls``'s fields read from ``desc`` (for a view, its common fields from ``View`` itself)."""
+    plan = _PLANS.get((cls, desc, view))
+    if plan is None:
+        hints = _hints(cls)
+        steps = []
+        for f in dataclasses.fields(cls):
+            common = view and f.name in _COMMON
+            fd = (_VIEW if common else desc).fields_by_name[f.name]
+            steps.append((f.name, common, _reader(f.name, hints[f.name], fd)))
+        plan = _PLANS[cls, desc, view] = tuple(steps)
+    return plan
+
+
+def _reader(name: str, hint: Any, fd: FieldDescriptor) -> Reader:
+    """The field ``name`` of a message, as the record's type ``hint`` holds it."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType) and type(None) in args:
-        if fd.has_presence and not parent.HasField(fd.name):
-            return None
-        inner = next(a for a in args if a is not type(None))
-        return _python(value, inner, fd, parent)
+        inner = _reader(name, next(a for a in args if a is not type(None)), fd)
+        if not fd.has_presence:
+            return inner
+        return lambda msg: inner(msg) if msg.HasField(name) else None
     if origin is tuple:
-        item = args[0]
-        return tuple(_one(v, item, fd) for v in value)
+        item = _converter(args[0], fd)
+        return lambda msg: tuple([item(v) for v in getattr(msg, name)])
     if origin is not None and issubclass(origin, Mapping):
-        k, item = args
-        value_fd = message_type(fd).fields_by_name["value"]
-        return {k(key): _one(v, item, value_fd) for key, v in value.items()}
-    return _one(value, hint, fd)
+        key, value = args[0], _converter(args[1], message_type(fd).fields_by_name["value"])
+        return lambda msg: {key(k): value(v) for k, v in getattr(msg, name).items()}
+    one = _converter(hint, fd)
+    return lambda msg: one(getattr(msg, name))
 
 
-def _one(value: Any, hint: Any, fd: FieldDescriptor) -> Any:
-    if hint is Card:
-        return Card.parse(value)
-    if hint is Action:
-        return action_of(value)
-    if fd.type == FieldDescriptor.TYPE_ENUM:
-        text = enum_value(enum_type(fd), value)
-        return hint(text) if isinstance(hint, type) and issubclass(hint, enum.Enum) else text
-    if dataclasses.is_dataclass(hint):
-        return record(value, hint)  # type: ignore[arg-type]
+def _as_is(value: Any) -> Any:
     return value
+
+
+def _converter(hint: Any, fd: FieldDescriptor) -> Callable[[Any], Any]:
+    """One wire value (a field's, or one of a repeated field's) as the record's type ``hint``."""
+    if hint is Card:
+        return Card.parse
+    if hint is Action:
+        return action_of
+    if fd.type == FieldDescriptor.TYPE_ENUM:
+        desc = enum_type(fd)
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            return lambda number: hint(enum_value(desc, number))
+        return lambda number: enum_value(desc, number)
+    if dataclasses.is_dataclass(hint):
+        return lambda msg: record(msg, hint)  # type: ignore[arg-type]
+    return _as_is
 
 
 def view_record(msg: table_pb2.View, cls: type[R]) -> R:
@@ -621,16 +646,7 @@ def view_record(msg: table_pb2.View, cls: type[R]) -> R:
     family = msg.WhichOneof("game")
     assert family is not None
     inner = getattr(msg, family)
-    hints = _hints(cls)
-    values = {}
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if f.name in _COMMON:
-            fd = _VIEW.fields_by_name[f.name]
-            values[f.name] = _python(getattr(msg, f.name), hints[f.name], fd, msg)
-        else:
-            fd = inner.DESCRIPTOR.fields_by_name[f.name]
-            values[f.name] = _python(getattr(inner, f.name), hints[f.name], fd, inner)
-    return cls(**values)
+    return cls(**{name: read(msg if common else inner) for name, common, read in _plan(cls, inner.DESCRIPTOR, True)})
 
 
 def event_record(msg: table_pb2.Event) -> Any:

@@ -26,8 +26,12 @@ from cardtui.server.app import Running
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
 from tools.web_shots import Device, Page, launch, open_page
 
-UPRIGHT = Device("upright", 390, 844, 3.0, True, "Ana")
-ON_ITS_SIDE = Device("on-its-side", 844, 390, 3.0, True, "Caio")
+UPRIGHT = Device("upright", 390, 844, 2.0, True, "Ana")
+ON_ITS_SIDE = Device("on-its-side", 844, 390, 2.0, True, "Caio")
+"""Phones of two device pixels to a CSS pixel (most Androids, the smaller iPhones). A headless browser
+paints every frame in software: at three, the bigger iPhones', it painted 2.3 times as much for a hand of
+Pif Paf (22 s of the browser's CPU against 9.6 s), and the page lays itself out in CSS pixels alike. Its
+layout at three is tests/test_web_page.py's."""
 FEW = ("2", "3")
 QUICK_WINDOW = "1000"
 """The claim window a rummy table is made with, in ms, typed into the form's field on the phone's keyboard
@@ -94,7 +98,9 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
             with contextlib.suppress(LookupError, TimeoutError):
                 await tap_first(page, "Dismiss menu")  # the footer's key, tapped
                 await page.wait_for(lambda t: "Dismiss menu" not in t, timeout=5)
-        y = max(y for y, row in enumerate(rows(page)) if label in row)
+        # the label's row, once the page shows it (a tap that landed on Cancel closed the form: the caller
+        # opens it again)
+        y = await shows(page, lambda: max((y for y, row in enumerate(rows(page)) if label in row), default=None))
         line = rows(page)[y]
         x = line.rfind(label)  # the form's, right of the lobby's columns (on its side, the form is beside them)
         column = next(i for i in range(x + len(label), len(line)) if line[i] not in EDGES)

@@ -72,6 +72,7 @@ def imported_alone(names: list[str]) -> dict[str, str]:
     is loaded once first and the processes forked from that one, which makes the check a matter of
     seconds: a module that imports only because another was imported first (a circle)
     fails here as it does in a fresh interpreter."""
+    import gc
     import importlib
     import os
     import sys
@@ -89,6 +90,8 @@ def imported_alone(names: list[str]) -> dict[str, str]:
         except Exception:
             continue
     assert not any(m == PACKAGE or m.startswith(PACKAGE + ".") for m in sys.modules), "another package loaded this one"
+    # what was loaded out of the collector's sight: a child's collections walk only what its import makes
+    gc.freeze()
     failed: dict[str, str] = {}
     for name in names:
         read, write = os.pipe()
