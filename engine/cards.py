@@ -77,9 +77,8 @@ class Card:
             raise TypeError(f"Cards are not made anew: Card.of({self.rank}, Suit.{self.suit.name}) is the card.")
 
     def __str__(self) -> str:
-        if self.suit.spanish:
-            return f"{self.rank}{self.suit.value}"
-        return f"{_FRENCH_FACE.get(self.rank, str(self.rank))}{self.suit.value}"
+        return _NOTATION[self]  # each card's, written once as the cards are made (a format at every call was
+        # a second of a thousand rummy hands' checks)
 
     def __repr__(self) -> str:
         return f"Card({self})"
@@ -111,21 +110,26 @@ class Card:
             raise ValueError(f"{text!r} is not a card (examples: AS, 10H, QD, 1e, 12o).") from None
 
 
+def _written(rank: int, suit: Suit) -> str:
+    if suit.spanish:
+        return f"{rank}{suit.value}"
+    return f"{_FRENCH_FACE.get(rank, str(rank))}{suit.value}"
+
+
 def _all_cards() -> dict[str, Card]:
     out: dict[str, Card] = {}
     for suit in FRENCH_SUITS:
         for rank in range(1, 14):
-            c = Card(rank, suit)
-            out[str(c)] = c
+            out[_written(rank, suit)] = Card(rank, suit)
     for suit in SPANISH_SUITS:
         for rank in _SPANISH_RANKS:
-            c = Card(rank, suit)
-            out[str(c)] = c
+            out[_written(rank, suit)] = Card(rank, suit)
     return out
 
 
 _PARSED = _all_cards()
 _INTERNED = {(c.rank, c.suit): c for c in _PARSED.values()}
+_NOTATION = {c: text for text, c in _PARSED.items()}
 _MAKING = False
 
 

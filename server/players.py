@@ -10,6 +10,7 @@ anything secret of the player.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -28,9 +29,16 @@ MAX_NONCES = 10_000
 """Nonces waiting for their proof; past this the oldest are dropped."""
 BOT_NAME = "bot"
 """The start of every bot's name: bot levels ("bot", "bot (easy)") and bot seats ("bot 3")."""
-BOT_LOOKS = read_name(BOT_NAME).looks
 NAMES_PER_KEY = Limits().names_per_key
 """Names one key may own on a server, unless ``cardtui serve --max-names-per-key`` says otherwise."""
+
+
+@functools.cache
+def bot_looks() -> tuple[str, ...]:
+    """What a bot's name looks like (its skeletons): read at the first name checked, not at import (the
+    confusables' table it needs takes a twentieth of a second to build, which every process of the server
+    paid at its start, table workers that never read a name among them)."""
+    return read_name(BOT_NAME).looks
 
 
 def folded(name: str) -> str:
@@ -52,7 +60,7 @@ def session_digest(session: str) -> str:
 
 def bots_name(name: Name) -> bool:
     """Names that would pass for a bot's, in any case: nobody may prove them."""
-    return any(looks == bot or looks.startswith(bot + " ") for looks in name.looks for bot in BOT_LOOKS)
+    return any(looks == bot or looks.startswith(bot + " ") for looks in name.looks for bot in bot_looks())
 
 
 @dataclass(frozen=True, slots=True)

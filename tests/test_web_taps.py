@@ -61,7 +61,7 @@ async def web(server: Running) -> AsyncIterator[WebServer]:
 
 
 def rows(page: Page) -> list[str]:
-    return list(page.screen.display)
+    return list(page.lines())
 
 
 def entry(row: str, column: int) -> str:

@@ -81,6 +81,9 @@ class Page:
         """Each size the page sent, in order (columns, rows)."""
         """Terminal sizes the page has sent."""
         self.closed_reason: str | None = None
+        self._drawn: list[str] | None = None
+        """The screen's lines as last drawn (pyte renders every cell of every line at each ``display``: the
+        hand by taps reads the screen a few hundred times a change), made again after the next change."""
         self.reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -94,11 +97,13 @@ class Page:
                 frame = data["params"]["response"]
                 if frame["opcode"] == 2:  # the app's output: terminal bytes
                     self.stream.feed(base64.b64decode(frame["payloadData"]))
+                    self._drawn = None
                     self.changed.set()
             elif data.get("method") == "Network.webSocketFrameSent":
                 sent = json.loads(data["params"]["response"]["payloadData"])
                 if sent[0] == "resize":
                     self.screen.resize(sent[1]["height"], sent[1]["width"])
+                    self._drawn = None
                     self.resizes += 1
                     self.sizes.append((sent[1]["width"], sent[1]["height"]))
                     self.changed.set()
@@ -116,8 +121,14 @@ class Page:
             raise RuntimeError(f"{method}: {reply['error']}")
         return dict(reply.get("result", {}))
 
+    def lines(self) -> list[str]:
+        """The screen's lines as the page shows them now."""
+        if self._drawn is None:
+            self._drawn = self.screen.display
+        return self._drawn
+
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return "\n".join(self.lines())
 
     async def wait_for(self, what: str | Callable[[str], bool], timeout: float = 20.0, settle: float = 0.6) -> None:
         """Until the screen shows ``what`` (or ``what(text)`` holds), then ``settle`` seconds for the frame
@@ -137,12 +148,12 @@ class Page:
 
     def found(self, label: str, rows: range | None = None) -> bool:
         """Whether the screen shows ``label`` (within ``rows``)."""
-        return any(label in line for y, line in enumerate(self.screen.display) if rows is None or y in rows)
+        return any(label in line for y, line in enumerate(self.lines()) if rows is None or y in rows)
 
     def find(self, label: str, rows: range | None = None) -> tuple[int, int]:
         """Row and column of ``label`` on the screen (the last match within ``rows``)."""
         found = None
-        for y, line in enumerate(self.screen.display):
+        for y, line in enumerate(self.lines()):
             if rows is not None and y not in rows:
                 continue
             x = line.find(label)

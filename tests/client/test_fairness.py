@@ -134,6 +134,12 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
                    match)
 
 
+def said_whole(said: object) -> str:
+    """A summary's words, every part of it in order, on one line."""
+    parts = getattr(said, "renderables", None)
+    return " ".join(said_whole(p) for p in parts) if parts is not None else " ".join(str(said).split())
+
+
 def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
     for v, checker in table.checkers.items():
         for verdict in checker.verdicts:
@@ -534,7 +540,8 @@ async def seeds_named_as_held(server: Running) -> None:
             nonlocal summary
             show_summary()
             if not summary and screen.summary_open and screen.verdict is not None and screen.verdict.hand == 1:
-                summary = " ".join(str(screen.summary_text().renderables[-1]).split())  # type: ignore[attr-defined]
+                summary = said_whole(screen.summary_text())  # (a match over by its first hand: the rematch's
+                # lines come first and last)
 
         screen._show_summary = shown  # type: ignore[method-assign]
         dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
