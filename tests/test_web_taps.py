@@ -251,11 +251,12 @@ async def _step(page: Page) -> str | None:
 
 async def create(page: Page, server: Running, game: str, title: str, players: tuple[str, ...] | None) -> None:
     """The lobby's New, the form filled by taps, and Create. A tap that lands as the form lays itself
-    out again may close it (a finger on Cancel): the form is opened again and filled again, as a player
-    would."""
-    for _attempt in range(3):
-        await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
-        await page.wait_for("Turn timer")
+    out again may close it (a finger on Cancel), or open a list beside another label than the one meant:
+    the form is opened again (cancelled first) and filled again, as a player would."""
+    for attempt in range(3):
+        if "Turn timer" not in page.text():
+            await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
+            await page.wait_for("Turn timer")
         try:
             await pick(page, "Game", (title,))
             if players is not None:
@@ -264,8 +265,17 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 await fill(page, CLAIM, QUICK_WINDOW)
         except (AssertionError, TimeoutError):
             if "Turn timer" in page.text():
-                raise
-            continue  # the form closed under a tap
+                if attempt == 2:
+                    raise
+                # a list the form's relayout put under a tap stays open, and taps meant for another field
+                # land in it: the form cancelled (the second tap on Cancel, if the first only closed the
+                # list) and opened again, as a player would
+                for _tap in range(3):
+                    with contextlib.suppress(LookupError, TimeoutError):
+                        await tap_first(page, "Cancel")
+                        await page.wait_for(lambda t: "Turn timer" not in t, timeout=5)
+                        break
+            continue  # the form closed under a tap: opened again
         for _tap in range(3):
             await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
             try:

@@ -97,6 +97,7 @@ def imported_alone(names: list[str]) -> dict[str, str]:
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:
+            gc.disable()  # a child imports one module and ends: nothing for the collector to do
             os.close(read)
             code = 0
             try:
