@@ -134,10 +134,14 @@ def _play(table: Table, rules: Rules, rng: random.Random, hands: int, tamper: Ta
                    match)
 
 
-def said_whole(said: object) -> str:
-    """A summary's words, every part of it in order, on one line."""
-    parts = getattr(said, "renderables", None)
-    return " ".join(said_whole(p) for p in parts) if parts is not None else " ".join(str(said).split())
+def seeds_said(said: object) -> str:
+    """The summary's words on the deal's seeds, on one line ("": none yet). Its last part but one when a
+    match is over (the rematch's lines come first and last: a Cacho match may end with its first hand)."""
+    def parts(said: object) -> list[str]:
+        inner = getattr(said, "renderables", None)
+        return [text for part in inner for text in parts(part)] if inner is not None else [" ".join(str(said).split())]
+
+    return next((text for text in reversed(parts(said)) if "Seeds used" in text), "")
 
 
 def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
@@ -540,8 +544,7 @@ async def seeds_named_as_held(server: Running) -> None:
             nonlocal summary
             show_summary()
             if not summary and screen.summary_open and screen.verdict is not None and screen.verdict.hand == 1:
-                summary = said_whole(screen.summary_text())  # (a match over by its first hand: the rematch's
-                # lines come first and last)
+                summary = seeds_said(screen.summary_text())
 
         screen._show_summary = shown  # type: ignore[method-assign]
         dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
