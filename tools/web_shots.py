@@ -79,7 +79,6 @@ class Page:
         self.resizes = 0
         self.sizes: list[tuple[int, int]] = []
         """Each size the page sent, in order (columns, rows)."""
-        """Terminal sizes the page has sent."""
         self.closed_reason: str | None = None
         self._drawn: list[str] | None = None
         """The screen's lines as last drawn (pyte renders every cell of every line at each ``display``: the
