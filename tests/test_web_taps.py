@@ -107,6 +107,11 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
         if entry(line, column) in values:
             return
         await page.tap_cell(y, column + 1)  # the list's choice now, beside its label
+        try:  # open: its arrow turned up (until then the rows below are the form's other fields, whose
+            # values may be the very words looked for: the Bots under the Players)
+            await shows(page, lambda y=y: 0 if "▲" in rows(page)[y] else None)
+        except TimeoutError:
+            continue  # the tap landed elsewhere as the form moved: another list, open, is dismissed above
 
         def offered(y: int = y, column: int = column) -> int | None:
             return next((row for v in values for row in range(y + 1, page.screen.lines)
