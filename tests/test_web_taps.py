@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import aiohttp
 import pytest
@@ -46,6 +47,8 @@ the game's only count), the phone."""
 BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
 """The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
 else the bar's first button."""
+T = TypeVar("T")
+
 EDGES = "▊▎█▌▐│ "
 """What a list's row has around its words."""
 
@@ -69,7 +72,7 @@ def entry(row: str, column: int) -> str:
     return row[column:].strip(EDGES + "▼▲")
 
 
-async def shows(page: Page, found: Callable[[], int | None], timeout: float = 5) -> int:
+async def shows(page: Page, found: Callable[[], T | None], timeout: float = 5) -> T:
     """Until ``found()`` finds something on the screen (looked at whenever the page's terminal changes):
     what it found, at once (``Page.wait_for`` lets the frame finish drawing first: a turn of a rummy
     hand is a few of these, and a hand some thirty turns)."""
@@ -89,10 +92,30 @@ async def until(page: Page, ok: Callable[[], bool], timeout: float) -> None:
     await shows(page, lambda: 0 if ok() else None, timeout)
 
 
+def field(page: Page, label: str) -> tuple[int, int] | None:
+    """The row of the form's field beside ``label``, and the column its words begin at (None: not on the
+    screen). The form's, right of the lobby's columns (on its side, the form is beside them), and its
+    last row that says it (the lobby's header says "Game" too)."""
+    lines = rows(page)
+    y = max((y for y, row in enumerate(lines) if label in row), default=None)
+    if y is None:
+        return None
+    x = lines[y].rfind(label)
+    column = next((i for i in range(x + len(label), len(lines[y])) if lines[y][i] not in EDGES), None)
+    return None if column is None else (y, column)
+
+
+def chosen(page: Page, label: str) -> str | None:
+    """What the form's field beside ``label`` shows now, wherever the form has moved it."""
+    at = field(page, label)
+    return None if at is None else entry(rows(page)[at[0]], at[1])
+
+
 async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
     """Open the form's list beside ``label`` by a tap, and tap the first of ``values`` it shows (a long
     list shows the part around its choice now). The form lays itself out again when its game
-    changes: a tap that came as it did is tapped again (on a busy machine, a few times)."""
+    changes (taller or shorter, so it moves up or down the screen): a tap that came as it did is
+    tapped again (on a busy machine, a few times)."""
     for _ in range(8):
         if "Dismiss menu" in page.text():  # a list left open (another's: a tap that landed as the form moved)
             with contextlib.suppress(LookupError, TimeoutError):
@@ -100,11 +123,8 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
                 await page.wait_for(lambda t: "Dismiss menu" not in t, timeout=5)
         # the label's row, once the page shows it (a tap that landed on Cancel closed the form: the caller
         # opens it again)
-        y = await shows(page, lambda: max((y for y, row in enumerate(rows(page)) if label in row), default=None))
-        line = rows(page)[y]
-        x = line.rfind(label)  # the form's, right of the lobby's columns (on its side, the form is beside them)
-        column = next(i for i in range(x + len(label), len(line)) if line[i] not in EDGES)
-        if entry(line, column) in values:
+        y, column = await shows(page, lambda: field(page, label))
+        if entry(rows(page)[y], column) in values:
             return
         await page.tap_cell(y, column + 1)  # the list's choice now, beside its label
         try:  # open: its arrow turned up (until then the rows below are the form's other fields, whose
@@ -121,8 +141,8 @@ async def pick(page: Page, label: str, values: tuple[str, ...]) -> None:
             row = await shows(page, offered)  # tapped at once: an opened list may scroll to its choice
             value = entry(rows(page)[row], column)
             await page.tap_cell(row, column + len(value) / 2)
-            await page.wait_for(lambda _t, y=y, value=value, column=column: entry(rows(page)[y], column) == value,
-                                timeout=5)
+            # taken: the field shows it (a new game's form is taller, and higher up the screen)
+            await page.wait_for(lambda _t, value=value: chosen(page, label) == value, timeout=5)
             return
         except TimeoutError:
             continue
