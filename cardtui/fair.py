@@ -69,40 +69,101 @@ def before(link: bytes) -> bytes:
     return hashlib.sha256(LINK_TAG + link).digest()
 
 
-@dataclass(frozen=True, slots=True)
 class Chain:
-    """A seat's hash chain (docs/deal.md §3a): ``links[0]`` is the pledge sent when sitting down, and each hand
-    takes the next link, ``before(links[i + 1]) == links[i]``. Every link is fixed when the pledge is made, so no
-    seat, the host's own included, can choose its contribution to a hand after seeing another's."""
+    """A seat's hash chain (docs/deal.md §3a): link 0 is the pledge sent when sitting down, and each hand
+    takes the next link, ``before(link(i + 1)) == link(i)``. Every link is fixed when the pledge is made, so no
+    seat, the host's own included, can choose its contribution to a hand after seeing another's.
 
-    links: tuple[bytes, ...] = field(repr=False)
+    Only every ``MARK_EVERY``-th link is kept (and the top), 65 of the 4,097: any other is hashed down from the
+    kept one above it, at most ``MARK_EVERY - 1`` hashes, and the run of links last asked about is remembered,
+    as a seat's hands go through its chain in order. Every link kept was 300 KB of small objects for each seat
+    a client holds (a browser guest's process among them); this is 3 KB."""
+
+    MARK_EVERY = 64
+    __slots__ = ("_length", "_marks", "_run", "_run_at")
+
+    def __init__(self, marks: tuple[bytes, ...], length: int) -> None:
+        self._marks = marks
+        """Link ``k * MARK_EVERY`` for each k, and the top (link ``length``) last."""
+        self._length = length
+        self._run: tuple[bytes, ...] = ()
+        """The links of the run last hashed down, from link ``_run_at`` on."""
+        self._run_at = -1
 
     @classmethod
     def make(cls, top: bytes | None = None, length: int = CHAIN_LINKS) -> Chain:
-        """A new chain from a secret ``top`` (random when not given): its last link."""
+        """A new chain from a secret ``top`` (random when not given): its last link, link ``length``."""
         link = top if top is not None else secrets.token_bytes(SEED_BYTES)
-        out = [link]
-        for _ in range(length):
+        marks = [link]
+        for i in range(length - 1, -1, -1):
             link = before(link)
-            out.append(link)
-        return cls(tuple(reversed(out)))
+            if i % cls.MARK_EVERY == 0:
+                marks.append(link)
+        return cls(tuple(reversed(marks)), length)
+
+    def __len__(self) -> int:
+        """How many links: the pledge and one for each hand it lasts."""
+        return self._length + 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Chain) and (self._marks, self._length) == (other._marks, other._length)
+
+    def __hash__(self) -> int:
+        return hash((self._marks, self._length))
+
+    def __repr__(self) -> str:  # never a link: the top is the seat's secret until its hands are dealt
+        return f"Chain({len(self)} links)"
 
     @property
     def pledge(self) -> bytes:
-        return self.links[0]
+        return self._marks[0]
+
+    def _runs(self, start: int) -> tuple[int, tuple[bytes, ...]]:
+        """The run of links from the kept one at or below ``start`` to the one before the next kept one: where it
+        starts, and its links. ``_marks[k + 1]`` is link ``min((k + 1) * MARK_EVERY, length)``, hashed down."""
+        k = start // self.MARK_EVERY
+        at = k * self.MARK_EVERY
+        if at != self._run_at:
+            link = self._marks[k + 1]
+            run = []
+            for _ in range(min(at + self.MARK_EVERY, self._length) - at):
+                link = before(link)
+                run.append(link)
+            run.reverse()
+            self._run, self._run_at = tuple(run), at
+        return self._run_at, self._run
+
+    def link(self, i: int) -> bytes:
+        """Link ``i`` (0: the pledge; ``len(self) - 1``: the top)."""
+        if not 0 <= i < len(self):
+            raise IndexError(f"a chain of {len(self)} links has no link {i}")
+        if i == self._length:
+            return self._marks[-1]
+        at, run = self._runs(i)
+        return run[i - at]
+
+    @property
+    def links(self) -> tuple[bytes, ...]:
+        """Every link, in order, hashed down again from the top: for the spec's vectors and the tests."""
+        return tuple(self.link(i) for i in range(len(self)))
 
     def place(self, link: bytes) -> int | None:
-        """Where ``link`` is in the chain (0: the pledge), or None if it is none of its links."""
-        try:
-            return self.links.index(link)
-        except ValueError:
-            return None
+        """Where ``link`` is in the chain (0: the pledge), or None if it is none of its links. The run last asked
+        about is looked in first, then each from the start (a hand names the link after the one before it)."""
+        if link == self._marks[-1]:
+            return self._length
+        runs = range(0, self._length, self.MARK_EVERY)
+        for start in (max(self._run_at, 0), *runs) if runs else ():
+            at, run = self._runs(start)
+            if link in run:
+                return at + run.index(link)
+        return None
 
     def after(self, expect: bytes) -> bytes | None:
         """The link that follows ``expect`` (the one a hand's commitment names for this seat), or None if ``expect``
         is no link of this chain but its last."""
         at = self.place(expect)
-        return self.links[at + 1] if at is not None and at + 1 < len(self.links) else None
+        return self.link(at + 1) if at is not None and at + 1 < len(self) else None
 
 
 def _unhex(value: Any, what: str) -> bytes:

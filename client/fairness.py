@@ -437,7 +437,7 @@ class FairDeals:
         named = pledges.get(self.seat) if self.seat is not None else None
         chain = self.chain
         at = chain.place(named) if chain is not None and named is not None else None
-        link = chain.links[at + 1] if chain is not None and at is not None and at + 1 < len(chain.links) else None
+        link = chain.link(at + 1) if chain is not None and at is not None and at + 1 < len(chain) else None
         again = at is not None and at + 1 <= self.revealed
         unasked = ""
         if seated and inner.cut_ms <= 0:

@@ -214,7 +214,7 @@ class Person:
         at = chain.place(named) if named is not None else None
         assert at is not None, f"{self.name}: the commitment names no link of this seat's chain"
         # as the client's own cut would: the link after the one named, which its check looks for in the deal
-        seed = watch.seed = chain.links[at + 1]
+        seed = watch.seed = chain.link(at + 1)
         self.fair.sent[seed] = watch.hand
         self.fair.revealed = max(self.fair.revealed, at + 1)
         taken = await self.conn.cut(self.token, watch.hand, seed)

@@ -303,7 +303,7 @@ class Dishonest:
             elif choose and trick is Trick.SKIPPED and host:
                 at = self.host.place(self.host_follows)
                 assert at is not None
-                links = self.host.links[at + 2:][:300]  # the next link skipped, and any after it
+                links = (self.host.link(i) for i in range(at + 2, min(at + 302, len(self.host))))  # the next skipped
                 pick = next((keyed(fresh, *mine, (1, link)) for link in links
                              if is_six(keyed(fresh, *mine, (1, link)))), None)
                 if pick is not None:

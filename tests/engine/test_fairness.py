@@ -662,6 +662,30 @@ def test_a_chain_pledges_every_link_before_any_is_seen() -> None:
     assert Chain.make().pledge != Chain.make().pledge
 
 
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+@given(length=st.sampled_from([0, 1, 2, 63, 64, 65, 127, 128, 129, 200]),
+       asked=st.lists(st.integers(min_value=0, max_value=260), max_size=12), top=st.binary(min_size=32, max_size=32))
+def test_a_chain_keeps_a_few_links_and_gives_every_one_in_any_order(length: int, asked: list[int], top: bytes) -> None:
+    """A chain keeps every ``MARK_EVERY``-th link and hashes the rest down when asked: every link, its place
+    and the one after it are those of the whole chain hashed from its top, asked in any order (a seat's hands
+    go in order; a dishonest server names any link), and a value that is no link has no place."""
+    whole = [top]
+    for _ in range(length):
+        whole.append(before(whole[-1]))
+    whole.reverse()
+    chain = Chain.make(top, length=length)
+    assert len(chain) == length + 1 and chain.pledge == whole[0] and chain.links == tuple(whole)
+    assert len(chain._marks) == length // Chain.MARK_EVERY + 1 + (length % Chain.MARK_EVERY != 0)
+    for i in (i % (length + 1) for i in asked):
+        assert chain.link(i) == whole[i] and chain.place(whole[i]) == i
+        assert chain.after(whole[i]) == (whole[i + 1] if i < length else None)
+    assert chain.place(before(whole[0])) is None and chain.after(b"\x00" * 32) is None
+    with pytest.raises(IndexError):
+        chain.link(length + 1)
+    assert top.hex() not in repr(chain) and whole[0].hex() not in repr(chain)
+
+
 def test_a_second_version_deal_follows_its_pledges_and_names_who_withheld() -> None:
     chains = {0: Chain.make(bytes([1]) * 32, 3), 2: Chain.make(bytes([2]) * 32, 3)}
     pledges = tuple((seat, chain.pledge) for seat, chain in chains.items())
