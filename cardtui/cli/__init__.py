@@ -53,4 +53,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cardtui: {problem}", file=sys.stderr)
         return 2
     args = p.parse_args(argv)
+    del p  # its thousand objects are not kept while the command runs (a browser guest's table, for hours)
     return int(args.run(args))
