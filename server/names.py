@@ -148,7 +148,17 @@ def looks_of(text: str) -> tuple[str, ...]:
 
 @functools.cache
 def _prototypes() -> dict[str, str]:
-    """Each confusable character and the prototype it maps to (UTS #39 §4).
+    """Each confusable character and the prototype it maps to (UTS #39 §4): ``derive_prototypes``, as
+    ``cardtui.server.prototypes`` holds it written out (``python -m tools.prototypes``). The package's own
+    table is 9.5 MB of Python objects and a twentieth of a second to read, and every process that reads a
+    name (the lobby's, each table worker's) held it; written out, it is 6,300 pairs, read in a few ms."""
+    from cardtui.server.prototypes import PROTOTYPES
+
+    return PROTOTYPES
+
+
+def derive_prototypes() -> dict[str, str]:
+    """Each confusable character and the prototype it maps to, from ``confusable_homoglyphs``'s table.
 
     ``confusables.txt`` maps every confusable *source* character to one *prototype* (a prototype
     maps to nothing), so each group is a star: the prototype linked with its sources. Where a

@@ -10,7 +10,6 @@ anything secret of the player.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -33,12 +32,10 @@ NAMES_PER_KEY = Limits().names_per_key
 """Names one key may own on a server, unless ``cardtui serve --max-names-per-key`` says otherwise."""
 
 
-@functools.cache
-def bot_looks() -> tuple[str, ...]:
-    """What a bot's name looks like (its skeletons): read at the first name checked, not at import (the
-    confusables' table it needs takes a twentieth of a second to build, which every process of the server
-    paid at its start, table workers that never read a name among them)."""
-    return read_name(BOT_NAME).looks
+BOT_LOOKS = read_name(BOT_NAME).looks
+"""What a bot's name looks like (its skeletons). Read at import, with the confusables' table it needs (a few
+ms since the table is written out, ``cardtui.server.prototypes``): a server's table workers are forked with
+it, and share it, rather than each loading its own at its first name."""
 
 
 def folded(name: str) -> str:
@@ -60,7 +57,7 @@ def session_digest(session: str) -> str:
 
 def bots_name(name: Name) -> bool:
     """Names that would pass for a bot's, in any case: nobody may prove them."""
-    return any(looks == bot or looks.startswith(bot + " ") for looks in name.looks for bot in bot_looks())
+    return any(looks == bot or looks.startswith(bot + " ") for looks in name.looks for bot in BOT_LOOKS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,6 +87,20 @@ def spellings() -> Iterator[tuple[str, str]]:
                     yield owned, owned[:at] + other + owned[at + 1:]
 
 
+
+def test_the_written_out_prototypes_are_the_installed_tables() -> None:
+    """The server reads the prototypes from ``cardtui.server.prototypes``, written out from the package's table:
+    they are the pairs the package gives now, whole (a package with a new table fails here until
+    ``python -m tools.prototypes`` writes them again), and the written module is what that tool writes."""
+    from cardtui.server.names import _prototypes, derive_prototypes
+    from tools.prototypes import TARGET, written
+
+    held = _prototypes()
+    assert held == derive_prototypes(), "stale: run python -m tools.prototypes"
+    assert len(held) > 6000 and held["\u0430"] == "a" and held["0"] == "O"
+    assert TARGET.read_text(encoding="utf-8") == written()
+
+
 def test_every_confusable_substitution_of_an_owned_name_is_refused() -> None:
     assert len(confusables()) > 9000, "the whole table, not a part of it"
     tried, passed = 0, []

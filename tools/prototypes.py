@@ -1,0 +1,57 @@
+"""The confusables' prototypes (UTS #39 §4), written out as ``server/prototypes.py``.
+
+    .venv/bin/python -m tools.prototypes          # write server/prototypes.py
+    .venv/bin/python -m tools.prototypes --check  # exit 1 if it differs from what the package gives now
+
+``cardtui.server.names.derive_prototypes`` reads them from ``confusable_homoglyphs``'s table; a server
+reads them from the module this writes (``names._prototypes``), which is the same pairs in a tenth of the
+memory and time. ``tests/server/test_lookalikes.py`` holds the module to the package as installed: a
+release of the package with a new table fails that test until this is run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import sys
+from pathlib import Path
+
+from cardtui.server.names import derive_prototypes
+
+TARGET = Path(__file__).resolve().parent.parent / "server" / "prototypes.py"
+
+
+def written() -> str:
+    """The module's text, every character outside ASCII escaped (the file reads the same in any editor)."""
+    version = importlib.metadata.version("confusable-homoglyphs")
+    pairs = sorted(derive_prototypes().items())
+    lines = [
+        '"""Each confusable character and the prototype it maps to (UTS #39 §4), from confusable-homoglyphs',
+        f"{version}: {len(pairs)} pairs. Written by ``python -m tools.prototypes``; not to be edited by hand",
+        '(``cardtui.server.names.derive_prototypes`` says how they are made)."""',
+        "",
+        "PROTOTYPES: dict[str, str] = {",
+        *(f"    {char!a}: {prototype!a}," for char, prototype in pairs),
+        "}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.prototypes", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the module is not what would be written")
+    args = parser.parse_args(argv)
+    text = written()
+    if args.check:
+        if TARGET.read_text(encoding="utf-8") != text:
+            print(f"{TARGET} is stale: run python -m tools.prototypes", file=sys.stderr)
+            return 1
+        return 0
+    TARGET.write_text(text, encoding="utf-8")
+    print(f"wrote {TARGET}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
