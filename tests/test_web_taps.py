@@ -278,6 +278,9 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
     """The lobby's New, the form filled by taps, and Create. A tap that lands as the form lays itself
     out again may close it (a finger on Cancel), or open a list beside another label than the one meant:
     the form is opened again (cancelled first) and filled again, as a player would."""
+    def shown() -> bool:
+        return "table ·" in page.text().splitlines()[0]
+
     for attempt in range(3):
         if "Turn timer" not in page.text():
             await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
@@ -302,14 +305,18 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                         break
             continue  # the form closed under a tap: opened again
         for _tap in range(3):
-            await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
+            if shown():
+                return  # made by the tap before, shown since
             try:
-                await page.wait_for(lambda t: "table ·" in t.splitlines()[0], timeout=30)  # a busy machine is slow
+                await page.tap("Create", touch=True, rows=range(0, page.screen.lines - 2))
+                await page.wait_for(lambda _t: shown(), timeout=30)  # a busy machine is slow
                 return
-            except TimeoutError:
-                if server.room.tables:
+            except (LookupError, TimeoutError):  # (no Create: the form has closed as the tap came)
+                if server.room.tables and not shown():
                     raise  # made, and not shown
                 if "Turn timer" not in page.text():
+                    if shown():
+                        return
                     break  # the form closed without its table (the tap landed on Cancel): opened again
                 # the tap landed on another of the form's fields as it laid itself out again: Create again
         else:
