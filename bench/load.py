@@ -102,6 +102,21 @@ def machine_ticks() -> tuple[int, int]:
     return sum(fields) - idle, sum(fields)
 
 
+async def settled_rss_kb(pid: int, within_kb: int = 256, seconds: float = 10.0) -> int:
+    """``rss_kb`` once the server has done starting: two readings half a second apart within ``within_kb``
+    (its bots' and analyses' pools finish their imports after it says it is serving, and their growth is no
+    table's), or whatever it is after ``seconds``."""
+    before = rss_kb(pid)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        now = rss_kb(pid)
+        if abs(now - before) <= within_kb:
+            return now
+        before = now
+    return before
+
+
 def rss_kb(pid: int) -> int:
     """A server's resident memory, over all its processes (0 once they are gone)."""
     total = 0
@@ -435,7 +450,7 @@ class Server:
                  "--next-hand-delay", "50", *workers,
                  "--log-level", "warning", "--no-announce", "--max-actions", "1e6", "--max-tables", "1e6",
                  "--cut-ms", "0", "--max-streams", "100000", "--max-streams-per-address", "100000"], "server on", env)
-        rss0 = rss_kb(self.proc.pid)
+        rss0 = await settled_rss_kb(self.proc.pid)
         self.load = (NativeLoad if native_clients() else Load)(port, self.bare, tables, self.proc.pid)
         await self.load.setup()
         if self.load.failed:
