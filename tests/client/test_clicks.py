@@ -104,7 +104,7 @@ async def test_a_truco_hand_by_clicks_alone(table_server: Running) -> None:
         def to_do() -> bool:  # signals, calls of truco: on offer beside a card, not a turn of their own
             return bool({action_name(a) for a in screen.model.legal} & {"play", "play_blind", "accept", "keep"})
 
-        for _ in range(600):  # ana never goes out (she discards her rightmost card): the bot's hand can run long
+        for _ in range(200):
             await until(pilot, lambda: done() or to_do(), "ana's turn or the hand's end")
             if done() and played:
                 break
