@@ -1,7 +1,6 @@
 """The confusables' prototypes (UTS #39 §4), written out as ``server/prototypes.py``.
 
-    .venv/bin/python -m tools.prototypes          # write server/prototypes.py
-    .venv/bin/python -m tools.prototypes --check  # exit 1 if it differs from what the package gives now
+    .venv/bin/python -m tools.prototypes   # write server/prototypes.py
 
 ``cardtui.server.names.derive_prototypes`` reads them from ``confusable_homoglyphs``'s table; a server
 reads them from the module this writes (``names._prototypes``), which is the same pairs in a tenth of the
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import sys
 from pathlib import Path
 
 from cardtui.server.names import derive_prototypes
@@ -39,16 +37,8 @@ def written() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.prototypes", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the module is not what would be written")
-    args = parser.parse_args(argv)
-    text = written()
-    if args.check:
-        if TARGET.read_text(encoding="utf-8") != text:
-            print(f"{TARGET} is stale: run python -m tools.prototypes", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
+    argparse.ArgumentParser(prog="python -m tools.prototypes", description=__doc__.splitlines()[0]).parse_args(argv)
+    TARGET.write_text(written(), encoding="utf-8")
     print(f"wrote {TARGET}")
     return 0
 
