@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -434,6 +435,10 @@ class Player:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     chain: Chain = field(default_factory=lambda: Chain.make(length=64))
     """The seat's pledged chain (docs/deal.md §3a): ``link`` gives the seed each deal takes from it."""
+    cuts: bool = True
+    """Cut each deal that waits for this seat's link as its commitment arrives, as the client does (a
+    deal otherwise waits the table's whole cut window). False for a test that cuts, or withholds, itself."""
+    cutting: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.channel = grpc.aio.insecure_channel(self.address)
@@ -457,11 +462,30 @@ class Player:
             try:
                 async for msg in stream:
                     self.messages.append(msg)
+                    if self.cuts:
+                        self._cut(msg)
                     self.changed.set()
             finally:
                 self.changed.set()  # the stream ended: whoever waits looks again
 
         self.task = asyncio.create_task(read())
+
+    def _cut(self, msg: table_pb2.TableMessage) -> None:
+        """This seat's link for a deal just committed that waits for it (sent off the stream's reader)."""
+        if not msg.HasField("update"):
+            return
+        for e in msg.update.events:
+            committed = e.deal_committed if e.HasField("deal_committed") else None
+            if committed is None or not committed.cut_ms or all(p.seat != self.seat for p in committed.pledges):
+                continue
+            request = table_pb2.CutRequest(token=self.token, hand=committed.hand, seed=self.link(committed.hand))
+            task = asyncio.create_task(self._send_cut(request))
+            self.cutting.add(task)
+            task.add_done_callback(self.cutting.discard)
+
+    async def _send_cut(self, request: table_pb2.CutRequest) -> None:
+        with contextlib.suppress(grpc.aio.AioRpcError):  # refused (the rate, or too late): the window runs out
+            await self.table.Cut(request)
 
     async def unsubscribe(self) -> None:
         if self.task is not None:
@@ -508,6 +532,9 @@ class Player:
 
     async def close(self) -> None:
         await self.unsubscribe()
+        for task in list(self.cutting):
+            task.cancel()
+        await asyncio.gather(*self.cutting, return_exceptions=True)
         if self.channel is not None:
             await self.channel.close()
 

@@ -473,7 +473,7 @@ async def test_every_seed_in_time_is_used_and_the_history_says_whose(patient_ser
 
     server = patient_server
     table_id = await create(server, game="cacho", seats=2, bots=1, turn_seconds=60)
-    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    ana = await Player(f"127.0.0.1:{server.port}", cuts=False).join(table_id, "ana")
     fair = FairDeals()
     fair.chain = ana.chain
     stream = ana.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))
@@ -520,7 +520,7 @@ async def seeds_named_as_held(server: Running) -> None:
     from tests.conftest import Player
 
     table_id = await create(server, game="cacho", seats=2, bots=0, turn_seconds=600)
-    bia = await Player(f"127.0.0.1:{server.port}").join(table_id, "bia")
+    bia = await Player(f"127.0.0.1:{server.port}", cuts=False).join(table_id, "bia")
     bia.subscribe()
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
     async with app.run_test(size=SIZE) as pilot:
@@ -547,7 +547,7 @@ async def seeds_named_as_held(server: Running) -> None:
                 summary = seeds_said(screen.summary_text())
 
         screen._show_summary = shown  # type: ignore[method-assign]
-        dan = await Player(f"127.0.0.1:{server.port}").join(table_id, "dan")
+        dan = await Player(f"127.0.0.1:{server.port}", cuts=False).join(table_id, "dan")
         await until(pilot, lambda: bool(summary), "the first hand's summary with its seeds")
         await dan.close()
     assert "Seeds used in table deal 1: ana." in summary, (
@@ -575,7 +575,7 @@ async def test_a_client_that_opens_the_table_while_a_deal_waits_for_seeds_is_not
     table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
     table = server.room.tables[table_id]
     address = f"127.0.0.1:{server.port}"
-    ana = await Player(address).join(table_id, "ana")
+    ana = await Player(address, cuts=False).join(table_id, "ana")
     watcher = await Player(address).spectate(table_id)
     ana.subscribe()
 

@@ -122,11 +122,11 @@ async def test_a_table_deals_from_the_committed_seed_and_the_players_cuts(fair_s
                                                                            ) -> None:
     table_id = await create(fair_server, game="cacho", seats=3, bots=1, turn_seconds=3600)
     address = f"127.0.0.1:{fair_server.port}"
-    ana = await Player(address).join(table_id, "ana")
+    ana = await Player(address, cuts=False).join(table_id, "ana")
     ana.subscribe()
     await ana.wait_for(lambda q: q.last_view is not None)
     cutters = [Cutter(ana)]
-    bia = await Player(address).join(table_id, "bia")  # the table is full: the first hand waits for her stream
+    bia = await Player(address, cuts=False).join(table_id, "bia")  # the table is full: the first hand waits for her
     bia.subscribe()
     cutters.append(Cutter(bia))
     players = [ana, bia]
@@ -194,11 +194,11 @@ async def test_a_seed_late_or_never_sent_does_not_stall_the_table(tmp_path: Path
     try:
         table_id = await create(running, game="truco_paulista", seats=4, bots=2, turn_seconds=3600)
         address = f"127.0.0.1:{running.port}"
-        ana = await Player(address).join(table_id, "ana")
+        ana = await Player(address, cuts=False).join(table_id, "ana")
         ana.subscribe()
         await ana.wait_for(lambda q: q.last_view is not None)
         sat = clock.now()
-        bia = await Player(address).join(table_id, "bia")  # full; bia never opens a stream
+        bia = await Player(address, cuts=False).join(table_id, "bia")  # full; bia never opens a stream
         seen: dict[str, float] = {}
 
         def arrived(q: Player) -> bool:
@@ -270,10 +270,10 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
             lobby = lobby_pb2_grpc.LobbyStub(ch)
             request = lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=0, turn_seconds=3600)
             table_id = (await lobby.CreateTable(request)).table.id
-        ana = await Player(address).join(table_id, "ana")
+        ana = await Player(address, cuts=False).join(table_id, "ana")
         ana.subscribe()
         await ana.wait_for(lambda q: q.last_view is not None)
-        bia = await Player(address).join(table_id, "bia")
+        bia = await Player(address, cuts=False).join(table_id, "bia")
         bia.subscribe()
         cutters = [Cutter(ana), Cutter(bia)]
         players = [ana, bia]
@@ -339,7 +339,7 @@ async def test_a_person_away_with_the_table_open_is_waited_for_and_cuts(server: 
     from cardtui.client.fairness import FairDeals
 
     table_id = await create(server, game="cacho", seats=2, bots=1, short_turns=0.2)
-    ana = await Player(f"127.0.0.1:{server.port}").join(table_id, "ana")
+    ana = await Player(f"127.0.0.1:{server.port}", cuts=False).join(table_id, "ana")
     fair = FairDeals()
     fair.chain = ana.chain
     stream = ana.table.Subscribe(table_pb2.SubscribeRequest(token=ana.token))

@@ -319,7 +319,7 @@ async def test_a_screen_that_saw_all_it_could_see_is_never_stale(server: Running
 
     seats, options = PEOPLE_AT[game]
     table_id = await create(server, game=game, seats=seats, turn_seconds=3600, options=options)
-    people = [await Player(address(server)).join(table_id, f"p{i}") for i in range(seats)]
+    people = [await Player(address(server), cuts=False).join(table_id, f"p{i}") for i in range(seats)]
     for p in people:
         p.subscribe()
     table = await started(server, table_id)
