@@ -34,7 +34,7 @@ EYE_ONLY = re.compile(r"[\x00-\x06\x08-\x1f\x7f\u2500-\u259f\u25a0-\u25ff\u2600-
 drawing and blocks, shapes, suit marks and the screen's separators."""
 
 
-SHORT_WINDOW = "1000"
+SHORT_WINDOW = "500"
 """The claim window the player asks for, in ms."""
 
 
