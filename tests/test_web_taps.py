@@ -25,7 +25,7 @@ import pytest_asyncio
 
 from cardtui.server.app import Running
 from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
-from tests.client.rummy_rig import rigged_deck
+from tests.client.rummy_rig import SHORT_HANDS, short_hands
 from tools.web_shots import Device, Page, launch, open_page
 
 UPRIGHT = Device("upright", 390, 844, 2.0, True, "Ana")
@@ -45,15 +45,6 @@ PLAYS = [("cacho", "Cacho", FEW, UPRIGHT), ("truco_paulista", "Truco paulista", 
          ("cacheta", "Cacheta", FEW, UPRIGHT), ("truco_argentino", "Truco argentino", FEW, ON_ITS_SIDE)]
 """Each game: its name in the form's list, the players picked (the first of these the list shows; None:
 the game's only count), the phone."""
-RIGGED = {
-    "cacheta": ({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 0: "7S 8S 9S 10D JD QD 4C 5C KH"}, [1, 0], "2D", "QC JH 9C"),
-    "pifpaf": ({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 2: "QH QS 9D 10D 5D 5C 2C KS 7H", 0: "4C 4D 7S 8S JH JC 3D 10H 2H"},
-               [1, 2, 0], None, "QD JS 9C 9C"),
-}
-"""The rummy hands' deals, the same each time and short: the first bot to play (seat 1; ana, who made the
-table, is seat 0) is dealt a hand one card from going out and draws that card at its second turn (at Pif
-Paf, whether or not the other bot folded in the betting), so ana draws and discards first
-(``tests.client.rummy_rig``: each seat's cards, the order dealt, Cacheta's flip, the stock from its top)."""
 BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
 """The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
 else the bar's first button."""
@@ -416,10 +407,8 @@ async def moved(page: Page, before: str) -> None:
 async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running, web: WebServer, game: str,
                                                  title: str, players: tuple[str, ...] | None, device: Device,
                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if game in RIGGED:
-        hands, order, flip, stock = RIGGED[game]
-        deck = rigged_deck(hands, order, flip=flip, stock=stock)
-        monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    if game in SHORT_HANDS:
+        short_hands(game, monkeypatch)
     browser, devtools = await launch(chromium, device, tmp_path / "profile")
     try:
         async with aiohttp.ClientSession() as http:

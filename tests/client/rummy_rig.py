@@ -50,6 +50,26 @@ def rigged_deck(
     return (first + list(spare))[::-1]  # the deal pops from the end
 
 
+SHORT_HANDS = {
+    "cacheta": ({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 0: "7S 8S 9S 10D JD QD 4C 5C KH"}, [1, 0], "2D", "QC JH 9C"),
+    "pifpaf": ({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 2: "QH QS 9D 10D 5D 5C 2C KS 7H", 0: "4C 4D 7S 8S JH JC 3D 10H 2H"},
+               [1, 2, 0], None, "QD JS 9C 9C"),
+}
+"""A short rummy hand at the fewest players, the same each time, for the tests that play one through a
+client: the first bot to play (seat 1; the person who made the table is seat 0) is dealt a hand one card
+from going out and draws that card at its second turn (at Pif Paf, whether or not the other bot folded
+in the betting), so the person draws and discards first. Each: the seats' cards, the order dealt,
+Cacheta's flip, the stock from its top (``rigged_deck``'s arguments). A client that checks its deals says
+that such a deal does not check out: a test that listens for a fair deal's check cannot use one."""
+
+
+def short_hands(game: str, monkeypatch: Any) -> None:
+    """Every hand the server in this process deals at ``game`` is ``SHORT_HANDS``' (``monkeypatch``: pytest's)."""
+    hands, order, flip, stock = SHORT_HANDS[game]
+    deck = rigged_deck(hands, order, flip=flip, stock=stock)
+    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+
+
 class Position:
     """A rummy hand on the real engine from a rigged deal, as each seat would see it on the wire."""
 

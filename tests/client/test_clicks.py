@@ -21,7 +21,7 @@ from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running, start
 from cardtui.v1 import common_pb2, rummy_pb2
-from tests.client.rummy_rig import rigged_deck
+from tests.client.rummy_rig import short_hands
 from tests.client.waiting import at_table, in_lobby, settled, until
 from tests.conftest import create
 
@@ -131,11 +131,7 @@ async def test_a_truco_hand_by_clicks_alone(table_server: Running) -> None:
 
 
 async def test_a_cacheta_hand_by_clicks_alone(table_server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A short hand, the same each time: the bot (seat 1, first to play) is dealt a hand one card from
-    # going out and draws that card at its second turn; ana (seat 0) draws, picks and discards between.
-    deck = rigged_deck({1: "AS 2S 3S 4H 5H 6H 7C 8C KD", 0: "7S 8S 9S 10D JD QD 4C 5C KH"}, [1, 0],
-                       flip="2D", stock="QC JH 9C")
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    short_hands("cacheta", monkeypatch)  # the bot goes out at its second turn: ana draws, picks and discards first
     # A window after every discard that the bot, which never says it lets one go, may claim: a short one.
     table_id = await create(table_server, game="cacheta", seats=2, bots=1, turn_seconds=600,
                             options={"claim_ms": common_pb2.OptionValue(number=500)})
