@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import IO
@@ -31,6 +32,54 @@ from cardtui.server.store.tournaments import Tournaments
 FOLDER_MODE = 0o700
 SUFFIXES = ("", "-wal", "-shm", "-journal", ".lock")
 """The store and the files SQLite and the lock keep beside it."""
+
+
+CHECKPOINT_SECONDS = 1.0
+"""How often the checkpointer looks whether the write-ahead log has grown."""
+
+
+class Checkpointer:
+    """Copies the write-ahead log's pages into the store's file, on a thread of its own.
+
+    SQLite does it itself at the commit that takes the log past a thousand pages, inside that
+    commit: on the event loop, which serves every table, for tens of milliseconds (the pages
+    written, then synced) while every other table's act waits. That was the tail of an act's
+    latency at a busy table server (bench/marks.md, issue 56). Here the store's connection leaves
+    it to this thread (``wal_autocheckpoint=0``), which looks once a ``CHECKPOINT_SECONDS`` whether
+    the log changed and then checkpoints it on a connection of its own, passively: it copies what
+    no reader still needs and never makes a writer wait. sqlite3 lets go of the interpreter's lock
+    while SQLite works, so the loop runs on meanwhile."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="store-checkpoint", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        wal = f"{self.path}-wal"
+        seen: tuple[int, int] | None = None
+        db: sqlite3.Connection | None = None
+        try:
+            while not self.stopping.wait(CHECKPOINT_SECONDS):
+                try:
+                    stat = os.stat(wal)
+                    now = (stat.st_size, stat.st_mtime_ns)
+                    if now == seen:
+                        continue  # nothing written since the last look
+                    if db is None:
+                        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    seen = now
+                except (OSError, sqlite3.Error):
+                    continue  # no log yet, or the store in trouble: its connection says so where it matters
+        finally:
+            if db is not None:
+                db.close()
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(10)
 
 
 def _files(path: str | Path) -> list[Path]:
@@ -71,6 +120,8 @@ class Store:
     """Each tournament, whole."""
     meta: Meta
     """The store's id, its secrets, and the room's notes."""
+    checkpointer: Checkpointer | None = None
+    """Who moves the write-ahead log into the file (a store on disk, written to)."""
 
     def __init__(self, path: str | Path, read_only: bool = False, own_folder: bool = False,
                  shared: bool = False) -> None:
@@ -130,6 +181,9 @@ class Store:
     def _settings(self) -> None:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        if self.path != ":memory:" and self.checkpointer is None:
+            self.db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's, off the event loop
+            self.checkpointer = Checkpointer(self.path)
         self.db.execute(f"PRAGMA busy_timeout={self.BUSY_MS}")
 
     def _open(self) -> None:
@@ -149,6 +203,8 @@ class Store:
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):  # read-only, or a store in trouble: the next start forgets it
             self.owners.retire()
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         self.db.close()
         self.owners.close()
 
