@@ -73,6 +73,7 @@ async def play_out_the_match(players: Sequence[Player],
     answered = [-1 for _ in players]
     """The index in each player's messages of the last view they acted on."""
     for p in players:
+        p.cuts = False  # cut here, each taken for sure (tried again while the address's rate refuses it)
         p.subscribe()
     while True:
         for p, done in zip(players, cut, strict=True):
