@@ -117,11 +117,15 @@ class Pacer:
         self.run(deal)
 
     def left_ms(self) -> int:
-        """Time left on the turn timer; between hands, until the next deal (0: no clock runs)."""
+        """Time left on the turn timer; between hands, until the next deal (0: no clock runs).
+
+        A clock that has run out and not yet fired (the loop busy at its deadline) still runs: 1 ms, not 0,
+        which would tell a client there is none (a claim window nobody may take would look like one
+        without a clock, to whoever reads the view late in its time)."""
         deadline = self.deadline if self.deadline is not None else self.next_at
         if deadline is None:
             return 0
-        return max(0, int((deadline - self.clock.now()) * 1000))
+        return max(1, int((deadline - self.clock.now()) * 1000))
 
     def stop(self) -> None:
         self.stop_turn()

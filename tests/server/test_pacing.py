@@ -33,6 +33,20 @@ async def test_a_turn_timer_set_later_runs_out_at_the_new_deadline_only() -> Non
     assert clock.now() - start >= 0.4, "not before the deadline set last"
 
 
+async def test_a_timer_past_its_deadline_and_not_yet_fired_still_shows_as_running() -> None:
+    """0 on the wire means no clock runs: a view read as a busy loop is late to fire a timer says 1 ms."""
+    clock = ManualClock()
+    pacer = Pacer(clock=clock)
+    pacer.turn(0.05, lambda: None)
+    clock._now += 0.2  # the time moved on, and the loop has not yet run the timer
+    assert pacer.left_ms() == 1
+    pacer.stop_turn()
+    assert pacer.left_ms() == 0
+    pacer.next_hand(0.05, lambda: None)
+    clock._now += 0.2
+    assert pacer.left_ms() == 1
+
+
 async def test_a_turn_timer_set_earlier_runs_out_at_the_earlier_deadline() -> None:
     clock = ManualClock()
     pacer, fired = Pacer(clock=clock), []
