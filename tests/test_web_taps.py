@@ -275,6 +275,11 @@ async def _step(page: Page) -> str | None:
     return word
 
 
+ATTEMPTS = 5
+"""Times the form is opened and filled before the test gives up: on a busy machine its relayouts are slow,
+and a tap that comes during one may land on another field or on Cancel."""
+
+
 async def create(page: Page, server: Running, game: str, title: str, players: tuple[str, ...] | None) -> None:
     """The lobby's New, the form filled by taps, and Create. A tap that lands as the form lays itself
     out again may close it (a finger on Cancel), or open a list beside another label than the one meant:
@@ -282,7 +287,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
     def shown() -> bool:
         return "table ·" in page.text().splitlines()[0]
 
-    for attempt in range(3):
+    for attempt in range(ATTEMPTS):
         if shown():
             # a tap meant for a field landed on Create as the form laid itself out again: the table is made
             # (its game picked, a count perhaps not), and a hand of it is what the test plays
@@ -299,7 +304,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 await fill(page, CLAIM, QUICK_WINDOW)
         except (AssertionError, TimeoutError):
             if "Turn timer" in page.text():
-                if attempt == 2:
+                if attempt == ATTEMPTS - 1:
                     raise
                 # a list the form's relayout put under a tap stays open, and taps meant for another field
                 # land in it: the form cancelled (the second tap on Cancel, if the first only closed the
@@ -327,7 +332,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 # the tap landed on another of the form's fields as it laid itself out again: Create again
         else:
             raise AssertionError(f"Create tapped three times, the form still open:\n{page.text()}")
-    raise AssertionError(f"the form closed three times:\n{page.text()}")
+    raise AssertionError(f"the form closed {ATTEMPTS} times:\n{page.text()}")
 
 
 SIGNS = re.compile(r"\b[a-z] (Sinal|Seña)\b[^▔▁]*?±")
