@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
 from cardtui.client import choices
@@ -134,6 +135,10 @@ class OpenCode(Message):
     """The player has an invite's code (or link) to type: the app asks it and opens its table."""
 
 
+REFRESH_SECONDS = 2.0
+"""How often the lobby asks for the list of tables, while it is the screen on show."""
+
+
 class LobbyScreen(Screen[None]):
     BINDINGS = [
         # An invite (client.screens.invite): the table you created under the cursor's, else the room's; and
@@ -173,6 +178,8 @@ class LobbyScreen(Screen[None]):
         self.titles: dict[str, str] = {}
         self.wide: bool | None = None
         """Whether the list has a column for the tables' ids (a wide screen), as last laid out."""
+        self.polling: Timer | None = None
+        """The list's refresh, paused while another screen is over the lobby."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -195,7 +202,20 @@ class LobbyScreen(Screen[None]):
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
         await self.action_refresh()
-        self.set_interval(2.0, self.action_refresh)
+        self.polling = self.set_interval(REFRESH_SECONDS, self.action_refresh)
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        """Another screen over the lobby (a table, the hands, the form): the list is not asked for while
+        nobody sees it. A person at a table asked the server for every table every two seconds, for a
+        list under the table's screen."""
+        if self.polling is not None:
+            self.polling.pause()
+
+    async def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Back in the lobby: the list as it is now, then every ``REFRESH_SECONDS`` again."""
+        if self.polling is not None:  # (None: the first showing, before the lobby has mounted)
+            await self.action_refresh()
+            self.polling.resume()
 
     async def action_refresh(self) -> None:
         try:

@@ -14,12 +14,14 @@ from textual.widgets import DataTable
 from cardtui import i18n
 from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
+from cardtui.client.screens import lobby as lobby_module
+from cardtui.client.screens.confirm import ConfirmScreen
 from cardtui.client.screens.lobby import STATUS, LobbyScreen, Seats
 from cardtui.client.screens.replay import TablesScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, lobby_pb2
-from tests.client.waiting import in_lobby, settled, until
+from tests.client.waiting import at_table, in_lobby, settled, until
 from tests.conftest import Player, create
 from tests.server.test_played import ana_left_and_dan_took_her_seat
 from tests.server.test_trust import address
@@ -217,3 +219,45 @@ async def test_where_guests_join_is_a_line_of_the_lobby_not_a_toast_over_it(serv
         assert not list(app.query("Toast")) and not notices(app), "no toast over the tables"
         tables, said = lobby.query_one("#tables", DataTable).region, line.region
         assert said.bottom <= tables.y, "the line sits above the list, covering none of it"
+
+
+async def test_the_lobby_asks_for_the_list_only_while_it_is_on_show(server: Running,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a table the lobby is under the table's screen: it does not ask the server for every table while
+    nobody sees the list, and asks at once when the person is back. Counted against a timer of the app's own
+    at the lobby's pace, so a busy machine slows both alike."""
+    monkeypatch.setattr(lobby_module, "REFRESH_SECONDS", 0.05)
+    table_id = await create(server, game="cacho", name="noite", seats=4, bots=3, turn_seconds=600)
+    app = CardApp(address(server), "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        lobby = await in_lobby(pilot)
+        asked = 0
+        listed = lobby.conn.tables
+
+        async def counted(include_finished: bool = False) -> list[common_pb2.TableSummary]:
+            nonlocal asked
+            asked += 1
+            return await listed(include_finished)
+
+        monkeypatch.setattr(lobby.conn, "tables", counted)
+        await until(pilot, lambda: asked >= 3, "the lobby asking for the list on its own")
+        await app.open_table(table_id)
+        await at_table(pilot)
+        await settled(pilot)
+        before = asked
+        ticks = 0
+
+        def tick() -> None:
+            nonlocal ticks
+            ticks += 1
+
+        app.set_interval(lobby_module.REFRESH_SECONDS, tick)
+        await until(pilot, lambda: ticks >= 20, "twenty of the lobby's intervals gone by at the table")
+        assert asked <= before + 1, f"the lobby asked {asked - before} times under the table's screen"
+        at_table_count = asked
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, (ConfirmScreen, LobbyScreen)), "the leave asked")
+        if isinstance(app.screen, ConfirmScreen):  # mid-match: leave the seat to a bot?
+            await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: asked >= at_table_count + 3, "the lobby asking again, on show")
