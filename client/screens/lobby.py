@@ -14,8 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
-from textual.timer import Timer
+from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 
 from cardtui.client import choices
@@ -27,6 +26,7 @@ from cardtui.client.screens.confirm import ConfirmScreen
 from cardtui.client.screens.help import HelpScreen
 from cardtui.client.screens.invite import InviteScreen
 from cardtui.client.screens.players import LeaderboardScreen
+from cardtui.client.screens.polling import PollingScreen
 from cardtui.client.screens.replay import TablesScreen
 from cardtui.client.typeahead import Built, Waits
 from cardtui.i18n import N_, _
@@ -139,7 +139,7 @@ REFRESH_SECONDS = 2.0
 """How often the lobby asks for the list of tables, while it is the screen on show."""
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(PollingScreen):
     BINDINGS = [
         # An invite (client.screens.invite): the table you created under the cursor's, else the room's; and
         # the way in with a friend's code. Out of the footer, full at 80 columns: the line under the
@@ -178,8 +178,6 @@ class LobbyScreen(Screen[None]):
         self.titles: dict[str, str] = {}
         self.wide: bool | None = None
         """Whether the list has a column for the tables' ids (a wide screen), as last laid out."""
-        self.polling: Timer | None = None
-        """The list's refresh, paused while another screen is over the lobby."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -202,20 +200,7 @@ class LobbyScreen(Screen[None]):
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
         await self.action_refresh()
-        self.polling = self.set_interval(REFRESH_SECONDS, self.action_refresh)
-
-    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
-        """Another screen over the lobby (a table, the hands, the form): the list is not asked for while
-        nobody sees it. A person at a table asked the server for every table every two seconds, for a
-        list under the table's screen."""
-        if self.polling is not None:
-            self.polling.pause()
-
-    async def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Back in the lobby: the list as it is now, then every ``REFRESH_SECONDS`` again."""
-        if self.polling is not None:  # (None: the first showing, before the lobby has mounted)
-            await self.action_refresh()
-            self.polling.resume()
+        self.poll(REFRESH_SECONDS, self.action_refresh)
 
     async def action_refresh(self) -> None:
         try:

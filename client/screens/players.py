@@ -16,13 +16,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import DataTable, Header, Label, OptionList, Static, Tab, Tabs
 from textual.widgets.option_list import Option
 
 from cardtui.client.connection import error_text
 from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel
+from cardtui.client.screens.polling import PollingScreen
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, lobby_pb2, players_pb2
 
@@ -97,7 +98,7 @@ GAMES = Binding.Group(N_("Game"), compact=True)
 """←/→ as one footer item, so that at 80 columns the screen's keys fit in every language."""
 
 
-class LeaderboardScreen(Screen[None]):
+class LeaderboardScreen(PollingScreen):
     """A game's players, best first, bots among them; ←/→ (or a tap) change the game."""
 
     BINDINGS = [
@@ -128,7 +129,7 @@ class LeaderboardScreen(Screen[None]):
         self.title = _("Leaderboard")
         self.query_one("#leaderboard", DataTable).focus()
         self.load()
-        self.set_interval(REFRESH_SECONDS, self.load)
+        self.poll(REFRESH_SECONDS, self.load)
 
     async def relabel(self) -> None:
         """The title, the headings and the note again, in the reader's language now."""

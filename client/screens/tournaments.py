@@ -28,6 +28,7 @@ from cardtui.client.footer import Footer
 from cardtui.client.rounds import Entered, my_table
 from cardtui.client.screens.lobby import CreateTableScreen, OpenTable
 from cardtui.client.screens.password import PasswordScreen
+from cardtui.client.screens.polling import PollingScreen
 from cardtui.i18n import N_, NP_, _, pgettext
 from cardtui.v1 import lobby_pb2, tournament_pb2, tournament_pb2_grpc
 
@@ -66,7 +67,7 @@ def entry_names(state: tournament_pb2.TournamentState) -> dict[int, str]:
     return out
 
 
-class TournamentsScreen(Screen[None]):
+class TournamentsScreen(PollingScreen):
     """The server's tournaments: create one, register, open one's standings."""
 
     BINDINGS = [
@@ -95,7 +96,7 @@ class TournamentsScreen(Screen[None]):
     async def on_mount(self) -> None:
         await self.relabel()
         self.query_one("#tournaments", DataTable).focus()
-        self.set_interval(REFRESH_SECONDS, self.refresh_list)
+        self.poll(REFRESH_SECONDS, self.refresh_list)
 
     async def relabel(self) -> None:
         self.title = _("Tournaments")
