@@ -19,6 +19,8 @@ from textual.timer import Timer
 
 
 class PollingScreen(Screen[None]):
+    """A screen whose ``poll`` asks again on a timer that runs only while the screen is on show."""
+
     def __init__(self) -> None:
         super().__init__()
         self.polling: Timer | None = None
