@@ -71,7 +71,7 @@ class Footer(TextualFooter):
         self.language = ""
         """The language the items were composed in."""
         self.widths: dict[Ident, int] = {}
-        """Each item's width, as last laid out (cells, with the room up to the next item)."""
+        """Each item's width, as last laid out (cells, its margins included)."""
         self.gave_way: frozenset[Ident] = frozenset()
         """Items on offer hidden because the footer is too narrow for them all."""
 
@@ -122,30 +122,39 @@ class Footer(TextualFooter):
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit)
 
+    def on_mount(self) -> None:
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        if screen is self.screen:
+            self.call_after_refresh(self._fit)
+
     def _fit(self) -> None:
-        """Measure the items as laid out; hide whole those that do not fit (see the module's note)."""
-        if not self.is_attached:
+        """Measure the items as laid out; hide whole those that do not fit (see the module's note).
+
+        Only on show: a screen under another (the lobby under a dialog) is not laid out again until
+        it is on show, and its keys' places as last laid out are not where they are now; it is
+        measured when it is on show again. A key shown or hidden here moves the others: they are
+        measured again once laid out."""
+        if not self.is_attached or self.screen is not self.app.screen:
             return
         self._measure()
         gave_way = self._giving_way()
         if gave_way != self.gave_way:
             self.gave_way = gave_way
             self._show_live()
+            self.call_after_refresh(self._fit)
 
     def _measure(self) -> None:
-        """Each shown item's width: from its first widget's left edge to where the next item begins
-        (the last one: to its own right edge), margins included."""
-        spans: list[tuple[Ident, int, int]] = []
+        """Each shown item's width as laid out: from its first widget's left edge to its last one's
+        right edge, margins included (the room it takes from the next one). An item's own widgets
+        only: where the next one sits may be where it sat before a key between them came or went."""
         for ident in self.order:
             widgets = [w for w in self.parts.get(ident, ()) if w.display]
             if not widgets or not all(w.region.width for w in widgets):
                 continue
             start = widgets[0].region.x - widgets[0].styles.margin.left
-            end = widgets[-1].region.right + widgets[-1].styles.margin.right
-            spans.append((ident, start, end))
-        nexts: list[int | None] = [span[1] for span in spans[1:]]
-        for (ident, start, end), after in zip(spans, [*nexts, None][: len(spans)], strict=True):
-            self.widths[ident] = (after if after is not None and after >= end else end) - start
+            self.widths[ident] = widgets[-1].region.right + widgets[-1].styles.margin.right - start
 
     def _giving_way(self) -> frozenset[Ident]:
         """The items on offer to hide so that the rest fit: those the screen lets go first, then

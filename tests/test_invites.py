@@ -228,16 +228,23 @@ async def test_the_link_opens_the_table_in_a_real_browser_whose_tab_rings_at_the
             assert [s.name for s in table.seating.seats if s.token is not None] == ["Dora"]
             seat = next(s.index for s in table.seating.seats if s.token is not None)
             assert await value(page, "window.cardtuiBells || 0") == 0, "off by default"
-            await page.key("g", "KeyG", 71, ctrl=True)
-            await page.wait_for("Bell on")
-            await page_until(page, "document.cookie.includes('cardtui_bell=on')", "the browser keeping the bell")
-            # The table goes on: the bot plays at once, and Dora's turn, if it is hers now, is played
-            # for her (as her own move); her next turn is the first since the bell was turned on.
-            bots_wait(table, 0.05)
+            # The table stands at the bot's turn (its moves wait a minute), Dora's first turn, if it was
+            # hers, played for her (as her own move), and the page shows it: the bell is turned on
+            # between two turns of hers, never during one her page has yet to hear of.
             match = table.match
             assert match is not None
             if seat in match.to_act():
                 table.act(seat, match.legal_actions(seat)[0])
+            bot = next(s for s in table.seating.seats if s.index != seat)
+            assert match.to_act() == (bot.index,), "the bot's turn, standing"
+            await page.wait_for(f"{bot.name} to act", timeout=60)
+            await page.key("g", "KeyG", 71, ctrl=True)
+            await page.wait_for("Bell on")
+            await page_until(page, "document.cookie.includes('cardtui_bell=on')", "the browser keeping the bell")
+            assert await value(page, "window.cardtuiBells || 0") == 0, "no turn of hers began"
+            # The table goes on: the bot plays at once, and Dora's next turn is the first since the
+            # bell was turned on.
+            bots_wait(table, 0.05)
             await page_until(page, "(window.cardtuiBells || 0) > 0", "the bell at Dora's turn")
             assert table.match is not None and seat in table.match.to_act(), "it rang at her turn"
             await page_until(page, "document.title.includes('your turn')", "the countdown in the tab's title")

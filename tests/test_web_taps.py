@@ -324,7 +324,11 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 return
             except (LookupError, TimeoutError):  # (no Create: the form has closed as the tap came)
                 if server.room.tables and not shown():
-                    raise  # made, and not shown
+                    # made, and Caio back in the lobby: a tap meant for Create landed on the table's screen
+                    # as it opened (on a key that leaves a table whose match has not begun); he taps its row
+                    # to sit again, as a player would
+                    await sit_at_the_one_table(page, title)
+                    return
                 if "Turn timer" not in page.text():
                     if shown():
                         return
@@ -333,6 +337,19 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
         else:
             raise AssertionError(f"Create tapped three times, the form still open:\n{page.text()}")
     raise AssertionError(f"the form closed {ATTEMPTS} times:\n{page.text()}")
+
+
+async def sit_at_the_one_table(page: Page, title: str) -> None:
+    """From the lobby, its one table (of the game ``title``, nobody at it) tapped, and the page's Enter, until
+    the client sits there."""
+    for _tap in range(3):
+        with contextlib.suppress(LookupError, TimeoutError):
+            heading, _x = page.find("People")  # the list's heading: the table's row is the next
+            await page.tap(title, touch=True, rows=range(heading + 1, heading + 2))
+            await page.tap_element('#keys button[data-key="enter"]')  # the page's own Enter key
+            await page.wait_for(lambda t: "table ·" in t.splitlines()[0], timeout=15)
+            return
+    raise AssertionError(f"the table made, and not sat at:\n{page.text()}")
 
 
 SIGNS = re.compile(r"\b[a-z] (Sinal|Seña)\b[^▔▁]*?±")

@@ -8,7 +8,9 @@ from collections.abc import Iterator
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
+from textual.widgets import Static
 
 from cardtui.client.footer import Footer
 from cardtui.client.textual_internals import FooterKey, drawn_lines
@@ -112,3 +114,77 @@ async def test_keys_that_come_and_go_are_shown_and_hidden_in_place() -> None:
         assert bee.has_class("-disabled") and set(map(id, footer.query(FooterKey))) == composed
         await change(True, greyed=False)
         assert not bee.has_class("-disabled")
+
+
+class Tight(App[None]):
+    """A lobby's footer, nearly full: on a table of yours Close (wider) takes Quit's place; the keys
+    then fill 79 of 80 columns, and 78 elsewhere."""
+
+    def on_mount(self) -> None:
+        self.push_screen(TightLobby())
+
+
+class TightLobby(Screen[None]):
+    BINDINGS = [Binding("a", "other('a')", "Aaaaaaaaaaaa"), Binding("b", "other('b')", "Bbbbbbbbbbbbb"),
+                Binding("d", "other('d')", "Dddddddddddd"), Binding("e", "other('e')", "Eeeeeeeeee"),
+                Binding("c", "close", "Fechar"), Binding("ctrl+q", "quit", "Sair", priority=True),
+                Binding("f", "other('f')", "Ffffffff")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mine = False
+
+    def compose(self) -> Iterator[Widget]:
+        yield Footer(compact=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.mine if action == "close" else True
+
+    @property
+    def footer_leaves_out(self) -> frozenset[str]:
+        return frozenset({"quit"}) if self.mine else frozenset()
+
+    def action_other(self, key: str) -> None:
+        """A key of the lobby's."""
+
+    def action_close(self) -> None:
+        """Close the table."""
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+
+class Asking(ModalScreen[None]):
+    def compose(self) -> Iterator[Widget]:
+        yield Static("Close it?")
+
+
+async def test_keys_that_fit_show_whatever_the_footer_measured_before_its_keys_were_laid_out() -> None:
+    """A key that comes in place is measured before it is laid out, and one that went still has
+    its room on the screen: measured then, the keys looked wider than they are, and the last
+    stayed hidden though all fit. Under a dialog, the lobby is not laid out at all: what changed
+    there is measured when the dialog goes."""
+    app = Tight()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        lobby = app.screen
+        assert isinstance(lobby, TightLobby)
+        footer = lobby.query_one(Footer)
+
+        async def mine(yours: bool) -> list[str]:
+            lobby.mine = yours
+            lobby.refresh_bindings()
+            await settled(pilot)
+            return [k.key for k in footer.keys_shown()]
+
+        elsewhere, yours = ["a", "b", "d", "e", "ctrl+q", "f"], ["a", "b", "d", "e", "c", "f"]
+        for _ in range(2):
+            assert await mine(False) == elsewhere
+            assert await mine(True) == yours, "all fit: Close in Quit's place"
+        app.push_screen(Asking())
+        await settled(pilot)
+        await mine(False)  # the table closed, under the dialog: not laid out there, not measured
+        app.pop_screen()
+        await settled(pilot)
+        assert [k.key for k in footer.keys_shown()] == elsewhere, "the table closed: Quit is back"
+        assert all(k.region.right <= 80 for k in footer.keys_shown())
