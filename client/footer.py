@@ -125,6 +125,9 @@ class Footer(TextualFooter):
     def on_mount(self) -> None:
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
 
+    def on_unmount(self) -> None:
+        self.app.screen_change_signal.unsubscribe(self)
+
     def _screen_changed(self, screen: Screen[object]) -> None:
         if screen is self.screen:
             self.call_after_refresh(self._fit)
