@@ -563,6 +563,24 @@ async def parts(server: Server, seconds: float, out: Callable[[str], Any]) -> di
     return {part: n / busy for part, n in counts.items() if part != "idle"} if busy else {}
 
 
+LIST_CALLS = 100
+"""Lobby lists asked for in a row to time one (``listing_cost``)."""
+
+
+async def listing_cost(server: Server, calls: int = LIST_CALLS) -> float:
+    """Milliseconds of the server's CPU (every process) for one lobby list of all its tables (``ListTables`` with
+    the finished ones, as a person's lobby asks every two seconds), its acting clients idle meanwhile."""
+    assert server.proc is not None and server.load is not None
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.load.port}") as channel:
+        lobby = lobby_pb2_grpc.LobbyStub(channel)
+        request = lobby_pb2.ListTablesRequest(include_finished=True)
+        await lobby.ListTables(request)
+        before = cpu_seconds(server.proc.pid)[0]
+        for _ in range(calls):
+            await lobby.ListTables(request)
+        return (cpu_seconds(server.proc.pid)[0] - before) / calls * 1e3
+
+
 async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | None = None,
                   out: Callable[[str], Any] = print, rounds: int = 3, components: bool = True,
                   workers: Sequence[int] | None = None) -> dict[str, Any]:
@@ -618,6 +636,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
                 server.done = not ok
             if all(s.done for s in servers):
                 break
+        listed = {server.name: await listing_cost(server) for server in servers if not server.bare}
         for server in servers:
             if components and server.name in ("cardtui", "bare"):
                 share = await parts(server, seconds=max(3.0, seconds / 3), out=out)
@@ -649,6 +668,8 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     out(f"(e) server memory per table (4 players + 2 spectators subscribed): cardtui "
         f"{real['rss_per_table_kb']:.0f} KB, bare {bare['rss_per_table_kb']:.0f} KB "
         f"({times(real['rss_per_table_kb'], bare['rss_per_table_kb'])}; mark ≤ 1.3)")
+    out(f"(h) the lobby's list of its {tables} tables (ListTables, which each person in a lobby asks for every 2 s): "
+        + ", ".join(f"{name} {ms:.2f} ms" for name, ms in listed.items()) + " of server CPU a call, every process")
     by_count = {default: real, **{n: got[f"{n} worker" + ("s" if n > 1 else "")] for n in counts}}
     workers_section(by_count, bare, default, out)
     steps = {s.name: s.steps for s in servers}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtui.server import wire
 from cardtui.server.errors import PermissionDenied
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
@@ -29,9 +28,8 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
                   if p is not None and p.owner != store.owners.me]
         return hosts_pb2.TakeOverResponse(taken=self.room.take_over(places))
 
-    async def Tables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
+    async def Tables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
+        self, request: lobby_pb2.ListTablesRequest, context: Any
+    ) -> bytes:
         self._check(context)
-        tables = [wire.table_summary(t.summary()) for t in self.room.tables.values()]
-        if request.include_finished:
-            tables += reversed(self.room.finished.values())
-        return lobby_pb2.ListTablesResponse(tables=tables)
+        return self.room.listing(request.include_finished)

@@ -202,6 +202,8 @@ class Room:
         """Open tables."""
         self.finished: dict[str, common_pb2.TableSummary] = {}
         """Tables that have closed for good, newest last."""
+        self._finished_listed: dict[str, tuple[common_pb2.TableSummary, bytes]] = {}
+        """Each finished table's entry of the lobby's list, with the summary it was made from (``listing``)."""
         self.tokens: dict[str, Pass] = {}
         """What each token grants, by the token's digest: the room never keeps a token itself."""
         self.bot_delay = bot_delay
@@ -332,6 +334,25 @@ class Room:
         self._last_hand.pop(table.id, None)
         self._remember(table)
         log.info("table %s finished: %s", table.id, said(reason, args))
+
+    def listing(self, include_finished: bool) -> bytes:
+        """This process's own tables as the lobby lists them: a ``ListTablesResponse``, serialized, the open
+        tables first, then the finished ones, newest first.
+
+        Each entry is kept serialized and made again only when its table's summary changes
+        (``Table.listed``). Serialized messages of one type laid end to end parse as one whose
+        repeated fields are joined: a lobby adds other processes' lists to its own as they come.
+        """
+        entries = [table.listed() for table in self.tables.values()]
+        if include_finished:
+            kept, self._finished_listed = self._finished_listed, {}
+            for table_id, summary in reversed(self.finished.items()):
+                entry = kept.get(table_id)
+                if entry is None or entry[0] is not summary:
+                    entry = (summary, wire.field_bytes(1, summary.SerializeToString()))
+                self._finished_listed[table_id] = entry
+                entries.append(entry[1])
+        return b"".join(entries)
 
     def _remember(self, table: Table) -> None:
         summary = table.summary()

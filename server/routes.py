@@ -45,6 +45,9 @@ CHANNEL_OPTIONS = [
     ("grpc.initial_reconnect_backoff_ms", 100),
     ("grpc.max_reconnect_backoff_ms", 1_000),
 ]
+TABLES_METHOD = "/{}/{}".format(*hosts_pb2.DESCRIPTOR.services_by_name["Hosts"].methods_by_name["Tables"]
+                                .full_name.rsplit(".", 1))
+"""The path of ``Hosts.Tables``, called without a deserializer: its answer is handed on as bytes."""
 AWAY = N_("The table's server cannot be reached just now; try again in a moment.")
 
 
@@ -176,19 +179,25 @@ class Router:
 
     async def tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
         """Every other process's own tables (those that answer in time): the rest of the room's lobby."""
+        return list(lobby_pb2.ListTablesResponse.FromString(await self.listing(include_finished)).tables)
+
+    async def listing(self, include_finished: bool) -> bytes:
+        """``tables`` as the processes serialized them (a ``ListTablesResponse``'s bytes, theirs end to end):
+        a lobby hands them on as they are, without reading them (``Room.listing``)."""
         others = [o for o in self.store.owners.all() if o.id != self.store.owners.me]
+        request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
 
-        async def ask(address: str) -> list[common_pb2.TableSummary]:
-            stub = hosts_pb2_grpc.HostsStub(self.channel(address))
+        async def ask(address: str) -> bytes:
+            channel = self.channel(address)
+            call: grpc.aio.UnaryUnaryMultiCallable[lobby_pb2.ListTablesRequest, bytes] = channel.unary_unary(
+                TABLES_METHOD, request_serializer=lobby_pb2.ListTablesRequest.SerializeToString)
             try:
-                reply = await stub.Tables(lobby_pb2.ListTablesRequest(include_finished=include_finished),
-                                          metadata=self._passing(None), timeout=LIST_SECONDS)
+                reply: bytes = await call(request, metadata=self._passing(None), timeout=LIST_SECONDS)
             except grpc.aio.AioRpcError:
-                return []  # gone, or starting: its tables are listed once it (or whoever takes them) answers
-            return list(reply.tables)
+                return b""  # gone, or starting: its tables are listed once it (or whoever takes them) answers
+            return reply
 
-        found = await asyncio.gather(*(ask(o.address) for o in others))
-        return [t for tables in found for t in tables]
+        return b"".join(await asyncio.gather(*(ask(o.address) for o in others)))
 
     async def close(self) -> None:
         for channel in self._channels.values():

@@ -40,7 +40,6 @@ from cardtui.server.text import BadText, clean_chat
 from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
     analysis_pb2,
-    common_pb2,
     lobby_pb2,
     lobby_pb2_grpc,
     players_pb2,
@@ -114,21 +113,23 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         place = self.router.elsewhere(table_id)
         return None if place is None else place.address
 
-    async def _all_tables(self, include_finished: bool) -> list[common_pb2.TableSummary]:
-        tables = [wire.table_summary(t.summary()) for t in self.room.tables.values()]
-        if include_finished:
-            tables += reversed(self.room.finished.values())
+    async def _listing(self, include_finished: bool) -> bytes:
+        """The room's tables as a ``ListTablesResponse``, serialized: this process's, then the others'."""
+        listing = self.room.listing(include_finished)
         if self.router is not None:
-            tables += await self.router.tables(include_finished)
-        return tables
+            listing += await self.router.listing(include_finished)
+        return listing
 
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
-        tables = len(self.room.tables) if self.router is None else len(await self._all_tables(False))
+        tables = len(self.room.tables) if self.router is None else len(
+            lobby_pb2.ListTablesResponse.FromString(await self._listing(False)).tables)
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=tables,
                                     no_cuts=self.room.cut_window <= 0)
 
-    async def ListTables(self, request: lobby_pb2.ListTablesRequest, context: Any) -> lobby_pb2.ListTablesResponse:
-        return lobby_pb2.ListTablesResponse(tables=await self._all_tables(request.include_finished))
+    async def ListTables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
+        self, request: lobby_pb2.ListTablesRequest, context: Any
+    ) -> bytes:
+        return await self._listing(request.include_finished)
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         passed_on = self.router is not None and self.router.trusted(context)
@@ -527,7 +528,7 @@ def register(server: grpc.aio.Server, servicer: object, service: ServiceDescript
     broken request with a bare UNKNOWN; decoding inside the handler lets us say what is wrong.
     Every ``Refusal`` a servicer raises is answered with its status code and sentence: the one
     place errors map to codes. The store out of reach (``StoreDown``) is ``UNAVAILABLE``, said once
-    (``outage``). Streams may yield messages already serialized (``bytes``).
+    (``outage``). Streams may yield, and calls return, messages already serialized (``bytes``).
     """
     handlers: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
     for method in service.methods:
@@ -539,9 +540,19 @@ def register(server: grpc.aio.Server, servicer: object, service: ServiceDescript
                 _streaming(behaviour, request_type, refusals, outage))
         else:
             handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-                _unary(behaviour, request_type, refusals, outage), response_serializer=reply_type.SerializeToString
-            )
+                _unary(behaviour, request_type, refusals, outage), response_serializer=_serializer(reply_type))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))
+
+
+def _serializer(reply_type: Any) -> Callable[[Any], bytes]:
+    """A reply's bytes: a message serialized, or bytes a servicer serialized itself (a lobby's list, made of
+    entries kept serialized) as they are."""
+    serialize = reply_type.SerializeToString
+
+    def serialized(reply: Any) -> bytes:
+        return reply if type(reply) is bytes else serialize(reply)
+
+    return serialized
 
 
 async def _decode(raw: bytes, request_type: Any, context: Any) -> Any:

@@ -169,6 +169,11 @@ class Table:
         self.rules = rules
         self.config = config
         self.options = rules.check_options(config.options)
+        specs = {s.name: s for s in rules.option_specs}
+        self._options_listed = tuple((specs[k], v) for k, v in self.options.items())
+        """The options as the lobby lists them, each with its spec: a table's options do not change."""
+        self._listed: tuple[TableSummary, bytes] | None = None
+        """The summary last listed, and its entry of a lobby's list (``listed``)."""
         self.journal = journal
         self.rng = rng or SYSTEM_RANDOM
         self.thinker = thinker
@@ -229,14 +234,13 @@ class Table:
 
     def summary(self) -> TableSummary:
         """The table as the lobby lists it (``wire.table_summary`` for the wire)."""
-        specs = {s.name: s for s in self.rules.option_specs}
         return TableSummary(
             id=self.id,
             game=self.rules.name,
             name=self.config.name,
             seats=self.seating.listed(),
             spectators=self.watching,
-            options=tuple((specs[k], v) for k, v in self.options.items()),
+            options=self._options_listed,
             has_password=bool(self.config.password),
             private=self.config.private,
             status=self.status,
@@ -246,6 +250,19 @@ class Table:
             tournament_round=int(self.config.tournament.get("round", 0)),
             no_cuts=self.config.cut_window <= 0,
         )
+
+    def listed(self) -> bytes:
+        """The table's entry of a lobby's list (a ``ListTablesResponse``'s ``tables`` field), serialized.
+
+        A lobby's list is asked for every two seconds by each person in a lobby, and most tables'
+        summaries have not changed since the last time: the entry is made again only when the summary
+        differs from the one it was made from.
+        """
+        summary = self.summary()
+        kept = self._listed
+        if kept is None or kept[0] != summary:
+            kept = self._listed = (summary, wire.field_bytes(1, wire.table_summary(summary).SerializeToString()))
+        return kept[1]
 
     # -- what the parts hold, as the table's -------------------------------------------
     @property

@@ -32,7 +32,7 @@ from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests.arrangements import Arrangement, Calls, Person, close_tables, make_table
 from tests.conftest import passed
 from tests.postgres import Cluster
-from tests.waiting import eventually
+from tests.waiting import eventually, eventually_async
 
 A = common_pb2.ActionType
 COVERED = ("Lobby", "Table")
@@ -358,6 +358,50 @@ async def test_talk_hints_cards_and_invites_reach_the_table_where_it_is_served(a
         assert finished[table_id].status == common_pb2.TABLE_STATUS_FINISHED
     finally:
         await closing([ana, wes])
+
+
+@pytest.mark.rpcs("Lobby/ListTables")
+async def test_the_lobby_lists_each_table_as_it_is_when_asked(arrangement: Arrangement) -> None:
+    """wes's lobby lists a table of ana's, whichever process drives it, as it is at the moment he asks: her seat
+    taken, himself watching and gone, the match begun once bia fills the last seat, the table closed. Each
+    table's entry is kept serialized between two lists (``Table.listed``): a change must make it again."""
+    ana, bia, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "wes")
+    table_id = await make_table(arrangement, ana, game="truco_argentino", seats=2, bots=0)
+
+    async def entry(include_finished: bool = False) -> common_pb2.TableSummary:
+        [found] = [t for t in await wes.conn.tables(include_finished=include_finished) if t.id == table_id]
+        return found
+
+    async def listed(check: Callable[[common_pb2.TableSummary], bool], what: str) -> common_pb2.TableSummary:
+        async def look() -> common_pb2.TableSummary | None:
+            found = await entry()
+            return found if check(found) else None
+
+        return await eventually_async(look, f"the lobby lists {what}")
+
+    try:
+        empty = await entry()
+        assert empty.status == common_pb2.TABLE_STATUS_WAITING and empty.spectators == 0, empty
+        assert not any(s.taken for s in empty.seats) and await entry() == empty
+        await ana.sit(table_id)  # through the lobby: listed at once
+        assert [s.name for s in (await entry()).seats if s.taken] == ["ana"]
+        await wes.watch(table_id)
+        wes.follow()
+        await wes.until(lambda p: p.snapshots, "the table opens")
+        assert (await entry()).spectators == 1
+        await bia.sit(table_id)
+        ana.follow()
+        bia.follow()
+        playing = await listed(lambda t: t.status == common_pb2.TABLE_STATUS_PLAYING, "the match begun")
+        assert [s.name for s in playing.seats if s.taken] == ["ana", "bia"] and playing.spectators == 1
+        await wes.leave()
+        await listed(lambda t: t.spectators == 0, "wes gone")
+        await ana.conn.close_table(table_id)
+        assert table_id not in {t.id for t in await wes.conn.tables()}
+        closed = await entry(include_finished=True)
+        assert closed.status == common_pb2.TABLE_STATUS_FINISHED and set(closed.played_people) <= {"ana", "bia"}
+    finally:
+        await closing([ana, bia, wes])
 
 
 async def settle_the_envido(people: list[Person]) -> None:
