@@ -1,7 +1,7 @@
 """`make bench`: every figure as a ratio to a baseline measured in the same run.
 
 Sections: engine (Cacho hands/s with bots), views (one change in Python: views spliced from
-their parts vs whole messages; our Python per act, compiled vs plain), load (real server vs a bare fan-out server
+their parts vs whole messages; our Python per act, compiled vs plain, and after a sleep), load (real server vs a bare fan-out server
 over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
 pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
 simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
