@@ -1,9 +1,9 @@
 """`make bench`: every figure as a ratio to a baseline measured in the same run.
 
 Sections: engine (Cacho hands/s with bots), views (one change in Python: views spliced from
-their parts vs whole messages; our Python per act, compiled vs plain, and after a sleep), load (real server vs a bare fan-out server
-over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine speed vs
-pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
+their parts vs whole messages; our Python per act, compiled vs plain, and after a sleep), load (real
+server vs a bare fan-out server over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine
+speed vs pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
 simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
 duplicated events, latency against the bare server, memory at the start and the end), guests (browser
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
