@@ -31,13 +31,14 @@ bits of orderings, and every one of them is reachable.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+
+from cardtui.hashes import sha256
 
 SCHEMES = ("cardtui-deal/1", "cardtui-deal/2")
 """Every version of the scheme this module deals and checks by (docs/deal.md §16)."""
@@ -60,13 +61,13 @@ CHAIN_LINKS = 4096
 
 def commitment(server_seed: bytes) -> str:
     """The published commitment to a server seed: its SHA-256, in hex."""
-    return hashlib.sha256(server_seed).hexdigest()
+    return sha256(server_seed).hexdigest()
 
 
 def before(link: bytes) -> bytes:
     """The value a link follows in its chain: ``SHA-256(LINK_TAG ‖ link)`` (docs/deal.md §3a). A seat's pledge is
     the first value of its chain; its link for a hand is the one whose ``before`` the hand's commitment names."""
-    return hashlib.sha256(LINK_TAG + link).digest()
+    return sha256(LINK_TAG + link).digest()
 
 
 class Chain:
@@ -291,7 +292,7 @@ class DealSeed:
 
 def stream_block(seed: DealSeed, counter: int) -> bytes:
     """Block ``counter`` of the deal stream: HMAC-SHA256(server seed, message ‖ u64 counter) (docs/deal.md §5)."""
-    return hmac.new(seed.server_seed, seed.message() + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+    return hmac.new(seed.server_seed, seed.message() + counter.to_bytes(8, "big"), sha256).digest()
 
 
 class FairRandom(random.Random):
@@ -307,7 +308,7 @@ class FairRandom(random.Random):
         if not isinstance(seed, DealSeed):
             raise TypeError("A fair deal's generator is made from a DealSeed.")
         self._deal = seed
-        self._mac = hmac.new(seed.server_seed, seed.message(), hashlib.sha256)
+        self._mac = hmac.new(seed.server_seed, seed.message(), sha256)
         self._block = 0
         self._buf = b""
         self._pos = 0

@@ -12,7 +12,6 @@ once is worth nothing later or at another server. Client and server both use thi
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,8 @@ from pathlib import Path
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from cardtui.hashes import sha256_hex
 
 FILE_NAME = "identity.pem"
 KEY_BYTES = 32
@@ -58,7 +59,7 @@ def verify(public_key: bytes, signature: bytes, message: bytes) -> bool:
 
 def fingerprint(public_key: bytes) -> str:
     """A short, readable digest of a public key, for people to compare ("3f2a 9c01 …")."""
-    digest = hashlib.sha256(public_key).hexdigest()[:20]
+    digest = sha256_hex(public_key)[:20]
     return " ".join(digest[i:i + 4] for i in range(0, len(digest), 4))
 
 

@@ -12,7 +12,6 @@ stores histories in order (``linked``) lives elsewhere.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Iterable, Mapping
@@ -22,6 +21,7 @@ from typing import Any, Protocol
 
 from cardtui.engine.options import OptionSpec
 from cardtui.fair import SCHEME, SCHEMES, DealSeed, FairRandom, commitment, stream_block
+from cardtui.hashes import sha256_hex
 
 __all__ = [
     "GENESIS", "SCHEME", "DealSeed", "FairRandom", "HandCheck", "Seed", "canonical", "chain_link", "commitment",
@@ -79,7 +79,7 @@ def canonical(record: Mapping[str, Any]) -> bytes:
 def hand_hash(record: Mapping[str, Any]) -> str:
     """The SHA-256 (hex) of a stored hand history, its own ``prev`` included: the hand hash of
     docs/deal.md §13."""
-    return hashlib.sha256(canonical(record)).hexdigest()
+    return sha256_hex(canonical(record))
 
 
 def chain_link(previous: Mapping[str, Any] | None) -> str:

@@ -14,11 +14,11 @@ travels in an invite, nor does any seat token: whoever opens an invite sits like
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cardtui.hashes import sha256
 from cardtui.server.errors import InvalidArgument, NotFound, PermissionDenied, quote
 
 if TYPE_CHECKING:
@@ -77,16 +77,16 @@ class Invites:
         """Codes already made or looked up: the table's id, and whether the code opens its password."""
 
     def code(self, table_id: str, opens_lock: bool) -> str:
-        body = symbols(hmac.new(self.secret, f"{table_id}|{int(opens_lock)}".encode(), hashlib.sha256).digest(),
+        body = symbols(hmac.new(self.secret, f"{table_id}|{int(opens_lock)}".encode(), sha256).digest(),
                        BODY)
-        code = body + symbols(hmac.new(self.tag, body.encode(), hashlib.sha256).digest(), CHECK)
+        code = body + symbols(hmac.new(self.tag, body.encode(), sha256).digest(), CHECK)
         self.known[code] = (table_id, opens_lock)
         return code
 
     def ours(self, code: str) -> bool:
         """Whether this server made a code like it (its last two symbols are this server's)."""
         body = code[:BODY]
-        return hmac.compare_digest(code[BODY:], symbols(hmac.new(self.tag, body.encode(), hashlib.sha256).digest(),
+        return hmac.compare_digest(code[BODY:], symbols(hmac.new(self.tag, body.encode(), sha256).digest(),
                                                         CHECK))
 
     def invite(self, table_id: str, with_password: bool, owner_token: str) -> tuple[Table, str, bool]:

@@ -10,10 +10,10 @@ anything secret of the player.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
 
+from cardtui.hashes import sha256_hex
 from cardtui.identity import KEY_BYTES, challenge, fingerprint, verify
 from cardtui.server.clock import REAL, Clock
 from cardtui.server.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated, quote
@@ -48,11 +48,11 @@ def person_id(public_key: bytes, key: str) -> str:
     machine), and each is its own player, with its own seat and record. ``key``: the name's
     comparison key. (A name owned already keeps the player it was first proved as: see
     ``Players._player``.)"""
-    return "key:" + hashlib.sha256(public_key + b"\0" + key.encode()).hexdigest()[:32]
+    return "key:" + sha256_hex(public_key + b"\0" + key.encode())[:32]
 
 
 def session_digest(session: str) -> str:
-    return hashlib.sha256(session.encode()).hexdigest()
+    return sha256_hex(session.encode())
 
 
 def bots_name(name: Name) -> bool:

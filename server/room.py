@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import logging
 import secrets
@@ -17,6 +16,7 @@ from cardtui.engine.fairness import linked
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
+from cardtui.hashes import sha256_hex
 from cardtui.i18n import N_
 from cardtui.server import passwords, wire
 from cardtui.server.clock import REAL, Clock, Timer
@@ -74,7 +74,7 @@ RETAKE_SECONDS = 1.0
 def digest(token: str) -> str:
     """An owner token is kept (and compared) only as its digest (random, so a plain one will do;
     a password is kept otherwise: ``cardtui.server.passwords``)."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return sha256_hex(token.encode())
 
 
 def new_token() -> str:

@@ -8,10 +8,11 @@ a transaction another opened is part of that transaction, as when the store was 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import sqlite3
 from collections.abc import Iterator
+
+from cardtui.hashes import sha256_hex
 
 PRIVATE = 0o600
 """The store's files: the owner's alone (it holds the live hands' server seeds)."""
@@ -25,7 +26,7 @@ def token_digest(token: str) -> str:
     Tokens are 192 random bits, so a plain hash is as good as a slow one: nobody can guess a
     token from its digest, and a copy of the store acts for no seat.
     """
-    return hashlib.sha256(token.encode()).hexdigest()
+    return sha256_hex(token.encode())
 
 
 class StoreInUse(OSError):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import secrets
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from cardtui.hashes import sha256
 from cardtui.server.store.base import PRIVATE, Fenced, Link, Part, StoreInUse
 
 
@@ -48,7 +48,7 @@ class Place:
 
 def _owner_key(owner_id: str) -> int:
     """An owner's lock as PostgreSQL's advisory locks name them: a signed 64-bit number."""
-    return int.from_bytes(hashlib.sha256(f"cardtui-owner:{owner_id}".encode()).digest()[:8], "big", signed=True)
+    return int.from_bytes(sha256(f"cardtui-owner:{owner_id}".encode()).digest()[:8], "big", signed=True)
 
 
 def hold(lock: Path) -> IO[str]:
