@@ -5,10 +5,11 @@ At a real table the server draws a secret 256-bit seed and publishes its SHA-256
 *cut*); the deck is then shuffled by a stream that only those seeds, the table and the
 hand number decide; when the hand ends the server seed is revealed.
 
-This module is the scheme alone: pure (hashlib, hmac, random), importing nothing of
-cardtui. The engine deals through it and the client checks its deals through it, so
-that the two can never disagree on a byte; ``cardtui.engine.fairness`` adds what only the
-engine can do (replaying a whole hand history, the chain of histories).
+This module is the scheme alone: pure (hmac, random, and the package's SHA-256,
+``cardtui.hashes``, itself the standard library's), importing nothing else of cardtui.
+The engine deals through it and the client checks its deals through it, so that the two
+can never disagree on a byte; ``cardtui.engine.fairness`` adds what only the engine can
+do (replaying a whole hand history, the chain of histories).
 
 The specification is ``docs/deal.md`` (with its test vectors, ``docs/deal-vectors.json``);
 each part below names the section it implements. In short:
