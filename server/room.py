@@ -16,7 +16,6 @@ from cardtui.engine.fairness import linked
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
-from cardtui.hashes import sha256_hex
 from cardtui.i18n import N_
 from cardtui.server import passwords, wire
 from cardtui.server.clock import REAL, Clock, Timer
@@ -69,12 +68,6 @@ MOVED = N_("This table is served by another process now; your client follows it 
 STORE_AWAY = N_("The server cannot reach its store just now; the table comes back in a moment.")
 RETAKE_SECONDS = 1.0
 """How soon a table let go while the store was away is brought back from its journal (and again)."""
-
-
-def digest(token: str) -> str:
-    """An owner token is kept (and compared) only as its digest (random, so a plain one will do;
-    a password is kept otherwise: ``cardtui.server.passwords``)."""
-    return sha256_hex(token.encode())
 
 
 def new_token() -> str:
@@ -228,7 +221,7 @@ class Room:
             raise ResourceExhausted("This server holds as many tables as it can.")
         config = self.config(request)
         owner = new_token()
-        config.owner = digest(owner)
+        config.owner = token_digest(owner)  # kept, and compared, only as its digest
         table = self.open_table(config)
         log.info("table %s opened: %s, %d seats, %d bots (%s)", table.id, config.game, config.seats, config.bots,
                  ", ".join(level for level in config.bot_levels if level) or "no bots")
@@ -313,7 +306,7 @@ class Room:
     # -- a table's end ---------------------------------------------------------------------
     def owns(self, table: Table, owner_token: str) -> bool:
         """Whether ``owner_token`` is the one CreateTable gave for this table."""
-        return bool(table.config.owner) and secrets.compare_digest(table.config.owner, digest(owner_token))
+        return bool(table.config.owner) and secrets.compare_digest(table.config.owner, token_digest(owner_token))
 
     def close_table(self, table_id: str, owner_token: str) -> None:
         table = self.table(table_id)

@@ -52,7 +52,8 @@ from cardtui.server.errors import (
     quote,
 )
 from cardtui.server.names import Name, key_of, read_name, stored_name
-from cardtui.server.room import MAX_PASSWORD, Room, TableRequest, digest, new_token
+from cardtui.server.room import MAX_PASSWORD, Room, TableRequest, new_token
+from cardtui.server.store import token_digest
 from cardtui.server.table import Table
 from cardtui.server.text import BadText
 from cardtui.v1 import tournament_pb2
@@ -256,7 +257,7 @@ class Tournaments:
             options=dict(config.options), max_entries=request.max_entries, start_at=float(request.start_unix),
             password=passwords.kept(request.password) if request.password else "", bots_fill=request.bots_fill,
             bot_level=level, turn_seconds=request.turn_seconds, bot_delay_ms=bot_delay,
-            away_after=request.away_after, owner=digest(owner),
+            away_after=request.away_after, owner=token_digest(owner),
         )
         t = Tournament(secrets.token_hex(4), settings)
         self.all[t.id] = t
@@ -331,7 +332,7 @@ class Tournaments:
 
     def _owner(self, tournament_id: str, owner_token: str) -> Tournament:
         t = self.get(tournament_id)
-        if not secrets.compare_digest(t.settings.owner, digest(owner_token)):
+        if not secrets.compare_digest(t.settings.owner, token_digest(owner_token)):
             raise PermissionDenied("Only the tournament's owner (who created it) may do that.")
         return t
 
