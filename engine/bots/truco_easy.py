@@ -21,10 +21,10 @@ from cardtui.engine.bots import truco as old
 from cardtui.engine.bots.baselines import first as _find
 from cardtui.engine.bots.truco_search import can_only_lose
 from cardtui.engine.bots.truco_worlds import SIGNAL_STRENGTHS, Knowledge
-from cardtui.engine.bots.trucosim import hand_winner
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.truco.ladder import Bet
+from cardtui.engine.truco.tricks import hand_winner
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 CALLS = ("truco", "retruco", "vale_cuatro", "seis", "nove", "doze")
@@ -63,7 +63,7 @@ class Read:
 
     def _decided(self, results: list[int | None]) -> int | None:
         mano_team = self.k.mano & 1
-        return hand_winner(results, mano_team, not self.paulista)
+        return hand_winner(results, mano_team, self.k.table().rule)
 
     def table_best(self) -> tuple[int, int]:
         best, seat = -1, -1

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
+from cardtui.engine.truco.tricks import TieRule, hand_winner, trick_winner
 
 PLAY, DOWN, CALL, ACCEPT, REFUSE, ENVIDO, E_ACCEPT, E_REFUSE, MAZO = range(9)
 Move = tuple[int, int]
@@ -64,7 +65,8 @@ class Table:
     trick_mode: bool
     """Truco paulista with ``truco_decides = trick``: an accepted truco makes the trick in play decide."""
     last_takes_all: bool
-    """Truco argentino's play_on ties (a tied trick makes the next take all)."""
+    """Truco argentino's play_on ties (a tied trick makes the next take all); else a tie goes to the first
+    decided trick's winner (paulista, and argentino's ``first_trick``)."""
     target: int
     no_truco: bool
     """A mão de onze played, or a mão de ferro."""
@@ -78,6 +80,11 @@ class Table:
     @property
     def refused(self) -> tuple[int, ...]:
         return PAULISTA_REFUSED if self.paulista else ARGENTINO_REFUSED
+
+    @property
+    def rule(self) -> TieRule:
+        """How a tied trick is settled: the engine's own ruling (``engine.truco.tricks.hand_winner``)."""
+        return TieRule.LAST_TAKES_ALL if self.last_takes_all else TieRule.FIRST_DECIDED
 
 
 class Sim:
@@ -294,25 +301,19 @@ class Sim:
 
     def _end_trick(self) -> None:
         plays = self.trick
-        best, seat, tied = -1, -1, False
-        for s, v in plays:
-            if v > best:
-                best, seat, tied = v, s, False
-            elif v == best and seat >= 0 and (s ^ seat) & 1:
-                tied = True
-        winner = -1 if seat < 0 or tied else seat
-        team = None if winner < 0 else winner & 1
+        winner, first_best = trick_winner(plays)  # the engine's trick: ties and cards that cannot win alike
+        team = None if winner is None else winner & 1
         self.res.append(team)
         t = self.t
         if t.paulista:
-            self.leader = seat if seat >= 0 else plays[0][0]
-        elif winner >= 0:
+            self.leader = first_best if first_best is not None else plays[0][0]
+        elif winner is not None:
             self.leader = winner
         self.trick = []
         self.e_open = False
         decided = team if team is not None and 0 <= self.decides < len(self.res) else None
         if decided is None:
-            decided = hand_winner(self.res, t.mano & 1, t.last_takes_all)
+            decided = hand_winner(self.res, t.mano & 1, t.rule)
         if decided is not None:
             self._finish(decided, self.stake)
             return
@@ -320,42 +321,25 @@ class Sim:
         i = p.index(self.leader)
         self.order = [s for s in [*p[i:], *p[:i]] if self.hands[s]]  # a seat gone to the mazo has none
 
+    def standing(self, plays: Sequence[tuple[int, int]] | None = None) -> int | None:
+        """The team the trick in play (or ``plays``) goes to as it stands, as the engine rules it: the team of the
+        highest card; on an opposing tie, the team the tie gives the hand to (paulista and ``first_trick``: trick
+        1's winner), or None when a tie decides nothing yet or goes to neither (nor does a trick no card can win).
+        """
+        plays = self.trick if plays is None else plays
+        if not plays:
+            return None
+        winner, first_best = trick_winner(plays)
+        if winner is not None:
+            return winner & 1
+        if first_best is None:
+            return None
+        return hand_winner([*self.res, None], self.t.mano & 1, self.t.rule)
+
     def _finish(self, team: int, points: int) -> None:
         self.pts[team] += points
         self.done = True
         self.pending = -1
-
-
-def hand_winner(results: Sequence[int | None], mano_team: int, last_takes_all: bool) -> int | None:
-    """As ``engine.truco.tricks.hand_winner``: the team that has won the hand, or None."""
-    w0 = w1 = 0
-    first: int | None = None
-    tie = False
-    for r in results:
-        if r is None:
-            tie = True
-        else:
-            if r:
-                w1 += 1
-            else:
-                w0 += 1
-            if first is None:
-                first = r
-    if w0 >= 2:
-        return 0
-    if w1 >= 2:
-        return 1
-    k = len(results)
-    if not last_takes_all:
-        if tie and first is not None:
-            return first
-        return mano_team if k >= 3 else None
-    if k == 2 and results[0] is None and results[1] is not None:
-        return results[1]
-    if k >= 3:
-        last = results[2]
-        return mano_team if last is None else last
-    return None
 
 
 # -- how the model plays out a deal: every seat by a plain policy of its own cards -----------------
@@ -389,21 +373,18 @@ class Policy:
         self.bluff = bluff
 
     def trick_odds(self, sim: Sim, seat: int) -> float:
-        """The chance, as ``seat`` sees it, that its team takes the trick in play if it plays its best card:
-        that no opponent still to play holds a higher card, among the cards it has not seen."""
+        """The chance, as ``seat`` sees it, that the trick in play goes its team's way if it plays its best card
+        (or as it stands, once it has played): that the trick stands with its team as the engine rules it, its
+        ties included (``Sim.standing``: a tie goes to trick 1's winner in paulista), and no opponent still to
+        play holds a higher card, among the cards it has not seen."""
         hand = sim.hands[seat]
         team = seat & 1
-        best, holder = -1, -1
-        mine = max(hand) if hand else -1
-        for s, v in sim.trick:
-            if v > best:
-                best, holder = v, s
-            if s == seat:
-                mine = -1
-        ours = holder >= 0 and holder & 1 == team
-        top = max(mine, best if ours else -1)
-        if top < 0 or (top <= best and not ours):
+        plays = list(sim.trick)
+        if hand and not any(s == seat for s, _ in plays):
+            plays.append((seat, max(hand)))
+        if sim.standing(plays) != team:
             return 0.0
+        top = max(v for _, v in plays)
         cards = sum(len(sim.hands[s]) for s in sim.order if s & 1 != team)
         if not cards:
             return 1.0
@@ -459,12 +440,9 @@ class Policy:
         if len(hand) == 1:
             return hand[0]
         team = seat & 1
-        best, holder = -1, -1
-        for s, v in sim.trick:
-            if v > best:
-                best, holder = v, s
+        best = max((v for _, v in sim.trick), default=-1)
         ordered = sorted(hand)
-        ours = holder >= 0 and holder & 1 == team
+        ours = sim.standing() == team  # a tie that gives this team the hand holds it too
         last = len(sim.order) == 1
         critical = sim.decides == len(sim.res) or bool(sim.res)
         if not sim.trick:  # leading
@@ -476,7 +454,7 @@ class Policy:
         for v in ordered:
             if v > best:
                 return v
-        if best in ordered and hand_winner([*sim.res, None], sim.t.mano & 1, sim.t.last_takes_all) == team and (
+        if best in ordered and sim.standing([*sim.trick, (seat, best)]) == team and (
                 last or not any(self.copies[v] - sim.gone[v] for v in range(best + 1, 15))):
             return best  # a tie that wins the hand, and nobody left can beat it
         return ordered[0]
