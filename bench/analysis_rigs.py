@@ -150,6 +150,18 @@ def _pifpaf_out() -> tuple[GameView, list[Action], int]:
 Make = Callable[[], tuple[GameView, list[Action], int]]
 
 
+def _kept(taken: tuple[Card, ...], pile: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards of ``taken`` a seat still holds, where each card back on the pile is the one it took."""
+    left = list(pile)
+    out = []
+    for c in taken:
+        if c in left:
+            left.remove(c)
+        else:
+            out.append(c)
+    return tuple(out)
+
+
 def _waiting(cards: str, pile: str, taken: tuple[str, str, str], stock: int) -> Make:
     """Pif Paf, three players: the seat to draw is one card from going out, a card no meld of its wants is on the
     pile, and ``taken`` are the cards each seat took from the pile (this seat's, then the next two in turn). Only the
@@ -161,7 +173,8 @@ def _waiting(cards: str, pile: str, taken: tuple[str, str, str], stock: int) -> 
         view = _rummy("pifpaf", flip=None, wilds=(), cards=parse_cards(cards), pile=parse_cards(pile),
                       stock_count=stock)
         you = view.you or 0
-        seats = tuple(dataclasses.replace(s, card_count=9, taken=parse_cards(taken[(s.seat - you) % 3]))
+        seats = tuple(dataclasses.replace(s, card_count=9, taken=parse_cards(taken[(s.seat - you) % 3]),
+                                          known=_kept(parse_cards(taken[(s.seat - you) % 3]), view.pile))
                       for s in view.seats)
         view = dataclasses.replace(view, seats=seats)
         return view, list(DRAWS), view.you or 0

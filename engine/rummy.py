@@ -635,7 +635,7 @@ class RummyGame(Game[RS, RO, RummyView]):
         else:
             status = SeatStatus.FOLDED if s in state.out else SeatStatus.IN
         return RummySeat(s, state.name(s), state.stacks[s], put, status, len(state.hands[s]), declared, burned,
-                         tuple(state.taken[s]))
+                         tuple(state.taken[s]), known=tuple(sorted(state.known[s].elements(), key=index)))
 
     def rules_record(self, state: RS) -> RummyMeldRules:
         rules = self.melder(state).rules

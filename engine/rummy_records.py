@@ -86,6 +86,9 @@ class RummySeat:
     """Every card this seat took from the discard pile this hand (drawn or claimed), in order."""
     cards: tuple[Card, ...] = ()
     """The seat's hand: only in the open view of a replay (every card face up), else empty."""
+    known: tuple[Card, ...] = ()
+    """The copies it is known to hold: taken from the pile and not thrown since (public, as the takes and throws
+    are; a card taken and thrown back is on the pile, not here)."""
 
 
 @dataclass(frozen=True, slots=True)

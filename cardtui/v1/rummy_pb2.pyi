@@ -180,6 +180,7 @@ class RummySeat(_message.Message):
     BURNED_FIELD_NUMBER: _builtins.int
     TAKEN_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
+    KNOWN_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     score: _builtins.int
@@ -201,6 +202,12 @@ class RummySeat(_message.Message):
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """its hand: only in a replay's open view (every card face up)"""
 
+    @_builtins.property
+    def known(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The copies it is known to hold: taken from the pile and not thrown since (a card taken and thrown back is
+        on the pile, counted there once). Public, like the takes and throws it follows.
+        """
+
     def __init__(
         self,
         *,
@@ -214,10 +221,11 @@ class RummySeat(_message.Message):
         burned: _builtins.bool = ...,
         taken: _abc.Iterable[_builtins.str] | None = ...,
         cards: _abc.Iterable[_builtins.str] | None = ...,
+        known: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "cards", b"cards", "declared", b"declared", "name", b"name", "put", b"put", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "cards", b"cards", "declared", b"declared", "known", b"known", "name", b"name", "put", b"put", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

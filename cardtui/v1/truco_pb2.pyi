@@ -147,6 +147,50 @@ TRUCO_SHOW_REASON_FLOR: TrucoShowReason.ValueType  # 2
 """a flor that scored"""
 Global___TrucoShowReason: _TypeAlias = TrucoShowReason  # noqa: Y015
 
+class _TrucoTies:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoTiesEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoTies.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_TIES_UNSPECIFIED: _TrucoTies.ValueType  # 0
+    TRUCO_TIES_FIRST_DECIDED: _TrucoTies.ValueType  # 1
+    """the first decided trick's winner takes a later tie (paulista; argentino's first_trick)"""
+    TRUCO_TIES_LAST_TAKES_ALL: _TrucoTies.ValueType  # 2
+    """a tied trick makes the next take all; a tied third, the mano's team (play_on)"""
+
+class TrucoTies(_TrucoTies, metaclass=_TrucoTiesEnumTypeWrapper):
+    """How a hand is decided after a tied trick (RULES.md §3, §4)."""
+
+TRUCO_TIES_UNSPECIFIED: TrucoTies.ValueType  # 0
+TRUCO_TIES_FIRST_DECIDED: TrucoTies.ValueType  # 1
+"""the first decided trick's winner takes a later tie (paulista; argentino's first_trick)"""
+TRUCO_TIES_LAST_TAKES_ALL: TrucoTies.ValueType  # 2
+"""a tied trick makes the next take all; a tied third, the mano's team (play_on)"""
+Global___TrucoTies: _TypeAlias = TrucoTies  # noqa: Y015
+
+class _EnvidoUnsuited:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _EnvidoUnsuitedEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EnvidoUnsuited.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    ENVIDO_UNSUITED_UNSPECIFIED: _EnvidoUnsuited.ValueType  # 0
+    ENVIDO_UNSUITED_SUM_TWO: _EnvidoUnsuited.ValueType  # 1
+    """its two best cards summed"""
+    ENVIDO_UNSUITED_HIGHEST: _EnvidoUnsuited.ValueType  # 2
+    """its single best card"""
+
+class EnvidoUnsuited(_EnvidoUnsuited, metaclass=_EnvidoUnsuitedEnumTypeWrapper):
+    """How truco argentino counts the envido of a hand with no two cards of one suit."""
+
+ENVIDO_UNSUITED_UNSPECIFIED: EnvidoUnsuited.ValueType  # 0
+ENVIDO_UNSUITED_SUM_TWO: EnvidoUnsuited.ValueType  # 1
+"""its two best cards summed"""
+ENVIDO_UNSUITED_HIGHEST: EnvidoUnsuited.ValueType  # 2
+"""its single best card"""
+Global___EnvidoUnsuited: _TypeAlias = EnvidoUnsuited  # noqa: Y015
+
 class _PaulistaPhase:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -529,6 +573,7 @@ class PaulistaPart(_message.Message):
     FERRO_FIELD_NUMBER: _builtins.int
     TRICK_DECIDES_FIELD_NUMBER: _builtins.int
     CALL_DECIDES_FIELD_NUMBER: _builtins.int
+    PASSED_CARDS_FIELD_NUMBER: _builtins.int
     phase: Global___PaulistaPhase.ValueType
     mao: _builtins.int
     passed: _builtins.bool
@@ -547,6 +592,10 @@ class PaulistaPart(_message.Message):
     def rejected(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """face up, out of play"""
 
+    @_builtins.property
+    def passed_cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the cards the mão passed to its partner: in the mão's own view only"""
+
     def __init__(
         self,
         *,
@@ -560,10 +609,11 @@ class PaulistaPart(_message.Message):
         ferro: _builtins.bool = ...,
         trick_decides: _builtins.bool = ...,
         call_decides: _builtins.bool = ...,
+        passed_cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "onze_team", b"onze_team"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "call_decides", b"call_decides", "ferro", b"ferro", "mao", b"mao", "may_pass", b"may_pass", "onze_team", b"onze_team", "passed", b"passed", "phase", b"phase", "rejected", b"rejected", "rejects_left", b"rejects_left", "trick_decides", b"trick_decides"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team", "call_decides", b"call_decides", "ferro", b"ferro", "mao", b"mao", "may_pass", b"may_pass", "onze_team", b"onze_team", "passed", b"passed", "passed_cards", b"passed_cards", "phase", b"phase", "rejected", b"rejected", "rejects_left", b"rejects_left", "trick_decides", b"trick_decides"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__onze_team: _TypeAlias = _typing.Literal["onze_team"]  # noqa: Y015
     _WhichOneofArgType__onze_team: _TypeAlias = _typing.Literal["_onze_team", b"_onze_team"]  # noqa: Y015
@@ -619,6 +669,8 @@ class ArgentinoPart(_message.Message):
     MUST_FLOR_FIELD_NUMBER: _builtins.int
     YOUR_FLOR_FIELD_NUMBER: _builtins.int
     SHOWN_FIELD_NUMBER: _builtins.int
+    TIES_FIELD_NUMBER: _builtins.int
+    ENVIDO_UNSUITED_FIELD_NUMBER: _builtins.int
     mano: _builtins.int
     round: _builtins.int
     """1; or 1 to 3 for the pica-pica duels"""
@@ -637,6 +689,10 @@ class ArgentinoPart(_message.Message):
     must_flor: _builtins.bool
     """you hold a flor not sung yet: sing it before your first card"""
     your_flor: _builtins.int
+    ties: Global___TrucoTies.ValueType
+    """the table's tie rule (its `ties` option)"""
+    envido_unsuited: Global___EnvidoUnsuited.ValueType
+    """how the table counts an unsuited envido (its `envido_unsuited` option)"""
     @_builtins.property
     def players(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """the seats playing the round now, mano first"""
@@ -682,10 +738,12 @@ class ArgentinoPart(_message.Message):
         must_flor: _builtins.bool = ...,
         your_flor: _builtins.int | None = ...,
         shown: _abc.Iterable[Global___TrucoShown] | None = ...,
+        ties: Global___TrucoTies.ValueType = ...,
+        envido_unsuited: Global___EnvidoUnsuited.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "your_envido", b"your_envido", "your_flor", b"your_flor"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "envido_calls", b"envido_calls", "envido_open", b"envido_open", "falta", b"falta", "flor_calls", b"flor_calls", "flor_done", b"flor_done", "flor_sung", b"flor_sung", "mano", b"mano", "may_envido", b"may_envido", "must_flor", b"must_flor", "pica_pica", b"pica_pica", "players", b"players", "points", b"points", "round", b"round", "shown", b"shown", "told", b"told", "your_envido", b"your_envido", "your_envido_cards", b"your_envido_cards", "your_flor", b"your_flor"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "envido_calls", b"envido_calls", "envido_open", b"envido_open", "envido_unsuited", b"envido_unsuited", "falta", b"falta", "flor_calls", b"flor_calls", "flor_done", b"flor_done", "flor_sung", b"flor_sung", "mano", b"mano", "may_envido", b"may_envido", "must_flor", b"must_flor", "pica_pica", b"pica_pica", "players", b"players", "points", b"points", "round", b"round", "shown", b"shown", "ties", b"ties", "told", b"told", "your_envido", b"your_envido", "your_envido_cards", b"your_envido_cards", "your_flor", b"your_flor"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__announcing: _TypeAlias = _typing.Literal["announcing"]  # noqa: Y015
     _WhichOneofArgType__announcing: _TypeAlias = _typing.Literal["_announcing", b"_announcing"]  # noqa: Y015

@@ -833,7 +833,7 @@ def _played(play: truco_pb2.TrucoPlay, compact: bool) -> Text:
         if not compact:
             out.append(" " + _("face down"), style="dim")
         return out
-    if play.face_down:  # a replay turns it up
+    if play.face_down:  # its own player sees it, and a replay turns it up
         out = card_text(play.card)
         out.stylize("dim on grey23")
         out.append(" " + (_("down") if compact else _("face down")), style="dim italic")

@@ -224,7 +224,8 @@ def _play_state(model: TableModel, view: table_pb2.View) -> list[str]:
             scores=scores, target=t.target, stake=t.stake))
         if t.trick:
             plays = ", ".join(_("{name} played {card}").format(
-                name=model.name(p.seat), card=card_words(p.card) if p.HasField("card") else _("a face-down card"))
+                name=model.name(p.seat),
+                card=card_words(p.card) if p.HasField("card") and not p.face_down else _("a face-down card"))
                 for p in t.trick)
             out.append(_("On the table: {plays}.").format(plays=plays))
     return out

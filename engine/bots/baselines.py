@@ -73,7 +73,7 @@ def table_best(trick: Sequence[TrucoPlay], rank: dict[Card, int]) -> tuple[int, 
     """(strength, seat) of the best card on the trick in play; (-1, -1) when none can win."""
     best = (-1, -1)
     for p in trick:
-        if p.card is not None and not p.void and rank[p.card] > best[0]:
+        if p.card is not None and not p.void and not p.face_down and rank[p.card] > best[0]:
             best = (rank[p.card], p.seat)
     return best
 

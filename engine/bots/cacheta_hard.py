@@ -83,10 +83,10 @@ class CachetaSeen(Seen):
         """Nothing more for ten melded when every other player has 1 point left: either knock ends them."""
         self.feeds: set[Card] = set()
         """Cards that make a meld of two cards a player who declared na boa took from the pile (and has
-        not thrown since, as far as the pile shows): most likely the card they wait on."""
+        not thrown since): most likely the card they wait on."""
         for s in view.seats:
             if s.seat != self.you and s.status.value == "in" and s.declared:
-                held = sorted({c for c in s.taken if c not in view.pile}, key=index)
+                held = sorted(set(s.known), key=index)
                 for i, a in enumerate(held):
                     for b in held[i + 1 :]:
                         self.feeds.update(pair_links(a, b, self.m.rules))

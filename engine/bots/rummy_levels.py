@@ -1,9 +1,10 @@
 """Pif Paf and Cacheta bots by level: each plays by how close a hand is to going out, counting only
 the cards still in play, and keeps from the others what they are collecting.
 
-What a seat can remember (``Seen``): its own cards, the whole discard pile (only its top can
-be taken), the cards each player took from the pile, and the flip. Every other copy of a
-card is *live*: in the stock or in someone's hand, so it may still come.
+What a seat can remember (``Seen``, counted by ``engine.seen``): its own cards, the whole discard
+pile (only its top can be taken), the cards each player took from the pile and has not thrown
+since, and the flip. Every other copy of a card is *live*: in the stock or in someone's hand, so
+it may still come.
 
 A nine-card hand is valued (``value``) by the chance that its next draw lets it go out (its
 live outs over the cards unseen), then by how many of its cards already meld, then by the
@@ -43,6 +44,7 @@ from cardtui.engine.cards import FRENCH_SUITS, Card
 from cardtui.engine.core import Action
 from cardtui.engine.melds import CARDS, GroupRule, Melder, Ruleset, index, melder
 from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase, RummyView, SeatStatus
+from cardtui.engine.seen import seen
 
 WIDTH = 3
 """How many discards ``hard`` looks a draw ahead on."""
@@ -62,13 +64,7 @@ class Seen:
         self.view = view
         self.m: Melder = melder(rules_of(view), view.wilds)
         self.you = view.you if view.you is not None else 0
-        gone: Counter[Card] = Counter(view.cards)
-        gone.update(view.pile)
-        for s in view.seats:
-            if s.seat != self.you:
-                gone.update(s.taken)
-        if view.flip is not None:
-            gone[view.flip] += 1
+        gone = seen(view)  # its cards, the pile, the flip, what the others took and kept (``engine.seen``)
         self.gone = gone
         self._ties_of: dict[tuple[Card, Card], float] = {}
         top = view.pile[-1] if view.pile else None

@@ -1,9 +1,9 @@
 """Pif Paf and Cacheta: every legal choice played out on deals of the cards a seat cannot see.
 
 A seat sees its own cards, the discard pile, the flip, and the cards each player took from the
-pile; it does not see the others' other cards or the stock's order. A deal of the unseen cards
-(``Deal``) gives each other player what it is known to hold (what it took and has not thrown
-since) and the rest of its cards from the unseen ones, and lays the others down as the stock.
+pile and has not thrown since (``engine.seen``); it does not see the others' other cards or the
+stock's order. A deal of the unseen cards (``Deal``) gives each other player what it is known to
+hold and the rest of its cards from the unseen ones, and lays the others down as the stock.
 On each deal each choice is played out (``Rollout``) to the hand's end, every player by a
 quick plain policy: take the discard when it melds more cards, throw the loosest card, knock
 whenever the rules allow, claim a discard that goes out (Pif Paf). What the hand's end leaves
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
+from cardtui.engine import seen
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import estimates, odds
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
@@ -72,33 +72,18 @@ class Deal:
 
 
 def known_holdings(view: RummyView) -> dict[int, list[Card]]:
-    """The cards each other player is known to hold: taken from the pile and not back on it."""
-    pile = Counter(view.pile)
-    out: dict[int, list[Card]] = {}
-    for s in view.seats:
-        if s.seat == view.you or s.status is not SeatStatus.IN:
-            continue
-        held: list[Card] = []
-        for c in s.taken:
-            if pile[c] > 0:
-                pile[c] -= 1
-            else:
-                held.append(c)
-        out[s.seat] = held[: s.card_count]
-    return out
+    """The cards each other player still in is known to hold: taken from the pile and not thrown since
+    (``RummySeat.known``; a card taken and thrown back is on the pile, counted there)."""
+    return {s.seat: list(s.known[: s.card_count]) for s in view.seats
+            if s.seat != view.you and s.status is SeatStatus.IN}
 
 
-def unseen(view: RummyView, known: dict[int, list[Card]]) -> list[Card]:
-    """Every copy this seat has not seen and does not know the place of."""
-    gone = Counter(view.cards)
-    gone.update(view.pile)
-    if view.flip is not None:
-        gone[view.flip] += 1
-    for cards in known.values():
-        gone.update(cards)
+def unseen(view: RummyView) -> list[Card]:
+    """Every copy this seat has not seen and does not know the place of (``engine.seen``), in ``CARDS`` order."""
+    left = seen.unseen(view)
     out: list[Card] = []
     for c in CARDS:
-        out += [c] * max(0, 2 - gone[c])
+        out += [c] * left[c]
     return out
 
 
@@ -108,7 +93,7 @@ class Dealer:
 
     def __init__(self, view: RummyView) -> None:
         known = known_holdings(view)
-        self.pool = [index(c) for c in unseen(view, known)]
+        self.pool = [index(c) for c in unseen(view)]
         self.you = view.you or 0
         self.mine = mask(view.cards)
         self.others = [(s.seat, mask(known[s.seat]), max(0, s.card_count - len(known[s.seat])))

@@ -56,7 +56,7 @@ def _pick_card(hand: Sequence[Card], trick: Sequence[TrucoPlay], you: int, rank:
     lowest = min(hand, key=lambda c: rank[c])
     best_seat, best = -1, -1
     for play in trick:
-        if play.card is None or play.void:
+        if play.card is None or play.void or play.face_down:
             continue
         v = rank[play.card]
         if v > best:

@@ -68,7 +68,7 @@ class Read:
     def table_best(self) -> tuple[int, int]:
         best, seat = -1, -1
         for p in self.view.trick:
-            if p.card is not None and not p.void and self.rank[p.card] > best:
+            if p.card is not None and not p.void and not p.face_down and self.rank[p.card] > best:
                 best, seat = self.rank[p.card], p.seat
         return best, seat
 
@@ -110,7 +110,7 @@ def _fresh_signals(view: TrucoView, rank: dict[Card, int]) -> TrucoView:
     played: dict[int, set[int]] = {}
     for plays in [*(t.plays for t in view.tricks), view.trick]:
         for p in plays:
-            if p.card is not None:
+            if p.card is not None and not p.face_down:
                 played.setdefault(p.seat, set()).add(rank[p.card])
     keep = tuple(
         s for s in view.signals

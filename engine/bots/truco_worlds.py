@@ -1,8 +1,9 @@
 """Deals consistent with what one truco seat knows, and the model round (``trucosim``) built on each.
 
-A seat knows its own cards, every card played face up, the cards rejected face up
-(paulista), its partner's cards in a mão de onze, the envido each player announced, and
-the signals it saw. ``Knowledge.of(view)`` gathers that; ``Knowledge.deal(rng)`` deals the
+A seat knows the cards it has seen (``engine.seen``: its own, every card played face up, the
+cards rejected face up and those it passed, paulista; its partner's cards in a mão de onze),
+the envido each player announced, and the signals it saw; the table's rules (its tie rule, how
+it counts an unsuited envido) its view says. ``Knowledge.of(view)`` gathers that; ``Knowledge.deal(rng)`` deals the
 unseen cards to the other seats, each seat's whole hand (cards played and cards held)
 agreeing with what it announced and signalled; ``Knowledge.sim(hands)`` builds the round
 on such a deal. Signals are read by seed 003's table: the eyebrow for the top card, the
@@ -27,6 +28,7 @@ from itertools import combinations
 
 from cardtui.engine.bots.trucosim import E, F, R, Sim, Table
 from cardtui.engine.cards import Card
+from cardtui.engine.seen import seen
 from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
 from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
 from cardtui.engine.truco.envido import Unsuited, envido
@@ -34,6 +36,7 @@ from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
 from cardtui.engine.truco.signals import Signal
+from cardtui.engine.truco.tricks import TieRule
 from cardtui.engine.truco.views import PaulistaPhase, TrucoPlay, TrucoView
 
 Check = Callable[[Sequence[Card]], bool]
@@ -114,7 +117,7 @@ class Knowledge:
         down: dict[int, int] = {s: 0 for s in players}
         for plays in [*(t.plays for t in view.tricks), view.trick]:
             for p in plays:
-                if p.card is not None:
+                if p.card is not None and not p.face_down:
                     played.setdefault(p.seat, []).append(p.card)
                 else:
                     down[p.seat] = down.get(p.seat, 0) + 1
@@ -122,22 +125,27 @@ class Knowledge:
         k = Knowledge(view, paulista, rank, you, tuple(players), mano,
                       {s: view.seats[s].card_count for s in players if s != you or blind}, played, down)
         k.blind = blind
-        seen = set(view.cards)
-        for cards in played.values():
-            seen.update(cards)
-        if view.paulista is not None:
-            seen.update(view.paulista.rejected)
+        known = seen(view)  # what the seat has seen: the cards the others cannot hold
         for s in players:
             if s != you and view.seats[s].cards:
                 k.known[s] = view.seats[s].cards
-                seen.update(view.seats[s].cards)
+        partner = (you + 2) % 4
+        passed = view.paulista.passed_cards if view.paulista is not None else ()
+        if passed and partner in players and partner not in k.known:
+            # The mão passed its first three cards: its partner holds them, less those it has played.
+            left = tuple(c for c in passed if c not in played.get(partner, ()))
+            if len(left) == view.seats[partner].card_count:
+                k.known[partner] = left
+            else:  # it played one of them face down: which, the mão cannot tell
+                known.subtract(left)
+                k.checks[partner] = [_within(frozenset(left), played.get(partner, ()))]
         deck = PAU_DECK if paulista else ARG_DECK
-        k.pool = [c for c in deck if c not in seen]
-        k.unsuited = _unsuited_rule(view)
+        k.pool = [c for c in deck if known[c] <= 0]
+        k.unsuited = part.envido_unsuited if part is not None else Unsuited.SUM_TWO
         for s in players:
             if s == you or s in k.known:
                 continue
-            checks: list[Check] = []
+            checks: list[Check] = k.checks.get(s, [])
             announced = view.seats[s].envido
             if part is not None and announced is not None:
                 checks.append(_envido_is(announced, k.unsuited))
@@ -248,7 +256,8 @@ class Knowledge:
         if trick_mode is None:
             trick_mode = paulista is not None and (paulista.call_decides or paulista.trick_decides)
         falta = part.falta if part is not None else 1
-        return Table(len(v.seats), self.players, self.mano, self.paulista, trick_mode, not self.paulista,
+        last_takes_all = part is not None and part.ties is TieRule.LAST_TAKES_ALL  # the table's own tie rule
+        return Table(len(v.seats), self.players, self.mano, self.paulista, trick_mode, last_takes_all,
                      v.target, onze, falta)
 
     def sim(self, hands: dict[int, list[Card]], table: Table | None = None) -> Sim:
@@ -259,7 +268,7 @@ class Knowledge:
         for s, cards in hands.items():
             sim.hands[s] = [rank[c] for c in cards]
         sim.res = [tr.team for tr in v.tricks]
-        sim.trick = [(p.seat, -1 if p.card is None or p.void else rank[p.card]) for p in v.trick]
+        sim.trick = [(p.seat, -1 if p.card is None or p.void or p.face_down else rank[p.card]) for p in v.trick]
         sim.leader = self._leader()
         live = [s for s in self.players if v.seats[s].playing or not v.argentino]
         if sim.trick:
@@ -320,7 +329,7 @@ class Knowledge:
             if self.paulista:
                 best, seat = -1, -1
                 for p in t.plays:
-                    v = -1 if p.card is None else self.rank[p.card]
+                    v = -1 if p.card is None or p.face_down else self.rank[p.card]
                     if v > best:
                         best, seat = v, p.seat
                 leader = seat if seat >= 0 else t.plays[0].seat
@@ -329,22 +338,13 @@ class Knowledge:
         return leader
 
 
-def _unsuited_rule(view: TrucoView) -> Unsuited:
-    """Whether this table counts an unsuited hand by its two best cards or its best one, told from
-    one's own envido when the hand says (the seed's rule otherwise)."""
-    part = view.argentino
-    if part is None or part.your_envido is None:
-        return Unsuited.SUM_TWO
-    cards = [*view.cards]
-    for t in view.tricks:
-        cards += [p.card for p in t.plays if p.seat == view.you and p.card is not None]
-    cards += [p.card for p in view.trick if p.seat == view.you and p.card is not None]
-    if len(cards) != 3:
-        return Unsuited.SUM_TWO
-    two = envido(cards, Unsuited.SUM_TWO)[0]
-    if two == part.your_envido:
-        return Unsuited.SUM_TWO
-    return Unsuited.HIGHEST if envido(cards, Unsuited.HIGHEST)[0] == part.your_envido else Unsuited.SUM_TWO
+def _within(cards: frozenset[Card], played: Sequence[Card]) -> Check:
+    """A hand (its cards played face up and held) whose cards held are all among ``cards``."""
+
+    def check(whole: Sequence[Card]) -> bool:
+        return all(c in cards for c in whole if c not in played)
+
+    return check
 
 
 def _envido_at_most(points: int, unsuited: Unsuited) -> Check:

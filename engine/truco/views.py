@@ -13,9 +13,11 @@ from enum import StrEnum
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import GameView
+from cardtui.engine.truco.envido import Unsuited
 from cardtui.engine.truco.events import Reason, ShowReason
 from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.signals import Signal
+from cardtui.engine.truco.tricks import TieRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +41,7 @@ class TrucoSeat:
 class TrucoPlay:
     seat: int
     card: Card | None
-    """None: played face down (a replay's open view shows it, with ``face_down`` set)."""
+    """None: played face down (its player's own view and a replay's open view show it, with ``face_down`` set)."""
     face_down: bool
     void: bool
     """Its player went to the deck: it cannot win the trick, as if face down."""
@@ -143,6 +145,8 @@ class PaulistaPart:
     call_decides: bool
     """With ``truco_decides = trick`` and no trick deciding yet: a call accepted now (a truco, or a raise
     awaiting its answer, which itself accepted the truco) makes the trick in play decide the hand."""
+    passed_cards: tuple[Card, ...] = ()
+    """The cards the mão passed to its partner, in the mão's own view (the partner holds them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +188,10 @@ class ArgentinoPart:
     """You hold a flor you have not sung: sing it before your first card."""
     your_flor: int | None
     shown: tuple[TrucoShown, ...]
+    ties: TieRule = TieRule.LAST_TAKES_ALL
+    """How a tied trick is settled at this table (its ``ties`` option)."""
+    envido_unsuited: Unsuited = Unsuited.SUM_TWO
+    """How this table counts the envido of a hand with no two cards of one suit (its ``envido_unsuited`` option)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -294,7 +294,7 @@ def test_a_declared_player_is_not_handed_the_card_that_completes_what_they_took(
                       cards=cards("2S 3S 4S 5S 10C 10D 10S KC KD 9H"), pile=cards("2D 8C"))
     other = 1 - (view.you or 0)
     seats = list(view.seats)
-    seats[other] = dataclasses.replace(seats[other], declared=True, taken=cards("7H 8H"))
+    seats[other] = dataclasses.replace(seats[other], declared=True, taken=cards("7H 8H"), known=cards("7H 8H"))
     view = dataclasses.replace(view, seats=tuple(seats))
     legal = [Action(DISCARD, cards=(c,)) for c in view.cards]
     assert cacheta_today.choose(view, legal, random.Random(1)) == Action(DISCARD, cards=cards("9H"))  # today
@@ -341,7 +341,8 @@ def _nine_to_knock(pile: str, points: tuple[int, int], took: str = "") -> tuple[
     view = rummy_view("cacheta", flip=flip, wilds=wild_cards(flip), phase=Phase.DISCARD,
                       cards=cards("2D 3H 4H 5H 9C 9D 9S JC JD JS"), pile=cards(pile))
     view = dataclasses.replace(view, seats=tuple(
-        dataclasses.replace(s, score=points[s.seat != view.you], taken=() if s.seat == view.you else cards(took))
+        dataclasses.replace(s, score=points[s.seat != view.you], taken=() if s.seat == view.you else cards(took),
+                            known=() if s.seat == view.you else cards(took))
         for s in view.seats))
     return view, [Action(KNOCK, cards=cards("2D")), *(Action(DISCARD, cards=(c,)) for c in view.cards)]
 

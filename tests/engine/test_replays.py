@@ -187,9 +187,11 @@ def test_a_truco_paulista_hand_with_a_truco_call_and_a_face_down_card() -> None:
     face_down = next(p for p in plays if p.face_down)
     assert face_down.card is not None and steps[down].action is not None
     assert face_down.card == steps[down].action.cards[0], "the open view turns a face-down card up"
-    # Live, nobody saw that card's face.
-    assert all(p.card is None for t in PAULISTA.view(PAULISTA.replay(record), 0).tricks for p in t.plays
-               if p.face_down)
+    # Live, nobody saw that card's face but the player who played it.
+    over = PAULISTA.replay(record)
+    for seat in range(4):
+        downs = [p for t in PAULISTA.view(over, seat).tricks for p in t.plays if p.face_down]
+        assert downs and all((p.card is not None) == (p.seat == seat) for p in downs), seat
     end = steps[-1].view
     assert isinstance(end, TrucoView) and end.result is not None and end.level == 1
 

@@ -106,7 +106,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         st.rng = hand_rng(seed)
         st.deck = shuffled(DECK, st.rng)
         st.hands = [[], [], [], []]
-        st.passed, st.rejects, st.rejected = False, 0, []
+        st.passed, st.rejects, st.rejected, st.passed_cards = False, 0, [], []
         st.trick, st.results, st.trick_plays, st.signals = [], [], [], []
         st.truco = Ladder(LADDER)
         st.decides_from = -1
@@ -322,6 +322,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
             return events + self._begin_play(st)
         if t == "pass_cards":
             st.passed = True
+            st.passed_cards = list(st.hands[seat])
             events = [Event(PaulistaDealChoice(seat, DealChoice.PASS_CARDS, ()))]
             return events + self._give(st, partner, cards=st.hands[seat]) + self._give(st, seat)
         st.rejects += 1

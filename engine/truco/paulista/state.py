@@ -22,6 +22,8 @@ class PaulistaState(TrucoState):
         self.hands: list[list[Card]] = [[], [], [], []]
         self.phase = PaulistaPhase.OVER
         self.passed = False
+        self.passed_cards: list[Card] = []
+        """The cards the mão passed to its partner (the mão saw them)."""
         self.rejects = 0
         self.rejected: list[Card] = []
         self.onze = -1

@@ -63,6 +63,7 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
         ferro=st.ferro,
         trick_decides=playing and st.decides_from >= 0,
         call_decides=st.options.truco_decides is TrucoDecides.TRICK and st.decides_from < 0 and playing,
+        passed_cards=tuple(st.passed_cards) if open or (seat is not None and seat == st.mao) else (),
     )
     return TrucoView(
         hand=st.hand_no,
@@ -74,8 +75,9 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
         seats=tuple(seats),
         cards=seats[seat].cards if seat is not None else (),
         turn=st.to_play[0] if playing and st.phase is PaulistaPhase.PLAY and truco.pending < 0 else None,
-        tricks=tuple(TrucoTrick(_plays(plays, open), w, None if w is None else w & 1) for plays, w in st.trick_plays),
-        trick=_plays(st.trick, open),
+        tricks=tuple(TrucoTrick(_plays(plays, open, seat), w, None if w is None else w & 1)
+                     for plays, w in st.trick_plays),
+        trick=_plays(st.trick, open, seat),
         scores=(st.scores[0], st.scores[1]),
         target=TARGET,
         stake=st.stake,
@@ -91,9 +93,10 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
     )
 
 
-def _plays(plays: Sequence[tuple[int, Card, bool]], open: bool = False) -> tuple[TrucoPlay, ...]:
-    """A face-down card's face is shown only in the open view."""
-    return tuple(TrucoPlay(s, None if d and not open else c, d, False) for s, c, d in plays)
+def _plays(plays: Sequence[tuple[int, Card, bool]], open: bool = False, seat: int | None = None
+           ) -> tuple[TrucoPlay, ...]:
+    """A face-down card's face is shown only to its player, and in the open view."""
+    return tuple(TrucoPlay(s, None if d and not open and s != seat else c, d, False) for s, c, d in plays)
 
 
 def history_result(st: PaulistaState, result: TrucoResult, tricks: Sequence[Any]) -> Callable[[], dict[str, Any]]:
