@@ -5,9 +5,10 @@ the seat knows, so that the advice that states a count of unseen or live cards (
 deals the search and the analysis play out (``bots.truco_worlds``, ``bots.rummy_search``) and the bots that
 count live cards (``bots.rummy_levels``) count alike:
 
-- truco: its own cards; the cards it passed to its partner (paulista's mão: the partner holds them); every
-  card played face up, a card of a player gone to the deck included; the cards rejected face up (paulista);
-  the cards shown (argentino's envido and flor); a partner's cards it sees (a mão de onze);
+- truco: its own cards, those it played face down included; the cards it passed to its partner (paulista's
+  mão: the partner holds them); every card played face up this hand, a card of a player gone to the deck
+  included, and in a pica-pica hand's earlier duels; the cards rejected face up (paulista); the cards shown
+  (argentino's envido and flor); a partner's cards it sees (a mão de onze);
 - Pif Paf and Cacheta: its own cards, the whole discard pile, the flip (Cacheta), and in each other seat's
   hand the copies it is known to hold, taken from the pile and not thrown since (``RummySeat.known``). A card
   taken and thrown back is on the pile and counted there once. The cards of a stock made again from the pile
@@ -68,6 +69,7 @@ def _truco(view: TrucoView, you: int) -> set[Card]:
         out.update(view.paulista.rejected)
         out.update(view.paulista.passed_cards)
     if view.argentino is not None:
+        out.update(view.argentino.earlier)
         for shown in view.argentino.shown:
             out.update(shown.cards)
     return out

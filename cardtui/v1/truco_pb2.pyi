@@ -296,7 +296,7 @@ class TrucoPlay(_message.Message):
     VOID_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     card: _builtins.str
-    """unset: played face down"""
+    """unset: played face down (set for its own player, and in a replay's open view)"""
     face_down: _builtins.bool
     void: _builtins.bool
     """its player went to the deck: it cannot win, as if face down"""
@@ -669,6 +669,7 @@ class ArgentinoPart(_message.Message):
     MUST_FLOR_FIELD_NUMBER: _builtins.int
     YOUR_FLOR_FIELD_NUMBER: _builtins.int
     SHOWN_FIELD_NUMBER: _builtins.int
+    EARLIER_FIELD_NUMBER: _builtins.int
     TIES_FIELD_NUMBER: _builtins.int
     ENVIDO_UNSUITED_FIELD_NUMBER: _builtins.int
     mano: _builtins.int
@@ -715,6 +716,10 @@ class ArgentinoPart(_message.Message):
     def flor_sung(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def shown(self) -> _containers.RepeatedCompositeFieldContainer[Global___TrucoShown]: ...
+    @_builtins.property
+    def earlier(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the cards played in this hand's earlier rounds (a pica-pica hand's duels)"""
+
     def __init__(
         self,
         *,
@@ -738,12 +743,13 @@ class ArgentinoPart(_message.Message):
         must_flor: _builtins.bool = ...,
         your_flor: _builtins.int | None = ...,
         shown: _abc.Iterable[Global___TrucoShown] | None = ...,
+        earlier: _abc.Iterable[_builtins.str] | None = ...,
         ties: Global___TrucoTies.ValueType = ...,
         envido_unsuited: Global___EnvidoUnsuited.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "your_envido", b"your_envido", "your_flor", b"your_flor"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "envido_calls", b"envido_calls", "envido_open", b"envido_open", "envido_unsuited", b"envido_unsuited", "falta", b"falta", "flor_calls", b"flor_calls", "flor_done", b"flor_done", "flor_sung", b"flor_sung", "mano", b"mano", "may_envido", b"may_envido", "must_flor", b"must_flor", "pica_pica", b"pica_pica", "players", b"players", "points", b"points", "round", b"round", "shown", b"shown", "ties", b"ties", "told", b"told", "your_envido", b"your_envido", "your_envido_cards", b"your_envido_cards", "your_flor", b"your_flor"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_announcing", b"_announcing", "_best_envido", b"_best_envido", "_your_envido", b"_your_envido", "_your_flor", b"_your_flor", "announcing", b"announcing", "best_envido", b"best_envido", "earlier", b"earlier", "envido_calls", b"envido_calls", "envido_open", b"envido_open", "envido_unsuited", b"envido_unsuited", "falta", b"falta", "flor_calls", b"flor_calls", "flor_done", b"flor_done", "flor_sung", b"flor_sung", "mano", b"mano", "may_envido", b"may_envido", "must_flor", b"must_flor", "pica_pica", b"pica_pica", "players", b"players", "points", b"points", "round", b"round", "shown", b"shown", "ties", b"ties", "told", b"told", "your_envido", b"your_envido", "your_envido_cards", b"your_envido_cards", "your_flor", b"your_flor"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__announcing: _TypeAlias = _typing.Literal["announcing"]  # noqa: Y015
     _WhichOneofArgType__announcing: _TypeAlias = _typing.Literal["_announcing", b"_announcing"]  # noqa: Y015

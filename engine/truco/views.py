@@ -188,6 +188,8 @@ class ArgentinoPart:
     """You hold a flor you have not sung: sing it before your first card."""
     your_flor: int | None
     shown: tuple[TrucoShown, ...]
+    earlier: tuple[Card, ...] = ()
+    """The cards played in this hand's earlier rounds (a pica-pica hand's duels), which everyone saw."""
     ties: TieRule = TieRule.LAST_TAKES_ALL
     """How a tied trick is settled at this table (its ``ties`` option)."""
     envido_unsuited: Unsuited = Unsuited.SUM_TWO

@@ -128,6 +128,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.round_no = 0
         st.signals = []
         st.shown = {}
+        st.earlier = []
         st.result = None
         picks = draw(st.rng, 3 * n)
         highest = st.options.envido_unsuited is Unsuited.HIGHEST
@@ -406,6 +407,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.live = [False] * st.n
         st.announcer = -1
         if st.duels and not last:
+            st.earlier += [c for t in st.tricks for _, c in t.plays] + [c for _, c in st.trick]
             for s in st.players:
                 st.hands[s] = []
                 st.plays[s] = []

@@ -170,6 +170,8 @@ class ArgentinoState(TrucoState):
         self.duels: list[tuple[int, int]] = []
         self.rounds: list[RoundRecord] = []
         self.shown: dict[int, tuple[tuple[Card, ...], ShowReason]] = {}
+        self.earlier: list[Card] = []
+        """The cards played in this hand's earlier rounds (a pica-pica hand's duels): everyone saw them."""
         self.round_no = 0
         self._round(())
 

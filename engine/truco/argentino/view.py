@@ -93,6 +93,7 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         must_flor=mine and st.owes[seat] and not st.f_done if seat is not None else False,
         your_flor=st.flor[seat] if seat is not None and st.flor[seat] >= 0 else None,
         shown=tuple(TrucoShown(s, cards, why) for s, (cards, why) in st.shown.items()),
+        earlier=tuple(st.earlier),
         ties=st.rule,
         envido_unsuited=st.options.envido_unsuited,
     )
