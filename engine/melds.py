@@ -193,6 +193,7 @@ class Melder:
         self._hole_memo: dict[tuple[int, int, int], int] = {}
         self._best_memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
         self._left_memo: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self._wilds_alone: dict[tuple[int, int], tuple[int, int, int, tuple[tuple[Card, ...], ...]]] = {}
         self._wild_idx = tuple(wild_idx)
 
     # -- building ----------------------------------------------------------------
@@ -512,7 +513,8 @@ class Melder:
         """``_best`` counting, not listing: the cards melded, and the masks of the cards left (the same choice
         among equals as ``_best``, so both leave the same cards)."""
         if not a & self.natural_mask:
-            return 0, a, b
+            n, la, lb, _ = self._alone(a, b) if a else (0, a, b, ())
+            return n, la, lb
         key = (a, b)
         memo = self._left_memo
         hit = memo.get(key)
@@ -532,22 +534,20 @@ class Melder:
             for m1, m2, n1, m1x in self.jok[c]:
                 if a & m1 == m1 and b & m2 == m2:
                     a2, b2 = (a & n1) | (b & m1x), b & n1
-                    t = (a2 & self.wild_mask) & -(a2 & self.wild_mask)
-                    if not t:
-                        continue
-                    n, la, lb = self._left(a2 ^ t if not b2 & t else a2, b2 & ~t)
-                    size = m1.bit_count() + m2.bit_count() + 1
-                    if n + size > best[0]:
-                        best = (n + size, la, lb)
+                    w = a2 & self.wild_mask
+                    while w:  # as in ``_best``: each wild card that may act
+                        t = w & -w
+                        w ^= t
+                        n, la, lb = self._left(a2 ^ t if not b2 & t else a2, b2 & ~t)
+                        size = m1.bit_count() + m2.bit_count() + 1
+                        if n + size > best[0]:
+                            best = (n + size, la, lb)
         memo[key] = best
         return best
 
     def arrange(self, hand: Iterable[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
-        """The hand's best partial arrangement: melds covering most cards, and the rest.
-
-        A helper for showing a hand and for bots, not a ruling: melds made only of wild
-        cards are not looked for.
-        """
+        """The hand's best partial arrangement: melds covering most cards, and the rest (melds of wild cards
+        alone included: KD KH KH, one acting as KS)."""
         cards = list(hand)
         a, b = self.masks(cards)
         self._trim()
@@ -558,11 +558,32 @@ class Melder:
                 rest.remove(c)
         return tuple(melds), tuple(sorted(rest, key=index))
 
+    def _alone(self, a: int, b: int) -> tuple[int, int, int, tuple[tuple[Card, ...], ...]]:
+        """Only wild cards left (four at most): the most of them that meld by themselves (each meld one acting as
+        wild, the others standing as themselves: KD KH KH(as KS)), the masks of those left, and the melds."""
+        key = (a, b)
+        hit = self._wilds_alone.get(key)
+        if hit is None:
+            cards = self._cards_of(a, b)
+            hit = (0, a, b, ())
+            for size in range(len(cards), 2, -1):
+                for combo in combinations(range(len(cards)), size):
+                    split = _brute_split([cards[i] for i in combo], self.rules, self.wilds)
+                    if split is not None:
+                        la, lb = self.masks(c for i, c in enumerate(cards) if i not in combo)
+                        hit = (size, la, lb, tuple(split))
+                        break
+                if hit[0]:
+                    break
+            self._wilds_alone[key] = hit
+        return hit
+
     def _best(
         self, a: int, b: int, memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]]
     ) -> tuple[int, list[tuple[Card, ...]]]:
         if not a & self.natural_mask:
-            return 0, []
+            n, _, _, alone = self._alone(a, b) if a else (0, 0, 0, ())
+            return n, list(alone)
         key = (a, b)
         hit = memo.get(key)
         if hit is not None:
@@ -580,14 +601,15 @@ class Melder:
             for m1, m2, n1, m1x in self.jok[c]:
                 if a & m1 == m1 and b & m2 == m2:
                     a2, b2 = (a & n1) | (b & m1x), b & n1
-                    t = (a2 & self.wild_mask) & -(a2 & self.wild_mask)
-                    if not t:
-                        continue
-                    n, rest = self._best(a2 ^ t if not b2 & t else a2, b2 & ~t, memo)
-                    size = m1.bit_count() + m2.bit_count() + 1
-                    if n + size > best[0]:
-                        meld = (*self._cards_of(m1, m2), self._card_at[t.bit_length() - 1])
-                        best = (n + size, [meld, *rest])
+                    w = a2 & self.wild_mask
+                    while w:  # which wild card acts matters: another may be wanted standing as itself
+                        t = w & -w
+                        w ^= t
+                        n, rest = self._best(a2 ^ t if not b2 & t else a2, b2 & ~t, memo)
+                        size = m1.bit_count() + m2.bit_count() + 1
+                        if n + size > best[0]:
+                            meld = (*self._cards_of(m1, m2), self._card_at[t.bit_length() - 1])
+                            best = (n + size, [meld, *rest])
         memo[key] = best
         return best
 
