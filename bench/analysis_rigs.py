@@ -184,7 +184,7 @@ def _waiting(cards: str, pile: str, taken: tuple[str, str, str], stock: int) -> 
 
 RIGS: tuple[Rig, ...] = (
     Rig("argentino 20–29, facing a truco with the two best cards: refusing hands them the match", "truco_argentino",
-        lambda: _facing_truco(20), Action("no_quiero"), Action("quiero")),
+        lambda: _facing_truco(20), Action("no_quiero"), Action("retruco")),
     Rig("argentino 29–29, first trick taken, the 1e in hand: going to the deck", "truco_argentino",
         _won_second_trick, Action("mazo"), Action("play", cards=parse_cards("1e"))),
     Rig("paulista 11–5, mão de onze holding the zap and copas: running", "truco_paulista",

@@ -103,8 +103,8 @@ class Named:
 
     def why(self, m: Moment) -> str:
         """A flagged decision's reason in words, as the analysis screen says it ("" without one)."""
-        return (advice.reason_words(self.model(), reason_message(m.reason), wire.action_message(m.best))
-                if m.reason is not None else "")
+        return (advice.reason_words(self.model(), reason_message(m.reason), wire.action_message(m.best),
+                                    wire.action_message(m.chosen)) if m.reason is not None else "")
 
 
 def moment_lines(m: Moment, unit: Unit, named: Named) -> list[str]:

@@ -73,22 +73,22 @@ def _card(code: str) -> str:
 
 
 def reason_text(model: TableModel, reason: analysis_pb2.AnalysisReason,
-                best: common_pb2.Action | None = None) -> Text | None:
+                best: common_pb2.Action | None = None, chosen: common_pb2.Action | None = None) -> Text | None:
     """Why a decision stood where it did, in words, from what the seat knew then; None without a reason.
     ``best``: the choice the analysis found best, for a reason that must say why it is not the one the
-    reason's own figures point to."""
-    said = reason_words(model, reason, best)
+    reason's own figures point to; ``chosen``: the choice made (a truco reason names the card it played)."""
+    said = reason_words(model, reason, best, chosen)
     return Text(said, style="italic") if said else None
 
 
 def reason_words(model: TableModel, reason: analysis_pb2.AnalysisReason,
-                 best: common_pb2.Action | None = None) -> str:
+                 best: common_pb2.Action | None = None, chosen: common_pb2.Action | None = None) -> str:
     """``reason_text``'s sentence, plain (the command line's)."""
     what = reason.WhichOneof("reason")
     if what == "envido":
         return _envido(model, reason.envido)
     if what == "truco":
-        return _truco(reason.truco)
+        return _truco(reason.truco, chosen)
     if what == "draw":
         return _draw(reason.draw)
     if what == "discard":
@@ -112,17 +112,73 @@ def _envido(model: TableModel, r: analysis_pb2.EnvidoAdvice) -> str:
         mine=r.mine, theirs=r.theirs, target=r.target)
 
 
-def _truco(r: analysis_pb2.TrucoAdvice) -> str:
-    if r.first < 0:
-        return ""
-    if r.second >= 0:
-        said = _("Your best card beats {p} of the cards you had not seen; your second, {q}.").format(
-            p=_pct(r.first), q=_pct(r.second))
-    else:
-        said = _("Your last card beats {p} of the cards you had not seen.").format(p=_pct(r.first))
+PLAYS = frozenset({common_pb2.ACTION_TYPE_PLAY, common_pb2.ACTION_TYPE_PLAY_DOWN})
+
+
+def _truco(r: analysis_pb2.TrucoAdvice, chosen: common_pb2.Action | None = None) -> str:
+    parts = []
+    if r.first >= 0:
+        if r.second >= 0:
+            parts.append(_("Your best card beats {p} of the cards you had not seen; your second, {q}.").format(
+                p=_pct(r.first), q=_pct(r.second)))
+        else:
+            parts.append(_("Your last card beats {p} of the cards you had not seen.").format(p=_pct(r.first)))
     if r.won or r.lost:
-        said += " " + _("Tricks so far: {won} won, {lost} lost.").format(won=r.won, lost=r.lost)
-    return said
+        parts.append(_("Tricks so far: {won} won, {lost} lost.").format(won=r.won, lost=r.lost))
+    if r.trick:
+        parts += _trick(r, chosen is not None and chosen.type in PLAYS)
+    return " ".join(parts)
+
+
+def _trick(r: analysis_pb2.TrucoAdvice, played: bool) -> list[str]:
+    """The trick in play: the cards on the table and who holds it, what the card (played, or the seat's best)
+    and the best choice's card do to it, and what it decides."""
+    out = []
+    if r.table:
+        cards = ", ".join(_card(c) for c in r.table)
+        if r.high_side == analysis_pb2.TRUCO_SIDE_YOURS:
+            holds = _("your side's {card} holds it").format(card=_card(r.high))
+        elif r.high_side == analysis_pb2.TRUCO_SIDE_THEIRS:
+            holds = _("their {card} holds it").format(card=_card(r.high))
+        elif r.high_side == analysis_pb2.TRUCO_SIDE_NEITHER:
+            holds = _("it stands tied at the {card}").format(card=_card(r.high))
+        else:
+            holds = _("no card there can win it")
+        out.append(_("On the table in trick {n}: {cards}; {holds}.").format(n=r.trick, cards=cards, holds=holds))
+    if r.card:
+        said = _outcome(r.card_does, _card(r.card))
+        if said:
+            out.append(said if played else _("Your best card, played now: {what}").format(what=said))
+    if r.best_card:
+        said = _outcome(r.best_does, _card(r.best_card))
+        if said:
+            out.append(_("The best choice: {what}").format(what=said))
+    if r.tie_goes == analysis_pb2.TRUCO_SIDE_YOURS:
+        out.append(_("A tie of this trick gives your side the hand."))
+    elif r.tie_goes == analysis_pb2.TRUCO_SIDE_THEIRS:
+        out.append(_("A tie of this trick gives the other side the hand."))
+    elif r.tie_goes == analysis_pb2.TRUCO_SIDE_NEITHER:
+        out.append(_("A tie of this trick decides nothing yet."))
+    if r.decides:
+        out.append(_("Taking this trick takes the hand."))
+    return out
+
+
+def _outcome(does: int, card: str) -> str:
+    """What a card does to the trick as the table stands, as a sentence."""
+    if does == analysis_pb2.TRUCO_OUTCOME_LEADS:
+        return _("the {card} leads the trick.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_TAKES:
+        return _("the {card} takes the trick as it stands.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_KEPT:
+        return _("with the {card} the trick stays your partner's.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_TIES:
+        return _("with the {card} the trick stands tied.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_LOSES:
+        return _("the {card} leaves the trick to the other side.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_DOWN:
+        return _("the {card} face down cannot win the trick.").format(card=card)
+    return ""
 
 
 def _draw(r: analysis_pb2.DrawAdvice) -> str:
@@ -148,9 +204,12 @@ def _discard(r: analysis_pb2.DiscardAdvice) -> str:
 
 
 def _knock(r: analysis_pb2.KnockAdvice) -> str:
-    return _("Knocking then melded {melded} of your cards. Playing on, {outs} of the {unseen} unseen cards would "
-             "take you out, with {stock} left in the stock.").format(melded=r.melded, outs=r.outs,
-                                                                      unseen=r.unseen, stock=r.stock)
+    said = _("Knocking then melded {melded} of your cards.").format(melded=r.melded)
+    if r.discard and r.outs >= 0:
+        said += " " + _("Playing on, throwing the {card}, {outs} of the {unseen} unseen cards would take you out, "
+                        "with {stock} left in the stock.").format(card=_card(r.discard), outs=r.outs,
+                                                                   unseen=r.unseen, stock=r.stock)
+    return said
 
 
 def _bet(r: analysis_pb2.BetAdvice, best: common_pb2.Action | None) -> str:
@@ -161,17 +220,19 @@ def _bet(r: analysis_pb2.BetAdvice, best: common_pb2.Action | None) -> str:
         said = _("The pot held {pot} chips and staying in was free.").format(pot=r.pot)
     if r.chance >= 0:
         said += " " + ngettext(
-            "Against a hand dealt at random to the other player still in, yours wins {p} of the time.",
-            "Against hands dealt at random to the {n} other players still in, yours wins {p} of the time.",
-            r.opponents).format(n=r.opponents, p=_pct(r.chance))
+            "Against one hand dealt at random from the cards you had not seen, yours wins {p} of the time; {n} "
+            "other player was still in.",
+            "Against one hand dealt at random from the cards you had not seen, yours wins {p} of the time; {n} "
+            "other players were still in.", r.opponents).format(n=r.opponents, p=_pct(r.chance))
+    odds = r.chance ** max(1, r.opponents) if r.chance >= 0 else -1.0  # about, against every player still in
     if best is not None and r.call and r.chance >= 0:
         # The odds weigh a chance against random hands; the verdict comes from playing the hand out. Where
         # they point different ways, say so, or the reason reads as arguing against its own verdict.
         folds = best.type == common_pb2.ACTION_TYPE_FOLD
-        if folds and r.chance >= r.needed:
+        if folds and odds >= r.needed:
             said += " " + _("So the odds alone favour staying in; but the playouts, which play the hand to its end "
                             "as the players would bet it, find folding loses less.")
-        elif not folds and r.chance < r.needed:
+        elif not folds and odds < r.needed:
             said += " " + _("So the odds alone say fold; but the playouts, which play the hand to its end as the "
                             "players would (later rounds, the others folding), find staying in loses less.")
     return said

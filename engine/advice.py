@@ -4,21 +4,32 @@ The analysis (``engine.analysis``) says how much a choice lost; a player also as
 worked out here from the deciding seat's own view at the decision (its cards and what was public,
 never the deal revealed later), so that it says only what the player could have seen, and is typed
 (numbers and cards, no sentences): the client says it in the reader's language (docs/client.md §11).
+Every count of unseen or live cards is ``engine.seen``'s, the one count of what a seat has seen that
+the search and the bots deal by; every fact is held to a recount from the hand's history alone
+(``tests/engine/test_advice_facts.py``).
 
-- truco, an envido call or its answer: the seat's envido, how often it beats a hand dealt from the
-  cards it had not seen, and, facing a call, how often it beats what a caller of that call usually
-  holds (``CALLER_HOLDS``, a convention of play, said as such); the score;
-- truco, any other decision (a truco call or its answer, a card, the deck): how many of the cards
-  still unseen the seat's best and second cards beat, and the tricks won and lost so far;
+Which kind a decision's reason is follows the decision at stake, the choice made or the best one: an envido
+call or answer on either side (or a call of envido awaiting its answer) is told as envido; else a truco
+decision as truco; a rummy draw, claim or pass as a draw, a knock made or left as a knock, a discard as a
+discard; a bet as a bet.
+
+- truco, an envido call or its answer: the seat's envido (the table's own rule for an unsuited hand), how
+  often it beats a hand dealt from the cards it had not seen, and, facing a call, how often it beats what a
+  caller of that call usually holds (``CALLER_HOLDS``, a convention of play, said as such); the score;
+- truco, any other decision (a truco call or its answer, a card, the deck): how many of the cards still
+  unseen the seat's best and second cards beat, the tricks won and lost so far, and the trick in play: the
+  cards on the table and who holds it, what the card played (or for a call, the seat's best card) does to it,
+  what the best choice's card would have done, and what the trick decides (a tie goes to trick 1's winner);
 - Pif Paf and Cacheta, a draw or a claim: the cards outside melds now and with the pile's card taken
-  (the best discard made), and the live cards (copies not seen anywhere) that would help the hand;
+  (the discard that leaves fewest made), and the live cards (copies not seen anywhere) that would help the hand;
 - a discard: for the card thrown and the best one, the cards left outside melds and the live cards
   that would help what is kept;
-- a knock, made or left: the cards a knock melds now, and the live cards that would go out later;
+- a knock, made or left: the cards a knock melds now, and, playing on with the discard the decision named,
+  the live cards that would go out later;
 - a bet (Cacho, Pif Paf's betting round): the pot against the call, the share of the pot the call
-  must win to pay (pot odds) and the hand's chance of taking it against the seats still in.
+  must win to pay (pot odds) and how often the hand beats one hand dealt from the cards unseen.
 
-Pure: no clock, no global random; the Cacho chance is the bots' own fixed-sample estimate.
+Pure: no clock, no global random.
 """
 
 from __future__ import annotations
@@ -27,31 +38,32 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from functools import cache
 from itertools import combinations
 from typing import Any
 
 from cardtui.engine.betting import BET as RAISE_FIRST
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
-from cardtui.engine.bots.cacho import heads_up
-from cardtui.engine.bots.pifpaf import best_discard, rules_of
+from cardtui.engine.bots.pifpaf import rules_of
 from cardtui.engine.cacho import BET as CACHO_BET
+from cardtui.engine.cacho import DECK as CACHO_DECK
 from cardtui.engine.cacho import PASS as CACHO_PASS
+from cardtui.engine.cacho import strength
 from cardtui.engine.cacho_records import CachoView
 from cardtui.engine.cacho_records import SeatStatus as CachoStatus
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, GameView
 from cardtui.engine.melds import CARDS, Melder, melder
-from cardtui.engine.rummy import DECK as RUMMY_DECK
 from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PILE, Phase, RummyView
 from cardtui.engine.rummy_records import PASS as RUMMY_PASS
 from cardtui.engine.rummy_records import SeatStatus as RummyStatus
-from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
+from cardtui.engine.seen import unseen
 from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
-from cardtui.engine.truco.envido import Unsuited, envido
+from cardtui.engine.truco.envido import envido
 from cardtui.engine.truco.ladder import Bet, Word
-from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
-from cardtui.engine.truco.views import TrucoView
+from cardtui.engine.truco.tricks import DOWN, TieRule, hand_winner, trick_winner
+from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 
 class Kind(StrEnum):
@@ -65,11 +77,38 @@ class Kind(StrEnum):
     BET = "bet"
 
 
+class Side(StrEnum):
+    """A side of a truco table, as the deciding seat sees it."""
+
+    YOURS = "yours"
+    THEIRS = "theirs"
+    NEITHER = "neither"
+    """A trick tied between the sides; a tie that decides nothing yet."""
+
+
+class Outcome(StrEnum):
+    """What a card does to the trick in play, as the table stands when it is played."""
+
+    LEADS = "leads"
+    """Nothing is on the table yet."""
+    TAKES = "takes"
+    """Above every card on the table: it holds the trick."""
+    KEPT = "kept"
+    """Not above a partner's card, which still holds the trick."""
+    TIES = "ties"
+    """The trick stands tied between the sides with it."""
+    LOSES = "loses"
+    """The other side's card still holds the trick."""
+    DOWN = "down"
+    """Played face down: it cannot win."""
+
+
 ENVIDO_WORDS = frozenset({Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO})
 CALLER_HOLDS: Mapping[str, int] = {Word.ENVIDO: 27, Word.REAL_ENVIDO: 30, Word.FALTA_ENVIDO: 31}
 """The envido a player who calls (or raises to) each call usually holds at least: the common advice of the
 table (call envido from 27, real envido from 30), which the bots follow too (``bots.truco``). A convention,
 not a read of the caller's cards: the words say "usually"."""
+CARD_PLAYS = frozenset({"play", "play_down"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +118,8 @@ class EnvidoReason:
     envido: int
     """The seat's envido."""
     beats: float
-    """0 to 1: how often it beats one hand dealt from the cards the seat had not seen (a tie counts half)."""
+    """0 to 1: how often it beats one hand dealt from the cards the seat had not seen (a tie counts half), each
+    counted by the table's own rule for an unsuited hand."""
     call: str
     """The call being answered (``Word``), or "" when the seat was not answering one."""
     caller: int
@@ -96,7 +136,8 @@ class EnvidoReason:
 
 @dataclass(frozen=True, slots=True)
 class TrucoReason:
-    """A truco call or answer, a card played, the deck: the seat's cards against the cards still unseen."""
+    """A truco call or answer, a card played, the deck: the seat's cards against the cards still unseen, and
+    against the cards on the table in the trick in play."""
 
     first: float
     """0 to 1: the share of the cards the seat had not seen that its best card beats."""
@@ -105,6 +146,24 @@ class TrucoReason:
     won: int
     lost: int
     """Tricks its team had won and lost so far this round."""
+    trick: int = 0
+    """The trick in play, 1 to 3 (0: none yet, the deal or a mão de onze's choice)."""
+    table: tuple[Card, ...] = ()
+    """The cards face up on the table in that trick, in the order played."""
+    high: Card | None = None
+    """The highest of them that can win the trick (the first played of equals)."""
+    high_side: Side | None = None
+    """Which side holds the trick as it stands (NEITHER: tied between the sides; None: no card can win yet)."""
+    card: Card | None = None
+    """The card the decision played; for a call, an answer or the deck, the seat's best card."""
+    card_does: Outcome | None = None
+    best_card: Card | None = None
+    """The card the best choice played, where it is another card."""
+    best_does: Outcome | None = None
+    tie_goes: Side | None = None
+    """Whom a tie of this trick gives the hand (NEITHER: nobody yet, the next trick decides)."""
+    decides: bool = False
+    """Taking this trick takes the hand for the seat's side."""
 
     kind = Kind.TRUCO
 
@@ -118,13 +177,13 @@ class DrawReason:
     loose: int
     """Cards outside melds in the hand now."""
     taking: int
-    """Cards outside melds with ``card`` taken and the best discard made (-1: no card to take)."""
+    """Cards outside melds with ``card`` taken and the discard made that leaves fewest (-1: no card to take)."""
     goes_out: bool
     """Taking ``card`` lets the hand go out now..."""
     all_ten: bool
     """... with all ten cards melded (Cacheta pays that double)."""
     outs: int
-    """Live cards (copies the seat had not seen) that would help the hand now: a stock draw's chances..."""
+    """Live cards (copies the seat had not seen) that would help the hand now, ``helping``: a stock draw's chances..."""
     unseen: int
     """... out of these."""
 
@@ -139,7 +198,7 @@ class DiscardReason:
     chosen_loose: int
     """Cards outside melds in what the discard kept."""
     chosen_outs: int
-    """Live cards that would help what it kept."""
+    """Live cards that would help what it kept (``helping``)."""
     best: Card
     best_loose: int
     best_outs: int
@@ -155,10 +214,12 @@ class KnockReason:
     melded: int
     """Cards the best knock melds (ten, or nine and a discard)."""
     outs: int
-    """Playing on (the best discard made): the live cards that would go out..."""
+    """Playing on with ``discard``: the live cards that would take the nine kept out (-1: no choice played on)..."""
     unseen: int
     stock: int
     """... and the cards left in the stock."""
+    discard: Card | None = None
+    """The discard that plays on: the one chosen, or else the best choice's."""
 
     kind = Kind.KNOCK
 
@@ -174,7 +235,8 @@ class BetReason:
     needed: float
     """The pot odds: the share of the pot the call must win to pay, call / (pot + call)."""
     chance: float
-    """0 to 1: the seat's chance of taking the pot against the seats still in (-1: not estimated)."""
+    """0 to 1: how often the seat's hand beats one hand dealt at random from the cards it had not seen, a tie
+    counted half (before its third card, its own hand completed at random too); -1: not worked out."""
     opponents: int
 
     kind = Kind.BET
@@ -185,7 +247,7 @@ Reason = EnvidoReason | TrucoReason | DrawReason | DiscardReason | KnockReason |
 
 def reason(view: GameView, legal: Sequence[Action], chosen: Action, best: Action) -> Reason | None:
     """Why ``chosen`` stands where it does beside ``best``, from the seat's ``view`` alone; None where no reason
-    is worked out (a flor, a signal, a Cacheta cut)."""
+    is worked out (a flor, a signal, a Cacheta cut, na boa declared)."""
     if isinstance(view, TrucoView):
         return _truco(view, chosen, best)
     if isinstance(view, RummyView):
@@ -204,22 +266,7 @@ def _truco(view: TrucoView, chosen: Action, best: Action) -> Reason | None:
         return _envido(view, pending.call if answering_envido and pending is not None else None)
     if any("flor" in t for t in types) or (pending is not None and pending.bet is Bet.FLOR):
         return None
-    return _strength(view)
-
-
-def _seen_truco(view: TrucoView) -> set[Card]:
-    """Every card the seat had seen: its own, the ones played face up, shown, rejected or a partner's."""
-    seen = set(view.cards)
-    for trick in (*(t.plays for t in view.tricks), view.trick):
-        seen.update(p.card for p in trick if p.card is not None)
-    for s in view.seats:
-        seen.update(s.cards)
-    if view.paulista is not None:
-        seen.update(view.paulista.rejected)
-    if view.argentino is not None:
-        for shown in view.argentino.shown:
-            seen.update(shown.cards)
-    return seen
+    return _strength(view, chosen, best)
 
 
 def _score(view: TrucoView) -> tuple[int, int]:
@@ -232,11 +279,8 @@ def _envido(view: TrucoView, call: Word | None) -> EnvidoReason | None:
     if part is None or part.your_envido is None:
         return None
     mine = part.your_envido
-    rule = Unsuited.SUM_TWO
-    if len(view.cards) == 3 and envido(view.cards)[0] != mine:
-        rule = Unsuited.HIGHEST  # the table plays the other unsuited rule: the seat's own envido says which
-    unseen = [c for c in ARG_DECK if c not in _seen_truco(view)]
-    theirs = [envido(h, rule)[0] for h in combinations(unseen, 3)]
+    left = sorted(unseen(view).elements(), key=str)
+    theirs = [envido(h, part.envido_unsuited)[0] for h in combinations(left, 3)]
     floor = CALLER_HOLDS.get(call, 0) if call is not None else 0
     strong = [e for e in theirs if e >= floor] if floor else []
     us, them = _score(view)
@@ -250,49 +294,87 @@ def _beats(mine: int, theirs: Sequence[int]) -> float:
     return sum(1.0 if mine > e else 0.5 if mine == e else 0.0 for e in theirs) / len(theirs)
 
 
-def _strength(view: TrucoView) -> TrucoReason:
-    rank = ARG_RANK if view.argentino is not None else PAU_RANK
-    deck = ARG_DECK if view.argentino is not None else PAU_DECK
-    seen = _seen_truco(view)
-    unseen = [c for c in deck if c not in seen]
+def _strength(view: TrucoView, chosen: Action, best: Action) -> TrucoReason:
+    paulista = view.paulista
+    rank = PAU_RANK if paulista is not None else ARG_RANK
+    left = list(unseen(view).elements())
+    you = view.you or 0
     mine = list(view.cards)
-    if view.paulista is not None and view.paulista.onze_team is not None and view.you is not None:
-        mine += view.seats[(view.you + 2) % len(view.seats)].cards  # a mão de onze is played on both hands
-    shares = sorted((sum(1 for u in unseen if rank[c] > rank[u]) / max(1, len(unseen)) for c in mine),
-                    reverse=True)
-    team = (view.you or 0) & 1
-    won = sum(1 for t in view.tricks if t.team == team)
-    lost = sum(1 for t in view.tricks if t.team is not None and t.team != team)
-    return TrucoReason(shares[0] if shares else -1.0, shares[1] if len(shares) > 1 else -1.0, won, lost)
+    if paulista is not None and paulista.onze_team is not None:
+        mine += view.seats[(you + 2) % len(view.seats)].cards  # a mão de onze is played on both hands
+    shares = sorted((sum(1 for u in left if rank[c] > rank[u]) / max(1, len(left)) for c in mine), reverse=True)
+    team = you & 1
+    results = [t.team for t in view.tricks]
+    won = sum(1 for r in results if r == team)
+    lost = sum(1 for r in results if r is not None and r != team)
+    out = TrucoReason(shares[0] if shares else -1.0, shares[1] if len(shares) > 1 else -1.0, won, lost)
+    playing = not view.hand_over and (paulista is None or paulista.phase is PaulistaPhase.PLAY)
+    if not playing:
+        return out
+    plays = [(p.seat, DOWN if p.card is None or p.face_down or p.void else rank[p.card]) for p in view.trick]
+    winner, first = trick_winner(plays)
+    high = next((p.card for p in view.trick if p.seat == first), None) if first is not None else None
+
+    def side(team_of: int | None) -> Side:
+        return Side.NEITHER if team_of is None else Side.YOURS if team_of == team else Side.THEIRS
+
+    def does(card: Card, down: bool) -> Outcome:
+        if down:
+            return Outcome.DOWN
+        if not view.trick:
+            return Outcome.LEADS
+        w, f = trick_winner([*plays, (you, rank[card])])
+        if w is None:
+            return Outcome.TIES if f is not None else Outcome.LOSES
+        return Outcome.TAKES if w == you else Outcome.KEPT if w & 1 == team else Outcome.LOSES
+
+    if chosen.type in CARD_PLAYS:
+        card: Card | None = chosen.cards[0]
+    else:
+        card = max(view.cards, key=lambda c: rank[c]) if view.cards else None
+    other = best.cards[0] if best.type in CARD_PLAYS and best.cards and best.cards[0] != card else None
+    mano, rule = (paulista.mao, TieRule.FIRST_DECIDED) if paulista is not None else (
+        (view.argentino.mano, view.argentino.ties) if view.argentino is not None else (0, TieRule.FIRST_DECIDED))
+    deciding = paulista is not None and paulista.trick_decides
+    return TrucoReason(
+        out.first, out.second, won, lost, len(view.tricks) + 1,
+        tuple(p.card for p in view.trick if p.card is not None and not p.face_down),
+        high, None if first is None else side(None if winner is None else winner & 1),
+        card, does(card, chosen.type == "play_down") if card is not None else None,
+        other, does(other, best.type == "play_down") if other is not None else None,
+        side(hand_winner([*results, None], mano & 1, rule)),
+        deciding or hand_winner([*results, team], mano & 1, rule) == team)
 
 
 # -- Pif Paf and Cacheta -------------------------------------------------------------------------------
 def live(view: RummyView) -> Counter[Card]:
-    """Each kind of card's copies the seat had not seen: not in its hand, the discard pile or the turned card,
-    nor taken from the pile by another seat (a card taken is public; one the seat took itself is in its hand or
-    back on the pile). A card taken and thrown back may be counted twice: never more than its copies."""
-    seen = Counter(view.cards) + Counter(view.pile) + Counter(
-        c for s in view.seats if s.seat != view.you for c in s.taken)
-    if view.flip is not None:
-        seen[view.flip] += 1
-    return Counter({c: n - seen[c] for c, n in Counter(RUMMY_DECK).items() if n > seen[c]})
+    """Each kind of card's copies the seat had not seen (``engine.seen``): not in its hand, the discard pile or
+    the turned card, nor known to be in another seat's hand (taken from the pile and not thrown since)."""
+    return unseen(view)
 
 
-def _loose(m: Melder, hand: Sequence[Card]) -> int:
+def loose(m: Melder, hand: Sequence[Card]) -> int:
+    """The fewest cards ``hand`` leaves outside melds."""
     return len(m.arrange(hand)[1])
 
 
 def helping(m: Melder, hand: Sequence[Card], left: Counter[Card]) -> int:
-    """Live copies of the cards that would bring ``hand`` (nine cards) closer to going out: a card that would
-    leave no more cards outside melds with one more card, a loose one then thrown."""
-    now = _loose(m, hand)
-    return sum(left[c] for c in CARDS if left[c] and _loose(m, [*hand, c]) <= now)
+    """Live copies of the cards that would bring ``hand`` (nine cards) no further from going out: a card with
+    which the ten leave no more cards outside melds than the nine do (the card joins a meld, or takes a loose
+    one's place, which is then thrown)."""
+    now = loose(m, hand)
+    return sum(left[c] for c in CARDS if left[c] and loose(m, [*hand, c]) <= now)
+
+
+def fewest(m: Melder, hand: Sequence[Card]) -> int:
+    """Ten cards less the discard that leaves fewest outside melds: how many it leaves."""
+    return min(loose(m, _without(hand, c)) for c in set(hand))
 
 
 def _rummy(view: RummyView, legal: Sequence[Action], chosen: Action, best: Action) -> Reason | None:
     m = melder(rules_of(view), view.wilds)
     left = live(view)
-    unseen = sum(left.values())
+    count = sum(left.values())
     hand = list(view.cards)
     types = {chosen.type, best.type}
     if view.phase is Phase.BETTING:
@@ -300,23 +382,26 @@ def _rummy(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
     if types & {DRAW, CLAIM, RUMMY_PASS}:
         card = (view.window.card if view.window is not None and CLAIM in types
                 else view.pile[-1] if view.pile and any(a.type == DRAW and a.value == PILE for a in legal) else None)
-        taking = _loose(m, _kept(m, [*hand, card])) if card is not None else -1
+        taking = fewest(m, [*hand, card]) if card is not None else -1
         out = card is not None and m.goes_out([*hand, card])
         ten = card is not None and m.all_melded([*hand, card])
-        return DrawReason(card, _loose(m, hand), taking, out, ten, helping(m, hand, left), unseen)
+        return DrawReason(card, loose(m, hand), taking, out, ten, helping(m, hand, left), count)
     if KNOCK in types:
         knocks = [a for a in legal if a.type == KNOCK]
         if not knocks:
             return None
         melded = 10 if any(not a.cards for a in knocks) else 9
-        kept = _kept(m, hand)
-        outs = sum(left[c] for c in m.completing(kept))
-        return KnockReason(melded, outs, unseen, view.stock_count)
+        thrown = next((a.cards[0] for a in (chosen, best) if a.type == DISCARD and a.cards), None)
+        outs = -1
+        if thrown is not None:
+            kept = _without(hand, thrown)
+            outs = sum(left[c] for c in CARDS if left[c] and m.goes_out([*kept, c]))
+        return KnockReason(melded, outs, count, view.stock_count, thrown)
     if chosen.type == DISCARD and best.type == DISCARD and chosen.cards and best.cards:
         a, b = chosen.cards[0], best.cards[0]
         kept_a, kept_b = _without(hand, a), _without(hand, b)
-        return DiscardReason(a, _loose(m, kept_a), helping(m, kept_a, left), b, _loose(m, kept_b),
-                             helping(m, kept_b, left), unseen)
+        return DiscardReason(a, loose(m, kept_a), helping(m, kept_a, left), b, loose(m, kept_b),
+                             helping(m, kept_b, left), count)
     return None
 
 
@@ -324,11 +409,6 @@ def _without(hand: Sequence[Card], card: Card) -> list[Card]:
     rest = list(hand)
     rest.remove(card)
     return rest
-
-
-def _kept(m: Melder, hand: Sequence[Card]) -> list[Card]:
-    """Ten cards less the best discard (the bots' own choice of it)."""
-    return _without(hand, best_discard(m, hand)[0]) if len(hand) > 9 else list(hand)
 
 
 # -- betting -------------------------------------------------------------------------------------------
@@ -350,41 +430,87 @@ def _cacho(view: CachoView, legal: Sequence[Action]) -> BetReason | None:
         return None
     me = view.seats[view.you]
     opponents = sum(1 for s in view.seats if s.status is CachoStatus.IN and s.seat != me.seat)
-    chance = heads_up(tuple(sorted(me.cards))) ** max(1, opponents) if me.cards else -1.0
+    chance = heads_up(tuple(sorted(me.cards, key=str))) if me.cards else -1.0
     return _pot(view.pot, legal, chance, opponents)
+
+
+@cache
+def _against(cards: tuple[Card, ...]) -> float:
+    """Three cards against every hand of three dealt from the rest of the deck: how often they win, a tie half."""
+    mine = strength(cards)
+    hands = list(combinations([c for c in CACHO_DECK if c not in cards], 3))
+    return sum(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+               for theirs in map(strength, hands)) / len(hands)
+
+
+@cache
+def heads_up(cards: tuple[Card, ...]) -> float:
+    """How often these Cacho cards, completed to three from the rest of the deck, beat a hand of three dealt from
+    what is left, a tie counted half: worked out over every completion and every hand, not sampled."""
+    if len(cards) >= 3:
+        return _against(tuple(sorted(cards, key=str)))
+    rest = [c for c in CACHO_DECK if c not in cards]
+    completions = list(combinations(rest, 3 - len(cards)))
+    return sum(_against(tuple(sorted((*cards, *more), key=str))) for more in completions) / len(completions)
 
 
 # -- as JSON -------------------------------------------------------------------------------------------
 def to_json(r: Reason) -> dict[str, Any]:
-    """A reason as the analysis's JSON keeps it (docs/history.md §8): its ``kind`` and its fields."""
+    """A reason as the analysis's JSON keeps it (docs/history.md §9): its ``kind`` and its fields (cards named,
+    a list of cards as a list; None as null)."""
     out: dict[str, Any] = {"kind": str(r.kind)}
     for f in fields(r):
         value = getattr(r, f.name)
-        out[f.name] = str(value) if isinstance(value, Card) else value
+        if isinstance(value, Card):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = [str(c) for c in value]
+        elif isinstance(value, StrEnum):
+            value = str(value)
+        out[f.name] = value
     return out
 
 
 KINDS: Mapping[str, type[Reason]] = {
     Kind.ENVIDO: EnvidoReason, Kind.TRUCO: TrucoReason, Kind.DRAW: DrawReason, Kind.DISCARD: DiscardReason,
     Kind.KNOCK: KnockReason, Kind.BET: BetReason}
-CARD_FIELDS = frozenset({"card", "chosen", "best"})
+CARD_FIELDS = frozenset({"card", "chosen", "best", "high", "best_card", "discard"})
+CARDS_FIELDS = frozenset({"table"})
+ENUM_FIELDS: Mapping[str, type[StrEnum]] = {"high_side": Side, "tie_goes": Side, "card_does": Outcome,
+                                            "best_does": Outcome}
 
 
 def from_json(data: Mapping[str, Any] | None) -> Reason | None:
-    """A reason read back (``to_json``); None for none, or for a kind this version does not know."""
+    """A reason read back (``to_json``); None for none, or for a kind this version does not know. A field a
+    reason kept before it had it takes its default."""
     if not data or data.get("kind") not in KINDS:
         return None
     cls = KINDS[str(data["kind"])]
     values: dict[str, Any] = {}
     try:
         for f in fields(cls):
+            if f.name not in data:
+                continue
             value = data[f.name]
-            values[f.name] = (parse_cards([value])[0] if value else None) if f.name in CARD_FIELDS else value
-    except (KeyError, ValueError):
+            if f.name in CARD_FIELDS:
+                value = parse_cards([value])[0] if value else None
+            elif f.name in CARDS_FIELDS:
+                value = parse_cards(value or [])
+            elif f.name in ENUM_FIELDS:
+                value = ENUM_FIELDS[f.name](value) if value else None
+            values[f.name] = value
+        return cls(**values)
+    except (TypeError, ValueError):
         return None
-    return cls(**values)
 
 
 def cards_of(r: Reason) -> Iterable[Card]:
     """The cards a reason names (for a reader that shows them)."""
-    return [getattr(r, f.name) for f in fields(r) if f.name in CARD_FIELDS and getattr(r, f.name) is not None]
+    out: list[Card] = []
+    for f in fields(r):
+        value = getattr(r, f.name)
+        if f.name in CARD_FIELDS and value is not None:
+            out.append(value)
+        elif f.name in CARDS_FIELDS:
+            out += value
+    return out

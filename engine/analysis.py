@@ -9,12 +9,15 @@ what was public; so a decision's analysis does not change when they are reshuffl
 
 Values are in the unit that decides the game (``estimates.Unit``): the chance of winning the match
 for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A loss is turned into
-*points* so that the labels and the accuracy read alike in every game:
+*points*, 125 for each stake of the decision lost, so that gnubg's equity thresholds (0.04 and 0.08 of
+the stake for doubtful and bad) fall on 5 and 10 points and the labels read alike in every game. The
+stake is the decision's (``at_stake``), in its unit:
 
-- match odds: one point is one percentage point of the chance to win the match (lichess's scale);
-- chips: one stake lost is 125 points, so that gnubg's equity thresholds (0.04, 0.08, 0.16 of the
-  stake for doubtful, bad, very bad) fall on 5, 10 and 20 points; the stake is the decision's
-  (``at_stake``): the hand's (``stake``), or in Pif Paf the pot with the betting round's bets in it.
+- chips: the hand's (``stake``), or in Pif Paf the pot with the betting round's bets in it;
+- match odds: what one stake of the hand is worth to the match at the score (``match_stake``: half the
+  odds between taking and losing it), as gnubg reads a loss of match equity as money equity. A hand at 0
+  to 0 moves a match little, and one near its end much: read as bare percentage points (lichess's scale
+  for a game of one move after another), no card played early in a match could ever be a mistake.
 
 A decision is labelled only when its loss is above twice the standard error of the loss (the gap to
 the best choice measured deal by deal): what the estimate cannot tell apart is "as good". It gets the
@@ -41,7 +44,7 @@ from typing import Any
 
 from cardtui.engine import advice
 from cardtui.engine.advice import Reason
-from cardtui.engine.bots import estimates, search
+from cardtui.engine.bots import estimates, odds, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
 from cardtui.engine.bots.players import levels
 from cardtui.engine.cacho_records import CachoView
@@ -51,6 +54,7 @@ from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_entry, action_of, seats_of, start_of
 from cardtui.engine.rummy_records import Phase, RummyView
+from cardtui.engine.rummy_records import SeatStatus as RummyStatus
 from cardtui.engine.truco.views import TrucoView
 
 FORMAT = "cardtui-analysis/1"
@@ -94,10 +98,10 @@ class Thresholds:
 
 
 THRESHOLDS = Thresholds(inaccuracy=5.0, mistake=10.0, blunder=15.0)
-"""Lichess's points of win probability; in chips, gnubg's 0.04 / 0.08 of the stake fall on 5 / 10 and
-its 0.16 ("very bad") on 20, above this blunder line: a chip blunder is 0.12 of the stake here."""
+"""gnubg's 0.04 / 0.08 of a stake fall on 5 / 10; its 0.16 ("very bad") would be 20: a blunder here is 0.12 of a
+stake (lichess's 5 / 10 / 15 points of win probability, the lines it started from)."""
 CHIP_POINTS = 125.0
-"""Points per stake lost, in a game played for chips."""
+"""Points per stake lost (``points``)."""
 SEPARATION = 2.0
 """A loss is told apart from a tie when it exceeds this many of its standard errors."""
 MARGIN = 2.0
@@ -211,8 +215,9 @@ def as_legal(action: Action, legal: Sequence[Action]) -> Action:
 
 
 def points(loss: float, unit: Unit, stake: float) -> float:
-    """A loss in the unit as points (see the module)."""
-    return 100.0 * loss if unit is Unit.MATCH else CHIP_POINTS * loss / stake
+    """A loss in the unit as points: ``CHIP_POINTS`` a stake lost, the decision's stake in the unit (``at_stake``:
+    chips, or the match odds a stake of the hand is worth at the score)."""
+    return CHIP_POINTS * loss / stake
 
 
 def accuracy(lost: float) -> float:
@@ -310,14 +315,60 @@ def stake(record: Mapping[str, Any]) -> float:
 
 
 def at_stake(view: GameView, base: float) -> float:
-    """The chips a decision is played for, ``base`` the hand's (``stake``): in Pif Paf the pot as it stands,
-    the bets of its betting round in it. A draw or a discard that gives up a tenth of the chance to take a pot
-    of twelve chips costs 1.2 chips; measured against the three of the antes it was 50 points, a blunder, where
-    a tenth of the chance to win a match is 10, a mistake. gnubg likewise measures a loss against the cube's
-    value when the move was made, not the stake the game started from."""
-    if isinstance(view, RummyView) and view.flip is None:
+    """What a decision is played for, in the unit, ``base`` the hand's chips (``stake``): in Pif Paf the pot as it
+    stands, the bets of its betting round in it; in truco and Cacheta, the match odds one stake of the hand is
+    worth at this score (``match_stake``). A draw or a discard that gives up a tenth of the chance to take a pot
+    of twelve chips costs 1.2 chips; measured against the three of the antes it was 50 points, a blunder. gnubg
+    likewise measures a loss against the cube's value when the move was made, not the stake the game started
+    from, and in a match counts it in money equity by what the game is worth to the match (``match_stake``)."""
+    if isinstance(view, TrucoView):
+        return truco_stake(view)
+    if isinstance(view, RummyView) and view.flip is not None:
+        return cacheta_stake(view)
+    if isinstance(view, RummyView):
         return max(base, float(view.pot))
     return base
+
+
+FLOOR = 0.01
+"""The least match odds a stake is taken to be worth: at a score where a hand can hardly move the match (29 to 0
+of 30), a loss is not magnified past 125 points for each point of match odds."""
+
+
+def match_stake(win: float, lose: float) -> float:
+    """One stake of a hand, in match odds: half the odds between taking it and losing it (``FLOOR`` at least). A
+    loss of match odds is turned into stakes of the hand by it, as gnubg turns a match equity loss into money
+    equity by the game's worth to the match (its "EMG"): without it, a truco hand at 0 to 0 of 12 moved the match
+    so little that accepting a truco surely lost (3 points given where running gave 1) cost 8.5 points of match
+    odds, under the mistake line, and no card played in an early hand could ever be called a mistake."""
+    return max(FLOOR, (win - lose) / 2.0)
+
+
+def truco_stake(view: TrucoView) -> float:
+    """A truco decision's stake: the hand's stake as it stands (3 in a mão de onze), taken or lost at this score,
+    the points of the hand's earlier rounds counted (``match_stake``)."""
+    team = (view.you or 0) & 1
+    won = view.argentino.points if view.argentino is not None else (0, 0)
+    us, them = view.scores[team] + won[team], view.scores[1 - team] + won[1 - team]
+    paulista = view.paulista is not None
+    hand = 3 if view.paulista is not None and view.paulista.onze_team is not None else view.stake
+    return match_stake(odds.truco(us + hand, them, view.target, paulista),
+                       odds.truco(us, them + hand, view.target, paulista))
+
+
+def cacheta_stake(view: RummyView) -> float:
+    """A Cacheta decision's stake: this seat knocking (every other losing a point) against another knocking (this
+    seat and the rest losing one), the others taken alike (``match_stake``)."""
+    me = view.you or 0
+    points = [s.score if s.status is RummyStatus.IN else 0 for s in view.seats]
+
+    def knocks(k: int) -> float:
+        return odds.cacheta([p if i == k else max(0, p - 1) for i, p in enumerate(points)], me)
+
+    others = [s for s, p in enumerate(points) if s != me and p > 0]
+    if not others:
+        return FLOOR
+    return match_stake(knocks(me), sum(knocks(k) for k in others) / len(others))
 
 
 def positions(record: Mapping[str, Any]) -> Iterator[Position]:

@@ -29,10 +29,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from google.protobuf.message import Message
+
 from cardtui.engine import advice, analysis, match_chart
 from cardtui.engine.analysis import HandAnalysis, Label
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.cards import Card
 from cardtui.server import wire
 from cardtui.server.analysis_pool import AnalysisPool, Status
 from cardtui.server.errors import (
@@ -64,7 +65,7 @@ LABELS = {
 }
 
 
-REASONS: Mapping[advice.Kind, Callable[..., Any]] = {
+REASONS: Mapping[advice.Kind, type[Message]] = {
     advice.Kind.ENVIDO: analysis_pb2.EnvidoAdvice, advice.Kind.TRUCO: analysis_pb2.TrucoAdvice,
     advice.Kind.DRAW: analysis_pb2.DrawAdvice, advice.Kind.DISCARD: analysis_pb2.DiscardAdvice,
     advice.Kind.KNOCK: analysis_pb2.KnockAdvice, advice.Kind.BET: analysis_pb2.BetAdvice}
@@ -99,10 +100,11 @@ def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2
 
 
 def reason_message(r: advice.Reason) -> analysis_pb2.AnalysisReason:
-    """A decision's reason (``engine.advice``) as the wire gives it: its kind's message, its fields by name."""
-    values = {f.name: str(v) if isinstance(v := getattr(r, f.name), Card) else ("" if v is None else v)
-              for f in dataclasses.fields(r)}
-    return analysis_pb2.AnalysisReason(**{str(r.kind): REASONS[r.kind](**values)})
+    """A decision's reason (``engine.advice``) as the wire gives it: its kind's message, its fields by name (as the
+    views are: ``wire.message``)."""
+    out = analysis_pb2.AnalysisReason()
+    getattr(out, str(r.kind)).CopyFrom(wire.message(r, REASONS[r.kind]))
+    return out
 
 
 def views_at(record: Mapping[str, Any], steps: Iterable[int]) -> dict[int, table_pb2.View]:

@@ -79,6 +79,66 @@ ANALYSIS_LABEL_MISSED_WIN: AnalysisLabel.ValueType  # 6
 """a sure win of the match was on the table, and was left"""
 Global___AnalysisLabel: _TypeAlias = AnalysisLabel  # noqa: Y015
 
+class _TrucoSide:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoSideEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoSide.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_SIDE_UNSPECIFIED: _TrucoSide.ValueType  # 0
+    TRUCO_SIDE_YOURS: _TrucoSide.ValueType  # 1
+    TRUCO_SIDE_THEIRS: _TrucoSide.ValueType  # 2
+    TRUCO_SIDE_NEITHER: _TrucoSide.ValueType  # 3
+    """a trick tied between the sides; a tie that decides nothing yet"""
+
+class TrucoSide(_TrucoSide, metaclass=_TrucoSideEnumTypeWrapper):
+    """A side of a truco table as a reason sees it from the deciding seat."""
+
+TRUCO_SIDE_UNSPECIFIED: TrucoSide.ValueType  # 0
+TRUCO_SIDE_YOURS: TrucoSide.ValueType  # 1
+TRUCO_SIDE_THEIRS: TrucoSide.ValueType  # 2
+TRUCO_SIDE_NEITHER: TrucoSide.ValueType  # 3
+"""a trick tied between the sides; a tie that decides nothing yet"""
+Global___TrucoSide: _TypeAlias = TrucoSide  # noqa: Y015
+
+class _TrucoOutcome:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TrucoOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoOutcome.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TRUCO_OUTCOME_UNSPECIFIED: _TrucoOutcome.ValueType  # 0
+    TRUCO_OUTCOME_LEADS: _TrucoOutcome.ValueType  # 1
+    """nothing on the table yet: it leads the trick"""
+    TRUCO_OUTCOME_TAKES: _TrucoOutcome.ValueType  # 2
+    """above every card on the table: it holds the trick"""
+    TRUCO_OUTCOME_KEPT: _TrucoOutcome.ValueType  # 3
+    """not above a partner's card, which still holds the trick"""
+    TRUCO_OUTCOME_TIES: _TrucoOutcome.ValueType  # 4
+    """level with the other side's highest: the trick is tied"""
+    TRUCO_OUTCOME_LOSES: _TrucoOutcome.ValueType  # 5
+    """below the other side's highest, which holds the trick"""
+    TRUCO_OUTCOME_DOWN: _TrucoOutcome.ValueType  # 6
+    """played face down: it cannot win"""
+
+class TrucoOutcome(_TrucoOutcome, metaclass=_TrucoOutcomeEnumTypeWrapper):
+    """What a card does to the trick in play, as the table stands when it is played (the cards still to come unknown)."""
+
+TRUCO_OUTCOME_UNSPECIFIED: TrucoOutcome.ValueType  # 0
+TRUCO_OUTCOME_LEADS: TrucoOutcome.ValueType  # 1
+"""nothing on the table yet: it leads the trick"""
+TRUCO_OUTCOME_TAKES: TrucoOutcome.ValueType  # 2
+"""above every card on the table: it holds the trick"""
+TRUCO_OUTCOME_KEPT: TrucoOutcome.ValueType  # 3
+"""not above a partner's card, which still holds the trick"""
+TRUCO_OUTCOME_TIES: TrucoOutcome.ValueType  # 4
+"""level with the other side's highest: the trick is tied"""
+TRUCO_OUTCOME_LOSES: TrucoOutcome.ValueType  # 5
+"""below the other side's highest, which holds the trick"""
+TRUCO_OUTCOME_DOWN: TrucoOutcome.ValueType  # 6
+"""played face down: it cannot win"""
+Global___TrucoOutcome: _TypeAlias = TrucoOutcome  # noqa: Y015
+
 @_typing.final
 class AnalyzeRequest(_message.Message):
     """The analysis of a finished hand: at each decision of a seat, every legal choice valued from
@@ -377,12 +437,26 @@ Global___EnvidoAdvice: _TypeAlias = EnvidoAdvice  # noqa: Y015
 
 @_typing.final
 class TrucoAdvice(_message.Message):
+    """A truco call or answer, a card played, the deck: the seat's cards against the cards it had not seen, and
+    against the cards on the table in the trick in play, and what that trick decides.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     FIRST_FIELD_NUMBER: _builtins.int
     SECOND_FIELD_NUMBER: _builtins.int
     WON_FIELD_NUMBER: _builtins.int
     LOST_FIELD_NUMBER: _builtins.int
+    TRICK_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
+    HIGH_FIELD_NUMBER: _builtins.int
+    HIGH_SIDE_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    CARD_DOES_FIELD_NUMBER: _builtins.int
+    BEST_CARD_FIELD_NUMBER: _builtins.int
+    BEST_DOES_FIELD_NUMBER: _builtins.int
+    TIE_GOES_FIELD_NUMBER: _builtins.int
+    DECIDES_FIELD_NUMBER: _builtins.int
     first: _builtins.float
     """the share of the cards the seat had not seen that its best card beats"""
     second: _builtins.float
@@ -391,6 +465,28 @@ class TrucoAdvice(_message.Message):
     """tricks its team had won this round so far"""
     lost: _builtins.int
     """and lost"""
+    trick: _builtins.int
+    """the trick in play, 1 to 3 (0: none yet: the deal, a mão de onze's choice)"""
+    high: _builtins.str
+    """the highest of them that can win it ("": none)"""
+    high_side: Global___TrucoSide.ValueType
+    """which side holds the trick as it stands: yours, theirs, or neither (a tie)"""
+    card: _builtins.str
+    """the card the decision played; for a call, an answer or the deck: the seat's best"""
+    card_does: Global___TrucoOutcome.ValueType
+    """what `card` does to the trick as it stands"""
+    best_card: _builtins.str
+    """the card the best choice played, where it is another card ("": none)"""
+    best_does: Global___TrucoOutcome.ValueType
+    """what that card does"""
+    tie_goes: Global___TrucoSide.ValueType
+    """a tie of this trick gives the hand to your side, to theirs, or decides nothing yet"""
+    decides: _builtins.bool
+    """taking this trick takes the hand for your side"""
+    @_builtins.property
+    def table(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the cards face up on the table in that trick, in the order played"""
+
     def __init__(
         self,
         *,
@@ -398,10 +494,20 @@ class TrucoAdvice(_message.Message):
         second: _builtins.float = ...,
         won: _builtins.int = ...,
         lost: _builtins.int = ...,
+        trick: _builtins.int = ...,
+        table: _abc.Iterable[_builtins.str] | None = ...,
+        high: _builtins.str = ...,
+        high_side: Global___TrucoSide.ValueType = ...,
+        card: _builtins.str = ...,
+        card_does: Global___TrucoOutcome.ValueType = ...,
+        best_card: _builtins.str = ...,
+        best_does: Global___TrucoOutcome.ValueType = ...,
+        tie_goes: Global___TrucoSide.ValueType = ...,
+        decides: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["first", b"first", "lost", b"lost", "second", b"second", "won", b"won"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_card", b"best_card", "best_does", b"best_does", "card", b"card", "card_does", b"card_does", "decides", b"decides", "first", b"first", "high", b"high", "high_side", b"high_side", "lost", b"lost", "second", b"second", "table", b"table", "tie_goes", b"tie_goes", "trick", b"trick", "won", b"won"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -500,14 +606,17 @@ class KnockAdvice(_message.Message):
     OUTS_FIELD_NUMBER: _builtins.int
     UNSEEN_FIELD_NUMBER: _builtins.int
     STOCK_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
     melded: _builtins.int
     """cards the best knock melds (10, or 9 and a discard)"""
     outs: _builtins.int
-    """playing on (the best discard made): live cards that would go out,"""
+    """playing on with `discard`: live cards that would then go out (-1: no choice played on),"""
     unseen: _builtins.int
     """of this many unseen;"""
     stock: _builtins.int
     """cards left in the stock"""
+    discard: _builtins.str
+    """the discard that plays on: the one chosen, else the best choice's ("": none)"""
     def __init__(
         self,
         *,
@@ -515,10 +624,11 @@ class KnockAdvice(_message.Message):
         outs: _builtins.int = ...,
         unseen: _builtins.int = ...,
         stock: _builtins.int = ...,
+        discard: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["melded", b"melded", "outs", b"outs", "stock", b"stock", "unseen", b"unseen"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["discard", b"discard", "melded", b"melded", "outs", b"outs", "stock", b"stock", "unseen", b"unseen"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -540,7 +650,9 @@ class BetAdvice(_message.Message):
     needed: _builtins.float
     """pot odds: call / (pot + call), the share of the pot the call must win to pay"""
     chance: _builtins.float
-    """the seat's chance of taking the pot against the seats still in (-1: unknown)"""
+    """How often the seat's hand beats one hand dealt at random from the cards it had not seen (a tie half; before
+    its third card, its own hand completed at random too): worked out exactly; -1: not worked out.
+    """
     opponents: _builtins.int
     """seats still in against it"""
     def __init__(

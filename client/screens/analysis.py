@@ -99,7 +99,8 @@ def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int, wh
     if m.label in FLAGGED:
         head.append(" " + advice.lost(m.loss, unit), style="dim")
     out = [head]
-    said = advice.reason_text(model, m.reason, m.best) if why and m.label in FLAGGED and m.HasField("reason") else None
+    said = (advice.reason_text(model, m.reason, m.best, m.chosen) if why and m.label in FLAGGED and m.HasField("reason")
+            else None)
     if said is not None:
         out.append(Text("   ") + said)
     marked = [c for c in m.choices if c.action in (m.best, m.chosen)]
@@ -398,7 +399,7 @@ def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analys
         said.append_text(label_text(choice.label))
         said.append(") · " + _("best: {action}").format(action=label(model, m.best).plain))
         out.append(said)
-        why = advice.reason_text(model, m.reason, m.best) if m.HasField("reason") else None
+        why = advice.reason_text(model, m.reason, m.best, m.chosen) if m.HasField("reason") else None
         if why is not None:
             out.append(why)
     return Text("\n").join([*out, Text(""), moment_text(model, m, unit, why=False)])

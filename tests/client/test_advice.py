@@ -16,48 +16,65 @@ REASONS: dict[str, A.AnalysisReason] = {
     "answer": A.AnalysisReason(envido=A.EnvidoAdvice(envido=33, beats=0.99, call="real_envido", caller=30,
                                                       beats_caller=0.9, mine=12, theirs=10, target=30)),
     "truco": A.AnalysisReason(truco=A.TrucoAdvice(first=1.0, second=0.25, won=1, lost=0)),
+    "trick": A.AnalysisReason(truco=A.TrucoAdvice(
+        first=0.89, second=0.2, won=1, lost=0, trick=2, table=["5D", "3S"], high="3S", high_side=A.TRUCO_SIDE_THEIRS,
+        card="7C", card_does=A.TRUCO_OUTCOME_LOSES, best_card="3H", best_does=A.TRUCO_OUTCOME_TIES,
+        tie_goes=A.TRUCO_SIDE_YOURS, decides=True)),
     "draw": A.AnalysisReason(draw=A.DrawAdvice(card="KH", loose=3, taking=2, outs=10, unseen=93)),
     "out": A.AnalysisReason(draw=A.DrawAdvice(card="6H", goes_out=True, all_ten=True, outs=17, unseen=92)),
     "discard": A.AnalysisReason(discard=A.DiscardAdvice(chosen="KC", chosen_loose=3, chosen_outs=8, best="2S",
                                                          best_loose=3, best_outs=14, unseen=93)),
-    "knock": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=4, unseen=93, stock=40)),
+    "knock": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=4, unseen=93, stock=40, discard="2S")),
     "bet": A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1)),
 }
 SAID = {
     "en": {"envido": ["Your envido was 2", "2%", "Score 10 to 12, playing to 30."],
            "answer": ["Your envido was 33", "Real envido", "30 or more", "90%"],
            "truco": ["Your best card beats 100%", "25%", "Tricks so far: 1 won, 0 lost."],
+           "trick": ["On the table in trick 2: 5♦, 3♠; their 3♠ holds it.",
+                     "the 7♣ leaves the trick to the other side.",
+                     "The best choice: with the 3♥ the trick stands tied.",
+                     "A tie of this trick gives your side the hand.", "Taking this trick takes the hand."],
            "draw": ["Taking the K♥ left 2 cards outside melds (now 3)", "10 of the 93 unseen cards"],
            "out": ["Taking the 6♥ let you go out with all ten cards melded"],
            "discard": ["Throwing the K♣ kept 3", "with 8 live cards", "throwing the 2♠ kept 3, with 14"],
-           "knock": ["melded 9 of your cards", "4 of the 93 unseen", "40 left in the stock"],
-           "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time"]},
+           "knock": ["melded 9 of your cards", "throwing the 2♠, 4 of the 93 unseen", "40 left in the stock"],
+           "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time",
+                   "1 other player was still in"]},
     "pt_BR": {"envido": ["Seu envido era 2", "2%", "Placar 10 a 12"],
               "answer": ["Seu envido era 33", "Real envido", "30 ou mais", "90%"],
               "truco": ["Sua melhor carta ganha de 100%", "25%", "1 ganhas, 0 perdidas"],
+              "trick": ["Na mesa, na vaza 2: 5♦, 3♠; o 3♠ deles leva.", "o 7♣ deixa a vaza para o outro lado.",
+                        "A melhor escolha: com o 3♥ a vaza fica empatada.",
+                        "Um empate nesta vaza dá a mão ao seu lado."],
               "draw": ["Pegar o K♥ deixava 2 cartas fora dos jogos (agora 3)", "10 das 93 cartas não vistas"],
               "out": ["Pegar o 6♥ deixava você bater com as dez cartas"],
               "discard": ["Descartar o K♣ deixava 3", "com 8 cartas vivas", "descartar o 2♠ deixava 3, com 14"],
-              "knock": ["baixava 9 das suas cartas", "4 das 93 cartas não vistas", "com 40 no monte"],
+              "knock": ["baixava 9 das suas cartas", "descartando o 2♠, 4 das 93 cartas não vistas", "com 40 no monte"],
               "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "a sua ganha 7% das vezes"]},
     "es": {"envido": ["Tu envido era 2", "2%", "Tanteador 10 a 12"],
            "answer": ["Tu envido era 33", "Real envido", "30 o más", "90%"],
            "truco": ["Tu mejor carta le gana al 100%", "25%", "1 ganadas, 0 perdidas"],
+           "trick": ["En la mesa, en la baza 2: 5♦, 3♠; el 3♠ de ellos la gana.", "el 7♣ le deja la baza al otro lado.",
+                     "La mejor opción: con el 3♥ la baza queda empardada.",
+                     "Una parda en esta baza le da la mano a tu lado."],
            "draw": ["Tomar el K♥ dejaba 2 cartas fuera de los juegos (ahora 3)", "10 de las 93 cartas no vistas"],
            "out": ["Tomar el 6♥ te dejaba cortar con las diez cartas"],
            "discard": ["Tirar el K♣ dejaba 3", "con 8 cartas vivas", "tirar el 2♠ dejaba 3, con 14"],
-           "knock": ["ligaba 9 de tus cartas", "4 de las 93 cartas no vistas", "con 40 en el mazo"],
+           "knock": ["ligaba 9 de tus cartas", "tirando el 2♠, 4 de las 93 cartas no vistas", "con 40 en el mazo"],
            "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "la tuya gana el 7% de las veces"]},
 }
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: str) -> None:
-    game = {"envido": "truco_argentino", "answer": "truco_argentino", "truco": "truco_argentino", "bet": "cacho"}
+    game = {"envido": "truco_argentino", "answer": "truco_argentino", "truco": "truco_argentino",
+            "trick": "truco_paulista", "bet": "cacho"}
     with speaking(lang):
         for kind, reason in REASONS.items():
             model = TableModel(common_pb2.TableSummary(game=game.get(kind, "pifpaf")), 0)
-            text = advice.reason_text(model, reason)
+            chosen = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["7C"]) if kind == "trick" else None
+            text = advice.reason_text(model, reason, chosen=chosen)
             assert text is not None, kind
             for part in SAID[lang][kind]:
                 assert part in text.plain, (kind, part, text.plain)

@@ -7,7 +7,16 @@ import dataclasses
 
 from bench.analysis_rigs import ARG, RIGS, _argentino, _at, _rummy
 from cardtui.engine import advice, analysis
-from cardtui.engine.advice import BetReason, DiscardReason, DrawReason, EnvidoReason, KnockReason, TrucoReason
+from cardtui.engine.advice import (
+    BetReason,
+    DiscardReason,
+    DrawReason,
+    EnvidoReason,
+    KnockReason,
+    Outcome,
+    Side,
+    TrucoReason,
+)
 from cardtui.engine.analysis import FLAGGED
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, GameView
@@ -46,7 +55,13 @@ def test_an_envido_answer_weighs_the_seats_envido_against_what_a_caller_usually_
 def test_a_truco_decision_weighs_the_seats_cards_against_those_still_unseen_and_the_tricks() -> None:
     view, legal, wrong, right = rig("truco_argentino", "argentino 20–29, facing a truco")
     why = advice.reason(view, legal, wrong, right)
-    assert why == TrucoReason(1.0, 1.0, 0, 0)  # the 1e and the 1b: nothing unseen beats either
+    assert isinstance(why, TrucoReason)
+    # The 1e and the 1b: nothing unseen beats either.
+    assert (why.first, why.second, why.won, why.lost) == (1.0, 1.0, 0, 0)
+    # Nothing on the table yet: its best card, the 1e, would lead trick 1, which decides nothing alone.
+    assert (why.trick, why.table, why.high, why.card, why.card_does) == (1, (), None, parse_cards("1e")[0],
+                                                                          Outcome.LEADS)
+    assert why.tie_goes is Side.NEITHER and not why.decides
     view, legal, wrong, right = rig("truco_argentino", "argentino 29–29, first trick taken")
     why = advice.reason(view, legal, wrong, right)
     assert isinstance(why, TrucoReason) and why.first == 1.0 and (why.won, why.lost) == (1, 0)
@@ -73,13 +88,19 @@ def test_live_cards_leave_out_every_copy_the_seat_saw() -> None:
     view = _rummy("pifpaf", cards=parse_cards("4H 5H 6H 7C 7D 7S KC KD 2S"), pile=parse_cards("KH 3C"))
     left = advice.live(view)
     assert left[parse_cards("KH")[0]] == 1 and left[parse_cards("KS")[0]] == 2 and left[parse_cards("4H")[0]] == 1
-    seen = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, taken=parse_cards("KS")) if s.seat != view.you
-                                                 else s for s in view.seats))
-    assert advice.live(seen)[parse_cards("KS")[0]] == max(0, 2 - (len(view.seats) - 1))
+    other = next(s.seat for s in view.seats if s.seat != view.you)
+
+    def took(seat: int, taken: str, known: str) -> RummyView:
+        return dataclasses.replace(view, seats=tuple(
+            dataclasses.replace(s, taken=parse_cards(taken), known=parse_cards(known)) if s.seat == seat else s
+            for s in view.seats))
+
+    # Another seat took a KS from the pile and holds it: one copy seen.
+    assert advice.live(took(other, "KS", "KS"))[parse_cards("KS")[0]] == 1
+    # It took the 3C and threw it back: the 3C on the pile is the one copy seen, not two.
+    assert advice.live(took(other, "3C", ""))[parse_cards("3C")[0]] == 1
     # The seat's own taken card is in its hand: counted once.
-    mine = dataclasses.replace(view, seats=tuple(dataclasses.replace(s, taken=parse_cards("KC")) if s.seat == view.you
-                                                 else s for s in view.seats))
-    assert advice.live(mine)[parse_cards("KC")[0]] == 1
+    assert advice.live(took(view.you or 0, "KC", "KC"))[parse_cards("KC")[0]] == 1
 
 
 def test_a_discard_names_the_cards_left_loose_and_the_live_cards_to_help_them_beside_the_best() -> None:

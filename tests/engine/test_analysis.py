@@ -13,7 +13,7 @@ import pytest
 from bench.analysis_rigs import LEVEL_RIGS, RIGS, Level, Rig
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS, Choice, Label, Position
-from cardtui.engine.bots import estimates
+from cardtui.engine.bots import estimates, odds
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action
@@ -79,16 +79,23 @@ def test_a_decisions_analysis_does_not_change_when_the_unseen_cards_are_dealt_ot
 
 
 def test_a_loss_is_flagged_only_above_its_threshold_and_twice_its_error() -> None:
-    """A label's line is counted from the loss less two standard errors: near a line, the label below."""
+    """A label's line is counted from the loss less two standard errors: near a line, the label below. (A match
+    stake of 1.25 makes a point of match odds one point of loss, as lichess counts them.)"""
     best = Choice(Action("a"), 0.6, 0.01, 0.0, 0.0)
     for gap, error, expected in ((0.20, 0.01, Label.BLUNDER), (0.12, 0.005, Label.MISTAKE),
                                  (0.12, 0.015, Label.INACCURACY), (0.16, 0.01, Label.MISTAKE),
                                  (0.07, 0.005, Label.INACCURACY), (0.07, 0.02, Label.GOOD),
                                  (0.04, 0.001, Label.GOOD), (0.20, 0.11, Label.GOOD), (0.12, 0.07, Label.GOOD)):
-        lab, _ = analysis.label(Choice(Action("b"), 0.6 - gap, 0.01, gap, error), best, Unit.MATCH, 1.0)
+        lab, _ = analysis.label(Choice(Action("b"), 0.6 - gap, 0.01, gap, error), best, Unit.MATCH, 1.25)
         assert lab is expected, (gap, error)
     sure = Choice(Action("a"), 1.0, 0.0, 0.0, 0.0)
-    assert analysis.label(Choice(Action("b"), 0.8, 0.02, 0.2, 0.02), sure, Unit.MATCH, 1.0)[0] is Label.MISSED_WIN
+    assert analysis.label(Choice(Action("b"), 0.8, 0.02, 0.2, 0.02), sure, Unit.MATCH, 1.25)[0] is Label.MISSED_WIN
+    # 8.5 points of match odds (accepting, at 0 to 0 of 12, a truco surely lost: 3 points where running gave 1)
+    # are more than two stakes of a hand worth 7.7 points either way: a blunder, however the lichess scale reads it.
+    lost = Choice(Action("b"), 0.6 - 0.085, 0.01, 0.085, 0.004)
+    assert analysis.label(lost, best, Unit.MATCH, 1.25)[0] is Label.INACCURACY
+    stake = analysis.match_stake(0.5 + 0.0385, 0.5 - 0.0385)
+    assert stake == pytest.approx(0.0385) and analysis.label(lost, best, Unit.MATCH, stake)[0] is Label.BLUNDER
     # Chips: a tenth of the stake is 12.5 points, a mistake; the same chips at ten times the stake are nothing.
     chips = Choice(Action("b"), -0.3, 0.01, 0.3, 0.01)
     assert analysis.label(chips, best, Unit.CHIPS, 3.0)[0] is Label.MISTAKE
@@ -293,8 +300,13 @@ def test_a_pif_paf_decision_is_measured_against_the_pot_it_is_played_for() -> No
     assert analysis.from_json(older).moments[0].stake == base
     # The drill measures a new choice against the decision's stake, as the verdict was.
     assert analysis.retry(hand, moment, moment.best) == (True, 0.0)
-    # A truco or Cacho decision is played for the hand's stake, whatever its view.
-    assert analysis.at_stake(RIGS[0].position(RIGS[0].wrong).view, 1.0) == 1.0
+    # A Cacho decision is played for the hand's stake, whatever its view; a truco one for what a stake of its hand is
+    # worth to the match at the score (argentino 20 to 29 of 30, a truco called: 1 point either way).
+    cacho = next(r for r in RIGS if r.game == "cacho")
+    assert analysis.at_stake(cacho.position(cacho.wrong).view, 3.0) == 3.0
+    truco = RIGS[0].position(RIGS[0].wrong).view
+    assert analysis.at_stake(truco, 1.0) == pytest.approx(
+        (odds.truco(21, 29, 30, False) - odds.truco(20, 30, 30, False)) / 2)
 
 
 def test_many_choices_are_narrowed_to_the_contenders_by_halving(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from cardtui.engine import analysis
+from cardtui.engine.analysis import SERIOUS, Label, Position
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.truco.paulista.game import GAME as PAU
@@ -25,6 +27,18 @@ def tie_that_wins() -> PaulistaState:
     for seat, card in ((1, "4S"), (2, "2C"), (3, "KD"), (0, "4H"), (2, "5D"), (3, "3S")):
         PAU.apply(state, seat, Action("play", cards=parse_cards(card)))
     return state
+
+
+def test_a_card_that_ties_a_trick_whose_tie_wins_the_hand_is_best_and_the_card_that_gives_it_away_is_flagged() -> None:
+    state = tie_that_wins()
+    view, legal = PAU.view(state, 0), tuple(PAU.legal_actions(state, 0))
+    tie, low = Action("play", cards=parse_cards("3H")), Action("play", cards=parse_cards("7C"))
+    for seed in range(2):
+        right = analysis.analyse_position(Position(1, 0, view, legal, tie), seed)
+        wrong = analysis.analyse_position(Position(1, 0, view, legal, low), seed)
+        assert right.label is Label.BEST and right.best == tie, (seed, right.label, right.best)
+        assert wrong.label in SERIOUS, (seed, wrong.label, wrong.points)
+        assert wrong.best == tie
 
 
 def test_the_search_puts_the_card_that_ties_a_won_tie_above_every_other_choice() -> None:
