@@ -9,9 +9,10 @@ duplicated events, latency against the bare server, memory at the start and the 
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
-seeds agreeing, one hand's wall time), fair (a dishonest host's tricks against the real client's fair-deal check:
-hands steered under ✔, against an honest host's six), startup (seconds to ready: a first start, and a
-restart with tables open, after SIGTERM and after kill -9).
+seeds agreeing, one hand's wall time), facts (every fact the advice states over random hands of every game
+and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
+against the real client's fair-deal check: hands steered under ✔, against an honest host's six), startup
+(seconds to ready: a first start, and a restart with tables open, after SIGTERM and after kill -9).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -120,6 +121,14 @@ def analysis_section(quick: bool) -> None:
     analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds, hands=ARGS.hands)
 
 
+def facts_section(quick: bool) -> None:
+    from bench import facts
+
+    print("== the advice's facts: random hands of every game and option set, each reason's facts recounted from the "
+          "hand's history alone")
+    facts.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds)
+
+
 def fair_section(quick: bool) -> None:
     from bench import fairdeal
 
@@ -146,6 +155,7 @@ SECTIONS = {
     "guests": guests_section,
     "screen": screen_section,
     "analysis": analysis_section,
+    "facts": facts_section,
     "fair": fair_section,
     "startup": startup_section,
 }

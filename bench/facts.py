@@ -1,0 +1,128 @@
+"""`make bench --only facts`: every fact the advice states, over random hands of every game and option set,
+held to a recount from the hand's history alone (``bench.recount``). The mark: no fact wrong, over at least
+``MARK`` reasons.
+
+Hands are played by a mix of the easy and normal bots and random legal moves (so that what bots seldom do comes
+up: a card face down, a player gone to the deck, a stock rebuilt, a claim); at every decision with a real
+choice, the reason is worked out for the choice made beside each of a few others (the analysis names one of
+them best: any may be), and each of its facts recounted.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.recount import Fact, facts
+from cardtui.engine import advice, analysis
+from cardtui.engine.games import get
+
+OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = (
+    ("truco_paulista", {}, 4),
+    ("truco_paulista", {"truco_decides": "hand"}, 4),
+    ("truco_argentino", {}, 2),
+    ("truco_argentino", {"ties": "first_trick", "envido_unsuited": "highest", "target": 15}, 2),
+    ("truco_argentino", {"flor": True, "envido_scored": "at_once", "mazo_first": 2}, 4),
+    ("truco_argentino", {"envido_unsuited": "highest", "ties": "first_trick", "flor": True}, 6),
+    ("truco_argentino", {"pica_pica": False, "envido_scored": "at_once", "target": 15}, 6),
+    ("pifpaf", {}, 3),
+    ("pifpaf", {"group_suits": "atleast3", "ace_high": True, "dealer": "rotate"}, 4),
+    ("pifpaf", {"claim_ms": 0, "ante": 2, "max_bet": 4}, 5),
+    ("cacheta", {}, 2),
+    ("cacheta", {"claim_ms": 0}, 4),
+    ("cacho", {}, 2),
+    ("cacho", {"chips": 6}, 4),
+)
+"""Every game, and each of its options that changes a fact (a tie rule, the envido's, a flor, points at once,
+a meld rule, claims, the chips), each at a count of players it allows."""
+MARK = 5000
+"""Reasons the bench checks at least (every fact of each)."""
+RANDOM = 0.25
+"""The share of moves made at random among the legal ones."""
+OTHERS = 2
+"""Beside the choice made, how many other choices each decision's reason is worked out against."""
+
+
+def records(game: str, options: Mapping[str, Any], players: int, seed: int, hands: int) -> Iterator[dict[str, Any]]:
+    """``hands`` hands of one match (a new match when one ends), each seat played by easy, normal or at random."""
+    rules = get(game)
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(players)]
+    match, _ = rules.open(dict(options), rules.seat_infos(names), seed)
+    levels = [rng.choice(("easy", "normal")) for _ in range(players)]
+    done = 0
+    for _ in range(20_000):
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            yield record
+            done += 1
+            if done >= hands:
+                return
+            if match.match_over():
+                match, _ = rules.open(dict(options), rules.seat_infos(names), rng.getrandbits(32))
+            else:
+                match.next_hand(rng.getrandbits(63))
+            continue
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        legal = [a for a in match.legal_actions(seat) if a.type != "signal"] or match.legal_actions(seat)
+        action = rng.choice(legal) if rng.random() < RANDOM else match.bot_action(seat, rng, levels[seat])
+        match.apply(seat, action)
+
+
+@dataclass
+class Tally:
+    """Reasons and facts checked, and the wrong ones (each with where it was)."""
+
+    reasons: Counter[str] = field(default_factory=Counter)
+    facts: int = 0
+    wrong: list[tuple[str, int, Fact]] = field(default_factory=list)
+
+    def add(self, where: str, step: int, found: list[Fact]) -> None:
+        self.reasons[where] += 1
+        self.facts += len(found)
+        self.wrong += [(where, step, f) for f in found if not f.true]
+
+
+def check(record: Mapping[str, Any], rng: random.Random, tally: Tally, where: str, most: int | None = None) -> None:
+    """Every reason of ``record``'s decisions (of ``most`` of them, drawn through the hand) against the recount."""
+    judged = [p for p in analysis.positions(record) if analysis.worth_judging(p)]
+    if most is not None and len(judged) > most:
+        judged = sorted(rng.sample(judged, most), key=lambda p: p.step)
+    for position in judged:
+        others = [a for a in position.legal if a.type != "signal" and not analysis.same(a, position.chosen)]
+        for best in rng.sample(others, min(OTHERS, len(others))):
+            why = advice.reason(position.view, position.legal, position.chosen, best)
+            if why is not None:
+                tally.add(f"{where} {why.kind}", position.step, facts(record, position.step, position.chosen, best,
+                                                                      why))
+
+
+def run(print: Callable[[str], None], quick: bool = False, seconds: float = 900.0) -> bool:
+    """Hands of every option set in turn, until ``MARK`` reasons (or ``seconds``) are checked; print the counts."""
+    tally = Tally()
+    rng = random.Random(7)
+    mark = MARK // 10 if quick else MARK
+    start = time.perf_counter()
+    seed = 0
+    print(f"-- the advice's facts against a recount from the history: at least {mark} reasons, every game and option")
+    while sum(tally.reasons.values()) < mark and time.perf_counter() - start < seconds:
+        for game, options, players in OPTION_SETS:
+            where = f"{game} {players}p {dict(options) or 'defaults'}"
+            for record in records(game, options, players, seed, 1):
+                check(record, rng, tally, where, most=12 if game in ("pifpaf", "cacheta") else None)
+        seed += 1
+    for where, n in sorted(tally.reasons.items()):
+        print(f"  {where}: {n} reasons")
+    total = sum(tally.reasons.values())
+    for where, step, fact in tally.wrong[:20]:
+        print(f"  WRONG {where} step {step}: {fact.name} said {fact.stated!r}, recounted {fact.counted!r}")
+    ok = not tally.wrong and total >= mark
+    print(f"  {total} reasons, {tally.facts} facts checked, {len(tally.wrong)} wrong, in "
+          f"{time.perf_counter() - start:.0f} s" + ("" if ok else ": NOT met"))
+    return ok
+
