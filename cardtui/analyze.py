@@ -110,6 +110,9 @@ class Named:
 def moment_lines(m: Moment, unit: Unit, named: Named) -> list[str]:
     """One decision: who chose what, the verdict, then each choice with its odds."""
     verdict = label_word(m.label)
+    best, chosen = m.of(m.best), m.of(m.chosen)
+    if m.label is Label.GOOD and best is not None and chosen is not None:
+        verdict = advice.close(m.loss, chosen.value, best.value, wire_unit(unit)) or verdict
     head = _("step {step}, {name}: {action} — {label}").format(step=m.step, name=named.name(m.seat, m.step),
                                                                action=named.said(m.chosen), label=verdict)
     if m.label in FLAGGED:

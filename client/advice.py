@@ -64,6 +64,14 @@ def lost(x: float, unit: int) -> str:
     return ngettext("({n} chip lost)", "({n} chips lost)", 1 if n == "1.00" else 2).format(n=n)
 
 
+def close(gap: float, chosen: float, best: float, unit: int) -> str | None:
+    """A choice labelled as good whose value, as shown beside the best's, is not the same: "close: 1.2 points below
+    the best", said instead of "as good", which the figures would belie; None where the two read alike."""
+    if value(chosen, unit) == value(best, unit):
+        return None
+    return _("close: {amount} below the best").format(amount=amount(gap, unit))
+
+
 def _pct(share: float) -> str:
     return f"{100.0 * share:.0f}%"
 

@@ -46,6 +46,13 @@ class Ruleset:
     wild_acts: bool = False
     """Wild cards may act as wild, at most one per meld (Cacheta)."""
 
+    def __copy__(self) -> Ruleset:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Ruleset:
+        """Itself, as ``Knock``'s: compiled, a frozen dataclass cannot be copied field by field."""
+        return self
+
 
 PIFPAF = Ruleset()
 CACHETA = Ruleset(GroupRule.ATLEAST3, ace_high=True, wild_acts=True)
@@ -165,6 +172,14 @@ class Knock:
 
     discard: Card | None
     melds: tuple[tuple[Card, ...], ...]
+
+    def __copy__(self) -> Knock:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Knock:
+        """Itself: a value no one changes. Compiled, a frozen dataclass cannot be rebuilt field by field as
+        ``copy`` rebuilds one (``FrozenInstanceError``), and a rummy state with a knock in it is copied."""
+        return self
 
 
 class Melder:

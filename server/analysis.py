@@ -236,6 +236,14 @@ class Analyses:
         last = self.room.store.hands.last_hand(table_id)
         return int(last["hand"]) if last is not None else 0
 
+    def _seats_of(self, table_id: str) -> range:
+        """The seats a live table has: the room's own table's, else those of its last stored hand."""
+        table = self.room.tables.get(table_id)
+        if table is not None:
+            return range(len(table.seating))
+        last = self.room.store.hands.last_hand(table_id)
+        return range(len(last["seats"])) if last is not None else range(0)
+
     def _holder(self, table_id: str, token: str) -> tuple[int | None, str] | None:
         """The seat (None: watching) and name a token of a live table gives, None if it opens
         no part of it: from the room for a table this process drives, else from the store (a table
@@ -262,6 +270,8 @@ class Analyses:
             if held[0] is None:
                 raise PermissionDenied("Spectators see the analysis of a table's hands once it has finished.")
             if seat is not None and seat != held[0]:
+                if seat not in self._seats_of(table_id):
+                    raise InvalidArgument("There is no seat {seat} at this table.", seat=seat)
                 raise PermissionDenied("That seat's analysis is its holder's alone while the table plays.")
             last = table.hands_played if table is not None else self._last_stored(table_id)
             hand = hand or last

@@ -117,6 +117,34 @@ print(json.dumps({"file": truco_search.__file__, "files": [truco_search.__file__
 """
 
 
+# A hand each of Pif Paf and Cacheta played by the hard bots, the match copied (``copy.deepcopy``) before every action
+# and once the hand is over, a knock in it: the copy's view is the match's, and the copy plays on alike.
+COPIES = """
+import copy, json, random
+from cardtui.engine.games import get
+import cardtui.engine.melds as melds
+from cardtui.native import STATUS
+out = []
+for game, players in (("pifpaf", 3), ("cacheta", 2)):
+    rules, rng = get(game), random.Random(4)
+    match, _ = rules.open({}, rules.seat_infos([f"p{i}" for i in range(players)]), 4)
+    copies = 0
+    while True:
+        twin = copy.deepcopy(match)
+        assert twin.view(0) == match.view(0)
+        copies += 1
+        if match.hand_over():
+            break
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        action = match.bot_action(seat, rng, "normal")
+        twin.apply(seat, action)
+        match.apply(seat, action)
+        assert twin.view(seat) == match.view(seat)
+    out.append({"copies": copies, "knock": match.history()["result"]["knock"]})
+print(json.dumps({"file": melds.__file__, "status": STATUS, "hands": out}, sort_keys=True))
+"""
+
+
 def play(code: str = MATCH, **env: str) -> dict[str, object]:
     environment = {k: v for k, v in os.environ.items() if k != native.OFF} | env
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment,
@@ -167,6 +195,14 @@ def test_plain_python_plays_and_judges_the_same_truco_and_cacho_hands_as_the_bui
     assert used["hands"] == pure["hands"]
     assert used["analysis"] == pure["analysis"]
     assert all(judged["decisions"] for judged in pure["analysis"])  # type: ignore[attr-defined]
+
+
+def test_a_rummy_state_with_a_knock_in_it_copies_alike_compiled_or_not() -> None:
+    """Compiled, a frozen dataclass of the meld search (``melds.Knock``) could not be deep-copied: a Pif Paf or
+    Cacheta state with a knock in it raised ``FrozenInstanceError`` where plain Python copied it."""
+    pure, used = both(COPIES)
+    assert used["hands"] == pure["hands"]
+    assert all(h["knock"] is not None and h["copies"] > 10 for h in pure["hands"])  # type: ignore[attr-defined]
 
 
 def test_this_process_runs_what_the_status_says() -> None:

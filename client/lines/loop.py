@@ -117,6 +117,8 @@ class Seat:
     began_with: float = 0.0
     """Seconds the turn had when it began."""
     hands_ended: int = 0
+    ended_hand: int = 0
+    """The number of the last hand that ended (the table's view moves on to the next as it is dealt)."""
     ended: tuple[bool, bool] = (False, False)
     analysis: tuple[analysis_pb2.HandAnalysis, int] | None = None
     """The player's decisions in the last hand they played, judged, and its number."""
@@ -589,6 +591,8 @@ class LineRoom:
         at.ended = ended
         if new[0] and not at.spectating and view is not None:
             at.hands_ended += 1
+            at.ended_hand = view.hand
+            at.analysis = None  # an earlier hand's: ``analysis`` asks for this one's
             at.tasks.append(asyncio.create_task(self._analysed(at, view.hand)))
         if new[1] and not at.spectating and not at.model.summary.tournament_id:
             self.say(_("The match is over. Type again to play again with the same seats, swap to play again "
@@ -734,7 +738,8 @@ class LineRoom:
             async for update in self.conn.analyze(at.model.summary.id, 0, at.token, match=match):
                 what = update.WhichOneof("update")
                 if what == "analysis":
-                    number = at.model.view.hand if at.model.view is not None else update.analysis.hand
+                    # The hand judged is the last that ended, not the one being dealt now.
+                    number = at.ended_hand or update.analysis.hand
                     at.analysis = (update.analysis, number)
                     self._say_text(analysis_text(at.model, update.analysis, number).plain)
                 elif what == "match":

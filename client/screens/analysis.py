@@ -62,6 +62,17 @@ def label_text(value: int) -> Text:
     return Text(_(LABELS.get(value, N_("best"))), style=STYLES.get(value, "green"))
 
 
+def verdict_text(m: analysis_pb2.AnalysisMoment, unit: int) -> Text:
+    """A decision's label; an "as good" whose value, as shown, is below the best's said as how close it is."""
+    best = next((c for c in m.choices if c.action == m.best), None)
+    chosen = next((c for c in m.choices if c.action == m.chosen), None)
+    if m.label == analysis_pb2.ANALYSIS_LABEL_GOOD and best is not None and chosen is not None:
+        said = advice.close(m.loss, chosen.value, best.value, unit)
+        if said is not None:
+            return Text(said, style="green")
+    return label_text(m.label)
+
+
 def play_line(hand: analysis_pb2.HandAnalysis, seat: int) -> Text:
     """What the hand's summary says of a player's play: how many mistakes or worse."""
     n = sum(1 for m in hand.moments if m.seat == seat and m.label in SERIOUS)
@@ -95,7 +106,7 @@ def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int, wh
     choices with their values: the best and the chosen one first, then the best valued others (``OTHERS``; how
     many more are left unlisted). ``why``: with the reason (the drill says it above instead)."""
     head = line(_("step {n}").format(n=m.step), " · ", who(model, m.seat), ": ", label(model, m.chosen), " — ")
-    head.append_text(label_text(m.label))
+    head.append_text(verdict_text(m, unit))
     if m.label in FLAGGED:
         head.append(" " + advice.lost(m.loss, unit), style="dim")
     out = [head]
@@ -124,7 +135,7 @@ def step_verdict(model: TableModel, hand: analysis_pb2.HandAnalysis, step: int) 
     """The verdict on the decision made at a replay's ``step``, if it was judged: for the replay's line."""
     for m in hand.moments:
         if m.step == step:
-            said = label_text(m.label)
+            said = verdict_text(m, hand.unit)
             if m.label in FLAGGED:
                 said.append(" (" + _("best: {action}").format(action=label(model, m.best).plain) + ")")
             return said
@@ -392,8 +403,14 @@ def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analys
     if choice.label == analysis_pb2.ANALYSIS_LABEL_BEST or choice.action == m.best:
         out.append(Text(_("That is the best choice."), style="bold green"))
     elif choice.label == analysis_pb2.ANALYSIS_LABEL_GOOD:
-        out.append(Text(_("As good as the best: {amount} below it, closer than the analysis can tell apart.").format(
-            amount=advice.amount(choice.gap, unit)), style="bold green"))
+        best = next((c for c in m.choices if c.action == m.best), choice)
+        if advice.close(choice.gap, choice.value, best.value, unit) is None:
+            close = _("As good as the best: {amount} below it, closer than the analysis can tell apart.")
+        elif choice.points:
+            close = _("Close to the best: {amount} below it, less than an inaccuracy.")
+        else:
+            close = _("Close to the best: {amount} below it, within what the analysis can tell apart.")
+        out.append(Text(close.format(amount=advice.amount(choice.gap, unit)), style="bold green"))
     else:
         said = line(_("{amount} below the best").format(amount=advice.amount(choice.gap, unit)), " (")
         said.append_text(label_text(choice.label))

@@ -20,7 +20,14 @@ from cardtui.client.boards.truco import TrucoBoard
 from cardtui.client.cards import card_text
 from cardtui.client.match_chart import MatchChart
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.screens.analysis import AnalysisScreen, DrillScreen, match_text, moment_text, play_line
+from cardtui.client.screens.analysis import (
+    AnalysisScreen,
+    DrillScreen,
+    drill_text,
+    match_text,
+    moment_text,
+    play_line,
+)
 from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.replay import HandsScreen, ReplayScreen, TablesScreen
 from cardtui.client.screens.table import TableScreen
@@ -366,6 +373,33 @@ def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> No
     assert "Fold" in rows[2] and "chosen" in rows[2] and "+0.00 chips" in rows[2]
     assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
     assert not any("point" in r for r in rows)
+
+
+@pytest.mark.parametrize(("lang", "as_good", "close"), [("en", "as good", "close: 3.0 points below the best"),
+                                                        ("es", "igual de buena", "cerca: 3.0 puntos por debajo"),
+                                                        ("pt_BR", "tão boa", "perto: 3.0 pontos abaixo")])
+def test_a_choice_below_the_best_by_what_the_screen_shows_is_never_said_as_good(lang: str, as_good: str,
+                                                                              close: str) -> None:
+    """A choice labelled as good (within what the estimate tells apart, or under the inaccuracy line) whose value,
+    as the screen shows it beside the best's, is lower is said as how close it is, on the screen, by the line mode
+    (which reads the same text) and in the drill; one that shows the same value is "as good"."""
+    model = TableModel(common_pb2.TableSummary(game="truco_paulista"), 0, names={0: "ana"})
+    low, high = (common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("7C", "3H"))
+    good = analysis_pb2.ANALYSIS_LABEL_GOOD
+
+    def moment(gap: float) -> analysis_pb2.AnalysisMoment:
+        choices = [analysis_pb2.AnalysisChoice(action=high, value=0.50),
+                   analysis_pb2.AnalysisChoice(action=low, value=0.50 - gap, gap=gap, label=good)]
+        return analysis_pb2.AnalysisMoment(step=3, seat=0, chosen=low, best=high, choices=choices, loss=gap,
+                                           label=good)
+
+    with speaking(lang):
+        apart, alike = moment(0.03), moment(0.0004)
+        head = moment_text(model, apart, analysis_pb2.ANALYSIS_UNIT_MATCH).plain.splitlines()[0]
+        assert close in head and as_good not in head.lower(), head
+        assert as_good in moment_text(model, alike, analysis_pb2.ANALYSIS_UNIT_MATCH).plain.splitlines()[0].lower()
+        drilled = drill_text(model, apart, apart.choices[1], analysis_pb2.ANALYSIS_UNIT_MATCH).plain
+        assert as_good not in drilled.splitlines()[1].lower(), drilled
 
 
 @pytest.mark.parametrize("width", [40, 60, 80])

@@ -105,6 +105,11 @@ async def test_a_live_tables_analysis_goes_only_to_the_seats_holder(server: Runn
     said = await refused(lobby.Analyze(ask(table_id=table_id, hand=900, token=bob.token, seat=ana.seat)).read(),
                          grpc.StatusCode.PERMISSION_DENIED)
     assert "holder" in said
+    # A seat the table does not have is a request malformed, whoever asks (analysis.proto): not a refusal.
+    for nowhere in (2, 7, -1):
+        said = await refused(lobby.Analyze(ask(table_id=table_id, hand=900, token=bob.token, seat=nowhere)).read(),
+                             grpc.StatusCode.INVALID_ARGUMENT)
+        assert f"no seat {nowhere}" in said
     said = await refused(lobby.Analyze(ask(table_id=table_id, hand=table.in_play, token=ana.token)).read(),
                          grpc.StatusCode.FAILED_PRECONDITION)
     assert "still being played" in said

@@ -96,6 +96,35 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         assert not found, f"drawn for the eye: {found} in {line!r}"
 
 
+async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Running) -> None:
+    """Pif Paf's hands are analysed only when asked for: once the next hand is dealt, ``analysis`` judges the hand
+    that ended and names it so, not the one being dealt (it once said "Hand 2" of hand 1's decisions)."""
+    turn, second, over, _fair = markers("en")
+    with speaking("en"):
+        player = Listener(f"127.0.0.1:{patient_server.port}")
+        player.start()
+        heard = player.heard
+        await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
+        heard.type("new pifpaf")
+        await heard.until(lambda s: s.endswith("or cancel."), "the table described")
+        heard.type("change")
+        n = await heard.until(lambda s: "?" in s, "how many players")
+        heard.type(re.findall(r"\d+", heard.said[n])[0])
+        claim = option_label("pifpaf", "claim_ms") + ":"
+        while True:
+            n = await heard.until(lambda s: s.startswith("You sit at") or "enter" in s, "the next question", n + 1)
+            if heard.said[n].startswith("You sit at"):
+                break
+            heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
+        end = await player.play_until(lambda s: s.startswith(second) or s.startswith(over), turn,
+                                      "the second hand, or the match's end")
+        heard.type("analysis")
+        judged = await heard.until(lambda s: re.match(r"Hand \d+: the decisions judged", s) is not None,
+                                   "the analysis", end)
+        assert heard.said[judged].startswith("Hand 1: "), heard.said[judged]
+        assert await player.stop() == 0
+
+
 def filled(descriptor: Descriptor, message: Message, game: str, depth: int = 0) -> None:
     """Every field of an event's body given a plausible value: a card of the game's deck, a name, a 1."""
     card = "7e" if game == "truco_argentino" else "7H"
