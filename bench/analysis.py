@@ -1,7 +1,11 @@
 """`make bench --only analysis`: the marks of the analysis of a hand (``engine.analysis``).
 
-- the blunder suite (``bench.analysis_rigs``), ten seeds each: the wrong move flagged at least a
-  mistake in at least 90% of seeds, the right move never flagged;
+- the blunder suite (``bench.analysis_rigs``): each rig's answer checked against playouts of the whole hand
+  (the right move ahead), then ten seeds each: of each kind of decision (envido, truco calls, card play,
+  draws, discards, knocks, bets), the wrong moves flagged at least a mistake in at least 90% of its seeds, the
+  right moves never flagged;
+- hands of truco played by the bots (normal and hard), every seat analysed: at least half of the flagged
+  decisions are truco calls, their answers or cards played, and each of those carries a reason;
 - hands of hard against hard: at most 5% of hard's own decisions flagged a mistake or worse;
 - the same hands analysed again with another seed: the two agree on every mistake and blunder
   (a decision flagged a mistake or worse by one is by the other) at least 95% of the time;
@@ -20,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench.analysis_rigs import LEVEL_RIGS, RIGS, SEEDS
+from bench.analysis_rigs import KINDS, LEVEL_RIGS, RIGS, SEEDS, verify
 from cardtui.arena import arena
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
@@ -55,22 +59,96 @@ def hard_hands(game: str, players: int, count: int, seed: int = 1) -> list[dict[
     return out
 
 
-def blunder_suite(print: Callable[[str], None]) -> bool:
-    print(f"-- the blunder suite: {len(RIGS) + len(LEVEL_RIGS)} rigged positions, {len(SEEDS)} seeds each")
+DEALS, PLAYS = 8, 8
+"""A rig's answer is played out from its own deal and seven others of the cards its seat could not see, each move
+eight times a deal."""
+MARK_KIND = 0.9
+"""Of each kind of decision, the share of its wrong moves' seeds flagged at least a mistake."""
+
+
+def blunder_suite(print: Callable[[str], None], seeds: range = SEEDS, deals: int = DEALS, plays: int = PLAYS) -> bool:
+    print(f"-- the blunder suite: {len(RIGS) + len(LEVEL_RIGS)} rigged positions, each answer played out on {deals}"
+          f" deals x {plays}, then {len(seeds)} seeds each")
     met = True
+    named: dict[str, list[int]] = {kind: [0, 0] for kind in KINDS}
+    right_flagged = 0
     for rig in RIGS:
+        checked = verify(rig, deals, plays)
         stake = 3.0 if rig.game in ("cacho", "pifpaf") else 1.0
-        named = sum(analysis.analyse_position(rig.position(rig.wrong), s, stake).label in SERIOUS for s in SEEDS)
-        flagged = sum(analysis.analyse_position(rig.position(rig.right), s, stake).label in FLAGGED for s in SEEDS)
-        ok = named >= 0.9 * len(SEEDS) and flagged == 0
+        wrong = sum(analysis.analyse_position(rig.position(rig.wrong), s, stake).label in SERIOUS for s in seeds)
+        flagged = sum(analysis.analyse_position(rig.position(rig.right), s, stake).label in FLAGGED for s in seeds)
+        named[rig.kind][0] += wrong
+        named[rig.kind][1] += len(seeds)
+        right_flagged += flagged
+        ok = checked.holds and flagged == 0
         met &= ok
-        print(f"  {rig.name}: wrong flagged ≥ mistake {named}/{len(SEEDS)}, right flagged {flagged}/{len(SEEDS)}"
-              + ("" if ok else ": NOT met"))
+        print(f"  [{rig.kind}] {rig.name}: played out, right {checked.right:.3f} wrong {checked.wrong:.3f} (ahead or "
+              f"level on {checked.ahead}/{checked.deals} deals); wrong flagged ≥ mistake {wrong}/{len(seeds)}, right "
+              f"flagged {flagged}/{len(seeds)}" + ("" if ok else ": NOT met"))
+    for kind, (n, total) in named.items():
+        ok = total > 0 and n >= MARK_KIND * total
+        met &= ok
+        print(f"  {kind}: wrong moves flagged ≥ mistake {n}/{total} ({100 * n / max(1, total):.0f}%, mark ≥ "
+              f"{100 * MARK_KIND:.0f}%)" + ("" if ok else ": NOT met"))
+    print(f"  right moves flagged: {right_flagged} (mark 0)")
     for level in LEVEL_RIGS:
-        flagged = sum(analysis.analyse_position(level.position(), s, 3.0).label in FLAGGED for s in SEEDS)
+        flagged = sum(analysis.analyse_position(level.position(), s, 3.0).label in FLAGGED for s in seeds)
         met &= flagged == 0
-        print(f"  {level.name}: right flagged {flagged}/{len(SEEDS)}" + ("" if flagged == 0 else ": NOT met"))
+        print(f"  {level.name}: right flagged {flagged}/{len(seeds)}" + ("" if flagged == 0 else ": NOT met"))
     return met
+
+
+CALLS_AND_CARDS = frozenset({"truco", "retruco", "vale_cuatro", "seis", "nove", "doze", "accept", "run", "quiero",
+                             "no_quiero", "play", "play_down", "play_blind"})
+"""A truco call, its answer, a card played: where most of a truco hand's points are won and lost."""
+ENVIDO_TYPES = frozenset({"envido", "real_envido", "falta_envido"})
+
+
+def mixed_hands(game: str, players: int, count: int, seed: int = 3) -> list[dict[str, Any]]:
+    """``count`` hands of ``game``, its seats played by the normal and the hard bots in turn."""
+    rules = get(game)
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(players)]
+    match, _ = rules.open({}, rules.seat_infos(names), seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        if match.hand_over():
+            record = match.history()
+            assert record is not None
+            out.append(record)
+            if match.match_over():
+                match, _ = rules.open({}, rules.seat_infos(names), rng.getrandbits(32))
+            else:
+                match.next_hand(rng.getrandbits(63))
+            continue
+        seat = next(s for s in match.to_act() if match.legal_actions(s))
+        match.apply(seat, match.bot_action(seat, rng, "normal" if seat % 2 else "hard"))
+    return out
+
+
+def truco_reasons(print: Callable[[str], None], hands: int = 50) -> bool:
+    """Of the decisions flagged in ``hands`` hands of each truco, how many are calls, answers or cards (the mark: at
+    least half), and whether each of those has a reason."""
+    calls = envidos = other = reasoned = 0
+    for game, players in (("truco_paulista", 4), ("truco_argentino", 2)):
+        for record in mixed_hands(game, players, hands):
+            for m in analysis.analyse(record, seed=1).moments:
+                if m.label not in FLAGGED:
+                    continue
+                if m.chosen.type in ENVIDO_TYPES or m.best.type in ENVIDO_TYPES or (
+                        m.reason is not None and m.reason.kind == "envido"):
+                    envidos += 1
+                elif m.chosen.type in CALLS_AND_CARDS:
+                    calls += 1
+                    reasoned += m.reason is not None and m.reason.kind == "truco"
+                else:
+                    other += 1
+    flagged = calls + envidos + other
+    ok = flagged > 0 and calls * 2 >= flagged and reasoned == calls
+    print(f"-- truco decisions flagged in {hands} hands of each truco (normal and hard bots), every seat: {flagged}: "
+          f"calls, answers and cards {calls} ({100 * calls / max(1, flagged):.0f}%, mark ≥ 50%), each with a reason: "
+          f"{reasoned}/{calls}; envido {envidos}; other {other}" + ("" if ok else ": NOT met"))
+    return ok
 
 
 def _p(times: list[float], q: float) -> float:
@@ -194,7 +272,8 @@ def as_bot(print: Callable[[str], None], seconds: float, games: tuple[tuple[str,
 
 
 def run(print: Callable[[str], None], quick: bool = False, hands: int = 500, seconds: float = 1800.0) -> bool:
-    suite = blunder_suite(print)
+    suite = blunder_suite(print, SEEDS[:3] if quick else SEEDS, 3 if quick else DEALS, 3 if quick else PLAYS)
+    suite &= truco_reasons(print, 10 if quick else 50)
     games = TABLES[:3] if quick else TABLES
     played = self_play(print, 20 if quick else hands, games)
     strong = as_bot(print, 60.0 if quick else seconds, BOT_TABLES[:1] if quick else BOT_TABLES)

@@ -55,10 +55,10 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_entry, action_of, seats_of, start_of
 from cardtui.engine.rummy_records import Phase, RummyView
 from cardtui.engine.rummy_records import SeatStatus as RummyStatus
-from cardtui.engine.truco.views import TrucoView
+from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 FORMAT = "cardtui-analysis/1"
-"""The ``format`` of an analysis as JSON (docs/history.md §8)."""
+"""The ``format`` of an analysis as JSON (docs/history.md §9)."""
 
 
 class Label(StrEnum):
@@ -407,9 +407,14 @@ def choices(position: Position) -> int:
 def worth_judging(position: Position) -> bool:
     """A decision with more than one real choice, where the seat made a move (not a signal). Pif Paf's betting
     round is not judged: the search plays the others' answers to a bet as the normal bot answers, one kind of
-    player among many, too narrow to call a bet or a check a mistake."""
+    player among many, too narrow to call a bet or a check a mistake. Nor is truco paulista's deal (keep, pass or
+    reject): the search plays each out from a model deal of the cards to come, where keeping three cards and
+    passing them to the partner are the same hands in another order, and the model's plain play put one five
+    points of match odds above the other (holding 4S 7D 2C at 0 to 0): its noise, not the choice's worth."""
     view = position.view
     if isinstance(view, RummyView) and view.phase is Phase.BETTING:
+        return False
+    if isinstance(view, TrucoView) and view.paulista is not None and view.paulista.phase is PaulistaPhase.DEAL:
         return False
     return position.chosen.type != "signal" and choices(position) > 1
 
@@ -778,7 +783,7 @@ def _float(x: Any) -> float:
 
 
 def to_json(analysis: HandAnalysis) -> dict[str, Any]:
-    """The analysis as a JSON document (docs/history.md §8)."""
+    """The analysis as a JSON document (docs/history.md §9)."""
     return {
         "format": FORMAT, "game": analysis.game, "table": analysis.table, "hand": analysis.hand,
         "match": analysis.match, "unit": str(analysis.unit), "stake": analysis.stake, "seed": analysis.seed,

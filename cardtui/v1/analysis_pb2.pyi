@@ -54,11 +54,11 @@ class _AnalysisLabelEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Analysi
     ANALYSIS_LABEL_GOOD: _AnalysisLabel.ValueType  # 2
     """below the best by less than a threshold or than the estimate can tell"""
     ANALYSIS_LABEL_INACCURACY: _AnalysisLabel.ValueType  # 3
-    """lost more than 5 points"""
+    """lost more than 5 points (AnalysisMoment.points), less two standard errors"""
     ANALYSIS_LABEL_MISTAKE: _AnalysisLabel.ValueType  # 4
-    """lost more than 10 points"""
+    """lost more than 10 points, less two standard errors"""
     ANALYSIS_LABEL_BLUNDER: _AnalysisLabel.ValueType  # 5
-    """lost more than 15 points"""
+    """lost more than 15 points, less two standard errors"""
     ANALYSIS_LABEL_MISSED_WIN: _AnalysisLabel.ValueType  # 6
     """a sure win of the match was on the table, and was left"""
 
@@ -70,11 +70,11 @@ ANALYSIS_LABEL_BEST: AnalysisLabel.ValueType  # 1
 ANALYSIS_LABEL_GOOD: AnalysisLabel.ValueType  # 2
 """below the best by less than a threshold or than the estimate can tell"""
 ANALYSIS_LABEL_INACCURACY: AnalysisLabel.ValueType  # 3
-"""lost more than 5 points"""
+"""lost more than 5 points (AnalysisMoment.points), less two standard errors"""
 ANALYSIS_LABEL_MISTAKE: AnalysisLabel.ValueType  # 4
-"""lost more than 10 points"""
+"""lost more than 10 points, less two standard errors"""
 ANALYSIS_LABEL_BLUNDER: AnalysisLabel.ValueType  # 5
-"""lost more than 15 points"""
+"""lost more than 15 points, less two standard errors"""
 ANALYSIS_LABEL_MISSED_WIN: AnalysisLabel.ValueType  # 6
 """a sure win of the match was on the table, and was left"""
 Global___AnalysisLabel: _TypeAlias = AnalysisLabel  # noqa: Y015
@@ -143,7 +143,7 @@ Global___TrucoOutcome: _TypeAlias = TrucoOutcome  # noqa: Y015
 class AnalyzeRequest(_message.Message):
     """The analysis of a finished hand: at each decision of a seat, every legal choice valued from
     what that seat knew then (its cards and everything public, never the deal revealed later),
-    the one chosen and the best, the loss and a label. docs/client.md §11 and docs/history.md §8
+    the one chosen and the best, the loss and a label. docs/client.md §11 and docs/history.md §9
     say what the numbers mean.
 
     Who may have which seat's analysis (Lobby.Analyze):
@@ -272,9 +272,11 @@ class AnalysisMoment(_message.Message):
     loss: _builtins.float
     """the chosen one's gap, in the unit"""
     points: _builtins.float
-    """The loss in points: a point of match odds is 1%; in chips, 125 are the decision's stake (in Pif Paf the pot
-    as it stood, the betting round's bets in it). The scale the labels are drawn on: a client shows a player the
-    loss in the unit (`loss`, a choice's `gap`), never these beside chips.
+    """The loss in points, the scale the labels are drawn on: 125 for each stake of the decision lost. In chips the
+    stake is the hand's (in Pif Paf the pot as it stood, the betting round's bets in it); in match odds it is what
+    one stake of the hand is worth to the match at the score: half the match odds between taking the hand's stake
+    and losing it (gnubg's money equity of a match). 0 where the estimate cannot tell the loss from nothing. A
+    client shows a player the loss in the unit (`loss`, a choice's `gap`), never these beside it.
     """
     label: Global___AnalysisLabel.ValueType
     accuracy: _builtins.float
@@ -332,7 +334,13 @@ Global___AnalysisMoment: _TypeAlias = AnalysisMoment  # noqa: Y015
 @_typing.final
 class AnalysisReason(_message.Message):
     """Why a decision stands where it does, typed: numbers and cards, said in words by the client. A share is 0
-    to 1; -1 where it is not known. Cards are named as AnalysisMoment.cards names them.
+    to 1; -1 where it is not known. Cards are named as AnalysisMoment.cards names them. Its kind follows the
+    decision at stake, whichever of the chosen and the best choice shows it: an envido call or answer on either
+    side (or an envido awaiting its answer) gives `envido`; a rummy draw, claim or pass on either side `draw`, a
+    knock on either side `knock`, a discard beside a discard `discard`. Every count of cards unseen or live is
+    what the seat had not seen: not its own, not played or shown face up, not on the pile, not known to be in
+    another's hand (taken from the pile and not thrown since; a card taken and thrown back counts once, on the
+    pile), not passed to a partner (paulista's mão).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
@@ -925,7 +933,7 @@ class MatchPoint(_message.Message):
     VALUE_FIELD_NUMBER: _builtins.int
     HELD_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
-    """the hand just played (MatchAnalysis.hands' count); 0: before the first"""
+    """the table's number of the hand just played (one of MatchAnalysis.hands); 0: before the first"""
     value: _builtins.float
     """in the chart's unit"""
     held: _builtins.int

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bench.analysis_rigs import LEVEL_RIGS, RIGS, Level, Rig
+from bench.analysis_rigs import KINDS, LEVEL_RIGS, RIGS, Level, Rig, reshuffle, verify
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS, Choice, Label, Position
 from cardtui.engine.bots import estimates, odds
@@ -31,6 +31,26 @@ def test_a_known_blunder_is_named_and_the_right_move_never_flagged(rig: Rig) -> 
         assert right.label not in FLAGGED, (seed, right.label, right.points)
 
 
+def test_the_suite_has_every_kind_of_decision_of_every_game() -> None:
+    kinds = {(r.game, r.kind) for r in RIGS}
+    assert {k for _, k in kinds} == set(KINDS)
+    assert {g for g, _ in kinds} == {"truco_paulista", "truco_argentino", "pifpaf", "cacheta", "cacho"}
+    assert {k for g, k in kinds if g.startswith("truco")} == {"envido", "truco call", "card play"}
+    assert {k for g, k in kinds if g in ("pifpaf", "cacheta")} == {"draw", "discard", "knock"}
+    assert all(r.state is not None for r in RIGS), "each rig is a state its hand can be played out from"
+
+
+@pytest.mark.parametrize("rig", RIGS, ids=[r.game + ":" + r.name[:30] for r in RIGS])
+def test_each_answer_holds_when_the_whole_hand_is_played_out(rig: Rig) -> None:
+    """The rig's right move comes out ahead of its wrong one with the bots playing the whole hand out, on its own
+    deal and on others of the cards its seat could not see (``make bench --only analysis`` plays more)."""
+    checked = verify(rig, deals=3, plays=2)
+    assert checked.holds, checked
+    rules, state, seat = rig.state()  # type: ignore[misc]
+    again = reshuffle(rules, state, seat, random.Random(3))
+    assert rules.view(again, seat) == rules.view(state, seat), "a deal made again shows the seat the same"
+
+
 @pytest.mark.parametrize("rig", LEVEL_RIGS, ids=[r.name[:40] for r in LEVEL_RIGS])
 def test_the_right_move_is_never_flagged_where_the_other_is_no_blunder(rig: Level) -> None:
     """One card from going out with a useless card on the pile: the stock's draw, the only way out, is never
@@ -42,6 +62,8 @@ def test_the_right_move_is_never_flagged_where_the_other_is_no_blunder(rig: Leve
 
 
 RUMMY_RIGS = [r for r in RIGS if r.game in ("cacheta", "pifpaf")]
+TWENTY = next(r for r in RIGS if r.name.startswith("argentino 20–29"))
+"""Truco argentino at 20 to 29 of 30, facing a truco with the two best cards."""
 
 
 @pytest.mark.parametrize("rig", RUMMY_RIGS, ids=[r.game for r in RUMMY_RIGS])
@@ -49,9 +71,12 @@ def test_the_analysis_as_a_bot_plays_hards_move_unless_it_flags_it(rig: Rig, mon
     """At Pif Paf and Cacheta the analysis's advice played as a bot is the hard bot's move where the verdict on
     that move says nothing, and the analysis's own best where it flags it: a hard bot that played the rig's
     known blunder is overruled; told that the same move is as good, the bot plays it."""
-    view, legal, _ = rig.make()
+    view, legal, seat = rig.make()
     monkeypatch.setattr(analysis, "levels", lambda game: {"hard": lambda view, legal, rng: rig.wrong})
-    assert analysis.choose(view, list(legal), random.Random(1)) == rig.right
+    instead = analysis.choose(view, list(legal), random.Random(1))
+    assert instead != rig.wrong  # the analysis's best there: the rig's right move, or one no worse
+    stake = 3.0 if rig.game == "pifpaf" else 1.0
+    assert analysis.analyse_position(Position(1, seat, view, tuple(legal), instead), 0, stake).label not in FLAGGED
     judged = analysis.analyse_position
     monkeypatch.setattr(analysis, "analyse_position", lambda position, seed: dataclasses.replace(
         judged(position, seed), label=Label.GOOD))
@@ -173,7 +198,7 @@ def test_only_a_finished_hand_that_replays_is_analysed() -> None:
 
 
 def test_the_drill_says_whether_a_new_choice_is_within_a_few_points() -> None:
-    rig = RIGS[0]
+    rig = TWENTY
     wrong = analysis.analyse_position(rig.position(rig.wrong), 0)
     hand = analysis.HandAnalysis("truco_argentino", "t", 1, 0, Unit.MATCH, 1.0, 0, 8.0, (0,), (wrong,))
     assert analysis.retry(hand, wrong, rig.right)[0] is True
@@ -243,9 +268,23 @@ def test_a_longer_look_stops_once_the_deals_left_could_not_change_the_label() ->
 def test_a_rummy_decision_is_looked_at_on_fewer_deals() -> None:
     rig = next(r for r in RIGS if r.game == "pifpaf")
     rummy = analysis.plan(rig.position(rig.wrong).view)
-    truco = analysis.plan(RIGS[0].position(RIGS[0].wrong).view)
+    truco = analysis.plan(TWENTY.position(TWENTY.wrong).view)
     assert (rummy.screen.scale, rummy.look.scale, rummy.most.scale, rummy.contenders) == (0.5, 2.0, 16.0, 2)
     assert (truco.screen.scale, truco.look.scale, truco.most.scale) == (1.0, 8.0, 256.0)
+
+
+def test_truco_paulistas_deal_is_not_judged() -> None:
+    """Keeping, passing or rejecting the first three cards: the model deals the cards to come and plays each out by
+    its plain policy, which set apart two orders of the same hands (keeping and passing) by points of match odds."""
+    dealt = 0
+    for record in hands("truco_paulista", 4, 6, seed=5):
+        for p in analysis.positions(record):
+            if p.chosen.type in ("keep", "pass_cards", "reject"):
+                dealt += 1
+                assert not analysis.worth_judging(p)
+        assert not any(m.chosen.type in ("keep", "pass_cards", "reject")
+                       for m in analysis.analyse(record, budget=estimates.Budget(0.25)).moments)
+    assert dealt
 
 
 def test_pif_pafs_betting_round_is_not_judged_and_a_bettor_stays_in_against_a_call() -> None:
@@ -304,7 +343,7 @@ def test_a_pif_paf_decision_is_measured_against_the_pot_it_is_played_for() -> No
     # worth to the match at the score (argentino 20 to 29 of 30, a truco called: 1 point either way).
     cacho = next(r for r in RIGS if r.game == "cacho")
     assert analysis.at_stake(cacho.position(cacho.wrong).view, 3.0) == 3.0
-    truco = RIGS[0].position(RIGS[0].wrong).view
+    truco = TWENTY.position(TWENTY.wrong).view
     assert analysis.at_stake(truco, 1.0) == pytest.approx(
         (odds.truco(21, 29, 30, False) - odds.truco(20, 30, 30, False)) / 2)
 
