@@ -148,10 +148,12 @@ def _envido_on_thirty_three() -> State:
     return ARG, st, 0
 
 
-def _falta_on_three() -> State:
-    # 0–0 of 30: seat 0 (the mano) holds an envido of 3, which hardly a hand does not beat; a falta envido stakes the
-    # match (30 points) on it.
-    return ARG, _argentino(0, 0, 1, "3c 12o 11b", "7o 6o 2b"), 0
+def _real_envido_on_thirty_three() -> State:
+    # 0–0: the mano (seat 1) calls real envido holding 26; seat 0 holds 33, which hardly a hand beats: refusing gives
+    # 2 away where accepting takes 3, and raising to falta envido more.
+    st = _argentino(0, 0, 0, "7e 6e 4b", "6c 10c 5o")
+    ARG.apply(st, 1, Action("real_envido"))
+    return ARG, st, 0
 
 
 def _raising_a_lost_truco() -> State:
@@ -438,8 +440,8 @@ RIGS: tuple[Rig, ...] = (
         "truco_argentino", _falta_on_four, Action("quiero"), Action("no_quiero")),
     rig("argentino 0–0, answering an envido holding 33: refusing", "envido", "truco_argentino",
         _envido_on_thirty_three, Action("no_quiero"), Action("falta_envido")),
-    rig("argentino 0–0, an envido of 3: calling falta envido, the match staked on it", "envido", "truco_argentino",
-        _falta_on_three, Action("falta_envido"), play("3c")),
+    rig("argentino 0–0, answering a real envido holding 33: refusing", "envido", "truco_argentino",
+        _real_envido_on_thirty_three, Action("no_quiero"), Action("falta_envido")),
     # truco calls and their answers
     rig("argentino 20–29, facing a truco with the two best cards: refusing hands them the match", "truco call",
         "truco_argentino", lambda: _facing_truco(20), Action("no_quiero"), Action("retruco")),

@@ -59,9 +59,13 @@ SLOW: frozenset[str] = frozenset({
     # the engine's long random runs and reference comparisons: many games or hands each
     "tests/engine/test_analysis.py::"
     "test_a_decisions_analysis_does_not_change_when_the_unseen_cards_are_dealt_otherwise",
+    "tests/engine/test_advice_facts.py::test_every_fact_a_reason_states_is_the_one_the_history_recounts",
+    "tests/engine/test_advice_facts.py::test_what_a_seat_has_seen_is_what_the_history_shows_it",
+    "tests/engine/test_analysis.py::test_each_answer_holds_when_the_whole_hand_is_played_out",
     "tests/engine/test_fairness.py::test_a_thousand_fair_hands_of_every_game_verify",
     "tests/engine/test_fairness.py::test_every_card_is_equally_likely_in_every_position",
     "tests/engine/test_melds.py::test_answers_kept_across_calls_are_those_of_a_fresh_search",
+    "tests/engine/test_melds.py::test_arrange_leaves_as_few_cards_loose_as_any_split",
     "tests/engine/test_melds.py::test_completing_cards_agree_with_reference",
     "tests/engine/test_melds.py::test_completing_cards_on_many_hands",
     "tests/engine/test_melds.py::test_filling_cards_are_those_that_meld_every_card",
@@ -116,6 +120,7 @@ SLOW: frozenset[str] = frozenset({
     "tests/test_layout.py::test_a_circle_between_the_packages_parts_breaks_the_contract",
     "tests/test_layout.py::test_every_bench_module_imports_on_its_own",
     "tests/test_layout.py::test_every_module_imports_on_its_own",
+    "tests/test_native.py::test_a_rummy_state_with_a_knock_in_it_copies_alike_compiled_or_not",
     "tests/test_native.py::test_plain_python_plays_and_judges_the_same_rummy_hands_as_the_build_in_use",
     "tests/test_native.py::test_plain_python_plays_and_judges_the_same_truco_and_cacho_hands_as_the_build_in_use",
     "tests/test_play.py::test_quitting_play_says_nothing_more",
@@ -258,6 +263,7 @@ SLOW: frozenset[str] = frozenset({
     "tests/server/test_trust.py::test_a_table_that_cannot_be_restored_is_set_aside_and_the_rest_start",
     # the line mode's whole hands and matches, in three languages each; the operator's servers killed and scraped
     "tests/client/lines/test_by_ear.py::test_a_whole_hand_of_each_game_by_ear",
+    "tests/client/lines/test_by_ear.py::test_the_analysis_by_ear_names_the_hand_it_judged",
     "tests/client/lines/test_records.py",
     "tests/client/lines/test_rummy_by_name.py",
     "tests/client/lines/test_tournaments_by_ear.py",
