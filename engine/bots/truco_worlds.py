@@ -2,11 +2,11 @@
 
 A seat knows the cards it has seen (``engine.seen``: its own, every card played face up, the
 cards rejected face up and those it passed, paulista; its partner's cards in a mão de onze),
-the envido each player announced, and the signals it saw; the table's rules (its tie rule, how
-it counts an unsuited envido) its view says. ``Knowledge.of(view)`` gathers that; ``Knowledge.deal(rng)`` deals the
-unseen cards to the other seats, each seat's whole hand (cards played and cards held)
-agreeing with what it announced and signalled; ``Knowledge.sim(hands)`` builds the round
-on such a deal. Signals are read by seed 003's table: the eyebrow for the top card, the
+the envido each player announced, and the signals it saw; its view says the table's rules (its
+tie rule, how it counts an unsuited envido). ``Knowledge.of(view)`` gathers that;
+``Knowledge.deal(rng)`` deals the unseen cards to the other seats, each seat's whole hand (cards
+played and cards held) agreeing with what it announced and signalled; ``Knowledge.sim(hands)``
+builds the round on such a deal. Signals are read by seed 003's table: the eyebrow for the top card, the
 wink for the second, lips aside for the third or fourth, then a 3, a 2, an ace, bad cards
 (close the eyes) and a good envido (tilt the head).
 
