@@ -113,6 +113,8 @@ class Watch:
     it did not follow enough of it to tell)."""
     named: int | None = None
     """The dealer the commitment fixed, before any link was seen (None: the commitment named none)."""
+    guessed: bool = False
+    """``dealer`` follows the rotation from a dealer this client did not see deal (a snapshot's word)."""
     seats_from: tuple[int, ...] = ()
     """A new match's seats as the commitment fixed them (``MatchStarted.seats_from`` must say the same)."""
     opens_match: bool = False
@@ -364,6 +366,8 @@ class FairDeals:
         """The last hand was a pica-pica hand's three 1v1s (truco argentino for six)."""
         self.last_hand_no: int | None = None
         """The match's number of the hand ``last_dealer`` dealt."""
+        self.guessed = False
+        """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
         self.spent: tuple[int, bool] | None = None
         """A table deal this client gave a link to that dealt no hand (dropped for another commitment, revealed
         undealt or misdealt): the host had seen that link, so the next deal is one it could choose, and is
@@ -444,6 +448,7 @@ class FairDeals:
             return  # the hand whose dealer this client saw is still the last one: nothing it needs was missed
         self.last_winner, self.opening, self.duels = None, False, False
         self.last_dealer, self.last_hand_no = (dealer, hand) if hand else (None, None)
+        self.guessed = bool(hand)
 
     def _caught_up(self, ev: table_pb2.Event) -> None:
         """An event from before this client opened the table, replayed after its first snapshot (the
@@ -557,7 +562,7 @@ class FairDeals:
         if starts:
             w.started = True
         if isinstance(inner, table_pb2.HandStarted):
-            w.hand_no, w.dealer = inner.hand, expected
+            w.hand_no, w.dealer, w.guessed = inner.hand, expected, self.guessed
             self.last_hand_no = inner.hand
         elif isinstance(inner, table_pb2.HandEnded):
             w.ended = True
@@ -570,6 +575,7 @@ class FairDeals:
         last one's by the game's rotation. None where this client did not see enough to tell."""
         n = self.seats
         if self.opening:
+            self.guessed = False  # a match's first dealer is the rules' own: nothing taken on anyone's word
             expected: int | None = FIRST_DEALER.get(self.game)
             if expected == -1:
                 expected = n - 1
@@ -728,10 +734,12 @@ class FairDeals:
             if started is not None and w.named is not None and started.dealer != w.named:
                 problems.append(phrase("the server named seat {named} to deal, but the commitment had fixed seat"
                                        " {seat} before the cut", named=started.dealer + 1, seat=w.named + 1))
-            if started is not None and w.dealer is not None and started.dealer != w.dealer:
+            # (the rules' turn, where this client saw who dealt before: not on a snapshot's word, which a table
+            # whose rotation this client did not see may well have right in ways it cannot follow)
+            if started is not None and w.dealer is not None and not w.guessed and started.dealer != w.dealer:
                 problems.append(phrase("the server named seat {named} to deal, but by the rules it was seat {seat}'s"
                                        " turn", named=started.dealer + 1, seat=w.dealer + 1))
-            if w.named is None and w.dealer is None and not w.bare and not doubt:
+            if w.named is None and (w.dealer is None or w.guessed) and not w.bare and not doubt:
                 doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
                            " to work it out")
             rule = RULES.get(self.game)
