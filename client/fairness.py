@@ -205,6 +205,8 @@ class Verdict:
     seat then ("seat 2 (bia)")."""
     away: tuple[str, ...] = ()
     """Pledged seats dealt without because their stream had closed (the server's ``gone``), named likewise."""
+    gone: tuple[int, ...] = ()
+    """Those seats by number: waited for, and not missed (``missing``)."""
     void: str = ""
     """The commitment dealt no hand: why, as the server said it."""
     doubt: str = ""
@@ -240,8 +242,8 @@ class Verdict:
 
     @property
     def missing(self) -> tuple[int, ...]:
-        """Seats the deal waited for whose seed is not in it."""
-        return tuple(s for s in self.awaited if s not in self.used)
+        """Seats the deal waited for whose seed is not in it (but for those the server says had gone)."""
+        return tuple(s for s in self.awaited if s not in self.used and s not in self.gone)
 
     def _where(self) -> str:
         """The hand as the player knows it, with the table's deal number labelled."""
@@ -722,7 +724,8 @@ class FairDeals:
                 notes.append(N_("the server's list of the seats it waited for leaves yours out, though this client"
                                 " had the table open when the hand was committed"))
         for s in awaited:
-            if s not in seeds and s != self.seat and (seed.scheme == SCHEMES[0] or s in revealed):
+            if s not in seeds and s != self.seat and s not in reveal.gone and (seed.scheme == SCHEMES[0]
+                                                                              or s in revealed):
                 notes.append(phrase("seat {seat} was seated and connected, but its seed was not used", seat=s + 1))
         if not seeds and not w.unasked and w.seed is None:  # (a seed of this client's left out says so already)
             notes.append(N_("no player's seed went in: the host alone fixed this deck"))
@@ -753,7 +756,7 @@ class FairDeals:
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
                        dropped=dropped, unasked=w.unasked, compared=compared or bool(reveal.void), withheld=withheld,
-                       away=away, void=reveal.void, doubt=doubt)
+                       away=away, void=reveal.void, doubt=doubt, gone=tuple(reveal.gone))
 
     def _named(self, seat: int) -> str:
         """A seat as a verdict names it: its number, and who sits there."""
