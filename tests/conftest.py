@@ -399,9 +399,16 @@ def pg_url(postgres: Cluster) -> str:
     return postgres.new_database()
 
 
+QUICK_CUTS = 1.0
+"""The ``server`` fixture's wait for seeds and new streams (``serve --cut-ms 1000``): its tests' clients cut at once
+or not at all, and one that never opens the table or never cuts holds a deal this long, not a whole turn (the
+default, which the matrix and ``patient_server`` keep)."""
+
+
 @pytest_asyncio.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Running]:
-    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=QUICK_CUTS)
     try:
         yield running
     finally:
