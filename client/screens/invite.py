@@ -14,6 +14,8 @@ the password. Typed in the lobby (``CodeScreen``), a code or a link is read by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import grpc
 import segno
 from rich.text import Text
@@ -28,6 +30,7 @@ from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.invite_links import page_link, shown_code, terminal_link
 from cardtui.i18n import N_, _
+from cardtui.installing import Offer
 from cardtui.v1 import common_pb2, lobby_pb2
 
 
@@ -57,8 +60,10 @@ class QrCode(Static):
         self.update(Text("\n".join(qr_lines(data)), style="black on white", no_wrap=True) if data else "")
 
 
-def invite_text(invite: lobby_pb2.InviteResponse, owner: bool) -> Text:
-    """What an invite says, line by line: where, the link, the command, the code, and its warnings."""
+def invite_text(invite: lobby_pb2.InviteResponse, owner: bool, wheels: Sequence[str] = ()) -> Text:
+    """What an invite says, line by line: where, the link, the command (and the line that installs the
+    client from the host's page, ``wheels`` being the server's ``ServerInfo.client_wheels``), the code,
+    and its warnings."""
     table = invite.table if invite.HasField("table") else None
     out = Text()
     server = invite.servers[0] if invite.servers else ""
@@ -71,9 +76,15 @@ def invite_text(invite: lobby_pb2.InviteResponse, owner: bool) -> Text:
         out.append(_("This server has no browser page (cardtui serve --web serves one).") + "\n\n", style="dim")
     out.append(_("In a terminal:") + "\n", style="bold")
     if table is not None:
-        out.append(f"cardtui connect '{terminal_link(server, table.id, secret)}'\n\n")
+        out.append(f"cardtui connect '{terminal_link(server, table.id, secret)}'\n")
     else:  # the room: its address, as anyone would type it
-        out.append(f"cardtui connect {server}\n\n")
+        out.append(f"cardtui connect {server}\n")
+    if wheels:  # in the order of the pages: the first is the page's address above
+        client = Offer(wheels[0])
+        out.append(_("No cardtui there yet? Python 3.11+, then:") + "\n", style="dim")
+        out.append(client.pipx() + "\n")
+        out.append(_("(uv, pip, no internet: {page})").format(page=client.install_page) + "\n", style="dim")
+    out.append("\n")
     if table is not None:
         out.append(_("Or type this code in the lobby (j):") + " ", style="bold")
         out.append(shown_code(invite.code) + "\n", style="bold reverse")
@@ -139,7 +150,8 @@ class InviteScreen(ModalScreen[None]):
     def show(self, invite: lobby_pb2.InviteResponse) -> None:
         table = invite.table if invite.HasField("table") else None
         self.query_one("#invite-title", Label).update(self._title(table))
-        self.query_one("#invite-text", Static).update(invite_text(invite, self.owner))
+        wheels = self.conn.server.client_wheels if self.conn.server is not None else ()
+        self.query_one("#invite-text", Static).update(invite_text(invite, self.owner, wheels))
         qr = self.query_one("#invite-qr", QrCode)
         page = invite.pages[0] if invite.pages else ""
         qr.show(page_link(page, table.id if table else "", invite.code if invite.opens_lock else "") if page else "")
