@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 from email.parser import Parser
 
 import aiohttp
-import pytest
 import pytest_asyncio
 from packaging.utils import canonicalize_name
 
@@ -48,7 +47,8 @@ async def test_the_install_page_names_its_own_address_in_every_line(page: WebSer
         assert answer.status == 200
         said = await answer.text()
     client = offer(base, __version__)
-    for line in (client.pipx(), client.uv(), client.pip(), client.offline(), f"cardtui connect 127.0.0.1:{server.port}"):
+    connect = f"cardtui connect 127.0.0.1:{server.port}"
+    for line in (client.pipx(), client.uv(), client.pip(), client.offline(), connect):
         assert line.replace("&&", "&amp;&amp;") in said, line
     assert "--index-url http://127.0.0.1:" in said and "--trusted-host 127.0.0.1 cardtui" in said
     async with http.get(base + "install", headers={"Accept-Language": "pt-BR"}) as answer:
