@@ -546,8 +546,10 @@ class WebServer(Server):
         """How a friend installs the client from here, each line naming this page's own address."""
         page = self.page_of(request)
         client = offer(page, __version__)
-        host = urlsplit(page).hostname or "127.0.0.1"
-        port = self.target.rpartition(":")[2]
+        dialled, _colon, port = self.target.rpartition(":")
+        host = dialled.strip("[]")
+        if host in ("127.0.0.1", "::1", "localhost", ""):  # the server is this machine's: reached where the page is
+            host = urlsplit(page).hostname or "127.0.0.1"
         server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         system = f"{platform.system()} {platform.machine()}, Python {sys.version_info[0]}.{sys.version_info[1]}"
         lang = browser_language(request)

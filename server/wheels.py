@@ -21,10 +21,11 @@ Where each wheel comes from:
 - cardtui installed editable (a clone's ``make play``: its ``RECORD`` holds no module, only the finder that
   maps the checkout's folders) is built from the checkout its ``direct_url.json`` names: its folders copied
   as they are now (a build in the checkout itself would write there, beside another build running at once),
-  then setuptools' own build backend, the one ``pyproject.toml`` names, run by this interpreter; where
-  setuptools is not installed here, ``pip wheel`` builds it (fetching setuptools, from pip's cache or the
-  index: a clone was set up with it). The wheel is then the checkout's code when the first friend asked,
-  which is the server's unless someone edits the checkout while the server runs.
+  then setuptools' own build backend, the one ``pyproject.toml`` names, run by this interpreter where it
+  has the version ``build-system.requires`` asks for; else ``pip wheel`` builds it in an environment of its
+  own, fetching setuptools as the clone's editable install did (from pip's cache, or the index). The wheel
+  is then the checkout's code when the first friend asked, which is the server's unless someone edits the
+  checkout while the server runs.
 
 Each wheel is made the first time someone asks for it, once per process (a room nobody installs from
 spends nothing on them), in a folder of its own under the system's temporary folder, removed when the page
@@ -38,7 +39,6 @@ import base64
 import csv
 import hashlib
 import importlib.metadata as metadata
-import importlib.util
 import io
 import json
 import logging
@@ -244,12 +244,29 @@ def _copy_checkout(source: Path, into: Path) -> None:
 BUILD = "import sys\nfrom setuptools import build_meta\nprint(build_meta.build_wheel(sys.argv[1]))\n"
 
 
+def backend_here(checkout: Path) -> bool:
+    """Whether this interpreter has what ``pyproject.toml`` builds with (``build-system.requires``, e.g.
+    ``setuptools>=77``), at a version it accepts: a venv's own setuptools may be older (a venv of Python 3.11
+    starts with the one ``ensurepip`` bundles), and then ``pip wheel`` builds in an environment of its own."""
+    with (checkout / "pyproject.toml").open("rb") as f:
+        wanted = tomllib.load(f).get("build-system", {}).get("requires", [])
+    for line in wanted:
+        requirement = Requirement(line)
+        try:
+            version = metadata.version(requirement.name)
+        except metadata.PackageNotFoundError:
+            return False
+        if not requirement.specifier.contains(version, prereleases=True):
+            return False
+    return True
+
+
 async def build(source: Path, out: Path) -> Path:
     """The wheel of the checkout at ``source``, built in a copy of it, into ``out``."""
     work = Path(tempfile.mkdtemp(prefix="checkout-", dir=out))
     try:
         _copy_checkout(source, work)
-        if importlib.util.find_spec("setuptools") is not None:
+        if backend_here(work):
             command = [sys.executable, "-c", BUILD, str(out)]
         else:
             command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), "."]

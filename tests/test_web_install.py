@@ -10,6 +10,7 @@ import re
 import zipfile
 from collections.abc import AsyncIterator
 from email.parser import Parser
+from pathlib import Path
 
 import aiohttp
 import pytest_asyncio
@@ -19,7 +20,7 @@ from cardtui import __version__
 from cardtui.installing import Offer, best, offer, wheel_name
 from cardtui.server.app import Running
 from cardtui.server.web import WebServer, install_line, local_target, open_socket
-from cardtui.server.wheels import needed, tags_of
+from cardtui.server.wheels import backend_here, needed, tags_of
 
 WHEEL = wheel_name(__version__)
 
@@ -119,3 +120,12 @@ def test_the_lines_trust_a_page_over_https_only_as_told() -> None:
 def test_the_wheels_name_is_the_one_its_project_normalizes_to() -> None:
     assert canonicalize_name(WHEEL.split("-")[0]) == "cardtui"
     assert re.fullmatch(r"cardtui-\d+(\.\d+)*-py3-none-any\.whl", WHEEL)
+
+
+def test_the_clients_own_wheel_is_built_here_only_with_the_backend_the_project_asks_for(tmp_path: Path) -> None:
+    # A venv of Python 3.11 starts with an older setuptools than pyproject.toml asks for (make play's): pip
+    # then builds the wheel in an environment of its own (server.wheels.build).
+    (tmp_path / "pyproject.toml").write_text('[build-system]\nrequires = ["setuptools>=77"]\n')
+    assert backend_here(tmp_path), "this suite's venv has a setuptools the project builds with"
+    (tmp_path / "pyproject.toml").write_text('[build-system]\nrequires = ["setuptools>=9999", "flit_core"]\n')
+    assert not backend_here(tmp_path)
