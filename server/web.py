@@ -628,6 +628,7 @@ class WebServer(Server):
         with i18n.speaking(lang):
             words = {"opening": _("{title}: opening a table room for you…").format(title=self.title),
                      "ended": _("The session ended."), "again": _("Open a new one"), "keys_said": _("Keys"),
+                     "own_terminal": _("Play from your own terminal"),  # the client for it: /install
                      # The keys a phone's keyboard lacks, on the page under the terminal (touch screens only):
                      # each sends the terminal its key's bytes (index.html), its words as the footer says them.
                      "keys": [(name, key, word) for name, key, word in (

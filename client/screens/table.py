@@ -278,9 +278,9 @@ class TableScreen(Screen[None]):
         self._set_online(False)
         if summary.no_cuts:  # before anyone's first hand: no deal here will be one the players cut
             self.write_log(lambda: Text(_(NO_CUTS)), GREY)
-        if summary.game not in BOARDS:  # a newer server's game: said, with the line that mends it (client.versions)
-            server = self.conn.server.version if self.conn.server is not None else ""
-            unknown = versions.unknown_game(summary.game, server, self.conn.offer())
+        if summary.game not in BOARDS and self.conn.server is not None:
+            # A newer server's game (the generic board draws what it can): said, with the line that mends it.
+            unknown = versions.unknown_game(summary.game, self.conn.server.version, self.conn.offer())
             self.write_log(lambda: Text(unknown), "bold red")
         self.set_interval(0.5, self._tick)
         self.call_after_refresh(self._opened)
