@@ -29,7 +29,7 @@ Where each wheel comes from:
 
 Each wheel is made the first time someone asks for it, once per process (a room nobody installs from
 spends nothing on them), in a folder of its own under the system's temporary folder, removed when the page
-stops. The client's own wheel is made by ``own``: the page serves it under ``installing.wheel_name``.
+stops. The page serves the client's own wheel under ``installing.wheel_name``.
 """
 
 from __future__ import annotations
@@ -79,10 +79,6 @@ class Project:
     dist: metadata.Distribution
 
     @property
-    def version(self) -> str:
-        return str(self.dist.version)
-
-    @property
     def requires_python(self) -> str:
         return str((self.dist.metadata.get_all("Requires-Python") or [""])[0])
 
@@ -109,8 +105,9 @@ def needed(root: str = PROJECT) -> dict[str, Project]:
         name, extra = todo.pop()
         try:
             dist = installed(name)
-        except metadata.PackageNotFoundError:
-            continue  # a requirement this environment does without (its marker held nowhere it mattered)
+        except metadata.PackageNotFoundError:  # asked for, yet not installed: the index cannot have it either
+            log.warning("%s is required (by %s) but not installed here: the page's index lacks it", name, root)
+            continue
         key = canonicalize_name(str(dist.metadata["Name"]))
         if (key, extra) in seen:
             continue
@@ -308,13 +305,6 @@ class Wheelhouse:
         if self.projects is None:
             self.projects = needed(PROJECT)
         return self.projects
-
-    def own_name(self) -> str:
-        return wheel_name(__version__)
-
-    async def own(self) -> Path:
-        """The client's own wheel: the package this server runs."""
-        return await self.wheel(PROJECT)
 
     async def wheel(self, key: str) -> Path:
         """The wheel of the project ``key`` (normalized), made now if it was not yet. Raises ``NoWheel``."""
