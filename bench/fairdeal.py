@@ -39,7 +39,7 @@ async def measure(trick: Trick, hands: int) -> Figures:
         try:
             joined = await conn.join(TABLE, "ana")
             async for _msg in conn.follow(joined.token, fair=fair):
-                if len(fair.verdicts) >= hands:
+                if cheat.finished.is_set() and fair.verdicts and fair.verdicts[-1].hand == cheat.dealt[-1].hand:
                     break
         finally:
             await conn.close()
