@@ -368,6 +368,12 @@ class FairDeals:
         """The last hand was a pica-pica hand's three 1v1s (truco argentino for six)."""
         self.last_hand_no: int | None = None
         """The match's number of the hand ``last_dealer`` dealt."""
+        self.begun: tuple[int, int] | None = None
+        """The hand begun and not ended yet: its number and its dealer by the rules (or as named, where the rules
+        could not be worked out). Only a hand played out to its end moves the rotation on: a hand revealed
+        before its end (a misdeal) is dealt again by the same dealer."""
+        self.begun_duels = False
+        """That hand is a pica-pica hand's 1v1s."""
         self.guessed = False
         """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
         self.spent: tuple[int, bool] | None = None
@@ -401,7 +407,7 @@ class FairDeals:
                     self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
-                self.last_dealer, self.opening = None, False
+                self.last_dealer, self.opening, self.begun = None, False, None
                 if self.watch is not None and not self.watch.bare:
                     self.watch.gap = True
                 else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
@@ -420,9 +426,9 @@ class FairDeals:
             if isinstance(inner, table_pb2.MatchStarted):
                 self.opening = True
             elif isinstance(inner, table_pb2.HandEnded):
-                self.last_winner = inner.winner if inner.HasField("winner") else None
+                self._ended(inner)
             elif isinstance(inner, truco_pb2.ArgentinoRoundStarted) and inner.duel:
-                self.duels = True
+                self.begun_duels = True
             if isinstance(inner, table_pb2.DealCommitted):
                 told += self._committed(inner, ev.replay, batched=i < len(events) - 1, cuts=cuts)
             elif isinstance(inner, table_pb2.DealRevealed):
@@ -446,11 +452,18 @@ class FairDeals:
         rotation goes on from the dealer the table shows (its word for hands this client did not see; a
         hand's dealer is fixed with its commitment anyway, before any link, so it decides no deck)."""
         hand, dealer = view.hand, view.dealer
-        if hand and (self.last_hand_no, self.last_dealer) == (hand, dealer):
+        if hand and ((self.last_hand_no, self.last_dealer) == (hand, dealer) or self.begun == (hand, dealer)):
             return  # the hand whose dealer this client saw is still the last one: nothing it needs was missed
-        self.last_winner, self.opening, self.duels = None, False, False
+        self.last_winner, self.opening, self.duels, self.begun = None, False, False, None
         self.last_dealer, self.last_hand_no = (dealer, hand) if hand else (None, None)
         self.guessed = bool(hand)
+
+    def _ended(self, ended: table_pb2.HandEnded) -> None:
+        """A hand played out to its end: the rotation moves on from its dealer."""
+        self.last_winner = ended.winner if ended.HasField("winner") else None
+        if self.begun is not None:
+            (self.last_hand_no, self.last_dealer), self.duels = self.begun, self.begun_duels
+            self.begun, self.opening = None, False
 
     def _caught_up(self, ev: table_pb2.Event) -> None:
         """An event from before this client opened the table, replayed after its first snapshot (the
@@ -565,7 +578,6 @@ class FairDeals:
             w.started = True
         if isinstance(inner, table_pb2.HandStarted):
             w.hand_no, w.dealer, w.guessed = inner.hand, expected, self.guessed
-            self.last_hand_no = inner.hand
         elif isinstance(inner, table_pb2.HandEnded):
             w.ended = True
         if inner is not None and name != "hidden":
@@ -590,9 +602,9 @@ class FairDeals:
         else:
             expected = next_dealer(self.game, self.last_dealer, n, self.stacks, self.last_winner, self.options)
         # The rotation goes on from the rules' dealer, not the one the server named (a lie is flagged once, and
-        # the rotation stays right for the hands after it).
-        self.opening, self.last_winner, self.duels = False, None, False
-        self.last_dealer = expected if expected is not None else started.dealer
+        # the rotation stays right for the hands after it), once this hand is played out (``_ended``).
+        self.begun = (started.hand, expected if expected is not None else started.dealer)
+        self.begun_duels = False
         return expected
 
     def _unrevealed(self, w: Watch) -> Verdict:
