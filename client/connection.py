@@ -13,7 +13,6 @@ Channels are made inside the running loop (grpc.aio binds them to it).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -438,8 +437,20 @@ class Connection:
 
     def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
         async def send() -> None:
-            with contextlib.suppress(grpc.aio.AioRpcError):  # refused: the hand's check says so
-                fair.taken(hand, await self.cut(token, hand, seed))
+            backoff = 0.2
+            while True:
+                try:
+                    fair.taken(hand, await self.cut(token, hand, seed))
+                    return
+                except grpc.aio.AioRpcError as err:  # refused: the hand's check says so
+                    watch = fair.watch
+                    if err.code() not in RETRYABLE or watch is None or watch.seed != seed or watch.started:
+                        return
+                # The table's process went away before it answered (a restart, a takeover): the same link goes
+                # again to the same commitment, which the deal being cut on is. It tells the host nothing new (it
+                # committed before it saw this link), and a link never reaches another commitment.
+                await asyncio.sleep(backoff)
+                backoff = min(BACKOFF_MS / 1000, backoff * 2)
 
         task = asyncio.create_task(send())
         self.cuts.add(task)
