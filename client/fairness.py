@@ -123,6 +123,8 @@ class Watch:
     """The hand's end (``HandEnded``) came before its reveal."""
     moved_after: bool = False
     """The seats were moved otherwise than the commitment had fixed them."""
+    tainted: tuple[int, bool] | None = None
+    """A deal this client gave a link to that dealt no hand before this one was committed (``FairDeals.spent``)."""
 
 
 class Phrase(str):
@@ -514,7 +516,9 @@ class FairDeals:
             # the link, and the deck it made, and chose to commit again.
             told.append(Verdict(old.hand, (N_("the host saw your seed for this deal, then committed to another deck"
                                               " instead: no hand was dealt from it"),), hand_no=old.hand_no))
-            self.spent = (old.hand, True)
+            self.spent = old.tainted or (old.hand, True)
+        elif old is not None and old.tainted is not None:
+            self.spent = old.tainted  # (dropped in turn: the taint goes on to the deal after it)
         seated = self.seat is not None
         scheme = inner.scheme or SCHEMES[0]
         pledges = {p.seat: p.follows for p in inner.pledges}
@@ -549,6 +553,7 @@ class FairDeals:
                       foreign=named is not None and at is None,
                       named=inner.dealer if inner.HasField("dealer") else None,
                       seats_from=tuple(inner.seats_from), opens_match=inner.opens_match)
+        watch.tainted, self.spent = self.spent, None  # the deal a link of this client's went to, undealt: this one
         if carried is not None:  # the hand had begun before its commitment came
             watch.after_cards, watch.started, watch.hand_no = True, True, carried.hand_no
             watch.seen, watch.gap = carried.seen, carried.gap
@@ -642,7 +647,7 @@ class FairDeals:
         problems: list[str] = []
         notes: list[str] = []
         doubt = ""
-        earlier, self.spent = self.spent, None
+        earlier = w.tainted
         if earlier is not None and earlier[1]:
             problems.append(phrase("the host had seen your seed for table deal {old}, which dealt no hand, before it"
                                    " committed to this one: it could choose between the two decks", old=earlier[0]))
@@ -754,6 +759,9 @@ class FairDeals:
             if started is not None and w.dealer is not None and not w.guessed and started.dealer != w.dealer:
                 problems.append(phrase("the server named seat {named} to deal, but by the rules it was seat {seat}'s"
                                        " turn", named=started.dealer + 1, seat=w.dealer + 1))
+                # Out of turn once, the table's rotation and the rules' part ways: until the next match, this client
+                # takes neither for the other's (a dealer the commitment did not fix gets no tick).
+                self.guessed = True
             if w.named is None and (w.dealer is None or w.guessed) and not w.bare and not doubt:
                 doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
                            " to work it out")
