@@ -36,7 +36,7 @@ def hand(index: int, seed: int) -> dict[str, Any]:
     return next(records(game, options, players, seed, 1))
 
 
-@settings(max_examples=36, derandomize=True, deadline=None, database=None,
+@settings(max_examples=24, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index=SETS, seed=SEEDS)
 def test_every_fact_a_reason_states_is_the_one_the_history_recounts(index: int, seed: int) -> None:
