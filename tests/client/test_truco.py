@@ -467,7 +467,8 @@ async def test_the_hand_result_says_tricks_points_and_why() -> None:
     text = console.export_text()
     assert "Hand 1: They take the hand for 3 tentos — won trick 2." in text, text
     assert re.search(r"1\s+4♦\s+K♥\s+2♣\s+K♠\s+carl \(us\)", text), text
-    assert re.search(r"2\s+▒▒▒\s+A♦\s+5♣\s+6♣\s+bia \(them\)", text), text
+    # Ana's own card played face down: she saw it, so her board shows it, marked down.
+    assert re.search(r"2\s+5♠ down\s+A♦\s+5♣\s+6♣\s+bia \(them\)", text), text
     assert "Us +0 (4) · Them +3 (7 → 10)" in text, text
     assert max(len(line) for line in text.splitlines()) <= 76
     six = argentino_six().lead(first_choice)
