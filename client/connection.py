@@ -444,11 +444,13 @@ class Connection:
                     return
                 except grpc.aio.AioRpcError as err:  # refused: the hand's check says so
                     watch = fair.watch
-                    if err.code() not in RETRYABLE or watch is None or watch.seed != seed or watch.started:
+                    again = err.code() in RETRYABLE or err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+                    if not again or watch is None or watch.seed != seed or watch.started:
                         return
-                # The table's process went away before it answered (a restart, a takeover): the same link goes
-                # again to the same commitment, which the deal being cut on is. It tells the host nothing new (it
-                # committed before it saw this link), and a link never reaches another commitment.
+                # The table's process went away before it answered (a restart, a takeover), or this connection
+                # was asked to slow down: the same link goes again to the same commitment, which the deal being
+                # cut on is. It tells the host nothing new (it committed before it saw this link), and a link
+                # never reaches another commitment.
                 await asyncio.sleep(backoff)
                 backoff = min(BACKOFF_MS / 1000, backoff * 2)
 

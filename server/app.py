@@ -7,7 +7,6 @@ import contextlib
 import gc
 import ipaddress
 import logging
-import math
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
 from cardtui.server.metrics import answer, standing
 from cardtui.server.pools import Pools, start_pools
-from cardtui.server.room import Room
+from cardtui.server.room import DEFAULT_CUT, Room
 from cardtui.server.routes import Router
 from cardtui.server.service import TOURNAMENTS_AT, LobbyService, TableService, TournamentService, register
 from cardtui.server.service import log as service_log
@@ -164,7 +163,7 @@ async def start(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web_url: str | None = None,
-    cut_window: float = math.inf,
+    cut_window: float = DEFAULT_CUT,
     bot_workers: int = 1,
     workers: int = 1,
     advertise: str = "",
@@ -360,7 +359,7 @@ async def serve_forever(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web: WebOptions | None = None,
-    cut_window: float = math.inf,
+    cut_window: float = DEFAULT_CUT,
     bot_workers: int = 1,
     workers: int = 1,
     advertise: str = "",

@@ -25,7 +25,6 @@ so a restart deals the same cards.
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -90,9 +89,9 @@ class TableConfig:
     """With nobody seated or watching this long, the table finishes (-1: never)."""
     owner: str = ""
     """The digest of the token that may close the table."""
-    cut_window: float = math.inf
-    """Seconds the deal waits at most for the seated people's seeds (the room's setting): at most the turn clock
-    (``Dealing.wait``); 0: no cuts."""
+    cut_window: float = 3600.0
+    """Seconds the deal waits at most for the seated people's seeds (the room's setting, ``room.DEFAULT_CUT`` unless
+    the host set one): at most the turn clock (``Dealing.wait``); 0: no cuts."""
     delayed_view: bool = False
     """Spectators may replay every finished hand face up while the table plays (never the hand in play)."""
     bot_levels: list[str] = field(default_factory=list)

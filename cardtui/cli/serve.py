@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import math
 import sys
 from pathlib import Path
 
@@ -87,7 +86,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          origins=tuple(args.web_origin or ()))
     from cardtui.server.app import serve_forever
 
-    cut_window = math.inf if args.cut_ms is None else args.cut_ms / 1000
+    cut_window = float(MAX_TURN) if args.cut_ms is None else args.cut_ms / 1000
 
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
