@@ -11,7 +11,8 @@ prompt), screen (the table screen's first paint after each message and its CPU, 
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
 seeds agreeing, one hand's wall time), fair (a dishonest host's tricks against the real client's fair-deal check:
 hands steered under ✔, against an honest host's six), startup (seconds to ready: a first start, and a
-restart with tables open, after SIGTERM and after kill -9).
+restart with tables open, after SIGTERM and after kill -9), front (the lobby's process's memory over unary calls on
+one kept connection, against a bare grpc.aio server).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -129,6 +130,12 @@ def fair_section(quick: bool) -> None:
     fairdeal.run(print=lambda s: print(s, flush=True), hands=hands)
 
 
+def front_section(quick: bool) -> None:
+    from bench import front
+
+    front.run(quick)
+
+
 def startup_section(quick: bool) -> None:
     from bench import startup
 
@@ -148,6 +155,7 @@ SECTIONS = {
     "analysis": analysis_section,
     "fair": fair_section,
     "startup": startup_section,
+    "front": front_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500)
 

@@ -64,6 +64,20 @@ SERVER_OPTIONS = [
 ]
 
 
+GC_THRESHOLDS = (2_000, 50, 100)
+"""The collector's thresholds in a server process, once what it holds at its start is frozen.
+
+The server's own code leaves no reference cycles as tables play (``gc.DEBUG_SAVEALL`` over a minute of bots:
+nothing); grpc leaves one of five objects for every call it serves (``_find_method_handler``'s closure, with
+the call's details and metadata, about 660 bytes), which only the collector frees. The young generation's
+threshold bounds how much of that waits for it: at 50,000 it was some 10,000 calls' worth, 6 MB that a
+client asking on one connection saw the front grow by; at 2,000 it is 400 calls' worth, a quarter of a
+megabyte (``make bench --only front``, bench/marks.md). Collecting the young generation more often costs
+no more in all (each collection walks only what is young, and what the tables hold is frozen or old); the
+older two keep their ratios (every 50 young collections, every 100 of those), and since the young count
+grows only by what survives or is left in cycles, a full collection comes after some two million calls."""
+
+
 class ClientGone(logging.Filter):
     """A client that vanished mid-stream (killed, or cut off by keepalive) is one line, not a traceback.
 
@@ -264,8 +278,7 @@ async def start(
     # this process collects and starts its server (a restart took that much longer than a first start).
     sweeping = asyncio.create_task(keeper.sweep()) if keeper is not None else None
     await asyncio.sleep(0)  # the sweep's tables of this process taken, its workers' handed out
-    # Table state is long-lived and allocation is constant: move what exists now out of the
-    # collector's sight and collect less often, so a full collection never stalls a table.
+    # Table state is long-lived: move what exists now out of the collector's sight (``GC_THRESHOLDS``).
     gc.collect()
     if keeper is not None and sweeping is not None:
         restored = await sweeping
@@ -275,7 +288,7 @@ async def start(
             team.on_death = lambda slot: keeper.nudge()
         keeper.start(SWEEP_SECONDS)  # a process still ending as this one started, another host that died
     heap.freeze("the server")
-    gc.set_threshold(50_000, 50, 100)
+    gc.set_threshold(*GC_THRESHOLDS)
     room.start_sweeping()
     await server.start()
     async def serving(ok: bool) -> None:
