@@ -161,6 +161,12 @@ class Running:
             await self.router.close()
         if self.pools is not None:
             await self.pools.close(grace)
+        if self.keeper is not None:  # the front, its workers ended: nothing they made stays (``Owners.forget_gone``)
+            try:
+                if gone := self.store.owners.forget_gone():
+                    log.info("%d processes of this server that had gone were forgotten as it stopped", gone)
+            except Exception as e:  # the store away: the next start forgets them
+                log.warning("the processes of this server that had gone could not be forgotten (%s)", e)
         self.store.close()
 
 
@@ -334,8 +340,11 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection, figures: Co
         ready.send(("failed", str(e)))
         return
     answer(running.room.figures, figures)
-    ready.send(("ready", running.store.owners.me, f"{settings.advertise}:{running.port}"))
-    ready.close()
+    try:
+        ready.send(("ready", running.store.owners.me, f"{settings.advertise}:{running.port}"))
+        ready.close()
+    except OSError:  # the front stopped waiting (it is stopping): stop as cleanly as if told to
+        stop.set()
     await stop.wait()
     await running.stop(grace=1.0)
 

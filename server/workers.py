@@ -221,6 +221,7 @@ class Workers:
             await loop.run_in_executor(None, process.join, grace + 3)
             if process.is_alive():
                 process.kill()
+                await loop.run_in_executor(None, process.join, 5)  # gone, its locks with it (``forget_gone``)
         for slot in self.slots:
             if slot.figures is not None:
                 slot.figures.close()
