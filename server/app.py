@@ -337,7 +337,8 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection, figures: Co
                               idle_minutes=settings.idle_minutes, cut_window=settings.cut_window,
                               bot_workers=settings.bot_workers, advertise=settings.advertise, worker=True)
     except Exception as e:
-        ready.send(("failed", str(e)))
+        with contextlib.suppress(OSError):  # the front may have stopped waiting
+            ready.send(("failed", str(e)))
         return
     answer(running.room.figures, figures)
     try:
