@@ -26,7 +26,7 @@ from cardtui.server.clock import REAL, Clock
 from cardtui.server.hosts import HostsService
 from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
-from cardtui.server.metrics import answer, standing
+from cardtui.server.metrics import answer, count_in, pool_processes, standing
 from cardtui.server.pools import Pools, start_pools
 from cardtui.server.room import Room
 from cardtui.server.routes import Router
@@ -247,7 +247,9 @@ async def start(
     register(server, LobbyService(room, limiter, router, team, pools.analyst),
              lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     tables = TableService(room, limiter)
-    room.figures.watch(lambda: standing(room, tables.streams, pools.analyst))
+    room.figures.watch(lambda: standing(room, tables.streams, pools.analyst, lambda: pools.workers))
+    room.figures.helpers = pool_processes(bots.pids if bots is not None else None,
+                                          pools.analyst.pids if pools.analyst is not None else None)
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals, room.outage)
     keeper = None
     if not worker:
@@ -322,6 +324,8 @@ def worker_main(settings: WorkerSettings, ready: Connection, alive: Connection, 
     the tables the server's process hands it, until the server stops it (or stops itself); it answers the
     front's questions for its figures on ``figures`` (``server.metrics``)."""
     watch_parent(alive)
+    if settings.counts:
+        count_in(settings.counts)
     logfile.worker(settings.log_level, settings.logs)
     asyncio.run(_serve_worker(settings, ready, figures))
 

@@ -7,7 +7,6 @@ them all back (docs/operating.md, "Litter")."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
 from pathlib import Path
@@ -115,7 +114,7 @@ async def test_a_stop_while_a_dead_worker_is_replaced_leaves_no_owner_file_or_ro
             await eventually(lambda: len(serving()) == WORKERS, "every worker serving")
             before = {p.pid for p in fork_server.children()}
             serving()[0].kill()
-            replacement = await eventually(lambda: forked_anew(before), "the worker that replaces the dead one")
+            replacement = await eventually(lambda b=before: forked_anew(b), "the worker that replaces the dead one")
             replacement.suspend()
             if not listening(replacement.pid):
                 break
