@@ -244,9 +244,9 @@ async def start(
     router = Router(store, host, tls[0] if tls else None) if store.owners.shared else None
     limiter = RateLimiter(limits, clock)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds, clock, room.figures.refused)
-    register(server, LobbyService(room, limiter, router, team, pools.analyst),
-             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     tables = TableService(room, limiter)
+    register(server, LobbyService(room, limiter, router, team, pools.analyst, tables.streams),
+             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     room.figures.watch(lambda: standing(room, tables.streams, pools.analyst, lambda: pools.workers))
     room.figures.helpers = pool_processes(bots.pids if bots is not None else None,
                                           pools.analyst.pids if pools.analyst is not None else None)
