@@ -293,6 +293,13 @@ class Connection:
         request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
         return list((await self.lobby.ListTables(request, timeout=5)).tables)
 
+    async def watch_tables(self, include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
+        """The room's list as it changes (``Lobby.WatchTables``, docs/client.md §2): a snapshot, then each change.
+        A server older than the stream refuses it (``UNIMPLEMENTED``): ask ``tables`` on a timer there instead."""
+        request = lobby_pb2.WatchTablesRequest(include_finished=include_finished)
+        async for update in self.lobby.WatchTables(request):
+            yield update
+
     async def create(self, request: lobby_pb2.CreateTableRequest) -> common_pb2.TableSummary:
         created = await self.lobby.CreateTable(request, timeout=5)
         self.owned[created.table.id] = created.owner_token
