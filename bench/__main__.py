@@ -12,7 +12,8 @@ trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard'
 seeds agreeing, one hand's wall time), fair (a dishonest host's tricks against the real client's fair-deal check:
 hands steered under ✔, against an honest host's six), startup (seconds to ready: a first start, and a
 restart with tables open, after SIGTERM and after kill -9), front (the lobby's process's memory over unary calls on
-one kept connection, against a bare grpc.aio server).
+one kept connection, against a bare grpc.aio server), lobby (a person idling in the lobby: the list by its stream
+against asked every two seconds).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -136,6 +137,12 @@ def front_section(quick: bool) -> None:
     front.run(quick)
 
 
+def lobby_section(quick: bool) -> None:
+    from bench import lobby
+
+    lobby.run(quick)
+
+
 def startup_section(quick: bool) -> None:
     from bench import startup
 
@@ -156,6 +163,7 @@ SECTIONS = {
     "fair": fair_section,
     "startup": startup_section,
     "front": front_section,
+    "lobby": lobby_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500)
 
