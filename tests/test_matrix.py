@@ -697,6 +697,10 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving")
         postgres.pause()
+        before = ana.last_seq
+        # ana's move as the store goes: refused (UNAVAILABLE), her table let go; her client sends it again, and it
+        # is made once the table is back, not left for her turn's timer (an hour here) to run out
+        acting = asyncio.create_task(ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq))  # type: ignore[union-attr]
         try:
             with pytest.raises(grpc.aio.AioRpcError) as listing:
                 await ana.conn.tables()
@@ -717,10 +721,11 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
             postgres.resume()
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving again")
-        await ana.until(lambda p: len(p.snapshots) > snapshots and p.view is not None and p.view.legal,
-                        "ana's table back, her turn")
-        assert ana.view is not None
-        await ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq)
+        assert not acting.done() or acting.exception() is None, "her move not given up on during the outage"
+        made = await acting
+        assert made > before
+        await ana.until(lambda p: len(p.snapshots) > snapshots and max((e.seq for e in p.events), default=0) >= made,
+                        "ana's table back, her move made there")
         logged = hosts.log.read_bytes()[since:].decode(errors="replace").splitlines()
         assert not [line for line in logged if "Traceback" in line or "Unexpected" in line], logged[:30]
         outage = [line for line in logged if "out of reach" in line]
