@@ -153,6 +153,10 @@ class Listings:
                 gone.append(table_id)
             elif table_id not in finished and self._sent.pop(table_id, None) is not None:
                 gone.append(table_id)
+        if len(self._sent) > len(self.room.tables) + len(finished):  # finished tables the room lists no more
+            for table_id in [t for t in self._sent if t not in self.room.tables and t not in finished]:
+                del self._sent[table_id]
+                gone.append(table_id)
         if not (changed or gone):
             return
         with_finished = update_bytes(changed + closed, [t for t in gone if t not in finished])
