@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
+import grpc
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
@@ -14,6 +15,7 @@ from textual.widgets import DataTable
 from cardtui import i18n
 from cardtui.client.app import CardApp
 from cardtui.client.connection import Connection
+from cardtui.client.screens import lobby as lobby_module
 from cardtui.client.screens.confirm import ConfirmScreen
 from cardtui.client.screens.lobby import STATUS, LobbyScreen, Seats
 from cardtui.client.screens.replay import TablesScreen
@@ -268,3 +270,32 @@ async def test_the_lobby_follows_the_list_by_its_stream_only_while_it_is_on_show
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
         await until(pilot, lambda: opened == before + 1 and open_now == 1, "the list followed again, on show")
         assert asked <= 2, f"the lobby asked for the whole list {asked} times"
+
+
+async def test_the_lobby_asks_on_a_timer_where_the_server_has_no_stream_of_its_list(
+        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server older than ``WatchTables`` answers it ``UNIMPLEMENTED``: the lobby asks for the list every
+    ``REFRESH_SECONDS`` instead, as it did before, and shows a table made meanwhile."""
+    monkeypatch.setattr(lobby_module, "REFRESH_SECONDS", 0.05)
+
+    async def unimplemented(include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
+        raise grpc.aio.AioRpcError(grpc.StatusCode.UNIMPLEMENTED, grpc.aio.Metadata(), grpc.aio.Metadata(),
+                                   "Method not found!")
+        yield lobby_pb2.TablesUpdate()  # (an async generator, as the stream is)
+
+    monkeypatch.setattr(Connection, "watch_tables", lambda self, include_finished=False: unimplemented())
+    app = CardApp(address(server), "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        lobby = await in_lobby(pilot)
+        asked = 0
+        listed = lobby.conn.tables
+
+        async def counted(include_finished: bool = False) -> list[common_pb2.TableSummary]:
+            nonlocal asked
+            asked += 1
+            return await listed(include_finished)
+
+        monkeypatch.setattr(lobby.conn, "tables", counted)
+        await until(pilot, lambda: asked >= 3, "the lobby asking for the list on its timer")
+        made = await create(server, game="cacho", name="tarde", seats=2, bots=1, turn_seconds=600)
+        await until(pilot, lambda: made in lobby.rows, "a table made meanwhile, shown by the next ask")
