@@ -392,6 +392,8 @@ and everything else it does (people sitting and leaving, streams dropped and res
 tables closed and made, workers killed) at the same rate per move as a night would; what only time makes (a timer,
 a keepalive) is not sped up."""
 WARMUP_HOURS = 0.5
+STEP_SECONDS = 15.0
+"""The longest one of the night's comings and goings may take (a call passed on to a worker just killed)."""
 NIGHT_MARK_MB = 2.0
 NIGHT_GAMES = (("cacho", 4, ["easy", "normal"]), ("truco_paulista", 4, ["easy"]), ("truco_argentino", 2, ["normal"]),
                ("pifpaf", 4, ["easy"]), ("cacheta", 3, ["easy"]))
@@ -659,28 +661,37 @@ async def night(hours: float = 8.0, seconds: float = 1200.0, steps_per_hour: flo
             hour = 0.0
             next_step = next_kill = 0.0
             kills = 0
-            killed_port = 0
-            while hour < hours and time.perf_counter() - began < seconds:
+            survivor = 0
+            def left() -> bool:
+                return hour < hours and time.perf_counter() - began < seconds
+
+            while left():
                 await asyncio.sleep(0.2)
-                hour = (await asyncio.to_thread(acts_so_far, url) - start_acts) / ACTS_PER_HOUR
-                while next_step <= hour:
-                    await room.step()
+                with contextlib.suppress(OSError):  # the page slow to answer: the next look
+                    hour = (await asyncio.to_thread(acts_so_far, url) - start_acts) / ACTS_PER_HOUR
+                while next_step <= hour and left():
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(room.step(), STEP_SECONDS)
                     next_step += 1 / steps_per_hour
                 if hour >= next_kill + kills_every and kills_every > 0:
                     named = roles(proc.pid)
                     workers = sorted((name, pid) for pid, name in named.items() if "/" not in name and
                                      name.startswith("worker"))
-                    if workers:
-                        victim = next((p for n, p in workers if n == f"worker:{killed_port}"), workers[-1][1])
-                        killed_port = int(next(n for n, p in workers if p == victim).split(":")[1])
+                    if len(workers) > 1:
+                        survivor = survivor or workers[0][1]  # lives the whole night: the other is killed each time
+                        victim = next(p for _, p in workers if p != survivor)
                         os.kill(victim, signal.SIGKILL)
                         kills += 1
                     next_kill += kills_every
                 if not samples or hour - samples[-1].hours >= 1 / 30:
                     named = await asyncio.to_thread(roles, proc.pid)
                     samples.append(Sample(hour, {pid: (name, own_rss(pid)) for pid, name in named.items()}))
+                    if int(hour) > int(samples[-2].hours if len(samples) > 1 else 0):
+                        out(f"    … {hour:.1f} simulated hours in {time.perf_counter() - began:.0f} s: "
+                            + ", ".join(f"{name} {kb / 1024:.0f} MB" for name, kb in sorted(samples[-1].rss.values())))
             took = time.perf_counter() - began
-            await room.close()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(room.close(), 30)
         finally:
             proc.terminate()
             proc.wait(60)
