@@ -582,15 +582,16 @@ class Night:
         """One of the night's comings and goings, chosen at random."""
         pick = self.rng.random()
         try:
-            if pick < 0.15 or len(self.tables) < NIGHT_ROOM:
+            if len(self.tables) < NIGHT_ROOM:
                 await self.make_table()
-            elif pick < 0.25:
+            elif pick < 0.25:  # a table closes, and another opens: the room stays its size
                 table_id, owner = self.rng.choice(list(self.tables.items()))
                 await self.lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=owner))
                 del self.tables[table_id]
                 self.counts["tables closed"] += 1
                 for token in [t for t, (tid, _) in self.seats.items() if tid == table_id]:
                     self.seats.pop(token)[1].cancel()
+                await self.make_table()
             elif pick < 0.4 and self.seats:
                 token = self.rng.choice(list(self.seats))
                 table_id, task = self.seats.pop(token)
