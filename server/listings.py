@@ -11,7 +11,8 @@ goes on with nobody coming or going costs nothing here. It does nothing at all w
 
 ``Feed`` is the room's list as one lobby serves it: this process's ``Listings``, and, where other processes
 drive tables from the same store (table workers, other hosts), each of theirs, followed over one stream per
-process (``Hosts.WatchTables``) while someone watches, whoever and however many watch. It keeps each table's
+process (``Hosts.WatchTables``) while someone watches, whoever and however many watch; what changed goes to its
+watchers in one message at most every ``PACE_SECONDS``. It keeps each table's
 entry and the process it came from, so a table taken over by another process moves without being dropped, and a
 process that comes back (a worker replaced) says, by its snapshot, which of its tables are gone.
 """
@@ -44,6 +45,11 @@ SOURCES_SECONDS = 2.0
 """How often a lobby looks in the store for the room's processes it follows (a worker replaced, a host come)."""
 RETRY_SECONDS = 0.5
 """How soon a lobby follows again a process whose stream broke."""
+PACE_SECONDS = 2.0
+"""The most often a lobby's watcher is sent a change: what changes meanwhile comes together in one message. Each
+message costs the server gRPC's own work for every stream it goes to, about what the rest of a change costs in all
+(``make bench --only lobby``, bench/marks.md); at most one every two seconds, a list on screen is never further
+behind than when the lobby asked every two seconds, and a room where nothing changes sends nothing."""
 FIRST_SECONDS = 2.0
 """How long a new feed waits for each process's first snapshot before it gives its own (as ``ListTables`` waits
 for each process's list: ``routes.LIST_SECONDS``)."""
@@ -187,6 +193,10 @@ class Feed:
     _waiting: set[str] = field(default_factory=set)
     """The processes whose first snapshot the feed waits for before it gives its own (``FIRST_SECONDS`` at most)."""
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _changed: dict[str, _Entry] = field(default_factory=dict)
+    """What changed since the last message sent (``PACE_SECONDS``), and what went."""
+    _gone: set[str] = field(default_factory=set)
+    _pace: asyncio.TimerHandle | None = None
 
     async def watch(self, include_finished: bool) -> AsyncIterator[bytes]:
         """The room's tables (snapshot), then each change as any process sends it."""
@@ -209,6 +219,10 @@ class Feed:
 
     async def stop(self) -> None:
         """Nobody watches: stop following, forget what was followed."""
+        if self._pace is not None:
+            self._pace.cancel()
+            self._pace = None
+        self._changed, self._gone = {}, set()
         task, self._task = self._task, None
         running = [*self._followers.values(), *([task] if task is not None else [])]
         self._followers = {}
@@ -295,6 +309,20 @@ class Feed:
                 changed.append((table.id, entry))
         if not (changed or gone) or not self.watchers:
             return
+        for table_id, entry in changed:
+            self._changed[table_id] = entry
+            self._gone.discard(table_id)
+        for table_id in gone:
+            self._changed.pop(table_id, None)
+            self._gone.add(table_id)
+        if self._pace is None:
+            self._pace = asyncio.get_running_loop().call_later(PACE_SECONDS, self._send)
+
+    def _send(self) -> None:
+        """What changed since the last message, in one message to every watcher."""
+        self._pace = None
+        changed, gone = list(self._changed.items()), list(self._gone)
+        self._changed, self._gone = {}, set()
         with_finished = update_bytes([e.body for _, e in changed], gone)
         open_only = update_bytes([e.body for _, e in changed if not e.finished],
                                  gone + [table_id for table_id, e in changed if e.finished])
