@@ -168,6 +168,72 @@ async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangeme
         await closing([ana, bia])
 
 
+LAG = 1.3
+"""How late a busy client reads its stream, in seconds (as an outside test found a slow machine's)."""
+HANDS = 10
+"""Hands a test of an honest room plays with each cast (so 20 an arrangement, 60 over the matrix)."""
+ALARMS = (Standing.BROKEN, Standing.UNUSED, Standing.WITHHELD)
+
+
+async def play_hands(people: list[Person], hands: int) -> None:
+    """``hands`` more hands at a two-seat truco argentino table: whoever's turn it is goes to the deck (or, where
+    the rules do not let them yet, plays a card), and each hand's reveal reaches every one of ``people``."""
+    start = max((v.hand for v in people[0].verdicts), default=0)
+    for deal in range(start + 1, start + hands + 1):
+        await people[0].until(lambda p, deal=deal: deal in deals_seen(p), f"the commitment of table deal {deal}")
+
+        def mover(_: Person, deal: int = deal) -> Person | bool | None:
+            if all(any(v.hand == deal for v in p.verdicts) for p in people):
+                return True
+            return next((p for p in people if p.view is not None and p.seat in p.view.to_act and p.view.legal
+                         and not p.view.hand_over and deal in deals_seen(p)), None)
+
+        while (found := await people[0].until(mover, f"a move in table deal {deal}, or its check")) is not True:
+            assert isinstance(found, Person)
+            action = found.legal(A.ACTION_TYPE_MAZO) or found.legal(A.ACTION_TYPE_PLAY)
+            if action is None:
+                action = found.view.legal[0] if found.view is not None else None
+            seen = found.last_seq
+            with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved first: look again
+                await found.conn.act(found.token, action, seen)
+            await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
+
+
+async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement) -> None:
+    """ana sits before the first deal, bia fills the last seat from a client that reads everything 1.3 s late, and
+    wes watches as late. The deal waits for bia's late link (as long as a turn), so every hand is ✔ for both, from
+    the first. Then bia leaves between hands and cris, as slow, takes her seat: nobody's client raises an alarm, and
+    every hand cris was seated for from its commitment is ✔ for him."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=60)
+    ana, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "wes", lag=LAG)
+    bia, cris = Person.at(arrangement, "bia", lag=LAG), Person.at(arrangement, "cris", lag=LAG)
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await wes.watch(table_id)
+        wes.follow()
+        await ana.until(lambda p: p.snapshots, "the table opens")
+        await bia.sit(table_id)
+        bia.follow()
+        await play_hands([ana, bia], HANDS)
+        for p in (ana, bia):
+            assert [v.ok for v in p.verdicts] == [True] * HANDS, [v.said().text.plain for v in p.verdicts]
+        await bia.leave()
+        await cris.sit(table_id)
+        assert cris.seat == bia.seat
+        cris.follow()
+        await play_hands([ana, cris], HANDS)
+        for p in (ana, bia, cris, wes):
+            alarms = [v.said().text.plain for v in p.verdicts if v.standing in ALARMS]
+            assert not alarms, (p.name, alarms)
+        first = min(v.hand for v in cris.verdicts)
+        assert all(v.ok for v in cris.verdicts if v.hand > first + 1), [v.said().text.plain for v in cris.verdicts]
+        assert all(v.standing in (Standing.WATCHED, Standing.AWAY) for v in wes.verdicts), [
+            v.said().text.plain for v in wes.verdicts if v.standing is not Standing.WATCHED]
+    finally:
+        await closing([ana, bia, cris, wes])
+
+
 @pytest.mark.rpcs("Lobby/Spectate", "Lobby/Leave")
 @pytest.mark.parametrize("taken_over", [False, True], ids=["", "after-a-takeover"])
 async def test_a_seat_taken_between_hands_shows_nothing_of_its_earlier_holder(arrangement: Arrangement,
