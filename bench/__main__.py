@@ -135,6 +135,7 @@ def fair_section(quick: bool) -> None:
     print(f"== the fair deal: {hands} hands of Cacho a trick, played wherever it gives the client a six; hands"
           " steered under ✔ (mark 0), against the honest host; then the randomised dishonest host over every game")
     fairdeal.run(print=lambda s: print(s, flush=True), hands=hands, model_hands=300 if quick else 3000)
+    fairdeal.wait_report(print=lambda s: print(s, flush=True), hands=10 if quick else 40)
 
 
 def front_section(quick: bool) -> None:

@@ -39,8 +39,11 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-if sys.platform != "win32":
+fcntl: ModuleType | None
+try:
     import fcntl
+except ImportError:  # not POSIX (Windows): a build in use is not locked there (hold)
+    fcntl = None
 
 __all__ = ["DIR", "OFF", "STATUS", "current", "digests", "hold", "install", "let_go", "part", "sources"]
 
@@ -148,7 +151,7 @@ _HELD: list[int] = []
 def hold(build: Path) -> bool:
     """Mark ``build`` used by this process for as long as it runs (a shared lock the builder's cleaning respects);
     False if the build was removed before the lock was taken, and then this process must not use it."""
-    if sys.platform == "win32":
+    if fcntl is None:
         return (build / "manifest.json").is_file()
     try:
         fd = os.open(build / IN_USE, os.O_RDONLY)

@@ -13,16 +13,18 @@ Channels are made inside the running loop (grpc.aio binds them to it).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 
+from cardtui import __version__
+from cardtui.client import versions
 from cardtui.fair import Chain
 from cardtui.i18n import _, render
 from cardtui.identity import Identity
+from cardtui.installing import Offer, best
 from cardtui.v1 import (
     analysis_pb2,
     common_pb2,
@@ -73,11 +75,33 @@ def replay_follows(msg: table_pb2.TableMessage, last: int) -> bool:
             and msg.snapshot.first_seq <= last + 1)
 
 
-def _channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
+class Unoffered(grpc.aio.UnaryUnaryClientInterceptor):
+    """A call the server does not have (``UNIMPLEMENTED``: an older cardtui, or a program that is not one)
+    ends with a sentence that says so and how to get the server's own client (``client.versions``), where
+    gRPC says "Method not found!". The code stays ``UNIMPLEMENTED``; every refusal's reader shows the
+    sentence as it shows any other (``problem_text``)."""
+
+    def __init__(self, sentence: Callable[[], str]) -> None:
+        self.sentence = sentence
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        call = await continuation(details, request)
+        try:
+            await call
+        except grpc.aio.AioRpcError as err:
+            if err.code() != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            raise grpc.aio.AioRpcError(err.code(), err.initial_metadata(), err.trailing_metadata(),
+                                       details=self.sentence(), debug_error_string=err.debug_error_string()) from None
+        return call
+
+
+def _channel(target: str, tls_ca: bytes | None, unoffered: Unoffered | None = None) -> grpc.aio.Channel:
+    interceptors = [unoffered] if unoffered is not None else None
     if tls_ca is not None:
         return grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=tls_ca),
-                                       options=CHANNEL_OPTIONS)
-    return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
+                                       options=CHANNEL_OPTIONS, interceptors=interceptors)
+    return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS, interceptors=interceptors)
 
 
 class BadAddress(ValueError):
@@ -223,13 +247,25 @@ class Connection:
     _tables: dict[str, table_pb2_grpc.TableAsyncStub] = field(default_factory=dict, repr=False)
     """The ``Table`` stub of each address a table is served at (the lobby's own among them): reached
     only through ``_at_table`` and ``follow``."""
+    server: lobby_pb2.ServerInfo | None = None
+    """What the server said of itself when last asked (``info``): its version, its own client's URLs."""
+    unoffered: Unoffered | None = field(default=None, repr=False)
+    """Every channel's words for a call its server does not have (``client.versions``)."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
         """A channel to ``target``; with ``tls_ca`` (PEM) it is TLS and trusts that certificate only."""
         addr = address(target)
-        channel = _channel(addr, tls_ca)
-        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), tls_ca=tls_ca)
+        unoffered = Unoffered(lambda: "")
+        channel = _channel(addr, tls_ca, unoffered)
+        conn = cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), tls_ca=tls_ca, unoffered=unoffered)
+        unoffered.sentence = lambda: versions.missing(conn.server.version if conn.server else "", conn.offer())
+        return conn
+
+    def offer(self) -> Offer | None:
+        """The server's own client as its page offers it, at the host this client dialled if it can; None
+        if it offers none (no page), or has not said (not asked yet, or older than the offer)."""
+        return best(list(self.server.client_wheels), self.target) if self.server is not None else None
 
     async def close(self) -> None:
         for channel in self.elsewhere.values():
@@ -257,7 +293,7 @@ class Connection:
             if target == self.target:
                 channel = self.channel
             else:
-                channel = self.elsewhere[target] = _channel(target, self.tls_ca)
+                channel = self.elsewhere[target] = _channel(target, self.tls_ca, self.unoffered)
             stub = self._tables[target] = table_pb2_grpc.TableStub(channel)
         return stub
 
@@ -294,7 +330,9 @@ class Connection:
         self.routes[token] = found.address
 
     async def info(self) -> lobby_pb2.ServerInfo:
-        return await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
+        """The server's info; this client says its version as it asks (docs/client.md §13)."""
+        self.server = await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(client_version=__version__), timeout=5)
+        return self.server
 
     async def tables(self, include_finished: bool = False) -> list[common_pb2.TableSummary]:
         request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
@@ -422,8 +460,20 @@ class Connection:
 
     def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
         async def send() -> None:
-            with contextlib.suppress(grpc.aio.AioRpcError):  # refused: the hand's check says so
-                fair.taken(hand, await self.cut(token, hand, seed))
+            backoff = 0.2
+            while True:
+                try:
+                    fair.taken(hand, await self.cut(token, hand, seed))
+                    return
+                except grpc.aio.AioRpcError as err:  # refused: the hand's check says so
+                    watch = fair.watch
+                    if err.code() not in RETRYABLE or watch is None or watch.seed != seed or watch.started:
+                        return
+                # The table's process went away before it answered (a restart, a takeover): the same link goes
+                # again to the same commitment, which the deal being cut on is. It tells the host nothing new (it
+                # committed before it saw this link), and a link never reaches another commitment.
+                await asyncio.sleep(backoff)
+                backoff = min(BACKOFF_MS / 1000, backoff * 2)
 
         task = asyncio.create_task(send())
         self.cuts.add(task)

@@ -115,6 +115,8 @@ class Watch:
     """The dealer the commitment fixed, before any link was seen (None: the commitment named none)."""
     guessed: bool = False
     """``dealer`` follows the rotation from a dealer this client did not see deal (a snapshot's word)."""
+    distrusted: bool = False
+    """A hand of this match was dealt out of the rules' turn before: the rotation no longer tells who deals."""
     seats_from: tuple[int, ...] = ()
     """A new match's seats as the commitment fixed them (``MatchStarted.seats_from`` must say the same)."""
     opens_match: bool = False
@@ -123,6 +125,8 @@ class Watch:
     """The hand's end (``HandEnded``) came before its reveal."""
     moved_after: bool = False
     """The seats were moved otherwise than the commitment had fixed them."""
+    tainted: tuple[int, bool] | None = None
+    """A deal this client gave a link to that dealt no hand before this one was committed (``FairDeals.spent``)."""
 
 
 class Phrase(str):
@@ -368,8 +372,17 @@ class FairDeals:
         """The last hand was a pica-pica hand's three 1v1s (truco argentino for six)."""
         self.last_hand_no: int | None = None
         """The match's number of the hand ``last_dealer`` dealt."""
+        self.begun: tuple[int, int] | None = None
+        """The hand begun and not ended yet: its number and its dealer by the rules (or as named, where the rules
+        could not be worked out). Only a hand played out to its end moves the rotation on: a hand revealed
+        before its end (a misdeal) is dealt again by the same dealer."""
+        self.begun_duels = False
+        """That hand is a pica-pica hand's 1v1s."""
         self.guessed = False
         """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
+        self.distrust = False
+        """A hand of the match in play was dealt out of the rules' turn: until the next match, a dealer no
+        commitment fixed gets no tick."""
         self.spent: tuple[int, bool] | None = None
         """A table deal this client gave a link to that dealt no hand (dropped for another commitment, revealed
         undealt or misdealt): the host had seen that link, so the next deal is one it could choose, and is
@@ -401,7 +414,7 @@ class FairDeals:
                     self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
-                self.last_dealer, self.opening = None, False
+                self.last_dealer, self.opening, self.begun = None, False, None
                 if self.watch is not None and not self.watch.bare:
                     self.watch.gap = True
                 else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
@@ -420,9 +433,9 @@ class FairDeals:
             if isinstance(inner, table_pb2.MatchStarted):
                 self.opening = True
             elif isinstance(inner, table_pb2.HandEnded):
-                self.last_winner = inner.winner if inner.HasField("winner") else None
+                self._ended(inner)
             elif isinstance(inner, truco_pb2.ArgentinoRoundStarted) and inner.duel:
-                self.duels = True
+                self.begun_duels = True
             if isinstance(inner, table_pb2.DealCommitted):
                 told += self._committed(inner, ev.replay, batched=i < len(events) - 1, cuts=cuts)
             elif isinstance(inner, table_pb2.DealRevealed):
@@ -446,11 +459,18 @@ class FairDeals:
         rotation goes on from the dealer the table shows (its word for hands this client did not see; a
         hand's dealer is fixed with its commitment anyway, before any link, so it decides no deck)."""
         hand, dealer = view.hand, view.dealer
-        if hand and (self.last_hand_no, self.last_dealer) == (hand, dealer):
+        if hand and ((self.last_hand_no, self.last_dealer) == (hand, dealer) or self.begun == (hand, dealer)):
             return  # the hand whose dealer this client saw is still the last one: nothing it needs was missed
-        self.last_winner, self.opening, self.duels = None, False, False
+        self.last_winner, self.opening, self.duels, self.begun = None, False, False, None
         self.last_dealer, self.last_hand_no = (dealer, hand) if hand else (None, None)
         self.guessed = bool(hand)
+
+    def _ended(self, ended: table_pb2.HandEnded) -> None:
+        """A hand played out to its end: the rotation moves on from its dealer."""
+        self.last_winner = ended.winner if ended.HasField("winner") else None
+        if self.begun is not None:
+            (self.last_hand_no, self.last_dealer), self.duels = self.begun, self.begun_duels
+            self.begun, self.opening = None, False
 
     def _caught_up(self, ev: table_pb2.Event) -> None:
         """An event from before this client opened the table, replayed after its first snapshot (the
@@ -501,7 +521,9 @@ class FairDeals:
             # the link, and the deck it made, and chose to commit again.
             told.append(Verdict(old.hand, (N_("the host saw your seed for this deal, then committed to another deck"
                                               " instead: no hand was dealt from it"),), hand_no=old.hand_no))
-            self.spent = (old.hand, True)
+            self.spent = old.tainted or (old.hand, True)
+        elif old is not None and old.tainted is not None:
+            self.spent = old.tainted  # (dropped in turn: the taint goes on to the deal after it)
         seated = self.seat is not None
         scheme = inner.scheme or SCHEMES[0]
         pledges = {p.seat: p.follows for p in inner.pledges}
@@ -536,6 +558,7 @@ class FairDeals:
                       foreign=named is not None and at is None,
                       named=inner.dealer if inner.HasField("dealer") else None,
                       seats_from=tuple(inner.seats_from), opens_match=inner.opens_match)
+        watch.tainted, self.spent = self.spent, None  # the deal a link of this client's went to, undealt: this one
         if carried is not None:  # the hand had begun before its commitment came
             watch.after_cards, watch.started, watch.hand_no = True, True, carried.hand_no
             watch.seen, watch.gap = carried.seen, carried.gap
@@ -564,8 +587,7 @@ class FairDeals:
         if starts:
             w.started = True
         if isinstance(inner, table_pb2.HandStarted):
-            w.hand_no, w.dealer, w.guessed = inner.hand, expected, self.guessed
-            self.last_hand_no = inner.hand
+            w.hand_no, w.dealer, w.guessed, w.distrusted = inner.hand, expected, self.guessed, self.distrust
         elif isinstance(inner, table_pb2.HandEnded):
             w.ended = True
         if inner is not None and name != "hidden":
@@ -577,7 +599,7 @@ class FairDeals:
         last one's by the game's rotation. None where this client did not see enough to tell."""
         n = self.seats
         if self.opening:
-            self.guessed = False  # a match's first dealer is the rules' own: nothing taken on anyone's word
+            self.guessed = self.distrust = False  # a match's first dealer is the rules' own: no one's word
             expected: int | None = FIRST_DEALER.get(self.game)
             if expected == -1:
                 expected = n - 1
@@ -590,9 +612,9 @@ class FairDeals:
         else:
             expected = next_dealer(self.game, self.last_dealer, n, self.stacks, self.last_winner, self.options)
         # The rotation goes on from the rules' dealer, not the one the server named (a lie is flagged once, and
-        # the rotation stays right for the hands after it).
-        self.opening, self.last_winner, self.duels = False, None, False
-        self.last_dealer = expected if expected is not None else started.dealer
+        # the rotation stays right for the hands after it), once this hand is played out (``_ended``).
+        self.begun = (started.hand, expected if expected is not None else started.dealer)
+        self.begun_duels = False
         return expected
 
     def _unrevealed(self, w: Watch) -> Verdict:
@@ -630,7 +652,7 @@ class FairDeals:
         problems: list[str] = []
         notes: list[str] = []
         doubt = ""
-        earlier, self.spent = self.spent, None
+        earlier = w.tainted
         if earlier is not None and earlier[1]:
             problems.append(phrase("the host had seen your seed for table deal {old}, which dealt no hand, before it"
                                    " committed to this one: it could choose between the two decks", old=earlier[0]))
@@ -742,7 +764,10 @@ class FairDeals:
             if started is not None and w.dealer is not None and not w.guessed and started.dealer != w.dealer:
                 problems.append(phrase("the server named seat {named} to deal, but by the rules it was seat {seat}'s"
                                        " turn", named=started.dealer + 1, seat=w.dealer + 1))
-            if w.named is None and (w.dealer is None or w.guessed) and not w.bare and not doubt:
+                # Out of turn once, the table's rotation and the rules' part ways: until the next match, a dealer
+                # the commitment did not fix gets no tick, whichever of the two it follows.
+                self.distrust = True
+            if w.named is None and (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
                 doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
                            " to work it out")
             rule = RULES.get(self.game)

@@ -457,6 +457,10 @@ async def serve_forever(
     spread = f", {workers} table workers" if running.workers is not None else ""
     line = f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}{spread}){also}"
     print(line, flush=True)
+    if web_pages:
+        from cardtui.server.web import install_line
+
+        print(install_line(web_pages[0]), flush=True)
     systemd.ready(line)
     await stop.wait()
     systemd.stopping()

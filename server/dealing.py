@@ -41,6 +41,11 @@ if TYPE_CHECKING:
     from cardtui.server.table import Notes, Table
 
 
+OPENING = 10.0
+"""The longest a hand waits, before it is committed, for someone who just sat down to open the table: a
+browser guest's page or a terminal on a busy host takes seconds, a table's turn clock may be an hour."""
+
+
 @dataclass
 class Cut:
     """A hand being cut: the server's seed is committed, the players' seeds are coming in."""
@@ -121,7 +126,7 @@ class Dealing:
             # Someone who just sat down is still opening the table: a hand committed now would be dealt before
             # they could see its commitment, and cut it, and check it.
             self.starting = True
-            self.table.pacer.cut(self.wait, lambda: self._commit_anyway(new_match))
+            self.table.pacer.cut(min(self.wait, OPENING), lambda: self._commit_anyway(new_match))
             return
         self.commit(new_match)
 

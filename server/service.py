@@ -18,6 +18,7 @@ from cardtui import __version__
 from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED, SEED_BYTES
 from cardtui.i18n import N_
+from cardtui.installing import wheel_url
 from cardtui.server import hints, invites_wire, replays, wire
 from cardtui.server.analysis import Analyses
 from cardtui.server.analysis_pool import AnalysisPool
@@ -129,8 +130,12 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
         tables = len(self.room.tables) if self.router is None else len(
             lobby_pb2.ListTablesResponse.FromString(await self._listing(False)).tables)
+        said = request.client_version[:40]
+        if said and said != __version__:  # a client of another version: the log tells the host who may need the page
+            log.info("a client of cardtui %r connected from %s; this server runs %s", said, context.peer(), __version__)
+        wheels = [wheel_url(page, __version__) for page in self.room.invites.where.pages]  # the page's (server.web)
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=tables,
-                                    no_cuts=self.room.cut_window <= 0)
+                                    no_cuts=self.room.cut_window <= 0, client_wheels=wheels)
 
     async def ListTables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
         self, request: lobby_pb2.ListTablesRequest, context: Any

@@ -263,6 +263,10 @@ SLOW: frozenset[str] = frozenset({
     "tests/client/lines/test_tournaments_by_ear.py",
     "tests/server/test_metrics.py",
     "tests/server/test_owner_litter.py",
+    # the package built, checked and installed into clean venvs; the client run with no POSIX-only module
+    "tests/test_packaging.py::test_the_package_could_be_published_as_it_is",
+    "tests/test_friend_install.py",
+    "tests/client/test_off_posix.py",
 })
 """The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
 left out of ``make check``, run by ``make test``. Chosen from the fast subset's ``--durations`` (run
@@ -399,9 +403,16 @@ def pg_url(postgres: Cluster) -> str:
     return postgres.new_database()
 
 
+QUICK_CUTS = 1.0
+"""The ``server`` fixture's wait for seeds and new streams (``serve --cut-ms 1000``): its tests' clients cut at once
+or not at all, and one that never opens the table or never cuts holds a deal this long, not a whole turn (the
+default, which the matrix and ``patient_server`` keep)."""
+
+
 @pytest_asyncio.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Running]:
-    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=QUICK_CUTS)
     try:
         yield running
     finally:

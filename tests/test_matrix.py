@@ -45,9 +45,11 @@ def calls(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     method its ``rpcs`` mark names was called (the mark is this module's account of what it covers)."""
     recorded = Calls()
 
-    def channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
+    def channel(target: str, tls_ca: bytes | None, unoffered: connection.Unoffered | None = None) -> grpc.aio.Channel:
         assert tls_ca is None
-        return grpc.aio.insecure_channel(target, options=connection.CHANNEL_OPTIONS, interceptors=recorded.interceptors)
+        own = [unoffered] if unoffered is not None else []  # the client's own (a call the server lacks, said)
+        return grpc.aio.insecure_channel(target, options=connection.CHANNEL_OPTIONS,
+                                         interceptors=[*own, *recorded.interceptors])
 
     monkeypatch.setattr(connection, "_channel", channel)
     yield recorded.called

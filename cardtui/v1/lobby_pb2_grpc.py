@@ -242,7 +242,7 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Invite(self, request, context):
-        """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+        """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
         code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
         that opens a table's password instead of asking it takes the owner token.
         """

@@ -73,7 +73,7 @@ class LobbyStub:
     """
     Replay: _grpc.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]
     Invite: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.InviteRequest, _lobby_pb2.InviteResponse]
-    """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+    """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
     code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
     that opens a table's password instead of asking it takes the owner token.
     """
@@ -124,7 +124,7 @@ class LobbyAsyncStub(LobbyStub):
     """
     Replay: _aio.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]  # type: ignore[assignment]
     Invite: _aio.UnaryUnaryMultiCallable[_lobby_pb2.InviteRequest, _lobby_pb2.InviteResponse]  # type: ignore[assignment]
-    """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+    """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
     code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
     that opens a table's password instead of asking it takes the owner token.
     """
@@ -268,7 +268,7 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.InviteRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.InviteResponse, _abc.Awaitable[_lobby_pb2.InviteResponse]]:
-        """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+        """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
         code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
         that opens a table's password instead of asking it takes the owner token.
         """

@@ -19,7 +19,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
 from textual.worker import Worker
 
-from cardtui.client import choices
+from cardtui import __version__
+from cardtui.client import choices, versions
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
@@ -190,6 +191,9 @@ class LobbyScreen(PollingScreen):
         guests = Static(Text(self.note), id="guests-line")
         guests.display = bool(self.note)
         yield guests
+        versions_line = Static("", id="versions-line")  # the server's version is not this client's (client.versions)
+        versions_line.display = False
+        yield versions_line
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
         why = Static("", id="why-line")
@@ -273,6 +277,10 @@ class LobbyScreen(PollingScreen):
         if self.info.no_cuts:  # before anyone creates a table or sits at one
             server.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         self.query_one("#server-line", Static).update(server)
+        other = self.query_one("#versions-line", Static)
+        if self.info.version != __version__ and not other.display:
+            other.update(Text("⚠ " + versions.other_version(self.info.version, self.conn.offer())))
+            other.display = True
         keep = self.query_one("#tables", DataTable).cursor_row
         self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}
