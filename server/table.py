@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -70,6 +70,10 @@ NO_TALK = "spectators-and-between-hands"
 SYSTEM_RANDOM = random.SystemRandom()
 """The tables' generator where none is given (the seeds of deals, the bots' choices): the system's, which
 keeps no state, so one serves every table (each made its own: 2.5 KB of a Mersenne Twister it never used)."""
+
+
+def _nothing() -> None:
+    pass
 
 
 @dataclass
@@ -188,6 +192,10 @@ class Table:
         self.spectators: dict[str, str] = {}  # token -> name
         self.match: Match | None = None
         self.fanout = Fanout(self.view, self.view_bytes)
+        self.on_listing: Callable[[], None] = _nothing
+        """Told when something this table's entry in the lobby's list shows may have changed: a seat, a watcher,
+        its status (``server.listings``)."""
+        self.fanout.on_change = self.seating.on_change = self._listing
         self.pacer = Pacer(lambda error: self.journal.unreachable(self, error), clock)
         self.hands_played = 0
         self.tally = Tally()
@@ -251,6 +259,14 @@ class Table:
             tournament_round=int(self.config.tournament.get("round", 0)),
             no_cuts=self.config.cut_window <= 0,
         )
+
+    def _listing(self) -> None:
+        self.on_listing()
+
+    def listing_key(self) -> tuple[int, int, Status]:
+        """What, of this table's entry in the lobby's list, may change, in a value that costs next to nothing to
+        make and compare: the seats' version, the watchers, the status (the rest of an entry never changes)."""
+        return self.seating.version, self.watching, self.status
 
     def listed(self) -> bytes:
         """The table's entry of a lobby's list (a ``ListTablesResponse``'s ``tables`` field), serialized.
@@ -380,6 +396,7 @@ class Table:
             if kind == "start":
                 seats = self.rules.seat_infos(list(data["names"]))
                 self.match, events = self.rules.open(self.options, seats, seed)
+                self._listing()
                 self.match.keep_time()
                 self.matches = int(data["match"])
                 self.tally.start(self.match.scores())
@@ -449,6 +466,7 @@ class Table:
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
+            self._listing()
             self.match.keep_time()  # a window the rules time stays open its whole time: how long says nothing
             self.tally.start(self.match.scores())
             started = MatchStarted(self.matches, moved) if decided is None else MatchStarted(

@@ -154,7 +154,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=_("how much the server logs (default: info)"))
     s.add_argument("--log-file", metavar="PATH",
                    help=_("log to this file instead of standard error, rotated when it grows past --log-max-mb"))
-    s.add_argument("--log-max-mb", type=int, default=10, metavar="N",
+    s.add_argument("--log-max-mb", type=float, default=10.0, metavar="N",
                    help=_("the log file's size before it rotates, in megabytes (default 10)"))
     s.add_argument("--log-backups", type=int, default=5, metavar="N",
                    help=_("rotated log files kept, PATH.1 to PATH.N (default 5)"))
