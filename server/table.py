@@ -153,6 +153,12 @@ class Changes(Protocol):
     def __call__(self, events: list[Event], *steps: Step, away: Sequence[int] = ()) -> None: ...
 
 
+class Recalls(Protocol):
+    """A table part's way to take back a journal step it wrote (``Table.restore``): whether the step was its own."""
+
+    def __call__(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool: ...
+
+
 class Notes(Protocol):
     """How the table's parts hand it table events (``Table._note``: a commitment, a vote), journaled as
     ``steps`` or marked."""
@@ -371,46 +377,13 @@ class Table:
 
     # -- the match -------------------------------------------------------------------
     def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int, sent: Sequence[Numbered] = ()) -> None:
-        """Replay the journal of the match in play: same cards, same turn; timers restart. A deal
-        that was being cut is cut on: the commitment everyone saw, the seeds already taken. ``sent``:
-        the latest events as they were kept, replayed to a stream that resumes from before them."""
+        """Replay the journal of the match in play: same cards, same turn; timers restart. Each part of the table
+        takes back the steps it journaled (``recall``): who holds each seat, a deal being cut (the commitment
+        everyone saw, the seeds already taken), the votes to play again, the match's own. ``sent``: the latest
+        events as they were kept, replayed to a stream that resumes from before them."""
+        parts: tuple[Recalls, ...] = (self._recall_seat, self.rematches.recall, self.dealing.recall, self._recall_match)
         for (kind, seat, data), _ in steps:
-            if kind == "seat":  # a seat changed hands: who plays it from here on is in the seats
-                assert seat is not None
-                self._recall_holder(seat, data)
-                continue
-            if kind == "played":  # the seat's person made a move of their own
-                assert seat is not None
-                self.seating[seat].played = True
-                continue
-            if self.dealing.recall(kind, seat, data):  # a deal being cut: its commitment, a seed, its end
-                continue
-            if kind in ("start", "next"):
-                seed = self.dealing.recall_deal(data)
-                self._dealt(data.get("holders"))
-                if kind == "start":
-                    self.leavers = {}
-                    for s in self.seating.seats:
-                        s.played = False
-                self._present(self.dealing.awaited)
-            if kind == "start":
-                seats = self.rules.seat_infos(list(data["names"]))
-                self.match, events = self.rules.open(self.options, seats, seed)
-                self._listing()
-                self.match.keep_time()
-                self.matches = int(data["match"])
-                self.tally.start(self.match.scores())
-            elif kind == "next":
-                assert self.match is not None
-                events = self.match.next_hand(seed)
-            elif kind == "lapse":
-                assert self.match is not None
-                events = self.match.lapse()
-            else:
-                assert self.match is not None and seat is not None
-                action = action_of(data)
-                events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
-            self.tally.observe(events, self.match.scores)
+            next(part for part in parts if part(kind, seat, data))
         self.fanout.restore(max([seq, *(s for _, s in steps)]), sent)
         self.moved = dict.fromkeys(range(len(self.seating)), self.fanout.seq)  # what moved before is not known
         self.hands_played = hands
@@ -419,10 +392,56 @@ class Table:
         if self.match is not None and self.match.hand_over():
             if self.match.match_over():
                 self._open_absent()  # in case the server stopped before it could
-            self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
+            if self.rematches.votes is not None:
+                self.rematches.wait()  # the people staying are asked again, their answers so far kept
+            else:
+                self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
         else:
             self.dealing.start()
             self._schedule()
+
+    def _recall_seat(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        """A seat's steps: it changed hands (who plays it from here on is in the seats), or its person made a move
+        of their own."""
+        if kind == "seat":
+            assert seat is not None
+            self._recall_holder(seat, data)
+            return True
+        if kind == "played":
+            assert seat is not None
+            self.seating[seat].played = True
+            return True
+        return False
+
+    def _recall_match(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        """The match's steps: its start and each next deal (with the seed it was dealt from), a window the rules
+        time that ran out, a seat's action."""
+        if kind in ("start", "next"):
+            seed = self.dealing.recall_deal(data)
+            self._dealt(data.get("holders"))
+            if kind == "start":
+                self.leavers = {}
+                for s in self.seating.seats:
+                    s.played = False
+            self._present(self.dealing.awaited)
+        if kind == "start":
+            seats = self.rules.seat_infos(list(data["names"]))
+            self.match, events = self.rules.open(self.options, seats, seed)
+            self.match.keep_time()
+            self.matches = int(data["match"])
+            self.tally.start(self.match.scores())
+        elif kind == "next":
+            assert self.match is not None
+            events = self.match.next_hand(seed)
+        elif kind == "lapse":
+            assert self.match is not None
+            events = self.match.lapse()
+        else:
+            assert self.match is not None and seat is not None
+            action = action_of(data)
+            events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
+        self.tally.observe(events, self.match.scores)
+        return True
 
     def open(self) -> None:
         """A new table: a table of bots starts at once."""

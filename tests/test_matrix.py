@@ -598,6 +598,57 @@ async def test_again_after_a_match_in_each_arrangement(arrangement: Arrangement)
         await closing(people)
 
 
+async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(arrangement: Arrangement) -> None:
+    """At a match's end ana asks for the seats swapped; the process driving the table is killed -9 before bia
+    answers. The table comes back with ana's answer kept: bia's swap agrees with it, and the next match starts at
+    once, swapped, as its commitment said. Once that commitment is out, a vote is refused (FAILED_PRECONDITION)."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
+                                options={"target": common_pb2.OptionValue(number=15)})
+    ana, bia, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "wes")
+    people = [ana, bia]
+    try:
+        for p in people:
+            await p.sit(table_id)
+            p.follow()
+        await wes.watch(table_id)
+        wes.follow()
+        for p in people:
+            await p.until(lambda p: p.view is not None and p.view.truco.cards, "cards")
+        caller = await ana.until(lambda _: next((p for p in people if p.legal(A.ACTION_TYPE_FALTA_ENVIDO)), None),
+                                 "someone may call falta envido")
+        await caller.conn.act(caller.token, the(caller, A.ACTION_TYPE_FALTA_ENVIDO), caller.last_seq)
+        other = bia if caller is ana else ana
+        await other.until(lambda p: p.legal(A.ACTION_TYPE_QUIERO) is not None, "the call")
+        await settle_the_envido(people)
+        for p in people:
+            if p.legal(A.ACTION_TYPE_MAZO) is not None:
+                await p.act(A.ACTION_TYPE_MAZO)
+                break
+        for p in people:
+            await p.until(lambda p: p.view is not None and p.view.match_over, "the match's end")
+        await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SWAP)
+        await wes.until(lambda p: any(e.HasField("rematch_voted") for e in p.events), "ana's answer")
+        snapshots = len(wes.snapshots)
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await wes.until(lambda p: len(p.snapshots) > snapshots, "the table back")
+        await bia.conn.rematch(bia.token, table_pb2.REMATCH_CHOICE_SWAP)
+        for p in (*people, wes):
+            await p.until(lambda p: any(e.HasField("match_started") and e.match_started.match == 2
+                                        for e in p.events), "game 2")
+        started = next(e.match_started for e in wes.events
+                       if e.HasField("match_started") and e.match_started.match == 2)
+        committed = [e.deal_committed for e in wes.events
+                     if e.HasField("deal_committed") and e.deal_committed.opens_match]
+        assert list(started.seats_from) == [1, 0] and started.swap_votes == 2 and started.agreed, started
+        assert committed and list(committed[-1].seats_from) == [1, 0], "the commitment fixed the seats first"
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SAME)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        no_false_alarm(*people, wes)
+    finally:
+        await closing([*people, wes])
+
+
 @pytest.mark.rpcs("Lobby/ListHands", "Lobby/Replay", "Lobby/Analyze")
 async def test_a_finished_hand_is_listed_replayed_and_analysed_wherever_its_table_is(arrangement: Arrangement) -> None:
     """ana plays a hand of Cacho against a bot and closes her table: its hand is listed, replayed and analysed
