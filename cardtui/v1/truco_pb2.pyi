@@ -34,7 +34,7 @@ class _TrucoBetEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoBet.Val
     """argentino, with the flor option"""
 
 class TrucoBet(_TrucoBet, metaclass=_TrucoBetEnumTypeWrapper):
-    """Truco paulista (RULES.md §3) and truco argentino (RULES.md §4): one view for both, with
+    """Truco paulista (docs/rules.md §3) and truco argentino (docs/rules.md §4): one view for both, with
     each game's own facts in its part; events common to both are Truco…, a game's own are
     Paulista… or Argentino…. Teams are 0 and 1 (team = seat % 2); seats go counter-clockwise,
     so the next to play is seat + 1.
