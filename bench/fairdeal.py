@@ -104,6 +104,7 @@ async def _seat(conn: Connection, token: str, lag: float, marks: dict[int, list[
             came.put_nowait((loop.time(), msg))
 
     reader = asyncio.create_task(read())
+    acted = 0
     try:
         while True:
             at, msg = await came.get()
@@ -120,11 +121,12 @@ async def _seat(conn: Connection, token: str, lag: float, marks: dict[int, list[
                     if got is not None and len(got) == 1:
                         got.append(loop.time())
             view = msg.update.view if msg.update.HasField("view") else None
-            if view is not None and view.HasField("you") and view.you in view.to_act and view.legal:
+            if view is not None and view.HasField("you") and view.you in view.to_act and view.legal and (
+                    msg.seq > acted):
                 action = next((a for a in view.legal if a.type == common_pb2.ACTION_TYPE_MAZO),
                               next((a for a in view.legal if a.type == common_pb2.ACTION_TYPE_PLAY), view.legal[0]))
                 with contextlib.suppress(grpc.aio.AioRpcError):
-                    await conn.act(token, action, msg.seq)
+                    acted = await conn.act(token, action, msg.seq)  # (once for what it saw: a person's pace)
     finally:
         reader.cancel()
 

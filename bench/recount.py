@@ -2,8 +2,8 @@
 
 A reason is worked out from the deciding seat's view; this module works the same facts out from the
 hand history (docs/history.md: ``deal``, ``actions``, ``options``, ``start``, the ``result``'s finished
-tricks and rounds), by code of its own: the truco ranks, tricks, ties and envido as RULES.md states them,
-Cacho's hands as RULES.md §5 states them, the cards a rummy seat has seen by following every draw, throw
+tricks and rounds), by code of its own: the truco ranks, tricks, ties and envido as docs/rules.md states them,
+Cacho's hands as docs/rules.md §5 states them, the cards a rummy seat has seen by following every draw, throw
 and rebuild, and a hand's cards outside melds by the exhaustive reference search (``engine.meld_reference``,
 "slow on purpose and obviously correct"), never by the engine's games, its views, its search or its
 ``engine.seen``. ``facts(record, step, chosen, best, reason)`` lists each fact the reason states with the
@@ -26,7 +26,7 @@ from cardtui.engine.core import Action
 from cardtui.engine.meld_reference import Exhaustive
 from cardtui.engine.melds import CARDS, GroupRule, Ruleset, wild_cards
 
-# -- the decks and ranks, as RULES.md writes them --------------------------------------------------------
+# -- the decks and ranks, as docs/rules.md writes them --------------------------------------------------------
 FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 PAULISTA_DECK = tuple(Card.parse(r + s) for s in "SHDC" for r in FRENCH_RANKS if r not in ("8", "9", "10"))
 ARGENTINO_DECK = tuple(Card.parse(f"{r}{s}") for s in "eboc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
@@ -35,7 +35,7 @@ RUMMY_DECK = tuple(c for c in CARDS for _ in range(2))
 
 
 def _ranking(top: Sequence[str], order: Sequence[str], suits: str) -> dict[Card, int]:
-    """Strength by RULES.md's ranking: the named top cards, then each rank of ``order`` (high to low) in any suit."""
+    """Strength by docs/rules.md's ranking: the named top cards, then each rank of ``order`` (high to low), any suit."""
     out: dict[Card, int] = {}
     groups = [[Card.parse(c)] for c in top] + [
         [c for c in (Card.parse(r + s) for s in suits) if str(c) not in top] for r in order]
@@ -46,9 +46,9 @@ def _ranking(top: Sequence[str], order: Sequence[str], suits: str) -> dict[Card,
 
 
 PAULISTA_RANK = _ranking(("4C", "7H", "AS", "7D"), ("3", "2", "A", "K", "J", "Q", "7", "6", "5", "4"), "SHDC")
-"""RULES.md §3: 4C, 7H, AS, 7D, then 3, 2, A, K, J, Q, 7, 6, 5, 4 (suits tie)."""
+"""docs/rules.md §3: 4C, 7H, AS, 7D, then 3, 2, A, K, J, Q, 7, 6, 5, 4 (suits tie)."""
 ARGENTINO_RANK = _ranking(("1e", "1b", "7e", "7o"), ("3", "2", "1", "12", "11", "10", "7", "6", "5", "4"), "eboc")
-"""RULES.md §4: 1e, 1b, 7e, 7o, then 3, 2, 1, 12, 11, 10, 7, 6, 5, 4."""
+"""docs/rules.md §4: 1e, 1b, 7e, 7o, then 3, 2, 1, 12, 11, 10, 7, 6, 5, 4."""
 CALLER_HOLDS = {"envido": 27, "real_envido": 30, "falta_envido": 31}
 """docs/players.md: envido 27, real envido 30, falta envido 31 or more (the convention the reason names)."""
 CALLS = frozenset({"truco", "retruco", "vale_cuatro", "seis", "nove", "doze"})
@@ -136,7 +136,7 @@ def share(mine: int, theirs: Sequence[int]) -> float:
 
 # -- truco ------------------------------------------------------------------------------------------------
 def envido_points(card: Card) -> int:
-    """RULES.md §4: 10-12 count 0, the others their number."""
+    """docs/rules.md §4: 10-12 count 0, the others their number."""
     return 0 if card.rank >= 10 else card.rank
 
 
@@ -587,7 +587,7 @@ def least_loose(ref: Exhaustive, hand: tuple[Card, ...]) -> int:
 
 # -- Cacho ---------------------------------------------------------------------------------------------
 def cacho_strength(hand: Sequence[Card]) -> tuple[int, int]:
-    """RULES.md §5: three sixes; then cacho (three of a suit: their sum + 20); then two of a suit (those two + 20);
+    """docs/rules.md §5: three sixes; then cacho (three of a suit: their sum + 20); then two of a suit (those two + 20);
     then the single highest card. The category first, then the points."""
     if len(hand) == 3 and all(c.rank == 6 for c in hand):
         return (3, 18)

@@ -55,6 +55,13 @@ CHANNEL_OPTIONS = [
 MOVES = 3
 """How many times a table call follows its table to another process before it gives up (a
 failover moves a table once; a second move in one call is a host going down as it is retried)."""
+ACT_PATIENCE = 60.0
+"""How long a move answered ``UNAVAILABLE`` (its table's process away, or its store: the table is let go and comes
+back from its journal by itself) is sent again before the client gives up on it. The move was not made; sent again
+once the table is back, with the same ``seen_seq``, it is made if nothing the seat can see moved meanwhile, and
+refused (``FAILED_PRECONDITION``) if something did: so a store's outage of seconds never leaves a seat's move
+unmade and its table waiting out the whole turn (docs/client.md §8)."""
+RETRY_ACT_SECONDS = 0.5
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -331,6 +338,13 @@ class Connection:
         request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
         return list((await self.lobby.ListTables(request, timeout=5)).tables)
 
+    async def watch_tables(self, include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
+        """The room's list as it changes (``Lobby.WatchTables``, docs/client.md §2): a snapshot, then each change.
+        A server older than the stream refuses it (``UNIMPLEMENTED``): ask ``tables`` on a timer there instead."""
+        request = lobby_pb2.WatchTablesRequest(include_finished=include_finished)
+        async for update in self.lobby.WatchTables(request):
+            yield update
+
     async def create(self, request: lobby_pb2.CreateTableRequest) -> common_pb2.TableSummary:
         created = await self.lobby.CreateTable(request, timeout=5)
         self.owned[created.table.id] = created.owner_token
@@ -427,8 +441,17 @@ class Connection:
         await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=5)
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
+        """The move, made; its event's number. Sent again while its table is away (``ACT_PATIENCE``)."""
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
-        return (await self._at_table(token, lambda table: table.Act(request, timeout=5))).seq
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + ACT_PATIENCE
+        while True:
+            try:
+                return (await self._at_table(token, lambda table: table.Act(request, timeout=5))).seq
+            except grpc.aio.AioRpcError as err:
+                if err.code() != grpc.StatusCode.UNAVAILABLE or loop.time() > give_up:
+                    raise
+            await asyncio.sleep(RETRY_ACT_SECONDS)
 
     async def cut(self, token: str, hand: int, seed: bytes) -> bool:
         """This seat's seed for the hand being dealt; whether it went into the deal."""
@@ -444,11 +467,13 @@ class Connection:
                     return
                 except grpc.aio.AioRpcError as err:  # refused: the hand's check says so
                     watch = fair.watch
-                    if err.code() not in RETRYABLE or watch is None or watch.seed != seed or watch.started:
+                    again = err.code() in RETRYABLE or err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+                    if not again or watch is None or watch.seed != seed or watch.started:
                         return
-                # The table's process went away before it answered (a restart, a takeover): the same link goes
-                # again to the same commitment, which the deal being cut on is. It tells the host nothing new (it
-                # committed before it saw this link), and a link never reaches another commitment.
+                # The table's process went away before it answered (a restart, a takeover), or this connection
+                # was asked to slow down: the same link goes again to the same commitment, which the deal being
+                # cut on is. It tells the host nothing new (it committed before it saw this link), and a link
+                # never reaches another commitment.
                 await asyncio.sleep(backoff)
                 backoff = min(BACKOFF_MS / 1000, backoff * 2)
 

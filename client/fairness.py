@@ -115,6 +115,8 @@ class Watch:
     """The dealer the commitment fixed, before any link was seen (None: the commitment named none)."""
     guessed: bool = False
     """``dealer`` follows the rotation from a dealer this client did not see deal (a snapshot's word)."""
+    distrusted: bool = False
+    """A hand of this match was dealt out of the rules' turn before: the rotation no longer tells who deals."""
     seats_from: tuple[int, ...] = ()
     """A new match's seats as the commitment fixed them (``MatchStarted.seats_from`` must say the same)."""
     opens_match: bool = False
@@ -378,6 +380,9 @@ class FairDeals:
         """That hand is a pica-pica hand's 1v1s."""
         self.guessed = False
         """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
+        self.distrust = False
+        """A hand of the match in play was dealt out of the rules' turn: until the next match, a dealer no
+        commitment fixed gets no tick."""
         self.spent: tuple[int, bool] | None = None
         """A table deal this client gave a link to that dealt no hand (dropped for another commitment, revealed
         undealt or misdealt): the host had seen that link, so the next deal is one it could choose, and is
@@ -582,7 +587,7 @@ class FairDeals:
         if starts:
             w.started = True
         if isinstance(inner, table_pb2.HandStarted):
-            w.hand_no, w.dealer, w.guessed = inner.hand, expected, self.guessed
+            w.hand_no, w.dealer, w.guessed, w.distrusted = inner.hand, expected, self.guessed, self.distrust
         elif isinstance(inner, table_pb2.HandEnded):
             w.ended = True
         if inner is not None and name != "hidden":
@@ -594,7 +599,7 @@ class FairDeals:
         last one's by the game's rotation. None where this client did not see enough to tell."""
         n = self.seats
         if self.opening:
-            self.guessed = False  # a match's first dealer is the rules' own: nothing taken on anyone's word
+            self.guessed = self.distrust = False  # a match's first dealer is the rules' own: no one's word
             expected: int | None = FIRST_DEALER.get(self.game)
             if expected == -1:
                 expected = n - 1
@@ -759,10 +764,10 @@ class FairDeals:
             if started is not None and w.dealer is not None and not w.guessed and started.dealer != w.dealer:
                 problems.append(phrase("the server named seat {named} to deal, but by the rules it was seat {seat}'s"
                                        " turn", named=started.dealer + 1, seat=w.dealer + 1))
-                # Out of turn once, the table's rotation and the rules' part ways: until the next match, this client
-                # takes neither for the other's (a dealer the commitment did not fix gets no tick).
-                self.guessed = True
-            if w.named is None and (w.dealer is None or w.guessed) and not w.bare and not doubt:
+                # Out of turn once, the table's rotation and the rules' part ways: until the next match, a dealer
+                # the commitment did not fix gets no tick, whichever of the two it follows.
+                self.distrust = True
+            if w.named is None and (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
                 doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
                            " to work it out")
             rule = RULES.get(self.game)

@@ -1,4 +1,4 @@
-"""Cacheta (RULES.md §2): rummy with wild cards and points, for 2 to 8 players.
+"""Cacheta (docs/rules.md §2): rummy with wild cards and points, for 2 to 8 players.
 
 Nine cards each; the pack's top card is then turned, the *flip*: the rank above it (K → A)
 in both suits of its colour is wild, four cards in all. Melds as in Pif Paf, except that
@@ -226,7 +226,7 @@ class Cacheta(RummyGame[CachetaState, CachetaOptions]):
         return events
 
     def standings(self, state: CachetaState) -> tuple[CachetaPlace, ...]:
-        """Places by elimination (later is better; the same hand ties), with VP and GP per seed 001."""
+        """Places by elimination (later is better; the same hand ties), with VP and GP as docs/rules.md scores them."""
         def out_at(s: int) -> int:
             return state.eliminated.get(s, 1 << 30)
 

@@ -1,4 +1,4 @@
-"""Cacho (RULES.md §5): three cards, three rounds of betting, sixes high, aces low.
+"""Cacho (docs/rules.md §5): three cards, three rounds of betting, sixes high, aces low.
 
 Round 1: one card each; in turn pass (out, loses nothing) or bet 1. All pass: redeal.
 Round 2: a second card; pass (out, loses the 1) or bet 2 more. All pass: all stay.

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 JsonObject = dict[str, Any]
-"""A hand history: a JSON document whose keys DESIGN.md fixes."""
+"""A hand history: a JSON document whose keys docs/history.md fixes."""
 
 
 S = TypeVar("S", bound=MatchState)
@@ -135,7 +135,7 @@ class Match(ABC):
 
     @abstractmethod
     def history(self) -> JsonObject | None:
-        """The hand history of the last finished hand (DESIGN.md contract)."""
+        """The hand history of the last finished hand (docs/history.md)."""
 
     @abstractmethod
     def next_hand(self, seed: Seed) -> list[Event]:

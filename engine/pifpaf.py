@@ -1,4 +1,4 @@
-"""Pif Paf (RULES.md §1): rummy with a betting round, for 3 to 8 players and chips.
+"""Pif Paf (docs/rules.md §1): rummy with a betting round, for 3 to 8 players and chips.
 
 Everyone antes (the pingo); a poker-style betting round runs before play, from the dealer's
 left: check or bet, call, raise (repique), fold (estou fora). No one's bet in a hand, the

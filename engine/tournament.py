@@ -1,8 +1,8 @@
-"""Tournaments: a night of tables scored as seed 001 scores Cacheta tournaments, for every game.
+"""Tournaments: a night of tables scored by place, VP and GP, for every game (docs/rules.md, "Tournament scoring").
 
 Pure: no clock, no I/O; the draw's random order comes from a seed the caller keeps (and records).
 
-Scoring (seed 001, RULES.md §2 ``tournament``): each table's match gives every entry a place
+Scoring (docs/rules.md, "Tournament scoring", and §2 ``tournament``): each table's match gives every entry a place
 (1 the best; teams share their team's place; equals share a place). **VP** by place 5 / 3 / 2 / 0;
 places shared by more than one entry score 3 (first), 2 (second) or 1 (third) instead; fourth
 and below score 0 whatever the tie. **GP**: the hands an entry was dealt into in the match, plus
@@ -89,7 +89,7 @@ class Scored:
 
 
 def score(result: TableResult) -> tuple[Scored, ...]:
-    """VP and GP of each entry at one table (seed 001)."""
+    """VP and GP of each entry at one table (docs/rules.md, "Tournament scoring")."""
     shared = {f.place: sum(1 for g in result.finishes if g.place == f.place) for f in result.finishes}
     out = []
     for f in result.finishes:

@@ -110,8 +110,14 @@ class Rematcher:
         if table.config.tournament or not self._voters():
             return False
         self.votes = {}
-        table.pacer.next_hand(max(table.config.next_hand_delay, table.config.turn_seconds), self.next_match)
+        table.journal.step(table, ("ask", None, {}), table.seq)
+        self.wait()
         return True
+
+    def wait(self) -> None:
+        """The next match waits for the people staying, at most the turn timer."""
+        table = self.table
+        table.pacer.next_hand(max(table.config.next_hand_delay, table.config.turn_seconds), self.next_match)
 
     def vote(self, seat: int, choice: Choice) -> None:
         """A person staying for the next match asks for the same seats or the seats swapped."""
@@ -123,8 +129,24 @@ class Rematcher:
             raise FailedPrecondition("There is no match to play again now: that is asked when a match ends.")
         self.votes[seat] = choice
         self.table.back(seat)
-        self.note([Event(RematchVoted(seat, self.table.seating[seat].name, choice))])
+        self.note([Event(RematchVoted(seat, self.table.seating[seat].name, choice))],
+                  ("vote", seat, {"choice": choice.value}))
         self._maybe()
+
+    def recall(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        """A journal step of playing again (``ask``: the match's end asked who stays; ``vote``: an answer) replayed,
+        so that a restart between votes forgets none; whether it was one. (The commitment of the next match settles
+        the votes, and its own step says how: ``Dealing.recall``.)"""
+        if kind == "ask":
+            self.votes = {}
+            return True
+        if kind == "vote":
+            if self.votes is not None and seat is not None:
+                self.votes[seat] = Choice(data["choice"])
+            return True
+        if kind == "commit" and data.get("new_match"):
+            self.votes = None  # settled by the next match's commitment (a step of the deal's: not taken here)
+        return False
 
     def left(self, seat: int) -> None:
         """The person at ``seat`` left: the next match waits for one fewer, and the others may all agree now."""

@@ -31,6 +31,7 @@ from cardtui.server.errors import (
     Unavailable,
 )
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter, address
+from cardtui.server.listings import Feed
 from cardtui.server.outage import AWAY as STORE_AWAY
 from cardtui.server.outage import Outage
 from cardtui.server.rematch import Choice
@@ -98,11 +99,16 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     their table (``server.analysis``)."""
 
     def __init__(self, room: Room, limiter: RateLimiter, router: Router | None = None,
-                 workers: Workers | None = None, analyst: AnalysisPool | None = None) -> None:
+                 workers: Workers | None = None, analyst: AnalysisPool | None = None,
+                 streams: StreamCounter | None = None) -> None:
         self.room = room
         self.limiter = limiter
         self.router = router
         self.workers = workers
+        self.streams = streams or StreamCounter(limiter.limits)
+        """Streams open per connection and address: the lobby's lists counted with the tables' (``--max-streams``)."""
+        self.feed = Feed(room, router)
+        """The room's list, followed while someone watches it (``WatchTables``)."""
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
         self.analyses = Analyses(room, self.replays, analyst, router, limiter.limits.analyses_per_address)
@@ -135,6 +141,19 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
         self, request: lobby_pb2.ListTablesRequest, context: Any
     ) -> bytes:
         return await self._listing(request.include_finished)
+
+    async def WatchTables(  # type: ignore[override]  # yields TablesUpdate messages already serialized
+        self, request: lobby_pb2.WatchTablesRequest, context: Any
+    ) -> AsyncIterator[bytes]:
+        peer = context.peer()
+        refused = self.streams.open(peer)
+        if refused is not None:
+            raise ResourceExhausted(refused[0], n=refused[1])
+        try:
+            async for update in self.feed.watch(request.include_finished):
+                yield update
+        finally:
+            self.streams.close(peer)
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         passed_on = self.router is not None and self.router.trusted(context)

@@ -25,9 +25,8 @@ so a restart deals the same cards.
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -73,6 +72,10 @@ SYSTEM_RANDOM = random.SystemRandom()
 keeps no state, so one serves every table (each made its own: 2.5 KB of a Mersenne Twister it never used)."""
 
 
+def _nothing() -> None:
+    pass
+
+
 @dataclass
 class TableConfig:
     game: str
@@ -90,9 +93,9 @@ class TableConfig:
     """With nobody seated or watching this long, the table finishes (-1: never)."""
     owner: str = ""
     """The digest of the token that may close the table."""
-    cut_window: float = math.inf
-    """Seconds the deal waits at most for the seated people's seeds (the room's setting): at most the turn clock
-    (``Dealing.wait``); 0: no cuts."""
+    cut_window: float = 3600.0
+    """Seconds the deal waits at most for the seated people's seeds (the room's setting, ``room.DEFAULT_CUT`` unless
+    the host set one): at most the turn clock (``Dealing.wait``); 0: no cuts."""
     delayed_view: bool = False
     """Spectators may replay every finished hand face up while the table plays (never the hand in play)."""
     bot_levels: list[str] = field(default_factory=list)
@@ -150,6 +153,12 @@ class Changes(Protocol):
     def __call__(self, events: list[Event], *steps: Step, away: Sequence[int] = ()) -> None: ...
 
 
+class Recalls(Protocol):
+    """A table part's way to take back a journal step it wrote (``Table.restore``): whether the step was its own."""
+
+    def __call__(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool: ...
+
+
 class Notes(Protocol):
     """How the table's parts hand it table events (``Table._note``: a commitment, a vote), journaled as
     ``steps`` or marked."""
@@ -189,6 +198,10 @@ class Table:
         self.spectators: dict[str, str] = {}  # token -> name
         self.match: Match | None = None
         self.fanout = Fanout(self.view, self.view_bytes)
+        self.on_listing: Callable[[], None] = _nothing
+        """Told when something this table's entry in the lobby's list shows may have changed: a seat, a watcher,
+        its status (``server.listings``)."""
+        self.fanout.on_change = self.seating.on_change = self._listing
         self.pacer = Pacer(lambda error: self.journal.unreachable(self, error), clock)
         self.hands_played = 0
         self.tally = Tally()
@@ -252,6 +265,14 @@ class Table:
             tournament_round=int(self.config.tournament.get("round", 0)),
             no_cuts=self.config.cut_window <= 0,
         )
+
+    def _listing(self) -> None:
+        self.on_listing()
+
+    def listing_key(self) -> tuple[int, int, Status]:
+        """What, of this table's entry in the lobby's list, may change, in a value that costs next to nothing to
+        make and compare: the seats' version, the watchers, the status (the rest of an entry never changes)."""
+        return self.seating.version, self.watching, self.status
 
     def listed(self) -> bytes:
         """The table's entry of a lobby's list (a ``ListTablesResponse``'s ``tables`` field), serialized.
@@ -356,45 +377,13 @@ class Table:
 
     # -- the match -------------------------------------------------------------------
     def restore(self, steps: Sequence[tuple[Step, int]], hands: int, seq: int, sent: Sequence[Numbered] = ()) -> None:
-        """Replay the journal of the match in play: same cards, same turn; timers restart. A deal
-        that was being cut is cut on: the commitment everyone saw, the seeds already taken. ``sent``:
-        the latest events as they were kept, replayed to a stream that resumes from before them."""
+        """Replay the journal of the match in play: same cards, same turn; timers restart. Each part of the table
+        takes back the steps it journaled (``recall``): who holds each seat, a deal being cut (the commitment
+        everyone saw, the seeds already taken), the votes to play again, the match's own. ``sent``: the latest
+        events as they were kept, replayed to a stream that resumes from before them."""
+        parts: tuple[Recalls, ...] = (self._recall_seat, self.rematches.recall, self.dealing.recall, self._recall_match)
         for (kind, seat, data), _ in steps:
-            if kind == "seat":  # a seat changed hands: who plays it from here on is in the seats
-                assert seat is not None
-                self._recall_holder(seat, data)
-                continue
-            if kind == "played":  # the seat's person made a move of their own
-                assert seat is not None
-                self.seating[seat].played = True
-                continue
-            if self.dealing.recall(kind, seat, data):  # a deal being cut: its commitment, a seed, its end
-                continue
-            if kind in ("start", "next"):
-                seed = self.dealing.recall_deal(data)
-                self._dealt(data.get("holders"))
-                if kind == "start":
-                    self.leavers = {}
-                    for s in self.seating.seats:
-                        s.played = False
-                self._present(self.dealing.awaited)
-            if kind == "start":
-                seats = self.rules.seat_infos(list(data["names"]))
-                self.match, events = self.rules.open(self.options, seats, seed)
-                self.match.keep_time()
-                self.matches = int(data["match"])
-                self.tally.start(self.match.scores())
-            elif kind == "next":
-                assert self.match is not None
-                events = self.match.next_hand(seed)
-            elif kind == "lapse":
-                assert self.match is not None
-                events = self.match.lapse()
-            else:
-                assert self.match is not None and seat is not None
-                action = action_of(data)
-                events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
-            self.tally.observe(events, self.match.scores)
+            next(part for part in parts if part(kind, seat, data))
         self.fanout.restore(max([seq, *(s for _, s in steps)]), sent)
         self.moved = dict.fromkeys(range(len(self.seating)), self.fanout.seq)  # what moved before is not known
         self.hands_played = hands
@@ -403,10 +392,56 @@ class Table:
         if self.match is not None and self.match.hand_over():
             if self.match.match_over():
                 self._open_absent()  # in case the server stopped before it could
-            self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
+            if self.rematches.votes is not None:
+                self.rematches.wait()  # the people staying are asked again, their answers so far kept
+            else:
+                self.pacer.next_hand(self.config.next_hand_delay, self._next_hand)
         else:
             self.dealing.start()
             self._schedule()
+
+    def _recall_seat(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        """A seat's steps: it changed hands (who plays it from here on is in the seats), or its person made a move
+        of their own."""
+        if kind == "seat":
+            assert seat is not None
+            self._recall_holder(seat, data)
+            return True
+        if kind == "played":
+            assert seat is not None
+            self.seating[seat].played = True
+            return True
+        return False
+
+    def _recall_match(self, kind: str, seat: int | None, data: Mapping[str, Any]) -> bool:
+        """The match's steps: its start and each next deal (with the seed it was dealt from), a window the rules
+        time that ran out, a seat's action."""
+        if kind in ("start", "next"):
+            seed = self.dealing.recall_deal(data)
+            self._dealt(data.get("holders"))
+            if kind == "start":
+                self.leavers = {}
+                for s in self.seating.seats:
+                    s.played = False
+            self._present(self.dealing.awaited)
+        if kind == "start":
+            seats = self.rules.seat_infos(list(data["names"]))
+            self.match, events = self.rules.open(self.options, seats, seed)
+            self.match.keep_time()
+            self.matches = int(data["match"])
+            self.tally.start(self.match.scores())
+        elif kind == "next":
+            assert self.match is not None
+            events = self.match.next_hand(seed)
+        elif kind == "lapse":
+            assert self.match is not None
+            events = self.match.lapse()
+        else:
+            assert self.match is not None and seat is not None
+            action = action_of(data)
+            events = [*self.match.catch_up(seat, action), *self.match.apply(seat, action)]
+        self.tally.observe(events, self.match.scores)
+        return True
 
     def open(self) -> None:
         """A new table: a table of bots starts at once."""
@@ -450,6 +485,7 @@ class Table:
             self.matches += 1
             names = self.seating.names()
             self.match, events = self.rules.open(self.options, self.rules.seat_infos(names), seed)
+            self._listing()
             self.match.keep_time()  # a window the rules time stays open its whole time: how long says nothing
             self.tally.start(self.match.scores())
             started = MatchStarted(self.matches, moved) if decided is None else MatchStarted(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import dataclasses
 import os
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -324,11 +326,28 @@ def pytest_report_header() -> str:
     return f"cardtui engine: {native.STATUS}"
 
 
+OWN_FOLDERS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+"""Where cardtui keeps a person's files (platformdirs reads these first): keys, choices, the language (config),
+the default store (data). The suite points every one of them at folders of its own."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The whole session, and every process it starts (servers forked, the command line run), keeps its files in
+    a folder of its own, never the person's (``make test`` beside ``make play`` shares nothing with it). HOME stays:
+    the tools the suite runs (pip, git) read their own settings there, and cardtui reads nothing there but through
+    these folders."""
+    folder = Path(tempfile.mkdtemp(prefix="cardtui-suite-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for name in OWN_FOLDERS:
+        os.environ[name] = os.environ[f"CARDTUI_SUITE_{name}"] = str(folder / name.lower())
+
+
 @pytest.fixture(autouse=True)
 def own_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Every test has a config directory of its own (keys, the create form's last choices), never
-    the user's."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    """Every test has config and data folders of its own (keys, the create form's last choices, a default store),
+    never the user's, nor another test's."""
+    for name in OWN_FOLDERS:  # (the config folder keeps the name tests have always read it by)
+        monkeypatch.setenv(name, str(tmp_path / ("config" if name == "XDG_CONFIG_HOME" else name.lower())))
 
 
 @pytest.fixture(autouse=True)

@@ -159,7 +159,7 @@ def refuse(match: Match, seat: int, players: int) -> None:
 
 
 def design_keys_hold(name: str, record: dict[str, Any]) -> None:
-    """DESIGN.md's hand-history keys, a public contract, hold for every game and mode."""
+    """docs/history.md's hand-history keys, a public contract, hold for every game and mode."""
     n = len(record["seats"])
     seats = {str(s) for s in range(n)}
     assert record["format"] == "cardtui-hand/1" and record["game"] == name

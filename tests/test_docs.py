@@ -121,3 +121,17 @@ def test_the_slugs_are_githubs() -> None:
     assert slug("Fair deals: what the ✔ means") == "fair-deals-what-the--means"
     assert slug("Two hosts behind one name (PostgreSQL)") == "two-hosts-behind-one-name-postgresql"
     assert slug("The bots' workers") == "the-bots-workers"
+
+
+def test_nothing_cites_a_file_a_clone_does_not_have() -> None:
+    """The rulings are docs/rules.md, the contracts docs/*.md: no file of the repository points a reader at a page
+    that is not in it (a design note, a rules draft or a rule text kept elsewhere)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    strays = ("RULES.md", "DESIGN.md", "STYLE.md", "seeds/", "seed 000", "seed 001", "seed 002", "seed 003", "seed 004")
+    cited = [f"{name}: {stray}" for name in listed if name.endswith((".py", ".md", ".proto", ".pyi", ".toml"))
+             and name != "tests/test_docs.py"
+             for stray in strays if stray in (root / name).read_text(encoding="utf-8", errors="replace")]
+    assert not cited, cited

@@ -472,6 +472,80 @@ async def test_the_lobby_lists_each_table_as_it_is_when_asked(arrangement: Arran
         await closing([ana, bia, wes])
 
 
+class ListFollower:
+    """The room's list as a client keeps it from ``WatchTables``: a snapshot, then each change; a stream that breaks
+    (its process killed) is asked for again, from a snapshot, as the lobby's screen does."""
+
+    def __init__(self, conn: connection.Connection, include_finished: bool) -> None:
+        self.tables: dict[str, common_pb2.TableSummary] = {}
+        self.snapshots = 0
+        self.conn, self.include_finished = conn, include_finished
+        self.task = asyncio.get_running_loop().create_task(self._follow())
+
+    async def _follow(self) -> None:
+        while True:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                async for update in self.conn.watch_tables(self.include_finished):
+                    if update.snapshot:
+                        self.tables, self.snapshots = {}, self.snapshots + 1
+                    for table_id in update.removed:
+                        self.tables.pop(table_id, None)
+                    for table in update.tables:
+                        self.tables[table.id] = table
+            await asyncio.sleep(0.1)
+
+    async def until(self, check: Callable[[common_pb2.TableSummary | None], bool], table_id: str, what: str) -> None:
+        await eventually(lambda: check(self.tables.get(table_id)), f"the lobby's stream shows {what}")
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+
+
+@pytest.mark.rpcs("Lobby/WatchTables")
+async def test_the_lobby_s_stream_shows_each_table_as_it_changes(arrangement: Arrangement) -> None:
+    """wes keeps the room's list open as a stream (and, beside it, one with the finished tables): ana's table shows
+    up as she makes it, whichever process drives it, then her seat taken, wes watching and gone, the match begun
+    once bia fills the last seat; the process that drives it killed -9, it stays listed and comes back where it
+    is driven now; closed, it leaves the open list and is listed as finished in the other."""
+    ana, bia, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "wes")
+    open_list = ListFollower(wes.conn, include_finished=False)
+    every = ListFollower(wes.conn, include_finished=True)
+    try:
+        await eventually(lambda: open_list.snapshots and every.snapshots, "both streams' snapshots")
+        table_id = await make_table(arrangement, ana, game="truco_argentino", seats=2, bots=0)
+        await open_list.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_WAITING, table_id,
+                              "the new table")
+        await ana.sit(table_id)
+        await open_list.until(lambda t: t is not None and [s.name for s in t.seats if s.taken] == ["ana"], table_id,
+                              "ana's seat taken")
+        await wes.watch(table_id)
+        wes.follow()
+        await open_list.until(lambda t: t is not None and t.spectators == 1, table_id, "wes watching")
+        await bia.sit(table_id)
+        ana.follow()
+        bia.follow()
+        await open_list.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_PLAYING
+                              and [s.name for s in t.seats if s.taken] == ["ana", "bia"], table_id, "the match begun")
+        await wes.leave()
+        await open_list.until(lambda t: t is not None and t.spectators == 0, table_id, "wes gone")
+        before = open_list.snapshots
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await ana.until(lambda p: len(p.snapshots) >= 2, "the table back after the kill")
+        await open_list.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_PLAYING, table_id,
+                              "the table, still listed, where it is driven now")
+        assert open_list.snapshots >= before
+        await ana.conn.close_table(table_id)
+        await open_list.until(lambda t: t is None, table_id, "the closed table gone from the open list")
+        await every.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_FINISHED, table_id,
+                          "the closed table as finished")
+    finally:
+        await open_list.close()
+        await every.close()
+        await closing([ana, bia, wes])
+
+
 async def settle_the_envido(people: list[Person]) -> None:
     """Whoever is asked about the envido answers it (accepts, then says their points) until nobody is."""
     asked = (A.ACTION_TYPE_QUIERO, A.ACTION_TYPE_ANNOUNCE, A.ACTION_TYPE_SON_BUENAS)
@@ -522,6 +596,57 @@ async def test_again_after_a_match_in_each_arrangement(arrangement: Arrangement)
         no_false_alarm(*people)
     finally:
         await closing(people)
+
+
+async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(arrangement: Arrangement) -> None:
+    """At a match's end ana asks for the seats swapped; the process driving the table is killed -9 before bia
+    answers. The table comes back with ana's answer kept: bia's swap agrees with it, and the next match starts at
+    once, swapped, as its commitment said. Once that commitment is out, a vote is refused (FAILED_PRECONDITION)."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=3600,
+                                options={"target": common_pb2.OptionValue(number=15)})
+    ana, bia, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "wes")
+    people = [ana, bia]
+    try:
+        for p in people:
+            await p.sit(table_id)
+            p.follow()
+        await wes.watch(table_id)
+        wes.follow()
+        for p in people:
+            await p.until(lambda p: p.view is not None and p.view.truco.cards, "cards")
+        caller = await ana.until(lambda _: next((p for p in people if p.legal(A.ACTION_TYPE_FALTA_ENVIDO)), None),
+                                 "someone may call falta envido")
+        await caller.conn.act(caller.token, the(caller, A.ACTION_TYPE_FALTA_ENVIDO), caller.last_seq)
+        other = bia if caller is ana else ana
+        await other.until(lambda p: p.legal(A.ACTION_TYPE_QUIERO) is not None, "the call")
+        await settle_the_envido(people)
+        for p in people:
+            if p.legal(A.ACTION_TYPE_MAZO) is not None:
+                await p.act(A.ACTION_TYPE_MAZO)
+                break
+        for p in people:
+            await p.until(lambda p: p.view is not None and p.view.match_over, "the match's end")
+        await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SWAP)
+        await wes.until(lambda p: any(e.HasField("rematch_voted") for e in p.events), "ana's answer")
+        snapshots = len(wes.snapshots)
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await wes.until(lambda p: len(p.snapshots) > snapshots, "the table back")
+        await bia.conn.rematch(bia.token, table_pb2.REMATCH_CHOICE_SWAP)
+        for p in (*people, wes):
+            await p.until(lambda p: any(e.HasField("match_started") and e.match_started.match == 2
+                                        for e in p.events), "game 2")
+        started = next(e.match_started for e in wes.events
+                       if e.HasField("match_started") and e.match_started.match == 2)
+        committed = [e.deal_committed for e in wes.events
+                     if e.HasField("deal_committed") and e.deal_committed.opens_match]
+        assert list(started.seats_from) == [1, 0] and started.swap_votes == 2 and started.agreed, started
+        assert committed and list(committed[-1].seats_from) == [1, 0], "the commitment fixed the seats first"
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SAME)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        no_false_alarm(*people, wes)
+    finally:
+        await closing([*people, wes])
 
 
 @pytest.mark.rpcs("Lobby/ListHands", "Lobby/Replay", "Lobby/Analyze")
@@ -691,6 +816,10 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving")
         postgres.pause()
+        before = ana.last_seq
+        # ana's move as the store goes: refused (UNAVAILABLE), her table let go; her client sends it again, and it
+        # is made once the table is back, not left for her turn's timer (an hour here) to run out
+        acting = asyncio.create_task(ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq))  # type: ignore[union-attr]
         try:
             with pytest.raises(grpc.aio.AioRpcError) as listing:
                 await ana.conn.tables()
@@ -711,10 +840,11 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
             postgres.resume()
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving again")
-        await ana.until(lambda p: len(p.snapshots) > snapshots and p.view is not None and p.view.legal,
-                        "ana's table back, her turn")
-        assert ana.view is not None
-        await ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq)
+        assert not acting.done() or acting.exception() is None, "her move not given up on during the outage"
+        made = await acting
+        assert made > before
+        await ana.until(lambda p: len(p.snapshots) > snapshots and max((e.seq for e in p.events), default=0) >= made,
+                        "ana's table back, her move made there")
         logged = hosts.log.read_bytes()[since:].decode(errors="replace").splitlines()
         assert not [line for line in logged if "Traceback" in line or "Unexpected" in line], logged[:30]
         outage = [line for line in logged if "out of reach" in line]

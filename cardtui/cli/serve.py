@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import math
 import sys
 from pathlib import Path
 
@@ -87,7 +86,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          origins=tuple(args.web_origin or ()))
     from cardtui.server.app import serve_forever
 
-    cut_window = math.inf if args.cut_ms is None else args.cut_ms / 1000
+    cut_window = float(MAX_TURN) if args.cut_ms is None else args.cut_ms / 1000
 
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
@@ -155,7 +154,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=_("how much the server logs (default: info)"))
     s.add_argument("--log-file", metavar="PATH",
                    help=_("log to this file instead of standard error, rotated when it grows past --log-max-mb"))
-    s.add_argument("--log-max-mb", type=int, default=10, metavar="N",
+    s.add_argument("--log-max-mb", type=float, default=10.0, metavar="N",
                    help=_("the log file's size before it rotates, in megabytes (default 10)"))
     s.add_argument("--log-backups", type=int, default=5, metavar="N",
                    help=_("rotated log files kept, PATH.1 to PATH.N (default 5)"))

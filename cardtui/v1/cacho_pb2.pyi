@@ -36,7 +36,7 @@ class _CachoSeatStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Cacho
     """no chips left"""
 
 class CachoSeatStatus(_CachoSeatStatus, metaclass=_CachoSeatStatusEnumTypeWrapper):
-    """Cacho (RULES.md §5): three cards, three rounds of betting, sixes high, aces low."""
+    """Cacho (docs/rules.md §5): three cards, three rounds of betting, sixes high, aces low."""
 
 CACHO_SEAT_STATUS_UNSPECIFIED: CachoSeatStatus.ValueType  # 0
 CACHO_SEAT_STATUS_IN: CachoSeatStatus.ValueType  # 1

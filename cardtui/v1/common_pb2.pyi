@@ -201,7 +201,7 @@ class _SignalEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Signal.ValueTy
     SIGNAL_TILT_HEAD: _Signal.ValueType  # 8
 
 class Signal(_Signal, metaclass=_SignalEnumTypeWrapper):
-    """The eight gestures of the trucos (seed 003's table)."""
+    """The eight gestures of the trucos (docs/rules.md, "Signals")."""
 
 SIGNAL_UNSPECIFIED: Signal.ValueType  # 0
 SIGNAL_EYEBROW: Signal.ValueType  # 1

@@ -260,6 +260,60 @@ class ListTablesResponse(_message.Message):
 Global___ListTablesResponse: _TypeAlias = ListTablesResponse  # noqa: Y015
 
 @_typing.final
+class WatchTablesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INCLUDE_FINISHED_FIELD_NUMBER: _builtins.int
+    include_finished: _builtins.bool
+    """also the tables that have closed, each as it closes (status FINISHED)"""
+    def __init__(
+        self,
+        *,
+        include_finished: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_finished", b"include_finished"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchTablesRequest: _TypeAlias = WatchTablesRequest  # noqa: Y015
+
+@_typing.final
+class TablesUpdate(_message.Message):
+    """One change of the room's list: its first message has `snapshot` set and lists every table; each
+    one after it lists the tables that changed (each whole: replace what you had under its id, or add
+    it) and the ids of the tables no longer listed (drop them). Tables are listed in the order
+    ListTables gives them; a changed table keeps its place, a new one goes last.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLES_FIELD_NUMBER: _builtins.int
+    REMOVED_FIELD_NUMBER: _builtins.int
+    SNAPSHOT_FIELD_NUMBER: _builtins.int
+    snapshot: _builtins.bool
+    """this message is the whole list: forget every table it does not name"""
+    @_builtins.property
+    def tables(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.TableSummary]: ...
+    @_builtins.property
+    def removed(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        tables: _abc.Iterable[_common_pb2.TableSummary] | None = ...,
+        removed: _abc.Iterable[_builtins.str] | None = ...,
+        snapshot: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["removed", b"removed", "snapshot", b"snapshot", "tables", b"tables"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TablesUpdate: _TypeAlias = TablesUpdate  # noqa: Y015
+
+@_typing.final
 class CreateTableRequest(_message.Message):
     """Every field is refused (INVALID_ARGUMENT, with a sentence that gives the bounds) outside the
     bounds written beside it; 0 means "the default" only where it says so.

@@ -48,6 +48,11 @@ class LobbyStub:
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
+        self.WatchTables = channel.unary_stream(
+                '/cardtui.v1.Lobby/WatchTables',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.FromString,
+                _registered_method=True)
         self.CreateTable = channel.unary_unary(
                 '/cardtui.v1.Lobby/CreateTable',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.CreateTableRequest.SerializeToString,
@@ -137,6 +142,16 @@ class LobbyServicer:
 
     def ListTables(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchTables(self, request, context):
+        """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+        then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+        gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+        it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -261,6 +276,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ListTables,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'WatchTables': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTables,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.SerializeToString,
             ),
             'CreateTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTable,
@@ -393,6 +413,33 @@ class Lobby:
             '/cardtui.v1.Lobby/ListTables',
             cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/cardtui.v1.Lobby/WatchTables',
+            cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -38,6 +38,12 @@ class LobbyStub:
     def __new__(cls, channel: _aio.Channel) -> LobbyAsyncStub: ...
     GetInfo: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetInfoRequest, _lobby_pb2.ServerInfo]
     ListTables: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]
+    WatchTables: _grpc.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]
+    """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+    then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+    gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+    it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+    """
     CreateTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]
     """Open a table; the owner token it returns may close it."""
     JoinTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]
@@ -83,6 +89,12 @@ class LobbyAsyncStub(LobbyStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetInfo: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetInfoRequest, _lobby_pb2.ServerInfo]  # type: ignore[assignment]
     ListTables: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]  # type: ignore[assignment]
+    WatchTables: _aio.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]  # type: ignore[assignment]
+    """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+    then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+    gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+    it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+    """
     CreateTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]  # type: ignore[assignment]
     """Open a table; the owner token it returns may close it."""
     JoinTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]  # type: ignore[assignment]
@@ -137,6 +149,18 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.ListTablesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ListTablesResponse, _abc.Awaitable[_lobby_pb2.ListTablesResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def WatchTables(
+        self,
+        request: _lobby_pb2.WatchTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_lobby_pb2.TablesUpdate], _abc.AsyncIterator[_lobby_pb2.TablesUpdate]]:
+        """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+        then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+        gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+        it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+        """
 
     @_abc_1.abstractmethod
     def CreateTable(

@@ -41,7 +41,7 @@ class _RummyPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyPhase
     """the hand is over"""
 
 class RummyPhase(_RummyPhase, metaclass=_RummyPhaseEnumTypeWrapper):
-    """Pif Paf (RULES.md §1) and Cacheta (§2): rummy on two French decks, nine cards each.
+    """Pif Paf (docs/rules.md §1) and Cacheta (§2): rummy on two French decks, nine cards each.
     One view serves both games; the fields only one game uses stay empty in the other.
     """
 

@@ -29,7 +29,7 @@ class TournamentsStub:
     """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
-    seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
+    seat) and anyone may watch with Spectate. Scoring as docs/rules.md scores tournaments:
     VP 5 / 3 / 2 / 0 by place (a shared place: 3 / 2 / 1 / 0), GP the hands dealt into plus one
     for winning the table alone; standings by VP, GP, head-to-head, then the seeded draw.
     """
@@ -86,7 +86,7 @@ class TournamentsServicer:
     """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
-    seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
+    seat) and anyone may watch with Spectate. Scoring as docs/rules.md scores tournaments:
     VP 5 / 3 / 2 / 0 by place (a shared place: 3 / 2 / 1 / 0), GP the hands dealt into plus one
     for winning the table alone; standings by VP, GP, head-to-head, then the seeded draw.
     """
@@ -202,7 +202,7 @@ class Tournaments:
     """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
-    seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
+    seat) and anyone may watch with Spectate. Scoring as docs/rules.md scores tournaments:
     VP 5 / 3 / 2 / 0 by place (a shared place: 3 / 2 / 1 / 0), GP the hands dealt into plus one
     for winning the table alone; standings by VP, GP, head-to-head, then the seeded draw.
     """

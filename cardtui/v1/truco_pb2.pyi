@@ -34,7 +34,7 @@ class _TrucoBetEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoBet.Val
     """argentino, with the flor option"""
 
 class TrucoBet(_TrucoBet, metaclass=_TrucoBetEnumTypeWrapper):
-    """Truco paulista (RULES.md §3) and truco argentino (RULES.md §4): one view for both, with
+    """Truco paulista (docs/rules.md §3) and truco argentino (docs/rules.md §4): one view for both, with
     each game's own facts in its part; events common to both are Truco…, a game's own are
     Paulista… or Argentino…. Teams are 0 and 1 (team = seat % 2); seats go counter-clockwise,
     so the next to play is seat + 1.
@@ -160,7 +160,7 @@ class _TrucoTiesEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoTies.V
     """a tied trick makes the next take all; a tied third, the mano's team (play_on)"""
 
 class TrucoTies(_TrucoTies, metaclass=_TrucoTiesEnumTypeWrapper):
-    """How a hand is decided after a tied trick (RULES.md §3, §4)."""
+    """How a hand is decided after a tied trick (docs/rules.md §3, §4)."""
 
 TRUCO_TIES_UNSPECIFIED: TrucoTies.ValueType  # 0
 TRUCO_TIES_FIRST_DECIDED: TrucoTies.ValueType  # 1

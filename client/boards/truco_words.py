@@ -5,7 +5,7 @@ The calls and the game's own words (Fico, Mão de onze, Tengo, Son buenas…) ar
 they stay in the game's language whatever the reader's. The rest is said in the reader's
 language (``cardtui.i18n``). Names for the teams follow the reader: a seated player reads "us" and "them", a spectator
 "Team 1" and "Team 2". Signals are shown only to those the server told (partners and those
-who caught them), with what each gesture usually promises (seed 003's table, read for each
+who caught them), with what each gesture usually promises (the table of signals (docs/rules.md), read for each
 deck). Nothing here knows a rule: every number comes from the event or the view.
 """
 
@@ -67,7 +67,7 @@ MEANINGS: dict[str, dict[int, tuple[str, ...]]] = {
         S.SIGNAL_CLOSE_EYES: (N_("bad cards"),), S.SIGNAL_TILT_HEAD: (N_("a good hand"),),
     },
 }
-"""What each gesture usually promises (seed 003's table, read for each deck): cards or words."""
+"""What each gesture usually promises (the table of signals (docs/rules.md), read for each deck): cards or words."""
 SIGN = {PAULISTA: "Sinal", ARGENTINO: "Seña"}
 SHORT = {"bad cards": N_("bad"), "a good hand": N_("good"), "good envido": "tanto", "an ace": N_("an A")}
 """Meanings cut short for a key's label, which has 14 characters at 80 columns ("s Seña 7⚔/7● ±")."""

@@ -495,7 +495,7 @@ class Searcher:
         return pick or _find(self.legal, "con_flor_me_achico", "no_quiero", "son_buenas") or self.legal[0]
 
     def signal(self) -> Action | None:
-        """Tell partners about one's cards once a round, before one's first card (seed 003's table)."""
+        """Tell partners about one's cards once a round, before one's first card (docs/rules.md, "Signals")."""
         v = self.view
         if not any(a.type == SIGNAL for a in self.legal) or not v.cards:
             return None

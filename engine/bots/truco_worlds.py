@@ -6,9 +6,9 @@ the envido each player announced, and the signals it saw; its view says the tabl
 tie rule, how it counts an unsuited envido). ``Knowledge.of(view)`` gathers that;
 ``Knowledge.deal(rng)`` deals the unseen cards to the other seats, each seat's whole hand (cards
 played and cards held) agreeing with what it announced and signalled; ``Knowledge.sim(hands)``
-builds the round on such a deal. Signals are read by seed 003's table: the eyebrow for the top card, the
-wink for the second, lips aside for the third or fourth, then a 3, a 2, an ace, bad cards
-(close the eyes) and a good envido (tilt the head).
+builds the round on such a deal. Signals are read by the table of signals (docs/rules.md): the
+eyebrow for the top card, the wink for the second, lips aside for the third or fourth, then a 3,
+a 2, an ace, bad cards (close the eyes) and a good envido (tilt the head).
 
 What the others did tells about their cards too, less surely than an announced envido: a
 truco called or accepted, an envido called, refused, or not called by one who played a card
@@ -59,7 +59,7 @@ ENVIDO_WORDS = {Word.ENVIDO: E, Word.REAL_ENVIDO: R, Word.FALTA_ENVIDO: F}
 
 
 def signal_for(cards: Sequence[Card], rank: dict[Card, int], envido_points: int | None) -> Signal | None:
-    """The signal that tells a partner about these cards (seed 003's table), or None."""
+    """The signal that tells a partner about these cards (docs/rules.md, "Signals"), or None."""
     if not cards:
         return None
     best = max(rank[c] for c in cards)

@@ -1,4 +1,4 @@
-"""The truco family: truco paulista (RULES.md §3) and truco argentino (RULES.md §4).
+"""The truco family: truco paulista (docs/rules.md §3) and truco argentino (docs/rules.md §4).
 
 What both games share lives once here: tricks and their ties (``tricks``), the call,
 answer and raise ladder that truco, envido and flor all climb (``ladder``), what the

@@ -1,4 +1,4 @@
-"""Envido (RULES.md §4, seed 003): what a hand is worth, and what a bet pays.
+"""Envido (docs/rules.md §4): what a hand is worth, and what a bet pays.
 
 A card counts its number, except 10, 11 and 12, which count 0. Two cards of one suit
 score their sum + 20. A hand with no two of a suit scores, by the option

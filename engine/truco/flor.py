@@ -1,4 +1,4 @@
-"""Flor, the table option ``flor`` of truco argentino (RULES.md §4: "flor per common rules").
+"""Flor, the table option ``flor`` of truco argentino (docs/rules.md §4: "flor per common rules").
 
 A player whose three cards are all of one suit holds a flor, worth 20 + the three cards'
 envido values (10, 11 and 12 count 0; the best is 7-6-5 suited, 38). Flor is not optional:

@@ -1,12 +1,12 @@
-"""Signals between partners (seed 003's table), shared by both trucos.
+"""Signals between partners (docs/rules.md, "Signals"), shared by both trucos.
 
 A seat playing the round with a partner beside it in that round may make one of the
 standard gestures at any time: with nobody to read it (a 1v1, a pica-pica duel) there is
 no signal to make. Its partners always see it; each opponent catches it with probability
 ``signals_seen``, drawn from the hand's rng so that a replay catches the same signals. A
 signal is a gesture, not a claim: nothing stops a player from signalling cards they do
-not hold. What each gesture means is the players' business (clients show seed 003's
-table); the engine only carries it.
+not hold. What each gesture means is the players' business (clients show the table of
+signals, docs/rules.md); the engine only carries it.
 """
 
 from __future__ import annotations

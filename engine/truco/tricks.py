@@ -78,7 +78,7 @@ class TieRule(StrEnum):
     FIRST_DECIDED: whoever won the first decided trick wins on any tie (truco paulista,
     and argentino's first_trick ties). LAST_TAKES_ALL: after a tied first trick the next
     trick takes all; after a tied second trick the third takes all; a tied third trick
-    goes to the mano's team (seed 003).
+    goes to the mano's team (docs/rules.md §4).
     """
 
     FIRST_DECIDED = "first_decided"

@@ -1,4 +1,4 @@
-"""Cacheta rulings (RULES.md §2) on rigged hands: flip and wilds, points, na boa, cuts and burns; bot games."""
+"""Cacheta rulings (docs/rules.md §2) on rigged hands: flip and wilds, points, na boa, cuts and burns; bot games."""
 
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ def test_points_floor_at_zero_and_last_player_wins() -> None:
 
 
 def test_tournament_places_score_5_3_2_0() -> None:
-    """RULES.md §2, **option** ``tournament``: VP 5/3/2/0 by place (seed 001: second 3, third 2,
+    """docs/rules.md §2, **option** ``tournament``: VP 5/3/2/0 by place (second 3, third 2,
     the fourth and last 0); players out in different hands take different places."""
     state = new(4, tournament=True)
     state.stacks[:] = [2, 10, 4, 4]

@@ -1,4 +1,4 @@
-"""Cacho, RULES.md §5: scripted hands on rigged cards, legal-action counts, random play."""
+"""Cacho, docs/rules.md §5: scripted hands on rigged cards, legal-action counts, random play."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def rig(state: CachoState, first: str, later: str = "") -> None:
 
 # -- the pack ----------------------------------------------------------------------
 def test_the_pack_is_24_cards_ace_to_six_of_each_suit() -> None:
-    """RULES.md §5: 24 cards (A–6 of each French suit); 6 high, ace low. Every hand is dealt from it."""
+    """docs/rules.md §5: 24 cards (A–6 of each French suit); 6 high, ace low. Every hand is dealt from it."""
     assert len(DECK) == 24 and len(set(DECK)) == 24
     assert sorted(map(str, DECK)) == sorted(f"{r}{s}" for r in ("A", "2", "3", "4", "5", "6") for s in "SHDC")
     assert strength(parse_cards("6S 5H 4D")) > strength(parse_cards("AS 5H 4D"))  # 6 high, ace low

@@ -1,4 +1,4 @@
-"""The meld search against a plain exhaustive one, and every example in RULES.md."""
+"""The meld search against a plain exhaustive one, and every example in docs/rules.md."""
 
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ def test_filling_cards_are_those_that_meld_every_card(name: str) -> None:
     assert set(m.filling(parse_cards("4H 5H 6H 7H 7C 7D 7S KC KD"))) == set(parse_cards("KH KS 10S 10C"))
 
 
-# -- the examples in RULES.md -------------------------------------------------------
+# -- the examples in docs/rules.md -------------------------------------------------------
 def cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
 

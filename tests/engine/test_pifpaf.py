@@ -1,4 +1,4 @@
-"""Pif Paf rulings (RULES.md §1) on rigged hands, redaction, and whole bot sessions for 3 to 8 players."""
+"""Pif Paf rulings (docs/rules.md §1) on rigged hands, redaction, and whole bot sessions for 3 to 8 players."""
 
 from __future__ import annotations
 

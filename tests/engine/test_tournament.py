@@ -1,4 +1,5 @@
-"""Tournament scoring by place (seed 001, every tie case), standings and their tie-breaks, pairing."""
+"""Tournament scoring by place (docs/rules.md, "Tournament scoring": every tie case), standings and their
+tie-breaks, pairing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Truco argentino, RULES.md §4: rigged positions for every ruling, then random whole matches."""
+"""Truco argentino, docs/rules.md §4: rigged positions for every ruling, then random whole matches."""
 
 from __future__ import annotations
 
@@ -685,7 +685,7 @@ def test_options() -> None:
 
 
 def test_the_chat_option_is_the_same_as_the_paulistas() -> None:
-    """RULES.md §3, "Signals (both trucos)": table chat is **option** ``chat`` =
+    """docs/rules.md §3, "Signals (both trucos)": table chat is **option** ``chat`` =
     spectators-and-between-hands (the default) | always, in Truco argentino as in paulista."""
     assert GAME.options({}).chat == Chat.SPECTATORS_AND_BETWEEN_HANDS == "spectators-and-between-hands"
     assert GAME.options({"chat": "always"}).chat == Chat.ALWAYS
@@ -805,7 +805,7 @@ def test_bots_take_the_trick_with_the_lowest_card_that_wins() -> None:
     assert action.cards == parse_cards("2b")
 
 
-# -- RULES.md §4: the rulings of issue 9 ----------------------------------------------
+# -- docs/rules.md §4: the rulings of issue 9 ----------------------------------------------
 def test_the_best_envido_at_the_table_always_wins() -> None:
     """Announce from the last raiser; passed over only while one's team leads; the trailing team is asked."""
     st = table(n=4)  # dealer 0, mano 1: order 1 2 3 0
@@ -828,7 +828,7 @@ def test_the_best_envido_at_the_table_always_wins() -> None:
 
 
 def test_the_best_envido_at_the_table_always_wins_with_six_players() -> None:
-    """RULES.md §4 (issue 9.1, 3v3): a seat passed over while its team led still wins with the best envido.
+    """docs/rules.md §4 (issue 9.1, 3v3): a seat passed over while its team led still wins with the best envido.
 
     Announce from the last raiser, counter-clockwise; a player is passed over only while their own
     team holds the best score; whenever the other team takes the lead, each player of the trailing

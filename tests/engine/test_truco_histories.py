@@ -1,4 +1,4 @@
-"""Truco hand histories (DESIGN.md): every key holds in every mode, and every card is accounted for."""
+"""Truco hand histories (docs/history.md): every key holds in every mode, and every card is accounted for."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Truco paulista, RULES.md §3: the deal, every tie ruling, truco and its caps, onze and ferro."""
+"""Truco paulista, docs/rules.md §3: the deal, every tie ruling, truco and its caps, onze and ferro."""
 
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ def test_no_raise_beyond_what_the_team_needs() -> None:
 
 
 def test_a_team_on_6_facing_seis_cannot_raise_to_nove() -> None:
-    """RULES.md §3: no call or raise by a team that winning the current stake would already take
+    """docs/rules.md §3: no call or raise by a team that winning the current stake would already take
     to 12; the seed's own example, a team on 6 cannot raise six to nine (a team on 5 can)."""
     st, _ = GAME.resume(GAME.options({}), SEATS, [2, 6], 0, 1, 1)
     do(st, 1, "keep")
@@ -374,7 +374,7 @@ def test_mao_de_ferro_is_played_blind() -> None:
 
 
 def test_a_won_mao_de_ferro_scores_1_tento() -> None:
-    """RULES.md §3: both on 11, the mão de ferro is played blind for 1 tento; winning it ends the game at 12."""
+    """docs/rules.md §3: both on 11, the mão de ferro is played blind for 1 tento; winning it ends the game at 12."""
     st = table(scores=(11, 11))
     assert st.ferro and st.stake == 1
     st.hands = [list(parse_cards(t)) for t in ("4H 5H 6H", "3S 3H 3D", "4D 5D 6D", "2S 2H 2D")]
@@ -412,7 +412,7 @@ def test_signals_reach_the_partner_and_are_caught_by_chance() -> None:
 
 
 def test_signals_seen_defaults_to_a_quarter() -> None:
-    """RULES.md §3: each opponent catches a signal with probability **option** ``signals_seen``, default 0.25."""
+    """docs/rules.md §3: each opponent catches a signal with probability **option** ``signals_seen``, default 0.25."""
     assert GAME.options({}).signals_seen == 0.25
     (spec,) = [s for s in GAME.option_specs if s.name == "signals_seen"]
     assert (spec.default, spec.min, spec.max) == (0.25, 0.0, 1.0)

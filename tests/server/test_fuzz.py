@@ -37,7 +37,7 @@ REFUSALS = {
     grpc.StatusCode.NOT_FOUND,
     grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
-"""The codes DESIGN.md names for refusals; UNKNOWN or INTERNAL would mean a crash in a handler."""
+"""The codes docs/client.md names for refusals; UNKNOWN or INTERNAL would mean a crash in a handler."""
 
 CARDS = [str(Card.of(r, s)) for s in FRENCH_SUITS for r in range(1, 14)] + [
     str(Card.of(r, s)) for s in SPANISH_SUITS for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)

@@ -1,4 +1,4 @@
-"""A claim window gives nothing away (RULES.md §1, issue 25 §5).
+"""A claim window gives nothing away (docs/rules.md §1, issue 25 §5).
 
 After every discard at Pif Paf and Cacheta a window opens to every other player, for the same
 time, whether or not anyone can take the card. Real tables on a real server play many hands;

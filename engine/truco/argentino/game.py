@@ -1,4 +1,4 @@
-"""Truco argentino (RULES.md §4, seed 003): 2, 4 or 6 players, 40 Spanish cards, to 30.
+"""Truco argentino (docs/rules.md §4): 2, 4 or 6 players, 40 Spanish cards, to 30.
 
 Seats are numbered counter-clockwise; the next player to the right is ``seat + 1`` and
 teams alternate seats (``team = seat % 2``; see ``engine.truco.tricks``). The dealer deals

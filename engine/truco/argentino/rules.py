@@ -55,7 +55,7 @@ RANK = strength_table(
 
 
 class Ties(StrEnum):
-    """How a tied trick is settled (RULES.md §4), named by the rule."""
+    """How a tied trick is settled (docs/rules.md §4), named by the rule."""
 
     PLAY_ON = "play_on"
     """A tied trick makes the next take all; all three tied: the mano's team."""

@@ -1,4 +1,4 @@
-"""Truco paulista-style (RULES.md §3, seed 000): four players in two facing pairs, to 12.
+"""Truco paulista-style (docs/rules.md §3): four players in two facing pairs, to 12.
 
 Seats are numbered counter-clockwise, so the player to a seat's right is ``seat + 1``
 (``engine.truco.tricks``). The dealer gives three cards to the mão (``dealer + 1``), who

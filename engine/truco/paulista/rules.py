@@ -42,7 +42,7 @@ RANK = strength_table(
 
 class TrucoDecides(StrEnum):
     TRICK = "trick"
-    """Once a truco is accepted, the trick being played decides the hand (seed 000)."""
+    """Once a truco is accepted, the trick being played decides the hand (docs/rules.md §3)."""
     HAND = "hand"
     """Best of three tricks as usual."""
 
