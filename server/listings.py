@@ -45,11 +45,12 @@ SOURCES_SECONDS = 2.0
 """How often a lobby looks in the store for the room's processes it follows (a worker replaced, a host come)."""
 RETRY_SECONDS = 0.5
 """How soon a lobby follows again a process whose stream broke."""
-PACE_SECONDS = 2.0
-"""The most often a lobby's watcher is sent a change: what changes meanwhile comes together in one message. Each
-message costs the server gRPC's own work for every stream it goes to, about what the rest of a change costs in all
-(``make bench --only lobby``, bench/marks.md); at most one every two seconds, a list on screen is never further
-behind than when the lobby asked every two seconds, and a room where nothing changes sends nothing."""
+PACE_SECONDS = 4.0
+"""The most often a lobby's watcher is sent a change once the room is busy: what changes meanwhile comes together in
+one message. Each message costs the server gRPC's own work for every stream it goes to, about 0.3 ms, more than the
+rest of a change costs in all (``make bench --only lobby``, bench/marks.md), so a busy room's list moves once every
+four seconds; but a change after a quiet spell goes out at once (``FLUSH_SECONDS``), so a person who opens a table
+or takes a seat sees the lobby answer, and a room where nothing changes sends nothing."""
 FIRST_SECONDS = 2.0
 """How long a new feed waits for each process's first snapshot before it gives its own (as ``ListTables`` waits
 for each process's list: ``routes.LIST_SECONDS``)."""
@@ -197,6 +198,8 @@ class Feed:
     """What changed since the last message sent (``PACE_SECONDS``), and what went."""
     _gone: set[str] = field(default_factory=set)
     _pace: asyncio.TimerHandle | None = None
+    _last: float = float("-inf")
+    """When the last message went (the loop's clock)."""
 
     async def watch(self, include_finished: bool) -> AsyncIterator[bytes]:
         """The room's tables (snapshot), then each change as any process sends it."""
@@ -316,11 +319,15 @@ class Feed:
             self._changed.pop(table_id, None)
             self._gone.add(table_id)
         if self._pace is None:
-            self._pace = asyncio.get_running_loop().call_later(PACE_SECONDS, self._send)
+            loop = asyncio.get_running_loop()
+            # at once after a quiet spell (what a seat taken changes comes together first), else a pace from the last
+            when = max(FLUSH_SECONDS, self._last + PACE_SECONDS - loop.time())
+            self._pace = loop.call_later(when, self._send)
 
     def _send(self) -> None:
         """What changed since the last message, in one message to every watcher."""
         self._pace = None
+        self._last = asyncio.get_running_loop().time()
         changed, gone = list(self._changed.items()), list(self._gone)
         self._changed, self._gone = {}, set()
         with_finished = update_bytes([e.body for _, e in changed], gone)
