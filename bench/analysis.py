@@ -30,7 +30,7 @@ from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
 from cardtui.engine.bots.players import levels
 from cardtui.engine.games import get
-from cardtui.server.analysis_pool import AnalysisPool, cores
+from cardtui.server.processes.analysis_pool import AnalysisPool, cores
 
 TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 3), ("cacheta", 2), ("pifpaf", 3))
 SEAT_HANDS = 20

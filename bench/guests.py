@@ -30,8 +30,8 @@ import psutil
 import pyte
 
 from cardtui.server.app import start
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
-from cardtui.server.web_guests import WarmLauncher
+from cardtui.server.web.guests import WarmLauncher
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 
 GUESTS = 10
 USS_MARK = 25.0

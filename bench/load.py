@@ -592,7 +592,7 @@ async def compare(tables: int = 200, seconds: float = 10.0, ramp: list[float] | 
     rate in ``rounds`` short turns each, pooled; each step of the ramp one turn each) puts
     the drift on both sides of every ratio instead of between them.
     """
-    from cardtui.server.workers import cores
+    from cardtui.server.processes.workers import cores
 
     ramp = ramp or [2, 3, 3.5, 4, 4.5, 5, 6, 8]
     default = cores()

@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtui.engine.core import Action, GameView
-from cardtui.server import wire
-from cardtui.server.fanout import Subscriber
-from cardtui.server.room import Room, TableRequest
+from cardtui.server.actor.fanout import Subscriber
+from cardtui.server.actor.table import Table
+from cardtui.server.base import wire
+from cardtui.server.lobby.room import Room, TableRequest
 from cardtui.server.store import Store
-from cardtui.server.table import Table
 
 ACTS = 4000
 TABLES = 200

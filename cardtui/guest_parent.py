@@ -1,9 +1,9 @@
 """The browser guests' warm parent: ``python -m cardtui.guest_parent FD TARGET [TLS_CA]``.
 
-The page (``cardtui.server.web``) starts it once and asks it for a guest per browser tab: it
+The page (``cardtui.server.web.site``) starts it once and asks it for a guest per browser tab: it
 imports the client once, then forks each guest, which runs the command line (``cardtui connect
 TARGET --ask-name``) on the sockets it was handed. How it forks, and what a forked guest does to
-share more of the parent's memory, is the server's (``cardtui.server.web_guests``); this module,
+share more of the parent's memory, is the server's (``cardtui.server.web.guests``); this module,
 at the package's root beside the command line, hands it what to import first (the client, whose
 strips it makes lighter: Textual's parts are the client's) and what a guest runs. So the server
 imports nothing of the command line, which imports the server: no circle of imports at any level of
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from cardtui.server import web_guests
+from cardtui.server.web import guests as web_guests
 
 
 def warm_up() -> None:

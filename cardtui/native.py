@@ -78,8 +78,8 @@ COMPILED = (
     "engine/bots/truco_search.py",
     "engine/betting.py",
     "engine/cacho.py",
-    "server/wire.py",
-    "server/fanout.py",
+    "server/base/wire.py",
+    "server/actor/fanout.py",
 )
 """Every module the build compiles, by its path in the package: the one list (``tools.native`` compiles these,
 ``sources`` adds what they are built against). Why each is here: ``tools.native``'s ``MODULES``."""

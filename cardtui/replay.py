@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtui.client.screens.replay import ReplayApp, ServerHands, Steps
-from cardtui.server.replays import hand_summary, steps
+from cardtui.server.hands.replays import hand_summary, steps
 from cardtui.v1 import replay_pb2
 
 

@@ -88,7 +88,7 @@ def window_title(model: TableModel | None, left: float | None) -> str:
 
 
 PAGE_OSC = 7705
-"""The private OSC the browser page listens to for the guest's bell (server/web_page/index.html);
+"""The private OSC the browser page listens to for the guest's bell (server/web/page/index.html);
 a terminal ignores an OSC it does not know."""
 
 

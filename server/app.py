@@ -21,28 +21,28 @@ from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui import heap
 from cardtui.i18n import N_
-from cardtui.server import logfile, systemd
-from cardtui.server.clock import REAL, Clock
-from cardtui.server.hosts import HostsService
-from cardtui.server.invites import Where
-from cardtui.server.limits import Limits, RateLimiter, RefusalLog
-from cardtui.server.metrics import answer, count_in, pool_processes, standing
-from cardtui.server.pools import Pools, start_pools
-from cardtui.server.room import DEFAULT_CUT, Room
-from cardtui.server.routes import Router
+from cardtui.server.base.clock import REAL, Clock
+from cardtui.server.base.limits import Limits, RateLimiter, RefusalLog
+from cardtui.server.base.metrics import answer, count_in, pool_processes, standing
+from cardtui.server.hands.tournaments import Tournaments
+from cardtui.server.lobby.invites import Where
+from cardtui.server.lobby.room import DEFAULT_CUT, Room
+from cardtui.server.lobby.routes import Router
+from cardtui.server.ops import logfile, systemd
+from cardtui.server.ops.stores import open_store
+from cardtui.server.processes.hosts import HostsService
+from cardtui.server.processes.pools import Pools, start_pools
+from cardtui.server.processes.takeover import SWEEP_SECONDS, Keeper
+from cardtui.server.processes.workers import Workers, WorkerSettings, watch_parent
 from cardtui.server.service import TOURNAMENTS_AT, LobbyService, TableService, TournamentService, register
 from cardtui.server.service import log as service_log
 from cardtui.server.store import Store
-from cardtui.server.stores import open_store
-from cardtui.server.takeover import SWEEP_SECONDS, Keeper
-from cardtui.server.tournaments import Tournaments
-from cardtui.server.workers import Workers, WorkerSettings, watch_parent
 from cardtui.v1 import hosts_pb2, lobby_pb2, table_pb2, tournament_pb2
 
 if TYPE_CHECKING:
-    from cardtui.server.analysis_pool import AnalysisPool
-    from cardtui.server.announce import Announcer
-    from cardtui.server.web import WebOptions
+    from cardtui.server.ops.announce import Announcer
+    from cardtui.server.processes.analysis_pool import AnalysisPool
+    from cardtui.server.web.site import WebOptions
 
 log = logging.getLogger("cardtui.server")
 
@@ -195,7 +195,7 @@ async def start(
 ) -> Running:
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
-    ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
+    ``web_url`` (where browsers join, see ``cardtui.server.web.site``) goes into the announcement.
     ``cut_window``: seconds a fair deal waits at most for the seated people's seeds (at most a table's turn
     clock; 0: no cuts).
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
@@ -312,7 +312,7 @@ async def start(
              " with TLS" if tls else "", store.path)
     announcer = None
     if announce:
-        from cardtui.server.announce import start_announcer
+        from cardtui.server.ops.announce import start_announcer
 
         count = (store.tables.open_tables if store.owners.shared  # the room's, its workers' too
                  else lambda: len(room.tables))
@@ -358,7 +358,7 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection, figures: Co
 def where(host: str, port: int, interfaces: list[str] | None, pages: tuple[str, ...]) -> Where:
     """Where friends reach this server, as an invite says it: its addresses on the LAN (this
     machine's only, when it listens on a loopback address), and its page's URLs."""
-    from cardtui.server.announce import announced_addresses
+    from cardtui.server.ops.announce import announced_addresses
 
     try:
         addresses = announced_addresses(host, interfaces)
@@ -408,7 +408,7 @@ async def serve_forever(
     web_url = web_line = None
     web_pages: list[str] = []
     if web is not None:  # bound first, so the announcement can carry its URL
-        from cardtui.server.web import describe, open_socket, web_urls
+        from cardtui.server.web.site import describe, open_socket, web_urls
 
         sock = open_socket(host, web.port)
         web_port = int(sock.getsockname()[1])
@@ -427,7 +427,7 @@ async def serve_forever(
         raise
     guests = None
     if web is not None and sock is not None:
-        from cardtui.server.web import WebServer, local_target
+        from cardtui.server.web.site import WebServer, local_target
 
         guests = WebServer(local_target(host, running.port), tls=web.tls,
                            tls_ca=web.tls[0] if web.tls else None, limits=web.limits, origins=web.origins)
@@ -439,7 +439,7 @@ async def serve_forever(
             raise
     page = None
     if metrics is not None:
-        from cardtui.server.metrics import serve as serve_metrics
+        from cardtui.server.base.metrics import serve as serve_metrics
 
         try:
             page = await serve_metrics(metrics[0], metrics[1], running.room.figures, lambda: running.workers)
@@ -457,7 +457,7 @@ async def serve_forever(
     line = f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}{spread}){also}"
     print(line, flush=True)
     if web_pages:
-        from cardtui.server.web import install_line
+        from cardtui.server.web.site import install_line
 
         print(install_line(web_pages[0]), flush=True)
     systemd.ready(line)

@@ -19,10 +19,10 @@ from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED, SEED_BYTES
 from cardtui.i18n import N_
 from cardtui.installing import wheel_url
-from cardtui.server import hints, invites_wire, replays, wire
-from cardtui.server.analysis import Analyses
-from cardtui.server.analysis_pool import AnalysisPool
-from cardtui.server.errors import (
+from cardtui.server.actor import hints
+from cardtui.server.actor.rematch import Choice
+from cardtui.server.base import wire
+from cardtui.server.base.errors import (
     FailedPrecondition,
     InvalidArgument,
     PermissionDenied,
@@ -30,16 +30,19 @@ from cardtui.server.errors import (
     ResourceExhausted,
     Unavailable,
 )
-from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter, address
-from cardtui.server.listings import Feed
-from cardtui.server.outage import AWAY as STORE_AWAY
-from cardtui.server.outage import Outage
-from cardtui.server.rematch import Choice
-from cardtui.server.room import Room, TableRequest
-from cardtui.server.routes import Router
+from cardtui.server.base.limits import RateLimiter, RefusalLog, StreamCounter, address
+from cardtui.server.base.text import BadText, clean_chat
+from cardtui.server.hands import replays
+from cardtui.server.hands.analysis import Analyses
+from cardtui.server.hands.tournaments import Tournaments
+from cardtui.server.lobby import invites_wire
+from cardtui.server.lobby.listings import Feed
+from cardtui.server.lobby.outage import AWAY as STORE_AWAY
+from cardtui.server.lobby.outage import Outage
+from cardtui.server.lobby.room import Room, TableRequest
+from cardtui.server.lobby.routes import Router
+from cardtui.server.processes.analysis_pool import AnalysisPool
 from cardtui.server.store import StoreDown
-from cardtui.server.text import BadText, clean_chat
-from cardtui.server.tournaments import Tournaments
 from cardtui.v1 import (
     analysis_pb2,
     lobby_pb2,
@@ -53,7 +56,7 @@ from cardtui.v1 import (
 )
 
 if TYPE_CHECKING:
-    from cardtui.server.workers import Workers
+    from cardtui.server.processes.workers import Workers
 
 log = logging.getLogger("cardtui.service")
 TOURNAMENTS_AT = "tournaments_at"

@@ -21,9 +21,10 @@ import pytest_asyncio
 from cardtui import i18n, native
 from cardtui.engine.core import Match
 from cardtui.fair import Chain
-from cardtui.server import analysis_pool, wire
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.server.table import Table
+from cardtui.server.base import wire
+from cardtui.server.processes import analysis_pool
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.arrangements import ARRANGEMENTS, Arrangement
 from tests.postgres import Cluster

@@ -33,14 +33,14 @@ def test_the_cpu_line_compares_at_one_act_and_at_the_highest_rate_both_sustain()
 
 def test_samples_in_our_code_are_ours_whatever_folder_it_is_imported_from() -> None:
     loop = ["<module> (cardtui/cli/__main__.py:3)", "BaseEventLoop._run_once (asyncio/base_events.py:1922)"]
-    assert part_of([*loop, "TableService.Act (server/service.py:352)", "Room.seat_grant (server/room.py:300)"]
+    assert part_of([*loop, "TableService.Act (server/service.py:352)", "Room.seat_grant (server/lobby/room.py:300)"]
                    ) == "server, other (service, room, records)"
-    assert part_of([*loop, "Table._changed (server/table.py:505)", "Room.sent (server/room.py:441)"]
+    assert part_of([*loop, "Table._changed (server/actor/table.py:505)", "Room.sent (server/lobby/room.py:441)"]
                    ) == "journal (SQLite)"
-    assert part_of([*loop, "Table._changed (server/table.py:505)", "Table.view_bytes (server/table.py:660)"]
+    assert part_of([*loop, "Table._changed (server/actor/table.py:505)", "Table.view_bytes (server/actor/table.py:660)"]
                    ) == "views (build and serialize)"
     assert part_of([*loop, "Handle._run (asyncio/events.py:80)"]) == "gRPC and asyncio (C and Python)"
-    worker = ["worker_main (server/workers.py:120)", "BaseEventLoop.run_forever (asyncio/base_events.py:607)",
+    worker = ["worker_main (server/processes/workers.py:120)", "BaseEventLoop.run_forever (asyncio/base_events.py:607)",
               "BaseEventLoop._run_once (asyncio/base_events.py:1922)"]  # a table worker's loop, under our frame
     assert part_of([*worker, "EpollSelector.select (selectors.py:468)"]) == "idle"
     assert part_of([*worker, "Handle._run (asyncio/events.py:80)"]) == "gRPC and asyncio (C and Python)"

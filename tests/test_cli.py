@@ -120,7 +120,7 @@ def test_a_wheel_holds_one_package_cardtui(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert top == {"cardtui"}
-    for part in ("engine/core.py", "server/table.py", "client/app.py", "client/app.tcss", "v1/table_pb2.py",
+    for part in ("engine/core.py", "server/actor/table.py", "client/app.py", "client/app.tcss", "v1/table_pb2.py",
                  "client/rules/cacho.md"):
         assert f"cardtui/{part}" in names
 

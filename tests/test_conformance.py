@@ -23,7 +23,7 @@ from cardtui.engine.core import Action, Event, GameView, IllegalAction, InvalidO
 from cardtui.engine.events import HandStarted
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import table_pb2
 from tests.held import cards_in
 
@@ -273,7 +273,7 @@ def test_every_action_type_of_every_game_is_on_the_wire() -> None:
 def test_a_bots_decision_is_a_snapshot_another_process_can_make(game: str, players: int) -> None:
     """What the server sends to its bot workers: a decision pickles whole, and made from the
     snapshot (as a worker makes it) it is the action the bot makes at the table, and legal."""
-    from cardtui.server.thinking import decide
+    from cardtui.server.base.thinking import decide
 
     rules = GAMES[game]
     rng = random.Random(7)

@@ -19,7 +19,7 @@ import pytest
 from cardtui import cli
 from cardtui.cli.flags import PASSWORD_ENV, table_password
 from cardtui.server.app import Running
-from cardtui.server.web_guests import guest_environment
+from cardtui.server.web.guests import guest_environment
 from tests.conftest import create
 from tests.waiting import eventually
 

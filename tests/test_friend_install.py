@@ -25,7 +25,7 @@ import pytest_asyncio
 
 from cardtui import __version__
 from cardtui.server.app import Running
-from cardtui.server.web import WebServer, local_target, open_socket
+from cardtui.server.web.site import WebServer, local_target, open_socket
 from tests.test_packaging import built_package
 
 INSTALL_SECONDS = 300

@@ -20,9 +20,9 @@ from cardtui import i18n
 from cardtui.cli import main
 from cardtui.client.connection import PROBLEM_METADATA, Connection, error_text, problem_of
 from cardtui.i18n import _, ngettext, render, speaking
-from cardtui.server import wire
 from cardtui.server.app import Running
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.base import wire
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.conftest import create, started
 from tests.waiting import eventually_async

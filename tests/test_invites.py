@@ -24,7 +24,7 @@ from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.textual_internals import drawn_lines, notices
 from cardtui.server.app import Running, start
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.client.test_table_flow import SMALL
 from tests.client.waiting import at_table, in_lobby, settled, until

@@ -38,9 +38,9 @@ def test_the_parts_keep_their_top_level_folders() -> None:
 def test_the_interpreter_loads_each_module_from_the_file_the_tools_read() -> None:
     import cardtui.client.actionbar
     import cardtui.engine.cards
-    import cardtui.server.names
+    import cardtui.server.base.names
 
-    for module in (cardtui.client.actionbar, cardtui.engine.cards, cardtui.server.names):
+    for module in (cardtui.client.actionbar, cardtui.engine.cards, cardtui.server.base.names):
         assert Path(module.__file__ or "").resolve() == layout.modules()[module.__name__].resolve()
 
 
@@ -90,7 +90,7 @@ def test_a_circle_between_the_packages_parts_breaks_the_contract() -> None:
 
     assert kept(ancestors)
     assert "cardtui.cli" not in graph.find_upstream_modules("cardtui.server")
-    graph.add_import(importer="cardtui.server.web_guests", imported="cardtui.cli", line_number=1,
+    graph.add_import(importer="cardtui.server.web.guests", imported="cardtui.cli", line_number=1,
                      line_contents="from cardtui.cli import main")
     assert not kept(ancestors), "a circle between the command line and the server"
     assert kept(["cardtui.engine", "cardtui.server", "cardtui.client"]), "unseen within the parts alone"
@@ -127,6 +127,6 @@ def test_the_server_importing_the_client_breaks_its_contract() -> None:
         return bool(contract.check(graph, verbose=False).kept)
 
     assert kept()
-    graph.add_import(importer="cardtui.server.web_guests", imported="cardtui.client.textual_internals",
+    graph.add_import(importer="cardtui.server.web.guests", imported="cardtui.client.textual_internals",
                      line_number=1, line_contents="from cardtui.client.textual_internals import STRIP_CACHES")
     assert not kept(), "the server importing the client"

@@ -42,7 +42,7 @@ print(json.dumps({"file": argentino.__file__, "status": STATUS, "histories": his
 WIRE = """
 import hashlib, json, random
 import cardtui.engine.cacho as cacho
-import cardtui.server.wire as wire
+import cardtui.server.base.wire as wire
 from cardtui.native import STATUS
 from cardtui.v1 import table_pb2
 game, rng, digest = cacho.GAME, random.Random(3), hashlib.sha256()
@@ -214,8 +214,8 @@ def test_this_process_runs_what_the_status_says() -> None:
     import cardtui.engine.bots.trucosim as trucosim
     import cardtui.engine.melds as melds
     import cardtui.engine.truco.argentino.state as state_module
-    import cardtui.server.fanout as fanout
-    import cardtui.server.wire as wire
+    import cardtui.server.actor.fanout as fanout
+    import cardtui.server.base.wire as wire
 
     compiled = native.STATUS.startswith("compiled")
     for module in (state_module, betting, wire, fanout, melds, rummy_search, cacho_search, truco_search, truco_worlds,
@@ -227,7 +227,7 @@ def test_this_process_runs_what_the_status_says() -> None:
 def test_a_build_depends_on_the_server_modules_it_compiles() -> None:
     compiled = {m.removeprefix("cardtui/") for m in build_tool.MODULES}
     assert compiled <= set(native.digests(native.sources()))
-    assert {"server/wire.py", "server/fanout.py", "engine/betting.py"} <= compiled
+    assert {"server/base/wire.py", "server/actor/fanout.py", "engine/betting.py"} <= compiled
 
 
 def test_what_is_compiled_is_listed_once() -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from cardtui import __version__
 from cardtui.installing import wheel_name
-from cardtui.server.wheels import _copy_checkout
+from cardtui.server.web.wheels import _copy_checkout
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = """
@@ -51,7 +51,7 @@ def test_a_wheel_holds_the_one_package_with_every_module_in_its_place(tmp_path: 
     for module, path in layout.modules().items():
         inside = "/".join(module.split(".")) + ("/__init__.py" if path.name == "__init__.py" else ".py")
         assert inside in names, f"{module} ({path}) is not in the wheel"
-    assert "cardtui/client/app.tcss" in names and "cardtui/server/web_page/index.html" in names
+    assert "cardtui/client/app.tcss" in names and "cardtui/server/web/page/index.html" in names
     assert "cardtui/locale/pt_BR/LC_MESSAGES/cardtui.mo" in names
 
 

@@ -80,7 +80,7 @@ def test_quitting_play_says_nothing_more(tmp_path: Path) -> None:
 def test_a_second_room_on_the_same_store_says_so(tmp_path: Path) -> None:
     """``cardtui play`` on a store another server holds (a second ``make play`` in the same clone) ends with the
     store's sentence and a failing status, not a traceback, and leaves the first server's store alone."""
-    from cardtui.server.stores import open_store
+    from cardtui.server.ops.stores import open_store
 
     db = tmp_path / "store.db"
     held = open_store(str(db))  # the first room's server

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from cardtui.server.app import start
-from cardtui.server.limits import Limits
+from cardtui.server.base.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,9 +23,9 @@ import pytest_asyncio
 from aiohttp.web import WebSocketResponse
 
 from cardtui.certs import generate
-from cardtui.server.announce import Announcer
 from cardtui.server.app import Running
-from cardtui.server.web import (
+from cardtui.server.ops.announce import Announcer
+from cardtui.server.web.site import (
     GuestSession,
     WebLimits,
     WebServer,

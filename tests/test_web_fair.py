@@ -10,7 +10,7 @@ import aiohttp
 import pytest_asyncio
 
 from cardtui.server.app import Running, start
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from tests.test_web import Guest
 
 

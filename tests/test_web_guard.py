@@ -29,8 +29,8 @@ import pytest
 import pytest_asyncio
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket, origin_of, terminal_size
-from cardtui.server.web_guests import PARENT
+from cardtui.server.web.guests import PARENT
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket, origin_of, terminal_size
 from tests.test_web import Guest
 from tests.waiting import eventually, eventually_async
 

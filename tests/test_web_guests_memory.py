@@ -18,7 +18,7 @@ import psutil
 import pytest_asyncio
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from tests.test_web import open_guest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ def run_python(code: str) -> str:
 def test_the_warm_parent_takes_up_the_holes_of_its_heap() -> None:
     out = run_python("""
         import ctypes
-        from cardtui.server.web_guests import fill_heap_holes
+        from cardtui.server.web.guests import fill_heap_holes
 
         class Info(ctypes.Structure):
             _fields_ = [(n, ctypes.c_size_t) for n in
@@ -132,7 +132,7 @@ def test_a_guest_hands_the_free_pages_inside_its_heap_back() -> None:
     """Memory freed below the heap's top stays counted as the process's own until trimmed."""
     out = run_python("""
         import ctypes, os
-        from cardtui.server.web_guests import trim_heap_every
+        from cardtui.server.web.guests import trim_heap_every
         from tests.waiting import eventually_sync
 
         libc = ctypes.CDLL(None)

@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebServer, host_name, local_target, open_socket
+from cardtui.server.web.site import WebServer, host_name, local_target, open_socket
 from tests.test_web import Guest
 
 REFUSED = "This page is not served under that name: open the room's own address."

@@ -19,8 +19,8 @@ from packaging.utils import canonicalize_name
 from cardtui import __version__
 from cardtui.installing import Offer, best, offer, wheel_name
 from cardtui.server.app import Running
-from cardtui.server.web import WebServer, install_line, local_target, open_socket
-from cardtui.server.wheels import backend_here, needed, tags_of
+from cardtui.server.web.site import WebServer, install_line, local_target, open_socket
+from cardtui.server.web.wheels import backend_here, needed, tags_of
 
 WHEEL = wheel_name(__version__)
 
@@ -66,7 +66,7 @@ async def test_the_page_serves_the_client_it_runs_under_its_one_name(page: WebSe
     meta = Parser().parsestr(zipfile.ZipFile(io.BytesIO(wheel)).read(f"cardtui-{__version__}.dist-info/METADATA")
                              .decode())
     assert meta["Name"] == "cardtui" and meta["Version"] == __version__
-    assert "cardtui/client/app.py" in names and "cardtui/server/web_page/install.html" in names
+    assert "cardtui/client/app.py" in names and "cardtui/server/web/page/install.html" in names
     async with http.get(base + "cardtui-0.0.1-py3-none-any.whl") as answer:
         assert answer.status == 404
         assert WHEEL in await answer.text()

@@ -25,7 +25,7 @@ import pytest
 import pytest_asyncio
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from tools.web_shots import Device, Page, launch, open_page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -20,7 +20,7 @@ import pytest_asyncio
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running, start
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from cardtui.v1 import lobby_pb2
 from tests.conftest import Player, create
 from tests.test_web import Guest

@@ -24,7 +24,7 @@ import pytest
 import pytest_asyncio
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebLimits, WebServer, local_target, open_socket
+from cardtui.server.web.site import WebLimits, WebServer, local_target, open_socket
 from tests.client.rummy_rig import SHORT_HANDS, short_hands
 from tools.web_shots import Device, Page, launch, open_page
 

@@ -8,7 +8,7 @@ on a busy one: it only sees less. So a test waits for what proves the thing it c
   on the running loop; ``what`` says what never came if ``PATIENCE`` runs out;
 - ``eventually_sync(check, what)``: the same from plain code (a thread, a process started by the
   test), looked at between short sleeps of the calling thread;
-- a server's time that the test moves itself: ``cardtui.server.clock.ManualClock`` and its
+- a server's time that the test moves itself: ``cardtui.server.base.clock.ManualClock`` and its
   ``advance``, so that "after the turn timer" is a step the test takes, not a wait;
   ``timers_until(clock, check, what)`` runs a table's quick timers (its bots' moves, the next
   deal) on such a clock until ``check()`` holds;
@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from cardtui.server.clock import ManualClock
+from cardtui.server.base.clock import ManualClock
 
 PATIENCE = 120.0
 """Seconds any wait may take before the test is taken to be broken: with both cores busy elsewhere, a hand's

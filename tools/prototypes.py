@@ -1,8 +1,8 @@
-"""The confusables' prototypes (UTS #39 §4), written out as ``server/prototypes.py``.
+"""The confusables' prototypes (UTS #39 §4), written out as ``server/base/prototypes.py``.
 
-    .venv/bin/python -m tools.prototypes   # write server/prototypes.py
+    .venv/bin/python -m tools.prototypes   # write server/base/prototypes.py
 
-``cardtui.server.names.derive_prototypes`` reads them from ``confusable_homoglyphs``'s table; a server
+``cardtui.server.base.names.derive_prototypes`` reads them from ``confusable_homoglyphs``'s table; a server
 reads them from the module this writes (``names._prototypes``), which is the same pairs in a tenth of the
 memory and time. ``tests/server/test_lookalikes.py`` holds the module to the package as installed: a
 release of the package with a new table fails that test until this is run again.
@@ -14,7 +14,7 @@ import argparse
 import importlib.metadata
 from pathlib import Path
 
-from cardtui.server.names import derive_prototypes
+from cardtui.server.base.names import derive_prototypes
 
 TARGET = Path(__file__).resolve().parent.parent / "server" / "prototypes.py"
 
@@ -26,7 +26,7 @@ def written() -> str:
     lines = [
         '"""Each confusable character and the prototype it maps to (UTS #39 §4), from confusable-homoglyphs',
         f"{version}: {len(pairs)} pairs. Written by ``python -m tools.prototypes``; not to be edited by hand",
-        '(``cardtui.server.names.derive_prototypes`` says how they are made)."""',
+        '(``cardtui.server.base.names.derive_prototypes`` says how they are made)."""',
         "",
         "PROTOTYPES: dict[str, str] = {",
         *(f"    {char!a}: {prototype!a}," for char, prototype in pairs),

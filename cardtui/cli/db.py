@@ -8,7 +8,7 @@ from cardtui.i18n import _
 
 
 def cmd_db_init(args: argparse.Namespace) -> int:
-    from cardtui.server.dbinit import command
+    from cardtui.server.ops.dbinit import command
 
     return command(args.url)
 

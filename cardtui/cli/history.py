@@ -13,8 +13,8 @@ from cardtui.i18n import _, ngettext
 
 def cmd_history_export(args: argparse.Namespace) -> int:
     from cardtui.server.app import default_db
+    from cardtui.server.ops.stores import is_url, open_store
     from cardtui.server.store import Store
-    from cardtui.server.stores import is_url, open_store
 
     path = Path(args.db) if args.db else default_db()
     if is_url(args.db):  # the database several hosts share

@@ -18,7 +18,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     sock = None
     pages: list[str] = []
     if not args.no_web:
-        from cardtui.server.web import describe, install_line, open_socket, web_urls
+        from cardtui.server.web.site import describe, install_line, open_socket, web_urls
 
         try:
             sock = open_socket(args.host, args.web_port)
@@ -41,7 +41,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise
         except OSError:  # the port is busy: any free one will do
             running = await start(args.host, 0, args.db, announce=lan, web_pages=pages)
-        from cardtui.server.web import WebServer, local_target
+        from cardtui.server.web.site import WebServer, local_target
 
         if sock is None:
             return local_target(args.host, running.port), lambda: running.stop(grace=0.5)

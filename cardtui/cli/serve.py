@@ -25,7 +25,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
-    from cardtui.server.room import MAX_TURN
+    from cardtui.server.lobby.room import MAX_TURN
 
     if args.cut_ms is not None and not 0 <= args.cut_ms <= MAX_TURN * 1000:
         print("cardtui: " + _("--cut-ms must be between 0 and {most} (a deal never waits longer than a turn).").format(
@@ -42,7 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
               file=sys.stderr)
         return 2
-    from cardtui.server.workers import cores, warm
+    from cardtui.server.processes.workers import cores, warm
 
     workers = cores() if args.workers is None else args.workers
     if not 1 <= workers <= 64:
@@ -64,18 +64,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.metrics_port is not None and not 0 <= args.metrics_port <= 65535:
         print("cardtui: " + _("--metrics-port must be between 0 and 65535 (0: any free port)."), file=sys.stderr)
         return 2
-    from cardtui.server.logfile import setup
+    from cardtui.server.ops.logfile import setup
 
     if (problem := setup(args.log_level, args.log_file, args.log_max_mb, args.log_backups)) is not None:
         print(f"cardtui: {problem}", file=sys.stderr)
         return 2
-    from cardtui.server.limits import Limits
+    from cardtui.server.base.limits import Limits
 
     limits = Limits(args.max_actions, args.max_chat, args.max_tables, args.max_streams,
                     args.max_streams_per_address, names_per_key=args.max_names_per_key)
     web = None
     if args.web:
-        from cardtui.server.web import WebLimits, WebOptions, unreadable_origin
+        from cardtui.server.web.site import WebLimits, WebOptions, unreadable_origin
 
         if (origin := unreadable_origin(args.web_origin or ())) is not None:
             print(f"cardtui: --web-origin {origin}: " + origin_help(), file=sys.stderr)

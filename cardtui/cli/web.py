@@ -15,7 +15,7 @@ from cardtui.i18n import _
 def cmd_web(args: argparse.Namespace) -> int:
     """Serve the client to browsers, each session connected to a table server."""
     from cardtui.client.connection import address
-    from cardtui.server.web import WebLimits, serve_forever, unreadable_origin
+    from cardtui.server.web.site import WebLimits, serve_forever, unreadable_origin
 
     if (origin := unreadable_origin(args.origin or ())) is not None:
         print(f"cardtui: --origin {origin}: " + origin_help(), file=sys.stderr)

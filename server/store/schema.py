@@ -13,8 +13,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from cardtui.server import passwords
-from cardtui.server.names import key_of, stored_name
+from cardtui.server.base import passwords
+from cardtui.server.base.names import key_of, stored_name
 from cardtui.server.store.base import Link, log, token_digest
 from cardtui.server.store.identity import Identity
 
@@ -260,7 +260,7 @@ def _salt_passwords(link: Link, path: str) -> None:
 
 def _key_names(link: Link, path: str) -> None:
     """Names compared by their PRECIS key and looked up by their UTS #39 skeletons
-    (``cardtui.server.names``). A store that compared them case-folded is rewritten: two names
+    (``cardtui.server.base.names``). A store that compared them case-folded is rewritten: two names
     that are now one keep the older owner (the other's player keeps their records, not the name).
     A store that kept one skeleton a name (of its lower case alone) loses that column. The
     skeletons are brought up to the installed confusables data on every open (``refresh_looks``)."""

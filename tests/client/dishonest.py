@@ -25,7 +25,7 @@ import grpc
 from cardtui.engine.core import Bound, Event, Game, Match
 from cardtui.engine.games import GAMES
 from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed, before, commitment
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 TABLE = "cheat-01"

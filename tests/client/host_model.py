@@ -1,7 +1,7 @@
 """A dishonest host as a model: every behaviour a host can show, chosen at random hand after hand, against the
 real client's fair-deal check (``cardtui.client.fairness.FairDeals``), in every game.
 
-The host speaks the wire exactly (``cardtui.server.wire`` makes each event as the client's seat sees it; the
+The host speaks the wire exactly (``cardtui.server.base.wire`` makes each event as the client's seat sees it; the
 engine plays every hand out with its bots) and follows no rule it does not choose to. Each hand it draws a
 ``Move``: how it commits (alone, naming no wait, with the deal, as a replay, not at all, after the first cards,
 under the scheme's first version), how many commitments it drops or misdeals once the client's link is in, who
@@ -40,7 +40,7 @@ from cardtui.client.fairness import FairDeals, Standing, Verdict
 from cardtui.engine.core import Bound, Event, Game, Match, Rules
 from cardtui.engine.games import GAMES
 from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed, commitment
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 
 TABLE = "model-01"

@@ -22,7 +22,7 @@ from cardtui.client.screens.table import TableScreen
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Event, Game
 from cardtui.engine.rummy import DECK
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.waiting import Script
 

@@ -35,9 +35,9 @@ from cardtui.client.textual_internals import drawn_lines
 from cardtui.client.turn_bell import my_turn
 from cardtui.engine import analysis
 from cardtui.i18n import speaking
-from cardtui.server import wire
-from cardtui.server.analysis import views_at
 from cardtui.server.app import Running, start
+from cardtui.server.base import wire
+from cardtui.server.hands.analysis import views_at
 from cardtui.v1 import analysis_pb2, common_pb2, table_pb2
 from tests.client.footer_check import cut_off, footer_items
 from tests.client.test_replay import on, status

@@ -26,9 +26,9 @@ from cardtui.client.screens.table import TableScreen
 from cardtui.engine.core import Event, Match, Rules
 from cardtui.engine.games import GAMES
 from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed
-from cardtui.server import wire
+from cardtui.server.actor.events import DealCommitted, DealRevealed, MatchStarted, PlayerPledge, PlayerSeed
 from cardtui.server.app import Running
-from cardtui.server.events import DealCommitted, DealRevealed, MatchStarted, PlayerPledge, PlayerSeed
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, lobby_pb2, rummy_pb2, table_pb2
 from tests.client.waiting import at_table, in_lobby, play_by_keys, until
 from tests.conftest import PATIENT_CUTS, create, end_cut_window
@@ -406,7 +406,7 @@ async def test_a_seed_the_server_drops_in_time_shows_a_warning_in_the_log_the_su
 
     from cardtui.engine.fairness import verify
     from cardtui.engine.games import GAMES
-    from cardtui.server.table import Table as ServerTable
+    from cardtui.server.actor.table import Table as ServerTable
     from tests.client.test_app import SIZE, log_text
     from tests.client.test_table_flow import summary_of
 

@@ -23,7 +23,7 @@ from cardtui.engine.games import GAMES
 from cardtui.engine.truco.argentino import rules as argentino_rules
 from cardtui.engine.truco.paulista import rules as paulista_rules
 from cardtui.i18n import speaking
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2
 from tools.catalogs import LANGUAGES, read
 

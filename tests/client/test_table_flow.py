@@ -30,8 +30,8 @@ from cardtui.client.screens.table import FULL_AFTER, TableScreen
 from cardtui.client.table_log import TableLog
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2
 from tests.client.footer_check import footer_items
 from tests.client.waiting import PATIENCE, exited, in_lobby, settled, until

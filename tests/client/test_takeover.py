@@ -31,9 +31,9 @@ from cardtui.client.screens.table import TableScreen
 from cardtui.client.table_log import TableLog
 from cardtui.client.words import fmt
 from cardtui.i18n import _, speaking
+from cardtui.server.actor.fanout import Fanout
+from cardtui.server.actor.table import Table
 from cardtui.server.app import start
-from cardtui.server.fanout import Fanout
-from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, rummy_pb2
 from tests.client.rummy_rig import rigged_deck
 from tests.client.waiting import until

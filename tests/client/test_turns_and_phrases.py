@@ -19,8 +19,8 @@ from cardtui.client.screens.phrase import PhraseScreen
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.turn_bell import bell_on, my_turn, window_title
 from cardtui.i18n import speaking
+from cardtui.server.actor.rematch import swapped
 from cardtui.server.app import Running
-from cardtui.server.rematch import swapped
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.test_table_flow import SMALL, log_text
 from tests.client.waiting import in_lobby, settled, until

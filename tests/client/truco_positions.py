@@ -18,7 +18,7 @@ from textual.app import App
 from cardtui.client.screens.table import TableScreen
 from cardtui.engine.core import Bound, Event
 from cardtui.engine.games import GAMES
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.waiting import Script
 

@@ -19,10 +19,11 @@ import pytest_asyncio
 from cardtui.engine import analysis, match_chart
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.games import get
-from cardtui.server import analysis_pool, wire
-from cardtui.server.analysis import seed_of as analysis_seed
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
+from cardtui.server.base import wire
+from cardtui.server.base.limits import Limits
+from cardtui.server.hands.analysis import seed_of as analysis_seed
+from cardtui.server.processes import analysis_pool
 from cardtui.v1 import analysis_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, started
 from tests.server.test_replays import refused, store_finished
@@ -370,7 +371,7 @@ def slow_bytes(kept: Any) -> bytes:
     patience)."""
     import dataclasses
 
-    from cardtui.server.analysis import message
+    from cardtui.server.hands.analysis import message
 
     try:
         eventually_sync(lambda: os.path.exists(kept.record["built"]), "the test lets the message be made")
@@ -383,7 +384,7 @@ async def test_an_analysis_is_put_in_its_message_off_the_tables_loop(
         slow_server: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its message (each decision's view, the hand replayed: 10 to 20 ms for a Pif Paf hand) is made by the
     pool's builder process: while it is being made, a table of bots plays on."""
-    from cardtui.server import analysis as server_analysis
+    from cardtui.server.hands import analysis as server_analysis
 
     monkeypatch.setattr(server_analysis, "message_bytes", slow_bytes)
     built, release = tmp_path / "built", tmp_path / "release"
@@ -453,9 +454,9 @@ async def test_a_summarys_request_from_an_address_at_its_share_is_deferred_not_r
     """A hand's summary asks with nobody asking: where its address has its share of the pool already, the
     summary is told to wait for an ``a`` (deferred), not given a refusal; a request made by a person is refused
     with the sentence."""
-    from cardtui.server.analysis import Analyses
-    from cardtui.server.errors import ResourceExhausted
-    from cardtui.server.replays import Replays
+    from cardtui.server.base.errors import ResourceExhausted
+    from cardtui.server.hands.analysis import Analyses
+    from cardtui.server.hands.replays import Replays
 
     store_finished(server, "cacho", played("cacho", ["ana", "bob", "cy"]))
     assert server.analyst is not None and server.analyst.idle

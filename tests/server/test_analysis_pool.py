@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cardtui.engine.analysis import dealt
-from cardtui.server import analysis_pool
-from cardtui.server.analysis_pool import AnalysisPool, Status
+from cardtui.server.processes import analysis_pool
+from cardtui.server.processes.analysis_pool import AnalysisPool, Status
 from tests.waiting import PATIENCE, eventually, eventually_sync
 
 

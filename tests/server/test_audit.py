@@ -23,12 +23,12 @@ from cardtui.engine.cards import Card
 from cardtui.engine.core import Bound, Event, Game
 from cardtui.engine.games import GAMES
 from cardtui.engine.melds import wild_cards
-from cardtui.server import wire
+from cardtui.server.actor.fanout import Fanout, Holders, Numbered
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running
-from cardtui.server.fanout import Fanout, Holders, Numbered
-from cardtui.server.room import Pass, new_token
+from cardtui.server.base import wire
+from cardtui.server.lobby.room import Pass, new_token
 from cardtui.server.store import token_digest
-from cardtui.server.table import Table
 from cardtui.v1 import table_pb2
 from tests.conftest import Player, create
 from tests.held import cards_in as held_cards

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.server.test_identity import refused
 

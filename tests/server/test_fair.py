@@ -27,7 +27,7 @@ from cardtui.engine.fairness import GENESIS, DealSeed, hand_hash
 from cardtui.engine.games import GAMES
 from cardtui.fair import before
 from cardtui.server.app import Running, start
-from cardtui.server.clock import ManualClock
+from cardtui.server.base.clock import ManualClock
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
 from tests.server.test_restart import exported, serve, stored
@@ -321,8 +321,8 @@ async def test_kill_9_mid_hand_restores_the_same_fair_deal_and_the_chain(tmp_pat
 
 def test_the_fair_events_cross_the_wire_and_back_unchanged() -> None:
     from cardtui.engine.core import Event
-    from cardtui.server import wire
-    from cardtui.server.events import DealCommitted, DealRevealed, PlayerSeed
+    from cardtui.server.actor.events import DealCommitted, DealRevealed, PlayerSeed
+    from cardtui.server.base import wire
 
     commit = DealCommitted(3, "ab" * 32, 1000)
     reveal = DealRevealed(3, "cardtui-deal/1", "t1", bytes(range(32)), (PlayerSeed(0, b"x"), PlayerSeed(2, b"y" * 32)))

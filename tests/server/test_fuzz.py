@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from cardtui.engine.cards import FRENCH_SUITS, SPANISH_SUITS, Card
 from cardtui.engine.games import GAMES
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
-from cardtui.server.table import Table
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.waiting import PATIENCE, eventually
 

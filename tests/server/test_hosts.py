@@ -26,7 +26,7 @@ import pytest
 from cardtui.client.connection import Connection
 from cardtui.identity import create as create_identity
 from cardtui.server.app import Running, start
-from cardtui.server.routes import ROOM_KEY
+from cardtui.server.lobby.routes import ROOM_KEY
 from cardtui.v1 import hosts_pb2_grpc, lobby_pb2, lobby_pb2_grpc, players_pb2, table_pb2, table_pb2_grpc
 from tests.waiting import eventually, eventually_async
 

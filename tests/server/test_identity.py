@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from cardtui.identity import Identity, IdentityError, challenge, create, load, load_or_create
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import create as create_table
 

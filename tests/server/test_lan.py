@@ -20,8 +20,8 @@ from cardtui import cli
 from cardtui.certs import generate
 from cardtui.cli.connect import choose_server
 from cardtui.client.discovery import QUESTION, SERVICE_TYPE, Found, discover
-from cardtui.server.announce import announced_addresses, instance_name
 from cardtui.server.app import Running, start
+from cardtui.server.ops.announce import announced_addresses, instance_name
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 
 LOOPBACK = ["127.0.0.1"]

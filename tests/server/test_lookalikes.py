@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from cardtui.identity import create
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
-from cardtui.server.names import Name, read_name
-from cardtui.server.text import BadText
+from cardtui.server.base.limits import Limits
+from cardtui.server.base.text import BadText
+from cardtui.server.base.names import Name, read_name
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 from tests.conftest import create as create_table
 from tests.server.test_identity import prove, refused
@@ -89,10 +89,10 @@ def spellings() -> Iterator[tuple[str, str]]:
 
 
 def test_the_written_out_prototypes_are_the_installed_tables() -> None:
-    """The server reads the prototypes from ``cardtui.server.prototypes``, written out from the package's table:
+    """The server reads the prototypes from ``cardtui.server.base.prototypes``, written out from the package's table:
     they are the pairs the package gives now, whole (a package with a new table fails here until
     ``python -m tools.prototypes`` writes them again), and the written module is what that tool writes."""
-    from cardtui.server.names import _prototypes, derive_prototypes
+    from cardtui.server.base.names import _prototypes, derive_prototypes
     from tools.prototypes import TARGET, written
 
     held = _prototypes()
@@ -120,7 +120,7 @@ SMALL_CAPITALS = {chr(c): unicodedata.name(chr(c)) for c in range(0x110000)
 
 def test_the_small_capitals_are_all_where_the_names_look_for_them() -> None:
     """Every character whose Unicode name says it is a small capital lies in the blocks the names read them from."""
-    from cardtui.server.names import _SMALL_CAPITAL_BLOCKS
+    from cardtui.server.base.names import _SMALL_CAPITAL_BLOCKS
 
     everywhere = [c for c in range(0x110000) if "SMALL CAPITAL" in unicodedata.name(chr(c), "")]
     assert len(everywhere) > 50

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from cardtui.server.fanout import Mailbox
+from cardtui.server.actor.fanout import Mailbox
 
 
 async def test_messages_come_out_in_order_and_a_waiting_reader_is_woken() -> None:

@@ -19,8 +19,8 @@ import pytest_asyncio
 
 from cardtui.identity import Identity, create
 from cardtui.server.app import Running, start
-from cardtui.server.clock import ManualClock
-from cardtui.server.limits import Limits
+from cardtui.server.base.clock import ManualClock
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import create as create_table
 from tests.server.test_identity import prove, refused

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from cardtui.cli import parser
-from cardtui.server import logfile
-from cardtui.server.clock import ManualClock
-from cardtui.server.systemd import notify
+from cardtui.server.base.clock import ManualClock
+from cardtui.server.ops import logfile
+from cardtui.server.ops.systemd import notify
 from tests import forked
 from tests.arrangements import SERVE
 from tests.waiting import PATIENCE, eventually_sync

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cardtui.server.clock import ManualClock
-from cardtui.server.pacing import Pacer
+from cardtui.server.actor.pacing import Pacer
+from cardtui.server.base.clock import ManualClock
 
 
 def ran_out(fired: list[object], name: object) -> Callable[[], None]:

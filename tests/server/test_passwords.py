@@ -17,9 +17,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from cardtui.server import passwords
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
+from cardtui.server.base import passwords
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, tournament_pb2, tournament_pb2_grpc
 from tests.server.test_identity import refused
 from tests.server.test_store_private import files

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import grpc
 
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player
 from tests.server.test_seat_holders import play_until

@@ -295,8 +295,8 @@ async def test_a_player_who_left_keeps_the_match_and_the_hand_they_were_dealt_th
 
 async def test_what_a_hand_said_survives_a_restart_mid_match(tmp_path: Path) -> None:
     """The tally is rebuilt from the replayed match: a restart loses no truco call or elimination."""
-    from cardtui.server.records import Tally
-    from cardtui.server.room import Room, TableRequest
+    from cardtui.server.lobby.room import Room, TableRequest
+    from cardtui.server.people.records import Tally
     from cardtui.server.store import Store
 
     async def restart_when(game: str, options: dict[str, Any], ready: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -17,8 +17,8 @@ import pytest
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.meld_hints import meld_hints
 from cardtui.engine.melds import CACHETA, PIFPAF
+from cardtui.server.actor.rematch import Choice, agreed, outcome, swapped
 from cardtui.server.app import Running
-from cardtui.server.rematch import Choice, agreed, outcome, swapped
 from cardtui.v1 import common_pb2, table_pb2, table_pb2_grpc
 from tests.conftest import Player, create, kind, next_hand_now
 from tests.waiting import PATIENCE

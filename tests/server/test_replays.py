@@ -14,10 +14,10 @@ import pytest_asyncio
 
 from cardtui.engine.core import Bound, GameView
 from cardtui.engine.games import GAMES
-from cardtui.server import wire
 from cardtui.server.app import Running, start
-from cardtui.server.clock import ManualClock
-from cardtui.server.limits import Limits
+from cardtui.server.base import wire
+from cardtui.server.base.clock import ManualClock
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2
 from tests.conftest import Player, kind, started
 from tests.engine.test_replays import RIGGED
@@ -128,7 +128,7 @@ async def test_who_may_open_a_tables_hands(server: Running, lobby: lobby_pb2_grp
     await refused(replay(lobby, table_id, 0), grpc.StatusCode.NOT_FOUND)
     # Locked and private tables keep their hands to themselves.
     record, _, _ = RIGGED["cacho"]()
-    from cardtui.server.passwords import kept
+    from cardtui.server.base.passwords import kept
 
     store_finished(server, "locked", record, password=kept("sesame"))
     store_finished(server, "private", record, private=True)
@@ -269,7 +269,7 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
 
 
 def test_summaries_name_teams_and_winners() -> None:
-    from cardtui.server.replays import hand_summary
+    from cardtui.server.hands.replays import hand_summary
 
     record, _, _ = RIGGED["truco_paulista"]()
     summary = hand_summary(dict(record, table="t", hand=3, match=2))

@@ -21,11 +21,12 @@ import grpc
 import pytest
 
 from cardtui.identity import create as new_identity
-from cardtui.server import replays, thinking
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.server.room import Room, TableRequest
+from cardtui.server.base import thinking
+from cardtui.server.hands import replays
+from cardtui.server.lobby.room import Room, TableRequest
 from cardtui.server.store import Store
-from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2
 from tests.conftest import Player, create
 from tests.server.test_records import boldest, meekest, new_table, play_out_the_match, sit, standing

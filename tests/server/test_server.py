@@ -11,8 +11,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from cardtui.server.actor.table import Table
 from cardtui.server.app import Running, start
-from cardtui.server.table import Table
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, buffered, create, kind, started
 from tests.waiting import eventually
@@ -323,7 +323,7 @@ async def test_a_player_away_past_missed_turns_is_played_by_a_bot_until_back(ser
 
 
 async def test_a_stuck_subscriber_is_dropped_without_slowing_the_table(server: Running) -> None:
-    from cardtui.server.fanout import Mailbox, Subscriber
+    from cardtui.server.actor.fanout import Mailbox, Subscriber
 
     table_id = await create(server, game="cacho", seats=4, bots=4)
     table = server.room.tables[table_id]

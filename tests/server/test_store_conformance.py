@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from cardtui.server.ops.stores import open_store
 from cardtui.server.store import Fenced, Record, SavedSeat, Store, token_digest
-from cardtui.server.stores import open_store
 from tests.postgres import Cluster
 from tests.waiting import eventually_sync
 

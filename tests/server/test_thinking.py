@@ -14,8 +14,8 @@ import grpc
 import pytest
 
 from cardtui.engine.core import Action, Decision
-from cardtui.server import thinking
 from cardtui.server.app import Running, start
+from cardtui.server.base import thinking
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc
 from tests.conftest import Player, create, one_person_with_bots
 from tests.forked import ROOT

@@ -22,9 +22,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from cardtui.engine.tournament import recompute
 from cardtui.identity import challenge
 from cardtui.server.app import Running, start
-from cardtui.server.clock import ManualClock
-from cardtui.server.limits import Limits
-from cardtui.server.tournaments import Tournaments
+from cardtui.server.base.clock import ManualClock
+from cardtui.server.base.limits import Limits
+from cardtui.server.hands.tournaments import Tournaments
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 from tests.conftest import Player
 from tests.waiting import eventually

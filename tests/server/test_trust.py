@@ -14,10 +14,10 @@ from pathlib import Path
 import grpc
 import pytest
 
-from cardtui.server import wire
 from cardtui.server.app import ClientGone, Running, start
-from cardtui.server.clock import ManualClock
-from cardtui.server.limits import Limits
+from cardtui.server.base import wire
+from cardtui.server.base.clock import ManualClock
+from cardtui.server.base.limits import Limits
 from cardtui.server.store import Store, StoreInUse
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.conftest import Player, buffered, create, end_cut_window, kind, next_hand_now, started
@@ -132,7 +132,7 @@ async def test_streams_are_limited_per_connection_and_per_address(tmp_path: Path
 async def test_a_table_nobody_is_at_finishes_and_the_cap_counts_open_tables_only(
     server: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cardtui.server import room as room_module
+    from cardtui.server.lobby import room as room_module
 
     idle = await create(server, game="cacho", seats=4, bots=4, idle_minutes=1)
     watched = await create(server, game="cacho", seats=4, bots=4, idle_minutes=1)

@@ -409,7 +409,7 @@ async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_dealt_as_committed(t
     """The journal's side of a cut, from the store itself: a restart brings back the commitment and
     the seeds taken for it; a seat that empties before its match begins does not drop the deal (a
     commitment is final): a bot plays the seat, and the deal is dealt without its link, said as away."""
-    from cardtui.server.room import Room, TableRequest
+    from cardtui.server.lobby.room import Room, TableRequest
     from cardtui.server.store import Store
 
     path = tmp_path / "store.db"

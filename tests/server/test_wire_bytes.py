@@ -12,8 +12,8 @@ from cardtui.engine.cacho import CachoSeat, SeatStatus
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, only
 from cardtui.engine.events import Acted, CardsDealt, HandStarted
-from cardtui.server import wire
-from cardtui.server.fanout import Fanout, private_to, sees
+from cardtui.server.actor.fanout import Fanout, private_to, sees
+from cardtui.server.base import wire
 from cardtui.v1 import cacho_pb2, table_pb2
 
 

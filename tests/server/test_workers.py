@@ -22,8 +22,8 @@ import pytest_asyncio
 
 from cardtui.client.connection import Connection
 from cardtui.server.app import Running, start
-from cardtui.server.limits import Limits
-from cardtui.server.routes import PEER, ROOM_KEY
+from cardtui.server.base.limits import Limits
+from cardtui.server.lobby.routes import PEER, ROOM_KEY
 from cardtui.v1 import (
     analysis_pb2,
     common_pb2,
@@ -276,7 +276,7 @@ async def test_each_seat_sees_its_own_cards_only_at_a_worker(two_workers: Runnin
 
 
 def test_a_call_passed_on_is_counted_against_its_caller_and_only_the_room_may_say_so(tmp_path: Path) -> None:
-    from cardtui.server.routes import Router
+    from cardtui.server.lobby.routes import Router
     from cardtui.server.store import Store
 
     store = Store(tmp_path / "store.db")

@@ -12,7 +12,7 @@ from pathlib import Path
 import aiohttp
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebServer
+from cardtui.server.web.site import WebServer
 from tests.client.lines.test_by_ear import EYE_ONLY
 from tests.test_web import http, open_guest, web  # noqa: F401  (the fixtures)
 

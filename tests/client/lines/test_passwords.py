@@ -15,7 +15,7 @@ import grpc
 import pexpect
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebServer
+from cardtui.server.web.site import WebServer
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc
 from tests.client.lines.listener import Listener, spawned
 from tests.test_web import http, open_guest, web  # noqa: F401  (the fixtures)

@@ -1,0 +1,1 @@
+"""What every part of the server stands on: its refusals, clocks, words and names, the wire mapping, metrics, limits."""

@@ -1,0 +1,1 @@
+"""Finished hands: replays, their analysis, and tournaments of many tables."""

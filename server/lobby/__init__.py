@@ -1,0 +1,1 @@
+"""The lobby: the room of tables, where each is served, its listing, invites, a store out of reach."""

@@ -1,0 +1,1 @@
+"""The processes: table workers, the bots' and the analyses' pools, takeovers, hosts sharing a store."""
