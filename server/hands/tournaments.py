@@ -52,9 +52,9 @@ from cardtui.server.base.errors import (
     ResourceExhausted,
     quote,
 )
+from cardtui.server.base.names import Name, key_of, read_name, stored_name
 from cardtui.server.base.text import BadText
 from cardtui.server.lobby.room import MAX_PASSWORD, Room, TableRequest, new_token
-from cardtui.server.base.names import Name, key_of, read_name, stored_name
 from cardtui.server.store import token_digest
 from cardtui.v1 import tournament_pb2
 

@@ -31,12 +31,12 @@ from cardtui.server.base.errors import (
     quote,
 )
 from cardtui.server.base.metrics import Figures
+from cardtui.server.base.names import read_name
 from cardtui.server.base.text import BadText
 from cardtui.server.base.thinking import Thinker
 from cardtui.server.lobby.invites import Invites
 from cardtui.server.lobby.listings import Listings
 from cardtui.server.lobby.outage import Outage
-from cardtui.server.base.names import read_name
 from cardtui.server.people.players import NAMES_PER_KEY, Players
 from cardtui.server.people.records import Records
 from cardtui.server.store import Fenced, Place, SavedTable, Store, StoreDown, token_digest

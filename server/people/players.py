@@ -18,8 +18,8 @@ from cardtui.identity import KEY_BYTES, challenge, fingerprint, verify
 from cardtui.server.base.clock import REAL, Clock
 from cardtui.server.base.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated, quote
 from cardtui.server.base.limits import Limits
-from cardtui.server.base.text import BadText
 from cardtui.server.base.names import Name, key_of, read_name
+from cardtui.server.base.text import BadText
 from cardtui.server.store import Store
 
 NONCE_BYTES = 32

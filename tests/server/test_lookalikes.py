@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from cardtui.identity import create
 from cardtui.server.app import Running, start
 from cardtui.server.base.limits import Limits
-from cardtui.server.base.text import BadText
 from cardtui.server.base.names import Name, read_name
+from cardtui.server.base.text import BadText
 from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, players_pb2, tournament_pb2, tournament_pb2_grpc
 from tests.conftest import create as create_table
 from tests.server.test_identity import prove, refused
