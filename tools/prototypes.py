@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cardtui.server.base.names import derive_prototypes
 
-TARGET = Path(__file__).resolve().parent.parent / "server" / "prototypes.py"
+TARGET = Path(__file__).resolve().parent.parent / "server" / "base" / "prototypes.py"
 
 
 def written() -> str:

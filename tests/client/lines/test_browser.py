@@ -16,7 +16,7 @@ from cardtui.server.web.site import WebServer
 from tests.client.lines.test_by_ear import EYE_ONLY
 from tests.test_web import http, open_guest, web  # noqa: F401  (the fixtures)
 
-PAGE = Path(__file__).resolve().parents[3] / "server" / "web_page" / "index.html"
+PAGE = Path(__file__).resolve().parents[3] / "server" / "web" / "page" / "index.html"
 
 
 async def test_a_browser_guest_asks_for_lines_and_hears_the_lobby(
