@@ -337,7 +337,8 @@ class RummyGame(Game[RS, RO, RummyView]):
         if seat == w.discarder:
             return NotYourTurn("You discarded {card}: the window is for the others.", card=w.card)
         if kind == claim and seat not in w.claimers:
-            return IllegalAction(self.claim_refusal(state, seat) or f"You may not {claim} {w.card}.")
+            refusal = self.claim_refusal(state, seat)
+            return IllegalAction(refusal) if refusal else IllegalAction("You may not take {card} now.", card=w.card)
         if seat not in w.claimers:
             if state.timed and seat in w.order and kind == PASS and not (action.cards or action.amount or action.value):
                 # On a timed table anyone may let a window go, so that an answer says nothing of the cards.
