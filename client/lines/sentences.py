@@ -11,7 +11,7 @@ is built from the view the server sent: nothing knows a game's rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
@@ -230,8 +230,9 @@ def _play_state(model: TableModel, view: table_pb2.View) -> list[str]:
     return out
 
 
-def hand_words(model: TableModel) -> str:
-    """The ``hand`` command: the cards this player holds, as the view shows them."""
+def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
+    """The ``hand`` command: the cards this player holds, as the view shows them, each with the number that
+    plays or discards it (a truco hand by its place as dealt, ``slots``; a rummy hand in the view's order)."""
     view = model.view
     if model.seat is None:
         return _("You are watching: you hold no cards.")
@@ -240,15 +241,19 @@ def hand_words(model: TableModel) -> str:
     kind = view.WhichOneof("game")
     if kind == "truco":
         cards = list(view.truco.cards)
-        return _("You hold {cards}.").format(cards=cards_words(cards)) if cards else _("You hold no cards.")
+        if not cards:
+            return _("You hold no cards.")
+        places = list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else cards
+        return _("You hold {cards}.").format(cards=numbered(places))
     if kind == "cacho":
         mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
-        cards = list(mine.cards) if mine is not None else []
-        return _("You hold {cards}.").format(cards=cards_words(cards)) if cards else _("You hold no cards.")
+        held = list(mine.cards) if mine is not None else []
+        return _("You hold {cards}.").format(cards=cards_words(held)) if held else _("You hold no cards.")
     r = view.rummy
     if not r.cards:
         return _("You hold no cards.")
-    out = [ngettext("You hold {n} card.", "You hold {n} cards.", len(r.cards)).format(n=len(r.cards))]
+    out = [ngettext("You hold {n} card: {cards}.", "You hold {n} cards: {cards}.", len(r.cards)).format(
+        n=len(r.cards), cards=numbered(list(r.cards)))]
     for n, meld in enumerate(r.melds, start=1):
         out.append(_("Meld {n}: {cards}.").format(n=n, cards=cards_words(meld.cards)))
     if r.loose:
@@ -258,6 +263,12 @@ def hand_words(model: TableModel) -> str:
     if r.outs:
         out.append(_("Any of these lets you go out: {cards}.").format(cards=cards_words(r.outs)))
     return " ".join(out)
+
+
+def numbered(places: Sequence[str | None]) -> str:
+    """Cards with the numbers that play them ("1, 7 of swords; 3, king of cups"), a played one's place skipped."""
+    return "; ".join(_("{n}, {card}").format(n=n, card=card_words(c)) for n, c in enumerate(places, start=1)
+                     if c is not None)
 
 
 def turn_words(model: TableModel, left: float | None = None) -> str:

@@ -1,0 +1,217 @@
+"""How much the line mode says: terse at a table by default, verbose on request.
+
+Read aloud, every event of a table takes longer to say than the table takes to play it: a voice that says
+each bot's draw and discard, a claim window the player can only let go, the hand before each turn and the
+fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse level says what changes the
+player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
+cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
+
+- the others' draws and discards at Pif Paf and Cacheta are one line a round ("Discards: bia, 9 of clubs;
+  caio takes 9 of clubs, discards the queen of hearts"), said when the player's turn comes or when a seat's
+  turn comes round again;
+- what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
+  nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
+- the fair-deal check is one short sentence (``deal`` says its findings);
+- every sentence is kept, in full, for ``last``.
+
+``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
+is the player's, kept beside their bell (not a browser guest's: the host's config directory is not theirs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from google.protobuf.message import Message
+
+from cardtui.client.fairness import Standing, Verdict
+from cardtui.client.lines.sentences import card_words, spoken
+from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.client.turn_bell import bell_file
+from cardtui.i18n import N_, _
+from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
+
+
+class Level(StrEnum):
+    """How much the line mode says at a table."""
+
+    TERSE = "terse"
+    VERBOSE = "verbose"
+
+
+UNCHANGED = frozenset({"round_dealt", "antes", "argentino_shown", "dealt"})
+"""Events the terse level leaves unsaid: a Cacho round's deal (the player hears their card), the ante (the same
+each hand; ``table`` says the pot), an envido's cards shown (the envido's winner is said)."""
+ECHOES = frozenset({"acted", "played", "called", "answered", "discarded", "drew", "signalled",
+                    "argentino_went_to_deck", "argentino_envido_announced", "argentino_son_buenas",
+                    "paulista_deal_choice", "paulista_onze_decided"})
+"""Events of the player's own that only repeat what they chose: unsaid at the terse level after they chose it
+(said when the table played for them, their time up)."""
+SHORT_STANDINGS: dict[Standing, str] = {
+    Standing.FAIR: N_("Fair deal."),
+    Standing.UNASKED: N_("The host alone chose this deck. Type deal for more."),
+    Standing.WATCHED: N_("Deal checked, but you are watching: it cannot show the deck was not chosen."),
+    Standing.PARTIAL: N_("Deal partly checked. Type deal for more."),
+    Standing.UNUSED: N_("Warning: your seed was left out of this deal. Type deal for more."),
+    Standing.WITHHELD: N_("Warning: a seed was held back from this deal. Type deal for more."),
+    Standing.BROKEN: N_("Warning: this deal does not check out. Type deal to hear why."),
+    Standing.UNCHECKED: N_("Deal not checked: you joined during it."),
+}
+"""The fair-deal check in one short sentence, by what it found; ``deal`` says the whole check. A finding this
+client has no short words for is said whole."""
+LEVEL_FILE = "narration"
+
+
+def level_file() -> Path:
+    """Where the player's level is kept: beside their bell, in their config directory."""
+    return bell_file().with_name(LEVEL_FILE)
+
+
+def kept_level(own_config: bool) -> Level:
+    """The level the player chose last time (terse unless they chose verbose)."""
+    if not own_config:
+        return Level.TERSE
+    try:
+        return Level(level_file().read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return Level.TERSE
+
+
+def keep_level(level: Level) -> None:
+    try:
+        path = level_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(str(level), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def verdict_said(verdict: Verdict, level: Level) -> str:
+    """A hand's fair-deal check as the level says it: whole, or one short sentence."""
+    if level is Level.VERBOSE:
+        return spoken(verdict.said().text.plain)
+    short = SHORT_STANDINGS.get(verdict.standing)
+    return _(short) if short is not None else spoken(verdict.said().text.plain)
+
+
+@dataclass
+class Folded:
+    """The others' draws and discards since the player's last turn, to be said as one line."""
+
+    moves: list[str] = field(default_factory=list)
+    seats: set[int] = field(default_factory=set)
+    taken: dict[int, str] = field(default_factory=dict)
+    """A seat's card taken from the pile this turn, said with its discard."""
+
+    def line(self) -> str:
+        return _("Discards: {moves}.").format(moves="; ".join(self.moves)) if self.moves else ""
+
+
+@dataclass
+class Narrator:
+    """What the line mode says of each event, at the player's level."""
+
+    level: Level = Level.TERSE
+    folded: Folded = field(default_factory=Folded)
+    acted: bool = False
+    """The player chose an action since their turn was said: their own echo of it is not news (terse)."""
+
+    @property
+    def terse(self) -> bool:
+        return self.level is Level.TERSE
+
+    def event(self, model: TableModel, event: table_pb2.Event, said: str) -> list[str]:
+        """The sentences to say now for ``event`` (``said``: the log's sentence for it, made for the ear)."""
+        if not said:
+            return []
+        if not self.terse:
+            return [said]
+        name, body = event_body(event)
+        if body is None:
+            return [said]
+        out: list[str] = []
+        if self._folds(model, name, body):
+            return self._folded(model, body)
+        if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat):
+            return []
+        short = self._short(model, name, body)
+        if short is not None:
+            return [short] if short else []
+        if name in ("hand_ended", "pot_won", "round_ended", "match_ended"):
+            self.folded = Folded()  # the hand is over: what was folded of it is in ``last``
+        out.append(said)
+        return out
+
+    def _folds(self, model: TableModel, name: str, body: Message) -> bool:
+        """The others' routine rummy moves: a draw, a discard."""
+        if name not in ("drew", "discarded"):
+            return False
+        return _seat(body) != model.seat
+
+    def _folded(self, model: TableModel, body: Message) -> list[str]:
+        out: list[str] = []
+        seat = _seat(body)
+        if isinstance(body, rummy_pb2.RummyDrew):
+            if body.source == common_pb2.DRAW_SOURCE_PILE and body.HasField("card"):
+                self.folded.taken[seat] = body.card
+            return out
+        assert isinstance(body, rummy_pb2.RummyDiscarded)
+        if seat in self.folded.seats:  # round again without a turn of the player's: the round is said
+            out.append(self.flush())
+        self.folded.seats.add(seat)
+        taken = self.folded.taken.pop(seat, None)
+        name = model.name(seat)
+        if taken is not None:
+            self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
+                name=name, taken=card_words(taken), card=card_words(body.card)))
+        else:
+            self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card)))
+        return [s for s in out if s]
+
+    def flush(self) -> str:
+        """The folded line, said now (at the player's turn), and a new round begun."""
+        said = self.folded.line()
+        self.folded = Folded()
+        return said
+
+    def _short(self, model: TableModel, name: str, body: Message) -> str | None:
+        """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
+        log's own words."""
+        if isinstance(body, table_pb2.HandStarted):
+            self.folded = Folded()
+            return _("Hand {n}.").format(n=body.hand)
+        if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
+            return ""
+        if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
+            return ""
+        if isinstance(body, rummy_pb2.RummyKnocked):
+            who = model.name(body.seat)
+            if body.seat == model.seat:
+                return (_("You knock, discarding {card}.").format(card=card_words(body.discard))
+                        if body.HasField("discard") else _("You knock, all ten melded."))
+            return (_("{name} knocks, discarding {card}.").format(name=who, card=card_words(body.discard))
+                    if body.HasField("discard") else _("{name} knocks, all ten melded.").format(name=who))
+        if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass" and model.view is not None \
+                and model.view.WhichOneof("game") == "rummy":
+            return ""  # a claim window let go: not news
+        return None
+
+    def turn_begins(self) -> list[str]:
+        """A turn of the player's is about to be said: the round folded so far comes first."""
+        self.acted = False
+        said = self.flush()
+        return [said] if said else []
+
+
+def _seat(body: Message) -> int | None:
+    seat = getattr(body, "seat", None)
+    return seat if isinstance(seat, int) else None
+
+
+LEVEL_SAID = {
+    Level.TERSE: N_("Terse: your turn, what the others do that changes your choice, and the results; the others' "
+                    "draws and discards one line a round. Type verbose to hear everything."),
+    Level.VERBOSE: N_("Verbose: every event as it happens. Type terse to hear less."),
+}
