@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import ipaddress
 import json
 import logging
@@ -227,6 +228,10 @@ def open_socket(host: str, port: int) -> socket.socket:
     try:
         return socket.create_server((host, port), family=family)
     except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            from cardtui.server.ports import in_use
+
+            raise OSError(in_use(host, port, "the page for browsers") + " Choose another with --web-port.") from err
         why = os.strerror(err.errno).lower() if err.errno else str(err)
         raise OSError(f"Cannot listen for browsers on {host}:{port}: {why}.") from err
 
