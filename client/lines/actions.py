@@ -89,7 +89,8 @@ class Choice:
     @property
     def carded(self) -> bool:
         """One card of the hand, named: said in a run with the others of its kind."""
-        return len(self.actions) == 1 and bool(self.actions[0].cards) and not self.kinds
+        return (len(self.actions) == 1 and bool(self.actions[0].cards) and not self.kinds
+                and action_name(self.actions[0]) in (*CARDED, FACE_DOWN))
 
     def answers(self, n: int) -> bool:
         return n == self.number or n in self.also
@@ -259,9 +260,9 @@ def menu(offered: list[Choice]) -> str:
 
 
 def terse_menu(offered: list[Choice]) -> str:
-    """The choices as the terse turn says them: the numbers of a kind's cards as spans when they are many ("discard
-    1 to 10": the player knows the hand, and ``hand`` says it with its numbers), each named when they are few
-    ("1 7 of swords, 3 king of cups"); the kinds on offer at every turn (``STANDING``) left out."""
+    """The choices as the terse turn says them: a kind's cards by their numbers alone ("discard 1 to 10", "play 1,
+    3": the player heard the hand in that order, and ``hand`` says it with its numbers); the kinds on offer at
+    every turn (``STANDING``) left out."""
     parts: list[str] = []
     kinds_done: set[str] = set()
     for c in offered:
@@ -272,12 +273,7 @@ def terse_menu(offered: list[Choice]) -> str:
                 continue
             kinds_done.add(c.kind)
             same = [o for o in offered if o.kind == c.kind and o.carded]
-            if len(same) > RUN:
-                parts.append(f"{c.action_word.lower()} {spans([o.number for o in same])}")
-            elif action_name(c.actions[0]) == FACE_DOWN:
-                parts.append(_("{numbers} face down").format(numbers=_or([str(o.number) for o in same])))
-            else:
-                parts.extend(_("{n}, {card}").format(n=o.number, card=cards_words(o.actions[0].cards)) for o in same)
+            parts.append(f"{c.action_word.lower()} {spans([o.number for o in same])}")
             continue
         if c.kinds and action_name(c.actions[0]) == "knock":
             parts.append(_("{n} {action} and the card's number").format(n=c.number, action=c.action_word.lower()))

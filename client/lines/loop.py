@@ -27,6 +27,7 @@ from cardtui.client.lines.actions import Choice, choices, dealt_slots, discard_o
 from cardtui.client.lines.commands import Command, heard, help_lines, plain
 from cardtui.client.lines.creating import Cancelled, create_form, game_named
 from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
+from cardtui.client.lines.reading import heard, localised, numbers_said, rules_said
 from cardtui.client.lines.records import Replay, card_lines, finished_table_line, hand_line, leaderboard_lines
 from cardtui.client.lines.sentences import (
     card_named,
@@ -169,7 +170,7 @@ class LineRoom:
     # -- saying --------------------------------------------------------------------------------
     def say(self, text: str, keep: bool = False) -> None:
         """A sentence, heard (``keep``: the table's, kept for ``last``)."""
-        said = spoken(text)
+        said = heard(text)
         if not said:
             return
         if keep and self.at is not None:
@@ -374,8 +375,9 @@ class LineRoom:
         if page is None:
             self.say(_("No rules page yet."))
             return
-        for line in markdown_lines(page):
+        for line in rules_said(page):
             self.say(line)
+        self.say(numbers_said(game))
 
     # -- the lobby -----------------------------------------------------------------------------
     async def list_tables(self) -> None:
@@ -546,6 +548,8 @@ class LineRoom:
                 at.model = at.model.with_view(msg.update.view, msg.seq)
                 at.holders = now
             self._slots(at)
+            for line in at.narrator.after_view(at.model):
+                self.lines.write(localised(line))
         elif body == "closing":
             self.say(closing_text(msg.closing), keep=True)
             if not msg.closing.resubscribe:
@@ -567,7 +571,7 @@ class LineRoom:
             at.said.append(kept)
         for sentence in said:
             if sentence:
-                self.lines.write(sentence)
+                self.lines.write(localised(sentence))
 
     def _slots(self, at: Seat) -> None:
         """A truco hand's cards kept where they were dealt, as the screen's card keys are."""
@@ -623,7 +627,7 @@ class LineRoom:
             at.warned = set()
             at.began_with = model.deadline - time.monotonic() if model.deadline is not None else 0.0
             for line in at.narrator.turn_begins():
-                self.lines.write(line)
+                self.lines.write(localised(line))
             if self.bell:
                 self.lines.bell()
             at.offered = offered_now
@@ -705,8 +709,10 @@ class LineRoom:
                         mistakes = sum(1 for m in mine if m.label in SERIOUS)
                         said = _("Hand {n}: your play judged, {count}. Type analysis to hear it.").format(
                             n=number, count=_mistakes(mistakes))
-                        quiet = at.narrator.level is Level.TERSE and not mistakes
-                        self._tell(at, [] if quiet else [spoken(said)], spoken(said))
+                        short = ngettext("Hand {n}: {count} mistake, in analysis.", "Hand {n}: {count} mistakes, in "
+                                         "analysis.", mistakes).format(n=number, count=mistakes)
+                        told = [spoken(said)] if at.narrator.level is Level.VERBOSE else [short] if mistakes else []
+                        self._tell(at, told, spoken(said))
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             return
 
@@ -762,7 +768,7 @@ class LineRoom:
         if not kept:
             self.say(_("Nothing has happened at this table yet."))
         for line in kept:
-            self.lines.write(line)
+            self.lines.write(localised(line))
 
     async def chat(self, rest: str) -> None:
         if (at := self._at()) is None:
@@ -1274,23 +1280,6 @@ def table_line(t: common_pb2.TableSummary, title: str) -> str:
     if t.tournament_id:
         said += " " + _("A tournament's table.")
     return said
-
-
-def markdown_lines(page: str) -> list[str]:
-    """A rules page as plain sentences: no heading marks, emphasis, code marks or table rules."""
-    out = []
-    for raw in page.splitlines():
-        line = raw.strip()
-        if not line or set(line) <= set("|-: "):
-            continue
-        line = re.sub(r"^#+\s*", "", line)
-        line = re.sub(r"^[-*+]\s+", "", line)
-        line = line.replace("**", "").replace("`", "").replace("__", "")
-        line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)
-        if line.startswith("|"):
-            line = ", ".join(cell.strip() for cell in line.strip("|").split("|") if cell.strip())
-        out.append(line)
-    return out
 
 
 def _mistakes(n: int) -> str:

@@ -20,14 +20,17 @@ is the player's, kept beside their bell (not a browser guest's: the host's confi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards.truco_words import amount, meaning, my_team, seat_team, team_does, team_object
 from cardtui.client.fairness import Standing, Verdict
-from cardtui.client.lines.sentences import card_words, spoken
+from cardtui.client.lines.actions import held
+from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
 from cardtui.client.turn_bell import bell_file
 from cardtui.i18n import N_, _
@@ -117,6 +120,10 @@ class Narrator:
     folded: Folded = field(default_factory=Folded)
     acted: bool = False
     """The player chose an action since their turn was said: their own echo of it is not news (terse)."""
+    later: list[Callable[[TableModel], str]] = field(default_factory=list)
+    """Sentences said once the message's view is in (a card's number is its place in the hand as it is now)."""
+    dealing: int | None = None
+    """A hand just dealt, said with the player's cards once they are in the view ("Hand 3: ...")."""
 
     @property
     def terse(self) -> bool:
@@ -181,11 +188,35 @@ class Narrator:
         log's own words."""
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
-            return _("Hand {n}.").format(n=body.hand)
+            self.dealing = body.hand
+            self.later.append(self._dealt)
+            return ""
+        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and self.dealing is not None:
+            return ""  # said with the hand's number, in the order the cards are numbered
+        if isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == model.seat:
+            card = body.card
+            self.later.append(lambda now: _drawn(now, card))
+            return ""
+        if isinstance(body, truco_pb2.TrucoTrickEnded):
+            if not body.HasField("winner"):
+                return _("Trick {n} tied.").format(n=body.trick)
+            return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+        if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
+            return team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
+                             _("{team} takes {amount}."), amount=amount(model, body.points)).plain
         if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
             return ""
         if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
             return ""
+        if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
+            return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
+        if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
+            promise = spoken(meaning(model.game, body.signal).plain, stop=False)
+            return (_("{name} signals {promise}, you caught it.") if caught(model, body.seat)
+                    else _("{name} signals {promise}.")).format(name=model.name(body.seat), promise=promise)
+        if isinstance(body, truco_pb2.TrucoPlayed) and body.seat != model.seat and body.HasField("card") \
+                and not body.face_down and not body.blind:
+            return _("{name}, {card}.").format(name=model.name(body.seat), card=card_words(body.card))
         if isinstance(body, rummy_pb2.RummyKnocked):
             who = model.name(body.seat)
             if body.seat == model.seat:
@@ -198,11 +229,43 @@ class Narrator:
             return ""  # a claim window let go: not news
         return None
 
+    def _dealt(self, model: TableModel) -> str:
+        """"Hand 3: ..." with the player's cards in the order of their numbers (a spectator: the number alone)."""
+        hand, self.dealing = self.dealing, None
+        cards = [c for c in held(model) if c is not None]
+        view = model.view
+        if not cards and view is not None and view.WhichOneof("game") == "cacho":
+            mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
+            cards = list(mine.cards) if mine is not None else []
+        if not cards or model.seat is None:
+            return _("Hand {n}.").format(n=hand)
+        return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards))
+
+    def after_view(self, model: TableModel) -> list[str]:
+        """The sentences waiting for the message's view (``later``), said now that it is in."""
+        said = [s(model) for s in self.later]
+        self.later = []
+        return [s for s in said if s]
+
     def turn_begins(self) -> list[str]:
         """A turn of the player's is about to be said: the round folded so far comes first."""
         self.acted = False
         said = self.flush()
         return [said] if said else []
+
+
+def _drawn(model: TableModel, card: str) -> str:
+    """The card the player drew from the stock, and the number that discards it now."""
+    hand = held(model)
+    if card in hand:
+        return _("You draw {card}, number {n}.").format(card=card_words(card), n=hand.index(card) + 1)
+    return _("You draw {card}.").format(card=card_words(card))
+
+
+def caught(model: TableModel, seat: int) -> bool:
+    """A signal of the other team's, caught by the player."""
+    mine = my_team(model)
+    return mine is not None and seat_team(model, seat) != mine
 
 
 def _seat(body: Message) -> int | None:
