@@ -27,7 +27,7 @@ from cardtui.client.lines.actions import Choice, choices, dealt_slots, discard_o
 from cardtui.client.lines.commands import Command, heard, help_lines, plain
 from cardtui.client.lines.creating import Cancelled, create_form, game_named
 from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
-from cardtui.client.lines.reading import heard, localised, numbers_said, rules_said
+from cardtui.client.lines.reading import for_the_ear, localised, numbers_said, rules_said
 from cardtui.client.lines.records import Replay, card_lines, finished_table_line, hand_line, leaderboard_lines
 from cardtui.client.lines.sentences import (
     card_named,
@@ -170,7 +170,7 @@ class LineRoom:
     # -- saying --------------------------------------------------------------------------------
     def say(self, text: str, keep: bool = False) -> None:
         """A sentence, heard (``keep``: the table's, kept for ``last``)."""
-        said = heard(text)
+        said = for_the_ear(text)
         if not said:
             return
         if keep and self.at is not None:

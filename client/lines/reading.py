@@ -91,10 +91,10 @@ def blocks(page: str) -> list[str]:
 
 def rules_said(page: str) -> list[str]:
     """A rules page for the ear: its blocks, each a sentence (or several) on one line, cards named."""
-    return [heard(b) for b in blocks(page)]
+    return [for_the_ear(b) for b in blocks(page)]
 
 
-def heard(text: str) -> str:
+def for_the_ear(text: str) -> str:
     """A sentence for the ear: cards and marks in words (``spoken``), decimals as the reader writes them."""
     return localised(spoken(text))
 
