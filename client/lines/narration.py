@@ -33,6 +33,7 @@ from cardtui.client.lines.actions import held
 from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
 from cardtui.client.turn_bell import bell_file
+from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
 
@@ -112,12 +113,19 @@ class Folded:
         return _("Discards: {moves}.").format(moves="; ".join(self.moves)) if self.moves else ""
 
 
+BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
+"""The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
+else is said or the player's turn comes."""
+
+
 @dataclass
 class Narrator:
     """What the line mode says of each event, at the player's level."""
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
+    moves: list[str] = field(default_factory=list)
+    """The others' bets and cards played since anything else was said: one line, said before the next thing."""
     acted: bool = False
     """The player chose an action since their turn was said: their own echo of it is not news (terse)."""
     later: list[Callable[[TableModel], str]] = field(default_factory=list)
@@ -137,19 +145,44 @@ class Narrator:
             return [said]
         name, body = event_body(event)
         if body is None:
-            return [said]
-        out: list[str] = []
+            return self.before([said])
         if self._folds(model, name, body):
             return self._folded(model, body)
+        move = self._move(model, body)
+        if move is not None:
+            self.moves.append(move)
+            return []
         if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat):
             return []
+        if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
+            self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
         short = self._short(model, name, body)
         if short is not None:
-            return [short] if short else []
-        if name in ("hand_ended", "pot_won", "round_ended", "match_ended"):
-            self.folded = Folded()  # the hand is over: what was folded of it is in ``last``
-        out.append(said)
-        return out
+            return self.before([short] if short else [])
+        return self.before([said])
+
+    def before(self, said: list[str]) -> list[str]:
+        """``said``, after the others' moves folded so far (when there is anything to say)."""
+        if not said or not self.moves:
+            return said
+        line = "; ".join(self.moves) + "."
+        self.moves = []
+        return [line[0].upper() + line[1:], *said]
+
+    def _move(self, model: TableModel, body: Message) -> str | None:
+        """Another's bet, or card played face up, as a part of the line that says them together; None for what
+        is not one."""
+        seat = _seat(body)
+        if seat is None or seat == model.seat:
+            return None
+        if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and not (
+                model.view is not None and model.view.WhichOneof("game") == "rummy"
+                and action_name(body.action) == "pass"):
+            return spoken(said_action(model, seat, body.action).plain, stop=False)
+        if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
+                and not body.blind:
+            return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card))
+        return None
 
     def _folds(self, model: TableModel, name: str, body: Message) -> bool:
         """The others' routine rummy moves: a draw, a discard."""
@@ -175,7 +208,7 @@ class Narrator:
                 name=name, taken=card_words(taken), card=card_words(body.card)))
         else:
             self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card)))
-        return [s for s in out if s]
+        return self.before([s for s in out if s])
 
     def flush(self) -> str:
         """The folded line, said now (at the player's turn), and a new round begun."""
@@ -214,9 +247,7 @@ class Narrator:
             promise = spoken(meaning(model.game, body.signal).plain, stop=False)
             return (_("{name} signals {promise}, you caught it.") if caught(model, body.seat)
                     else _("{name} signals {promise}.")).format(name=model.name(body.seat), promise=promise)
-        if isinstance(body, truco_pb2.TrucoPlayed) and body.seat != model.seat and body.HasField("card") \
-                and not body.face_down and not body.blind:
-            return _("{name}, {card}.").format(name=model.name(body.seat), card=card_words(body.card))
+
         if isinstance(body, rummy_pb2.RummyKnocked):
             who = model.name(body.seat)
             if body.seat == model.seat:
@@ -245,13 +276,13 @@ class Narrator:
         """The sentences waiting for the message's view (``later``), said now that it is in."""
         said = [s(model) for s in self.later]
         self.later = []
-        return [s for s in said if s]
+        return self.before([s for s in said if s])
 
     def turn_begins(self) -> list[str]:
-        """A turn of the player's is about to be said: the round folded so far comes first."""
+        """A turn of the player's is about to be said: what was folded so far comes first."""
         self.acted = False
-        said = self.flush()
-        return [said] if said else []
+        said = self.before([self.flush()])
+        return [s for s in said if s]
 
 
 def _drawn(model: TableModel, card: str) -> str:

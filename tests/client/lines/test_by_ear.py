@@ -38,11 +38,12 @@ SHORT_WINDOW = "500"
 """The claim window the player asks for, in ms."""
 
 
-def markers(lang: str) -> tuple[str, str, str, str]:
-    """What the scripted player listens for, in ``lang``: the turn, the second hand's start, the match's end,
-    and a fair deal's check."""
+def markers(lang: str) -> tuple[str, tuple[str, str], str, str]:
+    """What the scripted player listens for, in ``lang``: the turn, the second hand's start (said alone, or with
+    the player's cards), the match's end, and a fair deal's check."""
     with speaking(lang):
-        return (_("Your turn: {choices}.").split("{")[0], _("Hand {n}.").format(n=2),
+        return (_("Your turn: {choices}.").split("{")[0],
+                (_("Hand {n}.").format(n=2), _("Hand {n}: {cards}.").split("{cards}")[0].format(n=2)),
                 _("The match is over.").split(".")[0], _("Fair deal."))
 
 

@@ -34,7 +34,7 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", r"Hand 2\.", r"The match is over"],
+            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", r"Hand 2[.:]", r"The match is over"],
                                 timeout=4 * PATIENCE)
             if seen >= 2:
                 break
