@@ -116,6 +116,9 @@ def _number(value: object) -> float | None:
 
 BELL_COOKIE = "cardtui_bell"
 """The page's cookie that keeps a guest's bell on (set by the page when the guest turns it on)."""
+TOUCH_COOKIE = "cardtui_touch"
+"""The page's cookie on a touch screen (its pointer coarse): the guest's table is played by taps, its words
+name no keys."""
 
 
 def invited(table: str, code: str) -> tuple[str, str]:
@@ -583,7 +586,8 @@ class WebServer(Server):
             # The bell at the guest's turn, on if their browser remembers it so (client.turn_bell).
             bell = request.cookies.get(BELL_COOKIE) == "on"
             reader = request.path.startswith("/ws/reader")
-            session.process = await self.launcher.launch(*size, lang, table, code, bell, reader)
+            touch = request.cookies.get(TOUCH_COOKIE) == "1"
+            session.process = await self.launcher.launch(*size, lang, table, code, bell, reader, touch)
             log.info("browser session from %s (%d open, pid %d)", address, self.open_sessions, session.process.pid)
             await session.run()
         except (asyncio.CancelledError, ConnectionError):

@@ -80,17 +80,21 @@ class Typing:
         self.typed = ""
         self.secret = False
         """A password is being typed: its characters are not echoed."""
-        self._escape = False
+        self._escape = ""
+        """The escape sequence begun ("\x1b", then "[" or "O"): not text."""
 
     def keys(self, keys: str, hand_on: Callable[[str | None], None]) -> None:
         """Keys as they were pressed: echoed, edited, and each line handed on at enter (None: ctrl+d on an
         empty line, the end, as in a terminal)."""
         for ch in keys:
             if self._escape:  # an arrow or a function key's sequence: not text
-                self._escape = not (ch.isalpha() or ch == "~")
+                if self._escape == "\x1b" and ch in "O[":
+                    self._escape = ch  # SS3 ("\x1bOP", F1) ends at its next character; CSI at a letter or "~"
+                    continue
+                self._escape = "" if self._escape == "O" or ch.isalpha() or ch == "~" else self._escape
                 continue
             if ch == "\x1b":
-                self._escape = True
+                self._escape = ch
             elif ch in "\r\n":
                 line, self.typed, self.secret = self.typed, "", False
                 self.send(self.newline)
