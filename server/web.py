@@ -521,6 +521,7 @@ class WebServer(Server):
         lang = browser_language(request)
         with i18n.speaking(lang):
             words = {"opening": _("{title}: opening a table room for you…").format(title=self.title),
+                     "reader_said": _("What the table says"),
                      "ended": _("The session ended."), "again": _("Open a new one"), "keys_said": _("Keys"),
                      # The keys a phone's keyboard lacks, on the page under the terminal (touch screens only):
                      # each sends the terminal its key's bytes (index.html), its words as the footer says them.

@@ -525,9 +525,8 @@ class RummyBoard(Board):
             out.append(_("Discard") + ": ", style="bold")
             picked = self.picked()
             card = card_text(picked) if picked else Text(_("it"))
-            out.append_text(click("discard", fmt(_("tap a card, then here to discard {card}"), card=card)
-                                  if self.touch else fmt(_("←/→ pick, {key} discards {card}"), key=key("discard"),
-                                                         card=card)))
+            said = _("tap a card, {key} discards {card}") if self.touch else _("←/→ pick, {key} discards {card}")
+            out.append_text(click("discard", fmt(said, key=key("discard"), card=card)))
             if self._legal("knock"):
                 out.append(" · ")
                 out.append_text(click("knock", line(key("knock"), Text(" " + _("knocks!"), style="bold green"))))

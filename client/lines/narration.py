@@ -167,7 +167,7 @@ class Narrator:
             return said
         line = "; ".join(self.moves) + "."
         self.moves = []
-        return [line[0].upper() + line[1:], *said]
+        return [line, *said]
 
     def _move(self, model: TableModel, body: Message) -> str | None:
         """Another's bet, or card played face up, as a part of the line that says them together; None for what

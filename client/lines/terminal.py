@@ -286,6 +286,7 @@ class BrowserLines:
 
     def write(self, text: str) -> None:
         self.typing.sentence(text)
+        self._send(said_whole(text))
 
     def bell(self) -> None:
         self._send(BELL)
@@ -318,6 +319,18 @@ def unechoed(fd: int) -> Iterator[bool]:
         yield True
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, before)
+
+
+SAID = 7706
+"""The private OSC that carries a sentence whole to the browser page's region for a screen reader
+(server/web_page/index.html): the terminal wraps a long sentence at its last column, and read row by row a
+word was broken in two."""
+
+
+def said_whole(text: str) -> str:
+    """The escape sequence that hands the page ``text`` whole, on one line, with nothing that would end it early."""
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return f"\x1b]{SAID};{one}\x1b\\"
 
 
 def in_browser() -> bool:
