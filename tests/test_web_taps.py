@@ -40,11 +40,11 @@ QUICK_WINDOW = "500"
 (below the fold: the form is swiped up to it). The bots never say they let a window go, so every
 discard's window is waited out whole: at the usual 2.5 s, most of a hand's time."""
 CLAIM = "Time to claim a discard (ms)"
-PLAYS = [("cacho", "Cacho", FEW, UPRIGHT), ("truco_paulista", "Truco paulista", None, UPRIGHT),
-         ("truco_argentino", "Truco argentino", FEW, UPRIGHT), ("pifpaf", "Pif Paf", FEW, UPRIGHT),
-         ("cacheta", "Cacheta", FEW, UPRIGHT), ("truco_argentino", "Truco argentino", FEW, ON_ITS_SIDE)]
-"""Each game: its name in the form's list, the players picked (the first of these the list shows; None:
-the game's only count), the phone."""
+GAMES = [("cacho", "Cacho", FEW), ("truco_paulista", "Truco paulista", None),
+         ("truco_argentino", "Truco argentino", FEW), ("pifpaf", "Pif Paf", FEW), ("cacheta", "Cacheta", FEW)]
+PLAYS = [(game, title, players, device) for device in (UPRIGHT, ON_ITS_SIDE) for game, title, players in GAMES]
+"""Each game held upright and on its side: its name in the form's list, the players picked (the first of these
+the list shows; None: the game's only count), the phone."""
 BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
 """The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
 else the bar's first button."""

@@ -35,6 +35,7 @@ from cardtui.client.lines.sentences import (
     hand_words,
     seconds_left,
     spoken,
+    table_named,
     table_words,
     turn_words,
 )
@@ -380,6 +381,14 @@ class LineRoom:
         self.say(numbers_said(game))
 
     # -- the lobby -----------------------------------------------------------------------------
+    async def _tables_now(self) -> list[common_pb2.TableSummary]:
+        """The server's tables now (none, if it cannot say)."""
+        assert self.conn is not None
+        try:
+            return list(await self.conn.tables())
+        except grpc.aio.AioRpcError:
+            return []
+
     async def list_tables(self) -> None:
         assert self.conn is not None and self.info is not None
         try:
@@ -847,7 +856,7 @@ class LineRoom:
                     self._say_text(analysis_text(at.model, update.analysis, number).plain)
                 elif what == "match":
                     self._say_text(match_text(at.model, update.match, places=True).plain)
-                elif (progress := progress_text(update)) is not None:
+                elif (progress := progress_said(update)) is not None:
                     self.say(progress)
         except grpc.aio.AioRpcError as err:
             self.say(error_text(err))
@@ -897,8 +906,9 @@ class LineRoom:
         if table_id not in self.conn.owned:
             self.say(_("Only the table's owner (who created it) may close it."))
             return
-        answer = await self.ask(_("Close the table {id}? Everyone at it is told it closed; its hands are kept. Yes "
-                                  "or no.").format(id=table_id))
+        name = next((t.name for t in await self._tables_now() if t.id == table_id), "") or _("this table")
+        answer = await self.ask(_("Close {name}? Everyone at it is told it closed; its hands are kept. Yes or "
+                                  "no.").format(name=name))
         if plain(answer) not in ("y", "yes", plain(_("yes"))):
             self.say(_("The table stays open."))
             return
@@ -1171,8 +1181,9 @@ class LineRoom:
                     mine = my_table(state, self.name)
                     if mine is not None and mine.table_id not in told:
                         told.add(mine.table_id)
-                        self.say(_("{name}, round {round}: your table is ready. Type sit {id} to take your seat.")
-                                 .format(name=state.summary.name, round=mine.round, id=mine.table_id))
+                        self.listed = [*[t for t in self.listed if t != mine.table_id], mine.table_id]
+                        self.say(_("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
+                                 .format(name=state.summary.name, round=mine.round, n=len(self.listed)))
                     if state.summary.status in OVER:
                         self.say(_("{name} is over: type tournament for its standings.").format(
                             name=state.summary.name))
@@ -1273,13 +1284,23 @@ def table_line(t: common_pb2.TableSummary, title: str) -> str:
                           if s.bot_level else _("{name}, a bot").format(name=s.name))
         else:
             seated.append(s.name)
-    said = _("{game}, {name}, id {id}; seats: {seats}.").format(game=title, name=t.name, id=t.id,
-                                                                seats="; ".join(seated))
+    said = _("{table}; seats: {seats}.").format(table=table_named(t.name, title), seats="; ".join(seated))
     if t.has_password:
         said += " " + _("It asks for a password.")
     if t.tournament_id:
         said += " " + _("A tournament's table.")
     return said
+
+
+def progress_said(update: analysis_pb2.AnalyzeUpdate) -> str | None:
+    """Where an analysis stands, for the ear: how many decisions are judged, and of how many once known (not "0 of
+    ?", a question mark read as a question)."""
+    p = update.progress
+    if update.WhichOneof("update") != "progress" or p.total:
+        return progress_text(update)
+    said = ngettext("Analysing: {n} decision judged so far.", "Analysing: {n} decisions judged so far.",
+                    p.done).format(n=p.done)
+    return _("Hand {n} of {hands}.").format(n=p.hand, hands=p.hands) + " " + said if p.hands else said
 
 
 def _mistakes(n: int) -> str:

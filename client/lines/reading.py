@@ -122,10 +122,9 @@ def numbers_said(game: str) -> str:
     cards = HELD.get(game, 0)
     parts = []
     if cards:
-        verb = _("play") if game.startswith("truco") else _("discard")
-        where = _("by their place as dealt") if game.startswith("truco") else _("in the order the hand command says")
-        parts.append(_("{numbers}: {verb} one of your cards, {where}").format(
-            numbers=spans(list(range(1, cards + 1))), verb=verb, where=where))
+        said = (_("{numbers}: play one of your cards, by its place as dealt") if game.startswith("truco") else
+                _("{numbers}: discard one of your cards, by its place in the hand as the hand command says it"))
+        parts.append(said.format(numbers=spans(list(range(1, cards + 1)))))
     if game in FACE_DOWN_GAMES:
         downs = spans(list(range(cards + 1, 2 * cards + 1)))
         parts.append(_("{numbers}: the same cards, played face down").format(numbers=downs))

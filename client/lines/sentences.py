@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
+from cardtui.client.screens.replay import game_title
 from cardtui.i18n import N_, NP_, _, ngettext, pgettext, speaking
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
 
@@ -36,8 +37,9 @@ _RUN = re.compile(rf"(?<![\w]){_ONE}(?: {_ONE})+")
 _BACK = re.compile(r"▒▒▒(?: ?▒▒▒)*")
 WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:"), "→": N_("to"), "–": N_("to")}
 """Marks the screen uses for the eye that a listener needs as a word."""
-PAUSES = {"·": ",", "—": ",", "│": ",", "•": ",", "…": "...", "±": ""}
-"""Marks heard as a pause (a comma), said as they read, or not at all."""
+PAUSES = {"·": ",", "—": ",", "│": ";", "•": ",", "…": "...", "±": ""}
+"""Marks heard as a pause (a comma; between a knock's melds, "│", a longer one: each meld is heard apart), said as
+they read, or not at all."""
 _EITHER = re.compile(rf"({_ONE})/({_ONE})")
 """Two cards either of which ("7⚔/7●", a signal's promise)."""
 SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
@@ -152,12 +154,20 @@ def seat_line(model: TableModel, seat: common_pb2.SeatSummary) -> str:
     return said
 
 
+def table_named(name: str, title: str) -> str:
+    """A table as the ear hears it: its name, and its game's title unless the name says it already ("Mesa de
+    Pif Paf", not "Mesa Mesa de Pif Paf, pifpaf"); never its id, a string of hex digits said one by one."""
+    if not name:
+        return title
+    return name if plain(title) in plain(name) else _("{name}, {game}").format(name=name, game=title)
+
+
 def table_words(model: TableModel) -> list[str]:
     """The ``table`` command: the game and the hand, who sits where with their chips or points, the state of
     play (the pot, the pile, the trick), and whose turn it is with the time left."""
     summary = model.summary
     view = model.view
-    out = [_("Table {name}, {game}.").format(name=summary.name or summary.id, game=summary.game.replace("_", " "))]
+    out = [table_named(summary.name, game_title(summary.game)) + "."]
     if model.seat is None:
         out.append(_("You are watching."))
     if view is None or view.WhichOneof("game") in (None, "waiting"):
