@@ -40,6 +40,9 @@ QUICK_WINDOW = "500"
 (below the fold: the form is swiped up to it). The bots never say they let a window go, so every
 discard's window is waited out whole: at the usual 2.5 s, most of a hand's time."""
 CLAIM = "Time to claim a discard (ms)"
+FORM = "New table"
+"""The create form's title, shown however far the form is scrolled (on a phone's side, 24 rows, its first fields
+go off the top once it is swiped down to the claim window's)."""
 GAMES = [("cacho", "Cacho", FEW), ("truco_paulista", "Truco paulista", None),
          ("truco_argentino", "Truco argentino", FEW), ("pifpaf", "Pif Paf", FEW), ("cacheta", "Cacheta", FEW)]
 PLAYS = [(game, title, players, device) for device in (UPRIGHT, ON_ITS_SIDE) for game, title, players in GAMES]
@@ -293,9 +296,9 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
             # (its game picked, a count perhaps not), and a hand of it is what the test plays
             assert title in page.text().splitlines()[0], f"a table of another game was made:\n{page.text()}"
             return
-        if "Turn timer" not in page.text():
+        if FORM not in page.text():
             await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
-            await page.wait_for("Turn timer")
+            await page.wait_for(FORM)
         try:
             await pick(page, "Game", (title,))
             if players is not None:
@@ -303,7 +306,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
             if game in ("pifpaf", "cacheta"):
                 await fill(page, CLAIM, QUICK_WINDOW)
         except (AssertionError, TimeoutError):
-            if "Turn timer" in page.text():
+            if FORM in page.text():
                 if attempt == ATTEMPTS - 1:
                     raise
                 # a list the form's relayout put under a tap stays open, and taps meant for another field
@@ -312,7 +315,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 for _tap in range(3):
                     with contextlib.suppress(LookupError, TimeoutError):
                         await tap_first(page, "Cancel")
-                        await page.wait_for(lambda t: "Turn timer" not in t, timeout=5)
+                        await page.wait_for(lambda t: FORM not in t, timeout=5)
                         break
             continue  # the form closed under a tap: opened again
         for _tap in range(3):
@@ -329,7 +332,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                     # to sit again, as a player would
                     await sit_at_the_one_table(page, title)
                     return
-                if "Turn timer" not in page.text():
+                if FORM not in page.text():
                     if shown():
                         return
                     break  # the form closed without its table (the tap landed on Cancel): opened again

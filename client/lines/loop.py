@@ -373,7 +373,7 @@ class LineRoom:
                 return
             game = found.name
         page = rules_page(game) if game else None
-        if page is None:
+        if page is None or game is None:
             self.say(_("No rules page yet."))
             return
         for line in rules_said(page):

@@ -193,6 +193,8 @@ class Narrator:
     def _folded(self, model: TableModel, body: Message) -> list[str]:
         out: list[str] = []
         seat = _seat(body)
+        if seat is None:
+            return out
         if isinstance(body, rummy_pb2.RummyDrew):
             if body.source == common_pb2.DRAW_SOURCE_PILE and body.HasField("card"):
                 self.folded.taken[seat] = body.card
