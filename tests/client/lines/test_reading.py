@@ -102,3 +102,23 @@ def test_a_knocks_melds_are_heard_apart() -> None:
     said = spoken("bia knocks: 5♠ 5♦ 5♣ │ 9♥ 10♥ J♥, discarding 8♣.")
     assert said == ("bia knocks: 5 of spades, 5 of diamonds and 5 of clubs; 9 of hearts, 10 of hearts and jack of "
                     "hearts, discarding 8 of clubs.")
+
+
+def test_the_players_guide_gives_each_games_numbers_as_the_line_mode_has_them() -> None:
+    """docs/players.md's table of numbers, held to each game's list: a number moved is a number the guide lies
+    about."""
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[3] / "docs" / "players.md").read_text(encoding="utf-8")
+    guide = guide[guide.index("## By ear"):]
+    titles = {"Pif Paf": "pifpaf", "Cacheta": "cacheta", "Truco paulista": "truco_paulista",
+              "Truco argentino": "truco_argentino", "Cacho": "cacho"}
+    seen = set()
+    for row in guide.splitlines():
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if len(cells) == 3 and cells[0] in titles:
+            game = titles[cells[0]]
+            seen.add(game)
+            numbers = [int(n) for n in re.findall(r"(?:^|, )(\d+) ", cells[2])]
+            assert numbers == list(range(first_kind(game), first_kind(game) + len(KINDS[game]))), (game, numbers)
+    assert seen == set(titles.values())
