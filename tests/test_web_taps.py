@@ -40,6 +40,9 @@ QUICK_WINDOW = "500"
 (below the fold: the form is swiped up to it). The bots never say they let a window go, so every
 discard's window is waited out whole: at the usual 2.5 s, most of a hand's time."""
 CLAIM = "Time to claim a discard (ms)"
+FIELD = "[▊█]"
+"""What a number's field begins with: its own tall edge, or (on a phone's side, 24 rows, where a field has no
+edge) the dialog's."""
 FORM = "New table"
 """The create form's title, shown however far the form is scrolled (on a phone's side, 24 rows, its first fields
 go off the top once it is swiped down to the claim window's)."""
@@ -161,7 +164,7 @@ async def fill(page: Page, label: str, value: str) -> None:
         if found:
             y = page.find(label)[0]
             field = next((row for row in range(y + 1, min(page.screen.lines - 3, y + 6))
-                          if re.search(r"▊\s+\d+\s", rows(page)[row])), None)
+                          if re.search(FIELD + r"\s+\d+\s", rows(page)[row])), None)
             if field is not None:
                 break
         middle = page.screen.lines // 2
@@ -171,7 +174,7 @@ async def fill(page: Page, label: str, value: str) -> None:
     else:
         raise AssertionError(f"{label!r} never came into sight:\n{page.text()}")
     line = rows(page)[field]
-    now = re.search(r"▊\s+(\d+)", line)
+    now = re.search(FIELD + r"\s+(\d+)", line)
     assert now is not None, line
     await page.tap_cell(field, now.start(1) + len(now.group(1)))  # at the end of its digits
     # Focused once its cursor shows after the digits (a key sent sooner goes where the focus was).
@@ -181,7 +184,7 @@ async def fill(page: Page, label: str, value: str) -> None:
 
     def digits() -> str:
         """The field's digits ("" while it shows its placeholder, "0 to 60000")."""
-        held = re.search(r"▊\s+(\d+)(\s+to\s)?", rows(page)[field])
+        held = re.search(FIELD + r"\s+(\d+)(\s+to\s)?", rows(page)[field])
         return "" if held is None or held.group(2) else held.group(1)
 
     # A key at a time, each seen taken before the next, as a finger types.
