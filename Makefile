@@ -2,10 +2,6 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-NATIVE := $(VENV)/cardtui-native/current
-NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py engine/bots/cacho_search.py \
-	server/wire.py server/fanout.py \
-	tools/native.py tools/layout.py
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ## Python keeps what it compiles (``__pycache__``, ignored by git) wherever this runs, even in a shell that
 ## asks it not to: the tests start a few hundred processes (servers, forks, the command line), and each
@@ -22,12 +18,12 @@ $(STAMP): pyproject.toml
 
 ## The hot path compiled with mypyc (the truco engine, betting, Cacho's rules, the meld search and the
 ## rummy playouts, the server's wire and fan-out), where
-## a C compiler is (cardtui/native.py says how it is used); rebuilt when one of its sources changes, in the
-## foreground here (make test, bench), in the background for make play (tools/native.py).
-## Without a compiler, or with CARDTUI_PURE=1, everything runs as plain Python.
-$(NATIVE): $(NATIVE_SOURCES) | $(STAMP)
-	$(BIN)/python -m tools.native
-native: $(NATIVE)
+## a C compiler is (cardtui/native.py says how it is used, and lists what it compiles: COMPILED, the one list);
+## rebuilt when one of the sources it depends on changes (tools/native.py compares their digests with the
+## build's, so make lists none of them), in the foreground here (make test, bench), in the background for make
+## play. Without a compiler, or with CARDTUI_PURE=1, everything runs as plain Python.
+native: $(STAMP)
+	@$(BIN)/python -m tools.native
 
 ## Set up, start a server with bots that friends on the LAN may join (terminal or browser) and
 ## open the client at its lobby; it prints the page browsers join at. `make play HOST=127.0.0.1`
@@ -57,7 +53,7 @@ play-setup:
 ## (else the five workers would each compile it all at once: ten seconds of CPU each for the tests alone).
 ## `ARGS=` goes to pytest after the same setup: `make test ARGS="-m postgresql"` runs those tests alone.
 test: $(STAMP) chromium postgresql
-	@$(MAKE) --no-print-directory -j2 $(NATIVE) lint bytecode
+	@$(MAKE) --no-print-directory -j2 native lint bytecode
 	$(BIN)/pytest -n 5 $(ARGS)
 
 ## The quick check before a commit: lint, types and import contracts, then the tests that need neither
@@ -99,7 +95,7 @@ i18n: $(STAMP)
 	$(BIN)/python -m tools.catalogs all
 
 ## Benchmarks: ratios against baselines measured in the same run (`make bench ARGS="--only bots"`).
-bench: $(STAMP) $(NATIVE) loadclient espeak
+bench: native loadclient espeak
 	$(BIN)/python -m bench $(ARGS)
 
 ## The speech bench's voice (bench/speech.py): Debian's espeak-ng, installed where missing. make test never

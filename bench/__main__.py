@@ -11,8 +11,10 @@ prompt), screen (the table screen's first paint after each message and its CPU, 
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
 seeds agreeing, one hand's wall time), fair (a dishonest host's tricks against the real client's fair-deal check:
 hands steered under ✔, against an honest host's six), startup (seconds to ready: a first start, and a
-restart with tables open, after SIGTERM and after kill -9), speech (the line mode read aloud by espeak-ng: a hand's
-speech against the hand's time, terse against verbose).
+restart with tables open, after SIGTERM and after kill -9), front (the lobby's process's memory over unary calls on
+one kept connection, against a bare grpc.aio server), lobby (a person idling in the lobby: the list by its stream
+against asked every two seconds), speech (the line mode read aloud by espeak-ng: a hand's speech against the hand's
+time, terse against verbose).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -88,12 +90,18 @@ def arena_section(quick: bool) -> None:
 
 
 def soak_section(quick: bool) -> None:
-    from bench.soak import soak
+    from bench.soak import ACTS_PER_HOUR, night, soak
 
     tables, seconds = (50, 20.0) if quick else (200, 180.0)
     print(f"== soak: {tables} tables for {seconds:.0f} s: watchers joining, leaving, dropping, resuming; "
           "people playing and giving up their seats; a kill -9 and a restart halfway")
     asyncio.run(soak(tables=tables, seconds=seconds))
+    hours = 1.0 if quick else ARGS.hours
+    print(f"== a night: {hours:.0f} simulated hours of a room ({ACTS_PER_HOUR:,.0f} moves an hour) at the machine's "
+          f"pace, {ARGS.seconds:.0f} s of real time at most: every game, people sitting and leaving, streams dropped "
+          "and resumed, the lobby watched and asked, tables closed and made, a table worker killed every two hours; "
+          "each process's memory, its growth an hour after its first half hour")
+    asyncio.run(night(hours=hours, seconds=120.0 if quick else ARGS.seconds))
 
 
 def guests_section(quick: bool) -> None:
@@ -126,8 +134,21 @@ def fair_section(quick: bool) -> None:
 
     hands = 20 if quick else fairdeal.HANDS
     print(f"== the fair deal: {hands} hands of Cacho a trick, played wherever it gives the client a six; hands"
-          " steered under ✔ (mark 0), against the honest host")
-    fairdeal.run(print=lambda s: print(s, flush=True), hands=hands)
+          " steered under ✔ (mark 0), against the honest host; then the randomised dishonest host over every game")
+    fairdeal.run(print=lambda s: print(s, flush=True), hands=hands, model_hands=300 if quick else 3000)
+    fairdeal.wait_report(print=lambda s: print(s, flush=True), hands=10 if quick else 40)
+
+
+def front_section(quick: bool) -> None:
+    from bench import front
+
+    front.run(quick)
+
+
+def lobby_section(quick: bool) -> None:
+    from bench import lobby
+
+    lobby.run(quick)
 
 
 def speech_section(quick: bool) -> None:
@@ -160,17 +181,21 @@ SECTIONS = {
     "analysis": analysis_section,
     "fair": fair_section,
     "startup": startup_section,
+    "front": front_section,
+    "lobby": lobby_section,
     "speech": speech_section,
 }
-ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, speech_hands=4, speech_langs="en",
-                          speech_games="")
+ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=8.0, speech_hands=4,
+                          speech_langs="en", speech_games="")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(prog="make bench")
     p.add_argument("--only", default=",".join(SECTIONS), help="comma-separated: " + ", ".join(SECTIONS))
     p.add_argument("--quick", action="store_true", help="small runs, for a smoke check")
-    p.add_argument("--seconds", type=float, default=600.0, help="arena: wall time each mark may take at most")
+    p.add_argument("--seconds", type=float, default=600.0,
+                   help="arena: wall time each mark may take at most; soak: the night's real time at most")
+    p.add_argument("--hours", type=float, default=8.0, help="soak: the night's simulated hours")
     p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
     p.add_argument("--matches", type=int, default=1000,
                    help="arena: matches a mark plays at most while its interval does not decide (at least 1,000)")
@@ -182,7 +207,7 @@ def main() -> None:
     p.add_argument("--speech-games", default="", help="speech: the games (default: every one)")
     args = p.parse_args()
     ARGS.seconds, ARGS.mark, ARGS.matches = args.seconds, args.mark, args.matches
-    ARGS.runs, ARGS.hands = args.runs, args.hands
+    ARGS.runs, ARGS.hands, ARGS.hours = args.runs, args.hands, args.hours
     ARGS.speech_hands, ARGS.speech_langs, ARGS.speech_games = args.speech_hands, args.speech_langs, args.speech_games
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)

@@ -1,7 +1,8 @@
 """The baseline: a gRPC server that only fans each Act out to its table's subscribers.
 
-Same wire contract as the real server's Table service; no engine, no store, no lobby.
-A token is ``TABLE/SEAT``; every Act becomes one numbered event for everyone at the table.
+Same wire contract as the real server's Table service; no engine, no store. A token is ``TABLE/SEAT``;
+every Act becomes one numbered event for everyone at the table. Its lobby answers the two unary calls a
+client makes most on a kept connection (``GetInfo``, ``Locate``) with constants, for ``bench.front``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 import grpc
 
 from cardtui.server.app import SERVER_OPTIONS
-from cardtui.v1 import table_pb2, table_pb2_grpc
+from cardtui.v1 import lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 
 
 class BareTable(table_pb2_grpc.TableServicer):
@@ -48,9 +49,21 @@ class BareTable(table_pb2_grpc.TableServicer):
         return table_pb2.ActResponse(seq=seq)
 
 
+class BareLobby(lobby_pb2_grpc.LobbyServicer):
+    """Constant answers: what gRPC itself keeps per call, with nothing of ours behind it."""
+
+    async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
+        return lobby_pb2.ServerInfo(version="bare")
+
+    async def Locate(self, request: lobby_pb2.LocateRequest, context: Any) -> lobby_pb2.LocateResponse:
+        await context.abort(grpc.StatusCode.PERMISSION_DENIED, "That token does not open any seat or table here.")
+        raise AssertionError("abort raises")
+
+
 async def main(port: int) -> None:
     server = grpc.aio.server(options=SERVER_OPTIONS)
     table_pb2_grpc.add_TableServicer_to_server(BareTable(), server)
+    lobby_pb2_grpc.add_LobbyServicer_to_server(BareLobby(), server)
     bound = server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     print(f"port {bound}", flush=True)

@@ -6,11 +6,18 @@ for how often the six comes by itself."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import random
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
 
 from cardtui.client.connection import Connection
 from cardtui.client.fairness import FairDeals
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests.client.dishonest import CHOOSING, HOST_TRICKS, STEERING, TABLE, Dishonest, Trick, serving
 
 HANDS = 100
@@ -39,7 +46,7 @@ async def measure(trick: Trick, hands: int) -> Figures:
         try:
             joined = await conn.join(TABLE, "ana")
             async for _msg in conn.follow(joined.token, fair=fair):
-                if len(fair.verdicts) >= hands:
+                if cheat.finished.is_set() and fair.verdicts and fair.verdicts[-1].hand == cheat.dealt[-1].hand:
                     break
         finally:
             await conn.close()
@@ -49,7 +56,29 @@ async def measure(trick: Trick, hands: int) -> Figures:
                    sum(by[d.hand].ok for d in steered if d.hand in by), sum(v.ok for v in by.values()))
 
 
-def run(print: Callable[[str], None], hands: int = HANDS) -> None:
+def model(hands: int, seed: int = 73) -> tuple[int, int, int, int, int, int]:
+    """The randomised dishonest host (``tests/client/host_model.py``) for about ``hands`` hands over every game, half
+    its moves honest: (hands, hands the host chose, ✔ in all, ✔ on a chosen deck, honest hands, alarms on them)."""
+    from tests.client.host_model import TABLES, check, random_move
+    from tests.client.host_model import run as play
+
+    rng = random.Random(seed)
+    dealt = chose = ticks = bad = honest = alarms = 0
+    while dealt < hands:
+        game, players = rng.choice(TABLES)
+        k = 3 if game in ("pifpaf", "cacheta") else 12
+        host = play(game, players, [random_move(rng) for _ in range(k)], rng.randrange(2**31), rng.random() < 0.7)
+        findings = list(check(host))
+        dealt += len(host.dealt)
+        chose += sum(d.chose for d in host.dealt)
+        ticks += sum(v.ok for v in host.fair.verdicts)
+        bad += sum(f.verdict.ok for f in findings)
+        honest += sum(d.move.honest for d in host.dealt)
+        alarms += sum(not f.verdict.ok for f in findings)
+    return dealt, chose, ticks, bad, honest, alarms
+
+
+def run(print: Callable[[str], None], hands: int = HANDS, model_hands: int = 3000) -> None:
     async def every() -> None:
         for trick in [Trick.HONEST, *sorted(STEERING | CHOOSING)]:
             f = await measure(trick, hands)
@@ -57,3 +86,96 @@ def run(print: Callable[[str], None], hands: int = HANDS) -> None:
                   f"  steered under ✔ {f.ticked}  ✔ {f.ok}/{f.hands}")
 
     asyncio.run(every())
+    dealt, chose, ticks, bad, honest, alarms = model(model_hands)
+    print(f"  the randomised host, every game: {dealt} hands, {chose} of them the host chose; ✔ {ticks}, of them on a"
+          f" chosen deck {bad} (mark 0); honest hands {honest}, red on them {alarms} (mark 0)")
+
+
+async def _seat(conn: Connection, token: str, lag: float, marks: dict[int, list[float]] | None,
+                fair: FairDeals) -> None:
+    """One person at a two-seat truco argentino table: reads every message ``lag`` seconds after it came, cuts as
+    the client does, and goes to the deck (or plays a card) whenever it is their turn; ``marks``: when each
+    deal's commitment and its first cards reached them, by table deal."""
+    loop = asyncio.get_running_loop()
+    came: asyncio.Queue[tuple[float, table_pb2.TableMessage]] = asyncio.Queue()
+
+    async def read() -> None:
+        async for msg in conn.follow(token):
+            came.put_nowait((loop.time(), msg))
+
+    reader = asyncio.create_task(read())
+    acted = 0
+    try:
+        while True:
+            at, msg = await came.get()
+            await asyncio.sleep(max(0.0, at + lag - loop.time()))
+            for hand, seed in fair.feed(msg):
+                conn._cut_soon(token, hand, seed, fair)
+            if not msg.HasField("update"):
+                continue
+            for ev in msg.update.events:
+                if marks is not None and ev.HasField("deal_committed"):
+                    marks[ev.deal_committed.hand] = [loop.time()]
+                elif marks is not None and ev.HasField("cards_dealt") and fair.watch is not None:
+                    got = marks.get(fair.watch.hand)
+                    if got is not None and len(got) == 1:
+                        got.append(loop.time())
+            view = msg.update.view if msg.update.HasField("view") else None
+            if view is not None and view.HasField("you") and view.you in view.to_act and view.legal and (
+                    msg.seq > acted):
+                action = next((a for a in view.legal if a.type == common_pb2.ACTION_TYPE_MAZO),
+                              next((a for a in view.legal if a.type == common_pb2.ACTION_TYPE_PLAY), view.legal[0]))
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    acted = await conn.act(token, action, msg.seq)  # (once for what it saw: a person's pace)
+    finally:
+        reader.cancel()
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def waited(hands: int, lag: float) -> tuple[list[float], int]:
+    """Commitment to first card, seconds, as the prompt player sees it, at a table of two people (the other one's
+    client ``lag`` seconds late), served as ``cardtui serve`` is by default for seeds; and the false alarms."""
+    from cardtui.server.app import start
+
+    with tempfile.TemporaryDirectory() as folder:
+        running = await start("127.0.0.1", 0, Path(folder) / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+        try:
+            maker = Connection.open(f"127.0.0.1:{running.port}")
+            table = await maker.create(lobby_pb2.CreateTableRequest(game="truco_argentino", seats=2, bots=0))
+            marks: dict[int, list[float]] = {}
+            people = []
+            tasks = []
+            for name, delay in (("ana", 0.0), ("bia", lag)):
+                conn = Connection.open(f"127.0.0.1:{running.port}")
+                joined = await conn.join(table.id, name)
+                fair = FairDeals()
+                fair.chain = conn.chains.get(joined.token)
+                people.append((conn, fair))
+                tasks.append(asyncio.create_task(_seat(conn, joined.token, delay, marks if delay == 0 else None,
+                                                       fair)))
+            while sum(len(v) == 2 for v in marks.values()) < hands:
+                await asyncio.sleep(0.05)
+            alarms = sum(v.standing.value in ("broken", "unused", "withheld") for _c, f in people for v in f.verdicts)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for conn, _f in people:
+                await conn.close()
+            await maker.close()
+        finally:
+            await running.stop(grace=0.2)
+    return [v[1] - v[0] for v in marks.values() if len(v) == 2][:hands], alarms
+
+
+def wait_report(print: Callable[[str], None], hands: int = 40) -> None:
+    """What the wait for people's links adds to a deal: commitment to first card, p50 and p99, with both clients
+    prompt and with one reading its stream 1.3 s late."""
+    for lag in (0.0, 1.3):
+        times, alarms = asyncio.run(waited(hands, lag))
+        print(f"  commitment to first card, {'both clients prompt' if not lag else f'one client {lag} s late'}:"
+              f" p50 {quantile(times, 0.5) * 1000:.0f} ms, p99 {quantile(times, 0.99) * 1000:.0f} ms"
+              f" over {len(times)} hands; alarms {alarms}")

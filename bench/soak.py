@@ -18,6 +18,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -377,3 +378,353 @@ async def soak(tables: int = 200, seconds: float = 180.0, out: Callable[[str], A
 
 if __name__ == "__main__":
     asyncio.run(soak(tables=50, seconds=20))
+
+
+# -- a night on a small host ---------------------------------------------------------------------------------------
+NIGHT_ROOM = 20
+"""Tables a small host keeps busy through a night: what a simulated hour is made of (``ACTS_PER_HOUR``)."""
+ACTS_PER_TABLE_SECOND = 0.2
+"""Moves a table of people makes a second, bots' included: a hand of truco or Cacho takes people a minute or two
+for a dozen or twenty moves, a turn of Pif Paf or Cacheta (a draw and a discard) some ten seconds."""
+ACTS_PER_HOUR = NIGHT_ROOM * ACTS_PER_TABLE_SECOND * 3600
+"""A simulated hour: the moves such a room makes in an hour. The soak plays them as fast as the machine lets it,
+and everything else it does (people sitting and leaving, streams dropped and resumed, the lobby watched and asked,
+tables closed and made, workers killed) at the same rate per move as a night would; what only time makes (a timer,
+a keepalive) is not sped up."""
+WARMUP_HOURS = 0.5
+STEP_SECONDS = 15.0
+"""The longest one of the night's comings and goings may take (a call passed on to a worker just killed)."""
+NIGHT_MARK_MB = 2.0
+NIGHT_GAMES = (("cacho", 4, ["easy", "normal"]), ("truco_paulista", 4, ["easy"]), ("truco_argentino", 2, ["normal"]),
+               ("pifpaf", 4, ["easy"]), ("cacheta", 3, ["easy"]))
+
+
+@dataclass
+class Sample:
+    hours: float
+    rss: dict[int, tuple[str, int]]
+    """Each process's role and resident memory in KB."""
+
+
+def roles(front: int) -> dict[int, str]:
+    """The server's processes by what they are: the front, each table worker (by the port it serves), and under
+    each of them its fork server, resource tracker and pools' processes (bots', analysis)."""
+    import psutil
+
+    def listening(pid: int) -> set[int]:
+        try:
+            return {c.laddr.port for c in psutil.Process(pid).net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+        except psutil.Error:
+            return set()
+
+    named: dict[int, str] = {front: "front"}
+    try:
+        everyone = psutil.Process(front).children(recursive=True)
+    except psutil.Error:
+        return named
+    workers = {p.pid: f"worker:{min(ports)}" for p in everyone if (ports := listening(p.pid))}
+    for process in everyone:
+        if process.pid in workers:
+            named[process.pid] = workers[process.pid]
+            continue
+        try:
+            line = " ".join(process.cmdline())
+            above = next((workers[a.pid] for a in process.parents() if a.pid in workers), "front")
+            kind = ("resource-tracker" if "resource_tracker" in line else
+                    "forkserver" if process.children() and "forkserver" in line else "pool")
+        except psutil.Error:
+            continue
+        named[process.pid] = f"{above}/{kind}"
+    return named
+
+
+def own_rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    except (FileNotFoundError, ProcessLookupError, StopIteration):
+        return 0
+
+
+def acts_so_far(url: str) -> float:
+    """Moves made in the room so far, from the server's own metrics page (its counters outlive a killed worker)."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(url, timeout=10) as page:
+        text = page.read().decode()
+    return sum(s.value for f in text_string_to_metric_families(text) for s in f.samples
+               if s.name == "cardtui_acts_total")
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    """Least squares: the growth of the second value per unit of the first."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    den = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
+
+
+class Night:
+    """The people of a night: players sitting, playing and leaving; watchers dropping and resuming; the lobby watched
+    by its stream and asked by polling; tables closed and made; all at the pace of the room's moves."""
+
+    def __init__(self, port: int, seed: int = 78) -> None:
+        self.port = port
+        self.rng = random.Random(seed)
+        self.channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}", options=FAST_RECONNECT) for _ in range(4)]
+        self.lobby = lobby_pb2_grpc.LobbyStub(self.channels[0])
+        self.tables: dict[str, str] = {}
+        """Each open table's owner token."""
+        self.seats: dict[str, tuple[str, asyncio.Task[None]]] = {}
+        """Each person's token: their table and their stream's task."""
+        self.watchers: dict[str, asyncio.Task[None]] = {}
+        self.lobbies: list[asyncio.Task[None]] = []
+        self.where: dict[str, str] = {}
+        self.elsewhere: dict[str, grpc.aio.Channel] = {}
+        self.counts: dict[str, int] = {k: 0 for k in (
+            "tables made", "tables closed", "sat", "left", "moves by people", "watchers", "drops", "lists followed",
+            "unary polls", "moves refused", "refused")}
+
+    def stub(self, token: str) -> table_pb2_grpc.TableStub:
+        """Where the table ``token`` opens is served (``JoinResponse.address``: ":PORT" on this host)."""
+        address = self.where.get(token, "")
+        if not address:
+            return table_pb2_grpc.TableStub(self.rng.choice(self.channels))
+        channel = self.elsewhere.get(address)
+        if channel is None:
+            channel = self.elsewhere[address] = grpc.aio.insecure_channel(f"127.0.0.1{address}",
+                                                                          options=FAST_RECONNECT)
+        return table_pb2_grpc.TableStub(channel)
+
+    async def locate(self, token: str) -> None:
+        """The table moved (its worker killed): where it is served now."""
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            self.where[token] = (await self.lobby.Locate(lobby_pb2.LocateRequest(token=token))).address
+
+    async def make_table(self) -> None:
+        game, seats, levels = self.rng.choice(NIGHT_GAMES)
+        people = self.rng.choice([0, 1, 1, 2])
+        made = await self.lobby.CreateTable(lobby_pb2.CreateTableRequest(
+            game=game, seats=seats, bots=seats - people, bot_levels=[self.rng.choice(levels)], bot_delay_ms=20,
+            turn_seconds=30, away_after=100, idle_minutes=60))
+        self.tables[made.table.id] = made.owner_token
+        self.counts["tables made"] += 1
+        for _ in range(people):
+            await self.sit(made.table.id)
+
+    async def sit(self, table_id: str) -> None:
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            joined = await self.lobby.JoinTable(lobby_pb2.JoinTableRequest(
+                table_id=table_id, name=f"p{self.rng.randrange(10**6)}"))
+            self.where[joined.token] = joined.address
+            self.seats[joined.token] = (table_id, asyncio.create_task(self.play(joined.token)))
+            self.counts["sat"] += 1
+
+    async def play(self, token: str) -> None:
+        """A person at a table: reads the stream and makes a legal move when one is offered (resuming after a drop,
+        following the table where it moves)."""
+        last = 0
+        while True:
+            try:
+                async for msg in self.stub(token).Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last)):
+                    last = max(last, msg.seq)
+                    if msg.HasField("closing"):
+                        if not msg.closing.resubscribe:
+                            return
+                        break
+                    view = msg.snapshot.view if msg.HasField("snapshot") else msg.update.view
+                    legal = [a for a in view.legal if a.type != common_pb2.ACTION_TYPE_FOLD] or list(view.legal)
+                    if legal:
+                        action = common_pb2.Action()
+                        action.CopyFrom(self.rng.choice(legal))
+                        try:
+                            await self.stub(token).Act(table_pb2.ActRequest(token=token, action=action,
+                                                                            seen_seq=last))
+                            self.counts["moves by people"] += 1
+                        except grpc.aio.AioRpcError:
+                            self.counts["moves refused"] += 1  # the table moved on first (a bot, a timer)
+            except grpc.aio.AioRpcError as err:
+                if err.code() == grpc.StatusCode.PERMISSION_DENIED:
+                    return
+            await self.locate(token)
+            await asyncio.sleep(0.2)
+
+    async def watch(self, table_id: str) -> None:
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            watching = await self.lobby.Spectate(lobby_pb2.SpectateRequest(table_id=table_id, name="w"))
+            token = watching.token
+            self.where[token] = watching.address
+            self.watchers[token] = asyncio.create_task(self.follow(token))
+            self.counts["watchers"] += 1
+
+    async def follow(self, token: str, after: int = 0) -> None:
+        last = after
+        while True:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                async for msg in self.stub(token).Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last)):
+                    last = max(last, msg.seq)
+                    if msg.HasField("closing") and not msg.closing.resubscribe:
+                        return
+            await self.locate(token)
+            await asyncio.sleep(0.2)
+
+    async def follow_lobby(self) -> None:
+        """A person idling in the lobby: its list followed by its stream, opened again now and then."""
+        with contextlib.suppress(grpc.aio.AioRpcError):
+            async for _update in lobby_pb2_grpc.LobbyStub(self.rng.choice(self.channels)).WatchTables(
+                    lobby_pb2.WatchTablesRequest(include_finished=True)):
+                pass
+
+    async def step(self) -> None:
+        """One of the night's comings and goings, chosen at random."""
+        pick = self.rng.random()
+        try:
+            if len(self.tables) < NIGHT_ROOM:
+                await self.make_table()
+            elif pick < 0.25:  # a table closes, and another opens: the room stays its size
+                table_id, owner = self.rng.choice(list(self.tables.items()))
+                await self.lobby.CloseTable(lobby_pb2.CloseTableRequest(table_id=table_id, owner_token=owner))
+                del self.tables[table_id]
+                self.counts["tables closed"] += 1
+                for token in [t for t, (tid, _) in self.seats.items() if tid == table_id]:
+                    self.seats.pop(token)[1].cancel()
+                await self.make_table()
+            elif pick < 0.4 and self.seats:
+                token = self.rng.choice(list(self.seats))
+                table_id, task = self.seats.pop(token)
+                await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token))
+                task.cancel()
+                self.counts["left"] += 1
+                if table_id in self.tables:
+                    await self.sit(table_id)  # somebody takes the seat over
+            elif pick < 0.55:
+                await self.watch(self.rng.choice(list(self.tables)))
+            elif pick < 0.7 and self.watchers:
+                token = self.rng.choice(list(self.watchers))
+                self.watchers[token].cancel()
+                self.counts["drops"] += 1
+                if self.rng.random() < 0.5:
+                    del self.watchers[token]
+                    await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token))
+                else:
+                    self.watchers[token] = asyncio.create_task(self.follow(token))
+            elif pick < 0.8:
+                if len(self.lobbies) >= 4:
+                    self.lobbies.pop(0).cancel()
+                self.lobbies.append(asyncio.create_task(self.follow_lobby()))
+                self.counts["lists followed"] += 1
+            else:
+                stub = lobby_pb2_grpc.LobbyStub(self.rng.choice(self.channels))
+                await stub.GetInfo(lobby_pb2.GetInfoRequest())
+                await stub.ListTables(lobby_pb2.ListTablesRequest(include_finished=True))
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await stub.Locate(lobby_pb2.LocateRequest(token=self.rng.choice(list(self.seats) or ["x"])))
+                self.counts["unary polls"] += 3
+        except grpc.aio.AioRpcError:
+            self.counts["refused"] += 1
+
+    async def close(self) -> None:
+        tasks = [t for _, t in self.seats.values()] + list(self.watchers.values()) + self.lobbies
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for channel in [*self.channels, *self.elsewhere.values()]:
+            await channel.close()
+
+
+async def night(hours: float = 8.0, seconds: float = 1200.0, steps_per_hour: float = 600.0,
+                kills_every: float = 2.0, out: Callable[[str], Any] = print) -> dict[str, Any]:
+    """``hours`` simulated hours of a room (``ACTS_PER_HOUR``), within ``seconds`` of real time at most; the
+    night's comings and goings at ``steps_per_hour``, a table worker killed -9 every ``kills_every`` hours (always
+    the same one: the other lives the whole night). Each process's memory sampled along; its growth per hour after
+    its first ``WARMUP_HOURS``, by least squares."""
+    samples: list[Sample] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen([sys.executable, "-m", "cardtui.cli", "serve", "--port", "0", "--db",
+                                 f"{tmp}/night.db", "--no-announce", "--log-level", "warning", "--workers", "2",
+                                 "--analysis-workers", "0", "--next-hand-delay", "50", "--metrics-port", "0",
+                                 "--max-actions", "1e6", "--max-tables", "1e6", "--max-chat", "1e6",
+                                 "--max-streams-per-address", "100000", "--idle-minutes", "60"],
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # "cardtui server on HOST:PORT (…) · metrics: URL"
+        port = int(first.split()[3].rsplit(":", 1)[1])
+        url = first.split(" · metrics: ", 1)[1].split()[0]
+        try:
+            room = Night(port)
+            for _ in range(NIGHT_ROOM):
+                await room.make_table()
+            began = time.perf_counter()
+            start_acts = await asyncio.to_thread(acts_so_far, url)
+            hour = 0.0
+            next_step = next_kill = 0.0
+            kills = 0
+            survivor = 0
+            def left() -> bool:
+                return hour < hours and time.perf_counter() - began < seconds
+
+            while left():
+                await asyncio.sleep(0.2)
+                with contextlib.suppress(OSError):  # the page slow to answer: the next look
+                    hour = (await asyncio.to_thread(acts_so_far, url) - start_acts) / ACTS_PER_HOUR
+                while next_step <= hour and left():
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(room.step(), STEP_SECONDS)
+                    next_step += 1 / steps_per_hour
+                if hour >= next_kill + kills_every and kills_every > 0:
+                    named = roles(proc.pid)
+                    workers = sorted((name, pid) for pid, name in named.items() if "/" not in name and
+                                     name.startswith("worker"))
+                    if len(workers) > 1:
+                        survivor = survivor or workers[0][1]  # lives the whole night: the other is killed each time
+                        victim = next(p for _, p in workers if p != survivor)
+                        os.kill(victim, signal.SIGKILL)
+                        kills += 1
+                    next_kill += kills_every
+                if not samples or hour - samples[-1].hours >= 1 / 30:
+                    named = await asyncio.to_thread(roles, proc.pid)
+                    samples.append(Sample(hour, {pid: (name, own_rss(pid)) for pid, name in named.items()}))
+                    if int(hour) > int(samples[-2].hours if len(samples) > 1 else 0):
+                        out(f"    … {hour:.1f} simulated hours in {time.perf_counter() - began:.0f} s: "
+                            + ", ".join(f"{name} {kb / 1024:.0f} MB" for name, kb in sorted(samples[-1].rss.values())))
+            took = time.perf_counter() - began
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(room.close(), 30)
+        finally:
+            proc.terminate()
+            proc.wait(60)
+    series: dict[int, list[tuple[float, float]]] = {}
+    names: dict[int, str] = {}
+    for sample in samples:
+        for pid, (name, kb) in sample.rss.items():
+            if kb:
+                series.setdefault(pid, []).append((sample.hours, kb / 1024))
+                names[pid] = name
+    worst = 0.0
+    lines = []
+    for pid, points in sorted(series.items(), key=lambda kv: names[kv[0]]):
+        first = points[0][0]
+        after = [(h, mb) for h, mb in points if h >= first + WARMUP_HOURS]
+        span = points[-1][0] - first
+        if len(after) < 5:
+            lines.append(f"    {names[pid]:<32} pid {pid}: {span:.1f} h alive, too short to say after its warm-up "
+                         f"({points[0][1]:.0f} → {points[-1][1]:.0f} MB)")
+            continue
+        grow = slope(after)
+        if span >= 4.0:
+            worst = max(worst, grow)
+        lines.append(f"    {names[pid]:<32} pid {pid}: {points[0][1]:6.1f} MB at its start, {after[0][1]:6.1f} after "
+                     f"{WARMUP_HOURS} h, {points[-1][1]:6.1f} at {span:.1f} h; {grow:+.2f} MB an hour after its "
+                     "warm-up")
+    verdict = "met" if worst <= NIGHT_MARK_MB else "NOT met"
+    out(f"  {hour:.2f} simulated hours ({ACTS_PER_HOUR:,.0f} moves an hour: {NIGHT_ROOM} tables at "
+        f"{ACTS_PER_TABLE_SECOND} moves a second) in {took:.0f} s of real time; {kills} table workers killed -9; "
+        + ", ".join(f"{v} {k}" for k, v in room.counts.items()))
+    for line_ in lines:
+        out(line_)
+    out(f"  the most any process that lived 4 simulated hours or more grew after its warm-up: {worst:+.2f} MB an hour "
+        f"(mark: ≤ {NIGHT_MARK_MB:.0f} MB an hour over ≥ 4 simulated hours: {verdict})")
+    return {"hours": hour, "worst": worst, "seconds": took}

@@ -4,8 +4,8 @@ Ready is what a service manager is told (``READY=1`` on ``$NOTIFY_SOCKET``, ``se
 listens and its tables are back. A first start is on an empty store; a restart is on the same store with
 ``tables`` tables open mid-hand (a person seated at each, three bots), after a SIGTERM and after a kill -9 of
 the whole process group. Each is timed from the process's start, table workers as ``cardtui serve`` runs them
-by default (two here), and given as a ratio to the first start of the same round: the issue's mark is a
-restart no slower than a first start.
+by default (two here), and given as a ratio to the first start of the same round, for 50 tables and for 200: a
+restart with 200 tables mid-hand is to be ready within 1.5 times a first start.
 """
 
 from __future__ import annotations
@@ -82,9 +82,19 @@ def stop(served: subprocess.Popen[bytes], how: signal.Signals) -> None:
     raise RuntimeError("the stopped server's processes did not end")
 
 
+MARK = 1.5
+"""A restart with ``TABLES[-1]`` tables mid-hand is ready within this many times a first start of the same round."""
+TABLES = (50, 200)
+
+
 def run(quick: bool) -> None:
-    tables = 20 if quick else 50
-    rounds = 1 if quick else 5
+    counts = (20,) if quick else TABLES
+    rounds = 1 if quick else 3
+    for tables in counts:
+        rounds_of(tables, rounds)
+
+
+def rounds_of(tables: int, rounds: int) -> None:
     print(f"== startup: seconds to READY=1, two table workers; a restart with {tables} tables open mid-hand")
     firsts: list[float] = []
     ratios: dict[str, list[float]] = {"SIGTERM": [], "kill -9": []}
@@ -105,6 +115,8 @@ def run(quick: bool) -> None:
                 stop(served, signal.SIGTERM)
                 firsts.append(first)
                 print(f"  round {r + 1}: " + ", ".join(line))
+    worst = max(statistics.median(ratios["SIGTERM"]), statistics.median(ratios["kill -9"]))
+    verdict = f"mark for {TABLES[-1]} tables: x{MARK} or less: {'met' if worst <= MARK else 'NOT met'}"
     print(f"  median: first {statistics.median(firsts):.2f} s; restart after SIGTERM "
           f"x{statistics.median(ratios['SIGTERM']):.2f}, after kill -9 x{statistics.median(ratios['kill -9']):.2f} "
-          "of the same round's first start (mark: x1.00 or less)")
+          f"of the same round's first start" + (f" ({verdict})" if tables == TABLES[-1] else ""))

@@ -39,10 +39,13 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-if sys.platform != "win32":
+fcntl: ModuleType | None
+try:
     import fcntl
+except ImportError:  # not POSIX (Windows): a build in use is not locked there (hold)
+    fcntl = None
 
-__all__ = ["DIR", "OFF", "STATUS", "current", "digests", "hold", "install", "let_go", "part", "sources"]
+__all__ = ["COMPILED", "DIR", "OFF", "STATUS", "current", "digests", "hold", "install", "let_go", "part", "sources"]
 
 OFF = "CARDTUI_PURE"
 """Set (to anything but empty) to run plain Python even where a build is present, and to skip the build."""
@@ -61,9 +64,28 @@ STATUS = "plain Python: not imported yet"
 """What ``install`` found: ``compiled: ...`` or ``plain Python: <why>``."""
 
 
-SERVER = ("wire.py", "fanout.py")
+COMPILED = (
+    *(f"engine/truco/{m}.py" for m in (
+        "argentino/game", "argentino/checks", "argentino/envido", "argentino/flor", "argentino/state", "argentino/view",
+        "base", "envido", "flor", "ladder", "tricks", "paulista/game", "paulista/state", "paulista/view",
+    )),
+    "engine/history.py",
+    "engine/melds.py",
+    "engine/bots/rummy_search.py",
+    "engine/bots/cacho_search.py",
+    "engine/bots/trucosim.py",
+    "engine/bots/truco_worlds.py",
+    "engine/bots/truco_search.py",
+    "engine/betting.py",
+    "engine/cacho.py",
+    "server/wire.py",
+    "server/fanout.py",
+)
+"""Every module the build compiles, by its path in the package: the one list (``tools.native`` compiles these,
+``sources`` adds what they are built against). Why each is here: ``tools.native``'s ``MODULES``."""
+SERVER = tuple(m.removeprefix("server/") for m in COMPILED if m.startswith("server/"))
 """The server's modules that are compiled (``tools.native``)."""
-BOTS = ("rummy_search.py", "cacho_search.py", "trucosim.py", "truco_worlds.py", "truco_search.py")
+BOTS = tuple(m.removeprefix("engine/bots/") for m in COMPILED if m.startswith("engine/bots/"))
 """The bots' modules that are compiled: the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis),
 and the searches of truco's and Cacho's bots (every normal and hard turn at those tables, and their analysis)."""
 
@@ -148,7 +170,7 @@ _HELD: list[int] = []
 def hold(build: Path) -> bool:
     """Mark ``build`` used by this process for as long as it runs (a shared lock the builder's cleaning respects);
     False if the build was removed before the lock was taken, and then this process must not use it."""
-    if sys.platform == "win32":
+    if fcntl is None:
         return (build / "manifest.json").is_file()
     try:
         fd = os.open(build / IN_USE, os.O_RDONLY)

@@ -13,16 +13,18 @@ Channels are made inside the running loop (grpc.aio binds them to it).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 
+from cardtui import __version__
+from cardtui.client import versions
 from cardtui.fair import Chain
 from cardtui.i18n import _, render
 from cardtui.identity import Identity
+from cardtui.installing import Offer, best
 from cardtui.v1 import (
     analysis_pb2,
     common_pb2,
@@ -53,6 +55,13 @@ CHANNEL_OPTIONS = [
 MOVES = 3
 """How many times a table call follows its table to another process before it gives up (a
 failover moves a table once; a second move in one call is a host going down as it is retried)."""
+ACT_PATIENCE = 60.0
+"""How long a move answered ``UNAVAILABLE`` (its table's process away, or its store: the table is let go and comes
+back from its journal by itself) is sent again before the client gives up on it. The move was not made; sent again
+once the table is back, with the same ``seen_seq``, it is made if nothing the seat can see moved meanwhile, and
+refused (``FAILED_PRECONDITION``) if something did: so a store's outage of seconds never leaves a seat's move
+unmade and its table waiting out the whole turn (docs/client.md §8)."""
+RETRY_ACT_SECONDS = 0.5
 RETRYABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN,
              grpc.StatusCode.INTERNAL, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -66,11 +75,33 @@ def replay_follows(msg: table_pb2.TableMessage, last: int) -> bool:
             and msg.snapshot.first_seq <= last + 1)
 
 
-def _channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
+class Unoffered(grpc.aio.UnaryUnaryClientInterceptor):
+    """A call the server does not have (``UNIMPLEMENTED``: an older cardtui, or a program that is not one)
+    ends with a sentence that says so and how to get the server's own client (``client.versions``), where
+    gRPC says "Method not found!". The code stays ``UNIMPLEMENTED``; every refusal's reader shows the
+    sentence as it shows any other (``problem_text``)."""
+
+    def __init__(self, sentence: Callable[[], str]) -> None:
+        self.sentence = sentence
+
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        call = await continuation(details, request)
+        try:
+            await call
+        except grpc.aio.AioRpcError as err:
+            if err.code() != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            raise grpc.aio.AioRpcError(err.code(), err.initial_metadata(), err.trailing_metadata(),
+                                       details=self.sentence(), debug_error_string=err.debug_error_string()) from None
+        return call
+
+
+def _channel(target: str, tls_ca: bytes | None, unoffered: Unoffered | None = None) -> grpc.aio.Channel:
+    interceptors = [unoffered] if unoffered is not None else None
     if tls_ca is not None:
         return grpc.aio.secure_channel(target, grpc.ssl_channel_credentials(root_certificates=tls_ca),
-                                       options=CHANNEL_OPTIONS)
-    return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
+                                       options=CHANNEL_OPTIONS, interceptors=interceptors)
+    return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS, interceptors=interceptors)
 
 
 class BadAddress(ValueError):
@@ -216,13 +247,25 @@ class Connection:
     _tables: dict[str, table_pb2_grpc.TableAsyncStub] = field(default_factory=dict, repr=False)
     """The ``Table`` stub of each address a table is served at (the lobby's own among them): reached
     only through ``_at_table`` and ``follow``."""
+    server: lobby_pb2.ServerInfo | None = None
+    """What the server said of itself when last asked (``info``): its version, its own client's URLs."""
+    unoffered: Unoffered | None = field(default=None, repr=False)
+    """Every channel's words for a call its server does not have (``client.versions``)."""
 
     @classmethod
     def open(cls, target: str, tls_ca: bytes | None = None) -> Connection:
         """A channel to ``target``; with ``tls_ca`` (PEM) it is TLS and trusts that certificate only."""
         addr = address(target)
-        channel = _channel(addr, tls_ca)
-        return cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), tls_ca=tls_ca)
+        unoffered = Unoffered(lambda: "")
+        channel = _channel(addr, tls_ca, unoffered)
+        conn = cls(addr, channel, lobby_pb2_grpc.LobbyStub(channel), tls_ca=tls_ca, unoffered=unoffered)
+        unoffered.sentence = lambda: versions.missing(conn.server.version if conn.server else "", conn.offer())
+        return conn
+
+    def offer(self) -> Offer | None:
+        """The server's own client as its page offers it, at the host this client dialled if it can; None
+        if it offers none (no page), or has not said (not asked yet, or older than the offer)."""
+        return best(list(self.server.client_wheels), self.target) if self.server is not None else None
 
     async def close(self) -> None:
         for channel in self.elsewhere.values():
@@ -250,7 +293,7 @@ class Connection:
             if target == self.target:
                 channel = self.channel
             else:
-                channel = self.elsewhere[target] = _channel(target, self.tls_ca)
+                channel = self.elsewhere[target] = _channel(target, self.tls_ca, self.unoffered)
             stub = self._tables[target] = table_pb2_grpc.TableStub(channel)
         return stub
 
@@ -287,11 +330,20 @@ class Connection:
         self.routes[token] = found.address
 
     async def info(self) -> lobby_pb2.ServerInfo:
-        return await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(), timeout=5)
+        """The server's info; this client says its version as it asks (docs/client.md §13)."""
+        self.server = await self.lobby.GetInfo(lobby_pb2.GetInfoRequest(client_version=__version__), timeout=5)
+        return self.server
 
     async def tables(self, include_finished: bool = False) -> list[common_pb2.TableSummary]:
         request = lobby_pb2.ListTablesRequest(include_finished=include_finished)
         return list((await self.lobby.ListTables(request, timeout=5)).tables)
+
+    async def watch_tables(self, include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
+        """The room's list as it changes (``Lobby.WatchTables``, docs/client.md §2): a snapshot, then each change.
+        A server older than the stream refuses it (``UNIMPLEMENTED``): ask ``tables`` on a timer there instead."""
+        request = lobby_pb2.WatchTablesRequest(include_finished=include_finished)
+        async for update in self.lobby.WatchTables(request):
+            yield update
 
     async def create(self, request: lobby_pb2.CreateTableRequest) -> common_pb2.TableSummary:
         created = await self.lobby.CreateTable(request, timeout=5)
@@ -389,8 +441,17 @@ class Connection:
         await self.lobby.Leave(lobby_pb2.LeaveRequest(token=token), timeout=5)
 
     async def act(self, token: str, action: common_pb2.Action, seen_seq: int = 0) -> int:
+        """The move, made; its event's number. Sent again while its table is away (``ACT_PATIENCE``)."""
         request = table_pb2.ActRequest(token=token, action=action, seen_seq=seen_seq)
-        return (await self._at_table(token, lambda table: table.Act(request, timeout=5))).seq
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + ACT_PATIENCE
+        while True:
+            try:
+                return (await self._at_table(token, lambda table: table.Act(request, timeout=5))).seq
+            except grpc.aio.AioRpcError as err:
+                if err.code() != grpc.StatusCode.UNAVAILABLE or loop.time() > give_up:
+                    raise
+            await asyncio.sleep(RETRY_ACT_SECONDS)
 
     async def cut(self, token: str, hand: int, seed: bytes) -> bool:
         """This seat's seed for the hand being dealt; whether it went into the deal."""
@@ -399,8 +460,22 @@ class Connection:
 
     def _cut_soon(self, token: str, hand: int, seed: bytes, fair: FairDeals) -> None:
         async def send() -> None:
-            with contextlib.suppress(grpc.aio.AioRpcError):  # refused: the hand's check says so
-                fair.taken(hand, await self.cut(token, hand, seed))
+            backoff = 0.2
+            while True:
+                try:
+                    fair.taken(hand, await self.cut(token, hand, seed))
+                    return
+                except grpc.aio.AioRpcError as err:  # refused: the hand's check says so
+                    watch = fair.watch
+                    again = err.code() in RETRYABLE or err.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+                    if not again or watch is None or watch.seed != seed or watch.started:
+                        return
+                # The table's process went away before it answered (a restart, a takeover), or this connection
+                # was asked to slow down: the same link goes again to the same commitment, which the deal being
+                # cut on is. It tells the host nothing new (it committed before it saw this link), and a link
+                # never reaches another commitment.
+                await asyncio.sleep(backoff)
+                backoff = min(BACKOFF_MS / 1000, backoff * 2)
 
         task = asyncio.create_task(send())
         self.cuts.add(task)

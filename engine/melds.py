@@ -152,7 +152,14 @@ def _suit_counts() -> list[tuple[int, int, int, int]]:
 
 # -- the search tables --------------------------------------------------------------
 MEMO = 50_000
-"""Entries each of a melder's memos holds before it starts again (a few megabytes at most)."""
+"""Entries each of a melder's memos holds before it starts again (a few megabytes at most), where it is the
+process's only melder."""
+MEMO_BUDGET = 4 * MEMO
+"""Entries the memos of all of a process's melders hold together: each memo's share is this over the memos of the
+melders built so far, ``MEMO`` at most. Cacheta deals one of 26 sets of wild cards, each with a melder of its own,
+and at ``MEMO`` entries a memo, a process that had seen them all held twenty-six melders' memos full: a table worker
+and its bots' processes kept growing through a night (bench/marks.md, "A night on a small host"). Shared, they hold
+together what one melder's four did."""
 Entry = tuple[int, int, int, int]
 """A natural meld part as masks: (cards once, cards twice, ~once, cards that drop to one)."""
 HoleEntry = tuple[int, int, int, int, int]
@@ -194,6 +201,8 @@ class Melder:
         self._best_memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
         self._left_memo: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._wild_idx = tuple(wild_idx)
+        self.memo_cap = MEMO
+        """Entries each memo holds before it starts again: its share of ``MEMO_BUDGET`` (``melder``)."""
 
     # -- building ----------------------------------------------------------------
     def _masks(self, positions: Iterable[int]) -> tuple[int, int]:
@@ -369,8 +378,9 @@ class Melder:
 
     # -- queries -------------------------------------------------------------------
     def _trim(self) -> None:
+        cap = self.memo_cap
         for memo in (self._go_memo, self._hole_memo, self._best_memo, self._left_memo):
-            if len(memo) > MEMO:
+            if len(memo) > cap:
                 memo.clear()
 
     def all_melded(self, hand: Iterable[Card]) -> bool:
@@ -634,5 +644,8 @@ def melder(rules: Ruleset, wilds: Iterable[Card] = ()) -> Melder:
     if m is None:
         m = Melder(rules, key[1])
         _MELDERS[key] = m
+        share = min(MEMO, MEMO_BUDGET // (4 * len(_MELDERS)))
+        for each in _MELDERS.values():  # the memos' budget shared anew among every melder built
+            each.memo_cap = share
     return m
 

@@ -193,6 +193,10 @@ class AnalysisPool:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context, initializer=_start,
                                    initargs=(self._watched, self._reports, self.yielding))
 
+    def pids(self) -> list[int]:
+        """The pool's processes now, the one that builds the wire messages included (``server.metrics``)."""
+        return sorted([*(self._pool._processes or ()), *(self._builder._processes or ())])
+
     def _new_builder(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=_watch,
                                    initargs=(self._watched,))

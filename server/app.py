@@ -26,9 +26,9 @@ from cardtui.server.clock import REAL, Clock
 from cardtui.server.hosts import HostsService
 from cardtui.server.invites import Where
 from cardtui.server.limits import Limits, RateLimiter, RefusalLog
-from cardtui.server.metrics import answer, standing
+from cardtui.server.metrics import answer, count_in, pool_processes, standing
 from cardtui.server.pools import Pools, start_pools
-from cardtui.server.room import Room
+from cardtui.server.room import DEFAULT_CUT, Room
 from cardtui.server.routes import Router
 from cardtui.server.service import TOURNAMENTS_AT, LobbyService, TableService, TournamentService, register
 from cardtui.server.service import log as service_log
@@ -62,6 +62,20 @@ SERVER_OPTIONS = [
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.keepalive_timeout_ms", 10_000),
 ]
+
+
+GC_THRESHOLDS = (2_000, 50, 100)
+"""The collector's thresholds in a server process, once what it holds at its start is frozen.
+
+The server's own code leaves no reference cycles as tables play (``gc.DEBUG_SAVEALL`` over a minute of bots:
+nothing); grpc leaves one of five objects for every call it serves (``_find_method_handler``'s closure, with
+the call's details and metadata, about 660 bytes), which only the collector frees. The young generation's
+threshold bounds how much of that waits for it: at 50,000 it was some 10,000 calls' worth, 6 MB that a
+client asking on one connection saw the front grow by; at 2,000 it is 400 calls' worth, a quarter of a
+megabyte (``make bench --only front``, bench/marks.md). Collecting the young generation more often costs
+no more in all (each collection walks only what is young, and what the tables hold is frozen or old); the
+older two keep their ratios (every 50 young collections, every 100 of those), and since the young count
+grows only by what survives or is left in cycles, a full collection comes after some two million calls."""
 
 
 class ClientGone(logging.Filter):
@@ -147,6 +161,12 @@ class Running:
             await self.router.close()
         if self.pools is not None:
             await self.pools.close(grace)
+        if self.keeper is not None:  # the front, its workers ended: nothing they made stays (``Owners.forget_gone``)
+            try:
+                if gone := self.store.owners.forget_gone():
+                    log.info("%d processes of this server that had gone were forgotten as it stopped", gone)
+            except Exception as e:  # the store away: the next start forgets them
+                log.warning("the processes of this server that had gone could not be forgotten (%s)", e)
         self.store.close()
 
 
@@ -163,7 +183,7 @@ async def start(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web_url: str | None = None,
-    cut_window: float = 1.0,
+    cut_window: float = DEFAULT_CUT,
     bot_workers: int = 1,
     workers: int = 1,
     advertise: str = "",
@@ -176,7 +196,8 @@ async def start(
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
-    ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
+    ``cut_window``: seconds a fair deal waits at most for the seated people's seeds (at most a table's turn
+    clock; 0: no cuts).
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
     ``workers``: table workers (``server.workers``): 1, this process drives every table; more,
     each drives a share of them in a process of its own, and this one keeps the lobby.
@@ -228,10 +249,12 @@ async def start(
     router = Router(store, host, tls[0] if tls else None) if store.owners.shared else None
     limiter = RateLimiter(limits, clock)
     refusals = RefusalLog(service_log, limits.refusal_log_seconds, clock, room.figures.refused)
-    register(server, LobbyService(room, limiter, router, team, pools.analyst),
-             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
     tables = TableService(room, limiter)
-    room.figures.watch(lambda: standing(room, tables.streams, pools.analyst))
+    register(server, LobbyService(room, limiter, router, team, pools.analyst, tables.streams),
+             lobby_pb2.DESCRIPTOR.services_by_name["Lobby"], refusals, room.outage)
+    room.figures.watch(lambda: standing(room, tables.streams, pools.analyst, lambda: pools.workers))
+    room.figures.helpers = pool_processes(bots.pids if bots is not None else None,
+                                          pools.analyst.pids if pools.analyst is not None else None)
     register(server, tables, table_pb2.DESCRIPTOR.services_by_name["Table"], refusals, room.outage)
     keeper = None
     if not worker:
@@ -268,8 +291,7 @@ async def start(
     # this process collects and starts its server (a restart took that much longer than a first start).
     sweeping = asyncio.create_task(keeper.sweep()) if keeper is not None else None
     await asyncio.sleep(0)  # the sweep's tables of this process taken, its workers' handed out
-    # Table state is long-lived and allocation is constant: move what exists now out of the
-    # collector's sight and collect less often, so a full collection never stalls a table.
+    # Table state is long-lived: move what exists now out of the collector's sight (``GC_THRESHOLDS``).
     gc.collect()
     if keeper is not None and sweeping is not None:
         restored = await sweeping
@@ -279,7 +301,7 @@ async def start(
             team.on_death = lambda slot: keeper.nudge()
         keeper.start(SWEEP_SECONDS)  # a process still ending as this one started, another host that died
     heap.freeze("the server")
-    gc.set_threshold(50_000, 50, 100)
+    gc.set_threshold(*GC_THRESHOLDS)
     room.start_sweeping()
     await server.start()
     async def serving(ok: bool) -> None:
@@ -307,6 +329,8 @@ def worker_main(settings: WorkerSettings, ready: Connection, alive: Connection, 
     the tables the server's process hands it, until the server stops it (or stops itself); it answers the
     front's questions for its figures on ``figures`` (``server.metrics``)."""
     watch_parent(alive)
+    if settings.counts:
+        count_in(settings.counts)
     logfile.worker(settings.log_level, settings.logs)
     asyncio.run(_serve_worker(settings, ready, figures))
 
@@ -322,11 +346,15 @@ async def _serve_worker(settings: WorkerSettings, ready: Connection, figures: Co
                               idle_minutes=settings.idle_minutes, cut_window=settings.cut_window,
                               bot_workers=settings.bot_workers, advertise=settings.advertise, worker=True)
     except Exception as e:
-        ready.send(("failed", str(e)))
+        with contextlib.suppress(OSError):  # the front may have stopped waiting
+            ready.send(("failed", str(e)))
         return
     answer(running.room.figures, figures)
-    ready.send(("ready", running.store.owners.me, f"{settings.advertise}:{running.port}"))
-    ready.close()
+    try:
+        ready.send(("ready", running.store.owners.me, f"{settings.advertise}:{running.port}"))
+        ready.close()
+    except OSError:  # the front stopped waiting (it is stopping): stop as cleanly as if told to
+        stop.set()
     await stop.wait()
     await running.stop(grace=1.0)
 
@@ -362,7 +390,7 @@ async def serve_forever(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web: WebOptions | None = None,
-    cut_window: float = 1.0,
+    cut_window: float = DEFAULT_CUT,
     bot_workers: int = 1,
     workers: int = 1,
     advertise: str = "",
@@ -432,6 +460,10 @@ async def serve_forever(
     spread = f", {workers} table workers" if running.workers is not None else ""
     line = f"cardtui server on {host}:{running.port} (store: {running.store.path}{secure}{spread}){also}"
     print(line, flush=True)
+    if web_pages:
+        from cardtui.server.web import install_line
+
+        print(install_line(web_pages[0]), flush=True)
     systemd.ready(line)
     await stop.wait()
     systemd.stopping()

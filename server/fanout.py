@@ -155,6 +155,10 @@ def update_bytes(seq: int, events: bytes, view: bytes | None) -> bytes:
     return wire.varint(1 << 3) + wire.varint(seq) + wire.field_bytes(3, body)
 
 
+def _nothing() -> None:
+    pass
+
+
 class Fanout:
     def __init__(
         self,
@@ -170,6 +174,8 @@ class Fanout:
         """The number of the event that began the hand on the table (0: none yet); a match's
         first hand begins at its ``MatchStarted``."""
         self._match_opening = False
+        self.on_change: Callable[[], None] = _nothing
+        """Told when a stream comes or goes (the table's watchers, in the lobby's list)."""
 
     def number(self, events: Sequence[Event], holders: Holders) -> list[Numbered]:
         """Give the events their numbers, serialize their bodies, and keep them for replays."""
@@ -246,6 +252,7 @@ class Fanout:
             self.subscribers.discard(sub)
             sub.queue.clear()
             sub.queue.put_nowait(None)
+            self.on_change()
             return False
 
     def subscribe(
@@ -267,10 +274,12 @@ class Fanout:
                       for entry in self.buffer if entry[0] > replay_from]
             opening.append(update_bytes(self.seq, events_bytes(missed), None))
         self.subscribers.add(sub)
+        self.on_change()
         return sub, opening
 
     def unsubscribe(self, sub: Subscriber) -> None:
         self.subscribers.discard(sub)
+        self.on_change()
 
     def end(self, reason: str, resubscribe: bool, token: str | None = None,
             args: Mapping[str, str] | None = None) -> None:
@@ -286,3 +295,4 @@ class Fanout:
                 self.push(sub, closing)
                 sub.closed = True
                 self.subscribers.discard(sub)
+        self.on_change()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 from cardtui.server.errors import PermissionDenied
@@ -33,3 +34,10 @@ class HostsService(hosts_pb2_grpc.HostsServicer):
     ) -> bytes:
         self._check(context)
         return self.room.listing(request.include_finished)
+
+    async def WatchTables(  # type: ignore[override]  # yields TablesUpdate messages already serialized
+        self, request: lobby_pb2.WatchTablesRequest, context: Any
+    ) -> AsyncIterator[bytes]:
+        self._check(context)
+        async for update in self.room.listings.watch(request.include_finished):
+            yield update

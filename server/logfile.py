@@ -70,15 +70,15 @@ def _handler(handler: logging.Handler, level: int, repeats: Repeats) -> logging.
     return handler
 
 
-def rotating(path: str, max_mb: int = MAX_MB, backups: int = BACKUPS) -> logging.handlers.RotatingFileHandler:
+def rotating(path: str, max_mb: float = MAX_MB, backups: int = BACKUPS) -> logging.handlers.RotatingFileHandler:
     """The log file, its folder made if need be; renamed to ``PATH.1`` (and the older ones along) once it would
     grow past ``max_mb`` megabytes, ``backups`` old files kept."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return logging.handlers.RotatingFileHandler(path, maxBytes=max_mb * 1024 * 1024, backupCount=backups,
+    return logging.handlers.RotatingFileHandler(path, maxBytes=int(max_mb * 1024 * 1024), backupCount=backups,
                                                 encoding="utf-8")
 
 
-def setup(level: str, path: str | None = None, max_mb: int = MAX_MB, backups: int = BACKUPS) -> str | None:
+def setup(level: str, path: str | None = None, max_mb: float = MAX_MB, backups: int = BACKUPS) -> str | None:
     """The front's log: standard error, or ``path`` rotated at ``max_mb`` megabytes with ``backups`` old files
     kept, where the table workers' records go too (``worker``). None, or the sentence saying why the file cannot
     be written."""
@@ -88,8 +88,8 @@ def setup(level: str, path: str | None = None, max_mb: int = MAX_MB, backups: in
     if path is None:
         logging.basicConfig(level=number, handlers=[_handler(logging.StreamHandler(), number, repeats)])
         return None
-    if not 1 <= max_mb <= 100_000:
-        return _("--log-max-mb must be between 1 and 100000.")
+    if not 0.01 <= max_mb <= 100_000:
+        return _("--log-max-mb must be between 0.01 and 100000.")
     if not 0 <= backups <= 1000:
         return _("--log-backups must be between 0 and 1000 (0: the file is emptied when full).")
     try:

@@ -6,11 +6,17 @@ global one: a test process runs many servers side by side). What happens is coun
 refusals, takeovers, the journal's writes); what stands is read when someone asks (tables, seats, streams, the
 analysis queue), on the process's event loop, so nothing is read while a table changes it.
 
-A table worker's figures stay in the worker: the front asks each live worker for them over a pipe of its own
-(``answer`` in the worker, ``ask`` in the front) when it is scraped, and serves them all on one page, every
-sample labelled with the process it came from (``process="front"``, ``process="worker-1"``…). A worker that was
-replaced starts its counters again from zero, which Prometheus's ``rate`` reads as the reset it is; ``sum
-without (process)`` gives the room's.
+What a table worker counts outlives it: its counters (acts, refusals, takeovers, the journal's histogram) are kept
+in files of the worker's place (``count_in``: prometheus_client's multiprocess mode, a folder per worker's place,
+made by the front), which the front reads at each scrape whether the worker lives or not; the worker that replaces
+a dead one counts on in the same place, so ``worker-1``'s counters never go back and never vanish, and ``sum
+without (process)`` never dips. What stands in a worker (its tables, seats, streams, whether it reaches the store,
+its process's memory and CPU) is asked of it, live, over a pipe of its own (``answer`` in the worker, ``ask`` in
+the front): a worker that is gone has none. Every sample is labelled with the process it came from
+(``process="front"``, ``process="worker-1"``, and a pool's processes as ``front-bots-1``, ``worker-1-bots-1``,
+``front-analysis-1``…). Each process's own figures carry prometheus_client's process collector
+(``process_resident_memory_bytes``, ``process_cpu_seconds_total``, ``process_open_fds``…), and the front counts its
+workers' restarts.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import time
 from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,9 +33,10 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector, values
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
-from prometheus_client.metrics_core import GaugeMetricFamily, Metric
+from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -50,16 +58,20 @@ the buckets reach up to the seconds a disk or a database in trouble takes."""
 @dataclass(frozen=True, slots=True)
 class Standing:
     """What stands in a process when it is asked: its tables and the seats people hold, per game; its streams
-    open; the finished hands waiting for analysis and being analysed (None: this process analyses none)."""
+    open; whether it reaches its store; the finished hands waiting for analysis and being analysed (None: this
+    process analyses none); its table workers' restarts (None: it has no workers)."""
 
     tables: dict[str, int]
     seats: dict[str, int]
     streams: int
+    store_up: bool = True
     waiting: int | None = None
     analysing: int | None = None
+    restarts: int | None = None
 
 
-def standing(room: Room, streams: StreamCounter, analyst: AnalysisPool | None) -> Standing:
+def standing(room: Room, streams: StreamCounter, analyst: AnalysisPool | None,
+             workers: Callable[[], Workers | None] = lambda: None) -> Standing:
     """What stands in this process now (read on its event loop)."""
     tables: Tally[str] = Tally()
     seats: Tally[str] = Tally()
@@ -67,8 +79,31 @@ def standing(room: Room, streams: StreamCounter, analyst: AnalysisPool | None) -
         game = table.rules.name
         tables[game] += 1
         seats[game] += sum(1 for seat in table.seating.seats if not seat.bot and seat.token is not None)
-    return Standing(dict(tables), dict(seats), sum(streams.by_peer.values()),
-                    None if analyst is None else analyst.waiting, None if analyst is None else analyst.running)
+    team = workers()
+    return Standing(dict(tables), dict(seats), sum(streams.by_peer.values()), not room.outage.away,
+                    None if analyst is None else analyst.waiting, None if analyst is None else analyst.running,
+                    None if team is None else team.restarts)
+
+
+def count_in(folder: str) -> None:
+    """This process's counters kept in files in ``folder`` from now on (prometheus_client's multiprocess mode),
+    where the front reads them whether this process lives or not: called first thing in a table worker, whose
+    process is its own (the mode is the whole process's), with its place's folder."""
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    values.ValueClass = values.MultiProcessValue()  # type: ignore[no-untyped-call]  # the library is untyped here
+
+
+def counted(folder: str) -> list[Metric]:
+    """The counters every process that held a worker's place kept in ``folder``, summed (``count_in``)."""
+    try:
+        return list(MultiProcessCollector(None, path=folder).collect())  # type: ignore[no-untyped-call]
+    except (ValueError, OSError):  # not made yet, or gone with the server
+        return []
+
+
+def of_process(pid: int) -> list[Metric]:
+    """prometheus_client's figures of one process (memory, CPU, descriptors, start time); none once it is gone."""
+    return list(ProcessCollector(pid=lambda: pid, registry=None).collect())
 
 
 class _Standing:
@@ -90,6 +125,11 @@ class _Standing:
         yield seats
         yield GaugeMetricFamily("cardtui_streams_open", "Table and tournament streams open on this process.",
                                 value=now.streams)
+        yield GaugeMetricFamily("cardtui_store_up", "Whether this process reaches its store (1) or finds it away "
+                                "(0, its calls refused as UNAVAILABLE until it is back).", value=int(now.store_up))
+        if now.restarts is not None:
+            yield CounterMetricFamily("cardtui_worker_restarts", "Table workers that died and were replaced since "
+                                      "the server started.", value=now.restarts)
         if now.waiting is not None and now.analysing is not None:
             yield GaugeMetricFamily("cardtui_analysis_queue", "Finished hands waiting for analysis.",
                                     value=now.waiting)
@@ -98,10 +138,14 @@ class _Standing:
 
 
 class Figures:
-    """One server process's figures: counted as things happen, and what stands read when asked (``watch``)."""
+    """One server process's figures: counted as things happen, and what stands read when asked (``watch``), with its
+    process's own (``ProcessCollector``) and those of its pools' processes (``helpers``)."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        ProcessCollector(registry=self.registry)
+        self.helpers: Callable[[], list[tuple[str, int]]] = list
+        """This process's pools' processes now, each with its name (``bots-1``, ``analysis-1``)."""
         self.acts = Counter("cardtui_acts", "Moves made at this process's tables, people's and bots', by game.",
                             ["game"], registry=self.registry)
         self.refusals = Counter("cardtui_refusals", "Calls refused, by kind (the gRPC status, lower case).",
@@ -144,6 +188,22 @@ class Figures:
     def collect(self) -> list[Metric]:
         return list(self.registry.collect())
 
+    def everything(self) -> list[tuple[str, list[Metric]]]:
+        """This process's figures (named ""), then each of its pools' processes' (named as ``helpers`` says)."""
+        return [("", self.collect()), *((name, of_process(pid)) for name, pid in self.helpers())]
+
+
+def pool_processes(bots: Callable[[], list[int]] | None, analysis: Callable[[], list[int]] | None
+                   ) -> Callable[[], list[tuple[str, int]]]:
+    """A process's pools' processes by name, read when asked (``Figures.helpers``)."""
+    def read() -> list[tuple[str, int]]:
+        named: list[tuple[str, int]] = []
+        for kind, pids in (("bots", bots), ("analysis", analysis)):
+            named += [(f"{kind}-{n}", pid) for n, pid in enumerate(pids() if pids is not None else [], 1)]
+        return named
+
+    return read
+
 
 # -- a worker's figures, asked for by the front ----------------------------------------------------------------
 def answer(figures: Figures, conn: Connection) -> None:
@@ -154,7 +214,7 @@ def answer(figures: Figures, conn: Connection) -> None:
     def asked() -> None:
         try:
             n = conn.recv()
-            conn.send((n, figures.collect()))
+            conn.send((n, figures.everything()))
         except (EOFError, OSError):
             loop.remove_reader(conn.fileno())
             conn.close()
@@ -171,7 +231,7 @@ class Asker:
         self._numbers = itertools.count(1)
         self._lock = asyncio.Lock()
 
-    def _ask(self, n: int) -> list[Metric] | None:
+    def _ask(self, n: int) -> list[tuple[str, list[Metric]]] | None:
         self.conn.send(n)
         deadline = time.monotonic() + ASK_SECONDS
         while (left := deadline - time.monotonic()) > 0 and self.conn.poll(left):
@@ -180,8 +240,9 @@ class Asker:
                 return list(families)
         return None
 
-    async def ask(self) -> list[Metric] | None:
-        """The worker's figures; None if it did not answer in time (or is gone)."""
+    async def ask(self) -> list[tuple[str, list[Metric]]] | None:
+        """The worker's figures and its pools' processes' (``Figures.everything``); None if it did not answer in
+        time (or is gone)."""
         async with self._lock:
             try:
                 return await asyncio.get_running_loop().run_in_executor(None, self._ask, next(self._numbers))
@@ -218,13 +279,25 @@ def merge(by_process: Sequence[tuple[str, Sequence[Metric]]]) -> list[Metric]:
 
 
 async def gathered(figures: Figures, workers: Workers | None) -> bytes:
-    """The page: this process's figures and each live worker's, in the Prometheus text format."""
-    by_process: list[tuple[str, Sequence[Metric]]] = [("front", figures.collect())]
+    """The page: this process's figures and each worker's place's, in the Prometheus text format. A place's counters
+    are read from its folder (kept there whether its worker lives or not); what stands is asked of its worker, if
+    it lives and answers in time."""
+    by_process: list[tuple[str, Sequence[Metric]]] = [(f"front-{name}" if name else "front", families)
+                                                      for name, families in figures.everything()]
     if workers is not None:
-        slots = [slot for slot in workers.live() if slot.figures is not None]
-        answers = await asyncio.gather(*(slot.figures.ask() for slot in slots if slot.figures is not None))
-        by_process += [(f"worker-{slot.index + 1}", said) for slot, said in zip(slots, answers, strict=True)
-                       if said is not None]
+        slots = list(workers.slots)
+        live = [slot for slot in workers.live() if slot.figures is not None]
+        answers = dict(zip((slot.index for slot in live), await asyncio.gather(
+            *(slot.figures.ask() for slot in live if slot.figures is not None)), strict=True))
+        for slot in slots:
+            place = f"worker-{slot.index + 1}"
+            said = answers.get(slot.index) or []
+            for name, families in said:
+                kept = families if name else [f for f in families if f.type not in ("counter", "histogram")]
+                by_process.append((f"{place}-{name}" if name else place, kept))
+            by_process.append((place, counted(slot.counts) if slot.counts else
+                               [f for name, families in said if not name for f in families
+                                if f.type in ("counter", "histogram")]))
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Gathered(merge(by_process)))
     return generate_latest(registry)

@@ -8,7 +8,7 @@ pool makes, then or later (a table worker in the place of a dead one, a bots' wo
 crash), is forked from a fork server started here, a process that has the server's modules
 imported and never runs gRPC.
 
-Which process owns which pool (README, "How the server is laid out"):
+Which process owns which pool (docs/hosting.md, "How the server is laid out"):
 
 - the lobby's process (``cardtui serve``): the table workers (``--workers N``, ``server.workers``),
   and a bots' pool for the tables it drives itself (a tournament's, or all of them with one worker);

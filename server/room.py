@@ -30,6 +30,7 @@ from cardtui.server.errors import (
 )
 from cardtui.server.fanout import BUFFER, Numbered
 from cardtui.server.invites import Invites
+from cardtui.server.listings import Listings
 from cardtui.server.metrics import Figures
 from cardtui.server.names import read_name
 from cardtui.server.outage import Outage
@@ -60,8 +61,10 @@ MAX_IDLE = 24 * 60
 NEVER = -1
 """Idle minutes of a table that never finishes: the server's setting (``serve --idle-minutes``), no table's."""
 MAX_PASSWORD = 128
-DEFAULT_CUT = 1.0
-"""Seconds a deal waits at most for the seated people's seeds."""
+DEFAULT_CUT = float(MAX_TURN)
+"""Seconds a deal waits at most for the seated people's seeds: by default, as long as a table's turn clock
+(``Dealing.wait``: the least of the two, and no turn is longer); 0, none (no cuts). A number a store's JSON holds,
+as infinity is not."""
 SWEEP_SECONDS = 15.0
 MOVED = N_("This table is served by another process now; your client follows it there.")
 """Why a table's streams end where it was, once another process has taken it over."""
@@ -209,6 +212,8 @@ class Room:
         self.tournaments: TableWatcher | None = None
         """The tournaments, told of each hand at their tables (``server.tournaments``)."""
         self.invites = Invites(self, store.meta.secret("invites"), self.players.server_id)
+        self.listings = Listings(self)
+        """This process's tables as the lobby lists them, for whoever watches them change (``server.listings``)."""
         """The tables' invite codes, and where friends reach this server (``server.invites``)."""
 
     def create(self, request: TableRequest) -> tuple[Table, str]:
@@ -233,10 +238,12 @@ class Room:
         rules = GAMES[config.game]
         table_id = secrets.token_hex(4)
         table = Table(table_id, rules, config, self, thinker=self.thinker, clock=self.clock)
+        table.on_listing = self.listings.touching(table_id)
         table.epoch = 1
         if prepare is not None:
             prepare(table)
         self.tables[table_id] = table
+        self.listings.touch(table_id)
         self.store.tables.add_table(table_id, config.game, config.name, dataclasses.asdict(config), epoch=table.epoch)
         self.seats(table)
         return table
@@ -338,14 +345,18 @@ class Room:
         """
         entries = [table.listed() for table in self.tables.values()]
         if include_finished:
-            kept, self._finished_listed = self._finished_listed, {}
-            for table_id, summary in reversed(self.finished.items()):
-                entry = kept.get(table_id)
-                if entry is None or entry[0] is not summary:
-                    entry = (summary, wire.field_bytes(1, summary.SerializeToString()))
-                self._finished_listed[table_id] = entry
-                entries.append(entry[1])
+            entries += self.finished_entries().values()
         return b"".join(entries)
+
+    def finished_entries(self) -> dict[str, bytes]:
+        """Each finished table's entry of the lobby's list, newest first, each made once."""
+        kept, self._finished_listed = self._finished_listed, {}
+        for table_id, summary in reversed(self.finished.items()):
+            entry = kept.get(table_id)
+            if entry is None or entry[0] is not summary:
+                entry = (summary, wire.field_bytes(1, summary.SerializeToString()))
+            self._finished_listed[table_id] = entry
+        return {table_id: entry[1] for table_id, entry in self._finished_listed.items()}
 
     def _remember(self, table: Table) -> None:
         summary = table.summary()
@@ -556,6 +567,7 @@ class Room:
         config.next_hand_delay = self.next_hand_delay
         config.cut_window = self.cut_window
         table = Table(saved.id, rules, config, self, thinker=self.thinker, clock=self.clock)
+        table.on_listing = self.listings.touching(saved.id)
         table.epoch = epoch
         for saved_seat in saved.seats:
             seat = table.seating[saved_seat.seat]
@@ -575,6 +587,7 @@ class Room:
             self.tokens[token] = Pass(table, seat_no, name, token)  # the store keeps digests only
         self._log_n[saved.id] = saved.log[-1][0] + 1 if saved.log else 0
         self.tables[saved.id] = table
+        self.listings.touch(saved.id)
         steps = [((kind, seat_no, data), seq) for _, kind, seat_no, data, seq in saved.log]
         table.restore(steps, saved.hands, saved.seq, saved.sent)
         log.info("table %s restored at event %d", saved.id, table.seq)

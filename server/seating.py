@@ -13,7 +13,7 @@ a seat that changes hands is told as it was then, never as it is now.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,10 @@ from cardtui.server.events import CameBack, Joined, Left, WentAway
 from cardtui.server.store import SavedSeat
 from cardtui.server.summary import SeatSummary
 from cardtui.v1 import common_pb2, table_pb2
+
+
+def _nothing() -> None:
+    pass
 
 
 @dataclass
@@ -117,6 +121,10 @@ class Seating:
         """A tournament's table: a seat its player left stays theirs (only they may sit again), so
         the seat list says it is held (``taken``), not open to a newcomer who would be refused."""
         self._wire: bytes | None = None
+        self.version = 0
+        """Counts the seats' changes: the lobby's list compares it rather than the seats (``server.listings``)."""
+        self.on_change: Callable[[], None] = _nothing
+        """Told of each change of a seat (the table passes it on to the lobby's list)."""
         for i in range(seats - bots, seats):
             self.seats[i].bot = True
             self.seats[i].name = f"bot {i + 1}"
@@ -153,7 +161,13 @@ class Seating:
 
     def changed(self) -> None:
         """Seats were changed from outside (a restore): forget what was sent of them."""
+        self._touched()
+
+    def _touched(self) -> None:
+        """A seat changed: what was built of them is built again, and the lobby's list is told (``on_change``)."""
         self._wire = None
+        self.version += 1
+        self.on_change()
 
     def wire(self) -> bytes:
         """The seats as the repeated ``seats`` field of a serialized ``View``, built once per change."""
@@ -197,7 +211,7 @@ class Seating:
         target.name, target.token, target.away, target.missed = name, token, False, 0
         target.bot = target.open = target.played = False
         target.player, target.pledge = player, pledge
-        self._wire = None
+        self._touched()
         joined = Joined(target.index, name)
         if before is not None:
             joined = Joined(target.index, name, before.name, before.away)
@@ -215,7 +229,7 @@ class Seating:
             s.away = True  # the match's results still go to the person who left it
         else:
             s.name, s.player = "", None
-        self._wire = None
+        self._touched()
         return token, Event(Left(seat, name, playing))
 
     def reclaim(self, seat: int, token: str, pledge: bytes | None = None) -> tuple[str | None, Event | None]:
@@ -224,7 +238,7 @@ class Seating:
         replaces, and an event if a bot was playing for them."""
         s = self.seats[seat]
         old, s.token, s.missed, s.pledge = s.token, token, 0, pledge
-        self._wire = None
+        self._touched()
         if not s.away:
             return old, None
         s.away = False
@@ -237,7 +251,7 @@ class Seating:
             s.player, s.away, s.bot, s.open, s.name = None, False, True, True, f"bot {s.index + 1}"
             s.played = False
         if left:
-            self._wire = None
+            self._touched()
         return bool(left)
 
     def permute(self, order: Sequence[int]) -> None:
@@ -246,7 +260,7 @@ class Seating:
         self.seats = [self.seats[old] for old in order]
         for index, seat in enumerate(self.seats):
             seat.index = index
-        self._wire = None
+        self._touched()
 
     def back(self, seat: int) -> Event | None:
         """The person at ``seat`` is here (acted or reconnected): their seat is theirs again."""
@@ -254,7 +268,7 @@ class Seating:
         s.missed = 0
         if s.away and s.token is not None:
             s.away = False
-            self._wire = None
+            self._touched()
             return Event(CameBack(seat, s.name))
         return None
 
@@ -267,5 +281,5 @@ class Seating:
         if s.missed < away_after:
             return None
         s.away = True
-        self._wire = None
+        self._touched()
         return Event(WentAway(seat, s.name))

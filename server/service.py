@@ -18,6 +18,7 @@ from cardtui import __version__
 from cardtui.engine.games import GAMES
 from cardtui.fair import MAX_PLAYER_SEED, SEED_BYTES
 from cardtui.i18n import N_
+from cardtui.installing import wheel_url
 from cardtui.server import hints, invites_wire, replays, wire
 from cardtui.server.analysis import Analyses
 from cardtui.server.analysis_pool import AnalysisPool
@@ -30,6 +31,7 @@ from cardtui.server.errors import (
     Unavailable,
 )
 from cardtui.server.limits import RateLimiter, RefusalLog, StreamCounter, address
+from cardtui.server.listings import Feed
 from cardtui.server.outage import AWAY as STORE_AWAY
 from cardtui.server.outage import Outage
 from cardtui.server.rematch import Choice
@@ -97,11 +99,16 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     their table (``server.analysis``)."""
 
     def __init__(self, room: Room, limiter: RateLimiter, router: Router | None = None,
-                 workers: Workers | None = None, analyst: AnalysisPool | None = None) -> None:
+                 workers: Workers | None = None, analyst: AnalysisPool | None = None,
+                 streams: StreamCounter | None = None) -> None:
         self.room = room
         self.limiter = limiter
         self.router = router
         self.workers = workers
+        self.streams = streams or StreamCounter(limiter.limits)
+        """Streams open per connection and address: the lobby's lists counted with the tables' (``--max-streams``)."""
+        self.feed = Feed(room, router)
+        """The room's list, followed while someone watches it (``WatchTables``)."""
         self.info = [game_info(name) for name in GAMES]
         self.replays = replays.Replays(room)
         self.analyses = Analyses(room, self.replays, analyst, router, limiter.limits.analyses_per_address)
@@ -123,13 +130,30 @@ class LobbyService(lobby_pb2_grpc.LobbyServicer):
     async def GetInfo(self, request: lobby_pb2.GetInfoRequest, context: Any) -> lobby_pb2.ServerInfo:
         tables = len(self.room.tables) if self.router is None else len(
             lobby_pb2.ListTablesResponse.FromString(await self._listing(False)).tables)
+        said = request.client_version[:40]
+        if said and said != __version__:  # a client of another version: the log tells the host who may need the page
+            log.info("a client of cardtui %r connected from %s; this server runs %s", said, context.peer(), __version__)
+        wheels = [wheel_url(page, __version__) for page in self.room.invites.where.pages]  # the page's (server.web)
         return lobby_pb2.ServerInfo(version=__version__, games=self.info, tables=tables,
-                                    no_cuts=self.room.cut_window <= 0)
+                                    no_cuts=self.room.cut_window <= 0, client_wheels=wheels)
 
     async def ListTables(  # type: ignore[override]  # answers a ListTablesResponse already serialized
         self, request: lobby_pb2.ListTablesRequest, context: Any
     ) -> bytes:
         return await self._listing(request.include_finished)
+
+    async def WatchTables(  # type: ignore[override]  # yields TablesUpdate messages already serialized
+        self, request: lobby_pb2.WatchTablesRequest, context: Any
+    ) -> AsyncIterator[bytes]:
+        peer = context.peer()
+        refused = self.streams.open(peer)
+        if refused is not None:
+            raise ResourceExhausted(refused[0], n=refused[1])
+        try:
+            async for update in self.feed.watch(request.include_finished):
+                yield update
+        finally:
+            self.streams.close(peer)
 
     async def CreateTable(self, request: lobby_pb2.CreateTableRequest, context: Any) -> lobby_pb2.CreatedTable:
         passed_on = self.router is not None and self.router.trusted(context)
@@ -336,7 +360,7 @@ class TableService(table_pb2_grpc.TableServicer):
                 if sub.closed and sub.queue.empty():
                     return
         finally:
-            table.fanout.unsubscribe(sub)
+            table.unsubscribe(sub)
             self.streams.close(peer)
 
     async def Act(self, request: table_pb2.ActRequest, context: Any) -> table_pb2.ActResponse:

@@ -104,6 +104,10 @@ class Thinker:
             self._pool = self._new_pool()
             return loop.run_in_executor(self._pool, decide, decision, seed)
 
+    def pids(self) -> list[int]:
+        """The pool's processes now (for their figures: ``server.metrics``)."""
+        return sorted(self._pool._processes or ())  # the executor's own table of them: the standard library's
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._alive.close()

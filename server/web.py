@@ -19,6 +19,12 @@ against the limits until it is gone.
 Limits: a few sessions per browser address at once and a cap on all of them, each session
 being a process on the host. With a certificate and key the page is served over HTTPS (and
 the websocket over WSS).
+
+The page also hands out the client for a friend's own terminal (``cardtui.installing`` writes the lines,
+``server.wheels`` makes the wheels): ``/install`` says how, in the browser's language, with this page's own
+address in every line; ``/cardtui-VERSION-py3-none-any.whl`` is the client's wheel, the package this page
+runs; ``/simple/`` is a simple index (PEP 503) of every wheel the client needs as this host installed
+them, for a friend with no internet on the same platform.
 """
 
 from __future__ import annotations
@@ -26,14 +32,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import html
 import ipaddress
 import json
 import logging
 import math
 import os
+import platform
 import signal
 import socket
 import ssl
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,12 +53,15 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler
+from packaging.utils import canonicalize_name
 from textual_serve.server import Server
 
-from cardtui import i18n
+from cardtui import __version__, i18n
 from cardtui.i18n import _, ngettext
+from cardtui.installing import INDEX, INSTALL, offer, wheel_name
 from cardtui.server.clock import REAL, Clock
 from cardtui.server.web_guests import QUIT_SECONDS, STDERR_KEPT, GuestProcess, Launcher, WarmLauncher, client_args
+from cardtui.server.wheels import NoWheel, Wheelhouse
 
 log = logging.getLogger("cardtui.web")
 
@@ -218,10 +230,22 @@ def web_urls(listen_host: str, port: int, tls: bool = False) -> tuple[list[str],
     return urls, local
 
 
+def install_line(page: str) -> str:
+    """The start-up line that gives friends the client for their terminal: one line, and the page with the others."""
+    client = offer(page, __version__)
+    return _("Friends' terminals get the client in one line: {line} (uv, pip, no internet: {page})").format(
+        line=client.pipx(), page=client.install_page)
+
+
 def describe(listen_host: str, port: int, tls: bool = False) -> str:
     """The URL (or URLs) to tell guests; a loopback bind says it is for this machine only."""
     urls, local = web_urls(listen_host, port, tls)
     return f"{urls[0]} ({LOCAL_HINT})" if local else " ".join(urls)
+
+
+def html_text(text: str) -> str:
+    """``text`` as HTML text or an attribute's value."""
+    return html.escape(text, quote=True)
 
 
 def open_socket(host: str, port: int) -> socket.socket:
@@ -394,6 +418,8 @@ class WebServer(Server):
         """The address the page's socket is bound to."""
         self.launcher = (WarmLauncher if warm else Launcher)(target, tls_ca)
         self.sessions: set[GuestSession] = set()
+        self.wheels = Wheelhouse()
+        """The client's wheel and those it needs, made the first time a friend asks (server.wheels)."""
         self.runner: web.AppRunner | None = None
         self.sweeper: asyncio.Task[None] | None = None
         self.port = 0
@@ -438,6 +464,7 @@ class WebServer(Server):
             session.finished = True
         self.sweep()
         await self.launcher.close()
+        self.wheels.close()
 
     def sweep(self) -> None:
         """Kill the process of every session whose tab has gone; forget those that are gone."""
@@ -509,8 +536,95 @@ class WebServer(Server):
             web.get("/ws/reader/table/{table}", self.handle_websocket, name="reader-invite-websocket"),
             web.get("/ws/reader/table/{table}/{code}", self.handle_websocket, name="reader-invite-websocket-code"),
             web.static("/static", self.statics_path, name="static"),
+            # The client for a friend's terminal (cardtui.installing, server.wheels): how, its wheel, an index.
+            web.get(f"/{INSTALL}", self.handle_install, name="install"),
+            web.get(r"/{wheel:cardtui-[^/]+\.whl}", self.handle_own_wheel, name="own-wheel"),
+            web.get(f"/{INDEX}", self.handle_simple, name="simple"),
+            web.get(f"/{INDEX}{{project}}/", self.handle_project, name="simple-project"),
+            web.get(f"/{INDEX}{{project}}/{{file}}", self.handle_wheel_file, name="simple-file"),
         ])
         return app
+
+    def page_of(self, request: web.Request) -> str:
+        """This page's root as the asking browser (or installer) reached it: the address it typed."""
+        return f"{'https' if request.secure else 'http'}://{request.host}/"
+
+    @aiohttp_jinja2.template("install.html")
+    async def handle_install(self, request: web.Request) -> dict[str, Any]:
+        """How a friend installs the client from here, each line naming this page's own address."""
+        page = self.page_of(request)
+        client = offer(page, __version__)
+        dialled, _colon, port = self.target.rpartition(":")
+        host = dialled.strip("[]")
+        if host in ("127.0.0.1", "::1", "localhost", ""):  # the server is this machine's: reached where the page is
+            host = urlsplit(page).hostname or "127.0.0.1"
+        server = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        system = f"{platform.system()} {platform.machine()}, Python {sys.version_info[0]}.{sys.version_info[1]}"
+        lang = browser_language(request)
+        with i18n.speaking(lang):
+            words = {
+                "title": _("{title}: the client for your terminal").format(title=self.title),
+                "heading": _("Play from your own terminal"),
+                "needs": _("You need Python 3.11 or later, then one of these lines: it installs the client "
+                           "this room runs, cardtui {version}, from this page (what it needs comes from PyPI).")
+                .format(version=__version__),
+                "then": _("Then sit down (after pip: cardtui/bin/cardtui, in the folder it made):"),
+                "offline_said": _("No internet here?"),
+                "offline_where": _("From this host alone: this works only on the same system as the host's "
+                                   "({system}), since the host hands out the very files it installed.")
+                .format(system=system),
+                "windows": _("In Windows Terminal (PowerShell), with Python from python.org:"),
+                "files_said": _("The files:"),
+                "browser": _("Or play in this browser, with nothing to install"),
+            }
+        return {**words, "lang": lang.replace("_", "-"), "pipx": client.pipx(), "uv": client.uv(),
+                "pip": client.pip(), "offline": client.offline(), "connect": f"cardtui connect {server}",
+                "windows_line": f"{client.pip(windows=True)}\ncardtui\\Scripts\\cardtui connect {server}",
+                "wheel": client.wheel, "wheel_name": wheel_name(__version__), "index": client.index}
+
+    async def _served(self, key: str) -> Path:
+        """The wheel of ``key`` (normalized), made if need be; a sentence and 503 if it cannot be made."""
+        try:
+            return await self.wheels.wheel(key)
+        except NoWheel as err:
+            log.warning("a wheel the page was asked for cannot be made: %s", err)
+            raise web.HTTPServiceUnavailable(text=str(err)) from None
+
+    async def handle_own_wheel(self, request: web.Request) -> web.StreamResponse:
+        """The client's wheel, under the one name it has (``installing.wheel_name``)."""
+        if request.match_info["wheel"] != wheel_name(__version__):
+            raise web.HTTPNotFound(text=f"This page serves {wheel_name(__version__)}, the client it runs.")
+        return web.FileResponse(await self._served("cardtui"), headers={"Content-Type": "application/zip"})
+
+    async def handle_simple(self, request: web.Request) -> web.Response:
+        """The index's root (PEP 503): a link to each project's page."""
+        links = "".join(f'<a href="/{INDEX}{key}/">{html_text(key)}</a><br/>\n' for key in sorted(self.wheels.index()))
+        return web.Response(text=f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n", content_type="text/html")
+
+    async def handle_project(self, request: web.Request) -> web.Response:
+        """A project's page (PEP 503): its one wheel, with its hash and the Python it requires."""
+        asked = request.match_info["project"]
+        key = canonicalize_name(asked)
+        if key != asked:  # PEP 503: a name that is not normalized is sent to the one that is
+            raise web.HTTPMovedPermanently(f"/{INDEX}{key}/")
+        if key not in self.wheels.index():
+            raise web.HTTPNotFound(text=f"{key} is not among the wheels this page serves.")
+        path = await self._served(key)
+        python = self.wheels.index()[key].requires_python
+        needs = f' data-requires-python="{html_text(python)}"' if python else ""
+        link = (f'<a href="/{INDEX}{key}/{path.name}#sha256={self.wheels.digest(path)}"{needs}>'
+                f"{html_text(path.name)}</a><br/>\n")
+        return web.Response(text=f"<!DOCTYPE html>\n<html><body>\n{link}</body></html>\n", content_type="text/html")
+
+    async def handle_wheel_file(self, request: web.Request) -> web.StreamResponse:
+        """A wheel of the index, by the name its project's page gave it."""
+        key = request.match_info["project"]
+        if key not in self.wheels.index():
+            raise web.HTTPNotFound(text=f"{key} is not among the wheels this page serves.")
+        path = await self._served(key)
+        if request.match_info["file"] != path.name:
+            raise web.HTTPNotFound(text=f"{key}'s wheel here is {path.name}.")
+        return web.FileResponse(path, headers={"Content-Type": "application/zip"})
 
     async def on_startup(self, app: web.Application) -> None:
         """Quiet: the command that started us prints the URL."""
@@ -523,6 +637,7 @@ class WebServer(Server):
             words = {"opening": _("{title}: opening a table room for you…").format(title=self.title),
                      "reader_said": _("What the table says"),
                      "ended": _("The session ended."), "again": _("Open a new one"), "keys_said": _("Keys"),
+                     "own_terminal": _("Play from your own terminal"),  # the client for it: /install
                      # The keys a phone's keyboard lacks, on the page under the terminal (touch screens only):
                      # each sends the terminal its key's bytes (index.html), its words as the footer says them.
                      "keys": [(name, key, word) for name, key, word in (
@@ -633,5 +748,6 @@ async def serve_forever(
         raise
     print(f"cardtui web on {describe(host, server.port, tls is not None)} for the table server {target}",
           flush=True)
+    print(install_line(web_urls(host, server.port, tls is not None)[0][0]), flush=True)
     await stop.wait()
     await server.stop()

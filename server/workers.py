@@ -21,6 +21,8 @@ import itertools
 import logging
 import multiprocessing
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -79,6 +81,8 @@ class WorkerSettings:
     logs: Any = None
     """Where the worker sends its log records: the front's queue when it writes a log file (``server.logfile``);
     None: standard error."""
+    counts: str = ""
+    """The folder the worker keeps its counters in (``server.metrics.count_in``): its place's, which outlives it."""
 
 
 def watch_parent(alive: Connection) -> None:
@@ -107,6 +111,8 @@ class Slot:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     figures: Asker | None = None
     """Where the front asks the worker in it for its figures (``server.metrics``)."""
+    counts: str = ""
+    """The folder where every worker in this place keeps its counters, read by the front whether one lives or not."""
 
 
 Target = Callable[[WorkerSettings, Connection, Connection, Connection], None]
@@ -123,7 +129,12 @@ class Workers:
         self.target = target
         """What a worker runs (``server.app.worker_main``): given by the server's module, which
         imports this one."""
-        self.slots = [Slot(i, settings.port + 1 + i if settings.port else 0) for i in range(count)]
+        self.counts = tempfile.mkdtemp(prefix="cardtui-counts-")
+        """The places' folders of counters (``server.metrics``), removed as the workers stop."""
+        self.slots = [Slot(i, settings.port + 1 + i if settings.port else 0, counts=self._place(i))
+                      for i in range(count)]
+        self.restarts = 0
+        """Workers that died and were replaced (or are being replaced) since the server started."""
         self.context: ForkServerContext = multiprocessing.get_context("forkserver")
         warm()  # started already, when ``cardtui serve`` knew it would run workers
         watched, self._alive = self.context.Pipe(duplex=False)
@@ -135,12 +146,17 @@ class Workers:
         self._starting: set[asyncio.Task[None]] = set()
         """Workers being started in the place of dead ones."""
 
+    def _place(self, index: int) -> str:
+        folder = os.path.join(self.counts, f"worker-{index + 1}")
+        os.makedirs(folder, exist_ok=True)
+        return folder
+
     async def start(self) -> None:
         """Every worker started and serving, or the reason one is not (``OSError``)."""
         await asyncio.gather(*(self._spawn(slot) for slot in self.slots))
 
     async def _spawn(self, slot: Slot) -> None:
-        settings = WorkerSettings(**{**self.settings.__dict__, "port": slot.port})
+        settings = WorkerSettings(**{**self.settings.__dict__, "port": slot.port, "counts": slot.counts})
         replies, reply_end = self.context.Pipe(duplex=False)
         asking, answering = self.context.Pipe()
         process = self.context.Process(target=self.target, args=(settings, reply_end, self._watched, answering),
@@ -177,6 +193,7 @@ class Workers:
                     "new worker takes its place", slot.index + 1, process.pid, process.exitcode)
         slot.ready.clear()
         slot.process = None
+        self.restarts += 1
         if self.on_death is not None:
             self.on_death(slot)
         task = loop.create_task(self._replace(slot))
@@ -221,11 +238,13 @@ class Workers:
             await loop.run_in_executor(None, process.join, grace + 3)
             if process.is_alive():
                 process.kill()
+                await loop.run_in_executor(None, process.join, 5)  # gone, its locks with it (``forget_gone``)
         for slot in self.slots:
             if slot.figures is not None:
                 slot.figures.close()
                 slot.figures = None
         self._alive.close()
+        shutil.rmtree(self.counts, ignore_errors=True)
 
 
 def _receive(conn: Connection) -> tuple[str, ...]:

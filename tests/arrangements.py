@@ -159,17 +159,20 @@ class Person:
     conn: Connection
     name: str
     cuts: bool = True
+    lag: float = 0.0
+    """Seconds after each message arrives that the client reads it (a busy machine): its cuts go late too."""
     token: str = ""
     seat: int | None = None
     joined: lobby_pb2.JoinResponse | None = None
     messages: list[table_pb2.TableMessage] = field(default_factory=list)
     fair: FairDeals = field(default_factory=FairDeals)
     task: asyncio.Task[None] | None = None
+    lagging: asyncio.Task[None] | None = None
     ended: BaseException | None = None
 
     @classmethod
-    def at(cls, arrangement: Arrangement, name: str, cuts: bool = True) -> Person:
-        return cls(Connection.open(arrangement.lobby), name, cuts)
+    def at(cls, arrangement: Arrangement, name: str, cuts: bool = True, lag: float = 0.0) -> Person:
+        return cls(Connection.open(arrangement.lobby), name, cuts, lag)
 
     async def sit(self, table_id: str, invite: str = "") -> Person:
         self.joined = await self.conn.join(table_id, self.name, invite=invite)
@@ -186,10 +189,15 @@ class Person:
         process); from ``after_seq``, as a client that had seen the table up to there."""
         self.fair.chain = self.conn.chains.get(self.token)
 
+        came: asyncio.Queue[tuple[float, table_pb2.TableMessage]] = asyncio.Queue()
+
         async def read() -> None:
             try:
-                fair = self.fair if self.cuts else None
+                fair = self.fair if self.cuts and not self.lag else None
                 async for msg in self.conn.follow(self.token, fair=fair, after_seq=after_seq):
+                    if self.lag:
+                        came.put_nowait((asyncio.get_running_loop().time(), msg))
+                        continue
                     if not self.cuts:
                         self.fair.feed(msg)  # checked all the same; its seeds are kept back
                     self.messages.append(msg)
@@ -197,13 +205,28 @@ class Person:
                 self.ended = e
                 raise
 
+        async def late() -> None:
+            """Each message read ``lag`` seconds after it came (a busy machine), then checked and cut as the
+            client does."""
+            loop = asyncio.get_running_loop()
+            while True:
+                at, msg = await came.get()
+                await asyncio.sleep(max(0.0, at + self.lag - loop.time()))
+                for hand, seed in self.fair.feed(msg):
+                    if self.cuts:
+                        self.conn._cut_soon(self.token, hand, seed, self.fair)
+                self.messages.append(msg)
+
         self.task = asyncio.create_task(read())
+        if self.lag:
+            self.lagging = asyncio.create_task(late())
 
     async def unfollow(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-            self.task = None
+        for task in (self.task, self.lagging):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        self.task = self.lagging = None
 
     async def cut(self) -> bool:
         """The seed kept back for the deal waiting, sent now (``cuts=False``)."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import dataclasses
 import os
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -264,6 +266,10 @@ SLOW: frozenset[str] = frozenset({
     "tests/client/lines/test_tournaments_by_ear.py",
     "tests/server/test_metrics.py",
     "tests/server/test_owner_litter.py",
+    # the package built, checked and installed into clean venvs; the client run with no POSIX-only module
+    "tests/test_packaging.py::test_the_package_could_be_published_as_it_is",
+    "tests/test_friend_install.py",
+    "tests/client/test_off_posix.py",
 })
 """The slowest tests (node ids without their parameters; a whole file by its path), marked ``slow``:
 left out of ``make check``, run by ``make test``. Chosen from the fast subset's ``--durations`` (run
@@ -315,11 +321,28 @@ def pytest_report_header() -> str:
     return f"cardtui engine: {native.STATUS}"
 
 
+OWN_FOLDERS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME")
+"""Where cardtui keeps a person's files (platformdirs reads these first): keys, choices, the language (config),
+the default store (data). The suite points every one of them at folders of its own."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The whole session, and every process it starts (servers forked, the command line run), keeps its files in
+    a folder of its own, never the person's (``make test`` beside ``make play`` shares nothing with it). HOME stays:
+    the tools the suite runs (pip, git) read their own settings there, and cardtui reads nothing there but through
+    these folders."""
+    folder = Path(tempfile.mkdtemp(prefix="cardtui-suite-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for name in OWN_FOLDERS:
+        os.environ[name] = os.environ[f"CARDTUI_SUITE_{name}"] = str(folder / name.lower())
+
+
 @pytest.fixture(autouse=True)
 def own_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Every test has a config directory of its own (keys, the create form's last choices), never
-    the user's."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    """Every test has config and data folders of its own (keys, the create form's last choices, a default store),
+    never the user's, nor another test's."""
+    for name in OWN_FOLDERS:  # (the config folder keeps the name tests have always read it by)
+        monkeypatch.setenv(name, str(tmp_path / ("config" if name == "XDG_CONFIG_HOME" else name.lower())))
 
 
 @pytest.fixture(autouse=True)
@@ -400,9 +423,16 @@ def pg_url(postgres: Cluster) -> str:
     return postgres.new_database()
 
 
+QUICK_CUTS = 1.0
+"""The ``server`` fixture's wait for seeds and new streams (``serve --cut-ms 1000``): its tests' clients cut at once
+or not at all, and one that never opens the table or never cuts holds a deal this long, not a whole turn (the
+default, which the matrix and ``patient_server`` keep)."""
+
+
 @pytest_asyncio.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Running]:
-    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05)
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=QUICK_CUTS)
     try:
         yield running
     finally:

@@ -45,9 +45,11 @@ def calls(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> It
     method its ``rpcs`` mark names was called (the mark is this module's account of what it covers)."""
     recorded = Calls()
 
-    def channel(target: str, tls_ca: bytes | None) -> grpc.aio.Channel:
+    def channel(target: str, tls_ca: bytes | None, unoffered: connection.Unoffered | None = None) -> grpc.aio.Channel:
         assert tls_ca is None
-        return grpc.aio.insecure_channel(target, options=connection.CHANNEL_OPTIONS, interceptors=recorded.interceptors)
+        own = [unoffered] if unoffered is not None else []  # the client's own (a call the server lacks, said)
+        return grpc.aio.insecure_channel(target, options=connection.CHANNEL_OPTIONS,
+                                         interceptors=[*own, *recorded.interceptors])
 
     monkeypatch.setattr(connection, "_channel", channel)
     yield recorded.called
@@ -166,6 +168,72 @@ async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangeme
         no_false_alarm(ana, bia)
     finally:
         await closing([ana, bia])
+
+
+LAG = 1.3
+"""How late a busy client reads its stream, in seconds (as an outside test found a slow machine's)."""
+HANDS = 10
+"""Hands a test of an honest room plays with each cast (so 20 an arrangement, 60 over the matrix)."""
+ALARMS = (Standing.BROKEN, Standing.UNUSED, Standing.WITHHELD)
+
+
+async def play_hands(people: list[Person], hands: int) -> None:
+    """``hands`` more hands at a two-seat truco argentino table: whoever's turn it is goes to the deck (or, where
+    the rules do not let them yet, plays a card), and each hand's reveal reaches every one of ``people``."""
+    start = max((v.hand for v in people[0].verdicts), default=0)
+    for deal in range(start + 1, start + hands + 1):
+        await people[0].until(lambda p, deal=deal: deal in deals_seen(p), f"the commitment of table deal {deal}")
+
+        def mover(_: Person, deal: int = deal) -> Person | bool | None:
+            if all(any(v.hand == deal for v in p.verdicts) for p in people):
+                return True
+            return next((p for p in people if p.view is not None and p.seat in p.view.to_act and p.view.legal
+                         and not p.view.hand_over and deal in deals_seen(p)), None)
+
+        while (found := await people[0].until(mover, f"a move in table deal {deal}, or its check")) is not True:
+            assert isinstance(found, Person)
+            action = found.legal(A.ACTION_TYPE_MAZO) or found.legal(A.ACTION_TYPE_PLAY)
+            if action is None:
+                action = found.view.legal[0] if found.view is not None else None
+            seen = found.last_seq
+            with contextlib.suppress(grpc.aio.AioRpcError):  # the table moved first: look again
+                await found.conn.act(found.token, action, seen)
+            await found.until(lambda p, seen=seen: p.last_seq > seen, "the move, or another, seen")
+
+
+async def test_an_honest_room_raises_no_false_alarm_for_a_slow_client_at_any_moment(arrangement: Arrangement) -> None:
+    """ana sits before the first deal, bia fills the last seat from a client that reads everything 1.3 s late, and
+    wes watches as late. The deal waits for bia's late link (as long as a turn), so every hand is ✔ for both, from
+    the first. Then bia leaves between hands and cris, as slow, takes her seat: nobody's client raises an alarm, and
+    every hand cris was seated for from its commitment is ✔ for him."""
+    table_id = await make_table(arrangement, game="truco_argentino", seats=2, bots=0, turn_seconds=60)
+    ana, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "wes", lag=LAG)
+    bia, cris = Person.at(arrangement, "bia", lag=LAG), Person.at(arrangement, "cris", lag=LAG)
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+        await wes.watch(table_id)
+        wes.follow()
+        await ana.until(lambda p: p.snapshots, "the table opens")
+        await bia.sit(table_id)
+        bia.follow()
+        await play_hands([ana, bia], HANDS)
+        for p in (ana, bia):
+            assert [v.ok for v in p.verdicts] == [True] * HANDS, [v.said().text.plain for v in p.verdicts]
+        await bia.leave()
+        await cris.sit(table_id)
+        assert cris.seat == bia.seat
+        cris.follow()
+        await play_hands([ana, cris], HANDS)
+        for p in (ana, bia, cris, wes):
+            alarms = [v.said().text.plain for v in p.verdicts if v.standing in ALARMS]
+            assert not alarms, (p.name, alarms)
+        first = min(v.hand for v in cris.verdicts)
+        assert all(v.ok for v in cris.verdicts if v.hand > first + 1), [v.said().text.plain for v in cris.verdicts]
+        assert all(v.standing in (Standing.WATCHED, Standing.AWAY) for v in wes.verdicts), [
+            v.said().text.plain for v in wes.verdicts if v.standing is not Standing.WATCHED]
+    finally:
+        await closing([ana, bia, cris, wes])
 
 
 @pytest.mark.rpcs("Lobby/Spectate", "Lobby/Leave")
@@ -404,6 +472,80 @@ async def test_the_lobby_lists_each_table_as_it_is_when_asked(arrangement: Arran
         await closing([ana, bia, wes])
 
 
+class ListFollower:
+    """The room's list as a client keeps it from ``WatchTables``: a snapshot, then each change; a stream that breaks
+    (its process killed) is asked for again, from a snapshot, as the lobby's screen does."""
+
+    def __init__(self, conn: connection.Connection, include_finished: bool) -> None:
+        self.tables: dict[str, common_pb2.TableSummary] = {}
+        self.snapshots = 0
+        self.conn, self.include_finished = conn, include_finished
+        self.task = asyncio.get_running_loop().create_task(self._follow())
+
+    async def _follow(self) -> None:
+        while True:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                async for update in self.conn.watch_tables(self.include_finished):
+                    if update.snapshot:
+                        self.tables, self.snapshots = {}, self.snapshots + 1
+                    for table_id in update.removed:
+                        self.tables.pop(table_id, None)
+                    for table in update.tables:
+                        self.tables[table.id] = table
+            await asyncio.sleep(0.1)
+
+    async def until(self, check: Callable[[common_pb2.TableSummary | None], bool], table_id: str, what: str) -> None:
+        await eventually(lambda: check(self.tables.get(table_id)), f"the lobby's stream shows {what}")
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+
+
+@pytest.mark.rpcs("Lobby/WatchTables")
+async def test_the_lobby_s_stream_shows_each_table_as_it_changes(arrangement: Arrangement) -> None:
+    """wes keeps the room's list open as a stream (and, beside it, one with the finished tables): ana's table shows
+    up as she makes it, whichever process drives it, then her seat taken, wes watching and gone, the match begun
+    once bia fills the last seat; the process that drives it killed -9, it stays listed and comes back where it
+    is driven now; closed, it leaves the open list and is listed as finished in the other."""
+    ana, bia, wes = Person.at(arrangement, "ana"), Person.at(arrangement, "bia"), Person.at(arrangement, "wes")
+    open_list = ListFollower(wes.conn, include_finished=False)
+    every = ListFollower(wes.conn, include_finished=True)
+    try:
+        await eventually(lambda: open_list.snapshots and every.snapshots, "both streams' snapshots")
+        table_id = await make_table(arrangement, ana, game="truco_argentino", seats=2, bots=0)
+        await open_list.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_WAITING, table_id,
+                              "the new table")
+        await ana.sit(table_id)
+        await open_list.until(lambda t: t is not None and [s.name for s in t.seats if s.taken] == ["ana"], table_id,
+                              "ana's seat taken")
+        await wes.watch(table_id)
+        wes.follow()
+        await open_list.until(lambda t: t is not None and t.spectators == 1, table_id, "wes watching")
+        await bia.sit(table_id)
+        ana.follow()
+        bia.follow()
+        await open_list.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_PLAYING
+                              and [s.name for s in t.seats if s.taken] == ["ana", "bia"], table_id, "the match begun")
+        await wes.leave()
+        await open_list.until(lambda t: t is not None and t.spectators == 0, table_id, "wes gone")
+        before = open_list.snapshots
+        arrangement.kill(arrangement.pid_at(ana.conn.routes[ana.token]))
+        await ana.until(lambda p: len(p.snapshots) >= 2, "the table back after the kill")
+        await open_list.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_PLAYING, table_id,
+                              "the table, still listed, where it is driven now")
+        assert open_list.snapshots >= before
+        await ana.conn.close_table(table_id)
+        await open_list.until(lambda t: t is None, table_id, "the closed table gone from the open list")
+        await every.until(lambda t: t is not None and t.status == common_pb2.TABLE_STATUS_FINISHED, table_id,
+                          "the closed table as finished")
+    finally:
+        await open_list.close()
+        await every.close()
+        await closing([ana, bia, wes])
+
+
 async def settle_the_envido(people: list[Person]) -> None:
     """Whoever is asked about the envido answers it (accepts, then says their points) until nobody is."""
     asked = (A.ACTION_TYPE_QUIERO, A.ACTION_TYPE_ANNOUNCE, A.ACTION_TYPE_SON_BUENAS)
@@ -623,6 +765,10 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving")
         postgres.pause()
+        before = ana.last_seq
+        # ana's move as the store goes: refused (UNAVAILABLE), her table let go; her client sends it again, and it
+        # is made once the table is back, not left for her turn's timer (an hour here) to run out
+        acting = asyncio.create_task(ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq))  # type: ignore[union-attr]
         try:
             with pytest.raises(grpc.aio.AioRpcError) as listing:
                 await ana.conn.tables()
@@ -643,10 +789,11 @@ async def test_the_store_out_of_reach_is_unavailable_said_once_and_over_by_itsel
             postgres.resume()
         for h in health:
             await h.says(health_pb2.HealthCheckResponse.SERVING, "serving again")
-        await ana.until(lambda p: len(p.snapshots) > snapshots and p.view is not None and p.view.legal,
-                        "ana's table back, her turn")
-        assert ana.view is not None
-        await ana.conn.act(ana.token, ana.view.legal[0], ana.last_seq)
+        assert not acting.done() or acting.exception() is None, "her move not given up on during the outage"
+        made = await acting
+        assert made > before
+        await ana.until(lambda p: len(p.snapshots) > snapshots and max((e.seq for e in p.events), default=0) >= made,
+                        "ana's table back, her move made there")
         logged = hosts.log.read_bytes()[since:].decode(errors="replace").splitlines()
         assert not [line for line in logged if "Traceback" in line or "Unexpected" in line], logged[:30]
         outage = [line for line in logged if "out of reach" in line]

@@ -194,6 +194,16 @@ def test_a_build_depends_on_the_server_modules_it_compiles() -> None:
     assert {"server/wire.py", "server/fanout.py", "engine/betting.py"} <= compiled
 
 
+def test_what_is_compiled_is_listed_once() -> None:
+    """``cardtui.native.COMPILED`` is the one list: the build compiles it, the check of a build's freshness covers
+    it (a change to any of them is a stale build, never used), and the Makefile names none of the sources (it asks
+    the build, which compares digests), so no list there can fall behind."""
+    assert tuple(m.removeprefix("cardtui/") for m in build_tool.MODULES) == native.COMPILED
+    assert set(native.COMPILED) <= set(native.sources())
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    assert not [m for m in native.COMPILED if m in makefile or Path(m).name in makefile]
+
+
 def manifest(directory: Path, sources: dict[str, str], python: str = sys.version) -> None:
     directory.mkdir(exist_ok=True)
     so = directory / f"cardtui_native__mypyc{sysconfig.get_config_var('EXT_SUFFIX')}"

@@ -45,29 +45,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
-from cardtui.native import BUILDS, CURRENT, DIR, IN_USE, OFF, PLACE, check, current, digests, let_go, sources
+from cardtui.native import BUILDS, COMPILED, CURRENT, DIR, IN_USE, OFF, PLACE, check, current, digests, let_go, sources
 from tools import layout
 
-MODULES = (
-    *(f"cardtui/engine/truco/{m}.py" for m in (
-        "argentino/game", "argentino/checks", "argentino/envido", "argentino/flor", "argentino/state", "argentino/view",
-        "base", "envido", "flor", "ladder", "tricks", "paulista/game", "paulista/state", "paulista/view",
-    )),
-    "cardtui/engine/history.py",
-    "cardtui/engine/melds.py",
-    "cardtui/engine/bots/rummy_search.py",
-    "cardtui/engine/bots/cacho_search.py",
-    "cardtui/engine/bots/trucosim.py",
-    "cardtui/engine/bots/truco_worlds.py",
-    "cardtui/engine/bots/truco_search.py",
-    "cardtui/engine/betting.py",
-    "cardtui/engine/cacho.py",
-    "cardtui/server/wire.py",
-    "cardtui/server/fanout.py",
-)
-"""What is compiled. ``base`` and the states go together with every game that extends them
-(paulista too): a plain Python class cannot extend a compiled one. ``history`` is every game's
-hand log (an entry per action) and the views' JSON (``jsonable``). On the server's path for
+MODULES = tuple(f"cardtui/{m}" for m in COMPILED)
+"""What is compiled (``cardtui.native.COMPILED``, the one list). ``base`` and the states go together with
+every game that extends them (paulista too): a plain Python class cannot extend a compiled one.
+``history`` is every game's hand log (an entry per action) and the views' JSON (``jsonable``). On the server's path for
 every act at every table: Cacho's rules and the betting rounds (Cacho, Pif Paf; Cacho's records
 are ``engine.cacho_records``, plain Python), the wire mapping (each audience's view spliced
 into bytes) and the fan-out (numbering, queues). Off the server's path but where the rummy games spend

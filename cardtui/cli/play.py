@@ -18,7 +18,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     sock = None
     pages: list[str] = []
     if not args.no_web:
-        from cardtui.server.web import describe, open_socket, web_urls
+        from cardtui.server.web import describe, install_line, open_socket, web_urls
 
         try:
             sock = open_socket(args.host, args.web_port)
@@ -27,6 +27,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         pages = web_urls(args.host, sock.getsockname()[1])[0]
         note = _("Guests join from a browser at {url}").format(url=describe(args.host, sock.getsockname()[1]))
         print(f"cardtui play: {note}", flush=True)
+        print(f"cardtui play: {install_line(pages[0])}", flush=True)
 
     async def host() -> tuple[str, Callable[[], Awaitable[None]]]:
         from cardtui.server.store import StoreInUse

@@ -48,6 +48,11 @@ class HostsStub:
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
+        self.WatchTables = channel.unary_stream(
+                '/cardtui.v1.Hosts/WatchTables',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.FromString,
+                _registered_method=True)
 
 
 class HostsServicer:
@@ -71,6 +76,14 @@ class HostsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchTables(self, request, context):
+        """This process's own tables as they change (as Lobby.WatchTables, for its tables alone): the
+        stream a lobby follows each of the room's processes by, while people watch its list.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HostsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -83,6 +96,11 @@ def add_HostsServicer_to_server(servicer, server):
                     servicer.Tables,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'WatchTables': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTables,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -142,6 +160,33 @@ class Hosts:
             '/cardtui.v1.Hosts/Tables',
             cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/cardtui.v1.Hosts/WatchTables',
+            cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.FromString,
             options,
             channel_credentials,
             insecure,

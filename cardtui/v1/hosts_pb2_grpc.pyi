@@ -43,6 +43,10 @@ class HostsStub:
     """
     Tables: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]
     """This process's own tables, never another's: what a lobby lists for the whole room."""
+    WatchTables: _grpc.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]
+    """This process's own tables as they change (as Lobby.WatchTables, for its tables alone): the
+    stream a lobby follows each of the room's processes by, while people watch its list.
+    """
 
 @_typing.type_check_only
 class HostsAsyncStub(HostsStub):
@@ -58,6 +62,10 @@ class HostsAsyncStub(HostsStub):
     """
     Tables: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]  # type: ignore[assignment]
     """This process's own tables, never another's: what a lobby lists for the whole room."""
+    WatchTables: _aio.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]  # type: ignore[assignment]
+    """This process's own tables as they change (as Lobby.WatchTables, for its tables alone): the
+    stream a lobby follows each of the room's processes by, while people watch its list.
+    """
 
 class HostsServicer(metaclass=_abc_1.ABCMeta):
     """Between the processes of one card room: a server's table workers (`cardtui serve --workers`)
@@ -82,5 +90,15 @@ class HostsServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ListTablesResponse, _abc.Awaitable[_lobby_pb2.ListTablesResponse]]:
         """This process's own tables, never another's: what a lobby lists for the whole room."""
+
+    @_abc_1.abstractmethod
+    def WatchTables(
+        self,
+        request: _lobby_pb2.WatchTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_lobby_pb2.TablesUpdate], _abc.AsyncIterator[_lobby_pb2.TablesUpdate]]:
+        """This process's own tables as they change (as Lobby.WatchTables, for its tables alone): the
+        stream a lobby follows each of the room's processes by, while people watch its list.
+        """
 
 def add_HostsServicer_to_server(servicer: HostsServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -53,12 +53,19 @@ Global___OptionType: _TypeAlias = OptionType  # noqa: Y015
 class GetInfoRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    CLIENT_VERSION_FIELD_NUMBER: _builtins.int
+    client_version: _builtins.str
+    """The asking client's version, as its package gives it ("0.1.0"); empty from a client that does not
+    say. The server logs it; see docs/client.md §13 for what each side does with the other's version.
+    """
     def __init__(
         self,
+        *,
+        client_version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_version", b"client_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -178,6 +185,7 @@ class ServerInfo(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     TABLES_FIELD_NUMBER: _builtins.int
     NO_CUTS_FIELD_NUMBER: _builtins.int
+    CLIENT_WHEELS_FIELD_NUMBER: _builtins.int
     version: _builtins.str
     tables: _builtins.int
     no_cuts: _builtins.bool
@@ -186,6 +194,14 @@ class ServerInfo(_message.Message):
     """
     @_builtins.property
     def games(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameInfo]: ...
+    @_builtins.property
+    def client_wheels(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """This server's own client, offered on its page (`cardtui serve --web`): the wheel's URL at each of
+        the page's addresses (`http://HOST:8080/cardtui-0.1.0-py3-none-any.whl`), in the order of
+        InviteResponse.pages; the page's simple index (PEP 503) is `/simple/` beside it. Empty: the
+        server serves no page, so it offers no client (docs/client.md §13).
+        """
+
     def __init__(
         self,
         *,
@@ -193,10 +209,11 @@ class ServerInfo(_message.Message):
         games: _abc.Iterable[Global___GameInfo] | None = ...,
         tables: _builtins.int = ...,
         no_cuts: _builtins.bool = ...,
+        client_wheels: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "no_cuts", b"no_cuts", "tables", b"tables", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client_wheels", b"client_wheels", "games", b"games", "no_cuts", b"no_cuts", "tables", b"tables", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -241,6 +258,60 @@ class ListTablesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListTablesResponse: _TypeAlias = ListTablesResponse  # noqa: Y015
+
+@_typing.final
+class WatchTablesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INCLUDE_FINISHED_FIELD_NUMBER: _builtins.int
+    include_finished: _builtins.bool
+    """also the tables that have closed, each as it closes (status FINISHED)"""
+    def __init__(
+        self,
+        *,
+        include_finished: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_finished", b"include_finished"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchTablesRequest: _TypeAlias = WatchTablesRequest  # noqa: Y015
+
+@_typing.final
+class TablesUpdate(_message.Message):
+    """One change of the room's list: its first message has `snapshot` set and lists every table; each
+    one after it lists the tables that changed (each whole: replace what you had under its id, or add
+    it) and the ids of the tables no longer listed (drop them). Tables are listed in the order
+    ListTables gives them; a changed table keeps its place, a new one goes last.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLES_FIELD_NUMBER: _builtins.int
+    REMOVED_FIELD_NUMBER: _builtins.int
+    SNAPSHOT_FIELD_NUMBER: _builtins.int
+    snapshot: _builtins.bool
+    """this message is the whole list: forget every table it does not name"""
+    @_builtins.property
+    def tables(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.TableSummary]: ...
+    @_builtins.property
+    def removed(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        tables: _abc.Iterable[_common_pb2.TableSummary] | None = ...,
+        removed: _abc.Iterable[_builtins.str] | None = ...,
+        snapshot: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["removed", b"removed", "snapshot", b"snapshot", "tables", b"tables"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TablesUpdate: _TypeAlias = TablesUpdate  # noqa: Y015
 
 @_typing.final
 class CreateTableRequest(_message.Message):

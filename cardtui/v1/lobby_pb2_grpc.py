@@ -48,6 +48,11 @@ class LobbyStub:
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
                 response_deserializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
+        self.WatchTables = channel.unary_stream(
+                '/cardtui.v1.Lobby/WatchTables',
+                request_serializer=cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.SerializeToString,
+                response_deserializer=cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.FromString,
+                _registered_method=True)
         self.CreateTable = channel.unary_unary(
                 '/cardtui.v1.Lobby/CreateTable',
                 request_serializer=cardtui_dot_v1_dot_lobby__pb2.CreateTableRequest.SerializeToString,
@@ -141,6 +146,16 @@ class LobbyServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchTables(self, request, context):
+        """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+        then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+        gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+        it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateTable(self, request, context):
         """Open a table; the owner token it returns may close it.
         """
@@ -227,7 +242,7 @@ class LobbyServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Invite(self, request, context):
-        """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+        """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
         code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
         that opens a table's password instead of asking it takes the owner token.
         """
@@ -261,6 +276,11 @@ def add_LobbyServicer_to_server(servicer, server):
                     servicer.ListTables,
                     request_deserializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.FromString,
                     response_serializer=cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'WatchTables': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTables,
+                    request_deserializer=cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.FromString,
+                    response_serializer=cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.SerializeToString,
             ),
             'CreateTable': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTable,
@@ -393,6 +413,33 @@ class Lobby:
             '/cardtui.v1.Lobby/ListTables',
             cardtui_dot_v1_dot_lobby__pb2.ListTablesRequest.SerializeToString,
             cardtui_dot_v1_dot_lobby__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/cardtui.v1.Lobby/WatchTables',
+            cardtui_dot_v1_dot_lobby__pb2.WatchTablesRequest.SerializeToString,
+            cardtui_dot_v1_dot_lobby__pb2.TablesUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -38,6 +38,12 @@ class LobbyStub:
     def __new__(cls, channel: _aio.Channel) -> LobbyAsyncStub: ...
     GetInfo: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.GetInfoRequest, _lobby_pb2.ServerInfo]
     ListTables: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]
+    WatchTables: _grpc.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]
+    """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+    then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+    gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+    it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+    """
     CreateTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]
     """Open a table; the owner token it returns may close it."""
     JoinTable: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]
@@ -67,7 +73,7 @@ class LobbyStub:
     """
     Replay: _grpc.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]
     Invite: _grpc.UnaryUnaryMultiCallable[_lobby_pb2.InviteRequest, _lobby_pb2.InviteResponse]
-    """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+    """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
     code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
     that opens a table's password instead of asking it takes the owner token.
     """
@@ -83,6 +89,12 @@ class LobbyAsyncStub(LobbyStub):
     def __init__(self, channel: _aio.Channel) -> None: ...
     GetInfo: _aio.UnaryUnaryMultiCallable[_lobby_pb2.GetInfoRequest, _lobby_pb2.ServerInfo]  # type: ignore[assignment]
     ListTables: _aio.UnaryUnaryMultiCallable[_lobby_pb2.ListTablesRequest, _lobby_pb2.ListTablesResponse]  # type: ignore[assignment]
+    WatchTables: _aio.UnaryStreamMultiCallable[_lobby_pb2.WatchTablesRequest, _lobby_pb2.TablesUpdate]  # type: ignore[assignment]
+    """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+    then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+    gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+    it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+    """
     CreateTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.CreateTableRequest, _lobby_pb2.CreatedTable]  # type: ignore[assignment]
     """Open a table; the owner token it returns may close it."""
     JoinTable: _aio.UnaryUnaryMultiCallable[_lobby_pb2.JoinTableRequest, _lobby_pb2.JoinResponse]  # type: ignore[assignment]
@@ -112,7 +124,7 @@ class LobbyAsyncStub(LobbyStub):
     """
     Replay: _aio.UnaryStreamMultiCallable[_replay_pb2.ReplayRequest, _replay_pb2.ReplayStep]  # type: ignore[assignment]
     Invite: _aio.UnaryUnaryMultiCallable[_lobby_pb2.InviteRequest, _lobby_pb2.InviteResponse]  # type: ignore[assignment]
-    """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+    """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
     code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
     that opens a table's password instead of asking it takes the owner token.
     """
@@ -137,6 +149,18 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.ListTablesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.ListTablesResponse, _abc.Awaitable[_lobby_pb2.ListTablesResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def WatchTables(
+        self,
+        request: _lobby_pb2.WatchTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_lobby_pb2.TablesUpdate], _abc.AsyncIterator[_lobby_pb2.TablesUpdate]]:
+        """The room's tables as they change (docs/client.md §2): every table first (`TablesUpdate.snapshot`),
+        then each table that changed (opened, a seat taken or left, someone away or back, a watcher come or
+        gone, play begun, finished) and the ids of those no longer listed, as it happens. Ask once and keep
+        it open, instead of asking ListTables on a timer; a new stream starts again from a snapshot.
+        """
 
     @_abc_1.abstractmethod
     def CreateTable(
@@ -244,7 +268,7 @@ class LobbyServicer(metaclass=_abc_1.ABCMeta):
         request: _lobby_pb2.InviteRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lobby_pb2.InviteResponse, _abc.Awaitable[_lobby_pb2.InviteResponse]]:
-        """An invite (README "Friends at the table"): a table's (or, with no table, the room's) short
+        """An invite (docs/players.md, "Friends at the table in seconds"): a table's (or, with no table, the room's) short
         code, and the addresses a friend reaches it at. Anyone may have a table's plain invite; one
         that opens a table's password instead of asking it takes the owner token.
         """

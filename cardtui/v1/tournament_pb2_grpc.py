@@ -26,7 +26,7 @@ if _version_not_supported:
 
 
 class TournamentsStub:
-    """Tournaments: many people, several tables, several rounds, one standings list (README,
+    """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
     seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
@@ -83,7 +83,7 @@ class TournamentsStub:
 
 
 class TournamentsServicer:
-    """Tournaments: many people, several tables, several rounds, one standings list (README,
+    """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
     seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
@@ -112,7 +112,8 @@ class TournamentsServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Unregister(self, request, context):
-        """Withdraw before the start (after it, a bot plays for whoever drops out: README says how it scores).
+        """Withdraw before the start (after it, a bot plays for whoever drops out: docs/players.md,
+        "Tournaments", says how it scores).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -198,7 +199,7 @@ def add_TournamentsServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Tournaments:
-    """Tournaments: many people, several tables, several rounds, one standings list (README,
+    """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
     seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:

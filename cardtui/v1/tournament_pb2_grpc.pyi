@@ -27,7 +27,7 @@ GRPC_GENERATED_VERSION: str
 GRPC_VERSION: str
 
 class TournamentsStub:
-    """Tournaments: many people, several tables, several rounds, one standings list (README,
+    """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
     seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
@@ -45,7 +45,9 @@ class TournamentsStub:
     Register: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.RegisterRequest, _tournament_pb2.RegisterResponse]
     """Enter the player a session proved (people only: a guest cannot hold a seat across rounds)."""
     Unregister: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.UnregisterRequest, _tournament_pb2.UnregisterResponse]
-    """Withdraw before the start (after it, a bot plays for whoever drops out: README says how it scores)."""
+    """Withdraw before the start (after it, a bot plays for whoever drops out: docs/players.md,
+    "Tournaments", says how it scores).
+    """
     StartTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.OwnerRequest, _tournament_pb2.TournamentState]
     """Start now with whoever has registered (the owner), or cancel before the start."""
     CancelTournament: _grpc.UnaryUnaryMultiCallable[_tournament_pb2.OwnerRequest, _tournament_pb2.TournamentState]
@@ -58,7 +60,7 @@ class TournamentsStub:
 
 @_typing.type_check_only
 class TournamentsAsyncStub(TournamentsStub):
-    """Tournaments: many people, several tables, several rounds, one standings list (README,
+    """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
     seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
@@ -73,7 +75,9 @@ class TournamentsAsyncStub(TournamentsStub):
     Register: _aio.UnaryUnaryMultiCallable[_tournament_pb2.RegisterRequest, _tournament_pb2.RegisterResponse]  # type: ignore[assignment]
     """Enter the player a session proved (people only: a guest cannot hold a seat across rounds)."""
     Unregister: _aio.UnaryUnaryMultiCallable[_tournament_pb2.UnregisterRequest, _tournament_pb2.UnregisterResponse]  # type: ignore[assignment]
-    """Withdraw before the start (after it, a bot plays for whoever drops out: README says how it scores)."""
+    """Withdraw before the start (after it, a bot plays for whoever drops out: docs/players.md,
+    "Tournaments", says how it scores).
+    """
     StartTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.OwnerRequest, _tournament_pb2.TournamentState]  # type: ignore[assignment]
     """Start now with whoever has registered (the owner), or cancel before the start."""
     CancelTournament: _aio.UnaryUnaryMultiCallable[_tournament_pb2.OwnerRequest, _tournament_pb2.TournamentState]  # type: ignore[assignment]
@@ -85,7 +89,7 @@ class TournamentsAsyncStub(TournamentsStub):
     """
 
 class TournamentsServicer(metaclass=_abc_1.ABCMeta):
-    """Tournaments: many people, several tables, several rounds, one standings list (README,
+    """Tournaments: many people, several tables, several rounds, one standings list (docs/players.md,
     "Tournaments"). Each round is one match a table; its tables are ordinary tables
     (TableSummary.tournament_id) that players sit at with JoinTable (their session holds their
     seat) and anyone may watch with Spectate. Scoring as seed 001 scores Cacheta tournaments:
@@ -122,7 +126,9 @@ class TournamentsServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_pb2.UnregisterRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_pb2.UnregisterResponse, _abc.Awaitable[_tournament_pb2.UnregisterResponse]]:
-        """Withdraw before the start (after it, a bot plays for whoever drops out: README says how it scores)."""
+        """Withdraw before the start (after it, a bot plays for whoever drops out: docs/players.md,
+        "Tournaments", says how it scores).
+        """
 
     @_abc_1.abstractmethod
     def StartTournament(

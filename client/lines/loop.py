@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 
 import grpc
 
+from cardtui import __version__
+from cardtui.client import versions
 from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
 from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
@@ -240,6 +242,8 @@ class LineRoom:
                    "commands, at any time.").format(name=self.name, target=self.conn.target, games=games))
         if self.info.no_cuts:
             self.say(_(NO_CUTS))
+        if self.info.version != __version__:
+            self.say(versions.other_version(self.info.version, self.conn.offer()))
         if self.start.spectate:
             await self.open_table(self.start.spectate, spectate=True)
         elif self.start.join is not None:
@@ -873,7 +877,8 @@ class LineRoom:
         except grpc.aio.AioRpcError as err:
             self.say(error_text(err))
             return
-        text = invite_text(invite, table_id in self.conn.owned).plain
+        wheels = self.conn.server.client_wheels if self.conn.server is not None else ()
+        text = invite_text(invite, table_id in self.conn.owned, wheels).plain
         self._say_text(re.sub(r"\(j\)", "(" + _("code") + ")", text))
 
     async def leave(self, _rest: str) -> None:

@@ -10,6 +10,11 @@ a file) is read a line at a time.
 
 A password is never echoed: a terminal's own echo is turned off while it is asked (as ``getpass`` does, with
 ``termios``), and the browser page's terminal is not sent its characters.
+
+``termios`` is POSIX's (Linux, macOS): where Python has none (Windows), standard input is read a line at a
+time, as a pipe is, with the console's own echo and editing, and a password typed there shows (the table's
+password may come from ``--password-file`` or ``CARDTUI_PASSWORD`` instead). Nothing on the way to
+``cardtui connect`` imports a module only POSIX has (a test holds it to that).
 """
 
 from __future__ import annotations
@@ -21,10 +26,16 @@ import contextlib
 import json
 import os
 import sys
-import termios
 import threading
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any, BinaryIO, Protocol
+
+termios: ModuleType | None
+try:
+    import termios
+except ImportError:  # not POSIX (Windows): lines are read as the console gives them (see above)
+    termios = None
 
 BELL = "\a"
 """The terminal's bell: the one control character the line mode writes, once at the start of a turn."""
@@ -135,7 +146,7 @@ class TerminalLines:
         """Standard input is a terminal: its own line editing and echo off (``ISIG`` kept: ctrl+c still
         stops), so that this side echoes and can write a half-typed line again after a sentence."""
         fd = self.stdin.fileno()
-        if not os.isatty(fd):
+        if termios is None or not os.isatty(fd):
             return False
         try:
             before = termios.tcgetattr(fd)
@@ -153,7 +164,7 @@ class TerminalLines:
 
     def close(self) -> None:
         """The terminal as it was before the line mode."""
-        if self._restore is not None:
+        if self._restore is not None and termios is not None:
             with contextlib.suppress(termios.error, OSError):
                 termios.tcsetattr(self.stdin.fileno(), termios.TCSADRAIN, self._restore)
             self._restore = None
@@ -306,7 +317,10 @@ class BrowserLines:
 @contextlib.contextmanager
 def unechoed(fd: int) -> Iterator[bool]:
     """The terminal on ``fd`` without its echo for the block (whether it was one: standard input may be a pipe
-    or a file, read plainly then), as it was again after it."""
+    or a file, read plainly then; or a console without ``termios``), as it was again after it."""
+    if termios is None:
+        yield False
+        return
     try:
         before = termios.tcgetattr(fd)
     except (termios.error, OSError):

@@ -3,8 +3,10 @@
 An invite says four things, each for a way of joining: the browser page's link straight to the
 table's name prompt, the command for a terminal (``cardtui connect 'cardtui://HOST:PORT/table/ID'``),
 a short code to type in the lobby (``j``), and the link again as a QR code drawn in the terminal,
-for phones on the same Wi-Fi. The codes and addresses are the server's (lobby.proto's ``Invite``);
-the QR code is the segno library's, drawn two modules a row with half blocks.
+for phones on the same Wi-Fi. Under them, for a friend with no client yet, the line that installs the
+host's own from its page (``cardtui.installing``), the whole dialog wide, as the URL is long. The codes and
+addresses are the server's (lobby.proto's ``Invite``, ``ServerInfo.client_wheels``); the QR code is the
+segno library's, drawn two modules a row with half blocks.
 
 An invite never carries a seat token, nor the password of a table: at a table with one, only its
 owner may give an invite that opens it (``p``), and that invite carries a code that opens it, not
@@ -13,6 +15,8 @@ the password. Typed in the lobby (``CodeScreen``), a code or a link is read by
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import grpc
 import segno
@@ -28,6 +32,7 @@ from cardtui.client.connection import Connection, error_text
 from cardtui.client.footer import Footer
 from cardtui.client.invite_links import page_link, shown_code, terminal_link
 from cardtui.i18n import N_, _
+from cardtui.installing import Offer
 from cardtui.v1 import common_pb2, lobby_pb2
 
 
@@ -57,8 +62,23 @@ class QrCode(Static):
         self.update(Text("\n".join(qr_lines(data)), style="black on white", no_wrap=True) if data else "")
 
 
-def invite_text(invite: lobby_pb2.InviteResponse, owner: bool) -> Text:
-    """What an invite says, line by line: where, the link, the command, the code, and its warnings."""
+def install_text(wheels: Sequence[str]) -> Text:
+    """The line that installs the client from the host's page, for a friend who has none yet (``wheels``:
+    the server's ``ServerInfo.client_wheels``, in the order of the invite's pages: the first is the
+    page's address the invite gives); nothing if the server offers none."""
+    out = Text()
+    if wheels:
+        client = Offer(wheels[0])
+        out.append(_("No cardtui in that terminal yet? Python 3.11+, then:") + "\n", style="bold")
+        out.append(client.pipx() + "\n")
+        out.append(_("(uv, pip, no internet: {page})").format(page=client.install_page), style="dim")
+    return out
+
+
+def invite_text(invite: lobby_pb2.InviteResponse, owner: bool, wheels: Sequence[str] = ()) -> Text:
+    """What an invite says, line by line: where, the link, the command (and the line that installs the
+    client from the host's page, ``wheels`` being the server's ``ServerInfo.client_wheels``), the code,
+    and its warnings."""
     table = invite.table if invite.HasField("table") else None
     out = Text()
     server = invite.servers[0] if invite.servers else ""
@@ -71,9 +91,13 @@ def invite_text(invite: lobby_pb2.InviteResponse, owner: bool) -> Text:
         out.append(_("This server has no browser page (cardtui serve --web serves one).") + "\n\n", style="dim")
     out.append(_("In a terminal:") + "\n", style="bold")
     if table is not None:
-        out.append(f"cardtui connect '{terminal_link(server, table.id, secret)}'\n\n")
+        out.append(f"cardtui connect '{terminal_link(server, table.id, secret)}'\n")
     else:  # the room: its address, as anyone would type it
-        out.append(f"cardtui connect {server}\n\n")
+        out.append(f"cardtui connect {server}\n")
+    out.append("\n")
+    if wheels:
+        out.append_text(install_text(wheels))
+        out.append("\n")
     if table is not None:
         out.append(_("Or type this code in the lobby (j):") + " ", style="bold")
         out.append(shown_code(invite.code) + "\n", style="bold reverse")
@@ -115,6 +139,9 @@ class InviteScreen(ModalScreen[None]):
                 with VerticalScroll(id="invite-words"):
                     yield Static(Text(_("Asking the server…"), style="dim"), id="invite-text")
                 yield QrCode("", id="invite-qr")
+            install = Static("", id="invite-install")  # the whole dialog's width: the URL is long
+            install.display = False
+            yield install
         yield Footer()
 
     def _title(self, table: common_pb2.TableSummary | None) -> str:
@@ -140,6 +167,10 @@ class InviteScreen(ModalScreen[None]):
         table = invite.table if invite.HasField("table") else None
         self.query_one("#invite-title", Label).update(self._title(table))
         self.query_one("#invite-text", Static).update(invite_text(invite, self.owner))
+        wheels = self.conn.server.client_wheels if self.conn.server is not None else ()
+        install = self.query_one("#invite-install", Static)
+        install.update(install_text(wheels))
+        install.display = bool(wheels)
         qr = self.query_one("#invite-qr", QrCode)
         page = invite.pages[0] if invite.pages else ""
         qr.show(page_link(page, table.id if table else "", invite.code if invite.opens_lock else "") if page else "")

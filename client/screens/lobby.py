@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,8 +17,10 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Header, Input, Label, Select, Static
+from textual.worker import Worker
 
-from cardtui.client import choices
+from cardtui import __version__
+from cardtui.client import choices, versions
 from cardtui.client.connection import Connection, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS_SHORT
 from cardtui.client.footer import Footer
@@ -136,7 +139,8 @@ class OpenCode(Message):
 
 
 REFRESH_SECONDS = 2.0
-"""How often the lobby asks for the list of tables, while it is the screen on show."""
+"""How soon the lobby follows the room's list again after its stream broke; and, from a server older than the
+stream, how often it asks for the list instead (while it is the screen on show)."""
 
 
 class LobbyScreen(PollingScreen):
@@ -178,6 +182,8 @@ class LobbyScreen(PollingScreen):
         self.titles: dict[str, str] = {}
         self.wide: bool | None = None
         """Whether the list has a column for the tables' ids (a wide screen), as last laid out."""
+        self.following: Worker[None] | None = None
+        """What follows the room's list while the lobby is on show (``follow``)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -185,6 +191,9 @@ class LobbyScreen(PollingScreen):
         guests = Static(Text(self.note), id="guests-line")
         guests.display = bool(self.note)
         yield guests
+        versions_line = Static("", id="versions-line")  # the server's version is not this client's (client.versions)
+        versions_line.display = False
+        yield versions_line
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="table-line")
         why = Static("", id="why-line")
@@ -200,7 +209,48 @@ class LobbyScreen(PollingScreen):
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
         await self.action_refresh()
-        self.poll(REFRESH_SECONDS, self.action_refresh)
+        self.follow()
+
+    def follow(self) -> None:
+        """Follow the room's list by its stream while the lobby is on show (an older server: ask on a timer)."""
+        if self.polling is None:
+            self.following = self.run_worker(self._follow(), exclusive=True, exit_on_error=False, group="list")
+
+    async def _follow(self) -> None:
+        """The room's list as it changes: a snapshot, then the tables that changed (``Lobby.WatchTables``); a
+        stream that ends or breaks is asked for again (a new snapshot), a server without it asked every
+        ``REFRESH_SECONDS`` instead."""
+        listed: dict[str, common_pb2.TableSummary] = {}
+        while True:
+            try:
+                async for update in self.conn.watch_tables(include_finished=True):
+                    if update.snapshot:
+                        listed = {}
+                    for table_id in update.removed:
+                        listed.pop(table_id, None)
+                    for table in update.tables:
+                        listed[table.id] = table
+                    await self.show(list(listed.values()))
+            except grpc.aio.AioRpcError as err:
+                if err.code() == grpc.StatusCode.UNIMPLEMENTED:  # a server older than the stream
+                    self.poll(REFRESH_SECONDS, self.action_refresh)
+                    return
+                self.query_one("#server-line", Static).update(
+                    Text(unreachable(err, self.conn.target), style="bold red"))
+            await asyncio.sleep(REFRESH_SECONDS)
+
+    def on_screen_suspend(self, event: events.ScreenSuspend) -> None:
+        """Another screen over the lobby: nobody reads the list, so it is not followed meanwhile."""
+        if self.following is not None:
+            self.following.cancel()
+            self.following = None
+        super().on_screen_suspend(event)
+
+    async def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """On show again: the list followed again, from a snapshot (or asked at once, then on the timer)."""
+        if self.polling is None and self.titles:  # mounted, and its stream followed before
+            self.follow()
+        await super().on_screen_resume(event)
 
     async def action_refresh(self) -> None:
         try:
@@ -210,12 +260,27 @@ class LobbyScreen(PollingScreen):
         except Exception as err:
             self.query_one("#server-line", Static).update(Text(unreachable(err, self.conn.target), style="bold red"))
             return
+        await self.show(tables)
+
+    async def show(self, tables: Sequence[common_pb2.TableSummary]) -> None:
+        """The room's tables on screen: the open ones in the list, the finished ones under it."""
+        if self.info is None:
+            try:
+                self.info = await self.conn.info()
+            except Exception as err:
+                self.query_one("#server-line", Static).update(
+                    Text(unreachable(err, self.conn.target), style="bold red"))
+                return
         games = ", ".join(g.title for g in self.info.games)
         server = Text(_("{target} · cardtui {version} · games: {games}").format(target=self.conn.target,
                                                                               version=self.info.version, games=games))
         if self.info.no_cuts:  # before anyone creates a table or sits at one
             server.append(" · ⚠ " + _(NO_CUTS_SHORT), style="bold yellow")
         self.query_one("#server-line", Static).update(server)
+        other = self.query_one("#versions-line", Static)
+        if self.info.version != __version__ and not other.display:
+            other.update(Text("⚠ " + versions.other_version(self.info.version, self.conn.offer())))
+            other.display = True
         keep = self.query_one("#tables", DataTable).cursor_row
         self.locked = {t.id for t in tables if t.has_password}
         titles = {g.name: g.title for g in self.info.games}

@@ -174,16 +174,32 @@ class Owners(Part):
         return cleared
 
     def retire(self) -> None:
-        """This process stops driving tables (a graceful stop): its row and lock file go if it drives none; if it
-        does, they stay, for the next start to take its tables over from."""
+        """This process stops driving tables (a clean stop): every table it drives is handed to nobody, its epoch
+        raised (a write this process still tried would be fenced), and its row and lock file go. The tables stay in
+        the store, each where it was: whoever sweeps next (the next start; a live worker's server, or another host,
+        within seconds) takes them from the journal, as it takes a dead process's (docs/operating.md, "Litter")."""
         if not self.me:
             return
-        left = self.db.execute("SELECT count(*) FROM tables WHERE owner = ? AND damaged IS NULL",
-                               (self.me,)).fetchone()[0]
-        if not left:
-            self.db.execute("DELETE FROM owners WHERE id = ?", (self.me,))
-            self._unlock_owner(self.me, forget=True)
-            self.me = ""
+        self._hand_back(self.me)
+        self.me = ""
+
+    def forget_gone(self) -> int:
+        """Every owner whose process is gone hands its tables to nobody, and its row and lock file go: what a server
+        does last as it stops, once its workers have ended, so that none it made is left behind (one killed, one
+        stopped while it was starting). How many were forgotten."""
+        forgotten = 0
+        for owner in self.all():
+            if owner.id != self.me and owner.id not in self._owner_locks and self.dead(owner.id):
+                self._hand_back(owner.id)
+                forgotten += 1
+        return forgotten + self._clear_files({owner.id for owner in self.all()})
+
+    def _hand_back(self, owner_id: str) -> None:
+        """``owner_id``'s tables to nobody (at a raised epoch) and its row gone, in one write; then its lock file."""
+        with self.link.transaction():
+            self.db.execute("UPDATE tables SET owner = NULL, epoch = epoch + 1 WHERE owner = ?", (owner_id,))
+            self.db.execute("DELETE FROM owners WHERE id = ?", (owner_id,))
+        self._unlock_owner(owner_id, forget=True)
 
     def orphans(self) -> list[Place]:
         """Tables whose owner is gone: its lock free (``dead``, which then holds it), or no owner."""

@@ -3,9 +3,10 @@ the seats), watchers who are there now, every column whole in English, Portugues
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
+import grpc
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
@@ -221,13 +222,68 @@ async def test_where_guests_join_is_a_line_of_the_lobby_not_a_toast_over_it(serv
         assert said.bottom <= tables.y, "the line sits above the list, covering none of it"
 
 
-async def test_the_lobby_asks_for_the_list_only_while_it_is_on_show(server: Running,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """At a table the lobby is under the table's screen: it does not ask the server for every table while
-    nobody sees the list, and asks at once when the person is back. Counted against a timer of the app's own
-    at the lobby's pace, so a busy machine slows both alike."""
-    monkeypatch.setattr(lobby_module, "REFRESH_SECONDS", 0.05)
+async def test_the_lobby_follows_the_list_by_its_stream_only_while_it_is_on_show(server: Running,
+                                                                                  monkeypatch: pytest.MonkeyPatch
+                                                                                  ) -> None:
+    """The lobby follows the room's list by one stream (``WatchTables``) and never asks for the whole list on a
+    timer: a table someone else makes shows up by the stream alone. At a table the lobby is under the table's
+    screen: it holds no stream while nobody sees the list, and follows it again, from a snapshot, when the
+    person is back."""
     table_id = await create(server, game="cacho", name="noite", seats=4, bots=3, turn_seconds=600)
+    app = CardApp(address(server), "ana")
+    async with app.run_test(size=SMALL) as pilot:
+        lobby = await in_lobby(pilot)
+        asked = opened = 0
+        open_now = 0
+        listed, watched = lobby.conn.tables, lobby.conn.watch_tables
+
+        async def counted(include_finished: bool = False) -> list[common_pb2.TableSummary]:
+            nonlocal asked
+            asked += 1
+            return await listed(include_finished)
+
+        async def streams(include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
+            nonlocal opened, open_now
+            opened += 1
+            open_now += 1
+            try:
+                async for update in watched(include_finished):
+                    yield update
+            finally:
+                open_now -= 1
+
+        monkeypatch.setattr(lobby.conn, "tables", counted)
+        monkeypatch.setattr(lobby.conn, "watch_tables", streams)
+        lobby.follow()  # the stream taken up again through the counted one
+        await until(pilot, lambda: open_now == 1, "the lobby following the list")
+        other = await create(server, game="cacho", name="tarde", seats=2, bots=1, turn_seconds=600)
+        await until(pilot, lambda: other in lobby.rows, "a table made elsewhere, shown by the stream")
+        assert asked == 0, "nothing asked on a timer"
+        await app.open_table(table_id)
+        await at_table(pilot)
+        await until(pilot, lambda: open_now == 0, "no stream of the list under the table's screen")
+        before = opened
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, (ConfirmScreen, LobbyScreen)), "the leave asked")
+        if isinstance(app.screen, ConfirmScreen):  # mid-match: leave the seat to a bot?
+            await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
+        await until(pilot, lambda: opened == before + 1 and open_now == 1, "the list followed again, on show")
+        assert asked <= 2, f"the lobby asked for the whole list {asked} times"
+
+
+async def test_the_lobby_asks_on_a_timer_where_the_server_has_no_stream_of_its_list(
+        server: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server older than ``WatchTables`` answers it ``UNIMPLEMENTED``: the lobby asks for the list every
+    ``REFRESH_SECONDS`` instead, as it did before, and shows a table made meanwhile."""
+    monkeypatch.setattr(lobby_module, "REFRESH_SECONDS", 0.05)
+
+    async def unimplemented(include_finished: bool = False) -> AsyncIterator[lobby_pb2.TablesUpdate]:
+        raise grpc.aio.AioRpcError(grpc.StatusCode.UNIMPLEMENTED, grpc.aio.Metadata(), grpc.aio.Metadata(),
+                                   "Method not found!")
+        yield lobby_pb2.TablesUpdate()  # (an async generator, as the stream is)
+
+    monkeypatch.setattr(Connection, "watch_tables", lambda self, include_finished=False: unimplemented())
     app = CardApp(address(server), "ana")
     async with app.run_test(size=SMALL) as pilot:
         lobby = await in_lobby(pilot)
@@ -240,24 +296,6 @@ async def test_the_lobby_asks_for_the_list_only_while_it_is_on_show(server: Runn
             return await listed(include_finished)
 
         monkeypatch.setattr(lobby.conn, "tables", counted)
-        await until(pilot, lambda: asked >= 3, "the lobby asking for the list on its own")
-        await app.open_table(table_id)
-        await at_table(pilot)
-        await settled(pilot)
-        before = asked
-        ticks = 0
-
-        def tick() -> None:
-            nonlocal ticks
-            ticks += 1
-
-        app.set_interval(lobby_module.REFRESH_SECONDS, tick)
-        await until(pilot, lambda: ticks >= 20, "twenty of the lobby's intervals gone by at the table")
-        assert asked <= before + 1, f"the lobby asked {asked - before} times under the table's screen"
-        at_table_count = asked
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, (ConfirmScreen, LobbyScreen)), "the leave asked")
-        if isinstance(app.screen, ConfirmScreen):  # mid-match: leave the seat to a bot?
-            await pilot.press("y")
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back in the lobby")
-        await until(pilot, lambda: asked >= at_table_count + 3, "the lobby asking again, on show")
+        await until(pilot, lambda: asked >= 3, "the lobby asking for the list on its timer")
+        made = await create(server, game="cacho", name="tarde", seats=2, bots=1, turn_seconds=600)
+        await until(pilot, lambda: made in lobby.rows, "a table made meanwhile, shown by the next ask")

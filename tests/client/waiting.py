@@ -105,6 +105,8 @@ class Script:
     has gone to the screen. Actions and chat lines are kept, never sent."""
 
     target = "127.0.0.1:50051"
+    server = None
+    """What the server said of itself (``Connection.server``): nothing, as a connection not yet asked."""
 
     def __init__(self, messages: Sequence[table_pb2.TableMessage]) -> None:
         self.messages = list(messages)

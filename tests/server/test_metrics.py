@@ -1,12 +1,16 @@
 """The server's figures (``cardtui serve --metrics-port``), scraped over HTTP from a real server in its default
-arrangement (table workers) while a game is played: each figure is there and moves, the workers' ones too, and a
-worker killed -9 shows as a takeover."""
+arrangement (table workers) while a game is played: each figure is there and moves, the workers' ones too, every
+process has its memory and CPU, and a worker killed -9 shows as a restart and a takeover while what it counted
+stays (no counter of the room goes back, none vanishes)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shutil
 import signal
+import subprocess
 import urllib.request
 from collections import defaultdict
 from pathlib import Path
@@ -23,6 +27,18 @@ from tests.arrangements import SERVE, Person, listening
 from tests.waiting import eventually_async
 
 A = common_pb2.ActionType
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "operating.md"
+
+
+def alert_rules() -> str:
+    """The alert rules docs/operating.md gives, as an operator would save them."""
+    return next(block for block in re.findall(r"```yaml\n(.*?)```", GUIDE.read_text(), re.S)
+                if block.startswith("groups:"))
+
+
+def named_in_rules() -> set[str]:
+    """The server's figures the rules' expressions name (``up`` is Prometheus's own)."""
+    return set(re.findall(r"\b((?:cardtui|process)_\w+)", " ".join(re.findall(r"expr: (.*)", alert_rules()))))
 Figures = dict[str, dict[tuple[tuple[str, str], ...], float]]
 
 
@@ -39,10 +55,12 @@ def scrape(url: str) -> Figures:
     return found
 
 
-def processes(url: str) -> set[str]:
+def processes(url: str, name: str = "") -> set[str]:
+    """The processes the page has samples of (of the family ``name``, if given)."""
     with urllib.request.urlopen(url, timeout=30) as page:
         text = page.read().decode()
-    return {s.labels["process"] for f in text_string_to_metric_families(text) for s in f.samples}
+    return {s.labels["process"] for f in text_string_to_metric_families(text) for s in f.samples
+            if not name or f.name == name}
 
 
 def one(figures: Figures, name: str, **labels: str) -> float:
@@ -63,10 +81,16 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
     ana = Person(Connection.open(lobby), "ana")
     try:
         assert url.startswith("http://127.0.0.1:"), served.line
-        assert await asyncio.to_thread(processes, url) == {"front", "worker-1", "worker-2"}
+        servers = {"front", "worker-1", "worker-2"}
+        assert servers <= await asyncio.to_thread(processes, url)
+        assert servers <= await asyncio.to_thread(processes, url, "process_resident_memory_bytes")
+        assert await asyncio.to_thread(processes, url, "cardtui_store_up") == servers
         before = await scraped(url)
         assert one(before, "cardtui_analysis_queue") == 0
         assert one(before, "cardtui_streams_open") == 0
+        assert one(before, "cardtui_store_up") == 3
+        assert one(before, "cardtui_worker_restarts_total") == 0
+        assert one(before, "process_open_fds") > 0
 
         made = await maker.create(lobby_pb2.CreateTableRequest(game="truco_argentino", seats=2, bots=1,
                                                                bot_levels=["easy"]))
@@ -80,6 +104,9 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
         await ana.until(lambda p: p.view is not None and p.view.hand_over, "the hand's end")
 
         during = await scraped(url)
+        assert named_in_rules() and named_in_rules() <= set(during), named_in_rules() - set(during)
+        memory = await asyncio.to_thread(processes, url, "process_resident_memory_bytes")
+        assert {"worker-1-bots-1", "worker-2-bots-1"} & memory, memory  # the bots' process that played, too
         assert one(during, "cardtui_tables", game="truco_argentino") == 1
         assert one(during, "cardtui_seats_taken", game="truco_argentino") == 1
         assert one(during, "cardtui_streams_open") >= 1
@@ -93,7 +120,18 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
         worker_port = int(ana.joined.address.rsplit(":", 1)[1]) if ana.joined and ana.joined.address else 0
         workers = psutil.Process(served.pid).children(recursive=True)
         driving = next(w.pid for w in workers if worker_port in listening(w.pid))
+        counted = await scraped(url)
         os.kill(driving, signal.SIGKILL)
+
+        async def restarted() -> Figures | None:
+            now = await scraped(url)
+            return now if one(now, "cardtui_worker_restarts_total") == 1 else None
+
+        dead = await eventually_async(restarted, "the worker's death counted")
+        for name, labels in (("cardtui_acts_total", {"game": "truco_argentino"}),
+                             ("cardtui_refusals_total", {"kind": "invalid_argument"}),
+                             ("cardtui_journal_write_seconds_count", {})):
+            assert one(dead, name, **labels) >= one(counted, name, **labels) > 0, name  # kept where it outlives it
 
         async def taken_over() -> bool:
             now = await scraped(url)
@@ -105,3 +143,15 @@ async def test_the_figures_move_during_a_game_across_the_table_workers(tmp_path:
         await maker.close()
         served.terminate()
         served.wait(timeout=30)
+
+
+def test_the_guide_s_alert_rules_load_in_promtool(tmp_path: Path) -> None:
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("promtool (Prometheus's checker: Debian's prometheus package) is not installed here; the figures "
+                    "the rules name are checked against a real server's page all the same")
+    rules = tmp_path / "cardtui-rules.yml"
+    rules.write_text(alert_rules())
+    checked = subprocess.run([promtool, "check", "rules", str(rules)], capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"SUCCESS: {alert_rules().count('- alert:')} rules found" in checked.stdout

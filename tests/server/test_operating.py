@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cardtui.cli import parser
 from cardtui.server import logfile
 from cardtui.server.clock import ManualClock
 from cardtui.server.systemd import notify
@@ -102,18 +103,27 @@ def test_the_log_file_holds_the_table_workers_lines(tmp_path: Path) -> None:
     assert "Traceback" not in (tmp_path / "stderr.log").read_text()
 
 
-def test_the_log_file_rotates(tmp_path: Path) -> None:
-    handler = logfile.rotating(str(tmp_path / "server.log"), max_mb=1, backups=2)
+@pytest.mark.parametrize("max_mb", [1, 0.25])
+def test_the_log_file_rotates(tmp_path: Path, max_mb: float) -> None:
+    """At whole megabytes or a fraction of one (``--log-max-mb 0.25``)."""
+    handler = logfile.rotating(str(tmp_path / "server.log"), max_mb=max_mb, backups=2)
     handler.setFormatter(logging.Formatter(logfile.FORMAT))
     try:
         line = logging.LogRecord("cardtui.test", logging.INFO, __file__, 1, "x" * 1000, (), None)
-        for _ in range(3 * 1100):  # over three files' worth: the oldest is dropped
+        for _ in range(int(3 * 1100 * max_mb)):  # over three files' worth: the oldest is dropped
             handler.emit(line)
     finally:
         handler.close()
     kept = sorted(p.name for p in tmp_path.iterdir())
     assert kept == ["server.log", "server.log.1", "server.log.2"]
-    assert all(p.stat().st_size <= 1024 * 1024 for p in tmp_path.iterdir())
+    assert all(p.stat().st_size <= max_mb * 1024 * 1024 for p in tmp_path.iterdir())
+    assert any(p.stat().st_size > max_mb * 1024 * 1024 * 0.9 for p in tmp_path.iterdir())
+
+
+def test_log_max_mb_takes_a_fraction_within_its_bounds(tmp_path: Path) -> None:
+    args = parser().parse_args(["serve", "--log-max-mb", "0.5"])
+    assert args.log_max_mb == 0.5
+    assert logfile.setup("info", str(tmp_path / "x.log"), 0.001, 5) == "--log-max-mb must be between 0.01 and 100000."
 
 
 async def test_repeated_failures_are_said_once_per_kind_with_a_count() -> None:

@@ -180,7 +180,7 @@ def test_an_owner_is_alive_while_its_process_is_and_its_tables_go_to_one_claimer
     a.owners.fence("t1", 1)  # a drives it at epoch 1
     with pytest.raises(Fenced):
         b.owners.fence("t1", 1)  # b never drove it
-    a.close()  # a's process ends: its lock is free (PostgreSQL's server lets it go as its session ends)
+    die(a)  # a's process ends: its lock is free (PostgreSQL's server lets it go as its session ends)
     orphans = eventually_sync(b.owners.orphans, "a's tables orphaned once its lock is free")
     assert sorted(p.table_id for p in orphans) == ["t1", "t2"] and b.owners.dead(first)
     claimed = [b.owners.claim(p) for p in orphans]
@@ -189,6 +189,42 @@ def test_an_owner_is_alive_while_its_process_is_and_its_tables_go_to_one_claimer
     b.owners.fence("t1", 2)
     b.owners.let_go_owner(first)
     assert first not in {o.id for o in b.owners.all()} and b.owners.place("t1").owner == b.owners.me  # type: ignore[union-attr]
+
+
+def die(store: Store) -> None:
+    """A store's process ends without a word (killed): its locks go with it, nothing is written."""
+    store.owners.close()
+    store.db.close()
+
+
+def test_a_clean_close_hands_every_table_to_nobody_and_leaves_no_owner(
+        stores: tuple[Store, Store], tmp_path: Path) -> None:
+    a, b = stores
+    first = a.owners.register(":7001")
+    a.tables.add_table("t1", "cacho", "One", {})
+    a.tables.add_table("t2", "cacho", "Two", {"tournament": {"id": "x"}})
+    a.tables.finish("t2")
+    b.owners.register(":7002")
+    a.close()  # a clean stop: its tables to nobody, at a raised epoch; its row (and lock file) gone
+    assert first not in {o.id for o in b.owners.all()}
+    assert not list(tmp_path.glob(f"*.owner-{first}"))
+    places = b.owners.orphans()
+    assert sorted((p.table_id, p.owner, p.epoch) for p in places) == [("t1", None, 2), ("t2", None, 2)]
+    assert [b.owners.claim(p) for p in places] == [3, 3]  # whoever sweeps next takes them, once
+    assert b.owners.orphans() == []
+
+
+def test_a_stopping_server_forgets_every_owner_that_is_gone_with_its_tables(
+        stores: tuple[Store, Store], tmp_path: Path) -> None:
+    a, b = stores
+    gone = a.owners.register(":7001")
+    a.tables.add_table("t1", "cacho", "One", {})
+    b.owners.register(":7002")
+    die(a)  # a worker killed (or stopped before it said it served): its row and file stay, its tables named for it
+    assert eventually_sync(lambda: b.owners.forget_gone() == 1, "the dead owner forgotten")
+    assert gone not in {o.id for o in b.owners.all()} and not list(tmp_path.glob(f"*.owner-{gone}"))
+    assert [(p.table_id, p.owner, p.epoch) for p in b.owners.orphans()] == [("t1", None, 2)]
+    assert b.owners.forget_gone() == 0  # the living are left alone: b itself
 
 
 def test_a_process_that_lost_a_table_can_never_write_it_again(stores: tuple[Store, Store]) -> None:
