@@ -167,7 +167,7 @@ def choices(model: TableModel, slots: Sequence[str | None] = ()) -> list[Choice]
     by_kind: dict[str, list[common_pb2.Action]] = {}
     for action in model.legal:
         kind = action_name(action)
-        grouped = kind in GROUPED or (kind == "knock" and bool(action.cards))
+        grouped = kind in GROUPED or kind == "knock"  # a knock discarding any of several cards, or none
         if grouped and kind in by_kind:
             by_kind[kind].append(action)
             continue
@@ -211,10 +211,12 @@ def _choice(model: TableModel, n: int, group: list[common_pb2.Action], kind: str
         kinds = tuple(spoken(label(model, a).plain, stop=False) for a in group)
         words = ngettext("{action}, {n} kind", "{action}, {n} kinds", len(group)).format(
             action=word(model, kind), n=len(group))
-    elif action_name(first) == "knock" and first.cards and (len(group) > 1 or first.cards[0] in hand):
-        kinds = tuple(card_words(a.cards[0]) for a in group)
+    elif action_name(first) == "knock" and any(a.cards for a in group):
+        discarding = [a for a in group if a.cards]
+        group = discarding + [a for a in group if not a.cards]  # the knock with all ten melded, last: its number alone
+        kinds = tuple(card_words(a.cards[0]) for a in discarding)
         subnumbers = tuple(hand.index(a.cards[0]) + 1 if a.cards[0] in hand else i
-                           for i, a in enumerate(group, start=1))
+                           for i, a in enumerate(discarding, start=1))
         words = _("{action}, discarding {cards}").format(
             action=word(model, kind), cards=_or(list(kinds)))
     elif len(group) > 1:
@@ -365,6 +367,8 @@ def _kind(chosen: Choice, rest: list[str]) -> Picked:
     """One of a choice's kinds, by its number after the choice's ("5 2"); without it, the kinds listed. A choice
     of one kind alone (a knock with one discard) needs no second number."""
     subs = chosen.subnumbers or tuple(range(1, len(chosen.kinds) + 1))
+    if not rest and len(chosen.actions) > len(chosen.kinds):
+        return Picked(chosen.actions[-1])  # a knock with all ten melded: the knock's number alone
     if not rest and len(chosen.actions) == 1:
         return Picked(chosen.actions[0])
     if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) in subs:

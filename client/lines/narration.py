@@ -62,6 +62,8 @@ SHORT_STANDINGS: dict[Standing, str] = {
     Standing.WITHHELD: N_("Warning: a seed was held back from this deal. Type deal for more."),
     Standing.BROKEN: N_("Warning: this deal does not check out. Type deal to hear why."),
     Standing.UNCHECKED: N_("Deal not checked: you joined during it."),
+    Standing.AWAY: N_("Dealt without the seed of a seat that was away. Type deal for more."),
+    Standing.VOIDED: N_("A deal was called off before its cards: its seeds are shown. Type deal for more."),
 }
 """The fair-deal check in one short sentence, by what it found; ``deal`` says the whole check. A finding this
 client has no short words for is said whole."""
