@@ -525,7 +525,7 @@ class TableScreen(Screen[None]):
 
     def _account(self, said: RenderableType) -> Group:
         """A summary as the board draws it: the account, then what comes next (the foot)."""
-        return Group(*flat(said), Text(""), summary_foot(self.model, self.rounds, self.spectating))
+        return Group(*flat(said), Text(""), summary_foot(self.model, self.rounds, self.spectating, self.touch))
 
     def summary_text(self) -> RenderableType:
         """The board's account of the hand (or match), or a plain one from the events; each seat
@@ -615,7 +615,7 @@ class TableScreen(Screen[None]):
         if self.summary_open and self.said_on_board is not None:  # the countdown under the summary
             self.board.show_account(self._account(self.said_on_board))
         elif self.summary_open:
-            foot = summary_foot(self.model, self.rounds, self.spectating)
+            foot = summary_foot(self.model, self.rounds, self.spectating, self.touch)
             self._say(self.query_one("#summary-foot", Static), foot, layout=True)
         said = turn_line(self.model, self.online, self.gone)
         self._say(self.query_one("#turn-line", Static), said)
