@@ -462,6 +462,8 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
             await create(page, server, game, title, players)
             tapped = await play(page, server, device, game, tmp_path)
             await page.shot(tmp_path / f"after-{game}-{device.name}.png")
+            for hint in ("←/→", "enter sends", "enter: back", "esc back"):  # a touch board names no keys
+                assert hint not in page.text(), f"{hint!r} on a touch board:\n{page.text()}"
             assert tapped, "ana had a turn"
             if game in ("cacheta", "pifpaf"):
                 assert "card, discard" in tapped, tapped
