@@ -8,14 +8,18 @@ between hands, the cut), and plays whole hands.
 
 The voice is espeak-ng at its default rate, in the voice of the reader's language: every sentence the line
 mode says is timed by the length of the sound ``espeak-ng -w`` makes of it, and said after the one before it
-has been (a queue, as a screen reader's speech is). The player answers each turn once the voice has said it
+has been (a queue, as a screen reader's speech is). The player answers each turn once they have heard it whole
 (choosing at random, seeded, among the choices on offer, never folding, going to the deck or running, so that
-the hand is played through), as a player who listens before they answer does.
+the hand is played through): the bell rings as a turn begins, and a player behind the table cuts the voice
+short to hear it, as a screen reader lets them; so the table's pace is the bots' and the turns', never the
+backlog's, at either level.
 
-A hand's time runs from its deal to the next deal (its result is on the table between them); its speech is
-every sentence said in that time. The marks (issue 77): speech at most 0.8 of the hand's time at Pif Paf and
-Cacheta, 0.5 at truco and Cacho, at the terse level, summed over the hands measured; the worst hand, and how
-far behind the voice was at the end of each hand (its lag), are printed beside it.
+A hand's time runs from its deal to the next deal, or to the end of the pause after it where a match ends
+there (its result is on the table between them); its speech is every sentence said in that time. The marks
+(issue 77): speech at most 0.8 of the hand's time at Pif Paf and Cacheta, 0.5 at truco and Cacho, at the terse
+level, summed over the hands measured; the verbose level, the line mode as it spoke before it had levels, is
+the baseline. The worst hand, and how far behind the voice was at the end of a hand and as the player's turns
+began, are printed beside it.
 """
 
 from __future__ import annotations
@@ -140,7 +144,8 @@ class Hand:
     lag: float
     """How far behind the table the voice was when the next hand was dealt."""
     waited: float
-    """How long the player's turns waited for the voice to say them (the player answers once they are heard)."""
+    """How long the voice was behind when the player's turns were said (time the player would wait, or speech
+    cut short, to answer at once)."""
 
     @property
     def ratio(self) -> float:
@@ -173,7 +178,9 @@ async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: str
         said.ends = free = said.begins + length
         if not said.text.startswith(turn):
             continue
-        await asyncio.sleep(max(0.0, said.ends - loop.time()))
+        # The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
+        # yet of the table is cut short (a screen reader's speech is interrupted), not waited out.
+        await asyncio.sleep(max(0.0, said.at + length - loop.time()))
         at = room.at
         if at is None or at.spectating or not my_turn(at.model):
             continue
@@ -219,7 +226,7 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
         heard = [s for s in lines.said if begin <= s.at < after]
         speech = sum(voice.seconds(s.text) for s in heard)
         lag = max([0.0, *(s.ends - after for s in lines.said if s.at < after)])
-        waited = sum(s.ends - s.at for s in heard if s.text.startswith(turn))
+        waited = sum(s.begins - s.at for s in heard if s.text.startswith(turn))
         out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited))
     return out
 
@@ -251,8 +258,8 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                     print(f"  {game:16s} {lang:5s} {level:7s} {len(measured)} hands (seed {seed}): speech "
                           f"{speech:6.1f} s for {seconds:6.1f} s of play: x{ratio:.2f} ({mark}); hands "
                           f"x{min(each):.2f} to x{max(each):.2f} (median x{statistics.median(each):.2f}); the "
-                          f"voice {max(h.lag for h in measured):.1f} s behind at worst, the player's turns waiting "
-                          f"{sum(h.waited for h in measured):.0f} s to be heard")
+                          f"voice {max(h.lag for h in measured):.1f} s behind at worst, "
+                          f"{sum(h.waited for h in measured):.0f} s behind in all as the player's turns began")
                 terse = sum(h.speech for h in heard["terse"]) / sum(h.seconds for h in heard["terse"])
                 verbose = sum(h.speech for h in heard["verbose"]) / sum(h.seconds for h in heard["verbose"])
                 print(f"  {game:16s} {lang:5s} terse says x{terse / verbose:.2f} of verbose's speech per second of "
