@@ -8,7 +8,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ## would compile again every module it imports.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: play play-setup test check lint bytecode proto bench loadclient arena sim clean web-shots i18n native chromium postgresql packages
+.PHONY: play play-setup test check lint bytecode proto bench loadclient espeak arena sim clean web-shots i18n native chromium postgresql packages
 
 ## The venv with the tools (pyproject's dev extra). The package's parts live in
 ## folders of their own (pyproject.toml maps them), so setuptools installs it in development with an import
@@ -95,8 +95,14 @@ i18n: $(STAMP)
 	$(BIN)/python -m tools.catalogs all
 
 ## Benchmarks: ratios against baselines measured in the same run (`make bench ARGS="--only bots"`).
-bench: native loadclient
+bench: native loadclient espeak
 	$(BIN)/python -m bench $(ARGS)
+
+## The speech bench's voice (bench/speech.py): Debian's espeak-ng, installed where missing. make test never
+## needs it; where it cannot be installed, the speech bench says so and measures nothing.
+espeak:
+	-@command -v espeak-ng >/dev/null || $(SUDO) sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng' \
+		|| echo "make: espeak-ng could not be installed: the speech bench measures nothing"
 
 ## The load bench's clients in C++ (bench/loadclient.cc): the Python clients cost the machine as much
 ## as the server they measure. Built with gRPC's C++ library from Debian (libgrpc++-dev,

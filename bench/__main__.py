@@ -14,7 +14,8 @@ and option set, against a recount from the history alone: wrong facts), fair (a 
 against the real client's fair-deal check: hands steered under ✔, against an honest host's six), startup
 (seconds to ready: a first start, and a restart with tables open, after SIGTERM and after kill -9), front (the
 lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio server), lobby (a
-person idling in the lobby: the list by its stream against asked every two seconds).
+person idling in the lobby: the list by its stream against asked every two seconds), speech (the line mode read
+aloud by espeak-ng: a hand's speech against the hand's time, terse against verbose).
 ``--only`` picks sections; ``--quick`` shrinks every run.
 """
 
@@ -159,6 +160,17 @@ def lobby_section(quick: bool) -> None:
     lobby.run(quick)
 
 
+def speech_section(quick: bool) -> None:
+    from bench import speech
+
+    hands = 2 if quick else ARGS.speech_hands
+    langs = ("en",) if quick else tuple(ARGS.speech_langs.split(","))
+    games = speech.GAMES if not ARGS.speech_games else tuple(ARGS.speech_games.split(","))
+    print(f"== speech: the line mode read by espeak-ng at its default rate, {hands} whole hands of each game with "
+          "three bots at a room's pace; speech against the hand's time, terse (the mark) and verbose (the baseline)")
+    speech.run(print=lambda s: print(s, flush=True), hands=hands, langs=langs, games=games)
+
+
 def startup_section(quick: bool) -> None:
     from bench import startup
 
@@ -181,8 +193,10 @@ SECTIONS = {
     "startup": startup_section,
     "front": front_section,
     "lobby": lobby_section,
+    "speech": speech_section,
 }
-ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=8.0)
+ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=8.0, speech_hands=4,
+                          speech_langs="en", speech_games="")
 
 
 def main() -> None:
@@ -198,9 +212,13 @@ def main() -> None:
     p.add_argument("--runs", type=int, default=1, help="screen: how many times each case is measured")
     p.add_argument("--hands", type=int, default=500,
                    help="analysis: hands of hard against hard a truco or Cacho table (Pif Paf and Cacheta: a 25th)")
+    p.add_argument("--speech-hands", type=int, default=4, help="speech: whole hands of each game at each level")
+    p.add_argument("--speech-langs", default="en", help="speech: the languages heard (en,pt_BR,es)")
+    p.add_argument("--speech-games", default="", help="speech: the games (default: every one)")
     args = p.parse_args()
     ARGS.seconds, ARGS.mark, ARGS.matches = args.seconds, args.mark, args.matches
     ARGS.runs, ARGS.hands, ARGS.hours = args.runs, args.hands, args.hours
+    ARGS.speech_hands, ARGS.speech_langs, ARGS.speech_games = args.speech_hands, args.speech_langs, args.speech_games
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)
 

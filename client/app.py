@@ -55,7 +55,12 @@ class CardApp(App[None]):
     BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), priority=True),
                 Binding("ctrl+l", "language", N_("Language"), priority=True),
                 # the bell at your turn (client.turn_bell): off until turned on, then remembered
-                Binding("ctrl+g", "toggle_bell", N_("Bell"), priority=True, show=False)]
+                Binding("ctrl+g", "toggle_bell", N_("Bell"), priority=True, show=False),
+                # The browser page's row of keys on a touch screen (server/web_page): its help, chat and phrases
+                # come as F1 to F3, taken whatever has the focus (a chat line would type "?", "/" or "!").
+                Binding("f1", "key_row('question_mark')", show=False, priority=True),
+                Binding("f2", "key_row('slash')", show=False, priority=True),
+                Binding("f3", "key_row('exclamation_mark')", show=False, priority=True)]
 
     def __init__(
         self,
@@ -71,8 +76,12 @@ class CardApp(App[None]):
         join: Link | None = None,
         room_invite: bool = False,
         bell: bool = False,
+        touch: bool = False,
     ) -> None:
         super().__init__()
+        self.touch = touch
+        """A touch screen (``connect --touch``, a browser guest's page on a phone): the table says what to tap, not
+        which key to press."""
         self.join = join
         """An invite to open once in the lobby (``cardtui connect 'cardtui://HOST:PORT/table/ID'``)."""
         self.room_invite = room_invite
@@ -202,6 +211,17 @@ class CardApp(App[None]):
             write_to_terminal(self, page_keeps_bell(self.bell_on))
         self.notify(_("Bell on: it rings when it becomes your turn.") if self.bell_on
                     else _("Bell off."), timeout=3)
+
+    async def action_key_row(self, key: str) -> None:
+        """A key of the browser page's row: what ``key`` does on the screen on show (its help, its chat line, its
+        phrases), even while a field has the focus (Textual keeps a printable key for the field then); nothing
+        where the screen gives the key nothing to do."""
+        screen = self.screen
+        for cls in type(screen).__mro__:
+            for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", ())):
+                if key in binding.key.split(",") and screen.check_action(binding.action, ()) is not False:
+                    await screen.run_action(binding.action)
+                    return
 
     def on_open_tournaments(self, message: OpenTournaments) -> None:
         self.push_screen(TournamentsScreen(message.conn, message.info, self.player))

@@ -109,9 +109,11 @@ def plain_summary(model: TableModel, hand_ended: table_pb2.HandEnded | None,
     return out
 
 
-def summary_foot(model: TableModel, rounds: int | None, spectating: bool) -> Text:
+def summary_foot(model: TableModel, rounds: int | None, spectating: bool, touch: bool = False) -> Text:
     """What comes after the summary, and when: the next hand, a new game, or (at a tournament's
-    table, whose game is one match) the next round; and the key that goes back to the table."""
+    table, whose game is one match) the next round; and the key that goes back to the table (by taps, the
+    footer's word for it)."""
+    back = _("Go on: back to the table") if touch else _("enter: back to the table")
     view = model.view
     deadline = model.deadline
     secs = f"{max(0, deadline - time.monotonic()):.0f}" if deadline is not None else None
@@ -121,13 +123,13 @@ def summary_foot(model: TableModel, rounds: int | None, spectating: bool) -> Tex
                 if last else _("This table's game for the tournament is over: the next round opens when every "
                                "table's is."))
         if spectating:  # a player's way back is the Leave button's (one escape line, not two)
-            said += " " + _("(escape: back to the standings)")
+            said += " " + (_("(Leave: back to the standings)") if touch else _("(escape: back to the standings)"))
         return Text(said, style="italic")
     if view is not None and view.match_over:
         text = _("A new game begins in {s} s.") if secs is not None else _("A new game begins soon.")
         text = text.format(s=secs)
         if spectating:
-            text += " · " + _("enter: back to the table")
+            text += " · " + back
         return Text(text, style="italic")
     text = _("Next hand in {s} s") if secs is not None else _("Next hand soon")
-    return Text(text.format(s=secs) + " · " + _("enter: back to the table"), style="italic")
+    return Text(text.format(s=secs) + " · " + back, style="italic")

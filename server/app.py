@@ -238,7 +238,11 @@ async def start(
     if bound == 0:
         await pools.close(0)
         store.close()
-        raise OSError(f"Port {port} on {host} is in use (another cardtui server?); choose another with --port.")
+        from cardtui.server.ops.ports import in_use
+
+        said = (in_use(host, port, "this table worker") + " Choose another --port, or fewer --workers." if worker
+                else in_use(host, port, "the table server") + " Choose another with --port.")
+        raise OSError(said)
     store.owners.register(f"{advertise}:{bound}")
     room = Room(store, bot_delay=bot_delay, next_hand_delay=next_hand_delay, idle_minutes=idle_minutes,
                 cut_window=cut_window, thinker=bots, names_per_key=limits.names_per_key, clock=clock)

@@ -40,11 +40,17 @@ QUICK_WINDOW = "500"
 (below the fold: the form is swiped up to it). The bots never say they let a window go, so every
 discard's window is waited out whole: at the usual 2.5 s, most of a hand's time."""
 CLAIM = "Time to claim a discard (ms)"
-PLAYS = [("cacho", "Cacho", FEW, UPRIGHT), ("truco_paulista", "Truco paulista", None, UPRIGHT),
-         ("truco_argentino", "Truco argentino", FEW, UPRIGHT), ("pifpaf", "Pif Paf", FEW, UPRIGHT),
-         ("cacheta", "Cacheta", FEW, UPRIGHT), ("truco_argentino", "Truco argentino", FEW, ON_ITS_SIDE)]
-"""Each game: its name in the form's list, the players picked (the first of these the list shows; None:
-the game's only count), the phone."""
+FIELD = "[▊█]"
+"""What a number's field begins with: its own tall edge, or (on a phone's side, 24 rows, where a field has no
+edge) the dialog's."""
+FORM = "New table"
+"""The create form's title, shown however far the form is scrolled (on a phone's side, 24 rows, its first fields
+go off the top once it is swiped down to the claim window's)."""
+GAMES = [("cacho", "Cacho", FEW), ("truco_paulista", "Truco paulista", None),
+         ("truco_argentino", "Truco argentino", FEW), ("pifpaf", "Pif Paf", FEW), ("cacheta", "Cacheta", FEW)]
+PLAYS = [(game, title, players, device) for device in (UPRIGHT, ON_ITS_SIDE) for game, title, players in GAMES]
+"""Each game held upright and on its side: its name in the form's list, the players picked (the first of these
+the list shows; None: the game's only count), the phone."""
 BUTTONS = ("Check", "Call", "Pass", "Keep", "Aceito", "Quiero", "Tengo", "Son buenas", "Bet", "Raise", "Stock")
 """The action bar's buttons tapped when the board offers nothing of its own, the first shown first;
 else the bar's first button."""
@@ -158,7 +164,7 @@ async def fill(page: Page, label: str, value: str) -> None:
         if found:
             y = page.find(label)[0]
             field = next((row for row in range(y + 1, min(page.screen.lines - 3, y + 6))
-                          if re.search(r"▊\s+\d+\s", rows(page)[row])), None)
+                          if re.search(FIELD + r"\s+\d+\s", rows(page)[row])), None)
             if field is not None:
                 break
         middle = page.screen.lines // 2
@@ -168,7 +174,7 @@ async def fill(page: Page, label: str, value: str) -> None:
     else:
         raise AssertionError(f"{label!r} never came into sight:\n{page.text()}")
     line = rows(page)[field]
-    now = re.search(r"▊\s+(\d+)", line)
+    now = re.search(FIELD + r"\s+(\d+)", line)
     assert now is not None, line
     await page.tap_cell(field, now.start(1) + len(now.group(1)))  # at the end of its digits
     # Focused once its cursor shows after the digits (a key sent sooner goes where the focus was).
@@ -178,7 +184,7 @@ async def fill(page: Page, label: str, value: str) -> None:
 
     def digits() -> str:
         """The field's digits ("" while it shows its placeholder, "0 to 60000")."""
-        held = re.search(r"▊\s+(\d+)(\s+to\s)?", rows(page)[field])
+        held = re.search(FIELD + r"\s+(\d+)(\s+to\s)?", rows(page)[field])
         return "" if held is None or held.group(2) else held.group(1)
 
     # A key at a time, each seen taken before the next, as a finger types.
@@ -293,9 +299,9 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
             # (its game picked, a count perhaps not), and a hand of it is what the test plays
             assert title in page.text().splitlines()[0], f"a table of another game was made:\n{page.text()}"
             return
-        if "Turn timer" not in page.text():
+        if FORM not in page.text():
             await page.tap("New", touch=True, rows=range(page.screen.lines - 1, page.screen.lines))
-            await page.wait_for("Turn timer")
+            await page.wait_for(FORM)
         try:
             await pick(page, "Game", (title,))
             if players is not None:
@@ -303,7 +309,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
             if game in ("pifpaf", "cacheta"):
                 await fill(page, CLAIM, QUICK_WINDOW)
         except (AssertionError, TimeoutError):
-            if "Turn timer" in page.text():
+            if FORM in page.text():
                 if attempt == ATTEMPTS - 1:
                     raise
                 # a list the form's relayout put under a tap stays open, and taps meant for another field
@@ -312,7 +318,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                 for _tap in range(3):
                     with contextlib.suppress(LookupError, TimeoutError):
                         await tap_first(page, "Cancel")
-                        await page.wait_for(lambda t: "Turn timer" not in t, timeout=5)
+                        await page.wait_for(lambda t: FORM not in t, timeout=5)
                         break
             continue  # the form closed under a tap: opened again
         for _tap in range(3):
@@ -329,7 +335,7 @@ async def create(page: Page, server: Running, game: str, title: str, players: tu
                     # to sit again, as a player would
                     await sit_at_the_one_table(page, title)
                     return
-                if "Turn timer" not in page.text():
+                if FORM not in page.text():
                     if shown():
                         return
                     break  # the form closed without its table (the tap landed on Cancel): opened again
@@ -456,6 +462,8 @@ async def test_a_hand_of_each_game_by_taps_alone(chromium: str, server: Running,
             await create(page, server, game, title, players)
             tapped = await play(page, server, device, game, tmp_path)
             await page.shot(tmp_path / f"after-{game}-{device.name}.png")
+            for hint in ("←/→", "enter sends", "enter: back", "esc back"):  # a touch board names no keys
+                assert hint not in page.text(), f"{hint!r} on a touch board:\n{page.text()}"
             assert tapped, "ana had a turn"
             if game in ("cacheta", "pifpaf"):
                 assert "card, discard" in tapped, tapped

@@ -113,7 +113,7 @@ def cmd_connect(args: argparse.Namespace) -> int:
                          join=join, bell=args.bell, own_config=not args.ask_name))
     CardApp(target, name, spectate=args.spectate, tls_ca=tls_ca, password=password, identity=identity,
             own_config=not args.ask_name,  # a browser guest's choice is not the host's
-            join=join, bell=args.bell).run()
+            join=join, bell=args.bell, touch=args.touch).run()
     return 0
 
 
@@ -131,6 +131,8 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--bell", action="store_true",
                    help=_("the bell at your turn on from the start (ctrl+g turns it on and off)"))
     c.add_argument("--screen-reader", action="store_true", help=_(SCREEN_READER))
+    c.add_argument("--touch", action="store_true",
+                   help=_("a touch screen (the browser page on a phone): the table says what to tap, not which key"))
     add_password_flags(c, _("read the password of a table that has one (--spectate's table, or the one you sit "
                             "at) from the first line of FILE; without it, from the environment variable {env}; "
                             "without either you are asked. Never on the command line: every user of this "

@@ -84,6 +84,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         web = WebOptions(args.web_port, WebLimits(args.web_max_per_address, args.web_max_sessions),
                          (Path(args.tls_cert), Path(args.tls_key)) if tls else None,
                          origins=tuple(args.web_origin or ()))
+    from cardtui.server.ops.ports import claims, clash
+
+    asked = claims(args.host, args.port, workers, args.web_port if args.web else None,
+                   None if args.metrics_port is None else (args.metrics_host, args.metrics_port))
+    if (problem := clash(asked)) is not None:
+        print(f"cardtui: {problem}", file=sys.stderr)
+        return 2
     from cardtui.server.app import serve_forever
 
     cut_window = float(MAX_TURN) if args.cut_ms is None else args.cut_ms / 1000

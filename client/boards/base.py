@@ -96,6 +96,8 @@ class Board(Widget):
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.touch = False
+        """Played by taps (``CardApp.touch``): the board's words say what to tap, never a key."""
         self.drawn_from: tuple[object, ...] | None = None
         """The model's facts the board was last drawn from."""
         self.parts: dict[Key, list[Strip]] = {}

@@ -231,7 +231,8 @@ class RummyBoard(Board):
     def action_hint(self) -> None:
         picked = self.picked()
         if picked is None:
-            self.notify(_("Pick a card of your hand first (←/→)."), severity="warning")
+            first = _("Tap a card of your hand first.") if self.touch else _("Pick a card of your hand first (←/→).")
+            self.notify(first, severity="warning")
             return
         self.post_message(self.HintAsked(picked))
 
@@ -463,7 +464,7 @@ class RummyBoard(Board):
         if drawn is not None:
             head.append(" · " + _("you drew") + " ")
             head.append_text(card_text(drawn))
-        hint = " · " + _("←/→ pick · ⇧←/→ move · o sorts")
+        hint = " · " + (_("tap a card to pick it") if self.touch else _("←/→ pick · ⇧←/→ move · o sorts"))
         if head.cell_len + len(hint) <= width:
             head.append(hint, style="dim")
         head.no_wrap, head.overflow = True, "ellipsis"
@@ -511,7 +512,8 @@ class RummyBoard(Board):
                 out.append(": " + _("{n} to call.").format(n=call[0].chips))
             else:
                 out.append(": " + _("nobody has bet yet."))
-            out.append(" " + _("± sets the amount."), style="dim")
+            out.append(" " + (_("More and Less set the amount.") if self.touch else _("± sets the amount.")),
+                       style="dim")
         elif v.phase == Phase.RUMMY_PHASE_DRAW and turn == acting:
             out.append(_("Draw") + ": ", style="bold")
             out.append_text(click("draw:stock", fmt(_("{key} from the stock"), key=key("draw:stock"))))
@@ -522,8 +524,9 @@ class RummyBoard(Board):
         elif v.phase == Phase.RUMMY_PHASE_DISCARD and turn == acting:
             out.append(_("Discard") + ": ", style="bold")
             picked = self.picked()
-            out.append_text(click("discard", fmt(_("←/→ pick, {key} discards {card}"), key=key("discard"),
-                                                 card=card_text(picked) if picked else Text(_("it")))))
+            card = card_text(picked) if picked else Text(_("it"))
+            said = _("tap a card, {key} discards {card}") if self.touch else _("←/→ pick, {key} discards {card}")
+            out.append_text(click("discard", fmt(said, key=key("discard"), card=card)))
             if self._legal("knock"):
                 out.append(" · ")
                 out.append_text(click("knock", line(key("knock"), Text(" " + _("knocks!"), style="bold green"))))

@@ -582,8 +582,11 @@ class TrucoBoard(Board):
         if self._legal("play_down"):
             out.append("  · ")
             start = len(out)
-            out.append("d", style="bold reverse")
-            out.append(" " + _("face up") if down else " " + _("face down"))
+            if self.touch:  # the words are what to tap: no key
+                out.append(_("face up") if down else _("face down"), style="bold reverse")
+            else:
+                out.append("d", style="bold reverse")
+                out.append(" " + _("face up") if down else " " + _("face down"))
             out.stylize(tapped("face_down"), start, len(out))
         elif any(self._card_action(n) is not None for n in range(1, len(self.slots) + 1)):
             out.append("  ← " + _("your card"), style="bold yellow")

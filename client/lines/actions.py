@@ -1,19 +1,27 @@
-"""The legal actions as a numbered list to answer by number or key, and an answer read back into an action.
+"""The legal actions as numbered choices to answer by number or key, and an answer read back into an action.
 
-The view's legal actions, in the server's order, each get a number; an action a game gives a key (``b`` bets,
-``t`` calls truco: ``client.words.key_for``) answers to it too, when it is the only one of its kind on offer.
-A bet or a raise offered at many amounts is one choice with its range ("3: bet, 1 to 20"), answered with
-the amount after it ("3 5" or "b 5"). Choices of one kind that differ by their card alone (a rummy hand's
-discards) are said together, the word once and the cards in order ("3 to 13, discard in this order: 7 of
-hearts, ..."); the player may answer by the number or, at Pif Paf and Cacheta, name the card ("discard 7 of
-hearts"). Nothing here knows a game's rules: the server says what is legal.
+A number always means the same thing at a game, whenever it is offered: a card goes by its place in the hand
+(a rummy hand as the view orders it, a truco hand as it was dealt, so that a card keeps its number until it is
+played), and everything else by its kind, from a fixed list per game (``KINDS``): at Pif Paf 11 always draws
+from the stock, at truco argentino 4 always calls the truco (or its next rung), whatever else is on offer. A
+player who has learnt that "7" is envido never hears it become a card. An action a game gives a key (``b``
+bets, ``t`` calls truco: ``client.words.key_for``) answers to it too, when it is the only one of its kind on
+offer.
+
+A bet or a raise offered at many amounts is one choice with its range ("17: bet, 1 to 20"), answered with the
+amount after it ("17 5" or "b 5"); a signal's kinds, and a knock that may discard one of several cards, are
+one choice too, answered with the kind's number or the card's after it ("13 2"). Choices of one kind that
+differ by their card alone (a rummy hand's discards) are said together ("1 to 10, discard in this order: 7 of
+hearts, ..."). The player may answer a discard by naming the card ("discard 7 of hearts"). Nothing here knows
+a game's rules: the server says what is legal; this module knows only the names of each game's actions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardtui.client.lines.sentences import card_named, cards_words, spoken
+from cardtui.client.lines.sentences import card_named, card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
 from cardtui.i18n import _, ngettext
@@ -27,6 +35,30 @@ answer; alone, the number lists the kinds."""
 GROUPED = SIZED + CYCLED
 RUN = 3
 """Choices of one kind, each with its cards, said together from this many on."""
+HELD = {"pifpaf": 10, "cacheta": 10, "truco_paulista": 3, "truco_argentino": 3, "cacho": 0}
+"""The most cards a hand holds at each game (a rummy hand of nine and the card drawn; truco's three): its cards
+take the numbers 1 to this, by their place in the hand, and the other actions the numbers after them."""
+CARDED = ("discard", "play", "play_blind")
+"""Action types that name a card of the hand: numbered by the card's place."""
+FACE_DOWN = "play_down"
+"""A card played face down (truco paulista): numbered by its place too, after the cards' own numbers (4 to 6)."""
+FACE_DOWN_GAMES = ("truco_paulista",)
+KINDS = {
+    "pifpaf": ("draw:stock", "draw:pile", "knock", "claim", "pass", "check", "bet", "call", "raise", "fold"),
+    "cacheta": ("draw:stock", "draw:pile", "knock", "cut", "pass", "declare"),
+    "truco_paulista": ("truco", "accept", "run", "keep", "pass_cards", "reject", "signal"),
+    "truco_argentino": ("truco", "quiero", "no_quiero", "envido", "real_envido", "falta_envido", "announce",
+                        "son_buenas", "flor", "contra_flor", "contra_flor_al_resto", "con_flor_me_achico", "mazo",
+                        "signal"),
+    "cacho": ("pass", "check", "bet", "call", "raise", "fold"),
+}
+"""Every other action of each game, in the order of its numbers (after the cards', and the face-down plays'):
+the number is the kind's, offered or not, so that it never moves. A test holds every game's actions to this."""
+RUNGS = {"seis": "truco", "nove": "truco", "doze": "truco", "retruco": "truco", "vale_cuatro": "truco"}
+"""The truco's rungs are one kind: only the next is ever on offer, under the one number (and key)."""
+STANDING = ("signal", "mazo")
+"""Kinds on offer at nearly every turn of a game (a signal, going to the deck): the terse turn leaves them out
+of its sentence (``actions`` says them, and their numbers answer as ever)."""
 
 
 @dataclass(frozen=True)
@@ -44,10 +76,24 @@ class Choice:
     """The action's kind ("discard", "draw:pile"): a run of one kind is said together."""
     action_word: str = ""
     """The kind's word, without cards or amount ("discard")."""
+    subnumbers: tuple[int, ...] = ()
+    """For a choice of many kinds: the number that answers each (by default 1, 2, ...; a knock's discards go by
+    the card's place in the hand)."""
+    also: tuple[int, ...] = ()
+    """Other numbers that answer this choice: the places of a card held twice (two decks), discarded as one."""
 
     @property
     def amounts(self) -> tuple[int, ...]:
         return tuple(a.chips for a in self.actions) if len(self.actions) > 1 and not self.kinds else ()
+
+    @property
+    def carded(self) -> bool:
+        """One card of the hand, named: said in a run with the others of its kind."""
+        return (len(self.actions) == 1 and bool(self.actions[0].cards) and not self.kinds
+                and action_name(self.actions[0]) in (*CARDED, FACE_DOWN))
+
+    def answers(self, n: int) -> bool:
+        return n == self.number or n in self.also
 
 
 @dataclass(frozen=True)
@@ -58,53 +104,150 @@ class Picked:
     problem: str = ""
 
 
-def choices(model: TableModel) -> list[Choice]:
-    """What the player may do now, numbered from 1 in the order the server lists it."""
+def held(model: TableModel, slots: Sequence[str | None] = ()) -> list[str | None]:
+    """The hand as its cards are numbered: a truco hand as dealt (``slots``: None where a card was played), a
+    rummy hand as the view orders it; empty where a game's hand is not numbered (Cacho's cards are not played)."""
+    view = model.view
+    if view is None:
+        return []
+    kind = view.WhichOneof("game")
+    if kind == "truco":
+        cards = list(view.truco.cards)
+        return list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else list(cards)
+    if kind == "rummy":
+        return list(view.rummy.cards)
+    return []
+
+
+def dealt_slots(slots: Sequence[str | None], cards: Sequence[str]) -> list[str | None]:
+    """A truco hand's places after a view: the cards as dealt, a played one's place left empty; a new hand (a
+    card not held before) starts the places again. The screen's board keeps its card keys the same way."""
+    before = {c for c in slots if c is not None}
+    if not slots or not set(cards) <= before:
+        return list(cards)
+    return [c if c in cards else None for c in slots]
+
+
+def kind_of(action: common_pb2.Action) -> str:
+    """An action's kind for its number: a truco rung counts as the truco."""
+    kind = action_kind(action)
+    return RUNGS.get(kind, kind)
+
+
+def number_of(model: TableModel, action: common_pb2.Action, hand: Sequence[str | None]) -> int | None:
+    """An action's number at this game, or None if the game's list lacks its kind (a newer server's)."""
+    game = model.game
+    cards = HELD.get(game, 0)
+    name = action_name(action)
+    if name in CARDED or name == FACE_DOWN:
+        if action.position and not action.cards:
+            place = action.position
+        elif action.cards and action.cards[0] in hand:
+            place = hand.index(action.cards[0]) + 1
+        else:
+            return None
+        return place + (cards if name == FACE_DOWN else 0)
+    kinds = KINDS.get(game, ())
+    kind = kind_of(action)
+    if kind not in kinds:
+        return None
+    return first_kind(game) + kinds.index(kind)
+
+
+def first_kind(game: str) -> int:
+    """The number of a game's first kind (``KINDS``): after its cards' numbers, and the face-down plays'."""
+    cards = HELD.get(game, 0)
+    return cards * (2 if game in FACE_DOWN_GAMES else 1) + 1
+
+
+def choices(model: TableModel, slots: Sequence[str | None] = ()) -> list[Choice]:
+    """What the player may do now, each under its number at this game, in the order of the numbers."""
+    hand = held(model, slots)
     groups: list[list[common_pb2.Action]] = []
     by_kind: dict[str, list[common_pb2.Action]] = {}
     for action in model.legal:
         kind = action_name(action)
-        if kind in GROUPED and kind in by_kind:
+        grouped = kind in GROUPED or kind == "knock"  # a knock discarding any of several cards, or none
+        if grouped and kind in by_kind:
             by_kind[kind].append(action)
             continue
         group = [action]
-        if kind in GROUPED:
+        if grouped:
             by_kind[kind] = group
         groups.append(group)
-    named = [action_kind(g[0]) for g in groups]
-    out = []
-    for n, (group, kind) in enumerate(zip(groups, named, strict=True), start=1):
-        key = key_for(model, kind) or ""
-        if key and sum(1 for k in named if key_for(model, k) == key) > 1:
-            key = ""  # several choices share the key (a discard of each card): their numbers answer
-        kinds: tuple[str, ...] = ()
-        if len(group) > 1 and action_name(group[0]) in CYCLED:
-            kinds = tuple(spoken(label(model, a).plain, stop=False) for a in group)
-            words = ngettext("{action}, {n} kind", "{action}, {n} kinds", len(group)).format(
-                action=word(model, kind), n=len(group))
-        elif len(group) > 1:
-            words = _("{action}, {low} to {high}").format(action=word(model, kind), low=group[0].chips,
-                                                          high=group[-1].chips)
+    numbered: list[tuple[int, list[common_pb2.Action]]] = []
+    unlisted: list[list[common_pb2.Action]] = []
+    for group in groups:
+        n = number_of(model, group[0], hand)
+        if n is None:
+            unlisted.append(group)
         else:
-            words = label(model, group[0]).plain
-        out.append(Choice(n, key, spoken(words, stop=False), tuple(group), kinds, kind,
-                          spoken(word(model, kind), stop=False)))
+            numbered.append((n, group))
+    last = first_kind(model.game) + len(KINDS.get(model.game, ())) - 1
+    taken = {n for n, _g in numbered}
+    for group in unlisted:  # after every listed number: a kind this client does not know yet
+        last += 1
+        while last in taken:
+            last += 1
+        numbered.append((last, group))
+    numbered.sort(key=lambda pair: pair[0])
+    named = [action_kind(g[0]) for _n, g in numbered]
+    out = []
+    for (n, group), kind in zip(numbered, named, strict=True):
+        out.append(_choice(model, n, group, kind, named, hand))
     return out
 
 
-def _carded(c: Choice) -> bool:
-    return len(c.actions) == 1 and bool(c.actions[0].cards) and not c.kinds
+def _choice(model: TableModel, n: int, group: list[common_pb2.Action], kind: str, named: list[str],
+            hand: Sequence[str | None]) -> Choice:
+    key = key_for(model, kind) or ""
+    if key and sum(1 for k in named if key_for(model, k) == key) > 1:
+        key = ""  # several choices share the key (a discard of each card): their numbers answer
+    kinds: tuple[str, ...] = ()
+    subnumbers: tuple[int, ...] = ()
+    also: tuple[int, ...] = ()
+    first = group[0]
+    if len(group) > 1 and action_name(first) in CYCLED:
+        kinds = tuple(spoken(label(model, a).plain, stop=False) for a in group)
+        words = ngettext("{action}, {n} kind", "{action}, {n} kinds", len(group)).format(
+            action=word(model, kind), n=len(group))
+    elif action_name(first) == "knock" and any(a.cards for a in group):
+        discarding = [a for a in group if a.cards]
+        group = discarding + [a for a in group if not a.cards]  # the knock with all ten melded, last: its number alone
+        kinds = tuple(card_words(a.cards[0]) for a in discarding)
+        subnumbers = tuple(hand.index(a.cards[0]) + 1 if a.cards[0] in hand else i
+                           for i, a in enumerate(discarding, start=1))
+        words = _("{action}, discarding {cards}").format(
+            action=word(model, kind), cards=_or(list(kinds)))
+    elif len(group) > 1:
+        words = _("{action}, {low} to {high}").format(action=word(model, kind), low=group[0].chips,
+                                                      high=group[-1].chips)
+    else:
+        words = label(model, first).plain
+        if action_name(first) in CARDED and first.cards:
+            places = [i + 1 for i, c in enumerate(hand) if c == first.cards[0]]
+            also = tuple(p for p in places if p != n)
+    return Choice(n, key, spoken(words, stop=False), tuple(group), kinds, kind,
+                  spoken(word(model, kind), stop=False), subnumbers, also)
+
+
+def _or(items: list[str]) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    return _("{some} or {last}").format(some=", ".join(items[:-1]), last=items[-1])
 
 
 def menu(offered: list[Choice]) -> str:
-    """The choices as the turn's sentence says them: "1 accept, 2 raise to retruco, 3 refuse"; a run of one
-    kind, each with its cards, said once: "3 to 13, discard in this order: 7 of hearts, 8 of hearts"."""
+    """The choices as the verbose turn says them: "1 accept, 2 raise to retruco, 3 refuse"; a run of one kind,
+    each with its cards and numbered one after the other, said once: "1 to 10, discard in this order: 7 of
+    hearts, 8 of hearts"."""
     parts = []
     at = 0
     while at < len(offered):
         c = offered[at]
         end = at + 1
-        while end < len(offered) and _carded(c) and offered[end].kind == c.kind and _carded(offered[end]):
+        while (end < len(offered) and c.carded and offered[end].kind == c.kind and offered[end].carded
+               and offered[end].number == offered[end - 1].number + 1):
             end += 1
         if end - at >= RUN:
             run = offered[at:end]
@@ -116,6 +259,54 @@ def menu(offered: list[Choice]) -> str:
             parts.extend(f"{r.number} {r.words}" for r in offered[at:end])
         at = end
     return ", ".join(parts)
+
+
+def terse_menu(offered: list[Choice]) -> str:
+    """The choices as the terse turn says them: a kind's cards by their numbers alone ("discard 1 to 10", "play 1,
+    3": the player heard the hand in that order, and ``hand`` says it with its numbers); the kinds on offer at
+    every turn (``STANDING``) left out."""
+    parts: list[str] = []
+    kinds_done: set[str] = set()
+    for c in offered:
+        if c.kind in STANDING and len(offered) > 1 and any(o.kind not in STANDING for o in offered):
+            continue
+        if c.carded:
+            if c.kind in kinds_done:
+                continue
+            kinds_done.add(c.kind)
+            same = [o for o in offered if o.kind == c.kind and o.carded]
+            parts.append(f"{c.action_word.lower()} {spans([o.number for o in same])}")
+            continue
+        if c.kinds and action_name(c.actions[0]) == "knock":
+            parts.append(_("{n} {action} and the card's number").format(n=c.number, action=c.action_word.lower()))
+            continue
+        parts.append(f"{c.number} {c.words}")
+    return "; ".join(parts)
+
+
+def spans(numbers: list[int]) -> str:
+    """Numbers as the spans they make: "1 to 4, 6 to 10"."""
+    out: list[str] = []
+    start = prev = None
+    for n in sorted(numbers):
+        if start is None:
+            start = prev = n
+        elif prev is not None and n == prev + 1:
+            prev = n
+        else:
+            out.append(_span(start, prev))
+            start = prev = n
+    if start is not None:
+        out.append(_span(start, prev))
+    return ", ".join(out)
+
+
+def _span(low: int, high: int | None) -> str:
+    if high is None or high == low:
+        return str(low)
+    if high == low + 1:
+        return f"{low}, {high}"
+    return _("{low} to {high}").format(low=low, high=high)
 
 
 def discard_of(offered: list[Choice], said: str) -> Picked:
@@ -148,11 +339,12 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
     if not words:
         return None
     head = words[0].lower()
-    chosen = next((c for c in offered if str(c.number) == head or (c.key and c.key == head)), None)
+    chosen = next((c for c in offered if (head.isdigit() and c.answers(int(head))) or (c.key and c.key == head)), None)
     if chosen is None:
         if head.isdigit():
-            return Picked(problem=_("There is no choice {n}: choose from 1 to {last}.").format(
-                n=head, last=len(offered)) if offered else _("There is nothing to do right now."))
+            return Picked(problem=_("There is no choice {n} now: the choices are {numbers}.").format(
+                n=head, numbers=spans([n for c in offered for n in (c.number, *c.also)])) if offered
+                else _("There is nothing to do right now."))
         return None
     if chosen.kinds:
         return _kind(chosen, words[1:])
@@ -172,9 +364,15 @@ def pick(offered: list[Choice], answer: str) -> Picked | None:
 
 
 def _kind(chosen: Choice, rest: list[str]) -> Picked:
-    """One of a choice's kinds, by its number after the choice's ("5 2"); without it, the kinds listed."""
-    if len(rest) == 1 and rest[0].isdigit() and 1 <= int(rest[0]) <= len(chosen.kinds):
-        return Picked(chosen.actions[int(rest[0]) - 1])
-    listed = ", ".join(f"{n} {words}" for n, words in enumerate(chosen.kinds, start=1))
-    return Picked(problem=_("Which one? {kinds}. Answer {n} and its number: for example {n} 1.").format(
-        kinds=listed, n=chosen.number))
+    """One of a choice's kinds, by its number after the choice's ("5 2"); without it, the kinds listed. A choice
+    of one kind alone (a knock with one discard) needs no second number."""
+    subs = chosen.subnumbers or tuple(range(1, len(chosen.kinds) + 1))
+    if not rest and len(chosen.actions) > len(chosen.kinds):
+        return Picked(chosen.actions[-1])  # a knock with all ten melded: the knock's number alone
+    if not rest and len(chosen.actions) == 1:
+        return Picked(chosen.actions[0])
+    if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) in subs:
+        return Picked(chosen.actions[subs.index(int(rest[0]))])
+    listed = ", ".join(f"{n} {words}" for n, words in zip(subs, chosen.kinds, strict=True))
+    return Picked(problem=_("Which one? {kinds}. Answer {n} and its number: for example {n} {first}.").format(
+        kinds=listed, n=chosen.number, first=subs[0]))

@@ -65,6 +65,10 @@ COMMANDS = (
     Command(N_("hint"), N_("at Pif Paf and Cacheta: the melds a card of yours makes or would make"), Where.TABLE,
             N_("card")),
     Command(N_("time"), N_("the time left on the turn"), Where.TABLE),
+    Command(N_("deal"), N_("the fair-deal check of the last hand, in full (deal and a number: that hand's)"),
+            Where.TABLE, N_("number")),
+    Command(N_("windows"), N_("claim windows you can only let go: said as turns, or not (the terse way)"),
+            Where.TABLE),
     Command(N_("last"), N_("the last events again (5, or as many as you say)"), Where.TABLE, N_("count")),
     Command(N_("say"), N_("chat: say something to the table"), Where.TABLE, N_("words")),
     Command(N_("phrases"), N_("the quick phrases; phrases and a number sends one"), Where.TABLE, N_("number")),
@@ -78,6 +82,9 @@ COMMANDS = (
             N_("game")),
     Command(N_("language"), N_("speak the next language: English, Portuguese, Spanish"), Where.ANYWHERE),
     Command(N_("bell"), N_("the sound at the start of your turn, on or off"), Where.ANYWHERE),
+    Command(N_("terse"), N_("at a table, say your turn, what changes your choice and the results; the others' "
+                            "draws and discards one line a round (the usual)"), Where.ANYWHERE),
+    Command(N_("verbose"), N_("at a table, say every event as it happens"), Where.ANYWHERE),
     Command(N_("quit"), N_("leave the room (and the table you are at)"), Where.ANYWHERE),
 )
 

@@ -23,11 +23,13 @@ from cardtui import __version__
 from cardtui.client import versions
 from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
 from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
-from cardtui.client.fairness import NO_CUTS, FairDeals
+from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
 from cardtui.client.invite_links import BadLink, Link, read_link
-from cardtui.client.lines.actions import choices, discard_of, keyed_menu, menu, pick
+from cardtui.client.lines.actions import Choice, choices, dealt_slots, discard_of, keyed_menu, menu, pick, terse_menu
 from cardtui.client.lines.commands import Command, heard, help_lines, plain
 from cardtui.client.lines.creating import Cancelled, create_form, game_named
+from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
+from cardtui.client.lines.reading import for_the_ear, localised, numbers_said, rules_said
 from cardtui.client.lines.records import Replay, card_lines, finished_table_line, hand_line, leaderboard_lines
 from cardtui.client.lines.sentences import (
     card_named,
@@ -35,6 +37,7 @@ from cardtui.client.lines.sentences import (
     hand_words,
     seconds_left,
     spoken,
+    table_named,
     table_words,
     turn_words,
 )
@@ -124,6 +127,13 @@ class Seat:
     ended: tuple[bool, bool] = (False, False)
     analysis: tuple[analysis_pb2.HandAnalysis, int] | None = None
     """The player's decisions in the last hand they played, judged, and its number."""
+    narrator: Narrator = field(default_factory=Narrator)
+    slots: list[str | None] = field(default_factory=list)
+    """A truco hand's cards as dealt (None where one was played): each keeps its number until it is played."""
+    announced: bool = False
+    """This turn of the player's was said (a claim window they can only let go is not, at the terse level)."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    """The fair-deal checks of the hands finished here, for ``deal``."""
 
     @property
     def spectating(self) -> bool:
@@ -157,11 +167,15 @@ class LineRoom:
         """The tournament last told (``register``, ``start`` and ``withdraw`` with no number mean it)."""
         self.following: dict[str, asyncio.Task[None]] = {}
         """The tournaments the player entered here, followed so that each new table of theirs is said."""
+        self.level = kept_level(start.own_config)
+        """How much is said at a table (``narration``): terse unless the player chose verbose."""
+        self.windows = False
+        """Claim windows the player can only let go are said too (``windows``); the verbose level says them."""
 
     # -- saying --------------------------------------------------------------------------------
     def say(self, text: str, keep: bool = False) -> None:
         """A sentence, heard (``keep``: the table's, kept for ``last``)."""
-        said = spoken(text)
+        said = for_the_ear(text)
         if not said:
             return
         if keep and self.at is not None:
@@ -262,7 +276,7 @@ class LineRoom:
                 self._say_turn(at, again=True)
             return
         if at is not None and not at.spectating and (line.split()[0].isdigit() or len(line.split()[0]) == 1):
-            offered_now = choices(at.model) if at.online and my_turn(at.model) else []
+            offered_now = self._choices(at) if at.online and my_turn(at.model) else []
             picked = pick(offered_now, line)
             if picked is not None or not offered_now:
                 if picked is None or picked.problem:
@@ -292,7 +306,8 @@ class LineRoom:
             "ranks": self.ranks, "history": self.history, "replay": self.replay, "next": self.next_step,
             "tournaments": lambda _rest: self.list_tournaments(), "tournament": self.tournament,
             "register": self.register, "withdraw": self.withdraw, "start": self.start_tournament,
-            "discard": self.discard, "hint": self.hint,
+            "discard": self.discard, "hint": self.hint, "terse": self.terse, "verbose": self.verbose,
+            "windows": self.toggle_windows, "deal": self.deal,
         }
 
     async def help(self, _rest: str) -> None:
@@ -314,6 +329,46 @@ class LineRoom:
             keep_bell(self.bell)
         self.say(_("Bell on: it rings when it becomes your turn.") if self.bell else _("Bell off."))
 
+    async def terse(self, _rest: str) -> None:
+        self._level(Level.TERSE)
+
+    async def verbose(self, _rest: str) -> None:
+        self._level(Level.VERBOSE)
+
+    def _level(self, level: Level) -> None:
+        """How much is said at a table, from now on (kept for next time)."""
+        self.level = level
+        if self.at is not None:
+            self.at.narrator.level = level
+        if self.start.own_config:
+            keep_level(level)
+        self.say(_(LEVEL_SAID[level]))
+
+    async def toggle_windows(self, _rest: str) -> None:
+        """Claim windows the player can only let go: said, or not (the terse level's way)."""
+        self.windows = not self.windows
+        self.say(_("Claim windows you can only let go are said now, each as a turn.") if self.windows else _(
+            "Claim windows you can only let go are not said: they close by themselves."))
+        at = self.at
+        if self.windows and at is not None and my_turn(at.model) and not at.announced:
+            at.waiting = False
+            self._turn(at)
+
+    async def deal(self, rest: str) -> None:
+        """The fair-deal check of the last hand (or the hand named) in full: what it checked and found."""
+        if (at := self._at()) is None:
+            return
+        if not at.verdicts:
+            self.say(_("No hand has been checked at this table yet: a deal is checked when its hand is over."))
+            return
+        wanted = rest.strip()
+        verdict = next((v for v in reversed(at.verdicts) if wanted and str(v.hand_no or v.hand) == wanted),
+                       at.verdicts[-1])
+        self.say(verdict.said().text.plain)
+        seeds = verdict.seeds_said(at.model.name)
+        if seeds is not None:
+            self.say(seeds.text.plain)
+
     async def rules(self, rest: str) -> None:
         game = self.at.model.game if self.at is not None and not rest else None
         if game is None and self.info is not None:
@@ -324,13 +379,22 @@ class LineRoom:
                 return
             game = found.name
         page = rules_page(game) if game else None
-        if page is None:
+        if page is None or game is None:
             self.say(_("No rules page yet."))
             return
-        for line in markdown_lines(page):
+        for line in rules_said(page):
             self.say(line)
+        self.say(numbers_said(game))
 
     # -- the lobby -----------------------------------------------------------------------------
+    async def _tables_now(self) -> list[common_pb2.TableSummary]:
+        """The server's tables now (none, if it cannot say)."""
+        assert self.conn is not None
+        try:
+            return list(await self.conn.tables())
+        except grpc.aio.AioRpcError:
+            return []
+
     async def list_tables(self) -> None:
         assert self.conn is not None and self.info is not None
         try:
@@ -447,7 +511,7 @@ class LineRoom:
         if password:
             conn.passwords[table_id] = password
         seat = joined.seat if joined.seat >= 0 and not spectate else None
-        at = Seat(joined.token, TableModel(joined.table, seat))
+        at = Seat(joined.token, TableModel(joined.table, seat), narrator=Narrator(self.level))
         self.at = at
         at.tasks = [asyncio.create_task(self._follow(at)), asyncio.create_task(self._clock(at))]
 
@@ -477,6 +541,7 @@ class LineRoom:
             was_online, at.online = at.online, True
             at.model = at.model.with_summary(msg.snapshot.table).with_view(msg.snapshot.view, msg.seq)
             at.holders = holders_of(msg.snapshot.view.seats)
+            self._slots(at)
             if not at.opened:
                 at.opened = True
                 self._opened(at)
@@ -489,13 +554,17 @@ class LineRoom:
             for ev, then in zip(events, names_then(events, now, seat_after(events, at.model.seat)), strict=True):
                 self._moved(at, ev)
                 played = played_after(played, ev, then.names)
-                said = event_words(at.model.then(then), ev)
-                if said is not None:
-                    self.say(said.text.plain, keep=True)
+                model = at.model.then(then)
+                said = event_words(model, ev)
+                self._tell(at, at.narrator.event(model, ev, spoken(said.text.plain) if said is not None else ""),
+                           spoken(said.text.plain) if said is not None else "")
             at.model = replace(at.model, played_by=played)
             if msg.update.HasField("view"):
                 at.model = at.model.with_view(msg.update.view, msg.seq)
                 at.holders = now
+            self._slots(at)
+            for line in at.narrator.after_view(at.model):
+                self.lines.write(localised(line))
         elif body == "closing":
             self.say(closing_text(msg.closing), keep=True)
             if not msg.closing.resubscribe:
@@ -504,10 +573,31 @@ class LineRoom:
                 at.model = replace(at.model, legal=(), deadline=None)
                 self.say(_("This table is over for you: type leave to go back to the lobby."))
         for verdict in at.fair.told(msg):
-            self.say(verdict.said().text.plain, keep=True)
+            at.verdicts.append(verdict)
+            self._tell(at, [verdict_said(verdict, at.narrator.level)], spoken(verdict.said().text.plain))
         self._ending(at)
         if at.opened and at.online:
             self._turn(at)
+
+    def _tell(self, at: Seat, said: list[str], kept: str) -> None:
+        """Sentences of the table said now, at the player's level; the whole sentence (``kept``) kept for
+        ``last``."""
+        if kept:
+            at.said.append(kept)
+        for sentence in said:
+            if sentence:
+                self.lines.write(localised(sentence))
+
+    def _slots(self, at: Seat) -> None:
+        """A truco hand's cards kept where they were dealt, as the screen's card keys are."""
+        view = at.model.view
+        if view is not None and view.WhichOneof("game") == "truco" and not at.spectating:
+            at.slots = dealt_slots(at.slots, list(view.truco.cards))
+        else:
+            at.slots = []
+
+    def _choices(self, at: Seat) -> list[Choice]:
+        return choices(at.model, at.slots)
 
     def _moved(self, at: Seat, event: table_pb2.Event) -> None:
         """A new match with the seats swapped moves the player's seat too."""
@@ -527,27 +617,46 @@ class LineRoom:
         for line in table_words(model):
             self.say(line)
         if not at.spectating and model.view is not None and model.view.WhichOneof("game") not in (None, "waiting"):
-            self.say(hand_words(model))
+            self.say(hand_words(model, at.slots))
         self.say(_("Type help for the commands; at your turn, the action's number."))
 
     def _turn(self, at: Seat) -> None:
-        """A turn of the player's that begins is rung and said; new choices within it are said too."""
+        """A turn of the player's that begins is rung and said; new choices within it are said too. A claim window
+        the player can only let go is not a turn to them at the terse level: it closes by itself (``windows``
+        has it said)."""
         model = at.model
         now = my_turn(model)
         began = now and not at.waiting
         at.waiting = now
         if not now:
             at.offered = ()
+            at.announced = False
+            return
+        offered = self._choices(at)
+        if self._silent(at, offered):
+            at.offered = tuple(a.SerializeToString() for a in model.legal)
             return
         offered_now = tuple(a.SerializeToString() for a in model.legal)
-        if began:
+        if began or not at.announced:
+            at.announced = True
             at.warned = set()
             at.began_with = model.deadline - time.monotonic() if model.deadline is not None else 0.0
+            for line in at.narrator.turn_begins():
+                self.lines.write(localised(line))
             if self.bell:
                 self.lines.bell()
-        if began or offered_now != at.offered:
             at.offered = offered_now
-            self._say_turn(at, with_hand=began)
+            self._say_turn(at, with_hand=True)
+        elif offered_now != at.offered:
+            at.offered = offered_now
+            at.narrator.acted = False
+            self._say_turn(at)
+
+    def _silent(self, at: Seat, offered: list[Choice]) -> bool:
+        """A claim window the player can only let go, at the terse level and unless ``windows`` asks for them."""
+        view = at.model.view
+        return (at.narrator.level is Level.TERSE and not self.windows and view is not None
+                and view.WhichOneof("game") == "rummy" and len(offered) == 1 and offered[0].kind == "pass")
 
     def _say_turn(self, at: Seat, again: bool = False, with_hand: bool = False) -> None:
         model = at.model
@@ -555,9 +664,11 @@ class LineRoom:
             if again:
                 self.say(turn_words(model, self._left(at)))
             return
-        if with_hand and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
-            self.say(hand_words(model))
-        said = _("Your turn: {choices}.").format(choices=menu(choices(model)))
+        terse = at.narrator.level is Level.TERSE
+        if with_hand and not terse and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
+            self.say(hand_words(model, at.slots))
+        offered = self._choices(at)
+        said = _("Your turn: {choices}.").format(choices=terse_menu(offered) if terse and not again else menu(offered))
         left = self._left(at)
         if again and left is not None:
             said += " " + seconds_left(left)
@@ -572,8 +683,8 @@ class LineRoom:
         while True:
             await asyncio.sleep(TICK)
             left = self._left(at)
-            if left is None or not my_turn(at.model):
-                continue
+            if left is None or not my_turn(at.model) or not at.announced:
+                continue  # not a turn, or a claim window left unsaid: it closes by itself
             for mark in WARNINGS:
                 if left <= mark and mark not in at.warned and at.began_with > mark + 1:
                     at.warned.add(mark)
@@ -613,8 +724,12 @@ class LineRoom:
                     if mine:
                         at.analysis = (hand, number)
                         mistakes = sum(1 for m in mine if m.label in SERIOUS)
-                        self.say(_("Hand {n}: your play judged, {count}. Type analysis to hear it.").format(
-                            n=number, count=_mistakes(mistakes)), keep=True)
+                        said = _("Hand {n}: your play judged, {count}. Type analysis to hear it.").format(
+                            n=number, count=_mistakes(mistakes))
+                        short = ngettext("Hand {n}: {count} mistake, in analysis.", "Hand {n}: {count} mistakes, in "
+                                         "analysis.", mistakes).format(n=number, count=mistakes)
+                        told = [spoken(said)] if at.narrator.level is Level.VERBOSE else [short] if mistakes else []
+                        self._tell(at, told, spoken(said))
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             return
 
@@ -623,9 +738,11 @@ class LineRoom:
         if not at.online:
             self.say(_("Not connected to the table: the action was not sent."))
             return
+        at.narrator.acted = True
         try:
             await self.conn.act(at.token, action, at.model.seq)
         except grpc.aio.AioRpcError as err:
+            at.narrator.acted = False
             self.say(_("Not allowed: {why}").format(why=error_text(err)))
 
     def _at(self) -> Seat | None:
@@ -635,7 +752,7 @@ class LineRoom:
 
     async def hand(self, _rest: str) -> None:
         if (at := self._at()) is not None:
-            self.say(hand_words(at.model))
+            self.say(hand_words(at.model, at.slots))
 
     async def table(self, _rest: str) -> None:
         if (at := self._at()) is not None:
@@ -654,7 +771,7 @@ class LineRoom:
         elif not my_turn(at.model):
             self.say(turn_words(at.model, self._left(at)))
         else:
-            self.say(keyed_menu(choices(at.model)) + ".")
+            self.say(keyed_menu(self._choices(at)) + ".")
 
     async def time(self, _rest: str) -> None:
         if (at := self._at()) is not None:
@@ -668,7 +785,7 @@ class LineRoom:
         if not kept:
             self.say(_("Nothing has happened at this table yet."))
         for line in kept:
-            self.lines.write(line)
+            self.lines.write(localised(line))
 
     async def chat(self, rest: str) -> None:
         if (at := self._at()) is None:
@@ -748,7 +865,7 @@ class LineRoom:
                     self._say_text(analysis_text(at.model, update.analysis, number).plain)
                 elif what == "match":
                     self._say_text(match_text(at.model, update.match, places=True).plain)
-                elif (progress := progress_text(update)) is not None:
+                elif (progress := progress_said(update)) is not None:
                     self.say(progress)
         except grpc.aio.AioRpcError as err:
             self.say(error_text(err))
@@ -799,8 +916,9 @@ class LineRoom:
         if table_id not in self.conn.owned:
             self.say(_("Only the table's owner (who created it) may close it."))
             return
-        answer = await self.ask(_("Close the table {id}? Everyone at it is told it closed; its hands are kept. Yes "
-                                  "or no.").format(id=table_id))
+        name = next((t.name for t in await self._tables_now() if t.id == table_id), "") or _("this table")
+        answer = await self.ask(_("Close {name}? Everyone at it is told it closed; its hands are kept. Yes or "
+                                  "no.").format(name=name))
         if plain(answer) not in ("y", "yes", plain(_("yes"))):
             self.say(_("The table stays open."))
             return
@@ -1073,8 +1191,9 @@ class LineRoom:
                     mine = my_table(state, self.name)
                     if mine is not None and mine.table_id not in told:
                         told.add(mine.table_id)
-                        self.say(_("{name}, round {round}: your table is ready. Type sit {id} to take your seat.")
-                                 .format(name=state.summary.name, round=mine.round, id=mine.table_id))
+                        self.listed = [*[t for t in self.listed if t != mine.table_id], mine.table_id]
+                        self.say(_("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
+                                 .format(name=state.summary.name, round=mine.round, n=len(self.listed)))
                     if state.summary.status in OVER:
                         self.say(_("{name} is over: type tournament for its standings.").format(
                             name=state.summary.name))
@@ -1127,7 +1246,7 @@ class LineRoom:
         if at.spectating or not (at.online and my_turn(at.model)):
             self.say(_("It is not your turn: nothing was sent."))
             return
-        picked = discard_of(choices(at.model), rest)
+        picked = discard_of(self._choices(at), rest)
         if picked.action is None:
             self.say(picked.problem)
             return
@@ -1175,8 +1294,7 @@ def table_line(t: common_pb2.TableSummary, title: str) -> str:
                           if s.bot_level else _("{name}, a bot").format(name=s.name))
         else:
             seated.append(s.name)
-    said = _("{game}, {name}, id {id}; seats: {seats}.").format(game=title, name=t.name, id=t.id,
-                                                                seats="; ".join(seated))
+    said = _("{table}; seats: {seats}.").format(table=table_named(t.name, title), seats="; ".join(seated))
     if t.has_password:
         said += " " + _("It asks for a password.")
     if t.tournament_id:
@@ -1184,21 +1302,15 @@ def table_line(t: common_pb2.TableSummary, title: str) -> str:
     return said
 
 
-def markdown_lines(page: str) -> list[str]:
-    """A rules page as plain sentences: no heading marks, emphasis, code marks or table rules."""
-    out = []
-    for raw in page.splitlines():
-        line = raw.strip()
-        if not line or set(line) <= set("|-: "):
-            continue
-        line = re.sub(r"^#+\s*", "", line)
-        line = re.sub(r"^[-*+]\s+", "", line)
-        line = line.replace("**", "").replace("`", "").replace("__", "")
-        line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)
-        if line.startswith("|"):
-            line = ", ".join(cell.strip() for cell in line.strip("|").split("|") if cell.strip())
-        out.append(line)
-    return out
+def progress_said(update: analysis_pb2.AnalyzeUpdate) -> str | None:
+    """Where an analysis stands, for the ear: how many decisions are judged, and of how many once known (not "0 of
+    ?", a question mark read as a question)."""
+    p = update.progress
+    if update.WhichOneof("update") != "progress" or p.total:
+        return progress_text(update)
+    said = ngettext("Analysing: {n} decision judged so far.", "Analysing: {n} decisions judged so far.",
+                    p.done).format(n=p.done)
+    return _("Hand {n} of {hands}.").format(n=p.hand, hands=p.hands) + " " + said if p.hands else said
 
 
 def _mistakes(n: int) -> str:

@@ -11,11 +11,12 @@ is built from the view the server sent: nothing knows a game's rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
+from cardtui.client.screens.replay import game_title
 from cardtui.i18n import N_, NP_, _, ngettext, pgettext, speaking
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
 
@@ -36,8 +37,9 @@ _RUN = re.compile(rf"(?<![\w]){_ONE}(?: {_ONE})+")
 _BACK = re.compile(r"▒▒▒(?: ?▒▒▒)*")
 WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:"), "→": N_("to"), "–": N_("to")}
 """Marks the screen uses for the eye that a listener needs as a word."""
-PAUSES = {"·": ",", "—": ",", "│": ",", "•": ",", "…": "...", "±": ""}
-"""Marks heard as a pause (a comma), said as they read, or not at all."""
+PAUSES = {"·": ",", "—": ",", "│": ";", "•": ",", "…": "...", "±": ""}
+"""Marks heard as a pause (a comma; between a knock's melds, "│", a longer one: each meld is heard apart), said as
+they read, or not at all."""
 _EITHER = re.compile(rf"({_ONE})/({_ONE})")
 """Two cards either of which ("7⚔/7●", a signal's promise)."""
 SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
@@ -152,12 +154,20 @@ def seat_line(model: TableModel, seat: common_pb2.SeatSummary) -> str:
     return said
 
 
+def table_named(name: str, title: str) -> str:
+    """A table as the ear hears it: its name, and its game's title unless the name says it already ("Mesa de
+    Pif Paf", not "Mesa Mesa de Pif Paf, pifpaf"); never its id, a string of hex digits said one by one."""
+    if not name:
+        return title
+    return name if plain(title) in plain(name) else _("{name}, {game}").format(name=name, game=title)
+
+
 def table_words(model: TableModel) -> list[str]:
     """The ``table`` command: the game and the hand, who sits where with their chips or points, the state of
     play (the pot, the pile, the trick), and whose turn it is with the time left."""
     summary = model.summary
     view = model.view
-    out = [_("Table {name}, {game}.").format(name=summary.name or summary.id, game=summary.game.replace("_", " "))]
+    out = [table_named(summary.name, game_title(summary.game)) + "."]
     if model.seat is None:
         out.append(_("You are watching."))
     if view is None or view.WhichOneof("game") in (None, "waiting"):
@@ -231,8 +241,9 @@ def _play_state(model: TableModel, view: table_pb2.View) -> list[str]:
     return out
 
 
-def hand_words(model: TableModel) -> str:
-    """The ``hand`` command: the cards this player holds, as the view shows them."""
+def hand_words(model: TableModel, slots: Sequence[str | None] = ()) -> str:
+    """The ``hand`` command: the cards this player holds, as the view shows them, each with the number that
+    plays or discards it (a truco hand by its place as dealt, ``slots``; a rummy hand in the view's order)."""
     view = model.view
     if model.seat is None:
         return _("You are watching: you hold no cards.")
@@ -241,15 +252,19 @@ def hand_words(model: TableModel) -> str:
     kind = view.WhichOneof("game")
     if kind == "truco":
         cards = list(view.truco.cards)
-        return _("You hold {cards}.").format(cards=cards_words(cards)) if cards else _("You hold no cards.")
+        if not cards:
+            return _("You hold no cards.")
+        places = list(slots) if slots and set(cards) <= {c for c in slots if c is not None} else cards
+        return _("You hold {cards}.").format(cards=numbered(places))
     if kind == "cacho":
         mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
-        cards = list(mine.cards) if mine is not None else []
-        return _("You hold {cards}.").format(cards=cards_words(cards)) if cards else _("You hold no cards.")
+        held = list(mine.cards) if mine is not None else []
+        return _("You hold {cards}.").format(cards=cards_words(held)) if held else _("You hold no cards.")
     r = view.rummy
     if not r.cards:
         return _("You hold no cards.")
-    out = [ngettext("You hold {n} card.", "You hold {n} cards.", len(r.cards)).format(n=len(r.cards))]
+    out = [ngettext("You hold {n} card: {cards}.", "You hold {n} cards: {cards}.", len(r.cards)).format(
+        n=len(r.cards), cards=numbered(list(r.cards)))]
     for n, meld in enumerate(r.melds, start=1):
         out.append(_("Meld {n}: {cards}.").format(n=n, cards=cards_words(meld.cards)))
     if r.loose:
@@ -259,6 +274,12 @@ def hand_words(model: TableModel) -> str:
     if r.outs:
         out.append(_("Any of these lets you go out: {cards}.").format(cards=cards_words(r.outs)))
     return " ".join(out)
+
+
+def numbered(places: Sequence[str | None]) -> str:
+    """Cards with the numbers that play them ("1, 7 of swords; 3, king of cups"), a played one's place skipped."""
+    return "; ".join(_("{n}, {card}").format(n=n, card=card_words(c)) for n, c in enumerate(places, start=1)
+                     if c is not None)
 
 
 def turn_words(model: TableModel, left: float | None = None) -> str:

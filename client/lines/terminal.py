@@ -91,17 +91,21 @@ class Typing:
         self.typed = ""
         self.secret = False
         """A password is being typed: its characters are not echoed."""
-        self._escape = False
+        self._escape = ""
+        """The escape sequence begun ("\x1b", then "[" or "O"): not text."""
 
     def keys(self, keys: str, hand_on: Callable[[str | None], None]) -> None:
         """Keys as they were pressed: echoed, edited, and each line handed on at enter (None: ctrl+d on an
         empty line, the end, as in a terminal)."""
         for ch in keys:
             if self._escape:  # an arrow or a function key's sequence: not text
-                self._escape = not (ch.isalpha() or ch == "~")
+                if self._escape == "\x1b" and ch in "O[":
+                    self._escape = ch  # SS3 ("\x1bOP", F1) ends at its next character; CSI at a letter or "~"
+                    continue
+                self._escape = "" if self._escape == "O" or ch.isalpha() or ch == "~" else self._escape
                 continue
             if ch == "\x1b":
-                self._escape = True
+                self._escape = ch
             elif ch in "\r\n":
                 line, self.typed, self.secret = self.typed, "", False
                 self.send(self.newline)
@@ -293,6 +297,7 @@ class BrowserLines:
 
     def write(self, text: str) -> None:
         self.typing.sentence(text)
+        self._send(said_whole(text))
 
     def bell(self) -> None:
         self._send(BELL)
@@ -328,6 +333,18 @@ def unechoed(fd: int) -> Iterator[bool]:
         yield True
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, before)
+
+
+SAID = 7706
+"""The private OSC that carries a sentence whole to the browser page's region for a screen reader
+(server/web_page/index.html): the terminal wraps a long sentence at its last column, and read row by row a
+word was broken in two."""
+
+
+def said_whole(text: str) -> str:
+    """The escape sequence that hands the page ``text`` whole, on one line, with nothing that would end it early."""
+    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return f"\x1b]{SAID};{one}\x1b\\"
 
 
 def in_browser() -> bool:

@@ -86,6 +86,9 @@ CHAT_IDLE = N_("/ chat")
 CHAT_TYPING = N_("enter sends, esc back")
 """The chat line's placeholder before and while typing in it: short, so that all of it shows in
 the 21 columns the line has at 80x24 (a test holds every language to that)."""
+CHAT_TAP = N_("tap here to chat")
+CHAT_TAP_TYPING = N_("Enter sends it")
+"""The same on a touch screen: no key names, but what to tap (its keyboard's Enter is a key it has)."""
 TALL = 40
 """At least this many rows on a terminal taller than wide as it looks (a cell is about twice as tall
 as wide: rows × 2 > columns), as a phone held upright gives (40x60, 50x70, or 80 columns and
@@ -250,20 +253,22 @@ class TableScreen(Screen[None]):
         with Horizontal(id="table-main"):
             with Column(id="table-left"):
                 board = board_for(self.model.game)
+                board.touch = self.touch
                 yield board
                 with Vertical(id="summary"):
                     yield Account(id="summary-body")
                     yield Static("", id="summary-foot")
                     with Horizontal(id="summary-buttons"):
-                        yield KeyButton(_("Again, same seats (enter)"), variant="primary", id="summary-again")
-                        yield KeyButton(_("Seats swapped (w)"), id="summary-swap")
-                        yield KeyButton(_("Leave (escape)"), id="summary-leave")
+                        again, swap, leave = self._summary_words()
+                        yield KeyButton(again, variant="primary", id="summary-again")
+                        yield KeyButton(swap, id="summary-swap")
+                        yield KeyButton(leave, id="summary-leave")
                 yield Static("", id="turn-line")
                 if not self.spectating:
                     yield ActionBar(board.HANDLES, id="actions")
             with Vertical(id="table-right"):
                 yield TableLog(id="log")
-                yield Input(placeholder=_(CHAT_IDLE), id="chat", max_length=300)
+                yield Input(placeholder=self._chat_words(False), id="chat", max_length=300)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -351,11 +356,12 @@ class TableScreen(Screen[None]):
         if self.spectating:
             self.query_one("#spectator-banner", Static).update(
                 Text(_("SPECTATING · read-only: public play only"), style="bold black on yellow"))
-        self.query_one("#summary-again", Button).label = _("Again, same seats (enter)")
-        self.query_one("#summary-swap", Button).label = _("Seats swapped (w)")
-        self.query_one("#summary-leave", Button).label = _("Leave (escape)")
+        again, swap, leave = self._summary_words()
+        self.query_one("#summary-again", Button).label = again
+        self.query_one("#summary-swap", Button).label = swap
+        self.query_one("#summary-leave", Button).label = leave
         chat = self.query_one("#chat", Input)
-        chat.placeholder = _(CHAT_TYPING if chat.has_focus else CHAT_IDLE)
+        chat.placeholder = self._chat_words(chat.has_focus)
         self._show_summary()
         self._tick()
 
@@ -519,7 +525,7 @@ class TableScreen(Screen[None]):
 
     def _account(self, said: RenderableType) -> Group:
         """A summary as the board draws it: the account, then what comes next (the foot)."""
-        return Group(*flat(said), Text(""), summary_foot(self.model, self.rounds, self.spectating))
+        return Group(*flat(said), Text(""), summary_foot(self.model, self.rounds, self.spectating, self.touch))
 
     def summary_text(self) -> RenderableType:
         """The board's account of the hand (or match), or a plain one from the events; each seat
@@ -609,7 +615,7 @@ class TableScreen(Screen[None]):
         if self.summary_open and self.said_on_board is not None:  # the countdown under the summary
             self.board.show_account(self._account(self.said_on_board))
         elif self.summary_open:
-            foot = summary_foot(self.model, self.rounds, self.spectating)
+            foot = summary_foot(self.model, self.rounds, self.spectating, self.touch)
             self._say(self.query_one("#summary-foot", Static), foot, layout=True)
         said = turn_line(self.model, self.online, self.gone)
         self._say(self.query_one("#turn-line", Static), said)
@@ -826,11 +832,27 @@ class TableScreen(Screen[None]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         if event.widget.id == "chat":
-            self.query_one("#chat", Input).placeholder = _(CHAT_TYPING)
+            self.query_one("#chat", Input).placeholder = self._chat_words(True)
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         if event.widget.id == "chat":
-            self.query_one("#chat", Input).placeholder = _(CHAT_IDLE)
+            self.query_one("#chat", Input).placeholder = self._chat_words(False)
+
+    @property
+    def touch(self) -> bool:
+        """Played by taps: words say what to tap, not which key (``CardApp.touch``)."""
+        return bool(getattr(self.app, "touch", False))
+
+    def _chat_words(self, typing: bool) -> str:
+        if self.touch:
+            return _(CHAT_TAP_TYPING if typing else CHAT_TAP)
+        return _(CHAT_TYPING if typing else CHAT_IDLE)
+
+    def _summary_words(self) -> tuple[str, str, str]:
+        """The buttons under a match's end: with their keys, or (by taps) without."""
+        if self.touch:
+            return _("Again, same seats"), _("Seats swapped"), _("Leave")
+        return _("Again, same seats (enter)"), _("Seats swapped (w)"), _("Leave (escape)")
 
     @on(Input.Submitted, "#chat")
     async def _send_chat(self, event: Input.Submitted) -> None:

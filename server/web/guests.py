@@ -136,15 +136,16 @@ def guest_environment(columns: int, rows: int) -> dict[str, str]:
 
 
 def client_args(target: str, lang: str, tls_ca: Path | None, table: str = "", code: str = "",
-                bell: bool = False, reader: bool = False) -> list[str]:
+                bell: bool = False, reader: bool = False, touch: bool = False) -> list[str]:
     """The ``cardtui`` arguments of one guest: the client, asking the guest's name; with ``table``
     (an invite's link), the invite's ``cardtui://`` form, so the guest sits there once named; with
     ``bell``, the bell at the guest's turn on, as their browser remembers it (client.turn_bell); with
-    ``reader``, the line mode for a screen reader (client.lines), as the guest's page asked."""
+    ``reader``, the line mode for a screen reader (client.lines), as the guest's page asked; with ``touch``, a
+    table played by taps (no keys named), the page being on a touch screen."""
     if table:
         target = f"cardtui://{target}/table/{table}" + (f"?code={code}" if code else "")
     args = ["--lang", lang, "connect", target, "--ask-name", *(["--bell"] if bell else []),
-            *(["--screen-reader"] if reader else [])]
+            *(["--screen-reader"] if reader else []), *(["--touch"] if touch else [])]
     if tls_ca is not None:
         args += ["--tls-ca", str(tls_ca.resolve())]
     return args
@@ -258,10 +259,10 @@ class Launcher:
         """Ready what launching needs (nothing, cold)."""
 
     async def launch(self, columns: int, rows: int, lang: str, table: str = "", code: str = "",
-                     bell: bool = False, reader: bool = False) -> GuestProcess:
+                     bell: bool = False, reader: bool = False, touch: bool = False) -> GuestProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "cardtui.cli",
-            *client_args(self.target, lang, self.tls_ca, table, code, bell, reader),
+            *client_args(self.target, lang, self.tls_ca, table, code, bell, reader, touch),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env=guest_environment(columns, rows),
         )
@@ -374,22 +375,22 @@ class WarmLauncher(Launcher):
             return answer, fds
 
     async def launch(self, columns: int, rows: int, lang: str, table: str = "", code: str = "",
-                     bell: bool = False, reader: bool = False) -> GuestProcess:
+                     bell: bool = False, reader: bool = False, touch: bool = False) -> GuestProcess:
         async with self.lock:
             if self.control is None and self.failures < self.GIVE_UP:
                 await self._start_parent()
             if self.control is not None:
                 try:
-                    return await asyncio.wait_for(self._fork(columns, rows, lang, table, code, bell, reader),
-                                                  START_SECONDS)
+                    return await asyncio.wait_for(self._fork(columns, rows, lang, table, code, bell, reader,
+                                                             touch), START_SECONDS)
                 except (OSError, ValueError, TimeoutError) as err:
                     self.failures += 1
                     log.warning("the warm parent of browser guests failed (%s); this guest starts cold", err)
                     await self._stop_parent()
-        return await super().launch(columns, rows, lang, table, code, bell, reader)
+        return await super().launch(columns, rows, lang, table, code, bell, reader, touch)
 
     async def _fork(self, columns: int, rows: int, lang: str, table: str = "", code: str = "",
-                    bell: bool = False, reader: bool = False) -> GuestProcess:
+                    bell: bool = False, reader: bool = False, touch: bool = False) -> GuestProcess:
         await self._hello()
         assert self.control is not None
         self.asked += 1
@@ -400,7 +401,8 @@ class WarmLauncher(Launcher):
             with child_stdio, child_err:
                 socket.send_fds(self.control, [json.dumps({"n": asked, "columns": columns, "rows": rows,
                                                            "lang": lang, "table": table, "code": code,
-                                                           "bell": bell, "reader": reader}).encode()],
+                                                           "bell": bell, "reader": reader,
+                                                           "touch": touch}).encode()],
                                 [child_stdio.fileno(), child_err.fileno()])
             while True:
                 answer, fds = await self._receive()
@@ -514,7 +516,7 @@ def serve_forks(control: socket.socket, target: str, tls_ca: Path | None, run: R
             size = {"columns": int(request["columns"]), "rows": int(request["rows"])}
             args = client_args(target, str(request["lang"]), tls_ca, str(request.get("table", "")),
                                str(request.get("code", "")), request.get("bell") is True,
-                               request.get("reader") is True)
+                               request.get("reader") is True, request.get("touch") is True)
             if len(fds) != 2:
                 raise ValueError(f"a request carries two sockets, not {len(fds)}")
         except (ValueError, KeyError, TypeError) as err:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import html
 import ipaddress
 import json
@@ -127,6 +128,9 @@ def _number(value: object) -> float | None:
 
 BELL_COOKIE = "cardtui_bell"
 """The page's cookie that keeps a guest's bell on (set by the page when the guest turns it on)."""
+TOUCH_COOKIE = "cardtui_touch"
+"""The page's cookie on a touch screen (its pointer coarse): the guest's table is played by taps, its words
+name no keys."""
 
 
 def invited(table: str, code: str) -> tuple[str, str]:
@@ -251,6 +255,10 @@ def open_socket(host: str, port: int) -> socket.socket:
     try:
         return socket.create_server((host, port), family=family)
     except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            from cardtui.server.ops.ports import in_use
+
+            raise OSError(in_use(host, port, "the page for browsers") + " Choose another with --web-port.") from err
         why = os.strerror(err.errno).lower() if err.errno else str(err)
         raise OSError(f"Cannot listen for browsers on {host}:{port}: {why}.") from err
 
@@ -627,6 +635,7 @@ class WebServer(Server):
         lang = browser_language(request)
         with i18n.speaking(lang):
             words = {"opening": _("{title}: opening a table room for you…").format(title=self.title),
+                     "reader_said": _("What the table says"),
                      "ended": _("The session ended."), "again": _("Open a new one"), "keys_said": _("Keys"),
                      "own_terminal": _("Play from your own terminal"),  # the client for it: /install
                      # The keys a phone's keyboard lacks, on the page under the terminal (touch screens only):
@@ -693,7 +702,8 @@ class WebServer(Server):
             # The bell at the guest's turn, on if their browser remembers it so (client.turn_bell).
             bell = request.cookies.get(BELL_COOKIE) == "on"
             reader = request.path.startswith("/ws/reader")
-            session.process = await self.launcher.launch(*size, lang, table, code, bell, reader)
+            touch = request.cookies.get(TOUCH_COOKIE) == "1"
+            session.process = await self.launcher.launch(*size, lang, table, code, bell, reader, touch)
             log.info("browser session from %s (%d open, pid %d)", address, self.open_sessions, session.process.pid)
             await session.run()
         except (asyncio.CancelledError, ConnectionError):

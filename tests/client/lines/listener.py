@@ -24,6 +24,8 @@ from cardtui.identity import Identity
 from tests.waiting import PATIENCE
 
 EXAMPLE = re.compile(r"(\d+ \d+)\.$")
+FIRST = re.compile(r"\d+")
+"""The first number a turn offers: numbers are the actions' own (a card's place, a kind's number), not 1 onwards."""
 """The example an answer needing more ends with ("… for example 3 1.")."""
 
 
@@ -93,9 +95,10 @@ class Listener:
         assert self.task is not None
         return await asyncio.wait_for(self.task, PATIENCE)
 
-    async def play_until(self, done: Callable[[str], object], turn: str, what: str, answer: str = "1") -> int:
-        """Answer every turn (a sentence starting with ``turn``) with ``answer``, and any question for more with
-        its example, until a sentence ``done`` holds for; its index."""
+    async def play_until(self, done: Callable[[str], object], turn: str, what: str, answer: str = "") -> int:
+        """Answer every turn (a sentence starting with ``turn``) with ``answer`` (by default the first number the
+        turn offers), and any question for more with its example, until a sentence ``done`` holds for; its
+        index."""
         heard = self.heard
         seen = 0
         while True:
@@ -107,7 +110,9 @@ class Listener:
             if done(said):
                 return n
             example = EXAMPLE.search(said)
-            heard.type(example.group(1) if example and not said.startswith(turn) else answer)
+            offered = FIRST.search(said[len(turn):]) if said.startswith(turn) else None
+            heard.type(example.group(1) if example and not said.startswith(turn) else answer or (
+                offered.group(0) if offered else "1"))
 
 
 def spawned(port: int, home: Path) -> tuple[pexpect.spawn, io.StringIO]:

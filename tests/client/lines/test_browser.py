@@ -11,6 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
+from cardtui.client.lines.terminal import SAID
 from cardtui.server.app import Running
 from cardtui.server.web.site import WebServer
 from tests.client.lines.test_by_ear import EYE_ONLY
@@ -37,8 +38,30 @@ async def test_a_browser_guest_asks_for_lines_and_hears_the_lobby(
     assert "bea" in said and not any(EYE_ONLY.findall(row) for row in said.splitlines())
 
 
-def test_the_page_puts_its_terminal_in_screen_reader_mode_when_asked() -> None:
+def test_the_page_asks_for_lines_and_reads_them_from_a_region_of_its_own() -> None:
     page = PAGE.read_text(encoding="utf-8")
     assert 'get("screen-reader") === "1"' in page
-    assert "screenReaderMode = true" in page
     assert '"/reader"' in page
+    assert 'id="reader" role="log" aria-live="polite"' in page
+    assert f"registerOscHandler({SAID}," in page
+    assert "screenReaderMode = true" not in page, "xterm.js's own reading breaks a sentence where a row ends"
+
+
+def test_each_sentence_goes_to_the_page_whole_beside_the_terminal() -> None:
+    """A browser guest's sentence reaches the page's region in one piece, however the terminal wraps it."""
+    import io
+
+    from cardtui.client.lines.terminal import BrowserLines
+
+    out = io.BytesIO()
+    lines = BrowserLines(stdin=io.BytesIO(), stdout=out)
+    long = "Regras: " + "costume " * 20 + "fim."
+    lines.write(long)
+    sent = out.getvalue().split(b"__GANGLION__\n", 1)[1]
+    payloads = b""
+    while sent:
+        size = int.from_bytes(sent[1:5], "big")
+        payloads += sent[5:5 + size]
+        sent = sent[5 + size:]
+    text = payloads.decode()
+    assert f"\x1b]{SAID};{long}\x1b\\" in text, text

@@ -15,6 +15,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from cardtui.client.lines import loop  # noqa: F401  (the games' words, as the line mode has them)
+from cardtui.client.lines.narration import LEVEL_SAID, Level
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
 from cardtui.client.option_words import option_label
@@ -38,18 +39,22 @@ SHORT_WINDOW = "500"
 """The claim window the player asks for, in ms."""
 
 
-def markers(lang: str) -> tuple[str, str, str, str]:
-    """What the scripted player listens for, in ``lang``: the turn, the second hand's start, the match's end,
-    and a fair deal's check."""
+def markers(lang: str) -> tuple[str, tuple[str, str], str, str]:
+    """What the scripted player listens for, in ``lang``: the turn, the second hand's start (said alone, or with
+    the player's cards), the match's end, and a fair deal's check."""
     with speaking(lang):
-        return (_("Your turn: {choices}.").split("{")[0], _("Hand {n}: {name} deals.").split("{name}")[0].format(n=2),
-                _("The match is over.").split(".")[0], _("{where}: fair deal ({found}).").split("{where}")[1]
-                .split("(")[0].strip())
+        return (_("Your turn: {choices}.").split("{")[0],
+                (_("Hand {n}.").format(n=2), _("Hand {n}: {cards}.").split("{cards}")[0].format(n=2)),
+                _("The match is over.").split(".")[0], _("Fair deal."))
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+LEVELS = [(lang, "terse") for lang in LANGUAGES] + [("en", "verbose")]
+"""Every language at the usual level, and the verbose level in English."""
+
+
+@pytest.mark.parametrize(("lang", "level"), LEVELS, ids=[f"{lang}-{level}" for lang, level in LEVELS])
 @pytest.mark.parametrize("game", GAMES)
-async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str) -> None:
+async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: str, lang: str, level: str) -> None:
     """The player creates a table of bots (``new`` and the game, ``change``, the fewest players, a short claim
     window, enter for every other choice), sits, plays each turn by number from the sentences alone, and hears
     the hand end, its deal checked fair, and the next begin. (A rummy hand waits out a window after each
@@ -60,6 +65,10 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         player.start()
         heard = player.heard
         await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
+        if level == "verbose":
+            heard.type(_("verbose"))
+            await heard.until(lambda s: s == _(LEVEL_SAID[Level.VERBOSE]), "the level said")
+            fair = _("{where}: fair deal ({found}).").split("{where}")[1].split("(")[0].strip()
         heard.type(f"new {game}")
         with speaking(lang):
             described = _("Press enter to create it, or type change to choose each thing, or cancel.")

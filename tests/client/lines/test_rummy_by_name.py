@@ -1,4 +1,4 @@
-"""By ear at Pif Paf and Cacheta: the discards said briefly (the word once, the cards in order), a card
+"""By ear at Pif Paf and Cacheta, verbose: the discards said briefly (the word once, the cards in order), a card
 discarded by its name in the reader's language, and the meld hint of a card named.
 
 A real server on 127.0.0.1 (port 0); the line mode with its lines in memory (``listener``).
@@ -25,6 +25,7 @@ async def test_a_card_is_discarded_by_its_name_and_hinted(patient_server: Runnin
         player.start()
         heard = player.heard
         await heard.until(lambda s: "127.0.0.1" in s, "the welcome")
+        heard.type(_("verbose"))  # the discards in order, each named, and the player's own discard said back
         heard.type(f"{_('new')} cacheta")
         described = _("Press enter to create it, or type change to choose each thing, or cancel.")
         await heard.until(lambda s: s.endswith(described), "the table described")

@@ -56,9 +56,9 @@ async def test_a_tournament_created_entered_started_and_its_table_sat_at(quick: 
         await heard.until(lambda s: s.startswith("1: ") and "Cacho" in s, "the list")
         heard.type(_("start"))
         await heard.until(lambda s: s == _("The tournament starts: bots take the places left."), "started")
-        template = _("{name}, round {round}: your table is ready. Type sit {id} to take your seat.")
+        template = _("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
         pattern = re.compile(re.escape(template).replace(re.escape("{name}"), ".+").replace(
-            re.escape("{round}"), r"\d+").replace(re.escape("{id}"), r"(\S+)"))
+            re.escape("{round}"), r"\d+").replace(re.escape("{n}"), r"(\d+)"))  # its number, never its id
         ready = await heard.until(pattern.fullmatch, "the table ready")
         match = pattern.fullmatch(heard.said[ready])
         assert match is not None

@@ -1,0 +1,269 @@
+"""The line mode read aloud: how long espeak-ng takes to say a hand, against how long the hand took.
+
+A player who hears the table through a screen reader keeps up with it only while the speech of a hand takes
+less time than the hand: past that the voice falls behind, and a claim window or a turn is over before it is
+heard. The bench sits the line mode (``client.lines``) at a real table of each game with three bots, on a real
+server on 127.0.0.1 paced as a room is by default (the bots' pause before they act, the claim window, the pause
+between hands, the cut), and plays whole hands.
+
+The voice is espeak-ng at its default rate, in the voice of the reader's language: every sentence the line
+mode says is timed by the length of the sound ``espeak-ng -w`` makes of it, and said after the one before it
+has been (a queue, as a screen reader's speech is). The player answers each turn once they have heard it whole
+(choosing at random, seeded, among the choices on offer, never folding, going to the deck or running, so that
+the hand is played through): the bell rings as a turn begins, and a player behind the table cuts the voice
+short to hear it, as a screen reader lets them; so the table's pace is the bots' and the turns', never the
+backlog's, at either level.
+
+A hand's time runs from its deal to the next deal, or to the end of the pause after it where a match ends
+there (its result is on the table between them); its speech is every sentence said in that time. The marks
+(issue 77): speech at most 0.8 of the hand's time at Pif Paf and Cacheta, 0.5 at truco and Cacho, at the terse
+level, summed over the hands measured; the verbose level, the line mode as it spoke before it had levels, is
+the baseline. The worst hand, and how far behind the voice was at the end of a hand and as the player's turns
+began, are printed beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardtui.client.lines.actions import Choice
+from cardtui.client.lines.loop import LineRoom, Seat, Start
+from cardtui.client.turn_bell import my_turn
+from cardtui.i18n import _, speaking
+from cardtui.server.app import start
+from cardtui.v1 import lobby_pb2, table_pb2
+
+GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
+MARKS = {"pifpaf": 0.8, "cacheta": 0.8, "truco_paulista": 0.5, "truco_argentino": 0.5, "cacho": 0.5}
+"""The most a hand's speech may take, as a share of the hand's time (issue 77)."""
+VOICES = {"en": "en-us", "pt_BR": "pt-br", "es": "es-419"}
+"""espeak-ng's voice for each language the client speaks."""
+HANDS = 8
+"""Hands a game is measured over (each language)."""
+AVOIDED = ("fold", "mazo", "run", "signal")
+"""Choices the bench's player never makes while another is on offer: it plays each hand through."""
+SEED = 77
+PAUSE = 4.0
+"""The server's pause between hands (``serve --next-hand-delay``'s default): a hand's time ends with it, or with
+the next deal, whichever comes first (a match's end waits longer, for the players' answers)."""
+
+
+class Voice:
+    """espeak-ng, timing what it says (each sentence once)."""
+
+    def __init__(self, voice: str) -> None:
+        self.voice = voice
+        self.known: dict[str, float] = {}
+        self.folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-"))
+
+    def seconds(self, text: str) -> float:
+        if text not in self.known:
+            out = self.folder / "said.wav"
+            subprocess.run(["espeak-ng", "-v", self.voice, "-w", str(out), text], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with wave.open(str(out)) as w:
+                self.known[text] = w.getnframes() / w.getframerate()
+        return self.known[text]
+
+    def close(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@dataclass
+class Said:
+    at: float
+    """When the line mode said it."""
+    text: str
+    begins: float = 0.0
+    ends: float = 0.0
+    """When the voice began and ended saying it (after what was said before it)."""
+
+
+@dataclass
+class Heard:
+    """The line mode's terminal for the bench: every sentence, with when it was said and when the voice is
+    through saying it; the player's lines."""
+
+    voice: Voice
+    said: list[Said] = field(default_factory=list)
+    typed: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    coming: asyncio.Queue[Said] = field(default_factory=asyncio.Queue)
+
+    async def read(self, secret: bool = False) -> str | None:
+        return await self.typed.get()
+
+    def write(self, text: str) -> None:
+        said = Said(time.monotonic(), text)
+        self.said.append(said)
+        self.coming.put_nowait(said)
+
+    def bell(self) -> None:
+        pass
+
+
+class TimedRoom(LineRoom):
+    """The line mode, noting when each hand starts and ends as its events come."""
+
+    def __init__(self, start: Start, lines: Heard) -> None:
+        super().__init__(start, lines)
+        self.starts: list[float] = []
+        self.ends: list[float] = []
+
+    def heard(self, at: Seat, msg: table_pb2.TableMessage) -> None:
+        if msg.WhichOneof("body") == "update":
+            for ev in msg.update.events:
+                kind = ev.WhichOneof("body")
+                if kind == "hand_started":
+                    self.starts.append(time.monotonic())
+                elif kind == "hand_ended" and len(self.ends) < len(self.starts):
+                    self.ends.append(time.monotonic())
+        super().heard(at, msg)
+
+
+@dataclass(frozen=True)
+class Hand:
+    game: str
+    lang: str
+    seconds: float
+    """From its deal to the next deal."""
+    played: float
+    """From its deal to its end."""
+    speech: float
+    sentences: int
+    lag: float
+    """How far behind the table the voice was when the next hand was dealt."""
+    waited: float
+    """How long the voice was behind when the player's turns were said (time the player would wait, or speech
+    cut short, to answer at once)."""
+
+    @property
+    def ratio(self) -> float:
+        return self.speech / self.seconds
+
+
+def answer(offered: list[Choice], rng: random.Random) -> str:
+    """The line that makes a choice drawn at random from those on offer (the fewest chips of a bet)."""
+    wanted = [c for c in offered if not any(a in c.kind for a in AVOIDED)] or offered
+    c = rng.choice(wanted)
+    if c.amounts:
+        return f"{c.number} {c.amounts[0]}"
+    if c.kinds:
+        subs = c.subnumbers or tuple(range(1, len(c.kinds) + 1))
+        return f"{c.number} {subs[0]}" if len(c.actions) > 1 else str(c.number)
+    return str(c.number)
+
+
+async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: str) -> None:
+    """The voice, saying each sentence after the one before; and the player, answering a turn once it is said."""
+    loop = asyncio.get_running_loop()
+    free = 0.0
+    while True:
+        said = await lines.coming.get()
+        length = await asyncio.to_thread(lines.voice.seconds, said.text)
+        if not room.starts or said.at < room.starts[0]:  # the lobby, the table's opening: before any hand
+            said.begins = said.ends = said.at
+            continue
+        said.begins = max(said.at, free)
+        said.ends = free = said.begins + length
+        if not said.text.startswith(turn):
+            continue
+        # The player hears the turn whole (the bell rang as it began), and answers: what the voice had not said
+        # yet of the table is cut short (a screen reader's speech is interrupted), not waited out.
+        await asyncio.sleep(max(0.0, said.at + length - loop.time()))
+        at = room.at
+        if at is None or at.spectating or not my_turn(at.model):
+            continue
+        lines.typed.put_nowait(answer(room._choices(at), rng))
+
+
+async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level: str = "terse") -> list[Hand]:
+    """``hands`` whole hands of ``game`` with three bots, in ``lang``, each timed and its speech measured."""
+    folder = Path(tempfile.mkdtemp(prefix="cardtui-speech-store-"))
+    running = await start("127.0.0.1", 0, folder / "store.db")
+    lines = Heard(voice)
+    room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines)
+    with speaking(lang):
+        turn = _("Your turn: {choices}.").split("{")[0]
+        task = asyncio.create_task(room.run())
+        voice_task = asyncio.create_task(listening(room, lines, random.Random(seed), turn))
+        try:
+            while room.conn is None or room.info is None or not lines.said:
+                await asyncio.sleep(0.05)
+            lines.typed.put_nowait(level)
+            table = await room.conn.create(lobby_pb2.CreateTableRequest(
+                game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30))
+            await room.open_table(table.id)
+            while len(room.starts) < hands + 2:
+                await asyncio.sleep(0.2)
+        finally:
+            lines.typed.put_nowait("quit")
+            await asyncio.wait_for(task, 30)
+            voice_task.cancel()
+            await running.stop(grace=0.2)
+            shutil.rmtree(folder, ignore_errors=True)
+    for said in lines.said:  # what the voice had not reached when the bench stopped listening
+        if not said.ends:
+            said.ends = said.at + voice.seconds(said.text)
+    if os.environ.get("CARDTUI_BENCH_SPEECH_SAID"):  # every sentence: when, how long, how late it ended
+        for said in lines.said:
+            print(f"    {said.at - room.starts[1]:8.2f} {voice.seconds(said.text):6.2f} "
+                  f"{said.ends - said.at:6.2f}  {said.text}")
+    out = []
+    for n in range(1, hands + 1):  # the first hand began before the table was open: left out
+        begin, end = room.starts[n], room.ends[n]
+        after = min(room.starts[n + 1], end + PAUSE)  # at a match's end, a rematch waits for its answers
+        heard = [s for s in lines.said if begin <= s.at < after]
+        speech = sum(voice.seconds(s.text) for s in heard)
+        lag = max([0.0, *(s.ends - after for s in lines.said if s.at < after)])
+        waited = sum(s.begins - s.at for s in heard if s.text.startswith(turn))
+        out.append(Hand(game, lang, after - begin, end - begin, speech, len(heard), lag, waited))
+    return out
+
+
+def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...] = GAMES,
+        langs: tuple[str, ...] = ("en",), seed: int = SEED) -> dict[str, float]:
+    """Each game's speech against its hands' time, at the terse level (held to the mark) and at the verbose one
+    (the baseline, as the line mode spoke before it had levels), the same seed; the terse ratios by game and
+    language."""
+    if shutil.which("espeak-ng") is None:
+        print("  espeak-ng is missing: make bench installs it from Debian (apt-get install espeak-ng)")
+        return {}
+    ratios: dict[str, float] = {}
+    for lang in langs:
+        voice = Voice(VOICES[lang])
+        try:
+            for game in games:
+                heard = {level: asyncio.run(play(game, lang, hands, seed, voice, level))
+                         for level in ("terse", "verbose")}
+                for level, measured in heard.items():
+                    speech = sum(h.speech for h in measured)
+                    seconds = sum(h.seconds for h in measured)
+                    each = [h.ratio for h in measured]
+                    ratio = speech / seconds
+                    mark = (f"mark x{MARKS[game]}: {'within' if ratio <= MARKS[game] else 'OVER'}"
+                            if level == "terse" else "the baseline")
+                    if level == "terse":
+                        ratios[f"{game}/{lang}"] = ratio
+                    print(f"  {game:16s} {lang:5s} {level:7s} {len(measured)} hands (seed {seed}): speech "
+                          f"{speech:6.1f} s for {seconds:6.1f} s of play: x{ratio:.2f} ({mark}); hands "
+                          f"x{min(each):.2f} to x{max(each):.2f} (median x{statistics.median(each):.2f}); the "
+                          f"voice {max(h.lag for h in measured):.1f} s behind at worst, "
+                          f"{sum(h.waited for h in measured):.0f} s behind in all as the player's turns began")
+                terse = sum(h.speech for h in heard["terse"]) / sum(h.seconds for h in heard["terse"])
+                verbose = sum(h.speech for h in heard["verbose"]) / sum(h.seconds for h in heard["verbose"])
+                print(f"  {game:16s} {lang:5s} terse says x{terse / verbose:.2f} of verbose's speech per second of "
+                      "play")
+        finally:
+            voice.close()
+    return ratios

@@ -1,0 +1,315 @@
+"""How much the line mode says: terse at a table by default, verbose on request.
+
+Read aloud, every event of a table takes longer to say than the table takes to play it: a voice that says
+each bot's draw and discard, a claim window the player can only let go, the hand before each turn and the
+fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse level says what changes the
+player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
+cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
+
+- the others' draws and discards at Pif Paf and Cacheta are one line a round ("Discards: bia, 9 of clubs;
+  caio takes 9 of clubs, discards the queen of hearts"), said when the player's turn comes or when a seat's
+  turn comes round again;
+- what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
+  nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
+- the fair-deal check is one short sentence (``deal`` says its findings);
+- every sentence is kept, in full, for ``last``.
+
+``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
+is the player's, kept beside their bell (not a browser guest's: the host's config directory is not theirs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from google.protobuf.message import Message
+
+from cardtui.client.boards.truco_words import amount, meaning, my_team, seat_team, team_does, team_object
+from cardtui.client.fairness import Standing, Verdict
+from cardtui.client.lines.actions import held
+from cardtui.client.lines.sentences import card_words, cards_words, spoken
+from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.client.turn_bell import bell_file
+from cardtui.client.words import said_action
+from cardtui.i18n import N_, _
+from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
+
+
+class Level(StrEnum):
+    """How much the line mode says at a table."""
+
+    TERSE = "terse"
+    VERBOSE = "verbose"
+
+
+UNCHANGED = frozenset({"round_dealt", "antes", "argentino_shown", "dealt"})
+"""Events the terse level leaves unsaid: a Cacho round's deal (the player hears their card), the ante (the same
+each hand; ``table`` says the pot), an envido's cards shown (the envido's winner is said)."""
+ECHOES = frozenset({"acted", "played", "called", "answered", "discarded", "drew", "signalled",
+                    "argentino_went_to_deck", "argentino_envido_announced", "argentino_son_buenas",
+                    "paulista_deal_choice", "paulista_onze_decided"})
+"""Events of the player's own that only repeat what they chose: unsaid at the terse level after they chose it
+(said when the table played for them, their time up)."""
+SHORT_STANDINGS: dict[Standing, str] = {
+    Standing.FAIR: N_("Fair deal."),
+    Standing.UNASKED: N_("The host alone chose this deck. Type deal for more."),
+    Standing.WATCHED: N_("Deal checked, but you are watching: it cannot show the deck was not chosen."),
+    Standing.PARTIAL: N_("Deal partly checked. Type deal for more."),
+    Standing.UNUSED: N_("Warning: your seed was left out of this deal. Type deal for more."),
+    Standing.WITHHELD: N_("Warning: a seed was held back from this deal. Type deal for more."),
+    Standing.BROKEN: N_("Warning: this deal does not check out. Type deal to hear why."),
+    Standing.UNCHECKED: N_("Deal not checked: you joined during it."),
+    Standing.AWAY: N_("Dealt without the seed of a seat that was away. Type deal for more."),
+    Standing.VOIDED: N_("A deal was called off before its cards: its seeds are shown. Type deal for more."),
+}
+"""The fair-deal check in one short sentence, by what it found; ``deal`` says the whole check. A finding this
+client has no short words for is said whole."""
+LEVEL_FILE = "narration"
+
+
+def level_file() -> Path:
+    """Where the player's level is kept: beside their bell, in their config directory."""
+    return bell_file().with_name(LEVEL_FILE)
+
+
+def kept_level(own_config: bool) -> Level:
+    """The level the player chose last time (terse unless they chose verbose)."""
+    if not own_config:
+        return Level.TERSE
+    try:
+        return Level(level_file().read_text(encoding="utf-8").strip())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return Level.TERSE
+
+
+def keep_level(level: Level) -> None:
+    try:
+        path = level_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(str(level), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def verdict_said(verdict: Verdict, level: Level) -> str:
+    """A hand's fair-deal check as the level says it: whole, or one short sentence."""
+    if level is Level.VERBOSE:
+        return spoken(verdict.said().text.plain)
+    short = SHORT_STANDINGS.get(verdict.standing)
+    return _(short) if short is not None else spoken(verdict.said().text.plain)
+
+
+@dataclass
+class Folded:
+    """The others' draws and discards since the player's last turn, to be said as one line."""
+
+    moves: list[str] = field(default_factory=list)
+    seats: set[int] = field(default_factory=set)
+    taken: dict[int, str] = field(default_factory=dict)
+    """A seat's card taken from the pile this turn, said with its discard."""
+
+    def line(self) -> str:
+        return _("Discards: {moves}.").format(moves="; ".join(self.moves)) if self.moves else ""
+
+
+BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
+"""The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
+else is said or the player's turn comes."""
+
+
+@dataclass
+class Narrator:
+    """What the line mode says of each event, at the player's level."""
+
+    level: Level = Level.TERSE
+    folded: Folded = field(default_factory=Folded)
+    moves: list[str] = field(default_factory=list)
+    """The others' bets and cards played since anything else was said: one line, said before the next thing."""
+    acted: bool = False
+    """The player chose an action since their turn was said: their own echo of it is not news (terse)."""
+    later: list[Callable[[TableModel], str]] = field(default_factory=list)
+    """Sentences said once the message's view is in (a card's number is its place in the hand as it is now)."""
+    dealing: int | None = None
+    """A hand just dealt, said with the player's cards once they are in the view ("Hand 3: ...")."""
+
+    @property
+    def terse(self) -> bool:
+        return self.level is Level.TERSE
+
+    def event(self, model: TableModel, event: table_pb2.Event, said: str) -> list[str]:
+        """The sentences to say now for ``event`` (``said``: the log's sentence for it, made for the ear)."""
+        if not said:
+            return []
+        if not self.terse:
+            return [said]
+        name, body = event_body(event)
+        if body is None:
+            return self.before([said])
+        if self._folds(model, name, body):
+            return self._folded(model, body)
+        move = self._move(model, body)
+        if move is not None:
+            self.moves.append(move)
+            return []
+        if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat):
+            return []
+        if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
+            self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
+        short = self._short(model, name, body)
+        if short is not None:
+            return self.before([short] if short else [])
+        return self.before([said])
+
+    def before(self, said: list[str]) -> list[str]:
+        """``said``, after the others' moves folded so far (when there is anything to say)."""
+        if not said or not self.moves:
+            return said
+        line = "; ".join(self.moves) + "."
+        self.moves = []
+        return [line, *said]
+
+    def _move(self, model: TableModel, body: Message) -> str | None:
+        """Another's bet, or card played face up, as a part of the line that says them together; None for what
+        is not one."""
+        seat = _seat(body)
+        if seat is None or seat == model.seat:
+            return None
+        if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and not (
+                model.view is not None and model.view.WhichOneof("game") == "rummy"
+                and action_name(body.action) == "pass"):
+            return spoken(said_action(model, seat, body.action).plain, stop=False)
+        if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
+                and not body.blind:
+            return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card))
+        return None
+
+    def _folds(self, model: TableModel, name: str, body: Message) -> bool:
+        """The others' routine rummy moves: a draw, a discard."""
+        if name not in ("drew", "discarded"):
+            return False
+        return _seat(body) != model.seat
+
+    def _folded(self, model: TableModel, body: Message) -> list[str]:
+        out: list[str] = []
+        seat = _seat(body)
+        if seat is None:
+            return out
+        if isinstance(body, rummy_pb2.RummyDrew):
+            if body.source == common_pb2.DRAW_SOURCE_PILE and body.HasField("card"):
+                self.folded.taken[seat] = body.card
+            return out
+        assert isinstance(body, rummy_pb2.RummyDiscarded)
+        if seat in self.folded.seats:  # round again without a turn of the player's: the round is said
+            out.append(self.flush())
+        self.folded.seats.add(seat)
+        taken = self.folded.taken.pop(seat, None)
+        name = model.name(seat)
+        if taken is not None:
+            self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
+                name=name, taken=card_words(taken), card=card_words(body.card)))
+        else:
+            self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card)))
+        return self.before([s for s in out if s])
+
+    def flush(self) -> str:
+        """The folded line, said now (at the player's turn), and a new round begun."""
+        said = self.folded.line()
+        self.folded = Folded()
+        return said
+
+    def _short(self, model: TableModel, name: str, body: Message) -> str | None:
+        """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
+        log's own words."""
+        if isinstance(body, table_pb2.HandStarted):
+            self.folded = Folded()
+            self.dealing = body.hand
+            self.later.append(self._dealt)
+            return ""
+        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and self.dealing is not None:
+            return ""  # said with the hand's number, in the order the cards are numbered
+        if isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == model.seat:
+            card = body.card
+            self.later.append(lambda now: _drawn(now, card))
+            return ""
+        if isinstance(body, truco_pb2.TrucoTrickEnded):
+            if not body.HasField("winner"):
+                return _("Trick {n} tied.").format(n=body.trick)
+            return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+        if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
+            return team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
+                             _("{team} takes {amount}."), amount=amount(model, body.points)).plain
+        if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
+            return ""
+        if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
+            return ""
+        if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
+            return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
+        if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
+            promise = spoken(meaning(model.game, body.signal).plain, stop=False)
+            return (_("{name} signals {promise}, you caught it.") if caught(model, body.seat)
+                    else _("{name} signals {promise}.")).format(name=model.name(body.seat), promise=promise)
+
+        if isinstance(body, rummy_pb2.RummyKnocked):
+            who = model.name(body.seat)
+            if body.seat == model.seat:
+                return (_("You knock, discarding {card}.").format(card=card_words(body.discard))
+                        if body.HasField("discard") else _("You knock, all ten melded."))
+            return (_("{name} knocks, discarding {card}.").format(name=who, card=card_words(body.discard))
+                    if body.HasField("discard") else _("{name} knocks, all ten melded.").format(name=who))
+        if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass" and model.view is not None \
+                and model.view.WhichOneof("game") == "rummy":
+            return ""  # a claim window let go: not news
+        return None
+
+    def _dealt(self, model: TableModel) -> str:
+        """"Hand 3: ..." with the player's cards in the order of their numbers (a spectator: the number alone)."""
+        hand, self.dealing = self.dealing, None
+        cards = [c for c in held(model) if c is not None]
+        view = model.view
+        if not cards and view is not None and view.WhichOneof("game") == "cacho":
+            mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
+            cards = list(mine.cards) if mine is not None else []
+        if not cards or model.seat is None:
+            return _("Hand {n}.").format(n=hand)
+        return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards))
+
+    def after_view(self, model: TableModel) -> list[str]:
+        """The sentences waiting for the message's view (``later``), said now that it is in."""
+        said = [s(model) for s in self.later]
+        self.later = []
+        return self.before([s for s in said if s])
+
+    def turn_begins(self) -> list[str]:
+        """A turn of the player's is about to be said: what was folded so far comes first."""
+        self.acted = False
+        said = self.before([self.flush()])
+        return [s for s in said if s]
+
+
+def _drawn(model: TableModel, card: str) -> str:
+    """The card the player drew from the stock, and the number that discards it now."""
+    hand = held(model)
+    if card in hand:
+        return _("You draw {card}, number {n}.").format(card=card_words(card), n=hand.index(card) + 1)
+    return _("You draw {card}.").format(card=card_words(card))
+
+
+def caught(model: TableModel, seat: int) -> bool:
+    """A signal of the other team's, caught by the player."""
+    mine = my_team(model)
+    return mine is not None and seat_team(model, seat) != mine
+
+
+def _seat(body: Message) -> int | None:
+    seat = getattr(body, "seat", None)
+    return seat if isinstance(seat, int) else None
+
+
+LEVEL_SAID = {
+    Level.TERSE: N_("Terse: your turn, what the others do that changes your choice, and the results; the others' "
+                    "draws and discards one line a round. Type verbose to hear everything."),
+    Level.VERBOSE: N_("Verbose: every event as it happens. Type terse to hear less."),
+}

@@ -1,0 +1,154 @@
+"""The terse level says less, and nothing that matters less: on a real server, a Pif Paf hand heard at each level
+by two players at once (one terse, one verbose, the same table and the same events); and what the terse level
+does to each kind of event, one at a time.
+
+The by-ear tests (``test_by_ear``) play every game through at the terse level, the usual one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cardtui.client.fairness import Standing, Verdict
+from cardtui.client.lines import loop  # noqa: F401  (every game's words)
+from cardtui.client.lines.narration import SHORT_STANDINGS, Level, Narrator, verdict_said
+from cardtui.client.lines.sentences import spoken
+from cardtui.client.models import TableModel
+from cardtui.client.words import event_words
+from cardtui.i18n import speaking
+from cardtui.server.app import Running
+from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
+from tests.client.lines.listener import Listener
+
+NAMES = ["ana", "bia", "caio", "dan"]
+
+
+def model(game: str = "pifpaf", seat: int = 0) -> TableModel:
+    summary = common_pb2.TableSummary(id="t", game=game, seats=[
+        common_pb2.SeatSummary(seat=n, name=name, taken=True) for n, name in enumerate(NAMES)])
+    view = table_pb2.View(hand=1, seats=summary.seats)
+    (view.rummy if game in ("pifpaf", "cacheta") else view.truco).SetInParent()
+    return TableModel(summary, seat).with_view(view, 1)
+
+
+def told(narrator: Narrator, m: TableModel, event: table_pb2.Event) -> list[str]:
+    said = event_words(m, event)
+    return narrator.event(m, event, spoken(said.text.plain) if said is not None else "")
+
+
+def rummy(**body: object) -> table_pb2.Event:
+    return table_pb2.Event(seq=1, rummy=rummy_pb2.RummyEvent(**body))  # type: ignore[arg-type]
+
+
+def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -> None:
+    m = model()
+    terse, verbose = Narrator(Level.TERSE), Narrator(Level.VERBOSE)
+    events = [
+        rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_STOCK)),
+        rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="9C")),
+        rummy(drew=rummy_pb2.RummyDrew(seat=2, source=common_pb2.DRAW_SOURCE_PILE, card="9C")),
+        rummy(discarded=rummy_pb2.RummyDiscarded(seat=2, card="QD")),
+        rummy(drew=rummy_pb2.RummyDrew(seat=3, source=common_pb2.DRAW_SOURCE_STOCK)),
+        rummy(discarded=rummy_pb2.RummyDiscarded(seat=3, card="7C")),
+    ]
+    assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
+    assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
+    line = terse.turn_begins()
+    assert line == ["Discards: bia, 9 of clubs; caio takes 9 of clubs, discards queen of diamonds; dan, 7 of clubs."]
+    assert terse.turn_begins() == [], "said once"
+
+
+def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again() -> None:
+    m = model()
+    terse = Narrator(Level.TERSE)
+    for seat, card in ((1, "2C"), (2, "3C"), (3, "4C")):
+        assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card))) == []
+    again = told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="5C")))
+    assert again == ["Discards: bia, 2 of clubs; caio, 3 of clubs; dan, 4 of clubs."]
+
+
+def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
+    m = model()
+    terse = Narrator(Level.TERSE)
+    mine = rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="9C"))
+    terse.acted = True
+    assert told(terse, m, mine) == [], "the player chose it"
+    terse.turn_begins()
+    assert told(terse, m, mine) == ["You discard 9 of clubs."], "the time ran out: the table chose it"
+
+
+def test_calls_bets_cards_knocks_and_results_are_said_at_the_terse_level() -> None:
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    play = table_pb2.Event(seq=1, truco=truco_pb2.TrucoEvent(played=truco_pb2.TrucoPlayed(seat=1, card="1e")))
+    call = table_pb2.Event(seq=2, truco=truco_pb2.TrucoEvent(called=truco_pb2.TrucoCalled(
+        seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, call=truco_pb2.TRUCO_WORD_TRUCO, value=2, refused=1)))
+    assert told(terse, m, play) == [], "a card played waits for the next thing said"
+    said = told(terse, m, call)
+    assert said[0] == "bia, ace of swords." and "Truco" in said[1], said
+    knock = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["5S", "5D", "5C"])],
+                                                 discard="8C"))
+    assert told(Narrator(Level.TERSE), model(), knock) == ["dan knocks, discarding 8 of clubs."]
+    verbose = told(Narrator(Level.VERBOSE), model(), knock)
+    assert verbose == ["dan knocks: 5 of spades, 5 of diamonds and 5 of clubs, discarding 8 of clubs."], verbose
+
+
+def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
+    """Each standing the check can reach has short words of its own; verbose says the check whole."""
+    assert set(SHORT_STANDINGS) == set(Standing), "a standing without short words would be said whole"
+    fair = Verdict(3, cut=True, hand_no=3)
+    assert fair.standing is Standing.FAIR
+    assert verdict_said(fair, Level.TERSE) == "Fair deal."
+    assert verdict_said(fair, Level.VERBOSE).startswith("Hand 3 (table deal 3): fair deal")
+    broken = Verdict(4, problems=("the revealed server seed does not match the commitment",), cut=True)
+    short = verdict_said(broken, Level.TERSE)
+    assert short.startswith("Warning:") and "deal" in short
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            assert verdict_said(fair, Level.TERSE) != "Fair deal."
+
+
+async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_says_the_check(
+        patient_server: Running) -> None:
+    """Two players at one Pif Paf table, one at each level, the same hand: the terse one hears fewer and shorter
+    sentences, no claim window they could only let go, and asks for the deal's check whole."""
+    address = f"127.0.0.1:{patient_server.port}"
+    terse, verbose = Listener(address, "ana"), Listener(address, "bia")
+    terse.start()
+    verbose.start()
+    for p in (terse, verbose):
+        await p.heard.until(lambda s: "127.0.0.1" in s, "the welcome")
+    verbose.heard.type("verbose")
+    await verbose.heard.until(lambda s: s.startswith("Verbose:"), "the level")
+    terse.heard.type("new pifpaf")
+    await terse.heard.until(lambda s: "Press enter" in s, "the table described")
+    terse.heard.type("change")
+    answers = iter(["3", "1", "", "", "500"])  # players, bots, turn, then the options up to the claim window
+    n = 0
+    while True:
+        n = await terse.heard.until(lambda s: s.startswith("You sit at") or "enter" in s, "a question", n + 1)
+        if terse.heard.said[n].startswith("You sit at"):
+            break
+        question = terse.heard.said[n]
+        terse.heard.type("500" if question.startswith("Time to claim") else next(answers, ""))
+    verbose.heard.type("tables")
+    await verbose.heard.until(lambda s: s.startswith("1: "), "the table listed")
+    verbose.heard.type("sit 1")
+    await verbose.heard.until(lambda s: s.startswith("You sit at"), "a seat")
+    done = lambda s: bool(re.match(r"(Hand 2[.:]|Mão 2|The match is over)", s))  # noqa: E731
+    import asyncio
+
+    ends = await asyncio.gather(terse.play_until(done, "Your turn:", "the next hand"),
+                                verbose.play_until(done, "Your turn:", "the next hand"))
+    terse.heard.type("deal")
+    n = await terse.heard.until(lambda s: "fair deal (" in s or "checks out" in s or "not checked" in s,
+                                "the check whole")
+    assert await terse.stop() == 0 and await verbose.stop() == 0
+    short, long = (p.heard.said[next(i for i, s in enumerate(p.heard.said) if s.startswith("Hand 1")):end]
+                   for p, end in zip((terse, verbose), ends, strict=True))
+    assert "Fair deal." in short and not any(s.startswith("Fair deal.") for s in long)
+    assert "fair deal (" in terse.heard.said[n], "the deal command says the check whole"
+    assert not any(s == "Your turn: 15 Pass." for s in short), "a window she can only let go is not a turn"
+    assert any(s.startswith("Your turn: 15 Pass") for s in long), "verbose says the windows, as before"
+    assert any(s.startswith("Discards: ") for s in short)
+    assert sum(map(len, short)) < 0.6 * sum(map(len, long)), (sum(map(len, short)), sum(map(len, long)))
