@@ -20,7 +20,7 @@ import aiohttp
 import pytest
 
 from cardtui.server.app import Running
-from cardtui.server.web import WebServer
+from cardtui.server.web.site import WebServer
 from tests.test_web_page import near, pixel_rows, reader_tab, row_color, web, whole  # noqa: F401  (the fixture)
 from tools.web_shots import Device, Page, fit_of, launch, open_page, set_size
 

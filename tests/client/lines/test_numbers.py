@@ -29,7 +29,7 @@ from cardtui.client.lines.actions import (
 )
 from cardtui.client.models import TableModel, action_name
 from cardtui.engine.games import GAMES
-from cardtui.server import wire
+from cardtui.server.base import wire
 from cardtui.v1 import common_pb2
 
 NAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
