@@ -4,6 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NATIVE := $(VENV)/cardtui-native/current
 NATIVE_SOURCES := $(wildcard engine/*.py engine/truco/*.py engine/truco/*/*.py) engine/bots/rummy_search.py engine/bots/cacho_search.py \
+	engine/bots/trucosim.py engine/bots/truco_worlds.py engine/bots/truco_search.py \
 	server/wire.py server/fanout.py \
 	tools/native.py tools/layout.py
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -140,6 +140,20 @@ def test_a_truco_is_never_refused_when_refusing_loses_the_match() -> None:
         assert action.type not in ("no_quiero", "mazo"), level
 
 
+@pytest.mark.parametrize("scores", [(0, 0), (10, 10), (5, 15), (20, 20)])
+def test_hard_answers_a_truco_with_no_envido_on_nothing(scores: tuple[int, int]) -> None:
+    # Mano, a truco called before the first card: with 4c 5o 6b (an envido of 11) an envido is all bluff, and
+    # it leaves the truco to be answered after it by a hand that cannot take it. Hard bluffed so on 17 seeds of
+    # 100 at every score (issue 75); the search alone (its bluffs not mixed) never did.
+    picks = []
+    for seed in range(40):
+        st = argentino(scores=scores, dealer=1, seed=seed, s0="4c 5o 6b", s1="1e 3o 2c")
+        ARG.apply(st, 1, Action("truco"))
+        assert Action("envido") in ARG.legal_actions(st, 0)
+        picks.append(decide(ARG, st, 0, LEVELS["truco_argentino"]["hard"], seed).type)
+    assert not {"envido", "real_envido", "falta_envido"} & set(picks), picks
+
+
 def test_a_strong_envido_calls_falta_envido() -> None:
     st = argentino(scores=(10, 10), dealer=1, s0="7o 6o 4e", s1="4c 5b 6c")  # 33 of envido
     for level, action in each("truco_argentino", ARG, st, 0).items():
