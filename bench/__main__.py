@@ -133,8 +133,8 @@ def fair_section(quick: bool) -> None:
 
     hands = 20 if quick else fairdeal.HANDS
     print(f"== the fair deal: {hands} hands of Cacho a trick, played wherever it gives the client a six; hands"
-          " steered under ✔ (mark 0), against the honest host")
-    fairdeal.run(print=lambda s: print(s, flush=True), hands=hands)
+          " steered under ✔ (mark 0), against the honest host; then the randomised dishonest host over every game")
+    fairdeal.run(print=lambda s: print(s, flush=True), hands=hands, model_hands=300 if quick else 3000)
 
 
 def startup_section(quick: bool) -> None:

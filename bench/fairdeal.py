@@ -6,6 +6,7 @@ for how often the six comes by itself."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,7 +40,7 @@ async def measure(trick: Trick, hands: int) -> Figures:
         try:
             joined = await conn.join(TABLE, "ana")
             async for _msg in conn.follow(joined.token, fair=fair):
-                if len(fair.verdicts) >= hands:
+                if cheat.finished.is_set() and fair.verdicts and fair.verdicts[-1].hand == cheat.dealt[-1].hand:
                     break
         finally:
             await conn.close()
@@ -49,7 +50,29 @@ async def measure(trick: Trick, hands: int) -> Figures:
                    sum(by[d.hand].ok for d in steered if d.hand in by), sum(v.ok for v in by.values()))
 
 
-def run(print: Callable[[str], None], hands: int = HANDS) -> None:
+def model(hands: int, seed: int = 73) -> tuple[int, int, int, int, int, int]:
+    """The randomised dishonest host (``tests/client/host_model.py``) for about ``hands`` hands over every game, half
+    its moves honest: (hands, hands the host chose, ✔ in all, ✔ on a chosen deck, honest hands, alarms on them)."""
+    from tests.client.host_model import TABLES, check, random_move
+    from tests.client.host_model import run as play
+
+    rng = random.Random(seed)
+    dealt = chose = ticks = bad = honest = alarms = 0
+    while dealt < hands:
+        game, players = rng.choice(TABLES)
+        k = 3 if game in ("pifpaf", "cacheta") else 12
+        host = play(game, players, [random_move(rng) for _ in range(k)], rng.randrange(2**31), rng.random() < 0.7)
+        findings = list(check(host))
+        dealt += len(host.dealt)
+        chose += sum(d.chose for d in host.dealt)
+        ticks += sum(v.ok for v in host.fair.verdicts)
+        bad += sum(f.verdict.ok for f in findings)
+        honest += sum(d.move.honest for d in host.dealt)
+        alarms += sum(not f.verdict.ok for f in findings)
+    return dealt, chose, ticks, bad, honest, alarms
+
+
+def run(print: Callable[[str], None], hands: int = HANDS, model_hands: int = 3000) -> None:
     async def every() -> None:
         for trick in [Trick.HONEST, *sorted(STEERING | CHOOSING)]:
             f = await measure(trick, hands)
@@ -57,3 +80,6 @@ def run(print: Callable[[str], None], hands: int = HANDS) -> None:
                   f"  steered under ✔ {f.ticked}  ✔ {f.ok}/{f.hands}")
 
     asyncio.run(every())
+    dealt, chose, ticks, bad, honest, alarms = model(model_hands)
+    print(f"  the randomised host, every game: {dealt} hands, {chose} of them the host chose; ✔ {ticks}, of them on a"
+          f" chosen deck {bad} (mark 0); honest hands {honest}, red on them {alarms} (mark 0)")

@@ -111,6 +111,18 @@ class Watch:
     dealer: int | None = None
     """The dealer the rules give for this hand, from the table's history as this client followed it (None:
     it did not follow enough of it to tell)."""
+    named: int | None = None
+    """The dealer the commitment fixed, before any link was seen (None: the commitment named none)."""
+    guessed: bool = False
+    """``dealer`` follows the rotation from a dealer this client did not see deal (a snapshot's word)."""
+    seats_from: tuple[int, ...] = ()
+    """A new match's seats as the commitment fixed them (``MatchStarted.seats_from`` must say the same)."""
+    opens_match: bool = False
+    """The commitment said the hand opens a match."""
+    ended_ok: bool = False
+    """The hand's end (``HandEnded``) came before its reveal."""
+    moved_after: bool = False
+    """The seats were moved otherwise than the commitment had fixed them."""
 
 
 class Phrase(str):
@@ -150,6 +162,11 @@ class Standing(StrEnum):
     WITHHELD = "withheld"
     """A seat pledged a link and it is not in the deal: whoever held it back (the seat or the host) could
     choose between two decks (``cardtui-deal/2``); said to everyone, naming the seat (red)."""
+    AWAY = "away"
+    """A pledged seat's stream had closed before its link came (the server says), so the deal went on without
+    it: said neutrally, and never ✔, since whoever left the link out could have chosen between two decks (grey)."""
+    VOIDED = "voided"
+    """A commitment that dealt no hand, revealed with the reason (the table closed): said in words (grey)."""
     BROKEN = "broken"
     """The deal does not check out (red)."""
     UNCHECKED = "unchecked"
@@ -186,6 +203,13 @@ class Verdict:
     withheld: tuple[str, ...] = ()
     """``cardtui-deal/2``: who held a pledged link back (or had it left out), each as the table named the
     seat then ("seat 2 (bia)")."""
+    away: tuple[str, ...] = ()
+    """Pledged seats dealt without because their stream had closed (the server's ``gone``), named likewise."""
+    void: str = ""
+    """The commitment dealt no hand: why, as the server said it."""
+    doubt: str = ""
+    """Why this deal cannot be called fair though everything checked (who deals could not be checked; a link of
+    this client's went to a hand it did not see played out): never ✔."""
 
     @property
     def standing(self) -> Standing:
@@ -197,11 +221,15 @@ class Verdict:
             return Standing.UNUSED
         if self.withheld:
             return Standing.WITHHELD
+        if self.void:
+            return Standing.VOIDED
+        if self.away:
+            return Standing.AWAY
         if not self.seated:
             return Standing.WATCHED
         if not self.cut:
             return Standing.UNASKED
-        if not self.compared:
+        if not self.compared or self.doubt:
             return Standing.PARTIAL
         return Standing.FAIR
 
@@ -246,6 +274,14 @@ class Verdict:
                      " the host) could choose between two decks; the rest checks out ({found}).").format(
                 where=where, seats=", ".join(self.withheld), found=found)
             return Said(Text("⚠ " + line + notes), "bold red")
+        if standing is Standing.VOIDED:
+            line = _("{where} was not dealt: {why}. Its seeds are revealed, and no cards came from them.").format(
+                where=where, why=said(self.void))
+            return Said(Text("○ " + line + notes), GREY)
+        if standing is Standing.AWAY:
+            line = _("{where}: {seats} was away, so it was dealt without that seed; the rest checks out ({found})."
+                     ).format(where=where, seats=", ".join(self.away), found=found)
+            return Said(Text("○ " + line + notes), GREY)
         if standing is Standing.WATCHED:
             line = _("{where}: the deal checks out ({found}), but you are watching: no seed of yours went in, so"
                      " this does not show that the host did not choose the deck.").format(where=where, found=found)
@@ -253,6 +289,9 @@ class Verdict:
             why = said(self.unasked) if self.unasked else _("no seed of yours went in")
             line = _("{where}: the host alone chose this deck: your seed was not asked for ({why}); the rest checks"
                      " out ({found}).").format(where=where, why=why, found=found)
+        elif self.doubt and self.compared:
+            line = _("{where}: your seed is in and your cards match, but this cannot be called a fair deal: {why}."
+                     ).format(where=where, why=said(self.doubt))
         else:
             line = _("{where}: your seed is in and the commitment matches, but not everything was checked.").format(
                 where=where)
@@ -325,6 +364,15 @@ class FairDeals:
         """A match began (``MatchStarted``) and its first hand has not: its first dealer is the rules' own."""
         self.duels = False
         """The last hand was a pica-pica hand's three 1v1s (truco argentino for six)."""
+        self.last_hand_no: int | None = None
+        """The match's number of the hand ``last_dealer`` dealt."""
+        self.guessed = False
+        """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
+        self.spent: tuple[int, bool] | None = None
+        """A table deal this client gave a link to that dealt no hand (dropped for another commitment, revealed
+        undealt or misdealt): the host had seen that link, so the next deal is one it could choose, and is
+        flagged (docs/deal.md §12: each link in exactly one dealt hand); with False, this client could not tell
+        (part of that hand never reached it), and the next deal is not called fair."""
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -334,7 +382,7 @@ class FairDeals:
             self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
             self.seat = snap.seat if snap.HasField("seat") else None
             self.options = dict(snap.table.options)
-            self.last_dealer, self.last_winner, self.opening = None, None, False  # the history before: unknown
+            self._resync(snap.view)
             self._seated(snap.view)
             if self.opened is None:
                 self.opened = msg.seq
@@ -358,6 +406,9 @@ class FairDeals:
                     self.watch, self.following = None, False
             self.last = ev.seq
             name, inner = event_body(ev)
+            if isinstance(inner, table_pb2.MatchStarted) and self.watch is not None and not self.watch.bare and (
+                    not self.watch.started and tuple(inner.seats_from) != self.watch.seats_from):
+                self.watch.moved_after = True  # not the seats the commitment fixed before any link was seen
             if isinstance(inner, table_pb2.MatchStarted) and inner.seats_from:
                 order = list(inner.seats_from)
                 if self.seat is not None and self.seat in order:
@@ -386,6 +437,18 @@ class FairDeals:
         if told:
             self._told.setdefault(msg.seq, []).extend(told)
         return cuts
+
+    def _resync(self, view: table_pb2.View) -> None:
+        """A snapshot: the table as it stands now, in place of what this client may have missed. What it
+        worked out of who deals stays, unless the snapshot shows a hand it did not see begin: then the
+        rotation goes on from the dealer the table shows (its word for hands this client did not see; a
+        hand's dealer is fixed with its commitment anyway, before any link, so it decides no deck)."""
+        hand, dealer = view.hand, view.dealer
+        if hand and (self.last_hand_no, self.last_dealer) == (hand, dealer):
+            return  # the hand whose dealer this client saw is still the last one: nothing it needs was missed
+        self.last_winner, self.opening, self.duels = None, False, False
+        self.last_dealer, self.last_hand_no = (dealer, hand) if hand else (None, None)
+        self.guessed = bool(hand)
 
     def _caught_up(self, ev: table_pb2.Event) -> None:
         """An event from before this client opened the table, replayed after its first snapshot (the
@@ -431,6 +494,12 @@ class FairDeals:
         carried = old if old is not None and old.bare and not old.ended else None
         if old is not None and old.started and carried is None:
             told.append(self._unrevealed(old))
+        elif old is not None and not old.bare and old.seed is not None:
+            # This client's link went to that commitment, which dealt nothing and was never revealed: the host saw
+            # the link, and the deck it made, and chose to commit again.
+            told.append(Verdict(old.hand, (N_("the host saw your seed for this deal, then committed to another deck"
+                                              " instead: no hand was dealt from it"),), hand_no=old.hand_no))
+            self.spent = (old.hand, True)
         seated = self.seat is not None
         scheme = inner.scheme or SCHEMES[0]
         pledges = {p.seat: p.follows for p in inner.pledges}
@@ -462,7 +531,9 @@ class FairDeals:
                 self.revealed = at + 1
         watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock(), unasked=unasked,
                       live=not replay, bots=self.bots, scheme=scheme, pledges=pledges,
-                      foreign=named is not None and at is None)
+                      foreign=named is not None and at is None,
+                      named=inner.dealer if inner.HasField("dealer") else None,
+                      seats_from=tuple(inner.seats_from), opens_match=inner.opens_match)
         if carried is not None:  # the hand had begun before its commitment came
             watch.after_cards, watch.started, watch.hand_no = True, True, carried.hand_no
             watch.seen, watch.gap = carried.seen, carried.gap
@@ -491,7 +562,8 @@ class FairDeals:
         if starts:
             w.started = True
         if isinstance(inner, table_pb2.HandStarted):
-            w.hand_no, w.dealer = inner.hand, expected
+            w.hand_no, w.dealer, w.guessed = inner.hand, expected, self.guessed
+            self.last_hand_no = inner.hand
         elif isinstance(inner, table_pb2.HandEnded):
             w.ended = True
         if inner is not None and name != "hidden":
@@ -503,6 +575,7 @@ class FairDeals:
         last one's by the game's rotation. None where this client did not see enough to tell."""
         n = self.seats
         if self.opening:
+            self.guessed = False  # a match's first dealer is the rules' own: nothing taken on anyone's word
             expected: int | None = FIRST_DEALER.get(self.game)
             if expected == -1:
                 expected = n - 1
@@ -554,6 +627,32 @@ class FairDeals:
         hand = reveal.hand if w.bare else w.hand
         problems: list[str] = []
         notes: list[str] = []
+        doubt = ""
+        earlier, self.spent = self.spent, None
+        if earlier is not None and earlier[1]:
+            problems.append(phrase("the host had seen your seed for table deal {old}, which dealt no hand, before it"
+                                   " committed to this one: it could choose between the two decks", old=earlier[0]))
+        elif earlier is not None:
+            doubt = phrase("your seed for table deal {old} went to a hand this client did not see played out, so this"
+                           " deal cannot be told from one the host chose", old=earlier[0])
+        undealt = not w.bare and not w.started
+        if w.gap and not reveal.void and (undealt or not w.ended):
+            pass  # part of the hand never came: whether it was dealt and played out, this client cannot say
+        elif reveal.void and not undealt:
+            problems.append(N_("the seeds were revealed as a deal that was never dealt, though its hand was"))
+        elif undealt and not reveal.void:
+            problems.append(N_("the seeds were revealed, but no hand was dealt from them: the host could deal another"
+                               " deck instead"))
+        elif w.started and not w.ended and not reveal.void:
+            problems.append(N_("the seeds were revealed before the hand ended (a misdeal): the host could deal again"
+                               " from another deck"))
+        if (undealt or not w.ended) and w.seed is not None:
+            # This client's link, seen, and no hand of it played out here: the next deal is one the host could
+            # choose (certainly, unless part of this hand never reached this client).
+            self.spent = (hand, not w.gap)
+        if w.moved_after:
+            problems.append(N_("the seats were moved after the commitment, once the seeds could be seen: the host"
+                               " could choose between decks"))
         if reveal.scheme not in SCHEMES:
             return Verdict(hand, (phrase("it names a deal scheme this client does not know ({scheme})",
                                          scheme=repr(reveal.scheme[:40])),), seated=seated, hand_no=w.hand_no)
@@ -585,10 +684,11 @@ class FairDeals:
             return Verdict(hand, (*problems, phrase("the revealed seeds are malformed ({error})", error=e)),
                            seated=seated, hand_no=w.hand_no)
         seeds = dict(seed.player_seeds)
-        dropped = self._mine(w, seeds, problems)
+        dropped = "" if reveal.void else self._mine(w, seeds, problems)
         if self.seat in seeds and w.seed is None and not w.live:
             notes.append(N_("the seed at your seat is the one whoever sat there before you sent for this deal"))
         withheld: tuple[str, ...] = ()
+        away: tuple[str, ...] = ()
         if seed.scheme != SCHEMES[0]:
             for s in seed.unfollowed():
                 problems.append(phrase("the deal used a seed for seat {seat} that is not the link its pledge named:"
@@ -597,7 +697,10 @@ class FairDeals:
                 if s in w.bots and s in self.bots:
                     problems.append(phrase("the commitment took a pledge at seat {seat}, where a bot plays: one the"
                                            " host made", seat=s + 1))
-            withheld = tuple(self._named(s) for s in seed.withheld() if s != self.seat)
+            gone = set(reveal.gone)
+            if not reveal.void:  # (a deal never dealt chose no deck: who had not cut yet is no matter)
+                withheld = tuple(self._named(s) for s in seed.withheld() if s != self.seat and s not in gone)
+                away = tuple(self._named(s) for s in seed.withheld() if s != self.seat and s in gone)
         for s, b in seeds.items():
             if s == self.seat:
                 continue
@@ -626,11 +729,19 @@ class FairDeals:
         compared = False
         if w.gap:
             notes.append(N_("part of the hand did not reach this client, so its cards were not compared"))
-        else:
+        elif not reveal.void:
             started = next((b for _, b in w.seen if isinstance(b, table_pb2.HandStarted)), None)
-            if started is not None and w.dealer is not None and started.dealer != w.dealer:
+            if started is not None and w.named is not None and started.dealer != w.named:
+                problems.append(phrase("the server named seat {named} to deal, but the commitment had fixed seat"
+                                       " {seat} before the cut", named=started.dealer + 1, seat=w.named + 1))
+            # (the rules' turn, where this client saw who dealt before: not on a snapshot's word, which a table
+            # whose rotation this client did not see may well have right in ways it cannot follow)
+            if started is not None and w.dealer is not None and not w.guessed and started.dealer != w.dealer:
                 problems.append(phrase("the server named seat {named} to deal, but by the rules it was seat {seat}'s"
                                        " turn", named=started.dealer + 1, seat=w.dealer + 1))
+            if w.named is None and (w.dealer is None or w.guessed) and not w.bare and not doubt:
+                doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
+                           " to work it out")
             rule = RULES.get(self.game)
             if rule is None:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
@@ -641,7 +752,8 @@ class FairDeals:
         mine = seeds.get(self.seat) if self.seat is not None else None
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
-                       dropped=dropped, unasked=w.unasked, compared=compared, withheld=withheld)
+                       dropped=dropped, unasked=w.unasked, compared=compared or bool(reveal.void), withheld=withheld,
+                       away=away, void=reveal.void, doubt=doubt)
 
     def _named(self, seat: int) -> str:
         """A seat as a verdict names it: its number, and who sits there."""

@@ -142,6 +142,11 @@ class Match(ABC):
         """Deal the next hand of a match whose last hand is over (a plain seed, or a fair deal's)."""
 
     @abstractmethod
+    def next_dealer(self) -> int:
+        """Who deals the next hand (``next_hand``), known before its deal: the table names it in the hand's
+        commitment, before any player's seed is seen."""
+
+    @abstractmethod
     def scores(self) -> tuple[int, ...]:
         """Where each seat stands: chips, points, or its team's score."""
 
@@ -200,6 +205,10 @@ class Rules(ABC):
     @abstractmethod
     def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: Seed) -> tuple[Match, list[Event]]:
         """A new match with its first hand dealt (from ``hand_rng(seed)``, engine.fairness)."""
+
+    @abstractmethod
+    def opening_dealer(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo]) -> int:
+        """Who deals a new match's first hand (``open``), known before its deal."""
 
     @abstractmethod
     def replay_match(self, record: Mapping[str, Any]) -> Match:
@@ -282,7 +291,12 @@ class Game(Rules, Generic[S, O, V]):
         return len(state.seats) - 1
 
     def next_dealer(self, state: S) -> int:
+        """Who deals the hand after the one just over. Pure: the table asks it before the deal, to name the
+        dealer in the hand's commitment (docs/deal.md §1), and the deal asks it again."""
         return (state.dealer + 1) % len(state.seats)
+
+    def before_next(self, state: S) -> None:
+        """What the next hand's deal sets up beyond its dealer (truco argentino: a pica-pica round)."""
 
     # -- the hand lifecycle ----------------------------------------------------------------
     def start(self, options: O, seats: Sequence[SeatInfo], seed: Seed) -> tuple[S, list[Event]]:
@@ -298,7 +312,13 @@ class Game(Rules, Generic[S, O, V]):
             raise IllegalAction("The hand in play is not over yet.")
         if self.match_over(state):
             raise IllegalAction("The match is over.")
-        return self.deal(state, seed, self.next_dealer(state))
+        dealer = self.next_dealer(state)
+        self.before_next(state)
+        return self.deal(state, seed, dealer)
+
+    def opening_dealer(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo]) -> int:
+        """Who deals a new match's first hand at ``seats``: what the table names in its commitment."""
+        return self.first_dealer(self.new_state(self.options(raw), seats))
 
     def resume(
         self, options: O, seats: Sequence[SeatInfo], start: Sequence[int], dealer: int, hand_no: int, seed: Seed,
@@ -481,6 +501,9 @@ class Bound(Match, Generic[S, O, V]):
 
     def next_hand(self, seed: Seed) -> list[Event]:
         return self.game.next_hand(self.state, seed)
+
+    def next_dealer(self) -> int:
+        return self.game.next_dealer(self.state)
 
     def scores(self) -> tuple[int, ...]:
         return self.game.scores(self.state)

@@ -117,10 +117,11 @@ class Replayer(Protocol):
         ...
 
 
-STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings", "awaited"})
+STORED_KEYS = frozenset({"table", "hand", "match", "prev", "standings", "awaited", "gone"})
 """Keys the replay of one hand does not remake: those set by whoever stores a history, and
 Cacheta's ``standings`` (places over the whole match, which one hand's history cannot tell), and
-``awaited`` (whose seeds the deal waited for: who was connected, which no replay can tell).
+``awaited`` and ``gone`` (whose seeds the deal waited for, and who of them went away before their link
+came: who was connected, which no replay can tell).
 The chain covers them: changing one breaks the next hand's link."""
 
 SEAT_KEYS = frozenset({"bot", "away"})
@@ -165,6 +166,9 @@ class HandCheck:
     withheld: tuple[str, ...] = ()
     """``cardtui-deal/2``: seats that pledged a link and whose link is not in the deal: whoever held it back
     (the seat, or the host) could choose between two decks."""
+    away: tuple[str, ...] = ()
+    """Pledged seats dealt without because, the server says, they had gone (``gone``): said, not flagged, and
+    never ✔ (whoever left the link out could have chosen between two decks)."""
 
     @property
     def ok(self) -> bool:
@@ -175,7 +179,8 @@ class HandCheck:
     def full(self) -> bool:
         """A fair deal for everyone at the table (✔): verified, and every person seated, and nobody
         else, put a seed in it."""
-        return self.ok and not self.absent and not self.hosted and not self.withheld and self.seeds not in ("", "none")
+        return (self.ok and not self.absent and not self.hosted and not self.withheld and not self.away
+                and self.seeds not in ("", "none"))
 
     def line(self) -> str:
         """One line: the table's deal number (the history's ``hand``, counted across matches), labelled
@@ -197,6 +202,9 @@ class HandCheck:
         elif self.hosted:
             text = f"{where}: ⚠ {checks} the seed of " + ", ".join(self.hosted) + (
                 " is the host's own: a bot played that seat")
+        elif self.away:
+            text = f"{where}: ○ {checks} " + ", ".join(self.away) + (
+                " had gone (the server says) before its link came: dealt without it")
         elif self.seeds == "none":
             text = f"{where}: ○ {checks} no player's seed went in: the host alone chose this deck"
         elif self.absent:
@@ -254,9 +262,18 @@ def _check_fair(record: Mapping[str, Any], games: Mapping[str, Replayer]) -> tup
     strangers = [_seat(seat) for seat, _ in seed.player_seeds if seat not in seats]
     if strangers:
         problems.append(f"a seed comes from seat {', '.join(strangers)}, not at this table")
-    unfollowed = [_seat(seat) for seat in seed.unfollowed()] if seed.scheme != SCHEMES[0] else []
+    foreign = [_seat(seat) for seat, _ in seed.pledges if seat not in seats]
+    if foreign:
+        problems.append(f"a pledge is named for seat {', '.join(foreign)}, not at this table")
+    pledged = dict(seed.pledges)
+    unfollowed = [seat for seat in seed.unfollowed()] if seed.scheme != SCHEMES[0] else []
+    unnamed = [_seat(seat) for seat in unfollowed if seat not in pledged]
+    unfollowed = [seat for seat in unfollowed if seat in pledged]
     if unfollowed:  # docs/deal.md §3a: a seed that is not its pledge's link could be chosen after others were seen
-        problems.append(f"the seed of seat {', '.join(unfollowed)} is not the link its pledge named")
+        problems.append(f"the seed of seat {', '.join(map(_seat, unfollowed))} is not the link its pledge named")
+    if unnamed:
+        problems.append(f"the seed of seat {', '.join(unnamed)} comes from a seat the commitment named no pledge"
+                        " for: one that could be chosen after the others were seen")
     game = games.get(str(record.get("game")))
     if game is None:
         problems.append(f"there is no game {record.get('game')!r} to replay it")
@@ -302,6 +319,8 @@ class Seeds:
     """Seats a bot played (not standing in for a person away) whose seed is in it."""
     withheld: tuple[str, ...] = ()
     """``cardtui-deal/2``: seats the commitment named a pledge for whose link is not in the deal."""
+    away: tuple[str, ...] = ()
+    """Of those, the ones the server says had gone before their link came (``gone``)."""
 
 
 def _seeds(record: Mapping[str, Any]) -> Seeds:
@@ -314,6 +333,7 @@ def _seeds(record: Mapping[str, Any]) -> Seeds:
         used = sorted(int(seat) for seat in (record["fair"].get("player_seeds") or {}))
         awaited = {int(seat) for seat in record.get("awaited") or ()}
         pledged = sorted(int(seat) for seat in (record["fair"].get("pledges") or {}))
+        gone = {int(seat) for seat in record.get("gone") or ()}
     except (KeyError, TypeError, ValueError, AttributeError):
         return Seeds()
 
@@ -326,10 +346,11 @@ def _seeds(record: Mapping[str, Any]) -> Seeds:
 
     people = [s for s in sorted(seats) if person(s)]
     return Seeds(", ".join(who(s) for s in used) or "none",
-                 tuple(who(s) for s in sorted(awaited) if s not in used),
+                 tuple(who(s) for s in sorted(awaited) if s not in used and s not in gone),
                  tuple(who(s) for s in people if s not in used),
                  tuple(who(s) for s in used if s in seats and not person(s)),
-                 tuple(who(s) for s in pledged if s not in used))
+                 tuple(who(s) for s in pledged if s not in used and s not in gone),
+                 tuple(who(s) for s in pledged if s not in used and s in gone))
 
 
 def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) -> list[HandCheck]:
@@ -381,6 +402,6 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
         seeds = _seeds(record) if fair else Seeds()
         out.append(HandCheck(table, hand, str(record.get("game", "")), fair, tuple(problems), tuple(notes), digest,
                              unlinked, seeds.used, seeds.dropped, record.get("match"), seeds.absent, seeds.hosted,
-                             seeds.withheld))
+                             seeds.withheld, seeds.away))
         last[table] = record
     return out

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import ipaddress
 import logging
+import math
 import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -163,7 +164,7 @@ async def start(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web_url: str | None = None,
-    cut_window: float = 1.0,
+    cut_window: float = math.inf,
     bot_workers: int = 1,
     workers: int = 1,
     advertise: str = "",
@@ -176,7 +177,8 @@ async def start(
     """Listen on ``host:port`` (TLS with ``tls`` = (cert PEM, key PEM)); announce it on the LAN if asked.
 
     ``web_url`` (where browsers join, see ``cardtui.server.web``) goes into the announcement.
-    ``cut_window``: seconds a fair deal waits at most for the seated people's seeds.
+    ``cut_window``: seconds a fair deal waits at most for the seated people's seeds (at most a table's turn
+    clock; 0: no cuts).
     ``bot_workers``: processes the bots think in (0: they think on the event loop).
     ``workers``: table workers (``server.workers``): 1, this process drives every table; more,
     each drives a share of them in a process of its own, and this one keeps the lobby.
@@ -358,7 +360,7 @@ async def serve_forever(
     limits: Limits | None = None,
     idle_minutes: int = 10,
     web: WebOptions | None = None,
-    cut_window: float = 1.0,
+    cut_window: float = math.inf,
     bot_workers: int = 1,
     workers: int = 1,
     advertise: str = "",

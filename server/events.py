@@ -80,6 +80,12 @@ class DealCommitted(EventBody):
     scheme: str = ""
     pledges: tuple[PlayerPledge, ...] = ()
     """``cardtui-deal/2``: each pledged seat whose link the deal waits for, and what that link must follow."""
+    dealer: int | None = None
+    """Who deals the hand: fixed here, before any link is seen."""
+    seats_from: tuple[int, ...] = ()
+    """A new match's seats swapped as the people staying asked, fixed here too (() as they are)."""
+    opens_match: bool = False
+    """The hand is a match's first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +114,7 @@ class DealRevealed(EventBody):
     was dropped."""
     pledges: tuple[PlayerPledge, ...] = ()
     """``cardtui-deal/2``: the pledges the commitment named; one with no link in ``seeds`` was held back."""
+    gone: tuple[int, ...] = ()
+    """Pledged seats whose stream had closed before their link came: dealt without, as away."""
+    void: str = ""
+    """Why the commitment dealt no hand (the table closed): its seeds revealed all the same. "" for a dealt hand."""

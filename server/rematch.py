@@ -10,8 +10,10 @@ Seats swapped means a new order at the table: in a team game the partners change
 third seats trade places, so each pair of partners is split; one against one, the two trade), in
 the others the order goes the other way round (whoever played after you plays before you).
 
-A table's ``Rematcher`` holds the answers (``votes``) from a match's end to the next match's deal;
-the rules it follows are the functions below.
+A table's ``Rematcher`` holds the answers (``votes``) from a match's end to the next match's commitment,
+where they are settled (``settle``): a vote after it would let whoever casts it pick between two decks, so
+it is refused, and the seats move when that hand is dealt (``apply``). The rules it follows are the
+functions below.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardtui.engine.core import Event, EventBody
 from cardtui.server.errors import FailedPrecondition
@@ -81,6 +83,14 @@ class Decided:
     chosen_by: tuple[str, ...]
     """Who asked for the choice that won, by name."""
 
+    def data(self) -> dict[str, Any]:
+        """As the journal keeps it (with the commitment that fixed it)."""
+        return {"same": self.same, "swap": self.swap, "agreed": self.agreed, "chosen_by": list(self.chosen_by)}
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Decided:
+        return cls(int(data["same"]), int(data["swap"]), bool(data["agreed"]), tuple(map(str, data["chosen_by"])))
+
 
 class Rematcher:
     """At a table's match's end, who stays and in which seats; the next match waits for them."""
@@ -105,6 +115,10 @@ class Rematcher:
 
     def vote(self, seat: int, choice: Choice) -> None:
         """A person staying for the next match asks for the same seats or the seats swapped."""
+        cut = self.table.dealing.cut
+        if self.votes is None and cut is not None and cut.new_match:
+            raise FailedPrecondition("The next match's seats are settled: its deal is committed. Ask again when"
+                                     " it ends.")
         if self.votes is None:
             raise FailedPrecondition("There is no match to play again now: that is asked when a match ends.")
         self.votes[seat] = choice
@@ -118,14 +132,10 @@ class Rematcher:
             self.votes.pop(seat, None)
             self._maybe()
 
-    def drop(self) -> None:
-        """No next match after all (its seats emptied): nobody is asked any more."""
-        self.votes = None
-
-    def swap(self) -> tuple[tuple[int, ...], Decided | None]:
-        """A new match after a match's end: the seats swapped if that is what the people staying asked
-        for (the tokens, the streams and the store follow their holders); the order, or () if none, and
-        how it was decided (None: nobody was asked)."""
+    def settle(self) -> tuple[tuple[int, ...], Decided | None]:
+        """A new match's deal is being committed: what the people staying asked for is settled now, before any
+        seed of its deal is seen (docs/deal.md §1), and the vote is over. The seats' new order, or () if they
+        stay, and how it was decided (None: nobody was asked). ``apply`` swaps them when the hand is dealt."""
         table = self.table
         votes, self.votes = self.votes, None
         if votes is None:
@@ -137,14 +147,20 @@ class Rematcher:
                           chosen_by=tuple(table.seating[seat].name for seat, c in votes.items() if c is won))
         if won is not Choice.SWAP:
             return (), decided
-        order = swapped(len(table.seating), table.rules.teams)
+        return swapped(len(table.seating), table.rules.teams), decided
+
+    def apply(self, order: tuple[int, ...]) -> None:
+        """The new match is dealt: the seats take the order its commitment fixed (the tokens, the streams and
+        the store follow their holders)."""
+        if not order:
+            return
+        table = self.table
         table.seating.permute(order)
         for sub in table.fanout.subscribers:
             if sub.seat is not None:
                 sub.seat = order.index(sub.seat)
         table.journal.moved(table, order)
         table.journal.seats(table)
-        return order, decided
 
     def _voters(self) -> list[int]:
         """Whose answer the next match waits for: people seated here with the table open, playing their

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import math
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -60,8 +61,9 @@ MAX_IDLE = 24 * 60
 NEVER = -1
 """Idle minutes of a table that never finishes: the server's setting (``serve --idle-minutes``), no table's."""
 MAX_PASSWORD = 128
-DEFAULT_CUT = 1.0
-"""Seconds a deal waits at most for the seated people's seeds."""
+DEFAULT_CUT = math.inf
+"""Seconds a deal waits at most for the seated people's seeds: by default, as long as a table's turn clock
+(``Dealing.wait``); 0, none (no cuts)."""
 SWEEP_SECONDS = 15.0
 MOVED = N_("This table is served by another process now; your client follows it there.")
 """Why a table's streams end where it was, once another process has taken it over."""

@@ -336,7 +336,7 @@ class TableService(table_pb2_grpc.TableServicer):
                 if sub.closed and sub.queue.empty():
                     return
         finally:
-            table.fanout.unsubscribe(sub)
+            table.unsubscribe(sub)
             self.streams.close(peer)
 
     async def Act(self, request: table_pb2.ActRequest, context: Any) -> table_pb2.ActResponse:

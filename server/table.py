@@ -25,9 +25,10 @@ so a restart deals the same cards.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -89,8 +90,9 @@ class TableConfig:
     """With nobody seated or watching this long, the table finishes (-1: never)."""
     owner: str = ""
     """The digest of the token that may close the table."""
-    cut_window: float = 1.0
-    """Seconds the deal waits at most for the seated people's seeds (the room's setting)."""
+    cut_window: float = math.inf
+    """Seconds the deal waits at most for the seated people's seeds (the room's setting): at most the turn clock
+    (``Dealing.wait``); 0: no cuts."""
     delayed_view: bool = False
     """Spectators may replay every finished hand face up while the table plays (never the hand in play)."""
     bot_levels: list[str] = field(default_factory=list)
@@ -304,6 +306,7 @@ class Table:
             self.fresh.add(target.index)
         self._holder_changed(target.index, left)
         self._note([event])
+        self.dealing.sat(token)
         if self.match is not None:
             self._schedule()  # a person takes a seat back from the bot: their timer runs
         else:
@@ -315,6 +318,7 @@ class Table:
         streams end."""
         old, event = self.seating.reclaim(seat, token, pledge)
         self.journal.seats(self)
+        self.dealing.sat(token)
         if old is not None:
             self.fanout.end(N_("You sat down at this seat from another client."), resubscribe=False, token=old)
         if event is not None:
@@ -324,13 +328,15 @@ class Table:
             self._schedule()
 
     def leave(self, seat: int, reason: str = N_("You left the table.")) -> None:
-        """A person leaves: every stream of theirs ends (told ``reason``); during a match a bot plays on."""
-        token, event = self.seating.leave(seat, playing=self.match is not None)
+        """A person leaves: every stream of theirs ends (told ``reason``); during a match, or once the match's
+        first hand is committed (its seats are fixed then), a bot plays on."""
+        token, event = self.seating.leave(seat, playing=self.match is not None or self.dealing.cut is not None)
         self.journal.seats(self)
         if token is not None:
             self.fanout.end(reason, resubscribe=False, token=token)
         self._holder_changed(seat)
         self._note([event])
+        self.dealing.away(seat)
         if self.match is not None:
             self._schedule()
         self.rematches.left(seat)
@@ -412,7 +418,7 @@ class Table:
             return
         if self.config.tournament and self.match.match_over():
             return  # a tournament's table plays one match; the tournament closes it
-        self.dealing.commit(new_match=self.match.match_over())
+        self.dealing.next_hand()
 
     # -- fair deals (server.dealing) ------------------------------------------------------
     def take_cut(self, seat: int, hand: int, seed: bytes) -> bool:
@@ -428,15 +434,12 @@ class Table:
         moved: tuple[int, ...] = ()
         decided: Decided | None = None
         if cut.new_match:
-            # seats people left mid-match are open bots' seats now (a tournament's stay its players')
+            # seats people left mid-match (or once this deal was committed) are open bots' seats now (a
+            # tournament's stay its players'): the seats were fixed at the commitment, so it is dealt as it said
             if not self.config.tournament and self.seating.forget_left():
                 self.journal.seats(self)
-            if not self.seating.full:  # someone left before the match began: wait for the seats to fill again
-                self.match = None
-                self.rematches.drop()
-                self.dealing.void(cut, committed)
-                return
-            moved, decided = self.rematches.swap()
+            moved, decided = cut.moved, cut.decided
+            self.rematches.apply(moved)
         seed = self.dealing.seed(cut, moved)
         awaited = self.dealing.awaited
         data: dict[str, Any] = {"fair": seed.as_record(), "holders": self._dealt(), "awaited": list(awaited)}
@@ -555,6 +558,8 @@ class Table:
             record = dict(record, table=self.id, hand=self.hands_played, match=self.matches)
             if "fair" in record:  # whose seeds the deal waited for: one of them not in fair.player_seeds was dropped
                 record["awaited"] = list(self.dealing.awaited)
+                if self.dealing.gone:  # (unless it went away before its link came: said, not flagged)
+                    record["gone"] = list(self.dealing.gone)
             if self.config.tournament:
                 record["tournament"] = dict(self.config.tournament)
             self._name_holders(record)
@@ -699,8 +704,13 @@ class Table:
         opened = self.fanout.subscribe(token, seat, after_seq, wire.table_summary(self.summary()))
         if seat is not None and self.seating[seat].token == token and self._dealt_in(seat):
             self._played(seat)  # here, with a hand dealt to them in play: it is theirs to play
-        self.dealing.opened()  # perhaps the last stream a new match waited for
+        self.dealing.opened(token)  # perhaps the last stream a commitment waited for
         return opened
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """A stream ended: a seat whose deal is being cut and whose last stream this was is waited for no more."""
+        self.fanout.unsubscribe(sub)
+        self.dealing.closed(sub.token, sub.seat)
 
     @property
     def present(self) -> bool:
@@ -727,9 +737,14 @@ class Table:
         return now - self.idle_since
 
     def finish(self, reason: str, args: Mapping[str, str] | None = None) -> None:
-        """The table closes for good: play stops, every stream ends, its hands are kept."""
+        """The table closes for good: play stops, every stream ends, its hands are kept. A deal still being cut
+        is revealed first, undealt, with the reason: a link a client gave it is never spent unseen."""
+        void = self.dealing.void(N_("the table closed before this deal was dealt")) if not self.closed else []
         self.closed = True
         self.pacer.stop()
+        if void:
+            with suppress(StoreDown):  # the store is what is gone: the streams end all the same
+                self._note(void)
         self.fanout.end(reason, resubscribe=False, args=args)
 
     def shutdown(self, reason: str) -> None:

@@ -20,6 +20,7 @@ import pytest
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, GameView, IllegalAction, InvalidOptions, Match, Rules
+from cardtui.engine.events import HandStarted
 from cardtui.engine.games import GAMES
 from cardtui.engine.options import Raw
 from cardtui.server import wire
@@ -57,10 +58,18 @@ def event_round_trip(event: Event) -> None:
     assert table_pb2.Event.FromString(wire.event_bytes(7, wire.HIDDEN)) == table_pb2.Event(seq=7, hidden={})
 
 
+def dealt_by(events: list[Event], dealer: int) -> None:
+    """The dealer named before the deal (what a table's commitment names) is the one that deals."""
+    started = [ev.body for ev in events if isinstance(ev.body, HandStarted)]
+    assert [b.dealer for b in started] == [dealer], (started, dealer)
+
+
 def play(rules: Rules, players: int, seed: int, steps: int) -> None:
     rng = random.Random(seed)
     seats = rules.seat_infos([f"p{i}" for i in range(players)])
+    named = rules.opening_dealer({}, seats)
     match, events = rules.open({}, seats, rng.getrandbits(63))
+    dealt_by(events, named)
     known: dict[int | None, set[Card]] = {s: set() for s in [*range(players), None]}
 
     def heard(evs: list[Event]) -> None:
@@ -81,9 +90,13 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
             assert replayed.history()["result"] == record["result"]  # type: ignore[index]
             replay_steps(rules, record, match.open_view())
             if match.match_over():
+                named = rules.opening_dealer({}, seats)
                 match, events = rules.open({}, seats, rng.getrandbits(63))
             else:
+                named = match.next_dealer()
+                assert match.next_dealer() == named, "asking who deals next changes nothing"
                 events = match.next_hand(rng.getrandbits(63))
+            dealt_by(events, named)
             known = {s: set() for s in known}
             heard(events)
             continue

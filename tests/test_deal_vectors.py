@@ -53,8 +53,8 @@ def seed_of(vector: dict[str, Any]) -> DealSeed:
 
 def test_the_file_names_the_scheme() -> None:
     assert VECTORS["scheme"] == SCHEMES[0] and VECTORS["genesis"] == GENESIS
-    assert SECOND["scheme"] == SCHEME == SCHEMES[1] and SECOND["link_tag"].encode().decode("unicode_escape") == \
-        LINK_TAG.decode()
+    assert SECOND["scheme"] == SCHEME == SCHEMES[1] and bytes.fromhex(SECOND["link_tag"]) == LINK_TAG == \
+        b"cardtui-deal/2 link\x00", "the link tag: its 20 bytes in hex, as every byte string in the file"
     for section in (VECTORS, SECOND):
         assert {d["game"] for d in section["deals"]} == set(GAMES)
         assert {d["history"]["fair"]["scheme"] for d in section["deals"]} == {section["scheme"]}

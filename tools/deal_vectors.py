@@ -30,6 +30,7 @@ from cardtui.engine.core import Action, Bound, Game
 from cardtui.engine.fairness import GENESIS, canonical, hand_hash, linked
 from cardtui.engine.games import GAMES
 from cardtui.fair import (
+    LINK_TAG,
     PACKS,
     SCHEMES,
     Chain,
@@ -360,7 +361,7 @@ def vectors() -> dict[str, Any]:
     published = json.loads(PUBLISHED.read_text(encoding="utf-8")) if PUBLISHED.exists() else {}
     first = {key: published[key] for key in ("streams", "deals", "chain") if key in published} or section()
     SCHEME_NOW[0] = SCHEMES[1]
-    second = {"scheme": SCHEMES[1], "link_tag": "cardtui-deal/2 link\\x00", "chains": [chain_vector()], **section()}
+    second = {"scheme": SCHEMES[1], "link_tag": LINK_TAG.hex(), "chains": [chain_vector()], **section()}
     return {
         "scheme": SCHEMES[0],
         "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2); a number "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import math
 import sys
 from pathlib import Path
 
@@ -25,9 +26,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except ValueError as e:
             print(f"cardtui: {e}", file=sys.stderr)
             return 2
-    if not 0 <= args.cut_ms <= 10_000:
-        print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
-              file=sys.stderr)
+    from cardtui.server.room import MAX_TURN
+
+    if args.cut_ms is not None and not 0 <= args.cut_ms <= MAX_TURN * 1000:
+        print("cardtui: " + _("--cut-ms must be between 0 and {most} (a deal never waits longer than a turn).").format(
+            most=MAX_TURN * 1000), file=sys.stderr)
         return 2
     if not (args.idle_minutes == -1 or 1 <= args.idle_minutes <= 1440):
         print("cardtui: " + _("--idle-minutes must be between 1 and 1440, or -1: tables never finish."),
@@ -84,11 +87,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          origins=tuple(args.web_origin or ()))
     from cardtui.server.app import serve_forever
 
+    cut_window = math.inf if args.cut_ms is None else args.cut_ms / 1000
+
     try:
         asyncio.run(serve_forever(args.host, args.port, args.db, bot_delay=args.bot_delay / 1000,
                                   next_hand_delay=args.next_hand_delay / 1000,
                                   tls=tls, announce=not args.no_announce, limits=limits, web=web,
-                                  idle_minutes=args.idle_minutes, cut_window=args.cut_ms / 1000,
+                                  idle_minutes=args.idle_minutes, cut_window=cut_window,
                                   bot_workers=args.bot_workers, workers=workers, advertise=args.advertise,
                                   log_level=logging.getLevelName(args.log_level.upper()),
                                   analysis_workers=cores() if args.analysis_workers is None else args.analysis_workers,
@@ -121,9 +126,11 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--bot-delay", type=int, default=1000, metavar="MS", help=_("pause before bots act"))
     s.add_argument("--next-hand-delay", type=int, default=4000, metavar="MS",
                    help=_("pause after a hand ends, so people see the result"))
-    s.add_argument("--cut-ms", type=int, default=1000, metavar="MS",
-                   help=_("the longest a deal waits for the players' seeds (fair deals; default 1000). 0: no "
-                          "cuts, the host alone chooses every deck, and every client says so"))
+    s.add_argument("--cut-ms", type=int, default=None, metavar="MS",
+                   help=_("the longest a deal waits for the seeds of the players seated with the table open (fair "
+                          "deals; default: as long as the table's turn clock, and a shorter wait can leave a slow "
+                          "player's seed out). 0: no cuts, the host alone chooses every deck, and every client says"
+                          " so"))
     s.add_argument("--bot-workers", type=int, default=1, metavar="N",
                    help=_("processes the bots think in, off the event loop (0: on it; default 1)"))
     s.add_argument("--analysis-workers", type=int, default=None, metavar="N",

@@ -36,10 +36,6 @@ def cmd_web(args: argparse.Namespace) -> int:
         print(f"cardtui: {e}", file=sys.stderr)
         return 2
     tls = (Path(args.tls_cert), Path(args.tls_key)) if args.tls_cert else None
-    if not 0 <= args.cut_ms <= 10_000:
-        print("cardtui: " + _("--cut-ms must be between 0 and 10000 (a deal never waits long for seeds)."),
-              file=sys.stderr)
-        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     try:
         asyncio.run(serve_forever(args.host, args.port, address(args.server), tls=tls,

@@ -558,12 +558,14 @@ Global___RematchVoted: _TypeAlias = RematchVoted  # noqa: Y015
 
 @_typing.final
 class DealCommitted(_message.Message):
-    """Fair deals (scheme "cardtui-deal/2", README "Deals anyone can verify"). A client sitting down
+    """Fair deals (scheme "cardtui-deal/2", docs/fairness.md and docs/deal.md). A client sitting down
     pledges a hash chain (`JoinTableRequest.pledge`): every seed it will send is fixed then. Before
     each hand the server draws a secret 32-byte seed and publishes its SHA-256 in `DealCommitted`,
     the hand's first event, with the value each pledged seat's next link must follow. Each of those
-    seated clients then sends that link (`Table.Cut`); the server deals once every one of them has,
-    or when `cut_ms` has passed (late links are not used, and the reveal shows who is missing). The deck is a Fisher-Yates shuffle driven by HMAC-SHA256 keyed
+    seated clients then sends that link (`Table.Cut`); the server deals once every one of them has (a seat
+    whose stream closes is waited for no more), or when `cut_ms` has passed: the table's turn clock, unless the
+    host set a shorter wait (late links are not used, and the reveal shows who is missing). The deck is a
+    Fisher-Yates shuffle driven by HMAC-SHA256 keyed
     by the server's seed over the players' seeds, the table id and `hand`, with rejection
     sampling; every byte and every step is in docs/deal.md. When the hand ends,
     `DealRevealed` gives the server's seed and every seed used, so that any client can
@@ -577,6 +579,9 @@ class DealCommitted(_message.Message):
     CUT_MS_FIELD_NUMBER: _builtins.int
     SCHEME_FIELD_NUMBER: _builtins.int
     PLEDGES_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    SEATS_FROM_FIELD_NUMBER: _builtins.int
+    OPENS_MATCH_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
     """the table's hand number (the hand history's `hand`), not the match's"""
     commitment: _builtins.str
@@ -585,12 +590,23 @@ class DealCommitted(_message.Message):
     """the longest the server waits for seeds (0: it deals at once)"""
     scheme: _builtins.str
     """"cardtui-deal/2" ("": "cardtui-deal/1", whose seeds are free bytes)"""
+    dealer: _builtins.int
+    """Who is dealt what, fixed here with the commitment, before any link is sent (docs/deal.md §1): the hand's
+    dealer (the hand's HandStarted must name the same), and, for a hand that opens a match after a match's end,
+    the seats' new order (the match's MatchStarted must give the same `seats_from`; empty: the seats as they are).
+    A vote, a swap or a seat change after the commitment applies to the next hand. Unset `dealer`: a server
+    from before this field (the client then works the dealer out from the rules alone).
+    """
+    opens_match: _builtins.bool
+    """this hand is a match's first (its dealer is the rules' first dealer)"""
     @_builtins.property
     def pledges(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerPledge]:
         """"cardtui-deal/2": each seat whose link the deal takes, and the value that link must follow (its
         pledge, or the link it sent for its last hand). Fixed here, before any link of the hand is sent.
         """
 
+    @_builtins.property
+    def seats_from(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
@@ -599,12 +615,17 @@ class DealCommitted(_message.Message):
         cut_ms: _builtins.int = ...,
         scheme: _builtins.str = ...,
         pledges: _abc.Iterable[Global___PlayerPledge] | None = ...,
+        dealer: _builtins.int | None = ...,
+        seats_from: _abc.Iterable[_builtins.int] | None = ...,
+        opens_match: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_dealer", b"_dealer", "dealer", b"dealer"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "cut_ms", b"cut_ms", "hand", b"hand", "pledges", b"pledges", "scheme", b"scheme"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_dealer", b"_dealer", "commitment", b"commitment", "cut_ms", b"cut_ms", "dealer", b"dealer", "hand", b"hand", "opens_match", b"opens_match", "pledges", b"pledges", "scheme", b"scheme", "seats_from", b"seats_from"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__dealer: _TypeAlias = _typing.Literal["dealer"]  # noqa: Y015
+    _WhichOneofArgType__dealer: _TypeAlias = _typing.Literal["_dealer", b"_dealer"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__dealer) -> _WhichOneofReturnType__dealer | None: ...
 
 Global___DealCommitted: _TypeAlias = DealCommitted  # noqa: Y015
 
@@ -667,14 +688,21 @@ class DealRevealed(_message.Message):
     SEEDS_FIELD_NUMBER: _builtins.int
     AWAITED_FIELD_NUMBER: _builtins.int
     PLEDGES_FIELD_NUMBER: _builtins.int
+    GONE_FIELD_NUMBER: _builtins.int
+    VOID_FIELD_NUMBER: _builtins.int
     hand: _builtins.int
     """as in DealCommitted"""
     scheme: _builtins.str
-    """"cardtui-deal/1" """
+    """as in DealCommitted: "cardtui-deal/2" ("cardtui-deal/1" for old hands)"""
     table: _builtins.str
     """the table id the stream was keyed with"""
     server_seed: _builtins.bytes
     """32 bytes; its SHA-256 is the commitment"""
+    void: _builtins.str
+    """Set when the commitment dealt no hand and never will (the table closed while its seeds came in): why, in
+    English. The seeds are revealed in full all the same. A commitment is final: a server never commits again
+    for a deal it voided, and a client that sent a link to a voided commitment flags any deal after it.
+    """
     @_builtins.property
     def seeds(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerSeed]:
         """every player's seed the deal used, by seat"""
@@ -683,13 +711,20 @@ class DealRevealed(_message.Message):
     def awaited(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """The seats the deal waited for: people seated with a stream open when the hand was
         committed. One of them without a seed in `seeds` was dropped: its seed came after the
-        deal or never came, or the server left it out (README "A dropped seed").
+        deal or never came, or the server left it out (docs/fairness.md, "A dropped seed").
         """
 
     @_builtins.property
     def pledges(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerPledge]:
         """"cardtui-deal/2": the pledges the commitment named. A pledged seat with no seed in `seeds` held its
         link back (or the server left it out): either way the deck could have been chosen between two.
+        """
+
+    @_builtins.property
+    def gone(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Pledged seats whose stream had closed before their link came, so the deal went on without them: said
+        neutrally ("seat 2 was away"), not as a link held back. The server's word: a client never gives such a
+        hand a tick, since whoever left the link out could have chosen between two decks.
         """
 
     def __init__(
@@ -702,10 +737,12 @@ class DealRevealed(_message.Message):
         seeds: _abc.Iterable[Global___PlayerSeed] | None = ...,
         awaited: _abc.Iterable[_builtins.int] | None = ...,
         pledges: _abc.Iterable[Global___PlayerPledge] | None = ...,
+        gone: _abc.Iterable[_builtins.int] | None = ...,
+        void: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaited", b"awaited", "hand", b"hand", "pledges", b"pledges", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["awaited", b"awaited", "gone", b"gone", "hand", b"hand", "pledges", b"pledges", "scheme", b"scheme", "seeds", b"seeds", "server_seed", b"server_seed", "table", b"table", "void", b"void"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -98,6 +98,21 @@ class Trick(StrEnum):
     # The client's own chain.
     SEED_REUSED = "seed_reused"
     """Names a link of the client's already seen (so its seed is known before committing), seed drawn until six."""
+    # A commitment is final: what a host does once every link is in, short of breaking any check.
+    ABORT = "abort"
+    """Once the client's link is in, drops the commitment before any card (a "restart", a timeout) and commits
+    again to the same deal number with the next link, up to 8 times, until the deck gives the six."""
+    ABORT_SKIP = "abort_skip"
+    """The same, the deal number moving on with each new commitment."""
+    MISDEAL = "misdeal"
+    """Deals, and if the deck lacks the six reveals at once (no ``HandEnded``) and deals again from a new
+    commitment and the next link, up to 8 times."""
+    RESYNC = "resync"
+    """Sends a snapshot before the hand (a resumed stream's), commits naming no dealer, and names the dealer
+    once the link is in, whichever gives the six."""
+    LATE_VOTE = "late_vote"
+    """The host's seat votes to swap the seats once the link is in (seeds follow their holders): the swapped
+    deal or the other, whichever gives the client the six."""
 
 
 STEERING = frozenset({Trick.NO_WAIT, Trick.BATCHED, Trick.REPLAYED, Trick.AFTER_CARDS, Trick.OLD_SEED,
@@ -110,6 +125,12 @@ CHOOSING = frozenset({Trick.REFUSED, Trick.LATE, Trick.SILENT, Trick.SWAPPED, Tr
 decks or more to pick from."""
 HOST_TRICKS = frozenset({Trick.HOST_GRIND, Trick.HOST_WITHHOLD, Trick.REPLEDGED, Trick.SKIPPED, Trick.OTHER_SCHEME})
 """Tricks of a host that plays seat 2 itself (``Dishonest.hosted``)."""
+FINAL = frozenset({Trick.ABORT, Trick.ABORT_SKIP, Trick.MISDEAL, Trick.RESYNC, Trick.LATE_VOTE})
+"""Tricks against a commitment's being final: each speaks the scheme correctly, and chooses by what it leaves
+undealt, re-voted or resynced (they are in ``CHOOSING``: the host chooses once the link is in)."""
+CHOOSING = CHOOSING | FINAL
+RETRIES = 8
+"""How many commitments an aborting or misdealing host tries for one hand, at most."""
 
 
 @dataclass(frozen=True)
@@ -135,14 +156,27 @@ def opened(deal: DealSeed, dealer: int | None = None) -> tuple[Match, list[Event
     return Bound(game, state), events
 
 
-def first_card(deal: DealSeed, dealer: int | None = None) -> str:
-    """The client's first card in the Cacho hand ``deal`` makes (seat 0 of two)."""
+def first_card(deal: DealSeed, dealer: int | None = None, seat: int = 0) -> str:
+    """The client's first card in the Cacho hand ``deal`` makes (at ``seat`` of two: 0 unless swapped)."""
     _match, events = opened(deal, dealer)
-    return next(wire.note(ev.body.cards[0]) for ev in events if ev.kind == "CardsDealt" and ev.body.seat == 0)
+    return next(wire.note(ev.body.cards[0]) for ev in events if ev.kind == "CardsDealt" and ev.body.seat == seat)
 
 
-def is_six(deal: DealSeed, dealer: int | None = None) -> bool:
-    return first_card(deal, dealer).startswith("6")
+def is_six(deal: DealSeed, dealer: int | None = None, seat: int = 0) -> bool:
+    return first_card(deal, dealer, seat).startswith("6")
+
+
+def seated(order: tuple[int, ...], mine: int, server: bytes, link: bytes, number: int,
+           named: tuple[tuple[int, bytes], ...], host: bytes = b"") -> tuple[int, DealSeed]:
+    """The client's seat (``mine`` before) in a match dealt with the seats in ``order``, and its deal (with the
+    host's own seat's ``host`` link, where it plays the other seat): seeds and pledges follow their holders, as
+    the real server's do."""
+    def moved(seat: int) -> int:
+        return order.index(seat) if order else seat
+
+    at = moved(mine)
+    seeds = ((at, link), (moved(1 - mine), host)) if host else ((at, link),)
+    return at, DealSeed(server, seeds, TABLE, number, SCHEME, tuple((moved(s), f) for s, f in named))
 
 
 @dataclass
@@ -169,6 +203,10 @@ class Dishonest:
     host: Chain = field(default_factory=lambda: Chain.make(length=512))
     host_follows: bytes = b""
     """Where the host seat's chain stands: its pledge, then each link it put in."""
+    skipped: int = 0
+    """Deal numbers used by commitments it dropped (``ABORT_SKIP``): each later deal's number moves on."""
+    viewer: int = 0
+    """The client's seat (1 after a swap, until the next match swaps it back)."""
 
     # -- the wire --------------------------------------------------------------------------
     @property
@@ -183,20 +221,20 @@ class Dishonest:
         """The next event number, on an engine event (as the client's seat sees it) or a fair-deal one."""
         self.seq += 1
         if isinstance(body, Event):
-            return wire.event_message(self.seq, body, 0, replay=replay)
+            return wire.event_message(self.seq, body, self.viewer, replay=replay)
         body.seq, body.replay = self.seq, replay
         return body
 
     def update(self, events: list[table_pb2.Event], match: Match | None) -> table_pb2.TableMessage:
-        view = wire.view_message(match.view(0) if match is not None else None, (), 0, self.seats)
+        view = wire.view_message(match.view(self.viewer) if match is not None else None, (), 0, self.seats)
         return table_pb2.TableMessage(seq=self.seq, update=table_pb2.Update(events=events, view=view))
 
     def pledges(self) -> tuple[tuple[int, bytes], ...]:
         """What the commitment names: the client's seat and where its chain stands (and the host's seat's)."""
         if self.hosted and not self.host_follows:
             self.host_follows = self.host.pledge
-        mine = ((0, self.follows),) if self.follows else ()
-        return (*mine, (1, self.host_follows)) if self.hosted else mine
+        mine = ((self.viewer, self.follows),) if self.follows else ()
+        return (*mine, (1 - self.viewer, self.host_follows)) if self.hosted else mine
 
     def host_link(self) -> bytes:
         """The host seat's next link: the one its chain fixed when it "sat down"."""
@@ -205,11 +243,15 @@ class Dishonest:
         return link
 
     def committed(self, hand: int, server: bytes, cut_ms: int = CUT_MS,
-                  pledges: tuple[tuple[int, bytes], ...] | None = None, scheme: str = SCHEME) -> table_pb2.Event:
+                  pledges: tuple[tuple[int, bytes], ...] | None = None, scheme: str = SCHEME,
+                  dealer: int | None = 1, seats_from: tuple[int, ...] = ()) -> table_pb2.Event:
+        """A commitment; as the real server's, it fixes the dealer (the rules' first: seat 2 of two at Cacho) and
+        the new match's seats, unless ``dealer`` is None (a server from before those fields)."""
         named = self.pledges() if pledges is None else pledges
         return table_pb2.Event(deal_committed=table_pb2.DealCommitted(
             hand=hand, commitment=commitment(server), cut_ms=cut_ms, scheme=scheme if scheme != SCHEMES[0] else "",
-            pledges=[table_pb2.PlayerPledge(seat=s, follows=f) for s, f in named]))
+            pledges=[table_pb2.PlayerPledge(seat=s, follows=f) for s, f in named], dealer=dealer,
+            seats_from=seats_from, opens_match=dealer is not None))
 
     def revealed(self, deal: DealSeed, awaited: tuple[int, ...] = (0,)) -> table_pb2.Event:
         seeds = [table_pb2.PlayerSeed(seat=s, seed=b) for s, b in deal.player_seeds]
@@ -238,6 +280,11 @@ class Dishonest:
     # -- a hand --------------------------------------------------------------------------
     async def deal(self, hand: int, trick: Trick) -> AsyncIterator[table_pb2.TableMessage]:
         """One hand's messages, dealt by ``trick``."""
+        if trick in FINAL or self.viewer:
+            async for msg in self.final(hand, trick):
+                yield msg
+            return
+        hand += self.skipped  # the table's deal number: past every commitment it dropped
         fresh = self.rng.randbytes(32)
         named = self.pledges()  # as the commitment names them, before any link comes
         scheme = SCHEMES[0] if trick is Trick.OTHER_SCHEME else SCHEME
@@ -343,6 +390,70 @@ class Dishonest:
             played += [self.event(ev) for ev in match.apply(seat, match.bot_action(seat, rng, "easy"))]
         if trick is not Trick.UNREVEALED:
             played.append(self.event(self.revealed(deal, awaited)))
+        yield self.update(played, match)
+
+
+    async def final(self, hand: int, trick: Trick) -> AsyncIterator[table_pb2.TableMessage]:
+        """A hand of the tricks against a commitment's being final (``FINAL``), or an honest one after a swap
+        (the seats swapped back, as its commitment says). Whatever it chooses, every message it sends is what an
+        honest server could send: only what it leaves undealt, re-votes or resyncs chooses the deck."""
+        swap_back = (1, 0) if self.viewer else ()
+        tries = 0
+        mine = self.viewer
+        while True:
+            number = hand + self.skipped
+            server = self.rng.randbytes(32)
+            named = self.pledges()
+            if trick is Trick.RESYNC:  # a snapshot, as a resumed stream gets, then a commitment naming no dealer
+                view = wire.view_message(None, (), 0, self.seats)
+                yield table_pb2.TableMessage(seq=self.seq, snapshot=table_pb2.Snapshot(
+                    table=self.summary(), seat=self.viewer, view=view, first_seq=self.seq + 1))
+            yield self.update([self.event(self.committed(number, server, dealer=None if trick is Trick.RESYNC else 1,
+                                                         seats_from=swap_back))], None)
+            came = await self.cut(number)
+            assert came is not None, "the client sent no link"
+            link, answer = came
+            answer.set_result(True)
+            self.follows = link
+            tries += 1
+            host = self.host_link() if self.hosted else b""
+            order = swap_back
+            at, deal = seated(order, mine, server, link, number, named, host)
+            dealer: int | None = None
+            if trick is Trick.RESYNC and (self.always or (not is_six(deal, seat=at) and is_six(deal, 0, at))):
+                dealer = 0  # the dealer named once the link is in: whichever gives the six
+            elif trick is Trick.LATE_VOTE and not swap_back and (self.always or (
+                    not is_six(deal) and is_six(seated((1, 0), mine, server, link, number, named, host)[1], seat=1))):
+                order = (1, 0)  # the host's seat votes to swap once the link is in
+                at, deal = seated(order, mine, server, link, number, named, host)
+            if host:
+                self.host_follows = host  # its seat's chain moves on, as the client's does
+            liked = is_six(deal, dealer, at) if not self.always else tries > 1
+            if trick in (Trick.ABORT, Trick.ABORT_SKIP, Trick.MISDEAL) and not liked and tries < RETRIES:
+                if trick is Trick.MISDEAL:  # dealt, then "a misdeal": revealed at once, before the hand ends
+                    self.viewer = at
+                    match, events = opened(deal)
+                    started = table_pb2.Event(match_started=table_pb2.MatchStarted(match=number, seats_from=order))
+                    yield self.update([self.event(started), *(self.event(ev) for ev in events)], match)
+                    yield self.update([self.event(self.revealed(deal, awaited=(at,)))], match)
+                    swap_back, mine = (), at
+                elif trick is Trick.ABORT_SKIP:
+                    self.skipped += 1
+                continue  # (ABORT: nothing more is said of it: a restart, a timeout)
+            break
+        steered = tries > 1 or dealer is not None or order != swap_back
+        self.viewer = at
+        self.dealt.append(Dealt(number, trick, is_six(deal, dealer, at), steered))
+        match, events = opened(deal, dealer)
+        started = [] if trick is Trick.RESYNC else [  # (RESYNC: the same match goes on, as far as the client knows)
+            self.event(table_pb2.Event(match_started=table_pb2.MatchStarted(match=number, seats_from=order)))]
+        yield self.update([*started, *(self.event(ev) for ev in events)], match)
+        rng = random.Random(number)
+        played: list[table_pb2.Event] = []
+        while not match.hand_over():
+            seat = next(s for s in match.to_act() if match.legal_actions(s))
+            played += [self.event(ev) for ev in match.apply(seat, match.bot_action(seat, rng, "easy"))]
+        played.append(self.event(self.revealed(deal, awaited=(at,))))
         yield self.update(played, match)
 
 

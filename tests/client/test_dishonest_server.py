@@ -21,7 +21,7 @@ import pytest
 from cardtui.client.app import CardApp
 from cardtui.client.fairness import GREY, Standing, Verdict
 from cardtui.client.screens.table import TableScreen
-from tests.client.dishonest import CHOOSING, HOST_TRICKS, STEERING, TABLE, Dealt, Dishonest, Trick, serving
+from tests.client.dishonest import CHOOSING, FINAL, HOST_TRICKS, STEERING, TABLE, Dealt, Dishonest, Trick, serving
 from tests.client.test_app import SIZE, log_text
 from tests.client.waiting import PATIENCE, until
 
@@ -83,11 +83,46 @@ async def play(cheat: Dishonest) -> tuple[list[Verdict], str]:
 
             def all_said() -> bool:  # the last hand's line is in the log (the lines come in order)
                 verdicts = list(screen.fair.verdicts)
-                return len(verdicts) >= cheat.hands and verdicts[-1].said().text.plain in log_text(app)
+                return (cheat.finished.is_set() and bool(verdicts) and verdicts[-1].hand == cheat.dealt[-1].hand
+                        and verdicts[-1].said().text.plain in log_text(app))
 
             await until(pilot, all_said, lambda: f"the log to say all {cheat.hands} hands: {len(screen.fair.verdicts)}"
                         " said", seconds=4 * PATIENCE)
             return list(screen.fair.verdicts), log_text(app)
+
+
+FINAL_WORDS: dict[Trick, tuple[str, ...]] = {
+    # the commitment dropped once the link was in, then the deal that replaced it
+    Trick.ABORT: ("the host saw your seed for this deal, then committed to another deck instead",
+                  "the host had seen your seed for table deal 2, which dealt no hand, before it committed to this one"),
+    Trick.ABORT_SKIP: ("the host saw your seed for this deal, then committed to another deck instead",
+                       "the host had seen your seed for table deal 2, which dealt no hand"),
+    Trick.MISDEAL: ("the seeds were revealed before the hand ended (a misdeal)",
+                    "the host had seen your seed for table deal 2, which dealt no hand"),
+    Trick.RESYNC: ("this cannot be called a fair deal: the commitment did not fix the dealer",),
+    Trick.LATE_VOTE: ("the seats were moved after the commitment, once the seeds could be seen",),
+}
+
+
+@pytest.mark.parametrize("trick", sorted(FINAL), ids=str)
+async def test_a_commitment_is_final(trick: Trick) -> None:
+    """An honest hand, the trick, an honest hand: a host that speaks the scheme correctly and chooses the deck by
+    what it drops, misdeals, resyncs or re-votes once the link is in gets the trick's words on every hand it
+    touched, never ✔; the honest hands around it get ✔ (the one after a swap too, the seats swapped back as its
+    commitment said)."""
+    cheat = Dishonest(plan=lambda hand: trick if hand == 2 else Trick.HONEST, hands=3)
+    verdicts, log = await play(cheat)
+    first, *touched, last = verdicts
+    assert first.ok and last.ok, [v.said().text.plain for v in verdicts]
+    said = [v.said() for v in touched]
+    assert touched and not any(v.ok for v in touched), [x.text.plain for x in said]
+    words = FINAL_WORDS[trick]
+    assert len(touched) == len(words), [x.text.plain for x in said]
+    for x, expected in zip(said, words, strict=True):
+        assert expected in x.text.plain, x.text.plain
+        assert x.style == (GREY if trick is Trick.RESYNC else RED), x
+        assert x.text.plain in log, "the screen's log says it"
+    assert cheat.dealt[1].steered
 
 
 @pytest.mark.parametrize("trick", sorted(EXPECTED), ids=str)
@@ -135,11 +170,11 @@ async def test_the_steered_six_never_gets_a_tick(hosted: bool) -> None:
     plan = [rng.choice(tricks) for _ in range(hands - 1)] + [Trick.HONEST]  # the last: an unrevealed one shows
     cheat = Dishonest(plan=lambda hand: plan[hand - 1], hands=hands, always=False, hosted=hosted)
     verdicts, _log = await play(cheat)
-    by_hand = {v.hand: v for v in verdicts}
-    assert sorted(by_hand) == list(range(1, hands + 1))
+    by_hand = {v.hand: v for v in verdicts}  # (a deal number dropped and used again: the deal that was dealt's)
+    assert {d.hand for d in cheat.dealt} <= set(by_hand) and len(cheat.dealt) == hands
     pairs: list[tuple[Dealt, Verdict]] = [(d, by_hand[d.hand]) for d in cheat.dealt]
     steered = [(d, v) for d, v in pairs if d.steered]
-    assert steered and not [v.said().text.plain for _d, v in steered if v.ok], "a steered deal got ✔"
+    assert steered and not [(d, v.said().text.plain) for d, v in steered if v.ok], "a steered deal got ✔"
     at_will = [(d, v) for d, v in pairs if d.trick in STEERING and d.steered]
     assert at_will and all(d.six for d, _v in at_will), "the host had its six whenever it could try decks at will"
     assert not any(v.ok for _d, v in at_will)

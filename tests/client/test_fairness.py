@@ -274,8 +274,10 @@ def test_a_bad_reveal_fed_by_hand_is_flagged() -> None:
     msg = table_pb2.TableMessage(seq=5, update=table_pb2.Update(events=[bad]))
     checker.feed(msg)
     [said] = checker.said(msg)
-    assert said.text.plain.startswith("⚠ Table deal 9: this deal does not check out: the revealed server seed does"
-                                      " not match the commitment published before the deal")
+    assert said.text.plain.startswith("⚠ Table deal 9: this deal does not check out: ")
+    assert ("the revealed server seed does not match the commitment published before the deal" in
+            said.text.plain), said.text.plain
+    assert "no hand was dealt from them" in said.text.plain, "and a reveal with no hand before it is one too"
     assert checker.said(msg) == [], "each line is given once"
     # A reveal for a hand this client never saw committed is said to be unchecked, not passed.
     other = table_pb2.Event(seq=6, deal_revealed=table_pb2.DealRevealed(hand=10, scheme=SCHEMES[0], table=TABLE,

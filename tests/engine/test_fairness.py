@@ -388,19 +388,23 @@ def test_tables_chain_separately_and_plain_hands_are_told_apart() -> None:
     assert "no game 'poker'" in verify([other_game], REGISTRY)[0].line()
 
 
-def cacho_hand(seeds: tuple[int, ...], bot: int | None, awaited: list[int]) -> dict[str, Any]:
+def cacho_hand(seeds: tuple[int, ...], bot: int | None, awaited: list[int], pledged: tuple[int, ...] = (),
+               gone: tuple[int, ...] = ()) -> dict[str, Any]:
     """One fair Cacho hand of three seats, cut by ``seeds``, with seat ``bot`` a bot's and
-    ``awaited`` as a server stores it."""
+    ``awaited`` as a server stores it (and a pledge named for each of ``pledged`` whose link is not in, and
+    ``gone`` as a server stores it)."""
     game = REGISTRY["cacho"]
     rng = random.Random(5)
     links = {s: rng.randbytes(32) for s in seeds}
     deal = DealSeed(rng.randbytes(32), tuple(links.items()), "t-who", 1, SCHEME,
-                    tuple((s, before(link)) for s, link in links.items()))
+                    tuple((s, before(link)) for s, link in links.items()) + tuple((s, bytes(32)) for s in pledged))
     match, _ = game.open({}, game.seat_infos(["ana", "bia", "bot 3"]), deal)
     while not match.hand_over():
         seat = next(s for s in match.to_act() if match.legal_actions(s))
         match.apply(seat, match.bot_action(seat, rng, "easy"))
     record = dict(match.history() or {}, table="t-who", hand=1, awaited=awaited)
+    if gone:
+        record["gone"] = list(gone)
     record["seats"] = [dict(entry, bot="easy") if entry["seat"] == bot else entry for entry in record["seats"]]
     return linked(record, None)
 
@@ -426,6 +430,20 @@ def test_verify_gives_a_tick_only_where_every_person_seated_cut_whatever_awaited
     [hosted] = verify([cacho_hand((0, 1, 2), bot=2, awaited=[0, 1])], REGISTRY)
     assert hosted.ok and not hosted.full and hosted.hosted == ("seat 3 bot 3",)
     assert "⚠ commitment, deal and chain check, but the seed of seat 3 bot 3 is the host's own" in hosted.line()
+
+
+def test_verify_says_a_seat_that_had_gone_and_fails_a_pledge_the_table_has_no_seat_for() -> None:
+    """A pledged seat dealt without because it had gone (``gone``) is said (○), not flagged as held back or
+    dropped, and never ✔; one that pledged and is not in the deal otherwise held it back (⚠); a pledge named for
+    a seat the table does not have fails the hand (exit 1 for ``cardtui verify``)."""
+    [away] = verify([cacho_hand((0,), bot=2, awaited=[0, 1], pledged=(1,), gone=(1,))], REGISTRY)
+    assert away.ok and not away.full and away.away == ("seat 2 bia",) and not away.withheld and not away.dropped
+    assert "○ commitment, deal and chain check, but seat 2 bia had gone (the server says) before its link came" in \
+        away.line()
+    [held] = verify([cacho_hand((0,), bot=2, awaited=[0, 1], pledged=(1,))], REGISTRY)
+    assert held.ok and held.withheld == ("seat 2 bia",) and "⚠" in held.line()
+    [stranger] = verify([cacho_hand((0, 1), bot=2, awaited=[0, 1], pledged=(9,))], REGISTRY)
+    assert not stranger.ok and "a pledge is named for seat 10, not at this table" in stranger.line()
 
 
 # -- the stream -----------------------------------------------------------------------------

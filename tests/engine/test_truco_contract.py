@@ -37,6 +37,9 @@ class WithOptions(Rules):
     def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: int) -> tuple[Match, list[Any]]:
         return self.rules.open(self.raw, seats, seed)
 
+    def opening_dealer(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo]) -> int:
+        return self.rules.opening_dealer(self.raw, seats)
+
     def replay_match(self, record: Mapping[str, Any]) -> Match:
         return self.rules.replay_match(record)
 

@@ -405,9 +405,10 @@ async def test_a_kill_9_at_any_kind_of_event_unsays_nothing(tmp_path: Path) -> N
     assert run.restarts == len(KINDS)
 
 
-async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_a_dropped_one_is_not(tmp_path: Path) -> None:
+async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_dealt_as_committed(tmp_path: Path) -> None:
     """The journal's side of a cut, from the store itself: a restart brings back the commitment and
-    the seeds taken for it; a deal dropped because a seat emptied before its match stays dropped."""
+    the seeds taken for it; a seat that empties before its match begins does not drop the deal (a
+    commitment is final): a bot plays the seat, and the deal is dealt without its link, said as away."""
     from cardtui.server.room import Room, TableRequest
     from cardtui.server.store import Store
 
@@ -447,11 +448,14 @@ async def test_a_deal_being_cut_is_cut_on_after_a_crash_and_a_dropped_one_is_not
         cut.hand, cut.server_seed, {0: seed}, {1}, (0, 1)), "the same commitment, the seed taken, the one awaited"
     assert table.seq == seq and table.match is None
 
-    room.leave(tokens[1])  # a seat empties before the match begins: its window ends, the deal is dropped
-    await eventually(lambda: table.cut is None, "the deal dropped")
-    assert table.cut is None and table.match is None
+    room.leave(tokens[1])  # a seat empties before the match begins: its stream ends, and the deal goes on
+    await eventually(lambda: table.cut is None, "the deal dealt")
+    assert table.match is not None and table.seating[1].botted, "a bot plays the seat its person left"
+    assert table.deal_seed is not None and table.deal_seed.server_seed == cut.server_seed, "the committed deal"
+    assert dict(table.deal_seed.player_seeds) == {0: seed} and table.dealing.gone == (1,), "dealt without, as away"
     store, room = crash(room, store)
     table = room.tables[table.id]
-    assert table.cut is None and table.match is None and not table.starting, "a dropped deal is not cut again"
+    assert table.cut is None and table.match is not None and not table.starting, "the hand dealt is the one in play"
+    assert table.deal_seed is not None and table.deal_seed.server_seed == cut.server_seed
     room.shutdown("done")
     store.close()

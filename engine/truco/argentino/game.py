@@ -105,10 +105,15 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
 
     def next_dealer(self, st: ArgentinoState) -> int:
         """The mano deals next; with pica-pica, the dealer of a 3v3 round deals the 1v1s too."""
-        if st.n == 6 and st.options.pica_pica and not st.pica:
-            st.pica_next = True
-            return st.dealer
-        return (st.dealer + 1) % st.n
+        return st.dealer if self._pica_comes(st) else (st.dealer + 1) % st.n
+
+    def before_next(self, st: ArgentinoState) -> None:
+        st.pica_next = self._pica_comes(st)
+
+    @staticmethod
+    def _pica_comes(st: ArgentinoState) -> bool:
+        """The next hand is a pica-pica round's 1v1s (six players, the option on, the last hand a 3v3)."""
+        return st.n == 6 and st.options.pica_pica and not st.pica
 
     def recall(self, st: ArgentinoState, record: Mapping[str, Any]) -> None:
         st.pica_next = bool(record.get("pica_pica", False))
