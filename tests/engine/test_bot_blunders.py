@@ -24,6 +24,7 @@ from cardtui.engine.bots import truco as truco_today
 from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.bots.rummy_levels import Seen
 from cardtui.engine.bots.truco_search import HARD_WORLDS, Searcher
+from cardtui.engine.bots.truco_worlds import Knowledge
 from cardtui.engine.cacheta import DECLARE
 from cardtui.engine.cacho import BET, CachoState
 from cardtui.engine.cacho import GAME as CACHO
@@ -554,3 +555,29 @@ def test_the_ten_line_cacheta_players_discard_as_named() -> None:
     seats[other] = dataclasses.replace(seats[other], taken=cards("QC KD"))
     guarded = dataclasses.replace(view, seats=tuple(seats))
     assert player("cacheta", "cacheta-guarded")(guarded, legal, random.Random(1)) == Action(DISCARD, cards=cards("9D"))
+
+
+def test_a_raise_says_more_of_the_hand_than_the_truco_it_answers() -> None:
+    # Best of three: the mão (seat 1) calls truco and seat 0 raises to seis. Each is read, deal by deal, as a
+    # hand that calls: a deal that gives the callers nothing is much less likely under the seis than under the
+    # truco, where one that gives them the zap and copas is likely under both (issue 75: read as a truco, a
+    # raise made hard raise back into hands that only raise with the best cards).
+    st, _ = PAU.resume(PAU.options({"truco_decides": "hand"}), SEATS4, [0, 0], 0, 1, 1)
+    PAU.apply(st, 1, Action("keep"))
+    st.hands = [list(parse_cards(t)) for t in ("5D 6D 7S", "3H 2S KS", "4D 5S 6C", "3C 2D KD")]
+    PAU.apply(st, 1, Action("truco"))
+    truco_view = PAU.view(st, 0)
+    PAU.apply(st, 0, Action("seis"))
+    seis_view = PAU.view(st, 1)
+    weak, other = parse_cards("4H 5H 6H"), parse_cards("4S 5C 6S")
+    strong = parse_cards("4C 7H KH")
+
+    def read(view: TrucoView, callers: int, cards: tuple[Card, ...]) -> float:
+        seat = view.you or 0
+        s = Searcher(view, PAU.legal_actions(st, seat), random.Random(0), 1, reads=True)
+        hands = {seat: list(view.cards), (seat + 2) % 4: list(st.hands[(seat + 2) % 4]),
+                 callers: list(cards), (callers + 2) % 4: list(other)}
+        return s.likelihood(Knowledge.of(view, reads=True).sim(hands))
+
+    assert read(seis_view, 0, weak) < read(truco_view, 1, weak)
+    assert read(seis_view, 0, weak) < 0.1 < 0.5 < read(seis_view, 0, strong)
