@@ -3,8 +3,9 @@
 Sections: engine (Cacho hands/s with bots), views (one change in Python: views spliced from
 their parts vs whole messages; our Python per act, compiled vs plain, and after a sleep), load (real
 server vs a bare fan-out server over gRPC on 127.0.0.1), melds (meld search vs exhaustive search), truco (engine
-speed vs pytruco; bots vs random play), arena (the bots' marks: levels against today's bots and the
-simple baselines on duplicate deals, with decision times), soak (minutes of bots with watchers churning: lost and
+speed vs pytruco; bots vs random play), arena (the bots' marks: levels against today's bots, the
+simple baselines, the opponent pool and MiniTruco's bots on duplicate deals, with decision times), exploit (a best
+response to hard's calls against hard: how exploitable they are), soak (minutes of bots with watchers churning: lost and
 duplicated events, latency against the bare server, memory at the start and the end), guests (browser
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
@@ -87,7 +88,14 @@ def arena_section(quick: bool) -> None:
     from bench import marks
 
     marks.run(print=lambda s: print(s, flush=True), seconds=60.0 if quick else ARGS.seconds, only=ARGS.mark,
-              matches=200 if quick else ARGS.matches)
+              matches=200 if quick else ARGS.matches, seed=ARGS.seed)
+
+
+def exploit_section(quick: bool) -> None:
+    from bench import exploit
+
+    exploit.run(print=lambda s: print(s, flush=True), seconds=60.0 if quick else ARGS.seconds,
+                pairs=10 if quick else exploit.PAIRS)
 
 
 def soak_section(quick: bool) -> None:
@@ -185,6 +193,7 @@ SECTIONS = {
     "truco": truco_section,
     "soak": soak_section,
     "arena": arena_section,
+    "exploit": exploit_section,
     "guests": guests_section,
     "screen": screen_section,
     "analysis": analysis_section,
@@ -196,7 +205,7 @@ SECTIONS = {
     "speech": speech_section,
 }
 ARGS = argparse.Namespace(seconds=600.0, mark="", matches=1000, runs=1, hands=500, hours=8.0, speech_hands=4,
-                          speech_langs="en", speech_games="")
+                          speech_langs="en", speech_games="", seed=12)
 
 
 def main() -> None:
@@ -209,6 +218,7 @@ def main() -> None:
     p.add_argument("--mark", default="", help="arena: only the marks whose label contains this")
     p.add_argument("--matches", type=int, default=1000,
                    help="arena: matches a mark plays at most while its interval does not decide (at least 1,000)")
+    p.add_argument("--seed", type=int, default=12, help="arena: the seed of the marks' deals (another for fresh deals)")
     p.add_argument("--runs", type=int, default=1, help="screen: how many times each case is measured")
     p.add_argument("--hands", type=int, default=500,
                    help="analysis: hands of hard against hard a truco or Cacho table (Pif Paf and Cacheta: a 25th)")
@@ -217,7 +227,7 @@ def main() -> None:
     p.add_argument("--speech-games", default="", help="speech: the games (default: every one)")
     args = p.parse_args()
     ARGS.seconds, ARGS.mark, ARGS.matches = args.seconds, args.mark, args.matches
-    ARGS.runs, ARGS.hands, ARGS.hours = args.runs, args.hands, args.hours
+    ARGS.runs, ARGS.hands, ARGS.hours, ARGS.seed = args.runs, args.hands, args.hours, args.seed
     ARGS.speech_hands, ARGS.speech_langs, ARGS.speech_games = args.speech_hands, args.speech_langs, args.speech_games
     for name in args.only.split(","):
         SECTIONS[name.strip()](args.quick)

@@ -1,4 +1,4 @@
-"""The bots' marks (issues 12, 28 and 39), measured with the arena: ``make bench ARGS="--only arena"``.
+"""The bots' marks (issues 12, 28, 39 and 75), measured with the arena: ``make bench ARGS="--only arena"``.
 
 Each mark is a duplicate-deal arena run of one player against another with the 95% lower bound
 it must clear. A run plays at least ``MIN_MATCHES`` matches and stops once the interval decides
@@ -11,6 +11,8 @@ share of the matches won against the even share, and A's chips per hand, which m
 - issue 39: hard well above normal in every game (``HARD_VS_NORMAL``), normal above every
   baseline the arena has, the ten-line Cacheta players included (``NORMAL_VS_BASELINES``), easy
   still beatable (``HARD_VS_EASY``);
+- issue 75: hard against every bot of the opponent pool (``POOL_MARKS``) and against MiniTruco's bots where
+  the bench can run them (``OUTSIDE_MARKS``, ``bench.outside_truco``);
 - issues 12 and 28: hard against today's bots and the strongest baselines (``MARKS``), the
   exploiters beside hard's rate against normal (``EXPLOITS``: hard must beat each by at least as
   much), hard's decision time (p99 ≤ 200 ms) and easy's (p99 ≤ 5 ms).
@@ -24,8 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bench import outside_truco
 from cardtui.arena import ArenaResult, arena, rotations
 from cardtui.engine.bots import baselines
+from cardtui.engine.bots.pool import STYLES
 from cardtui.engine.games import get
 
 MATCHES = 1000
@@ -50,6 +54,8 @@ class Mark:
     given as chips, see ``chips``)."""
     chips_need: float | None = None
     """Old Pif Paf marks: A's chips per hand must reach this, with an interval that excludes 0."""
+    options: tuple[tuple[str, str], ...] = ()
+    """Table options other than the defaults (truco paulista's ``truco_decides = hand``, MiniTruco's game)."""
 
     @property
     def multiway(self) -> bool:
@@ -66,7 +72,8 @@ class Mark:
             goal = f"share ≥ {self.need:.1%}, chips/hand > 0"
         else:
             goal = f"≥ {self.need:.0%}"
-        return f"{self.game} {self.players}p {self.a} vs {self.b} ({goal})"
+        table = "".join(f", {k} = {v}" for k, v in self.options)
+        return f"{self.game} {self.players}p{table} {self.a} vs {self.b} ({goal})"
 
     def verdict(self, r: ArenaResult) -> bool | None:
         """Met, not met, or None while the interval does not decide."""
@@ -128,6 +135,22 @@ MARKS = (
     Mark("pifpaf", 3, "hard", "pifpaf-isolated", 0.0, chips_need=0.10),
 )
 """Issues 12 and 28: hard against today's bots and the strongest simple baselines."""
+POOL_TABLES = (("truco_paulista", 4), ("truco_argentino", 2), ("truco_argentino", 4), ("cacho", 2), ("cacho", 4))
+"""The games and table sizes the opponent pool plays at (``engine.bots.pool``)."""
+POOL_MARKS = tuple(
+    Mark(game, players, "hard", f"pool-{style}", _even_plus(game, players, 0.10))
+    for game, players in POOL_TABLES
+    for style in STYLES
+)
+"""Issue 75: hard at 60% against every bot of the pool in every two-sided game it plays (ten points above an
+even share, and chips per hand above 0, at Cacho with four)."""
+OUTSIDE_MARKS = tuple(
+    Mark("truco_paulista", 4, "hard", name, 0.60, options=options)
+    for name in outside_truco.PLAYERS
+    for options in ((), (("truco_decides", "hand"),))
+)
+"""Issue 75: hard at 60% against MiniTruco's strategies, at our default rules and at the game MiniTruco knows
+(``truco_decides = hand``); measured only where ``bench.outside_truco`` can run them."""
 EXPLOITS = (
     ("truco_argentino", 2, ("always-accept", "never-accept")),
     ("truco_paulista", 4, ("always-accept", "never-accept")),
@@ -146,7 +169,8 @@ def measure(mark: Mark, seconds: float, matches: int = MATCHES, seed: int = 12) 
     def decided(r: ArenaResult) -> bool:
         return r.matches >= MIN_MATCHES and mark.verdict(r) is not None
 
-    return arena(mark.game, mark.players, mark.a, mark.b, pairs, seed, hands=hands, seconds=seconds,
+    b = outside_truco.PLAYERS.get(mark.b, mark.b)
+    return arena(mark.game, mark.players, mark.a, b, pairs, seed, dict(mark.options), hands=hands, seconds=seconds,
                  stop=decided)
 
 
@@ -173,24 +197,30 @@ def line(mark: Mark, r: ArenaResult) -> str:
     return out
 
 
-def run(print: Callable[[str], None], seconds: float, only: str = "", matches: int = MATCHES) -> None:
+def run(print: Callable[[str], None], seconds: float, only: str = "", matches: int = MATCHES, seed: int = 12) -> None:
     print(f"== arena marks: at least {MIN_MATCHES} duplicate matches each, until the 95% interval decides or "
-          f"{matches} matches, at most {seconds:.0f} s a mark")
+          f"{matches} matches, at most {seconds:.0f} s a mark, deals from seed {seed}")
     done: dict[str, ArenaResult] = {}
 
     def result(mark: Mark) -> ArenaResult:
-        key = f"{mark.game} {mark.players} {mark.a} {mark.b}"
+        key = f"{mark.game} {mark.players} {mark.a} {mark.b} {mark.options}"
         if key not in done:
-            done[key] = measure(mark, seconds, matches)
+            done[key] = measure(mark, seconds, matches, seed)
         return done[key]
 
+    outside = outside_truco.missing()
     for title, group in (("hard vs normal (issue 39)", HARD_VS_NORMAL),
                          ("normal vs every baseline (issue 39)", NORMAL_VS_BASELINES),
                          ("hard vs easy (issue 39)", HARD_VS_EASY),
-                         ("hard vs today's bots and the baselines (issues 12 and 28)", MARKS)):
+                         ("hard vs today's bots and the baselines (issues 12 and 28)", MARKS),
+                         ("hard vs the opponent pool (issue 75)", POOL_MARKS),
+                         ("hard vs bots written elsewhere: MiniTruco (issue 75)", OUTSIDE_MARKS)):
         chosen = [m for m in group if not only or only in m.label()]
         if chosen:
             print(f"-- {title}")
+        if chosen and group is OUTSIDE_MARKS and outside is not None:
+            print(f"  skipped: {outside}")
+            continue
         for mark in chosen:
             print(line(mark, result(mark)))
     for game, players, exploiters in EXPLOITS:

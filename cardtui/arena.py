@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardtui.engine.bots.players import Policy, player
+from cardtui.engine.core import Match
 from cardtui.engine.games import get
 from cardtui.engine.options import Raw
 from cardtui.sim import WinRate
@@ -94,6 +95,12 @@ class ArenaResult:
     seconds: float = 0.0
 
     @property
+    def match_length(self) -> float:
+        """How many hands a match lasted, on average (one cut short at ``hands_per_match`` counts those it played)."""
+        played = self.matches + self.unfinished
+        return self.hands / played if played else 0.0
+
+    @property
     def rate(self) -> WinRate:
         return WinRate(self.wins, self.matches)
 
@@ -108,7 +115,7 @@ class ArenaResult:
         ]
         clo, chi = self.chips.interval
         out.append(f"  A's chips per hand (points games: A's points less B's): {self.chips.mean:+.3f} "
-                   f"(95% CI {clo:+.3f} to {chi:+.3f}) over {self.hands} hands")
+                   f"(95% CI {clo:+.3f} to {chi:+.3f}) over {self.hands} hands, {self.match_length:.1f} a match")
         out.append("  decision time: " + "; ".join(t.line(who) for who, t in self.times.items()))
         out.append(f"  {self.seconds:.1f} s")
         return out
@@ -134,10 +141,13 @@ def arena(
     policies: tuple[Policy, Policy] | None = None,
     seconds: float = 0.0,
     stop: Callable[[ArenaResult], bool] | None = None,
+    watch: Callable[[Match, int], None] | None = None,
 ) -> ArenaResult:
     """Play ``pairs`` duplicate deals of ``a`` against ``b`` (names ``player`` knows); with
     ``seconds``, stop after the deal that runs past that much wall time, and with ``stop``, after
-    the deal at which it says so (``pairs`` then says how many deals were played)."""
+    the deal at which it says so (``pairs`` then says how many deals were played). ``watch`` is
+    shown the match before each decision, with the seat about to decide: for a player that studies
+    another's policy on copies of the table (the exploitability bench), never for one that plays."""
     rules = get(game)
     if players not in rules.player_counts:
         allowed = ", ".join(map(str, rules.player_counts))
@@ -173,6 +183,8 @@ def arena(
                 if not waiting:
                     raise RuntimeError("The hand is waiting on nobody; the engine is stuck.")
                 seat = waiting[int(turn_rng.random() * len(waiting))] if len(waiting) > 1 else waiting[0]
+                if watch is not None:
+                    watch(match, seat)
                 legal = match.legal_actions(seat)
                 view = match.view(seat)
                 policy, timing = (pa, ta) if mine[seat] else (pb, tb)

@@ -6,6 +6,7 @@ import pytest
 
 from cardtui.arena import arena, rotations
 from cardtui.engine.bots.players import LEVELS, names, player
+from cardtui.engine.core import Match
 from cardtui.engine.games import GAMES
 
 
@@ -40,3 +41,20 @@ def test_players_by_name() -> None:
     assert player("pifpaf", "cardtui.engine.bots.pifpaf:choose").__name__ == "choose"
     with pytest.raises(ValueError, match="no player 'grandmaster'"):
         player("cacho", "grandmaster")
+
+
+def test_a_watcher_sees_the_table_before_every_decision() -> None:
+    seen: list[int] = []
+
+    def watch(match: Match, seat: int) -> None:
+        assert seat in match.to_act()
+        seen.append(seat)
+
+    result = arena("truco_argentino", 2, "easy", "random", pairs=1, seed=4, hands=1, watch=watch)
+    assert len(seen) == sum(len(t.samples) for t in result.times.values())
+
+
+def test_a_match_length_is_the_hands_per_match_played() -> None:
+    result = arena("cacho", 2, "easy", "random", pairs=2, seed=1, hands=3)
+    assert result.match_length == 3.0
+    assert "3.0 a match" in "\n".join(result.lines())

@@ -24,10 +24,12 @@ from cardtui.engine.bots.estimates import Budget, Evaluation, weighed
 from cardtui.engine.core import Action
 from cardtui.engine.rummy_records import RummyView
 
-BETTING = Budget(4.0)
-"""The deals a betting decision is played out on: four times the search's play budget (64), about 75 ms a
-decision of one core, and only at the betting round. Fewer deals leave more of a bet's edge inside its error,
-where ``steady`` checks instead (the chips a hand against hard's betting before: ``bench/marks.md``, issue 59)."""
+BETTING = Budget(3.0)
+"""The deals a betting decision is played out on: three times the search's play budget (48), and only at the
+betting round. Four times (64) put the slowest decisions, a betting round's with every raise to value, near the
+200 ms a decision may take at p99 (``bench/marks.md``, issue 75); 32 and 64 deals were not told apart in chips a
+hand against hard's betting before (issue 59). Fewer deals leave more of a bet's edge inside its error, where
+``steady`` checks instead."""
 
 
 STEADY = 1.0

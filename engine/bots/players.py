@@ -1,6 +1,7 @@
 """Every player the arena and the tables know by name, per game.
 
 - ``random`` and the simple baselines (``engine.bots.baselines``);
+- the opponent pool's styles, ``pool-tight`` and the rest (``engine.bots.pool``);
 - ``today``: the bots as they were before levels (``engine.bots.cacho`` and its siblings);
 - the levels, weakest first: ``easy`` (those heuristics, made sane), ``normal`` and ``hard``;
 - ``module:function``: any importable function with the bot signature.
@@ -45,7 +46,9 @@ def levels(game: str) -> dict[str, Policy]:
 
 def names(game: str) -> list[str]:
     """Every name ``player`` knows for ``game`` (besides ``module:function``)."""
-    return ["random", *baselines.BASELINES.get(game, {}), "today", *levels(game)]
+    from cardtui.engine.bots.pool import POOL
+
+    return ["random", *baselines.BASELINES.get(game, {}), *POOL.get(game, {}), "today", *levels(game)]
 
 
 def player(game: str, name: str) -> Policy:
@@ -54,7 +57,9 @@ def player(game: str, name: str) -> Policy:
         return baselines.random_policy
     if name == "today":
         return TODAY[game]
-    known = {**baselines.BASELINES.get(game, {}), **levels(game)}
+    from cardtui.engine.bots.pool import POOL
+
+    known = {**baselines.BASELINES.get(game, {}), **POOL.get(game, {}), **levels(game)}
     if name in known:
         return known[name]
     if ":" in name:

@@ -85,6 +85,17 @@ WEAK_HAND = 0.35
 """A truco called (or raised) on a hand whose chance of taking the round is below this is a bluff."""
 RARE = 0.02
 """A bluff drawn less often than this is not drawn at all."""
+RAISE_READ = ((0.6, 0.1), (0.75, 0.04), (0.85, 0.02))
+"""How a call awaiting its answer reads, by its rung (a truco, a first raise, a later raise): the chance of the
+caller's hand at which such a call is made half the time, and the floor a bluff keeps. A raise answers a call,
+so it says more: read as a truco, hard raised the raises of a player who raises only its best hands, and lost
+most of those hands (``bench/marks.md``, issue 75)."""
+MODEL_ACCEPT = 0.42
+"""The chance of its hand from which a seat of the model accepts a truco (normal's model, and the analysis's)."""
+HARD_ACCEPT = 0.30
+"""Hard's model accepts from a poorer hand: players who answer its trucos accept more than the model's 0.42 says,
+and against a model that refuses that often, hard bluffed and raised on too much, in self-play to 12 within
+three hands a match of truco paulista played best of three (``bench/marks.md``, issue 75)."""
 
 
 def match_value(mine: int, theirs: int, target: int, paulista: bool) -> float:
@@ -108,7 +119,7 @@ class Searcher:
     """One decision's search (count-based: ``worlds`` deals, every candidate on each)."""
 
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
-                 mixed: bool = False, reads: bool = False) -> None:
+                 mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT) -> None:
         self.view = view
         self.mixed = mixed
         """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
@@ -120,7 +131,8 @@ class Searcher:
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
         self.paulista = view.paulista is not None
-        self.policy = Policy(self.paulista, rng)
+        self.policy = Policy(self.paulista, rng, accept_at=accept_at)
+        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
         self.values: list[float] = []
 
     # -- the decision ----------------------------------------------------------------------
@@ -233,7 +245,9 @@ class Searcher:
             pre = sim.copy()
             pre.pending = -1
             p = self.policy.trick_odds(pre, c) if sim.t.trick_mode else self.policy.hand_odds(pre, c)
-            return 0.1 + 0.9 * _sigmoid((p - 0.6) * 10)
+            rung = [st.call for st in self.view.ladder].index(pending.call)
+            at, floor = RAISE_READ[min(rung, len(RAISE_READ) - 1)]
+            return floor + (1.0 - floor) * _sigmoid((p - at) * 10)
         return 1.0
 
     # -- bets that can only lose, and bluffs at the indifference frequency ------------------------
@@ -356,7 +370,9 @@ class Searcher:
     def mix(self, cands: list[Candidate], k: Knowledge) -> tuple[Action | None, list[Candidate]]:
         """The bluff drawn now, if any, and the candidates the search is left to weigh.
 
-        A weak envido bets no real or falta envido at all, and opens a plain envido only as a bluff.
+        A weak envido bets no real or falta envido at all, and opens a plain envido only as a bluff, never
+        while facing a truco: refused it gains a point and the truco still waits for an answer the hand cannot
+        give; accepted it loses the envido as well (hard answered a truco so on a sixth of the seeds, issue 75).
         A last card that cannot take the trick (its chance at most ``LOSER_ODDS``, no partner still to
         play) calls truco only as a bluff while an opponent has yet to play, never once they have. Each
         bluff is drawn at the frequency that leaves an answerer indifferent at this score (``bet_share``),
@@ -369,7 +385,9 @@ class Searcher:
         if bets and self.bluffing(bets[0][1], k):
             out = [c for c in out if c not in bets]
             plain = next((c for c in bets if c[1] == (ENVIDO, E)), None)
-            opening = part is not None and not part.envido_calls
+            pending = v.pending
+            facing = pending is not None and pending.bet is Bet.TRUCO and pending.team != self.team
+            opening = part is not None and not part.envido_calls and not facing
             if plain is not None and opening:
                 value, weak = envido_odds()
                 if self.draw(plain[1], value / weak):
@@ -519,7 +537,12 @@ NORMAL_WORLDS = 2
 """Deals normal searches: few, so that its choice among close ones
 is left to the luck of its deals (more buy little beyond 16 without a reading of the others). Two
 are enough to beat every simple player at argentino (measured in ``bench/marks.md``)."""
-HARD_WORLDS = 60
+HARD_WORLDS = 240
+"""Deals hard searches: four times the 60 it searched before, which it beat, and beat the pool by more, at truco
+paulista (``bench/marks.md``, issue 75); a decision takes a few milliseconds of one core."""
+EVALUATE_WORLDS = 60
+"""The deals ``evaluate``'s budget counts in (the analysis's is eight times this): hard's before issue 75, so the
+analysis costs what it cost."""
 
 
 def _is_call(move: Move | None) -> bool:
@@ -529,7 +552,7 @@ def _is_call(move: Move | None) -> bool:
 def evaluate(view: TrucoView, legal: list[Action], rng: random.Random, budget: Budget = estimates.PLAY
              ) -> Evaluation:
     """Every legal choice of ``view``'s seat, in match odds, from hard's search with ``budget``."""
-    return Searcher(view, legal, rng, budget.deals(HARD_WORLDS), reads=True).evaluate()
+    return Searcher(view, legal, rng, budget.deals(EVALUATE_WORLDS), reads=True).evaluate()
 
 
 def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
@@ -539,7 +562,7 @@ def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
 
 def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     """The hard truco bot: the search on many deals, reading the others, its bluffs mixed."""
-    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True).decide()
+    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT).decide()
 
 
 def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:

@@ -484,10 +484,13 @@ class Reading:
             p = v.paulista
             if p.onze_team == theirs and p.phase is PaulistaPhase.PLAY and not p.ferro:
                 k.reads.append(self.onze_played(theirs))
+            for team, act in self._truco_acts():
+                if team == theirs:
+                    k.reads.append(self.truco_called(team) if act == "call" else self.truco_accepted(team))
 
     def _truco_acts(self) -> list[tuple[int, str]]:
-        """Truco argentino: who called and who accepted each rung already answered, where the view
-        tells (the team that accepted last is the one that may raise; the calls alternate)."""
+        """Who called and who accepted each rung already answered, where the view tells (the team that
+        accepted last is the one that may raise; the calls alternate)."""
         v = self.k.view
         pending = v.pending
         if pending is not None and pending.bet is Bet.TRUCO:

@@ -24,6 +24,7 @@ from cardtui.engine.bots import truco as truco_today
 from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.bots.rummy_levels import Seen
 from cardtui.engine.bots.truco_search import HARD_WORLDS, Searcher
+from cardtui.engine.bots.truco_worlds import Knowledge
 from cardtui.engine.cacheta import DECLARE
 from cardtui.engine.cacho import BET, CachoState
 from cardtui.engine.cacho import GAME as CACHO
@@ -138,6 +139,20 @@ def test_a_truco_is_never_refused_when_refusing_loses_the_match() -> None:
     ARG.apply(st, 1, Action("truco"))
     for level, action in each("truco_argentino", ARG, st, 0).items():
         assert action.type not in ("no_quiero", "mazo"), level
+
+
+@pytest.mark.parametrize("scores", [(0, 0), (10, 10), (5, 15), (20, 20)])
+def test_hard_answers_a_truco_with_no_envido_on_nothing(scores: tuple[int, int]) -> None:
+    # Mano, a truco called before the first card: with 4c 5o 6b (an envido of 11) an envido is all bluff, and
+    # it leaves the truco to be answered after it by a hand that cannot take it. Hard bluffed so on 17 seeds of
+    # 100 at every score (issue 75); the search alone (its bluffs not mixed) never did.
+    picks = []
+    for seed in range(40):
+        st = argentino(scores=scores, dealer=1, seed=seed, s0="4c 5o 6b", s1="1e 3o 2c")
+        ARG.apply(st, 1, Action("truco"))
+        assert Action("envido") in ARG.legal_actions(st, 0)
+        picks.append(decide(ARG, st, 0, LEVELS["truco_argentino"]["hard"], seed).type)
+    assert not {"envido", "real_envido", "falta_envido"} & set(picks), picks
 
 
 def test_a_strong_envido_calls_falta_envido() -> None:
@@ -541,3 +556,29 @@ def test_the_ten_line_cacheta_players_discard_as_named() -> None:
     seats[other] = dataclasses.replace(seats[other], taken=cards("QC KD"))
     guarded = dataclasses.replace(view, seats=tuple(seats))
     assert player("cacheta", "cacheta-guarded")(guarded, legal, random.Random(1)) == Action(DISCARD, cards=cards("9D"))
+
+
+def test_a_raise_says_more_of_the_hand_than_the_truco_it_answers() -> None:
+    # Best of three: the mão (seat 1) calls truco and seat 0 raises to seis. Each is read, deal by deal, as a
+    # hand that calls: a deal that gives the callers nothing is much less likely under the seis than under the
+    # truco, where one that gives them the zap and copas is likely under both (issue 75: read as a truco, a
+    # raise made hard raise back into hands that only raise with the best cards).
+    st, _ = PAU.resume(PAU.options({"truco_decides": "hand"}), SEATS4, [0, 0], 0, 1, 1)
+    PAU.apply(st, 1, Action("keep"))
+    st.hands = [list(parse_cards(t)) for t in ("5D 6D 7S", "3H 2S KS", "4D 5S 6C", "3C 2D KD")]
+    PAU.apply(st, 1, Action("truco"))
+    truco_view = PAU.view(st, 0)
+    PAU.apply(st, 0, Action("seis"))
+    seis_view = PAU.view(st, 1)
+    weak, other = parse_cards("4H 5H 6H"), parse_cards("4S 5C 6S")
+    strong = parse_cards("4C 7H KH")
+
+    def read(view: TrucoView, callers: int, cards: tuple[Card, ...]) -> float:
+        seat = view.you or 0
+        s = Searcher(view, PAU.legal_actions(st, seat), random.Random(0), 1, reads=True)
+        hands = {seat: list(view.cards), (seat + 2) % 4: list(st.hands[(seat + 2) % 4]),
+                 callers: list(cards), (callers + 2) % 4: list(other)}
+        return s.likelihood(Knowledge.of(view, reads=True).sim(hands))
+
+    assert read(seis_view, 0, weak) < read(truco_view, 1, weak)
+    assert read(seis_view, 0, weak) < 0.1 < 0.5 < read(seis_view, 0, strong)
