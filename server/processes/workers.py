@@ -120,6 +120,36 @@ Target = Callable[[WorkerSettings, Connection, Connection, Connection], None]
 where the front asks for its figures."""
 
 
+COUNTS = "cardtui-counts-"
+"""The start of a counters folder's name in the temporary folder; the server's process id follows it."""
+
+
+def sweep_counts(folder: str | None = None) -> list[str]:
+    """Remove the counters folders of servers that are gone (killed before they could remove their own): those of
+    this user whose process id names no running process. The folders removed."""
+    folder = folder or tempfile.gettempdir()
+    removed: list[str] = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            pid = entry.name.removeprefix(COUNTS).split("-", 1)[0]
+            if not entry.name.startswith(COUNTS) or not pid.isdigit() or _running(int(pid)):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                    shutil.rmtree(entry.path)
+                    removed.append(entry.path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's
+    return True
+
 class Workers:
     """The worker processes of this host, kept at their number: one that dies is replaced."""
 
@@ -129,8 +159,10 @@ class Workers:
         self.target = target
         """What a worker runs (``server.app.worker_main``): given by the server's module, which
         imports this one."""
-        self.counts = tempfile.mkdtemp(prefix="cardtui-counts-")
-        """The places' folders of counters (``server.metrics``), removed as the workers stop."""
+        sweep_counts()
+        self.counts = tempfile.mkdtemp(prefix=f"{COUNTS}{os.getpid()}-")
+        """The places' folders of counters (``server.metrics``), removed as the workers stop (or, after a
+        kill -9, by the next server to start on this machine: ``sweep_counts``)."""
         self.slots = [Slot(i, settings.port + 1 + i if settings.port else 0, counts=self._place(i))
                       for i in range(count)]
         self.restarts = 0

@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -24,6 +26,7 @@ from cardtui.client.connection import Connection
 from cardtui.server.app import Running, start
 from cardtui.server.base.limits import Limits
 from cardtui.server.lobby.routes import PEER, ROOM_KEY
+from cardtui.server.processes import workers
 from cardtui.v1 import (
     analysis_pb2,
     common_pb2,
@@ -374,3 +377,17 @@ async def test_a_hand_a_worker_played_is_analysed_in_the_lobbys_process_for_its_
         got = updates[-1].analysis
         assert list(got.seats) == [ana.seat] and got.moments and all(m.seat == ana.seat for m in got.moments)
         assert set(two_workers.store.hands.analyses(table_id, 1)) == {ana.seat}, "kept in the shared store"
+
+
+def test_a_killed_servers_counters_folder_is_swept_by_the_next_and_a_running_ones_is_kept(tmp_path: Path) -> None:
+    """A server killed -9 cannot remove its counters folder: the next one to start removes the folders whose
+    process is gone, never a running server's."""
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    gone = tmp_path / f"{workers.COUNTS}{ended.pid}-abc"
+    mine = tmp_path / f"{workers.COUNTS}{os.getpid()}-def"
+    other = tmp_path / "cardtui-other-1"
+    for folder in (gone, mine, other):
+        (folder / "worker-1").mkdir(parents=True)
+    assert workers.sweep_counts(str(tmp_path)) == [str(gone)]
+    assert not gone.exists() and mine.exists() and other.exists()
