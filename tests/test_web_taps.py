@@ -419,6 +419,8 @@ async def play(page: Page, server: Running, device: Device, game: str, out: Path
         if not shot:
             await page.shot(out / f"table-{game}-{device.name}.png")
             shot = True
+            for keys in ("←/→", "⇧←", "←→"):  # at her turn too: the board and its key row name no arrows
+                assert keys not in page.text(), f"{keys!r} on a touch board:\n{page.text()}"
         before = page.text()
         took = await step(page)
         if took is not None:

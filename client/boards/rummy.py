@@ -117,7 +117,10 @@ class RummyBoard(Board):
 
     # -- the hand, in the order shown ------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A spectator has no hand: the board's keys are for players only."""
+        """A spectator has no hand: the board's keys are for players only. On a touch screen a card is picked by
+        a tap, so the arrows' picking and moving are not offered (the key row would name keys a phone lacks)."""
+        if self.touch and action in ("pick", "pick_end", "move"):
+            return False
         if action in ("pick", "pick_at", "pick_end", "move", "sort", "discard", "knock", "hint", "choose"):
             return self.model is not None and self.model.seat is not None
         return True
