@@ -1089,3 +1089,19 @@ def test_round_records_compare_hash_and_print_by_their_attributes() -> None:
     if native.STATUS.startswith("compiled"):
         with pytest.raises(AttributeError):
             trick.winner = 1  # type: ignore[misc]
+
+
+def test_the_rulings_envido_table_is_the_engines() -> None:
+    """docs/rules.md's table of envido bets states what the engine pays, row by row (a clone's own ruling: a
+    player who reads it must be paid what it says)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    section = text.split("### Envido bets", 1)[1].split("\n### ", 1)[0]
+    words = {"Envido": E, "Real Envido": R}
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| bets") and not line.startswith("| Falta")]
+    assert len(rows) == 6, rows
+    for calls, accepted, refused in rows:
+        seq = tuple(words[c.strip()] for c in calls.split(","))
+        assert (accepted_value(seq, 9), refused_value(seq)) == (int(accepted), int(refused)), calls
