@@ -316,16 +316,31 @@ def takes(model: TableModel, team: int, what: str, **parts: str | int | Text) ->
 def _round_ended(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> Said:
     if not body.HasField("team"):
         return Said(Text(_("The mão de ferro is tied: nobody scores, and another iron hand follows.")), "bold")
-    what = "hand"
-    if model.game == ARGENTINO:
-        view = model.view
-        what = "duel" if view is not None and view.truco.argentino.pica_pica else "round"
+    what = round_kind(model)
     said = takes(model, body.team, what, amount=amount(model, body.points), why=why(body.reason))
-    totals = list(body.totals)
-    if len(totals) == 2 and (totals[body.team] != body.points or totals[1 - body.team]):
+    this = round_points(model, body)
+    if this is not None:
         said.append(" ")
-        said.append_text(fmt(_(THIS[what]), points=points_text(model, totals)))
+        said.append_text(this)
     return Said(said, _team_style(model, body.team))
+
+
+def round_kind(model: TableModel) -> str:
+    """What a truco deal is called at this table: a hand (paulista), a round, or a pica-pica duel."""
+    if model.game != ARGENTINO:
+        return "hand"
+    view = model.view
+    return "duel" if view is not None and view.truco.argentino.pica_pica else "round"
+
+
+def round_points(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> Text | None:
+    """"This round: us +0, them +5.", where the round's points are more than the stake its winner took (an
+    envido, a flor, or points to both sides); None where the stake says it all."""
+    totals = list(body.totals)
+    if len(totals) != 2 or not body.HasField("team") or (totals[body.team] == body.points
+                                                           and not totals[1 - body.team]):
+        return None
+    return fmt(_(THIS[round_kind(model)]), points=points_text(model, totals))
 
 
 def points_text(model: TableModel, points: list[int]) -> Text:

@@ -27,7 +27,15 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.truco_words import amount, meaning, my_team, seat_team, team_does, team_object
+from cardtui.client.boards.truco_words import (
+    amount,
+    meaning,
+    my_team,
+    round_points,
+    seat_team,
+    team_does,
+    team_object,
+)
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
 from cardtui.client.lines.sentences import card_words, cards_words, spoken
@@ -154,7 +162,8 @@ class Narrator:
         if move is not None:
             self.moves.append(move)
             return []
-        if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat):
+        if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat
+                                 and not _gave_points(body)):
             return []
         if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
             self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
@@ -239,8 +248,10 @@ class Narrator:
                 return _("Trick {n} tied.").format(n=body.trick)
             return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
         if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
-            return team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
+            took = team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
                              _("{team} takes {amount}."), amount=amount(model, body.points)).plain
+            this = round_points(model, body)  # the envido's points too: the round's whole result
+            return took if this is None else f"{took} {this.plain}"
         if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
             return ""
         if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
@@ -287,6 +298,11 @@ class Narrator:
         self.acted = False
         said = self.before([self.flush()])
         return [s for s in said if s]
+
+
+def _gave_points(body: Message) -> bool:
+    """The player's own refusal of a call: it says what the others take for it, a result, not an echo."""
+    return isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
 
 
 def _drawn(model: TableModel, card: str) -> str:

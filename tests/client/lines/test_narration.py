@@ -152,3 +152,24 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     assert any(s.startswith("Your turn: 15 Pass") for s in long), "verbose says the windows, as before"
     assert any(s.startswith("Discards: ") for s in short)
     assert sum(map(len, short)) < 0.6 * sum(map(len, long)), (sum(map(len, short)), sum(map(len, long)))
+
+
+def test_a_refusal_of_ones_own_is_said_with_its_points_and_a_round_with_all_of_its() -> None:
+    """Refusing a call gives the others points: a result, said at the terse level though the player chose it;
+    and a round's end says the round's whole points (the envido's with the truco's), as verbose does."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    terse.acted = True
+    refused = table_pb2.Event(seq=1, truco=truco_pb2.TrucoEvent(answered=truco_pb2.TrucoAnswered(
+        seat=0, team=0, bet=truco_pb2.TRUCO_BET_ENVIDO, accepted=False, points=4)))
+    said = told(terse, m, refused)
+    assert len(said) == 1 and "4" in said[0], said
+    accepted = table_pb2.Event(seq=2, truco=truco_pb2.TrucoEvent(answered=truco_pb2.TrucoAnswered(
+        seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=True, points=2)))
+    assert told(terse, m, accepted) == [], "an acceptance only repeats her choice"
+    ended = table_pb2.Event(seq=3, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
+        round=1, team=1, points=1, totals=[0, 5])))
+    assert told(terse, m, ended) == ["They take 1 point. This round: us +0, them +5."]
+    alone = table_pb2.Event(seq=4, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
+        round=2, team=1, points=1, totals=[0, 1])))
+    assert told(terse, m, alone) == ["They take 1 point."], "the stake says it all"
