@@ -7,8 +7,8 @@ player's decision and what came of the hand: their turn and its choices; the oth
 cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
 
 - the others' draws and discards at Pif Paf and Cacheta are one line a round ("Discards: bia, 9 of clubs;
-  caio takes 9 of clubs, discards the queen of hearts"), said when the player's turn comes or when a seat's
-  turn comes round again;
+  caio takes it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
+  "yours"), said when the player's turn comes or when a seat's turn comes round again;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - the fair-deal check is one short sentence (``deal`` says its findings);
@@ -142,6 +142,9 @@ class Narrator:
     """Sentences said once the message's view is in (a card's number is its place in the hand as it is now)."""
     dealing: int | None = None
     """A hand just dealt, said with the player's cards once they are in the view ("Hand 3: ...")."""
+    top: tuple[int, str] | None = None
+    """The last discard (its seat and card), which a draw from the pile takes: said as "it" or "yours", since it
+    was just heard (or just made), rather than named again."""
 
     @property
     def terse(self) -> bool:
@@ -157,7 +160,10 @@ class Narrator:
         if body is None:
             return self.before([said])
         if self._folds(model, name, body):
-            return self._folded(model, body)
+            folded = self._folded(model, body)
+            self._on_top(body)
+            return folded
+        self._on_top(body)
         move = self._move(model, body)
         if move is not None:
             self.moves.append(move)
@@ -216,12 +222,23 @@ class Narrator:
         self.folded.seats.add(seat)
         taken = self.folded.taken.pop(seat, None)
         name = model.name(seat)
-        if taken is not None:
+        if taken is not None and self.top is not None and self.top[1] == taken:
+            self.folded.moves.append((_("{name} takes yours, discards {card}") if self.top[0] == model.seat
+                                      else _("{name} takes it, discards {card}")).format(
+                name=name, card=card_words(body.card)))
+        elif taken is not None:
             self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
                 name=name, taken=card_words(taken), card=card_words(body.card)))
         else:
             self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card)))
         return self.before([s for s in out if s])
+
+    def _on_top(self, body: Message) -> None:
+        """A discard is the pile's top now; a new hand has none."""
+        if isinstance(body, rummy_pb2.RummyDiscarded):
+            self.top = (body.seat, body.card)
+        elif isinstance(body, (table_pb2.HandStarted, rummy_pb2.RummyKnocked)):
+            self.top = None
 
     def flush(self) -> str:
         """The folded line, said now (at the player's turn), and a new round begun."""

@@ -54,8 +54,14 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
     assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
     line = terse.turn_begins()
-    assert line == ["Discards: bia, 9 of clubs; caio takes 9 of clubs, discards queen of diamonds; dan, 7 of clubs."]
+    assert line == ["Discards: bia, 9 of clubs; caio takes it, discards queen of diamonds; dan, 7 of clubs."]
     assert terse.turn_begins() == [], "said once"
+    # The player's own discard, taken by the next seat: "yours", not the card named again.
+    terse.acted = True
+    assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="5H"))) == []
+    told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_PILE, card="5H")))
+    told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="2S")))
+    assert terse.turn_begins() == ["Discards: bia takes yours, discards 2 of spades."]
 
 
 def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again() -> None:
