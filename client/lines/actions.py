@@ -262,9 +262,9 @@ def menu(offered: list[Choice]) -> str:
 
 
 def terse_menu(offered: list[Choice]) -> str:
-    """The choices as the terse turn says them: a kind's cards by their numbers alone ("discard 1 to 10", "play 1,
-    3": the player heard the hand in that order, and ``hand`` says it with its numbers); the kinds on offer at
-    every turn (``STANDING``) left out."""
+    """The choices as the terse turn says them: a kind's cards by their numbers alone ("play 1, 3", "discard 1, 3
+    to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard any card"
+    where a long hand's every card may go; the kinds on offer at every turn (``STANDING``) left out."""
     parts: list[str] = []
     kinds_done: set[str] = set()
     for c in offered:
@@ -275,7 +275,12 @@ def terse_menu(offered: list[Choice]) -> str:
                 continue
             kinds_done.add(c.kind)
             same = [o for o in offered if o.kind == c.kind and o.carded]
-            parts.append(f"{c.action_word.lower()} {spans([o.number for o in same])}")
+            numbers = [o.number for o in same]
+            if len(numbers) > 3 and numbers == list(range(1, len(numbers) + 1)):
+                # every card of a long hand (a rummy discard): "any card", shorter to hear than "1 to 10"
+                parts.append(_("{action} any card").format(action=c.action_word.lower()))
+            else:
+                parts.append(f"{c.action_word.lower()} {spans(numbers)}")
             continue
         if c.kinds and action_name(c.actions[0]) == "knock":
             parts.append(_("{n} {action} and the card's number").format(n=c.number, action=c.action_word.lower()))

@@ -26,6 +26,7 @@ from cardtui.client.lines.actions import (
     first_kind,
     kind_of,
     pick,
+    terse_menu,
 )
 from cardtui.client.models import TableModel, action_name
 from cardtui.engine.games import GAMES
@@ -111,3 +112,18 @@ def test_a_rummy_discard_answers_to_either_place_of_a_card_held_twice() -> None:
         assert picked is not None and picked.action is not None and list(picked.action.cards) == ["7H"]
     refused = pick(offered, "4")
     assert refused is not None and refused.action is None and "1 to 3" in refused.problem
+
+
+def test_the_terse_turn_says_any_card_where_a_long_hand_may_lose_any_and_the_numbers_where_not() -> None:
+    """"Discard any card" is shorter to hear than "discard 1 to 10"; a card that may not go (the one just taken
+    from the pile) keeps the numbers said."""
+    view = wire.view_message(None)
+    view.ClearField("waiting")
+    hand = ["2H", "3H", "4H", "5H", "9C"]
+    view.rummy.cards.extend(hand)
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=[c]) for c in hand])
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model)) == "discard any card"
+    del view.legal[0]
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model)) == "discard 2 to 5"
