@@ -548,6 +548,25 @@ async def test_the_lobby_s_stream_shows_each_table_as_it_changes(arrangement: Ar
         await closing([ana, bia, wes])
 
 
+
+async def falta_envido_to_the_end(people: list[Person]) -> None:
+    """A match to 15 ended in one round: a falta envido called and accepted, then the deck."""
+    ana, bia = people
+    for p in people:
+        await p.until(lambda p: p.view is not None and p.view.truco.cards, "cards")
+    caller = await ana.until(lambda _: next((p for p in people if p.legal(A.ACTION_TYPE_FALTA_ENVIDO)), None),
+                             "someone may call falta envido")
+    await caller.conn.act(caller.token, the(caller, A.ACTION_TYPE_FALTA_ENVIDO), caller.last_seq)
+    other = bia if caller is ana else ana
+    await other.until(lambda p: p.legal(A.ACTION_TYPE_QUIERO) is not None, "the call")
+    await settle_the_envido(people)
+    for p in people:  # the envido is settled; the round ends as soon as someone goes to the deck
+        if p.legal(A.ACTION_TYPE_MAZO) is not None:
+            await p.act(A.ACTION_TYPE_MAZO)
+            break
+    for p in people:
+        await p.until(lambda p: p.view is not None and p.view.match_over, "the match's end")
+
 async def settle_the_envido(people: list[Person]) -> None:
     """Whoever is asked about the envido answers it (accepts, then says their points) until nobody is."""
     asked = (A.ACTION_TYPE_QUIERO, A.ACTION_TYPE_ANNOUNCE, A.ACTION_TYPE_SON_BUENAS)
@@ -573,20 +592,7 @@ async def test_again_after_a_match_in_each_arrangement(arrangement: Arrangement)
         for p in people:
             await p.sit(table_id)
             p.follow()
-        for p in people:
-            await p.until(lambda p: p.view is not None and p.view.truco.cards, "cards")
-        caller = await ana.until(lambda _: next((p for p in people if p.legal(A.ACTION_TYPE_FALTA_ENVIDO)), None),
-                                 "someone may call falta envido")
-        await caller.conn.act(caller.token, the(caller, A.ACTION_TYPE_FALTA_ENVIDO), caller.last_seq)
-        other = bia if caller is ana else ana
-        await other.until(lambda p: p.legal(A.ACTION_TYPE_QUIERO) is not None, "the call")
-        await settle_the_envido(people)
-        for p in people:  # the envido is settled; the round ends as soon as someone goes to the deck
-            if p.legal(A.ACTION_TYPE_MAZO) is not None:
-                await p.act(A.ACTION_TYPE_MAZO)
-                break
-        for p in people:
-            await p.until(lambda p: p.view is not None and p.view.match_over, "the match's end")
+        await falta_envido_to_the_end(people)
         await asyncio.gather(*(p.conn.rematch(p.token, table_pb2.REMATCH_CHOICE_SAME) for p in people))
         for p in people:
             await p.until(lambda p: any(e.HasField("match_started") and e.match_started.match == 2
@@ -614,20 +620,7 @@ async def test_a_vote_to_play_again_survives_a_kill_and_a_late_one_is_refused(ar
             p.follow()
         await wes.watch(table_id)
         wes.follow()
-        for p in people:
-            await p.until(lambda p: p.view is not None and p.view.truco.cards, "cards")
-        caller = await ana.until(lambda _: next((p for p in people if p.legal(A.ACTION_TYPE_FALTA_ENVIDO)), None),
-                                 "someone may call falta envido")
-        await caller.conn.act(caller.token, the(caller, A.ACTION_TYPE_FALTA_ENVIDO), caller.last_seq)
-        other = bia if caller is ana else ana
-        await other.until(lambda p: p.legal(A.ACTION_TYPE_QUIERO) is not None, "the call")
-        await settle_the_envido(people)
-        for p in people:
-            if p.legal(A.ACTION_TYPE_MAZO) is not None:
-                await p.act(A.ACTION_TYPE_MAZO)
-                break
-        for p in people:
-            await p.until(lambda p: p.view is not None and p.view.match_over, "the match's end")
+        await falta_envido_to_the_end(people)
         await ana.conn.rematch(ana.token, table_pb2.REMATCH_CHOICE_SWAP)
         await wes.until(lambda p: any(e.HasField("rematch_voted") for e in p.events), "ana's answer")
         snapshots = len(wes.snapshots)
