@@ -132,6 +132,9 @@ SLOW: frozenset[str] = frozenset({
     "tests/test_web_takeover.py::test_a_browser_guest_who_takes_a_seat_mid_hand_sees_it_his",
     "tests/test_web_taps.py::test_a_hand_of_each_game_by_taps_alone",
     "tests/test_web_phone.py",
+    # the line mode: a whole Pif Paf hand heard at both levels, its claim windows left to close by themselves
+    "tests/client/lines/test_narration.py::"
+    "test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_says_the_check",
     # the client under Pilot: whole matches, many hands checked, screens at many sizes and languages
     "tests/client/test_analysis.py::test_a_hands_summary_says_how_the_player_played_and_a_opens_it",
     "tests/client/test_analysis.py::test_a_matchs_summary_gives_the_players_accuracy_and_m_its_worst_moments",
