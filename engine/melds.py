@@ -7,8 +7,9 @@ exactly or at least three distinct suits, never a suit more than twice). In Cach
 cards are wild: each meld may hold at most one wild card *acting as wild*; a wild card may
 always stand as itself.
 
-How it is fast: every meld that fits in a hand is listed once per ruleset and wild set, as
-bit masks keyed by its lowest card. A hand is two masks (cards held at least once, cards
+How it is fast: every meld that fits in a hand is listed once per ruleset, as bit masks
+keyed by its lowest card (and once more per wild set, the few that hold a wild card
+standing as itself: a wild card in hand has a bit of its own). A hand is two masks (cards held at least once, cards
 held twice); the search always covers the hand's lowest card next, so it never tries the
 same split twice in a different order. Wild cards sort last, so they are chosen as jokers
 only once the natural cards that need them are known, and a hand of nothing but wild cards
@@ -17,11 +18,12 @@ only once the natural cards that need them are known, and a hand of nothing but 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from itertools import combinations
+from typing import TypeVar
 
 from cardtui.engine.cards import FRENCH_SUITS, Card, Suit
 
@@ -189,6 +191,92 @@ class Knock:
         return self
 
 
+class _Tables:
+    """A ruleset's meld parts over the 52 cards, each card at its own index: shared by every set of wild cards.
+
+    A wild card in hand has a bit of its own above the 52 (``Melder``), never its index, so a part that holds a
+    wild card's index never matches a hand: these tables serve every wild set as they are, and a melder adds only
+    the parts that hold its wild cards standing as themselves (``Melder._build``)."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.nat: list[list[Entry]] = [[] for _ in range(52)]
+        self.jok: list[list[Entry]] = [[] for _ in range(52)]
+        self.hole: list[list[HoleEntry]] = [[] for _ in range(52)]
+        self.holej: list[list[HoleEntry]] = [[] for _ in range(52)]
+        _fill(self.nat, self.jok, self.hole, self.holej, _natural_melds(rules), rules.wild_acts, lambda m: True)
+
+
+@cache
+def _tables(rules: Ruleset) -> _Tables:
+    return _Tables(rules)
+
+
+def _entry(positions: Sequence[int]) -> tuple[int, Entry]:
+    m1 = m2 = 0
+    for p in positions:
+        b = 1 << p
+        if m1 & b:
+            m2 |= b
+        m1 |= b
+    return min(positions), (m1, m2, ~m1, m1 & ~m2)
+
+
+def _fill(
+    nat: list[list[Entry]],
+    jok: list[list[Entry]],
+    hole: list[list[HoleEntry]],
+    holej: list[list[HoleEntry]],
+    melds: Iterable[tuple[int, ...]],
+    joker: bool,
+    keep: Callable[[tuple[int, ...]], bool],
+) -> None:
+    """List the melds' parts by their lowest card, shortest first: the melds themselves (``nat``), each less one
+    card that a joker stands for (``jok``), each less one card with the cards that complete it (``hole``), and
+    each less two, one of them a joker's (``holej``). Only the parts ``keep`` accepts are listed."""
+    nats: set[tuple[int, ...]] = set()
+    joks: set[tuple[int, ...]] = set()
+    holes: dict[tuple[int, ...], int] = {}
+    holejs: dict[tuple[int, ...], int] = {}
+    for m in melds:
+        if keep(m):
+            nats.add(m)
+        for i in _distinct_positions(m):
+            part = m[:i] + m[i + 1 :]
+            if joker and keep(part):
+                joks.add(part)
+            x = m[i]
+            if x < 52:
+                if keep(part):
+                    holes[part] = holes.get(part, 0) | (1 << x)
+                if joker:
+                    for j in _distinct_positions(part):
+                        rest = part[:j] + part[j + 1 :]
+                        if rest and keep(rest):
+                            holejs[rest] = holejs.get(rest, 0) | (1 << x)
+    for table, parts in ((nat, nats), (jok, joks)):
+        for part in sorted(parts, key=len):
+            low, e = _entry(part)
+            if low < 52:
+                table[low].append(e)
+    for htable, hparts in ((hole, holes), (holej, holejs)):
+        for part, xs in sorted(hparts.items(), key=lambda kv: len(kv[0])):
+            low, e = _entry(part)
+            if low < 52:
+                htable[low].append((*e, xs))
+
+
+E = TypeVar("E", Entry, HoleEntry)
+
+
+def _merged(shared: list[list[E]], own: list[list[E]]) -> list[list[E]]:
+    """The shared lists, with a melder's own parts merged in (shortest first) where it has any."""
+    out = list(shared)
+    for c, extra in enumerate(own):
+        if extra:
+            out[c] = sorted(shared[c] + extra, key=lambda e: e[0].bit_count() + e[1].bit_count())
+    return out
+
+
 class Melder:
     """The meld search for one ruleset and one set of wild cards (none in Pif Paf)."""
 
@@ -196,16 +284,22 @@ class Melder:
         self.rules = rules
         wild_idx = sorted({index(c) for c in wilds}) if rules.wild_acts else []
         self.wilds = tuple(CARDS[i] for i in wild_idx)
-        # Bit positions: natural cards first in rank-major order, wild cards last.
-        order = [i for i in range(52) if i not in wild_idx] + wild_idx
-        self._card_at = tuple(CARDS[i] for i in order)
-        self._bit = {CARDS[i]: p for p, i in enumerate(order)}
-        self.wild_mask = sum(1 << self._bit[c] for c in self.wilds)
-        self.natural_mask = (1 << 52) - 1 - self.wild_mask
-        self.nat: list[list[Entry]] = [[] for _ in range(52)]
-        self.jok: list[list[Entry]] = [[] for _ in range(52)]
-        self.hole: list[list[HoleEntry]] = [[] for _ in range(52)]
-        self.holej: list[list[HoleEntry]] = [[] for _ in range(52)]
+        # Bit positions: each natural card at its index; each wild card at a bit of its own above them (52, 53),
+        # so wild cards sort last and the tables of natural parts serve every wild set (``_Tables``).
+        self._card_at = CARDS + self.wilds
+        self._bit = {c: i for i, c in enumerate(CARDS)}
+        for k, w in enumerate(self.wilds):
+            self._bit[w] = 52 + k
+        self.wild_mask = sum(1 << (52 + k) for k in range(len(self.wilds)))
+        self._home_mask = sum(1 << i for i in wild_idx)
+        """The wild cards' own indices: never set in a hand, never a card that completes one."""
+        self.natural_mask = (1 << 52) - 1 - self._home_mask
+        shared = _tables(rules)
+        self.nat: list[list[Entry]] = shared.nat
+        self.jok: list[list[Entry]] = shared.jok
+        self.hole: list[list[HoleEntry]] = shared.hole
+        self.holej: list[list[HoleEntry]] = shared.holej
+        self._wild_idx = tuple(wild_idx)
         self._build()
         self._end: dict[tuple[int, int, int], bool] = {}
         self._end_hole: dict[tuple[int, int, int], int] = {}
@@ -216,56 +310,27 @@ class Melder:
         self._best_memo: dict[tuple[int, int], tuple[int, list[tuple[Card, ...]]]] = {}
         self._left_memo: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._wilds_alone: dict[tuple[int, int], tuple[int, int, int, tuple[tuple[Card, ...], ...]]] = {}
-        self._wild_idx = tuple(wild_idx)
         self.memo_cap = MEMO
         """Entries each memo holds before it starts again: its share of ``MEMO_BUDGET`` (``melder``)."""
 
     # -- building ----------------------------------------------------------------
-    def _masks(self, positions: Iterable[int]) -> tuple[int, int]:
-        m1 = m2 = 0
-        for p in positions:
-            b = 1 << p
-            if m1 & b:
-                m2 |= b
-            m1 |= b
-        return m1, m2
-
-    def _entry(self, positions: Sequence[int]) -> tuple[int, Entry]:
-        m1, m2 = self._masks(positions)
-        return min(positions), (m1, m2, ~m1, m1 & ~m2)
-
     def _build(self) -> None:
-        melds = [tuple(sorted(self._bit[CARDS[i]] for i in m)) for m in _natural_melds(self.rules)]
-        joker = bool(self.wilds)
-        nat: set[tuple[int, ...]] = set()
-        jok: set[tuple[int, ...]] = set()
-        hole: dict[tuple[int, ...], int] = {}
-        holej: dict[tuple[int, ...], int] = {}
-        for m in melds:
-            nat.add(m)
-            for i in _distinct_positions(m):
-                part = m[:i] + m[i + 1 :]
-                if joker:
-                    jok.add(part)
-                x = m[i]
-                if (1 << x) & self.natural_mask:
-                    hole[part] = hole.get(part, 0) | (1 << x)
-                    if joker:
-                        for j in _distinct_positions(part):
-                            rest = part[:j] + part[j + 1 :]
-                            if rest:
-                                holej[rest] = holej.get(rest, 0) | (1 << x)
-        natural = self.natural_mask
-        for table, parts in ((self.nat, nat), (self.jok, jok)):
-            for part in sorted(parts, key=len):
-                low, e = self._entry(part)
-                if (1 << low) & natural:
-                    table[low].append(e)
-        for htable, hparts in ((self.hole, hole), (self.holej, holej)):
-            for part, xs in sorted(hparts.items(), key=lambda kv: len(kv[0])):
-                low, e = self._entry(part)
-                if (1 << low) & natural:
-                    htable[low].append((*e, xs))
+        """Add the parts that hold a wild card standing as itself, at the wild card's own bit."""
+        if not self.wilds:
+            return
+        slot = {i: 52 + k for k, i in enumerate(self._wild_idx)}
+        melds = [
+            tuple(sorted(slot.get(i, i) for i in m)) for m in _natural_melds(self.rules) if any(i in slot for i in m)
+        ]
+        nat: list[list[Entry]] = [[] for _ in range(52)]
+        jok: list[list[Entry]] = [[] for _ in range(52)]
+        hole: list[list[HoleEntry]] = [[] for _ in range(52)]
+        holej: list[list[HoleEntry]] = [[] for _ in range(52)]
+        _fill(nat, jok, hole, holej, melds, True, lambda part: part[-1] >= 52)
+        self.nat = _merged(self.nat, nat)
+        self.jok = _merged(self.jok, jok)
+        self.hole = _merged(self.hole, hole)
+        self.holej = _merged(self.holej, holej)
 
     # -- hands as masks ------------------------------------------------------------
     def masks(self, cards: Iterable[Card]) -> tuple[int, int]:
@@ -336,12 +401,15 @@ class Melder:
         low = a & -a
         c = low.bit_length() - 1
         wild = self.wild_mask
+        natural = self.natural_mask  # a shared part's completing cards may name a wild card's own index
         go = self._go
         for m1, m2, n1, m1x, xs in self.hole[c]:
+            xs &= natural
             if xs & ~acc and a & m1 == m1 and b & m2 == m2 and go((a & n1) | (b & m1x), b & n1, d):
                 acc |= xs
         if a & wild:
             for m1, m2, n1, m1x, xs in self.holej[c]:
+                xs &= natural
                 if xs & ~acc and a & m1 == m1 and b & m2 == m2:
                     a2, b2 = (a & n1) | (b & m1x), b & n1
                     w = a2 & wild
@@ -498,29 +566,18 @@ class Melder:
 
     # -- hands as masks over ``CARDS`` (the bots' rollouts: no card objects on the way) -------------
     def _in(self, x: int) -> int:
-        """A mask over ``CARDS`` as this search's bits (wild cards moved last)."""
-        wild = self._wild_idx
-        if not wild:
-            return x
-        out, prev = 0, 0
-        for k, w in enumerate(wild):
-            out |= (x & ((1 << w) - (1 << prev))) >> k
-            out |= (x >> w & 1) << (52 - len(wild) + k)
-            prev = w + 1
-        return out | (x >> prev << (prev - len(wild)))
+        """A mask over ``CARDS`` as this search's bits (wild cards moved to their own bits)."""
+        out = x & ~self._home_mask
+        for k, w in enumerate(self._wild_idx):
+            out |= (x >> w & 1) << (52 + k)
+        return out
 
     def _out(self, x: int) -> int:
         """This search's bits as a mask over ``CARDS`` (``_in`` undone)."""
-        wild = self._wild_idx
-        if not wild:
-            return x
-        out, prev = 0, 0
-        for k, w in enumerate(wild):
-            out |= (x & ((1 << (w - k)) - (1 << (prev - k)))) << k
-            out |= (x >> (52 - len(wild) + k) & 1) << w
-            prev = w + 1
-        natural = x & ((1 << (52 - len(wild))) - 1)
-        return out | (natural >> (prev - len(wild)) << prev)
+        out = x & ((1 << 52) - 1)
+        for k, w in enumerate(self._wild_idx):
+            out |= (x >> (52 + k) & 1) << w
+        return out
 
     def loose_masks(self, once: int, twice: int) -> tuple[int, int, int]:
         """The cards ``arrange`` leaves outside melds, for a hand given as two masks over ``CARDS`` (the cards
