@@ -6,12 +6,15 @@ no signal to make. Its partners always see it; each opponent catches it with pro
 ``signals_seen``, drawn from the hand's rng so that a replay catches the same signals. A
 signal is a gesture, not a claim: nothing stops a player from signalling cards they do
 not hold. What each gesture means is the players' business (clients show the table of
-signals, docs/rules.md); the engine only carries it.
+signals, docs/rules.md); the engine only carries it. Each gesture is made once a hand: the
+partners saw it the first time, so a repeat says nothing, and a hand's signals stay a few (every
+view carries them) however often a client asks.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from enum import StrEnum
 
 from cardtui.engine.core import N_, Action
@@ -33,6 +36,21 @@ class Signal(StrEnum):
 
 SIGNALS = {s.value: s for s in Signal}
 SIGNAL_ACTIONS = tuple(Action(SIGNAL, value=s.value) for s in Signal)
+MADE = N_("You have made that gesture this hand already: your partners saw it.")
+"""Why a gesture is refused the second time in a hand."""
+
+
+def made(signals: Sequence[tuple[int, Signal, frozenset[int]]], seat: int, value: str) -> bool:
+    """Whether ``seat`` has made this gesture this hand (``signals``: the hand's, in order)."""
+    return any(s == seat and sig.value == value for s, sig, _ in signals)
+
+
+def unmade(actions: list[Action], signals: Sequence[tuple[int, Signal, frozenset[int]]], seat: int) -> list[Action]:
+    """``actions`` less the gestures ``seat`` has made this hand."""
+    done = {sig.value for s, sig, _ in signals if s == seat}
+    if not done:
+        return actions
+    return [a for a in actions if a.type != SIGNAL or a.value not in done]
 
 
 def audience(rng: random.Random, seat: int, n: int, chance: float) -> frozenset[int]:

@@ -16,7 +16,7 @@ from cardtui.engine.truco.envido import Unsuited, accepted_value, envido, refuse
 from cardtui.engine.truco.flor import flor_value as flor
 from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.game import GAME as PAULISTA
-from cardtui.engine.truco.signals import Chat
+from cardtui.engine.truco.signals import Chat, Signal
 from cardtui.engine.truco.views import TrucoView
 
 E, R, F = Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO
@@ -633,6 +633,23 @@ def test_signals_reach_partners_and_are_caught_by_chance() -> None:
     assert GAME.view(st, None).signals == ()
     with pytest.raises(IllegalAction, match="'shout' is not a signal"):
         GAME.apply(st, 1, Action("signal", value="shout"))
+
+
+def test_each_gesture_is_made_once_a_hand() -> None:
+    """As at paulista: a gesture made is no longer offered, in any state of the hand, and a repeat is refused."""
+    st = table(n=4, signals_seen=0.0)
+    GAME.apply(st, 1, Action("signal", value="wink"))
+    assert "wink" not in {a.value for a in GAME.legal_actions(st, 1) if a.type == "signal"}
+    assert "wink" in {a.value for a in GAME.legal_actions(st, 3) if a.type == "signal"}
+    with pytest.raises(IllegalAction, match="made that gesture this hand already"):
+        GAME.apply(st, 1, Action("signal", value="wink"))
+    assert len(st.signals) == 1
+    GAME.apply(st, 0, Action("truco"))  # waiting on an answer: the gestures left are still offered, less the one
+    for seat in (1, 2):
+        offered = {a.value for a in GAME.legal_actions(st, seat) if a.type == "signal"}
+        assert offered == ({s.value for s in Signal} - {"wink"} if seat == 1 else {s.value for s in Signal})
+    with pytest.raises(IllegalAction, match="made that gesture this hand already"):
+        GAME.apply(st, 1, Action("signal", value="wink"))
 
 
 def test_views_show_only_ones_own_cards() -> None:

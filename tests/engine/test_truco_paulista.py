@@ -411,14 +411,32 @@ def test_signals_reach_the_partner_and_are_caught_by_chance() -> None:
         GAME.apply(st, 1, Action("signal", value="shout"))
 
 
+def test_each_gesture_is_made_once_a_hand() -> None:
+    """A partner saw it the first time: the gesture is no longer offered, a repeat is refused with a sentence and
+    changes nothing, the others stay offered, and the next hand offers it again."""
+    st = kept(seed=2)
+    GAME.apply(st, 1, Action("signal", value="wink"))
+    offered = {a.value for a in GAME.legal_actions(st, 1) if a.type == "signal"}
+    assert "wink" not in offered and len(offered) == 7
+    assert "wink" in {a.value for a in GAME.legal_actions(st, 3) if a.type == "signal"}  # the partner's own
+    with pytest.raises(IllegalAction, match="made that gesture this hand already"):
+        GAME.apply(st, 1, Action("signal", value="wink"))
+    assert len(st.signals) == 1
+    GAME.apply(st, 3, Action("signal", value="wink"))
+    GAME.apply(st, 1, Action("signal", value="kiss"))
+    assert [(s, sig.value) for s, sig, _ in st.signals] == [(1, "wink"), (3, "wink"), (1, "kiss")]
+    again = kept(seed=2)
+    assert "wink" in {a.value for a in GAME.legal_actions(again, 1) if a.type == "signal"}
+
+
 def test_signals_seen_defaults_to_a_quarter() -> None:
     """docs/rules.md §3: each opponent catches a signal with probability **option** ``signals_seen``, default 0.25."""
     assert GAME.options({}).signals_seen == 0.25
     (spec,) = [s for s in GAME.option_specs if s.name == "signals_seen"]
     assert (spec.default, spec.min, spec.max) == (0.25, 0.0, 1.0)
-    st = kept(seed=3)  # a table with every option left at its default
     caught = 0
-    for _ in range(400):
+    for seed in range(400):  # each gesture once a hand: a hand each
+        st = kept(seed=seed)  # a table with every option left at its default
         (event,) = GAME.apply(st, 1, Action("signal", value="wink"))
         seen = event.audience.seats
         assert seen is not None and {1, 3} <= seen  # the partner always sees it
@@ -511,8 +529,8 @@ def test_bots_play_whole_matches_against_random_play() -> None:
 def test_signals_caught_are_drawn_from_the_hand_so_a_replay_catches_the_same() -> None:
     st, _ = GAME.start(GAME.options({"signals_seen": 0.5}), SEATS, 11)
     do(st, 1, "keep")
-    for seat in (1, 2, 3, 0, 1, 2):
-        GAME.apply(st, seat, Action("signal", value="bite_lip"))
+    for seat, gesture in ((1, "bite_lip"), (2, "bite_lip"), (3, "bite_lip"), (0, "bite_lip"), (1, "kiss"), (2, "kiss")):
+        GAME.apply(st, seat, Action("signal", value=gesture))
     do(st, 1, "truco")
     do(st, 0, "run")
     replayed = GAME.replay(history(st))

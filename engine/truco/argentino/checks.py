@@ -35,7 +35,7 @@ from cardtui.engine.truco.argentino.rules import (
 )
 from cardtui.engine.truco.argentino.state import ArgentinoState
 from cardtui.engine.truco.ladder import Ladder, Word
-from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
+from cardtui.engine.truco.signals import MADE, SIGNAL, SIGNAL_ACTIONS, SIGNALS, unmade
 
 Why = tuple[type[IllegalAction], str]
 """Why an action is refused: the refusal's class and its sentence (``{turn}``, ``{announcer}``,
@@ -348,10 +348,12 @@ def gate_signal(st: ArgentinoState, seat: int) -> Why | None:
 
 
 def offer_signal(st: ArgentinoState, seat: int) -> Sequence[Action]:
-    return SIGNAL_ACTIONS
+    return unmade(list(SIGNAL_ACTIONS), st.signals, seat) if st.signals else SIGNAL_ACTIONS
 
 
 def wrong_signal(st: ArgentinoState, seat: int, action: Action) -> Why:
+    if action.value in SIGNALS:
+        return (IllegalAction, MADE)
     return (IllegalAction, f"{action.value[:40]!r} is not a signal; the signals are: {', '.join(SIGNALS)}.")
 
 

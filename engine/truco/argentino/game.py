@@ -75,7 +75,7 @@ from cardtui.engine.truco.events import (
 )
 from cardtui.engine.truco.flor import of_three as flor_of_three
 from cardtui.engine.truco.ladder import Bet
-from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
+from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS, unmade
 from cardtui.engine.truco.tricks import DOWN, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import TrucoResult, TrucoView
 
@@ -172,6 +172,11 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
 
     # -- what may be done: one check per kind of action (``checks``) ----------
     def legal_actions(self, st: ArgentinoState, seat: int) -> list[Action]:
+        legal = self._legal(st, seat)
+        return unmade(legal, st.signals, seat) if st.signals else legal
+
+    def _legal(self, st: ArgentinoState, seat: int) -> list[Action]:
+        """The legal actions, every gesture among them (``legal_actions`` drops those made this hand)."""
         if st.result is not None or not st.live[seat]:
             return []
         if (

@@ -68,7 +68,7 @@ from cardtui.engine.truco.paulista.rules import (
 )
 from cardtui.engine.truco.paulista.state import PaulistaState, raise_gate
 from cardtui.engine.truco.paulista.view import build_view, history_result
-from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS
+from cardtui.engine.truco.signals import MADE, SIGNAL, SIGNAL_ACTIONS, SIGNALS, made
 from cardtui.engine.truco.tricks import DOWN, TieRule, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import (
     PaulistaPhase,
@@ -168,7 +168,9 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
             if action.value not in SIGNALS:
                 return IllegalAction("{value} is not a signal; the signals are: {signals}.",
                                      value=repr(action.value[:40]), signals=", ".join(SIGNALS))
-            return None if st.hands[seat] else IllegalAction("You hold no cards to signal about.")
+            if not st.hands[seat]:
+                return IllegalAction("You hold no cards to signal about.")
+            return IllegalAction(MADE) if made(st.signals, seat, action.value) else None
         if t in ("keep", "pass_cards", "reject"):
             return self._why_deal_choice(st, seat, action)
         if st.phase is DEAL:
