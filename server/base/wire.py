@@ -300,8 +300,12 @@ def field_bytes(number: int, payload: bytes) -> bytes:
 
 
 _ENCODERS: dict[tuple[type, str], Callable[[Any], bytes]] = {}
-MEMO_SIZE = 16384
-"""Serialized records remembered per record type, by value; past it, the oldest goes."""
+MEMO_SIZE = 2048
+"""Serialized records remembered per record type, by value; past it, the oldest goes. A record is met again at
+the next change of its table, a few hundred changes later in a busy process, so a few thousand are enough: 2,048
+serialize a change's views as fast as 16,384 did (``make bench ARGS="--only views"``: x0.58 of whole messages,
+against x0.57), and the memos, each holding its records alive, fill to an eighth of what they did (a table worker
+grew 9 MB an hour through a night as they filled: bench/marks.md, "A night on a small host")."""
 _MEMOS: list[collections.OrderedDict[Any, bytes]] = []
 """Every encoder's memo, so that ``forget`` reaches them all."""
 
