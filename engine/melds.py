@@ -729,6 +729,23 @@ def _brute(cards: Sequence[Card], rules: Ruleset, wilds: Sequence[Card], d: int)
 
 
 _MELDERS: dict[tuple[Ruleset, frozenset[Card]], Melder] = {}
+_BUDGET = [MEMO_BUDGET]
+"""This process's budget (``memo_budget``)."""
+
+
+def memo_budget(entries: int) -> None:
+    """Set the entries the memos of this process's melders hold together (``MEMO_BUDGET`` unless set). A process
+    whose bots search elsewhere asks a few questions a turn (legal moves, a hand's end) and needs little: a small
+    budget fills within its first hands instead of over a night."""
+    _BUDGET[0] = entries
+    _share()
+
+
+def _share() -> None:
+    if _MELDERS:
+        share = min(MEMO, _BUDGET[0] // (4 * len(_MELDERS)))
+        for each in _MELDERS.values():  # the memos' budget shared anew among every melder built
+            each.memo_cap = share
 
 
 def melder(rules: Ruleset, wilds: Iterable[Card] = ()) -> Melder:
@@ -738,8 +755,6 @@ def melder(rules: Ruleset, wilds: Iterable[Card] = ()) -> Melder:
     if m is None:
         m = Melder(rules, key[1])
         _MELDERS[key] = m
-        share = min(MEMO, MEMO_BUDGET // (4 * len(_MELDERS)))
-        for each in _MELDERS.values():  # the memos' budget shared anew among every melder built
-            each.memo_cap = share
+        _share()
     return m
 

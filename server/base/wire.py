@@ -304,16 +304,23 @@ MEMO_SIZE = 2048
 """Serialized records remembered per record type, by value; past it, the oldest goes. A record is met again at
 the next change of its table, a few hundred changes later in a busy process, so a few thousand are enough: 2,048
 serialize a change's views as fast as 16,384 did (``make bench ARGS="--only views"``: x0.58 of whole messages,
-against x0.57), and the memos, each holding its records alive, fill to an eighth of what they did (a table worker
-grew 9 MB an hour through a night as they filled: bench/marks.md, "A night on a small host")."""
+against x0.57), and the memos, each holding its records alive, hold an eighth of what they did (a table worker
+grew 9 MB an hour through a night as they filled: bench/marks.md, "A night on a small host"; see ``MEMO_TOTAL``)."""
+MEMO_TOTAL = 16384
+"""Records remembered by every memo together. Past it, a memo makes room in itself (the one a new record type
+starts takes from the largest), so the memos stop growing once the frequent types have filled theirs, not hours
+later when the rarest has."""
 _MEMOS: list[collections.OrderedDict[Any, bytes]] = []
 """Every encoder's memo, so that ``forget`` reaches them all."""
+_HELD = [0]
+"""Records the memos hold together."""
 
 
 def forget() -> None:
     """Drop every serialized record remembered so far (for measuring from cold)."""
     for memo in _MEMOS:
         memo.clear()
+    _HELD[0] = 0
 
 
 def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable[[Any], bytes]:
@@ -334,6 +341,10 @@ def _remembered(encode: Callable[[Any], bytes], shared: bool = True) -> Callable
         if hit is None:
             if len(memo) >= MEMO_SIZE:
                 memo.popitem(last=False)  # the oldest, one at a time: no pause to clear a batch
+            elif _HELD[0] >= MEMO_TOTAL:
+                (memo if memo else max(_MEMOS, key=len)).popitem(last=False)
+            else:
+                _HELD[0] += 1
             hit = memo[key] = encode(key)
         return hit
 

@@ -335,3 +335,21 @@ def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkey
             assert m.filling(hand) == cold(wilds).filling(hand)
         emptied += after < before or len(m._best_memo) < after
     assert emptied > 0
+
+
+def test_a_process_sets_what_its_melders_remember_together() -> None:
+    """A table process whose bots search elsewhere asks for a small budget (``server.app``): every melder's memos
+    share it at once, those built before as well as after, and the answers do not change."""
+    from cardtui.engine import melds
+
+    before = melder(CACHETA, wild_cards(Card.parse("4H")))
+    try:
+        melds.memo_budget(20_000)
+        after = melder(CACHETA, wild_cards(Card.parse("9S")))
+        share = 20_000 // (4 * len(melds._MELDERS))
+        assert before.memo_cap == after.memo_cap == share
+        hand = parse_cards("4C 5C 6C 7D 7S 7H 9D 9C 9S KD")
+        assert before.goes_out(hand) and after.goes_out(hand)
+    finally:
+        melds.memo_budget(melds.MEMO_BUDGET)
+    assert before.memo_cap == min(melds.MEMO, melds.MEMO_BUDGET // (4 * len(melds._MELDERS)))

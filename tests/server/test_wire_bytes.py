@@ -44,6 +44,23 @@ def test_what_is_remembered_stays_within_its_bound_oldest_first(monkeypatch: pyt
     assert not any(wire._MEMOS)
 
 
+def test_every_memo_together_stays_within_the_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``MEMO_TOTAL``, a memo makes room in itself, and a memo just begun takes from the largest: the memos
+    together never hold more, and each still answers with the right bytes."""
+    monkeypatch.setattr(wire, "MEMO_TOTAL", 60)
+    wire.forget()
+    seats = wire.encoder(CachoSeat, cacho_pb2.CachoSeat.DESCRIPTOR)
+    for chips in range(100):
+        assert cacho_pb2.CachoSeat.FromString(seats(seat(chips))).chips == chips
+    assert sum(len(memo) for memo in wire._MEMOS) <= 60
+    hands = wire.encoder(HandStarted, table_pb2.HandStarted.DESCRIPTOR)  # a type met late still gets its share
+    for n in range(1, 40):
+        assert table_pb2.HandStarted.FromString(hands(HandStarted(n, 0))).hand == n
+    assert sum(len(memo) for memo in wire._MEMOS) <= 60
+    assert any(HandStarted(39, 0) in memo for memo in wire._MEMOS)
+    wire.forget()
+
+
 def events() -> list[Event]:
     cards = tuple(Card.parse(c) for c in ("4S", "7H", "AC"))
     return [Event(HandStarted(3, 1)), Event(CardsDealt(0, cards), only(0)), Event(CardsDealt(1, cards), only(1)),
