@@ -60,6 +60,14 @@ STANDING = ("signal", "mazo")
 """Kinds on offer at nearly every turn of a game (a signal, going to the deck): the terse turn leaves them out
 of its sentence (``actions`` says them, and their numbers answer as ever)."""
 
+BRIEF = ("truco_paulista", "truco_argentino", "cacho")
+"""Games whose terse turn is the turn alone, without its choices: a turn comes every few seconds, its choices are
+few and their numbers never move (the cards by their place, the calls and bets by their kind), and the call or
+bet it answers was just said. The first turn at a table says them, and enter (or ``actions``) at any turn."""
+RARE = ("keep", "pass_cards", "reject")
+"""Kinds of a turn that is not the usual one (the mão's choice of the cards dealt, at truco paulista): its
+choices are said."""
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -287,6 +295,11 @@ def terse_menu(offered: list[Choice]) -> str:
             continue
         parts.append(f"{c.number} {c.words}")
     return "; ".join(parts)
+
+
+def brief(model: TableModel, offered: list[Choice]) -> bool:
+    """A turn the terse level says without its choices (``BRIEF``)."""
+    return model.game in BRIEF and bool(offered) and not any(c.kind in RARE for c in offered)
 
 
 def spans(numbers: list[int]) -> str:

@@ -175,7 +175,54 @@ def test_a_refusal_of_ones_own_is_said_with_its_points_and_a_round_with_all_of_i
     assert told(terse, m, accepted) == [], "an acceptance only repeats her choice"
     ended = table_pb2.Event(seq=3, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
         round=1, team=1, points=1, totals=[0, 5])))
-    assert told(terse, m, ended) == ["They take 1 point. This round: us +0, them +5."]
+    assert told(terse, m, ended) == ["They take 1. This round: us +0, them +5."]
     alone = table_pb2.Event(seq=4, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
         round=2, team=1, points=1, totals=[0, 1])))
-    assert told(terse, m, alone) == ["They take 1 point."], "the stake says it all"
+    assert told(terse, m, alone) == ["They take 1."], "the stake says it all"
+
+
+def truco(seq: int, **body: object) -> table_pb2.Event:
+    return table_pb2.Event(seq=seq, truco=truco_pb2.TrucoEvent(**body))  # type: ignore[arg-type]
+
+
+def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> None:
+    """A truco hand's cards, and the signals seen, help the player's decisions only: the terse level says them as
+    the player's turn begins (a hand the others end first leaves them unsaid, kept for ``last``); verbose says
+    them as they come."""
+    m = model("truco_argentino")
+    m.view.truco.cards.extend(["1e", "7o", "3c"])  # type: ignore[union-attr]
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, table_pb2.Event(seq=1, hand_started=table_pb2.HandStarted(hand=4, dealer=3))) == []
+    assert terse.after_view(m) == ["Hand 4."], "the cards wait for the turn"
+    signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
+    caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
+    assert told(terse, m, signal) == [] and told(terse, m, caught) == []
+    assert terse.turn_begins() == ["caio signals ace of clubs.", "bia signals ace of clubs."]
+    assert terse.hand_unheard(m, []) == "ace of swords, 7 of coins and 3 of cups"
+    assert terse.hand_unheard(m, []) == "", "said once"
+    verbose = Narrator(Level.VERBOSE)
+    assert told(verbose, m, caught) == ["bia winks, ace of clubs (you caught it)."]
+    told(terse, m, signal)
+    ended = truco(4, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1]))
+    assert told(terse, m, ended) == ["They take 1."]
+    assert terse.turn_begins() == [], "a signal of a hand over is not news"
+
+
+def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_or_theirs() -> None:
+    m = model("truco_paulista")
+    terse = Narrator(Level.TERSE)
+    call = truco(1, called=truco_pb2.TrucoCalled(seat=1, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
+                                                 call=truco_pb2.TRUCO_WORD_SEIS, value=6, refused=3))
+    assert told(terse, m, call) == ["bia: Seis!"], "the word says the stake"
+    assert "6" in told(Narrator(Level.VERBOSE), m, call)[0], "verbose says it"
+    accepted = truco(2, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO,
+                                                         accepted=True, points=6))
+    assert told(terse, m, accepted) == ["caio: Aceito."]
+    ours = truco(3, trick_ended=truco_pb2.TrucoTrickEnded(trick=1, winner=2, team=0))
+    theirs = truco(4, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1))
+    tied = truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=3))
+    assert [told(terse, m, e) for e in (ours, theirs, tied)] == [["Our trick."], ["Their trick."], ["Trick tied."]]
+    terse.acted = True
+    ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
+                                                    points=3))
+    assert told(terse, m, ran) == [], "her own run: the round's end says what they take"
