@@ -27,6 +27,7 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
     YES,
     call_word,
@@ -43,7 +44,7 @@ from cardtui.client.models import TableModel, action_name, event_body
 from cardtui.client.turn_bell import bell_file
 from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
-from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
+from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 
 
 class Level(StrEnum):
@@ -300,6 +301,9 @@ class Narrator:
             # an opponent's is one the player caught, as their name says: "you caught it" is verbose's
             self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
             return ""
+
+        if isinstance(body, cacho_pb2.CachoShowed) and body.seat == model.seat:
+            return _("You show {hand}.").format(hand=spoken(worth(body.strength), stop=False))  # your cards, heard
 
         if isinstance(body, rummy_pb2.RummyKnocked):
             who = model.name(body.seat)

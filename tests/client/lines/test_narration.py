@@ -17,7 +17,7 @@ from cardtui.client.models import TableModel
 from cardtui.client.words import event_words
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
-from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
+from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 from tests.client.lines.listener import Listener
 
 NAMES = ["ana", "bia", "caio", "dan"]
@@ -226,3 +226,20 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
                                                     points=3))
     assert told(terse, m, ran) == [], "her own run: the round's end says what they take"
+
+
+def test_a_cacho_showdown_names_the_others_cards_and_the_players_hand_alone() -> None:
+    """The player's own cards were heard as they came: their show says what the hand is worth; the others' cards
+    reach the table, and are said."""
+    m = model("cacho")
+    strength = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28)
+
+    def showed(seat: int) -> table_pb2.Event:
+        return table_pb2.Event(seq=seat + 1, cacho=cacho_pb2.CachoEvent(showed=cacho_pb2.CachoShowed(
+            seat=seat, cards=["3C", "5S", "3S"], strength=strength)))
+
+    terse = Narrator(Level.TERSE)
+    mine = told(terse, m, showed(0))
+    assert len(mine) == 1 and mine[0].startswith("You show ") and "28" in mine[0] and "spades" not in mine[0], mine
+    assert "5 of spades" in told(terse, m, showed(1))[0]
+    assert "5 of spades" in told(Narrator(Level.VERBOSE), m, showed(0))[0], "verbose says every card"
