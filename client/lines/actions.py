@@ -56,6 +56,8 @@ KINDS = {
 the number is the kind's, offered or not, so that it never moves. A test holds every game's actions to this."""
 RUNGS = {"seis": "truco", "nove": "truco", "doze": "truco", "retruco": "truco", "vale_cuatro": "truco"}
 """The truco's rungs are one kind: only the next is ever on offer, under the one number (and key)."""
+DRAWS = ("draw:stock", "draw:pile")
+"""A rummy turn's draws, from the stock or the pile: said together, as "draw", at the terse level."""
 STANDING = ("signal", "mazo")
 """Kinds on offer at nearly every turn of a game (a signal, going to the deck): the terse turn leaves them out
 of its sentence (``actions`` says them, and their numbers answer as ever)."""
@@ -272,11 +274,17 @@ def menu(offered: list[Choice]) -> str:
 def terse_menu(offered: list[Choice]) -> str:
     """The choices as the terse turn says them: a kind's cards by their numbers alone ("play 1, 3", "discard 1, 3
     to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard any card"
-    where a long hand's every card may go; the kinds on offer at every turn (``STANDING``) left out."""
+    where a long hand's every card may go; "draw" where both the stock and the pile may be drawn from (their
+    numbers never move); the kinds on offer at every turn (``STANDING``) left out."""
     parts: list[str] = []
     kinds_done: set[str] = set()
+    drawn = {o.kind for o in offered} >= set(DRAWS)
     for c in offered:
         if c.kind in STANDING and len(offered) > 1 and any(o.kind not in STANDING for o in offered):
+            continue
+        if drawn and c.kind in DRAWS:
+            if c.kind == DRAWS[0]:
+                parts.append(_("draw"))  # the stock or the pile, as ever (11 or 12): the pile's top was just heard
             continue
         if c.carded:
             if c.kind in kinds_done:

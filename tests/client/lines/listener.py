@@ -111,11 +111,12 @@ class Listener:
             seen = n + 1
             if done(said):
                 return n
-            if said.startswith(brief) and not said.startswith(turn):
-                heard.type("")  # the turn alone (terse, at truco and Cacho): enter says its choices
-                continue
             example = EXAMPLE.search(said)
             offered = FIRST.search(said[len(turn):]) if said.startswith(turn) else None
+            if (said.startswith(brief) and not said.startswith(turn)) or (said.startswith(turn) and not offered
+                                                                          and not answer):
+                heard.type("")  # a turn without its numbers ("Your turn.", "Your turn: draw."): enter says them
+                continue
             heard.type(example.group(1) if example and not said.startswith(turn) else answer or (
                 offered.group(0) if offered else "1"))
 

@@ -25,6 +25,7 @@ from cardtui.client.lines.actions import (
     dealt_slots,
     first_kind,
     kind_of,
+    menu,
     pick,
     terse_menu,
 )
@@ -127,3 +128,18 @@ def test_the_terse_turn_says_any_card_where_a_long_hand_may_lose_any_and_the_num
     del view.legal[0]
     model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
     assert terse_menu(choices(model)) == "discard 2 to 5"
+
+
+def test_the_terse_turn_says_draw_where_both_the_stock_and_the_pile_may_be_drawn_from() -> None:
+    """Their numbers never move (11 and 12 at Pif Paf): "draw" is shorter to hear; a knock on offer too is said."""
+    view = wire.view_message(None)
+    view.ClearField("waiting")
+    view.rummy.cards.extend(["2H", "3H", "4H"])
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK),
+                       common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_PILE)])
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model)) == "draw"
+    assert menu(choices(model)) == "11 Stock, 12 Pile", "the whole menu, on enter, names them"
+    del view.legal[1]
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model)) == "11 Stock"
