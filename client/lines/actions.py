@@ -271,11 +271,13 @@ def menu(offered: list[Choice]) -> str:
     return ", ".join(parts)
 
 
-def terse_menu(offered: list[Choice]) -> str:
+def terse_menu(offered: list[Choice], cards: int = 0) -> str:
     """The choices as the terse turn says them: a kind's cards by their numbers alone ("play 1, 3", "discard 1, 3
-    to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard any card"
-    where a long hand's every card may go; "draw" where both the stock and the pile may be drawn from (their
-    numbers never move); the kinds on offer at every turn (``STANDING``) left out."""
+    to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard" alone
+    where a long hand's every card may go ("discard any but 4" where all but one or two may); "draw" where both
+    the stock and the pile may be drawn from (their numbers never move); the kinds on offer at every turn
+    (``STANDING``) left out. ``cards``: how many the hand holds (by default, as many as the highest number
+    offered)."""
     parts: list[str] = []
     kinds_done: set[str] = set()
     drawn = {o.kind for o in offered} >= set(DRAWS)
@@ -292,9 +294,14 @@ def terse_menu(offered: list[Choice]) -> str:
             kinds_done.add(c.kind)
             same = [o for o in offered if o.kind == c.kind and o.carded]
             numbers = [o.number for o in same]
-            if len(numbers) > 3 and numbers == list(range(1, len(numbers) + 1)):
-                # every card of a long hand (a rummy discard): "any card", shorter to hear than "1 to 10"
-                parts.append(_("{action} any card").format(action=c.action_word.lower()))
+            held = max(cards, *numbers)
+            if len(numbers) > 3 and numbers == list(range(1, held + 1)):
+                # every card of a long hand (a rummy discard): the action alone, shorter to hear than "1 to 10"
+                parts.append(c.action_word.lower())
+            elif len(numbers) > 3 and held - len(numbers) <= 2 and held >= len(numbers):
+                # all but a card or two (the one just taken from the pile): "any but 4"
+                parts.append(_("{action} any but {numbers}").format(
+                    action=c.action_word.lower(), numbers=spans(sorted(set(range(1, held + 1)) - set(numbers)))))
             else:
                 parts.append(f"{c.action_word.lower()} {spans(numbers)}")
             continue

@@ -31,6 +31,7 @@ from cardtui.client.lines.actions import (
     choices,
     dealt_slots,
     discard_of,
+    held,
     keyed_menu,
     menu,
     pick,
@@ -684,7 +685,9 @@ class LineRoom:
         if terse and not again and brief(model, offered):
             self.say(self._brief_turn(at, offered))
             return
-        said = _("Your turn: {choices}.").format(choices=terse_menu(offered) if terse and not again else menu(offered))
+        cards = sum(1 for c in held(model, at.slots) if c is not None)
+        said = _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
+                                                  else menu(offered))
         left = self._left(at)
         if again and left is not None:
             said += " " + seconds_left(left)

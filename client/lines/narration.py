@@ -121,7 +121,7 @@ class Folded:
     """A seat's card taken from the pile this turn, said with its discard."""
 
     def line(self) -> str:
-        return _("Discards: {moves}.").format(moves="; ".join(self.moves)) if self.moves else ""
+        return "; ".join(self.moves) + "." if self.moves else ""  # a name and a card: a discard, as ever
 
 
 BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
