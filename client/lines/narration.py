@@ -6,8 +6,8 @@ fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse lev
 player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
 cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
 
-- the others' draws and discards at Pif Paf and Cacheta are one line a round ("Discards: bia, 9 of clubs;
-  caio takes it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
+- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 of clubs; caio takes
+  it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
   "yours"), said when the player's turn comes or when a seat's turn comes round again;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
