@@ -11,6 +11,11 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   "yours"), said when the player's turn comes or when a seat's turn comes round again;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
+- at truco the hand's cards, and the signals seen, are said with the player's turn (they help a decision
+  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``); a truco's call and
+  acceptance without their stake, which the word says; a trick as ours or theirs;
+- the player's own show at Cacho by its worth (its cards were heard as they came); the analysis of their
+  play, on request;
 - the fair-deal check is one short sentence (``deal`` says its findings);
 - every sentence is kept, in full, for ``last``.
 
