@@ -87,6 +87,9 @@ class Listener:
         self.heard = Heard()
         self.room = LineRoom(Start(target, name, bell=True, own_config=False, identity=identity), self.heard)
         self.task: asyncio.Task[int] | None = None
+        self.replies: list[int] = []
+        """The sentences said because the player asked (enter, at a turn said without its numbers): not the
+        table's narration."""
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.room.run())
@@ -103,6 +106,7 @@ class Listener:
         heard = self.heard
         seen = 0
         brief = brief_turn()
+        asked = False
         while True:
             # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
             n = await heard.until(lambda s: done(s) or s.startswith((turn, *brief)) or EXAMPLE.search(s), what, seen,
@@ -116,7 +120,11 @@ class Listener:
             if (said.startswith(brief) and not said.startswith(turn)) or (said.startswith(turn) and not offered
                                                                           and not answer):
                 heard.type("")  # a turn without its numbers ("Your turn.", "Your turn: draw."): enter says them
+                asked = True
                 continue
+            if asked and said.startswith(turn):
+                self.replies.append(n)
+                asked = False
             heard.type(example.group(1) if example and not said.startswith(turn) else answer or (
                 offered.group(0) if offered else "1"))
 
