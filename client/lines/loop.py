@@ -688,6 +688,9 @@ class LineRoom:
         cards = sum(1 for c in held(model, at.slots) if c is not None)
         said = _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
                                                   else menu(offered))
+        unheard = at.narrator.hand_unheard(model, at.slots)
+        if unheard:  # a truco hand's turn that says its choices (the mão's, at paulista): the cards it is about
+            said += " " + _("You hold {cards}.").format(cards=unheard)
         left = self._left(at)
         if again and left is not None:
             said += " " + seconds_left(left)

@@ -11,6 +11,7 @@ import re
 
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines import loop  # noqa: F401  (every game's words)
+from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.lines.narration import SHORT_STANDINGS, Level, Narrator, verdict_said
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
@@ -18,7 +19,7 @@ from cardtui.client.words import event_words
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
-from tests.client.lines.listener import Listener
+from tests.client.lines.listener import Heard, Listener
 
 NAMES = ["ana", "bia", "caio", "dan"]
 
@@ -247,3 +248,49 @@ def test_a_cacho_showdown_names_the_others_cards_and_the_players_hand_alone() ->
     assert len(mine) == 1 and mine[0].startswith("You show ") and "28" in mine[0] and "spades" not in mine[0], mine
     assert "5 of spades" in told(terse, m, showed(1))[0]
     assert "5 of spades" in told(Narrator(Level.VERBOSE), m, showed(0))[0], "verbose says every card"
+
+
+def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> tuple[LineRoom, Seat, Heard]:
+    """The line mode at a truco table (no server), its player's turn on with ``legal`` on offer, the hand dealt
+    and not heard yet."""
+    m = model(game)
+    view = m.view
+    assert view is not None
+    view.truco.cards.extend(["4C", "7H", "AS"])
+    view.to_act.append(0)
+    view.legal.extend(legal)
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
+    at = Seat("token", m.with_view(view, 2))
+    at.narrator.unheard = True
+    room._slots(at)
+    return room, at, heard
+
+
+def test_the_terse_truco_turn_is_said_alone_its_choices_at_the_first_turn_and_on_enter() -> None:
+    play = [common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("4C", "7H", "AS")]
+    truco_call = common_pb2.Action(type=common_pb2.ACTION_TYPE_TRUCO)
+    room, at, heard = truco_turn([*play, truco_call])
+    room._say_turn(at, with_hand=True)
+    first = heard.said[-1]
+    assert first.startswith("Your turn, with 4 of clubs, 7 of hearts and ace of spades. Choices: play 1 to 3; 7 ")
+    assert first.endswith("At the next turns, press enter to hear them."), first
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn.", "the numbers never move: the menu is not read each turn"
+    room._say_turn(at, again=True)  # enter
+    assert heard.said[-1].startswith("Your turn: 1 to 3, play in this order: 4 of clubs"), heard.said[-1]
+    at.narrator.level = Level.VERBOSE
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-2].startswith("You hold ") and heard.said[-1].startswith("Your turn: 1 to 3"), \
+        "verbose says the hand and the menu at every turn, as before"
+
+
+def test_the_maos_choice_of_the_cards_is_said_with_its_choices_and_the_cards() -> None:
+    choice = [common_pb2.Action(type=t) for t in (common_pb2.ACTION_TYPE_KEEP, common_pb2.ACTION_TYPE_PASS_CARDS,
+                                                  common_pb2.ACTION_TYPE_REJECT)]
+    room, at, heard = truco_turn(choice)
+    at.told_choices = True
+    room._say_turn(at, with_hand=True)
+    said = heard.said[-1]
+    assert said.startswith("Your turn: 10 ") and "12 Reject" in said, said
+    assert said.endswith("You hold 4 of clubs, 7 of hearts and ace of spades."), said
