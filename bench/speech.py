@@ -164,7 +164,13 @@ def answer(offered: list[Choice], rng: random.Random) -> str:
     return str(c.number)
 
 
-async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: str) -> None:
+def turn_said() -> tuple[str, ...]:
+    """How each sentence that says a turn of the player's begins, in the reader's language: with its choices, or
+    (the terse level at truco and Cacho) the turn alone, or with the hand's cards."""
+    return (_("Your turn: {choices}.").split("{")[0], _("Your turn."), _("Your turn, with {cards}.").split("{")[0])
+
+
+async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: tuple[str, ...]) -> None:
     """The voice, saying each sentence after the one before; and the player, answering a turn once it is said."""
     loop = asyncio.get_running_loop()
     free = 0.0
@@ -194,7 +200,7 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
     lines = Heard(voice)
     room = TimedRoom(Start(f"127.0.0.1:{running.port}", "ana", own_config=False), lines)
     with speaking(lang):
-        turn = _("Your turn: {choices}.").split("{")[0]
+        turn = turn_said()
         task = asyncio.create_task(room.run())
         voice_task = asyncio.create_task(listening(room, lines, random.Random(seed), turn))
         try:

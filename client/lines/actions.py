@@ -56,9 +56,19 @@ KINDS = {
 the number is the kind's, offered or not, so that it never moves. A test holds every game's actions to this."""
 RUNGS = {"seis": "truco", "nove": "truco", "doze": "truco", "retruco": "truco", "vale_cuatro": "truco"}
 """The truco's rungs are one kind: only the next is ever on offer, under the one number (and key)."""
+DRAWS = ("draw:stock", "draw:pile")
+"""A rummy turn's draws, from the stock or the pile: said together, as "draw", at the terse level."""
 STANDING = ("signal", "mazo")
 """Kinds on offer at nearly every turn of a game (a signal, going to the deck): the terse turn leaves them out
 of its sentence (``actions`` says them, and their numbers answer as ever)."""
+
+BRIEF = ("truco_paulista", "truco_argentino", "cacho")
+"""Games whose terse turn is the turn alone, without its choices: a turn comes every few seconds, its choices are
+few and their numbers never move (the cards by their place, the calls and bets by their kind), and the call or
+bet it answers was just said. The first turn at a table says them, and enter (or ``actions``) at any turn."""
+RARE = ("keep", "pass_cards", "reject")
+"""Kinds of a turn that is not the usual one (the mão's choice of the cards dealt, at truco paulista): its
+choices are said."""
 
 
 @dataclass(frozen=True)
@@ -261,14 +271,22 @@ def menu(offered: list[Choice]) -> str:
     return ", ".join(parts)
 
 
-def terse_menu(offered: list[Choice]) -> str:
+def terse_menu(offered: list[Choice], cards: int = 0) -> str:
     """The choices as the terse turn says them: a kind's cards by their numbers alone ("play 1, 3", "discard 1, 3
-    to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard any card"
-    where a long hand's every card may go; the kinds on offer at every turn (``STANDING``) left out."""
+    to 10": the player heard the hand in that order, and ``hand`` says it with its numbers), or "discard" alone
+    where a long hand's every card may go ("discard any but 4" where all but one or two may); "draw" where both
+    the stock and the pile may be drawn from (their numbers never move); the kinds on offer at every turn
+    (``STANDING``) left out. ``cards``: how many the hand holds (by default, as many as the highest number
+    offered)."""
     parts: list[str] = []
     kinds_done: set[str] = set()
+    drawn = {o.kind for o in offered} >= set(DRAWS)
     for c in offered:
         if c.kind in STANDING and len(offered) > 1 and any(o.kind not in STANDING for o in offered):
+            continue
+        if drawn and c.kind in DRAWS:
+            if c.kind == DRAWS[0]:
+                parts.append(_("draw"))  # the stock or the pile, as ever (11 or 12): the pile's top was just heard
             continue
         if c.carded:
             if c.kind in kinds_done:
@@ -276,9 +294,14 @@ def terse_menu(offered: list[Choice]) -> str:
             kinds_done.add(c.kind)
             same = [o for o in offered if o.kind == c.kind and o.carded]
             numbers = [o.number for o in same]
-            if len(numbers) > 3 and numbers == list(range(1, len(numbers) + 1)):
-                # every card of a long hand (a rummy discard): "any card", shorter to hear than "1 to 10"
-                parts.append(_("{action} any card").format(action=c.action_word.lower()))
+            held = max(cards, *numbers)
+            if len(numbers) > 3 and numbers == list(range(1, held + 1)):
+                # every card of a long hand (a rummy discard): the action alone, shorter to hear than "1 to 10"
+                parts.append(c.action_word.lower())
+            elif len(numbers) > 3 and held - len(numbers) <= 2 and held >= len(numbers):
+                # all but a card or two (the one just taken from the pile): "any but 4"
+                parts.append(_("{action} any but {numbers}").format(
+                    action=c.action_word.lower(), numbers=spans(sorted(set(range(1, held + 1)) - set(numbers)))))
             else:
                 parts.append(f"{c.action_word.lower()} {spans(numbers)}")
             continue
@@ -287,6 +310,11 @@ def terse_menu(offered: list[Choice]) -> str:
             continue
         parts.append(f"{c.number} {c.words}")
     return "; ".join(parts)
+
+
+def brief(model: TableModel, offered: list[Choice]) -> bool:
+    """A turn the terse level says without its choices (``BRIEF``)."""
+    return model.game in BRIEF and bool(offered) and not any(c.kind in RARE for c in offered)
 
 
 def spans(numbers: list[int]) -> str:

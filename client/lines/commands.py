@@ -59,7 +59,8 @@ COMMANDS = (
             N_("number")),
     Command(N_("hand"), N_("the cards you hold"), Where.TABLE),
     Command(N_("table"), N_("who sits where, chips or score, whose turn and the time left"), Where.TABLE),
-    Command(N_("actions"), N_("what you may do now, with numbers and keys"), Where.TABLE),
+    Command(N_("actions"), N_("what you may do now, with numbers and keys (at your turn, enter says it too)"),
+            Where.TABLE),
     Command(N_("discard"), N_("at Pif Paf and Cacheta: discard the card you name (7 of hearts, or 7h)"), Where.TABLE,
             N_("card")),
     Command(N_("hint"), N_("at Pif Paf and Cacheta: the melds a card of yours makes or would make"), Where.TABLE,
@@ -83,7 +84,8 @@ COMMANDS = (
     Command(N_("language"), N_("speak the next language: English, Portuguese, Spanish"), Where.ANYWHERE),
     Command(N_("bell"), N_("the sound at the start of your turn, on or off"), Where.ANYWHERE),
     Command(N_("terse"), N_("at a table, say your turn, what changes your choice and the results; the others' "
-                            "draws and discards one line a round (the usual)"), Where.ANYWHERE),
+                            "draws and discards one line a round; at truco and Cacho, your turn without its "
+                            "choices (enter says them) (the usual)"), Where.ANYWHERE),
     Command(N_("verbose"), N_("at a table, say every event as it happens"), Where.ANYWHERE),
     Command(N_("quit"), N_("leave the room (and the table you are at)"), Where.ANYWHERE),
 )

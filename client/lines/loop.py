@@ -25,7 +25,18 @@ from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401 
 from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
 from cardtui.client.invite_links import BadLink, Link, read_link
-from cardtui.client.lines.actions import Choice, choices, dealt_slots, discard_of, keyed_menu, menu, pick, terse_menu
+from cardtui.client.lines.actions import (
+    Choice,
+    brief,
+    choices,
+    dealt_slots,
+    discard_of,
+    held,
+    keyed_menu,
+    menu,
+    pick,
+    terse_menu,
+)
 from cardtui.client.lines.commands import Command, heard, help_lines, plain
 from cardtui.client.lines.creating import Cancelled, create_form, game_named
 from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
@@ -134,6 +145,9 @@ class Seat:
     """This turn of the player's was said (a claim window they can only let go is not, at the terse level)."""
     verdicts: list[Verdict] = field(default_factory=list)
     """The fair-deal checks of the hands finished here, for ``deal``."""
+    told_choices: bool = False
+    """The terse turn's choices were said once here: later turns at truco and Cacho leave them out (enter says
+    them)."""
 
     @property
     def spectating(self) -> bool:
@@ -668,11 +682,31 @@ class LineRoom:
         if with_hand and not terse and model.view is not None and model.view.WhichOneof("game") in ("truco", "cacho"):
             self.say(hand_words(model, at.slots))
         offered = self._choices(at)
-        said = _("Your turn: {choices}.").format(choices=terse_menu(offered) if terse and not again else menu(offered))
+        if terse and not again and brief(model, offered):
+            self.say(self._brief_turn(at, offered))
+            return
+        cards = sum(1 for c in held(model, at.slots) if c is not None)
+        said = _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
+                                                  else menu(offered))
+        unheard = at.narrator.hand_unheard(model, at.slots)
+        if unheard:  # a truco hand's turn that says its choices (the mão's, at paulista): the cards it is about
+            said += " " + _("You hold {cards}.").format(cards=unheard)
         left = self._left(at)
         if again and left is not None:
             said += " " + seconds_left(left)
         self.say(said)
+
+    def _brief_turn(self, at: Seat, offered: list[Choice]) -> str:
+        """A terse turn at truco and Cacho: the turn alone, with the hand's cards where the player has not heard
+        them yet; the choices said at the first turn at the table only (their numbers never change; enter, or
+        ``actions``, says them)."""
+        cards = at.narrator.hand_unheard(at.model, at.slots)
+        said = _("Your turn, with {cards}.").format(cards=cards) if cards else _("Your turn.")
+        if not at.told_choices:
+            at.told_choices = True
+            said += " " + _("Choices: {choices}. At the next turns, press enter to hear them.").format(
+                choices=terse_menu(offered))
+        return said
 
     def _left(self, at: Seat) -> float | None:
         deadline = at.model.deadline
@@ -711,7 +745,8 @@ class LineRoom:
             at.tasks.append(asyncio.create_task(self._analysed(at, view.hand)))
         if new[1] and not at.spectating and not at.model.summary.tournament_id:
             self.say(_("The match is over. Type again to play again with the same seats, swap to play again "
-                       "with the seats swapped, or leave."), keep=True)
+                       "with the seats swapped, or leave.") if at.narrator.level is Level.VERBOSE
+                     else _("The match is over: again, swap or leave?"), keep=True)
 
     async def _analysed(self, at: Seat, number: int) -> None:
         """How the player played the hand just over, if the server analyses it now without being asked."""
@@ -726,9 +761,7 @@ class LineRoom:
                         mistakes = sum(1 for m in mine if m.label in SERIOUS)
                         said = _("Hand {n}: your play judged, {count}. Type analysis to hear it.").format(
                             n=number, count=_mistakes(mistakes))
-                        short = ngettext("Hand {n}: {count} mistake, in analysis.", "Hand {n}: {count} mistakes, in "
-                                         "analysis.", mistakes).format(n=number, count=mistakes)
-                        told = [spoken(said)] if at.narrator.level is Level.VERBOSE else [short] if mistakes else []
+                        told = [spoken(said)] if at.narrator.level is Level.VERBOSE else []  # terse: on request
                         self._tell(at, told, spoken(said))
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             return
@@ -752,6 +785,7 @@ class LineRoom:
 
     async def hand(self, _rest: str) -> None:
         if (at := self._at()) is not None:
+            at.narrator.unheard = False
             self.say(hand_words(at.model, at.slots))
 
     async def table(self, _rest: str) -> None:

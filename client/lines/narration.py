@@ -6,11 +6,16 @@ fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse lev
 player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
 cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
 
-- the others' draws and discards at Pif Paf and Cacheta are one line a round ("Discards: bia, 9 of clubs;
-  caio takes it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
+- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 of clubs; caio takes
+  it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
   "yours"), said when the player's turn comes or when a seat's turn comes round again;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
+- at truco the hand's cards, and the signals seen, are said with the player's turn (they help a decision
+  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``); a truco's call and
+  acceptance without their stake, which the word says; a trick as ours or theirs;
+- the player's own show at Cacho by its worth (its cards were heard as they came); the analysis of their
+  play, on request;
 - the fair-deal check is one short sentence (``deal`` says its findings);
 - every sentence is kept, in full, for ``last``.
 
@@ -27,12 +32,13 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
+from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
-    amount,
+    YES,
+    call_word,
     meaning,
     my_team,
     round_points,
-    seat_team,
     team_does,
     team_object,
 )
@@ -43,7 +49,7 @@ from cardtui.client.models import TableModel, action_name, event_body
 from cardtui.client.turn_bell import bell_file
 from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
-from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
+from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 
 
 class Level(StrEnum):
@@ -120,7 +126,7 @@ class Folded:
     """A seat's card taken from the pile this turn, said with its discard."""
 
     def line(self) -> str:
-        return _("Discards: {moves}.").format(moves="; ".join(self.moves)) if self.moves else ""
+        return "; ".join(self.moves) + "." if self.moves else ""  # a name and a card: a discard, as ever
 
 
 BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
@@ -145,6 +151,12 @@ class Narrator:
     top: tuple[int, str] | None = None
     """The last discard (its seat and card), which a draw from the pile takes: said as "it" or "yours", since it
     was just heard (or just made), rather than named again."""
+    signals: list[str] = field(default_factory=list)
+    """The others' truco signals since the player's last turn: said as their next turn begins (a signal helps a
+    decision only), left unsaid if the hand ends first (``last`` has them)."""
+    unheard: bool = False
+    """A truco hand dealt whose cards the player has not heard yet: said with their first turn of it (``hand``
+    says them at any time)."""
 
     @property
     def terse(self) -> bool:
@@ -173,6 +185,8 @@ class Narrator:
             return []
         if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
             self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
+            self.signals = []
+            self.unheard = False
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
@@ -251,22 +265,34 @@ class Narrator:
         log's own words."""
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
+            self.signals = []
             self.dealing = body.hand
             self.later.append(self._dealt)
             return ""
         if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and self.dealing is not None:
             return ""  # said with the hand's number, in the order the cards are numbered
+        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and _truco(model):
+            self.unheard = True  # the cards a truco hand's mão passed on: said with the player's turn
+            return ""
         if isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == model.seat:
             card = body.card
             self.later.append(lambda now: _drawn(now, card))
             return ""
+        if isinstance(body, truco_pb2.TrucoCalled) and body.bet == truco_pb2.TRUCO_BET_TRUCO:
+            # the truco's rungs: the word says the stake ("Seis!" is for 6), unlike the envido's sum
+            return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
+        if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and body.bet == truco_pb2.TRUCO_BET_TRUCO \
+                and not body.HasField("call"):
+            return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's
         if isinstance(body, truco_pb2.TrucoTrickEnded):
             if not body.HasField("winner"):
-                return _("Trick {n} tied.").format(n=body.trick)
-            return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+                return _("Trick tied.")
+            if my_team(model) is None:
+                return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
+            return _("Our trick.") if body.team == my_team(model) else _("Their trick.")
         if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
             took = team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
-                             _("{team} takes {amount}."), amount=amount(model, body.points)).plain
+                             _("{team} takes {amount}."), amount=str(body.points)).plain
             this = round_points(model, body)  # the envido's points too: the round's whole result
             return took if this is None else f"{took} {this.plain}"
         if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
@@ -277,8 +303,12 @@ class Narrator:
             return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
         if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
             promise = spoken(meaning(model.game, body.signal).plain, stop=False)
-            return (_("{name} signals {promise}, you caught it.") if caught(model, body.seat)
-                    else _("{name} signals {promise}.")).format(name=model.name(body.seat), promise=promise)
+            # an opponent's is one the player caught, as their name says: "you caught it" is verbose's
+            self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
+            return ""
+
+        if isinstance(body, cacho_pb2.CachoShowed) and body.seat == model.seat:
+            return _("You show {hand}.").format(hand=spoken(worth(body.strength), stop=False))  # your cards, heard
 
         if isinstance(body, rummy_pb2.RummyKnocked):
             who = model.name(body.seat)
@@ -302,6 +332,9 @@ class Narrator:
             cards = list(mine.cards) if mine is not None else []
         if not cards or model.seat is None:
             return _("Hand {n}.").format(n=hand)
+        if _truco(model):
+            self.unheard = True  # said with the player's first turn: a hand may end before it
+            return _("Hand {n}.").format(n=hand)
         return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards))
 
     def after_view(self, model: TableModel) -> list[str]:
@@ -313,13 +346,24 @@ class Narrator:
     def turn_begins(self) -> list[str]:
         """A turn of the player's is about to be said: what was folded so far comes first."""
         self.acted = False
-        said = self.before([self.flush()])
+        signals, self.signals = self.signals, []
+        said = self.before([*signals, self.flush()])
         return [s for s in said if s]
+
+    def hand_unheard(self, model: TableModel, slots: list[str | None]) -> str:
+        """The cards of a truco hand the player has not heard yet, in the order of their numbers, said once
+        (with their first turn); "" once heard."""
+        if not self.unheard:
+            return ""
+        self.unheard = False
+        cards = [c for c in held(model, slots) if c is not None]
+        return cards_words(cards) if cards else ""
 
 
 def _gave_points(body: Message) -> bool:
     """The player's own refusal of a call: it says what the others take for it, a result, not an echo."""
-    return isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
+    return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
+            and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
 
 
 def _drawn(model: TableModel, card: str) -> str:
@@ -330,10 +374,9 @@ def _drawn(model: TableModel, card: str) -> str:
     return _("You draw {card}.").format(card=card_words(card))
 
 
-def caught(model: TableModel, seat: int) -> bool:
-    """A signal of the other team's, caught by the player."""
-    mine = my_team(model)
-    return mine is not None and seat_team(model, seat) != mine
+def _truco(model: TableModel) -> bool:
+    view = model.view
+    return view is not None and view.WhichOneof("game") == "truco" and model.seat is not None
 
 
 def _seat(body: Message) -> int | None:

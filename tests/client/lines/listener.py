@@ -2,9 +2,9 @@
 
 ``Heard`` stands where the terminal would: the line mode writes its sentences into it and reads the lines the
 test types. ``Listener`` plays a seat by those sentences alone: at each "Your turn: 1 …, 2 …" it answers the
-first choice, and when the line mode asks which amount or which kind (its sentence ends with an example such as
-"for example 3 1"), it answers with that example. Every wait is for a sentence, bounded only so that a broken
-test ends with words.
+first choice (a turn said without its choices, "Your turn.", it asks for them first, with enter), and when the
+line mode asks which amount or which kind (its sentence ends with an example such as "for example 3 1"), it
+answers with that example. Every wait is for a sentence, bounded only so that a broken test ends with words.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 import pexpect
 
 from cardtui.client.lines.loop import LineRoom, Start
+from cardtui.i18n import _
 from cardtui.identity import Identity
 from tests.waiting import PATIENCE
 
@@ -86,6 +87,9 @@ class Listener:
         self.heard = Heard()
         self.room = LineRoom(Start(target, name, bell=True, own_config=False, identity=identity), self.heard)
         self.task: asyncio.Task[int] | None = None
+        self.replies: list[int] = []
+        """The sentences said because the player asked (enter, at a turn said without its numbers): not the
+        table's narration."""
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.room.run())
@@ -101,9 +105,11 @@ class Listener:
         index."""
         heard = self.heard
         seen = 0
+        brief = brief_turn()
+        asked = False
         while True:
             # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
-            n = await heard.until(lambda s: done(s) or s.startswith(turn) or EXAMPLE.search(s), what, seen,
+            n = await heard.until(lambda s: done(s) or s.startswith((turn, *brief)) or EXAMPLE.search(s), what, seen,
                                   seconds=4 * PATIENCE)
             said = heard.said[n]
             seen = n + 1
@@ -111,8 +117,21 @@ class Listener:
                 return n
             example = EXAMPLE.search(said)
             offered = FIRST.search(said[len(turn):]) if said.startswith(turn) else None
+            if (said.startswith(brief) and not said.startswith(turn)) or (said.startswith(turn) and not offered
+                                                                          and not answer):
+                heard.type("")  # a turn without its numbers ("Your turn.", "Your turn: draw."): enter says them
+                asked = True
+                continue
+            if asked and said.startswith(turn):
+                self.replies.append(n)
+                asked = False
             heard.type(example.group(1) if example and not said.startswith(turn) else answer or (
                 offered.group(0) if offered else "1"))
+
+
+def brief_turn() -> tuple[str, ...]:
+    """How the terse level's turn without its choices begins, in the reader's language: alone, or with the hand."""
+    return _("Your turn."), _("Your turn, with {cards}.").split("{")[0]
 
 
 def spawned(port: int, home: Path) -> tuple[pexpect.spawn, io.StringIO]:

@@ -23,7 +23,7 @@ from cardtui.client.words import event_words
 from cardtui.i18n import _, speaking
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, table_pb2
-from tests.client.lines.listener import Listener
+from tests.client.lines.listener import Listener, brief_turn
 
 GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
 LANGUAGES = ("en", "pt_BR", "es")
@@ -98,8 +98,21 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         assert await player.stop() == 0
     said = heard.said
     assert any(fair in s for s in said), f"no fair deal heard in {said[-20:]}"
-    if any(s.startswith(turn) for s in said):  # a hand may end before the player's first turn (a bot ran)
+    brief = brief_turn()
+    if any(s.startswith((turn, *brief)) for s in said):  # a hand may end before the player's first turn (a bot ran)
         assert heard.rung >= 1, "the bell never sounded at a turn"
+    alone = [s for s in said if s.startswith(brief)]
+    if level == "verbose" or FAMILY[game] == "rummy":
+        assert not alone, f"every turn says its choices: {alone}"
+    elif alone:  # truco and Cacho, terse: the turn alone, its choices said at the first and on enter
+        with speaking(lang):
+            choices = _("Choices: {choices}. At the next turns, press enter to hear them.").split("{")[0]
+        assert choices in alone[0], f"the first turn at the table says its choices: {alone[0]}"
+        assert not any(choices in s for s in alone[1:]), "later turns leave them out"
+        assert not any(re.search(r"\d", s) for s in alone[1:] if not s.startswith(brief[1])), alone
+        asked = [n for n, s in enumerate(said) if s.startswith(brief)]
+        assert all(any(s.startswith(turn) and re.search(r"\d", s) for s in said[n + 1:]) for n in asked[:1]), \
+            "enter says the turn's choices"
     for line in heard.raw:
         found = EYE_ONLY.findall(line.replace("\a", "").removesuffix("\n"))
         assert not found, f"drawn for the eye: {found} in {line!r}"

@@ -34,8 +34,11 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", r"Hand 2[.:]", r"The match is over"],
-                                timeout=4 * PATIENCE)
+            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", r"Hand 2[.:]", r"The match is over",
+                                 r"Your turn[.,]"], timeout=4 * PATIENCE)
+            if seen == 4:
+                child.sendline("")  # the turn alone (terse): enter says its choices
+                continue
             if seen >= 2:
                 break
             child.sendline("1" if seen == 0 else child.match.group(1))

@@ -11,14 +11,15 @@ import re
 
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines import loop  # noqa: F401  (every game's words)
+from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.lines.narration import SHORT_STANDINGS, Level, Narrator, verdict_said
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
 from cardtui.client.words import event_words
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
-from cardtui.v1 import common_pb2, rummy_pb2, table_pb2, truco_pb2
-from tests.client.lines.listener import Listener
+from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
+from tests.client.lines.listener import Heard, Listener
 
 NAMES = ["ana", "bia", "caio", "dan"]
 
@@ -54,14 +55,14 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
     assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
     line = terse.turn_begins()
-    assert line == ["Discards: bia, 9 of clubs; caio takes it, discards queen of diamonds; dan, 7 of clubs."]
+    assert line == ["bia, 9 of clubs; caio takes it, discards queen of diamonds; dan, 7 of clubs."]
     assert terse.turn_begins() == [], "said once"
     # The player's own discard, taken by the next seat: "yours", not the card named again.
     terse.acted = True
     assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="5H"))) == []
     told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_PILE, card="5H")))
     told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="2S")))
-    assert terse.turn_begins() == ["Discards: bia takes yours, discards 2 of spades."]
+    assert terse.turn_begins() == ["bia takes yours, discards 2 of spades."]
 
 
 def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again() -> None:
@@ -70,7 +71,7 @@ def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again(
     for seat, card in ((1, "2C"), (2, "3C"), (3, "4C")):
         assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card))) == []
     again = told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="5C")))
-    assert again == ["Discards: bia, 2 of clubs; caio, 3 of clubs; dan, 4 of clubs."]
+    assert again == ["bia, 2 of clubs; caio, 3 of clubs; dan, 4 of clubs."]
 
 
 def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
@@ -150,13 +151,17 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     n = await terse.heard.until(lambda s: "fair deal (" in s or "checks out" in s or "not checked" in s,
                                 "the check whole")
     assert await terse.stop() == 0 and await verbose.stop() == 0
-    short, long = (p.heard.said[next(i for i, s in enumerate(p.heard.said) if s.startswith("Hand 1")):end]
-                   for p, end in zip((terse, verbose), ends, strict=True))
+    def told(p: Listener, end: int) -> list[str]:
+        """The hand as told: from its start, without what the player asked for (a turn's choices, by enter)."""
+        start = next(i for i, s in enumerate(p.heard.said) if s.startswith("Hand 1"))
+        return [s for i, s in enumerate(p.heard.said[:end]) if i >= start and i not in p.replies]
+
+    short, long = (told(p, end) for p, end in zip((terse, verbose), ends, strict=True))
     assert "Fair deal." in short and not any(s.startswith("Fair deal.") for s in long)
     assert "fair deal (" in terse.heard.said[n], "the deal command says the check whole"
     assert not any(s == "Your turn: 15 Pass." for s in short), "a window she can only let go is not a turn"
     assert any(s.startswith("Your turn: 15 Pass") for s in long), "verbose says the windows, as before"
-    assert any(s.startswith("Discards: ") for s in short)
+    assert any(re.match(r"[^;]+, [^;]+ of \w+; ", s) for s in short), "the others' discards, one line a round"
     assert sum(map(len, short)) < 0.6 * sum(map(len, long)), (sum(map(len, short)), sum(map(len, long)))
 
 
@@ -175,7 +180,117 @@ def test_a_refusal_of_ones_own_is_said_with_its_points_and_a_round_with_all_of_i
     assert told(terse, m, accepted) == [], "an acceptance only repeats her choice"
     ended = table_pb2.Event(seq=3, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
         round=1, team=1, points=1, totals=[0, 5])))
-    assert told(terse, m, ended) == ["They take 1 point. This round: us +0, them +5."]
+    assert told(terse, m, ended) == ["They take 1. This round: us +0, them +5."]
     alone = table_pb2.Event(seq=4, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
         round=2, team=1, points=1, totals=[0, 1])))
-    assert told(terse, m, alone) == ["They take 1 point."], "the stake says it all"
+    assert told(terse, m, alone) == ["They take 1."], "the stake says it all"
+
+
+def truco(seq: int, **body: object) -> table_pb2.Event:
+    return table_pb2.Event(seq=seq, truco=truco_pb2.TrucoEvent(**body))  # type: ignore[arg-type]
+
+
+def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> None:
+    """A truco hand's cards, and the signals seen, help the player's decisions only: the terse level says them as
+    the player's turn begins (a hand the others end first leaves them unsaid, kept for ``last``); verbose says
+    them as they come."""
+    m = model("truco_argentino")
+    m.view.truco.cards.extend(["1e", "7o", "3c"])  # type: ignore[union-attr]
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, table_pb2.Event(seq=1, hand_started=table_pb2.HandStarted(hand=4, dealer=3))) == []
+    assert terse.after_view(m) == ["Hand 4."], "the cards wait for the turn"
+    signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
+    caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
+    assert told(terse, m, signal) == [] and told(terse, m, caught) == []
+    assert terse.turn_begins() == ["caio signals ace of clubs.", "bia signals ace of clubs."]
+    assert terse.hand_unheard(m, []) == "ace of swords, 7 of coins and 3 of cups"
+    assert terse.hand_unheard(m, []) == "", "said once"
+    verbose = Narrator(Level.VERBOSE)
+    assert told(verbose, m, caught) == ["bia winks, ace of clubs (you caught it)."]
+    told(terse, m, signal)
+    ended = truco(4, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1]))
+    assert told(terse, m, ended) == ["They take 1."]
+    assert terse.turn_begins() == [], "a signal of a hand over is not news"
+
+
+def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_or_theirs() -> None:
+    m = model("truco_paulista")
+    terse = Narrator(Level.TERSE)
+    call = truco(1, called=truco_pb2.TrucoCalled(seat=1, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
+                                                 call=truco_pb2.TRUCO_WORD_SEIS, value=6, refused=3))
+    assert told(terse, m, call) == ["bia: Seis!"], "the word says the stake"
+    assert "6" in told(Narrator(Level.VERBOSE), m, call)[0], "verbose says it"
+    accepted = truco(2, answered=truco_pb2.TrucoAnswered(seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO,
+                                                         accepted=True, points=6))
+    assert told(terse, m, accepted) == ["caio: Aceito."]
+    ours = truco(3, trick_ended=truco_pb2.TrucoTrickEnded(trick=1, winner=2, team=0))
+    theirs = truco(4, trick_ended=truco_pb2.TrucoTrickEnded(trick=2, winner=1, team=1))
+    tied = truco(5, trick_ended=truco_pb2.TrucoTrickEnded(trick=3))
+    assert [told(terse, m, e) for e in (ours, theirs, tied)] == [["Our trick."], ["Their trick."], ["Trick tied."]]
+    terse.acted = True
+    ran = truco(6, answered=truco_pb2.TrucoAnswered(seat=0, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, accepted=False,
+                                                    points=3))
+    assert told(terse, m, ran) == [], "her own run: the round's end says what they take"
+
+
+def test_a_cacho_showdown_names_the_others_cards_and_the_players_hand_alone() -> None:
+    """The player's own cards were heard as they came: their show says what the hand is worth; the others' cards
+    reach the table, and are said."""
+    m = model("cacho")
+    strength = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28)
+
+    def showed(seat: int) -> table_pb2.Event:
+        return table_pb2.Event(seq=seat + 1, cacho=cacho_pb2.CachoEvent(showed=cacho_pb2.CachoShowed(
+            seat=seat, cards=["3C", "5S", "3S"], strength=strength)))
+
+    terse = Narrator(Level.TERSE)
+    mine = told(terse, m, showed(0))
+    assert len(mine) == 1 and mine[0].startswith("You show ") and "28" in mine[0] and "spades" not in mine[0], mine
+    assert "5 of spades" in told(terse, m, showed(1))[0]
+    assert "5 of spades" in told(Narrator(Level.VERBOSE), m, showed(0))[0], "verbose says every card"
+
+
+def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> tuple[LineRoom, Seat, Heard]:
+    """The line mode at a truco table (no server), its player's turn on with ``legal`` on offer, the hand dealt
+    and not heard yet."""
+    m = model(game)
+    view = m.view
+    assert view is not None
+    view.truco.cards.extend(["4C", "7H", "AS"])
+    view.to_act.append(0)
+    view.legal.extend(legal)
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
+    at = Seat("token", m.with_view(view, 2))
+    at.narrator.unheard = True
+    room._slots(at)
+    return room, at, heard
+
+
+def test_the_terse_truco_turn_is_said_alone_its_choices_at_the_first_turn_and_on_enter() -> None:
+    play = [common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[c]) for c in ("4C", "7H", "AS")]
+    truco_call = common_pb2.Action(type=common_pb2.ACTION_TYPE_TRUCO)
+    room, at, heard = truco_turn([*play, truco_call])
+    room._say_turn(at, with_hand=True)
+    first = heard.said[-1]
+    assert first.startswith("Your turn, with 4 of clubs, 7 of hearts and ace of spades. Choices: play 1 to 3; 7 ")
+    assert first.endswith("At the next turns, press enter to hear them."), first
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn.", "the numbers never move: the menu is not read each turn"
+    room._say_turn(at, again=True)  # enter
+    assert heard.said[-1].startswith("Your turn: 1 to 3, play in this order: 4 of clubs"), heard.said[-1]
+    at.narrator.level = Level.VERBOSE
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-2].startswith("You hold ") and heard.said[-1].startswith("Your turn: 1 to 3"), \
+        "verbose says the hand and the menu at every turn, as before"
+
+
+def test_the_maos_choice_of_the_cards_is_said_with_its_choices_and_the_cards() -> None:
+    choice = [common_pb2.Action(type=t) for t in (common_pb2.ACTION_TYPE_KEEP, common_pb2.ACTION_TYPE_PASS_CARDS,
+                                                  common_pb2.ACTION_TYPE_REJECT)]
+    room, at, heard = truco_turn(choice)
+    at.told_choices = True
+    room._say_turn(at, with_hand=True)
+    said = heard.said[-1]
+    assert said.startswith("Your turn: 10 ") and "12 Reject" in said, said
+    assert said.endswith("You hold 4 of clubs, 7 of hearts and ace of spades."), said

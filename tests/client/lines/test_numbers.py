@@ -25,6 +25,7 @@ from cardtui.client.lines.actions import (
     dealt_slots,
     first_kind,
     kind_of,
+    menu,
     pick,
     terse_menu,
 )
@@ -114,16 +115,37 @@ def test_a_rummy_discard_answers_to_either_place_of_a_card_held_twice() -> None:
     assert refused is not None and refused.action is None and "1 to 3" in refused.problem
 
 
-def test_the_terse_turn_says_any_card_where_a_long_hand_may_lose_any_and_the_numbers_where_not() -> None:
-    """"Discard any card" is shorter to hear than "discard 1 to 10"; a card that may not go (the one just taken
-    from the pile) keeps the numbers said."""
+def test_the_terse_turn_says_discard_alone_where_a_long_hand_may_lose_any_and_the_cards_that_may_not_go() -> None:
+    """"Discard" is shorter to hear than "discard 1 to 10"; a card that may not go (the one just taken from the
+    pile) is named by its number ("discard any but 1"), and where more may not go the numbers that may are said."""
     view = wire.view_message(None)
     view.ClearField("waiting")
-    hand = ["2H", "3H", "4H", "5H", "9C"]
+    hand = ["2H", "3H", "4H", "5H", "9C", "KD"]
     view.rummy.cards.extend(hand)
     view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=[c]) for c in hand])
     model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model)) == "discard any card"
+    assert terse_menu(choices(model), 6) == "discard"
     del view.legal[0]
     model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
-    assert terse_menu(choices(model)) == "discard 2 to 5"
+    assert terse_menu(choices(model), 6) == "discard any but 1"
+    del view.legal[-1]
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model), 6) == "discard any but 1, 6", "the last card too: the hand's size says it"
+    del view.legal[0]
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model), 6) == "discard 3 to 5"
+
+
+def test_the_terse_turn_says_draw_where_both_the_stock_and_the_pile_may_be_drawn_from() -> None:
+    """Their numbers never move (11 and 12 at Pif Paf): "draw" is shorter to hear; a knock on offer too is said."""
+    view = wire.view_message(None)
+    view.ClearField("waiting")
+    view.rummy.cards.extend(["2H", "3H", "4H"])
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_STOCK),
+                       common_pb2.Action(type=common_pb2.ACTION_TYPE_DRAW, source=common_pb2.DRAW_SOURCE_PILE)])
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model)) == "draw"
+    assert menu(choices(model)) == "11 Stock, 12 Pile", "the whole menu, on enter, names them"
+    del view.legal[1]
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf"), 0).with_view(view, 1)
+    assert terse_menu(choices(model)) == "11 Stock"
