@@ -10,18 +10,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 import pytest
+import pytest_asyncio
 
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.meld_hints import meld_hints
 from cardtui.engine.melds import CACHETA, PIFPAF
 from cardtui.server.actor.rematch import Choice, agreed, outcome, swapped
-from cardtui.server.app import Running
+from cardtui.server.app import Running, start
+from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, table_pb2, table_pb2_grpc
-from tests.conftest import Player, create, kind, next_hand_now
+from tests.conftest import QUICK_CUTS, Player, create, kind, next_hand_now
 from tests.waiting import PATIENCE
+
+
+@pytest_asyncio.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Running]:
+    """The suite's server, with no rate on moves: these players act as fast as the table lets them, and a vote
+    after a match must not meet the limit their moves used up (the limit has tests of its own)."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=QUICK_CUTS, limits=Limits(acts_per_second=1e6))
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
 
 
 async def play_to_match_end(players: list[Player]) -> None:
@@ -57,18 +73,8 @@ async def play_to_match_end(players: list[Player]) -> None:
 
 
 async def rematch(p: Player, choice: int) -> None:
-    """The vote, sent again as the client does when the connection's rate refuses it (a test's players act
-    as fast as the table lets them, so the vote after a match can come over the limit)."""
     assert p.channel is not None
-    for _ in range(100):
-        try:
-            await table_pb2_grpc.TableStub(p.channel).Rematch(table_pb2.RematchRequest(token=p.token, choice=choice))
-            return
-        except grpc.aio.AioRpcError as e:
-            if e.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
-                raise
-            await asyncio.sleep(0.1)  # the limiter's next token
-    raise AssertionError("the vote was refused for its rate a hundred times")
+    await table_pb2_grpc.TableStub(p.channel).Rematch(table_pb2.RematchRequest(token=p.token, choice=choice))
 
 
 def started_matches(p: Player) -> list[table_pb2.MatchStarted]:
