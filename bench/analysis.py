@@ -28,8 +28,7 @@ from bench.analysis_rigs import KINDS, LEVEL_RIGS, RIGS, SEEDS, verify
 from cardtui.arena import arena
 from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS
-from cardtui.engine.bots.players import levels
-from cardtui.engine.games import get
+from cardtui.engine.games import get, levels
 from cardtui.server.processes.analysis_pool import AnalysisPool, cores
 
 TABLES = (("truco_argentino", 2), ("truco_paulista", 4), ("cacho", 3), ("cacheta", 2), ("pifpaf", 3))
@@ -252,7 +251,7 @@ hand say who played better."""
 
 
 def as_bot(print: Callable[[str], None], seconds: float, games: tuple[tuple[str, int], ...] = BOT_TABLES) -> bool:
-    """The analysis's choice (``analysis.choose``, the analysis budget) against hard on duplicate deals, each
+    """The analysis's choice (``analysis.player``, the analysis budget) against hard on duplicate deals, each
     game for at most ``seconds``: its lower bound must be above 52% (Pif Paf: chips per hand above nothing)."""
     print(f"-- the analysis's choice as a bot against hard, duplicate deals, at most {seconds:.0f} s a game")
     met = True
@@ -260,7 +259,7 @@ def as_bot(print: Callable[[str], None], seconds: float, games: tuple[tuple[str,
         hard = levels(game)["hard"]
         hands = PIFPAF_HANDS if game == "pifpaf" else 0
         result = arena(game, players, "analysis", "hard", pairs=100_000, seed=12, hands=hands,
-                       policies=(analysis.choose, hard), seconds=seconds)
+                       policies=(analysis.player(game), hard), seconds=seconds)
         lo, hi = result.rate.interval
         clo, chi = result.chips.interval
         ok = clo > 0.0 if game == "pifpaf" else lo > 0.52

@@ -27,12 +27,11 @@ from typing import Any
 from cardtui.engine.analysis import Position
 from cardtui.engine.betting import CALL, CHECK, FOLD
 from cardtui.engine.bots import odds
-from cardtui.engine.bots.players import levels
 from cardtui.engine.cacho import BET, CachoState
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, GameView, SeatInfo
-from cardtui.engine.games import get
+from cardtui.engine.games import get, levels
 from cardtui.engine.melds import wild_cards
 from cardtui.engine.rummy import DECK as RUMMY_DECK
 from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView

@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.games import LEVELS
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
 from cardtui.engine.truco.paulista.game import GAME as PAU

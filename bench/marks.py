@@ -28,9 +28,8 @@ from dataclasses import dataclass
 
 from bench import outside_truco
 from cardtui.arena import ArenaResult, arena, rotations
-from cardtui.engine.bots import baselines
 from cardtui.engine.bots.pool import STYLES
-from cardtui.engine.games import get
+from cardtui.engine.games import entry, get
 
 MATCHES = 1000
 """Duplicate matches a mark asks for, unless its interval decides sooner."""
@@ -111,7 +110,7 @@ TABLES = (("truco_paulista", 4), ("truco_argentino", 2), ("truco_argentino", 4),
 NORMAL_VS_BASELINES = tuple(
     Mark(game, players, "normal", b, _even_plus(game, players, 0.05))
     for game, players in TABLES
-    for b in ("random", *baselines.BASELINES.get(game, {}), "today")
+    for b in ("random", *entry(game).baselines, "today")
 )
 """Issue 39: normal above every baseline the arena has (two-sided: lower bound above 55%; multi-way: five
 points above an even share, chips per hand above 0)."""

@@ -19,10 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cardtui.engine.betting import CALL, CHECK
-from cardtui.engine.bots.players import player
 from cardtui.engine.bots.rummy_levels import Seen
 from cardtui.engine.bots.rummy_search import known_holdings
-from cardtui.engine.games import get
+from cardtui.engine.games import get, player
 from cardtui.engine.rummy_records import RummyView
 from cardtui.engine.truco.views import TrucoView
 

@@ -28,9 +28,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cardtui.engine.betting import BET, CHECK
-from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.games import LEVELS
 from cardtui.engine.pifpaf import GAME as PIFPAF
 from cardtui.engine.pifpaf import PifPafState
 from cardtui.engine.rummy import DECK

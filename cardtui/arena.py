@@ -23,9 +23,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cardtui.engine.bots.players import Policy, player
+from cardtui.engine.bots.players import Policy
 from cardtui.engine.core import Match
-from cardtui.engine.games import get
+from cardtui.engine.games import get, player
 from cardtui.engine.options import Raw
 from cardtui.sim import WinRate
 

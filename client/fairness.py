@@ -40,10 +40,11 @@ from enum import StrEnum
 from google.protobuf.message import Message
 from rich.text import Text
 
+from cardtui.client import gamebook
 from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
 from cardtui.client.words import Said
-from cardtui.fair import PACKS, SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
+from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
 from cardtui.i18n import N_, _, render
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
 
@@ -497,10 +498,9 @@ class FairDeals:
         if view.seats:
             self.bots = frozenset(s.seat for s in view.seats if s.bot and not s.away)
             self.names = {s.seat: s.name for s in view.seats}
-        game = view.WhichOneof("game")
-        if game == "cacho":
+        if view.HasField("cacho"):
             self.stacks = {s.seat: s.chips for s in view.cacho.seats}
-        elif game == "rummy":
+        elif view.HasField("rummy"):
             self.stacks = {s.seat: s.score for s in view.rummy.seats}
 
     def _committed(self, inner: table_pb2.DealCommitted, replay: bool, batched: bool,
@@ -598,19 +598,22 @@ class FairDeals:
         this client followed it: the first hand of a match is the rules' first dealer's, every other follows the
         last one's by the game's rotation. None where this client did not see enough to tell."""
         n = self.seats
+        game = gamebook.find(self.game)
+        dealing = game.dealing if game is not None else None
         if self.opening:
             self.guessed = self.distrust = False  # a match's first dealer is the rules' own: no one's word
-            expected: int | None = FIRST_DEALER.get(self.game)
+            expected: int | None = dealing.first if dealing is not None else None
             if expected == -1:
                 expected = n - 1
-        elif self.last_dealer is None or not n or (self.game == "pifpaf" and self.last_winner is None) or (
-                not self.game.startswith("truco") and len(self.stacks) != n):  # who is still in: not known
+        elif dealing is None or self.last_dealer is None or not n or (
+                dealing.to_winner and self.last_winner is None) or (
+                not dealing.passes and len(self.stacks) != n):  # who is still in: not known
             expected = None
-        elif self.game == "truco_argentino" and n == 6 and not self.duels and self.options.get(
+        elif dealing.duels and n == 6 and not self.duels and self.options.get(
                 "pica_pica", common_pb2.OptionValue(flag=True)).flag:
             expected = self.last_dealer  # a 3v3 round's dealer deals the pica-pica 1v1s too
         else:
-            expected = next_dealer(self.game, self.last_dealer, n, self.stacks, self.last_winner, self.options)
+            expected = next_dealer(dealing, self.last_dealer, n, self.stacks, self.last_winner, self.options)
         # The rotation goes on from the rules' dealer, not the one the server named (a lie is flagged once, and
         # the rotation stays right for the hands after it), once this hand is played out (``_ended``).
         self.begun = (started.hand, expected if expected is not None else started.dealer)
@@ -770,12 +773,12 @@ class FairDeals:
             if w.named is None and (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
                 doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
                            " to work it out")
-            rule = RULES.get(self.game)
-            if rule is None:
+            game = gamebook.find(self.game)
+            if game is None:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
                                     game=repr(self.game[:40])))
             else:
-                problems += rule(FairRandom(seed), w.seen, self.seat, self.seats)
+                problems += game.deal_check(game.pack, FairRandom(seed), w.seen, self.seat, self.seats)
                 compared = True
         mine = seeds.get(self.seat) if self.seat is not None else None
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
@@ -824,19 +827,36 @@ class FairDeals:
 
 
 # -- who deals (docs/deal.md §9), from the rules and the table's history ------------------------
-FIRST_DEALER = {"cacho": -1, "pifpaf": 0, "cacheta": 0, "truco_paulista": 0, "truco_argentino": 0}
-"""Who deals a match's first hand: seat 0, or (-1) the last seat."""
+@dataclass(frozen=True)
+class Dealing:
+    """Who deals at a game (each game's, ``client.gamebook``)."""
+
+    first: int = 0
+    """Who deals a match's first hand: seat 0, or (-1) the last seat."""
+    passes: bool = False
+    """The deal passes on round the table to the next seat, whoever is still in (the trucos); else it passes left
+    to the next player still in (chips or points)."""
+    to_winner: bool = False
+    """The hand's winner deals if they have chips (Pif Paf's ``dealer`` option, by default); with ``rebuy``
+    anyone may deal."""
+    duels: bool = False
+    """At six, a 3v3 round's dealer deals the 1v1s after it too (truco argentino's ``pica_pica``)."""
 
 
-def next_dealer(game: str, dealer: int, n: int, stacks: dict[int, int], winner: int | None,
+DealCheck = Callable[[Sequence[str], FairRandom, "Seen", int | None, int], list[str]]
+"""A game's deal followed from what a seat saw: (its pack, the deal's generator, the events seen, this seat,
+the seats) to the problems found."""
+
+
+def next_dealer(dealing: Dealing, dealer: int, n: int, stacks: dict[int, int], winner: int | None,
                 options: dict[str, common_pb2.OptionValue]) -> int:
     """Who deals after ``dealer``: the trucos pass the deal on; Cacho and Cacheta pass it left to the next
     player still in (chips or points); Pif Paf gives it to the hand's winner (its ``dealer`` option, by default)
     if they have chips, else passes it left to the next with chips (anyone, with ``rebuy``)."""
-    if game.startswith("truco"):
+    if dealing.passes:
         return (dealer + 1) % n
-    rebuy = game == "pifpaf" and options.get("rebuy", common_pb2.OptionValue()).flag
-    if game == "pifpaf" and winner is not None and stacks.get(winner, 0) > 0 and (
+    rebuy = dealing.to_winner and options.get("rebuy", common_pb2.OptionValue()).flag
+    if dealing.to_winner and winner is not None and stacks.get(winner, 0) > 0 and (
             options.get("dealer", common_pb2.OptionValue(choice="winner")).choice or "winner") == "winner":
         return winner
     d = dealer
@@ -869,10 +889,10 @@ def _short(counts: Counter[str], cards: Sequence[str]) -> list[str]:
     return list((Counter(cards) - counts).elements())
 
 
-def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+def cacho(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     """A shuffled pack dealt from its end, a card to each seat a round names; a redeal reshuffles."""
     problems: list[str] = []
-    pack = shuffled(PACKS["cacho"], rng)
+    pack = shuffled(pack_of, rng)
     held: dict[int, list[str]] = {}
     got: list[str] = []
     dealer = _dealt_by(seen)
@@ -885,7 +905,7 @@ def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     for _name, body in seen:
         if isinstance(body, cacho_pb2.CachoRedealt):
             compare()
-            pack, held, got = shuffled(PACKS["cacho"], rng), {}, []
+            pack, held, got = shuffled(pack_of, rng), {}, []
         elif isinstance(body, cacho_pb2.CachoRoundDealt):
             if not _in_turn(body.seats, dealer, n):
                 problems.append(phrase("round {round} was dealt in another order than the rules' (from the"
@@ -901,14 +921,14 @@ def _cacho(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     return problems
 
 
-def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]]:
-    def follow(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+def rummy(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+    def follow() -> list[str]:
         """A shuffled pack dealt from its end, one card at a time round the seats dealt in, from the dealer's
         left; then Cacheta's flip; the stock is what is left, drawn from the end until it is rebuilt. Every
         card a seat shows later (a discard, its knock's melds) must be one it holds: dealt it, drawn from the
         stock (the deck says which), or taken from the pile (everyone saw which)."""
         problems: list[str] = []
-        pack: list[str] | None = shuffled(PACKS[game], rng)
+        pack: list[str] | None = shuffled(pack_of, rng)
         held: dict[int, list[str]] = {}
         holds: dict[int, Counter[str]] = {}
         unseen: Counter[int] = Counter()
@@ -967,14 +987,14 @@ def _rummy(game: str) -> Callable[[FairRandom, Seen, int | None, int], list[str]
                                    dealt=_shown(held.get(me, [])) or "—"))
         return problems
 
-    return follow
+    return follow()
 
 
-def _paulista(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+def paulista(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     """A shuffled pack dealt from its front in threes: the mão first; then as the mão keeps
     (the others in turn), passes (the partner takes the mão's three) or rejects; at 11, all four."""
     problems: list[str] = []
-    deck = shuffled(PACKS["truco_paulista"], rng)
+    deck = shuffled(pack, rng)
     held: dict[int, list[str]] = {s: [] for s in range(4)}
 
     def give(seat: int) -> None:
@@ -1026,11 +1046,10 @@ def _paulista(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     return problems
 
 
-def _argentino(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
+def argentino(pack: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     """Three cards each from the first 3 × seats places of a shuffle cut short, one at a time
     from the mano (the seat after the dealer)."""
     problems: list[str] = []
-    pack = PACKS["truco_argentino"]
     picks = sample_positions(rng, len(pack), 3 * n)
     dealer = next((b.dealer for _, b in seen if isinstance(b, table_pb2.HandStarted)), None)
     if dealer is None:
@@ -1050,13 +1069,3 @@ def _argentino(rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]
             problems.append(phrase("seat {seat} showed {cards}, not the cards the deck dealt it", seat=body.seat + 1,
                                    cards=_shown(body.cards)))
     return problems
-
-
-RULES: dict[str, Callable[[FairRandom, Seen, int | None, int], list[str]]] = {
-    "cacho": _cacho,
-    "pifpaf": _rummy("pifpaf"),
-    "cacheta": _rummy("cacheta"),
-    "truco_paulista": _paulista,
-    "truco_argentino": _argentino,
-}
-"""Each game's deal, followed from the events a seat (or a spectator) sees."""

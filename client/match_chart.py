@@ -30,6 +30,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
 
+from cardtui.client import gamebook
 from cardtui.client.models import TableModel
 from cardtui.client.words import who
 from cardtui.i18n import N_, _, ngettext
@@ -138,7 +139,8 @@ def value_words(chart: analysis_pb2.MatchChart, value: float) -> str:
 
 def held_words(game: str, held: int) -> str:
     """What a seat holds, in the game's terms: its (team's) points in truco and Cacheta, else chips."""
-    if game.startswith("truco") or game == "cacheta":
+    known = gamebook.find(game)
+    if known is not None and not known.chips:
         return ngettext("{n} point", "{n} points", held).format(n=held)
     return ngettext("{n} chip", "{n} chips", held).format(n=held)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from cardtui.client import gamebook
 from cardtui.i18n import N_, _, current
 from cardtui.v1 import common_pb2, lobby_pb2
 
@@ -35,77 +36,6 @@ CHAT = OptionWords(N_("Table chat"), {
 SIGNALS_SEEN = OptionWords(N_("Signals caught by opponents"))
 CLAIM_MS = OptionWords(N_("Time to claim a discard (ms)"))
 
-OPTIONS: dict[str, dict[str, OptionWords]] = {
-    "cacho": {
-        "chips": OptionWords(N_("Starting chips")),
-    },
-    "truco_paulista": {
-        "truco_decides": OptionWords(N_("After a truco is accepted"), {
-            "trick": N_("the trick in play decides the hand"),
-            "hand": N_("best of three tricks, as usual"),
-        }),
-        "chat": CHAT,
-        "signals_seen": SIGNALS_SEEN,
-    },
-    "truco_argentino": {
-        "target": OptionWords(N_("Points to win")),
-        "ties": OptionWords(N_("Tied tricks"), {
-            "play_on": N_("play on: a tie makes the next trick take all"),
-            "first_trick": N_("the winner of the first trick wins a later tie"),
-        }),
-        "envido_unsuited": OptionWords(N_("Envido with no two of a suit"), {
-            "sum_two": N_("two best cards, even of different suits"),
-            "highest": N_("the single best card"),
-        }),
-        "pica_pica": OptionWords(N_("Pica-pica (six players)"), {
-            "on": N_("a 3v3 round, then three 1v1s"),
-            "off": N_("always 3v3"),
-        }),
-        "flor": OptionWords(N_("Flor"), {
-            "on": N_("with flor (three cards of one suit)"),
-            "off": N_("sin flor: no flor"),
-        }),
-        "envido_scored": OptionWords(N_("Envido points are added"), {
-            "round_end": N_("when the round ends"),
-            "at_once": N_("as soon as the envido is settled"),
-        }),
-        "mazo_first": OptionWords(N_("Points for going to the deck in the first trick")),
-        "chat": CHAT,
-        "signals_seen": SIGNALS_SEEN,
-    },
-    "pifpaf": {
-        "chips": OptionWords(N_("Starting chips (cacife)")),
-        "ante": OptionWords(N_("Ante each hand (pingo)")),
-        "min_bet": OptionWords(N_("Smallest bet")),
-        "max_bet": OptionWords(N_("Largest bet")),
-        "group_suits": OptionWords(N_("Suits in a group"), {
-            "exactly3": N_("exactly three suits"),
-            "atleast3": N_("three suits or more"),
-        }),
-        "ace_high": OptionWords(N_("Ace high"), {
-            "on": N_("Q-K-A is a sequence too"),
-            "off": N_("the ace is low: A-2-3 only"),
-        }),
-        "claim_ms": CLAIM_MS,
-        "dealer": OptionWords(N_("Who deals next"), {
-            "winner": N_("the hand's winner"),
-            "rotate": N_("the next player, in turn"),
-        }),
-        "rebuy": OptionWords(N_("Rebuy"), {
-            "on": N_("out of chips: restocked at the next hand"),
-            "off": N_("out of chips: sits out"),
-        }),
-    },
-    "cacheta": {
-        "start_points": OptionWords(N_("Starting points")),
-        "claim_ms": CLAIM_MS,
-        "tournament": OptionWords(N_("Tournament scoring"), {
-            "on": N_("victory points by place, and game points"),
-            "off": N_("last player standing wins"),
-        }),
-    },
-}
-"""Each game's options by name, as the server names them (``GameInfo.options``)."""
 
 
 LEVELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
@@ -124,7 +54,10 @@ def spaced(name: str) -> str:
 
 
 def words(game: str, option: str) -> OptionWords | None:
-    return OPTIONS.get(game, {}).get(option)
+    """An option's words, as its game declares them (``client.gamebook``); None for one this client does not
+    know."""
+    known = gamebook.find(game)
+    return known.options.get(option) if known is not None else None
 
 
 def option_label(game: str, option: str) -> str:

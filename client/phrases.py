@@ -9,6 +9,7 @@ which the table's log reads too.
 
 from __future__ import annotations
 
+from cardtui.client import gamebook
 from cardtui.i18n import N_, _
 from cardtui.v1 import table_pb2
 
@@ -22,6 +23,7 @@ PHRASES: dict[int, str] = {
 }
 """Each phrase's words, looked up in the reader's language when shown."""
 TRUCO_ONLY = frozenset({P.PHRASE_TRUCO})
+"""Phrases only the games that name them offer (``ClientGame.phrases``)."""
 
 
 def phrase_text(phrase: int) -> str:
@@ -32,4 +34,6 @@ def phrase_text(phrase: int) -> str:
 
 def offered(game: str) -> list[int]:
     """The phrases a table offers, in the order of their keys: "Truco!" only where truco is played."""
-    return [p for p in PHRASES if p not in TRUCO_ONLY or game.startswith("truco")]
+    known = gamebook.find(game)
+    own = known.phrases if known is not None else frozenset()
+    return [p for p in PHRASES if p not in TRUCO_ONLY or p in own]

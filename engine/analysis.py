@@ -42,11 +42,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from cardtui.engine import advice
+from cardtui.engine import advice, games
 from cardtui.engine.advice import Reason
 from cardtui.engine.bots import estimates, odds, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
-from cardtui.engine.bots.players import levels
+from cardtui.engine.bots.players import Policy
 from cardtui.engine.cacho_records import CachoView
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Game, GameView
@@ -76,11 +76,13 @@ class Label(StrEnum):
     choice made left it."""
 
 
-CHEAP = frozenset({"truco_argentino", "truco_paulista", "cacho"})
-"""The games whose hand is analysed in well under a second of one core (``make bench --only analysis``): a
-hand's summary may say how its player played it without anyone asking. A Pif Paf or Cacheta hand takes
-longer (its decisions played out whole hands at a time, up to a second or two of one core): it is analysed
-only when asked for."""
+def cheap(game: str) -> bool:
+    """Whether the game's hand is analysed in well under a second of one core (``make bench --only analysis``), so
+    that a hand's summary may say how its player played it without anyone asking (its entry's
+    ``analysed_unasked``). A Pif Paf or Cacheta hand takes longer (its decisions played out whole hands at a
+    time, up to a second or two of one core): it is analysed only when asked for. False for a game the room
+    does not know."""
+    return game in games.ENTRIES and games.entry(game).analysed_unasked
 
 FLAGGED = (Label.INACCURACY, Label.MISTAKE, Label.BLUNDER, Label.MISSED_WIN)
 """The labels that say a decision lost something."""
@@ -305,13 +307,8 @@ def retry(analysis: HandAnalysis, moment: Moment, action: Action) -> tuple[bool,
 def stake(record: Mapping[str, Any]) -> float:
     """The chips a hand is played for, to scale a chip loss by: Pif Paf's antes (the pot every
     hand starts from; a decision after the betting round is played for the pot, ``at_stake``), Cacho's
-    first two bets (what a player in for the third round has put in)."""
-    game = str(record.get("game", ""))
-    if game == "pifpaf":
-        return float(int((record.get("options") or {}).get("ante", 1)) * len(record["seats"]))
-    if game == "cacho":
-        return 3.0
-    return 1.0
+    first two bets (what a player in for the third round has put in): each game's entry says (``Entry.stake``)."""
+    return games.entry(str(record.get("game", ""))).stake(record)
 
 
 def at_stake(view: GameView, base: float) -> float:
@@ -660,8 +657,20 @@ def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Bud
     return judge(position, first, stake_chips, *looks)
 
 
-def choose(view: GameView, legal: list[Action], rng: random.Random) -> Action:
-    """The analysis's own advice, played as a bot (the arena's ``cardtui.engine.analysis:choose``). Its advice
+def player(game: str) -> Policy:
+    """The analysis's own advice at ``game``, played as a bot (``choose`` with the game's own bot to judge, its
+    entry's ``judged``)."""
+    judged = games.entry(game).judged
+
+    def advised(view: GameView, legal: list[Action], rng: random.Random) -> Action:
+        return choose(view, legal, rng, judged)
+
+    advised.__name__ = advised.__qualname__ = f"analysis_{game}"
+    return advised
+
+
+def choose(view: GameView, legal: list[Action], rng: random.Random, judged: Policy | None = None) -> Action:
+    """The analysis's own advice, played as a bot (``player(game)``, the arena's ``analysis``). Its advice
     is only worth what it wins: ``make bench --only analysis`` plays it against the hard bot.
 
     Truco and Cacho: every legal choice valued by the search at the analysis budget, the best taken (it beats
@@ -671,13 +680,14 @@ def choose(view: GameView, legal: list[Action], rng: random.Random) -> Action:
     a move that loses from one that does not, and no better than hard between near equals, which it picks
     among by its noise: the best by the estimate alone lost most matches against hard (``bench/marks.md``).
     So the bot plays as the analysis would have a player play who chose as hard does:
-    hard's move where it would say nothing of it."""
+    hard's move where it would say nothing of it. ``judged`` is that bot, the game's own (its entry's ``judged``):
+    without it, the search's best is played."""
     moves = [a for a in legal if a.type != "signal"]
     if len(moves) <= 1 or view.you is None:
         return moves[0] if moves else legal[0]
-    if not isinstance(view, RummyView):
+    if judged is None:
         return search.evaluate(view, moves, rng, estimates.ANALYSIS).best().action
-    theirs = levels("cacheta" if view.rules.wild_acts else "pifpaf")["hard"](view, list(legal), rng)
+    theirs = judged(view, list(legal), rng)
     position = Position(0, view.you, view, tuple(legal), as_legal(theirs, legal))
     if not worth_judging(position):
         return theirs  # Pif Paf's betting round: the analysis does not judge it
@@ -705,7 +715,7 @@ def analyse(record: Mapping[str, Any], seed: int = 0, seats: Sequence[int] | Non
     every = [every[i] for i in dealt(len(every), part, parts)]
     chips = stake(record)
     moments: list[Moment] = []
-    unit = Unit.MATCH if str(record["game"]).startswith("truco") or record["game"] == "cacheta" else Unit.CHIPS
+    unit = games.entry(str(record["game"])).unit
     if progress is not None:
         progress(0, len(every))
     for n, position in enumerate(every, 1):

@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtui.engine.bots import odds
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.truco.paulista.rules import TARGET as PAULISTA_TARGET
+from cardtui.engine.games import entry
+from cardtui.engine.games.entry import Chart as ChartRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +76,8 @@ def seats_of(record: Mapping[str, Any]) -> list[int]:
 
 
 def rebuys(record: Mapping[str, Any]) -> bool:
-    """Whether the hand was played at a Pif Paf table that restocks a player who runs out (its ``rebuy`` option)."""
-    return record.get("game") == "pifpaf" and bool((record.get("options") or {}).get("rebuy", False))
+    """Whether the hand was played at a table that restocks a player who runs out (Pif Paf's ``rebuy`` option)."""
+    return _charted(record).rebuys(record)
 
 
 def unit_of(record: Mapping[str, Any]) -> Unit:
@@ -87,19 +87,9 @@ def unit_of(record: Mapping[str, Any]) -> Unit:
 
 def standing(record: Mapping[str, Any], held: Mapping[int, int], seat: int) -> float:
     """``seat``'s chance of winning the match with every seat holding ``held`` (a ``Unit.MATCH`` chart's value):
-    truco and Cacheta from the table of match odds, a freeze-out by chips from the seat's share of them."""
-    game = str(record.get("game", ""))
-    mine = held.get(seat, 0)
-    if game.startswith("truco"):
-        theirs = max((v for s, v in held.items() if s % 2 != seat % 2), default=0)
-        paulista = game == "truco_paulista"
-        target = PAULISTA_TARGET if paulista else int((record.get("options") or {}).get("target", 30))
-        return odds.truco(mine, theirs, target, paulista)
-    if game == "cacheta":
-        points = [max(0, held.get(s, 0)) for s in range(max(held, default=-1) + 1)]
-        return odds.cacheta(points, seat) if seat < len(points) else 0.0
-    total = sum(max(0, v) for v in held.values())
-    return max(0, mine) / total if total > 0 else 0.0
+    truco and Cacheta from the table of match odds, a freeze-out by chips from the seat's share of them (each
+    game's entry says which, ``Entry.chart``)."""
+    return _charted(record).standing(record, held, seat)
 
 
 def after(record: Mapping[str, Any]) -> dict[int, int]:
@@ -107,18 +97,23 @@ def after(record: Mapping[str, Any]) -> dict[int, int]:
     never below 0)."""
     start, deltas = _by_seat(record, "start"), _by_seat(record, "deltas")
     out = {s: start.get(s, 0) + deltas.get(s, 0) for s in seats_of(record)}
-    return {s: max(0, v) for s, v in out.items()} if record.get("game") == "cacheta" else out
+    return {s: max(0, v) for s, v in out.items()} if _charted(record).floor else out
 
 
 def even(record: Mapping[str, Any]) -> float:
     """The line of even chances: 1 over the teams (truco) or the players holding something at the start."""
     if rebuys(record):
         return 0.0
-    if str(record.get("game", "")).startswith("truco"):
-        return 0.5
+    said = _charted(record).even
+    if said is not None:
+        return said
     start = _by_seat(record, "start")
     alive = sum(1 for s in seats_of(record) if start.get(s, 0) > 0)
     return 1.0 / alive if alive else 0.0
+
+
+def _charted(record: Mapping[str, Any]) -> ChartRules:
+    return entry(str(record.get("game", ""))).chart
 
 
 def chart(records: Sequence[Mapping[str, Any]], seats: Sequence[int] | None = None) -> Chart | None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cardtui.arena import arena, rotations
-from cardtui.engine.bots.players import LEVELS, names, player
+from cardtui.engine.bots.players import LEVELS
 from cardtui.engine.core import Match
-from cardtui.engine.games import GAMES
+from cardtui.engine.games import GAMES, names, player
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

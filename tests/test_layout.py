@@ -130,3 +130,39 @@ def test_the_server_importing_the_client_breaks_its_contract() -> None:
     graph.add_import(importer="cardtui.server.web.guests", imported="cardtui.client.textual_internals",
                      line_number=1, line_contents="from cardtui.client.textual_internals import STRIP_CACHES")
     assert not kept(), "the server importing the client"
+
+
+def test_a_game_is_named_only_in_its_own_modules_and_the_registries() -> None:
+    """A game's facts live where the game does: its rules, its entry (``engine/games/``), its client facts
+    (``client/games/``), its board. Anywhere else it is asked for by name from the registries CONTRIBUTING names,
+    never named: a table of games kept elsewhere falls behind the day a game is added."""
+    from cardtui.client import gamebook
+    from cardtui.engine.games import GAMES
+    from tools import game_names
+
+    assert set(game_names.GAMES) == set(GAMES) == set(gamebook.known())
+    found = game_names.scan(ROOT)
+    assert not found, "a game named outside its own modules and the registries (ask engine.games or " \
+        "client.gamebook instead):\n" + "\n".join(f"{p}:{line}: {g}" for p, line, g in found)
+
+
+def test_the_scan_sees_a_game_named_elsewhere_and_not_the_wires_families() -> None:
+    from tools import game_names
+
+    said = 'if game == "pifpaf" or game.startswith("truco"):\n    kind = view.WhichOneof("game")\n' \
+           'if kind == "cacho" or view.HasField("cacho"):\n    pass\n'
+    assert sorted(game_names.places(said, "client/screens/table.py")) == [
+        (1, "pifpaf"), (1, "truco_argentino"), (1, "truco_paulista")]
+    # A rummy board may name its own games, not the trucos.
+    assert sorted(game_names.places(said, "client/boards/rummy.py")) == [(1, "truco_argentino"), (1, "truco_paulista")]
+
+
+def test_an_unknown_game_is_an_error_that_says_so_not_another_games_facts() -> None:
+    from cardtui.client import gamebook
+    from cardtui.engine import games
+
+    with pytest.raises(games.UnknownGame, match="no game called 'nova'"):
+        games.entry("nova")
+    with pytest.raises(gamebook.UnknownGame):
+        gamebook.get("nova")
+    assert gamebook.find("nova") is None and "nova" not in gamebook.Which(lambda g: True)

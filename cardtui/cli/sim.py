@@ -14,6 +14,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from cardtui.engine.games import GAMES
     from cardtui.sim import simulate
 
+    args.game = args.game or next(iter(GAMES))  # the first the room lists
     if args.game not in GAMES:
         print("cardtui: " + _("there is no game {game}; try one of: {games}.").format(
             game=repr(args.game), games=", ".join(GAMES)), file=sys.stderr)
@@ -53,7 +54,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``sim`` and its flags."""
     m = sub.add_parser("sim", help=_("play bot hands through the engine"))
-    m.add_argument("--game", default="cacho", help=_("the game to play (default: cacho)"))
+    m.add_argument("--game", default="", help=_("the game to play (default: cacho)"))
     m.add_argument("--players", type=int, default=0, help=_("players at the table (default: the most allowed)"))
     m.add_argument("--level", default="easy",
                    help=_("the bots' level (easy, normal, hard: the game's levels; default easy, the quickest, "

@@ -1,20 +1,18 @@
-"""Which board draws each game (the table screen and the replay ask here)."""
+"""Which board draws each game (the table screen and the replay ask here): the one its game declares
+(``client.gamebook``), or the generic board for a game this client does not know (a newer server's: the table
+screen says so)."""
 
 from __future__ import annotations
 
+from cardtui.client import gamebook
 from cardtui.client.boards.base import Board
-from cardtui.client.boards.cacho import CachoBoard
-from cardtui.client.boards.rummy import RummyBoard
-from cardtui.client.boards.truco import TrucoBoard
 
-BOARDS: dict[str, type[Board]] = {
-    "cacho": CachoBoard,
-    "truco_paulista": TrucoBoard,
-    "truco_argentino": TrucoBoard,
-    "pifpaf": RummyBoard,
-    "cacheta": RummyBoard,
-}
+
+def knows(game: str) -> bool:
+    """Whether this client has the game's own board."""
+    return gamebook.find(game) is not None
 
 
 def board_for(game: str) -> Board:
-    return BOARDS.get(game, Board)(id="board")
+    known = gamebook.find(game)
+    return (known.board() if known is not None else Board)(id="board")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardtui.client import gamebook
 from cardtui.client.lines.sentences import card_named, card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import key_for, label, word
@@ -35,25 +36,19 @@ answer; alone, the number lists the kinds."""
 GROUPED = SIZED + CYCLED
 RUN = 3
 """Choices of one kind, each with its cards, said together from this many on."""
-HELD = {"pifpaf": 10, "cacheta": 10, "truco_paulista": 3, "truco_argentino": 3, "cacho": 0}
-"""The most cards a hand holds at each game (a rummy hand of nine and the card drawn; truco's three): its cards
-take the numbers 1 to this, by their place in the hand, and the other actions the numbers after them."""
+HELD = gamebook.Fact(lambda g: g.held)
+"""The most cards a hand holds at each game (``ClientGame.held``: a rummy hand of nine and the card drawn; truco's
+three): its cards take the numbers 1 to this, by their place in the hand, and the other actions the numbers after
+them."""
 CARDED = ("discard", "play", "play_blind")
 """Action types that name a card of the hand: numbered by the card's place."""
 FACE_DOWN = "play_down"
 """A card played face down (truco paulista): numbered by its place too, after the cards' own numbers (4 to 6)."""
-FACE_DOWN_GAMES = ("truco_paulista",)
-KINDS = {
-    "pifpaf": ("draw:stock", "draw:pile", "knock", "claim", "pass", "check", "bet", "call", "raise", "fold"),
-    "cacheta": ("draw:stock", "draw:pile", "knock", "cut", "pass", "declare"),
-    "truco_paulista": ("truco", "accept", "run", "keep", "pass_cards", "reject", "signal"),
-    "truco_argentino": ("truco", "quiero", "no_quiero", "envido", "real_envido", "falta_envido", "announce",
-                        "son_buenas", "flor", "contra_flor", "contra_flor_al_resto", "con_flor_me_achico", "mazo",
-                        "signal"),
-    "cacho": ("pass", "check", "bet", "call", "raise", "fold"),
-}
-"""Every other action of each game, in the order of its numbers (after the cards', and the face-down plays'):
-the number is the kind's, offered or not, so that it never moves. A test holds every game's actions to this."""
+FACE_DOWN_GAMES = gamebook.Which(lambda g: g.face_down)
+KINDS = gamebook.Fact(lambda g: g.kinds)
+"""Every other action of each game (``ClientGame.kinds``), in the order of its numbers (after the cards', and the
+face-down plays'): the number is the kind's, offered or not, so that it never moves. A test holds every game's
+actions to this."""
 RUNGS = {"seis": "truco", "nove": "truco", "doze": "truco", "retruco": "truco", "vale_cuatro": "truco"}
 """The truco's rungs are one kind: only the next is ever on offer, under the one number (and key)."""
 DRAWS = ("draw:stock", "draw:pile")
@@ -62,7 +57,7 @@ STANDING = ("signal", "mazo")
 """Kinds on offer at nearly every turn of a game (a signal, going to the deck): the terse turn leaves them out
 of its sentence (``actions`` says them, and their numbers answer as ever)."""
 
-BRIEF = ("truco_paulista", "truco_argentino", "cacho")
+BRIEF = gamebook.Which(lambda g: g.brief)
 """Games whose terse turn is the turn alone, without its choices: a turn comes every few seconds, its choices are
 few and their numbers never move (the cards by their place, the calls and bets by their kind), and the call or
 bet it answers was just said. The first turn at a table says them, and enter (or ``actions``) at any turn."""

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 
 from babel.numbers import format_decimal
 
+from cardtui.client import gamebook
 from cardtui.client.lines.actions import FACE_DOWN_GAMES, HELD, KINDS, first_kind, spans
 from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
@@ -35,6 +36,8 @@ _HEADING = re.compile(r"^\s*#+\s*")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _STRONG = re.compile(r"(\*\*|__)(.+?)\1")
 _EMPHASIS = re.compile(r"(?<![\w*])([*_])(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+PLAYED = gamebook.Which(lambda g: g.cards_played)
+"""Games whose cards are played by their place as dealt, not discarded."""
 _DECIMAL = re.compile(r"(?<![\d.,])(-?\d+)\.(\d+)(?![\d.]|,\d)")
 """A decimal number written with a point ("1.9", "-0.23"), not a part of an address or a version ("127.0.0.1")."""
 
@@ -122,7 +125,7 @@ def numbers_said(game: str) -> str:
     cards = HELD.get(game, 0)
     parts = []
     if cards:
-        said = (_("{numbers}: play one of your cards, by its place as dealt") if game.startswith("truco") else
+        said = (_("{numbers}: play one of your cards, by its place as dealt") if game in PLAYED else
                 _("{numbers}: discard one of your cards, by its place in the hand as the hand command says it"))
         parts.append(said.format(numbers=spans(list(range(1, cards + 1)))))
     if game in FACE_DOWN_GAMES:

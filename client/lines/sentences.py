@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from cardtui.client import gamebook
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
@@ -29,6 +30,8 @@ FRENCH_RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king
 SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_("king")}
 """The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
 SPANISH = frozenset("ebco")
+CHIPS = gamebook.Which(lambda g: g.chips)
+"""Games played for chips: a seat's score is said in chips, else in points."""
 _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
 _ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
 _CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
@@ -196,7 +199,7 @@ def _seat_state(model: TableModel, view: table_pb2.View, seat: common_pb2.SeatSu
     elif kind == "rummy":
         r = next((c for c in view.rummy.seats if c.seat == seat.seat), None)
         if r is not None:
-            if model.game == "pifpaf":
+            if model.game in CHIPS:
                 said += ", " + ngettext("{n} chip", "{n} chips", r.score).format(n=r.score)
             else:
                 said += ", " + ngettext("{n} point", "{n} points", r.score).format(n=r.score)

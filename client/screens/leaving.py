@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 from textual.app import App
 
+from cardtui.client import gamebook
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.screens.confirm import ConfirmScreen
 from cardtui.i18n import N_, _
@@ -26,14 +27,6 @@ AGAIN = (0.5, 1.0, 2.0, 4.0, 8.0)
 SETTLED = (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.NOT_FOUND)
 """Answers that leave nothing to leave: the token opens no seat (any more), or the table is gone."""
 
-LEAVING = {
-    "cacho": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
-    "pifpaf": N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
-    "cacheta": N_("A bot plays your seat until someone takes it; your points stay with the seat."),
-    "truco_paulista": N_("A bot plays your seat until someone takes it; your team plays on with it."),
-    "truco_argentino": N_("A bot plays your seat until someone takes it; your team plays on with it."),
-}
-"""What leaving mid-match does to the seat, in the game's own terms (chips, points, a team)."""
 LEAVING_ANY = N_("A bot plays your seat until someone takes it.")
 LEAVING_TOURNAMENT = N_("A bot plays your seat until you come back (nobody else may take it); "
                         "the match still counts for you.")
@@ -44,10 +37,11 @@ class LeaveScreen(ConfirmScreen):
     """Asks before leaving a hand in progress: a bot takes the seat."""
 
     def __init__(self, game: str, seats: int = 0, tournament: bool = False) -> None:
-        said = LEAVING.get(game, LEAVING_ANY)
+        known = gamebook.find(game)  # what leaving does to the seat, in the game's own terms (chips, points, a team)
+        said = known.leaving if known is not None else LEAVING_ANY
         if tournament:
             said = LEAVING_TOURNAMENT
-        elif seats == 2 and game.startswith("truco"):
+        elif seats == 2 and known is not None and known.teams:
             said = LEAVING_ANY  # one against one: there is no team to play on with
         super().__init__(_("Leave the table in the middle of the match?"), _(said),
                          _("Stay (escape)"), _("Leave (y)"))

@@ -28,6 +28,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, RichLog, Static
 
+from cardtui.client import gamebook
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.registry import board_for
 from cardtui.client.connection import Connection, error_text
@@ -108,15 +109,10 @@ def hand_players(hand: replay_pb2.HandSummary) -> list[Text]:
     return out
 
 
-GAME_TITLES = {"cacho": "Cacho", "pifpaf": "Pif Paf", "cacheta": "Cacheta", "truco_paulista": "Truco paulista",
-               "truco_argentino": "Truco argentino"}
-"""Each game's title as the server gives it (``GameInfo.title``), for lists read without a server
-(a file of hand histories); a test holds them to the games'."""
-
-
 def game_title(game: str) -> str:
     """A game's name as a list shows it ("pifpaf" → "Pif Paf"; one this client does not know: spaced)."""
-    return GAME_TITLES.get(game) or game.replace("_", " ").capitalize()
+    known = gamebook.find(game)  # its title as the server gives it, for lists read without a server (a file)
+    return known.title if known is not None else game.replace("_", " ").capitalize()
 
 
 def hand_model(hand: replay_pb2.HandSummary, table: common_pb2.TableSummary | None = None) -> TableModel:

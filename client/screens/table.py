@@ -38,7 +38,7 @@ from cardtui.client import versions
 from cardtui.client.actionbar import ActionBar, sized_by_layout
 from cardtui.client.boards.base import Board
 from cardtui.client.boards.parts import flat, said_again, said_key
-from cardtui.client.boards.registry import BOARDS, board_for
+from cardtui.client.boards.registry import board_for, knows
 from cardtui.client.compositor import MapKeepingCompositor
 from cardtui.client.connection import Connection, closing_text, error_text
 from cardtui.client.fairness import GREY, NO_CUTS, FairDeals, Verdict
@@ -283,7 +283,7 @@ class TableScreen(Screen[None]):
         self._set_online(False)
         if summary.no_cuts:  # before anyone's first hand: no deal here will be one the players cut
             self.write_log(lambda: Text(_(NO_CUTS)), GREY)
-        if summary.game not in BOARDS and self.conn.server is not None:
+        if not knows(summary.game) and self.conn.server is not None:
             # A newer server's game (the generic board draws what it can): said, with the line that mends it.
             unknown = versions.unknown_game(summary.game, self.conn.server.version, self.conn.offer())
             self.write_log(lambda: Text(unknown), "bold red")

@@ -1,7 +1,7 @@
 """Simple fixed policies, about ten lines each: the yardsticks the bots' levels are measured against.
 
 Each is a bot (``view, legal, rng -> action``) that sees only its seat's view. They are
-deliberately plain; ``BASELINES`` names them per game for the arena (``cardtui arena``).
+deliberately plain; each game's entry (``engine.games``) names its own for the arena (``cardtui arena``).
 
 - ``random``: uniform among the legal actions (signals left out while anything else is legal).
 - ``paulista-manilha``: truco with 4C or 7H, accept with a manilha or a 3.
@@ -279,7 +279,7 @@ def cacheta_guarded(view: GameView, legal: list[Action], rng: random.Random) -> 
 
 
 # -- exploiters -----------------------------------------------------------------------------------
-def _answering(base: Policy, accept: bool) -> Policy:
+def answering(base: Policy, accept: bool) -> Policy:
     """``base``, but every pending truco or envido answered ``accept`` (or refused), never raised."""
     words = ("quiero", "accept") if accept else ("no_quiero", "run")
 
@@ -310,25 +310,3 @@ def cacho_nuts_call(view: GameView, legal: list[Action], rng: random.Random) -> 
         cat, _ = strength(view.seats[view.you or 0].cards)
         return first(legal, CALL) or fold if cat >= CACHO_CAT else fold
     return cacho_value(view, legal, rng)
-
-
-EXPLOITERS: dict[str, dict[str, Policy]] = {
-    "truco_paulista": {"always-accept": _answering(paulista_trick_aware, True),
-                       "never-accept": _answering(paulista_trick_aware, False)},
-    "truco_argentino": {"always-accept": _answering(argentino_simple, True),
-                        "never-accept": _answering(argentino_simple, False)},
-    "cacho": {"always-call": cacho_always_call, "nuts-call": cacho_nuts_call},
-}
-"""The exploiters each game's arena knows by name (see the module)."""
-
-BASELINES: dict[str, dict[str, Policy]] = {
-    "truco_paulista": {"paulista-manilha": paulista_manilha, "paulista-trick-aware": paulista_trick_aware,
-                       **EXPLOITERS["truco_paulista"]},
-    "truco_argentino": {"argentino-simple": argentino_simple, "argentino-caller": argentino_caller,
-                        **EXPLOITERS["truco_argentino"]},
-    "cacho": {"cacho-value": cacho_value, **EXPLOITERS["cacho"]},
-    "cacheta": {"cacheta-isolated": rummy_isolated, "cacheta-pairs": cacheta_pairs,
-                "cacheta-guarded": cacheta_guarded},
-    "pifpaf": {"pifpaf-isolated": rummy_isolated},
-}
-"""The simple baselines each game's arena knows by name (``random`` is every game's)."""

@@ -318,7 +318,7 @@ class Analyses:
                       ) -> AsyncIterator[analysis_pb2.AnalyzeUpdate]:
         """The analysis of a hand's seats this caller may have (``allowed``), from the store or the pool;
         ``match``: of every hand of its match, summed up. ``when_idle``: asked with nobody asking (a hand's
-        summary), so made only where it is cheap and a worker is free now (``analysis.CHEAP``) and the caller's
+        summary), so made only where it is cheap and a worker is free now (``analysis.cheap``) and the caller's
         ``address`` has room in the pool, else ``deferred``."""
         record, seats, holder = await self.allowed(table_id, hand, token, password, seat)
         records = self.match_of(table_id, record) if match else [record]
@@ -326,7 +326,7 @@ class Analyses:
                   for r in records]
         missing = any(s not in self.room.store.hands.analyses(table_id, int(r["hand"]))
                       for r, want in zip(records, wanted, strict=True) for s in want)
-        if missing and when_idle and (record.get("game") not in analysis.CHEAP or self.pool is None
+        if missing and when_idle and (not analysis.cheap(str(record.get("game", ""))) or self.pool is None
                                       or not self.pool.idle or self._full(address)):
             yield analysis_pb2.AnalyzeUpdate(deferred=True)
             return

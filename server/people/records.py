@@ -39,10 +39,11 @@ from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.cacho import CachoPotWon
 from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.engine.events import HandEnded, HandStarted
-from cardtui.engine.games import GAMES
+from cardtui.engine.games import ENTRIES, GAMES
 from cardtui.engine.pifpaf import PifPafPotWon
 from cardtui.engine.tournament import places
 from cardtui.engine.truco.events import Reason, TrucoCalled, TrucoRoundEnded
@@ -56,10 +57,6 @@ if TYPE_CHECKING:
     from cardtui.server.actor.seating import Holder, Seat
     from cardtui.server.actor.table import Table
 
-CHIPS_GAMES = frozenset({"cacho", "pifpaf"})
-"""Games played for chips: their records show the biggest pot."""
-TRUCO_GAMES = frozenset({"truco_paulista", "truco_argentino"})
-"""Their records show truco calls won."""
 LEADERBOARD_LIMIT = 100
 NO_TRUCO_WIN = (Reason.TIED, Reason.ENVIDO)
 """Rounds whose truco stake nobody won by a call: a tied iron hand, a match the envido ended."""
@@ -271,9 +268,10 @@ class Records:
     @staticmethod
     def stats(r: Record) -> players_pb2.Stats:
         stats = players_pb2.Stats(matches=r.matches, wins=r.wins, hands=r.hands)
-        if r.game in CHIPS_GAMES:
+        played = ENTRIES.get(r.game)
+        if played is not None and played.unit is Unit.CHIPS:  # played for chips: the biggest pot
             stats.biggest_pot = r.biggest_pot
-        if r.game in TRUCO_GAMES:
+        if played is not None and played.calls_won:
             stats.truco_calls_won = r.truco_calls_won
         return stats
 

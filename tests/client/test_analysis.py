@@ -125,10 +125,10 @@ def test_a_summary_says_how_many_mistakes_in_every_language() -> None:
 @pytest.mark.parametrize("cheap", [True, False], ids=["analysed-at-once", "on-asking"])
 async def test_a_hands_summary_says_how_the_player_played_and_a_opens_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cheap: bool) -> None:
-    """Cacho is analysed without anyone asking; played as a game that is not (``analysis.CHEAP`` empty), the
+    """Cacho is analysed without anyone asking; played as a game that is not (``analysis.cheap`` saying no), the
     summary offers `a`, which asks for it, and the summary then says how the hand was played."""
     if not cheap:
-        monkeypatch.setattr(analysis, "CHEAP", frozenset())
+        monkeypatch.setattr(analysis, "cheap", lambda game: False)
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=PATIENCE)
     try:
         table_id = await create(running, game="cacho", seats=2, bots=1, turn_seconds=3600,

@@ -14,8 +14,8 @@ import grpc
 import pytest
 
 from cardtui import __version__
+from cardtui.client import gamebook
 from cardtui.client.app import CardApp
-from cardtui.client.boards import registry
 from cardtui.client.connection import Connection, error_text
 from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.table import TableScreen
@@ -93,7 +93,7 @@ async def test_a_server_without_a_page_says_to_ask_its_host(server: Running) -> 
 async def test_a_game_this_client_does_not_know_is_said_not_a_traceback(
         tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
     # This client as one from before Cacho: no board draws it.
-    monkeypatch.delitem(registry.BOARDS, "cacho")
+    monkeypatch.delitem(gamebook.known(), "cacho")
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, web_pages=[PAGE])  # type: ignore[operator]
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as ch:

@@ -15,8 +15,9 @@ import pytest
 from textual.widgets import Markdown, Select
 
 from cardtui import i18n
+from cardtui.client import gamebook
 from cardtui.client.app import CardApp
-from cardtui.client.option_words import OPTIONS, option_label, value_label
+from cardtui.client.option_words import option_label, value_label
 from cardtui.client.screens.help import HelpScreen
 from cardtui.client.screens.lobby import LobbyScreen
 from cardtui.client.screens.table import TableScreen
@@ -39,9 +40,9 @@ def english_after() -> Iterator[None]:
 def test_every_option_and_value_of_every_game_has_a_label_in_every_language() -> None:
     catalogs = {lang: read(lang) for lang in LANGUAGES}
     for game, rules in GAMES.items():
-        assert set(OPTIONS[game]) == {s.name for s in rules.option_specs}, game
+        assert set(gamebook.get(game).options) == {s.name for s in rules.option_specs}, game
         for spec in rules.option_specs:
-            words = OPTIONS[game][spec.name]
+            words = gamebook.get(game).options[spec.name]
             labels = [words.label]
             if spec.kind is OptionKind.CHOICE:
                 assert set(words.values) == set(spec.choices), f"{game}.{spec.name}: a label for each value"
@@ -63,7 +64,8 @@ def test_values_are_named_by_the_rule_never_by_a_source() -> None:
         assert option_label("truco_argentino", "ties") == "Pardas"
     for lang in ("en", *LANGUAGES):
         with speaking(lang):
-            said = " ".join(value_label(g, o, v) for g, opts in OPTIONS.items() for o, w in opts.items()
+            said = " ".join(value_label(g, o, v) for g, known in gamebook.known().items()
+                            for o, w in known.options.items()
                             for v in w.values).lower()
             for source in ("seed", "semilla", "semente", "traditional", "tradicional"):
                 assert source not in said, (lang, source)
@@ -498,10 +500,11 @@ async def test_the_create_forms_labels_stand_apart_from_their_values(server: Run
 
 
 def test_lists_name_games_as_the_server_does() -> None:
-    from cardtui.client.screens.replay import GAME_TITLES, game_title
+    from cardtui.client.screens.replay import game_title
 
     assert game_title("pifpaf") == "Pif Paf"
-    assert {name: rules.title for name, rules in GAMES.items()} == GAME_TITLES
+    assert {name: rules.title for name, rules in GAMES.items()} == {n: g.title for n, g in gamebook.known().items()}
+    assert game_title("nova_game") == "Nova game"
 
 
 async def test_a_browser_guests_create_form_reads_and_writes_nothing_of_the_hosts(server: Running) -> None:

@@ -72,15 +72,17 @@ def test_the_analysis_as_a_bot_plays_hards_move_unless_it_flags_it(rig: Rig, mon
     that move says nothing, and the analysis's own best where it flags it: a hard bot that played the rig's
     known blunder is overruled; told that the same move is as good, the bot plays it."""
     view, legal, seat = rig.make()
-    monkeypatch.setattr(analysis, "levels", lambda game: {"hard": lambda view, legal, rng: rig.wrong})
-    instead = analysis.choose(view, list(legal), random.Random(1))
+    def hard(view: object, legal: list[Action], rng: random.Random) -> Action:
+        return rig.wrong
+
+    instead = analysis.choose(view, list(legal), random.Random(1), hard)
     assert instead != rig.wrong  # the analysis's best there: the rig's right move, or one no worse
     stake = 3.0 if rig.game == "pifpaf" else 1.0
     assert analysis.analyse_position(Position(1, seat, view, tuple(legal), instead), 0, stake).label not in FLAGGED
     judged = analysis.analyse_position
     monkeypatch.setattr(analysis, "analyse_position", lambda position, seed: dataclasses.replace(
         judged(position, seed), label=Label.GOOD))
-    assert analysis.choose(view, list(legal), random.Random(1)) == rig.wrong
+    assert analysis.choose(view, list(legal), random.Random(1), hard) == rig.wrong
 
 
 @pytest.mark.parametrize(("game", "players", "scale"), [

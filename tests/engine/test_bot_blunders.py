@@ -21,7 +21,6 @@ from cardtui.engine.bots import cacheta as cacheta_today
 from cardtui.engine.bots import cacho as cacho_today
 from cardtui.engine.bots import rummy_levels
 from cardtui.engine.bots import truco as truco_today
-from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.bots.rummy_levels import Seen
 from cardtui.engine.bots.truco_search import HARD_WORLDS, Searcher
 from cardtui.engine.bots.truco_worlds import Knowledge
@@ -30,7 +29,7 @@ from cardtui.engine.cacho import BET, CachoState
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
-from cardtui.engine.games import get
+from cardtui.engine.games import LEVELS, get
 from cardtui.engine.melds import wild_cards
 from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView
 from cardtui.engine.truco.argentino.game import GAME as ARG
@@ -524,7 +523,7 @@ def test_bluff_rates_leave_the_answerer_indifferent() -> None:
 
 
 def test_the_exploiters_answer_as_named() -> None:
-    from cardtui.engine.bots.players import player
+    from cardtui.engine.games import player
 
     st = argentino(s0="4c 5o 6b", s1="1e 7o 3c")  # seat 0 has nothing
     ARG.apply(st, 1, Action("truco"))
@@ -542,7 +541,7 @@ def test_the_exploiters_answer_as_named() -> None:
 
 
 def test_the_ten_line_cacheta_players_discard_as_named() -> None:
-    from cardtui.engine.bots.players import player
+    from cardtui.engine.games import player
 
     # Loose: 2S 4S (a pair, 3S makes them a run), 9D and KC: the pairs player throws the highest unpaired one.
     flip = Card.parse("5C")

@@ -17,11 +17,11 @@ import pytest
 
 from cardtui.engine.betting import CALL, CHECK, FOLD
 from cardtui.engine.bots import cacheta_easy, rummy_levels
-from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cacho import BET, PASS, CachoState
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.games import LEVELS
 from cardtui.engine.melds import wild_cards
 from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
 from cardtui.fair import SCHEMES

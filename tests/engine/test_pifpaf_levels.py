@@ -13,11 +13,10 @@ import random
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots import rummy_search
-from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.bots.rummy_levels import Seen, win_chance
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
-from cardtui.engine.games import get
+from cardtui.engine.games import LEVELS, get
 from cardtui.engine.rummy import DECK
 from cardtui.engine.rummy_records import Phase, RummyView
 

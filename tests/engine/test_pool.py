@@ -15,14 +15,13 @@ from hypothesis import strategies as st
 
 from cardtui.arena import arena
 from cardtui.engine.betting import CALL, FOLD
-from cardtui.engine.bots.players import names, player
-from cardtui.engine.bots.pool import POOL, STYLES
+from cardtui.engine.bots.pool import STYLES
 from cardtui.engine.bots.pool import cacho as pool_cacho
 from cardtui.engine.bots.pool.truco import Reading
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
-from cardtui.engine.games import GAMES
+from cardtui.engine.games import ENTRIES, GAMES, names, player
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
 from cardtui.engine.truco.paulista.game import GAME as PAU
@@ -32,7 +31,7 @@ from tests.engine.test_bot_blunders import cacho, decide
 SEEDS = range(20)
 
 
-@pytest.mark.parametrize("game", sorted(POOL))
+@pytest.mark.parametrize("game", sorted(name for name, e in ENTRIES.items() if e.pool))
 def test_every_style_plays_whole_matches_at_each_table_size(game: str) -> None:
     for players in GAMES[game].player_counts:
         for style in STYLES:

@@ -18,10 +18,9 @@ import pytest
 
 from cardtui.engine.bots import estimates, odds, search
 from cardtui.engine.bots.estimates import Estimate, Unit, weighed
-from cardtui.engine.bots.levels import LEVELS
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Bound
-from cardtui.engine.games import get
+from cardtui.engine.games import LEVELS, get
 from cardtui.engine.rummy_records import RummyView
 from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
 from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK

@@ -5,22 +5,21 @@ people who play otherwise. The pool's players are written from how other people'
 strong players play (MiniTruco's and CTruco's bots, poker's player types), five styles for each
 game with calls or bets: ``tight``, ``loose``, ``caller``, ``bluffer`` and ``score`` (the last plays by
 the score, or at Cacho by its stack). Each sees only its seat's view; the arena knows them as
-``pool-tight`` and so on (``POOL``). The truco styles are in ``pool.truco``, Cacho's in ``pool.cacho``;
+``pool-tight`` and so on (``named``; each game's entry in ``engine.games`` lists its own).
+The truco styles are in ``pool.truco``, Cacho's in ``pool.cacho``;
 the rummy games have no bets worth a style (Pif Paf's one betting round aside) and no pool.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cardtui.engine.bots.baselines import Policy
-from cardtui.engine.bots.pool import cacho, truco
 
 STYLES = ("tight", "loose", "caller", "bluffer", "score")
 """The pool's styles, the same names in every game it plays."""
 
-_TRUCO = {f"pool-{s}": truco.player(s) for s in STYLES}
-POOL: dict[str, dict[str, Policy]] = {
-    "truco_paulista": _TRUCO,
-    "truco_argentino": _TRUCO,
-    "cacho": {f"pool-{s}": cacho.player(s) for s in STYLES},
-}
-"""The pool's players by game and name."""
+
+def named(player: Callable[[str], Policy]) -> dict[str, Policy]:
+    """A game's pool by the names the arena knows: ``pool-tight`` and the rest, from its module's ``player``."""
+    return {f"pool-{s}": player(s) for s in STYLES}

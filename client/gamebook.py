@@ -1,0 +1,165 @@
+"""Every game this client knows, by name: the client's registry.
+
+The client learns a table's game from the stream (it imports no engine), so what it needs to show, say and check
+of each game is declared here, in a module of its own per game (``client/games/<name>.py``, listed in
+``BUILT_IN``): its title, its board, the words of leaving its seat, who deals and how its deal is checked
+(``client/fairness.py``), and what the line mode numbers and says. Every other part of the client asks here by
+the game's name.
+
+A server newer than this client may offer a game it does not know: ``find`` says None, and each part that meets
+one says so in its own way (the table's log names the game and the line that installs the server's client; the
+fair-deal check says it could not compare the cards). ``get`` is for a game that must be known: an unknown one
+is an ``UnknownGame``, never another game's facts.
+
+The game modules are imported when a game is first looked up (they import the boards and the fair-deal check,
+each of which asks here): so nothing here imports them by name, and a test's game registers from its own folder
+(``register``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.base import Board
+    from cardtui.client.fairness import DealCheck, Dealing
+    from cardtui.client.option_words import OptionWords
+
+BUILT_IN = ("cacho", "truco_paulista", "truco_argentino", "pifpaf", "cacheta")
+"""The games this client was made with: each a module of ``cardtui.client.games`` that registers its ``GAME``."""
+
+
+@dataclass(frozen=True)
+class ClientGame:
+    """What the client knows of one game."""
+
+    name: str
+    title: str
+    """As the server gives it (``GameInfo.title``), for lists read without a server (a file of hand histories)."""
+    board: Callable[[], type[Board]]
+    """The board that draws its view (a function, so that a module that only asks for words loads no board)."""
+    pack: tuple[str, ...]
+    """Its pack in notation, in the order its shuffle starts from (``cardtui.fair.PACKS``, docs/deal.md §2)."""
+    dealing: Dealing
+    """Who deals a match's first hand and each next one (docs/deal.md §9)."""
+    deal_check: DealCheck
+    """Its deal, followed from the events a seat (or a spectator) sees (docs/deal.md §10)."""
+    leaving: str
+    """What leaving mid-match does to the seat, in the game's own terms (chips, points, a team); ``N_`` marked."""
+    teams: bool = False
+    """Played in partnerships (at two seats there is no team to play on with a seat left)."""
+    chips: bool = False
+    """Played for chips: a seat's score is said in chips, else in points."""
+    held: int = 0
+    """The most cards a hand holds (the line mode numbers them 1 to this, the other actions after them)."""
+    face_down: bool = False
+    """Its cards may be played face down: numbered again after their own numbers."""
+    cards_played: bool = False
+    """Its cards are played by their place as dealt (truco), not discarded from a hand in order (rummy)."""
+    kinds: tuple[str, ...] = ()
+    """Every other action, in the order of its line-mode numbers (after the cards')."""
+    brief: bool = False
+    """Its terse turn is the turn alone, without its choices (``client.lines.actions.BRIEF``)."""
+    phrases: frozenset[int] = frozenset()
+    """Quick phrases only this game's tables offer (``client.phrases``: "Truco!")."""
+    options: Mapping[str, OptionWords] = field(default_factory=dict)
+    """Its options' words (``client.option_words.OptionWords`` by option name)."""
+
+
+class UnknownGame(KeyError):
+    """A game this client does not know, said in a sentence."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"This client knows no game called {self.name[:40]!r}; it knows: {', '.join(GAMES)}."
+
+
+GAMES: dict[str, ClientGame] = {}
+"""Every game registered, by name (``BUILT_IN`` once any is looked up)."""
+_loaded: list[bool] = []
+
+
+def register(game: ClientGame) -> ClientGame:
+    """Add a game; a name already taken by another game is refused."""
+    if game.name in GAMES and GAMES[game.name] is not game:
+        raise ValueError(f"The game {game.name!r} is registered already.")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    GAMES.pop(name, None)
+
+
+def _load() -> None:
+    if not _loaded:
+        _loaded.append(True)
+        for name in BUILT_IN:
+            importlib.import_module(f"cardtui.client.games.{name}")
+
+
+def find(name: str) -> ClientGame | None:
+    """The game called ``name``, or None for one this client does not know (a newer server's)."""
+    _load()
+    return GAMES.get(name)
+
+
+def get(name: str) -> ClientGame:
+    """The game called ``name``; ``UnknownGame`` for one this client does not know."""
+    found = find(name)
+    if found is None:
+        raise UnknownGame(name)
+    return found
+
+
+def known() -> dict[str, ClientGame]:
+    """Every game this client knows, by name."""
+    _load()
+    return GAMES
+
+
+T = TypeVar("T")
+D = TypeVar("D")
+
+
+class Fact(Generic[T]):
+    """One fact of every game, read by the game's name as a table of games would be (``HELD[game]``,
+    ``KINDS.get(game, ())``): each game's own, as it declares it; ``UnknownGame`` by index for one this client
+    does not know, ``default`` by ``get``."""
+
+    def __init__(self, fact: Callable[[ClientGame], T]) -> None:
+        self.fact = fact
+
+    def __getitem__(self, name: str) -> T:
+        return self.fact(get(name))
+
+    def get(self, name: str, default: D) -> T | D:
+        known = find(name)
+        return self.fact(known) if known is not None else default
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and find(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(known())
+
+
+class Which:
+    """The games of which something holds, by name (``game in FACE_DOWN_GAMES``): each game says, as it declares
+    it; none this client does not know."""
+
+    def __init__(self, holds: Callable[[ClientGame], bool]) -> None:
+        self.holds = holds
+
+    def __contains__(self, name: object) -> bool:
+        known = find(name) if isinstance(name, str) else None
+        return known is not None and self.holds(known)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([name for name, game in known().items() if self.holds(game)])

@@ -1,0 +1,42 @@
+"""Cacheta, as this client shows, says and checks it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtui.client import fairness, gamebook
+from cardtui.client.option_words import CLAIM_MS, OptionWords
+from cardtui.fair import PACKS
+from cardtui.i18n import N_
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.base import Board
+
+NAME = "cacheta"
+
+
+def board() -> type[Board]:
+    from cardtui.client.boards.rummy import RummyBoard
+
+    return RummyBoard
+
+
+GAME = gamebook.register(gamebook.ClientGame(
+    name=NAME,
+    title="Cacheta",
+    board=board,
+    pack=PACKS[NAME],
+    dealing=fairness.Dealing(),
+    deal_check=fairness.rummy,
+    leaving=N_("A bot plays your seat until someone takes it; your points stay with the seat."),
+    held=10,
+    kinds=("draw:stock", "draw:pile", "knock", "cut", "pass", "declare"),
+    options={
+        "start_points": OptionWords(N_("Starting points")),
+        "claim_ms": CLAIM_MS,
+        "tournament": OptionWords(N_("Tournament scoring"), {
+            "on": N_("victory points by place, and game points"),
+            "off": N_("last player standing wins"),
+        }),
+    },
+))

@@ -1,0 +1,38 @@
+"""Cacho, as this client shows, says and checks it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtui.client import fairness, gamebook
+from cardtui.client.option_words import OptionWords
+from cardtui.fair import PACKS
+from cardtui.i18n import N_
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.base import Board
+
+NAME = "cacho"
+
+
+def board() -> type[Board]:
+    from cardtui.client.boards.cacho import CachoBoard
+
+    return CachoBoard
+
+
+GAME = gamebook.register(gamebook.ClientGame(
+    name=NAME,
+    title="Cacho",
+    board=board,
+    pack=PACKS[NAME],
+    dealing=fairness.Dealing(first=-1),
+    deal_check=fairness.cacho,
+    leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
+    chips=True,
+    kinds=("pass", "check", "bet", "call", "raise", "fold"),
+    brief=True,
+    options={
+        "chips": OptionWords(N_("Starting chips")),
+    },
+))

@@ -1,0 +1,58 @@
+"""Pif Paf, as this client shows, says and checks it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtui.client import fairness, gamebook
+from cardtui.client.option_words import CLAIM_MS, OptionWords
+from cardtui.fair import PACKS
+from cardtui.i18n import N_
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.base import Board
+
+NAME = "pifpaf"
+
+
+def board() -> type[Board]:
+    from cardtui.client.boards.rummy import RummyBoard
+
+    return RummyBoard
+
+
+GAME = gamebook.register(gamebook.ClientGame(
+    name=NAME,
+    title="Pif Paf",
+    board=board,
+    pack=PACKS[NAME],
+    dealing=fairness.Dealing(to_winner=True),
+    deal_check=fairness.rummy,
+    leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
+    chips=True,
+    held=10,
+    kinds=("draw:stock", "draw:pile", "knock", "claim", "pass", "check", "bet", "call", "raise", "fold"),
+    options={
+        "chips": OptionWords(N_("Starting chips (cacife)")),
+        "ante": OptionWords(N_("Ante each hand (pingo)")),
+        "min_bet": OptionWords(N_("Smallest bet")),
+        "max_bet": OptionWords(N_("Largest bet")),
+        "group_suits": OptionWords(N_("Suits in a group"), {
+            "exactly3": N_("exactly three suits"),
+            "atleast3": N_("three suits or more"),
+        }),
+        "ace_high": OptionWords(N_("Ace high"), {
+            "on": N_("Q-K-A is a sequence too"),
+            "off": N_("the ace is low: A-2-3 only"),
+        }),
+        "claim_ms": CLAIM_MS,
+        "dealer": OptionWords(N_("Who deals next"), {
+            "winner": N_("the hand's winner"),
+            "rotate": N_("the next player, in turn"),
+        }),
+        "rebuy": OptionWords(N_("Rebuy"), {
+            "on": N_("out of chips: restocked at the next hand"),
+            "off": N_("out of chips: sits out"),
+        }),
+    },
+))

@@ -1,0 +1,66 @@
+"""Truco argentino, as this client shows, says and checks it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtui.client import fairness, gamebook
+from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
+from cardtui.client.phrases import TRUCO_ONLY
+from cardtui.fair import PACKS
+from cardtui.i18n import N_
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.base import Board
+
+NAME = "truco_argentino"
+
+
+def board() -> type[Board]:
+    from cardtui.client.boards.truco import TrucoBoard
+
+    return TrucoBoard
+
+
+GAME = gamebook.register(gamebook.ClientGame(
+    name=NAME,
+    title="Truco argentino",
+    board=board,
+    pack=PACKS[NAME],
+    dealing=fairness.Dealing(passes=True, duels=True),
+    deal_check=fairness.argentino,
+    leaving=N_("A bot plays your seat until someone takes it; your team plays on with it."),
+    teams=True,
+    held=3,
+    cards_played=True,
+    kinds=("truco", "quiero", "no_quiero", "envido", "real_envido", "falta_envido", "announce", "son_buenas", "flor",
+           "contra_flor", "contra_flor_al_resto", "con_flor_me_achico", "mazo", "signal"),
+    brief=True,
+    phrases=TRUCO_ONLY,
+    options={
+        "target": OptionWords(N_("Points to win")),
+        "ties": OptionWords(N_("Tied tricks"), {
+            "play_on": N_("play on: a tie makes the next trick take all"),
+            "first_trick": N_("the winner of the first trick wins a later tie"),
+        }),
+        "envido_unsuited": OptionWords(N_("Envido with no two of a suit"), {
+            "sum_two": N_("two best cards, even of different suits"),
+            "highest": N_("the single best card"),
+        }),
+        "pica_pica": OptionWords(N_("Pica-pica (six players)"), {
+            "on": N_("a 3v3 round, then three 1v1s"),
+            "off": N_("always 3v3"),
+        }),
+        "flor": OptionWords(N_("Flor"), {
+            "on": N_("with flor (three cards of one suit)"),
+            "off": N_("sin flor: no flor"),
+        }),
+        "envido_scored": OptionWords(N_("Envido points are added"), {
+            "round_end": N_("when the round ends"),
+            "at_once": N_("as soon as the envido is settled"),
+        }),
+        "mazo_first": OptionWords(N_("Points for going to the deck in the first trick")),
+        "chat": CHAT,
+        "signals_seen": SIGNALS_SEEN,
+    },
+))

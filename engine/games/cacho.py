@@ -1,0 +1,28 @@
+"""Cacho in the room: its bots, and a hand analysed for chips."""
+
+from __future__ import annotations
+
+from cardtui.engine.bots import baselines, cacho_easy, cacho_search, pool
+from cardtui.engine.bots import cacho as today
+from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.bots.pool import cacho as styles
+from cardtui.engine.cacho import GAME
+from cardtui.engine.games.entry import Entry, Record
+
+
+def stake(record: Record) -> float:
+    """Cacho's first two bets: what a player in for the third round has put in."""
+    return 3.0
+
+
+ENTRY = Entry(
+    rules=GAME,
+    unit=Unit.CHIPS,
+    today=today.choose,
+    levels={"easy": cacho_easy.easy, "normal": cacho_search.normal, "hard": cacho_search.hard},
+    baselines={"cacho-value": baselines.cacho_value, "always-call": baselines.cacho_always_call,
+               "nuts-call": baselines.cacho_nuts_call},
+    pool=pool.named(styles.player),
+    analysed_unasked=True,
+    stake=stake,
+)

@@ -1,0 +1,32 @@
+"""Pif Paf in the room: its bots, a hand analysed for chips, a match with rebuys charted in chips won."""
+
+from __future__ import annotations
+
+from cardtui.engine.bots import baselines, pifpaf_hard, rummy_levels
+from cardtui.engine.bots import pifpaf as today
+from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.pifpaf import GAME
+
+
+def stake(record: Record) -> float:
+    """The antes: the pot every hand starts from (a decision after the betting round is played for the pot,
+    ``engine.analysis.at_stake``)."""
+    return float(int((record.get("options") or {}).get("ante", 1)) * len(record["seats"]))
+
+
+def rebuys(record: Record) -> bool:
+    """A player who runs out is restocked (the ``rebuy`` option)."""
+    return bool((record.get("options") or {}).get("rebuy", False))
+
+
+ENTRY = Entry(
+    rules=GAME,
+    unit=Unit.CHIPS,
+    today=today.choose,
+    levels={"easy": rummy_levels.easy, "normal": rummy_levels.normal, "hard": pifpaf_hard.hard},
+    baselines={"pifpaf-isolated": baselines.rummy_isolated},
+    judged=pifpaf_hard.hard,
+    stake=stake,
+    chart=Chart(rebuys=rebuys),
+)

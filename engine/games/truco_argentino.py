@@ -1,0 +1,35 @@
+"""Truco argentino in the room: its bots, a hand analysed in match odds, a match to its target charted by them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cardtui.engine.bots import baselines, odds, pool, truco_easy, truco_search
+from cardtui.engine.bots import truco as today
+from cardtui.engine.bots.estimates import Unit
+from cardtui.engine.bots.pool import truco as styles
+from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.truco.argentino.game import GAME
+
+
+def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
+    """The chance that the seat's team reaches the table's ``target`` ahead, between equal players
+    (``odds.truco``)."""
+    theirs = max((v for s, v in held.items() if s % 2 != seat % 2), default=0)
+    target = int((record.get("options") or {}).get("target", 30))
+    return odds.truco(held.get(seat, 0), theirs, target, False)
+
+
+ENTRY = Entry(
+    rules=GAME,
+    unit=Unit.MATCH,
+    today=today.choose_argentino,
+    levels={"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},
+    baselines={"argentino-simple": baselines.argentino_simple, "argentino-caller": baselines.argentino_caller,
+               "always-accept": baselines.answering(baselines.argentino_simple, True),
+               "never-accept": baselines.answering(baselines.argentino_simple, False)},
+    pool=pool.named(styles.player),
+    analysed_unasked=True,
+    chart=Chart(standing=standing, even=0.5),
+    calls_won=True,
+)
