@@ -24,7 +24,7 @@ from cardtui.client import versions
 from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
 from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
 from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
-from cardtui.client.invite_links import BadLink, Link, read_link
+from cardtui.client.invite_links import Link
 from cardtui.client.lines.actions import (
     Choice,
     brief,
@@ -38,37 +38,38 @@ from cardtui.client.lines.actions import (
     terse_menu,
 )
 from cardtui.client.lines.commands import Command, heard, help_lines, plain
-from cardtui.client.lines.creating import Cancelled, create_form, game_named
+from cardtui.client.lines.creating import game_named
+from cardtui.client.lines.lobby import LobbyPart
 from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
 from cardtui.client.lines.reading import for_the_ear, localised, numbers_said, rules_said
-from cardtui.client.lines.records import Replay, card_lines, finished_table_line, hand_line, leaderboard_lines
+from cardtui.client.lines.records import (
+    RecordsPart,
+)
 from cardtui.client.lines.sentences import (
     card_named,
     cards_words,
     hand_words,
     seconds_left,
     spoken,
-    table_named,
     table_words,
     turn_words,
 )
 from cardtui.client.lines.terminal import Lines
-from cardtui.client.lines.tournaments import round_tables, state_lines, tournament_form, tournament_line
+from cardtui.client.lines.tournaments import (
+    TournamentsPart,
+)
 from cardtui.client.meld_hints import hint_told
 from cardtui.client.models import Holders, TableModel, holders_of, names_then, played_after
-from cardtui.client.option_words import level_words
 from cardtui.client.phrases import offered, phrase_text
 from cardtui.client.rematch import seat_after
-from cardtui.client.rounds import OVER, my_table
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
-from cardtui.client.screens.tournaments import stub
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
 from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use
 from cardtui.identity import Identity
-from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, replay_pb2, table_pb2, tournament_pb2
+from cardtui.v1 import analysis_pb2, common_pb2, lobby_pb2, table_pb2
 
 WARNINGS = (30, 10, 5)
 """Seconds left on the player's turn at which the time is said (each only if the turn began with more)."""
@@ -77,8 +78,6 @@ TICK = 0.25
 KEPT = 50
 """Sentences of the table kept for ``last``."""
 LAST = 5
-RETRY = 2.0
-"""Seconds before a tournament's stream, dropped, is followed again."""
 
 
 class Quit(Exception):
@@ -100,15 +99,6 @@ class Start:
     own_config: bool = True
     host: Callable[[], Awaitable[tuple[str, Callable[[], Awaitable[None]]]]] | None = None
     """``cardtui play``: a server started in this process first (its address, and how to stop it)."""
-
-
-@dataclass(frozen=True)
-class HandsOf:
-    """Whose finished hands are listed: a table's, opened by a seat's token or its password if need be."""
-
-    table_id: str
-    token: str = ""
-    password: str = ""
 
 
 @dataclass
@@ -168,23 +158,13 @@ class LineRoom:
         """The ids of the tables as last listed, in order: ``sit 2`` is the second."""
         self.bell = start.bell or _bell_wanted(start.own_config)
         self.stop_host: Callable[[], Awaitable[None]] | None = None
-        self.ranked: list[str] = []
-        """The names of the leaderboard as last said: ``ranks 2`` is the second's card."""
-        self.finished: list[str] = []
-        """The finished tables as the history last listed them."""
-        self.hands: tuple[HandsOf, list[replay_pb2.HandSummary]] | None = None
-        """The hands last listed, and whose they are: ``replay 2`` replays the second."""
-        self.replaying: Replay | None = None
-        self.contests: list[tournament_pb2.TournamentSummary] = []
-        """The tournaments as last listed: ``tournament 2`` is the second."""
-        self.contest = ""
-        """The tournament last told (``register``, ``start`` and ``withdraw`` with no number mean it)."""
-        self.following: dict[str, asyncio.Task[None]] = {}
-        """The tournaments the player entered here, followed so that each new table of theirs is said."""
         self.level = kept_level(start.own_config)
         """How much is said at a table (``narration``): terse unless the player chose verbose."""
         self.windows = False
         """Claim windows the player can only let go are said too (``windows``); the verbose level says them."""
+        self.lobby = LobbyPart(self)
+        self.records = RecordsPart(self)
+        self.tournaments = TournamentsPart(self)
 
     # -- saying --------------------------------------------------------------------------------
     def say(self, text: str, keep: bool = False) -> None:
@@ -203,6 +183,10 @@ class LineRoom:
         if answer is None:
             raise Quit
         return answer
+
+    def titles(self) -> dict[str, str]:
+        """Each game's title, by its name, as the server gives them."""
+        return {g.name: g.title for g in self.info.games} if self.info is not None else {}
 
     # -- the room ------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -263,14 +247,14 @@ class LineRoom:
         if self.start.spectate:
             await self.open_table(self.start.spectate, spectate=True)
         elif self.start.join is not None:
-            await self.open_link(self.start.join)
+            await self.lobby.open_link(self.start.join)
         else:
-            await self.list_tables()
+            await self.lobby.list_tables()
 
     async def _close(self) -> None:
-        for task in self.following.values():
+        for task in self.tournaments.following.values():
             task.cancel()
-        await asyncio.gather(*self.following.values(), return_exceptions=True)
+        await asyncio.gather(*self.tournaments.following.values(), return_exceptions=True)
         if self.at is not None:
             await self._leave_table(quietly=True)
         if self.conn is not None:
@@ -284,8 +268,8 @@ class LineRoom:
         line = line.strip()
         at = self.at
         if not line:
-            if self.replaying is not None and not (at is not None and my_turn(at.model)):
-                await self.next_step("")
+            if self.records.replaying is not None and not (at is not None and my_turn(at.model)):
+                await self.records.next_step("")
             elif at is not None:
                 self._say_turn(at, again=True)
             return
@@ -311,15 +295,18 @@ class LineRoom:
     def handlers(self) -> dict[str, Callable[[str], Awaitable[None]]]:
         """Each command's handler, by its English word."""
         return {
-            "help": self.help, "tables": lambda _rest: self.list_tables(), "new": self.new, "sit": self.sit,
-            "watch": self.watch, "code": self.code, "hand": self.hand, "table": self.table,
+            "help": self.help, "tables": lambda _rest: self.lobby.list_tables(), "new": self.lobby.new,
+            "sit": self.lobby.sit, "watch": self.lobby.watch, "code": self.lobby.code, "hand": self.hand,
+            "table": self.table,
             "actions": self.actions, "time": self.time, "last": self.last, "say": self.chat,
             "phrases": self.phrases, "analysis": self.analysis, "match": self.match, "again": self.again,
             "swap": self.swap, "leave": self.leave, "invite": self.invite, "rules": self.rules,
             "language": self.language, "bell": self.toggle_bell, "quit": self.quit, "close": self.close,
-            "ranks": self.ranks, "history": self.history, "replay": self.replay, "next": self.next_step,
-            "tournaments": lambda _rest: self.list_tournaments(), "tournament": self.tournament,
-            "register": self.register, "withdraw": self.withdraw, "start": self.start_tournament,
+            "ranks": self.records.ranks, "history": self.records.history, "replay": self.records.replay,
+            "next": self.records.next_step,
+            "tournaments": lambda _rest: self.tournaments.list_tournaments(), "tournament": self.tournaments.tournament,
+            "register": self.tournaments.register, "withdraw": self.tournaments.withdraw,
+            "start": self.tournaments.start_tournament,
             "discard": self.discard, "hint": self.hint, "terse": self.terse, "verbose": self.verbose,
             "windows": self.toggle_windows, "deal": self.deal,
         }
@@ -400,104 +387,6 @@ class LineRoom:
             self.say(line)
         self.say(numbers_said(game))
 
-    # -- the lobby -----------------------------------------------------------------------------
-    async def _tables_now(self) -> list[common_pb2.TableSummary]:
-        """The server's tables now (none, if it cannot say)."""
-        assert self.conn is not None
-        try:
-            return list(await self.conn.tables())
-        except grpc.aio.AioRpcError:
-            return []
-
-    async def list_tables(self) -> None:
-        assert self.conn is not None and self.info is not None
-        try:
-            tables = [t for t in await self.conn.tables() if t.status != common_pb2.TABLE_STATUS_FINISHED]
-        except grpc.aio.AioRpcError as err:
-            self.say(unreachable(err, self.conn.target))
-            return
-        self.listed = [t.id for t in tables]
-        if not tables:
-            self.say(_("No tables yet: type new to create one, or code to open a friend's invite."))
-            return
-        titles = {g.name: g.title for g in self.info.games}
-        self.say(_("Tables:"))
-        for n, t in enumerate(tables, start=1):
-            self.say(f"{n}: " + table_line(t, titles.get(t.game, t.game)))
-        self.say(_("Type sit and a number to take a seat, or watch and a number to watch."))
-
-    def _table_id(self, rest: str) -> str | None:
-        rest = rest.strip()
-        if rest.isdigit() and 1 <= int(rest) <= len(self.listed):
-            return self.listed[int(rest) - 1]
-        if rest and (not rest.isdigit() or rest in self.listed or len(rest) > len(str(len(self.listed)))):
-            return rest  # an id: some are all digits (a number longer than the list's is not its place in it)
-        if not rest and len(self.listed) == 1:
-            return self.listed[0]
-        self.say(_("Which table? Give its number in the list (type tables to hear it) or its id."))
-        return None
-
-    async def sit(self, rest: str) -> None:
-        if self.at is not None:
-            self.say(_("You are at a table: leave it first."))
-            return
-        table_id = self._table_id(rest)
-        if table_id is not None:
-            await self.open_table(table_id)
-
-    async def watch(self, rest: str) -> None:
-        if self.at is not None:
-            self.say(_("You are at a table: leave it first."))
-            return
-        table_id = self._table_id(rest)
-        if table_id is not None:
-            await self.open_table(table_id, spectate=True)
-
-    async def new(self, rest: str) -> None:
-        assert self.conn is not None and self.info is not None
-        if self.at is not None:
-            self.say(_("You are at a table: leave it first."))
-            return
-        try:
-            request = await create_form(self.info, self.ask, rest)
-        except Cancelled:
-            self.say(_("No table was created."))
-            return
-        try:
-            table = await self.conn.create(request)
-        except Exception as err:
-            self.say(error_text(err) + " " + _("No table was created."))
-            return
-        if request.password:
-            self.conn.passwords[table.id] = request.password
-        await self.open_table(table.id, password=request.password)
-
-    async def code(self, rest: str) -> None:
-        if self.at is not None:
-            self.say(_("You are at a table: leave it first."))
-            return
-        typed = rest or await self.ask(_("The invite's code or link?"))
-        try:
-            link = read_link(typed)
-        except BadLink as err:
-            self.say(str(err))
-            return
-        await self.open_link(link)
-
-    async def open_link(self, link: Link) -> None:
-        """What an invite names: its table, sat at (the password asked unless the invite opens it)."""
-        assert self.conn is not None
-        table_id, invite = link.table, ""
-        if link.code:
-            try:
-                opened = await self.conn.open_invite(link.code)
-            except grpc.aio.AioRpcError as err:
-                self.say(error_text(err))
-                return
-            table_id = opened.table.id
-            invite = link.code if opened.opens_lock else ""
-        if table_id:
-            await self.open_table(table_id, invite=invite)
 
     async def open_table(self, table_id: str, spectate: bool = False, password: str = "", invite: str = "") -> None:
         """Sit at (or watch) a table and follow it; its password asked if it has one and none was given."""
@@ -923,7 +812,7 @@ class LineRoom:
     async def leave(self, _rest: str) -> None:
         if self._at() is not None:
             await self._leave_table()
-            await self.list_tables()
+            await self.lobby.list_tables()
 
     async def _leave_table(self, quietly: bool = False) -> None:
         at, self.at = self.at, None
@@ -944,13 +833,13 @@ class LineRoom:
     async def close(self, rest: str) -> None:
         """Close a table this player created (its owner token is this connection's), once they say yes."""
         assert self.conn is not None
-        table_id = self._table_id(rest)
+        table_id = self.lobby.table_id(rest)
         if table_id is None:
             return
         if table_id not in self.conn.owned:
             self.say(_("Only the table's owner (who created it) may close it."))
             return
-        name = next((t.name for t in await self._tables_now() if t.id == table_id), "") or _("this table")
+        name = next((t.name for t in await self.lobby.tables_now() if t.id == table_id), "") or _("this table")
         answer = await self.ask(_("Close {name}? Everyone at it is told it closed; its hands are kept. Yes or "
                                   "no.").format(name=name))
         if plain(answer) not in ("y", "yes", plain(_("yes"))):
@@ -962,315 +851,8 @@ class LineRoom:
             self.say(error_text(err))
             return
         self.say(_("The table is closed."))
-        await self.list_tables()
+        await self.lobby.list_tables()
 
-    def _titles(self) -> dict[str, str]:
-        return {g.name: g.title for g in self.info.games} if self.info is not None else {}
-
-    async def ranks(self, rest: str) -> None:
-        """The leaderboard of a game (the table's, the one named, else the first), or a listed player's card."""
-        assert self.conn is not None and self.info is not None
-        rest = rest.strip()
-        try:
-            if rest.isdigit():
-                n = int(rest)
-                if not 1 <= n <= len(self.ranked):
-                    self.say(_("There is no player {n} on the leaderboard last heard: type ranks to hear it.").format(
-                        n=n))
-                    return
-                card = await self.conn.player_card(self.ranked[n - 1])
-                for line in card_lines(card, self._titles()):
-                    self.say(line)
-                return
-            if rest:
-                found = game_named(self.info, rest)
-                if found is None:
-                    self.say(_("There is no game {name} here. Which game? {games}.").format(
-                        name=rest, games=", ".join(g.title for g in self.info.games)))
-                    return
-                game = found.name
-            else:
-                game = self.at.model.game if self.at is not None else self.info.games[0].name
-            board = await self.conn.leaderboard(game)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return
-        self.ranked = [s.name for s in board.standings]
-        for line in leaderboard_lines(board, self._titles().get(game, game)):
-            self.say(line)
-
-    async def history(self, rest: str) -> None:
-        """The finished tables, numbered; with a number (or at a table), that table's finished hands."""
-        assert self.conn is not None
-        rest = rest.strip()
-        if not rest and self.at is not None:
-            table_id = self.at.model.summary.id
-            await self._list_hands(HandsOf(table_id, self.at.token, self.conn.passwords.get(table_id, "")))
-            return
-        if rest:
-            if rest.isdigit() and not 1 <= int(rest) <= len(self.finished):
-                self.say(_("There is no finished table {n} in the list: type history to hear it.").format(n=rest))
-                return
-            table_id = self.finished[int(rest) - 1] if rest.isdigit() else rest
-            await self._list_hands(HandsOf(table_id, "", self.conn.passwords.get(table_id, "")))
-            return
-        try:
-            tables = await self.conn.tables(include_finished=True)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return
-        finished = [t for t in tables if t.status == common_pb2.TABLE_STATUS_FINISHED and not t.private]
-        self.finished = [t.id for t in finished]
-        if not finished:
-            self.say(_("No table has finished yet: their hands can be heard here once they have."))
-            return
-        self.say(_("Finished tables:"))
-        for n, t in enumerate(finished, start=1):
-            self.say(finished_table_line(n, t))
-        self.say(_("Type history and a number for that table's hands."))
-
-    async def _hands_of(self, of: HandsOf) -> tuple[HandsOf, list[replay_pb2.HandSummary]] | None:
-        """A table's finished hands, its password asked once if it has one; None (said why) if refused."""
-        assert self.conn is not None
-        try:
-            listed = await self.conn.list_hands(of.table_id, of.token, of.password)
-        except grpc.aio.AioRpcError as err:
-            if err.code() == grpc.StatusCode.PERMISSION_DENIED and "password" in (err.details() or "") and (
-                    not of.password):
-                password = await self.ask(_("That table asks for a password. Type it, or enter to give up."),
-                                          secret=True)
-                return await self._hands_of(replace(of, password=password)) if password else None
-            self.say(error_text(err))
-            return None
-        if of.password:
-            self.conn.passwords[of.table_id] = of.password
-        return of, list(listed.hands)
-
-    async def _list_hands(self, of: HandsOf) -> None:
-        found = await self._hands_of(of)
-        if found is None:
-            return
-        self.hands = found
-        hands = found[1]
-        if not hands:
-            self.say(_("No hand has finished at this table yet."))
-            return
-        self.say(ngettext("{n} finished hand:", "{n} finished hands:", len(hands)).format(n=len(hands)))
-        for h in hands:
-            self.say(hand_line(h))
-        self.say(_("Type replay and a hand's number to hear it step by step."))
-
-    async def replay(self, rest: str) -> None:
-        """A hand of the list last heard (the last one with no number), told a step at a time."""
-        assert self.conn is not None
-        if self.hands is None and self.at is not None:
-            table_id = self.at.model.summary.id
-            self.hands = await self._hands_of(HandsOf(table_id, self.at.token, self.conn.passwords.get(table_id, "")))
-        if self.hands is None:
-            self.say(_("Which hands? Type history, then history and a table's number."))
-            return
-        of, hands = self.hands
-        rest = rest.strip()
-        hand = next((h for h in hands if str(h.hand) == rest), None) if rest else (hands[-1] if hands else None)
-        if hand is None:
-            numbers = ", ".join(str(h.hand) for h in hands)
-            self.say(_("There is no finished hand {n} in the list; its hands are {numbers}.").format(
-                n=rest, numbers=numbers) if hands else _("No hand has finished at this table yet."))
-            return
-        try:
-            steps = await self.conn.replay(of.table_id, hand.hand, of.token, of.password)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return
-        summary = steps[0].hand if steps and steps[0].HasField("hand") else hand
-        self.replaying = Replay(summary, steps)
-        self.say(self.replaying.start_line())
-        await self.next_step("")
-
-    async def next_step(self, rest: str) -> None:
-        """The replay's next step; ``all``: every step left."""
-        playing = self.replaying
-        if playing is None:
-            self.say(_("No replay is open: type replay and a hand's number."))
-            return
-        every = plain(rest) in ("all", plain(_("all")))
-        while True:
-            for line in playing.step_lines():
-                self.say(line)
-            if playing.over or not every:
-                break
-        if playing.over:
-            self.replaying = None
-
-    # -- tournaments ---------------------------------------------------------------------------
-    async def list_tournaments(self) -> None:
-        assert self.conn is not None
-        try:
-            listed = await stub(self.conn).ListTournaments(
-                tournament_pb2.ListTournamentsRequest(include_finished=True), timeout=5)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return
-        self.contests = list(reversed(listed.tournaments))
-        if not self.contests:
-            self.say(_("No tournaments yet: type tournament new to create one."))
-            return
-        self.say(_("Tournaments:"))
-        for n, t in enumerate(self.contests, start=1):
-            self.say(tournament_line(n, t, self._titles()))
-        self.say(_("Type tournament and a number for its standings and tables, register and a number to enter it."))
-
-    def _contest_id(self, rest: str) -> str | None:
-        rest = rest.strip()
-        if rest.isdigit() and 1 <= int(rest) <= len(self.contests):
-            return self.contests[int(rest) - 1].id
-        if not rest and self.contest:
-            return self.contest
-        if not rest and len(self.contests) == 1:
-            return self.contests[0].id
-        self.say(_("Which tournament? Give its number in the list (type tournaments to hear it)."))
-        return None
-
-    async def _contest(self, tid: str) -> tournament_pb2.TournamentState | None:
-        assert self.conn is not None
-        try:
-            return await stub(self.conn).GetTournament(tournament_pb2.TournamentRequest(tournament_id=tid), timeout=5)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return None
-
-    async def tournament(self, rest: str) -> None:
-        """A tournament's standings and its round's tables (``sit`` and a number takes one); ``new`` creates one."""
-        if plain(rest) in ("new", plain(_("new"))):
-            await self._new_tournament()
-            return
-        tid = self._contest_id(rest)
-        state = await self._contest(tid) if tid is not None else None
-        if tid is None or state is None:
-            return
-        self.contest = tid
-        tables = round_tables(state)
-        if tables:
-            self.listed = [t.table_id for t in tables]
-        for line in state_lines(state, self._titles(), self.name):
-            self.say(line)
-        if state.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING:
-            self.say(_("Type register to enter it, start to start it now.") if self.conn is not None
-                     and tid in self.conn.owned else _("Type register to enter it."))
-        elif tables:
-            self.say(_("Type sit or watch and a table's number."))
-
-    async def _new_tournament(self) -> None:
-        assert self.conn is not None and self.info is not None
-        try:
-            request = await tournament_form(self.info, self.ask)
-        except Cancelled:
-            self.say(_("No tournament was created."))
-            return
-        try:
-            created = await stub(self.conn).CreateTournament(request, timeout=5)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err) + " " + _("No tournament was created."))
-            return
-        tid = created.tournament.id
-        self.conn.owned[tid] = created.owner_token
-        if request.password:
-            self.conn.passwords[tid] = request.password
-        self.contest = tid
-        self.say(_("{name} is created. Type register to enter it, start to start it now.").format(
-            name=created.tournament.name))
-
-    async def register(self, rest: str) -> None:
-        """Enter a tournament: its team asked in a team game, its password if it has one; then its rounds
-        followed, each new table of the player's said."""
-        conn = self.conn
-        assert conn is not None
-        tid = self._contest_id(rest)
-        state = await self._contest(tid) if tid is not None else None
-        if tid is None or state is None:
-            return
-        summary = state.summary
-        team = ""
-        if summary.team_size > 1:
-            team = (await self.ask(_("Your team's name? Partners type the same one; enter for a team of your own (a "
-                                     "bot partners you if nobody joins it)."))).strip()
-        password = conn.passwords.get(tid, "")
-        if summary.has_password and not password:
-            password = await self.ask(_("This tournament asks for a password. Type it, or enter to give up."),
-                                      secret=True)
-            if not password:
-                return
-        try:
-            await conn.with_session(self.name, lambda session: stub(conn).Register(tournament_pb2.RegisterRequest(
-                tournament_id=tid, session=session, password=password, team=team), timeout=5))
-        except grpc.aio.AioRpcError as err:
-            conn.passwords.pop(tid, None)
-            self.say(_("Not registered: {why}").format(why=error_text(err)))
-            return
-        if password:
-            conn.passwords[tid] = password
-        self.contest = tid
-        self.say(_("You are entered in {name}. When a round gives you a table, you are told.").format(
-            name=summary.name))
-        if tid not in self.following:
-            self.following[tid] = asyncio.create_task(self._follow_contest(tid))
-
-    async def _follow_contest(self, tid: str) -> None:
-        """A tournament the player entered: each new table of theirs said, with how to sit at it."""
-        assert self.conn is not None
-        told: set[str] = set()
-        while True:
-            try:
-                async for state in stub(self.conn).WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid)):
-                    mine = my_table(state, self.name)
-                    if mine is not None and mine.table_id not in told:
-                        told.add(mine.table_id)
-                        self.listed = [*[t for t in self.listed if t != mine.table_id], mine.table_id]
-                        self.say(_("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
-                                 .format(name=state.summary.name, round=mine.round, n=len(self.listed)))
-                    if state.summary.status in OVER:
-                        self.say(_("{name} is over: type tournament for its standings.").format(
-                            name=state.summary.name))
-                        return
-                return
-            except grpc.aio.AioRpcError as err:
-                if err.code() == grpc.StatusCode.NOT_FOUND:
-                    return
-            await asyncio.sleep(RETRY)
-
-    async def withdraw(self, rest: str) -> None:
-        conn = self.conn
-        assert conn is not None
-        tid = self._contest_id(rest)
-        if tid is None:
-            return
-        try:
-            await conn.with_session(self.name, lambda session: stub(conn).Unregister(
-                tournament_pb2.UnregisterRequest(tournament_id=tid, session=session), timeout=5))
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return
-        task = self.following.pop(tid, None)
-        if task is not None:
-            task.cancel()
-        self.say(_("You have withdrawn."))
-
-    async def start_tournament(self, rest: str) -> None:
-        assert self.conn is not None
-        tid = self._contest_id(rest)
-        if tid is None:
-            return
-        owner = self.conn.owned.get(tid)
-        if owner is None:
-            self.say(_("Only the tournament's owner (who created it) may start it early."))
-            return
-        try:
-            await stub(self.conn).StartTournament(tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=owner),
-                                                  timeout=5)
-        except grpc.aio.AioRpcError as err:
-            self.say(error_text(err))
-            return
-        self.say(_("The tournament starts: bots take the places left."))
 
     # -- a rummy hand's own commands -----------------------------------------------------------
     async def discard(self, rest: str) -> None:
@@ -1315,25 +897,6 @@ class LineRoom:
             self.say(error_text(err))
             return
         self.say(hint_told(code, hint).plain)
-
-
-def table_line(t: common_pb2.TableSummary, title: str) -> str:
-    """A table as the list says it: its game and name, who sits there, and whether it is locked."""
-    seated = []
-    for s in t.seats:
-        if not s.taken:
-            seated.append(_("open"))
-        elif s.bot and not s.away:
-            seated.append(_("{name}, a bot, {level}").format(name=s.name, level=level_words(s.bot_level))
-                          if s.bot_level else _("{name}, a bot").format(name=s.name))
-        else:
-            seated.append(s.name)
-    said = _("{table}; seats: {seats}.").format(table=table_named(t.name, title), seats="; ".join(seated))
-    if t.has_password:
-        said += " " + _("It asks for a password.")
-    if t.tournament_id:
-        said += " " + _("A tournament's table.")
-    return said
 
 
 def progress_said(update: analysis_pb2.AnalyzeUpdate) -> str | None:

@@ -9,10 +9,15 @@ goes through each choice.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import grpc
 
 from cardtui.client.choices import usual_seats
+from cardtui.client.connection import error_text
 from cardtui.client.lines.commands import plain
 from cardtui.client.lines.creating import (
     Ask,
@@ -25,14 +30,22 @@ from cardtui.client.lines.creating import (
     spans,
 )
 from cardtui.client.lines.sentences import spoken
-from cardtui.client.rounds import my_table
-from cardtui.client.screens.tournaments import STARTS, entry_names, status_text
+from cardtui.client.rounds import OVER, my_table
+from cardtui.client.screens.tournaments import STARTS, entry_names, status_text, stub
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, lobby_pb2, tournament_pb2
+
+if TYPE_CHECKING:
+    from cardtui.client.lines.loop import LineRoom
 
 ROUNDS = 3
 PLACES = 8
 TURN = 30
+
+
+RETRY = 2.0
+"""Seconds before a tournament's stream, dropped, is followed again."""
+
 
 
 def tournament_line(n: int, t: tournament_pb2.TournamentSummary, titles: dict[str, str]) -> str:
@@ -159,3 +172,191 @@ async def _changed(form: TournamentForm, ask: Ask) -> TournamentForm:
             options.append((spec.name, value))
     password = await answered(ask, _("A password for the tournament? Type it, or enter for none."), secret=True)
     return TournamentForm(game, size, rounds, places, STARTS[start - 1][1], bots_fill, turn, tuple(options), password)
+
+
+class TournamentsPart:
+    """The tournaments' commands: the list, one tournament's standings and round (its tables numbered for
+    ``sit``), the form that creates one, ``register`` (each new table of the player's said as its rounds come),
+    ``withdraw`` and ``start``."""
+
+    def __init__(self, room: LineRoom) -> None:
+        self.room = room
+        self.contests: list[tournament_pb2.TournamentSummary] = []
+        """The tournaments as last listed: ``tournament 2`` is the second."""
+        self.contest = ""
+        """The tournament last told (``register``, ``start`` and ``withdraw`` with no number mean it)."""
+        self.following: dict[str, asyncio.Task[None]] = {}
+        """The tournaments the player entered here, followed so that each new table of theirs is said."""
+
+    # -- tournaments ---------------------------------------------------------------------------
+    async def list_tournaments(self) -> None:
+        assert self.room.conn is not None
+        try:
+            listed = await stub(self.room.conn).ListTournaments(
+                tournament_pb2.ListTournamentsRequest(include_finished=True), timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.room.say(error_text(err))
+            return
+        self.contests = list(reversed(listed.tournaments))
+        if not self.contests:
+            self.room.say(_("No tournaments yet: type tournament new to create one."))
+            return
+        self.room.say(_("Tournaments:"))
+        for n, t in enumerate(self.contests, start=1):
+            self.room.say(tournament_line(n, t, self.room.titles()))
+        self.room.say(_("Type tournament and a number for its standings and tables, register and a number to enter "
+                        "it."))
+
+    def _contest_id(self, rest: str) -> str | None:
+        rest = rest.strip()
+        if rest.isdigit() and 1 <= int(rest) <= len(self.contests):
+            return self.contests[int(rest) - 1].id
+        if not rest and self.contest:
+            return self.contest
+        if not rest and len(self.contests) == 1:
+            return self.contests[0].id
+        self.room.say(_("Which tournament? Give its number in the list (type tournaments to hear it)."))
+        return None
+
+    async def _contest(self, tid: str) -> tournament_pb2.TournamentState | None:
+        assert self.room.conn is not None
+        try:
+            return await stub(self.room.conn).GetTournament(tournament_pb2.TournamentRequest(tournament_id=tid),
+                                                                 timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.room.say(error_text(err))
+            return None
+
+    async def tournament(self, rest: str) -> None:
+        """A tournament's standings and its round's tables (``sit`` and a number takes one); ``new`` creates one."""
+        if plain(rest) in ("new", plain(_("new"))):
+            await self._new_tournament()
+            return
+        tid = self._contest_id(rest)
+        state = await self._contest(tid) if tid is not None else None
+        if tid is None or state is None:
+            return
+        self.contest = tid
+        tables = round_tables(state)
+        if tables:
+            self.room.listed = [t.table_id for t in tables]
+        for line in state_lines(state, self.room.titles(), self.room.name):
+            self.room.say(line)
+        if state.summary.status == tournament_pb2.TOURNAMENT_STATUS_REGISTERING:
+            self.room.say(_("Type register to enter it, start to start it now.") if self.room.conn is not None
+                     and tid in self.room.conn.owned else _("Type register to enter it."))
+        elif tables:
+            self.room.say(_("Type sit or watch and a table's number."))
+
+    async def _new_tournament(self) -> None:
+        assert self.room.conn is not None and self.room.info is not None
+        try:
+            request = await tournament_form(self.room.info, self.room.ask)
+        except Cancelled:
+            self.room.say(_("No tournament was created."))
+            return
+        try:
+            created = await stub(self.room.conn).CreateTournament(request, timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.room.say(error_text(err) + " " + _("No tournament was created."))
+            return
+        tid = created.tournament.id
+        self.room.conn.owned[tid] = created.owner_token
+        if request.password:
+            self.room.conn.passwords[tid] = request.password
+        self.contest = tid
+        self.room.say(_("{name} is created. Type register to enter it, start to start it now.").format(
+            name=created.tournament.name))
+
+    async def register(self, rest: str) -> None:
+        """Enter a tournament: its team asked in a team game, its password if it has one; then its rounds
+        followed, each new table of the player's said."""
+        conn = self.room.conn
+        assert conn is not None
+        tid = self._contest_id(rest)
+        state = await self._contest(tid) if tid is not None else None
+        if tid is None or state is None:
+            return
+        summary = state.summary
+        team = ""
+        if summary.team_size > 1:
+            team = (await self.room.ask(_("Your team's name? Partners type the same one; enter for a team of your "
+                                          "own (a bot partners you if nobody joins it)."))).strip()
+        password = conn.passwords.get(tid, "")
+        if summary.has_password and not password:
+            password = await self.room.ask(_("This tournament asks for a password. Type it, or enter to give up."),
+                                           secret=True)
+            if not password:
+                return
+        try:
+            await conn.with_session(self.room.name, lambda session: stub(conn).Register(tournament_pb2.RegisterRequest(
+                tournament_id=tid, session=session, password=password, team=team), timeout=5))
+        except grpc.aio.AioRpcError as err:
+            conn.passwords.pop(tid, None)
+            self.room.say(_("Not registered: {why}").format(why=error_text(err)))
+            return
+        if password:
+            conn.passwords[tid] = password
+        self.contest = tid
+        self.room.say(_("You are entered in {name}. When a round gives you a table, you are told.").format(
+            name=summary.name))
+        if tid not in self.following:
+            self.following[tid] = asyncio.create_task(self._follow_contest(tid))
+
+    async def _follow_contest(self, tid: str) -> None:
+        """A tournament the player entered: each new table of theirs said, with how to sit at it."""
+        assert self.room.conn is not None
+        told: set[str] = set()
+        while True:
+            try:
+                watching = stub(self.room.conn).WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
+                async for state in watching:
+                    mine = my_table(state, self.room.name)
+                    if mine is not None and mine.table_id not in told:
+                        told.add(mine.table_id)
+                        self.room.listed = [*[t for t in self.room.listed if t != mine.table_id], mine.table_id]
+                        self.room.say(_("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
+                                 .format(name=state.summary.name, round=mine.round, n=len(self.room.listed)))
+                    if state.summary.status in OVER:
+                        self.room.say(_("{name} is over: type tournament for its standings.").format(
+                            name=state.summary.name))
+                        return
+                return
+            except grpc.aio.AioRpcError as err:
+                if err.code() == grpc.StatusCode.NOT_FOUND:
+                    return
+            await asyncio.sleep(RETRY)
+
+    async def withdraw(self, rest: str) -> None:
+        conn = self.room.conn
+        assert conn is not None
+        tid = self._contest_id(rest)
+        if tid is None:
+            return
+        try:
+            await conn.with_session(self.room.name, lambda session: stub(conn).Unregister(
+                tournament_pb2.UnregisterRequest(tournament_id=tid, session=session), timeout=5))
+        except grpc.aio.AioRpcError as err:
+            self.room.say(error_text(err))
+            return
+        task = self.following.pop(tid, None)
+        if task is not None:
+            task.cancel()
+        self.room.say(_("You have withdrawn."))
+
+    async def start_tournament(self, rest: str) -> None:
+        assert self.room.conn is not None
+        tid = self._contest_id(rest)
+        if tid is None:
+            return
+        owner = self.room.conn.owned.get(tid)
+        if owner is None:
+            self.room.say(_("Only the tournament's owner (who created it) may start it early."))
+            return
+        try:
+            request = tournament_pb2.OwnerRequest(tournament_id=tid, owner_token=owner)
+            await stub(self.room.conn).StartTournament(request, timeout=5)
+        except grpc.aio.AioRpcError as err:
+            self.room.say(error_text(err))
+            return
+        self.room.say(_("The tournament starts: bots take the places left."))

@@ -70,7 +70,7 @@ async def test_a_table_is_named_by_its_place_in_the_list_or_by_its_id_even_an_id
     heard = Heard()
     room = LineRoom(Start("127.0.0.1:1", own_config=False), heard)
     room.listed = ["a1b2c3d4", "78485025", "0f0f0f0f"]
-    assert room._table_id("2") == "78485025"
-    assert room._table_id("78485025") == "78485025"
-    assert room._table_id("0f0f0f0f") == "0f0f0f0f"
-    assert room._table_id("4") is None and heard.said[-1].startswith("Which table?")
+    assert room.lobby.table_id("2") == "78485025"
+    assert room.lobby.table_id("78485025") == "78485025"
+    assert room.lobby.table_id("0f0f0f0f") == "0f0f0f0f"
+    assert room.lobby.table_id("4") is None and heard.said[-1].startswith("Which table?")

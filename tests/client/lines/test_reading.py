@@ -11,7 +11,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
-from cardtui.client.lines import loop
+from cardtui.client.lines import lobby
 from cardtui.client.lines.actions import KINDS, first_kind
 from cardtui.client.lines.reading import blocks, localised, numbers_said, rules_said
 from cardtui.client.lines.sentences import spoken, table_named
@@ -94,7 +94,7 @@ def test_a_table_is_named_once_and_never_by_its_id() -> None:
     assert table_named("sexta", "Cacho") == "sexta, Cacho"
     summary = common_pb2.TableSummary(id="de61878d", game="pifpaf", name="Mesa de Pif Paf",
                                       seats=[common_pb2.SeatSummary(seat=0, name="ana", taken=True)])
-    line = loop.table_line(summary, "Pif Paf")
+    line = lobby.table_line(summary, "Pif Paf")
     assert "de61878d" not in line and line.count("Pif Paf") == 1, line
 
 
