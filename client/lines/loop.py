@@ -570,7 +570,7 @@ class LineRoom:
                 played = played_after(played, ev, then.names)
                 model = at.model.then(then)
                 said = event_words(model, ev)
-                self._tell(at, at.narrator.event(model, ev, spoken(said.text.plain) if said is not None else ""),
+                self._tell(at, at.narrator.event(model, ev, said.text.plain if said is not None else ""),
                            spoken(said.text.plain) if said is not None else "")
             at.model = replace(at.model, played_by=played)
             if msg.update.HasField("view"):
