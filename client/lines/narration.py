@@ -11,12 +11,19 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   "yours"), said when the player's turn comes or when a seat's turn comes round again;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
+- cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
+  ("bot 3 and bot 4 pass");
 - at truco the hand's cards, and the signals seen, are said with the player's turn (they help a decision
-  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``); a truco's call and
-  acceptance without their stake, which the word says; a trick as ours or theirs;
-- the player's own show at Cacho by its worth (its cards were heard as they came); the analysis of their
-  play, on request;
-- the fair-deal check is one short sentence (``deal`` says its findings);
+  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``), and the hand's number not
+  at all (the last one's end was said); a truco's call without its stake, which the word says, and every
+  acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
+  points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
+  it leaves ("We take 4; we 15, they 2.");
+- at Cacho each show by its worth, which decides the pot (the player's own cards were heard as they came),
+  and nothing of the others' bets and shows once the player is out of the hand (the pot's winner is said);
+  the analysis of their play, on request;
+- the fair-deal check is unsaid when the deal is fair, and one short sentence otherwise (``deal`` says its
+  findings);
 - every sentence is kept, in full, for ``last``.
 
 ``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
