@@ -688,7 +688,7 @@ class LineRoom:
         cards = sum(1 for c in held(model, at.slots) if c is not None)
         said = _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
                                                   else menu(offered))
-        unheard = at.narrator.hand_unheard(model, at.slots)
+        unheard = at.narrator.hand_unheard(model, at.slots) if _truco_table(model) else ""
         if unheard:  # a truco hand's turn that says its choices (the mão's, at paulista): the cards it is about
             said += " " + _("You hold {cards}.").format(cards=unheard)
         left = self._left(at)
@@ -786,6 +786,7 @@ class LineRoom:
     async def hand(self, _rest: str) -> None:
         if (at := self._at()) is not None:
             at.narrator.unheard = False
+            at.narrator.received = []
             self.say(hand_words(at.model, at.slots))
 
     async def table(self, _rest: str) -> None:
@@ -1388,3 +1389,7 @@ def run(start: Start) -> int:
 
 
 __all__ = ["LineRoom", "Quit", "Start", "run", "run_lines"]
+
+
+def _truco_table(model: TableModel) -> bool:
+    return model.view is not None and model.view.WhichOneof("game") == "truco"

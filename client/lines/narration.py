@@ -192,6 +192,9 @@ class Narrator:
     unheard: bool = False
     """A truco hand dealt whose cards the player has not heard yet: said with their first turn of it (``hand``
     says them at any time)."""
+    received: list[str] = field(default_factory=list)
+    """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("Your turn,
+    with 4 diamonds."), which comes before anything is decided with them."""
     dealt_now: bool = False
     """A deal (a hand, a Cacho round) in the message being said: the view the events are said against is the one
     before it, so who is out of the hand is not known from it yet."""
@@ -202,7 +205,15 @@ class Narrator:
 
     def event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         """The sentences to say now for ``event`` (``text``: the log's sentence for it, made for the ear here: its
-        cards named short at the terse level)."""
+        cards named short at the terse level). Once a sentence waits for the message's view (a truco round's end,
+        said with the score), the message's later ones wait behind it, so that they are heard in their order."""
+        said = self._event(model, event, text)
+        if said and self.later and self.terse:
+            self.later.extend(_said_as(s) for s in said)
+            return []
+        return said
+
+    def _event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         said = spoken(text, short=self.terse) if text else ""
         if not said:
             return []
@@ -236,6 +247,7 @@ class Narrator:
             self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
             self.signals = []
             self.unheard = False
+            self.received = []
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
@@ -329,11 +341,16 @@ class Narrator:
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
             self.signals = []
+            self.received = []
             self.dealing = body.hand
             self.later.append(self._dealt)
             return ""
         if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and self.dealing is not None:
             return ""  # said with the hand's number, in the order the cards are numbered
+        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and model.view is not None \
+                and model.view.WhichOneof("game") == "cacho":
+            self.received.extend(body.cards)  # a round's card: said with the turn it is for
+            return ""
         if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and _truco(model):
             self.unheard = True  # the cards a truco hand's mão passed on: said with the player's turn
             return ""
@@ -356,6 +373,8 @@ class Narrator:
             ended = body
             self.later.append(lambda now: _round_taken(now, ended))  # with the score, once the view has it
             return ""
+        if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
+            return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
             # the points each side holds were just announced ("Tengo 28"): which side won, and what it gives
             return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
@@ -425,8 +444,11 @@ class Narrator:
         return [s for s in said if s]
 
     def hand_unheard(self, model: TableModel, slots: list[str | None]) -> str:
-        """The cards of a truco hand the player has not heard yet, in the order of their numbers, said once
-        (with their first turn); "" once heard."""
+        """The cards of a truco hand the player has not heard yet, in the order of their numbers, or the cards dealt
+        to them at Cacho since they were last said; said once (with their turn); "" once heard."""
+        if self.received:
+            cards, self.received = self.received, []
+            return cards_words(cards, short=True)
         if not self.unheard:
             return ""
         self.unheard = False
@@ -446,6 +468,10 @@ def _drawn(model: TableModel, card: str) -> str:
     if card in hand:
         return _("You draw {card}, number {n}.").format(card=card_words(card, short=True), n=hand.index(card) + 1)
     return _("You draw {card}.").format(card=card_words(card, short=True))
+
+
+def _said_as(sentence: str) -> Callable[[TableModel], str]:
+    return lambda _model: sentence
 
 
 def _round_taken(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> str:

@@ -215,6 +215,20 @@ def test_a_truco_round_is_said_with_the_score_it_leaves_tersely() -> None:
             assert len(said) == 1 and "3" in said[0] and "7" in said[0] and "take" not in said[0], said
 
 
+def test_a_match_won_at_a_rounds_end_is_said_after_the_round_and_by_our_side_or_theirs() -> None:
+    """The round's end waits for the view (its score); what the same message says after it waits behind it, so the
+    round is heard before the match it won; a seated player hears "We win the match.", a spectator the team."""
+    m = model("truco_paulista")
+    m.view.truco.scores.extend([13, 3])  # type: ignore[union-attr]
+    ended = truco(1, round_ended=truco_pb2.TrucoRoundEnded(round=5, team=0, points=12, totals=[12, 0]))
+    won = table_pb2.Event(seq=2, match_ended=table_pb2.MatchEnded(team=0))
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, ended) == [] and told(terse, m, won) == []
+    assert terse.after_view(m) == ["We take 12; we 13, they 3.", "We win the match."]
+    assert told(terse, model("truco_paulista", seat=1), won) == ["They win the match."]
+    assert told(Narrator(Level.VERBOSE), m, won) == ["Team 1 wins the match."], "as before"
+
+
 def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     """The envido's stake was said with its call, and the points each side holds with its "Tengo": its acceptance
     is the word alone, and its end says which side won it and what that gives."""
@@ -337,6 +351,28 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
     assert told(Narrator(Level.TERSE), out, shown) == [], "nor their shows"
     won = table_pb2.Event(seq=8, cacho=cacho_pb2.CachoEvent(pot_won=cacho_pb2.CachoPotWon(seat=1, chips=4)))
     assert told(Narrator(Level.TERSE), out, won) == ["bia wins 4."], "the pot's winner is said"
+
+
+def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
+    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("Your turn, with 4 diamonds."),
+    after the others' bets; once; verbose says it as it comes."""
+    m = cacho_model()
+    view = m.view
+    assert view is not None
+    view.to_act.append(0)
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS),
+                       common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=2)])
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
+    at = Seat("token", m.with_view(view, 2))
+    at.told_choices = True
+    dealt = table_pb2.Event(seq=1, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["4D"]))
+    assert told(at.narrator, at.model, dealt) == []
+    assert told(Narrator(Level.VERBOSE), at.model, dealt) == ["You receive 4 of diamonds."]
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn, with 4 diamonds."
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn.", "said once"
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
