@@ -459,7 +459,7 @@ class LineRoom:
                 played = played_after(played, ev, then.names)
                 model = at.model.then(then)
                 said = event_words(model, ev)
-                self._tell(at, at.narrator.event(model, ev, spoken(said.text.plain) if said is not None else ""),
+                self._tell(at, at.narrator.event(model, ev, said.text.plain if said is not None else ""),
                            spoken(said.text.plain) if said is not None else "")
             at.model = replace(at.model, played_by=played)
             if msg.update.HasField("view"):
@@ -577,7 +577,7 @@ class LineRoom:
         cards = sum(1 for c in held(model, at.slots) if c is not None)
         said = _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
                                                   else menu(offered))
-        unheard = at.narrator.hand_unheard(model, at.slots)
+        unheard = at.narrator.hand_unheard(model, at.slots) if _truco_table(model) else ""
         if unheard:  # a truco hand's turn that says its choices (the mão's, at paulista): the cards it is about
             said += " " + _("You hold {cards}.").format(cards=unheard)
         left = self._left(at)
@@ -675,6 +675,7 @@ class LineRoom:
     async def hand(self, _rest: str) -> None:
         if (at := self._at()) is not None:
             at.narrator.unheard = False
+            at.narrator.received = []
             self.say(hand_words(at.model, at.slots))
 
     async def table(self, _rest: str) -> None:
@@ -951,3 +952,7 @@ def run(start: Start) -> int:
 
 
 __all__ = ["LineRoom", "Quit", "Start", "run", "run_lines"]
+
+
+def _truco_table(model: TableModel) -> bool:
+    return model.view is not None and model.view.WhichOneof("game") == "truco"

@@ -11,12 +11,19 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   "yours"), said when the player's turn comes or when a seat's turn comes round again;
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
+- cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
+  ("bot 3 and bot 4 pass");
 - at truco the hand's cards, and the signals seen, are said with the player's turn (they help a decision
-  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``); a truco's call and
-  acceptance without their stake, which the word says; a trick as ours or theirs;
-- the player's own show at Cacho by its worth (its cards were heard as they came); the analysis of their
-  play, on request;
-- the fair-deal check is one short sentence (``deal`` says its findings);
+  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``), and the hand's number not
+  at all (the last one's end was said); a truco's call without its stake, which the word says, and every
+  acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
+  points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
+  it leaves ("We take 4; we 15, they 2.");
+- at Cacho each show by its worth, which decides the pot (the player's own cards were heard as they came),
+  and nothing of the others' bets and shows once the player is out of the hand (the pot's winner is said);
+  the analysis of their play, on request;
+- the fair-deal check is unsaid when the deal is fair, and one short sentence otherwise (``deal`` says its
+  findings);
 - every sentence is kept, in full, for ``last``.
 
 ``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
@@ -68,7 +75,6 @@ ECHOES = frozenset({"acted", "played", "called", "answered", "discarded", "drew"
 """Events of the player's own that only repeat what they chose: unsaid at the terse level after they chose it
 (said when the table played for them, their time up)."""
 SHORT_STANDINGS: dict[Standing, str] = {
-    Standing.FAIR: N_("Fair deal."),
     Standing.UNASKED: N_("The host alone chose this deck. Type deal for more."),
     Standing.WATCHED: N_("Deal checked, but you are watching: it cannot show the deck was not chosen."),
     Standing.PARTIAL: N_("Deal partly checked. Type deal for more."),
@@ -79,8 +85,8 @@ SHORT_STANDINGS: dict[Standing, str] = {
     Standing.AWAY: N_("Dealt without the seed of a seat that was away. Type deal for more."),
     Standing.VOIDED: N_("A deal was called off before its cards: its seeds are shown. Type deal for more."),
 }
-"""The fair-deal check in one short sentence, by what it found; ``deal`` says the whole check. A finding this
-client has no short words for is said whole."""
+"""The fair-deal check in one short sentence, by what it found (a fair deal, the usual finding, goes unsaid);
+``deal`` says the whole check. A finding this client has no short words for is said whole."""
 LEVEL_FILE = "narration"
 
 
@@ -112,6 +118,8 @@ def verdict_said(verdict: Verdict, level: Level) -> str:
     """A hand's fair-deal check as the level says it: whole, or one short sentence."""
     if level is Level.VERBOSE:
         return spoken(verdict.said().text.plain)
+    if verdict.standing is Standing.FAIR:
+        return ""  # the usual finding: silence says it (``deal`` says the check); anything else is said
     short = SHORT_STANDINGS.get(verdict.standing)
     return _(short) if short is not None else spoken(verdict.said().text.plain)
 
@@ -132,6 +140,32 @@ class Folded:
 BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
 """The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
 else is said or the player's turn comes."""
+TOGETHER = {
+    ("pass", False): N_("{names} pass"), ("check", False): N_("{names} check"), ("fold", False): N_("{names} fold"),
+    ("call", False): N_("{names} call"), ("call", True): N_("{names} call {chips}"),
+    ("bet", False): N_("{names} bet"), ("bet", True): N_("{names} bet {chips}"),
+    ("raise", True): N_("{names} raise to {chips}"),
+}
+"""The same bet by several seats one after another, said once with their names ("bot 3 and bot 4 pass"), by its
+kind and whether it names its chips."""
+
+
+@dataclass
+class Bet:
+    """Seats that made the same bet one after another, said together."""
+
+    kind: str
+    chips: int
+    names: list[str]
+    alone: str
+    """The bet of the first of them, as said of one seat ("bia bets 1")."""
+
+    def said(self) -> str:
+        template = TOGETHER.get((self.kind, bool(self.chips)))
+        if len(self.names) == 1 or template is None:  # several are joined only where a template says them
+            return self.alone
+        names = _("{some} and {last}").format(some=", ".join(self.names[:-1]), last=self.names[-1])
+        return _(template).format(names=names, chips=self.chips)
 
 
 @dataclass
@@ -140,8 +174,9 @@ class Narrator:
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
-    moves: list[str] = field(default_factory=list)
-    """The others' bets and cards played since anything else was said: one line, said before the next thing."""
+    moves: list[str | Bet] = field(default_factory=list)
+    """The others' bets and cards played since anything else was said: one line, said before the next thing (the
+    same bet by seats one after another, once with their names)."""
     acted: bool = False
     """The player chose an action since their turn was said: their own echo of it is not news (terse)."""
     later: list[Callable[[TableModel], str]] = field(default_factory=list)
@@ -157,13 +192,29 @@ class Narrator:
     unheard: bool = False
     """A truco hand dealt whose cards the player has not heard yet: said with their first turn of it (``hand``
     says them at any time)."""
+    received: list[str] = field(default_factory=list)
+    """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("Your turn,
+    with 4 diamonds."), which comes before anything is decided with them."""
+    dealt_now: bool = False
+    """A deal (a hand, a Cacho round) in the message being said: the view the events are said against is the one
+    before it, so who is out of the hand is not known from it yet."""
 
     @property
     def terse(self) -> bool:
         return self.level is Level.TERSE
 
-    def event(self, model: TableModel, event: table_pb2.Event, said: str) -> list[str]:
-        """The sentences to say now for ``event`` (``said``: the log's sentence for it, made for the ear)."""
+    def event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
+        """The sentences to say now for ``event`` (``text``: the log's sentence for it, made for the ear here: its
+        cards named short at the terse level). Once a sentence waits for the message's view (a truco round's end,
+        said with the score), the message's later ones wait behind it, so that they are heard in their order."""
+        said = self._event(model, event, text)
+        if said and self.later and self.terse:
+            self.later.extend(_said_as(s) for s in said)
+            return []
+        return said
+
+    def _event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
+        said = spoken(text, short=self.terse) if text else ""
         if not said:
             return []
         if not self.terse:
@@ -171,6 +222,10 @@ class Narrator:
         name, body = event_body(event)
         if body is None:
             return self.before([said])
+        if name in ("hand_started", "redealt", "round_dealt"):
+            self.dealt_now = True
+        if self._unheeded(model, body):
+            return []
         if self._folds(model, name, body):
             folded = self._folded(model, body)
             self._on_top(body)
@@ -178,7 +233,12 @@ class Narrator:
         self._on_top(body)
         move = self._move(model, body)
         if move is not None:
-            self.moves.append(move)
+            last = self.moves[-1] if self.moves else None
+            if isinstance(move, Bet) and isinstance(last, Bet) and (last.kind, last.chips) == (move.kind, move.chips) \
+                    and (move.kind, bool(move.chips)) in TOGETHER:
+                last.names.extend(move.names)
+            else:
+                self.moves.append(move)
             return []
         if name in UNCHANGED or (name in ECHOES and self.acted and _seat(body) == model.seat
                                  and not _gave_points(body)):
@@ -187,20 +247,33 @@ class Narrator:
             self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
             self.signals = []
             self.unheard = False
+            self.received = []
         short = self._short(model, name, body)
         if short is not None:
             return self.before([short] if short else [])
         return self.before([said])
 
+    def _unheeded(self, model: TableModel, body: Message) -> bool:
+        """Another's bet or show at Cacho once the player is out of the hand (passed, or without chips): it changes
+        no choice of theirs, and the pot's winner is said (``last`` has them)."""
+        bet = isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS
+        if self.dealt_now or not (bet or isinstance(body, cacho_pb2.CachoShowed)) or _seat(body) == model.seat:
+            return False
+        view = model.view
+        if view is None or view.WhichOneof("game") != "cacho" or model.seat is None:
+            return False
+        mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
+        return mine is not None and mine.status != cacho_pb2.CACHO_SEAT_STATUS_IN
+
     def before(self, said: list[str]) -> list[str]:
         """``said``, after the others' moves folded so far (when there is anything to say)."""
         if not said or not self.moves:
             return said
-        line = "; ".join(self.moves) + "."
+        line = "; ".join(m.said() if isinstance(m, Bet) else m for m in self.moves) + "."
         self.moves = []
         return [line, *said]
 
-    def _move(self, model: TableModel, body: Message) -> str | None:
+    def _move(self, model: TableModel, body: Message) -> str | Bet | None:
         """Another's bet, or card played face up, as a part of the line that says them together; None for what
         is not one."""
         seat = _seat(body)
@@ -209,10 +282,12 @@ class Narrator:
         if isinstance(body, table_pb2.Acted) and action_name(body.action) in BETS and not (
                 model.view is not None and model.view.WhichOneof("game") == "rummy"
                 and action_name(body.action) == "pass"):
-            return spoken(said_action(model, seat, body.action).plain, stop=False)
+            kind = action_name(body.action)
+            return Bet(kind, body.action.chips, [model.name(seat)],
+                       spoken(said_action(model, seat, body.action).plain, stop=False))
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
-            return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card))
+            return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card, short=True))
         return None
 
     def _folds(self, model: TableModel, name: str, body: Message) -> bool:
@@ -239,12 +314,12 @@ class Narrator:
         if taken is not None and self.top is not None and self.top[1] == taken:
             self.folded.moves.append((_("{name} takes yours, discards {card}") if self.top[0] == model.seat
                                       else _("{name} takes it, discards {card}")).format(
-                name=name, card=card_words(body.card)))
+                name=name, card=card_words(body.card, short=True)))
         elif taken is not None:
             self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
-                name=name, taken=card_words(taken), card=card_words(body.card)))
+                name=name, taken=card_words(taken, short=True), card=card_words(body.card, short=True)))
         else:
-            self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card)))
+            self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card, short=True)))
         return self.before([s for s in out if s])
 
     def _on_top(self, body: Message) -> None:
@@ -266,11 +341,16 @@ class Narrator:
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
             self.signals = []
+            self.received = []
             self.dealing = body.hand
             self.later.append(self._dealt)
             return ""
         if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and self.dealing is not None:
             return ""  # said with the hand's number, in the order the cards are numbered
+        if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and model.view is not None \
+                and model.view.WhichOneof("game") == "cacho":
+            self.received.extend(body.cards)  # a round's card: said with the turn it is for
+            return ""
         if isinstance(body, table_pb2.CardsDealt) and body.seat == model.seat and _truco(model):
             self.unheard = True  # the cards a truco hand's mão passed on: said with the player's turn
             return ""
@@ -281,9 +361,8 @@ class Narrator:
         if isinstance(body, truco_pb2.TrucoCalled) and body.bet == truco_pb2.TRUCO_BET_TRUCO:
             # the truco's rungs: the word says the stake ("Seis!" is for 6), unlike the envido's sum
             return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
-        if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and body.bet == truco_pb2.TRUCO_BET_TRUCO \
-                and not body.HasField("call"):
-            return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's
+        if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
+            return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's, just said
         if isinstance(body, truco_pb2.TrucoTrickEnded):
             if not body.HasField("winner"):
                 return _("Trick tied.")
@@ -291,10 +370,15 @@ class Narrator:
                 return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
             return _("Our trick.") if body.team == my_team(model) else _("Their trick.")
         if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
-            took = team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
-                             _("{team} takes {amount}."), amount=str(body.points)).plain
-            this = round_points(model, body)  # the envido's points too: the round's whole result
-            return took if this is None else f"{took} {this.plain}"
+            ended = body
+            self.later.append(lambda now: _round_taken(now, ended))  # with the score, once the view has it
+            return ""
+        if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
+            return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
+        if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
+            # the points each side holds were just announced ("Tengo 28"): which side won, and what it gives
+            return team_does(model, body.team, _("Our envido: +{n}."), _("Their envido: +{n}."),
+                             _("Envido to {team}: +{n}."), n=str(body.points)).plain
         if isinstance(body, truco_pb2.PaulistaHandDealt) and not body.ferro and not body.HasField("onze_team"):
             return ""
         if isinstance(body, truco_pb2.ArgentinoRoundStarted) and not body.duel:
@@ -302,20 +386,26 @@ class Narrator:
         if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
             return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
         if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
-            promise = spoken(meaning(model.game, body.signal).plain, stop=False)
+            promise = spoken(meaning(model.game, body.signal).plain, stop=False, short=True)
             # an opponent's is one the player caught, as their name says: "you caught it" is verbose's
             self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
             return ""
 
         if isinstance(body, cacho_pb2.CachoShowed) and body.seat == model.seat:
             return _("You show {hand}.").format(hand=spoken(worth(body.strength), stop=False))  # your cards, heard
+        if isinstance(body, cacho_pb2.CachoShowed):  # what the hand is worth decides the pot (``last``: its cards)
+            return _("{name} shows {hand}.").format(name=model.name(body.seat),
+                                                    hand=spoken(worth(body.strength), stop=False))
+        if isinstance(body, cacho_pb2.CachoPotWon):
+            return (_("You win {chips}.") if body.seat == model.seat else _("{name} wins {chips}.")).format(
+                name=model.name(body.seat), chips=body.chips)
 
         if isinstance(body, rummy_pb2.RummyKnocked):
             who = model.name(body.seat)
             if body.seat == model.seat:
-                return (_("You knock, discarding {card}.").format(card=card_words(body.discard))
+                return (_("You knock, discarding {card}.").format(card=card_words(body.discard, short=True))
                         if body.HasField("discard") else _("You knock, all ten melded."))
-            return (_("{name} knocks, discarding {card}.").format(name=who, card=card_words(body.discard))
+            return (_("{name} knocks, discarding {card}.").format(name=who, card=card_words(body.discard, short=True))
                     if body.HasField("discard") else _("{name} knocks, all ten melded.").format(name=who))
         if isinstance(body, table_pb2.Acted) and action_name(body.action) == "pass" and model.view is not None \
                 and model.view.WhichOneof("game") == "rummy":
@@ -330,17 +420,20 @@ class Narrator:
         if not cards and view is not None and view.WhichOneof("game") == "cacho":
             mine = next((s for s in view.cacho.seats if s.seat == model.seat), None)
             cards = list(mine.cards) if mine is not None else []
+        if _truco(model):
+            # Not even the number: the last hand's end, with the score, said a new one begins. The cards are said
+            # with the player's first turn (a hand may end before it); cards the mão passes on, once dealt.
+            self.unheard = self.unheard or bool(cards)
+            return ""
         if not cards or model.seat is None:
             return _("Hand {n}.").format(n=hand)
-        if _truco(model):
-            self.unheard = True  # said with the player's first turn: a hand may end before it
-            return _("Hand {n}.").format(n=hand)
-        return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards))
+        return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards, short=True))
 
     def after_view(self, model: TableModel) -> list[str]:
         """The sentences waiting for the message's view (``later``), said now that it is in."""
         said = [s(model) for s in self.later]
         self.later = []
+        self.dealt_now = False
         return self.before([s for s in said if s])
 
     def turn_begins(self) -> list[str]:
@@ -351,13 +444,16 @@ class Narrator:
         return [s for s in said if s]
 
     def hand_unheard(self, model: TableModel, slots: list[str | None]) -> str:
-        """The cards of a truco hand the player has not heard yet, in the order of their numbers, said once
-        (with their first turn); "" once heard."""
+        """The cards of a truco hand the player has not heard yet, in the order of their numbers, or the cards dealt
+        to them at Cacho since they were last said; said once (with their turn); "" once heard."""
+        if self.received:
+            cards, self.received = self.received, []
+            return cards_words(cards, short=True)
         if not self.unheard:
             return ""
         self.unheard = False
         cards = [c for c in held(model, slots) if c is not None]
-        return cards_words(cards) if cards else ""
+        return cards_words(cards, short=True) if cards else ""
 
 
 def _gave_points(body: Message) -> bool:
@@ -370,8 +466,29 @@ def _drawn(model: TableModel, card: str) -> str:
     """The card the player drew from the stock, and the number that discards it now."""
     hand = held(model)
     if card in hand:
-        return _("You draw {card}, number {n}.").format(card=card_words(card), n=hand.index(card) + 1)
-    return _("You draw {card}.").format(card=card_words(card))
+        return _("You draw {card}, number {n}.").format(card=card_words(card, short=True), n=hand.index(card) + 1)
+    return _("You draw {card}.").format(card=card_words(card, short=True))
+
+
+def _said_as(sentence: str) -> Callable[[TableModel], str]:
+    return lambda _model: sentence
+
+
+def _round_taken(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> str:
+    """Who takes a truco round and how much, with the score it leaves ("We take 4; we 15, they 2."); where the view
+    has no score, the round's points beside the stake, as before ("They take 1. This round: us +0, them +5.")."""
+    view = model.view
+    scores = list(view.truco.scores) if view is not None and view.WhichOneof("game") == "truco" else []
+    if len(scores) == 2:
+        mine = my_team(model)
+        score = (_("team 1 {a}, team 2 {b}").format(a=scores[0], b=scores[1]) if mine is None
+                 else _("we {us}, they {them}").format(us=scores[mine], them=scores[1 - mine]))
+        return team_does(model, body.team, _("We take {amount}; {score}."), _("They take {amount}; {score}."),
+                         _("{team} takes {amount}; {score}."), amount=str(body.points), score=score).plain
+    took = team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
+                     _("{team} takes {amount}."), amount=str(body.points)).plain
+    this = round_points(model, body)  # the envido's points too: the round's whole result
+    return took if this is None else f"{took} {this.plain}"
 
 
 def _truco(model: TableModel) -> bool:

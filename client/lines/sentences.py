@@ -49,20 +49,23 @@ SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\
 """Box drawing, blocks, geometric shapes, dingbats and emoji left after the marks above: said by none."""
 
 
-def card_words(code: str) -> str:
-    """``"7H"`` → "7 of hearts", ``"12b"`` → "king of clubs": a card as a person names it."""
+def card_words(code: str, short: bool = False) -> str:
+    """``"7H"`` → "7 of hearts", ``"12b"`` → "king of clubs": a card as a person names it; ``short``: as the
+    terse level says it, the rank and the suit alone ("7 hearts", "king clubs"), quicker to hear."""
     rank, suit = code[:-1], code[-1]
-    return _name(rank, suit)
+    return _name(rank, suit, short)
 
 
-def _name(rank: str, suit: str) -> str:
+def _name(rank: str, suit: str, short: bool = False) -> str:
     named, suit_name = _rank_and_suit(rank, suit)
+    if short:
+        return pgettext("a card, said short", "{rank} {suit}").format(rank=named, suit=suit_name)
     return _("{rank} of {suit}").format(rank=named, suit=suit_name)
 
 
-def cards_words(codes: Iterable[str]) -> str:
-    """Cards as a list said aloud: "7 of swords, 3 of cups and king of clubs"."""
-    names = [card_words(c) for c in codes]
+def cards_words(codes: Iterable[str], short: bool = False) -> str:
+    """Cards as a list said aloud: "7 of swords, 3 of cups and king of clubs" (``short``: "7 swords, ...")."""
+    names = [card_words(c, short) for c in codes]
     if not names:
         return _("no cards")
     if len(names) == 1:
@@ -103,13 +106,14 @@ def _rank_and_suit(rank: str, suit: str) -> tuple[str, str]:
     return (_(ranks[rank]) if rank in ranks else rank), suit_name
 
 
-def spoken(text: str, stop: bool = True) -> str:
+def spoken(text: str, stop: bool = True, short: bool = False) -> str:
     """A line of the screen's as it is heard: cards named, marks in words, the eye's decorations gone,
-    one line (a screen's several rows joined by full stops; ``stop``: the last one too)."""
-    text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1))),
-                                                              other=card_words(_code(m.group(2)))), text)
-    text = _RUN.sub(lambda m: cards_words(_code(card) for card in m.group(0).split()), text)
-    text = _CARD.sub(lambda m: _name(m.group(1), _MARK_OF[m.group(2)]), text)
+    one line (a screen's several rows joined by full stops; ``stop``: the last one too); ``short``: the cards
+    named short, as the terse level says them ("7 hearts")."""
+    text = _EITHER.sub(lambda m: _("{one} or {other}").format(one=card_words(_code(m.group(1)), short),
+                                                              other=card_words(_code(m.group(2)), short)), text)
+    text = _RUN.sub(lambda m: cards_words((_code(card) for card in m.group(0).split()), short), text)
+    text = _CARD.sub(lambda m: _name(m.group(1), _MARK_OF[m.group(2)], short), text)
     text = _BACK.sub(lambda m: _backs(m.group(0).count("▒▒▒")), text)
     for mark, word in WORDS.items():
         text = text.replace(mark, f" {_(word)} ")

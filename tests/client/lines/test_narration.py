@@ -13,7 +13,6 @@ from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines import loop  # noqa: F401  (every game's words)
 from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.lines.narration import SHORT_STANDINGS, Level, Narrator, verdict_said
-from cardtui.client.lines.sentences import spoken
 from cardtui.client.models import TableModel
 from cardtui.client.words import event_words
 from cardtui.i18n import speaking
@@ -34,7 +33,7 @@ def model(game: str = "pifpaf", seat: int = 0) -> TableModel:
 
 def told(narrator: Narrator, m: TableModel, event: table_pb2.Event) -> list[str]:
     said = event_words(m, event)
-    return narrator.event(m, event, spoken(said.text.plain) if said is not None else "")
+    return narrator.event(m, event, said.text.plain if said is not None else "")
 
 
 def rummy(**body: object) -> table_pb2.Event:
@@ -55,14 +54,14 @@ def test_the_others_draws_and_discards_are_one_line_said_at_the_players_turn() -
     assert all(told(terse, m, e) == [] for e in events), "nothing said while the round goes on"
     assert sum(len(told(verbose, m, e)) for e in events) == 6, "verbose: each draw and discard"
     line = terse.turn_begins()
-    assert line == ["bia, 9 of clubs; caio takes it, discards queen of diamonds; dan, 7 of clubs."]
+    assert line == ["bia, 9 clubs; caio takes it, discards queen diamonds; dan, 7 clubs."], "cards named short"
     assert terse.turn_begins() == [], "said once"
     # The player's own discard, taken by the next seat: "yours", not the card named again.
     terse.acted = True
     assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=0, card="5H"))) == []
     told(terse, m, rummy(drew=rummy_pb2.RummyDrew(seat=1, source=common_pb2.DRAW_SOURCE_PILE, card="5H")))
     told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="2S")))
-    assert terse.turn_begins() == ["bia takes yours, discards 2 of spades."]
+    assert terse.turn_begins() == ["bia takes yours, discards 2 spades."]
 
 
 def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again() -> None:
@@ -71,7 +70,7 @@ def test_a_round_without_the_players_turn_is_said_when_a_seat_comes_round_again(
     for seat, card in ((1, "2C"), (2, "3C"), (3, "4C")):
         assert told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=seat, card=card))) == []
     again = told(terse, m, rummy(discarded=rummy_pb2.RummyDiscarded(seat=1, card="5C")))
-    assert again == ["bia, 2 of clubs; caio, 3 of clubs; dan, 4 of clubs."]
+    assert again == ["bia, 2 clubs; caio, 3 clubs; dan, 4 clubs."]
 
 
 def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them_is() -> None:
@@ -81,7 +80,7 @@ def test_the_players_own_choice_is_not_said_back_but_what_the_table_did_for_them
     terse.acted = True
     assert told(terse, m, mine) == [], "the player chose it"
     terse.turn_begins()
-    assert told(terse, m, mine) == ["You discard 9 of clubs."], "the time ran out: the table chose it"
+    assert told(terse, m, mine) == ["You discard 9 clubs."], "the time ran out: the table chose it"
 
 
 def test_calls_bets_cards_knocks_and_results_are_said_at_the_terse_level() -> None:
@@ -92,27 +91,29 @@ def test_calls_bets_cards_knocks_and_results_are_said_at_the_terse_level() -> No
         seat=2, team=0, bet=truco_pb2.TRUCO_BET_TRUCO, call=truco_pb2.TRUCO_WORD_TRUCO, value=2, refused=1)))
     assert told(terse, m, play) == [], "a card played waits for the next thing said"
     said = told(terse, m, call)
-    assert said[0] == "bia, ace of swords." and "Truco" in said[1], said
+    assert said[0] == "bia, ace swords." and "Truco" in said[1], said
     knock = rummy(knocked=rummy_pb2.RummyKnocked(seat=3, melds=[rummy_pb2.RummyMeld(cards=["5S", "5D", "5C"])],
                                                  discard="8C"))
-    assert told(Narrator(Level.TERSE), model(), knock) == ["dan knocks, discarding 8 of clubs."]
+    assert told(Narrator(Level.TERSE), model(), knock) == ["dan knocks, discarding 8 clubs."]
     verbose = told(Narrator(Level.VERBOSE), model(), knock)
     assert verbose == ["dan knocks: 5 of spades, 5 of diamonds and 5 of clubs, discarding 8 of clubs."], verbose
 
 
-def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
-    """Each standing the check can reach has short words of its own; verbose says the check whole."""
-    assert set(SHORT_STANDINGS) == set(Standing), "a standing without short words would be said whole"
+def test_the_fair_deal_check_is_unsaid_when_fair_and_one_short_sentence_whatever_else_it_found() -> None:
+    """A fair deal, the usual finding, goes unsaid at the terse level; each other standing the check can reach has
+    short words of its own; verbose says the check whole."""
+    assert set(SHORT_STANDINGS) | {Standing.FAIR} == set(Standing), "a standing without short words is said whole"
     fair = Verdict(3, cut=True, hand_no=3)
     assert fair.standing is Standing.FAIR
-    assert verdict_said(fair, Level.TERSE) == "Fair deal."
+    assert verdict_said(fair, Level.TERSE) == ""
     assert verdict_said(fair, Level.VERBOSE).startswith("Hand 3 (table deal 3): fair deal")
     broken = Verdict(4, problems=("the revealed server seed does not match the commitment",), cut=True)
     short = verdict_said(broken, Level.TERSE)
     assert short.startswith("Warning:") and "deal" in short
     for lang in ("pt_BR", "es"):
         with speaking(lang):
-            assert verdict_said(fair, Level.TERSE) != "Fair deal."
+            assert verdict_said(fair, Level.TERSE) == ""
+            assert verdict_said(broken, Level.TERSE) != short
 
 
 async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_says_the_check(
@@ -157,11 +158,14 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
         return [s for i, s in enumerate(p.heard.said[:end]) if i >= start and i not in p.replies]
 
     short, long = (told(p, end) for p, end in zip((terse, verbose), ends, strict=True))
-    assert "Fair deal." in short and not any(s.startswith("Fair deal.") for s in long)
+    assert not any("fair deal" in s.lower() for s in short), "a fair deal goes unsaid"
+    assert any("fair deal (" in s for s in long), "verbose says the check whole"
     assert "fair deal (" in terse.heard.said[n], "the deal command says the check whole"
     assert not any(s == "Your turn: 15 Pass." for s in short), "a window she can only let go is not a turn"
     assert any(s.startswith("Your turn: 15 Pass") for s in long), "verbose says the windows, as before"
-    assert any(re.match(r"[^;]+, [^;]+ of \w+; ", s) for s in short), "the others' discards, one line a round"
+    assert any(re.match(r"[^;]+, [^;]+ \w+; ", s) for s in short), "the others' discards, one line a round"
+    assert not any(re.search(r"\b(ace|[2-9]|10|jack|queen|king) of ", s) for s in short), "cards named short"
+    assert any(re.search(r"\b(ace|[2-9]|10|jack|queen|king) of ", s) for s in long), "verbose names them whole"
     assert sum(map(len, short)) < 0.6 * sum(map(len, long)), (sum(map(len, short)), sum(map(len, long)))
 
 
@@ -180,10 +184,65 @@ def test_a_refusal_of_ones_own_is_said_with_its_points_and_a_round_with_all_of_i
     assert told(terse, m, accepted) == [], "an acceptance only repeats her choice"
     ended = table_pb2.Event(seq=3, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
         round=1, team=1, points=1, totals=[0, 5])))
-    assert told(terse, m, ended) == ["They take 1. This round: us +0, them +5."]
+    assert told(terse, m, ended) == [], "said once the message's view is in, with the score"
+    assert terse.after_view(m) == ["They take 1. This round: us +0, them +5."], "no score in the view: as before"
     alone = table_pb2.Event(seq=4, truco=truco_pb2.TrucoEvent(round_ended=truco_pb2.TrucoRoundEnded(
         round=2, team=1, points=1, totals=[0, 1])))
-    assert told(terse, m, alone) == ["They take 1."], "the stake says it all"
+    told(terse, m, alone)
+    assert terse.after_view(m) == ["They take 1."], "the stake says it all"
+
+
+def test_a_truco_round_is_said_with_the_score_it_leaves_tersely() -> None:
+    """The score, said as it changes: after who takes the round, "we 3, they 7" (a spectator hears the teams);
+    the round's points each side took are in the score (an envido's were said as it was won)."""
+    m = model("truco_argentino")
+    m.view.truco.scores.extend([3, 7])  # type: ignore[union-attr]
+    ended = truco(1, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 5]))
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, ended) == []
+    assert terse.after_view(m) == ["They take 1; we 3, they 7."]
+    won = truco(2, round_ended=truco_pb2.TrucoRoundEnded(round=2, team=0, points=2, totals=[2, 0]))
+    told(terse, m, won)
+    assert terse.after_view(m) == ["We take 2; we 3, they 7."]
+    watching = TableModel(m.summary, None).with_view(m.view, 1)  # type: ignore[arg-type]
+    told(terse, watching, ended)
+    assert terse.after_view(watching) == ["Team 2 takes 1; team 1 3, team 2 7."]
+    assert told(Narrator(Level.VERBOSE), m, ended)[0].startswith("They take the round for 1 point"), "as before"
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            told(terse, m, ended)
+            said = terse.after_view(m)
+            assert len(said) == 1 and "3" in said[0] and "7" in said[0] and "take" not in said[0], said
+
+
+def test_a_match_won_at_a_rounds_end_is_said_after_the_round_and_by_our_side_or_theirs() -> None:
+    """The round's end waits for the view (its score); what the same message says after it waits behind it, so the
+    round is heard before the match it won; a seated player hears "We win the match.", a spectator the team."""
+    m = model("truco_paulista")
+    m.view.truco.scores.extend([13, 3])  # type: ignore[union-attr]
+    ended = truco(1, round_ended=truco_pb2.TrucoRoundEnded(round=5, team=0, points=12, totals=[12, 0]))
+    won = table_pb2.Event(seq=2, match_ended=table_pb2.MatchEnded(team=0))
+    terse = Narrator(Level.TERSE)
+    assert told(terse, m, ended) == [] and told(terse, m, won) == []
+    assert terse.after_view(m) == ["We take 12; we 13, they 3.", "We win the match."]
+    assert told(terse, model("truco_paulista", seat=1), won) == ["They win the match."]
+    assert told(Narrator(Level.VERBOSE), m, won) == ["Team 1 wins the match."], "as before"
+
+
+def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
+    """The envido's stake was said with its call, and the points each side holds with its "Tengo": its acceptance
+    is the word alone, and its end says which side won it and what that gives."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+    accepted = truco(1, answered=truco_pb2.TrucoAnswered(seat=1, team=1, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                         accepted=True, points=7))
+    assert told(terse, m, accepted) == ["bia: Quiero."]
+    assert "7" in told(Narrator(Level.VERBOSE), m, accepted)[0], "verbose says the stake"
+    ours = truco(2, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=2, team=0, envido=25, points=7))
+    theirs = truco(3, argentino_envido_won=truco_pb2.ArgentinoEnvidoWon(seat=1, team=1, envido=31, points=3))
+    assert told(terse, m, ours) == ["Our envido: +7."]
+    assert told(terse, m, theirs) == ["Their envido: +3."]
+    assert told(Narrator(Level.VERBOSE), m, ours) == ["caio wins the envido with 25: us +7."]
 
 
 def truco(seq: int, **body: object) -> table_pb2.Event:
@@ -198,18 +257,18 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     m.view.truco.cards.extend(["1e", "7o", "3c"])  # type: ignore[union-attr]
     terse = Narrator(Level.TERSE)
     assert told(terse, m, table_pb2.Event(seq=1, hand_started=table_pb2.HandStarted(hand=4, dealer=3))) == []
-    assert terse.after_view(m) == ["Hand 4."], "the cards wait for the turn"
+    assert terse.after_view(m) == [], "the hand's number unsaid: the last one's end was, and the cards wait"
     signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
     caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
     assert told(terse, m, signal) == [] and told(terse, m, caught) == []
-    assert terse.turn_begins() == ["caio signals ace of clubs.", "bia signals ace of clubs."]
-    assert terse.hand_unheard(m, []) == "ace of swords, 7 of coins and 3 of cups"
+    assert terse.turn_begins() == ["caio signals ace clubs.", "bia signals ace clubs."]
+    assert terse.hand_unheard(m, []) == "ace swords, 7 coins and 3 cups"
     assert terse.hand_unheard(m, []) == "", "said once"
     verbose = Narrator(Level.VERBOSE)
     assert told(verbose, m, caught) == ["bia winks, ace of clubs (you caught it)."]
     told(terse, m, signal)
     ended = truco(4, round_ended=truco_pb2.TrucoRoundEnded(round=1, team=1, points=1, totals=[0, 1]))
-    assert told(terse, m, ended) == ["They take 1."]
+    assert told(terse, m, ended) == [] and terse.after_view(m) == ["They take 1."]
     assert terse.turn_begins() == [], "a signal of a hand over is not news"
 
 
@@ -233,10 +292,20 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     assert told(terse, m, ran) == [], "her own run: the round's end says what they take"
 
 
-def test_a_cacho_showdown_names_the_others_cards_and_the_players_hand_alone() -> None:
-    """The player's own cards were heard as they came: their show says what the hand is worth; the others' cards
-    reach the table, and are said."""
+def cacho_model(status: int = cacho_pb2.CACHO_SEAT_STATUS_IN) -> TableModel:
+    """A Cacho table seen from seat 0, whose own status is ``status``."""
     m = model("cacho")
+    view = table_pb2.View(hand=1, seats=m.summary.seats)
+    view.cacho.seats.extend([cacho_pb2.CachoSeat(seat=n, chips=20, status=status if n == 0 else
+                                                 cacho_pb2.CACHO_SEAT_STATUS_IN) for n in range(4)])
+    return m.with_view(view, 1)
+
+
+def test_a_cacho_showdown_says_each_hand_by_its_worth_and_the_pot_tersely() -> None:
+    """The player's own cards were heard as they came, and what decides the pot is what each hand is worth: the
+    terse level says each show by its worth (the cards are in ``last``, and verbose says them), and the pot's
+    winner without how ("You win 6.")."""
+    m = cacho_model()
     strength = cacho_pb2.CachoStrength(category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28)
 
     def showed(seat: int) -> table_pb2.Event:
@@ -246,8 +315,96 @@ def test_a_cacho_showdown_names_the_others_cards_and_the_players_hand_alone() ->
     terse = Narrator(Level.TERSE)
     mine = told(terse, m, showed(0))
     assert len(mine) == 1 and mine[0].startswith("You show ") and "28" in mine[0] and "spades" not in mine[0], mine
-    assert "5 of spades" in told(terse, m, showed(1))[0]
-    assert "5 of spades" in told(Narrator(Level.VERBOSE), m, showed(0))[0], "verbose says every card"
+    assert told(terse, m, showed(1)) == ["bia shows two of a suit (28)."]
+    assert "5 of spades" in told(Narrator(Level.VERBOSE), m, showed(1))[0], "verbose says every card"
+
+    def won(seat: int, showdown: bool) -> table_pb2.Event:
+        return table_pb2.Event(seq=9, cacho=cacho_pb2.CachoEvent(pot_won=cacho_pb2.CachoPotWon(
+            seat=seat, chips=6, showdown=showdown)))
+
+    assert told(terse, m, won(0, True)) == ["You win 6."]
+    assert told(terse, m, won(2, False)) == ["caio wins 6."]
+    assert told(Narrator(Level.VERBOSE), m, won(2, False)) == ["caio wins 6 unseen."], "as before"
+
+
+def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand() -> None:
+    """Out of the hand (passed), the player has nothing left to decide in it: the others' bets are not said (the
+    pot's winner is); in the hand, they are, one line; a deal in the same message is said against the view
+    before it, so the bets that come with it are said."""
+    def bet(seat: int, seq: int) -> table_pb2.Event:
+        return table_pb2.Event(seq=seq, acted=table_pb2.Acted(seat=seat, action=common_pb2.Action(
+            type=common_pb2.ACTION_TYPE_BET, chips=1)))
+
+    out, inside = cacho_model(cacho_pb2.CACHO_SEAT_STATUS_PASSED), cacho_model()
+    terse = Narrator(Level.TERSE)
+    assert told(terse, out, bet(1, 1)) == [] and told(terse, out, bet(2, 2)) == []
+    assert terse.turn_begins() == [], "nothing kept to say later either"
+    assert told(Narrator(Level.VERBOSE), out, bet(1, 1)) == ["bia bets 1."], "verbose says them"
+    assert told(terse, inside, bet(1, 3)) == [] and told(terse, inside, bet(2, 4)) == []
+    assert terse.turn_begins() == ["bia and caio bet 1."]
+    told(terse, out, table_pb2.Event(seq=5, hand_started=table_pb2.HandStarted(hand=2, dealer=1)))
+    told(terse, out, bet(2, 6))
+    assert "caio bets 1." in terse.after_view(inside), "a bet dealt with the hand, in its message"
+    shown = table_pb2.Event(seq=7, cacho=cacho_pb2.CachoEvent(showed=cacho_pb2.CachoShowed(
+        seat=1, cards=["3C", "5S", "3S"], strength=cacho_pb2.CachoStrength(
+            category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28))))
+    assert told(Narrator(Level.TERSE), out, shown) == [], "nor their shows"
+    won = table_pb2.Event(seq=8, cacho=cacho_pb2.CachoEvent(pot_won=cacho_pb2.CachoPotWon(seat=1, chips=4)))
+    assert told(Narrator(Level.TERSE), out, won) == ["bia wins 4."], "the pot's winner is said"
+
+
+def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
+    """A card dealt to the player in round 2 or 3 is said with the turn it is for ("Your turn, with 4 diamonds."),
+    after the others' bets; once; verbose says it as it comes."""
+    m = cacho_model()
+    view = m.view
+    assert view is not None
+    view.to_act.append(0)
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS),
+                       common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=2)])
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
+    at = Seat("token", m.with_view(view, 2))
+    at.told_choices = True
+    dealt = table_pb2.Event(seq=1, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["4D"]))
+    assert told(at.narrator, at.model, dealt) == []
+    assert told(Narrator(Level.VERBOSE), at.model, dealt) == ["You receive 4 of diamonds."]
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn, with 4 diamonds."
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn.", "said once"
+
+
+def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
+    """"bia and caio pass; dan bets 1": shorter to hear than a name and a verb for each; a bet of another kind or
+    size starts a part of its own; verbose says each."""
+    def acted(seat: int, kind: int, chips: int = 0) -> table_pb2.Event:
+        return table_pb2.Event(seq=seat, acted=table_pb2.Acted(seat=seat, action=common_pb2.Action(
+            type=kind, chips=chips)))
+
+    m = cacho_model()
+    terse = Narrator(Level.TERSE)
+    events = [acted(1, common_pb2.ACTION_TYPE_PASS), acted(2, common_pb2.ACTION_TYPE_PASS),
+              acted(3, common_pb2.ACTION_TYPE_BET, 1)]
+    assert all(told(terse, m, e) == [] for e in events)
+    assert terse.turn_begins() == ["bia and caio pass; dan bets 1."]
+    for e in (acted(1, common_pb2.ACTION_TYPE_BET, 2), acted(2, common_pb2.ACTION_TYPE_BET, 2),
+              acted(3, common_pb2.ACTION_TYPE_BET, 2)):
+        told(terse, m, e)
+    terse.acted = True
+    assert told(terse, m, acted(0, common_pb2.ACTION_TYPE_BET, 3)) == []
+    assert terse.turn_begins() == ["bia, caio and dan bet 2."], "the player's own bet is not said back"
+    told(terse, m, acted(1, common_pb2.ACTION_TYPE_RAISE, 4))
+    told(terse, m, acted(2, common_pb2.ACTION_TYPE_CALL, 4))
+    assert terse.turn_begins() == ["bia raises to 4; caio calls 4."]
+    verbose = Narrator(Level.VERBOSE)
+    assert [told(verbose, m, e) for e in events[:2]] == [["bia passes."], ["caio passes."]]
+    for lang in ("pt_BR", "es"):
+        with speaking(lang):
+            for e in events[:2]:
+                told(terse, m, e)
+            said = terse.turn_begins()
+            assert said == [{"pt_BR": "bia e caio passam.", "es": "bia y caio pasan."}[lang]], said
 
 
 def truco_turn(legal: list[common_pb2.Action], game: str = "truco_paulista") -> tuple[LineRoom, Seat, Heard]:
@@ -273,7 +430,7 @@ def test_the_terse_truco_turn_is_said_alone_its_choices_at_the_first_turn_and_on
     room, at, heard = truco_turn([*play, truco_call])
     room._say_turn(at, with_hand=True)
     first = heard.said[-1]
-    assert first.startswith("Your turn, with 4 of clubs, 7 of hearts and ace of spades. Choices: play 1 to 3; 7 ")
+    assert first.startswith("Your turn, with 4 clubs, 7 hearts and ace spades. Choices: play 1 to 3; 7 ")
     assert first.endswith("At the next turns, press enter to hear them."), first
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Your turn.", "the numbers never move: the menu is not read each turn"
@@ -293,4 +450,4 @@ def test_the_maos_choice_of_the_cards_is_said_with_its_choices_and_the_cards() -
     room._say_turn(at, with_hand=True)
     said = heard.said[-1]
     assert said.startswith("Your turn: 10 ") and "12 Reject" in said, said
-    assert said.endswith("You hold 4 of clubs, 7 of hearts and ace of spades."), said
+    assert said.endswith("You hold 4 clubs, 7 hearts and ace spades."), said
