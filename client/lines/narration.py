@@ -22,8 +22,7 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 - at Cacho each show by its worth, which decides the pot (the player's own cards were heard as they came),
   and nothing of the others' bets and shows once the player is out of the hand (the pot's winner is said);
   the analysis of their play, on request;
-- the fair-deal check is unsaid when the deal is fair, and one short sentence otherwise (``deal`` says its
-  findings);
+- the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings);
 - every sentence is kept, in full, for ``last``.
 
 ``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
@@ -75,6 +74,7 @@ ECHOES = frozenset({"acted", "played", "called", "answered", "discarded", "drew"
 """Events of the player's own that only repeat what they chose: unsaid at the terse level after they chose it
 (said when the table played for them, their time up)."""
 SHORT_STANDINGS: dict[Standing, str] = {
+    Standing.FAIR: N_("Fair deal."),
     Standing.UNASKED: N_("The host alone chose this deck. Type deal for more."),
     Standing.WATCHED: N_("Deal checked, but you are watching: it cannot show the deck was not chosen."),
     Standing.PARTIAL: N_("Deal partly checked. Type deal for more."),
@@ -85,8 +85,9 @@ SHORT_STANDINGS: dict[Standing, str] = {
     Standing.AWAY: N_("Dealt without the seed of a seat that was away. Type deal for more."),
     Standing.VOIDED: N_("A deal was called off before its cards: its seeds are shown. Type deal for more."),
 }
-"""The fair-deal check in one short sentence, by what it found (a fair deal, the usual finding, goes unsaid);
-``deal`` says the whole check. A finding this client has no short words for is said whole."""
+"""The fair-deal check in one short sentence, by what it found ("Fair deal.": silence would not tell a fair
+deal from a check that never ran); ``deal`` says the whole check. A finding this client has no short words for is
+said whole."""
 LEVEL_FILE = "narration"
 
 
@@ -118,8 +119,6 @@ def verdict_said(verdict: Verdict, level: Level) -> str:
     """A hand's fair-deal check as the level says it: whole, or one short sentence."""
     if level is Level.VERBOSE:
         return spoken(verdict.said().text.plain)
-    if verdict.standing is Standing.FAIR:
-        return ""  # the usual finding: silence says it (``deal`` says the check); anything else is said
     short = SHORT_STANDINGS.get(verdict.standing)
     return _(short) if short is not None else spoken(verdict.said().text.plain)
 
