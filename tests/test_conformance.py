@@ -120,6 +120,7 @@ def play(rules: Rules, players: int, seed: int, steps: int) -> None:
             view = match.view(who)
             legal = match.legal_actions(who) if who is not None else []
             round_trip(view, legal)
+            assert set(match.to_act()) <= set(view.to_act), f"{who}'s view waits on {view.to_act}, not {match.to_act()}"
             leaked = cards_in(view, HYPOTHETICAL) - known[who]
             assert not leaked, f"seat {who} sees {sorted(map(str, leaked))} that no event showed it"
             hidden = cards_in(view, HYPOTHETICAL + REMEMBERED) - shown

@@ -94,9 +94,10 @@ class HighCard(Game[CachoState, CachoOptions, CachoView]):
         return self._round(state, CACHO.open_view(state))
 
     def _round(self, state: CachoState, view: CachoView) -> CachoView:
-        """Cacho's view of the one round there is, with its betting's level and limit."""
+        """Cacho's view of the one round there is: who is waited on, and its betting's level and limit."""
         betting = state.betting if state.result is None else None
-        return replace(view, round=1, level=betting.level if betting else 0, cap=betting.cap if betting else 0)
+        return replace(view, round=1, to_act=self.to_act(state), level=betting.level if betting else 0,
+                       cap=betting.cap if betting else 0)
 
     def hand_over(self, state: CachoState) -> bool:
         return state.result is not None
