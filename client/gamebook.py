@@ -19,6 +19,7 @@ each of which asks here): so nothing here imports them by name, and a test's gam
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -97,11 +98,22 @@ def unregister(name: str) -> None:
     GAMES.pop(name, None)
 
 
+EXTRA = "CARDTUI_GAMES"
+"""The environment variable that names games from outside the package (as the engine's registry reads it,
+``cardtui.engine.games.EXTRA``): packages, separated by commas, each with a ``client`` module whose ``GAME`` is
+registered here when a game is first looked up."""
+
+
 def _load() -> None:
     if not _loaded:
         _loaded.append(True)
         for name in BUILT_IN:
             importlib.import_module(f"cardtui.client.games.{name}")
+        for package in filter(None, (p.strip() for p in os.environ.get(EXTRA, "").split(","))):
+            found = getattr(importlib.import_module(f"{package}.client"), "GAME", None)
+            if not isinstance(found, ClientGame):
+                raise ValueError(f"{package}.client has no GAME to register ({EXTRA}).")
+            register(found)
 
 
 def find(name: str) -> ClientGame | None:

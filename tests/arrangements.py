@@ -38,6 +38,7 @@ from cardtui.client.table_log import event_told
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 from tests import forked
 from tests.forked import Served
+from tests.games import highcard
 from tests.waiting import PATIENCE, eventually
 
 ARRANGEMENTS = ("one", "workers", "hosts")
@@ -47,6 +48,9 @@ SERVE = ("--no-announce", "--log-level", "warning", "--bot-delay", "10", "--next
 """Quick bots and pauses; a deal waits for the seeds of the people seated with the table open (a real client sends
 its own at once), and a new match for their streams, as long as any test does: a test holds a table between hands
 by keeping a seed back (``Person(cuts=False)``), never by racing a clock."""
+GAMES = {"CARDTUI_GAMES": highcard.MODULE}
+"""Every arrangement offers the tests' game too, as a room offers a game from outside the package: named in the
+environment of each ``cardtui serve``, so its table workers and bot workers register it as well."""
 
 
 def listening(pid: int) -> set[int]:
@@ -99,7 +103,7 @@ class Arrangement:
 
     def _serve(self, index: int, port: int = 0) -> None:
         env_db = self.db if self.name == "hosts" else str(self.folder / "store.db")
-        served, got = forked.serve(["--port", str(port), "--db", env_db, *SERVE, *self.extra], self.log)
+        served, got = forked.serve(["--port", str(port), "--db", env_db, *SERVE, *self.extra], self.log, GAMES)
         if index < len(self.fronts):
             self.fronts[index], self.ports[index] = served, got
         else:

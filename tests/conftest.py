@@ -27,6 +27,7 @@ from cardtui.server.base import wire
 from cardtui.server.processes import analysis_pool
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2, table_pb2_grpc
 from tests.arrangements import ARRANGEMENTS, Arrangement
+from tests.games import highcard
 from tests.postgres import Cluster
 from tests.waiting import PATIENCE, eventually
 
@@ -457,6 +458,27 @@ async def patient_server(tmp_path: Path) -> AsyncIterator[Running]:
     to send it."""
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
                           cut_window=PATIENT_CUTS)
+    try:
+        yield running
+    finally:
+        await running.stop(grace=0.2)
+
+
+@pytest.fixture
+def test_game() -> Iterator[str]:
+    """The tests' own game (``tests/games/highcard``) in this process's registries, the engine's and the
+    client's, while the test runs: its name. A server of another process learns it from ``CARDTUI_GAMES``
+    (``tests.arrangements``)."""
+    with highcard.registered():
+        yield highcard.NAME
+
+
+@pytest_asyncio.fixture
+async def game_server(test_game: str, tmp_path: Path) -> AsyncIterator[Running]:
+    """As ``patient_server``, with the tests' game registered, and its bots thinking on the event loop: the bots'
+    worker processes come from a fork server this process may have started before the game was registered."""
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=PATIENT_CUTS, bot_workers=0)
     try:
         yield running
     finally:

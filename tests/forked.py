@@ -5,8 +5,9 @@ command line's ``serve`` in a process of its own: its own pid, killed with -9 li
 
 A process that has opened a gRPC channel must not fork, and the tests' processes have, so the forking is done
 by a helper of its own (``python -m tests.forked``), one per test process, which loads the package and grpc but
-opens nothing. It answers on its stdin and stdout, a JSON line each way: ``{"serve": [ARGS]}`` gives
-``{"pid": N, "line": "the server's first line"}``; ``{"wait": N, "timeout": S}`` gives ``{"status": its exit
+opens nothing. It answers on its stdin and stdout, a JSON line each way: ``{"serve": [ARGS], "env": {...}}`` gives
+``{"pid": N, "line": "the server's first line"}`` (``env``: variables set in the server's process, as a shell's
+``NAME=value cardtui serve`` would); ``{"wait": N, "timeout": S}`` gives ``{"status": its exit
 code as ``subprocess.Popen.returncode`` says it, or null while it runs}``. When the test process ends, the
 helper's stdin closes and it kills whatever it started that still runs.
 """
@@ -78,10 +79,10 @@ def _ask(request: dict[str, Any]) -> dict[str, Any]:
     return said
 
 
-def serve(args: list[str], log: Path | None = None) -> tuple[Served, int]:
+def serve(args: list[str], log: Path | None = None, env: dict[str, str] | None = None) -> tuple[Served, int]:
     """``cardtui serve ARGS`` forked, once it listens: the process and its port (``log``: a file its standard
-    error, where it logs, goes to, added to)."""
-    said = _ask({"serve": ["serve", *args], "log": str(log) if log is not None else ""})
+    error, where it logs, goes to, added to; ``env``: variables set in its environment)."""
+    said = _ask({"serve": ["serve", *args], "log": str(log) if log is not None else "", "env": env or {}})
     line = str(said["line"])
     assert "server on" in line, line
     return Served(int(said["pid"]), line), int(line.split()[3].rsplit(":", 1)[1])
@@ -105,7 +106,7 @@ def _drain(fd: int) -> None:
     os.close(fd)
 
 
-def _start(args: list[str], answers: IO[str], log: str = "") -> dict[str, Any]:
+def _start(args: list[str], answers: IO[str], log: str = "", env: dict[str, str] | None = None) -> dict[str, Any]:
     import cardtui.cli
 
     read, write = os.pipe()
@@ -125,6 +126,7 @@ def _start(args: list[str], answers: IO[str], log: str = "") -> dict[str, Any]:
                 os.dup2(err, 2)
                 os.close(err)
             sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115  the server's own stdout
+            os.environ.update(env or {})  # read by the server as it starts, and by the processes it starts
             code = cardtui.cli.main(args)
         except BaseException:
             import traceback
@@ -164,7 +166,8 @@ def main() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         if "serve" in request:
-            said = _start([str(a) for a in request["serve"]], answers, str(request.get("log") or ""))
+            said = _start([str(a) for a in request["serve"]], answers, str(request.get("log") or ""),
+                          {str(k): str(v) for k, v in (request.get("env") or {}).items()})
             started.append(int(said["pid"]))
         else:
             said = _wait(int(request["wait"]), float(request["timeout"]), done)

@@ -170,6 +170,43 @@ async def test_sitting_before_the_first_deal_and_filling_the_last_seat(arrangeme
         await closing([ana, bia])
 
 
+@pytest.mark.rpcs("Lobby/CreateTable", "Lobby/JoinTable", "Table/Subscribe", "Table/Cut", "Table/Act")
+async def test_a_game_that_plugs_in_from_one_folder_plays_a_hand_to_its_end(arrangement: Arrangement,
+                                                                            test_game: str) -> None:
+    """The tests' own game (``tests/games/highcard``), which the servers know only because ``CARDTUI_GAMES``
+    names it (their table workers and bot workers too): ana sits with two bots, bets or calls at each of her
+    turns, and the hand plays to its end; her client checks the deal fair and tells the hand in words."""
+    table_id = await make_table(arrangement, game=test_game, seats=3, bots=2)
+    ana = Person.at(arrangement, "ana")
+    try:
+        await ana.sit(table_id)
+        ana.follow()
+
+        def turn_or_end(p: Person) -> str | None:
+            if any(e.HasField("hand_ended") for e in p.events):
+                return "end"
+            view = p.view
+            return "turn" if view is not None and p.seat in view.to_act and view.legal else None
+
+        while await ana.until(turn_or_end, "ana's turn, or the hand's end") == "turn":
+            action = ana.legal(A.ACTION_TYPE_BET) or ana.legal(A.ACTION_TYPE_RAISE) or ana.legal(A.ACTION_TYPE_CALL) \
+                or ana.legal(A.ACTION_TYPE_CHECK)
+            assert action is not None, ana.view
+            seen = ana.last_seq
+            await ana.conn.act(ana.token, action, seen)
+            await ana.until(lambda p, seen=seen: p.last_seq > seen, "her move seen")
+        ended = next(e.hand_ended for e in ana.events if e.HasField("hand_ended"))
+        assert sum(ended.deltas) == 0 and ended.deltas[ana.seat] != 0, ended  # she put her ante in, at least
+        won = next(e.cacho.pot_won for e in ana.events if e.HasField("cacho") and e.cacho.HasField("pot_won"))
+        assert won.seat == ended.winner and ended.deltas[won.seat] > 0, (won, ended)
+        assert any(" wins " in line for line in ana.log()), ana.log()
+        await ana.until(lambda p: any(v.hand == 1 for v in p.verdicts), "the first deal checked")
+        fair_hand(ana, 1)
+        no_false_alarm(ana)
+    finally:
+        await closing([ana])
+
+
 LAG = 1.3
 """How late a busy client reads its stream, in seconds (as an outside test found a slow machine's)."""
 HANDS = 6

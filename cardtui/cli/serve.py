@@ -42,6 +42,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("cardtui: " + _("--bot-workers must be between 0 and 64 (0: the bots think on the event loop)."),
               file=sys.stderr)
         return 2
+    from cardtui.engine.games import EXTRA, extra
+
+    try:
+        extra()  # the games CARDTUI_GAMES names, where the package was imported before it was set
+    except (ImportError, ValueError) as e:
+        print(f"cardtui: {EXTRA}: {e}", file=sys.stderr)
+        return 2
     from cardtui.server.processes.workers import cores, warm
 
     workers = cores() if args.workers is None else args.workers

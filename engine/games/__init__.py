@@ -9,6 +9,7 @@ name (``entry``, ``get``), and an unknown name is an error that says so, never a
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Mapping
 
 from cardtui.engine.bots import baselines
@@ -74,6 +75,30 @@ BUILT_IN = (cacho.ENTRY, truco_paulista.ENTRY, truco_argentino.ENTRY, pifpaf.ENT
 """The games the room offers, each declared in a module of this package, in the order lists show them."""
 for _entry in BUILT_IN:
     register(_entry)
+
+
+EXTRA = "CARDTUI_GAMES"
+"""The environment variable that names games from outside the package (CONTRIBUTING, "Adding a game"): packages,
+separated by commas, each with an ``engine`` module whose ``ENTRY`` this registry registers (and a ``client``
+module whose ``GAME`` the client's does, ``client.gamebook``). Read when this module is first imported, so every
+process the server starts (its table workers and bot workers, which import it afresh) registers them too, and
+again by ``cardtui serve`` as it starts (``extra``)."""
+
+
+def extra(value: str | None = None) -> list[str]:
+    """Register the games ``CARDTUI_GAMES`` (or ``value``) names, each once; their names."""
+    named = os.environ.get(EXTRA, "") if value is None else value
+    added = []
+    for package in filter(None, (p.strip() for p in named.split(","))):
+        module = importlib.import_module(f"{package}.engine")
+        found = getattr(module, "ENTRY", None)
+        if not isinstance(found, Entry):
+            raise ValueError(f"{package}.engine has no ENTRY to register ({EXTRA}).")
+        added.append(register(found).name)
+    return added
+
+
+extra()
 
 
 # -- every player the arena and the tables know by name, per game ---------------------------------------------

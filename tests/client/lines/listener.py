@@ -134,10 +134,10 @@ def brief_turn() -> tuple[str, ...]:
     return _("Your turn."), _("Your turn, with {cards}.").split("{")[0]
 
 
-def spawned(port: int, home: Path) -> tuple[pexpect.spawn, io.StringIO]:
+def spawned(port: int, home: Path, env: dict[str, str] | None = None) -> tuple[pexpect.spawn, io.StringIO]:
     """``cardtui connect --screen-reader`` on a real terminal (80x24), as the guest ana, in English, its config in
-    ``home``; and the transcript of what it says."""
-    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "CARDTUI_LANG": "en", "NO_COLOR": "1"}
+    ``home`` (and ``env`` added to its environment); and the transcript of what it says."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "CARDTUI_LANG": "en", "NO_COLOR": "1", **(env or {})}
     transcript = io.StringIO()
     child = pexpect.spawn(sys.executable, ["-m", "cardtui.cli", "connect", f"127.0.0.1:{port}", "--screen-reader",
                                            "--guest", "--name", "ana"],
