@@ -1,6 +1,6 @@
 """The action bar: one button per legal action, each with a key that always means that action.
 
-A game names the key of each of its action types (``words.game_keys``: ``b`` bets, ``t``
+A game names the key of each of its action types (``gamebook.ClientGame.keys``: ``b`` bets, ``t``
 calls truco), so a key never changes meaning under the finger when the choices change; an
 action a game gives no key gets a number after the keyed ones. A key whose action is not on
 offer does nothing. Amounts and signals are picked with +/- on one button.

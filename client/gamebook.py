@@ -25,9 +25,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from cardtui.client.boards.base import Board
     from cardtui.client.fairness import DealCheck, Dealing
+    from cardtui.client.models import TableModel
     from cardtui.client.option_words import OptionWords
+    from cardtui.v1 import common_pb2
+
+RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab", "i"})
+"""Keys the table screen keeps for itself (leave, rules, chat, more and less): no game's action has one."""
 
 BUILT_IN = ("cacho", "truco_paulista", "truco_argentino", "pifpaf", "cacheta")
 """The games this client was made with: each a module of ``cardtui.client.games`` that registers its ``GAME``."""
@@ -68,6 +75,20 @@ class ClientGame:
     """Quick phrases only this game's tables offer (``client.phrases``: "Truco!")."""
     options: Mapping[str, OptionWords] = field(default_factory=dict)
     """Its options' words (``client.option_words.OptionWords`` by option name)."""
+    keys: Mapping[str, str] = field(default_factory=dict)
+    """The key of each of its action types (``b`` bets, ``t`` calls truco), by type or by type and source
+    (``"draw:pile"``): a key always means the same action at this game (``client.words.key_for``)."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Its labels for its actions as its players say them (``N_`` marked, or the game's own term, the same in
+    every language), by type or by type and source; a type it leaves out gets the usual word (``Bet``)."""
+    labeller: Callable[[TableModel, common_pb2.Action], Text | None] | None = None
+    """Its own label for an action the usual words would get wrong (a truco signal by what it promises); None
+    for the usual label."""
+
+    def __post_init__(self) -> None:
+        clash = RESERVED & set(self.keys.values())
+        if clash:
+            raise ValueError(f"{self.name}: the keys {sorted(clash)} belong to the table screen")
 
 
 class UnknownGame(KeyError):

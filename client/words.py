@@ -5,9 +5,9 @@ sentences, in the reader's language (``cardtui.i18n``). Each game family adds it
 events' words with ``family_words``; names and chat are plain text, never markup.
 
 A sentence with a name in it is a template filled by ``fmt`` (``"{name} sits down at seat
-{seat}."``), so a translation may put the name where its language wants it. Labels registered
-at import (``ACTION_WORDS``, ``game_words``) are marked with ``N_`` and looked up when shown;
-a game's own terms (truco calls) are not marked, so they stay in the game's language.
+{seat}."``), so a translation may put the name where its language wants it. Labels
+(``ACTION_WORDS``, a game's ``labels`` in ``client.gamebook``) are marked with ``N_`` and looked up when
+shown; a game's own terms (truco calls) are not marked, so they stay in the game's language.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
+from cardtui.client import gamebook
 from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel, action_kind, action_name, event_body
 from cardtui.client.phrases import phrase_text
@@ -37,7 +38,6 @@ class Said:
 
 
 Words = Callable[[str, Message, TableModel], Said | None]
-Labeller = Callable[[TableModel, common_pb2.Action], Text | None]
 SILENT = Said(Text(""))
 """What a family's words return to say nothing of a common event (None: the common words say it)."""
 _FAMILIES: dict[str, Words] = {}
@@ -50,35 +50,13 @@ ACTION_WORDS: dict[str, str] = {
     "raise": N_("Raise to"),
     "fold": N_("Fold"),
 }
-"""Labels for the action bar, by action type (looked up when shown); games add their own (``game_words``)."""
-_GAME_WORDS: dict[str, dict[str, str]] = {}
-_GAME_KEYS: dict[str, dict[str, str]] = {}
-_GAME_LABELS: dict[str, Labeller] = {}
-RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab", "i"})
-"""Keys the table screen keeps for itself: leave, rules, chat, more and less."""
+"""Labels for the action bar, by action type (looked up when shown); a game adds its own
+(``gamebook.ClientGame.labels``)."""
 
 
 def family_words(family: str, words: Words) -> None:
     """A game family's event words (``family`` is the ``Event`` field: "cacho", "rummy", "truco")."""
     _FAMILIES[family] = words
-
-
-def game_words(game: str, labels: dict[str, str]) -> None:
-    """A game's labels for its actions, as its players say them."""
-    _GAME_WORDS[game] = labels
-
-
-def game_labels(game: str, labeller: Labeller) -> None:
-    """A game's own names for some of its actions (a truco signal by its gesture); None: the usual label."""
-    _GAME_LABELS[game] = labeller
-
-
-def game_keys(game: str, keys: dict[str, str]) -> None:
-    """The key of each of a game's action types: a key always means the same action at that game."""
-    clash = RESERVED & set(keys.values())
-    if clash:
-        raise ValueError(f"{game}: the keys {sorted(clash)} belong to the table screen")
-    _GAME_KEYS[game] = keys
 
 
 def key_for(model: TableModel, kind: str) -> str | None:
@@ -87,14 +65,16 @@ def key_for(model: TableModel, kind: str) -> str | None:
     ``kind`` is an action's type, or its type and source (``"draw:pile"``, see ``action_kind``):
     a game may give each source a key of its own, or the type one key for all.
     """
-    keys = _GAME_KEYS.get(model.game, {})
+    game = gamebook.find(model.game)
+    keys = game.keys if game is not None else {}
     return keys.get(kind) or keys.get(kind.partition(":")[0])
 
 
 def label_of(game: str, kind: str) -> str | None:
     """The label a game gives an action of this kind, as registered (English, or a game's own term);
     None if it gives none (the kind's own name is shown, in English: a test holds every game to this)."""
-    labels = _GAME_WORDS.get(game, {})
+    known = gamebook.find(game)
+    labels = known.labels if known is not None else {}
     base = kind.partition(":")[0]
     return labels.get(kind) or labels.get(base) or ACTION_WORDS.get(kind) or ACTION_WORDS.get(base)
 
@@ -147,8 +127,8 @@ def fill(template: str, parts: Mapping[str, str | int | Text], fmt_style: str = 
 
 def label(model: TableModel, action: common_pb2.Action) -> Text:
     """What an action is called at this table ("Raise to 4", "Play 7♥ face down")."""
-    own = _GAME_LABELS.get(model.game)
-    said = own(model, action) if own is not None else None
+    game = gamebook.find(model.game)
+    said = game.labeller(model, action) if game is not None and game.labeller is not None else None
     if said is not None:
         return said
     kind = action_name(action)
@@ -269,8 +249,8 @@ def _common(name: str, body: Message, model: TableModel) -> Said | None:
     return None
 
 
-__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fill", "fmt", "game_keys", "game_labels",
-           "game_words", "key_for", "label", "label_of", "line", "ngettext", "who", "word"]
+__all__ = ["SILENT", "Said", "card_text", "event_words", "family_words", "fill", "fmt",
+           "key_for", "label", "label_of", "line", "ngettext", "who", "word"]
 
 
 class Hanging:

@@ -10,7 +10,7 @@ from rich.text import Text
 from cardtui.client.boards.base import Board
 from cardtui.client.cards import backs, hand
 from cardtui.client.models import TableModel
-from cardtui.client.words import Said, family_words, fill, fmt, game_keys, who
+from cardtui.client.words import Said, family_words, fill, fmt, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import cacho_pb2, table_pb2
 
@@ -166,4 +166,3 @@ def cacho_words(name: str, body: object, model: TableModel) -> Said | None:
 
 
 family_words("cacho", cacho_words)
-game_keys("cacho", {"pass": "p", "fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"})

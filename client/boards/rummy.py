@@ -10,12 +10,12 @@ wild, ``°`` standing as itself), the card just drawn underlined with the cursor
 The board takes the focus: ``←``/``→`` pick a card, ``shift+←``/``→`` move it, ``o`` sorts
 (melds, suit, rank), ``d`` discards the picked card and ``k`` knocks. Drawing, claiming or
 cutting, passing, na boa and the bets are the action bar's, each on a key of its own
-(``game_keys``). Every fact comes from the view and the legal list; the board sends only an
+(``gamebook.ClientGame.keys``). Every fact comes from the view and the legal list; the board sends only an
 action the server listed.
 
 What the board shows around your hand (``rummy_table``), the hand's and the game's end
-(``rummy_result``), the cards' orders and melds (``rummy_cards``) and every event in words with
-each action's key (``rummy_words``) have modules of their own.
+(``rummy_result``), the cards' orders and melds (``rummy_cards``) and every event in words
+(``rummy_words``, with the board's own keys) have modules of their own.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from cardtui.client.boards.base import Board, tapped
 from cardtui.client.boards.rummy_cards import ACTING, ITSELF, Slot, by_rank, by_suit, slots
 from cardtui.client.boards.rummy_result import game_end, hand_result
 from cardtui.client.boards.rummy_table import Phase, Status, game_line, open_hands, pile_rows, seats_grid, title
-from cardtui.client.boards.rummy_words import KEYS
+from cardtui.client.boards.rummy_words import BOARD_KEYS
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import fill, fmt, key_for, line, who
@@ -68,8 +68,8 @@ class RummyBoard(Board):
         Binding("home", "pick_end(0)", N_("First"), show=False),
         Binding("end", "pick_end(1)", N_("Last"), show=False),
         # Said where they apply (the prompt, the action bar), so the footer keeps room for the rest.
-        Binding(KEYS["pifpaf"]["discard"], "discard", N_("Discard"), show=False),
-        Binding(KEYS["pifpaf"]["knock"], "knock", N_("Knock"), show=False),
+        Binding(BOARD_KEYS["discard"], "discard", N_("Discard"), show=False),
+        Binding(BOARD_KEYS["knock"], "knock", N_("Knock"), show=False),
         Binding("o", "sort", N_("Sort")),
         # On request, the melds the picked card joins or would complete, from your own cards only.
         Binding("h", "hint", N_("Hint")),  # a short word: the footer keeps it at 80 columns in every language

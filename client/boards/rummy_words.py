@@ -1,9 +1,9 @@
-"""Pif Paf and Cacheta in words: every rummy event as a log line, and each action's key and label.
+"""Pif Paf and Cacheta in words: every rummy event as a log line.
 
 A sentence about the viewer's own seat is said to them ("You draw 7♥ from the stock."), about
 another seat with its holder's name; the claim window that opens after each discard is not news,
-what came of it is (the card claimed, or cut for and burned). ``KEYS`` gives each action one key
-at each game and ``LABELS`` its name, for the action bar, the board's own keys and a replay's steps.
+what came of it is (the card claimed, or cut for and burned). Each action's key and label are the game's own
+(``client.games.pifpaf``, ``client.games.cacheta``).
 """
 
 from __future__ import annotations
@@ -14,26 +14,13 @@ from rich.text import Text
 from cardtui.client.boards.rummy_cards import melds_text, wild_kinds
 from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel, action_name
-from cardtui.client.words import SILENT, Said, family_words, fmt, game_keys, game_words, line, who
-from cardtui.i18n import N_, _, ngettext
+from cardtui.client.words import SILENT, Said, family_words, fmt, line, who
+from cardtui.i18n import _, ngettext
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
-KEYS = {
-    "pifpaf": {"draw:stock": "s", "draw:pile": "p", "discard": "d", "knock": "k", "claim": "c", "pass": "x",
-               "check": "c", "call": "c", "bet": "b", "raise": "r", "fold": "f"},
-    "cacheta": {"draw:stock": "s", "draw:pile": "p", "discard": "d", "knock": "k", "cut": "c", "pass": "x",
-                "declare": "n"},
-}
-"""One key per action at each game. ``c`` is claim or cut in a claim window and check or call
-while betting: never both on offer at once. ``d`` and ``k`` are the board's own."""
-LABELS = {
-    "pifpaf": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass"),
-               "discard": N_("Discard"), "knock": N_("Knock")},
-    "cacheta": {"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "cut": N_("Cut"), "pass": N_("Pass"),
-                "declare": "Na boa", "discard": N_("Discard"), "knock": N_("Knock")},
-}
-"""Every action's label, the board's own (discard, knock) too: the action bar's line "On the board:
-d Discard" and a replay's step say them."""
+BOARD_KEYS = {"discard": "d", "knock": "k"}
+"""The rummy board's own keys (``client.boards.rummy``), the same at each rummy game; its other keys are each
+game's own (``client.games.pifpaf``, ``client.games.cacheta``)."""
 
 
 def points(n: int) -> str:
@@ -173,6 +160,3 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
 
 
 family_words("rummy", rummy_words)
-for _game, _keys in KEYS.items():
-    game_keys(_game, _keys)
-    game_words(_game, LABELS[_game])

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from cardtui.client.cards import card_text, cards_text
 from cardtui.client.models import TableModel
-from cardtui.client.words import Said, family_words, fmt, game_keys, game_labels, game_words, line, who
+from cardtui.client.words import Said, family_words, fmt, line, who
 from cardtui.i18n import N_, _, ngettext
 from cardtui.v1 import common_pb2, truco_pb2
 
@@ -357,30 +357,3 @@ def points_text(model: TableModel, points: list[int]) -> Text:
 
 family_words("truco", truco_words)
 
-# -- the action bar ----------------------------------------------------------------------------
-game_words(PAULISTA, {
-    "keep": N_("Fico (keep)"), "pass_cards": N_("Pass on"), "reject": N_("Reject"), "accept": "Aceito",
-    "run": "Corro", "truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "doze": "Doze!", "play": N_("Play"),
-    "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal",
-})
-game_words(ARGENTINO, {
-    "truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale cuatro", "quiero": "Quiero",
-    "no_quiero": "No quiero", "envido": "Envido", "real_envido": "Real envido", "falta_envido": "Falta envido",
-    "announce": "Tengo", "son_buenas": "Son buenas", "flor": "Flor", "con_flor_me_achico": "Me achico",
-    "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
-    "signal": "Seña",
-})
-KEYS = {
-    PAULISTA: {"keep": "k", "pass_cards": "p", "reject": "r", "accept": "q", "run": "n", "truco": "t", "seis": "t",
-               "nove": "t", "doze": "t", "signal": "s"},
-    ARGENTINO: {"truco": "t", "retruco": "t", "vale_cuatro": "t", "quiero": "q", "no_quiero": "n", "envido": "e",
-                "real_envido": "r", "falta_envido": "f", "announce": "a", "son_buenas": "b", "flor": "l",
-                "contra_flor": "c", "contra_flor_al_resto": "o", "con_flor_me_achico": "h", "mazo": "m",
-                "signal": "s"},
-}
-"""Each action's key: one key per action, whatever else is on offer. The rungs of the truco
-share ``t`` (only the next one is ever on offer); cards are the board's: ``1``–``3`` by
-their place in the hand as dealt, ``d`` to play one face down."""
-for _game, _keys in KEYS.items():
-    game_keys(_game, _keys)
-    game_labels(_game, truco_label)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards.rummy_words import BOARD_KEYS
 from cardtui.client.option_words import CLAIM_MS, OptionWords
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -31,6 +32,9 @@ GAME = gamebook.register(gamebook.ClientGame(
     leaving=N_("A bot plays your seat until someone takes it; your points stay with the seat."),
     held=10,
     kinds=("draw:stock", "draw:pile", "knock", "cut", "pass", "declare"),
+    keys={"draw:stock": "s", "draw:pile": "p", "cut": "c", "pass": "x", "declare": "n", **BOARD_KEYS},
+    labels={"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "cut": N_("Cut"), "pass": N_("Pass"),
+            "declare": "Na boa", "discard": N_("Discard"), "knock": N_("Knock")},
     options={
         "start_points": OptionWords(N_("Starting points")),
         "claim_ms": CLAIM_MS,

@@ -31,6 +31,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),
     chips=True,
     kinds=("pass", "check", "bet", "call", "raise", "fold"),
+    keys={"pass": "p", "fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"},
     brief=True,
     options={
         "chips": OptionWords(N_("Starting chips")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards.rummy_words import BOARD_KEYS
 from cardtui.client.option_words import CLAIM_MS, OptionWords
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -32,6 +33,11 @@ GAME = gamebook.register(gamebook.ClientGame(
     chips=True,
     held=10,
     kinds=("draw:stock", "draw:pile", "knock", "claim", "pass", "check", "bet", "call", "raise", "fold"),
+    # ``c`` is claim in a claim window and check or call while betting: never both on offer at once.
+    keys={"draw:stock": "s", "draw:pile": "p", "claim": "c", "pass": "x", "check": "c", "call": "c", "bet": "b",
+          "raise": "r", "fold": "f", **BOARD_KEYS},
+    labels={"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "claim": N_("Claim"), "pass": N_("Pass"),
+            "discard": N_("Discard"), "knock": N_("Knock")},
     options={
         "chips": OptionWords(N_("Starting chips (cacife)")),
         "ante": OptionWords(N_("Ante each hand (pingo)")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards.truco_words import truco_label
 from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
 from cardtui.fair import PACKS
@@ -35,6 +36,17 @@ GAME = gamebook.register(gamebook.ClientGame(
     cards_played=True,
     kinds=("truco", "quiero", "no_quiero", "envido", "real_envido", "falta_envido", "announce", "son_buenas", "flor",
            "contra_flor", "contra_flor_al_resto", "con_flor_me_achico", "mazo", "signal"),
+    # The rungs of the truco share ``t`` (only the next one is ever on offer); cards are the board's: ``1``-``3``
+    # by their place in the hand as dealt.
+    keys={"truco": "t", "retruco": "t", "vale_cuatro": "t", "quiero": "q", "no_quiero": "n", "envido": "e",
+          "real_envido": "r", "falta_envido": "f", "announce": "a", "son_buenas": "b", "flor": "l", "contra_flor": "c",
+          "contra_flor_al_resto": "o", "con_flor_me_achico": "h", "mazo": "m", "signal": "s"},
+    labels={"truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale cuatro", "quiero": "Quiero",
+            "no_quiero": "No quiero", "envido": "Envido", "real_envido": "Real envido", "falta_envido": "Falta envido",
+            "announce": "Tengo", "son_buenas": "Son buenas", "flor": "Flor", "con_flor_me_achico": "Me achico",
+            "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
+            "signal": "Seña"},
+    labeller=truco_label,
     brief=True,
     phrases=TRUCO_ONLY,
     options={

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
+from cardtui.client.boards.truco_words import truco_label
 from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
 from cardtui.fair import PACKS
@@ -35,6 +36,14 @@ GAME = gamebook.register(gamebook.ClientGame(
     face_down=True,
     cards_played=True,
     kinds=("truco", "accept", "run", "keep", "pass_cards", "reject", "signal"),
+    # The rungs of the truco share ``t`` (only the next one is ever on offer); cards are the board's: ``1``-``3``
+    # by their place in the hand as dealt, ``d`` to play one face down.
+    keys={"keep": "k", "pass_cards": "p", "reject": "r", "accept": "q", "run": "n", "truco": "t", "seis": "t",
+          "nove": "t", "doze": "t", "signal": "s"},
+    labels={"keep": N_("Fico (keep)"), "pass_cards": N_("Pass on"), "reject": N_("Reject"), "accept": "Aceito",
+            "run": "Corro", "truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "doze": "Doze!", "play": N_("Play"),
+            "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal"},
+    labeller=truco_label,
     brief=True,
     phrases=TRUCO_ONLY,
     options={

@@ -149,11 +149,11 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
     from textual.binding import Binding
 
     from cardtui.client.boards.rummy import RummyBoard
+    from cardtui.client.gamebook import get
     from cardtui.client.screens.connect import ConnectScreen
     from cardtui.client.screens.help import KEY_ROWS
     from cardtui.client.screens.replay import ReplayScreen
     from cardtui.client.screens.tournaments import TournamentScreen
-    from cardtui.client.words import _GAME_KEYS
 
     def bound(*owners: type) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
@@ -175,14 +175,14 @@ def test_every_key_the_help_gives_does_what_it_says() -> None:
         for key, action in zip(keys, row.actions, strict=True):
             if action.startswith("game:"):
                 kind = action.removeprefix("game:")
-                assert any(_GAME_KEYS[g].get(kind) == key or _GAME_KEYS[g].get(kind.replace("claim", "cut")) == key
+                assert any(get(g).keys.get(kind) == key or get(g).keys.get(kind.replace("claim", "cut")) == key
                            for g in games[row.where]), (row.where, key, kind)
             else:
                 assert action in screens[row.where].get(key, set()), (row.where, key, action)
             checked += 1
     assert checked > 30
     # The rummy hand sorts with o; s draws from the stock (the keys' table once said s sorts).
-    assert "sort" in screens["Pif Paf, Cacheta"]["o"] and _GAME_KEYS["pifpaf"]["draw:stock"] == "s"
+    assert "sort" in screens["Pif Paf, Cacheta"]["o"] and get("pifpaf").keys["draw:stock"] == "s"
 
 
 # -- closing a table you created -----------------------------------------------------------------

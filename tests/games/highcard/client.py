@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardtui.client import fairness, gamebook, words
+from cardtui.client import fairness, gamebook
 from cardtui.client.option_words import OptionWords
 from cardtui.i18n import N_
 from tests.games.highcard import NAME, PACK
@@ -31,5 +31,5 @@ GAME = gamebook.ClientGame(
     kinds=("check", "bet", "call", "raise", "fold"),
     brief=True,
     options={"chips": OptionWords(N_("Starting chips"))},
+    keys={"fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"},
 )
-words.game_keys(NAME, {"fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"})
