@@ -213,6 +213,14 @@ HANDS = 6
 """Hands a test of an honest room plays with each cast (so 12 an arrangement, 36 over the matrix;
 ``bench.fairdeal.wait_report`` plays more)."""
 ALARMS = (Standing.BROKEN, Standing.UNUSED, Standing.WITHHELD)
+MOVES = 60
+"""Moves ``play_hands`` makes in one deal before it is taken to be broken (a deal checked by nobody, a wait that
+would never end), where going to the deck ends a hand in one or two."""
+
+
+def verdicts(people: list[Person]) -> dict[str, list[tuple[int, str]]]:
+    """Each one's checks so far (hand and standing), for a failure to show."""
+    return {p.name: [(v.hand, str(v.standing)) for v in p.verdicts] for p in people}
 
 
 async def play_hands(people: list[Person], hands: int) -> None:
@@ -223,14 +231,19 @@ async def play_hands(people: list[Person], hands: int) -> None:
         await people[0].until(lambda p, deal=deal: deal in deals_seen(p), f"the commitment of table deal {deal}")
 
         def mover(_: Person, deal: int = deal) -> Person | bool | None:
-            if all(any(v.hand == deal for v in p.verdicts) for p in people):
+            # Each has checked this deal, or one after it: one who sat after its commitment came checks none of it
+            # (they see the next), and the next deal's check ends this one's wait as well as its own.
+            if all(any(v.hand >= deal for v in p.verdicts) for p in people):
                 return True
             # (one who sat mid-hand has seen no commitment yet: the hand its snapshot shows is the one dealt)
             return next((p for p in people if p.view is not None and p.seat in p.view.to_act and p.view.legal
                          and not p.view.hand_over and (deal in deals_seen(p) or not deals_seen(p))), None)
 
+        moves = 0
         while (found := await people[0].until(mover, f"a move in table deal {deal}, or its check")) is not True:
             assert isinstance(found, Person)
+            moves += 1  # a hand where each goes to the deck takes a few: many more is a table that never checks
+            assert moves < MOVES, f"{moves} moves and table deal {deal} not checked by all: {verdicts(people)}"
             action = found.legal(A.ACTION_TYPE_MAZO) or found.legal(A.ACTION_TYPE_PLAY)
             if action is None:
                 action = found.view.legal[0] if found.view is not None else None
