@@ -488,6 +488,13 @@ class Night:
             "tables made", "tables closed", "sat", "left", "moves by people", "watchers", "drops", "lists followed",
             "unary polls", "moves refused", "refused")}
 
+    def watching(self) -> list[str]:
+        """The watchers still watching: one whose table closed has stopped, and is forgotten here."""
+        for token in [t for t, task in self.watchers.items() if task.done()]:
+            del self.watchers[token]
+            self.where.pop(token, None)
+        return list(self.watchers)
+
     def stub(self, token: str) -> table_pb2_grpc.TableStub:
         """Where the table ``token`` opens is served (``JoinResponse.address``: ":PORT" on this host)."""
         address = self.where.get(token, "")
@@ -561,13 +568,18 @@ class Night:
             self.counts["watchers"] += 1
 
     async def follow(self, token: str, after: int = 0) -> None:
+        """A watcher: reads the stream, resuming after a drop and following the table where it moves, until the
+        table closes or its token opens nothing (as a client does: it does not knock on a closed table's door)."""
         last = after
         while True:
-            with contextlib.suppress(grpc.aio.AioRpcError):
+            try:
                 async for msg in self.stub(token).Subscribe(table_pb2.SubscribeRequest(token=token, after_seq=last)):
                     last = max(last, msg.seq)
                     if msg.HasField("closing") and not msg.closing.resubscribe:
                         return
+            except grpc.aio.AioRpcError as err:
+                if err.code() == grpc.StatusCode.PERMISSION_DENIED:
+                    return
             await self.locate(token)
             await asyncio.sleep(0.2)
 
@@ -602,8 +614,8 @@ class Night:
                     await self.sit(table_id)  # somebody takes the seat over
             elif pick < 0.55:
                 await self.watch(self.rng.choice(list(self.tables)))
-            elif pick < 0.7 and self.watchers:
-                token = self.rng.choice(list(self.watchers))
+            elif pick < 0.7 and self.watching():
+                token = self.rng.choice(self.watching())
                 self.watchers[token].cancel()
                 self.counts["drops"] += 1
                 if self.rng.random() < 0.5:

@@ -88,9 +88,16 @@ R1_AT, R2_AT = 0.40, 0.50
 R3_BET_AT, R3_RAISE_AT = 0.62, 0.86
 
 
-@cache
 def _power(cards: tuple[int, ...], opponents: int) -> float:
-    return equity(tuple(sorted(cards))) ** max(1, opponents)
+    """The chance that ``cards`` beat ``opponents`` hands: remembered by the cards in order, so that the memo holds
+    each hand once (a few thousand entries, filled in a process's first hands) and not each of its orderings (six
+    times as many, still filling a bots' process through a night: bench/marks.md, "A night on a small host")."""
+    return _sorted_power(tuple(sorted(cards)), opponents)
+
+
+@cache
+def _sorted_power(cards: tuple[int, ...], opponents: int) -> float:
+    return equity(cards) ** max(1, opponents)
 
 
 @cache
@@ -104,10 +111,14 @@ def p_bet_early(rnd: int, cards: tuple[int, ...]) -> float:
     return 0.05 + 0.9 * _sig((equity(tuple(sorted(cards))) - (R1_AT if rnd == 1 else R2_AT)) / 0.05)
 
 
-@cache
 def p_aggressive(cards: tuple[int, ...], opponents: int) -> float:
-    """The model's chance of betting or raising in round 3 with these cards."""
-    return 0.05 + 0.9 * _sig((_power(cards, opponents) - R3_BET_AT) / 0.07)
+    """The model's chance of betting or raising in round 3 with these cards (remembered as ``_power`` is)."""
+    return _sorted_aggressive(tuple(sorted(cards)), opponents)
+
+
+@cache
+def _sorted_aggressive(cards: tuple[int, ...], opponents: int) -> float:
+    return 0.05 + 0.9 * _sig((_sorted_power(cards, opponents) - R3_BET_AT) / 0.07)
 
 
 def p_call(cards: tuple[int, ...], opponents: int, owe: int, pot: int) -> float:
