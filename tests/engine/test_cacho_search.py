@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtui.engine.betting import CHECK, FOLD
-from cardtui.engine.bots.cacho_search import hard, normal, race
+from cardtui.engine.bots.cacho_search import _power, _sorted_power, hard, normal, p_aggressive, race
 from cardtui.engine.cacho import BET, CachoState
 from cardtui.engine.cacho import GAME as CACHO
 from cardtui.engine.cards import parse_cards
@@ -93,3 +93,16 @@ def test_four_players_a_suited_pair_stays_for_round_three() -> None:
     # four, so it read three bets in round 1 as three sixes and passed such a pair on a quarter of seeds.
     picked = [a for hero in ("6D 5D", "5C 4C", "6D 4D") for a in choices("normal", hero, 2)]
     assert picked.count(BET) >= 0.9 * len(picked), picked
+
+
+@given(st.lists(st.integers(0, 23), min_size=1, max_size=3, unique=True), st.integers(1, 3))
+def test_the_model_remembers_a_hand_once_whatever_its_order(cards: list[int], opponents: int) -> None:
+    """A night's bots' process kept a memo entry for every ordering of every hand, filling for hours: the model's
+    chances are the same in every order, and remembered once."""
+    orders = {tuple(cards), tuple(reversed(cards)), tuple(sorted(cards)), tuple(cards[1:] + cards[:1])}
+    assert len({_power(order, opponents) for order in orders}) == 1
+    assert len({p_aggressive(order, opponents) for order in orders}) == 1
+    before = _sorted_power.cache_info().currsize
+    for order in orders:
+        _power(order, opponents)
+    assert _sorted_power.cache_info().currsize == before  # every order found the one entry
