@@ -112,13 +112,8 @@ def p_bet_early(rnd: int, cards: tuple[int, ...]) -> float:
 
 
 def p_aggressive(cards: tuple[int, ...], opponents: int) -> float:
-    """The model's chance of betting or raising in round 3 with these cards (remembered as ``_power`` is)."""
-    return _sorted_aggressive(tuple(sorted(cards)), opponents)
-
-
-@cache
-def _sorted_aggressive(cards: tuple[int, ...], opponents: int) -> float:
-    return 0.05 + 0.9 * _sig((_sorted_power(cards, opponents) - R3_BET_AT) / 0.07)
+    """The model's chance of betting or raising in round 3 with these cards."""
+    return 0.05 + 0.9 * _sig((_power(cards, opponents) - R3_BET_AT) / 0.07)
 
 
 def p_call(cards: tuple[int, ...], opponents: int, owe: int, pot: int) -> float:
