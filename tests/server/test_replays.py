@@ -21,7 +21,7 @@ from cardtui.server.base.limits import Limits
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, replay_pb2, table_pb2
 from tests.conftest import Player, kind, started
 from tests.engine.test_replays import RIGGED
-from tests.waiting import eventually
+from tests.waiting import eventually, timers_until
 
 
 def view_record(view: table_pb2.View) -> GameView:
@@ -167,13 +167,15 @@ GAMES_TO_PLAY = {
 
 
 @pytest_asyncio.fixture
-async def busy_server(tmp_path: Path) -> AsyncIterator[Running]:
+async def busy_server(tmp_path: Path) -> AsyncIterator[tuple[Running, ManualClock]]:
     """A server whose limits let one client ask for replays at every moment of a game, and whose
-    tables never finish for want of people (a server's setting: no table may ask for it)."""
+    tables never finish for want of people (a server's setting: no table may ask for it), on a clock
+    the test moves: its tables move when the test has looked, however busy the machine."""
+    clock = ManualClock()
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.0, next_hand_delay=0.01,
-                          limits=Limits(replays_per_second=100_000), idle_minutes=-1)
+                          limits=Limits(replays_per_second=100_000), idle_minutes=-1, clock=clock)
     try:
-        yield running
+        yield running, clock
     finally:
         await running.stop(grace=0.2)
 
@@ -201,12 +203,54 @@ def in_play_secret(running: Running, table_id: str) -> str:
     return seed.as_record()["server_seed"] if table.in_play and seed is not None else ""
 
 
+async def look(running: Running, lobby: lobby_pb2_grpc.LobbyStub, watcher: Player, table_id: str,
+               seen: dict[int, tuple[tuple[int, tuple[str, ...]], ...]], in_play: set[int]) -> int:
+    """The watcher asks for every hand the server lists, with one in play: each is finished, none is the one in
+    play, none deals its cards (``seen``: each hand's deal, the same at every look); and for the hand in play, which
+    is refused (1) or has just finished (0)."""
+    listed = await lobby.ListHands(replay_pb2.ListHandsRequest(table_id=table_id, token=watcher.token))
+    now, _ = in_play_deal(running, table_id)
+    in_play.add(now)
+    assert all(h.hand != now for h in listed.hands)
+    hands = [h.hand for h in listed.hands]
+    assert hands == list(range(1, len(hands) + 1))
+    wanted = {*hands[-1:], *(h for h in hands if h not in seen)}
+    for hand in sorted(wanted):
+        steps = [s async for s in lobby.Replay(
+            replay_pb2.ReplayRequest(table_id=table_id, hand=hand, token=watcher.token))]
+        number, cards = in_play_deal(running, table_id)
+        assert steps[-1].view.hand_over and steps[0].hand.hand == hand
+        assert hand != number, "a replay of the hand in play"
+        line = running.store.hands.hand(table_id, hand)
+        assert line is not None, "a replay of a hand not stored"
+        # The hand in play is told apart by its secret seed: two deals of one card to each of
+        # two players (late Cacho hands) may well be the same cards.
+        assert json.loads(line)["fair"]["server_seed"] != in_play_secret(running, table_id)
+        if sum(len(c) for _, c in cards) >= 6:
+            assert dealt(steps) != cards, "a replay dealing the cards of the hand in play"
+        assert seen.setdefault(hand, dealt(steps)) == dealt(steps)
+    if listed.in_play:
+        try:
+            steps = [s async for s in lobby.Replay(
+                replay_pb2.ReplayRequest(table_id=table_id, hand=listed.in_play, token=watcher.token))]
+        except grpc.aio.AioRpcError as err:
+            assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
+            return 1
+        else:  # it finished between the two calls: then it is stored, and no longer in play
+            assert in_play_deal(running, table_id)[0] != listed.in_play
+            assert running.store.hands.hand(table_id, listed.in_play) is not None
+    return 0
+
+
 @pytest.mark.parametrize("game", list(GAMES_TO_PLAY))
-async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Running, game: str) -> None:
+async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: tuple[Running, ManualClock],
+                                                             game: str) -> None:
     """Spectators of a table with the delayed view, at every moment of a whole bot game (or of
     its first dozen hands: a rare game of Pif Paf at 2 chips each runs to seventy), ask for
     every hand the server allows: each is finished, none is the hand in play, and none deals
-    the cards the hand in play was dealt."""
+    the cards the hand in play was dealt. The table makes its next move (a bot's, a window's end,
+    the next deal) when the watcher has seen the last and looked."""
+    busy_server, clock = busy_server
     players, options = GAMES_TO_PLAY[game]
     address = f"127.0.0.1:{busy_server.port}"
     async with grpc.aio.insecure_channel(address) as channel:
@@ -220,44 +264,16 @@ async def test_the_delayed_view_never_holds_the_hand_in_play(busy_server: Runnin
         in_play: set[int] = set()  # the hands the watcher looked at while they were in play
         moments = refusals = 0
         table = busy_server.room.tables[table_id]
-        while not any(kind(e) == "match_ended" for e in watcher.events) and table.hands_played < 12:
-            heard = len(watcher.messages)
-            await watcher.wait_for(lambda q, n=heard: len(q.messages) > n, timeout=60)
+        while True:
+            await watcher.wait_for(lambda q: max((m.seq for m in q.messages), default=-1) >= table.seq)
+            if any(kind(e) == "match_ended" for e in watcher.events) or table.hands_played >= 12:
+                break
             latest = watcher.last_view
-            if latest is None or latest.hand_over or latest.WhichOneof("game") == "waiting":
-                continue
-            moments += 1
-            listed = await lobby.ListHands(replay_pb2.ListHandsRequest(table_id=table_id, token=watcher.token))
-            now, _ = in_play_deal(busy_server, table_id)
-            in_play.add(now)
-            assert all(h.hand != now for h in listed.hands)
-            hands = [h.hand for h in listed.hands]
-            assert hands == list(range(1, len(hands) + 1))
-            wanted = {*hands[-1:], *(h for h in hands if h not in seen)}
-            for hand in sorted(wanted):
-                steps = [s async for s in lobby.Replay(
-                    replay_pb2.ReplayRequest(table_id=table_id, hand=hand, token=watcher.token))]
-                number, cards = in_play_deal(busy_server, table_id)
-                assert steps[-1].view.hand_over and steps[0].hand.hand == hand
-                assert hand != number, "a replay of the hand in play"
-                line = busy_server.store.hands.hand(table_id, hand)
-                assert line is not None, "a replay of a hand not stored"
-                # The hand in play is told apart by its secret seed: two deals of one card to each of
-                # two players (late Cacho hands) may well be the same cards.
-                assert json.loads(line)["fair"]["server_seed"] != in_play_secret(busy_server, table_id)
-                if sum(len(c) for _, c in cards) >= 6:
-                    assert dealt(steps) != cards, "a replay dealing the cards of the hand in play"
-                assert seen.setdefault(hand, dealt(steps)) == dealt(steps)
-            if listed.in_play:
-                try:
-                    steps = [s async for s in lobby.Replay(
-                        replay_pb2.ReplayRequest(table_id=table_id, hand=listed.in_play, token=watcher.token))]
-                except grpc.aio.AioRpcError as err:
-                    assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
-                    refusals += 1
-                else:  # it finished between the two calls: then it is stored, and no longer in play
-                    assert in_play_deal(busy_server, table_id)[0] != listed.in_play
-                    assert busy_server.store.hands.hand(table_id, listed.in_play) is not None
+            before = table.seq
+            if latest is not None and not latest.hand_over and latest.WhichOneof("game") != "waiting":
+                refusals += await look(busy_server, lobby, watcher, table_id, seen, in_play)
+                moments += 1
+            await timers_until(clock, lambda before=before: table.seq > before, "the table's next move")
         # Every hand was opened while a later one was in play: every hand the watcher looked at
         # the table after. A short hand (the last, or one lost at once at eleven) may come and go
         # between two looks.
