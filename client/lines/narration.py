@@ -19,7 +19,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
   points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
   it leaves ("We take 4; we 15, they 2.");
-- at Cacho each show by its worth, which decides the pot (the player's own cards were heard as they came),
+- at Cacho a hand's number is not said (the last pot's winner was) and each card the player is dealt is said with
+  the turn it is for; each show by its worth, which decides the pot (the player's own cards were heard as they came),
   and nothing of the others' bets and shows once the player is out of the hand (the pot's winner is said);
   the analysis of their play, on request;
 - the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings);
@@ -423,6 +424,11 @@ class Narrator:
             # Not even the number: the last hand's end, with the score, said a new one begins. The cards are said
             # with the player's first turn (a hand may end before it); cards the mão passes on, once dealt.
             self.unheard = self.unheard or bool(cards)
+            return ""
+        if view is not None and view.WhichOneof("game") == "cacho" and model.seat is not None:
+            # Nor at Cacho: the last pot's winner said a new hand begins, and its first card is said with the turn
+            # it is for ("Your turn, with 4 spades."), as each later round's is.
+            self.received = [*cards, *self.received]
             return ""
         if not cards or model.seat is None:
             return _("Hand {n}.").format(n=hand)

@@ -8,6 +8,7 @@ command itself, through a terminal, in ``test_command``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -39,16 +40,25 @@ SHORT_WINDOW = "500"
 """The claim window the player asks for, in ms."""
 
 
-def markers(lang: str) -> tuple[str, tuple[str, ...], str, str]:
+def markers(lang: str, level: str = "terse") -> tuple[str, Callable[[str], bool], str, str]:
     """What the scripted player listens for, in ``lang``: the turn, the second hand's start (said alone, or with
-    the player's cards; at truco, terse, the first one's end with the score: the next hand's number is not said),
-    the match's end, and a fair deal's check."""
+    the player's cards; terse, at truco the first one's end with the score and at Cacho its pot's winner: the next
+    hand's number is not said), the match's end, and a fair deal's check."""
     with speaking(lang):
-        return (_("Your turn: {choices}.").split("{")[0],
-                (_("Hand {n}.").format(n=2), _("Hand {n}: {cards}.").split("{cards}")[0].format(n=2),
-                 _("We take {amount}; {score}.").split("{")[0], _("They take {amount}; {score}.").split("{")[0]),
-                _("The match is over.").split(".")[0],
-                _("Fair deal."))
+        starts = [_("Hand {n}.").format(n=2), _("Hand {n}: {cards}.").split("{cards}")[0].format(n=2)]
+        wins = None
+        if level == "terse":
+            starts += [_("We take {amount}; {score}.").split("{")[0], _("They take {amount}; {score}.").split("{")[0],
+                       _("You win {chips}.").split("{")[0]]
+            wins = re.compile(re.escape(_("{name} wins {chips}.")).replace(r"\{name\}", ".+").replace(
+                r"\{chips\}", r"\d+"))
+
+        def second(said: str) -> bool:
+            return said.startswith(tuple(starts)) or (wins is not None and wins.fullmatch(said) is not None)
+
+        return (_("Your turn: {choices}.").split("{")[0], second, _("The match is over.").split(".")[0],
+                _("Fair deal.") if level == "terse" else
+                _("{where}: fair deal ({found}).").split("{where}")[1].split("(")[0].strip())
 
 
 LEVELS = [(lang, "terse") for lang in LANGUAGES] + [("en", "verbose")]
@@ -62,7 +72,7 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
     window, enter for every other choice), sits, plays each turn by number from the sentences alone, and hears
     the hand end, its deal checked fair, and the next begin. (A rummy hand waits out a window after each
     discard that the bots, who never say they let one go, may claim: at the usual 2.5 s, half the hand.)"""
-    turn, second, over, fair = markers(lang)
+    turn, second, over, fair = markers(lang, level)
     with speaking(lang):
         player = Listener(f"127.0.0.1:{patient_server.port}")
         player.start()
@@ -71,8 +81,6 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
         if level == "verbose":
             heard.type(_("verbose"))
             await heard.until(lambda s: s == _(LEVEL_SAID[Level.VERBOSE]), "the level said")
-            second = second[:2]  # the next hand's number is said
-            fair = _("{where}: fair deal ({found}).").split("{where}")[1].split("(")[0].strip()
         heard.type(f"new {game}")
         with speaking(lang):
             described = _("Press enter to create it, or type change to choose each thing, or cancel.")
@@ -91,7 +99,7 @@ async def test_a_whole_hand_of_each_game_by_ear(patient_server: Running, game: s
             windowed = windowed or heard.said[n].startswith(claim)
             heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
         assert windowed == (FAMILY[game] == "rummy"), "a rummy table's claim window is asked for"
-        end = await player.play_until(lambda s: s.startswith(second) or s.startswith(over), turn,
+        end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
                                       "the second hand, or the match's end")
         heard.type("hand")
         heard.type("table")
@@ -142,7 +150,7 @@ async def test_the_analysis_by_ear_names_the_hand_it_judged(patient_server: Runn
             if heard.said[n].startswith("You sit at"):
                 break
             heard.type(SHORT_WINDOW if heard.said[n].startswith(claim) else "")
-        end = await player.play_until(lambda s: s.startswith(second) or s.startswith(over), turn,
+        end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
                                       "the second hand, or the match's end")
         heard.type("analysis")
         judged = await heard.until(lambda s: re.match(r"Hand \d+: the decisions judged", s) is not None,

@@ -18,6 +18,9 @@ from tests.client.lines.listener import spawned
 from tests.client.lines.test_by_ear import EYE_ONLY
 
 PATIENCE = 60
+END = r"Hand 2[.:]|\bwins? \d+\."
+"""The first hand's end: its pot's winner ("You win 6.", "bot 2 wins 4."), as terse says it at Cacho (the next hand's
+number is not said), or the second hand's number (verbose)."""
 
 
 def play_a_hand(port: int, home: Path) -> str:
@@ -34,7 +37,7 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", r"Hand 2[.:]", r"The match is over",
+            seen = child.expect([r"Your turn: 1", r"for example (\d+ \d+)\.", END, r"The match is over",
                                  r"Your turn[.,]"], timeout=4 * PATIENCE)
             if seen == 4:
                 child.sendline("")  # the turn alone (terse): enter says its choices
@@ -43,6 +46,8 @@ def play_a_hand(port: int, home: Path) -> str:
                 break
             child.sendline("1" if seen == 0 else child.match.group(1))
         child.sendline("hand")
+        if seen == 2:
+            child.expect("Fair deal", timeout=PATIENCE)  # the first hand's check, said after its end
         child.sendline("quit")
         child.expect(pexpect.EOF)
     finally:

@@ -344,7 +344,8 @@ def test_the_others_bets_at_cacho_go_unsaid_once_the_player_is_out_of_the_hand()
     assert terse.turn_begins() == ["bia and caio bet 1."]
     told(terse, out, table_pb2.Event(seq=5, hand_started=table_pb2.HandStarted(hand=2, dealer=1)))
     told(terse, out, bet(2, 6))
-    assert "caio bets 1." in terse.after_view(inside), "a bet dealt with the hand, in its message"
+    assert terse.after_view(inside) == [], "the new hand said with the player's turn, not as it is dealt"
+    assert terse.turn_begins() == ["caio bets 1."], "a bet dealt with the hand, in its message, said before the turn"
     shown = table_pb2.Event(seq=7, cacho=cacho_pb2.CachoEvent(showed=cacho_pb2.CachoShowed(
         seat=1, cards=["3C", "5S", "3S"], strength=cacho_pb2.CachoStrength(
             category=cacho_pb2.CACHO_CATEGORY_TWO_SUITED, points=28))))
@@ -373,6 +374,36 @@ def test_a_cacho_round_s_card_is_said_with_the_players_turn() -> None:
     assert heard.said[-1] == "Your turn, with 4 diamonds."
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Your turn.", "said once"
+
+
+def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_all() -> None:
+    """A new Cacho hand says nothing as it is dealt (the last pot's winner was just said): its first card is said
+    with the player's turn, after the bets before it; verbose says the hand's number and the card as they come."""
+    m = cacho_model()
+    view = m.view
+    assert view is not None
+    view.hand = 3
+    view.to_act.append(0)
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_PASS),
+                       common_pb2.Action(type=common_pb2.ACTION_TYPE_BET, chips=1)])
+    next(s for s in view.cacho.seats if s.seat == 0).cards.append("4S")
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
+    at = Seat("token", m.with_view(view, 2))
+    at.told_choices = True
+    started = table_pb2.Event(seq=1, hand_started=table_pb2.HandStarted(hand=3))
+    dealt = table_pb2.Event(seq=2, cards_dealt=table_pb2.CardsDealt(seat=0, cards=["4S"]))
+    bet = table_pb2.Event(seq=3, acted=table_pb2.Acted(seat=1, action=common_pb2.Action(
+        type=common_pb2.ACTION_TYPE_BET, chips=1)))
+    assert told(at.narrator, at.model, started) == [] and told(at.narrator, at.model, dealt) == []
+    assert at.narrator.after_view(at.model) == [], "no number, no card: they come with the turn"
+    assert told(at.narrator, at.model, bet) == []
+    assert at.narrator.turn_begins() == ["bia bets 1."]
+    room._say_turn(at, with_hand=True)
+    assert heard.said[-1] == "Your turn, with 4 spades."
+    verbose = Narrator(Level.VERBOSE)
+    assert told(verbose, at.model, started) + told(verbose, at.model, dealt) == ["Hand 3: ana deals.",
+                                                                                  "You receive 4 of spades."]
 
 
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:

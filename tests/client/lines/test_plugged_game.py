@@ -13,7 +13,7 @@ import pexpect
 from cardtui.server.app import Running
 from tests.client.lines.listener import Listener, spawned
 from tests.client.lines.test_by_ear import EYE_ONLY, markers
-from tests.client.lines.test_command import PATIENCE
+from tests.client.lines.test_command import END, PATIENCE
 from tests.games import highcard
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -36,10 +36,10 @@ async def test_a_hand_of_a_game_from_one_folder_by_ear(game_server: Running, tes
     while not heard.said[n := await heard.until(lambda s: s.startswith("You sit at") or "enter" in s,
                                                 "the next question", n + 1)].startswith("You sit at"):
         heard.type("")
-    end = await player.play_until(lambda s: s.startswith(second) or s.startswith(over), turn,
+    end = await player.play_until(lambda s: second(s) or s.startswith(over), turn,
                                   "the second hand, or the match's end")
     assert await player.stop() == 0
-    said = heard.said[:end]
+    said = heard.said[:end + 1]  # the first hand's end, with its pot's winner, or the second's start
     assert any(s.startswith(turn) for s in said), "the player had a turn"
     assert any(" wins " in s or s.startswith("You win ") for s in said), ("the pot's winner said", said[-20:])
     assert any(fair in s for s in heard.said), f"no fair deal heard in {heard.said[-20:]}"
@@ -62,7 +62,7 @@ def play_a_hand(port: int, home: Path) -> str:
         while child.expect([r"enter keeps[^\r\n]*|enter for none\.", r"You sit at"]) == 0:
             child.sendline("")
         while True:
-            seen = child.expect([r"Your turn: (\d+)", r"for example (\d+ \d+)\.", r"Hand 2[.:]", r"The match is over",
+            seen = child.expect([r"Your turn: (\d+)", r"for example (\d+ \d+)\.", END, r"The match is over",
                                  r"Your turn[.,]"], timeout=4 * PATIENCE)
             if seen == 4:
                 child.sendline("")  # the turn alone (terse): enter says its choices
@@ -70,6 +70,8 @@ def play_a_hand(port: int, home: Path) -> str:
             if seen >= 2:
                 break
             child.sendline(child.match.group(1))
+        if seen == 2:
+            child.expect("Fair deal", timeout=PATIENCE)  # the first hand's check, said after its end
         child.sendline("quit")
         child.expect(pexpect.EOF)
     finally:
