@@ -166,8 +166,10 @@ def answer(offered: list[Choice], rng: random.Random) -> str:
 
 def turn_said() -> tuple[str, ...]:
     """How each sentence that says a turn of the player's begins, in the reader's language: with its choices, or
-    (the terse level at truco and Cacho) the turn alone, or with the hand's cards."""
-    return (_("Your turn: {choices}.").split("{")[0], _("Your turn."), _("Your turn, with {cards}.").split("{")[0])
+    (the terse level at truco and Cacho) the turn alone, or with the hand's cards, or (terse, at Pif Paf and
+    Cacheta) the card just drawn from the stock with the discard's choices."""
+    return (_("Your turn: {choices}.").split("{")[0], _("Your turn."), _("Your turn, with {cards}.").split("{")[0],
+            _("You draw {card}, number {n}; {choices}.").split("{")[0])
 
 
 async def listening(room: TimedRoom, lines: Heard, rng: random.Random, turn: tuple[str, ...]) -> None:

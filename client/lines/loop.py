@@ -575,8 +575,9 @@ class LineRoom:
             self.say(self._brief_turn(at, offered))
             return
         cards = sum(1 for c in held(model, at.slots) if c is not None)
-        said = _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
-                                                  else menu(offered))
+        drew = at.narrator.drew_turn(model, terse_menu(offered, cards)) if terse and not again else ""
+        said = drew or _("Your turn: {choices}.").format(choices=terse_menu(offered, cards) if terse and not again
+                                                         else menu(offered))
         unheard = at.narrator.hand_unheard(model, at.slots) if _truco_table(model) else ""
         if unheard:  # a truco hand's turn that says its choices (the mão's, at paulista): the cards it is about
             said += " " + _("You hold {cards}.").format(cards=unheard)

@@ -8,7 +8,9 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
 
 - the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 of clubs; caio takes
   it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
-  "yours"), said when the player's turn comes or when a seat's turn comes round again;
+  "yours"), said when the player's turn comes or when a seat's turn comes round again; a card the player draws
+  from the stock is said with the discard's turn ("You draw 4 clubs, number 5; discard."), and a hand played
+  for points ends with who lost what, the same loss said once ("bia wins the hand: you and caio -1.");
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
@@ -39,6 +41,7 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
+from cardtui.client import gamebook
 from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
     YES,
@@ -53,7 +56,7 @@ from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
 from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
-from cardtui.client.turn_bell import bell_file
+from cardtui.client.turn_bell import bell_file, my_turn
 from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
 from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2, truco_pb2
@@ -195,6 +198,8 @@ class Narrator:
     received: list[str] = field(default_factory=list)
     """Cards dealt to the player at Cacho since the hand began and not said yet: said with their turn ("Your turn,
     with 4 diamonds."), which comes before anything is decided with them."""
+    drawn: str = ""
+    """A card the player just drew from the stock, said with the turn that discards (``drew_turn``)."""
     dealt_now: bool = False
     """A deal (a hand, a Cacho round) in the message being said: the view the events are said against is the one
     before it, so who is out of the hand is not known from it yet."""
@@ -244,6 +249,7 @@ class Narrator:
                                  and not _gave_points(body)):
             return []
         if name in ("hand_ended", "pot_won", "round_ended", "match_ended", "knocked"):
+            self.drawn = ""
             self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
             self.signals = []
             self.unheard = False
@@ -338,6 +344,9 @@ class Narrator:
     def _short(self, model: TableModel, name: str, body: Message) -> str | None:
         """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
         log's own words."""
+        if isinstance(body, table_pb2.HandEnded) and model.view is not None \
+                and model.view.WhichOneof("game") == "rummy" and not _chips(model):
+            return _points_lost(model, body)
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
             self.signals = []
@@ -356,7 +365,7 @@ class Narrator:
             return ""
         if isinstance(body, rummy_pb2.RummyDrawnCard) and body.seat == model.seat:
             card = body.card
-            self.later.append(lambda now: _drawn(now, card))
+            self.later.append(lambda now: self._drew(now, card))
             return ""
         if isinstance(body, truco_pb2.TrucoCalled) and body.bet == truco_pb2.TRUCO_BET_TRUCO:
             # the truco's rungs: the word says the stake ("Seis!" is for 6), unlike the envido's sum
@@ -434,6 +443,24 @@ class Narrator:
             return _("Hand {n}.").format(n=hand)
         return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards, short=True))
 
+    def _drew(self, model: TableModel, card: str) -> str:
+        """The card drawn from the stock: said with the discard's turn that follows ("You draw 4 clubs, number 5;
+        discard."), one sentence where two were; said alone where no turn follows."""
+        if my_turn(model) and card in held(model):
+            self.drawn = card
+            return ""
+        return _drawn(model, card)
+
+    def drew_turn(self, model: TableModel, choices: str) -> str:
+        """The turn after a draw from the stock, with the card drawn and the number that discards it; "" where no
+        card was drawn since the last turn was said."""
+        card, self.drawn = self.drawn, ""
+        hand = held(model)
+        if not card or card not in hand:
+            return ""
+        return _("You draw {card}, number {n}; {choices}.").format(card=card_words(card, short=True),
+                                                                   n=hand.index(card) + 1, choices=choices)
+
     def after_view(self, model: TableModel) -> list[str]:
         """The sentences waiting for the message's view (``later``), said now that it is in."""
         said = [s(model) for s in self.later]
@@ -465,6 +492,29 @@ def _gave_points(body: Message) -> bool:
     """The player's own refusal of a call: it says what the others take for it, a result, not an echo."""
     return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
             and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
+
+
+def _chips(model: TableModel) -> bool:
+    game = gamebook.find(model.game)
+    return game is not None and game.chips
+
+
+def _points_lost(model: TableModel, body: table_pb2.HandEnded) -> str:
+    """A hand's end played for points, the seats that lost the same said together, the player as "you" ("bot 3
+    wins the hand: you, bot 2 and bot 4 -1.")."""
+    if body.HasField("winner"):
+        said = _("You win the hand") if body.winner == model.seat else _("{name} wins the hand").format(
+            name=model.name(body.winner))
+    else:
+        said = _("The hand is over")
+    lost: dict[int, list[str]] = {}
+    for seat, delta in enumerate(body.deltas):
+        if delta:
+            lost.setdefault(delta, []).append(_("you") if seat == model.seat else model.name(seat))
+    parts = [(names[0] if len(names) == 1 else _("{some} and {last}").format(some=", ".join(names[:-1]),
+                                                                              last=names[-1])) + f" {delta:+d}"
+             for delta, names in lost.items()]
+    return said + (": " + ", ".join(parts) if parts else "") + "."
 
 
 def _drawn(model: TableModel, card: str) -> str:

@@ -106,19 +106,20 @@ class Listener:
         heard = self.heard
         seen = 0
         brief = brief_turn()
+        drew = drew_turn()
         asked = False
         while True:
             # A hand the bots play on alone (the player folded) may take long: the bound is a hand's, not a move's.
-            n = await heard.until(lambda s: done(s) or s.startswith((turn, *brief)) or EXAMPLE.search(s), what, seen,
-                                  seconds=4 * PATIENCE)
+            n = await heard.until(lambda s: done(s) or s.startswith((turn, *brief)) or drew.fullmatch(s)
+                                  or EXAMPLE.search(s), what, seen, seconds=4 * PATIENCE)
             said = heard.said[n]
             seen = n + 1
             if done(said):
                 return n
             example = EXAMPLE.search(said)
             offered = FIRST.search(said[len(turn):]) if said.startswith(turn) else None
-            if (said.startswith(brief) and not said.startswith(turn)) or (said.startswith(turn) and not offered
-                                                                          and not answer):
+            if (said.startswith(brief) and not said.startswith(turn)) or drew.fullmatch(said) or (
+                    said.startswith(turn) and not offered and not answer):
                 heard.type("")  # a turn without its numbers ("Your turn.", "Your turn: draw."): enter says them
                 asked = True
                 continue
@@ -132,6 +133,13 @@ class Listener:
 def brief_turn() -> tuple[str, ...]:
     """How the terse level's turn without its choices begins, in the reader's language: alone, or with the hand."""
     return _("Your turn."), _("Your turn, with {cards}.").split("{")[0]
+
+
+def drew_turn() -> re.Pattern[str]:
+    """The terse turn that discards after a draw from the stock, with the card drawn ("You draw 4 clubs, number 5;
+    discard."), in the reader's language."""
+    template = re.escape(_("You draw {card}, number {n}; {choices}."))
+    return re.compile(template.replace(r"\{card\}", ".+?").replace(r"\{n\}", r"\d+").replace(r"\{choices\}", ".+"))
 
 
 def spawned(port: int, home: Path, env: dict[str, str] | None = None) -> tuple[pexpect.spawn, io.StringIO]:

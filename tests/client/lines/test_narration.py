@@ -406,6 +406,41 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
                                                                                   "You receive 4 of spades."]
 
 
+def test_a_card_drawn_from_the_stock_is_said_with_the_turn_that_discards_it() -> None:
+    """Terse: "You draw 9 diamonds, number 3; discard." one sentence where "You draw ..." and "Your turn: discard."
+    were two; verbose says each."""
+    m = model()
+    view = m.view
+    assert view is not None
+    hand = ["2C", "5H", "9D", "JC", "QC", "KH", "AS", "3S", "7H", "8H", "10C"]
+    view.rummy.cards.extend(hand)
+    view.to_act.append(0)
+    view.legal.extend([common_pb2.Action(type=common_pb2.ACTION_TYPE_DISCARD, cards=[c]) for c in hand])
+    heard = Heard()
+    room = LineRoom(Start("127.0.0.1:1", "ana", own_config=False), heard)
+    at = Seat("token", m.with_view(view, 2))
+    drawn = rummy(drawn_card=rummy_pb2.RummyDrawnCard(seat=0, card="9D"))
+    assert told(at.narrator, at.model, drawn) == []
+    assert at.narrator.after_view(at.model) == [], "said with the turn"
+    room._say_turn(at)
+    assert heard.said[-1] == "You draw 9 diamonds, number 3; discard."
+    room._say_turn(at)
+    assert heard.said[-1] == "Your turn: discard.", "the card said once"
+    verbose = Narrator(Level.VERBOSE)
+    assert told(verbose, at.model, drawn) == ["You draw 9 of diamonds from the stock."]
+
+
+def test_a_hand_played_for_points_ends_with_who_lost_what_said_together() -> None:
+    """Terse, at Cacheta: the seats that lost the same said together, the player as "you", the unit left out;
+    verbose as the log says it."""
+    m = model("cacheta")
+    ended = table_pb2.Event(seq=5, hand_ended=table_pb2.HandEnded(winner=3, deltas=[-1, -1, -2, 0]))
+    assert told(Narrator(Level.TERSE), m, ended) == ["dan wins the hand: you and bia -1, caio -2."]
+    assert told(Narrator(Level.VERBOSE), m, ended) == ["dan wins the hand: ana -1, bia -1, caio -2 points."]
+    assert told(Narrator(Level.TERSE), model("cacheta", seat=3), ended) == [
+        "You win the hand: ana and bia -1, caio -2."]
+
+
 def test_the_same_bet_by_seats_one_after_another_is_said_once_with_their_names() -> None:
     """"bia and caio pass; dan bets 1": shorter to hear than a name and a verb for each; a bet of another kind or
     size starts a part of its own; verbose says each."""
