@@ -21,10 +21,11 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
   points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
   it leaves ("We take 4; we 15, they 2.");
-- at Cacho a hand's number is not said (the last pot's winner was) and each card the player is dealt is said with
-  the turn it is for; each show by its worth, which decides the pot (the player's own cards were heard as they came),
-  and nothing of the others' bets and shows once the player is out of the hand (the pot's winner is said);
-  the analysis of their play, on request;
+- at Cacho a hand's number is not said (the last pot's winner was), a redeal is "Dealt again." (everyone's
+  pass was just said), and each card the player is dealt is said with the turn it is for; each show by its
+  worth, which decides the pot (the player's own cards were heard as they came), and nothing of the others'
+  bets and shows once the player is out of the hand (the pot's winner is said); the analysis of their play, on
+  request;
 - the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings);
 - every sentence is kept, in full, for ``last``.
 
@@ -344,6 +345,8 @@ class Narrator:
     def _short(self, model: TableModel, name: str, body: Message) -> str | None:
         """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
         log's own words."""
+        if isinstance(body, cacho_pb2.CachoRedealt):
+            return _("Dealt again.")  # everyone's pass, the player's too, was just said
         if isinstance(body, table_pb2.HandEnded) and model.view is not None \
                 and model.view.WhichOneof("game") == "rummy" and not _chips(model):
             return _points_lost(model, body)

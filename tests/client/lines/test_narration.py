@@ -402,6 +402,9 @@ def test_a_cacho_hand_s_first_card_is_said_with_the_turn_and_its_number_not_at_a
     room._say_turn(at, with_hand=True)
     assert heard.said[-1] == "Your turn, with 4 spades."
     verbose = Narrator(Level.VERBOSE)
+    redealt = table_pb2.Event(seq=4, cacho=cacho_pb2.CachoEvent(redealt=cacho_pb2.CachoRedealt()))
+    assert told(at.narrator, at.model, redealt) == ["Dealt again."]
+    assert told(verbose, at.model, redealt) == ["Everyone passed: the cards are dealt again."]
     assert told(verbose, at.model, started) + told(verbose, at.model, dealt) == ["Hand 3: ana deals.",
                                                                                   "You receive 4 of spades."]
 
