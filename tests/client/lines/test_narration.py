@@ -131,7 +131,7 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
     terse.heard.type("new pifpaf")
     await terse.heard.until(lambda s: "Press enter" in s, "the table described")
     terse.heard.type("change")
-    answers = iter(["3", "1", "", "", "500"])  # players, bots, turn, then the options up to the claim window
+    answers = iter(["4", "2", "", "", "500"])  # players, bots (two: a hand ends sooner), turn, then the options
     n = 0
     while True:
         n = await terse.heard.until(lambda s: s.startswith("You sit at") or "enter" in s, "a question", n + 1)
