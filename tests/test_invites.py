@@ -129,7 +129,12 @@ async def test_codes_open_their_table_and_nothing_else(server: Running, tmp_path
         finally:
             await other.stop(grace=0.1)
         said = await refused(stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=foreign)), grpc.StatusCode.NOT_FOUND)
-        assert "not an invite of this server" in said and "connect to the server that gave it" in said
+        if server.room.invites.ours(foreign):
+            # Its last two symbols are a check of the server's own: one foreign code in 1,024 passes it, and is then
+            # what a mistyped code of this server is.
+            assert "closed, or the code is mistyped" in said, said
+        else:
+            assert "not an invite of this server" in said and "connect to the server that gave it" in said
         server.room.finish(server.room.tables[open_table], "closed")
         said = await refused(stub.OpenInvite(lobby_pb2.OpenInviteRequest(code=invite.code)), grpc.StatusCode.NOT_FOUND)
         assert "has closed" in said
