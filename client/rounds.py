@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import grpc
 from textual.message import Message
@@ -29,6 +29,23 @@ LOOK_SECONDS = 30.0
 RETRY_SECONDS = 2.0
 """After a tournament's stream drops (the server gone a moment), when it is followed again."""
 OVER = (tournament_pb2.TOURNAMENT_STATUS_FINISHED, tournament_pb2.TOURNAMENT_STATUS_CANCELLED)
+
+
+async def states(stub: tournament_pb2_grpc.TournamentsAsyncStub,
+                 tournament_id: str) -> AsyncIterator[tournament_pb2.TournamentState]:
+    """A tournament's state at every change, until it is over (its last state too); followed again after a drop,
+    ``RETRY_SECONDS`` later; none once the server no longer has it."""
+    while True:
+        try:
+            async for state in stub.WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tournament_id)):
+                yield state
+                if state.summary.status in OVER:
+                    return
+            return
+        except grpc.aio.AioRpcError as err:
+            if err.code() == grpc.StatusCode.NOT_FOUND:
+                return
+        await asyncio.sleep(RETRY_SECONDS)
 
 
 class Entered(Message):
@@ -93,19 +110,8 @@ class Rounds:
             self.run(self._watch(tournament_id))
 
     async def _watch(self, tournament_id: str) -> None:
-        """The tournament's state at every change, until it is over; again after a drop."""
-        while True:
-            try:
-                async for state in self.stub().WatchTournament(
-                        tournament_pb2.TournamentRequest(tournament_id=tournament_id)):
-                    await self.arrived(state)
-                    if state.summary.status in OVER:
-                        return
-                return
-            except grpc.aio.AioRpcError as err:
-                if err.code() == grpc.StatusCode.NOT_FOUND:
-                    return
-            await asyncio.sleep(RETRY_SECONDS)
+        async for state in states(self.stub(), tournament_id):
+            await self.arrived(state)
 
     async def arrived(self, state: tournament_pb2.TournamentState) -> None:
         mine = my_table(state, self.player)

@@ -92,20 +92,19 @@ class LobbyPart:
         return None
 
     async def sit(self, rest: str) -> None:
-        if self.room.at is not None:
-            self.room.say(_("You are at a table: leave it first."))
-            return
-        table_id = self.table_id(rest)
-        if table_id is not None:
-            await self.room.open_table(table_id)
+        await self._open(rest, spectate=False)
 
     async def watch(self, rest: str) -> None:
+        await self._open(rest, spectate=True)
+
+    async def _open(self, rest: str, spectate: bool) -> None:
+        """The table ``rest`` names, sat at or watched: from the lobby only."""
         if self.room.at is not None:
             self.room.say(_("You are at a table: leave it first."))
             return
         table_id = self.table_id(rest)
         if table_id is not None:
-            await self.room.open_table(table_id, spectate=True)
+            await self.room.open_table(table_id, spectate=spectate)
 
     async def new(self, rest: str) -> None:
         assert self.room.conn is not None and self.room.info is not None

@@ -42,7 +42,6 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from cardtui.client import gamebook
 from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
     YES,
@@ -55,7 +54,7 @@ from cardtui.client.boards.truco_words import (
 )
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
-from cardtui.client.lines.sentences import card_words, cards_words, spoken
+from cardtui.client.lines.sentences import CHIPS, card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
 from cardtui.client.turn_bell import bell_file, my_turn
 from cardtui.client.words import said_action
@@ -348,7 +347,7 @@ class Narrator:
         if isinstance(body, cacho_pb2.CachoRedealt):
             return _("Dealt again.")  # everyone's pass, the player's too, was just said
         if isinstance(body, table_pb2.HandEnded) and model.view is not None \
-                and model.view.WhichOneof("game") == "rummy" and not _chips(model):
+                and model.view.WhichOneof("game") == "rummy" and model.game not in CHIPS:
             return _points_lost(model, body)
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
@@ -495,11 +494,6 @@ def _gave_points(body: Message) -> bool:
     """The player's own refusal of a call: it says what the others take for it, a result, not an echo."""
     return (isinstance(body, truco_pb2.TrucoAnswered) and not body.accepted and body.points > 0
             and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
-
-
-def _chips(model: TableModel) -> bool:
-    game = gamebook.find(model.game)
-    return game is not None and game.chips
 
 
 def _points_lost(model: TableModel, body: table_pb2.HandEnded) -> str:

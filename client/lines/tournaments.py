@@ -30,7 +30,7 @@ from cardtui.client.lines.creating import (
     spans,
 )
 from cardtui.client.lines.sentences import spoken
-from cardtui.client.rounds import OVER, my_table
+from cardtui.client.rounds import OVER, my_table, states
 from cardtui.client.screens.tournaments import STARTS, entry_names, status_text, stub
 from cardtui.i18n import _
 from cardtui.v1 import common_pb2, lobby_pb2, tournament_pb2
@@ -41,11 +41,6 @@ if TYPE_CHECKING:
 ROUNDS = 3
 PLACES = 8
 TURN = 30
-
-
-RETRY = 2.0
-"""Seconds before a tournament's stream, dropped, is followed again."""
-
 
 
 def tournament_line(n: int, t: tournament_pb2.TournamentSummary, titles: dict[str, str]) -> str:
@@ -307,25 +302,16 @@ class TournamentsPart:
         """A tournament the player entered: each new table of theirs said, with how to sit at it."""
         assert self.room.conn is not None
         told: set[str] = set()
-        while True:
-            try:
-                watching = stub(self.room.conn).WatchTournament(tournament_pb2.TournamentRequest(tournament_id=tid))
-                async for state in watching:
-                    mine = my_table(state, self.room.name)
-                    if mine is not None and mine.table_id not in told:
-                        told.add(mine.table_id)
-                        self.room.listed = [*[t for t in self.room.listed if t != mine.table_id], mine.table_id]
-                        self.room.say(_("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
-                                 .format(name=state.summary.name, round=mine.round, n=len(self.room.listed)))
-                    if state.summary.status in OVER:
-                        self.room.say(_("{name} is over: type tournament for its standings.").format(
-                            name=state.summary.name))
-                        return
-                return
-            except grpc.aio.AioRpcError as err:
-                if err.code() == grpc.StatusCode.NOT_FOUND:
-                    return
-            await asyncio.sleep(RETRY)
+        async for state in states(stub(self.room.conn), tid):
+            mine = my_table(state, self.room.name)
+            if mine is not None and mine.table_id not in told:
+                told.add(mine.table_id)
+                self.room.listed = [*[t for t in self.room.listed if t != mine.table_id], mine.table_id]
+                self.room.say(_("{name}, round {round}: your table is ready. Type sit {n} to take your seat.")
+                              .format(name=state.summary.name, round=mine.round, n=len(self.room.listed)))
+            if state.summary.status in OVER:
+                self.room.say(_("{name} is over: type tournament for its standings.").format(
+                    name=state.summary.name))
 
     async def withdraw(self, rest: str) -> None:
         conn = self.room.conn
