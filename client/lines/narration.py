@@ -21,6 +21,8 @@ cards that reach the table; a knock, a claim; the results. The rest is folded or
   acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
   points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
   it leaves ("We take 4; we 15, they 2.");
+- at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
+  manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
 - at Cacho a hand's number is not said (the last pot's winner was), a redeal is "Dealt again." (everyone's
   pass was just said), and each card the player is dealt is said with the turn it is for; each show by its
   worth, which decides the pot (the player's own cards were heard as they came), and nothing of the others'
@@ -46,6 +48,7 @@ from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
     YES,
     call_word,
+    counted,
     meaning,
     my_team,
     round_points,
@@ -172,14 +175,32 @@ class Bet:
 
 
 @dataclass
+class Rejected:
+    """The hands a truco paulista mão rejects before the deal goes on, said together once something else is said:
+    how many, and the cards among them whose whereabouts a player counts (a manilha, a 3); the rest are low cards
+    out of play (``last`` and the verbose level name every one)."""
+
+    name: str
+    hands: int = 0
+    top: list[str] = field(default_factory=list)
+
+    def said(self) -> str:
+        rejects = (_("{name} rejects a hand") if self.hands == 1 else _("{name} rejects {n} hands")).format(
+            name=self.name, n=self.hands)
+        if not self.top:
+            return rejects
+        return _("{rejects}, {cards} among them").format(rejects=rejects, cards=cards_words(self.top, short=True))
+
+
+@dataclass
 class Narrator:
     """What the line mode says of each event, at the player's level."""
 
     level: Level = Level.TERSE
     folded: Folded = field(default_factory=Folded)
-    moves: list[str | Bet] = field(default_factory=list)
-    """The others' bets and cards played since anything else was said: one line, said before the next thing (the
-    same bet by seats one after another, once with their names)."""
+    moves: list[str | Bet | Rejected] = field(default_factory=list)
+    """The others' bets, cards played and hands rejected since anything else was said: one line, said before the
+    next thing (the same bet by seats one after another, once with their names; a mão's rejections once)."""
     acted: bool = False
     """The player chose an action since their turn was said: their own echo of it is not news (terse)."""
     later: list[Callable[[TableModel], str]] = field(default_factory=list)
@@ -236,6 +257,8 @@ class Narrator:
             self._on_top(body)
             return folded
         self._on_top(body)
+        if self._rejected(model, body):
+            return []
         move = self._move(model, body)
         if move is not None:
             last = self.moves[-1] if self.moves else None
@@ -275,7 +298,7 @@ class Narrator:
         """``said``, after the others' moves folded so far (when there is anything to say)."""
         if not said or not self.moves:
             return said
-        line = "; ".join(m.said() if isinstance(m, Bet) else m for m in self.moves) + "."
+        line = "; ".join(m if isinstance(m, str) else m.said() for m in self.moves) + "."
         self.moves = []
         return [line, *said]
 
@@ -295,6 +318,20 @@ class Narrator:
                 and not body.blind:
             return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card, short=True))
         return None
+
+    def _rejected(self, model: TableModel, body: Message) -> bool:
+        """Another's rejected hand at truco paulista, folded with the same mão's others (up to three a deal)."""
+        if not isinstance(body, truco_pb2.PaulistaDealChoice) or body.choice != truco_pb2.PAULISTA_CHOICE_REJECT \
+                or body.seat == model.seat:
+            return False
+        name = model.name(body.seat)
+        last = self.moves[-1] if self.moves else None
+        if not (isinstance(last, Rejected) and last.name == name):
+            last = Rejected(name)
+            self.moves.append(last)
+        last.hands += 1
+        last.top.extend(c for c in body.cards if counted(model.game, c))
+        return True
 
     def _folds(self, model: TableModel, name: str, body: Message) -> bool:
         """The others' routine rummy moves: a draw, a discard."""

@@ -292,6 +292,30 @@ def test_the_truco_is_called_and_answered_without_its_stake_and_a_trick_is_ours_
     assert told(terse, m, ran) == [], "her own run: the round's end says what they take"
 
 
+def test_a_maos_rejected_hands_are_one_sentence_naming_the_cards_a_player_counts() -> None:
+    """Up to three rejections a deal, each three cards out of play: the terse level says them once, before what
+    comes next, by how many and the manilhas and 3s among them; verbose names every card as it comes."""
+    m = model("truco_paulista")
+    terse = Narrator(Level.TERSE)
+
+    def rejects(seq: int, seat: int, *cards: str) -> table_pb2.Event:
+        return truco(seq, paulista_deal_choice=truco_pb2.PaulistaDealChoice(
+            seat=seat, choice=truco_pb2.PAULISTA_CHOICE_REJECT, cards=list(cards)))
+
+    first = rejects(1, 2, "6C", "6H", "6D")
+    assert told(terse, m, first) == []
+    assert told(terse, m, rejects(2, 2, "JC", "AS", "3D")) == []
+    assert told(terse, m, rejects(3, 2, "4H", "QH", "5C")) == []
+    call = truco(4, called=truco_pb2.TrucoCalled(seat=3, team=1, bet=truco_pb2.TRUCO_BET_TRUCO,
+                                                 call=truco_pb2.TRUCO_WORD_TRUCO, value=3, refused=1))
+    assert told(terse, m, call) == ["caio rejects 3 hands, ace spades and 3 diamonds among them.", "dan: Truco!"]
+    assert told(terse, m, first) == [] and terse.turn_begins() == ["caio rejects a hand."], "low cards: counted"
+    terse.acted = True
+    assert told(terse, m, rejects(5, 0, "6C", "6H", "6D")) == [], "the player's own, just chosen: not said back"
+    verbose = Narrator(Level.VERBOSE)
+    assert told(verbose, m, first) == ["caio rejects 6 of clubs, 6 of hearts and 6 of diamonds."]
+
+
 def cacho_model(status: int = cacho_pb2.CACHO_SEAT_STATUS_IN) -> TableModel:
     """A Cacho table seen from seat 0, whose own status is ``status``."""
     m = model("cacho")
