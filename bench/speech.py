@@ -42,7 +42,7 @@ from cardtui.client.lines.loop import LineRoom, Seat, Start
 from cardtui.client.turn_bell import my_turn
 from cardtui.i18n import _, speaking
 from cardtui.server.app import start
-from cardtui.v1 import lobby_pb2, table_pb2
+from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 GAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
 MARKS = {"pifpaf": 0.8, "cacheta": 0.8, "truco_paulista": 0.5, "truco_argentino": 0.5, "cacho": 0.5}
@@ -54,6 +54,10 @@ HANDS = 8
 AVOIDED = ("fold", "mazo", "run", "signal")
 """Choices the bench's player never makes while another is on offer: it plays each hand through."""
 SEED = 77
+OPTIONS = {"cacho": {"chips": 1000}}
+"""Table options the bench plays with: at Cacho a stack the bench's player keeps through every hand measured (it calls
+at random; with the default 20 chips it was out of the match within a few hands, and then heard only each pot's
+winner, x0.22 of the hands' time, which measured nothing of what a player in the hand hears)."""
 PAUSE = 4.0
 """The server's pause between hands (``serve --next-hand-delay``'s default): a hand's time ends with it, or with
 the next deal, whichever comes first (a match's end waits longer, for the players' answers)."""
@@ -210,7 +214,8 @@ async def play(game: str, lang: str, hands: int, seed: int, voice: Voice, level:
                 await asyncio.sleep(0.05)
             lines.typed.put_nowait(level)
             table = await room.conn.create(lobby_pb2.CreateTableRequest(
-                game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30))
+                game=game, name=_("{game} table").format(game=game), seats=4, bots=3, turn_seconds=30,
+                options={k: common_pb2.OptionValue(number=v) for k, v in OPTIONS.get(game, {}).items()}))
             await room.open_table(table.id)
             while len(room.starts) < hands + 2:
                 await asyncio.sleep(0.2)
