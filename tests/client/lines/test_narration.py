@@ -118,7 +118,7 @@ def test_the_fair_deal_check_is_one_short_sentence_whatever_it_found() -> None:
 
 async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_says_the_check(
         patient_server: Running) -> None:
-    """Two players at one Pif Paf table, one at each level, the same hand: the terse one hears fewer and shorter
+    """Two players at one Cacheta table, one at each level, the same hand: the terse one hears fewer and shorter
     sentences, no claim window they could only let go, and asks for the deal's check whole."""
     address = f"127.0.0.1:{patient_server.port}"
     terse, verbose = Listener(address, "ana"), Listener(address, "bia")
@@ -128,7 +128,7 @@ async def test_a_hand_heard_terse_says_less_than_verbose_and_the_deal_command_sa
         await p.heard.until(lambda s: "127.0.0.1" in s, "the welcome")
     verbose.heard.type("verbose")
     await verbose.heard.until(lambda s: s.startswith("Verbose:"), "the level")
-    terse.heard.type("new pifpaf")
+    terse.heard.type("new cacheta")
     await terse.heard.until(lambda s: "Press enter" in s, "the table described")
     terse.heard.type("change")
     answers = iter(["4", "2", "", "", "500"])  # players, bots (two: a hand ends sooner), turn, then the options
