@@ -69,6 +69,8 @@ MEANINGS: dict[str, dict[int, tuple[str, ...]]] = {
 }
 """What each gesture usually promises (the table of signals (docs/rules.md), read for each deck): cards or words."""
 SIGN = {PAULISTA: "Sinal", ARGENTINO: "Seña"}
+SHORT = {"bad cards": N_("bad"), "a good hand": N_("good"), "good envido": "tanto", "an ace": N_("an A")}
+"""Meanings cut short for a key's label, which has 14 characters at 80 columns ("s Seña 7⚔/7● ±")."""
 
 
 def counted(game: str, card: str) -> bool:
@@ -76,8 +78,6 @@ def counted(game: str, card: str) -> bool:
     swords and coins) or a 3, the best of the plain cards."""
     named = {c for promised in MEANINGS.get(game, {}).values() for c in promised}
     return card in named or card[:-1] == "3"
-SHORT = {"bad cards": N_("bad"), "a good hand": N_("good"), "good envido": "tanto", "an ace": N_("an A")}
-"""Meanings cut short for a key's label, which has 14 characters at 80 columns ("s Seña 7⚔/7● ±")."""
 
 
 # -- who is who ------------------------------------------------------------------------------
