@@ -62,6 +62,13 @@ class Mark:
     0, to the match's end (a Pif Paf session: until one player holds every chip)."""
 
     @property
+    def match_hands(self) -> int:
+        """Hands a match lasts at most, as the arena takes it (0: to the match's end)."""
+        if self.hands is not None:
+            return self.hands
+        return PIFPAF_HANDS if self.game == "pifpaf" else 0
+
+    @property
     def multiway(self) -> bool:
         return self.players > 2 and not get(self.game).teams
 
@@ -79,7 +86,7 @@ class Mark:
         table = "".join(f", {k} = {v}" for k, v in self.options)
         length = ""
         if self.game == "pifpaf":
-            length = ", whole sessions" if self.hands == 0 else f", {self.hands or PIFPAF_HANDS} hands a match"
+            length = f", {self.match_hands} hands a match" if self.match_hands else ", whole sessions"
         return f"{self.game} {self.players}p{table} {self.a} vs {self.b}{length} ({goal})"
 
     def verdict(self, r: ArenaResult) -> bool | None:
@@ -174,14 +181,13 @@ EASY = (("cacheta", 2), ("cacho", 2), ("truco_argentino", 2), ("truco_paulista",
 def measure(mark: Mark, seconds: float, matches: int = MATCHES, seed: int = 12) -> ArenaResult:
     per_deal = len(rotations(mark.game, mark.players))
     pairs = -(-matches // per_deal)
-    hands = mark.hands if mark.hands is not None else PIFPAF_HANDS if mark.game == "pifpaf" else 0
 
     def decided(r: ArenaResult) -> bool:
         return r.matches >= MIN_MATCHES and mark.verdict(r) is not None
 
     b = outside_truco.PLAYERS.get(mark.b, mark.b)
-    return arena(mark.game, mark.players, mark.a, b, pairs, seed, dict(mark.options), hands=hands, seconds=seconds,
-                 stop=decided)
+    return arena(mark.game, mark.players, mark.a, b, pairs, seed, dict(mark.options), hands=mark.match_hands,
+                 seconds=seconds, stop=decided)
 
 
 def figure(mark: Mark, r: ArenaResult) -> str:
