@@ -47,6 +47,12 @@ def named(vector: dict[str, Any]) -> str:
     return f"{fair['scheme'][-1]}: {vector.get('title') or fair['table']}"
 
 
+def pack_of(vector: dict[str, Any]) -> tuple[str, ...]:
+    """The pack a vector's hand was dealt from (docs/deal.md §2): the vector names it (the second version's do), else
+    its game's, by the table's options."""
+    return PACKS[vector.get("pack") or GAMES[vector["game"]].pack(vector["history"]["options"])]
+
+
 def seed_of(vector: dict[str, Any]) -> DealSeed:
     return DealSeed.from_record(vector["history"]["fair"] if "history" in vector else vector["seed"])
 
@@ -108,17 +114,17 @@ def test_packs_come_from_the_stream(vector: dict[str, Any]) -> None:
     seed = seed_of(vector)
     rng = FairRandom(seed)
     if vector["game"] == "truco_argentino":
-        pack = PACKS["truco_argentino"]
+        pack = pack_of(vector)
         positions = sample_positions(rng, len(pack), 3 * len(vector["history"]["seats"]))
         assert positions == vector["positions"] and [pack[p] for p in positions] == vector["drawn"]
         return
-    assert [shuffled(PACKS[vector["game"]], rng) for _ in vector["packs"]] == vector["packs"]
+    assert [shuffled(pack_of(vector), rng) for _ in vector["packs"]] == vector["packs"]
 
 
 def test_the_step_by_step_draws_of_a_shuffle() -> None:
     """§6–§7 by hand: each place from the last down swaps with the first draw below it + 1."""
     vector = DEALS[0]
-    pack = list(PACKS[vector["game"]])
+    pack = list(pack_of(vector))
     rng = FairRandom(seed_of(vector))
     for step in vector["draws"]:
         i, bits = step["i"], step["bits"]

@@ -41,8 +41,9 @@ class _RummyPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyPhase
     """the hand is over"""
 
 class RummyPhase(_RummyPhase, metaclass=_RummyPhaseEnumTypeWrapper):
-    """Pif Paf (docs/rules.md §1) and Cacheta (§2): rummy on two French decks, nine cards each.
-    One view serves both games; the fields only one game uses stay empty in the other.
+    """The rummy family: Pif Paf (docs/rules.md §1) and Cacheta (§2), on two French decks, nine cards each.
+    One view serves every game; the fields only one game uses stay empty in the others. What the game is, as
+    far as a client needs to know to count and check its cards, is `RummyView.table`.
     """
 
 RUMMY_PHASE_UNSPECIFIED: RummyPhase.ValueType  # 0
@@ -107,6 +108,86 @@ RUMMY_GROUP_RULE_EXACTLY3: RummyGroupRule.ValueType  # 1
 RUMMY_GROUP_RULE_ATLEAST3: RummyGroupRule.ValueType  # 2
 """at least three (never a suit more than twice)"""
 Global___RummyGroupRule: _TypeAlias = RummyGroupRule  # noqa: Y015
+
+class _RummyScoring:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummyScoringEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyScoring.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_SCORING_UNSPECIFIED: _RummyScoring.ValueType  # 0
+    RUMMY_SCORING_POT: _RummyScoring.ValueType  # 1
+    """chips: whoever goes out takes the pot (Pif Paf)"""
+    RUMMY_SCORING_KNOCK: _RummyScoring.ValueType  # 2
+    """points: the others lose 2 or 1 at a knock; the last with points wins (Cacheta)"""
+
+class RummyScoring(_RummyScoring, metaclass=_RummyScoringEnumTypeWrapper):
+    """What a hand's end is played for."""
+
+RUMMY_SCORING_UNSPECIFIED: RummyScoring.ValueType  # 0
+RUMMY_SCORING_POT: RummyScoring.ValueType  # 1
+"""chips: whoever goes out takes the pot (Pif Paf)"""
+RUMMY_SCORING_KNOCK: RummyScoring.ValueType  # 2
+"""points: the others lose 2 or 1 at a knock; the last with points wins (Cacheta)"""
+Global___RummyScoring: _TypeAlias = RummyScoring  # noqa: Y015
+
+class _RummyClaiming:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummyClaimingEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyClaiming.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_CLAIMING_UNSPECIFIED: _RummyClaiming.ValueType  # 0
+    RUMMY_CLAIMING_COMPLETES: _RummyClaiming.ValueType  # 1
+    """whoever it lets go out (Pif Paf's claim)"""
+    RUMMY_CLAIMING_DECLARED: _RummyClaiming.ValueType  # 2
+    """only a player who declared one card short (Cacheta's cut)"""
+    RUMMY_CLAIMING_NONE: _RummyClaiming.ValueType  # 3
+    """nobody: a discard is taken only by the next draw"""
+
+class RummyClaiming(_RummyClaiming, metaclass=_RummyClaimingEnumTypeWrapper):
+    """Who may take a discard out of turn."""
+
+RUMMY_CLAIMING_UNSPECIFIED: RummyClaiming.ValueType  # 0
+RUMMY_CLAIMING_COMPLETES: RummyClaiming.ValueType  # 1
+"""whoever it lets go out (Pif Paf's claim)"""
+RUMMY_CLAIMING_DECLARED: RummyClaiming.ValueType  # 2
+"""only a player who declared one card short (Cacheta's cut)"""
+RUMMY_CLAIMING_NONE: RummyClaiming.ValueType  # 3
+"""nobody: a discard is taken only by the next draw"""
+Global___RummyClaiming: _TypeAlias = RummyClaiming  # noqa: Y015
+
+@_typing.final
+class RummyTable(_message.Message):
+    """What the game at this table is: its pack, the hand dealt, how a hand's end is scored, who may claim."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PACK_FIELD_NUMBER: _builtins.int
+    HAND_SIZE_FIELD_NUMBER: _builtins.int
+    SCORING_FIELD_NUMBER: _builtins.int
+    CLAIMING_FIELD_NUMBER: _builtins.int
+    pack: _builtins.str
+    """the pack's name (docs/deal.md §2)"""
+    hand_size: _builtins.int
+    """the cards each seat is dealt and holds between turns"""
+    scoring: Global___RummyScoring.ValueType
+    claiming: Global___RummyClaiming.ValueType
+    def __init__(
+        self,
+        *,
+        pack: _builtins.str = ...,
+        hand_size: _builtins.int = ...,
+        scoring: Global___RummyScoring.ValueType = ...,
+        claiming: Global___RummyClaiming.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claiming", b"claiming", "hand_size", b"hand_size", "pack", b"pack", "scoring", b"scoring"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyTable: _TypeAlias = RummyTable  # noqa: Y015
 
 @_typing.final
 class RummyMeld(_message.Message):
@@ -425,6 +506,7 @@ class RummyView(_message.Message):
     FLIP_FIELD_NUMBER: _builtins.int
     WILDS_FIELD_NUMBER: _builtins.int
     STANDINGS_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
     phase: Global___RummyPhase.ValueType
     turn: _builtins.int
     """whose bet, draw, discard or knock it is"""
@@ -476,6 +558,10 @@ class RummyView(_message.Message):
     def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___CachetaPlace]:
         """Cacheta: places once the game is over"""
 
+    @_builtins.property
+    def table(self) -> Global___RummyTable:
+        """what the game at this table is"""
+
     def __init__(
         self,
         *,
@@ -499,10 +585,11 @@ class RummyView(_message.Message):
         flip: _builtins.str | None = ...,
         wilds: _abc.Iterable[_builtins.str] | None = ...,
         standings: _abc.Iterable[Global___CachetaPlace] | None = ...,
+        table: Global___RummyTable | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "betting", b"betting", "drawn", b"drawn", "flip", b"flip", "result", b"result", "rules", b"rules", "turn", b"turn", "window", b"window"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "betting", b"betting", "drawn", b"drawn", "flip", b"flip", "result", b"result", "rules", b"rules", "table", b"table", "turn", b"turn", "window", b"window"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "answered", b"answered", "betting", b"betting", "can_knock", b"can_knock", "cards", b"cards", "drawn", b"drawn", "flip", b"flip", "loose", b"loose", "melds", b"melds", "outs", b"outs", "phase", b"phase", "pile", b"pile", "pot", b"pot", "result", b"result", "rules", b"rules", "seats", b"seats", "standings", b"standings", "stock_count", b"stock_count", "turn", b"turn", "wilds", b"wilds", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "answered", b"answered", "betting", b"betting", "can_knock", b"can_knock", "cards", b"cards", "drawn", b"drawn", "flip", b"flip", "loose", b"loose", "melds", b"melds", "outs", b"outs", "phase", b"phase", "pile", b"pile", "pot", b"pot", "result", b"result", "rules", b"rules", "seats", b"seats", "standings", b"standings", "stock_count", b"stock_count", "table", b"table", "turn", b"turn", "wilds", b"wilds", "window", b"window"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__betting: _TypeAlias = _typing.Literal["betting"]  # noqa: Y015
     _WhichOneofArgType__betting: _TypeAlias = _typing.Literal["_betting", b"_betting"]  # noqa: Y015

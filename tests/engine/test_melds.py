@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtui.engine.cards import Card, french_deck, parse_cards
-from cardtui.engine.meld_reference import Exhaustive
-from cardtui.engine.melds import (
+from cardtui.engine.rummy.meld_reference import Exhaustive
+from cardtui.engine.rummy.melds import (
     CACHETA,
     CARDS,
     PIFPAF,
@@ -32,7 +32,7 @@ RULESETS = {"pifpaf": PIFPAF, "pifpaf-atleast3-acehigh": PIFPAF_WIDE, "cacheta":
 DECK = tuple(french_deck(copies=2))
 
 
-# -- the obviously correct search (engine/meld_reference.py) --------------------------
+# -- the obviously correct search (engine/rummy/meld_reference.py) --------------------------
 _REFERENCES: dict[tuple[Ruleset, tuple[Card, ...]], Exhaustive] = {}
 
 
@@ -306,7 +306,7 @@ def test_a_third_copy_is_refused() -> None:
 def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A melder keeps what its searches found between calls, and starts again when a memo is full
     (tiny here, so it empties many times): every answer equals that of a melder with nothing kept."""
-    from cardtui.engine import melds
+    from cardtui.engine.rummy import melds
 
     monkeypatch.setattr(melds, "MEMO", 40)
     rules = RULESETS[name]
@@ -340,7 +340,7 @@ def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkey
 def test_a_process_sets_what_its_melders_remember_together() -> None:
     """A table process whose bots search elsewhere asks for a small budget (``server.app``): every melder's memos
     share it at once, those built before as well as after, and the answers do not change."""
-    from cardtui.engine import melds
+    from cardtui.engine.rummy import melds
 
     before = melder(CACHETA, wild_cards(Card.parse("4H")))
     try:
