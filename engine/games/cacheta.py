@@ -20,6 +20,7 @@ def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=50,
     unit=Unit.MATCH,
     today=today.choose,
     levels={"easy": cacheta_easy.easy, "normal": cacheta_normal.normal, "hard": cacheta_hard.hard},

@@ -19,6 +19,7 @@ def stake(record: Record) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=10,
     unit=Unit.CHIPS,
     today=today.choose,
     levels={"easy": cacho_easy.easy, "normal": cacho_search.normal, "hard": cacho_search.hard},

@@ -23,6 +23,7 @@ def rebuys(record: Record) -> bool:
 
 ENTRY = Entry(
     rules=GAME,
+    place=40,
     unit=Unit.CHIPS,
     today=today.choose,
     levels={"easy": rummy_levels.easy, "normal": rummy_levels.normal, "hard": pifpaf_hard.hard},

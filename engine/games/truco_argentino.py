@@ -24,6 +24,7 @@ def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=30,
     unit=Unit.MATCH,
     today=today.choose_argentino,
     levels={"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},

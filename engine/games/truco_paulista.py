@@ -23,6 +23,7 @@ def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=20,
     unit=Unit.MATCH,
     today=today.choose_paulista,
     levels={"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},

@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from cardtui.engine.cards import Card
-from cardtui.engine.rummy.melds import CARDS, Ruleset, index, is_meld
+from cardtui.engine.rummy.melds import Ruleset, index, is_meld, layout
 
 
 class Exhaustive:
@@ -22,6 +22,7 @@ class Exhaustive:
 
     def __init__(self, rules: Ruleset, wilds: Sequence[Card]) -> None:
         self.rules = rules
+        self.kinds = layout(rules.pack).kinds
         self.wild = frozenset(wilds) if rules.wild_acts else frozenset()
         self.valid = lru_cache(maxsize=None)(self._valid)
         self.part = lru_cache(maxsize=None)(self._part)
@@ -32,7 +33,7 @@ class Exhaustive:
         for i, c in enumerate(meld):  # one wild card acting as any card that fits
             if c in self.wild:
                 rest = meld[:i] + meld[i + 1 :]
-                fits = [x for x in CARDS if x.rank == rest[0].rank or x.suit is rest[0].suit]
+                fits = [x for x in self.kinds if x.rank == rest[0].rank or x.suit is rest[0].suit]
                 if any(is_meld((*rest, x), self.rules) for x in fits):
                     return True
         return False
@@ -66,4 +67,19 @@ class Exhaustive:
         return self.all_melded(hand) or bool(self.discards(hand))
 
     def completing(self, hand: Sequence[Card]) -> tuple[Card, ...]:
-        return tuple(x for x in CARDS if hand.count(x) < 2 and self.goes_out((*hand, x)))
+        return tuple(x for x in self.kinds if hand.count(x) < 2 and self.goes_out((*hand, x)))
+
+    def least_points(self, hand: Sequence[Card]) -> int:
+        """The fewest points (``Ruleset.points``; with none, cards) a hand can leave outside melds: its part that
+        melds whole and leaves the least out, tried every way."""
+        points = self.rules.points
+
+        def worth(cards: Sequence[Card]) -> int:
+            return sum(points[c.rank] for c in cards) if points else len(cards)
+
+        best = worth(hand)
+        for k in range(len(hand), 2, -1):
+            for part in combinations(range(len(hand)), k):
+                if self.all_melded([hand[i] for i in part]):
+                    best = min(best, worth([c for i, c in enumerate(hand) if i not in part]))
+        return best

@@ -56,6 +56,9 @@ class Ruleset:
     """Wild cards may act as wild, at most one per meld (Cacheta)."""
     pack: str = FRENCH
     """The pack the table is dealt from (``cardtui.fair.PACKS``): its cards, and the order its runs follow."""
+    points: tuple[int, ...] = ()
+    """What a card left outside melds counts, by its rank (a joker's at 0): the best arrangement leaves the fewest
+    points loose (Chinchón). Empty: every card counts one, and it leaves the fewest cards loose."""
 
     def __copy__(self) -> Ruleset:
         return self
@@ -146,20 +149,28 @@ def is_meld(cards: Sequence[Card], rules: Ruleset) -> bool:
     """Whether these cards, each standing as itself, form one meld."""
     if len(cards) < 3:
         return False
-    lay = layout(rules.pack)
-    if any(c not in lay.bit for c in cards):
-        return False  # a joker never stands as itself, nor does a card of another pack
-    ranks = {c.rank for c in cards}
-    if len(ranks) == 1:
+    lay = _LAYOUTS.get(rules.pack) or layout(rules.pack)
+    place = lay.place
+    bit = lay.bit
+    first = cards[0]
+    group = run = True
+    places = []
+    for c in cards:
+        if c not in bit:
+            return False  # a joker never stands as itself, nor does a card of another pack
+        group = group and c.rank == first.rank
+        run = run and c.suit is first.suit
+        places.append(place[c.rank])
+    if group:
         return _group_ok([sum(1 for c in cards if c.suit is s) for s in lay.suits], rules.group)
-    if len({c.suit for c in cards}) != 1 or len(ranks) != len(cards):
+    if not run or len(set(places)) != len(places):
         return False
-    low = sorted(lay.place[r] for r in ranks)
-    if low == list(range(low[0], low[0] + len(low))):
+    low = sorted(places)
+    if low[-1] - low[0] == len(low) - 1:
         return True
     if rules.ace_high and low[0] == 0:
         high = sorted(len(lay.ranks) if p == 0 else p for p in low)
-        return high == list(range(high[0], high[0] + len(high)))
+        return high[-1] - high[0] == len(high) - 1
     return False
 
 
@@ -365,6 +376,8 @@ class Melder:
         self._home_mask = sum(1 << i for i in wild_idx)
         """The wild cards' own bits: never set in a hand, never a card that completes one."""
         self.natural_mask = (1 << size) - 1 - self._home_mask
+        self._weights: tuple[int, ...] = tuple(rules.points[c.rank] for c in self._card_at) if rules.points else ()
+        """Each bit's points where the rules count points (``Ruleset.points``), else none: every card counts one."""
         shared = _tables(rules)
         self.nat: list[list[Entry]] = shared.nat
         self.jok: list[list[Entry]] = shared.jok
@@ -687,7 +700,7 @@ class Melder:
         for m1, m2, n1, m1x in self.nat[c]:
             if a & m1 == m1 and b & m2 == m2:
                 n, la, lb = self._left((a & n1) | (b & m1x), b & n1)
-                size = m1.bit_count() + m2.bit_count()
+                size = self._weight(m1) + self._weight(m2) if self._weights else m1.bit_count() + m2.bit_count()
                 if n + size > best[0]:
                     best = (n + size, la, lb)
         if a & self.wild_mask:
@@ -699,7 +712,8 @@ class Melder:
                         t = w & -w
                         w ^= t
                         n, la, lb = self._left(a2 ^ t if not b2 & t else a2, b2 & ~t)
-                        size = m1.bit_count() + m2.bit_count() + 1
+                        size = (self._weight(m1) + self._weight(m2) + self._weight(t) if self._weights
+                                else m1.bit_count() + m2.bit_count() + 1)
                         if n + size > best[0]:
                             best = (n + size, la, lb)
         memo[key] = best
@@ -718,6 +732,23 @@ class Melder:
                 rest.remove(c)
         return tuple(melds), tuple(sorted(rest, key=index))
 
+    def _weight(self, mask: int) -> int:
+        """The points of the cards of one mask (``Ruleset.points``)."""
+        total = 0
+        weights = self._weights
+        while mask:
+            t = mask & -mask
+            mask ^= t
+            total += weights[t.bit_length() - 1]
+        return total
+
+    def deadwood(self, hand: Iterable[Card]) -> int:
+        """What the cards the best arrangement leaves outside melds count (``Ruleset.points``; with none, how many)."""
+        _, rest = self.arrange(hand)
+        if not self._weights:
+            return len(rest)
+        return sum(self._weights[self._bit[c]] for c in rest)
+
     def _alone(self, a: int, b: int) -> tuple[int, int, int, tuple[tuple[Card, ...], ...]]:
         """Only wild cards left (four at most): the most of them that meld by themselves (each meld one acting as
         wild, the others standing as themselves: KD KH KH(as KS)), the masks of those left, and the melds."""
@@ -731,7 +762,8 @@ class Melder:
                     split = _brute_split([cards[i] for i in combo], self.rules, self.wilds)
                     if split is not None:
                         la, lb = self.masks(c for i, c in enumerate(cards) if i not in combo)
-                        hit = (size, la, lb, tuple(split))
+                        worth = sum(self._weights[self._bit[cards[i]]] for i in combo) if self._weights else size
+                        hit = (worth, la, lb, tuple(split))
                         break
                 if hit[0]:
                     break
@@ -754,7 +786,7 @@ class Melder:
         for m1, m2, n1, m1x in self.nat[c]:
             if a & m1 == m1 and b & m2 == m2:
                 n, rest = self._best((a & n1) | (b & m1x), b & n1, memo)
-                size = m1.bit_count() + m2.bit_count()
+                size = self._weight(m1) + self._weight(m2) if self._weights else m1.bit_count() + m2.bit_count()
                 if n + size > best[0]:
                     best = (n + size, [self._cards_of(m1, m2), *rest])
         if a & self.wild_mask:
@@ -766,7 +798,8 @@ class Melder:
                         t = w & -w
                         w ^= t
                         n, rest = self._best(a2 ^ t if not b2 & t else a2, b2 & ~t, memo)
-                        size = m1.bit_count() + m2.bit_count() + 1
+                        size = (self._weight(m1) + self._weight(m2) + self._weight(t) if self._weights
+                                else m1.bit_count() + m2.bit_count() + 1)
                         if n + size > best[0]:
                             meld = (*self._cards_of(m1, m2), self._card_at[t.bit_length() - 1])
                             best = (n + size, [meld, *rest])
