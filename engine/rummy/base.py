@@ -250,6 +250,11 @@ class RummyGame(Game[RS, RO, RummyView]):
     def set_start(self, state: RS, start: Sequence[int]) -> None:
         state.stacks = list(start)
 
+    def in_game(self, state: RS, seat: int) -> bool:
+        """Whether ``seat`` is still in the match, to be dealt in: with chips or points left, unless the game says
+        otherwise (Chinchón: not past the target)."""
+        return state.stacks[seat] > 0
+
     # -- dealing ---------------------------------------------------------------------------
     def deal(self, state: RS, seed: Seed, dealer: int) -> list[Event]:
         """The table's hand size in cards each, from the end of the shuffled pack, from ``dealer + 1`` (docs/deal.md
@@ -259,7 +264,7 @@ class RummyGame(Game[RS, RO, RummyView]):
         state.new_hand(hand_rng(seed))
         prepared = self.prepare(state)
         order = [(dealer + 1 + i) % state.n for i in range(state.n)]
-        state.playing = [s for s in order if state.stacks[s] > 0]
+        state.playing = [s for s in order if self.in_game(state, s)]
         state.log = HandLog(self.name, self.option_values(state), state.hand_no, seed, dealer, state.seats,
                             state.stacks)
         events = [Event(HandStarted(state.hand_no, dealer)), *prepared, *self.before_cards(state)]
@@ -647,7 +652,7 @@ class RummyGame(Game[RS, RO, RummyView]):
     # -- views -------------------------------------------------------------------------------
     def seat_record(self, state: RS, s: int, put: int = 0, declared: bool = False, burned: bool = False) -> RummySeat:
         if s not in state.playing:
-            status = SeatStatus.OUT if state.stacks[s] <= 0 else SeatStatus.WAITING
+            status = SeatStatus.WAITING if self.in_game(state, s) else SeatStatus.OUT
         else:
             status = SeatStatus.FOLDED if s in state.out else SeatStatus.IN
         return RummySeat(s, state.name(s), state.stacks[s], put, status, len(state.hands[s]), declared, burned,
@@ -748,7 +753,7 @@ class RummyGame(Game[RS, RO, RummyView]):
             dealer=state.dealer,
             you=seat,
             to_act=self.window_to_act(state),
-            hand_over=state.result is not None,
+            hand_over=self.hand_over(state),
             match_over=self.match_over(state),
             phase=state.phase,
             turn=state.turn,

@@ -43,6 +43,8 @@ class GroupRule(StrEnum):
 
     EXACTLY3 = "exactly3"
     ATLEAST3 = "atleast3"
+    DISTINCT = "distinct"
+    """Three or four of a rank, each suit once: a single pack's groups, a joker acting for a missing suit only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,7 @@ def wild_cards(flip: Card) -> tuple[Card, Card]:
 
 # -- what a meld is -----------------------------------------------------------------
 def _group_ok(suit_counts: Sequence[int], rule: GroupRule) -> bool:
-    if any(n > 2 for n in suit_counts):
+    if any(n > (1 if rule is GroupRule.DISTINCT else 2) for n in suit_counts):
         return False
     distinct = sum(1 for n in suit_counts if n)
     return distinct == 3 if rule is GroupRule.EXACTLY3 else distinct >= 3
@@ -184,9 +186,19 @@ def is_meld_with_wilds(cards: Sequence[Card], rules: Ruleset, wilds: Iterable[Ca
     for i, c in enumerate(cards):
         if c in wild:
             rest = list(cards[:i]) + list(cards[i + 1 :])
-            if any(is_meld([*rest, x], rules) for x in layout(rules.pack).kinds):
+            if any(is_meld([*rest, x], rules) for x in _stand_ins(rest, rules)):
                 return True
     return False
+
+
+def _stand_ins(rest: Sequence[Card], rules: Ruleset) -> Sequence[Card]:
+    """The cards a wild card may act as beside ``rest``: of the rank of its first card, or of its suit (no other
+    makes a meld with it)."""
+    kinds = layout(rules.pack).kinds
+    if not rest:
+        return kinds
+    first = rest[0]
+    return [x for x in kinds if x.rank == first.rank or x.suit is first.suit]
 
 
 def acting_wild(meld: Sequence[Card], rules: Ruleset, wilds: Iterable[Card]) -> Card | None:
@@ -202,7 +214,7 @@ def acting_wild(meld: Sequence[Card], rules: Ruleset, wilds: Iterable[Card]) -> 
         c = meld[i]
         if c in wild:
             rest = [*meld[:i], *meld[i + 1 :]]
-            if any(is_meld([*rest, x], rules) for x in layout(rules.pack).kinds):
+            if any(is_meld([*rest, x], rules) for x in _stand_ins(rest, rules)):
                 return c
     return None
 

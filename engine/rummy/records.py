@@ -35,6 +35,8 @@ class Phase(StrEnum):
     """A claim window on the discard just made."""
     KNOCK = "knock"
     """A claimant took the discard out of turn and now shows the knock."""
+    REENTRY = "reentry"
+    """Chinchón: the hand is counted, and a seat it put past the target may come back in (reenganche)."""
     OVER = "over"
 
 
@@ -61,6 +63,9 @@ class Scoring(StrEnum):
     KNOCK = "knock"
     """Points: at a knock every other seat loses 2 (ten cards melded) or 1, never below 0; the last with points wins
     (Cacheta)."""
+    DEADWOOD = "deadwood"
+    """Points against: each seat adds what its cards outside melds count (``RummyTable.points``); past the target a
+    seat is out, and the last one in wins (Chinchón)."""
 
 
 class Claiming(StrEnum):
@@ -86,6 +91,13 @@ class RummyTable:
     """The cards each seat is dealt, and holds between turns."""
     scoring: Scoring
     claiming: Claiming
+    limit: int = 0
+    """The most the cards left outside melds may count when a seat goes out (Chinchón's close); 0: every card in a
+    meld."""
+    target: int = 0
+    """Points past which a seat is out (``Scoring.DEADWOOD``); 0: none."""
+    points: tuple[int, ...] = ()
+    """What a card left outside melds counts, by its rank (a joker's first); empty where cards count no points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +138,8 @@ class RummySeat:
     known: tuple[Card, ...] = ()
     """The copies it is known to hold: taken from the pile and not thrown since (public, as the takes and throws
     are; a card taken and thrown back is on the pile, not here)."""
+    reentries: int = 0
+    """Chinchón: how many times it came back in past the target (reenganche)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +161,18 @@ class RummyKnock:
 
 
 @dataclass(frozen=True, slots=True)
+class RummyCount:
+    """One seat's hand as a hand's end counted it (Chinchón): its melds, the cards it laid off on the closer's melds,
+    the cards left outside, and the points they count (the closer's -10 for every card melded)."""
+
+    seat: int
+    melds: tuple[RummyMeld, ...]
+    loose: tuple[Card, ...]
+    laid_off: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class RummyResult:
     deltas: tuple[int, ...]
     """Chips (Pif Paf: they sum to zero) or points (Cacheta) won or lost per seat."""
@@ -154,7 +180,11 @@ class RummyResult:
     knock: RummyKnock | None
     """None: Pif Paf's hand won by everyone else folding."""
     eliminated: tuple[int, ...]
-    """Cacheta: seats this hand brought to 0 points."""
+    """Seats this hand put out of the game (Cacheta: at 0 points; Chinchón: past the target)."""
+    counts: tuple[RummyCount, ...] = ()
+    """Chinchón: every seat's hand as it was counted, the closer's first."""
+    chinchon: bool = False
+    """Chinchón: the closer's seven cards were one run of a suit, no joker in it (the play the game is named for)."""
 
 
 @dataclass(frozen=True, slots=True)

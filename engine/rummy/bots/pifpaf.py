@@ -23,9 +23,11 @@ Score = tuple[int, int, int, int]
 
 
 def rules_of(view: RummyView) -> Ruleset:
-    """What counts as a meld at ``view``'s table: its meld rules, over its pack."""
+    """What counts as a meld at ``view``'s table, and what a card outside melds counts: its meld rules, over its
+    pack."""
     r = view.rules
-    return Ruleset(r.group_suits, ace_high=r.ace_high, wild_acts=r.wild_acts, pack=view.table.pack)
+    return Ruleset(r.group_suits, ace_high=r.ace_high, wild_acts=r.wild_acts, pack=view.table.pack,
+                   points=view.table.points)
 
 
 def _near(a: Card, b: Card) -> bool:
