@@ -62,8 +62,9 @@ def test_the_file_names_the_scheme() -> None:
     assert SECOND["scheme"] == SCHEME == SCHEMES[1] and bytes.fromhex(SECOND["link_tag"]) == LINK_TAG == \
         b"cardtui-deal/2 link\x00", "the link tag: its 20 bytes in hex, as every byte string in the file"
     for section in (VECTORS, SECOND):
-        assert {d["game"] for d in section["deals"]} == set(GAMES)
         assert {d["history"]["fair"]["scheme"] for d in section["deals"]} == {section["scheme"]}
+    assert {d["game"] for d in SECOND["deals"]} == set(GAMES), "a vector of every game, under the scheme of now"
+    assert {d["game"] for d in VECTORS["deals"]} <= set(GAMES), "the first version's, as published"
 
 
 @pytest.mark.parametrize("vector", SECOND["chains"], ids=lambda v: v["pledge"][:8])
@@ -221,6 +222,23 @@ def rummy_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
     return {str(s): held[s] for s in range(n)}
 
 
+def chinchon_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.5: seven rounds of one card from the end of the pack, dealer + 1 first, seats not past the target; the
+    next card turned up to start the pile; the rest the stock."""
+    record = vector["history"]
+    n = len(record["seats"])
+    pack = list(vector["packs"][0])
+    target = record["options"]["target"]
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] <= target]
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for _ in range(7):
+        for s in playing:
+            held[s].append(pack.pop())
+    assert pack.pop() == record["up"]
+    assert list(reversed(pack)) == vector["stock"]
+    return {str(s): held[s] for s in range(n)}
+
+
 def paulista_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
     """§10.3: three-card blocks from the front; the mão first, then as its choices say."""
     record = vector["history"]
@@ -271,7 +289,7 @@ def argentino_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
 
 
 RULES = {"cacho": cacho_deal, "pifpaf": rummy_deal, "cacheta": rummy_deal, "truco_paulista": paulista_deal,
-         "truco_argentino": argentino_deal}
+         "truco_argentino": argentino_deal, "chinchon": chinchon_deal}
 
 
 @pytest.mark.parametrize("vector", DEALS, ids=named)

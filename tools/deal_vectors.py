@@ -221,6 +221,13 @@ def cacheta() -> dict[str, Any]:
                  [10, 10, 10])
 
 
+def chinchon() -> dict[str, Any]:
+    """Chinchón at three, the pack of 48 and two jokers (the options choose it): the card turned up, then the stock."""
+    seed = deal_seed(h("chinchon server"), ((1, h("bia 7")), (2, h("caio 7"))), "vectors-chinchon", 1)
+    return rummy("chinchon", "Chinchón, 3 players, dealer seat 2, the pack of 48 and two jokers: the card turned up",
+                 seed, ["ana", "bia", "caio"], 2, [0, 0, 0], options={"cards": 48, "jokers": 2})
+
+
 def paulista_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The three-card blocks as the deal gives them out, front of the pack first, and to whom."""
     game = GAMES["truco_paulista"]
@@ -338,6 +345,7 @@ def section() -> dict[str, Any]:
             cacho_bust(),
             pifpaf(),
             cacheta(),
+            chinchon(),
             paulista_choices(),
             paulista_onze(),
             paulista_ferro(),
