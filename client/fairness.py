@@ -114,8 +114,9 @@ class Watch:
     it did not follow enough of it to tell)."""
     named: int | None = None
     """The dealer the commitment fixed, before any link was seen (None: the commitment named none)."""
-    guessed: bool = False
-    """``dealer`` follows the rotation from a dealer this client did not see deal (a snapshot's word)."""
+    guessed: str = ""
+    """Why ``dealer`` rests on the table's word (a snapshot, a hole in the event numbers, a seat taken mid-match),
+    not on a rotation this client saw itself; "" where it saw it."""
     distrusted: bool = False
     """A hand of this match was dealt out of the rules' turn before: the rotation no longer tells who deals."""
     seats_from: tuple[int, ...] = ()
@@ -379,8 +380,12 @@ class FairDeals:
         before its end (a misdeal) is dealt again by the same dealer."""
         self.begun_duels = False
         """That hand is a pica-pica hand's 1v1s."""
-        self.guessed = False
-        """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
+        self.guessed = ""
+        """Why ``last_dealer`` rests on the table's word (a dealer this client did not see deal: a snapshot's, or
+        none at all after a hole in the event numbers), until a match starts; "" while this client saw it."""
+        self.holes: list[tuple[int, int]] = []
+        """Event numbers that never reached this client, not yet said: the next verdict names them (a hole is
+        never passed over in silence)."""
         self.distrust = False
         """A hand of the match in play was dealt out of the rules' turn: until the next match, a dealer no
         commitment fixed gets no tick."""
@@ -415,7 +420,10 @@ class FairDeals:
                     self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
+                self.holes.append((self.last + 1, ev.seq - 1))
                 self.last_dealer, self.opening, self.begun = None, False, None
+                self.guessed = phrase("events {first} to {last} never reached this client", first=self.last + 1,
+                                      last=ev.seq - 1)
                 if self.watch is not None and not self.watch.bare:
                     self.watch.gap = True
                 else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
@@ -464,7 +472,10 @@ class FairDeals:
             return  # the hand whose dealer this client saw is still the last one: nothing it needs was missed
         self.last_winner, self.opening, self.duels, self.begun = None, False, False, None
         self.last_dealer, self.last_hand_no = (dealer, hand) if hand else (None, None)
-        self.guessed = bool(hand)
+        if hand:
+            first = self.opened is None and self.seat is not None
+            self.guessed = (N_("this client opened the table during a match") if first
+                            else N_("a snapshot of the table named the last dealer"))
 
     def _ended(self, ended: table_pb2.HandEnded) -> None:
         """A hand played out to its end: the rotation moves on from its dealer."""
@@ -601,7 +612,7 @@ class FairDeals:
         game = gamebook.find(self.game)
         dealing = game.dealing if game is not None else None
         if self.opening:
-            self.guessed = self.distrust = False  # a match's first dealer is the rules' own: no one's word
+            self.guessed, self.distrust = "", False  # a match's first dealer is the rules' own: no one's word
             expected: int | None = dealing.first if dealing is not None else None
             if expected == -1:
                 expected = n - 1
@@ -653,7 +664,9 @@ class FairDeals:
             return Verdict(reveal.hand, checked=False, seated=seated, hand_no=w.hand_no)
         hand = reveal.hand if w.bare else w.hand
         problems: list[str] = []
-        notes: list[str] = []
+        notes: list[str] = [phrase("events {first} to {last} of the table never reached this client", first=a, last=b)
+                            for a, b in self.holes]
+        self.holes = []
         doubt = ""
         earlier = w.tainted
         if earlier is not None and earlier[1]:
@@ -770,9 +783,10 @@ class FairDeals:
                 # Out of turn once, the table's rotation and the rules' part ways: until the next match, a dealer
                 # the commitment did not fix gets no tick, whichever of the two it follows.
                 self.distrust = True
-            if w.named is None and (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
-                doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
-                           " to work it out")
+            if (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
+                # Who deals decides who leads and who bets first: ✔ only where this client saw the rotation itself.
+                # A dealer the commitment named is the table's word all the same when nothing here can check it.
+                doubt = self._word(w)
             game = gamebook.find(self.game)
             if game is None:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
@@ -785,6 +799,20 @@ class FairDeals:
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
                        dropped=dropped, unasked=w.unasked, compared=compared or bool(reveal.void), withheld=withheld,
                        away=away, void=reveal.void, doubt=doubt, gone=tuple(reveal.gone))
+
+    @staticmethod
+    def _word(w: Watch) -> str:
+        """Why the hand's dealer is the table's word, not the rotation this client saw (``check``'s doubt)."""
+        if w.guessed:
+            return phrase("who deals rests on the table's word, not on a rotation this client saw ({why})",
+                          why=said(w.guessed))
+        if w.distrusted:
+            return N_("who deals rests on the table's word: a hand of this match was dealt out of the rules' turn")
+        if w.named is None:
+            return N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
+                      " to work it out")
+        return N_("who deals rests on the table's word: this client had not seen enough of the table to work it"
+                  " out")
 
     def _named(self, seat: int) -> str:
         """A seat as a verdict names it: its number, and who sits there."""
