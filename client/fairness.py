@@ -43,6 +43,7 @@ from rich.text import Text
 from cardtui.client import gamebook
 from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
+from cardtui.client.stay import Fate, Kind, Stay, Taint
 from cardtui.client.words import Said
 from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
 from cardtui.i18n import N_, _, render
@@ -394,6 +395,14 @@ class FairDeals:
         undealt or misdealt): the host had seen that link, so the next deal is one it could choose, and is
         flagged (docs/deal.md §12: each link in exactly one dealt hand); with False, this client could not tell
         (part of that hand never reached it), and the next deal is not called fair."""
+        self.stay: Stay | None = None
+        """What this client remembers, on its disk, of the links it gave this host (``client.stay``): a link given
+        to a commitment at another table, or before this client started again, that dealt no hand taints the
+        next deal checked here, as one at this table does."""
+        self._following = ""
+        """The table this checker told ``stay`` it follows (``close`` tells it it stopped)."""
+        self._given: set[str] = set()
+        """The commitments at this table this checker gave links to: their fates it says itself (``spent``)."""
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -403,6 +412,10 @@ class FairDeals:
             self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
             self.seat = snap.seat if snap.HasField("seat") else None
             self.options = dict(snap.table.options)
+            if self.stay is not None and self._following != self.table:
+                self.close()
+                self._following = self.table
+                self.stay.follow(self.table)
             self._resync(snap.view)
             self._seated(snap.view)
             if self.opened is None:
@@ -450,6 +463,9 @@ class FairDeals:
             elif isinstance(inner, table_pb2.DealRevealed):
                 self.deal = max(self.deal, inner.hand)
                 verdict = self.check(inner)
+                if self.stay is not None:  # (a reveal of a deal this client did not follow settles a link of its)
+                    self.stay.revealed(inner.table, inner.hand, [p.seed for p in inner.seeds], bool(inner.void),
+                                       inner.void)
                 told.append(verdict)
                 self.watch = None
                 self.following = True
@@ -533,6 +549,7 @@ class FairDeals:
             told.append(Verdict(old.hand, (N_("the host saw your seed for this deal, then committed to another deck"
                                               " instead: no hand was dealt from it"),), hand_no=old.hand_no))
             self.spent = old.tainted or (old.hand, True)
+            self._settle(old, Fate.UNDEALT, Kind.DROPPED)
         elif old is not None and old.tainted is not None:
             self.spent = old.tainted  # (dropped in turn: the taint goes on to the deal after it)
         seated = self.seat is not None
@@ -564,6 +581,9 @@ class FairDeals:
             seed = link if seated and not unasked and carried is None else None
             if seed is not None and at is not None:
                 self.revealed = at + 1
+        if seed is not None and self.stay is not None:  # remembered before it is sent: a crash forgets nothing
+            self.stay.gave(self.table, inner.hand, inner.commitment, named or b"")
+            self._given.add(inner.commitment)
         watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock(), unasked=unasked,
                       live=not replay, bots=self.bots, scheme=scheme, pledges=pledges,
                       foreign=named is not None and at is None,
@@ -637,6 +657,7 @@ class FairDeals:
             return Verdict(w.hand, checked=False, seated=self.seat is not None, hand_no=w.hand_no)
         problems = [N_("no commitment came before this hand's cards")] if w.bare else []
         problems.append(N_("its seeds were never revealed, so nothing of it could be checked"))
+        self._settle(w, Fate.DEALT)  # (a hand was played from it: its own line is red, and no other deck was dealt)
         return Verdict(w.hand, tuple(problems), seated=self.seat is not None, hand_no=w.hand_no)
 
     def taken(self, hand: int, taken: bool) -> None:
@@ -690,6 +711,16 @@ class FairDeals:
             # This client's link, seen, and no hand of it played out here: the next deal is one the host could
             # choose (certainly, unless part of this hand never reached this client).
             self.spent = (hand, not w.gap)
+            self._settle(w, Fate.UNSEEN if w.gap and not reveal.void else Fate.UNDEALT,
+                         Kind.VOID if reveal.void else Kind.UNSEEN if w.gap else Kind.MISDEALT, reveal.void)
+        elif w.seed is not None:
+            self._settle(w, Fate.DEALT)
+        remembered = self._remembered() if w.seed is not None and not reveal.void else []
+        for t in remembered:
+            if not t.honest:
+                problems.append(phrase("the host had seen your seed for table deal {old} at table {table}, which dealt"
+                                       " no hand ({how}), before this deal: it could choose between the two decks",
+                                       old=t.deal, table=t.table[:8], how=_kind_said(t)))
         if w.moved_after:
             problems.append(N_("the seats were moved after the commitment, once the seeds could be seen: the host"
                                " could choose between decks"))
@@ -794,11 +825,37 @@ class FairDeals:
             else:
                 problems += game.deal_check(game.pack, FairRandom(seed), w.seen, self.seat, self.seats)
                 compared = True
+        for t in remembered:
+            if t.honest:
+                taint = phrase("your seed for table deal {old} at table {table} went to a deal you did not see played"
+                               " out ({how}): the host saw that deck, so this deal cannot be told from one it chose",
+                               old=t.deal, table=t.table[:8], how=_kind_said(t))
+                doubt = phrase("{one}; and {other}", one=said(doubt), other=said(taint)) if doubt else taint
         mine = seeds.get(self.seat) if self.seat is not None else None
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
                        dropped=dropped, unasked=w.unasked, compared=compared or bool(reveal.void), withheld=withheld,
                        away=away, void=reveal.void, doubt=doubt, gone=tuple(reveal.gone))
+
+    def _settle(self, w: Watch, fate: Fate, kind: Kind | None = None, why: str = "") -> None:
+        """What became of this client's link to ``w`` (if it gave one), for its memory of the host."""
+        if self.stay is not None and w.seed is not None and not w.bare:
+            self.stay.settle(self.table, w.commitment, fate, kind, why)
+
+    def _remembered(self) -> list[Taint]:
+        """The links this client gave this host, at another table or before it started again, to commitments that
+        dealt no hand, not said yet: this deal is the next one after them. (Those this checker gave at this table
+        are its own to say, by ``spent``.)"""
+        if self.stay is None:
+            return []
+        return self.stay.taints(self.table, frozenset(self._given))
+
+    def close(self) -> None:
+        """This client stops following the table (the stream ends for good, or the screen goes): a link it gave
+        there whose hand it did not see played out is one the host saw and it cannot account for."""
+        if self.stay is not None and self._following:
+            self.stay.left(self._following)
+        self._following = ""
 
     @staticmethod
     def _word(w: Watch) -> str:
@@ -852,6 +909,16 @@ class FairDeals:
         else:
             return N_("the server never answered it")
         return ""
+
+
+def _kind_said(taint: Taint) -> str:
+    """How a remembered commitment came to deal nothing, in words."""
+    if taint.kind is Kind.VOID:
+        return said(taint.why) if taint.why else _("it was revealed undealt")
+    return {Kind.UNSEEN: _("this client stopped following that table before its hand was played out"),
+            Kind.DROPPED: _("another commitment replaced it"),
+            Kind.MISDEALT: _("it was revealed before a hand of it was played out"),
+            Kind.UNREVEALED: _("its hand was never revealed")}[taint.kind]
 
 
 # -- who deals (docs/deal.md §9), from the rules and the table's history ------------------------
