@@ -179,3 +179,114 @@ def wait_report(print: Callable[[str], None], hands: int = 40) -> None:
         print(f"  commitment to first card, {'both clients prompt' if not lag else f'one client {lag} s late'}:"
               f" p50 {quantile(times, 0.5) * 1000:.0f} ms, p99 {quantile(times, 0.99) * 1000:.0f} ms"
               f" over {len(times)} hands; alarms {alarms}")
+
+
+# -- the re-roll by closing tables, on a real server ----------------------------------------------
+@dataclass(frozen=True)
+class Reroll:
+    rounds: int
+    closed: int
+    """Tables the host closed mid-cut, the deck not giving its seat a six."""
+    played: int
+    six: int
+    """Hands played in which the host's seat had its six first."""
+    ticked: int
+    """Played hands the honest person's client gave ✔ (the mark: 0, each of them the host's choice)."""
+    said: str
+    """The honest person's line on the last hand played."""
+
+
+def _steps(db: Path, table: str) -> list[tuple[str, int | None, dict[str, object]]]:
+    """The host reads its own store: a table's journal steps (the commitment's server seed, each link taken)."""
+    import json
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as con:
+        rows = con.execute("SELECT kind, seat, data FROM log WHERE table_id = ? ORDER BY n", (table,)).fetchall()
+    return [(str(k), s, json.loads(d)) for k, s, d in rows]
+
+
+async def _plays(conn: Connection, token: str, fair: FairDeals | None, done: Callable[[], bool]) -> None:
+    """A person's client: its stream (with the fair check, if ``fair``), acting whenever it is their turn."""
+    acted = 0
+    async for msg in conn.follow(token, fair=fair):
+        if done():
+            return
+        view = msg.update.view if msg.HasField("update") and msg.update.HasField("view") else None
+        if view is not None and view.HasField("you") and view.you in view.to_act and view.legal and msg.seq > acted:
+            with contextlib.suppress(grpc.aio.AioRpcError):
+                acted = await conn.act(token, view.legal[0], msg.seq)
+
+
+async def reroll(rounds: int, folder: Path) -> Reroll:
+    """The host of a real ``cardtui serve`` (table workers, as it starts by default) owns two-person Cacho tables and
+    plays seat 2 itself. At each, once the other person's link is in, it reads its store for the commitment's
+    server seed and that link, works out the deck with its own link, and puts its link in only if the deck gives
+    its seat a six; else it closes the table (the deal is revealed undealt) and opens another with the same
+    person. The person's client (its memory on disk in ``folder``) must give none of those hands ✔."""
+    from cardtui.client.stay import Stay
+    from cardtui.engine.games import GAMES
+    from cardtui.fair import SCHEME, DealSeed
+    from cardtui.server.base import wire
+    from tests.arrangements import Arrangement
+
+    served = Arrangement.start("workers", folder / "serve")
+    closed = played = six = ticked = 0
+    said = ""
+    try:
+        ana, host = Connection.open(served.lobby), Connection.open(served.lobby)
+        ana.stay = Stay(served.lobby, folder / "links.json")
+        rules = GAMES["cacho"]
+        for _round in range(rounds):
+            table = await host.create(lobby_pb2.CreateTableRequest(game="cacho", seats=2, bots=0))
+            mine = await ana.join(table.id, "ana")
+            theirs = await host.join(table.id, "bia")
+            fair = FairDeals()
+            over = asyncio.Event()
+            tasks = [asyncio.create_task(_plays(ana, mine.token, fair, over.is_set)),
+                     asyncio.create_task(_plays(host, theirs.token, None, over.is_set))]
+            commit: dict[str, object] = {}
+            link = b""
+            while not link:  # the commitment, then the person's link, journaled before the deal
+                await asyncio.sleep(0.02)
+                for kind, seat, data in _steps(folder / "serve" / "store.db", table.id):
+                    if kind == "commit":
+                        commit = data
+                    elif kind == "seed" and seat == 0 and commit:
+                        link = bytes.fromhex(str(data["seed"]))
+            follows = {int(s): bytes.fromhex(str(v)) for s, v in dict(commit["follows"]).items()}  # type: ignore[call-overload]
+            own = host.chains[theirs.token].link(1)
+            deal = DealSeed(bytes.fromhex(str(commit["server_seed"])), ((0, link), (1, own)), table.id,
+                            int(str(commit["hand"])), SCHEME, tuple(sorted(follows.items())))
+            _match, events = rules.open({}, rules.seat_infos(["ana", "bia"]), deal)
+            first = next(wire.note(ev.body.cards[0]) for ev in events if ev.kind == "CardsDealt" and ev.body.seat == 1)
+            if first.startswith("6"):
+                await host.cut(theirs.token, deal.hand, own)
+                while not any(v.hand == deal.hand and not v.void for v in fair.verdicts):
+                    await asyncio.sleep(0.02)
+                verdict = next(v for v in fair.verdicts if v.hand == deal.hand and not v.void)
+                played, six, ticked = played + 1, six + 1, ticked + verdict.ok
+                said = verdict.said().text.plain
+            else:
+                closed += 1
+            await host.close_table(table.id)
+            while not any(t.done() for t in tasks[:1]):  # the person's stream ends with the table
+                await asyncio.sleep(0.02)
+            over.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await ana.close()
+        await host.close()
+    finally:
+        served.stop()
+    return Reroll(rounds, closed, played, six, ticked, said)
+
+
+def reroll_report(print: Callable[[str], None], rounds: int = 60) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        r = asyncio.run(reroll(rounds, Path(folder)))
+    print(f"  re-roll by closing tables (real cardtui serve, workers): {r.rounds} rounds, {r.closed} tables closed"
+          f" mid-cut, {r.played} hands played, the host's six in {r.six}; steered hands under ✔ {r.ticked} (mark 0)")
+    if r.said:
+        print(f"    the person's line on the last: {r.said}")

@@ -372,7 +372,7 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
     dealt: dict[tuple[str, Any], str] = {}
     """Each (table, deal number) in the file, with its commitment: a number met again is a deal dealt twice."""
     links: dict[str, str] = {}
-    """Every player's link in the file, with where it went: a link met again was reused."""
+    """Every player's link of each table in the file, with where it went: a link met again was reused."""
     for record in records:
         table = str(record.get("table", ""))
         hand = record.get("hand")
@@ -423,7 +423,7 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
 
 def _accounted(record: Mapping[str, Any], dealt: dict[tuple[str, Any], str], links: dict[str, str]) -> list[str]:
     """Every commitment in a file accounted for (docs/deal.md §12): each deal number of a table in one line only,
-    each player's link in one commitment only, no seed at a seat the server says had gone. A line that breaks one
+    each player's link in one commitment of its table only, no seed at a seat the server says had gone. A line that breaks one
     is failed, whatever its own deal shows: a host that deals a number twice, or takes a link to two commitments,
     had two decks to choose from."""
     problems: list[str] = []
@@ -442,7 +442,7 @@ def _accounted(record: Mapping[str, Any], dealt: dict[tuple[str, Any], str], lin
         dealt[table, hand] = commitment
     seeds = fair.get("player_seeds") or {}
     for seat, link in sorted(seeds.items()):
-        key = str(link).lower()
+        key = f"{table}\n{str(link).lower()}"  # (a table's links: each of its seats' chains is its own)
         if key in links:
             problems.append(f"the link at seat {_seat(seat)} was given before ({links[key]}): a link reused, so the"
                             " host knew it before it committed")

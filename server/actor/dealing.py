@@ -100,6 +100,8 @@ class Dealing:
         """The seats whose seeds the hand in play waited for: a seat here with no seed in the deal was dropped."""
         self.gone: tuple[int, ...] = ()
         """Of the hand in play's pledged seats, those whose stream had closed before their link came."""
+        self.voided: dict[str, Any] | None = None
+        """The history's line for a commitment revealed undealt (``void``), to be stored with the hands."""
         self.unopened: set[str] = set()
         """Tokens of people who sat down and have not opened the table since: the next commitment waits for them."""
         self.lapsed: set[str] = set()
@@ -315,6 +317,14 @@ class Dealing:
             return []
         seeds = tuple(PlayerSeed(seat, s) for seat, s in sorted(cut.seeds.items()))
         pledges = tuple(PlayerPledge(seat, value) for seat, value in cut.follows.items())
+        deal = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.table.id, cut.hand, SCHEME,
+                        tuple(cut.follows.items()))
+        seating = self.table.seating
+        # The history's line for it (docs/history.md §2a), so that a file accounts for every link a person gave.
+        self.voided = {"table": self.table.id, "hand": cut.hand, "game": self.table.rules.name, "void": reason,
+                       "fair": deal.as_record(), "awaited": list(cut.awaited), "gone": sorted(cut.gone),
+                       "seats": [{"seat": s.index, "name": s.name, **({"bot": s.level or "bot"} if s.botted else {})}
+                                 for s in seating.seats]}
         return [Event(DealRevealed(cut.hand, SCHEME, self.table.id, cut.server_seed, seeds, cut.awaited, pledges,
                                    tuple(sorted(cut.gone)), reason))]
 

@@ -747,9 +747,9 @@ def test_verify_accounts_for_every_commitment_in_a_file() -> None:
     checks = verify([first, again], REGISTRY)
     assert checks[0].ok and not checks[1].ok
     assert "deal 1 of this table is in the file twice: two commitments for one deal number" in checks[1].line()
-    moved = json.loads(json.dumps(first))
-    moved["table"] = moved["fair"]["table"] = "t-two"
-    reused = verify([first, linked({k: v for k, v in moved.items() if k != "prev"}, None)], REGISTRY)
+    later = json.loads(json.dumps(first))
+    later["hand"] = later["fair"]["hand"] = 2  # its link given again in a later hand of the table
+    reused = verify([first, linked({k: v for k, v in later.items() if k != "prev"}, first)], REGISTRY)
     assert "the link at seat 1 was given before (table t-who deal 1, seat 1): a link reused" in reused[1].line()
     [gone] = verify([cacho_hand((0, 1), bot=2, awaited=[0, 1], gone=(1,))], REGISTRY)
     assert not gone.ok and "seat 2 is said to have gone before its link came, yet its link is in the deal" in \
