@@ -423,9 +423,9 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
 
 def _accounted(record: Mapping[str, Any], dealt: dict[tuple[str, Any], str], links: dict[str, str]) -> list[str]:
     """Every commitment in a file accounted for (docs/deal.md §12): each deal number of a table in one line only,
-    each player's link in one commitment of its table only, no seed at a seat the server says had gone. A line that breaks one
-    is failed, whatever its own deal shows: a host that deals a number twice, or takes a link to two commitments,
-    had two decks to choose from."""
+    each player's link in one commitment of its table only, no seed at a seat the server says had gone. A line
+    that breaks one is failed, whatever its own deal shows: a host that deals a number twice, or takes a link to
+    two commitments, had two decks to choose from."""
     problems: list[str] = []
     fair = record.get("fair")
     if not isinstance(fair, Mapping):
