@@ -190,8 +190,12 @@ class Reroll:
     played: int
     six: int
     """Hands played in which the host's seat had its six first."""
+    steered: int
+    """Played hands the host dealt after closing a table on a deck it did not like: a re-rolled deck."""
     ticked: int
-    """Played hands the honest person's client gave ✔ (the mark: 0, each of them the host's choice)."""
+    """Steered hands the honest person's client gave ✔ (the mark: 0)."""
+    ok: int
+    """Played hands with a ✔ in all (the first table's, had it the six at once, is no re-roll)."""
     said: str
     """The honest person's line on the last hand played."""
 
@@ -214,8 +218,10 @@ async def _plays(conn: Connection, token: str, fair: FairDeals | None, done: Cal
             return
         view = msg.update.view if msg.HasField("update") and msg.update.HasField("view") else None
         if view is not None and view.HasField("you") and view.you in view.to_act and view.legal and msg.seq > acted:
-            with contextlib.suppress(grpc.aio.AioRpcError):
-                acted = await conn.act(token, view.legal[0], msg.seq)
+            prefer = (common_pb2.ACTION_TYPE_CHECK, common_pb2.ACTION_TYPE_CALL, common_pb2.ACTION_TYPE_BET)
+            action = next((a for t in prefer for a in view.legal if a.type == t), view.legal[0])
+            with contextlib.suppress(grpc.aio.AioRpcError):  # (not everyone passes: a hand that ends)
+                acted = await conn.act(token, action, msg.seq)
 
 
 async def reroll(rounds: int, folder: Path) -> Reroll:
@@ -231,7 +237,8 @@ async def reroll(rounds: int, folder: Path) -> Reroll:
     from tests.arrangements import Arrangement
 
     served = Arrangement.start("workers", folder / "serve")
-    closed = played = six = ticked = 0
+    closed = played = six = steered = ticked = ok = 0
+    rerolled = False
     said = ""
     try:
         ana, host = Connection.open(served.lobby), Connection.open(served.lobby)
@@ -265,10 +272,12 @@ async def reroll(rounds: int, folder: Path) -> Reroll:
                 while not any(v.hand == deal.hand and not v.void for v in fair.verdicts):
                     await asyncio.sleep(0.02)
                 verdict = next(v for v in fair.verdicts if v.hand == deal.hand and not v.void)
-                played, six, ticked = played + 1, six + 1, ticked + verdict.ok
+                played, six, ok = played + 1, six + 1, ok + verdict.ok
+                steered, ticked = steered + rerolled, ticked + (rerolled and verdict.ok)
+                rerolled = False
                 said = verdict.said().text.plain
             else:
-                closed += 1
+                closed, rerolled = closed + 1, True
             await host.close_table(table.id)
             while not any(t.done() for t in tasks[:1]):  # the person's stream ends with the table
                 await asyncio.sleep(0.02)
@@ -280,13 +289,14 @@ async def reroll(rounds: int, folder: Path) -> Reroll:
         await host.close()
     finally:
         served.stop()
-    return Reroll(rounds, closed, played, six, ticked, said)
+    return Reroll(rounds, closed, played, six, steered, ticked, ok, said)
 
 
 def reroll_report(print: Callable[[str], None], rounds: int = 60) -> None:
     with tempfile.TemporaryDirectory() as folder:
         r = asyncio.run(reroll(rounds, Path(folder)))
     print(f"  re-roll by closing tables (real cardtui serve, workers): {r.rounds} rounds, {r.closed} tables closed"
-          f" mid-cut, {r.played} hands played, the host's six in {r.six}; steered hands under ✔ {r.ticked} (mark 0)")
+          f" mid-cut, {r.played} hands played (the host's six in {r.six}), {r.steered} of them re-rolled; steered hands"
+          f" under ✔ {r.ticked} (mark 0); ✔ in all {r.ok}")
     if r.said:
         print(f"    the person's line on the last: {r.said}")

@@ -825,12 +825,21 @@ class FairDeals:
             else:
                 problems += game.deal_check(game.pack, FairRandom(seed), w.seen, self.seat, self.seats)
                 compared = True
-        for t in remembered:
-            if t.honest:
-                taint = phrase("your seed for table deal {old} at table {table} went to a deal you did not see played"
-                               " out ({how}): the host saw that deck, so this deal cannot be told from one it chose",
-                               old=t.deal, table=t.table[:8], how=_kind_said(t))
-                doubt = phrase("{one}; and {other}", one=said(doubt), other=said(taint)) if doubt else taint
+        honest = [t for t in remembered if t.honest]
+        if len(honest) == 1:
+            t = honest[0]
+            taint = phrase("your seed for table deal {old} at table {table} went to a deal you did not see played"
+                           " out ({how}): the host saw that deck, so this deal cannot be told from one it chose",
+                           old=t.deal, table=t.table[:8], how=_kind_said(t))
+        elif honest:
+            shown = "; ".join(_("table deal {old} at table {table} ({how})").format(
+                old=t.deal, table=t.table[:8], how=_kind_said(t)) for t in honest[:3])
+            more = _("; and {n} more").format(n=len(honest) - 3) if len(honest) > 3 else ""
+            taint = phrase("your seeds for {n} deals at this host went to deals you did not see played out ({which}"
+                           "{more}): the host saw those decks, so this deal cannot be told from one it chose",
+                           n=len(honest), which=shown, more=more)
+        if honest:
+            doubt = phrase("{one}; and {other}", one=said(doubt), other=said(taint)) if doubt else taint
         mine = seeds.get(self.seat) if self.seat is not None else None
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
