@@ -81,6 +81,10 @@ class Dealer(StrEnum):
     """The commitment names the rules' dealer; another deals, chosen after the links."""
     UNNAMED_OTHER = "unnamed_other"
     """The commitment names nobody; another than the rules' dealer deals, chosen after the links."""
+    CHOSEN = "chosen"
+    """The commitment names, before any link, a dealer the host picked (the seat before its own, so that its seat
+    leads), and that seat deals: the deck is not chosen, who leads and bets first is. A client that saw the
+    rotation says it is out of turn; one that rests on the table's word (a snapshot, a gap) must not give ✔."""
 
 
 class Drop(StrEnum):
@@ -316,6 +320,9 @@ class Host:
                 dealer = (rules_dealer + 1) % self.players
                 chose = True
             named = None if move.dealer in (Dealer.UNNAMED, Dealer.UNNAMED_OTHER) else rules_dealer
+            if move.dealer is Dealer.CHOSEN:
+                dealer = named = ((self.host_at if self.host_at is not None else self.at + 1) - 1) % self.players
+                chose = chose or dealer != rules_dealer
             if order and move.swap is Swap.LATE:
                 chose = True
             scheme = SCHEMES[0] if move.commit is Commit.OLD_SCHEME else SCHEME
