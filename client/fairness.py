@@ -513,6 +513,9 @@ class FairDeals:
                                pledges={p.seat: p.follows for p in inner.pledges})
         elif isinstance(inner, table_pb2.DealRevealed):
             self.watch = None
+            if self.stay is not None:  # (a link this client gave before it started again, settled)
+                self.stay.revealed(inner.table, inner.hand, [p.seed for p in inner.seeds], bool(inner.void),
+                                   inner.void)
         elif self.watch is not None and inner is not None and name != "hidden":
             w = self.watch
             w.started = w.started or isinstance(inner, table_pb2.HandStarted | table_pb2.CardsDealt)
