@@ -45,9 +45,17 @@ async def measure(trick: Trick, hands: int) -> Figures:
         conn = Connection.open(f"127.0.0.1:{port}")
         try:
             joined = await conn.join(TABLE, "ana")
-            async for _msg in conn.follow(joined.token, fair=fair):
-                if cheat.finished.is_set() and fair.verdicts and fair.verdicts[-1].hand == cheat.dealt[-1].hand:
-                    break
+
+            async def follow() -> None:
+                async for _msg in conn.follow(joined.token, fair=fair):
+                    pass
+
+            reading = asyncio.create_task(follow())
+            # (looked at on a timer too: the last message may come before the host says it is done)
+            while not (cheat.finished.is_set() and fair.verdicts and fair.verdicts[-1].hand == cheat.dealt[-1].hand):
+                await asyncio.sleep(0.05)
+            reading.cancel()
+            await asyncio.gather(reading, return_exceptions=True)
         finally:
             await conn.close()
     by = {v.hand: v for v in fair.verdicts}
