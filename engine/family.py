@@ -140,8 +140,9 @@ def named(name: str) -> Family:
 def asked(body: EventBody, question: Callable[[Family, EventBody], T | None]) -> T | None:
     """The first registered family's answer to ``question`` about an event's ``body`` (each answers None for an
     event not its own)."""
+    name = question.__name__
     for each in FAMILIES.values():
-        found = question(each, body)
+        found: T | None = getattr(each, name)(body)  # the family's own answer, not the base's None
         if found is not None:
             return found
     return None

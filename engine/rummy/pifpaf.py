@@ -65,7 +65,8 @@ class PifPafOptions(GameOptions):
     min_bet: int = option(0, "The smallest bet, and the smallest raise; 0: the ante.", min=0, max=MAX_BET)
     max_bet: int = option(0, "The most anyone bets in a hand, the ante not counted; 0: the ante times the players.",
                           min=0, max=MAX_BET)
-    group_suits: GroupRule = option(GroupRule.EXACTLY3, "Groups show exactly three suits, or at least three.")
+    group_suits: GroupRule = option(GroupRule.EXACTLY3, "Groups show exactly three suits, or at least three.",
+                                   values=(GroupRule.EXACTLY3, GroupRule.ATLEAST3))
     ace_high: bool = option(False, "Q-K-A counts as a sequence as well as A-2-3 (never K-A-2).")
     claim_ms: int = option(2500, "How long the claim window after every discard stays open, in milliseconds"
                                  " (0: no windows; nobody claims out of turn).", min=0, max=60_000)
