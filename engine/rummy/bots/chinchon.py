@@ -95,10 +95,17 @@ def least(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
 
 def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """The baseline's play, now and then drawing from the stock where the pile's card would do (a beginner does not
-    always see it)."""
+    always see it), and now and then keeping a card it drew that the baseline would throw straight back, throwing
+    another loose card instead: so that hands nobody can close (every useful card held, the stock turned over again
+    and again) end all the same."""
     if any(a.type == DRAW for a in legal) and Action(DRAW, value=STOCK) in legal and rng.random() < 0.25:
         return Action(DRAW, value=STOCK)
-    return least(view, legal, rng)
+    chosen = least(view, legal, rng)
+    if chosen.type == DISCARD and view.drawn is not None and chosen.cards == (view.drawn,) and rng.random() < 0.3:
+        loose = [c for c in melder_of(view).arrange(view.cards)[1] if c != view.drawn and c is not JOKER]
+        if loose:
+            return Action(DISCARD, cards=(rng.choice(sorted(loose, key=index)),))
+    return chosen
 
 
 # -- normal and hard: a hand valued beyond its points ---------------------------------------------------------
