@@ -162,7 +162,9 @@ def view_of(told: Told) -> tuple[TrucoView, list[Action]]:
         raisers = (owner,) if stake < 12 and owner >= 0 else ()
     nxt = int(r["next"])
     kind = told.kind
-    turn = you if kind == "turn" else None
+    # Whose card the trick waits for: ours at our turn; while a call waits, the caller's (MiniTruco calls only
+    # on one's turn), which says who leads an empty trick (after a tie, MiniTruco's trick opener leads again).
+    turn = you if kind == "turn" else pending.seat if pending is not None and kind == "answer" else None
     if kind == "turn":
         to_act: tuple[int, ...] = (you,)
     else:
@@ -288,7 +290,10 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 situation.pop("match")
                 rng = random.Random(seed_of(json.dumps(situation, sort_keys=True), seed))
                 t0 = time.thread_time()
-                action = policy(view, legal, rng)
+                try:
+                    action = policy(view, legal, rng)
+                except Exception as e:
+                    raise RuntimeError(f"{name} failed on what it was told: {body}") from e
                 result.times.samples.append(time.thread_time() - t0)
                 if action not in legal:
                     raise RuntimeError(f"{name} chose {action}, not among {legal}")

@@ -11,7 +11,8 @@
  *   the rest  SituacaoJogo's fields, in its order; cards in MiniTruco's notation ("4p", "7c"), joined by
  *             commas; PLAYED is the 12 places of cartasJogadas (trick by trick, positions 1 to 4): "-" none,
  *             "xx" face down; an empty hand is "-"
- * An answer: the integer (J) or 1/0 (A, X); a request it cannot read: "error: ..." on one line.
+ * An answer: the integer (J) or 1/0 (A, X), a tab, and the situation as the strategy read it (canon()); a request
+ * it cannot read: "error: ..." on one line.
  */
 
 import java.io.BufferedOutputStream;
@@ -45,10 +46,17 @@ public final class MiniTrucoDriver {
     /**
      * The situation as text, every field a strategy reads for this decision: what seeds its doubts. Left out are
      * the fields a JogadorBot leaves stale from an earlier decision and the strategies do not read then (who asked
-     * for the last raise, when playing; whether a card may go face down, when answering or deciding a mão de 11).
+     * for the last raise, when playing; whether a card may go face down, when answering), and, for a mão de 11,
+     * all but the two hands the strategies decide it by.
      */
     static String canon(String op, SituacaoJogo s, Carta[] partner) {
         StringBuilder b = new StringBuilder(op);
+        if (op.equals("X")) {
+            // A mão de 11 is decided on the two hands alone (and the second partner's situation shows the stake
+            // of 3 when the first has already accepted: MiniTruco asks both, and the one asked later sees it).
+            return b.append(' ').append(s.posJogador).append(' ').append(text(s.cartasJogador)).append(' ')
+                    .append(text(partner)).toString();
+        }
         b.append(' ').append(s.posJogador).append(' ').append(s.numRodadaAtual);
         for (int r : s.resultadoRodada) {
             b.append(' ').append(r);
@@ -156,13 +164,15 @@ public final class MiniTrucoDriver {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String answer;
+            String canon = "";
             try {
                 String[] f = line.trim().split(" ");
                 boolean g = f[1].equals("G");
                 Estrategia e = g ? gasparotto : sellani;
                 SituacaoJogo s = situation(f);
                 Carta[] partner = f[0].equals("X") ? cards(f[17]) : null;
-                (g ? gRandom : sRandom).setSeed(seed(Long.parseLong(f[2]), canon(f[0], s, partner)));
+                canon = canon(f[0], s, partner);
+                (g ? gRandom : sRandom).setSeed(seed(Long.parseLong(f[2]), canon));
                 switch (f[0]) {
                     case "J":
                         answer = Integer.toString(e.joga(s));
@@ -179,7 +189,7 @@ public final class MiniTrucoDriver {
             } catch (RuntimeException ex) {
                 answer = "error: " + ex.toString().replace('\n', ' ');
             }
-            out.println(answer);
+            out.println(answer + "\t" + canon);
             out.flush();
         }
     }

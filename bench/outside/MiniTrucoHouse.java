@@ -525,12 +525,24 @@ public final class MiniTrucoHouse {
                 b.append(p == 0 ? "" : ",").append(cardList(seats[p].getCartas()));
             }
             emit("H", "{\"match\":" + id + ",\"hand\":" + hands + ",\"opener\":" + opener.getPosicao()
-                    + ",\"cards\":" + b + "]}");
+                    + ",\"salt\":" + dealSeed + ",\"results\":" + results() + ",\"cards\":" + b + "]}");
         }
 
         void ended(int[] score) {
             emit("H", "{\"match\":" + id + ",\"hand\":" + hands + ",\"scores\":[" + score[0] + "," + score[1]
-                    + "]}");
+                    + "],\"results\":" + results() + "}");
+        }
+
+        /** The referee's trick results as they stand (it keeps them from one hand to the next). */
+        String results() {
+            try {
+                Field f = PartidaLocal.class.getDeclaredField("resultadoRodada");
+                f.setAccessible(true);
+                int[] r = (int[]) f.get(partida);
+                return "[" + r[0] + "," + r[1] + "," + r[2] + "]";
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         void fail(Throwable e) {
@@ -656,7 +668,9 @@ public final class MiniTrucoHouse {
             System.exit(0);
         }, "answers");
         reader.setDaemon(true);
-        reader.start();
+        if (!proof) {
+            reader.start();
+        }
         ExecutorService pool = Executors.newFixedThreadPool(parallel);
         List<java.util.concurrent.Future<?>> all = new ArrayList<>();
         long id = 0;
