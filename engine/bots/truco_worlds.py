@@ -273,6 +273,8 @@ class Knowledge:
         live = [s for s in self.players if v.seats[s].playing or not v.argentino]
         if sim.trick:
             start = sim.trick[0][0]
+        elif v.turn is not None:
+            start = v.turn  # the table's own word on who leads (at ours, the leader by the tie rule above)
         else:
             start = sim.leader
         p = list(self.players)
