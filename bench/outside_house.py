@@ -20,14 +20,15 @@ by the situation (as ``bench/outside_truco.py`` seeds them), so a deal played ag
 ours, or ``module:function``). Needs ``CARDTUI_MINITRUCO``, ``java`` and ``javac`` as ``bench.outside_truco`` does.
 
 ``--answers once`` makes our team's first answer final (its partner repeats a refusal), as at our table, and
-``--log FILE`` writes every line MiniTruco's side sent (the deals, every decision of its bots): what
-``bench.outside_proof`` replays at our table to prove the bridge.
+``--log FILE`` writes every line MiniTruco's side sent (the deals, every decision of its bots and of ours, with our
+answers): where the points of a run came from can be read from it.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import os
 import random
@@ -41,7 +42,9 @@ from typing import IO, Any
 
 from bench.outside_truco import ENV, missing
 from cardtui.arena import Timing
+from cardtui.engine.bots import truco_search
 from cardtui.engine.bots.players import Policy
+from cardtui.engine.bots.trucosim import MINITRUCO
 from cardtui.engine.cards import Card, Suit
 from cardtui.engine.core import Action
 from cardtui.engine.games import player
@@ -216,6 +219,7 @@ class HouseResult:
     deals: int
     seed: int
     answers: str
+    told: bool = True
     wins: int = 0
     matches: int = 0
     unfinished: int = 0
@@ -234,7 +238,7 @@ class HouseResult:
         lo, hi = self.rate.interval
         name = {v: k for k, v in STRATEGIES.items()}[self.strategy]
         out = [f"MiniTruco's house (PartidaLocal, manilha velha): {self.player} vs {name}, {self.deals} deals, "
-               f"seed {self.seed}, answers {self.answers}",
+               f"seed {self.seed}, answers {self.answers}" + ("" if self.told else ", not told the house's rules"),
                f"  {self.player} wins {self.wins} of {self.matches} matches: {self.rate.rate:.1%} (95% CI {lo:.1%}–"
                f"{hi:.1%})" + (f", {self.unfinished} unfinished" if self.unfinished else ""),
                f"  {self.hands / max(1, self.matches + self.unfinished):.1f} hands a match; decision time: "
@@ -242,6 +246,16 @@ class HouseResult:
                f"  {self.seconds:.0f} s"]
         out += [f"  failure: {f}" for f in self.failures[:5]]
         return out
+
+
+def _takes_referee(policy: Policy) -> bool:
+    """Whether ``policy`` can be told the table's referee (``trucosim.Referee``): truco's hard can."""
+    if policy is truco_search.hard:
+        return True
+    try:
+        return "referee" in inspect.signature(policy).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def classes() -> tuple[str, str]:
@@ -268,14 +282,17 @@ def lines(proc: subprocess.Popen[str]) -> Iterator[str]:
 
 def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parallel: int = PARALLEL,
          answers: str = "team", log: IO[str] | None = None, mode: str = "play",
-         progress: Callable[[HouseResult], None] | None = None) -> HouseResult:
-    """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house."""
+         progress: Callable[[HouseResult], None] | None = None, referee: bool = True) -> HouseResult:
+    """``deals`` duplicate deals of ``policy`` against MiniTruco's ``strategy`` (G or S) in MiniTruco's house;
+    ``referee``: tell a policy that can be told (hard) how this house takes an answer to a call."""
     core, built = classes()
     proc = subprocess.Popen(
         ["java", "-Xss8m", "-cp", f"{core}{os.pathsep}{built}", "MiniTrucoHouse", mode, strategy, str(deals),
          str(seed), str(parallel), answers],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    result = HouseResult(strategy, name, deals, seed, answers)
+    result = HouseResult(strategy, name, deals, seed, answers, told=_takes_referee(policy) and referee)
+    told_rules = _takes_referee(policy) and referee
+    decide = (lambda v, legal, rng: policy(v, legal, rng, referee=MINITRUCO)) if told_rules else policy  # type: ignore[call-arg]
     per_deal: dict[int, list[float]] = {}
     started = time.perf_counter()
     assert proc.stdin is not None
@@ -291,7 +308,7 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                 rng = random.Random(seed_of(json.dumps(situation, sort_keys=True), seed))
                 t0 = time.thread_time()
                 try:
-                    action = policy(view, legal, rng)
+                    action = decide(view, legal, rng)
                 except Exception as e:
                     raise RuntimeError(f"{name} failed on what it was told: {body}") from e
                 result.times.samples.append(time.thread_time() - t0)
@@ -299,6 +316,8 @@ def play(strategy: str, policy: Policy, name: str, deals: int, seed: int, parall
                     raise RuntimeError(f"{name} chose {action}, not among {legal}")
                 proc.stdin.write(f"{ident} {word(action)}\n")
                 proc.stdin.flush()
+                if log is not None:
+                    log.write(f"{line}\nA {ident} {word(action)}\n")
             elif tag == "M":
                 m = json.loads(rest)
                 if log is not None:
@@ -336,7 +355,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=606)
     ap.add_argument("--parallel", type=int, default=PARALLEL)
     ap.add_argument("--answers", choices=("team", "once"), default="team")
-    ap.add_argument("--log", help="write MiniTruco's side of every match (deals, its bots' decisions) here")
+    ap.add_argument("--log", help="write every line of every match (deals, every decision, our answers) here")
+    ap.add_argument("--untold", action="store_true",
+                    help="do not tell our bot how this house takes an answer (it plays as at our table)")
     args = ap.parse_args()
     policy = player("truco_paulista", args.player)
     log = open(args.log, "w") if args.log else None  # noqa: SIM115 - closed below
@@ -348,7 +369,7 @@ def main() -> None:
 
     try:
         r = play(STRATEGIES[args.strategy], policy, args.player, args.deals, args.seed, args.parallel, args.answers,
-                 log, progress=progress)
+                 log, progress=progress, referee=not args.untold)
     finally:
         if log is not None:
             log.close()

@@ -203,3 +203,46 @@ def test_the_bridge_decides_as_minitrucos_referee_asks_on_the_same_deals() -> No
 def test_our_bot_plays_a_match_in_minitrucos_house() -> None:
     r = outside_house.play("G", outside_house.player("truco_paulista", "normal"), "normal", 1, 3, parallel=2)
     assert r.matches == 2 and r.unfinished == 0 and r.times.samples
+
+
+def test_in_minitrucos_house_a_refusal_hands_the_call_to_the_partner() -> None:
+    from cardtui.engine.bots.trucosim import ACCEPT, CALL, MINITRUCO, OURS, REFUSE, Sim, Table
+
+    def sim(referee: object) -> Sim:
+        s = Sim(Table(4, (1, 2, 3, 0), 1, True, False, False, 12, False, 1, referee))  # type: ignore[arg-type]
+        s.hands = [[14, 3, 4], [13, 5, 6], [12, 7, 8], [11, 9, 10]]
+        s.apply(1, (CALL, 0))  # seat 1 calls truco: seats 2 and 0 answer
+        return s
+
+    ours = sim(OURS)
+    assert (CALL, 0) in ours.legal(2)  # at our table an answer may raise
+    ours.apply(2, (REFUSE, 0))
+    assert ours.done and ours.pts == [0, 1]  # and the first answer is final
+    house = sim(MINITRUCO)
+    assert (CALL, 0) not in house.legal(2)  # in MiniTruco's house an answer is yes or no
+    house.apply(2, (REFUSE, 0))
+    assert not house.done and house.actor() == 0  # seat 2's refusal hands it to seat 0
+    house.apply(0, (ACCEPT, 0))
+    assert house.level == 1 and house.owner == 0
+    both = sim(MINITRUCO)
+    both.apply(2, (REFUSE, 0))
+    both.apply(0, (REFUSE, 0))
+    assert both.done and both.pts == [0, 1]  # the team runs when both refuse
+
+
+def test_hard_told_its_partner_refused_reads_the_partner_as_weak() -> None:
+    from cardtui.engine.bots.truco_worlds import Knowledge
+    from cardtui.engine.bots.trucosim import MINITRUCO
+
+    state = _hand()
+    _play(state, (1, "2S"), (2, "5D"), (3, "7H"), (0, "KS"))
+    PAU.apply(state, 3, Action("truco"))
+    told = _told(state, 0, "answer", calls=["4 3", "-3"], pending=4, partner_refused=True)
+    view, _ = outside_house.view_of(outside_house.Told(told))
+    k = Knowledge.of(view, reads=True, referee=MINITRUCO)
+    assert k.partner_passed() == 2 and k.sim(k.deal(random.Random(1))).passed == 2
+    strong = {0: list(state.hands[0]), 1: [], 2: list(parse_cards("4C 7H")), 3: list(state.hands[3])}
+    weak = {**strong, 2: list(parse_cards("4H 5S"))}
+    assert k.weight(weak) > k.weight(strong)
+    at_ours = Knowledge.of(view, reads=True)
+    assert at_ours.partner_passed() is None

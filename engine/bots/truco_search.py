@@ -44,6 +44,7 @@ from cardtui.engine.bots.trucosim import (
     E_REFUSE,
     ENVIDO,
     MAZO,
+    OURS,
     PAULISTA_REFUSED,
     PAULISTA_VALUES,
     PLAY,
@@ -51,6 +52,7 @@ from cardtui.engine.bots.trucosim import (
     E,
     Move,
     Policy,
+    Referee,
     Sim,
     env_accepted,
     env_refused,
@@ -119,8 +121,11 @@ class Searcher:
     """One decision's search (count-based: ``worlds`` deals, every candidate on each)."""
 
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
-                 mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT) -> None:
+                 mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
+                 referee: Referee = OURS) -> None:
         self.view = view
+        self.referee = referee
+        """How the table takes an answer to a truco (``trucosim.Referee``): the model plays it out so."""
         self.mixed = mixed
         """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
         self.reads = reads
@@ -140,7 +145,7 @@ class Searcher:
         rule = self.by_rule()
         if rule is not None:
             return rule
-        k = Knowledge.of(self.view, self.reads)
+        k = Knowledge.of(self.view, self.reads, self.referee)
         cands = self.sound(self.candidates(), k)
         if self.mixed:
             bluff, cands = self.mix(cands, k)
@@ -161,7 +166,7 @@ class Searcher:
 
     def evaluate(self) -> Evaluation:
         """Every legal choice but a signal, valued on the same weighed deals (``estimates.weighed``)."""
-        k = Knowledge.of(self.view, self.reads)
+        k = Knowledge.of(self.view, self.reads, self.referee)
         groups = self.choices()
         if not groups:
             return weighed(Unit.MATCH, [], [], [])
@@ -346,6 +351,8 @@ class Searcher:
         pending = v.pending
         if move is None or move[0] not in (REFUSE, E_REFUSE, MAZO) or pending is None or pending.team == self.team:
             return False
+        if self.referee.team_answers and move[0] == REFUSE and any(s != self.you for s in v.to_act):
+            return False  # the refusal hands the call to a partner still to answer it
         part = v.argentino
         won = part.points if part is not None else (0, 0)
         theirs = v.scores[1 - self.team] + won[1 - self.team] + pending.refused
@@ -560,9 +567,11 @@ def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     return Searcher(view, legal, rng, NORMAL_WORLDS).decide()
 
 
-def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
-    """The hard truco bot: the search on many deals, reading the others, its bluffs mixed."""
-    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT).decide()
+def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
+    """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
+    table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners)."""
+    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
+                    referee=referee).decide()
 
 
 def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:
