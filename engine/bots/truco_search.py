@@ -92,6 +92,10 @@ RAISE_READ = ((0.6, 0.1), (0.75, 0.04), (0.85, 0.02))
 caller's hand at which such a call is made half the time, and the floor a bluff keeps. A raise answers a call,
 so it says more: read as a truco, hard raised the raises of a player who raises only its best hands, and lost
 most of those hands (``bench/marks.md``, issue 75)."""
+MODEL_CALL = 0.72
+"""The chance of its hand from which a seat of the model calls truco."""
+MODEL_RAISE = 0.9
+"""The chance of its hand from which a seat of the model raises a truco it answers."""
 MODEL_ACCEPT = 0.42
 """The chance of its hand from which a seat of the model accepts a truco (normal's model, and the analysis's)."""
 HARD_ACCEPT = 0.30
@@ -122,10 +126,14 @@ class Searcher:
 
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
                  mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
-                 referee: Referee = OURS) -> None:
+                 referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
+                 raise_at: float = MODEL_RAISE) -> None:
         self.view = view
         self.referee = referee
         """How the table takes an answer to a truco (``trucosim.Referee``): the model plays it out so."""
+        self.read_floors = tuple(read_floors) if read_floors is not None else None
+        """A truco awaiting this seat's answer read by how the deal plays out accepted: a deal the callers lose
+        keeps this share of its weight, by the call's rung (None: read by the callers' odds, ``RAISE_READ``)."""
         self.mixed = mixed
         """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
         self.reads = reads
@@ -136,7 +144,7 @@ class Searcher:
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
         self.paulista = view.paulista is not None
-        self.policy = Policy(self.paulista, rng, accept_at=accept_at)
+        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
         """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
         self.values: list[float] = []
 
@@ -246,6 +254,15 @@ class Searcher:
         c = pending.seat
         if pending.bet is Bet.ENVIDO:
             return 0.1 + 0.9 * _sigmoid((sim.env[c] - 26.5) / 1.5)
+        if pending.bet is Bet.TRUCO and self.read_floors is not None:
+            rung = [st.call for st in self.view.ladder].index(pending.call)
+            floor = self.read_floors[min(rung, len(self.read_floors) - 1)]
+            played = sim.copy()
+            played.apply(played.actor(), (ACCEPT, 0))
+            play_out(played, self.policy)
+            team = pending.team
+            won = played.pts[team] - sim.pts[team] > played.pts[1 - team] - sim.pts[1 - team]
+            return 1.0 if won else floor
         if pending.bet is Bet.TRUCO:
             pre = sim.copy()
             pre.pending = -1
