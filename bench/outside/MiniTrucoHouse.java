@@ -22,6 +22,7 @@
  *                  back on stdin as "<id> <word>", the word one of: play <card>, down <card>, call, accept, run
  *   K {...}        a decision of one of MiniTruco's bots (proof, and play for the record): its situation and answer
  *   H {...}        a hand dealt: the cards of positions 1 to 4 and who opens it; and each hand's end, with the scores
+ *                  and its calls and answers
  *   M {...}        a match over: who sat where, the scores, the hands played, or why it did not finish
  *   END            every match played
  */
@@ -427,6 +428,9 @@ public final class MiniTrucoHouse {
         @Override
         public void pediuAumentoAposta(Jogador j, int valor, int rndFrase) {
             int pos = j.getPosicao();
+            if (getPosicao() == 1) {
+                match.calls.add(pos + " " + valor);
+            }
             later(() -> {
                 calls.add(pos + " " + valor);
                 pendingCaller = pos;
@@ -441,6 +445,9 @@ public final class MiniTrucoHouse {
         @Override
         public void aceitouAumentoAposta(Jogador j, int valor, int rndFrase) {
             int pos = j.getPosicao();
+            if (getPosicao() == 1) {
+                match.calls.add("+" + pos + " " + valor);
+            }
             later(() -> {
                 calls.add("+" + pos + " " + valor);
                 stake = valor;
@@ -456,6 +463,9 @@ public final class MiniTrucoHouse {
         @Override
         public void recusouAumentoAposta(Jogador j, int rndFrase) {
             int pos = j.getPosicao();
+            if (getPosicao() == 1) {
+                match.calls.add("-" + pos);
+            }
             later(() -> {
                 calls.add("-" + pos);
                 if (pos == partner() && pendingCaller != 0 && !answeredThisCall) {
@@ -507,6 +517,8 @@ public final class MiniTrucoHouse {
         final Jogador[] seats = new Jogador[4];
         volatile int hands = 0;
         volatile String failure = null;
+        /** The hand's calls and answers as position 1 was told them: "pos value", "+pos value", "-pos". */
+        final List<String> calls = java.util.Collections.synchronizedList(new ArrayList<>());
 
         Match(long id, int deal, int side, long dealSeed, boolean proof, char strategy) {
             this.id = id;
@@ -520,6 +532,7 @@ public final class MiniTrucoHouse {
         /** A hand dealt (told from position 1, the last told, once every seat holds its cards). */
         void dealt(Jogador opener) {
             hands++;
+            calls.clear();
             StringBuilder b = new StringBuilder("[");
             for (int p = 0; p < 4; p++) {
                 b.append(p == 0 ? "" : ",").append(cardList(seats[p].getCartas()));
@@ -530,7 +543,7 @@ public final class MiniTrucoHouse {
 
         void ended(int[] score) {
             emit("H", "{\"match\":" + id + ",\"hand\":" + hands + ",\"scores\":[" + score[0] + "," + score[1]
-                    + "],\"results\":" + results() + "}");
+                    + "],\"results\":" + results() + ",\"calls\":" + cardList(new ArrayList<>(calls)) + "}");
         }
 
         /** The referee's trick results as they stand (it keeps them from one hand to the next). */
@@ -628,6 +641,30 @@ public final class MiniTrucoHouse {
             super.inicioMao(jogadorQueAbre);
             if (getPosicao() == 1) {
                 match.dealt(jogadorQueAbre);
+            }
+        }
+
+        @Override
+        public void pediuAumentoAposta(Jogador j, int valor, int rndFrase) {
+            super.pediuAumentoAposta(j, valor, rndFrase);
+            if (getPosicao() == 1) {
+                match.calls.add(j.getPosicao() + " " + valor);
+            }
+        }
+
+        @Override
+        public void aceitouAumentoAposta(Jogador j, int valor, int rndFrase) {
+            super.aceitouAumentoAposta(j, valor, rndFrase);
+            if (getPosicao() == 1) {
+                match.calls.add("+" + j.getPosicao() + " " + valor);
+            }
+        }
+
+        @Override
+        public void recusouAumentoAposta(Jogador j, int rndFrase) {
+            super.recusouAumentoAposta(j, rndFrase);
+            if (getPosicao() == 1) {
+                match.calls.add("-" + j.getPosicao());
             }
         }
 
