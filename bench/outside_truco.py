@@ -330,11 +330,17 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=606)
     ap.add_argument("--options", default="", help='table options as JSON: {"truco_decides": "hand"} is their game')
+    ap.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds (0: every deal)")
     args = ap.parse_args()
-    r = measure(args.strategy, args.player, args.deals, args.seed, json.loads(args.options) if args.options else None)
+    # Run as ``python -m``, this file is ``__main__``; the arena loads the players from ``bench.outside_truco``,
+    # a module of its own, whose bridges are the ones the table must be shown to.
+    from bench import outside_truco
+
+    r = outside_truco.measure(args.strategy, args.player, args.deals, args.seed,
+                              json.loads(args.options) if args.options else None, args.seconds)
     for line in r.lines():
         print(line)
-    print(f"  requests the strategies failed on: {DRIVER_PROCESS.errors}")
+    print(f"  requests the strategies failed on: {outside_truco.DRIVER_PROCESS.errors}")
 
 
 if __name__ == "__main__":
