@@ -42,12 +42,12 @@ from typing import IO, Any
 
 from bench.outside_truco import ENV, missing
 from cardtui.arena import Timing
-from cardtui.engine.bots import truco_search
 from cardtui.engine.bots.players import Policy
-from cardtui.engine.bots.trucosim import MINITRUCO
 from cardtui.engine.cards import Card, Suit
 from cardtui.engine.core import Action
 from cardtui.engine.games import player
+from cardtui.engine.truco.bots import search as truco_search
+from cardtui.engine.truco.bots.sim import MINITRUCO
 from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.rules import ACCEPT, CALLS, PLAY, PLAY_DOWN, RUN
 from cardtui.engine.truco.paulista.view import STAKES
@@ -249,7 +249,7 @@ class HouseResult:
 
 
 def _takes_referee(policy: Policy) -> bool:
-    """Whether ``policy`` can be told the table's referee (``trucosim.Referee``): truco's hard can."""
+    """Whether ``policy`` can be told the table's referee (``truco.bots.sim.Referee``): truco's hard can."""
     if policy is truco_search.hard:
         return True
     try:

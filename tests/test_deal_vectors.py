@@ -47,6 +47,12 @@ def named(vector: dict[str, Any]) -> str:
     return f"{fair['scheme'][-1]}: {vector.get('title') or fair['table']}"
 
 
+def pack_of(vector: dict[str, Any]) -> tuple[str, ...]:
+    """The pack a vector's hand was dealt from (docs/deal.md §2): the vector names it (the second version's do), else
+    its game's, by the table's options."""
+    return PACKS[vector.get("pack") or GAMES[vector["game"]].pack(vector["history"]["options"])]
+
+
 def seed_of(vector: dict[str, Any]) -> DealSeed:
     return DealSeed.from_record(vector["history"]["fair"] if "history" in vector else vector["seed"])
 
@@ -56,8 +62,9 @@ def test_the_file_names_the_scheme() -> None:
     assert SECOND["scheme"] == SCHEME == SCHEMES[1] and bytes.fromhex(SECOND["link_tag"]) == LINK_TAG == \
         b"cardtui-deal/2 link\x00", "the link tag: its 20 bytes in hex, as every byte string in the file"
     for section in (VECTORS, SECOND):
-        assert {d["game"] for d in section["deals"]} == set(GAMES)
         assert {d["history"]["fair"]["scheme"] for d in section["deals"]} == {section["scheme"]}
+    assert {d["game"] for d in SECOND["deals"]} == set(GAMES), "a vector of every game, under the scheme of now"
+    assert {d["game"] for d in VECTORS["deals"]} <= set(GAMES), "the first version's, as published"
 
 
 @pytest.mark.parametrize("vector", SECOND["chains"], ids=lambda v: v["pledge"][:8])
@@ -108,17 +115,17 @@ def test_packs_come_from_the_stream(vector: dict[str, Any]) -> None:
     seed = seed_of(vector)
     rng = FairRandom(seed)
     if vector["game"] == "truco_argentino":
-        pack = PACKS["truco_argentino"]
+        pack = pack_of(vector)
         positions = sample_positions(rng, len(pack), 3 * len(vector["history"]["seats"]))
         assert positions == vector["positions"] and [pack[p] for p in positions] == vector["drawn"]
         return
-    assert [shuffled(PACKS[vector["game"]], rng) for _ in vector["packs"]] == vector["packs"]
+    assert [shuffled(pack_of(vector), rng) for _ in vector["packs"]] == vector["packs"]
 
 
 def test_the_step_by_step_draws_of_a_shuffle() -> None:
     """§6–§7 by hand: each place from the last down swaps with the first draw below it + 1."""
     vector = DEALS[0]
-    pack = list(PACKS[vector["game"]])
+    pack = list(pack_of(vector))
     rng = FairRandom(seed_of(vector))
     for step in vector["draws"]:
         i, bits = step["i"], step["bits"]
@@ -215,6 +222,23 @@ def rummy_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
     return {str(s): held[s] for s in range(n)}
 
 
+def chinchon_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.5: seven rounds of one card from the end of the pack, dealer + 1 first, seats not past the target; the
+    next card turned up to start the pile; the rest the stock."""
+    record = vector["history"]
+    n = len(record["seats"])
+    pack = list(vector["packs"][0])
+    target = record["options"]["target"]
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] <= target]
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for _ in range(7):
+        for s in playing:
+            held[s].append(pack.pop())
+    assert pack.pop() == record["up"]
+    assert list(reversed(pack)) == vector["stock"]
+    return {str(s): held[s] for s in range(n)}
+
+
 def paulista_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
     """§10.3: three-card blocks from the front; the mão first, then as its choices say."""
     record = vector["history"]
@@ -265,7 +289,7 @@ def argentino_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
 
 
 RULES = {"cacho": cacho_deal, "pifpaf": rummy_deal, "cacheta": rummy_deal, "truco_paulista": paulista_deal,
-         "truco_argentino": argentino_deal}
+         "truco_argentino": argentino_deal, "chinchon": chinchon_deal}
 
 
 @pytest.mark.parametrize("vector", DEALS, ids=named)
@@ -341,3 +365,29 @@ def test_section_14_quotes_the_first_step_of_the_draws_as_the_vectors_hold_it() 
     assert [step["i"] for step in DEALS[0]["draws"]] == list(range(len(DEALS[0]["packs"][0]) - 1, 0, -1))
     blocks = [d["blocks"] for d in DEALS if "blocks" in d]
     assert blocks and all(set(b) == {"to", "cards"} and len(b["cards"]) == 3 for bs in blocks for b in bs)
+
+
+ACCOUNTING = SECOND["accounting"]
+"""§12's accounting: a seat gone, a void line, a dealer fixed by the commitment, a swap."""
+
+
+@pytest.mark.parametrize("vector", ACCOUNTING, ids=[v["title"][:40] for v in ACCOUNTING])
+def test_each_accounting_vector_verifies_as_it_says(vector: dict[str, Any]) -> None:
+    assert [c.line() for c in verify(vector["lines"], GAMES)] == vector["verify"]
+    for line in vector["lines"]:
+        fair = line["fair"]
+        assert hashlib.sha256(bytes.fromhex(fair["server_seed"])).hexdigest() == fair["commitment"]
+        assert not set(map(str, line.get("gone", ()))) & set(fair["player_seeds"]), "a gone seat has no seed"
+        assert set(map(str, line.get("gone", ()))) <= set(fair["pledges"]), "a gone seat is pledged"
+    committed = vector.get("commitment")
+    if committed is not None:
+        [line] = vector["lines"]
+        assert committed["commitment"] == line["fair"]["commitment"]
+        if "dealer" in committed:  # the dealer the commitment fixed deals the hand
+            assert line["dealer"] == committed["dealer"]
+        order = committed.get("seats_from", list(range(len(line["seats"]))))
+        # pledges are named at the commitment by the seats then; the history keys them by the seats now
+        assert line["fair"]["pledges"] == {str(new): committed["pledges"][str(old)] for new, old in enumerate(order)
+                                           if str(old) in committed["pledges"]}
+    if any("void" in line for line in vector["lines"]):
+        assert any("✘ a commitment that dealt no hand" in said for said in vector["verify"])

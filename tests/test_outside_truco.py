@@ -206,7 +206,7 @@ def test_our_bot_plays_a_match_in_minitrucos_house() -> None:
 
 
 def test_in_minitrucos_house_a_refusal_hands_the_call_to_the_partner() -> None:
-    from cardtui.engine.bots.trucosim import ACCEPT, CALL, MINITRUCO, OURS, REFUSE, Sim, Table
+    from cardtui.engine.truco.bots.sim import ACCEPT, CALL, MINITRUCO, OURS, REFUSE, Sim, Table
 
     def sim(referee: object) -> Sim:
         s = Sim(Table(4, (1, 2, 3, 0), 1, True, False, False, 12, False, 1, referee))  # type: ignore[arg-type]
@@ -231,8 +231,8 @@ def test_in_minitrucos_house_a_refusal_hands_the_call_to_the_partner() -> None:
 
 
 def test_hard_told_its_partner_refused_reads_the_partner_as_weak() -> None:
-    from cardtui.engine.bots.truco_worlds import Knowledge
-    from cardtui.engine.bots.trucosim import MINITRUCO
+    from cardtui.engine.truco.bots.sim import MINITRUCO
+    from cardtui.engine.truco.bots.worlds import Knowledge
 
     state = _hand()
     _play(state, (1, "2S"), (2, "5D"), (3, "7H"), (0, "KS"))

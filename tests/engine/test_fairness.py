@@ -42,7 +42,7 @@ from cardtui.engine.fairness import (
     verify,
 )
 from cardtui.engine.games import GAMES
-from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase
+from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase
 from cardtui.fair import LINK_TAG, SCHEME, SCHEMES, Chain, before
 from cardtui.sim import sim_deal_seed, simulate
 from tests.engine.rummy_helpers import near_sets
@@ -652,17 +652,22 @@ def test_hand_hashes_are_canonical() -> None:
 # -- the shared scheme module ---------------------------------------------------------------
 def test_the_shared_packs_are_the_engines_decks_and_deal_the_same() -> None:
     from cardtui import fair
-    from cardtui.engine import cacho, rummy
+    from cardtui.engine.cacho import rules as cacho
+    from cardtui.engine.cards import french_deck, pack
     from cardtui.engine.truco.argentino import game as argentino
     from cardtui.engine.truco.argentino import rules as argentino_rules
     from cardtui.engine.truco.paulista import rules as paulista_rules
 
-    decks = {"cacho": cacho.DECK, "pifpaf": rummy.DECK, "cacheta": rummy.DECK,
-             "truco_paulista": paulista_rules.DECK, "truco_argentino": argentino_rules.DECK}
-    assert set(decks) == set(fair.PACKS) == set(GAMES)
+    decks = {"french24": cacho.DECK, "french104": tuple(french_deck(copies=2)), "french40": paulista_rules.DECK,
+             "spanish40": argentino_rules.DECK}
+    built_in = ("cacho", "pifpaf", "cacheta", "truco_paulista", "truco_argentino")
+    assert {GAMES[g].pack({}) for g in built_in} == set(decks)
+    assert {GAMES[g].pack({}) for g in GAMES} <= set(fair.PACKS), "every game's pack has its name"
     for name, deck in decks.items():
-        assert fair.PACKS[name] == tuple(map(str, deck)), name
+        assert fair.PACKS[name] == tuple(map(str, deck)) == tuple(map(str, pack(name))), name
         assert [str(c) for c in shuffled(deck, hand_rng(SEED))] == fair.shuffled(fair.PACKS[name], hand_rng(SEED))
+    for name, cards in fair.PACKS.items():
+        assert tuple(map(str, pack(name))) == cards, f"{name}: every card of every pack is one the engine knows"
     for k in (6, 12, 18):
         assert argentino.draw(hand_rng(SEED), k) == fair.sample_positions(hand_rng(SEED), 40, k)
 
@@ -725,3 +730,38 @@ def test_a_second_version_deal_follows_its_pledges_and_names_who_withheld() -> N
         DealSeed(bytes(32), (), "t", 1, SCHEMES[0], pledges)
     with pytest.raises(ValueError, match="not one this version knows"):
         DealSeed(bytes(32), (), "t", 1, "cardtui-deal/3")
+
+
+def void_line(previous: dict[str, Any] | None, links: tuple[int, ...]) -> dict[str, Any]:
+    """A commitment that dealt no hand, as the history keeps it (docs/history.md §2a), after ``previous``, with a
+    link given by each seat of ``links``."""
+    rng = random.Random(11)
+    given = {s: rng.randbytes(32) for s in links}
+    seed = DealSeed(rng.randbytes(32), tuple(given.items()), "t-who", 2, SCHEME,
+                    tuple((s, before(link)) for s, link in given.items()))
+    record = {"table": "t-who", "hand": 2, "game": "cacho", "void": "the table closed before this deal was dealt",
+              "fair": seed.as_record(), "awaited": sorted(given), "seats": (previous or {}).get("seats", [])}
+    return linked(record, previous)
+
+
+def test_verify_accounts_for_every_commitment_in_a_file() -> None:
+    """docs/deal.md §12: a deal number dealt twice, a link given twice, a seat said gone whose seed is in, and a
+    commitment that took a link and dealt nothing each fail the file (✘, exit 1), named."""
+    first = cacho_hand((0, 1), bot=2, awaited=[0, 1])
+    again = linked(dict(cacho_hand((0,), bot=2, awaited=[0, 1]), prev=None), first)
+    checks = verify([first, again], REGISTRY)
+    assert checks[0].ok and not checks[1].ok
+    assert "deal 1 of this table is in the file twice: two commitments for one deal number" in checks[1].line()
+    later = json.loads(json.dumps(first))
+    later["hand"] = later["fair"]["hand"] = 2  # its link given again in a later hand of the table
+    reused = verify([first, linked({k: v for k, v in later.items() if k != "prev"}, first)], REGISTRY)
+    assert "the link at seat 1 was given before (table t-who deal 1, seat 1): a link reused" in reused[1].line()
+    [gone] = verify([cacho_hand((0, 1), bot=2, awaited=[0, 1], gone=(1,))], REGISTRY)
+    assert not gone.ok and "seat 2 is said to have gone before its link came, yet its link is in the deal" in \
+        gone.line()
+    voided = verify([first, void_line(first, (0,))], REGISTRY)
+    assert voided[0].ok and not voided[1].ok and voided[1].void
+    assert ("a commitment that dealt no hand (the table closed before this deal was dealt) took the link of seat 1"
+            in voided[1].line())
+    untaken = verify([first, void_line(first, ())], REGISTRY)
+    assert untaken[1].ok and not untaken[1].full and "○ a commitment revealed undealt" in untaken[1].line()
