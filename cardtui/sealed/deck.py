@@ -22,7 +22,7 @@ can rebuild its lock, its order and its card keys after a restart.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
@@ -164,7 +164,7 @@ def lock(secrets: SeatSecrets, before: Sequence[Point]) -> Lock:
     s, hand = secrets.lock, secrets.hand
     after = tuple(mul(before[place], s) for place in secrets.order)
     point = base(s)
-    proof = prove(s, G, point, add(before), add(after), hand.context(b"lock", secrets.seat))
+    proof = prove(s, G, point, add(before), add(after), hand.context(b"lock", secrets.seat), b1_log=1)
     return Lock(secrets.seat, point, after, proof)
 
 
@@ -185,29 +185,42 @@ def check_lock(hand: Hand, before: Sequence[Point], step: Lock) -> None:
         raise Cheat(step.seat, Fault.BAD_LOCK, "its proof fails")
 
 
+def relock_cards(secrets: SeatSecrets, before: Sequence[Point]) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
+    """``secrets``' seat takes its lock off each card of ``before`` and puts that card's key on: the deck it
+    hands on and its commitments. A client sends these at once and its proofs (``relock_proofs``) after,
+    while the next seat relocks: the proofs are checked behind the deal, not on its way."""
+    s_inv = inverse(secrets.lock)
+    deck = tuple(mul(card, key * s_inv % N) for card, key in zip(before, secrets.keys, strict=True))
+    return deck, tuple(base(key) for key in secrets.keys)
+
+
+def relock_proofs(secrets: SeatSecrets, before: Sequence[Point], deck: Sequence[Point],
+                  commitments: Sequence[Point]) -> tuple[Proof, ...]:
+    """A proof for each card that ``relock_cards`` multiplied it by ``k_j / s``, the logarithm of ``K_j`` to
+    the base ``S``."""
+    s, hand = secrets.lock, secrets.hand
+    lock_point, s_inv = base(s), inverse(s)
+    return tuple(prove(key * s_inv % N, lock_point, commitment, card, after,
+                       hand.context(b"relock", secrets.seat, place), b1_log=s)
+                 for place, (card, after, commitment, key)
+                 in enumerate(zip(before, deck, commitments, secrets.keys, strict=True)))
+
+
 def relock(secrets: SeatSecrets, before: Sequence[Point]) -> Relock:
-    """``secrets``' seat takes its lock off each card of ``before`` and puts that card's key on."""
-    hand, s_inv = secrets.hand, inverse(secrets.lock)
-    lock_point = base(secrets.lock)
-    deck: list[Point] = []
-    commitments: list[Point] = []
-    proofs: list[Proof] = []
-    for place, (card, key) in enumerate(zip(before, secrets.keys, strict=True)):
-        factor = key * s_inv % N
-        after, commitment = mul(card, factor), base(key)
-        deck.append(after)
-        commitments.append(commitment)
-        proofs.append(prove(factor, lock_point, commitment, card, after, hand.context(b"relock", secrets.seat, place)))
-    return Relock(secrets.seat, tuple(deck), tuple(commitments), tuple(proofs))
+    """``secrets``' seat's whole second pass: the deck, its commitments and their proofs."""
+    deck, commitments = relock_cards(secrets, before)
+    return Relock(secrets.seat, deck, commitments, relock_proofs(secrets, before, deck, commitments))
 
 
-def check_relock(hand: Hand, lock_point: Point, before: Sequence[Point], step: Relock) -> None:
+def check_relock(hand: Hand, lock_point: Point, before: Sequence[Point], step: Relock,
+                 places: Iterable[int] | None = None) -> None:
     """Raise ``Cheat`` (bad relock) unless each card of ``step`` is the same card of ``before`` times the
-    logarithm of its commitment to the base ``lock_point`` (the seat's ``S``), as §S6 says."""
+    logarithm of its commitment to the base ``lock_point`` (the seat's ``S``), as §S6 says: every card, or
+    the ``places`` given (a client checks the cards it opens; the server, every card)."""
     size = len(before)
     if not (len(step.deck) == len(step.commitments) == len(step.proofs) == size) or not _distinct(step.deck):
         raise Cheat(step.seat, Fault.BAD_RELOCK, "its deck is not as many different cards")
-    for place in range(size):
+    for place in range(size) if places is None else places:
         context = hand.context(b"relock", step.seat, place)
         if not verify(step.proofs[place], lock_point, step.commitments[place], before[place], step.deck[place],
                       context):
@@ -270,8 +283,9 @@ class Passes:
         return SealedDeck(hand, self.relocks[-1].deck, {step.seat: step.point for step in self.locks},
                           {step.seat: step.commitments for step in self.relocks})
 
-    def check(self, hand: Hand) -> None:
-        """Check every step in turn (§S5, §S6); raise ``Cheat`` naming the first seat whose step fails."""
+    def check(self, hand: Hand, places: Iterable[int] | None = None) -> None:
+        """Check every step in turn (§S5, §S6), the relocks of every card or of ``places``; raise ``Cheat``
+        naming the first seat whose step fails."""
         if tuple(step.seat for step in self.locks) != hand.order or tuple(
                 step.seat for step in self.relocks) != hand.order:
             raise ValueError("the passes are not in the hand's locking order")
@@ -281,7 +295,7 @@ class Passes:
             deck = step.deck
         lock_points = {step.seat: step.point for step in self.locks}
         for again in self.relocks:
-            check_relock(hand, lock_points[again.seat], deck, again)
+            check_relock(hand, lock_points[again.seat], deck, again, None if places is None else tuple(places))
             deck = again.deck
 
 
@@ -314,7 +328,7 @@ def trace(secrets: SeatSecrets, before: Sequence[Point], after: Sequence[Point],
     """``secrets``' seat answers for the card at ``place`` of the deck it handed on in the first pass."""
     came_from = secrets.order[place]
     proof = prove(secrets.lock, G, base(secrets.lock), before[came_from], after[place],
-                  secrets.hand.context(b"trace", secrets.seat, place))
+                  secrets.hand.context(b"trace", secrets.seat, place), b1_log=1)
     return TraceStep(secrets.seat, came_from, proof)
 
 

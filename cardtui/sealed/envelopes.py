@@ -166,7 +166,8 @@ def disclose(box: BoxKey, recipient: int, sender: int, sender_point: Point, dige
     """``recipient`` shows its shared point with ``sender`` and proves it: ``Z = b·B_sender`` where ``b·G`` is
     its own box point."""
     shared = box.shared(sender_point)
-    proof = prove(box.scalar, G, box.point, sender_point, shared, _disclosure_context(digest, recipient, sender))
+    proof = prove(box.scalar, G, box.point, sender_point, shared, _disclosure_context(digest, recipient, sender),
+                  b1_log=1)
     return Disclosure(recipient, sender, shared, proof)
 
 

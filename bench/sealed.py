@@ -1,0 +1,299 @@
+"""Sealed deals (issue 90): what a lock costs, and how long a sealed deal takes from its start to a person's own
+cards, on 127.0.0.1.
+
+First the group's operations, each against the alternatives measured in the same run (libsodium's ed25519 where
+PyNaCl is installed, OpenSSL's P-256 through ``cryptography``), which is why the scheme is on secp256k1. Then whole
+deals: a host process relays every step over TCP on 127.0.0.1 to one process per seat, as a table server relays
+them to its people's clients; each seat locks, relocks, seals its card keys for the others, opens its own three
+cards and says when. The figure is the time from the deal's start (the last person's cut: everyone is in) to each
+person's own cards opened, its p50 and p95 over every seat of every deal; and the CPU a deal costs, every process
+added up: the host's (which checks each step, as the referee must) and each seat's, with the seat's check of the
+whole deal after its cards are shown (off the way to them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import pickle
+import statistics
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cardtui.fair import PACKS
+from cardtui.sealed.deck import (
+    Hand,
+    Lock,
+    Passes,
+    Relock,
+    SealedDeck,
+    SeatSecrets,
+    check_lock,
+    check_relock,
+    lock,
+    relock_cards,
+    relock_proofs,
+)
+from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
+from cardtui.sealed.group import G, Point, base, card_point, decode, encode, mul
+from cardtui.sealed.proofs import Proof, prove, verify
+
+GAME = "truco_paulista"
+
+
+def _per_call(fn: Callable[[], object], n: int) -> float:
+    fn()
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - start) / n * 1e6
+
+
+def operations(print: Callable[[str], None], n: int) -> float:
+    """Each operation's µs per call, and the alternatives' scalar multiplication beside secp256k1's; returns
+    secp256k1's multiplication, the unit the deals are also said in (a busy machine slows both alike)."""
+    point, scalar = card_point("AS"), 0x1234567890ABCDEF1234567890ABCDEF
+    other = card_point("4C")
+    proof = prove(scalar, G, base(scalar), other, mul(other, scalar), b"bench")
+    mult = _per_call(lambda: mul(point, scalar), n)
+    proving = _per_call(lambda: prove(scalar, G, base(scalar), other, mul(other, scalar), b"b"), n // 4)
+    checking = _per_call(lambda: verify(proof, G, base(scalar), other, mul(other, scalar), b"bench"), n // 4)
+    print(f"  secp256k1 (coincurve):  multiply {mult:6.1f} µs   base {_per_call(lambda: base(scalar), n):6.1f} µs   "
+          f"prove {proving:6.1f} µs   verify {checking:6.1f} µs"
+          f"   decode+encode {_per_call(lambda: encode(decode(encode(point))), n):5.1f} µs")
+    try:
+        import nacl.bindings as sodium
+
+        k = sodium.crypto_core_ed25519_scalar_reduce(os.urandom(64))
+        p = sodium.crypto_core_ed25519_from_uniform(os.urandom(32))
+        ed = _per_call(lambda: sodium.crypto_scalarmult_ed25519_noclamp(k, p), n)
+        print(f"  ed25519 (PyNaCl, noclamp):  multiply {ed:6.1f} µs   ({ed / mult:.2f}× secp256k1's)")
+    except ImportError:
+        print("  ed25519 (PyNaCl): not installed here, not measured")
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    mine = ec.derive_private_key(scalar, ec.SECP256R1())
+    theirs = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(Encoding.X962,
+                                                                                 PublicFormat.CompressedPoint)
+    p256 = _per_call(lambda: mine.exchange(ec.ECDH(), ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(),
+                                                                                                   theirs)), n)
+    print(f"  P-256 (cryptography's ECDH, x only):  multiply {p256:6.1f} µs   ({p256 / mult:.2f}× secp256k1's)")
+    return mult
+
+
+# The relay: frames of a 4-byte length and a pickled tuple (the bench's own wire, both ends ours).
+async def _send(writer: asyncio.StreamWriter, message: object) -> None:
+    data = pickle.dumps(message)
+    writer.write(struct.pack(">I", len(data)) + data)
+    await writer.drain()
+
+
+async def _receive(reader: asyncio.StreamReader) -> object:
+    size = struct.unpack(">I", await reader.readexactly(4))[0]
+    return pickle.loads(await reader.readexactly(size))
+
+
+def _hand(seats: int, number: int) -> Hand:
+    return Hand("bench-sealed", number, GAME, tuple(range(seats)), PACKS[GAME])
+
+
+def _places(seats: int) -> dict[int, tuple[int, ...]]:
+    """Three cards a seat, in blocks from the front (the paulista way, without the mão's choice)."""
+    return {seat: (3 * seat, 3 * seat + 1, 3 * seat + 2) for seat in range(seats)}
+
+
+def _seat_process(port: int, seat: int, seats: int, deals: int, results: multiprocessing.Queue[object]) -> None:
+    asyncio.run(_seat(port, seat, seats, deals, results))
+
+
+async def _seat(port: int, seat: int, seats: int, deals: int, results: multiprocessing.Queue[object]) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    box = BoxKey(os.urandom(32))
+    await _send(writer, ("hello", seat, encode(box.point)))
+    _, points_bytes = await _receive(reader)  # type: ignore[misc]
+    box_points = {s: decode(b) for s, b in points_bytes.items()}
+    cpu_verify = 0.0
+    for number in range(deals):
+        hand = _hand(seats, number)
+        secrets = SeatSecrets(os.urandom(32), seat, hand)
+        cpu0 = time.process_time()
+        _, deck_bytes = await _receive(reader)  # type: ignore[misc]
+        step = lock(secrets, [decode(b) for b in deck_bytes])
+        await _send(writer, ("lock", encode(step.point), [encode(p) for p in step.deck], step.proof.to_bytes()))
+        _, deck_bytes = await _receive(reader)  # type: ignore[misc]
+        before = [decode(b) for b in deck_bytes]
+        after, commitments_made = relock_cards(secrets, before)
+        await _send(writer, ("relock", [encode(p) for p in after], [encode(p) for p in commitments_made]))
+        proofs = relock_proofs(secrets, before, after, commitments_made)  # while the next seat relocks
+        await _send(writer, ("proofs", [p.to_bytes() for p in proofs]))
+        _, final, commitments_bytes, record = await _receive(reader)  # type: ignore[misc]
+        places = _places(seats)
+        envelopes = [seal(box, seat, other, box_points[other], hand.digest, "deal",
+                          {p: secrets.card_key(p) for p in places[other]})
+                     for other in range(seats) if other != seat]
+        await _send(writer, ("keys", [(e.recipient, e.sealed) for e in envelopes]))
+        _, received = await _receive(reader)  # type: ignore[misc]
+        commitments = {s: tuple(decode(b) for b in c) for s, c in commitments_bytes.items()}
+        deck = SealedDeck(hand, tuple(decode(b) for b in final), {}, commitments)
+        card_keys: dict[int, dict[int, int]] = {seat: {p: secrets.card_key(p) for p in places[seat]}}
+        for sender, sealed in received:
+            card_keys[sender] = open_envelope(box, box_points[sender], Envelope(sender, seat, "deal", sealed),
+                                              hand.digest)
+        own = {place: deck.open(place, {s: keys[place] for s, keys in card_keys.items()}, checked=False)
+               for place in places[seat]}
+        if None in own.values():  # a wrong key: only now is each key checked, to name its seat
+            own = deck.open_own(places[seat], card_keys)
+        shown = time.monotonic()
+        cpu_deal = time.process_time() - cpu0
+        await _send(writer, ("shown", shown))
+        cpu1 = time.process_time()
+        _passes(hand, record).check(hand, places[seat])  # checked once the cards are on screen
+        cpu_verify = time.process_time() - cpu1
+        await _send(writer, ("checked",))
+        results.put((seat, number, sorted(own.values()), cpu_deal, cpu_verify))
+    writer.close()
+
+
+def _passes(hand: Hand, record: object) -> Passes:
+    locks_bytes, relocks_bytes = record  # type: ignore[misc]
+    locks = tuple(Lock(s, decode(p), tuple(decode(b) for b in d), Proof.from_bytes(pr)) for s, p, d, pr in locks_bytes)
+    relocks = tuple(Relock(s, tuple(decode(b) for b in d), tuple(decode(b) for b in c),
+                           tuple(Proof.from_bytes(x) for x in pr)) for s, d, c, pr in relocks_bytes)
+    return Passes(locks, relocks)
+
+
+@dataclass(frozen=True)
+class Deals:
+    seats: int
+    waits_ms: list[float]
+    host_cpu_ms: list[float]
+    seat_cpu_ms: list[float]
+    """Each seat's CPU per deal to its own cards."""
+    check_cpu_ms: list[float]
+    """Each seat's CPU per deal checking the whole deal afterwards."""
+
+
+async def _host(seats: int, deals: int, check: bool, ready: asyncio.Future[int]) -> tuple[list[float], list[float]]:
+    joined: dict[int, tuple[asyncio.StreamReader, asyncio.StreamWriter]] = {}
+    points: dict[int, bytes] = {}
+    all_in = asyncio.Event()
+
+    async def welcome(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        _, seat, point = await _receive(reader)  # type: ignore[misc]
+        joined[seat], points[seat] = (reader, writer), point
+        if len(joined) == seats:
+            all_in.set()
+
+    server = await asyncio.start_server(welcome, "127.0.0.1", 0)
+    ready.set_result(server.sockets[0].getsockname()[1])
+    await all_in.wait()
+    for _, writer in joined.values():
+        await _send(writer, ("points", points))
+    waits: list[float] = []
+    host_cpu: list[float] = []
+    for number in range(deals):
+        hand = _hand(seats, number)
+        start, cpu0 = time.monotonic(), time.process_time()
+        deck = hand.pack
+        locks = []
+        for seat in hand.order:
+            reader, writer = joined[seat]
+            await _send(writer, ("lock", [encode(p) for p in deck]))
+            _, point, after, proof = await _receive(reader)  # type: ignore[misc]
+            step = Lock(seat, decode(point), tuple(decode(b) for b in after), Proof.from_bytes(proof))
+            if check:
+                check_lock(hand, deck, step)
+            locks.append((seat, point, after, proof))
+            deck = step.deck
+        lock_points = {s: decode(p) for s, p, _, _ in locks}
+        befores: list[tuple[Point, ...]] = []
+        relocked: list[tuple[int, list[bytes], list[bytes]]] = []
+        commitments: dict[int, list[bytes]] = {}
+        for seat in hand.order:
+            reader, writer = joined[seat]
+            befores.append(deck)
+            await _send(writer, ("relock", [encode(p) for p in deck]))
+            _, after, commits = await _receive(reader)  # type: ignore[misc]
+            relocked.append((seat, after, commits))
+            commitments[seat] = commits
+            deck = tuple(decode(b) for b in after)
+        proofs_of = {}
+        for seat in hand.order:  # each seat's proofs came after its relock, while the next one relocked
+            _, proofs = await _receive(joined[seat][0])  # type: ignore[misc]
+            proofs_of[seat] = proofs
+        relocks = [(seat, after, commits, proofs_of[seat]) for seat, after, commits in relocked]
+        final = [encode(p) for p in deck]
+        for _, writer in joined.values():
+            await _send(writer, ("dealt", final, commitments, (locks, relocks)))
+        inbox: dict[int, list[tuple[int, bytes]]] = {seat: [] for seat in joined}
+        for seat, (reader, _) in joined.items():
+            _, envelopes = await _receive(reader)  # type: ignore[misc]
+            for recipient, sealed in envelopes:
+                inbox[recipient].append((seat, sealed))
+        for seat, (_, writer) in joined.items():
+            await _send(writer, ("keys", inbox[seat]))
+        if check:  # the referee checks the relocks behind the deal, before the first card is played
+            for (seat, after, commits, proofs), before in zip(relocks, befores, strict=True):
+                check_relock(hand, lock_points[seat], before, Relock(
+                    seat, tuple(decode(b) for b in after), tuple(decode(b) for b in commits),
+                    tuple(Proof.from_bytes(x) for x in proofs)))
+        host_cpu.append((time.process_time() - cpu0) * 1000)
+        for reader, _ in joined.values():
+            _, shown = await _receive(reader)  # type: ignore[misc]
+            waits.append((shown - start) * 1000)  # type: ignore[operator]
+        for reader, _ in joined.values():
+            await _receive(reader)  # each seat has checked the deal: the next one starts
+    server.close()
+    return waits, host_cpu
+
+
+async def _deals(seats: int, deals: int, check: bool) -> Deals:
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[int] = loop.create_future()
+    host = asyncio.create_task(_host(seats, deals, check, ready))
+    port = await ready
+    context = multiprocessing.get_context("fork")
+    results: multiprocessing.Queue[object] = context.Queue()
+    processes = [context.Process(target=_seat_process, args=(port, seat, seats, deals, results))
+                 for seat in range(seats)]
+    for process in processes:
+        process.start()
+    waits, host_cpu = await host
+    gathered = [results.get() for _ in range(seats * deals)]
+    for process in processes:
+        await loop.run_in_executor(None, process.join)
+    for _, _, cards, _, _ in gathered:  # type: ignore[misc]
+        assert len(set(cards)) == 3
+    return Deals(seats, waits, host_cpu, [g[3] * 1000 for g in gathered],  # type: ignore[index]
+                 [g[4] * 1000 for g in gathered])  # type: ignore[index]
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) >= 20 else max(values)
+
+
+def run(print: Callable[[str], None], deals: int = 40, n: int = 2000) -> None:
+    print("== sealed deals: the group's operations (µs a call)")
+    mult = operations(print, n)
+    for seats, mark in ((2, None), (4, 150), (6, 300)):
+        figures = asyncio.run(_deals(seats, deals, check=True))
+        w = figures.waits_ms
+        said = f" (mark ≤ {mark} ms: {'met' if _p95(w) <= mark else 'NOT met'})" if mark else ""
+        seat_cpu = statistics.mean(figures.seat_cpu_ms) * seats
+        check_cpu = statistics.mean(figures.check_cpu_ms) * seats
+        host_cpu = statistics.mean(figures.host_cpu_ms)
+        print(f"== {seats} seats, {deals} deals over 127.0.0.1: start to own cards p50 {statistics.median(w):6.1f} ms,"
+              f" p95 {_p95(w):6.1f} ms{said}; p95 = {_p95(w) * 1000 / mult:,.0f} multiplications of this run")
+        print(f"   CPU per deal: seats to their cards {seat_cpu:6.1f} ms, host checking each step {host_cpu:6.1f} ms,"
+              f" seats checking the locks and their own cards afterwards {check_cpu:6.1f} ms;"
+              f" all {seat_cpu + host_cpu + check_cpu:6.1f} ms")
+
+
+if __name__ == "__main__":
+    import sys
+
+    run(print, deals=int(sys.argv[1]) if len(sys.argv) > 1 else 40)
