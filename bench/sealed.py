@@ -122,21 +122,28 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
         secrets = SeatSecrets(os.urandom(32), seat, hand)
         cpu0 = time.process_time()
         _, deck_bytes = await _receive(reader)  # type: ignore[misc]
+        path0 = time.process_time()
         step = lock(secrets, [decode(b) for b in deck_bytes])
         await _send(writer, ("lock", encode(step.point), [encode(p) for p in step.deck], step.proof.to_bytes()))
+        path = time.process_time() - path0
         _, deck_bytes = await _receive(reader)  # type: ignore[misc]
+        path0 = time.process_time()
         before = [decode(b) for b in deck_bytes]
         after, commitments_made = relock_cards(secrets, before)
         await _send(writer, ("relock", [encode(p) for p in after], [encode(p) for p in commitments_made]))
+        path += time.process_time() - path0
         proofs = relock_proofs(secrets, before, after, commitments_made)  # while the next seat relocks
         await _send(writer, ("proofs", [p.to_bytes() for p in proofs]))
         _, final, commitments_bytes, record = await _receive(reader)  # type: ignore[misc]
+        last0 = time.process_time()
         places = _places(seats)
         envelopes = [seal(box, seat, other, box_points[other], hand.digest, "deal",
                           {p: secrets.card_key(p) for p in places[other]})
                      for other in range(seats) if other != seat]
         await _send(writer, ("keys", [(e.recipient, e.sealed) for e in envelopes]))
+        last = time.process_time() - last0
         _, received = await _receive(reader)  # type: ignore[misc]
+        last0 = time.process_time()
         commitments = {s: tuple(decode(b) for b in c) for s, c in commitments_bytes.items()}
         deck = SealedDeck(hand, tuple(decode(b) for b in final), {}, commitments)
         card_keys: dict[int, dict[int, int]] = {seat: {p: secrets.card_key(p) for p in places[seat]}}
@@ -149,12 +156,13 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
             own = deck.open_own(places[seat], card_keys)
         shown = time.monotonic()
         cpu_deal = time.process_time() - cpu0
+        last += time.process_time() - last0
         await _send(writer, ("shown", shown))
         cpu1 = time.process_time()
         _passes(hand, record).check(hand, places[seat])  # checked once the cards are on screen
         cpu_verify = time.process_time() - cpu1
         await _send(writer, ("checked",))
-        results.put((seat, number, sorted(own.values()), cpu_deal, cpu_verify))
+        results.put((seat, number, sorted(own.values()), cpu_deal, cpu_verify, path, last))
     writer.close()
 
 
@@ -175,9 +183,14 @@ class Deals:
     """Each seat's CPU per deal to its own cards."""
     check_cpu_ms: list[float]
     """Each seat's CPU per deal checking the whole deal afterwards."""
+    path_ms: list[float]
+    """Per deal, the CPU on the way to the cards, step after step: each seat's lock and relock, the host's check
+    of each lock, and the slowest seat's last step (sealing its keys, opening its cards): the wait on an idle
+    machine with each person's client on a machine of its own, less the network's."""
 
 
-async def _host(seats: int, deals: int, check: bool, ready: asyncio.Future[int]) -> tuple[list[float], list[float]]:
+async def _host(seats: int, deals: int, check: bool,
+                ready: asyncio.Future[int]) -> tuple[list[float], list[float], list[float]]:
     joined: dict[int, tuple[asyncio.StreamReader, asyncio.StreamWriter]] = {}
     points: dict[int, bytes] = {}
     all_in = asyncio.Event()
@@ -195,18 +208,22 @@ async def _host(seats: int, deals: int, check: bool, ready: asyncio.Future[int])
         await _send(writer, ("points", points))
     waits: list[float] = []
     host_cpu: list[float] = []
+    host_path: list[float] = []
     for number in range(deals):
         hand = _hand(seats, number)
         start, cpu0 = time.monotonic(), time.process_time()
         deck = hand.pack
         locks = []
+        path = 0.0
         for seat in hand.order:
             reader, writer = joined[seat]
             await _send(writer, ("lock", [encode(p) for p in deck]))
             _, point, after, proof = await _receive(reader)  # type: ignore[misc]
             step = Lock(seat, decode(point), tuple(decode(b) for b in after), Proof.from_bytes(proof))
             if check:
+                path0 = time.process_time()
                 check_lock(hand, deck, step)
+                path += time.process_time() - path0
             locks.append((seat, point, after, proof))
             deck = step.deck
         lock_points = {s: decode(p) for s, p, _, _ in locks}
@@ -242,13 +259,14 @@ async def _host(seats: int, deals: int, check: bool, ready: asyncio.Future[int])
                     seat, tuple(decode(b) for b in after), tuple(decode(b) for b in commits),
                     tuple(Proof.from_bytes(x) for x in proofs)))
         host_cpu.append((time.process_time() - cpu0) * 1000)
+        host_path.append(path * 1000)
         for reader, _ in joined.values():
             _, shown = await _receive(reader)  # type: ignore[misc]
             waits.append((shown - start) * 1000)  # type: ignore[operator]
         for reader, _ in joined.values():
             await _receive(reader)  # each seat has checked the deal: the next one starts
     server.close()
-    return waits, host_cpu
+    return waits, host_cpu, host_path
 
 
 async def _deals(seats: int, deals: int, check: bool) -> Deals:
@@ -262,14 +280,18 @@ async def _deals(seats: int, deals: int, check: bool) -> Deals:
                  for seat in range(seats)]
     for process in processes:
         process.start()
-    waits, host_cpu = await host
+    waits, host_cpu, host_path = await host
     gathered = [results.get() for _ in range(seats * deals)]
     for process in processes:
         await loop.run_in_executor(None, process.join)
-    for _, _, cards, _, _ in gathered:  # type: ignore[misc]
-        assert len(set(cards)) == 3
+    paths = []
+    for number in range(deals):
+        mine = [g for g in gathered if g[1] == number]  # type: ignore[index]
+        assert all(len(set(g[2])) == 3 for g in mine)  # type: ignore[index]
+        paths.append(host_path[number] + 1000 * (sum(g[5] for g in mine)  # type: ignore[index]
+                                                 + max(g[6] for g in mine)))  # type: ignore[index]
     return Deals(seats, waits, host_cpu, [g[3] * 1000 for g in gathered],  # type: ignore[index]
-                 [g[4] * 1000 for g in gathered])  # type: ignore[index]
+                 [g[4] * 1000 for g in gathered], paths)  # type: ignore[index]
 
 
 def _p95(values: list[float]) -> float:
@@ -288,6 +310,8 @@ def run(print: Callable[[str], None], deals: int = 40, n: int = 2000) -> None:
         host_cpu = statistics.mean(figures.host_cpu_ms)
         print(f"== {seats} seats, {deals} deals over 127.0.0.1: start to own cards p50 {statistics.median(w):6.1f} ms,"
               f" p95 {_p95(w):6.1f} ms{said}; p95 = {_p95(w) * 1000 / mult:,.0f} multiplications of this run")
+        print(f"   the way to the cards, its CPU alone (no waits, one machine a client): p50"
+              f" {statistics.median(figures.path_ms):5.1f} ms, p95 {_p95(figures.path_ms):5.1f} ms")
         print(f"   CPU per deal: seats to their cards {seat_cpu:6.1f} ms, host checking each step {host_cpu:6.1f} ms,"
               f" seats checking the locks and their own cards afterwards {check_cpu:6.1f} ms;"
               f" all {seat_cpu + host_cpu + check_cpu:6.1f} ms")
