@@ -5,8 +5,9 @@ same group as the deck, ``group``). Two seats share the point ``Z = b_from·B_to
 envelope's cipher key is HMAC-SHA-256 (key ``Z``'s 33 bytes) of ``tag("box") ‖ framed(hand digest) ‖
 u32 from ‖ u32 to ‖ framed(label)``, and its bytes are ChaCha20-Poly1305 (RFC 8439) of the contents
 under that key, with a nonce of twelve zero bytes (each key seals one envelope: the label names which)
-and no associated data. The contents are ``u32 count`` and then, for each card by increasing place,
-``u32 place ‖ card key (32 bytes)`` (docs/deal.md §S8).
+and no associated data. The contents are ``u32 count`` and then, for each key by increasing seat and then
+place, ``u32 seat ‖ u32 place ‖ card key (32 bytes)``: the seat whose key it is (the sender's own, or
+another's that the sender holds and passes on with its cards) and the card's place (docs/deal.md §S8).
 
 Only the two seats can open an envelope, and only the sender (or the recipient) can make one that
 opens: the host that relays it, and keeps it in the hand's record, can do neither. Should a recipient
@@ -50,7 +51,9 @@ from cardtui.sealed.group import (
 from cardtui.sealed.proofs import Proof, prove, verify
 
 NONCE = bytes(12)
-ENTRY_BYTES = 4 + SCALAR_BYTES
+ENTRY_BYTES = 8 + SCALAR_BYTES
+Keys = dict[tuple[int, int], int]
+"""Card keys by (the seat whose key it is, the card's place)."""
 CODE_DIGITS = 6
 
 
@@ -95,22 +98,25 @@ def _cipher(shared: Point, digest: bytes, sender: int, recipient: int, label: st
     return ChaCha20Poly1305(key)
 
 
-def _contents(card_keys: Mapping[int, int]) -> bytes:
-    return u32(len(card_keys)) + b"".join(u32(place) + scalar_bytes(card_keys[place]) for place in sorted(card_keys))
+def _contents(card_keys: Mapping[tuple[int, int], int]) -> bytes:
+    return u32(len(card_keys)) + b"".join(u32(seat) + u32(place) + scalar_bytes(card_keys[seat, place])
+                                          for seat, place in sorted(card_keys))
 
 
-def _read(contents: bytes) -> dict[int, int]:
+def _read(contents: bytes) -> Keys:
     if len(contents) < 4:
         raise ValueError("no count")
     count = int.from_bytes(contents[:4], "big")
     if len(contents) != 4 + count * ENTRY_BYTES:
         raise ValueError("the count does not fit the length")
-    found: dict[int, int] = {}
+    found: Keys = {}
+    last: tuple[int, int] | None = None
     for at in range(4, len(contents), ENTRY_BYTES):
-        place = int.from_bytes(contents[at:at + 4], "big")
-        if place in found or (found and place < max(found)):
-            raise ValueError("places out of order")
-        found[place] = scalar_from(contents[at + 4:at + ENTRY_BYTES])
+        key = (int.from_bytes(contents[at:at + 4], "big"), int.from_bytes(contents[at + 4:at + 8], "big"))
+        if last is not None and key <= last:
+            raise ValueError("keys out of order")
+        found[key] = scalar_from(contents[at + 8:at + ENTRY_BYTES])
+        last = key
     return found
 
 
@@ -126,13 +132,13 @@ class Envelope:
 
 
 def seal(box: BoxKey, sender: int, recipient: int, recipient_point: Point, digest: bytes, label: str,
-         card_keys: Mapping[int, int]) -> Envelope:
-    """``card_keys`` (place → card key) sealed by ``sender`` for ``recipient`` in the hand ``digest``."""
+         card_keys: Mapping[tuple[int, int], int]) -> Envelope:
+    """``card_keys`` ((seat, place) → card key) sealed by ``sender`` for ``recipient`` in the hand ``digest``."""
     cipher = _cipher(box.shared(recipient_point), digest, sender, recipient, label)
     return Envelope(sender, recipient, label, cipher.encrypt(NONCE, _contents(card_keys), None))
 
 
-def open_with(shared: Point, envelope: Envelope, digest: bytes) -> dict[int, int]:
+def open_with(shared: Point, envelope: Envelope, digest: bytes) -> Keys:
     """The card keys in ``envelope``, opened with the shared point; ``Cheat`` (bad envelope) naming its
     sender if it does not open or its contents are not card keys."""
     cipher = _cipher(shared, digest, envelope.sender, envelope.recipient, envelope.label)
@@ -143,7 +149,7 @@ def open_with(shared: Point, envelope: Envelope, digest: bytes) -> dict[int, int
                     ) from None
 
 
-def open_envelope(box: BoxKey, sender_point: Point, envelope: Envelope, digest: bytes) -> dict[int, int]:
+def open_envelope(box: BoxKey, sender_point: Point, envelope: Envelope, digest: bytes) -> Keys:
     """The recipient opens ``envelope`` with its box key."""
     return open_with(box.shared(sender_point), envelope, digest)
 

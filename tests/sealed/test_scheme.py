@@ -218,7 +218,7 @@ def test_envelopes_open_for_their_recipient_only_and_a_dispute_is_settled_by_any
     rng = random.Random(3)
     ana, bia, cau = (BoxKey(rng.randbytes(32)) for _ in range(3))
     digest = hand_of(4).digest
-    keys = {3: 12345, 4: N - 2, 5: 777}
+    keys = {(0, 3): 12345, (0, 4): N - 2, (2, 5): 777}
     envelope = seal(ana, 0, 1, bia.point, digest, "deal", keys)
     assert open_envelope(bia, ana.point, envelope, digest) == keys
     with pytest.raises(Cheat) as caught:

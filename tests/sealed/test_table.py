@@ -1,0 +1,48 @@
+"""Sealed hands played message by message (tests/sealed/table.py): honest hands name no one at every size and in
+every kind of paulista deal, and each cheat is named by the referee and by every honest client."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtui.sealed.plan import ARGENTINO, PAULISTA
+from tests.sealed.table import EXPECTED, SimTable, Trick
+
+
+@pytest.mark.parametrize(("game", "seats"), [(PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 4), (ARGENTINO, 6)])
+def test_honest_hands_name_no_one_and_deal_every_seat_three_cards(game: str, seats: int) -> None:
+    table = SimTable(random.Random(seats), seats, game)
+    for _ in range(2):
+        played = table.play()
+        assert not played.stopped
+        assert all(not named for named in played.named.values()), played.named
+        assert all(len(cards) == 3 for cards in played.cards.values())
+        dealt = [c for cards in played.cards.values() for c in cards]
+        assert len(set(dealt)) == len(dealt)
+
+
+@pytest.mark.parametrize("kind", [{"onze": 0}, {"onze": 1}, {"ferro": True}])
+def test_a_mao_de_onze_and_de_ferro_play_through(kind: dict[str, object]) -> None:
+    played = SimTable(random.Random(11), 4, PAULISTA).play(**kind)  # type: ignore[arg-type]
+    assert not played.stopped and all(not named for named in played.named.values())
+
+
+@pytest.mark.parametrize("trick", list(Trick))
+def test_each_cheat_is_named_by_the_referee_and_every_honest_client(trick: Trick) -> None:
+    game = ARGENTINO if trick in (Trick.FALSE_ENVIDO, Trick.FALSE_FLOR) else PAULISTA
+    rng = random.Random(hash(trick.value) % 1000)
+    for attempt in range(20):
+        table = SimTable(rng, 4, game)
+        cheater = rng.randrange(4)
+        played = table.play(cheater, trick)
+        if played.trick is None:  # a false flor needs a hand that is no flor
+            continue
+        assert played.stopped, (trick, attempt)
+        for observer, named in played.named.items():
+            assert named, (trick, observer)
+            assert all(seat == cheater for seat, _ in named), (trick, observer, named)
+            assert {fault for _, fault in named} <= EXPECTED[trick], (trick, observer, named)
+        return
+    raise AssertionError("no hand to cheat in")
