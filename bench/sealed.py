@@ -17,6 +17,7 @@ import asyncio
 import multiprocessing
 import os
 import pickle
+import random
 import statistics
 import struct
 import time
@@ -39,6 +40,7 @@ from cardtui.sealed.deck import (
 )
 from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
 from cardtui.sealed.group import G, Point, base, card_point, decode, encode, mul
+from cardtui.sealed.plan import ARGENTINO, PAULISTA
 from cardtui.sealed.proofs import Proof, prove, verify
 
 GAME = "truco_paulista"
@@ -138,7 +140,7 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
         last0 = time.process_time()
         places = _places(seats)
         envelopes = [seal(box, seat, other, box_points[other], hand.digest, "deal",
-                          {p: secrets.card_key(p) for p in places[other]})
+                          {(seat, p): secrets.card_key(p) for p in places[other]})
                      for other in range(seats) if other != seat]
         await _send(writer, ("keys", [(e.recipient, e.sealed) for e in envelopes]))
         last = time.process_time() - last0
@@ -148,8 +150,8 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
         deck = SealedDeck(hand, tuple(decode(b) for b in final), {}, commitments)
         card_keys: dict[int, dict[int, int]] = {seat: {p: secrets.card_key(p) for p in places[seat]}}
         for sender, sealed in received:
-            card_keys[sender] = open_envelope(box, box_points[sender], Envelope(sender, seat, "deal", sealed),
-                                              hand.digest)
+            opened = open_envelope(box, box_points[sender], Envelope(sender, seat, "deal", sealed), hand.digest)
+            card_keys[sender] = {place: key for (_, place), key in opened.items()}
         own = {place: deck.open(place, {s: keys[place] for s, keys in card_keys.items()}, checked=False)
                for place in places[seat]}
         if None in own.values():  # a wrong key: only now is each key checked, to name its seat
@@ -317,7 +319,79 @@ def run(print: Callable[[str], None], deals: int = 40, n: int = 2000) -> None:
               f" all {seat_cpu + host_cpu + check_cpu:6.1f} ms")
 
 
+
+
+SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 4), (ARGENTINO, 6))
+
+
+def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> None:
+    """A randomised cheating client (``tests/sealed/table.py``) against the referee and every honest client: about
+    two hands in three with a cheat drawn at random by a seat drawn at random, the rest honest, every size."""
+    from tests.sealed.table import EXPECTED, SimTable, Trick
+
+    rng = random.Random(seed)
+    tables = {size: SimTable(random.Random(rng.randrange(2**32)), size[1], size[0]) for size in SIZES}
+    made = caught = missed = wrong = false_alarms = honest = 0
+    by_trick: dict[Trick, list[int]] = {trick: [0, 0] for trick in Trick}
+    start = time.perf_counter()
+    for _ in range(hands):
+        game, seats = rng.choice(SIZES)
+        trick = rng.choice(list(Trick)) if rng.random() < 2 / 3 else None
+        if trick in (Trick.FALSE_ENVIDO, Trick.FALSE_FLOR) and game != ARGENTINO:
+            game, seats = ARGENTINO, rng.choice((2, 4, 6))
+        cheater = rng.randrange(seats) if trick else None
+        kind: dict[str, object] = {}
+        if game == PAULISTA and trick is None and rng.random() < 0.2:
+            kind = rng.choice([{"onze": 0}, {"onze": 1}, {"ferro": True}])
+        played = tables[game, seats].play(cheater, trick, **kind)  # type: ignore[arg-type]
+        if played.trick is None:
+            honest += 1
+            false_alarms += sum(bool(named) for named in played.named.values())
+            continue
+        made += 1
+        by_trick[played.trick][0] += 1
+        right = all(named and {s for s, _ in named} == {cheater} and {f for _, f in named} <= EXPECTED[played.trick]
+                    for named in played.named.values())
+        caught += right
+        by_trick[played.trick][1] += right
+        missed += any(not named for named in played.named.values())
+        wrong += any(named and {s for s, _ in named} != {cheater} for named in played.named.values())
+    print(f"== sealed cheats: {hands} hands (seed {seed}) in {time.perf_counter() - start:.0f} s: {made} cheats, "
+          f"{caught} named rightly by the referee and every honest client, {missed} missed by someone, {wrong} with an"
+          f" honest seat named; {honest} honest hands, {false_alarms} false alarms")
+    print("   " + ", ".join(f"{trick.value} {c}/{m}" for trick, (m, c) in by_trick.items()))
+
+
+def host(print: Callable[[str], None], hands: int = 300, seed: int = 91) -> None:
+    """A host that reads cards with everything it holds (``tests/sealed/host.py``), colluding with every seat but
+    the victim's, at each size: its guesses of the victim's hidden cards against the same guesses without it."""
+    from tests.sealed.host import Tally, attack
+    from tests.sealed.table import SimTable
+
+    rng = random.Random(seed)
+    for game, seats in SIZES:
+        table = SimTable(random.Random(rng.randrange(2**32)), seats, game)
+        tally = Tally()
+        start = time.perf_counter()
+        while tally.hands < hands:
+            victim = rng.randrange(seats)
+            attack(rng, table, {s for s in range(seats) if s != victim}, victim, tally)
+        with_, without = tally.right_with / tally.cards, tally.right_without / tally.cards
+        error = (with_ * (1 - with_) / tally.cards) ** 0.5
+        print(f"== sealed host, {game} at {seats}: {tally.hands} hands, {tally.cards} hidden cards of a person guessed"
+              f" in {time.perf_counter() - start:.0f} s: right {with_:.3f} with everything the host holds,"
+              f" {without:.3f} without (± {2 * error:.3f}); cards an attack opened {tally.opened_by_attack},"
+              f" secrets found in its bytes {tally.secrets_found}")
+
+
 if __name__ == "__main__":
     import sys
 
-    run(print, deals=int(sys.argv[1]) if len(sys.argv) > 1 else 40)
+    what = sys.argv[1] if len(sys.argv) > 1 else "deals"
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if what == "cheats":
+        cheats(print, count or 1200)
+    elif what == "host":
+        host(print, count or 300)
+    else:
+        run(print, deals=count or 40)

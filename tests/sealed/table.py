@@ -97,7 +97,9 @@ class SimTable:
         self.boxes = {seat: BoxKey(self.rng.randbytes(32)) for seat in range(self.seats)}
 
     def play(self, cheater: int | None = None, trick: Trick | None = None, *, onze: int | None = None,
-             ferro: bool = False, on_deal: Callable[[SimTable, Ledger], None] | None = None) -> Played:
+             ferro: bool = False, on_deal: Callable[[SimTable, Ledger], None] | None = None,
+             keep_hands: dict[int, SeatHand] | None = None,
+             midway: tuple[int, Callable[[Ledger], None]] | None = None) -> Played:
         self.number += 1
         rng, n = self.rng, self.seats
         dealer = rng.randrange(n)
@@ -109,12 +111,14 @@ class SimTable:
         ledgers = {seat: Ledger(hand, layout, boxes) for seat in range(n)}
         hands = {seat: SeatHand(SeatSecrets(rng.randbytes(32), seat, hand), self.boxes[seat], ledgers[seat])
                  for seat in range(n)}
+        if keep_hands is not None:
+            keep_hands.update(hands)
         out = Played(layout, cheater, trick, {-1: set(), **{seat: set() for seat in range(n)}})
         honest = [-1, *(seat for seat in range(n) if seat != cheater)]
 
-        def everyone(what: str, apply: Callable[[Ledger], object]) -> None:
+        def everyone(what: str, apply: Callable[[Ledger], object], message: object = None) -> None:
             """Apply a message to the referee's ledger and each client's; a Cheat is named by whoever raised it."""
-            self.log.append((what, None))
+            self.log.append((what, message))
             raised = False
             for observer in [-1, *range(n)]:
                 ledger = referee if observer == -1 else ledgers[observer]
@@ -135,17 +139,18 @@ class SimTable:
                 if seat == cheater and cheats(Trick.LOCK_SWAP):
                     chosen = mul(card_point(rng.choice(hand.cards)), hands[seat].secrets.lock)
                     step = Lock(seat, step.point, (chosen, *step.deck[1:]), step.proof)
-                everyone("lock", lambda ledger, s=step: ledger.add_lock(s))
+                everyone("lock", lambda ledger, s=step: ledger.add_lock(s), step)
             relocked = {}
             for seat in order:
                 deck, commitments = hands[seat].relock()
                 if seat == cheater and cheats(Trick.RELOCK_MOVE):
                     deck = (deck[1], deck[0], *deck[2:])
                 relocked[seat] = deck
-                everyone("relock", lambda ledger, s=seat, d=deck, c=commitments: ledger.add_relock(s, d, c))
+                everyone("relock", lambda ledger, s=seat, d=deck, c=commitments: ledger.add_relock(s, d, c),
+                         (seat, deck, commitments))
             for seat in order:
                 proofs = hands[seat].proofs()
-                everyone("proofs", lambda ledger, s=seat, p=proofs: ledger.add_proofs(s, p))
+                everyone("proofs", lambda ledger, s=seat, p=proofs: ledger.add_proofs(s, p), proofs)
             if on_deal is not None:
                 on_deal(self, referee)
             # every seat seals its keys right after the relocks
@@ -171,7 +176,7 @@ class SimTable:
                         made[victim] = seal(self.boxes[seat], seat, e.recipient, boxes[e.recipient], hand.digest,
                                             e.label, keys)
                 for envelope in made:
-                    everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e))
+                    everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e), envelope)
                 sent.extend(made)
             delivered: set[tuple[int, int, str]] = set()
 
@@ -187,7 +192,7 @@ class SimTable:
                         hands[recipient].receive(envelope)
                     except Cheat:
                         disclosure = hands[recipient].disclose(sender)
-                        everyone("dispute", lambda ledger, d=disclosure: _raise(ledger.dispute(d)))
+                        everyone("dispute", lambda ledger, d=disclosure: _raise(ledger.dispute(d)), disclosure)
 
             if referee.owed():  # the deal's clock runs out on an envelope never sent
                 everyone("withheld", lambda ledger: _raise_first(ledger.withheld()))
@@ -205,11 +210,11 @@ class SimTable:
                     if choice == "reject":
                         rejections += 1
                         openings = [hands[mao].opening(p) for p in referee.holdings[mao]]
-                        everyone("reject", lambda ledger, o=openings: ledger.reject(o))
+                        everyone("reject", lambda ledger, o=openings: ledger.reject(o), openings)
                     else:
                         everyone("pass", lambda ledger: ledger.pass_block())
                         envelope = hands[mao].passing()
-                        everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e))
+                        everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e), envelope)
                     deliver()
                 deliver()
             for seat in range(n):
@@ -237,6 +242,8 @@ class SimTable:
             wrong_at = rng.randrange(3)
             for round_no in range(3):
                 for i in range(n):
+                    if midway is not None and midway[0] == len(referee.played):
+                        midway[1](referee)
                     seat = (mao + i) % n
                     place = rng.choice([p for p in referee.holdings[seat] if p not in referee.played])
                     if layout.ferro:
@@ -246,13 +253,13 @@ class SimTable:
                     if seat == cheater and round_no == wrong_at and trick in (
                             Trick.SUBSTITUTE, Trick.NOT_HELD, Trick.WRONG_PLAY_KEY):
                         opening = _bent(hands[seat], referee, place, trick, rng)
-                        everyone("play", lambda ledger, o=opening: ledger.play(o))
+                        everyone("play", lambda ledger, o=opening: ledger.play(o), opening)
                         continue
                     if down:
                         everyone("down", lambda ledger, s=seat, p=place: ledger.play_down(s, p))
                     else:
                         opening = hands[seat].opening(place)
-                        everyone("play", lambda ledger, o=opening: ledger.play(o))
+                        everyone("play", lambda ledger, o=opening: ledger.play(o), opening)
             # the hand's end: each claim's cards shown and checked, then every proof not yet checked
             for seat, (kind, value) in sorted(claims.items()):
                 cards = out.cards[seat]
@@ -263,7 +270,7 @@ class SimTable:
                 places = [p for p in referee.holdings[seat] if hands[seat].card(p) in shown_cards]
                 openings = [hands[seat].opening(p) for p in places]
                 for o in openings:
-                    everyone("show", lambda ledger, o=o: ledger.show(o))
+                    everyone("show", lambda ledger, o=o: ledger.show(o), o)
 
                 def judge(ledger: Ledger, s: int = seat, k: str = kind, v: int = value, o: list[Opening] = openings
                           ) -> None:

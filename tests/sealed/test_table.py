@@ -8,6 +8,7 @@ import random
 import pytest
 
 from cardtui.sealed.plan import ARGENTINO, PAULISTA
+from tests.sealed.host import Tally, attack
 from tests.sealed.table import EXPECTED, SimTable, Trick
 
 
@@ -46,3 +47,26 @@ def test_each_cheat_is_named_by_the_referee_and_every_honest_client(trick: Trick
             assert {fault for _, fault in named} <= EXPECTED[trick], (trick, observer, named)
         return
     raise AssertionError("no hand to cheat in")
+
+
+@pytest.mark.parametrize(("game", "seats"), [(PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 6)])
+def test_a_host_with_everything_it_holds_opens_no_unplayed_card(game: str, seats: int) -> None:
+    """The harness of ``make bench --only sealed-host``, on two hands: the host plays every seat but the victim's."""
+    rng = random.Random(90 + seats)
+    table = SimTable(rng, seats, game)
+    tally = Tally()
+    for _ in range(2):
+        victim = rng.randrange(seats)
+        attack(rng, table, {s for s in range(seats) if s != victim}, victim, tally)
+    assert tally.cards > 0
+    assert tally.opened_by_attack == 0 and tally.secrets_found == 0
+
+
+def test_the_host_harness_opens_every_card_once_it_holds_the_victims_secrets_too() -> None:
+    """The harness is not blind: given the victim's own secrets as well, it opens each of its hidden cards."""
+    rng = random.Random(7)
+    table = SimTable(rng, 4, ARGENTINO)
+    tally = Tally()
+    while tally.cards == 0:
+        attack(rng, table, {0, 1, 2, 3}, 1, tally)
+    assert tally.opened_by_attack == tally.cards == tally.right_with
