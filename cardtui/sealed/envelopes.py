@@ -92,10 +92,20 @@ def seal_code(points: Mapping[int, Point]) -> str:
     return f"{digits[:3]} {digits[3:]}"
 
 
+def envelope_key(shared: Point, digest: bytes, sender: int, recipient: int, label: str) -> bytes:
+    """The ChaCha20-Poly1305 key of one envelope: HMAC-SHA-256 (key ``Z``'s 33 bytes) of ``tag("box") ‖
+    framed(digest) ‖ u32 sender ‖ u32 recipient ‖ framed(label)``."""
+    return hmac.new(encode(shared), tag("box") + framed(digest) + u32(sender) + u32(recipient)
+                    + framed(label.encode()), "sha256").digest()
+
+
+def contents(card_keys: Mapping[tuple[int, int], int]) -> bytes:
+    """What an envelope seals (§S8): ``u32 count`` and each ``u32 seat ‖ u32 place ‖ key`` by (seat, place)."""
+    return _contents(card_keys)
+
+
 def _cipher(shared: Point, digest: bytes, sender: int, recipient: int, label: str) -> ChaCha20Poly1305:
-    key = hmac.new(encode(shared), tag("box") + framed(digest) + u32(sender) + u32(recipient) + framed(label.encode()),
-                   "sha256").digest()
-    return ChaCha20Poly1305(key)
+    return ChaCha20Poly1305(envelope_key(shared, digest, sender, recipient, label))
 
 
 def _contents(card_keys: Mapping[tuple[int, int], int]) -> bytes:
