@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from cardtui.engine.cards import parse_cards
+from cardtui.engine.truco.claims import holds as judge
 from cardtui.engine.truco.envido import envido
-from cardtui.engine.truco.flor import flor_value
 from cardtui.fair import PACKS
 from cardtui.sealed.deck import Hand, Lock, SeatSecrets
 from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
@@ -23,6 +23,7 @@ from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import N, card_point, mul
 from cardtui.sealed.ledger import Ledger, Opening
 from cardtui.sealed.plan import ARGENTINO, PAULISTA, Layout
+from cardtui.sealed.record import Recorder
 from cardtui.sealed.seat import SeatHand
 
 
@@ -70,6 +71,8 @@ class Played:
     """Each seat's cards never opened in the open."""
     stopped: bool = False
     """The hand stopped at a cheat (as a table does: the hand is void)."""
+    record: dict[str, object] = field(default_factory=dict)
+    """The hand written down (``cardtui.sealed.record``): what its history keeps and ``cardtui verify`` reads."""
 
 
 class Stop(Exception):
@@ -113,6 +116,7 @@ class SimTable:
                  for seat in range(n)}
         if keep_hands is not None:
             keep_hands.update(hands)
+        rec = Recorder(hand, layout, boxes)
         out = Played(layout, cheater, trick, {-1: set(), **{seat: set() for seat in range(n)}})
         honest = [-1, *(seat for seat in range(n) if seat != cheater)]
 
@@ -139,6 +143,7 @@ class SimTable:
                 if seat == cheater and cheats(Trick.LOCK_SWAP):
                     chosen = mul(card_point(rng.choice(hand.cards)), hands[seat].secrets.lock)
                     step = Lock(seat, step.point, (chosen, *step.deck[1:]), step.proof)
+                rec.lock(step)
                 everyone("lock", lambda ledger, s=step: ledger.add_lock(s), step)
             relocked = {}
             for seat in order:
@@ -146,10 +151,12 @@ class SimTable:
                 if seat == cheater and cheats(Trick.RELOCK_MOVE):
                     deck = (deck[1], deck[0], *deck[2:])
                 relocked[seat] = deck
+                rec.relock(seat, deck, commitments)
                 everyone("relock", lambda ledger, s=seat, d=deck, c=commitments: ledger.add_relock(s, d, c),
                          (seat, deck, commitments))
             for seat in order:
                 proofs = hands[seat].proofs()
+                rec.proofs(seat, proofs)
                 everyone("proofs", lambda ledger, s=seat, p=proofs: ledger.add_proofs(s, p), proofs)
             if on_deal is not None:
                 on_deal(self, referee)
@@ -176,6 +183,7 @@ class SimTable:
                         made[victim] = seal(self.boxes[seat], seat, e.recipient, boxes[e.recipient], hand.digest,
                                             e.label, keys)
                 for envelope in made:
+                    rec.envelope(envelope)
                     everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e), envelope)
                 sent.extend(made)
             delivered: set[tuple[int, int, str]] = set()
@@ -192,9 +200,11 @@ class SimTable:
                         hands[recipient].receive(envelope)
                     except Cheat:
                         disclosure = hands[recipient].disclose(sender)
+                        rec.dispute(disclosure)
                         everyone("dispute", lambda ledger, d=disclosure: _raise(ledger.dispute(d)), disclosure)
 
             if referee.owed():  # the deal's clock runs out on an envelope never sent
+                rec.withheld()
                 everyone("withheld", lambda ledger: _raise_first(ledger.withheld()))
             deliver()
             mao = layout.first
@@ -205,15 +215,19 @@ class SimTable:
                     if choice == "pass" and referee.passed:
                         choice = "keep"
                     if choice == "keep":
+                        rec.simple("keep")
                         everyone("keep", lambda ledger: ledger.keep())
                         break
                     if choice == "reject":
                         rejections += 1
                         openings = [hands[mao].opening(p) for p in referee.holdings[mao]]
+                        rec.reject(openings)
                         everyone("reject", lambda ledger, o=openings: ledger.reject(o), openings)
                     else:
+                        rec.simple("pass")
                         everyone("pass", lambda ledger: ledger.pass_block())
                         envelope = hands[mao].passing()
+                        rec.envelope(envelope)
                         everyone("envelope", lambda ledger, e=envelope: ledger.add_envelope(e), envelope)
                     deliver()
                 deliver()
@@ -247,20 +261,25 @@ class SimTable:
                     seat = (mao + i) % n
                     place = rng.choice([p for p in referee.holdings[seat] if p not in referee.played])
                     if layout.ferro:
+                        rec.simple("choose", seat, place)
                         everyone("choose", lambda ledger, s=seat, p=place: ledger.choose(s, p))
                         deliver()
                     down = self.game == PAULISTA and round_no > 0 and not layout.ferro and rng.random() < 0.2
                     if seat == cheater and round_no == wrong_at and trick in (
                             Trick.SUBSTITUTE, Trick.NOT_HELD, Trick.WRONG_PLAY_KEY):
                         opening = _bent(hands[seat], referee, place, trick, rng)
+                        rec.play(opening)
                         everyone("play", lambda ledger, o=opening: ledger.play(o), opening)
                         continue
                     if down:
+                        rec.simple("down", seat, place)
                         everyone("down", lambda ledger, s=seat, p=place: ledger.play_down(s, p))
                     else:
                         opening = hands[seat].opening(place)
+                        rec.play(opening)
                         everyone("play", lambda ledger, o=opening: ledger.play(o), opening)
             # the hand's end: each claim's cards shown and checked, then every proof not yet checked
+            said: list[tuple[int, str, int, list[Opening]]] = []
             for seat, (kind, value) in sorted(claims.items()):
                 cards = out.cards[seat]
                 if kind == "flor":
@@ -270,16 +289,20 @@ class SimTable:
                 places = [p for p in referee.holdings[seat] if hands[seat].card(p) in shown_cards]
                 openings = [hands[seat].opening(p) for p in places]
                 for o in openings:
+                    rec.show(o)
                     everyone("show", lambda ledger, o=o: ledger.show(o), o)
 
-                def judge(ledger: Ledger, s: int = seat, k: str = kind, v: int = value, o: list[Opening] = openings
-                          ) -> None:
-                    shown = [ledger.opened[x.place] for x in o]
-                    made = flor_value(parse_cards(shown)) if k == "flor" else envido(parse_cards(shown))[0]
-                    if made != v:
-                        raise Cheat(s, Fault.FALSE_CLAIM, f"it said {k} {v} and showed {made}")
-                everyone("judge", judge)
-            everyone("end", lambda ledger: ledger.audit())
+                rec.claim(seat, kind, value, places)
+                said.append((seat, kind, value, openings))
+
+            def end(ledger: Ledger) -> None:
+                """The hand's end: each claim against the cards shown for it, then every proof not checked yet."""
+                for s, k, v, o in said:
+                    if not judge(k, v, [ledger.opened[x.place] for x in o]):
+                        raise Cheat(s, Fault.FALSE_CLAIM, f"it said {k} {v}; its cards shown do not make it")
+                ledger.audit()
+            rec.simple("end")
+            everyone("end", end)
             if bent is not None and bent not in delivered:
                 out.trick = None  # an envelope the rules never hand on is never opened: its cheat changed nothing
         except Stop:
@@ -295,6 +318,7 @@ class SimTable:
         for observer in list(out.named):
             if observer not in honest:
                 del out.named[observer]
+        out.record = rec.record()
         return out
 
 
