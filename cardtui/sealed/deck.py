@@ -261,12 +261,13 @@ class SealedDeck:
     def open_own(self, places: Sequence[int], card_keys: Mapping[int, Mapping[int, int]]) -> dict[int, str]:
         """A holder's cards: each place of ``places`` opened with ``card_keys`` (seat → place → key).
         Raises ``Cheat`` for the first seat whose key is missing or wrong, and, for a card that opens to
-        nothing, ``Cheat`` (not a card) naming the first seat of the order until a trace says who."""
+        nothing, ``Cheat`` (not a card) naming the first seat of the order: the proofs of the locks and relocks
+        (``shuffle``, ``check_relock``) then say whose step it was."""
         opened: dict[int, str] = {}
         for place in places:
             card = self.open(place, {seat: keys[place] for seat, keys in card_keys.items() if place in keys})
             if card is None:
-                raise Cheat(self.hand.order[0], Fault.NOT_A_CARD, f"card {place}; a trace names who")
+                raise Cheat(self.hand.order[0], Fault.NOT_A_CARD, f"card {place}")
             opened[place] = card
         return opened
 
@@ -312,34 +313,6 @@ def deal(seats: Sequence[SeatSecrets]) -> Passes:
         relocks.append(relock(secrets, deck))
         deck = relocks[-1].deck
     return Passes(tuple(locks), tuple(relocks))
-
-
-@dataclass(frozen=True)
-class TraceStep:
-    """A seat's answer in a dispute over one card (§S9): which place of the deck it was handed became the
-    disputed place of the deck it handed on, and a proof that the one is its lock times the other."""
-
-    seat: int
-    came_from: int
-    proof: Proof
-
-
-def trace(secrets: SeatSecrets, before: Sequence[Point], after: Sequence[Point], place: int) -> TraceStep:
-    """``secrets``' seat answers for the card at ``place`` of the deck it handed on in the first pass."""
-    came_from = secrets.order[place]
-    proof = prove(secrets.lock, G, base(secrets.lock), before[came_from], after[place],
-                  secrets.hand.context(b"trace", secrets.seat, place), b1_log=1)
-    return TraceStep(secrets.seat, came_from, proof)
-
-
-def check_trace(hand: Hand, lock_point: Point, before: Sequence[Point], after: Sequence[Point], place: int,
-                step: TraceStep | None, seat: int) -> int:
-    """The place ``step`` says the card came from, or ``Cheat`` (not a card) naming ``seat`` when it gives
-    no answer or one that does not prove."""
-    if step is None or not 0 <= step.came_from < len(before) or not verify(
-            step.proof, G, lock_point, before[step.came_from], after[place], hand.context(b"trace", seat, place)):
-        raise Cheat(seat, Fault.NOT_A_CARD, f"it cannot show where card {place} came from")
-    return step.came_from
 
 
 def points(data: Sequence[bytes]) -> tuple[Point, ...]:

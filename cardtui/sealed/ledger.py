@@ -7,8 +7,10 @@ every honest client names the same seat the server does, and none names an hones
 that opens a card: the decks, the lock points, the commitments, the proofs, the sealed envelopes and the cards
 opened in the open. It is what the store journals and what a history keeps.
 
-The server checks every relock proof as it comes (``full``); a client checks the proofs of the cards it opens,
-its own and every card played or shown: a card that opened wrongly would need a bad relock of that very card.
+Each seat's proofs (that its lock was a shuffle, that its relock put on the keys it committed to) come after its
+envelopes, so that no one waits for them on the way to their cards, and are checked as they come, behind the deal
+(``full``; a ledger made without it checks them at the hand's end, ``audit``, or for each card as it opens). Play
+begins once every proof is in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import Point, encode, mul, product
 from cardtui.sealed.plan import SPARE_BLOCKS, Grant, Layout, Release
 from cardtui.sealed.proofs import Proof
+from cardtui.sealed.shuffle import ShuffleProof, check_shuffle
 
 PASSED = "passed"
 """The label of the envelope in which the mão hands its partner every key of the block it passes."""
@@ -50,6 +53,8 @@ class Ledger:
     locks: list[Lock] = field(default_factory=list)
     relocks: list[Relock] = field(default_factory=list)
     proofs: dict[int, tuple[Proof, ...]] = field(default_factory=dict)
+    shuffles: dict[int, ShuffleProof] = field(default_factory=dict)
+    """Each seat's proof that its lock was a shuffle (checked as it comes by the server, at ``audit`` by a client)."""
     envelopes: dict[tuple[int, int, str], Envelope] = field(default_factory=dict)
     holdings: dict[int, list[int]] = field(default_factory=dict)
     """Each seat's places in hand, unplayed and played alike, as the rules have dealt them so far."""
@@ -99,6 +104,23 @@ class Ledger:
         check_lock(self.hand, self.deck, step)
         self.locks.append(step)
 
+    def add_shuffle(self, proof: ShuffleProof) -> None:
+        """A seat's proof that its lock was a shuffle (§S5a), sent after its lock."""
+        index = self.hand.order.index(proof.seat)
+        if index >= len(self.locks) or proof.seat in self.shuffles:
+            raise ValueError(f"no lock of seat {proof.seat} awaits its shuffle's proof")
+        self.shuffles[proof.seat] = proof
+        if self.full:
+            self._check_shuffle(proof.seat)
+
+    def _check_shuffle(self, seat: int) -> None:
+        index = self.hand.order.index(seat)
+        if seat not in self.shuffles:
+            raise Cheat(seat, Fault.BAD_LOCK, "its shuffle's proof never came")
+        before = self.locks[index - 1].deck if index else self.hand.pack
+        check_shuffle(self.hand, before, self.locks[index].deck, self.shuffles[seat])
+        self._checked.add((seat, -1))
+
     def add_relock(self, seat: int, deck: tuple[Point, ...], commitments: tuple[Point, ...]) -> None:
         """A relocked deck and its commitments, whose proofs come after (``add_proofs``)."""
         if self.awaited() != ("relock", seat):
@@ -127,6 +149,7 @@ class Ledger:
         self.proofs[seat] = proofs
         if self.full:
             check_relock(self.hand, self._lock_point(seat), self._before(seat), full)
+            self._checked.update((seat, place) for place in range(len(self.hand.cards)))
 
     def check_place(self, place: int) -> None:
         """The relock proofs of every seat for ``place`` (a client's lazy check), once."""
@@ -291,12 +314,12 @@ class Ledger:
                 raise Cheat(opening.seat, Fault.WRONG_KEY, f"card {opening.place}") from None
         self.check_place(opening.place)
         card = self.hand.card(mul(deck.cards[opening.place], product(opening.keys[s] for s in self.hand.order)))
-        if card is None:
-            raise Cheat(self.hand.order[0], Fault.NOT_A_CARD, f"card {opening.place}; a trace names who")
+        if card is None or card in self.opened.values():  # a lock or relock broke the deck: its proofs say whose
+            self.audit()
+            fault = Fault.NOT_A_CARD if card is None else Fault.DUPLICATE
+            raise Cheat(self.hand.order[0], fault, f"card {opening.place}")
         if card != opening.card:
             raise Cheat(opening.seat, Fault.NOT_ITS_CARD, f"it named {opening.card} and played {card}")
-        if card in self.opened.values():
-            raise Cheat(self.hand.order[0], Fault.DUPLICATE, f"{card} twice; a trace names who")
         self.opened[opening.place] = card
         return card
 
@@ -309,7 +332,11 @@ class Ledger:
         self.chosen[place] = seat
 
     def audit(self) -> None:
-        """Check every card's relock proofs (a client's, at the hand's end or when the hand stops at a cheat)."""
+        """Check every lock's shuffle and every card's relock proofs (a client's, at the hand's end or when the hand
+        stops at a cheat)."""
+        for seat in self.hand.order:
+            if (seat, -1) not in self._checked:
+                self._check_shuffle(seat)
         for place in range(len(self.hand.cards)):
             self.check_place(place)
 

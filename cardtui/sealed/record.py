@@ -6,9 +6,9 @@ what ``cardtui verify`` checks. Nothing in it opens a card that was not opened a
 
 ``{"scheme", "hand": {"table", "number", "game", "order", "cards"}, "layout": {"game", "seats", "dealer", "onze",
 "ferro"}, "boxes": {seat: point}, "steps": [...]}``, each step an object whose ``step`` is one of ``lock``,
-``relock``, ``proofs``, ``envelope``, ``withheld``, ``dispute``, ``reject``, ``pass``, ``keep``, ``choose``,
-``play``, ``down``, ``show``, ``claim``, ``end``, with its fields beside it, in hex where they are bytes (points,
-proofs, scalars, sealed envelopes).
+``relock``, ``envelope``, ``shuffle``, ``proofs``, ``withheld``, ``dispute``, ``reject``, ``pass``, ``keep``,
+``choose``, ``play``, ``down``, ``show``, ``claim``, ``end``, with its fields beside it, in hex where they are
+bytes (points, proofs, scalars, sealed envelopes, a shuffle's answers).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from cardtui.sealed.group import Point, decode, encode, scalar_bytes, scalar_fro
 from cardtui.sealed.ledger import Ledger, Opening
 from cardtui.sealed.plan import Layout
 from cardtui.sealed.proofs import Proof
+from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from
 
 Step = dict[str, Any]
 Judge = Callable[[str, int, Sequence[str]], bool]
@@ -65,6 +66,10 @@ class Recorder:
     def relock(self, seat: int, deck: Sequence[Point], commitments: Sequence[Point]) -> None:
         self.steps.append({"step": "relock", "seat": seat, "deck": [_p(p) for p in deck],
                            "commitments": [_p(p) for p in commitments]})
+
+    def shuffle(self, proof: ShuffleProof) -> None:
+        self.steps.append({"step": "shuffle", "seat": proof.seat,
+                           "answers": [answer_bytes(a).hex() for a in proof.answers]})
 
     def proofs(self, seat: int, proofs: Sequence[Proof]) -> None:
         self.steps.append({"step": "proofs", "seat": seat, "proofs": [p.to_bytes().hex() for p in proofs]})
@@ -154,6 +159,9 @@ def _apply(ledger: Ledger, step: Mapping[str, Any], claims: list[tuple[int, str,
         case "relock":
             ledger.add_relock(int(step["seat"]), tuple(_pt(p) for p in step["deck"]),
                               tuple(_pt(p) for p in step["commitments"]))
+        case "shuffle":
+            ledger.add_shuffle(ShuffleProof(int(step["seat"]),
+                                            tuple(answer_from(bytes.fromhex(a)) for a in step["answers"])))
         case "proofs":
             ledger.add_proofs(int(step["seat"]), tuple(Proof.from_bytes(bytes.fromhex(p)) for p in step["proofs"]))
         case "envelope":

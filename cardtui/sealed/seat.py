@@ -16,6 +16,7 @@ from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import Point, mul, product
 from cardtui.sealed.ledger import PASSED, Ledger, Opening
 from cardtui.sealed.proofs import Proof
+from cardtui.sealed.shuffle import ShuffleProof, prove_shuffle
 
 
 @dataclass
@@ -36,6 +37,12 @@ class SeatHand:
     def lock(self) -> Lock:
         """This seat's lock of the deck as the ledger has it."""
         return lock(self.secrets, self.ledger.deck)
+
+    def shuffle_proof(self) -> ShuffleProof:
+        """The proof that this seat's lock (the ledger's, once recorded) was a shuffle: sent after the lock."""
+        index = self.ledger.hand.order.index(self.seat)
+        before = self.ledger.locks[index - 1].deck if index else self.ledger.hand.pack
+        return prove_shuffle(self.secrets, before, self.ledger.locks[index].deck)
 
     def relock(self) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
         """This seat's relocked deck and commitments (its proofs follow: ``proofs``)."""
@@ -84,10 +91,10 @@ class SeatHand:
         keys = [self._key(seat, place) for seat in self.ledger.hand.order]
         if any(key is None for key in keys):
             return None
-        self.ledger.check_place(place)
         card = self.ledger.hand.card(mul(self.ledger.sealed.cards[place], product(k for k in keys if k)))
-        if card is None:
-            raise Cheat(self.ledger.hand.order[0], Fault.NOT_A_CARD, f"card {place}; a trace names who")
+        if card is None:  # a lock or relock broke the deck: its proofs say whose
+            self.ledger.audit()
+            raise Cheat(self.ledger.hand.order[0], Fault.NOT_A_CARD, f"card {place}")
         return card
 
     def hand(self) -> dict[int, str | None]:

@@ -20,17 +20,19 @@ from cardtui.fair import PACKS
 from cardtui.sealed.deck import Hand, Lock, SeatSecrets
 from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
 from cardtui.sealed.faults import Cheat, Fault
-from cardtui.sealed.group import N, card_point, mul
+from cardtui.sealed.group import N, Point, add, card_point, mul, sub
 from cardtui.sealed.ledger import Ledger, Opening
 from cardtui.sealed.plan import ARGENTINO, PAULISTA, Layout
 from cardtui.sealed.record import Recorder
 from cardtui.sealed.seat import SeatHand
+from cardtui.sealed.shuffle import prove_shuffle
 
 
 class Trick(StrEnum):
     """The cheats the randomised client draws from."""
 
     LOCK_SWAP = "lock_swap"  # a locked card swapped for a card of its choosing
+    LOCK_BENT = "lock_bent"  # part of one locked card moved into another, the sum kept (its shuffle's proof fails)
     RELOCK_MOVE = "relock_move"  # two relocked cards swapped (or one multiplied by another key)
     WRONG_SEALED_KEY = "wrong_sealed_key"  # a wrong key sealed for another seat
     WITHHOLD = "withhold"  # an envelope never sent
@@ -44,6 +46,7 @@ class Trick(StrEnum):
 
 EXPECTED: dict[Trick, set[Fault]] = {
     Trick.LOCK_SWAP: {Fault.BAD_LOCK},
+    Trick.LOCK_BENT: {Fault.BAD_LOCK},
     Trick.RELOCK_MOVE: {Fault.BAD_RELOCK},
     Trick.WRONG_SEALED_KEY: {Fault.WRONG_KEY},
     Trick.WITHHOLD: {Fault.WITHHELD_KEY},
@@ -100,7 +103,7 @@ class SimTable:
         self.boxes = {seat: BoxKey(self.rng.randbytes(32)) for seat in range(self.seats)}
 
     def play(self, cheater: int | None = None, trick: Trick | None = None, *, onze: int | None = None,
-             ferro: bool = False, on_deal: Callable[[SimTable, Ledger], None] | None = None,
+             ferro: bool = False,
              keep_hands: dict[int, SeatHand] | None = None,
              midway: tuple[int, Callable[[Ledger], None]] | None = None) -> Played:
         self.number += 1
@@ -111,7 +114,7 @@ class SimTable:
         hand = Hand("t-sim", self.number, self.game, order, PACKS[self.game])
         boxes = {seat: box.point for seat, box in self.boxes.items()}
         referee = Ledger(hand, layout, boxes, full=True)
-        ledgers = {seat: Ledger(hand, layout, boxes) for seat in range(n)}
+        ledgers = {seat: Ledger(hand, layout, boxes, full=True) for seat in range(n)}
         hands = {seat: SeatHand(SeatSecrets(rng.randbytes(32), seat, hand), self.boxes[seat], ledgers[seat])
                  for seat in range(n)}
         if keep_hands is not None:
@@ -137,9 +140,16 @@ class SimTable:
         def cheats(what: Trick) -> bool:
             return trick is what
 
+        honest_lock: tuple[Point, ...] = ()
         try:
             for seat in order:
                 step = hands[seat].lock()
+                if seat == cheater and cheats(Trick.LOCK_BENT):  # part of one card moved into another: sums kept
+                    honest_lock = step.deck
+                    shift = card_point(rng.choice(hand.cards))
+                    bent = list(step.deck)
+                    bent[0], bent[1] = add([bent[0], shift]), sub(bent[1], shift)
+                    step = Lock(seat, step.point, tuple(bent), step.proof)
                 if seat == cheater and cheats(Trick.LOCK_SWAP):
                     chosen = mul(card_point(rng.choice(hand.cards)), hands[seat].secrets.lock)
                     step = Lock(seat, step.point, (chosen, *step.deck[1:]), step.proof)
@@ -154,12 +164,6 @@ class SimTable:
                 rec.relock(seat, deck, commitments)
                 everyone("relock", lambda ledger, s=seat, d=deck, c=commitments: ledger.add_relock(s, d, c),
                          (seat, deck, commitments))
-            for seat in order:
-                proofs = hands[seat].proofs()
-                rec.proofs(seat, proofs)
-                everyone("proofs", lambda ledger, s=seat, p=proofs: ledger.add_proofs(s, p), proofs)
-            if on_deal is not None:
-                on_deal(self, referee)
             # every seat seals its keys right after the relocks
             sent: list[Envelope] = []
             bent: tuple[int, int, str] | None = None
@@ -203,6 +207,16 @@ class SimTable:
                         rec.dispute(disclosure)
                         everyone("dispute", lambda ledger, d=disclosure: _raise(ledger.dispute(d)), disclosure)
 
+            for seat in order:  # each seat's proofs come after its envelopes, checked behind the deal
+                proof = hands[seat].shuffle_proof()
+                if seat == cheater and cheats(Trick.LOCK_BENT):
+                    proof = prove_shuffle(hands[seat].secrets, referee.locks[order.index(seat) - 1].deck
+                                          if order.index(seat) else hand.pack, honest_lock)
+                rec.shuffle(proof)
+                everyone("shuffle", lambda ledger, p=proof: ledger.add_shuffle(p), proof)
+                proofs = hands[seat].proofs()
+                rec.proofs(seat, proofs)
+                everyone("proofs", lambda ledger, s=seat, p=proofs: ledger.add_proofs(s, p), proofs)
             if referee.owed():  # the deal's clock runs out on an envelope never sent
                 rec.withheld()
                 everyone("withheld", lambda ledger: _raise_first(ledger.withheld()))

@@ -18,11 +18,8 @@ from cardtui.sealed.deck import (
     SeatSecrets,
     check_lock,
     check_relock,
-    check_trace,
     deal,
     lock,
-    relock,
-    trace,
 )
 from cardtui.sealed.envelopes import (
     BoxKey,
@@ -38,6 +35,7 @@ from cardtui.sealed.envelopes import (
 from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import G, N, add, base, card_point, decode, encode, hash_to_point, inverse, mul, product, sub
 from cardtui.sealed.proofs import Proof, prove, verify
+from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from, check_shuffle, prove_shuffle
 
 
 def hand_of(seats: int, game: str = "truco_paulista", number: int = 1) -> Hand:
@@ -140,57 +138,39 @@ def test_a_relock_with_a_key_other_than_its_commitment_is_named(dealt: tuple[Han
         assert (caught.value.seat, caught.value.fault) == (0, Fault.BAD_RELOCK)
 
 
-def test_junk_that_keeps_the_sum_is_found_when_its_card_opens_and_a_trace_names_its_seat() -> None:
-    """The sums' proof holds a lock to its sum; a seat that keeps the sum with points that are no cards
-    passes it, and is named when one of them opens: a trace back through the first pass finds it."""
-    hand = hand_of(4)
-    seats = secrets_of(hand, random.Random(7))
-    deck = hand.pack
-    locks: list[Lock] = []
-    for secrets in seats:
-        step = lock(secrets, deck)
-        if secrets.seat == 2:  # seat 2 moves a little of one card into another
-            shift = card_point("AS")
-            bent = list(step.deck)
-            bent[0], bent[1] = add([bent[0], shift]), sub(bent[1], shift)
-            step = Lock(2, step.point, tuple(bent), step.proof)
-        check_lock(hand, deck, step)  # the proof of sums cannot see it
-        locks.append(step)
-        deck = step.deck
-    relocks: list[Relock] = []
-    for secrets in seats:
-        relocks.append(relock(secrets, deck))
-        deck = relocks[-1].deck
-    passes = Passes(tuple(locks), tuple(relocks))
-    passes.check(hand)
-    sealed = passes.sealed(hand)
-    bad = [p for p in range(40) if sealed.open(p, {s.seat: s.card_key(p) for s in seats}) is None]
-    assert len(bad) == 2
-    # the trace: from the last lock back to the first, each seat says where the card came from
-    place, named = bad[0], None
-    for index in reversed(range(4)):
-        secrets = seats[index]
-        before = hand.pack if index == 0 else locks[index - 1].deck
-        step = trace(secrets, before, locks[index].deck, place)
-        try:
-            place = check_trace(hand, locks[index].point, before, locks[index].deck, place, step, secrets.seat)
-        except Cheat as cheat:
-            named = cheat
-            break
-    assert named is not None and (named.seat, named.fault) == (2, Fault.NOT_A_CARD)
-
-
-def test_an_honest_trace_walks_a_card_back_to_its_place_in_the_pack(dealt: tuple[Hand, tuple[SeatSecrets, ...],
-                                                                                  Passes]) -> None:
+def test_a_lock_that_keeps_the_sum_but_is_no_shuffle_is_caught_by_its_shuffles_proof(
+        dealt: tuple[Hand, tuple[SeatSecrets, ...], Passes]) -> None:
+    """The sums' proof holds a lock to its sum; a seat that moves part of one card into another keeps the sum and
+    passes it. The shuffle's proof does not pass, whatever the seat answers from its own secrets."""
     hand, seats, passes = dealt
-    place = 11
-    for index in reversed(range(4)):
-        before = hand.pack if index == 0 else passes.locks[index - 1].deck
-        step = trace(seats[index], before, passes.locks[index].deck, place)
-        place = check_trace(hand, passes.locks[index].point, before, passes.locks[index].deck, place, step,
-                            seats[index].seat)
-    deck = passes.sealed(hand)
-    assert deck.open(11, {s.seat: s.card_key(11) for s in seats}) == hand.cards[place]
+    before = passes.locks[1].deck
+    honest = lock(seats[2], before)
+    check_shuffle(hand, before, honest.deck, prove_shuffle(seats[2], before, honest.deck))
+    shift = card_point("AS")
+    bent = list(honest.deck)
+    bent[0], bent[1] = add([bent[0], shift]), sub(bent[1], shift)
+    step = Lock(2, honest.point, tuple(bent), honest.proof)
+    check_lock(hand, before, step)  # the sums cannot see it
+    for proof in (prove_shuffle(seats[2], before, step.deck), prove_shuffle(seats[2], before, honest.deck)):
+        with pytest.raises(Cheat) as caught:
+            check_shuffle(hand, before, step.deck, proof)
+        assert (caught.value.seat, caught.value.fault) == (2, Fault.BAD_LOCK)
+
+
+def test_a_shuffles_proof_answers_for_its_own_deck_only(dealt: tuple[Hand, tuple[SeatSecrets, ...],
+                                                                        Passes]) -> None:
+    hand, seats, passes = dealt
+    before, after = passes.locks[0].deck, passes.locks[1].deck
+    proof = prove_shuffle(seats[1], before, after)
+    check_shuffle(hand, before, after, proof)
+    assert {a.opened for a in proof.answers} == {0, 1}  # both questions asked, so neither secret shown whole
+    assert ShuffleProof(1, tuple(answer_from(answer_bytes(a)) for a in proof.answers)) == proof
+    other = hand_of(4, number=2)
+    for bad in (lambda: check_shuffle(other, before, after, proof),  # another hand's
+                lambda: check_shuffle(hand, before, (after[1], after[0], *after[2:]), proof),  # another order
+                lambda: check_shuffle(hand, before, after, ShuffleProof(1, proof.answers[:-1]))):
+        with pytest.raises(Cheat):
+            bad()
 
 
 def test_a_proof_holds_for_its_statement_only() -> None:
