@@ -28,7 +28,6 @@ from cardtui.fair import PACKS
 from cardtui.sealed.deck import (
     Hand,
     Lock,
-    Passes,
     Relock,
     SealedDeck,
     SeatSecrets,
@@ -39,9 +38,10 @@ from cardtui.sealed.deck import (
     relock_proofs,
 )
 from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
-from cardtui.sealed.group import G, Point, base, card_point, decode, encode, mul
+from cardtui.sealed.group import G, base, card_point, decode, encode, mul
 from cardtui.sealed.plan import ARGENTINO, PAULISTA
 from cardtui.sealed.proofs import Proof, prove, verify
+from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from, check_shuffle, prove_shuffle
 
 GAME = "truco_paulista"
 
@@ -125,7 +125,8 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
         cpu0 = time.process_time()
         _, deck_bytes = await _receive(reader)  # type: ignore[misc]
         path0 = time.process_time()
-        step = lock(secrets, [decode(b) for b in deck_bytes])
+        before_lock = [decode(b) for b in deck_bytes]
+        step = lock(secrets, before_lock)
         await _send(writer, ("lock", encode(step.point), [encode(p) for p in step.deck], step.proof.to_bytes()))
         path = time.process_time() - path0
         _, deck_bytes = await _receive(reader)  # type: ignore[misc]
@@ -134,9 +135,7 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
         after, commitments_made = relock_cards(secrets, before)
         await _send(writer, ("relock", [encode(p) for p in after], [encode(p) for p in commitments_made]))
         path += time.process_time() - path0
-        proofs = relock_proofs(secrets, before, after, commitments_made)  # while the next seat relocks
-        await _send(writer, ("proofs", [p.to_bytes() for p in proofs]))
-        _, final, commitments_bytes, record = await _receive(reader)  # type: ignore[misc]
+        _, final, commitments_bytes = await _receive(reader)  # type: ignore[misc]
         last0 = time.process_time()
         places = _places(seats)
         envelopes = [seal(box, seat, other, box_points[other], hand.digest, "deal",
@@ -160,20 +159,35 @@ async def _seat(port: int, seat: int, seats: int, deals: int, results: multiproc
         cpu_deal = time.process_time() - cpu0
         last += time.process_time() - last0
         await _send(writer, ("shown", shown))
+        cpu1 = time.process_time()  # the proofs, after the cards are on screen: the shuffle's and the relock's
+        shuffle = prove_shuffle(secrets, before_lock, step.deck)
+        proofs = relock_proofs(secrets, before, after, commitments_made)
+        await _send(writer, ("proofs", [answer_bytes(a) for a in shuffle.answers], [p.to_bytes() for p in proofs]))
+        cpu_prove = time.process_time() - cpu1
+        _, record = await _receive(reader)  # type: ignore[misc]
         cpu1 = time.process_time()
-        _passes(hand, record).check(hand, places[seat])  # checked once the cards are on screen
+        _check_all(hand, record)  # every seat's proofs, as a client checks them behind the deal
         cpu_verify = time.process_time() - cpu1
         await _send(writer, ("checked",))
-        results.put((seat, number, sorted(own.values()), cpu_deal, cpu_verify, path, last))
+        results.put((seat, number, sorted(own.values()), cpu_deal, cpu_verify, path, last, cpu_prove))
     writer.close()
 
 
-def _passes(hand: Hand, record: object) -> Passes:
+def _check_all(hand: Hand, record: object) -> None:
+    """Every lock with its shuffle's proof, every relock with its proofs, in order."""
     locks_bytes, relocks_bytes = record  # type: ignore[misc]
-    locks = tuple(Lock(s, decode(p), tuple(decode(b) for b in d), Proof.from_bytes(pr)) for s, p, d, pr in locks_bytes)
-    relocks = tuple(Relock(s, tuple(decode(b) for b in d), tuple(decode(b) for b in c),
-                           tuple(Proof.from_bytes(x) for x in pr)) for s, d, c, pr in relocks_bytes)
-    return Passes(locks, relocks)
+    deck = hand.pack
+    lock_points = {}
+    for seat, point, after, proof, answers in locks_bytes:
+        step = Lock(seat, decode(point), tuple(decode(b) for b in after), Proof.from_bytes(proof))
+        check_lock(hand, deck, step)
+        check_shuffle(hand, deck, step.deck, ShuffleProof(seat, tuple(answer_from(a) for a in answers)))
+        lock_points[seat], deck = step.point, step.deck
+    for seat, after, commits, proofs in relocks_bytes:
+        again = Relock(seat, tuple(decode(b) for b in after), tuple(decode(b) for b in commits),
+                       tuple(Proof.from_bytes(x) for x in proofs))
+        check_relock(hand, lock_points[seat], deck, again)
+        deck = again.deck
 
 
 @dataclass(frozen=True)
@@ -185,6 +199,8 @@ class Deals:
     """Each seat's CPU per deal to its own cards."""
     check_cpu_ms: list[float]
     """Each seat's CPU per deal checking the whole deal afterwards."""
+    prove_cpu_ms: list[float]
+    """Each seat's CPU per deal making its proofs (the shuffle's, the relock's) after its cards are shown."""
     path_ms: list[float]
     """Per deal, the CPU on the way to the cards, step after step: each seat's lock and relock, the host's check
     of each lock, and the slowest seat's last step (sealing its keys, opening its cards): the wait on an idle
@@ -228,26 +244,18 @@ async def _host(seats: int, deals: int, check: bool,
                 path += time.process_time() - path0
             locks.append((seat, point, after, proof))
             deck = step.deck
-        lock_points = {s: decode(p) for s, p, _, _ in locks}
-        befores: list[tuple[Point, ...]] = []
         relocked: list[tuple[int, list[bytes], list[bytes]]] = []
         commitments: dict[int, list[bytes]] = {}
         for seat in hand.order:
             reader, writer = joined[seat]
-            befores.append(deck)
             await _send(writer, ("relock", [encode(p) for p in deck]))
             _, after, commits = await _receive(reader)  # type: ignore[misc]
             relocked.append((seat, after, commits))
             commitments[seat] = commits
             deck = tuple(decode(b) for b in after)
-        proofs_of = {}
-        for seat in hand.order:  # each seat's proofs came after its relock, while the next one relocked
-            _, proofs = await _receive(joined[seat][0])  # type: ignore[misc]
-            proofs_of[seat] = proofs
-        relocks = [(seat, after, commits, proofs_of[seat]) for seat, after, commits in relocked]
         final = [encode(p) for p in deck]
         for _, writer in joined.values():
-            await _send(writer, ("dealt", final, commitments, (locks, relocks)))
+            await _send(writer, ("dealt", final, commitments))
         inbox: dict[int, list[tuple[int, bytes]]] = {seat: [] for seat in joined}
         for seat, (reader, _) in joined.items():
             _, envelopes = await _receive(reader)  # type: ignore[misc]
@@ -255,16 +263,21 @@ async def _host(seats: int, deals: int, check: bool,
                 inbox[recipient].append((seat, sealed))
         for seat, (_, writer) in joined.items():
             await _send(writer, ("keys", inbox[seat]))
-        if check:  # the referee checks the relocks behind the deal, before the first card is played
-            for (seat, after, commits, proofs), before in zip(relocks, befores, strict=True):
-                check_relock(hand, lock_points[seat], before, Relock(
-                    seat, tuple(decode(b) for b in after), tuple(decode(b) for b in commits),
-                    tuple(Proof.from_bytes(x) for x in proofs)))
+        shown_at = {}
+        for seat, (reader, _) in joined.items():
+            _, shown_at[seat] = await _receive(reader)  # type: ignore[misc]
+        answers_of, proofs_of = {}, {}
+        for seat, (reader, _) in joined.items():  # the proofs come after the cards are on screen
+            _, answers_of[seat], proofs_of[seat] = await _receive(reader)  # type: ignore[misc]
+        record = ([(s, p, d, pr, answers_of[s]) for s, p, d, pr in locks],
+                  [(seat, after, commits, proofs_of[seat]) for seat, after, commits in relocked])
+        for _, writer in joined.values():
+            await _send(writer, ("record", record))
+        if check:  # the referee checks every proof behind the deal, before the first card is played
+            _check_all(hand, record)
         host_cpu.append((time.process_time() - cpu0) * 1000)
         host_path.append(path * 1000)
-        for reader, _ in joined.values():
-            _, shown = await _receive(reader)  # type: ignore[misc]
-            waits.append((shown - start) * 1000)  # type: ignore[operator]
+        waits.extend((shown - start) * 1000 for shown in shown_at.values())  # type: ignore[operator]
         for reader, _ in joined.values():
             await _receive(reader)  # each seat has checked the deal: the next one starts
     server.close()
@@ -293,7 +306,7 @@ async def _deals(seats: int, deals: int, check: bool) -> Deals:
         paths.append(host_path[number] + 1000 * (sum(g[5] for g in mine)  # type: ignore[index]
                                                  + max(g[6] for g in mine)))  # type: ignore[index]
     return Deals(seats, waits, host_cpu, [g[3] * 1000 for g in gathered],  # type: ignore[index]
-                 [g[4] * 1000 for g in gathered], paths)  # type: ignore[index]
+                 [g[4] * 1000 for g in gathered], [g[7] * 1000 for g in gathered], paths)  # type: ignore[index]
 
 
 def _p95(values: list[float]) -> float:
@@ -309,14 +322,16 @@ def run(print: Callable[[str], None], deals: int = 40, n: int = 2000) -> None:
         said = f" (mark ≤ {mark} ms: {'met' if _p95(w) <= mark else 'NOT met'})" if mark else ""
         seat_cpu = statistics.mean(figures.seat_cpu_ms) * seats
         check_cpu = statistics.mean(figures.check_cpu_ms) * seats
+        prove_cpu = statistics.mean(figures.prove_cpu_ms) * seats
         host_cpu = statistics.mean(figures.host_cpu_ms)
         print(f"== {seats} seats, {deals} deals over 127.0.0.1: start to own cards p50 {statistics.median(w):6.1f} ms,"
               f" p95 {_p95(w):6.1f} ms{said}; p95 = {_p95(w) * 1000 / mult:,.0f} multiplications of this run")
         print(f"   the way to the cards, its CPU alone (no waits, one machine a client): p50"
               f" {statistics.median(figures.path_ms):5.1f} ms, p95 {_p95(figures.path_ms):5.1f} ms")
-        print(f"   CPU per deal: seats to their cards {seat_cpu:6.1f} ms, host checking each step {host_cpu:6.1f} ms,"
-              f" seats checking the locks and their own cards afterwards {check_cpu:6.1f} ms;"
-              f" all {seat_cpu + host_cpu + check_cpu:6.1f} ms")
+        print(f"   CPU per deal, every process added up: seats to their cards {seat_cpu:6.1f} ms; then, behind the"
+              f" deal, seats proving {prove_cpu:6.1f} ms, the host checking everything {host_cpu:6.1f} ms, the seats"
+              f" each checking everything {check_cpu:6.1f} ms;"
+              f" all {seat_cpu + prove_cpu + host_cpu + check_cpu:6.1f} ms")
 
 
 
@@ -370,7 +385,7 @@ def host(print: Callable[[str], None], hands: int = 300, seed: int = 91) -> None
 
     rng = random.Random(seed)
     for game, seats in SIZES:
-        table = SimTable(random.Random(rng.randrange(2**32)), seats, game)
+        table = SimTable(random.Random(rng.randrange(2**32)), seats, game, clients_check=False)
         tally = Tally()
         start = time.perf_counter()
         while tally.hands < hands:

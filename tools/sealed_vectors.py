@@ -21,8 +21,9 @@ from cardtui.sealed.envelopes import BoxKey, contents, disclose, envelope_key, p
 from cardtui.sealed.group import G, N, P, Point, card_point, derive_scalar, encode, mul, product, scalar_bytes, tag
 from cardtui.sealed.plan import ARGENTINO, PAULISTA, Layout
 from cardtui.sealed.proofs import prove
+from cardtui.sealed.shuffle import ROUNDS, answer_bytes, prove_shuffle, shadow
 
-TAGS = ("scalar", "point", "nonce", "proof", "hand", "order", "box", "pledge", "code")
+TAGS = ("scalar", "point", "nonce", "proof", "hand", "order", "shadow", "shuffle", "box", "pledge", "code")
 
 
 def h(label: str) -> bytes:
@@ -63,6 +64,11 @@ def vectors() -> dict[str, Any]:
                     for s in seats]
     out["locks"] = [{"seat": step.seat, "point": hx(step.point), "deck": [hx(p) for p in step.deck],
                      "proof": step.proof.to_bytes().hex()} for step in passes.locks]
+    first_shuffle = prove_shuffle(seats[0], hand.pack, passes.locks[0].deck)
+    shadow_t, shadow_order = shadow(seats[0], 0)
+    out["shuffle"] = {"seat": seats[0].seat, "rounds": ROUNDS,
+                      "shadow_0": {"t": sx(shadow_t), "order": list(shadow_order)},
+                      "answers": [answer_bytes(a).hex() for a in first_shuffle.answers]}
     out["relocks"] = [{"seat": step.seat, "deck": [hx(p) for p in step.deck],
                        "commitments": [hx(p) for p in step.commitments],
                        "proofs": [p.to_bytes().hex() for p in step.proofs]} for step in passes.relocks]

@@ -53,7 +53,7 @@ def _label(secrets: SeatSecrets, what: bytes, round_no: int) -> bytes:
     return framed(secrets.hand.digest) + u32(secrets.seat) + framed(what) + u32(round_no)
 
 
-def _shadow(secrets: SeatSecrets, round_no: int) -> tuple[int, tuple[int, ...]]:
+def shadow(secrets: SeatSecrets, round_no: int) -> tuple[int, tuple[int, ...]]:
     """Round ``round_no``'s ``t`` = derive_scalar(secret, framed(digest) ‖ u32 seat ‖ framed("shadow") ‖ u32 round)
     and ``σ``: the places sorted by HMAC-SHA-256(secret, tag("shadow") ‖ framed(digest) ‖ u32 seat ‖ u32 round ‖
     u32 place)."""
@@ -77,7 +77,7 @@ def challenge(hand: Hand, seat: int, after: Sequence[Point], shadows: Sequence[S
 
 def prove_shuffle(secrets: SeatSecrets, before: Sequence[Point], after: Sequence[Point]) -> ShuffleProof:
     """``secrets``' seat proves that ``after`` (its lock of ``before``) is a shuffle of ``before`` times its lock."""
-    made = [_shadow(secrets, r) for r in range(ROUNDS)]
+    made = [shadow(secrets, r) for r in range(ROUNDS)]
     shadows = tuple(tuple(mul(before[place], t) for place in sigma) for t, sigma in made)
     bits = challenge(secrets.hand, secrets.seat, after, shadows)
     answers: list[Answer] = []

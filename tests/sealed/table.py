@@ -98,6 +98,9 @@ class SimTable:
     log: list[tuple[str, object]] = field(default_factory=list)
     """Every message the referee relayed, as the host sees it (for the host-reading harness)."""
     boxes: dict[int, BoxKey] = field(default_factory=dict)
+    clients_check: bool = True
+    """Whether each client's ledger checks every proof too (the harnesses that measure detection), or only the
+    referee's (the host harness, which measures what a host can read)."""
 
     def __post_init__(self) -> None:
         self.boxes = {seat: BoxKey(self.rng.randbytes(32)) for seat in range(self.seats)}
@@ -114,7 +117,7 @@ class SimTable:
         hand = Hand("t-sim", self.number, self.game, order, PACKS[self.game])
         boxes = {seat: box.point for seat, box in self.boxes.items()}
         referee = Ledger(hand, layout, boxes, full=True)
-        ledgers = {seat: Ledger(hand, layout, boxes, full=True) for seat in range(n)}
+        ledgers = {seat: Ledger(hand, layout, boxes, full=self.clients_check) for seat in range(n)}
         hands = {seat: SeatHand(SeatSecrets(rng.randbytes(32), seat, hand), self.boxes[seat], ledgers[seat])
                  for seat in range(n)}
         if keep_hands is not None:
@@ -316,7 +319,7 @@ class SimTable:
                         raise Cheat(s, Fault.FALSE_CLAIM, f"it said {k} {v}; its cards shown do not make it")
                 ledger.audit()
             rec.simple("end")
-            everyone("end", end)
+            everyone("end", lambda ledger: end(ledger) if ledger is referee or self.clients_check else None)
             if bent is not None and bent not in delivered:
                 out.trick = None  # an envelope the rules never hand on is never opened: its cheat changed nothing
         except Stop:
