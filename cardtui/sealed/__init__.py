@@ -8,10 +8,12 @@ shown is opened with all of them, in the open, and every client and the server c
 
 This package is the scheme alone, pure (no I/O, no clock; every secret derived from bytes it is
 handed), shared by the server (which checks and deals locked cards it cannot open) and the client
-(which locks, unlocks, seals and checks): the group and its points (``group``), the proofs a lock
-carries (``proofs``), the deck's two passes and its keys (``deck``), the envelopes that carry keys
-from one seat to another through the host (``envelopes``), and what a cheat is named for
-(``faults``). The specification is ``docs/deal.md``, "Sealed tables"; its vectors are
+(which locks, unlocks, seals and checks): the group and its points (``group``), the proof of equal
+logarithms every step carries (``proofs``), the deck's two passes and its keys (``deck``), the proof
+that a lock is a shuffle (``shuffle``), who is dealt which places and when their keys reach them
+(``plan``), the envelopes that carry keys from one seat to another through the host (``envelopes``),
+a hand as everyone follows and checks it (``ledger``) and one seat's side of it (``seat``), a hand
+written down and replayed (``record``), and what a cheat is named for (``faults``). The specification is ``docs/deal.md``, "Sealed tables"; its vectors are
 ``docs/sealed-vectors.json``.
 """
 
