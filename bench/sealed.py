@@ -39,9 +39,9 @@ from cardtui.sealed.deck import (
 )
 from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
 from cardtui.sealed.group import G, base, card_point, decode, encode, mul
-from cardtui.sealed.plan import ARGENTINO, PAULISTA
 from cardtui.sealed.proofs import Proof, prove, verify
 from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from, check_shuffle, prove_shuffle
+from tests.sealed.table import ARGENTINO, PAULISTA
 
 GAME = "truco_paulista"
 

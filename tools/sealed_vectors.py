@@ -19,10 +19,12 @@ from cardtui.sealed import SCHEME
 from cardtui.sealed.deck import Hand, SeatSecrets, deal
 from cardtui.sealed.envelopes import BoxKey, contents, disclose, envelope_key, pledge, seal, seal_code
 from cardtui.sealed.group import G, N, P, Point, card_point, derive_scalar, encode, mul, product, scalar_bytes, tag
-from cardtui.sealed.plan import ARGENTINO, PAULISTA, Layout
+from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.proofs import prove
 from cardtui.sealed.shuffle import ROUNDS, answer_bytes, prove_shuffle, shadow
 
+PAULISTA, ARGENTINO = "truco_paulista", "truco_argentino"
+BLOCKS, ROUND = Dealing.BLOCKS, Dealing.ROUND
 TAGS = ("scalar", "point", "nonce", "proof", "hand", "order", "shadow", "shuffle", "box", "pledge", "code")
 
 
@@ -51,7 +53,7 @@ def vectors() -> dict[str, Any]:
     proof = prove(x, G, mul(G, x), b2, mul(b2, x), b"a context")
     out["proof"] = {"x": sx(x), "b1": hx(G), "y1": hx(mul(G, x)), "b2": hx(b2), "y2": hx(mul(b2, x)),
                     "context": b"a context".hex(), "proof": proof.to_bytes().hex()}
-    layout = Layout(ARGENTINO, 2, 0)
+    layout = Layout(ROUND, 2, 0)
     order = (layout.first, layout.dealer)
     hand = Hand("t-vectors", 3, ARGENTINO, order, PACKS[ARGENTINO])
     seats = [SeatSecrets(h(f"seat {seat}"), seat, hand) for seat in order]
@@ -73,12 +75,12 @@ def vectors() -> dict[str, Any]:
                        "commitments": [hx(p) for p in step.commitments],
                        "proofs": [p.to_bytes().hex() for p in step.proofs]} for step in passes.relocks]
     out["cards"] = [sealed.open(p, {s.seat: s.card_key(p) for s in seats}) for p in range(40)]
-    out["layouts"] = [{"game": lay.game, "seats": lay.seats, "dealer": lay.dealer, "onze": lay.onze,
+    out["layouts"] = [{"dealing": lay.dealing.value, "seats": lay.seats, "dealer": lay.dealer, "onze": lay.onze,
                        "ferro": lay.ferro, "hands": {str(k): list(v) for k, v in sorted(lay.hands().items())},
                        "grants": [{"label": g.label, "recipient": g.recipient, "places": list(g.places),
                                    "release": g.release.value} for g in lay.grants()]}
-                      for lay in (layout, Layout(ARGENTINO, 6, 5), Layout(PAULISTA, 4, 3),
-                                  Layout(PAULISTA, 4, 0, onze=1), Layout(PAULISTA, 4, 2, ferro=True))]
+                      for lay in (layout, Layout(ROUND, 6, 5), Layout(BLOCKS, 4, 3),
+                                  Layout(BLOCKS, 4, 0, onze=1), Layout(BLOCKS, 4, 2, ferro=True))]
     boxes = {seat: BoxKey(h(f"box {seat}")) for seat in order}
     out["boxes"] = [{"seat": seat, "secret": box.secret.hex(), "scalar": sx(box.scalar), "point": hx(box.point),
                      "pledge": pledge(box.point).hex()} for seat, box in sorted(boxes.items())]

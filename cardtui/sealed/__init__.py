@@ -13,8 +13,8 @@ logarithms every step carries (``proofs``), the deck's two passes and its keys (
 that a lock is a shuffle (``shuffle``), who is dealt which places and when their keys reach them
 (``plan``), the envelopes that carry keys from one seat to another through the host (``envelopes``),
 a hand as everyone follows and checks it (``ledger``) and one seat's side of it (``seat``), a hand
-written down and replayed (``record``), and what a cheat is named for (``faults``). The specification is ``docs/deal.md``, "Sealed tables"; its vectors are
-``docs/sealed-vectors.json``.
+written down and replayed (``record``), and what a cheat is named for (``faults``). The
+specification is ``docs/deal.md``, "Sealed tables"; its vectors are ``docs/sealed-vectors.json``.
 """
 
 from __future__ import annotations

@@ -22,11 +22,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-PAULISTA = "truco_paulista"
-ARGENTINO = "truco_argentino"
-GAMES = (PAULISTA, ARGENTINO)
 SPARE_BLOCKS = 4
 """The mão's spare blocks: three rejections and one pass at most."""
+
+
+class Dealing(StrEnum):
+    """How a game deals three cards to each seat (a game says which of these it deals by)."""
+
+    BLOCKS = "blocks"
+    """Three at a time to four seats, the first seat choosing to keep, pass or reject its block (truco paulista)."""
+    ROUND = "round"
+    """One at a time round two, four or six seats (truco argentino)."""
 
 
 class Release(StrEnum):
@@ -59,21 +65,21 @@ class Layout:
     """A sealed hand's places and grants. ``onze`` is the team on 11 at a paulista mão de onze (0 or 1), ``ferro``
     a mão de ferro (both teams on 11)."""
 
-    game: str
+    dealing: Dealing
     seats: int
     dealer: int
     onze: int | None = None
     ferro: bool = False
 
     def __post_init__(self) -> None:
-        if self.game == PAULISTA and self.seats != 4:
-            raise ValueError("truco paulista is played by four")
-        if self.game == ARGENTINO and self.seats not in (2, 4, 6):
-            raise ValueError("truco argentino is played by two, four or six")
-        if self.game not in GAMES:
-            raise ValueError(f"no sealed deal for {self.game}")
-        if (self.onze is not None or self.ferro) and self.game != PAULISTA:
-            raise ValueError("a mão de onze or de ferro is truco paulista's")
+        if self.dealing not in tuple(Dealing):
+            raise ValueError(f"no sealed deal by {self.dealing!r}")
+        if self.dealing is Dealing.BLOCKS and self.seats != 4:
+            raise ValueError("blocks of three are dealt to four")
+        if self.dealing is Dealing.ROUND and self.seats not in (2, 4, 6):
+            raise ValueError("cards one at a time are dealt to two, four or six")
+        if (self.onze is not None or self.ferro) and self.dealing is not Dealing.BLOCKS:
+            raise ValueError("a mão de onze or de ferro is dealt in blocks")
         if not 0 <= self.dealer < self.seats:
             raise ValueError("the dealer is one of the seats")
 
@@ -85,11 +91,11 @@ class Layout:
     @property
     def choosing(self) -> bool:
         """Whether the mão chooses (keep, pass, reject) before the others' hands are theirs: a plain paulista deal."""
-        return self.game == PAULISTA and self.onze is None and not self.ferro
+        return self.dealing is Dealing.BLOCKS and self.onze is None and not self.ferro
 
     def hands(self) -> dict[int, tuple[int, ...]]:
         """Each seat's places as dealt (before any choice of the mão's)."""
-        if self.game == ARGENTINO:
+        if self.dealing is Dealing.ROUND:
             return {seat: tuple(k for k in range(3 * self.seats) if (self.first + k) % self.seats == seat)
                     for seat in range(self.seats)}
         return {(self.first + i) % 4: (3 * i, 3 * i + 1, 3 * i + 2) for i in range(4)}

@@ -4,8 +4,8 @@ and its replay through a fresh ledger, which names the first seat at fault as th
 The record is what the server journals (a table resumes from it), what the hand's history keeps under ``sealed``, and
 what ``cardtui verify`` checks. Nothing in it opens a card that was not opened at the table. Its shape:
 
-``{"scheme", "hand": {"table", "number", "game", "order", "cards"}, "layout": {"game", "seats", "dealer", "onze",
-"ferro"}, "boxes": {seat: point}, "steps": [...]}``, each step an object whose ``step`` is one of ``lock``,
+``{"scheme", "hand": {"table", "number", "game", "order", "cards"}, "layout": {"dealing", "seats", "dealer",
+"onze", "ferro"}, "boxes": {seat: point}, "steps": [...]}``, each step an object whose ``step`` is one of ``lock``,
 ``relock``, ``envelope``, ``shuffle``, ``proofs``, ``withheld``, ``dispute``, ``reject``, ``pass``, ``keep``,
 ``choose``, ``play``, ``down``, ``show``, ``claim``, ``end``, with its fields beside it, in hex where they are
 bytes (points, proofs, scalars, sealed envelopes, a shuffle's answers).
@@ -23,7 +23,7 @@ from cardtui.sealed.envelopes import Disclosure, Envelope
 from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import Point, decode, encode, scalar_bytes, scalar_from
 from cardtui.sealed.ledger import Ledger, Opening
-from cardtui.sealed.plan import Layout
+from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.proofs import Proof
 from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from
 
@@ -107,7 +107,7 @@ class Recorder:
         return {"scheme": SCHEME,
                 "hand": {"table": h.table, "number": h.number, "game": h.game, "order": list(h.order),
                          "cards": list(h.cards)},
-                "layout": {"game": lay.game, "seats": lay.seats, "dealer": lay.dealer, "onze": lay.onze,
+                "layout": {"dealing": lay.dealing.value, "seats": lay.seats, "dealer": lay.dealer, "onze": lay.onze,
                            "ferro": lay.ferro},
                 "boxes": {str(seat): _p(point) for seat, point in sorted(self.boxes.items())},
                 "steps": list(self.steps)}
@@ -133,7 +133,7 @@ def replay(record: Mapping[str, Any], judge: Judge | None = None) -> Replayed:
             return Replayed(None, None, 0, f"not a {SCHEME} record")
         hand = Hand(str(h["table"]), int(h["number"]), str(h["game"]), tuple(int(s) for s in h["order"]),
                     tuple(str(c) for c in h["cards"]))
-        layout = Layout(str(lay["game"]), int(lay["seats"]), int(lay["dealer"]),
+        layout = Layout(Dealing(str(lay["dealing"])), int(lay["seats"]), int(lay["dealer"]),
                         None if lay.get("onze") is None else int(lay["onze"]), bool(lay.get("ferro")))
         boxes = {int(seat): _pt(point) for seat, point in record["boxes"].items()}
         ledger = Ledger(hand, layout, boxes, full=True)

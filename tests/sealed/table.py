@@ -22,10 +22,14 @@ from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
 from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import N, Point, add, card_point, mul, sub
 from cardtui.sealed.ledger import Ledger, Opening
-from cardtui.sealed.plan import ARGENTINO, PAULISTA, Layout
+from cardtui.sealed.plan import Dealing, Layout
 from cardtui.sealed.record import Recorder
 from cardtui.sealed.seat import SeatHand
 from cardtui.sealed.shuffle import prove_shuffle
+
+PAULISTA, ARGENTINO = "truco_paulista", "truco_argentino"
+DEALING = {PAULISTA: Dealing.BLOCKS, ARGENTINO: Dealing.ROUND}
+"""How each truco deals (what the game's entry will say when the table option comes)."""
 
 
 class Trick(StrEnum):
@@ -112,7 +116,7 @@ class SimTable:
         self.number += 1
         rng, n = self.rng, self.seats
         dealer = rng.randrange(n)
-        layout = Layout(self.game, n, dealer, onze=onze, ferro=ferro)
+        layout = Layout(DEALING[self.game], n, dealer, onze=onze, ferro=ferro)
         order = tuple((layout.first + i) % n for i in range(n))
         hand = Hand("t-sim", self.number, self.game, order, PACKS[self.game])
         boxes = {seat: box.point for seat, box in self.boxes.items()}

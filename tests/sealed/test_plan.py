@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from cardtui.sealed.plan import ARGENTINO, PAULISTA, Layout, Release
+from cardtui.sealed.plan import Dealing, Layout, Release
+
+BLOCKS, ROUND = Dealing.BLOCKS, Dealing.ROUND
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
 @pytest.mark.parametrize("dealer", [0, 1])
 def test_argentino_deals_one_card_at_a_time_from_the_mano(seats: int, dealer: int) -> None:
-    layout = Layout(ARGENTINO, seats, dealer)
+    layout = Layout(ROUND, seats, dealer)
     hands = layout.hands()
     mano = (dealer + 1) % seats
     assert hands[mano] == (0, seats, 2 * seats)
@@ -19,7 +21,7 @@ def test_argentino_deals_one_card_at_a_time_from_the_mano(seats: int, dealer: in
 
 
 def test_paulista_gives_the_partners_block_only_on_a_keep_and_spares_to_the_mao() -> None:
-    layout = Layout(PAULISTA, 4, 3)
+    layout = Layout(BLOCKS, 4, 3)
     assert layout.first == 0 and layout.partner == 2
     hands = layout.hands()
     assert hands == {0: (0, 1, 2), 1: (3, 4, 5), 2: (6, 7, 8), 3: (9, 10, 11)}
@@ -33,20 +35,20 @@ def test_paulista_gives_the_partners_block_only_on_a_keep_and_spares_to_the_mao(
 
 
 def test_a_mao_de_onze_shows_the_partners_and_deals_plainly() -> None:
-    layout = Layout(PAULISTA, 4, 0, onze=1)
+    layout = Layout(BLOCKS, 4, 0, onze=1)
     assert not layout.choosing
     assert layout.sight() == {1: 3, 3: 1}
     assert all(g.release is Release.DEALT for g in layout.grants())
 
 
 def test_a_mao_de_ferro_releases_each_card_to_its_holder_only_as_played() -> None:
-    layout = Layout(PAULISTA, 4, 0, ferro=True)
+    layout = Layout(BLOCKS, 4, 0, ferro=True)
     grants = layout.grants()
     assert len(grants) == 12 and all(g.release is Release.PLAYED and len(g.places) == 1 for g in grants)
 
 
-@pytest.mark.parametrize(("game", "seats", "extra"), [(PAULISTA, 2, {}), (ARGENTINO, 3, {}), ("cacho", 4, {}),
-                                                       (ARGENTINO, 4, {"onze": 0}), (PAULISTA, 4, {"dealer": 4})])
-def test_a_layout_the_rules_do_not_have_is_refused(game: str, seats: int, extra: dict[str, int]) -> None:
+@pytest.mark.parametrize(("dealing", "seats", "extra"), [(BLOCKS, 2, {}), (ROUND, 3, {}), ("pairs", 4, {}),
+                                                          (ROUND, 4, {"onze": 0}), (BLOCKS, 4, {"dealer": 4})])
+def test_a_layout_the_rules_do_not_have_is_refused(dealing: Dealing, seats: int, extra: dict[str, int]) -> None:
     with pytest.raises(ValueError):
-        Layout(game, seats, **{"dealer": 0, **extra})
+        Layout(dealing, seats, **{"dealer": 0, **extra})

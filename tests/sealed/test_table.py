@@ -8,10 +8,9 @@ import random
 
 import pytest
 
-from cardtui.sealed.plan import ARGENTINO, PAULISTA
 from cardtui.sealed.record import replay
 from tests.sealed.host import Tally, attack
-from tests.sealed.table import EXPECTED, SimTable, Trick, judge
+from tests.sealed.table import ARGENTINO, EXPECTED, PAULISTA, SimTable, Trick, judge
 
 
 @pytest.mark.parametrize(("game", "seats"), [(PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 6)])

@@ -8,8 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cardtui.sealed.plan import ARGENTINO
-from tests.sealed.table import SimTable, Trick
+from tests.sealed.table import ARGENTINO, SimTable, Trick
 
 
 def test_verify_names_the_seat_that_lied_about_its_envido_and_passes_an_honest_hand(tmp_path: Path) -> None:
