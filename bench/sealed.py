@@ -349,7 +349,10 @@ def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> N
     made = caught = missed = wrong = false_alarms = honest = 0
     by_trick: dict[Trick, list[int]] = {trick: [0, 0] for trick in Trick}
     start = time.perf_counter()
-    for _ in range(hands):
+    for done in range(hands):
+        if done and done % 100 == 0:
+            print(f"   … {done} hands: {made} cheats, {caught} named rightly, {missed} missed, {wrong} wrongly,"
+                  f" {false_alarms} false alarms in {honest} honest hands", flush=True)
         game, seats = rng.choice(SIZES)
         trick = rng.choice(list(Trick)) if rng.random() < 2 / 3 else None
         if trick in (Trick.FALSE_ENVIDO, Trick.FALSE_FLOR) and game != ARGENTINO:
@@ -388,7 +391,13 @@ def host(print: Callable[[str], None], hands: int = 300, seed: int = 91) -> None
         table = SimTable(random.Random(rng.randrange(2**32)), seats, game, clients_check=False)
         tally = Tally()
         start = time.perf_counter()
+        said = 0
         while tally.hands < hands:
+            if tally.hands % 50 == 0 and tally.hands > said:
+                said = tally.hands
+                print(f"   … {game} at {seats}: {said} hands, {tally.cards} cards, right {tally.right_with} with,"
+                      f" {tally.right_without} without, opened {tally.opened_by_attack}, found {tally.secrets_found}",
+                      flush=True)
             victim = rng.randrange(seats)
             attack(rng, table, {s for s in range(seats) if s != victim}, victim, tally)
         with_, without = tally.right_with / tally.cards, tally.right_without / tally.cards

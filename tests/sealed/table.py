@@ -8,8 +8,9 @@ Used by the tests (a few hands) and by ``make bench --only sealed-cheats`` (a th
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -17,6 +18,7 @@ from cardtui.engine.cards import parse_cards
 from cardtui.engine.truco.claims import holds as judge
 from cardtui.engine.truco.envido import envido
 from cardtui.fair import PACKS
+from cardtui.sealed import ledger as ledger_module
 from cardtui.sealed.deck import Hand, Lock, SeatSecrets
 from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
 from cardtui.sealed.faults import Cheat, Fault
@@ -86,6 +88,37 @@ class Stop(Exception):
     """The hand stops: a cheat was named."""
 
 
+@contextlib.contextmanager
+def shared_checks() -> Iterator[None]:
+    """The proofs' checks (a shuffle's, a relock's) computed once a message and their outcome given to every
+    observer. They are pure functions of the message, and every observer is handed the very same objects, so each
+    observer's ledger gets what its own check would have given; every other check, each ledger still makes itself.
+    (Seven ledgers each checking six shuffles' proofs made a six-seat hand cost seconds.)"""
+    memo: dict[tuple[object, ...], tuple[Cheat | None, tuple[object, ...]]] = {}
+
+    def shared(check: Callable[..., None]) -> Callable[..., None]:
+        def run(*args: object) -> None:
+            key = (check.__name__, *(a if isinstance(a, int) or (isinstance(a, tuple) and all(
+                isinstance(x, int) for x in a)) else id(a) for a in args))
+            if key not in memo:
+                try:
+                    check(*args)
+                    memo[key] = (None, args)  # the arguments kept alive, so that no id is reused meanwhile
+                except Cheat as cheat:
+                    memo[key] = (cheat, args)
+            found = memo[key][0]
+            if found is not None:
+                raise Cheat(found.seat, found.fault, found.detail)
+        return run
+
+    saved = ledger_module.check_shuffle, ledger_module.check_relock
+    ledger_module.check_shuffle, ledger_module.check_relock = shared(saved[0]), shared(saved[1])
+    try:
+        yield
+    finally:
+        ledger_module.check_shuffle, ledger_module.check_relock = saved
+
+
 def _claim(cards: list[str]) -> tuple[int, list[str]]:
     value, used = envido(parse_cards(cards))
     return value, [str(c) for c in used]
@@ -109,7 +142,12 @@ class SimTable:
     def __post_init__(self) -> None:
         self.boxes = {seat: BoxKey(self.rng.randbytes(32)) for seat in range(self.seats)}
 
-    def play(self, cheater: int | None = None, trick: Trick | None = None, *, onze: int | None = None,
+    def play(self, *args: object, **kwargs: object) -> Played:
+        """One hand (``hand``'s arguments), the proofs' checks shared among the observers (``shared_checks``)."""
+        with shared_checks():
+            return self.hand(*args, **kwargs)  # type: ignore[arg-type]
+
+    def hand(self, cheater: int | None = None, trick: Trick | None = None, *, onze: int | None = None,
              ferro: bool = False,
              keep_hands: dict[int, SeatHand] | None = None,
              midway: tuple[int, Callable[[Ledger], None]] | None = None) -> Played:
