@@ -81,14 +81,17 @@ def attack(rng: random.Random, table: SimTable, colluders: set[int], victim: int
     held: list[tuple[Ledger, frozenset[int], dict[int, str], bytes]] = []
 
     def pause(referee: Ledger) -> None:
-        """Mid-hand: what the host holds now, and the victim's cards not opened so far."""
-        hidden = frozenset(p for p in referee.holdings[victim] if p not in referee.opened)
+        """Mid-hand: what the host holds now, and the victim's cards not opened so far that no colluding seat was
+        shown by the rules (a block the mão passed was the mão's to see: if the mão colludes, those are known)."""
+        shown = set(referee.holdings[victim]) if (
+            referee.passed and victim == referee.layout.partner and referee.layout.first in colluders) else set()
+        hidden = frozenset(p for p in referee.holdings[victim] if p not in referee.opened and p not in shown)
         blob = flatten((referee.locks, referee.relocks, referee.proofs, referee.envelopes, referee.opened, table.log))
         held.append((referee, hidden, dict(referee.opened), blob))
 
     seen_hands: dict[int, SeatHand] = {}
     played = table.play(keep_hands=seen_hands, midway=(rng.randrange(3 * table.seats), pause))
-    if not held:
+    if not held or not held[0][1]:
         return played
     referee, hidden, opened, blob = held[0]
     victim_hand = seen_hands[victim]
