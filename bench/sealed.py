@@ -380,14 +380,19 @@ def cheats(print: Callable[[str], None], hands: int = 1200, seed: int = 90) -> N
     print("   " + ", ".join(f"{trick.value} {c}/{m}" for trick, (m, c) in by_trick.items()))
 
 
-def host(print: Callable[[str], None], hands: int = 300, seed: int = 91) -> None:
+HOST_SIZES = ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 6))
+"""Every seat count, and paulista's deal with its passes and rejections."""
+
+
+def host(print: Callable[[str], None], hands: int = 300, seed: int = 91,
+         sizes: tuple[tuple[str, int], ...] = HOST_SIZES) -> None:
     """A host that reads cards with everything it holds (``tests/sealed/host.py``), colluding with every seat but
     the victim's, at each size: its guesses of the victim's hidden cards against the same guesses without it."""
     from tests.sealed.host import Tally, attack
     from tests.sealed.table import SimTable
 
     rng = random.Random(seed)
-    for game, seats in ((PAULISTA, 4), (ARGENTINO, 2), (ARGENTINO, 6)):  # every seat count, and paulista's deal
+    for game, seats in sizes:
         table = SimTable(random.Random(rng.randrange(2**32)), seats, game, clients_check=False)
         tally = Tally()
         start = time.perf_counter()
