@@ -298,7 +298,8 @@ def test_the_chain() -> None:
 def test_every_value_the_document_quotes_is_in_the_vectors() -> None:
     """deal.md quotes the vectors (hex, hashes, packs): each quoted value must be there."""
     text = (DOCS / "deal.md").read_text(encoding="utf-8")
-    data = (DOCS / "deal-vectors.json").read_text(encoding="utf-8")
+    # the sealed part (§S1–§S10) quotes its own vectors, the group's constants among them
+    data = "".join((DOCS / name).read_text(encoding="utf-8") for name in ("deal-vectors.json", "sealed-vectors.json"))
     hexes = set(re.findall(r"\b[0-9a-f]{32,}\b", text))
     assert hexes, "deal.md quotes no vector"
     assert {h for h in hexes if h not in data} == set()
@@ -341,3 +342,29 @@ def test_section_14_quotes_the_first_step_of_the_draws_as_the_vectors_hold_it() 
     assert [step["i"] for step in DEALS[0]["draws"]] == list(range(len(DEALS[0]["packs"][0]) - 1, 0, -1))
     blocks = [d["blocks"] for d in DEALS if "blocks" in d]
     assert blocks and all(set(b) == {"to", "cards"} and len(b["cards"]) == 3 for bs in blocks for b in bs)
+
+
+ACCOUNTING = SECOND["accounting"]
+"""§12's accounting: a seat gone, a void line, a dealer fixed by the commitment, a swap."""
+
+
+@pytest.mark.parametrize("vector", ACCOUNTING, ids=[v["title"][:40] for v in ACCOUNTING])
+def test_each_accounting_vector_verifies_as_it_says(vector: dict[str, Any]) -> None:
+    assert [c.line() for c in verify(vector["lines"], GAMES)] == vector["verify"]
+    for line in vector["lines"]:
+        fair = line["fair"]
+        assert hashlib.sha256(bytes.fromhex(fair["server_seed"])).hexdigest() == fair["commitment"]
+        assert not set(map(str, line.get("gone", ()))) & set(fair["player_seeds"]), "a gone seat has no seed"
+        assert set(map(str, line.get("gone", ()))) <= set(fair["pledges"]), "a gone seat is pledged"
+    committed = vector.get("commitment")
+    if committed is not None:
+        [line] = vector["lines"]
+        assert committed["commitment"] == line["fair"]["commitment"]
+        if "dealer" in committed:  # the dealer the commitment fixed deals the hand
+            assert line["dealer"] == committed["dealer"]
+        order = committed.get("seats_from", list(range(len(line["seats"]))))
+        # pledges are named at the commitment by the seats then; the history keys them by the seats now
+        assert line["fair"]["pledges"] == {str(new): committed["pledges"][str(old)] for new, old in enumerate(order)
+                                           if str(old) in committed["pledges"]}
+    if any("void" in line for line in vector["lines"]):
+        assert any("✘ a commitment that dealt no hand" in said for said in vector["verify"])
