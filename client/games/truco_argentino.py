@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
 from cardtui.client.boards.truco_words import truco_label
-from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
+from cardtui.client.option_words import CHAT, SEALED, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -74,5 +74,6 @@ GAME = gamebook.register(gamebook.ClientGame(
         "mazo_first": OptionWords(N_("Points for going to the deck in the first trick")),
         "chat": CHAT,
         "signals_seen": SIGNALS_SEEN,
+        "sealed": SEALED,
     },
 ))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
 from cardtui.client.boards.truco_words import truco_label
-from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
+from cardtui.client.option_words import CHAT, SEALED, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -53,5 +53,6 @@ GAME = gamebook.register(gamebook.ClientGame(
         }),
         "chat": CHAT,
         "signals_seen": SIGNALS_SEEN,
+        "sealed": SEALED,
     },
 ))
