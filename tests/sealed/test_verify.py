@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
+import pytest
+
+from cardtui.cli import main
 from tests.sealed.table import ARGENTINO, SimTable, Trick
 
 
-def test_verify_names_the_seat_that_lied_about_its_envido_and_passes_an_honest_hand(tmp_path: Path) -> None:
+@pytest.mark.usefixtures("few_rounds")
+def test_verify_names_the_seat_that_lied_about_its_envido_and_passes_an_honest_hand(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(4)
     table = SimTable(rng, 2, ARGENTINO)
     honest = table.play()
@@ -23,9 +26,9 @@ def test_verify_names_the_seat_that_lied_about_its_envido_and_passes_an_honest_h
              for i, p in enumerate((honest, cheating))]
     path = tmp_path / "hands.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "cardtui.cli", "verify", str(path)], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 1, done.stdout + done.stderr
-    first, second = done.stdout.splitlines()[:2]
+    code = main(["verify", str(path)])  # in this process, where the proofs' rounds are few (the command's exit and
+    out = capsys.readouterr().out  # output as a user runs it: tests/test_cli.py)
+    assert code == 1, out
+    first, second = out.splitlines()[:2]
     assert first.startswith("table t-sim hand 1: ✔ sealed")
     assert "table t-sim hand 2: ✘ sealed" in second and "Seat 2: its claim is not what its cards show" in second
