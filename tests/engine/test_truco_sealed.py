@@ -272,3 +272,75 @@ def test_a_paulista_rejected_block_is_shown_and_must_be_three_unseen_cards() -> 
     with pytest.raises(IllegalAction):  # a block shown already is nobody's again
         PAULISTA.apply(st, mao, Action("reject", cards=parse_cards("4C 2C 3C")))
     assert PAULISTA.default_action(st, mao) == Action("keep")
+
+
+# -- any client, honest or not, and the clock: every sealed hand ends, and replays as it was scored --------------
+def client_action(rng: random.Random, st: ArgentinoState, seat: int, held: list[Card], legal: list[Action]) -> Action:
+    """What a client of ``seat`` might send: any legal action, its cards named from ``held`` (the cards it was dealt
+    and has not played), its claims any count (true or not), the cards it shows any of its own, or none."""
+    action = rng.choice(legal)
+    if action.type == "play" and not action.cards:
+        return Action("play", cards=(rng.choice(held),))
+    if action.type in _FLOR_WORDS and st.claimed(seat):
+        return Action(action.type, amount=rng.randint(20, 38))
+    if action.type == "show" and not action.cards:
+        mine = [*held, *st.opened[seat]]
+        return Action("show", cards=tuple(rng.sample(mine, rng.randint(0, min(3, len(mine))))))
+    return action
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.sampled_from([2, 4, 6]), hs.integers(0, 2**32), hs.booleans(), hs.integers(0, 63), hs.integers(0, 63))
+def test_every_sealed_argentino_hand_ends_whoever_plays_and_replays_as_scored(
+        n: int, seed: int, flor: bool, known: int, away: int) -> None:
+    """Seats the clock plays (``away``: the face-down card, no claim shown) beside clients that claim anything and
+    show anything of their own: the hand always ends, and its history replays to the same scores."""
+    open_st, st = argentino(n, seed, flor=flor)
+    table = ARGENTINO.sealed(st)
+    assert table is not None
+    held = {s: list(open_st.dealt[s]) for s in range(n)}
+    for s in range(n):
+        if known >> s & 1:
+            table.learn(s, open_st.dealt[s])
+    rng = random.Random(seed)
+    for _ in range(200):
+        if st.result is not None:
+            break
+        seat = rng.choice(ARGENTINO.to_act(st))
+        if away >> seat & 1:
+            action = ARGENTINO.default_action(st, seat)
+        else:
+            legal = no_signals(ARGENTINO.legal_actions(st, seat))
+            action = client_action(rng, st, seat, held[seat], legal)
+        try:
+            ARGENTINO.apply(st, seat, action)
+        except IllegalAction:
+            assert action.type == "show"  # a show of cards it may not show is refused, and it shows nothing instead
+            ARGENTINO.apply(st, seat, SHOW_ANY)
+            continue
+        for card in action.cards:
+            if card in held[seat]:
+                held[seat].remove(card)
+    assert st.result is not None
+    assert sum(st.result.points) >= 0
+    history = ARGENTINO.history(st)
+    assert history is not None
+    assert ARGENTINO.replay(history).scores == st.scores
+
+
+@pytest.mark.parametrize("scores", [[0, 0], [11, 3], [4, 11], [11, 11]])
+def test_the_clock_alone_ends_a_sealed_paulista_hand(scores: list[int]) -> None:
+    """Nobody's cards can be opened (every client gone): the mão keeps, calls are declined, every card goes face down,
+    and the hand ends, in a plain hand, a mão de onze and a mão de ferro; its history replays as it was scored."""
+    st, _ = PAULISTA.resume(PAULISTA.options({"sealed": True}), seats(4), scores, 0, 1, 9)
+    played = 0
+    while st.result is None:
+        (seat, *_) = PAULISTA.to_act(st)
+        action = PAULISTA.default_action(st, seat)
+        assert action.type in ("keep", "run", "play_unopened")
+        PAULISTA.apply(st, seat, action)
+        played += action == UNOPENED
+    reason = st.result.rounds[0].reason
+    assert (played, reason) in ((0, Reason.ONZE_REFUSED), (12, Reason.TRICKS), (12, Reason.TIED)), (played, reason)
+    history = PAULISTA.history(st)
+    assert history is not None and PAULISTA.replay(history).scores == st.scores
