@@ -70,7 +70,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def print_sealed(records: list[dict[str, object]]) -> int:
     """Each sealed hand's record (docs/deal.md §S9) replayed step by step, as the table checked it: a line per hand,
     naming the seat at fault where there is one. Returns how many did not check."""
-    from cardtui.engine.truco.claims import holds
+    from cardtui.engine.truco.claims import judge_for
     from cardtui.sealed.record import replay
 
     failed = 0
@@ -78,7 +78,7 @@ def print_sealed(records: list[dict[str, object]]) -> int:
         where = f"table {record.get('table') or '?'} hand {record.get('hand', '?')}"
         sealed = record["sealed"]
         assert isinstance(sealed, dict)
-        done = replay(sealed, holds)
+        done = replay(sealed, judge_for(record.get("options")))  # the envido counted as the table counted it
         if done.problem:
             failed += 1
             print(f"{where}: ✘ sealed: {done.problem}")

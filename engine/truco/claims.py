@@ -6,7 +6,7 @@ and every checker (the server, each client, ``cardtui verify``) holds the number
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.truco.envido import Unsuited, envido
@@ -25,6 +25,17 @@ def made(kind: str, cards: Sequence[str], unsuited: Unsuited = Unsuited.SUM_TWO)
     raise ValueError(f"no claim called {kind!r}")
 
 
-def holds(kind: str, value: int, cards: Sequence[str]) -> bool:
-    """Whether ``cards`` shown make the ``value`` said for ``kind``."""
-    return made(kind, cards) == value
+def holds(kind: str, value: int, cards: Sequence[str], unsuited: Unsuited = Unsuited.SUM_TWO) -> bool:
+    """Whether ``cards`` shown make the ``value`` said for ``kind``, counted as the table counts an envido of no two
+    cards of one suit (its ``envido_unsuited``)."""
+    return made(kind, cards, unsuited) == value
+
+
+def judge_for(options: object) -> Callable[[str, int, Sequence[str]], bool]:
+    """``holds`` for a table's options as its history writes them (``envido_unsuited``; the default without)."""
+    said = options.get("envido_unsuited") if isinstance(options, dict) else None
+    unsuited = Unsuited(said) if said in {u.value for u in Unsuited} else Unsuited.SUM_TWO
+
+    def judge(kind: str, value: int, cards: Sequence[str]) -> bool:
+        return holds(kind, value, cards, unsuited)
+    return judge
