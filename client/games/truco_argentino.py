@@ -45,7 +45,7 @@ GAME = gamebook.register(gamebook.ClientGame(
             "no_quiero": "No quiero", "envido": "Envido", "real_envido": "Real envido", "falta_envido": "Falta envido",
             "announce": "Tengo", "son_buenas": "Son buenas", "flor": "Flor", "con_flor_me_achico": "Me achico",
             "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
-            "signal": "Seña"},
+            "signal": "Seña", "play_unopened": N_("Face down, unopened"), "show": N_("Show the claim's cards")},
     labeller=truco_label,
     brief=True,
     phrases=TRUCO_ONLY,
