@@ -41,7 +41,7 @@ from cardtui.sealed.envelopes import BoxKey, Envelope, open_envelope, seal
 from cardtui.sealed.group import G, base, card_point, decode, encode, mul
 from cardtui.sealed.proofs import Proof, prove, verify
 from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from, check_shuffle, prove_shuffle
-from tests.sealed.table import ARGENTINO, PAULISTA
+from tests.sealed.table import ARGENTINO, PACK_OF, PAULISTA
 
 GAME = "truco_paulista"
 
@@ -100,7 +100,7 @@ async def _receive(reader: asyncio.StreamReader) -> object:
 
 
 def _hand(seats: int, number: int) -> Hand:
-    return Hand("bench-sealed", number, GAME, tuple(range(seats)), PACKS[GAME])
+    return Hand("bench-sealed", number, GAME, tuple(range(seats)), PACKS[PACK_OF[GAME]])
 
 
 def _places(seats: int) -> dict[int, tuple[int, ...]]:

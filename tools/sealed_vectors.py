@@ -45,7 +45,7 @@ def vectors() -> dict[str, Any]:
     out: dict[str, Any] = {"scheme": SCHEME, "group": {"name": "secp256k1", "n": f"{N:064x}", "p": f"{P:064x}",
                                                       "G": hx(G)}}
     out["tags"] = {name: tag(name).hex() for name in TAGS}
-    out["points"] = {card: hx(card_point(card)) for game in (PAULISTA, ARGENTINO) for card in PACKS[game]}
+    out["points"] = {card: hx(card_point(card)) for pack in ("french40", "spanish40") for card in PACKS[pack]}
     out["scalars"] = [{"secret": h(f"scalar {i}").hex(), "label": label.hex(),
                        "scalar": sx(derive_scalar(h(f"scalar {i}"), label))}
                       for i, label in enumerate((b"", b"lock", bytes(range(40))))]
@@ -55,7 +55,7 @@ def vectors() -> dict[str, Any]:
                     "context": b"a context".hex(), "proof": proof.to_bytes().hex()}
     layout = Layout(ROUND, 2, 0)
     order = (layout.first, layout.dealer)
-    hand = Hand("t-vectors", 3, ARGENTINO, order, PACKS[ARGENTINO])
+    hand = Hand("t-vectors", 3, ARGENTINO, order, PACKS["spanish40"])
     seats = [SeatSecrets(h(f"seat {seat}"), seat, hand) for seat in order]
     passes = deal(seats)
     sealed = passes.sealed(hand)

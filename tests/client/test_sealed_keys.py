@@ -28,7 +28,7 @@ def test_a_restarted_client_makes_the_same_steps_and_opens_the_same_cards(tmp_pa
     before = SealedKeys(tmp_path / "sealed")
     box = before.box("host-a", "t1")
     secret = before.hand_secret("host-a", "t1", 7)
-    hand = Hand("t1", 7, "truco_paulista", (0, 1, 2, 3), PACKS["truco_paulista"])
+    hand = Hand("t1", 7, "truco_paulista", (0, 1, 2, 3), PACKS["french40"])
     rng = random.Random(1)
     others = [SeatSecrets(rng.randbytes(32), seat, hand) for seat in (1, 2, 3)]
     mine = SeatSecrets(secret, 0, hand)

@@ -33,6 +33,8 @@ from cardtui.sealed.shuffle import prove_shuffle
 PAULISTA, ARGENTINO = "truco_paulista", "truco_argentino"
 DEALING = {PAULISTA: Dealing.BLOCKS, ARGENTINO: Dealing.ROUND}
 """How each truco deals (what the game's entry will say when the table option comes)."""
+PACK_OF = {PAULISTA: "french40", ARGENTINO: "spanish40"}
+"""The pack each truco is dealt from (cardtui.fair.PACKS, docs/deal.md §2)."""
 
 
 class Trick(StrEnum):
@@ -165,7 +167,7 @@ class SimTable:
         dealer = rng.randrange(n)
         layout = Layout(DEALING[self.game], n, dealer, onze=onze, ferro=ferro)
         order = tuple((layout.first + i) % n for i in range(n))
-        hand = Hand("t-sim", self.number, self.game, order, PACKS[self.game])
+        hand = Hand("t-sim", self.number, self.game, order, PACKS[PACK_OF[self.game]])
         boxes = {seat: box.point for seat, box in self.boxes.items()}
         referee = Ledger(hand, layout, boxes, full=True)
         ledgers = {seat: Ledger(hand, layout, boxes, full=self.clients_check) for seat in range(n)}

@@ -36,10 +36,11 @@ from cardtui.sealed.faults import Cheat, Fault
 from cardtui.sealed.group import G, N, add, base, card_point, decode, encode, hash_to_point, inverse, mul, product, sub
 from cardtui.sealed.proofs import Proof, prove, verify
 from cardtui.sealed.shuffle import ShuffleProof, answer_bytes, answer_from, check_shuffle, prove_shuffle
+from tests.sealed.table import PACK_OF
 
 
 def hand_of(seats: int, game: str = "truco_paulista", number: int = 1) -> Hand:
-    return Hand("t-sealed", number, game, tuple(range(seats)), PACKS[game])
+    return Hand("t-sealed", number, game, tuple(range(seats)), PACKS[PACK_OF[game]])
 
 
 def secrets_of(hand: Hand, rng: random.Random) -> tuple[SeatSecrets, ...]:
@@ -54,7 +55,7 @@ def dealt() -> tuple[Hand, tuple[SeatSecrets, ...], Passes]:
 
 
 def test_every_card_of_both_packs_has_its_own_point() -> None:
-    names = PACKS["truco_paulista"] + PACKS["truco_argentino"]
+    names = PACKS["french40"] + PACKS["spanish40"]
     encoded = {encode(card_point(card)) for card in names}
     assert len(encoded) == len(names) == 80
     assert encode(card_point("AS")) == encode(card_point("AS"))
