@@ -12,7 +12,9 @@ prompt), screen (the table screen's first paint after each message and its CPU, 
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
 seeds agreeing, one hand's wall time), facts (every fact the advice states over random hands of every game
 and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
-against the real client's fair-deal check: hands steered under ✔, against an honest host's six), startup
+against the real client's fair-deal check: hands steered under ✔, against an honest host's six), sealed (a sealed
+deal's operations against other groups', its start to a person's own cards over 127.0.0.1, a randomised cheating
+client against the referee and every honest client, a host reading cards with everything it holds), startup
 (seconds to ready: a first start, and a restart with tables open, after SIGTERM and after kill -9), front (the
 lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio server), lobby (a
 person idling in the lobby: the list by its stream against asked every two seconds), speech (the line mode read
@@ -158,6 +160,14 @@ def fair_section(quick: bool) -> None:
     fairdeal.issue86_report(print=lambda s: print(s, flush=True), quick=quick)
 
 
+def sealed_section(quick: bool) -> None:
+    from bench import sealed
+
+    sealed.run(print=print, deals=10 if quick else 60, n=500 if quick else 2000)
+    sealed.cheats(print=print, hands=60 if quick else 1200)
+    sealed.host(print=print, hands=20 if quick else 300)
+
+
 def front_section(quick: bool) -> None:
     from bench import front
 
@@ -201,6 +211,7 @@ SECTIONS = {
     "analysis": analysis_section,
     "facts": facts_section,
     "fair": fair_section,
+    "sealed": sealed_section,
     "startup": startup_section,
     "front": front_section,
     "lobby": lobby_section,
