@@ -529,12 +529,16 @@ class Rummy:
                     "outs": self.helping(hand), "unseen": unseen}
         if kind == "knock":
             thrown = next((a.cards[0] for a in (chosen, best) if a.type == "discard" and a.cards), None)
-            outs = -1
+            outs = tens = -1
             if thrown is not None:
                 kept = without(hand, thrown)
                 outs = sum(n for c, n in self.live.items() if self.loose([*kept, c]) <= 1)
+                if self.flip is not None:  # Cacheta: a knock of ten takes 2 points from each other player
+                    tens = sum(n for c, n in self.live.items() if self.loose([*kept, c]) == 0)
+            others = [int(p) for s, p in self.record["start"].items() if int(s) != self.seat and int(p) > 0]
             return {"melded": 10 if self.loose(hand) == 0 else 9, "outs": outs, "unseen": unseen, "stock": self.stock,
-                    "discard": str(thrown) if thrown is not None else None}
+                    "discard": str(thrown) if thrown is not None else None, "tens": tens,
+                    "fewest": min(others) if self.flip is not None and others else -1}
         a, b = chosen.cards[0], best.cards[0]
         return {"chosen": str(a), "chosen_loose": self.loose(without(hand, a)),
                 "chosen_outs": self.helping(without(hand, a)), "best": str(b),
@@ -682,6 +686,8 @@ class Cacho:
         self.opponents = sum(1 for p in order if p != self.seat and p not in out and p not in passed)
 
     def reason(self) -> dict[str, Any]:
+        chance = completed(self.hand) if self.hand else -1.0
         return {"pot": self.pot, "call": self.call, "needed": self.call / (self.pot + self.call) if self.pot + self.call
-                else 0.0, "chance": completed(self.hand) if self.hand else -1.0, "opponents": self.opponents}
+                else 0.0, "chance": chance, "opponents": self.opponents,
+                "chance_all": chance ** max(1, self.opponents) if chance >= 0 else -1.0}
 

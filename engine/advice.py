@@ -25,9 +25,11 @@ discard; a bet as a bet.
 - a discard: for the card thrown and the best one, the cards left outside melds and the live cards
   that would help what is kept;
 - a knock, made or left: the cards a knock melds now, and, playing on with the discard the decision named,
-  the live cards that would go out later;
+  the live cards that would go out later (in Cacheta, those that would meld all ten, a knock worth twice one of
+  nine, and the fewest points another player holds: why waiting may pay);
 - a bet (Cacho, Pif Paf's betting round): the pot against the call, the share of the pot the call
-  must win to pay (pot odds) and how often the hand beats one hand dealt from the cards unseen.
+  must win to pay (pot odds), how often the hand beats one hand dealt from the cards unseen, and about how often
+  it beats every player still in (the chance the pot odds are weighed against).
 
 Pure: no clock, no global random.
 """
@@ -220,6 +222,11 @@ class KnockReason:
     """... and the cards left in the stock."""
     discard: Card | None = None
     """The discard that plays on: the one chosen, or else the best choice's."""
+    tens: int = -1
+    """Cacheta, playing on with ``discard``: the live cards with which the nine kept would meld all ten, a knock that
+    takes 2 points from every other player where a knock of nine takes 1 (-1: Pif Paf, or no choice played on)."""
+    fewest: int = -1
+    """Cacheta: the fewest points another player still in holds (-1: Pif Paf)."""
 
     kind = Kind.KNOCK
 
@@ -238,6 +245,9 @@ class BetReason:
     """0 to 1: how often the seat's hand beats one hand dealt at random from the cards it had not seen, a tie
     counted half (before its third card, its own hand completed at random too); -1: not worked out."""
     opponents: int
+    chance_all: float = -1.0
+    """About how often it beats every player still in: ``chance`` to the power of ``opponents`` (-1: not worked out).
+    What the pot odds are weighed against: a call pays against all of them, not one."""
 
     kind = Kind.BET
 
@@ -392,11 +402,16 @@ def _rummy(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
             return None
         melded = 10 if any(not a.cards for a in knocks) else 9
         thrown = next((a.cards[0] for a in (chosen, best) if a.type == DISCARD and a.cards), None)
-        outs = -1
+        outs = tens = -1
+        cacheta = view.flip is not None
         if thrown is not None:
             kept = _without(hand, thrown)
             outs = sum(left[c] for c in CARDS if left[c] and m.goes_out([*kept, c]))
-        return KnockReason(melded, outs, count, view.stock_count, thrown)
+            if cacheta:
+                tens = sum(left[c] for c in CARDS if left[c] and m.all_melded([*kept, c]))
+        others = [s.score for s in view.seats if s.seat != view.you and s.status is RummyStatus.IN and s.score > 0]
+        lowest = min(others) if cacheta and others else -1
+        return KnockReason(melded, outs, count, view.stock_count, thrown, tens, lowest)
     if chosen.type == DISCARD and best.type == DISCARD and chosen.cards and best.cards:
         a, b = chosen.cards[0], best.cards[0]
         kept_a, kept_b = _without(hand, a), _without(hand, b)
@@ -422,7 +437,8 @@ def _pot(pot: int, legal: Sequence[Action], chance: float, opponents: int) -> Be
         bets = [a.amount for a in legal if a.type in (CACHO_BET, RAISE_FIRST, RAISE)]
         call = min(bets) if bets else 0
     needed = call / (pot + call) if pot + call > 0 else 0.0
-    return BetReason(pot, call, needed, chance, opponents)
+    every = chance ** max(1, opponents) if chance >= 0 else -1.0
+    return BetReason(pot, call, needed, chance, opponents, every)
 
 
 def _cacho(view: CachoView, legal: Sequence[Action]) -> BetReason | None:
