@@ -10,8 +10,9 @@ duplicated events, latency against the bare server, memory at the start and the 
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
-seeds agreeing, one hand's wall time), facts (every fact the advice states over random hands of every game
-and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
+seeds agreeing, one hand's wall time), decided (the analysis on positions the rules decide, found in played hands:
+right moves flagged, wrong moves flagged a mistake or worse), facts (every fact the advice states over random hands
+of every game and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
 against the real client's fair-deal check: hands steered under ✔, against an honest host's six), startup
 (seconds to ready: a first start, and a restart with tables open, after SIGTERM and after kill -9), front (the
 lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio server), lobby (a
@@ -138,6 +139,14 @@ def analysis_section(quick: bool) -> None:
     analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds, hands=ARGS.hands)
 
 
+def decided_section(quick: bool) -> None:
+    from bench import analysis_decided
+
+    print("== the analysis on positions the rules decide, found in played hands: the last card, lost and won hands "
+          "facing a call, ties by each tie rule")
+    analysis_decided.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds * 6)
+
+
 def facts_section(quick: bool) -> None:
     from bench import facts
 
@@ -197,6 +206,7 @@ SECTIONS = {
     "guests": guests_section,
     "screen": screen_section,
     "analysis": analysis_section,
+    "decided": decided_section,
     "facts": facts_section,
     "fair": fair_section,
     "startup": startup_section,

@@ -1,0 +1,212 @@
+"""The exact end game (``engine.endgame``) and the analysis's own players (``engine.judge``), on the positions of
+issue 87, rigged: a move the cards prove right is never flagged, and one they prove wrong is flagged exactly.
+
+- A raise called best in a lost hand: truco paulista played best of three, tricks 1-1, the other side's A♠ holds
+  the last trick and the seat's side has no card left; their truco is to be answered at 8 to 10 (accepting a seis
+  gives them the match). Before, the playouts let the other side run from the seis and called running a blunder.
+- The same at truco argentino with four: their 2 of espadas above both our cards, their truco to answer.
+- A seis holding the zap for the deciding trick (``truco_decides = trick``): a seis can only add to the stake, and
+  the playouts once played the zap's holder's later card badly (the ace thrown where the zap takes the trick).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from cardtui.engine import analysis, endgame
+from cardtui.engine.analysis import FLAGGED, SERIOUS, Label, Position
+from cardtui.engine.bots.truco_worlds import Knowledge
+from cardtui.engine.cards import parse_cards
+from cardtui.engine.core import Action, SeatInfo
+from cardtui.engine.seen import seen
+from cardtui.engine.truco.argentino.game import GAME as ARG
+from cardtui.engine.truco.argentino.game import ArgentinoState
+from cardtui.engine.truco.paulista.game import GAME as PAU
+from cardtui.engine.truco.paulista.game import PaulistaState
+from cardtui.engine.truco.views import TrucoView
+
+
+def _play(game: Any, state: object, *moves: tuple[int, str, str]) -> None:
+    for seat, kind, cards in moves:
+        game.apply(state, seat, Action(kind, cards=parse_cards(cards) if cards else ()))
+
+
+def _paulista(scores: tuple[int, int], hands: dict[int, str], **options: Any) -> PaulistaState:
+    """Seat 0 deals, seat 1 is the mão (seats 1 and 3 are a side)."""
+    state, _ = PAU.resume(PAU.options(options), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)], list(scores), 0, 1, 1)
+    PAU.apply(state, 1, Action("keep"))
+    for seat, text in hands.items():
+        state.hands[seat] = list(parse_cards(text))
+    return state
+
+
+def lost_paulista() -> tuple[PaulistaState, int]:
+    """Hand 17 of ``cardtui sim --game truco_paulista --players 4 --level easy --hands 17 --seed 7006 --options
+    '{"truco_decides":"hand"}'``, step 15: tricks 1-1, the table 3♠ (seat 1), A♠ (seat 2), 6♠ (seat 3); seat 0,
+    last to play, calls truco at 10 to 8, and seat 1 answers with its side's cards all down."""
+    state = _paulista((10, 8), {0: "KC 6D 3H", 1: "3C 6C 3S", 2: "5S KD AS", 3: "4H 6H 6S"}, truco_decides="hand")
+    _play(PAU, state, (1, "play", "6C"), (2, "play", "KD"), (3, "play", "4H"), (0, "play", "6D"),
+          (2, "play", "5S"), (3, "play", "6H"), (0, "play", "KC"), (1, "play", "3C"),
+          (1, "play", "3S"), (2, "play", "AS"), (3, "play", "6S"), (0, "truco", ""))
+    return state, 1
+
+
+def lost_argentino() -> tuple[ArgentinoState, int]:
+    """Truco argentino with four (seat 2 deals, seat 3 is the mano): tricks 1-1, the table 11♣ (seat 3), 2 of espadas
+    (seat 0), 6♣ (seat 1); seat 2 calls truco, and seat 3 answers with its side's cards all down."""
+    state, _ = ARG.resume(ARG.options({}), [SeatInfo(i, f"p{i}", i % 2) for i in range(4)], [1, 1], 2, 1, 1)
+    for seat, text in {3: "4c 1c 11c", 0: "3o 4b 2e", 1: "5b 5o 6c", 2: "6e 6b 10o"}.items():
+        state.give(seat, parse_cards(text))
+    _play(ARG, state, (3, "play", "4c"), (0, "play", "3o"), (1, "play", "5b"), (2, "play", "6e"),
+          (0, "play", "4b"), (1, "play", "5o"), (2, "play", "6b"), (3, "play", "1c"),
+          (3, "play", "11c"), (0, "play", "2e"), (1, "play", "6c"), (2, "truco", ""))
+    return state, 3
+
+
+def zap_for_the_deciding_trick() -> tuple[PaulistaState, int]:
+    """Truco paulista, ``truco_decides = trick``: seat 3's partner (the mão) led the 7♣, the other side calls truco,
+    and seat 3 holds the zap (4♣), which no card takes: accepted, this trick decides the hand, so a seis can only add
+    to the stake."""
+    state = _paulista((4, 5), {1: "7C 5S 6H", 2: "QD 3S KH", 3: "4C AD 5H", 0: "JH 4D 5C"})
+    _play(PAU, state, (1, "play", "7C"), (2, "truco", ""))
+    return state, 3
+
+
+def bluffed() -> PaulistaState:
+    """Tricks 1-1 (seat 2 took the first with a 3, seat 1 the second with a 2); in the last, seat 1 led the Q♥ and
+    seat 2 played the K♦; seat 3 holds the J♠, which cannot take it, and seat 0 is still to play."""
+    state = _paulista((0, 0), {1: "4S 2C QH", 2: "3D 4D KD", 3: "5S 5D JS", 0: "6D 6C 7C"})
+    _play(PAU, state, (1, "play", "4S"), (2, "play", "3D"), (3, "play", "5S"), (0, "play", "6D"),
+          (2, "play", "4D"), (3, "play", "5D"), (0, "play", "6C"), (1, "play", "2C"),
+          (1, "play", "QH"), (2, "play", "KD"))
+    return state
+
+
+def _position(game: Any, state: object, seat: int, chosen: str) -> Position:
+    legal = tuple(game.legal_actions(state, seat))
+    action = next(a for a in legal if a.type == chosen)
+    return Position(1, seat, game.view(state, seat), legal, action)
+
+
+@pytest.mark.parametrize("make, game, right, wrong", [
+    (lost_paulista, PAU, ("run",), ("accept", "seis")),
+    (lost_argentino, ARG, ("no_quiero", "mazo"), ("quiero", "retruco")),
+], ids=["paulista", "argentino"])
+def test_a_lost_hand_facing_a_truco_runs_and_a_raise_is_flagged(make: Any, game: Any, right: tuple[str, ...],
+                                                                wrong: tuple[str, ...]) -> None:
+    state, seat = make()
+    for chosen in right:
+        moment = analysis.analyse_position(_position(game, state, seat, chosen), 0)
+        assert moment.label in (Label.BEST, Label.GOOD) and moment.best.type in right, (chosen, moment)
+        assert moment.loss == 0.0 and all(c.error == 0.0 for c in moment.choices), "solved, not sampled"
+    for chosen in wrong:
+        moment = analysis.analyse_position(_position(game, state, seat, chosen), 0)
+        assert moment.label in SERIOUS and moment.best.type in right, (chosen, moment.label, moment.best)
+
+
+def test_the_lost_hand_is_solved_on_every_deal_the_seat_could_face() -> None:
+    state, seat = lost_paulista()
+    view = PAU.view(state, seat)
+    assert isinstance(view, TrucoView)
+    solution = endgame.solve(view, PAU.legal_actions(state, seat))
+    assert solution is not None
+    k = Knowledge.of(view)
+    assert solution.deals == math.comb(len(k.pool), 1) == 40 - sum(seen(view).values())
+    values = solution.exact()
+    assert values is not None
+    by = {g[0].type: v for g, v in zip(solution.groups, values, strict=True)}
+    assert by["run"] > by["accept"] and by["accept"] == by["seis"] == 0.0  # accepted, a seis gives them the match
+    assert [a.type for a in solution.right()] == ["run"]
+
+
+def test_a_seis_holding_the_zap_for_the_deciding_trick_is_never_flagged() -> None:
+    state, seat = zap_for_the_deciding_trick()
+    for seed in range(3):
+        moment = analysis.analyse_position(_position(PAU, state, seat, "seis"), seed)
+        assert moment.label not in FLAGGED, (seed, moment.label, moment.choices)
+        running = analysis.analyse_position(_position(PAU, state, seat, "run"), seed)
+        assert running.label in SERIOUS, (seed, running.label)
+
+
+def test_the_zaps_holder_plays_it_in_the_deciding_trick() -> None:
+    """Once the truco is accepted the trick in play decides: the zap takes it whatever is still to come, the ace does
+    not. Played with the zap, the analysis calls the ace a blunder."""
+    state, seat = zap_for_the_deciding_trick()
+    PAU.apply(state, seat, Action("accept"))
+    PAU.apply(state, 2, Action("play", cards=parse_cards("QD")))
+    ace = _position(PAU, state, seat, "play")
+    ace = Position(1, seat, ace.view, ace.legal, Action("play", cards=parse_cards("AD")))
+    moment = analysis.analyse_position(ace, 0)
+    assert moment.best == Action("play", cards=parse_cards("4C")) and moment.label in SERIOUS
+
+
+def test_a_bluff_the_other_side_cannot_see_through_is_not_solved_as_a_sure_loss() -> None:
+    """Seat 3's last card cannot take the trick (their K♦ is on the table, above it), but seat 0, still to play, cannot
+    see that: it may run from a truco. The end game puts the truco's value between the minimax and what a run gives,
+    so no verdict is drawn from it, while playing the card is best on every deal and never flagged."""
+    state = bluffed()
+    view = PAU.view(state, 3)
+    assert isinstance(view, TrucoView) and view.turn == 3
+    legal = PAU.legal_actions(state, 3)
+    solution = endgame.solve(view, legal)
+    assert solution is not None and solution.exact() is None
+    truco = next(j for j, g in enumerate(solution.groups) if g[0].type == "truco")
+    assert any(hi > lo for lo, hi in solution.ranges[truco]), "the answer is the other side's to guess"
+    right = {a.type for a in solution.right()}
+    assert "play" in right and "truco" not in right
+    moment = analysis.analyse_position(_position(PAU, state, 3, "play"), 0)
+    assert moment.label not in FLAGGED
+
+
+def test_deals_hold_no_card_the_seat_has_seen_and_the_end_game_steps_aside_early() -> None:
+    state, seat = lost_paulista()
+    view = PAU.view(state, seat)
+    assert isinstance(view, TrucoView)
+    k = Knowledge.of(view)
+    listed = endgame.deals(k)
+    assert listed is not None
+    hands, count = listed
+    shown = seen(view)
+    assert count == len(k.pool) and hands
+    for hand in hands:
+        assert not any(shown[c] for s, cards in hand.items() if s != seat for c in cards)
+    fresh = _paulista((0, 0), {1: "KS 5C 3H", 2: "2D 6C 4S", 3: "QS 5S 7S", 0: "4H 6D 5H"})
+    first = PAU.view(fresh, 2)
+    assert isinstance(first, TrucoView) and not endgame.within(first)
+    assert endgame.solve(first, PAU.legal_actions(fresh, 2)) is None
+
+
+def tie_to_make() -> PaulistaState:
+    """Tricks 1-1, the first taken by seat 0's side: in the last, seat 1 led the K♥ and seat 0, last to play, holds
+    the K♠, whose tie goes to the side that took the first trick; face down, it gives the hand away."""
+    state = _paulista((3, 3), {1: "4S 2C KH", 2: "3D 4D 5H", 3: "5S 5D 6C", 0: "6D 6H KS"}, truco_decides="hand")
+    _play(PAU, state, (1, "play", "4S"), (2, "play", "3D"), (3, "play", "5S"), (0, "play", "6D"),
+          (2, "play", "4D"), (3, "play", "5D"), (0, "play", "6H"), (1, "play", "2C"),
+          (1, "play", "KH"), (2, "play", "5H"), (3, "play", "6C"))
+    return state
+
+
+def test_the_decided_suite_tells_each_family_by_the_rules_and_the_analysis_agrees() -> None:
+    """``bench.analysis_decided`` finds its positions by the rules alone: each rigged position here is put in its
+    family with its right and wrong moves, and the analysis never flags a right one and flags every wrong one."""
+    from bench.analysis_decided import LOST, TIES, WON, Decided, Tally, decide, judge
+
+    lost, lost_seat = lost_paulista()
+    zap, zap_seat = zap_for_the_deciding_trick()
+    tie = tie_to_make()
+    cases = [(PAU, lost, lost_seat, LOST, {"run"}, {"accept", "seis"}),
+             (PAU, zap, zap_seat, WON, {"accept", "seis"}, {"run"}),
+             (PAU, tie, 0, TIES["paulista"], {"play"}, {"play_down"})]
+    tally = Tally()
+    for game, state, seat, family, right, wrong in cases:
+        view, legal = game.view(state, seat), game.legal_actions(state, seat)
+        said = decide(view, legal)
+        assert said is not None and said[0] == family, (family, said)
+        assert {a.type for a in said[1]} == right and {a.type for a in said[2]} == wrong, said
+        judge(Decided(family, view, tuple(legal), seat, said[1], said[2], family), tally)
+    assert sum(tally.right_flagged.values()) == 0, tally.misses
+    assert tally.wrong_flagged == tally.wrongs, tally.misses
+    assert decide(PAU.view(bluffed(), 3), PAU.legal_actions(bluffed(), 3)) is None  # its card's fate is not sure
