@@ -625,22 +625,38 @@ def verdict(position: Position, seed: int, stake_chips: float = 1.0, budget: Bud
     """One decision's verdict: solved exactly where few cards are left (``engine.endgame``), else played out
     (``weighed``). Where every deal of the unseen cards gives each choice one value, that value is the verdict,
     known exactly; where it does not, a choice whose minimax is the best on every deal is never flagged (the
-    playouts' players are a model, and on such a choice the cards have settled what no model may overrule)."""
+    playouts' players are a model, and on such a choice the cards have settled what no model may overrule).
+
+    A truco decision played out is judged against two kinds of player: the hard bot's own model of the others
+    (``bots_play``), and the analysis's players, who answer as strong players do (``engine.judge``); it is flagged
+    only where both find it loses, and then the milder verdict stands: a loss that one kind of opponent punishes
+    and the other does not is no mistake to name. (The bots' model is looked at first, the dearer second look only
+    where it flags the choice.)"""
     view = position.view
     solution = endgame.solve(view, position.legal) if isinstance(view, TrucoView) else None
     if solution is not None:
         values = solution.exact()
         if values is not None:
             return judge(position, exact(solution, values), at_stake(view, stake_chips))
-    moment = weighed(position, seed, stake_chips, budget)
-    if isinstance(view, TrucoView) and moment.label in FLAGGED:
-        other = weighed(position, seed, stake_chips, budget, search.evaluate)
-        if (SEVERITY[other.label], other.points) < (SEVERITY[moment.label], moment.points):
-            moment = other
+    if isinstance(view, TrucoView):
+        moment = weighed(position, seed, stake_chips, budget, bots_play)
+        if moment.label in FLAGGED:
+            other = weighed(position, seed, stake_chips, budget, valued)
+            if (SEVERITY[other.label], other.points) < (SEVERITY[moment.label], moment.points):
+                moment = other
+    else:
+        moment = weighed(position, seed, stake_chips, budget)
     if solution is not None and moment.label is not Label.BEST and any(
             same(a, position.chosen) for a in solution.right()):
         return dataclasses.replace(moment, label=Label.GOOD, points=0.0, accuracy=100.0)
     return moment
+
+
+def bots_play(view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation:
+    """Every legal choice valued against the bots' own model of the players (truco: as the hard bot values them)."""
+    if isinstance(view, TrucoView):
+        return judge_truco.as_bots_play(view, legal, rng, budget)
+    return search.evaluate(view, legal, rng, budget)
 
 
 SEVERITY: Mapping[Label, int] = {Label.BEST: 0, Label.GOOD: 0, Label.INACCURACY: 1, Label.MISTAKE: 2, Label.BLUNDER: 3,

@@ -5,16 +5,22 @@ out to the end of the hand (``evaluate``). Who plays the hand out decides what a
 from a raise on a trick its side has already taken makes a raise look good on a hand that is lost, and one that
 folds to an envido on most hands makes an envido called on nothing look good. The hard bot's own search plays its
 deals out with the quick plain policy every bot level shares (``bots.trucosim.Policy``); the analysis plays them out
-with this module's ``Player``, which keeps that policy for what it does well and answers as a strong player would:
+with this module's ``Player``, which keeps that policy for what it does well (its calls, its cards where no trick
+decides the hand) and answers as a strong player would:
 
-- a call, by its side's chance to take the hand, read by the player of its side who can best tell it (either partner
-  may answer): where the trick in play decides the hand, the chance that its side holds it once every card is down
-  (``decisive``); it never runs from a call on a trick its side surely holds, nor accepts one it surely loses;
-- an envido, by what its envido is worth against a caller's: the chance it beats a hand that calls as players call
-  (``Envidos``), against the share of the stake the answer risks (accepting risks the accepted points, refusing gives
-  the refused ones: accept when the chance is above ``(accepted - refused) / (2 * accepted)``);
-- a card in a trick that decides the hand: the cheapest card that surely holds it, or, where none does, the one that
-  holds it most often; never a winner thrown under a partner's card that already holds it.
+- a call, by its side's chance to take the hand, read by whichever partner can best tell it (either may answer), a
+  call made before the caller played to the trick read as likelier to hold a winner (``READ``): where the trick in
+  play decides the hand (``decisive``), the chance that its side holds it once every card is down, the tie rule's
+  way; it never runs from a call on a trick that decides the hand and that its side surely holds, nor accepts one it
+  surely loses, and a side sure of the hand calls, since a call can only add to it;
+- an envido, as the hands say: accepted (or raised) by a side whose envido takes it, refused by one whose does not;
+- a card in a trick its side must hold (taking it takes the hand, or losing it loses the hand): the cheapest card
+  that surely holds it, or, where none does, the one that holds it most often; never a winner thrown under a
+  partner's card that already holds it, nor spent where the trick cannot be held.
+
+The analysis flags a truco decision only where these players and the hard bot's own model of the players
+(``as_bots_play``) both find it loses (``engine.analysis.verdict``): a loss that one kind of opponent punishes and the
+other does not is no mistake to name.
 
 Pure: no clock, no global random state.
 """
@@ -23,10 +29,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
-from itertools import combinations
 
-from cardtui.engine.bots import estimates, odds
+from cardtui.engine.bots import estimates, truco_search
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
 from cardtui.engine.bots.truco_search import AS_MODEL, ONZE_PLAY, Searcher
 from cardtui.engine.bots.truco_search import evaluate as searched
@@ -40,56 +44,24 @@ from cardtui.engine.bots.trucosim import (
     ENVIDO,
     PLAY,
     REFUSE,
+    E,
     Move,
     Policy,
     Sim,
-    env_accepted,
-    env_refused,
 )
 from cardtui.engine.core import Action
-from cardtui.engine.truco.argentino.rules import DECK
-from cardtui.engine.truco.envido import Unsuited, envido
 from cardtui.engine.truco.tricks import hand_winner
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 WORLDS = 60
 """The deals a budget of 1 counts in: the same as the bots' search (``truco_search.EVALUATE_WORLDS``), so that the
 analysis spends what it spent."""
-RAISE_SHARE = 0.25
-"""Of the hands that accept an envido, the best this share raise it (where a raise is left)."""
-MODE_ANSWER = "chance"
-MODE_ENVIDO = "defend"
+ACCEPT_AT = 0.42
+"""The chance of its side's hand from which a player accepts a truco: the bots' plain policy's (``truco_search``'s
+``MODEL_ACCEPT``, the model the analysis played out before)."""
 READ = 3.0
 """How much likelier a player who calls a truco before playing to the trick holds a card above the table than one
 who does not: what the call tells the answerer (a caller holds a winner about three times as often as it bluffs)."""
-
-
-class Envidos:
-    """How a player's envido ranks among every hand of three cards of the deck, by the table's rule for an unsuited
-    hand: the share of hands above it (a tie counts half)."""
-
-    def __init__(self, unsuited: Unsuited) -> None:
-        self.counts = _envidos(unsuited)
-
-    def above(self, mine: int) -> float:
-        """The share of hands whose envido beats ``mine`` (a tie counts half)."""
-        return _above(self.counts, mine)
-
-
-@cache
-def _envidos(unsuited: Unsuited) -> tuple[int, ...]:
-    out = [0] * 34
-    for hand in combinations(DECK, 3):
-        out[envido(hand, unsuited)[0]] += 1
-    return tuple(out)
-
-
-@cache
-def _above(counts: tuple[int, ...], mine: int) -> float:
-    total = sum(counts)
-    higher = sum(counts[mine + 1:]) if mine + 1 < len(counts) else 0
-    same = counts[mine] if 0 <= mine < len(counts) else 0
-    return (higher + same / 2.0) / total
 
 
 def decisive(sim: Sim) -> bool:
@@ -104,11 +76,9 @@ def decisive(sim: Sim) -> bool:
 class Player:
     """The analysis's model of a player at truco (see the module): ``decide`` what a seat does in a model round."""
 
-    def __init__(self, paulista: bool, rng: random.Random, unsuited: Unsuited = Unsuited.SUM_TWO,
-                 accept_at: float = 0.42) -> None:
+    def __init__(self, paulista: bool, rng: random.Random, accept_at: float = ACCEPT_AT) -> None:
         self.plain = Policy(paulista, rng, accept_at=accept_at)
-        """The bots' plain policy, for what this one keeps of it (calls and cards where no trick decides)."""
-        self.envidos = Envidos(unsuited)
+        """The bots' plain policy, for what this one keeps of it (calls, and cards where no trick decides)."""
         self.accept_at = accept_at
 
     # -- a side's chance, as the one of its players who can best tell it reads it ---------------------------
@@ -126,16 +96,19 @@ class Player:
             return 0.0
         return self.odds_after(sim, seat, plays, sim.caller if sim.pending >= 0 else -1)
 
-    def chance(self, sim: Sim, seat: int) -> float:
-        """``seat``'s side's chance to take the hand, as the player of that side who can best tell it reads it:
-        where the trick in play decides the hand (or would, once a call pending is accepted), the chance that it
-        holds that trick; else the plain policy's rough read of the hand."""
-        team = seat & 1
-        members = [s for s in sim.t.players if s & 1 == team and s not in sim.left] or [seat]
-        held = max(self.holds(sim, s) for s in members)
+    def held(self, sim: Sim, team: int) -> float:
+        """The chance that ``team`` takes the trick in play, as the player of it who can best tell reads it (either
+        partner may answer a call)."""
+        return max((self.holds(sim, s) for s in sim.t.players if s & 1 == team and s not in sim.left), default=0.0)
+
+    def chance(self, sim: Sim, seat: int, held: float) -> float:
+        """``seat``'s side's chance to take the hand, ``held`` its chance to take the trick in play: where that trick
+        decides the hand (or would, once a call pending is accepted), that chance; else the plain policy's rough read
+        of the hand, with the trick's: taken, it may take the hand, or lost, lose it."""
         if decisive(sim) or (sim.t.trick_mode and sim.pending >= 0):
             return held
-        rough = max(self.plain.hand_odds(sim, s) for s in members)
+        team = seat & 1
+        rough = max(self.plain.hand_odds(sim, s) for s in sim.t.players if s & 1 == team and s not in sim.left)
         rule, mano = sim.t.rule, sim.t.mano & 1
         if hand_winner([*sim.res, team], mano, rule) == team:  # taking the trick takes the hand
             return held + (1.0 - held) * rough
@@ -152,69 +125,41 @@ class Player:
         move = self.plain.decide(sim, seat)
         if move[0] == PLAY:
             return (PLAY, self.card(sim, seat, move[1]))
-        if move[0] != CALL and sim.may_call(seat & 1) and decisive(sim) and self.chance(sim, seat) >= 1.0:
+        if move[0] != CALL and decisive(sim) and sim.may_call(seat & 1) and self.held(sim, seat & 1) >= 1.0:
             return (CALL, 0)  # a sure hand: a call can only add to it
         return move
 
     def answer(self, sim: Sim, seat: int) -> Move:
-        """A truco (or a raise) to answer: as the plain policy answers it, but never running from a trick that
-        decides the hand and that its side surely holds, nor accepting one its side surely loses."""
+        """A truco (or a raise) to answer, by the side's chance to take the hand: raised from ``raise_at`` (or a
+        trick it surely holds that decides the hand: never run from), accepted from ``ACCEPT_AT``, refused below it
+        (and a trick that decides the hand and that it surely loses is never accepted). Envido first, as the plain
+        policy calls it."""
         team = seat & 1
+        if not sim.t.paulista and sim.calls == 1 and sim.may_envido(seat) and sim.env[seat] >= 29:
+            return (ENVIDO, E)
+        held = self.held(sim, team)
         if sim.t.trick_mode or decisive(sim):
-            members = [s for s in sim.t.players if s & 1 == team and s not in sim.left] or [seat]
-            held = max(self.holds(sim, s) for s in members)
             if held >= 1.0:
                 return (CALL, 0) if sim.may_call(team) else (ACCEPT, 0)
             if held <= 0.0 and decisive(sim):
                 return (REFUSE, 0)
-        if MODE_ANSWER == "chance":
-            p = self.chance(sim, seat)
-            if p >= self.plain.raise_at:
-                return (CALL, 0) if sim.may_call(team) else (ACCEPT, 0)
-            return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
-        return self.plain.decide(sim, seat)
+        p = self.chance(sim, seat, held)
+        if p >= self.plain.raise_at:
+            return (CALL, 0) if sim.may_call(team) else (ACCEPT, 0)
+        return (ACCEPT, 0) if p >= self.accept_at else (REFUSE, 0)
 
     def envido_answer(self, sim: Sim, seat: int) -> Move:
-        """An envido to answer, as a player who cannot be bluffed at a profit answers it: its side accepts with the
-        best ``defend`` share of hands (its best envido ranked among every hand of the deck), and raises with the
-        best ``RAISE_SHARE`` of those."""
-        team = seat & 1
-        mine = max(sim.env[s] for s in sim.t.players if s & 1 == team)
+        """An envido to answer, as the hands say: accepted (or raised, where a raise is left) by a side whose best
+        envido takes it from the caller's side, refused by one whose envido does not (the model settles an envido as
+        the engine does: nearer the mano first, an equal envido not taking it)."""
+        best = -1
+        for s in sim.t.players:
+            if best < 0 or sim.env[s] > sim.env[best]:
+                best = s
+        if best & 1 != seat & 1:
+            return (E_REFUSE, 0)
         raises = ENV_NEXT.get(sim.e_calls, ())
-        if MODE_ENVIDO == "plain":
-            return self.plain.decide(sim, seat)
-        if MODE_ENVIDO == "hands":
-            best = -1
-            for s in sim.t.players:  # as the model settles it: nearer the mano first, an equal envido not taking it
-                if best < 0 or sim.env[s] > sim.env[best]:
-                    best = s
-            wins = best & 1 == team
-            if wins and raises and len(sim.e_calls) < 2:
-                return (ENVIDO, raises[0])
-            return (E_ACCEPT, 0) if wins else (E_REFUSE, 0)
-        share = self.defend(sim, team)
-        above = self.envidos.above(mine)
-        if above <= share * RAISE_SHARE and raises and len(sim.e_calls) < 2:
-            return (ENVIDO, raises[0])
-        return (E_ACCEPT, 0) if above <= share else (E_REFUSE, 0)
-
-    def defend(self, sim: Sim, team: int) -> float:
-        """The share of hands with which ``team`` accepts the envido called: what a refusal gives the caller over
-        what the caller gives with it plus what an acceptance loses it, in match odds at the score. A caller who
-        bets with nothing then wins as much from refusals as it loses when accepted: no bluff pays, and no answer
-        can be bluffed at a profit (poker's minimum defence)."""
-        calls = sim.e_calls
-        refused, accepted = env_refused(calls), env_accepted(calls, sim.t.falta)
-        caller = 1 - team
-        theirs = sim.scores[caller] + sim.pts[caller]
-        ours = sim.scores[team] + sim.pts[team]
-        target, paulista = sim.t.target, sim.t.paulista
-        now = odds.truco(theirs, ours, target, paulista)
-        gained = odds.truco(theirs + refused, ours, target, paulista) - now
-        lost = now - odds.truco(theirs, ours + accepted, target, paulista)
-        if gained <= 0.0:
-            return 0.0
-        return gained / (gained + lost) if gained + lost > 0.0 else 1.0
+        return (ENVIDO, raises[0]) if raises and len(sim.e_calls) < 2 else (E_ACCEPT, 0)
 
     def card(self, sim: Sim, seat: int, plain: int) -> int:
         """The card to play: the plain policy's, except in a trick its side must hold (taking it takes the hand, or
@@ -281,6 +226,15 @@ def play_out(sim: Sim, player: Player) -> None:
         sim.apply(seat, player.decide(sim, seat))
 
 
+def as_bots_play(view: TrucoView, legal: list[Action], rng: random.Random, budget: Budget = estimates.PLAY
+                 ) -> Evaluation:
+    """Every legal choice valued as the hard bot values it: its search, its deals read by what the others did, its
+    model's players (who accept a truco from a poorer hand than the plain policy's: ``truco_search.HARD_ACCEPT``).
+    The other kind of player the analysis judges a truco decision against (``engine.analysis.verdict``)."""
+    worlds = budget.deals(truco_search.EVALUATE_WORLDS)
+    return Searcher(view, legal, rng, worlds, reads=True, accept_at=truco_search.HARD_ACCEPT).evaluate()
+
+
 def evaluate(view: TrucoView, legal: list[Action], rng: random.Random, budget: Budget = estimates.PLAY
              ) -> Evaluation:
     """Every legal choice but a signal of ``view``'s seat, in match odds, played out by ``Player`` on deals of the
@@ -293,8 +247,7 @@ def evaluate(view: TrucoView, legal: list[Action], rng: random.Random, budget: B
     groups = searcher.choices()
     if not groups:
         return weighed(Unit.MATCH, [], [], [])
-    part = view.argentino
-    player = Player(view.paulista is not None, rng, part.envido_unsuited if part is not None else Unsuited.SUM_TWO)
+    player = Player(view.paulista is not None, rng)
     onze = view.paulista is not None and view.paulista.phase is PaulistaPhase.ONZE
     team = searcher.team
     values: list[list[float]] = [[] for _ in groups]

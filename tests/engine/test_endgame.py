@@ -210,3 +210,56 @@ def test_the_decided_suite_tells_each_family_by_the_rules_and_the_analysis_agree
     assert sum(tally.right_flagged.values()) == 0, tally.misses
     assert tally.wrong_flagged == tally.wrongs, tally.misses
     assert decide(PAU.view(bluffed(), 3), PAU.legal_actions(bluffed(), 3)) is None  # its card's fate is not sure
+
+
+def _model(game: Any, state: Any, seat: int) -> Any:
+    """The model round the analysis's players play out from ``seat``'s view, on the deal as it is."""
+    k = Knowledge.of(game.view(state, seat))
+    return k.sim({s: list(cards) for s, cards in enumerate(state.hands) if s in k.players})
+
+
+def test_the_analysiss_players_never_run_from_a_raise_on_a_trick_their_side_holds() -> None:
+    """Seat 0's side holds the last trick (the A♠ above both of the other side's cards, theirs all down): raised to
+    seis, it never runs, whatever it holds."""
+    import random
+
+    from cardtui.engine.bots.trucosim import REFUSE
+    from cardtui.engine.judge import Player
+
+    state, _ = lost_paulista()
+    PAU.apply(state, 1, Action("seis"))
+    sim = _model(PAU, state, 0)
+    player = Player(True, random.Random(0))
+    assert sim.pending == 1 and player.decide(sim, sim.actor())[0] != REFUSE
+
+
+def test_the_analysiss_players_play_the_card_that_surely_takes_a_deciding_trick() -> None:
+    import random
+
+    from cardtui.engine.bots.truco_worlds import Knowledge as K
+    from cardtui.engine.bots.trucosim import PLAY
+    from cardtui.engine.judge import Player
+
+    state, seat = zap_for_the_deciding_trick()
+    PAU.apply(state, seat, Action("accept"))
+    PAU.apply(state, 2, Action("play", cards=parse_cards("QD")))
+    sim = _model(PAU, state, seat)
+    assert Player(True, random.Random(0)).decide(sim, seat) == (PLAY, K.rank_of(True)[parse_cards("4C")[0]])
+
+
+def test_the_analysiss_players_answer_an_envido_as_the_hands_say() -> None:
+    """An envido answered by who holds the better: accepted (or raised) by a side whose envido beats the caller's,
+    refused by one whose envido does not (the bots' plain policy refuses 24 most of the time and accepts 28)."""
+    import random
+
+    from cardtui.engine.bots.trucosim import E_ACCEPT, E_REFUSE, ENVIDO
+    from cardtui.engine.judge import Player
+
+    for mine, theirs, wins in (("1e 3e 10b", "1o 10o 4b", True), ("5e 3e 10b", "7o 4o 12c", False)):  # 24/21, 28/31
+        state, _ = ARG.resume(ARG.options({}), [SeatInfo(i, f"p{i}", i) for i in range(2)], [0, 0], 0, 1, 1)
+        state.give(0, parse_cards(mine))
+        state.give(1, parse_cards(theirs))
+        ARG.apply(state, 1, Action("envido"))
+        sim = _model(ARG, state, 0)
+        answer = Player(False, random.Random(0)).decide(sim, 0)
+        assert (answer[0] in (E_ACCEPT, ENVIDO)) == wins and (answer[0] == E_REFUSE) == (not wins), (mine, answer)
