@@ -1,11 +1,14 @@
 """The analysis of a finished hand: at each of a seat's decisions, what each legal choice was worth.
 
 A hand history plus the engine replays the hand exactly; at every decision with a real choice the
-analysis asks the bots' search (``engine.bots.search.evaluate``, at the ``estimates.ANALYSIS``
-budget) what each legal choice was worth, judged from the deciding seat's view at that moment:
-its own cards and everything public, never the revealed deal (double-dummy judgement misleads in
-hidden-card games). The cards the seat could not see are dealt many ways, each consistent with
-what was public; so a decision's analysis does not change when they are reshuffled.
+analysis asks what each legal choice was worth (at the ``estimates.ANALYSIS`` budget), judged from the
+deciding seat's view at that moment: its own cards and everything public, never the revealed deal
+(double-dummy judgement misleads in hidden-card games). The cards the seat could not see are dealt many
+ways, each consistent with what was public; so a decision's analysis does not change when they are
+reshuffled. Who values the choices (``verdict``): at truco, where few cards are left, the exact end game
+(``engine.endgame``: every deal listed, the rest of the hand solved); else the hard bot's search and the
+analysis's own players (``engine.judge``), a choice flagged only where both find it loses; at the other
+games, the bots' search (``engine.bots.search.evaluate``).
 
 Values are in the unit that decides the game (``estimates.Unit``): the chance of winning the match
 for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A loss is turned into
