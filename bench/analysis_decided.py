@@ -27,6 +27,7 @@ no right move flagged, at least 95% of the wrong moves flagged a mistake or wors
 from __future__ import annotations
 
 import copy
+import math
 import random
 import time
 from collections import Counter
@@ -286,14 +287,16 @@ def families(game: str, options: Mapping[str, Any]) -> frozenset[str]:
 
 
 def found(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int]] = OPTION_SETS,
-          wanted: Callable[[], frozenset[str]] = lambda: frozenset(FAMILIES)) -> Iterator[Decided]:
+          wanted: Callable[[], frozenset[str]] = lambda: frozenset(FAMILIES), until: float = math.inf
+          ) -> Iterator[Decided]:
     """Every decided decision met in hands played by easy and normal bots (a move at random now and then), set after
     set, hand after hand; at each turn where a seat may call, also its call added (the hand then played on without
     it), for the other side's answer; and a tie's card swapped in where one would make a tie (``_swapped``).
-    ``wanted``: the families still wanted (a table that can give none of them is not played)."""
+    ``wanted``: the families still wanted (a table that can give none of them is not played); none wanted, or past
+    ``until`` (``time.perf_counter``'s), the search ends."""
     rng = random.Random(seed)
     hand = 0
-    while True:
+    while wanted() and time.perf_counter() < until:
         for game, options, players in sets:
             need = wanted() & families(game, options)
             if not need:
@@ -418,9 +421,7 @@ def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600
     start = time.perf_counter()
     print(f"-- positions the rules decide, from played hands: up to {want} of each family, every right and wrong "
           "move judged by the analysis")
-    for d in found(wanted=lambda: frozenset(f for f in FAMILIES if tally.positions[f] < want)):
-        if all(tally.positions[f] >= want for f in FAMILIES) or time.perf_counter() - start > seconds:
-            break
+    for d in found(wanted=lambda: frozenset(f for f in FAMILIES if tally.positions[f] < want), until=start + seconds):
         if tally.positions[d.family] >= want:
             continue
         judge(d, tally)
