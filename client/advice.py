@@ -63,7 +63,8 @@ def value(x: float, unit: int) -> str:
     with against those held at the decision ("-0.23 chips")."""
     if match_odds(unit):
         return f"{100.0 * x:.1f}%"
-    return ngettext("{n} chip", "{n} chips", 1 if f"{x:+.2f}" == "+1.00" else 2).format(n=f"{x:+.2f}")
+    n = f"{x:+.2f}"
+    return ngettext("{n} chip", "{n} chips", 1 if n == "+1.00" else 2).format(n=n)
 
 
 def lost(points: float) -> str:
