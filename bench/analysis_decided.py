@@ -13,7 +13,10 @@ docs/rules.md states them (``bench.recount``'s), never the analysis's end game o
   and every card of the seat's side down: running is right; accepting or raising only gives them more, and they
   can see it (their call is added to a played hand where it was legal, the hand otherwise played on without it);
 - **won, facing a call**: the other side calls (or raises) and the seat holds a card that surely takes the trick
-  that decides the hand: accepting or raising is right, running gives the hand away;
+  that decides the hand: raising is right (it can only add to the stake: the other side either runs, leaving what
+  accepting gives, or accepts and loses more), or accepting where no raise is legal; running gives the hand away.
+  Accepting where a raise is legal is neither: it is as good as the raise only against a side that always runs
+  from it, and an opponent who cannot see the seat's card may accept (the analysis may rightly call it a mistake);
 - **tie** (one family for each tie rule: truco paulista's, and truco argentino's ``play_on`` and ``first_trick``):
   the seat is last to play in a trick that a card of its ties, and the tie gives its side the hand by the table's
   tie rule, where a card below gives the other side the hand: the tying card (or one above) is right.
@@ -219,7 +222,9 @@ def _facing(seen: Seen, moves: Sequence[Action], value: int, refused: int
     won = takes or (holds == seen.team and not theirs_to_play)
     if gives[seen.team] and won:
         accept, run = seen.odds(value, 0), seen.odds(0, refused)
-        split = _split(moves, lambda a: a.type in ACCEPTS or a.type in CALLS, lambda a: a.type in RUNS and run < accept)
+        raises = any(a.type in CALLS for a in moves)
+        split = _split(moves, lambda a: a.type in CALLS or (a.type in ACCEPTS and not raises),
+                       lambda a: a.type in RUNS and run < accept)
         return (WON, *split) if split else None
     return None
 
