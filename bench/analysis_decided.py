@@ -21,6 +21,18 @@ docs/rules.md states them (``bench.recount``'s), never the analysis's end game o
   the seat is last to play in a trick that a card of its ties, and the tie gives its side the hand by the table's
   tie rule, where a card below gives the other side the hand: the tying card (or one above) is right.
 
+At the other games the rules decide less: the cards a seat cannot see, and what the others will do, leave most
+choices to judgement. Three positions are decided all the same (``found_other``):
+
+- **three sixes (Cacho)**: a seat holding three sixes in the last round (a hand no other can beat: the pack holds
+  four sixes) is dealt them in a hand played by the bots, its own cards given to where the sixes were: folding is
+  wrong (it gives up what it put in, where any other move takes the pot); calling is right where no bet or raise is
+  legal (else checking, calling and every raise are each as good as the others' answers make them: none is wrong);
+- **going out (Pif Paf)**: a seat that can knock (or claim a discard it can knock with): the knock takes every pot
+  it is in, the most the hand can give, so it is right; nothing else is wrong for sure (the seat may go out later);
+- **the knock that wins the match (Cacheta)**: tables of one point each, where any knock takes every other player
+  out: knocking (or cutting the line with a discard it can knock with) wins the match, so it is right.
+
 A move is wrong only where it leaves the seat's side worse off in the unit that decides the game, the match odds
 by the score (a run that gives away the match point anyway is no worse than accepting). The marks (``run``):
 no right move flagged, at least 95% of the wrong moves flagged a mistake or worse, each family with at least
@@ -46,13 +58,18 @@ from cardtui.engine.bots import odds
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
 from cardtui.engine.games import get
+from cardtui.engine.records import GameView
 from cardtui.engine.truco.tricks import TieRule
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 LAST, LOST, WON = "last card", "lost, facing a call", "won, facing a call"
 TIES: Mapping[object, str] = {"paulista": "tie (paulista)", TieRule.LAST_TAKES_ALL: "tie (play on)",
                                TieRule.FIRST_DECIDED: "tie (first trick)"}
+NUTS, OUT, ENDS = "three sixes (Cacho)", "going out (Pif Paf)", "the knock that wins the match (Cacheta)"
 FAMILIES = (LAST, LOST, WON, *TIES.values())
+"""The truco families."""
+OTHERS = (NUTS, OUT, ENDS)
+"""The other games' families."""
 CALLS = frozenset({"truco", "retruco", "vale_cuatro", "seis", "nove", "doze"})
 RUNS = frozenset({"run", "no_quiero", "mazo"})
 ACCEPTS = frozenset({"accept", "quiero"})
@@ -66,6 +83,14 @@ OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = (
     ("truco_argentino", {"pica_pica": False}, 6),
 )
 """Both trucos, each tie rule, two, four and six players."""
+OTHER_SETS: tuple[tuple[str, Mapping[str, Any], int, str], ...] = (
+    ("cacho", {}, 3, NUTS),
+    ("cacho", {}, 4, NUTS),
+    ("pifpaf", {}, 3, OUT),
+    ("cacheta", {"start_points": 1}, 2, ENDS),
+    ("cacheta", {"start_points": 1}, 3, ENDS),
+)
+"""The other games' tables, each with the family it gives."""
 RANDOM = 0.2
 """The share of moves made at random among the legal ones."""
 MARK_POSITIONS = 300
@@ -79,7 +104,7 @@ class Decided:
     """A decision whose right and wrong moves the rules decide, with where it came from."""
 
     family: str
-    view: TrucoView
+    view: GameView
     legal: tuple[Action, ...]
     seat: int
     right: tuple[Action, ...]
@@ -336,8 +361,10 @@ def found(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int]] = OP
 
 def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
     """Where ``seat`` is last to play to a trick held by the other side and holds no card of its rank: one of its
-    cards (the lowest) swapped for a card of that rank dealt to nobody (never in a round where an envido or a flor was
-    sung, which the cards dealt must agree with), then the decision judged (a tie's family is rare in play)."""
+    cards (the lowest) swapped for a card of that rank dealt to nobody, then the decision judged (a tie's family is
+    rare in play). Never where the seat announced its envido or a flor was sung, which the seat's cards dealt must
+    agree with, nor where the swap would give it a flor (the others' announcements say nothing of the seat's cards, and
+    the analysis reads the seat's own hand from the cards)."""
     view = match.view(seat)
     if not isinstance(view, TrucoView) or view.turn != seat or view.pending is not None or not view.cards:
         return
@@ -348,8 +375,7 @@ def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
     if next(s for s, x in seen.table if x == top) % 2 == seen.team or any(seen.rank[c] == top for c in view.cards):
         return
     part = view.argentino
-    if part is not None and (part.envido_calls or part.flor_sung or part.flor_calls or any(
-            s.envido is not None for s in view.seats)):
+    if part is not None and (part.flor_sung or part.flor_calls or view.seats[seat].envido is not None):
         return
     state = copy.deepcopy(match.state)
     if part is None:
@@ -367,6 +393,9 @@ def _swapped(match: Any, seat: int, where: str) -> Iterator[Decided]:
         _regive(state, seat)
     swapped = copy.copy(match)
     swapped.state = state
+    after = swapped.view(seat)
+    if isinstance(after, TrucoView) and after.argentino is not None and after.argentino.your_flor is not None:
+        return  # a flor the round would have had to sing
     yield from (d for d in _judged(swapped, seat, swapped.legal_actions(seat),
                                    f"{where}, the {old} swapped for the {spare[0]}, dealt to nobody")
                 if d.family in TIES.values())
@@ -380,6 +409,76 @@ def _judged(match: Any, seat: int, legal: list[Action], where: str) -> Iterator[
     if said is not None:
         family, right, wrong = said
         yield Decided(family, view, tuple(legal), seat, right, wrong, where)
+
+
+# -- the other games ----------------------------------------------------------------------------------------
+def found_other(seed: int = 0, sets: Sequence[tuple[str, Mapping[str, Any], int, str]] = OTHER_SETS,
+                wanted: Callable[[], frozenset[str]] = lambda: frozenset(OTHERS), until: float = math.inf
+                ) -> Iterator[Decided]:
+    """The decided positions of Cacho, Pif Paf and Cacheta (see the module) met in hands played by easy and normal
+    bots (a move at random now and then), table after table, hand after hand; none wanted, or past ``until``, the
+    search ends."""
+    rng = random.Random(seed)
+    hand = 0
+    while wanted() and time.perf_counter() < until:
+        for game, options, players, family in sets:
+            if family not in wanted():
+                continue
+            rules = get(game)
+            match, _ = rules.open(dict(options), rules.seat_infos([f"p{i}" for i in range(players)]),
+                                  rng.getrandbits(32))
+            levels = [rng.choice(("easy", "normal")) for _ in range(players)]
+            hand += 1
+            where = f"{game} {players}p {dict(options) or 'defaults'}, seed {seed}, hand {hand}"
+            for _ in range(600):
+                if match.hand_over():
+                    break
+                seats = [s for s in match.to_act() if match.legal_actions(s)]
+                if not seats:
+                    break
+                for seat in seats:
+                    yield from (_nuts(match, seat, where) if family == NUTS else _going_out(match, seat, family, where))
+                seat = seats[0]
+                legal = match.legal_actions(seat)
+                moves = [a for a in legal if a.type != "signal"] or legal
+                action = rng.choice(moves) if rng.random() < RANDOM else match.bot_action(seat, rng, levels[seat])
+                match.apply(seat, action)
+
+
+def _nuts(match: Any, seat: int, where: str) -> Iterator[Decided]:
+    """Cacho's last round, ``seat`` to bet: dealt three sixes (its own cards put where the sixes were), folding is
+    wrong, and a call is right where it is the one other move."""
+    state = match.state
+    if getattr(state, "round", 0) != 3 or seat not in match.to_act():
+        return
+    rigged = copy.deepcopy(match)
+    hands, deck = rigged.state.hands, rigged.state.deck
+    mine = hands[seat]
+    for c in [c for c in mine if c.rank != 6]:
+        six = next(x for x in (*deck, *(x for h in hands for x in h)) if x.rank == 6 and x not in mine)
+        place = deck if six in deck else next(h for h in hands if six in h)
+        place[place.index(six)] = c
+        mine[mine.index(c)] = six
+    legal = rigged.legal_actions(seat)
+    wrong = tuple(a for a in legal if a.type == "fold")
+    others = [a for a in legal if a.type != "fold"]
+    right = tuple(others) if len(others) == 1 else ()
+    if wrong:
+        yield Decided(NUTS, rigged.view(seat), tuple(legal), seat, right, wrong, f"{where}, dealt three sixes")
+
+
+def _going_out(match: Any, seat: int, family: str, where: str) -> Iterator[Decided]:
+    """A rummy seat that can knock, or take the discard out of turn and knock: the knock is right."""
+    legal = match.legal_actions(seat)
+    right = [a for a in legal if a.type == "knock"]
+    for a in legal:
+        if a.type in ("claim", "cut"):
+            took = copy.deepcopy(match)
+            took.apply(seat, a)
+            if any(b.type == "knock" for b in took.legal_actions(seat)):
+                right.append(a)
+    if right and len(legal) > len(right):
+        yield Decided(family, match.view(seat), tuple(legal), seat, tuple(right), (), where)
 
 
 # -- the marks ---------------------------------------------------------------------------------------------------
@@ -418,27 +517,57 @@ def judge(d: Decided, tally: Tally, seed: int = 1) -> None:
     tally.seconds += time.process_time() - start
 
 
-def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600.0, per_family: int = 0) -> bool:
-    """Positions of every family, up to ``per_family`` each (``MARK_POSITIONS`` at least; a tenth with ``quick``),
-    or until ``seconds``; each judged; the marks printed."""
+PROGRESS = 300.0
+"""Seconds between two lines of a run's progress."""
+
+
+def _in_turn(*sources: Iterator[Decided]) -> Iterator[Decided]:
+    """The positions of each source in turn, one at a time, until every source is done."""
+    live = list(sources)
+    while live:
+        for source in list(live):
+            d = next(source, None)
+            if d is None:
+                live.remove(source)
+            else:
+                yield d
+
+
+def run(print: Callable[[str], None], quick: bool = False, seconds: float = 3600.0, per_family: int = 0,
+        families: Sequence[str] = (*FAMILIES, *OTHERS)) -> bool:
+    """Positions of each of ``families``, up to ``per_family`` each (``MARK_POSITIONS`` at least; a tenth with
+    ``quick``), or until ``seconds`` (the truco families first, then the other games'); each judged; the marks
+    printed. A family with no right move (or no wrong one) has no mark of that kind."""
     want = per_family or (MARK_POSITIONS // 10 if quick else MARK_POSITIONS + 20)
     tally = Tally()
     start = time.perf_counter()
     print(f"-- positions the rules decide, from played hands: up to {want} of each family, every right and wrong "
           "move judged by the analysis")
-    for d in found(wanted=lambda: frozenset(f for f in FAMILIES if tally.positions[f] < want), until=start + seconds):
-        if tally.positions[d.family] >= want:
-            continue
-        judge(d, tally)
+
+    def wanted(among: Sequence[str]) -> frozenset[str]:
+        return frozenset(f for f in among if f in families and tally.positions[f] < want)
+
+    told = start
+    for d in _in_turn(found(wanted=lambda: wanted(FAMILIES), until=start + seconds),
+                      found_other(wanted=lambda: wanted(OTHERS), until=start + seconds)):
+        if tally.positions[d.family] < want:
+            judge(d, tally)
+        if time.perf_counter() - told > PROGRESS:
+            told = time.perf_counter()
+            print(f"  after {told - start:.0f} s: " + "; ".join(
+                f"{f} {tally.positions[f]} ({tally.right_flagged[f]} right flagged, {tally.wrong_flagged[f]} of "
+                f"{tally.wrongs[f]} wrong)" for f in families))
     met = True
-    for f in FAMILIES:
+    for f in families:
         n = tally.positions[f]
         wrong = tally.wrong_flagged[f] / max(1, tally.wrongs[f])
-        ok = (n >= (want if quick else MARK_POSITIONS) and tally.right_flagged[f] == 0 and wrong >= MARK_WRONG)
+        ok = (n >= (want if quick else MARK_POSITIONS) and tally.right_flagged[f] == 0
+              and (not tally.wrongs[f] or wrong >= MARK_WRONG))
         met &= ok
+        wrongs = (f"wrong moves flagged a mistake or worse {tally.wrong_flagged[f]} of {tally.wrongs[f]} "
+                  f"({100 * wrong:.1f}%, mark ≥ {100 * MARK_WRONG:.0f}%)" if tally.wrongs[f] else "no wrong move")
         print(f"  {f}: {n} positions; right moves flagged {tally.right_flagged[f]} of {tally.rights[f]} (mark 0); "
-              f"wrong moves flagged a mistake or worse {tally.wrong_flagged[f]} of {tally.wrongs[f]} "
-              f"({100 * wrong:.1f}%, mark ≥ {100 * MARK_WRONG:.0f}%)" + ("" if ok else ": NOT met"))
+              + wrongs + ("" if ok else ": NOT met"))
     for miss in tally.misses[:20]:
         print("  " + miss)
     decisions = sum(tally.rights.values()) + sum(tally.wrongs.values())
