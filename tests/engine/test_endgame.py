@@ -263,3 +263,21 @@ def test_the_analysiss_players_answer_an_envido_as_the_hands_say() -> None:
         sim = _model(ARG, state, 0)
         answer = Player(False, random.Random(0)).decide(sim, 0)
         assert (answer[0] in (E_ACCEPT, ENVIDO)) == wins and (answer[0] == E_REFUSE) == (not wins), (mine, answer)
+
+
+def test_the_decided_suite_at_the_other_games() -> None:
+    """At Cacho, Pif Paf and Cacheta the suite finds what the rules decide in played hands: three sixes dealt in the
+    last round (folding them is wrong, and the analysis says so), a knock or a claim that goes out, and a knock that
+    takes every other player out of a match of one point each (right: never flagged)."""
+    from bench.analysis_decided import ENDS, NUTS, OTHER_SETS, OUT, Tally, found_other, judge
+
+    tally = Tally()
+    for family in (NUTS, OUT, ENDS):
+        sets = tuple(s for s in OTHER_SETS if s[3] == family)[:1]
+        d = next(found_other(seed=3, sets=sets, wanted=lambda family=family: frozenset({family})))
+        assert d.family == family
+        assert all(c.rank == 6 for c in d.view.seats[d.seat].cards) if family == NUTS else d.right, d
+        assert {a.type for a in d.wrong} == ({"fold"} if family == NUTS else set())
+        judge(d, tally)
+    assert sum(tally.right_flagged.values()) == 0, tally.misses
+    assert tally.wrong_flagged == tally.wrongs and tally.wrongs[NUTS] == 1, tally.misses
