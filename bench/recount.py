@@ -434,7 +434,8 @@ class Truco:
             "high": str(next(c for s, c, _ in table if s == first)) if first is not None else None,
             "high_side": None if first is None else side(None if winner is None else winner % 2),
             "card": str(card) if card is not None else None,
-            "card_does": does(card, chosen.type == "play_down") if card is not None else None,
+            "card_does": does(card, chosen.type == "play_down") if card is not None and not (
+                chosen.type not in ("play", "play_down") and any(s == self.seat for s, _, _ in table)) else None,
             "best_card": str(other) if other is not None else None,
             "best_does": does(other, best.type == "play_down") if other is not None else None,
             "tie_goes": side(hand_won([*results, None], mano, self.first_decided)),

@@ -159,6 +159,8 @@ class TrucoReason:
     card: Card | None = None
     """The card the decision played; for a call, an answer or the deck, the seat's best card."""
     card_does: Outcome | None = None
+    """What ``card`` does to the trick as it stands; None where the decision is not a card and the seat has already
+    played to that trick (its best card cannot be played to it)."""
     best_card: Card | None = None
     """The card the best choice played, where it is another card."""
     best_does: Outcome | None = None
@@ -350,7 +352,8 @@ def _strength(view: TrucoView, chosen: Action, best: Action) -> TrucoReason:
         out.first, out.second, won, lost, len(view.tricks) + 1,
         tuple(p.card for p in view.trick if p.card is not None and not p.face_down),
         high, None if first is None else side(None if winner is None else winner & 1),
-        card, does(card, chosen.type == "play_down") if card is not None else None,
+        card, does(card, chosen.type == "play_down") if card is not None and not (
+            chosen.type not in CARD_PLAYS and any(p.seat == you for p in view.trick)) else None,
         other, does(other, best.type == "play_down") if other is not None else None,
         side(hand_winner([*results, None], mano & 1, rule)),
         deciding or hand_winner([*results, team], mano & 1, rule) == team)

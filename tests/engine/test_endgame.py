@@ -281,3 +281,17 @@ def test_the_decided_suite_at_the_other_games() -> None:
         judge(d, tally)
     assert sum(tally.right_flagged.values()) == 0, tally.misses
     assert tally.wrong_flagged == tally.wrongs and tally.wrongs[NUTS] == 1, tally.misses
+
+
+def test_an_answer_after_the_seats_card_says_nothing_of_its_best_card_played_now() -> None:
+    """The mão led the 7♣ and the other side called truco: the mão's best card cannot go to this trick, so its answer's
+    reason says nothing of what that card would do to it; its partner, still to play, is told."""
+    from cardtui.engine import advice
+
+    state = _paulista((4, 5), {1: "7C 5S 6H", 2: "QD 3S KH", 3: "4C AD 5H", 0: "JH 4D 5C"})
+    _play(PAU, state, (1, "play", "7C"), (2, "truco", ""))
+    for seat, told in ((1, False), (3, True)):
+        view, legal = PAU.view(state, seat), PAU.legal_actions(state, seat)
+        why = advice.reason(view, legal, Action("run"), Action("accept"))
+        assert isinstance(why, advice.TrucoReason) and why.card is not None
+        assert (why.card_does is not None) == told, (seat, why)
