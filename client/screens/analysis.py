@@ -210,9 +210,10 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     as the table names it (its place in the match; a finished table's hands go by the table's count)."""
     parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand if number is None else number),
                   style="bold"), Text(advice.unit_line(hand.unit, hand.scale), style="dim")]
-    for a in hand.accuracy:
+    judged = [a for a in hand.accuracy if a.decisions]  # a seat with no decision judged has no accuracy to show
+    for a in judged:
         parts.append(line(who(model, a.seat), "  " + _("accuracy {a} of 100").format(a=f"{a.accuracy:.0f}")))
-    if hand.accuracy:
+    if judged:
         parts.append(Text(advice.accuracy_line(), style="dim"))
     if not hand.moments:
         parts.append(Text(_("No decision with a real choice to judge."), style="italic"))

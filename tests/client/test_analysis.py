@@ -23,6 +23,7 @@ from cardtui.client.models import TableModel, action_name
 from cardtui.client.screens.analysis import (
     AnalysisScreen,
     DrillScreen,
+    analysis_text,
     drill_text,
     match_text,
     moment_text,
@@ -566,3 +567,16 @@ async def test_at_a_table_the_analysis_shows_the_turn_timer_and_a_turn_brings_th
             assert reopened.result == analysis_screen.result
     finally:
         await running.stop(grace=0.1)
+
+
+def test_a_hand_whose_seat_had_nothing_judged_shows_no_accuracy() -> None:
+    """A hand the bot played in the seat's place (or with no real choice) is no 100 of 100: the screen says that no
+    decision was judged, and names no accuracy."""
+    model = TableModel(common_pb2.TableSummary(game="truco_argentino"), 0, names={0: "ana"})
+    empty = analysis_pb2.HandAnalysis(table_id="t", hand=1, game="truco_argentino",
+                                      unit=analysis_pb2.ANALYSIS_UNIT_MATCH,
+                                      accuracy=[analysis_pb2.SeatAccuracy(seat=0, decisions=0, accuracy=100.0)])
+    said = analysis_text(model, empty).plain
+    assert "No decision with a real choice to judge." in said and "accuracy" not in said.lower()
+    said = analysis_text(model, flagged_hand()).plain
+    assert "accuracy 20 of 100" in said
