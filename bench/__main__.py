@@ -142,8 +142,9 @@ def analysis_section(quick: bool) -> None:
 def decided_section(quick: bool) -> None:
     from bench import analysis_decided
 
-    print("== the analysis on positions the rules decide, found in played hands: the last card, lost and won hands "
-          "facing a call, ties by each tie rule")
+    print("== the analysis on positions the rules decide, found in played hands: truco's last card, lost and won "
+          "hands facing a call, ties by each tie rule; Cacho's three sixes, going out at Pif Paf, Cacheta's knock "
+          "that wins the match")
     analysis_decided.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds * 6)
 
 
