@@ -41,10 +41,14 @@ def unit_line(unit: int, scale: analysis_pb2.PointsScale | None = None) -> str:
         said = _("A choice's value is the chips it ends the hand with.")
     if scale is None or scale.stake <= 0:
         return said + " " + _("What a choice lost is in points.")
-    return said + " " + _("What a choice lost is in points: {stake} are a whole stake of the hand at the score; above "
-                          "{inaccuracy} it is an inaccuracy, above {mistake} a mistake, above {blunder} a "
-                          "blunder.").format(stake=_figure(scale.stake), inaccuracy=_figure(scale.inaccuracy),
-                                             mistake=_figure(scale.mistake), blunder=_figure(scale.blunder))
+    if match_odds(unit):
+        line = _("What a choice lost is in points: {stake} are a whole stake of the hand at the score; above "
+                 "{inaccuracy} it is an inaccuracy, above {mistake} a mistake, above {blunder} a blunder.")
+    else:  # chips: the stake is the hand's own, whatever the score
+        line = _("What a choice lost is in points: {stake} are a whole stake of the hand; above {inaccuracy} it is "
+                 "an inaccuracy, above {mistake} a mistake, above {blunder} a blunder.")
+    return said + " " + line.format(stake=_figure(scale.stake), inaccuracy=_figure(scale.inaccuracy),
+                                    mistake=_figure(scale.mistake), blunder=_figure(scale.blunder))
 
 
 def accuracy_line() -> str:
@@ -256,9 +260,12 @@ def _bet(r: analysis_pb2.BetAdvice, best: common_pb2.Action | None) -> str:
     odds = r.chance
     if r.opponents > 1:
         odds = r.chance_all if r.chance_all >= 0 else r.chance ** r.opponents
-        said += " " + ngettext(
-            "Against the {n} other player still in, about {q}.",
-            "Against all {n} other players still in, about {q}.", r.opponents).format(n=r.opponents, q=_pct(odds))
+        if r.opponents == 2:
+            said += " " + _("Against both other players still in, about {q}.").format(q=_pct(odds))
+        else:
+            said += " " + ngettext(
+                "Against the {n} other player still in, about {q}.",
+                "Against all {n} other players still in, about {q}.", r.opponents).format(n=r.opponents, q=_pct(odds))
     if not r.call:
         return said
     said += " " + (_("That is at least what the pot odds ask for.") if odds >= r.needed

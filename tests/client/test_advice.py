@@ -53,7 +53,7 @@ SAID = {
                    "The fewest points another player holds: 2."],
            "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time",
                    "That is less than the pot odds ask for."],
-           "bets": ["yours wins 44% of the time", "Against all 2 other players still in, about 19%.",
+           "bets": ["yours wins 44% of the time", "Against both other players still in, about 19%.",
                     "That is less than the pot odds ask for."]},
     "pt_BR": {"envido": ["Seu envido era 2", "2%", "Placar 10 a 12"],
               "answer": ["Seu envido era 33", "Real envido", "30 ou mais", "90%"],
