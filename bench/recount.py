@@ -412,15 +412,23 @@ class Truco:
         def side(t: int | None) -> str:
             return "neither" if t is None else "yours" if t == team else "theirs"
 
+        down_now = {p for p, _, _ in table}
+        theirs = [s for s in r.seats if s % 2 != team and s not in r.gone and s not in down_now]
+
+        def sure(card: Card) -> bool:
+            return not theirs or all(self.rank[u] < self.rank[card] for u in left)
+
         def does(card: Card, down: bool) -> str:
             if down:
                 return "down"
             if not table:
-                return "leads"
+                return "sure" if sure(card) else "leads"
             w, f = trick_result([*plays, (self.seat, self.rank[card])])
             if w is None:
                 return "ties" if f is not None else "loses"
-            return "takes" if w == self.seat else "kept" if w % 2 == team else "loses"
+            if w == self.seat:
+                return "sure" if sure(card) else "takes"
+            return "kept" if w % 2 == team else "loses"
 
         if chosen.type in ("play", "play_down"):
             card: Card | None = chosen.cards[0]

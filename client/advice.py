@@ -205,6 +205,8 @@ def _outcome(does: int, card: str) -> str:
         return _("the {card} leaves the trick to the other side.").format(card=card)
     if does == analysis_pb2.TRUCO_OUTCOME_DOWN:
         return _("the {card} face down cannot win the trick.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_SURE:
+        return _("the {card} takes the trick whatever the other side still plays.").format(card=card)
     return ""
 
 

@@ -101,6 +101,9 @@ class Outcome(StrEnum):
     """The trick stands tied between the sides with it."""
     LOSES = "loses"
     """The other side's card still holds the trick."""
+    SURE = "sure"
+    """It leads or holds the trick, and nothing the other side may still play to it beats it: no one of that side is
+    left to play, or no card the seat has not seen is as high."""
     DOWN = "down"
     """Played face down: it cannot win."""
 
@@ -330,15 +333,26 @@ def _strength(view: TrucoView, chosen: Action, best: Action) -> TrucoReason:
     def side(team_of: int | None) -> Side:
         return Side.NEITHER if team_of is None else Side.YOURS if team_of == team else Side.THEIRS
 
+    played = {p.seat for p in view.trick}
+    players = view.argentino.players if view.argentino is not None else tuple(range(len(view.seats)))
+    theirs = [s for s in players if s & 1 != team and s not in played and view.seats[s].card_count > 0
+              and not view.seats[s].gone]
+
+    def sure(card: Card) -> bool:
+        """No card the other side may still play to the trick beats (or ties) ``card``."""
+        return not theirs or all(rank[u] < rank[card] for u in left)
+
     def does(card: Card, down: bool) -> Outcome:
         if down:
             return Outcome.DOWN
         if not view.trick:
-            return Outcome.LEADS
+            return Outcome.SURE if sure(card) else Outcome.LEADS
         w, f = trick_winner([*plays, (you, rank[card])])
         if w is None:
             return Outcome.TIES if f is not None else Outcome.LOSES
-        return Outcome.TAKES if w == you else Outcome.KEPT if w & 1 == team else Outcome.LOSES
+        if w == you:
+            return Outcome.SURE if sure(card) else Outcome.TAKES
+        return Outcome.KEPT if w & 1 == team else Outcome.LOSES
 
     if chosen.type in CARD_PLAYS:
         card: Card | None = chosen.cards[0]

@@ -120,6 +120,8 @@ class _TrucoOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoOut
     """below the other side's highest, which holds the trick"""
     TRUCO_OUTCOME_DOWN: _TrucoOutcome.ValueType  # 6
     """played face down: it cannot win"""
+    TRUCO_OUTCOME_SURE: _TrucoOutcome.ValueType  # 7
+    """it leads or tops the table, and nothing the other side may still play beats it"""
 
 class TrucoOutcome(_TrucoOutcome, metaclass=_TrucoOutcomeEnumTypeWrapper):
     """What a card does to the trick in play, as the table stands when it is played (the cards still to come unknown)."""
@@ -137,6 +139,8 @@ TRUCO_OUTCOME_LOSES: TrucoOutcome.ValueType  # 5
 """below the other side's highest, which holds the trick"""
 TRUCO_OUTCOME_DOWN: TrucoOutcome.ValueType  # 6
 """played face down: it cannot win"""
+TRUCO_OUTCOME_SURE: TrucoOutcome.ValueType  # 7
+"""it leads or tops the table, and nothing the other side may still play beats it"""
 Global___TrucoOutcome: _TypeAlias = TrucoOutcome  # noqa: Y015
 
 @_typing.final

@@ -23,6 +23,10 @@ REASONS: dict[str, A.AnalysisReason] = {
         first=0.89, second=0.2, won=1, lost=0, trick=2, table=["5D", "3S"], high="3S", high_side=A.TRUCO_SIDE_THEIRS,
         card="7C", card_does=A.TRUCO_OUTCOME_LOSES, best_card="3H", best_does=A.TRUCO_OUTCOME_TIES,
         tie_goes=A.TRUCO_SIDE_YOURS, decides=True)),
+    "sure": A.AnalysisReason(truco=A.TrucoAdvice(
+        first=1.0, second=0.6, trick=1, table=["7C", "QD"], high="QD", high_side=A.TRUCO_SIDE_THEIRS, card="AD",
+        card_does=A.TRUCO_OUTCOME_TAKES, best_card="4C", best_does=A.TRUCO_OUTCOME_SURE,
+        tie_goes=A.TRUCO_SIDE_NEITHER, decides=True)),
     "draw": A.AnalysisReason(draw=A.DrawAdvice(card="KH", loose=3, taking=2, outs=10, unseen=93)),
     "out": A.AnalysisReason(draw=A.DrawAdvice(card="6H", goes_out=True, all_ten=True, outs=17, unseen=92)),
     "discard": A.AnalysisReason(discard=A.DiscardAdvice(chosen="KC", chosen_loose=3, chosen_outs=8, best="2S",
@@ -44,6 +48,8 @@ SAID = {
                      "The 7♣ leaves the trick to the other side.",
                      "The best choice: with the 3♥ the trick stands tied.",
                      "A tie of this trick gives your side the hand.", "Taking this trick takes the hand."],
+           "sure": ["The A♦ takes the trick as it stands.",
+                    "The best choice: the 4♣ takes the trick whatever the other side still plays."],
            "draw": ["Taking the K♥ left 2 cards outside melds (now 3)", "10 of the 93 unseen cards"],
            "out": ["Taking the 6♥ let you go out with all ten cards melded"],
            "discard": ["Throwing the K♣ kept 3", "with 8 live cards", "throwing the 2♠ kept 3, with 14"],
@@ -61,6 +67,8 @@ SAID = {
               "trick": ["Na mesa, na vaza 2: 5♦, 3♠; o 3♠ deles leva.", "O 7♣ deixa a vaza para o outro lado.",
                         "A melhor escolha: com o 3♥ a vaza fica empatada.",
                         "Um empate nesta vaza dá a mão ao seu lado."],
+              "sure": ["O A♦ leva a vaza como está.",
+                       "A melhor escolha: o 4♣ leva a vaza, jogue o outro lado o que jogar."],
               "draw": ["Pegar o K♥ deixava 2 cartas fora dos jogos (agora 3)", "10 das 93 cartas não vistas"],
               "out": ["Pegar o 6♥ deixava você bater com as dez cartas"],
               "discard": ["Descartar o K♣ deixava 3", "com 8 cartas vivas", "descartar o 2♠ deixava 3, com 14"],
@@ -75,6 +83,8 @@ SAID = {
            "trick": ["En la mesa, en la baza 2: 5♦, 3♠; el 3♠ de ellos la gana.", "El 7♣ le deja la baza al otro lado.",
                      "La mejor opción: con el 3♥ la baza queda empardada.",
                      "Una parda en esta baza le da la mano a tu lado."],
+           "sure": ["El A♦ gana la baza tal como está.",
+                    "La mejor opción: el 4♣ gana la baza, juegue lo que juegue el otro lado."],
            "draw": ["Tomar el K♥ dejaba 2 cartas fuera de los juegos (ahora 3)", "10 de las 93 cartas no vistas"],
            "out": ["Tomar el 6♥ te dejaba cortar con las diez cartas"],
            "discard": ["Tirar el K♣ dejaba 3", "con 8 cartas vivas", "tirar el 2♠ dejaba 3, con 14"],
@@ -89,11 +99,12 @@ SAID = {
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: str) -> None:
     game = {"envido": "truco_argentino", "answer": "truco_argentino", "truco": "truco_argentino",
-            "trick": "truco_paulista", "bet": "cacho", "bets": "cacho", "ten": "cacheta"}
+            "trick": "truco_paulista", "sure": "truco_paulista", "bet": "cacho", "bets": "cacho", "ten": "cacheta"}
     with speaking(lang):
         for kind, reason in REASONS.items():
             model = TableModel(common_pb2.TableSummary(game=game.get(kind, "pifpaf")), 0)
-            chosen = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["7C"]) if kind == "trick" else None
+            card = {"trick": "7C", "sure": "AD"}.get(kind)
+            chosen = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[card]) if card else None
             text = advice.reason_text(model, reason, chosen=chosen)
             assert text is not None, kind
             for part in SAID[lang][kind]:

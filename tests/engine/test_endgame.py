@@ -295,3 +295,23 @@ def test_an_answer_after_the_seats_card_says_nothing_of_its_best_card_played_now
         why = advice.reason(view, legal, Action("run"), Action("accept"))
         assert isinstance(why, advice.TrucoReason) and why.card is not None
         assert (why.card_does is not None) == told, (seat, why)
+
+
+def test_a_card_nothing_still_to_come_can_beat_is_told_from_one_that_takes_the_trick_as_it_stands() -> None:
+    """Seat 3, with the other side's seat 0 still to play: the A♦ takes the trick as it stands, the zap takes it
+    whatever seat 0 plays. The reason of the ace played says both, so the player sees why the zap was better."""
+    from cardtui.engine import advice
+
+    state, seat = zap_for_the_deciding_trick()
+    PAU.apply(state, seat, Action("accept"))
+    PAU.apply(state, 2, Action("play", cards=parse_cards("QD")))
+    view, legal = PAU.view(state, seat), PAU.legal_actions(state, seat)
+    ace, zap = (Action("play", cards=parse_cards(c)) for c in ("AD", "4C"))
+    why = advice.reason(view, legal, ace, zap)
+    assert isinstance(why, advice.TrucoReason)
+    assert why.card_does is advice.Outcome.TAKES and why.best_does is advice.Outcome.SURE, why
+    PAU.apply(state, seat, zap)
+    last = PAU.view(state, 0)
+    why = advice.reason(last, PAU.legal_actions(state, 0), Action("play", cards=parse_cards("JH")),
+                        Action("play", cards=parse_cards("5C")))
+    assert isinstance(why, advice.TrucoReason) and why.card_does is advice.Outcome.LOSES, why
