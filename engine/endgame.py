@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 
 from cardtui.engine.bots import odds
-from cardtui.engine.bots.truco_search import Searcher
-from cardtui.engine.bots.truco_worlds import Knowledge
-from cardtui.engine.bots.trucosim import ACCEPT, CALL, DOWN, MAZO, PLAY, REFUSE, Move, Sim, copies
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
+from cardtui.engine.truco.bots.search import Searcher
+from cardtui.engine.truco.bots.sim import ACCEPT, CALL, DOWN, MAZO, PLAY, REFUSE, Move, Sim, copies
+from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.ladder import Bet
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 

@@ -30,12 +30,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardtui.engine.bots import estimates, truco_search
+from cardtui.engine.bots import estimates
 from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
-from cardtui.engine.bots.truco_search import AS_MODEL, ONZE_PLAY, Searcher
-from cardtui.engine.bots.truco_search import evaluate as searched
-from cardtui.engine.bots.truco_worlds import Knowledge
-from cardtui.engine.bots.trucosim import (
+from cardtui.engine.core import Action
+from cardtui.engine.truco.bots import search as truco_search
+from cardtui.engine.truco.bots.search import AS_MODEL, ONZE_PLAY, Searcher
+from cardtui.engine.truco.bots.search import evaluate as searched
+from cardtui.engine.truco.bots.sim import (
     ACCEPT,
     CALL,
     E_ACCEPT,
@@ -49,7 +50,7 @@ from cardtui.engine.bots.trucosim import (
     Policy,
     Sim,
 )
-from cardtui.engine.core import Action
+from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.tricks import hand_winner
 from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 

@@ -18,12 +18,12 @@ import pytest
 
 from cardtui.engine import analysis, endgame
 from cardtui.engine.analysis import FLAGGED, SERIOUS, Label, Position
-from cardtui.engine.bots.truco_worlds import Knowledge
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.seen import seen
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
+from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.paulista.game import PaulistaState
 from cardtui.engine.truco.views import TrucoView
@@ -223,8 +223,8 @@ def test_the_analysiss_players_never_run_from_a_raise_on_a_trick_their_side_hold
     seis, it never runs, whatever it holds."""
     import random
 
-    from cardtui.engine.bots.trucosim import REFUSE
     from cardtui.engine.judge import Player
+    from cardtui.engine.truco.bots.sim import REFUSE
 
     state, _ = lost_paulista()
     PAU.apply(state, 1, Action("seis"))
@@ -236,9 +236,9 @@ def test_the_analysiss_players_never_run_from_a_raise_on_a_trick_their_side_hold
 def test_the_analysiss_players_play_the_card_that_surely_takes_a_deciding_trick() -> None:
     import random
 
-    from cardtui.engine.bots.truco_worlds import Knowledge as K
-    from cardtui.engine.bots.trucosim import PLAY
     from cardtui.engine.judge import Player
+    from cardtui.engine.truco.bots.sim import PLAY
+    from cardtui.engine.truco.bots.worlds import Knowledge as K
 
     state, seat = zap_for_the_deciding_trick()
     PAU.apply(state, seat, Action("accept"))
@@ -252,8 +252,8 @@ def test_the_analysiss_players_answer_an_envido_as_the_hands_say() -> None:
     refused by one whose envido does not (the bots' plain policy refuses 24 most of the time and accepts 28)."""
     import random
 
-    from cardtui.engine.bots.trucosim import E_ACCEPT, E_REFUSE, ENVIDO
     from cardtui.engine.judge import Player
+    from cardtui.engine.truco.bots.sim import E_ACCEPT, E_REFUSE, ENVIDO
 
     for mine, theirs, wins in (("1e 3e 10b", "1o 10o 4b", True), ("5e 3e 10b", "7o 4o 12c", False)):  # 24/21, 28/31
         state, _ = ARG.resume(ARG.options({}), [SeatInfo(i, f"p{i}", i) for i in range(2)], [0, 0], 0, 1, 1)
