@@ -8,6 +8,7 @@ import functools
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import grimp
@@ -62,9 +63,11 @@ def test_the_interpreter_loads_each_module_from_the_file_the_tools_read() -> Non
         assert Path(module.__file__ or "").resolve() == layout.modules()[module.__name__].resolve()
 
 
-ALONE = pytest.mark.xdist_group("imported-alone")
-"""The two tests that import modules each in a process of its own share one run of ``tools.layout imports``
-(``imported_alone``): its parent loads every other package the package imports once (seconds of CPU), for both."""
+def alone(test: Callable[[], None]) -> Callable[[], None]:
+    """The two tests that import modules each in a process of its own share one run of ``tools.layout imports``
+    (``imported_alone``): its parent loads every other package the package imports once (seconds of CPU), for
+    both. The first to run waits for all of it: some 380 processes, minutes on a machine whose cores are busy."""
+    return pytest.mark.xdist_group("imported-alone")(pytest.mark.timeout(600)(test))
 
 
 def bench_modules() -> list[str]:
@@ -83,7 +86,7 @@ def _imported_alone() -> tuple[list[str], dict[str, str]]:
     return names, failed
 
 
-@ALONE
+@alone
 def test_every_module_imports_on_its_own() -> None:
     """Each in a process of its own that has loaded no module of the package before (a circle of
     imports works only when another module happens to be imported first: this finds it)."""
@@ -135,7 +138,7 @@ def test_a_circle_between_the_packages_parts_breaks_the_contract() -> None:
     assert kept(["cardtui.engine", "cardtui.server", "cardtui.client"]), "unseen within the parts alone"
 
 
-@ALONE
+@alone
 def test_every_bench_module_imports_on_its_own() -> None:
     """``make bench --only X`` starts from one section's module: each must import first."""
     names, failed = _imported_alone()
