@@ -22,7 +22,7 @@ import grpc
 from cardtui import __version__
 from cardtui.client import versions
 from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
-from cardtui.client.connection import BadAddress, Connection, closing_text, error_text, unreachable
+from cardtui.client.connection import WAIT, BadAddress, Connection, closing_text, diagnosed, error_text
 from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
 from cardtui.client.invite_links import Link
 from cardtui.client.lines.actions import (
@@ -78,6 +78,10 @@ TICK = 0.25
 KEPT = 50
 """Sentences of the table kept for ``last``."""
 LAST = 5
+CONNECT_TRIES = 10
+CONNECT_PAUSE = 3.0
+"""A server that accepts connections but does not answer yet (starting), or answers slowly, is asked again this
+many times, this many seconds apart, before the line mode gives up on it."""
 
 
 class Quit(Exception):
@@ -213,12 +217,31 @@ class LineRoom:
             target = self.start.target
         try:
             self.conn = Connection.open(target, tls_ca=self.start.tls_ca)
-            self.conn.identity = self.start.identity
-            self.info = await self.conn.info()
-        except (BadAddress, grpc.aio.AioRpcError) as err:
-            self.say(unreachable(err, target))
+        except BadAddress as err:
+            self.say(str(err))
             return False
-        return True
+        self.conn.identity = self.start.identity
+        said = ""
+        for attempt in range(CONNECT_TRIES):
+            try:
+                self.info = await self.conn.info()
+            except grpc.aio.AioRpcError as err:
+                trouble, why = await diagnosed(self.conn, err)
+                if trouble not in WAIT and not said:  # refused, no such host, out of reach: nothing to wait for
+                    self.say(why)
+                    return False
+                # Something was there (starting, or busy): waited for, through whatever its start looks like
+                if why != said:
+                    said = why
+                    self.say(why + " " + _("Trying again."))
+                if attempt + 1 < CONNECT_TRIES:
+                    await asyncio.sleep(CONNECT_PAUSE)
+                continue
+            if said:
+                self.say(_("The server answers now."))
+            return True
+        self.say(_("Still no answer: start again once the server answers."))
+        return False
 
     async def _named(self) -> None:
         """The player's name, proved (or, as a guest, free): asked until one will do."""
