@@ -174,8 +174,9 @@ def speech_section(quick: bool) -> None:
     hands = 2 if quick else ARGS.speech_hands
     langs = ("en",) if quick else tuple(ARGS.speech_langs.split(","))
     games = speech.GAMES if not ARGS.speech_games else tuple(ARGS.speech_games.split(","))
-    print(f"== speech: the line mode read by espeak-ng at its default rate, {hands} whole hands of each game with "
-          "three bots at a room's pace; speech against the hand's time, terse (the mark) and verbose (the baseline)")
+    print(f"== speech: the line mode read by espeak-ng at 300 words a minute and its default rate, {hands} whole hands "
+          "of each game with three bots at a room's pace; speech against the hand's time, terse (the marks) and "
+          "verbose (the baseline)")
     speech.run(print=lambda s: print(s, flush=True), hands=hands, langs=langs, games=games)
 
 

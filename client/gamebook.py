@@ -69,8 +69,6 @@ class ClientGame:
     """Its cards are played by their place as dealt (truco), not discarded from a hand in order (rummy)."""
     kinds: tuple[str, ...] = ()
     """Every other action, in the order of its line-mode numbers (after the cards')."""
-    brief: bool = False
-    """Its terse turn is the turn alone, without its choices (``client.lines.actions.BRIEF``)."""
     phrases: frozenset[int] = frozenset()
     """Quick phrases only this game's tables offer (``client.phrases``: "Truco!")."""
     options: Mapping[str, OptionWords] = field(default_factory=dict)

@@ -32,7 +32,6 @@ GAME = gamebook.register(gamebook.ClientGame(
     chips=True,
     kinds=("pass", "check", "bet", "call", "raise", "fold"),
     keys={"pass": "p", "fold": "f", "check": "c", "call": "c", "bet": "b", "raise": "r"},
-    brief=True,
     options={
         "chips": OptionWords(N_("Starting chips")),
     },

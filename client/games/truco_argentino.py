@@ -47,7 +47,6 @@ GAME = gamebook.register(gamebook.ClientGame(
             "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
             "signal": "Seña"},
     labeller=truco_label,
-    brief=True,
     phrases=TRUCO_ONLY,
     options={
         "target": OptionWords(N_("Points to win")),

@@ -44,7 +44,6 @@ GAME = gamebook.register(gamebook.ClientGame(
             "run": "Corro", "truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "doze": "Doze!", "play": N_("Play"),
             "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal"},
     labeller=truco_label,
-    brief=True,
     phrases=TRUCO_ONLY,
     options={
         "truco_decides": OptionWords(N_("After a truco is accepted"), {

@@ -44,20 +44,19 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
-from cardtui.client.boards.cacho import worth
 from cardtui.client.boards.truco_words import (
     YES,
     call_word,
     counted,
     meaning,
     my_team,
-    round_points,
     team_does,
     team_object,
 )
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
-from cardtui.client.lines.sentences import CHIPS, card_words, cards_words, spoken
+from cardtui.client.lines.families import family_of, name_then, pot_of
+from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
 from cardtui.client.turn_bell import bell_file, my_turn
 from cardtui.client.words import said_action
@@ -224,6 +223,8 @@ class Narrator:
     dealt_now: bool = False
     """A deal (a hand, a Cacho round) in the message being said: the view the events are said against is the one
     before it, so who is out of the hand is not known from it yet."""
+    pots: list[str] = field(default_factory=list)
+    """The pots won as a hand ends (Pif Paf's, side pots too), said with its result."""
 
     @property
     def terse(self) -> bool:
@@ -234,13 +235,16 @@ class Narrator:
         cards named short at the terse level). Once a sentence waits for the message's view (a truco round's end,
         said with the score), the message's later ones wait behind it, so that they are heard in their order."""
         said = self._event(model, event, text)
-        if said and self.later and self.terse:
+        if said and self.later:
             self.later.extend(_said_as(s) for s in said)
             return []
         return said
 
     def _event(self, model: TableModel, event: table_pb2.Event, text: str) -> list[str]:
         said = spoken(text, short=self.terse) if text else ""
+        shaped = self._shaped(model, event)
+        if shaped is not None:
+            return shaped
         if not said:
             return []
         if not self.terse:
@@ -282,6 +286,33 @@ class Narrator:
             return self.before([short] if short else [])
         return self.before([said])
 
+    def _shaped(self, model: TableModel, event: table_pb2.Event) -> list[str] | None:
+        """What the one shape says of an event at either level (``families``): a pot won, kept for the hand's
+        result; a redeal with its reason; a hand's result, with what won it and every side's total, said once the
+        view after it is in (the totals are the view's). None for any other event."""
+        family = family_of(model)
+        _name, body = event_body(event)
+        if family is None or body is None:
+            return None
+        pot = pot_of(model, body, not self.terse)
+        if pot is not None:
+            self.pots.append(pot)
+            return []
+        redealt = family.redealt(model, body)
+        if redealt is not None:
+            return self.before([redealt])
+        if not family.ends(body):
+            return None
+        pots, self.pots = self.pots, []
+        full = not self.terse
+        self.drawn = ""
+        self.folded = Folded()  # the hand is over: its discards folded so far are in ``last``
+        self.signals = []
+        self.unheard = False
+        self.received = []
+        self.later.append(lambda now: family.result(now, body, pots, full))
+        return []  # the others' moves folded so far are said before it, once the view is in
+
     def _unheeded(self, model: TableModel, body: Message) -> bool:
         """Another's bet or show at Cacho once the player is out of the hand (passed, or without chips): it changes
         no choice of theirs, and the pot's winner is said (``last`` has them)."""
@@ -316,7 +347,8 @@ class Narrator:
                        spoken(said_action(model, seat, body.action).plain, stop=False))
         if isinstance(body, truco_pb2.TrucoPlayed) and body.HasField("card") and not body.face_down \
                 and not body.blind:
-            return _("{name}, {card}").format(name=model.name(seat), card=card_words(body.card, short=True))
+            return name_then(model.name(seat), card_words(body.card, short=True), _("{name}, {what}"),
+                             _("{name} plays {what}"))
         return None
 
     def _rejected(self, model: TableModel, body: Message) -> bool:
@@ -362,7 +394,8 @@ class Narrator:
             self.folded.moves.append(_("{name} takes {taken}, discards {card}").format(
                 name=name, taken=card_words(taken, short=True), card=card_words(body.card, short=True)))
         else:
-            self.folded.moves.append(_("{name}, {card}").format(name=name, card=card_words(body.card, short=True)))
+            self.folded.moves.append(name_then(name, card_words(body.card, short=True), _("{name}, {what}"),
+                                               _("{name} discards {what}")))
         return self.before([s for s in out if s])
 
     def _on_top(self, body: Message) -> None:
@@ -381,11 +414,6 @@ class Narrator:
     def _short(self, model: TableModel, name: str, body: Message) -> str | None:
         """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
         log's own words."""
-        if isinstance(body, cacho_pb2.CachoRedealt):
-            return _("Dealt again.")  # everyone's pass, the player's too, was just said
-        if isinstance(body, table_pb2.HandEnded) and model.view is not None \
-                and model.view.WhichOneof("game") == "rummy" and model.game not in CHIPS:
-            return _points_lost(model, body)
         if isinstance(body, table_pb2.HandStarted):
             self.folded = Folded()
             self.signals = []
@@ -406,8 +434,9 @@ class Narrator:
             card = body.card
             self.later.append(lambda now: self._drew(now, card))
             return ""
-        if isinstance(body, truco_pb2.TrucoCalled) and body.bet == truco_pb2.TRUCO_BET_TRUCO:
-            # the truco's rungs: the word says the stake ("Seis!" is for 6), unlike the envido's sum
+        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO or body.refused <= 1):
+            # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
+            # envido alone is for 3): only a call raised on another says its sum
             return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
             return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's, just said
@@ -417,10 +446,6 @@ class Narrator:
             if my_team(model) is None:
                 return _("Trick {n}: {team}.").format(n=body.trick, team=team_object(model, body.team).plain)
             return _("Our trick.") if body.team == my_team(model) else _("Their trick.")
-        if isinstance(body, truco_pb2.TrucoRoundEnded) and body.HasField("team"):
-            ended = body
-            self.later.append(lambda now: _round_taken(now, ended))  # with the score, once the view has it
-            return ""
         if isinstance(body, table_pb2.MatchEnded) and body.HasField("team") and my_team(model) is not None:
             return _("We win the match.") if body.team == my_team(model) else _("They win the match.")
         if isinstance(body, truco_pb2.ArgentinoEnvidoWon):
@@ -439,14 +464,8 @@ class Narrator:
             self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
             return ""
 
-        if isinstance(body, cacho_pb2.CachoShowed) and body.seat == model.seat:
-            return _("You show {hand}.").format(hand=spoken(worth(body.strength), stop=False))  # your cards, heard
-        if isinstance(body, cacho_pb2.CachoShowed):  # what the hand is worth decides the pot (``last``: its cards)
-            return _("{name} shows {hand}.").format(name=model.name(body.seat),
-                                                    hand=spoken(worth(body.strength), stop=False))
-        if isinstance(body, cacho_pb2.CachoPotWon):
-            return (_("You win {chips}.") if body.seat == model.seat else _("{name} wins {chips}.")).format(
-                name=model.name(body.seat), chips=body.chips)
+        if isinstance(body, cacho_pb2.CachoShowed):
+            return ""  # the pot's result names the winning hand (``last``: every hand shown)
 
         if isinstance(body, rummy_pb2.RummyKnocked):
             who = model.name(body.seat)
@@ -480,7 +499,7 @@ class Narrator:
             return ""
         if not cards or model.seat is None:
             return _("Hand {n}.").format(n=hand)
-        return _("Hand {n}: {cards}.").format(n=hand, cards=cards_words(cards, short=True))
+        return _("New hand: {cards}.").format(cards=cards_words(cards, short=True))
 
     def _drew(self, model: TableModel, card: str) -> str:
         """The card drawn from the stock: said with the discard's turn that follows ("You draw 4 clubs, number 5;
@@ -533,24 +552,6 @@ def _gave_points(body: Message) -> bool:
             and body.bet != truco_pb2.TRUCO_BET_TRUCO)  # the truco's: the round's end says what they take
 
 
-def _points_lost(model: TableModel, body: table_pb2.HandEnded) -> str:
-    """A hand's end played for points, the seats that lost the same said together, the player as "you" ("bot 3
-    wins the hand: you, bot 2 and bot 4 -1.")."""
-    if body.HasField("winner"):
-        said = _("You win the hand") if body.winner == model.seat else _("{name} wins the hand").format(
-            name=model.name(body.winner))
-    else:
-        said = _("The hand is over")
-    lost: dict[int, list[str]] = {}
-    for seat, delta in enumerate(body.deltas):
-        if delta:
-            lost.setdefault(delta, []).append(_("you") if seat == model.seat else model.name(seat))
-    parts = [(names[0] if len(names) == 1 else _("{some} and {last}").format(some=", ".join(names[:-1]),
-                                                                              last=names[-1])) + f" {delta:+d}"
-             for delta, names in lost.items()]
-    return said + (": " + ", ".join(parts) if parts else "") + "."
-
-
 def _drawn(model: TableModel, card: str) -> str:
     """The card the player drew from the stock, and the number that discards it now."""
     hand = held(model)
@@ -561,23 +562,6 @@ def _drawn(model: TableModel, card: str) -> str:
 
 def _said_as(sentence: str) -> Callable[[TableModel], str]:
     return lambda _model: sentence
-
-
-def _round_taken(model: TableModel, body: truco_pb2.TrucoRoundEnded) -> str:
-    """Who takes a truco round and how much, with the score it leaves ("We take 4; we 15, they 2."); where the view
-    has no score, the round's points beside the stake, as before ("They take 1. This round: us +0, them +5.")."""
-    view = model.view
-    scores = list(view.truco.scores) if view is not None and view.WhichOneof("game") == "truco" else []
-    if len(scores) == 2:
-        mine = my_team(model)
-        score = (_("team 1 {a}, team 2 {b}").format(a=scores[0], b=scores[1]) if mine is None
-                 else _("we {us}, they {them}").format(us=scores[mine], them=scores[1 - mine]))
-        return team_does(model, body.team, _("We take {amount}; {score}."), _("They take {amount}; {score}."),
-                         _("{team} takes {amount}; {score}."), amount=str(body.points), score=score).plain
-    took = team_does(model, body.team, _("We take {amount}."), _("They take {amount}."),
-                     _("{team} takes {amount}."), amount=str(body.points)).plain
-    this = round_points(model, body)  # the envido's points too: the round's whole result
-    return took if this is None else f"{took} {this.plain}"
 
 
 def _truco(model: TableModel) -> bool:
@@ -591,7 +575,7 @@ def _seat(body: Message) -> int | None:
 
 
 LEVEL_SAID = {
-    Level.TERSE: N_("Terse: your turn, what the others do that changes your choice, and the results; the others' "
-                    "draws and discards one line a round. Type verbose to hear everything."),
+    Level.TERSE: N_("Terse: your turn with its choices, what the others do that changes your choice, and the "
+                    "results; the others' draws and discards one line a round. Type verbose to hear everything."),
     Level.VERBOSE: N_("Verbose: every event as it happens. Type terse to hear less."),
 }
