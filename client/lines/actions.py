@@ -291,6 +291,8 @@ def terse_menu(offered: list[Choice], hand: Sequence[str | None] = (), known: fr
     left out. ``hand``: the cards as numbered."""
     parts: list[str] = []
     kinds_done: set[str] = set()
+    shared = ""
+    """The last word of the last choice said whole, which the next may share."""
     drawn = {o.kind for o in offered} >= set(DRAWS)
     for c in offered:
         if c.kind in STANDING and len(offered) > 1 and any(o.kind not in STANDING for o in offered):
@@ -320,18 +322,20 @@ def terse_menu(offered: list[Choice], hand: Sequence[str | None] = (), known: fr
                                                                                high=high))
             continue
         if c.kind in known:
-            parts.append(_shared(word, parts[-1] if parts else ""))
+            said = _shared(word, shared)
+            shared = shared if said != word else (word.split() or [""])[-1]
+            parts.append(said)
         else:
             parts.append(numbered(word, c.number, brief=True))
+            shared = ""
     return ", ".join(parts)
 
 
-def _shared(words: str, before: str) -> str:
-    """A choice's words without the last words it shares with the one said just before ("Envido, Real, Falta",
-    not "Envido, Real envido, Falta envido"): heard together, the shared word is understood."""
-    last = before.split()[-1:] if before else []
+def _shared(words: str, last: str) -> str:
+    """A choice's words without the last word it shares with the choices just said ("Envido, Real, Falta", not
+    "Envido, Real envido, Falta envido"): heard together, the shared word is understood."""
     mine = words.split()
-    if last and len(mine) > 1 and plain_word(mine[-1]) == plain_word(last[0]):
+    if last and len(mine) > 1 and plain_word(mine[-1]) == plain_word(last):
         return " ".join(mine[:-1])
     return words
 

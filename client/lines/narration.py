@@ -225,6 +225,9 @@ class Narrator:
     before it, so who is out of the hand is not known from it yet."""
     pots: list[str] = field(default_factory=list)
     """The pots won as a hand ends (Pif Paf's, side pots too), said with its result."""
+    called: set[int] = field(default_factory=set)
+    """The bets called this round (the envido, the flor): a bet's first call is the word alone, a later one (raised
+    on it) with the sum it stands at."""
 
     @property
     def terse(self) -> bool:
@@ -310,6 +313,7 @@ class Narrator:
         self.signals = []
         self.unheard = False
         self.received = []
+        self.called = set()
         self.later.append(lambda now: family.result(now, body, pots, full))
         return []  # the others' moves folded so far are said before it, once the view is in
 
@@ -415,6 +419,7 @@ class Narrator:
         """The terse words of an event said more briefly than the log says it; "" to say nothing; None: the
         log's own words."""
         if isinstance(body, table_pb2.HandStarted):
+            self.called = set()
             self.folded = Folded()
             self.signals = []
             self.received = []
@@ -434,9 +439,11 @@ class Narrator:
             card = body.card
             self.later.append(lambda now: self._drew(now, card))
             return ""
-        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO or body.refused <= 1):
+        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO
+                                                         or body.bet not in self.called):
             # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
             # envido alone is for 3): only a call raised on another says its sum
+            self.called.add(body.bet)
             return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):
             return spoken(f"{model.name(body.seat)}: {YES.get(model.game, '')}")  # the stake is the call's, just said
