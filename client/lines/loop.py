@@ -845,7 +845,8 @@ class LineRoom:
             self.say(error_text(err))
             return
         wheels = self.conn.server.client_wheels if self.conn.server is not None else ()
-        text = invite_text(invite, table_id in self.conn.owned, wheels).plain
+        system = self.conn.server.offline_system if self.conn.server is not None else ""
+        text = invite_text(invite, table_id in self.conn.owned, wheels, system).plain
         self._say_text(re.sub(r"\(j\)", "(" + _("code") + ")", text))
 
     async def leave(self, _rest: str) -> None:
