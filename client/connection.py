@@ -358,6 +358,15 @@ def slow(err: BaseException) -> bool:
     return isinstance(err, grpc.aio.AioRpcError) and err.code() == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
+def refused(err: BaseException) -> bool:
+    """The server answered the call and refused it (a sentence of its own), as opposed to a call that met no
+    answer (a deadline, a server out of reach): only a refusal is "not allowed"."""
+    if not isinstance(err, grpc.aio.AioRpcError):
+        return False
+    return problem_of(err) is not None or err.code() not in (grpc.StatusCode.DEADLINE_EXCEEDED,
+                                                              grpc.StatusCode.UNAVAILABLE)
+
+
 @dataclass
 class Connection:
     target: str

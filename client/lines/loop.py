@@ -22,7 +22,15 @@ import grpc
 from cardtui import __version__
 from cardtui.client import versions
 from cardtui.client.boards import cacho, rummy_words, truco_words  # noqa: F401  (each says its game's events)
-from cardtui.client.connection import WAIT, BadAddress, Connection, closing_text, diagnosed, error_text
+from cardtui.client.connection import (
+    WAIT,
+    BadAddress,
+    Connection,
+    closing_text,
+    diagnosed,
+    error_text,
+    refused,
+)
 from cardtui.client.fairness import NO_CUTS, FairDeals, Verdict
 from cardtui.client.invite_links import Link
 from cardtui.client.lines.actions import (
@@ -686,7 +694,7 @@ class LineRoom:
             await self.conn.act(at.token, action, at.model.seq)
         except grpc.aio.AioRpcError as err:
             at.narrator.acted = False
-            self.say(_("Not allowed: {why}").format(why=error_text(err)))
+            self.say(_("Not allowed: {why}").format(why=error_text(err)) if refused(err) else error_text(err))
 
     def _at(self) -> Seat | None:
         if self.at is None:

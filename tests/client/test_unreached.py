@@ -270,3 +270,24 @@ def test_a_host_with_no_route_and_one_forbidden_are_said_so(tmp_path: Path) -> N
                     "the same network?",
                     "This machine's network rules refuse connections to 10.9.9.7 (a firewall or a route that forbids "
                     "it)."], ran
+
+
+def test_only_a_refusal_is_said_not_allowed() -> None:
+    """A call the server answered with a refusal of its own is "not allowed"; one that met no answer (a deadline,
+    a server out of reach) is said as what happened to it, a deadline as a busy server whose answer may still
+    come."""
+    import grpc
+
+    from cardtui.client.connection import error_text, refused
+
+    def failed(code: grpc.StatusCode, details: str) -> grpc.aio.AioRpcError:
+        return grpc.aio.AioRpcError(code, grpc.aio.Metadata(), grpc.aio.Metadata(), details)
+
+    late = failed(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+    gone = failed(grpc.StatusCode.UNAVAILABLE, "failed to connect to all addresses; last error: UNKNOWN: "
+                                               "ipv4:127.0.0.1:1: Failed to connect to remote host: Connection refused")
+    turn = failed(grpc.StatusCode.FAILED_PRECONDITION, "It is bia's turn, not yours.")
+    assert not refused(late) and not refused(gone) and refused(turn)
+    assert error_text(late).startswith("The server is busy") and "may still be done" in error_text(late)
+    assert error_text(gone).startswith("The server refused the connection: it is not running now")
+    assert error_text(turn) == "It is bia's turn, not yours."
