@@ -50,6 +50,7 @@ from cardtui.client.boards.truco_words import (
     counted,
     meaning,
     my_team,
+    seat_team,
     team_does,
     team_object,
 )
@@ -466,10 +467,15 @@ class Narrator:
         if isinstance(body, truco_pb2.PaulistaDealChoice) and body.choice != truco_pb2.PAULISTA_CHOICE_REJECT:
             return ""  # the mão keeps the cards or passes them on: the rejected ones alone are news
         if isinstance(body, truco_pb2.TrucoSignalled) and body.seat != model.seat:
+            mine = my_team(model)
+            if mine is not None and seat_team(model, body.seat) != mine:
+                return ""  # an opponent's, caught: ``last`` and the verbose level say it; a partner's is for you
             promise = spoken(meaning(model.game, body.signal).plain, stop=False, short=True)
-            # an opponent's is one the player caught, as their name says: "you caught it" is verbose's
             self.signals.append(_("{name} signals {promise}.").format(name=model.name(body.seat), promise=promise))
             return ""
+        if isinstance(body, table_pb2.MatchStarted):  # how the seats were chosen: the verbose level's
+            return (_("Game {n} begins, the seats swapped.") if body.seats_from
+                    else _("Game {n} begins.")).format(n=body.match)
 
         if isinstance(body, cacho_pb2.CachoShowed):
             return ""  # the pot's result names the winning hand (``last``: every hand shown)

@@ -257,9 +257,9 @@ def truco(seq: int, **body: object) -> table_pb2.Event:
 
 
 def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> None:
-    """A truco hand's cards, and the signals seen, help the player's decisions only: the terse level says them as
-    the player's turn begins (a hand the others end first leaves them unsaid, kept for ``last``); verbose says
-    them as they come."""
+    """A truco hand's cards, and the partner's signals, help the player's decisions only: the terse level says them
+    as the player's turn begins (a hand the others end first leaves them unsaid, kept for ``last``, as an opponent's
+    signal the player caught is); verbose says them as they come."""
     m = model("truco_argentino")
     m.view.truco.cards.extend(["1e", "7o", "3c"])  # type: ignore[union-attr]
     terse = Narrator(Level.TERSE)
@@ -268,7 +268,7 @@ def test_a_truco_hand_says_the_cards_and_the_signals_with_the_players_turn() -> 
     signal = truco(2, signalled=truco_pb2.TrucoSignalled(seat=2, signal=common_pb2.SIGNAL_WINK))
     caught = truco(3, signalled=truco_pb2.TrucoSignalled(seat=1, signal=common_pb2.SIGNAL_WINK))
     assert told(terse, m, signal) == [] and told(terse, m, caught) == []
-    assert terse.turn_begins() == ["caio signals ace clubs.", "bia signals ace clubs."]
+    assert terse.turn_begins() == ["caio signals ace clubs."], "the partner's signal; an opponent's caught, in last"
     assert terse.hand_unheard(m, []) == "ace swords, 7 coins and 3 cups"
     assert terse.hand_unheard(m, []) == "", "said once"
     verbose = Narrator(Level.VERBOSE)
