@@ -143,6 +143,8 @@ class Folded:
         return "; ".join(self.moves) + "." if self.moves else ""  # a name and a card: a discard, as ever
 
 
+TO_THE_END = frozenset({truco_pb2.TRUCO_WORD_FALTA_ENVIDO, truco_pb2.TRUCO_WORD_CONTRA_FLOR_AL_RESTO})
+"""Calls whose stake the score sets (what the leaders lack to win): said with it, the first call too."""
 BETS = frozenset({"check", "bet", "call", "raise", "pass", "fold"})
 """The betting acts (Cacho, Pif Paf's betting round): the others' are said together, one line until something
 else is said or the player's turn comes."""
@@ -440,10 +442,10 @@ class Narrator:
             card = body.card
             self.later.append(lambda now: self._drew(now, card))
             return ""
-        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO
-                                                         or body.bet not in self.called):
+        if isinstance(body, truco_pb2.TrucoCalled) and (body.bet == truco_pb2.TRUCO_BET_TRUCO or (
+                body.bet not in self.called and body.call not in TO_THE_END)):
             # the truco's rungs: the word says the stake ("Seis!" is for 6); an envido's first call too (a real
-            # envido alone is for 3): only a call raised on another says its sum
+            # envido alone is for 3): only a call raised on another says its sum, and a falta, which the score sets
             self.called.add(body.bet)
             return spoken(f"{model.name(body.seat)}: {call_word(model, body.call)}")
         if isinstance(body, truco_pb2.TrucoAnswered) and body.accepted and not body.HasField("call"):

@@ -252,6 +252,22 @@ def test_an_envido_is_accepted_without_its_stake_and_won_by_a_side() -> None:
     assert told(Narrator(Level.VERBOSE), m, ours) == ["caio wins the envido with 25: us +7."]
 
 
+def test_an_envido_is_called_without_its_stake_but_a_raise_and_a_falta_with_it() -> None:
+    """A real envido alone is for 3, as every player knows: its first call is the word alone; a call raised on it
+    says the sum the bet stands at, and a falta envido what the score makes it worth."""
+    m = model("truco_argentino")
+    terse = Narrator(Level.TERSE)
+
+    def called(seq: int, seat: int, word: int, value: int) -> table_pb2.Event:
+        return truco(seq, called=truco_pb2.TrucoCalled(seat=seat, team=seat % 2, bet=truco_pb2.TRUCO_BET_ENVIDO,
+                                                       call=word, value=value, refused=1))
+
+    assert told(terse, m, called(1, 1, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 3)) == ["bia: ¡Real envido!"]
+    assert told(terse, m, called(2, 2, truco_pb2.TRUCO_WORD_REAL_ENVIDO, 6)) == ["caio: ¡Real envido!, for 6."]
+    first = Narrator(Level.TERSE)
+    assert told(first, m, called(3, 1, truco_pb2.TRUCO_WORD_FALTA_ENVIDO, 22)) == ["bia: ¡Falta envido!, for 22."]
+
+
 def truco(seq: int, **body: object) -> table_pb2.Event:
     return table_pb2.Event(seq=seq, truco=truco_pb2.TrucoEvent(**body))  # type: ignore[arg-type]
 
