@@ -89,8 +89,8 @@ def _cacho_sides(model: TableModel) -> list[Side]:
     view = model.view
     if view is None or view.WhichOneof("game") != "cacho":
         return []
-    return _seats(model, [(s.seat, s.chips + s.put, s.status == cacho_pb2.CACHO_SEAT_STATUS_BUST)
-                          for s in view.cacho.seats])
+    # the chips behind each seat: once a hand is over they hold what it won (its bets stay in ``put`` to be shown)
+    return _seats(model, [(s.seat, s.chips, s.status == cacho_pb2.CACHO_SEAT_STATUS_BUST) for s in view.cacho.seats])
 
 
 def _truco_sides(model: TableModel) -> list[Side]:
