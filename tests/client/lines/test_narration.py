@@ -645,4 +645,4 @@ def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
             legal = match.legal_actions(seat)
             ending = [a for a in legal if a.type in ("fold", "knock")]  # hands that end soon
             match.apply(seat, rng.choice(ending if ending and rng.random() < 0.5 else legal))
-        assert ended >= 3, f"{game}: {ended} hands"
+        assert ended >= 2, f"{game}: {ended} hands"
