@@ -90,7 +90,9 @@ def _cacho_sides(model: TableModel) -> list[Side]:
     if view is None or view.WhichOneof("game") != "cacho":
         return []
     # the chips behind each seat: once a hand is over they hold what it won (its bets stay in ``put`` to be shown)
-    return _seats(model, [(s.seat, s.chips, s.status == cacho_pb2.CACHO_SEAT_STATUS_BUST) for s in view.cacho.seats])
+    # (a seat with nothing left once the hand is over is out of the match; one all in is still in the hand)
+    return _seats(model, [(s.seat, s.chips, s.status == cacho_pb2.CACHO_SEAT_STATUS_BUST or (
+        s.chips <= 0 and (view.hand_over or s.status != cacho_pb2.CACHO_SEAT_STATUS_IN))) for s in view.cacho.seats])
 
 
 def _truco_sides(model: TableModel) -> list[Side]:
