@@ -1,4 +1,10 @@
-"""How much the line mode says: terse at a table by default, verbose on request.
+"""How much the line mode says: terse at a table by default, verbose on request; and the one shape every game's
+hand is told in, at both levels.
+
+The shape (``families`` says what each family puts in it): at the player's turn, what is new and the choices
+(``loop``, ``actions``); a hand's result with what won it and every side's total, the player's first, said once the
+view after it is in ("bia wins 6 with cacho (33); you 18, bia 26, caio 16."); a redeal with why ("Dealt again:
+everyone passed."). Two numbers are never said one after the other.
 
 Read aloud, every event of a table takes longer to say than the table takes to play it: a voice that says
 each bot's draw and discard, a claim window the player can only let go, the hand before each turn and the
@@ -6,34 +12,29 @@ fair-deal check's findings falls minutes behind a hand of Pif Paf. The terse lev
 player's decision and what came of the hand: their turn and its choices; the others' calls, bets, folds and
 cards that reach the table; a knock, a claim; the results. The rest is folded or left for the asking:
 
-- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 of clubs; caio takes
-  it, discards the queen of hearts": a card taken from the pile was just heard, or was the player's own,
-  "yours"), said when the player's turn comes or when a seat's turn comes round again; a card the player draws
-  from the stock is said with the discard's turn ("You draw 4 clubs, number 5; discard."), and a hand played
-  for points ends with who lost what, the same loss said once ("bia wins the hand: you and caio -1.");
+- the others' draws and discards at Pif Paf and Cacheta are one line a round ("bia, 9 clubs; caio takes it,
+  discards queen hearts": a card taken from the pile was just heard, or was the player's own, "yours"), said when
+  the player's turn comes or when a seat's turn comes round again; a card the player draws from the stock is
+  said with the discard's turn ("You draw 4 clubs, number 5; discard.");
 - what only repeats what the player did ("You discard the 7 of hearts", after they chose it) is not said,
   nor what changes nothing ("bia is the mão", the ante, "a card to each of 4 players");
 - cards are named short ("king cups"), quicker to hear; the same bet by seats one after another is said once
   ("bot 3 and bot 4 pass");
-- at truco the hand's cards, and the signals seen, are said with the player's turn (they help a decision
-  only; the turn itself, at truco and Cacho, is said without its choices: ``loop``), and the hand's number not
-  at all (the last one's end was said); a truco's call without its stake, which the word says, and every
-  acceptance without it (the call just said it); an envido won as ours or theirs, with what it gives (the
-  points each side holds were said in its "Tengo"s); a trick as ours or theirs; a round's end with the score
-  it leaves ("We take 4; we 15, they 2.");
+- at truco the hand's cards, and the partner's signals, are said with the player's turn (they help a decision
+  only), and the hand's number not at all (the last one's result was said); a truco's call without its stake,
+  which the word says, an envido's first call too (its sum once raised, a falta's always), and every acceptance
+  without it (the call just said it); an envido won as ours or theirs, with what it gives (the points each side
+  holds were said in its "Tengo"s); a trick as ours or theirs;
 - at truco paulista a mão's rejected hands are one sentence, said before what comes next: how many, and the
   manilhas and 3s among them ("bia rejects 2 hands, ace spades among them."), the low cards out of play unnamed;
-- at Cacho a hand's number is not said (the last pot's winner was), a redeal is "Dealt again." (everyone's
-  pass was just said), and each card the player is dealt is said with the turn it is for; each show by its
-  worth, which decides the pot (the player's own cards were heard as they came), and nothing of the others'
-  bets and shows once the player is out of the hand (the pot's winner is said); the analysis of their play, on
-  request;
+- at Cacho a hand's number is not said (the last pot's result was), each card the player is dealt is said with
+  the turn it is for, the shows by the pot's result (the winning hand; ``last`` has each), and nothing of the
+  others' bets once the player is out of the hand (its result is said); the analysis of their play, on request;
 - the fair-deal check in one short sentence ("Fair deal.", or what else it found; ``deal`` says its findings);
 - every sentence is kept, in full, for ``last``.
 
-``verbose`` says every event as it comes, each in the log's own words, as the line mode always did. The level
-is the player's, kept beside their bell (not a browser guest's: the host's config directory is not theirs).
-"""
+``verbose`` says every other event as it comes, each in the log's own words, as the line mode always did. The
+level is the player's, kept beside their bell (not a browser guest's: the host's config directory is not theirs)."""
 
 from __future__ import annotations
 
