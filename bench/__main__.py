@@ -154,6 +154,8 @@ def fair_section(quick: bool) -> None:
           " steered under ✔ (mark 0), against the honest host; then the randomised dishonest host over every game")
     fairdeal.run(print=lambda s: print(s, flush=True), hands=hands, model_hands=300 if quick else 3000)
     fairdeal.wait_report(print=lambda s: print(s, flush=True), hands=10 if quick else 40)
+    print("== a deck no host can re-roll (issue 86): past one table, the table's word, one seat's cut, honest tables")
+    fairdeal.issue86_report(print=lambda s: print(s, flush=True), quick=quick)
 
 
 def front_section(quick: bool) -> None:

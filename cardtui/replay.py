@@ -24,7 +24,7 @@ class RecordHands:
     """Hand histories held in this process, each rebuilt by the engine when it is opened."""
 
     def __init__(self, records: Iterable[Mapping[str, Any]], title: str) -> None:
-        self.records = list(records)
+        self.records = [r for r in records if "void" not in r]  # (a commitment that dealt no hand: nothing to replay)
         self._title = title
 
     @property
@@ -53,6 +53,8 @@ def read_file(path: Path) -> list[dict[str, Any]]:
                 record = json.loads(text)
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}, line {n}, is not JSON: {e.msg}.") from None
+            if isinstance(record, dict) and "void" in record:
+                continue  # a commitment that dealt no hand (docs/history.md §2a): no cards to replay
             if not isinstance(record, dict) or not {"game", "hand", "seats", "actions"} <= record.keys():
                 raise ValueError(f"{path}, line {n}, is not a hand history (format cardtui-hand/1).")
             records.append(record)

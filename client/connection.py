@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import errno
 import socket
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,6 +25,7 @@ import grpc
 
 from cardtui import __version__
 from cardtui.client import versions
+from cardtui.client.stay import Stay
 from cardtui.fair import Chain
 from cardtui.i18n import _, render
 from cardtui.identity import Identity
@@ -388,6 +389,9 @@ class Connection:
     """Where each token's table is served, as the lobby said it ("": the lobby's own server)."""
     elsewhere: dict[str, grpc.aio.Channel] = field(default_factory=dict, repr=False)
     """The channels to tables served elsewhere than the lobby, by address."""
+    stay: Stay | None = field(default=None, repr=False)
+    """What this client remembers of the links it gave this host (``client.stay``), shared by every table it
+    follows here: made on first use, keyed by the address dialled."""
     chains: dict[str, Chain] = field(default_factory=dict, repr=False)
     """Each seat token's chain (``cardtui-deal/2``): pledged when sitting down, its links are the seeds this
     client sends for that seat's deals."""
@@ -712,10 +716,23 @@ class Connection:
         the stream opens again there: a table whose process stopped comes back on another.
         """
         last = after_seq
-        backoff = 0.2
-        dropped = False
         if fair is not None:
             fair.chain = self.chains.get(token)
+            if self.stay is None:
+                self.stay = Stay(self.target)
+            fair.stay = self.stay
+        try:
+            async with contextlib.aclosing(self._follow(token, on_retry, max_backoff, fair, last)) as messages:
+                async for msg in messages:
+                    yield msg
+        finally:
+            if fair is not None:
+                fair.close()
+
+    async def _follow(self, token: str, on_retry: Callable[[float], None] | None, max_backoff: float,
+                      fair: FairDeals | None, last: int) -> AsyncGenerator[table_pb2.TableMessage, None]:
+        backoff = 0.2
+        dropped = False
         while True:
             if dropped:
                 await self.locate(token)

@@ -43,6 +43,7 @@ from rich.text import Text
 from cardtui.client import gamebook
 from cardtui.client.cards import glyphs
 from cardtui.client.models import event_body
+from cardtui.client.stay import Fate, Kind, Stay, Taint
 from cardtui.client.words import Said
 from cardtui.fair import SCHEMES, Chain, DealSeed, FairRandom, commitment, sample_positions, shuffled
 from cardtui.i18n import N_, _, render
@@ -114,8 +115,9 @@ class Watch:
     it did not follow enough of it to tell)."""
     named: int | None = None
     """The dealer the commitment fixed, before any link was seen (None: the commitment named none)."""
-    guessed: bool = False
-    """``dealer`` follows the rotation from a dealer this client did not see deal (a snapshot's word)."""
+    guessed: str = ""
+    """Why ``dealer`` rests on the table's word (a snapshot, a hole in the event numbers, a seat taken mid-match),
+    not on a rotation this client saw itself; "" where it saw it."""
     distrusted: bool = False
     """A hand of this match was dealt out of the rules' turn before: the rotation no longer tells who deals."""
     seats_from: tuple[int, ...] = ()
@@ -379,8 +381,12 @@ class FairDeals:
         before its end (a misdeal) is dealt again by the same dealer."""
         self.begun_duels = False
         """That hand is a pica-pica hand's 1v1s."""
-        self.guessed = False
-        """``last_dealer`` rests on a snapshot's word (a dealer this client did not see deal), until a match starts."""
+        self.guessed = ""
+        """Why ``last_dealer`` rests on the table's word (a dealer this client did not see deal: a snapshot's, or
+        none at all after a hole in the event numbers), until a match starts; "" while this client saw it."""
+        self.holes: list[tuple[int, int]] = []
+        """Event numbers that never reached this client, not yet said: the next verdict names them (a hole is
+        never passed over in silence)."""
         self.distrust = False
         """A hand of the match in play was dealt out of the rules' turn: until the next match, a dealer no
         commitment fixed gets no tick."""
@@ -389,6 +395,14 @@ class FairDeals:
         undealt or misdealt): the host had seen that link, so the next deal is one it could choose, and is
         flagged (docs/deal.md §12: each link in exactly one dealt hand); with False, this client could not tell
         (part of that hand never reached it), and the next deal is not called fair."""
+        self.stay: Stay | None = None
+        """What this client remembers, on its disk, of the links it gave this host (``client.stay``): a link given
+        to a commitment at another table, or before this client started again, that dealt no hand taints the
+        next deal checked here, as one at this table does."""
+        self._following = ""
+        """The table this checker told ``stay`` it follows (``close`` tells it it stopped)."""
+        self._given: set[str] = set()
+        """The commitments at this table this checker gave links to: their fates it says itself (``spent``)."""
 
     def feed(self, msg: table_pb2.TableMessage) -> list[tuple[int, bytes]]:
         """Take in one message; the seeds to send now, as (hand, seed)."""
@@ -398,6 +412,10 @@ class FairDeals:
             self.game, self.table, self.seats = snap.table.game, snap.table.id, len(snap.table.seats)
             self.seat = snap.seat if snap.HasField("seat") else None
             self.options = dict(snap.table.options)
+            if self.stay is not None and self._following != self.table:
+                self.close()
+                self._following = self.table
+                self.stay.follow(self.table)
             self._resync(snap.view)
             self._seated(snap.view)
             if self.opened is None:
@@ -415,7 +433,10 @@ class FairDeals:
                     self._caught_up(ev)
                 continue
             if ev.seq != self.last + 1:  # a hole: what was missed is not known
+                self.holes.append((self.last + 1, ev.seq - 1))
                 self.last_dealer, self.opening, self.begun = None, False, None
+                self.guessed = phrase("events {first} to {last} never reached this client", first=self.last + 1,
+                                      last=ev.seq - 1)
                 if self.watch is not None and not self.watch.bare:
                     self.watch.gap = True
                 else:  # a hand begun with no commitment seen may have had one, and ended, in the hole
@@ -442,6 +463,9 @@ class FairDeals:
             elif isinstance(inner, table_pb2.DealRevealed):
                 self.deal = max(self.deal, inner.hand)
                 verdict = self.check(inner)
+                if self.stay is not None:  # (a reveal of a deal this client did not follow settles a link of its)
+                    self.stay.revealed(inner.table, inner.hand, [p.seed for p in inner.seeds], bool(inner.void),
+                                       inner.void)
                 told.append(verdict)
                 self.watch = None
                 self.following = True
@@ -464,7 +488,10 @@ class FairDeals:
             return  # the hand whose dealer this client saw is still the last one: nothing it needs was missed
         self.last_winner, self.opening, self.duels, self.begun = None, False, False, None
         self.last_dealer, self.last_hand_no = (dealer, hand) if hand else (None, None)
-        self.guessed = bool(hand)
+        if hand:
+            first = self.opened is None and self.seat is not None
+            self.guessed = (N_("this client opened the table during a match") if first
+                            else N_("a snapshot of the table named the last dealer"))
 
     def _ended(self, ended: table_pb2.HandEnded) -> None:
         """A hand played out to its end: the rotation moves on from its dealer."""
@@ -486,6 +513,9 @@ class FairDeals:
                                pledges={p.seat: p.follows for p in inner.pledges})
         elif isinstance(inner, table_pb2.DealRevealed):
             self.watch = None
+            if self.stay is not None:  # (a link this client gave before it started again, settled)
+                self.stay.revealed(inner.table, inner.hand, [p.seed for p in inner.seeds], bool(inner.void),
+                                   inner.void)
         elif self.watch is not None and inner is not None and name != "hidden":
             w = self.watch
             w.started = w.started or isinstance(inner, table_pb2.HandStarted | table_pb2.CardsDealt)
@@ -522,6 +552,7 @@ class FairDeals:
             told.append(Verdict(old.hand, (N_("the host saw your seed for this deal, then committed to another deck"
                                               " instead: no hand was dealt from it"),), hand_no=old.hand_no))
             self.spent = old.tainted or (old.hand, True)
+            self._settle(old, Fate.UNDEALT, Kind.DROPPED)
         elif old is not None and old.tainted is not None:
             self.spent = old.tainted  # (dropped in turn: the taint goes on to the deal after it)
         seated = self.seat is not None
@@ -553,6 +584,9 @@ class FairDeals:
             seed = link if seated and not unasked and carried is None else None
             if seed is not None and at is not None:
                 self.revealed = at + 1
+        if seed is not None and self.stay is not None:  # remembered before it is sent: a crash forgets nothing
+            self.stay.gave(self.table, inner.hand, inner.commitment, named or b"")
+            self._given.add(inner.commitment)
         watch = Watch(inner.hand, inner.commitment, seed, cut_ms=inner.cut_ms, arrived=self.clock(), unasked=unasked,
                       live=not replay, bots=self.bots, scheme=scheme, pledges=pledges,
                       foreign=named is not None and at is None,
@@ -601,7 +635,7 @@ class FairDeals:
         game = gamebook.find(self.game)
         dealing = game.dealing if game is not None else None
         if self.opening:
-            self.guessed = self.distrust = False  # a match's first dealer is the rules' own: no one's word
+            self.guessed, self.distrust = "", False  # a match's first dealer is the rules' own: no one's word
             expected: int | None = dealing.first if dealing is not None else None
             if expected == -1:
                 expected = n - 1
@@ -626,6 +660,7 @@ class FairDeals:
             return Verdict(w.hand, checked=False, seated=self.seat is not None, hand_no=w.hand_no)
         problems = [N_("no commitment came before this hand's cards")] if w.bare else []
         problems.append(N_("its seeds were never revealed, so nothing of it could be checked"))
+        self._settle(w, Fate.DEALT)  # (a hand was played from it: its own line is red, and no other deck was dealt)
         return Verdict(w.hand, tuple(problems), seated=self.seat is not None, hand_no=w.hand_no)
 
     def taken(self, hand: int, taken: bool) -> None:
@@ -653,7 +688,9 @@ class FairDeals:
             return Verdict(reveal.hand, checked=False, seated=seated, hand_no=w.hand_no)
         hand = reveal.hand if w.bare else w.hand
         problems: list[str] = []
-        notes: list[str] = []
+        notes: list[str] = [phrase("events {first} to {last} of the table never reached this client", first=a, last=b)
+                            for a, b in self.holes]
+        self.holes = []
         doubt = ""
         earlier = w.tainted
         if earlier is not None and earlier[1]:
@@ -677,6 +714,16 @@ class FairDeals:
             # This client's link, seen, and no hand of it played out here: the next deal is one the host could
             # choose (certainly, unless part of this hand never reached this client).
             self.spent = (hand, not w.gap)
+            self._settle(w, Fate.UNSEEN if w.gap and not reveal.void else Fate.UNDEALT,
+                         Kind.VOID if reveal.void else Kind.UNSEEN if w.gap else Kind.MISDEALT, reveal.void)
+        elif w.seed is not None:
+            self._settle(w, Fate.DEALT)
+        remembered = self._remembered() if w.seed is not None and not reveal.void else []
+        for t in remembered:
+            if not t.honest:
+                problems.append(phrase("the host had seen your seed for table deal {old} at table {table}, which dealt"
+                                       " no hand ({how}), before this deal: it could choose between the two decks",
+                                       old=t.deal, table=t.table[:8], how=_kind_said(t)))
         if w.moved_after:
             problems.append(N_("the seats were moved after the commitment, once the seeds could be seen: the host"
                                " could choose between decks"))
@@ -770,9 +817,10 @@ class FairDeals:
                 # Out of turn once, the table's rotation and the rules' part ways: until the next match, a dealer
                 # the commitment did not fix gets no tick, whichever of the two it follows.
                 self.distrust = True
-            if w.named is None and (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
-                doubt = N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
-                           " to work it out")
+            if (w.dealer is None or w.guessed or w.distrusted) and not w.bare and not doubt:
+                # Who deals decides who leads and who bets first: ✔ only where this client saw the rotation itself.
+                # A dealer the commitment named is the table's word all the same when nothing here can check it.
+                doubt = self._word(w)
             game = gamebook.find(self.game)
             if game is None:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
@@ -780,11 +828,60 @@ class FairDeals:
             else:
                 problems += game.deal_check(game.pack, FairRandom(seed), w.seen, self.seat, self.seats)
                 compared = True
+        honest = [t for t in remembered if t.honest]
+        if len(honest) == 1:
+            t = honest[0]
+            taint = phrase("your seed for table deal {old} at table {table} went to a deal you did not see played"
+                           " out ({how}): the host saw that deck, so this deal cannot be told from one it chose",
+                           old=t.deal, table=t.table[:8], how=_kind_said(t))
+        elif honest:
+            shown = "; ".join(_("table deal {old} at table {table} ({how})").format(
+                old=t.deal, table=t.table[:8], how=_kind_said(t)) for t in honest[:3])
+            more = _("; and {n} more").format(n=len(honest) - 3) if len(honest) > 3 else ""
+            taint = phrase("your seeds for {n} deals at this host went to deals you did not see played out ({which}"
+                           "{more}): the host saw those decks, so this deal cannot be told from one it chose",
+                           n=len(honest), which=shown, more=more)
+        if honest:
+            doubt = phrase("{one}; and {other}", one=said(doubt), other=said(taint)) if doubt else taint
         mine = seeds.get(self.seat) if self.seat is not None else None
         return Verdict(hand, tuple(problems), tuple(notes), cut=w.seed is not None and mine == w.seed,
                        seated=seated, hand_no=w.hand_no, used=tuple(sorted(seeds)), awaited=awaited,
                        dropped=dropped, unasked=w.unasked, compared=compared or bool(reveal.void), withheld=withheld,
                        away=away, void=reveal.void, doubt=doubt, gone=tuple(reveal.gone))
+
+    def _settle(self, w: Watch, fate: Fate, kind: Kind | None = None, why: str = "") -> None:
+        """What became of this client's link to ``w`` (if it gave one), for its memory of the host."""
+        if self.stay is not None and w.seed is not None and not w.bare:
+            self.stay.settle(self.table, w.commitment, fate, kind, why)
+
+    def _remembered(self) -> list[Taint]:
+        """The links this client gave this host, at another table or before it started again, to commitments that
+        dealt no hand, not said yet: this deal is the next one after them. (Those this checker gave at this table
+        are its own to say, by ``spent``.)"""
+        if self.stay is None:
+            return []
+        return self.stay.taints(self.table, frozenset(self._given))
+
+    def close(self) -> None:
+        """This client stops following the table (the stream ends for good, or the screen goes): a link it gave
+        there whose hand it did not see played out is one the host saw and it cannot account for."""
+        if self.stay is not None and self._following:
+            self.stay.left(self._following)
+        self._following = ""
+
+    @staticmethod
+    def _word(w: Watch) -> str:
+        """Why the hand's dealer is the table's word, not the rotation this client saw (``check``'s doubt)."""
+        if w.guessed:
+            return phrase("who deals rests on the table's word, not on a rotation this client saw ({why})",
+                          why=said(w.guessed))
+        if w.distrusted:
+            return N_("who deals rests on the table's word: a hand of this match was dealt out of the rules' turn")
+        if w.named is None:
+            return N_("the commitment did not fix the dealer, and this client had not seen enough of the table"
+                      " to work it out")
+        return N_("who deals rests on the table's word: this client had not seen enough of the table to work it"
+                  " out")
 
     def _named(self, seat: int) -> str:
         """A seat as a verdict names it: its number, and who sits there."""
@@ -824,6 +921,16 @@ class FairDeals:
         else:
             return N_("the server never answered it")
         return ""
+
+
+def _kind_said(taint: Taint) -> str:
+    """How a remembered commitment came to deal nothing, in words."""
+    if taint.kind is Kind.VOID:
+        return said(taint.why) if taint.why else _("it was revealed undealt")
+    return {Kind.UNSEEN: _("this client stopped following that table before its hand was played out"),
+            Kind.DROPPED: _("another commitment replaced it"),
+            Kind.MISDEALT: _("it was revealed before a hand of it was played out"),
+            Kind.UNREVEALED: _("its hand was never revealed")}[taint.kind]
 
 
 # -- who deals (docs/deal.md §9), from the rules and the table's history ------------------------

@@ -12,6 +12,7 @@ stores histories in order (``linked``) lives elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterable, Mapping
@@ -169,6 +170,8 @@ class HandCheck:
     away: tuple[str, ...] = ()
     """Pledged seats dealt without because, the server says, they had gone (``gone``): said, not flagged, and
     never ✔ (whoever left the link out could have chosen between two decks)."""
+    void: str = ""
+    """A commitment that dealt no hand (docs/history.md §2a: a ``void`` line): why, as the server said it."""
 
     @property
     def ok(self) -> bool:
@@ -189,7 +192,9 @@ class HandCheck:
         of = f", match {self.match}" if self.match is not None else ""
         where = f"table {self.table or '?'} deal {self.hand}{of} ({self.game or '?'})"
         checks = "commitment, deal and chain check, but"
-        if self.problems:
+        if self.void and not self.problems:
+            text = f"{where}: ○ a commitment revealed undealt ({self.void}); no player's link was given to it"
+        elif self.problems:
             text = f"{where}: ✘ " + "; ".join(self.problems)
         elif not self.fair:
             text = f"{where}: plain seed: not a fair deal"
@@ -364,12 +369,19 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
     """
     last: dict[str, Mapping[str, Any]] = {}
     out = []
+    dealt: dict[tuple[str, Any], str] = {}
+    """Each (table, deal number) in the file, with its commitment: a number met again is a deal dealt twice."""
+    links: dict[str, str] = {}
+    """Every player's link of each table in the file, with where it went: a link met again was reused."""
     for record in records:
         table = str(record.get("table", ""))
         hand = record.get("hand")
         problems: list[str] = []
         notes: list[str] = []
         fair = "fair" in record
+        void = record.get("void")
+        with contextlib.suppress(AttributeError, TypeError):
+            problems += _accounted(record, dealt, links)
         unlinked = False
         previous = last.get(table)
         if "prev" in record:
@@ -388,7 +400,9 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
                              "is not checked: that hand is not in this file")
         elif fair:
             problems.append("it has no chain link (prev)")
-        if fair:
+        if fair and isinstance(void, str):
+            problems += _check_void(record)
+        elif fair:
             try:
                 more, extra = _check_fair(record, games)
             except (KeyError, TypeError, ValueError, AttributeError) as e:
@@ -402,6 +416,61 @@ def verify(records: Iterable[Mapping[str, Any]], games: Mapping[str, Replayer]) 
         seeds = _seeds(record) if fair else Seeds()
         out.append(HandCheck(table, hand, str(record.get("game", "")), fair, tuple(problems), tuple(notes), digest,
                              unlinked, seeds.used, seeds.dropped, record.get("match"), seeds.absent, seeds.hosted,
-                             seeds.withheld, seeds.away))
+                             seeds.withheld, seeds.away, void if isinstance(void, str) else ""))
         last[table] = record
     return out
+
+
+def _accounted(record: Mapping[str, Any], dealt: dict[tuple[str, Any], str], links: dict[str, str]) -> list[str]:
+    """Every commitment in a file accounted for (docs/deal.md §12): each deal number of a table in one line only,
+    each player's link in one commitment of its table only, no seed at a seat the server says had gone. A line
+    that breaks one is failed, whatever its own deal shows: a host that deals a number twice, or takes a link to
+    two commitments, had two decks to choose from."""
+    problems: list[str] = []
+    fair = record.get("fair")
+    if not isinstance(fair, Mapping):
+        return problems
+    table, hand = str(record.get("table", "")), record.get("hand")
+    where = f"table {table or '?'} deal {hand}"
+    commitment = str(fair.get("commitment", ""))
+    if (table, hand) in dealt:
+        other = dealt[table, hand]
+        problems.append(f"deal {hand} of this table is in the file twice" + (
+            ": two commitments for one deal number, so the host had two decks to choose from"
+            if other != commitment else ""))
+    else:
+        dealt[table, hand] = commitment
+    seeds = fair.get("player_seeds") or {}
+    for seat, link in sorted(seeds.items()):
+        key = f"{table}\n{str(link).lower()}"  # (a table's links: each of its seats' chains is its own)
+        if key in links:
+            problems.append(f"the link at seat {_seat(seat)} was given before ({links[key]}): a link reused, so the"
+                            " host knew it before it committed")
+        else:
+            links[key] = f"{where}, seat {_seat(seat)}"
+    gone = {str(s) for s in record.get("gone") or ()}
+    both = sorted(s for s in seeds if str(s) in gone)
+    if both:
+        problems.append(f"seat {', '.join(map(_seat, both))} is said to have gone before its link came, yet its"
+                        " link is in the deal")
+    return problems
+
+
+def _check_void(record: Mapping[str, Any]) -> list[str]:
+    """A commitment that dealt no hand (a ``void`` line, docs/history.md §2a): its seeds must match its
+    commitment, and a link given to it is named: the host saw that deck and dealt none of it, so the file cannot
+    show that the deal after it was not chosen."""
+    fair = record["fair"]
+    try:
+        seed = DealSeed.from_record(fair)
+    except ValueError as e:
+        return [f"the fair record is malformed: {e}"]
+    problems = []
+    if fair.get("commitment") != seed.commitment:
+        problems.append("the revealed server seed does not match the commitment")
+    given = [_seat(s) for s, _ in seed.player_seeds]
+    if given:
+        problems.append(f"a commitment that dealt no hand ({record['void']}) took the link of seat"
+                        f" {', '.join(given)}: the host saw that deck and dealt none of it, so it could choose the"
+                        " next")
+    return problems

@@ -341,3 +341,29 @@ def test_section_14_quotes_the_first_step_of_the_draws_as_the_vectors_hold_it() 
     assert [step["i"] for step in DEALS[0]["draws"]] == list(range(len(DEALS[0]["packs"][0]) - 1, 0, -1))
     blocks = [d["blocks"] for d in DEALS if "blocks" in d]
     assert blocks and all(set(b) == {"to", "cards"} and len(b["cards"]) == 3 for bs in blocks for b in bs)
+
+
+ACCOUNTING = SECOND["accounting"]
+"""§12's accounting: a seat gone, a void line, a dealer fixed by the commitment, a swap."""
+
+
+@pytest.mark.parametrize("vector", ACCOUNTING, ids=[v["title"][:40] for v in ACCOUNTING])
+def test_each_accounting_vector_verifies_as_it_says(vector: dict[str, Any]) -> None:
+    assert [c.line() for c in verify(vector["lines"], GAMES)] == vector["verify"]
+    for line in vector["lines"]:
+        fair = line["fair"]
+        assert hashlib.sha256(bytes.fromhex(fair["server_seed"])).hexdigest() == fair["commitment"]
+        assert not set(map(str, line.get("gone", ()))) & set(fair["player_seeds"]), "a gone seat has no seed"
+        assert set(map(str, line.get("gone", ()))) <= set(fair["pledges"]), "a gone seat is pledged"
+    committed = vector.get("commitment")
+    if committed is not None:
+        [line] = vector["lines"]
+        assert committed["commitment"] == line["fair"]["commitment"]
+        if "dealer" in committed:  # the dealer the commitment fixed deals the hand
+            assert line["dealer"] == committed["dealer"]
+        order = committed.get("seats_from", list(range(len(line["seats"]))))
+        # pledges are named at the commitment by the seats then; the history keys them by the seats now
+        assert line["fair"]["pledges"] == {str(new): committed["pledges"][str(old)] for new, old in enumerate(order)
+                                           if str(old) in committed["pledges"]}
+    if any("void" in line for line in vector["lines"]):
+        assert any("✘ a commitment that dealt no hand" in said for said in vector["verify"])

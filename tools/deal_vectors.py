@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtui.engine.core import Action, Bound, Game
-from cardtui.engine.fairness import GENESIS, canonical, hand_hash, linked
+from cardtui.engine.fairness import GENESIS, canonical, hand_hash, linked, verify
 from cardtui.engine.games import GAMES
 from cardtui.fair import (
     LINK_TAG,
@@ -318,6 +318,54 @@ def chain() -> list[dict[str, Any]]:
     return out
 
 
+def accounting() -> list[dict[str, Any]]:
+    """What a file must account for (§12, history.md §2 and §2a), each with what ``cardtui verify`` says of it:
+    a seat that had gone (pledged, no seed), a commitment that dealt no hand (its ``void`` line), a dealer fixed by
+    the commitment, and a match whose seats were swapped (pledges and seeds keyed by the new seats)."""
+    game = GAMES["cacho"]
+    names = ["ana", "bia", "caio"]
+    out: list[dict[str, Any]] = []
+    # A seat gone: seat 1 pledged, its stream closed before its link came; dealt without it.
+    links = {0: h("gone ana")}
+    seed = DealSeed(h("gone server"), tuple(links.items()), "vectors-gone", 1, SCHEMES[1],
+                    ((0, before(links[0])), (1, before(h("gone bia")))))
+    record = hand("cacho", names, seed, 2, [20, 20, 20])
+    record = linked({k: v for k, v in record.items() if k != "prev"} | {"awaited": [0, 1], "gone": [1]}, None)
+    out.append({"title": "A seat that had gone: seat 1 pledged, and is dealt without (no seed)", "lines": [record]})
+    # A void: hand 1 played, then deal 2 committed, seat 0's link in, and the table closed.
+    played = hand("cacho", names, deal_seed(h("void server 1"), ((0, h("void ana 1")),), "vectors-void", 1), 2,
+                  [20, 20, 20])
+    undealt = DealSeed(h("void server 2"), ((0, h("void ana 2")),), "vectors-void", 2, SCHEMES[1],
+                       ((0, before(h("void ana 2"))),))
+    void = linked({"table": "vectors-void", "hand": 2, "game": "cacho", "void": "the table closed before this deal"
+                   " was dealt", "fair": undealt.as_record(), "awaited": [0], "gone": [],
+                   "seats": [{"seat": i, "name": n} for i, n in enumerate(names)]}, played)
+    out.append({"title": "A commitment that dealt no hand: deal 2 took seat 0's link, and the table closed",
+                "lines": [played, void]})
+    # A dealer fixed by the commitment (DealCommitted.dealer), before any link: the hand's dealer.
+    fixed = deal_seed(h("fixed server"), ((0, h("fixed ana")), (1, h("fixed bia"))), "vectors-dealer", 1)
+    record = hand("cacho", names, fixed, 0, [20, 20, 20])
+    out.append({"title": "A dealer fixed by the commitment: seat 0 deals", "lines": [record],
+                "commitment": {"hand": 1, "commitment": fixed.commitment, "dealer": 0, "opens_match": True,
+                               "pledges": {str(s): v.hex() for s, v in fixed.pledges}}})
+    # A swap: the commitment fixed the seats' new order (seats_from: new seat 0 is old seat 1); its pledges are
+    # named by the old seats, the history's by the new ones, each link with its holder.
+    old = {0: h("swap ana"), 1: h("swap bia")}
+    order = [1, 0, 2]
+    swapped = DealSeed(h("swap server"), tuple(sorted((order.index(s), link) for s, link in old.items())),
+                       "vectors-swap", 1, SCHEMES[1],
+                       tuple(sorted((order.index(s), before(link)) for s, link in old.items())))
+    state, _ = game.resume(game.options({}), game.seat_infos([names[o] for o in order]), [20, 20, 20], 2, 1, swapped)
+    play(game, state, None, random.Random(1))
+    record = linked(dict(game.history(state) or {}, table="vectors-swap", hand=1, match=1, awaited=[0, 1]), None)
+    out.append({"title": "Seats swapped at a match's start, as the commitment fixed them", "lines": [record],
+                "commitment": {"hand": 1, "commitment": swapped.commitment, "seats_from": order,
+                               "pledges": {str(s): before(link).hex() for s, link in old.items()}}})
+    for vector in out:
+        vector["verify"] = [check.line() for check in verify(vector["lines"], GAMES)]
+    return out
+
+
 def section() -> dict[str, Any]:
     """The streams, the deals and the chain of hands, under the scheme being made (``SCHEME_NOW``)."""
     return {
@@ -361,7 +409,8 @@ def vectors() -> dict[str, Any]:
     published = json.loads(PUBLISHED.read_text(encoding="utf-8")) if PUBLISHED.exists() else {}
     first = {key: published[key] for key in ("streams", "deals", "chain") if key in published} or section()
     SCHEME_NOW[0] = SCHEMES[1]
-    second = {"scheme": SCHEMES[1], "link_tag": LINK_TAG.hex(), "chains": [chain_vector()], **section()}
+    second = {"scheme": SCHEMES[1], "link_tag": LINK_TAG.hex(), "chains": [chain_vector()], **section(),
+              "accounting": accounting()}
     return {
         "scheme": SCHEMES[0],
         "about": "Test vectors of docs/deal.md (§14). Hex is lower case; cards are in notation (§2); a number "

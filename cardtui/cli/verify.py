@@ -37,8 +37,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         records.append(record)
     checks = verify(records, GAMES)
     heads: dict[str, tuple[object, str]] = {}
+    red = sys.stdout.isatty()
     for check in checks:
-        print(check.line())
+        line = check.line()
+        print(f"\033[1;31m{line}\033[0m" if red and check.problems else line)  # a failure in red where colour shows
         heads[check.table] = (check.hand, check.digest)
     good = sum(c.ok for c in checks)
     full = sum(c.full for c in checks)

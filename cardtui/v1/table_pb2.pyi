@@ -598,7 +598,9 @@ class DealCommitted(_message.Message):
     from before this field (the client then works the dealer out from the rules alone).
     """
     opens_match: _builtins.bool
-    """this hand is a match's first (its dealer is the rules' first dealer)"""
+    """This hand is a match's first: its dealer is the rules' first dealer (docs/deal.md §9), which a
+    client can work out without the table's history; a later hand's dealer follows the rotation.
+    """
     @_builtins.property
     def pledges(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerPledge]:
         """"cardtui-deal/2": each seat whose link the deal takes, and the value that link must follow (its
@@ -1221,8 +1223,10 @@ class CutResponse(_message.Message):
     TAKEN_FIELD_NUMBER: _builtins.int
     taken: _builtins.bool
     """Whether the seed goes into the deal. False when it came too late (the hand was dealt
-    without it), for a hand that is not being cut, or a second time for the same hand:
-    none of these is an error, and the table never waits for a seed.
+    without it), for a hand that is not being cut, a second time for the same hand, or when it
+    is not the link the commitment named for the seat (its SHA-256 with the link tag is not the
+    named `follows`): none of these is an error, and the table waits for a seed no longer than
+    its wait (docs/fairness.md).
     """
     def __init__(
         self,

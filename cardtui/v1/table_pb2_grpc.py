@@ -94,8 +94,10 @@ class TableServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Cut(self, request, context):
-        """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
-        random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+        """A seated client's seed for a hand about to be dealt (a fair deal's cut): when `DealCommitted`
+        arrives naming a pledge for the seat, send the next link of the chain pledged when sitting down
+        (the one that follows what the commitment named, docs/deal.md §3a), never a link sent before.
+        A seat that let one cut's whole wait pass is waited for 3 seconds at most from then on.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -42,8 +42,10 @@ class TableStub:
     Act: _grpc.UnaryUnaryMultiCallable[_table_pb2.ActRequest, _table_pb2.ActResponse]
     Chat: _grpc.UnaryUnaryMultiCallable[_table_pb2.ChatRequest, _table_pb2.ChatResponse]
     Cut: _grpc.UnaryUnaryMultiCallable[_table_pb2.CutRequest, _table_pb2.CutResponse]
-    """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
-    random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+    """A seated client's seed for a hand about to be dealt (a fair deal's cut): when `DealCommitted`
+    arrives naming a pledge for the seat, send the next link of the chain pledged when sitting down
+    (the one that follows what the commitment named, docs/deal.md §3a), never a link sent before.
+    A seat that let one cut's whole wait pass is waited for 3 seconds at most from then on.
     """
     Rematch: _grpc.UnaryUnaryMultiCallable[_table_pb2.RematchRequest, _table_pb2.RematchResponse]
     """At a match's end: play again with the same seats, or with the seats swapped (partners changed
@@ -69,8 +71,10 @@ class TableAsyncStub(TableStub):
     Act: _aio.UnaryUnaryMultiCallable[_table_pb2.ActRequest, _table_pb2.ActResponse]  # type: ignore[assignment]
     Chat: _aio.UnaryUnaryMultiCallable[_table_pb2.ChatRequest, _table_pb2.ChatResponse]  # type: ignore[assignment]
     Cut: _aio.UnaryUnaryMultiCallable[_table_pb2.CutRequest, _table_pb2.CutResponse]  # type: ignore[assignment]
-    """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
-    random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+    """A seated client's seed for a hand about to be dealt (a fair deal's cut): when `DealCommitted`
+    arrives naming a pledge for the seat, send the next link of the chain pledged when sitting down
+    (the one that follows what the commitment named, docs/deal.md §3a), never a link sent before.
+    A seat that let one cut's whole wait pass is waited for 3 seconds at most from then on.
     """
     Rematch: _aio.UnaryUnaryMultiCallable[_table_pb2.RematchRequest, _table_pb2.RematchResponse]  # type: ignore[assignment]
     """At a match's end: play again with the same seats, or with the seats swapped (partners changed
@@ -117,8 +121,10 @@ class TableServicer(metaclass=_abc_1.ABCMeta):
         request: _table_pb2.CutRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_table_pb2.CutResponse, _abc.Awaitable[_table_pb2.CutResponse]]:
-        """A seated client's seed for a hand about to be dealt (a fair deal's cut): send a fresh
-        random 32 bytes when `DealCommitted` arrives. See "Fair deals" below.
+        """A seated client's seed for a hand about to be dealt (a fair deal's cut): when `DealCommitted`
+        arrives naming a pledge for the seat, send the next link of the chain pledged when sitting down
+        (the one that follows what the commitment named, docs/deal.md §3a), never a link sent before.
+        A seat that let one cut's whole wait pass is waited for 3 seconds at most from then on.
         """
 
     @_abc_1.abstractmethod

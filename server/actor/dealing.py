@@ -41,6 +41,10 @@ if TYPE_CHECKING:
     from cardtui.server.actor.table import Notes, Table
 
 
+LAPSED = 3.0
+"""The longest a deal waits for the link of a person who has let a cut lapse at this table before (docs/fairness.md,
+"One seat cannot stall a table"): their client cuts within milliseconds when it cuts at all, so one who lets the
+whole window pass once is not given a whole turn clock again, hand after hand, to hold the table up."""
 OPENING = 10.0
 """The longest a hand waits, before it is committed, for someone who just sat down to open the table: a
 browser guest's page or a terminal on a busy host takes seconds, a table's turn clock may be an hour."""
@@ -96,8 +100,13 @@ class Dealing:
         """The seats whose seeds the hand in play waited for: a seat here with no seed in the deal was dropped."""
         self.gone: tuple[int, ...] = ()
         """Of the hand in play's pledged seats, those whose stream had closed before their link came."""
+        self.voided: dict[str, Any] | None = None
+        """The history's line for a commitment revealed undealt (``void``), to be stored with the hands."""
         self.unopened: set[str] = set()
         """Tokens of people who sat down and have not opened the table since: the next commitment waits for them."""
+        self.lapsed: set[str] = set()
+        """Tokens of people who let a cut's whole window pass with their stream open: waited for ``LAPSED`` seconds
+        at most from then on, for as long as they sit here."""
 
     @property
     def wait(self) -> float:
@@ -225,9 +234,41 @@ class Dealing:
             if decided is not None:
                 data["decided"] = decided.data()
             self.note([committed], ("commit", None, data))
-            table.pacer.cut(window, self.deal)
+            self._arm(window)
         else:  # nobody to wait for: the commitment goes out with the deal, one message, not two
             self.deal((committed,))
+
+    def _lapsing(self, cut: Cut) -> set[int]:
+        """The seats the cut waits for whose person let a cut lapse before."""
+        seating = self.table.seating
+        return {s for s in cut.waiting if seating[s].token is not None and seating[s].token in self.lapsed}
+
+    def _arm(self, window: float, since: float = 0.0) -> None:
+        """The cut's timer: at ``LAPSED`` seconds if a seat that lapsed before is waited for, else at the window's
+        end (``since``: seconds of the window gone already)."""
+        cut = self.cut
+        short = cut is not None and self._lapsing(cut) and since < LAPSED < window
+        at = LAPSED if short else window
+        self.table.pacer.cut(max(0.0, at - since), lambda: self._window_over(window, at))
+
+    def _window_over(self, window: float, at: float) -> None:
+        """The cut's timer fired, ``at`` seconds into its ``window``: a seat that lapsed before and has not cut yet
+        is dealt without now; at the window's end, every seat still waited for has let its cut lapse (and is
+        waited for briefly from then on). The deal goes on once nobody is waited for."""
+        cut = self.cut
+        if cut is None:
+            return
+        late = self._lapsing(cut) if at < window else set(cut.waiting)
+        seating = self.table.seating
+        for seat in late:
+            token = seating[seat].token
+            if token is not None:
+                self.lapsed.add(token)
+        if at < window and cut.waiting - late:
+            cut.waiting -= late  # (their links, if they come, are too late: ``take_cut`` refuses them)
+            self._arm(window, at)
+            return
+        self.deal()
 
     def take_cut(self, seat: int, hand: int, seed: bytes) -> bool:
         """A seated person's link for the hand being cut; False (and unused) if it is too late, for another
@@ -276,6 +317,14 @@ class Dealing:
             return []
         seeds = tuple(PlayerSeed(seat, s) for seat, s in sorted(cut.seeds.items()))
         pledges = tuple(PlayerPledge(seat, value) for seat, value in cut.follows.items())
+        deal = DealSeed(cut.server_seed, tuple(sorted(cut.seeds.items())), self.table.id, cut.hand, SCHEME,
+                        tuple(cut.follows.items()))
+        seating = self.table.seating
+        # The history's line for it (docs/history.md §2a), so that a file accounts for every link a person gave.
+        self.voided = {"table": self.table.id, "hand": cut.hand, "game": self.table.rules.name, "void": reason,
+                       "fair": deal.as_record(), "awaited": list(cut.awaited), "gone": sorted(cut.gone),
+                       "seats": [{"seat": s.index, "name": s.name, **({"bot": s.level or "bot"} if s.botted else {})}
+                                 for s in seating.seats]}
         return [Event(DealRevealed(cut.hand, SCHEME, self.table.id, cut.server_seed, seeds, cut.awaited, pledges,
                                    tuple(sorted(cut.gone)), reason))]
 
@@ -351,7 +400,10 @@ class Dealing:
         cut = self.cut
         if cut is None:
             return False
-        self.table.pacer.cut(self.wait if cut.waiting else 0.0, self.deal)
+        if cut.waiting:
+            self._arm(self.wait)
+        else:
+            self.table.pacer.cut(0.0, self.deal)
         return True
 
 

@@ -781,6 +781,8 @@ class Table:
         if void:
             with suppress(StoreDown):  # the store is what is gone: the streams end all the same
                 self._note(void)
+                if self.dealing.voided is not None:  # its line in the history, chained like a hand's
+                    self.journal.hand(self, self.dealing.voided)
         self.fanout.end(reason, resubscribe=False, args=args)
 
     def shutdown(self, reason: str) -> None:

@@ -172,7 +172,7 @@ class Replays:
         opened = await self.open(table_id, token, password)
         records = (json.loads(line) for line in self.room.store.hands.last_hands(table_id, LISTED))
         return replay_pb2.ListHandsResponse(
-            table=opened.summary, hands=[hand_summary(r) for r in records], in_play=opened.in_play
+            table=opened.summary, hands=[hand_summary(r) for r in records if "void" not in r], in_play=opened.in_play
         )
 
     async def record(self, table_id: str, hand: int, token: str, password: str) -> dict[str, Any]:
@@ -184,4 +184,6 @@ class Replays:
         if line is None:
             raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
         record: dict[str, Any] = json.loads(line)
+        if "void" in record:  # a commitment that dealt no hand: there is nothing to replay
+            raise NotFound("Table {table} has no finished hand {hand}.", table=quote(table_id), hand=hand)
         return record

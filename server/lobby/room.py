@@ -476,6 +476,9 @@ class Room:
         record = json.loads(dumps(linked(record, previous)))  # hashed later exactly as stored
         with self.store.transaction(), self.writing(table):
             self.store.hands.add_hand(table.id, record)
+            if "void" in record:  # a commitment that dealt no hand: nobody played it
+                self._last_hand[table.id] = record
+                return
             self.records.hand_done(table)
             if table.config.tournament and self.tournaments is not None:
                 self.tournaments.hand_done(table)  # a match's result is scored with its last hand, once

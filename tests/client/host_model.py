@@ -20,6 +20,18 @@ The property (``check``): **whenever the client shows ✔, the deck is the one f
 was seen, and the host had no choice left**: no ✔ on a hand whose ``Dealt.chose`` is true. And, for a host whose
 every move is one an honest server makes (``Move.honest``), no alarm: nothing red.
 
+Over a person's whole stay at the host (``StayModel``, ``run_stay``, ``check_stay``): tables closed mid-cut (the
+deal revealed undealt, the client's link in) and opened again with the same person, a second table at once,
+the client stopped mid-cut and started again at a new table (its memory's entry left by a process that is
+gone), the person leaving between hands; every table's client shares one memory of the host on a temporary
+disk (``client.stay``), and every table's hands are dealt by any ``Move`` above. Its property: no ✔ at any table
+on a hand dealt after a link of the client's went to a deal that dealt nothing (``rerolled``: the host could
+choose between that deck and the next), nor on one the table's own tricks let the host choose; and an honest
+stay (every visit above is one an honest host, or the person, makes) raises no alarm. Not covered there: two
+tables whose cuts interleave (the client's link in at one while the other deals; the real client shares
+the memory between them, and its fate is said on the next deal once known), and the rummy games (their
+hands are long; the one-table model plays them).
+
 What it covers: one client, seated, its seed asked for by pledged chain (``cardtui-deal/2``), at tables of every
 game and player count the model plays, a host that may also play one seat as a person; every trick above alone
 and in any combination, over many hands (the client's memory across hands, snapshots and gaps is the thing
@@ -34,9 +46,11 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, cast
 
 from cardtui.client.fairness import FairDeals, Standing, Verdict
+from cardtui.client.stay import Stay
 from cardtui.engine.core import Bound, Event, Game, Match, Rules
 from cardtui.engine.games import GAMES
 from cardtui.fair import SCHEME, SCHEMES, Chain, DealSeed, commitment
@@ -67,6 +81,10 @@ class Dealer(StrEnum):
     """The commitment names the rules' dealer; another deals, chosen after the links."""
     UNNAMED_OTHER = "unnamed_other"
     """The commitment names nobody; another than the rules' dealer deals, chosen after the links."""
+    CHOSEN = "chosen"
+    """The commitment names, before any link, a dealer the host picked (the seat before its own, so that its seat
+    leads), and that seat deals: the deck is not chosen, who leads and bets first is. A client that saw the
+    rotation says it is out of turn; one that rests on the table's word (a snapshot, a gap) must not give ✔."""
 
 
 class Drop(StrEnum):
@@ -207,10 +225,14 @@ class Host:
     """Every message the client was given, in order."""
     pending: list[tuple[int, bytes]] = field(default_factory=list)
     """Links the client sent and the host has not read yet."""
+    table: str = TABLE
+    stay: Stay | None = None
+    """The client's memory of this host (``client.stay``), shared by every table of a ``Visit``."""
 
     def __post_init__(self) -> None:
         self.rules: Rules = GAMES[self.game]
         self.fair.chain = self.client
+        self.fair.stay = self.stay
         self.client_follows, self.host_follows = self.client.pledge, self.host.pledge
         self.host_at = 1 if self.hosted else None
         self.give(table_pb2.TableMessage(seq=0, snapshot=table_pb2.Snapshot(
@@ -227,7 +249,7 @@ class Host:
                 for seat, name in enumerate(self.names())]
 
     def summary(self) -> common_pb2.TableSummary:
-        return common_pb2.TableSummary(id=TABLE, game=self.game, name="model", seats=self.seats(),
+        return common_pb2.TableSummary(id=self.table, game=self.game, name="model", seats=self.seats(),
                                        status=common_pb2.TABLE_STATUS_PLAYING, turn_seconds=30)
 
     def view(self) -> table_pb2.View:
@@ -298,6 +320,9 @@ class Host:
                 dealer = (rules_dealer + 1) % self.players
                 chose = True
             named = None if move.dealer in (Dealer.UNNAMED, Dealer.UNNAMED_OTHER) else rules_dealer
+            if move.dealer is Dealer.CHOSEN:
+                dealer = named = ((self.host_at if self.host_at is not None else self.at + 1) - 1) % self.players
+                chose = chose or dealer != rules_dealer
             if order and move.swap is Swap.LATE:
                 chose = True
             scheme = SCHEMES[0] if move.commit is Commit.OLD_SCHEME else SCHEME
@@ -346,7 +371,7 @@ class Host:
             elif theirs is not None:  # the first version: its seat's seed drawn freely
                 seeds[moved(theirs)] = self.rng.randbytes(32)
             revealed_pledges = tuple(sorted((moved(s), f) for s, f in pledges.items()))
-            deck = DealSeed(server, tuple(sorted(seeds.items())), TABLE, number, scheme, revealed_pledges)
+            deck = DealSeed(server, tuple(sorted(seeds.items())), self.table, number, scheme, revealed_pledges)
             if drops:
                 drop = drops.pop(0)
                 if link is not None:
@@ -384,6 +409,28 @@ class Host:
             tail.append(self._reveal(deck, move.reveal, self.at, gone))
         self.give(self.update(tail))
         self.dealt.append(Dealt(number, move, chose, move.reveal is not Reveal.NONE, new_match))
+
+    def void(self) -> bool:
+        """A commitment, the client's link taken, then the table closes: the deal is revealed undealt with the
+        reason (an honest server's way when a table closes mid-cut); the client's stream ends. Whether the client
+        gave a link to it."""
+        server = self.rng.randbytes(32)
+        self.deal += 1
+        pledges = {self.at: self.client_follows}
+        self.give(self.update([table_pb2.Event(deal_committed=table_pb2.DealCommitted(
+            hand=self.deal, commitment=commitment(server), cut_ms=CUT_MS, scheme=SCHEME,
+            pledges=[table_pb2.PlayerPledge(seat=s, follows=f) for s, f in sorted(pledges.items())]))], view=False))
+        link = self.link(self.deal)
+        seeds = [table_pb2.PlayerSeed(seat=self.at, seed=link)] if link is not None else []
+        if link is not None:
+            self.client_follows = link
+            self.fair.taken(self.deal, True)
+        self.give(self.update([table_pb2.Event(deal_revealed=table_pb2.DealRevealed(
+            hand=self.deal, scheme=SCHEME, table=self.table, server_seed=server, seeds=seeds, awaited=[self.at],
+            pledges=[table_pb2.PlayerPledge(seat=s, follows=f) for s, f in sorted(pledges.items())],
+            void="the table closed before this deal was dealt"))], view=False))
+        self.fair.close()
+        return link is not None
 
     def _deal(self, deck: DealSeed, new_match: bool, order: tuple[int, ...], dealer: int, fresh: bool = False
               ) -> tuple[list[Event | table_pb2.Event], Match]:
@@ -427,7 +474,7 @@ class Host:
         if how is Reveal.WRONG_SEED:
             deck = replace(deck, server_seed=self.rng.randbytes(32))
         elif how is Reveal.OTHER_TABLE:
-            deck = replace(deck, table=TABLE + "-x")
+            deck = replace(deck, table=self.table + "-x")
         elif how is Reveal.OTHER_HAND:
             deck = replace(deck, hand=deck.hand + 1000)
         awaited = () if how is Reveal.AWAITED_EMPTY else tuple(sorted({mine, *(s for s, _ in deck.pledges)}))
@@ -494,3 +541,128 @@ def run(game: str, players: int, moves: list[Move], seed: int, hosted: bool = Tr
         host.play(move)
     host.give(host.update([]))  # (a last message: the reveal's verdicts are all out)
     return host
+
+
+# -- a person's stay at the host: many tables, two at once, restarts ------------------------------
+class Visit(StrEnum):
+    """What the host does between hands, over the person's whole stay (not one table)."""
+
+    STAY = "stay"
+    """The next hand at the table in play."""
+    CLOSE = "close"
+    """The table in play closes mid-cut (its deal revealed undealt, the client's link in), and the host opens
+    another with the same person: a re-roll, if the next deal is dealt."""
+    OTHER = "other"
+    """A second table at once: a hand there, the first table's still open."""
+    RESTART = "restart"
+    """The client stops mid-cut (its link given, the fate unseen) and starts again at a new table."""
+    LEAVE = "leave"
+    """The person leaves the table between hands and sits at a new one: nothing owed."""
+
+
+HONEST_VISITS = frozenset({Visit.STAY, Visit.CLOSE, Visit.OTHER, Visit.RESTART, Visit.LEAVE})
+"""Every one of them an honest host, or the person, may do: none may bring an alarm."""
+
+
+@dataclass
+class StayModel:
+    """The person's stay at the host: tables opened one after another (or two at once), one client memory
+    (``client.stay``) on a temporary disk shared by all, and the property over all of it."""
+
+    game: str
+    players: int
+    rng: random.Random
+    file: Path
+    hosted: bool = True
+    tables: list[Host] = field(default_factory=list)
+    rerolled: bool = False
+    """A link of the client's went to a deal that dealt nothing, since the last hand it was dealt."""
+    dealt: list[tuple[Host, Dealt]] = field(default_factory=list)
+    """Every hand dealt at every table, with the stay's own choice folded into ``chose``."""
+    host_id: str = "model-host"
+
+    def __post_init__(self) -> None:
+        self.stay = Stay(self.host_id, self.file)
+        self.open()
+
+    def open(self) -> Host:
+        table = Host(self.game, self.players, random.Random(self.rng.randrange(2**31)), hosted=self.hosted,
+                     table=f"model-{len(self.tables) + 1:02d}", stay=self.stay)
+        self.tables.append(table)
+        return table
+
+    def play(self, table: Host, move: Move) -> None:
+        before = len(table.dealt)
+        table.play(move)
+        if len(table.dealt) > before:
+            d = table.dealt[-1]
+            self.dealt.append((table, replace(d, chose=d.chose or self.rerolled)))
+            self.rerolled = False
+
+    def visit(self, what: Visit, move: Move) -> None:
+        table = self.tables[-1]
+        if what is Visit.CLOSE:
+            self.rerolled |= table.void()
+            self.play(self.open(), move)
+        elif what is Visit.OTHER:
+            other = self.open()
+            self.play(other, move)  # (the first table stays open: its next hand follows)
+            self.tables.append(self.tables.pop(-2))
+        elif what is Visit.RESTART:
+            gave = _cut_then_stop(table)
+            self.rerolled |= gave
+            self.play(self.open(), move)
+        elif what is Visit.LEAVE:
+            table.fair.close()
+            self.play(self.open(), move)
+        else:
+            self.play(table, move)
+
+
+def _cut_then_stop(table: Host) -> bool:
+    """The client sends its link for a new commitment, then its process stops (its memory's entry left open by a
+    process that is gone): whether it gave one."""
+    import os
+
+    from cardtui.client import stay as stays
+
+    table.deal += 1
+    server = table.rng.randbytes(32)
+    table.give(table.update([table_pb2.Event(deal_committed=table_pb2.DealCommitted(
+        hand=table.deal, commitment=commitment(server), cut_ms=CUT_MS, scheme=SCHEME,
+        pledges=[table_pb2.PlayerPledge(seat=table.at, follows=table.client_follows)]))], view=False))
+    link = table.link(table.deal)
+    assert table.stay is not None
+    with table.stay._held() as data:  # as a process that died would leave it: its pid no longer alive
+        for raw in data.get(table.stay.host, []):
+            if raw.get("table") == table.table and raw.get("pid") == os.getpid():
+                raw["pid"] = _DEAD
+    stays.FOLLOWING.pop((table.stay.host, table.table), None)
+    return link is not None
+
+
+_DEAD = 2**22 + 12_345
+"""A process number no process has (above Linux's default pid_max)."""
+
+
+def check_stay(stay: StayModel, honest: bool) -> Iterator[Finding]:
+    """The property over the stay: no ✔ on a hand the host chose, at whichever table (a deal after another that took
+    the client's link and dealt nothing is one it chose); and for an honest host, no red."""
+    for table, dealt in stay.dealt:
+        v = {x.hand: x for x in table.fair.verdicts}.get(dealt.deal)
+        if v is None:
+            continue
+        if v.ok and dealt.chose:
+            yield Finding(dealt, v)
+        if honest and v.standing in RED:
+            yield Finding(dealt, v)
+
+
+def run_stay(game: str, players: int, visits: list[tuple[Visit, Move]], seed: int, file: Path,
+             hosted: bool = True) -> StayModel:
+    stay = StayModel(game, players, random.Random(seed), file, hosted)
+    for what, move in visits:
+        stay.visit(what, move)
+    for table in stay.tables:
+        table.give(table.update([]))
+    return stay

@@ -10,6 +10,8 @@ reads every message; the property: no ✔ on a deck the host chose, and no red o
 from __future__ import annotations
 
 import random
+import tempfile
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,9 +28,12 @@ from tests.client.host_model import (
     Reveal,
     Snap,
     Swap,
+    Visit,
     check,
+    check_stay,
     random_move,
     run,
+    run_stay,
 )
 
 MOVES = st.builds(
@@ -73,9 +78,11 @@ def test_an_honest_host_raises_no_alarm(drawn: tuple[str, int, list[Move], int, 
     game, players, moves, seed, hosted = drawn
     host = run(game, players, moves, seed, hosted)
     assert not [str(f) for f in check(host)]
+    word = False
+    """A gap since the match began: who deals is the table's word until the next match (never ✔)."""
     for dealt, verdict in zip(host.dealt, host.fair.verdicts, strict=False):
-        plain = (dealt.move.snap is not Snap.GAP and dealt.move.host is HostSeat.CUTS
-                 and dealt.move.dealer is Dealer.NAMED)
+        word = (word and not dealt.opens_match) or dealt.move.snap is Snap.GAP
+        plain = (not word and dealt.move.host is HostSeat.CUTS and dealt.move.dealer is Dealer.NAMED)
         if plain and verdict.hand == dealt.deal:
             assert verdict.ok, verdict.said().text.plain
 
@@ -108,3 +115,39 @@ def test_a_long_random_night() -> None:
         ticked += sum(v.ok for v in host.fair.verdicts)
         chosen += sum(d.chose for d in host.dealt)
     assert ticked and chosen, "both kinds of hand came up"
+
+
+VISITS = st.sampled_from(list(Visit))
+
+
+@st.composite
+def stays(draw: st.DrawFn, moves: st.SearchStrategy[Move]) -> tuple[str, int, list[tuple[Visit, Move]], int, bool]:
+    game, players = draw(st.sampled_from([t for t in TABLES if t[0] not in ("pifpaf", "cacheta")]))
+    visits = draw(st.lists(st.tuples(VISITS, st.one_of(moves, st.just(HONEST))), min_size=2, max_size=8))
+    return game, players, visits, draw(st.integers(0, 2**31)), draw(st.booleans())
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(stays(MOVES))
+def test_no_tick_on_a_deck_the_host_chose_over_the_whole_stay(
+        drawn: tuple[str, int, list[tuple[Visit, Move]], int, bool]) -> None:
+    """Tables closed mid-cut and opened again with the same person, a second table at once, the client stopped
+    mid-cut and started again: no ✔ on a hand dealt after a link went to a deal that dealt nothing, at any
+    table of the host (the client's memory on a temporary disk of the test's own)."""
+    game, players, visits, seed, hosted = drawn
+    with tempfile.TemporaryDirectory() as folder:
+        stay = run_stay(game, players, visits, seed, Path(folder) / "links.json", hosted)
+        assert not [str(f) for f in check_stay(stay, honest=False)]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(stays(st.just(HONEST)))
+def test_an_honest_stay_raises_no_alarm(drawn: tuple[str, int, list[tuple[Visit, Move]], int, bool]) -> None:
+    """Closing a table mid-cut, leaving, a second table, a client started again: grey where a link's fate is
+    not known, never red."""
+    game, players, visits, seed, hosted = drawn
+    with tempfile.TemporaryDirectory() as folder:
+        stay = run_stay(game, players, visits, seed, Path(folder) / "links.json", hosted)
+        assert not [str(f) for f in check_stay(stay, honest=True)]
+        rerolled = [d for _t, d in stay.dealt if d.chose]
+        assert all(not {x.hand: x for x in t.fair.verdicts}[d.deal].ok for t, d in stay.dealt if d in rerolled)

@@ -725,3 +725,38 @@ def test_a_second_version_deal_follows_its_pledges_and_names_who_withheld() -> N
         DealSeed(bytes(32), (), "t", 1, SCHEMES[0], pledges)
     with pytest.raises(ValueError, match="not one this version knows"):
         DealSeed(bytes(32), (), "t", 1, "cardtui-deal/3")
+
+
+def void_line(previous: dict[str, Any] | None, links: tuple[int, ...]) -> dict[str, Any]:
+    """A commitment that dealt no hand, as the history keeps it (docs/history.md §2a), after ``previous``, with a
+    link given by each seat of ``links``."""
+    rng = random.Random(11)
+    given = {s: rng.randbytes(32) for s in links}
+    seed = DealSeed(rng.randbytes(32), tuple(given.items()), "t-who", 2, SCHEME,
+                    tuple((s, before(link)) for s, link in given.items()))
+    record = {"table": "t-who", "hand": 2, "game": "cacho", "void": "the table closed before this deal was dealt",
+              "fair": seed.as_record(), "awaited": sorted(given), "seats": (previous or {}).get("seats", [])}
+    return linked(record, previous)
+
+
+def test_verify_accounts_for_every_commitment_in_a_file() -> None:
+    """docs/deal.md §12: a deal number dealt twice, a link given twice, a seat said gone whose seed is in, and a
+    commitment that took a link and dealt nothing each fail the file (✘, exit 1), named."""
+    first = cacho_hand((0, 1), bot=2, awaited=[0, 1])
+    again = linked(dict(cacho_hand((0,), bot=2, awaited=[0, 1]), prev=None), first)
+    checks = verify([first, again], REGISTRY)
+    assert checks[0].ok and not checks[1].ok
+    assert "deal 1 of this table is in the file twice: two commitments for one deal number" in checks[1].line()
+    later = json.loads(json.dumps(first))
+    later["hand"] = later["fair"]["hand"] = 2  # its link given again in a later hand of the table
+    reused = verify([first, linked({k: v for k, v in later.items() if k != "prev"}, first)], REGISTRY)
+    assert "the link at seat 1 was given before (table t-who deal 1, seat 1): a link reused" in reused[1].line()
+    [gone] = verify([cacho_hand((0, 1), bot=2, awaited=[0, 1], gone=(1,))], REGISTRY)
+    assert not gone.ok and "seat 2 is said to have gone before its link came, yet its link is in the deal" in \
+        gone.line()
+    voided = verify([first, void_line(first, (0,))], REGISTRY)
+    assert voided[0].ok and not voided[1].ok and voided[1].void
+    assert ("a commitment that dealt no hand (the table closed before this deal was dealt) took the link of seat 1"
+            in voided[1].line())
+    untaken = verify([first, void_line(first, ())], REGISTRY)
+    assert untaken[1].ok and not untaken[1].full and "○ a commitment revealed undealt" in untaken[1].line()

@@ -31,7 +31,7 @@ from cardtui.server.base.clock import ManualClock
 from cardtui.v1 import common_pb2, lobby_pb2, lobby_pb2_grpc, table_pb2
 from tests.conftest import Player, create, kind
 from tests.server.test_restart import exported, serve, stored
-from tests.waiting import eventually, timers_until
+from tests.waiting import eventually, eventually_async, timers_until
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -368,3 +368,50 @@ async def test_a_person_away_with_the_table_open_is_waited_for_and_cuts(server: 
     verdict = fair.verdicts[-1]
     assert verdict.hand == away.hand and verdict.ok and verdict.cut, verdict.said().text.plain
     await ana.close()
+
+
+async def test_a_seat_that_let_its_cut_lapse_is_waited_for_briefly_after(tmp_path: Path) -> None:
+    """docs/fairness.md, "One seat cannot stall a table": a person who keeps the table open and never cuts is
+    waited for the whole window once; from then on each deal waits ``LAPSED`` seconds for them at most, not a
+    turn clock a hand, and each reveal names their seat as one whose pledged link is not in it."""
+    from cardtui.server.actor.dealing import LAPSED
+
+    turn = 30
+    clock = ManualClock()
+    running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=0.01, next_hand_delay=0.05,
+                          cut_window=turn, bot_workers=0, clock=clock)
+    try:
+        table_id = await create(running, game="truco_paulista", seats=4, bots=3, turn_seconds=turn)
+        table = running.room.tables[table_id]
+        ana = await Player(f"127.0.0.1:{running.port}", cuts=False).join(table_id, "ana")
+        ana.subscribe()
+
+        def committed() -> list[table_pb2.DealCommitted]:
+            return [e.deal_committed for e in events_of(ana, "deal_committed")]
+
+        async def until_cut(n: int) -> None:
+            async def step() -> bool:  # every timer in turn (ana's turn clock too), until deal n is being cut
+                cutting = table.cut is not None and table.cut.hand == n
+                if not cutting and clock.pending:
+                    await clock.advance(clock.pending[0] - clock.now())
+                return cutting and len(committed()) >= n
+
+            await eventually_async(step, f"deal {n} being cut")
+
+        await until_cut(1)
+        await clock.advance(turn - 0.1)
+        assert table.cut is not None, "the first lapse is waited for the whole window"
+        await clock.advance(0.1)
+        assert table.cut is None
+        for n in (2, 3):
+            await until_cut(n)
+            await clock.advance(LAPSED - 0.1)
+            assert table.cut is not None and table.cut.hand == n
+            await clock.advance(0.1)
+            assert table.cut is None or table.cut.hand != n, f"deal {n} waited past {LAPSED} s for ana"
+        await eventually(lambda: len(events_of(ana, "deal_revealed")) >= 2, "two reveals")
+        reveals = [e.deal_revealed for e in events_of(ana, "deal_revealed")]
+        assert all(not r.seeds and [p.seat for p in r.pledges] == [0] and not r.gone for r in reveals[:2])
+        await ana.close()
+    finally:
+        await running.stop(grace=0.2)
