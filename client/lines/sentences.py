@@ -43,6 +43,8 @@ WORDS = {"⚠": N_("warning:"), "🔒": N_("locked:"), "🏆": N_("tournament:")
 PAUSES = {"·": ",", "—": ",", "│": ";", "•": ",", "…": "...", "±": ""}
 """Marks heard as a pause (a comma; between a knock's melds, "│", a longer one: each meld is heard apart), said as
 they read, or not at all."""
+_ENDS_IN_A_NUMBER = re.compile(r"\d\W*$")
+"""Words that end in a number ("bot 2"): a number said right after them runs into it."""
 _EITHER = re.compile(rf"({_ONE})/({_ONE})")
 """Two cards either of which ("7⚔/7●", a signal's promise)."""
 SILENT_MARKS = re.compile(r"[\u2500-\u259f\u25a0-\u25ff\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
@@ -195,33 +197,42 @@ def table_words(model: TableModel, full: bool = True, score: str = "") -> list[s
 
 
 def _seat_state(model: TableModel, view: table_pb2.View, seat: common_pb2.SeatSummary) -> str:
+    """A seat and what it holds ("seat 3: caio, 49 chips, 9 cards"); where the seat's words end in a number and what
+    it holds begins with one, a word between them ("seat 2: dan 2 has 49 chips"): two numbers in a row run
+    together for the ear."""
     said = seat_line(model, seat)
     kind = view.WhichOneof("game")
+    parts: list[str] = []
     if kind == "cacho":
         s = next((c for c in view.cacho.seats if c.seat == seat.seat), None)
         if s is not None:
-            said += ", " + ngettext("{n} chip", "{n} chips", s.chips).format(n=s.chips)
+            parts.append(ngettext("{n} chip", "{n} chips", s.chips).format(n=s.chips))
             if s.put:
-                said += ", " + _("{n} in the pot").format(n=s.put)
+                parts.append(_("{n} in the pot").format(n=s.put))
             if s.status == cacho_pb2.CACHO_SEAT_STATUS_PASSED:
-                said += ", " + _("out of this hand")
+                parts.append(_("out of this hand"))
     elif kind == "rummy":
         r = next((c for c in view.rummy.seats if c.seat == seat.seat), None)
         if r is not None:
             if model.game in CHIPS:
-                said += ", " + ngettext("{n} chip", "{n} chips", r.score).format(n=r.score)
+                parts.append(ngettext("{n} chip", "{n} chips", r.score).format(n=r.score))
             else:
-                said += ", " + ngettext("{n} point", "{n} points", r.score).format(n=r.score)
-            said += ", " + ngettext("{n} card", "{n} cards", r.card_count).format(n=r.card_count)
+                parts.append(ngettext("{n} point", "{n} points", r.score).format(n=r.score))
+            parts.append(ngettext("{n} card", "{n} cards", r.card_count).format(n=r.card_count))
             if r.status == rummy_pb2.RUMMY_SEAT_STATUS_FOLDED:
-                said += ", " + _("out of this hand")
+                parts.append(_("out of this hand"))
     elif kind == "truco":
         t = next((c for c in view.truco.seats if c.seat == seat.seat), None)
         if t is not None:
-            said += ", " + _("team {n}").format(n=t.team + 1)
+            parts.append(_("team {n}").format(n=t.team + 1))
             if t.gone:
-                said += ", " + _("gone to the deck")
-    return said
+                parts.append(_("gone to the deck"))
+    if not parts:
+        return said
+    held = ", ".join(parts)
+    if _ENDS_IN_A_NUMBER.search(said) and held[:1].isdigit():
+        return _("{name} has {n}").format(name=said, n=held)
+    return f"{said}, {held}"
 
 
 def _play_state(model: TableModel, view: table_pb2.View, full: bool = True) -> list[str]:
