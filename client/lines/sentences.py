@@ -191,7 +191,7 @@ def table_words(model: TableModel, full: bool = True, score: str = "") -> list[s
         out.append("; ".join(_seat_state(model, view, s) for s in view.seats) + ".")
         if score:
             out.append(score)
-    out.extend(_play_state(model, view, full))
+    out.extend(line for line in _play_state(model, view, full) if not (score and line in score))  # the pot, once
     out.append(turn_words(model))
     return [spoken(line) for line in out if line]
 

@@ -109,3 +109,23 @@ def test_every_hands_result_says_the_players_own_total_and_no_two_numbers_run_to
     assert ended, f"{game}: no hand ended"
     for n, said in enumerate(ended, start=1):
         assert any(mine.search(s) for s in said), f"{game} ({lang}), hand {n}: the result without your total: {said}"
+
+
+def test_the_table_heard_on_sitting_down_says_the_pot_once_and_a_numbered_name_with_a_word_before_its_chips() -> None:
+    """Sitting down (or ``table all``) says who sits where with what they hold, every side's total and the pot: the
+    pot once (the totals' line says it), and "bot 2" never right before its chips."""
+    from cardtui.client.lines.families import score_said
+    from cardtui.client.lines.sentences import table_words
+
+    seats = [common_pb2.SeatSummary(seat=n, name=name, taken=True) for n, name in enumerate(("ana", "dan 2", "bia"))]
+    view = wire.view_message(None, seats=seats)
+    view.ClearField("waiting")
+    view.hand = 1
+    view.rummy.pot = 3
+    view.rummy.seats.extend(table_pb2.View().rummy.seats.add(seat=n, score=49, card_count=9) for n in range(3))
+    model = TableModel(common_pb2.TableSummary(id="t", game="pifpaf", name="t", seats=seats), 0).with_view(view, 1)
+    with speaking("en"):
+        said = table_words(model, score=score_said(model))
+    assert sum(s.count("The pot holds 3.") for s in said) == 1, said
+    assert "seat 2: dan 2 has 49 chips, 9 cards" in " ".join(said), said
+    assert not any(runs_of_numbers(s) for s in said), said
