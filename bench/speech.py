@@ -276,10 +276,11 @@ the verbose level at the default (the baseline)."""
 
 
 def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...] = GAMES,
-        langs: tuple[str, ...] = ("en",), seed: int = SEED, baseline: bool = True) -> dict[str, float]:
+        langs: tuple[str, ...] = ("en",), seed: int = SEED, baseline: bool = True,
+        rates: tuple[int, ...] = (FAST, DEFAULT_RATE)) -> dict[str, float]:
     """Each game's speech against its hands' time, at the terse level at each rate (held to the marks) and at the
     verbose one (the baseline, left out without ``baseline``: Pif Paf's hands take minutes each at a room's pace),
-    the same seed; the terse ratios by game, language and rate."""
+    the same seed; the terse ratios by game, language and rate (the terse level at ``rates`` alone)."""
     if shutil.which("espeak-ng") is None:
         print("  espeak-ng is missing: make bench installs it from Debian (apt-get install espeak-ng)")
         return {}
@@ -289,7 +290,8 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
         try:
             for game in games:
                 heard = {(level, rate): asyncio.run(play(game, lang, hands, seed, voices[rate], level))
-                         for level, rate in LEVELS if baseline or level == "terse"}
+                         for level, rate in LEVELS if (baseline or level == "terse") and (
+                             level != "terse" or rate in rates)}
                 for (level, rate), measured in heard.items():
                     speech = sum(h.speech for h in measured)
                     seconds = sum(h.seconds for h in measured)
@@ -306,7 +308,7 @@ def run(print: Callable[[str], None], hands: int = HANDS, games: tuple[str, ...]
                           f"voice {max(h.lag for h in measured):.1f} s behind at worst; numbers run together "
                           f"{sum(h.runs for h in measured)}; results without the player's total "
                           f"{sum(not h.own_total for h in measured)}")
-                if not baseline:
+                if not baseline or DEFAULT_RATE not in rates:
                     continue
                 terse = heard[("terse", DEFAULT_RATE)]
                 verbose = heard[("verbose", DEFAULT_RATE)]
