@@ -62,8 +62,9 @@ VOICES = {"en": "en-us", "pt_BR": "pt-br", "es": "es-419"}
 """espeak-ng's voice for each language the client speaks."""
 HANDS = 8
 """Hands a game is measured over (each language)."""
-AVOIDED = ("fold", "mazo", "run", "signal")
-"""Choices the bench's player never makes while another is on offer: it plays each hand through."""
+AVOIDED = ("fold", "mazo", "run", "no_quiero", "signal")
+"""Choices the bench's player never makes while another is on offer: it plays each hand through (at truco
+argentino a truco refused, No quiero, is the hand run from, as Corro is at paulista)."""
 SEED = 77
 OPTIONS = {"cacho": {"chips": 50}}
 """Table options the bench plays with: at Cacho a stack the bench's player keeps through every hand measured (it calls
