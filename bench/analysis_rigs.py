@@ -27,14 +27,13 @@ from typing import Any
 from cardtui.engine.analysis import Position
 from cardtui.engine.betting import CALL, CHECK, FOLD
 from cardtui.engine.bots import odds
-from cardtui.engine.cacho import BET, CachoState
-from cardtui.engine.cacho import GAME as CACHO
-from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.cacho.rules import BET, CachoState
+from cardtui.engine.cacho.rules import GAME as CACHO
+from cardtui.engine.cards import Card, pack, parse_cards
 from cardtui.engine.core import Action, GameView, SeatInfo
 from cardtui.engine.games import get, levels
-from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy import DECK as RUMMY_DECK
-from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView
+from cardtui.engine.rummy.melds import wild_cards
+from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView
 from cardtui.engine.seen import unseen
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
@@ -291,7 +290,7 @@ def _rummy_state(game: str, hands: Mapping[int, str], pile: str, seat: int, play
         who = rules.to_act(state)[0]
         rules.apply(state, who, next(a for a in rules.legal_actions(state, who) if a.type in ("check", "call")))
     rng = random.Random(seed)
-    rest = list(RUMMY_DECK)
+    rest = list(pack("french104"))
     flip_card = Card.parse(flip) if flip else None
     placed = [c for text in hands.values() for c in parse_cards(text)] + list(parse_cards(pile))
     placed += [flip_card] if flip_card is not None else []

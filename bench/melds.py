@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from cardtui.engine.cards import Card, french_deck
-from cardtui.engine.meld_reference import Exhaustive
-from cardtui.engine.melds import CACHETA, CARDS, PIFPAF, Ruleset, melder, wild_cards
+from cardtui.engine.rummy.meld_reference import Exhaustive
+from cardtui.engine.rummy.melds import CACHETA, CARDS, PIFPAF, Ruleset, melder, wild_cards
 
 HANDS = 300
 REFERENCE_HANDS = 40
@@ -31,7 +31,7 @@ def random_hand(rng: random.Random, rules: Ruleset, size: int, near: bool) -> tu
     wilds: tuple[Card, ...] = wild_cards(rng.choice(CARDS)) if rules.wild_acts else ()
     while True:
         if near:
-            from cardtui.engine.melds import _natural_melds
+            from cardtui.engine.rummy.melds import _natural_melds
 
             hand: list[Card] = []
             while len(hand) < size:

@@ -19,10 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cardtui.engine.betting import CALL, CHECK
-from cardtui.engine.bots.rummy_levels import Seen
-from cardtui.engine.bots.rummy_search import known_holdings
 from cardtui.engine.games import get, player
-from cardtui.engine.rummy_records import RummyView
+from cardtui.engine.rummy.bots.levels import Seen
+from cardtui.engine.rummy.bots.search import known_holdings
+from cardtui.engine.rummy.records import RummyView
 from cardtui.engine.truco.views import TrucoView
 
 OUT = Path(__file__).resolve().parent.parent / "engine" / "bots" / "hand_odds.py"

@@ -28,13 +28,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cardtui.engine.betting import BET, CHECK
-from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.cards import Card, pack, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import LEVELS
-from cardtui.engine.pifpaf import GAME as PIFPAF
-from cardtui.engine.pifpaf import PifPafState
-from cardtui.engine.rummy import DECK
-from cardtui.engine.rummy_records import Phase, RummyView
+from cardtui.engine.rummy.pifpaf import GAME as PIFPAF
+from cardtui.engine.rummy.pifpaf import PifPafState
+from cardtui.engine.rummy.records import Phase, RummyView
+
+DECK = pack("french104")
+"""Pif Paf's and Cacheta's pack: two French decks."""
 
 NOTHING = "2H 3C 5S 6D 8D 9S JC QS KH"
 """Issue 59's hand: nine cards of which no two could share a meld."""

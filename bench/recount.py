@@ -4,7 +4,7 @@ A reason is worked out from the deciding seat's view; this module works the same
 hand history (docs/history.md: ``deal``, ``actions``, ``options``, ``start``, the ``result``'s finished
 tricks and rounds), by code of its own: the truco ranks, tricks, ties and envido as docs/rules.md states them,
 Cacho's hands as docs/rules.md §5 states them, the cards a rummy seat has seen by following every draw, throw
-and rebuild, and a hand's cards outside melds by the exhaustive reference search (``engine.meld_reference``,
+and rebuild, and a hand's cards outside melds by the exhaustive reference search (``engine.rummy.meld_reference``,
 "slow on purpose and obviously correct"), never by the engine's games, its views, its search or its
 ``engine.seen``. ``facts(record, step, chosen, best, reason)`` lists each fact the reason states with the
 value it states and the value recounted; the facts' test and ``make bench --only facts`` hold them equal.
@@ -23,8 +23,8 @@ from typing import Any
 from cardtui.engine.advice import Reason
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action
-from cardtui.engine.meld_reference import Exhaustive
-from cardtui.engine.melds import CARDS, GroupRule, Ruleset, wild_cards
+from cardtui.engine.rummy.meld_reference import Exhaustive
+from cardtui.engine.rummy.melds import CARDS, GroupRule, Ruleset, wild_cards
 
 # -- the decks and ranks, as docs/rules.md writes them --------------------------------------------------------
 FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

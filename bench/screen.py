@@ -47,7 +47,7 @@ from bench.load import start_process
 from cardtui.client.connection import Connection
 from cardtui.client.screens.table import Streamed, TableScreen
 from cardtui.client.textual_internals import after_each_frame
-from cardtui.engine.rummy import SHORTEST_WINDOW
+from cardtui.engine.rummy.base import SHORTEST_WINDOW
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
 MESSAGES = 500

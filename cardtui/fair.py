@@ -373,15 +373,27 @@ def _french(ranks: Sequence[str], copies: int = 1) -> tuple[str, ...]:
     return tuple(f"{r}{s}" for _ in range(copies) for s in "SHDC" for r in ranks)
 
 
+def _spanish(ranks: Sequence[int], jokers: int = 0) -> tuple[str, ...]:
+    return (*(f"{r}{s}" for s in "eboc" for r in ranks), *("JK",) * jokers)
+
+
 _FRENCH_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SPANISH_40 = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+_SPANISH_48 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
 PACKS: dict[str, tuple[str, ...]] = {
-    "cacho": _french(_FRENCH_RANKS[:6]),
-    "pifpaf": _french(_FRENCH_RANKS, copies=2),
-    "cacheta": _french(_FRENCH_RANKS, copies=2),
-    "truco_paulista": _french(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")),
-    "truco_argentino": tuple(f"{r}{s}" for s in "eboc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)),
+    "french24": _french(_FRENCH_RANKS[:6]),
+    "french40": _french(("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")),
+    "french104": _french(_FRENCH_RANKS, copies=2),
+    "spanish40": _spanish(_SPANISH_40),
+    "spanish41": _spanish(_SPANISH_40, jokers=1),
+    "spanish42": _spanish(_SPANISH_40, jokers=2),
+    "spanish48": _spanish(_SPANISH_48),
+    "spanish49": _spanish(_SPANISH_48, jokers=1),
+    "spanish50": _spanish(_SPANISH_48, jokers=2),
 }
-"""Each game's pack in notation, in the order its shuffle starts from (the engine's ``DECK``): docs/deal.md §2."""
+"""Every pack a table may be dealt from, by name, each in notation in the order its shuffle starts from: docs/deal.md
+§2. A game names the pack each table of it plays with (its rules, by the table's options: the hand history's
+``pack``), so that a pack an option chooses is said as plainly as a game's only one."""
 
 T = TypeVar("T")
 

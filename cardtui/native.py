@@ -70,14 +70,14 @@ COMPILED = (
         "base", "envido", "flor", "ladder", "tricks", "paulista/game", "paulista/state", "paulista/view",
     )),
     "engine/history.py",
-    "engine/melds.py",
-    "engine/bots/rummy_search.py",
-    "engine/bots/cacho_search.py",
-    "engine/bots/trucosim.py",
-    "engine/bots/truco_worlds.py",
-    "engine/bots/truco_search.py",
+    "engine/rummy/melds.py",
+    "engine/rummy/bots/search.py",
+    "engine/cacho/bots/search.py",
+    "engine/truco/bots/sim.py",
+    "engine/truco/bots/worlds.py",
+    "engine/truco/bots/search.py",
     "engine/betting.py",
-    "engine/cacho.py",
+    "engine/cacho/rules.py",
     "server/base/wire.py",
     "server/actor/fanout.py",
 )
@@ -85,9 +85,10 @@ COMPILED = (
 ``sources`` adds what they are built against). Why each is here: ``tools.native``'s ``MODULES``."""
 SERVER = tuple(m.removeprefix("server/") for m in COMPILED if m.startswith("server/"))
 """The server's modules that are compiled (``tools.native``)."""
-BOTS = tuple(m.removeprefix("engine/bots/") for m in COMPILED if m.startswith("engine/bots/"))
-"""The bots' modules that are compiled: the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis),
-and the searches of truco's and Cacho's bots (every normal and hard turn at those tables, and their analysis)."""
+ENGINE = tuple(m.removeprefix("engine/") for m in COMPILED if m.startswith("engine/"))
+"""The engine's modules that are compiled: the truco engine, the meld search, Cacho's rules and the betting rounds,
+the rummy playouts (Pif Paf's and Cacheta's hard bots, and their analysis), and the searches of truco's and Cacho's
+bots (every normal and hard turn at those tables, and their analysis)."""
 
 
 def part(name: str) -> Path:
@@ -102,11 +103,12 @@ def part(name: str) -> Path:
 
 def sources() -> dict[str, Path]:
     """The sources a build depends on, by their path in the package (``engine/truco/base.py``):
-    the engine's modules, truco's included, the bots' compiled ones, and the server's compiled ones."""
+    the engine's modules, each family's folder included, but for the bots (a bot's module only where it is
+    compiled), and the server's compiled ones."""
     engine, server = part("engine"), part("server")
-    found = {f"engine/{p.relative_to(engine).as_posix()}": p
-             for p in (*engine.glob("*.py"), *(engine / "truco").rglob("*.py"))}
-    found.update({f"engine/bots/{b}": engine / "bots" / b for b in BOTS})
+    found = {f"engine/{p.relative_to(engine).as_posix()}": p for p in engine.rglob("*.py")
+             if "bots" not in p.relative_to(engine).parts}
+    found.update({f"engine/{m}": engine / m for m in ENGINE})
     found.update({f"server/{s}": server / s for s in SERVER})
     return dict(sorted(found.items()))
 

@@ -16,13 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from cardtui.engine.cacho_records import CachoView
+from cardtui.engine import family
 from cardtui.engine.core import Action, Event, GameView, Match, SeatInfo
 from cardtui.engine.fairness import DealSeed, Seed, linked
 from cardtui.engine.games import get
 from cardtui.engine.history import dumps
 from cardtui.engine.options import Raw
-from cardtui.engine.rummy_records import DISCARD, DRAW, PASS, STOCK, Phase, RummyView
 from cardtui.fair import SCHEME, SCHEMES, before
 
 DETOUR_EVERY = 8
@@ -35,21 +34,11 @@ DETOURED = frozenset({"CachoRedealt", "RummyStockRebuilt"})
 
 
 def detour(view: GameView, legal: list[Action]) -> Action | None:
-    """A seat's action off the bots' path, or None to let its bot play: in Cacho's round 1 a pass
-    (everyone passing, the deal is void and dealt again); in Pif Paf and Cacheta a draw from the
-    stock, the card drawn thrown, every claim window let go (until the stock runs out and the
-    pile becomes the stock)."""
-    wanted: Action | None = None
-    if isinstance(view, CachoView):
-        wanted = Action(PASS) if view.round == 1 else None
-    elif isinstance(view, RummyView):
-        if view.phase is Phase.CLAIM:
-            wanted = Action(PASS)
-        elif view.phase is Phase.DRAW:
-            wanted = Action(DRAW, value=STOCK)
-        elif view.phase is Phase.DISCARD and view.drawn is not None:
-            wanted = Action(DISCARD, cards=(view.drawn,))
-    return wanted if wanted in legal else None
+    """A seat's action off the bots' path, or None to let its bot play: what its family plays to write what bots
+    seldom do (``engine.family.Family.detour``: in Cacho's round 1 a pass, everyone passing, so the deal is void
+    and dealt again; in the rummy games a draw from the stock, the card drawn thrown, every claim window let go,
+    until the stock runs out and the pile becomes the stock)."""
+    return family.of(view).detour(view, legal)
 
 
 @dataclass

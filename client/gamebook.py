@@ -2,7 +2,7 @@
 
 The client learns a table's game from the stream (it imports no engine), so what it needs to show, say and check
 of each game is declared here, in a module of its own per game (``client/games/<name>.py``, listed in
-``BUILT_IN``): its title, its board, the words of leaving its seat, who deals and how its deal is checked
+``built_in``): its title, its board, the words of leaving its seat, who deals and how its deal is checked
 (``client/fairness.py``), and what the line mode numbers and says. Every other part of the client asks here by
 the game's name.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -36,8 +37,15 @@ if TYPE_CHECKING:
 RESERVED = frozenset({"escape", "question_mark", "slash", "plus", "minus", "equals_sign", "enter", "tab", "i"})
 """Keys the table screen keeps for itself (leave, rules, chat, more and less): no game's action has one."""
 
-BUILT_IN = ("cacho", "truco_paulista", "truco_argentino", "pifpaf", "cacheta")
-"""The games this client was made with: each a module of ``cardtui.client.games`` that registers its ``GAME``."""
+GAMES_PACKAGE = "cardtui.client.games"
+"""The games this client was made with: each a module of this package that registers its ``GAME`` (every module
+there is one: adding a game adds its module, and no list here)."""
+
+
+def built_in() -> tuple[str, ...]:
+    """The names of the games this client was made with (the modules of ``GAMES_PACKAGE``)."""
+    package = importlib.import_module(GAMES_PACKAGE)
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(package.__path__)))
 
 
 @dataclass(frozen=True)
@@ -101,7 +109,7 @@ class UnknownGame(KeyError):
 
 
 GAMES: dict[str, ClientGame] = {}
-"""Every game registered, by name (``BUILT_IN`` once any is looked up)."""
+"""Every game registered, by name (``built_in``'s once any is looked up)."""
 _loaded: list[bool] = []
 
 
@@ -126,8 +134,8 @@ registered here when a game is first looked up."""
 def _load() -> None:
     if not _loaded:
         _loaded.append(True)
-        for name in BUILT_IN:
-            importlib.import_module(f"cardtui.client.games.{name}")
+        for name in built_in():
+            importlib.import_module(f"{GAMES_PACKAGE}.{name}")
         for package in filter(None, (p.strip() for p in os.environ.get(EXTRA, "").split(","))):
             found = getattr(importlib.import_module(f"{package}.client"), "GAME", None)
             if not isinstance(found, ClientGame):

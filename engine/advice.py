@@ -6,7 +6,8 @@ never the deal revealed later), so that it says only what the player could have 
 (numbers and cards, no sentences): the client says it in the reader's language (docs/client.md §11).
 Every count of unseen or live cards is ``engine.seen``'s, the one count of what a seat has seen that
 the search and the bots deal by; every fact is held to a recount from the hand's history alone
-(``tests/engine/test_advice_facts.py``).
+(``tests/engine/test_advice_facts.py``). The reasons' records are here; each family works out its own
+(``engine/<family>/advice.py``, asked through ``engine.family``).
 
 Which kind a decision's reason is follows the decision at stake, the choice made or the best one: an envido
 call or answer on either side (or a call of envido awaiting its answer) is told as envido; else a truco
@@ -34,36 +35,16 @@ Pure: no clock, no global random.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from functools import cache
-from itertools import combinations
 from typing import Any
 
+from cardtui.engine import family
 from cardtui.engine.betting import BET as RAISE_FIRST
-from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
-from cardtui.engine.bots.pifpaf import rules_of
-from cardtui.engine.cacho import BET as CACHO_BET
-from cardtui.engine.cacho import DECK as CACHO_DECK
-from cardtui.engine.cacho import PASS as CACHO_PASS
-from cardtui.engine.cacho import strength
-from cardtui.engine.cacho_records import CachoView
-from cardtui.engine.cacho_records import SeatStatus as CachoStatus
+from cardtui.engine.betting import CALL, CHECK, RAISE
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, GameView
-from cardtui.engine.melds import CARDS, Melder, melder
-from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PILE, Phase, RummyView
-from cardtui.engine.rummy_records import PASS as RUMMY_PASS
-from cardtui.engine.rummy_records import SeatStatus as RummyStatus
-from cardtui.engine.seen import unseen
-from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
-from cardtui.engine.truco.envido import envido
-from cardtui.engine.truco.ladder import Bet, Word
-from cardtui.engine.truco.paulista.rules import RANK as PAU_RANK
-from cardtui.engine.truco.tricks import DOWN, TieRule, hand_winner, trick_winner
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 
 class Kind(StrEnum):
@@ -103,12 +84,6 @@ class Outcome(StrEnum):
     """Played face down: it cannot win."""
 
 
-ENVIDO_WORDS = frozenset({Word.ENVIDO, Word.REAL_ENVIDO, Word.FALTA_ENVIDO})
-CALLER_HOLDS: Mapping[str, int] = {Word.ENVIDO: 27, Word.REAL_ENVIDO: 30, Word.FALTA_ENVIDO: 31}
-"""The envido a player who calls (or raises to) each call usually holds at least: the common advice of the
-table (call envido from 27, real envido from 30), which the bots follow too (``bots.truco``). A convention,
-not a read of the caller's cards: the words say "usually"."""
-CARD_PLAYS = frozenset({"play", "play_down"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,211 +222,27 @@ Reason = EnvidoReason | TrucoReason | DrawReason | DiscardReason | KnockReason |
 
 def reason(view: GameView, legal: Sequence[Action], chosen: Action, best: Action) -> Reason | None:
     """Why ``chosen`` stands where it does beside ``best``, from the seat's ``view`` alone; None where no reason
-    is worked out (a flor, a signal, a Cacheta cut, na boa declared)."""
-    if isinstance(view, TrucoView):
-        return _truco(view, chosen, best)
-    if isinstance(view, RummyView):
-        return _rummy(view, legal, chosen, best)
-    if isinstance(view, CachoView):
-        return _cacho(view, legal)
-    return None
-
-
-# -- truco ---------------------------------------------------------------------------------------------
-def _truco(view: TrucoView, chosen: Action, best: Action) -> Reason | None:
-    types = {chosen.type, best.type}
-    pending = view.pending
-    answering_envido = pending is not None and pending.bet is Bet.ENVIDO
-    if types & ENVIDO_WORDS or answering_envido:
-        return _envido(view, pending.call if answering_envido and pending is not None else None)
-    if any("flor" in t for t in types) or (pending is not None and pending.bet is Bet.FLOR):
-        return None
-    return _strength(view, chosen, best)
-
-
-def _score(view: TrucoView) -> tuple[int, int]:
-    team = (view.you or 0) & 1
-    return view.scores[team], view.scores[1 - team]
-
-
-def _envido(view: TrucoView, call: Word | None) -> EnvidoReason | None:
-    part = view.argentino
-    if part is None or part.your_envido is None:
-        return None
-    mine = part.your_envido
-    left = sorted(unseen(view).elements(), key=str)
-    theirs = [envido(h, part.envido_unsuited)[0] for h in combinations(left, 3)]
-    floor = CALLER_HOLDS.get(call, 0) if call is not None else 0
-    strong = [e for e in theirs if e >= floor] if floor else []
-    us, them = _score(view)
-    return EnvidoReason(mine, _beats(mine, theirs), str(call) if call is not None else "", floor,
-                        _beats(mine, strong) if strong else -1.0, us, them, view.target)
-
-
-def _beats(mine: int, theirs: Sequence[int]) -> float:
-    if not theirs:
-        return -1.0
-    return sum(1.0 if mine > e else 0.5 if mine == e else 0.0 for e in theirs) / len(theirs)
-
-
-def _strength(view: TrucoView, chosen: Action, best: Action) -> TrucoReason:
-    paulista = view.paulista
-    rank = PAU_RANK if paulista is not None else ARG_RANK
-    left = list(unseen(view).elements())
-    you = view.you or 0
-    mine = list(view.cards)
-    if paulista is not None and paulista.onze_team is not None:
-        mine += view.seats[(you + 2) % len(view.seats)].cards  # a mão de onze is played on both hands
-    shares = sorted((sum(1 for u in left if rank[c] > rank[u]) / max(1, len(left)) for c in mine), reverse=True)
-    team = you & 1
-    results = [t.team for t in view.tricks]
-    won = sum(1 for r in results if r == team)
-    lost = sum(1 for r in results if r is not None and r != team)
-    out = TrucoReason(shares[0] if shares else -1.0, shares[1] if len(shares) > 1 else -1.0, won, lost)
-    playing = not view.hand_over and (paulista is None or paulista.phase is PaulistaPhase.PLAY)
-    if not playing:
-        return out
-    plays = [(p.seat, DOWN if p.card is None or p.face_down or p.void else rank[p.card]) for p in view.trick]
-    winner, first = trick_winner(plays)
-    high = next((p.card for p in view.trick if p.seat == first), None) if first is not None else None
-
-    def side(team_of: int | None) -> Side:
-        return Side.NEITHER if team_of is None else Side.YOURS if team_of == team else Side.THEIRS
-
-    def does(card: Card, down: bool) -> Outcome:
-        if down:
-            return Outcome.DOWN
-        if not view.trick:
-            return Outcome.LEADS
-        w, f = trick_winner([*plays, (you, rank[card])])
-        if w is None:
-            return Outcome.TIES if f is not None else Outcome.LOSES
-        return Outcome.TAKES if w == you else Outcome.KEPT if w & 1 == team else Outcome.LOSES
-
-    if chosen.type in CARD_PLAYS:
-        card: Card | None = chosen.cards[0]
-    else:
-        card = max(view.cards, key=lambda c: rank[c]) if view.cards else None
-    other = best.cards[0] if best.type in CARD_PLAYS and best.cards and best.cards[0] != card else None
-    mano, rule = (paulista.mao, TieRule.FIRST_DECIDED) if paulista is not None else (
-        (view.argentino.mano, view.argentino.ties) if view.argentino is not None else (0, TieRule.FIRST_DECIDED))
-    deciding = paulista is not None and paulista.trick_decides
-    return TrucoReason(
-        out.first, out.second, won, lost, len(view.tricks) + 1,
-        tuple(p.card for p in view.trick if p.card is not None and not p.face_down),
-        high, None if first is None else side(None if winner is None else winner & 1),
-        card, does(card, chosen.type == "play_down") if card is not None else None,
-        other, does(other, best.type == "play_down") if other is not None else None,
-        side(hand_winner([*results, None], mano & 1, rule)),
-        deciding or hand_winner([*results, team], mano & 1, rule) == team)
-
-
-# -- Pif Paf and Cacheta -------------------------------------------------------------------------------
-def live(view: RummyView) -> Counter[Card]:
-    """Each kind of card's copies the seat had not seen (``engine.seen``): not in its hand, the discard pile or
-    the turned card, nor known to be in another seat's hand (taken from the pile and not thrown since)."""
-    return unseen(view)
-
-
-def loose(m: Melder, hand: Sequence[Card]) -> int:
-    """The fewest cards ``hand`` leaves outside melds."""
-    return len(m.arrange(hand)[1])
-
-
-def helping(m: Melder, hand: Sequence[Card], left: Counter[Card]) -> int:
-    """Live copies of the cards that would bring ``hand`` (nine cards) no further from going out: a card with
-    which the ten leave no more cards outside melds than the nine do (the card joins a meld, or takes a loose
-    one's place, which is then thrown)."""
-    now = loose(m, hand)
-    return sum(left[c] for c in CARDS if left[c] and loose(m, [*hand, c]) <= now)
-
-
-def fewest(m: Melder, hand: Sequence[Card]) -> int:
-    """Ten cards less the discard that leaves fewest outside melds: how many it leaves."""
-    return min(loose(m, _without(hand, c)) for c in set(hand))
-
-
-def _rummy(view: RummyView, legal: Sequence[Action], chosen: Action, best: Action) -> Reason | None:
-    m = melder(rules_of(view), view.wilds)
-    left = live(view)
-    count = sum(left.values())
-    hand = list(view.cards)
-    types = {chosen.type, best.type}
-    if view.phase is Phase.BETTING:
-        return _pot(view.pot, legal, -1.0, sum(1 for s in view.seats if s.status is RummyStatus.IN) - 1)
-    if types & {DRAW, CLAIM, RUMMY_PASS}:
-        card = (view.window.card if view.window is not None and CLAIM in types
-                else view.pile[-1] if view.pile and any(a.type == DRAW and a.value == PILE for a in legal) else None)
-        taking = fewest(m, [*hand, card]) if card is not None else -1
-        out = card is not None and m.goes_out([*hand, card])
-        ten = card is not None and m.all_melded([*hand, card])
-        return DrawReason(card, loose(m, hand), taking, out, ten, helping(m, hand, left), count)
-    if KNOCK in types:
-        knocks = [a for a in legal if a.type == KNOCK]
-        if not knocks:
-            return None
-        melded = 10 if any(not a.cards for a in knocks) else 9
-        thrown = next((a.cards[0] for a in (chosen, best) if a.type == DISCARD and a.cards), None)
-        outs = -1
-        if thrown is not None:
-            kept = _without(hand, thrown)
-            outs = sum(left[c] for c in CARDS if left[c] and m.goes_out([*kept, c]))
-        return KnockReason(melded, outs, count, view.stock_count, thrown)
-    if chosen.type == DISCARD and best.type == DISCARD and chosen.cards and best.cards:
-        a, b = chosen.cards[0], best.cards[0]
-        kept_a, kept_b = _without(hand, a), _without(hand, b)
-        return DiscardReason(a, loose(m, kept_a), helping(m, kept_a, left), b, loose(m, kept_b),
-                             helping(m, kept_b, left), count)
-    return None
-
-
-def _without(hand: Sequence[Card], card: Card) -> list[Card]:
-    rest = list(hand)
-    rest.remove(card)
-    return rest
+    is worked out (a flor, a signal, a Cacheta cut, na boa declared). Each family works out its own
+    (``engine.family.Family.reason``: ``engine/<family>/advice.py``)."""
+    return family.of(view).reason(view, legal, chosen, best)
 
 
 # -- betting -------------------------------------------------------------------------------------------
-def _pot(pot: int, legal: Sequence[Action], chance: float, opponents: int) -> BetReason:
+def pot_reason(pot: int, legal: Sequence[Action], chance: float, opponents: int, stay: frozenset[str] = frozenset()
+               ) -> BetReason:
+    """A bet's reason: the pot against what staying in costs (a check: nothing; a call: its amount; else the least
+    of the bets in ``stay``, the kinds of action that keep a seat in where there is no call, as Cacho's first
+    rounds'), the pot odds that follow, the chance given and the opponents still in."""
     kinds = {a.type: a for a in legal}
     if CHECK in kinds:
         call = 0
     elif CALL in kinds:
         call = kinds[CALL].amount
     else:  # Cacho's first rounds: to stay in is to bet
-        bets = [a.amount for a in legal if a.type in (CACHO_BET, RAISE_FIRST, RAISE)]
+        bets = [a.amount for a in legal if a.type in stay | {RAISE_FIRST, RAISE}]
         call = min(bets) if bets else 0
     needed = call / (pot + call) if pot + call > 0 else 0.0
     return BetReason(pot, call, needed, chance, opponents)
-
-
-def _cacho(view: CachoView, legal: Sequence[Action]) -> BetReason | None:
-    if view.you is None or not any(a.type in (CACHO_BET, CACHO_PASS, FOLD, CALL, CHECK) for a in legal):
-        return None
-    me = view.seats[view.you]
-    opponents = sum(1 for s in view.seats if s.status is CachoStatus.IN and s.seat != me.seat)
-    chance = heads_up(tuple(sorted(me.cards, key=str))) if me.cards else -1.0
-    return _pot(view.pot, legal, chance, opponents)
-
-
-@cache
-def _against(cards: tuple[Card, ...]) -> float:
-    """Three cards against every hand of three dealt from the rest of the deck: how often they win, a tie half."""
-    mine = strength(cards)
-    hands = list(combinations([c for c in CACHO_DECK if c not in cards], 3))
-    return sum(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-               for theirs in map(strength, hands)) / len(hands)
-
-
-@cache
-def heads_up(cards: tuple[Card, ...]) -> float:
-    """How often these Cacho cards, completed to three from the rest of the deck, beat a hand of three dealt from
-    what is left, a tie counted half: worked out over every completion and every hand, not sampled."""
-    if len(cards) >= 3:
-        return _against(tuple(sorted(cards, key=str)))
-    rest = [c for c in CACHO_DECK if c not in cards]
-    completions = list(combinations(rest, 3 - len(cards)))
-    return sum(_against(tuple(sorted((*cards, *more), key=str))) for more in completions) / len(completions)
 
 
 # -- as JSON -------------------------------------------------------------------------------------------

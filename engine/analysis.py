@@ -42,20 +42,18 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from cardtui.engine import advice, games
+from cardtui.engine import advice, family, games
 from cardtui.engine.advice import Reason
-from cardtui.engine.bots import estimates, odds, search
+from cardtui.engine.bots import estimates, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
+from cardtui.engine.bots.odds import FLOOR as FLOOR
+from cardtui.engine.bots.odds import match_stake as match_stake
 from cardtui.engine.bots.players import Policy
-from cardtui.engine.cacho_records import CachoView
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_entry, action_of, seats_of, start_of
-from cardtui.engine.rummy_records import Phase, RummyView
-from cardtui.engine.rummy_records import SeatStatus as RummyStatus
-from cardtui.engine.truco.views import PaulistaPhase, TrucoView
 
 FORMAT = "cardtui-analysis/1"
 """The ``format`` of an analysis as JSON (docs/history.md §9)."""
@@ -282,12 +280,8 @@ def judge(position: Position, evaluation: Evaluation, stake: float, *looks: Eval
 
 
 def held(view: GameView) -> tuple[Card, ...]:
-    """A seat's own cards in its view."""
-    if isinstance(view, RummyView | TrucoView):
-        return view.cards
-    if isinstance(view, CachoView) and view.you is not None:
-        return view.seats[view.you].cards
-    return ()
+    """A seat's own cards in its view (its family's: ``engine.family``)."""
+    return family.of(view).held(view)
 
 
 
@@ -317,55 +311,9 @@ def at_stake(view: GameView, base: float) -> float:
     worth at this score (``match_stake``). A draw or a discard that gives up a tenth of the chance to take a pot
     of twelve chips costs 1.2 chips; measured against the three of the antes it was 50 points, a blunder. gnubg
     likewise measures a loss against the cube's value when the move was made, not the stake the game started
-    from, and in a match counts it in money equity by what the game is worth to the match (``match_stake``)."""
-    if isinstance(view, TrucoView):
-        return truco_stake(view)
-    if isinstance(view, RummyView) and view.flip is not None:
-        return cacheta_stake(view)
-    if isinstance(view, RummyView):
-        return max(base, float(view.pot))
-    return base
-
-
-FLOOR = 0.01
-"""The least match odds a stake is taken to be worth: at a score where a hand can hardly move the match (29 to 0
-of 30), a loss is not magnified past 125 points for each point of match odds."""
-
-
-def match_stake(win: float, lose: float) -> float:
-    """One stake of a hand, in match odds: half the odds between taking it and losing it (``FLOOR`` at least). A
-    loss of match odds is turned into stakes of the hand by it, as gnubg turns a match equity loss into money
-    equity by the game's worth to the match (its "EMG"): without it, a truco hand at 0 to 0 of 12 moved the match
-    so little that accepting a truco surely lost (3 points given where running gave 1) cost 8.5 points of match
-    odds, under the mistake line, and no card played in an early hand could ever be called a mistake."""
-    return max(FLOOR, (win - lose) / 2.0)
-
-
-def truco_stake(view: TrucoView) -> float:
-    """A truco decision's stake: the hand's stake as it stands (3 in a mão de onze), taken or lost at this score,
-    the points of the hand's earlier rounds counted (``match_stake``)."""
-    team = (view.you or 0) & 1
-    won = view.argentino.points if view.argentino is not None else (0, 0)
-    us, them = view.scores[team] + won[team], view.scores[1 - team] + won[1 - team]
-    paulista = view.paulista is not None
-    hand = 3 if view.paulista is not None and view.paulista.onze_team is not None else view.stake
-    return match_stake(odds.truco(us + hand, them, view.target, paulista),
-                       odds.truco(us, them + hand, view.target, paulista))
-
-
-def cacheta_stake(view: RummyView) -> float:
-    """A Cacheta decision's stake: this seat knocking (every other losing a point) against another knocking (this
-    seat and the rest losing one), the others taken alike (``match_stake``)."""
-    me = view.you or 0
-    points = [s.score if s.status is RummyStatus.IN else 0 for s in view.seats]
-
-    def knocks(k: int) -> float:
-        return odds.cacheta([p if i == k else max(0, p - 1) for i, p in enumerate(points)], me)
-
-    others = [s for s, p in enumerate(points) if s != me and p > 0]
-    if not others:
-        return FLOOR
-    return match_stake(knocks(me), sum(knocks(k) for k in others) / len(others))
+    from, and in a match counts it in money equity by what the game is worth to the match (``match_stake``).
+    Each family says (``engine.family.Family.stake``)."""
+    return family.of(view).stake(view, base)
 
 
 def positions(record: Mapping[str, Any]) -> Iterator[Position]:
@@ -407,13 +355,10 @@ def worth_judging(position: Position) -> bool:
     player among many, too narrow to call a bet or a check a mistake. Nor is truco paulista's deal (keep, pass or
     reject): the search plays each out from a model deal of the cards to come, where keeping three cards and
     passing them to the partner are the same hands in another order, and the model's plain play put one five
-    points of match odds above the other (holding 4S 7D 2C at 0 to 0): its noise, not the choice's worth."""
+    points of match odds above the other (holding 4S 7D 2C at 0 to 0): its noise, not the choice's worth. Each
+    family says which decisions its search can judge (``engine.family.Family.judged``)."""
     view = position.view
-    if isinstance(view, RummyView) and view.phase is Phase.BETTING:
-        return False
-    if isinstance(view, TrucoView) and view.paulista is not None and view.paulista.phase is PaulistaPhase.DEAL:
-        return False
-    return position.chosen.type != "signal" and choices(position) > 1
+    return family.of(view).judged(view) and position.chosen.type != "signal" and choices(position) > 1
 
 
 def decision_rng(seed: int, step: int, seat: int) -> random.Random:
@@ -466,7 +411,7 @@ def plan(view: GameView, budget: Budget = estimates.ANALYSIS) -> Plan:
     out turn by turn, far dearer than a truco or Cacho deal: there the first look is half the hard budget's
     (8 deals), the look at the two best contenders a quarter of the budget (32 deals at the analysis
     budget), and the most eight times that (256 deals). Measured in ``make bench --only analysis``."""
-    if isinstance(view, RummyView):
+    if family.of(view).whole_hands:
         look = Budget(budget.scale * RUMMY)
         return Plan(Budget(min(RUMMY_SCREEN.scale, look.scale)), look, Budget(look.scale * RUMMY_MOST), 2, True)
     return Plan(Budget(min(SCREEN.scale, budget.scale)), budget, Budget(budget.scale * MOST))

@@ -1,9 +1,13 @@
 """Cards and their notation, shared by every game (docs/deal.md §2).
 
 French decks: ``AS 2S … 10S JS QS KS`` with suits S H D C.
-Spanish decks: ``1e … 7e 10e 11e 12e`` with suits e (espadas) b (bastos) o (oros) c (copas).
-A card is its rank and suit; two French decks hold every card twice, so hands are
-multisets (tuples), never sets.
+Spanish decks: ``1e … 7e 10e 11e 12e`` with suits e (espadas) b (bastos) o (oros) c (copas); the pack of 48
+has ``8e 9e`` too. A joker is ``JK``, with no rank and no suit (``JOKER``).
+A card is its rank and suit; two French decks hold every card twice, and a pack may hold two jokers, so hands
+are multisets (tuples), never sets.
+
+Each pack a table may be dealt from is named in ``cardtui.fair.PACKS`` (docs/deal.md §2); ``pack`` gives its
+cards in the order its shuffle starts from.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
+
+from cardtui.fair import PACKS
 
 
 class Suit(StrEnum):
@@ -23,6 +30,8 @@ class Suit(StrEnum):
     BASTOS = "b"
     OROS = "o"
     COPAS = "c"
+    JOKER = "*"
+    """A joker's: it belongs to no suit (``JOKER``)."""
 
     @property
     def spanish(self) -> bool:
@@ -47,6 +56,7 @@ _SYMBOLS = {
     Suit.BASTOS: "♣",
     Suit.OROS: "●",
     Suit.COPAS: "♥",
+    Suit.JOKER: "★",
 }
 
 FRENCH_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -54,6 +64,9 @@ SPANISH_SUITS = (Suit.ESPADAS, Suit.BASTOS, Suit.OROS, Suit.COPAS)
 _FRENCH_FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _FRENCH_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(n): n for n in range(2, 11)}}
 _SPANISH_RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+"""The pack of 40, truco's; the pack of 48 adds 8 and 9."""
+_SPANISH_48 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+JOKER_NOTATION = "JK"
 
 
 _MAKING = True
@@ -107,10 +120,12 @@ class Card:
         try:
             return _PARSED[text]
         except (KeyError, TypeError):
-            raise ValueError(f"{text!r} is not a card (examples: AS, 10H, QD, 1e, 12o).") from None
+            raise ValueError(f"{text!r} is not a card (examples: AS, 10H, QD, 1e, 12o, JK).") from None
 
 
 def _written(rank: int, suit: Suit) -> str:
+    if suit is Suit.JOKER:
+        return JOKER_NOTATION
     if suit.spanish:
         return f"{rank}{suit.value}"
     return f"{_FRENCH_FACE.get(rank, str(rank))}{suit.value}"
@@ -122,8 +137,9 @@ def _all_cards() -> dict[str, Card]:
         for rank in range(1, 14):
             out[_written(rank, suit)] = Card(rank, suit)
     for suit in SPANISH_SUITS:
-        for rank in _SPANISH_RANKS:
+        for rank in _SPANISH_48:
             out[_written(rank, suit)] = Card(rank, suit)
+    out[JOKER_NOTATION] = Card(0, Suit.JOKER)
     return out
 
 
@@ -131,6 +147,9 @@ _PARSED = _all_cards()
 _INTERNED = {(c.rank, c.suit): c for c in _PARSED.values()}
 _NOTATION = {c: text for text, c in _PARSED.items()}
 _MAKING = False
+
+JOKER = _PARSED[JOKER_NOTATION]
+"""The joker: wild where the rules let it be, worth what they say (rank 0, no suit)."""
 
 
 def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:
@@ -153,6 +172,16 @@ def french_deck(ranks: Iterable[int] = range(1, 14), copies: int = 1) -> list[Ca
 def spanish_deck() -> list[Card]:
     """The 40-card Spanish deck (no 8s or 9s)."""
     return [Card.of(r, s) for s in SPANISH_SUITS for r in _SPANISH_RANKS]
+
+
+@cache
+def pack(name: str) -> tuple[Card, ...]:
+    """The pack called ``name`` (``cardtui.fair.PACKS``, docs/deal.md §2), in the order its shuffle starts from;
+    ``ValueError`` for a name no pack has."""
+    try:
+        return tuple(Card.parse(c) for c in PACKS[name])
+    except KeyError:
+        raise ValueError(f"There is no pack called {name[:40]!r}; the packs are {', '.join(PACKS)}.") from None
 
 
 def shuffled(deck: Sequence[Card], rng: random.Random) -> list[Card]:

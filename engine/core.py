@@ -187,6 +187,9 @@ class Rules(ABC):
     what people play: truco argentino is mostly a game for two, Cacheta for four)."""
     teams: ClassVar[bool] = False
     """Played in partnerships: teams alternate seats (``team = seat % 2``)."""
+    family_name: ClassVar[str] = ""
+    """The family the game belongs to (``engine.family``: ``rummy``, ``truco``, ``cacho``): its view is that
+    family's, and so are its shared mechanisms."""
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -205,6 +208,11 @@ class Rules(ABC):
     @abstractmethod
     def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: Seed) -> tuple[Match, list[Event]]:
         """A new match with its first hand dealt (from ``hand_rng(seed)``, engine.fairness)."""
+
+    @abstractmethod
+    def pack(self, raw: Mapping[str, Raw]) -> str:
+        """The pack a table with these options is dealt from, by its name in ``cardtui.fair.PACKS`` (docs/deal.md
+        §2): a game's only pack, or the one its options choose."""
 
     @abstractmethod
     def opening_dealer(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo]) -> int:
@@ -272,6 +280,16 @@ class Game(Rules, Generic[S, O, V]):
 
     def check_options(self, raw: Mapping[str, Raw]) -> dict[str, Raw]:
         return values(self.options(raw))
+
+    pack_name: ClassVar[str] = ""
+    """The pack every table of this game is dealt from (``cardtui.fair.PACKS``), where no option chooses it."""
+
+    def pack_of(self, options: O) -> str:
+        """The pack a table with ``options`` is dealt from: ``pack_name``, unless an option chooses it."""
+        return self.pack_name
+
+    def pack(self, raw: Mapping[str, Raw]) -> str:
+        return self.pack_of(self.options(raw))
 
     # -- hooks ---------------------------------------------------------------------------
     @abstractmethod

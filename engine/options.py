@@ -48,9 +48,10 @@ class OptionSpec:
     """A whole number's only values, when not every one in its range is allowed."""
 
 
-def option(default: Any, help: str, *, min: float = 0, max: float = 0, values: tuple[int, ...] = ()) -> Any:
+def option(default: Any, help: str, *, min: float = 0, max: float = 0, values: tuple[Any, ...] = ()) -> Any:
     """A field of an options record: its default, a line of help and, for numbers, its range
-    (and for a whole number that skips some, the values it takes)."""
+    (and for a whole number that skips some, the values it takes; for a choice whose enum is shared with games that
+    offer more, the members this game offers)."""
     return dataclasses.field(default=default, metadata={"help": help, "min": min, "max": max, "values": values})
 
 
@@ -100,7 +101,8 @@ def _describe(cls: type[DataclassInstance]) -> tuple[OptionSpec, ...]:
                               max=meta["max"])
         elif isinstance(kind_type, type) and issubclass(kind_type, Enum):
             first = str(default.value)
-            choices = (first, *(str(m.value) for m in kind_type if m.value != first))
+            offered = meta["values"] or tuple(kind_type)
+            choices = (first, *(str(m.value) for m in kind_type if m.value != first and m in offered))
             spec = OptionSpec(f.name, OptionKind.CHOICE, first, meta["help"], choices=choices)
         else:  # pragma: no cover - a programming error, caught by the conformance tests
             raise TypeError(f"{cls.__name__}.{f.name}: options are flags, numbers, fractions or choices")
@@ -138,9 +140,12 @@ def _value(spec: OptionSpec, value: object, enum: type[Enum] | None) -> Any:
     assert enum is not None
     if isinstance(value, str):
         try:  # a choice's enum may read an old name as the one it was renamed to (its ``_missing_``)
-            return enum(value)
+            chosen = enum(value)
         except ValueError:
             pass
+        else:
+            if str(chosen.value) in spec.choices:
+                return chosen
     raise _Invalid("The option {name} is one of: {choices}.", name=name, choices=", ".join(spec.choices))
 
 

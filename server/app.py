@@ -20,7 +20,7 @@ from grpc_reflection.v1alpha import reflection, reflection_pb2
 from grpc_reflection.v1alpha._async import ReflectionServicer as _AioReflection
 
 from cardtui import heap
-from cardtui.engine import melds
+from cardtui.engine import family, games
 from cardtui.i18n import N_
 from cardtui.server.base.clock import REAL, Clock
 from cardtui.server.base.limits import Limits, RateLimiter, RefusalLog
@@ -66,9 +66,6 @@ SERVER_OPTIONS = [
 
 
 GC_THRESHOLDS = (2_000, 50, 100)
-TABLES_MELD_MEMO = 20_000
-"""What the meld searches of a process that drives tables remember together, where its bots search elsewhere
-(``melds.memo_budget``): a night's soak grew such a process a megabyte an hour as the default budget filled."""
 """The collector's thresholds in a server process, once what it holds at its start is frozen.
 
 The server's own code leaves no reference cycles as tables play (``gc.DEBUG_SAVEALL`` over a minute of bots:
@@ -230,8 +227,10 @@ async def start(
         store.close()
         raise
     team, bots = pools.workers, pools.bots
-    if bots is not None:  # the bots search in their own processes: the tables' own meld questions are few
-        melds.memo_budget(TABLES_MELD_MEMO)
+    if bots is not None:  # the bots search in their own processes: the tables' own questions are few
+        assert games.GAMES, "every family of the games offered is registered"
+        for each in family.FAMILIES.values():
+            each.rules_only()
     server = grpc.aio.server(options=SERVER_OPTIONS, maximum_concurrent_rpcs=None)
     try:
         if tls is not None:

@@ -38,7 +38,7 @@ def test_a_run_stops_after_the_deal_at_which_it_is_told_to() -> None:
 def test_players_by_name() -> None:
     assert {"random", "today", "easy", "normal", "hard", "cacheta-isolated", "cacheta-pairs",
             "cacheta-guarded"} <= set(names("cacheta"))
-    assert player("pifpaf", "cardtui.engine.bots.pifpaf:choose").__name__ == "choose"
+    assert player("pifpaf", "cardtui.engine.rummy.bots.pifpaf:choose").__name__ == "choose"
     with pytest.raises(ValueError, match="no player 'grandmaster'"):
         player("cacho", "grandmaster")
 

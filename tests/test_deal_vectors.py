@@ -47,6 +47,12 @@ def named(vector: dict[str, Any]) -> str:
     return f"{fair['scheme'][-1]}: {vector.get('title') or fair['table']}"
 
 
+def pack_of(vector: dict[str, Any]) -> tuple[str, ...]:
+    """The pack a vector's hand was dealt from (docs/deal.md §2): the vector names it (the second version's do), else
+    its game's, by the table's options."""
+    return PACKS[vector.get("pack") or GAMES[vector["game"]].pack(vector["history"]["options"])]
+
+
 def seed_of(vector: dict[str, Any]) -> DealSeed:
     return DealSeed.from_record(vector["history"]["fair"] if "history" in vector else vector["seed"])
 
@@ -56,8 +62,9 @@ def test_the_file_names_the_scheme() -> None:
     assert SECOND["scheme"] == SCHEME == SCHEMES[1] and bytes.fromhex(SECOND["link_tag"]) == LINK_TAG == \
         b"cardtui-deal/2 link\x00", "the link tag: its 20 bytes in hex, as every byte string in the file"
     for section in (VECTORS, SECOND):
-        assert {d["game"] for d in section["deals"]} == set(GAMES)
         assert {d["history"]["fair"]["scheme"] for d in section["deals"]} == {section["scheme"]}
+    assert {d["game"] for d in SECOND["deals"]} == set(GAMES), "a vector of every game, under the scheme of now"
+    assert {d["game"] for d in VECTORS["deals"]} <= set(GAMES), "the first version's, as published"
 
 
 @pytest.mark.parametrize("vector", SECOND["chains"], ids=lambda v: v["pledge"][:8])
@@ -108,17 +115,17 @@ def test_packs_come_from_the_stream(vector: dict[str, Any]) -> None:
     seed = seed_of(vector)
     rng = FairRandom(seed)
     if vector["game"] == "truco_argentino":
-        pack = PACKS["truco_argentino"]
+        pack = pack_of(vector)
         positions = sample_positions(rng, len(pack), 3 * len(vector["history"]["seats"]))
         assert positions == vector["positions"] and [pack[p] for p in positions] == vector["drawn"]
         return
-    assert [shuffled(PACKS[vector["game"]], rng) for _ in vector["packs"]] == vector["packs"]
+    assert [shuffled(pack_of(vector), rng) for _ in vector["packs"]] == vector["packs"]
 
 
 def test_the_step_by_step_draws_of_a_shuffle() -> None:
     """§6–§7 by hand: each place from the last down swaps with the first draw below it + 1."""
     vector = DEALS[0]
-    pack = list(PACKS[vector["game"]])
+    pack = list(pack_of(vector))
     rng = FairRandom(seed_of(vector))
     for step in vector["draws"]:
         i, bits = step["i"], step["bits"]
@@ -215,6 +222,23 @@ def rummy_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
     return {str(s): held[s] for s in range(n)}
 
 
+def chinchon_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
+    """§10.5: seven rounds of one card from the end of the pack, dealer + 1 first, seats not past the target; the
+    next card turned up to start the pile; the rest the stock."""
+    record = vector["history"]
+    n = len(record["seats"])
+    pack = list(vector["packs"][0])
+    target = record["options"]["target"]
+    playing = [s for s in order_from(record["dealer"], n) if record["start"][str(s)] <= target]
+    held: dict[int, list[str]] = {s: [] for s in range(n)}
+    for _ in range(7):
+        for s in playing:
+            held[s].append(pack.pop())
+    assert pack.pop() == record["up"]
+    assert list(reversed(pack)) == vector["stock"]
+    return {str(s): held[s] for s in range(n)}
+
+
 def paulista_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
     """§10.3: three-card blocks from the front; the mão first, then as its choices say."""
     record = vector["history"]
@@ -265,7 +289,7 @@ def argentino_deal(vector: dict[str, Any]) -> dict[str, list[str]]:
 
 
 RULES = {"cacho": cacho_deal, "pifpaf": rummy_deal, "cacheta": rummy_deal, "truco_paulista": paulista_deal,
-         "truco_argentino": argentino_deal}
+         "truco_argentino": argentino_deal, "chinchon": chinchon_deal}
 
 
 @pytest.mark.parametrize("vector", DEALS, ids=named)

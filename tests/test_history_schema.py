@@ -52,6 +52,9 @@ SIMS: list[tuple[str, int, dict[str, Any], int, str, set[str]]] = [
     ("cacheta", 2, {"start_points": 1}, 3, "normal", {"flip", "standings"}),
     ("cacheta", 5, {"tournament": True}, 3, "normal", {"flip"}),
     ("cacheta", 8, {}, 1, "easy", {"flip"}),
+    ("chinchon", 2, {"target": 30, "reentries": 1}, 4, "easy", {"pack", "up"}),
+    ("chinchon", 4, {"cards": 48, "jokers": 2, "figures": "number", "limit": 7, "lay_off": False}, 2, "easy",
+     {"pack", "up"}),
     ("truco_paulista", 4, {}, 20, "easy", set()),
     ("truco_paulista", 4, {"truco_decides": "hand", "chat": "always", "signals_seen": 1.0}, 20, "easy", set()),
     ("truco_argentino", 2, {}, 20, "easy", {"pica_pica"}),
@@ -88,7 +91,8 @@ def test_every_history_sim_writes_validates(
 
 @pytest.mark.parametrize(("game", "players", "kind"), [("cacho", 2, "redeal"), ("cacho", 4, "redeal"),
                                                        ("pifpaf", 3, "rebuild"), ("pifpaf", 8, "rebuild"),
-                                                       ("cacheta", 2, "rebuild"), ("cacheta", 6, "rebuild")])
+                                                       ("cacheta", 2, "rebuild"), ("cacheta", 6, "rebuild"),
+                                                       ("chinchon", 2, "rebuild")])
 def test_sim_writes_what_bots_seldom_do_and_awaited(game: str, players: int, kind: str) -> None:
     """One hand in eight from the second is played off the bots' path, so the histories sim writes
     (and every test that reads them: the schema, verify, replays) hold a Cacho redeal and a rummy

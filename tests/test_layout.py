@@ -140,10 +140,40 @@ def test_a_game_is_named_only_in_its_own_modules_and_the_registries() -> None:
     from cardtui.engine.games import GAMES
     from tools import game_names
 
-    assert set(game_names.GAMES) == set(GAMES) == set(gamebook.known())
+    assert set(game_names.registries().games) == set(GAMES) == set(gamebook.known())
     found = game_names.scan(ROOT)
     assert not found, "a game named outside its own modules and the registries (ask engine.games or " \
         "client.gamebook instead):\n" + "\n".join(f"{p}:{line}: {g}" for p, line, g in found)
+
+
+CLIENT_BRANCHES = 58
+"""The client's family branches left (``python -m tools.game_names``): the line mode and the deal check still tell
+the families apart themselves; the number may only go down."""
+
+
+def test_shared_code_asks_the_family_never_tells_families_apart() -> None:
+    """The engine, the server and the command line branch on no family outside its own modules (engine.family
+    answers); the client's branches only ever get fewer."""
+    from tools import game_names
+
+    found = game_names.scan_branches(ROOT)
+    outside = [f for f in found if not f[0].startswith("client/")]
+    assert not outside, "a family told apart outside its own modules (ask engine.family instead):\n" + "\n".join(
+        f"{p}:{line}: {fam}" for p, line, fam in outside)
+    assert len(found) - len(outside) <= CLIENT_BRANCHES, "\n".join(f"{p}:{line}: {fam}" for p, line, fam in found)
+
+
+def test_the_scan_sees_a_family_told_apart_outside_its_own_modules() -> None:
+    from tools import game_names
+
+    said = 'from cardtui.engine.rummy.records import RummyView\nfrom cardtui.v1 import truco_pb2\n' \
+           'if view.HasField("cacho") or view.WhichOneof("game") == "truco":\n    cards = view.rummy.cards\n'
+    assert sorted(game_names.branches(said, "engine/analysis.py")) == [
+        (1, "rummy"), (2, "truco"), (3, "cacho"), (3, "truco"), (4, "rummy")]
+    # A family's own folder may read its own, not another family's.
+    assert sorted(game_names.branches(said, "engine/rummy/search.py")) == [(2, "truco"), (3, "cacho"), (3, "truco")]
+    assert sorted(game_names.branches(said, "client/boards/rummy_table.py")) == [
+        (2, "truco"), (3, "cacho"), (3, "truco")]
 
 
 def test_the_scan_sees_a_game_named_elsewhere_and_not_the_wires_families() -> None:

@@ -41,7 +41,7 @@ print(json.dumps({"file": argentino.__file__, "status": STATUS, "histories": his
 # audience's view's bytes (the wire and Cacho's rules, compiled or not), and the record read back.
 WIRE = """
 import hashlib, json, random
-import cardtui.engine.cacho as cacho
+import cardtui.engine.cacho.rules as cacho
 import cardtui.server.base.wire as wire
 from cardtui.native import STATUS
 from cardtui.v1 import table_pb2
@@ -77,7 +77,7 @@ RUMMY = """
 import json, random
 from cardtui.engine import analysis
 from cardtui.engine.games import get
-import cardtui.engine.bots.rummy_search as rummy_search
+import cardtui.engine.rummy.bots.search as rummy_search
 from cardtui.native import STATUS
 def hand(game, players):
     rules, rng = get(game), random.Random(6)
@@ -100,8 +100,8 @@ SEARCHES = """
 import json, random
 from cardtui.engine import analysis
 from cardtui.engine.games import get
-import cardtui.engine.bots.cacho_search as cacho_search
-import cardtui.engine.bots.truco_search as truco_search
+import cardtui.engine.cacho.bots.search as cacho_search
+import cardtui.engine.truco.bots.search as truco_search
 from cardtui.native import STATUS
 def hand(game, players, seed):
     rules, rng = get(game), random.Random(seed)
@@ -122,7 +122,7 @@ print(json.dumps({"file": truco_search.__file__, "files": [truco_search.__file__
 COPIES = """
 import copy, json, random
 from cardtui.engine.games import get
-import cardtui.engine.melds as melds
+import cardtui.engine.rummy.melds as melds
 from cardtui.native import STATUS
 out = []
 for game, players in (("pifpaf", 3), ("cacheta", 2)):
@@ -207,13 +207,13 @@ def test_a_rummy_state_with_a_knock_in_it_copies_alike_compiled_or_not() -> None
 
 def test_this_process_runs_what_the_status_says() -> None:
     import cardtui.engine.betting as betting
-    import cardtui.engine.bots.cacho_search as cacho_search
-    import cardtui.engine.bots.rummy_search as rummy_search
-    import cardtui.engine.bots.truco_search as truco_search
-    import cardtui.engine.bots.truco_worlds as truco_worlds
-    import cardtui.engine.bots.trucosim as trucosim
-    import cardtui.engine.melds as melds
+    import cardtui.engine.cacho.bots.search as cacho_search
+    import cardtui.engine.rummy.bots.search as rummy_search
+    import cardtui.engine.rummy.melds as melds
     import cardtui.engine.truco.argentino.state as state_module
+    import cardtui.engine.truco.bots.search as truco_search
+    import cardtui.engine.truco.bots.sim as trucosim
+    import cardtui.engine.truco.bots.worlds as truco_worlds
     import cardtui.server.actor.fanout as fanout
     import cardtui.server.base.wire as wire
 

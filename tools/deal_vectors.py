@@ -159,18 +159,19 @@ def cacho_redeal() -> dict[str, Any]:
 
     record = hand("cacho", ["ana", "bia", "caio"], seed, 1, [20, 20, 20], policy=policy)
     rng = FairRandom(seed)
-    packs = [shuffled(PACKS["cacho"], rng) for _ in range(2)]
-    return {"title": "Cacho, 3 players, dealer seat 1: a redeal", "game": "cacho", "packs": packs,
-            "draws": shuffle_draws(PACKS["cacho"], seed), "history": record}
+    pack = pack_of(record)
+    packs = [shuffled(PACKS[pack], rng) for _ in range(2)]
+    return {"title": "Cacho, 3 players, dealer seat 1: a redeal", "game": "cacho", "pack": pack, "packs": packs,
+            "draws": shuffle_draws(PACKS[pack], seed), "history": record}
 
 
 def cacho_bust() -> dict[str, Any]:
     """Four players, seat 2 out of chips: it is skipped; the dealer is seat 3."""
     seed = deal_seed(h("cacho server 2"), ((1, h("bia 2")), (3, h("duda 2"))), "vectors-cacho-2", 1)
     record = hand("cacho", ["ana", "bia", "caio", "duda"], seed, 3, [5, 3, 0, 7], bots=2)
-    packs = [shuffled(PACKS["cacho"], FairRandom(seed))]
-    return {"title": "Cacho, 4 players, seat 2 has no chips, dealer seat 3", "game": "cacho", "packs": packs,
-            "history": record}
+    packs = [shuffled(PACKS[pack_of(record)], FairRandom(seed))]
+    return {"title": "Cacho, 4 players, seat 2 has no chips, dealer seat 3", "game": "cacho",
+            "pack": pack_of(record), "packs": packs, "history": record}
 
 
 def rummy_stock(state: Any) -> list[str]:
@@ -189,8 +190,9 @@ def rummy(game_name: str, title: str, seed: DealSeed, names: Sequence[str], deal
     record = game.history(state)
     assert record is not None
     record = linked(dict(record, table=seed.table, hand=seed.hand, match=1), None)
-    pack = shuffled(PACKS[game_name], FairRandom(seed))
-    return {"title": title, "game": game_name, "packs": [pack], "stock": stock, "history": record}
+    pack = shuffled(PACKS[pack_of(record)], FairRandom(seed))
+    return {"title": title, "game": game_name, "pack": pack_of(record), "packs": [pack], "stock": stock,
+            "history": record}
 
 
 def until_rebuilt(state: Any, seat: int, legal: list[Action]) -> Action | None:
@@ -219,6 +221,13 @@ def cacheta() -> dict[str, Any]:
                  [10, 10, 10])
 
 
+def chinchon() -> dict[str, Any]:
+    """Chinchón at three, the pack of 48 and two jokers (the options choose it): the card turned up, then the stock."""
+    seed = deal_seed(h("chinchon server"), ((1, h("bia 7")), (2, h("caio 7"))), "vectors-chinchon", 1)
+    return rummy("chinchon", "Chinchón, 3 players, dealer seat 2, the pack of 48 and two jokers: the card turned up",
+                 seed, ["ana", "bia", "caio"], 2, [0, 0, 0], options={"cards": 48, "jokers": 2})
+
+
 def paulista_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The three-card blocks as the deal gives them out, front of the pack first, and to whom."""
     game = GAMES["truco_paulista"]
@@ -237,8 +246,13 @@ def paulista_blocks(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def pack_of(record: dict[str, Any]) -> str:
+    """The pack a hand was dealt from: its game's, by the table's options (docs/deal.md §2)."""
+    return GAMES[record["game"]].pack(record["options"])
+
+
 def game_deck(record: dict[str, Any]) -> list[str]:
-    return shuffled(PACKS[record["game"]], FairRandom(DealSeed.from_record(record["fair"])))
+    return shuffled(PACKS[pack_of(record)], FairRandom(DealSeed.from_record(record["fair"])))
 
 
 def paulista_choices() -> dict[str, Any]:
@@ -254,23 +268,23 @@ def paulista_choices() -> dict[str, Any]:
 
     record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 3, [0, 0, 0, 0], policy=policy)
     return {"title": "Truco paulista, dealer seat 3 (the mão is seat 0): reject, pass, keep",
-            "game": "truco_paulista", "packs": [game_deck(record)], "blocks": paulista_blocks(record),
-            "history": record}
+            "game": "truco_paulista", "pack": pack_of(record), "packs": [game_deck(record)],
+            "blocks": paulista_blocks(record), "history": record}
 
 
 def paulista_onze() -> dict[str, Any]:
     seed = deal_seed(h("paulista server 2"), ((0, h("ana 6")),), "vectors-paulista-2", 1)
     record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 0, [11, 7, 11, 7])
     return {"title": "Truco paulista, mão de onze (team 0 on 11), dealer seat 0", "game": "truco_paulista",
-            "packs": [game_deck(record)], "blocks": paulista_blocks(record), "history": record}
+            "pack": pack_of(record), "packs": [game_deck(record)], "blocks": paulista_blocks(record), "history": record}
 
 
 def paulista_ferro() -> dict[str, Any]:
     seed = deal_seed(h("paulista server 3"), (), "vectors-paulista-3", 1)
     record = hand("truco_paulista", ["ana", "bia", "caio", "duda"], seed, 2, [11, 11, 11, 11])
     return {"title": "Truco paulista, mão de ferro (both on 11), dealer seat 2, no player's seed",
-            "game": "truco_paulista", "packs": [game_deck(record)], "blocks": paulista_blocks(record),
-            "history": record}
+            "game": "truco_paulista", "pack": pack_of(record), "packs": [game_deck(record)],
+            "blocks": paulista_blocks(record), "history": record}
 
 
 def argentino(players: int, dealer: int, options: dict[str, Any], title: str, pica: bool = False) -> dict[str, Any]:
@@ -281,8 +295,8 @@ def argentino(players: int, dealer: int, options: dict[str, Any], title: str, pi
     record = hand("truco_argentino", names, seed, dealer, [0] * players, options=options,
                   recall={"pica_pica": True} if pica else None)
     positions = sample_positions(FairRandom(seed), 40, 3 * players)
-    pack = PACKS["truco_argentino"]
-    return {"title": title, "game": "truco_argentino", "positions": positions,
+    pack = PACKS[pack_of(record)]
+    return {"title": title, "game": "truco_argentino", "pack": pack_of(record), "positions": positions,
             "drawn": [pack[p] for p in positions], "history": record}
 
 
@@ -379,6 +393,7 @@ def section() -> dict[str, Any]:
             cacho_bust(),
             pifpaf(),
             cacheta(),
+            chinchon(),
             paulista_choices(),
             paulista_onze(),
             paulista_ferro(),

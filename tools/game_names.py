@@ -1,13 +1,23 @@
-"""Where the package names a game outside the game's own modules and the registries (CONTRIBUTING, "Adding a
-game"): every string that is a game's name (``"pifpaf"``), and every ``startswith`` of a prefix of one
-(``game.startswith("truco")``), in the package's code. ``tests/test_layout.py`` holds the package to none.
+"""Where the package names a game, or branches on a family of games, outside what is its own (CONTRIBUTING, "Adding a
+game"). ``tests/test_layout.py`` holds the package to none.
 
     .venv/bin/python -m tools.game_names [ROOT]   # each place, then how many
 
-A game's facts live where the game does (its rules, its entry in ``engine/games/``, its client facts in
-``client/games/``, its board): every other part asks the registries by name. Not counted: a proto oneof's field
-name (``view.HasField("cacho")``, ``view.WhichOneof("game") == "cacho"``, and a name given the oneof's value), which
-names the wire's family of messages, not a game.
+- **A game named**: every string that is a game's name (``"pifpaf"``), and every ``startswith`` of a prefix of one
+  (``game.startswith("truco")``), outside the game's own modules and the registries. A proto oneof's field name
+  (``view.HasField("cacho")``, ``view.WhichOneof("game") == "cacho"``, a name given the oneof's value) names the
+  wire's family of messages, not a game: it is a family branch, below.
+- **A family branch**: code that tells the families apart outside a family's own modules: an import of a family's
+  modules (``cardtui.engine.rummy...``, its wire messages ``cardtui.v1.rummy_pb2``), a test of the wire's oneof
+  for a family (``view.HasField("rummy")``, ``view.WhichOneof("game") == "truco"``), or a read of a family's part of
+  a message (``view.rummy``). Shared code asks the family (``engine.family``) instead.
+
+Every list comes from the registries: the games from ``engine.games`` (each game's rules name its family,
+``Rules.family_name``) and ``client.gamebook`` (each game's board), the families from ``engine.family`` (each
+family's folder is the package of its ``Family``). A game's own modules: its entry and its client facts
+(``engine/games/<name>.py``, ``client/games/<name>.py``), its rules' module, its family's. A family's own modules: its
+engine folder (``engine/rummy/``), its games' entries and client facts, and its games' boards with their parts
+(``client/boards/rummy*.py``).
 """
 
 from __future__ import annotations
@@ -15,42 +25,83 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from fnmatch import fnmatch
+from functools import cache
 from pathlib import Path
 
-GAMES = ("cacho", "pifpaf", "cacheta", "truco_paulista", "truco_argentino")
-"""The games the room offers (``engine.games.ENTRIES``; a test holds this list to it)."""
 PARTS = ("engine", "server", "client", "cardtui")
 """The package's folders (``tools.layout``), whose code is read."""
 SKIPPED = ("cardtui/v1/*",)
 """Generated code (the protobuf stubs)."""
 
 REGISTRIES = (
-    "engine/games/__init__.py",  # the engine's registry
+    "engine/games/__init__.py",  # the engine's registry of games
+    "engine/family.py",  # the engine's registry of families
     "client/gamebook.py",  # the client's registry
-    "cardtui/fair.py",  # each game's pack in notation, docs/deal.md §2 (shared by the engine and the client)
 )
-"""The registries CONTRIBUTING names: they may name every game."""
-OWN: dict[str, tuple[str, ...]] = {
-    "cacho": ("engine/cacho.py", "engine/cacho_records.py", "engine/bots/cacho*.py", "engine/bots/pool/cacho.py",
-              "client/boards/cacho.py"),
-    "pifpaf": ("engine/pifpaf.py", "engine/rummy*.py", "engine/bots/pifpaf*.py", "engine/bots/rummy*.py",
-               "client/boards/rummy*.py"),
-    "cacheta": ("engine/cacheta.py", "engine/rummy*.py", "engine/bots/cacheta*.py", "engine/bots/rummy*.py",
-                "client/boards/rummy*.py"),
-    "truco_paulista": ("engine/truco/*", "engine/bots/truco*.py", "engine/bots/pool/truco.py",
-                       "client/boards/truco*.py"),
-    "truco_argentino": ("engine/truco/*", "engine/bots/truco*.py", "engine/bots/pool/truco.py",
-                        "client/boards/truco*.py"),
-}
-"""Each game's own modules, besides ``engine/games/<name>.py`` and ``client/games/<name>.py``: its rules, its
-bots, its board (a family's modules are each of its games' own)."""
+"""The registries CONTRIBUTING names: they may name every game and every family."""
+SHARED_FOLDERS = ("engine/games/*",)
+"""Folders whose modules belong to no family as a whole but to one game each (an entry imports its game's family)."""
 
 
-def owned(game: str, path: str) -> bool:
-    """Whether ``path`` (relative to the repository) is one of ``game``'s own modules or a registry."""
-    return path in REGISTRIES or path in (f"engine/games/{game}.py", f"client/games/{game}.py") or any(
-        fnmatch(path, pattern) for pattern in OWN.get(game, ()))
+@dataclass(frozen=True)
+class Registries:
+    """What the registries say: each game's own modules, each family's."""
+
+    games: dict[str, tuple[str, ...]]
+    """Each game's own modules, as patterns of paths."""
+    families: dict[str, tuple[str, ...]]
+    """Each family's own modules, as patterns of paths."""
+
+    @property
+    def family_names(self) -> tuple[str, ...]:
+        return tuple(self.families)
+
+
+def _path(module: str) -> str:
+    """A module's path in the repository (``cardtui.engine.rummy.base`` -> ``engine/rummy/base.py``)."""
+    parts = module.split(".")
+    if parts[0] == "cardtui" and len(parts) > 1 and parts[1] in ("engine", "server", "client"):
+        parts = parts[1:]
+    return "/".join(parts) + ".py"
+
+
+@cache
+def registries() -> Registries:
+    """Each game's and each family's own modules, from the registries (see the module)."""
+    from cardtui.client import gamebook
+    from cardtui.engine import family, games
+
+    folders: dict[str, str] = {}
+    for fam in family.FAMILIES.values():
+        module = type(fam).__module__
+        folders[fam.name] = _path(module).rsplit("/", 1)[0]
+    boards: dict[str, str] = {}
+    for name, game in gamebook.known().items():
+        boards[name] = _path(game.board().__module__).removesuffix(".py") + "*.py"
+    family_of = {name: games.entry(name).rules.family_name for name in games.ENTRIES}
+    game_own: dict[str, tuple[str, ...]] = {}
+    for name, entry in games.ENTRIES.items():
+        own = [f"engine/games/{name}.py", f"client/games/{name}.py", _path(type(entry.rules).__module__)]
+        fam_name = family_of[name]
+        if fam_name in folders:
+            own.append(folders[fam_name] + "/*")
+        if name in boards:
+            own.append(boards[name])
+        game_own[name] = tuple(own)
+    family_own: dict[str, tuple[str, ...]] = {}
+    for fam_name, folder in folders.items():
+        members = [g for g, f in family_of.items() if f == fam_name]
+        family_own[fam_name] = (folder + "/*", *(f"engine/games/{g}.py" for g in members),
+                                *(f"client/games/{g}.py" for g in members),
+                                *sorted({boards[g] for g in members if g in boards}))
+    return Registries(game_own, family_own)
+
+
+def owned(patterns: tuple[str, ...], path: str) -> bool:
+    """Whether ``path`` (relative to the repository) matches one of ``patterns`` or is a registry."""
+    return path in REGISTRIES or any(fnmatch(path, p) for p in patterns)
 
 
 def _oneof_names(tree: ast.AST) -> set[str]:
@@ -64,7 +115,7 @@ def _is_oneof(node: ast.AST) -> bool:
 
 
 def _wire(tree: ast.AST, oneofs: set[str]) -> set[int]:
-    """The ids of string constants that name a proto oneof's field, not a game."""
+    """The ids of string constants that name a proto oneof's field: a family of messages, not a game."""
     out: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
@@ -76,42 +127,114 @@ def _wire(tree: ast.AST, oneofs: set[str]) -> set[int]:
     return out
 
 
-def places(source: str, path: str) -> Iterator[tuple[int, str]]:
+def places(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
     """(line, the game named) for each place in one module that names a game it does not own."""
+    reg = reg or registries()
     tree = ast.parse(source, path)
     wire = _wire(tree, _oneof_names(tree))
     for node in ast.walk(tree):
         named: list[str] = []
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in wire:
-            named = [g for g in GAMES if node.value == g]
+            named = [g for g in reg.games if node.value == g]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
                 "startswith", "endswith") and node.args and isinstance(node.args[0], ast.Constant):
             prefix = node.args[0].value
-            named = [g for g in GAMES if isinstance(prefix, str) and prefix and g.startswith(prefix) and g != prefix]
+            named = [g for g in reg.games if isinstance(prefix, str) and prefix and g.startswith(prefix)
+                     and g != prefix]
         for game in named:
-            if not owned(game, path):
+            if not owned(reg.games[game], path):
                 yield node.lineno, game
+
+
+def _imported(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, module) for every module an import statement names (``from a import b``: ``a`` and ``a.b``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.lineno, node.module
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+
+
+def _family_of_module(module: str, families: tuple[str, ...]) -> str | None:
+    """The family whose modules ``module`` is (its engine folder, or its wire messages), if any."""
+    for fam in families:
+        if module == f"cardtui.engine.{fam}" or module.startswith(f"cardtui.engine.{fam}.") or \
+                module == f"cardtui.v1.{fam}_pb2":
+            return fam
+    return None
+
+
+def branches(source: str, path: str, reg: Registries | None = None) -> Iterator[tuple[int, str]]:
+    """(line, the family) for each place in one module that branches on a family it does not belong to."""
+    reg = reg or registries()
+    if path in REGISTRIES:
+        return
+    families = reg.family_names
+    mine = {f for f in families if owned(reg.families[f], path)}
+    if any(fnmatch(path, s) for s in SHARED_FOLDERS):
+        return  # an entry is one game's: it imports that game's family, and its own module says which
+    tree = ast.parse(source, path)
+    seen: set[tuple[int, str]] = set()
+    for line, module in _imported(tree):
+        fam = _family_of_module(module, families)
+        if fam is not None and fam not in mine:
+            seen.add((line, fam))
+    oneofs = _oneof_names(tree)
+    for node in ast.walk(tree):
+        named: list[str] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "HasField", "WhichOneof", "ClearField"):
+            named = [c.value for a in node.args for c in ast.walk(a)
+                     if isinstance(c, ast.Constant) and c.value in families]
+        elif isinstance(node, ast.Compare) and (_is_oneof(node.left) or (
+                isinstance(node.left, ast.Name) and node.left.id in oneofs)):
+            named = [c.value for comp in node.comparators for c in ast.walk(comp)
+                     if isinstance(c, ast.Constant) and c.value in families]
+        elif isinstance(node, ast.Attribute) and node.attr in families and isinstance(node.ctx, ast.Load):
+            named = [node.attr]
+        seen.update((node.lineno, f) for f in named if f not in mine)
+    yield from sorted(seen)
+
+
+def _modules(root: Path) -> Iterator[tuple[str, str]]:
+    for part in PARTS:
+        for file in sorted((root / part).rglob("*.py")):
+            path = file.relative_to(root).as_posix()
+            if not any(fnmatch(path, s) for s in SKIPPED):
+                yield path, file.read_text()
 
 
 def scan(root: Path) -> list[tuple[str, int, str]]:
     """(path, line, game) for every place under ``root`` (a checkout) that names a game outside its own."""
+    reg = registries()
     found: list[tuple[str, int, str]] = []
-    for part in PARTS:
-        for file in sorted((root / part).rglob("*.py")):
-            path = file.relative_to(root).as_posix()
-            if any(fnmatch(path, s) for s in SKIPPED):
-                continue
-            found.extend((path, line, game) for line, game in places(file.read_text(), path))
+    for path, source in _modules(root):
+        found.extend((path, line, game) for line, game in places(source, path, reg))
+    return sorted(set(found))
+
+
+def scan_branches(root: Path) -> list[tuple[str, int, str]]:
+    """(path, line, family) for every place under ``root`` that branches on a family outside its own modules."""
+    reg = registries()
+    found: list[tuple[str, int, str]] = []
+    for path, source in _modules(root):
+        found.extend((path, line, fam) for line, fam in branches(source, path, reg))
     return sorted(set(found))
 
 
 def main(argv: list[str]) -> int:
     root = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent
-    found = scan(root)
-    for path, line, game in found:
-        print(f"{path}:{line}: {game}")
-    print(f"{len(found)} places in {len({p for p, _, _ in found})} modules")
-    return 1 if found else 0
+    named, branched = scan(root), scan_branches(root)
+    for path, line, game in named:
+        print(f"{path}:{line}: the game {game}")
+    for path, line, fam in branched:
+        print(f"{path}:{line}: the {fam} family")
+    print(f"{len(named)} places name a game, in {len({p for p, _, _ in named})} modules; "
+          f"{len(branched)} branch on a family, in {len({p for p, _, _ in branched})} modules")
+    return 1 if named or branched else 0
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ MODULES = tuple(f"cardtui/{m}" for m in COMPILED)
 every game that extends them (paulista too): a plain Python class cannot extend a compiled one.
 ``history`` is every game's hand log (an entry per action) and the views' JSON (``jsonable``). On the server's path for
 every act at every table: Cacho's rules and the betting rounds (Cacho, Pif Paf; Cacho's records
-are ``engine.cacho_records``, plain Python), the wire mapping (each audience's view spliced
+are ``engine.cacho.records``, plain Python), the wire mapping (each audience's view spliced
 into bytes) and the fan-out (numbering, queues). Off the server's path but where the rummy games spend
 their CPU: the meld search (``melds``, masks of bits: every Pif Paf and Cacheta bot, and the rules'
 checks) and the rummy playouts (``bots/rummy_search``: Pif Paf's hard bets, and every Pif Paf and

@@ -39,10 +39,13 @@ class _RummyPhaseEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyPhase
     """`turn` took the discard out of turn and now knocks"""
     RUMMY_PHASE_OVER: _RummyPhase.ValueType  # 6
     """the hand is over"""
+    RUMMY_PHASE_REENTRY: _RummyPhase.ValueType  # 7
+    """Chinchón: counted; a seat it put past the target may come back in"""
 
 class RummyPhase(_RummyPhase, metaclass=_RummyPhaseEnumTypeWrapper):
-    """Pif Paf (docs/rules.md §1) and Cacheta (§2): rummy on two French decks, nine cards each.
-    One view serves both games; the fields only one game uses stay empty in the other.
+    """The rummy family: Pif Paf (docs/rules.md §1) and Cacheta (§2), on two French decks, nine cards each.
+    One view serves every game; the fields only one game uses stay empty in the others. What the game is, as
+    far as a client needs to know to count and check its cards, is `RummyView.table`.
     """
 
 RUMMY_PHASE_UNSPECIFIED: RummyPhase.ValueType  # 0
@@ -58,6 +61,8 @@ RUMMY_PHASE_KNOCK: RummyPhase.ValueType  # 5
 """`turn` took the discard out of turn and now knocks"""
 RUMMY_PHASE_OVER: RummyPhase.ValueType  # 6
 """the hand is over"""
+RUMMY_PHASE_REENTRY: RummyPhase.ValueType  # 7
+"""Chinchón: counted; a seat it put past the target may come back in"""
 Global___RummyPhase: _TypeAlias = RummyPhase  # noqa: Y015
 
 class _RummySeatStatus:
@@ -98,6 +103,8 @@ class _RummyGroupRuleEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyG
     """a group shows exactly three suits"""
     RUMMY_GROUP_RULE_ATLEAST3: _RummyGroupRule.ValueType  # 2
     """at least three (never a suit more than twice)"""
+    RUMMY_GROUP_RULE_DISTINCT: _RummyGroupRule.ValueType  # 3
+    """three or four of a rank, each suit once (Chinchón's single pack)"""
 
 class RummyGroupRule(_RummyGroupRule, metaclass=_RummyGroupRuleEnumTypeWrapper): ...
 
@@ -106,7 +113,107 @@ RUMMY_GROUP_RULE_EXACTLY3: RummyGroupRule.ValueType  # 1
 """a group shows exactly three suits"""
 RUMMY_GROUP_RULE_ATLEAST3: RummyGroupRule.ValueType  # 2
 """at least three (never a suit more than twice)"""
+RUMMY_GROUP_RULE_DISTINCT: RummyGroupRule.ValueType  # 3
+"""three or four of a rank, each suit once (Chinchón's single pack)"""
 Global___RummyGroupRule: _TypeAlias = RummyGroupRule  # noqa: Y015
+
+class _RummyScoring:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummyScoringEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyScoring.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_SCORING_UNSPECIFIED: _RummyScoring.ValueType  # 0
+    RUMMY_SCORING_POT: _RummyScoring.ValueType  # 1
+    """chips: whoever goes out takes the pot (Pif Paf)"""
+    RUMMY_SCORING_KNOCK: _RummyScoring.ValueType  # 2
+    """points: the others lose 2 or 1 at a knock; the last with points wins (Cacheta)"""
+    RUMMY_SCORING_DEADWOOD: _RummyScoring.ValueType  # 3
+    """points against: each adds its cards outside melds; past `target`, out (Chinchón)"""
+
+class RummyScoring(_RummyScoring, metaclass=_RummyScoringEnumTypeWrapper):
+    """What a hand's end is played for."""
+
+RUMMY_SCORING_UNSPECIFIED: RummyScoring.ValueType  # 0
+RUMMY_SCORING_POT: RummyScoring.ValueType  # 1
+"""chips: whoever goes out takes the pot (Pif Paf)"""
+RUMMY_SCORING_KNOCK: RummyScoring.ValueType  # 2
+"""points: the others lose 2 or 1 at a knock; the last with points wins (Cacheta)"""
+RUMMY_SCORING_DEADWOOD: RummyScoring.ValueType  # 3
+"""points against: each adds its cards outside melds; past `target`, out (Chinchón)"""
+Global___RummyScoring: _TypeAlias = RummyScoring  # noqa: Y015
+
+class _RummyClaiming:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RummyClaimingEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RummyClaiming.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RUMMY_CLAIMING_UNSPECIFIED: _RummyClaiming.ValueType  # 0
+    RUMMY_CLAIMING_COMPLETES: _RummyClaiming.ValueType  # 1
+    """whoever it lets go out (Pif Paf's claim)"""
+    RUMMY_CLAIMING_DECLARED: _RummyClaiming.ValueType  # 2
+    """only a player who declared one card short (Cacheta's cut)"""
+    RUMMY_CLAIMING_NONE: _RummyClaiming.ValueType  # 3
+    """nobody: a discard is taken only by the next draw"""
+
+class RummyClaiming(_RummyClaiming, metaclass=_RummyClaimingEnumTypeWrapper):
+    """Who may take a discard out of turn."""
+
+RUMMY_CLAIMING_UNSPECIFIED: RummyClaiming.ValueType  # 0
+RUMMY_CLAIMING_COMPLETES: RummyClaiming.ValueType  # 1
+"""whoever it lets go out (Pif Paf's claim)"""
+RUMMY_CLAIMING_DECLARED: RummyClaiming.ValueType  # 2
+"""only a player who declared one card short (Cacheta's cut)"""
+RUMMY_CLAIMING_NONE: RummyClaiming.ValueType  # 3
+"""nobody: a discard is taken only by the next draw"""
+Global___RummyClaiming: _TypeAlias = RummyClaiming  # noqa: Y015
+
+@_typing.final
+class RummyTable(_message.Message):
+    """What the game at this table is: its pack, the hand dealt, how a hand's end is scored, who may claim."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PACK_FIELD_NUMBER: _builtins.int
+    HAND_SIZE_FIELD_NUMBER: _builtins.int
+    SCORING_FIELD_NUMBER: _builtins.int
+    CLAIMING_FIELD_NUMBER: _builtins.int
+    LIMIT_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    pack: _builtins.str
+    """the pack's name (docs/deal.md §2)"""
+    hand_size: _builtins.int
+    """the cards each seat is dealt and holds between turns"""
+    scoring: Global___RummyScoring.ValueType
+    claiming: Global___RummyClaiming.ValueType
+    limit: _builtins.int
+    """the most the cards outside melds may count when going out (0: all melded)"""
+    target: _builtins.int
+    """points past which a seat is out (0: none)"""
+    @_builtins.property
+    def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """what a card outside melds counts, by rank, the joker's first (empty: none)"""
+
+    def __init__(
+        self,
+        *,
+        pack: _builtins.str = ...,
+        hand_size: _builtins.int = ...,
+        scoring: Global___RummyScoring.ValueType = ...,
+        claiming: Global___RummyClaiming.ValueType = ...,
+        limit: _builtins.int = ...,
+        target: _builtins.int = ...,
+        points: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["claiming", b"claiming", "hand_size", b"hand_size", "limit", b"limit", "pack", b"pack", "points", b"points", "scoring", b"scoring", "target", b"target"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyTable: _TypeAlias = RummyTable  # noqa: Y015
 
 @_typing.final
 class RummyMeld(_message.Message):
@@ -181,6 +288,7 @@ class RummySeat(_message.Message):
     TAKEN_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
     KNOWN_FIELD_NUMBER: _builtins.int
+    REENTRIES_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     score: _builtins.int
@@ -194,6 +302,8 @@ class RummySeat(_message.Message):
     """Cacheta: na boa"""
     burned: _builtins.bool
     """Cacheta: cut and could not knock; no more cuts this hand"""
+    reentries: _builtins.int
+    """Chinchón: the times it came back in past the target"""
     @_builtins.property
     def taken(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """every card it took from the pile this hand, in order"""
@@ -222,10 +332,11 @@ class RummySeat(_message.Message):
         taken: _abc.Iterable[_builtins.str] | None = ...,
         cards: _abc.Iterable[_builtins.str] | None = ...,
         known: _abc.Iterable[_builtins.str] | None = ...,
+        reentries: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "cards", b"cards", "declared", b"declared", "known", b"known", "name", b"name", "put", b"put", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["burned", b"burned", "card_count", b"card_count", "cards", b"cards", "declared", b"declared", "known", b"known", "name", b"name", "put", b"put", "reentries", b"reentries", "score", b"score", "seat", b"seat", "status", b"status", "taken", b"taken"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -294,6 +405,47 @@ class RummyKnock(_message.Message):
 Global___RummyKnock: _TypeAlias = RummyKnock  # noqa: Y015
 
 @_typing.final
+class RummyCount(_message.Message):
+    """Chinchón: one seat's hand as the hand's end counted it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    MELDS_FIELD_NUMBER: _builtins.int
+    LOOSE_FIELD_NUMBER: _builtins.int
+    LAID_OFF_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    points: _builtins.int
+    """what it adds (the closer's -10 with every card melded)"""
+    @_builtins.property
+    def melds(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummyMeld]: ...
+    @_builtins.property
+    def loose(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """outside melds: what it counts"""
+
+    @_builtins.property
+    def laid_off(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """laid off on the closer's melds"""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        melds: _abc.Iterable[Global___RummyMeld] | None = ...,
+        loose: _abc.Iterable[_builtins.str] | None = ...,
+        laid_off: _abc.Iterable[_builtins.str] | None = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["laid_off", b"laid_off", "loose", b"loose", "melds", b"melds", "points", b"points", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RummyCount: _TypeAlias = RummyCount  # noqa: Y015
+
+@_typing.final
 class RummyResult(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -301,7 +453,11 @@ class RummyResult(_message.Message):
     WINNER_FIELD_NUMBER: _builtins.int
     KNOCK_FIELD_NUMBER: _builtins.int
     ELIMINATED_FIELD_NUMBER: _builtins.int
+    COUNTS_FIELD_NUMBER: _builtins.int
+    CHINCHON_FIELD_NUMBER: _builtins.int
     winner: _builtins.int
+    chinchon: _builtins.bool
+    """Chinchón: the closer's seven made one run of a suit, no joker in it"""
     @_builtins.property
     def deltas(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """chips (sum to zero) or points won or lost per seat"""
@@ -312,7 +468,11 @@ class RummyResult(_message.Message):
 
     @_builtins.property
     def eliminated(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Cacheta: seats this hand brought to 0 points"""
+        """seats this hand put out (Cacheta: at 0 points; Chinchón: past the target)"""
+
+    @_builtins.property
+    def counts(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummyCount]:
+        """Chinchón: every seat's count, the closer's first"""
 
     def __init__(
         self,
@@ -321,10 +481,12 @@ class RummyResult(_message.Message):
         winner: _builtins.int = ...,
         knock: Global___RummyKnock | None = ...,
         eliminated: _abc.Iterable[_builtins.int] | None = ...,
+        counts: _abc.Iterable[Global___RummyCount] | None = ...,
+        chinchon: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "knock", b"knock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "deltas", b"deltas", "eliminated", b"eliminated", "knock", b"knock", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_knock", b"_knock", "chinchon", b"chinchon", "counts", b"counts", "deltas", b"deltas", "eliminated", b"eliminated", "knock", b"knock", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__knock: _TypeAlias = _typing.Literal["knock"]  # noqa: Y015
     _WhichOneofArgType__knock: _TypeAlias = _typing.Literal["_knock", b"_knock"]  # noqa: Y015
@@ -425,6 +587,7 @@ class RummyView(_message.Message):
     FLIP_FIELD_NUMBER: _builtins.int
     WILDS_FIELD_NUMBER: _builtins.int
     STANDINGS_FIELD_NUMBER: _builtins.int
+    TABLE_FIELD_NUMBER: _builtins.int
     phase: Global___RummyPhase.ValueType
     turn: _builtins.int
     """whose bet, draw, discard or knock it is"""
@@ -476,6 +639,10 @@ class RummyView(_message.Message):
     def standings(self) -> _containers.RepeatedCompositeFieldContainer[Global___CachetaPlace]:
         """Cacheta: places once the game is over"""
 
+    @_builtins.property
+    def table(self) -> Global___RummyTable:
+        """what the game at this table is"""
+
     def __init__(
         self,
         *,
@@ -499,10 +666,11 @@ class RummyView(_message.Message):
         flip: _builtins.str | None = ...,
         wilds: _abc.Iterable[_builtins.str] | None = ...,
         standings: _abc.Iterable[Global___CachetaPlace] | None = ...,
+        table: Global___RummyTable | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "betting", b"betting", "drawn", b"drawn", "flip", b"flip", "result", b"result", "rules", b"rules", "turn", b"turn", "window", b"window"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "betting", b"betting", "drawn", b"drawn", "flip", b"flip", "result", b"result", "rules", b"rules", "table", b"table", "turn", b"turn", "window", b"window"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "answered", b"answered", "betting", b"betting", "can_knock", b"can_knock", "cards", b"cards", "drawn", b"drawn", "flip", b"flip", "loose", b"loose", "melds", b"melds", "outs", b"outs", "phase", b"phase", "pile", b"pile", "pot", b"pot", "result", b"result", "rules", b"rules", "seats", b"seats", "standings", b"standings", "stock_count", b"stock_count", "turn", b"turn", "wilds", b"wilds", "window", b"window"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_betting", b"_betting", "_drawn", b"_drawn", "_flip", b"_flip", "_result", b"_result", "_turn", b"_turn", "_window", b"_window", "answered", b"answered", "betting", b"betting", "can_knock", b"can_knock", "cards", b"cards", "drawn", b"drawn", "flip", b"flip", "loose", b"loose", "melds", b"melds", "outs", b"outs", "phase", b"phase", "pile", b"pile", "pot", b"pot", "result", b"result", "rules", b"rules", "seats", b"seats", "standings", b"standings", "stock_count", b"stock_count", "table", b"table", "turn", b"turn", "wilds", b"wilds", "window", b"window"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__betting: _TypeAlias = _typing.Literal["betting"]  # noqa: Y015
     _WhichOneofArgType__betting: _TypeAlias = _typing.Literal["_betting", b"_betting"]  # noqa: Y015
@@ -885,6 +1053,92 @@ class CachetaEliminated(_message.Message):
 Global___CachetaEliminated: _TypeAlias = CachetaEliminated  # noqa: Y015
 
 @_typing.final
+class ChinchonUp(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChinchonUp: _TypeAlias = ChinchonUp  # noqa: Y015
+
+@_typing.final
+class ChinchonCounted(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COUNTS_FIELD_NUMBER: _builtins.int
+    CHINCHON_FIELD_NUMBER: _builtins.int
+    chinchon: _builtins.bool
+    @_builtins.property
+    def counts(self) -> _containers.RepeatedCompositeFieldContainer[Global___RummyCount]: ...
+    def __init__(
+        self,
+        *,
+        counts: _abc.Iterable[Global___RummyCount] | None = ...,
+        chinchon: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chinchon", b"chinchon", "counts", b"counts"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChinchonCounted: _TypeAlias = ChinchonCounted  # noqa: Y015
+
+@_typing.final
+class ChinchonEliminated(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    points: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChinchonEliminated: _TypeAlias = ChinchonEliminated  # noqa: Y015
+
+@_typing.final
+class ChinchonReentered(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    points: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        points: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["points", b"points", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChinchonReentered: _TypeAlias = ChinchonReentered  # noqa: Y015
+
+@_typing.final
 class CachetaStandings(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -924,6 +1178,10 @@ class RummyEvent(_message.Message):
     BURNED_FIELD_NUMBER: _builtins.int
     ELIMINATED_FIELD_NUMBER: _builtins.int
     STANDINGS_FIELD_NUMBER: _builtins.int
+    CHINCHON_UP_FIELD_NUMBER: _builtins.int
+    CHINCHON_COUNTED_FIELD_NUMBER: _builtins.int
+    CHINCHON_ELIMINATED_FIELD_NUMBER: _builtins.int
+    CHINCHON_REENTERED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def dealt(self) -> Global___RummyDealt: ...
     @_builtins.property
@@ -956,6 +1214,14 @@ class RummyEvent(_message.Message):
     def eliminated(self) -> Global___CachetaEliminated: ...
     @_builtins.property
     def standings(self) -> Global___CachetaStandings: ...
+    @_builtins.property
+    def chinchon_up(self) -> Global___ChinchonUp: ...
+    @_builtins.property
+    def chinchon_counted(self) -> Global___ChinchonCounted: ...
+    @_builtins.property
+    def chinchon_eliminated(self) -> Global___ChinchonEliminated: ...
+    @_builtins.property
+    def chinchon_reentered(self) -> Global___ChinchonReentered: ...
     def __init__(
         self,
         *,
@@ -975,12 +1241,16 @@ class RummyEvent(_message.Message):
         burned: Global___CachetaBurned | None = ...,
         eliminated: Global___CachetaEliminated | None = ...,
         standings: Global___CachetaStandings | None = ...,
+        chinchon_up: Global___ChinchonUp | None = ...,
+        chinchon_counted: Global___ChinchonCounted | None = ...,
+        chinchon_eliminated: Global___ChinchonEliminated | None = ...,
+        chinchon_reentered: Global___ChinchonReentered | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "body", b"body", "burned", b"burned", "dealt", b"dealt", "declared", b"declared", "discarded", b"discarded", "drawn_card", b"drawn_card", "drew", b"drew", "eliminated", b"eliminated", "flipped", b"flipped", "knocked", b"knocked", "pot_won", b"pot_won", "rebought", b"rebought", "standings", b"standings", "stock_rebuilt", b"stock_rebuilt", "window_closed", b"window_closed", "window_opened", b"window_opened"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "body", b"body", "burned", b"burned", "chinchon_counted", b"chinchon_counted", "chinchon_eliminated", b"chinchon_eliminated", "chinchon_reentered", b"chinchon_reentered", "chinchon_up", b"chinchon_up", "dealt", b"dealt", "declared", b"declared", "discarded", b"discarded", "drawn_card", b"drawn_card", "drew", b"drew", "eliminated", b"eliminated", "flipped", b"flipped", "knocked", b"knocked", "pot_won", b"pot_won", "rebought", b"rebought", "standings", b"standings", "stock_rebuilt", b"stock_rebuilt", "window_closed", b"window_closed", "window_opened", b"window_opened"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "body", b"body", "burned", b"burned", "dealt", b"dealt", "declared", b"declared", "discarded", b"discarded", "drawn_card", b"drawn_card", "drew", b"drew", "eliminated", b"eliminated", "flipped", b"flipped", "knocked", b"knocked", "pot_won", b"pot_won", "rebought", b"rebought", "standings", b"standings", "stock_rebuilt", b"stock_rebuilt", "window_closed", b"window_closed", "window_opened", b"window_opened"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["antes", b"antes", "body", b"body", "burned", b"burned", "chinchon_counted", b"chinchon_counted", "chinchon_eliminated", b"chinchon_eliminated", "chinchon_reentered", b"chinchon_reentered", "chinchon_up", b"chinchon_up", "dealt", b"dealt", "declared", b"declared", "discarded", b"discarded", "drawn_card", b"drawn_card", "drew", b"drew", "eliminated", b"eliminated", "flipped", b"flipped", "knocked", b"knocked", "pot_won", b"pot_won", "rebought", b"rebought", "standings", b"standings", "stock_rebuilt", b"stock_rebuilt", "window_closed", b"window_closed", "window_opened", b"window_opened"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["dealt", "drew", "drawn_card", "stock_rebuilt", "discarded", "window_opened", "window_closed", "knocked", "antes", "rebought", "pot_won", "flipped", "declared", "burned", "eliminated", "standings"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["dealt", "drew", "drawn_card", "stock_rebuilt", "discarded", "window_opened", "window_closed", "knocked", "antes", "rebought", "pot_won", "flipped", "declared", "burned", "eliminated", "standings", "chinchon_up", "chinchon_counted", "chinchon_eliminated", "chinchon_reentered"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 

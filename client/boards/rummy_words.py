@@ -43,6 +43,29 @@ def says(model: TableModel, seat: int, mine: str, theirs: str, **parts: str | in
     return fmt(theirs, name=who(model, seat), **parts)
 
 
+def counted_text(model: TableModel, body: rummy_pb2.ChinchonCounted) -> Text:
+    """A close's count, each seat in turn from the closer: its points, with the cards it left out and laid off."""
+    out = Text(_("Chinchón!") + " " if body.chinchon else "")
+    out.append(_("The count") + ": ")
+    for i, c in enumerate(body.counts):
+        if i:
+            out.append("; ")
+        out.append_text(who(model, c.seat))
+        out.append(f" {c.points:+d}")
+        if c.loose:
+            out.append(" (")
+            out.append_text(fmt(_("left out: {cards}"), cards=cards_text(list(c.loose))))
+            out.append(")")
+        elif i == 0:
+            out.append(" (" + _("all seven melded") + ")")
+        if c.laid_off:
+            out.append(" (")
+            out.append_text(fmt(_("laid off: {cards}"), cards=cards_text(list(c.laid_off))))
+            out.append(")")
+    out.append(".")
+    return out
+
+
 def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
     """Every rummy event in plain words; the window that opens after each discard is not news."""
     R = rummy_pb2
@@ -135,6 +158,16 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
             out.append(")")
         out.append(".")
         return Said(out, "bold magenta")
+    if isinstance(body, R.ChinchonUp):
+        return Said(fmt(_("{card} is turned up to start the pile."), card=card_text(body.card)), "dim")
+    if isinstance(body, R.ChinchonCounted):
+        return Said(counted_text(model, body), "bold")
+    if isinstance(body, R.ChinchonEliminated):
+        return Said(says(model, body.seat, _("You pass the target with {n}: out of the match."),
+                         _("{name} passes the target with {n}: out of the match."), n=points(body.points)), "red")
+    if isinstance(body, R.ChinchonReentered):
+        return Said(says(model, body.seat, _("You come back in, at {n}."), _("{name} comes back in, at {n}."),
+                         n=points(body.points)), "bold yellow")
     # The common events, as a rummy table says them.
     if isinstance(body, table_pb2.Acted) and action_name(body.action) in ("claim", "cut"):
         return SILENT  # what came of it follows: the card taken, or burned

@@ -25,7 +25,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Cacho",
     board=board,
-    pack=PACKS[NAME],
+    pack=PACKS["french24"],
     dealing=fairness.Dealing(first=-1),
     deal_check=fairness.cacho,
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),

@@ -26,7 +26,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Pif Paf",
     board=board,
-    pack=PACKS[NAME],
+    pack=PACKS["french104"],
     dealing=fairness.Dealing(to_winner=True),
     deal_check=fairness.rummy,
     leaving=N_("A bot plays your seat until someone takes it; your chips stay with the seat."),

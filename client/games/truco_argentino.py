@@ -27,7 +27,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Truco argentino",
     board=board,
-    pack=PACKS[NAME],
+    pack=PACKS["spanish40"],
     dealing=fairness.Dealing(passes=True, duels=True),
     deal_check=fairness.argentino,
     leaving=N_("A bot plays your seat until someone takes it; your team plays on with it."),

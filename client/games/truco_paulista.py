@@ -27,7 +27,7 @@ GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Truco paulista",
     board=board,
-    pack=PACKS[NAME],
+    pack=PACKS["french40"],
     dealing=fairness.Dealing(passes=True),
     deal_check=fairness.paulista,
     leaving=N_("A bot plays your seat until someone takes it; your team plays on with it."),

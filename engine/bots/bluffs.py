@@ -17,18 +17,6 @@ The draw is made on the bot's own seeded rng, so a replay decides the same.
 
 from __future__ import annotations
 
-from functools import cache
-from itertools import combinations
-
-from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
-from cardtui.engine.truco.envido import envido
-
-ENVIDO_VALUE = 27
-"""An envido that bets for value (the search bets these as it likes)."""
-ENVIDO_WEAK = 24
-"""Below this an envido is weak: it bets only as a bluff, and only plain envido (never real or
-falta: refused they pay 2 or 1, accepted they lose 3 or the match)."""
-
 
 def bluff_share(refused: int, accepted: int) -> float:
     """The share of bets that are bluffs at which an answerer is indifferent (see the module)."""
@@ -56,22 +44,3 @@ def bet_bluff_rate(pot: int, bet: int, value: float = 1.0, weak: float = 1.0) ->
     if weak <= 0.0:
         return 0.0
     return min(1.0, share / (1.0 - share) * value / weak)
-
-
-@cache
-def envido_odds() -> tuple[float, float]:
-    """How often a dealt hand of truco argentino has a value envido (``ENVIDO_VALUE`` or more) and a
-    weak one (below ``ENVIDO_WEAK``), over every three cards of the deck (by the two best cards)."""
-    value = weak = total = 0
-    for hand in combinations(ARG_DECK, 3):
-        points = envido(hand)[0]
-        total += 1
-        value += points >= ENVIDO_VALUE
-        weak += points < ENVIDO_WEAK
-    return value / total, weak / total
-
-
-def envido_bluff_rate() -> float:
-    """The chance to open an envido (2, or 1 refused) on a weak hand."""
-    value, weak = envido_odds()
-    return bluff_rate(1, 2, value, weak)

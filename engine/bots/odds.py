@@ -121,3 +121,18 @@ def _cacheta(alive: tuple[int, ...]) -> tuple[float, ...]:
             for k, (_, i) in enumerate(left):
                 out[i] += p / n * shares[k]
     return tuple(out)
+
+
+# -- what one stake of a hand is worth to a match ----------------------------------------------------------------
+FLOOR = 0.01
+"""The least match odds a stake is taken to be worth: at a score where a hand can hardly move the match (29 to 0
+of 30), a loss is not magnified past 125 points for each point of match odds."""
+
+
+def match_stake(win: float, lose: float) -> float:
+    """One stake of a hand, in match odds: half the odds between taking it and losing it (``FLOOR`` at least). A
+    loss of match odds is turned into stakes of the hand by it, as gnubg turns a match equity loss into money
+    equity by the game's worth to the match (its "EMG"): without it, a truco hand at 0 to 0 of 12 moved the match
+    so little that accepting a truco surely lost (3 points given where running gave 1) cost 8.5 points of match
+    odds, under the mistake line, and no card played in an early hand could ever be a mistake."""
+    return max(FLOOR, (win - lose) / 2.0)

@@ -3,7 +3,7 @@
 
 - ``random`` and the simple baselines (``engine.bots.baselines``);
 - the opponent pool's styles, ``pool-tight`` and the rest (``engine.bots.pool``);
-- ``today``: the bots as they were before levels (``engine.bots.cacho`` and its siblings);
+- ``today``: the bots as they were before levels (``engine.cacho.bots.today`` and its siblings);
 - the levels, weakest first: ``easy`` (those heuristics, made sane), ``normal`` and ``hard``;
 - ``module:function``: any importable function with the bot signature.
 """

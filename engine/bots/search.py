@@ -12,6 +12,8 @@ standard error, in the unit that decides the game (``estimates.Unit``):
 - Cacheta: the chance of winning the match from the points the hand leaves (``odds.cacheta``);
 - Cacho and Pif Paf: the chips the seat holds once the hand is over, less what it holds now.
 
+Each family searches its own way (``engine/<family>/bots/search.py``, asked through ``engine.family``).
+
 The seat's view is all it reads: a decision does not change when the cards it could not see are
 dealt otherwise. ``budget`` is a count of deals (``estimates.PLAY`` is what the hard bot spends,
 ``estimates.ANALYSIS`` more), never a clock, so a search from a seeded generator repeats.
@@ -21,24 +23,16 @@ from __future__ import annotations
 
 import random
 
-from cardtui.engine.bots import cacho_search, estimates, rummy_search, truco_search
+from cardtui.engine import family
+from cardtui.engine.bots import estimates
 from cardtui.engine.bots.estimates import Budget, Evaluation
-from cardtui.engine.cacho import CachoView
 from cardtui.engine.core import Action, GameView
-from cardtui.engine.rummy_records import RummyView
-from cardtui.engine.truco.views import TrucoView
 
 
 def evaluate(view: GameView, legal: list[Action], rng: random.Random, budget: Budget = estimates.PLAY
              ) -> Evaluation:
-    """Every legal choice but a signal of ``view``'s seat, valued from what it knew (see the module);
-    ``ValueError`` for a spectator's view or a game the search does not know."""
+    """Every legal choice but a signal of ``view``'s seat, valued from what it knew (see the module), by its
+    family's search (``engine.family``); ``ValueError`` for a spectator's view or a view no family shows."""
     if getattr(view, "you", None) is None:
         raise ValueError("A spectator has no choice to value: give a seat's view.")
-    if isinstance(view, TrucoView):
-        return truco_search.evaluate(view, legal, rng, budget)
-    if isinstance(view, CachoView):
-        return cacho_search.evaluate(view, legal, rng, budget)
-    if isinstance(view, RummyView):
-        return rummy_search.evaluate(view, legal, rng, budget)
-    raise ValueError(f"The search does not know {type(view).__name__}.")
+    return family.of(view).evaluate(view, legal, rng, budget)

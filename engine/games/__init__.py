@@ -1,7 +1,8 @@
 """Every game the room offers, by name: the engine's registry.
 
 Each game declares its ``Entry`` (``entry.py``: its rules, its bots, how the analysis judges it, how its match
-is charted) in a module of its own here; ``BUILT_IN`` lists them, and ``register`` adds a game from anywhere
+is charted) in a module of its own here; ``BUILT_IN`` is every such module's (adding a game adds its module and
+no list), and ``register`` adds a game from anywhere
 (a test's game, from its own folder). Every other part of the engine and the server asks here by the game's
 name (``entry``, ``get``), and an unknown name is an error that says so, never another game's facts.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 from collections.abc import Mapping
 
 from cardtui.engine.bots import baselines
@@ -69,9 +71,16 @@ def get(name: str) -> Rules:
     return entry(name).rules
 
 
-from cardtui.engine.games import cacheta, cacho, pifpaf, truco_argentino, truco_paulista  # noqa: E402
+def built_in() -> tuple[Entry, ...]:
+    """Every entry a module of this package declares (its ``ENTRY``), in the order lists show them (``Entry.place``)."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name != "entry":
+            found.append(importlib.import_module(f"{__name__}.{info.name}").ENTRY)
+    return tuple(sorted(found, key=lambda e: (e.place, e.name)))
 
-BUILT_IN = (cacho.ENTRY, truco_paulista.ENTRY, truco_argentino.ENTRY, pifpaf.ENTRY, cacheta.ENTRY)
+
+BUILT_IN = built_in()
 """The games the room offers, each declared in a module of this package, in the order lists show them."""
 for _entry in BUILT_IN:
     register(_entry)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cardtui.engine.bots import baselines, cacheta_easy, cacheta_hard, cacheta_normal, odds
-from cardtui.engine.bots import cacheta as today
+from cardtui.engine.bots import odds
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.cacheta import GAME
 from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.rummy.bots import baselines, cacheta_easy, cacheta_hard, cacheta_normal
+from cardtui.engine.rummy.bots import cacheta as today
+from cardtui.engine.rummy.cacheta import GAME
 
 
 def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
@@ -19,6 +20,7 @@ def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=50,
     unit=Unit.MATCH,
     today=today.choose,
     levels={"easy": cacheta_easy.easy, "normal": cacheta_normal.normal, "hard": cacheta_hard.hard},

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from cardtui.engine.bots import baselines, cacho_easy, cacho_search, pool
-from cardtui.engine.bots import cacho as today
+from cardtui.engine.bots import pool
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.bots.pool import cacho as styles
-from cardtui.engine.cacho import GAME
+from cardtui.engine.cacho.bots import baselines, today
+from cardtui.engine.cacho.bots import easy as cacho_easy
+from cardtui.engine.cacho.bots import pool as styles
+from cardtui.engine.cacho.bots import search as cacho_search
+from cardtui.engine.cacho.rules import GAME
 from cardtui.engine.games.entry import Entry, Record
 
 
@@ -17,6 +19,7 @@ def stake(record: Record) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=10,
     unit=Unit.CHIPS,
     today=today.choose,
     levels={"easy": cacho_easy.easy, "normal": cacho_search.normal, "hard": cacho_search.hard},

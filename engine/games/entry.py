@@ -78,6 +78,8 @@ class Entry:
     chart: Chart = Chart()
     calls_won: bool = False
     """A player's record counts the calls they won (truco's)."""
+    place: int = 100
+    """Where the room's lists show it among the games, lower first."""
 
     @property
     def name(self) -> str:

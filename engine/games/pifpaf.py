@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from cardtui.engine.bots import baselines, pifpaf_hard, rummy_levels
-from cardtui.engine.bots import pifpaf as today
 from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.games.entry import Chart, Entry, Record
-from cardtui.engine.pifpaf import GAME
+from cardtui.engine.rummy.bots import baselines, pifpaf_hard
+from cardtui.engine.rummy.bots import levels as rummy_levels
+from cardtui.engine.rummy.bots import pifpaf as today
+from cardtui.engine.rummy.pifpaf import GAME
 
 
 def stake(record: Record) -> float:
@@ -22,6 +23,7 @@ def rebuys(record: Record) -> bool:
 
 ENTRY = Entry(
     rules=GAME,
+    place=40,
     unit=Unit.CHIPS,
     today=today.choose,
     levels={"easy": rummy_levels.easy, "normal": rummy_levels.normal, "hard": pifpaf_hard.hard},

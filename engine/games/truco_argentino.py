@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cardtui.engine.bots import baselines, odds, pool, truco_easy, truco_search
-from cardtui.engine.bots import truco as today
+from cardtui.engine.bots import odds, pool
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.bots.pool import truco as styles
 from cardtui.engine.games.entry import Chart, Entry, Record
 from cardtui.engine.truco.argentino.game import GAME
+from cardtui.engine.truco.bots import baselines, today
+from cardtui.engine.truco.bots import easy as truco_easy
+from cardtui.engine.truco.bots import pool as styles
+from cardtui.engine.truco.bots import search as truco_search
 
 
 def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
@@ -22,6 +24,7 @@ def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=30,
     unit=Unit.MATCH,
     today=today.choose_argentino,
     levels={"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},

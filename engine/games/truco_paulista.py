@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cardtui.engine.bots import baselines, odds, pool, truco_easy, truco_search
-from cardtui.engine.bots import truco as today
+from cardtui.engine.bots import odds, pool
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.bots.pool import truco as styles
 from cardtui.engine.games.entry import Chart, Entry, Record
+from cardtui.engine.truco.bots import baselines, today
+from cardtui.engine.truco.bots import easy as truco_easy
+from cardtui.engine.truco.bots import pool as styles
+from cardtui.engine.truco.bots import search as truco_search
 from cardtui.engine.truco.paulista.game import GAME
 from cardtui.engine.truco.paulista.rules import TARGET
 
@@ -21,6 +23,7 @@ def standing(record: Record, held: Mapping[int, int], seat: int) -> float:
 
 ENTRY = Entry(
     rules=GAME,
+    place=20,
     unit=Unit.MATCH,
     today=today.choose_paulista,
     levels={"easy": truco_easy.choose, "normal": truco_search.normal, "hard": truco_search.hard},

@@ -13,3 +13,7 @@ state and its game apart there, so that no module imports the module that import
 ``argentino.flor``) and what may be done (``argentino.checks``) ← ``argentino.view`` ←
 ``argentino.game``.
 """
+
+from cardtui.engine.truco import family
+
+__all__ = ["family"]

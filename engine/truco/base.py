@@ -133,6 +133,7 @@ O = TypeVar("O", bound=GameOptions)  # noqa: E741
 
 
 class TrucoGame(Game[S, O, TrucoView]):
+    family_name: ClassVar[str] = "truco"
     teams: ClassVar[bool] = True
 
     def first_dealer(self, state: S) -> int:

@@ -39,15 +39,12 @@ from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from cardtui.engine import family
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.cacho import CachoPotWon
 from cardtui.engine.core import DEFAULT_LEVEL, Event
 from cardtui.engine.events import HandEnded, HandStarted
 from cardtui.engine.games import ENTRIES, GAMES
-from cardtui.engine.pifpaf import PifPafPotWon
 from cardtui.engine.tournament import places
-from cardtui.engine.truco.events import Reason, TrucoCalled, TrucoRoundEnded
-from cardtui.engine.truco.ladder import Bet
 from cardtui.server.base.errors import InvalidArgument, NotFound, quote
 from cardtui.server.people.players import BOT_NAME, Players, folded
 from cardtui.server.store import Player, Record, Store
@@ -58,13 +55,12 @@ if TYPE_CHECKING:
     from cardtui.server.actor.table import Table
 
 LEADERBOARD_LIMIT = 100
-NO_TRUCO_WIN = (Reason.TIED, Reason.ENVIDO)
-"""Rounds whose truco stake nobody won by a call: a tied iron hand, a match the envido ended."""
 
 
 class Tally:
     """What the match in play said beyond its scores: per hand, the chips each seat took and the
-    truco calls each seat won; per match, the hand in which each seat ran out of chips or points."""
+    truco calls each seat won (each event's family says what it is: ``engine.family``); per match, the hand in
+    which each seat ran out of chips or points."""
 
     def __init__(self) -> None:
         self.start(())
@@ -87,15 +83,15 @@ class Tally:
             body = event.body
             if isinstance(body, HandStarted):
                 self.new_hand()
-            elif isinstance(body, CachoPotWon | PifPafPotWon):
-                self.pots[body.seat] = self.pots.get(body.seat, 0) + body.chips
-            elif isinstance(body, TrucoCalled):
-                if body.bet is Bet.TRUCO:
-                    self.calls.append((body.seat, body.team))
-            elif isinstance(body, TrucoRoundEnded):
-                if body.team is not None and body.reason not in NO_TRUCO_WIN:
+            elif (won := family.asked(body, family.Family.chips_won)) is not None:
+                seat, chips = won
+                self.pots[seat] = self.pots.get(seat, 0) + chips
+            elif (call := family.asked(body, family.Family.called)) is not None:
+                self.calls.append(call)
+            elif (ended := family.asked(body, family.Family.round_ended)) is not None:
+                if ended[0] is not None:
                     for seat, team in self.calls:
-                        if team == body.team:
+                        if team == ended[0]:
                             self.calls_won[seat] = self.calls_won.get(seat, 0) + 1
                 self.calls = []
             elif isinstance(body, HandEnded):

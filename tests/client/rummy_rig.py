@@ -19,12 +19,14 @@ from textual.app import App
 import cardtui.client
 from cardtui.client.app import CardApp
 from cardtui.client.screens.table import TableScreen
-from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.cards import Card, pack, parse_cards
 from cardtui.engine.core import Action, Event, Game
-from cardtui.engine.rummy import DECK
 from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.waiting import Script
+
+DECK = pack("french104")
+"""Pif Paf's and Cacheta's pack: two French decks."""
 
 
 def rigged_deck(
@@ -67,7 +69,7 @@ def short_hands(game: str, monkeypatch: Any) -> None:
     """Every hand the server in this process deals at ``game`` is ``SHORT_HANDS``' (``monkeypatch``: pytest's)."""
     hands, order, flip, stock = SHORT_HANDS[game]
     deck = rigged_deck(hands, order, flip=flip, stock=stock)
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
 
 
 class Position:
@@ -75,7 +77,7 @@ class Position:
 
     def __init__(self, game: Game[Any, Any, Any], names: Sequence[str], deck: list[Card],
                  options: Mapping[str, Any] | None = None) -> None:
-        import cardtui.engine.rummy as rummy
+        import cardtui.engine.rummy.base as rummy
 
         self.game = game
         self.names = list(names)

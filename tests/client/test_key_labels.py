@@ -32,6 +32,7 @@ OFFERED = {
     "cacho": {"pass"} | BETTING,
     "pifpaf": {"draw:stock", "draw:pile", "discard", "knock", "claim", "pass"} | BETTING,
     "cacheta": {"draw:stock", "draw:pile", "discard", "knock", "cut", "pass", "declare"},
+    "chinchon": {"draw:stock", "draw:pile", "discard", "knock", "reenter", "pass"},
     "truco_paulista": set(paulista_rules.ACTION_TYPES),
     "truco_argentino": set(argentino_rules.ACTION_TYPES),
 }

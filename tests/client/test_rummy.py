@@ -24,8 +24,8 @@ from cardtui.client.footer import Footer
 from cardtui.client.models import TableModel, action_kind
 from cardtui.client.screens.table import TableScreen
 from cardtui.client.words import event_words
-from cardtui.engine.cacheta import GAME as CACHETA
-from cardtui.engine.pifpaf import GAME as PIFPAF
+from cardtui.engine.rummy.cacheta import GAME as CACHETA
+from cardtui.engine.rummy.pifpaf import GAME as PIFPAF
 from cardtui.i18n import speaking
 from cardtui.server.app import Running
 from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
@@ -181,7 +181,7 @@ async def test_cacheta_hand_to_a_knock_by_keys(server: Running, monkeypatch: pyt
     """Na boa, a draw (the cursor on the new card), a discard picked with the arrows, a window let go, a knock."""
     hands = {0: "AS 2S 3S 4H 5H 6H 7C 8C KD", 1: "QH QS QC 9D 10D JD 5C 5S 2C"}
     deck = rigged_deck(hands, [1, 0], flip="2D", stock="JS 10D 9C 6C")
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
     table_id = await create(server, game="cacheta", seats=2, bots=0, turn_seconds=600,
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
@@ -249,7 +249,7 @@ async def test_a_window_let_go_says_it_waits_for_the_others_not_your_turn(
     table waits for the others, not "Your turn" over "Nothing to do right now"."""
     hands = {0: "AS 5D 9H KC 3C 7D JH 2H 6S", 1: "QH QS QC 9D 10D JD 5C 5S 2C", 2: "4C 4D 4S 7S 8S 9S JH QC 8D"}
     deck = rigged_deck(hands, [1, 2, 0], flip="2D", stock="JS 10D 9C 6C")  # ana's cards meld nothing: no na boa
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
     table_id = await create(server, game="cacheta", seats=3, bots=0, turn_seconds=600,
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")
@@ -285,7 +285,7 @@ async def test_pifpaf_betting_and_a_discard_by_keys(server: Running, monkeypatch
     """Call by its key, draw, discard the drawn card; a claim prompt only for the seat it completes."""
     hands = {0: "AS 2S 3S 4H 5H 6H 7C 8C KD", 1: "QH QS QC 9D 10D JD 5C 5S 2C", 2: "4C 4D 4S 7S 8S 9S JH JC 3D"}
     deck = rigged_deck(hands, [1, 2, 0], stock="10H 10C 3H")
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
     table_id = await create(server, game="pifpaf", seats=3, bots=0, turn_seconds=600,
                             options={"claim_ms": common_pb2.OptionValue(number=60000)})
     app = CardApp(f"127.0.0.1:{server.port}", "ana")

@@ -526,7 +526,7 @@ async def test_the_create_form_is_built_from_the_options_and_says_what_is_wrong_
         assert "must be from 1 to 2" in str(dialog.query_one("#err-opt-mazo_first", Static).render())
 
 
-USUAL = {"cacho": 4, "truco_paulista": 4, "truco_argentino": 2, "pifpaf": 4, "cacheta": 4}
+USUAL = {"cacho": 4, "truco_paulista": 4, "truco_argentino": 2, "pifpaf": 4, "chinchon": 3, "cacheta": 4}
 """How many usually play each game: where a new table's form starts."""
 
 

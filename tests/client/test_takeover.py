@@ -90,7 +90,7 @@ async def test_a_seat_taken_over_mid_hand_is_named_truly_on_every_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     deck = rigged_deck(HANDS, [1, 0], flip="2D", stock=STOCK)
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
     # Summaries stay up until a key (the next deal is a minute away); the bot standing in for beto
     # would wait a minute too, but it is never its turn: carla sits down during ana's.
     running = await start("127.0.0.1", 0, tmp_path / "store.db", bot_delay=60, next_hand_delay=60)

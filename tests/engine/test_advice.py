@@ -20,7 +20,9 @@ from cardtui.engine.advice import (
 from cardtui.engine.analysis import FLAGGED
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, GameView
-from cardtui.engine.rummy_records import DISCARD, KNOCK, Phase, RummyView
+from cardtui.engine.rummy import advice as rummy_advice
+from cardtui.engine.rummy.records import DISCARD, KNOCK, Phase, RummyView
+from cardtui.engine.truco import advice as truco_advice
 
 
 def rig(game: str, start: str) -> tuple[GameView, list[Action], Action, Action]:
@@ -47,7 +49,7 @@ def test_an_envido_answer_weighs_the_seats_envido_against_what_a_caller_usually_
     view, legal, _ = _at(ARG, state, 1)
     why = advice.reason(view, legal, Action("no_quiero"), Action("quiero"))
     assert isinstance(why, EnvidoReason)
-    assert why.envido == 33 and why.call == "envido" and why.caller == advice.CALLER_HOLDS["envido"] == 27
+    assert why.envido == 33 and why.call == "envido" and why.caller == truco_advice.CALLER_HOLDS["envido"] == 27
     assert 0.9 < why.beats_caller < why.beats <= 1.0
     assert (why.mine, why.theirs) == (12, 10)
 
@@ -86,7 +88,7 @@ def test_a_draw_says_what_the_piles_card_does_and_how_many_live_cards_the_stock_
 
 def test_live_cards_leave_out_every_copy_the_seat_saw() -> None:
     view = _rummy("pifpaf", cards=parse_cards("4H 5H 6H 7C 7D 7S KC KD 2S"), pile=parse_cards("KH 3C"))
-    left = advice.live(view)
+    left = rummy_advice.live(view)
     assert left[parse_cards("KH")[0]] == 1 and left[parse_cards("KS")[0]] == 2 and left[parse_cards("4H")[0]] == 1
     other = next(s.seat for s in view.seats if s.seat != view.you)
 
@@ -96,11 +98,11 @@ def test_live_cards_leave_out_every_copy_the_seat_saw() -> None:
             for s in view.seats))
 
     # Another seat took a KS from the pile and holds it: one copy seen.
-    assert advice.live(took(other, "KS", "KS"))[parse_cards("KS")[0]] == 1
+    assert rummy_advice.live(took(other, "KS", "KS"))[parse_cards("KS")[0]] == 1
     # It took the 3C and threw it back: the 3C on the pile is the one copy seen, not two.
-    assert advice.live(took(other, "3C", ""))[parse_cards("3C")[0]] == 1
+    assert rummy_advice.live(took(other, "3C", ""))[parse_cards("3C")[0]] == 1
     # The seat's own taken card is in its hand: counted once.
-    assert advice.live(took(view.you or 0, "KC", "KC"))[parse_cards("KC")[0]] == 1
+    assert rummy_advice.live(took(view.you or 0, "KC", "KC"))[parse_cards("KC")[0]] == 1
 
 
 def test_a_discard_names_the_cards_left_loose_and_the_live_cards_to_help_them_beside_the_best() -> None:

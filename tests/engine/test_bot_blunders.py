@@ -17,23 +17,23 @@ import pytest
 
 from bench import pifpaf_bets
 from cardtui.engine.betting import CALL, FOLD
-from cardtui.engine.bots import cacheta as cacheta_today
-from cardtui.engine.bots import cacho as cacho_today
-from cardtui.engine.bots import rummy_levels
-from cardtui.engine.bots import truco as truco_today
-from cardtui.engine.bots.rummy_levels import Seen
-from cardtui.engine.bots.truco_search import HARD_WORLDS, Searcher
-from cardtui.engine.bots.truco_worlds import Knowledge
-from cardtui.engine.cacheta import DECLARE
-from cardtui.engine.cacho import BET, CachoState
-from cardtui.engine.cacho import GAME as CACHO
+from cardtui.engine.cacho.bots import today as cacho_today
+from cardtui.engine.cacho.rules import BET, CachoState
+from cardtui.engine.cacho.rules import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import LEVELS, get
-from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView
+from cardtui.engine.rummy.bots import cacheta as cacheta_today
+from cardtui.engine.rummy.bots import levels as rummy_levels
+from cardtui.engine.rummy.bots.levels import Seen
+from cardtui.engine.rummy.cacheta import DECLARE
+from cardtui.engine.rummy.melds import wild_cards
+from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PILE, STOCK, Phase, RummyView
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
+from cardtui.engine.truco.bots import today as truco_today
+from cardtui.engine.truco.bots.search import HARD_WORLDS, Searcher
+from cardtui.engine.truco.bots.worlds import Knowledge
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.paulista.game import PaulistaState
 from cardtui.engine.truco.views import TrucoView

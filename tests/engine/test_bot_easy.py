@@ -16,14 +16,15 @@ from typing import Any
 import pytest
 
 from cardtui.engine.betting import CALL, CHECK, FOLD
-from cardtui.engine.bots import cacheta_easy, rummy_levels
-from cardtui.engine.cacho import BET, PASS, CachoState
-from cardtui.engine.cacho import GAME as CACHO
+from cardtui.engine.cacho.rules import BET, PASS, CachoState
+from cardtui.engine.cacho.rules import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import LEVELS
-from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy_records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
+from cardtui.engine.rummy.bots import cacheta_easy
+from cardtui.engine.rummy.bots import levels as rummy_levels
+from cardtui.engine.rummy.melds import wild_cards
+from cardtui.engine.rummy.records import DISCARD, DRAW, PILE, STOCK, Phase, RummyView
 from cardtui.fair import SCHEMES
 from cardtui.sim import simulate
 from tests.engine.test_bot_blunders import cacho, cards, decide, rummy_view

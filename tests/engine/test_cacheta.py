@@ -7,8 +7,11 @@ import random
 
 import pytest
 
-from cardtui.engine.bots.cacheta import choose
-from cardtui.engine.cacheta import (
+from cardtui.engine.cards import Card, parse_cards
+from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
+from cardtui.engine.events import CardsDealt, HandEnded, MatchEnded
+from cardtui.engine.rummy.bots.cacheta import choose
+from cardtui.engine.rummy.cacheta import (
     CUT,
     DECLARE,
     GAME,
@@ -17,11 +20,8 @@ from cardtui.engine.cacheta import (
     CachetaEliminated,
     CachetaState,
 )
-from cardtui.engine.cards import Card, parse_cards
-from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
-from cardtui.engine.events import CardsDealt, HandEnded, MatchEnded
-from cardtui.engine.melds import wild_cards
-from cardtui.engine.rummy_records import (
+from cardtui.engine.rummy.melds import wild_cards
+from cardtui.engine.rummy.records import (
     DISCARD,
     DRAW,
     KNOCK,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardtui.engine.betting import BET as OPEN
 from cardtui.engine.betting import CALL, CHECK, FOLD, RAISE
-from cardtui.engine.cacho import BET, CACHO, DECK, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
+from cardtui.engine.cacho.rules import BET, CACHO, DECK, FLUSH2, GAME, HIGH, PASS, SIXES, CachoState, strength
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, IllegalAction, NotYourTurn, SeatInfo
 
@@ -233,7 +233,7 @@ def test_a_redeal_is_an_action_naming_the_voided_cards() -> None:
 
 
 def test_a_pass_shows_at_once_on_the_seat() -> None:
-    from cardtui.engine.cacho import SeatStatus
+    from cardtui.engine.cacho.rules import SeatStatus
 
     s = table(3)
     first = s.playing[0]
@@ -317,7 +317,7 @@ def test_dealer_rotates_left_and_the_match_ends_when_one_holds_every_chip() -> N
     s = table(2, chips=3)
     dealers = []
     rng = random.Random(3)
-    from cardtui.engine.bots.cacho import choose
+    from cardtui.engine.cacho.bots.today import choose
 
     while not GAME.match_over(s):
         if GAME.hand_over(s):
@@ -402,7 +402,7 @@ def test_histories_account_for_every_card(players: int) -> None:
     pack, so a voided card may come again); a showdown shows exactly the cards ``deal`` gives."""
     from collections import Counter
 
-    from cardtui.engine.cacho import DECK
+    from cardtui.engine.cacho.rules import DECK
     from cardtui.engine.games import GAMES
 
     rules = GAMES["cacho"]

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardtui.engine.betting import CHECK, FOLD
-from cardtui.engine.bots.cacho_search import _power, _sorted_power, hard, normal, p_aggressive, race
-from cardtui.engine.cacho import BET, CachoState
-from cardtui.engine.cacho import GAME as CACHO
+from cardtui.engine.cacho.bots.search import _power, _sorted_power, hard, normal, p_aggressive, race
+from cardtui.engine.cacho.rules import BET, CachoState
+from cardtui.engine.cacho.rules import GAME as CACHO
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
 

@@ -8,8 +8,8 @@ import pickle
 
 import pytest
 
-from cardtui.engine.bots.rummy_levels import others
 from cardtui.engine.cards import Card, Suit, french_deck, parse_cards, spanish_deck
+from cardtui.engine.rummy.bots.levels import others
 
 
 def test_every_way_of_making_a_card_gives_the_same_object() -> None:

@@ -42,7 +42,7 @@ from cardtui.engine.fairness import (
     verify,
 )
 from cardtui.engine.games import GAMES
-from cardtui.engine.rummy_records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase
+from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, Phase
 from cardtui.fair import LINK_TAG, SCHEME, SCHEMES, Chain, before
 from cardtui.sim import sim_deal_seed, simulate
 from tests.engine.rummy_helpers import near_sets
@@ -652,17 +652,22 @@ def test_hand_hashes_are_canonical() -> None:
 # -- the shared scheme module ---------------------------------------------------------------
 def test_the_shared_packs_are_the_engines_decks_and_deal_the_same() -> None:
     from cardtui import fair
-    from cardtui.engine import cacho, rummy
+    from cardtui.engine.cacho import rules as cacho
+    from cardtui.engine.cards import french_deck, pack
     from cardtui.engine.truco.argentino import game as argentino
     from cardtui.engine.truco.argentino import rules as argentino_rules
     from cardtui.engine.truco.paulista import rules as paulista_rules
 
-    decks = {"cacho": cacho.DECK, "pifpaf": rummy.DECK, "cacheta": rummy.DECK,
-             "truco_paulista": paulista_rules.DECK, "truco_argentino": argentino_rules.DECK}
-    assert set(decks) == set(fair.PACKS) == set(GAMES)
+    decks = {"french24": cacho.DECK, "french104": tuple(french_deck(copies=2)), "french40": paulista_rules.DECK,
+             "spanish40": argentino_rules.DECK}
+    built_in = ("cacho", "pifpaf", "cacheta", "truco_paulista", "truco_argentino")
+    assert {GAMES[g].pack({}) for g in built_in} == set(decks)
+    assert {GAMES[g].pack({}) for g in GAMES} <= set(fair.PACKS), "every game's pack has its name"
     for name, deck in decks.items():
-        assert fair.PACKS[name] == tuple(map(str, deck)), name
+        assert fair.PACKS[name] == tuple(map(str, deck)) == tuple(map(str, pack(name))), name
         assert [str(c) for c in shuffled(deck, hand_rng(SEED))] == fair.shuffled(fair.PACKS[name], hand_rng(SEED))
+    for name, cards in fair.PACKS.items():
+        assert tuple(map(str, pack(name))) == cards, f"{name}: every card of every pack is one the engine knows"
     for k in (6, 12, 18):
         assert argentino.draw(hand_rng(SEED), k) == fair.sample_positions(hand_rng(SEED), 40, k)
 

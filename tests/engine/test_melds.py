@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtui.engine.cards import Card, french_deck, parse_cards
-from cardtui.engine.meld_reference import Exhaustive
-from cardtui.engine.melds import (
+from cardtui.engine.rummy.meld_reference import Exhaustive
+from cardtui.engine.rummy.melds import (
     CACHETA,
     CARDS,
     PIFPAF,
@@ -32,7 +32,7 @@ RULESETS = {"pifpaf": PIFPAF, "pifpaf-atleast3-acehigh": PIFPAF_WIDE, "cacheta":
 DECK = tuple(french_deck(copies=2))
 
 
-# -- the obviously correct search (engine/meld_reference.py) --------------------------
+# -- the obviously correct search (engine/rummy/meld_reference.py) --------------------------
 _REFERENCES: dict[tuple[Ruleset, tuple[Card, ...]], Exhaustive] = {}
 
 
@@ -306,7 +306,7 @@ def test_a_third_copy_is_refused() -> None:
 def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A melder keeps what its searches found between calls, and starts again when a memo is full
     (tiny here, so it empties many times): every answer equals that of a melder with nothing kept."""
-    from cardtui.engine import melds
+    from cardtui.engine.rummy import melds
 
     monkeypatch.setattr(melds, "MEMO", 40)
     rules = RULESETS[name]
@@ -340,7 +340,7 @@ def test_answers_kept_across_calls_are_those_of_a_fresh_search(name: str, monkey
 def test_a_process_sets_what_its_melders_remember_together() -> None:
     """A table process whose bots search elsewhere asks for a small budget (``server.app``): every melder's memos
     share it at once, those built before as well as after, and the answers do not change."""
-    from cardtui.engine import melds
+    from cardtui.engine.rummy import melds
 
     before = melder(CACHETA, wild_cards(Card.parse("4H")))
     try:
@@ -353,3 +353,104 @@ def test_a_process_sets_what_its_melders_remember_together() -> None:
     finally:
         melds.memo_budget(melds.MEMO_BUDGET)
     assert before.memo_cap == min(melds.MEMO, melds.MEMO_BUDGET // (4 * len(melds._MELDERS)))
+
+
+# -- the Spanish pack: its own ranks, jokers, and points ------------------------------------------------
+JK = Card.parse("JK")
+SPANISH_POINTS = (25, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10)
+"""A joker 25, the others their number, the face cards 10 (Chinchón's usual count)."""
+SPANISH = {
+    "spanish40": Ruleset(GroupRule.ATLEAST3, wild_acts=True, pack="spanish42", points=SPANISH_POINTS),
+    "spanish48": Ruleset(GroupRule.ATLEAST3, wild_acts=True, pack="spanish50", points=SPANISH_POINTS),
+}
+
+
+def spanish_hand(seed: int, rules: Ruleset, size: int) -> tuple[Card, ...]:
+    """A random hand of a Spanish pack with its jokers: plain random, or built from melds and disturbed."""
+    from cardtui.engine.cards import pack
+    from cardtui.engine.rummy.melds import layout
+
+    rng = random.Random(seed)
+    deck = list(pack(rules.pack))
+    kinds = layout(rules.pack).kinds
+    if rng.random() < 0.3:
+        return tuple(rng.sample(deck, size))
+    hand: list[Card] = []
+    while len(hand) < size:
+        meld = [kinds[i] for i in rng.choice(_natural_melds(rules))]
+        hand += [c for c in meld if c not in hand][: size - len(hand)]
+    for _ in range(rng.choice((0, 1, 1, 2))):
+        hand[rng.randrange(size)] = rng.choice([c for c in deck if c not in hand] or deck)
+    if rng.random() < 0.5:
+        hand[rng.randrange(size)] = JK
+    return tuple(hand)
+
+
+def test_a_spanish_pack_runs_in_its_own_ranks() -> None:
+    """The pack of 40 has no 8 or 9: 6 7 10 is a run there, and only there; the pack of 48 runs 7 8 9. The ace is
+    low only, a joker never stands as itself, and a card of another pack is in no meld."""
+    forty, forty_eight = Ruleset(GroupRule.ATLEAST3, pack="spanish40"), Ruleset(GroupRule.ATLEAST3, pack="spanish48")
+    assert is_meld(parse_cards("6c 7c 10c"), forty) and is_meld(parse_cards("7o 10o 11o 12o"), forty)
+    assert not is_meld(parse_cards("6c 7c 10c"), forty_eight) and is_meld(parse_cards("7c 8c 9c"), forty_eight)
+    assert not is_meld(parse_cards("11e 12e 1e"), forty) and is_meld(parse_cards("1e 2e 3e"), forty)
+    assert is_meld(parse_cards("5e 5b 5o 5c"), forty) and not is_meld(parse_cards("5e 5b"), forty)
+    assert not is_meld((JK, Card.parse("2e"), Card.parse("3e")), forty)
+    assert not is_meld(parse_cards("5S 5H 5D"), forty) and not is_meld(parse_cards("8e 9e 10e"), forty)
+
+
+def test_a_joker_acts_for_any_card_once_a_meld() -> None:
+    rules = SPANISH["spanish40"]
+    m = melder(rules, (JK,))
+    assert m.all_melded((Card.parse("4o"), JK, Card.parse("6o")))
+    assert m.all_melded((Card.parse("7o"), JK, Card.parse("11o")))  # the joker as the 10
+    assert not m.all_melded((JK, JK, Card.parse("6o"))), "one joker acting in a meld"
+    assert m.all_melded((JK, *parse_cards("2c 3c 4c"), JK, *parse_cards("7e 7b")))
+    assert m.deadwood((*parse_cards("1e 2e 3e 12c 11b"), JK)) == 20, "the joker in the run, the two faces left"
+    assert m.deadwood((*parse_cards("1e 2e 3e 5c"), JK)) == 5, "the joker in the run: the 5 is all that is left"
+
+
+@pytest.mark.parametrize("name", sorted(SPANISH))
+def test_spanish_hands_agree_with_reference(name: str) -> None:
+    """Hands of seven and eight cards of either Spanish pack, jokers among them, against the exhaustive search: every
+    card melded, a discard that melds the rest, and the best arrangement's points left loose."""
+    rules = SPANISH[name]
+    ref = reference(rules, (JK,))
+
+    @settings(max_examples=300, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=SEEDS)
+    def check(seed: int) -> None:
+        hand = spanish_hand(seed, rules, 7 + seed % 2)
+        fast = melder(rules, (JK,))
+        assert fast.all_melded(hand) == ref.all_melded(hand)
+        assert fast.goes_out(hand) == ref.goes_out(hand)
+        assert fast.discards(hand) == ref.discards(hand)
+        melds, rest = fast.arrange(hand)
+        check_split(rules, (JK,), [c for m in melds for c in m], melds)
+        assert Counter(rest) + Counter(c for m in melds for c in m) == Counter(hand)
+        assert fast.deadwood(hand) == sum(rules.points[c.rank] for c in rest) == ref.least_points(hand), hand
+
+    check()
+
+
+def test_a_spanish_hand_as_masks_over_its_kinds() -> None:
+    """The rollouts' masks over a pack's kinds (``kinds_of``: the joker after the natural cards)."""
+    rules = SPANISH["spanish40"]
+    m = melder(rules, (JK,))
+    kinds = m.kinds_of()
+    assert kinds[-1] is JK and len(kinds) == 41
+    for seed in range(200):
+        hand = spanish_hand(seed, rules, 8)
+        once = twice = 0
+        for c in hand:
+            bit = 1 << kinds.index(c)
+            twice |= once & bit
+            once |= bit
+        _, rest = m.arrange(hand)
+        left_once = left_twice = 0
+        for c in rest:
+            bit = 1 << kinds.index(c)
+            left_twice |= left_once & bit
+            left_once |= bit
+        assert m.loose_masks(once, twice) == (left_once, left_twice, len(rest)), (hand, rest)
+        assert m.goes_out_masks(once, twice) == m.goes_out(hand)

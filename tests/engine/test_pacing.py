@@ -10,7 +10,7 @@ from cardtui.engine.bots.pacing import Pace, delay, pace
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import get
-from cardtui.engine.rummy_records import CLAIM, PASS, Phase, RummyView
+from cardtui.engine.rummy.records import CLAIM, PASS, Phase, RummyView
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.paulista.game import GAME as PAU
 

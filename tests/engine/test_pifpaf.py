@@ -8,13 +8,12 @@ import random
 import pytest
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
-from cardtui.engine.bots.pifpaf import choose
-from cardtui.engine.cards import Card, parse_cards, shuffled
+from cardtui.engine.cards import Card, pack, parse_cards, shuffled
 from cardtui.engine.core import Action, IllegalAction, InvalidOptions, NotYourTurn, SeatInfo
 from cardtui.engine.events import CardsDealt, HandEnded, MatchEnded
-from cardtui.engine.pifpaf import GAME, PifPafPotWon, PifPafState
-from cardtui.engine.rummy import DECK
-from cardtui.engine.rummy_records import (
+from cardtui.engine.rummy.bots.pifpaf import choose
+from cardtui.engine.rummy.pifpaf import GAME, PifPafPotWon, PifPafState
+from cardtui.engine.rummy.records import (
     CLAIM,
     DISCARD,
     DRAW,
@@ -33,6 +32,9 @@ from cardtui.engine.rummy_records import (
     RummyWindowOpened,
 )
 from tests.held import cards_in
+
+DECK = pack("french104")
+"""Pif Paf's and Cacheta's pack: two French decks."""
 
 
 def seats(n: int) -> list[SeatInfo]:

@@ -12,13 +12,15 @@ import dataclasses
 import random
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
-from cardtui.engine.bots import rummy_search
-from cardtui.engine.bots.rummy_levels import Seen, win_chance
-from cardtui.engine.cards import parse_cards
+from cardtui.engine.cards import pack, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import LEVELS, get
-from cardtui.engine.rummy import DECK
-from cardtui.engine.rummy_records import Phase, RummyView
+from cardtui.engine.rummy.bots import search as rummy_search
+from cardtui.engine.rummy.bots.levels import Seen, win_chance
+from cardtui.engine.rummy.records import Phase, RummyView
+
+DECK = pack("french104")
+"""Pif Paf's and Cacheta's pack: two French decks."""
 
 SEATS = [SeatInfo(i, f"p{i}", i) for i in range(3)]
 

@@ -1,4 +1,4 @@
-"""The playouts behind the search and the analysis (``engine.bots.trucosim``) tell a trick and a tie as the
+"""The playouts behind the search and the analysis (``engine.truco.bots.sim``) tell a trick and a tie as the
 engine does: the rules are the engine's own (``engine.truco.tricks``), not a copy of them."""
 
 from __future__ import annotations

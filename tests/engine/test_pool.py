@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from cardtui.arena import arena
 from cardtui.engine.betting import CALL, FOLD
 from cardtui.engine.bots.pool import STYLES
-from cardtui.engine.bots.pool import cacho as pool_cacho
-from cardtui.engine.bots.pool.truco import Reading
-from cardtui.engine.cacho import GAME as CACHO
+from cardtui.engine.cacho.bots import pool as pool_cacho
+from cardtui.engine.cacho.rules import GAME as CACHO
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import ENTRIES, GAMES, names, player
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
+from cardtui.engine.truco.bots.pool import Reading
 from cardtui.engine.truco.paulista.game import GAME as PAU
 from cardtui.engine.truco.views import TrucoView
 from tests.engine.test_bot_blunders import cacho, decide

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from cardtui.engine.cacheta import GAME as CACHETA
-from cardtui.engine.cacho import GAME as CACHO
-from cardtui.engine.cacho import CachoView
+from cardtui.engine.cacho.rules import GAME as CACHO
+from cardtui.engine.cacho.rules import CachoView
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, Game, GameView, ReplayStep, SeatInfo
 from cardtui.engine.games import GAMES, levels
-from cardtui.engine.rummy_records import RummyView
+from cardtui.engine.rummy.cacheta import GAME as CACHETA
+from cardtui.engine.rummy.records import RummyView
 from cardtui.engine.truco.argentino.game import GAME as ARGENTINO
 from cardtui.engine.truco.paulista.game import GAME as PAULISTA
 from cardtui.engine.truco.views import TrucoView

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, Bound, SeatInfo
 from cardtui.engine.games import GAMES
-from cardtui.engine.melds import wild_cards
-from cardtui.engine.pifpaf import GAME as PIFPAF
-from cardtui.engine.rummy import RummyGame
-from cardtui.engine.rummy_records import DISCARD, DRAW, PASS, PILE, STOCK, Phase, RummyMeld
+from cardtui.engine.rummy.base import RummyGame
+from cardtui.engine.rummy.cacheta import GAME as CACHETA
+from cardtui.engine.rummy.melds import wild_cards
+from cardtui.engine.rummy.pifpaf import GAME as PIFPAF
+from cardtui.engine.rummy.records import DISCARD, DRAW, PASS, PILE, STOCK, Phase, RummyMeld
 from tests.engine.rummy_helpers import account, near_sets
 
 HANDS = 500
@@ -152,7 +152,7 @@ def test_claim_window_timeouts_are_for_windows_only() -> None:
     state, _ = PIFPAF.start(PIFPAF.options({"claim_ms": 1500}), seats(3), 5)
     seen = set()
     rng = random.Random(3)
-    from cardtui.engine.bots.pifpaf import choose
+    from cardtui.engine.rummy.bots.pifpaf import choose
 
     for _ in range(400):
         if PIFPAF.hand_over(state):

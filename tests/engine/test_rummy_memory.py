@@ -11,7 +11,7 @@ import pytest
 from cardtui.engine.cards import Card
 from cardtui.engine.core import SeatInfo
 from cardtui.engine.games import get
-from cardtui.engine.rummy_records import (
+from cardtui.engine.rummy.records import (
     DrawSource,
     RummyDiscarded,
     RummyDrew,

@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from cardtui.engine.bots import rummy_search
-from cardtui.engine.bots.rummy_search import CLAIMABLE, Arranger, Rollout, add, arranger, mask, remove
 from cardtui.engine.cards import Card
-from cardtui.engine.melds import CACHETA, CARDS, PIFPAF, Melder, index, melder, wild_cards
+from cardtui.engine.rummy.bots import search as rummy_search
+from cardtui.engine.rummy.bots.search import CLAIMABLE, Arranger, Rollout, add, arranger, mask, remove
+from cardtui.engine.rummy.melds import CACHETA, CARDS, PIFPAF, Melder, index, melder, wild_cards
 
 PACK = [c for c in CARDS for _ in range(2)]
 

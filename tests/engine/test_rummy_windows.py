@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from cardtui.engine import analysis
-from cardtui.engine.cacheta import CUT, DECLARE
-from cardtui.engine.cacheta import GAME as CACHETA
 from cardtui.engine.cards import Card, parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.games import LEVELS
-from cardtui.engine.pifpaf import GAME as PIFPAF
-from cardtui.engine.rummy_records import CLAIM, DISCARD, DRAW, KNOCK, PASS, STOCK, Phase, RummyWindowClosed
+from cardtui.engine.rummy.cacheta import CUT, DECLARE
+from cardtui.engine.rummy.cacheta import GAME as CACHETA
+from cardtui.engine.rummy.pifpaf import GAME as PIFPAF
+from cardtui.engine.rummy.records import CLAIM, DISCARD, DRAW, KNOCK, PASS, STOCK, Phase, RummyWindowClosed
 from tests.engine.test_cacheta import new, on_turn, rig
 
 

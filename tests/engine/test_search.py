@@ -21,7 +21,7 @@ from cardtui.engine.bots.estimates import Estimate, Unit, weighed
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Bound
 from cardtui.engine.games import LEVELS, get
-from cardtui.engine.rummy_records import RummyView
+from cardtui.engine.rummy.records import RummyView
 from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
 from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
 from cardtui.engine.truco.views import TrucoView
@@ -188,9 +188,9 @@ def test_cacheta_odds_share_the_match_among_the_players_left() -> None:
 
 def test_a_process_keeps_a_few_arrangers_not_one_per_wild_set() -> None:
     """A bot worker meets every Cacheta wild set in turn; each arranger keeps hundreds of thousands of answers."""
-    from cardtui.engine.bots import rummy_search
-    from cardtui.engine.bots.rummy_levels import rules_of
-    from cardtui.engine.melds import melder, wild_cards
+    from cardtui.engine.rummy.bots import search as rummy_search
+    from cardtui.engine.rummy.bots.pifpaf import rules_of
+    from cardtui.engine.rummy.melds import melder, wild_cards
 
     view = next(match.view(seat) for match, seat in positions("cacheta", 2, count=1))
     assert isinstance(view, RummyView)

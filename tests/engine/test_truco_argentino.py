@@ -783,7 +783,7 @@ def test_bots_play_whole_matches_against_random_play(n: int) -> None:
 
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_bots_play_whole_matches_with_flor(n: int) -> None:
-    from cardtui.engine.bots.truco import choose_argentino
+    from cardtui.engine.truco.bots.today import choose_argentino
 
     rng = random.Random(n)
     for m in range(6):
@@ -797,7 +797,7 @@ def test_bots_play_whole_matches_with_flor(n: int) -> None:
 
 
 def test_bots_never_call_a_truco_that_cannot_change_the_outcome() -> None:
-    from cardtui.engine.bots.truco import choose_argentino
+    from cardtui.engine.truco.bots.today import choose_argentino
 
     st = table()
     st.scores = [10, 29]  # team 1 wins the match with the round's single point anyway
@@ -811,7 +811,7 @@ def test_bots_never_call_a_truco_that_cannot_change_the_outcome() -> None:
 
 
 def test_bots_take_the_trick_with_the_lowest_card_that_wins() -> None:
-    from cardtui.engine.bots.truco import choose_argentino
+    from cardtui.engine.truco.bots.today import choose_argentino
 
     st = table()
     rig(st, s1="4c 5o 6b", s0="1e 3o 2b")

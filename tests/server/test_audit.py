@@ -22,7 +22,7 @@ from google.protobuf.message import Message
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Bound, Event, Game
 from cardtui.engine.games import GAMES
-from cardtui.engine.melds import wild_cards
+from cardtui.engine.rummy.melds import wild_cards
 from cardtui.server.actor.fanout import Fanout, Holders, Numbered
 from cardtui.server.actor.table import Table
 from cardtui.server.app import Running

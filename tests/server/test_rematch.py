@@ -18,8 +18,8 @@ import pytest
 import pytest_asyncio
 
 from cardtui.engine.cards import parse_cards
-from cardtui.engine.meld_hints import meld_hints
-from cardtui.engine.melds import CACHETA, PIFPAF
+from cardtui.engine.rummy.meld_hints import meld_hints
+from cardtui.engine.rummy.melds import CACHETA, PIFPAF
 from cardtui.server.actor.rematch import Choice, agreed, outcome, swapped
 from cardtui.server.app import Running, start
 from cardtui.server.base.limits import Limits
@@ -268,7 +268,7 @@ async def test_a_hint_is_refused_where_there_are_no_melds(server: Running) -> No
     assert ana.channel is not None
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await table_pb2_grpc.TableStub(ana.channel).Hint(table_pb2.HintRequest(token=ana.token, card="AS"))
-    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "Pif Paf and Cacheta" in (
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "rummy games" in (
         err.value.details() or "")
     await ana.close()
 

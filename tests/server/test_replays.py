@@ -25,8 +25,8 @@ from tests.waiting import eventually, timers_until
 
 
 def view_record(view: table_pb2.View) -> GameView:
-    from cardtui.engine.cacho import CachoView
-    from cardtui.engine.rummy_records import RummyView
+    from cardtui.engine.cacho.rules import CachoView
+    from cardtui.engine.rummy.records import RummyView
     from cardtui.engine.truco.views import TrucoView
 
     cls: type[GameView] = {"cacho": CachoView, "rummy": RummyView, "truco": TrucoView}[view.WhichOneof("game") or ""]

@@ -284,7 +284,7 @@ async def test_bots_fill_seats_and_play_whole_hands_with_history_stored(server: 
     record = json.loads(lines[0])
     assert record["format"] == "cardtui-hand/1" and record["table"] == table_id and record["hand"] == 1
     assert sum(record["result"]["deltas"].values()) == 0
-    from cardtui.engine.cacho import GAME
+    from cardtui.engine.cacho.rules import GAME
 
     assert GAME.replay(record).result == record["result"]
     await watcher.close()

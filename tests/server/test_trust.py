@@ -486,7 +486,7 @@ async def test_letting_claim_windows_pass_is_never_a_missed_turn(server: Running
     # Every seat is dealt a hand one card from going out, whoever deals: ana's is one of them.
     deck = rigged_deck({0: "AS 2S 3S 4H 5H 6H 7C 8C KD", 1: "7S 8S 9S 10D JD QD 4C 5C KH",
                         2: "JS QS KS 5D 6D 7D 9C 10C QH"}, [1, 2, 0], flip="2D")
-    monkeypatch.setattr("cardtui.engine.rummy.shuffled", lambda cards, rng: list(deck))
+    monkeypatch.setattr("cardtui.engine.rummy.base.shuffled", lambda cards, rng: list(deck))
     options = {"claim_ms": common_pb2.OptionValue(number=500)}
     table_id = await create(server, game="cacheta", seats=3, bots=2, bot_delay_ms=10, short_turns=2,
                             away_after=2, options=options)

@@ -8,7 +8,7 @@ import gc
 
 import pytest
 
-from cardtui.engine.cacho import CachoSeat, SeatStatus
+from cardtui.engine.cacho.rules import CachoSeat, SeatStatus
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, only
 from cardtui.engine.events import Acted, CardsDealt, HandStarted

@@ -88,6 +88,7 @@ _SHOW_ENVIDO, _SHOW_FLOR = ShowReason.ENVIDO, ShowReason.FLOR
 
 class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     name: ClassVar[str] = "truco_argentino"
+    pack_name: ClassVar[str] = "spanish40"
     title: ClassVar[str] = "Truco argentino"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6

@@ -88,6 +88,7 @@ STAKES = tuple(TrucoStake(r.call, r.value, r.refused) for r in LADDER.rungs)
 
 class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     name: ClassVar[str] = "truco_paulista"
+    pack_name: ClassVar[str] = "french40"
     title: ClassVar[str] = "Truco paulista"
     min_players: ClassVar[int] = 4
     max_players: ClassVar[int] = 4

@@ -8,8 +8,8 @@ events are Cacho's, so the wire, the boards and the line mode know it already.
 - ``rules``: the game (``engine.core``'s ``Game``), over Cacho's state, deal and showdown;
 - ``engine``: its ``Entry`` (``ENTRY``): its bot, and what the room knows of it;
 - ``client``: what the client knows of it (``GAME``, a ``client.gamebook.ClientGame``);
-- here: its name, its pack (``cardtui.fair.PACKS``'s notation) and ``registered``, which adds all three for a test
-  and takes them out after it.
+- here: its name, its pack (Cacho's, ``cardtui.fair.PACKS``'s ``french24``) and ``registered``, which adds it to both
+  registries for a test and takes it out after it.
 
 A server started with ``CARDTUI_GAMES=tests.games.highcard`` offers it (and so do its table and bot workers).
 """
@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from cardtui import fair
 
 NAME = "highcard"
-PACK = fair.PACKS["cacho"]
+PACK_NAME = "french24"
+PACK = fair.PACKS[PACK_NAME]
 """Cacho's pack, in the order its shuffle starts from."""
 MODULE = __name__
 """What ``CARDTUI_GAMES`` names to load it."""
@@ -30,17 +31,15 @@ MODULE = __name__
 
 @contextmanager
 def registered() -> Iterator[None]:
-    """The game in this process's registries (the engine's, the client's and the packs) while the block runs."""
+    """The game in this process's registries (the engine's and the client's) while the block runs."""
     from cardtui.client import gamebook
     from cardtui.engine import games
     from tests.games.highcard import client, engine
 
     games.register(engine.ENTRY)
     gamebook.register(client.GAME)
-    fair.PACKS[NAME] = PACK
     try:
         yield
     finally:
-        fair.PACKS.pop(NAME, None)
         gamebook.unregister(NAME)
         games.unregister(NAME)

@@ -7,7 +7,7 @@ import random
 
 from cardtui.engine.betting import BET, CALL, CHECK, FOLD, RAISE
 from cardtui.engine.bots.estimates import Unit
-from cardtui.engine.cacho import CachoView
+from cardtui.engine.cacho.rules import CachoView
 from cardtui.engine.core import Action
 from cardtui.engine.games.entry import Entry
 from tests.games.highcard.rules import GAME

@@ -12,16 +12,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from cardtui.engine import cacho
 from cardtui.engine.betting import CHECK, FOLD, BettingRound, Pots
-from cardtui.engine.cacho import DECK, CachoOptions, CachoState, CachoView
+from cardtui.engine.cacho import rules as cacho
+from cardtui.engine.cacho.rules import DECK, CachoOptions, CachoState, CachoView
 from cardtui.engine.cards import shuffled
 from cardtui.engine.core import Action, Event, Game, IllegalAction, JsonObject, NotYourTurn, SeatInfo, check_seat
 from cardtui.engine.events import HandStarted
 from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import values
-from tests.games.highcard import NAME
+from tests.games.highcard import NAME, PACK_NAME
 
 ANTE = 1
 CACHO = cacho.GAME
@@ -29,7 +29,9 @@ CACHO = cacho.GAME
 
 
 class HighCard(Game[CachoState, CachoOptions, CachoView]):
+    family_name: ClassVar[str] = "cacho"
     name: ClassVar[str] = NAME
+    pack_name: ClassVar[str] = PACK_NAME
     title: ClassVar[str] = "High card"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -1,0 +1,62 @@
+"""Chinchón, as this client shows, says and checks it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtui.client import fairness, gamebook
+from cardtui.client.boards.rummy_words import BOARD_KEYS
+from cardtui.client.option_words import OptionWords
+from cardtui.fair import PACKS
+from cardtui.i18n import N_
+
+if TYPE_CHECKING:
+    from cardtui.client.boards.base import Board
+
+NAME = "chinchon"
+
+
+def board() -> type[Board]:
+    from cardtui.client.boards.rummy import RummyBoard
+
+    return RummyBoard
+
+
+GAME = gamebook.register(gamebook.ClientGame(
+    name=NAME,
+    title="Chinchón",
+    board=board,
+    pack=PACKS["spanish40"],
+    dealing=fairness.Dealing(),
+    deal_check=fairness.rummy,
+    leaving=N_("A bot plays your seat until someone takes it; your points stay with the seat."),
+    held=8,
+    kinds=("draw:stock", "draw:pile", "knock", "reenter", "pass"),
+    keys={"draw:stock": "s", "draw:pile": "p", "reenter": "r", "pass": "x", **BOARD_KEYS},
+    labels={"draw:stock": N_("Stock"), "draw:pile": N_("Pile"), "discard": N_("Discard"), "knock": N_("Close"),
+            "reenter": N_("Come back in"), "pass": N_("Stay out")},
+    options={
+        "cards": OptionWords(N_("Cards in the pack")),
+        "jokers": OptionWords(N_("Jokers")),
+        "joker_points": OptionWords(N_("Points of a joker left out")),
+        "figures": OptionWords(N_("Points of the sota, caballo and rey"), {
+            "ten": N_("10 each"),
+            "number": N_("their number: 10, 11, 12"),
+        }),
+        "limit": OptionWords(N_("Most points left out to close")),
+        "first_round": OptionWords(N_("Close on the first turn"), {
+            "on": N_("allowed"),
+            "off": N_("not on the first turn of the hand"),
+        }),
+        "chinchon": OptionWords(N_("A chinchón (seven in one run)"), {
+            "match": N_("wins the match"),
+            "minus_ten": N_("counts -10"),
+        }),
+        "target": OptionWords(N_("Points that put a player out")),
+        "reentries": OptionWords(N_("Times a player may come back in")),
+        "lay_off": OptionWords(N_("Laying off on the closer's melds"), {
+            "on": N_("the others lay off what fits"),
+            "off": N_("no laying off"),
+        }),
+    },
+))

@@ -1,0 +1,268 @@
+"""Chinchón's bots: each counts a hand by the points its cards outside melds would count (the rules' own count, the
+meld search's ``deadwood``), and knows which cards are still live (``engine.seen``: not in its hand, the pile, or a
+hand that took them from the pile).
+
+- ``least``, the baseline: takes the pile's card when it leaves fewer points loose, throws the card that leaves the
+  fewest, and closes as soon as it may (the close that leaves the fewest points).
+- ``easy``: the baseline, that also throws its highest loose card among equals, and comes back in when it may.
+- ``normal``: values a hand beyond its points now: the loose cards a live card would meld (a pair of a rank, two of
+  a suit close together) weigh less than cards that nothing joins; it keeps a card the next player took from the
+  pile away from them; and it closes at once only when its points are few or the others are near a close, else
+  waits a turn for every card melded (-10) when live cards enough would bring it.
+- ``hard``: normal's values, each discard looked one draw ahead (the chance of each live card coming, and the best
+  discard after it), and the close weighed against playing on by the search's playouts.
+
+Each sees only its seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+from cardtui.engine.cards import JOKER, Card
+from cardtui.engine.core import Action
+from cardtui.engine.rummy.bots.pifpaf import rules_of
+from cardtui.engine.rummy.chinchon import REENTER
+from cardtui.engine.rummy.melds import Melder, Ruleset, index, layout, melder
+from cardtui.engine.rummy.records import DISCARD, DRAW, KNOCK, PASS, PILE, STOCK, RummyView, SeatStatus
+from cardtui.engine.seen import seen as seen_by
+
+
+def melder_of(view: RummyView) -> Melder:
+    """The meld search of ``view``'s table, counting points as its rules do."""
+    return melder(rules_of(view), view.wilds)
+
+
+def points(m: Melder, cards: Sequence[Card]) -> int:
+    """What ``cards`` leave outside melds, counted."""
+    return m.deadwood(cards)
+
+
+def without(hand: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
+def _reentry(legal: Sequence[Action]) -> Action | None:
+    return Action(REENTER) if Action(REENTER) in legal else None
+
+
+def _best_close(m: Melder, hand: Sequence[Card], legal: Sequence[Action]) -> Action | None:
+    closes = [a for a in legal if a.type == KNOCK]
+    if not closes:
+        return None
+    return min(closes, key=lambda a: (points(m, without(hand, a.cards[0])), index(a.cards[0])))
+
+
+def _least_discard(m: Melder, hand: Sequence[Card]) -> tuple[Card, int]:
+    """The discard that leaves the fewest points loose, the highest card of equals (a joker last)."""
+    best: tuple[Card, int] | None = None
+    for c in sorted(set(hand), key=lambda c: (c is JOKER, -m.rules.points[c.rank], index(c))):
+        p = points(m, without(hand, c))
+        if best is None or p < best[1]:
+            best = (c, p)
+    assert best is not None
+    return best
+
+
+def least(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """The baseline: the pile's card when it leaves fewer points, the discard that leaves fewest, a close at once."""
+    picked = _reentry(legal)
+    if picked is not None:
+        return picked
+    m = melder_of(view)
+    hand = list(view.cards)
+    close = _best_close(m, hand, legal)
+    if close is not None:
+        return close
+    if any(a.type == DRAW for a in legal):
+        pile = Action(DRAW, value=PILE)
+        if pile in legal and view.pile:
+            _, taking = _least_discard(m, [*hand, view.pile[-1]])
+            if taking < points(m, hand) or Action(DRAW, value=STOCK) not in legal:
+                return pile
+        return Action(DRAW, value=STOCK) if Action(DRAW, value=STOCK) in legal else legal[0]
+    if any(a.type == DISCARD for a in legal):
+        card, _ = _least_discard(m, hand)
+        return Action(DISCARD, cards=(card,))
+    return legal[0]
+
+
+def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """The baseline's play, now and then drawing from the stock where the pile's card would do (a beginner does not
+    always see it)."""
+    if any(a.type == DRAW for a in legal) and Action(DRAW, value=STOCK) in legal and rng.random() < 0.25:
+        return Action(DRAW, value=STOCK)
+    return least(view, legal, rng)
+
+
+# -- normal and hard: a hand valued beyond its points ---------------------------------------------------------
+class Read:
+    """What one seat knows and how it values a hand (see the module)."""
+
+    def __init__(self, view: RummyView) -> None:
+        self.view = view
+        self.m = melder_of(view)
+        self.rules = self.m.rules
+        self.you = view.you if view.you is not None else 0
+        gone = seen_by(view)
+        deck = Counter(layout(self.rules.pack).kinds)
+        if view.table.points and self.rules.wild_acts:
+            deck[JOKER] = layout(self.rules.pack).jokers
+        self.live = {c: n - gone[c] for c, n in deck.items() if n > gone[c]}
+        """Copies of each card still to come (the stock or another hand)."""
+        self.unseen = max(1, sum(self.live.values()))
+        self.next = self._next_seat()
+        self._values: dict[tuple[Card, ...], float] = {}
+
+    def _next_seat(self) -> int | None:
+        v = self.view
+        n = len(v.seats)
+        for i in range(1, n):
+            s = v.seats[(self.you + i) % n]
+            if s.status is SeatStatus.IN:
+                return s.seat
+        return None
+
+    def value(self, hand: Sequence[Card]) -> float:
+        """What a hand of seven costs (lower is better): its loose points, less what live cards could meld of them."""
+        key = tuple(sorted(hand, key=index))
+        known = self._values.get(key)
+        if known is None:
+            known = self._values[key] = self._value(key)
+        return known
+
+    def _value(self, hand: tuple[Card, ...]) -> float:
+        melds, loose = self.m.arrange(hand)
+        pts = self.rules.points
+        cost = float(sum(pts[c.rank] for c in loose))
+        for c in loose:
+            links = self._links(c, loose, melds)
+            if links:
+                cost -= pts[c.rank] * min(0.6, 0.12 * links)
+        return cost
+
+    def _links(self, card: Card, loose: Sequence[Card], melds: Sequence[Sequence[Card]]) -> int:
+        """Live cards that would meld ``card`` with another loose card, or join it to a meld."""
+        total = 0
+        for x in _neighbours(card, self.rules):
+            n = self.live.get(x, 0)
+            if not n:
+                continue
+            if any(self.m.all_melded([card, x, o]) for o in loose if o is not card) or any(
+                    self.m.all_melded([*mm, card, x]) for mm in melds):
+                total += n
+        if self.rules.wild_acts:
+            total += self.live.get(JOKER, 0)
+        return total
+
+    def wanted(self, card: Card) -> bool:
+        """Whether the next player took from the pile a card that ``card`` would meld with."""
+        if self.next is None:
+            return False
+        taken = self.view.seats[self.next].known
+        return any(t.rank == card.rank or (t.suit is card.suit and abs(t.rank - card.rank) <= 2) for t in taken)
+
+    def best_discard(self, hand: Sequence[Card]) -> tuple[Card, float]:
+        best: tuple[Card, float] | None = None
+        for c in sorted(set(hand), key=lambda c: (c is JOKER, index(c))):
+            v = self.value(without(hand, c)) + (3.0 if self.wanted(c) else 0.0) + (30.0 if c is JOKER else 0.0)
+            if best is None or v < best[1]:
+                best = (c, v)
+        assert best is not None
+        return best
+
+    def ahead(self, hand7: Sequence[Card]) -> float:
+        """A seven-card hand's value one draw ahead: each live card by its chance, then the best discard."""
+        now = self.value(hand7)
+        total = weight = 0.0
+        for c, n in self.live.items():
+            p = n / self.unseen
+            _, after = self.best_discard([*hand7, c])
+            total += p * min(now, after)
+            weight += p
+        return total + (1.0 - weight) * now
+
+    def close_now(self, hand: Sequence[Card], close: Action) -> bool:
+        """Close at once with few points, or when waiting risks more than it may bring (see the module)."""
+        kept = without(hand, close.cards[0])
+        left = points(self.m, kept)
+        if left <= 1:
+            return True
+        table = self.view.table
+        # How many live cards would meld every card (a -10 instead of ``left``).
+        outs = sum(n for c, n in self.live.items()
+                   if any(points(self.m, without([*kept, c], d)) == 0 for d in set([*kept, c])))
+        chance = outs / self.unseen
+        gain = (left + 10) * chance
+        risk = 0.35 * (table.limit + 6) * max(1, sum(1 for s in self.view.seats if s.status is SeatStatus.IN) - 1)
+        return gain < risk * (1.0 - chance) * 0.25
+
+
+@cache
+def _neighbours_of(card: Card, pack: str) -> tuple[Card, ...]:
+    lay = layout(pack)
+    place = lay.place
+    out = [Card.of(card.rank, s) for s in lay.suits if s is not card.suit] if card.rank in place else []
+    if card.rank in place:
+        p = place[card.rank]
+        for d in (-2, -1, 1, 2):
+            q = p + d
+            if 0 <= q < len(lay.ranks):
+                out.append(Card.of(lay.ranks[q], card.suit))
+    return tuple(out)
+
+
+def _neighbours(card: Card, rules: Ruleset) -> tuple[Card, ...]:
+    """Cards that may meld with ``card``: its rank in another suit, its suit within two places of the pack's ranks."""
+    if card is JOKER:
+        return ()
+    return _neighbours_of(card, rules.pack)
+
+
+def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) -> Action:
+    picked = _reentry(legal)
+    if picked is not None:
+        return picked
+    read = Read(view)
+    hand = list(view.cards)
+    close = _best_close(read.m, hand, legal)
+    if close is not None and read.close_now(hand, close):
+        return close
+    if any(a.type == DRAW for a in legal):
+        stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)
+        if pile not in legal or not view.pile:
+            return stock if stock in legal else legal[0]
+        if stock not in legal:
+            return pile
+        _, with_top = read.best_discard([*hand, view.pile[-1]])
+        now = read.ahead(hand) if deep else read.value(hand) - 1.0
+        return pile if with_top < now - 0.5 else stock
+    if any(a.type == DISCARD for a in legal):
+        if not deep:
+            card, _ = read.best_discard(hand)
+            return Action(DISCARD, cards=(card,))
+        ranked = sorted(set(hand), key=lambda c: read.value(without(hand, c)) + (30.0 if c is JOKER else 0.0))
+        best, best_v = ranked[0], float("inf")
+        for c in ranked[:3]:
+            v = read.ahead(without(hand, c)) + (3.0 if read.wanted(c) else 0.0) + (30.0 if c is JOKER else 0.0)
+            if v < best_v:
+                best, best_v = c, v
+        return Action(DISCARD, cards=(best,))
+    if close is not None:
+        return close
+    return next((a for a in legal if a.type != PASS), legal[0])
+
+
+def normal(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """Chinchón's normal bot (see the module)."""
+    return _play(view, legal, rng, deep=False)
+
+
+def hard(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+    """Chinchón's hard bot (see the module)."""
+    return _play(view, legal, rng, deep=True)

@@ -1,0 +1,573 @@
+"""The truco bots' search: each choice tried on many deals of the unseen cards, valued by the match.
+
+For a decision, the search deals the cards this seat cannot see many ways, each agreeing with
+everything public (``truco_worlds``), weighs each deal by how likely it makes what the others
+did (a call pending now, and, reading the others, every call, answer and envido of the round),
+then plays each choice out on every deal in the model round (``trucosim``), every seat then
+following the model's plain policy, the calls to come included. An outcome is valued by the
+chance of winning the match from the score it leaves (``odds``), so a point near the end weighs
+what it is worth. The same deals serve every choice, so their difference is not noise of the deal.
+
+``evaluate`` gives every legal choice its estimate and standard error (``estimates``); the bots
+decide on the same numbers:
+
+- ``normal`` searches a few deals, reading only a call that awaits its answer;
+- ``hard`` searches many more and reads every act of the round, and mixes its bluffs (below).
+
+A bet is a *bluff* when the hand behind it is weak for it (an envido under ``ENVIDO_WEAK``; a
+truco on a last card that cannot take the trick). No level makes a bluff that can only lose:
+one whose refusal is worth too little beside what an acceptance risks, at this score, for any
+sound answerer to refuse it (``sound``). ``hard`` makes the others at the frequency that leaves
+an answerer no profitable fixed answer, in match odds at the score (``bluffs``), rather than
+whenever its model of the others would refuse.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardtui.engine.bots import estimates, odds
+from cardtui.engine.bots.baselines import first as _find
+from cardtui.engine.bots.estimates import Budget, Evaluation, Unit, weighed
+from cardtui.engine.cards import Card
+from cardtui.engine.core import Action
+from cardtui.engine.truco.bots.bluffs import ENVIDO_WEAK, envido_odds
+from cardtui.engine.truco.bots.sim import (
+    ACCEPT,
+    ARGENTINO_REFUSED,
+    ARGENTINO_VALUES,
+    CALL,
+    DOWN,
+    E_ACCEPT,
+    E_REFUSE,
+    ENVIDO,
+    MAZO,
+    PAULISTA_REFUSED,
+    PAULISTA_VALUES,
+    PLAY,
+    REFUSE,
+    E,
+    Move,
+    Policy,
+    Sim,
+    env_accepted,
+    env_refused,
+    play_out,
+)
+from cardtui.engine.truco.bots.worlds import Knowledge, signal_for
+from cardtui.engine.truco.ladder import Bet
+from cardtui.engine.truco.signals import SIGNAL
+from cardtui.engine.truco.views import PaulistaPhase, TrucoView
+
+ENVIDO_WORDS = {"envido": 0, "real_envido": 1, "falta_envido": 2}
+CALL_WORDS = frozenset({"truco", "retruco", "vale_cuatro", "seis", "nove", "doze"})
+Candidate = tuple[Action, Move | None]
+"""A legal action and its move in the model (None: running from a mão de onze)."""
+LOSER_ODDS = 0.1
+"""A last card whose chance to take the trick is at most this bets truco only as a bluff."""
+ONZE_PLAY: Move = (-1, 0)
+"""Playing a mão de onze: the hand is played out from its first card."""
+KEEP, PASS, REJECT = (-2, 0), (-3, 0), (-4, 0)
+"""The mão's deal choices (truco paulista), played out from a deal of the cards to come."""
+AS_MODEL: Move = (-5, 0)
+"""What the model leaves out (flor and its answers, an envido announced or conceded): valued alike, as the
+round played on by the model's policy from here."""
+MAZO_FIRST = 1
+"""What a team that goes to the deck in the first trick, while the envido could be called, gives (the
+default of the table option ``mazo_first``, which a seat's view does not show)."""
+WORTH_REFUSING = 0.12
+"""A bluff can pay only where an answerer who refuses it gives up at least this share of what
+accepting risks (``bet_share``): below it, a sound answerer accepts every bet, and the bluff only loses."""
+WEAK_HAND = 0.35
+"""A truco called (or raised) on a hand whose chance of taking the round is below this is a bluff."""
+RARE = 0.02
+"""A bluff drawn less often than this is not drawn at all."""
+RAISE_READ = ((0.6, 0.1), (0.75, 0.04), (0.85, 0.02))
+"""How a call awaiting its answer reads, by its rung (a truco, a first raise, a later raise): the chance of the
+caller's hand at which such a call is made half the time, and the floor a bluff keeps. A raise answers a call,
+so it says more: read as a truco, hard raised the raises of a player who raises only its best hands, and lost
+most of those hands (``bench/marks.md``, issue 75)."""
+MODEL_ACCEPT = 0.42
+"""The chance of its hand from which a seat of the model accepts a truco (normal's model, and the analysis's)."""
+HARD_ACCEPT = 0.30
+"""Hard's model accepts from a poorer hand: players who answer its trucos accept more than the model's 0.42 says,
+and against a model that refuses that often, hard bluffed and raised on too much, in self-play to 12 within
+three hands a match of truco paulista played best of three (``bench/marks.md``, issue 75)."""
+
+
+def match_value(mine: int, theirs: int, target: int, paulista: bool) -> float:
+    """The chance that a team on ``mine`` beats one on ``theirs`` in a match to ``target`` (``odds.truco``)."""
+    return odds.truco(mine, theirs, target, paulista)
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What a bet pays this team: refused, and accepted (to whoever holds the better hand)."""
+
+    refused: int
+    accepted: int
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+class Searcher:
+    """One decision's search (count-based: ``worlds`` deals, every candidate on each)."""
+
+    def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
+                 mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT) -> None:
+        self.view = view
+        self.mixed = mixed
+        """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
+        self.reads = reads
+        """Deals weighed by every act of the others this round, not only a call awaiting its answer."""
+        self.legal = legal
+        self.rng = rng
+        self.worlds = worlds
+        self.you = view.you if view.you is not None else 0
+        self.team = self.you & 1
+        self.paulista = view.paulista is not None
+        self.policy = Policy(self.paulista, rng, accept_at=accept_at)
+        """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
+        self.values: list[float] = []
+
+    # -- the decision ----------------------------------------------------------------------
+    def decide(self) -> Action:
+        rule = self.by_rule()
+        if rule is not None:
+            return rule
+        k = Knowledge.of(self.view, self.reads)
+        cands = self.sound(self.candidates(), k)
+        if self.mixed:
+            bluff, cands = self.mix(cands, k)
+            if bluff is not None:
+                return bluff
+        if not cands:
+            return next((a for a in self.legal if a.type not in (SIGNAL, "mazo")), self.legal[0])
+        if len(cands) == 1:
+            return cands[0][0]
+        values, weights = self.play_outs([m for _, m in cands], k)
+        total = sum(weights)
+        self.values = [sum(w * x for w, x in zip(weights, row, strict=True)) / total if total else 0.0
+                       for row in values]
+        # A call worth exactly what the best other move is worth (every deal's answer a refusal, say) is
+        # made: it can only gain from an answerer who accepts.
+        best = max(range(len(cands)), key=lambda j: (self.values[j], _is_call(cands[j][1]), -j))
+        return cands[best][0]
+
+    def evaluate(self) -> Evaluation:
+        """Every legal choice but a signal, valued on the same weighed deals (``estimates.weighed``)."""
+        k = Knowledge.of(self.view, self.reads)
+        groups = self.choices()
+        if not groups:
+            return weighed(Unit.MATCH, [], [], [])
+        values, weights = self.play_outs([m for _, m in groups], k)
+        return weighed(Unit.MATCH, [g for g, _ in groups], values, weights)
+
+    def play_outs(self, moves: Sequence[Move | None], k: Knowledge) -> tuple[list[list[float]], list[float]]:
+        """Each move's match odds on each of ``worlds`` deals, and each deal's weight."""
+        onze = self.view.paulista is not None and self.view.paulista.phase is PaulistaPhase.ONZE
+        dealing = self.view.paulista is not None and self.view.paulista.phase is PaulistaPhase.DEAL
+        values: list[list[float]] = [[] for _ in moves]
+        weights: list[float] = []
+        for _ in range(self.worlds):
+            if dealing:
+                weights.append(1.0)
+                for j, move in enumerate(moves):
+                    values[j].append(self.dealt(k, move))
+                continue
+            hands = k.deal(self.rng)
+            sim = k.sim(hands)
+            if onze:
+                sim.stake_base = 3
+            weights.append(self.likelihood(sim) * k.weight(hands))
+            for j, move in enumerate(moves):
+                values[j].append(self.outcome(sim, move))
+        return values, weights
+
+    def outcome(self, sim: Sim, move: Move | None) -> float:
+        c = sim.copy()
+        if move is None:  # running from a mão de onze: the others take 1
+            c.done = True
+            c.pts[1 - self.team] += 1
+        else:
+            if move != ONZE_PLAY and move != AS_MODEL:
+                c.apply(self.you, move)
+            play_out(c, self.policy)
+        return self.value(c)
+
+    def value(self, c: Sim) -> float:
+        mine = c.scores[self.team] + c.pts[self.team]
+        theirs = c.scores[1 - self.team] + c.pts[1 - self.team]
+        return match_value(mine, theirs, self.view.target, self.paulista)
+
+    def dealt(self, k: Knowledge, move: Move | None) -> float:
+        """Truco paulista's deal: keep, pass or reject these cards, then the hand played out from its
+        first card on a deal of the cards still to come (a rejected hand lies face up, out of play)."""
+        v = self.view
+        pool = list(k.pool)
+        mine = list(v.cards)
+        partner = (self.you + 2) % 4
+        drawn = self.rng.sample(pool, 12)
+        hands: dict[int, list[Card]] = {}
+        seen: list[Card] = []
+        if move == KEEP:
+            hands[self.you] = mine
+        elif move == PASS:
+            hands[partner], hands[self.you] = mine, drawn[9:12]
+        else:
+            hands[self.you] = drawn[9:12]
+            seen = mine
+        rest = iter(drawn[:9])
+        for s in range(4):
+            if s not in hands:
+                hands[s] = [next(rest) for _ in range(3)]
+        sim = k.sim(hands)
+        for c in seen:
+            sim.gone[k.rank[c]] += 1
+            sim.seen += 1
+        play_out(sim, self.policy)
+        return self.value(sim)
+
+    def likelihood(self, sim: Sim) -> float:
+        """How likely the other side's pending call is with this deal's cards (1 when none is pending)."""
+        pending = self.view.pending
+        if pending is None or pending.team == self.team:
+            return 1.0
+        c = pending.seat
+        if pending.bet is Bet.ENVIDO:
+            return 0.1 + 0.9 * _sigmoid((sim.env[c] - 26.5) / 1.5)
+        if pending.bet is Bet.TRUCO:
+            pre = sim.copy()
+            pre.pending = -1
+            p = self.policy.trick_odds(pre, c) if sim.t.trick_mode else self.policy.hand_odds(pre, c)
+            rung = [st.call for st in self.view.ladder].index(pending.call)
+            at, floor = RAISE_READ[min(rung, len(RAISE_READ) - 1)]
+            return floor + (1.0 - floor) * _sigmoid((p - at) * 10)
+        return 1.0
+
+    # -- bets that can only lose, and bluffs at the indifference frequency ------------------------
+    def stakes(self, move: Move | None) -> Stakes | None:
+        """What the bet ``move`` pays this team refused and accepted (None: not a bet)."""
+        v = self.view
+        if move is None or move[0] not in (CALL, ENVIDO):
+            return None
+        if move[0] == ENVIDO:
+            part = v.argentino
+            calls = (*(() if part is None else _env_calls(part.envido_calls)), move[1])
+            return Stakes(env_refused(calls), env_accepted(calls, part.falta if part is not None else 1))
+        ladder = PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES
+        folds = PAULISTA_REFUSED if self.paulista else ARGENTINO_REFUSED
+        pending = v.pending
+        if pending is not None and pending.bet is Bet.TRUCO:
+            called = [st.call for st in v.ladder].index(pending.call) + 1
+        else:
+            called = v.level
+        if called + 1 >= len(ladder):
+            return None
+        return Stakes(folds[called + 1], ladder[called + 1])
+
+    def bet_share(self, stakes: Stakes) -> float:
+        """The share of bluffs among bets at which an answerer is indifferent, in match odds at this score:
+        accepting a bluff gains it what a refusal would have given plus what the bet wins; accepting a bet
+        made with value costs it the difference between the accepted and the refused bet (``bluffs``)."""
+        v = self.view
+        part = v.argentino
+        won = part.points if part is not None else (0, 0)
+        us, them = v.scores[self.team] + won[self.team], v.scores[1 - self.team] + won[1 - self.team]
+
+        def at(a: int, b: int) -> float:
+            return match_value(a, b, v.target, self.paulista)
+
+        on_bluff = at(us + stakes.refused, them) - at(us, them + stakes.accepted)
+        on_value = at(us + stakes.accepted, them) - at(us + stakes.refused, them)
+        if on_value <= 0.0 or on_bluff <= 0.0:
+            return 0.0
+        return on_value / (on_value + on_bluff)
+
+    def bluffing(self, move: Move | None, k: Knowledge) -> bool:
+        """Whether the bet ``move`` would be a bluff with this hand (see the module)."""
+        v = self.view
+        if move is None:
+            return False
+        if move[0] == ENVIDO:
+            part = v.argentino
+            env = part.your_envido if part is not None else None
+            return env is not None and env < ENVIDO_WEAK
+        if move[0] == CALL:
+            if self.last_card_loses(move, k):
+                return True
+            sim = k.sim(k.deal(random.Random(0)))  # what this seat's odds read: its own cards, and the table
+            decides = sim.t.trick_mode or sim.decides >= 0
+            odds_now = self.policy.trick_odds(sim, self.you) if decides else self.policy.hand_odds(sim, self.you)
+            return odds_now < WEAK_HAND
+        return False
+
+    def last_card_loses(self, move: Move | None, k: Knowledge) -> bool:
+        """A truco called on a last card that cannot take the trick (its chance at most ``LOSER_ODDS``)
+        with no partner still to play."""
+        if move is None or move[0] != CALL or self.view.pending is not None or len(self.view.cards) != 1:
+            return False
+        sim = k.sim(k.deal(random.Random(0)))
+        still = [s for s in sim.order if s != self.you]
+        return not any(s & 1 == self.team for s in still) and self.policy.trick_odds(sim, self.you) <= LOSER_ODDS
+
+    def risks_the_match(self, move: Move | None) -> bool:
+        """Whether the bet ``move``, accepted and lost, ends the match where not betting would not, while
+        a refusal would not win it: the bet only adds a way to lose the match (see ``sound``)."""
+        stakes = self.stakes(move)
+        if stakes is None or move is None:
+            return False
+        v = self.view
+        part = v.argentino
+        won = part.points if part is not None else (0, 0)
+        us, them = v.scores[self.team] + won[self.team], v.scores[1 - self.team] + won[1 - self.team]
+        # A refused truco ends the round; a refused envido leaves the truco to be played, which may still
+        # bring the others its top stake.
+        later = 0 if move[0] == CALL else (PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES)[-1]
+        if us + stakes.refused >= v.target and us + stakes.refused > them + later:
+            return False  # a refusal wins the match
+        if move[0] == ENVIDO:
+            without = them  # the envido is a bet of its own: not made, the other side takes nothing by it
+        else:
+            pending = v.pending
+            answering = pending is not None and pending.bet is Bet.TRUCO and pending.team != self.team
+            without = them + (pending.value if answering and pending is not None else v.stake)
+        return them + stakes.accepted >= v.target > without
+
+    def hands_over(self, move: Move | None) -> bool:
+        """Whether ``move`` refuses a call (or leaves for the deck under one) whose refusal gives the others
+        the match, more than this team could still make this round: accepting can only do better."""
+        v = self.view
+        pending = v.pending
+        if move is None or move[0] not in (REFUSE, E_REFUSE, MAZO) or pending is None or pending.team == self.team:
+            return False
+        part = v.argentino
+        won = part.points if part is not None else (0, 0)
+        theirs = v.scores[1 - self.team] + won[1 - self.team] + pending.refused
+        most = (PAULISTA_VALUES if self.paulista else ARGENTINO_VALUES)[-1]
+        return theirs >= v.target and v.scores[self.team] + won[self.team] + most < theirs
+
+    def dominated(self, move: Move | None, k: Knowledge) -> bool:
+        """A move that can only lose: a bluff that only adds a way to lose the match, or a refusal that
+        hands the match over (see ``sound``)."""
+        return (self.bluffing(move, k) and self.risks_the_match(move)) or self.hands_over(move)
+
+    def sound(self, cands: list[Candidate], k: Knowledge) -> list[Candidate]:
+        """The candidates less every bluff that can only lose: one that, accepted and lost, hands the
+        others the match where not betting would not, for a refusal that does not win it. Against that,
+        a sound answerer accepts every bet (a bluff's refusal gains the bettor too little to matter), so
+        the bluff only adds a way to lose: at 20–29 of 30, an envido on nothing; facing a truco at
+        20–28, an envido worth the two points the others lack; truco paulista at 5–9, a truco. And less
+        every refusal that hands the others the match (``hands_over``)."""
+        out = [c for c in cands if not self.dominated(c[1], k)]
+        return out or cands
+
+    def mix(self, cands: list[Candidate], k: Knowledge) -> tuple[Action | None, list[Candidate]]:
+        """The bluff drawn now, if any, and the candidates the search is left to weigh.
+
+        A weak envido bets no real or falta envido at all, and opens a plain envido only as a bluff, never
+        while facing a truco: refused it gains a point and the truco still waits for an answer the hand cannot
+        give; accepted it loses the envido as well (hard answered a truco so on a sixth of the seeds, issue 75).
+        A last card that cannot take the trick (its chance at most ``LOSER_ODDS``, no partner still to
+        play) calls truco only as a bluff while an opponent has yet to play, never once they have. Each
+        bluff is drawn at the frequency that leaves an answerer indifferent at this score (``bet_share``),
+        weak hands taken as common as value hands (an envido: as ``bluffs.envido_odds`` says). Otherwise
+        the search decides as before."""
+        v = self.view
+        part = v.argentino
+        out = cands
+        bets = [c for c in out if c[1] is not None and c[1][0] == ENVIDO]
+        if bets and self.bluffing(bets[0][1], k):
+            out = [c for c in out if c not in bets]
+            plain = next((c for c in bets if c[1] == (ENVIDO, E)), None)
+            pending = v.pending
+            facing = pending is not None and pending.bet is Bet.TRUCO and pending.team != self.team
+            opening = part is not None and not part.envido_calls and not facing
+            if plain is not None and opening:
+                value, weak = envido_odds()
+                if self.draw(plain[1], value / weak):
+                    return plain[0], out
+        calls = [c for c in out if c[1] is not None and c[1][0] == CALL]
+        if calls and self.last_card_loses(calls[0][1], k):
+            out = [c for c in out if c not in calls]
+            sim = k.sim(k.deal(self.rng))
+            # A bluff only while an opponent has yet to play: one who has played sees the trick is theirs.
+            if any(s != self.you for s in sim.order) and self.draw(calls[0][1], 1.0):
+                return calls[0][0], out
+        return None, out
+
+    def draw(self, move: Move | None, odds_of_value: float) -> bool:
+        """Whether to bluff the bet ``move`` now, value hands ``odds_of_value`` times as common as weak ones."""
+        stakes = self.stakes(move)
+        if stakes is None:
+            return False
+        share = self.bet_share(stakes)
+        if share < WORTH_REFUSING:
+            return False
+        rate = min(1.0, share / (1.0 - share) * odds_of_value)
+        return rate >= RARE and self.rng.random() < rate
+
+    # -- what to try ---------------------------------------------------------------------------
+    def candidates(self) -> list[Candidate]:
+        """The bot's choices: one card of each strength, calls, envido calls, answers."""
+        out: list[Candidate] = []
+        for group, move in self.choices():
+            if move is not None and move[0] in (DOWN, MAZO):
+                continue
+            out.append((group[0], move))
+        return out
+
+    def choices(self) -> list[tuple[list[Action], Move | None]]:
+        """Every legal action but a signal, grouped by its move in the model (cards of one strength are
+        one choice). Flor's calls and answers, which the model leaves out, are one choice together."""
+        v = self.view
+        pending = v.pending
+        onze = v.paulista is not None and v.paulista.phase is PaulistaPhase.ONZE
+        envido = pending is not None and pending.bet is Bet.ENVIDO
+        rank = Knowledge.rank_of(self.paulista)
+        groups: dict[Move | None, list[Action]] = {}
+        order: list[Move | None] = []
+        other: list[Action] = []
+        for a in self.legal:
+            t = a.type
+            move: Move | None
+            if t == SIGNAL:
+                continue
+            if t == "play":
+                move = (PLAY, rank[a.cards[0]])
+            elif t == "play_down":
+                move = (DOWN, rank[a.cards[0]])
+            elif t in CALL_WORDS:
+                move = (CALL, 0)
+            elif t in ENVIDO_WORDS:
+                move = (ENVIDO, ENVIDO_WORDS[t])
+            elif t in ("accept", "quiero"):
+                move = ONZE_PLAY if onze else (E_ACCEPT if envido else ACCEPT, 0)
+            elif t in ("run", "no_quiero"):
+                move = None if onze else (E_REFUSE if envido else REFUSE, 0)
+            elif t == "mazo":
+                move = (MAZO, MAZO_FIRST)
+            elif t == "keep":
+                move = KEEP
+            elif t == "pass_cards":
+                move = PASS
+            elif t == "reject":
+                move = REJECT
+            else:  # flor, its answers, an envido announced or conceded: outside the model
+                other.append(a)
+                continue
+            if move not in groups:
+                groups[move] = []
+                order.append(move)
+            groups[move].append(a)
+        out = [(groups[m], m) for m in order]
+        if other:
+            out.append((other, AS_MODEL))
+        return out
+
+    def by_rule(self) -> Action | None:
+        """Decisions made without search: the deal, blind plays, what the rules force, signals."""
+        v = self.view
+        legal = self.legal
+        part = v.paulista
+        if part is not None and part.phase is PaulistaPhase.DEAL:
+            return self.deal_choice()
+        blind = _find(legal, "play_blind")
+        if blind is not None:
+            return blind
+        forced = _find(legal, "flor", "announce")
+        if forced is not None:
+            return forced
+        if _find(legal, "son_buenas") and not _find(legal, "quiero", "play"):
+            return _find(legal, "son_buenas")
+        if v.pending is not None and v.pending.bet is Bet.FLOR:
+            return self.flor_answer()
+        return self.signal()
+
+    def deal_choice(self) -> Action:
+        """Keep a hand with two good cards; pass a middling one to the partner (and take three more);
+        otherwise reject it while rejections are left."""
+        rank = Knowledge.rank_of(True)
+        top = sorted((rank[c] for c in self.view.cards), reverse=True)
+        keep = _find(self.legal, "keep") or self.legal[0]
+        if top[0] >= 11 or top[0] + top[1] >= 18:
+            return keep
+        if top[0] + top[1] >= 14:
+            return _find(self.legal, "pass_cards") or keep
+        return _find(self.legal, "reject") or keep
+
+    def flor_answer(self) -> Action:
+        part = self.view.argentino
+        mine = part.your_flor or 0 if part is not None else 0
+        if mine >= 36:
+            pick = _find(self.legal, "contra_flor_al_resto", "quiero")
+        elif mine >= 32:
+            pick = _find(self.legal, "contra_flor", "quiero")
+        else:
+            pick = None
+        return pick or _find(self.legal, "con_flor_me_achico", "no_quiero", "son_buenas") or self.legal[0]
+
+    def signal(self) -> Action | None:
+        """Tell partners about one's cards once a round, before one's first card (docs/rules.md, "Signals")."""
+        v = self.view
+        if not any(a.type == SIGNAL for a in self.legal) or not v.cards:
+            return None
+        if any(s.seat == self.you for s in v.signals):
+            return None
+        if any(p.seat == self.you for t in v.tricks for p in t.plays) or any(p.seat == self.you for p in v.trick):
+            return None
+        part = v.argentino
+        env = part.your_envido if part is not None and part.envido_open else None
+        signal = signal_for(v.cards, Knowledge.rank_of(self.paulista), env)
+        if signal is None:
+            return None
+        return next((a for a in self.legal if a.type == SIGNAL and a.value == signal.value), None)
+
+
+def _env_calls(words: Sequence[str]) -> tuple[int, ...]:
+    return tuple(ENVIDO_WORDS[w] for w in words if w in ENVIDO_WORDS)
+
+
+NORMAL_WORLDS = 2
+"""Deals normal searches: few, so that its choice among close ones
+is left to the luck of its deals (more buy little beyond 16 without a reading of the others). Two
+are enough to beat every simple player at argentino (measured in ``bench/marks.md``)."""
+HARD_WORLDS = 240
+"""Deals hard searches: four times the 60 it searched before, which it beat, and beat the pool by more, at truco
+paulista (``bench/marks.md``, issue 75); a decision takes a few milliseconds of one core."""
+EVALUATE_WORLDS = 60
+"""The deals ``evaluate``'s budget counts in (the analysis's is eight times this): hard's before issue 75, so the
+analysis costs what it cost."""
+
+
+def _is_call(move: Move | None) -> bool:
+    return move is not None and move[0] == CALL
+
+
+def evaluate(view: TrucoView, legal: list[Action], rng: random.Random, budget: Budget = estimates.PLAY
+             ) -> Evaluation:
+    """Every legal choice of ``view``'s seat, in match odds, from hard's search with ``budget``."""
+    return Searcher(view, legal, rng, budget.deals(EVALUATE_WORLDS), reads=True).evaluate()
+
+
+def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
+    """The normal truco bot: the search on a few deals, reading only a call awaiting its answer."""
+    return Searcher(view, legal, rng, NORMAL_WORLDS).decide()
+
+
+def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
+    """The hard truco bot: the search on many deals, reading the others, its bluffs mixed."""
+    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT).decide()
+
+
+def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:
+    """Whether ``action`` is a move that can only lose here (``Searcher.sound``): for bots that decide
+    without the search, to check their choice by."""
+    s = Searcher(view, legal, random.Random(0), 1)
+    moves = [m for group, m in s.choices() if action in group]
+    return bool(moves) and s.dominated(moves[0], Knowledge.of(view))
