@@ -27,7 +27,7 @@ from cardtui.server.base import wire
 from cardtui.v1 import common_pb2, table_pb2
 from tests.client.lines.listener import Heard
 
-NAMES = ("pifpaf", "cacheta", "truco_paulista", "truco_argentino", "cacho")
+NAMES = ("pifpaf", "cacheta", "chinchon", "truco_paulista", "truco_argentino", "cacho")
 LANGUAGES = ("en", "pt_BR", "es")
 PEOPLE = ("ana", "bot 2", "caio 3", "bot 4")
 """The player first; names that end in a number (two bots', a person's), which a total said after them would run
