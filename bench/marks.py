@@ -187,7 +187,7 @@ def measure(mark: Mark, seconds: float, matches: int = MATCHES, seed: int = 12) 
 
     b = outside_truco.PLAYERS.get(mark.b, mark.b)
     return arena(mark.game, mark.players, mark.a, b, pairs, seed, dict(mark.options), hands=mark.match_hands,
-                 seconds=seconds, stop=decided)
+                 seconds=seconds, stop=decided, watch=outside_truco.watch_for(b))
 
 
 def figure(mark: Mark, r: ArenaResult) -> str:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -826,7 +826,8 @@ class FairDeals:
                 notes.append(phrase("this client does not know how {game} deals, so its cards were not compared",
                                     game=repr(self.game[:40])))
             else:
-                problems += game.deal_check(game.pack, FairRandom(seed), w.seen, self.seat, self.seats)
+                problems += game.deal_check(game.pack_of(self.options), FairRandom(seed), w.seen, self.seat,
+                                            self.seats)
                 compared = True
         honest = [t for t in remembered if t.honest]
         if len(honest) == 1:
@@ -948,6 +949,9 @@ class Dealing:
     anyone may deal."""
     duels: bool = False
     """At six, a 3v3 round's dealer deals the 1v1s after it too (truco argentino's ``pica_pica``)."""
+    still_in: Callable[[int, Mapping[str, common_pb2.OptionValue]], bool] | None = None
+    """Whether a seat standing at a score is still in, by the table's options, where it is not having chips or
+    points left (Chinchón's points count against: in up to the target)."""
 
 
 DealCheck = Callable[[Sequence[str], FairRandom, "Seen", int | None, int], list[str]]
@@ -969,7 +973,8 @@ def next_dealer(dealing: Dealing, dealer: int, n: int, stacks: dict[int, int], w
     d = dealer
     for _step in range(n):
         d = (d + 1) % n
-        if stacks.get(d, 0) > 0 or rebuy:
+        score = stacks.get(d, 0)
+        if (dealing.still_in(score, options) if dealing.still_in is not None else score > 0) or rebuy:
             return d
     return d
 
@@ -1031,9 +1036,10 @@ def cacho(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
 def rummy(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n: int) -> list[str]:
     def follow() -> list[str]:
         """A shuffled pack dealt from its end, one card at a time round the seats dealt in, from the dealer's
-        left; then Cacheta's flip; the stock is what is left, drawn from the end until it is rebuilt. Every
-        card a seat shows later (a discard, its knock's melds) must be one it holds: dealt it, drawn from the
-        stock (the deck says which), or taken from the pile (everyone saw which)."""
+        left; then Cacheta's flip, or Chinchón's card turned up to start the pile; the stock is what is left, drawn
+        from the end until it is rebuilt. Every card a seat shows later (a discard, its knock's melds, a hand laid
+        out at Chinchón's count) must be one it holds: dealt it, drawn from the stock (the deck says which), or taken
+        from the pile (everyone saw which)."""
         problems: list[str] = []
         pack: list[str] | None = shuffled(pack_of, rng)
         held: dict[int, list[str]] = {}
@@ -1069,6 +1075,10 @@ def rummy(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
             elif isinstance(body, rummy_pb2.CachetaFlipped) and pack is not None:
                 if body.flip != pack.pop():
                     problems.append(phrase("the flip {card} is not the card the deck turns up", card=glyphs(body.flip)))
+            elif isinstance(body, rummy_pb2.ChinchonUp) and pack is not None:
+                if body.card != pack.pop():
+                    problems.append(phrase("the card turned up, {card}, is not the deck's next card",
+                                           card=glyphs(body.card)))
             elif isinstance(body, rummy_pb2.RummyStockRebuilt):
                 pack = None  # the stock is now the discard pile turned over: no longer the deck's
             elif isinstance(body, rummy_pb2.RummyDrew) and body.source == common_pb2.DRAW_SOURCE_STOCK:
@@ -1089,6 +1099,13 @@ def rummy(pack_of: Sequence[str], rng: FairRandom, seen: Seen, me: int | None, n
             elif isinstance(body, rummy_pb2.RummyKnocked):
                 for card in [c for meld in body.melds for c in meld.cards] + ([body.discard] if body.discard else []):
                     shows(body.seat, card, N_("knocked with"))
+            elif isinstance(body, rummy_pb2.ChinchonCounted):
+                # Every hand laid out: the closer's cards beyond the melds it closed with, every other hand whole.
+                for i, c in enumerate(body.counts):
+                    cards = list(c.loose) if i == 0 else [
+                        *(x for meld in c.melds for x in meld.cards), *c.loose, *c.laid_off]
+                    for card in cards:
+                        shows(c.seat, card, N_("counted"))
         if me is not None and got != held.get(me, []):
             problems.append(phrase("you were dealt {got}, but the deck gives your seat {dealt}", got=_shown(got),
                                    dealt=_shown(held.get(me, [])) or "—"))

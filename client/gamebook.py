@@ -91,6 +91,14 @@ class ClientGame:
     """Its own label for an action the usual words would get wrong (a truco signal by what it promises); None
     for the usual label."""
 
+    pack_for: Callable[[Mapping[str, common_pb2.OptionValue]], tuple[str, ...]] | None = None
+    """The pack a table's options choose (Chinchón's 40 or 48 cards, with its jokers), where they choose one; None:
+    always ``pack``."""
+
+    def pack_of(self, options: Mapping[str, common_pb2.OptionValue]) -> tuple[str, ...]:
+        """The pack a table with these options is dealt from."""
+        return self.pack if self.pack_for is None else self.pack_for(options)
+
     def __post_init__(self) -> None:
         clash = RESERVED & set(self.keys.values())
         if clash:

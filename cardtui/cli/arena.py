@@ -43,7 +43,7 @@ def add(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ar = sub.add_parser("arena", help=_("two players on duplicate deals: win rate with its interval, decision times"),
                         description=_("Players: random, the game's baselines, today (the bots before levels), "
                                       "easy, normal, hard, or module:function with the bot signature."))
-    ar.add_argument("game", help=_("the game, by name (cacho, pifpaf, cacheta, truco_paulista, truco_argentino)"))
+    ar.add_argument("game", help=_("the game, by name (a name the room does not know lists those it does)"))
     ar.add_argument("a", help=_("player A"))
     ar.add_argument("b", help=_("player B"))
     ar.add_argument("--players", type=int, default=0, help=_("players at the table (default: the fewest allowed)"))

@@ -36,7 +36,7 @@ from cardtui.client.boards.base import Board, tapped
 from cardtui.client.boards.rummy_cards import ACTING, ITSELF, Slot, by_rank, by_suit, slots
 from cardtui.client.boards.rummy_result import game_end, hand_result
 from cardtui.client.boards.rummy_table import Phase, Status, game_line, open_hands, pile_rows, seats_grid, title
-from cardtui.client.boards.rummy_words import BOARD_KEYS
+from cardtui.client.boards.rummy_words import BOARD_KEYS, closes
 from cardtui.client.cards import card_text, cards_text, glyphs
 from cardtui.client.models import TableModel, action_kind, action_name
 from cardtui.client.words import fill, fmt, key_for, line, who
@@ -266,7 +266,9 @@ class RummyBoard(Board):
                  or next((a for a in knocks if list(a.cards)[:1] == loose[:1] and len(loose) == 1), None))
         if match is None:
             choices = ", ".join(glyphs(a.cards[0]) for a in knocks if a.cards)
-            self.notify(_("Pick the card you discard as you knock: {cards}.").format(cards=choices), severity="warning")
+            said = _("Pick the card you close with: {cards}.") if self.model is not None and closes(self.model) else _(
+                "Pick the card you discard as you knock: {cards}.")
+            self.notify(said.format(cards=choices), severity="warning")
             return
         self._send(match)
 
@@ -277,6 +279,9 @@ class RummyBoard(Board):
         if v.phase == Phase.RUMMY_PHASE_DRAW and v.turn == model.seat:
             return _("Draw first: {stock} from the stock, {pile} from the pile.").format(
                 stock=key_for(model, "draw:stock"), pile=key_for(model, "draw:pile"))
+        if what == "knock" and v.turn == model.seat and v.phase == Phase.RUMMY_PHASE_DISCARD and closes(model):
+            return _("Your cards outside melds count more than this table closes with ({limit} at most).").format(
+                limit=v.table.limit)
         if what == "knock" and v.turn == model.seat and v.phase == Phase.RUMMY_PHASE_DISCARD:
             return _("Your cards do not all form melds yet: you cannot knock.")
         return _("You cannot knock now.") if what == "knock" else _("You cannot discard now.")
@@ -532,7 +537,9 @@ class RummyBoard(Board):
             out.append_text(click("discard", fmt(said, key=key("discard"), card=card)))
             if self._legal("knock"):
                 out.append(" · ")
-                out.append_text(click("knock", line(key("knock"), Text(" " + _("knocks!"), style="bold green"))))
+                closing = fmt(_("{key} closes with {card}"), key=key("knock"), card=card) if closes(model) else line(
+                    key("knock"), Text(" " + _("knocks!"), style="bold green"))
+                out.append_text(click("knock", closing))
         elif v.phase == Phase.RUMMY_PHASE_KNOCK and turn == acting:
             out.append(_("You took the discard") + ": ", style="bold")
             out.append_text(click("knock", line(key("knock"), Text(" " + _("knocks."), style="bold green"))))

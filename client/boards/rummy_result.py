@@ -11,7 +11,7 @@ from rich.text import Text
 
 from cardtui.client.boards.rummy_cards import melds_text
 from cardtui.client.boards.rummy_table import Status
-from cardtui.client.boards.rummy_words import is_pifpaf, points
+from cardtui.client.boards.rummy_words import closes, is_pifpaf, points
 from cardtui.client.cards import card_text
 from cardtui.client.models import TableModel
 from cardtui.client.words import fmt, who
@@ -32,17 +32,22 @@ def hand_result(model: TableModel) -> RenderableType | None:
     head = Text(_("Hand {n}").format(n=view.hand) + ": ", style="bold")
     if r.HasField("knock"):
         k = r.knock
-        if not k.HasField("claimed"):
+        if closes(model):
+            template = _("{name} closes with {card}")
+        elif not k.HasField("claimed"):
             template = _("{name} knocks")
         else:
             template = _("{name} knocks with the claimed {card}") if pifpaf else _(
                 "{name} knocks cutting the line with {card}")
-        claimed = card_text(k.claimed) if k.HasField("claimed") else Text("")
+        claimed = (card_text(k.claimed) if k.HasField("claimed") else
+                   card_text(k.discard) if closes(model) and k.HasField("discard") else Text(""))
         head.append_text(fmt(template, name=who(model, k.seat), card=claimed))
         melded = Text("  ")
         melded.append_text(melds_text(k.melds, wilds))
         melded.append("\n  ")
-        if k.HasField("discard"):
+        if closes(model):
+            melded.append(_("the card it closed with goes face down"))
+        elif k.HasField("discard"):
             melded.append(_("discards") + " ")
             melded.append_text(card_text(k.discard))
         else:

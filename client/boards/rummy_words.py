@@ -1,9 +1,10 @@
-"""Pif Paf and Cacheta in words: every rummy event as a log line.
+"""Pif Paf, Cacheta and Chinchón in words: every rummy event as a log line.
 
 A sentence about the viewer's own seat is said to them ("You draw 7♥ from the stock."), about
 another seat with its holder's name; the claim window that opens after each discard is not news,
-what came of it is (the card claimed, or cut for and burned). Each action's key and label are the game's own
-(``client.games.pifpaf``, ``client.games.cacheta``).
+what came of it is (the card claimed, or cut for and burned). A Chinchón close and its count are said as that
+game says them (``closes``). Each action's key and label are the game's own (``client.games.pifpaf``,
+``client.games.cacheta``, ``client.games.chinchon``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ def points(n: int) -> str:
 
 def is_pifpaf(model: TableModel) -> bool:
     return model.game == "pifpaf"
+
+
+def closes(model: TableModel) -> bool:
+    """Whether this table counts the cards left outside melds against every player (Chinchón): there a player
+    *closes* (cortar), laying the card it closes with face down, where the other rummy games knock."""
+    v = model.view
+    return (v is not None and v.WhichOneof("game") == "rummy"
+            and v.rummy.table.scoring == rummy_pb2.RUMMY_SCORING_DEADWOOD)
 
 
 def says(model: TableModel, seat: int, mine: str, theirs: str, **parts: str | int | Text) -> Text:
@@ -114,7 +123,10 @@ def rummy_words(name: str, body: Message, model: TableModel) -> Said | None:
     if isinstance(body, R.RummyKnocked):
         melds = melds_text(body.melds, list(model.view.rummy.wilds) if model.view is not None and
                            model.view.WhichOneof("game") == "rummy" else [])
-        if body.HasField("discard"):
+        if closes(model):
+            out = says(model, body.seat, _("You close with {card}: {melds}."), _("{name} closes with {card}: {melds}."),
+                       melds=melds, card=card_text(body.discard))
+        elif body.HasField("discard"):
             out = says(model, body.seat, _("You knock: {melds}, discarding {card}."),
                        _("{name} knocks: {melds}, discarding {card}."), melds=melds, card=card_text(body.discard))
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
@@ -9,6 +10,7 @@ from cardtui.client.boards.rummy_words import BOARD_KEYS
 from cardtui.client.option_words import OptionWords
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
+from cardtui.v1 import common_pb2
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
@@ -22,12 +24,25 @@ def board() -> type[Board]:
     return RummyBoard
 
 
+def pack_for(options: Mapping[str, common_pb2.OptionValue]) -> tuple[str, ...]:
+    """The pack the table's options choose (docs/deal.md §10.5): 40 or 48 cards, and its jokers."""
+    cards = options["cards"].number if "cards" in options else 40
+    jokers = options["jokers"].number if "jokers" in options else 0
+    return PACKS[f"spanish{cards + jokers}"]
+
+
+def still_in(points: int, options: Mapping[str, common_pb2.OptionValue]) -> bool:
+    """A player is in up to the table's target (the engine's option ``target``, 100 unless the table says)."""
+    return points <= (options["target"].number if "target" in options else 100)
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Chinchón",
     board=board,
     pack=PACKS["spanish40"],
-    dealing=fairness.Dealing(),
+    pack_for=pack_for,
+    dealing=fairness.Dealing(still_in=still_in),
     deal_check=fairness.rummy,
     leaving=N_("A bot plays your seat until someone takes it; your points stay with the seat."),
     held=8,

@@ -496,6 +496,16 @@ class Chinchon(RummyGame[ChinchonState, ChinchonOptions]):
     def hand_over(self, state: ChinchonState) -> bool:
         return state.result is not None and state.phase is Phase.OVER
 
+    def scores(self, state: ChinchonState) -> tuple[int, ...]:
+        """Where each seat stands, higher better as in every game: the points it may still take and stay in (the
+        target and one, less its points: 0 or less, it is out). The points themselves are each seat's ``score`` in
+        the view and its ``start`` in a hand history."""
+        standing = [state.options.target + 1 - p for p in state.stacks]
+        if state.chinchon and state.winner is not None and state.options.chinchon is ChinchonPays.MATCH:
+            # A chinchón won the match: every other seat's match is over, as if it were out.
+            standing = [v if s == state.winner else min(v, 0) for s, v in enumerate(standing)]
+        return tuple(standing)
+
     def match_over(self, state: ChinchonState) -> bool:
         """Won by a chinchón or by the fewest points when everyone passed the target; else once one is left in."""
         if state.phase is Phase.REENTRY:

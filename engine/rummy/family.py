@@ -48,16 +48,25 @@ class Rummy(family.Family):
         return _view(view).cards
 
     def evaluate(self, view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation:
+        v = _view(view)
+        if v.table.scoring is Scoring.DEADWOOD:
+            from cardtui.engine.rummy.bots import chinchon_search
+
+            return chinchon_search.evaluate(v, legal, rng, budget)
         from cardtui.engine.rummy.bots import search
 
-        return search.evaluate(_view(view), legal, rng, budget)
+        return search.evaluate(v, legal, rng, budget)
 
     def stake(self, view: GameView, base: float) -> float:
         """Chips: the pot as it stands, the betting round's bets in it. Points lost at a knock (Cacheta): the match
-        odds of this seat knocking (every other losing a point) against another knocking (``knock_stake``)."""
+        odds of this seat knocking (every other losing a point) against another knocking (``knock_stake``). Points
+        counted against (Chinchón): the match odds of a hand's usual count going to the others or to this seat
+        (``deadwood_stake``)."""
         v = _view(view)
         if v.table.scoring is Scoring.KNOCK:
             return knock_stake(v)
+        if v.table.scoring is Scoring.DEADWOOD:
+            return deadwood_stake(v)
         return max(base, float(v.pot))
 
     def judged(self, view: GameView) -> bool:
@@ -115,6 +124,26 @@ def knock_stake(view: RummyView) -> float:
     if not others:
         return odds.FLOOR
     return odds.match_stake(knocks(me), sum(knocks(k) for k in others) / len(others))
+
+
+def deadwood_stake(view: RummyView) -> float:
+    """A decision's stake where every hand counts points against (Chinchón): the match odds of the others counting
+    what a hand usually leaves a player who did not close, against this seat counting it (``odds.match_stake``)."""
+    from cardtui.engine.bots import odds
+    from cardtui.engine.rummy.bots import chinchon_odds
+
+    me = view.you or 0
+    usual = round(sum(p * n for p, n in chinchon_odds.OTHER))
+    points = [s.score for s in view.seats]
+    alive = [s.status is not SeatStatus.OUT for s in view.seats]
+    theirs = [p if i == me or not alive[i] else p + usual for i, p in enumerate(points)]
+    mine = [p + usual if i == me else p for i, p in enumerate(points)]
+    target = view.table.target
+
+    def odds_at(after: list[int]) -> float:
+        return chinchon_odds.chinchon(after, me, target, [a and p <= target for a, p in zip(alive, after, strict=True)])
+
+    return odds.match_stake(odds_at(theirs), odds_at(mine))
 
 
 FAMILY = family.register(Rummy())

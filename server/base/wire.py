@@ -36,13 +36,13 @@ from google.protobuf.message_factory import GetMessageClass
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, Event, EventBody, GameView
 from cardtui.engine.options import OptionKind, OptionSpec, Raw
+from cardtui.fair import PACKS
 from cardtui.server.base.summary import SeatSummary, TableSummary
 from cardtui.v1 import common_pb2, lobby_pb2, table_pb2
 
-_NOTES: dict[Card, str] = {Card.parse(t): t for t in (
-    [f"{r}{s}" for s in "SHDC" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")]
-    + [f"{r}{s}" for s in "ebo c".replace(" ", "") for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
-)}
+_NOTES: dict[Card, str] = {Card.parse(t): t for t in {t for pack in PACKS.values() for t in pack}}
+"""Every card of every pack a table may be dealt from (docs/deal.md §2), by its notation: the Spanish 8s and 9s and
+the jokers of Chinchón's larger packs too."""
 
 
 def note(card: Card) -> str:

@@ -48,10 +48,14 @@ class Table:
     matches: int = 0
     now: float = 0.0
     """The checkers' clock, in seconds: a test moves it to say when an answer came."""
+    numbers: dict[str, int] = field(default_factory=dict)
+    """The table's options that are numbers, as its summary gives them (Chinchón's pack is chosen by two)."""
 
     def __post_init__(self) -> None:
         summary = common_pb2.TableSummary(id=TABLE, game=self.game,
                                           seats=[common_pb2.SeatSummary(seat=s) for s in range(self.players)])
+        for name, number in self.numbers.items():
+            summary.options[name].number = number
         for v in self.viewers:
             snap = table_pb2.Snapshot(table=summary, view=table_pb2.View())
             if v is not None:
@@ -83,7 +87,8 @@ def play(game: str, players: int, hands: int, seed: int, tamper: Tamper | None =
     rules = GAMES[game]
     rng = random.Random(seed)
     with mock.patch.object(fairness, "secrets", SimpleNamespace(token_bytes=rng.randbytes)):  # the cuts repeat too
-        table = Table(game, players, [*range(players), None])
+        numbers = {k: v for k, v in (options or {}).items() if isinstance(v, int) and not isinstance(v, bool)}
+        table = Table(game, players, [*range(players), None], numbers=numbers)
         _play(table, rules, rng, hands, tamper, late, options)
     return table
 
@@ -151,7 +156,11 @@ def verdicts(table: Table) -> Iterator[tuple[int | None, Verdict]]:
 
 
 CASES = [("cacho", 4, 120), ("truco_paulista", 4, 120), ("truco_argentino", 6, 120), ("pifpaf", 4, 12),
-         ("cacheta", 4, 12)]
+         ("cacheta", 4, 12), ("chinchon", 3, 12), ("chinchon-48", 4, 12)]
+OPTIONS: dict[str, dict[str, object]] = {"truco_argentino": {"pica_pica": True},
+                                         "chinchon-48": {"cards": 48, "jokers": 2}}
+"""Tables played with options of their own: truco argentino's duels at six, Chinchón's pack of 48 with two jokers
+(the pack each table's options choose, docs/deal.md §10.5)."""
 
 
 @pytest.mark.parametrize("late", [False, True], ids=["", "a-late-seed"])
@@ -161,8 +170,9 @@ def test_every_seat_and_a_spectator_find_every_honest_hand_sound(game: str, play
     """Every seat cuts with its pledged chain's links; with ``late``, seat 2's link comes too late every hand: its
     client says its seed was not used, and everyone else's, the spectator's too, that seat 2's pledged link is not
     in the deal (whoever held it back could choose between two decks), never ✔."""
-    options = {"pica_pica": True} if game == "truco_argentino" else None
-    table = play(game, players, hands, seed=14, late=frozenset({1}) if late else frozenset(), options=options)
+    options = OPTIONS.get(game)
+    table = play(game.split("-")[0], players, hands, seed=14, late=frozenset({1}) if late else frozenset(),
+                 options=options)
     found = list(verdicts(table))
     assert len(found) == hands * (players + 1)
     assert [(v, x) for v, x in found if x.problems or not x.checked] == []
@@ -235,7 +245,7 @@ TAMPERS: dict[str, tuple[Tamper, str, frozenset[int | None]]] = {
 }
 
 
-@pytest.mark.parametrize("game", ["cacho", "truco_paulista", "pifpaf"])
+@pytest.mark.parametrize("game", ["cacho", "truco_paulista", "pifpaf", "chinchon"])
 @pytest.mark.parametrize("kind", sorted(TAMPERS))
 def test_an_altered_deal_or_reveal_is_flagged_in_words(game: str, kind: str) -> None:
     tamper, words, flagged = TAMPERS[kind]

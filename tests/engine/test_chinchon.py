@@ -143,7 +143,8 @@ def test_a_close_leaves_at_most_the_limit_and_every_hand_is_counted(monkeypatch:
     assert count_of(events, 1).points == 4 + 6 + 10 + 10 + 2 + 3 + 7 and count_of(events, 1).laid_off == ()
     assert count_of(events, 2).points == 1 + 1 + 10 + 10 + 7 + 7 + 6
     ended = next(e for e in events if isinstance(e, HandEnded))
-    assert ended.deltas == (-10, 42, 42) and GAME.scores(state) == (-10, 42, 42)
+    assert ended.deltas == (-10, 42, 42) and tuple(state.stacks) == (-10, 42, 42)
+    assert GAME.scores(state) == (111, 59, 59), "higher is better: the points each may still take and stay in"
     assert GAME.hand_over(state) and not GAME.match_over(state)
     record = GAME.history(state)
     assert record is not None and record["result"]["counts"]["0"]["points"] == -10 and record["up"] == "10e"
@@ -230,6 +231,7 @@ def test_a_chinchon_wins_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
     assert next(e for e in events if isinstance(e, ChinchonCounted)).chinchon
     assert any(isinstance(e, MatchEnded) and e.winner == 0 for e in events)
     assert GAME.match_over(state) and GAME.hand_over(state)
+    assert GAME.scores(state)[0] > 0 >= GAME.scores(state)[1], "the match is over for the other: it stands as out"
     record = GAME.history(state)
     assert record is not None and record["result"]["chinchon"] is True
 
@@ -301,14 +303,14 @@ def close_now(monkeypatch: pytest.MonkeyPatch, start: Sequence[int], options: Ma
 def test_past_the_target_a_player_is_out_and_the_last_one_in_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     state, events = close_now(monkeypatch, [40, 40])
     assert [e for e in events if isinstance(e, ChinchonEliminated)] == [ChinchonEliminated(1, 103)]
-    assert GAME.scores(state) == (41, 103) and GAME.match_over(state)
+    assert tuple(state.stacks) == (41, 103) and GAME.match_over(state)
     assert any(isinstance(e, MatchEnded) and e.winner == 0 for e in events)
     assert GAME.view(state, 0).seats[1].status is SeatStatus.OUT, "out as soon as the count puts it past the target"
 
 
 def test_on_the_target_a_player_stays_in(monkeypatch: pytest.MonkeyPatch) -> None:
     state, events = close_now(monkeypatch, [0, 37])
-    assert GAME.scores(state) == (1, 100) and not GAME.match_over(state), "100 does not pass a target of 100"
+    assert tuple(state.stacks) == (1, 100) and not GAME.match_over(state), "100 does not pass a target of 100"
     state, events = close_now(monkeypatch, [0, 37], options={"target": 99})
     assert GAME.match_over(state) and any(isinstance(e, ChinchonEliminated) for e in events)
 
@@ -316,7 +318,7 @@ def test_on_the_target_a_player_stays_in(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_when_everyone_passes_the_target_the_fewest_points_win(monkeypatch: pytest.MonkeyPatch) -> None:
     state, events = close_now(monkeypatch, [100, 40])
     # seat 0 ends on 101, seat 1 on 103: both past 100; the fewest, seat 0, wins.
-    assert GAME.scores(state) == (101, 103) and any(isinstance(e, MatchEnded) and e.winner == 0 for e in events)
+    assert tuple(state.stacks) == (101, 103) and any(isinstance(e, MatchEnded) and e.winner == 0 for e in events)
 
 
 def test_a_player_put_out_may_come_back_in_at_the_highest_points(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -333,7 +335,7 @@ def test_a_player_put_out_may_come_back_in_at_the_highest_points(monkeypatch: py
     assert GAME.legal_actions(state, 1) == [Action(REENTER), Action(PASS)] and GAME.legal_actions(state, 2) == []
     assert GAME.default_action(state, 1) == Action(PASS)
     events = act(state, 1, REENTER)
-    assert ChinchonReentered(1, 62) in events and GAME.scores(state)[1] == 62  # seat 2's 60 and its 2b
+    assert ChinchonReentered(1, 62) in events and tuple(state.stacks)[1] == 62  # seat 2's 60 and its 2b
     assert GAME.hand_over(state) and not GAME.match_over(state) and state.reentries[1] == 1
     record = GAME.history(state)
     assert record is not None and record["result"]["reentered"] == [1]

@@ -7,10 +7,11 @@ hand that took them from the pile).
 - ``easy``: the baseline, that also throws its highest loose card among equals, and comes back in when it may.
 - ``normal``: values a hand beyond its points now: the loose cards a live card would meld (a pair of a rank, two of
   a suit close together) weigh less than cards that nothing joins; it keeps a card the next player took from the
-  pile away from them; and it closes at once only when its points are few or the others are near a close, else
-  waits a turn for every card melded (-10) when live cards enough would bring it.
+  pile away from them; and it closes as soon as it may (a close leaves the others their whole count: waiting for a
+  better one seldom pays).
 - ``hard``: normal's values, each discard looked one draw ahead (the chance of each live card coming, and the best
-  discard after it), and the close weighed against playing on by the search's playouts.
+  discard after it), and a close put off one turn only where enough live cards would meld all seven for the -10
+  to outweigh the chance of another player closing first (``Read.close_now``).
 
 Each sees only its seat's view.
 """
@@ -94,13 +95,26 @@ def least(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
 
 def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """The baseline's play, now and then drawing from the stock where the pile's card would do (a beginner does not
-    always see it)."""
+    always see it), and now and then keeping a card it drew that the baseline would throw straight back, throwing
+    another loose card instead: so that hands nobody can close (every useful card held, the stock turned over again
+    and again) end all the same."""
     if any(a.type == DRAW for a in legal) and Action(DRAW, value=STOCK) in legal and rng.random() < 0.25:
         return Action(DRAW, value=STOCK)
-    return least(view, legal, rng)
+    chosen = least(view, legal, rng)
+    if chosen.type == DISCARD and view.drawn is not None and chosen.cards == (view.drawn,) and rng.random() < 0.3:
+        loose = [c for c in melder_of(view).arrange(view.cards)[1] if c != view.drawn and c is not JOKER]
+        if loose:
+            return Action(DISCARD, cards=(rng.choice(sorted(loose, key=index)),))
+    return chosen
 
 
 # -- normal and hard: a hand valued beyond its points ---------------------------------------------------------
+CLOSE_NEXT = 0.2
+"""How often another player closes on its next turn, about, once a hand is under way."""
+USUAL_LEFT = 12
+"""What a close usually leaves a player who did not close (``chinchon_odds.OTHER``'s mean)."""
+
+
 class Read:
     """What one seat knows and how it values a hand (see the module)."""
 
@@ -188,19 +202,20 @@ class Read:
         return total + (1.0 - weight) * now
 
     def close_now(self, hand: Sequence[Card], close: Action) -> bool:
-        """Close at once with few points, or when waiting risks more than it may bring (see the module)."""
+        """Close at once, but for a hand one draw from every card melded often enough to be worth a turn: waiting
+        may bring ``left`` + 10 points, and risks each other player closing first, sparing itself what a close usually
+        leaves a player who did not close (``USUAL_LEFT``)."""
         kept = without(hand, close.cards[0])
         left = points(self.m, kept)
         if left <= 1:
             return True
-        table = self.view.table
         # How many live cards would meld every card (a -10 instead of ``left``).
         outs = sum(n for c, n in self.live.items()
                    if any(points(self.m, without([*kept, c], d)) == 0 for d in set([*kept, c])))
         chance = outs / self.unseen
-        gain = (left + 10) * chance
-        risk = 0.35 * (table.limit + 6) * max(1, sum(1 for s in self.view.seats if s.status is SeatStatus.IN) - 1)
-        return gain < risk * (1.0 - chance) * 0.25
+        others = max(1, sum(1 for s in self.view.seats if s.status is SeatStatus.IN) - 1)
+        risk = CLOSE_NEXT * others * USUAL_LEFT
+        return (left + 10) * chance <= risk * (1.0 - chance)
 
 
 @cache
@@ -231,7 +246,7 @@ def _play(view: RummyView, legal: list[Action], rng: random.Random, deep: bool) 
     read = Read(view)
     hand = list(view.cards)
     close = _best_close(read.m, hand, legal)
-    if close is not None and read.close_now(hand, close):
+    if close is not None and (not deep or read.close_now(hand, close)):
         return close
     if any(a.type == DRAW for a in legal):
         stock, pile = Action(DRAW, value=STOCK), Action(DRAW, value=PILE)

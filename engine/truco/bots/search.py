@@ -45,6 +45,7 @@ from cardtui.engine.truco.bots.sim import (
     E_REFUSE,
     ENVIDO,
     MAZO,
+    OURS,
     PAULISTA_REFUSED,
     PAULISTA_VALUES,
     PLAY,
@@ -52,6 +53,7 @@ from cardtui.engine.truco.bots.sim import (
     E,
     Move,
     Policy,
+    Referee,
     Sim,
     env_accepted,
     env_refused,
@@ -90,6 +92,10 @@ RAISE_READ = ((0.6, 0.1), (0.75, 0.04), (0.85, 0.02))
 caller's hand at which such a call is made half the time, and the floor a bluff keeps. A raise answers a call,
 so it says more: read as a truco, hard raised the raises of a player who raises only its best hands, and lost
 most of those hands (``bench/marks.md``, issue 75)."""
+MODEL_CALL = 0.72
+"""The chance of its hand from which a seat of the model calls truco."""
+MODEL_RAISE = 0.9
+"""The chance of its hand from which a seat of the model raises a truco it answers."""
 MODEL_ACCEPT = 0.42
 """The chance of its hand from which a seat of the model accepts a truco (normal's model, and the analysis's)."""
 HARD_ACCEPT = 0.30
@@ -119,8 +125,15 @@ class Searcher:
     """One decision's search (count-based: ``worlds`` deals, every candidate on each)."""
 
     def __init__(self, view: TrucoView, legal: list[Action], rng: random.Random, worlds: int,
-                 mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT) -> None:
+                 mixed: bool = False, reads: bool = False, accept_at: float = MODEL_ACCEPT,
+                 referee: Referee = OURS, read_floors: Sequence[float] | None = None, call_at: float = MODEL_CALL,
+                 raise_at: float = MODEL_RAISE) -> None:
         self.view = view
+        self.referee = referee
+        """How the table takes an answer to a truco (``sim.Referee``): the model plays it out so."""
+        self.read_floors = tuple(read_floors) if read_floors is not None else None
+        """A truco awaiting this seat's answer read by how the deal plays out accepted: a deal the callers lose
+        keeps this share of its weight, by the call's rung (None: read by the callers' odds, ``RAISE_READ``)."""
         self.mixed = mixed
         """Bluffs drawn at the indifference frequency (``bluffs``) rather than left to the search."""
         self.reads = reads
@@ -131,7 +144,7 @@ class Searcher:
         self.you = view.you if view.you is not None else 0
         self.team = self.you & 1
         self.paulista = view.paulista is not None
-        self.policy = Policy(self.paulista, rng, accept_at=accept_at)
+        self.policy = Policy(self.paulista, rng, call_at=call_at, accept_at=accept_at, raise_at=raise_at)
         """How every seat plays a deal out; ``accept_at``: the chance of the hand from which it accepts a truco."""
         self.values: list[float] = []
 
@@ -140,7 +153,7 @@ class Searcher:
         rule = self.by_rule()
         if rule is not None:
             return rule
-        k = Knowledge.of(self.view, self.reads)
+        k = Knowledge.of(self.view, self.reads, self.referee)
         cands = self.sound(self.candidates(), k)
         if self.mixed:
             bluff, cands = self.mix(cands, k)
@@ -161,7 +174,7 @@ class Searcher:
 
     def evaluate(self) -> Evaluation:
         """Every legal choice but a signal, valued on the same weighed deals (``estimates.weighed``)."""
-        k = Knowledge.of(self.view, self.reads)
+        k = Knowledge.of(self.view, self.reads, self.referee)
         groups = self.choices()
         if not groups:
             return weighed(Unit.MATCH, [], [], [])
@@ -241,6 +254,15 @@ class Searcher:
         c = pending.seat
         if pending.bet is Bet.ENVIDO:
             return 0.1 + 0.9 * _sigmoid((sim.env[c] - 26.5) / 1.5)
+        if pending.bet is Bet.TRUCO and self.read_floors is not None:
+            rung = [st.call for st in self.view.ladder].index(pending.call)
+            floor = self.read_floors[min(rung, len(self.read_floors) - 1)]
+            played = sim.copy()
+            played.apply(played.actor(), (ACCEPT, 0))
+            play_out(played, self.policy)
+            team = pending.team
+            won = played.pts[team] - sim.pts[team] > played.pts[1 - team] - sim.pts[1 - team]
+            return 1.0 if won else floor
         if pending.bet is Bet.TRUCO:
             pre = sim.copy()
             pre.pending = -1
@@ -346,6 +368,8 @@ class Searcher:
         pending = v.pending
         if move is None or move[0] not in (REFUSE, E_REFUSE, MAZO) or pending is None or pending.team == self.team:
             return False
+        if self.referee.team_answers and move[0] == REFUSE and any(s != self.you for s in v.to_act):
+            return False  # the refusal hands the call to a partner still to answer it
         part = v.argentino
         won = part.points if part is not None else (0, 0)
         theirs = v.scores[1 - self.team] + won[1 - self.team] + pending.refused
@@ -560,9 +584,27 @@ def normal(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
     return Searcher(view, legal, rng, NORMAL_WORLDS).decide()
 
 
-def hard(view: TrucoView, legal: list[Action], rng: random.Random) -> Action:
-    """The hard truco bot: the search on many deals, reading the others, its bluffs mixed."""
-    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT).decide()
+HOUSE_ACCEPT = 0.5
+"""Where a call is put to both partners (``Referee.team_answers``) each of the model's answerers accepts from this
+chance of its hand, not ``HARD_ACCEPT``: the team accepts when either does, and a looser threshold would have it
+accept nearly every call. Chosen in MiniTruco's house against Gasparotto's bots on seed 11 (``bench/marks.md``,
+issue 88): 0.30 won 54.8% of 400 matches, 0.50 64.2% of 400, 0.60 46.2% of the 320 played before it was stopped;
+on seed 4242, never tuned on, 62.3% against Gasparotto and 61.8% against Sellani."""
+HOUSE_READ = (0.3, 0.05)
+"""Where a call is put to both partners, a truco awaiting hard's answer is read by how each deal plays out accepted
+(``Searcher.read_floors``): a deal the callers would lose keeps 0.3 of its weight for a truco, 0.05 for a raise.
+The players hard meets there call for value: their trucos accepted won 72% of the hands, their raises 88%."""
+
+
+def hard(view: TrucoView, legal: list[Action], rng: random.Random, referee: Referee = OURS) -> Action:
+    """The hard truco bot: the search on many deals, reading the others, its bluffs mixed; ``referee``: how the
+    table takes an answer to a truco, where it is not ours (MiniTruco's house puts a call to both partners; its
+    players are read as they play there, ``HOUSE_ACCEPT`` and ``HOUSE_READ``)."""
+    if referee.team_answers:
+        return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HOUSE_ACCEPT,
+                        referee=referee, read_floors=HOUSE_READ).decide()
+    return Searcher(view, legal, rng, HARD_WORLDS, mixed=True, reads=True, accept_at=HARD_ACCEPT,
+                    referee=referee).decide()
 
 
 def can_only_lose(view: TrucoView, legal: list[Action], action: Action) -> bool:

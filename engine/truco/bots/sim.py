@@ -54,6 +54,24 @@ def env_refused(calls: Sequence[int]) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Referee:
+    """How the table takes an answer to a truco: the search's model follows the table it sits at.
+
+    At ours either opponent answers and the first answer is final, a raise included (docs/rules.md §3). In
+    MiniTruco's house (``bench/outside_house.py``) a call is put to both partners: a refusal hands it to the partner,
+    the team runs only when both refuse, and an answer is only yes or no (a raise is called on one's own turn)."""
+
+    team_answers: bool = False
+    """A refusal hands the call to a partner who has not answered; the team runs only when both refuse."""
+    answer_raises: bool = True
+    """An answer may be a raise."""
+
+
+OURS = Referee()
+MINITRUCO = Referee(team_answers=True, answer_raises=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """What stays fixed through a round."""
 
@@ -72,6 +90,8 @@ class Table:
     """A mão de onze played, or a mão de ferro."""
     falta: int
     """What falta envido is worth."""
+    referee: Referee = OURS
+    """How the table takes an answer to a truco."""
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -106,6 +126,7 @@ class Sim:
         "level",
         "order",
         "owner",
+        "passed",
         "pending",
         "played0",
         "pts",
@@ -130,6 +151,8 @@ class Sim:
         self.pending = -1
         self.owner = -1
         self.caller = -1
+        self.passed = -1
+        """The seat that refused a call awaiting its answer and handed it to its partner (``Referee.team_answers``)."""
         self.decides = -1
         self.pts = [0, 0]
         self.done = False
@@ -157,6 +180,7 @@ class Sim:
         c.leader = self.leader
         c.played0 = list(self.played0)
         c.level, c.calls, c.pending, c.owner, c.caller = self.level, self.calls, self.pending, self.owner, self.caller
+        c.passed = self.passed
         c.decides = self.decides
         c.pts = list(self.pts)
         c.done = self.done
@@ -180,7 +204,7 @@ class Sim:
             return -1
         team = self.e_pending if self.e_pending >= 0 else self.pending
         if team >= 0:
-            return next(s for s in self.t.players if s & 1 != team)
+            return next(s for s in self.t.players if s & 1 != team and s != self.passed)
         return self.order[0]
 
     def may_call(self, team: int) -> bool:
@@ -189,7 +213,7 @@ class Sim:
             return False
         top = len(t.values) - 1
         if self.pending >= 0:
-            if team == self.pending or self.calls >= top:
+            if team == self.pending or self.calls >= top or not t.referee.answer_raises:
                 return False
             stake = t.values[self.calls]
         else:
@@ -201,6 +225,10 @@ class Sim:
         if t.paulista:
             return stake < t.target and self.scores[team] + stake < t.target
         return True
+
+    def partner_to_answer(self, seat: int) -> bool:
+        """Whether a partner of ``seat`` in the round may still answer the call it answers."""
+        return any(s != seat and s & 1 == seat & 1 and s != self.passed for s in self.t.players)
 
     def may_envido(self, seat: int) -> bool:
         return self.e_open and not self.played0[seat]
@@ -241,6 +269,7 @@ class Sim:
             if not self.order:
                 self._end_trick()
         elif kind == CALL:
+            self.passed = -1
             if self.pending >= 0:
                 self.level = self.calls
                 self.owner = 1 - self.pending
@@ -250,6 +279,7 @@ class Sim:
             self.pending = seat & 1
             self.caller = seat
         elif kind == ACCEPT:
+            self.passed = -1
             self.level = self.calls
             self.owner = seat & 1
             self.pending = -1
@@ -258,6 +288,9 @@ class Sim:
             if not self.t.paulista:
                 self.e_open = False
         elif kind == REFUSE:
+            if self.t.referee.team_answers and self.passed < 0 and self.partner_to_answer(seat):
+                self.passed = seat  # the call waits on: its partner answers it
+                return
             self._finish(self.pending, self.t.refused[self.calls])
         elif kind == ENVIDO:
             self.e_calls = (*self.e_calls, x)

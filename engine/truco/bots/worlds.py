@@ -30,7 +30,7 @@ from cardtui.engine.cards import Card
 from cardtui.engine.seen import seen
 from cardtui.engine.truco.argentino.rules import DECK as ARG_DECK
 from cardtui.engine.truco.argentino.rules import RANK as ARG_RANK
-from cardtui.engine.truco.bots.sim import E, F, R, Sim, Table
+from cardtui.engine.truco.bots.sim import OURS, E, F, R, Referee, Sim, Table
 from cardtui.engine.truco.envido import Unsuited, envido
 from cardtui.engine.truco.ladder import Bet, Word
 from cardtui.engine.truco.paulista.rules import DECK as PAU_DECK
@@ -96,6 +96,8 @@ class Knowledge:
     """A mão de ferro: this seat's own cards are unseen too."""
     reads: list[Read] = field(default_factory=list)
     """The others' acts this round, read (empty unless asked for)."""
+    referee: Referee = OURS
+    """How the table takes an answer to a truco (``sim.Referee``)."""
     _listed: dict[int, list[tuple[Card, ...]]] = field(default_factory=dict)
 
     @staticmethod
@@ -103,7 +105,7 @@ class Knowledge:
         return PAU_RANK if paulista else ARG_RANK
 
     @staticmethod
-    def of(view: TrucoView, reads: bool = False) -> Knowledge:
+    def of(view: TrucoView, reads: bool = False, referee: Referee = OURS) -> Knowledge:
         paulista = view.paulista is not None
         rank = PAU_RANK if paulista else ARG_RANK
         you = view.you if view.you is not None else 0
@@ -125,6 +127,7 @@ class Knowledge:
         k = Knowledge(view, paulista, rank, you, tuple(players), mano,
                       {s: view.seats[s].card_count for s in players if s != you or blind}, played, down)
         k.blind = blind
+        k.referee = referee
         known = seen(view)  # what the seat has seen: the cards the others cannot hold
         for s in players:
             if s != you and view.seats[s].cards:
@@ -258,7 +261,7 @@ class Knowledge:
         falta = part.falta if part is not None else 1
         last_takes_all = part is not None and part.ties is TieRule.LAST_TAKES_ALL  # the table's own tie rule
         return Table(len(v.seats), self.players, self.mano, self.paulista, trick_mode, last_takes_all,
-                     v.target, onze, falta)
+                     v.target, onze, falta, self.referee)
 
     def sim(self, hands: dict[int, list[Card]], table: Table | None = None) -> Sim:
         v = self.view
@@ -273,6 +276,8 @@ class Knowledge:
         live = [s for s in self.players if v.seats[s].playing or not v.argentino]
         if sim.trick:
             start = sim.trick[0][0]
+        elif v.turn is not None:
+            start = v.turn  # the table's own word on who leads (at ours, the leader by the tie rule above)
         else:
             start = sim.leader
         p = list(self.players)
@@ -291,6 +296,9 @@ class Knowledge:
             sim.calls = [st.call for st in v.ladder].index(pending.call) + 1
         if v.level:
             sim.owner = v.raisers[0] if len(v.raisers) == 1 else (1 - sim.pending if sim.pending >= 0 else -1)
+        passed = self.partner_passed()
+        if passed is not None:
+            sim.passed = passed
         if v.paulista is not None and v.paulista.trick_decides:
             sim.decides = len(v.tricks)
         if v.paulista is not None and v.paulista.onze_team is not None and v.paulista.phase is not PaulistaPhase.ONZE:
@@ -321,6 +329,20 @@ class Knowledge:
                 gone[rank[c]] += 1
                 sim.seen += 1
         return sim
+
+    def partner_passed(self) -> int | None:
+        """The partner who refused the call this seat answers, handing it on (``Referee.team_answers``): a
+        partner of the answering team no longer among those to act. None where there is none."""
+        v = self.view
+        pending = v.pending
+        if not self.referee.team_answers or pending is None or pending.bet is not Bet.TRUCO:
+            return None
+        if pending.team == self.you & 1:
+            return None
+        for s in self.players:
+            if s != self.you and s & 1 == self.you & 1 and s not in v.to_act:
+                return s
+        return None
 
     def _leader(self) -> int:
         """Who led (or leads) the trick in play, from the tricks so far."""
@@ -457,6 +479,12 @@ class Reading:
 
         return read
 
+    def truco_passed(self, seat: int) -> Read:
+        """A partner refused the call and handed it to this seat: it did not think its hand worth accepting."""
+        k = self.k
+        return lambda hands: 1.0 - self.chance(power(k.whole(seat, hands), k.rank), self.ACCEPT_AT,
+                                               self.ACCEPT_SPREAD, self.ACCEPT_FLOOR)
+
     def onze_played(self, team: int) -> Read:
         k = self.k
 
@@ -484,6 +512,9 @@ class Reading:
             p = v.paulista
             if p.onze_team == theirs and p.phase is PaulistaPhase.PLAY and not p.ferro:
                 k.reads.append(self.onze_played(theirs))
+            passed = k.partner_passed()
+            if passed is not None and passed not in k.known:
+                k.reads.append(self.truco_passed(passed))
             for team, act in self._truco_acts():
                 if team == theirs:
                     k.reads.append(self.truco_called(team) if act == "call" else self.truco_accepted(team))
