@@ -10,9 +10,12 @@ duplicated events, latency against the bare server, memory at the start and the 
 guests forked from a warm parent vs started cold: memory per guest at 10 guests, time to the name
 prompt), screen (the table screen's first paint after each message and its CPU, against a
 trivial Textual app), analysis (the analysis of a hand: its blunder suite, hard's decisions flagged, two
-seeds agreeing, one hand's wall time), facts (every fact the advice states over random hands of every game
-and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
-against the real client's fair-deal check: hands steered under ✔, against an honest host's six), startup
+seeds agreeing, one hand's wall time), decided (the analysis on positions the rules decide, found in played hands:
+right moves flagged, wrong moves flagged a mistake or worse), facts (every fact the advice states over random hands
+of every game and option set, against a recount from the history alone: wrong facts), fair (a dishonest host's tricks
+against the real client's fair-deal check: hands steered under ✔, against an honest host's six), sealed (a sealed
+deal's operations against other groups', its start to a person's own cards over 127.0.0.1, a randomised cheating
+client against the referee and every honest client, a host reading cards with everything it holds), startup
 (seconds to ready: a first start, and a restart with tables open, after SIGTERM and after kill -9), front (the
 lobby's process's memory over unary calls on one kept connection, against a bare grpc.aio server), lobby (a
 person idling in the lobby: the list by its stream against asked every two seconds), speech (the line mode read
@@ -138,6 +141,15 @@ def analysis_section(quick: bool) -> None:
     analysis.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds, hands=ARGS.hands)
 
 
+def decided_section(quick: bool) -> None:
+    from bench import analysis_decided
+
+    print("== the analysis on positions the rules decide, found in played hands: truco's last card, lost and won "
+          "hands facing a call, ties by each tie rule; Cacho's three sixes, going out at Pif Paf, Cacheta's knock "
+          "that wins the match")
+    analysis_decided.run(print=lambda s: print(s, flush=True), quick=quick, seconds=ARGS.seconds * 6)
+
+
 def facts_section(quick: bool) -> None:
     from bench import facts
 
@@ -156,6 +168,14 @@ def fair_section(quick: bool) -> None:
     fairdeal.wait_report(print=lambda s: print(s, flush=True), hands=10 if quick else 40)
     print("== a deck no host can re-roll (issue 86): past one table, the table's word, one seat's cut, honest tables")
     fairdeal.issue86_report(print=lambda s: print(s, flush=True), quick=quick)
+
+
+def sealed_section(quick: bool) -> None:
+    from bench import sealed
+
+    sealed.run(print=print, deals=10 if quick else 60, n=500 if quick else 2000)
+    sealed.cheats(print=print, hands=60 if quick else 1200)
+    sealed.host(print=print, hands=20 if quick else 300)
 
 
 def front_section(quick: bool) -> None:
@@ -202,8 +222,10 @@ SECTIONS = {
     "guests": guests_section,
     "screen": screen_section,
     "analysis": analysis_section,
+    "decided": decided_section,
     "facts": facts_section,
     "fair": fair_section,
+    "sealed": sealed_section,
     "startup": startup_section,
     "front": front_section,
     "lobby": lobby_section,

@@ -39,7 +39,7 @@ OPTION_SETS: tuple[tuple[str, Mapping[str, Any], int], ...] = (
 )
 """Every game, and each of its options that changes a fact (a tie rule, the envido's, a flor, points at once,
 a meld rule, claims, the chips), each at a count of players it allows."""
-MARK = 5000
+MARK = 10_000
 """Reasons the bench checks at least (every fact of each)."""
 RANDOM = 0.25
 """The share of moves made at random among the legal ones."""

@@ -412,15 +412,23 @@ class Truco:
         def side(t: int | None) -> str:
             return "neither" if t is None else "yours" if t == team else "theirs"
 
+        down_now = {p for p, _, _ in table}
+        theirs = [s for s in r.seats if s % 2 != team and s not in r.gone and s not in down_now]
+
+        def sure(card: Card) -> bool:
+            return not theirs or all(self.rank[u] < self.rank[card] for u in left)
+
         def does(card: Card, down: bool) -> str:
             if down:
                 return "down"
             if not table:
-                return "leads"
+                return "sure" if sure(card) else "leads"
             w, f = trick_result([*plays, (self.seat, self.rank[card])])
             if w is None:
                 return "ties" if f is not None else "loses"
-            return "takes" if w == self.seat else "kept" if w % 2 == team else "loses"
+            if w == self.seat:
+                return "sure" if sure(card) else "takes"
+            return "kept" if w % 2 == team else "loses"
 
         if chosen.type in ("play", "play_down"):
             card: Card | None = chosen.cards[0]
@@ -434,7 +442,8 @@ class Truco:
             "high": str(next(c for s, c, _ in table if s == first)) if first is not None else None,
             "high_side": None if first is None else side(None if winner is None else winner % 2),
             "card": str(card) if card is not None else None,
-            "card_does": does(card, chosen.type == "play_down") if card is not None else None,
+            "card_does": does(card, chosen.type == "play_down") if card is not None and not (
+                chosen.type not in ("play", "play_down") and any(s == self.seat for s, _, _ in table)) else None,
             "best_card": str(other) if other is not None else None,
             "best_does": does(other, best.type == "play_down") if other is not None else None,
             "tie_goes": side(hand_won([*results, None], mano, self.first_decided)),
@@ -529,12 +538,16 @@ class Rummy:
                     "outs": self.helping(hand), "unseen": unseen}
         if kind == "knock":
             thrown = next((a.cards[0] for a in (chosen, best) if a.type == "discard" and a.cards), None)
-            outs = -1
+            outs = tens = -1
             if thrown is not None:
                 kept = without(hand, thrown)
                 outs = sum(n for c, n in self.live.items() if self.loose([*kept, c]) <= 1)
+                if self.flip is not None:  # Cacheta: a knock of ten takes 2 points from each other player
+                    tens = sum(n for c, n in self.live.items() if self.loose([*kept, c]) == 0)
+            others = [int(p) for s, p in self.record["start"].items() if int(s) != self.seat and int(p) > 0]
             return {"melded": 10 if self.loose(hand) == 0 else 9, "outs": outs, "unseen": unseen, "stock": self.stock,
-                    "discard": str(thrown) if thrown is not None else None}
+                    "discard": str(thrown) if thrown is not None else None, "tens": tens,
+                    "fewest": min(others) if self.flip is not None and others else -1}
         a, b = chosen.cards[0], best.cards[0]
         return {"chosen": str(a), "chosen_loose": self.loose(without(hand, a)),
                 "chosen_outs": self.helping(without(hand, a)), "best": str(b),
@@ -682,6 +695,8 @@ class Cacho:
         self.opponents = sum(1 for p in order if p != self.seat and p not in out and p not in passed)
 
     def reason(self) -> dict[str, Any]:
+        chance = completed(self.hand) if self.hand else -1.0
         return {"pot": self.pot, "call": self.call, "needed": self.call / (self.pot + self.call) if self.pot + self.call
-                else 0.0, "chance": completed(self.hand) if self.hand else -1.0, "opponents": self.opponents}
+                else 0.0, "chance": chance, "opponents": self.opponents,
+                "chance_all": chance ** max(1, self.opponents) if chance >= 0 else -1.0}
 

@@ -25,7 +25,7 @@ from cardtui.engine.bots.estimates import Unit
 from cardtui.engine.core import Action
 from cardtui.i18n import N_, _, ngettext
 from cardtui.server.base import wire
-from cardtui.server.hands.analysis import reason_message
+from cardtui.server.hands.analysis import reason_message, scale_message
 from cardtui.v1 import analysis_pb2, common_pb2
 
 LABELS: Mapping[Label, str] = {
@@ -52,6 +52,11 @@ def value_text(value: float, unit: Unit) -> str:
     """A choice's value in the game's one unit, as the analysis screen says it (``client.advice``): points of
     match odds (the chance of winning the match), or chips."""
     return advice.value(value, wire_unit(unit))
+
+
+def lost_points(m: Moment, unit: Unit) -> float:
+    """What a decision lost, in points (the one scale of a loss, ``engine.analysis.points``), told apart or not."""
+    return analysis.points(m.loss, unit, m.stake)
 
 
 def error_text(error: float, unit: Unit) -> str:
@@ -112,11 +117,11 @@ def moment_lines(m: Moment, unit: Unit, named: Named) -> list[str]:
     verdict = label_word(m.label)
     best, chosen = m.of(m.best), m.of(m.chosen)
     if m.label is Label.GOOD and best is not None and chosen is not None:
-        verdict = advice.close(m.loss, chosen.value, best.value, wire_unit(unit)) or verdict
+        verdict = advice.close(lost_points(m, unit), chosen.value, best.value, wire_unit(unit)) or verdict
     head = _("step {step}, {name}: {action} — {label}").format(step=m.step, name=named.name(m.seat, m.step),
                                                                action=named.said(m.chosen), label=verdict)
     if m.label in FLAGGED:
-        head += " " + advice.lost(m.loss, wire_unit(unit))
+        head += " " + advice.lost(lost_points(m, unit))
     out = ["  " + head]
     why = named.why(m) if m.label in FLAGGED else ""
     if why:
@@ -137,7 +142,7 @@ def hand_lines(named: Named) -> list[str]:
     flagged = sum(1 for m in a.moments if m.label in FLAGGED)
     out = [_("{game}, table {table}, hand {hand}: {n} decisions judged, {flagged} flagged").format(
         game=a.game, table=a.table or "-", hand=a.hand, n=len(a.moments), flagged=flagged),
-        "  " + advice.unit_line(wire_unit(a.unit))]
+        "  " + advice.unit_line(wire_unit(a.unit), scale_message())]
     for m in a.moments:
         out += moment_lines(m, a.unit, named)
     return out
@@ -166,7 +171,7 @@ def summary_lines(hands: Sequence[Named]) -> list[str]:
             named = by_hand.get(w.hand, hands[0])
             out.append("  " + _("hand {hand}, step {step}, {name}: {action} — {label} {lost}; best: {best}").format(
                 hand=w.hand, step=m.step, name=named.name(m.seat, m.step), action=named.said(m.chosen),
-                label=label_word(m.label), lost=advice.lost(m.loss, wire_unit(named.analysis.unit)),
+                label=label_word(m.label), lost=advice.lost(lost_points(m, named.analysis.unit)),
                 best=named.said(m.best)))
     return out
 

@@ -1,14 +1,15 @@
-"""An analysis's numbers and reasons in words: one unit per game, and why a decision was flagged.
+"""An analysis's numbers and reasons in words: one scale of points for every loss, and why a decision was flagged.
 
-Each game's analysis speaks one unit (``AnalysisUnit``): points of match odds for truco and Cacheta
-(one point is one percent of the chance to win the match), chips for Cacho and Pif Paf. Every number
-a player reads of a decision (a choice's value, the loss, how far a choice stands below the best) is
-in that unit and names it, so that "9.4 points lost" and "-0.23 chips" never stand side by side
-meaning different things. Accuracy (0 to 100) is another scale, said once in a short line.
+A loss is said in one scale in every game, *points* (``PointsScale``, the server's: 125 for a whole stake of the
+decision lost, an inaccuracy from 5, a mistake from 10, a blunder from 15): what a decision lost, how far another
+choice stands below the best, the drill's "close: 3 points below the best". A choice's own value is in its game's
+unit, named and never called points: the chance to win the match for truco and Cacheta ("54.7%"), the chips it ends
+the hand with for Cacho and Pif Paf ("-0.23 chips"). Accuracy (0 to 100) is another scale, said once in a short
+line.
 
 A flagged decision's reason (``AnalysisReason``) comes typed from the server, worked out from what the
-seat knew then (``engine.advice``); here it is said in the reader's language. The analysis screen, its
-drill and ``cardtui analyze`` all speak through this module.
+seat knew then (``engine.advice``); here it is said in the reader's language, a sentence at a time, each from
+a capital. The analysis screen, its drill, the line mode and ``cardtui analyze`` all speak through this module.
 """
 
 from __future__ import annotations
@@ -26,11 +27,28 @@ def match_odds(unit: int) -> bool:
     return unit != analysis_pb2.ANALYSIS_UNIT_CHIPS
 
 
-def unit_line(unit: int) -> str:
-    """The unit, named once at the top of an analysis."""
+def _figure(n: float) -> str:
+    """Points as said: whole from 10 up, a tenth below (where a line falls)."""
+    return f"{n:.0f}" if abs(n) >= 10 else f"{n:.1f}"
+
+
+def unit_line(unit: int, scale: analysis_pb2.PointsScale | None = None) -> str:
+    """The unit of the values and the scale of the losses, said once at the top of an analysis (``scale``: the
+    server's points; an older server sends none, and the lines go unsaid)."""
     if match_odds(unit):
-        return _("In points of match odds: 1 point is 1% of your chance to win the match.")
-    return _("In chips: what each choice was worth in chips at the end of the hand.")
+        said = _("A choice's value is your chance to win the match.")
+    else:
+        said = _("A choice's value is the chips it ends the hand with.")
+    if scale is None or scale.stake <= 0:
+        return said + " " + _("What a choice lost is in points.")
+    if match_odds(unit):
+        line = _("What a choice lost is in points: {stake} are a whole stake of the hand at the score; above "
+                 "{inaccuracy} it is an inaccuracy, above {mistake} a mistake, above {blunder} a blunder.")
+    else:  # chips: the stake is the hand's own, whatever the score
+        line = _("What a choice lost is in points: {stake} are a whole stake of the hand; above {inaccuracy} it is "
+                 "an inaccuracy, above {mistake} a mistake, above {blunder} a blunder.")
+    return said + " " + line.format(stake=_figure(scale.stake), inaccuracy=_figure(scale.inaccuracy),
+                                    mistake=_figure(scale.mistake), blunder=_figure(scale.blunder))
 
 
 def accuracy_line() -> str:
@@ -38,38 +56,39 @@ def accuracy_line() -> str:
     return _("Accuracy (0 to 100) measures how close the choices came to the best: 100 is always the best.")
 
 
-def amount(x: float, unit: int) -> str:
-    """A loss or a gap in the unit, named: "9.4 points", "0.23 chips"."""
-    if match_odds(unit):
-        points = 100.0 * x
-        return ngettext("{n} point", "{n} points", 1 if f"{points:.1f}" == "1.0" else 2).format(n=f"{points:.1f}")
-    return ngettext("{n} chip", "{n} chips", 1 if f"{x:.2f}" == "1.00" else 2).format(n=f"{x:.2f}")
+def amount(points: float) -> str:
+    """A loss or a gap, in points: "9.4 points", "32 points"."""
+    n = _figure(points)
+    return ngettext("{n} point", "{n} points", 1 if n == "1.0" else 2).format(n=n)
 
 
 def value(x: float, unit: int) -> str:
-    """A choice's value in the unit: the chance to win the match in points ("54.7 points"), or the chips it
-    ends the hand with against those held at the decision ("-0.23 chips")."""
+    """A choice's value in its game's unit: the chance to win the match ("54.7%"), or the chips it ends the hand
+    with against those held at the decision ("-0.23 chips")."""
     if match_odds(unit):
-        return amount(x, unit)
-    return ngettext("{n} chip", "{n} chips", 1 if f"{x:+.2f}" == "+1.00" else 2).format(n=f"{x:+.2f}")
+        return f"{100.0 * x:.1f}%"
+    n = f"{x:+.2f}"
+    return ngettext("{n} chip", "{n} chips", 1 if n == "+1.00" else 2).format(n=n)
 
 
-def lost(x: float, unit: int) -> str:
-    """A decision's loss, in the unit: "(9.4 points lost)", "(0.57 chips lost)" (each its own sentence: the word
-    for lost agrees with the unit's in Portuguese and Spanish)."""
-    if match_odds(unit):
-        n = f"{100.0 * x:.1f}"
-        return ngettext("({n} point lost)", "({n} points lost)", 1 if n == "1.0" else 2).format(n=n)
-    n = f"{x:.2f}"
-    return ngettext("({n} chip lost)", "({n} chips lost)", 1 if n == "1.00" else 2).format(n=n)
+def lost(points: float) -> str:
+    """A decision's loss in points: "(9.4 points lost)"."""
+    n = _figure(points)
+    return ngettext("({n} point lost)", "({n} points lost)", 1 if n == "1.0" else 2).format(n=n)
 
 
-def close(gap: float, chosen: float, best: float, unit: int) -> str | None:
+def close(points: float, chosen: float, best: float, unit: int) -> str | None:
     """A choice labelled as good whose value, as shown beside the best's, is not the same: "close: 1.2 points below
-    the best", said instead of "as good", which the figures would belie; None where the two read alike."""
+    the best" (its gap in points), said instead of "as good", which the figures would belie; None where the two
+    read alike."""
     if value(chosen, unit) == value(best, unit):
         return None
-    return _("close: {amount} below the best").format(amount=amount(gap, unit))
+    return _("close: {amount} below the best").format(amount=amount(points))
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence of its own: from a capital (a part said after a colon starts in lower case)."""
+    return text[:1].upper() + text[1:]
 
 
 def _pct(share: float) -> str:
@@ -156,7 +175,7 @@ def _trick(r: analysis_pb2.TrucoAdvice, played: bool) -> list[str]:
     if r.card:
         said = _outcome(r.card_does, _card(r.card))
         if said:
-            out.append(said if played else _("Your best card, played now: {what}").format(what=said))
+            out.append(sentence(said) if played else _("Your best card, played now: {what}").format(what=said))
     if r.best_card:
         said = _outcome(r.best_does, _card(r.best_card))
         if said:
@@ -186,6 +205,8 @@ def _outcome(does: int, card: str) -> str:
         return _("the {card} leaves the trick to the other side.").format(card=card)
     if does == analysis_pb2.TRUCO_OUTCOME_DOWN:
         return _("the {card} face down cannot win the trick.").format(card=card)
+    if does == analysis_pb2.TRUCO_OUTCOME_SURE:
+        return _("the {card} takes the trick whatever the other side still plays.").format(card=card)
     return ""
 
 
@@ -217,6 +238,14 @@ def _knock(r: analysis_pb2.KnockAdvice) -> str:
         said += " " + _("Playing on, throwing the {card}, {outs} of the {unseen} unseen cards would take you out, "
                         "with {stock} left in the stock.").format(card=_card(r.discard), outs=r.outs,
                                                                    unseen=r.unseen, stock=r.stock)
+    if r.discard and r.tens >= 0:
+        said += " " + ngettext(
+            "{tens} of them would meld all ten: a knock of ten takes 2 points from every other player, one of nine 1.",
+            "{tens} of them would meld all ten: a knock of ten takes 2 points from every other player, one of nine 1.",
+            r.tens).format(tens=r.tens)
+        if r.fewest > 0:
+            said += " " + ngettext("The fewest points another player holds: {n}.",
+                                   "The fewest points another player holds: {n}.", r.fewest).format(n=r.fewest)
     return said
 
 
@@ -226,16 +255,26 @@ def _bet(r: analysis_pb2.BetAdvice, best: common_pb2.Action | None) -> str:
                  "time.").format(pot=r.pot, call=r.call, needed=_pct(r.needed))
     else:
         said = _("The pot held {pot} chips and staying in was free.").format(pot=r.pot)
-    if r.chance >= 0:
-        said += " " + ngettext(
-            "Against one hand dealt at random from the cards you had not seen, yours wins {p} of the time; {n} "
-            "other player was still in.",
-            "Against one hand dealt at random from the cards you had not seen, yours wins {p} of the time; {n} "
-            "other players were still in.", r.opponents).format(n=r.opponents, p=_pct(r.chance))
-    odds = r.chance ** max(1, r.opponents) if r.chance >= 0 else -1.0  # about, against every player still in
-    if best is not None and r.call and r.chance >= 0:
-        # The odds weigh a chance against random hands; the verdict comes from playing the hand out. Where
-        # they point different ways, say so, or the reason reads as arguing against its own verdict.
+    if r.chance < 0:
+        return said
+    said += " " + _("Against one hand dealt at random from the cards you had not seen, yours wins {p} of the "
+                    "time.").format(p=_pct(r.chance))
+    odds = r.chance
+    if r.opponents > 1:
+        odds = r.chance_all if r.chance_all >= 0 else r.chance ** r.opponents
+        if r.opponents == 2:
+            said += " " + _("Against both other players still in, about {q}.").format(q=_pct(odds))
+        else:
+            said += " " + ngettext(
+                "Against the {n} other player still in, about {q}.",
+                "Against all {n} other players still in, about {q}.", r.opponents).format(n=r.opponents, q=_pct(odds))
+    if not r.call:
+        return said
+    said += " " + (_("That is at least what the pot odds ask for.") if odds >= r.needed
+                   else _("That is less than the pot odds ask for."))
+    if best is not None:
+        # The odds weigh a chance against random hands; the verdict comes from playing the hand out. Where they point
+        # different ways, say so, or the reason reads as arguing against its own verdict.
         folds = best.type == common_pb2.ACTION_TYPE_FOLD
         if folds and odds >= r.needed:
             said += " " + _("So the odds alone favour staying in; but the playouts, which play the hand to its end "

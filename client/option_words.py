@@ -34,6 +34,10 @@ CHAT = OptionWords(N_("Table chat"), {
     "always": N_("anyone, anytime"),
 })
 SIGNALS_SEEN = OptionWords(N_("Signals caught by opponents"))
+SEALED = OptionWords(N_("Sealed cards"), {
+    "on": N_("sealed: nobody, the host included, sees a card before it is played or shown"),
+    "off": N_("the server deals, and knows every card"),
+})
 CLAIM_MS = OptionWords(N_("Time to claim a discard (ms)"))
 
 

@@ -26,9 +26,11 @@ discard; a bet as a bet.
 - a discard: for the card thrown and the best one, the cards left outside melds and the live cards
   that would help what is kept;
 - a knock, made or left: the cards a knock melds now, and, playing on with the discard the decision named,
-  the live cards that would go out later;
+  the live cards that would go out later (in Cacheta, those that would meld all ten, a knock worth twice one of
+  nine, and the fewest points another player holds: why waiting may pay);
 - a bet (Cacho, Pif Paf's betting round): the pot against the call, the share of the pot the call
-  must win to pay (pot odds) and how often the hand beats one hand dealt from the cards unseen.
+  must win to pay (pot odds), how often the hand beats one hand dealt from the cards unseen, and about how often
+  it beats every player still in (the chance the pot odds are weighed against).
 
 Pure: no clock, no global random.
 """
@@ -80,6 +82,9 @@ class Outcome(StrEnum):
     """The trick stands tied between the sides with it."""
     LOSES = "loses"
     """The other side's card still holds the trick."""
+    SURE = "sure"
+    """It leads or holds the trick, and nothing the other side may still play to it beats it: no one of that side is
+    left to play, or no card the seat has not seen is as high."""
     DOWN = "down"
     """Played face down: it cannot win."""
 
@@ -132,6 +137,8 @@ class TrucoReason:
     card: Card | None = None
     """The card the decision played; for a call, an answer or the deck, the seat's best card."""
     card_does: Outcome | None = None
+    """What ``card`` does to the trick as it stands; None where the decision is not a card and the seat has already
+    played to that trick (its best card cannot be played to it)."""
     best_card: Card | None = None
     """The card the best choice played, where it is another card."""
     best_does: Outcome | None = None
@@ -195,6 +202,11 @@ class KnockReason:
     """... and the cards left in the stock."""
     discard: Card | None = None
     """The discard that plays on: the one chosen, or else the best choice's."""
+    tens: int = -1
+    """Cacheta, playing on with ``discard``: the live cards with which the nine kept would meld all ten, a knock that
+    takes 2 points from every other player where a knock of nine takes 1 (-1: Pif Paf, or no choice played on)."""
+    fewest: int = -1
+    """Cacheta: the fewest points another player still in holds (-1: Pif Paf)."""
 
     kind = Kind.KNOCK
 
@@ -213,6 +225,9 @@ class BetReason:
     """0 to 1: how often the seat's hand beats one hand dealt at random from the cards it had not seen, a tie
     counted half (before its third card, its own hand completed at random too); -1: not worked out."""
     opponents: int
+    chance_all: float = -1.0
+    """About how often it beats every player still in: ``chance`` to the power of ``opponents`` (-1: not worked out).
+    What the pot odds are weighed against: a call pays against all of them, not one."""
 
     kind = Kind.BET
 
@@ -242,7 +257,8 @@ def pot_reason(pot: int, legal: Sequence[Action], chance: float, opponents: int,
         bets = [a.amount for a in legal if a.type in stay | {RAISE_FIRST, RAISE}]
         call = min(bets) if bets else 0
     needed = call / (pot + call) if pot + call > 0 else 0.0
-    return BetReason(pot, call, needed, chance, opponents)
+    every = chance ** max(1, opponents) if chance >= 0 else -1.0
+    return BetReason(pot, call, needed, chance, opponents, every)
 
 
 # -- as JSON -------------------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 """The analysis of a finished hand: at each of a seat's decisions, what each legal choice was worth.
 
 A hand history plus the engine replays the hand exactly; at every decision with a real choice the
-analysis asks the bots' search (``engine.bots.search.evaluate``, at the ``estimates.ANALYSIS``
-budget) what each legal choice was worth, judged from the deciding seat's view at that moment:
-its own cards and everything public, never the revealed deal (double-dummy judgement misleads in
-hidden-card games). The cards the seat could not see are dealt many ways, each consistent with
-what was public; so a decision's analysis does not change when they are reshuffled.
+analysis asks what each legal choice was worth (at the ``estimates.ANALYSIS`` budget), judged from the
+deciding seat's view at that moment: its own cards and everything public, never the revealed deal
+(double-dummy judgement misleads in hidden-card games). The cards the seat could not see are dealt many
+ways, each consistent with what was public; so a decision's analysis does not change when they are
+reshuffled. Who values the choices (``verdict``): at truco, where few cards are left, the exact end game
+(``engine.endgame``: every deal listed, the rest of the hand solved); else the hard bot's search and the
+analysis's own players (``engine.judge``), a choice flagged only where both find it loses; at the other
+games, the bots' search (``engine.bots.search.evaluate``).
 
 Values are in the unit that decides the game (``estimates.Unit``): the chance of winning the match
 for truco and Cacheta, the chips the hand ends with for Cacho and Pif Paf. A loss is turned into
@@ -42,7 +45,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from cardtui.engine import advice, family, games
+from cardtui.engine import advice, endgame, family, games
+from cardtui.engine import judge as judge_truco
 from cardtui.engine.advice import Reason
 from cardtui.engine.bots import estimates, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
@@ -54,6 +58,7 @@ from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_entry, action_of, seats_of, start_of
+from cardtui.engine.truco.views import TrucoView
 
 FORMAT = "cardtui-analysis/1"
 """The ``format`` of an analysis as JSON (docs/history.md §9)."""
@@ -530,7 +535,8 @@ def contenders(evaluation: Evaluation, mine: int, unit: Unit, stake_chips: float
     return sorted(out, key=lambda i: -evaluation.choices[i].value)[:most]
 
 
-def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Random, p: Plan) -> list[Evaluation]:
+def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Random, p: Plan,
+             model: Valuer | None = None) -> list[Evaluation]:
     """Where the plan says so, the first look narrowed down to the contenders by halving: the better half
     of the choices (and the one made) looked at on as many deals again as the first look's, until no more
     than the contenders and the choice made are left (ten discards: 8 deals each, then 6 of them on 8 more,
@@ -549,22 +555,84 @@ def screened(view: GameView, first: Evaluation, chosen: Action, rng: random.Rand
         if len(keep) == len(current.choices):
             break
         kept = restricted(current, keep)
-        current = joined(kept, search.evaluate(view, [e.action for e in kept.choices], rng, p.screen))
+        current = joined(kept, (model or valued)(view, [e.action for e in kept.choices], rng, p.screen))
         rounds.append(current)
     return rounds
 
 
 def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
                      budget: Budget = estimates.ANALYSIS) -> Moment:
-    """One decision's verdict (``weighed``), and for a flagged one, why (``engine.advice``)."""
-    moment = weighed(position, seed, stake_chips, budget)
+    """One decision's verdict (``verdict``), and for a flagged one, why (``engine.advice``)."""
+    moment = verdict(position, seed, stake_chips, budget)
     if moment.label not in FLAGGED:
         return moment
     return dataclasses.replace(moment, reason=advice.reason(position.view, position.legal, position.chosen,
                                                             moment.best))
 
 
-def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS) -> Moment:
+def verdict(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS) -> Moment:
+    """One decision's verdict: solved exactly where few cards are left (``engine.endgame``), else played out
+    (``weighed``). Where every deal of the unseen cards gives each choice one value, that value is the verdict,
+    known exactly; where it does not, a choice whose minimax is the best on every deal is never flagged (the
+    playouts' players are a model, and on such a choice the cards have settled what no model may overrule).
+
+    A truco decision played out is judged against two kinds of player: the hard bot's own model of the others
+    (``bots_play``), and the analysis's players, who answer as strong players do (``engine.judge``); it is flagged
+    only where both find it loses, and then the milder verdict stands: a loss that one kind of opponent punishes
+    and the other does not is no mistake to name. (The bots' model is looked at first, the dearer second look only
+    where it flags the choice.)"""
+    view = position.view
+    solution = endgame.solve(view, position.legal) if isinstance(view, TrucoView) else None
+    if solution is not None:
+        values = solution.exact()
+        if values is not None:
+            return judge(position, exact(solution, values), at_stake(view, stake_chips))
+    if isinstance(view, TrucoView):
+        moment = weighed(position, seed, stake_chips, budget, bots_play)
+        if moment.label in FLAGGED:
+            other = weighed(position, seed, stake_chips, budget, valued)
+            if (SEVERITY[other.label], other.points) < (SEVERITY[moment.label], moment.points):
+                moment = other
+    else:
+        moment = weighed(position, seed, stake_chips, budget)
+    if solution is not None and moment.label is not Label.BEST and any(
+            same(a, position.chosen) for a in solution.right()):
+        return dataclasses.replace(moment, label=Label.GOOD, points=0.0, accuracy=100.0)
+    return moment
+
+
+def bots_play(view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation:
+    """Every legal choice valued against the bots' own model of the players (truco: as the hard bot values them)."""
+    if isinstance(view, TrucoView):
+        return judge_truco.as_bots_play(view, legal, rng, budget)
+    return search.evaluate(view, legal, rng, budget)
+
+
+SEVERITY: Mapping[Label, int] = {Label.BEST: 0, Label.GOOD: 0, Label.INACCURACY: 1, Label.MISTAKE: 2, Label.BLUNDER: 3,
+                                 Label.MISSED_WIN: 4}
+"""How serious each label is: of two verdicts, the milder stands (``verdict``)."""
+Valuer = Callable[[GameView, list[Action], random.Random, Budget], Evaluation]
+"""What values every legal choice of a decision (``valued``, or the bots' search alone)."""
+
+
+def exact(solution: endgame.Solution, values: Sequence[float]) -> Evaluation:
+    """The end game's values as an evaluation: known exactly, so every error is nothing."""
+    top = max(values)
+    choices = tuple(Choice(a, v, 0.0, top - v, 0.0) for group, v in zip(solution.groups, values, strict=True)
+                    for a in group)
+    return Evaluation(Unit.MATCH, choices, solution.deals, float(solution.deals))
+
+
+def valued(view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation:
+    """Every legal choice valued as the analysis values it: at truco played out by the analysis's own players
+    (``engine.judge``), elsewhere by the bots' search."""
+    if isinstance(view, TrucoView):
+        return judge_truco.evaluate(view, legal, rng, budget)
+    return search.evaluate(view, legal, rng, budget)
+
+
+def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS,
+            model: Valuer | None = None) -> Moment:
     """One decision's verdict, judged from the seat's view alone.
 
     Every choice is looked at first with a small budget (``plan``). Where some other choice may stand
@@ -578,17 +646,18 @@ def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Bud
     stake_chips = at_stake(view, stake_chips)
     rng = decision_rng(seed, position.step, position.seat)
     p = plan(view, budget)
-    first = search.evaluate(view, legal, rng, p.screen)
+    value = model or valued
+    first = value(view, legal, rng, p.screen)
     if p.look.scale <= p.screen.scale:
         return judge(position, first, stake_chips)
-    rounds = screened(view, first, position.chosen, rng, p)
+    rounds = screened(view, first, position.chosen, rng, p, value)
     last = rounds[-1] if rounds else first
     mine = _row(last, position.chosen)
     others = contenders(last, mine, last.unit, stake_chips, p.contenders)
     if not others:
         return judge(position, first, stake_chips, *rounds)
     looked = [last.choices[i].action for i in (mine, *others)]
-    fresh = search.evaluate(view, looked, rng, p.look)
+    fresh = value(view, looked, rng, p.look)
     looks = [*rounds, fresh]
     spent = p.look.scale
     while spent < p.most.scale and not settled(fresh, 0, fresh.unit, stake_chips) and not decided(
@@ -596,7 +665,7 @@ def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Bud
         if len(fresh.choices) > 2:
             fresh = restricted(fresh, narrowed(fresh, 0))
         more = min(spent * (GROWTH - 1.0), p.most.scale - spent)
-        fresh = joined(fresh, search.evaluate(view, [e.action for e in fresh.choices], rng, Budget(more)))
+        fresh = joined(fresh, value(view, [e.action for e in fresh.choices], rng, Budget(more)))
         looks.append(fresh)
         spent += more
     return judge(position, first, stake_chips, *looks)
@@ -631,7 +700,11 @@ def choose(view: GameView, legal: list[Action], rng: random.Random, judged: Poli
     if len(moves) <= 1 or view.you is None:
         return moves[0] if moves else legal[0]
     if judged is None:
-        return search.evaluate(view, moves, rng, estimates.ANALYSIS).best().action
+        solution = endgame.solve(view, moves) if isinstance(view, TrucoView) else None
+        values = solution.exact() if solution is not None else None
+        if solution is not None and values is not None:
+            return exact(solution, values).best().action
+        return valued(view, moves, rng, estimates.ANALYSIS).best().action
     theirs = judged(view, list(legal), rng)
     position = Position(0, view.you, view, tuple(legal), as_legal(theirs, legal))
     if not worth_judging(position):

@@ -55,6 +55,8 @@ from cardtui.engine.records import only as only
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
+    from cardtui.engine.sealed import Sealed
+
 JsonObject = dict[str, Any]
 """A hand history: a JSON document whose keys docs/history.md fixes."""
 
@@ -158,6 +160,10 @@ class Match(ABC):
     def decision(self, seat: int, level: str = DEFAULT_LEVEL) -> Decision | Action:
         """What ``bot_action`` would decide from, taken now: the action itself when there is
         nothing to decide (no bot, or nothing legal: the default action)."""
+
+    def sealed(self) -> Sealed | None:
+        """At a sealed table (``engine.sealed``), the hand in play as its server drives it; None elsewhere."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -446,6 +452,10 @@ class Game(Rules, Generic[S, O, V]):
         step that moves nothing, an analysis does not judge it). False for most games."""
         return False
 
+    def sealed(self, state: S) -> Sealed | None:
+        """See ``Match.sealed``: None for a game that deals no sealed hands, or a match that is not sealed."""
+        return None
+
     def logged(self, state: S) -> int:
         """See ``Match.logged``: every game keeps its hand's ``HandLog`` as ``state.log``."""
         log = getattr(state, "log", None)
@@ -532,9 +542,15 @@ class Bound(Match, Generic[S, O, V]):
             return decision
         return self.game.decide(decision, rng)
 
+    def sealed(self) -> Sealed | None:
+        return self.game.sealed(self.state)
+
     def decision(self, seat: int, level: str = DEFAULT_LEVEL) -> Decision | Action:
         legal = self.game.legal_actions(self.state, seat)
         if self.game.bot_of(level) is None or not legal:
+            return self.game.default_action(self.state, seat)
+        sealed = self.game.sealed(self.state)
+        if sealed is not None and sealed.blind(seat):  # no bot can choose from cards nobody here can see
             return self.game.default_action(self.state, seat)
         return Decision(self.game.name, level, self.game.view(self.state, seat), tuple(legal))
 

@@ -49,9 +49,10 @@ def test_analyze_reads_an_exported_history_as_text_and_as_json(tmp_path: Path) -
     assert text.returncode == 0, text.stderr
     assert "table t1, hand 1:" in text.stdout and "chosen" in text.stdout and "best" in text.stdout
     assert "Accuracy (0 to 100) measures" in text.stdout  # said once, what it measures
-    assert "In points of match odds: 1 point is 1%" in text.stdout
+    assert "A choice's value is your chance to win the match." in text.stdout
+    assert "What a choice lost is in points: 125 are a whole stake of the hand" in text.stdout  # the one scale
     rows = [line for line in text.stdout.splitlines() if "▸" in line]
-    assert rows and all("points" in r and "%" not in r for r in rows), rows  # values in the one unit
+    assert rows and all("%" in r and "points" not in r for r in rows), rows  # values in the unit, never points
     # Then the match drawn: each player's chance of winning it before the first hand and after each.
     drawn = text.stdout.split("Match 1 of table t1 drawn: ", 1)[1].splitlines()
     assert drawn[0].startswith("each one's chance of winning it (%)")
@@ -136,7 +137,8 @@ def test_each_decision_is_named_for_whoever_held_its_seat_then_and_said_in_words
 
 
 def test_a_flagged_decision_says_its_loss_in_chips_and_why() -> None:
-    """Pif Paf speaks chips: the loss and every value in chips, never the label's points, and the reason."""
+    """Pif Paf's values are chips, and its loss is in points, the one scale of a loss in every game; and the
+    reason."""
     draw = Action("draw", value="stock")
     pile = Action("draw", value="pile")
     why = DrawReason(parse_cards("KH")[0], 3, 0, True, False, 10, 93)
@@ -147,9 +149,9 @@ def test_a_flagged_decision_says_its_loss_in_chips_and_why() -> None:
     named = analyze.Named(hand, {0: "ana"})
     i18n.use("en")
     lines = analyze.moment_lines(moment, Unit.CHIPS, named)
-    assert "(2.25 chips lost)" in lines[0] and "280.9" not in "\n".join(lines)
+    assert "(281 points lost)" in lines[0] and "chips lost" not in "\n".join(lines)
     assert "Taking the K♥ let you go out now." in lines[1]
     assert any("+1.50 chips" in line for line in lines) and any("-0.75 chips" in line for line in lines)
-    assert "In chips" in "\n".join(analyze.hand_lines(named))
+    assert "A choice's value is the chips it ends the hand with." in "\n".join(analyze.hand_lines(named))
     summary = "\n".join(analyze.summary_lines([named]))
-    assert "(2.25 chips lost)" in summary and "points" not in summary
+    assert "(281 points lost)" in summary and "chips lost" not in summary

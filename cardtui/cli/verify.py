@@ -35,6 +35,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
             unreadable += 1
             continue
         records.append(record)
+    sealed = [r for r in records if isinstance(r.get("sealed"), dict)]
+    records = [r for r in records if not isinstance(r.get("sealed"), dict)]
+    sealed_failed = print_sealed(sealed)
+    if sealed and not records:
+        print(f"{len(sealed)} sealed hands: {len(sealed) - sealed_failed} check, {sealed_failed} name a seat or fail.")
+        return 1 if sealed_failed else 0
     checks = verify(records, GAMES)
     heads: dict[str, tuple[object, str]] = {}
     red = sys.stdout.isatty()
@@ -56,9 +62,32 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not checks and not unreadable:
         print("cardtui: " + _("there are no hand histories in {file}.").format(file=args.file), file=sys.stderr)
         return 1
-    if failed or (args.strict and (plain or unlinked)):
+    if failed or sealed_failed or (args.strict and (plain or unlinked)):
         return 1
     return 0
+
+
+def print_sealed(records: list[dict[str, object]]) -> int:
+    """Each sealed hand's record (docs/deal.md §S9) replayed step by step, as the table checked it: a line per hand,
+    naming the seat at fault where there is one. Returns how many did not check."""
+    from cardtui.engine.truco.claims import judge_for
+    from cardtui.sealed.record import replay
+
+    failed = 0
+    for record in records:
+        where = f"table {record.get('table') or '?'} hand {record.get('hand', '?')}"
+        sealed = record["sealed"]
+        assert isinstance(sealed, dict)
+        done = replay(sealed, judge_for(record.get("options")))  # the envido counted as the table counted it
+        if done.problem:
+            failed += 1
+            print(f"{where}: ✘ sealed: {done.problem}")
+        elif done.cheat is not None:
+            failed += 1
+            print(f"{where}: ✘ sealed, at step {done.steps + 1}: {done.cheat}")
+        else:
+            print(f"{where}: ✔ sealed: every lock, key and card checks ({done.steps} steps)")
+    return failed
 
 
 def print_standings(records: list[dict[str, object]]) -> None:

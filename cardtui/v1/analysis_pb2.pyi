@@ -120,6 +120,8 @@ class _TrucoOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TrucoOut
     """below the other side's highest, which holds the trick"""
     TRUCO_OUTCOME_DOWN: _TrucoOutcome.ValueType  # 6
     """played face down: it cannot win"""
+    TRUCO_OUTCOME_SURE: _TrucoOutcome.ValueType  # 7
+    """it leads or tops the table, and nothing the other side may still play beats it"""
 
 class TrucoOutcome(_TrucoOutcome, metaclass=_TrucoOutcomeEnumTypeWrapper):
     """What a card does to the trick in play, as the table stands when it is played (the cards still to come unknown)."""
@@ -137,6 +139,8 @@ TRUCO_OUTCOME_LOSES: TrucoOutcome.ValueType  # 5
 """below the other side's highest, which holds the trick"""
 TRUCO_OUTCOME_DOWN: TrucoOutcome.ValueType  # 6
 """played face down: it cannot win"""
+TRUCO_OUTCOME_SURE: TrucoOutcome.ValueType  # 7
+"""it leads or tops the table, and nothing the other side may still play beats it"""
 Global___TrucoOutcome: _TypeAlias = TrucoOutcome  # noqa: Y015
 
 @_typing.final
@@ -216,6 +220,7 @@ class AnalysisChoice(_message.Message):
     GAP_ERROR_FIELD_NUMBER: _builtins.int
     LABEL_FIELD_NUMBER: _builtins.int
     POINTS_FIELD_NUMBER: _builtins.int
+    LOST_FIELD_NUMBER: _builtins.int
     value: _builtins.float
     """in the unit"""
     error: _builtins.float
@@ -227,7 +232,9 @@ class AnalysisChoice(_message.Message):
     label: Global___AnalysisLabel.ValueType
     """what this choice would have been called, had it been chosen"""
     points: _builtins.float
-    """and the points it would have lost"""
+    """and the points it would have lost (0 where not told apart from nothing)"""
+    lost: _builtins.float
+    """its gap in points (PointsScale), told apart from nothing or not"""
     @_builtins.property
     def action(self) -> _common_pb2.Action: ...
     def __init__(
@@ -240,14 +247,52 @@ class AnalysisChoice(_message.Message):
         gap_error: _builtins.float = ...,
         label: Global___AnalysisLabel.ValueType = ...,
         points: _builtins.float = ...,
+        lost: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "error", b"error", "gap", b"gap", "gap_error", b"gap_error", "label", b"label", "points", b"points", "value", b"value"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "error", b"error", "gap", b"gap", "gap_error", b"gap_error", "label", b"label", "lost", b"lost", "points", b"points", "value", b"value"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AnalysisChoice: _TypeAlias = AnalysisChoice  # noqa: Y015
+
+@_typing.final
+class PointsScale(_message.Message):
+    """The one scale a loss is said in, in every game: points, `stake` of them for a whole stake of the decision lost
+    (AnalysisMoment.points says what a decision's stake is), and the losses from which each label starts. The
+    server's; a client says a loss in these points and names the lines from here, never from figures of its own.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STAKE_FIELD_NUMBER: _builtins.int
+    INACCURACY_FIELD_NUMBER: _builtins.int
+    MISTAKE_FIELD_NUMBER: _builtins.int
+    BLUNDER_FIELD_NUMBER: _builtins.int
+    stake: _builtins.float
+    """points for a whole stake lost"""
+    inaccuracy: _builtins.float
+    """a loss above this many points (less two standard errors) is an inaccuracy,"""
+    mistake: _builtins.float
+    """above this a mistake,"""
+    blunder: _builtins.float
+    """above this a blunder"""
+    def __init__(
+        self,
+        *,
+        stake: _builtins.float = ...,
+        inaccuracy: _builtins.float = ...,
+        mistake: _builtins.float = ...,
+        blunder: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blunder", b"blunder", "inaccuracy", b"inaccuracy", "mistake", b"mistake", "stake", b"stake"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PointsScale: _TypeAlias = PointsScale  # noqa: Y015
 
 @_typing.final
 class AnalysisMoment(_message.Message):
@@ -272,11 +317,12 @@ class AnalysisMoment(_message.Message):
     loss: _builtins.float
     """the chosen one's gap, in the unit"""
     points: _builtins.float
-    """The loss in points, the scale the labels are drawn on: 125 for each stake of the decision lost. In chips the
-    stake is the hand's (in Pif Paf the pot as it stood, the betting round's bets in it); in match odds it is what
-    one stake of the hand is worth to the match at the score: half the match odds between taking the hand's stake
-    and losing it (gnubg's money equity of a match). 0 where the estimate cannot tell the loss from nothing. A
-    client shows a player the loss in the unit (`loss`, a choice's `gap`), never these beside it.
+    """The loss in points, the one scale a loss is said in and the labels are drawn on (PointsScale: 125 for each
+    stake of the decision lost). In chips the stake is the hand's (in Pif Paf the pot as it stood, the betting
+    round's bets in it); in match odds it is what one stake of the hand is worth to the match at the score: half the
+    match odds between taking the hand's stake and losing it (gnubg's money equity of a match). 0 where the estimate
+    cannot tell the loss from nothing (the chosen choice's `lost` says it all the same). A client says a loss, and
+    how far a choice stands below the best, in these points; a choice's value in the unit.
     """
     label: Global___AnalysisLabel.ValueType
     accuracy: _builtins.float
@@ -615,6 +661,8 @@ class KnockAdvice(_message.Message):
     UNSEEN_FIELD_NUMBER: _builtins.int
     STOCK_FIELD_NUMBER: _builtins.int
     DISCARD_FIELD_NUMBER: _builtins.int
+    TENS_FIELD_NUMBER: _builtins.int
+    FEWEST_FIELD_NUMBER: _builtins.int
     melded: _builtins.int
     """cards the best knock melds (10, or 9 and a discard)"""
     outs: _builtins.int
@@ -625,6 +673,12 @@ class KnockAdvice(_message.Message):
     """cards left in the stock"""
     discard: _builtins.str
     """the discard that plays on: the one chosen, else the best choice's ("": none)"""
+    tens: _builtins.int
+    """Cacheta, playing on with `discard`: live cards with which the nine kept would meld all ten, a knock that takes
+    2 points from every other player where a knock of nine takes 1 (-1: Pif Paf, or no choice played on)
+    """
+    fewest: _builtins.int
+    """Cacheta: the fewest points another player still in holds (-1: Pif Paf)"""
     def __init__(
         self,
         *,
@@ -633,10 +687,12 @@ class KnockAdvice(_message.Message):
         unseen: _builtins.int = ...,
         stock: _builtins.int = ...,
         discard: _builtins.str = ...,
+        tens: _builtins.int = ...,
+        fewest: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["discard", b"discard", "melded", b"melded", "outs", b"outs", "stock", b"stock", "unseen", b"unseen"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["discard", b"discard", "fewest", b"fewest", "melded", b"melded", "outs", b"outs", "stock", b"stock", "tens", b"tens", "unseen", b"unseen"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -651,6 +707,7 @@ class BetAdvice(_message.Message):
     NEEDED_FIELD_NUMBER: _builtins.int
     CHANCE_FIELD_NUMBER: _builtins.int
     OPPONENTS_FIELD_NUMBER: _builtins.int
+    CHANCE_ALL_FIELD_NUMBER: _builtins.int
     pot: _builtins.int
     """chips in the pot before the decision"""
     call: _builtins.int
@@ -663,6 +720,10 @@ class BetAdvice(_message.Message):
     """
     opponents: _builtins.int
     """seats still in against it"""
+    chance_all: _builtins.float
+    """About how often it beats every one of them: `chance` to the power of `opponents` (-1: not worked out). What the
+    pot odds (`needed`) are weighed against.
+    """
     def __init__(
         self,
         *,
@@ -671,10 +732,11 @@ class BetAdvice(_message.Message):
         needed: _builtins.float = ...,
         chance: _builtins.float = ...,
         opponents: _builtins.int = ...,
+        chance_all: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "chance", b"chance", "needed", b"needed", "opponents", b"opponents", "pot", b"pot"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["call", b"call", "chance", b"chance", "chance_all", b"chance_all", "needed", b"needed", "opponents", b"opponents", "pot", b"pot"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -722,6 +784,7 @@ class HandAnalysis(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     MOMENTS_FIELD_NUMBER: _builtins.int
     ACCURACY_FIELD_NUMBER: _builtins.int
+    SCALE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     hand: _builtins.int
     game: _builtins.str
@@ -736,6 +799,10 @@ class HandAnalysis(_message.Message):
     def moments(self) -> _containers.RepeatedCompositeFieldContainer[Global___AnalysisMoment]: ...
     @_builtins.property
     def accuracy(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatAccuracy]: ...
+    @_builtins.property
+    def scale(self) -> Global___PointsScale:
+        """the points a loss is said in"""
+
     def __init__(
         self,
         *,
@@ -747,10 +814,11 @@ class HandAnalysis(_message.Message):
         seats: _abc.Iterable[_builtins.int] | None = ...,
         moments: _abc.Iterable[Global___AnalysisMoment] | None = ...,
         accuracy: _abc.Iterable[Global___SeatAccuracy] | None = ...,
+        scale: Global___PointsScale | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["scale", b"scale"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "game", b"game", "hand", b"hand", "moments", b"moments", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "unit", b"unit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "game", b"game", "hand", b"hand", "moments", b"moments", "scale", b"scale", "seats", b"seats", "stake", b"stake", "table_id", b"table_id", "unit", b"unit"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -845,6 +913,7 @@ class MatchAnalysis(_message.Message):
     ACCURACY_FIELD_NUMBER: _builtins.int
     WORST_FIELD_NUMBER: _builtins.int
     CHARTS_FIELD_NUMBER: _builtins.int
+    SCALE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     match: _builtins.int
     game: _builtins.str
@@ -865,6 +934,10 @@ class MatchAnalysis(_message.Message):
         `hands`' match and after each of its finished hands, in what means winning the match (MatchChart.unit).
         """
 
+    @_builtins.property
+    def scale(self) -> Global___PointsScale:
+        """the points a loss is said in"""
+
     def __init__(
         self,
         *,
@@ -876,10 +949,11 @@ class MatchAnalysis(_message.Message):
         accuracy: _abc.Iterable[Global___SeatAccuracy] | None = ...,
         worst: _abc.Iterable[Global___WorstMoment] | None = ...,
         charts: _abc.Iterable[Global___MatchChart] | None = ...,
+        scale: Global___PointsScale | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["scale", b"scale"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "charts", b"charts", "game", b"game", "hands", b"hands", "match", b"match", "table_id", b"table_id", "unit", b"unit", "worst", b"worst"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accuracy", b"accuracy", "charts", b"charts", "game", b"game", "hands", b"hands", "match", b"match", "scale", b"scale", "table_id", b"table_id", "unit", b"unit", "worst", b"worst"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

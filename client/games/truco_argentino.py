@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
 from cardtui.client.boards.truco_words import truco_label
-from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
+from cardtui.client.option_words import CHAT, SEALED, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -45,7 +45,7 @@ GAME = gamebook.register(gamebook.ClientGame(
             "no_quiero": "No quiero", "envido": "Envido", "real_envido": "Real envido", "falta_envido": "Falta envido",
             "announce": "Tengo", "son_buenas": "Son buenas", "flor": "Flor", "con_flor_me_achico": "Me achico",
             "contra_flor": "Contra flor", "contra_flor_al_resto": "Al resto", "mazo": "Al mazo", "play": N_("Play"),
-            "signal": "Seña"},
+            "signal": "Seña", "play_unopened": N_("Face down, unopened"), "show": N_("Show the claim's cards")},
     labeller=truco_label,
     phrases=TRUCO_ONLY,
     options={
@@ -73,5 +73,6 @@ GAME = gamebook.register(gamebook.ClientGame(
         "mazo_first": OptionWords(N_("Points for going to the deck in the first trick")),
         "chat": CHAT,
         "signals_seen": SIGNALS_SEEN,
+        "sealed": SEALED,
     },
 ))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from cardtui.client import fairness, gamebook
 from cardtui.client.boards.truco_words import truco_label
-from cardtui.client.option_words import CHAT, SIGNALS_SEEN, OptionWords
+from cardtui.client.option_words import CHAT, SEALED, SIGNALS_SEEN, OptionWords
 from cardtui.client.phrases import TRUCO_ONLY
 from cardtui.fair import PACKS
 from cardtui.i18n import N_
@@ -42,7 +42,8 @@ GAME = gamebook.register(gamebook.ClientGame(
           "nove": "t", "doze": "t", "signal": "s"},
     labels={"keep": N_("Fico (keep)"), "pass_cards": N_("Pass on"), "reject": N_("Reject"), "accept": "Aceito",
             "run": "Corro", "truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "doze": "Doze!", "play": N_("Play"),
-            "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal"},
+            "play_down": N_("Face down"), "play_blind": N_("Turn up"), "signal": "Sinal",
+            "play_unopened": N_("Face down, unopened")},
     labeller=truco_label,
     phrases=TRUCO_ONLY,
     options={
@@ -52,5 +53,6 @@ GAME = gamebook.register(gamebook.ClientGame(
         }),
         "chat": CHAT,
         "signals_seen": SIGNALS_SEEN,
+        "sealed": SEALED,
     },
 ))

@@ -67,10 +67,17 @@ def verdict_text(m: analysis_pb2.AnalysisMoment, unit: int) -> Text:
     best = next((c for c in m.choices if c.action == m.best), None)
     chosen = next((c for c in m.choices if c.action == m.chosen), None)
     if m.label == analysis_pb2.ANALYSIS_LABEL_GOOD and best is not None and chosen is not None:
-        said = advice.close(m.loss, chosen.value, best.value, unit)
+        said = advice.close(lost_points(m), chosen.value, best.value, unit)
         if said is not None:
             return Text(said, style="green")
     return label_text(m.label)
+
+
+def lost_points(m: analysis_pb2.AnalysisMoment) -> float:
+    """What a decision lost, in points (the chosen choice's gap, told apart from nothing or not; an older server's
+    analysis has only the moment's points)."""
+    chosen = next((c for c in m.choices if c.action == m.chosen), None)
+    return chosen.lost if chosen is not None and chosen.lost > 0 else m.points
 
 
 def play_line(hand: analysis_pb2.HandAnalysis, seat: int) -> Text:
@@ -108,7 +115,7 @@ def moment_text(model: TableModel, m: analysis_pb2.AnalysisMoment, unit: int, wh
     head = line(_("step {n}").format(n=m.step), " · ", who(model, m.seat), ": ", label(model, m.chosen), " — ")
     head.append_text(verdict_text(m, unit))
     if m.label in FLAGGED:
-        head.append(" " + advice.lost(m.loss, unit), style="dim")
+        head.append(" " + advice.lost(lost_points(m)), style="dim")
     out = [head]
     said = (advice.reason_text(model, m.reason, m.best, m.chosen) if why and m.label in FLAGGED and m.HasField("reason")
             else None)
@@ -164,6 +171,8 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: boo
             row.append(" · " + ngettext("{n} mistake", "{n} mistakes", a.flagged).format(n=a.flagged), style="bold")
         parts.append(row)
     parts.append(Text(advice.accuracy_line(), style="dim"))
+    if match.worst:
+        parts.append(Text(advice.unit_line(match.unit, match.scale), style="dim"))
     parts.append(Text(""))
     if not match.worst:
         parts.append(Text(_("No mistake worth naming: no decision lost more than an inaccuracy."), style="italic"))
@@ -175,7 +184,7 @@ def match_text(model: TableModel, match: analysis_pb2.MatchAnalysis, places: boo
         head = line(f"{n}. ", _("hand {h}, step {s}").format(h=hand, s=m.step), " · ", who(model, m.seat), ": ",
                     label(model, m.chosen), " — ")
         head.append_text(label_text(m.label))
-        head.append(" " + advice.lost(m.loss, match.unit), style="dim")
+        head.append(" " + advice.lost(lost_points(m)), style="dim")
         parts.append(head)
         parts.append(Text("   " + _("best: {action}").format(action=label(model, m.best).plain)))
     return Text("\n").join(parts)
@@ -200,10 +209,11 @@ def analysis_text(model: TableModel, hand: analysis_pb2.HandAnalysis, number: in
     """The whole analysis: each seat's accuracy, then every decision in the hand's order. ``number``: the hand
     as the table names it (its place in the match; a finished table's hands go by the table's count)."""
     parts = [Text(_("Hand {n}: the decisions judged").format(n=hand.hand if number is None else number),
-                  style="bold"), Text(advice.unit_line(hand.unit), style="dim")]
-    for a in hand.accuracy:
+                  style="bold"), Text(advice.unit_line(hand.unit, hand.scale), style="dim")]
+    judged = [a for a in hand.accuracy if a.decisions]  # a seat with no decision judged has no accuracy to show
+    for a in judged:
         parts.append(line(who(model, a.seat), "  " + _("accuracy {a} of 100").format(a=f"{a.accuracy:.0f}")))
-    if hand.accuracy:
+    if judged:
         parts.append(Text(advice.accuracy_line(), style="dim"))
     if not hand.moments:
         parts.append(Text(_("No decision with a real choice to judge."), style="italic"))
@@ -364,7 +374,7 @@ class DrillScreen(TableClock[None]):
         head.append("\n")
         head.append_text(label(self.model, m.chosen))
         head.append(" " + _("lost {amount}. Try again: which would you choose?").format(
-            amount=advice.amount(m.loss, self.unit)))
+            amount=advice.amount(lost_points(m))))
         with Horizontal(id="drill"):
             if m.HasField("view"):  # an older server's analysis has no view: the choices alone
                 yield board_for(self.model.game)
@@ -404,15 +414,15 @@ def drill_text(model: TableModel, m: analysis_pb2.AnalysisMoment, choice: analys
         out.append(Text(_("That is the best choice."), style="bold green"))
     elif choice.label == analysis_pb2.ANALYSIS_LABEL_GOOD:
         best = next((c for c in m.choices if c.action == m.best), choice)
-        if advice.close(choice.gap, choice.value, best.value, unit) is None:
+        if advice.close(choice.lost, choice.value, best.value, unit) is None:
             close = _("As good as the best: {amount} below it, closer than the analysis can tell apart.")
         elif choice.points:
             close = _("Close to the best: {amount} below it, less than an inaccuracy.")
         else:
             close = _("Close to the best: {amount} below it, within what the analysis can tell apart.")
-        out.append(Text(close.format(amount=advice.amount(choice.gap, unit)), style="bold green"))
+        out.append(Text(close.format(amount=advice.amount(choice.lost)), style="bold green"))
     else:
-        said = line(_("{amount} below the best").format(amount=advice.amount(choice.gap, unit)), " (")
+        said = line(_("{amount} below the best").format(amount=advice.amount(choice.lost or choice.points)), " (")
         said.append_text(label_text(choice.label))
         said.append(") · " + _("best: {action}").format(action=label(model, m.best).plain))
         out.append(said)

@@ -64,11 +64,16 @@ def reason(view: RummyView, legal: Sequence[Action], chosen: Action, best: Actio
             return None
         melded = 10 if any(not a.cards for a in knocks) else 9
         thrown = next((a.cards[0] for a in (chosen, best) if a.type == DISCARD and a.cards), None)
-        outs = -1
+        outs = tens = -1
+        cacheta = view.flip is not None
         if thrown is not None:
             kept = _without(hand, thrown)
             outs = sum(left[c] for c in CARDS if left[c] and m.goes_out([*kept, c]))
-        return KnockReason(melded, outs, count, view.stock_count, thrown)
+            if cacheta:
+                tens = sum(left[c] for c in CARDS if left[c] and m.all_melded([*kept, c]))
+        others = [s.score for s in view.seats if s.seat != view.you and s.status is RummyStatus.IN and s.score > 0]
+        lowest = min(others) if cacheta and others else -1
+        return KnockReason(melded, outs, count, view.stock_count, thrown, tens, lowest)
     if chosen.type == DISCARD and best.type == DISCARD and chosen.cards and best.cards:
         a, b = chosen.cards[0], best.cards[0]
         kept_a, kept_b = _without(hand, a), _without(hand, b)

@@ -86,15 +86,26 @@ def _strength(view: TrucoView, chosen: Action, best: Action) -> TrucoReason:
     def side(team_of: int | None) -> Side:
         return Side.NEITHER if team_of is None else Side.YOURS if team_of == team else Side.THEIRS
 
+    played = {p.seat for p in view.trick}
+    players = view.argentino.players if view.argentino is not None else tuple(range(len(view.seats)))
+    theirs = [s for s in players if s & 1 != team and s not in played and view.seats[s].card_count > 0
+              and not view.seats[s].gone]
+
+    def sure(card: Card) -> bool:
+        """No card the other side may still play to the trick beats (or ties) ``card``."""
+        return not theirs or all(rank[u] < rank[card] for u in left)
+
     def does(card: Card, down: bool) -> Outcome:
         if down:
             return Outcome.DOWN
         if not view.trick:
-            return Outcome.LEADS
+            return Outcome.SURE if sure(card) else Outcome.LEADS
         w, f = trick_winner([*plays, (you, rank[card])])
         if w is None:
             return Outcome.TIES if f is not None else Outcome.LOSES
-        return Outcome.TAKES if w == you else Outcome.KEPT if w & 1 == team else Outcome.LOSES
+        if w == you:
+            return Outcome.SURE if sure(card) else Outcome.TAKES
+        return Outcome.KEPT if w & 1 == team else Outcome.LOSES
 
     if chosen.type in CARD_PLAYS:
         card: Card | None = chosen.cards[0]
@@ -108,7 +119,8 @@ def _strength(view: TrucoView, chosen: Action, best: Action) -> TrucoReason:
         out.first, out.second, won, lost, len(view.tricks) + 1,
         tuple(p.card for p in view.trick if p.card is not None and not p.face_down),
         high, None if first is None else side(None if winner is None else winner & 1),
-        card, does(card, chosen.type == "play_down") if card is not None else None,
+        card, does(card, chosen.type == "play_down") if card is not None and not (
+            chosen.type not in CARD_PLAYS and any(p.seat == you for p in view.trick)) else None,
         other, does(other, best.type == "play_down") if other is not None else None,
         side(hand_winner([*results, None], mano & 1, rule)),
         deciding or hand_winner([*results, team], mano & 1, rule) == team)

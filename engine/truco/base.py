@@ -13,11 +13,24 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, TypeVar
 
 from cardtui.engine.cards import Card
-from cardtui.engine.core import Audience, Event, EventBody, Game, GameOptions, JsonObject, SeatInfo, copied, only
+from cardtui.engine.core import (
+    Action,
+    Audience,
+    Event,
+    EventBody,
+    Game,
+    GameOptions,
+    JsonObject,
+    SeatInfo,
+    copied,
+    only,
+)
 from cardtui.engine.events import CardsDealt
 from cardtui.engine.history import HandLog
 from cardtui.engine.options import values
+from cardtui.engine.sealed import Move, Sealed, SealedDeal
 from cardtui.engine.truco.events import TrucoSignalled
+from cardtui.engine.truco.sealed import Claim, TrucoSealed
 from cardtui.engine.truco.signals import Signal, audience
 from cardtui.engine.truco.views import TrucoResult, TrucoSignalSeen, TrucoView
 
@@ -43,6 +56,16 @@ class TrucoState:
         self.log: HandLog | None = None
         self.result: TrucoResult | None = None
         self.options_given = options
+        self.sealed = bool(getattr(options, "sealed", False))
+        """A sealed table (``engine.truco.sealed``): the engine is dealt no card."""
+        self.unseen = [0] * self.n
+        """Sealed: how many cards each seat holds that the engine has not seen."""
+        self.known = [True] * self.n
+        """Sealed: whether the engine knows each seat's hand (a seat the host opened: a bot's)."""
+        self.seen_cards: set[Card] = set()
+        """Sealed: every card the engine has seen this hand (known hands, played face up, shown, rejected)."""
+        self.claims: list[Claim] = []
+        """Sealed: the claims the rules show at the hand's end, in the order they are shown."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrucoState:
         """A copy to play on (what-ifs, tests): compiled, the state is copied attribute by attribute."""
@@ -65,7 +88,10 @@ def _values(options: GameOptions) -> dict[str, Any]:
     if found is None:
         if len(_VALUES) >= 256:  # options come from players: the cache stays small whatever they send
             _VALUES.clear()
-        found = _VALUES[options] = values(options)
+        found = values(options)
+        if not found.get("sealed", True):  # written only at a sealed table: every other history stays as it was
+            del found["sealed"]
+        _VALUES[options] = found
     _LAST = options, found
     return found
 
@@ -148,6 +174,36 @@ class TrucoGame(Game[S, O, TrucoView]):
 
     def hand_over(self, state: S) -> bool:
         return state.result is not None
+
+    # -- a sealed table (engine.truco.sealed) --------------------------------------------------
+    def sealed(self, state: S) -> Sealed | None:
+        return TrucoSealed(self, state) if state.sealed else None  # type: ignore[arg-type]
+
+    @staticmethod
+    def seal_deal(state: S) -> None:
+        """A sealed hand's deal: every seat holds three cards the engine cannot see, until told."""
+        state.unseen = [0] * state.n
+        state.known = [False] * state.n
+        state.seen_cards = set()
+        state.claims = []
+
+    def sealed_deal(self, state: S) -> SealedDeal:
+        """How the hand in play was dealt (``Sealed.deal``)."""
+        raise NotImplementedError
+
+    def learn(self, state: S, seat: int, cards: tuple[Card, ...]) -> None:
+        """The host opened ``seat``'s cards (``Sealed.learn``, checked there): the seat plays them as at any table."""
+        raise NotImplementedError
+
+    def sealed_move(self, state: S, action: Action) -> Move | None:
+        raise NotImplementedError
+
+    def sealed_action(self, state: S, move: Move, seat: int, cards: tuple[Card, ...], index: int) -> Action:
+        raise NotImplementedError
+
+    def void(self, state: S) -> list[Event]:
+        """The hand stops, void: nobody scores (``Sealed.void``)."""
+        raise NotImplementedError
 
     def history(self, state: S) -> JsonObject | None:
         return state.log.history() if state.log is not None and state.result is not None else None

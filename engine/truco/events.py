@@ -31,6 +31,8 @@ class Reason(StrEnum):
     """Paulista: a tied mão de ferro; nobody scores and another iron hand follows."""
     ENVIDO = "envido"
     """Argentino, envido scored at once: the envido or flor won the match mid-round."""
+    VOID = "void"
+    """A sealed table named a seat for a cheat: the hand stopped there, and nobody scores it."""
 
 
 class ShowReason(StrEnum):
@@ -212,6 +214,19 @@ class ArgentinoShown(EventBody):
     seat: int
     cards: tuple[Card, ...]
     reason: ShowReason
+
+
+@dataclass(frozen=True, slots=True)
+class ArgentinoClaimLost(EventBody):
+    """Sealed: a claim's cards were shown at the hand's end and do not make the number said (``shown``), or were
+    not shown: what it won (``points``) goes to the other team (docs/rules.md, "Sealed tables")."""
+
+    seat: int
+    team: int
+    reason: ShowReason
+    value: int
+    points: int
+    shown: bool
 
 
 @dataclass(frozen=True, slots=True)

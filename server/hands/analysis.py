@@ -81,6 +81,13 @@ def _finite(x: float) -> float:
     return -1.0 if x != x or x in (float("inf"), float("-inf")) else x
 
 
+def scale_message() -> analysis_pb2.PointsScale:
+    """The one scale a loss is said in (``engine.analysis``'s points and lines), for a client to say it by."""
+    lines = analysis.THRESHOLDS
+    return analysis_pb2.PointsScale(stake=analysis.CHIP_POINTS, inaccuracy=lines.inaccuracy, mistake=lines.mistake,
+                                    blunder=lines.blunder)
+
+
 def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2.View] | None = None
                    ) -> analysis_pb2.AnalysisMoment:
     """One judged decision as the wire gives it, each choice with the label it would have had, and the table as the
@@ -91,7 +98,8 @@ def moment_message(m: analysis.Moment, unit: Unit, views: Mapping[int, table_pb2
         said, lost = analysis.label(c, best, unit, m.stake) if best is not None else (Label.BEST, 0.0)
         choices.append(analysis_pb2.AnalysisChoice(
             action=wire.action_message(c.action), value=c.value, error=_finite(c.error), gap=c.gap,
-            gap_error=_finite(c.gap_error), label=LABELS[said], points=lost))
+            gap_error=_finite(c.gap_error), label=LABELS[said], points=lost,
+            lost=analysis.points(c.gap, unit, m.stake)))
     return analysis_pb2.AnalysisMoment(
         step=m.step, seat=m.seat, chosen=wire.action_message(m.chosen), best=wire.action_message(m.best),
         choices=choices, loss=m.loss, points=m.points, label=LABELS[m.label], accuracy=m.accuracy, deals=m.deals,
@@ -134,7 +142,7 @@ def message(hand: HandAnalysis, record: Mapping[str, Any] | None = None) -> anal
     return analysis_pb2.HandAnalysis(
         table_id=hand.table, hand=hand.hand, game=hand.game, unit=UNITS[hand.unit], stake=hand.stake,
         seats=list(hand.seats), moments=[moment_message(m, hand.unit, views) for m in hand.moments],
-        accuracy=accuracy_messages(seats))
+        accuracy=accuracy_messages(seats), scale=scale_message())
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +197,7 @@ def match_message(table_id: str, match: int, hands: Sequence[HandAnalysis],
         hands=[h.hand for h in hands], accuracy=accuracy_messages(seats),
         worst=[analysis_pb2.WorstMoment(
             hand=w.hand, moment=moment_message(w.moment, of[w.hand].unit, views.get(w.hand))) for w in worst],
-        charts=chart_messages(match_chart.chart(records, [s.seat for s in seats])))
+        charts=chart_messages(match_chart.chart(records, [s.seat for s in seats])), scale=scale_message())
 
 
 def chart_messages(chart: match_chart.Chart | None) -> list[analysis_pb2.MatchChart]:

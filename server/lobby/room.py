@@ -291,6 +291,9 @@ class Room:
             raise InvalidArgument(e.template, **e.args_) from None
         except ValueError as e:
             raise InvalidArgument(str(e)) from None
+        if checked.get("sealed"):
+            raise InvalidArgument("This server cannot deal a sealed table: the server's part of the sealed deal "
+                                  "(docs/deal.md, Sealed tables) is not built yet.")
         levels = seat_levels(rules, seats, bots, request.bot_levels)
         return TableConfig(
             game=game,

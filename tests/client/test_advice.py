@@ -1,7 +1,10 @@
-"""An analysis's numbers and reasons in words (``client.advice``): one unit a game, named, and every kind of
-reason said in English, Portuguese and Spanish with its numbers."""
+"""An analysis's numbers and reasons in words (``client.advice``): one scale of points for every loss, a value in its
+game's unit, and every kind of reason said in English, Portuguese and Spanish with its numbers, a sentence at a time,
+each from a capital."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -20,60 +23,88 @@ REASONS: dict[str, A.AnalysisReason] = {
         first=0.89, second=0.2, won=1, lost=0, trick=2, table=["5D", "3S"], high="3S", high_side=A.TRUCO_SIDE_THEIRS,
         card="7C", card_does=A.TRUCO_OUTCOME_LOSES, best_card="3H", best_does=A.TRUCO_OUTCOME_TIES,
         tie_goes=A.TRUCO_SIDE_YOURS, decides=True)),
+    "sure": A.AnalysisReason(truco=A.TrucoAdvice(
+        first=1.0, second=0.6, trick=1, table=["7C", "QD"], high="QD", high_side=A.TRUCO_SIDE_THEIRS, card="AD",
+        card_does=A.TRUCO_OUTCOME_TAKES, best_card="4C", best_does=A.TRUCO_OUTCOME_SURE,
+        tie_goes=A.TRUCO_SIDE_NEITHER, decides=True)),
     "draw": A.AnalysisReason(draw=A.DrawAdvice(card="KH", loose=3, taking=2, outs=10, unseen=93)),
     "out": A.AnalysisReason(draw=A.DrawAdvice(card="6H", goes_out=True, all_ten=True, outs=17, unseen=92)),
     "discard": A.AnalysisReason(discard=A.DiscardAdvice(chosen="KC", chosen_loose=3, chosen_outs=8, best="2S",
                                                          best_loose=3, best_outs=14, unseen=93)),
-    "knock": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=4, unseen=93, stock=40, discard="2S")),
-    "bet": A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1)),
+    "knock": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=4, unseen=93, stock=40, discard="2S", tens=-1,
+                                                   fewest=-1)),
+    "ten": A.AnalysisReason(knock=A.KnockAdvice(melded=9, outs=88, unseen=88, stock=30, discard="2S", tens=6,
+                                                 fewest=2)),
+    "bet": A.AnalysisReason(bet=A.BetAdvice(pot=23, call=17, needed=0.425, chance=0.07, opponents=1,
+                                             chance_all=0.07)),
+    "bets": A.AnalysisReason(bet=A.BetAdvice(pot=6, call=4, needed=0.4, chance=0.44, opponents=2,
+                                              chance_all=0.1936)),
 }
 SAID = {
     "en": {"envido": ["Your envido was 2", "2%", "Score 10 to 12, playing to 30."],
            "answer": ["Your envido was 33", "Real envido", "30 or more", "90%"],
            "truco": ["Your best card beats 100%", "25%", "Tricks so far: 1 won, 0 lost."],
            "trick": ["On the table in trick 2: 5♦, 3♠; their 3♠ holds it.",
-                     "the 7♣ leaves the trick to the other side.",
+                     "The 7♣ leaves the trick to the other side.",
                      "The best choice: with the 3♥ the trick stands tied.",
                      "A tie of this trick gives your side the hand.", "Taking this trick takes the hand."],
+           "sure": ["The A♦ takes the trick as it stands.",
+                    "The best choice: the 4♣ takes the trick whatever the other side still plays."],
            "draw": ["Taking the K♥ left 2 cards outside melds (now 3)", "10 of the 93 unseen cards"],
            "out": ["Taking the 6♥ let you go out with all ten cards melded"],
            "discard": ["Throwing the K♣ kept 3", "with 8 live cards", "throwing the 2♠ kept 3, with 14"],
            "knock": ["melded 9 of your cards", "throwing the 2♠, 4 of the 93 unseen", "40 left in the stock"],
+           "ten": ["88 of the 88 unseen cards would take you out", "6 of them would meld all ten",
+                   "a knock of ten takes 2 points from every other player, one of nine 1",
+                   "The fewest points another player holds: 2."],
            "bet": ["The pot held 23 chips and staying in cost 17", "42%", "yours wins 7% of the time",
-                   "1 other player was still in"]},
+                   "That is less than the pot odds ask for."],
+           "bets": ["yours wins 44% of the time", "Against both other players still in, about 19%.",
+                    "That is less than the pot odds ask for."]},
     "pt_BR": {"envido": ["Seu envido era 2", "2%", "Placar 10 a 12"],
               "answer": ["Seu envido era 33", "Real envido", "30 ou mais", "90%"],
               "truco": ["Sua melhor carta ganha de 100%", "25%", "1 ganhas, 0 perdidas"],
-              "trick": ["Na mesa, na vaza 2: 5♦, 3♠; o 3♠ deles leva.", "o 7♣ deixa a vaza para o outro lado.",
+              "trick": ["Na mesa, na vaza 2: 5♦, 3♠; o 3♠ deles leva.", "O 7♣ deixa a vaza para o outro lado.",
                         "A melhor escolha: com o 3♥ a vaza fica empatada.",
                         "Um empate nesta vaza dá a mão ao seu lado."],
+              "sure": ["O A♦ leva a vaza como está.",
+                       "A melhor escolha: o 4♣ leva a vaza, jogue o outro lado o que jogar."],
               "draw": ["Pegar o K♥ deixava 2 cartas fora dos jogos (agora 3)", "10 das 93 cartas não vistas"],
               "out": ["Pegar o 6♥ deixava você bater com as dez cartas"],
               "discard": ["Descartar o K♣ deixava 3", "com 8 cartas vivas", "descartar o 2♠ deixava 3, com 14"],
               "knock": ["baixava 9 das suas cartas", "descartando o 2♠, 4 das 93 cartas não vistas", "com 40 no monte"],
-              "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "a sua ganha 7% das vezes"]},
+              "ten": ["6 delas baixariam as dez", "bater com dez tira 2 pontos",
+                      "O outro jogador com menos pontos tem 2."],
+              "bet": ["O pote tinha 23 fichas e continuar custava 17", "42%", "a sua ganha 7% das vezes"],
+              "bets": ["cerca de 19%", "Isso é menos do que as odds do pote pedem."]},
     "es": {"envido": ["Tu envido era 2", "2%", "Tanteador 10 a 12"],
            "answer": ["Tu envido era 33", "Real envido", "30 o más", "90%"],
            "truco": ["Tu mejor carta le gana al 100%", "25%", "1 ganadas, 0 perdidas"],
-           "trick": ["En la mesa, en la baza 2: 5♦, 3♠; el 3♠ de ellos la gana.", "el 7♣ le deja la baza al otro lado.",
+           "trick": ["En la mesa, en la baza 2: 5♦, 3♠; el 3♠ de ellos la gana.", "El 7♣ le deja la baza al otro lado.",
                      "La mejor opción: con el 3♥ la baza queda empardada.",
                      "Una parda en esta baza le da la mano a tu lado."],
+           "sure": ["El A♦ gana la baza tal como está.",
+                    "La mejor opción: el 4♣ gana la baza, juegue lo que juegue el otro lado."],
            "draw": ["Tomar el K♥ dejaba 2 cartas fuera de los juegos (ahora 3)", "10 de las 93 cartas no vistas"],
            "out": ["Tomar el 6♥ te dejaba cortar con las diez cartas"],
            "discard": ["Tirar el K♣ dejaba 3", "con 8 cartas vivas", "tirar el 2♠ dejaba 3, con 14"],
            "knock": ["ligaba 9 de tus cartas", "tirando el 2♠, 4 de las 93 cartas no vistas", "con 40 en el mazo"],
-           "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "la tuya gana el 7% de las veces"]},
+           "ten": ["6 de ellas ligarían las diez", "cortar con diez le quita 2 puntos",
+                   "El otro jugador con menos puntos tiene 2."],
+           "bet": ["El pozo tenía 23 fichas y seguir costaba 17", "42%", "la tuya gana el 7% de las veces"],
+           "bets": ["cerca del 19%", "Eso es menos de lo que piden las odds del pozo."]},
 }
 
 
 @pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: str) -> None:
     game = {"envido": "truco_argentino", "answer": "truco_argentino", "truco": "truco_argentino",
-            "trick": "truco_paulista", "bet": "cacho"}
+            "trick": "truco_paulista", "sure": "truco_paulista", "bet": "cacho", "bets": "cacho", "ten": "cacheta"}
     with speaking(lang):
         for kind, reason in REASONS.items():
             model = TableModel(common_pb2.TableSummary(game=game.get(kind, "pifpaf")), 0)
-            chosen = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["7C"]) if kind == "trick" else None
+            card = {"trick": "7C", "sure": "AD"}.get(kind)
+            chosen = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=[card]) if card else None
             text = advice.reason_text(model, reason, chosen=chosen)
             assert text is not None, kind
             for part in SAID[lang][kind]:
@@ -81,23 +112,48 @@ def test_every_kind_of_reason_is_said_with_its_numbers_in_every_language(lang: s
         assert advice.reason_text(TableModel(common_pb2.TableSummary(game="cacho"), 0), A.AnalysisReason()) is None
 
 
-@pytest.mark.parametrize(("lang", "match", "chips", "accuracy", "lost"), [
-    ("en", "9.4 points", "0.23 chips", "Accuracy (0 to 100) measures", ("(9.4 points lost)", "(0.57 chips lost)")),
+SCALE = A.PointsScale(stake=125.0, inaccuracy=5.0, mistake=10.0, blunder=15.0)
+
+
+@pytest.mark.parametrize(("lang", "points", "chips", "accuracy", "lost"), [
+    ("en", "9.4 points", "0.23 chips", "Accuracy (0 to 100) measures", ("(9.4 points lost)", "(32 points lost)")),
     ("pt_BR", "9.4 pontos", "0.23 fichas", "Precisão (0 a 100) mede",
-     ("(9.4 pontos perdidos)", "(0.57 fichas perdidas)")),
-    ("es", "9.4 puntos", "0.23 fichas", "Precisión (0 a 100) mide",
-     ("(9.4 puntos perdidos)", "(0.57 fichas perdidas)"))])
-def test_a_loss_a_gap_and_a_value_are_in_the_games_one_unit_named(lang: str, match: str, chips: str, accuracy: str,
-                                                                    lost: tuple[str, str]) -> None:
+     ("(9.4 pontos perdidos)", "(32 pontos perdidos)")),
+    ("es", "9.4 puntos", "0.23 fichas", "Precisión (0 a 100) mide", ("(9.4 puntos perdidos)", "(32 puntos perdidos)"))])
+def test_a_loss_is_in_one_scale_of_points_and_a_value_in_its_games_unit(lang: str, points: str, chips: str,
+                                                                        accuracy: str, lost: tuple[str, str]) -> None:
+    """Points mean one thing everywhere: a loss on the labels' scale (the server's, said with its lines), in every
+    game; a choice's value is the chance to win the match, or chips, and is never called points."""
     with speaking(lang):
-        assert advice.amount(0.094, A.ANALYSIS_UNIT_MATCH) == match
-        assert advice.amount(0.23, A.ANALYSIS_UNIT_CHIPS) == chips
+        assert advice.amount(9.4) == points
         assert advice.value(-0.23, A.ANALYSIS_UNIT_CHIPS) == "-" + chips
-        assert advice.value(0.547, A.ANALYSIS_UNIT_MATCH) == match.replace("9.4", "54.7")
-        assert advice.lost(0.094, A.ANALYSIS_UNIT_MATCH) == lost[0]
-        assert advice.lost(0.57, A.ANALYSIS_UNIT_CHIPS) == lost[1]  # the word for lost agrees with the unit's
+        assert advice.value(0.547, A.ANALYSIS_UNIT_MATCH) == "54.7%"
+        assert advice.lost(9.4) == lost[0]
+        assert advice.lost(32.4) == lost[1]
         assert advice.accuracy_line().startswith(accuracy)
-        assert "1%" in advice.unit_line(A.ANALYSIS_UNIT_MATCH)
+        for unit in (A.ANALYSIS_UNIT_MATCH, A.ANALYSIS_UNIT_CHIPS):
+            said = advice.unit_line(unit, SCALE)
+            assert all(f" {n}" in said for n in ("125", "5", "10", "15")), said
+            assert "1%" not in said
+        assert advice.close(3.0, 0.52, 0.55, A.ANALYSIS_UNIT_MATCH) is not None
+        assert advice.close(3.0, 0.5501, 0.5502, A.ANALYSIS_UNIT_MATCH) is None  # shown alike: "as good"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
+def test_every_sentence_of_every_reason_starts_with_a_capital(lang: str) -> None:
+    """A part said on its own (a card's outcome in the trick) is a sentence of its own: "…32%. The 6♠ leads the
+    trick.", never "…32%. the 6♠ leads the trick."."""
+    led = A.AnalysisReason(truco=A.TrucoAdvice(first=0.84, second=0.32, trick=1, card="6S",
+                                               card_does=A.TRUCO_OUTCOME_LEADS, tie_goes=A.TRUCO_SIDE_NEITHER))
+    play = common_pb2.Action(type=common_pb2.ACTION_TYPE_PLAY, cards=["6S"])
+    with speaking(lang):
+        for kind, reason in {**REASONS, "led": led}.items():
+            truco = kind in ("trick", "led")
+            model = TableModel(common_pb2.TableSummary(game="truco_paulista" if truco else "cacho"), 0)
+            text = advice.reason_text(model, reason, chosen=play if truco else None)
+            assert text is not None
+            for sentence in re.split(r"(?<=[.!?])\s+", text.plain):
+                assert not sentence[:1].islower(), (kind, sentence, text.plain)
 
 
 AT_ODDS = {"en": ("the odds alone favour staying in", "the odds alone say fold"),

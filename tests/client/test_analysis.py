@@ -23,6 +23,7 @@ from cardtui.client.models import TableModel, action_name
 from cardtui.client.screens.analysis import (
     AnalysisScreen,
     DrillScreen,
+    analysis_text,
     drill_text,
     match_text,
     moment_text,
@@ -273,13 +274,13 @@ async def test_the_replay_viewer_sums_up_a_finished_tables_match(server: Running
         assert "Match 1: 2 hands judged" in shown and "ana" in shown and "bia" in shown
 
 
-DRILL = {"en": ("Try again", "That is the best choice.", "42.0 points below the best", "You chose: ",
+DRILL = {"en": ("Try again", "That is the best choice.", "42 points below the best", "You chose: ",
                "Your best card beats 100% of the cards you had not seen"),
-         "pt_BR": ("Tentar de novo", "Essa é a melhor escolha.", "42.0 pontos abaixo da melhor", "Você escolheu: ",
+         "pt_BR": ("Tentar de novo", "Essa é a melhor escolha.", "42 pontos abaixo da melhor", "Você escolheu: ",
                    "Sua melhor carta ganha de 100% das cartas"),
-         "es": ("Intentar de nuevo", "Esa es la mejor elección.", "42.0 puntos por debajo de la mejor", "Elegiste: ",
+         "es": ("Intentar de nuevo", "Esa es la mejor elección.", "42 puntos por debajo de la mejor", "Elegiste: ",
                 "Tu mejor carta le gana al 100% de las cartas")}
-"""The drill's words: its key, the best tried again, the blunder tried again (how far, in points of match odds),
+"""The drill's words: its key, the best tried again, the blunder tried again (how far, in points),
 the choice repeated, and the decision's reason."""
 
 
@@ -332,7 +333,7 @@ async def test_the_drill_puts_a_flagged_decision_back_and_says_how_the_new_choic
             assert isinstance(drill, DrillScreen) and cut_off(drill, SMALL[0]) == []
             said = lambda: str(drill.query_one("#drill-said", Static).content)  # noqa: E731
             head = str(drill.query_one("#drill-head", Static).render())
-            assert said() == "" and "0.5" not in head and "1⚔ 7●" in head and "42.0" in head
+            assert said() == "" and "0.5" not in head and "1⚔ 7●" in head and " 42 " in head
             boards = list(drill.query(TrucoBoard))
             if view is None:
                 assert not boards
@@ -367,12 +368,12 @@ def test_a_decision_lists_the_best_and_the_chosen_first_and_a_few_others() -> No
                                          loss=6.0, label=analysis_pb2.ANALYSIS_LABEL_BLUNDER)
     with speaking("en"):
         rows = moment_text(model, moment, analysis_pb2.ANALYSIS_UNIT_CHIPS).plain.splitlines()
-    # In chips throughout (the loss and every value): never the points the labels are drawn from.
-    assert "Fold" in rows[0] and "blunder" in rows[0] and "(6.00 chips lost)" in rows[0]
+    # The loss in points, the one scale of a loss; every value in chips, never called points.
+    assert "Fold" in rows[0] and "blunder" in rows[0] and "(250 points lost)" in rows[0]
     assert "Check" in rows[1] and "best" in rows[1] and "+6.00 chips" in rows[1]
     assert "Fold" in rows[2] and "chosen" in rows[2] and "+0.00 chips" in rows[2]
     assert len(rows) == 1 + 2 + 4 + 1 and "and 6 more choices" in rows[-1]
-    assert not any("point" in r for r in rows)
+    assert not any("point" in r for r in rows[1:])
 
 
 @pytest.mark.parametrize(("lang", "as_good", "close"), [("en", "as good", "close: 3.0 points below the best"),
@@ -389,7 +390,7 @@ def test_a_choice_below_the_best_by_what_the_screen_shows_is_never_said_as_good(
 
     def moment(gap: float) -> analysis_pb2.AnalysisMoment:
         choices = [analysis_pb2.AnalysisChoice(action=high, value=0.50),
-                   analysis_pb2.AnalysisChoice(action=low, value=0.50 - gap, gap=gap, label=good)]
+                   analysis_pb2.AnalysisChoice(action=low, value=0.50 - gap, gap=gap, label=good, lost=100.0 * gap)]
         return analysis_pb2.AnalysisMoment(step=3, seat=0, chosen=low, best=high, choices=choices, loss=gap,
                                            label=good)
 
@@ -566,3 +567,16 @@ async def test_at_a_table_the_analysis_shows_the_turn_timer_and_a_turn_brings_th
             assert reopened.result == analysis_screen.result
     finally:
         await running.stop(grace=0.1)
+
+
+def test_a_hand_whose_seat_had_nothing_judged_shows_no_accuracy() -> None:
+    """A hand the bot played in the seat's place (or with no real choice) is no 100 of 100: the screen says that no
+    decision was judged, and names no accuracy."""
+    model = TableModel(common_pb2.TableSummary(game="truco_argentino"), 0, names={0: "ana"})
+    empty = analysis_pb2.HandAnalysis(table_id="t", hand=1, game="truco_argentino",
+                                      unit=analysis_pb2.ANALYSIS_UNIT_MATCH,
+                                      accuracy=[analysis_pb2.SeatAccuracy(seat=0, decisions=0, accuracy=100.0)])
+    said = analysis_text(model, empty).plain
+    assert "No decision with a real choice to judge." in said and "accuracy" not in said.lower()
+    said = analysis_text(model, flagged_hand()).plain
+    assert "accuracy 20 of 100" in said

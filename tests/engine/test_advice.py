@@ -60,9 +60,10 @@ def test_a_truco_decision_weighs_the_seats_cards_against_those_still_unseen_and_
     assert isinstance(why, TrucoReason)
     # The 1e and the 1b: nothing unseen beats either.
     assert (why.first, why.second, why.won, why.lost) == (1.0, 1.0, 0, 0)
-    # Nothing on the table yet: its best card, the 1e, would lead trick 1, which decides nothing alone.
+    # Nothing on the table yet: its best card, the 1e, would lead trick 1 and take it whatever comes (nothing beats
+    # it), a trick that decides nothing alone.
     assert (why.trick, why.table, why.high, why.card, why.card_does) == (1, (), None, parse_cards("1e")[0],
-                                                                          Outcome.LEADS)
+                                                                          Outcome.SURE)
     assert why.tie_goes is Side.NEITHER and not why.decides
     view, legal, wrong, right = rig("truco_argentino", "argentino 29–29, first trick taken")
     why = advice.reason(view, legal, wrong, right)

@@ -175,3 +175,22 @@ def test_four_cacheta_beginners_finish_their_hands(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(LEVELS["cacheta"], "easy", counted)
     # The run it was pinned on, dealt as it was then (under the deal scheme's first version).
     assert simulate("cacheta", 4, 12, 3, {}, on_hand=ended, fair=True, table="t", scheme=SCHEMES[0]).hands == 12
+
+
+def test_cacheta_easy_never_throws_a_card_it_picked_up_while_another_may_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the module promises, over whole hands of easy against easy (the plain rules' half once threw the card
+    just taken in one turn of thirteen): no discard is a card the seat picked up from the pile and holds while
+    another card could go."""
+    discards = back = 0
+
+    def watched(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
+        nonlocal discards, back
+        action = EASY_CACHETA(view, legal, rng)
+        if action.type == DISCARD:
+            discards += 1
+            back += cacheta_easy.throws_back(view, legal, action)
+        return action
+
+    monkeypatch.setitem(LEVELS["cacheta"], "easy", watched)
+    simulate("cacheta", 3, 6, 11, {})
+    assert discards > 100 and back == 0, (discards, back)

@@ -37,6 +37,9 @@ class WithOptions(Rules):
     def open(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo], seed: int) -> tuple[Match, list[Any]]:
         return self.rules.open(self.raw, seats, seed)
 
+    def pack(self, raw: Mapping[str, Raw]) -> str:
+        return self.rules.pack(self.raw)
+
     def opening_dealer(self, raw: Mapping[str, Raw], seats: Sequence[SeatInfo]) -> int:
         return self.rules.opening_dealer(self.raw, seats)
 

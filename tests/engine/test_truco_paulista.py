@@ -479,7 +479,7 @@ def test_options() -> None:
         GAME.options({"signals_seen": 2.0})
     with pytest.raises(InvalidOptions):
         GAME.start(GAME.options({}), SEATS[:2], 1)
-    assert {s.name for s in GAME.option_specs} == {"truco_decides", "chat", "signals_seen"}
+    assert {s.name for s in GAME.option_specs} == {"truco_decides", "chat", "signals_seen", "sealed"}
 
 
 # -- whole matches at random -------------------------------------------------------

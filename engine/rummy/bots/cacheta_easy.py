@@ -19,8 +19,8 @@ should be beaten, not be no game.
 
 It is never absurd: it knocks with all ten cards melded when it can, takes a card that lets
 it go out, never breaks a meld while a loose card is left, never throws a wild while it has
-another card, nor a card it picked up from the pile while it has another. It sees only its
-seat's view.
+another card, nor a card it picked up from the pile while it has another that is neither wild
+nor picked up (``throws_back``), whichever half chose. It sees only its seat's view.
 """
 
 from __future__ import annotations
@@ -113,10 +113,24 @@ def _discard(seen: Seen, legal: Sequence[Action]) -> Action | None:
 
 def easy(view: RummyView, legal: list[Action], rng: random.Random) -> Action:
     """Cacheta's easy bot: the beginner's choice (``beginner``), or, one time in ``1 / SOUND``, the plain
-    rules' (see the module)."""
+    rules' (see the module), unless the plain rules would throw a card it picked up from the pile while another
+    may go: what a beginner picks up, it holds (the plain rules' discard, after the beginner's draw, threw the card
+    just taken back now and then: issue 87, bench/marks.md)."""
     if rng.random() < SOUND:
-        return rummy_levels.easy(view, legal, rng)
+        action = rummy_levels.easy(view, legal, rng)
+        if not throws_back(view, legal, action):
+            return action
     return beginner(view, legal, rng)
+
+
+def throws_back(view: RummyView, legal: Sequence[Action], action: Action) -> bool:
+    """Whether ``action`` throws a card the seat picked up from the pile this hand while a card neither picked up
+    nor wild may go instead (the beginner's own reckoning of what it picked up: ``_picked``)."""
+    if action.type != DISCARD or not action.cards or view.you is None:
+        return False
+    picked = set(view.seats[view.you].taken)
+    return action.cards[0] in picked and any(
+        a.type == DISCARD and a.cards and a.cards[0] not in picked and a.cards[0] not in view.wilds for a in legal)
 
 
 def beginner(view: RummyView, legal: list[Action], rng: random.Random) -> Action:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from cardtui.engine.core import N_, Action, IllegalAction, NotYourTurn
-from cardtui.engine.truco.argentino.envido import beats
+from cardtui.engine.truco.argentino.envido import beats, beats_value
 from cardtui.engine.truco.argentino.rules import (
     ACHICO,
     ANNOUNCE,
@@ -34,7 +34,9 @@ from cardtui.engine.truco.argentino.rules import (
     TRUCO_LEVEL,
 )
 from cardtui.engine.truco.argentino.state import ArgentinoState
+from cardtui.engine.truco.envido import Unsuited
 from cardtui.engine.truco.ladder import Ladder, Word
+from cardtui.engine.truco.sealed import SHOW_ANY, may_hold
 from cardtui.engine.truco.signals import MADE, SIGNAL, SIGNAL_ACTIONS, SIGNALS, unmade
 
 Why = tuple[type[IllegalAction], str]
@@ -60,6 +62,10 @@ SIN_FLOR: Why = (IllegalAction, N_("This table plays sin flor."))
 ONLY_HOLDERS: Why = (IllegalAction, N_("Only a player holding a flor answers a flor."))
 NO_PARTNER: Why = (IllegalAction, N_("No partner of yours plays this round: there is nobody to signal to."))
 NO_CARDS: Why = (IllegalAction, N_("You hold no cards to signal about."))
+ENVIDOS = {Unsuited.SUM_TWO: (*range(15), *range(20, 34)), Unsuited.HIGHEST: (*range(8), *range(20, 34))}
+"""Every envido a hand can make: with no two of a suit 0 to 14 (two cards summed) or 0 to 7 (the best alone), two of
+a suit 20 to 33."""
+SHOWING: Why = (NotYourTurn, N_("The hand is over: its claims' cards are being shown."))
 NAMED = frozenset({ANNOUNCING, TURN, ASKED})
 """The reasons that name someone: their names are filled in when the refusal is raised."""
 NEXT_BET = {i: (IllegalAction, f"The next bet is {r.call.value.replace('_', ' ')}.") for i, r in
@@ -99,9 +105,53 @@ def offer_play(st: ArgentinoState, seat: int) -> Sequence[Action]:
     return st.plays[seat]
 
 
+def wrong_play(st: ArgentinoState, seat: int, action: Action) -> Why | None:
+    """Sealed: a card the engine could not see, that the seat's client opened, is played as named."""
+    if len(action.cards) == 1 and may_hold(st, seat, action.cards[0]):
+        return None
+    return NOT_HELD
+
+
+def offer_unopened(st: ArgentinoState, seat: int) -> Sequence[Action]:
+    return _NONE
+
+
+def wrong_unopened(st: ArgentinoState, seat: int, action: Action) -> Why | None:
+    """Sealed, the turn clock's move: a card nobody could open, face down (it cannot win)."""
+    return None if st.unseen[seat] and not action.cards else NOT_HELD
+
+
+# -- showing a claim's cards (sealed) --------------------------------------------------------
+def gate_show(st: ArgentinoState, seat: int) -> Why | None:
+    if not st.showing:
+        return (IllegalAction, N_("Cards are shown for a claim when the hand is over."))
+    return None if st.claims[0].seat == seat else (NotYourTurn, N_("Another seat shows its claim's cards now."))
+
+
+def offer_show(st: ArgentinoState, seat: int) -> Sequence[Action]:
+    """A seat the engine knows shows exactly its claim's cards; another, the cards its client names."""
+    if st.claimed(seat):
+        return (SHOW_ANY,)
+    claim = st.claims[0]
+    return (Action("show", cards=st.dealt[seat] if claim.kind == "flor" else st.env_cards[seat]),)
+
+
+def wrong_show(st: ArgentinoState, seat: int, action: Action) -> Why | None:
+    """Shown by its client: cards of its own, each one it played face up or one nobody has seen."""
+    cards = action.cards
+    hidden = st.unseen[seat] + st.folded_unseen[seat]  # (cards taken to the deck are shown all the same)
+    if st.claimed(seat) and len(set(cards)) == len(cards) <= 3 and all(
+            c in st.opened[seat] or (hidden and c not in st.seen_cards) for c in cards) and sum(
+            c not in st.opened[seat] for c in cards) <= hidden:
+        return None
+    return (IllegalAction, N_("Show the cards of your claim, from your own hand."))
+
+
 # -- the truco ---------------------------------------------------------------------------
 def gate_truco(st: ArgentinoState, seat: int) -> Why | None:
     """A raise by the team that may make it: answering a truco, or (free) the team that accepted last."""
+    if st.showing:
+        return SHOWING
     if not st.live[seat]:
         return NOT_PLAYING
     if st.flor_bet.pending >= 0 or st.announcer >= 0 or st.envido.pending >= 0:
@@ -139,6 +189,8 @@ def wrong_truco(st: ArgentinoState, seat: int, action: Action) -> Why:
 # -- the envido ---------------------------------------------------------------------------
 def gate_envido(st: ArgentinoState, seat: int) -> Why | None:
     """Opened in the first trick before one plays; raised by the team answering it; or answering a truco."""
+    if st.showing:
+        return SHOWING
     if not st.live[seat]:
         return NOT_PLAYING
     if st.flor_bet.pending >= 0 or st.announcer >= 0:
@@ -225,7 +277,12 @@ def gate_announce(st: ArgentinoState, seat: int) -> Why | None:
 
 
 def offer_announce(st: ArgentinoState, seat: int) -> Sequence[Action]:
-    """The table knows every score: one announces the true one when it wins, else son buenas."""
+    """The table knows every score: one announces the true one when it wins, else son buenas. At a sealed table a
+    seat whose cards the engine cannot see says the number its client counts (any that takes the lead), or son
+    buenas: its cards are shown at the hand's end if it wins."""
+    if st.claimed(seat):  # (the first to speak has nothing to concede to: it says a number)
+        said = tuple(ANNOUNCE[k] for k in ENVIDOS[st.options.envido_unsuited] if beats_value(st, seat, k))
+        return (*said, SON_BUENAS) if st.best >= 0 else said
     return (ANNOUNCE[st.env[seat]],) if beats(st, seat) else (SON_BUENAS,)
 
 
@@ -244,7 +301,7 @@ def gate_flor(st: ArgentinoState, seat: int) -> Why | None:
         return SIN_FLOR
     if not st.live[seat]:
         return NOT_PLAYING
-    if st.flor[seat] < 0:
+    if st.flor[seat] < 0 and not st.claimed(seat):
         return (IllegalAction, "You have no flor: a flor is three cards of one suit.")
     if seat in st.f_sung:
         return (IllegalAction, "You have already sung your flor.")
@@ -270,6 +327,16 @@ def offer_flor(st: ArgentinoState, seat: int) -> Sequence[Action]:
     return _SING
 
 
+def wrong_flor(st: ArgentinoState, seat: int, action: Action) -> Why | None:
+    """Sealed: a seat whose cards the engine cannot see sings the flor its client counts (shown at the hand's end)."""
+    return None if st.claimed(seat) and is_flor(action.amount) else _not_offered(st, seat, action)
+
+
+def is_flor(value: int) -> bool:
+    """A flor's count: 20 and the envido points of three cards of one suit (at most 7 + 6 + 5)."""
+    return 20 <= value <= 38
+
+
 def gate_flor_answer(st: ArgentinoState, seat: int) -> Why | None:
     """A holder of the other team answers a flor call (any of them, at any time: first come)."""
     if not st.options.flor:
@@ -281,7 +348,7 @@ def gate_flor_answer(st: ArgentinoState, seat: int) -> Why | None:
         return (IllegalAction, "That answers a flor, and no flor awaits an answer.")
     if seat & 1 == flor.pending:
         return WAITING_FLOR
-    return None if st.flor[seat] >= 0 else ONLY_HOLDERS
+    return None if st.flor[seat] >= 0 or st.claimed(seat) else ONLY_HOLDERS
 
 
 _FIRST_ANSWERS = (ACHICO, CONTRA, RESTO)
@@ -295,7 +362,9 @@ def offer_flor_answer(st: ArgentinoState, seat: int) -> Sequence[Action]:
     return _RAISE_RESTO if last is _CONTRA_FLOR else _NONE
 
 
-def wrong_flor_answer(st: ArgentinoState, seat: int, action: Action) -> Why:
+def wrong_flor_answer(st: ArgentinoState, seat: int, action: Action) -> Why | None:
+    if st.claimed(seat) and is_flor(action.amount) and any(a.type == action.type for a in offer_flor_answer(st, seat)):
+        return None  # sealed: answered with the flor its client counts
     return (IllegalAction, "That is not an answer to this flor.")
 
 
@@ -310,7 +379,7 @@ def gate_flor_pass(st: ArgentinoState, seat: int) -> Why | None:
         return ANSWER_FLOR
     if st.f_asked[0] != seat:
         return ASKED
-    return (IllegalAction, "You hold a flor: answer with it.") if st.flor[seat] >= 0 else None
+    return (IllegalAction, "You hold a flor: answer with it.") if st.flor[seat] >= 0 and not st.claimed(seat) else None
 
 
 _PASS = (SON_BUENAS,)
@@ -323,6 +392,8 @@ def offer_flor_pass(st: ArgentinoState, seat: int) -> Sequence[Action]:
 # -- going to the deck, and signals ----------------------------------------------------
 def gate_mazo(st: ArgentinoState, seat: int) -> Why | None:
     """Any time one is free to act; answering a truco or an envido, it is a no quiero."""
+    if st.showing:
+        return SHOWING
     if not st.live[seat]:
         return NOT_PLAYING
     if st.flor_bet.pending >= 0 or st.announcer >= 0:
@@ -342,7 +413,7 @@ def offer_mazo(st: ArgentinoState, seat: int) -> Sequence[Action]:
 
 def gate_signal(st: ArgentinoState, seat: int) -> Why | None:
     """Signals go to partners playing the round: none in a 1v1 or a pica-pica duel."""
-    if not st.live[seat] or not st.hands[seat]:
+    if not st.live[seat] or (not st.hands[seat] and not st.unseen[seat]):
         return NO_CARDS
     return None if st.in_team[seat & 1] > 1 else NO_PARTNER
 
@@ -364,15 +435,19 @@ def _not_offered(st: ArgentinoState, seat: int, action: Action) -> Why:
 class Kind(NamedTuple):
     gate: Callable[[ArgentinoState, int], Why | None]
     offer: Callable[[ArgentinoState, int], Sequence[Action]]
-    wrong: Callable[[ArgentinoState, int, Action], Why] = _not_offered
+    wrong: Callable[[ArgentinoState, int, Action], Why | None] = _not_offered
+    """Why an action of this kind the offer does not hold is refused (None: allowed after all, as a sealed table's
+    claim or a card its client opened)."""
 
 
-PLAY = Kind(gate_play, offer_play, lambda st, seat, a: NOT_HELD)
+PLAY = Kind(gate_play, offer_play, wrong_play)
+UNOPENED_KIND = Kind(gate_play, offer_unopened, wrong_unopened)
+SHOW = Kind(gate_show, offer_show, wrong_show)
 TRUCO = Kind(gate_truco, offer_truco, wrong_truco)
 ENVIDO = Kind(gate_envido, offer_envido, wrong_envido)
 ANSWERING = Kind(gate_answer, offer_answer)
 ANNOUNCING_KIND = Kind(gate_announce, offer_announce, wrong_announce)
-SING = Kind(gate_flor, offer_flor)
+SING = Kind(gate_flor, offer_flor, wrong_flor)
 FLOR_ANSWER = Kind(gate_flor_answer, offer_flor_answer, wrong_flor_answer)
 FLOR_PASS = Kind(gate_flor_pass, offer_flor_pass)
 DECK = Kind(gate_mazo, offer_mazo)
@@ -380,6 +455,8 @@ SIGNALLING = Kind(gate_signal, offer_signal, wrong_signal)
 
 KINDS: dict[str, Kind] = {
     "play": PLAY,
+    "play_unopened": UNOPENED_KIND,
+    "show": SHOW,
     **dict.fromkeys(TRUCO_LEVEL, TRUCO),
     **dict.fromkeys(ENVIDO_WORDS, ENVIDO),
     "quiero": ANSWERING,
@@ -400,6 +477,8 @@ FLOR_ORDER: tuple[Kind, ...] = (ANSWERING, FLOR_ANSWER, FLOR_PASS, SIGNALLING)
 """While a flor awaits its answer."""
 ANNOUNCING_ORDER: tuple[Kind, ...] = (ANNOUNCING_KIND, SING, SIGNALLING)
 """While the envido is announced."""
+SHOWING_ORDER: tuple[Kind, ...] = (SHOW,)
+"""Sealed: while the hand's claims are shown."""
 
 
 def kind_of(st: ArgentinoState, action: Action) -> Kind | None:
@@ -414,6 +493,8 @@ def why(st: ArgentinoState, seat: int, action: Action) -> Why | None:
     kind = kind_of(st, action)
     if kind is None:
         return (IllegalAction, f"{action.type[:40]!r} is not an action in truco argentino.")
+    if st.showing and kind is not SHOW:
+        return SHOWING
     reason = kind.gate(st, seat)
     if reason is not None:
         return reason

@@ -54,17 +54,25 @@ def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
 
 def beats(st: ArgentinoState, seat: int) -> bool:
     """Whether ``seat``'s envido takes the lead; equal scores go to the seat nearer the mano."""
+    return beats_value(st, seat, st.env[seat])
+
+
+def beats_value(st: ArgentinoState, seat: int, mine: int) -> bool:
+    """Whether an envido of ``mine`` said by ``seat`` takes the lead."""
     if st.best < 0:
         return True
-    mine, theirs = st.env[seat], st.env[st.best]
+    theirs = st.env[st.best]
     if mine != theirs:
         return mine > theirs
     p = st.players
     return p.index(seat) < p.index(st.best)
 
 
-def announce(st: ArgentinoState, seat: int, says: bool) -> list[Event]:
+def announce(st: ArgentinoState, seat: int, says: bool, value: int = 0) -> list[Event]:
+    """``seat`` says its envido (``value``: what a seat whose cards the engine cannot see says it is), or son buenas."""
     st.spoke.add(seat)
+    if says and st.claimed(seat):
+        st.env[seat] = value
     if says:
         st.best = seat
         st.spoken[seat] = st.env[seat]
@@ -95,8 +103,9 @@ def _settle(st: ArgentinoState) -> list[Event]:
     points = bet.if_accepted(st.falta)
     bet.closed = True
     st.award(winner & 1, points)
-    st.e_record = EnvidoRecord(
-        tuple(bet.calls), True, False, points, winner & 1, dict(st.spoken), winner, st.env_cards[winner]
+    st.e_record = EnvidoRecord(  # (sealed: the cards shown at the hand's end, when they are)
+        tuple(bet.calls), True, False, points, winner & 1, dict(st.spoken), winner,
+        () if st.sealed else st.env_cards[winner]
     )
     return [public(ArgentinoEnvidoWon, winner, winner & 1, st.env[winner], points)]
 

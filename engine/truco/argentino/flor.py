@@ -32,14 +32,18 @@ def holds(st: ArgentinoState, seat: int) -> bool:
     return st.flor[seat] >= 0 and st.live[seat]
 
 
-def sing(st: ArgentinoState, seat: int) -> list[Event]:
-    """Flor: drops the envido; scores 3 unless a flor stands against it, which must answer."""
+def sing(st: ArgentinoState, seat: int, value: int = 0) -> list[Event]:
+    """Flor: drops the envido; scores 3 unless a flor stands against it, which must answer. At a sealed table
+    (``value``: the flor a seat whose cards the engine cannot see says it holds) the other team is always asked in
+    turn: nobody there knows who holds one."""
     team = seat & 1
     bet = st.flor_bet
     st.owes[seat] = False
     st.f_sung.append(seat)
+    if st.claimed(seat):
+        st.flor[seat] = value
     events = [public(TrucoCalled, seat, team, Bet.FLOR, FLOR, ALONE, MET), *cancel_envido(st, seat)]
-    rivals = [s for s in st.players if s & 1 != team and holds(st, s)]
+    rivals = [s for s in st.players if s & 1 != team and (holds(st, s) or (st.sealed and st.live[s]))]
     if rivals:
         bet.call(seat, FLOR)
         p = st.players
@@ -47,26 +51,43 @@ def sing(st: ArgentinoState, seat: int) -> list[Event]:
         st.f_asked = [p[(i + j) % len(p)] for j in range(1, len(p)) if p[(i + j) % len(p)] & 1 != team]
         st.f_asked = [s for s in st.f_asked if st.live[s]]
         return events
+    return events + _alone(st, seat)
+
+
+def _alone(st: ArgentinoState, seat: int) -> list[Event]:
+    """``seat``'s flor meets no flor: it scores alone."""
+    team = seat & 1
+    bet = st.flor_bet
     if not bet.calls:
         bet.calls.append(FLOR)
     st.award(team, ALONE)
     st.f_shown.append(seat)
     alone = [s for s in st.f_sung if s & 1 == team]
     st.f_record = _record(st, "alone", team, ALONE * len(alone), max(alone, key=lambda s: _key(st, s)))
-    return [*events, public(ArgentinoFlorWon, seat, team, ALONE, st.flor[seat], True)]
+    return [public(ArgentinoFlorWon, seat, team, ALONE, st.flor[seat], True)]
 
 
 def pass_flor(st: ArgentinoState, seat: int) -> list[Event]:
-    """A player asked to answer a flor who holds none: son buenas; the next is asked."""
+    """A player asked to answer a flor who holds none: son buenas; the next is asked. At a sealed table the last of
+    them may say it too: the flor then scores alone."""
     st.f_asked.pop(0)
-    return [public(ArgentinoSonBuenas, seat, Bet.FLOR)]
+    events = [public(ArgentinoSonBuenas, seat, Bet.FLOR)]
+    if st.f_asked:
+        return events
+    bet = st.flor_bet
+    singer = bet.caller
+    bet.pending = -1
+    return events + _alone(st, singer)
 
 
-def respond(st: ArgentinoState, seat: int, word: Word) -> list[Event]:
-    """A holder answers the flor: folds (con flor me achico), or raises it."""
+def respond(st: ArgentinoState, seat: int, word: Word, value: int = 0) -> list[Event]:
+    """A holder answers the flor: folds (con flor me achico), or raises it (``value``: at a sealed table, the flor a
+    seat whose cards the engine cannot see says it holds)."""
     team = seat & 1
     bet = st.flor_bet
     st.owes[seat] = False
+    if st.claimed(seat) and value:
+        st.flor[seat] = value
     st.f_asked = []
     if seat not in st.f_sung:
         st.f_sung.append(seat)
@@ -90,7 +111,7 @@ def answer(st: ArgentinoState, seat: int, yes: bool) -> list[Event]:
     bet.accept(seat)
     bet.closed = True
     st.f_done = True
-    rivals = [s for s in st.players if holds(st, s)]
+    rivals = [s for s in st.players if holds(st, s) and (not st.sealed or s in st.f_sung)]
     winner = max(rivals, key=lambda s: _key(st, s))
     st.award(winner & 1, points)
     st.f_shown = [winner]
@@ -131,7 +152,7 @@ def _record(
 ) -> FlorRecord:
     """The flor's entry in the hand history: calls, flores shown or compared, who scored."""
     seats = sorted({*st.f_sung, *rivals}, key=st.players.index)
-    cards = st.dealt[winner] if winner is not None else ()
+    cards = st.dealt[winner] if winner is not None and not st.sealed else ()  # (sealed: shown at the hand's end)
     return FlorRecord(
         tuple(st.flor_bet.calls), outcome, points, team, {s: st.flor[s] for s in seats}, winner, cards
     )

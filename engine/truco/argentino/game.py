@@ -29,10 +29,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from cardtui.engine.cards import Card
 from cardtui.engine.core import EVERYONE, Action, Event, IllegalAction, NotYourTurn, SeatInfo, check_seat
 from cardtui.engine.events import HandEnded, HandStarted, MatchEnded
 from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
+from cardtui.engine.sealed import Move, SealedDeal
 from cardtui.engine.truco.argentino import checks
 from cardtui.engine.truco.argentino import envido as envido_bet
 from cardtui.engine.truco.argentino import flor as flor_bet
@@ -46,6 +48,7 @@ from cardtui.engine.truco.argentino.rules import (
     LADDER,
     MAZO,
     NO_QUIERO,
+    PLAY,
     PLAY_AT,
     POINTS_AT,
     QUIERO,
@@ -56,12 +59,14 @@ from cardtui.engine.truco.argentino.rules import (
     TRUCO_LEVEL,
     ArgentinoOptions,
 )
-from cardtui.engine.truco.argentino.state import ArgentinoState, RoundRecord, Trick
+from cardtui.engine.truco.argentino.state import ArgentinoState, EnvidoRecord, FlorRecord, RoundRecord, Trick
 from cardtui.engine.truco.argentino.view import build_view, history_result
 from cardtui.engine.truco.base import TrucoGame, dealt_event, made, public
 from cardtui.engine.truco.envido import Unsuited
+from cardtui.engine.truco.envido import envido as envido_score
 from cardtui.engine.truco.envido import of_three as envido_of_three
 from cardtui.engine.truco.events import (
+    ArgentinoClaimLost,
     ArgentinoRoundStarted,
     ArgentinoShown,
     ArgentinoWentToDeck,
@@ -73,8 +78,11 @@ from cardtui.engine.truco.events import (
     TrucoRoundEnded,
     TrucoTrickEnded,
 )
+from cardtui.engine.truco.flor import ALONE, flor_value
 from cardtui.engine.truco.flor import of_three as flor_of_three
 from cardtui.engine.truco.ladder import Bet
+from cardtui.engine.truco.sealed import ENVIDO, PLAY_ANY, SHOW_ANY, UNOPENED, Claim, bears_out
+from cardtui.engine.truco.sealed import FLOR as FLOR_CLAIM
 from cardtui.engine.truco.signals import SIGNAL, SIGNAL_ACTIONS, SIGNALS, unmade
 from cardtui.engine.truco.tricks import DOWN, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import TrucoResult, TrucoView
@@ -136,7 +144,12 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.shown = {}
         st.earlier = []
         st.result = None
-        picks = draw(st.rng, 3 * n)
+        st.showing = False
+        if st.sealed:  # the deck is shuffled by the seats' own clients: the engine is dealt nothing
+            picks = []
+            self.seal_deal(st)
+        else:
+            picks = draw(st.rng, 3 * n)
         highest = st.options.envido_unsuited is Unsuited.HIGHEST
         with_flor = st.options.flor
         log = st.log = HandLog(
@@ -144,6 +157,11 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         )
         events = [public(HandStarted, st.hand_no, dealer)]
         for s in range(n):
+            if st.sealed:
+                st.hands[s], st.dealt[s], st.plays[s], st.played[s], st.opened[s] = [], (), [PLAY_ANY], [], []
+                st.folded_unseen[s] = 0
+                st.unseen[s], st.env[s], st.env_cards[s], st.flor[s] = 3, -1, (), -1
+                continue
             i = (s - dealer - 1) % n  # one card at a time, the mano first
             a, b, c = picks[i], picks[n + i], picks[2 * n + i]
             dealt = st.dealt[s] = (DECK[a], DECK[b], DECK[c])
@@ -178,7 +196,11 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
 
     def _legal(self, st: ArgentinoState, seat: int) -> list[Action]:
         """The legal actions, every gesture among them (``legal_actions`` drops those made this hand)."""
-        if st.result is not None or not st.live[seat]:
+        if st.result is not None:
+            return []
+        if st.showing:
+            return checks.legal(st, seat, checks.SHOWING_ORDER)
+        if not st.live[seat]:
             return []
         if (
             st.flor_bet.pending < 0 and st.envido.pending < 0 and st.truco.pending < 0 and st.announcer < 0
@@ -219,6 +241,8 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         """The seats the hand waits for: a call's answerers, the announcer, or the player to play."""
         if st.result is not None:
             return ()
+        if st.showing:
+            return (st.claims[0].seat,)
         if st.flor_bet.pending >= 0:
             return flor_bet.answerers(st)
         if st.announcer >= 0:
@@ -233,9 +257,17 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     def default_action(self, st: ArgentinoState, seat: int) -> Action:
         """On timeout: refuse a call, concede the envido, sing a flor, or play the lowest card."""
         legal = self.legal_actions(st, seat)
-        for a in (NO_QUIERO, ACHICO, SON_BUENAS, FLOR):
+        if SHOW_ANY in legal:
+            return SHOW_ANY  # sealed: nobody here can open the cards of its claim (it is lost)
+        if legal and legal[0].type == "show":
+            return legal[0]  # sealed, a seat the host opened: its claim's cards
+        blind = st.unseen[seat] > 0 and not st.known[seat]
+        answers: tuple[Action, ...] = (NO_QUIERO, ACHICO, SON_BUENAS, *(() if blind else (FLOR,)))
+        for a in answers:
             if a in legal:
                 return a
+        if blind and PLAY_ANY in legal:
+            return UNOPENED  # sealed: nobody here can open its cards (docs/fairness.md, "Drops and crashes")
         plays = [a for a in legal if a.type == "play"]
         if plays:
             return min(plays, key=lambda a: RANK[a.cards[0]])
@@ -254,13 +286,23 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         t = action.type
         log = st.log
         assert log is not None
-        if t == "play":
+        if t == "show":
+            log.act(seat, action)
+            return self._show(st, seat, action.cards)
+        if not action.cards and t == "play":
+            raise IllegalAction("At a sealed table your client names the card, and opens it with its keys.")
+        if st.sealed and (t in _FLOR_CLAIMS or t == "con_flor_me_achico"):
+            if st.known[seat]:  # the history says the flor, so that it replays where nobody knows the cards
+                action = Action(t, amount=max(0, st.flor[seat]))
+            elif not action.amount and t in _FLOR_CLAIMS:
+                raise IllegalAction("At a sealed table a flor is sung with its count: your client says it.")
+        if t == "play" or t == "play_unopened":
             log.act(seat, action)
             return self._play(st, seat, action)
         if t == SIGNAL:
             log.act(seat, action)
             return [self.signal(st, seat, SIGNALS[action.value], st.options.signals_seen)]
-        if t == "mazo":
+        if t == "mazo":  # (sealed: the cards nobody has seen stay closed)
             log.act(seat, action, {"discarded": tuple(st.hands[seat])})
             events = self._mazo(st, seat)
         else:
@@ -290,10 +332,10 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
                 return flor_bet.pass_flor(st, seat)
             return envido_bet.announce(st, seat, False)
         if t == "announce":
-            return envido_bet.announce(st, seat, True)
+            return envido_bet.announce(st, seat, True, action.amount)
         if t == "flor":
-            return flor_bet.sing(st, seat)
-        return flor_bet.respond(st, seat, FLOR_WORDS[t])
+            return flor_bet.sing(st, seat, action.amount)
+        return flor_bet.respond(st, seat, FLOR_WORDS[t], action.amount)
 
     def _refusal(self, st: ArgentinoState, why: checks.Why) -> IllegalAction:
         cls, text = why
@@ -305,10 +347,21 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         return cls(text)
 
     def _play(self, st: ArgentinoState, seat: int, action: Action) -> list[Event]:
-        i = st.plays[seat].index(action)  # hands, play actions and their events: one order
-        card = st.hands[seat].pop(i)
-        st.plays[seat].pop(i)
-        events = [st.played[seat].pop(i)]
+        card: Card | None
+        if action in st.plays[seat] and action is not PLAY_ANY and action.cards:
+            i = st.plays[seat].index(action)  # hands, play actions and their events: one order
+            card = st.hands[seat].pop(i)
+            st.plays[seat].pop(i)
+            events = [st.played[seat].pop(i)]
+        else:  # sealed: a card the engine could not see (none: face down, never opened)
+            card = action.cards[0] if action.cards else None
+            st.unseen[seat] -= 1
+            if not st.unseen[seat]:
+                st.plays[seat] = []
+            if card is not None:
+                st.seen_cards.add(card)
+                st.opened[seat].append(card)
+            events = [public(TrucoPlayed, seat, card, card is None)]
         st.trick.append((seat, card))
         st.to_play.pop(0)
         if not st.results:
@@ -320,7 +373,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
     def _end_trick(self, st: ArgentinoState) -> list[Event]:
         plays = tuple(st.trick)
         live = st.live
-        winner, _ = trick_winner([(s, RANK[c] if live[s] else DOWN) for s, c in plays])
+        winner, _ = trick_winner([(s, RANK[c] if live[s] and c is not None else DOWN) for s, c in plays])
         team = None if winner is None else winner & 1
         st.results.append(team)
         void = frozenset(s for s, _ in plays if not live[s])
@@ -376,6 +429,7 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.folded[seat] = tuple(st.hands[seat])
         st.hands[seat] = []
         st.plays[seat] = []
+        st.unseen[seat], st.folded_unseen[seat] = 0, st.unseen[seat]
         st.owes[seat] = False  # a flor not sung leaves with the cards
         if seat in st.to_play:
             st.to_play.remove(seat)
@@ -404,11 +458,13 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         totals = (st.round_points[0], st.round_points[1])
         events = [public(TrucoRoundEnded, st.round_no, team, stake, reason, totals)]
         record = st.e_record
-        if record is not None and record.winner is not None:
+        if st.sealed:  # the cards are shown at the hand's end, each opened by its seat's client (``_show``)
+            self._claims(st, record)
+        elif record is not None and record.winner is not None:
             w = record.winner
             st.shown[w] = (st.env_cards[w], _SHOW_ENVIDO)
             events.append(made(Event, made(ArgentinoShown, w, st.env_cards[w], _SHOW_ENVIDO), EVERYONE))
-        for w in st.f_shown:
+        for w in () if st.sealed else st.f_shown:
             st.shown[w] = (st.dealt[w], _SHOW_FLOR)
             events.append(made(Event, made(ArgentinoShown, w, st.dealt[w], _SHOW_FLOR), EVERYONE))
         st.rounds.append(RoundRecord(
@@ -418,7 +474,8 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         st.live = [False] * st.n
         st.announcer = -1
         if st.duels and not last:
-            st.earlier += [c for t in st.tricks for _, c in t.plays] + [c for _, c in st.trick]
+            st.earlier += [c for t in st.tricks for _, c in t.plays if c is not None] + [
+                c for _, c in st.trick if c is not None]
             for s in st.players:
                 st.hands[s] = []
                 st.plays[s] = []
@@ -428,6 +485,13 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
 
     def _finish_hand(self, st: ArgentinoState) -> list[Event]:
         assert st.log is not None
+        if st.claims and not st.showing:  # sealed: the claims' cards are shown first, one seat after another
+            st.showing = True
+            return []
+        st.showing = False
+        if st.sealed:  # the deal of the history: the cards each seat was seen to hold
+            for s in range(st.n):
+                st.log.holds(s, st.dealt[s] if st.known[s] else st.opened[s])
         pts = st.points
         st.scores = [st.scores[t] + pts[t] - st.banked[t] for t in (0, 1)]
         deltas = self.deltas(pts, st.n)
@@ -439,6 +503,100 @@ class TrucoArgentino(TrucoGame[ArgentinoState, ArgentinoOptions]):
         if st.decided():
             events.append(public(MatchEnded, None, 0 if st.scores[0] > st.scores[1] else 1))
         return events
+
+    # -- a sealed table (engine.truco.sealed) ----------------------------------------------
+    @staticmethod
+    def _claims(st: ArgentinoState, envido: EnvidoRecord | None) -> None:
+        """A round's end at a sealed table: the claims the rules show (the envido's winner, each flor that scored)
+        are kept, to be shown at the hand's end."""
+        if envido is not None and envido.winner is not None and envido.points:
+            w = envido.winner
+            st.claims.append(Claim(w, ENVIDO, st.env[w], envido.points, st.round_no))
+        flor = st.f_record
+        for w in st.f_shown:
+            won = ALONE if flor is not None and flor.outcome == "alone" else flor.points if flor is not None else 0
+            st.claims.append(Claim(w, FLOR_CLAIM, st.flor[w], won, st.round_no))
+
+    def _show(self, st: ArgentinoState, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        """The claim first in line is shown (its cards, opened by the seat's client) or not (none): cards that do not
+        make the number said, or none, give what the claim won to the other team. The last one ends the hand."""
+        claim = st.claims.pop(0)
+        events: list[Event] = []
+        reason = _SHOW_FLOR if claim.kind == FLOR_CLAIM else _SHOW_ENVIDO
+        for card in cards:
+            if card not in st.opened[seat] and card not in st.dealt[seat]:
+                st.opened[seat].append(card)
+                if st.unseen[seat]:
+                    st.unseen[seat] -= 1
+                else:  # a card it took to the deck unseen
+                    st.folded_unseen[seat] -= 1
+            st.seen_cards.add(card)
+        if cards:
+            st.shown[seat] = (cards, reason)
+            events.append(Event(ArgentinoShown(seat, cards, reason)))
+            self._shown_in(st, claim, cards)
+        if not bears_out(claim, cards, st.options.envido_unsuited):
+            team = seat & 1
+            points = claim.points
+            for scores in (st.points, *((st.scores, st.banked) if st.at_once and st.banked[team] else ())):
+                scores[team] -= points
+                scores[1 - team] += points
+            events.append(Event(ArgentinoClaimLost(seat, team, reason, claim.value, points, bool(cards))))
+        if not st.claims:
+            events += self._finish_hand(st)
+        return events
+
+    @staticmethod
+    def _shown_in(st: ArgentinoState, claim: Claim, cards: tuple[Card, ...]) -> None:
+        """The history's record of the claim's round names the cards shown for it."""
+        i = next((i for i, r in enumerate(st.rounds) if r.round == claim.round), None)
+        if i is None:
+            return
+        r = st.rounds[i]
+        e, f = r.envido, r.flor
+        if claim.kind == ENVIDO and e is not None and e.winner == claim.seat:
+            e = EnvidoRecord(e.calls, e.accepted, e.cancelled, e.points, e.team, e.scores, e.winner, cards)
+        elif f is not None and f.winner == claim.seat:
+            f = FlorRecord(f.calls, f.outcome, f.points, f.team, f.scores, f.winner, cards)
+        st.rounds[i] = RoundRecord(r.round, r.seats, r.mano, r.tricks, r.team, r.stake, r.reason, r.points, e, f)
+
+    def sealed_deal(self, st: ArgentinoState) -> SealedDeal:
+        return SealedDeal("round", st.n, st.dealer, envido_unsuited=st.options.envido_unsuited.value)
+
+    def learn(self, st: ArgentinoState, seat: int, cards: tuple[Card, ...]) -> None:
+        st.known[seat] = True
+        st.unseen[seat] = 0
+        st.seen_cards.update(cards)
+        st.dealt[seat] = cards
+        st.hands[seat] = list(cards)
+        st.plays[seat] = [PLAY[c] for c in cards]
+        st.played[seat] = [public(TrucoPlayed, seat, c) for c in cards]
+        st.env[seat], st.env_cards[seat] = envido_score(cards, st.options.envido_unsuited)
+        st.flor[seat] = flor_value(cards) if st.options.flor else -1
+        if st.live[seat] and not st.played0[seat]:
+            st.owes[seat] = st.flor[seat] >= 0
+
+    def sealed_move(self, st: ArgentinoState, action: Action) -> Move | None:
+        return _MOVES.get(action.type)
+
+    def sealed_action(self, st: ArgentinoState, move: Move, seat: int, cards: tuple[Card, ...], index: int
+                      ) -> Action:
+        if move is Move.PLAY:
+            return Action("play", cards=cards)
+        if move is Move.SHOW:
+            return Action("show", cards=cards)
+        raise ValueError(f"truco argentino has no {move.value} at a sealed table")
+
+    def void(self, st: ArgentinoState) -> list[Event]:
+        if st.result is not None:
+            return []
+        for t in (0, 1):  # what was scored at once is taken back with the rest
+            st.scores[t] -= st.banked[t]
+        st.banked, st.points, st.round_points = [0, 0], [0, 0], [0, 0]
+        st.claims, st.showing, st.duels = [], False, []
+        st.e_record = st.f_record = None
+        st.f_shown = []
+        return self._end_round(st, None, 0, Reason.VOID, last=True)
 
     # -- queries ----------------------------------------------------------------------
     def match_over(self, st: ArgentinoState) -> bool:
@@ -483,6 +641,10 @@ _FREE = {(e, k, c): _free_tail(e, k, c) for e in (False, True) for k in range(4)
 PLAYED = tuple(tuple(Event(TrucoPlayed(s, c)) for c in DECK) for s in range(6))
 """Every seat's play of every card, as its (public, immutable) event, by position in ``DECK``."""
 _LEAVE = {False: (MAZO,), True: (MAZO, *SIGNAL_ACTIONS)}
+_MOVES = {"play": Move.PLAY, "play_unopened": Move.DOWN, "show": Move.SHOW}
+"""What each action does with sealed cards (``Sealed.move``)."""
+_FLOR_CLAIMS = frozenset({"flor", "contra_flor", "contra_flor_al_resto"})
+"""The words that claim a flor: at a sealed table, said with its count."""
 _ANSWERS = (QUIERO, NO_QUIERO)
 _ANSWER_ENVIDO = {calls: (QUIERO, NO_QUIERO, *raises) for calls, raises in ENVIDO_CALLS.items()}
 """Answering an envido: quiero, no quiero and the raises that may follow its calls."""

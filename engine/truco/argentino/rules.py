@@ -14,6 +14,7 @@ from cardtui.engine.core import Action, GameOptions
 from cardtui.engine.options import option
 from cardtui.engine.truco.envido import NEXT, Unsuited, card_points
 from cardtui.engine.truco.ladder import Bet, Rung, Steps, Word
+from cardtui.engine.truco.sealed import SEALED_HELP
 from cardtui.engine.truco.signals import CHAT_HELP, SIGNALS_SEEN_HELP, Chat
 from cardtui.engine.truco.tricks import strength_table
 
@@ -100,6 +101,7 @@ class ArgentinoOptions(GameOptions):
     )
     chat: Chat = option(Chat.SPECTATORS_AND_BETWEEN_HANDS, CHAT_HELP)
     signals_seen: float = option(0.25, SIGNALS_SEEN_HELP, min=0.0, max=1.0)
+    sealed: bool = option(False, SEALED_HELP)
 
 
 LADDER = Steps(
@@ -131,7 +133,7 @@ CONTRA = Action(Word.CONTRA_FLOR.value)
 RESTO = Action(Word.CONTRA_FLOR_AL_RESTO.value)
 FLOR_WORDS = {c.value: c for c in (Word.CON_FLOR_ME_ACHICO, Word.CONTRA_FLOR, Word.CONTRA_FLOR_AL_RESTO)}
 ACTION_TYPES = frozenset(
-    {"play", "quiero", "no_quiero", "announce", "son_buenas", "mazo", "signal", "flor",
+    {"play", "quiero", "no_quiero", "announce", "son_buenas", "mazo", "signal", "flor", "play_unopened", "show",
      *TRUCO_LEVEL, *ENVIDO_WORDS, *FLOR_WORDS}
 )
 

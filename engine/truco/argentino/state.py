@@ -98,7 +98,7 @@ class FlorRecord(Record):
 class Trick(Record):
     __slots__ = ("plays", "void", "winner")
 
-    def __init__(self, plays: tuple[tuple[int, Card], ...], winner: int | None, void: frozenset[int]) -> None:
+    def __init__(self, plays: tuple[tuple[int, Card | None], ...], winner: int | None, void: frozenset[int]) -> None:
         self.plays: Final = plays
         self.winner: Final = winner
         self.void: Final = void
@@ -172,6 +172,12 @@ class ArgentinoState(TrucoState):
         self.shown: dict[int, tuple[tuple[Card, ...], ShowReason]] = {}
         self.earlier: list[Card] = []
         """The cards played in this hand's earlier rounds (a pica-pica hand's duels): everyone saw them."""
+        self.opened: list[list[Card]] = [[] for _ in range(self.n)]
+        """Sealed: the cards of each seat the engine could not see that were opened (played face up, shown)."""
+        self.folded_unseen = [0] * self.n
+        """Sealed: the cards nobody has seen that each seat took to the deck (its envido may still be shown)."""
+        self.showing = False
+        """Sealed: the hand's play is over and its claims are being shown (``claims``), one seat after another."""
         self.round_no = 0
         self._round(())
 
@@ -187,7 +193,7 @@ class ArgentinoState(TrucoState):
             self.live[s] = True
             self.in_team[s & 1] += 1
         self.played0 = [False] * n
-        self.trick: list[tuple[int, Card]] = []
+        self.trick: list[tuple[int, Card | None]] = []
         self.to_play = list(players)
         self.leader = self.mano
         self.results: list[int | None] = []
@@ -254,6 +260,10 @@ class ArgentinoState(TrucoState):
         """The envido could still be called this round, as everyone at the table can tell: it has
         not been called, no flor was sung, no truco accepted, and someone still in has not played."""
         return self.e_open and any(self.live[s] and not self.played0[s] for s in self.players)
+
+    def claimed(self, seat: int) -> bool:
+        """Sealed: the engine cannot see ``seat``'s hand, so what it says of it (an envido, a flor) is a claim."""
+        return not self.known[seat]
 
     def may_envido(self, seat: int) -> bool:
         """In the first trick, before this seat plays, until a truco is accepted; once a round.

@@ -46,7 +46,7 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
     playing = st.result is None
     seats = tuple(
         TrucoSeat(
-            s, st.names[s], s & 1, _held(st, s, seat, open), len(st.hands[s]),
+            s, st.names[s], s & 1, _held(st, s, seat, open), len(st.hands[s]) + st.unseen[s],
             playing and st.live[s], playing and s in st.players and not st.live[s], st.spoken.get(s),
         )
         for s in range(st.n)
@@ -83,8 +83,8 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         envido_calls=tuple(st.envido.calls),
         envido_open=playing and st.envido_callable(),
         may_envido=may_envido,
-        your_envido=st.env[seat] if seat is not None else None,
-        your_envido_cards=st.env_cards[seat] if seat is not None else (),
+        your_envido=st.env[seat] if seat is not None and st.known[seat] else None,
+        your_envido_cards=st.env_cards[seat] if seat is not None and st.known[seat] else (),
         announcing=st.announcer if st.announcer >= 0 else None,
         best_envido=st.best if st.best >= 0 and playing else None,
         flor_calls=tuple(st.flor_bet.calls),
@@ -108,7 +108,7 @@ def build_view(st: ArgentinoState, seat: int | None, to_act: tuple[int, ...], ov
         cards=tuple(st.hands[seat]) if seat is not None else (),
         turn=st.to_play[0] if playing and st.to_play and pending is None and st.announcer < 0 else None,
         tricks=tuple(_trick(t) for t in st.tricks),
-        trick=tuple(TrucoPlay(s, c, False, playing and not st.live[s]) for s, c in st.trick),
+        trick=tuple(TrucoPlay(s, c, c is None, playing and not st.live[s]) for s, c in st.trick),
         scores=scores,
         target=target,
         stake=LADDER.stake(truco.level),
@@ -134,7 +134,7 @@ def _held(st: ArgentinoState, s: int, seat: int | None, open: bool) -> tuple[Car
 
 def _trick(t: Trick) -> TrucoTrick:
     return TrucoTrick(
-        tuple(TrucoPlay(s, c, False, s in t.void) for s, c in t.plays), t.winner,
+        tuple(TrucoPlay(s, c, c is None, s in t.void) for s, c in t.plays), t.winner,
         None if t.winner is None else t.winner & 1,
     )
 
@@ -213,7 +213,7 @@ def _round_json(r: RoundRecord) -> dict[str, Any]:
 
 
 def _trick_json(t: Trick) -> dict[str, Any]:
-    out: dict[str, Any] = {"cards": {str(s): str(c) for s, c in t.plays}, "winner": t.winner}
+    out: dict[str, Any] = {"cards": {str(s): "down" if c is None else str(c) for s, c in t.plays}, "winner": t.winner}
     if t.void:
         out["void"] = sorted(t.void)
     return out

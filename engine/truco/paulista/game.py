@@ -34,6 +34,7 @@ from cardtui.engine.core import (
 from cardtui.engine.events import CardsDealt, HandEnded, HandStarted, MatchEnded
 from cardtui.engine.fairness import Seed, hand_rng
 from cardtui.engine.history import HandLog
+from cardtui.engine.sealed import Move, SealedDeal
 from cardtui.engine.truco.base import TrucoGame, public
 from cardtui.engine.truco.events import (
     DealChoice,
@@ -68,6 +69,7 @@ from cardtui.engine.truco.paulista.rules import (
 )
 from cardtui.engine.truco.paulista.state import PaulistaState, raise_gate
 from cardtui.engine.truco.paulista.view import build_view, history_result
+from cardtui.engine.truco.sealed import DOWN_ANY, PLAY_ANY, UNOPENED, may_hold
 from cardtui.engine.truco.signals import MADE, SIGNAL, SIGNAL_ACTIONS, SIGNALS, made
 from cardtui.engine.truco.tricks import DOWN, TieRule, hand_winner, scores_by_seat, trick_winner
 from cardtui.engine.truco.views import (
@@ -83,6 +85,9 @@ __all__ = ["GAME", "PaulistaOptions", "PaulistaState", "TrucoPaulista"]
 DEAL, ONZE, PLAY_PHASE, OVER = PaulistaPhase.DEAL, PaulistaPhase.ONZE, PaulistaPhase.PLAY, PaulistaPhase.OVER
 _MOVES_CARDS = frozenset({"play", "play_down", "pass_cards", "reject"})
 """The actions whose history entry names the cards they move (a blind play names its card apart)."""
+_MOVES = {"play": Move.PLAY, "play_down": Move.DOWN, "play_unopened": Move.DOWN, "reject": Move.REJECT,
+          "pass_cards": Move.PASS, "keep": Move.KEEP, "play_blind": Move.CHOOSE}
+"""What each action does with sealed cards (``Sealed.move``)."""
 STAKES = tuple(TrucoStake(r.call, r.value, r.refused) for r in LADDER.rungs)
 
 
@@ -105,7 +110,9 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         st.hand_no += 1
         st.dealer = dealer
         st.rng = hand_rng(seed)
-        st.deck = shuffled(DECK, st.rng)
+        st.deck = [] if st.sealed else shuffled(DECK, st.rng)  # a sealed deck is shuffled by the seats' own clients
+        if st.sealed:
+            self.seal_deal(st)
         st.hands = [[], [], [], []]
         st.passed, st.rejects, st.rejected, st.passed_cards = False, 0, [], []
         st.trick, st.results, st.trick_plays, st.signals = [], [], [], []
@@ -144,6 +151,11 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     def _give(self, st: PaulistaState, seat: int, show: bool = True, cards: list[Card] | None = None) -> list[Event]:
         """Three cards to ``seat``, from the deck's front unless given (docs/deal.md §10.3); only the
         holder sees them (if anyone)."""
+        if st.sealed and cards is None:  # three cards the engine cannot see (until the host opens a seat of its own)
+            st.hands[seat] = []
+            st.unseen[seat] = 3
+            st.known[seat] = False
+            return []
         if cards is None:
             cards, st.deck = st.deck[:3], st.deck[3:]
         st.hands[seat] = list(cards)
@@ -169,7 +181,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
             if action.value not in SIGNALS:
                 return IllegalAction("{value} is not a signal; the signals are: {signals}.",
                                      value=repr(action.value[:40]), signals=", ".join(SIGNALS))
-            if not st.hands[seat]:
+            if not st.hands[seat] and not st.unseen[seat]:
                 return IllegalAction("You hold no cards to signal about.")
             return IllegalAction(MADE) if made(st.signals, seat, action.value) else None
         if t in ("keep", "pass_cards", "reject"):
@@ -200,6 +212,12 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         if t == "reject" and st.rejects >= 3:
             return IllegalAction("Three hands have been rejected already: keep this one.")
         moved = () if t == "keep" else tuple(st.hands[seat])
+        if st.unseen[seat] and not st.known[seat] and t != "keep" and action.cards:
+            # sealed: the block its client showed (a pass names it only where the host knew it: a bot's), three cards
+            # seen nowhere else
+            if len(set(action.cards)) != 3 or any(c in st.seen_cards for c in action.cards):
+                return IllegalAction("Reject the three cards dealt to you.")
+            moved = action.cards
         if action.cards != moved or action.amount or action.value:
             return IllegalAction("Keep the cards, pass them, or reject them as they were dealt to you.")
         return None
@@ -221,32 +239,42 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         if seat != st.to_play[0]:
             return NotYourTurn("It is {name}'s turn.", name=st.names[st.to_play[0]])
         hand = st.hands[seat]
+        unseen = st.unseen[seat]
+        if action.type == "play_unopened":
+            return None if unseen else IllegalAction("Only a card nobody could open is played so.")
         if action.type == "play_blind":
+            held = len(hand) + unseen
             if not st.ferro:
                 return IllegalAction("Cards are played blind only in a mão de ferro.")
-            if not 1 <= action.amount <= len(hand):
-                return IllegalAction("Choose one of your {n} unseen cards by its place, 1 to {n}.", n=len(hand))
+            if not 1 <= action.amount <= held:
+                return IllegalAction("Choose one of your {n} unseen cards by its place, 1 to {n}.", n=held)
+            if action.cards and not (len(action.cards) == 1 and may_hold(st, seat, action.cards[0])):
+                return IllegalAction("You do not hold that card.")
             return None
         if st.ferro:
             return IllegalAction("In a mão de ferro the cards are played blind: choose one by its place.")
         if action.type == "play_down" and not st.results:
             return IllegalAction("A card may be played face down only on the second and third tricks.")
-        if len(action.cards) != 1 or action.cards[0] not in hand:
+        if not action.cards and unseen:  # sealed: one of its own, named by its client (face down: never named)
+            return None
+        if len(action.cards) != 1 or not (action.cards[0] in hand or may_hold(st, seat, action.cards[0])):
             return IllegalAction("You do not hold that card.")
         return None
 
     def _candidates(self, st: PaulistaState, seat: int) -> list[Action]:
         """Every action that might be legal for ``seat`` now (``legal_actions`` checks each)."""
         hand = st.hands[seat]
-        signals = list(SIGNAL_ACTIONS) if hand else []
+        unseen = st.unseen[seat]
+        signals = list(SIGNAL_ACTIONS) if hand or unseen else []
         if st.phase is DEAL:
             cards = tuple(hand)
             return [KEEP, Action("pass_cards", cards=cards), Action("reject", cards=cards), *signals]
         if st.phase is ONZE or st.truco.pending >= 0:
             return [ACCEPT, RUN, *CALLS.values(), *signals]
         if st.ferro:
-            return [*PLAY_BLIND[1 : len(hand) + 1], *signals]
-        return [*(PLAY[c] for c in hand), *(PLAY_DOWN[c] for c in hand), *CALLS.values(), *signals]
+            return [*PLAY_BLIND[1 : len(hand) + unseen + 1], *signals]
+        offered = [PLAY_ANY, DOWN_ANY] if unseen else []  # sealed: its client names the card
+        return [*(PLAY[c] for c in hand), *(PLAY_DOWN[c] for c in hand), *offered, *CALLS.values(), *signals]
 
     def legal_actions(self, st: PaulistaState, seat: int) -> list[Action]:
         if st.result is not None:
@@ -272,6 +300,8 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         for a in (KEEP, RUN):
             if a in legal:
                 return a
+        if st.unseen[seat] and not st.known[seat] and (PLAY_ANY in legal or PLAY_BLIND[1] in legal):
+            return UNOPENED  # sealed: nobody here can open its cards (docs/fairness.md, "Drops and crashes")
         plays = [a for a in legal if a.type == "play"]
         if plays:
             return min(plays, key=lambda a: RANK[a.cards[0]])
@@ -283,11 +313,14 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
     # -- doing it -------------------------------------------------------------------
     def apply(self, st: PaulistaState, seat: int, action: Action) -> list[Event]:
         check_seat(seat, 4)
-        if action.type == "play_blind" and action.cards:  # a history names the card it turned up
+        if action.type == "play_blind" and action.cards and not st.unseen[seat]:  # a history names the card turned up
             action = Action("play_blind", amount=action.amount)
         why = self._why(st, seat, action)
         if why is not None:
             raise why
+        unopened = st.unseen[seat] and not st.known[seat] and not action.cards
+        if (action.type == "play" and not action.cards) or (action.type in ("play_blind", "reject") and unopened):
+            raise IllegalAction("At a sealed table your client names the card, and opens it with its keys.")
         log = st.log
         assert log is not None
         t = action.type
@@ -295,42 +328,48 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         # or a deal choice moves, a signal's gesture, and nothing for a call or an answer
         # (docs/history.md §4). The checks above have settled those that matter.
         action = Action(t, amount=action.amount if t == "play_blind" else 0,
-                        cards=action.cards if t in _MOVES_CARDS else (), value=action.value if t == SIGNAL else "")
+                        cards=action.cards if t in _MOVES_CARDS or t == "play_blind" else (),
+                        value=action.value if t == SIGNAL else "")
         if t == SIGNAL:
             log.act(seat, action)
             return [self.signal(st, seat, SIGNALS[action.value], st.options.signals_seen)]
         if t == "play_blind":
-            card = st.hands[seat][action.amount - 1]
-            log.act(seat, action, {"cards": [str(card)]})
+            card = action.cards[0] if action.cards else st.hands[seat][action.amount - 1]
+            log.act(seat, Action("play_blind", amount=action.amount), {"cards": [str(card)]})
             return self._play(st, seat, card, down=False, blind=True)
         log.act(seat, action)
+        if t == "play_unopened":
+            return self._play(st, seat, None, down=True, blind=st.ferro)
         if t == "play" or t == "play_down":
-            return self._play(st, seat, action.cards[0], down=t == "play_down")
+            return self._play(st, seat, action.cards[0] if action.cards else None, down=t == "play_down")
         if st.phase is DEAL:
-            return self._deal_choice(st, seat, t)
+            return self._deal_choice(st, seat, t, action.cards)
         if st.phase is ONZE:
             return self._onze(st, seat, t == "accept")
         if t in WORDS:
             return self._call(st, seat, WORDS[t])
         return self._answer(st, seat, t == "accept")
 
-    def _deal_choice(self, st: PaulistaState, seat: int, t: str) -> list[Event]:
+    def _deal_choice(self, st: PaulistaState, seat: int, t: str, action_cards: tuple[Card, ...] = ()) -> list[Event]:
         """Keep, pass or reject, and the blocks each gives out (docs/deal.md §10.3 step 4)."""
         partner = (seat + 2) % 4
         if t == "keep":
             events = [Event(PaulistaDealChoice(seat, DealChoice.KEEP, ()))]
             for s in ((seat + 1) % 4, partner, (seat + 3) % 4):
-                if not st.hands[s]:
+                if not st.hands[s] and not st.unseen[s]:
                     events += self._give(st, s)
             return events + self._begin_play(st)
         if t == "pass_cards":
             st.passed = True
             st.passed_cards = list(st.hands[seat])
             events = [Event(PaulistaDealChoice(seat, DealChoice.PASS_CARDS, ()))]
+            if st.sealed:  # the partner holds the block now, seen or not as the mão's was
+                st.unseen[partner], st.known[partner] = st.unseen[seat], st.known[seat]
             return events + self._give(st, partner, cards=st.hands[seat]) + self._give(st, seat)
         st.rejects += 1
-        shown = tuple(st.hands[seat])
+        shown = tuple(st.hands[seat]) or action_cards
         st.rejected += shown
+        st.seen_cards.update(shown)
         return [Event(PaulistaDealChoice(seat, DealChoice.REJECT, shown)), *self._give(st, seat)]
 
     def _onze(self, st: PaulistaState, seat: int, play: bool) -> list[Event]:
@@ -357,8 +396,13 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
             st.decides_from = len(st.results)
         return [public(TrucoAnswered, seat, seat & 1, Bet.TRUCO, True, value)]
 
-    def _play(self, st: PaulistaState, seat: int, card: Card, down: bool, blind: bool = False) -> list[Event]:
-        st.hands[seat].remove(card)
+    def _play(self, st: PaulistaState, seat: int, card: Card | None, down: bool, blind: bool = False) -> list[Event]:
+        if card is not None and card in st.hands[seat]:
+            st.hands[seat].remove(card)
+        else:  # sealed: one the engine could not see (None: face down, never opened)
+            st.unseen[seat] -= 1
+        if card is not None:
+            st.seen_cards.add(card)
         st.trick.append((seat, card, down))
         st.to_play.pop(0)
         event = public(TrucoPlayed, seat, None if down else card, down, blind)
@@ -368,7 +412,7 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
 
     def _end_trick(self, st: PaulistaState) -> list[Event]:
         plays = tuple(st.trick)
-        winner, first_best = trick_winner([(s, DOWN if d else RANK[c]) for s, c, d in plays])
+        winner, first_best = trick_winner([(s, DOWN if d or c is None else RANK[c]) for s, c, d in plays])
         team = None if winner is None else winner & 1
         st.results.append(team)
         st.trick_plays.append((plays, winner))
@@ -390,6 +434,11 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         pts = (0, 0) if team is None else ((points, 0) if team == 0 else (0, points))
         st.scores = [st.scores[0] + pts[0], st.scores[1] + pts[1]]
         st.phase = OVER
+        if st.sealed:  # the deal of the history: the cards each seat was seen to hold
+            for s in range(4):
+                opened = [c for plays, _ in st.trick_plays for p, c, d in plays if p == s and c is not None and not d]
+                st.log.holds(s, [*opened, *(c for p, c, d in st.trick if p == s and c is not None and not d),
+                                 *st.hands[s]])
         deltas = self.deltas(pts, 4)
         rounds = (TrucoRoundResult(1, (0, 1, 2, 3), team, points, reason, pts),)
         st.result = TrucoResult(deltas, pts, team, rounds, (st.scores[0], st.scores[1]))
@@ -401,6 +450,37 @@ class TrucoPaulista(TrucoGame[PaulistaState, PaulistaOptions]):
         if self.match_over(st):
             events.append(public(MatchEnded, None, 0 if st.scores[0] > st.scores[1] else 1))
         return events
+
+    # -- a sealed table (engine.truco.sealed) ----------------------------------------------
+    def sealed_deal(self, st: PaulistaState) -> SealedDeal:
+        return SealedDeal("blocks", 4, st.dealer, st.onze if st.onze >= 0 else None, st.ferro)
+
+    def learn(self, st: PaulistaState, seat: int, cards: tuple[Card, ...]) -> None:
+        st.hands[seat] = list(cards)
+        st.unseen[seat] = 0
+        st.known[seat] = True
+        st.seen_cards.update(cards)
+
+    def sealed_move(self, st: PaulistaState, action: Action) -> Move | None:
+        return _MOVES.get(action.type)
+
+    def sealed_action(self, st: PaulistaState, move: Move, seat: int, cards: tuple[Card, ...], index: int) -> Action:
+        if move is Move.PLAY:
+            return Action("play_blind", amount=index, cards=cards) if st.ferro else Action("play", cards=cards)
+        if move is Move.DOWN:
+            return Action("play_down", cards=cards)
+        if move is Move.REJECT:
+            return Action("reject", cards=cards)
+        if move is Move.PASS:
+            return Action("pass_cards", cards=tuple(st.hands[seat]))
+        if move is Move.KEEP:
+            return KEEP
+        raise ValueError(f"truco paulista has no {move.value} at a sealed table")
+
+    def void(self, st: PaulistaState) -> list[Event]:
+        if st.result is not None:
+            return []
+        return self._end_hand(st, None, 0, Reason.VOID)
 
     # -- queries ----------------------------------------------------------------------
     def match_over(self, st: PaulistaState) -> bool:

@@ -9,6 +9,7 @@ from cardtui.engine.cards import Card, french_deck
 from cardtui.engine.core import Action, GameOptions
 from cardtui.engine.options import option
 from cardtui.engine.truco.ladder import Bet, Rung, Steps, Word
+from cardtui.engine.truco.sealed import SEALED_HELP
 from cardtui.engine.truco.signals import CHAT_HELP, SIGNALS_SEEN_HELP, Chat
 from cardtui.engine.truco.tricks import strength_table
 
@@ -55,6 +56,7 @@ class PaulistaOptions(GameOptions):
     )
     chat: Chat = option(Chat.SPECTATORS_AND_BETWEEN_HANDS, CHAT_HELP)
     signals_seen: float = option(0.25, SIGNALS_SEEN_HELP, min=0.0, max=1.0)
+    sealed: bool = option(False, SEALED_HELP)
 
 
 LADDER = Steps(
@@ -78,5 +80,6 @@ PLAY_DOWN = {c: Action("play_down", cards=(c,)) for c in DECK}
 PLAY_BLIND = tuple(Action("play_blind", amount=i) for i in range(4))
 """Mão de ferro: the first, second or third of one's unseen cards (amount 1–3)."""
 ACTION_TYPES = frozenset(
-    {"keep", "pass_cards", "reject", "accept", "run", "play", "play_down", "play_blind", "signal", *WORDS}
+    {"keep", "pass_cards", "reject", "accept", "run", "play", "play_down", "play_blind", "play_unopened", "signal",
+     *WORDS}
 )

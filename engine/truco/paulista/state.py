@@ -30,12 +30,12 @@ class PaulistaState(TrucoState):
         """The team on 11 in a mão de onze, or -1."""
         self.onze_played = False
         self.ferro = False
-        self.trick: list[tuple[int, Card, bool]] = []
+        self.trick: list[tuple[int, Card | None, bool]] = []
         """The trick in play: (seat, card, face down)."""
         self.to_play: list[int] = []
         self.results: list[int | None] = []
         """Each finished trick's winning team, or None for a tie."""
-        self.trick_plays: list[tuple[tuple[tuple[int, Card, bool], ...], int | None]] = []
+        self.trick_plays: list[tuple[tuple[tuple[int, Card | None, bool], ...], int | None]] = []
         self.truco = Ladder(LADDER)
         self.decides_from = -1
         """``truco_decides = trick``: the trick (by index) that decides the hand once a truco is accepted."""

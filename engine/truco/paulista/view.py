@@ -41,7 +41,8 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
             and not st.ferro
             and (s == seat or (st.onze >= 0 and s & 1 == st.onze == seat & 1))
         )
-        seats.append(TrucoSeat(s, st.names[s], s & 1, tuple(hand) if seen else (), len(hand), True, False, None))
+        seats.append(TrucoSeat(s, st.names[s], s & 1, tuple(hand) if seen else (), len(hand) + st.unseen[s], True,
+                               False, None))
     playing = st.result is None
     truco = st.truco
     raisers = tuple(t for t in (0, 1) if playing and raise_gate(st, t) is None)
@@ -93,7 +94,7 @@ def build_view(st: PaulistaState, seat: int | None, to_act: tuple[int, ...], ove
     )
 
 
-def _plays(plays: Sequence[tuple[int, Card, bool]], open: bool = False, seat: int | None = None
+def _plays(plays: Sequence[tuple[int, Card | None, bool]], open: bool = False, seat: int | None = None
            ) -> tuple[TrucoPlay, ...]:
     """A face-down card's face is shown only to its player, and in the open view."""
     return tuple(TrucoPlay(s, None if d and not open and s != seat else c, d, False) for s, c, d in plays)
