@@ -13,6 +13,7 @@ from cardtui.i18n import N_
 
 if TYPE_CHECKING:
     from cardtui.client.boards.base import Board
+    from cardtui.client.shape import Family
 
 NAME = "truco_paulista"
 
@@ -23,10 +24,17 @@ def board() -> type[Board]:
     return TrucoBoard
 
 
+def lines() -> Family:
+    from cardtui.client.boards.truco_lines import TRUCO
+
+    return TRUCO
+
+
 GAME = gamebook.register(gamebook.ClientGame(
     name=NAME,
     title="Truco paulista",
     board=board,
+    lines=lines,
     pack=PACKS["french40"],
     dealing=fairness.Dealing(passes=True),
     deal_check=fairness.paulista,

@@ -47,7 +47,6 @@ from cardtui.client.lines.actions import (
 )
 from cardtui.client.lines.commands import Command, heard, help_lines, keyed, plain
 from cardtui.client.lines.creating import game_named
-from cardtui.client.lines.families import score_said
 from cardtui.client.lines.lobby import LobbyPart
 from cardtui.client.lines.narration import LEVEL_SAID, Level, Narrator, keep_level, kept_level, verdict_said
 from cardtui.client.lines.reading import for_the_ear, localised, numbers_said, rules_said
@@ -75,6 +74,7 @@ from cardtui.client.rematch import seat_after
 from cardtui.client.screens.analysis import SERIOUS, analysis_text, match_text, progress_text
 from cardtui.client.screens.help import rules_page
 from cardtui.client.screens.invite import invite_text
+from cardtui.client.shape import score_said
 from cardtui.client.turn_bell import bell_file, keep_bell, my_turn
 from cardtui.client.words import event_words
 from cardtui.i18n import NAMES, _, current, next_language, ngettext, remember, use

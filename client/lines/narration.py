@@ -57,9 +57,9 @@ from cardtui.client.boards.truco_words import (
 )
 from cardtui.client.fairness import Standing, Verdict
 from cardtui.client.lines.actions import held
-from cardtui.client.lines.families import family_of, name_then, pot_of
 from cardtui.client.lines.sentences import card_words, cards_words, spoken
 from cardtui.client.models import TableModel, action_name, event_body
+from cardtui.client.shape import family_of, name_then, pot_of
 from cardtui.client.turn_bell import bell_file, my_turn
 from cardtui.client.words import said_action
 from cardtui.i18n import N_, _
@@ -294,7 +294,7 @@ class Narrator:
         return self.before([said])
 
     def _shaped(self, model: TableModel, event: table_pb2.Event) -> list[str] | None:
-        """What the one shape says of an event at either level (``families``): a pot won, kept for the hand's
+        """What the one shape says of an event at either level (``client.shape``): a pot won, kept for the hand's
         result; a redeal with its reason; a hand's result, with what won it and every side's total, said once the
         view after it is in (the totals are the view's). None for any other event."""
         family = family_of(model)
@@ -318,7 +318,7 @@ class Narrator:
         self.unheard = False
         self.received = []
         self.called = set()
-        self.later.append(lambda now: family.result(now, body, pots, full))
+        self.later.append(lambda now: family.result(now, body, pots, full, lambda text: spoken(text, stop=False)))
         return []  # the others' moves folded so far are said before it, once the view is in
 
     def _unheeded(self, model: TableModel, body: Message) -> bool:

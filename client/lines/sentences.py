@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from cardtui.client import gamebook
 from cardtui.client.cards import SUITS
 from cardtui.client.lines.commands import plain
 from cardtui.client.models import TableModel
 from cardtui.client.screens.replay import game_title
+from cardtui.client.shape import family_for
 from cardtui.i18n import N_, NP_, _, ngettext, pgettext, speaking
-from cardtui.v1 import cacho_pb2, common_pb2, rummy_pb2, table_pb2
+from cardtui.v1 import common_pb2, table_pb2
 
 SUIT_NAMES = {"S": N_("spades"), "C": N_("clubs"), "H": N_("hearts"), "D": N_("diamonds")}
 SPANISH_SUIT_NAMES = {"e": NP_("spanish deck", "swords"), "b": NP_("spanish deck", "clubs"),
@@ -30,8 +30,6 @@ FRENCH_RANKS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king
 SPANISH_RANKS = {"1": N_("ace"), "10": N_("jack"), "11": N_("knight"), "12": N_("king")}
 """The Spanish deck's 10, 11 and 12 are the sota, the caballo and the rey."""
 SPANISH = frozenset("ebco")
-CHIPS = gamebook.Which(lambda g: g.chips)
-"""Games played for chips: a seat's score is said in chips, else in points."""
 _MARK_OF = {symbol: suit for suit, (symbol, _style) in SUITS.items()}
 _ONE = r"(?:10|11|12|[1-9AJQK])[" + "".join(_MARK_OF) + r"]"
 _CARD = re.compile(r"(?<![\w])(10|11|12|[1-9AJQK])([" + "".join(_MARK_OF) + r"])")
@@ -201,32 +199,8 @@ def _seat_state(model: TableModel, view: table_pb2.View, seat: common_pb2.SeatSu
     it holds begins with one, a word between them ("seat 2: dan 2 has 49 chips"): two numbers in a row run
     together for the ear."""
     said = seat_line(model, seat)
-    kind = view.WhichOneof("game")
-    parts: list[str] = []
-    if kind == "cacho":
-        s = next((c for c in view.cacho.seats if c.seat == seat.seat), None)
-        if s is not None:
-            parts.append(ngettext("{n} chip", "{n} chips", s.chips).format(n=s.chips))
-            if s.put:
-                parts.append(_("{n} in the pot").format(n=s.put))
-            if s.status == cacho_pb2.CACHO_SEAT_STATUS_PASSED:
-                parts.append(_("out of this hand"))
-    elif kind == "rummy":
-        r = next((c for c in view.rummy.seats if c.seat == seat.seat), None)
-        if r is not None:
-            if model.game in CHIPS:
-                parts.append(ngettext("{n} chip", "{n} chips", r.score).format(n=r.score))
-            else:
-                parts.append(ngettext("{n} point", "{n} points", r.score).format(n=r.score))
-            parts.append(ngettext("{n} card", "{n} cards", r.card_count).format(n=r.card_count))
-            if r.status == rummy_pb2.RUMMY_SEAT_STATUS_FOLDED:
-                parts.append(_("out of this hand"))
-    elif kind == "truco":
-        t = next((c for c in view.truco.seats if c.seat == seat.seat), None)
-        if t is not None:
-            parts.append(_("team {n}").format(n=t.team + 1))
-            if t.gone:
-                parts.append(_("gone to the deck"))
+    family = family_for(view)
+    parts = family.seat_held(model, view, seat.seat) if family is not None else []
     if not parts:
         return said
     held = ", ".join(parts)

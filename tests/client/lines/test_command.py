@@ -106,9 +106,9 @@ def test_the_review_keys_are_one_capital_letter_each_the_same_at_every_game_and_
 def test_score_turn_and_a_card_by_its_place_are_one_line_each() -> None:
     """``score``: every side's total, the player's first; ``card N``: the card a number plays, its place a word
     where the hand has gaps; never two numbers in a row."""
-    from cardtui.client.lines.families import score_said
     from cardtui.client.lines.reading import runs_of_numbers
     from cardtui.client.lines.sentences import card_at, hand_words
+    from cardtui.client.shape import score_said
     from cardtui.v1 import common_pb2, rummy_pb2, table_pb2
 
     names = ["ana", "bot 2", "caio"]

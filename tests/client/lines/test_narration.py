@@ -614,7 +614,7 @@ def test_every_hands_totals_add_up_to_the_chips_on_the_table() -> None:
     seat's view, they add up to the chips the table began with."""
     import random
 
-    from cardtui.client.lines.families import FAMILIES, family_of
+    from cardtui.client.shape import FAMILIES, family_of
     from cardtui.engine.games import GAMES
     from cardtui.server.base import wire
 

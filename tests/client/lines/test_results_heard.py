@@ -122,8 +122,8 @@ def test_every_hands_result_says_the_players_own_total_and_no_two_numbers_run_to
 def test_the_table_heard_on_sitting_down_says_the_pot_once_and_a_numbered_name_with_a_word_before_its_chips() -> None:
     """Sitting down (or ``table all``) says who sits where with what they hold, every side's total and the pot: the
     pot once (the totals' line says it), and "bot 2" never right before its chips."""
-    from cardtui.client.lines.families import score_said
     from cardtui.client.lines.sentences import table_words
+    from cardtui.client.shape import score_said
 
     seats = [common_pb2.SeatSummary(seat=n, name=name, taken=True) for n, name in enumerate(("ana", "dan 2", "bia"))]
     view = wire.view_message(None, seats=seats)
