@@ -3,17 +3,35 @@ every module of it importable on its own, and the tools that read files told the
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import grimp
 import pytest
 
 from tools import layout
 from tools.imports import PackageGraphBuilder
 
 ROOT = Path(__file__).resolve().parent.parent
+
+GRAPH = pytest.mark.xdist_group("import-graph")
+"""The tests that read the package's import graph run in one test process, which builds it once (``package_graph``)."""
+
+
+@functools.cache
+def _built_graph() -> grimp.ImportGraph:
+    return PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
+                                       exclude_type_checking_imports=True)
+
+
+def package_graph() -> grimp.ImportGraph:
+    """The import graph the contracts read (``tools.imports``), a copy of this process's own, so a test may add an
+    import to it: reading every module's imports takes seconds of CPU, and three tests here read it."""
+    return copy.deepcopy(_built_graph())
 
 
 def test_the_repository_holds_no_links() -> None:
@@ -53,9 +71,9 @@ def test_every_module_imports_on_its_own() -> None:
     assert json.loads(done.stdout) == {}
 
 
+@GRAPH
 def test_the_import_contracts_read_every_module_by_its_installed_name() -> None:
-    graph = PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
-                                        exclude_type_checking_imports=True)
+    graph = package_graph()
     assert set(layout.modules()) <= graph.modules
     assert "cardtui.client.actionbar" in graph.find_modules_directly_imported_by("cardtui.client.screens.table")
     assert "textual" in graph.find_modules_directly_imported_by("cardtui.client.actionbar")
@@ -70,6 +88,7 @@ def test_a_circle_is_a_broken_contract() -> None:
     assert circles and set(circles[0]["ancestors"]) >= {"cardtui", "cardtui.engine", "cardtui.server", "cardtui.client"}
 
 
+@GRAPH
 def test_a_circle_between_the_packages_parts_breaks_the_contract() -> None:
     """The acyclic contract as pyproject.toml writes it holds over the package as it is, and breaks
     when the server's browser guests import the command line again (which imports the server), as
@@ -81,8 +100,7 @@ def test_a_circle_between_the_packages_parts_breaks_the_contract() -> None:
 
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     ancestors = next(c for c in contracts if c["type"] == "acyclic_siblings")["ancestors"]
-    graph = PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
-                                        exclude_type_checking_imports=True)
+    graph = package_graph()
 
     def kept(over: list[str]) -> bool:
         contract = AcyclicSiblingsContract(name="circles", session_options={}, contract_options={"ancestors": over})
@@ -105,6 +123,7 @@ def test_every_bench_module_imports_on_its_own() -> None:
     assert json.loads(done.stdout) == {}
 
 
+@GRAPH
 def test_the_server_importing_the_client_breaks_its_contract() -> None:
     """The server's contract holds over the package as it is, and breaks when the browser guests'
     machinery imports the client's Textual parts again, as it did to make a guest's strips lighter
@@ -116,8 +135,7 @@ def test_the_server_importing_the_client_breaks_its_contract() -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     (options,) = [c for c in contracts if c["type"] == "forbidden" and c["source_modules"] == ["cardtui.server"]]
     assert "cardtui.client" in options["forbidden_modules"] and options["allow_indirect_imports"] is False
-    graph = PackageGraphBuilder().build(["cardtui"], None, include_external_packages=True,
-                                        exclude_type_checking_imports=True)
+    graph = package_graph()
 
     def kept() -> bool:
         session = {"root_packages": ["cardtui"], "include_external_packages": "true"}

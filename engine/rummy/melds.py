@@ -407,6 +407,9 @@ class Melder:
         self._wilds_alone: dict[tuple[int, int], tuple[int, int, int, tuple[tuple[Card, ...], ...]]] = {}
         self.memo_cap = MEMO
         """Entries each memo holds before it starts again: its share of ``MEMO_BUDGET`` (``melder``)."""
+        self._partners: tuple[tuple[int, ...], ...] | None = None
+        """For each bit, the masks of the other cards of the natural melds that hold it, none a superset of another
+        (``joins``): built at its first use."""
 
     # -- building ----------------------------------------------------------------
     def _build(self) -> None:
@@ -572,6 +575,34 @@ class Melder:
         """After drawing: all ten melded, or nine melded and one to discard."""
         self._trim()
         return self._go(*self.masks(hand), 1)
+
+    def joins(self, hand: Iterable[Card], card: Card) -> bool:
+        """Whether ``card`` makes a meld with some of these cards (always, where cards are wild). A hand that does
+        not all meld without ``card`` and goes out with it holds ``card`` in a meld, so a claim this refuses needs
+        no search (``goes_out``): most discards meet no two cards that meld with them."""
+        if self.wilds:
+            return True
+        partners = self._partners
+        if partners is None:
+            partners = self._partners = self._partners_of()
+        bit = self._bit
+        a = 0
+        for c in hand:
+            a |= 1 << bit[c]
+        outside = ~a
+        return any(not others & outside for others in partners[bit[card]])
+
+    def _partners_of(self) -> tuple[tuple[int, ...], ...]:
+        found: list[set[int]] = [set() for _ in range(self.size)]
+        for m in _natural_melds(self.rules):
+            mask = 0
+            for p in m:
+                mask |= 1 << p
+            for p in set(m):
+                found[p].add(mask & ~(1 << p))
+        return tuple(
+            tuple(sorted(o for o in masks if not any(q != o and q & o == q for q in masks))) for masks in found
+        )
 
     def discards(self, hand: Sequence[Card]) -> tuple[Card, ...]:
         """The cards whose discard leaves the rest all melded (distinct, in index order)."""

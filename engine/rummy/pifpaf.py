@@ -260,7 +260,7 @@ class PifPaf(RummyGame[PifPafState, PifPafOptions]):
         hand = state.hands[seat]
         if m.all_melded(hand):
             return f"Your nine cards already meld without {w.card}: a claim must use the claimed card."
-        if not m.goes_out([*hand, w.card]):
+        if not m.joins(hand, w.card) or not m.goes_out([*hand, w.card]):
             return f"{w.card} does not complete your hand: you cannot claim it."
         return None
 
