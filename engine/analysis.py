@@ -6,8 +6,8 @@ deciding seat's view at that moment: its own cards and everything public, never 
 (double-dummy judgement misleads in hidden-card games). The cards the seat could not see are dealt many
 ways, each consistent with what was public; so a decision's analysis does not change when they are
 reshuffled. Who values the choices (``verdict``): at truco, where few cards are left, the exact end game
-(``engine.endgame``: every deal listed, the rest of the hand solved); else the hard bot's search and the
-analysis's own players (``engine.judge``), a choice flagged only where both find it loses; at the other
+(``engine.truco.endgame``: every deal listed, the rest of the hand solved); else the hard bot's search and the
+analysis's own players (``engine.truco.judge``), a choice flagged only where both find it loses; at the other
 games, the bots' search (``engine.bots.search.evaluate``).
 
 Values are in the unit that decides the game (``estimates.Unit``): the chance of winning the match
@@ -45,8 +45,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from cardtui.engine import advice, endgame, family, games
-from cardtui.engine import judge as judge_truco
+from cardtui.engine import advice, family, games
 from cardtui.engine.advice import Reason
 from cardtui.engine.bots import estimates, search
 from cardtui.engine.bots.estimates import Budget, Estimate, Evaluation, Unit
@@ -58,7 +57,6 @@ from cardtui.engine.core import Action, Game, GameView
 from cardtui.engine.fairness import record_seed
 from cardtui.engine.games import GAMES
 from cardtui.engine.history import action_entry, action_of, seats_of, start_of
-from cardtui.engine.truco.views import TrucoView
 
 FORMAT = "cardtui-analysis/1"
 """The ``format`` of an analysis as JSON (docs/history.md §9)."""
@@ -571,23 +569,24 @@ def analyse_position(position: Position, seed: int, stake_chips: float = 1.0,
 
 
 def verdict(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS) -> Moment:
-    """One decision's verdict: solved exactly where few cards are left (``engine.endgame``), else played out
+    """One decision's verdict: solved exactly where few cards are left (``engine.truco.endgame``), else played out
     (``weighed``). Where every deal of the unseen cards gives each choice one value, that value is the verdict,
     known exactly; where it does not, a choice whose minimax is the best on every deal is never flagged (the
     playouts' players are a model, and on such a choice the cards have settled what no model may overrule).
 
     A truco decision played out is judged against two kinds of player: the hard bot's own model of the others
-    (``bots_play``), and the analysis's players, who answer as strong players do (``engine.judge``); it is flagged
+    (``bots_play``), and the analysis's players, who answer as strong players do (``engine.truco.judge``); it is flagged
     only where both find it loses, and then the milder verdict stands: a loss that one kind of opponent punishes
     and the other does not is no mistake to name. (The bots' model is looked at first, the dearer second look only
     where it flags the choice.)"""
     view = position.view
-    solution = endgame.solve(view, position.legal) if isinstance(view, TrucoView) else None
+    fam = family.of(view)
+    solution = fam.solve(view, position.legal)
     if solution is not None:
         values = solution.exact()
         if values is not None:
             return judge(position, exact(solution, values), at_stake(view, stake_chips))
-    if isinstance(view, TrucoView):
+    if fam.judges_twice:
         moment = weighed(position, seed, stake_chips, budget, bots_play)
         if moment.label in FLAGGED:
             other = weighed(position, seed, stake_chips, budget, valued)
@@ -603,9 +602,8 @@ def verdict(position: Position, seed: int, stake_chips: float = 1.0, budget: Bud
 
 def bots_play(view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation:
     """Every legal choice valued against the bots' own model of the players (truco: as the hard bot values them)."""
-    if isinstance(view, TrucoView):
-        return judge_truco.as_bots_play(view, legal, rng, budget)
-    return search.evaluate(view, legal, rng, budget)
+    modelled = family.of(view).bots_model(view, legal, rng, budget)
+    return modelled if modelled is not None else search.evaluate(view, legal, rng, budget)
 
 
 SEVERITY: Mapping[Label, int] = {Label.BEST: 0, Label.GOOD: 0, Label.INACCURACY: 1, Label.MISTAKE: 2, Label.BLUNDER: 3,
@@ -615,7 +613,7 @@ Valuer = Callable[[GameView, list[Action], random.Random, Budget], Evaluation]
 """What values every legal choice of a decision (``valued``, or the bots' search alone)."""
 
 
-def exact(solution: endgame.Solution, values: Sequence[float]) -> Evaluation:
+def exact(solution: family.Solved, values: Sequence[float]) -> Evaluation:
     """The end game's values as an evaluation: known exactly, so every error is nothing."""
     top = max(values)
     choices = tuple(Choice(a, v, 0.0, top - v, 0.0) for group, v in zip(solution.groups, values, strict=True)
@@ -625,10 +623,9 @@ def exact(solution: endgame.Solution, values: Sequence[float]) -> Evaluation:
 
 def valued(view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation:
     """Every legal choice valued as the analysis values it: at truco played out by the analysis's own players
-    (``engine.judge``), elsewhere by the bots' search."""
-    if isinstance(view, TrucoView):
-        return judge_truco.evaluate(view, legal, rng, budget)
-    return search.evaluate(view, legal, rng, budget)
+    (``engine.truco.judge``), elsewhere by the bots' search."""
+    played = family.of(view).played_out(view, legal, rng, budget)
+    return played if played is not None else search.evaluate(view, legal, rng, budget)
 
 
 def weighed(position: Position, seed: int, stake_chips: float = 1.0, budget: Budget = estimates.ANALYSIS,
@@ -700,7 +697,7 @@ def choose(view: GameView, legal: list[Action], rng: random.Random, judged: Poli
     if len(moves) <= 1 or view.you is None:
         return moves[0] if moves else legal[0]
     if judged is None:
-        solution = endgame.solve(view, moves) if isinstance(view, TrucoView) else None
+        solution = family.of(view).solve(view, moves)
         values = solution.exact() if solution is not None else None
         if solution is not None and values is not None:
             return exact(solution, values).best().action

@@ -20,7 +20,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from cardtui.engine.cards import Card
 from cardtui.engine.core import Action, EventBody, GameView
@@ -30,6 +30,21 @@ if TYPE_CHECKING:
     from cardtui.engine.bots.estimates import Budget, Evaluation
 
 T = TypeVar("T")
+
+
+class Solved(Protocol):
+    """A hand's end solved over every deal a seat could be facing (a family's ``solve``): its choices in groups that
+    play alike, how many deals, each group's value where every deal gives it one, the choices best on every deal."""
+
+    @property
+    def groups(self) -> tuple[tuple[Action, ...], ...]: ...
+
+    @property
+    def deals(self) -> int: ...
+
+    def exact(self) -> tuple[float, ...] | None: ...
+
+    def right(self) -> tuple[Action, ...]: ...
 
 
 class Family(ABC):
@@ -43,6 +58,9 @@ class Family(ABC):
     """A deal of its search is a whole hand played out turn by turn, far dearer than one of a few cards: the
     analysis spends its budget on fewer looks (``engine.analysis.plan``)."""
     melds: ClassVar[bool] = False
+    judges_twice: ClassVar[bool] = False
+    """A decision it plays out is judged against two kinds of player, the bots' own model (``bots_model``) and the
+    analysis's players (``played_out``), and flagged only where both find it loses (``engine.analysis.verdict``)."""
     """Its hands are made of melds: a seat may ask which melds a card of its hand is in (``hints``)."""
 
     @abstractmethod
@@ -84,6 +102,26 @@ class Family(ABC):
         """The melds ``card`` (one of the seat's) is in or one card short of, each as the cards from the hand and
         the cards any one of which would complete it (table.proto's ``Hint``): none where the family has no melds."""
         return []
+
+    def solve(self, view: GameView, legal: Sequence[Action]) -> Solved | None:
+        """The rest of the hand solved exactly over every deal the seat could be facing, where few cards are left
+        (``engine.analysis.verdict``); None where the family solves none (its playouts judge instead)."""
+        return None
+
+    def played_out(self, view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation | None:
+        """Every legal choice valued by the analysis's own players, who answer as strong players do, where the
+        family has them; None to value them by the bots' search (``evaluate``) alone."""
+        return None
+
+    def bots_model(self, view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation | None:
+        """Every legal choice valued against the bots' own model of the players, where that differs from
+        ``evaluate``; None where it does not."""
+        return None
+
+    def claims(self, options: object) -> Callable[[str, int, Sequence[str]], bool] | None:
+        """Whether a claim shown at a sealed table holds (kind, the number said, the cards shown), as a table with
+        these options (its history's) counts it; None where the family has no sealed tables."""
+        return None
 
     def rules_only(self) -> None:
         """This process's bots search in processes of their own (a server's table workers): what the family's rules

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,4 +34,4 @@ def test_the_import_contracts_hold() -> None:
     web) and no circle of imports, over the package as it is installed."""
     out = subprocess.run([sys.executable, "-m", "tools.imports"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "7 kept, 0 broken" in out.stdout.replace("\n", " "), out.stdout
+    assert re.search(r"Contracts: \d+ kept, 0 broken", out.stdout), out.stdout

@@ -115,7 +115,7 @@ async def test_a_client_from_the_proto_alone_plays_a_hand_of_every_game(tmp_path
     lines = dict(line.split(" ", 1) for line in said.splitlines())
     assert lines.pop("imported") == "project: False"
     families = {"cacho": "cacho", "pifpaf": "rummy", "cacheta": "rummy", "truco_paulista": "truco",
-                "truco_argentino": "truco"}
+                "truco_argentino": "truco", "chinchon": "rummy"}
     assert set(lines) == set(families), said
     for game, line in lines.items():
         seen, acted = line.split("] ")[1].split()[:2]

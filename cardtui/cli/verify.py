@@ -70,7 +70,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def print_sealed(records: list[dict[str, object]]) -> int:
     """Each sealed hand's record (docs/deal.md §S9) replayed step by step, as the table checked it: a line per hand,
     naming the seat at fault where there is one. Returns how many did not check."""
-    from cardtui.engine.truco.claims import judge_for
+    from cardtui.engine import family
+    from cardtui.engine.games import GAMES
     from cardtui.sealed.record import replay
 
     failed = 0
@@ -78,7 +79,13 @@ def print_sealed(records: list[dict[str, object]]) -> int:
         where = f"table {record.get('table') or '?'} hand {record.get('hand', '?')}"
         sealed = record["sealed"]
         assert isinstance(sealed, dict)
-        done = replay(sealed, judge_for(record.get("options")))  # the envido counted as the table counted it
+        rules = GAMES.get(str(record.get("game")))
+        judge = family.named(rules.family_name).claims(record.get("options")) if rules is not None else None
+        if judge is None:
+            failed += 1
+            print(f"{where}: ✘ sealed: {str(record.get('game'))[:40]!r} has no sealed tables")
+            continue
+        done = replay(sealed, judge)  # the envido counted as the table counted it
         if done.problem:
             failed += 1
             print(f"{where}: ✘ sealed: {done.problem}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from cardtui.engine import family
@@ -33,6 +33,7 @@ def _view(view: GameView) -> TrucoView:
 class Truco(family.Family):
     name: ClassVar[str] = "truco"
     view: ClassVar[type[GameView]] = TrucoView
+    judges_twice: ClassVar[bool] = True
 
     def deck(self, view: GameView) -> Sequence[Card]:
         return seen.deck(_view(view))
@@ -50,6 +51,26 @@ class Truco(family.Family):
 
     def stake(self, view: GameView, base: float) -> float:
         return truco_stake(_view(view))
+
+    def claims(self, options: object) -> Callable[[str, int, Sequence[str]], bool] | None:
+        from cardtui.engine.truco.claims import judge_for
+
+        return judge_for(options)
+
+    def solve(self, view: GameView, legal: Sequence[Action]) -> family.Solved | None:
+        from cardtui.engine.truco import endgame
+
+        return endgame.solve(_view(view), legal)
+
+    def played_out(self, view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation | None:
+        from cardtui.engine.truco import judge
+
+        return judge.evaluate(_view(view), legal, rng, budget)
+
+    def bots_model(self, view: GameView, legal: list[Action], rng: random.Random, budget: Budget) -> Evaluation | None:
+        from cardtui.engine.truco import judge
+
+        return judge.as_bots_play(_view(view), legal, rng, budget)
 
     def judged(self, view: GameView) -> bool:
         """Not truco paulista's deal (keep, pass or reject): the search plays each out from a model deal of the cards

@@ -371,7 +371,7 @@ def test_many_choices_are_narrowed_to_the_contenders_by_halving(monkeypatch: pyt
     plan = analysis.Plan(estimates.Budget(0.5), estimates.Budget(2.0), estimates.Budget(16.0), 2, True)
     first = evaluate(None, choices, random.Random(1), plan.screen)
     assert sorted(first.choices, key=lambda e: -e.value)[3].action.type == "c7"  # fourth of ten
-    rounds = analysis.screened(None, first, choices[0], random.Random(1), plan)  # type: ignore[arg-type]
+    rounds = analysis.screened(None, first, choices[0], random.Random(1), plan, model=evaluate)  # type: ignore[arg-type]
     last = rounds[-1]
     assert len(last.choices) <= plan.contenders + 1 and {"c0", "c7"} <= {e.action.type for e in last.choices}
     assert last.best().action.type == "c7" and all(len(r.choices) < len(first.choices) for r in rounds)

@@ -1,5 +1,6 @@
-"""The exact end game (``engine.endgame``) and the analysis's own players (``engine.judge``), on the positions of
-issue 87, rigged: a move the cards prove right is never flagged, and one they prove wrong is flagged exactly.
+"""The exact end game (``engine.truco.endgame``) and the analysis's own players (``engine.truco.judge``), on the
+positions of issue 87, rigged: a move the cards prove right is never flagged, and one they prove wrong is flagged
+exactly.
 
 - A raise called best in a lost hand: truco paulista played best of three, tricks 1-1, the other side's A♠ holds
   the last trick and the seat's side has no card left; their truco is to be answered at 8 to 10 (accepting a seis
@@ -16,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from cardtui.engine import analysis, endgame
+from cardtui.engine import analysis
 from cardtui.engine.analysis import FLAGGED, SERIOUS, Label, Position
 from cardtui.engine.cards import parse_cards
 from cardtui.engine.core import Action, SeatInfo
 from cardtui.engine.seen import seen
+from cardtui.engine.truco import endgame
 from cardtui.engine.truco.argentino.game import GAME as ARG
 from cardtui.engine.truco.argentino.game import ArgentinoState
 from cardtui.engine.truco.bots.worlds import Knowledge
@@ -223,8 +225,8 @@ def test_the_analysiss_players_never_run_from_a_raise_on_a_trick_their_side_hold
     seis, it never runs, whatever it holds."""
     import random
 
-    from cardtui.engine.judge import Player
     from cardtui.engine.truco.bots.sim import REFUSE
+    from cardtui.engine.truco.judge import Player
 
     state, _ = lost_paulista()
     PAU.apply(state, 1, Action("seis"))
@@ -236,9 +238,9 @@ def test_the_analysiss_players_never_run_from_a_raise_on_a_trick_their_side_hold
 def test_the_analysiss_players_play_the_card_that_surely_takes_a_deciding_trick() -> None:
     import random
 
-    from cardtui.engine.judge import Player
     from cardtui.engine.truco.bots.sim import PLAY
     from cardtui.engine.truco.bots.worlds import Knowledge as K
+    from cardtui.engine.truco.judge import Player
 
     state, seat = zap_for_the_deciding_trick()
     PAU.apply(state, seat, Action("accept"))
@@ -252,8 +254,8 @@ def test_the_analysiss_players_answer_an_envido_as_the_hands_say() -> None:
     refused by one whose envido does not (the bots' plain policy refuses 24 most of the time and accepts 28)."""
     import random
 
-    from cardtui.engine.judge import Player
     from cardtui.engine.truco.bots.sim import E_ACCEPT, E_REFUSE, ENVIDO
+    from cardtui.engine.truco.judge import Player
 
     for mine, theirs, wins in (("1e 3e 10b", "1o 10o 4b", True), ("5e 3e 10b", "7o 4o 12c", False)):  # 24/21, 28/31
         state, _ = ARG.resume(ARG.options({}), [SeatInfo(i, f"p{i}", i) for i in range(2)], [0, 0], 0, 1, 1)

@@ -203,6 +203,8 @@ def check_audiences(log: Log, records: list[dict[str, Any]]) -> None:
             flip = record.get("flip")
             if flip:  # the flip is shown, and names the wild cards (their whereabouts stay hidden)
                 shown |= {flip, *(str(c) for c in wild_cards(Card.parse(flip)))}
+            if record.get("up"):  # Chinchón's card turned up to start the pile: shown to all, as the history says
+                shown.add(str(record["up"]))
             assert named <= shown, f"everyone is told {sorted(named - shown)}, which no one showed: {ev}"
             continue
         if result.get("ferro"):
